@@ -1,0 +1,55 @@
+package wire
+
+import (
+	"errors"
+	"strconv"
+)
+
+// ErrUnknownCodec is matched (errors.Is) by the error of a lookup by a name
+// no codec is registered under.
+var ErrUnknownCodec = errors.New("unknown codec")
+
+// DecodeError is the error every built-in decoder returns for bad input. It
+// says which codec, where, and what was expected or found. Text formats give
+// a line (and a column where they know one); byte formats give an offset.
+//
+// Error() is one line: "goon: line 7: expected ...", "toon: line 3, column 5:
+// ...", "json: offset 120: ...".
+type DecodeError struct {
+	Codec  string // codec name, e.g. "json"
+	Line   int    // 1-based line, 0 when not known
+	Column int    // 1-based column (bytes), 0 when not known
+	Offset int64  // byte offset into the input; meaningful when Line is 0
+	Msg    string // what was expected or found
+	Err    error  // an underlying error, if any (errors.Unwrap returns it)
+}
+
+func (e *DecodeError) Error() string {
+	b := make([]byte, 0, len(e.Codec)+len(e.Msg)+32)
+	b = append(b, e.Codec...)
+	b = append(b, ": "...)
+	switch {
+	case e.Line > 0 && e.Column > 0:
+		b = append(b, "line "...)
+		b = strconv.AppendInt(b, int64(e.Line), 10)
+		b = append(b, ", column "...)
+		b = strconv.AppendInt(b, int64(e.Column), 10)
+	case e.Line > 0:
+		b = append(b, "line "...)
+		b = strconv.AppendInt(b, int64(e.Line), 10)
+	default:
+		b = append(b, "offset "...)
+		b = strconv.AppendInt(b, e.Offset, 10)
+	}
+	b = append(b, ": "...)
+	b = append(b, e.Msg...)
+	if e.Err != nil {
+		if e.Msg != "" {
+			b = append(b, ": "...)
+		}
+		b = append(b, e.Err.Error()...)
+	}
+	return string(b)
+}
+
+func (e *DecodeError) Unwrap() error { return e.Err }

@@ -1,0 +1,150 @@
+package wire
+
+// QueryType names the query that produced a response.
+type QueryType string
+
+// The query types of SPEC §2. GKG folds search into single-node traversal;
+// graphwire keeps it as a type of its own.
+const (
+	Traversal   QueryType = "traversal"
+	Search      QueryType = "search"
+	Neighbors   QueryType = "neighbors"
+	PathFinding QueryType = "path_finding"
+	Aggregation QueryType = "aggregation"
+)
+
+// QueryTypes lists every valid query type, in the order of SPEC §2.
+func QueryTypes() []QueryType {
+	return []QueryType{Traversal, Search, Neighbors, PathFinding, Aggregation}
+}
+
+// Valid reports whether q is one of the five query types.
+func (q QueryType) Valid() bool {
+	switch q {
+	case Traversal, Search, Neighbors, PathFinding, Aggregation:
+		return true
+	}
+	return false
+}
+
+// GraphResponse is one graph query result: GKG's unified query response,
+// schema v2, plus search as a query type.
+//
+// Optional lists follow one rule: a nil slice is absent, a non-nil empty
+// slice is present and empty. Columns, GroupColumns and Rows are optional;
+// Nodes and Edges are always present on the wire, so for them nil and empty
+// mean the same thing. A nil Pagination is absent.
+type GraphResponse struct {
+	FormatVersion string
+	QueryType     QueryType
+	Nodes         []Node
+	Edges         []Edge
+	Columns       []Column      // nil: absent
+	GroupColumns  []GroupColumn // nil: absent
+	Rows          []Row         // nil: absent
+	Pagination    *Pagination   // nil: absent
+}
+
+// Node is an entity: its type, its id and its properties in stored order.
+// No property is named "type" or "id", and no two share a key.
+type Node struct {
+	Type       string
+	ID         int64
+	Properties []Property
+}
+
+// Property is one named value of a node.
+type Property struct {
+	Key   string
+	Value Value
+}
+
+// Prop is shorthand for Property{Key: key, Value: v}.
+func Prop(key string, v Value) Property { return Property{Key: key, Value: v} }
+
+// Get returns the value of the property named key, and whether there is one.
+func (n *Node) Get(key string) (Value, bool) {
+	for _, p := range n.Properties {
+		if p.Key == key {
+			return p.Value, true
+		}
+	}
+	return Value{}, false
+}
+
+// Edge is a relationship between two nodes, named by type and id.
+type Edge struct {
+	From   string
+	FromID int64
+	To     string
+	ToID   int64
+	Type   string
+	Depth  OptInt // hop count of variable-length traversals
+	PathID OptInt // path of a path_finding result
+	Step   OptInt // position within the path, from 0
+}
+
+// OptInt is an optional integer: absent when Valid is false.
+type OptInt struct {
+	Int   int64
+	Valid bool
+}
+
+// SomeInt returns a present OptInt holding i.
+func SomeInt(i int64) OptInt { return OptInt{Int: i, Valid: true} }
+
+// OptString is an optional string: absent when Valid is false, which is not
+// the same as present and empty.
+type OptString struct {
+	String string
+	Valid  bool
+}
+
+// SomeString returns a present OptString holding s.
+func SomeString(s string) OptString { return OptString{String: s, Valid: true} }
+
+// Column describes one aggregation metric.
+type Column struct {
+	Name     string
+	Function string // count, sum, avg, min, max, collect
+	Target   OptString
+	Property OptString
+}
+
+// GroupKind is the kind of an aggregation group column.
+type GroupKind string
+
+// The two group-column kinds.
+const (
+	GroupByNode     GroupKind = "node"
+	GroupByProperty GroupKind = "property"
+)
+
+// Valid reports whether k is node or property.
+func (k GroupKind) Valid() bool { return k == GroupByNode || k == GroupByProperty }
+
+// GroupColumn describes one aggregation group key.
+type GroupColumn struct {
+	Name     string
+	Kind     GroupKind
+	Node     string
+	Property OptString
+	Entity   OptString
+}
+
+// Row is one aggregation row: its cells in stored order.
+type Row []Cell
+
+// Cell is one named cell of a row. It holds a node reference when Node is
+// not nil (group columns of kind node), and Value otherwise.
+type Cell struct {
+	Name  string
+	Value Value
+	Node  *Node
+}
+
+// Pagination tells whether more rows exist and how many there are in all.
+type Pagination struct {
+	HasMore   bool
+	TotalRows int64
+}

@@ -1,0 +1,189 @@
+package wire
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Kind is the kind of a Value.
+type Kind uint8
+
+// The kinds of Value. The zero Value is KindNull.
+const (
+	KindNull Kind = iota
+	KindBool
+	KindInt
+	KindFloat
+	KindString
+	KindList
+)
+
+var kindNames = [...]string{"null", "bool", "int", "float", "string", "list"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Value is one property or row-cell value: null, bool, int64, float64, string,
+// or a list of values (the result of the collect aggregation).
+//
+// The zero Value is null. Values are immutable once built; build them with
+// Null, Bool, Int, Float, String and ListOf. Int and Float are distinct kinds,
+// so int 1 and float 1.0 are different values, and so are the string "true"
+// and the bool true.
+type Value struct {
+	kind Kind
+	num  uint64 // bool (0/1), int64 bits, or float64 bits
+	str  string
+	list []Value
+}
+
+// Null returns the null value (the zero Value).
+func Null() Value { return Value{} }
+
+// Bool returns a bool value.
+func Bool(b bool) Value {
+	v := Value{kind: KindBool}
+	if b {
+		v.num = 1
+	}
+	return v
+}
+
+// Int returns an integer value.
+func Int(i int64) Value { return Value{kind: KindInt, num: uint64(i)} }
+
+// Float returns a floating-point value. NaN and ±Inf are representable in the
+// model; codecs whose wire format cannot carry them say so in their docs.
+func Float(f float64) Value { return Value{kind: KindFloat, num: math.Float64bits(f)} }
+
+// String returns a string value.
+func String(s string) Value { return Value{kind: KindString, str: s} }
+
+// ListOf returns a list value holding vs. A nil or empty vs gives the empty
+// list, which is not null. The slice is retained, not copied.
+func ListOf(vs ...Value) Value {
+	if vs == nil {
+		vs = []Value{}
+	}
+	return Value{kind: KindList, list: vs}
+}
+
+// Kind reports the kind of v.
+func (v Value) Kind() Kind { return v.kind }
+
+// IsNull reports whether v is null.
+func (v Value) IsNull() bool { return v.kind == KindNull }
+
+// Bool returns the bool held by v, or false when v is not a bool.
+func (v Value) Bool() bool { return v.kind == KindBool && v.num == 1 }
+
+// Int returns the integer held by v, or 0 when v is not an int.
+func (v Value) Int() int64 {
+	if v.kind != KindInt {
+		return 0
+	}
+	return int64(v.num)
+}
+
+// Float returns the float held by v, or 0 when v is not a float.
+func (v Value) Float() float64 {
+	if v.kind != KindFloat {
+		return 0
+	}
+	return math.Float64frombits(v.num)
+}
+
+// Str returns the string held by v, or "" when v is not a string.
+func (v Value) Str() string { return v.str }
+
+// List returns the elements of a list value, or nil when v is not a list.
+// The returned slice must not be modified.
+func (v Value) List() []Value { return v.list }
+
+// Equal reports whether v and w are the same value: the same kind and the
+// same contents, floats compared bit for bit (so -0.0 differs from 0.0 and a
+// NaN equals the same NaN).
+func (v Value) Equal(w Value) bool {
+	if v.kind != w.kind || v.num != w.num || v.str != w.str || len(v.list) != len(w.list) {
+		return false
+	}
+	for i := range v.list {
+		if !v.list[i].Equal(w.list[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// EqualNumeric is Equal, except that numbers compare by value across kinds:
+// Int(1) equals Float(1.0), and Float(-0.0) equals Int(0). It is the equality
+// of codecs whose wire format has one number type (TOON).
+func (v Value) EqualNumeric(w Value) bool {
+	if v.kind == KindInt && w.kind == KindFloat {
+		return intEqualsFloat(v.Int(), w.Float())
+	}
+	if v.kind == KindFloat && w.kind == KindInt {
+		return intEqualsFloat(w.Int(), v.Float())
+	}
+	if v.kind == KindFloat && w.kind == KindFloat {
+		a, b := v.Float(), w.Float()
+		return a == b || (a != a && b != b)
+	}
+	if v.kind != w.kind || v.num != w.num || v.str != w.str || len(v.list) != len(w.list) {
+		return false
+	}
+	for i := range v.list {
+		if !v.list[i].EqualNumeric(w.list[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func intEqualsFloat(i int64, f float64) bool {
+	// float64(i) may round; compare exactly by converting back when in range.
+	if f != math.Trunc(f) || f < -9223372036854775808 || f >= 9223372036854775808 {
+		return false
+	}
+	return int64(f) == i
+}
+
+// String returns a debugging form of v: null, true, 42, 1.5f, "text", [..].
+// It is not any codec's encoding.
+func (v Value) String() string {
+	var b strings.Builder
+	v.appendDebug(&b)
+	return b.String()
+}
+
+func (v Value) appendDebug(b *strings.Builder) {
+	switch v.kind {
+	case KindNull:
+		b.WriteString("null")
+	case KindBool:
+		b.WriteString(strconv.FormatBool(v.Bool()))
+	case KindInt:
+		b.WriteString(strconv.FormatInt(v.Int(), 10))
+	case KindFloat:
+		b.WriteString(strconv.FormatFloat(v.Float(), 'g', -1, 64))
+		b.WriteString("f")
+	case KindString:
+		b.WriteString(strconv.Quote(v.str))
+	case KindList:
+		b.WriteByte('[')
+		for i, e := range v.list {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			e.appendDebug(b)
+		}
+		b.WriteByte(']')
+	default:
+		b.WriteString(v.kind.String())
+	}
+}
