@@ -1,0 +1,22 @@
+// Command wirebench encodes, decodes and converts graph query results between
+// wire formats, counts their tokens, and writes the format scorecard.
+// Run "wirebench help" for the commands.
+package main
+
+import (
+	"os"
+
+	"golang.org/x/term"
+
+	"github.com/graphwire/graphwire/internal/cli"
+)
+
+func main() {
+	os.Exit(cli.Run(&cli.Env{
+		Args:             os.Args[1:],
+		Stdin:            os.Stdin,
+		Stdout:           os.Stdout,
+		Stderr:           os.Stderr,
+		StderrIsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
+	}))
+}
