@@ -6,7 +6,7 @@ package main
 import (
 	"os"
 
-	"golang.org/x/term"
+	"github.com/mattn/go-isatty"
 
 	"github.com/graphwire/graphwire/internal/cli"
 )
@@ -17,6 +17,6 @@ func main() {
 		Stdin:            os.Stdin,
 		Stdout:           os.Stdout,
 		Stderr:           os.Stderr,
-		StderrIsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
+		StderrIsTerminal: isatty.IsTerminal(os.Stderr.Fd()),
 	}))
 }
