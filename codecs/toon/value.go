@@ -130,7 +130,12 @@ func (n Number) Float64() float64 {
 // plain decimal; floats in the shortest form that reads back exactly, with
 // no exponent when 1e-6 <= |n| < 1e21, otherwise in exponent form such as
 // 1e-7 or 1.5e+21 (exactly as JavaScript's Number#toString writes them);
-// -0 as 0; NaN and ±Inf as null.
+// -0 as 0; NaN and ±Inf as null. One deliberate difference from
+// JavaScript: an integer-valued float of magnitude 2^53 to 2^63 is written
+// with all its digits (18014398509482032, where JavaScript writes the
+// shortest 18014398509482030), because this package reads integer literals
+// as exact int64 values and the shortest form would read back as a
+// different number.
 func (n Number) String() string { return string(appendNumber(nil, n)) }
 
 // Equal reports whether n and m are the same number by value: Int(1) equals
@@ -254,6 +259,12 @@ func appendFloat(dst []byte, f float64) []byte {
 		return append(dst, '0')
 	}
 	abs := math.Abs(f)
+	if abs >= 1<<53 && abs < 1<<63 && f == math.Trunc(f) {
+		// The shortest form of such a float (18014398509482030 for
+		// 18014398509482032.0) would read back as a different int64: write
+		// every digit instead.
+		return strconv.AppendFloat(dst, f, 'f', 0, 64)
+	}
 	if abs >= 1e-6 && abs < 1e21 {
 		return strconv.AppendFloat(dst, f, 'f', -1, 64)
 	}
