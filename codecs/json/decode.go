@@ -496,6 +496,9 @@ func (d *decoder) nodeRef() (*wire.Node, error) {
 		case 2:
 			n.Properties = []wire.Property{}
 			err = d.object("properties", func(key string, keyOff int) error {
+				if key == "type" || key == "id" {
+					return d.errAt(keyOff, "node reference: property named "+strconv.Quote(key))
+				}
 				for _, p := range n.Properties {
 					if p.Key == key {
 						return d.errAt(keyOff, "node reference: duplicate property "+strconv.Quote(key))
