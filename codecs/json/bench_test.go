@@ -51,7 +51,7 @@ func sentence(rng *rand.Rand, n int) string {
 }
 
 func datetime(rng *rand.Rand) string {
-	t := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(rng.Int64N(int64(2*365*24*time.Hour))))
+	t := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(rng.Int64N(int64(2 * 365 * 24 * time.Hour))))
 	return t.Format("2006-01-02 15:04:05.000000")
 }
 
