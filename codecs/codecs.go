@@ -6,8 +6,10 @@
 // The built-ins:
 //
 //	json     (alias raw)  codecs/json    canonical JSON, GKG's RAW response shape
+//	toon                  codecs/toon    TOON spec v4.0 text, graph-aware layout
 package codecs
 
 import (
 	_ "github.com/graphwire/graphwire/codecs/json" // json, raw
+	_ "github.com/graphwire/graphwire/codecs/toon" // toon
 )
