@@ -812,7 +812,7 @@ func (e *encoder) keyedFields(o *Object) []field {
 		return nil
 	}
 	for _, m := range o.Members {
-		if x, ok := m.Value.(*Object); !ok || len(x.Members) == 0 {
+		if x, ok := m.Value.(*Object); !ok || x == nil || len(x.Members) == 0 {
 			return nil
 		}
 	}

@@ -26,6 +26,8 @@ func TestMarshalForms(t *testing.T) {
 		{"root bom string", "\uFEFFx", EncodeOptions{}, "\"\uFEFFx\""},
 		{"go numbers", []Value{1, int64(-2), 2.5, Float(-0.0)}, EncodeOptions{}, "[4]: 1,-2,2.5,0"},
 		{"nil array", obj("a", []Value(nil)), EncodeOptions{}, "a: []"},
+		{"nil objects", obj("a", (*Object)(nil), "b", obj("c", 1), "l", []Value{(*Object)(nil), obj("c", (*Object)(nil))}), EncodeOptions{}, "a: null\nb:\n  c: 1\nl[2]:\n  - null\n  - c: null"},
+		{"nil object in table", []Value{obj("a", (*Object)(nil)), obj("a", 1)}, EncodeOptions{}, "[2]{a}:\n  null\n  1"},
 		{"invalid utf8", obj("k", "a\xffb"), EncodeOptions{}, "k: \"a\uFFFDb\""},
 		{"control characters", obj("k", "\x00\x1f\x7f"), EncodeOptions{}, `k: "\u0000\u001f` + "\x7f" + `"`},
 		{"pipe quoting", obj("a", "x|y", "b", []Value{"x|y", "x,y"}), EncodeOptions{Delimiter: Pipe}, "a: \"x|y\"\nb[2|]: \"x|y\"|x,y"},
