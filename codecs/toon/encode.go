@@ -5,7 +5,9 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // maxEncodeDepth bounds the nesting the encoder follows; a deeper value is
@@ -16,8 +18,22 @@ const maxEncodeDepth = 10000
 // endings and no trailing newline; an empty root object encodes as no
 // bytes at all.
 func Marshal(v Value, opts EncodeOptions) ([]byte, error) {
-	return AppendMarshal(nil, v, opts)
+	bp := bufPool.Get().(*[]byte)
+	b, err := AppendMarshal((*bp)[:0], v, opts)
+	var out []byte
+	if err == nil {
+		out = append(make([]byte, 0, len(b)), b...)
+	}
+	if cap(b) <= 1<<24 { // do not keep huge buffers alive
+		*bp = b[:0]
+		bufPool.Put(bp)
+	}
+	return out, err
 }
+
+// bufPool holds scratch buffers for Marshal, which copies the result out
+// once its size is known.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
 // AppendMarshal appends the TOON encoding of v to dst and returns the
 // extended slice. On error it returns dst unchanged in length.
@@ -249,18 +265,21 @@ func (e *encoder) safeUnquoted(s string) bool {
 	if c := s[len(s)-1]; c == ' ' || c == '\t' {
 		return false
 	}
-	high := false
-	for i := 0; i < len(s); i++ {
+	safe := e.safe
+	for i := 0; i < len(s); {
 		c := s[i]
-		if !e.safe[c] {
-			return false
+		if c < utf8.RuneSelf {
+			if !safe[c] {
+				return false
+			}
+			i++
+			continue
 		}
-		if c >= utf8.RuneSelf {
-			high = true
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			return false // quoted, so that appendQuoted replaces the bad byte
 		}
-	}
-	if high && !utf8.ValidString(s) {
-		return false // quoted, so that appendQuoted replaces the bad bytes
+		i += size
 	}
 	if s == "true" || s == "false" || s == "null" {
 		return false
@@ -681,8 +700,13 @@ type field struct {
 
 // lookup returns the value of key in o, trying position hint first.
 func lookup(o *Object, key string, hint int) (Value, bool) {
-	if hint < len(o.Members) && o.Members[hint].Key == key {
-		return o.Members[hint].Value, true
+	if hint < len(o.Members) {
+		m := &o.Members[hint]
+		// Keys read by one parser are often the same string: compare the
+		// pointers before the bytes.
+		if len(m.Key) == len(key) && (unsafe.StringData(m.Key) == unsafe.StringData(key) || m.Key == key) {
+			return m.Value, true
+		}
 	}
 	for i := range o.Members {
 		if o.Members[i].Key == key {
@@ -690,6 +714,28 @@ func lookup(o *Object, key string, hint int) (Value, bool) {
 		}
 	}
 	return nil, false
+}
+
+// Column classes for tabular detection.
+const (
+	colPrimitive = 1 << iota
+	colObject    // a non-empty object
+	colOther     // an array, an empty object, or an unsupported value
+)
+
+func classify(v Value) uint8 {
+	switch x := v.(type) {
+	case nil, bool, string, Number, int, int64, float64:
+		return colPrimitive
+	case *Object:
+		switch {
+		case x == nil:
+			return colPrimitive
+		case len(x.Members) > 0:
+			return colObject
+		}
+	}
+	return colOther
 }
 
 // tabularFields returns the field list under which rows encode in tabular
@@ -702,16 +748,30 @@ func (e *encoder) tabularFields(rows []*Object) []field {
 	if len(first) == 0 || !e.checkKeys(rows[0]) {
 		return nil
 	}
+	var kindBuf [32]uint8
+	kinds := kindBuf[:0]
+	if len(first) <= len(kindBuf) {
+		kinds = kindBuf[:len(first)]
+	} else {
+		kinds = make([]uint8, len(first))
+	}
 	// Same key set in every row (the first row's keys are distinct, so a
-	// row of the same length holding each of them holds exactly them).
-	for _, r := range rows[1:] {
+	// row of the same length holding each of them holds exactly them), and
+	// every column all primitives or all non-empty objects.
+	for _, r := range rows {
 		if len(r.Members) != len(first) {
 			return nil
 		}
 		for i := range first {
-			if _, ok := lookup(r, first[i].Key, i); !ok {
+			v, ok := lookup(r, first[i].Key, i)
+			if !ok {
 				return nil
 			}
+			k := kinds[i] | classify(v)
+			if k != colPrimitive && k != colObject {
+				return nil
+			}
+			kinds[i] = k
 		}
 	}
 	fields := make([]field, len(first))
@@ -719,31 +779,15 @@ func (e *encoder) tabularFields(rows []*Object) []field {
 	for i := range first {
 		key := first[i].Key
 		fields[i].name = key
-		prim, objs := true, true
-		for _, r := range rows {
-			v, _ := lookup(r, key, i)
-			if !isPrimitive(v) {
-				prim = false
-				if o, ok := v.(*Object); !ok || len(o.Members) == 0 {
-					objs = false
-					break
-				}
-			} else {
-				objs = false
-				if !prim {
-					break
-				}
-			}
-		}
-		if prim {
+		if kinds[i] == colPrimitive {
 			continue
-		}
-		if !objs {
-			return nil
 		}
 		if e.depth+1 > maxEncodeDepth {
 			e.fail(fmt.Errorf("toon: value nested deeper than %d levels (a cycle?)", maxEncodeDepth))
 			return nil
+		}
+		if sub == nil {
+			sub = make([]*Object, 0, len(rows))
 		}
 		sub = sub[:0]
 		for _, r := range rows {
@@ -768,7 +812,7 @@ func (e *encoder) keyedFields(o *Object) []field {
 		return nil
 	}
 	for _, m := range o.Members {
-		if x, ok := m.Value.(*Object); !ok || len(x.Members) == 0 {
+		if x, ok := m.Value.(*Object); !ok || x == nil || len(x.Members) == 0 {
 			return nil
 		}
 	}
