@@ -25,6 +25,7 @@ type graphBenchCase struct {
 func graphBenchCases() []graphBenchCase {
 	return []graphBenchCase{
 		{"traversal-50users-200mrs", richTraversal(50, 200)},
+		{"traversal-adr-50users-200mrs", adrTraversal(50, 200)},
 		{"traversal-10k-nodes", largeTraversal(10_000)},
 	}
 }
