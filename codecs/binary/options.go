@@ -9,7 +9,7 @@ import (
 const (
 	DefaultMaxInputBytes  = 64 << 20 // 64 MiB
 	DefaultMaxNesting     = 32
-	DefaultMaxElements    = 1 << 20 // 1,048,576 per array
+	DefaultMaxElements    = 1 << 20  // 1,048,576 per array
 	DefaultMaxStringBytes = 16 << 20 // 16 MiB
 )
 
