@@ -105,7 +105,9 @@ func Run(env *Env) int {
 	return ExitError
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ") }
+func oneLine(s string) string {
+	return strings.ReplaceAll(s, "\n", " ")
+}
 
 func printUsage(w io.Writer) {
 	names := make([]string, 0, len(commands))

@@ -1,0 +1,13 @@
+// Package codecs registers every built-in graphwire codec. One blank import
+// makes them all available by name through the wire registry:
+//
+//	import _ "github.com/graphwire/graphwire/codecs"
+//
+// The built-ins:
+//
+//	json     (alias raw)  codecs/json    canonical JSON, GKG's RAW response shape
+package codecs
+
+import (
+	_ "github.com/graphwire/graphwire/codecs/json" // json, raw
+)

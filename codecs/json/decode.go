@@ -1,0 +1,904 @@
+package json
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// MaxDepth is the deepest nesting of JSON arrays and objects Decode accepts
+// (a response itself is 4 levels deep; lists nested in values add to it).
+const MaxDepth = 512
+
+// Decode parses canonical-shaped JSON into a response. It accepts any
+// whitespace and any key order, and is otherwise strict: see the package
+// documentation. Errors are *wire.DecodeError with a byte offset.
+func Decode(data []byte) (*wire.GraphResponse, error) {
+	d := decoder{data: data}
+	r, err := d.response()
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+type decoder struct {
+	data  []byte
+	pos   int
+	depth int
+	names map[string]string // interned keys and type names
+}
+
+func (d *decoder) errAt(off int, msg string) error {
+	return &wire.DecodeError{Codec: Name, Offset: int64(off), Msg: msg}
+}
+
+// found describes the byte at the current position for error messages.
+func (d *decoder) found() string {
+	if d.pos >= len(d.data) {
+		return "end of input"
+	}
+	c := d.data[d.pos]
+	switch {
+	case c == '"':
+		return "string"
+	case c == '{':
+		return "object"
+	case c == '[':
+		return "array"
+	case c == '-' || (c >= '0' && c <= '9'):
+		return "number"
+	case c == 't' || c == 'f':
+		return "boolean"
+	case c == 'n':
+		return "null"
+	case c >= 0x20 && c < 0x7f:
+		return strconv.QuoteRune(rune(c))
+	}
+	return "byte 0x" + strconv.FormatUint(uint64(c), 16)
+}
+
+func (d *decoder) expected(what string) error {
+	return d.errAt(d.pos, "expected "+what+", found "+d.found())
+}
+
+func (d *decoder) ws() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (d *decoder) peek() byte {
+	if d.pos < len(d.data) {
+		return d.data[d.pos]
+	}
+	return 0
+}
+
+func (d *decoder) response() (*wire.GraphResponse, error) {
+	r := &wire.GraphResponse{}
+	var seen [8]bool
+	fields := [...]string{"format_version", "query_type", "nodes", "edges", "columns", "group_columns", "rows", "pagination"}
+	d.ws()
+	err := d.object("response", func(key string, keyOff int) error {
+		idx := -1
+		for i, f := range fields {
+			if f == key {
+				idx = i
+				break
+			}
+		}
+		if idx < 0 {
+			return d.errAt(keyOff, "unknown top-level field "+strconv.Quote(key))
+		}
+		if seen[idx] {
+			return d.errAt(keyOff, "duplicate field "+strconv.Quote(key))
+		}
+		seen[idx] = true
+		var err error
+		switch idx {
+		case 0:
+			r.FormatVersion, err = d.str("format_version")
+		case 1:
+			off := d.pos
+			var s string
+			if s, err = d.str("query_type"); err == nil {
+				r.QueryType = wire.QueryType(s)
+				if !r.QueryType.Valid() {
+					err = d.errAt(off, "query_type: expected one of traversal, search, neighbors, path_finding, aggregation, found "+strconv.Quote(s))
+				}
+			}
+		case 2:
+			r.Nodes = []wire.Node{}
+			err = d.array("nodes", func(i int) error {
+				r.Nodes = append(r.Nodes, wire.Node{})
+				return d.node(&r.Nodes[len(r.Nodes)-1])
+			})
+		case 3:
+			r.Edges = []wire.Edge{}
+			err = d.array("edges", func(i int) error {
+				r.Edges = append(r.Edges, wire.Edge{})
+				return d.edge(&r.Edges[len(r.Edges)-1])
+			})
+		case 4:
+			r.Columns = []wire.Column{}
+			err = d.array("columns", func(i int) error {
+				r.Columns = append(r.Columns, wire.Column{})
+				return d.column(&r.Columns[len(r.Columns)-1])
+			})
+		case 5:
+			r.GroupColumns = []wire.GroupColumn{}
+			err = d.array("group_columns", func(i int) error {
+				r.GroupColumns = append(r.GroupColumns, wire.GroupColumn{})
+				return d.groupColumn(&r.GroupColumns[len(r.GroupColumns)-1])
+			})
+		case 6:
+			r.Rows = []wire.Row{}
+			err = d.array("rows", func(i int) error {
+				row, err := d.row()
+				r.Rows = append(r.Rows, row)
+				return err
+			})
+		case 7:
+			r.Pagination = &wire.Pagination{}
+			err = d.pagination(r.Pagination)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	d.ws()
+	if d.pos < len(d.data) {
+		return nil, d.errAt(d.pos, "unexpected data after the response: "+d.found())
+	}
+	for i, f := range fields[:4] {
+		if !seen[i] {
+			return nil, d.errAt(len(d.data), "response: missing required field "+strconv.Quote(f))
+		}
+	}
+	return r, nil
+}
+
+// object parses an object at the current position, calling fn with the
+// position at each value.
+func (d *decoder) object(what string, fn func(key string, keyOff int) error) error {
+	if d.peek() != '{' {
+		return d.expected(what + " object")
+	}
+	if d.depth++; d.depth > MaxDepth {
+		return d.errAt(d.pos, "nesting deeper than "+strconv.Itoa(MaxDepth))
+	}
+	d.pos++
+	d.ws()
+	if d.peek() == '}' {
+		d.pos++
+		d.depth--
+		return nil
+	}
+	for {
+		d.ws()
+		if d.peek() != '"' {
+			return d.expected("object key")
+		}
+		keyOff := d.pos
+		key, err := d.name()
+		if err != nil {
+			return err
+		}
+		d.ws()
+		if d.peek() != ':' {
+			return d.expected("':' after object key")
+		}
+		d.pos++
+		d.ws()
+		if err := fn(key, keyOff); err != nil {
+			return err
+		}
+		d.ws()
+		switch d.peek() {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			d.depth--
+			return nil
+		default:
+			return d.expected("',' or '}' in " + what)
+		}
+	}
+}
+
+// array parses an array at the current position, calling fn at each element.
+func (d *decoder) array(what string, fn func(i int) error) error {
+	if d.peek() != '[' {
+		return d.expected(what + " array")
+	}
+	if d.depth++; d.depth > MaxDepth {
+		return d.errAt(d.pos, "nesting deeper than "+strconv.Itoa(MaxDepth))
+	}
+	d.pos++
+	d.ws()
+	if d.peek() == ']' {
+		d.pos++
+		d.depth--
+		return nil
+	}
+	for i := 0; ; i++ {
+		d.ws()
+		if err := fn(i); err != nil {
+			return err
+		}
+		d.ws()
+		switch d.peek() {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			d.depth--
+			return nil
+		default:
+			return d.expected("',' or ']' in " + what)
+		}
+	}
+}
+
+func (d *decoder) node(n *wire.Node) error {
+	var haveType, haveID bool
+	start := d.pos
+	err := d.object("node", func(key string, keyOff int) error {
+		var err error
+		switch key {
+		case "type":
+			if haveType {
+				return d.errAt(keyOff, "node: duplicate field \"type\"")
+			}
+			haveType = true
+			n.Type, err = d.name1("node type")
+		case "id":
+			if haveID {
+				return d.errAt(keyOff, "node: duplicate field \"id\"")
+			}
+			haveID = true
+			n.ID, err = d.id("node id")
+		default:
+			for _, p := range n.Properties {
+				if p.Key == key {
+					return d.errAt(keyOff, "node: duplicate property "+strconv.Quote(key))
+				}
+			}
+			var v wire.Value
+			v, err = d.value(key)
+			n.Properties = append(n.Properties, wire.Property{Key: key, Value: v})
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if !haveType {
+		return d.errAt(start, "node: missing \"type\"")
+	}
+	if !haveID {
+		return d.errAt(start, "node: missing \"id\"")
+	}
+	return nil
+}
+
+func (d *decoder) edge(e *wire.Edge) error {
+	var seen [8]bool
+	fields := [...]string{"from", "from_id", "to", "to_id", "type", "depth", "path_id", "step"}
+	start := d.pos
+	err := d.object("edge", func(key string, keyOff int) error {
+		idx := -1
+		for i, f := range fields {
+			if f == key {
+				idx = i
+				break
+			}
+		}
+		if idx < 0 {
+			return d.errAt(keyOff, "edge: unknown field "+strconv.Quote(key))
+		}
+		if seen[idx] {
+			return d.errAt(keyOff, "edge: duplicate field "+strconv.Quote(key))
+		}
+		seen[idx] = true
+		var err error
+		switch idx {
+		case 0:
+			e.From, err = d.name1("edge from")
+		case 1:
+			e.FromID, err = d.id("edge from_id")
+		case 2:
+			e.To, err = d.name1("edge to")
+		case 3:
+			e.ToID, err = d.id("edge to_id")
+		case 4:
+			e.Type, err = d.name1("edge type")
+		case 5:
+			e.Depth.Int, err = d.integer("edge depth")
+			e.Depth.Valid = true
+		case 6:
+			e.PathID.Int, err = d.integer("edge path_id")
+			e.PathID.Valid = true
+		case 7:
+			e.Step.Int, err = d.integer("edge step")
+			e.Step.Valid = true
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for i, f := range fields[:5] {
+		if !seen[i] {
+			return d.errAt(start, "edge: missing "+strconv.Quote(f))
+		}
+	}
+	return nil
+}
+
+func (d *decoder) column(c *wire.Column) error {
+	var seen [4]bool
+	fields := [...]string{"name", "function", "target", "property"}
+	start := d.pos
+	err := d.object("column", func(key string, keyOff int) error {
+		idx := -1
+		for i, f := range fields {
+			if f == key {
+				idx = i
+				break
+			}
+		}
+		if idx < 0 {
+			return d.errAt(keyOff, "column: unknown field "+strconv.Quote(key))
+		}
+		if seen[idx] {
+			return d.errAt(keyOff, "column: duplicate field "+strconv.Quote(key))
+		}
+		seen[idx] = true
+		var err error
+		switch idx {
+		case 0:
+			c.Name, err = d.name1("column name")
+		case 1:
+			c.Function, err = d.name1("column function")
+		case 2:
+			c.Target.String, err = d.name1("column target")
+			c.Target.Valid = true
+		case 3:
+			c.Property.String, err = d.name1("column property")
+			c.Property.Valid = true
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for i, f := range fields[:2] {
+		if !seen[i] {
+			return d.errAt(start, "column: missing "+strconv.Quote(f))
+		}
+	}
+	return nil
+}
+
+func (d *decoder) groupColumn(g *wire.GroupColumn) error {
+	var seen [5]bool
+	fields := [...]string{"name", "kind", "node", "property", "entity"}
+	start := d.pos
+	err := d.object("group column", func(key string, keyOff int) error {
+		idx := -1
+		for i, f := range fields {
+			if f == key {
+				idx = i
+				break
+			}
+		}
+		if idx < 0 {
+			return d.errAt(keyOff, "group column: unknown field "+strconv.Quote(key))
+		}
+		if seen[idx] {
+			return d.errAt(keyOff, "group column: duplicate field "+strconv.Quote(key))
+		}
+		seen[idx] = true
+		var err error
+		switch idx {
+		case 0:
+			g.Name, err = d.name1("group column name")
+		case 1:
+			off := d.pos
+			var s string
+			if s, err = d.name1("group column kind"); err == nil {
+				g.Kind = wire.GroupKind(s)
+				if !g.Kind.Valid() {
+					err = d.errAt(off, "group column kind: expected \"node\" or \"property\", found "+strconv.Quote(s))
+				}
+			}
+		case 2:
+			g.Node, err = d.name1("group column node")
+		case 3:
+			g.Property.String, err = d.name1("group column property")
+			g.Property.Valid = true
+		case 4:
+			g.Entity.String, err = d.name1("group column entity")
+			g.Entity.Valid = true
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for i, f := range fields[:3] {
+		if !seen[i] {
+			return d.errAt(start, "group column: missing "+strconv.Quote(f))
+		}
+	}
+	return nil
+}
+
+func (d *decoder) row() (wire.Row, error) {
+	row := wire.Row{}
+	err := d.object("row", func(key string, keyOff int) error {
+		for _, c := range row {
+			if c.Name == key {
+				return d.errAt(keyOff, "row: duplicate cell "+strconv.Quote(key))
+			}
+		}
+		if d.peek() == '{' {
+			n, err := d.nodeRef()
+			row = append(row, wire.Cell{Name: key, Node: n})
+			return err
+		}
+		v, err := d.value(key)
+		row = append(row, wire.Cell{Name: key, Value: v})
+		return err
+	})
+	return row, err
+}
+
+func (d *decoder) nodeRef() (*wire.Node, error) {
+	n := &wire.Node{}
+	var seen [3]bool
+	fields := [...]string{"type", "id", "properties"}
+	start := d.pos
+	err := d.object("node reference", func(key string, keyOff int) error {
+		idx := -1
+		for i, f := range fields {
+			if f == key {
+				idx = i
+				break
+			}
+		}
+		if idx < 0 {
+			return d.errAt(keyOff, "node reference: unknown field "+strconv.Quote(key))
+		}
+		if seen[idx] {
+			return d.errAt(keyOff, "node reference: duplicate field "+strconv.Quote(key))
+		}
+		seen[idx] = true
+		var err error
+		switch idx {
+		case 0:
+			n.Type, err = d.name1("node reference type")
+		case 1:
+			n.ID, err = d.id("node reference id")
+		case 2:
+			n.Properties = []wire.Property{}
+			err = d.object("properties", func(key string, keyOff int) error {
+				for _, p := range n.Properties {
+					if p.Key == key {
+						return d.errAt(keyOff, "node reference: duplicate property "+strconv.Quote(key))
+					}
+				}
+				v, err := d.value(key)
+				n.Properties = append(n.Properties, wire.Property{Key: key, Value: v})
+				return err
+			})
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, f := range fields {
+		if !seen[i] {
+			return nil, d.errAt(start, "node reference: missing "+strconv.Quote(f))
+		}
+	}
+	return n, nil
+}
+
+func (d *decoder) pagination(p *wire.Pagination) error {
+	var seen [2]bool
+	start := d.pos
+	err := d.object("pagination", func(key string, keyOff int) error {
+		var err error
+		switch key {
+		case "has_more":
+			if seen[0] {
+				return d.errAt(keyOff, "pagination: duplicate field \"has_more\"")
+			}
+			seen[0] = true
+			switch {
+			case d.lit("true"):
+				p.HasMore = true
+			case d.lit("false"):
+			default:
+				err = d.expected("boolean for pagination has_more")
+			}
+		case "total_rows":
+			if seen[1] {
+				return d.errAt(keyOff, "pagination: duplicate field \"total_rows\"")
+			}
+			seen[1] = true
+			p.TotalRows, err = d.integer("pagination total_rows")
+		default:
+			err = d.errAt(keyOff, "pagination: unknown field "+strconv.Quote(key))
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if !seen[0] || !seen[1] {
+		return d.errAt(start, "pagination: missing \"has_more\" or \"total_rows\"")
+	}
+	return nil
+}
+
+func (d *decoder) lit(s string) bool {
+	if len(d.data)-d.pos >= len(s) && string(d.data[d.pos:d.pos+len(s)]) == s {
+		d.pos += len(s)
+		return true
+	}
+	return false
+}
+
+// value parses a property or cell value: null, bool, number, string or a
+// list of values.
+func (d *decoder) value(field string) (wire.Value, error) {
+	switch c := d.peek(); {
+	case c == '"':
+		s, err := d.str(field)
+		return wire.String(s), err
+	case c == 'n':
+		if d.lit("null") {
+			return wire.Null(), nil
+		}
+	case c == 't':
+		if d.lit("true") {
+			return wire.Bool(true), nil
+		}
+	case c == 'f':
+		if d.lit("false") {
+			return wire.Bool(false), nil
+		}
+	case c == '-' || (c >= '0' && c <= '9'):
+		return d.number(field)
+	case c == '[':
+		var vs []wire.Value
+		err := d.array(field, func(int) error {
+			v, err := d.value(field)
+			vs = append(vs, v)
+			return err
+		})
+		return wire.ListOf(vs...), err
+	case c == '{':
+		return wire.Value{}, d.errAt(d.pos, field+": expected a value (null, boolean, number, string or array), found object")
+	}
+	return wire.Value{}, d.expected("a value for " + strconv.Quote(field))
+}
+
+// scanNumber checks JSON number syntax at the current position and returns
+// its end and whether it has a fraction or exponent.
+func (d *decoder) scanNumber() (end int, isFloat bool, ok bool) {
+	i := d.pos
+	data := d.data
+	if i < len(data) && data[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(data) && data[i] == '0':
+		i++
+	case i < len(data) && data[i] >= '1' && data[i] <= '9':
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+	default:
+		return i, false, false
+	}
+	if i < len(data) && data[i] == '.' {
+		isFloat = true
+		i++
+		if i >= len(data) || data[i] < '0' || data[i] > '9' {
+			return i, false, false
+		}
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		isFloat = true
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		if i >= len(data) || data[i] < '0' || data[i] > '9' {
+			return i, false, false
+		}
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+	}
+	return i, isFloat, true
+}
+
+func (d *decoder) number(field string) (wire.Value, error) {
+	start := d.pos
+	end, isFloat, ok := d.scanNumber()
+	if !ok {
+		d.pos = end
+		return wire.Value{}, d.expected("a digit in number for " + strconv.Quote(field))
+	}
+	lit := d.data[start:end]
+	if isFloat {
+		f, err := strconv.ParseFloat(unsafe.String(&lit[0], len(lit)), 64)
+		if err != nil && !math.IsInf(f, 0) {
+			return wire.Value{}, d.errAt(start, field+": invalid number "+strconv.Quote(string(lit)))
+		}
+		if math.IsInf(f, 0) {
+			return wire.Value{}, d.errAt(start, field+": number "+string(lit)+" is out of float64 range")
+		}
+		d.pos = end
+		return wire.Float(f), nil
+	}
+	i, ok := parseInt(lit)
+	if !ok {
+		return wire.Value{}, d.errAt(start, field+": integer "+string(lit)+" is out of int64 range")
+	}
+	d.pos = end
+	return wire.Int(i), nil
+}
+
+// integer parses a JSON integer number (no fraction, no exponent).
+func (d *decoder) integer(field string) (int64, error) {
+	start := d.pos
+	end, isFloat, ok := d.scanNumber()
+	if !ok || isFloat {
+		if ok {
+			return 0, d.errAt(start, field+": expected an integer, found "+string(d.data[start:end]))
+		}
+		return 0, d.expected("an integer for " + field)
+	}
+	i, ok := parseInt(d.data[start:end])
+	if !ok {
+		return 0, d.errAt(start, field+": integer "+string(d.data[start:end])+" is out of int64 range")
+	}
+	d.pos = end
+	return i, nil
+}
+
+// parseInt parses -?(0|[1-9][0-9]*) exactly into an int64.
+func parseInt(b []byte) (int64, bool) {
+	neg := false
+	if len(b) > 0 && b[0] == '-' {
+		neg = true
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 19 {
+		return 0, false
+	}
+	var u uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		u = u*10 + uint64(c-'0')
+	}
+	if len(b) > 1 && b[0] == '0' {
+		return 0, false
+	}
+	if neg {
+		if u > 1<<63 {
+			return 0, false
+		}
+		return -int64(u), true
+	}
+	if u > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(u), true
+}
+
+// id parses an id: a JSON string holding a decimal int64.
+func (d *decoder) id(field string) (int64, error) {
+	if d.peek() != '"' {
+		return 0, d.expected("a decimal string for " + field)
+	}
+	start := d.pos
+	end := start + 1
+	for end < len(d.data) && d.data[end] != '"' && d.data[end] != '\\' && end-start < 24 {
+		end++
+	}
+	if end < len(d.data) && d.data[end] == '"' {
+		if i, ok := parseInt(d.data[start+1 : end]); ok {
+			d.pos = end + 1
+			return i, nil
+		}
+	}
+	s, err := d.str(field)
+	if err != nil {
+		return 0, err
+	}
+	return 0, d.errAt(start, field+": expected a decimal int64 string, found "+strconv.Quote(s))
+}
+
+// name parses a string that is likely to repeat (keys, type names) and
+// interns it.
+func (d *decoder) name() (string, error) {
+	start := d.pos + 1
+	for i := start; i < len(d.data); i++ {
+		c := d.data[i]
+		if c == '"' {
+			b := d.data[start:i]
+			if s, ok := d.names[string(b)]; ok {
+				d.pos = i + 1
+				return s, nil
+			}
+			break
+		}
+		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+			break
+		}
+	}
+	s, err := d.str("key")
+	if err != nil {
+		return "", err
+	}
+	if d.names == nil {
+		d.names = make(map[string]string)
+	}
+	if len(d.names) < 4096 {
+		d.names[s] = s
+	}
+	return s, nil
+}
+
+// name1 parses a string field value that is likely to repeat.
+func (d *decoder) name1(field string) (string, error) {
+	if d.peek() != '"' {
+		return "", d.expected("a string for " + field)
+	}
+	return d.name()
+}
+
+// str parses a JSON string. Invalid UTF-8 and lone surrogates become U+FFFD.
+func (d *decoder) str(field string) (string, error) {
+	if d.peek() != '"' {
+		return "", d.expected("a string for " + strconv.Quote(field))
+	}
+	start := d.pos + 1
+	i := start
+	data := d.data
+	// Fast path: no escapes, all ASCII or valid UTF-8.
+	for i < len(data) {
+		c := data[i]
+		if c == '"' {
+			d.pos = i + 1
+			return string(data[start:i]), nil
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+			i += size
+			continue
+		}
+		i++
+	}
+	buf := make([]byte, i-start, i-start+16)
+	copy(buf, data[start:i])
+	for i < len(data) {
+		c := data[i]
+		switch {
+		case c == '"':
+			d.pos = i + 1
+			return string(buf), nil
+		case c < 0x20:
+			return "", d.errAt(i, "control character 0x"+strconv.FormatUint(uint64(c), 16)+" in string")
+		case c == '\\':
+			if i+1 >= len(data) {
+				return "", d.errAt(len(data), "unterminated string")
+			}
+			switch e := data[i+1]; e {
+			case '"', '\\', '/':
+				buf = append(buf, e)
+				i += 2
+			case 'b':
+				buf = append(buf, '\b')
+				i += 2
+			case 'f':
+				buf = append(buf, '\f')
+				i += 2
+			case 'n':
+				buf = append(buf, '\n')
+				i += 2
+			case 'r':
+				buf = append(buf, '\r')
+				i += 2
+			case 't':
+				buf = append(buf, '\t')
+				i += 2
+			case 'u':
+				r, ok := hex4(data, i+2)
+				if !ok {
+					return "", d.errAt(i, "invalid \\u escape")
+				}
+				i += 6
+				if utf16.IsSurrogate(r) {
+					r2, ok2 := rune(-1), false
+					if i+1 < len(data) && data[i] == '\\' && data[i+1] == 'u' {
+						r2, ok2 = hex4(data, i+2)
+					}
+					if dec := utf16.DecodeRune(r, r2); ok2 && dec != utf8.RuneError {
+						r = dec
+						i += 6
+					} else {
+						r = utf8.RuneError
+					}
+				}
+				buf = utf8.AppendRune(buf, r)
+			default:
+				return "", d.errAt(i, "invalid escape \\"+string(rune(e))+" in string")
+			}
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && size == 1 {
+				buf = append(buf, "\ufffd"...)
+			} else {
+				buf = append(buf, data[i:i+size]...)
+			}
+			i += size
+		default:
+			buf = append(buf, c)
+			i++
+		}
+	}
+	return "", d.errAt(len(data), "unterminated string")
+}
+
+func hex4(data []byte, i int) (rune, bool) {
+	if i+4 > len(data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range data[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}

@@ -1,0 +1,48 @@
+// Package json is graphwire's canonical JSON codec, registered as "json"
+// with the alias "raw": exactly GKG's RAW query response (schema v2), byte
+// for byte reproducible by any implementation that follows the rules below.
+//
+// # Shape
+//
+// Node objects are {"type","id",...properties} with the properties
+// flattened in, in stored order. Every id (id, from_id, to_id and a node
+// reference's id) is a decimal string, so int64 survives JavaScript
+// readers. nodes and edges are always present; columns, group_columns, rows
+// and pagination only when present in the response (an empty-but-present
+// list stays, as []). A property or cell may hold a list (an extension of
+// the schema, for the collect aggregation).
+//
+// # Encoding
+//
+// Compact, no trailing newline. Key order: top level format_version,
+// query_type, nodes, edges, columns, group_columns, rows, pagination; node
+// type, id, then properties; edge from, from_id, to, to_id, type, depth,
+// path_id, step; column name, function, target, property; group column
+// name, kind, node, property, entity; node reference type, id, properties;
+// pagination has_more, total_rows. Strings escape only '"', '\\' and the
+// control characters U+0000–U+001F (\n \r \t \b \f, others \u00xx in lower
+// case); no HTML escaping; invalid UTF-8 becomes U+FFFD. Floats are the
+// shortest decimal that reads back to the same float64, in exponent form
+// outside 1e-6 ≤ |x| < 1e21 as encoding/json writes it (1e+21, 5e-324),
+// with ".0" added when there would be no '.', 'e' or 'E' (1.0, -0.0), so a
+// float reads back as a float. NaN and ±Inf cannot be encoded (an
+// *EncodeError names where).
+//
+// # Decoding
+//
+// Any whitespace and key order are accepted; everything else is strict.
+// Integers go to int64 without passing through float64 and a number with
+// '.', 'e' or 'E' is a float; an integer outside int64, a non-decimal id, a
+// node without type or id, an unknown field (at the top level, in edges,
+// columns, group columns, node references and pagination), a duplicate key,
+// an object where a value belongs, a query_type or group kind outside the
+// enumerations, trailing data, and nesting deeper than MaxDepth are errors.
+// Errors are *wire.DecodeError with the byte offset:
+//
+//	json: offset 57: node id: expected a decimal int64 string, found "x1"
+//
+// # Security
+//
+// Decode never panics, allocates in proportion to the input (JSON declares
+// no lengths), and bounds nesting at MaxDepth levels.
+package json

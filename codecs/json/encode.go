@@ -1,0 +1,355 @@
+package json
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// Encode returns the canonical JSON of r.
+func Encode(r *wire.GraphResponse) ([]byte, error) { return AppendEncode(nil, r) }
+
+// AppendEncode appends the canonical JSON of r to dst. On error it returns
+// dst unchanged.
+//
+// It fails for a response the canonical form cannot carry: a NaN or
+// infinite float, a query type or group kind outside the enumerations, or a
+// property named "type" or "id".
+func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	if r == nil {
+		return dst, &EncodeError{Msg: "nil response"}
+	}
+	e := encoder{b: dst}
+	if err := e.response(r); err != nil {
+		return dst, err
+	}
+	return e.b, nil
+}
+
+// EncodeError reports a response that canonical JSON cannot carry.
+type EncodeError struct {
+	Path string // where in the response, e.g. nodes[3].score
+	Msg  string
+}
+
+func (e *EncodeError) Error() string {
+	if e.Path == "" {
+		return "json: " + e.Msg
+	}
+	return "json: " + e.Path + ": " + e.Msg
+}
+
+type encoder struct {
+	b []byte
+}
+
+func (e *encoder) response(r *wire.GraphResponse) error {
+	if !r.QueryType.Valid() {
+		return &EncodeError{Path: "query_type", Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
+	}
+	e.b = append(e.b, `{"format_version":`...)
+	e.str(r.FormatVersion)
+	e.b = append(e.b, `,"query_type":`...)
+	e.str(string(r.QueryType))
+	e.b = append(e.b, `,"nodes":[`...)
+	for i := range r.Nodes {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		n := &r.Nodes[i]
+		e.b = append(e.b, `{"type":`...)
+		e.str(n.Type)
+		e.b = append(e.b, `,"id":`...)
+		e.id(n.ID)
+		for j := range n.Properties {
+			p := &n.Properties[j]
+			if p.Key == "type" || p.Key == "id" {
+				return &EncodeError{Path: "nodes[" + strconv.Itoa(i) + "]", Msg: "property named " + strconv.Quote(p.Key)}
+			}
+			e.b = append(e.b, ',')
+			e.str(p.Key)
+			e.b = append(e.b, ':')
+			if !e.value(p.Value) {
+				return &EncodeError{Path: "nodes[" + strconv.Itoa(i) + "]." + p.Key, Msg: "unsupported float value " + nonFinite(p.Value)}
+			}
+		}
+		e.b = append(e.b, '}')
+	}
+	e.b = append(e.b, `],"edges":[`...)
+	for i := range r.Edges {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		ed := &r.Edges[i]
+		e.b = append(e.b, `{"from":`...)
+		e.str(ed.From)
+		e.b = append(e.b, `,"from_id":`...)
+		e.id(ed.FromID)
+		e.b = append(e.b, `,"to":`...)
+		e.str(ed.To)
+		e.b = append(e.b, `,"to_id":`...)
+		e.id(ed.ToID)
+		e.b = append(e.b, `,"type":`...)
+		e.str(ed.Type)
+		e.optInt(`,"depth":`, ed.Depth)
+		e.optInt(`,"path_id":`, ed.PathID)
+		e.optInt(`,"step":`, ed.Step)
+		e.b = append(e.b, '}')
+	}
+	e.b = append(e.b, ']')
+	if r.Columns != nil {
+		e.b = append(e.b, `,"columns":[`...)
+		for i := range r.Columns {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			c := &r.Columns[i]
+			e.b = append(e.b, `{"name":`...)
+			e.str(c.Name)
+			e.b = append(e.b, `,"function":`...)
+			e.str(c.Function)
+			e.optStr(`,"target":`, c.Target)
+			e.optStr(`,"property":`, c.Property)
+			e.b = append(e.b, '}')
+		}
+		e.b = append(e.b, ']')
+	}
+	if r.GroupColumns != nil {
+		e.b = append(e.b, `,"group_columns":[`...)
+		for i := range r.GroupColumns {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			g := &r.GroupColumns[i]
+			if !g.Kind.Valid() {
+				return &EncodeError{Path: "group_columns[" + strconv.Itoa(i) + "].kind", Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
+			}
+			e.b = append(e.b, `{"name":`...)
+			e.str(g.Name)
+			e.b = append(e.b, `,"kind":`...)
+			e.str(string(g.Kind))
+			e.b = append(e.b, `,"node":`...)
+			e.str(g.Node)
+			e.optStr(`,"property":`, g.Property)
+			e.optStr(`,"entity":`, g.Entity)
+			e.b = append(e.b, '}')
+		}
+		e.b = append(e.b, ']')
+	}
+	if r.Rows != nil {
+		e.b = append(e.b, `,"rows":[`...)
+		for i, row := range r.Rows {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			e.b = append(e.b, '{')
+			for j := range row {
+				c := &row[j]
+				if j > 0 {
+					e.b = append(e.b, ',')
+				}
+				e.str(c.Name)
+				e.b = append(e.b, ':')
+				if c.Node != nil {
+					if err := e.nodeRef(c.Node, i, c.Name); err != nil {
+						return err
+					}
+					continue
+				}
+				if !e.value(c.Value) {
+					return &EncodeError{Path: "rows[" + strconv.Itoa(i) + "]." + c.Name, Msg: "unsupported float value " + nonFinite(c.Value)}
+				}
+			}
+			e.b = append(e.b, '}')
+		}
+		e.b = append(e.b, ']')
+	}
+	if p := r.Pagination; p != nil {
+		e.b = append(e.b, `,"pagination":{"has_more":`...)
+		e.b = strconv.AppendBool(e.b, p.HasMore)
+		e.b = append(e.b, `,"total_rows":`...)
+		e.b = strconv.AppendInt(e.b, p.TotalRows, 10)
+		e.b = append(e.b, '}')
+	}
+	e.b = append(e.b, '}')
+	return nil
+}
+
+func (e *encoder) nodeRef(n *wire.Node, row int, cell string) error {
+	e.b = append(e.b, `{"type":`...)
+	e.str(n.Type)
+	e.b = append(e.b, `,"id":`...)
+	e.id(n.ID)
+	e.b = append(e.b, `,"properties":{`...)
+	for j := range n.Properties {
+		p := &n.Properties[j]
+		if j > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.str(p.Key)
+		e.b = append(e.b, ':')
+		if !e.value(p.Value) {
+			return &EncodeError{Path: "rows[" + strconv.Itoa(row) + "]." + cell + ".properties." + p.Key, Msg: "unsupported float value " + nonFinite(p.Value)}
+		}
+	}
+	e.b = append(e.b, "}}"...)
+	return nil
+}
+
+func nonFinite(v wire.Value) string {
+	var bad func(v wire.Value) float64
+	bad = func(v wire.Value) float64 {
+		if v.Kind() == wire.KindFloat {
+			return v.Float()
+		}
+		for _, x := range v.List() {
+			if f := bad(x); math.IsNaN(f) || math.IsInf(f, 0) {
+				return f
+			}
+		}
+		return 0
+	}
+	return strconv.FormatFloat(bad(v), 'g', -1, 64)
+}
+
+func (e *encoder) id(i int64) {
+	e.b = append(e.b, '"')
+	e.b = strconv.AppendInt(e.b, i, 10)
+	e.b = append(e.b, '"')
+}
+
+func (e *encoder) optInt(key string, o wire.OptInt) {
+	if o.Valid {
+		e.b = append(e.b, key...)
+		e.b = strconv.AppendInt(e.b, o.Int, 10)
+	}
+}
+
+func (e *encoder) optStr(key string, o wire.OptString) {
+	if o.Valid {
+		e.b = append(e.b, key...)
+		e.str(o.String)
+	}
+}
+
+// value appends v; it reports false for a NaN or infinite float.
+func (e *encoder) value(v wire.Value) bool {
+	switch v.Kind() {
+	case wire.KindNull:
+		e.b = append(e.b, "null"...)
+	case wire.KindBool:
+		e.b = strconv.AppendBool(e.b, v.Bool())
+	case wire.KindInt:
+		e.b = strconv.AppendInt(e.b, v.Int(), 10)
+	case wire.KindFloat:
+		f := v.Float()
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return false
+		}
+		e.b = AppendFloat(e.b, f)
+	case wire.KindString:
+		e.str(v.Str())
+	case wire.KindList:
+		e.b = append(e.b, '[')
+		for i, x := range v.List() {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			if !e.value(x) {
+				return false
+			}
+		}
+		e.b = append(e.b, ']')
+	}
+	return true
+}
+
+// AppendFloat appends f in canonical form: the shortest decimal that reads
+// back as f, in exponent form outside 1e-6 ≤ |f| < 1e21 exactly as
+// encoding/json writes it, with ".0" appended when the result would
+// otherwise read as an integer. f must be finite.
+func AppendFloat(dst []byte, f float64) []byte {
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if format == 'e' {
+		// Clean up e-09 to e-9, as encoding/json does.
+		n := len(dst)
+		if n-start >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+		return dst
+	}
+	for _, c := range dst[start:] {
+		if c == '.' {
+			return dst
+		}
+	}
+	return append(dst, ".0"...)
+}
+
+const hex = "0123456789abcdef"
+
+// safeASCII[c] is true for the ASCII bytes written as they are.
+var safeASCII = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// AppendString appends s as a canonical JSON string: only '"', '\\' and
+// control characters escaped, invalid UTF-8 replaced by U+FFFD.
+func AppendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if safeASCII[c] {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, "\ufffd"...)
+			i++
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+func (e *encoder) str(s string) { e.b = AppendString(e.b, s) }
