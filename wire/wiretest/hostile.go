@@ -584,7 +584,6 @@ func (c Config) checkHostile(t reporter, codec wire.Codec) {
 	}
 	for _, class := range Classes() {
 		t.run(class, func(t reporter) {
-			t.Helper()
 			var n, ok, failures int
 			var worstT time.Duration
 			var worstA int64
