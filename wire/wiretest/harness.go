@@ -123,8 +123,9 @@ func Run(t *testing.T, name string, f Fidelity) {
 	Config{Fidelity: f}.Run(t, name)
 }
 
-// Check runs the checks of Run outside a test and returns an error listing
-// every failure, or nil when the codec passes.
+// Check runs the checks of Run without a *testing.T (in an Example, say)
+// and returns an error listing every failure, or nil when the codec passes.
+// Like every rapid check, it must run inside a test binary.
 func Check(name string, f Fidelity) error {
 	return Config{Fidelity: f}.Check(name)
 }
@@ -151,8 +152,9 @@ func (c Config) Run(t *testing.T, name string) {
 	c.run(testingT{t}, name)
 }
 
-// Check runs the checks of c.Run outside a test and returns an error listing
-// every failure, or nil when the codec passes.
+// Check runs the checks of c.Run without a *testing.T and returns an error
+// listing every failure, or nil when the codec passes. It must run inside a
+// test binary.
 func (c Config) Check(name string) error {
 	rec := &recorder{name: "wiretest-" + name, log: new([]string)}
 	rec.do(func() { c.run(rec, name) })

@@ -110,12 +110,14 @@ var bigLengths = []uint64{1 << 31, 1 << 32, 1 << 62}
 //   - nesting: 100,000 nested openers of every kind ('[', '{', "[{", "- ",
 //     "[1]: ", MessagePack and CBOR one-element arrays and maps, CBOR
 //     indefinite arrays), alone and spliced into the first encoding at 12
-//     evenly spaced positions; and 4096 levels of indented "k:" lines.
+//     evenly spaced positions; and 4096 levels of indented "k:" lines
+//     (about 16 MiB: indentation grows with the square of the depth, so
+//     100,000 levels would be 10 GB).
 //   - utf8: seven invalid UTF-8 sequences inserted at, and written over,
 //     up to 32 evenly spaced positions of each encoding.
 //   - nul: a NUL byte inserted at, and written over, up to 64 evenly
-//     spaced positions of each encoding;
-//     the empty input, one NUL, 1024 NULs.
+//     spaced positions of each encoding; the empty input, one NUL, 1024
+//     NULs.
 //   - big: half of the first two encodings, and each whole, repeated to
 //     bigSize bytes.
 func Hostile(valid [][]byte, bigSize int) iter.Seq[Input] {
