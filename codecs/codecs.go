@@ -6,8 +6,10 @@
 // The built-ins:
 //
 //	json     (alias raw)  codecs/json    canonical JSON, GKG's RAW response shape
+//	goon     (alias llm)  codecs/goon    GOON 1.0.0 (GKG ADR 012), text for LLM agents
 package codecs
 
 import (
+	_ "github.com/graphwire/graphwire/codecs/goon" // goon, llm
 	_ "github.com/graphwire/graphwire/codecs/json" // json, raw
 )
