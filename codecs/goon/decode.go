@@ -541,6 +541,11 @@ func (p *parser) nodeRow(typ string) (wire.Node, error) {
 	if err := p.checkDuplicateKeys(); err != nil {
 		return wire.Node{}, err
 	}
+	for _, pr := range pairs {
+		if priority(pr.key) == classReserved {
+			return wire.Node{}, p.errf("property named " + pr.key + " (reserved for the node itself)")
+		}
+	}
 	props := p.props.take(n)
 	n = 0
 	for i := 0; i < len(pairs); i++ {
@@ -559,7 +564,7 @@ func (p *parser) nodeRow(typ string) (wire.Node, error) {
 			}
 		}
 		if pr.quoted {
-			v = wire.String(pr.text)
+			v = wire.String(quotedString(pr.text, false))
 		} else {
 			v = bareValue(pr.text)
 			if v.IsNull() {
@@ -1050,9 +1055,23 @@ func (p *parser) parseRows() error {
 
 func cellValue(pr pair) wire.Value {
 	if pr.quoted {
-		return wire.String(pr.text)
+		return wire.String(quotedString(pr.text, false))
 	}
 	return bareValue(pr.text)
+}
+
+// quotedString returns the string a quoted value reads back as: its text,
+// plus one fillRune when the encoder would write the text itself some other
+// way (bare, in T-form, or not at all, being empty). That happens only when
+// quoting dropped control characters from the original; the fillRune is
+// dropped again, so the value re-encodes to the same quoted text.
+// forceQuote is set in node-kind group columns, where strings are always
+// quoted.
+func quotedString(t string, forceQuote bool) string {
+	if t == "" || isClickHouseDatetime(t) || (!forceQuote && isBare(t) && !isKeyword(t)) {
+		return t + string(fillRune)
+	}
+	return t
 }
 
 // aggregationRow matches the pairs of an @rows line to the header's
@@ -1077,7 +1096,7 @@ func (p *parser) aggregationRow(rowIndex int) (wire.Row, error) {
 		c := wire.Cell{Name: pr.key}
 		switch {
 		case pr.quoted:
-			c.Value = wire.String(pr.text)
+			c.Value = wire.String(quotedString(pr.text, p.cols[k].nodeKind))
 		case p.cols[k].nodeKind:
 			if typ, id, ok := nodeRef(pr.text); ok {
 				p.refs = append(p.refs, cellRef{row: rowIndex, cell: len(row), key: nodeKey{typ, id}, line: p.line})
