@@ -178,8 +178,8 @@ func (p *parser) parse() (*wire.GraphResponse, error) {
 		}
 		return p.finish()
 	}
-	if err := p.expectSection("@rows"); err != nil {
-		return nil, err
+	if p.cur != "@rows" {
+		return nil, p.sectionError("@rows or the end of the input")
 	}
 	if qt == wire.Aggregation && !rowsField.set {
 		return nil, p.errf("@rows in an aggregation whose header has no rows: field")
@@ -538,9 +538,6 @@ func (p *parser) nodeRow(typ string) (wire.Node, error) {
 		}
 		n++
 	}
-	if err := p.checkDuplicateKeys(); err != nil {
-		return wire.Node{}, err
-	}
 	for _, pr := range pairs {
 		if priority(pr.key) == classReserved {
 			return wire.Node{}, p.errf("property named " + pr.key + " (reserved for the node itself)")
@@ -574,29 +571,31 @@ func (p *parser) nodeRow(typ string) (wire.Node, error) {
 		props[n] = wire.Property{Key: pr.key, Value: v}
 		n++
 	}
+	if err := p.checkDuplicateKeys(props); err != nil {
+		return wire.Node{}, err
+	}
 	return wire.Node{Type: typ, ID: id, Properties: props}, nil
 }
 
-// checkDuplicateKeys rejects a line whose pairs repeat a key. A key_len
-// breadcrumb cannot repeat its value's key, so it needs no exception.
-func (p *parser) checkDuplicateKeys() error {
-	pairs := p.pairs
-	if len(pairs) <= 16 {
-		for i := 1; i < len(pairs); i++ {
+// checkDuplicateKeys rejects a node row with two properties of one key (a
+// key_len breadcrumb is not a property: it may share its key with one).
+func (p *parser) checkDuplicateKeys(props []wire.Property) error {
+	if len(props) <= 16 {
+		for i := 1; i < len(props); i++ {
 			for j := 0; j < i; j++ {
-				if pairs[i].key == pairs[j].key {
-					return p.errf("duplicate key " + pairs[i].key)
+				if props[i].Key == props[j].Key {
+					return p.errf("duplicate key " + props[i].Key)
 				}
 			}
 		}
 		return nil
 	}
-	seen := make(map[string]struct{}, len(pairs))
-	for _, pr := range pairs {
-		if _, dup := seen[pr.key]; dup {
-			return p.errf("duplicate key " + pr.key)
+	seen := make(map[string]struct{}, len(props))
+	for _, q := range props {
+		if _, dup := seen[q.Key]; dup {
+			return p.errf("duplicate key " + q.Key)
 		}
-		seen[pr.key] = struct{}{}
+		seen[q.Key] = struct{}{}
 	}
 	return nil
 }
