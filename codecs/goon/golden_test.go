@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	gjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/codecs/goon"
+	gjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
 )
 
