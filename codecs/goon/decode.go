@@ -47,9 +47,10 @@ type parser struct {
 	maxExpansion int
 	expanded     int
 
-	r      *wire.GraphResponse
-	header [numFields]headerField
-	cols   []rowCol
+	r        *wire.GraphResponse
+	header   [numFields]headerField
+	cols     []rowCol
+	colIndex map[string]int // by name, once there are many columns
 
 	pairs     []pair
 	props     arena[wire.Property]
@@ -430,13 +431,35 @@ func (p *parser) aggregations(val string) error {
 }
 
 func (p *parser) addColumn(name string, nodeKind bool) error {
-	for _, c := range p.cols {
-		if c.name == name {
-			return p.errf("column name " + name + " repeats")
-		}
+	if p.column(name) >= 0 {
+		return p.errf("column name " + name + " repeats")
 	}
 	p.cols = append(p.cols, rowCol{name: name, nodeKind: nodeKind})
+	if p.colIndex != nil {
+		p.colIndex[name] = len(p.cols) - 1
+	} else if len(p.cols) > 16 {
+		p.colIndex = make(map[string]int, 2*len(p.cols))
+		for i, c := range p.cols {
+			p.colIndex[c.name] = i
+		}
+	}
 	return nil
+}
+
+// column returns the index of the column named name, or -1.
+func (p *parser) column(name string) int {
+	if p.colIndex != nil {
+		if i, ok := p.colIndex[name]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, c := range p.cols {
+		if c.name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // declared returns the count a header field declares, capped by the lines
@@ -1079,17 +1102,12 @@ func (p *parser) aggregationRow(rowIndex int) (wire.Row, error) {
 	row := p.cells.take(len(p.pairs))[:0]
 	next := 0
 	for _, pr := range p.pairs {
-		k := next
-		for k < len(p.cols) && p.cols[k].name != pr.key {
-			k++
-		}
-		if k == len(p.cols) {
-			for _, c := range p.cols {
-				if c.name == pr.key {
-					return nil, p.errf("cell " + pr.key + " repeats or is out of order (cells follow group_by, then aggregations, once each)")
-				}
-			}
+		k := p.column(pr.key)
+		switch {
+		case k < 0:
 			return nil, p.errf("cell " + pr.key + " is not a column the header declares")
+		case k < next:
+			return nil, p.errf("cell " + pr.key + " repeats or is out of order (cells follow group_by, then aggregations, once each)")
 		}
 		next = k + 1
 		c := wire.Cell{Name: pr.key}

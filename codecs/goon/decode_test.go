@@ -354,3 +354,44 @@ func TestDecodeExpansionLimit(t *testing.T) {
 		t.Errorf("zero Decoder: %v", err)
 	}
 }
+
+// TestDecodeWide exercises wide lines and headers, where repeated keys and
+// column lookups go through maps.
+func TestDecodeWide(t *testing.T) {
+	var cols []wire.Column
+	var cells []wire.Cell
+	var props []wire.Property
+	for i := 0; i < 40; i++ {
+		name := "c" + strconv.Itoa(i)
+		cols = append(cols, count(name))
+		cells = append(cells, cell(name, I(int64(i))))
+		props = append(props, P(name, I(int64(i))))
+	}
+	r := agg([]wire.GroupColumn{propGroup("g", "")}, cols, row(append([]wire.Cell{cell("g", S("x"))}, cells...)...))
+	r.Nodes = nodes(node("N", 1, props...))
+	text, err := goon.Encode(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := goon.Decode(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := goon.Encode(d); string(again) != string(text) {
+		t.Fatalf("fixed point broken:\n%s\n---\n%s", text, again)
+	}
+	for _, c := range []struct{ from, to, msg string }{
+		{" c39=39\n", " c39=39 c3=3\n", "cell c3 repeats or is out of order"},
+		{" c39=39\n", " c39=39 zz=1\n", "cell zz is not a column the header declares"},
+		{"1 c0=0", "1 c0=0 c39=1", "duplicate key c39"},
+		{"aggregations:c0(count)", "aggregations:c39(count),c0(count)", "column name c39 repeats"},
+	} {
+		bad := strings.Replace(string(text), c.from, c.to, 1)
+		if bad == string(text) {
+			t.Fatalf("%q not found in\n%s", c.from, text)
+		}
+		if _, err := goon.Decode([]byte(bad)); err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q: error %v, want %q", c.to, err, c.msg)
+		}
+	}
+}

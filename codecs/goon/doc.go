@@ -158,8 +158,9 @@
 // slices are sized by the input's own line count. Restoring truncated
 // values is the one place output can exceed input; the bytes it may add to
 // one document are bounded by DecodeOptions.MaxExpansion (default 32 MiB),
-// checked before allocating. Work is linear in the input (repeated-key
-// checks switch to a map past 16 keys).
+// checked before allocating. Work is linear in the input: checks for
+// repeated keys and column names, and the matching of row cells to
+// columns, use maps once lines or headers are wide.
 //
 // # Versions
 //
