@@ -1,7 +1,9 @@
 package goon
 
 import (
+	"bytes"
 	"cmp"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -32,6 +34,21 @@ func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	}
 	e.release()
 	return dst, err
+}
+
+// EncodeTo writes the GOON text of r to w. Nothing is written when encoding
+// fails. The text goes to w straight from a pooled buffer, without a copy.
+func EncodeTo(w io.Writer, r *wire.GraphResponse) error {
+	if r == nil {
+		return &EncodeError{Msg: "nil response"}
+	}
+	e := encoderPool.Get().(*encoder)
+	err := e.encode(r)
+	if err == nil {
+		_, err = w.Write(e.b)
+	}
+	e.release()
+	return err
 }
 
 // maxPooledBuffer bounds the scratch buffer an encoder keeps for reuse.
@@ -198,7 +215,7 @@ func (e *encoder) cmpNodes(a, b *wire.Node) int {
 		e.err = err
 		return 0
 	}
-	return strings.Compare(string(e.tmpA), string(e.tmpB))
+	return bytes.Compare(e.tmpA, e.tmpB)
 }
 
 // cmpEdges is the total edge order of GOON: (path_id, step, type, from,

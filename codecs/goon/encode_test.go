@@ -542,3 +542,22 @@ func TestRegistered(t *testing.T) {
 		t.Errorf("Version %q, MediaType %q", goon.Version, goon.MediaType)
 	}
 }
+
+func TestEncodeTo(t *testing.T) {
+	r := goldenCases()[0].in
+	want, err := goon.Encode(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	if err := goon.EncodeTo(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), buf.String()); diff != "" {
+		t.Errorf("(-Encode +EncodeTo):\n%s", diff)
+	}
+	buf.Reset()
+	if err := goon.EncodeTo(&buf, resp("graph", nil)); err == nil || buf.Len() != 0 {
+		t.Errorf("invalid response: error %v, wrote %q", err, buf.String())
+	}
+}
