@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -560,4 +561,38 @@ func TestEncodeTo(t *testing.T) {
 	if err := goon.EncodeTo(&buf, resp("graph", nil)); err == nil || buf.Len() != 0 {
 		t.Errorf("invalid response: error %v, wrote %q", err, buf.String())
 	}
+}
+
+// TestConcurrentUse encodes and decodes from many goroutines at once (run
+// with -race): the pooled encoder state is never shared.
+func TestConcurrentUse(t *testing.T) {
+	cases := goldenCases()
+	want := make([]string, len(cases))
+	for i, c := range cases {
+		out, err := goon.Encode(c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = string(out)
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; n < 20; n++ {
+				i := (g + n) % len(cases)
+				out, err := goon.Encode(cases[i].in)
+				if err != nil || string(out) != want[i] {
+					t.Errorf("goroutine %d: %s differs (err %v)", g, cases[i].name, err)
+					return
+				}
+				if _, err := goon.Decode(out); err != nil {
+					t.Errorf("goroutine %d: %v", g, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
