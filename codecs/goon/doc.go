@@ -143,6 +143,9 @@
 //     Absent and empty columns, group columns and property lists read back
 //     the same way (absent).
 //
+// Decode copies its input once; the strings of the response share that copy
+// and the input may be reused as soon as Decode returns.
+//
 // Anything else is an error, a *wire.DecodeError naming the line and what
 // was expected ("goon: line 7: unterminated quoted value"): an unknown,
 // repeated or misplaced header field or section, a count that disagrees
