@@ -36,25 +36,14 @@ type decoder struct {
 
 	props []wire.Property // scratch for the properties of the node being read
 	cells []wire.Cell     // scratch for the cells of the row being read
-	arena []wire.Property // where the properties of read nodes are kept
-	chunk int             // size of the last arena allocation
 }
 
-// keepProps returns a copy of ps, carved from an arena allocated in chunks
-// so that nodes do not cost an allocation each. The copy's capacity is its
-// length, so appending to it never writes into its neighbour.
+// keepProps returns a copy of ps with its length for capacity.
 func (d *decoder) keepProps(ps []wire.Property) []wire.Property {
-	n := len(ps)
-	if n == 0 {
+	if len(ps) == 0 {
 		return nil
 	}
-	if cap(d.arena)-len(d.arena) < n {
-		d.chunk = min(max(2*d.chunk, 32), 4096)
-		d.arena = make([]wire.Property, 0, max(n, d.chunk))
-	}
-	i := len(d.arena)
-	d.arena = append(d.arena, ps...)
-	return d.arena[i : i+n : i+n]
+	return append([]wire.Property(nil), ps...)
 }
 
 // dupCheckLinear is how many keys an object may have before duplicate
