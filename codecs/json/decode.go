@@ -860,6 +860,12 @@ func (d *decoder) str(field string) (string, error) {
 	data := d.data
 	// Fast path: no escapes, all ASCII or valid UTF-8.
 	for i < len(data) {
+		for i < len(data) && plainASCII[data[i]] {
+			i++
+		}
+		if i >= len(data) {
+			break
+		}
 		c := data[i]
 		if c == '"' {
 			d.pos = i + 1
@@ -961,6 +967,15 @@ func (d *decoder) str(field string) (string, error) {
 	}
 	return "", d.errAt(len(data), "unterminated string")
 }
+
+// plainASCII[c] is true for the bytes a string holds as they are: ASCII
+// other than '"', '\\' and control characters.
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func hex4(data []byte, i int) (rune, bool) {
 	if i+4 > len(data) {
