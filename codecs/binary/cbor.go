@@ -56,6 +56,11 @@ type treeSink struct {
 	stack []treeFrame
 	root  any
 	slab  []any
+	// Scalars are handed to the library as pointers into these slabs, so
+	// that boxing them allocates nothing.
+	ints []int64
+	strs []string
+	flts []float64
 }
 
 type treeFrame struct {
@@ -102,11 +107,31 @@ func (t *treeSink) array(n int) {
 	t.stack = append(t.stack, treeFrame{items: t.alloc(n), want: n})
 }
 
-func (t *treeSink) null()           { t.add(nil) }
-func (t *treeSink) boolean(b bool)  { t.add(b) }
-func (t *treeSink) integer(i int64) { t.add(i) }
-func (t *treeSink) float(f float64) { t.add(f) }
-func (t *treeSink) str(s string)    { t.add(s) }
+func (t *treeSink) null()          { t.add(nil) }
+func (t *treeSink) boolean(b bool) { t.add(b) }
+func (t *treeSink) integer(i int64) {
+	if cap(t.ints) == len(t.ints) {
+		t.ints = make([]int64, 0, slabSize)
+	}
+	t.ints = append(t.ints, i)
+	t.add(&t.ints[len(t.ints)-1])
+}
+
+func (t *treeSink) float(f float64) {
+	if cap(t.flts) == len(t.flts) {
+		t.flts = make([]float64, 0, slabSize)
+	}
+	t.flts = append(t.flts, f)
+	t.add(&t.flts[len(t.flts)-1])
+}
+
+func (t *treeSink) str(s string) {
+	if cap(t.strs) == len(t.strs) {
+		t.strs = make([]string, 0, slabSize)
+	}
+	t.strs = append(t.strs, s)
+	t.add(&t.strs[len(t.strs)-1])
+}
 
 type cborEncState struct {
 	sink  treeSink

@@ -23,17 +23,28 @@ const (
 
 func mustReject(t *testing.T, c *Codec, data []byte, what string) *wire.DecodeError {
 	t.Helper()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	start := time.Now()
-	r, err := c.Decode(data)
-	elapsed := time.Since(start)
-	runtime.ReadMemStats(&after)
-	if err == nil {
-		t.Fatalf("%s: %s: decoded without error: %+v", c.format, what, r)
-	}
-	if r != nil {
-		t.Fatalf("%s: %s: partial output with error %v", c.format, what, err)
+	// The time and memory bounds take the best of three attempts, so that a
+	// busy machine (or the race detector) preempting one does not fail it.
+	var (
+		err     error
+		elapsed time.Duration = math.MaxInt64
+		alloc   uint64        = math.MaxUint64
+	)
+	for attempt := 0; attempt < 3 && (elapsed >= hostileTime || alloc >= hostileBytes); attempt++ {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		var r *wire.GraphResponse
+		r, err = c.Decode(data)
+		d := time.Since(start)
+		runtime.ReadMemStats(&after)
+		if err == nil {
+			t.Fatalf("%s: %s: decoded without error: %+v", c.format, what, r)
+		}
+		if r != nil {
+			t.Fatalf("%s: %s: partial output with error %v", c.format, what, err)
+		}
+		elapsed, alloc = min(elapsed, d), min(alloc, after.TotalAlloc-before.TotalAlloc)
 	}
 	var de *wire.DecodeError
 	if !errors.As(err, &de) {
@@ -43,7 +54,7 @@ func mustReject(t *testing.T, c *Codec, data []byte, what string) *wire.DecodeEr
 		!strings.HasPrefix(err.Error(), c.format.String()+": offset ") {
 		t.Fatalf("%s: %s: badly positioned error (offset %d of %d): %v", c.format, what, de.Offset, len(data), err)
 	}
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc >= hostileBytes {
+	if alloc >= hostileBytes {
 		t.Fatalf("%s: %s: allocated %d bytes before failing", c.format, what, alloc)
 	}
 	if elapsed >= hostileTime {
@@ -70,7 +81,7 @@ func TestHostilePrefixes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			step := 1 + len(b)/3000 // every prefix of the small one, a sample of the large
+			step := 1 + len(b)/1000 // every prefix of the small one, a sample of the large
 			for n := 0; n < len(b); n += step {
 				mustReject(t, c, b[:n], "prefix")
 			}
