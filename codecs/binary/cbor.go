@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/fxamacker/cbor/v2"
 
@@ -79,16 +80,16 @@ type treeFrame struct {
 // request gets a chunk of its own size.
 const arenaChunk = 4096
 
-// arenaKeep bounds, in elements, what an arena keeps for the next response:
+// arenaKeep bounds, in bytes, what an arena keeps for the next response:
 // past it the chunks are dropped, so that one huge response does not pin
-// its memory in the pool.
-const arenaKeep = 1 << 20
+// its memory in the pool. The 10,000-node benchmark response needs about
+// 5 MiB in its largest arena.
+const arenaKeep = 16 << 20
 
-// arena hands out slices cut from chunks it keeps until reset.
+// arena hands out slices cut from chunks it keeps from one use to the next.
 type arena[T any] struct {
 	chunks [][]T
-	cur    int // the chunk being cut; chunks before it are full
-	used   int // elements handed out, in total
+	cur    int // the chunk being cut; chunks before it are used up
 }
 
 // take returns a slice of length 0 and capacity n.
@@ -97,13 +98,11 @@ func (a *arena[T]) take(n int) []T {
 		c := a.chunks[a.cur]
 		if cap(c)-len(c) >= n {
 			a.chunks[a.cur] = c[:len(c)+n]
-			a.used += n
 			return c[len(c) : len(c) : len(c)+n]
 		}
 		a.cur++
 	}
 	a.chunks = append(a.chunks, make([]T, n, max(n, arenaChunk)))
-	a.used += n
 	return a.chunks[a.cur][:0:n]
 }
 
@@ -114,23 +113,24 @@ func (a *arena[T]) one(v T) *T {
 	return &s[0]
 }
 
-// reset zeroes what was handed out (it may hold pointers into a response)
-// and makes it available again, or drops it all when it grew too large.
+// reset zeroes what was handed out (it may point into a response) and
+// makes it available again, or drops everything once the chunks hold more
+// than arenaKeep bytes.
 func (a *arena[T]) reset() {
-	kept := 0
+	var zero T
+	size := 0
 	for i, c := range a.chunks {
-		if i > a.cur {
-			break
+		if i <= a.cur {
+			clear(c)
+			a.chunks[i] = c[:0]
 		}
-		clear(c)
-		a.chunks[i] = c[:0]
-		kept += cap(c)
+		size += cap(c) * int(unsafe.Sizeof(zero))
 	}
-	if kept > arenaKeep || a.used > arenaKeep {
+	if size > arenaKeep {
 		*a = arena[T]{}
 		return
 	}
-	a.cur, a.used = 0, 0
+	a.cur = 0
 }
 
 func (t *treeSink) add(v any) {
