@@ -228,13 +228,21 @@ func (d *decoder) value(what string) wire.Value {
 	if d.err != nil {
 		return wire.Value{}
 	}
-	vs := make([]wire.Value, n)
+	vs := make([]wire.Value, 0, prealloc(n))
 	for i := 0; i < n && d.err == nil; i++ {
-		vs[i] = d.value(what)
+		vs = append(vs, d.value(what))
 	}
 	d.leave()
 	return wire.ListOf(vs...)
 }
+
+// maxPrealloc bounds how many elements a declared length may reserve room
+// for ahead of reading them. Declared lengths are checked against the bytes
+// left, but an element of one byte on the wire can take tens of bytes in
+// memory; past this bound, slices grow with the elements actually read.
+const maxPrealloc = 1024
+
+func prealloc(n int) int { return min(n, maxPrealloc) }
 
 func (d *decoder) response() *wire.GraphResponse {
 	n := d.array("response", 5, 9)
@@ -249,28 +257,31 @@ func (d *decoder) response() *wire.GraphResponse {
 	}
 
 	cnt := d.array("nodes", 0, math.MaxInt)
-	r.Nodes = make([]wire.Node, cnt)
+	r.Nodes = make([]wire.Node, 0, prealloc(cnt))
 	for i := 0; i < cnt && d.err == nil; i++ {
 		m := d.array("node", 2, math.MaxInt)
 		if d.err == nil && m%2 != 0 {
 			d.failf("node: %d elements, expected an even number", m)
 		}
+		r.Nodes = append(r.Nodes, wire.Node{})
 		d.node(&r.Nodes[i], m-2)
 		d.leave()
 	}
 	d.leave()
 
 	cnt = d.array("edges", 0, math.MaxInt)
-	r.Edges = make([]wire.Edge, cnt)
+	r.Edges = make([]wire.Edge, 0, prealloc(cnt))
 	for i := 0; i < cnt && d.err == nil; i++ {
+		r.Edges = append(r.Edges, wire.Edge{})
 		d.edge(&r.Edges[i])
 	}
 	d.leave()
 
 	if n > 5 {
 		if cnt := d.optArray("columns"); cnt >= 0 {
-			r.Columns = make([]wire.Column, cnt)
+			r.Columns = make([]wire.Column, 0, prealloc(cnt))
 			for i := 0; i < cnt && d.err == nil; i++ {
+				r.Columns = append(r.Columns, wire.Column{})
 				d.column(&r.Columns[i])
 			}
 			d.leave()
@@ -278,8 +289,9 @@ func (d *decoder) response() *wire.GraphResponse {
 	}
 	if n > 6 {
 		if cnt := d.optArray("group_columns"); cnt >= 0 {
-			r.GroupColumns = make([]wire.GroupColumn, cnt)
+			r.GroupColumns = make([]wire.GroupColumn, 0, prealloc(cnt))
 			for i := 0; i < cnt && d.err == nil; i++ {
+				r.GroupColumns = append(r.GroupColumns, wire.GroupColumn{})
 				d.groupColumn(&r.GroupColumns[i])
 			}
 			d.leave()
@@ -287,9 +299,9 @@ func (d *decoder) response() *wire.GraphResponse {
 	}
 	if n > 7 {
 		if cnt := d.optArray("rows"); cnt >= 0 {
-			r.Rows = make([]wire.Row, cnt)
+			r.Rows = make([]wire.Row, 0, prealloc(cnt))
 			for i := 0; i < cnt && d.err == nil; i++ {
-				r.Rows[i] = d.row()
+				r.Rows = append(r.Rows, d.row())
 			}
 			d.leave()
 		}
@@ -329,12 +341,13 @@ func (d *decoder) node(nd *wire.Node, props int) {
 	if d.err != nil || props == 0 {
 		return
 	}
-	nd.Properties = make([]wire.Property, props/2)
+	n := props / 2
+	nd.Properties = make([]wire.Property, 0, prealloc(n))
 	var seen map[string]struct{}
-	if len(nd.Properties) > 16 {
-		seen = make(map[string]struct{}, len(nd.Properties))
+	if n > 16 {
+		seen = make(map[string]struct{}, prealloc(n))
 	}
-	for k := range nd.Properties {
+	for k := 0; k < n; k++ {
 		key := d.name("property key")
 		if d.err != nil {
 			return
@@ -357,7 +370,7 @@ func (d *decoder) node(nd *wire.Node, props int) {
 				}
 			}
 		}
-		nd.Properties[k] = wire.Property{Key: key, Value: d.value("property value")}
+		nd.Properties = append(nd.Properties, wire.Property{Key: key, Value: d.value("property value")})
 	}
 }
 
@@ -415,8 +428,9 @@ func (d *decoder) row() wire.Row {
 	if d.err != nil {
 		return nil
 	}
-	row := make(wire.Row, n)
+	row := make(wire.Row, 0, prealloc(n))
 	for j := 0; j < n && d.err == nil; j++ {
+		row = append(row, wire.Cell{})
 		c := &row[j]
 		m := d.array("cell", 2, math.MaxInt)
 		switch {

@@ -555,3 +555,44 @@ func replaceName(f Format, b []byte, from, to string) []byte {
 	}
 	return bytes.Replace(b, enc(from), enc(to), 1)
 }
+
+// TestHostileNestedDeclaredLengths: nested arrays that each declare as many
+// elements as there are bytes left must not each be allowed to claim those
+// same bytes, or 27 levels of 2^20 elements would allocate gigabytes from a
+// 1 MiB input.
+func TestHostileNestedDeclaredLengths(t *testing.T) {
+	for _, c := range []*Codec{Default(Msgpack), Default(CBOR)} {
+		valid, err := c.AppendEncode(nil, &wire.GraphResponse{
+			QueryType: wire.Traversal,
+			Nodes:     []wire.Node{{Type: "A", ID: 1, Properties: []wire.Property{wire.Prop("k", wire.ListOf(wire.Null()))}}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The list [null] is the last node's last value; find its bytes.
+		list := []byte{0x91, 0xc0} // msgpack fixarray(1), nil
+		if c.format == CBOR {
+			list = []byte{0x81, 0xf6} // cbor array(1), null
+		}
+		at := bytes.LastIndex(valid, list)
+		if at < 0 {
+			t.Fatalf("%s: list not found in % x", c.format, valid)
+		}
+		const n = 1 << 20
+		var heads []byte
+		for range 27 {
+			if c.format == CBOR {
+				heads = append(heads, 0x9a, 0x00, 0x10, 0x00, 0x00) // array of 2^20
+			} else {
+				heads = append(heads, 0xdd, 0x00, 0x10, 0x00, 0x00) // array32 of 2^20
+			}
+		}
+		data := append(append([]byte(nil), valid[:at]...), heads...)
+		filler := byte(0xc0)
+		if c.format == CBOR {
+			filler = 0xf6
+		}
+		data = append(data, bytes.Repeat([]byte{filler}, n+8)...)
+		mustReject(t, c, data, "27 nested arrays of 2^20 elements over 1 MiB")
+	}
+}

@@ -119,6 +119,12 @@ type mpSource struct {
 	dec   *msgpack.Decoder
 	opts  *Options
 	start int // offset of the item last read
+	// pending counts the elements that open arrays have declared and that
+	// have not been read yet. Each needs at least one byte, so a new array
+	// may declare no more elements than the bytes left less pending: nested
+	// arrays cannot claim the same remaining bytes twice over, and what the
+	// decoder allocates for declared lengths stays within the input's size.
+	pending int
 }
 
 func (s *mpSource) failAt(off int, msg string, err error) error {
@@ -129,6 +135,9 @@ func (s *mpSource) fail(msg string) error { return s.failAt(s.start, msg, nil) }
 
 func (s *mpSource) next(t *token) error {
 	s.start = s.off
+	if s.pending > 0 {
+		s.pending-- // this item is an element of an open array
+	}
 	c, err := s.dec.PeekCode()
 	if err != nil {
 		return s.failAt(s.off, "unexpected end of input", nil)
@@ -184,7 +193,10 @@ func (s *mpSource) next(t *token) error {
 			return s.fail(fmt.Sprintf("array of %d elements exceeds the limit of %d", n, s.opts.MaxElements))
 		case n > left:
 			return s.fail(fmt.Sprintf("array of %d elements runs past the end of input (%d bytes left)", n, left))
+		case n > left-s.pending:
+			return s.fail(fmt.Sprintf("array of %d elements does not fit in the %d bytes left after the %d elements already declared", n, left, s.pending))
 		}
+		s.pending += n
 		t.kind, t.i = kArray, int64(n)
 	default:
 		return s.fail(fmt.Sprintf("unsupported msgpack item (%s, code 0x%02x)", mpCodeName(c), c))
@@ -226,6 +238,7 @@ func (c *Codec) decodeMsgpack(data []byte) (*wire.GraphResponse, error) {
 		mpDecPool.Put(st)
 	}()
 	st.src.mpReader = mpReader{data: data}
+	st.src.pending = 0
 	st.src.opts = &c.opts
 	st.d.reset(&st.src, &c.opts)
 	r := st.d.response()
