@@ -6,8 +6,11 @@
 // The built-ins:
 //
 //	json     (alias raw)  codecs/json    canonical JSON, GKG's RAW response shape
+//	msgpack               codecs/binary  MessagePack, positional layout, lossless
+//	cbor                  codecs/binary  CBOR, core deterministic, positional layout, lossless
 package codecs
 
 import (
-	_ "github.com/graphwire/graphwire/codecs/json" // json, raw
+	_ "github.com/graphwire/graphwire/codecs/binary" // msgpack, cbor
+	_ "github.com/graphwire/graphwire/codecs/json"   // json, raw
 )

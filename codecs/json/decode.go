@@ -496,6 +496,9 @@ func (d *decoder) nodeRef() (*wire.Node, error) {
 		case 2:
 			n.Properties = []wire.Property{}
 			err = d.object("properties", func(key string, keyOff int) error {
+				if key == "type" || key == "id" {
+					return d.errAt(keyOff, "node reference: property named "+strconv.Quote(key))
+				}
 				for _, p := range n.Properties {
 					if p.Key == key {
 						return d.errAt(keyOff, "node reference: duplicate property "+strconv.Quote(key))
@@ -587,17 +590,46 @@ func (d *decoder) value(field string) (wire.Value, error) {
 	case c == '-' || (c >= '0' && c <= '9'):
 		return d.number(field)
 	case c == '[':
-		var vs []wire.Value
-		err := d.array(field, func(int) error {
-			v, err := d.value(field)
-			vs = append(vs, v)
-			return err
-		})
-		return wire.ListOf(vs...), err
+		return d.list(field)
 	case c == '{':
-		return wire.Value{}, d.errAt(d.pos, field+": expected a value (null, boolean, number, string or array), found object")
+		return wire.Value{}, d.errAt(d.pos, strconv.Quote(field)+": expected a value (null, boolean, number, string or array), found object")
 	}
 	return wire.Value{}, d.expected("a value for " + strconv.Quote(field))
+}
+
+// list parses a list value. It is array with error messages that quote
+// field, which comes from the input.
+func (d *decoder) list(field string) (wire.Value, error) {
+	if d.depth++; d.depth > MaxDepth {
+		return wire.Value{}, d.errAt(d.pos, "nesting deeper than "+strconv.Itoa(MaxDepth))
+	}
+	d.pos++ // '['
+	d.ws()
+	var vs []wire.Value
+	if d.peek() == ']' {
+		d.pos++
+		d.depth--
+		return wire.ListOf(), nil
+	}
+	for {
+		d.ws()
+		v, err := d.value(field)
+		if err != nil {
+			return wire.Value{}, err
+		}
+		vs = append(vs, v)
+		d.ws()
+		switch d.peek() {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			d.depth--
+			return wire.ListOf(vs...), nil
+		default:
+			return wire.Value{}, d.expected("',' or ']' in the list " + strconv.Quote(field))
+		}
+	}
 }
 
 // scanNumber checks JSON number syntax at the current position and returns
@@ -655,17 +687,17 @@ func (d *decoder) number(field string) (wire.Value, error) {
 	if isFloat {
 		f, err := strconv.ParseFloat(unsafe.String(&lit[0], len(lit)), 64)
 		if err != nil && !math.IsInf(f, 0) {
-			return wire.Value{}, d.errAt(start, field+": invalid number "+strconv.Quote(string(lit)))
+			return wire.Value{}, d.errAt(start, strconv.Quote(field)+": invalid number "+strconv.Quote(string(lit)))
 		}
 		if math.IsInf(f, 0) {
-			return wire.Value{}, d.errAt(start, field+": number "+string(lit)+" is out of float64 range")
+			return wire.Value{}, d.errAt(start, strconv.Quote(field)+": number "+string(lit)+" is out of float64 range")
 		}
 		d.pos = end
 		return wire.Float(f), nil
 	}
 	i, ok := parseInt(lit)
 	if !ok {
-		return wire.Value{}, d.errAt(start, field+": integer "+string(lit)+" is out of int64 range")
+		return wire.Value{}, d.errAt(start, strconv.Quote(field)+": integer "+string(lit)+" is out of int64 range")
 	}
 	d.pos = end
 	return wire.Int(i), nil
@@ -864,7 +896,10 @@ func (d *decoder) str(field string) (string, error) {
 				}
 				buf = utf8.AppendRune(buf, r)
 			default:
-				return "", d.errAt(i, "invalid escape \\"+string(rune(e))+" in string")
+				if e > 0x20 && e < 0x7f {
+					return "", d.errAt(i, "invalid escape \\"+string(rune(e))+" in string")
+				}
+				return "", d.errAt(i, "invalid escape in string: backslash followed by byte 0x"+strconv.FormatUint(uint64(e), 16))
 			}
 		case c >= utf8.RuneSelf:
 			r, size := utf8.DecodeRune(data[i:])

@@ -26,7 +26,7 @@
 // outside 1e-6 ≤ |x| < 1e21 as encoding/json writes it (1e+21, 5e-324),
 // with ".0" added when there would be no '.', 'e' or 'E' (1.0, -0.0), so a
 // float reads back as a float. NaN and ±Inf cannot be encoded (an
-// *EncodeError names where).
+// *EncodeError names where), and neither can a property named type or id.
 //
 // # Decoding
 //
@@ -35,6 +35,7 @@
 // '.', 'e' or 'E' is a float; an integer outside int64, a non-decimal id, a
 // node without type or id, an unknown field (at the top level, in edges,
 // columns, group columns, node references and pagination), a duplicate key,
+// a node reference property named type or id (no property has those names),
 // an object where a value belongs, a query_type or group kind outside the
 // enumerations, trailing data, and nesting deeper than MaxDepth are errors.
 // Errors are *wire.DecodeError with the byte offset:

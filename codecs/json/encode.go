@@ -185,6 +185,9 @@ func (e *encoder) nodeRef(n *wire.Node, row int, cell string) error {
 	e.b = append(e.b, `,"properties":{`...)
 	for j := range n.Properties {
 		p := &n.Properties[j]
+		if p.Key == "type" || p.Key == "id" {
+			return &EncodeError{Path: "rows[" + strconv.Itoa(row) + "]." + cell, Msg: "property named " + strconv.Quote(p.Key)}
+		}
 		if j > 0 {
 			e.b = append(e.b, ',')
 		}

@@ -1,0 +1,149 @@
+package binary
+
+import (
+	stdjson "encoding/json"
+	"testing"
+
+	"github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// The baseline is encoding/json marshalling and unmarshalling the same
+// response as map[string]any (its canonical JSON shape), in the same run.
+// Sub-benchmarks: encoding_json, json (graphwire's canonical codec),
+// msgpack, cbor, and msgpack_notable / cbor_notable (the layout without its
+// string table, kept to measure the table).
+
+type benchCodec struct {
+	name   string
+	encode func(dst []byte, r *wire.GraphResponse) ([]byte, error)
+	decode func(b []byte) (*wire.GraphResponse, error)
+}
+
+func benchCodecs() []benchCodec {
+	return []benchCodec{
+		{"json", json.AppendEncode, json.Decode},
+		{"msgpack", Default(Msgpack).AppendEncode, Default(Msgpack).Decode},
+		{"cbor", Default(CBOR).AppendEncode, Default(CBOR).Decode},
+		{"msgpack_notable", func(dst []byte, r *wire.GraphResponse) ([]byte, error) { return appendMsgpack(dst, r, false) }, Default(Msgpack).Decode},
+		{"cbor_notable", func(dst []byte, r *wire.GraphResponse) ([]byte, error) { return appendCBOR(dst, r, false) }, Default(CBOR).Decode},
+	}
+}
+
+func canonicalMap(b *testing.B, r *wire.GraphResponse) ([]byte, map[string]any) {
+	canonical, err := json.Encode(r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var m map[string]any
+	if err := stdjson.Unmarshal(canonical, &m); err != nil {
+		b.Fatal(err)
+	}
+	return canonical, m
+}
+
+func BenchmarkEncode(b *testing.B) {
+	for _, bc := range benchCases() {
+		canonical, m := canonicalMap(b, bc.resp)
+		b.Run("encoding_json/"+bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.ReportMetric(float64(len(canonical)), "wire-bytes")
+			for b.Loop() {
+				if _, err := stdjson.Marshal(m); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		for _, c := range benchCodecs() {
+			out, err := c.encode(nil, bc.resp)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(c.name+"/"+bc.name, func(b *testing.B) {
+				b.ReportAllocs()
+				b.ReportMetric(float64(len(out)), "wire-bytes")
+				buf := make([]byte, 0, len(out))
+				for b.Loop() {
+					if _, err := c.encode(buf[:0], bc.resp); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkDecode(b *testing.B) {
+	for _, bc := range benchCases() {
+		canonical, _ := canonicalMap(b, bc.resp)
+		b.Run("encoding_json/"+bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.ReportMetric(float64(len(canonical)), "wire-bytes")
+			for b.Loop() {
+				var m map[string]any
+				if err := stdjson.Unmarshal(canonical, &m); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		for _, c := range benchCodecs() {
+			data, err := c.encode(nil, bc.resp)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(c.name+"/"+bc.name, func(b *testing.B) {
+				b.ReportAllocs()
+				b.ReportMetric(float64(len(data)), "wire-bytes")
+				for b.Loop() {
+					if _, err := c.decode(data); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestSizes checks the size goal (at most 0.6x canonical JSON) on the
+// benchmark cases and that the string table pays for itself, and logs the
+// figures (go test -run Sizes -v).
+func TestSizes(t *testing.T) {
+	for _, bc := range benchCases() {
+		canonical, err := json.Encode(bc.resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range formats {
+			with, err := Default(f).AppendEncode(nil, bc.resp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var without []byte
+			if f == Msgpack {
+				without, err = appendMsgpack(nil, bc.resp, false)
+			} else {
+				without, err = appendCBOR(nil, bc.resp, false)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Default(f).Decode(without) // the decoder reads both
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := wire.Diff(bc.resp, got, wire.Exact); diff != "" {
+				t.Fatalf("%s without table: round trip (-want +got):\n%s", f, diff)
+			}
+			ratio := float64(len(with)) / float64(len(canonical))
+			t.Logf("%-20s %-8s json %8d  table %8d (%.3fx json)  no table %8d (%.3fx json)  table saves %.1f%%",
+				bc.name, f, len(canonical), len(with), ratio, len(without),
+				float64(len(without))/float64(len(canonical)), 100*(1-float64(len(with))/float64(len(without))))
+			if ratio > 0.6 {
+				t.Errorf("%s %s: %d bytes is %.3fx canonical JSON, want at most 0.6x", bc.name, f, len(with), ratio)
+			}
+			if len(with) >= len(without) {
+				t.Errorf("%s %s: the string table does not pay: %d >= %d bytes", bc.name, f, len(with), len(without))
+			}
+		}
+	}
+}

@@ -1,0 +1,455 @@
+package binary
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// kind is the kind of one item of the layout as a source reports it.
+type kind uint8
+
+const (
+	kNull kind = iota
+	kBool
+	kInt
+	kFloat
+	kString
+	kArray
+)
+
+var itemNames = [...]string{"null", "bool", "integer", "float", "string", "array"}
+
+func (k kind) String() string { return itemNames[k] }
+
+// token is one item: a scalar, or the head of an array (its length in i).
+type token struct {
+	kind kind
+	b    bool
+	i    int64
+	f    float64
+	s    string
+}
+
+// source yields the items of one encoding in order. An array's elements
+// follow its head; its declared length has been checked against the
+// decoder's limits and against the bytes remaining before next returns it.
+type source interface {
+	// next reads the next item into t. Its errors are *wire.DecodeError.
+	next(t *token) error
+	// fail returns a *wire.DecodeError positioned at the item last read.
+	fail(msg string) error
+}
+
+// decoder walks the layout over a source. It is the one description of the
+// layout on the reading side, shared by both formats. The first error
+// sticks: later reads return zero values and loops stop.
+type decoder struct {
+	src   source
+	opts  *Options
+	names []string // the string table: names written in full so far
+	depth int
+	err   error
+	tok   token
+}
+
+func (d *decoder) reset(src source, opts *Options) {
+	clear(d.names)
+	*d = decoder{src: src, opts: opts, names: d.names[:0]}
+}
+
+func (d *decoder) read() *token {
+	if d.err != nil {
+		return nil
+	}
+	if err := d.src.next(&d.tok); err != nil {
+		d.err = err
+		return nil
+	}
+	return &d.tok
+}
+
+func (d *decoder) failf(format string, args ...any) {
+	if d.err == nil {
+		d.err = d.src.fail(fmt.Sprintf(format, args...))
+	}
+}
+
+func (d *decoder) wrongKind(what string, want string, t *token) {
+	d.failf("%s: expected %s, found %s", what, want, t.kind)
+}
+
+// array reads an array head of min to max elements and enters it.
+func (d *decoder) array(what string, min, max int) int {
+	t := d.read()
+	if t == nil {
+		return 0
+	}
+	if t.kind != kArray {
+		d.wrongKind(what, "array", t)
+		return 0
+	}
+	return d.enter(what, int(t.i), min, max)
+}
+
+func (d *decoder) enter(what string, n, min, max int) int {
+	switch {
+	case n < min || n > max:
+		if min == max {
+			d.failf("%s: %d elements, expected %d", what, n, min)
+		} else if max == math.MaxInt {
+			d.failf("%s: %d elements, expected at least %d", what, n, min)
+		} else {
+			d.failf("%s: %d elements, expected %d to %d", what, n, min, max)
+		}
+		return 0
+	case d.depth >= d.opts.MaxNesting:
+		d.failf("%s: nesting deeper than %d levels", what, d.opts.MaxNesting)
+		return 0
+	}
+	d.depth++
+	return n
+}
+
+func (d *decoder) leave() { d.depth-- }
+
+// optArray reads null (absent: -1) or an array head.
+func (d *decoder) optArray(what string) int {
+	t := d.read()
+	if t == nil {
+		return -1
+	}
+	switch t.kind {
+	case kNull:
+		return -1
+	case kArray:
+		return d.enter(what, int(t.i), 0, math.MaxInt)
+	}
+	d.wrongKind(what, "array or null", t)
+	return -1
+}
+
+func (d *decoder) int(what string) int64 {
+	t := d.read()
+	if t == nil {
+		return 0
+	}
+	if t.kind != kInt {
+		d.wrongKind(what, "integer", t)
+		return 0
+	}
+	return t.i
+}
+
+func (d *decoder) optInt(what string) wire.OptInt {
+	t := d.read()
+	if t == nil {
+		return wire.OptInt{}
+	}
+	switch t.kind {
+	case kNull:
+		return wire.OptInt{}
+	case kInt:
+		return wire.SomeInt(t.i)
+	}
+	d.wrongKind(what, "integer or null", t)
+	return wire.OptInt{}
+}
+
+func (d *decoder) str(what string) string {
+	t := d.read()
+	if t == nil {
+		return ""
+	}
+	if t.kind != kString {
+		d.wrongKind(what, "string", t)
+		return ""
+	}
+	return t.s
+}
+
+func (d *decoder) name(what string) string {
+	t := d.read()
+	if t == nil {
+		return ""
+	}
+	return d.resolve(what, t)
+}
+
+// resolve turns a name item into its text: a string is a new table entry,
+// an integer an index into the table.
+func (d *decoder) resolve(what string, t *token) string {
+	switch t.kind {
+	case kString:
+		d.names = append(d.names, t.s)
+		return t.s
+	case kInt:
+		if t.i < 0 || t.i >= int64(len(d.names)) {
+			d.failf("%s: name index %d out of range (table holds %d)", what, t.i, len(d.names))
+			return ""
+		}
+		return d.names[t.i]
+	}
+	d.wrongKind(what, "name (string or table index)", t)
+	return ""
+}
+
+func (d *decoder) optName(what string) wire.OptString {
+	t := d.read()
+	if t == nil || t.kind == kNull {
+		return wire.OptString{}
+	}
+	s := d.resolve(what, t)
+	if d.err != nil {
+		return wire.OptString{}
+	}
+	return wire.SomeString(s)
+}
+
+func (d *decoder) value(what string) wire.Value {
+	t := d.read()
+	if t == nil {
+		return wire.Value{}
+	}
+	switch t.kind {
+	case kNull:
+		return wire.Null()
+	case kBool:
+		return wire.Bool(t.b)
+	case kInt:
+		return wire.Int(t.i)
+	case kFloat:
+		return wire.Float(t.f)
+	case kString:
+		return wire.String(t.s)
+	}
+	n := d.enter(what, int(t.i), 0, math.MaxInt)
+	if d.err != nil {
+		return wire.Value{}
+	}
+	vs := make([]wire.Value, n)
+	for i := 0; i < n && d.err == nil; i++ {
+		vs[i] = d.value(what)
+	}
+	d.leave()
+	return wire.ListOf(vs...)
+}
+
+func (d *decoder) response() *wire.GraphResponse {
+	n := d.array("response", 5, 9)
+	if v := d.int("layout version"); d.err == nil && v != layoutVersion {
+		d.failf("unsupported layout version %d (this decoder reads %d)", v, layoutVersion)
+	}
+	r := &wire.GraphResponse{}
+	r.FormatVersion = d.str("format_version")
+	r.QueryType = wire.QueryType(d.name("query_type"))
+	if d.err == nil && !r.QueryType.Valid() {
+		d.failf("unknown query type %q", r.QueryType)
+	}
+
+	cnt := d.array("nodes", 0, math.MaxInt)
+	r.Nodes = make([]wire.Node, cnt)
+	for i := 0; i < cnt && d.err == nil; i++ {
+		m := d.array("node", 2, math.MaxInt)
+		if d.err == nil && m%2 != 0 {
+			d.failf("node: %d elements, expected an even number", m)
+		}
+		d.node(&r.Nodes[i], m-2)
+		d.leave()
+	}
+	d.leave()
+
+	cnt = d.array("edges", 0, math.MaxInt)
+	r.Edges = make([]wire.Edge, cnt)
+	for i := 0; i < cnt && d.err == nil; i++ {
+		d.edge(&r.Edges[i])
+	}
+	d.leave()
+
+	if n > 5 {
+		if cnt := d.optArray("columns"); cnt >= 0 {
+			r.Columns = make([]wire.Column, cnt)
+			for i := 0; i < cnt && d.err == nil; i++ {
+				d.column(&r.Columns[i])
+			}
+			d.leave()
+		}
+	}
+	if n > 6 {
+		if cnt := d.optArray("group_columns"); cnt >= 0 {
+			r.GroupColumns = make([]wire.GroupColumn, cnt)
+			for i := 0; i < cnt && d.err == nil; i++ {
+				d.groupColumn(&r.GroupColumns[i])
+			}
+			d.leave()
+		}
+	}
+	if n > 7 {
+		if cnt := d.optArray("rows"); cnt >= 0 {
+			r.Rows = make([]wire.Row, cnt)
+			for i := 0; i < cnt && d.err == nil; i++ {
+				r.Rows[i] = d.row()
+			}
+			d.leave()
+		}
+	}
+	if n > 8 {
+		t := d.read()
+		switch {
+		case t == nil:
+		case t.kind == kArray:
+			d.enter("pagination", int(t.i), 2, 2)
+			p := &wire.Pagination{}
+			t := d.read()
+			if t != nil && t.kind != kBool {
+				d.wrongKind("pagination has_more", "bool", t)
+			} else if t != nil {
+				p.HasMore = t.b
+			}
+			p.TotalRows = d.int("pagination total_rows")
+			d.leave()
+			r.Pagination = p
+		case t.kind != kNull:
+			d.wrongKind("pagination", "array or null", t)
+		}
+	}
+	d.leave()
+	if d.err != nil {
+		return nil
+	}
+	return r
+}
+
+// node reads the body of a node record, type, id and props/2 pairs, the
+// array head having been read.
+func (d *decoder) node(nd *wire.Node, props int) {
+	nd.Type = d.name("node type")
+	nd.ID = d.int("node id")
+	if d.err != nil || props == 0 {
+		return
+	}
+	nd.Properties = make([]wire.Property, props/2)
+	var seen map[string]struct{}
+	if len(nd.Properties) > 16 {
+		seen = make(map[string]struct{}, len(nd.Properties))
+	}
+	for k := range nd.Properties {
+		key := d.name("property key")
+		if d.err != nil {
+			return
+		}
+		if key == "type" || key == "id" {
+			d.failf("property key %q is reserved", key)
+			return
+		}
+		if seen != nil {
+			if _, dup := seen[key]; dup {
+				d.failf("property key %q given twice", key)
+				return
+			}
+			seen[key] = struct{}{}
+		} else {
+			for j := 0; j < k; j++ {
+				if nd.Properties[j].Key == key {
+					d.failf("property key %q given twice", key)
+					return
+				}
+			}
+		}
+		nd.Properties[k] = wire.Property{Key: key, Value: d.value("property value")}
+	}
+}
+
+func (d *decoder) edge(e *wire.Edge) {
+	n := d.array("edge", 5, 8)
+	e.From = d.name("edge from")
+	e.FromID = d.int("edge from_id")
+	e.To = d.name("edge to")
+	e.ToID = d.int("edge to_id")
+	e.Type = d.name("edge type")
+	if n > 5 {
+		e.Depth = d.optInt("edge depth")
+	}
+	if n > 6 {
+		e.PathID = d.optInt("edge path_id")
+	}
+	if n > 7 {
+		e.Step = d.optInt("edge step")
+	}
+	d.leave()
+}
+
+func (d *decoder) column(c *wire.Column) {
+	n := d.array("column", 2, 4)
+	c.Name = d.name("column name")
+	c.Function = d.name("column function")
+	if n > 2 {
+		c.Target = d.optName("column target")
+	}
+	if n > 3 {
+		c.Property = d.optName("column property")
+	}
+	d.leave()
+}
+
+func (d *decoder) groupColumn(g *wire.GroupColumn) {
+	n := d.array("group column", 3, 5)
+	g.Name = d.name("group column name")
+	g.Kind = wire.GroupKind(d.name("group column kind"))
+	if d.err == nil && !g.Kind.Valid() {
+		d.failf("unknown group kind %q", g.Kind)
+	}
+	g.Node = d.name("group column node")
+	if n > 3 {
+		g.Property = d.optName("group column property")
+	}
+	if n > 4 {
+		g.Entity = d.optName("group column entity")
+	}
+	d.leave()
+}
+
+func (d *decoder) row() wire.Row {
+	n := d.array("row", 0, math.MaxInt)
+	if d.err != nil {
+		return nil
+	}
+	row := make(wire.Row, n)
+	for j := 0; j < n && d.err == nil; j++ {
+		c := &row[j]
+		m := d.array("cell", 2, math.MaxInt)
+		switch {
+		case d.err != nil:
+		case m == 2:
+			c.Name = d.name("cell name")
+			c.Value = d.value("cell value")
+		case m%2 == 1:
+			c.Name = d.name("cell name")
+			c.Node = &wire.Node{}
+			d.node(c.Node, m-3)
+		default:
+			d.failf("cell: %d elements, expected 2 (a value) or an odd number (a node)", m)
+		}
+		d.leave()
+	}
+	d.leave()
+	return row
+}
+
+// Decode parses one response. Bad input gives a *wire.DecodeError naming
+// the byte offset; nothing is allocated for a length the input declares
+// before that length has been checked against the limits and against the
+// bytes that remain.
+func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
+	switch {
+	case len(data) > c.opts.MaxInputBytes:
+		return nil, decodeError(c.format.String(), c.opts.MaxInputBytes,
+			fmt.Sprintf("input of %d bytes exceeds the limit of %d", len(data), c.opts.MaxInputBytes), nil)
+	case len(data) == 0:
+		return nil, decodeError(c.format.String(), 0, "empty input", nil)
+	case c.format == CBOR:
+		return c.decodeCBOR(data)
+	}
+	return c.decodeMsgpack(data)
+}

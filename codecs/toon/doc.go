@@ -1,0 +1,75 @@
+// Package toon implements TOON, Token-Oriented Object Notation, spec v4.0
+// (https://github.com/toon-format/spec): a line-oriented, indentation-based
+// text form of the JSON data model that declares array lengths and field
+// lists once, for LLM prompts. It encodes and decodes any JSON value and
+// agrees byte for byte with the reference implementation (npm
+// @toon-format/toon 4.4.0) on encode; it passes all 516 cases of the spec's
+// conformance fixtures.
+//
+// # Values
+//
+// A Value is nil, bool, Number, string, []Value or *Object. Objects keep
+// their key order; a Number holds an int64 or a float64 exactly, so an
+// integer beyond 2^53 survives a round trip (the reference implementation,
+// bound to JavaScript numbers, rounds it). Equal compares two values with
+// numbers by value.
+//
+//	v, err := toon.Unmarshal(text, toon.DecodeOptions{})
+//	out, err := toon.Marshal(v, toon.EncodeOptions{Delimiter: toon.Tab})
+//
+// # Encoding
+//
+// Marshal, AppendMarshal and Encoder (streaming to an io.Writer) produce
+// the canonical form of the spec: objects as "key: value" lines, arrays of
+// primitives inline (tags[3]: a,b,c), arrays of uniform objects as tables
+// (users[2]{id,name}: then one row per line, nested uniform objects as
+// field groups such as {id,customer{name,country}}), objects whose values
+// are uniform objects as keyed tables (users[2:]{age,city}: then
+// "alice: 30,Berlin"), everything else as "- " list items. Strings are
+// quoted only when spec §7.2 requires it. Numbers are written in canonical
+// decimal (no exponent for 1e-6 <= |n| < 1e21, otherwise 1e-7 or 1e+21
+// style, exactly as JavaScript writes them), -0 as 0, NaN and ±Inf as null.
+// A Go string holding ill-formed UTF-8 is quoted with U+FFFD in place of the
+// bad bytes. EncodeOptions select the delimiter (comma, tab, pipe) and the
+// indentation width.
+//
+// # Decoding
+//
+// Unmarshal reads a document (root object, array or primitive, per spec
+// §5), in strict mode by default: every error of spec §14 is a
+// *wire.DecodeError whose message reads "toon: line N, column M: ...".
+// DecodeOptions.Lenient is the spec's strict=false. Decoded numbers: an
+// integer literal that fits int64 is an int64 Number, any other number the
+// nearest float64 (the out-of-range policy of spec §4); a numeric token
+// beyond the float64 range (1e400) is read as a string, as the reference
+// does. Decoding also accepts a leading byte-order mark, CRLF line endings
+// and full-line comments.
+//
+// # JSON
+//
+// ParseJSON reads JSON text into an ordered, exact Value, AppendJSON writes
+// one as compact JSON, and FromJSON / ToJSON convert between the two
+// formats in one call.
+//
+// # Security
+//
+// Decoding untrusted input is bounded: nesting of arrays, objects and
+// header field groups is limited to DecodeOptions.MaxDepth
+// (DefaultMaxDepth, 1000) levels; a declared length [N] is only compared
+// against what is present and never sizes an allocation (preallocation is
+// capped at 256 elements); every allocation is proportional to the input.
+// Header, row and key parsing are linear in the line length. ParseJSON
+// limits nesting to DefaultMaxDepth too. The encoder refuses values nested
+// deeper than 10000 levels, which also stops reference cycles. Keys such as
+// __proto__ have no special meaning.
+//
+// # Reference comparison and benchmarks
+//
+// reference_test.go checks this implementation against the reference one,
+// run under node (see testdata/README.md); it needs node and npm, and is
+// skipped without them unless CI is set. testdata/bench-reference.mjs
+// times the reference implementation on the benchmark document:
+//
+//	go test -run TestWriteBenchDocument -bench-doc /tmp/doc.json ./codecs/toon
+//	node codecs/toon/testdata/bench-reference.mjs /tmp/doc.json
+package toon

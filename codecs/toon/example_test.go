@@ -1,0 +1,59 @@
+package toon_test
+
+import (
+	"fmt"
+
+	"github.com/graphwire/graphwire/codecs/toon"
+)
+
+func Example() {
+	users := []toon.Value{}
+	for i, name := range []string{"Ada", "Bob"} {
+		u := toon.NewObject(3)
+		u.Add("id", toon.Int(int64(i+1)))
+		u.Add("name", name)
+		u.Add("admin", i == 0)
+		users = append(users, u)
+	}
+	doc := toon.NewObject(2)
+	doc.Add("users", users)
+	doc.Add("tags", []toon.Value{"graph", "wire", "true"})
+
+	text, err := toon.Marshal(doc, toon.EncodeOptions{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(text))
+
+	back, err := toon.Unmarshal(text, toon.DecodeOptions{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(toon.Equal(doc, back))
+	// Output:
+	// users[2]{id,name,admin}:
+	//   1,Ada,true
+	//   2,Bob,false
+	// tags[3]: graph,wire,"true"
+	// true
+}
+
+func ExampleFromJSON() {
+	text, err := toon.FromJSON([]byte(`{"orders":[{"id":1,"customer":{"name":"Ada","country":"DK"}},{"id":2,"customer":{"name":"Bob","country":"UK"}}],"big":9007199254740993}`), toon.EncodeOptions{Delimiter: toon.Pipe})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(text))
+	// Output:
+	// orders[2|]{id|customer{name|country}}:
+	//   1|Ada|DK
+	//   2|Bob|UK
+	// big: 9007199254740993
+}
+
+func ExampleUnmarshal_error() {
+	_, err := toon.Unmarshal([]byte("items[3]: a,b"), toon.DecodeOptions{})
+	fmt.Println(err)
+	// Output:
+	// toon: line 1, column 11: inline array declares 3 values but has 2
+}

@@ -1,0 +1,421 @@
+package toon
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// referenceVersion is the version of the npm package @toon-format/toon the
+// differential test compares against.
+const referenceVersion = "4.4.0"
+
+// referenceDocuments is the number of generated documents the differential
+// test checks.
+const referenceDocuments = 5000
+
+// TestReference is the differential test: for generated JSON documents, our
+// FromJSON must equal the reference implementation's encode(JSON.parse(...))
+// byte for byte, each side must decode the text to the same value, and that
+// value must be the document again (key order aside in tables).
+//
+// It installs @toon-format/toon with npm (into a cache directory under the
+// user cache, or a temporary one) and runs testdata/reference.mjs under node
+// as one long-lived process. Without node or npm it is skipped, unless CI is
+// set, when it fails.
+//
+// The reference runs on JavaScript numbers and objects, so the comparison
+// applies the same host rules to our side first (jsHost): integers beyond
+// ±2^53 are rounded to float64, and object keys that are array indices
+// ("0", "1", ...) come first in ascending order, as JavaScript orders them.
+func TestReference(t *testing.T) {
+	ref := startReference(t)
+	docs := 0
+	prop := func(rt *rapid.T) {
+		docs++
+		doc := genDocument(rt)
+		text := writeJSON(nil, doc, rapid.IntRange(0, 7).Draw(rt, "escape-json") == 0)
+		opts := EncodeOptions{
+			Delimiter:  rapid.SampledFrom([]Delimiter{Comma, Tab, Pipe}).Draw(rt, "delimiter"),
+			IndentSize: rapid.SampledFrom([]int{2, 2, 2, 1, 3, 4}).Draw(rt, "indent"),
+		}
+		if err := compareWithReference(ref, text, opts); err != nil {
+			rt.Fatalf("%v", err)
+		}
+	}
+	start := time.Now()
+	for docs < referenceDocuments && !t.Failed() {
+		rapid.Check(t, prop)
+	}
+	t.Logf("%d documents checked against @toon-format/toon@%s in %v", docs, referenceVersion, time.Since(start).Round(time.Millisecond))
+}
+
+// TestReferenceEdges runs the differential comparison on hand-picked
+// documents, so that every edge named in the spec is covered on every run.
+func TestReferenceEdges(t *testing.T) {
+	ref := startReference(t)
+	var docs []string
+	for _, n := range edgeNumbers {
+		docs = append(docs, n, "["+n+"]", `{"n":`+n+`}`, `[{"a":`+n+`,"b":1},{"a":2,"b":`+n+`}]`)
+	}
+	for _, s := range trickyStrings {
+		q := string(appendJSONString(nil, s))
+		docs = append(docs, q, "["+q+","+q+"]", `{"k":`+q+`}`, `{`+q+`:1}`, `[{"a":`+q+`},{"a":"x"}]`, `{`+q+`:[1,2]}`)
+	}
+	for _, k := range trickyKeys {
+		q := string(appendJSONString(nil, k))
+		docs = append(docs, `{`+q+`:{`+q+`:[]}}`, `{"m":{`+q+`:{"v":1},"z":{"v":2}}}`, `[{`+q+`:1,"b":{}}]`)
+	}
+	docs = append(docs, `{}`, `[]`, `[[]]`, `[{}]`, `{"a":{}}`, `{"a":[]}`, `[[],[1],{}]`, `[[1,2],[3]]`,
+		`{"a":[[{"x":1}]]}`, `[{"a":[{"b":1},{"b":2}],"c":3}]`, `[{"a":{"b":1,"c":2}},{"a":{"c":3,"b":4}}]`,
+		`{"x":{"a":{"p":1},"b":{"p":2}},"y":1}`, `[{"m":{"a":{"p":1},"b":{"p":2}},"n":1}]`,
+		`{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":{"j":[1,[2,[3,[4]]]]}}}}}}}}}}`)
+	for _, text := range docs {
+		for _, opts := range []EncodeOptions{{}, {Delimiter: Tab}, {Delimiter: Pipe, IndentSize: 4}} {
+			if err := compareWithReference(ref, []byte(text), opts); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+}
+
+// compareWithReference runs one document through both implementations.
+func compareWithReference(ref *reference, jsonText []byte, opts EncodeOptions) error {
+	opts, err := opts.resolve()
+	if err != nil {
+		return err
+	}
+	v, err := ParseJSON(jsonText)
+	if err != nil {
+		return fmt.Errorf("ParseJSON(%s): %v", jsonText, err)
+	}
+	v = jsHost(v)
+	ours, err := Marshal(v, opts)
+	if err != nil {
+		return fmt.Errorf("Marshal(%s): %v", jsonText, err)
+	}
+	describe := func() string {
+		return fmt.Sprintf("document: %s\noptions: delimiter %q, indent %d\nours:\n%s\n", jsonText, rune(opts.Delimiter), opts.IndentSize, ours)
+	}
+	theirs, err := ref.encode(jsonText, opts)
+	if err != nil {
+		return fmt.Errorf("reference encode failed: %v\n%s", err, describe())
+	}
+	if theirs != string(ours) {
+		return fmt.Errorf("encode differs from the reference\n%sreference:\n%s\nours (quoted):      %q\nreference (quoted): %q", describe(), theirs, ours, theirs)
+	}
+	dopts := DecodeOptions{IndentSize: opts.IndentSize}
+	ourValue, err := Unmarshal([]byte(theirs), dopts)
+	if err != nil {
+		return fmt.Errorf("Unmarshal of the reference's output: %v\n%s", err, describe())
+	}
+	refJSON, err := ref.decode(string(ours), opts.IndentSize)
+	if err != nil {
+		return fmt.Errorf("reference decode of our output failed: %v\n%s", err, describe())
+	}
+	refValue, err := ParseJSON([]byte(refJSON))
+	if err != nil {
+		return fmt.Errorf("ParseJSON of the reference's decode (%s): %v", refJSON, err)
+	}
+	if ourJSON, _ := AppendJSON(nil, jsHost(ourValue)); !Equal(jsHost(refValue), jsHost(ourValue)) {
+		return fmt.Errorf("decoded values differ\n%sreference decodes to: %s\nwe decode to:         %s", describe(), refJSON, ourJSON)
+	}
+	if !equalUnordered(v, ourValue) {
+		ourJSON, _ := AppendJSON(nil, ourValue)
+		return fmt.Errorf("decode(encode(x)) != x\n%sdecoded: %s", describe(), ourJSON)
+	}
+	return nil
+}
+
+// jsHost applies JavaScript's view of a JSON value: integers beyond ±2^53
+// become the nearest double, and in every object the keys that are array
+// indices (canonical integers 0 to 2^32-2) come first, in ascending order.
+func jsHost(v Value) Value {
+	switch x := v.(type) {
+	case Number:
+		// A JavaScript number beyond ±2^53 is a double, which JavaScript
+		// writes in its shortest form; model it as the number that form
+		// names (read back as this package reads it).
+		f := x.Float64()
+		big := f == math.Trunc(f) && math.Abs(f) > 1<<53
+		if i, ok := x.Int64(); ok && x.IsInt() {
+			big = i > 1<<53 || i < -(1<<53)
+		}
+		if big && math.Abs(f) < 1e21 {
+			n, _ := numberFromLiteral(strconv.FormatFloat(f, 'f', -1, 64))
+			return n
+		}
+		return x
+	case []Value:
+		out := make([]Value, len(x))
+		for i, item := range x {
+			out[i] = jsHost(item)
+		}
+		return out
+	case *Object:
+		var index, other []Member
+		for _, m := range x.Members {
+			m.Value = jsHost(m.Value)
+			if _, ok := arrayIndex(m.Key); ok {
+				index = append(index, m)
+			} else {
+				other = append(other, m)
+			}
+		}
+		slices.SortStableFunc(index, func(a, b Member) int {
+			i, _ := arrayIndex(a.Key)
+			j, _ := arrayIndex(b.Key)
+			return int(i - j)
+		})
+		return &Object{Members: append(append([]Member{}, index...), other...)}
+	}
+	return v
+}
+
+func arrayIndex(k string) (int64, bool) {
+	if k == "" || len(k) > 10 || (k[0] == '0' && len(k) > 1) {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(k, 10, 64)
+	if err != nil || n < 0 || n > 4294967294 {
+		return 0, false
+	}
+	return n, true
+}
+
+// equalUnordered is Equal with object members compared as sets: tabular
+// forms give every row the first row's key order (spec §2).
+func equalUnordered(a, b Value) bool {
+	switch x := a.(type) {
+	case []Value:
+		y, ok := b.([]Value)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !equalUnordered(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case *Object:
+		y, ok := b.(*Object)
+		if !ok || x == nil || y == nil || len(x.Members) != len(y.Members) {
+			return ok && x == nil && y == nil
+		}
+		for _, m := range x.Members {
+			w, ok := y.Get(m.Key)
+			if !ok || !equalUnordered(m.Value, w) {
+				return false
+			}
+		}
+		return true
+	}
+	if n, ok := a.(Number); ok && n.isFloat && (n.Float64() != n.Float64()) {
+		return b == nil // NaN encodes as null
+	}
+	return Equal(a, b)
+}
+
+// reference is a running node process answering encode/decode requests.
+type reference struct {
+	mu  sync.Mutex
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func (r *reference) call(req *Object) (*Object, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	line, err := AppendJSON(nil, req)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.in.Write(append(line, '\n')); err != nil {
+		return nil, err
+	}
+	resp, err := r.out.ReadBytes('\n')
+	if err != nil {
+		return nil, fmt.Errorf("reading the reference's answer: %v", err)
+	}
+	v, err := ParseJSON(resp)
+	if err != nil {
+		return nil, fmt.Errorf("bad answer %q: %v", resp, err)
+	}
+	o, ok := v.(*Object)
+	if !ok {
+		return nil, fmt.Errorf("bad answer %q", resp)
+	}
+	if ok, _ := o.Get("ok"); ok != true {
+		msg, _ := o.Get("error")
+		return nil, fmt.Errorf("%v", msg)
+	}
+	return o, nil
+}
+
+func (r *reference) encode(jsonText []byte, opts EncodeOptions) (string, error) {
+	o, err := opts.resolve()
+	if err != nil {
+		return "", err
+	}
+	options := &Object{}
+	options.Add("delimiter", string(rune(o.Delimiter)))
+	options.Add("indentSize", Int(int64(o.IndentSize)))
+	req := &Object{}
+	req.Add("op", "encode")
+	req.Add("json", string(jsonText))
+	req.Add("options", options)
+	resp, err := r.call(req)
+	if err != nil {
+		return "", err
+	}
+	s, _ := resp.Get("toon")
+	text, ok := s.(string)
+	if !ok {
+		return "", errors.New("answer has no toon text")
+	}
+	return text, nil
+}
+
+func (r *reference) decode(toonText string, indent int) (string, error) {
+	options := &Object{}
+	options.Add("indentSize", Int(int64(indent)))
+	req := &Object{}
+	req.Add("op", "decode")
+	req.Add("toon", toonText)
+	req.Add("options", options)
+	resp, err := r.call(req)
+	if err != nil {
+		return "", err
+	}
+	s, _ := resp.Get("json")
+	text, ok := s.(string)
+	if !ok {
+		return "", errors.New("answer has no json text")
+	}
+	return text, nil
+}
+
+var (
+	referenceOnce sync.Once
+	referenceProc *reference
+	referenceErr  error
+	referenceSkip bool
+)
+
+// startReference returns the shared reference process, starting it (and
+// installing the npm package) on first use.
+func startReference(t *testing.T) *reference {
+	t.Helper()
+	referenceOnce.Do(func() {
+		referenceProc, referenceSkip, referenceErr = launchReference()
+	})
+	if referenceErr != nil {
+		if referenceSkip && os.Getenv("CI") == "" {
+			t.Skipf("reference implementation unavailable: %v", referenceErr)
+		}
+		t.Fatalf("reference implementation unavailable: %v", referenceErr)
+	}
+	return referenceProc
+}
+
+func launchReference() (ref *reference, skippable bool, err error) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, true, err
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		return nil, true, err
+	}
+	dir, err := installReference(npm)
+	if err != nil {
+		return nil, true, err
+	}
+	script, err := filepath.Abs(filepath.Join("testdata", "reference.mjs"))
+	if err != nil {
+		return nil, false, err
+	}
+	cmd := exec.Command(node, script, dir)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, false, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, false, err
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, false, err
+	}
+	// The process lives as long as the test binary; closing stdin at exit
+	// ends it (TestMain is not needed: node exits when its input closes).
+	return &reference{in: in, out: bufio.NewReaderSize(out, 1<<20)}, false, nil
+}
+
+// installReference installs @toon-format/toon@referenceVersion with npm and
+// returns the npm prefix holding it. It reuses an installation cached under
+// the user cache directory; without a usable cache it installs into a fresh
+// temporary directory.
+func installReference(npm string) (string, error) {
+	dir := ""
+	if cache, err := os.UserCacheDir(); err == nil {
+		dir = filepath.Join(cache, "graphwire", "toon-reference-"+referenceVersion)
+		if installedVersion(dir) == referenceVersion {
+			return dir, nil
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			dir = ""
+		}
+	}
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "toon-reference-")
+		if err != nil {
+			return "", err
+		}
+		dir = tmp
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", "@toon-format/toon@"+referenceVersion)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("npm install @toon-format/toon@%s: %v\n%s", referenceVersion, err, stderr.String())
+	}
+	if v := installedVersion(dir); v != referenceVersion {
+		return "", fmt.Errorf("npm installed @toon-format/toon %q, want %s", v, referenceVersion)
+	}
+	return dir, nil
+}
+
+func installedVersion(prefix string) string {
+	data, err := os.ReadFile(filepath.Join(prefix, "node_modules", "@toon-format", "toon", "package.json"))
+	if err != nil {
+		return ""
+	}
+	v, err := ParseJSON(data)
+	if err != nil {
+		return ""
+	}
+	o, _ := v.(*Object)
+	ver, _ := o.Get("version")
+	s, _ := ver.(string)
+	return strings.TrimSpace(s)
+}
