@@ -55,7 +55,7 @@ var losses = map[string]string{
 // peerLosses describes the peer rows.
 var peerLosses = map[string]string{
 	"json-pretty": "nothing: the canonical JSON indented by 2 spaces",
-	"toon-plain":  "nothing as JSON: the canonical JSON document in TOON as the reference TOON library writes it (no graph-aware layout)",
+	"toon-plain":  "number kind only: the canonical JSON document in TOON as the reference TOON library writes it (no graph-aware layout); 7.0 reads back as 7",
 }
 
 // isText reports whether a media type is text a model reads.
@@ -65,12 +65,12 @@ func isText(mediaType string) bool {
 	return strings.HasPrefix(mt, "text/") || mt == "application/json" || strings.HasSuffix(mt, "+json")
 }
 
-// Formats returns the scorecard's rows: the baseline first, then every
-// other registered codec by name, then the peers json-pretty and
-// toon-plain.
+// Formats returns the scorecard's rows: the baseline first, then the other
+// registered text codecs by name, the text peers json-pretty and
+// toon-plain, and last the registered binary codecs by name.
 func Formats() []Format {
 	var out []Format
-	var rest []Format
+	var rest, binary []Format
 	for _, info := range wire.List() {
 		c, err := wire.Lookup(info.Name)
 		if err != nil {
@@ -87,10 +87,13 @@ func Formats() []Format {
 			encode: func(r *wire.GraphResponse, _ []byte) ([]byte, error) { return c.AppendEncode(nil, r) },
 			decode: c.Decode,
 		}
-		if info.Name == Baseline {
+		switch {
+		case info.Name == Baseline:
 			out = append(out, f)
-		} else {
+		case f.Text:
 			rest = append(rest, f)
+		default:
+			binary = append(binary, f)
 		}
 	}
 	out = append(out, rest...)
@@ -103,7 +106,7 @@ func Formats() []Format {
 		decode: cjson.Decode,
 	})
 	out = append(out, peers()...)
-	return out
+	return append(out, binary...)
 }
 
 // prettyJSON indents canonical JSON by two spaces, as JSON.stringify(v,
