@@ -15,22 +15,23 @@ import (
 
 // Every hostile input must be answered by a *wire.DecodeError naming the
 // codec and an offset inside the input, within 100 ms and with less than
-// 10 MB allocated.
+// 10 MB allocated. The race detector slows decoding several times over, so
+// under it the time bound is raceSlowdown times longer.
 const (
-	hostileTime  = 100 * time.Millisecond
+	hostileTime  = 100 * time.Millisecond * raceSlowdown
 	hostileBytes = 10 << 20
 )
 
 func mustReject(t *testing.T, c *Codec, data []byte, what string) *wire.DecodeError {
 	t.Helper()
-	// The time and memory bounds take the best of three attempts, so that a
-	// busy machine (or the race detector) preempting one does not fail it.
+	// The time and memory bounds take the best of five attempts, so that a
+	// busy machine preempting one does not fail it.
 	var (
 		err     error
 		elapsed time.Duration = math.MaxInt64
 		alloc   uint64        = math.MaxUint64
 	)
-	for attempt := 0; attempt < 3 && (elapsed >= hostileTime || alloc >= hostileBytes); attempt++ {
+	for attempt := 0; attempt < 5 && (elapsed >= hostileTime || alloc >= hostileBytes); attempt++ {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		start := time.Now()

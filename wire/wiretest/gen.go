@@ -1,5 +1,13 @@
-// Package wiretest generates random GraphResponses for graphwire's tests and
-// for the tests of anyone's codec.
+// Package wiretest generates random GraphResponses and checks codecs with
+// them: graphwire's own tests use it, and so can the tests of anyone's codec.
+//
+// Run (or Check, outside a *testing.T) is the conformance harness: given a
+// registered codec's name and its declared fidelity (Exact, NumbersByValue
+// or FixedPoint), it runs the round-trip property, determinism, concurrency
+// and hostile-input checks (Hostile, DecodeHostile, Limits) and reports the
+// smallest failing response. Config chooses the generator options, the
+// count and the checks; Clone deep-copies a response. The package Example
+// registers a user-defined codec and checks it in one line.
 //
 // The generators are pgregory.net/rapid generators, so a failing property
 // test shrinks to the smallest failing response; outside a property test,

@@ -1,0 +1,174 @@
+// Package goon is graphwire's GOON 1.0.0 codec (Graph Object Output
+// Notation, GKG ADR 012), registered as "goon" with the alias "llm" and the
+// media type "text/x-goon; version=1.0.0": line-oriented text in which an
+// LLM agent reads a graph query result in a fraction of the tokens of JSON.
+//
+// The encoder is byte-exact with GKG's own on every response GKG produces;
+// the decoder, which GKG does not have, reads the text back.
+//
+//	@header
+//	query_type:traversal
+//	goon_version:1.0.0
+//	nodes:3
+//	edges:2
+//	@nodes
+//	MergeRequest(1):
+//	482927048 iid=18 state=merged title="chore: move skill to project scope"
+//	Project(1):
+//	80212187 full_path=gitlab-com/cx-engineering/webapp-scaffold name=webapp-scaffold
+//	User(1):
+//	5252563 name="Jordan NG" username=jordan_ng
+//	@edges
+//	AUTHORED(1):
+//	User:5252563 --> MergeRequest:482927048
+//	IN_PROJECT(1):
+//	MergeRequest:482927048 --> Project:80212187
+//
+// # The text
+//
+// Every line ends in \n, there are no blank lines, and the text starts with
+// @header. Sections come in a fixed order: @header; @nodes; @paths for
+// path_finding, @edges otherwise (each marker written even when the section
+// is empty); then @rows when the response has rows (Rows not nil).
+//
+// The header has one key:value per line: query_type, goon_version, nodes
+// and edges (the lines that follow in @nodes and @edges, or the edges of the
+// chains in @paths), has_more:true when there are more rows, total_rows
+// whenever the response has pagination, and for aggregation rows (the lines
+// in @rows), group_by (group descriptors name(node:Entity), name(node),
+// name(property) or name(property:underlying) when the alias differs) and
+// aggregations (name(fn), name(fn:target), name(fn:target.property)).
+// format_version, the upstream schema's version, is not written.
+//
+// Nodes are grouped under Type(count): headers, one node per line: its id,
+// then key=value pairs. They are sorted by type (bytewise), then id
+// (numerically); aggregation keeps the server's order and then lists the
+// node cells of node-kind group columns, in the order rows first reference
+// them, once per (type, id). Properties come in priority classes, then
+// bytewise: iid username name full_path path uuid; state status
+// visibility_level; everything else; created_at updated_at merged_at
+// closed_at; title description body note.
+//
+// Edges are sorted and de-duplicated by (path_id, step, type, from,
+// from_id, to, to_id, depth) — absent path_id and step after present ones,
+// absent depth before present — and grouped under REL(count): headers as
+// From:id --> To:id lines, with depth=N when the edge has a depth. A path is
+// one line, path=P: T:id --REL--> T:id --REL--> T:id, paths by id, edges in
+// edge order; only edges with a path_id appear in @paths.
+//
+// Each @rows line is a row: its cells in group_by then aggregations order,
+// name=value, a node cell as Type:id.
+//
+// # Values
+//
+// null and "" are left out of node rows (null is a bare null in @rows, ""
+// is left out there too); bools are true and false; ints are decimal; finite
+// floats are the shortest decimal that reads back to the same float, without
+// an exponent (strconv.FormatFloat(f, 'f', -1, 64)); NaN and ±Inf are left
+// out; a list is written as its compact canonical JSON and then treated as a
+// string (a NaN or ±Inf inside it becomes null).
+//
+// A string is first truncated: past 200 code points under the keys body,
+// description, name, note and title, past 1000 under any other, it keeps
+// its first limit−3 code points and gains "..."; in a node row a
+// key_len=N breadcrumb with the original length in code points follows it.
+// Then a ClickHouse datetime, YYYY-MM-DD HH:MM:SS with an optional fraction
+// and a real date and time, has its space replaced by T. The result is
+// written bare when every byte is one of [A-Za-z0-9_\-:./@+] and it is not
+// true, false or null; otherwise in double quotes, with \\ \" \n \r \t
+// escaped, every other control character (U+0000–U+001F, U+007F) dropped
+// and invalid UTF-8 written as U+FFFD.
+//
+// # Decisions where GKG's encoder is silent or differs
+//
+// The rules above follow graphwire's SPEC §5, which settles where ADR 012,
+// the older merge request and GKG's code disagree. Beyond them:
+//
+//   - Names — entity and relationship types, property keys, column names,
+//     functions, aliases — must be ASCII letters, digits and underscores,
+//     since the line grammar is built from them; a property may not be named
+//     id or type, two properties of a node may not share a key, and group
+//     and metric columns may not share a name. Encode returns an
+//     *EncodeError otherwise (GKG's data always satisfies this).
+//   - The response's own nodes are not de-duplicated (GKG does not either);
+//     two with the same type and id are ordered by their row text, so that
+//     the output never depends on input order. Nodes lifted from rows are
+//     de-duplicated among themselves, not against the response's own.
+//   - depth is part of the edge de-duplication key (GKG leaves it out).
+//   - Outside path_finding, an edge's path_id and step, when present, are
+//     written after depth (path_id=P step=S), since they order the edges.
+//   - @paths is written even when empty, and the edges count is that of the
+//     edges in @paths (GKG omits an empty @paths and counts every edge).
+//   - In a node-kind group column a string is always quoted, since a bare
+//     Type:id there is a node reference.
+//   - A row none of whose cells is written is left out (it would be a blank
+//     line), and rows: counts the lines written.
+//   - A response other than an aggregation has no column declarations in
+//     its header, so its rows, if any, are written with every cell, in
+//     stored order.
+//   - A list's truncation gets a breadcrumb like a string's.
+//   - The datetime rule applies to the ClickHouse form only; other ISO 8601
+//     text is written bare when its bytes allow and quoted otherwise.
+//
+// # Decoding
+//
+// Decode reads everything Encode writes and promises a fixed point:
+// Encode(Decode(Encode(r))) == Encode(r), byte for byte. GOON is lossy, so
+// what comes back is the response as the text shows it:
+//
+//   - A bare token is an int when formatting that int gives the token, a
+//     float when formatting the float as above gives it (and it is finite),
+//     true and false are bools, null is null (in @rows only); any other bare
+//     token, and every quoted value, is a string. So the string "42" comes
+//     back as the int 42, the float 1.0 as the int 1, a list as its JSON
+//     text, a ClickHouse datetime in T-form.
+//   - A value followed by its key_len=N breadcrumb, where the value ends in
+//     "...", N exceeds the key's limit and the value has at most limit code
+//     points (exactly limit when bare), comes back as a string of N code
+//     points that truncates to the same text: the kept prefix, "...", then
+//     '.' up to N. Otherwise key_len=N is an ordinary property.
+//   - Quoting may have dropped control characters. Where that makes the
+//     text differ from what the encoder would write for it — a truncated
+//     value shorter than its limit, or quoted text the encoder would write
+//     bare, in T-form or not at all — the string gains U+001A characters,
+//     one per dropped code point in a truncated prefix and one otherwise,
+//     which quoting drops again.
+//   - In an aggregation, the last node rows that match the rows' node
+//     references, in first-reference order, are taken as lifted: the cells
+//     point at them and they are not in Nodes. Earlier node rows are the
+//     response's own.
+//   - format_version and the group columns' node aliases are not written
+//     and come back empty; name(property) comes back with the property set
+//     to the name; a metric's property without a target is not written.
+//     Absent and empty columns, group columns and property lists read back
+//     the same way (absent).
+//
+// Decode copies its input once; the strings of the response share that copy
+// and the input may be reused as soon as Decode returns.
+//
+// Anything else is an error, a *wire.DecodeError naming the line and what
+// was expected ("goon: line 7: unterminated quoted value"): an unknown,
+// repeated or misplaced header field or section, a count that disagrees
+// with the lines, a row before its Type(n): group, an unterminated quote,
+// an invalid escape, a bad id, a control character, invalid UTF-8, a blank
+// line, a missing final newline, a repeated key, cells out of column order,
+// or lifted nodes that do not match the rows' references.
+//
+// # Security
+//
+// Decode never panics and makes no allocation sized by a number the input
+// declares: counts are checked against the lines actually present, and
+// slices are sized by the input's own line count. Restoring truncated
+// values is the one place output can exceed input; the bytes it may add to
+// one document are bounded by DecodeOptions.MaxExpansion (default 32 MiB),
+// checked before allocating. Work is linear in the input: checks for
+// repeated keys and column names, and the matching of row cells to
+// columns, use maps once lines or headers are wide.
+//
+// # Versions
+//
+// Version is the GOON wire version written in every header. The package's
+// tests hold it together with a hash of each golden output under testdata/:
+// a change to the bytes the encoder writes fails them until Version is
+// bumped. Decode accepts goon_version 1.x.y.
+package goon

@@ -1,0 +1,59 @@
+package goon_test
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/graphwire/graphwire/codecs/goon"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// FuzzDecode: Decode never panics; every error is a positioned goon
+// *wire.DecodeError (its message rendered, so formatting is fuzzed too); and
+// whatever decodes encodes, and that text is a fixed point:
+// encode(decode(encode(d))) == encode(d). The seed corpus is committed under
+// testdata/fuzz/FuzzDecode.
+func FuzzDecode(f *testing.F) {
+	for _, c := range goldenCases() {
+		if out, err := goon.Encode(c.in); err == nil {
+			f.Add(out)
+		}
+	}
+	// A small expansion limit keeps each run fast; the limit's own check is
+	// fuzzed all the same.
+	dec, err := goon.DecodeOptions{MaxExpansion: 1 << 16}.Decoder()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := dec.Decode(data)
+		if err != nil {
+			var de *wire.DecodeError
+			if !errors.As(err, &de) || de.Codec != "goon" || de.Line < 1 || !strings.HasPrefix(err.Error(), "goon: line ") {
+				t.Fatalf("error %q (%T) is not a positioned goon error", err, err)
+			}
+			if r != nil {
+				t.Fatalf("a response came back with error %v", err)
+			}
+			return
+		}
+		first, err := goon.Encode(r)
+		if err != nil {
+			t.Fatalf("a decoded response does not encode: %v\ninput:\n%q", err, data)
+		}
+		checkShape(t, first)
+		d, err := dec.Decode(first)
+		if err != nil {
+			t.Fatalf("the encoder's output does not decode: %v\n%s", err, first)
+		}
+		second, err := goon.Encode(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(first, second) {
+			t.Fatalf("fixed point broken\ninput:\n%q\nfirst:\n%s\nsecond:\n%s", data, first, second)
+		}
+	})
+}

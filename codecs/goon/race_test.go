@@ -1,0 +1,5 @@
+//go:build race
+
+package goon_test
+
+const raceEnabled = true

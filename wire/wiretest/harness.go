@@ -1,0 +1,652 @@
+package wiretest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// Fidelity is what a codec promises to keep on a round trip.
+type Fidelity int
+
+const (
+	// Exact: Decode(Encode(r)) is r under wire.CmpOptions(wire.Exact).
+	Exact Fidelity = iota
+	// NumbersByValue: Decode(Encode(r)) is r under
+	// wire.CmpOptions(wire.NumbersByValue): int and float compare by value
+	// (formats with one number type, such as TOON).
+	NumbersByValue
+	// FixedPoint: the format is lossy by design (GOON); what it promises is
+	// Encode(Decode(Encode(r))) == Encode(r), byte for byte.
+	FixedPoint
+)
+
+func (f Fidelity) String() string {
+	switch f {
+	case Exact:
+		return "exact"
+	case NumbersByValue:
+		return "numbers-by-value"
+	case FixedPoint:
+		return "fixed-point"
+	}
+	return fmt.Sprintf("Fidelity(%d)", int(f))
+}
+
+// Equality returns the wire equality of an Exact or NumbersByValue fidelity;
+// ok is false for FixedPoint, which compares bytes instead.
+func (f Fidelity) Equality() (e wire.Equality, ok bool) {
+	switch f {
+	case Exact:
+		return wire.Exact, true
+	case NumbersByValue:
+		return wire.NumbersByValue, true
+	}
+	return 0, false
+}
+
+// Checks selects the harness's checks; the zero value means all of them.
+type Checks uint
+
+// The checks Run performs.
+const (
+	CheckRoundTrip   Checks = 1 << iota // the round trip under the declared fidelity
+	CheckDeterminism                    // same bytes every time, from a copy, after Append
+	CheckConcurrency                    // 8 goroutines give the sequential bytes
+	CheckHostile                        // bad input ends in an error or a valid value, within bounds
+
+	CheckAll = CheckRoundTrip | CheckDeterminism | CheckConcurrency | CheckHostile
+)
+
+// Goroutines is how many goroutines the concurrency check runs at once.
+const Goroutines = 8
+
+// Config is the full set of choices for a harness run. The zero value (with
+// a Fidelity) is what Run uses.
+type Config struct {
+	// Fidelity is the codec's round-trip promise.
+	Fidelity Fidelity
+	// Gen shapes the generated responses. The zero value gives identifier
+	// names and finite floats, which every built-in codec carries; widen it
+	// (AwkwardNames, NonFinite) when the codec can carry more.
+	Gen Options
+	// N is how many generated responses the round-trip and determinism
+	// properties check (default 500). The responses are drawn by rapid, so
+	// a failure shrinks to the smallest failing response and prints the
+	// seed that reproduces it.
+	N int
+	// Checks selects the checks (default: all).
+	Checks Checks
+	// Responses are checked besides the generated ones, and are used, with
+	// the harness's own fixed responses, as the valid encodings from which
+	// hostile inputs are made.
+	Responses []*wire.GraphResponse
+	// Limits bound the cost of decoding one hostile input (see Limits for
+	// the defaults).
+	Limits Limits
+	// BigInput is the size of the repeated-valid-prefix hostile input
+	// (default 64 MiB).
+	BigInput int
+}
+
+func (c Config) withDefaults() Config {
+	if c.N <= 0 {
+		c.N = 500
+	}
+	if c.Checks == 0 {
+		c.Checks = CheckAll
+	}
+	if c.BigInput <= 0 {
+		c.BigInput = 64 << 20
+	}
+	c.Limits = c.Limits.withDefaults()
+	return c
+}
+
+// Run runs every check of the harness on the codec registered under name,
+// which promises fidelity f, each as a subtest of t:
+//
+//	func TestConformance(t *testing.T) { wiretest.Run(t, "mycodec", wiretest.Exact) }
+//
+// See Config.Run for the checks.
+func Run(t *testing.T, name string, f Fidelity) {
+	t.Helper()
+	Config{Fidelity: f}.Run(t, name)
+}
+
+// Check runs the checks of Run without a *testing.T (in an Example, say)
+// and returns an error listing every failure, or nil when the codec passes.
+// Like every rapid check, it must run inside a test binary.
+func Check(name string, f Fidelity) error {
+	return Config{Fidelity: f}.Check(name)
+}
+
+// Run runs the checks selected by c on the codec registered under name, as
+// subtests of t:
+//
+//   - roundtrip: for N generated responses (and c.Responses), Decode(Encode(r))
+//     is r under the fidelity's equality (Exact, NumbersByValue), and
+//     Encode(Decode(Encode(r))) == Encode(r) byte for byte (all fidelities);
+//     encoding does not modify r.
+//   - determinism: encoding r twice, and encoding a deep copy of r, give the
+//     same bytes; AppendEncode appends exactly those bytes to a non-empty
+//     dst; the decoded response does not share memory with the input (the
+//     input is overwritten after Decode and the result re-encoded).
+//   - concurrency: Goroutines goroutines encode and decode the same
+//     responses and bytes at once and get what a sequential run got (run it
+//     under -race).
+//   - hostile: see Hostile and Limits.
+//
+// A failing round trip is shrunk by rapid to the smallest response.
+func (c Config) Run(t *testing.T, name string) {
+	t.Helper()
+	c.run(testingT{t}, name)
+}
+
+// Check runs the checks of c.Run without a *testing.T and returns an error
+// listing every failure, or nil when the codec passes. It must run inside a
+// test binary.
+func (c Config) Check(name string) error {
+	rec := &recorder{name: "wiretest-" + name, log: new([]string)}
+	rec.do(func() { c.run(rec, name) })
+	if !rec.failed {
+		return nil
+	}
+	return fmt.Errorf("wiretest: codec %q fails:\n%s", name, strings.Join(*rec.log, "\n"))
+}
+
+func (c Config) run(t reporter, name string) {
+	t.Helper()
+	codec, err := wire.Lookup(name)
+	if err != nil {
+		t.Fatalf("wiretest: %v", err)
+		return
+	}
+	c = c.withDefaults()
+	if c.Checks&CheckRoundTrip != 0 {
+		t.run("roundtrip", func(t reporter) { c.checkRoundTrips(t, codec) })
+	}
+	if c.Checks&CheckDeterminism != 0 {
+		t.run("determinism", func(t reporter) { c.checkDeterminisms(t, codec) })
+	}
+	if c.Checks&CheckConcurrency != 0 {
+		t.run("concurrency", func(t reporter) { c.checkConcurrency(t, codec) })
+	}
+	if c.Checks&CheckHostile != 0 {
+		t.run("hostile", func(t reporter) { c.checkHostile(t, codec) })
+	}
+}
+
+// forEachGenerated runs check on c.N responses drawn by rapid. rapid runs
+// its -rapid.checks test cases (100 by default); each draws enough
+// responses that the total reaches N.
+func (c Config) forEachGenerated(t reporter, check func(r *wire.GraphResponse) error) {
+	t.Helper()
+	gen := ResponseWith(c.Gen)
+	per := PerCase(c.N)
+	rapid.Check(t, func(rt *rapid.T) {
+		for i := 0; i < per; i++ {
+			r := gen.Draw(rt, "response")
+			if err := check(r); err != nil {
+				rt.Fatalf("%v\nresponse:\n%s", err, Describe(r))
+			}
+		}
+	})
+}
+
+// PerCase returns how many values each rapid test case must draw so that a
+// rapid.Check runs at least n of them, given the -rapid.checks setting
+// (divided by 5 under -short, as rapid does).
+func PerCase(n int) int {
+	checks := 100
+	if f := lookupFlag("rapid.checks"); f != nil {
+		if v, ok := f.(interface{ Get() any }); ok {
+			if i, ok := v.Get().(int); ok && i > 0 {
+				checks = i
+			}
+		}
+	}
+	if testing.Testing() && testing.Short() {
+		checks /= 5
+	}
+	if checks < 1 {
+		checks = 1
+	}
+	return (n + checks - 1) / checks
+}
+
+func (c Config) checkRoundTrips(t reporter, codec wire.Codec) {
+	t.Helper()
+	for i, r := range c.Responses {
+		if err := RoundTrip(codec, c.Fidelity, r); err != nil {
+			t.Errorf("Config.Responses[%d]: %v\nresponse:\n%s", i, err, Describe(r))
+		}
+	}
+	c.forEachGenerated(t, func(r *wire.GraphResponse) error { return RoundTrip(codec, c.Fidelity, r) })
+}
+
+func (c Config) checkDeterminisms(t reporter, codec wire.Codec) {
+	t.Helper()
+	for i, r := range c.Responses {
+		if err := Determinism(codec, r); err != nil {
+			t.Errorf("Config.Responses[%d]: %v\nresponse:\n%s", i, err, Describe(r))
+		}
+	}
+	c.forEachGenerated(t, func(r *wire.GraphResponse) error { return Determinism(codec, r) })
+}
+
+// RoundTrip checks one response: Encode does not modify r, Decode(Encode(r))
+// is r under f's equality (Exact and NumbersByValue), and
+// Encode(Decode(Encode(r))) == Encode(r) byte for byte (every fidelity).
+// A panic in the codec is returned as an error.
+func RoundTrip(c wire.Codec, f Fidelity, r *wire.GraphResponse) (err error) {
+	defer recoverTo(&err)
+	before := Clone(r)
+	b1, err := c.AppendEncode(nil, r)
+	if err != nil {
+		return fmt.Errorf("encode: %v", err)
+	}
+	if d := wire.Diff(before, r, wire.Exact); d != "" {
+		return fmt.Errorf("encode modified its input (-before +after):\n%s", d)
+	}
+	got, err := c.Decode(b1)
+	if err != nil {
+		return fmt.Errorf("decode of its own encoding: %v\nencoding: %s", err, Quote(b1))
+	}
+	if got == nil {
+		return fmt.Errorf("decode returned a nil response and no error\nencoding: %s", Quote(b1))
+	}
+	if eq, ok := f.Equality(); ok {
+		if d := wire.Diff(r, got, eq); d != "" {
+			return fmt.Errorf("round trip under %v equality (-want +got):\n%s\nencoding: %s", f, d, Quote(b1))
+		}
+	}
+	b2, err := c.AppendEncode(nil, got)
+	if err != nil {
+		return fmt.Errorf("encode of the decoded response: %v\nencoding: %s", err, Quote(b1))
+	}
+	if !bytes.Equal(b1, b2) {
+		return fmt.Errorf("Encode(Decode(Encode(r))) differs from Encode(r) %s", ByteDiff(b1, b2))
+	}
+	return nil
+}
+
+// Determinism checks one response: encoding r twice and encoding a deep
+// copy of r give the same bytes; AppendEncode to a non-empty dst appends
+// exactly those bytes; and the response Decode returns does not share
+// memory with its input (the input is overwritten after Decode and the
+// result encoded again).
+func Determinism(c wire.Codec, r *wire.GraphResponse) (err error) {
+	defer recoverTo(&err)
+	b1, err := c.AppendEncode(nil, r)
+	if err != nil {
+		return fmt.Errorf("encode: %v", err)
+	}
+	b2, err := c.AppendEncode(nil, r)
+	if err != nil {
+		return fmt.Errorf("second encode: %v", err)
+	}
+	if !bytes.Equal(b1, b2) {
+		return fmt.Errorf("two encodings of one response differ %s", ByteDiff(b1, b2))
+	}
+	b3, err := c.AppendEncode(nil, Clone(r))
+	if err != nil {
+		return fmt.Errorf("encode of a deep copy: %v", err)
+	}
+	if !bytes.Equal(b1, b3) {
+		return fmt.Errorf("the encoding of a deep copy differs %s", ByteDiff(b1, b3))
+	}
+	prefix := []byte("prefix\x00\xff")
+	dst := make([]byte, len(prefix), len(prefix)+3)
+	copy(dst, prefix)
+	b4, err := c.AppendEncode(dst, r)
+	if err != nil {
+		return fmt.Errorf("AppendEncode to a non-empty dst: %v", err)
+	}
+	if !bytes.Equal(b4[:min(len(b4), len(prefix))], prefix) || !bytes.Equal(b4[min(len(b4), len(prefix)):], b1) {
+		return fmt.Errorf("AppendEncode(dst, r) is not dst followed by Encode(r): got %s", Quote(b4))
+	}
+	// Decode must not retain its input: scribble over it and re-encode.
+	in := bytes.Clone(b1)
+	got, err := c.Decode(in)
+	if err != nil {
+		return fmt.Errorf("decode of its own encoding: %v\nencoding: %s", err, Quote(b1))
+	}
+	want, err := c.AppendEncode(nil, got)
+	if err != nil {
+		return fmt.Errorf("encode of the decoded response: %v", err)
+	}
+	for i := range in {
+		in[i] = 'X'
+	}
+	again, err := c.AppendEncode(nil, got)
+	if err != nil {
+		return fmt.Errorf("encode of the decoded response after its input was overwritten: %v", err)
+	}
+	if !bytes.Equal(want, again) {
+		return fmt.Errorf("the decoded response changed when its input was overwritten (Decode retains its input) %s", ByteDiff(want, again))
+	}
+	return nil
+}
+
+// concurrencyResponses returns the responses the concurrency check shares
+// between goroutines: the fixed ones, c.Responses, 64 generated ones and
+// two large ones.
+func (c Config) concurrencyResponses() []*wire.GraphResponse {
+	rs := append(FixedResponses(), c.Responses...)
+	gen := ResponseWith(c.Gen)
+	for seed := 1; seed <= 64; seed++ {
+		rs = append(rs, gen.Example(seed))
+	}
+	big := c.Gen
+	big.MaxNodes, big.MaxEdges, big.MaxRows = 2000, 2000, 500
+	bigGen := ResponseWith(big)
+	for seed := 1; seed <= 2; seed++ {
+		rs = append(rs, bigGen.Example(seed))
+	}
+	return rs
+}
+
+func (c Config) checkConcurrency(t reporter, codec wire.Codec) {
+	t.Helper()
+	rs := c.concurrencyResponses()
+	encs := make([][]byte, 0, len(rs))
+	var kept []*wire.GraphResponse
+	for _, r := range rs {
+		b, err := encodeSafe(codec, r)
+		if err != nil {
+			continue // the codec cannot carry it; the round-trip check says so
+		}
+		kept = append(kept, r)
+		encs = append(encs, b)
+	}
+	if len(kept) == 0 {
+		t.Fatalf("no response encodes; nothing to check")
+		return
+	}
+	reenc := make([][]byte, len(kept))
+	for i, b := range encs {
+		got, err := decodeSafe(codec, b)
+		if err != nil {
+			t.Fatalf("decode of its own encoding: %v\nencoding: %s", err, Quote(b))
+			return
+		}
+		if reenc[i], err = encodeSafe(codec, got); err != nil {
+			t.Fatalf("encode of a decoded response: %v", err)
+			return
+		}
+	}
+	errs := ConcurrentRun(Goroutines, len(kept), func(i int) error {
+		b, err := encodeSafe(codec, kept[i])
+		if err != nil {
+			return fmt.Errorf("response %d: encode: %v", i, err)
+		}
+		if !bytes.Equal(b, encs[i]) {
+			return fmt.Errorf("response %d: concurrent encode differs from the sequential one %s", i, ByteDiff(encs[i], b))
+		}
+		got, err := decodeSafe(codec, encs[i])
+		if err != nil {
+			return fmt.Errorf("response %d: concurrent decode: %v", i, err)
+		}
+		b, err = encodeSafe(codec, got)
+		if err != nil {
+			return fmt.Errorf("response %d: encode of a concurrently decoded response: %v", i, err)
+		}
+		if !bytes.Equal(b, reenc[i]) {
+			return fmt.Errorf("response %d: concurrent decode then encode differs from the sequential one %s", i, ByteDiff(reenc[i], b))
+		}
+		return nil
+	})
+	for _, err := range errs {
+		t.Error(err)
+	}
+}
+
+// ConcurrentRun runs work(i) for every i in [0, n) on each of g goroutines
+// at once, each goroutine in its own order (goroutine k starts at
+// k*n/g and wraps around), and returns the errors, at most 10.
+func ConcurrentRun(g, n int, work func(i int) error) []error {
+	var (
+		mu   sync.Mutex
+		errs []error
+		wg   sync.WaitGroup
+		gate = make(chan struct{})
+	)
+	for k := 0; k < g; k++ {
+		wg.Add(1)
+		go func(k int) {
+			defer wg.Done()
+			<-gate
+			for j := 0; j < n; j++ {
+				i := (k*n/g + j) % n
+				if err := work(i); err != nil {
+					mu.Lock()
+					if len(errs) < 10 {
+						errs = append(errs, fmt.Errorf("goroutine %d: %w", k, err))
+					}
+					mu.Unlock()
+				}
+			}
+		}(k)
+	}
+	close(gate)
+	wg.Wait()
+	return errs
+}
+
+func encodeSafe(c wire.Codec, r *wire.GraphResponse) (b []byte, err error) {
+	defer recoverTo(&err)
+	return c.AppendEncode(nil, r)
+}
+
+func decodeSafe(c wire.Codec, data []byte) (r *wire.GraphResponse, err error) {
+	defer recoverTo(&err)
+	return c.Decode(data)
+}
+
+// errPanic marks an error made from a recovered panic.
+var errPanic = errors.New("panic")
+
+func recoverTo(err *error) {
+	if p := recover(); p != nil {
+		buf := make([]byte, 8<<10)
+		buf = buf[:runtime.Stack(buf, false)]
+		*err = fmt.Errorf("%w: %v\n%s", errPanic, p, buf)
+	}
+}
+
+// ByteDiff describes where b differs from a: the first differing offset
+// and the bytes around it.
+func ByteDiff(a, b []byte) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	lo := max(0, i-40)
+	return fmt.Sprintf("(lengths %d and %d) at offset %d:\n  want …%s\n   got …%s",
+		len(a), len(b), i, Quote(a[lo:min(len(a), i+40)]), Quote(b[lo:min(len(b), i+40)]))
+}
+
+// Quote renders data for a failure message as a Go literal (a quoted string
+// when it is mostly text, a hex string otherwise), cut to its first and last
+// 600 bytes when longer.
+func Quote(data []byte) string {
+	const keep = 600
+	if len(data) > 2*keep+64 {
+		return fmt.Sprintf("%s + …(%d bytes)… + %s", Quote(data[:keep]), len(data)-2*keep, Quote(data[len(data)-keep:]))
+	}
+	printable := 0
+	for _, c := range data {
+		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' {
+			printable++
+		}
+	}
+	if len(data) == 0 || printable*10 >= len(data)*8 {
+		return fmt.Sprintf("%q", data)
+	}
+	return fmt.Sprintf("hexBytes(%q)", fmt.Sprintf("%x", data))
+}
+
+// Describe renders r for a failure message, one field per line.
+func Describe(r *wire.GraphResponse) string {
+	if r == nil {
+		return "<nil>"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "format_version=%q query_type=%q\n", r.FormatVersion, r.QueryType)
+	nodes := func(ind string, n wire.Node) {
+		fmt.Fprintf(&b, "%snode %q %d", ind, n.Type, n.ID)
+		if n.Properties == nil {
+			b.WriteString(" (nil properties)")
+		}
+		b.WriteByte('\n')
+		for _, p := range n.Properties {
+			fmt.Fprintf(&b, "%s  %q = %v\n", ind, p.Key, p.Value)
+		}
+	}
+	fmt.Fprintf(&b, "nodes (%d, nil=%v):\n", len(r.Nodes), r.Nodes == nil)
+	for _, n := range r.Nodes {
+		nodes("  ", n)
+	}
+	fmt.Fprintf(&b, "edges (%d, nil=%v):\n", len(r.Edges), r.Edges == nil)
+	for _, e := range r.Edges {
+		fmt.Fprintf(&b, "  %q %d -[%q]-> %q %d depth=%s path_id=%s step=%s\n", e.From, e.FromID, e.Type, e.To, e.ToID, optInt(e.Depth), optInt(e.PathID), optInt(e.Step))
+	}
+	if r.Columns != nil {
+		fmt.Fprintf(&b, "columns (%d):\n", len(r.Columns))
+		for _, c := range r.Columns {
+			fmt.Fprintf(&b, "  %q fn=%q target=%s property=%s\n", c.Name, c.Function, optStr(c.Target), optStr(c.Property))
+		}
+	}
+	if r.GroupColumns != nil {
+		fmt.Fprintf(&b, "group_columns (%d):\n", len(r.GroupColumns))
+		for _, g := range r.GroupColumns {
+			fmt.Fprintf(&b, "  %q kind=%q node=%q property=%s entity=%s\n", g.Name, g.Kind, g.Node, optStr(g.Property), optStr(g.Entity))
+		}
+	}
+	if r.Rows != nil {
+		fmt.Fprintf(&b, "rows (%d):\n", len(r.Rows))
+		for i, row := range r.Rows {
+			fmt.Fprintf(&b, "  row %d:\n", i)
+			for _, c := range row {
+				if c.Node != nil {
+					fmt.Fprintf(&b, "    %q = ", c.Name)
+					nodes("", *c.Node)
+				} else {
+					fmt.Fprintf(&b, "    %q = %v\n", c.Name, c.Value)
+				}
+			}
+		}
+	}
+	if r.Pagination != nil {
+		fmt.Fprintf(&b, "pagination has_more=%v total_rows=%d\n", r.Pagination.HasMore, r.Pagination.TotalRows)
+	}
+	return b.String()
+}
+
+func optInt(o wire.OptInt) string {
+	if !o.Valid {
+		return "-"
+	}
+	return fmt.Sprint(o.Int)
+}
+
+func optStr(o wire.OptString) string {
+	if !o.Valid {
+		return "-"
+	}
+	return fmt.Sprintf("%q", o.String)
+}
+
+// FixedResponses returns small hand-built responses that every built-in
+// codec carries (identifier names, finite floats): a traversal with every
+// value kind, edges with every optional field, and pagination; an
+// aggregation with node and property groups, metric columns and rows; a
+// path_finding result; and an empty search result. They are the default
+// valid encodings from which hostile inputs are made.
+func FixedResponses() []*wire.GraphResponse {
+	return []*wire.GraphResponse{
+		{
+			FormatVersion: "1.2.0",
+			QueryType:     wire.Traversal,
+			Nodes: []wire.Node{
+				{Type: "User", ID: 1, Properties: []wire.Property{
+					wire.Prop("username", wire.String("alice")),
+					wire.Prop("name", wire.String("Alice \"A\" Liddell\nline two")),
+					wire.Prop("score", wire.Float(941.131772070606)),
+					wire.Prop("weight", wire.Float(2)),
+					wire.Prop("iid", wire.Int(9007199254740993)),
+					wire.Prop("draft", wire.Bool(true)),
+					wire.Prop("labels", wire.ListOf(wire.String("bug"), wire.Int(-7), wire.Float(0.5), wire.Bool(false))),
+					wire.Prop("created_at", wire.String("2026-05-08 22:55:58.467450")),
+					wire.Prop("state", wire.String("true")),
+				}},
+				{Type: "MergeRequest", ID: math.MaxInt64, Properties: []wire.Property{
+					wire.Prop("title", wire.String("Fix ünïcödé 😀, commas | pipes")),
+					wire.Prop("iid", wire.Int(42)),
+				}},
+				{Type: "Project", ID: math.MinInt64},
+			},
+			Edges: []wire.Edge{
+				{From: "User", FromID: 1, To: "MergeRequest", ToID: math.MaxInt64, Type: "AUTHORED"},
+				{From: "MergeRequest", FromID: math.MaxInt64, To: "Project", ToID: math.MinInt64, Type: "IN_PROJECT", Depth: wire.SomeInt(2)},
+			},
+			Pagination: &wire.Pagination{HasMore: true, TotalRows: 1234},
+		},
+		{
+			FormatVersion: "1.2.0",
+			QueryType:     wire.Aggregation,
+			Nodes:         []wire.Node{},
+			Edges:         []wire.Edge{},
+			GroupColumns: []wire.GroupColumn{
+				{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.SomeString("User")},
+				{Name: "state", Kind: wire.GroupByProperty, Node: "mr", Property: wire.SomeString("state")},
+			},
+			Columns: []wire.Column{
+				{Name: "merged_count", Function: "count", Target: wire.SomeString("mr")},
+				{Name: "avg_score", Function: "avg", Target: wire.SomeString("mr"), Property: wire.SomeString("score")},
+				{Name: "names", Function: "collect", Target: wire.SomeString("mr"), Property: wire.SomeString("title")},
+			},
+			Rows: []wire.Row{
+				{
+					{Name: "u", Node: &wire.Node{Type: "User", ID: 7, Properties: []wire.Property{wire.Prop("username", wire.String("bob"))}}},
+					{Name: "state", Value: wire.String("merged")},
+					{Name: "merged_count", Value: wire.Int(12)},
+					{Name: "avg_score", Value: wire.Float(3.25)},
+					{Name: "names", Value: wire.ListOf(wire.String("a"), wire.String("b c"))},
+				},
+				{
+					{Name: "u", Node: &wire.Node{Type: "User", ID: 8, Properties: []wire.Property{}}},
+					{Name: "state", Value: wire.Null()},
+					{Name: "merged_count", Value: wire.Int(0)},
+					{Name: "avg_score", Value: wire.Float(-0.125)},
+					{Name: "names", Value: wire.ListOf()},
+				},
+			},
+			Pagination: &wire.Pagination{TotalRows: 2},
+		},
+		{
+			FormatVersion: "1.2.0",
+			QueryType:     wire.PathFinding,
+			Nodes: []wire.Node{
+				{Type: "User", ID: 1, Properties: []wire.Property{wire.Prop("username", wire.String("alice"))}},
+				{Type: "Group", ID: 2, Properties: []wire.Property{wire.Prop("full_path", wire.String("gitlab-org/a.b"))}},
+				{Type: "Project", ID: 3},
+			},
+			Edges: []wire.Edge{
+				{From: "User", FromID: 1, To: "Group", ToID: 2, Type: "MEMBER_OF", PathID: wire.SomeInt(0), Step: wire.SomeInt(0)},
+				{From: "Group", FromID: 2, To: "Project", ToID: 3, Type: "CONTAINS", PathID: wire.SomeInt(0), Step: wire.SomeInt(1)},
+			},
+		},
+		{FormatVersion: "1.2.0", QueryType: wire.Search, Nodes: []wire.Node{}, Edges: []wire.Edge{}},
+	}
+}

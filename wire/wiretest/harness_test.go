@@ -1,0 +1,441 @@
+package wiretest
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/wire"
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	// The tests below make the harness fail on purpose; keep rapid from
+	// saving fail files for them.
+	if err := flag.Set("rapid.nofailfile", "true"); err != nil {
+		panic(err)
+	}
+	os.Exit(m.Run())
+}
+
+// fake is a codec built on canonical JSON whose parts a test replaces to
+// break it in one way.
+type fake struct {
+	name string
+	enc  func(dst []byte, r *wire.GraphResponse) ([]byte, error)
+	dec  func(data []byte) (*wire.GraphResponse, error)
+}
+
+func (f fake) Info() wire.Info { return wire.Info{Name: f.name} }
+
+func (f fake) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	if f.enc != nil {
+		return f.enc(dst, r)
+	}
+	return json.AppendEncode(dst, r)
+}
+
+func (f fake) Decode(data []byte) (*wire.GraphResponse, error) {
+	if f.dec != nil {
+		return f.dec(data)
+	}
+	r, err := json.Decode(data)
+	var de *wire.DecodeError
+	if errors.As(err, &de) {
+		de.Codec = f.name
+	}
+	return r, err
+}
+
+var sink []byte
+
+func sample() *wire.GraphResponse { return FixedResponses()[0] }
+
+func TestRoundTripCatches(t *testing.T) {
+	// truncate cuts strings to 8 bytes: lossy, but a fixed point.
+	truncate := func(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+		c := Clone(r)
+		mapValues(c, func(v wire.Value) wire.Value {
+			if v.Kind() == wire.KindString && len(v.Str()) > 8 {
+				return wire.String(v.Str()[:8])
+			}
+			return v
+		})
+		return json.AppendEncode(dst, c)
+	}
+	var calls atomic.Int64
+	tests := []struct {
+		name  string
+		codec fake
+		f     Fidelity
+		want  string // "" means the check passes
+	}{
+		{"json is exact", fake{name: "t"}, Exact, ""},
+		{"lossy under Exact", fake{name: "t", enc: truncate}, Exact, "round trip under exact equality"},
+		{"lossy but a fixed point", fake{name: "t", enc: truncate}, FixedPoint, ""},
+		{"encoder modifies its input", fake{name: "t", enc: func(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+			r.Nodes[0], r.Nodes[1] = r.Nodes[1], r.Nodes[0]
+			return json.AppendEncode(dst, r)
+		}}, FixedPoint, "encode modified its input"},
+		{"one number type: by value only", oneNumberType, Exact, "round trip under exact equality"},
+		{"not a fixed point", fake{name: "t", enc: func(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+			b, err := json.AppendEncode(dst, r)
+			return append(b, strconv.Itoa(int(calls.Add(1)))...), err
+		}, dec: func(data []byte) (*wire.GraphResponse, error) {
+			return json.Decode(bytes.TrimRight(data, "0123456789"))
+		}}, FixedPoint, "Encode(Decode(Encode(r))) differs"},
+		{"decode fails on its own encoding", fake{name: "t", dec: func([]byte) (*wire.GraphResponse, error) {
+			return nil, &wire.DecodeError{Codec: "t", Msg: "no"}
+		}}, NumbersByValue, "decode of its own encoding"},
+		{"encoder panics", fake{name: "t", enc: func([]byte, *wire.GraphResponse) ([]byte, error) { panic("boom") }}, Exact, "panic: boom"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := RoundTrip(tt.codec, tt.f, sample())
+			checkErr(t, err, tt.want)
+		})
+	}
+	// The one-number-type codec passes under NumbersByValue.
+	if err := RoundTrip(oneNumberType, NumbersByValue, sample()); err != nil {
+		t.Errorf("one number type under NumbersByValue: %v", err)
+	}
+}
+
+// oneNumberType writes integral floats as ints and reads small ints back
+// as floats, as a format with one number type does.
+var oneNumberType = fake{name: "t", enc: func(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	c := Clone(r)
+	mapValues(c, func(v wire.Value) wire.Value {
+		if f := v.Float(); v.Kind() == wire.KindFloat && f == float64(int64(f)) && f != 0 {
+			return wire.Int(int64(f))
+		}
+		return v
+	})
+	return json.AppendEncode(dst, c)
+}, dec: func(data []byte) (*wire.GraphResponse, error) {
+	r, err := json.Decode(data)
+	if err == nil {
+		mapValues(r, func(v wire.Value) wire.Value {
+			if i := v.Int(); v.Kind() == wire.KindInt && i > -1<<53 && i < 1<<53 && i != 0 {
+				return wire.Float(float64(i))
+			}
+			return v
+		})
+	}
+	return r, err
+}}
+
+// mapValues replaces every node property and row cell value v of r (lists
+// element by element) by f(v).
+func mapValues(r *wire.GraphResponse, f func(wire.Value) wire.Value) {
+	var deep func(v wire.Value) wire.Value
+	deep = func(v wire.Value) wire.Value {
+		if v.Kind() == wire.KindList {
+			l := make([]wire.Value, len(v.List()))
+			for i, e := range v.List() {
+				l[i] = deep(e)
+			}
+			return wire.ListOf(l...)
+		}
+		return f(v)
+	}
+	props := func(ps []wire.Property) {
+		for i := range ps {
+			ps[i].Value = deep(ps[i].Value)
+		}
+	}
+	for i := range r.Nodes {
+		props(r.Nodes[i].Properties)
+	}
+	for _, row := range r.Rows {
+		for j := range row {
+			row[j].Value = deep(row[j].Value)
+			if row[j].Node != nil {
+				props(row[j].Node.Properties)
+			}
+		}
+	}
+}
+
+// checkErr checks that err is nil when want is "", and otherwise holds one
+// of the |-separated alternatives of want.
+func checkErr(t *testing.T, err error, want string) {
+	t.Helper()
+	switch {
+	case want == "" && err != nil:
+		t.Errorf("unexpected failure: %v", err)
+	case want != "" && err == nil:
+		t.Errorf("passed, want a failure containing %q", want)
+	case want != "":
+		for _, w := range strings.Split(want, "|") {
+			if strings.Contains(err.Error(), w) {
+				return
+			}
+		}
+		t.Errorf("failure %q does not contain %q", err, want)
+	}
+}
+
+func TestDeterminismCatches(t *testing.T) {
+	var calls atomic.Int64
+	tests := []struct {
+		name  string
+		codec fake
+		want  string
+	}{
+		{"json", fake{name: "t"}, ""},
+		{"counter in the output", fake{name: "t", enc: func(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+			b, err := json.AppendEncode(dst, r)
+			return append(b, strconv.Itoa(int(calls.Add(1)))...), err
+		}}, "two encodings of one response differ"},
+		{"depends on string identity", fake{name: "t", enc: func(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+			c := Clone(r)
+			if unsafe.StringData(r.FormatVersion) != unsafe.StringData(sample().FormatVersion) {
+				c.FormatVersion = "copy"
+			}
+			return json.AppendEncode(dst, c)
+		}}, "the encoding of a deep copy differs"},
+		{"ignores dst", fake{name: "t", enc: func(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+			return json.AppendEncode(nil, r)
+		}}, "AppendEncode(dst, r) is not dst followed by Encode(r)"},
+		{"decode retains its input", fake{name: "t", dec: func(data []byte) (*wire.GraphResponse, error) {
+			r, err := json.Decode(data)
+			if err == nil {
+				i := bytes.Index(data, []byte(r.FormatVersion))
+				r.FormatVersion = unsafe.String(&data[i], len(r.FormatVersion))
+			}
+			return r, err
+		}}, "Decode retains its input"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { checkErr(t, Determinism(tt.codec, sample()), tt.want) })
+	}
+}
+
+func TestDecodeHostileCatches(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	valid, _ := json.AppendEncode(nil, sample())
+	jsonDec := func(data []byte) (*wire.GraphResponse, error) { return json.Decode(data) }
+	tests := []struct {
+		name   string
+		codec  fake
+		input  []byte
+		limits Limits
+		want   string
+	}{
+		{"valid input", fake{name: "json", dec: jsonDec}, valid, Limits{}, ""},
+		{"error", fake{name: "json", dec: jsonDec}, valid[:10], Limits{}, ""},
+		{"panic", fake{name: "t", dec: func(data []byte) (*wire.GraphResponse, error) { return nil, fmt.Errorf("%d", data[len(data)]) }}, valid, Limits{}, "panicked"},
+		{"plain error", fake{name: "t", dec: func([]byte) (*wire.GraphResponse, error) { return nil, errors.New("t: bad") }}, valid, Limits{}, "not a *wire.DecodeError"},
+		{"other codec's name", fake{name: "t", dec: jsonDec}, valid[:10], Limits{}, `names codec "json", not "t"`},
+		{"two lines", fake{name: "t", dec: func([]byte) (*wire.GraphResponse, error) {
+			return nil, &wire.DecodeError{Codec: "t", Msg: "bad\nworse"}
+		}}, valid, Limits{}, "not one line"},
+		{"response and error", fake{name: "t", dec: func([]byte) (*wire.GraphResponse, error) {
+			return sample(), &wire.DecodeError{Codec: "t", Msg: "bad"}
+		}}, valid, Limits{}, "both a response and an error"},
+		{"nothing", fake{name: "t", dec: func([]byte) (*wire.GraphResponse, error) { return nil, nil }}, valid, Limits{}, "neither a response nor an error"},
+		{"invalid response", fake{name: "t", dec: func([]byte) (*wire.GraphResponse, error) {
+			return &wire.GraphResponse{QueryType: "bogus"}, nil
+		}}, valid, Limits{}, "not valid"},
+		{"allocates by a declared length", fake{name: "t", dec: func(data []byte) (*wire.GraphResponse, error) {
+			sink = make([]byte, 256<<20)
+			sink = nil
+			return nil, &wire.DecodeError{Codec: "t", Msg: "declared 2^28"}
+		}}, valid[:10], Limits{}, "allocated"},
+		{"slow", fake{name: "t", dec: func([]byte) (*wire.GraphResponse, error) {
+			time.Sleep(30 * time.Millisecond)
+			return nil, &wire.DecodeError{Codec: "t", Msg: "slow"}
+		}}, valid, Limits{Time: 5 * time.Millisecond, TimePerByte: 1}, "took|hung"},
+		{"hangs", fake{name: "t", dec: func([]byte) (*wire.GraphResponse, error) {
+			<-release
+			return nil, &wire.DecodeError{Codec: "t", Msg: "late"}
+		}}, valid, Limits{Time: 2 * time.Millisecond, TimePerByte: 1}, "hung"},
+		{"modifies its input", fake{name: "t", dec: func(data []byte) (*wire.GraphResponse, error) {
+			data[0] ^= 1
+			return nil, &wire.DecodeError{Codec: "t", Msg: "bad"}
+		}}, bytes.Clone(valid), Limits{}, "modified its input"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := DecodeHostile(tt.codec, tt.input, tt.limits)
+			checkErr(t, err, tt.want)
+		})
+	}
+}
+
+func TestHostileInputs(t *testing.T) {
+	valid := [][]byte{[]byte(`{"a":[12,3456]}`), {0x92, 0xa1, 'x', 0x81}}
+	const big = 1 << 16
+	count := map[string]int{}
+	seen := map[string][]byte{}
+	for in := range Hostile(valid, big) {
+		count[in.Class]++
+		if prev, dup := seen[in.Class+" "+in.Name]; dup && !bytes.Equal(prev, in.Data) {
+			t.Errorf("two %s inputs named %q differ", in.Class, in.Name)
+		}
+		seen[in.Class+" "+in.Name] = in.Data
+	}
+	for _, c := range Classes() {
+		if count[c] == 0 {
+			t.Errorf("no %s inputs", c)
+		}
+	}
+	type want struct {
+		class, what string
+		data        []byte
+	}
+	wants := []want{
+		{ClassLength, "decimal 2^62", []byte(`{"a":[4611686018427387904,3456]}`)},
+		{ClassLength, "decimal 2^31 then nothing", []byte(`{"a":[12,2147483648`)},
+		{ClassLength, "MessagePack array32 of 2^31", []byte{0xdd, 0x80, 0, 0, 0, 0xa1, 'x', 0x81}},
+		{ClassLength, "MessagePack str32 of 2^32-1", []byte{0x92, 0xdb, 0xff, 0xff, 0xff, 0xff, 'x', 0x81}},
+		{ClassLength, "CBOR array of 2^62", []byte{0x9b, 0x40, 0, 0, 0, 0, 0, 0, 0}},
+		{ClassNesting, "100,000 '['", bytes.Repeat([]byte("["), NestingDepth)},
+		{ClassNesting, "100,000 0x91 spliced", append(append([]byte(`{"a":`), bytes.Repeat([]byte{0x91}, NestingDepth)...), `[12,3456]}`...)},
+		{ClassUTF8, "surrogate inserted", []byte("\xed\xa0\x80{\"a\":[12,3456]}")},
+		{ClassNUL, "NUL written", []byte("{\"a\":[12,3456]\x00")},
+		{ClassBig, "whole encoding repeated", repeatTo(valid[0], big)},
+		{ClassFlip, "byte XOR 0xff", []byte{0x92, 0xa1, 'x', 0x7e}},
+	}
+	for _, v := range valid {
+		for i := 0; i < len(v); i++ {
+			wants = append(wants, want{ClassPrefix, fmt.Sprintf("%q", v[:i]), v[:i]})
+		}
+	}
+	found := make([]bool, len(wants))
+	for in := range Hostile(valid, big) {
+		if in.Class == ClassBig && len(in.Data) != big {
+			t.Errorf("%s is %d bytes, want %d", in.Name, len(in.Data), big)
+		}
+		for i, w := range wants {
+			if w.class == in.Class && bytes.Equal(w.data, in.Data) {
+				found[i] = true
+			}
+		}
+	}
+	for i, w := range wants {
+		if !found[i] {
+			t.Errorf("%s input %s missing", w.class, w.what)
+		}
+	}
+}
+
+func TestClone(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		r := ResponseWith(Options{AwkwardNames: true, NonFinite: true}).Draw(rt, "r")
+		c := Clone(r)
+		if d := cmp.Diff(r, c, wire.CmpOptions(wire.Exact)); d != "" {
+			rt.Fatalf("clone differs:\n%s", d)
+		}
+		if (r.Nodes == nil) != (c.Nodes == nil) || (r.Columns == nil) != (c.Columns == nil) || (r.Rows == nil) != (c.Rows == nil) {
+			rt.Fatalf("clone changed nil into empty or back")
+		}
+		for i := range c.Nodes {
+			c.Nodes[i].ID++
+			if len(c.Nodes[i].Properties) > 0 {
+				c.Nodes[i].Properties[0].Key += "x"
+			}
+		}
+		for i := range c.Rows {
+			for j := range c.Rows[i] {
+				if c.Rows[i][j].Node != nil {
+					c.Rows[i][j].Node.ID++
+				}
+			}
+		}
+		if r.Pagination != nil {
+			c.Pagination.TotalRows++
+		}
+		if wire.Equal(r, c, wire.Exact) && (len(r.Nodes) > 0 || r.Pagination != nil) {
+			rt.Fatalf("changing the clone changed the original")
+		}
+	})
+}
+
+func TestConcurrentRun(t *testing.T) {
+	var calls [10]atomic.Int64
+	errs := ConcurrentRun(Goroutines, len(calls), func(i int) error {
+		calls[i].Add(1)
+		if i == 3 {
+			return errors.New("three")
+		}
+		return nil
+	})
+	for i := range calls {
+		if n := calls[i].Load(); n != Goroutines {
+			t.Errorf("work(%d) ran %d times, want %d", i, n, Goroutines)
+		}
+	}
+	if len(errs) != Goroutines {
+		t.Errorf("got %d errors, want %d: %v", len(errs), Goroutines, errs)
+	}
+}
+
+// TestCheckReportsShrunkResponse: a codec that loses every float fails the
+// round trip, and Check's report shows the failing response shrunk by rapid
+// to the smallest one (a single float).
+func TestCheckReportsShrunkResponse(t *testing.T) {
+	const name = "wiretest-no-floats"
+	noFloats := func(v wire.Value) wire.Value {
+		if v.Kind() == wire.KindFloat {
+			return wire.Null()
+		}
+		return v
+	}
+	wire.Register(fake{name: name, enc: func(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+		c := Clone(r)
+		mapValues(c, noFloats)
+		return json.AppendEncode(dst, c)
+	}})
+	err := Config{N: 200, Checks: CheckRoundTrip}.Check(name)
+	if err == nil {
+		t.Fatal("Check passed a codec that drops floats")
+	}
+	msg := err.Error()
+	for _, want := range []string{`codec "wiretest-no-floats" fails`, "round trip under exact equality", "f\n"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("report lacks %q:\n%s", want, msg)
+		}
+	}
+	if strings.Count(msg, "node ") > 2 {
+		t.Errorf("the failing response was not shrunk:\n%s", msg)
+	}
+	if err := (Config{N: 50, Checks: CheckRoundTrip | CheckDeterminism}).Check("json"); err != nil {
+		t.Errorf("json: %v", err)
+	}
+	if err := Check("no-such-codec", Exact); err == nil || !strings.Contains(err.Error(), "unknown codec") {
+		t.Errorf("Check of an unknown codec: %v", err)
+	}
+}
+
+func TestPerCase(t *testing.T) {
+	checks := 100
+	if testing.Short() {
+		checks = 20
+	}
+	if f := flag.Lookup("rapid.checks"); f != nil {
+		checks, _ = strconv.Atoi(f.Value.String())
+		if testing.Short() {
+			checks /= 5
+		}
+	}
+	for _, n := range []int{1, 99, 500, 100000} {
+		if got := PerCase(n); got*checks < n || (got-1)*checks >= n {
+			t.Errorf("PerCase(%d) = %d with %d checks", n, got, checks)
+		}
+	}
+}
