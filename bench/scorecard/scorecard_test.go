@@ -11,11 +11,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/bench/tokens"
 	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
 func root(t *testing.T) string {
@@ -337,4 +339,93 @@ func TestFormatting(t *testing.T) {
 	if got := saving(200, 50); got != 75 {
 		t.Errorf("saving = %v", got)
 	}
+}
+
+func TestFidelity(t *testing.T) {
+	base := func() *wire.GraphResponse {
+		return &wire.GraphResponse{
+			FormatVersion: "1.2.0", QueryType: wire.Traversal,
+			Nodes: []wire.Node{{Type: "User", ID: 1, Properties: []wire.Property{
+				wire.Prop("score", wire.Float(7)), wire.Prop("name", wire.String("a")),
+			}}},
+			Columns: []wire.Column{},
+		}
+	}
+	orig := base()
+	canonical, err := cjson.Encode(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := base()
+	same.Nodes[0].Properties = append([]wire.Property(nil), same.Nodes[0].Properties...)
+	intKind := base()
+	intKind.Nodes[0].Properties[0].Value = wire.Int(7)
+	otherValue := base()
+	otherValue.Nodes[0].Properties[1].Value = wire.String("b")
+	noColumns := base()
+	noColumns.Columns = nil
+	negZero := base()
+	negZero.Nodes[0].Properties[0].Value = wire.Float(7)
+	badUTF8 := base()
+	badUTF8.Nodes[0].Properties[1].Value = wire.String("\xff")
+	for _, tt := range []struct {
+		name string
+		back *wire.GraphResponse
+		want Fidelity
+	}{
+		{"same", same, Exact},
+		{"int for float", intKind, ByValue},
+		{"other string", otherValue, Lossy},
+		{"absent columns", noColumns, Lossy},
+		{"same float", negZero, Exact},
+		{"invalid UTF-8", badUTF8, Lossy},
+	} {
+		if got := fidelity(orig, canonical, tt.back); got != tt.want {
+			t.Errorf("%s: fidelity = %v, want %v", tt.name, got, tt.want)
+		}
+		// The same verdict as wire's own equality.
+		want := Lossy
+		if wire.Equal(orig, tt.back, wire.Exact) {
+			want = Exact
+		} else if wire.Equal(orig, tt.back, wire.NumbersByValue) {
+			want = ByValue
+		}
+		if want != tt.want {
+			t.Errorf("%s: wire.Equal says %v, the test expects %v", tt.name, want, tt.want)
+		}
+	}
+}
+
+// TestFidelityAgreesWithWireEqual: on random responses read back through
+// every registered codec, the fast classification gives wire.Equal's
+// verdict.
+func TestFidelityAgreesWithWireEqual(t *testing.T) {
+	gen := wiretest.ResponseWith(wiretest.Options{MaxNodes: 6})
+	rapid.Check(t, func(rt *rapid.T) {
+		r := gen.Draw(rt, "response")
+		canonical, err := cjson.Encode(r)
+		if err != nil {
+			rt.Skip("not representable in canonical JSON")
+		}
+		for _, info := range wire.List() {
+			c, _ := wire.Lookup(info.Name)
+			data, err := c.AppendEncode(nil, r)
+			if err != nil {
+				continue
+			}
+			back, err := c.Decode(data)
+			if err != nil {
+				continue
+			}
+			want := Lossy
+			if wire.Equal(r, back, wire.Exact) {
+				want = Exact
+			} else if wire.Equal(r, back, wire.NumbersByValue) {
+				want = ByValue
+			}
+			if got := fidelity(r, canonical, back); got != want {
+				rt.Fatalf("%s: fidelity = %v, wire.Equal says %v", info.Name, got, want)
+			}
+		}
+	})
 }
