@@ -127,8 +127,9 @@ func Reference(dir string) ([]Case, error) {
 }
 
 // Summary describes a response in a few words: its node counts by type,
-// its edge count and its row count, e.g. "50 User, 200 MergeRequest; 200
-// edges".
+// its edge count, and its row count with the distinct entities its rows
+// group by, e.g. "200 MergeRequest, 50 User; 200 edges" or "no nodes; 0
+// edges; 100 rows grouped by 100 User".
 func Summary(r *wire.GraphResponse) string {
 	counts := map[string]int{}
 	var types []string
@@ -152,6 +153,28 @@ func Summary(r *wire.GraphResponse) string {
 	fmt.Fprintf(&b, "; %d edges", len(r.Edges))
 	if r.Rows != nil {
 		fmt.Fprintf(&b, "; %d rows", len(r.Rows))
+		cells := map[string]map[int64]bool{}
+		var cellTypes []string
+		for _, row := range r.Rows {
+			for _, c := range row {
+				if c.Node == nil {
+					continue
+				}
+				if cells[c.Node.Type] == nil {
+					cells[c.Node.Type] = map[int64]bool{}
+					cellTypes = append(cellTypes, c.Node.Type)
+				}
+				cells[c.Node.Type][c.Node.ID] = true
+			}
+		}
+		sort.Strings(cellTypes)
+		for i, t := range cellTypes {
+			sep := ", "
+			if i == 0 {
+				sep = " grouped by "
+			}
+			fmt.Fprintf(&b, "%s%d %s", sep, len(cells[t]), t)
+		}
 	}
 	return b.String()
 }

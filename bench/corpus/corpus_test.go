@@ -343,6 +343,11 @@ func TestSummary(t *testing.T) {
 	if got, want := Summary(r), "1 MergeRequest, 2 User; 1 edges; 0 rows"; got != want {
 		t.Errorf("Summary = %q, want %q", got, want)
 	}
+	n := wire.Node{Type: "User", ID: 7}
+	agg := &wire.GraphResponse{Rows: []wire.Row{{{Name: "u", Node: &n}}, {{Name: "u", Node: &n}}, {{Name: "x", Value: wire.Int(1)}}}}
+	if got, want := Summary(agg), "no nodes; 0 edges; 3 rows grouped by 1 User"; got != want {
+		t.Errorf("Summary = %q, want %q", got, want)
+	}
 	if got, want := Summary(&wire.GraphResponse{}), "no nodes; 0 edges"; got != want {
 		t.Errorf("Summary = %q, want %q", got, want)
 	}
