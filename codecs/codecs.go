@@ -7,6 +7,7 @@
 //
 //	json     (alias raw)  codecs/json    canonical JSON, GKG's RAW response shape
 //	goon     (alias llm)  codecs/goon    GOON 1.0.0 (GKG ADR 012), text for LLM agents
+//	toon                  codecs/toon    TOON spec v4.0 text, graph-aware layout
 //	msgpack               codecs/binary  MessagePack, positional layout, lossless
 //	cbor                  codecs/binary  CBOR, core deterministic, positional layout, lossless
 package codecs
@@ -15,4 +16,5 @@ import (
 	_ "github.com/graphwire/graphwire/codecs/binary" // msgpack, cbor
 	_ "github.com/graphwire/graphwire/codecs/goon"   // goon, llm
 	_ "github.com/graphwire/graphwire/codecs/json"   // json, raw
+	_ "github.com/graphwire/graphwire/codecs/toon"   // toon
 )

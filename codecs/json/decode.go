@@ -18,7 +18,9 @@ const MaxDepth = 512
 // whitespace and any key order, and is otherwise strict: see the package
 // documentation. Errors are *wire.DecodeError with a byte offset.
 func Decode(data []byte) (*wire.GraphResponse, error) {
-	d := decoder{data: data}
+	// One copy of the input as a string: every string without escapes in
+	// the response is a substring of it, which costs no allocation.
+	d := decoder{data: data, src: string(data)}
 	r, err := d.response()
 	if err != nil {
 		return nil, err
@@ -28,9 +30,53 @@ func Decode(data []byte) (*wire.GraphResponse, error) {
 
 type decoder struct {
 	data  []byte
+	src   string // data as a string, for substrings
 	pos   int
 	depth int
-	names map[string]string // interned keys and type names
+
+	props []wire.Property // scratch for the properties of the node being read
+	cells []wire.Cell     // scratch for the cells of the row being read
+}
+
+// keepProps returns a copy of ps with its length for capacity.
+func (d *decoder) keepProps(ps []wire.Property) []wire.Property {
+	if len(ps) == 0 {
+		return nil
+	}
+	return append([]wire.Property(nil), ps...)
+}
+
+// dupCheckLinear is how many keys an object may have before duplicate
+// keys are found with a map rather than by comparing with each earlier one.
+const dupCheckLinear = 16
+
+// keySet finds duplicate keys of one object in time linear in their number.
+type keySet struct {
+	m map[string]struct{}
+}
+
+// seen reports whether key is among earlier (the object's keys so far,
+// given by key(i) for i < n), and records it.
+func (s *keySet) seen(key string, n int, earlier func(i int) string) bool {
+	if n < dupCheckLinear {
+		for i := 0; i < n; i++ {
+			if earlier(i) == key {
+				return true
+			}
+		}
+		return false
+	}
+	if s.m == nil {
+		s.m = make(map[string]struct{}, 2*n)
+		for i := 0; i < n; i++ {
+			s.m[earlier(i)] = struct{}{}
+		}
+	}
+	if _, ok := s.m[key]; ok {
+		return true
+	}
+	s.m[key] = struct{}{}
+	return false
 }
 
 func (d *decoder) errAt(off int, msg string) error {
@@ -254,7 +300,10 @@ func (d *decoder) array(what string, fn func(i int) error) error {
 
 func (d *decoder) node(n *wire.Node) error {
 	var haveType, haveID bool
+	var keys keySet
 	start := d.pos
+	base := len(d.props)
+	defer func() { d.props = d.props[:base] }()
 	err := d.object("node", func(key string, keyOff int) error {
 		var err error
 		switch key {
@@ -271,20 +320,20 @@ func (d *decoder) node(n *wire.Node) error {
 			haveID = true
 			n.ID, err = d.id("node id")
 		default:
-			for _, p := range n.Properties {
-				if p.Key == key {
-					return d.errAt(keyOff, "node: duplicate property "+strconv.Quote(key))
-				}
+			props := d.props[base:]
+			if keys.seen(key, len(props), func(i int) string { return props[i].Key }) {
+				return d.errAt(keyOff, "node: duplicate property "+strconv.Quote(key))
 			}
 			var v wire.Value
 			v, err = d.value(key)
-			n.Properties = append(n.Properties, wire.Property{Key: key, Value: v})
+			d.props = append(d.props, wire.Property{Key: key, Value: v})
 		}
 		return err
 	})
 	if err != nil {
 		return err
 	}
+	n.Properties = d.keepProps(d.props[base:])
 	if !haveType {
 		return d.errAt(start, "node: missing \"type\"")
 	}
@@ -448,23 +497,27 @@ func (d *decoder) groupColumn(g *wire.GroupColumn) error {
 }
 
 func (d *decoder) row() (wire.Row, error) {
-	row := wire.Row{}
+	var keys keySet
+	base := len(d.cells)
+	defer func() { d.cells = d.cells[:base] }()
 	err := d.object("row", func(key string, keyOff int) error {
-		for _, c := range row {
-			if c.Name == key {
-				return d.errAt(keyOff, "row: duplicate cell "+strconv.Quote(key))
-			}
+		cells := d.cells[base:]
+		if keys.seen(key, len(cells), func(i int) string { return cells[i].Name }) {
+			return d.errAt(keyOff, "row: duplicate cell "+strconv.Quote(key))
 		}
 		if d.peek() == '{' {
 			n, err := d.nodeRef()
-			row = append(row, wire.Cell{Name: key, Node: n})
+			d.cells = append(d.cells, wire.Cell{Name: key, Node: n})
 			return err
 		}
 		v, err := d.value(key)
-		row = append(row, wire.Cell{Name: key, Value: v})
+		d.cells = append(d.cells, wire.Cell{Name: key, Value: v})
 		return err
 	})
-	return row, err
+	if err != nil {
+		return nil, err
+	}
+	return append(wire.Row{}, d.cells[base:]...), nil
 }
 
 func (d *decoder) nodeRef() (*wire.Node, error) {
@@ -494,20 +547,7 @@ func (d *decoder) nodeRef() (*wire.Node, error) {
 		case 1:
 			n.ID, err = d.id("node reference id")
 		case 2:
-			n.Properties = []wire.Property{}
-			err = d.object("properties", func(key string, keyOff int) error {
-				if key == "type" || key == "id" {
-					return d.errAt(keyOff, "node reference: property named "+strconv.Quote(key))
-				}
-				for _, p := range n.Properties {
-					if p.Key == key {
-						return d.errAt(keyOff, "node reference: duplicate property "+strconv.Quote(key))
-					}
-				}
-				v, err := d.value(key)
-				n.Properties = append(n.Properties, wire.Property{Key: key, Value: v})
-				return err
-			})
+			n.Properties, err = d.refProperties()
 		}
 		return err
 	})
@@ -520,6 +560,29 @@ func (d *decoder) nodeRef() (*wire.Node, error) {
 		}
 	}
 	return n, nil
+}
+
+// refProperties parses the properties object of a node reference.
+func (d *decoder) refProperties() ([]wire.Property, error) {
+	var keys keySet
+	base := len(d.props)
+	defer func() { d.props = d.props[:base] }()
+	err := d.object("properties", func(key string, keyOff int) error {
+		if key == "type" || key == "id" {
+			return d.errAt(keyOff, "node reference: property named "+strconv.Quote(key))
+		}
+		props := d.props[base:]
+		if keys.seen(key, len(props), func(i int) string { return props[i].Key }) {
+			return d.errAt(keyOff, "node reference: duplicate property "+strconv.Quote(key))
+		}
+		v, err := d.value(key)
+		d.props = append(d.props, wire.Property{Key: key, Value: v})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return d.keepProps(d.props[base:]), nil
 }
 
 func (d *decoder) pagination(p *wire.Pagination) error {
@@ -776,36 +839,8 @@ func (d *decoder) id(field string) (int64, error) {
 	return 0, d.errAt(start, field+": expected a decimal int64 string, found "+strconv.Quote(s))
 }
 
-// name parses a string that is likely to repeat (keys, type names) and
-// interns it.
-func (d *decoder) name() (string, error) {
-	start := d.pos + 1
-	for i := start; i < len(d.data); i++ {
-		c := d.data[i]
-		if c == '"' {
-			b := d.data[start:i]
-			if s, ok := d.names[string(b)]; ok {
-				d.pos = i + 1
-				return s, nil
-			}
-			break
-		}
-		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
-			break
-		}
-	}
-	s, err := d.str("key")
-	if err != nil {
-		return "", err
-	}
-	if d.names == nil {
-		d.names = make(map[string]string)
-	}
-	if len(d.names) < 4096 {
-		d.names[s] = s
-	}
-	return s, nil
-}
+// name parses an object key.
+func (d *decoder) name() (string, error) { return d.str("key") }
 
 // name1 parses a string field value that is likely to repeat.
 func (d *decoder) name1(field string) (string, error) {
@@ -825,10 +860,16 @@ func (d *decoder) str(field string) (string, error) {
 	data := d.data
 	// Fast path: no escapes, all ASCII or valid UTF-8.
 	for i < len(data) {
+		for i < len(data) && plainASCII[data[i]] {
+			i++
+		}
+		if i >= len(data) {
+			break
+		}
 		c := data[i]
 		if c == '"' {
 			d.pos = i + 1
-			return string(data[start:i]), nil
+			return d.src[start:i], nil
 		}
 		if c == '\\' || c < 0x20 {
 			break
@@ -843,14 +884,24 @@ func (d *decoder) str(field string) (string, error) {
 		}
 		i++
 	}
-	buf := make([]byte, i-start, i-start+16)
+	// Slow path. The decoded string is at most as long as the rest of the
+	// literal, except where invalid bytes grow into U+FFFD.
+	end := i
+	for end < len(data) && data[end] != '"' {
+		if data[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	buf := make([]byte, i-start, min(end, len(data))-start+8)
 	copy(buf, data[start:i])
 	for i < len(data) {
 		c := data[i]
 		switch {
 		case c == '"':
 			d.pos = i + 1
-			return string(buf), nil
+			// buf is not used again: the string may share its memory.
+			return unsafe.String(unsafe.SliceData(buf), len(buf)), nil
 		case c < 0x20:
 			return "", d.errAt(i, "control character 0x"+strconv.FormatUint(uint64(c), 16)+" in string")
 		case c == '\\':
@@ -916,6 +967,15 @@ func (d *decoder) str(field string) (string, error) {
 	}
 	return "", d.errAt(len(data), "unterminated string")
 }
+
+// plainASCII[c] is true for the bytes a string holds as they are: ASCII
+// other than '"', '\\' and control characters.
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func hex4(data []byte, i int) (rune, bool) {
 	if i+4 > len(data) {

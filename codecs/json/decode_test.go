@@ -2,6 +2,7 @@ package json_test
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -317,5 +318,62 @@ func TestDecodeErrors(t *testing.T) {
 				t.Errorf("message %q, want it to contain %q", de.Msg, tc.substr)
 			}
 		})
+	}
+}
+
+// TestDecodeManyKeys: objects with many keys decode, and a duplicate among
+// them is found wherever it is (the check switches from comparisons to a
+// map past a few keys).
+func TestDecodeManyKeys(t *testing.T) {
+	for _, n := range []int{1, 15, 16, 17, 5000} {
+		var props, cells strings.Builder
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				props.WriteByte(',')
+				cells.WriteByte(',')
+			}
+			props.WriteString(`"k` + strconv.Itoa(i) + `":` + strconv.Itoa(i))
+			cells.WriteString(`"c` + strconv.Itoa(i) + `":{"type":"T","id":"1","properties":{` + props.String() + `}}`)
+		}
+		good := doc(`{"type":"T","id":"1",` + props.String() + `}`)
+		r, err := json.Decode([]byte(good))
+		if err != nil {
+			t.Fatalf("%d properties: %v", n, err)
+		}
+		if got := len(r.Nodes[0].Properties); got != n {
+			t.Errorf("%d properties decoded as %d", n, got)
+		}
+		if v, _ := r.Nodes[0].Get("k" + strconv.Itoa(n-1)); v.Int() != int64(n-1) {
+			t.Errorf("last property = %v", v)
+		}
+		for _, dup := range []int{0, n / 2, n - 1} {
+			key := `"k` + strconv.Itoa(dup) + `"`
+			bad := doc(`{"type":"T","id":"1",` + props.String() + `,` + key + `:true}`)
+			de := checkDecodeFails(t, "duplicate "+key, []byte(bad))
+			if want := int64(len(bad) - len(key+`:true}],"edges":[]}`)); de != nil && de.Offset != want {
+				t.Errorf("%d properties, duplicate %s: offset %d, want %d", n, key, de.Offset, want)
+			}
+			// The same in a node reference's properties.
+			bad = `{"format_version":"1","query_type":"aggregation","nodes":[],"edges":[],"rows":[{"u":{"type":"T","id":"1","properties":{` +
+				props.String() + `,` + key + `:1}}}]}`
+			if de := checkDecodeFails(t, "node reference duplicate "+key, []byte(bad)); de != nil && !strings.Contains(de.Msg, "duplicate property") {
+				t.Errorf("message %q", de.Msg)
+			}
+		}
+		if n > 100 {
+			continue // cells each holding n properties would be n² bytes
+		}
+		rows := `{"format_version":"1","query_type":"aggregation","nodes":[],"edges":[],"rows":[{` + cells.String() + `}]}`
+		r, err = json.Decode([]byte(rows))
+		if err != nil {
+			t.Fatalf("%d cells: %v", n, err)
+		}
+		if len(r.Rows[0]) != n || len(r.Rows[0][n-1].Node.Properties) != n {
+			t.Errorf("%d cells decoded as %d", n, len(r.Rows[0]))
+		}
+		bad := `{"format_version":"1","query_type":"aggregation","nodes":[],"edges":[],"rows":[{` + cells.String() + `,"c0":1}]}`
+		if de := checkDecodeFails(t, "duplicate cell", []byte(bad)); de != nil && !strings.Contains(de.Msg, `duplicate cell "c0"`) {
+			t.Errorf("message %q", de.Msg)
+		}
 	}
 }

@@ -426,8 +426,8 @@ func TestEncodeErrors(t *testing.T) {
 			if !strings.HasPrefix(err.Error(), "json: ") || !strings.Contains(err.Error(), tc.substr) {
 				t.Errorf("error %q, want it to start with \"json: \" and contain %q", err, tc.substr)
 			}
-			if string(out) != "prefix" {
-				t.Errorf("AppendEncode returned %q on error, want dst unchanged", out)
+			if string(out) != "prefix" || cap(out) != cap(prefix) || &out[0] != &prefix[0] {
+				t.Errorf("AppendEncode returned %q on error, want dst as given", out)
 			}
 			if _, err := wire.EncodeWith("json", tc.r); err == nil {
 				t.Errorf("EncodeWith: no error")

@@ -1098,7 +1098,13 @@ func (d *decoder) unescape(l *line, s string, off int) string {
 			i += 6
 			continue
 		default:
-			d.fail(l, off+i, "invalid escape \\%c", rune(s[i+1]))
+			if e := s[i+1]; e >= 0x20 && e < 0x7f {
+				d.fail(l, off+i, "invalid escape \\%c", rune(e))
+			}
+			// Quote the character: a raw control character would break
+			// the one-line message, and a lone byte is not a character.
+			r, _ := utf8.DecodeRuneInString(s[i+1:])
+			d.fail(l, off+i, "invalid escape: backslash before %q", r)
 		}
 		i += 2
 	}

@@ -1,0 +1,1345 @@
+package toon
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// EncodeError reports a response that the toon layout cannot carry. Path
+// says where, in the response's own terms (nodes[3].score,
+// rows[0].u.properties.name, query_type).
+type EncodeError struct {
+	Path string
+	Msg  string
+}
+
+func (e *EncodeError) Error() string {
+	if e.Path == "" {
+		return "toon: " + e.Msg
+	}
+	return "toon: " + e.Path + ": " + e.Msg
+}
+
+// Encode returns the TOON text of r in graphwire's graph-aware layout, a
+// TOON spec v4.0 document that any TOON decoder reads. The output is
+// deterministic, has LF line endings and no trailing newline.
+//
+// The layout is described in the package documentation, under "The toon
+// codec: layout of a GraphResponse".
+//
+// Encode fails, with an *EncodeError naming the place, for what the layout
+// cannot carry: a NaN or infinite float (TOON would write null), a query
+// type or group kind outside the enumerations, a property named "type" or
+// "id", two properties of one node (or cells of one row) with the same
+// key.
+func Encode(r *wire.GraphResponse) ([]byte, error) {
+	return AppendEncode(nil, r)
+}
+
+// AppendEncode appends the TOON text of r (see Encode for the layout) to
+// dst and returns the extended slice. On error it returns dst unchanged.
+func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	if r == nil {
+		return dst, &EncodeError{Msg: "nil response"}
+	}
+	var g graphEncoder
+	doc, err := g.document(r)
+	if err != nil {
+		return dst, err
+	}
+	return AppendMarshal(dst, doc, EncodeOptions{})
+}
+
+// graphEncoder builds the generic Value of a response. Objects and members
+// come from slabs sized up front, so a response costs a handful of
+// allocations beyond the boxing of its values.
+type graphEncoder struct {
+	objs []Object
+	mems []Member
+}
+
+func (g *graphEncoder) object(n int) *Object {
+	if len(g.objs) == 0 {
+		g.objs = make([]Object, 16)
+	}
+	o := &g.objs[0]
+	g.objs = g.objs[1:]
+	if len(g.mems) < n {
+		g.mems = make([]Member, max(n, 256))
+	}
+	o.Members = g.mems[:0:n]
+	g.mems = g.mems[n:]
+	return o
+}
+
+// reserve sizes the slabs for nObjs objects holding nMems members in all.
+func (g *graphEncoder) reserve(nObjs, nMems int) {
+	if len(g.objs) < nObjs {
+		g.objs = make([]Object, nObjs)
+	}
+	if len(g.mems) < nMems {
+		g.mems = make([]Member, nMems)
+	}
+}
+
+func (g *graphEncoder) document(r *wire.GraphResponse) (*Object, error) {
+	if !r.QueryType.Valid() {
+		return nil, &EncodeError{Path: "query_type", Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
+	}
+	nObjs, nMems := 2+len(r.Nodes)+len(r.Edges)+len(r.Columns)+len(r.GroupColumns), 9
+	for i := range r.Nodes {
+		nMems += 1 + len(r.Nodes[i].Properties)
+	}
+	nMems += 8*len(r.Edges) + 4*len(r.Columns) + 5*len(r.GroupColumns)
+	g.reserve(nObjs, nMems)
+
+	doc := g.object(9)
+	doc.Add("format_version", r.FormatVersion)
+	doc.Add("query_type", string(r.QueryType))
+	nodes, order, err := g.nodes(r.Nodes)
+	if err != nil {
+		return nil, err
+	}
+	doc.Add("nodes", nodes)
+	if order != nil {
+		doc.Add("node_order", order)
+	}
+	doc.Add("edges", g.edges(r.Edges))
+	if r.Columns != nil {
+		doc.Add("columns", g.columns(r.Columns))
+	}
+	if r.GroupColumns != nil {
+		gc, err := g.groupColumns(r.GroupColumns)
+		if err != nil {
+			return nil, err
+		}
+		doc.Add("group_columns", gc)
+	}
+	if r.Rows != nil {
+		rows, err := g.rows(r.Rows)
+		if err != nil {
+			return nil, err
+		}
+		doc.Add("rows", rows)
+	}
+	if p := r.Pagination; p != nil {
+		po := g.object(2)
+		po.Add("has_more", p.HasMore)
+		po.Add("total_rows", Int(p.TotalRows))
+		doc.Add("pagination", po)
+	}
+	return doc, nil
+}
+
+// nodeGroup is one group of the nodes section: nodes of one type, either
+// all with one key sequence (a table) or in list form.
+type nodeGroup struct {
+	typ   string
+	nodes []int // indexes into the response's nodes, increasing
+}
+
+// nodes returns the nodes section and, when grouping changes the order,
+// node_order (nil otherwise).
+func (g *graphEncoder) nodes(nodes []wire.Node) (Value, Value, error) {
+	if len(nodes) == 0 {
+		return g.object(0), nil, nil
+	}
+	// Types in first-seen order, each with its nodes.
+	var types []nodeGroup
+	typeIndex := make(map[string]int, 4)
+	for i := range nodes {
+		t := nodes[i].Type
+		k, ok := typeIndex[t]
+		if !ok {
+			k = len(types)
+			typeIndex[t] = k
+			types = append(types, nodeGroup{typ: t})
+		}
+		types[k].nodes = append(types[k].nodes, i)
+	}
+	groups := types[:0:0]
+	split := false
+	for _, tg := range types {
+		if err := checkProperties(nodes, tg.nodes); err != nil {
+			return nil, nil, err
+		}
+		if !sameKeySets(nodes, tg.nodes) || hasLists(nodes, tg.nodes) || sameKeySequences(nodes, tg.nodes) {
+			groups = append(groups, tg)
+			continue
+		}
+		// Same keys, different orders: one table per order.
+		split = true
+		byOrder := make(map[string]int)
+		var sig []byte
+		for _, i := range tg.nodes {
+			sig = sig[:0]
+			for _, p := range nodes[i].Properties {
+				sig = strconv.AppendInt(sig, int64(len(p.Key)), 10)
+				sig = append(sig, ':')
+				sig = append(sig, p.Key...)
+			}
+			k, ok := byOrder[string(sig)]
+			if !ok {
+				k = len(groups)
+				byOrder[string(sig)] = k
+				groups = append(groups, nodeGroup{typ: tg.typ})
+			}
+			groups[k].nodes = append(groups[k].nodes, i)
+		}
+	}
+
+	// node_order, when the groups are not each contiguous.
+	var order Value
+	{
+		of := make([]int, len(nodes)) // group of each node
+		for k, gr := range groups {
+			for _, i := range gr.nodes {
+				of[i] = k
+			}
+		}
+		sorted := true
+		for i := 1; i < len(of); i++ {
+			if of[i] < of[i-1] {
+				sorted = false
+				break
+			}
+		}
+		if !sorted {
+			vs := make([]Value, len(of))
+			boxed := make([]Value, len(groups))
+			for k := range boxed {
+				boxed[k] = Int(int64(k))
+			}
+			for i, k := range of {
+				vs[i] = boxed[k]
+			}
+			order = vs
+		}
+	}
+
+	arrays := make([]Value, len(groups))
+	for k, gr := range groups {
+		items := make([]Value, len(gr.nodes))
+		for j, i := range gr.nodes {
+			n := &nodes[i]
+			o := g.object(1 + len(n.Properties))
+			o.Add("id", Int(n.ID))
+			for p := range n.Properties {
+				v, msg := propertyValue(n.Properties[p].Value)
+				if msg != "" {
+					return nil, nil, &EncodeError{Path: "nodes[" + strconv.Itoa(i) + "]." + n.Properties[p].Key, Msg: msg}
+				}
+				o.Add(n.Properties[p].Key, v)
+			}
+			items[j] = o
+		}
+		arrays[k] = items
+	}
+	if !split {
+		o := g.object(len(groups))
+		for k, gr := range groups {
+			o.Add(gr.typ, arrays[k])
+		}
+		return o, order, nil
+	}
+	list := make([]Value, len(groups))
+	for k, gr := range groups {
+		o := g.object(1)
+		o.Add(gr.typ, arrays[k])
+		list[k] = o
+	}
+	return list, order, nil
+}
+
+// checkProperties rejects property keys the layout cannot carry: type, id,
+// and a key used twice in one node.
+func checkProperties(nodes []wire.Node, idx []int) error {
+	for _, i := range idx {
+		if k, msg := badKeys(nodes[i].Properties); msg != "" {
+			return &EncodeError{Path: "nodes[" + strconv.Itoa(i) + "]", Msg: msg + " " + strconv.Quote(k)}
+		}
+	}
+	return nil
+}
+
+func badKeys(props []wire.Property) (string, string) {
+	for _, p := range props {
+		if p.Key == "type" || p.Key == "id" {
+			return p.Key, "property named"
+		}
+	}
+	if k, dup := duplicate(len(props), func(i int) string { return props[i].Key }); dup {
+		return k, "duplicate property"
+	}
+	return "", ""
+}
+
+// duplicate reports a name that occurs twice among the n names name(i).
+func duplicate(n int, name func(int) string) (string, bool) {
+	if n <= 16 {
+		for i := 1; i < n; i++ {
+			for j := 0; j < i; j++ {
+				if name(i) == name(j) {
+					return name(i), true
+				}
+			}
+		}
+		return "", false
+	}
+	seen := make(map[string]struct{}, n)
+	for i := 0; i < n; i++ {
+		k := name(i)
+		if _, dup := seen[k]; dup {
+			return k, true
+		}
+		seen[k] = struct{}{}
+	}
+	return "", false
+}
+
+func sameKeys(a, b []wire.Property) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Key != b[i].Key {
+			return false
+		}
+	}
+	return true
+}
+
+func sameKeySequences(nodes []wire.Node, idx []int) bool {
+	first := nodes[idx[0]].Properties
+	for _, i := range idx[1:] {
+		if !sameKeys(first, nodes[i].Properties) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameKeySets reports whether the nodes all have the same set of keys (in
+// any order). Keys are known to be unique within a node.
+func sameKeySets(nodes []wire.Node, idx []int) bool {
+	first := nodes[idx[0]].Properties
+	var set map[string]struct{}
+	for _, i := range idx[1:] {
+		ps := nodes[i].Properties
+		if len(ps) != len(first) {
+			return false
+		}
+		if sameKeys(first, ps) {
+			continue
+		}
+		if set == nil {
+			set = make(map[string]struct{}, len(first))
+			for _, p := range first {
+				set[p.Key] = struct{}{}
+			}
+		}
+		for _, p := range ps {
+			if _, ok := set[p.Key]; !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func hasLists(nodes []wire.Node, idx []int) bool {
+	for _, i := range idx {
+		for _, p := range nodes[i].Properties {
+			if p.Value.Kind() == wire.KindList {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// propertyValue converts a property or cell value. When the layout cannot
+// carry it, it returns a message saying why.
+func propertyValue(v wire.Value) (Value, string) {
+	switch v.Kind() {
+	case wire.KindNull:
+		return nil, ""
+	case wire.KindBool:
+		return v.Bool(), ""
+	case wire.KindInt:
+		return Int(v.Int()), ""
+	case wire.KindFloat:
+		f := v.Float()
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, "unsupported float value " + strconv.FormatFloat(f, 'g', -1, 64)
+		}
+		return Float(f), ""
+	case wire.KindString:
+		return v.Str(), ""
+	case wire.KindList:
+		list := v.List()
+		vs := make([]Value, len(list))
+		for i, e := range list {
+			x, msg := propertyValue(e)
+			if msg != "" {
+				return nil, msg
+			}
+			vs[i] = x
+		}
+		return vs, ""
+	}
+	return nil, "unknown value kind " + v.Kind().String()
+}
+
+func (g *graphEncoder) edges(edges []wire.Edge) Value {
+	rows := make([]Value, len(edges))
+	var depth, pathID, step bool
+	for i := range edges {
+		depth = depth || edges[i].Depth.Valid
+		pathID = pathID || edges[i].PathID.Valid
+		step = step || edges[i].Step.Valid
+	}
+	n := 5
+	for _, b := range [...]bool{depth, pathID, step} {
+		if b {
+			n++
+		}
+	}
+	// Type names repeat from edge to edge; box each distinct one once.
+	var boxes boxCache
+	for i := range edges {
+		e := &edges[i]
+		o := g.object(n)
+		o.Add("from", boxes.get(e.From))
+		o.Add("from_id", Int(e.FromID))
+		o.Add("to", boxes.get(e.To))
+		o.Add("to_id", Int(e.ToID))
+		o.Add("type", boxes.get(e.Type))
+		if depth {
+			o.Add("depth", optInt(e.Depth))
+		}
+		if pathID {
+			o.Add("path_id", optInt(e.PathID))
+		}
+		if step {
+			o.Add("step", optInt(e.Step))
+		}
+		rows[i] = o
+	}
+	return rows
+}
+
+// boxCache remembers the Value (interface) boxes of a few recent strings,
+// so that repeated type names are boxed once.
+type boxCache struct {
+	keys [4]string
+	vals [4]Value
+	next int
+}
+
+func (c *boxCache) get(s string) Value {
+	for i := range c.keys {
+		if c.vals[i] != nil && c.keys[i] == s {
+			return c.vals[i]
+		}
+	}
+	v := Value(s)
+	c.keys[c.next], c.vals[c.next] = s, v
+	c.next = (c.next + 1) % len(c.keys)
+	return v
+}
+
+func optInt(o wire.OptInt) Value {
+	if !o.Valid {
+		return nil
+	}
+	return Int(o.Int)
+}
+
+func optString(o wire.OptString) Value {
+	if !o.Valid {
+		return nil
+	}
+	return o.String
+}
+
+func (g *graphEncoder) columns(cols []wire.Column) Value {
+	var target, property bool
+	for _, c := range cols {
+		target = target || c.Target.Valid
+		property = property || c.Property.Valid
+	}
+	rows := make([]Value, len(cols))
+	for i, c := range cols {
+		o := g.object(4)
+		o.Add("name", c.Name)
+		o.Add("function", c.Function)
+		if target {
+			o.Add("target", optString(c.Target))
+		}
+		if property {
+			o.Add("property", optString(c.Property))
+		}
+		rows[i] = o
+	}
+	return rows
+}
+
+func (g *graphEncoder) groupColumns(gcs []wire.GroupColumn) (Value, error) {
+	var property, entity bool
+	for i, c := range gcs {
+		if !c.Kind.Valid() {
+			return nil, &EncodeError{Path: "group_columns[" + strconv.Itoa(i) + "].kind", Msg: "invalid group kind " + strconv.Quote(string(c.Kind))}
+		}
+		property = property || c.Property.Valid
+		entity = entity || c.Entity.Valid
+	}
+	rows := make([]Value, len(gcs))
+	for i, c := range gcs {
+		o := g.object(5)
+		o.Add("name", c.Name)
+		o.Add("kind", string(c.Kind))
+		o.Add("node", c.Node)
+		if property {
+			o.Add("property", optString(c.Property))
+		}
+		if entity {
+			o.Add("entity", optString(c.Entity))
+		}
+		rows[i] = o
+	}
+	return rows, nil
+}
+
+func (g *graphEncoder) rows(rows []wire.Row) (Value, error) {
+	objs := make([]*Object, len(rows))
+	for i, row := range rows {
+		if name, dup := duplicate(len(row), func(j int) string { return row[j].Name }); dup {
+			return nil, &EncodeError{Path: "rows[" + strconv.Itoa(i) + "]", Msg: "duplicate cell " + strconv.Quote(name)}
+		}
+		o := NewObject(len(row))
+		for j := range row {
+			c := &row[j]
+			path := func() string { return "rows[" + strconv.Itoa(i) + "]." + c.Name }
+			if c.Node != nil {
+				n := c.Node
+				if k, msg := badKeys(n.Properties); msg != "" {
+					return nil, &EncodeError{Path: path(), Msg: msg + " " + strconv.Quote(k)}
+				}
+				ref := NewObject(2 + len(n.Properties))
+				ref.Add("type", n.Type)
+				ref.Add("id", Int(n.ID))
+				for _, p := range n.Properties {
+					v, msg := propertyValue(p.Value)
+					if msg != "" {
+						return nil, &EncodeError{Path: path() + ".properties." + p.Key, Msg: msg}
+					}
+					ref.Add(p.Key, v)
+				}
+				o.Add(c.Name, ref)
+				continue
+			}
+			v, msg := propertyValue(c.Value)
+			if msg != "" {
+				return nil, &EncodeError{Path: path(), Msg: msg}
+			}
+			o.Add(c.Name, v)
+		}
+		objs[i] = o
+	}
+	out := make([]Value, len(rows))
+	if tabularShape(objs) && !sameShape(objs) {
+		// A TOON table would impose the first row's orders on the others:
+		// write each row as a list of one-cell objects instead.
+		for i, o := range objs {
+			cells := make([]Value, len(o.Members))
+			for j, m := range o.Members {
+				c := NewObject(1)
+				c.Add(m.Key, m.Value)
+				cells[j] = c
+			}
+			out[i] = cells
+		}
+		return out, nil
+	}
+	for i, o := range objs {
+		out[i] = o
+	}
+	return out, nil
+}
+
+// tabularShape reports whether objs qualify for a TOON table (spec §9.3,
+// with nested objects as field groups): every object non-empty, all with
+// the same set of keys, and each key's values all primitive or all such
+// objects, recursively. Row objects here hold primitives, lists and node
+// references (objects of primitives and lists).
+func tabularShape(objs []*Object) bool {
+	if len(objs) == 0 || len(objs[0].Members) == 0 {
+		return false
+	}
+	first := objs[0]
+	for _, o := range objs[1:] {
+		if len(o.Members) != len(first.Members) {
+			return false
+		}
+		if sameShape([]*Object{first, o}) {
+			continue
+		}
+		set := make(map[string]struct{}, len(o.Members))
+		for _, m := range o.Members {
+			set[m.Key] = struct{}{}
+		}
+		for _, m := range first.Members {
+			if _, ok := set[m.Key]; !ok {
+				return false
+			}
+		}
+	}
+	var sub []*Object
+	for j, m := range first.Members {
+		sub = sub[:0]
+		prim := true
+		for _, o := range objs {
+			v := memberValue(o, m.Key, j)
+			switch x := v.(type) {
+			case []Value:
+				return false
+			case *Object:
+				prim = false
+				sub = append(sub, x)
+			}
+		}
+		if prim {
+			continue
+		}
+		if len(sub) != len(objs) || !tabularShape(sub) {
+			return false
+		}
+	}
+	return true
+}
+
+// memberValue returns the value of key in o, looking at position hint
+// first.
+func memberValue(o *Object, key string, hint int) Value {
+	if hint < len(o.Members) && o.Members[hint].Key == key {
+		return o.Members[hint].Value
+	}
+	v, _ := o.Get(key)
+	return v
+}
+
+// sameShape reports whether objs have the same keys in the same order,
+// nested objects included.
+func sameShape(objs []*Object) bool {
+	first := objs[0]
+	for _, o := range objs[1:] {
+		if len(o.Members) != len(first.Members) {
+			return false
+		}
+		for j, m := range first.Members {
+			if o.Members[j].Key != m.Key {
+				return false
+			}
+			a, aok := m.Value.(*Object)
+			b, bok := o.Members[j].Value.(*Object)
+			if aok != bok || aok && !sameShape([]*Object{a, b}) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Decode reads a response written in the layout of Encode. It accepts any
+// TOON text (spec v4.0, strict mode) that has that shape; both forms of
+// nodes (object and list of groups), all three row forms, and any TOON
+// encoding of the same values (list form where Encode writes a table,
+// other delimiters, quoting) read the same.
+//
+// Errors are *wire.DecodeError. A TOON syntax error has the line and
+// column; a value of the wrong shape names the field and the line where it
+// was found: "toon: line 7: nodes.User[3].id: expected an integer, found
+// string "x"".
+func Decode(data []byte) (*wire.GraphResponse, error) {
+	v, err := Unmarshal(data, DecodeOptions{})
+	if err != nil {
+		return nil, err
+	}
+	d := graphDecoder{src: data}
+	r := d.document(v)
+	if d.err != nil {
+		return nil, d.err
+	}
+	return r, nil
+}
+
+// pathStep is one element of a path into the document: a key, or an
+// index when index >= 0.
+type pathStep struct {
+	key   string
+	index int
+}
+
+func keyStep(k string) pathStep { return pathStep{key: k, index: -1} }
+func indexStep(i int) pathStep  { return pathStep{index: i} }
+func (s pathStep) isKey() bool  { return s.index < 0 }
+
+type graphDecoder struct {
+	src []byte
+	err *wire.DecodeError
+}
+
+// fail records the first shape error, at path.
+func (d *graphDecoder) fail(path []pathStep, msg string) {
+	if d.err != nil {
+		return
+	}
+	d.err = &wire.DecodeError{Codec: codecName, Line: locate(d.src, path), Msg: pathString(path) + ": " + msg}
+	if d.err.Line == 0 {
+		d.err.Line = 1
+	}
+}
+
+func pathString(path []pathStep) string {
+	var b strings.Builder
+	for i, s := range path {
+		if !s.isKey() {
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(s.index))
+			b.WriteByte(']')
+			continue
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		if isValidUnquotedKey(s.key) && !strings.Contains(s.key, ".") {
+			b.WriteString(s.key)
+		} else {
+			b.WriteString(strconv.Quote(s.key))
+		}
+	}
+	return b.String()
+}
+
+// describe names the kind of a decoded value for error messages.
+func describe(v Value) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return strconv.FormatBool(x)
+	case Number:
+		return "number " + x.String()
+	case string:
+		if len(x) > 40 {
+			x = x[:40] + "..."
+		}
+		return "string " + strconv.Quote(x)
+	case []Value:
+		return "an array"
+	case *Object:
+		return "an object"
+	}
+	return "a value"
+}
+
+// newPath returns a path holding steps, with room to grow without
+// reallocating in the common case.
+func newPath(steps ...pathStep) []pathStep {
+	p := make([]pathStep, len(steps), 8)
+	copy(p, steps)
+	return p
+}
+
+func (d *graphDecoder) document(v Value) *wire.GraphResponse {
+	doc, ok := v.(*Object)
+	if !ok {
+		d.fail(nil, "expected an object with format_version, query_type, nodes and edges, found "+describe(v))
+		return nil
+	}
+	r := &wire.GraphResponse{}
+	var haveVersion, haveType bool
+	var nodes, order Value
+	var haveOrder bool
+	for _, m := range doc.Members {
+		path := newPath(keyStep(m.Key))
+		switch m.Key {
+		case "format_version":
+			r.FormatVersion, haveVersion = d.str(m.Value, path)
+		case "query_type":
+			var s string
+			s, haveType = d.str(m.Value, path)
+			r.QueryType = wire.QueryType(s)
+			if haveType && !r.QueryType.Valid() {
+				d.fail(path, "unknown query type "+strconv.Quote(s))
+			}
+		case "nodes":
+			nodes = m.Value
+		case "node_order":
+			order, haveOrder = m.Value, true
+		case "edges":
+			r.Edges = d.edges(m.Value, path)
+		case "columns":
+			r.Columns = d.columns(m.Value, path)
+		case "group_columns":
+			r.GroupColumns = d.groupColumns(m.Value, path)
+		case "rows":
+			r.Rows = d.rows(m.Value, path)
+		case "pagination":
+			r.Pagination = d.pagination(m.Value, path)
+		default:
+			d.fail(path, "unknown field")
+		}
+		if d.err != nil {
+			return nil
+		}
+	}
+	if !haveVersion {
+		d.fail(nil, "missing format_version")
+	} else if !haveType {
+		d.fail(nil, "missing query_type")
+	}
+	if d.err != nil {
+		return nil
+	}
+	r.Nodes = d.nodes(nodes, order, haveOrder)
+	if d.err != nil {
+		return nil
+	}
+	return r
+}
+
+func (d *graphDecoder) str(v Value, path []pathStep) (string, bool) {
+	s, ok := v.(string)
+	if !ok {
+		d.fail(path, "expected a string, found "+describe(v))
+	}
+	return s, ok
+}
+
+func (d *graphDecoder) integer(v Value, path []pathStep) int64 {
+	if n, ok := v.(Number); ok && n.IsInt() {
+		i, _ := n.Int64()
+		return i
+	}
+	d.fail(path, "expected an integer, found "+describe(v))
+	return 0
+}
+
+func (d *graphDecoder) array(v Value, path []pathStep) []Value {
+	a, ok := v.([]Value)
+	if !ok {
+		d.fail(path, "expected an array, found "+describe(v))
+	}
+	return a
+}
+
+func (d *graphDecoder) object(v Value, path []pathStep) *Object {
+	o, ok := v.(*Object)
+	if !ok || o == nil {
+		d.fail(path, "expected an object, found "+describe(v))
+		return nil
+	}
+	return o
+}
+
+// value converts a property or cell value: a primitive or an array of
+// values.
+func (d *graphDecoder) value(v Value, path []pathStep) wire.Value {
+	switch x := v.(type) {
+	case nil:
+		return wire.Null()
+	case bool:
+		return wire.Bool(x)
+	case string:
+		return wire.String(x)
+	case Number:
+		if x.IsInt() {
+			i, _ := x.Int64()
+			return wire.Int(i)
+		}
+		return wire.Float(x.Float64())
+	case []Value:
+		vs := make([]wire.Value, len(x))
+		for i, e := range x {
+			vs[i] = d.value(e, append(path, indexStep(i)))
+			if d.err != nil {
+				return wire.Value{}
+			}
+		}
+		return wire.ListOf(vs...)
+	}
+	d.fail(path, "expected a value (null, bool, number, string or array), found "+describe(v))
+	return wire.Value{}
+}
+
+// nodes reads the nodes section: an object of type groups, or a list of
+// one-key objects; then applies node_order.
+func (d *graphDecoder) nodes(v Value, order Value, haveOrder bool) []wire.Node {
+	type group struct {
+		typ   string
+		items []Value
+		path  []pathStep
+	}
+	var groups []group
+	total := 0
+	switch x := v.(type) {
+	case nil:
+		// No nodes section: no nodes.
+	case *Object:
+		for _, m := range x.Members {
+			path := newPath(keyStep("nodes"), keyStep(m.Key))
+			items := d.array(m.Value, path)
+			if d.err != nil {
+				return nil
+			}
+			groups = append(groups, group{m.Key, items, path})
+			total += len(items)
+		}
+	case []Value:
+		for k, e := range x {
+			path := newPath(keyStep("nodes"), indexStep(k))
+			o := d.object(e, path)
+			if d.err != nil {
+				return nil
+			}
+			if len(o.Members) != 1 {
+				d.fail(path, "expected an object with one member, a type and its nodes, found "+strconv.Itoa(len(o.Members))+" members")
+				return nil
+			}
+			m := o.Members[0]
+			path = append(path, keyStep(m.Key))
+			items := d.array(m.Value, path)
+			if d.err != nil {
+				return nil
+			}
+			groups = append(groups, group{m.Key, items, path})
+			total += len(items)
+		}
+	default:
+		d.fail([]pathStep{keyStep("nodes")}, "expected an object of node types or a list of type groups, found "+describe(v))
+		return nil
+	}
+
+	nodes := make([]wire.Node, 0, total)
+	if !haveOrder {
+		for _, gr := range groups {
+			for i, item := range gr.items {
+				nodes = append(nodes, d.node(gr.typ, item, append(gr.path, indexStep(i))))
+				if d.err != nil {
+					return nil
+				}
+			}
+		}
+		return nodes
+	}
+
+	path := newPath(keyStep("node_order"))
+	idx := d.array(order, path)
+	if d.err != nil {
+		return nil
+	}
+	if len(idx) != total {
+		d.fail(path, "has "+strconv.Itoa(len(idx))+" entries for "+strconv.Itoa(total)+" nodes")
+		return nil
+	}
+	next := make([]int, len(groups))
+	for i, e := range idx {
+		k := d.integer(e, append(path, indexStep(i)))
+		if d.err != nil {
+			return nil
+		}
+		if k < 0 || k >= int64(len(groups)) {
+			d.fail(append(path, indexStep(i)), "group "+strconv.FormatInt(k, 10)+" out of range (there are "+strconv.Itoa(len(groups))+" groups)")
+			return nil
+		}
+		gr := &groups[k]
+		j := next[k]
+		if j >= len(gr.items) {
+			d.fail(append(path, indexStep(i)), "group "+strconv.FormatInt(k, 10)+" has only "+strconv.Itoa(len(gr.items))+" nodes")
+			return nil
+		}
+		next[k]++
+		nodes = append(nodes, d.node(gr.typ, gr.items[j], append(gr.path, indexStep(j))))
+		if d.err != nil {
+			return nil
+		}
+	}
+	return nodes
+}
+
+func (d *graphDecoder) node(typ string, v Value, path []pathStep) wire.Node {
+	n := wire.Node{Type: typ}
+	o := d.object(v, path)
+	if d.err != nil {
+		return n
+	}
+	haveID := false
+	if len(o.Members) > 1 {
+		n.Properties = make([]wire.Property, 0, len(o.Members)-1)
+	}
+	for _, m := range o.Members {
+		switch m.Key {
+		case "id":
+			n.ID = d.integer(m.Value, append(path, keyStep("id")))
+			haveID = true
+		case "type":
+			d.fail(append(path, keyStep("type")), `a node's type is its group's name, not a property`)
+		default:
+			n.Properties = append(n.Properties, wire.Property{Key: m.Key, Value: d.value(m.Value, append(path, keyStep(m.Key)))})
+		}
+		if d.err != nil {
+			return n
+		}
+	}
+	if !haveID {
+		d.fail(path, "node without id")
+	}
+	return n
+}
+
+// fields walks the members of an object row, checking each key against the
+// allowed ones and requiring the required ones.
+func (d *graphDecoder) fields(v Value, path []pathStep, allowed []string, required int, each func(k int, v Value, path []pathStep)) {
+	o := d.object(v, path)
+	if d.err != nil {
+		return
+	}
+	var seen uint16
+	for _, m := range o.Members {
+		k := 0
+		for k < len(allowed) && allowed[k] != m.Key {
+			k++
+		}
+		p := append(path, keyStep(m.Key))
+		if k == len(allowed) {
+			d.fail(p, "unknown field (want "+strings.Join(allowed, ", ")+")")
+			return
+		}
+		seen |= 1 << k
+		each(k, m.Value, p)
+		if d.err != nil {
+			return
+		}
+	}
+	for k := 0; k < required; k++ {
+		if seen&(1<<k) == 0 {
+			d.fail(path, "missing "+allowed[k])
+			return
+		}
+	}
+}
+
+func (d *graphDecoder) optInt(v Value, path []pathStep) wire.OptInt {
+	if v == nil {
+		return wire.OptInt{}
+	}
+	return wire.SomeInt(d.integer(v, path))
+}
+
+func (d *graphDecoder) optString(v Value, path []pathStep) wire.OptString {
+	if v == nil {
+		return wire.OptString{}
+	}
+	s, _ := d.str(v, path)
+	return wire.SomeString(s)
+}
+
+var edgeFields = []string{"from", "from_id", "to", "to_id", "type", "depth", "path_id", "step"}
+
+func (d *graphDecoder) edges(v Value, path []pathStep) []wire.Edge {
+	items := d.array(v, path)
+	if d.err != nil {
+		return nil
+	}
+	edges := make([]wire.Edge, len(items))
+	for i, item := range items {
+		e := &edges[i]
+		d.fields(item, append(path, indexStep(i)), edgeFields, 5, func(k int, v Value, p []pathStep) {
+			switch k {
+			case 0:
+				e.From, _ = d.str(v, p)
+			case 1:
+				e.FromID = d.integer(v, p)
+			case 2:
+				e.To, _ = d.str(v, p)
+			case 3:
+				e.ToID = d.integer(v, p)
+			case 4:
+				e.Type, _ = d.str(v, p)
+			case 5:
+				e.Depth = d.optInt(v, p)
+			case 6:
+				e.PathID = d.optInt(v, p)
+			case 7:
+				e.Step = d.optInt(v, p)
+			}
+		})
+		if d.err != nil {
+			return nil
+		}
+	}
+	return edges
+}
+
+var columnFields = []string{"name", "function", "target", "property"}
+
+func (d *graphDecoder) columns(v Value, path []pathStep) []wire.Column {
+	items := d.array(v, path)
+	if d.err != nil {
+		return nil
+	}
+	cols := make([]wire.Column, len(items))
+	for i, item := range items {
+		c := &cols[i]
+		d.fields(item, append(path, indexStep(i)), columnFields, 2, func(k int, v Value, p []pathStep) {
+			switch k {
+			case 0:
+				c.Name, _ = d.str(v, p)
+			case 1:
+				c.Function, _ = d.str(v, p)
+			case 2:
+				c.Target = d.optString(v, p)
+			case 3:
+				c.Property = d.optString(v, p)
+			}
+		})
+		if d.err != nil {
+			return nil
+		}
+	}
+	return cols
+}
+
+var groupColumnFields = []string{"name", "kind", "node", "property", "entity"}
+
+func (d *graphDecoder) groupColumns(v Value, path []pathStep) []wire.GroupColumn {
+	items := d.array(v, path)
+	if d.err != nil {
+		return nil
+	}
+	gcs := make([]wire.GroupColumn, len(items))
+	for i, item := range items {
+		c := &gcs[i]
+		d.fields(item, append(path, indexStep(i)), groupColumnFields, 3, func(k int, v Value, p []pathStep) {
+			switch k {
+			case 0:
+				c.Name, _ = d.str(v, p)
+			case 1:
+				s, ok := d.str(v, p)
+				c.Kind = wire.GroupKind(s)
+				if ok && !c.Kind.Valid() {
+					d.fail(p, "unknown group kind "+strconv.Quote(s)+" (want node or property)")
+				}
+			case 2:
+				c.Node, _ = d.str(v, p)
+			case 3:
+				c.Property = d.optString(v, p)
+			case 4:
+				c.Entity = d.optString(v, p)
+			}
+		})
+		if d.err != nil {
+			return nil
+		}
+	}
+	return gcs
+}
+
+func (d *graphDecoder) rows(v Value, path []pathStep) []wire.Row {
+	items := d.array(v, path)
+	if d.err != nil {
+		return nil
+	}
+	rows := make([]wire.Row, len(items))
+	for i, item := range items {
+		p := append(path, indexStep(i))
+		switch x := item.(type) {
+		case *Object:
+			if x == nil {
+				break
+			}
+			row := make(wire.Row, len(x.Members))
+			for j, m := range x.Members {
+				row[j] = d.cell(m.Key, m.Value, append(p, keyStep(m.Key)))
+				if d.err != nil {
+					return nil
+				}
+			}
+			rows[i] = row
+			continue
+		case []Value:
+			row := make(wire.Row, len(x))
+			for j, c := range x {
+				cp := append(p, indexStep(j))
+				o := d.object(c, cp)
+				if d.err != nil {
+					return nil
+				}
+				if len(o.Members) != 1 {
+					d.fail(cp, "expected a one-cell object, found "+strconv.Itoa(len(o.Members))+" members")
+					return nil
+				}
+				row[j] = d.cell(o.Members[0].Key, o.Members[0].Value, append(cp, keyStep(o.Members[0].Key)))
+				if d.err != nil {
+					return nil
+				}
+			}
+			if name, dup := duplicate(len(row), func(j int) string { return row[j].Name }); dup {
+				j := len(row) - 1
+				for row[j].Name != name {
+					j--
+				}
+				d.fail(append(p, indexStep(j), keyStep(name)), "duplicate cell")
+				return nil
+			}
+			rows[i] = row
+			continue
+		}
+		d.fail(p, "expected a row (an object, or a list of one-cell objects), found "+describe(item))
+		return nil
+	}
+	return rows
+}
+
+func (d *graphDecoder) cell(name string, v Value, path []pathStep) wire.Cell {
+	c := wire.Cell{Name: name}
+	o, ok := v.(*Object)
+	if !ok || o == nil {
+		c.Value = d.value(v, path)
+		return c
+	}
+	n := &wire.Node{Properties: []wire.Property{}}
+	var haveType, haveID bool
+	for _, m := range o.Members {
+		p := append(path, keyStep(m.Key))
+		switch m.Key {
+		case "type":
+			n.Type, haveType = d.str(m.Value, p)
+		case "id":
+			n.ID = d.integer(m.Value, p)
+			haveID = true
+		default:
+			n.Properties = append(n.Properties, wire.Property{Key: m.Key, Value: d.value(m.Value, p)})
+		}
+		if d.err != nil {
+			return c
+		}
+	}
+	if !haveType || !haveID {
+		d.fail(path, "a node reference needs type and id")
+		return c
+	}
+	c.Node = n
+	return c
+}
+
+var paginationFields = []string{"has_more", "total_rows"}
+
+func (d *graphDecoder) pagination(v Value, path []pathStep) *wire.Pagination {
+	p := &wire.Pagination{}
+	d.fields(v, path, paginationFields, 2, func(k int, v Value, fp []pathStep) {
+		switch k {
+		case 0:
+			b, ok := v.(bool)
+			if !ok {
+				d.fail(fp, "expected true or false, found "+describe(v))
+			}
+			p.HasMore = b
+		case 1:
+			p.TotalRows = d.integer(v, fp)
+		}
+	})
+	return p
+}
+
+// locate returns the line of the document where the value at path is (or
+// the line of its nearest ancestor it can find), or 0. It follows the
+// shape of a TOON document after a successful decode: keys at their
+// indentation, array elements one per line one level deeper (table rows
+// and "- " items alike), an item's first key on its "- " line. Indentation
+// is DefaultIndentSize spaces per level, as Decode reads it.
+func locate(src []byte, path []pathStep) int {
+	text := string(src)
+	text = strings.TrimPrefix(text, "\uFEFF")
+	type line struct {
+		num    int
+		indent int
+		text   string
+	}
+	var lines []line
+	for num := 1; text != ""; num++ {
+		l := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			l, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		l = strings.TrimSuffix(l, "\r")
+		content := strings.TrimLeft(l, " ")
+		if content == "" || content[0] == '#' {
+			continue
+		}
+		lines = append(lines, line{num, len(l) - len(content), content})
+	}
+	hasKey := func(content string, k []byte) bool {
+		if !strings.HasPrefix(content, string(k)) {
+			return false
+		}
+		rest := content[len(k):]
+		return rest != "" && (rest[0] == ':' || rest[0] == '[')
+	}
+	lo, hi := 0, len(lines) // region
+	indent := 0             // indentation of the keys or elements sought
+	item := -1              // line index of the current "- " item, if any
+	found := 0
+	var kbuf []byte
+	for _, s := range path {
+		at := -1
+		if s.isKey() {
+			kbuf = appendKey(kbuf[:0], s.key)
+			if item >= 0 && hasKey(strings.TrimPrefix(lines[item].text, "- "), kbuf) {
+				at = item
+			}
+			for i := lo; at < 0 && i < hi; i++ {
+				if lines[i].indent == indent && hasKey(lines[i].text, kbuf) {
+					at = i
+				}
+			}
+		} else {
+			n := 0
+			for i := lo; i < hi; i++ {
+				if lines[i].indent == indent {
+					if n == s.index {
+						at = i
+						break
+					}
+					n++
+				}
+			}
+		}
+		if at < 0 {
+			break
+		}
+		found = lines[at].num
+		// What the found line holds sits one level deeper; an item's keys
+		// sit one level deeper than its "- ", and what they hold one more.
+		indent = lines[at].indent + DefaultIndentSize
+		onItem := at == item
+		item = -1
+		if !s.isKey() && strings.HasPrefix(lines[at].text, "- ") {
+			item = at
+		} else if onItem {
+			indent += DefaultIndentSize
+		}
+		lo, hi = at+1, at+1
+		for hi < len(lines) && lines[hi].indent > lines[at].indent {
+			hi++
+		}
+	}
+	return found
+}

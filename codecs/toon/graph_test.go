@@ -1,0 +1,675 @@
+package toon_test
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tiktoken-go/tokenizer"
+	"pgregory.net/rapid"
+
+	"github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
+)
+
+// -update rewrites the golden files of testdata/graph. Another test file
+// of the package may define the flag too; then both share it.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the golden files under testdata")
+	}
+}
+
+func updateGolden() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// minGraphRoundTrips is how many generated responses TestGraphRoundTrip
+// checks at the least, whatever -rapid.checks says (fewer with -short).
+const minGraphRoundTrips = 1000
+
+type fataler interface {
+	Fatalf(string, ...any)
+	Helper()
+}
+
+// graphRoundTrip encodes r, decodes the text and checks that the result
+// equals r with numbers compared by value, and that encoding the result
+// gives the same text again (encoding is a fixed point). It returns the
+// text.
+func graphRoundTrip(t fataler, r *wire.GraphResponse) []byte {
+	t.Helper()
+	b1, err := toon.Encode(r)
+	if err != nil {
+		t.Fatalf("Encode: %v", err)
+	}
+	if _, err := toon.Unmarshal(b1, toon.DecodeOptions{}); err != nil {
+		t.Fatalf("the encoding is not valid TOON: %v\n%s", err, b1)
+	}
+	r1, err := toon.Decode(b1)
+	if err != nil {
+		t.Fatalf("Decode: %v\n%s", err, b1)
+	}
+	if diff := wire.Diff(r, r1, wire.NumbersByValue); diff != "" {
+		t.Fatalf("decode(encode(r)) differs from r (-want +got):\n%s\n%s", diff, b1)
+	}
+	b2, err := toon.Encode(r1)
+	if err != nil {
+		t.Fatalf("Encode of the decoded response: %v", err)
+	}
+	if !bytes.Equal(b1, b2) {
+		t.Fatalf("encodings differ:\n%s\n---\n%s", b1, b2)
+	}
+	return b1
+}
+
+// TestGraphReferenceCases round-trips the goon-reference inputs (canonical
+// JSON) read from GOON_REFERENCE_DIR.
+func TestGraphReferenceCases(t *testing.T) {
+	dir := os.Getenv("GOON_REFERENCE_DIR")
+	if dir == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("GOON_REFERENCE_DIR is not set")
+		}
+		t.Skip("GOON_REFERENCE_DIR is not set")
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 7 {
+		t.Fatalf("found %d *.json files in %s, want 7", len(files), dir)
+	}
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".json"), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := json.Decode(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			graphRoundTrip(t, r)
+		})
+	}
+}
+
+// TestGraphRoundTrip runs the round trip on at least minGraphRoundTrips
+// generated responses: every query type, awkward type names, keys and cell
+// names, every value kind, ids near ±2^63, floats such as 1.0, 1e21,
+// 5e-324 and -0.0, duplicate nodes, rows with node references and lists.
+func TestGraphRoundTrip(t *testing.T) {
+	checks := 100
+	if f := flag.Lookup("rapid.checks"); f != nil {
+		if n, err := strconv.Atoi(f.Value.String()); err == nil && n > 0 {
+			checks = n
+		}
+	}
+	rounds := (minGraphRoundTrips + checks - 1) / checks
+	if f := flag.Lookup("rapid.seed"); f != nil && f.Value.String() != "0" {
+		rounds = 1 // a fixed seed would repeat the same responses
+	}
+	if testing.Short() {
+		rounds = max(1, rounds/5)
+	}
+	gens := []*rapid.Generator[*wire.GraphResponse]{
+		wiretest.ResponseWith(wiretest.Options{AwkwardNames: true}),
+		wiretest.ResponseWith(wiretest.Options{}),
+		wiretest.ResponseWith(wiretest.Options{MaxNodes: 40, MaxRows: 20}),
+	}
+	var ran atomic.Int64
+	for i := 0; i < rounds; i++ {
+		gen := gens[i%len(gens)]
+		t.Run("round"+strconv.Itoa(i), func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				ran.Add(1)
+				graphRoundTrip(t, gen.Draw(t, "response"))
+			})
+		})
+		if t.Failed() {
+			return
+		}
+	}
+	want := int64(minGraphRoundTrips)
+	if testing.Short() {
+		want /= 5
+	}
+	if ran.Load() < want && rounds > 1 {
+		t.Errorf("ran %d round trips, want at least %d", ran.Load(), want)
+	}
+	t.Logf("%d generated responses round-tripped", ran.Load())
+}
+
+// TestGraphShuffledOrders shuffles node, property, row, cell and
+// node-reference property orders of generated responses: whatever the
+// orders, they survive (TOON tables would impose one order on all rows).
+func TestGraphShuffledOrders(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		r := wiretest.ResponseWith(wiretest.Options{QueryTypes: []wire.QueryType{wire.Aggregation, wire.Traversal}}).Draw(t, "response")
+		// Give every node of a type, and every node reference of a cell
+		// name, the same keys, then shuffle their order: the case where a
+		// table would lose the orders.
+		keys := []string{"a", "b", "c"}
+		for i := range r.Nodes {
+			r.Nodes[i].Properties = shuffled(t, "node", keys)
+		}
+		for _, row := range r.Rows {
+			for j := range row {
+				if row[j].Node != nil {
+					n := *row[j].Node
+					n.Properties = shuffled(t, "ref", keys)
+					row[j].Node = &n
+				}
+			}
+			if len(row) > 1 && rapid.Bool().Draw(t, "swap_cells") {
+				row[0], row[1] = row[1], row[0]
+			}
+		}
+		graphRoundTrip(t, r)
+	})
+}
+
+func shuffled(t *rapid.T, label string, keys []string) []wire.Property {
+	perm := rapid.Permutation(keys).Draw(t, label)
+	props := make([]wire.Property, len(perm))
+	for i, k := range perm {
+		props[i] = wire.Prop(k, wire.Int(int64(i)))
+	}
+	return props
+}
+
+func node(typ string, id int64, kv ...any) wire.Node {
+	n := wire.Node{Type: typ, ID: id}
+	for i := 0; i < len(kv); i += 2 {
+		n.Properties = append(n.Properties, wire.Prop(kv[i].(string), kv[i+1].(wire.Value)))
+	}
+	return n
+}
+
+func ref(n wire.Node) *wire.Node {
+	if n.Properties == nil {
+		n.Properties = []wire.Property{}
+	}
+	return &n
+}
+
+var vStr, vInt, vFloat = wire.String, wire.Int, wire.Float
+
+// layoutCases show each rule of the layout; their encodings are the golden
+// files testdata/graph/<name>.toon.
+var layoutCases = []struct {
+	name, why string
+	r         *wire.GraphResponse
+}{
+	{"traversal", "types in first-seen order, each a table; one edge table", &wire.GraphResponse{
+		FormatVersion: "1.2.0", QueryType: wire.Traversal,
+		Nodes: []wire.Node{
+			node("User", 1001, "username", vStr("ada"), "name", vStr("Ada Lovelace")),
+			node("User", 1002, "username", vStr("bob"), "name", wire.Null()),
+			node("MergeRequest", 9007199254740993, "iid", vInt(7), "title", vStr("Fix: the cache, again"), "merged_at", vStr("2026-05-08 22:55:58")),
+		},
+		Edges: []wire.Edge{
+			{From: "User", FromID: 1001, To: "MergeRequest", ToID: 9007199254740993, Type: "AUTHORED"},
+			{From: "User", FromID: 1002, To: "MergeRequest", ToID: 9007199254740993, Type: "REVIEWED"},
+		},
+		Pagination: &wire.Pagination{HasMore: true, TotalRows: 4312},
+	}},
+	{"interleaved", "types alternate: groups plus node_order", &wire.GraphResponse{
+		FormatVersion: "1.2.0", QueryType: wire.Neighbors,
+		Nodes: []wire.Node{
+			node("User", 1, "username", vStr("ada")),
+			node("Project", 10, "name", vStr("graph")),
+			node("User", 2, "username", vStr("bob")),
+			node("Group", 20, "name", vStr("gitlab-org")),
+			node("Project", 11, "name", vStr("wire")),
+		},
+	}},
+	{"absent_vs_null", "keys not shared: list form keeps absent and null apart", &wire.GraphResponse{
+		FormatVersion: "1.2.0", QueryType: wire.Search,
+		Nodes: []wire.Node{
+			node("User", 1, "username", vStr("ada"), "email", wire.Null()),
+			node("User", 2, "username", vStr("bob")),
+			node("User", 3),
+		},
+	}},
+	{"list_values", "a list value puts its type in list form; other types stay tables", &wire.GraphResponse{
+		FormatVersion: "1.2.0", QueryType: wire.Traversal,
+		Nodes: []wire.Node{
+			node("MergeRequest", 5, "title", vStr("a"), "labels", wire.ListOf(vStr("bug"), vStr("type::fix"))),
+			node("MergeRequest", 6, "title", vStr("b"), "labels", wire.ListOf()),
+			node("MergeRequest", 7, "title", vStr("c"), "labels", wire.ListOf(vInt(1), wire.ListOf(vFloat(2.5), wire.Null()))),
+			node("User", 1, "username", vStr("ada")),
+		},
+	}},
+	{"key_orders", "same keys in different orders: one table per order, nodes as a list of groups", &wire.GraphResponse{
+		FormatVersion: "1.2.0", QueryType: wire.Traversal,
+		Nodes: []wire.Node{
+			node("User", 1, "a", vInt(1), "b", vInt(2)),
+			node("User", 2, "b", vInt(3), "a", vInt(4)),
+			node("User", 3, "a", vInt(5), "b", vInt(6)),
+			node("Project", 4),
+		},
+	}},
+	{"edges_optional", "depth only where some edge has it; null is absent", &wire.GraphResponse{
+		FormatVersion: "1.2.0", QueryType: wire.Traversal,
+		Edges: []wire.Edge{
+			{From: "User", FromID: 1, To: "Group", ToID: 2, Type: "MEMBER_OF", Depth: wire.SomeInt(1)},
+			{From: "Group", FromID: 2, To: "Project", ToID: 3, Type: "CONTAINS"},
+		},
+	}},
+	{"path_finding", "path_id and step columns", &wire.GraphResponse{
+		FormatVersion: "1.2.0", QueryType: wire.PathFinding,
+		Nodes: []wire.Node{node("User", 64248, "username", vStr("stanhu")), node("Project", 278964, "name", vStr("GitLab"))},
+		Edges: []wire.Edge{
+			{From: "User", FromID: 64248, To: "Project", ToID: 278964, Type: "MEMBER_OF", PathID: wire.SomeInt(0), Step: wire.SomeInt(0)},
+		},
+	}},
+	{"aggregation_node_grouped", "rows as one table, node references as field groups", &wire.GraphResponse{
+		FormatVersion: "1.2.0", QueryType: wire.Aggregation,
+		Columns:      []wire.Column{{Name: "merged_count", Function: "count", Target: wire.SomeString("u")}},
+		GroupColumns: []wire.GroupColumn{{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.SomeString("User")}},
+		Rows: []wire.Row{
+			{{Name: "u", Node: ref(node("User", 1243277, "username", vStr("ghost1")))}, {Name: "merged_count", Value: vInt(65555)}},
+			{{Name: "u", Node: ref(node("User", 35702613, "username", vStr("bot_a")))}, {Name: "merged_count", Value: vInt(21277)}},
+		},
+		Pagination: &wire.Pagination{TotalRows: 2},
+	}},
+	{"aggregation_collect", "a list cell puts the rows in list form", &wire.GraphResponse{
+		FormatVersion: "1.2.0", QueryType: wire.Aggregation,
+		Columns:      []wire.Column{{Name: "names", Function: "collect", Target: wire.SomeString("u"), Property: wire.SomeString("username")}, {Name: "avg_score", Function: "avg"}},
+		GroupColumns: []wire.GroupColumn{{Name: "state", Kind: wire.GroupByProperty, Node: "u", Property: wire.SomeString("state")}},
+		Rows: []wire.Row{
+			{{Name: "state", Value: vStr("active")}, {Name: "names", Value: wire.ListOf(vStr("ada"), vStr("bob"))}, {Name: "avg_score", Value: vFloat(0.5)}},
+			{{Name: "state", Value: wire.Null()}, {Name: "names", Value: wire.ListOf()}, {Name: "avg_score", Value: wire.Null()}},
+		},
+	}},
+	{"aggregation_orders", "rows whose cells, or node references' keys, differ in order: lists of one-cell objects", &wire.GraphResponse{
+		FormatVersion: "1.2.0", QueryType: wire.Aggregation,
+		Rows: []wire.Row{
+			{{Name: "u", Node: ref(node("User", 1, "a", vInt(1), "b", vInt(2)))}, {Name: "n", Value: vInt(3)}},
+			{{Name: "u", Node: ref(node("User", 2, "b", vInt(1), "a", vInt(2)))}, {Name: "n", Value: vInt(4)}},
+			{{Name: "n", Value: vInt(5)}, {Name: "u", Node: ref(node("User", 3, "a", vInt(1), "b", vInt(2)))}},
+		},
+	}},
+	{"present_empty", "present, empty columns, group_columns and rows stay present", &wire.GraphResponse{
+		FormatVersion: "", QueryType: wire.Aggregation,
+		Columns: []wire.Column{}, GroupColumns: []wire.GroupColumn{}, Rows: []wire.Row{{}},
+	}},
+	{"awkward", "names and strings that need quotes; numbers at the edges", &wire.GraphResponse{
+		FormatVersion: "1.0", QueryType: wire.Traversal,
+		Nodes: []wire.Node{
+			node("with space", math.MinInt64,
+				"a,b", vStr("true"), "[2]", vStr("null"), "-x", vStr("42"), "", vStr(""),
+				"quo\"te", vStr("line one\nline two"), "k", vStr(" padded "),
+				"big", vInt(1<<53+1), "f", vFloat(1e21), "tiny", vFloat(5e-324), "negzero", vFloat(math.Copysign(0, -1)), "one", vFloat(1)),
+		},
+		Edges: []wire.Edge{{From: "with space", FromID: math.MinInt64, To: "123", ToID: math.MaxInt64, Type: "- item"}},
+	}},
+	{"empty", "no nodes, no edges", &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Search}},
+}
+
+func TestGraphLayoutGolden(t *testing.T) {
+	for _, tc := range layoutCases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := graphRoundTrip(t, tc.r)
+			path := filepath.Join("testdata", "graph", tc.name+".toon")
+			if updateGolden() {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(got), "\n")); diff != "" {
+				t.Errorf("%s: %s (-want +got):\n%s", tc.name, tc.why, diff)
+			}
+		})
+	}
+}
+
+// TestGraphNumbers checks the one loss: numbers compare by value.
+func TestGraphNumbers(t *testing.T) {
+	vals := []wire.Value{
+		vInt(0), vInt(-1), vInt(math.MaxInt64), vInt(math.MinInt64), vInt(1<<53 + 1), vInt(-(1 << 53) - 1),
+		vFloat(0.1), vFloat(-2.5e-10), vFloat(1e21), vFloat(1e20), vFloat(5e-324), vFloat(math.MaxFloat64), vFloat(1e-7), vFloat(123456789.125),
+		vFloat(1), vFloat(math.Copysign(0, -1)), vFloat(1 << 53),
+	}
+	r := &wire.GraphResponse{QueryType: wire.Search}
+	for k, v := range vals {
+		r.Nodes = append(r.Nodes, node("N", int64(k), "v", v))
+	}
+	b := graphRoundTrip(t, r)
+	back, err := toon.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Exact equality fails only where a float has an integer value.
+	for k, v := range vals {
+		got, _ := back.Nodes[k].Get("v")
+		isIntegral := v.Kind() == wire.KindFloat && v.Float() == math.Trunc(v.Float()) && math.Abs(v.Float()) < 1<<63
+		if got.Equal(v) == isIntegral {
+			t.Errorf("%v read back as %v", v, got)
+		}
+	}
+}
+
+func TestGraphEncodeErrors(t *testing.T) {
+	ok := func() *wire.GraphResponse {
+		return &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Traversal, Nodes: []wire.Node{node("U", 1, "a", vInt(1))}}
+	}
+	tests := []struct {
+		name   string
+		change func(r *wire.GraphResponse)
+		want   string
+	}{
+		{"nil", nil, "toon: nil response"},
+		{"query type", func(r *wire.GraphResponse) { r.QueryType = "walk" }, `toon: query_type: invalid query type "walk"`},
+		{"NaN", func(r *wire.GraphResponse) { r.Nodes[0].Properties[0].Value = vFloat(math.NaN()) }, "toon: nodes[0].a: unsupported float value NaN"},
+		{"Inf in list", func(r *wire.GraphResponse) {
+			r.Nodes = append(r.Nodes, node("U", 2, "l", wire.ListOf(vInt(1), vFloat(math.Inf(-1)))))
+		}, "toon: nodes[1].l: unsupported float value -Inf"},
+		{"property id", func(r *wire.GraphResponse) { r.Nodes[0].Properties[0].Key = "id" }, `toon: nodes[0]: property named "id"`},
+		{"property type", func(r *wire.GraphResponse) { r.Nodes = append(r.Nodes, node("V", 2, "type", vStr("x"))) }, `toon: nodes[1]: property named "type"`},
+		{"duplicate property", func(r *wire.GraphResponse) {
+			r.Nodes[0].Properties = append(r.Nodes[0].Properties, wire.Prop("a", vInt(2)))
+		}, `toon: nodes[0]: duplicate property "a"`},
+		{"group kind", func(r *wire.GraphResponse) { r.GroupColumns = []wire.GroupColumn{{Name: "g", Kind: "edge"}} }, `toon: group_columns[0].kind: invalid group kind "edge"`},
+		{"duplicate cell", func(r *wire.GraphResponse) { r.Rows = []wire.Row{{{Name: "c"}, {Name: "c"}}} }, `toon: rows[0]: duplicate cell "c"`},
+		{"cell NaN", func(r *wire.GraphResponse) { r.Rows = []wire.Row{{}, {{Name: "c", Value: vFloat(math.Inf(1))}}} }, "toon: rows[1].c: unsupported float value +Inf"},
+		{"reference property id", func(r *wire.GraphResponse) {
+			r.Rows = []wire.Row{{{Name: "u", Node: ref(node("U", 1, "id", vInt(2)))}}}
+		}, `toon: rows[0].u: property named "id"`},
+		{"reference NaN", func(r *wire.GraphResponse) {
+			r.Rows = []wire.Row{{{Name: "u", Node: ref(node("U", 1, "x", vFloat(math.NaN())))}}}
+		}, "toon: rows[0].u.properties.x: unsupported float value NaN"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var r *wire.GraphResponse
+			if tc.change != nil {
+				r = ok()
+				tc.change(r)
+			}
+			dst := []byte("prefix")
+			out, err := toon.AppendEncode(dst, r)
+			if err == nil {
+				t.Fatalf("no error; encoded\n%s", out)
+			}
+			if err.Error() != tc.want {
+				t.Errorf("error %q, want %q", err, tc.want)
+			}
+			var ee *toon.EncodeError
+			if !errors.As(err, &ee) {
+				t.Errorf("error %T is not a *toon.EncodeError", err)
+			}
+			if string(out) != "prefix" {
+				t.Errorf("AppendEncode returned %q on error, want dst unchanged", out)
+			}
+		})
+	}
+}
+
+func TestGraphDecodeErrors(t *testing.T) {
+	const head = "format_version: v1\nquery_type: traversal\n"
+	tests := []struct{ name, in, want string }{
+		{"not TOON", "a:\n   b: 1", "toon: line 2, column 1: "},
+		{"root array", "[2]: 1,2", "toon: line 1: : expected an object"},
+		{"no query type", "format_version: x", "toon: line 1: : missing query_type"},
+		{"no format version", "query_type: search", "toon: line 1: : missing format_version"},
+		{"unknown field", head + "nodes:\nextra: 1", "toon: line 4: extra: unknown field"},
+		{"query type", "format_version: x\nquery_type: walk", `toon: line 2: query_type: unknown query type "walk"`},
+		{"format version number", "format_version: 1.5\nquery_type: search", "toon: line 1: format_version: expected a string, found number 1.5"},
+		{"node id string", head + "nodes:\n  User[2]{id,name}:\n    1,a\n    x,b", `toon: line 6: nodes.User[1].id: expected an integer, found string "x"`},
+		{"node id float", head + "nodes:\n  User[1]{id}:\n    1.5", "toon: line 5: nodes.User[0].id: expected an integer, found number 1.5"},
+		{"node without id", head + "nodes:\n  User[2]:\n    - id: 1\n    - name: a", "toon: line 6: nodes.User[1]: node without id"},
+		{"node type property", head + "nodes:\n  User[1]:\n    - id: 1\n      type: x", "toon: line 6: nodes.User[0].type: a node's type is its group's name"},
+		{"object property", head + "nodes:\n  User[1]:\n    - id: 1\n      p:\n        q: 1", "toon: line 6: nodes.User[0].p: expected a value"},
+		{"group not array", head + "nodes:\n  User: 3", "toon: line 4: nodes.User: expected an array, found number 3"},
+		{"quoted type", head + "nodes:\n  \"a b\": 3", `toon: line 4: nodes."a b": expected an array`},
+		{"group list member count", head + "nodes[1]:\n  - A[0]:\n    B[0]:", "toon: line 4: nodes[0]: expected an object with one member"},
+		{"nodes scalar", head + "nodes: 1", "toon: line 3: nodes: expected an object of node types"},
+		{"order length", head + "nodes:\n  A[1]{id}:\n    1\nnode_order[2]: 0,0", "toon: line 6: node_order: has 2 entries for 1 nodes"},
+		{"order range", head + "nodes:\n  A[1]{id}:\n    1\nnode_order[1]: 1", "toon: line 6: node_order[0]: group 1 out of range"},
+		{"order count", head + "nodes:\n  A[1]{id}:\n    1\n  B[1]{id}:\n    2\nnode_order[2]: 0,0", "toon: line 8: node_order[1]: group 0 has only 1 nodes"},
+		{"edge missing", head + "edges[1]{from,from_id,to,to_id}:\n  A,1,B,2", "toon: line 4: edges[0]: missing type"},
+		{"edge unknown", head + "edges[1]{from,from_id,to,to_id,type,weight}:\n  A,1,B,2,R,3", "toon: line 4: edges[0].weight: unknown field"},
+		{"edge depth", head + "edges[2]{from,from_id,to,to_id,type,depth}:\n  A,1,B,2,R,null\n  A,1,B,2,R,deep", `toon: line 5: edges[1].depth: expected an integer, found string "deep"`},
+		{"edge id", head + "edges[1]:\n  - from: A\n    from_id: \"1\"", `toon: line 5: edges[0].from_id: expected an integer, found string "1"`},
+		{"column missing", head + "columns[1]{name}:\n  c", "toon: line 4: columns[0]: missing function"},
+		{"group kind", head + "group_columns[1]{name,kind,node}:\n  g,edge,n", `toon: line 4: group_columns[0].kind: unknown group kind "edge"`},
+		{"row scalar", head + "rows[2]:\n  - a: 1\n  - 5", "toon: line 5: rows[1]: expected a row"},
+		{"row cell list", head + "rows[1]:\n  - [1]:\n    - 5", "toon: line 5: rows[0][0]: expected an object"},
+		{"row cell duplicate", head + "rows[1]:\n  - [2]:\n    - a: 1\n    - a: 2", "toon: line 6: rows[0][1].a: duplicate cell"},
+		{"reference without id", head + "rows[1]{u{type,name}}:\n  User,ada", "toon: line 4: rows[0].u: a node reference needs type and id"},
+		{"reference id", head + "rows[1]:\n  - u:\n      type: User\n      id: x", `toon: line 6: rows[0].u.id: expected an integer, found string "x"`},
+		{"pagination", head + "pagination:\n  has_more: yes\n  total_rows: 1", `toon: line 4: pagination.has_more: expected true or false, found string "yes"`},
+		{"pagination missing", head + "pagination:\n  has_more: true", "toon: line 3: pagination: missing total_rows"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := toon.Decode([]byte(tc.in))
+			if err == nil {
+				t.Fatalf("no error; decoded %+v", r)
+			}
+			if r != nil {
+				t.Errorf("Decode returned a response with its error")
+			}
+			var de *wire.DecodeError
+			if !errors.As(err, &de) || de.Codec != "toon" || de.Line < 1 {
+				t.Fatalf("error %v (%T) is not a positioned toon *wire.DecodeError", err, err)
+			}
+			if !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("error\n  %s\nwant it to start with\n  %s", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestGraphDecodeVariants: Decode reads any TOON encoding of the layout's
+// values, not only what Encode writes.
+func TestGraphDecodeVariants(t *testing.T) {
+	want := &wire.GraphResponse{
+		FormatVersion: "1.2.0", QueryType: wire.Traversal,
+		Nodes: []wire.Node{node("User", 1, "name", vStr("Ada")), node("User", 2, "name", vStr("Bob"))},
+		Edges: []wire.Edge{{From: "User", FromID: 1, To: "User", ToID: 2, Type: "FOLLOWS", Depth: wire.SomeInt(2)}},
+	}
+	tests := []struct{ name, in string }{
+		{"as encoded", "format_version: 1.2.0\nquery_type: traversal\nnodes:\n  User[2]{id,name}:\n    1,Ada\n    2,Bob\nedges[1]{from,from_id,to,to_id,type,depth}:\n  User,1,User,2,FOLLOWS,2"},
+		{"list form, keys reordered", "query_type: traversal\nformat_version: \"1.2.0\"\nedges[1]:\n  - type: FOLLOWS\n    depth: 2\n    from: User\n    from_id: 1\n    to: User\n    to_id: 2\n    path_id: null\nnodes:\n  User[2]:\n    - name: Ada\n      id: 1\n    - id: 2\n      name: Bob"},
+		{"pipe delimiter, groups list, order", "format_version: 1.2.0\nquery_type: traversal\nnodes[2]:\n  - User[1|]{id|name}:\n      2|Bob\n  - User[1]{id,name}:\n      1,Ada\nnode_order[2]: 1,0\nedges[1|]{from|from_id|to|to_id|type|depth}:\n  User|1|User|2|FOLLOWS|2"},
+		{"CRLF and comment", "# a response\r\nformat_version: 1.2.0\r\nquery_type: traversal\r\nnodes:\r\n  User[2]{id,name}:\r\n    1,Ada\r\n    2,Bob\r\nedges[1]{from,from_id,to,to_id,type,depth}:\r\n  User,1,User,2,FOLLOWS,2\r\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := toon.Decode([]byte(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := wire.Diff(want, got, wire.Exact); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestGraphTruncated cuts encodings after each byte: each prefix decodes
+// to a response that re-encodes, or fails with a positioned error; never a
+// panic.
+func TestGraphTruncated(t *testing.T) {
+	gen := wiretest.ResponseWith(wiretest.Options{AwkwardNames: true, MaxNodes: 5, MaxRows: 3})
+	var docs [][]byte
+	for _, tc := range layoutCases {
+		b, err := toon.Encode(tc.r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, b)
+	}
+	for seed := 0; seed < 8; seed++ {
+		b, err := toon.Encode(gen.Example(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, b)
+	}
+	for k, b := range docs {
+		// Every byte of short documents; long ones (long generated strings)
+		// at about 1,500 places, every line end included.
+		stride := max(1, len(b)/1500)
+		for n := 0; n < len(b); n++ {
+			if n%stride != 0 && b[n] != '\n' {
+				continue
+			}
+			checkGraphDecode(t, b[:n])
+			if t.Failed() {
+				t.Fatalf("document %d cut at %d:\n%s", k, n, b[:n])
+			}
+		}
+	}
+}
+
+// checkGraphDecode decodes data: an error must be a one-line positioned
+// toon error and come without a response; a response must round-trip.
+func checkGraphDecode(t *testing.T, data []byte) {
+	t.Helper()
+	r, err := toon.Decode(data)
+	if err != nil {
+		if r != nil {
+			t.Fatalf("Decode returned a response with its error %v", err)
+		}
+		var de *wire.DecodeError
+		if !errors.As(err, &de) {
+			t.Fatalf("error %T %v is not a *wire.DecodeError", err, err)
+		}
+		if de.Codec != "toon" || de.Line < 1 || de.Line > bytes.Count(data, []byte("\n"))+1 {
+			t.Fatalf("DecodeError{Codec: %q, Line: %d} for %d lines", de.Codec, de.Line, bytes.Count(data, []byte("\n"))+1)
+		}
+		if msg := err.Error(); !strings.HasPrefix(msg, "toon: line ") || strings.ContainsAny(msg, "\n\r") {
+			t.Fatalf("error text %q is not one line starting with \"toon: line \"", msg)
+		}
+		return
+	}
+	graphRoundTrip(t, r)
+}
+
+func TestGraphRegistered(t *testing.T) {
+	c, err := wire.Lookup("TOON")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := c.Info()
+	if info.Name != toon.Name || info.MediaType != "text/toon" || info.Description == "" {
+		t.Errorf("Info() = %+v", info)
+	}
+	r := layoutCases[0].r
+	b, err := wire.EncodeWith("toon", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct, _ := toon.Encode(r)
+	if !bytes.Equal(b, direct) {
+		t.Errorf("the registered codec and Encode disagree")
+	}
+	back, err := wire.DecodeWith("toon", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := wire.Diff(r, back, wire.NumbersByValue); diff != "" {
+		t.Error(diff)
+	}
+}
+
+// TestGraphDeterministic encodes one response from many goroutines: the
+// bytes are the same every time, and the response is not modified.
+func TestGraphDeterministic(t *testing.T) {
+	r := richTraversal(20, 60)
+	r.Nodes[3], r.Nodes[40] = r.Nodes[40], r.Nodes[3] // needs node_order
+	want, err := toon.Encode(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := richTraversal(20, 60)
+	before.Nodes[3], before.Nodes[40] = before.Nodes[40], before.Nodes[3]
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := 0; k < 10; k++ {
+				got, err := toon.Encode(r)
+				if err != nil || !bytes.Equal(got, want) {
+					t.Errorf("encoding %d differs (err %v)", k, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if diff := wire.Diff(before, r, wire.Exact); diff != "" {
+		t.Errorf("Encode modified the response:\n%s", diff)
+	}
+	graphRoundTrip(t, r)
+}
+
+// TestGraphTokens: on the 50-user, 200-merge-request, 200-edge traversal,
+// the graph-aware layout takes fewer o200k tokens than TOON of the
+// canonical JSON (what a user of a TOON library gets by default).
+func TestGraphTokens(t *testing.T) {
+	enc, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		r    *wire.GraphResponse
+	}{
+		{"adr-50users-200mrs", adrTraversal(50, 200)},
+		{"rich-50users-200mrs", richTraversal(50, 200)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if len(tc.r.Nodes) != 250 || len(tc.r.Edges) != 200 {
+				t.Fatalf("%d nodes, %d edges", len(tc.r.Nodes), len(tc.r.Edges))
+			}
+			graph := graphRoundTrip(t, tc.r)
+			canonical, err := json.Encode(tc.r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plain, err := toon.FromJSON(canonical, toon.EncodeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			count := func(b []byte) int {
+				n, err := enc.Count(string(b))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return n
+			}
+			g, p, j := count(graph), count(plain), count(canonical)
+			t.Logf("o200k tokens: toon (graph-aware) %d, TOON of canonical JSON %d, canonical JSON %d; bytes %d, %d, %d",
+				g, p, j, len(graph), len(plain), len(canonical))
+			if g >= p {
+				t.Errorf("graph-aware toon takes %d tokens, TOON of the canonical JSON %d: want fewer", g, p)
+			}
+		})
+	}
+}
