@@ -82,13 +82,16 @@ func (b *builder) clickhouse(maxAgeDays int) string {
 	return t.Format("2006-01-02 15:04:05")
 }
 
-// later returns a ClickHouse datetime after ts (as printed by clickhouse).
+// later returns a ClickHouse datetime after ts (as printed by clickhouse),
+// at most maxHours later and not after epoch.
 func (b *builder) later(ts string, maxHours int) string {
 	t, err := time.Parse("2006-01-02 15:04:05", ts[:19])
 	if err != nil {
 		panic("corpus: bad timestamp " + ts) // generator bug, never input
 	}
-	t = t.Add(time.Duration(1+b.r.int63n(int64(maxHours)*3600)) * time.Second)
+	// No later than the corpus's "now", unless ts leaves no room.
+	span := min(int64(maxHours)*3600, int64(epoch.Sub(t)/time.Second))
+	t = t.Add(time.Duration(1+b.r.int63n(max(span, 1))) * time.Second)
 	return t.Format("2006-01-02 15:04:05") + ts[19:]
 }
 
