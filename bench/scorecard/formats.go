@@ -46,7 +46,7 @@ func (f Format) Encode(r *wire.GraphResponse, canonical []byte) ([]byte, error) 
 // column measures it all the same.
 var losses = map[string]string{
 	"json":    "nothing: the baseline, canonical JSON (ids as strings)",
-	"goon":    "lossy by design: title/description/name/body/note over 200 code points and other strings over 1,000 truncated (with a key_len breadcrumb); nulls and empty strings dropped from node rows; NaN/Inf dropped; ClickHouse datetimes in T-form; digit-only strings read back as integers; format_version, group-column node aliases and duplicate edges not carried",
+	"goon":    "lossy by design: title/description/name/body/note over 200 code points and other strings over 1,000 truncated (with a key_len breadcrumb); nulls and empty strings dropped from node rows; NaN/Inf dropped; ClickHouse datetimes in T-form; whole floats and digit-only strings read back as integers; nodes and properties reordered; format_version, group-column node aliases and duplicate edges not carried",
 	"toon":    "number kind only: TOON has one number type, so an int and a float of the same value read back alike",
 	"msgpack": "nothing (binary: no token count)",
 	"cbor":    "nothing (binary: no token count)",

@@ -59,6 +59,7 @@ func (c *Card) Markdown() ([]byte, error) {
 	p("- **Saving** is (JSON − format) ÷ JSON against compact canonical JSON (`%s`); positive means smaller.\n", Baseline)
 	p("- **Binary formats** have bytes only (—): a model does not read them.\n")
 	p("- **Like for like**: every row encodes the same response. The round-trip column says what reads back (`exact`, `numbers by value`, `lossy`) and the losses table says what each format drops, so a lossy row is never read as equal to JSON.\n")
+	p("- GKG's seven reference inputs are measured by the test suite and `wirebench bench` when `GOON_REFERENCE_DIR` is set; they are not part of this file.\n")
 	p("- Speed is measured, not committed: `go run ./cmd/wirebench bench`.\n\n")
 
 	p("## Summary: median saving against JSON over %d cases\n\n", len(c.Cases))
