@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/fxamacker/cbor/v2"
 
@@ -51,35 +52,85 @@ func cborDecMode(o Options) (cbor.DecMode, error) {
 }
 
 // treeSink gathers the layout into nested []any for the CBOR library to
-// encode. Arrays are cut from shared slabs to keep allocations few.
+// encode. Arrays and scalars are cut from arenas that a pooled sink keeps
+// from one response to the next, so that encoding allocates nothing once
+// the arenas have grown to the size of the responses written.
 type treeSink struct {
 	stack []treeFrame
 	root  any
-	slab  []any
-	// Scalars are handed to the library as pointers into these slabs, so
-	// that boxing them allocates nothing.
-	ints []int64
-	strs []string
-	flts []float64
+	anys  arena[any]
+	// Arrays, and scalars that boxing would copy to the heap, are handed to
+	// the library as pointers into these arenas, so that boxing allocates
+	// nothing.
+	lists arena[[]any]
+	ints  arena[int64]
+	strs  arena[string]
+	flts  arena[float64]
 }
+
+// emptyArray is the one empty array every response shares.
+var emptyArray any = []any{}
 
 type treeFrame struct {
 	items []any
 	want  int
 }
 
-const slabSize = 4096
+// arenaChunk is the size, in elements, of an arena's chunks; a larger
+// request gets a chunk of its own size.
+const arenaChunk = 4096
 
-func (t *treeSink) alloc(n int) []any {
-	if n > slabSize/4 {
-		return make([]any, 0, n)
+// arenaKeep bounds, in bytes, what an arena keeps for the next response:
+// past it the chunks are dropped, so that one huge response does not pin
+// its memory in the pool. The 10,000-node benchmark response needs about
+// 5 MiB in its largest arena.
+const arenaKeep = 16 << 20
+
+// arena hands out slices cut from chunks it keeps from one use to the next.
+type arena[T any] struct {
+	chunks [][]T
+	cur    int // the chunk being cut; chunks before it are used up
+}
+
+// take returns a slice of length 0 and capacity n.
+func (a *arena[T]) take(n int) []T {
+	for a.cur < len(a.chunks) {
+		c := a.chunks[a.cur]
+		if cap(c)-len(c) >= n {
+			a.chunks[a.cur] = c[:len(c)+n]
+			return c[len(c) : len(c) : len(c)+n]
+		}
+		a.cur++
 	}
-	if cap(t.slab)-len(t.slab) < n {
-		t.slab = make([]any, 0, slabSize)
+	a.chunks = append(a.chunks, make([]T, n, max(n, arenaChunk)))
+	return a.chunks[a.cur][:0:n]
+}
+
+// one returns a pointer to a new element holding v.
+func (a *arena[T]) one(v T) *T {
+	s := a.take(1)[:1]
+	s[0] = v
+	return &s[0]
+}
+
+// reset zeroes what was handed out (it may point into a response) and
+// makes it available again, or drops everything once the chunks hold more
+// than arenaKeep bytes.
+func (a *arena[T]) reset() {
+	var zero T
+	size := 0
+	for i, c := range a.chunks {
+		if i <= a.cur {
+			clear(c)
+			a.chunks[i] = c[:0]
+		}
+		size += cap(c) * int(unsafe.Sizeof(zero))
 	}
-	s := t.slab[len(t.slab) : len(t.slab) : len(t.slab)+n]
-	t.slab = t.slab[:len(t.slab)+n]
-	return s
+	if size > arenaKeep {
+		*a = arena[T]{}
+		return
+	}
+	a.cur = 0
 }
 
 func (t *treeSink) add(v any) {
@@ -93,7 +144,7 @@ func (t *treeSink) add(v any) {
 		if len(top.items) < top.want {
 			return
 		}
-		v = top.items
+		v = t.lists.one(top.items)
 		top.items = nil
 		t.stack = t.stack[:len(t.stack)-1]
 	}
@@ -101,36 +152,35 @@ func (t *treeSink) add(v any) {
 
 func (t *treeSink) array(n int) {
 	if n == 0 {
-		t.add([]any{})
+		t.add(emptyArray)
 		return
 	}
-	t.stack = append(t.stack, treeFrame{items: t.alloc(n), want: n})
+	t.stack = append(t.stack, treeFrame{items: t.anys.take(n), want: n})
 }
 
 func (t *treeSink) null()          { t.add(nil) }
 func (t *treeSink) boolean(b bool) { t.add(b) }
 func (t *treeSink) integer(i int64) {
-	if cap(t.ints) == len(t.ints) {
-		t.ints = make([]int64, 0, slabSize)
+	if i >= 0 && i < 256 {
+		t.add(i) // boxing a small integer allocates nothing
+		return
 	}
-	t.ints = append(t.ints, i)
-	t.add(&t.ints[len(t.ints)-1])
+	t.add(t.ints.one(i))
 }
 
-func (t *treeSink) float(f float64) {
-	if cap(t.flts) == len(t.flts) {
-		t.flts = make([]float64, 0, slabSize)
-	}
-	t.flts = append(t.flts, f)
-	t.add(&t.flts[len(t.flts)-1])
-}
+func (t *treeSink) float(f float64) { t.add(t.flts.one(f)) }
+func (t *treeSink) str(s string)    { t.add(t.strs.one(s)) }
 
-func (t *treeSink) str(s string) {
-	if cap(t.strs) == len(t.strs) {
-		t.strs = make([]string, 0, slabSize)
-	}
-	t.strs = append(t.strs, s)
-	t.add(&t.strs[len(t.strs)-1])
+// reset empties the sink for the next response, keeping its arenas.
+func (t *treeSink) reset() {
+	clear(t.stack[:cap(t.stack)])
+	t.stack = t.stack[:0]
+	t.root = nil
+	t.anys.reset()
+	t.lists.reset()
+	t.ints.reset()
+	t.strs.reset()
+	t.flts.reset()
 }
 
 type cborEncState struct {
@@ -145,8 +195,7 @@ var cborEncPool = sync.Pool{New: func() any {
 func appendCBOR(dst []byte, r *wire.GraphResponse, table bool) ([]byte, error) {
 	st := cborEncPool.Get().(*cborEncState)
 	defer func() {
-		clear(st.sink.stack[:cap(st.sink.stack)])
-		st.sink = treeSink{stack: st.sink.stack[:0]}
+		st.sink.reset()
 		clear(st.names)
 		cborEncPool.Put(st)
 	}()

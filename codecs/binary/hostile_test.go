@@ -237,7 +237,11 @@ func replaceNth(item any, k int, n *int, v any) (any, bool) {
 		return v, true
 	}
 	*n++
-	if list, ok := item.([]any); ok {
+	list, ok := item.([]any)
+	if p, isPtr := item.(*[]any); isPtr {
+		list, ok = *p, true
+	}
+	if ok {
 		for i := range list {
 			if nv, done := replaceNth(list[i], k, n, v); done {
 				list[i] = nv
