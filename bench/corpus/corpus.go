@@ -1,0 +1,213 @@
+package corpus
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	cjson "github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// Dir is the corpus directory, relative to the module root.
+const Dir = "bench/corpus"
+
+// ReferencePrefix starts the names of the GKG reference cases that Reference
+// loads, so they never collide with generated ones.
+const ReferencePrefix = "gkg_"
+
+// Files returns the corpus as files: name + ".json" → canonical JSON.
+func Files(cases []Case) (map[string][]byte, error) {
+	out := make(map[string][]byte, len(cases))
+	for _, c := range cases {
+		b, err := cjson.Encode(c.Response)
+		if err != nil {
+			return nil, fmt.Errorf("corpus: %s: %w", c.Name, err)
+		}
+		out[c.Name+".json"] = b
+	}
+	return out, nil
+}
+
+// Write generates the corpus and writes one canonical-JSON file per case
+// into dir (created if missing), replacing files of the same names. It
+// returns the names written, sorted, and the names of other *.json files in
+// dir, which are not part of the corpus and should be removed.
+func Write(dir string) (written, stale []string, err error) {
+	files, err := Files(Generate())
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, fmt.Errorf("corpus: %w", err)
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return nil, nil, fmt.Errorf("corpus: %w", err)
+		}
+		written = append(written, name)
+	}
+	sort.Strings(written)
+	existing, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, nil, fmt.Errorf("corpus: %w", err)
+	}
+	for _, p := range existing {
+		if _, ok := files[filepath.Base(p)]; !ok {
+			stale = append(stale, filepath.Base(p))
+		}
+	}
+	sort.Strings(stale)
+	return written, stale, nil
+}
+
+// Load reads every *.json file of dir as a canonical-JSON response, in
+// name order. The case name is the file name without ".json".
+func Load(dir string) ([]Case, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("corpus: no *.json files in %s", dir)
+	}
+	sort.Strings(paths)
+	out := make([]Case, 0, len(paths))
+	for _, p := range paths {
+		c, err := loadFile(p, strings.TrimSuffix(filepath.Base(p), ".json"))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func loadFile(path, name string) (Case, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Case{}, fmt.Errorf("corpus: %w", err)
+	}
+	r, err := cjson.Decode(data)
+	if err != nil {
+		return Case{}, fmt.Errorf("corpus: %s: %w", path, err)
+	}
+	return Case{Name: name, Response: r}, nil
+}
+
+// Reference loads GKG's reference inputs (the *.json files of the GOON
+// reference cases) from dir, named ReferencePrefix + file name. They are
+// measured beside the corpus when available but never committed with it.
+func Reference(dir string) ([]Case, error) {
+	if _, err := os.Stat(dir); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("corpus: reference directory %s does not exist", dir)
+		}
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	sort.Strings(paths)
+	out := make([]Case, 0, len(paths))
+	for _, p := range paths {
+		c, err := loadFile(p, ReferencePrefix+strings.TrimSuffix(filepath.Base(p), ".json"))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// Summary describes a response in a few words: its node counts by type,
+// its edge count, and its row count with the distinct entities its rows
+// group by, e.g. "200 MergeRequest, 50 User; 200 edges" or "no nodes; 0
+// edges; 100 rows grouped by 100 User".
+func Summary(r *wire.GraphResponse) string {
+	counts := map[string]int{}
+	var types []string
+	for _, n := range r.Nodes {
+		if counts[n.Type] == 0 {
+			types = append(types, n.Type)
+		}
+		counts[n.Type]++
+	}
+	sort.Strings(types)
+	var b bytes.Buffer
+	for i, t := range types {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d %s", counts[t], t)
+	}
+	if len(types) == 0 {
+		b.WriteString("no nodes")
+	}
+	fmt.Fprintf(&b, "; %d edges", len(r.Edges))
+	if r.Rows != nil {
+		fmt.Fprintf(&b, "; %d rows", len(r.Rows))
+		cells := map[string]map[int64]bool{}
+		var cellTypes []string
+		for _, row := range r.Rows {
+			for _, c := range row {
+				if c.Node == nil {
+					continue
+				}
+				if cells[c.Node.Type] == nil {
+					cells[c.Node.Type] = map[int64]bool{}
+					cellTypes = append(cellTypes, c.Node.Type)
+				}
+				cells[c.Node.Type][c.Node.ID] = true
+			}
+		}
+		sort.Strings(cellTypes)
+		for i, t := range cellTypes {
+			sep := ", "
+			if i == 0 {
+				sep = " grouped by "
+			}
+			fmt.Fprintf(&b, "%s%d %s", sep, len(cells[t]), t)
+		}
+	}
+	return b.String()
+}
+
+// ModulePath is the graphwire module path.
+const ModulePath = "github.com/graphwire/graphwire"
+
+// ModuleRoot returns the graphwire module root: dir or the nearest
+// directory above it whose go.mod declares ModulePath. Commands use it to
+// find Dir and scorecard.md from anywhere inside the repository.
+func ModuleRoot(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("corpus: %w", err)
+	}
+	for d := dir; ; {
+		if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && declaresModule(data) {
+			return d, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", fmt.Errorf("corpus: %s is not inside the %s module (no go.mod declaring it above)", dir, ModulePath)
+		}
+		d = parent
+	}
+}
+
+func declaresModule(gomod []byte) bool {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 2 && f[0] == "module" && strings.Trim(f[1], `"`) == ModulePath {
+			return true
+		}
+	}
+	return false
+}

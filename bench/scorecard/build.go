@@ -1,0 +1,343 @@
+package scorecard
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"runtime"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/graphwire/graphwire/bench/corpus"
+	"github.com/graphwire/graphwire/bench/tokens"
+	cjson "github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// counterNames are the token counters of the scorecard, in column order: the
+// real tokenizers o200k and cl100k, then the estimates chars and words.
+var counterNames = tokens.Names()
+
+// Fidelity says how much of a response survives a format's round trip.
+type Fidelity int
+
+const (
+	// NotChecked: the format is not read back.
+	NotChecked Fidelity = iota
+	// Exact: decode(encode(r)) equals r under wire.Exact.
+	Exact
+	// ByValue: equal only under wire.NumbersByValue.
+	ByValue
+	// Lossy: something differs.
+	Lossy
+)
+
+func (f Fidelity) String() string {
+	switch f {
+	case Exact:
+		return "exact"
+	case ByValue:
+		return "numbers by value"
+	case Lossy:
+		return "lossy"
+	}
+	return "not checked"
+}
+
+// Result is one format's measurement of one case.
+type Result struct {
+	Bytes int
+	// Tokens holds the counts in the order of counterNames; zero for a binary
+	// format.
+	Tokens    []int
+	RoundTrip Fidelity
+}
+
+// Case is one corpus case's row set.
+type Case struct {
+	Name    string
+	Summary string
+	// Results is parallel to Card.Formats.
+	Results []Result
+}
+
+// Card is a computed scorecard.
+type Card struct {
+	Formats []Format
+	Cases   []Case
+}
+
+// Text is one text a scorecard counts: a case in one text format.
+type Text struct {
+	Case, Format string
+	Data         []byte
+}
+
+// Texts returns every text the scorecard of cases counts tokens of: each
+// case in each text format, in case then format order. The differential
+// tokenizer test feeds the same texts to an independent implementation.
+func Texts(cases []corpus.Case) ([]Text, error) {
+	var out []Text
+	formats := Formats()
+	for _, c := range cases {
+		canonical, err := cjson.Encode(c.Response)
+		if err != nil {
+			return nil, fmt.Errorf("scorecard: %s: %w", c.Name, err)
+		}
+		for _, f := range formats {
+			if !f.Text {
+				continue
+			}
+			b, err := f.encode(c.Response, canonical)
+			if err != nil {
+				return nil, fmt.Errorf("scorecard: %s: %s: %w", c.Name, f.Name, err)
+			}
+			out = append(out, Text{Case: c.Name, Format: f.Name, Data: b})
+		}
+	}
+	return out, nil
+}
+
+// Build measures every case in every format. It works on all CPUs; the
+// result does not depend on how many there are.
+func Build(cases []corpus.Case) (*Card, error) {
+	card := &Card{Formats: Formats(), Cases: make([]Case, len(cases))}
+	if len(card.Formats) == 0 || card.Formats[0].Name != Baseline {
+		return nil, fmt.Errorf("scorecard: the %s codec is not registered", Baseline)
+	}
+	type job struct{ c, f int }
+	var jobs []job
+	canon := make([][]byte, len(cases))
+	for i, c := range cases {
+		b, err := cjson.Encode(c.Response)
+		if err != nil {
+			return nil, fmt.Errorf("scorecard: %s: %w", c.Name, err)
+		}
+		canon[i] = b
+		card.Cases[i] = Case{Name: c.Name, Summary: corpus.Summary(c.Response), Results: make([]Result, len(card.Formats))}
+		for j := range card.Formats {
+			jobs = append(jobs, job{i, j})
+		}
+	}
+	errs := make([]error, len(jobs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				j := jobs[k]
+				res, err := measureCached(card.Formats[j.f], cases[j.c].Response, canon[j.c])
+				if err != nil {
+					errs[k] = fmt.Errorf("scorecard: %s: %s: %w", cases[j.c].Name, card.Formats[j.f].Name, err)
+					continue
+				}
+				card.Cases[j.c].Results[j.f] = res
+			}
+		}()
+	}
+	for k := range jobs {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return card, nil
+}
+
+// measureCache memoizes measurements by format and the SHA-256 of the
+// case's canonical JSON, which determines the response exactly (canonical
+// JSON is lossless), so that rebuilding after a change to one case
+// measures only that case.
+var measureCache sync.Map // measureKey → Result
+
+type measureKey struct {
+	format string
+	sum    [32]byte
+}
+
+func measureCached(f Format, r *wire.GraphResponse, canonical []byte) (Result, error) {
+	key := measureKey{f.Name, sha256.Sum256(canonical)}
+	if v, ok := measureCache.Load(key); ok {
+		return v.(Result), nil
+	}
+	res, err := measure(f, r, canonical)
+	if err != nil {
+		return Result{}, err
+	}
+	measureCache.Store(key, res)
+	return res, nil
+}
+
+func measure(f Format, r *wire.GraphResponse, canonical []byte) (Result, error) {
+	out, err := f.encode(r, canonical)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Bytes: len(out), Tokens: make([]int, len(counterNames))}
+	if f.Text {
+		if !utf8.Valid(out) {
+			return Result{}, fmt.Errorf("output of a text format is not valid UTF-8")
+		}
+		counts, err := countAll(out)
+		if err != nil {
+			return Result{}, err
+		}
+		copy(res.Tokens, counts)
+	}
+	if f.decode != nil {
+		back, err := f.decode(out)
+		if err != nil {
+			return Result{}, fmt.Errorf("cannot read its own output back: %w", err)
+		}
+		res.RoundTrip = fidelity(r, canonical, back)
+	}
+	return res, nil
+}
+
+// countCache memoizes counts by the SHA-256 of the text, so that
+// rebuilding a scorecard after a change recounts only what changed.
+var countCache sync.Map // [32]byte → []int
+
+func countAll(text []byte) ([]int, error) {
+	key := sha256.Sum256(text)
+	if v, ok := countCache.Load(key); ok {
+		return v.([]int), nil
+	}
+	counts := make([]int, len(counterNames))
+	for i, name := range counterNames {
+		c, err := tokens.Get(name)
+		if err != nil {
+			return nil, err
+		}
+		n, err := c.Count(text)
+		if err != nil {
+			return nil, err
+		}
+		counts[i] = n
+	}
+	countCache.Store(key, counts)
+	return counts, nil
+}
+
+// fidelity classifies a round trip: back, read from the format, against
+// the original r whose canonical JSON is canonical.
+//
+// Canonical JSON is a function of the response that is exact (kinds, float
+// bits, absent against empty) and injective on valid UTF-8, so equal bytes
+// mean equal under wire.Exact, and different bytes mean not. Only when they
+// differ but the two responses have the same shape is wire.Equal asked
+// whether numbers by value make them equal; go-cmp on two responses that
+// differ in shape would spend its time aligning slices for a diff nobody
+// reads.
+func fidelity(r *wire.GraphResponse, canonical []byte, back *wire.GraphResponse) Fidelity {
+	if b, err := cjson.Encode(back); err == nil && bytes.Equal(b, canonical) && validStrings(back) {
+		return Exact
+	}
+	if sameShape(r, back) && wire.Equal(r, back, wire.NumbersByValue) {
+		return ByValue
+	}
+	return Lossy
+}
+
+// sameShape reports whether a and b agree on everything but values: query
+// metadata, which optional parts are present, every length, node types,
+// ids and property keys, edge endpoints.
+func sameShape(a, b *wire.GraphResponse) bool {
+	if a.FormatVersion != b.FormatVersion || a.QueryType != b.QueryType ||
+		len(a.Nodes) != len(b.Nodes) || len(a.Edges) != len(b.Edges) ||
+		len(a.Columns) != len(b.Columns) || (a.Columns == nil) != (b.Columns == nil) ||
+		len(a.GroupColumns) != len(b.GroupColumns) || (a.GroupColumns == nil) != (b.GroupColumns == nil) ||
+		len(a.Rows) != len(b.Rows) || (a.Rows == nil) != (b.Rows == nil) ||
+		(a.Pagination == nil) != (b.Pagination == nil) {
+		return false
+	}
+	for i := range a.Nodes {
+		if !sameNodeShape(&a.Nodes[i], &b.Nodes[i]) {
+			return false
+		}
+	}
+	for i := range a.Edges {
+		x, y := a.Edges[i], b.Edges[i]
+		if x.From != y.From || x.FromID != y.FromID || x.To != y.To || x.ToID != y.ToID || x.Type != y.Type {
+			return false
+		}
+	}
+	for i := range a.Rows {
+		if len(a.Rows[i]) != len(b.Rows[i]) {
+			return false
+		}
+		for j := range a.Rows[i] {
+			x, y := a.Rows[i][j], b.Rows[i][j]
+			if x.Name != y.Name || (x.Node == nil) != (y.Node == nil) || x.Node != nil && !sameNodeShape(x.Node, y.Node) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func sameNodeShape(a, b *wire.Node) bool {
+	if a.Type != b.Type || a.ID != b.ID || len(a.Properties) != len(b.Properties) {
+		return false
+	}
+	for i := range a.Properties {
+		if a.Properties[i].Key != b.Properties[i].Key {
+			return false
+		}
+	}
+	return true
+}
+
+// validStrings reports whether every string of r is valid UTF-8 (where
+// canonical JSON is injective).
+func validStrings(r *wire.GraphResponse) bool {
+	ok := utf8.ValidString(r.FormatVersion)
+	node := func(n *wire.Node) {
+		ok = ok && utf8.ValidString(n.Type)
+		for _, p := range n.Properties {
+			ok = ok && utf8.ValidString(p.Key) && validValue(p.Value)
+		}
+	}
+	for i := range r.Nodes {
+		node(&r.Nodes[i])
+	}
+	for _, e := range r.Edges {
+		ok = ok && utf8.ValidString(e.From) && utf8.ValidString(e.To) && utf8.ValidString(e.Type)
+	}
+	for _, c := range r.Columns {
+		ok = ok && utf8.ValidString(c.Name) && utf8.ValidString(c.Function) && utf8.ValidString(c.Target.String) && utf8.ValidString(c.Property.String)
+	}
+	for _, g := range r.GroupColumns {
+		ok = ok && utf8.ValidString(g.Name) && utf8.ValidString(string(g.Kind)) && utf8.ValidString(g.Node) &&
+			utf8.ValidString(g.Property.String) && utf8.ValidString(g.Entity.String)
+	}
+	for _, row := range r.Rows {
+		for _, c := range row {
+			ok = ok && utf8.ValidString(c.Name) && validValue(c.Value)
+			if c.Node != nil {
+				node(c.Node)
+			}
+		}
+	}
+	return ok
+}
+
+func validValue(v wire.Value) bool {
+	switch v.Kind() {
+	case wire.KindString:
+		return utf8.ValidString(v.Str())
+	case wire.KindList:
+		for _, e := range v.List() {
+			if !validValue(e) {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,29 @@
+package scorecard
+
+import (
+	cjson "github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// peers returns the peer rows after json-pretty: toon-plain, the canonical
+// JSON document converted to TOON with default options — what a user gets
+// from the reference TOON library's encode(JSON.parse(json)).
+func peers() []Format {
+	return []Format{{
+		Name:  "toon-plain",
+		Peer:  true,
+		Text:  true,
+		Loses: peerLosses["toon-plain"],
+		encode: func(_ *wire.GraphResponse, canonical []byte) ([]byte, error) {
+			return toon.FromJSON(canonical, toon.EncodeOptions{})
+		},
+		decode: func(data []byte) (*wire.GraphResponse, error) {
+			j, err := toon.ToJSON(data, toon.DecodeOptions{})
+			if err != nil {
+				return nil, err
+			}
+			return cjson.Decode(j)
+		},
+	}}
+}

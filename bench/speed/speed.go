@@ -1,0 +1,238 @@
+package speed
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/graphwire/graphwire/bench/corpus"
+	_ "github.com/graphwire/graphwire/codecs" // every built-in codec
+	cjson "github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// Reference is the name of the reference row: encoding/json on a generic
+// map[string]any, encoding and decoding the case's canonical JSON.
+const Reference = "encoding/json"
+
+// The two operations measured.
+const (
+	Encode = "encode"
+	Decode = "decode"
+)
+
+// DefaultBudget is the default time spent measuring one operation of one
+// codec on one case. With it, every codec over the whole corpus takes
+// about two minutes on two cores.
+const DefaultBudget = 150 * time.Millisecond
+
+// Options tune Run. The zero value is usable.
+type Options struct {
+	// Budget is the time spent on one measurement (default DefaultBudget).
+	// A measurement runs at least one iteration whatever the budget.
+	Budget time.Duration
+	// Codecs restricts the codecs measured (names or aliases); empty means
+	// every registered codec. The reference row is always measured.
+	Codecs []string
+	// Progress, when not nil, is called before each measurement.
+	Progress func(done, total int, what string)
+}
+
+// Measurement is one codec's timing of one operation on one case.
+type Measurement struct {
+	Codec string `json:"codec"`
+	Case  string `json:"case"`
+	Op    string `json:"op"` // encode or decode
+	// Bytes is the size of the codec's encoding of the case: the output of
+	// encode, the input of decode.
+	Bytes       int     `json:"bytes"`
+	Iterations  int     `json:"iterations"`
+	NsPerOp     float64 `json:"ns_per_op"`
+	MBPerSec    float64 `json:"mb_per_s"` // Bytes per op ÷ time, in 10^6 bytes per second
+	AllocsPerOp float64 `json:"allocs_per_op"`
+	BytesPerOp  float64 `json:"alloc_bytes_per_op"`
+	// Speedup is the reference's ns/op for the same case and operation
+	// divided by this one's: above 1 is faster than encoding/json.
+	Speedup float64 `json:"speedup_vs_encoding_json"`
+}
+
+// Report is the result of Run.
+type Report struct {
+	GoVersion    string        `json:"go_version"`
+	GOOS         string        `json:"goos"`
+	GOARCH       string        `json:"goarch"`
+	CPUs         int           `json:"cpus"`
+	Budget       time.Duration `json:"budget_ns"`
+	Measurements []Measurement `json:"measurements"`
+}
+
+type subject struct {
+	name   string
+	encode func() ([]byte, error)
+	decode func([]byte) error
+}
+
+// Run measures encode and decode of every case with every selected codec
+// and with the encoding/json reference, one case at a time, in case then
+// codec order (reference first).
+func Run(cases []corpus.Case, opts Options) (*Report, error) {
+	if len(cases) == 0 {
+		return nil, ErrNoCases
+	}
+	if opts.Budget <= 0 {
+		opts.Budget = DefaultBudget
+	}
+	codecs, err := selectCodecs(opts.Codecs)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{
+		GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
+		CPUs: runtime.GOMAXPROCS(0), Budget: opts.Budget,
+	}
+	total := len(cases) * (len(codecs) + 1) * 2
+	done := 0
+	for _, c := range cases {
+		subjects, err := subjectsFor(c, codecs)
+		if err != nil {
+			return nil, err
+		}
+		var refNs [2]float64
+		for si, s := range subjects {
+			data, err := s.encode()
+			if err != nil {
+				return nil, fmt.Errorf("speed: %s: %s: encode: %w", c.Name, s.name, err)
+			}
+			for oi, op := range []string{Encode, Decode} {
+				if opts.Progress != nil {
+					opts.Progress(done, total, c.Name+" "+s.name+" "+op)
+				}
+				done++
+				var fn func() error
+				if op == Encode {
+					fn = func() error { _, err := s.encode(); return err }
+				} else {
+					fn = func() error { return s.decode(data) }
+				}
+				m, err := measure(fn, opts.Budget)
+				if err != nil {
+					return nil, fmt.Errorf("speed: %s: %s: %s: %w", c.Name, s.name, op, err)
+				}
+				m.Codec, m.Case, m.Op, m.Bytes = s.name, c.Name, op, len(data)
+				if m.NsPerOp > 0 {
+					m.MBPerSec = float64(len(data)) / m.NsPerOp * 1e3
+				}
+				if si == 0 {
+					refNs[oi] = m.NsPerOp
+				}
+				if m.NsPerOp > 0 {
+					m.Speedup = refNs[oi] / m.NsPerOp
+				}
+				rep.Measurements = append(rep.Measurements, m)
+			}
+		}
+	}
+	return rep, nil
+}
+
+func selectCodecs(names []string) ([]wire.Codec, error) {
+	if len(names) == 0 {
+		for _, info := range wire.List() {
+			names = append(names, info.Name)
+		}
+	}
+	var out []wire.Codec
+	seen := map[string]bool{}
+	for _, n := range names {
+		c, err := wire.Lookup(n)
+		if err != nil {
+			return nil, fmt.Errorf("speed: %w", err)
+		}
+		if name := c.Info().Name; !seen[name] {
+			seen[name] = true
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// subjectsFor returns the reference and then each codec, bound to case c.
+func subjectsFor(c corpus.Case, codecs []wire.Codec) ([]subject, error) {
+	canonical, err := cjson.Encode(c.Response)
+	if err != nil {
+		return nil, fmt.Errorf("speed: %s: %w", c.Name, err)
+	}
+	var generic any
+	if err := json.Unmarshal(canonical, &generic); err != nil {
+		return nil, fmt.Errorf("speed: %s: encoding/json cannot read the canonical JSON: %w", c.Name, err)
+	}
+	out := []subject{{
+		name:   Reference,
+		encode: func() ([]byte, error) { return json.Marshal(generic) },
+		decode: func(data []byte) error {
+			var v any
+			return json.Unmarshal(data, &v)
+		},
+	}}
+	r := c.Response
+	for _, codec := range codecs {
+		out = append(out, subject{
+			name:   codec.Info().Name,
+			encode: func() ([]byte, error) { return codec.AppendEncode(nil, r) },
+			decode: func(data []byte) error { _, err := codec.Decode(data); return err },
+		})
+	}
+	return out, nil
+}
+
+// maxIterations bounds one round, as testing.B does.
+const maxIterations = 1_000_000_000
+
+// measure runs fn in rounds of growing length until a round lasts at least
+// budget, like testing.B, and reports the last round.
+func measure(fn func() error, budget time.Duration) (Measurement, error) {
+	if err := fn(); err != nil { // warm up, and fail fast
+		return Measurement{}, err
+	}
+	runtime.GC()
+	n := 1
+	for {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		for i := 0; i < n; i++ {
+			if err := fn(); err != nil {
+				return Measurement{}, err
+			}
+		}
+		elapsed := time.Since(start)
+		runtime.ReadMemStats(&after)
+		if elapsed >= budget || n >= maxIterations {
+			return Measurement{
+				Iterations:  n,
+				NsPerOp:     float64(elapsed.Nanoseconds()) / float64(n),
+				AllocsPerOp: float64(after.Mallocs-before.Mallocs) / float64(n),
+				BytesPerOp:  float64(after.TotalAlloc-before.TotalAlloc) / float64(n),
+			}, nil
+		}
+		n = nextN(n, elapsed, budget)
+	}
+}
+
+// nextN predicts the iterations for the next round: enough to fill the
+// budget with 20% to spare, growing at most 100-fold and at least by one.
+func nextN(n int, elapsed, budget time.Duration) int {
+	var next int
+	if ns := elapsed.Nanoseconds(); ns <= 0 {
+		next = n * 100
+	} else {
+		next = int(float64(budget.Nanoseconds()) * 1.2 * float64(n) / float64(ns))
+	}
+	next = min(next, n*100, maxIterations)
+	return max(next, n+1)
+}
+
+// ErrNoCases is Run's error when it is given no case.
+var ErrNoCases = errors.New("speed: no cases to measure")

@@ -1,0 +1,159 @@
+package speed
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graphwire/graphwire/bench/corpus"
+	"github.com/graphwire/graphwire/wire"
+)
+
+func smallCases(t testing.TB) []corpus.Case {
+	t.Helper()
+	var out []corpus.Case
+	for _, c := range corpus.Generate() {
+		if strings.HasSuffix(c.Name, "_s") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func TestRun(t *testing.T) {
+	cases := smallCases(t)
+	var progress []string
+	rep, err := Run(cases, Options{Budget: time.Millisecond, Progress: func(done, total int, what string) {
+		if done != len(progress) {
+			t.Errorf("progress done = %d, want %d", done, len(progress))
+		}
+		progress = append(progress, what)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	codecs := len(wire.List())
+	want := len(cases) * (codecs + 1) * 2
+	if len(rep.Measurements) != want || len(progress) != want {
+		t.Fatalf("%d measurements, %d progress calls; want %d", len(rep.Measurements), len(progress), want)
+	}
+	for i, m := range rep.Measurements {
+		if m.Iterations < 1 || m.NsPerOp <= 0 || m.Bytes <= 0 || m.MBPerSec <= 0 || m.Speedup <= 0 {
+			t.Errorf("measurement %d implausible: %+v", i, m)
+		}
+		if m.Codec == Reference && m.Speedup != 1 {
+			t.Errorf("reference speed-up %v, want 1", m.Speedup)
+		}
+	}
+	// Order: per case, the reference first, encode before decode.
+	if m := rep.Measurements[0]; m.Codec != Reference || m.Op != Encode || m.Case != cases[0].Name {
+		t.Errorf("first measurement %+v, want the reference encoding %s", m, cases[0].Name)
+	}
+	for _, info := range wire.List() {
+		if rep.MedianSpeedup(info.Name, Encode) <= 0 || rep.MedianSpeedup(info.Name, Decode) <= 0 {
+			t.Errorf("no median speed-up for %s", info.Name)
+		}
+	}
+
+	var js bytes.Buffer
+	if err := rep.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
+		t.Fatalf("-json output does not parse: %v", err)
+	}
+	if len(back.Measurements) != len(rep.Measurements) || back.Measurements[3] != rep.Measurements[3] {
+		t.Errorf("JSON round trip lost measurements")
+	}
+	var tab bytes.Buffer
+	if err := rep.WriteTable(&tab); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| case", "vs encoding/json", "Median speed-up", "| " + Reference} {
+		if !strings.Contains(tab.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, tab.String())
+		}
+	}
+}
+
+func TestRunSelectsCodecs(t *testing.T) {
+	rep, err := Run(smallCases(t)[:1], Options{Budget: time.Millisecond, Codecs: []string{"RAW", "json"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range rep.Measurements {
+		got = append(got, m.Codec+" "+m.Op)
+	}
+	want := "encoding/json encode,encoding/json decode,json encode,json decode"
+	if strings.Join(got, ",") != want {
+		t.Errorf("measured %v, want %s (an alias selects its codec once)", got, want)
+	}
+	if _, err := Run(smallCases(t)[:1], Options{Codecs: []string{"nope"}}); !errors.Is(err, wire.ErrUnknownCodec) {
+		t.Errorf("unknown codec: %v, want ErrUnknownCodec", err)
+	}
+	if _, err := Run(nil, Options{}); !errors.Is(err, ErrNoCases) {
+		t.Errorf("no cases: %v, want ErrNoCases", err)
+	}
+}
+
+func TestMeasureStopsOnError(t *testing.T) {
+	boom := errors.New("boom")
+	calls := 0
+	_, err := measure(func() error {
+		calls++
+		if calls == 3 {
+			return boom
+		}
+		return nil
+	}, time.Second)
+	if !errors.Is(err, boom) {
+		t.Errorf("measure error = %v, want boom", err)
+	}
+}
+
+func TestMeasureRespectsBudget(t *testing.T) {
+	start := time.Now()
+	m, err := measure(func() error { time.Sleep(time.Millisecond); return nil }, 20*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Iterations < 2 || time.Since(start) > 5*time.Second {
+		t.Errorf("%d iterations in %v", m.Iterations, time.Since(start))
+	}
+	// One slow iteration past the budget still gives one measurement.
+	m, err = measure(func() error { time.Sleep(5 * time.Millisecond); return nil }, time.Millisecond)
+	if err != nil || m.Iterations != 1 {
+		t.Errorf("slow op: %+v, %v", m, err)
+	}
+}
+
+func TestNextN(t *testing.T) {
+	for _, tt := range []struct {
+		n               int
+		elapsed, budget time.Duration
+		want            int
+	}{
+		{1, 0, time.Second, 100},
+		{1, time.Millisecond, time.Second, 100},          // capped at 100×
+		{100, 100 * time.Millisecond, time.Second, 1200}, // fill the budget + 20%
+		{5, time.Second, time.Millisecond, 6},            // at least one more
+		{maxIterations, time.Nanosecond, time.Hour, maxIterations},
+	} {
+		if got := nextN(tt.n, tt.elapsed, tt.budget); got != tt.want && !(tt.n == maxIterations && got >= maxIterations) {
+			t.Errorf("nextN(%d, %v, %v) = %d, want %d", tt.n, tt.elapsed, tt.budget, got, tt.want)
+		}
+	}
+}
+
+func TestGroup(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 12345678: "12,345,678", -1234: "-1,234"} {
+		if got := group(n); got != want {
+			t.Errorf("group(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

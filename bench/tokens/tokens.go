@@ -1,0 +1,188 @@
+package tokens
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/tiktoken-go/tokenizer"
+)
+
+// TokenizerModule is the module, at the version in go.mod, that supplies
+// the o200k and cl100k vocabularies. A test keeps it in step with go.mod.
+const TokenizerModule = "github.com/tiktoken-go/tokenizer v0.10.0"
+
+// The counter names.
+const (
+	O200k  = "o200k"  // o200k_base BPE (GPT-4o and later); the headline count
+	Cl100k = "cl100k" // cl100k_base BPE (GPT-4, GPT-3.5)
+	Chars  = "chars"  // estimate: code points × 10 / 35
+	Words  = "words"  // estimate: word-and-punctuation count
+)
+
+// ErrUnknownCounter is matched (errors.Is) by the error of Get for a name
+// that is not a counter.
+var ErrUnknownCounter = errors.New("unknown token counter")
+
+// Counter counts the tokens of a text.
+//
+// Implementations are safe for concurrent use. Text is read as UTF-8: the
+// tokenizers count invalid UTF-8 as if each maximal invalid sequence were
+// U+FFFD (what a UTF-8 decoder such as JavaScript's TextDecoder yields); the
+// estimates count each invalid byte as one character.
+type Counter interface {
+	// Name is the counter's short name: o200k, cl100k, chars or words.
+	Name() string
+	// Estimate reports whether the count is a heuristic rather than a real
+	// tokenizer's.
+	Estimate() bool
+	// Description is one line saying what is counted.
+	Description() string
+	// Count returns the number of tokens in text.
+	Count(text []byte) (int, error)
+}
+
+// Names returns every counter name: the real tokenizers first (o200k,
+// cl100k), then the estimates (chars, words).
+func Names() []string { return []string{O200k, Cl100k, Chars, Words} }
+
+// Get returns the counter named name (case-insensitive).
+func Get(name string) (Counter, error) {
+	switch strings.ToLower(name) {
+	case O200k, "o200k_base":
+		return o200k, nil
+	case Cl100k, "cl100k_base":
+		return cl100k, nil
+	case Chars:
+		return charsCounter{}, nil
+	case Words:
+		return wordsCounter{}, nil
+	}
+	return nil, fmt.Errorf("tokens: %w %q (have: %s)", ErrUnknownCounter, name, strings.Join(Names(), ", "))
+}
+
+// All returns every counter, in the order of Names.
+func All() []Counter {
+	out := make([]Counter, 0, 4)
+	for _, n := range Names() {
+		c, _ := Get(n)
+		out = append(out, c)
+	}
+	return out
+}
+
+var (
+	o200k  = &bpe{name: O200k, encoding: tokenizer.O200kBase, desc: "o200k_base BPE vocabulary (GPT-4o, GPT-4.1, o-series, GPT-5)"}
+	cl100k = &bpe{name: Cl100k, encoding: tokenizer.Cl100kBase, desc: "cl100k_base BPE vocabulary (GPT-4, GPT-3.5)"}
+)
+
+// bpe is a real byte-pair-encoding tokenizer. The vocabulary is compiled
+// into the binary and loaded on first use.
+type bpe struct {
+	name     string
+	encoding tokenizer.Encoding
+	desc     string
+
+	once  sync.Once
+	codec tokenizer.Codec
+	err   error
+}
+
+func (b *bpe) Name() string        { return b.name }
+func (b *bpe) Estimate() bool      { return false }
+func (b *bpe) Description() string { return b.desc }
+
+func (b *bpe) load() (tokenizer.Codec, error) {
+	b.once.Do(func() {
+		c, err := tokenizer.Get(b.encoding)
+		if err != nil {
+			b.err = fmt.Errorf("tokens: %s: %w", b.name, err)
+			return
+		}
+		// Count what a UTF-8 reader sees. The codec never treats special-token
+		// text such as <|endoftext|> as a special token: it is ordinary text,
+		// as it must be when it occurs in data.
+		c.SetErrorMode(tokenizer.ErrorModeReplace)
+		b.codec = c
+	})
+	return b.codec, b.err
+}
+
+func (b *bpe) Count(text []byte) (int, error) {
+	c, err := b.load()
+	if err != nil {
+		return 0, err
+	}
+	n, err := c.Count(string(text))
+	if err != nil {
+		return 0, fmt.Errorf("tokens: %s: %w", b.name, err)
+	}
+	return n, nil
+}
+
+// charsCounter is the characters ÷ 3.5 estimate: code points × 10 / 35,
+// rounded down.
+type charsCounter struct{}
+
+func (charsCounter) Name() string   { return Chars }
+func (charsCounter) Estimate() bool { return true }
+func (charsCounter) Description() string {
+	return "estimate: Unicode code points × 10 / 35 (characters ÷ 3.5), rounded down"
+}
+
+func (charsCounter) Count(text []byte) (int, error) {
+	return utf8.RuneCount(text) * 10 / 35, nil
+}
+
+// wordsCounter is the word-and-punctuation estimate: each maximal run of
+// [A-Za-z0-9_.] is one token, and each other rune that is not white space
+// is one token.
+type wordsCounter struct{}
+
+func (wordsCounter) Name() string   { return Words }
+func (wordsCounter) Estimate() bool { return true }
+func (wordsCounter) Description() string {
+	return "estimate: each run of [A-Za-z0-9_.] is one token, each other non-space character one"
+}
+
+func (wordsCounter) Count(text []byte) (int, error) {
+	n := 0
+	inWord := false
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch {
+			case isWordByte(c):
+				if !inWord {
+					n++
+					inWord = true
+				}
+			case isASCIISpace(c):
+				inWord = false
+			default:
+				n++
+				inWord = false
+			}
+			continue
+		}
+		r, size := utf8.DecodeRune(text[i:])
+		i += size
+		inWord = false
+		if !unicode.IsSpace(r) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.'
+}
+
+func isASCIISpace(c byte) bool {
+	return unicode.IsSpace(rune(c))
+}

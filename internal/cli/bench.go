@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/graphwire/graphwire/bench/corpus"
+	"github.com/graphwire/graphwire/bench/speed"
+	"github.com/graphwire/graphwire/wire"
+)
+
+func init() {
+	register("bench", "encode and decode speed per codec and corpus case, against encoding/json", runBench)
+}
+
+func runBench(env *Env) error {
+	flags := newFlags(env, "bench")
+	asJSON := flags.Bool("json", false, "write the measurements as JSON")
+	budget := flags.Duration("time", speed.DefaultBudget, "time spent on each measurement")
+	dir := flags.String("corpus", "", "corpus directory (default: "+corpus.Dir+" in the module root)")
+	match := flags.String("case", "", "only cases whose name matches this regular expression")
+	codecs := flags.String("codecs", "", "comma-separated codec names (default: every registered codec)")
+	if err := parseFlags(flags, env); err != nil {
+		return err
+	}
+	if flags.NArg() != 0 {
+		return usagef("unexpected arguments: %v", flags.Args())
+	}
+	if *budget <= 0 {
+		return usagef("-time must be positive")
+	}
+	var re *regexp.Regexp
+	if *match != "" {
+		var err error
+		if re, err = regexp.Compile(*match); err != nil {
+			return usagef("-case: %v", err)
+		}
+	}
+	if *dir == "" {
+		root, err := moduleRoot()
+		if err != nil {
+			return err
+		}
+		*dir = filepath.Join(root, corpus.Dir)
+	}
+	cases, err := corpus.Load(*dir)
+	if err != nil {
+		return err
+	}
+	if ref := os.Getenv("GOON_REFERENCE_DIR"); ref != "" {
+		more, err := corpus.Reference(ref)
+		if err != nil {
+			return err
+		}
+		cases = append(cases, more...)
+	}
+	if re != nil {
+		var kept []corpus.Case
+		for _, c := range cases {
+			if re.MatchString(c.Name) {
+				kept = append(kept, c)
+			}
+		}
+		if len(kept) == 0 {
+			return fmt.Errorf("no case matches -case %q", *match)
+		}
+		cases = kept
+	}
+	opts := speed.Options{Budget: *budget}
+	if *codecs != "" {
+		opts.Codecs = strings.Split(*codecs, ",")
+		for _, n := range opts.Codecs {
+			if _, err := wire.Lookup(n); err != nil {
+				return usagef("-codecs: %v", err)
+			}
+		}
+	}
+	if env.StderrIsTerminal {
+		opts.Progress = func(done, total int, what string) {
+			fmt.Fprintf(env.Stderr, "\r\033[K[%d/%d] %s", done+1, total, what)
+		}
+	}
+	rep, err := speed.Run(cases, opts)
+	if env.StderrIsTerminal {
+		fmt.Fprint(env.Stderr, "\r\033[K")
+	}
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return rep.WriteJSON(env.Stdout)
+	}
+	return rep.WriteTable(env.Stdout)
+}

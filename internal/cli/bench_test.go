@@ -1,0 +1,61 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/graphwire/graphwire/bench/speed"
+	"github.com/graphwire/graphwire/internal/cli"
+)
+
+func TestBenchJSON(t *testing.T) {
+	t.Setenv("GOON_REFERENCE_DIR", "")
+	dir := smallCorpus(t, "traversal_s", "aggregation_s")
+	res := runCmd(false, "", "bench", "-json", "-time", "1ms", "-codecs", "json", "-corpus", dir)
+	if res.code != 0 || res.stderr != "" {
+		t.Fatalf("bench -json: %+v", res)
+	}
+	var rep speed.Report
+	if err := json.Unmarshal([]byte(res.stdout), &rep); err != nil {
+		t.Fatalf("bench -json output does not parse: %v\n%s", err, res.stdout)
+	}
+	if len(rep.Measurements) != 2*2*2 { // 2 cases × (reference + json) × 2 ops
+		t.Errorf("%d measurements, want 8", len(rep.Measurements))
+	}
+}
+
+func TestBenchTableAndProgress(t *testing.T) {
+	t.Setenv("GOON_REFERENCE_DIR", "")
+	dir := smallCorpus(t, "traversal_s")
+	res := runCmd(true, "", "bench", "-time", "1ms", "-codecs", "json", "-corpus", dir)
+	if res.code != 0 || !strings.Contains(res.stdout, "vs encoding/json") {
+		t.Fatalf("bench: %+v", res)
+	}
+	if !strings.Contains(res.stderr, "[1/4] traversal_s encoding/json encode") {
+		t.Errorf("no progress on a terminal: %q", res.stderr)
+	}
+	res = runCmd(false, "", "bench", "-time", "1ms", "-codecs", "json", "-corpus", dir)
+	if res.code != 0 || res.stderr != "" {
+		t.Errorf("progress written when stderr is not a terminal: %q", res.stderr)
+	}
+}
+
+func TestBenchErrors(t *testing.T) {
+	t.Setenv("GOON_REFERENCE_DIR", "")
+	dir := smallCorpus(t, "traversal_s")
+	for _, args := range [][]string{{"-time", "0"}, {"-case", "("}, {"extra"}} {
+		res := runCmd(false, "", append([]string{"bench", "-corpus", dir}, args...)...)
+		if res.code != cli.ExitUsage {
+			t.Errorf("%v: exit %d, want %d", args, res.code, cli.ExitUsage)
+		}
+	}
+	res := runCmd(false, "", "bench", "-corpus", dir, "-case", "^nothing$")
+	if res.code != cli.ExitError || res.stdout != "" || !strings.Contains(res.stderr, "no case matches") {
+		t.Errorf("no matching case: %+v", res)
+	}
+	res = runCmd(false, "", "bench", "-corpus", dir, "-codecs", "nope", "-time", "1ms")
+	if res.code != cli.ExitUsage || !strings.Contains(res.stderr, `unknown codec "nope"`) {
+		t.Errorf("unknown codec: %+v", res)
+	}
+}
