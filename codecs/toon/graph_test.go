@@ -19,6 +19,7 @@ import (
 
 	"github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -78,26 +79,13 @@ func graphRoundTrip(t fataler, r *wire.GraphResponse) []byte {
 // TestGraphReferenceCases round-trips the goon-reference inputs (canonical
 // JSON) read from GOON_REFERENCE_DIR.
 func TestGraphReferenceCases(t *testing.T) {
-	dir := os.Getenv("GOON_REFERENCE_DIR")
-	if dir == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("GOON_REFERENCE_DIR is not set")
-		}
-		t.Skip("GOON_REFERENCE_DIR is not set")
+	cases := testsupport.ReferenceCases(t)
+	if len(cases) != 7 {
+		t.Fatalf("found %d reference cases, want 7", len(cases))
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) != 7 {
-		t.Fatalf("found %d *.json files in %s, want 7", len(files), dir)
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".json"), func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			data := c.JSON
 			r, err := json.Decode(data)
 			if err != nil {
 				t.Fatal(err)
