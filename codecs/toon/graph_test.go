@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,7 +12,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/tiktoken-go/tokenizer"
 	"pgregory.net/rapid"
 
@@ -313,21 +311,8 @@ func TestGraphLayoutGolden(t *testing.T) {
 	for _, tc := range layoutCases {
 		t.Run(tc.name, func(t *testing.T) {
 			got := graphRoundTrip(t, tc.r)
-			path := filepath.Join("testdata", "graph", tc.name+".toon")
-			if updateGolden() {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(got), "\n")); diff != "" {
-				t.Errorf("%s: %s (-want +got):\n%s", tc.name, tc.why, diff)
+			if !testsupport.Golden(t, filepath.Join("testdata", "graph", tc.name+".toon"), got, updateGolden()) {
+				t.Errorf("%s: %s", tc.name, tc.why)
 			}
 		})
 	}
