@@ -573,13 +573,13 @@ func TestGraphRegistered(t *testing.T) {
 // TestGraphDeterministic encodes one response from many goroutines: the
 // bytes are the same every time, and the response is not modified.
 func TestGraphDeterministic(t *testing.T) {
-	r := richTraversal(20, 60)
+	r := testsupport.Traversal(20, 60)
 	r.Nodes[3], r.Nodes[40] = r.Nodes[40], r.Nodes[3] // needs node_order
 	want, err := toon.Encode(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := richTraversal(20, 60)
+	before := testsupport.Traversal(20, 60)
 	before.Nodes[3], before.Nodes[40] = before.Nodes[40], before.Nodes[3]
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {
@@ -614,8 +614,8 @@ func TestGraphTokens(t *testing.T) {
 		name string
 		r    *wire.GraphResponse
 	}{
-		{"adr-50users-200mrs", adrTraversal(50, 200)},
-		{"rich-50users-200mrs", richTraversal(50, 200)},
+		{"adr-50users-200mrs", testsupport.ADRTraversal(50, 200)},
+		{"rich-50users-200mrs", testsupport.Traversal(50, 200)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if len(tc.r.Nodes) != 250 || len(tc.r.Edges) != 200 {
