@@ -2,50 +2,22 @@ package binary
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
-// referenceInputs returns the canonical-JSON inputs of the goon-reference
-// cases, from $GOON_REFERENCE_DIR. Unset, the test is skipped; under CI it
-// must be set and the directory present.
-func referenceInputs(t *testing.T) map[string][]byte {
-	t.Helper()
-	dir := os.Getenv("GOON_REFERENCE_DIR")
-	if dir == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("GOON_REFERENCE_DIR is not set")
-		}
-		t.Skip("GOON_REFERENCE_DIR is not set")
-	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no *.json in GOON_REFERENCE_DIR=%s (%v)", dir, err)
-	}
-	out := map[string][]byte{}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[filepath.Base(f)] = b
-	}
-	return out
-}
-
 func TestRoundTripReference(t *testing.T) {
-	for name, in := range referenceInputs(t) {
-		r, err := json.Decode(in)
+	for _, c := range testsupport.ReferenceCases(t) {
+		r, err := json.Decode(c.JSON)
 		if err != nil {
-			t.Fatalf("%s: json decode: %v", name, err)
+			t.Fatalf("%s: json decode: %v", c.Name, err)
 		}
 		for _, f := range formats {
-			t.Run(name+"/"+f.String(), func(t *testing.T) { roundTrip(t, Default(f), r) })
+			t.Run(c.Name+"/"+f.String(), func(t *testing.T) { roundTrip(t, Default(f), r) })
 		}
 	}
 }
@@ -85,16 +57,16 @@ func crossCodec(t *testing.T, canonical []byte) {
 
 func TestCrossCodec(t *testing.T) {
 	t.Run("reference", func(t *testing.T) {
-		for name, in := range referenceInputs(t) {
-			r, err := json.Decode(in)
+		for _, c := range testsupport.ReferenceCases(t) {
+			r, err := json.Decode(c.JSON)
 			if err != nil {
-				t.Fatalf("%s: %v", name, err)
+				t.Fatalf("%s: %v", c.Name, err)
 			}
 			canonical, err := json.Encode(r) // the reference files are canonical up to layout
 			if err != nil {
-				t.Fatalf("%s: %v", name, err)
+				t.Fatalf("%s: %v", c.Name, err)
 			}
-			t.Run(name, func(t *testing.T) { crossCodec(t, canonical) })
+			t.Run(c.Name, func(t *testing.T) { crossCodec(t, canonical) })
 		}
 	})
 	t.Run("generated", func(t *testing.T) {

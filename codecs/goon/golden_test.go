@@ -1,7 +1,6 @@
 package goon_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/graphwire/graphwire/codecs/goon"
 	gjson "github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -153,8 +153,8 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			goldenFile(t, filepath.Join("testdata", "golden", c.name+".goon"), got)
-			goldenFile(t, filepath.Join("testdata", "golden", c.name+".json"), input)
+			testsupport.Golden(t, filepath.Join("testdata", "golden", c.name+".goon"), got, *update)
+			testsupport.Golden(t, filepath.Join("testdata", "golden", c.name+".json"), input, *update)
 
 			d, err := goon.Decode(got)
 			if err != nil {
@@ -168,26 +168,5 @@ func TestGolden(t *testing.T) {
 				t.Errorf("fixed point (-first +second):\n%s", diff)
 			}
 		})
-	}
-}
-
-// goldenFile compares got with the file, or rewrites the file under -update.
-func goldenFile(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s is stale (-file +got):\n%s", path, diff)
 	}
 }

@@ -343,25 +343,45 @@ func (d *decoder) node(n *wire.Node) error {
 	return nil
 }
 
-func (d *decoder) edge(e *wire.Edge) error {
+// fields parses an object whose keys are among names, each at most once,
+// calling fn with the index in names of each key, at its value. The first
+// required names must be present. Errors start with what. There are at
+// most 8 names.
+func (d *decoder) fields(what string, names []string, required int, fn func(idx int) error) error {
 	var seen [8]bool
-	fields := [...]string{"from", "from_id", "to", "to_id", "type", "depth", "path_id", "step"}
 	start := d.pos
-	err := d.object("edge", func(key string, keyOff int) error {
+	err := d.object(what, func(key string, keyOff int) error {
 		idx := -1
-		for i, f := range fields {
+		for i, f := range names {
 			if f == key {
 				idx = i
 				break
 			}
 		}
 		if idx < 0 {
-			return d.errAt(keyOff, "edge: unknown field "+strconv.Quote(key))
+			return d.errAt(keyOff, what+": unknown field "+strconv.Quote(key))
 		}
 		if seen[idx] {
-			return d.errAt(keyOff, "edge: duplicate field "+strconv.Quote(key))
+			return d.errAt(keyOff, what+": duplicate field "+strconv.Quote(key))
 		}
 		seen[idx] = true
+		return fn(idx)
+	})
+	if err != nil {
+		return err
+	}
+	for i, f := range names[:required] {
+		if !seen[i] {
+			return d.errAt(start, what+": missing "+strconv.Quote(f))
+		}
+	}
+	return nil
+}
+
+var edgeFields = [...]string{"from", "from_id", "to", "to_id", "type", "depth", "path_id", "step"}
+
+func (d *decoder) edge(e *wire.Edge) error {
+	return d.fields("edge", edgeFields[:], 5, func(idx int) error {
 		var err error
 		switch idx {
 		case 0:
@@ -386,36 +406,12 @@ func (d *decoder) edge(e *wire.Edge) error {
 		}
 		return err
 	})
-	if err != nil {
-		return err
-	}
-	for i, f := range fields[:5] {
-		if !seen[i] {
-			return d.errAt(start, "edge: missing "+strconv.Quote(f))
-		}
-	}
-	return nil
 }
 
+var columnFields = [...]string{"name", "function", "target", "property"}
+
 func (d *decoder) column(c *wire.Column) error {
-	var seen [4]bool
-	fields := [...]string{"name", "function", "target", "property"}
-	start := d.pos
-	err := d.object("column", func(key string, keyOff int) error {
-		idx := -1
-		for i, f := range fields {
-			if f == key {
-				idx = i
-				break
-			}
-		}
-		if idx < 0 {
-			return d.errAt(keyOff, "column: unknown field "+strconv.Quote(key))
-		}
-		if seen[idx] {
-			return d.errAt(keyOff, "column: duplicate field "+strconv.Quote(key))
-		}
-		seen[idx] = true
+	return d.fields("column", columnFields[:], 2, func(idx int) error {
 		var err error
 		switch idx {
 		case 0:
@@ -431,36 +427,12 @@ func (d *decoder) column(c *wire.Column) error {
 		}
 		return err
 	})
-	if err != nil {
-		return err
-	}
-	for i, f := range fields[:2] {
-		if !seen[i] {
-			return d.errAt(start, "column: missing "+strconv.Quote(f))
-		}
-	}
-	return nil
 }
 
+var groupColumnFields = [...]string{"name", "kind", "node", "property", "entity"}
+
 func (d *decoder) groupColumn(g *wire.GroupColumn) error {
-	var seen [5]bool
-	fields := [...]string{"name", "kind", "node", "property", "entity"}
-	start := d.pos
-	err := d.object("group column", func(key string, keyOff int) error {
-		idx := -1
-		for i, f := range fields {
-			if f == key {
-				idx = i
-				break
-			}
-		}
-		if idx < 0 {
-			return d.errAt(keyOff, "group column: unknown field "+strconv.Quote(key))
-		}
-		if seen[idx] {
-			return d.errAt(keyOff, "group column: duplicate field "+strconv.Quote(key))
-		}
-		seen[idx] = true
+	return d.fields("group column", groupColumnFields[:], 3, func(idx int) error {
 		var err error
 		switch idx {
 		case 0:
@@ -485,15 +457,6 @@ func (d *decoder) groupColumn(g *wire.GroupColumn) error {
 		}
 		return err
 	})
-	if err != nil {
-		return err
-	}
-	for i, f := range fields[:3] {
-		if !seen[i] {
-			return d.errAt(start, "group column: missing "+strconv.Quote(f))
-		}
-	}
-	return nil
 }
 
 func (d *decoder) row() (wire.Row, error) {
@@ -520,26 +483,11 @@ func (d *decoder) row() (wire.Row, error) {
 	return append(wire.Row{}, d.cells[base:]...), nil
 }
 
+var nodeRefFields = [...]string{"type", "id", "properties"}
+
 func (d *decoder) nodeRef() (*wire.Node, error) {
 	n := &wire.Node{}
-	var seen [3]bool
-	fields := [...]string{"type", "id", "properties"}
-	start := d.pos
-	err := d.object("node reference", func(key string, keyOff int) error {
-		idx := -1
-		for i, f := range fields {
-			if f == key {
-				idx = i
-				break
-			}
-		}
-		if idx < 0 {
-			return d.errAt(keyOff, "node reference: unknown field "+strconv.Quote(key))
-		}
-		if seen[idx] {
-			return d.errAt(keyOff, "node reference: duplicate field "+strconv.Quote(key))
-		}
-		seen[idx] = true
+	err := d.fields("node reference", nodeRefFields[:], len(nodeRefFields), func(idx int) error {
 		var err error
 		switch idx {
 		case 0:
@@ -553,11 +501,6 @@ func (d *decoder) nodeRef() (*wire.Node, error) {
 	})
 	if err != nil {
 		return nil, err
-	}
-	for i, f := range fields {
-		if !seen[i] {
-			return nil, d.errAt(start, "node reference: missing "+strconv.Quote(f))
-		}
 	}
 	return n, nil
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -491,22 +491,7 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("testdata", "golden", "all_rules.json")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", path, diff)
-	}
+	testsupport.Golden(t, filepath.Join("testdata", "golden", "all_rules.json"), got, *update)
 	if !gojson.Valid(got) {
 		t.Errorf("encoding/json finds the encoding invalid")
 	}

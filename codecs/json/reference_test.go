@@ -3,8 +3,6 @@ package json_test
 import (
 	"bytes"
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,50 +11,21 @@ import (
 	gojson "encoding/json"
 
 	"github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 )
-
-// referenceCases returns the canonical JSON inputs of the GOON reference
-// cases, by file name, from the directory in GOON_REFERENCE_DIR. It skips
-// the test when the variable is unset, and fails when CI is set and the
-// variable is unset, or when the directory is missing or holds no cases.
-func referenceCases(t testing.TB) map[string][]byte {
-	t.Helper()
-	dir := os.Getenv("GOON_REFERENCE_DIR")
-	if dir == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("GOON_REFERENCE_DIR is not set (required when CI is set)")
-		}
-		t.Skip("GOON_REFERENCE_DIR is not set")
-	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatalf("GOON_REFERENCE_DIR=%s holds no *.json cases", dir)
-	}
-	cases := make(map[string][]byte, len(files))
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cases[filepath.Base(f)] = b
-	}
-	return cases
-}
 
 // TestReferenceCases decodes every reference input and re-encodes it to
 // the same bytes. The files are canonical JSON followed by one newline,
 // which is whitespace to the decoder and not part of the encoding.
 func TestReferenceCases(t *testing.T) {
-	cases := referenceCases(t)
+	cases := testsupport.ReferenceCases(t)
 	if len(cases) != 7 {
 		t.Errorf("found %d reference cases, want 7", len(cases))
 	}
-	for name, b := range cases {
-		t.Run(strings.TrimSuffix(name, ".json"), func(t *testing.T) {
+	for _, c := range cases {
+		name, b := c.Name+".json", c.JSON
+		t.Run(c.Name, func(t *testing.T) {
 			canonical, ok := bytes.CutSuffix(b, []byte("\n"))
 			if !ok {
 				t.Fatalf("%s does not end with one newline", name)
@@ -118,10 +87,10 @@ func TestReferenceCases(t *testing.T) {
 // each prefix is an error with an offset inside the prefix, never a panic
 // and never a response.
 func TestReferenceCasesTruncated(t *testing.T) {
-	for name, b := range referenceCases(t) {
-		b = bytes.TrimSuffix(b, []byte("\n"))
+	for _, c := range testsupport.ReferenceCases(t) {
+		b := bytes.TrimSuffix(c.JSON, []byte("\n"))
 		for n := 0; n < len(b); n++ {
-			checkDecodeFails(t, name+" cut at "+strconv.Itoa(n), b[:n])
+			checkDecodeFails(t, c.Name+".json cut at "+strconv.Itoa(n), b[:n])
 		}
 	}
 }

@@ -8,26 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 )
-
-// specDir returns the conformance fixture directory from TOON_SPEC_DIR. It
-// skips the test when the variable is unset outside CI, and fails it when
-// CI is set and the variable is unset, or when the directory is missing.
-func specDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("TOON_SPEC_DIR")
-	if dir == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("TOON_SPEC_DIR is not set (required in CI)")
-		}
-		t.Skip("TOON_SPEC_DIR is not set")
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		t.Fatalf("TOON_SPEC_DIR=%s is not a directory: %v", dir, err)
-	}
-	return dir
-}
 
 type fixtureCase struct {
 	file, name  string
@@ -118,7 +101,7 @@ func fixtureDecodeOptions(t *testing.T, o *Object) DecodeOptions {
 // expected value (numbers by value, key order kept), error cases a
 // positioned *wire.DecodeError.
 func TestConformance(t *testing.T) {
-	dir := specDir(t)
+	dir := testsupport.Dir(t, testsupport.SpecEnv)
 	cases := loadFixtures(t, dir)
 	counts := map[string]int{}
 	for _, c := range cases {

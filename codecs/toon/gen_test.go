@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"pgregory.net/rapid"
+
+	gjson "github.com/graphwire/graphwire/codecs/json"
 )
 
 // numLit is a number leaf of a generated JSON document, kept as the literal
@@ -232,13 +234,13 @@ func writeJSON(dst []byte, v Value, escapeAll bool) []byte {
 		return append(dst, x...)
 	case string:
 		if !escapeAll {
-			return appendJSONString(dst, x)
+			return gjson.AppendString(dst, x)
 		}
 		dst = append(dst, '"')
 		for _, r := range x {
 			switch {
 			case r < utf8.RuneSelf:
-				q := appendJSONString(nil, string(r))
+				q := gjson.AppendString(nil, string(r))
 				dst = append(dst, q[1:len(q)-1]...)
 			case r > 0xFFFF:
 				r1, r2 := utf16.EncodeRune(r)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,12 +12,12 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/tiktoken-go/tokenizer"
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -78,26 +77,13 @@ func graphRoundTrip(t fataler, r *wire.GraphResponse) []byte {
 // TestGraphReferenceCases round-trips the goon-reference inputs (canonical
 // JSON) read from GOON_REFERENCE_DIR.
 func TestGraphReferenceCases(t *testing.T) {
-	dir := os.Getenv("GOON_REFERENCE_DIR")
-	if dir == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("GOON_REFERENCE_DIR is not set")
-		}
-		t.Skip("GOON_REFERENCE_DIR is not set")
+	cases := testsupport.ReferenceCases(t)
+	if len(cases) != 7 {
+		t.Fatalf("found %d reference cases, want 7", len(cases))
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) != 7 {
-		t.Fatalf("found %d *.json files in %s, want 7", len(files), dir)
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".json"), func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			data := c.JSON
 			r, err := json.Decode(data)
 			if err != nil {
 				t.Fatal(err)
@@ -325,21 +311,8 @@ func TestGraphLayoutGolden(t *testing.T) {
 	for _, tc := range layoutCases {
 		t.Run(tc.name, func(t *testing.T) {
 			got := graphRoundTrip(t, tc.r)
-			path := filepath.Join("testdata", "graph", tc.name+".toon")
-			if updateGolden() {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(got), "\n")); diff != "" {
-				t.Errorf("%s: %s (-want +got):\n%s", tc.name, tc.why, diff)
+			if !testsupport.Golden(t, filepath.Join("testdata", "graph", tc.name+".toon"), got, updateGolden()) {
+				t.Errorf("%s: %s", tc.name, tc.why)
 			}
 		})
 	}
@@ -600,13 +573,13 @@ func TestGraphRegistered(t *testing.T) {
 // TestGraphDeterministic encodes one response from many goroutines: the
 // bytes are the same every time, and the response is not modified.
 func TestGraphDeterministic(t *testing.T) {
-	r := richTraversal(20, 60)
+	r := testsupport.Traversal(20, 60)
 	r.Nodes[3], r.Nodes[40] = r.Nodes[40], r.Nodes[3] // needs node_order
 	want, err := toon.Encode(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := richTraversal(20, 60)
+	before := testsupport.Traversal(20, 60)
 	before.Nodes[3], before.Nodes[40] = before.Nodes[40], before.Nodes[3]
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {
@@ -641,8 +614,8 @@ func TestGraphTokens(t *testing.T) {
 		name string
 		r    *wire.GraphResponse
 	}{
-		{"adr-50users-200mrs", adrTraversal(50, 200)},
-		{"rich-50users-200mrs", richTraversal(50, 200)},
+		{"adr-50users-200mrs", testsupport.ADRTraversal(50, 200)},
+		{"rich-50users-200mrs", testsupport.Traversal(50, 200)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if len(tc.r.Nodes) != 250 || len(tc.r.Edges) != 200 {

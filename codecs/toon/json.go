@@ -7,6 +7,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	gjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -385,7 +386,7 @@ func appendJSON(dst []byte, v Value, depth int) ([]byte, error) {
 			dst = appendFloat(dst, x)
 		}
 	case string:
-		dst = appendJSONString(dst, x)
+		dst = gjson.AppendString(dst, x)
 	case []Value:
 		dst = append(dst, '[')
 		for i, item := range x {
@@ -409,7 +410,7 @@ func appendJSON(dst []byte, v Value, depth int) ([]byte, error) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendJSONString(dst, m.Key)
+			dst = gjson.AppendString(dst, m.Key)
 			dst = append(dst, ':')
 			if dst, err = appendJSON(dst, m.Value, depth+1); err != nil {
 				return dst, err
@@ -420,49 +421,4 @@ func appendJSON(dst []byte, v Value, depth int) ([]byte, error) {
 		return dst, fmt.Errorf("toon: cannot encode value of type %T", v)
 	}
 	return dst, nil
-}
-
-func appendJSONString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				dst = append(dst, s[start:i]...)
-				dst = append(dst, "\uFFFD"...)
-				i++
-				start = i
-				continue
-			}
-			i += size
-			continue
-		}
-		if c >= 0x20 && c != '"' && c != '\\' {
-			i++
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
-		i++
-		start = i
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }

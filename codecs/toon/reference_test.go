@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"pgregory.net/rapid"
+
+	gjson "github.com/graphwire/graphwire/codecs/json"
 )
 
 // referenceVersion is the version of the npm package @toon-format/toon the
@@ -74,11 +76,11 @@ func TestReferenceEdges(t *testing.T) {
 		docs = append(docs, n, "["+n+"]", `{"n":`+n+`}`, `[{"a":`+n+`,"b":1},{"a":2,"b":`+n+`}]`)
 	}
 	for _, s := range trickyStrings {
-		q := string(appendJSONString(nil, s))
+		q := string(gjson.AppendString(nil, s))
 		docs = append(docs, q, "["+q+","+q+"]", `{"k":`+q+`}`, `{`+q+`:1}`, `[{"a":`+q+`},{"a":"x"}]`, `{`+q+`:[1,2]}`)
 	}
 	for _, k := range trickyKeys {
-		q := string(appendJSONString(nil, k))
+		q := string(gjson.AppendString(nil, k))
 		docs = append(docs, `{`+q+`:{`+q+`:[]}}`, `{"m":{`+q+`:{"v":1},"z":{"v":2}}}`, `[{`+q+`:1,"b":{}}]`)
 	}
 	docs = append(docs, `{}`, `[]`, `[[]]`, `[{}]`, `{"a":{}}`, `{"a":[]}`, `[[],[1],{}]`, `[[1,2],[3]]`,

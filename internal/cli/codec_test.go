@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/graphwire/graphwire/internal/cli"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -250,30 +251,9 @@ func TestList(t *testing.T) {
 	}
 }
 
-// referenceDir returns GOON_REFERENCE_DIR, skipping the test when it is
-// unset and failing when CI is set and it is unset or missing.
-func referenceDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("GOON_REFERENCE_DIR")
-	if dir == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("GOON_REFERENCE_DIR is not set (required when CI is set)")
-		}
-		t.Skip("GOON_REFERENCE_DIR is not set")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Fatalf("GOON_REFERENCE_DIR: %v", err)
-	}
-	return dir
-}
-
 // TestBuiltBinary builds cmd/wirebench and runs it as a user would.
 func TestBuiltBinary(t *testing.T) {
-	dir := referenceDir(t)
-	cases, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil || len(cases) == 0 {
-		t.Fatalf("no reference cases in %s: %v", dir, err)
-	}
+	cases := testsupport.ReferenceCases(t)
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skipf("no go command to build wirebench: %v", err)
@@ -298,11 +278,8 @@ func TestBuiltBinary(t *testing.T) {
 		}
 		return result{code, out.String(), errOut.String()}
 	}
-	for _, f := range cases {
-		want, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, c := range cases {
+		f, want := c.Path, c.JSON
 		// The reference files are canonical JSON and one newline, which is
 		// what decode -f json prints.
 		for _, res := range []result{exe(nil, "decode", "-f", "json", f), exe(want, "decode", "-f", "json")} {
