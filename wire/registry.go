@@ -87,6 +87,9 @@ func Register(c Codec) {
 	}
 	info = cloneInfo(info)
 	info.Name = name
+	for i, a := range info.Aliases {
+		info.Aliases[i] = strings.ToLower(a)
+	}
 	next.infos = append(slices.Clone(old.infos), info)
 	slices.SortFunc(next.infos, func(a, b Info) int { return strings.Compare(a.Name, b.Name) })
 	reg.Store(next)
@@ -127,8 +130,9 @@ func (e *unknownCodecError) Error() string {
 
 func (e *unknownCodecError) Is(target error) bool { return target == ErrUnknownCodec }
 
-// List returns every registered codec's Info, sorted by name. The result is
-// a copy: changing it does not change the registry.
+// List returns every registered codec's Info, sorted by name, names and
+// aliases in lower case. The result is a copy: changing it does not change
+// the registry.
 func List() []Info {
 	r := current()
 	out := make([]Info, len(r.infos))

@@ -166,10 +166,14 @@ func TestLookupCaseInsensitive(t *testing.T) {
 			t.Errorf("Lookup(%q) = %v, want the registered codec", n, got)
 		}
 	}
-	// The registry stores the canonical name in lower case.
-	i := slices.IndexFunc(wire.List(), func(info wire.Info) bool { return info.Name == "lookup-case" })
+	// The registry stores the canonical name and the aliases in lower case.
+	list := wire.List()
+	i := slices.IndexFunc(list, func(info wire.Info) bool { return info.Name == "lookup-case" })
 	if i < 0 {
 		t.Fatalf("List() has no %q: %v", "lookup-case", registeredNames())
+	}
+	if diff := cmp.Diff([]string{"lc-alias"}, list[i].Aliases); diff != "" {
+		t.Errorf("List() aliases (-want +got):\n%s", diff)
 	}
 }
 

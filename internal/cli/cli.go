@@ -61,13 +61,18 @@ func newFlags(env *Env, name string) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses env.Args with fs; a flag error becomes a usage error.
+// errHelp ends a subcommand that was asked for its usage (-h): exit 0.
+var errHelp = errors.New("help requested")
+
+// parseFlags parses env.Args with fs. The flag package has already printed
+// a bad flag's error and the usage on stderr, so the usage error it becomes
+// carries no second message; -h and -help print the usage and exit 0.
 func parseFlags(fs *flag.FlagSet, env *Env) error {
 	if err := fs.Parse(env.Args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return &usageError{msg: ""}
+			return errHelp
 		}
-		return &usageError{msg: err.Error()}
+		return &usageError{msg: ""}
 	}
 	return nil
 }
@@ -91,7 +96,7 @@ func Run(env *Env) int {
 	sub := *env
 	sub.Args = env.Args[1:]
 	err := cmd.run(&sub)
-	if err == nil {
+	if err == nil || errors.Is(err, errHelp) {
 		return ExitOK
 	}
 	var ue *usageError

@@ -175,6 +175,24 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// TestFlagErrorsOnce: a bad flag's message and the usage appear once on
+// stderr; -h prints the usage and exits 0.
+func TestFlagErrorsOnce(t *testing.T) {
+	res := run("", "encode", "-f")
+	if res.code != cli.ExitUsage || res.stdout != "" {
+		t.Errorf("encode -f: exit %d, stdout %q; want exit %d and no output", res.code, res.stdout, cli.ExitUsage)
+	}
+	if n := strings.Count(res.stderr, "flag needs an argument: -f"); n != 1 {
+		t.Errorf("encode -f: the error appears %d times on stderr, want once:\n%s", n, res.stderr)
+	}
+	for _, args := range [][]string{{"encode", "-h"}, {"decode", "-help"}} {
+		res := run("", args...)
+		if res.code != cli.ExitOK || res.stdout != "" || !strings.Contains(res.stderr, "Usage of wirebench "+args[0]) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 0 and the usage on stderr", args, res.code, res.stdout, res.stderr)
+		}
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	var names []string
 	for _, info := range wire.List() {
