@@ -223,12 +223,20 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 // TestEncodeAllocationsDoNotGrow: an encode makes the same few allocations
-// for 250 nodes as for 10,000.
+// for 250 nodes (or rows) as for 10,000, lists included.
 func TestEncodeAllocationsDoNotGrow(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector makes sync.Pool drop items at random")
 	}
 	small, large := benchTraversal(50, 200), benchTraversal(2500, 7500)
+	// A list whose JSON text is quoted and longer than a short string.
+	for _, r := range []*wire.GraphResponse{small, large} {
+		for i := range r.Nodes {
+			r.Nodes[i].Properties = append(r.Nodes[i].Properties,
+				P("labels", L(S("type::x"), S("group::knowledge graph"))),
+				P("weights", L(F(0.25), I(3), S("a \"b\""), L(S("nested list value")))))
+		}
+	}
 	goon.Encode(small)
 	goon.Encode(large)
 	a := testing.AllocsPerRun(20, func() { goon.Encode(small) })
@@ -236,5 +244,24 @@ func TestEncodeAllocationsDoNotGrow(t *testing.T) {
 	t.Logf("allocations per encode: %.1f (250 nodes), %.1f (10,000 nodes)", a, b)
 	if b > a+1 || a > 4 {
 		t.Errorf("allocations per encode: %.1f for 250 nodes, %.1f for 10,000", a, b)
+	}
+
+	// Aggregation rows whose cells hold such lists.
+	rows := func(n int) *wire.GraphResponse {
+		r := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Aggregation,
+			GroupColumns: []wire.GroupColumn{propGroup("labels", "")}, Columns: []wire.Column{count("n")}}
+		for i := range n {
+			r.Rows = append(r.Rows, row(cell("labels", L(S("type::x"), S("group::knowledge graph"), I(int64(i)))), cell("n", I(int64(i)))))
+		}
+		return r
+	}
+	smallRows, largeRows := rows(250), rows(10000)
+	goon.Encode(smallRows)
+	goon.Encode(largeRows)
+	a = testing.AllocsPerRun(20, func() { goon.Encode(smallRows) })
+	b = testing.AllocsPerRun(20, func() { goon.Encode(largeRows) })
+	t.Logf("allocations per encode: %.1f (250 rows), %.1f (10,000 rows)", a, b)
+	if b > a+1 || a > 8 { // column paths for error messages cost a few per column
+		t.Errorf("allocations per encode: %.1f for 250 rows, %.1f for 10,000", a, b)
 	}
 }

@@ -226,6 +226,22 @@ func TestDecodeStructure(t *testing.T) {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
 	})
+	t.Run("broken_chain", func(t *testing.T) {
+		// A:1→B:2 then C:3→D:4 on one path is written as one chain, which
+		// reads back with the second edge starting at B:2.
+		in, err := goon.Encode(resp(wire.PathFinding, nil, onPath(edge("R", "A", 1, "B", 2), 0, 0), onPath(edge("S", "C", 3, "D", 4), 0, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := goon.Decode(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []wire.Edge{onPath(edge("R", "A", 1, "B", 2), 0, 0), onPath(edge("S", "B", 2, "D", 4), 0, 1)}
+		if diff := cmp.Diff(want, r.Edges); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
 	t.Run("aggregation", func(t *testing.T) {
 		in := doc(cat(head("aggregation", "3", "0"), lines("has_more:true", "total_rows:40", "rows:3",
 			"group_by:u(node:User),sev(property:severity),state(property),g(node)", "aggregations:n(count),m(max:v.updated_at),t(sum:v)",

@@ -133,6 +133,13 @@
 //     bare, in T-form or not at all — the string gains U+001A characters,
 //     one per dropped code point in a truncated prefix and one otherwise,
 //     which quoting drops again.
+//   - A path line names the first edge's source, then each edge's
+//     relationship and target, as GKG writes it; an edge's source is not
+//     written, so where it is not the previous edge's target (the edges do
+//     not chain) it is lost. A:1→B:2 then C:3→D:4 on one path is written
+//     path=0: A:1 --R--> B:2 --S--> D:4 and comes back as A:1→B:2,
+//     B:2→D:4. Path edges come back with steps 0, 1, … in line order and
+//     without depth.
 //   - In an aggregation, the last node rows that match the rows' node
 //     references, in first-reference order, are taken as lifted: the cells
 //     point at them and they are not in Nodes. Earlier node rows are the

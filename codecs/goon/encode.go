@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	gjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
@@ -532,9 +533,16 @@ func (e *encoder) prop(b []byte, key string, v wire.Value) []byte {
 	case wire.KindList:
 		e.list = appendJSON(e.list[:0], v)
 		b = appendKey(b, key)
-		return appendText(b, key, string(e.list), true, false)
+		return appendText(b, key, e.listText(), true, false)
 	}
 	return b // null
+}
+
+// listText returns the JSON text in e.list as a string without copying it.
+// The string is valid until e.list is next written; appendText, which it is
+// passed to, reads it and keeps nothing.
+func (e *encoder) listText() string {
+	return unsafe.String(unsafe.SliceData(e.list), len(e.list))
 }
 
 func appendKey(b []byte, key string) []byte {
@@ -804,7 +812,7 @@ func (e *encoder) writeAggregationRows(b []byte, r *wire.GraphResponse) ([]byte,
 				b = append(b, ' ')
 			}
 			var err error
-			if b, err = appendCell(b, c, col.nodeKind, i); err != nil {
+			if b, err = e.appendCell(b, c, col.nodeKind, i); err != nil {
 				return b, err
 			}
 		}
@@ -833,7 +841,7 @@ func (e *encoder) writePlainRows(b []byte, r *wire.GraphResponse) ([]byte, error
 				b = append(b, ' ')
 			}
 			var err error
-			if b, err = appendCell(b, c, false, i); err != nil {
+			if b, err = e.appendCell(b, c, false, i); err != nil {
 				return b, err
 			}
 		}
@@ -848,7 +856,7 @@ func (e *encoder) writePlainRows(b []byte, r *wire.GraphResponse) ([]byte, error
 // node reference as Type:id, null as bare null, a string quoted when
 // forceQuote is set (node-kind group columns, where a bare Type:id is a
 // reference).
-func appendCell(b []byte, c *wire.Cell, forceQuote bool, row int) ([]byte, error) {
+func (e *encoder) appendCell(b []byte, c *wire.Cell, forceQuote bool, row int) ([]byte, error) {
 	b = append(b, c.Name...)
 	b = append(b, '=')
 	if n := c.Node; n != nil {
@@ -872,6 +880,7 @@ func appendCell(b []byte, c *wire.Cell, forceQuote bool, row int) ([]byte, error
 	case wire.KindString:
 		return appendText(b, c.Name, v.Str(), false, forceQuote), nil
 	default: // list
-		return appendText(b, c.Name, string(appendJSON(nil, v)), false, forceQuote), nil
+		e.list = appendJSON(e.list[:0], v)
+		return appendText(b, c.Name, e.listText(), false, forceQuote), nil
 	}
 }

@@ -442,6 +442,13 @@ func encodeCases() []encodeCase {
 			want: doc(cat(head("path_finding", "0", "2"), lines("@nodes", "@paths", "path=4: X:1 --A--> Y:2 --B--> Z:3"))...),
 		},
 		{
+			name: "rule12_broken_chain_written_as_gkg_writes_it",
+			in: resp(wire.PathFinding, nil,
+				onPath(edge("R", "A", 1, "B", 2), 0, 0), onPath(edge("S", "C", 3, "D", 4), 0, 1)),
+			want: doc(cat(head("path_finding", "0", "2"), lines("@nodes", "@paths", "path=0: A:1 --R--> B:2 --S--> D:4"))...),
+			why:  "a chain names only the first edge's source; a later edge's source is taken to be the previous target (lossy, as in GKG)",
+		},
+		{
 			name: "rule12_edges_without_path_id_left_out",
 			in:   resp(wire.PathFinding, nil, edge("A", "X", 1, "Y", 2)),
 			want: doc(cat(head("path_finding", "0", "0"), lines("@nodes", "@paths"))...),

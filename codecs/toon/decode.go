@@ -674,7 +674,7 @@ type header struct {
 // is to be read as a key-value line; a malformed header in strict mode is an
 // error.
 func (d *decoder) header(l *line, c string, coff int) (header, bool) {
-	h, reason, roff, strictErr := d.parseHeader(l, c, coff)
+	h, reason, roff := d.parseHeader(l, c, coff)
 	switch {
 	case reason == "":
 	case reason == notHeader:
@@ -684,9 +684,6 @@ func (d *decoder) header(l *line, c string, coff int) (header, bool) {
 	default:
 		return h, false
 	}
-	if strictErr != "" && d.strict {
-		d.fail(l, coff+roff, "%s", strictErr)
-	}
 	return h, true
 }
 
@@ -695,31 +692,31 @@ const notHeader = "\x00not a header"
 // parseHeader follows the reference decoder's header recognition. It
 // returns reason == "" for a header, notHeader for a line that is not one,
 // or the reason a header-shaped line is malformed, with its offset in c.
-func (d *decoder) parseHeader(l *line, c string, coff int) (h header, reason string, roff int, strictErr string) {
+func (d *decoder) parseHeader(l *line, c string, coff int) (h header, reason string, roff int) {
 	var bracketStart int
 	if strings.HasPrefix(c, `"`) {
 		q := closingQuote(c, 0)
 		if q < 0 || q+1 >= len(c) || c[q+1] != '[' {
-			return h, notHeader, 0, ""
+			return h, notHeader, 0
 		}
 		bracketStart = q + 1
 	} else {
 		bracketStart = unquotedIndex(c, '[', 0)
 	}
 	if bracketStart < 0 {
-		return h, notHeader, 0, ""
+		return h, notHeader, 0
 	}
 	if colon := unquotedIndex(c, ':', 0); colon < 0 || colon < bracketStart {
-		return h, notHeader, 0, ""
+		return h, notHeader, 0
 	}
 	bracketEnd := unquotedIndex(c, ']', bracketStart)
 	if bracketEnd < 0 {
-		return h, "unterminated bracket segment in array header", bracketStart, ""
+		return h, "unterminated bracket segment in array header", bracketStart
 	}
 	braceStart, braceEnd := -1, bracketEnd+1
 	if bs := unquotedIndex(c, '{', bracketEnd); bs >= 0 && bs < unquotedIndex(c, ':', bracketEnd) {
 		if bs != bracketEnd+1 {
-			return h, "unexpected content between the bracket segment and the field list", bracketEnd + 1, ""
+			return h, "unexpected content between the bracket segment and the field list", bracketEnd + 1
 		}
 		braceStart = bs
 	}
@@ -736,34 +733,31 @@ func (d *decoder) parseHeader(l *line, c string, coff int) (h header, reason str
 	}
 	n, ok := parseLength(seg)
 	if !ok {
-		return h, "invalid array length " + strconv.Quote(c[bracketStart:bracketEnd+1]) + " (expected a non-negative integer without leading zeros)", bracketStart, ""
+		return h, "invalid array length " + strconv.Quote(c[bracketStart:bracketEnd+1]) + " (expected a non-negative integer without leading zeros)", bracketStart
 	}
 	h.length = n
 	if braceStart >= 0 {
 		fields, end, msg, moff := d.parseFields(l, c, braceStart+1, h.delim, 1)
 		if msg != "" {
-			return h, msg, moff, ""
+			return h, msg, moff
 		}
 		if bad := mismatchedDelimiter(c[braceStart+1:end-1], h.delim); bad != 0 {
-			return h, "header delimiter mismatch: the bracket declares " + delimName(h.delim) + " but the field list contains an unquoted " + delimName(bad), braceStart, ""
+			return h, "header delimiter mismatch: the bracket declares " + delimName(h.delim) + " but the field list contains an unquoted " + delimName(bad), braceStart
 		}
 		h.fields, braceEnd = fields, end
 		h.leaves = countLeaves(fields)
-		if dup, ok := duplicateField(fields); ok {
-			strictErr = "duplicate field name " + strconv.Quote(dup) + " in field list"
-		}
 	}
 	colon := unquotedIndex(c, ':', max(bracketEnd, braceEnd))
 	if colon < 0 {
-		return h, "missing colon after array header", len(c), ""
+		return h, "missing colon after array header", len(c)
 	}
 	if colon != max(bracketEnd+1, braceEnd) {
-		return h, "unexpected content between the array header and its colon", max(bracketEnd+1, braceEnd), ""
+		return h, "unexpected content between the array header and its colon", max(bracketEnd+1, braceEnd)
 	}
 	if bracketStart > 0 {
 		raw := c[:bracketStart]
 		if last := raw[len(raw)-1]; last == ' ' || last == '\t' {
-			return h, "unexpected whitespace between key and bracket segment", bracketStart - 1, ""
+			return h, "unexpected whitespace between key and bracket segment", bracketStart - 1
 		}
 		h.hasKey = true
 		if raw[0] == '"' {
@@ -775,18 +769,12 @@ func (d *decoder) parseHeader(l *line, c string, coff int) (h header, reason str
 	h.inline, h.inlineOff = trimSpacesOff(c, colon+1)
 	h.inlineOff += coff
 	if h.keyed && h.fields == nil {
-		return h, "a keyed header requires a field list", bracketEnd + 1, ""
+		return h, "a keyed header requires a field list", bracketEnd + 1
 	}
 	if h.fields != nil && h.inline != "" {
-		if strictErr != "" {
-			return h, strictErr, braceStart, ""
-		}
-		return h, "unexpected content after a header with a field list", colon + 1, ""
+		return h, "unexpected content after a header with a field list", colon + 1
 	}
-	if strictErr != "" {
-		roff = braceStart
-	}
-	return h, "", roff, strictErr
+	return h, "", 0
 }
 
 // parseLength parses a bracket length: 0 or [1-9][0-9]*. Lengths beyond
@@ -817,6 +805,7 @@ func (d *decoder) parseFields(l *line, c string, i int, delim byte, level int) (
 		return nil, 0, "field groups nested deeper than " + strconv.Itoa(d.opts.MaxDepth) + " levels", i
 	}
 	var fields []field
+	var seen map[string]struct{} // the names so far, once the group is wide
 	for {
 		start := i
 		j := i
@@ -843,6 +832,7 @@ func (d *decoder) parseFields(l *line, c string, i int, delim byte, level int) (
 		}
 		tok := c[start:j]
 		var f field
+		var fOff int
 		if j < len(c) && c[j] == '{' {
 			name := strings.TrimLeft(tok, " ")
 			if name == "" {
@@ -851,12 +841,12 @@ func (d *decoder) parseFields(l *line, c string, i int, delim byte, level int) (
 			if name[len(name)-1] == ' ' {
 				return nil, 0, "unexpected whitespace before nested field group", j
 			}
-			nameOff := j - len(name)
+			fOff = j - len(name)
 			children, k, msg, moff := d.parseFields(l, c, j+1, delim, level+1)
 			if msg != "" {
 				return nil, 0, msg, moff
 			}
-			f = field{name: d.fieldName(l, name, nameOff, c), children: children}
+			f = field{name: d.fieldName(l, name, fOff, c), children: children}
 			for k < len(c) && c[k] == ' ' {
 				k++
 			}
@@ -869,7 +859,13 @@ func (d *decoder) parseFields(l *line, c string, i int, delim byte, level int) (
 			if name == "" {
 				return nil, 0, "empty field name in field list", start
 			}
-			f = field{name: d.fieldName(l, name, start+noff, c)}
+			fOff = start + noff
+			f = field{name: d.fieldName(l, name, fOff, c)}
+		}
+		// A repeated name is reported where it is read, so that a long
+		// header repeating its names costs no more than the text up to it.
+		if d.strict && repeatsField(fields, &seen, f.name) {
+			return nil, 0, "duplicate field name " + strconv.Quote(f.name) + " in field list", fOff
 		}
 		fields = append(fields, f)
 		if j >= len(c) {
@@ -912,21 +908,33 @@ func countLeaves(fields []field) int {
 	return n
 }
 
-// duplicateField finds a name repeated within one brace group.
-func duplicateField(fields []field) (string, bool) {
-	for i := range fields {
-		for j := 0; j < i; j++ {
-			if fields[i].name == fields[j].name {
-				return fields[i].name, true
+// wideGroup is the field count from which repeatsField keeps a set of the
+// names rather than scanning them.
+const wideGroup = 16
+
+// repeatsField reports whether name is among the names of fields, the
+// fields read so far in one brace group. Once the group is wide, *seen
+// holds their names, so a group is checked in linear time.
+func repeatsField(fields []field, seen *map[string]struct{}, name string) bool {
+	if len(fields) < wideGroup {
+		for i := range fields {
+			if fields[i].name == name {
+				return true
 			}
 		}
-		if fields[i].children != nil {
-			if dup, ok := duplicateField(fields[i].children); ok {
-				return dup, true
-			}
+		return false
+	}
+	if *seen == nil {
+		*seen = make(map[string]struct{}, 2*wideGroup)
+		for i := range fields {
+			(*seen)[fields[i].name] = struct{}{}
 		}
 	}
-	return "", false
+	if _, ok := (*seen)[name]; ok {
+		return true
+	}
+	(*seen)[name] = struct{}{}
+	return false
 }
 
 func mismatchedDelimiter(s string, active byte) byte {

@@ -2,6 +2,8 @@ package toon
 
 import (
 	"errors"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -36,6 +38,11 @@ func TestDecodeErrors(t *testing.T) {
 		{"utf8", "a: \xff", DecodeOptions{}, "toon: line 1, column 4: invalid UTF-8 (byte 0xff)"},
 		{"keyless", "a:\n  [2]: 1,2", DecodeOptions{}, "toon: line 2, column 3: an array header without a key is only valid at the document root or as a list item"},
 		{"depth limit", "a:\n  b:\n    c:\n      d: 1", DecodeOptions{MaxDepth: 2}, "toon: line 4, column 7: nesting deeper than 2 levels"},
+		{"duplicate field", "x[1]{a,b,a}:\n  1,2,3", DecodeOptions{}, `toon: line 1, column 10: duplicate field name "a" in field list`},
+		{"duplicate quoted field", "x[1]{a,\"a\"}:\n  1,2", DecodeOptions{}, `toon: line 1, column 8: duplicate field name "a" in field list`},
+		{"duplicate nested field", "x[1]{a,b{c,d,c}}:\n  1,2,3,4", DecodeOptions{}, `toon: line 1, column 14: duplicate field name "c" in field list`},
+		{"duplicate wide field", "x[1]{" + wideFields(40) + ",f17}:\n  1", DecodeOptions{}, `toon: line 1, column 156: duplicate field name "f17" in field list`},
+		{"duplicate before unmatched brace", "x[1]{a,a,b:\n  1", DecodeOptions{}, `toon: line 1, column 8: duplicate field name "a" in field list`},
 		{"field group limit", "x[1]{a{b{c}}}:\n  1", DecodeOptions{MaxDepth: 2}, "toon: line 1, column 10: field groups nested deeper than 2 levels"},
 	}
 	for _, tt := range tests {
@@ -70,6 +77,9 @@ func TestDecodeForms(t *testing.T) {
 		{"lenient utf8", "a: \xff", DecodeOptions{Lenient: true}, `{"a":"` + "\uFFFD" + `"}`},
 		{"lenient tabs", "a:\n\tb: 1", DecodeOptions{Lenient: true}, `{"a":{"b":1}}`},
 		{"empty", "", DecodeOptions{}, `{}`},
+		{"lenient duplicate field", "x[1]{a,b,a}:\n  1,2,3", DecodeOptions{Lenient: true}, `{"x":[{"a":3,"b":2}]}`},
+		{"same name in two groups", "x[1]{a,b{a}}:\n  1,2", DecodeOptions{}, `{"x":[{"a":1,"b":{"a":2}}]}`},
+		{"wide distinct fields", "x[1]{" + wideFields(40) + "}:\n  " + strings.TrimSuffix(strings.Repeat("1,", 40), ","), DecodeOptions{}, ""},
 		{"huge declared length", "[99999999999999999999999]: a", DecodeOptions{Lenient: true}, `["a"]`},
 		{"indent 4", "a:\n    b[2]:\n        - 1\n        - x: y", DecodeOptions{IndentSize: 4}, `{"a":{"b":[1,{"x":"y"}]}}`},
 	}
@@ -79,7 +89,7 @@ func TestDecodeForms(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Unmarshal(%q): %v", tt.in, err)
 			}
-			if got := jsonOf(t, v); got != tt.want {
+			if got := jsonOf(t, v); tt.want != "" && got != tt.want {
 				t.Errorf("Unmarshal(%q) = %s, want %s", tt.in, got, tt.want)
 			}
 		})
@@ -107,5 +117,35 @@ func TestDecodeLarge(t *testing.T) {
 	}
 	if _, err := Unmarshal([]byte("x"), DecodeOptions{IndentSize: -1}); err == nil {
 		t.Error("a negative IndentSize was accepted")
+	}
+}
+
+// wideFields returns the field list f0,f1,…,f(n-1).
+func wideFields(n int) string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = "f" + strconv.Itoa(i)
+	}
+	return strings.Join(names, ",")
+}
+
+// TestDecodeDuplicateFieldAllocation: a repeated field name is reported as
+// soon as it is read, so a huge header that repeats its first name costs
+// next to nothing.
+func TestDecodeDuplicateFieldAllocation(t *testing.T) {
+	in := []byte("x[1]{" + strings.Repeat("a,", 200000) + "a}:\n  1")
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := Unmarshal(in, DecodeOptions{})
+	runtime.ReadMemStats(&after)
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%d bytes allocated for a %d-byte header", alloc, len(in))
+	const want = `toon: line 1, column 8: duplicate field name "a" in field list`
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	if alloc > 64<<10 {
+		t.Errorf("%d bytes allocated for a %d-byte header that repeats its first field name", alloc, len(in))
 	}
 }

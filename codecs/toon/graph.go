@@ -698,10 +698,29 @@ func (d *graphDecoder) fail(path []pathStep, msg string) {
 	if d.err != nil {
 		return
 	}
-	d.err = &wire.DecodeError{Codec: codecName, Line: locate(d.src, path), Msg: pathString(path) + ": " + msg}
+	if len(path) > 0 {
+		msg = pathString(path) + ": " + msg
+	}
+	d.err = &wire.DecodeError{Codec: codecName, Line: locate(d.src, path), Msg: msg}
 	if d.err.Line == 0 {
 		d.err.Line = 1
 	}
+}
+
+// counted returns n followed by the singular or plural noun, as n wants.
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// thereAre returns "there is 1 one" or "there are n many".
+func thereAre(n int, one, many string) string {
+	if n == 1 {
+		return "there is " + counted(n, one, many)
+	}
+	return "there are " + counted(n, one, many)
 }
 
 func pathString(path []pathStep) string {
@@ -944,7 +963,7 @@ func (d *graphDecoder) nodes(v Value, order Value, haveOrder bool) []wire.Node {
 		return nil
 	}
 	if len(idx) != total {
-		d.fail(path, "has "+strconv.Itoa(len(idx))+" entries for "+strconv.Itoa(total)+" nodes")
+		d.fail(path, "has "+counted(len(idx), "entry", "entries")+" for "+counted(total, "node", "nodes"))
 		return nil
 	}
 	next := make([]int, len(groups))
@@ -954,13 +973,13 @@ func (d *graphDecoder) nodes(v Value, order Value, haveOrder bool) []wire.Node {
 			return nil
 		}
 		if k < 0 || k >= int64(len(groups)) {
-			d.fail(append(path, indexStep(i)), "group "+strconv.FormatInt(k, 10)+" out of range (there are "+strconv.Itoa(len(groups))+" groups)")
+			d.fail(append(path, indexStep(i)), "group "+strconv.FormatInt(k, 10)+" out of range ("+thereAre(len(groups), "group", "groups")+")")
 			return nil
 		}
 		gr := &groups[k]
 		j := next[k]
 		if j >= len(gr.items) {
-			d.fail(append(path, indexStep(i)), "group "+strconv.FormatInt(k, 10)+" has only "+strconv.Itoa(len(gr.items))+" nodes")
+			d.fail(append(path, indexStep(i)), "group "+strconv.FormatInt(k, 10)+" has only "+counted(len(gr.items), "node", "nodes"))
 			return nil
 		}
 		next[k]++

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/tiktoken-go/tokenizer"
 	"pgregory.net/rapid"
 
@@ -404,9 +405,9 @@ func TestGraphDecodeErrors(t *testing.T) {
 	const head = "format_version: v1\nquery_type: traversal\n"
 	tests := []struct{ name, in, want string }{
 		{"not TOON", "a:\n   b: 1", "toon: line 2, column 1: "},
-		{"root array", "[2]: 1,2", "toon: line 1: : expected an object"},
-		{"no query type", "format_version: x", "toon: line 1: : missing query_type"},
-		{"no format version", "query_type: search", "toon: line 1: : missing format_version"},
+		{"root array", "[2]: 1,2", "toon: line 1: expected an object"},
+		{"no query type", "format_version: x", "toon: line 1: missing query_type"},
+		{"no format version", "query_type: search", "toon: line 1: missing format_version"},
 		{"unknown field", head + "nodes:\nextra: 1", "toon: line 4: extra: unknown field"},
 		{"query type", "format_version: x\nquery_type: walk", `toon: line 2: query_type: unknown query type "walk"`},
 		{"format version number", "format_version: 1.5\nquery_type: search", "toon: line 1: format_version: expected a string, found number 1.5"},
@@ -419,9 +420,9 @@ func TestGraphDecodeErrors(t *testing.T) {
 		{"quoted type", head + "nodes:\n  \"a b\": 3", `toon: line 4: nodes."a b": expected an array`},
 		{"group list member count", head + "nodes[1]:\n  - A[0]:\n    B[0]:", "toon: line 4: nodes[0]: expected an object with one member"},
 		{"nodes scalar", head + "nodes: 1", "toon: line 3: nodes: expected an object of node types"},
-		{"order length", head + "nodes:\n  A[1]{id}:\n    1\nnode_order[2]: 0,0", "toon: line 6: node_order: has 2 entries for 1 nodes"},
+		{"order length", head + "nodes:\n  A[1]{id}:\n    1\nnode_order[2]: 0,0", "toon: line 6: node_order: has 2 entries for 1 node"},
 		{"order range", head + "nodes:\n  A[1]{id}:\n    1\nnode_order[1]: 1", "toon: line 6: node_order[0]: group 1 out of range"},
-		{"order count", head + "nodes:\n  A[1]{id}:\n    1\n  B[1]{id}:\n    2\nnode_order[2]: 0,0", "toon: line 8: node_order[1]: group 0 has only 1 nodes"},
+		{"order count", head + "nodes:\n  A[1]{id}:\n    1\n  B[1]{id}:\n    2\nnode_order[2]: 0,0", "toon: line 8: node_order[1]: group 0 has only 1 node"},
 		{"edge missing", head + "edges[1]{from,from_id,to,to_id}:\n  A,1,B,2", "toon: line 4: edges[0]: missing type"},
 		{"edge unknown", head + "edges[1]{from,from_id,to,to_id,type,weight}:\n  A,1,B,2,R,3", "toon: line 4: edges[0].weight: unknown field"},
 		{"edge depth", head + "edges[2]{from,from_id,to,to_id,type,depth}:\n  A,1,B,2,R,null\n  A,1,B,2,R,deep", `toon: line 5: edges[1].depth: expected an integer, found string "deep"`},
@@ -451,6 +452,34 @@ func TestGraphDecodeErrors(t *testing.T) {
 			}
 			if !strings.HasPrefix(err.Error(), tc.want) {
 				t.Errorf("error\n  %s\nwant it to start with\n  %s", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestGraphDecodeErrorText: whole messages, where a prefix would not tell
+// a right one from a wrong one.
+func TestGraphDecodeErrorText(t *testing.T) {
+	const head = "format_version: v1\nquery_type: traversal\n"
+	const twoGroups = head + "nodes:\n  A[1]{id}:\n    1\n  B[2]{id}:\n    2\n    3\n"
+	tests := []struct{ name, in, want string }{
+		{"root array", "[2]: 1,2", "toon: line 1: expected an object with format_version, query_type, nodes and edges, found an array"},
+		{"no query type", "format_version: x", "toon: line 1: missing query_type"},
+		{"order length one node", head + "nodes:\n  A[1]{id}:\n    1\nnode_order[2]: 0,0", "toon: line 6: node_order: has 2 entries for 1 node"},
+		{"order length one entry", twoGroups + "node_order[1]: 0", "toon: line 9: node_order: has 1 entry for 3 nodes"},
+		{"order range one group", head + "nodes:\n  A[1]{id}:\n    1\nnode_order[1]: 1", "toon: line 6: node_order[0]: group 1 out of range (there is 1 group)"},
+		{"order range two groups", twoGroups + "node_order[3]: 0,1,2", "toon: line 9: node_order[2]: group 2 out of range (there are 2 groups)"},
+		{"order count one node", twoGroups + "node_order[3]: 0,0,1", "toon: line 9: node_order[1]: group 0 has only 1 node"},
+		{"order count two nodes", twoGroups + "node_order[3]: 1,1,1", "toon: line 9: node_order[2]: group 1 has only 2 nodes"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := toon.Decode([]byte(tc.in))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if diff := cmp.Diff(tc.want, err.Error()); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
 	}
