@@ -8,11 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
-
 	"github.com/graphwire/graphwire/bench/corpus"
+	"github.com/graphwire/graphwire/bench/internal/mdtable"
 	"github.com/graphwire/graphwire/bench/tokens"
 )
 
@@ -240,53 +237,13 @@ func pct(x float64) string {
 }
 
 // num formats n with thousands separators: 12,345.
-func num(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, d := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(d)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+func num(n int) string { return mdtable.Group(int64(n)) }
 
 // renderTable renders a markdown table; the first leftCols columns are
 // aligned left, the rest (numbers) right.
 func renderTable(b *bytes.Buffer, head []string, rows [][]string, leftCols int) error {
-	align := make(tw.Alignment, len(head))
-	for i := range align {
-		align[i] = tw.AlignRight
-		if i < leftCols {
-			align[i] = tw.AlignLeft
-		}
-	}
-	t := tablewriter.NewTable(b,
-		tablewriter.WithRenderer(renderer.NewMarkdown()),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithAlignment(align),
-	)
-	t.Header(head)
-	for _, r := range rows {
-		for _, cell := range r {
-			if strings.ContainsAny(cell, "|\n") {
-				return fmt.Errorf("scorecard: table cell %q holds a '|' or a newline", cell)
-			}
-		}
-		if err := t.Append(r); err != nil {
-			return fmt.Errorf("scorecard: table: %w", err)
-		}
-	}
-	if err := t.Render(); err != nil {
-		return fmt.Errorf("scorecard: table: %w", err)
+	if err := mdtable.Render(b, head, rows, leftCols); err != nil {
+		return fmt.Errorf("scorecard: %w", err)
 	}
 	return nil
 }

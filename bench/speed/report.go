@@ -7,9 +7,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
+	"github.com/graphwire/graphwire/bench/internal/mdtable"
 )
 
 // WriteJSON writes the report as indented JSON.
@@ -85,42 +83,11 @@ func speedup(x float64) string {
 }
 
 // group formats n with thousands separators.
-func group(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	if n < 0 {
-		return "-" + group(-n)
-	}
-	out := make([]byte, 0, len(s)+len(s)/3)
-	for i := 0; i < len(s); i++ {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
-}
+func group(n int64) string { return mdtable.Group(n) }
 
 func table(w io.Writer, head []string, rows [][]string, leftCols int) error {
-	align := make(tw.Alignment, len(head))
-	for i := range align {
-		align[i] = tw.AlignRight
-		if i < leftCols {
-			align[i] = tw.AlignLeft
-		}
-	}
-	t := tablewriter.NewTable(w,
-		tablewriter.WithRenderer(renderer.NewMarkdown()),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithAlignment(align),
-	)
-	t.Header(head)
-	if err := t.Bulk(rows); err != nil {
-		return fmt.Errorf("speed: table: %w", err)
-	}
-	if err := t.Render(); err != nil {
-		return fmt.Errorf("speed: table: %w", err)
+	if err := mdtable.Render(w, head, rows, leftCols); err != nil {
+		return fmt.Errorf("speed: %w", err)
 	}
 	return nil
 }
