@@ -31,7 +31,7 @@ func defaultMatrixN() int {
 type keep struct {
 	// eq is the equality the final response must have with the first
 	// (the response JSON decoded to), when fixed is "".
-	eq wire.Equality
+	eq wire.Fidelity
 	// fixed names a lossy codec whose encoding the trip must preserve:
 	// fixed(final) == fixed(first), byte for byte. GOON drops and rewrites
 	// by design (truncation, nulls, datetimes, digit strings), so what
@@ -226,7 +226,7 @@ func trip(js, a, b, fixed wire.Codec, k keep, r *wire.GraphResponse) error {
 		}
 		return nil
 	}
-	if d := wire.Diff(first, final, k.eq); d != "" {
+	if d := wiretest.Diff(first, final, k.eq); d != "" {
 		return fmt.Errorf("first and final responses differ (-first +final):\n%s\njson: %s\nthen: %s", d, wiretest.Quote(j0), wiretest.Quote(j1))
 	}
 	if k.eq == wire.Exact && !bytes.Equal(j0, j1) {

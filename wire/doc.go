@@ -18,9 +18,19 @@
 // registers every built-in codec. Names and aliases are case-insensitive;
 // the registry is safe for concurrent use and reads never take a lock.
 //
+// Registries are values too: the package-level functions (Register,
+// Lookup, EncodeWith, ...) work on DefaultRegistry, and NewRegistry makes
+// one of a service's own, bounded by its Limits.
+//
+// # Canonical JSON
+//
+// The canonical JSON of a response (SPEC §4, GKG's RAW shape) is defined
+// here, with the model: AppendJSON and DecodeJSON implement it, codecs/json
+// registers it, and GraphResponse and Value implement json.Marshaler with
+// it, so encoding/json writes a response as graphwire does.
+//
 // # Equality
 //
-// Round-trip tests compare responses with CmpOptions (go-cmp), under Exact
-// or NumbersByValue equality; both are defined here once and used by every
-// codec's tests.
+// Equal compares two responses under a Fidelity (Exact or NumbersByValue);
+// package wiretest gives the same rules as go-cmp options for tests.
 package wire

@@ -1,61 +1,55 @@
 package wire
 
-import (
-	"reflect"
+import "slices"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
-)
-
-// Equality names how strictly two responses must agree to be the same.
-type Equality int
-
-const (
-	// Exact: every field and every value, kinds included; floats bit for bit.
-	Exact Equality = iota
-	// NumbersByValue: as Exact, except that int and float values compare by
-	// numeric value (for formats with one number type, such as TOON).
-	NumbersByValue
-)
-
-// CmpOptions returns the go-cmp options under which two GraphResponses are
-// the same response. Every round-trip test in graphwire compares with them:
+// Equal reports whether a and b are the same response under f: Exact
+// compares every field and every value, kinds included and floats bit for
+// bit; NumbersByValue lets an int and a float of the same numeric value be
+// equal. Lossy promises no equality (a lossy codec promises a fixed point
+// instead), so Equal compares under NumbersByValue for it.
 //
-//	if diff := cmp.Diff(want, got, wire.CmpOptions(wire.Exact)); diff != "" { ... }
-//
-// Under both equalities a nil and an empty Nodes, Edges, property list or
-// Row are the same (the wire cannot tell them apart), while a nil and an
-// empty Columns, GroupColumns or Rows differ (absent versus present).
-func CmpOptions(e Equality) cmp.Options {
-	opts := cmp.Options{
-		cmp.FilterPath(func(p cmp.Path) bool {
-			switch p.Last().Type() {
-			case nodesType, edgesType, propertiesType, rowType:
-				return true
+// A nil and an empty Nodes, Edges, property list or Row are the same (the
+// wire cannot tell them apart), while a nil and an empty Columns,
+// GroupColumns or Rows differ (absent versus present). Tests compare with
+// the go-cmp options of package wiretest, which follow the same rules.
+func Equal(a, b *GraphResponse, f Fidelity) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	eqv := Value.Equal
+	if f != Exact {
+		eqv = Value.EqualNumeric
+	}
+	eqNode := func(x, y Node) bool {
+		return x.Type == y.Type && x.ID == y.ID && slices.EqualFunc(x.Properties, y.Properties, func(p, q Property) bool {
+			return p.Key == q.Key && eqv(p.Value, q.Value)
+		})
+	}
+	present := func(x, y bool) bool { return x == y }
+	switch {
+	case a.FormatVersion != b.FormatVersion, a.QueryType != b.QueryType,
+		!slices.EqualFunc(a.Nodes, b.Nodes, eqNode),
+		!slices.Equal(a.Edges, b.Edges),
+		!present(a.Columns == nil, b.Columns == nil), !slices.Equal(a.Columns, b.Columns),
+		!present(a.GroupColumns == nil, b.GroupColumns == nil), !slices.Equal(a.GroupColumns, b.GroupColumns),
+		!present(a.Rows == nil, b.Rows == nil):
+		return false
+	}
+	if !slices.EqualFunc(a.Rows, b.Rows, func(x, y Row) bool {
+		return slices.EqualFunc(x, y, func(c, d Cell) bool {
+			if c.Name != d.Name || (c.Node == nil) != (d.Node == nil) {
+				return false
 			}
-			return false
-		}, cmpopts.EquateEmpty()),
+			if c.Node != nil {
+				return eqNode(*c.Node, *d.Node)
+			}
+			return eqv(c.Value, d.Value)
+		})
+	}) {
+		return false
 	}
-	if e == NumbersByValue {
-		opts = append(opts, cmp.Comparer(func(a, b Value) bool { return a.EqualNumeric(b) }))
+	if a.Pagination == nil || b.Pagination == nil {
+		return a.Pagination == b.Pagination
 	}
-	return opts
-}
-
-var (
-	nodesType      = reflect.TypeOf([]Node(nil))
-	edgesType      = reflect.TypeOf([]Edge(nil))
-	propertiesType = reflect.TypeOf([]Property(nil))
-	rowType        = reflect.TypeOf(Row(nil))
-)
-
-// Equal reports whether a and b are the same response under e.
-func Equal(a, b *GraphResponse, e Equality) bool {
-	return cmp.Equal(a, b, CmpOptions(e))
-}
-
-// Diff returns a human-readable report of the differences between want and
-// got under e, or "" when they are the same response.
-func Diff(want, got *GraphResponse, e Equality) string {
-	return cmp.Diff(want, got, CmpOptions(e))
+	return *a.Pagination == *b.Pagination
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
 func baseResponse() *wire.GraphResponse {
@@ -25,7 +26,7 @@ func baseResponse() *wire.GraphResponse {
 			{Name: "u", Node: &wire.Node{Type: "User", ID: 1, Properties: []wire.Property{}}},
 			{Name: "n", Value: wire.Int(3)},
 		}},
-		Pagination: &wire.Pagination{HasMore: true, TotalRows: 10},
+		Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(10)},
 	}
 }
 
@@ -73,17 +74,17 @@ func TestEquality(t *testing.T) {
 			got := baseResponse()
 			tc.change(got)
 			for _, e := range []struct {
-				eq   wire.Equality
+				eq   wire.Fidelity
 				want bool
 			}{{wire.Exact, tc.exact}, {wire.NumbersByValue, tc.numbers}} {
 				if g := wire.Equal(want, got, e.eq); g != e.want {
 					t.Errorf("Equal(_, _, %v) = %v, want %v %s", e.eq, g, e.want, tc.whyExact)
 				}
-				diff := wire.Diff(want, got, e.eq)
+				diff := wiretest.Diff(want, got, e.eq)
 				if (diff == "") != e.want {
 					t.Errorf("Diff(_, _, %v) = %q, disagrees with Equal = %v", e.eq, diff, e.want)
 				}
-				if g := cmp.Equal(want, got, wire.CmpOptions(e.eq)); g != e.want {
+				if g := cmp.Equal(want, got, wiretest.CmpOptions(e.eq)); g != e.want {
 					t.Errorf("cmp.Equal with CmpOptions(%v) = %v, want %v", e.eq, g, e.want)
 				}
 			}
@@ -94,13 +95,13 @@ func TestEquality(t *testing.T) {
 	a := &wire.GraphResponse{QueryType: wire.Traversal}
 	b := &wire.GraphResponse{QueryType: wire.Traversal, Nodes: []wire.Node{}, Edges: []wire.Edge{}}
 	if !wire.Equal(a, b, wire.Exact) {
-		t.Errorf("nil and empty Nodes/Edges differ under Exact: %s", wire.Diff(a, b, wire.Exact))
+		t.Errorf("nil and empty Nodes/Edges differ under Exact: %s", wiretest.Diff(a, b, wire.Exact))
 	}
 	// A nil Row and an empty one are the same row.
 	a = &wire.GraphResponse{Rows: []wire.Row{nil}}
 	b = &wire.GraphResponse{Rows: []wire.Row{{}}}
 	if !wire.Equal(a, b, wire.Exact) {
-		t.Errorf("nil and empty Row differ: %s", wire.Diff(a, b, wire.Exact))
+		t.Errorf("nil and empty Row differ: %s", wiretest.Diff(a, b, wire.Exact))
 	}
 	// But the number of rows counts.
 	b = &wire.GraphResponse{Rows: []wire.Row{}}
@@ -145,7 +146,7 @@ func TestDiffNamesTheDifference(t *testing.T) {
 	want := baseResponse()
 	got := baseResponse()
 	got.Nodes[0].Properties[0].Value = wire.String("someone else")
-	diff := wire.Diff(want, got, wire.Exact)
+	diff := wiretest.Diff(want, got, wire.Exact)
 	for _, s := range []string{"ghost", "someone else"} {
 		if !strings.Contains(diff, s) {
 			t.Errorf("Diff does not mention %q:\n%s", s, diff)

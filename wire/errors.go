@@ -9,6 +9,10 @@ import (
 // no codec is registered under.
 var ErrUnknownCodec = errors.New("unknown codec")
 
+// ErrLimit is matched (errors.Is) by a *DecodeError or *EncodeError whose
+// Limit field names the Limits field that refused the response.
+var ErrLimit = errors.New("limit exceeded")
+
 // DecodeError is the error every built-in decoder returns for bad input. It
 // says which codec, where, and what was expected or found. Text formats give
 // a line (and a column where they know one); byte formats give an offset.
@@ -21,8 +25,12 @@ type DecodeError struct {
 	Column int    // 1-based column (bytes), 0 when not known
 	Offset int64  // byte offset into the input; meaningful when Line is 0
 	Msg    string // what was expected or found
+	Limit  string // the Limits field exceeded ("MaxInputBytes"), or ""
 	Err    error  // an underlying error, if any (errors.Unwrap returns it)
 }
+
+// Is reports whether target is ErrLimit and e was caused by a limit.
+func (e *DecodeError) Is(target error) bool { return target == ErrLimit && e.Limit != "" }
 
 func (e *DecodeError) Error() string {
 	b := make([]byte, 0, len(e.Codec)+len(e.Msg)+32)
@@ -53,3 +61,38 @@ func (e *DecodeError) Error() string {
 }
 
 func (e *DecodeError) Unwrap() error { return e.Err }
+
+// EncodeError is the error every built-in encoder returns for a response it
+// cannot write: a value the format cannot carry (NaN in JSON), a response
+// outside the model's rules (an unknown query type), or one past the
+// codec's Limits. Nothing is written when encoding fails.
+//
+// Error() is one line: "json: nodes[3].properties.score: NaN cannot be
+// encoded".
+type EncodeError struct {
+	Codec string // codec name, e.g. "json"
+	Path  string // where in the response, e.g. "nodes[3].properties.score"; "" for the whole
+	Msg   string // what is wrong
+	Limit string // the Limits field exceeded ("MaxDepth"), or ""
+	Err   error  // an underlying error, if any (errors.Unwrap returns it)
+}
+
+func (e *EncodeError) Error() string {
+	s := e.Codec + ": "
+	if e.Path != "" {
+		s += e.Path + ": "
+	}
+	s += e.Msg
+	if e.Err != nil {
+		if e.Msg != "" {
+			s += ": "
+		}
+		s += e.Err.Error()
+	}
+	return s
+}
+
+func (e *EncodeError) Unwrap() error { return e.Err }
+
+// Is reports whether target is ErrLimit and e was caused by a limit.
+func (e *EncodeError) Is(target error) bool { return target == ErrLimit && e.Limit != "" }

@@ -71,6 +71,6 @@ func ExampleList() {
 	fmt.Println(errors.Is(err, wire.ErrUnknownCodec))
 	// Output:
 	// json [raw] application/json
-	// wire: unknown codec "yaml" (have: json)
+	// wire: unknown codec "yaml" (have: json (raw))
 	// true
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"mime"
 	"slices"
 	"strings"
 	"sync"
@@ -15,7 +16,8 @@ import (
 // Implementations must be safe for concurrent use and deterministic: the same
 // response gives the same bytes on every call. Decode must not retain data
 // after it returns, must never panic, and reports bad input as a
-// *DecodeError.
+// *DecodeError; AppendEncode reports a response it cannot write as an
+// *EncodeError.
 type Codec interface {
 	// Info describes the codec. Name and aliases are matched
 	// case-insensitively.
@@ -27,39 +29,105 @@ type Codec interface {
 	Decode(data []byte) (*GraphResponse, error)
 }
 
+// StreamEncoder is implemented by codecs that can write an encoding to an
+// io.Writer as they produce it, without holding the whole output in
+// memory. EncodeTo finds it by type assertion. Like AppendEncode, it
+// checks the whole response before writing its first byte, so an
+// *EncodeError means nothing was written; an error from w may leave a
+// partial output behind.
+type StreamEncoder interface {
+	EncodeTo(w io.Writer, r *GraphResponse) error
+}
+
+// Fidelity is what a codec keeps on a round trip, Decode(Encode(r)).
+type Fidelity uint8
+
+const (
+	// Exact: the response comes back as it was, kinds and bits included.
+	Exact Fidelity = iota
+	// NumbersByValue: as Exact, except that int and float values compare
+	// by numeric value (formats with one number type, such as TOON).
+	NumbersByValue
+	// Lossy: the format drops or rewrites values by design (GOON); what it
+	// promises is a fixed point, Encode(Decode(Encode(r))) == Encode(r).
+	Lossy
+)
+
+func (f Fidelity) String() string {
+	switch f {
+	case Exact:
+		return "exact"
+	case NumbersByValue:
+		return "numbers-by-value"
+	case Lossy:
+		return "lossy"
+	}
+	return fmt.Sprintf("Fidelity(%d)", uint8(f))
+}
+
 // Info describes a codec.
 type Info struct {
 	Name        string   // canonical name, lower case: "json"
 	Aliases     []string // other names it answers to: "raw"
-	MediaType   string   // e.g. "application/json"
+	MediaType   string   // e.g. "application/json"; parameters say layout and version
 	Description string   // one line
+	Fidelity    Fidelity // what a round trip keeps
+	Binary      bool     // the encoding is bytes, not UTF-8 text
 }
 
-type registry struct {
+// Registry maps names to codecs. Its methods are safe for concurrent use,
+// and lookups never take a lock: Register builds a new table and publishes
+// it atomically. The zero Registry is empty and has the default Limits;
+// the package-level functions use the one DefaultRegistry returns.
+type Registry struct {
+	mu     sync.Mutex // serialises writers
+	tab    atomic.Pointer[table]
+	limits Limits
+}
+
+type table struct {
 	codecs map[string]Codec // every lower-cased name and alias
 	infos  []Info           // sorted by Name
+	byName []Codec          // the codec of infos[i]
 }
 
-var (
-	regMu sync.Mutex // serialises writers
-	reg   atomic.Pointer[registry]
-)
+var defaultRegistry Registry
 
-func current() *registry {
-	if r := reg.Load(); r != nil {
-		return r
+// DefaultRegistry returns the registry the package-level functions use and
+// the built-in codec packages register themselves in.
+func DefaultRegistry() *Registry { return &defaultRegistry }
+
+// NewRegistry returns an empty registry whose stream reads (DecodeFrom)
+// are bounded by l. Give the same Limits to the codecs registered in it
+// (codecs.NewRegistry does both). It fails when l is out of range.
+func NewRegistry(l Limits) (*Registry, error) {
+	l, err := l.WithDefaults()
+	if err != nil {
+		return nil, err
 	}
-	return &registry{}
+	return &Registry{limits: l}, nil
+}
+
+// Limits reports the registry's limits, defaults filled in.
+func (g *Registry) Limits() Limits {
+	l, err := g.limits.WithDefaults()
+	if err != nil { // cannot happen: NewRegistry validated them
+		return DefaultLimits()
+	}
+	return l
+}
+
+func (g *Registry) current() *table {
+	if t := g.tab.Load(); t != nil {
+		return t
+	}
+	return &table{}
 }
 
 // Register makes c available by its name and aliases. It panics if c is nil,
 // if its name is empty, or if its name or any alias (compared
-// case-insensitively) is already taken, as database/sql.Register does. Codec
-// packages call it from init.
-//
-// Lookups never block: Register builds a new table and publishes it
-// atomically.
-func Register(c Codec) {
+// case-insensitively) is already taken, as database/sql.Register does.
+func (g *Registry) Register(c Codec) {
 	if c == nil {
 		panic("wire: Register codec is nil")
 	}
@@ -68,10 +136,10 @@ func Register(c Codec) {
 	if name == "" {
 		panic("wire: Register codec with an empty name")
 	}
-	regMu.Lock()
-	defer regMu.Unlock()
-	old := current()
-	next := &registry{codecs: make(map[string]Codec, len(old.codecs)+1+len(info.Aliases))}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	old := g.current()
+	next := &table{codecs: make(map[string]Codec, len(old.codecs)+1+len(info.Aliases))}
 	for k, v := range old.codecs {
 		next.codecs[k] = v
 	}
@@ -91,8 +159,18 @@ func Register(c Codec) {
 		info.Aliases[i] = strings.ToLower(a)
 	}
 	next.infos = append(slices.Clone(old.infos), info)
-	slices.SortFunc(next.infos, func(a, b Info) int { return strings.Compare(a.Name, b.Name) })
-	reg.Store(next)
+	next.byName = append(slices.Clone(old.byName), c)
+	idx := make([]int, len(next.infos))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(next.infos[a].Name, next.infos[b].Name) })
+	infos, byName := make([]Info, len(idx)), make([]Codec, len(idx))
+	for i, j := range idx {
+		infos[i], byName[i] = next.infos[j], next.byName[j]
+	}
+	next.infos, next.byName = infos, byName
+	g.tab.Store(next)
 }
 
 func cloneInfo(i Info) Info {
@@ -102,17 +180,25 @@ func cloneInfo(i Info) Info {
 
 // Lookup returns the codec registered under name or alias, matched
 // case-insensitively. An unknown name gives an error that lists the
-// registered names and matches ErrUnknownCodec.
-func Lookup(name string) (Codec, error) {
-	r := current()
-	if c, ok := r.codecs[strings.ToLower(name)]; ok {
+// registered names and aliases and matches ErrUnknownCodec.
+func (g *Registry) Lookup(name string) (Codec, error) {
+	t := g.current()
+	if c, ok := t.codecs[strings.ToLower(name)]; ok {
 		return c, nil
 	}
-	names := make([]string, len(r.infos))
-	for i, info := range r.infos {
+	return nil, &unknownCodecError{name: name, have: t.names()}
+}
+
+// names lists every name with its aliases: "json (raw)".
+func (t *table) names() []string {
+	names := make([]string, len(t.infos))
+	for i, info := range t.infos {
 		names[i] = info.Name
+		if len(info.Aliases) > 0 {
+			names[i] += " (" + strings.Join(info.Aliases, ", ") + ")"
+		}
 	}
-	return nil, &unknownCodecError{name: name, have: names}
+	return names
 }
 
 type unknownCodecError struct {
@@ -130,31 +216,93 @@ func (e *unknownCodecError) Error() string {
 
 func (e *unknownCodecError) Is(target error) bool { return target == ErrUnknownCodec }
 
+// LookupMediaType returns the codec whose media type matches mediaType: the
+// same type and subtype (case-insensitive), and every parameter mediaType
+// gives equal to the codec's (names case-insensitive, values exact;
+// "charset=utf-8" is ignored for text codecs). When several match, the
+// first by name wins. No match gives an error matching ErrUnknownCodec.
+func (g *Registry) LookupMediaType(mediaType string) (Codec, error) {
+	want, wantParams, err := mime.ParseMediaType(mediaType)
+	if err != nil {
+		return nil, fmt.Errorf("wire: media type %q: %w", mediaType, err)
+	}
+	t := g.current()
+	for i, info := range t.infos {
+		if MediaTypeMatches(info, want, wantParams) {
+			return t.byName[i], nil
+		}
+	}
+	offered := make([]string, len(t.infos))
+	for i, info := range t.infos {
+		offered[i] = info.MediaType
+	}
+	return nil, &unknownMediaTypeError{mediaType: mediaType, have: offered}
+}
+
+// MediaTypeMatches reports whether the codec described by info serves the
+// parsed media type typ (lower case, as mime.ParseMediaType gives it) with
+// the parameters params: the same type, and every parameter of params
+// equal to the codec's, except a charset of utf-8 on a text codec.
+func MediaTypeMatches(info Info, typ string, params map[string]string) bool {
+	have, haveParams, err := mime.ParseMediaType(info.MediaType)
+	if err != nil || have != typ {
+		return false
+	}
+	for k, v := range params {
+		if k == "charset" && !info.Binary && strings.EqualFold(v, "utf-8") {
+			continue
+		}
+		if haveParams[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+type unknownMediaTypeError struct {
+	mediaType string
+	have      []string
+}
+
+func (e *unknownMediaTypeError) Error() string {
+	return fmt.Sprintf("wire: no codec for media type %q (have: %s)", e.mediaType, strings.Join(e.have, ", "))
+}
+
+func (e *unknownMediaTypeError) Is(target error) bool { return target == ErrUnknownCodec }
+
 // List returns every registered codec's Info, sorted by name, names and
 // aliases in lower case. The result is a copy: changing it does not change
 // the registry.
-func List() []Info {
-	r := current()
-	out := make([]Info, len(r.infos))
-	for i, info := range r.infos {
+func (g *Registry) List() []Info {
+	t := g.current()
+	out := make([]Info, len(t.infos))
+	for i, info := range t.infos {
 		out[i] = cloneInfo(info)
 	}
 	return out
 }
 
 // EncodeWith encodes r with the codec registered under name.
-func EncodeWith(name string, r *GraphResponse) ([]byte, error) {
-	c, err := Lookup(name)
+func (g *Registry) EncodeWith(name string, r *GraphResponse) ([]byte, error) {
+	c, err := g.Lookup(name)
 	if err != nil {
 		return nil, err
 	}
 	return c.AppendEncode(nil, r)
 }
 
-// EncodeTo encodes r with the codec registered under name and writes the
-// bytes to w. Nothing is written when encoding fails.
-func EncodeTo(w io.Writer, name string, r *GraphResponse) error {
-	b, err := EncodeWith(name, r)
+// EncodeTo encodes r with the codec registered under name and writes it to
+// w: as it goes when the codec is a StreamEncoder, otherwise in one Write
+// of the whole encoding. An encoding error means nothing was written.
+func (g *Registry) EncodeTo(name string, w io.Writer, r *GraphResponse) error {
+	c, err := g.Lookup(name)
+	if err != nil {
+		return err
+	}
+	if s, ok := c.(StreamEncoder); ok {
+		return s.EncodeTo(w, r)
+	}
+	b, err := c.AppendEncode(nil, r)
 	if err != nil {
 		return err
 	}
@@ -163,24 +311,86 @@ func EncodeTo(w io.Writer, name string, r *GraphResponse) error {
 }
 
 // DecodeWith decodes data with the codec registered under name.
-func DecodeWith(name string, data []byte) (*GraphResponse, error) {
-	c, err := Lookup(name)
+func (g *Registry) DecodeWith(name string, data []byte) (*GraphResponse, error) {
+	c, err := g.Lookup(name)
 	if err != nil {
 		return nil, err
 	}
 	return c.Decode(data)
 }
 
-// DecodeFrom reads all of r and decodes it with the codec registered under
-// name.
-func DecodeFrom(r io.Reader, name string) (*GraphResponse, error) {
-	c, err := Lookup(name)
+// DecodeFrom reads rd to its end and decodes what it read with the codec
+// registered under name. It reads at most the registry's MaxInputBytes: a
+// longer stream is refused with a *DecodeError matching ErrLimit, after
+// reading one byte past the limit and no more.
+func (g *Registry) DecodeFrom(name string, rd io.Reader) (*GraphResponse, error) {
+	c, err := g.Lookup(name)
 	if err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(r); err != nil {
+	data, err := ReadLimited(c.Info().Name, rd, g.Limits().MaxInputBytes)
+	if err != nil {
 		return nil, err
 	}
-	return c.Decode(buf.Bytes())
+	return c.Decode(data)
+}
+
+// ReadLimited reads rd to its end, refusing a stream longer than max bytes
+// with a *DecodeError for codec that matches ErrLimit. It never buffers more
+// than max+1 bytes.
+func ReadLimited(codec string, rd io.Reader, max int64) ([]byte, error) {
+	var buf bytes.Buffer
+	n, err := buf.ReadFrom(io.LimitReader(rd, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if n > max {
+		return nil, &DecodeError{
+			Codec:  codec,
+			Offset: max,
+			Msg:    fmt.Sprintf("input is longer than the limit of %d bytes (MaxInputBytes)", max),
+			Limit:  "MaxInputBytes",
+		}
+	}
+	return buf.Bytes(), nil
+}
+
+// Register makes c available in the default registry by its name and
+// aliases; see Registry.Register. Codec packages call it from init.
+func Register(c Codec) { defaultRegistry.Register(c) }
+
+// Lookup returns the codec registered in the default registry under name or
+// alias; see Registry.Lookup.
+func Lookup(name string) (Codec, error) { return defaultRegistry.Lookup(name) }
+
+// LookupMediaType returns the codec of the default registry that serves
+// mediaType; see Registry.LookupMediaType.
+func LookupMediaType(mediaType string) (Codec, error) {
+	return defaultRegistry.LookupMediaType(mediaType)
+}
+
+// List describes every codec of the default registry; see Registry.List.
+func List() []Info { return defaultRegistry.List() }
+
+// EncodeWith encodes r with the default registry's codec named name.
+func EncodeWith(name string, r *GraphResponse) ([]byte, error) {
+	return defaultRegistry.EncodeWith(name, r)
+}
+
+// EncodeTo encodes r with the default registry's codec named name and
+// writes it to w; see Registry.EncodeTo.
+func EncodeTo(name string, w io.Writer, r *GraphResponse) error {
+	return defaultRegistry.EncodeTo(name, w, r)
+}
+
+// DecodeWith decodes data with the default registry's codec named name.
+func DecodeWith(name string, data []byte) (*GraphResponse, error) {
+	return defaultRegistry.DecodeWith(name, data)
+}
+
+// DecodeFrom reads rd, within the default Limits' MaxInputBytes, and
+// decodes it with the default registry's codec named name; see
+// Registry.DecodeFrom.
+func DecodeFrom(name string, rd io.Reader) (*GraphResponse, error) {
+	return defaultRegistry.DecodeFrom(name, rd)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
 // The registry is global, and the package's examples print List(). Tests
@@ -242,7 +243,11 @@ func TestUnknownCodec(t *testing.T) {
 		}
 		var names []string
 		for _, info := range wire.List() {
-			names = append(names, info.Name)
+			name := info.Name
+			if len(info.Aliases) > 0 {
+				name += " (" + strings.Join(info.Aliases, ", ") + ")"
+			}
+			names = append(names, name)
 		}
 		if want := "(have: " + strings.Join(names, ", ") + ")"; !strings.HasSuffix(msg, want) {
 			t.Errorf("%s: error %q, want it to end with %q", op, msg, want)
@@ -261,11 +266,11 @@ func TestUnknownCodec(t *testing.T) {
 		t.Errorf("DecodeWith: %+v, want nil", r)
 	}
 	var w bytes.Buffer
-	check("EncodeTo", wire.EncodeTo(&w, "No-Such", &wire.GraphResponse{}))
+	check("EncodeTo", wire.EncodeTo("No-Such", &w, &wire.GraphResponse{}))
 	if w.Len() != 0 {
 		t.Errorf("EncodeTo wrote %q", w.Bytes())
 	}
-	_, err = wire.DecodeFrom(strings.NewReader("1.0.0 traversal"), "No-Such")
+	_, err = wire.DecodeFrom("No-Such", strings.NewReader("1.0.0 traversal"))
 	check("DecodeFrom", err)
 }
 
@@ -283,24 +288,24 @@ func TestEncodeDecodeWith(t *testing.T) {
 	if err != nil {
 		t.Fatalf("DecodeWith: %v", err)
 	}
-	if diff := wire.Diff(in, out, wire.Exact); diff != "" {
+	if diff := wiretest.Diff(in, out, wire.Exact); diff != "" {
 		t.Errorf("round trip (-want +got):\n%s", diff)
 	}
 
 	var w bytes.Buffer
-	if err := wire.EncodeTo(&w, "with-codec", in); err != nil || w.String() != "1.2.0 search" {
+	if err := wire.EncodeTo("with-codec", &w, in); err != nil || w.String() != "1.2.0 search" {
 		t.Errorf("EncodeTo wrote %q, %v", w.Bytes(), err)
 	}
 	// An encoding error writes nothing.
 	w.Reset()
-	if err := wire.EncodeTo(&w, "with-codec", nil); err == nil || w.Len() != 0 {
+	if err := wire.EncodeTo("with-codec", &w, nil); err == nil || w.Len() != 0 {
 		t.Errorf("EncodeTo(nil) = %v and wrote %q; want an error and nothing written", err, w.Bytes())
 	}
-	out, err = wire.DecodeFrom(strings.NewReader("1.2.0 search"), "With-Codec")
+	out, err = wire.DecodeFrom("With-Codec", strings.NewReader("1.2.0 search"))
 	if err != nil {
 		t.Fatalf("DecodeFrom: %v", err)
 	}
-	if diff := wire.Diff(in, out, wire.Exact); diff != "" {
+	if diff := wiretest.Diff(in, out, wire.Exact); diff != "" {
 		t.Errorf("DecodeFrom (-want +got):\n%s", diff)
 	}
 	// Decode errors pass through unchanged.
@@ -311,7 +316,7 @@ func TestEncodeDecodeWith(t *testing.T) {
 	}
 	// A reader that fails gives its error.
 	readErr := errors.New("broken reader")
-	if _, err := wire.DecodeFrom(errReader{readErr}, "with-codec"); !errors.Is(err, readErr) {
+	if _, err := wire.DecodeFrom("with-codec", errReader{readErr}); !errors.Is(err, readErr) {
 		t.Errorf("DecodeFrom(failing reader) = %v, want %v", err, readErr)
 	}
 }

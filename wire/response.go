@@ -93,6 +93,16 @@ type OptInt struct {
 // SomeInt returns a present OptInt holding i.
 func SomeInt(i int64) OptInt { return OptInt{Int: i, Valid: true} }
 
+// OptBool is an optional bool: absent when Valid is false, which is not the
+// same as present and false.
+type OptBool struct {
+	Bool  bool
+	Valid bool
+}
+
+// SomeBool returns a present OptBool holding b.
+func SomeBool(b bool) OptBool { return OptBool{Bool: b, Valid: true} }
+
 // OptString is an optional string: absent when Valid is false, which is not
 // the same as present and empty.
 type OptString struct {
@@ -143,8 +153,20 @@ type Cell struct {
 	Node  *Node
 }
 
-// Pagination tells whether more rows exist and how many there are in all.
+// Pagination tells whether more results exist and how to get them. It holds
+// both shapes GKG has served, each field optional so that either
+// round-trips exactly:
+//
+//   - schema v2: {has_more, total_rows?} — HasMore and TotalRows;
+//   - schema v5: {has_more, truncated, next_cursor?} — HasMore, Truncated
+//     (present in every v5 pagination) and NextCursor, the opaque token
+//     that fetches the next page, absent when the results are exhausted.
+//
+// Canonical JSON writes the keys in the order has_more, total_rows,
+// truncated, next_cursor, each optional one only when present.
 type Pagination struct {
-	HasMore   bool
-	TotalRows int64
+	HasMore    bool
+	TotalRows  OptInt    // v2: how many rows there are in all
+	Truncated  OptBool   // v5: the response omits matching rows
+	NextCursor OptString // v5: the token that resumes after this page
 }

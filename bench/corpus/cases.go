@@ -160,7 +160,7 @@ func membership(b *builder, users, groups int) *wire.GraphResponse {
 			r.Edges = append(r.Edges, e)
 		}
 	}
-	r.Pagination = &wire.Pagination{HasMore: false, TotalRows: int64(len(r.Nodes))}
+	r.Pagination = &wire.Pagination{HasMore: false, TotalRows: wire.SomeInt(int64(len(r.Nodes)))}
 	return r
 }
 
@@ -189,7 +189,7 @@ func xl(b *builder, users, mrs int) *wire.GraphResponse {
 		}
 		r.Edges = append(r.Edges, edge(author, Authored, mr))
 	}
-	r.Pagination = &wire.Pagination{HasMore: true, TotalRows: 1_284_077}
+	r.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(1_284_077)}
 	return r
 }
 
@@ -218,7 +218,7 @@ func search(b *builder, n int, total int64) *wire.GraphResponse {
 			r.Nodes = append(r.Nodes, b.issue(full))
 		}
 	}
-	r.Pagination = &wire.Pagination{HasMore: int64(n) < total, TotalRows: total}
+	r.Pagination = &wire.Pagination{HasMore: int64(n) < total, TotalRows: wire.SomeInt(total)}
 	return r
 }
 
@@ -229,7 +229,7 @@ func pipelines(b *builder, n int) *wire.GraphResponse {
 	for i := 0; i < n; i++ {
 		r.Nodes = append(r.Nodes, b.pipeline(full))
 	}
-	r.Pagination = &wire.Pagination{HasMore: true, TotalRows: 90_210}
+	r.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(90_210)}
 	return r
 }
 
@@ -394,7 +394,7 @@ func authorStats(b *builder, n int) *wire.GraphResponse {
 			{Name: "labels", Value: wire.ListOf(ls...)},
 		})
 	}
-	r.Pagination = &wire.Pagination{HasMore: true, TotalRows: 8_812}
+	r.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(8_812)}
 	return r
 }
 

@@ -14,6 +14,7 @@ import (
 
 	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
 // committed returns the committed corpus files (this package's directory).
@@ -105,7 +106,7 @@ func TestLoadMatchesGenerate(t *testing.T) {
 			t.Errorf("loaded case %s is not generated", c.Name)
 			continue
 		}
-		if diff := wire.Diff(want, c.Response, wire.Exact); diff != "" {
+		if diff := wiretest.Diff(want, c.Response, wire.Exact); diff != "" {
 			t.Errorf("%s: decoded file differs from the generated response (-gen +file):\n%s", c.Name, diff)
 		}
 	}

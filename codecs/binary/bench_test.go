@@ -6,6 +6,7 @@ import (
 
 	"github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
 // The baseline is encoding/json marshalling and unmarshalling the same
@@ -131,7 +132,7 @@ func TestSizes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := wire.Diff(bc.resp, got, wire.Exact); diff != "" {
+			if diff := wiretest.Diff(bc.resp, got, wire.Exact); diff != "" {
 				t.Fatalf("%s without table: round trip (-want +got):\n%s", f, diff)
 			}
 			ratio := float64(len(with)) / float64(len(canonical))

@@ -98,12 +98,16 @@ func (c *Codec) Info() wire.Info {
 			Name:        CBORName,
 			MediaType:   "application/cbor",
 			Description: "CBOR (RFC 8949), core deterministic, positional layout; lossless, for services, caches and IPC",
+			Fidelity:    wire.Exact,
+			Binary:      true,
 		}
 	}
 	return wire.Info{
 		Name:        MsgpackName,
 		MediaType:   "application/msgpack",
 		Description: "MessagePack, positional layout; lossless, compact, for services, caches and IPC",
+		Fidelity:    wire.Exact,
+		Binary:      true,
 	}
 }
 

@@ -319,7 +319,7 @@ func (d *decoder) response() *wire.GraphResponse {
 			} else if t != nil {
 				p.HasMore = t.b
 			}
-			p.TotalRows = d.int("pagination total_rows")
+			p.TotalRows = wire.SomeInt(d.int("pagination total_rows"))
 			d.leave()
 			r.Pagination = p
 		case t.kind != kNull:

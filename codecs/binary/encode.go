@@ -199,7 +199,7 @@ func (e *encoder) response(r *wire.GraphResponse) {
 	}
 	e.sink.array(2)
 	e.sink.boolean(r.Pagination.HasMore)
-	e.sink.integer(r.Pagination.TotalRows)
+	e.sink.integer(r.Pagination.TotalRows.Int)
 }
 
 // node writes [type, id, key, value, ...], or, for a row cell, the same

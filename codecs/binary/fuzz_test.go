@@ -46,7 +46,7 @@ func FuzzDecode(f *testing.F) {
 			if err != nil {
 				t.Fatalf("%s: re-encoding does not decode: %v", fm, err)
 			}
-			if diff := wire.Diff(r, r2, wire.Exact); diff != "" {
+			if diff := wiretest.Diff(r, r2, wire.Exact); diff != "" {
 				t.Fatalf("%s: re-encoding changed the response (-first +second):\n%s", fm, diff)
 			}
 			b2, _ := c.AppendEncode(nil, r2)

@@ -38,7 +38,7 @@ func roundTrip(t tb, c *Codec, r *wire.GraphResponse) []byte {
 	if err != nil {
 		t.Fatalf("%s: decode: %v", c.format, err)
 	}
-	if diff := wire.Diff(r, got, wire.Exact); diff != "" {
+	if diff := wiretest.Diff(r, got, wire.Exact); diff != "" {
 		t.Fatalf("%s: round trip (-want +got):\n%s", c.format, diff)
 	}
 	return b
@@ -101,14 +101,14 @@ func TestRoundTripEdgeValues(t *testing.T) {
 			{{Name: "u", Node: &wire.Node{Type: "User", ID: 8, Properties: props[:3]}}, {Name: "s", Value: wire.Null()}},
 			{},
 		},
-		Pagination: &wire.Pagination{HasMore: true, TotalRows: 0},
+		Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(0)},
 	}
 	empty := []*wire.GraphResponse{
 		{QueryType: wire.Traversal},
 		{QueryType: wire.Search, Columns: []wire.Column{}},
 		{QueryType: wire.Search, GroupColumns: []wire.GroupColumn{}},
 		{QueryType: wire.Search, Rows: []wire.Row{}},
-		{QueryType: wire.Search, Pagination: &wire.Pagination{}},
+		{QueryType: wire.Search, Pagination: &wire.Pagination{TotalRows: wire.SomeInt(0)}},
 	}
 	for _, f := range formats {
 		c := Default(f)

@@ -335,7 +335,7 @@ func (p *parser) headerValue(f int, val string) error {
 		if !ok {
 			return p.errf("expected an integer after total_rows:, found " + strconv.Quote(val))
 		}
-		p.r.Pagination = &wire.Pagination{HasMore: p.header[fHasMore].set, TotalRows: n}
+		p.r.Pagination = &wire.Pagination{HasMore: p.header[fHasMore].set, TotalRows: wire.SomeInt(n)}
 	case fGroupBy:
 		return p.groupBy(val)
 	case fAggregations:

@@ -156,9 +156,11 @@ func (e *encoder) encode(r *wire.GraphResponse) error {
 		if p.HasMore {
 			b = append(b, "has_more:true\n"...)
 		}
-		b = append(b, "total_rows:"...)
-		b = strconv.AppendInt(b, p.TotalRows, 10)
-		b = append(b, '\n')
+		if p.TotalRows.Valid {
+			b = append(b, "total_rows:"...)
+			b = strconv.AppendInt(b, p.TotalRows.Int, 10)
+			b = append(b, '\n')
+		}
 	}
 	if agg {
 		var err error

@@ -56,7 +56,7 @@ func encodeCases() []encodeCase {
 			name: "rule3_has_more_then_total_rows",
 			in: func() *wire.GraphResponse {
 				r := resp(wire.Traversal, nodes(node("MR", 1, P("iid", I(42)))))
-				r.Pagination = &wire.Pagination{HasMore: true, TotalRows: 100}
+				r.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(100)}
 				return r
 			}(),
 			want: doc(cat(head("traversal", "1", "0"), lines("has_more:true", "total_rows:100", "@nodes", "MR(1):", "1 iid=42", "@edges"))...),
@@ -65,7 +65,7 @@ func encodeCases() []encodeCase {
 			name: "rule3_has_more_false_is_omitted",
 			in: func() *wire.GraphResponse {
 				r := resp(wire.Neighbors, nil)
-				r.Pagination = &wire.Pagination{TotalRows: 7}
+				r.Pagination = &wire.Pagination{TotalRows: wire.SomeInt(7)}
 				return r
 			}(),
 			want: doc(cat(head("neighbors", "0", "0"), lines("total_rows:7", "@nodes", "@edges"))...),
@@ -75,7 +75,7 @@ func encodeCases() []encodeCase {
 			in: func() *wire.GraphResponse {
 				r := agg([]wire.GroupColumn{propGroup("state", "state")}, []wire.Column{count("n")},
 					row(cell("state", S("opened")), cell("n", I(3))))
-				r.Pagination = &wire.Pagination{HasMore: true, TotalRows: 9}
+				r.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(9)}
 				return r
 			}(),
 			want: doc(cat(head("aggregation", "0", "0"), lines("has_more:true", "total_rows:9", "rows:1", "group_by:state(property)",
@@ -541,7 +541,7 @@ func TestRegistered(t *testing.T) {
 			t.Fatalf("Lookup(%q): %v", name, err)
 		}
 		info := c.Info()
-		want := wire.Info{Name: "goon", Aliases: []string{"llm"}, MediaType: "text/x-goon; version=1.0.0", Description: info.Description}
+		want := wire.Info{Name: "goon", Aliases: []string{"llm"}, MediaType: "text/x-goon; version=1.0.0", Description: info.Description, Fidelity: wire.Lossy}
 		if diff := cmp.Diff(want, info); diff != "" {
 			t.Errorf("Info (-want +got):\n%s", diff)
 		}

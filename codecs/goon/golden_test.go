@@ -122,11 +122,11 @@ func goldenCases() []goldenCase {
 	}, row(cell("total", I(2347)), cell("avg_age_days", F(941.131772070606))))
 
 	paginated := resp(wire.Traversal, nodes(mr(1, 42, "First page only", "opened")))
-	paginated.Pagination = &wire.Pagination{HasMore: true, TotalRows: 100}
+	paginated.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(100)}
 
 	aggPaginated := agg([]wire.GroupColumn{propGroup("state", "state")}, []wire.Column{count("n")},
 		row(cell("state", S("opened")), cell("n", I(1000))), row(cell("state", S("merged")), cell("n", I(900))))
-	aggPaginated.Pagination = &wire.Pagination{HasMore: true, TotalRows: 5}
+	aggPaginated.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(5)}
 
 	return []goldenCase{
 		{"traversal", traversal},

@@ -21,6 +21,7 @@ func (codec) Info() wire.Info {
 		Aliases:     []string{"llm"},
 		MediaType:   MediaType,
 		Description: "GOON " + Version + " (GKG ADR 012), line-oriented text for LLM agents; lossy by design",
+		Fidelity:    wire.Lossy,
 	}
 }
 

@@ -84,7 +84,7 @@ func TestPropertyPurity(t *testing.T) {
 		if !bytes.Equal(a, b) {
 			t.Fatalf("two encodes differ:\n%s\n---\n%s", a, b)
 		}
-		if diff := wire.Diff(before, r, wire.Exact); diff != "" {
+		if diff := wiretest.Diff(before, r, wire.Exact); diff != "" {
 			t.Fatalf("Encode changed its input (-before +after):\n%s", diff)
 		}
 		prefix := []byte("prefix")

@@ -19,6 +19,7 @@ import (
 	"github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -221,7 +222,7 @@ func TestEncodeIntegersAndIDs(t *testing.T) {
 			Edges: []wire.Edge{{From: "T", FromID: tc.id, To: "U", ToID: tc.id, Type: "R",
 				Depth: wire.SomeInt(tc.id), PathID: wire.SomeInt(tc.id), Step: wire.SomeInt(tc.id)}},
 			Rows:       []wire.Row{{{Name: "c", Node: &wire.Node{Type: "T", ID: tc.id}}, {Name: "n", Value: wire.Int(tc.id)}}},
-			Pagination: &wire.Pagination{TotalRows: tc.id},
+			Pagination: &wire.Pagination{TotalRows: wire.SomeInt(tc.id)},
 		}
 		want := `{"format_version":"1.2.0","query_type":"path_finding",` +
 			`"nodes":[{"type":"T","id":` + tc.want + `,"n":` + num + `}],` +
@@ -298,7 +299,7 @@ func fullResponse() *wire.GraphResponse {
 			},
 			{},
 		},
-		Pagination: &wire.Pagination{HasMore: true, TotalRows: 12},
+		Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(12)},
 	}
 }
 
@@ -319,7 +320,7 @@ func TestEncodeKeyOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := wire.Diff(fullResponse(), r, wire.Exact); diff != "" {
+	if diff := wiretest.Diff(fullResponse(), r, wire.Exact); diff != "" {
 		t.Errorf("Decode (-want +got):\n%s", diff)
 	}
 }
@@ -342,7 +343,7 @@ func TestEncodeAbsentAndEmpty(t *testing.T) {
 			head + `,"nodes":[],"edges":[],"rows":[]}`},
 		{"nil and empty row", func(r *wire.GraphResponse) { r.Rows = []wire.Row{nil, {}} },
 			head + `,"nodes":[],"edges":[],"rows":[{},{}]}`},
-		{"zero pagination is present", func(r *wire.GraphResponse) { r.Pagination = &wire.Pagination{} },
+		{"zero pagination is present", func(r *wire.GraphResponse) { r.Pagination = &wire.Pagination{TotalRows: wire.SomeInt(0)} },
 			head + `,"nodes":[],"edges":[],"pagination":{"has_more":false,"total_rows":0}}`},
 		{"node without properties", func(r *wire.GraphResponse) { r.Nodes = []wire.Node{{Type: "T", ID: 1, Properties: []wire.Property{}}} },
 			head + `,"nodes":[{"type":"T","id":"1"}],"edges":[]}`},
@@ -381,7 +382,7 @@ func TestEncodeAbsentAndEmpty(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Decode: %v", err)
 			}
-			if diff := wire.Diff(r, back, wire.Exact); diff != "" {
+			if diff := wiretest.Diff(r, back, wire.Exact); diff != "" {
 				t.Errorf("Decode (-want +got):\n%s", diff)
 			}
 		})
@@ -419,9 +420,9 @@ func TestEncodeErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("no error; wrote %s", out)
 			}
-			var ee *json.EncodeError
+			var ee *wire.EncodeError
 			if !errors.As(err, &ee) {
-				t.Errorf("error %T is not a *json.EncodeError", err)
+				t.Errorf("error %T is not a *wire.EncodeError", err)
 			}
 			if !strings.HasPrefix(err.Error(), "json: ") || !strings.Contains(err.Error(), tc.substr) {
 				t.Errorf("error %q, want it to start with \"json: \" and contain %q", err, tc.substr)
@@ -468,7 +469,7 @@ func TestEncodeAppendsAndIsDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := wire.Diff(r, back, wire.Exact); diff != "" {
+	if diff := wiretest.Diff(r, back, wire.Exact); diff != "" {
 		t.Errorf("registered codec round trip (-want +got):\n%s", diff)
 	}
 	if json.Codec().Info().Name != json.Name {

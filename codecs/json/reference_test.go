@@ -13,6 +13,7 @@ import (
 	"github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
 // TestReferenceCases decodes every reference input and re-encodes it to
@@ -49,7 +50,7 @@ func TestReferenceCases(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Decode of the re-encoding: %v", err)
 				}
-				if diff := wire.Diff(r, r2, wire.Exact); diff != "" {
+				if diff := wiretest.Diff(r, r2, wire.Exact); diff != "" {
 					t.Errorf("decode→encode→decode differs (-first +second):\n%s", diff)
 				}
 			}
@@ -76,7 +77,7 @@ func TestReferenceCases(t *testing.T) {
 			// compare them by name; elsewhere key order carries no meaning.
 			sortByName(want)
 			sortByName(got)
-			if diff := wire.Diff(want, got, wire.Exact); diff != "" {
+			if diff := wiretest.Diff(want, got, wire.Exact); diff != "" {
 				t.Errorf("reordered document (-canonical +reordered):\n%s", diff)
 			}
 		})

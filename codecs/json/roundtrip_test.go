@@ -39,7 +39,7 @@ func roundTrip(t interface {
 	if err != nil {
 		t.Fatalf("Decode: %v\n%s", err, b1)
 	}
-	if diff := wire.Diff(r, r1, wire.Exact); diff != "" {
+	if diff := wiretest.Diff(r, r1, wire.Exact); diff != "" {
 		t.Fatalf("decode(encode(r)) differs from r (-want +got):\n%s\n%s", diff, b1)
 	}
 	b2, err := json.Encode(r1)
@@ -53,7 +53,7 @@ func roundTrip(t interface {
 	if err != nil {
 		t.Fatalf("second Decode: %v", err)
 	}
-	if diff := wire.Diff(r1, r2, wire.Exact); diff != "" {
+	if diff := wiretest.Diff(r1, r2, wire.Exact); diff != "" {
 		t.Fatalf("second decode differs (-first +second):\n%s", diff)
 	}
 	return b1

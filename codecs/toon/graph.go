@@ -128,7 +128,7 @@ func (g *graphEncoder) document(r *wire.GraphResponse) (*Object, error) {
 	if p := r.Pagination; p != nil {
 		po := g.object(2)
 		po.Add("has_more", p.HasMore)
-		po.Add("total_rows", Int(p.TotalRows))
+		po.Add("total_rows", Int(p.TotalRows.Int))
 		doc.Add("pagination", po)
 	}
 	return doc, nil
@@ -1270,7 +1270,7 @@ func (d *graphDecoder) pagination(v Value, path []pathStep) *wire.Pagination {
 			}
 			p.HasMore = b
 		case 1:
-			p.TotalRows = d.integer(v, fp)
+			p.TotalRows = wire.SomeInt(d.integer(v, fp))
 		}
 	})
 	return p

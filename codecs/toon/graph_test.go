@@ -62,7 +62,7 @@ func graphRoundTrip(t fataler, r *wire.GraphResponse) []byte {
 	if err != nil {
 		t.Fatalf("Decode: %v\n%s", err, b1)
 	}
-	if diff := wire.Diff(r, r1, wire.NumbersByValue); diff != "" {
+	if diff := wiretest.Diff(r, r1, wire.NumbersByValue); diff != "" {
 		t.Fatalf("decode(encode(r)) differs from r (-want +got):\n%s\n%s", diff, b1)
 	}
 	b2, err := toon.Encode(r1)
@@ -212,7 +212,7 @@ var layoutCases = []struct {
 			{From: "User", FromID: 1001, To: "MergeRequest", ToID: 9007199254740993, Type: "AUTHORED"},
 			{From: "User", FromID: 1002, To: "MergeRequest", ToID: 9007199254740993, Type: "REVIEWED"},
 		},
-		Pagination: &wire.Pagination{HasMore: true, TotalRows: 4312},
+		Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(4312)},
 	}},
 	{"interleaved", "types alternate: groups plus node_order", &wire.GraphResponse{
 		FormatVersion: "1.2.0", QueryType: wire.Neighbors,
@@ -272,7 +272,7 @@ var layoutCases = []struct {
 			{{Name: "u", Node: ref(node("User", 1243277, "username", vStr("ghost1")))}, {Name: "merged_count", Value: vInt(65555)}},
 			{{Name: "u", Node: ref(node("User", 35702613, "username", vStr("bot_a")))}, {Name: "merged_count", Value: vInt(21277)}},
 		},
-		Pagination: &wire.Pagination{TotalRows: 2},
+		Pagination: &wire.Pagination{TotalRows: wire.SomeInt(2)},
 	}},
 	{"aggregation_collect", "a list cell puts the rows in list form", &wire.GraphResponse{
 		FormatVersion: "1.2.0", QueryType: wire.Aggregation,
@@ -505,7 +505,7 @@ func TestGraphDecodeVariants(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := wire.Diff(want, got, wire.Exact); diff != "" {
+			if diff := wiretest.Diff(want, got, wire.Exact); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
@@ -594,7 +594,7 @@ func TestGraphRegistered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := wire.Diff(r, back, wire.NumbersByValue); diff != "" {
+	if diff := wiretest.Diff(r, back, wire.NumbersByValue); diff != "" {
 		t.Error(diff)
 	}
 }
@@ -625,7 +625,7 @@ func TestGraphDeterministic(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if diff := wire.Diff(before, r, wire.Exact); diff != "" {
+	if diff := wiretest.Diff(before, r, wire.Exact); diff != "" {
 		t.Errorf("Encode modified the response:\n%s", diff)
 	}
 	graphRoundTrip(t, r)

@@ -16,6 +16,7 @@ func (codec) Info() wire.Info {
 		Name:        Name,
 		MediaType:   MediaType,
 		Description: "TOON spec v4.0 text, graph-aware: nodes as per-type tables, edges as one table; numbers compare by value",
+		Fidelity:    wire.NumbersByValue,
 	}
 }
 

@@ -157,7 +157,11 @@ func readInput(env *Env, args []string) (string, []byte, error) {
 func codecNames() string {
 	var names []string
 	for _, info := range wire.List() {
-		names = append(names, info.Name)
+		name := info.Name
+		if len(info.Aliases) > 0 {
+			name += " (" + strings.Join(info.Aliases, ", ") + ")"
+		}
+		names = append(names, name)
 	}
 	return strings.Join(names, ", ")
 }

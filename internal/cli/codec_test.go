@@ -196,7 +196,11 @@ func TestFlagErrorsOnce(t *testing.T) {
 func TestUsageErrors(t *testing.T) {
 	var names []string
 	for _, info := range wire.List() {
-		names = append(names, info.Name)
+		name := info.Name
+		if len(info.Aliases) > 0 {
+			name += " (" + strings.Join(info.Aliases, ", ") + ")"
+		}
+		names = append(names, name)
 	}
 	have := "(have: " + strings.Join(names, ", ") + ")"
 	tests := []struct {

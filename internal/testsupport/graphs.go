@@ -97,7 +97,7 @@ func Traversal(users, mrs int) *wire.GraphResponse {
 		author := r.Nodes[rng.IntN(users)]
 		r.Edges = append(r.Edges, wire.Edge{From: "User", FromID: author.ID, To: "MergeRequest", ToID: mr.ID, Type: "AUTHORED"})
 	}
-	r.Pagination = &wire.Pagination{HasMore: true, TotalRows: 4312}
+	r.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(4312)}
 	return r
 }
 

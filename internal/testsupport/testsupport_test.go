@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
 // recorder is a testing.TB that records how a helper ended the test.
@@ -137,7 +138,7 @@ func TestBuildersAreDeterministic(t *testing.T) {
 		"LargeTraversal": func() *wire.GraphResponse { return LargeTraversal(100) },
 		"ADRTraversal":   func() *wire.GraphResponse { return ADRTraversal(40, 20) },
 	} {
-		if diff := wire.Diff(build(), build(), wire.Exact); diff != "" {
+		if diff := wiretest.Diff(build(), build(), wire.Exact); diff != "" {
 			t.Errorf("%s differs between two calls:\n%s", name, diff)
 		}
 	}

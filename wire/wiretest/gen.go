@@ -316,7 +316,7 @@ func (g gen) response() *wire.GraphResponse {
 		g.aggregation(r)
 	}
 	if g.chance(30, "pagination") {
-		r.Pagination = &wire.Pagination{HasMore: rapid.Bool().Draw(g.t, "has_more"), TotalRows: int64(g.intn(1_000_000, "total_rows"))}
+		r.Pagination = &wire.Pagination{HasMore: rapid.Bool().Draw(g.t, "has_more"), TotalRows: wire.SomeInt(int64(g.intn(1_000_000, "total_rows")))}
 	}
 	return r
 }

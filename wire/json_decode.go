@@ -1,4 +1,4 @@
-package json
+package wire
 
 import (
 	"math"
@@ -7,17 +7,16 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/graphwire/graphwire/wire"
 )
 
-// MaxDepth is the deepest nesting of JSON arrays and objects Decode accepts
+// jsonMaxDepth is the deepest nesting of JSON arrays and objects Decode accepts
 // (a response itself is 4 levels deep; lists nested in values add to it).
-const MaxDepth = 512
+const jsonMaxDepth = 512
 
-// Decode parses canonical-shaped JSON into a response. It accepts any
+// DecodeJSON parses canonical-shaped JSON into a response. It accepts any
 // whitespace and any key order, and is otherwise strict: see the package
-// documentation. Errors are *wire.DecodeError with a byte offset.
-func Decode(data []byte) (*wire.GraphResponse, error) {
+// documentation. Errors are *DecodeError with a byte offset.
+func DecodeJSON(data []byte) (*GraphResponse, error) {
 	// One copy of the input as a string: every string without escapes in
 	// the response is a substring of it, which costs no allocation.
 	d := decoder{data: data, src: string(data)}
@@ -34,16 +33,16 @@ type decoder struct {
 	pos   int
 	depth int
 
-	props []wire.Property // scratch for the properties of the node being read
-	cells []wire.Cell     // scratch for the cells of the row being read
+	props []Property // scratch for the properties of the node being read
+	cells []Cell     // scratch for the cells of the row being read
 }
 
 // keepProps returns a copy of ps with its length for capacity.
-func (d *decoder) keepProps(ps []wire.Property) []wire.Property {
+func (d *decoder) keepProps(ps []Property) []Property {
 	if len(ps) == 0 {
 		return nil
 	}
-	return append([]wire.Property(nil), ps...)
+	return append([]Property(nil), ps...)
 }
 
 // dupCheckLinear is how many keys an object may have before duplicate
@@ -80,7 +79,7 @@ func (s *keySet) seen(key string, n int, earlier func(i int) string) bool {
 }
 
 func (d *decoder) errAt(off int, msg string) error {
-	return &wire.DecodeError{Codec: Name, Offset: int64(off), Msg: msg}
+	return &DecodeError{Codec: "json", Offset: int64(off), Msg: msg}
 }
 
 // found describes the byte at the current position for error messages.
@@ -130,8 +129,8 @@ func (d *decoder) peek() byte {
 	return 0
 }
 
-func (d *decoder) response() (*wire.GraphResponse, error) {
-	r := &wire.GraphResponse{}
+func (d *decoder) response() (*GraphResponse, error) {
+	r := &GraphResponse{}
 	var seen [8]bool
 	fields := [...]string{"format_version", "query_type", "nodes", "edges", "columns", "group_columns", "rows", "pagination"}
 	d.ws()
@@ -158,44 +157,44 @@ func (d *decoder) response() (*wire.GraphResponse, error) {
 			off := d.pos
 			var s string
 			if s, err = d.str("query_type"); err == nil {
-				r.QueryType = wire.QueryType(s)
+				r.QueryType = QueryType(s)
 				if !r.QueryType.Valid() {
 					err = d.errAt(off, "query_type: expected one of traversal, search, neighbors, path_finding, aggregation, found "+strconv.Quote(s))
 				}
 			}
 		case 2:
-			r.Nodes = []wire.Node{}
+			r.Nodes = []Node{}
 			err = d.array("nodes", func(i int) error {
-				r.Nodes = append(r.Nodes, wire.Node{})
+				r.Nodes = append(r.Nodes, Node{})
 				return d.node(&r.Nodes[len(r.Nodes)-1])
 			})
 		case 3:
-			r.Edges = []wire.Edge{}
+			r.Edges = []Edge{}
 			err = d.array("edges", func(i int) error {
-				r.Edges = append(r.Edges, wire.Edge{})
+				r.Edges = append(r.Edges, Edge{})
 				return d.edge(&r.Edges[len(r.Edges)-1])
 			})
 		case 4:
-			r.Columns = []wire.Column{}
+			r.Columns = []Column{}
 			err = d.array("columns", func(i int) error {
-				r.Columns = append(r.Columns, wire.Column{})
+				r.Columns = append(r.Columns, Column{})
 				return d.column(&r.Columns[len(r.Columns)-1])
 			})
 		case 5:
-			r.GroupColumns = []wire.GroupColumn{}
+			r.GroupColumns = []GroupColumn{}
 			err = d.array("group_columns", func(i int) error {
-				r.GroupColumns = append(r.GroupColumns, wire.GroupColumn{})
+				r.GroupColumns = append(r.GroupColumns, GroupColumn{})
 				return d.groupColumn(&r.GroupColumns[len(r.GroupColumns)-1])
 			})
 		case 6:
-			r.Rows = []wire.Row{}
+			r.Rows = []Row{}
 			err = d.array("rows", func(i int) error {
 				row, err := d.row()
 				r.Rows = append(r.Rows, row)
 				return err
 			})
 		case 7:
-			r.Pagination = &wire.Pagination{}
+			r.Pagination = &Pagination{}
 			err = d.pagination(r.Pagination)
 		}
 		return err
@@ -221,8 +220,8 @@ func (d *decoder) object(what string, fn func(key string, keyOff int) error) err
 	if d.peek() != '{' {
 		return d.expected(what + " object")
 	}
-	if d.depth++; d.depth > MaxDepth {
-		return d.errAt(d.pos, "nesting deeper than "+strconv.Itoa(MaxDepth))
+	if d.depth++; d.depth > jsonMaxDepth {
+		return d.errAt(d.pos, "nesting deeper than "+strconv.Itoa(jsonMaxDepth))
 	}
 	d.pos++
 	d.ws()
@@ -269,8 +268,8 @@ func (d *decoder) array(what string, fn func(i int) error) error {
 	if d.peek() != '[' {
 		return d.expected(what + " array")
 	}
-	if d.depth++; d.depth > MaxDepth {
-		return d.errAt(d.pos, "nesting deeper than "+strconv.Itoa(MaxDepth))
+	if d.depth++; d.depth > jsonMaxDepth {
+		return d.errAt(d.pos, "nesting deeper than "+strconv.Itoa(jsonMaxDepth))
 	}
 	d.pos++
 	d.ws()
@@ -298,7 +297,7 @@ func (d *decoder) array(what string, fn func(i int) error) error {
 	}
 }
 
-func (d *decoder) node(n *wire.Node) error {
+func (d *decoder) node(n *Node) error {
 	var haveType, haveID bool
 	var keys keySet
 	start := d.pos
@@ -324,9 +323,9 @@ func (d *decoder) node(n *wire.Node) error {
 			if keys.seen(key, len(props), func(i int) string { return props[i].Key }) {
 				return d.errAt(keyOff, "node: duplicate property "+strconv.Quote(key))
 			}
-			var v wire.Value
+			var v Value
 			v, err = d.value(key)
-			d.props = append(d.props, wire.Property{Key: key, Value: v})
+			d.props = append(d.props, Property{Key: key, Value: v})
 		}
 		return err
 	})
@@ -380,7 +379,7 @@ func (d *decoder) fields(what string, names []string, required int, fn func(idx 
 
 var edgeFields = [...]string{"from", "from_id", "to", "to_id", "type", "depth", "path_id", "step"}
 
-func (d *decoder) edge(e *wire.Edge) error {
+func (d *decoder) edge(e *Edge) error {
 	return d.fields("edge", edgeFields[:], 5, func(idx int) error {
 		var err error
 		switch idx {
@@ -410,7 +409,7 @@ func (d *decoder) edge(e *wire.Edge) error {
 
 var columnFields = [...]string{"name", "function", "target", "property"}
 
-func (d *decoder) column(c *wire.Column) error {
+func (d *decoder) column(c *Column) error {
 	return d.fields("column", columnFields[:], 2, func(idx int) error {
 		var err error
 		switch idx {
@@ -431,7 +430,7 @@ func (d *decoder) column(c *wire.Column) error {
 
 var groupColumnFields = [...]string{"name", "kind", "node", "property", "entity"}
 
-func (d *decoder) groupColumn(g *wire.GroupColumn) error {
+func (d *decoder) groupColumn(g *GroupColumn) error {
 	return d.fields("group column", groupColumnFields[:], 3, func(idx int) error {
 		var err error
 		switch idx {
@@ -441,7 +440,7 @@ func (d *decoder) groupColumn(g *wire.GroupColumn) error {
 			off := d.pos
 			var s string
 			if s, err = d.name1("group column kind"); err == nil {
-				g.Kind = wire.GroupKind(s)
+				g.Kind = GroupKind(s)
 				if !g.Kind.Valid() {
 					err = d.errAt(off, "group column kind: expected \"node\" or \"property\", found "+strconv.Quote(s))
 				}
@@ -459,7 +458,7 @@ func (d *decoder) groupColumn(g *wire.GroupColumn) error {
 	})
 }
 
-func (d *decoder) row() (wire.Row, error) {
+func (d *decoder) row() (Row, error) {
 	var keys keySet
 	base := len(d.cells)
 	defer func() { d.cells = d.cells[:base] }()
@@ -470,23 +469,23 @@ func (d *decoder) row() (wire.Row, error) {
 		}
 		if d.peek() == '{' {
 			n, err := d.nodeRef()
-			d.cells = append(d.cells, wire.Cell{Name: key, Node: n})
+			d.cells = append(d.cells, Cell{Name: key, Node: n})
 			return err
 		}
 		v, err := d.value(key)
-		d.cells = append(d.cells, wire.Cell{Name: key, Value: v})
+		d.cells = append(d.cells, Cell{Name: key, Value: v})
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return append(wire.Row{}, d.cells[base:]...), nil
+	return append(Row{}, d.cells[base:]...), nil
 }
 
 var nodeRefFields = [...]string{"type", "id", "properties"}
 
-func (d *decoder) nodeRef() (*wire.Node, error) {
-	n := &wire.Node{}
+func (d *decoder) nodeRef() (*Node, error) {
+	n := &Node{}
 	err := d.fields("node reference", nodeRefFields[:], len(nodeRefFields), func(idx int) error {
 		var err error
 		switch idx {
@@ -506,7 +505,7 @@ func (d *decoder) nodeRef() (*wire.Node, error) {
 }
 
 // refProperties parses the properties object of a node reference.
-func (d *decoder) refProperties() ([]wire.Property, error) {
+func (d *decoder) refProperties() ([]Property, error) {
 	var keys keySet
 	base := len(d.props)
 	defer func() { d.props = d.props[:base] }()
@@ -519,7 +518,7 @@ func (d *decoder) refProperties() ([]wire.Property, error) {
 			return d.errAt(keyOff, "node reference: duplicate property "+strconv.Quote(key))
 		}
 		v, err := d.value(key)
-		d.props = append(d.props, wire.Property{Key: key, Value: v})
+		d.props = append(d.props, Property{Key: key, Value: v})
 		return err
 	})
 	if err != nil {
@@ -528,7 +527,7 @@ func (d *decoder) refProperties() ([]wire.Property, error) {
 	return d.keepProps(d.props[base:]), nil
 }
 
-func (d *decoder) pagination(p *wire.Pagination) error {
+func (d *decoder) pagination(p *Pagination) error {
 	var seen [2]bool
 	start := d.pos
 	err := d.object("pagination", func(key string, keyOff int) error {
@@ -551,7 +550,8 @@ func (d *decoder) pagination(p *wire.Pagination) error {
 				return d.errAt(keyOff, "pagination: duplicate field \"total_rows\"")
 			}
 			seen[1] = true
-			p.TotalRows, err = d.integer("pagination total_rows")
+			p.TotalRows.Int, err = d.integer("pagination total_rows")
+			p.TotalRows.Valid = true
 		default:
 			err = d.errAt(keyOff, "pagination: unknown field "+strconv.Quote(key))
 		}
@@ -576,52 +576,52 @@ func (d *decoder) lit(s string) bool {
 
 // value parses a property or cell value: null, bool, number, string or a
 // list of values.
-func (d *decoder) value(field string) (wire.Value, error) {
+func (d *decoder) value(field string) (Value, error) {
 	switch c := d.peek(); {
 	case c == '"':
 		s, err := d.str(field)
-		return wire.String(s), err
+		return String(s), err
 	case c == 'n':
 		if d.lit("null") {
-			return wire.Null(), nil
+			return Null(), nil
 		}
 	case c == 't':
 		if d.lit("true") {
-			return wire.Bool(true), nil
+			return Bool(true), nil
 		}
 	case c == 'f':
 		if d.lit("false") {
-			return wire.Bool(false), nil
+			return Bool(false), nil
 		}
 	case c == '-' || (c >= '0' && c <= '9'):
 		return d.number(field)
 	case c == '[':
 		return d.list(field)
 	case c == '{':
-		return wire.Value{}, d.errAt(d.pos, strconv.Quote(field)+": expected a value (null, boolean, number, string or array), found object")
+		return Value{}, d.errAt(d.pos, strconv.Quote(field)+": expected a value (null, boolean, number, string or array), found object")
 	}
-	return wire.Value{}, d.expected("a value for " + strconv.Quote(field))
+	return Value{}, d.expected("a value for " + strconv.Quote(field))
 }
 
 // list parses a list value. It is array with error messages that quote
 // field, which comes from the input.
-func (d *decoder) list(field string) (wire.Value, error) {
-	if d.depth++; d.depth > MaxDepth {
-		return wire.Value{}, d.errAt(d.pos, "nesting deeper than "+strconv.Itoa(MaxDepth))
+func (d *decoder) list(field string) (Value, error) {
+	if d.depth++; d.depth > jsonMaxDepth {
+		return Value{}, d.errAt(d.pos, "nesting deeper than "+strconv.Itoa(jsonMaxDepth))
 	}
 	d.pos++ // '['
 	d.ws()
-	var vs []wire.Value
+	var vs []Value
 	if d.peek() == ']' {
 		d.pos++
 		d.depth--
-		return wire.ListOf(), nil
+		return ListOf(), nil
 	}
 	for {
 		d.ws()
 		v, err := d.value(field)
 		if err != nil {
-			return wire.Value{}, err
+			return Value{}, err
 		}
 		vs = append(vs, v)
 		d.ws()
@@ -631,9 +631,9 @@ func (d *decoder) list(field string) (wire.Value, error) {
 		case ']':
 			d.pos++
 			d.depth--
-			return wire.ListOf(vs...), nil
+			return ListOf(vs...), nil
 		default:
-			return wire.Value{}, d.expected("',' or ']' in the list " + strconv.Quote(field))
+			return Value{}, d.expected("',' or ']' in the list " + strconv.Quote(field))
 		}
 	}
 }
@@ -682,31 +682,31 @@ func (d *decoder) scanNumber() (end int, isFloat bool, ok bool) {
 	return i, isFloat, true
 }
 
-func (d *decoder) number(field string) (wire.Value, error) {
+func (d *decoder) number(field string) (Value, error) {
 	start := d.pos
 	end, isFloat, ok := d.scanNumber()
 	if !ok {
 		d.pos = end
-		return wire.Value{}, d.expected("a digit in number for " + strconv.Quote(field))
+		return Value{}, d.expected("a digit in number for " + strconv.Quote(field))
 	}
 	lit := d.data[start:end]
 	if isFloat {
 		f, err := strconv.ParseFloat(unsafe.String(&lit[0], len(lit)), 64)
 		if err != nil && !math.IsInf(f, 0) {
-			return wire.Value{}, d.errAt(start, strconv.Quote(field)+": invalid number "+strconv.Quote(string(lit)))
+			return Value{}, d.errAt(start, strconv.Quote(field)+": invalid number "+strconv.Quote(string(lit)))
 		}
 		if math.IsInf(f, 0) {
-			return wire.Value{}, d.errAt(start, strconv.Quote(field)+": number "+string(lit)+" is out of float64 range")
+			return Value{}, d.errAt(start, strconv.Quote(field)+": number "+string(lit)+" is out of float64 range")
 		}
 		d.pos = end
-		return wire.Float(f), nil
+		return Float(f), nil
 	}
 	i, ok := parseInt(lit)
 	if !ok {
-		return wire.Value{}, d.errAt(start, strconv.Quote(field)+": integer "+string(lit)+" is out of int64 range")
+		return Value{}, d.errAt(start, strconv.Quote(field)+": integer "+string(lit)+" is out of int64 range")
 	}
 	d.pos = end
-	return wire.Int(i), nil
+	return Int(i), nil
 }
 
 // integer parses a JSON integer number (no fraction, no exponent).

@@ -1,4 +1,4 @@
-package json
+package wire
 
 import (
 	"math"
@@ -6,21 +6,21 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/graphwire/graphwire/wire"
 )
 
-// Encode returns the canonical JSON of r.
-func Encode(r *wire.GraphResponse) ([]byte, error) { return AppendEncode(nil, r) }
+// MarshalJSON returns the canonical JSON of r (see AppendJSON), so that
+// encoding/json and any JSON pipeline write a response as graphwire does.
+func (r *GraphResponse) MarshalJSON() ([]byte, error) { return AppendJSON(nil, r) }
 
-// AppendEncode appends the canonical JSON of r to dst. On error it returns
+// AppendJSON appends the canonical JSON of r to dst. On error it returns
 // dst unchanged.
 //
 // It fails for a response the canonical form cannot carry: a NaN or
 // infinite float, a query type or group kind outside the enumerations, or a
 // property named "type" or "id".
-func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+func AppendJSON(dst []byte, r *GraphResponse) ([]byte, error) {
 	if r == nil {
-		return dst, &EncodeError{Msg: "nil response"}
+		return dst, &EncodeError{Codec: "json", Msg: "nil response"}
 	}
 	e := encoder{b: dst}
 	if hint := sizeHint(r); cap(dst)-len(dst) < hint {
@@ -36,7 +36,7 @@ func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 
 // sizeHint estimates the length of r's encoding from its strings and
 // shape, erring on the short side: a typical id, few escapes.
-func sizeHint(r *wire.GraphResponse) int {
+func sizeHint(r *GraphResponse) int {
 	const idLen = 12 // a typical id, in quotes
 	n := 96 + len(r.FormatVersion)
 	for i := range r.Nodes {
@@ -79,7 +79,7 @@ func sizeHint(r *wire.GraphResponse) int {
 	return n + n/32 // room for a few escapes
 }
 
-func propsHint(ps []wire.Property) int {
+func propsHint(ps []Property) int {
 	n := 0
 	for i := range ps {
 		n += 4 + len(ps[i].Key) + valueHint(ps[i].Value)
@@ -87,43 +87,30 @@ func propsHint(ps []wire.Property) int {
 	return n
 }
 
-func valueHint(v wire.Value) int {
+func valueHint(v Value) int {
 	switch v.Kind() {
-	case wire.KindString:
+	case KindString:
 		return 2 + len(v.Str())
-	case wire.KindList:
+	case KindList:
 		n := 2
 		for _, x := range v.List() {
 			n += 1 + valueHint(x)
 		}
 		return n
-	case wire.KindFloat, wire.KindInt:
+	case KindFloat, KindInt:
 		return 8
 	default:
 		return 5
 	}
 }
 
-// EncodeError reports a response that canonical JSON cannot carry.
-type EncodeError struct {
-	Path string // where in the response, e.g. nodes[3].score
-	Msg  string
-}
-
-func (e *EncodeError) Error() string {
-	if e.Path == "" {
-		return "json: " + e.Msg
-	}
-	return "json: " + e.Path + ": " + e.Msg
-}
-
 type encoder struct {
 	b []byte
 }
 
-func (e *encoder) response(r *wire.GraphResponse) error {
+func (e *encoder) response(r *GraphResponse) error {
 	if !r.QueryType.Valid() {
-		return &EncodeError{Path: "query_type", Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
+		return &EncodeError{Codec: "json", Path: "query_type", Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
 	}
 	e.b = append(e.b, `{"format_version":`...)
 	e.str(r.FormatVersion)
@@ -142,13 +129,13 @@ func (e *encoder) response(r *wire.GraphResponse) error {
 		for j := range n.Properties {
 			p := &n.Properties[j]
 			if p.Key == "type" || p.Key == "id" {
-				return &EncodeError{Path: "nodes[" + strconv.Itoa(i) + "]", Msg: "property named " + strconv.Quote(p.Key)}
+				return &EncodeError{Codec: "json", Path: "nodes[" + strconv.Itoa(i) + "]", Msg: "property named " + strconv.Quote(p.Key)}
 			}
 			e.b = append(e.b, ',')
 			e.str(p.Key)
 			e.b = append(e.b, ':')
 			if !e.value(p.Value) {
-				return &EncodeError{Path: "nodes[" + strconv.Itoa(i) + "]." + p.Key, Msg: "unsupported float value " + nonFinite(p.Value)}
+				return &EncodeError{Codec: "json", Path: "nodes[" + strconv.Itoa(i) + "]." + p.Key, Msg: "unsupported float value " + nonFinite(p.Value)}
 			}
 		}
 		e.b = append(e.b, '}')
@@ -200,7 +187,7 @@ func (e *encoder) response(r *wire.GraphResponse) error {
 			}
 			g := &r.GroupColumns[i]
 			if !g.Kind.Valid() {
-				return &EncodeError{Path: "group_columns[" + strconv.Itoa(i) + "].kind", Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
+				return &EncodeError{Codec: "json", Path: "group_columns[" + strconv.Itoa(i) + "].kind", Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
 			}
 			e.b = append(e.b, `{"name":`...)
 			e.str(g.Name)
@@ -235,7 +222,7 @@ func (e *encoder) response(r *wire.GraphResponse) error {
 					continue
 				}
 				if !e.value(c.Value) {
-					return &EncodeError{Path: "rows[" + strconv.Itoa(i) + "]." + c.Name, Msg: "unsupported float value " + nonFinite(c.Value)}
+					return &EncodeError{Codec: "json", Path: "rows[" + strconv.Itoa(i) + "]." + c.Name, Msg: "unsupported float value " + nonFinite(c.Value)}
 				}
 			}
 			e.b = append(e.b, '}')
@@ -245,15 +232,17 @@ func (e *encoder) response(r *wire.GraphResponse) error {
 	if p := r.Pagination; p != nil {
 		e.b = append(e.b, `,"pagination":{"has_more":`...)
 		e.b = strconv.AppendBool(e.b, p.HasMore)
-		e.b = append(e.b, `,"total_rows":`...)
-		e.b = strconv.AppendInt(e.b, p.TotalRows, 10)
+		if p.TotalRows.Valid {
+			e.b = append(e.b, `,"total_rows":`...)
+			e.b = strconv.AppendInt(e.b, p.TotalRows.Int, 10)
+		}
 		e.b = append(e.b, '}')
 	}
 	e.b = append(e.b, '}')
 	return nil
 }
 
-func (e *encoder) nodeRef(n *wire.Node, row int, cell string) error {
+func (e *encoder) nodeRef(n *Node, row int, cell string) error {
 	e.b = append(e.b, `{"type":`...)
 	e.str(n.Type)
 	e.b = append(e.b, `,"id":`...)
@@ -262,7 +251,7 @@ func (e *encoder) nodeRef(n *wire.Node, row int, cell string) error {
 	for j := range n.Properties {
 		p := &n.Properties[j]
 		if p.Key == "type" || p.Key == "id" {
-			return &EncodeError{Path: "rows[" + strconv.Itoa(row) + "]." + cell, Msg: "property named " + strconv.Quote(p.Key)}
+			return &EncodeError{Codec: "json", Path: "rows[" + strconv.Itoa(row) + "]." + cell, Msg: "property named " + strconv.Quote(p.Key)}
 		}
 		if j > 0 {
 			e.b = append(e.b, ',')
@@ -270,17 +259,17 @@ func (e *encoder) nodeRef(n *wire.Node, row int, cell string) error {
 		e.str(p.Key)
 		e.b = append(e.b, ':')
 		if !e.value(p.Value) {
-			return &EncodeError{Path: "rows[" + strconv.Itoa(row) + "]." + cell + ".properties." + p.Key, Msg: "unsupported float value " + nonFinite(p.Value)}
+			return &EncodeError{Codec: "json", Path: "rows[" + strconv.Itoa(row) + "]." + cell + ".properties." + p.Key, Msg: "unsupported float value " + nonFinite(p.Value)}
 		}
 	}
 	e.b = append(e.b, "}}"...)
 	return nil
 }
 
-func nonFinite(v wire.Value) string {
-	var bad func(v wire.Value) float64
-	bad = func(v wire.Value) float64 {
-		if v.Kind() == wire.KindFloat {
+func nonFinite(v Value) string {
+	var bad func(v Value) float64
+	bad = func(v Value) float64 {
+		if v.Kind() == KindFloat {
 			return v.Float()
 		}
 		for _, x := range v.List() {
@@ -299,14 +288,14 @@ func (e *encoder) id(i int64) {
 	e.b = append(e.b, '"')
 }
 
-func (e *encoder) optInt(key string, o wire.OptInt) {
+func (e *encoder) optInt(key string, o OptInt) {
 	if o.Valid {
 		e.b = append(e.b, key...)
 		e.b = strconv.AppendInt(e.b, o.Int, 10)
 	}
 }
 
-func (e *encoder) optStr(key string, o wire.OptString) {
+func (e *encoder) optStr(key string, o OptString) {
 	if o.Valid {
 		e.b = append(e.b, key...)
 		e.str(o.String)
@@ -314,23 +303,23 @@ func (e *encoder) optStr(key string, o wire.OptString) {
 }
 
 // value appends v; it reports false for a NaN or infinite float.
-func (e *encoder) value(v wire.Value) bool {
+func (e *encoder) value(v Value) bool {
 	switch v.Kind() {
-	case wire.KindNull:
+	case KindNull:
 		e.b = append(e.b, "null"...)
-	case wire.KindBool:
+	case KindBool:
 		e.b = strconv.AppendBool(e.b, v.Bool())
-	case wire.KindInt:
+	case KindInt:
 		e.b = strconv.AppendInt(e.b, v.Int(), 10)
-	case wire.KindFloat:
+	case KindFloat:
 		f := v.Float()
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return false
 		}
-		e.b = AppendFloat(e.b, f)
-	case wire.KindString:
+		e.b = AppendJSONFloat(e.b, f)
+	case KindString:
 		e.str(v.Str())
-	case wire.KindList:
+	case KindList:
 		e.b = append(e.b, '[')
 		for i, x := range v.List() {
 			if i > 0 {
@@ -345,11 +334,11 @@ func (e *encoder) value(v wire.Value) bool {
 	return true
 }
 
-// AppendFloat appends f in canonical form: the shortest decimal that reads
+// AppendJSONFloat appends f in canonical form: the shortest decimal that reads
 // back as f, in exponent form outside 1e-6 ≤ |f| < 1e21 exactly as
 // encoding/json writes it, with ".0" appended when the result would
 // otherwise read as an integer. f must be finite.
-func AppendFloat(dst []byte, f float64) []byte {
+func AppendJSONFloat(dst []byte, f float64) []byte {
 	abs := math.Abs(f)
 	format := byte('f')
 	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
@@ -384,9 +373,9 @@ var safeASCII = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
-// AppendString appends s as a canonical JSON string: only '"', '\\' and
+// AppendJSONString appends s as a canonical JSON string: only '"', '\\' and
 // control characters escaped, invalid UTF-8 replaced by U+FFFD.
-func AppendString(dst []byte, s string) []byte {
+func AppendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -431,4 +420,4 @@ func AppendString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-func (e *encoder) str(s string) { e.b = AppendString(e.b, s) }
+func (e *encoder) str(s string) { e.b = AppendJSONString(e.b, s) }

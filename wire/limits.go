@@ -1,0 +1,104 @@
+package wire
+
+import (
+	"fmt"
+	"math"
+)
+
+// Limits bound what a decoder accepts from untrusted input, and, for the
+// symmetry every built-in codec keeps, what an encoder agrees to write: an
+// encoder refuses, with an *EncodeError naming the place, exactly the
+// responses its own decoder would refuse under the same Limits. So whatever
+// one built-in codec decodes under some Limits, every built-in codec
+// configured with those Limits encodes and decodes back.
+//
+// A zero field selects its default; a negative field is invalid
+// (WithDefaults reports it). Decoders check a limit before they allocate
+// for what it bounds, and refuse past it with a positioned *DecodeError.
+type Limits struct {
+	// MaxInputBytes is the longest input a decoder reads, in bytes.
+	// Default DefaultMaxInputBytes.
+	MaxInputBytes int64
+
+	// MaxDepth is the deepest nesting of list values: a list holding
+	// scalars is at depth 1, a list inside it at depth 2. Default
+	// DefaultMaxDepth; at most HardMaxDepth.
+	MaxDepth int
+
+	// MaxElements is the most elements in any one sequence of a
+	// response: its nodes, its edges, its rows, the cells of one row, the
+	// properties of one node, the items of one list value.
+	// Default DefaultMaxElements.
+	MaxElements int
+
+	// MaxStringBytes is the longest string value, name or key, in bytes
+	// as decoded (UTF-8). Default DefaultMaxStringBytes.
+	MaxStringBytes int
+
+	// MaxMaterializedBytes bounds the size of the decoded response as
+	// its canonical JSON would take it, counting every use of a shared
+	// string (a binary codec's name table) or of a lifted node (a GOON
+	// aggregation's node cells) in full. It is what keeps a small input
+	// that refers to a large value many times from becoming a large
+	// output when the response is encoded again. Default
+	// DefaultMaxMaterializedBytes.
+	MaxMaterializedBytes int64
+}
+
+// The defaults of Limits.
+const (
+	DefaultMaxInputBytes        = 64 << 20  // 64 MiB
+	DefaultMaxDepth             = 32        // list nesting
+	DefaultMaxElements          = 1 << 20   // 1,048,576 per sequence
+	DefaultMaxStringBytes       = 16 << 20  // 16 MiB
+	DefaultMaxMaterializedBytes = 256 << 20 // 256 MiB of canonical JSON
+)
+
+// HardMaxDepth is the largest MaxDepth a Limits may set: decoders recurse
+// once per level, and the binary decoders' libraries bound nesting too.
+const HardMaxDepth = 10_000
+
+// DefaultLimits returns the Limits with every field at its default.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxInputBytes:        DefaultMaxInputBytes,
+		MaxDepth:             DefaultMaxDepth,
+		MaxElements:          DefaultMaxElements,
+		MaxStringBytes:       DefaultMaxStringBytes,
+		MaxMaterializedBytes: DefaultMaxMaterializedBytes,
+	}
+}
+
+// WithDefaults returns l with its zero fields set to their defaults, or an
+// error naming the first field out of range.
+func (l Limits) WithDefaults() (Limits, error) {
+	d := DefaultLimits()
+	if l.MaxInputBytes == 0 {
+		l.MaxInputBytes = d.MaxInputBytes
+	}
+	if l.MaxDepth == 0 {
+		l.MaxDepth = d.MaxDepth
+	}
+	if l.MaxElements == 0 {
+		l.MaxElements = d.MaxElements
+	}
+	if l.MaxStringBytes == 0 {
+		l.MaxStringBytes = d.MaxStringBytes
+	}
+	if l.MaxMaterializedBytes == 0 {
+		l.MaxMaterializedBytes = d.MaxMaterializedBytes
+	}
+	switch {
+	case l.MaxInputBytes < 0:
+		return l, fmt.Errorf("wire: Limits.MaxInputBytes is negative (%d)", l.MaxInputBytes)
+	case l.MaxDepth < 0 || l.MaxDepth > HardMaxDepth:
+		return l, fmt.Errorf("wire: Limits.MaxDepth %d is out of range [0, %d]", l.MaxDepth, HardMaxDepth)
+	case l.MaxElements < 0 || l.MaxElements > math.MaxInt32:
+		return l, fmt.Errorf("wire: Limits.MaxElements %d is out of range [0, %d]", l.MaxElements, math.MaxInt32)
+	case l.MaxStringBytes < 0:
+		return l, fmt.Errorf("wire: Limits.MaxStringBytes is negative (%d)", l.MaxStringBytes)
+	case l.MaxMaterializedBytes < 0:
+		return l, fmt.Errorf("wire: Limits.MaxMaterializedBytes is negative (%d)", l.MaxMaterializedBytes)
+	}
+	return l, nil
+}

@@ -1,0 +1,49 @@
+package wiretest
+
+import (
+	"reflect"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// CmpOptions returns the go-cmp options under which two GraphResponses are
+// the same response under f, the rules of wire.Equal. Every round-trip test
+// in graphwire compares with them:
+//
+//	if diff := cmp.Diff(want, got, wiretest.CmpOptions(wire.Exact)); diff != "" { ... }
+//
+// Under every fidelity a nil and an empty Nodes, Edges, property list or
+// Row are the same (the wire cannot tell them apart), while a nil and an
+// empty Columns, GroupColumns or Rows differ (absent versus present).
+// NumbersByValue and Lossy compare int and float values by numeric value.
+func CmpOptions(f wire.Fidelity) cmp.Options {
+	opts := cmp.Options{
+		cmp.FilterPath(func(p cmp.Path) bool {
+			switch p.Last().Type() {
+			case nodesType, edgesType, propertiesType, rowType:
+				return true
+			}
+			return false
+		}, cmpopts.EquateEmpty()),
+	}
+	if f != wire.Exact {
+		opts = append(opts, cmp.Comparer(func(a, b wire.Value) bool { return a.EqualNumeric(b) }))
+	}
+	return opts
+}
+
+var (
+	nodesType      = reflect.TypeOf([]wire.Node(nil))
+	edgesType      = reflect.TypeOf([]wire.Edge(nil))
+	propertiesType = reflect.TypeOf([]wire.Property(nil))
+	rowType        = reflect.TypeOf(wire.Row(nil))
+)
+
+// Diff returns a human-readable report of the differences between want and
+// got under f, or "" when they are the same response.
+func Diff(want, got *wire.GraphResponse, f wire.Fidelity) string {
+	return cmp.Diff(want, got, CmpOptions(f))
+}
