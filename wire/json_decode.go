@@ -6,7 +6,6 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
-
 )
 
 // jsonMaxDepth is the deepest nesting of JSON arrays and objects Decode accepts

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
-
 )
 
 // MarshalJSON returns the canonical JSON of r (see AppendJSON), so that
