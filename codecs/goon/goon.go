@@ -5,33 +5,78 @@ import "github.com/graphwire/graphwire/wire"
 // Name is the codec's registry name; it also answers to "llm".
 const Name = "goon"
 
-// Version is the GOON wire version this package writes, the header's
-// goon_version. Any change to the bytes the encoder writes changes it; the
-// package's tests hold it together with a hash of the golden outputs.
+// Version is the GOON wire version this package writes by default, the
+// header's goon_version. Any change to the bytes the encoder writes changes
+// it; the package's tests hold it together with a hash of the golden
+// outputs.
 const Version = "1.0.0"
 
-// MediaType is the media type of GOON text.
+// MediaType is the media type of GOON text as the default codec writes it.
 const MediaType = "text/x-goon; version=" + Version
 
-type codec struct{}
+// Options configure a Codec. The zero value is the default: the registered
+// codec.
+type Options struct {
+	// Limits bound what Decode accepts and, symmetrically, what
+	// AppendEncode writes (see wire.Limits).
+	Limits wire.Limits
 
-func (codec) Info() wire.Info {
+	// Version is the goon_version the encoder stamps in the header and
+	// its media type names. "" means Version (1.0.0).
+	Version string
+}
+
+// Codec is the goon codec with fixed Options. It is immutable and safe for
+// concurrent use.
+type Codec struct {
+	limits  wire.Limits
+	version string
+}
+
+// New returns a codec configured by o, or an error naming the first option
+// out of range.
+func New(o Options) (*Codec, error) {
+	l, err := o.Limits.WithDefaults()
+	if err != nil {
+		return nil, err
+	}
+	v := o.Version
+	if v == "" {
+		v = Version
+	}
+	return &Codec{limits: l, version: v}, nil
+}
+
+var std = &Codec{limits: wire.DefaultLimits(), version: Version}
+
+// Default returns the codec with default Options: the one registered in
+// the default wire registry, stamping goon_version 1.0.0.
+func Default() *Codec { return std }
+
+func init() { wire.Register(std) }
+
+// Limits reports the codec's limits, defaults filled in.
+func (c *Codec) Limits() wire.Limits { return c.limits }
+
+// Version reports the goon_version the codec stamps.
+func (c *Codec) Version() string { return c.version }
+
+// Info describes the codec for a registry.
+func (c *Codec) Info() wire.Info {
 	return wire.Info{
 		Name:        Name,
 		Aliases:     []string{"llm"},
-		MediaType:   MediaType,
-		Description: "GOON " + Version + " (GKG ADR 012), line-oriented text for LLM agents; lossy by design",
+		MediaType:   "text/x-goon; version=" + c.version,
+		Description: "GOON " + c.version + " (GKG ADR 012), line-oriented text for LLM agents; lossy by design",
 		Fidelity:    wire.Lossy,
 	}
 }
 
-func (codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+// AppendEncode appends the GOON text of r to dst; see the package-level
+// AppendEncode.
+func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	return AppendEncode(dst, r)
 }
 
-func (codec) Decode(data []byte) (*wire.GraphResponse, error) { return Decode(data) }
-
-// Codec returns the goon codec, as registered.
-func Codec() wire.Codec { return codec{} }
-
-func init() { wire.Register(codec{}) }
+// Decode parses GOON text into a response; see the package-level Decode.
+func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) { return Decode(data) }

@@ -472,8 +472,8 @@ func TestEncodeAppendsAndIsDeterministic(t *testing.T) {
 	if diff := wiretest.Diff(r, back, wire.Exact); diff != "" {
 		t.Errorf("registered codec round trip (-want +got):\n%s", diff)
 	}
-	if json.Codec().Info().Name != json.Name {
-		t.Errorf("Codec().Info().Name = %q", json.Codec().Info().Name)
+	if json.Default().Info().Name != json.Name {
+		t.Errorf("Codec().Info().Name = %q", json.Default().Info().Name)
 	}
 }
 

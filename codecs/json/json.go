@@ -8,21 +8,49 @@ const Name = "json"
 // MediaType is the media type of canonical JSON.
 const MediaType = "application/json"
 
-// Encode returns the canonical JSON of r.
-func Encode(r *wire.GraphResponse) ([]byte, error) { return wire.AppendJSON(nil, r) }
-
-// AppendEncode appends the canonical JSON of r to dst. On error it returns
-// dst unchanged and an *wire.EncodeError naming the place: a NaN or
-// infinite float, a query type or group kind outside the enumerations, or a
-// property named "type" or "id".
-func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
-	return wire.AppendJSON(dst, r)
+// Options configure a Codec. The zero value gives the default Limits.
+type Options struct {
+	// Limits bound what Decode accepts and, symmetrically, what
+	// AppendEncode writes (see wire.Limits).
+	Limits wire.Limits
 }
 
-// Decode parses canonical-shaped JSON into a response; see the package
-// documentation for what it accepts. Errors are *wire.DecodeError with a
-// byte offset.
-func Decode(data []byte) (*wire.GraphResponse, error) { return wire.DecodeJSON(data) }
+// Codec is the json codec with fixed Options. It is immutable and safe for
+// concurrent use.
+type Codec struct {
+	limits wire.Limits
+}
+
+// New returns a codec configured by o, or an error naming the first option
+// out of range.
+func New(o Options) (*Codec, error) {
+	l, err := o.Limits.WithDefaults()
+	if err != nil {
+		return nil, err
+	}
+	return &Codec{limits: l}, nil
+}
+
+var std = &Codec{limits: wire.DefaultLimits()}
+
+// Default returns the codec with default Options: the one registered in
+// the default wire registry.
+func Default() *Codec { return std }
+
+func init() { wire.Register(std) }
+
+// Encode returns the canonical JSON of r, under the default Limits.
+func Encode(r *wire.GraphResponse) ([]byte, error) { return std.AppendEncode(nil, r) }
+
+// AppendEncode appends the canonical JSON of r to dst, under the default
+// Limits; see Codec.AppendEncode.
+func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	return std.AppendEncode(dst, r)
+}
+
+// Decode parses canonical-shaped JSON into a response under the default
+// Limits; see Codec.Decode.
+func Decode(data []byte) (*wire.GraphResponse, error) { return std.Decode(data) }
 
 // AppendString appends s as a JSON string by the canonical rules.
 func AppendString(dst []byte, s string) []byte { return wire.AppendJSONString(dst, s) }
@@ -32,9 +60,11 @@ func AppendString(dst []byte, s string) []byte { return wire.AppendJSONString(ds
 // read as an integer.
 func AppendFloat(dst []byte, f float64) []byte { return wire.AppendJSONFloat(dst, f) }
 
-type codec struct{}
+// Limits reports the codec's limits, defaults filled in.
+func (c *Codec) Limits() wire.Limits { return c.limits }
 
-func (codec) Info() wire.Info {
+// Info describes the codec for a registry.
+func (c *Codec) Info() wire.Info {
 	return wire.Info{
 		Name:        Name,
 		Aliases:     []string{"raw"},
@@ -44,13 +74,15 @@ func (codec) Info() wire.Info {
 	}
 }
 
-func (codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+// AppendEncode appends the canonical JSON of r to dst. On error it returns
+// dst unchanged and a *wire.EncodeError naming the place: a NaN or
+// infinite float, a query type or group kind outside the enumerations, a
+// property named "type" or "id".
+func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	return wire.AppendJSON(dst, r)
 }
 
-func (codec) Decode(data []byte) (*wire.GraphResponse, error) { return wire.DecodeJSON(data) }
-
-// Codec returns the json codec, as registered.
-func Codec() wire.Codec { return codec{} }
-
-func init() { wire.Register(codec{}) }
+// Decode parses canonical-shaped JSON into a response; see the package
+// documentation for what it accepts. Errors are *wire.DecodeError with a
+// byte offset.
+func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) { return wire.DecodeJSON(data) }

@@ -9,9 +9,44 @@ const Name = "toon"
 // MediaType is the media type of TOON text.
 const MediaType = "text/toon"
 
-type codec struct{}
+// Options configure a Codec, the GraphResponse codec. The zero value gives
+// the default Limits. (EncodeOptions and DecodeOptions configure the
+// generic TOON layer, Marshal and Unmarshal.)
+type Options struct {
+	// Limits bound what Decode accepts and, symmetrically, what
+	// AppendEncode writes (see wire.Limits).
+	Limits wire.Limits
+}
 
-func (codec) Info() wire.Info {
+// Codec is the toon GraphResponse codec with fixed Options. It is
+// immutable and safe for concurrent use.
+type Codec struct {
+	limits wire.Limits
+}
+
+// New returns a codec configured by o, or an error naming the first option
+// out of range.
+func New(o Options) (*Codec, error) {
+	l, err := o.Limits.WithDefaults()
+	if err != nil {
+		return nil, err
+	}
+	return &Codec{limits: l}, nil
+}
+
+var std = &Codec{limits: wire.DefaultLimits()}
+
+// Default returns the codec with default Options: the one registered in
+// the default wire registry.
+func Default() *Codec { return std }
+
+func init() { wire.Register(std) }
+
+// Limits reports the codec's limits, defaults filled in.
+func (c *Codec) Limits() wire.Limits { return c.limits }
+
+// Info describes the codec for a registry.
+func (c *Codec) Info() wire.Info {
 	return wire.Info{
 		Name:        Name,
 		MediaType:   MediaType,
@@ -20,13 +55,11 @@ func (codec) Info() wire.Info {
 	}
 }
 
-func (codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+// AppendEncode appends the TOON text of r to dst; see the package-level
+// AppendEncode.
+func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	return AppendEncode(dst, r)
 }
 
-func (codec) Decode(data []byte) (*wire.GraphResponse, error) { return Decode(data) }
-
-// Codec returns the toon codec, as registered.
-func Codec() wire.Codec { return codec{} }
-
-func init() { wire.Register(codec{}) }
+// Decode parses TOON text into a response; see the package-level Decode.
+func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) { return Decode(data) }
