@@ -1,0 +1,193 @@
+package cli
+
+// wirebench serve: the corpus over HTTP in every format, by negotiation
+// (package wirehttp does the work). It listens on loopback addresses only:
+// it is a tool for trying formats and clients on one machine, with no
+// authentication. One line per request goes to stderr; SIGINT or SIGTERM
+// stops it cleanly (http.Server.Shutdown, 10 s for requests in flight).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/graphwire/graphwire/bench/corpus"
+	cjson "github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/wirehttp"
+)
+
+func init() {
+	register("serve", "[-addr 127.0.0.1:8080] [DIR|FILE]: every format over HTTP, by negotiation", runServe)
+}
+
+func runServe(env *Env) error {
+	fs := newFlags(env, "serve")
+	addr := fs.String("addr", "127.0.0.1:8080", "listen `address`, a loopback one (port 0 picks a free port)")
+	envelope := fs.Bool("envelope", false, "wrap text formats in GKG's JSON envelope")
+	compress := fs.Bool("compress", true, "gzip or zstd responses for clients that accept it")
+	if err := parseFlags(fs, env); err != nil {
+		return err
+	}
+	if fs.NArg() > 1 {
+		return usagef("at most one DIR or FILE, got %v", fs.Args())
+	}
+	if err := checkLoopback(*addr); err != nil {
+		return usagef("-addr: %v", err)
+	}
+	resources, from, err := serveCases(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	s, err := wirehttp.New(nil, wirehttp.Options{Envelope: *envelope, Compress: *compress})
+	if err != nil {
+		return err
+	}
+	h, err := s.Catalog(resources)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	logger := log.New(env.Stderr, "", 0)
+	srv := &http.Server{
+		Handler:           logRequests(h, logger),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       time.Minute,
+		WriteTimeout:      time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          log.New(env.Stderr, "wirebench serve: ", 0),
+	}
+	logger.Printf("wirebench serve: %d responses from %s on http://%s/", len(resources), from, ln.Addr())
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	stop()
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = srv.Shutdown(sctx)
+	if serr := <-served; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	if err != nil {
+		return fmt.Errorf("shutting down: %w", err)
+	}
+	logger.Printf("wirebench serve: stopped")
+	return nil
+}
+
+// checkLoopback accepts host:port where host is localhost or a loopback
+// IP address.
+func checkLoopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return err
+	}
+	if strings.EqualFold(host, "localhost") {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("%q is not a loopback address (use 127.0.0.1, ::1 or localhost)", host)
+}
+
+// serveCases loads what to serve: the canonical-JSON files of a directory,
+// one file, or by default the repository's corpus directory, falling back
+// to the corpus generated in memory outside the repository.
+func serveCases(arg string) ([]wirehttp.Resource, string, error) {
+	var cases []corpus.Case
+	from := arg
+	switch {
+	case arg == "":
+		dir := ""
+		if root, err := moduleRoot(); err == nil {
+			dir = filepath.Join(root, corpus.Dir)
+		}
+		if st, err := os.Stat(dir); dir != "" && err == nil && st.IsDir() {
+			loaded, err := corpus.Load(dir)
+			if err != nil {
+				return nil, "", err
+			}
+			cases, from = loaded, dir
+		} else {
+			cases, from = corpus.Generate(), "the generated corpus"
+		}
+	default:
+		st, err := os.Stat(arg)
+		if err != nil {
+			return nil, "", err
+		}
+		if st.IsDir() {
+			if cases, err = corpus.Load(arg); err != nil {
+				return nil, "", err
+			}
+			break
+		}
+		data, err := os.ReadFile(arg)
+		if err != nil {
+			return nil, "", err
+		}
+		r, err := cjson.Decode(data)
+		if err != nil {
+			return nil, "", fmt.Errorf("%s: %w", arg, err)
+		}
+		cases = []corpus.Case{{Name: strings.TrimSuffix(filepath.Base(arg), ".json"), Response: r}}
+	}
+	out := make([]wirehttp.Resource, len(cases))
+	for i, c := range cases {
+		out[i] = wirehttp.Resource{Name: c.Name, Response: c.Response}
+	}
+	return out, from, nil
+}
+
+// logRequests logs one line per request: remote address, method, URI,
+// status, bytes written and duration.
+func logRequests(h http.Handler, l *log.Logger) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+		h.ServeHTTP(rec, r)
+		l.Printf("%s %s %s %d %dB %s", r.RemoteAddr, r.Method, r.URL.RequestURI(), rec.status, rec.n,
+			time.Since(start).Round(time.Microsecond))
+	})
+}
+
+type recorder struct {
+	http.ResponseWriter
+	status int
+	n      int64
+	wrote  bool
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if !r.wrote {
+		r.status, r.wrote = code, true
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	r.wrote = true
+	n, err := r.ResponseWriter.Write(p)
+	r.n += int64(n)
+	return n, err
+}
+
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
