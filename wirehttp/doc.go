@@ -1,0 +1,118 @@
+// Package wirehttp serves graph responses over net/http in the format each
+// client asks for, and reads them from request bodies. It answers ADR
+// 003's question, "who is consuming this response?", with standard HTTP:
+// the format query parameter, then Accept, then a default.
+//
+//	s, err := wirehttp.New(nil, wirehttp.Options{}) // nil: wire.DefaultRegistry()
+//	http.Handle("/graph", s.Static(resp))          // GET/HEAD, encoded once per format
+//	http.Handle("/convert", s.Convert())           // POST a body in any format
+//	// or, per request: s.Respond(w, r, resp)
+//
+// A Server works with any *wire.Registry, user codecs included; it serves
+// the codecs registered when New is called.
+//
+// # Choosing the codec
+//
+//  1. ?format=NAME, any registered name or alias in any case ("llm",
+//     "RAW", "Toon"), wins over everything, Accept included (even an Accept
+//     that excludes it). An unknown or empty name is 400, listing the
+//     names and aliases.
+//  2. Otherwise Accept (every Accept field, read as one list), per RFC
+//     9110 §12.5.1: each codec gets the weight of the most specific media
+//     range that matches its media type (Info().MediaType): a range with
+//     parameters over one without, text/x-goon over text/*, text/* over
+//     */*; among ranges equally specific, the first listed. Parameters
+//     match by wire.MediaTypeMatches: each one the range gives must equal
+//     the codec's (names case-insensitive, values exact, quoted strings
+//     unquoted), except charset=utf-8 on a text codec; so "text/x-goon;
+//     version=1.0.0" matches GOON 1.0.0 and "version=2.0.0" does not.
+//     q=0 excludes. The highest weight wins; ties go to the server's order.
+//     No codec with a weight above zero is 406, listing the media types
+//     offered.
+//  3. No format and no Accept: Options.Default, json (ADR 003's raw).
+//
+// The server's order is Options.Preference, then the other codecs by
+// name; without a Preference, the Default first, then the rest by name
+// (json, cbor, goon, msgpack, toon for the built-ins). So "*/*" (curl's
+// Accept) gives json, "application/*" json, "text/*" goon, and
+// "text/toon, text/x-goon" goon.
+//
+// Where RFC 9110 leaves room: an Accept element that does not parse (a
+// bad q such as 1.5 or four decimals, "*/json", a missing slash) is
+// skipped, and a field with no element that parses counts as absent
+// (the default); parameters after q (RFC 7231's accept-ext) are ignored;
+// a wildcard range with parameters ("*/*; charset=utf-8") still requires
+// them.
+//
+// # Writing
+//
+// Every answer to a negotiated request carries Vary: Accept (and Vary:
+// Accept-Encoding when compression is on), Content-Type (the codec's
+// media type, with "; charset=utf-8" for a text codec, Info().Binary
+// false), Content-Length, and a strong ETag: the first 144 bits of
+// SHA-256 over the Content-Type, a NUL byte and the body, base64url,
+// quoted. Codecs are deterministic, so an unchanged response keeps its
+// tag, and a client that sends it back in If-None-Match (GET or HEAD) gets
+// 304 Not Modified with no body: an unchanged result costs an agent no
+// tokens. If-None-Match uses the weak comparison RFC 9110 §13.1.2 asks
+// for (W/ ignored), takes lists, several fields and "*", and skips what
+// does not parse; the 304 carries the tag that matched, and no
+// Content-Type. Other methods never get a 304.
+//
+// Errors are text/plain, one line, with a status: 400 (unknown format,
+// malformed Content-Type, undecodable body), 405 (with Allow), 406, 413,
+// 415, and 500 when a codec cannot encode the server's own response.
+// Every error is an *Error, which callers can inspect with errors.As.
+//
+// Hashing needs the bytes before the first header is sent. Static encodes
+// each format once, on its first request, and keeps bytes and tag.
+// Respond encodes into a pooled buffer, except a response of at least
+// Options.StreamElements nodes + edges + rows (default 50,000) in a codec
+// that implements wire.StreamEncoder: that one is encoded twice, first
+// into the hash and a byte count (ETag, Content-Length, the 304 decided
+// there), then straight into the connection. Its encoding is never held
+// in memory, for twice the encoding time; determinism makes the two
+// passes agree. An enveloped response is always buffered.
+//
+// # GKG's envelope
+//
+// With Options.Envelope, the output of every text codec is wrapped as GKG
+// wraps query results for its REST API: the JSON object GitLab Workhorse
+// writes for a GKG query (its queryResponse) with the same fields in the
+// same order, result, query_type, raw_query_strings (omitted: graphwire has
+// no SQL to show) and row_count, written by encoding/json's Encoder as
+// Workhorse writes it (compact, <, > and & escaped as \u003c, \u003e,
+// \u0026, one trailing newline), so the bytes are GKG's for the same
+// result text. As there, an output that is valid JSON (the json codec's
+// object) is embedded as it is, any other text (goon, toon) as a JSON
+// string: ADR 012's "{result: "<goon-text>", query_type, raw_query_strings,
+// row_count}", which it calls a workaround (GKG has since moved format=llm
+// to a bare text/plain body, which is what this package sends without the
+// option). The Content-Type is application/json, as GKG sends it. Binary
+// codecs are never enveloped. row_count is RowCount (or Options.RowCount):
+// GKG counts the SQL rows of the page, which a GraphResponse does not
+// keep, so it is derived from the query type.
+//
+// # Compression
+//
+// Options.Compress wraps the handlers in github.com/klauspost/compress's
+// gzhttp with its defaults: bodies of 1 KiB or more, gzip or zstd (zstd
+// when the client accepts both), Vary: Accept-Encoding. A compressed
+// answer's ETag gets "-gzip" or "-zstd" inside the quotes
+// (gzhttp.SuffixETag), since its bytes differ; If-None-Match matches
+// those tags of the same body too. gzhttp never compresses an answer to
+// HEAD, so a HEAD carries the identity Content-Length and tag.
+//
+// # Reading
+//
+// DecodeRequest (and Convert) read a body by its Content-Type through
+// wire.Registry.LookupMediaType, at most Limits.MaxInputBytes of the
+// registry (http.MaxBytesReader): 413 past it, whether Content-Length
+// says so or the body runs on; 413 too when a decoder refuses the body by
+// one of its Limits (wire.ErrLimit); 415 for a type no codec reads or a
+// content coding other than identity; 400 for a malformed Content-Type
+// and for a body the codec refuses, with its positioned error (json:
+// offset N, goon: line N). A body without Content-Type is read as json
+// (the registry has no content sniffer yet). Convert refuses an
+// unacceptable Accept with 406 before reading the body.
+package wirehttp
