@@ -1,8 +1,11 @@
 package wirehttp
 
 import (
+	"maps"
 	"mime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/graphwire/graphwire/wire"
 )
@@ -16,6 +19,7 @@ type offer struct {
 	sub    string // "x-goon", lower case
 	full   string // "text/x-goon", lower case
 	params map[string]string
+	memo   *paramMemo
 }
 
 func newOffer(c wire.Codec, info wire.Info) (offer, error) {
@@ -24,7 +28,51 @@ func newOffer(c wire.Codec, info wire.Info) (offer, error) {
 		return offer{}, err
 	}
 	typ, sub, _ := strings.Cut(full, "/")
-	return offer{codec: c, info: info, typ: typ, sub: sub, full: full, params: params}, nil
+	return offer{codec: c, info: info, typ: typ, sub: sub, full: full, params: params, memo: &paramMemo{}}, nil
+}
+
+// paramMemo remembers, per offer, the specificity that the parameter text
+// of a range of the offer's own type earned, so that the Accept field a
+// client sends on every request is matched by wire.MediaTypeMatches once.
+// It is copy-on-write and holds at most maxMemo texts, so clients cannot
+// make it grow.
+type paramMemo struct {
+	mu  sync.Mutex
+	tab atomic.Pointer[map[string]int]
+}
+
+const maxMemo = 64
+
+// paramSpec is the specificity of a range of o's type and subtype with the
+// parameter text raw: specExact when it holds no parameter, specParamed
+// plus their count when wire.MediaTypeMatches accepts them, 0 otherwise.
+func (o *offer) paramSpec(raw string) int {
+	if t := o.memo.tab.Load(); t != nil {
+		if spec, ok := (*t)[raw]; ok {
+			return spec
+		}
+	}
+	spec := 0
+	if params, ok := parseParams(raw); ok {
+		switch {
+		case len(params) == 0: // only empty parameters (";;")
+			spec = specExact
+		case wire.MediaTypeMatches(o.info, o.full, params):
+			spec = specParamed + len(params)
+		}
+	}
+	o.memo.mu.Lock()
+	defer o.memo.mu.Unlock()
+	old := o.memo.tab.Load()
+	if old == nil || len(*old) < maxMemo {
+		next := map[string]int{}
+		if old != nil {
+			next = maps.Clone(*old)
+		}
+		next[strings.Clone(raw)] = spec
+		o.memo.tab.Store(&next)
+	}
+	return spec
 }
 
 // Specificity of a media range that matched an offer; more specific
@@ -110,32 +158,26 @@ func matchRange(mr mediaRange, o *offer) int {
 			return specExact
 		}
 	}
+	if mr.typ != "*" && mr.sub != "*" {
+		return o.paramSpec(mr.params)
+	}
+	// A wildcard with parameters: the parameters still have to hold.
 	params, ok := parseParams(mr.params)
 	if !ok {
 		return 0
 	}
-	if len(params) == 0 { // only empty parameters (";;")
-		return matchRange(mediaRange{typ: mr.typ, sub: mr.sub, q: mr.q}, o)
-	}
-	if mr.typ == "*" || mr.sub == "*" {
-		// A wildcard with parameters: the parameters still have to hold.
-		for k, v := range params {
-			if k == "charset" && !o.info.Binary && strings.EqualFold(v, "utf-8") {
-				continue
-			}
-			if o.params[k] != v {
-				return 0
-			}
+	for k, v := range params {
+		if k == "charset" && !o.info.Binary && strings.EqualFold(v, "utf-8") {
+			continue
 		}
-		if mr.typ == "*" {
-			return specAny
+		if o.params[k] != v {
+			return 0
 		}
-		return specType
 	}
-	if !wire.MediaTypeMatches(o.info, o.full, params) {
-		return 0
+	if mr.typ == "*" {
+		return specAny
 	}
-	return specParamed + len(params)
+	return specType
 }
 
 // nextElement splits the first comma-separated element off s, honouring
@@ -287,7 +329,16 @@ func parseQ(s string) (int, bool) {
 	return q, true
 }
 
-func trimOWS(s string) string { return strings.Trim(s, " \t") }
+// trimOWS trims RFC 9110 optional whitespace (spaces and tabs).
+func trimOWS(s string) string {
+	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
+		s = s[1:]
+	}
+	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
 
 // isToken reports whether s is a non-empty RFC 9110 token.
 func isToken(s string) bool {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -245,6 +246,42 @@ func TestCatalog(t *testing.T) {
 		h.ServeHTTP(w, httptest.NewRequest(tc.method, tc.path, nil))
 		if w.Code != tc.status || !strings.Contains(w.Body.String(), tc.body) {
 			t.Errorf("%s %s: %d %q; want %d with %q", tc.method, tc.path, w.Code, w.Body.String(), tc.status, tc.body)
+		}
+	}
+}
+
+// The memo of parameter matches is bounded and gives the answers
+// wire.MediaTypeMatches gives.
+func TestParamMemo(t *testing.T) {
+	s, err := New(nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var goon *offer
+	for i := range s.offers {
+		if s.offers[i].info.Name == "goon" {
+			goon = &s.offers[i]
+		}
+	}
+	for round := range 2 {
+		for i := range 200 {
+			raw := "version=1.0." + strconv.Itoa(i)
+			want := 0
+			if i == 0 {
+				want = specParamed + 1
+			}
+			if got := goon.paramSpec(raw); got != want {
+				t.Fatalf("round %d: %q: %d, want %d", round, raw, got, want)
+			}
+		}
+	}
+	if n := len(*goon.memo.tab.Load()); n != maxMemo {
+		t.Errorf("memo holds %d texts, want the bound %d", n, maxMemo)
+	}
+	for raw, want := range map[string]int{"": specExact, ";": specExact, "VERSION=1.0.0": specParamed + 1,
+		"version=1.0.0; charset=UTF-8": specParamed + 2, "version=1.0.0;x=1": 0, `version="1.0.0"`: specParamed + 1, "version": 0} {
+		if got := goon.paramSpec(raw); got != want {
+			t.Errorf("%q: %d, want %d", raw, got, want)
 		}
 	}
 }
