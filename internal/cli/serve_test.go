@@ -77,44 +77,7 @@ func TestServeWithCurl(t *testing.T) {
 		}
 	}
 
-	cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0", dir)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := false
-	t.Cleanup(func() {
-		if !exited {
-			cmd.Process.Kill() //nolint:errcheck // the test already failed
-			cmd.Wait()         //nolint:errcheck
-		}
-	})
-	lines := make(chan string, 256)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	var base string
-	deadline := time.After(30 * time.Second)
-	for base == "" {
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				t.Fatal("wirebench serve exited before listening")
-			}
-			if m := regexp.MustCompile(`on (http://127\.0\.0\.1:\d+)/$`).FindStringSubmatch(l); m != nil {
-				base = m[1]
-			}
-		case <-deadline:
-			t.Fatal("wirebench serve did not say where it listens within 30s")
-		}
-	}
+	cmd, lines, base := startServe(t, bin, "", "-addr", "127.0.0.1:0", dir)
 
 	// curlDo runs curl with args; it returns stdout.
 	requests := 0
@@ -208,7 +171,88 @@ func TestServeWithCurl(t *testing.T) {
 	}
 
 	// SIGINT stops it cleanly, after one log line per request.
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+	logged := stopServe(t, cmd, lines, syscall.SIGINT)
+	reqLine := regexp.MustCompile(`^127\.0\.0\.1:\d+ (GET|HEAD|POST) /\S* \d{3} \d+B \S+$`)
+	n := 0
+	for _, l := range logged {
+		if reqLine.MatchString(l) {
+			n++
+		}
+	}
+	if n != requests {
+		t.Errorf("%d request lines logged for %d requests:\n%s", n, requests, strings.Join(logged, "\n"))
+	}
+
+	// Outside the repository, with no argument, it serves the corpus
+	// generated in memory; SIGTERM stops it as cleanly.
+	cmd, lines, base = startServe(t, bin, t.TempDir(), "-addr", "127.0.0.1:0")
+	if got, want := curlDo(base+"/"+corpus.ADRCase+"?format=llm"), enc("goon", adr); !bytes.Equal(got, want) {
+		t.Errorf("generated corpus: got %d bytes, want %d", len(got), len(want))
+	}
+	logged = stopServe(t, cmd, lines, syscall.SIGTERM)
+	if !strings.Contains(logged[0], "from the generated corpus") {
+		t.Errorf("first line %q does not say the corpus is the generated one", logged[0])
+	}
+}
+
+// startServe starts "wirebench serve args..." in dir ("" for the current
+// one) and waits, at most 30 s, for the line that says where it listens.
+// It returns the process, its stderr lines (the listening line included)
+// and the base URL.
+func startServe(t *testing.T, bin, dir string, args ...string) (*exec.Cmd, <-chan string, string) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
+	cmd.Dir = dir
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill() //nolint:errcheck // the test already failed
+			cmd.Wait()         //nolint:errcheck
+		}
+	})
+	raw := make(chan string, 256)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			raw <- sc.Text()
+		}
+		close(raw)
+	}()
+	lines := make(chan string, 256)
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case l, ok := <-raw:
+			if !ok {
+				t.Fatal("wirebench serve exited before listening")
+			}
+			if m := regexp.MustCompile(`on (http://127\.0\.0\.1:\d+)/$`).FindStringSubmatch(l); m != nil {
+				lines <- l
+				go func() {
+					for l := range raw {
+						lines <- l
+					}
+					close(lines)
+				}()
+				return cmd, lines, m[1]
+			}
+		case <-deadline:
+			t.Fatal("wirebench serve did not say where it listens within 30s")
+		}
+	}
+}
+
+// stopServe sends sig and requires a clean exit within 20 s; it returns
+// every stderr line.
+func stopServe(t *testing.T, cmd *exec.Cmd, lines <-chan string, sig os.Signal) []string {
+	t.Helper()
+	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	var logged []string
@@ -222,25 +266,14 @@ func TestServeWithCurl(t *testing.T) {
 			}
 			logged = append(logged, l)
 		case <-timeout:
-			t.Fatal("wirebench serve did not stop within 20s of SIGINT")
+			t.Fatalf("wirebench serve did not stop within 20s of %v", sig)
 		}
 	}
-	err = cmd.Wait()
-	exited = true
-	if err != nil {
-		t.Fatalf("wirebench serve exited with %v; stderr:\n%s", err, strings.Join(logged, "\n"))
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("wirebench serve exited with %v after %v; stderr:\n%s", err, sig, strings.Join(logged, "\n"))
 	}
 	if len(logged) == 0 || logged[len(logged)-1] != "wirebench serve: stopped" {
-		t.Errorf("last line %q, want the stop line", logged)
+		t.Errorf("last line of %q is not the stop line", logged)
 	}
-	reqLine := regexp.MustCompile(`^127\.0\.0\.1:\d+ (GET|HEAD|POST) /\S* \d{3} \d+B \S+$`)
-	n := 0
-	for _, l := range logged {
-		if reqLine.MatchString(l) {
-			n++
-		}
-	}
-	if n != requests {
-		t.Errorf("%d request lines logged for %d requests:\n%s", n, requests, strings.Join(logged, "\n"))
-	}
+	return logged
 }
