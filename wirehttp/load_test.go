@@ -280,3 +280,68 @@ func BenchmarkNegotiate(b *testing.B) {
 		})
 	}
 }
+
+// TestStaticFirstRequestsConcurrent: many clients asking a fresh Static
+// for every format at once all get the codec's bytes and one ETag per
+// format (each format is encoded once, under the race detector in CI).
+func TestStaticFirstRequestsConcurrent(t *testing.T) {
+	rs, mix := loadMix(t)
+	s, err := wirehttp.New(nil, wirehttp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := s.Catalog(rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	tr := &http.Transport{MaxIdleConnsPerHost: 16, DisableCompression: true}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr, Timeout: time.Minute}
+	var mu sync.Mutex
+	tags := map[string]map[string]bool{}
+	var wg sync.WaitGroup
+	errs := make(chan error, 16*len(mix))
+	for g := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range mix {
+				lr := mix[(i+g)%len(mix)]
+				req, _ := http.NewRequest(http.MethodGet, srv.URL+lr.path, nil)
+				if lr.accept != "" {
+					req.Header.Set("Accept", lr.accept)
+				}
+				resp, err := client.Do(req)
+				if err != nil {
+					errs <- err
+					return
+				}
+				body, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if err != nil || resp.StatusCode != 200 || !bytes.Equal(body, lr.want) {
+					errs <- fmt.Errorf("%s: status %d, %d bytes (want %d), %v", lr.path, resp.StatusCode, len(body), len(lr.want), err)
+					return
+				}
+				key := string(lr.want)
+				mu.Lock()
+				if tags[key] == nil {
+					tags[key] = map[string]bool{}
+				}
+				tags[key][resp.Header.Get("ETag")] = true
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	for _, set := range tags {
+		if len(set) != 1 {
+			t.Fatalf("one representation got %d different ETags", len(set))
+		}
+	}
+}
