@@ -166,13 +166,8 @@ func matchRange(mr mediaRange, o *offer) int {
 	if !ok {
 		return 0
 	}
-	for k, v := range params {
-		if k == "charset" && !o.info.Binary && strings.EqualFold(v, "utf-8") {
-			continue
-		}
-		if o.params[k] != v {
-			return 0
-		}
+	if !wire.MediaTypeMatches(o.info, o.full, params) {
+		return 0
 	}
 	if mr.typ == "*" {
 		return specAny

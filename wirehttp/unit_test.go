@@ -285,3 +285,28 @@ func TestParamMemo(t *testing.T) {
 		}
 	}
 }
+
+func TestWildcardWithParameters(t *testing.T) {
+	s, err := New(nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for accept, want := range map[string]string{
+		"*/*; version=1.0.0":            "goon",
+		"text/*; version=1.0.0":         "goon",
+		"*/*; charset=utf-8":            "json",
+		"application/*; charset=utf-8":  "json",
+		"*/*; version=2.0.0, text/toon": "toon",
+	} {
+		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		r.Header.Set("Accept", accept)
+		c, err := s.Negotiate(r)
+		if err != nil {
+			t.Errorf("Accept %q: %v", accept, err)
+			continue
+		}
+		if got := c.Info().Name; got != want {
+			t.Errorf("Accept %q: %s, want %s", accept, got, want)
+		}
+	}
+}
