@@ -98,7 +98,7 @@ func New(reg *wire.Registry, o Options) (*Server, error) {
 	canonical := func(name string) (string, error) {
 		c, err := reg.Lookup(name)
 		if err != nil {
-			return "", fmt.Errorf("wirehttp: %w", err)
+			return "", err
 		}
 		return strings.ToLower(c.Info().Name), nil
 	}
