@@ -52,7 +52,6 @@ func Example_stream() {
 		fmt.Printf("%s: %d bytes\n", info.Name, w.n)
 	}
 
-
 	// JSON cannot carry a NaN: the error comes before any byte is written.
 	r.Nodes[1].Properties = append(r.Nodes[1].Properties, wire.Prop("ratio", wire.Float(math.NaN())))
 	var w countingWriter
