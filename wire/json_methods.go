@@ -5,16 +5,6 @@ import (
 	"strconv"
 )
 
-// The JSON methods make GraphResponse and Value first-class citizens of
-// encoding/json: json.Marshal writes the canonical bytes and json.Unmarshal
-// reads them back exactly, by the same rules as AppendJSON and DecodeJSON.
-//
-// One encoding/json behaviour applies on top: json.Marshal (and an Encoder
-// with the default SetEscapeHTML(true)) rewrites '<', '>', '&', U+2028 and
-// U+2029 inside strings as \u escapes. The result is the same JSON text
-// (it decodes to the same response); for the canonical bytes themselves
-// use AppendJSON, EncodeJSONTo, or a json.Encoder with SetEscapeHTML(false).
-
 // UnmarshalJSON decodes canonical-shaped JSON into r, replacing its
 // contents, with DecodeJSON's strict rules under the default Limits (an
 // input longer than DefaultMaxInputBytes is refused). The JSON literal null
