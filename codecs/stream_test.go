@@ -36,7 +36,7 @@ func (w *recorder) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func streamers(t *testing.T) map[string]wire.StreamEncoder {
+func streamers(t testing.TB) map[string]wire.StreamEncoder {
 	t.Helper()
 	out := map[string]wire.StreamEncoder{}
 	for _, info := range wire.List() {
@@ -53,7 +53,7 @@ func streamers(t *testing.T) map[string]wire.StreamEncoder {
 	return out
 }
 
-func loadXL(t *testing.T) *wire.GraphResponse {
+func loadXL(t testing.TB) *wire.GraphResponse {
 	t.Helper()
 	data, err := os.ReadFile("../bench/corpus/traversal_xl.json")
 	if err != nil {
