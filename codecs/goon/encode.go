@@ -47,23 +47,23 @@ func EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	if r == nil {
 		return &EncodeError{Msg: "nil response"}
 	}
-	if err := encodePass(io.Discard, r); err != nil {
+	e := encoderPool.Get().(*encoder)
+	defer e.release()
+	e.out = io.Discard
+	if err := e.encode(r); err != nil {
 		return err
 	}
-	return encodePass(w, r)
-}
-
-// encodePass encodes r, handing the text to w in chunks.
-func encodePass(w io.Writer, r *wire.GraphResponse) error {
-	e := encoderPool.Get().(*encoder)
+	e.reset()
 	e.out = w
-	err := e.encode(r)
-	if err == nil && len(e.b) > 0 {
-		_, err = w.Write(e.b)
+	if err := e.encode(r); err != nil {
+		return err
 	}
-	e.out = nil
-	e.release()
-	return err
+	if len(e.b) > 0 {
+		if _, err := w.Write(e.b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // streamChunk is how much text EncodeTo gathers before writing it.
@@ -118,13 +118,8 @@ type nodeKey struct {
 }
 
 func (e *encoder) release() {
-	clear(e.nodes)
-	clear(e.edges)
-	clear(e.props)
-	clear(e.cols)
-	clear(e.lifted)
-	e.nodes, e.edges, e.props, e.cols = e.nodes[:0], e.edges[:0], e.props[:0], e.cols[:0]
-	e.err = nil
+	e.reset()
+	e.out = nil
 	if cap(e.b) > maxPooledBuffer {
 		e.b = nil
 	}
@@ -132,6 +127,17 @@ func (e *encoder) release() {
 		e.list = nil
 	}
 	encoderPool.Put(e)
+}
+
+// reset empties the encoder's scratch space for another encode.
+func (e *encoder) reset() {
+	clear(e.nodes)
+	clear(e.edges)
+	clear(e.props)
+	clear(e.cols)
+	clear(e.lifted)
+	e.nodes, e.edges, e.props, e.cols = e.nodes[:0], e.edges[:0], e.props[:0], e.cols[:0]
+	e.err = nil
 }
 
 func (e *encoder) encode(r *wire.GraphResponse) error {
