@@ -26,8 +26,25 @@
 //
 // The canonical JSON of a response (SPEC §4, GKG's RAW shape) is defined
 // here, with the model: AppendJSON and DecodeJSON implement it, codecs/json
-// registers it, and GraphResponse and Value implement json.Marshaler with
-// it, so encoding/json writes a response as graphwire does.
+// registers it, and GraphResponse and Value implement json.Marshaler and
+// json.Unmarshaler with it: json.Marshal writes the canonical bytes (a
+// float stays 1.0, an int64 stays exact, a list is an array) and
+// json.Unmarshal reads them back exactly, strictly, under the default
+// Limits. Value.UnmarshalJSON takes any JSON scalar or array and refuses
+// objects. EncodeJSONTo streams the same bytes to an io.Writer.
+//
+// One encoding/json behaviour applies on top: json.Marshal (and a
+// json.Encoder left with SetEscapeHTML(true)) rewrites '<', '>', '&',
+// U+2028 and U+2029 inside strings as \u escapes. That is the same JSON
+// text, decoding to the same response; for the canonical bytes themselves
+// use AppendJSON, EncodeJSONTo or a json.Encoder with SetEscapeHTML(false).
+//
+// ValueOf builds a Value from ordinary Go values (nil, bools, integers of
+// every kind, floats, strings, json.Number, slices and arrays of these) and
+// refuses, with a *ValueOfError naming the type and the place, what a
+// Value cannot hold exactly: maps, structs, a uint64 above MaxInt64, a
+// json.Number integer outside int64 (never rounded to a float), and []byte,
+// whose meaning (text or numbers) it cannot know.
 //
 // # Equality
 //

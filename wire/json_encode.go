@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -104,7 +105,8 @@ func valueHint(v Value) int {
 }
 
 type encoder struct {
-	b []byte
+	b   []byte
+	out io.Writer // when set, spill writes b to it at element boundaries
 }
 
 func (e *encoder) response(r *GraphResponse) error {
@@ -138,6 +140,9 @@ func (e *encoder) response(r *GraphResponse) error {
 			}
 		}
 		e.b = append(e.b, '}')
+		if err := e.spill(); err != nil {
+			return err
+		}
 	}
 	e.b = append(e.b, `],"edges":[`...)
 	for i := range r.Edges {
@@ -159,6 +164,9 @@ func (e *encoder) response(r *GraphResponse) error {
 		e.optInt(`,"path_id":`, ed.PathID)
 		e.optInt(`,"step":`, ed.Step)
 		e.b = append(e.b, '}')
+		if err := e.spill(); err != nil {
+			return err
+		}
 	}
 	e.b = append(e.b, ']')
 	if r.Columns != nil {
@@ -225,6 +233,9 @@ func (e *encoder) response(r *GraphResponse) error {
 				}
 			}
 			e.b = append(e.b, '}')
+			if err := e.spill(); err != nil {
+				return err
+			}
 		}
 		e.b = append(e.b, ']')
 	}

@@ -3,9 +3,9 @@ package main_test
 import (
 	"bytes"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -17,9 +17,13 @@ import (
 // build compiles wirebench into a temporary directory.
 func build(t *testing.T) string {
 	t.Helper()
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := exec.LookPath(goTool); err != nil {
-		goTool = "go"
+	// The go command of the toolchain running the tests, when go test
+	// says which (it sets GOROOT), else the one on PATH.
+	goTool := "go"
+	if root := os.Getenv("GOROOT"); root != "" {
+		if p, err := exec.LookPath(filepath.Join(root, "bin", "go")); err == nil {
+			goTool = p
+		}
 	}
 	bin := filepath.Join(t.TempDir(), "wirebench")
 	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {

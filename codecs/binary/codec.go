@@ -19,8 +19,8 @@ type Format uint8
 
 // The two formats.
 const (
-	Msgpack Format = iota + 1 // MessagePack, application/msgpack
-	CBOR                      // CBOR (RFC 8949), core deterministic, application/cbor
+	Msgpack Format = iota + 1 // MessagePack, MsgpackMediaType
+	CBOR                      // CBOR (RFC 8949), core deterministic, CBORMediaType
 )
 
 // String returns the codec name of f.
@@ -96,7 +96,7 @@ func (c *Codec) Info() wire.Info {
 	if c.format == CBOR {
 		return wire.Info{
 			Name:        CBORName,
-			MediaType:   "application/cbor",
+			MediaType:   CBORMediaType,
 			Description: "CBOR (RFC 8949), core deterministic, positional layout; lossless, for services, caches and IPC",
 			Fidelity:    wire.Exact,
 			Binary:      true,
@@ -104,7 +104,7 @@ func (c *Codec) Info() wire.Info {
 	}
 	return wire.Info{
 		Name:        MsgpackName,
-		MediaType:   "application/msgpack",
+		MediaType:   MsgpackMediaType,
 		Description: "MessagePack, positional layout; lossless, compact, for services, caches and IPC",
 		Fidelity:    wire.Exact,
 		Binary:      true,

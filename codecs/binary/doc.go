@@ -1,8 +1,7 @@
 // Package binary holds graphwire's two binary codecs, registered as
-// "msgpack" (application/msgpack, built on github.com/vmihailenco/msgpack/v5)
-// and "cbor" (application/cbor, built on github.com/fxamacker/cbor/v2). Both
-// write one layout; they differ only in the encoding of its items. Importing
-// the package registers both:
+// "msgpack" (built on github.com/vmihailenco/msgpack/v5) and "cbor" (built
+// on github.com/fxamacker/cbor/v2). Both write one layout; they differ only
+// in the encoding of its items. Importing the package registers both:
 //
 //	import _ "github.com/graphwire/graphwire/codecs/binary"
 //
@@ -91,4 +90,25 @@
 // New(format, Options) builds a codec with other limits; the value is
 // immutable and safe for concurrent use. Default(format) is the codec with
 // default limits that the registry holds.
+//
+// # Media types
+//
+// Each codec's media type is its format's registered type with two
+// parameters naming the layout and its version:
+//
+//	msgpack  application/vnd.msgpack; layout=graphwire; version=1
+//	cbor     application/cbor; layout=graphwire; version=1
+//
+// application/vnd.msgpack is MessagePack's registered type (the older
+// application/msgpack and application/x-msgpack are not registered and not
+// served); application/cbor is RFC 8949's. A generic decoder of either
+// reads arrays of arrays: layout=graphwire says the items are this
+// package's positional records, and version is the layout version that
+// leads the encoding, so a client can refuse a version it does not know
+// before it decodes. wire.LookupMediaType finds each codec by its full
+// media type, by the base type alone, or with either parameter; another
+// layout or version finds nothing.
+//
+// The layout version changes whenever the layout does; the media types
+// follow it.
 package binary

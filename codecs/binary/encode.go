@@ -33,6 +33,9 @@ type encoder struct {
 	// kept for measuring the table's effect.
 	names map[string]int64
 	err   *EncodeError
+	// spill, when set (EncodeTo), is called after each node, edge and
+	// row to hand the bytes so far to the writer; false stops the walk.
+	spill func() bool
 }
 
 func (e *encoder) fail(field, format string, args ...any) {
@@ -142,13 +145,13 @@ func (e *encoder) response(r *wire.GraphResponse) {
 
 	e.sink.array(len(r.Nodes))
 	for i := range r.Nodes {
-		if !e.node(&r.Nodes[i], nil, i, -1) {
+		if !e.node(&r.Nodes[i], nil, i, -1) || (e.spill != nil && !e.spill()) {
 			return
 		}
 	}
 	e.sink.array(len(r.Edges))
 	for i := range r.Edges {
-		if !e.edge(&r.Edges[i], i) {
+		if !e.edge(&r.Edges[i], i) || (e.spill != nil && !e.spill()) {
 			return
 		}
 	}
@@ -191,6 +194,9 @@ func (e *encoder) response(r *wire.GraphResponse) {
 				if !e.cell(&row[j], i, j) {
 					return
 				}
+			}
+			if e.spill != nil && !e.spill() {
+				return
 			}
 		}
 	}

@@ -37,19 +37,48 @@ func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	return dst, err
 }
 
-// EncodeTo writes the GOON text of r to w. Nothing is written when encoding
-// fails. The text goes to w straight from a pooled buffer, without a copy.
+// EncodeTo writes the GOON text of r to w as it produces it, in writes of
+// about 32 KiB at line boundaries, so the text is never held whole in
+// memory. Nothing is written when encoding fails: a first pass checks the
+// response, discarding its text as it goes, and a second writes it (about
+// twice AppendEncode's time, for memory that does not grow with the
+// output). Only an error from w can leave partial output.
 func EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	if r == nil {
 		return &EncodeError{Msg: "nil response"}
 	}
 	e := encoderPool.Get().(*encoder)
-	err := e.encode(r)
-	if err == nil {
-		_, err = w.Write(e.b)
+	defer e.release()
+	e.out = io.Discard
+	if err := e.encode(r); err != nil {
+		return err
 	}
-	e.release()
-	return err
+	e.reset()
+	e.out = w
+	if err := e.encode(r); err != nil {
+		return err
+	}
+	if len(e.b) > 0 {
+		if _, err := w.Write(e.b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// streamChunk is how much text EncodeTo gathers before writing it.
+const streamChunk = 32 << 10
+
+// spill writes b to e.out once it holds streamChunk bytes and returns it
+// emptied; without e.out (AppendEncode) it returns b as it is.
+func (e *encoder) spill(b []byte) ([]byte, error) {
+	if e.out == nil || len(b) < streamChunk {
+		return b, nil
+	}
+	if _, err := e.out.Write(b); err != nil {
+		return b, err
+	}
+	return b[:0], nil
 }
 
 // maxPooledBuffer bounds the scratch buffer an encoder keeps for reuse.
@@ -68,7 +97,8 @@ type encoder struct {
 	tmpA   []byte
 	tmpB   []byte
 	list   []byte
-	err    error // set by a sort comparator that had to encode a node row
+	err    error     // set by a sort comparator that had to encode a node row
+	out    io.Writer // EncodeTo's writer; nil when appending to a slice
 }
 
 type propRef struct {
@@ -88,13 +118,8 @@ type nodeKey struct {
 }
 
 func (e *encoder) release() {
-	clear(e.nodes)
-	clear(e.edges)
-	clear(e.props)
-	clear(e.cols)
-	clear(e.lifted)
-	e.nodes, e.edges, e.props, e.cols = e.nodes[:0], e.edges[:0], e.props[:0], e.cols[:0]
-	e.err = nil
+	e.reset()
+	e.out = nil
 	if cap(e.b) > maxPooledBuffer {
 		e.b = nil
 	}
@@ -102,6 +127,17 @@ func (e *encoder) release() {
 		e.list = nil
 	}
 	encoderPool.Put(e)
+}
+
+// reset empties the encoder's scratch space for another encode.
+func (e *encoder) reset() {
+	clear(e.nodes)
+	clear(e.edges)
+	clear(e.props)
+	clear(e.cols)
+	clear(e.lifted)
+	e.nodes, e.edges, e.props, e.cols = e.nodes[:0], e.edges[:0], e.props[:0], e.cols[:0]
+	e.err = nil
 }
 
 func (e *encoder) encode(r *wire.GraphResponse) error {
@@ -113,6 +149,7 @@ func (e *encoder) encode(r *wire.GraphResponse) error {
 
 	// Nodes: server nodes, sorted by (type, id) except in aggregation,
 	// where server order is kept and node cells are lifted from rows.
+	e.nodes = slices.Grow(e.nodes, len(r.Nodes))
 	for i := range r.Nodes {
 		e.nodes = append(e.nodes, &r.Nodes[i])
 	}
@@ -129,6 +166,7 @@ func (e *encoder) encode(r *wire.GraphResponse) error {
 
 	// Edges: sorted by the full key, de-duplicated by it; path_finding
 	// keeps only the edges that belong to a path.
+	e.edges = slices.Grow(e.edges, len(r.Edges))
 	for i := range r.Edges {
 		if paths && !r.Edges[i].PathID.Valid {
 			continue
@@ -444,6 +482,9 @@ func (e *encoder) writeNodes(b []byte) ([]byte, error) {
 				return b, err
 			}
 			b = append(b, '\n')
+			if b, err = e.spill(b); err != nil {
+				return b, err
+			}
 		}
 	}
 	return b, nil
@@ -735,6 +776,10 @@ func (e *encoder) writeEdges(b []byte) ([]byte, error) {
 				b = strconv.AppendInt(b, ed.Step.Int, 10)
 			}
 			b = append(b, '\n')
+			var err error
+			if b, err = e.spill(b); err != nil {
+				return b, err
+			}
 		}
 	}
 	return b, nil
@@ -771,6 +816,10 @@ func (e *encoder) writePaths(b []byte) ([]byte, error) {
 			b = strconv.AppendInt(b, ed.ToID, 10)
 		}
 		b = append(b, '\n')
+		var err error
+		if b, err = e.spill(b); err != nil {
+			return b, err
+		}
 	}
 	return b, nil
 }
@@ -821,6 +870,10 @@ func (e *encoder) writeAggregationRows(b []byte, r *wire.GraphResponse) ([]byte,
 		if len(b) > start {
 			b = append(b, '\n')
 		}
+		var err error
+		if b, err = e.spill(b); err != nil {
+			return b, err
+		}
 	}
 	return b, nil
 }
@@ -849,6 +902,10 @@ func (e *encoder) writePlainRows(b []byte, r *wire.GraphResponse) ([]byte, error
 		}
 		if len(b) > start {
 			b = append(b, '\n')
+		}
+		var err error
+		if b, err = e.spill(b); err != nil {
+			return b, err
 		}
 	}
 	return b, nil

@@ -90,16 +90,15 @@ func (enc *Encoder) Encode(v Value) error {
 const flushSize = 32 << 10
 
 type encoder struct {
-	buf    []byte
-	start  int // length of buf before this document
-	w      io.Writer
-	opts   EncodeOptions
-	delim  byte
-	safe   *[256]bool // bytes that may appear in an unquoted string
-	lines  int
-	depth  int
-	err    error
-	fields []field // scratch, unused between calls
+	buf   []byte
+	start int // length of buf before this document
+	w     io.Writer
+	opts  EncodeOptions
+	delim byte
+	safe  *[256]bool // bytes that may appear in an unquoted string
+	lines int
+	depth int
+	err   error
 }
 
 func (e *encoder) setup() {
@@ -749,7 +748,7 @@ func (e *encoder) tabularFields(rows []*Object) []field {
 		return nil
 	}
 	var kindBuf [32]uint8
-	kinds := kindBuf[:0]
+	var kinds []uint8
 	if len(first) <= len(kindBuf) {
 		kinds = kindBuf[:len(first)]
 	} else {

@@ -3,6 +3,7 @@ package toon
 import (
 	"bytes"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -24,7 +25,7 @@ func TestMarshalForms(t *testing.T) {
 		{"empty root object", obj(), EncodeOptions{}, ""},
 		{"root null", nil, EncodeOptions{}, "null"},
 		{"root bom string", "\uFEFFx", EncodeOptions{}, "\"\uFEFFx\""},
-		{"go numbers", []Value{1, int64(-2), 2.5, Float(-0.0)}, EncodeOptions{}, "[4]: 1,-2,2.5,0"},
+		{"go numbers", []Value{1, int64(-2), 2.5, Float(math.Copysign(0, -1))}, EncodeOptions{}, "[4]: 1,-2,2.5,0"},
 		{"nil array", obj("a", []Value(nil)), EncodeOptions{}, "a: []"},
 		{"nil objects", obj("a", (*Object)(nil), "b", obj("c", 1), "l", []Value{(*Object)(nil), obj("c", (*Object)(nil))}), EncodeOptions{}, "a: null\nb:\n  c: 1\nl[2]:\n  - null\n  - c: null"},
 		{"nil object in table", []Value{obj("a", (*Object)(nil)), obj("a", 1)}, EncodeOptions{}, "[2]{a}:\n  null\n  1"},

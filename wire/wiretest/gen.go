@@ -116,8 +116,6 @@ var (
 		math.MaxFloat64, math.SmallestNonzeroFloat64, 941.131772070606, 1 << 53, 123456789.125, -2.5e-10, 1e300}
 )
 
-func (g gen) draw(gn *rapid.Generator[int], label string) int { return gn.Draw(g.t, label) }
-
 func (g gen) intn(n int, label string) int { return rapid.IntRange(0, n-1).Draw(g.t, label) }
 
 func (g gen) chance(pct int, label string) bool { return rapid.IntRange(0, 99).Draw(g.t, label) < pct }

@@ -466,44 +466,44 @@ func DecodeHostile(c wire.Codec, data []byte, l Limits) (Outcome, error) {
 		}
 		out.Response, out.Err = o.Response, o.Err
 		if maphash.Bytes(seed, data) != sum {
-			return out, errors.New("Decode modified its input")
+			return out, errors.New("decoding modified its input")
 		}
 		if out.Elapsed <= timeBound && out.Alloc <= allocBound {
 			break
 		}
 	}
 	if out.Elapsed > timeBound {
-		return out, fmt.Errorf("Decode took %v, over the bound of %v for %d bytes", out.Elapsed, timeBound, len(data))
+		return out, fmt.Errorf("decoding took %v, over the bound of %v for %d bytes", out.Elapsed, timeBound, len(data))
 	}
 	if out.Alloc > allocBound {
-		return out, fmt.Errorf("Decode allocated %d bytes, over the bound of %d for %d bytes", out.Alloc, allocBound, len(data))
+		return out, fmt.Errorf("decoding allocated %d bytes, over the bound of %d for %d bytes", out.Alloc, allocBound, len(data))
 	}
 	name := strings.ToLower(c.Info().Name)
 	if out.Err != nil {
 		if errors.Is(out.Err, errPanic) {
-			return out, fmt.Errorf("Decode panicked: %v", out.Err)
+			return out, fmt.Errorf("decoding panicked: %v", out.Err)
 		}
 		if out.Response != nil {
-			return out, fmt.Errorf("Decode returned both a response and an error (%v)", out.Err)
+			return out, fmt.Errorf("decoding returned both a response and an error (%v)", out.Err)
 		}
 		var de *wire.DecodeError
 		if !errors.As(out.Err, &de) {
-			return out, fmt.Errorf("Decode error is %T, not a *wire.DecodeError: %v", out.Err, out.Err)
+			return out, fmt.Errorf("the decode error is %T, not a *wire.DecodeError: %v", out.Err, out.Err)
 		}
 		if !strings.EqualFold(de.Codec, name) {
-			return out, fmt.Errorf("Decode error names codec %q, not %q: %v", de.Codec, name, out.Err)
+			return out, fmt.Errorf("the decode error names codec %q, not %q: %v", de.Codec, name, out.Err)
 		}
 		msg := out.Err.Error()
 		if msg == "" || strings.ContainsAny(msg, "\n\r") {
-			return out, fmt.Errorf("Decode error is not one line: %q", msg)
+			return out, fmt.Errorf("the decode error is not one line: %q", msg)
 		}
 		return out, nil
 	}
 	if out.Response == nil {
-		return out, errors.New("Decode returned neither a response nor an error")
+		return out, errors.New("decoding returned neither a response nor an error")
 	}
 	if err := stable(c, out.Response); err != nil {
-		return out, fmt.Errorf("Decode accepted it, but the response it returned is not valid: %v", err)
+		return out, fmt.Errorf("decoding accepted it, but the response it returned is not valid: %v", err)
 	}
 	return out, nil
 }
@@ -552,7 +552,7 @@ func measureDecode(c wire.Codec, data []byte, hang time.Duration) (Outcome, erro
 		runtime.ReadMemStats(&m1)
 		return Outcome{Response: res.r, Err: res.err, Elapsed: elapsed, Alloc: int64(m1.TotalAlloc - m0.TotalAlloc)}, nil
 	case <-timer.C:
-		return Outcome{Elapsed: hang}, fmt.Errorf("Decode did not return within %v (hung)", hang)
+		return Outcome{Elapsed: hang}, fmt.Errorf("decoding did not return within %v (hung)", hang)
 	}
 }
 

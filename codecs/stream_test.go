@@ -1,0 +1,267 @@
+package codecs_test
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"os"
+	"runtime"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/graphwire/graphwire/bench/corpus"
+	_ "github.com/graphwire/graphwire/codecs"
+	"github.com/graphwire/graphwire/internal/testsupport"
+	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
+)
+
+// recorder is a writer that keeps what it is given and how.
+type recorder struct {
+	buf      bytes.Buffer
+	writes   int
+	maxWrite int
+	keep     bool // keep the bytes (false: count them only)
+	n        int64
+}
+
+func (w *recorder) Write(p []byte) (int, error) {
+	w.writes++
+	w.maxWrite = max(w.maxWrite, len(p))
+	w.n += int64(len(p))
+	if w.keep {
+		w.buf.Write(p)
+	}
+	return len(p), nil
+}
+
+func streamers(t testing.TB) map[string]wire.StreamEncoder {
+	t.Helper()
+	out := map[string]wire.StreamEncoder{}
+	for _, info := range wire.List() {
+		c, err := wire.Lookup(info.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, ok := c.(wire.StreamEncoder)
+		if !ok {
+			t.Fatalf("%s does not implement wire.StreamEncoder", info.Name)
+		}
+		out[info.Name] = s
+	}
+	return out
+}
+
+func loadXL(t testing.TB) *wire.GraphResponse {
+	t.Helper()
+	data, err := os.ReadFile("../bench/corpus/traversal_xl.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := wire.DecodeJSON(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Streaming writes AppendEncode's bytes, in bounded writes.
+func TestStreamEqualsAppendEncode(t *testing.T) {
+	corpusCases, err := corpus.Load("../bench/corpus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]*wire.GraphResponse{
+		"empty":          {FormatVersion: "1", QueryType: wire.Search, Nodes: []wire.Node{}, Edges: []wire.Edge{}},
+		"special floats": specialFloats(),
+	}
+	for _, c := range corpusCases {
+		cases[c.Name] = c.Response
+	}
+	if cases["traversal_xl"] == nil {
+		t.Fatal("the corpus has no traversal_xl")
+	}
+	for name, s := range streamers(t) {
+		c, _ := wire.Lookup(name)
+		for cname, r := range cases {
+			want, err := c.AppendEncode(nil, r)
+			w := &recorder{keep: true}
+			serr := s.EncodeTo(w, r)
+			if err != nil {
+				// JSON and TOON cannot carry NaN and ±Inf.
+				if serr == nil || serr.Error() != err.Error() || w.n != 0 {
+					t.Fatalf("%s %s: AppendEncode: %v; EncodeTo: %v after %d bytes", name, cname, err, serr, w.n)
+				}
+				continue
+			}
+			if serr != nil {
+				t.Fatalf("%s %s: EncodeTo: %v", name, cname, serr)
+			}
+			if !bytes.Equal(w.buf.Bytes(), want) {
+				t.Fatalf("%s %s: streamed %d bytes differ from AppendEncode's %d", name, cname, w.buf.Len(), len(want))
+			}
+			// One write may exceed the chunk by one node, edge or row
+			// (special floats has a node of 80 KB).
+			if w.maxWrite > 64<<10 && cname != "special floats" {
+				t.Errorf("%s %s: a write of %d bytes", name, cname, w.maxWrite)
+			}
+			if cname == "traversal_xl" {
+				t.Logf("%-7s traversal_xl: %8d bytes in %3d writes (largest %d)", name, len(want), w.writes, w.maxWrite)
+			}
+		}
+	}
+}
+
+func specialFloats() *wire.GraphResponse {
+	var props []wire.Property
+	for i, f := range []float64{0, math.Copysign(0, -1), 1, 0.5, 0.1, 65504, 65505, 1e-7, 5.960464477539063e-08, 1e300, math.MaxFloat32, math.SmallestNonzeroFloat64, 3.4028235677973366e38, math.Inf(1), math.Inf(-1), math.NaN(), math.Float64frombits(0x7ff8000000000001)} {
+		props = append(props, wire.Prop("f"+string(rune('a'+i)), wire.Float(f)))
+	}
+	ints := []wire.Value{}
+	for _, i := range []int64{0, 23, 24, 255, 256, 65535, 65536, 1<<32 - 1, 1 << 32, math.MaxInt64, -1, -24, -25, -256, -257, math.MinInt64} {
+		ints = append(ints, wire.Int(i))
+	}
+	props = append(props, wire.Prop("ints", wire.ListOf(ints...)), wire.Prop("long", wire.String(string(bytes.Repeat([]byte("é"), 40000)))))
+	return &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Search, Edges: []wire.Edge{},
+		Nodes: []wire.Node{{Type: "N", ID: 1, Properties: props}}}
+}
+
+// An encoding error writes nothing, even when the bad value comes after
+// more than a chunk of good ones.
+func TestStreamErrorWritesNothing(t *testing.T) {
+	r := testsupport.LargeTraversal(5000)
+	last := &r.Nodes[len(r.Nodes)-1]
+	last.Properties = append(last.Properties, wire.Prop("score", wire.Float(math.NaN())))
+	r.QueryType = "bogus"
+	for name, s := range streamers(t) {
+		w := &recorder{}
+		err := s.EncodeTo(w, r)
+		if err == nil {
+			t.Fatalf("%s: no error for an invalid query type", name)
+		}
+		if w.n != 0 {
+			t.Fatalf("%s: %d bytes written before the error %v", name, w.n, err)
+		}
+	}
+	r.QueryType = wire.Traversal
+	for _, name := range []string{"json", "toon"} {
+		w := &recorder{}
+		err := streamers(t)[name].EncodeTo(w, r)
+		if err == nil || w.n != 0 {
+			t.Fatalf("%s: NaN in the last node: error %v, %d bytes written", name, err, w.n)
+		}
+	}
+	var ee *wire.EncodeError
+	if err := streamers(t)["json"].EncodeTo(&recorder{}, r); !errors.As(err, &ee) || ee.Path != "nodes[4999].score" {
+		t.Fatalf("json: error %v, want a *wire.EncodeError at nodes[4999].score", err)
+	}
+}
+
+// A failing writer's error comes back as it is.
+func TestStreamWriterError(t *testing.T) {
+	r := testsupport.LargeTraversal(5000)
+	boom := errors.New("disk full")
+	for name, s := range streamers(t) {
+		if err := s.EncodeTo(failWriter{boom}, r); !errors.Is(err, boom) {
+			t.Fatalf("%s: error %v, want the writer's", name, err)
+		}
+	}
+}
+
+type failWriter struct{ err error }
+
+func (w failWriter) Write(p []byte) (int, error) { return 0, w.err }
+
+// allocated returns the bytes allocated while f runs, from a state where
+// the pools are empty (two collections clear a sync.Pool).
+func allocated(f func()) uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	f()
+	runtime.ReadMemStats(&m1)
+	return m1.TotalAlloc - m0.TotalAlloc
+}
+
+// Streaming allocates far less than the output it writes: the heap does
+// not grow with the output. The figures are logged (go test -v -run
+// StreamHeap ./codecs/).
+func TestStreamHeapGrowth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 100,000-node response")
+	}
+	if raceEnabled {
+		// The race detector changes what allocates (sync.Pool drops
+		// items at random) and takes minutes over the large response.
+		t.Skip("allocation figures are for builds without the race detector")
+	}
+	cases := []struct {
+		name string
+		r    *wire.GraphResponse
+	}{
+		{"traversal_xl", loadXL(t)},
+		{"generated_100k", testsupport.LargeTraversal(100_000)},
+	}
+	for _, tc := range cases {
+		for name, s := range streamers(t) {
+			c, _ := wire.Lookup(name)
+			var out []byte
+			appendAlloc := allocated(func() { out, _ = c.AppendEncode(nil, tc.r) })
+			w := &recorder{}
+			var err error
+			streamAlloc := allocated(func() { err = s.EncodeTo(w, tc.r) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w.n != int64(len(out)) {
+				t.Fatalf("%s %s: streamed %d bytes, AppendEncode %d", name, tc.name, w.n, len(out))
+			}
+			t.Logf("%-14s %-7s output %9d B; allocated while streaming %9d B (%5.1f%% of output), AppendEncode %9d B",
+				tc.name, name, len(out), streamAlloc, 100*float64(streamAlloc)/float64(len(out)), appendAlloc)
+			if bound := streamBound(name, len(out)); streamAlloc > bound {
+				t.Errorf("%s %s: streaming allocated %d bytes for %d bytes of output, over %d", name, tc.name, streamAlloc, len(out), bound)
+			}
+		}
+	}
+}
+
+// streamBound is what streaming may allocate for n bytes of output: a
+// tenth of it, whatever the size of the response. TOON is the exception: its EncodeTo builds the layout's
+// document tree whole before writing (see toon.EncodeTo), which costs more
+// than the output; only its text is streamed.
+//
+// GOON sorts nodes and edges, so it holds a pointer (8 bytes) per node and
+// per edge, beside lines of 30 to 100 bytes: a quarter of the output.
+func streamBound(codec string, n int) uint64 {
+	switch codec {
+	case "toon":
+		return math.MaxUint64
+	case "goon":
+		return uint64(n / 4)
+	}
+	return uint64(n / 10)
+}
+
+// On generated responses (every query type and value kind, special floats,
+// ids across int64), every codec streams AppendEncode's bytes, or refuses
+// both ways alike having written nothing.
+func TestStreamEqualsAppendEncodeGenerated(t *testing.T) {
+	ss := streamers(t)
+	rapid.Check(t, func(rt *rapid.T) {
+		r := wiretest.Response().Draw(rt, "response")
+		for name, s := range ss {
+			c, _ := wire.Lookup(name)
+			want, err := c.AppendEncode(nil, r)
+			w := &recorder{keep: true}
+			serr := s.EncodeTo(w, r)
+			if (err == nil) != (serr == nil) || (err != nil && (err.Error() != serr.Error() || w.n != 0)) {
+				rt.Fatalf("%s: AppendEncode error %v, EncodeTo error %v after %d bytes", name, err, serr, w.n)
+			}
+			if err == nil && !bytes.Equal(w.buf.Bytes(), want) {
+				rt.Fatalf("%s: streamed bytes differ from AppendEncode's: %s", name, wiretest.ByteDiff(w.buf.Bytes(), want))
+			}
+		}
+	})
+}
