@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"unicode/utf8"
 )
@@ -35,8 +36,8 @@ const SniffLen = 512
 // JSON ("json") starts with an object holding "format_version" or
 // "query_type"; GOON ("goon") with its "@header" line; graph TOON ("toon")
 // with a "format_version:" or "query_type:" line; the binary layout of
-// "msgpack" and "cbor" with an array of 5 to 9 items whose first is the
-// layout version 1 and whose second is a string. Weaker signs (any JSON
+// "msgpack" and "cbor" with an array of 5 to 9 items: the layout version 1,
+// a format version string and a query type. Weaker signs (any JSON
 // object, any "key: value" line, any "@section" line) give lower
 // confidences. Only a prefix of SniffLen bytes is read.
 func (g *Registry) Sniff(data []byte) []Guess {
@@ -149,28 +150,60 @@ func sniffTOON(p []byte) float64 {
 	return 0
 }
 
-// binaryHead reports whether p starts with the binary layout's head: an
-// array header of 5 to 9 items (arrays), the layout version 1, and a
-// string header (strings).
-func binaryHead(p []byte, arrays, strs func(byte) bool) bool {
-	return len(p) >= 3 && arrays(p[0]) && p[1] == 0x01 && strs(p[2])
+// queryTypes are the query types the binary layout's third item names.
+var queryTypes = []string{"traversal", "search", "neighbors", "path_finding", "aggregation"}
+
+// sniffBinary judges p as the binary layout: an array header of 5 to 9
+// items (array), the layout version 1, format_version as a string of
+// printable ASCII, and the query type as a string naming one. str reads a
+// string header and returns its length and size, or ok false.
+func sniffBinary(p []byte, array func(byte) bool, str func([]byte) (n, size int, ok bool)) float64 {
+	if len(p) < 3 || !array(p[0]) || p[1] != 0x01 {
+		return 0
+	}
+	n, size, ok := str(p[2:])
+	if !ok {
+		return 0
+	}
+	i := 2 + size
+	if n > 64 || len(p) < i+n {
+		return 0.3
+	}
+	for _, c := range p[i : i+n] {
+		if c < 0x20 || c > 0x7e {
+			return 0
+		}
+	}
+	i += n
+	if n, size, ok = str(p[i:]); !ok || len(p) < i+size+n {
+		return 0.3
+	}
+	if !slices.Contains(queryTypes, string(p[i+size:i+size+n])) {
+		return 0.3
+	}
+	return 0.95
 }
 
 func sniffMsgpack(p []byte) float64 {
-	// fixarray 0x95-0x99; fixstr 0xa0-0xbf, str8 0xd9, str16 0xda.
-	if binaryHead(p, func(b byte) bool { return b >= 0x95 && b <= 0x99 },
-		func(b byte) bool { return b >= 0xa0 && b <= 0xbf || b == 0xd9 || b == 0xda }) {
-		return 0.95
-	}
-	return 0
+	return sniffBinary(p, func(b byte) bool { return b >= 0x95 && b <= 0x99 }, func(p []byte) (int, int, bool) {
+		switch {
+		case len(p) >= 1 && p[0] >= 0xa0 && p[0] <= 0xbf: // fixstr
+			return int(p[0] & 0x1f), 1, true
+		case len(p) >= 2 && p[0] == 0xd9: // str8
+			return int(p[1]), 2, true
+		}
+		return 0, 0, false
+	})
 }
 
 func sniffCBOR(p []byte) float64 {
-	// array of 5-9: 0x85-0x89; text string 0x60-0x77, 0x78 (1-byte length),
-	// 0x79 (2-byte length).
-	if binaryHead(p, func(b byte) bool { return b >= 0x85 && b <= 0x89 },
-		func(b byte) bool { return b >= 0x60 && b <= 0x79 }) {
-		return 0.95
-	}
-	return 0
+	return sniffBinary(p, func(b byte) bool { return b >= 0x85 && b <= 0x89 }, func(p []byte) (int, int, bool) {
+		switch {
+		case len(p) >= 1 && p[0] >= 0x60 && p[0] <= 0x77: // text, length in the head
+			return int(p[0] & 0x1f), 1, true
+		case len(p) >= 2 && p[0] == 0x78: // text, 1-byte length
+			return int(p[1]), 2, true
+		}
+		return 0, 0, false
+	})
 }

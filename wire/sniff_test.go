@@ -1,0 +1,106 @@
+package wire_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	_ "github.com/graphwire/graphwire/codecs"
+	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
+)
+
+// TestSniffNamesEveryCodec: every built-in codec's encoding of every fixed
+// response is named first, with confidence.
+func TestSniffNamesEveryCodec(t *testing.T) {
+	n := 0
+	for _, info := range wire.List() {
+		for i, r := range wiretest.FixedResponses() {
+			b, err := wire.EncodeWith(info.Name, r)
+			if err != nil {
+				continue // a response this codec refuses
+			}
+			g := wire.Sniff(b)
+			if len(g) == 0 || g[0].Name != info.Name || g[0].Confidence < 0.9 {
+				t.Errorf("%s of response %d: Sniff = %v, want %s first with confidence ≥ 0.9", info.Name, i, g, info.Name)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no encodings sniffed")
+	}
+}
+
+func TestSniff(t *testing.T) {
+	tests := []struct {
+		name  string
+		input string
+		want  string // first guess, "" for none at 0.5 or more
+	}{
+		{"json object with format_version", " \n{\"format_version\":\"1.2.0\"}", "json"},
+		{"json after a byte order mark", "\uFEFF{\"query_type\":\"search\"}", "json"},
+		{"goon header", "@header\nquery_type:search\n", "goon"},
+		{"graph toon", "format_version: 1.2.0\nquery_type: search\n", "toon"},
+		{"msgpack head", "\x95\x01\xa51.2.0\xa6search", "msgpack"},
+		{"cbor head", "\x85\x01\x651.2.0\x66search", "cbor"},
+		{"msgpack without the layout version", "\x95\x02\xa51.2.0\xa6search", ""},
+		{"cbor with an unknown query type", "\x85\x01\x651.2.0\x66searcx", ""},
+		{"empty", "", ""},
+		{"plain prose", "hello, world", ""},
+		{"a json array", "[1,2,3]", ""},
+		{"NUL bytes", "format_version: \x00", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := wire.Sniff([]byte(tc.input))
+			got := ""
+			if len(g) > 0 && g[0].Confidence >= 0.5 {
+				got = g[0].Name
+			}
+			if got != tc.want {
+				t.Errorf("Sniff(%q) = %v, want %q first", tc.input, g, tc.want)
+			}
+			for _, x := range g {
+				if x.Confidence <= 0 || x.Confidence > 1 {
+					t.Errorf("confidence %v out of (0, 1]", x)
+				}
+			}
+		})
+	}
+}
+
+// TestSniffRandomBytes: random bytes look like no codec.
+func TestSniffRandomBytes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 10000 {
+		b := make([]byte, 1+rng.IntN(600))
+		for j := range b {
+			b[j] = byte(rng.Uint32())
+		}
+		if g := wire.Sniff(b); len(g) > 0 && g[0].Confidence >= 0.5 {
+			t.Fatalf("input %d (% x ...) sniffed as %v", i, b[:min(len(b), 8)], g)
+		}
+	}
+}
+
+type sniffingCodec struct{ wire.Codec }
+
+func (sniffingCodec) Info() wire.Info            { return wire.Info{Name: "json", MediaType: "application/x-test"} }
+func (sniffingCodec) Sniff(prefix []byte) float64 { return 0.7 }
+
+// TestSniffer: a codec that implements Sniffer judges for itself, even
+// under a built-in name.
+func TestSniffer(t *testing.T) {
+	reg, err := wire.NewRegistry(wire.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Register(sniffingCodec{})
+	g := reg.Sniff([]byte("\x00anything"))
+	if len(g) != 1 || g[0] != (wire.Guess{Name: "json", Confidence: 0.7}) {
+		t.Errorf("Sniff = %v, want json at 0.7", g)
+	}
+	if g := reg.Sniff([]byte(`{"format_version":"x"}`)); len(g) != 1 || g[0].Confidence != 0.7 {
+		t.Errorf("the built-in JSON rule overrode the codec's Sniff: %v", g)
+	}
+}
