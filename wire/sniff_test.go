@@ -85,7 +85,9 @@ func TestSniffRandomBytes(t *testing.T) {
 
 type sniffingCodec struct{ wire.Codec }
 
-func (sniffingCodec) Info() wire.Info            { return wire.Info{Name: "json", MediaType: "application/x-test"} }
+func (sniffingCodec) Info() wire.Info {
+	return wire.Info{Name: "json", MediaType: "application/x-test"}
+}
 func (sniffingCodec) Sniff(prefix []byte) float64 { return 0.7 }
 
 // TestSniffer: a codec that implements Sniffer judges for itself, even

@@ -301,9 +301,10 @@ func BenchmarkToonCLI(b *testing.B) {
 			for b.Loop() {
 				c.out.Reset()
 				cmd := exec.Command(c.cmd[0], c.cmd[1:]...)
-				cmd.Stdout = c.out
-				if out, err := cmd.CombinedOutput(); err != nil {
-					b.Fatalf("%v: %v\n%s", c.cmd, err, out)
+				var stderr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = c.out, &stderr
+				if err := cmd.Run(); err != nil {
+					b.Fatalf("%v: %v\n%s", c.cmd, err, stderr.Bytes())
 				}
 			}
 		})
