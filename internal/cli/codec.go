@@ -5,8 +5,8 @@ package cli
 // Output is exactly the codec's bytes, written only once the whole
 // conversion has succeeded, so that bad input leaves the output empty.
 // Text output (JSON, TOON, GOON) gets one final newline when it does not
-// end with one and either the input ended with one or standard output is a
-// terminal: "decode -f json" of a canonical file (no final newline) prints
+// end with one and either the input was text ending with one or standard
+// output is a terminal: "decode -f json" of a canonical file (no final newline) prints
 // it back byte for byte, a file with a final newline keeps it, and a
 // terminal prompt starts on a line of its own. Binary output (msgpack,
 // cbor) is never touched, and is refused when it would go to a terminal
@@ -165,7 +165,7 @@ func (c conversion) run(env *Env, args []string) error {
 		return fmt.Errorf("%sencoding as %s: %w", name, enc.Info().Name, err)
 	}
 	if !enc.Info().Binary {
-		out = finalNewline(env, c.out, out, bytes.HasSuffix(data, []byte("\n")))
+		out = finalNewline(env, c.out, out, !dec.Info().Binary && bytes.HasSuffix(data, []byte("\n")))
 	}
 	return writeOutput(env, c.out, out)
 }

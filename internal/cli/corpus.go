@@ -11,17 +11,28 @@ package cli
 
 import (
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/graphwire/graphwire/bench/corpus"
 )
 
 // loadCases returns the corpus in dir, or the generated corpus when dir is
-// "".
+// "". Either way the cases come in the order of their file names, as
+// corpus.Load reads them, so that a scorecard or a report does not depend
+// on where the corpus came from.
 func loadCases(dir string) ([]corpus.Case, error) {
 	if dir == "" {
-		return corpus.Generate(), nil
+		return generatedCases(), nil
 	}
 	return corpus.Load(dir)
+}
+
+// generatedCases is the generated corpus in file-name order.
+func generatedCases() []corpus.Case {
+	cases := corpus.Generate()
+	slices.SortStableFunc(cases, func(a, b corpus.Case) int { return strings.Compare(a.Name+".json", b.Name+".json") })
+	return cases
 }
 
 // moduleRoot is the graphwire module root above the working directory, or

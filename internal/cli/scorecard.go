@@ -86,7 +86,7 @@ func generateScorecard(dir string) ([]byte, error) {
 	if dir != "" {
 		return scorecard.Generate(dir)
 	}
-	card, err := scorecard.Build(corpus.Generate())
+	card, err := scorecard.Build(generatedCases())
 	if err != nil {
 		return nil, err
 	}
