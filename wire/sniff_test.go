@@ -4,34 +4,29 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	_ "github.com/graphwire/graphwire/codecs"
 	"github.com/graphwire/graphwire/wire"
-	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
-// TestSniffNamesEveryCodec: every built-in codec's encoding of every fixed
-// response is named first, with confidence.
-func TestSniffNamesEveryCodec(t *testing.T) {
-	n := 0
-	for _, info := range wire.List() {
-		for i, r := range wiretest.FixedResponses() {
-			b, err := wire.EncodeWith(info.Name, r)
-			if err != nil {
-				continue // a response this codec refuses
-			}
-			g := wire.Sniff(b)
-			if len(g) == 0 || g[0].Name != info.Name || g[0].Confidence < 0.9 {
-				t.Errorf("%s of response %d: Sniff = %v, want %s first with confidence ≥ 0.9", info.Name, i, g, info.Name)
-			}
-			n++
-		}
+// builtinNames is a registry holding codecs under the built-in formats'
+// names, none of which implements Sniffer: Sniff judges them by its
+// built-in rules.
+func builtinNames(t *testing.T) *wire.Registry {
+	t.Helper()
+	reg, err := wire.NewRegistry(wire.Limits{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if n == 0 {
-		t.Fatal("no encodings sniffed")
+	for _, name := range []string{"json", "goon", "toon", "msgpack", "cbor"} {
+		reg.Register(newFake(name))
 	}
+	return reg
 }
 
+// TestSniff: the built-in rules on openings of each format and on text
+// and bytes of none. (internal/cli tests them on every codec's encoding of
+// every corpus case.)
 func TestSniff(t *testing.T) {
+	reg := builtinNames(t)
 	tests := []struct {
 		name  string
 		input string
@@ -52,7 +47,7 @@ func TestSniff(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g := wire.Sniff([]byte(tc.input))
+			g := reg.Sniff([]byte(tc.input))
 			got := ""
 			if len(g) > 0 && g[0].Confidence >= 0.5 {
 				got = g[0].Name
@@ -71,13 +66,14 @@ func TestSniff(t *testing.T) {
 
 // TestSniffRandomBytes: random bytes look like no codec.
 func TestSniffRandomBytes(t *testing.T) {
+	reg := builtinNames(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 10000 {
 		b := make([]byte, 1+rng.IntN(600))
 		for j := range b {
 			b[j] = byte(rng.Uint32())
 		}
-		if g := wire.Sniff(b); len(g) > 0 && g[0].Confidence >= 0.5 {
+		if g := reg.Sniff(b); len(g) > 0 && g[0].Confidence >= 0.5 {
 			t.Fatalf("input %d (% x ...) sniffed as %v", i, b[:min(len(b), 8)], g)
 		}
 	}
@@ -104,5 +100,20 @@ func TestSniffer(t *testing.T) {
 	}
 	if g := reg.Sniff([]byte(`{"format_version":"x"}`)); len(g) != 1 || g[0].Confidence != 0.7 {
 		t.Errorf("the built-in JSON rule overrode the codec's Sniff: %v", g)
+	}
+}
+
+// TestSniffOnlyRegistered: a registry names only codecs it holds.
+func TestSniffOnlyRegistered(t *testing.T) {
+	reg, err := wire.NewRegistry(wire.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Register(newFake("goon"))
+	if g := reg.Sniff([]byte(`{"format_version":"1.2.0"}`)); len(g) != 0 {
+		t.Errorf("Sniff names %v, which the registry does not hold", g)
+	}
+	if g := reg.Sniff([]byte("@header\n")); len(g) != 1 || g[0].Name != "goon" {
+		t.Errorf("Sniff = %v, want goon", g)
 	}
 }
