@@ -8,6 +8,7 @@ package cli
 // (or of the detected one), so that a count is never of a broken document.
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -97,7 +98,7 @@ func checkText(data []byte) error {
 			return fmt.Errorf("the input is binary (it looks like %s); tokens counts text (convert it first: wirebench convert -from %s -to goon)", g[0].Name, g[0].Name)
 		}
 	}
-	if !utf8.Valid(data) || strings.ContainsRune(string(data), 0) {
+	if !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
 		return fmt.Errorf("the input is binary (not UTF-8 text; it starts %s); tokens counts text", excerpt(data))
 	}
 	return nil

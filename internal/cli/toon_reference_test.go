@@ -105,29 +105,42 @@ func startToonReference(t *testing.T) *toonReference {
 }
 
 func (r *toonReference) encode(jsonText []byte, delimiter string, indent int) (string, error) {
-	req, err := json.Marshal(map[string]any{"json": string(jsonText), "delimiter": delimiter, "indent": indent})
+	a, err := r.call(map[string]any{"json": string(jsonText), "delimiter": delimiter, "indent": indent})
+	return a.TOON, err
+}
+
+func (r *toonReference) decode(toonText string, indent int) (string, error) {
+	a, err := r.call(map[string]any{"toon": toonText, "indent": indent})
+	return a.JSON, err
+}
+
+type toonAnswer struct {
+	OK    bool   `json:"ok"`
+	TOON  string `json:"toon"`
+	JSON  string `json:"json"`
+	Error string `json:"error"`
+}
+
+func (r *toonReference) call(request map[string]any) (toonAnswer, error) {
+	var answer toonAnswer
+	req, err := json.Marshal(request)
 	if err != nil {
-		return "", err
+		return answer, err
 	}
 	if _, err := r.in.Write(append(req, '\n')); err != nil {
-		return "", err
+		return answer, err
 	}
 	line, err := r.out.ReadBytes('\n')
 	if err != nil {
-		return "", fmt.Errorf("reading the reference's answer: %v", err)
-	}
-	var answer struct {
-		OK    bool   `json:"ok"`
-		TOON  string `json:"toon"`
-		Error string `json:"error"`
+		return answer, fmt.Errorf("reading the reference's answer: %v", err)
 	}
 	if err := json.Unmarshal(line, &answer); err != nil {
-		return "", fmt.Errorf("bad answer %q: %v", line, err)
+		return answer, fmt.Errorf("bad answer %q: %v", line, err)
 	}
 	if !answer.OK {
-		return "", fmt.Errorf("reference: %s", answer.Error)
+		return answer, fmt.Errorf("reference: %s", answer.Error)
 	}
-	return answer.TOON, nil
+	return answer, nil
 }
 
 var delimiters = []struct{ flag, char string }{{"comma", ","}, {"tab", "\t"}, {"|", "|"}}
@@ -265,6 +278,43 @@ func TestToonReference(t *testing.T) {
 		})
 	}
 	t.Logf("%d corpus files and %d generated documents, 3 delimiters each, agree with %s", len(names), docs, toonLibrary)
+}
+
+// TestToonDecodeReference: "wirebench toon -d" writes what the reference
+// writes, JSON.stringify(decode(text), null, indent) and a newline, for the
+// TOON of every corpus file in each delimiter and indentation. (The
+// documents are taken as JavaScript reads them: integers beyond 2^53
+// rounded, which the reference could not write back otherwise.)
+func TestToonDecodeReference(t *testing.T) {
+	ref := startToonReference(t)
+	files, err := corpus.Files(corpus.Generate())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, doc := range files {
+		v, err := toon.ParseJSON(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if doc, err = toon.AppendJSON(nil, jsView(v)); err != nil {
+			t.Fatal(err)
+		}
+		for i, d := range delimiters {
+			indent := strconv.Itoa(i + 1)
+			enc := run(string(doc), "toon", "--delimiter", d.flag, "--indent", indent)
+			if enc.code != 0 {
+				t.Fatalf("%s: %+v", name, enc)
+			}
+			theirs, err := ref.decode(enc.stdout, i+1)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			ours := run(enc.stdout, "toon", "-d", "--indent", indent)
+			if ours.code != 0 || ours.stdout != theirs+"\n" {
+				t.Errorf("%s, delimiter %s, indent %s: toon -d differs from the reference (exit %d, %q; %d and %d bytes)", name, d.flag, indent, ours.code, ours.stderr, len(ours.stdout), len(theirs)+1)
+			}
+		}
+	}
 }
 
 // BenchmarkToonCLI converts a 1 MB JSON file (the corpus's search_l case)
