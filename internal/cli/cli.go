@@ -230,11 +230,18 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "\nRun \"wirebench help COMMAND\" for a command's flags.")
 }
 
-// printCommandUsage prints one command's synopsis and flags.
+// printCommandUsage prints one command's synopsis and flags. A summary
+// that starts with its flags or arguments ("-f NAME [FILE]: what it does")
+// gives the usage line and the description below it.
 func printCommandUsage(w io.Writer, name string, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "usage: wirebench %s\n", name)
-	if c, ok := commands[name]; ok {
-		fmt.Fprintf(w, "  %s\n", c.summary)
+	summary := commands[name].summary
+	synopsis, what, ok := strings.Cut(summary, ": ")
+	if !ok || summary == "" || !strings.ContainsRune("-[", rune(summary[0])) {
+		synopsis, what = "", summary
+	}
+	fmt.Fprintf(w, "usage: wirebench %s\n", strings.TrimSpace(name+" "+synopsis))
+	if what != "" {
+		fmt.Fprintf(w, "\n%s\n", what)
 	}
 	has := false
 	fs.VisitAll(func(*flag.Flag) { has = true })
