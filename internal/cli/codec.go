@@ -173,6 +173,9 @@ func (c conversion) run(env *Env, args []string) error {
 // detect returns the codec data most likely is in, or an error when it
 // looks like none.
 func detect(data []byte) (wire.Codec, error) {
+	if len(data) == 0 {
+		return nil, fmt.Errorf("cannot tell the format of empty input; name its codec with -f NAME")
+	}
 	guesses := wire.Sniff(data)
 	if len(guesses) == 0 || guesses[0].Confidence < minConfidence {
 		return nil, fmt.Errorf("cannot tell the input's format: it looks like none of %s (it starts %s); name its codec with -f NAME", codecNames(), excerpt(data))

@@ -83,6 +83,7 @@ func TestDecodeAutoRefusesRandomBytes(t *testing.T) {
 			return
 		}
 	}
+	oneErrorLine(t, run("", "decode", "-f", "auto"), cli.ExitError, "decode", "cannot tell the format of empty input; name its codec with -f NAME")
 	res := run("hello, world", "convert", "-from", "auto", "-to", "goon")
 	oneErrorLine(t, res, cli.ExitError, "convert", `(it starts "hello, world"); name its codec with -f NAME`)
 }
