@@ -35,16 +35,12 @@ func generatedCases() []corpus.Case {
 	return cases
 }
 
-// moduleRoot is the graphwire module root above the working directory, or
-// "" outside it.
-func moduleRoot() string {
+// moduleRoot is the graphwire module root above the working directory; it
+// fails outside the repository.
+func moduleRoot() (string, error) {
 	wd, err := os.Getwd()
 	if err != nil {
-		return ""
+		return "", err
 	}
-	root, err := corpus.ModuleRoot(wd)
-	if err != nil {
-		return ""
-	}
-	return root
+	return corpus.ModuleRoot(wd)
 }

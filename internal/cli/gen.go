@@ -25,8 +25,8 @@ func runGen(env *Env) error {
 	case "-":
 		return usagef("-o -: the corpus is one file per case; -o needs a directory")
 	case "":
-		root := moduleRoot()
-		if root == "" {
+		root, err := moduleRoot()
+		if err != nil {
 			return usagef("not inside the %s repository: give the output directory with -o DIR", corpus.ModulePath)
 		}
 		dir = filepath.Join(root, corpus.Dir)

@@ -27,7 +27,7 @@ func runScorecard(env *Env) error {
 		return usagef("unexpected arguments: %v", flags.Args())
 	}
 	if *out == "" {
-		if root := moduleRoot(); root != "" {
+		if root, err := moduleRoot(); err == nil {
 			*out = filepath.Join(root, scorecard.FileName)
 		} else if *check {
 			return usagef("-check: not inside the repository; name the scorecard to check with -o FILE")
