@@ -22,6 +22,10 @@
 // Lookup, EncodeWith, ...) work on DefaultRegistry, and NewRegistry makes
 // one of a service's own, bounded by its Limits.
 //
+// Sniff names the registered codecs some bytes may be encoded in, most
+// likely first, each with a confidence, from the first SniffLen bytes; a
+// codec can judge its own encoding by implementing Sniffer.
+//
 // # Canonical JSON
 //
 // The canonical JSON of a response (SPEC §4, GKG's RAW shape) is defined

@@ -18,5 +18,6 @@ func main() {
 		Stdout:           os.Stdout,
 		Stderr:           os.Stderr,
 		StderrIsTerminal: isatty.IsTerminal(os.Stderr.Fd()),
+		StdoutIsTerminal: isatty.IsTerminal(os.Stdout.Fd()),
 	}))
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -13,14 +12,14 @@ import (
 )
 
 func init() {
-	register("bench", "encode and decode speed per codec and corpus case, against encoding/json", runBench)
+	register("bench", "[-json] [-time D] [-case REGEXP] [-codecs a,b] [-corpus DIR]: encode and decode speed per codec and corpus case, against encoding/json", runBench)
 }
 
 func runBench(env *Env) error {
 	flags := newFlags(env, "bench")
 	asJSON := flags.Bool("json", false, "write the measurements as JSON")
 	budget := flags.Duration("time", speed.DefaultBudget, "time spent on each measurement")
-	dir := flags.String("corpus", "", "corpus directory (default: "+corpus.Dir+" in the module root)")
+	dir := flags.String("corpus", "", "corpus `DIR` (default: the corpus generated from its seed, equal to "+corpus.Dir+")")
 	match := flags.String("case", "", "only cases whose name matches this regular expression")
 	codecs := flags.String("codecs", "", "comma-separated codec names (default: every registered codec)")
 	if err := parseFlags(flags, env); err != nil {
@@ -39,14 +38,7 @@ func runBench(env *Env) error {
 			return usagef("-case: %v", err)
 		}
 	}
-	if *dir == "" {
-		root, err := moduleRoot()
-		if err != nil {
-			return err
-		}
-		*dir = filepath.Join(root, corpus.Dir)
-	}
-	cases, err := corpus.Load(*dir)
+	cases, err := loadCases(*dir)
 	if err != nil {
 		return err
 	}

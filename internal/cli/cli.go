@@ -1,6 +1,25 @@
 // Package cli implements the wirebench command line. Each subcommand lives
-// in a file of its own and registers itself in init; cmd/wirebench only
-// calls Run.
+// in a file of its own and registers itself in init with register(name,
+// summary, run); run parses its flags with newFlags and parseFlags. cmd/
+// wirebench only calls Run.
+//
+// Conventions every subcommand gets from this file:
+//
+//   - Help goes to standard output and exits 0: "wirebench -h", "--help",
+//     "help", "help CMD", "CMD -h" and "CMD --help".
+//   - Flags may come anywhere on the line, before or after FILE; "--" ends
+//     them. Flags take one dash or two ("-f" or "--f").
+//   - A FILE or output path of "-" means standard input or output.
+//   - Every error is one line on stderr that starts with "wirebench CMD: "
+//     and says the command once (a message that already starts with the
+//     command's name is not prefixed twice). Usage errors exit 2, failures
+//     exit 1.
+//
+// The standard flag package is used rather than a CLI library: the
+// commands' single-dash long flags (-from, -corpus, -check) are part of
+// the documented interface, which GNU-style parsers (pflag, and the
+// libraries built on it) read as bundles of one-letter flags; interleaved
+// flags and help on stdout take a few lines here.
 package cli
 
 import (
@@ -27,6 +46,12 @@ type Env struct {
 	Stderr io.Writer
 	// StderrIsTerminal says whether progress lines may be drawn on Stderr.
 	StderrIsTerminal bool
+	// StdoutIsTerminal says whether Stdout is a terminal: binary output is
+	// refused there unless -o names it, and text output gets a final
+	// newline.
+	StdoutIsTerminal bool
+
+	cmd string // the subcommand being run, for usage
 }
 
 type command struct {
@@ -37,6 +62,10 @@ type command struct {
 
 var commands = map[string]command{}
 
+// register adds a subcommand. summary is one line: its synopsis (flags and
+// arguments) and what it does, "-f NAME [FILE]: canonical JSON in, NAME
+// out"; "wirebench help" lists it and "wirebench help NAME" prints it above
+// the flags.
 func register(name, summary string, run func(env *Env) error) {
 	if _, dup := commands[name]; dup {
 		panic("cli: duplicate command " + name)
@@ -53,76 +82,173 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-// newFlags returns a flag set for a subcommand that reports errors as usage
-// errors rather than exiting.
+// newFlags returns a flag set for a subcommand. Its errors are returned by
+// parseFlags, not printed; its usage goes to stdout.
 func newFlags(env *Env, name string) *flag.FlagSet {
 	fs := flag.NewFlagSet("wirebench "+name, flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	return fs
 }
 
 // errHelp ends a subcommand that was asked for its usage (-h): exit 0.
 var errHelp = errors.New("help requested")
 
-// parseFlags parses env.Args with fs. The flag package has already printed
-// a bad flag's error and the usage on stderr, so the usage error it becomes
-// carries no second message; -h and -help print the usage and exit 0.
+// parseFlags parses env.Args with fs, flags and arguments in any order, and
+// leaves the arguments in fs.Args(). -h, -help and --help print the
+// command's usage on stdout and return errHelp (exit 0); a bad flag is a
+// usage error that points at the help.
 func parseFlags(fs *flag.FlagSet, env *Env) error {
-	if err := fs.Parse(env.Args); err != nil {
+	var positional []string
+	args := env.Args
+	for {
+		err := fs.Parse(args)
 		if errors.Is(err, flag.ErrHelp) {
+			printCommandUsage(env.Stdout, env.cmd, fs)
 			return errHelp
 		}
-		return &usageError{msg: ""}
+		if err != nil {
+			return usagef("%v (see: wirebench help %s)", err, env.cmd)
+		}
+		rest := fs.Args()
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" && !isFlagValue(fs, args[:consumed-1]) {
+			positional = append(positional, rest...)
+			break
+		}
+		if len(rest) == 0 {
+			break
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
 	}
-	return nil
+	// Parsing "--" alone resets fs.Args() to the arguments and leaves the
+	// flags as they are.
+	return fs.Parse(append([]string{"--"}, positional...))
+}
+
+// isFlagValue reports whether the argument after before is the value of a
+// flag (as in "-o --"), not the end of the flags.
+func isFlagValue(fs *flag.FlagSet, before []string) bool {
+	if len(before) == 0 {
+		return false
+	}
+	last := strings.TrimLeft(before[len(before)-1], "-")
+	if !strings.HasPrefix(before[len(before)-1], "-") || strings.Contains(last, "=") {
+		return false
+	}
+	f := fs.Lookup(last)
+	if f == nil {
+		return false
+	}
+	b, isBool := f.Value.(interface{ IsBoolFlag() bool })
+	return !isBool || !b.IsBoolFlag()
 }
 
 // Run runs wirebench with args (without the program name) and returns the
 // process exit code. Errors are one line on stderr.
 func Run(env *Env) int {
-	if len(env.Args) == 0 || env.Args[0] == "-h" || env.Args[0] == "-help" || env.Args[0] == "--help" || env.Args[0] == "help" {
+	if len(env.Args) == 0 {
 		printUsage(env.Stderr)
-		if len(env.Args) == 0 {
-			return ExitUsage
-		}
+		return ExitUsage
+	}
+	switch env.Args[0] {
+	case "-h", "-help", "--help":
+		printUsage(env.Stdout)
 		return ExitOK
+	case "help":
+		return runHelp(env)
 	}
 	cmd, ok := commands[env.Args[0]]
 	if !ok {
-		fmt.Fprintf(env.Stderr, "wirebench: unknown command %q\n", env.Args[0])
-		printUsage(env.Stderr)
+		fmt.Fprintf(env.Stderr, "wirebench: unknown command %q (commands: %s; see: wirebench help)\n", env.Args[0], strings.Join(commandNames(), ", "))
 		return ExitUsage
 	}
 	sub := *env
 	sub.Args = env.Args[1:]
+	sub.cmd = cmd.name
 	err := cmd.run(&sub)
 	if err == nil || errors.Is(err, errHelp) {
 		return ExitOK
 	}
+	msg := oneLine(err.Error())
+	// Package errors start with their package's name, which is often the
+	// command's: say it once.
+	msg = strings.TrimPrefix(msg, cmd.name+": ")
+	fmt.Fprintf(env.Stderr, "wirebench %s: %s\n", cmd.name, msg)
 	var ue *usageError
 	if errors.As(err, &ue) {
-		if ue.msg != "" {
-			fmt.Fprintf(env.Stderr, "wirebench %s: %s\n", cmd.name, ue.msg)
-		}
 		return ExitUsage
 	}
-	fmt.Fprintf(env.Stderr, "wirebench %s: %s\n", cmd.name, oneLine(err.Error()))
 	return ExitError
+}
+
+// runHelp answers "wirebench help [CMD]" on stdout.
+func runHelp(env *Env) int {
+	switch len(env.Args) {
+	case 1:
+		printUsage(env.Stdout)
+		return ExitOK
+	case 2:
+		cmd, ok := commands[env.Args[1]]
+		if !ok {
+			fmt.Fprintf(env.Stderr, "wirebench help: unknown command %q (commands: %s)\n", env.Args[1], strings.Join(commandNames(), ", "))
+			return ExitUsage
+		}
+		sub := *env
+		sub.Args = []string{"-h"}
+		sub.cmd = cmd.name
+		if err := cmd.run(&sub); err != nil && !errors.Is(err, errHelp) {
+			fmt.Fprintf(env.Stderr, "wirebench help: %s\n", oneLine(err.Error()))
+			return ExitError
+		}
+		return ExitOK
+	}
+	fmt.Fprintln(env.Stderr, "wirebench help: at most one command name (usage: wirebench help [CMD])")
+	return ExitUsage
 }
 
 func oneLine(s string) string {
 	return strings.ReplaceAll(s, "\n", " ")
 }
 
-func printUsage(w io.Writer) {
+func commandNames() []string {
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	return names
+}
+
+func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "usage: wirebench COMMAND [flags] [FILE]")
+	fmt.Fprintln(w, "\nFILE defaults to standard input; \"-\" is standard input or output.")
 	fmt.Fprintln(w, "\ncommands:")
-	for _, n := range names {
+	for _, n := range commandNames() {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun \"wirebench help COMMAND\" for a command's flags.")
+}
+
+// printCommandUsage prints one command's synopsis and flags. A summary
+// that starts with its flags or arguments ("-f NAME [FILE]: what it does")
+// gives the usage line and the description below it.
+func printCommandUsage(w io.Writer, name string, fs *flag.FlagSet) {
+	summary := commands[name].summary
+	synopsis, what, ok := strings.Cut(summary, ": ")
+	if !ok || summary == "" || !strings.ContainsRune("-[", rune(summary[0])) {
+		synopsis, what = "", summary
+	}
+	fmt.Fprintf(w, "usage: wirebench %s\n", strings.TrimSpace(name+" "+synopsis))
+	if what != "" {
+		fmt.Fprintf(w, "\n%s\n", what)
+	}
+	has := false
+	fs.VisitAll(func(*flag.Flag) { has = true })
+	if has {
+		fmt.Fprintln(w, "\nflags:")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
 	}
 }

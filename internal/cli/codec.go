@@ -3,18 +3,26 @@ package cli
 // The codec commands: list, encode, decode and convert.
 //
 // Output is exactly the codec's bytes, written only once the whole
-// conversion has succeeded, so that bad input leaves stdout empty. Text
-// output (JSON and TOON, media types application/json and text/*) ends with
-// one newline: added when the codec's bytes do not already end with one
-// (GOON's do), so that a terminal prompt or the next line of a pipeline
-// starts on a line of its own. Binary output (msgpack, cbor) is written as
-// it is. Decoders accept that newline back: it is insignificant whitespace
-// in JSON and TOON and part of GOON.
+// conversion has succeeded, so that bad input leaves the output empty.
+// Text output (JSON, TOON, GOON) gets one final newline when it does not
+// end with one and either the input was text ending with one or standard
+// output is a terminal: "decode -f json" of a canonical file (no final newline) prints
+// it back byte for byte, a file with a final newline keeps it, and a
+// terminal prompt starts on a line of its own. Binary output (msgpack,
+// cbor) is never touched, and is refused when it would go to a terminal
+// unless -o names the destination ("-o -" writes it anyway), as curl does.
+//
+// -f auto (decode; convert -from auto) detects the input's codec with
+// wire.Sniff and decodes with the most likely one; with -v, or when stderr
+// is a terminal, the codec found is named on stderr. Input that looks like
+// no codec is refused. When an explicitly named codec fails to decode the
+// input and the input looks like another codec, the error says so:
+// "cbor: offset 1: ... (input looks like goon)".
 //
 // Exit codes: a codec name that is not registered is a usage error (2),
-// and its message lists the registered names; bad input and failed
-// encodings are errors (1), reported on one line that names the input, the
-// codec and the position (json: offset N, goon: line N).
+// and its message lists the registered names and aliases; bad input and
+// failed encodings are errors (1), reported on one line that names the
+// input, the codec and the position (json: offset N, goon: line N).
 
 import (
 	"bytes"
@@ -30,10 +38,16 @@ import (
 
 func init() {
 	register("list", "list the registered codecs: name, aliases, media type, description", runList)
-	register("encode", "-f NAME [FILE]: canonical JSON in, NAME out", runEncode)
-	register("decode", "-f NAME [FILE]: NAME in, canonical JSON out", runDecode)
-	register("convert", "-from A -to B [FILE]: A in, B out", runConvert)
+	register("encode", "-f NAME [-o FILE] [FILE]: canonical JSON in, NAME out", runEncode)
+	register("decode", "-f NAME|auto [-v] [-o FILE] [FILE]: NAME in, canonical JSON out", runDecode)
+	register("convert", "-from A|auto -to B [-v] [-o FILE] [FILE]: A in, B out", runConvert)
 }
+
+// Auto is the codec name that asks for detection.
+const Auto = "auto"
+
+// minConfidence is the least sniffing confidence -f auto accepts.
+const minConfidence = 0.5
 
 func runList(env *Env) error {
 	fs := newFlags(env, "list")
@@ -41,7 +55,7 @@ func runList(env *Env) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("list takes no arguments")
+		return usagef("takes no arguments")
 	}
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
@@ -60,78 +74,183 @@ func runList(env *Env) error {
 	return err
 }
 
+// conversion is what encode, decode and convert share.
+type conversion struct {
+	from, to string // codec names; from may be Auto
+	out      string // -o
+	verbose  bool   // -v
+	flagName string // the flag that names the codec the user must give
+}
+
 func runEncode(env *Env) error {
 	fs := newFlags(env, "encode")
-	to := fs.String("f", "", "output codec `NAME` (see wirebench list)")
+	c := conversion{from: "json", flagName: "-f"}
+	fs.StringVar(&c.to, "f", "", "output codec `NAME` (see wirebench list)")
+	fs.StringVar(&c.out, "o", "", "output `FILE` (default: standard output; - is standard output)")
 	if err := parseFlags(fs, env); err != nil {
 		return err
 	}
-	return convert(env, fs.Args(), "json", *to, "-f")
+	return c.run(env, fs.Args())
 }
 
 func runDecode(env *Env) error {
 	fs := newFlags(env, "decode")
-	from := fs.String("f", "", "input codec `NAME` (see wirebench list)")
+	c := conversion{to: "json", flagName: "-f"}
+	fs.StringVar(&c.from, "f", "", "input codec `NAME`, or auto to detect it (see wirebench list)")
+	fs.StringVar(&c.out, "o", "", "output `FILE` (default: standard output; - is standard output)")
+	fs.BoolVar(&c.verbose, "v", false, "name the detected codec on stderr (always when stderr is a terminal)")
 	if err := parseFlags(fs, env); err != nil {
 		return err
 	}
-	return convert(env, fs.Args(), *from, "json", "-f")
+	return c.run(env, fs.Args())
 }
 
 func runConvert(env *Env) error {
 	fs := newFlags(env, "convert")
-	from := fs.String("from", "", "input codec `NAME`")
-	to := fs.String("to", "", "output codec `NAME`")
+	c := conversion{flagName: "-to"}
+	fs.StringVar(&c.from, "from", "", "input codec `NAME`, or auto to detect it")
+	fs.StringVar(&c.to, "to", "", "output codec `NAME`")
+	fs.StringVar(&c.out, "o", "", "output `FILE` (default: standard output; - is standard output)")
+	fs.BoolVar(&c.verbose, "v", false, "name the detected codec on stderr (always when stderr is a terminal)")
 	if err := parseFlags(fs, env); err != nil {
 		return err
 	}
-	if *from == "" {
-		return usagef("missing -from NAME (codecs: %s)", codecNames())
+	if c.from == "" {
+		return usagef("missing -from NAME (codecs: %s, or auto)", codecNames())
 	}
-	return convert(env, fs.Args(), *from, *to, "-to")
+	return c.run(env, fs.Args())
 }
 
-// convert reads FILE (or stdin), decodes it with codec from, encodes the
-// response with codec to and writes the bytes. flagName names the flag that
-// chose the codec given by the user, for the message when it is missing.
-func convert(env *Env, args []string, from, to, flagName string) error {
-	if from == "" || to == "" {
-		return usagef("missing %s NAME (codecs: %s)", flagName, codecNames())
+// run reads FILE (or stdin), decodes it, encodes the response and writes
+// the bytes.
+func (c conversion) run(env *Env, args []string) error {
+	if c.from == "" || c.to == "" {
+		return usagef("missing %s NAME (codecs: %s)", c.flagName, codecNames())
 	}
 	if len(args) > 1 {
 		return usagef("too many arguments: %q (want at most one FILE)", args)
 	}
-	dec, err := wire.Lookup(from)
+	var dec wire.Codec
+	if !strings.EqualFold(c.from, Auto) {
+		var err error
+		if dec, err = wire.Lookup(c.from); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	enc, err := wire.Lookup(c.to)
 	if err != nil {
 		return usagef("%v", err)
 	}
-	enc, err := wire.Lookup(to)
-	if err != nil {
-		return usagef("%v", err)
+	if err := refuseBinaryToTerminal(env, enc.Info(), c.out); err != nil {
+		return err
 	}
 	name, data, err := readInput(env, args)
 	if err != nil {
 		return err
 	}
+	if dec == nil {
+		if dec, err = detect(data); err != nil {
+			return fmt.Errorf("%s%w", name, err)
+		}
+		if c.verbose || env.StderrIsTerminal {
+			fmt.Fprintf(env.Stderr, "wirebench %s: %sdetected %s\n", env.cmd, name, dec.Info().Name)
+		}
+	}
 	r, err := dec.Decode(data)
 	if err != nil {
-		return fmt.Errorf("%s%w", name, err)
+		return fmt.Errorf("%s%w%s", name, err, looksLike(data, dec.Info().Name))
 	}
 	out, err := enc.AppendEncode(nil, r)
 	if err != nil {
 		return fmt.Errorf("%sencoding as %s: %w", name, enc.Info().Name, err)
 	}
-	if isText(enc.Info().MediaType) && !bytes.HasSuffix(out, []byte("\n")) {
-		out = append(out, '\n')
+	if !enc.Info().Binary {
+		out = finalNewline(env, c.out, out, !dec.Info().Binary && bytes.HasSuffix(data, []byte("\n")))
 	}
-	_, err = env.Stdout.Write(out)
-	return err
+	return writeOutput(env, c.out, out)
 }
 
-// isText reports whether a media type is text, which ends with a newline on
-// the command line.
-func isText(mediaType string) bool {
-	return strings.HasPrefix(mediaType, "text/") || mediaType == "application/json"
+// detect returns the codec data most likely is in, or an error when it
+// looks like none.
+func detect(data []byte) (wire.Codec, error) {
+	if len(data) == 0 {
+		return nil, fmt.Errorf("cannot tell the format of empty input; name its codec with -f NAME")
+	}
+	guesses := wire.Sniff(data)
+	if len(guesses) == 0 || guesses[0].Confidence < minConfidence {
+		return nil, fmt.Errorf("cannot tell the input's format: it looks like none of %s (it starts %s); name its codec with -f NAME", codecNames(), excerpt(data))
+	}
+	return wire.Lookup(guesses[0].Name)
+}
+
+// looksLike returns " (input looks like NAME)" when data, which codec
+// tried could not decode, looks like another codec.
+func looksLike(data []byte, tried string) string {
+	g := wire.Sniff(data)
+	if len(g) == 0 || g[0].Confidence < minConfidence || g[0].Name == tried {
+		return ""
+	}
+	return " (input looks like " + g[0].Name + ")"
+}
+
+// excerpt quotes the first bytes of data: as text when they are printable
+// UTF-8, in hex otherwise.
+func excerpt(data []byte) string {
+	const n = 16
+	if len(data) == 0 {
+		return "empty"
+	}
+	head := data[:min(len(data), n)]
+	more := ""
+	if len(data) > n {
+		more = " ..."
+	}
+	if isText(head) {
+		return fmt.Sprintf("%q%s", head, more)
+	}
+	return fmt.Sprintf("with bytes % x%s", head, more)
+}
+
+// isText reports whether b is printable UTF-8 (tabs and newlines allowed).
+func isText(b []byte) bool {
+	for _, r := range string(b) {
+		if r == '\uFFFD' || r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// finalNewline appends a newline to text output that lacks one when the
+// input ended with one or the output is a terminal.
+func finalNewline(env *Env, out string, text []byte, inputEndsInNewline bool) []byte {
+	if bytes.HasSuffix(text, []byte("\n")) {
+		return text
+	}
+	toTerminal := (out == "" || out == "-") && env.StdoutIsTerminal
+	if inputEndsInNewline || toTerminal {
+		return append(text, '\n')
+	}
+	return text
+}
+
+// refuseBinaryToTerminal refuses binary output bound for a terminal when
+// -o did not ask for it.
+func refuseBinaryToTerminal(env *Env, info wire.Info, out string) error {
+	if info.Binary && out == "" && env.StdoutIsTerminal {
+		return usagef("not writing %s (binary) to a terminal; redirect the output or give -o FILE (-o - writes it anyway)", info.Name)
+	}
+	return nil
+}
+
+// writeOutput writes data to the file out, or to stdout when out is "" or
+// "-".
+func writeOutput(env *Env, out string, data []byte) error {
+	if out == "" || out == "-" {
+		_, err := env.Stdout.Write(data)
+		return err
+	}
+	return os.WriteFile(out, data, 0o644)
 }
 
 // readInput reads the one FILE argument, or stdin when there is none or it

@@ -2,19 +2,18 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/graphwire/graphwire/bench/corpus"
 )
 
 func init() {
-	register("gen", "regenerate the benchmark corpus (fixed seed)", runGen)
+	register("gen", "[-o DIR]: write the benchmark corpus, generated from its fixed seed, one canonical-JSON file per case", runGen)
 }
 
 func runGen(env *Env) error {
 	fs := newFlags(env, "gen")
-	out := fs.String("o", "", "output directory (default: "+corpus.Dir+" in the module root)")
+	out := fs.String("o", "", "output `DIR` (default: "+corpus.Dir+" in the repository, when run inside it)")
 	if err := parseFlags(fs, env); err != nil {
 		return err
 	}
@@ -22,10 +21,13 @@ func runGen(env *Env) error {
 		return usagef("unexpected arguments: %v", fs.Args())
 	}
 	dir := *out
-	if dir == "" {
+	switch dir {
+	case "-":
+		return usagef("-o -: the corpus is one file per case; -o needs a directory")
+	case "":
 		root, err := moduleRoot()
 		if err != nil {
-			return err
+			return usagef("not inside the %s repository: give the output directory with -o DIR", corpus.ModulePath)
 		}
 		dir = filepath.Join(root, corpus.Dir)
 	}
@@ -38,13 +40,4 @@ func runGen(env *Env) error {
 		fmt.Fprintf(env.Stderr, "wirebench gen: %s is not part of the corpus; remove it\n", filepath.Join(dir, s))
 	}
 	return nil
-}
-
-// moduleRoot is the graphwire module root above the working directory.
-func moduleRoot() (string, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	return corpus.ModuleRoot(wd)
 }

@@ -12,36 +12,38 @@ import (
 )
 
 func init() {
-	register("scorecard", "write scorecard.md: bytes and real tokens per format over the corpus", runScorecard)
+	register("scorecard", "[-o FILE] [-check] [-corpus DIR]: write scorecard.md, bytes and real tokens per format over the corpus", runScorecard)
 }
 
 func runScorecard(env *Env) error {
 	flags := newFlags(env, "scorecard")
-	out := flags.String("o", "", "scorecard file (default: "+scorecard.FileName+" in the module root)")
+	out := flags.String("o", "", "scorecard `FILE`; - is standard output (default: "+scorecard.FileName+" in the repository when run inside it, standard output elsewhere)")
 	check := flags.Bool("check", false, "do not write; exit 1 with a diff summary if the file is stale")
-	dir := flags.String("corpus", "", "corpus directory (default: "+corpus.Dir+" in the module root)")
+	dir := flags.String("corpus", "", "corpus `DIR` (default: the corpus generated from its seed, equal to "+corpus.Dir+")")
 	if err := parseFlags(flags, env); err != nil {
 		return err
 	}
 	if flags.NArg() != 0 {
 		return usagef("unexpected arguments: %v", flags.Args())
 	}
-	if *out == "" || *dir == "" {
-		root, err := moduleRoot()
-		if err != nil {
-			return err
-		}
-		if *out == "" {
+	if *out == "" {
+		if root, err := moduleRoot(); err == nil {
 			*out = filepath.Join(root, scorecard.FileName)
+		} else if *check {
+			return usagef("-check: not inside the repository; name the scorecard to check with -o FILE")
 		}
-		if *dir == "" {
-			*dir = filepath.Join(root, corpus.Dir)
-		}
+	}
+	if *check && *out == "-" {
+		return usagef("-check compares with a file; -o - is standard output")
+	}
+	source := *dir
+	if source == "" {
+		source = "the generated corpus"
 	}
 	if env.StderrIsTerminal {
-		fmt.Fprintf(env.Stderr, "wirebench scorecard: counting tokens over %s ...\r", *dir)
+		fmt.Fprintf(env.Stderr, "wirebench scorecard: counting tokens over %s ...\r", source)
 	}
-	fresh, err := scorecard.Generate(*dir)
+	fresh, err := generateScorecard(*dir)
 	if env.StderrIsTerminal {
 		fmt.Fprintf(env.Stderr, "\r\033[K")
 	}
@@ -67,9 +69,26 @@ func runScorecard(env *Env) error {
 		fmt.Fprintf(env.Stderr, "wirebench scorecard: %s is current\n", *out)
 		return nil
 	}
+	if *out == "" || *out == "-" {
+		_, err := env.Stdout.Write(fresh)
+		return err
+	}
 	if err := os.WriteFile(*out, fresh, 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stderr, "wirebench scorecard: wrote %s\n", *out)
 	return nil
+}
+
+// generateScorecard returns the scorecard of the corpus in dir, or of the
+// generated corpus when dir is "".
+func generateScorecard(dir string) ([]byte, error) {
+	if dir != "" {
+		return scorecard.Generate(dir)
+	}
+	card, err := scorecard.Build(generatedCases())
+	if err != nil {
+		return nil, err
+	}
+	return card.Markdown()
 }

@@ -1,0 +1,183 @@
+package main_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/graphwire/graphwire/bench/corpus"
+	"github.com/graphwire/graphwire/bench/scorecard"
+	"github.com/graphwire/graphwire/bench/tokens"
+	"github.com/graphwire/graphwire/wire"
+)
+
+type ran struct {
+	code           int
+	stdout, stderr string
+}
+
+// TestFromAnEmptyDirectory runs the built binary as someone who installed
+// it would: from an empty directory, far from any checkout. Every command
+// works there, on the corpus it generates from its seed, and agrees with
+// the repository's files.
+func TestFromAnEmptyDirectory(t *testing.T) {
+	bin := build(t)
+	root, err := corpus.ModuleRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := corpus.ModuleRoot(dir); err == nil {
+		t.Fatalf("%s is inside the module", dir)
+	}
+	exe := func(stdin []byte, args ...string) ran {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = dir
+		cmd.Stdin = bytes.NewReader(stdin)
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		err := cmd.Run()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return ran{code, out.String(), errOut.String()}
+	}
+	ok := func(res ran, what string) bool {
+		t.Helper()
+		if res.code != 0 {
+			t.Errorf("%s: exit %d, stderr %q", what, res.code, res.stderr)
+			return false
+		}
+		return true
+	}
+
+	if res := exe(nil, "list"); ok(res, "list") {
+		for _, info := range wire.List() {
+			if !strings.Contains(res.stdout, "\n"+info.Name+" ") {
+				t.Errorf("list lacks %s:\n%s", info.Name, res.stdout)
+			}
+		}
+	}
+
+	if res := exe(nil, "scorecard", "-o", "-"); ok(res, "scorecard -o -") {
+		committed, err := os.ReadFile(filepath.Join(root, scorecard.FileName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := scorecard.Check(committed, []byte(res.stdout)); err != nil {
+			t.Errorf("scorecard -o - differs from the repository's %s: %v", scorecard.FileName, err)
+		}
+	}
+
+	if res := exe(nil, "bench", "-time", "10ms", "-case", "_s$"); ok(res, "bench") {
+		for _, c := range corpus.Generate() {
+			if strings.HasSuffix(c.Name, "_s") != strings.Contains(res.stdout, c.Name) {
+				t.Errorf("bench -case _s$: case %s present: %v\n%s", c.Name, !strings.HasSuffix(c.Name, "_s"), res.stdout)
+			}
+		}
+	}
+
+	gen := filepath.Join(dir, "corpus")
+	if res := exe(nil, "gen", "-o", gen); ok(res, "gen -o DIR") {
+		want, _ := filepath.Glob(filepath.Join(root, corpus.Dir, "*.json"))
+		got, _ := filepath.Glob(filepath.Join(gen, "*.json"))
+		if len(got) != len(want) || len(want) == 0 {
+			t.Errorf("gen wrote %d files, the repository has %d", len(got), len(want))
+		}
+		for _, w := range want {
+			a, errA := os.ReadFile(w)
+			b, errB := os.ReadFile(filepath.Join(gen, filepath.Base(w)))
+			if errA != nil || errB != nil || !bytes.Equal(a, b) {
+				t.Errorf("gen: %s differs from the repository's (%v, %v)", filepath.Base(w), errA, errB)
+			}
+		}
+	}
+
+	adr := filepath.Join(dir, corpus.ADRCase+".json")
+	files, err := corpus.Files(corpus.Generate())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(adr, files[corpus.ADRCase+".json"], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o200k, err := tokens.Get(tokens.O200k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := o200k.Count(files[corpus.ADRCase+".json"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := exe(nil, "tokens", adr); ok(res, "tokens") && res.stdout != fmt.Sprintf("%d\n", n) {
+		t.Errorf("tokens: %q, want %d", res.stdout, n)
+	}
+
+	resp, err := wire.DecodeWith("json", files[corpus.ADRCase+".json"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, info := range wire.List() {
+		name := info.Name
+		want, err := wire.EncodeWith(name, resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, "adr."+name)
+		if res := exe(nil, "encode", "-f", name, "-o", out, adr); !ok(res, "encode -f "+name) {
+			continue
+		}
+		if got, err := os.ReadFile(out); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("encode -f %s wrote other bytes than the codec (%v)", name, err)
+			continue
+		}
+		back, err := wire.DecodeWith(name, want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, to := range wire.List() {
+			wantOut, err := wire.EncodeWith(to.Name, back)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if name == "goon" && !to.Binary && !bytes.HasSuffix(wantOut, []byte("\n")) {
+				wantOut = append(wantOut, '\n') // text read from text that ends in a newline ends in one
+			}
+			res := exe(nil, "convert", "-from", "auto", "-to", to.Name, "-v", out)
+			if ok(res, "convert -from auto -to "+to.Name+" adr."+name) && (res.stdout != string(wantOut) || res.stderr != "wirebench convert: "+out+": detected "+name+"\n") {
+				t.Errorf("convert -from auto -to %s adr.%s: stderr %q, output differs from the library's", to.Name, name, res.stderr)
+			}
+		}
+		wantJSON, err := wire.EncodeWith("json", back)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "goon" { // GOON ends in a newline, and so does the JSON read from it
+			wantJSON = append(wantJSON, '\n')
+		}
+		res := exe(want, "decode", "-f", "auto", "-v")
+		if ok(res, "decode -f auto of "+name) && (res.stdout != string(wantJSON) || res.stderr != "wirebench decode: detected "+name+"\n") {
+			t.Errorf("decode -f auto of %s: stderr %q, output differs from decode -f %s", name, res.stderr, name)
+		}
+		if !info.Binary {
+			if res := exe(want, "tokens", "-f", "auto"); !ok(res, "tokens -f auto of "+name) {
+				continue
+			}
+		} else if res := exe(want, "tokens"); res.code != 1 || !strings.Contains(res.stderr, "the input is binary") {
+			t.Errorf("tokens of %s: %+v, want a refusal that says it is binary", name, res)
+		}
+	}
+	if res := exe(nil, "version"); ok(res, "version") && !strings.HasPrefix(res.stdout, "wirebench "+corpus.ModulePath+" ") {
+		t.Errorf("version: %q", res.stdout)
+	}
+}

@@ -1,0 +1,365 @@
+package cli_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/graphwire/graphwire/bench/corpus"
+	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/internal/cli"
+	"github.com/graphwire/graphwire/internal/toongen"
+)
+
+// The npm packages "wirebench toon" is compared with: the reference TOON
+// library (byte for byte) and the reference CLI (speed).
+const (
+	toonLibrary = "@toon-format/toon@4.4.0"
+	toonCLI     = "@toon-format/cli@4.1.1"
+)
+
+// generatedDocuments is how many generated documents TestToonReference
+// converts, each in all three delimiters.
+const generatedDocuments = 1000
+
+// npmInstall installs pkg (name@version) with npm and returns the prefix
+// holding node_modules. It reuses an installation under the user cache
+// directory, else installs into a temporary directory. Without node or npm
+// the test is skipped, unless CI is set, when it fails.
+func npmInstall(t testing.TB, pkg string) string {
+	t.Helper()
+	npm, err := exec.LookPath("npm")
+	if err == nil {
+		_, err = exec.LookPath("node")
+	}
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("node and npm are needed: %v", err)
+		}
+		t.Skipf("node and npm are needed: %v", err)
+	}
+	name := pkg[:strings.LastIndex(pkg, "@")]
+	installed := func(dir string) bool {
+		_, err := os.Stat(filepath.Join(dir, "node_modules", name, "package.json"))
+		return err == nil
+	}
+	dir := t.TempDir()
+	if cache, err := os.UserCacheDir(); err == nil {
+		d := filepath.Join(cache, "graphwire", "npm-"+strings.NewReplacer("/", "+", "@", "").Replace(pkg))
+		if installed(d) {
+			return d
+		}
+		if os.MkdirAll(d, 0o755) == nil {
+			dir = d
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", pkg).CombinedOutput()
+	if err != nil || !installed(dir) {
+		t.Fatalf("npm install %s: %v\n%s", pkg, err, out)
+	}
+	return dir
+}
+
+// toonReference is a node process converting JSON to TOON with the
+// reference library.
+type toonReference struct {
+	in  io.Writer
+	out *bufio.Reader
+}
+
+func startToonReference(t *testing.T) *toonReference {
+	t.Helper()
+	prefix := npmInstall(t, toonLibrary)
+	cmd := exec.Command("node", filepath.Join("testdata", "toon-reference.mjs"), prefix)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { in.Close(); cmd.Wait() })
+	return &toonReference{in: in, out: bufio.NewReaderSize(out, 1<<20)}
+}
+
+func (r *toonReference) encode(jsonText []byte, delimiter string, indent int) (string, error) {
+	a, err := r.call(map[string]any{"json": string(jsonText), "delimiter": delimiter, "indent": indent})
+	return a.TOON, err
+}
+
+func (r *toonReference) decode(toonText string, indent int) (string, error) {
+	a, err := r.call(map[string]any{"toon": toonText, "indent": indent})
+	return a.JSON, err
+}
+
+type toonAnswer struct {
+	OK    bool   `json:"ok"`
+	TOON  string `json:"toon"`
+	JSON  string `json:"json"`
+	Error string `json:"error"`
+}
+
+func (r *toonReference) call(request map[string]any) (toonAnswer, error) {
+	var answer toonAnswer
+	req, err := json.Marshal(request)
+	if err != nil {
+		return answer, err
+	}
+	if _, err := r.in.Write(append(req, '\n')); err != nil {
+		return answer, err
+	}
+	line, err := r.out.ReadBytes('\n')
+	if err != nil {
+		return answer, fmt.Errorf("reading the reference's answer: %v", err)
+	}
+	if err := json.Unmarshal(line, &answer); err != nil {
+		return answer, fmt.Errorf("bad answer %q: %v", line, err)
+	}
+	if !answer.OK {
+		return answer, fmt.Errorf("reference: %s", answer.Error)
+	}
+	return answer, nil
+}
+
+var delimiters = []struct{ flag, char string }{{"comma", ","}, {"tab", "\t"}, {"|", "|"}}
+
+// compareToon runs "wirebench toon" on a JSON document and compares its
+// output with the reference's encode(JSON.parse(document)) and a newline.
+// Where JavaScript's view of the document differs from the text (integers
+// beyond 2^53, keys that are array indices), wirebench keeps the text's
+// numbers and key order; there the reference's output must equal
+// wirebench's output for the document as JavaScript sees it.
+func compareToon(ref *toonReference, doc []byte, delimiter, char string, indent int) error {
+	v, err := toon.ParseJSON(doc)
+	if err != nil {
+		return fmt.Errorf("ParseJSON: %v\ndocument: %s", err, doc)
+	}
+	input := doc
+	ours, err := toon.AppendJSON(nil, v)
+	if err != nil {
+		return err
+	}
+	theirs, err := toon.AppendJSON(nil, jsView(v))
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(ours, theirs) {
+		input = theirs
+	}
+	want, err := ref.encode(doc, char, indent)
+	if err != nil {
+		return fmt.Errorf("%v\ndocument: %s", err, doc)
+	}
+	res := run(string(input), "toon", "--delimiter", delimiter, "--indent", strconv.Itoa(indent))
+	if res.code != cli.ExitOK || res.stderr != "" {
+		return fmt.Errorf("wirebench toon: exit %d, stderr %q\ndocument: %s", res.code, res.stderr, doc)
+	}
+	if res.stdout != want+"\n" {
+		return fmt.Errorf("wirebench toon --delimiter %q --indent %d differs from the reference\ndocument:  %s\nwirebench: %q\nreference: %q", delimiter, indent, doc, res.stdout, want+"\n")
+	}
+	return nil
+}
+
+// jsView is a JSON value as JavaScript holds it: integers beyond ±2^53 are
+// the nearest double, and keys that are array indices come first in
+// ascending order.
+func jsView(v toon.Value) toon.Value {
+	switch x := v.(type) {
+	case toon.Number:
+		i, ok := x.Int64()
+		if ok && x.IsInt() && (i > 1<<53 || i < -(1<<53)) {
+			if n, err := toon.ParseNumber(jsInteger(float64(i))); err == nil {
+				return n
+			}
+		}
+		return x
+	case []toon.Value:
+		out := make([]toon.Value, len(x))
+		for i, item := range x {
+			out[i] = jsView(item)
+		}
+		return out
+	case *toon.Object:
+		var index, other []toon.Member
+		for _, m := range x.Members {
+			m.Value = jsView(m.Value)
+			if _, ok := arrayIndex(m.Key); ok {
+				index = append(index, m)
+			} else {
+				other = append(other, m)
+			}
+		}
+		sort.SliceStable(index, func(a, b int) bool {
+			i, _ := arrayIndex(index[a].Key)
+			j, _ := arrayIndex(index[b].Key)
+			return i < j
+		})
+		return &toon.Object{Members: append(index, other...)}
+	}
+	return v
+}
+
+// jsInteger writes an integral double beyond 2^53 (and below 1e21) as
+// JavaScript does: its shortest round-trip digits, then zeros.
+func jsInteger(f float64) string {
+	s := strconv.FormatFloat(f, 'e', -1, 64) // "-9.223372036854776e+18"
+	mant, exp, _ := strings.Cut(s, "e")
+	e, _ := strconv.Atoi(exp)
+	sign := ""
+	if strings.HasPrefix(mant, "-") {
+		sign, mant = "-", mant[1:]
+	}
+	digits := strings.Replace(mant, ".", "", 1)
+	return sign + digits + strings.Repeat("0", e+1-len(digits))
+}
+
+func arrayIndex(k string) (int64, bool) {
+	if k == "" || len(k) > 10 || k[0] == '0' && len(k) > 1 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(k, 10, 64)
+	return n, err == nil && n >= 0 && n <= math.MaxUint32-1
+}
+
+// TestToonReference: "wirebench toon" agrees byte for byte with the
+// reference library on every corpus file and on generated documents, in
+// each of the three delimiters.
+func TestToonReference(t *testing.T) {
+	ref := startToonReference(t)
+	files, err := corpus.Files(corpus.Generate())
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		for _, d := range delimiters {
+			if err := compareToon(ref, files[name], d.flag, d.char, 2); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
+	}
+	docs := 0
+	for docs < generatedDocuments && !t.Failed() {
+		rapid.Check(t, func(rt *rapid.T) {
+			docs++
+			doc := toongen.Document(rt)
+			indent := rapid.SampledFrom([]int{2, 2, 1, 4}).Draw(rt, "indent")
+			for _, d := range delimiters {
+				if err := compareToon(ref, doc, d.flag, d.char, indent); err != nil {
+					rt.Fatal(err)
+				}
+			}
+		})
+	}
+	t.Logf("%d corpus files and %d generated documents, 3 delimiters each, agree with %s", len(names), docs, toonLibrary)
+}
+
+// TestToonDecodeReference: "wirebench toon -d" writes what the reference
+// writes, JSON.stringify(decode(text), null, indent) and a newline, for the
+// TOON of every corpus file in each delimiter and indentation. (The
+// documents are taken as JavaScript reads them: integers beyond 2^53
+// rounded, which the reference could not write back otherwise.)
+func TestToonDecodeReference(t *testing.T) {
+	ref := startToonReference(t)
+	files, err := corpus.Files(corpus.Generate())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, doc := range files {
+		v, err := toon.ParseJSON(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if doc, err = toon.AppendJSON(nil, jsView(v)); err != nil {
+			t.Fatal(err)
+		}
+		for i, d := range delimiters {
+			indent := strconv.Itoa(i + 1)
+			enc := run(string(doc), "toon", "--delimiter", d.flag, "--indent", indent)
+			if enc.code != 0 {
+				t.Fatalf("%s: %+v", name, enc)
+			}
+			theirs, err := ref.decode(enc.stdout, i+1)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			ours := run(enc.stdout, "toon", "-d", "--indent", indent)
+			if ours.code != 0 || ours.stdout != theirs+"\n" {
+				t.Errorf("%s, delimiter %s, indent %s: toon -d differs from the reference (exit %d, %q; %d and %d bytes)", name, d.flag, indent, ours.code, ours.stderr, len(ours.stdout), len(theirs)+1)
+			}
+		}
+	}
+}
+
+// BenchmarkToonCLI converts a 1 MB JSON file (the corpus's search_l case)
+// to TOON with the built wirebench and with the reference CLI, each run as
+// a process reading the file and writing TOON to a pipe: the figure a user
+// of either command sees, start-up included.
+func BenchmarkToonCLI(b *testing.B) {
+	files, err := corpus.Files(corpus.Generate())
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	doc := filepath.Join(dir, "search_l.json")
+	if err := os.WriteFile(doc, files["search_l.json"], 0o644); err != nil {
+		b.Fatal(err)
+	}
+	bin := filepath.Join(dir, "wirebench")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/graphwire/graphwire/cmd/wirebench").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	prefix := npmInstall(b, toonCLI)
+	refBin := filepath.Join(prefix, "node_modules", "@toon-format", "cli", "bin", "toon.mjs")
+	var wb, rf bytes.Buffer
+	for _, c := range []struct {
+		name string
+		cmd  []string
+		out  *bytes.Buffer
+	}{
+		{"wirebench", []string{bin, "toon", doc}, &wb},
+		{"toon-format-cli", []string{"node", refBin, doc}, &rf},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(files["search_l.json"])))
+			for b.Loop() {
+				c.out.Reset()
+				cmd := exec.Command(c.cmd[0], c.cmd[1:]...)
+				var stderr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = c.out, &stderr
+				if err := cmd.Run(); err != nil {
+					b.Fatalf("%v: %v\n%s", c.cmd, err, stderr.Bytes())
+				}
+			}
+		})
+	}
+	if wb.Len() > 0 && rf.Len() > 0 && !bytes.Equal(wb.Bytes(), rf.Bytes()) {
+		b.Errorf("the two commands wrote different TOON (%d and %d bytes)", wb.Len(), rf.Len())
+	}
+}
