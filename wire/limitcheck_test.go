@@ -82,7 +82,7 @@ func TestMaterializedSizeCountsEverySharedUse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodeLen := int64(len(node) - len(empty))                  // one node, no separator
+	nodeLen := int64(len(node) - len(empty))                     // one node, no separator
 	rowLen := int64(len(b)-len(node)) - int64(len(`,"rows":[]`)) // one row
 	want := int64(len(empty)) + 200_000*(nodeLen+1) - 1 + int64(len(`,"rows":[]`)) + 100_000*(rowLen+1) - 1
 	if got != want {
