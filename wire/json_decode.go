@@ -304,7 +304,9 @@ func (d *decoder) object(what string, fn func(key string, keyOff int) error) err
 			return d.expected("object key")
 		}
 		keyOff := d.pos
-		key, err := d.name()
+		// Keys are compared with the schema's field names, or, where they
+		// name a property or a cell, checked by keyOK.
+		key, err := d.enum("key")
 		if err != nil {
 			return err
 		}
@@ -389,6 +391,9 @@ func (d *decoder) node(n *Node) error {
 			props := d.props[base:]
 			if len(props) == d.l.MaxElements {
 				return d.tooMany(keyOff, "node properties")
+			}
+			if len(key) > d.l.MaxStringBytes {
+				return d.tooLong(keyOff)
 			}
 			if keys.seen(key, len(props), func(i int) string { return props[i].Key }) {
 				return d.errAt(keyOff, "node: duplicate property "+Excerpt(key))
@@ -537,6 +542,9 @@ func (d *decoder) row() (Row, error) {
 		if len(cells) == d.l.MaxElements {
 			return d.tooMany(keyOff, "row cells")
 		}
+		if len(key) > d.l.MaxStringBytes {
+			return d.tooLong(keyOff)
+		}
 		if keys.seen(key, len(cells), func(i int) string { return cells[i].Name }) {
 			return d.errAt(keyOff, "row: duplicate cell "+Excerpt(key))
 		}
@@ -600,6 +608,9 @@ func (d *decoder) refProperties() ([]Property, error) {
 		props := d.props[base:]
 		if len(props) == d.l.MaxElements {
 			return d.tooMany(keyOff, "node reference properties")
+		}
+		if len(key) > d.l.MaxStringBytes {
+			return d.tooLong(keyOff)
 		}
 		if keys.seen(key, len(props), func(i int) string { return props[i].Key }) {
 			return d.errAt(keyOff, "node reference: duplicate property "+Excerpt(key))
