@@ -102,4 +102,6 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 // Decode parses canonical-shaped JSON into a response; see the package
 // documentation for what it accepts. Errors are *wire.DecodeError with a
 // byte offset.
-func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) { return wire.DecodeJSON(data, c.limits) }
+func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
+	return wire.DecodeJSON(data, c.limits)
+}
