@@ -1,8 +1,11 @@
 package binary
 
 import (
+	"cmp"
 	"fmt"
+	"hash/maphash"
 	"math"
+	"slices"
 
 	"github.com/graphwire/graphwire/wire"
 )
@@ -49,6 +52,7 @@ type decoder struct {
 	src   source
 	c     *Codec   // its limits and bounds
 	names []string // the string table: names written in full so far
+	props []wire.Property // the chunk node properties are taken from
 	depth int      // arrays entered
 	lists int      // list values entered
 	m     *wire.Meter
@@ -426,11 +430,8 @@ func (d *decoder) node(nd *wire.Node, props int) {
 	if d.err != nil {
 		return
 	}
-	nd.Properties = make([]wire.Property, 0, prealloc(n))
-	var seen map[string]struct{}
-	if n > 16 {
-		seen = make(map[string]struct{}, prealloc(n))
-	}
+	nd.Properties = d.takeProps(n)
+	var hashes []keyHash // past dupLinear keys, every key's hash
 	for k := 0; k < n; k++ {
 		key := d.name("property key")
 		if d.err != nil {
@@ -440,22 +441,90 @@ func (d *decoder) node(nd *wire.Node, props int) {
 			d.failf("property key %q is reserved", key)
 			return
 		}
-		if seen != nil {
-			if _, dup := seen[key]; dup {
-				d.failf("property key %q given twice", key)
-				return
-			}
-			seen[key] = struct{}{}
-		} else {
+		if k < dupLinear {
 			for j := 0; j < k; j++ {
 				if nd.Properties[j].Key == key {
 					d.failf("property key %q given twice", key)
 					return
 				}
 			}
+		} else {
+			if hashes == nil {
+				hashes = make([]keyHash, 0, prealloc(n))
+				for j := 0; j < k; j++ {
+					hashes = append(hashes, keyHash{maphash.String(keySeed, nd.Properties[j].Key), j})
+				}
+			}
+			hashes = append(hashes, keyHash{maphash.String(keySeed, key), k})
 		}
 		nd.Properties = append(nd.Properties, wire.Property{Key: key, Value: d.value("property value")})
 	}
+	if d.err == nil && hashes != nil {
+		if key, dup := firstDup(hashes, nd.Properties); dup {
+			d.failf("property key %q given twice", key)
+		}
+	}
+}
+
+// propChunk is how many properties the decoder allocates at once for the
+// nodes of a response: nodes of at most propChunk/16 properties take theirs
+// from a shared chunk, so that a response of many small nodes costs a few
+// large allocations rather than one per node (and the garbage collector has
+// fewer objects to mark).
+const propChunk = 1024
+
+// takeProps returns an empty slice with room for n properties.
+func (d *decoder) takeProps(n int) []wire.Property {
+	if n > propChunk/16 {
+		return make([]wire.Property, 0, prealloc(n))
+	}
+	if cap(d.props)-len(d.props) < n {
+		d.props = make([]wire.Property, 0, propChunk)
+	}
+	s := d.props[len(d.props) : len(d.props) : len(d.props)+n]
+	d.props = d.props[:len(d.props)+n]
+	return s
+}
+
+// dupLinear is how many keys a node may have before duplicates are found by
+// hashing rather than by comparing each key with every earlier one.
+const dupLinear = 16
+
+// keySeed seeds the hashes of property keys; it is random, so that an input
+// cannot be made of keys whose hashes collide.
+var keySeed = maphash.MakeSeed()
+
+type keyHash struct {
+	h uint64
+	i int
+}
+
+// firstDup returns the first key of props, in order, that repeats an
+// earlier one, given the hash of every key. It sorts the hashes: a sorted
+// slice is read in order, so the cost per key does not grow with the
+// cache misses of a large hash table as the node grows.
+func firstDup(hs []keyHash, props []wire.Property) (string, bool) {
+	slices.SortFunc(hs, func(a, b keyHash) int {
+		if c := cmp.Compare(a.h, b.h); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	first := -1
+	for j := 1; j < len(hs); j++ {
+		for k := j - 1; k >= 0 && hs[k].h == hs[j].h; k-- {
+			if props[hs[k].i].Key == props[hs[j].i].Key {
+				if first < 0 || hs[j].i < first {
+					first = hs[j].i
+				}
+				break
+			}
+		}
+	}
+	if first < 0 {
+		return "", false
+	}
+	return props[first].Key, true
 }
 
 func (d *decoder) edge(e *wire.Edge) {
