@@ -50,11 +50,11 @@ type source interface {
 // sticks: later reads return zero values and loops stop.
 type decoder struct {
 	src   source
-	c     *Codec   // its limits and bounds
-	names []string // the string table: names written in full so far
+	c     *Codec          // its limits and bounds
+	names []string        // the string table: names written in full so far
 	props []wire.Property // the chunk node properties are taken from
-	depth int      // arrays entered
-	lists int      // list values entered
+	depth int             // arrays entered
+	lists int             // list values entered
 	m     *wire.Meter
 	err   error
 	tok   token
