@@ -118,7 +118,7 @@ func TestReadmeExampleServes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := wire.DecodeJSON(in)
+	r, err := wire.DecodeJSON(in, wire.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

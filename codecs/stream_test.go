@@ -59,7 +59,7 @@ func loadXL(t testing.TB) *wire.GraphResponse {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := wire.DecodeJSON(data)
+	r, err := wire.DecodeJSON(data, wire.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,10 +14,7 @@ func (r *GraphResponse) UnmarshalJSON(data []byte) error {
 	if isJSONNull(data) {
 		return nil
 	}
-	if err := checkJSONSize(data); err != nil {
-		return err
-	}
-	got, err := DecodeJSON(data)
+	got, err := DecodeJSON(data, Limits{})
 	if err != nil {
 		return err
 	}
@@ -67,7 +64,8 @@ func (v *Value) UnmarshalJSON(data []byte) error {
 	if err := checkJSONSize(data); err != nil {
 		return err
 	}
-	d := decoder{data: data, src: string(data)}
+	l := DefaultLimits()
+	d := decoder{data: data, src: string(data), l: l, m: Meter{limit: l.MaxMaterializedBytes, cache: true}}
 	d.ws()
 	got, err := d.value("value")
 	if err != nil {

@@ -26,7 +26,7 @@ func TestMarshalJSONIsCanonical(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := wire.DecodeJSON(canonical)
+	r, err := wire.DecodeJSON(canonical, wire.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestJSONMethodsInsideOtherJSON(t *testing.T) {
 	if !bytes.Contains(escaped, []byte(`"a\u003cb"`)) {
 		t.Fatalf("json.Marshal: %s", escaped)
 	}
-	back, err := wire.DecodeJSON(escaped)
+	back, err := wire.DecodeJSON(escaped, wire.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

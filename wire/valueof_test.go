@@ -137,7 +137,7 @@ func TestValueOfInResponse(t *testing.T) {
 	if string(b) != want {
 		t.Fatalf("got  %s\nwant %s", b, want)
 	}
-	back, err := wire.DecodeJSON(b)
+	back, err := wire.DecodeJSON(b, wire.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

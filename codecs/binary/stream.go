@@ -2,6 +2,7 @@ package binary
 
 import (
 	"encoding/binary"
+	"fmt"
 	"io"
 	"math"
 
@@ -28,14 +29,32 @@ const streamChunk = 32 << 10
 // float32 or float64, whichever holds it exactly; ±Inf as float16; NaN as
 // float64 with its payload).
 func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
+	name := c.format.String()
 	if r == nil {
-		return &EncodeError{Codec: c.format.String(), Field: "response", Msg: "nil response"}
+		return &wire.EncodeError{Codec: name, Msg: "nil response"}
 	}
-	buf := make([]byte, 0, streamChunk+streamChunk/4)
-	if err := c.streamPass(io.Discard, r, buf); err != nil {
+	if err := c.limits.Check(name, r); err != nil {
 		return err
 	}
+	buf := make([]byte, 0, streamChunk+streamChunk/4)
+	var n byteCounter
+	if err := c.streamPass(&n, r, buf); err != nil {
+		return err
+	}
+	if int64(n) > c.limits.MaxInputBytes {
+		return &wire.EncodeError{Codec: name, Limit: "MaxInputBytes",
+			Msg: fmt.Sprintf("the encoding of %d bytes is longer than the limit of %d", int64(n), c.limits.MaxInputBytes)}
+	}
 	return c.streamPass(w, r, buf)
+}
+
+// byteCounter is a writer that only counts: the first pass of EncodeTo
+// checks the response and measures its encoding without keeping it.
+type byteCounter int64
+
+func (n *byteCounter) Write(p []byte) (int, error) {
+	*n += byteCounter(len(p))
+	return len(p), nil
 }
 
 // streamPass encodes r, handing the bytes to w in chunks gathered in buf.
