@@ -77,6 +77,3 @@ func (c *Codec) Info() wire.Info {
 func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	return AppendEncode(dst, r)
 }
-
-// Decode parses GOON text into a response; see the package-level Decode.
-func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) { return Decode(data) }
