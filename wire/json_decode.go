@@ -8,17 +8,31 @@ import (
 	"unsafe"
 )
 
-// jsonMaxDepth is the deepest nesting of JSON arrays and objects Decode accepts
-// (a response itself is 4 levels deep; lists nested in values add to it).
-const jsonMaxDepth = 512
-
-// DecodeJSON parses canonical-shaped JSON into a response. It accepts any
-// whitespace and any key order, and is otherwise strict: see the package
-// documentation. Errors are *DecodeError with a byte offset.
-func DecodeJSON(data []byte) (*GraphResponse, error) {
+// DecodeJSON parses canonical-shaped JSON into a response, within l (zero
+// fields select their defaults). It accepts any whitespace, any key order
+// and a leading UTF-8 byte order mark, and is otherwise strict: see the
+// package documentation. Errors are *DecodeError with a byte offset; one
+// caused by a limit names it in Limit and matches errors.Is(err, ErrLimit).
+//
+// Every limit is checked before the decoder allocates for what it bounds:
+// the input's length first, list nesting and the number of elements as
+// they are read, a string's length before it is copied, and the response's
+// materialised size (see MaterializedSize) element by element.
+func DecodeJSON(data []byte, l Limits) (*GraphResponse, error) {
+	l, err := l.WithDefaults()
+	if err != nil {
+		return nil, &DecodeError{Codec: "json", Msg: err.Error()}
+	}
+	if int64(len(data)) > l.MaxInputBytes {
+		return nil, &DecodeError{Codec: "json", Offset: l.MaxInputBytes, Limit: "MaxInputBytes",
+			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
+	}
 	// One copy of the input as a string: every string without escapes in
 	// the response is a substring of it, which costs no allocation.
-	d := decoder{data: data, src: string(data)}
+	d := decoder{data: data, src: string(data), l: l, m: Meter{limit: l.MaxMaterializedBytes, cache: true}}
+	if len(data) >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf {
+		d.pos = 3 // a UTF-8 byte order mark
+	}
 	r, err := d.response()
 	if err != nil {
 		return nil, err
@@ -30,7 +44,9 @@ type decoder struct {
 	data  []byte
 	src   string // data as a string, for substrings
 	pos   int
-	depth int
+	depth int // list nesting
+	l     Limits
+	m     Meter
 
 	props []Property // scratch for the properties of the node being read
 	cells []Cell     // scratch for the cells of the row being read
@@ -79,6 +95,21 @@ func (s *keySet) seen(key string, n int, earlier func(i int) string) bool {
 
 func (d *decoder) errAt(off int, msg string) error {
 	return &DecodeError{Codec: "json", Offset: int64(off), Msg: msg}
+}
+
+// limitAt is errAt for a refusal by the Limits field limit.
+func (d *decoder) limitAt(off int, limit, msg string) error {
+	return &DecodeError{Codec: "json", Offset: int64(off), Msg: msg, Limit: limit}
+}
+
+// tooMany is the error for the element at off, one past MaxElements.
+func (d *decoder) tooMany(off int, what string) error {
+	return d.limitAt(off, "MaxElements", what+": more than "+strconv.Itoa(d.l.MaxElements)+" elements (MaxElements)")
+}
+
+// tooBig is the error for the element at off, past MaxMaterializedBytes.
+func (d *decoder) tooBig(off int) error {
+	return d.limitAt(off, "MaxMaterializedBytes", d.m.Msg())
 }
 
 // found describes the byte at the current position for error messages.
@@ -142,10 +173,10 @@ func (d *decoder) response() (*GraphResponse, error) {
 			}
 		}
 		if idx < 0 {
-			return d.errAt(keyOff, "unknown top-level field "+strconv.Quote(key))
+			return d.errAt(keyOff, "unknown top-level field "+Excerpt(key))
 		}
 		if seen[idx] {
-			return d.errAt(keyOff, "duplicate field "+strconv.Quote(key))
+			return d.errAt(keyOff, "duplicate field "+Excerpt(key))
 		}
 		seen[idx] = true
 		var err error
@@ -155,42 +186,81 @@ func (d *decoder) response() (*GraphResponse, error) {
 		case 1:
 			off := d.pos
 			var s string
-			if s, err = d.str("query_type"); err == nil {
+			if s, err = d.enum("query_type"); err == nil {
 				r.QueryType = QueryType(s)
 				if !r.QueryType.Valid() {
-					err = d.errAt(off, "query_type: expected one of traversal, search, neighbors, path_finding, aggregation, found "+strconv.Quote(s))
+					err = d.errAt(off, "query_type: expected one of traversal, search, neighbors, path_finding, aggregation, found "+Excerpt(s))
 				}
 			}
 		case 2:
 			r.Nodes = []Node{}
 			err = d.array("nodes", func(i int) error {
+				off := d.pos
 				r.Nodes = append(r.Nodes, Node{})
-				return d.node(&r.Nodes[len(r.Nodes)-1])
+				n := &r.Nodes[len(r.Nodes)-1]
+				if err := d.node(n); err != nil {
+					return err
+				}
+				if !d.m.Node(n) {
+					return d.tooBig(off)
+				}
+				return nil
 			})
 		case 3:
 			r.Edges = []Edge{}
 			err = d.array("edges", func(i int) error {
+				off := d.pos
 				r.Edges = append(r.Edges, Edge{})
-				return d.edge(&r.Edges[len(r.Edges)-1])
+				e := &r.Edges[len(r.Edges)-1]
+				if err := d.edge(e); err != nil {
+					return err
+				}
+				if !d.m.Edge(e) {
+					return d.tooBig(off)
+				}
+				return nil
 			})
 		case 4:
 			r.Columns = []Column{}
 			err = d.array("columns", func(i int) error {
+				off := d.pos
 				r.Columns = append(r.Columns, Column{})
-				return d.column(&r.Columns[len(r.Columns)-1])
+				c := &r.Columns[len(r.Columns)-1]
+				if err := d.column(c); err != nil {
+					return err
+				}
+				if !d.m.Column(c) {
+					return d.tooBig(off)
+				}
+				return nil
 			})
 		case 5:
 			r.GroupColumns = []GroupColumn{}
 			err = d.array("group_columns", func(i int) error {
+				off := d.pos
 				r.GroupColumns = append(r.GroupColumns, GroupColumn{})
-				return d.groupColumn(&r.GroupColumns[len(r.GroupColumns)-1])
+				g := &r.GroupColumns[len(r.GroupColumns)-1]
+				if err := d.groupColumn(g); err != nil {
+					return err
+				}
+				if !d.m.GroupColumn(g) {
+					return d.tooBig(off)
+				}
+				return nil
 			})
 		case 6:
 			r.Rows = []Row{}
 			err = d.array("rows", func(i int) error {
+				off := d.pos
 				row, err := d.row()
+				if err != nil {
+					return err
+				}
 				r.Rows = append(r.Rows, row)
-				return err
+				if !d.m.EndRow(len(row)) {
+					return d.tooBig(off)
+				}
+				return nil
 			})
 		case 7:
 			r.Pagination = &Pagination{}
@@ -210,6 +280,9 @@ func (d *decoder) response() (*GraphResponse, error) {
 			return nil, d.errAt(len(d.data), "response: missing required field "+strconv.Quote(f))
 		}
 	}
+	if !d.m.Finish(r) {
+		return nil, d.tooBig(len(d.data))
+	}
 	return r, nil
 }
 
@@ -219,14 +292,10 @@ func (d *decoder) object(what string, fn func(key string, keyOff int) error) err
 	if d.peek() != '{' {
 		return d.expected(what + " object")
 	}
-	if d.depth++; d.depth > jsonMaxDepth {
-		return d.errAt(d.pos, "nesting deeper than "+strconv.Itoa(jsonMaxDepth))
-	}
 	d.pos++
 	d.ws()
 	if d.peek() == '}' {
 		d.pos++
-		d.depth--
 		return nil
 	}
 	for {
@@ -235,7 +304,9 @@ func (d *decoder) object(what string, fn func(key string, keyOff int) error) err
 			return d.expected("object key")
 		}
 		keyOff := d.pos
-		key, err := d.name()
+		// Keys are compared with the schema's field names, or, where they
+		// name a property or a cell, checked by keyOK.
+		key, err := d.enum("key")
 		if err != nil {
 			return err
 		}
@@ -254,7 +325,6 @@ func (d *decoder) object(what string, fn func(key string, keyOff int) error) err
 			d.pos++
 		case '}':
 			d.pos++
-			d.depth--
 			return nil
 		default:
 			return d.expected("',' or '}' in " + what)
@@ -262,23 +332,24 @@ func (d *decoder) object(what string, fn func(key string, keyOff int) error) err
 	}
 }
 
-// array parses an array at the current position, calling fn at each element.
+// array parses an array of at most MaxElements elements at the current
+// position, calling fn at each element. The response's arrays sit at fixed
+// places in its structure, so they nest no deeper than it does.
 func (d *decoder) array(what string, fn func(i int) error) error {
 	if d.peek() != '[' {
 		return d.expected(what + " array")
-	}
-	if d.depth++; d.depth > jsonMaxDepth {
-		return d.errAt(d.pos, "nesting deeper than "+strconv.Itoa(jsonMaxDepth))
 	}
 	d.pos++
 	d.ws()
 	if d.peek() == ']' {
 		d.pos++
-		d.depth--
 		return nil
 	}
 	for i := 0; ; i++ {
 		d.ws()
+		if i == d.l.MaxElements {
+			return d.tooMany(d.pos, what)
+		}
 		if err := fn(i); err != nil {
 			return err
 		}
@@ -288,7 +359,6 @@ func (d *decoder) array(what string, fn func(i int) error) error {
 			d.pos++
 		case ']':
 			d.pos++
-			d.depth--
 			return nil
 		default:
 			return d.expected("',' or ']' in " + what)
@@ -319,8 +389,14 @@ func (d *decoder) node(n *Node) error {
 			n.ID, err = d.id("node id")
 		default:
 			props := d.props[base:]
+			if len(props) == d.l.MaxElements {
+				return d.tooMany(keyOff, "node properties")
+			}
+			if len(key) > d.l.MaxStringBytes {
+				return d.tooLong(keyOff)
+			}
 			if keys.seen(key, len(props), func(i int) string { return props[i].Key }) {
-				return d.errAt(keyOff, "node: duplicate property "+strconv.Quote(key))
+				return d.errAt(keyOff, "node: duplicate property "+Excerpt(key))
 			}
 			var v Value
 			v, err = d.value(key)
@@ -357,10 +433,10 @@ func (d *decoder) fields(what string, names []string, required int, fn func(idx 
 			}
 		}
 		if idx < 0 {
-			return d.errAt(keyOff, what+": unknown field "+strconv.Quote(key))
+			return d.errAt(keyOff, what+": unknown field "+Excerpt(key))
 		}
 		if seen[idx] {
-			return d.errAt(keyOff, what+": duplicate field "+strconv.Quote(key))
+			return d.errAt(keyOff, what+": duplicate field "+Excerpt(key))
 		}
 		seen[idx] = true
 		return fn(idx)
@@ -438,10 +514,10 @@ func (d *decoder) groupColumn(g *GroupColumn) error {
 		case 1:
 			off := d.pos
 			var s string
-			if s, err = d.name1("group column kind"); err == nil {
+			if s, err = d.enum("group column kind"); err == nil {
 				g.Kind = GroupKind(s)
 				if !g.Kind.Valid() {
-					err = d.errAt(off, "group column kind: expected \"node\" or \"property\", found "+strconv.Quote(s))
+					err = d.errAt(off, "group column kind: expected \"node\" or \"property\", found "+Excerpt(s))
 				}
 			}
 		case 2:
@@ -463,17 +539,34 @@ func (d *decoder) row() (Row, error) {
 	defer func() { d.cells = d.cells[:base] }()
 	err := d.object("row", func(key string, keyOff int) error {
 		cells := d.cells[base:]
-		if keys.seen(key, len(cells), func(i int) string { return cells[i].Name }) {
-			return d.errAt(keyOff, "row: duplicate cell "+strconv.Quote(key))
+		if len(cells) == d.l.MaxElements {
+			return d.tooMany(keyOff, "row cells")
 		}
+		if len(key) > d.l.MaxStringBytes {
+			return d.tooLong(keyOff)
+		}
+		if keys.seen(key, len(cells), func(i int) string { return cells[i].Name }) {
+			return d.errAt(keyOff, "row: duplicate cell "+Excerpt(key))
+		}
+		var c Cell
 		if d.peek() == '{' {
 			n, err := d.nodeRef()
-			d.cells = append(d.cells, Cell{Name: key, Node: n})
-			return err
+			if err != nil {
+				return err
+			}
+			c = Cell{Name: key, Node: n}
+		} else {
+			v, err := d.value(key)
+			if err != nil {
+				return err
+			}
+			c = Cell{Name: key, Value: v}
 		}
-		v, err := d.value(key)
-		d.cells = append(d.cells, Cell{Name: key, Value: v})
-		return err
+		d.cells = append(d.cells, c)
+		if !d.m.Cell(&c) {
+			return d.tooBig(keyOff)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -513,8 +606,14 @@ func (d *decoder) refProperties() ([]Property, error) {
 			return d.errAt(keyOff, "node reference: property named "+strconv.Quote(key))
 		}
 		props := d.props[base:]
+		if len(props) == d.l.MaxElements {
+			return d.tooMany(keyOff, "node reference properties")
+		}
+		if len(key) > d.l.MaxStringBytes {
+			return d.tooLong(keyOff)
+		}
 		if keys.seen(key, len(props), func(i int) string { return props[i].Key }) {
-			return d.errAt(keyOff, "node reference: duplicate property "+strconv.Quote(key))
+			return d.errAt(keyOff, "node reference: duplicate property "+Excerpt(key))
 		}
 		v, err := d.value(key)
 		d.props = append(d.props, Property{Key: key, Value: v})
@@ -552,7 +651,7 @@ func (d *decoder) pagination(p *Pagination) error {
 			p.TotalRows.Int, err = d.integer("pagination total_rows")
 			p.TotalRows.Valid = true
 		default:
-			err = d.errAt(keyOff, "pagination: unknown field "+strconv.Quote(key))
+			err = d.errAt(keyOff, "pagination: unknown field "+Excerpt(key))
 		}
 		return err
 	})
@@ -597,16 +696,17 @@ func (d *decoder) value(field string) (Value, error) {
 	case c == '[':
 		return d.list(field)
 	case c == '{':
-		return Value{}, d.errAt(d.pos, strconv.Quote(field)+": expected a value (null, boolean, number, string or array), found object")
+		return Value{}, d.errAt(d.pos, Excerpt(field)+": expected a value (null, boolean, number, string or array), found object")
 	}
-	return Value{}, d.expected("a value for " + strconv.Quote(field))
+	return Value{}, d.expected("a value for " + Excerpt(field))
 }
 
-// list parses a list value. It is array with error messages that quote
-// field, which comes from the input.
+// list parses a list value, nested at most MaxDepth deep and of at most
+// MaxElements items. It is array with error messages that quote field,
+// which comes from the input.
 func (d *decoder) list(field string) (Value, error) {
-	if d.depth++; d.depth > jsonMaxDepth {
-		return Value{}, d.errAt(d.pos, "nesting deeper than "+strconv.Itoa(jsonMaxDepth))
+	if d.depth++; d.depth > d.l.MaxDepth {
+		return Value{}, d.limitAt(d.pos, "MaxDepth", "lists nested more than "+strconv.Itoa(d.l.MaxDepth)+" deep (MaxDepth)")
 	}
 	d.pos++ // '['
 	d.ws()
@@ -618,6 +718,9 @@ func (d *decoder) list(field string) (Value, error) {
 	}
 	for {
 		d.ws()
+		if len(vs) == d.l.MaxElements {
+			return Value{}, d.tooMany(d.pos, "list "+Excerpt(field))
+		}
 		v, err := d.value(field)
 		if err != nil {
 			return Value{}, err
@@ -632,7 +735,7 @@ func (d *decoder) list(field string) (Value, error) {
 			d.depth--
 			return ListOf(vs...), nil
 		default:
-			return Value{}, d.expected("',' or ']' in the list " + strconv.Quote(field))
+			return Value{}, d.expected("',' or ']' in the list " + Excerpt(field))
 		}
 	}
 }
@@ -686,23 +789,23 @@ func (d *decoder) number(field string) (Value, error) {
 	end, isFloat, ok := d.scanNumber()
 	if !ok {
 		d.pos = end
-		return Value{}, d.expected("a digit in number for " + strconv.Quote(field))
+		return Value{}, d.expected("a digit in number for " + Excerpt(field))
 	}
 	lit := d.data[start:end]
 	if isFloat {
 		f, err := strconv.ParseFloat(unsafe.String(&lit[0], len(lit)), 64)
 		if err != nil && !math.IsInf(f, 0) {
-			return Value{}, d.errAt(start, strconv.Quote(field)+": invalid number "+strconv.Quote(string(lit)))
+			return Value{}, d.errAt(start, Excerpt(field)+": invalid number "+Excerpt(string(lit)))
 		}
 		if math.IsInf(f, 0) {
-			return Value{}, d.errAt(start, strconv.Quote(field)+": number "+string(lit)+" is out of float64 range")
+			return Value{}, d.errAt(start, Excerpt(field)+": number "+clip(lit)+" is out of float64 range")
 		}
 		d.pos = end
 		return Float(f), nil
 	}
 	i, ok := parseInt(lit)
 	if !ok {
-		return Value{}, d.errAt(start, strconv.Quote(field)+": integer "+string(lit)+" is out of int64 range")
+		return Value{}, d.errAt(start, Excerpt(field)+": integer "+clip(lit)+" is out of int64 range")
 	}
 	d.pos = end
 	return Int(i), nil
@@ -714,13 +817,13 @@ func (d *decoder) integer(field string) (int64, error) {
 	end, isFloat, ok := d.scanNumber()
 	if !ok || isFloat {
 		if ok {
-			return 0, d.errAt(start, field+": expected an integer, found "+string(d.data[start:end]))
+			return 0, d.errAt(start, field+": expected an integer, found "+clip(d.data[start:end]))
 		}
 		return 0, d.expected("an integer for " + field)
 	}
 	i, ok := parseInt(d.data[start:end])
 	if !ok {
-		return 0, d.errAt(start, field+": integer "+string(d.data[start:end])+" is out of int64 range")
+		return 0, d.errAt(start, field+": integer "+clip(d.data[start:end])+" is out of int64 range")
 	}
 	d.pos = end
 	return i, nil
@@ -778,11 +881,24 @@ func (d *decoder) id(field string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return 0, d.errAt(start, field+": expected a decimal int64 string, found "+strconv.Quote(s))
+	return 0, d.errAt(start, field+": expected a decimal int64 string, found "+Excerpt(s))
 }
 
 // name parses an object key.
 func (d *decoder) name() (string, error) { return d.str("key") }
+
+// enum parses a string whose value must be one of an enumeration's: its
+// length is not bounded by MaxStringBytes (the caller compares the value).
+func (d *decoder) enum(field string) (string, error) {
+	if d.peek() != '"' {
+		return "", d.expected("a string for " + field)
+	}
+	limit := d.l.MaxStringBytes
+	d.l.MaxStringBytes = max(limit, 64)
+	s, err := d.str(field)
+	d.l.MaxStringBytes = limit
+	return s, err
+}
 
 // name1 parses a string field value that is likely to repeat.
 func (d *decoder) name1(field string) (string, error) {
@@ -792,10 +908,11 @@ func (d *decoder) name1(field string) (string, error) {
 	return d.name()
 }
 
-// str parses a JSON string. Invalid UTF-8 and lone surrogates become U+FFFD.
+// str parses a JSON string of at most MaxStringBytes once decoded.
+// Invalid UTF-8 and lone surrogates become U+FFFD.
 func (d *decoder) str(field string) (string, error) {
 	if d.peek() != '"' {
-		return "", d.expected("a string for " + strconv.Quote(field))
+		return "", d.expected("a string for " + Excerpt(field))
 	}
 	start := d.pos + 1
 	i := start
@@ -810,6 +927,9 @@ func (d *decoder) str(field string) (string, error) {
 		}
 		c := data[i]
 		if c == '"' {
+			if i-start > d.l.MaxStringBytes {
+				return "", d.tooLong(start - 1)
+			}
 			d.pos = i + 1
 			return d.src[start:i], nil
 		}
@@ -835,10 +955,18 @@ func (d *decoder) str(field string) (string, error) {
 		}
 		end++
 	}
-	buf := make([]byte, i-start, min(end, len(data))-start+8)
+	if i-start > d.l.MaxStringBytes {
+		return "", d.tooLong(start - 1)
+	}
+	// The decoded string is checked against MaxStringBytes as it grows, so
+	// the buffer need not be larger than the limit.
+	buf := make([]byte, i-start, min(min(end, len(data))-start, d.l.MaxStringBytes)+8)
 	copy(buf, data[start:i])
 	for i < len(data) {
 		c := data[i]
+		if len(buf) > d.l.MaxStringBytes {
+			return "", d.tooLong(start - 1)
+		}
 		switch {
 		case c == '"':
 			d.pos = i + 1
@@ -908,6 +1036,35 @@ func (d *decoder) str(field string) (string, error) {
 		}
 	}
 	return "", d.errAt(len(data), "unterminated string")
+}
+
+// tooLong is the error for the string at off, past MaxStringBytes.
+func (d *decoder) tooLong(off int) error {
+	return d.limitAt(off, "MaxStringBytes", "a string longer than "+strconv.Itoa(d.l.MaxStringBytes)+" bytes (MaxStringBytes)")
+}
+
+// Excerpt quotes s for an error message, cut to its first 64 bytes (at a
+// UTF-8 boundary) with "..." after the closing quote when cut, so that no
+// message quotes much of a hostile input.
+func Excerpt(s string) string {
+	const max = 64
+	if len(s) <= max {
+		return strconv.Quote(s)
+	}
+	cut := max
+	for cut > max-utf8.UTFMax && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "..."
+}
+
+// clip returns a number's literal for an error message, cut to its first
+// 64 bytes with "..." after when cut.
+func clip(lit []byte) string {
+	if len(lit) > 64 {
+		return string(lit[:64]) + "..."
+	}
+	return string(lit)
 }
 
 // plainASCII[c] is true for the bytes a string holds as they are: ASCII

@@ -179,7 +179,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"array at the top", "[]", 0, "expected response object, found array"},
 		{"string at the top", `"x"`, 0, "found string"},
 		{"null at the top", "null", 0, "found null"},
-		{"byte order mark", "\ufeff" + ok, 0, "byte 0xef"},
+		{"byte order mark twice", "\ufeff\ufeff" + ok, 3, "byte 0xef"},
 		{"unterminated string", `{"format_version":"1.2`, 22, "unterminated string"},
 		{"control character in string", "{\"format_version\":\"a\nb\"", 20, "control character 0xa"},
 		{"invalid escape", `{"format_version":"\x"`, 19, `invalid escape \x`},
@@ -209,8 +209,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"trailing NUL", ok + "\x00", len(ok), "byte 0x0"},
 
 		// Nesting.
-		{"10,000-deep lists in a property", node(`{"type":"T","id":"1","l":` + deep + `}`), nodeAt + 25 + 512 - 3, "nesting deeper than 512"},
-		{"10,000-deep lists in a row", agg(`,"rows":[{"c":` + deep + `}]}`), -1, "nesting deeper than 512"},
+		{"10,000-deep lists in a property", node(`{"type":"T","id":"1","l":` + deep + `}`), nodeAt + 25 + 32, "lists nested more than 32 deep"},
+		{"10,000-deep lists in a row", agg(`,"rows":[{"c":` + deep + `}]}`), -1, "lists nested more than 32 deep"},
 		{"10,000-deep lists at the top", deep, 0, "expected response object"},
 		{"10,000-deep objects at the top", strings.Repeat(`{"a":`, 10000), 1, "unknown top-level field \"a\""},
 		{"deep objects in a property", node(`{"type":"T","id":"1","o":` + strings.Repeat(`{"a":`, 10000) + `}`), nodeAt + 25, "found object"},

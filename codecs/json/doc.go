@@ -30,22 +30,41 @@
 //
 // # Decoding
 //
-// Any whitespace and key order are accepted; everything else is strict.
-// Integers go to int64 without passing through float64 and a number with
-// '.', 'e' or 'E' is a float; an integer outside int64, a non-decimal id, a
-// node without type or id, an unknown field (at the top level, in edges,
-// columns, group columns, node references and pagination), a duplicate key,
-// a node reference property named type or id (no property has those names),
-// an object where a value belongs, a query_type or group kind outside the
-// enumerations, trailing data, and nesting deeper than MaxDepth are errors.
-// Errors are *wire.DecodeError with the byte offset:
+// Any whitespace and key order, and a leading UTF-8 byte order mark, are
+// accepted; everything else is strict. Integers go to int64 without
+// passing through float64 and a number with '.', 'e' or 'E' is a float; an
+// integer outside int64, a non-decimal id, a node without type or id, an
+// unknown field (at the top level, in edges, columns, group columns, node
+// references and pagination), a duplicate key, a node reference property
+// named type or id (no property has those names), an object where a value
+// belongs, a query_type or group kind outside the enumerations, and
+// trailing data are errors. Errors are *wire.DecodeError with the byte
+// offset, quoting at most 64 bytes of the input:
 //
 //	json: offset 57: node id: expected a decimal int64 string, found "x1"
 //
 // # Security
 //
+// The codec's wire.Limits (Options.Limits; the defaults in parentheses)
+// bound what Decode accepts: the input's length (MaxInputBytes, 64 MiB),
+// lists nested in a value (MaxDepth, 32), the elements of any one sequence
+// — nodes, edges, columns, group columns, rows, the cells of a row, the
+// properties of a node, the items of a list (MaxElements, 1,048,576) — a
+// string, property key or cell name once decoded (MaxStringBytes, 16 MiB;
+// the schema's own field names and enumerations are compared by value),
+// and the canonical JSON the response would take (MaxMaterializedBytes,
+// 256 MiB; JSON can grow it a little: "1e5" is 100000.0, an invalid byte
+// is U+FFFD). Each is checked before the decoder allocates for what it
+// bounds; past one, the error names it in Limit, gives the offset where it
+// was passed, and matches errors.Is(err, wire.ErrLimit).
+//
+// AppendEncode refuses, with a *wire.EncodeError naming the path, exactly
+// what Decode under the same Limits would refuse (wire.Limits.Check), and
+// an encoding longer than MaxInputBytes, so a response it writes always
+// reads back.
+//
 // Decode never panics, allocates in proportion to the input (JSON declares
-// no lengths), bounds nesting at MaxDepth levels, and finds duplicate keys
-// in time linear in their number. It does not keep the caller's slice: it
-// copies the input once, and the strings of the response share that copy.
+// no lengths), and finds duplicate keys in time linear in their number. It
+// does not keep the caller's slice: it copies the input once, and the
+// strings of the response share that copy.
 package json

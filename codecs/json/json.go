@@ -1,6 +1,10 @@
 package json
 
-import "github.com/graphwire/graphwire/wire"
+import (
+	"strconv"
+
+	"github.com/graphwire/graphwire/wire"
+)
 
 // Name is the codec's registry name; it also answers to "raw".
 const Name = "json"
@@ -77,12 +81,27 @@ func (c *Codec) Info() wire.Info {
 // AppendEncode appends the canonical JSON of r to dst. On error it returns
 // dst unchanged and a *wire.EncodeError naming the place: a NaN or
 // infinite float, a query type or group kind outside the enumerations, a
-// property named "type" or "id".
+// property named "type" or "id", or a response its own Decode would refuse
+// under the codec's Limits (wire.Limits.Check, and an encoding longer than
+// MaxInputBytes).
 func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
-	return wire.AppendJSON(dst, r)
+	if err := c.limits.Check(Name, r); err != nil {
+		return dst, err
+	}
+	out, err := wire.AppendJSON(dst, r)
+	if err != nil {
+		return dst, err
+	}
+	if n := int64(len(out) - len(dst)); n > c.limits.MaxInputBytes {
+		return dst, &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
+			Msg: "the encoding of " + strconv.FormatInt(n, 10) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	}
+	return out, nil
 }
 
 // Decode parses canonical-shaped JSON into a response; see the package
 // documentation for what it accepts. Errors are *wire.DecodeError with a
 // byte offset.
-func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) { return wire.DecodeJSON(data) }
+func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
+	return wire.DecodeJSON(data, c.limits)
+}

@@ -1,0 +1,224 @@
+package wire_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
+)
+
+// rawString draws any bytes as a string: invalid UTF-8, control
+// characters, quotes and backslashes included.
+var rawString = rapid.Custom(func(t *rapid.T) string {
+	b := rapid.SliceOfN(rapid.SampledFrom([]byte{'a', '"', '\\', '\n', 0, 0x1f, 0x7f, 0x80, 0xc3, 0xa9, 0xe6, 0x97, 0xa5, 0xed, 0xa0, 0xff, '<'}), 0, 40).Draw(t, "bytes")
+	return string(b)
+})
+
+func TestMaterializedSizeIsCanonicalJSONLength(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		r := wiretest.ResponseWith(wiretest.Options{AwkwardNames: true}).Draw(t, "r")
+		// Awkward bytes in every kind of place: a property, a name, a cell.
+		if len(r.Nodes) > 0 {
+			n := &r.Nodes[0]
+			n.Type = rawString.Draw(t, "type")
+			n.Properties = append(n.Properties, wire.Prop("k\x01"+rawString.Draw(t, "key"),
+				wire.ListOf(wire.String(rawString.Draw(t, "s")), wire.ListOf(), wire.Null())))
+		}
+		if len(r.Edges) > 0 {
+			r.Edges[0].Type = rawString.Draw(t, "edge_type")
+		}
+		for i := range r.Rows {
+			for j := range r.Rows[i] {
+				r.Rows[i][j].Name += rawString.Draw(t, "cell")
+			}
+		}
+		b, err := wire.AppendJSON(nil, r)
+		if err != nil {
+			t.Fatalf("AppendJSON: %v", err)
+		}
+		if got := wire.MaterializedSize(r); got != int64(len(b)) {
+			t.Fatalf("MaterializedSize = %d, len(AppendJSON) = %d\n%s", got, len(b), b)
+		}
+	})
+}
+
+func TestMaterializedSizeCountsEverySharedUse(t *testing.T) {
+	// One 64 KiB name used by 200,000 nodes, and one node whose property
+	// list is shared by 100,000 row cells: a few MB in memory, many GB as
+	// JSON. The size is counted, in constant time per use.
+	name := strings.Repeat("N", 64<<10)
+	r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Aggregation, Nodes: make([]wire.Node, 200_000)}
+	for i := range r.Nodes {
+		r.Nodes[i] = wire.Node{Type: name, ID: 7}
+	}
+	props := make([]wire.Property, 1000)
+	for i := range props {
+		props[i] = wire.Prop("k"+strings.Repeat("x", i), wire.String(name))
+	}
+	shared := &wire.Node{Type: "T", ID: 1, Properties: props}
+	r.Rows = make([]wire.Row, 100_000)
+	for i := range r.Rows {
+		r.Rows[i] = wire.Row{{Name: "g", Node: shared}}
+	}
+	start := time.Now()
+	got := wire.MaterializedSize(r)
+	elapsed := time.Since(start)
+
+	one := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Aggregation, Nodes: r.Nodes[:1], Rows: r.Rows[:1]}
+	b, err := wire.AppendJSON(nil, one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err := wire.AppendJSON(nil, &wire.GraphResponse{Nodes: r.Nodes[:1], QueryType: wire.Aggregation, FormatVersion: "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty, err := wire.AppendJSON(nil, &wire.GraphResponse{QueryType: wire.Aggregation, FormatVersion: "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodeLen := int64(len(node) - len(empty))                     // one node, no separator
+	rowLen := int64(len(b)-len(node)) - int64(len(`,"rows":[]`)) // one row
+	want := int64(len(empty)) + 200_000*(nodeLen+1) - 1 + int64(len(`,"rows":[]`)) + 100_000*(rowLen+1) - 1
+	if got != want {
+		t.Fatalf("MaterializedSize = %d, want %d", got, want)
+	}
+	if want < 60<<30 {
+		t.Fatalf("test shape too small: %d bytes materialised", want)
+	}
+	if elapsed > 2*time.Second {
+		t.Errorf("MaterializedSize took %v: not constant time per shared use", elapsed)
+	}
+	err = wire.Limits{}.Check("json", r)
+	var ee *wire.EncodeError
+	if !errors.As(err, &ee) || ee.Limit != "MaxMaterializedBytes" || !errors.Is(err, wire.ErrLimit) {
+		t.Fatalf("Check = %v, want a MaxMaterializedBytes *EncodeError", err)
+	}
+	// 256 MiB / (64 KiB + 20 bytes) per node: the 4,095th node passes the limit.
+	if ee.Path != "nodes[4094]" {
+		t.Errorf("Path = %q, want nodes[4094]", ee.Path)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	small := wire.Limits{MaxDepth: 2, MaxElements: 3, MaxStringBytes: 8, MaxMaterializedBytes: 400}
+	node := func(props ...wire.Property) *wire.GraphResponse {
+		return &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Traversal,
+			Nodes: []wire.Node{{Type: "A", ID: 1}, {Type: "B", ID: 2, Properties: props}}}
+	}
+	deep := func(n int) wire.Value {
+		v := wire.String("x")
+		for range n {
+			v = wire.ListOf(wire.Int(1), v)
+		}
+		return v
+	}
+	for _, tc := range []struct {
+		name       string
+		r          *wire.GraphResponse
+		limit      string
+		path       string
+		msgContain string
+	}{
+		{"at every limit", node(wire.Prop("tags", deep(2)), wire.Prop("s", wire.String("12345678")), wire.Prop("l", wire.ListOf(wire.Int(1), wire.Int(2), wire.Int(3)))), "", "", ""},
+		{"deeper list", node(wire.Prop("tags", deep(3))), "MaxDepth", "nodes[1].properties.tags[1][1]", "nested more than 2 deep"},
+		{"longer string", node(wire.Prop("s", wire.String("123456789"))), "MaxStringBytes", "nodes[1].properties.s", "9 bytes"},
+		{"invalid UTF-8 grows", node(wire.Prop("s", wire.String("\xff\xff\xff"))), "MaxStringBytes", "nodes[1].properties.s", "9 bytes"},
+		{"long key", node(wire.Prop("keykeykey", wire.Null())), "MaxStringBytes", "nodes[1].properties[0]", "9 bytes"},
+		{"longer list", node(wire.Prop("l", wire.ListOf(wire.Int(1), wire.Int(2), wire.Int(3), wire.Int(4)))), "MaxElements", "nodes[1].properties.l", "4 elements"},
+		{"nested list items", node(wire.Prop("l", wire.ListOf(wire.ListOf(wire.Int(1), wire.Int(2), wire.Int(3), wire.Int(4))))), "MaxElements", "nodes[1].properties.l[0]", "4 elements"},
+		{"more properties", node(wire.Prop("a", wire.Null()), wire.Prop("b", wire.Null()), wire.Prop("c", wire.Null()), wire.Prop("d", wire.Null())), "MaxElements", "nodes[1].properties", "4 elements"},
+		{"more nodes", &wire.GraphResponse{QueryType: wire.Search, Nodes: make([]wire.Node, 4)}, "MaxElements", "nodes", "4 elements"},
+		{"more edges", &wire.GraphResponse{QueryType: wire.Search, Edges: make([]wire.Edge, 4)}, "MaxElements", "edges", "4 elements"},
+		{"more cells", &wire.GraphResponse{QueryType: wire.Aggregation, Rows: []wire.Row{{}, make(wire.Row, 4)}}, "MaxElements", "rows[1]", "4 elements"},
+		{"long edge type", &wire.GraphResponse{QueryType: wire.Search, Edges: []wire.Edge{{Type: "TYPETYPET"}}}, "MaxStringBytes", "edges[0].type", "9 bytes"},
+		{"long cell name", &wire.GraphResponse{QueryType: wire.Aggregation, Rows: []wire.Row{{{Name: "cellcellc"}}}}, "MaxStringBytes", "rows[0][0]", "9 bytes"},
+		{"cell node property", &wire.GraphResponse{QueryType: wire.Aggregation, Rows: []wire.Row{{{Name: "g", Node: &wire.Node{Type: "T", Properties: []wire.Property{wire.Prop("t", deep(3))}}}}}}, "MaxDepth", "rows[0].g.properties.t[1][1]", "nested"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := small.Check("toon", tc.r)
+			if tc.limit == "" {
+				if err != nil {
+					t.Fatalf("Check = %v, want nil", err)
+				}
+				return
+			}
+			var ee *wire.EncodeError
+			if !errors.As(err, &ee) {
+				t.Fatalf("Check = %v, want *wire.EncodeError", err)
+			}
+			if ee.Codec != "toon" || ee.Limit != tc.limit || ee.Path != tc.path || !strings.Contains(ee.Msg, tc.msgContain) || !errors.Is(err, wire.ErrLimit) {
+				t.Errorf("Check = %#v (%v), want codec toon, limit %s, path %s, message containing %q", ee, err, tc.limit, tc.path, tc.msgContain)
+			}
+		})
+	}
+}
+
+func TestCheckMaterializedSize(t *testing.T) {
+	r := wiretest.ResponseWith(wiretest.Options{AwkwardNames: true}).Example(1)
+	size := wire.MaterializedSize(r)
+	if err := (wire.Limits{MaxMaterializedBytes: size}).Check("cbor", r); err != nil {
+		t.Fatalf("at the limit (%d bytes): Check = %v", size, err)
+	}
+	err := wire.Limits{MaxMaterializedBytes: size - 1}.Check("cbor", r)
+	var ee *wire.EncodeError
+	if !errors.As(err, &ee) || ee.Limit != "MaxMaterializedBytes" || ee.Codec != "cbor" {
+		t.Fatalf("one byte past the limit: Check = %v, want a MaxMaterializedBytes *EncodeError", err)
+	}
+}
+
+func TestCheckDefaultsAndInvalid(t *testing.T) {
+	r := &wire.GraphResponse{QueryType: wire.Search, Nodes: []wire.Node{{Type: strings.Repeat("x", wire.DefaultMaxStringBytes+1)}}}
+	if err := (wire.Limits{}).Check("json", r); !errors.Is(err, wire.ErrLimit) {
+		t.Errorf("zero Limits: Check = %v, want the default MaxStringBytes to refuse", err)
+	}
+	var ee *wire.EncodeError
+	if err := (wire.Limits{MaxDepth: -1}).Check("json", r); !errors.As(err, &ee) || !strings.Contains(ee.Msg, "MaxDepth") {
+		t.Errorf("negative MaxDepth: Check = %v, want an *EncodeError naming MaxDepth", err)
+	}
+}
+
+func TestCheckDoesNotAllocate(t *testing.T) {
+	r := wiretest.ResponseWith(wiretest.Options{AwkwardNames: true, MaxNodes: 40}).Example(3)
+	for i := range 20 {
+		if ri := wiretest.ResponseWith(wiretest.Options{AwkwardNames: true, MaxNodes: 40}).Example(i); len(ri.Nodes)+len(ri.Rows) > len(r.Nodes)+len(r.Rows) {
+			r = ri
+		}
+	}
+	if err := (wire.Limits{}).Check("json", r); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(20, func() { _ = wire.Limits{}.Check("json", r) }); n != 0 {
+		t.Errorf("Check allocates %v times per call on an accepted response", n)
+	}
+}
+
+func TestMeterStopsAtTheLimit(t *testing.T) {
+	m := wire.NewMeter(100)
+	n := wire.Node{Type: "User", ID: 12345, Properties: []wire.Property{wire.Prop("name", wire.String(strings.Repeat("a", 40)))}}
+	if !m.Node(&n) {
+		t.Fatalf("one node of %d bytes refused under 100", m.Size())
+	}
+	if m.Node(&n) {
+		t.Fatalf("two nodes, %d bytes, accepted under 100", m.Size())
+	}
+	if !strings.Contains(m.Msg(), "100 bytes") {
+		t.Errorf("Msg = %q, want it to state the limit", m.Msg())
+	}
+	if wire.NewMeter(0).Limit() != wire.DefaultMaxMaterializedBytes {
+		t.Errorf("NewMeter(0).Limit() = %d, want the default", wire.NewMeter(0).Limit())
+	}
+}
+
+func TestDecodedLen(t *testing.T) {
+	for s, want := range map[string]int{"": 0, "abc": 3, "é": 2, "\xff": 3, "a\xffb": 5, "\xed\xa0\x80": 9} {
+		if got := wire.DecodedLen(s); got != want {
+			t.Errorf("DecodedLen(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
