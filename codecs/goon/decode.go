@@ -27,7 +27,7 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
 	}
 	data = bytes.TrimPrefix(data, bom)
-	p := parser{src: string(data), lim: c.limits}
+	p := parser{src: string(data), lim: c.limits, meter: wire.NewMeter(c.limits.MaxMaterializedBytes)}
 	r, err := p.parse()
 	if err != nil {
 		return nil, err
@@ -49,13 +49,15 @@ const fillRune = '\x1a'
 const padByte = '.'
 
 type parser struct {
-	src          string
-	pos          int    // offset of the next line
-	line         int    // number of the current line
-	cur          string // the current line, without its newline
-	lines        int    // lines in src
-	lim          wire.Limits
-	materialized int64 // bytes restored truncated values add, then see finish
+	src      string
+	pos      int    // offset of the next line
+	line     int    // number of the current line
+	cur      string // the current line, without its newline
+	lines    int    // lines in src
+	lim      wire.Limits
+	meter    *wire.Meter // the response's materialised size
+	restored int64       // bytes restoring truncated values added
+	rowsLine int         // line of @rows
 
 	r        *wire.GraphResponse
 	header   [numFields]headerField
@@ -226,12 +228,44 @@ func (p *parser) parse() (*wire.GraphResponse, error) {
 }
 
 func (p *parser) finish() (*wire.GraphResponse, error) {
-	if p.r.QueryType == wire.Aggregation {
+	r := p.r
+	if r.QueryType == wire.Aggregation {
 		if err := p.resolveLifted(); err != nil {
 			return nil, err
 		}
+		for i := range r.Nodes {
+			if !p.meter.Node(&r.Nodes[i]) {
+				return nil, p.tooBig(p.nodeLines[i])
+			}
+		}
 	}
-	return p.r, nil
+	for i := range r.Columns {
+		if !p.meter.Column(&r.Columns[i]) {
+			return nil, p.tooBig(p.header[fAggregations].line)
+		}
+	}
+	for i := range r.GroupColumns {
+		if !p.meter.GroupColumn(&r.GroupColumns[i]) {
+			return nil, p.tooBig(p.header[fGroupBy].line)
+		}
+	}
+	// Each use of a lifted node counts in full; the meter charges a use of
+	// a node it has seen in constant time.
+	for i, row := range r.Rows {
+		if !p.meter.Row(row) {
+			return nil, p.tooBig(p.rowsLine + 1 + i)
+		}
+	}
+	if !p.meter.Finish(r) {
+		return nil, p.tooBig(p.line)
+	}
+	return r, nil
+}
+
+// tooBig is the error for a response whose materialised size passes
+// MaxMaterializedBytes at line.
+func (p *parser) tooBig(line int) error {
+	return &wire.DecodeError{Codec: Name, Line: line, Msg: p.meter.Msg(), Limit: "MaxMaterializedBytes"}
 }
 
 // maxExcerpt bounds the input an error message quotes, in bytes.
@@ -619,7 +653,11 @@ func (p *parser) parseNodes() error {
 		}
 		nodes = append(nodes, n)
 		if p.r.QueryType == wire.Aggregation {
+			// Metered in finish, once the nodes lifted from rows are
+			// told apart.
 			p.nodeLines = append(p.nodeLines, p.line)
+		} else if !p.meter.Node(&nodes[len(nodes)-1]) {
+			return p.tooBig(p.line)
 		}
 	}
 	if left > 0 {
@@ -647,7 +685,9 @@ func (p *parser) nodeRow(typ string) (wire.Node, error) {
 	if !ok {
 		return wire.Node{}, p.errf("bad id " + excerpt(line[:sp]) + ", expected a decimal int64")
 	}
-	if err := p.parsePairs(line[sp:], true); err != nil {
+	// A property may bring a breadcrumb: twice the properties' limit
+	// bounds the pairs.
+	if err := p.parsePairs(line[sp:], true, 2*p.lim.MaxElements); err != nil {
 		return wire.Node{}, err
 	}
 	pairs := p.pairs
@@ -660,6 +700,9 @@ func (p *parser) nodeRow(typ string) (wire.Node, error) {
 			}
 		}
 		n++
+	}
+	if err := p.checkElements(n, "properties"); err != nil {
+		return wire.Node{}, err
 	}
 	// Checked before the properties are built, so that a line of repeated
 	// keys costs no more than its pairs.
@@ -757,8 +800,11 @@ func (p *parser) restore(key, text string, total int64) (string, error) {
 		return "", p.limitErr("MaxStringBytes", clip(key)+"_len="+strconv.FormatInt(total, 10)+
 			" restores a value longer than the limit of "+strconv.Itoa(p.lim.MaxStringBytes)+" bytes")
 	}
-	if err := p.materialize(grow); err != nil {
-		return "", err
+	// The restored bytes are part of the materialised size, counted with
+	// the node: refusing here, before they are allocated, when they alone
+	// pass the limit keeps a few lines from allocating gigabytes.
+	if p.restored += grow; p.restored > p.lim.MaxMaterializedBytes {
+		return "", p.tooBig(p.line)
 	}
 	var b strings.Builder
 	b.Grow(len(text) + int(grow))
@@ -775,11 +821,11 @@ func (p *parser) restore(key, text string, total int64) (string, error) {
 
 // parsePairs parses "key=value key=value ..." into p.pairs; when spaced
 // is set, every pair, the first included, follows a space.
-func (p *parser) parsePairs(s string, spaced bool) error {
+func (p *parser) parsePairs(s string, spaced bool, maxPairs int) error {
 	// Every pair has an '=', so their count bounds the pairs: reserving
 	// that much at once spares a wide line the copies of a growing slice.
 	if n := strings.Count(s, "="); n > cap(p.pairs) {
-		p.pairs = make([]pair, 0, min(n, p.lim.MaxElements+1))
+		p.pairs = make([]pair, 0, min(n, maxPairs))
 	}
 	p.pairs = p.pairs[:0]
 	for i := 0; i < len(s); {
@@ -830,11 +876,13 @@ func (p *parser) parsePairs(s string, spaced bool) error {
 		if err := p.checkString(len(pr.key), "key"); err != nil {
 			return err
 		}
-		if len(pr.text) > p.lim.MaxStringBytes {
+		// A bare number may be longer than the string limit; it is no
+		// string.
+		if len(pr.text) > p.lim.MaxStringBytes && (pr.quoted || bareValue(pr.text).Kind() == wire.KindString) {
 			return p.checkString(len(pr.text), "value of "+clip(pr.key))
 		}
-		if len(p.pairs) == p.lim.MaxElements {
-			return p.checkElements(len(p.pairs)+1, "key=value pairs on one line")
+		if len(p.pairs) == maxPairs {
+			return p.limitErr("MaxElements", "more than "+strconv.Itoa(maxPairs)+" key=value pairs on one line (the limit)")
 		}
 		p.pairs = append(p.pairs, pr)
 	}
@@ -1024,6 +1072,9 @@ func (p *parser) parseEdges() error {
 			return err
 		}
 		edges = append(edges, e)
+		if !p.meter.Edge(&edges[len(edges)-1]) {
+			return p.tooBig(p.line)
+		}
 	}
 	if left > 0 {
 		return p.groupEnds(typ, declared, left, "edges")
@@ -1142,6 +1193,9 @@ func (p *parser) parsePaths() error {
 			s = s[n:]
 			edges = append(edges, wire.Edge{From: from, FromID: fromID, To: to, ToID: toID, Type: rel,
 				PathID: wire.SomeInt(pid), Step: wire.SomeInt(step)})
+			if !p.meter.Edge(&edges[len(edges)-1]) {
+				return p.tooBig(p.line)
+			}
 			from, fromID = to, toID
 		}
 	}
@@ -1153,6 +1207,7 @@ func (p *parser) parsePaths() error {
 }
 
 func (p *parser) parseRows() error {
+	p.rowsLine = p.line
 	agg := p.r.QueryType == wire.Aggregation
 	var rows []wire.Row
 	if agg {
@@ -1168,7 +1223,7 @@ func (p *parser) parseRows() error {
 		if !ok {
 			break
 		}
-		if err := p.parsePairs(p.cur, false); err != nil {
+		if err := p.parsePairs(p.cur, false, p.lim.MaxElements); err != nil {
 			return err
 		}
 		var row wire.Row
@@ -1300,14 +1355,3 @@ func (p *parser) resolveLifted() error {
 }
 
 func refString(k nodeKey) string { return clip(k.typ) + ":" + strconv.FormatInt(k.id, 10) }
-
-// materialize counts n more bytes of the response's canonical JSON against
-// the MaxMaterializedBytes limit.
-func (p *parser) materialize(n int64) error {
-	p.materialized += n
-	if p.materialized > p.lim.MaxMaterializedBytes {
-		return p.limitErr("MaxMaterializedBytes", "the response would take more than "+
-			strconv.FormatInt(p.lim.MaxMaterializedBytes, 10)+" bytes as JSON (the limit)")
-	}
-	return nil
-}

@@ -71,9 +71,3 @@ func (c *Codec) Info() wire.Info {
 		Fidelity:    wire.Lossy,
 	}
 }
-
-// AppendEncode appends the GOON text of r to dst; see the package-level
-// AppendEncode.
-func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
-	return AppendEncode(dst, r)
-}

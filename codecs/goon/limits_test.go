@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/codecs/goon"
 	"github.com/graphwire/graphwire/internal/testsupport"
@@ -185,10 +186,22 @@ func TestHostileQuadratic(t *testing.T) {
 			}
 		})
 	}
-	// A line of more pairs than MaxElements fails at that line.
+	// A node of more properties than MaxElements, or a row of more cells,
+	// fails at its line; a property's breadcrumb does not count.
+	c := mustCodec(t, wire.Limits{MaxElements: 100})
 	in := []byte(trav("1", "0", "@nodes", "N(1):", "1"+keyValues(101, true, "1"), "@edges"))
-	_, err := mustCodec(t, wire.Limits{MaxElements: 100}).Decode(in)
-	wantDecodeError(t, err, 8, "more than 100 key=value pairs on one line", "MaxElements")
+	_, err := c.Decode(in)
+	wantDecodeError(t, err, 8, "more than 100 properties", "MaxElements")
+	in = []byte(trav("1", "0", "@nodes", "N(1):", "1"+keyValues(201, true, "1"), "@edges"))
+	_, err = c.Decode(in)
+	wantDecodeError(t, err, 8, "more than 200 key=value pairs on one line", "MaxElements")
+	in = []byte(trav("0", "0", "@nodes", "@edges", "@rows", keyValues(101, true, "1")[1:]))
+	_, err = c.Decode(in)
+	wantDecodeError(t, err, 9, "more than 100 key=value pairs on one line", "MaxElements")
+	crumbs := "1" + keyValues(99, true, "1") + " title=" + strings.Repeat("x", 197) + "... title_len=300"
+	if _, err := c.Decode([]byte(trav("1", "0", "@nodes", "N(1):", crumbs, "@edges"))); err != nil {
+		t.Errorf("100 properties, one with a breadcrumb: %v", err)
+	}
 }
 
 // TestHostileErrorText: errors about very long tokens quote at most a short
@@ -294,5 +307,148 @@ func TestDecodeScaling(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			testsupport.Scaling(t, s.build, func(in []byte) { _, _ = wide.Decode(in) })
 		})
+	}
+}
+
+// liftedDoc is an aggregation whose one lifted node has a title that
+// restores to titleLen code points, referenced by rows rows.
+func liftedDoc(titleLen, rows int) []byte {
+	var b strings.Builder
+	b.WriteString(doc(cat(head("aggregation", "1", "0"), lines("rows:"+strconv.Itoa(rows), "group_by:u(node:User)",
+		"@nodes", "User(1):", "1 title="+strings.Repeat("x", 197)+"... title_len="+strconv.Itoa(titleLen), "@edges", "@rows"))...))
+	for range rows {
+		b.WriteString("u=User:1\n")
+	}
+	return []byte(b.String())
+}
+
+// TestHostileLiftedNodes: one lifted node whose title restores to tens of
+// megabytes, referenced by a million rows, is refused: past MaxStringBytes
+// (the reproducer, 30 MB), or past MaxMaterializedBytes counting every use
+// (10 MB), at the line where the limit is passed.
+func TestHostileLiftedNodes(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		titleLen int
+		limit    string
+	}{
+		{"30MB", 30_000_000, "MaxStringBytes"},
+		{"10MB", 10_000_000, "MaxMaterializedBytes"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := liftedDoc(c.titleLen, 1_000_000)
+			var err error
+			testsupport.Bounded(t, len(in), func() { _, err = goon.Decode(in) })
+			var de *wire.DecodeError
+			if !errors.As(err, &de) || de.Limit != c.limit || len(err.Error()) > maxErrorLen {
+				t.Fatalf("error %v, want a *wire.DecodeError for %s", err, c.limit)
+			}
+			t.Log(err)
+		})
+	}
+	// Under the limit, each use is counted: 20 rows of a 100,000-byte
+	// title pass a 1 MB limit, 5 do not.
+	c := mustCodec(t, wire.Limits{MaxMaterializedBytes: 1 << 20})
+	if _, err := c.Decode(liftedDoc(100_000, 5)); err != nil {
+		t.Errorf("5 uses: %v", err)
+	}
+	_, err := c.Decode(liftedDoc(100_000, 20))
+	wantDecodeError(t, err, 13+10, "bytes as canonical JSON", "MaxMaterializedBytes")
+}
+
+// TestHostileSharedNames: a type name written once in a group line and
+// repeated by every row of the group counts once per row.
+func TestHostileSharedNames(t *testing.T) {
+	name := strings.Repeat("T", 60_000)
+	var nb, eb strings.Builder
+	const n = 1_000_000
+	nb.WriteString(doc(head("traversal", strconv.Itoa(n), "0")...) + "@nodes\n" + name + "(" + strconv.Itoa(n) + "):\n")
+	eb.WriteString(doc(head("traversal", "0", strconv.Itoa(n))...) + "@nodes\n@edges\n" + name + "(" + strconv.Itoa(n) + "):\n")
+	for i := range n {
+		nb.WriteString(strconv.Itoa(i) + "\n")
+		eb.WriteString("A:" + strconv.Itoa(i) + " --> B:1\n")
+	}
+	nb.WriteString("@edges\n")
+	for _, in := range [][]byte{[]byte(nb.String()), []byte(eb.String())} {
+		var err error
+		testsupport.Bounded(t, len(in), func() { _, err = goon.Decode(in) })
+		var de *wire.DecodeError
+		if !errors.As(err, &de) || de.Limit != "MaxMaterializedBytes" || de.Line < 8 || de.Line > 8+5000 {
+			t.Errorf("error %v, want MaxMaterializedBytes within the first 5000 rows", err)
+		}
+	}
+}
+
+// TestEncodeLimits: the encoder refuses, with a *wire.EncodeError naming
+// the limit and writing nothing, what its decoder would refuse under the
+// same limits.
+func TestEncodeLimits(t *testing.T) {
+	deep := S("x")
+	for range 33 {
+		deep = L(deep)
+	}
+	manyQuotes := make([]wire.Value, 30)
+	for i := range manyQuotes {
+		manyQuotes[i] = S(`"`)
+	}
+	lifted := agg([]wire.GroupColumn{nodeGroup("u", "User")}, []wire.Column{count("n")},
+		row(ref("u", node("User", 1)), cell("n", I(1))), row(ref("u", node("User", 2)), cell("n", I(1))))
+	lifted.Nodes = nodes(node("User", 3), node("User", 4))
+	for _, c := range []struct {
+		name   string
+		limits wire.Limits
+		r      *wire.GraphResponse
+		limit  string
+		path   string
+	}{
+		{"depth", wire.Limits{}, resp(wire.Search, nodes(node("N", 1, P("l", deep)))), "MaxDepth", "nodes[0].properties.l" + strings.Repeat("[0]", 32)},
+		{"string", wire.Limits{MaxStringBytes: 10}, resp(wire.Search, nodes(node("N", 1, P("s", S(strings.Repeat("a", 11)))))), "MaxStringBytes", "nodes[0].properties.s"},
+		{"elements", wire.Limits{MaxElements: 2}, resp(wire.Search, nodes(node("N", 1), node("N", 2), node("N", 3))), "MaxElements", "nodes"},
+		{"lifted_nodes", wire.Limits{MaxElements: 3}, lifted, "MaxElements", "nodes"},
+		{"output", wire.Limits{MaxInputBytes: 100}, resp(wire.Search, nodes(node("N", 1, P("s", S(strings.Repeat("a", 100)))))), "MaxInputBytes", ""},
+		// A list is written as its JSON text: 30 one-quote strings are
+		// 151 bytes of text, a string the decoder would refuse.
+		{"list_text", wire.Limits{MaxStringBytes: 100}, resp(wire.Search, nodes(node("N", 1, P("l", L(manyQuotes...))))), "MaxStringBytes", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			codec := mustCodec(t, c.limits)
+			out, err := codec.AppendEncode([]byte("keep"), c.r)
+			var ee *wire.EncodeError
+			if !errors.As(err, &ee) || ee.Codec != "goon" || ee.Limit != c.limit || ee.Path != c.path || !errors.Is(err, wire.ErrLimit) {
+				t.Fatalf("error %v, want a goon *wire.EncodeError for %s at %q", err, c.limit, c.path)
+			}
+			if string(out) != "keep" {
+				t.Errorf("dst changed to %q", out)
+			}
+			var w bytes.Buffer
+			if err := codec.EncodeTo(&w, c.r); err == nil || w.Len() != 0 {
+				t.Errorf("EncodeTo: error %v, wrote %d bytes", err, w.Len())
+			}
+		})
+	}
+}
+
+// TestEncodeDecodeSymmetry: under small limits, whatever the encoder
+// writes, the decoder with the same limits reads.
+func TestEncodeDecodeSymmetry(t *testing.T) {
+	codec := mustCodec(t, wire.Limits{MaxInputBytes: 4000, MaxDepth: 2, MaxElements: 6, MaxStringBytes: 60, MaxMaterializedBytes: 3000})
+	written := 0
+	rapid.Check(t, func(t *rapid.T) {
+		r := wiretest.Response().Draw(t, "response")
+		text, err := codec.AppendEncode(nil, r)
+		if err != nil {
+			var ee *wire.EncodeError
+			if !errors.As(err, &ee) {
+				t.Fatalf("error %v (%T) is not a *wire.EncodeError", err, err)
+			}
+			return
+		}
+		written++
+		if _, err := codec.Decode(text); err != nil {
+			t.Fatalf("the decoder refuses what the encoder wrote: %v\n%s", err, text)
+		}
+	})
+	if written == 0 {
+		t.Error("no response was written under the small limits")
 	}
 }
