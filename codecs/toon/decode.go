@@ -18,11 +18,15 @@ import (
 // A leading UTF-8 byte-order mark is ignored, CRLF line endings are
 // accepted, and full-line comments (# after optional spaces) are skipped.
 func Unmarshal(data []byte, opts DecodeOptions) (v Value, err error) {
+	return unmarshal(data, opts, limits{})
+}
+
+func unmarshal(data []byte, opts DecodeOptions, lim limits) (v Value, err error) {
 	o, err := opts.resolve()
 	if err != nil {
 		return nil, err
 	}
-	d := decoder{opts: o, strict: !o.Lenient}
+	d := decoder{opts: o, strict: !o.Lenient, lim: lim}
 	if len(data) > 0 {
 		d.src = unsafe.String(&data[0], len(data))
 	}
@@ -44,6 +48,16 @@ func Unmarshal(data []byte, opts DecodeOptions) (v Value, err error) {
 	return d.document(), nil
 }
 
+// limits are the wire.Limits the GraphResponse codec applies to the
+// generic layer: when set, an array declaring or holding more than
+// maxElements values, a string or key longer than maxString bytes, or
+// nesting past MaxDepth fails with an error naming the limit.
+type limits struct {
+	set         bool
+	maxElements int
+	maxString   int
+}
+
 type decoder struct {
 	src    string
 	opts   DecodeOptions
@@ -58,6 +72,7 @@ type decoder struct {
 	last    line  // the line most recently consumed
 	blanks  []int // numbers of blank lines, increasing
 
+	lim   limits
 	depth int
 	keys  map[string]string // interned keys
 	spans []span            // scratch for splitting rows
@@ -195,6 +210,9 @@ func (d *decoder) scan(l *line) bool {
 func (d *decoder) enter(l *line) {
 	d.depth++
 	if d.depth > d.opts.MaxDepth {
+		if d.lim.set {
+			d.failLimit(l, l.cstart, "MaxDepth", "nesting deeper than "+strconv.Itoa(d.opts.MaxDepth)+" levels")
+		}
 		d.fail(l, l.cstart, "nesting deeper than %d levels", d.opts.MaxDepth)
 	}
 }
@@ -313,7 +331,7 @@ func (b *objBuilder) find(key string) int {
 func (d *decoder) put(b *objBuilder, key string, v Value, l *line, off int) {
 	if i := b.find(key); i >= 0 {
 		if d.strict {
-			d.fail(l, off, "duplicate key %q", key)
+			d.fail(l, off, "duplicate key %s", excerpt(key))
 		}
 		b.o.Members[i].Value = v
 		return
@@ -335,7 +353,7 @@ func (d *decoder) put(b *objBuilder, key string, v Value, l *line, off int) {
 // check made before a value is decoded).
 func (d *decoder) checkNew(b *objBuilder, key string, l *line, off int) {
 	if d.strict && b.find(key) >= 0 {
-		d.fail(l, off, "duplicate key %q", key)
+		d.fail(l, off, "duplicate key %s", excerpt(key))
 	}
 }
 
@@ -421,6 +439,9 @@ func (d *decoder) scopeDepth(baseDepth int) int {
 // arrayFromHeader decodes the array (or keyed object) a header opens. hl is
 // the header line, already consumed.
 func (d *decoder) arrayFromHeader(h *header, baseDepth int, hl *line) Value {
+	if d.lim.set && h.length > d.lim.maxElements {
+		d.failLimit(hl, hl.cstart, "MaxElements", "an array of "+strconv.Itoa(h.length)+" values, more than the limit of "+strconv.Itoa(d.lim.maxElements))
+	}
 	d.enter(hl)
 	defer d.leave()
 	switch {
@@ -436,6 +457,9 @@ func (d *decoder) arrayFromHeader(h *header, baseDepth int, hl *line) Value {
 
 func (d *decoder) inlineArray(h *header, hl *line) Value {
 	spans := d.split(h.inline, h.delim)
+	if d.lim.set && len(spans) > d.lim.maxElements {
+		d.failLimit(hl, h.inlineOff, "MaxElements", "an array of "+strconv.Itoa(len(spans))+" values, more than the limit of "+strconv.Itoa(d.lim.maxElements))
+	}
 	vs := make([]Value, len(spans))
 	for i, s := range spans {
 		vs[i] = d.primitive(hl, h.inline[s.start:s.end], h.inlineOff+s.start)
@@ -733,7 +757,7 @@ func (d *decoder) parseHeader(l *line, c string, coff int) (h header, reason str
 	}
 	n, ok := parseLength(seg)
 	if !ok {
-		return h, "invalid array length " + strconv.Quote(c[bracketStart:bracketEnd+1]) + " (expected a non-negative integer without leading zeros)", bracketStart
+		return h, "invalid array length " + excerpt(c[bracketStart:bracketEnd+1]) + " (expected a non-negative integer without leading zeros)", bracketStart
 	}
 	h.length = n
 	if braceStart >= 0 {
@@ -865,7 +889,7 @@ func (d *decoder) parseFields(l *line, c string, i int, delim byte, level int) (
 		// A repeated name is reported where it is read, so that a long
 		// header repeating its names costs no more than the text up to it.
 		if d.strict && repeatsField(fields, &seen, f.name) {
-			return nil, 0, "duplicate field name " + strconv.Quote(f.name) + " in field list", fOff
+			return nil, 0, "duplicate field name " + excerpt(f.name) + " in field list", fOff
 		}
 		fields = append(fields, f)
 		if j >= len(c) {
@@ -885,6 +909,7 @@ func (d *decoder) fieldName(l *line, name string, off int, c string) string {
 		// c is a substring of d.src; find its offset to report columns.
 		return d.quoted(l, name, d.offsetOf(c)+off)
 	}
+	d.checkString(l, len(name), d.offsetOf(c)+off)
 	return d.intern(name)
 }
 
@@ -965,6 +990,7 @@ func (d *decoder) keyToken(l *line, c string, coff int) (string, int) {
 			d.fail(l, coff, "unterminated quoted key")
 		}
 		key := d.unescape(l, c[1:q], coff+1)
+		d.checkString(l, len(key), coff)
 		p := q + 1
 		for p < len(c) && c[p] == ' ' {
 			p++
@@ -976,16 +1002,27 @@ func (d *decoder) keyToken(l *line, c string, coff int) (string, int) {
 	}
 	colon := unquotedIndex(c, ':', 0)
 	if colon < 0 {
-		d.fail(l, coff+len(c), "missing colon after key %q", truncate(c))
+		d.fail(l, coff+len(c), "missing colon after key %s", excerpt(c))
 	}
-	return d.intern(trimSpaces(c[:colon])), colon + 1
+	k := trimSpaces(c[:colon])
+	d.checkString(l, len(k), coff)
+	return d.intern(k), colon + 1
 }
 
-func truncate(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "..."
+// maxExcerpt bounds the input an error message quotes, in bytes.
+const maxExcerpt = 64
+
+// excerpt quotes at most maxExcerpt bytes of s, cut at a code point
+// boundary, followed by "..." outside the quotes when s is longer.
+func excerpt(s string) string {
+	if len(s) <= maxExcerpt {
+		return strconv.Quote(s)
 	}
-	return s
+	n := maxExcerpt
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strconv.Quote(s[:n]) + "..."
 }
 
 // intern returns a copy of s that does not share memory with the input,
@@ -1036,6 +1073,7 @@ func (d *decoder) primitive(l *line, tok string, off int) Value {
 			}
 		}
 	}
+	d.checkString(l, len(t), off)
 	return strings.Clone(t)
 }
 
@@ -1048,7 +1086,9 @@ func (d *decoder) quoted(l *line, t string, off int) string {
 	if q != len(t)-1 {
 		d.fail(l, off+q+1, "unexpected characters after closing quote")
 	}
-	return d.unescape(l, t[1:q], off+1)
+	v := d.unescape(l, t[1:q], off+1)
+	d.checkString(l, len(v), off)
+	return v
 }
 
 // unescape decodes the escapes of spec §7.1 in s (at offset off).

@@ -2,6 +2,7 @@ package toon
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/graphwire/graphwire/wire"
 )
@@ -29,4 +30,19 @@ func (d *decoder) fail(l *line, off int, format string, args ...any) {
 		col = 1
 	}
 	d.failAt(l.num, col, format, args...)
+}
+
+// failLimit reports, like fail, input past one of the codec's limits,
+// naming the wire.Limits field.
+func (d *decoder) failLimit(l *line, off int, limit, msg string) {
+	col := max(off-l.start+1, 1)
+	panic(failure{&wire.DecodeError{Codec: codecName, Line: l.num, Column: col, Msg: msg, Limit: limit}})
+}
+
+// checkString refuses, under the codec's limits, a decoded string or key
+// of n bytes, longer than the string limit.
+func (d *decoder) checkString(l *line, n int, off int) {
+	if d.lim.set && n > d.lim.maxString {
+		d.failLimit(l, off, "MaxStringBytes", "a string of "+strconv.Itoa(n)+" bytes, longer than the limit of "+strconv.Itoa(d.lim.maxString))
+	}
 }
