@@ -53,9 +53,10 @@ func unmarshal(data []byte, opts DecodeOptions, lim limits) (v Value, err error)
 // maxElements values, a string or key longer than maxString bytes, or
 // nesting past MaxDepth fails with an error naming the limit.
 type limits struct {
-	set         bool
-	maxElements int
-	maxString   int
+	set             bool
+	maxElements     int
+	maxString       int
+	maxMaterialized int64
 }
 
 type decoder struct {
@@ -70,7 +71,7 @@ type decoder struct {
 	hasNext bool
 	next    line
 	last    line  // the line most recently consumed
-	blanks  []int // numbers of blank lines, increasing
+	blanks  []blankRun // runs of blank lines, increasing
 
 	lim   limits
 	depth int
@@ -88,6 +89,9 @@ type line struct {
 }
 
 type span struct{ start, end int } // offsets into a string
+
+// blankRun is a run of consecutive blank lines, first to last.
+type blankRun struct{ first, last int }
 
 func (d *decoder) invalidUTF8() {
 	num, start := 1, 0
@@ -142,6 +146,22 @@ func (d *decoder) scan(l *line) bool {
 	src := d.src
 	for !d.done {
 		start := d.pos
+		if d.lineNum > 0 && start < len(src) && src[start] == '\n' {
+			// A run of empty lines, taken at once.
+			j := start
+			for j < len(src) && src[j] == '\n' {
+				j++
+			}
+			first := d.lineNum + 1
+			d.lineNum += j - start
+			d.pos = j
+			if n := len(d.blanks); n > 0 && d.blanks[n-1].last == first-1 {
+				d.blanks[n-1].last = d.lineNum
+			} else {
+				d.blanks = append(d.blanks, blankRun{first, d.lineNum})
+			}
+			continue
+		}
 		end := len(src)
 		if nl := strings.IndexByte(src[start:], '\n'); nl >= 0 {
 			end = start + nl
@@ -184,7 +204,13 @@ func (d *decoder) scan(l *line) bool {
 			continue // comment line
 		}
 		if cs == ce {
-			d.blanks = append(d.blanks, d.lineNum)
+			// Consecutive blank lines make one run, so that a flood of
+			// them costs no memory.
+			if n := len(d.blanks); n > 0 && d.blanks[n-1].last == d.lineNum-1 {
+				d.blanks[n-1].last = d.lineNum
+			} else {
+				d.blanks = append(d.blanks, blankRun{d.lineNum, d.lineNum})
+			}
 			continue
 		}
 		if d.strict {
@@ -229,18 +255,20 @@ func (d *decoder) noBlankLines(first, last int, what string) {
 	if !d.strict || first == 0 {
 		return
 	}
-	// d.blanks is sorted; find the first blank after first.
+	// d.blanks is sorted; find the first run that ends after first.
 	lo, hi := 0, len(d.blanks)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if d.blanks[m] <= first {
+		if d.blanks[m].last <= first {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if lo < len(d.blanks) && d.blanks[lo] < last {
-		d.failAt(d.blanks[lo], 1, "blank line inside %s", what)
+	if lo < len(d.blanks) {
+		if b := max(d.blanks[lo].first, first+1); b < last {
+			d.failAt(b, 1, "blank line inside %s", what)
+		}
 	}
 }
 
@@ -473,6 +501,7 @@ func (d *decoder) inlineArray(h *header, hl *line) Value {
 func capFor(n int) int { return min(n, 256) }
 
 func (d *decoder) tabular(h *header, baseDepth int, hl line) Value {
+	d.checkTable(h, &hl)
 	rowDepth := d.scopeDepth(baseDepth)
 	rows := make([]Value, 0, capFor(h.length))
 	first, last := 0, 0
@@ -543,6 +572,7 @@ func (d *decoder) rowObject(fields []field, spans []span, i *int, l *line, c str
 }
 
 func (d *decoder) keyedObject(h *header, baseDepth int, hl line) Value {
+	d.checkTable(h, &hl)
 	entryDepth := d.scopeDepth(baseDepth)
 	b := d.newObject(capFor(h.length))
 	count, first, last := 0, 0, 0
@@ -909,7 +939,6 @@ func (d *decoder) fieldName(l *line, name string, off int, c string) string {
 		// c is a substring of d.src; find its offset to report columns.
 		return d.quoted(l, name, d.offsetOf(c)+off)
 	}
-	d.checkString(l, len(name), d.offsetOf(c)+off)
 	return d.intern(name)
 }
 
@@ -990,7 +1019,6 @@ func (d *decoder) keyToken(l *line, c string, coff int) (string, int) {
 			d.fail(l, coff, "unterminated quoted key")
 		}
 		key := d.unescape(l, c[1:q], coff+1)
-		d.checkString(l, len(key), coff)
 		p := q + 1
 		for p < len(c) && c[p] == ' ' {
 			p++
@@ -1004,9 +1032,7 @@ func (d *decoder) keyToken(l *line, c string, coff int) (string, int) {
 	if colon < 0 {
 		d.fail(l, coff+len(c), "missing colon after key %s", excerpt(c))
 	}
-	k := trimSpaces(c[:colon])
-	d.checkString(l, len(k), coff)
-	return d.intern(k), colon + 1
+	return d.intern(trimSpaces(c[:colon])), colon + 1
 }
 
 // maxExcerpt bounds the input an error message quotes, in bytes.
@@ -1053,7 +1079,9 @@ func (d *decoder) primitive(l *line, tok string, off int) Value {
 	}
 	switch t[0] {
 	case '"':
-		return d.quoted(l, t, off)
+		v := d.quoted(l, t, off)
+		d.checkString(l, len(v), off)
+		return v
 	case 't':
 		if t == "true" {
 			return true
@@ -1086,9 +1114,7 @@ func (d *decoder) quoted(l *line, t string, off int) string {
 	if q != len(t)-1 {
 		d.fail(l, off+q+1, "unexpected characters after closing quote")
 	}
-	v := d.unescape(l, t[1:q], off+1)
-	d.checkString(l, len(v), off)
-	return v
+	return d.unescape(l, t[1:q], off+1)
 }
 
 // unescape decodes the escapes of spec §7.1 in s (at offset off).

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/wire"
@@ -683,7 +684,7 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
 	}
 	v, err := unmarshal(data, DecodeOptions{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
-		limits{set: true, maxElements: l.MaxElements, maxString: l.MaxStringBytes})
+		limits{set: true, maxElements: l.MaxElements, maxString: l.MaxStringBytes, maxMaterialized: l.MaxMaterializedBytes})
 	if err != nil {
 		return nil, err
 	}
@@ -713,6 +714,17 @@ type graphDecoder struct {
 	src []byte
 	lim wire.Limits
 	err *wire.DecodeError
+}
+
+// name refuses a key that is a name of the response (a node type, a
+// property key, a cell name) longer than MaxStringBytes. The layout's own
+// keys are not checked: they are no strings of the response.
+func (d *graphDecoder) name(s string, path []pathStep) bool {
+	if len(s) > d.lim.MaxStringBytes {
+		d.failLimit(path, "MaxStringBytes", "a name of "+strconv.Itoa(len(s))+" bytes, longer than the limit of "+strconv.Itoa(d.lim.MaxStringBytes))
+		return false
+	}
+	return true
 }
 
 // failLimit records, like fail, a value past the limit named.
@@ -829,10 +841,7 @@ func describe(v Value) string {
 	case Number:
 		return "number " + x.String()
 	case string:
-		if len(x) > 40 {
-			x = x[:40] + "..."
-		}
-		return "string " + strconv.Quote(x)
+		return "string " + excerpt(x)
 	case []Value:
 		return "an array"
 	case *Object:
@@ -869,7 +878,7 @@ func (d *graphDecoder) document(v Value) *wire.GraphResponse {
 			s, haveType = d.str(m.Value, path)
 			r.QueryType = wire.QueryType(s)
 			if haveType && !r.QueryType.Valid() {
-				d.fail(path, "unknown query type "+strconv.Quote(s))
+				d.fail(path, "unknown query type "+excerpt(s))
 			}
 		case "nodes":
 			nodes = m.Value
@@ -994,6 +1003,9 @@ func (d *graphDecoder) nodes(v Value, order Value, haveOrder bool) []wire.Node {
 	case *Object:
 		for _, m := range x.Members {
 			path := newPath(keyStep("nodes"), keyStep(m.Key))
+			if !d.name(m.Key, path) {
+				return nil
+			}
 			items := d.array(m.Value, path)
 			if d.err != nil {
 				return nil
@@ -1014,6 +1026,9 @@ func (d *graphDecoder) nodes(v Value, order Value, haveOrder bool) []wire.Node {
 			}
 			m := o.Members[0]
 			path = append(path, keyStep(m.Key))
+			if !d.name(m.Key, path) {
+				return nil
+			}
 			items := d.array(m.Value, path)
 			if d.err != nil {
 				return nil
@@ -1099,6 +1114,9 @@ func (d *graphDecoder) node(typ string, v Value, path []pathStep) wire.Node {
 		case "type":
 			d.fail(append(path, keyStep("type")), `a node's type is its group's name, not a property`)
 		default:
+			if !d.name(m.Key, append(path, keyStep(m.Key))) {
+				return n
+			}
 			n.Properties = append(n.Properties, wire.Property{Key: m.Key, Value: d.value(m.Value, append(path, keyStep(m.Key)))})
 		}
 		if d.err != nil {
@@ -1242,7 +1260,7 @@ func (d *graphDecoder) groupColumns(v Value, path []pathStep) []wire.GroupColumn
 				s, ok := d.str(v, p)
 				c.Kind = wire.GroupKind(s)
 				if ok && !c.Kind.Valid() {
-					d.fail(p, "unknown group kind "+strconv.Quote(s)+" (want node or property)")
+					d.fail(p, "unknown group kind "+excerpt(s)+" (want node or property)")
 				}
 			case 2:
 				c.Node, _ = d.str(v, p)
@@ -1321,6 +1339,9 @@ func (d *graphDecoder) rows(v Value, path []pathStep) []wire.Row {
 
 func (d *graphDecoder) cell(name string, v Value, path []pathStep) wire.Cell {
 	c := wire.Cell{Name: name}
+	if !d.name(name, path) {
+		return c
+	}
 	o, ok := v.(*Object)
 	if !ok || o == nil {
 		c.Value = d.value(v, path)
@@ -1341,6 +1362,9 @@ func (d *graphDecoder) cell(name string, v Value, path []pathStep) wire.Cell {
 			n.ID = d.integer(m.Value, p)
 			haveID = true
 		default:
+			if !d.name(m.Key, p) {
+				return c
+			}
 			n.Properties = append(n.Properties, wire.Property{Key: m.Key, Value: d.value(m.Value, p)})
 		}
 		if d.err != nil {
@@ -1381,7 +1405,7 @@ func (d *graphDecoder) pagination(v Value, path []pathStep) *wire.Pagination {
 // and "- " items alike), an item's first key on its "- " line. Indentation
 // is DefaultIndentSize spaces per level, as Decode reads it.
 func locate(src []byte, path []pathStep) int {
-	text := string(src)
+	text := unsafe.String(unsafe.SliceData(src), len(src)) // read only
 	text = strings.TrimPrefix(text, "\uFEFF")
 	type line struct {
 		num    int
