@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/graphwire/graphwire/internal/keyset"
 )
 
 // Unmarshal decodes one TOON document (spec v4.0) into a Value: nil, bool,
@@ -318,7 +320,7 @@ func (d *decoder) document() Value {
 		d.read()
 		d.keyValue(&d.last, d.last.content, d.last.cstart, 0, &b)
 	}
-	return b.o
+	return d.finish(&b)
 }
 
 // consumed fails, in strict mode, when lines follow a complete root array
@@ -331,10 +333,24 @@ func (d *decoder) consumed() {
 
 // object builder: keeps the order of keys, detects duplicates (strict) or
 // lets the last value win at the first position (lenient).
+//
+// In strict mode a key is compared with those before it while the object
+// has at most smallObject members, so that a duplicate is reported before
+// its value is decoded; a wider object is checked when complete (finish),
+// by sorting hashes of its keys, in time linear in its members however
+// many there are. Lenient mode looks keys up in a map, since the last
+// value must replace the first.
 type objBuilder struct {
 	o   *Object
 	idx map[string]int
+	pos []memberPos // strict: where each member's key is
 }
+
+// memberPos is the line and column of a member's key, for an error found
+// once the object is complete.
+type memberPos struct{ line, col int }
+
+const smallObject = 24
 
 func (d *decoder) newObject(n int) objBuilder {
 	return objBuilder{o: &Object{Members: make([]Member, 0, n)}}
@@ -357,10 +373,15 @@ func (b *objBuilder) find(key string) int {
 
 // put adds key=v, failing on a duplicate in strict mode.
 func (d *decoder) put(b *objBuilder, key string, v Value, l *line, off int) {
-	if i := b.find(key); i >= 0 {
-		if d.strict {
+	if d.strict {
+		if len(b.o.Members) < smallObject && b.find(key) >= 0 {
 			d.fail(l, off, "duplicate key %s", excerpt(key))
 		}
+		b.o.Members = append(b.o.Members, Member{Key: key, Value: v})
+		b.pos = append(b.pos, memberPos{l.num, max(off-l.start+1, 1)})
+		return
+	}
+	if i := b.find(key); i >= 0 {
 		b.o.Members[i].Value = v
 		return
 	}
@@ -369,7 +390,7 @@ func (d *decoder) put(b *objBuilder, key string, v Value, l *line, off int) {
 	switch {
 	case b.idx != nil:
 		b.idx[key] = n - 1
-	case n > 24:
+	case n > smallObject:
 		b.idx = make(map[string]int, 2*n)
 		for i, m := range b.o.Members {
 			b.idx[m.Key] = i
@@ -377,10 +398,22 @@ func (d *decoder) put(b *objBuilder, key string, v Value, l *line, off int) {
 	}
 }
 
-// has reports whether key is already present (for the strict duplicate
-// check made before a value is decoded).
+// finish returns the object, failing in strict mode on a repeated key of a
+// wide object at the repeat.
+func (d *decoder) finish(b *objBuilder) *Object {
+	if d.strict && len(b.o.Members) > smallObject {
+		ms := b.o.Members
+		if r := keyset.FirstRepeat(len(ms), func(i int) string { return ms[i].Key }); r >= 0 {
+			d.failAt(b.pos[r].line, b.pos[r].col, "duplicate key %s", excerpt(ms[r].Key))
+		}
+	}
+	return b.o
+}
+
+// checkNew fails, in strict mode, when key is already present in a small
+// object (the duplicate check made before a value is decoded).
 func (d *decoder) checkNew(b *objBuilder, key string, l *line, off int) {
-	if d.strict && b.find(key) >= 0 {
+	if d.strict && len(b.o.Members) < smallObject && b.find(key) >= 0 {
 		d.fail(l, off, "duplicate key %s", excerpt(key))
 	}
 }
@@ -450,7 +483,7 @@ func (d *decoder) objectFields(baseDepth int) *Object {
 		l = d.read()
 		d.keyValue(l, l.content, l.cstart, depth, &b)
 	}
-	return b.o
+	return d.finish(&b)
 }
 
 // scopeDepth returns the depth of the content of a scope opened at
@@ -606,7 +639,7 @@ func (d *decoder) keyedObject(h *header, baseDepth int, hl line) Value {
 		}
 		d.noBlankLines(first, last, "a keyed tabular object")
 	}
-	return b.o
+	return d.finish(&b)
 }
 
 func isListItem(c string) bool { return c == "-" || strings.HasPrefix(c, "- ") }
@@ -683,14 +716,14 @@ func (d *decoder) listItem(baseDepth int) Value {
 		v := d.arrayFromHeader(&h, baseDepth+1, &hl)
 		d.put(&b, h.key, v, &hl, aoff)
 		d.siblings(baseDepth+1, &b)
-		return b.o
+		return d.finish(&b)
 	}
 	if isKeyValue(after) {
 		b := d.newObject(4)
 		hl := *l
 		d.keyValue(&hl, after, aoff, baseDepth+1, &b)
 		d.siblings(baseDepth+1, &b)
-		return b.o
+		return d.finish(&b)
 	}
 	return d.primitive(l, after, aoff)
 }
@@ -859,7 +892,7 @@ func (d *decoder) parseFields(l *line, c string, i int, delim byte, level int) (
 		return nil, 0, "field groups nested deeper than " + strconv.Itoa(d.opts.MaxDepth) + " levels", i
 	}
 	var fields []field
-	var seen map[string]struct{} // the names so far, once the group is wide
+	var offs []int // the offset of each field's name
 	for {
 		start := i
 		j := i
@@ -916,16 +949,24 @@ func (d *decoder) parseFields(l *line, c string, i int, delim byte, level int) (
 			fOff = start + noff
 			f = field{name: d.fieldName(l, name, fOff, c)}
 		}
-		// A repeated name is reported where it is read, so that a long
-		// header repeating its names costs no more than the text up to it.
-		if d.strict && repeatsField(fields, &seen, f.name) {
+		// A name repeated among the first few is reported where it is
+		// read, so that a long header repeating its first names costs no
+		// more than the text up to it; a wide group is checked once read,
+		// in time linear in its names (see repeatsField).
+		if d.strict && repeatsField(fields, f.name) {
 			return nil, 0, "duplicate field name " + excerpt(f.name) + " in field list", fOff
 		}
 		fields = append(fields, f)
+		offs = append(offs, fOff)
 		if j >= len(c) {
 			return nil, 0, "unmatched brace in field list", len(c)
 		}
 		if c[j] == '}' {
+			if d.strict && len(fields) > wideGroup {
+				if r := keyset.FirstRepeat(len(fields), func(i int) string { return fields[i].name }); r >= 0 {
+					return nil, 0, "duplicate field name " + excerpt(fields[r].name) + " in field list", offs[r]
+				}
+			}
 			return fields, j + 1, "", 0
 		}
 		i = j + 1 // past the delimiter
@@ -962,32 +1003,21 @@ func countLeaves(fields []field) int {
 	return n
 }
 
-// wideGroup is the field count from which repeatsField keeps a set of the
-// names rather than scanning them.
+// wideGroup is the field count up to which repeatsField compares each new
+// name with those before it; a wider group is checked once complete.
 const wideGroup = 16
 
 // repeatsField reports whether name is among the names of fields, the
-// fields read so far in one brace group. Once the group is wide, *seen
-// holds their names, so a group is checked in linear time.
-func repeatsField(fields []field, seen *map[string]struct{}, name string) bool {
-	if len(fields) < wideGroup {
-		for i := range fields {
-			if fields[i].name == name {
-				return true
-			}
-		}
+// fields read so far in one brace group, while the group is narrow.
+func repeatsField(fields []field, name string) bool {
+	if len(fields) >= wideGroup {
 		return false
 	}
-	if *seen == nil {
-		*seen = make(map[string]struct{}, 2*wideGroup)
-		for i := range fields {
-			(*seen)[fields[i].name] = struct{}{}
+	for i := range fields {
+		if fields[i].name == name {
+			return true
 		}
 	}
-	if _, ok := (*seen)[name]; ok {
-		return true
-	}
-	(*seen)[name] = struct{}{}
 	return false
 }
 
