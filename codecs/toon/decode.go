@@ -72,7 +72,7 @@ type decoder struct {
 	peeked  bool
 	hasNext bool
 	next    line
-	last    line  // the line most recently consumed
+	last    line       // the line most recently consumed
 	blanks  []blankRun // runs of blank lines, increasing
 
 	lim   limits
