@@ -1,7 +1,10 @@
 package wire
 
 import (
+	"cmp"
+	"hash/maphash"
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -61,36 +64,86 @@ func (d *decoder) keepProps(ps []Property) []Property {
 }
 
 // dupCheckLinear is how many keys an object may have before duplicate
-// keys are found with a map rather than by comparing with each earlier one.
+// keys are found by hashing rather than by comparing with each earlier one.
 const dupCheckLinear = 16
 
-// keySet finds duplicate keys of one object in time linear in their number.
+// keySeed seeds the hashes of object keys; it is random, so that an input
+// cannot be made of keys whose hashes collide.
+var keySeed = maphash.MakeSeed()
+
+// keySet finds duplicate keys of one object in time linear in their number
+// (with a sort of their hashes, n log n, whose cost per key barely grows):
+// the first dupCheckLinear keys are compared as they come; past them every
+// key's hash is recorded, and dup sorts the hashes once the object ends.
+// A sorted slice of hashes, unlike a map, is read in order, so its cost per
+// key does not grow with the cache misses of a large table.
 type keySet struct {
-	m map[string]struct{}
+	n     int
+	small [dupCheckLinear]int // offsets of the first keys
+	hs    []keyHash
 }
 
-// seen reports whether key is among earlier (the object's keys so far,
-// given by key(i) for i < n), and records it.
-func (s *keySet) seen(key string, n int, earlier func(i int) string) bool {
+type keyHash struct {
+	h   uint64
+	off int // the key's offset in the input
+	i   int // its index among the object's keys
+}
+
+// add records key, at offset off, as the object's next key; earlier(i)
+// returns the i-th key before it. Among the first dupCheckLinear keys it
+// reports a duplicate at once; later ones are found by dup.
+func (s *keySet) add(key string, off int, earlier func(i int) string) bool {
+	n := s.n
+	s.n++
 	if n < dupCheckLinear {
 		for i := 0; i < n; i++ {
 			if earlier(i) == key {
 				return true
 			}
 		}
+		s.small[n] = off
 		return false
 	}
-	if s.m == nil {
-		s.m = make(map[string]struct{}, 2*n)
+	if s.hs == nil {
+		s.hs = make([]keyHash, 0, 4*dupCheckLinear)
 		for i := 0; i < n; i++ {
-			s.m[earlier(i)] = struct{}{}
+			s.hs = append(s.hs, keyHash{maphash.String(keySeed, earlier(i)), s.small[i], i})
 		}
 	}
-	if _, ok := s.m[key]; ok {
-		return true
-	}
-	s.m[key] = struct{}{}
+	s.hs = append(s.hs, keyHash{maphash.String(keySeed, key), off, n})
 	return false
+}
+
+// dup returns the offset and text of the first key, in input order, that
+// repeats an earlier key of the object, once all its keys have been added;
+// key(i) returns the i-th key.
+func (s *keySet) dup(key func(i int) string) (off int, k string, found bool) {
+	hs := s.hs
+	if len(hs) == 0 {
+		return 0, "", false
+	}
+	slices.SortFunc(hs, func(a, b keyHash) int {
+		if c := cmp.Compare(a.h, b.h); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	first := -1
+	for j := 1; j < len(hs); j++ {
+		// Within a run of equal hashes the keys are in input order.
+		for k := j - 1; k >= 0 && hs[k].h == hs[j].h; k-- {
+			if key(hs[k].i) == key(hs[j].i) {
+				if first < 0 || hs[j].i < hs[first].i {
+					first = j
+				}
+				break
+			}
+		}
+	}
+	if first < 0 {
+		return 0, "", false
+	}
+	return hs[first].off, key(hs[first].i), true
 }
 
 func (d *decoder) errAt(off int, msg string) error {
@@ -395,7 +448,7 @@ func (d *decoder) node(n *Node) error {
 			if len(key) > d.l.MaxStringBytes {
 				return d.tooLong(keyOff)
 			}
-			if keys.seen(key, len(props), func(i int) string { return props[i].Key }) {
+			if keys.add(key, keyOff, func(i int) string { return props[i].Key }) {
 				return d.errAt(keyOff, "node: duplicate property "+Excerpt(key))
 			}
 			var v Value
@@ -406,6 +459,9 @@ func (d *decoder) node(n *Node) error {
 	})
 	if err != nil {
 		return err
+	}
+	if off, k, dup := keys.dup(func(i int) string { return d.props[base+i].Key }); dup {
+		return d.errAt(off, "node: duplicate property "+Excerpt(k))
 	}
 	n.Properties = d.keepProps(d.props[base:])
 	if !haveType {
@@ -545,7 +601,7 @@ func (d *decoder) row() (Row, error) {
 		if len(key) > d.l.MaxStringBytes {
 			return d.tooLong(keyOff)
 		}
-		if keys.seen(key, len(cells), func(i int) string { return cells[i].Name }) {
+		if keys.add(key, keyOff, func(i int) string { return cells[i].Name }) {
 			return d.errAt(keyOff, "row: duplicate cell "+Excerpt(key))
 		}
 		var c Cell
@@ -570,6 +626,9 @@ func (d *decoder) row() (Row, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if off, k, dup := keys.dup(func(i int) string { return d.cells[base+i].Name }); dup {
+		return nil, d.errAt(off, "row: duplicate cell "+Excerpt(k))
 	}
 	return append(Row{}, d.cells[base:]...), nil
 }
@@ -612,7 +671,7 @@ func (d *decoder) refProperties() ([]Property, error) {
 		if len(key) > d.l.MaxStringBytes {
 			return d.tooLong(keyOff)
 		}
-		if keys.seen(key, len(props), func(i int) string { return props[i].Key }) {
+		if keys.add(key, keyOff, func(i int) string { return props[i].Key }) {
 			return d.errAt(keyOff, "node reference: duplicate property "+Excerpt(key))
 		}
 		v, err := d.value(key)
@@ -621,6 +680,9 @@ func (d *decoder) refProperties() ([]Property, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if off, k, dup := keys.dup(func(i int) string { return d.props[base+i].Key }); dup {
+		return nil, d.errAt(off, "node reference: duplicate property "+Excerpt(k))
 	}
 	return d.keepProps(d.props[base:]), nil
 }

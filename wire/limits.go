@@ -32,7 +32,11 @@ type Limits struct {
 	MaxElements int
 
 	// MaxStringBytes is the longest string value, name or key, in bytes
-	// as decoded (UTF-8). Default DefaultMaxStringBytes.
+	// as decoded (UTF-8; Check counts a byte that is not UTF-8 as the
+	// three bytes of the U+FFFD a decoder returns for it). The query type,
+	// the group kinds and a format's own field names are compared with
+	// their fixed values instead, so a small MaxStringBytes never refuses
+	// them. Default DefaultMaxStringBytes.
 	MaxStringBytes int
 
 	// MaxMaterializedBytes bounds the size of the decoded response as

@@ -29,19 +29,19 @@ var cborEnc = func() cbor.UserBufferEncMode {
 	return em
 }()
 
-// cborDecMode builds the CBOR library's decoder for o: its nesting and
-// array limits are o's, and it rejects what the layout never contains and
+// cborDecMode builds the CBOR library's decoder for b: its nesting and
+// array limits are b's, and it rejects what the layout never contains and
 // the library would otherwise turn into something else: tags,
 // indefinite-length items, undefined (which would read as null), invalid
 // UTF-8.
-func cborDecMode(o Options) (cbor.DecMode, error) {
+func cborDecMode(b bounds) (cbor.DecMode, error) {
 	simple, err := cbor.NewSimpleValueRegistryFromDefaults(cbor.WithRejectedSimpleValue(23)) // undefined
 	if err != nil {
 		return nil, err
 	}
 	return cbor.DecOptions{
-		MaxNestedLevels:  o.MaxNesting,
-		MaxArrayElements: o.MaxElements,
+		MaxNestedLevels:  b.maxNesting,
+		MaxArrayElements: b.maxArray,
 		MaxMapPairs:      16, // the smallest the library allows; a map is an error anyway
 		IndefLength:      cbor.IndefLengthForbidden,
 		TagsMd:           cbor.TagsForbidden,
@@ -209,7 +209,7 @@ func appendCBOR(dst []byte, r *wire.GraphResponse, table bool) ([]byte, error) {
 	}
 	buf := bytes.NewBuffer(dst)
 	if err := cborEnc.MarshalToBuffer(st.sink.root, buf); err != nil {
-		return dst, &EncodeError{Codec: CBORName, Field: "response", Msg: err.Error()}
+		return dst, &wire.EncodeError{Codec: CBORName, Msg: "the CBOR library", Err: err}
 	}
 	return buf.Bytes(), nil
 }
@@ -230,6 +230,12 @@ type cborFrame struct {
 
 func (s *cborSource) fail(msg string) error {
 	return decodeError(CBORName, s.offset(), msg, nil)
+}
+
+func (s *cborSource) failLimit(limit, msg string) error {
+	e := decodeError(CBORName, s.offset(), msg, nil)
+	e.Limit = limit
+	return e
 }
 
 func (s *cborSource) next(t *token) error {
@@ -257,8 +263,8 @@ func (s *cborSource) next(t *token) error {
 	case float64:
 		t.kind, t.f = kFloat, x
 	case string:
-		if len(x) > s.c.opts.MaxStringBytes {
-			return s.fail(fmt.Sprintf("string of %d bytes exceeds the limit of %d", len(x), s.c.opts.MaxStringBytes))
+		if len(x) > s.c.b.maxString {
+			return s.failLimit("MaxStringBytes", fmt.Sprintf("string of %d bytes exceeds the limit of %d", len(x), s.c.limits.MaxStringBytes))
 		}
 		t.kind, t.s = kString, x
 	case []any:
@@ -301,7 +307,7 @@ func (c *Codec) decodeCBOR(data []byte) (*wire.GraphResponse, error) {
 	}()
 	st.src.c, st.src.data = c, data
 	st.src.stack = append(st.src.stack, cborFrame{items: []any{root}})
-	st.d.reset(&st.src, &c.opts)
+	st.d.reset(&st.src, c)
 	r := st.d.response()
 	if st.d.err != nil {
 		return nil, st.d.err
@@ -322,6 +328,18 @@ func (e libError) Unwrap() error { return e.err }
 func (c *Codec) cborLibError(data []byte, err error) error {
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		return decodeError(CBORName, len(data), "unexpected end of input", nil)
+	}
+	var tooLong *cbor.MaxArrayElementsError
+	var tooDeep *cbor.MaxNestedLevelError
+	switch {
+	case errors.As(err, &tooLong):
+		e := decodeError(CBORName, c.cborFault(data), fmt.Sprintf("an array longer than the layout allows under MaxElements %d", c.limits.MaxElements), nil)
+		e.Limit = "MaxElements"
+		return e
+	case errors.As(err, &tooDeep):
+		e := decodeError(CBORName, c.cborFault(data), fmt.Sprintf("arrays nested deeper than the layout allows under MaxDepth %d", c.limits.MaxDepth), nil)
+		e.Limit = "MaxDepth"
+		return e
 	}
 	return decodeError(CBORName, c.cborFault(data), "", libError{err})
 }
@@ -376,7 +394,7 @@ func (c *Codec) cborFault(data []byte) int {
 	off := 0
 	for level := 1; ; level++ {
 		major, count, h, ok := cborHead(data[off:])
-		if !ok || major != cborArray || level > c.opts.MaxNesting || count > uint64(c.opts.MaxElements) {
+		if !ok || major != cborArray || level > c.b.maxNesting || count > uint64(c.b.maxArray) {
 			return off
 		}
 		p, bad := off+h, -1

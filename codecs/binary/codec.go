@@ -34,27 +34,28 @@ func (f Format) String() string {
 	return fmt.Sprintf("Format(%d)", uint8(f))
 }
 
-// Codec is a wire.Codec for one Format with fixed decoding limits. It is
-// immutable and safe for concurrent use.
+// Codec is a wire.Codec for one Format with fixed Options. It is immutable
+// and safe for concurrent use.
 type Codec struct {
 	format Format
-	opts   Options
+	limits wire.Limits
+	b      bounds
 	dm     cbor.DecMode // CBOR only
 }
 
-// New returns a codec for f whose decoder enforces o. Zero fields of o take
+// New returns a codec for f configured by o. Zero fields of o.Limits take
 // their defaults; an out-of-range field is an error.
 func New(f Format, o Options) (*Codec, error) {
 	if f != Msgpack && f != CBOR {
 		return nil, fmt.Errorf("binary: unknown format %d", uint8(f))
 	}
-	o, err := o.withDefaults()
+	l, err := o.Limits.WithDefaults()
 	if err != nil {
 		return nil, err
 	}
-	c := &Codec{format: f, opts: o}
+	c := &Codec{format: f, limits: l, b: boundsFor(l)}
 	if f == CBOR {
-		if c.dm, err = cborDecMode(o); err != nil {
+		if c.dm, err = cborDecMode(c.b); err != nil {
 			return nil, err
 		}
 	}
@@ -88,8 +89,11 @@ func init() {
 // Format reports the codec's format.
 func (c *Codec) Format() Format { return c.format }
 
-// Options reports the decoding limits in force, defaults filled in.
-func (c *Codec) Options() Options { return c.opts }
+// Options reports the codec's options, defaults filled in.
+func (c *Codec) Options() Options { return Options{Limits: c.limits} }
+
+// Limits reports the codec's limits, defaults filled in.
+func (c *Codec) Limits() wire.Limits { return c.limits }
 
 // Info describes the codec for the registry.
 func (c *Codec) Info() wire.Info {

@@ -1,8 +1,11 @@
 package binary
 
 import (
+	"cmp"
 	"fmt"
+	"hash/maphash"
 	"math"
+	"slices"
 
 	"github.com/graphwire/graphwire/wire"
 )
@@ -47,16 +50,22 @@ type source interface {
 // sticks: later reads return zero values and loops stop.
 type decoder struct {
 	src   source
-	opts  *Options
-	names []string // the string table: names written in full so far
-	depth int
+	c     *Codec          // its limits and bounds
+	names []string        // the string table: names written in full so far
+	props []wire.Property // the chunk node properties are taken from
+	depth int             // arrays entered
+	lists int             // list values entered
+	m     *wire.Meter
 	err   error
 	tok   token
 }
 
-func (d *decoder) reset(src source, opts *Options) {
+func (d *decoder) reset(src source, c *Codec) {
 	clear(d.names)
-	*d = decoder{src: src, opts: opts, names: d.names[:0]}
+	*d = decoder{src: src, c: c, names: d.names[:0]}
+	if c != nil {
+		d.m = wire.NewMeter(c.limits.MaxMaterializedBytes)
+	}
 }
 
 func (d *decoder) read() *token {
@@ -73,6 +82,39 @@ func (d *decoder) read() *token {
 func (d *decoder) failf(format string, args ...any) {
 	if d.err == nil {
 		d.err = d.src.fail(fmt.Sprintf(format, args...))
+	}
+}
+
+// failLimit records a refusal by the Limits field limit, positioned at the
+// item last read.
+func (d *decoder) failLimit(limit, format string, args ...any) {
+	if d.err == nil {
+		d.err = d.src.fail(fmt.Sprintf(format, args...))
+		if e, ok := d.err.(*wire.DecodeError); ok {
+			e.Limit = limit
+		}
+	}
+}
+
+// count checks the length of one sequence of the response against
+// MaxElements.
+func (d *decoder) count(what string, n int) {
+	if n > d.c.limits.MaxElements {
+		d.failLimit("MaxElements", "%s: %d elements, more than the limit of %d", what, n, d.c.limits.MaxElements)
+	}
+}
+
+// checkLen checks a string, name or key against MaxStringBytes.
+func (d *decoder) checkLen(what, s string) {
+	if len(s) > d.c.limits.MaxStringBytes {
+		d.failLimit("MaxStringBytes", "%s: a string of %d bytes, longer than the limit of %d", what, len(s), d.c.limits.MaxStringBytes)
+	}
+}
+
+// metered records a refusal by MaxMaterializedBytes when ok is false.
+func (d *decoder) metered(ok bool) {
+	if !ok {
+		d.failLimit("MaxMaterializedBytes", "%s", d.m.Msg())
 	}
 }
 
@@ -104,8 +146,8 @@ func (d *decoder) enter(what string, n, min, max int) int {
 			d.failf("%s: %d elements, expected %d to %d", what, n, min, max)
 		}
 		return 0
-	case d.depth >= d.opts.MaxNesting:
-		d.failf("%s: nesting deeper than %d levels", what, d.opts.MaxNesting)
+	case d.depth >= d.c.b.maxNesting:
+		d.failLimit("MaxDepth", "%s: arrays nested deeper than %d levels", what, d.c.b.maxNesting)
 		return 0
 	}
 	d.depth++
@@ -166,10 +208,23 @@ func (d *decoder) str(what string) string {
 		d.wrongKind(what, "string", t)
 		return ""
 	}
+	d.checkLen(what, t.s)
 	return t.s
 }
 
 func (d *decoder) name(what string) string {
+	t := d.read()
+	if t == nil {
+		return ""
+	}
+	s := d.resolve(what, t)
+	d.checkLen(what, s)
+	return s
+}
+
+// enum reads a name whose value must be one of an enumeration's; the
+// caller compares it, and MaxStringBytes does not bound it.
+func (d *decoder) enum(what string) string {
 	t := d.read()
 	if t == nil {
 		return ""
@@ -201,6 +256,7 @@ func (d *decoder) optName(what string) wire.OptString {
 		return wire.OptString{}
 	}
 	s := d.resolve(what, t)
+	d.checkLen(what, s)
 	if d.err != nil {
 		return wire.OptString{}
 	}
@@ -222,16 +278,24 @@ func (d *decoder) value(what string) wire.Value {
 	case kFloat:
 		return wire.Float(t.f)
 	case kString:
+		d.checkLen(what, t.s)
 		return wire.String(t.s)
 	}
+	if d.lists >= d.c.limits.MaxDepth {
+		d.failLimit("MaxDepth", "%s: lists nested more than %d deep", what, d.c.limits.MaxDepth)
+		return wire.Value{}
+	}
+	d.count(what, int(t.i))
 	n := d.enter(what, int(t.i), 0, math.MaxInt)
 	if d.err != nil {
 		return wire.Value{}
 	}
+	d.lists++
 	vs := make([]wire.Value, 0, prealloc(n))
 	for i := 0; i < n && d.err == nil; i++ {
 		vs = append(vs, d.value(what))
 	}
+	d.lists--
 	d.leave()
 	return wire.ListOf(vs...)
 }
@@ -251,12 +315,13 @@ func (d *decoder) response() *wire.GraphResponse {
 	}
 	r := &wire.GraphResponse{}
 	r.FormatVersion = d.str("format_version")
-	r.QueryType = wire.QueryType(d.name("query_type"))
+	r.QueryType = wire.QueryType(d.enum("query_type"))
 	if d.err == nil && !r.QueryType.Valid() {
 		d.failf("unknown query type %q", r.QueryType)
 	}
 
 	cnt := d.array("nodes", 0, math.MaxInt)
+	d.count("nodes", cnt)
 	r.Nodes = make([]wire.Node, 0, prealloc(cnt))
 	for i := 0; i < cnt && d.err == nil; i++ {
 		m := d.array("node", 2, math.MaxInt)
@@ -265,40 +330,56 @@ func (d *decoder) response() *wire.GraphResponse {
 		}
 		r.Nodes = append(r.Nodes, wire.Node{})
 		d.node(&r.Nodes[i], m-2)
+		if d.err == nil {
+			d.metered(d.m.Node(&r.Nodes[i]))
+		}
 		d.leave()
 	}
 	d.leave()
 
 	cnt = d.array("edges", 0, math.MaxInt)
+	d.count("edges", cnt)
 	r.Edges = make([]wire.Edge, 0, prealloc(cnt))
 	for i := 0; i < cnt && d.err == nil; i++ {
 		r.Edges = append(r.Edges, wire.Edge{})
 		d.edge(&r.Edges[i])
+		if d.err == nil {
+			d.metered(d.m.Edge(&r.Edges[i]))
+		}
 	}
 	d.leave()
 
 	if n > 5 {
 		if cnt := d.optArray("columns"); cnt >= 0 {
+			d.count("columns", cnt)
 			r.Columns = make([]wire.Column, 0, prealloc(cnt))
 			for i := 0; i < cnt && d.err == nil; i++ {
 				r.Columns = append(r.Columns, wire.Column{})
 				d.column(&r.Columns[i])
+				if d.err == nil {
+					d.metered(d.m.Column(&r.Columns[i]))
+				}
 			}
 			d.leave()
 		}
 	}
 	if n > 6 {
 		if cnt := d.optArray("group_columns"); cnt >= 0 {
+			d.count("group_columns", cnt)
 			r.GroupColumns = make([]wire.GroupColumn, 0, prealloc(cnt))
 			for i := 0; i < cnt && d.err == nil; i++ {
 				r.GroupColumns = append(r.GroupColumns, wire.GroupColumn{})
 				d.groupColumn(&r.GroupColumns[i])
+				if d.err == nil {
+					d.metered(d.m.GroupColumn(&r.GroupColumns[i]))
+				}
 			}
 			d.leave()
 		}
 	}
 	if n > 7 {
 		if cnt := d.optArray("rows"); cnt >= 0 {
+			d.count("rows", cnt)
 			r.Rows = make([]wire.Row, 0, prealloc(cnt))
 			for i := 0; i < cnt && d.err == nil; i++ {
 				r.Rows = append(r.Rows, d.row())
@@ -327,6 +408,9 @@ func (d *decoder) response() *wire.GraphResponse {
 		}
 	}
 	d.leave()
+	if d.err == nil {
+		d.metered(d.m.Finish(r))
+	}
 	if d.err != nil {
 		return nil
 	}
@@ -342,11 +426,12 @@ func (d *decoder) node(nd *wire.Node, props int) {
 		return
 	}
 	n := props / 2
-	nd.Properties = make([]wire.Property, 0, prealloc(n))
-	var seen map[string]struct{}
-	if n > 16 {
-		seen = make(map[string]struct{}, prealloc(n))
+	d.count("node properties", n)
+	if d.err != nil {
+		return
 	}
+	nd.Properties = d.takeProps(n)
+	var hashes []keyHash // past dupLinear keys, every key's hash
 	for k := 0; k < n; k++ {
 		key := d.name("property key")
 		if d.err != nil {
@@ -356,22 +441,90 @@ func (d *decoder) node(nd *wire.Node, props int) {
 			d.failf("property key %q is reserved", key)
 			return
 		}
-		if seen != nil {
-			if _, dup := seen[key]; dup {
-				d.failf("property key %q given twice", key)
-				return
-			}
-			seen[key] = struct{}{}
-		} else {
+		if k < dupLinear {
 			for j := 0; j < k; j++ {
 				if nd.Properties[j].Key == key {
 					d.failf("property key %q given twice", key)
 					return
 				}
 			}
+		} else {
+			if hashes == nil {
+				hashes = make([]keyHash, 0, prealloc(n))
+				for j := 0; j < k; j++ {
+					hashes = append(hashes, keyHash{maphash.String(keySeed, nd.Properties[j].Key), j})
+				}
+			}
+			hashes = append(hashes, keyHash{maphash.String(keySeed, key), k})
 		}
 		nd.Properties = append(nd.Properties, wire.Property{Key: key, Value: d.value("property value")})
 	}
+	if d.err == nil && hashes != nil {
+		if key, dup := firstDup(hashes, nd.Properties); dup {
+			d.failf("property key %q given twice", key)
+		}
+	}
+}
+
+// propChunk is how many properties the decoder allocates at once for the
+// nodes of a response: nodes of at most propChunk/16 properties take theirs
+// from a shared chunk, so that a response of many small nodes costs a few
+// large allocations rather than one per node (and the garbage collector has
+// fewer objects to mark).
+const propChunk = 1024
+
+// takeProps returns an empty slice with room for n properties.
+func (d *decoder) takeProps(n int) []wire.Property {
+	if n > propChunk/16 {
+		return make([]wire.Property, 0, prealloc(n))
+	}
+	if cap(d.props)-len(d.props) < n {
+		d.props = make([]wire.Property, 0, propChunk)
+	}
+	s := d.props[len(d.props) : len(d.props) : len(d.props)+n]
+	d.props = d.props[:len(d.props)+n]
+	return s
+}
+
+// dupLinear is how many keys a node may have before duplicates are found by
+// hashing rather than by comparing each key with every earlier one.
+const dupLinear = 16
+
+// keySeed seeds the hashes of property keys; it is random, so that an input
+// cannot be made of keys whose hashes collide.
+var keySeed = maphash.MakeSeed()
+
+type keyHash struct {
+	h uint64
+	i int
+}
+
+// firstDup returns the first key of props, in order, that repeats an
+// earlier one, given the hash of every key. It sorts the hashes: a sorted
+// slice is read in order, so the cost per key does not grow with the
+// cache misses of a large hash table as the node grows.
+func firstDup(hs []keyHash, props []wire.Property) (string, bool) {
+	slices.SortFunc(hs, func(a, b keyHash) int {
+		if c := cmp.Compare(a.h, b.h); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	first := -1
+	for j := 1; j < len(hs); j++ {
+		for k := j - 1; k >= 0 && hs[k].h == hs[j].h; k-- {
+			if props[hs[k].i].Key == props[hs[j].i].Key {
+				if first < 0 || hs[j].i < first {
+					first = hs[j].i
+				}
+				break
+			}
+		}
+	}
+	if first < 0 {
+		return "", false
+	}
+	return props[first].Key, true
 }
 
 func (d *decoder) edge(e *wire.Edge) {
@@ -409,7 +562,7 @@ func (d *decoder) column(c *wire.Column) {
 func (d *decoder) groupColumn(g *wire.GroupColumn) {
 	n := d.array("group column", 3, 5)
 	g.Name = d.name("group column name")
-	g.Kind = wire.GroupKind(d.name("group column kind"))
+	g.Kind = wire.GroupKind(d.enum("group column kind"))
 	if d.err == nil && !g.Kind.Valid() {
 		d.failf("unknown group kind %q", g.Kind)
 	}
@@ -425,6 +578,7 @@ func (d *decoder) groupColumn(g *wire.GroupColumn) {
 
 func (d *decoder) row() wire.Row {
 	n := d.array("row", 0, math.MaxInt)
+	d.count("row", n)
 	if d.err != nil {
 		return nil
 	}
@@ -445,7 +599,13 @@ func (d *decoder) row() wire.Row {
 		default:
 			d.failf("cell: %d elements, expected 2 (a value) or an odd number (a node)", m)
 		}
+		if d.err == nil {
+			d.metered(d.m.Cell(c))
+		}
 		d.leave()
+	}
+	if d.err == nil {
+		d.metered(d.m.EndRow(len(row)))
 	}
 	d.leave()
 	return row
@@ -457,9 +617,11 @@ func (d *decoder) row() wire.Row {
 // bytes that remain.
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 	switch {
-	case len(data) > c.opts.MaxInputBytes:
-		return nil, decodeError(c.format.String(), c.opts.MaxInputBytes,
-			fmt.Sprintf("input of %d bytes exceeds the limit of %d", len(data), c.opts.MaxInputBytes), nil)
+	case int64(len(data)) > c.limits.MaxInputBytes:
+		e := decodeError(c.format.String(), int(c.limits.MaxInputBytes),
+			fmt.Sprintf("input of %d bytes exceeds the limit of %d", len(data), c.limits.MaxInputBytes), nil)
+		e.Limit = "MaxInputBytes"
+		return nil, e
 	case len(data) == 0:
 		return nil, decodeError(c.format.String(), 0, "empty input", nil)
 	case c.format == CBOR:

@@ -70,25 +70,48 @@
 // indefinite-length CBOR items, CBOR undefined, or bytes after the response
 // are all errors. Every error is a *wire.DecodeError whose Offset is the
 // byte offset of the offending item ("cbor: offset 42: node id: expected
-// integer, found string"). The encoder refuses, with an *EncodeError, the
-// responses the decoder would refuse.
+// integer, found string"). The encoder refuses, with a *wire.EncodeError
+// naming the path, the responses the decoder would refuse.
 //
 // # Security
 //
-// Decode is meant for untrusted bytes. Options bound it, with defaults:
-// MaxInputBytes 64 MiB, MaxNesting 32 levels of arrays, MaxElements
-// 1,048,576 per array, MaxStringBytes 16 MiB. Before anything is allocated
-// for an array or a string, its declared length is checked against these
-// limits and against the bytes actually left in the input (every element
-// takes at least one byte), so a ten-byte input declaring 2^32 elements or
-// a 2^62-byte string fails at once without allocating. Memory is then
-// proportional to the input actually present. msgpack is decoded item by item
-// with the library's low-level Decoder; CBOR is first checked for
-// well-formedness and the same limits by the CBOR library (DecMode with
-// MaxNestedLevels, MaxArrayElements, tags and indefinite lengths
-// forbidden) before it decodes anything. Decoding never panics.
+// Decode is meant for untrusted bytes. The codec's wire.Limits
+// (Options.Limits; the defaults in parentheses) bound it: the input's length
+// (MaxInputBytes, 64 MiB); lists nested in a value (MaxDepth, 32); the
+// elements of any one sequence — nodes, edges, columns, group columns, rows,
+// the cells of a row, the properties of a node, the items of a list
+// (MaxElements, 1,048,576); a string, name or key (MaxStringBytes, 16 MiB;
+// the query type and group kinds are compared with their enumerations
+// instead); and the canonical JSON the decoded response would take
+// (MaxMaterializedBytes, 256 MiB). That last one counts every use of a name
+// from the string table in full, so a 64 KiB name written once and
+// referenced 200,000 times (1.3 MB of input, 13 GB as JSON) is refused
+// where it passes the limit, in time proportional to the input. Past any
+// limit the *wire.DecodeError names it in Limit and matches
+// errors.Is(err, wire.ErrLimit).
 //
-// New(format, Options) builds a codec with other limits; the value is
+// Before anything is allocated for an array or a string, its declared
+// length is checked against the bytes actually left in the input (every
+// element takes at least one byte) and against bounds derived from the
+// Limits: the layout's arrays nest MaxDepth + 4 deep at most (response,
+// rows, row, cell, then the lists), hold at most 2×MaxElements + 3 items (a
+// node reference: name, type, id, then a key and a value per property),
+// and no string item is longer than MaxStringBytes (or 64 bytes, whichever
+// is more, so that the enumerations read). The exact limits are then
+// checked per sequence as the response is built. So a ten-byte input
+// declaring 2^32 elements or a 2^62-byte string fails at once without
+// allocating, and memory stays proportional to the input actually present.
+// msgpack is decoded item by item with the library's low-level Decoder;
+// CBOR is first checked for well-formedness and the same bounds by the CBOR
+// library (DecMode with MaxNestedLevels, MaxArrayElements, tags and
+// indefinite lengths forbidden) before it decodes anything. Decoding never
+// panics.
+//
+// AppendEncode refuses, with a *wire.EncodeError naming the path, exactly
+// what Decode under the same Limits would refuse (wire.Limits.Check, and an
+// encoding longer than MaxInputBytes), so whatever it writes reads back.
+//
+// New(format, Options) builds a codec with other Limits; the value is
 // immutable and safe for concurrent use. Default(format) is the codec with
-// default limits that the registry holds.
+// the default Limits that the default registry holds.
 package binary

@@ -32,12 +32,12 @@ type encoder struct {
 	// table; nil disables the table (every name written in full), which is
 	// kept for measuring the table's effect.
 	names map[string]int64
-	err   *EncodeError
+	err   *wire.EncodeError
 }
 
 func (e *encoder) fail(field, format string, args ...any) {
 	if e.err == nil {
-		e.err = &EncodeError{Codec: e.codec, Field: field, Msg: fmt.Sprintf(format, args...)}
+		e.err = &wire.EncodeError{Codec: e.codec, Path: field, Msg: fmt.Sprintf(format, args...)}
 	}
 }
 
@@ -373,13 +373,31 @@ func (e *encoder) cell(c *wire.Cell, i, j int) bool {
 }
 
 // AppendEncode appends the encoding of r to dst. On error it returns dst as
-// given and an *EncodeError.
+// given and a *wire.EncodeError naming the place: a response the layout
+// cannot carry (see the package documentation), or one that Decode under
+// the codec's Limits would refuse (wire.Limits.Check, and an encoding
+// longer than MaxInputBytes).
 func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	name := c.format.String()
 	if r == nil {
-		return dst, &EncodeError{Codec: c.format.String(), Field: "response", Msg: "nil response"}
+		return dst, &wire.EncodeError{Codec: name, Msg: "nil response"}
 	}
+	if err := c.limits.Check(name, r); err != nil {
+		return dst, err
+	}
+	var out []byte
+	var err error
 	if c.format == CBOR {
-		return appendCBOR(dst, r, true)
+		out, err = appendCBOR(dst, r, true)
+	} else {
+		out, err = appendMsgpack(dst, r, true)
 	}
-	return appendMsgpack(dst, r, true)
+	if err != nil {
+		return dst, err
+	}
+	if n := int64(len(out) - len(dst)); n > c.limits.MaxInputBytes {
+		return dst, &wire.EncodeError{Codec: name, Limit: "MaxInputBytes",
+			Msg: fmt.Sprintf("the encoding of %d bytes is longer than the limit of %d", n, c.limits.MaxInputBytes)}
+	}
+	return out, nil
 }

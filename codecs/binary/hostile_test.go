@@ -149,13 +149,13 @@ func TestHostileDeclaredLengths(t *testing.T) {
 		}
 	}
 	// A length within the bytes present but beyond the limits.
-	small, err := New(Msgpack, Options{MaxElements: 16, MaxStringBytes: 4})
+	small, err := New(Msgpack, Options{Limits: wire.Limits{MaxElements: 16, MaxStringBytes: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	mustReject(t, small, pad([]byte{0xdc, 0x00, 0x20}, 64), "msgpack array above MaxElements")
 	mustReject(t, small, []byte{0x95, 0x01, 0xa5, 'a', 'b', 'c', 'd', 'e', 0xa0, 0x90, 0x90}, "msgpack string above MaxStringBytes")
-	smallCBOR, err := New(CBOR, Options{MaxElements: 16, MaxStringBytes: 4, MaxInputBytes: 8})
+	smallCBOR, err := New(CBOR, Options{Limits: wire.Limits{MaxElements: 16, MaxStringBytes: 4, MaxInputBytes: 8}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,10 +176,10 @@ func TestHostileNesting(t *testing.T) {
 		Properties: []wire.Property{wire.Prop("k", deepList(100_000))}}}}
 	for _, f := range formats {
 		c := Default(f)
-		b, err := c.AppendEncode(nil, deep) // encoding has no limits
-		if err != nil {
-			t.Fatal(err)
+		if _, err := c.AppendEncode(nil, deep); !errors.Is(err, wire.ErrLimit) {
+			t.Errorf("%s: encoding a list nested 100,000 deep: %v, want a limit error", f, err)
 		}
+		b := forceEncode(t, f, deep)
 		de := mustReject(t, c, b, "value nested 100,000 deep")
 		if !strings.Contains(de.Error(), "nest") {
 			t.Errorf("%s: nesting error does not say so: %v", f, de)
@@ -192,11 +192,13 @@ func TestHostileNesting(t *testing.T) {
 
 		// Right at the limit decodes; one more level does not.
 		at := &wire.GraphResponse{QueryType: wire.Search, Nodes: []wire.Node{{Type: "T", ID: 1,
-			Properties: []wire.Property{wire.Prop("k", deepList(DefaultMaxNesting-3))}}}}
+			Properties: []wire.Property{wire.Prop("k", deepList(wire.DefaultMaxDepth))}}}}
 		roundTrip(t, c, at)
-		at.Nodes[0].Properties[0].Value = deepList(DefaultMaxNesting - 2)
-		b, _ = c.AppendEncode(nil, at)
-		mustReject(t, c, b, "one level past MaxNesting")
+		at.Nodes[0].Properties[0].Value = deepList(wire.DefaultMaxDepth + 1)
+		b = forceEncode(t, f, at)
+		if de := mustReject(t, c, b, "one level past MaxDepth"); de.Limit != "MaxDepth" {
+			t.Errorf("%s: one level past MaxDepth: Limit %q", f, de.Limit)
+		}
 	}
 }
 
@@ -474,7 +476,7 @@ func TestHostileSemantics(t *testing.T) {
 		for _, tc := range bad {
 			// The encoder refuses, leaving dst as it was...
 			b, err := c.AppendEncode([]byte("x"), tc.r)
-			var ee *EncodeError
+			var ee *wire.EncodeError
 			if !errors.As(err, &ee) || string(b) != "x" || !strings.HasPrefix(err.Error(), f.String()+": ") {
 				t.Errorf("%s: %s: encode gave %q, %v", f, tc.name, b, err)
 			}

@@ -117,7 +117,8 @@ func (r *mpReader) UnreadByte() error {
 type mpSource struct {
 	mpReader
 	dec   *msgpack.Decoder
-	opts  *Options
+	b     *bounds
+	lim   *wire.Limits
 	start int // offset of the item last read
 	// pending counts the elements that open arrays have declared and that
 	// have not been read yet. Each needs at least one byte, so a new array
@@ -132,6 +133,12 @@ func (s *mpSource) failAt(off int, msg string, err error) error {
 }
 
 func (s *mpSource) fail(msg string) error { return s.failAt(s.start, msg, nil) }
+
+func (s *mpSource) failLimit(limit, msg string) error {
+	e := decodeError(MsgpackName, s.start, msg, nil)
+	e.Limit = limit
+	return e
+}
 
 func (s *mpSource) next(t *token) error {
 	s.start = s.off
@@ -172,8 +179,8 @@ func (s *mpSource) next(t *token) error {
 			break
 		}
 		switch left := len(s.data) - s.off; {
-		case n > s.opts.MaxStringBytes:
-			return s.fail(fmt.Sprintf("string of %d bytes exceeds the limit of %d", n, s.opts.MaxStringBytes))
+		case n > s.b.maxString:
+			return s.failLimit("MaxStringBytes", fmt.Sprintf("string of %d bytes exceeds the limit of %d", n, s.lim.MaxStringBytes))
 		case n > left:
 			return s.fail(fmt.Sprintf("string of %d bytes runs past the end of input (%d bytes left)", n, left))
 		}
@@ -189,8 +196,8 @@ func (s *mpSource) next(t *token) error {
 			break
 		}
 		switch left := len(s.data) - s.off; {
-		case n > s.opts.MaxElements:
-			return s.fail(fmt.Sprintf("array of %d elements exceeds the limit of %d", n, s.opts.MaxElements))
+		case n > s.b.maxArray:
+			return s.failLimit("MaxElements", fmt.Sprintf("array of %d items exceeds the limit of %d elements", n, s.lim.MaxElements))
 		case n > left:
 			return s.fail(fmt.Sprintf("array of %d elements runs past the end of input (%d bytes left)", n, left))
 		case n > left-s.pending:
@@ -239,8 +246,8 @@ func (c *Codec) decodeMsgpack(data []byte) (*wire.GraphResponse, error) {
 	}()
 	st.src.mpReader = mpReader{data: data}
 	st.src.pending = 0
-	st.src.opts = &c.opts
-	st.d.reset(&st.src, &c.opts)
+	st.src.b, st.src.lim = &c.b, &c.limits
+	st.d.reset(&st.src, c)
 	r := st.d.response()
 	if st.d.err != nil {
 		return nil, st.d.err

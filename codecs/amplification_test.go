@@ -1,0 +1,84 @@
+package codecs_test
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graphwire/graphwire/codecs"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// amplified are responses that are small in memory and large as canonical
+// JSON, because many places share one value: a name (what a binary codec's
+// name table or GOON's type headers write once) and a node (what GOON's
+// aggregation lifts and refers to from every row).
+func amplified() map[string]*wire.GraphResponse {
+	name := "T" + strings.Repeat("a", 4095) // 4 KiB, an identifier
+	shared := search()
+	shared.Nodes = make([]wire.Node, 2000)
+	for i := range shared.Nodes {
+		shared.Nodes[i] = wire.Node{Type: name, ID: int64(i + 1)}
+	}
+	node := &wire.Node{Type: "Project", ID: 1, Properties: []wire.Property{wire.Prop("title", wire.String(strings.Repeat("breadcrumb ", 400)))}}
+	lifted := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Aggregation,
+		Columns:      []wire.Column{{Name: "n", Function: "count"}},
+		GroupColumns: []wire.GroupColumn{{Name: "p", Kind: wire.GroupByNode, Node: "p"}},
+		Rows:         make([]wire.Row, 2000)}
+	for i := range lifted.Rows {
+		lifted.Rows[i] = wire.Row{{Name: "p", Node: node}, {Name: "n", Value: wire.Int(int64(i))}}
+	}
+	return map[string]*wire.GraphResponse{"shared name": shared, "shared node": lifted}
+}
+
+// TestAmplification: under a MaxMaterializedBytes of 1 MiB, every codec
+// refuses to encode a response that materialises to about 8 MB, and every
+// decoder refuses that response's encoding (as a writer with the default
+// Limits sends it) with a MaxMaterializedBytes error, counting every use of
+// the shared value, within 2 s and 64× the input plus 64 MiB of memory.
+func TestAmplification(t *testing.T) {
+	reg, err := codecs.NewRegistry(codecs.Options{Limits: wire.Limits{MaxMaterializedBytes: 1 << 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for shape, r := range amplified() {
+		size := wire.MaterializedSize(r)
+		if size < 8_000_000 {
+			t.Fatalf("%s: materialises to %d bytes only", shape, size)
+		}
+		for _, info := range reg.List() {
+			_, err := reg.EncodeWith(info.Name, r)
+			var ee *wire.EncodeError
+			if !errors.As(err, &ee) || ee.Limit != "MaxMaterializedBytes" {
+				t.Errorf("%s, %s: encode = %v, want a MaxMaterializedBytes *wire.EncodeError", shape, info.Name, err)
+			}
+			data, err := wire.EncodeWith(info.Name, r)
+			if err != nil {
+				t.Logf("%s, %s: the default codec does not write it either: %v", shape, info.Name, err)
+				continue
+			}
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			start := time.Now()
+			_, err = reg.DecodeWith(info.Name, data)
+			elapsed := time.Since(start)
+			runtime.ReadMemStats(&after)
+			var de *wire.DecodeError
+			if !errors.As(err, &de) || de.Limit != "MaxMaterializedBytes" {
+				t.Errorf("%s, %s: decoding %d bytes that materialise to %d: %v, want a MaxMaterializedBytes *wire.DecodeError", shape, info.Name, len(data), size, err)
+				continue
+			}
+			alloc := int64(after.TotalAlloc - before.TotalAlloc)
+			t.Logf("%s, %s: %d bytes in, refused in %v allocating %d bytes: %v", shape, info.Name, len(data), elapsed, alloc, err)
+			if bound := 64*int64(len(data)) + 64<<20; alloc > bound {
+				t.Errorf("%s, %s: allocated %d bytes, more than %d", shape, info.Name, alloc, bound)
+			}
+			if elapsed > 2*time.Second {
+				t.Errorf("%s, %s: took %v", shape, info.Name, elapsed)
+			}
+		}
+	}
+}

@@ -1,0 +1,100 @@
+package wiretest
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// The input sizes Scaling compares, and the most the time per byte may
+// grow from the one to the other.
+const (
+	ScalingSmall    = 100_000    // 100 KB
+	ScalingLarge    = 10_000_000 // 10 MB
+	ScalingMaxRatio = 2.0
+)
+
+// Scaling checks that decode runs in time linear in its input on one shape
+// of input: build(n) returns an input of about n bytes of that shape (the
+// worst case the decoder has, such as one line holding many escaped values),
+// and the time per byte decoding build(ScalingLarge) must be within
+// ScalingMaxRatio of the time per byte decoding build(ScalingSmall).
+//
+// Both are measured in the same run, as the best of several attempts (the
+// small input repeated for at least 20 ms per attempt; a ratio over the
+// bound measured twice more, the smallest counting), in processor time
+// used by the whole process (the garbage collector's included; on Unix,
+// from getrusage), so that other work on a busy machine does not count.
+// Run it from a test that does not call t.Parallel. decode's
+// error, if any, is ignored: a shape may be one that a decoder refuses, as
+// long as it refuses it in linear time. Under the race detector or -short,
+// Scaling skips t with a message: the timings would mean nothing or take
+// too long.
+func Scaling(t *testing.T, name string, build func(n int) []byte, decode func(data []byte) error) {
+	t.Helper()
+	if raceEnabled {
+		t.Skipf("%s: scaling not measured under the race detector", name)
+	}
+	if testing.Short() {
+		t.Skipf("%s: scaling not measured with -short", name)
+	}
+	small, large := build(ScalingSmall), build(ScalingLarge)
+	var ps, pl, ratio float64
+	var errS, errL error
+	// A ratio over the bound is measured twice more, and the smallest
+	// counts, as in the hostile-input checks: a collection or a busy
+	// machine during one measurement does not fail the test.
+	for round := 0; round < 3; round++ {
+		s, es := perByte(small, 5, 20*time.Millisecond, decode)
+		l, el := perByte(large, 2, 0, decode)
+		if round == 0 || l/s < ratio {
+			ps, pl, ratio, errS, errL = s, l, l/s, es, el
+		}
+		if ratio <= ScalingMaxRatio {
+			break
+		}
+	}
+	t.Logf("%s: %.2f ns/byte at %d bytes, %.2f ns/byte at %d bytes: ratio %.2f (small: %v; large: %v)",
+		name, ps, len(small), pl, len(large), ratio, describeErr(errS), describeErr(errL))
+	if ratio > ScalingMaxRatio {
+		t.Errorf("%s: decode time per byte grows %.2f× from %d to %d bytes, more than %.1f×: not linear",
+			name, ratio, len(small), len(large), ScalingMaxRatio)
+	}
+}
+
+// perByte returns the best time per byte, in nanoseconds, of attempts
+// decodes of data, each repeated until it has taken at least min, and
+// decode's error.
+func perByte(data []byte, attempts int, min time.Duration, decode func([]byte) error) (float64, error) {
+	best := 0.0
+	var err error
+	for a := 0; a < attempts; a++ {
+		runtime.GC()
+		start := cpuTime()
+		n := 0
+		for {
+			err = decode(data)
+			n++
+			if cpuTime()-start >= min {
+				break
+			}
+		}
+		ns := float64((cpuTime() - start).Nanoseconds()) / float64(n) / float64(len(data))
+		if a == 0 || ns < best {
+			best = ns
+		}
+	}
+	return best, err
+}
+
+func describeErr(err error) string {
+	if err == nil {
+		return "decoded"
+	}
+	s := err.Error()
+	if len(s) > 100 {
+		s = s[:100] + "..."
+	}
+	return fmt.Sprintf("refused: %s", s)
+}
