@@ -443,7 +443,7 @@ func TestGraphDecodeScaling(t *testing.T) {
 	}
 	for _, s := range shapes {
 		t.Run(s.name, func(t *testing.T) {
-			testsupport.Scaling(t, s.build, func(in []byte) { _, _ = wide.Decode(in) })
+			wiretest.Scaling(t, s.name, s.build, func(in []byte) error { _, err := wide.Decode(in); return err })
 		})
 	}
 }
