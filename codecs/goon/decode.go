@@ -57,7 +57,6 @@ type parser struct {
 	lim      wire.Limits
 	meter    *wire.Meter // the response's materialised size
 	restored int64       // bytes restoring truncated values added
-	rowsLine int         // line of @rows
 
 	r        *wire.GraphResponse
 	header   [numFields]headerField
@@ -70,6 +69,7 @@ type parser struct {
 	cells     arena[wire.Cell]
 	nodeLines []int // line of each node row
 	refs      []cellRef
+	lastNode  map[nodeKey]int // index of the last node row of each key, once rows reference nodes
 }
 
 type pair struct {
@@ -249,17 +249,46 @@ func (p *parser) finish() (*wire.GraphResponse, error) {
 			return nil, p.tooBig(p.header[fGroupBy].line)
 		}
 	}
-	// Each use of a lifted node counts in full; the meter charges a use of
-	// a node it has seen in constant time.
-	for i, row := range r.Rows {
-		if !p.meter.Row(row) {
-			return nil, p.tooBig(p.rowsLine + 1 + i)
-		}
-	}
 	if !p.meter.Finish(r) {
 		return nil, p.tooBig(p.line)
 	}
 	return r, nil
+}
+
+// meterRow counts a row as it is read, so that a million references to a
+// large lifted node stop at the row that passes the limit. A node cell,
+// not yet resolved, counts as the node its reference names: the last node
+// row of that type and id, where the lifted nodes are (resolveLifted
+// fails on any other). Each use counts in full; the meter charges a use of
+// a node it has seen in constant time.
+func (p *parser) meterRow(row wire.Row, refs []cellRef) bool {
+	for j := range row {
+		c := &row[j]
+		if len(refs) > 0 && refs[0].cell == j {
+			if n := p.liftedNode(refs[0].key); n != nil {
+				c = &wire.Cell{Name: c.Name, Node: n}
+			}
+			refs = refs[1:]
+		}
+		if !p.meter.Cell(c) {
+			return false
+		}
+	}
+	return p.meter.EndRow(len(row))
+}
+
+// liftedNode returns the last node row of key k, or nil.
+func (p *parser) liftedNode(k nodeKey) *wire.Node {
+	if p.lastNode == nil {
+		p.lastNode = make(map[nodeKey]int, len(p.r.Nodes))
+		for i := range p.r.Nodes {
+			p.lastNode[nodeKey{p.r.Nodes[i].Type, p.r.Nodes[i].ID}] = i
+		}
+	}
+	if i, ok := p.lastNode[k]; ok {
+		return &p.r.Nodes[i]
+	}
+	return nil
 }
 
 // tooBig is the error for a response whose materialised size passes
@@ -1207,7 +1236,6 @@ func (p *parser) parsePaths() error {
 }
 
 func (p *parser) parseRows() error {
-	p.rowsLine = p.line
 	agg := p.r.QueryType == wire.Aggregation
 	var rows []wire.Row
 	if agg {
@@ -1227,6 +1255,7 @@ func (p *parser) parseRows() error {
 			return err
 		}
 		var row wire.Row
+		refStart := len(p.refs)
 		if agg {
 			row, err = p.aggregationRow(len(rows))
 		} else {
@@ -1237,6 +1266,9 @@ func (p *parser) parseRows() error {
 		}
 		if err != nil {
 			return err
+		}
+		if !p.meterRow(row, p.refs[refStart:]) {
+			return p.tooBig(p.line)
 		}
 		rows = append(rows, row)
 	}

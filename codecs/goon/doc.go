@@ -181,7 +181,9 @@
 //   - MaxMaterializedBytes (default 256 MiB): the response's canonical
 //     JSON, counting the type of a Type(n): group once for each of its rows
 //     and a node lifted from rows once for each row that references it.
-//     Restored truncated values count before they are allocated.
+//     Rows count as they are read, so the row that passes the limit is
+//     the one reported; restored truncated values count before they are
+//     allocated.
 //   - MaxDepth (default 32) does not arise: GOON writes a list value as
 //     its JSON text, which reads back as a string.
 //
