@@ -409,6 +409,7 @@ func TestGraphEncodeDecodeSymmetry(t *testing.T) {
 			t.Fatalf("TOON %d bytes, JSON %d", len(text), len(js))
 		}
 	})
+	t.Logf("%d responses written and read back under the small limits", written)
 	if written == 0 {
 		t.Error("no response was written under the small limits")
 	}
