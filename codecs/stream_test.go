@@ -11,7 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/bench/corpus"
-	_ "github.com/graphwire/graphwire/codecs"
+	"github.com/graphwire/graphwire/codecs"
 	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -204,9 +204,16 @@ func TestStreamHeapGrowth(t *testing.T) {
 		{"traversal_xl", loadXL(t)},
 		{"generated_100k", testsupport.LargeTraversal(100_000)},
 	}
+	// The 100,000-node response takes more than the default 64 MiB as
+	// JSON: a registry of codecs with room for it.
+	big, err := codecs.NewRegistry(codecs.Options{Limits: wire.Limits{MaxInputBytes: 1 << 30, MaxMaterializedBytes: 1 << 30}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range cases {
-		for name, s := range streamers(t) {
-			c, _ := wire.Lookup(name)
+		for name := range streamers(t) {
+			c, _ := big.Lookup(name)
+			s := c.(wire.StreamEncoder)
 			var out []byte
 			appendAlloc := allocated(func() { out, _ = c.AppendEncode(nil, tc.r) })
 			w := &recorder{}

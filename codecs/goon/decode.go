@@ -1,33 +1,43 @@
 package goon
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
+	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/wire"
 )
 
-// Decode parses GOON text with the default options. See Decoder.Decode.
-func Decode(data []byte) (*wire.GraphResponse, error) {
-	var d Decoder
-	return d.Decode(data)
-}
+// Decode parses GOON text into a response under the default wire.Limits.
+// It reads everything Encode writes, so that re-encoding the result
+// reproduces the text byte for byte, and rejects anything else with a
+// *wire.DecodeError naming the line. See the package documentation for what
+// comes back (GOON is lossy) and for the limits.
+func Decode(data []byte) (*wire.GraphResponse, error) { return std.Decode(data) }
 
-// Decode parses GOON text into a response. It reads everything Encode
-// writes, so that re-encoding the result reproduces the text byte for byte,
-// and rejects anything else with a *wire.DecodeError naming the line. See
-// the package documentation for what comes back (GOON is lossy) and for
-// the limits.
-func (d *Decoder) Decode(data []byte) (*wire.GraphResponse, error) {
-	p := parser{src: string(data), maxExpansion: d.limit()}
+// Decode parses GOON text into a response under the codec's limits; see
+// the package-level Decode.
+func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
+	if int64(len(data)) > c.limits.MaxInputBytes {
+		return nil, &wire.DecodeError{Codec: Name, Offset: c.limits.MaxInputBytes, Limit: "MaxInputBytes",
+			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	}
+	data = bytes.TrimPrefix(data, bom)
+	p := parser{src: string(data), lim: c.limits, meter: wire.NewMeter(c.limits.MaxMaterializedBytes)}
 	r, err := p.parse()
 	if err != nil {
 		return nil, err
 	}
 	return r, nil
 }
+
+// bom is the UTF-8 byte order mark, which Decode skips at the start of the
+// input.
+var bom = []byte("\xef\xbb\xbf")
 
 // fillRune stands in, in a restored truncated value, for the control
 // characters that quoting dropped from the kept prefix (see the package
@@ -39,13 +49,14 @@ const fillRune = '\x1a'
 const padByte = '.'
 
 type parser struct {
-	src          string
-	pos          int    // offset of the next line
-	line         int    // number of the current line
-	cur          string // the current line, without its newline
-	lines        int    // lines in src
-	maxExpansion int
-	expanded     int
+	src      string
+	pos      int    // offset of the next line
+	line     int    // number of the current line
+	cur      string // the current line, without its newline
+	lines    int    // lines in src
+	lim      wire.Limits
+	meter    *wire.Meter // the response's materialised size
+	restored int64       // bytes restoring truncated values added
 
 	r        *wire.GraphResponse
 	header   [numFields]headerField
@@ -53,16 +64,19 @@ type parser struct {
 	colIndex map[string]int // by name, once there are many columns
 
 	pairs     []pair
+	text      textArena
 	props     arena[wire.Property]
 	cells     arena[wire.Cell]
 	nodeLines []int // line of each node row
 	refs      []cellRef
+	lastNode  map[nodeKey]int // index of the last node row of each key, once rows reference nodes
 }
 
 type pair struct {
 	key    string
 	text   string // the value: a bare token, or the unescaped inside of the quotes
 	quoted bool
+	crumb  bool // a key_len breadcrumb that belongs to the pair before it
 }
 
 type cellRef struct {
@@ -86,6 +100,22 @@ func (a *arena[T]) take(n int) []T {
 	l := len(a.buf)
 	a.buf = a.buf[:l+n]
 	return a.buf[l : l+n : l+n]
+}
+
+// textArena holds the text of unescaped values in shared blocks. A value
+// is appended once and never written again, so the strings handed out
+// (unsafe.String over a block) stay immutable.
+type textArena struct{ buf []byte }
+
+// take returns an empty slice with room for n bytes; the caller appends
+// at most n.
+func (a *textArena) take(n int) []byte {
+	if cap(a.buf)-len(a.buf) < n {
+		a.buf = make([]byte, 0, max(min(2*cap(a.buf), 1<<20), 4096, n))
+	}
+	l := len(a.buf)
+	a.buf = a.buf[:l+n]
+	return a.buf[l : l : l+n]
 }
 
 type headerField struct {
@@ -120,6 +150,9 @@ func (p *parser) next() bool {
 	i := strings.IndexByte(p.src[p.pos:], '\n')
 	p.cur = p.src[p.pos : p.pos+i] // the input ends with '\n' (checked)
 	p.pos += i + 1
+	if len(p.cur) > 0 && p.cur[len(p.cur)-1] == '\r' { // a CRLF line end
+		p.cur = p.cur[:len(p.cur)-1]
+	}
 	p.line++
 	return true
 }
@@ -144,7 +177,7 @@ func (p *parser) parse() (*wire.GraphResponse, error) {
 	p.r = &wire.GraphResponse{}
 	p.next()
 	if p.cur != "@header" {
-		return nil, p.errf("expected @header, found " + quoteLine(p.cur))
+		return nil, p.errf("expected @header, found " + excerpt(p.cur))
 	}
 	if err := p.parseHeader(); err != nil {
 		return nil, err
@@ -175,7 +208,7 @@ func (p *parser) parse() (*wire.GraphResponse, error) {
 	rowsField := p.header[fRows]
 	if p.cur == "" { // end of input
 		if rowsField.set {
-			return nil, lineError(rowsField.line, "rows:"+rowsField.value+" but there is no @rows section")
+			return nil, lineError(rowsField.line, "rows:"+clip(rowsField.value)+" but there is no @rows section")
 		}
 		return p.finish()
 	}
@@ -195,26 +228,110 @@ func (p *parser) parse() (*wire.GraphResponse, error) {
 }
 
 func (p *parser) finish() (*wire.GraphResponse, error) {
-	if p.r.QueryType == wire.Aggregation {
+	r := p.r
+	if r.QueryType == wire.Aggregation {
 		if err := p.resolveLifted(); err != nil {
 			return nil, err
 		}
+		for i := range r.Nodes {
+			if !p.meter.Node(&r.Nodes[i]) {
+				return nil, p.tooBig(p.nodeLines[i])
+			}
+		}
 	}
-	return p.r, nil
+	for i := range r.Columns {
+		if !p.meter.Column(&r.Columns[i]) {
+			return nil, p.tooBig(p.header[fAggregations].line)
+		}
+	}
+	for i := range r.GroupColumns {
+		if !p.meter.GroupColumn(&r.GroupColumns[i]) {
+			return nil, p.tooBig(p.header[fGroupBy].line)
+		}
+	}
+	if !p.meter.Finish(r) {
+		return nil, p.tooBig(p.line)
+	}
+	return r, nil
 }
 
-func quoteLine(s string) string {
-	if len(s) > 40 {
-		s = s[:40] + "..."
+// meterRow counts a row as it is read, so that a million references to a
+// large lifted node stop at the row that passes the limit. A node cell,
+// not yet resolved, counts as the node its reference names: the last node
+// row of that type and id, where the lifted nodes are (resolveLifted
+// fails on any other). Each use counts in full; the meter charges a use of
+// a node it has seen in constant time.
+func (p *parser) meterRow(row wire.Row, refs []cellRef) bool {
+	for j := range row {
+		c := &row[j]
+		if len(refs) > 0 && refs[0].cell == j {
+			if n := p.liftedNode(refs[0].key); n != nil {
+				c = &wire.Cell{Name: c.Name, Node: n}
+			}
+			refs = refs[1:]
+		}
+		if !p.meter.Cell(c) {
+			return false
+		}
 	}
-	return strconv.Quote(s)
+	return p.meter.EndRow(len(row))
+}
+
+// liftedNode returns the last node row of key k, or nil.
+func (p *parser) liftedNode(k nodeKey) *wire.Node {
+	if p.lastNode == nil {
+		p.lastNode = make(map[nodeKey]int, len(p.r.Nodes))
+		for i := range p.r.Nodes {
+			p.lastNode[nodeKey{p.r.Nodes[i].Type, p.r.Nodes[i].ID}] = i
+		}
+	}
+	if i, ok := p.lastNode[k]; ok {
+		return &p.r.Nodes[i]
+	}
+	return nil
+}
+
+// tooBig is the error for a response whose materialised size passes
+// MaxMaterializedBytes at line.
+func (p *parser) tooBig(line int) error {
+	return &wire.DecodeError{Codec: Name, Line: line, Msg: p.meter.Msg(), Limit: "MaxMaterializedBytes"}
+}
+
+// maxExcerpt bounds the input an error message quotes, in bytes.
+const maxExcerpt = 64
+
+// excerpt quotes at most maxExcerpt bytes of s (cut at a code point
+// boundary), followed by "..." outside the quotes when s is longer.
+func excerpt(s string) string {
+	if len(s) <= maxExcerpt {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(s[:cutAt(s, maxExcerpt)]) + "..."
+}
+
+// clip returns a name from the input for an error message: s itself, or
+// its first maxExcerpt bytes and "...".
+func clip(s string) string {
+	if len(s) <= maxExcerpt {
+		return s
+	}
+	return s[:cutAt(s, maxExcerpt)] + "..."
+}
+
+// cutAt returns the largest offset not above n that starts a code point
+// of s (len(s) > n).
+func cutAt(s string, n int) int {
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
 }
 
 var sections = map[string]bool{"@header": true, "@nodes": true, "@edges": true, "@paths": true, "@rows": true}
 
 func (p *parser) sectionError(want string) error {
 	if !sections[p.cur] {
-		return p.errf("unknown section " + quoteLine(p.cur) + ", expected " + want)
+		return p.errf("unknown section " + excerpt(p.cur) + ", expected " + want)
 	}
 	return p.errf("section " + p.cur + " out of order, expected " + want)
 }
@@ -268,7 +385,7 @@ func (p *parser) parseHeader() error {
 		}
 		colon := strings.IndexByte(p.cur, ':')
 		if colon < 0 {
-			return p.errf("expected a header field key:value, found " + quoteLine(p.cur))
+			return p.errf("expected a header field key:value, found " + excerpt(p.cur))
 		}
 		key, val := p.cur[:colon], p.cur[colon+1:]
 		f := -1
@@ -280,11 +397,11 @@ func (p *parser) parseHeader() error {
 		}
 		switch {
 		case f < 0:
-			return p.errf("unknown header field " + strconv.Quote(key))
+			return p.errf("unknown header field " + excerpt(key))
 		case p.header[f].set:
-			return p.errf("duplicate header field " + key)
+			return p.errf("duplicate header field " + clip(key))
 		case f < last:
-			return p.errf("header field " + key + " out of order (after " + fieldNames[last] + ")")
+			return p.errf("header field " + clip(key) + " out of order (after " + fieldNames[last] + ")")
 		}
 		last = f
 		p.header[f] = headerField{set: true, line: p.line, value: val}
@@ -315,25 +432,29 @@ func (p *parser) headerValue(f int, val string) error {
 	case fQueryType:
 		q := wire.QueryType(val)
 		if !q.Valid() {
-			return p.errf("unknown query_type " + strconv.Quote(val))
+			return p.errf("unknown query_type " + excerpt(val))
 		}
 		p.r.QueryType = q
 	case fVersion:
 		if !supportedVersion(val) {
-			return p.errf("unsupported goon_version " + strconv.Quote(val) + " (this decoder reads 1.x.y)")
+			return p.errf("unsupported goon_version " + excerpt(val) + " (this decoder reads 1.x.y)")
 		}
 	case fNodes, fEdges, fRows:
-		if n, ok := parseInt(val); !ok || n < 0 {
-			return p.errf("expected a count after " + fieldNames[f] + ":, found " + strconv.Quote(val))
+		n, ok := parseInt(val)
+		if !ok || n < 0 {
+			return p.errf("expected a count after " + fieldNames[f] + ":, found " + excerpt(val))
+		}
+		if n > int64(p.lim.MaxElements) {
+			return p.checkElements(p.lim.MaxElements+1, fieldNames[f])
 		}
 	case fHasMore:
 		if val != "true" {
-			return p.errf("expected has_more:true, found " + strconv.Quote(val))
+			return p.errf("expected has_more:true, found " + excerpt(val))
 		}
 	case fTotalRows:
 		n, ok := parseInt(val)
 		if !ok {
-			return p.errf("expected an integer after total_rows:, found " + strconv.Quote(val))
+			return p.errf("expected an integer after total_rows:, found " + excerpt(val))
 		}
 		p.r.Pagination = &wire.Pagination{HasMore: p.header[fHasMore].set, TotalRows: wire.SomeInt(n)}
 	case fGroupBy:
@@ -370,11 +491,11 @@ func (p *parser) groupBy(val string) error {
 	for _, d := range strings.Split(val, ",") {
 		name, inner, ok := descriptor(d)
 		if !ok {
-			return p.errf("expected a group descriptor name(node[:Entity]) or name(property[:property]), found " + strconv.Quote(d))
+			return p.errf("expected a group descriptor name(node[:Entity]) or name(property[:property]), found " + excerpt(d))
 		}
 		kind, detail, hasDetail := strings.Cut(inner, ":")
 		if hasDetail && !isName(detail) {
-			return p.errf("bad group descriptor " + strconv.Quote(d))
+			return p.errf("bad group descriptor " + excerpt(d))
 		}
 		g := wire.GroupColumn{Name: name}
 		switch kind {
@@ -390,7 +511,7 @@ func (p *parser) groupBy(val string) error {
 				g.Property = wire.SomeString(detail)
 			}
 		default:
-			return p.errf("unknown group kind " + strconv.Quote(kind) + " in " + strconv.Quote(d))
+			return p.errf("unknown group kind " + excerpt(kind) + " in " + excerpt(d))
 		}
 		if err := p.addColumn(name, g.Kind == wire.GroupByNode); err != nil {
 			return err
@@ -404,7 +525,7 @@ func (p *parser) aggregations(val string) error {
 	for _, d := range strings.Split(val, ",") {
 		name, inner, ok := descriptor(d)
 		if !ok {
-			return p.errf("expected an aggregation descriptor name(function[:target[.property]]), found " + strconv.Quote(d))
+			return p.errf("expected an aggregation descriptor name(function[:target[.property]]), found " + excerpt(d))
 		}
 		c := wire.Column{Name: name}
 		fn, rest, hasTarget := strings.Cut(inner, ":")
@@ -420,7 +541,7 @@ func (p *parser) aggregations(val string) error {
 			}
 		}
 		if bad {
-			return p.errf("bad aggregation descriptor " + strconv.Quote(d))
+			return p.errf("bad aggregation descriptor " + excerpt(d))
 		}
 		if err := p.addColumn(name, false); err != nil {
 			return err
@@ -431,8 +552,14 @@ func (p *parser) aggregations(val string) error {
 }
 
 func (p *parser) addColumn(name string, nodeKind bool) error {
+	if err := p.checkElements(len(p.cols)+1, "columns"); err != nil {
+		return err
+	}
+	if err := p.checkString(len(name), "column name"); err != nil {
+		return err
+	}
 	if p.column(name) >= 0 {
-		return p.errf("column name " + name + " repeats")
+		return p.errf("column name " + clip(name) + " repeats")
 	}
 	p.cols = append(p.cols, rowCol{name: name, nodeKind: nodeKind})
 	if p.colIndex != nil {
@@ -462,11 +589,43 @@ func (p *parser) column(name string) int {
 	return -1
 }
 
-// declared returns the count a header field declares, capped by the lines
-// of the input so that no allocation is sized by the input's word alone.
-func (p *parser) declared(f int) int {
+// declared returns the capacity to reserve for the count a header field
+// declares: no more than the rest of the input can hold, at minLine bytes
+// a line, so that no allocation is sized by the input's word alone.
+func (p *parser) declared(f int, minLine int) int {
 	n, _ := parseInt(p.header[f].value)
-	return int(min(n, int64(p.lines)))
+	return int(min(n, int64((len(p.src)-p.pos)/minLine)))
+}
+
+// Shortest lines of each section, newline included: a node row "0", an
+// edge "A:0 --> B:0", a path's further edge " --R--> B:0", a row "a=0".
+const (
+	minNodeLine = 2
+	minEdgeLine = 12
+	minPathEdge = 11
+	minRowLine  = 4
+)
+
+// limitErr is a positioned error for the Limits field limit.
+func (p *parser) limitErr(limit, msg string) error {
+	return &wire.DecodeError{Codec: Name, Line: p.line, Msg: msg, Limit: limit}
+}
+
+// checkString refuses a string (a value, key or name) longer than the
+// MaxStringBytes limit.
+func (p *parser) checkString(n int, what string) error {
+	if n > p.lim.MaxStringBytes {
+		return p.limitErr("MaxStringBytes", what+" of "+strconv.Itoa(n)+" bytes is longer than the limit of "+strconv.Itoa(p.lim.MaxStringBytes))
+	}
+	return nil
+}
+
+// checkElements refuses a sequence of more than MaxElements items.
+func (p *parser) checkElements(n int, what string) error {
+	if n > p.lim.MaxElements {
+		return p.limitErr("MaxElements", "more than "+strconv.Itoa(p.lim.MaxElements)+" "+what+" (the limit)")
+	}
+	return nil
 }
 
 // group parses a group header Name(n): and returns the name and count.
@@ -486,7 +645,7 @@ func (p *parser) group(what string) (string, int, bool) {
 func isGroupLine(s string) bool { return strings.HasSuffix(s, "):") }
 
 func (p *parser) parseNodes() error {
-	nodes := make([]wire.Node, 0, p.declared(fNodes))
+	nodes := make([]wire.Node, 0, p.declared(fNodes, minNodeLine))
 	typ, declared, left := "", 0, 0
 	for {
 		ok, err := p.body()
@@ -502,7 +661,10 @@ func (p *parser) parseNodes() error {
 			}
 			name, n, ok := p.group("node")
 			if !ok {
-				return p.errf("expected a node group Type(count):, found " + quoteLine(p.cur))
+				return p.errf("expected a node group Type(count):, found " + excerpt(p.cur))
+			}
+			if err := p.checkString(len(name), "type name"); err != nil {
+				return err
 			}
 			typ, declared, left = name, n, n
 			continue
@@ -511,7 +673,7 @@ func (p *parser) parseNodes() error {
 			if typ == "" {
 				return p.errf("a node row before its Type(n): group")
 			}
-			return p.errf("more rows than group " + typ + " declares")
+			return p.errf("more rows than group " + clip(typ) + " declares")
 		}
 		left--
 		n, err := p.nodeRow(typ)
@@ -520,21 +682,25 @@ func (p *parser) parseNodes() error {
 		}
 		nodes = append(nodes, n)
 		if p.r.QueryType == wire.Aggregation {
+			// Metered in finish, once the nodes lifted from rows are
+			// told apart.
 			p.nodeLines = append(p.nodeLines, p.line)
+		} else if !p.meter.Node(&nodes[len(nodes)-1]) {
+			return p.tooBig(p.line)
 		}
 	}
 	if left > 0 {
 		return p.groupEnds(typ, declared, left, "rows")
 	}
 	if h := p.header[fNodes]; strconv.Itoa(len(nodes)) != h.value {
-		return lineError(h.line, "nodes:"+h.value+" but @nodes has "+strconv.Itoa(len(nodes))+" rows")
+		return lineError(h.line, "nodes:"+clip(h.value)+" but @nodes has "+strconv.Itoa(len(nodes))+" rows")
 	}
 	p.r.Nodes = nodes
 	return nil
 }
 
 func (p *parser) groupEnds(typ string, declared, left int, what string) error {
-	return p.errf("group " + typ + "(" + strconv.Itoa(declared) + "): ends after " + strconv.Itoa(declared-left) + " " + what)
+	return p.errf("group " + clip(typ) + "(" + strconv.Itoa(declared) + "): ends after " + strconv.Itoa(declared-left) + " " + what)
 }
 
 // nodeRow parses "id key=value ..." into a node of type typ.
@@ -546,9 +712,11 @@ func (p *parser) nodeRow(typ string) (wire.Node, error) {
 	}
 	id, ok := parseInt(line[:sp])
 	if !ok {
-		return wire.Node{}, p.errf("bad id " + quoteLine(line[:sp]) + ", expected a decimal int64")
+		return wire.Node{}, p.errf("bad id " + excerpt(line[:sp]) + ", expected a decimal int64")
 	}
-	if err := p.parsePairs(line[sp:], true); err != nil {
+	// A property may bring a breadcrumb: twice the properties' limit
+	// bounds the pairs.
+	if err := p.parsePairs(line[sp:], true, 2*p.lim.MaxElements); err != nil {
 		return wire.Node{}, err
 	}
 	pairs := p.pairs
@@ -557,13 +725,22 @@ func (p *parser) nodeRow(typ string) (wire.Node, error) {
 		if i+1 < len(pairs) && isBreadcrumbKey(pairs[i+1].key, pairs[i].key) {
 			if _, ok := p.breadcrumb(pairs[i], pairs[i+1]); ok {
 				i++
+				pairs[i].crumb = true
 			}
 		}
 		n++
 	}
+	if err := p.checkElements(n, "properties"); err != nil {
+		return wire.Node{}, err
+	}
+	// Checked before the properties are built, so that a line of repeated
+	// keys costs no more than its pairs.
+	if err := p.checkDuplicateKeys(pairs); err != nil {
+		return wire.Node{}, err
+	}
 	for _, pr := range pairs {
 		if priority(pr.key) == classReserved {
-			return wire.Node{}, p.errf("property named " + pr.key + " (reserved for the node itself)")
+			return wire.Node{}, p.errf("property named " + clip(pr.key) + " (reserved for the node itself)")
 		}
 	}
 	props := p.props.take(n)
@@ -594,31 +771,21 @@ func (p *parser) nodeRow(typ string) (wire.Node, error) {
 		props[n] = wire.Property{Key: pr.key, Value: v}
 		n++
 	}
-	if err := p.checkDuplicateKeys(props); err != nil {
-		return wire.Node{}, err
-	}
 	return wire.Node{Type: typ, ID: id, Properties: props}, nil
 }
 
 // checkDuplicateKeys rejects a node row with two properties of one key (a
-// key_len breadcrumb is not a property: it may share its key with one).
-func (p *parser) checkDuplicateKeys(props []wire.Property) error {
-	if len(props) <= 16 {
-		for i := 1; i < len(props); i++ {
-			for j := 0; j < i; j++ {
-				if props[i].Key == props[j].Key {
-					return p.errf("duplicate key " + props[i].Key)
-				}
-			}
+// key_len breadcrumb, marked crumb, is not a property: it may share its
+// key with one, so it is compared under a key no name can have).
+func (p *parser) checkDuplicateKeys(pairs []pair) error {
+	i := keyset.FirstRepeat(len(pairs), func(i int) string {
+		if pairs[i].crumb {
+			return "=" + pairs[i].key
 		}
-		return nil
-	}
-	seen := make(map[string]struct{}, len(props))
-	for _, q := range props {
-		if _, dup := seen[q.Key]; dup {
-			return p.errf("duplicate key " + q.Key)
-		}
-		seen[q.Key] = struct{}{}
+		return pairs[i].key
+	})
+	if i >= 0 {
+		return p.errf("duplicate key " + clip(pairs[i].key))
 	}
 	return nil
 }
@@ -658,11 +825,16 @@ func (p *parser) restore(key, text string, total int64) (string, error) {
 	l := int64(utf8.RuneCountInString(text))
 	limit := int64(limitFor(key))
 	grow := total - l
-	if grow > int64(p.maxExpansion-p.expanded) {
-		return "", p.errf(key + "_len=" + strconv.FormatInt(total, 10) + ": restoring truncated values would add more than the decoder's limit of " +
-			strconv.Itoa(p.maxExpansion) + " bytes (DecodeOptions.MaxExpansion)")
+	if max := int64(p.lim.MaxStringBytes); grow > max || int64(len(text))+grow > max {
+		return "", p.limitErr("MaxStringBytes", clip(key)+"_len="+strconv.FormatInt(total, 10)+
+			" restores a value longer than the limit of "+strconv.Itoa(p.lim.MaxStringBytes)+" bytes")
 	}
-	p.expanded += int(grow)
+	// The restored bytes are part of the materialised size, counted with
+	// the node: refusing here, before they are allocated, when they alone
+	// pass the limit keeps a few lines from allocating gigabytes.
+	if p.restored += grow; p.restored > p.lim.MaxMaterializedBytes {
+		return "", p.tooBig(p.line)
+	}
 	var b strings.Builder
 	b.Grow(len(text) + int(grow))
 	b.WriteString(text[:len(text)-3])
@@ -678,7 +850,12 @@ func (p *parser) restore(key, text string, total int64) (string, error) {
 
 // parsePairs parses "key=value key=value ..." into p.pairs; when spaced
 // is set, every pair, the first included, follows a space.
-func (p *parser) parsePairs(s string, spaced bool) error {
+func (p *parser) parsePairs(s string, spaced bool, maxPairs int) error {
+	// Every pair has an '=', so their count bounds the pairs: reserving
+	// that much at once spares a wide line the copies of a growing slice.
+	if n := strings.Count(s, "="); n > cap(p.pairs) {
+		p.pairs = make([]pair, 0, min(n, maxPairs))
+	}
 	p.pairs = p.pairs[:0]
 	for i := 0; i < len(s); {
 		if spaced || i > 0 {
@@ -698,7 +875,7 @@ func (p *parser) parsePairs(s string, spaced bool) error {
 			return p.errf("expected a key at the end of the line")
 		}
 		if i == len(s) || s[i] != '=' {
-			return p.errf("expected '=' after key " + s[k:i])
+			return p.errf("expected '=' after key " + clip(s[k:i]))
 		}
 		pr := pair{key: s[k:i]}
 		i++
@@ -710,20 +887,31 @@ func (p *parser) parsePairs(s string, spaced bool) error {
 			pr.text, pr.quoted = text, true
 			i += n
 			if i < len(s) && s[i] != ' ' {
-				return p.errf("expected a space after the quoted value of " + pr.key + ", found " + quoteByte(s[i]))
+				return p.errf("expected a space after the quoted value of " + clip(pr.key) + ", found " + quoteByte(s[i]))
 			}
 		} else {
 			v := i
 			for i < len(s) && s[i] != ' ' {
 				if !bareByte[s[i]] {
-					return p.errf("unexpected " + quoteByte(s[i]) + " in the bare value of " + pr.key + " (such values are quoted)")
+					return p.errf("unexpected " + quoteByte(s[i]) + " in the bare value of " + clip(pr.key) + " (such values are quoted)")
 				}
 				i++
 			}
 			if i == v {
-				return p.errf("expected a value after " + pr.key + "=")
+				return p.errf("expected a value after " + clip(pr.key) + "=")
 			}
 			pr.text = s[v:i]
+		}
+		if err := p.checkString(len(pr.key), "key"); err != nil {
+			return err
+		}
+		// A bare number may be longer than the string limit; it is no
+		// string.
+		if len(pr.text) > p.lim.MaxStringBytes && (pr.quoted || bareValue(pr.text).Kind() == wire.KindString) {
+			return p.checkString(len(pr.text), "value of "+clip(pr.key))
+		}
+		if len(p.pairs) == maxPairs {
+			return p.limitErr("MaxElements", "more than "+strconv.Itoa(maxPairs)+" key=value pairs on one line (the limit)")
 		}
 		p.pairs = append(p.pairs, pr)
 	}
@@ -738,57 +926,54 @@ func quoteByte(c byte) string {
 }
 
 // unquote reads a quoted value at the start of s and returns its text and
-// the bytes it took.
+// the bytes it took. It looks at each byte of the value at most twice and
+// allocates only for a value with escapes, the value's own length.
 func (p *parser) unquote(s string) (string, int, error) {
-	// Fast path: no escapes.
-	i := 1
-	for i < len(s) {
-		c := s[i]
+	end, escaped := 1, false
+	for ; end < len(s); end++ {
+		c := s[end]
 		if c == '"' {
-			return s[1:i], i + 1, nil
+			break
 		}
 		if c == '\\' {
-			break
+			escaped = true
+			end++ // the escaped byte, checked below
+			continue
 		}
 		if c < 0x20 || c == 0x7f {
 			return "", 0, p.errf("control character " + quoteByte(c) + " in a quoted value")
 		}
-		i++
 	}
-	b := make([]byte, 0, len(s))
-	b = append(b, s[1:i]...)
-	for i < len(s) {
+	if end >= len(s) {
+		return "", 0, p.errf("unterminated quoted value")
+	}
+	if !escaped {
+		return s[1:end], end + 1, nil
+	}
+	b := p.text.take(end - 1)
+	for i := 1; i < end; i++ {
 		c := s[i]
-		switch {
-		case c == '"':
-			return string(b), i + 1, nil
-		case c == '\\':
-			if i+1 >= len(s) {
-				return "", 0, p.errf("unterminated quoted value")
-			}
-			switch s[i+1] {
-			case '\\':
-				b = append(b, '\\')
-			case '"':
-				b = append(b, '"')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			default:
-				return "", 0, p.errf("invalid escape \\" + string(rune(s[i+1])) + " (GOON escapes are \\\\ \\\" \\n \\r \\t)")
-			}
-			i += 2
-		case c < 0x20 || c == 0x7f:
-			return "", 0, p.errf("control character " + quoteByte(c) + " in a quoted value")
-		default:
+		if c != '\\' {
 			b = append(b, c)
-			i++
+			continue
+		}
+		i++
+		switch s[i] {
+		case '\\':
+			b = append(b, '\\')
+		case '"':
+			b = append(b, '"')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		default:
+			return "", 0, p.errf("invalid escape \\" + string(rune(s[i])) + " (GOON escapes are \\\\ \\\" \\n \\r \\t)")
 		}
 	}
-	return "", 0, p.errf("unterminated quoted value")
+	return unsafe.String(unsafe.SliceData(b), len(b)), end + 1, nil
 }
 
 // bareValue reads a bare token back as the value that writes it: true,
@@ -861,7 +1046,10 @@ func parseInt(s string) (int64, bool) {
 func (p *parser) endpoint(s, what string) (string, int64, int, error) {
 	colon := strings.IndexByte(s, ':')
 	if colon < 0 || !isName(s[:colon]) {
-		return "", 0, 0, p.errf("expected " + what + " Type:id, found " + quoteLine(s))
+		return "", 0, 0, p.errf("expected " + what + " Type:id, found " + excerpt(s))
+	}
+	if err := p.checkString(colon, "type name"); err != nil {
+		return "", 0, 0, err
 	}
 	end := strings.IndexByte(s[colon:], ' ')
 	if end < 0 {
@@ -871,13 +1059,13 @@ func (p *parser) endpoint(s, what string) (string, int64, int, error) {
 	}
 	id, ok := parseInt(s[colon+1 : end])
 	if !ok {
-		return "", 0, 0, p.errf("bad id " + quoteLine(s[colon+1:end]) + " in " + what + ", expected a decimal int64")
+		return "", 0, 0, p.errf("bad id " + excerpt(s[colon+1:end]) + " in " + what + ", expected a decimal int64")
 	}
 	return s[:colon], id, end, nil
 }
 
 func (p *parser) parseEdges() error {
-	edges := make([]wire.Edge, 0, p.declared(fEdges))
+	edges := make([]wire.Edge, 0, p.declared(fEdges, minEdgeLine))
 	typ, declared, left := "", 0, 0
 	for {
 		ok, err := p.body()
@@ -893,7 +1081,10 @@ func (p *parser) parseEdges() error {
 			}
 			name, n, ok := p.group("edge")
 			if !ok {
-				return p.errf("expected an edge group REL(count):, found " + quoteLine(p.cur))
+				return p.errf("expected an edge group REL(count):, found " + excerpt(p.cur))
+			}
+			if err := p.checkString(len(name), "type name"); err != nil {
+				return err
 			}
 			typ, declared, left = name, n, n
 			continue
@@ -902,7 +1093,7 @@ func (p *parser) parseEdges() error {
 			if typ == "" {
 				return p.errf("an edge before its REL(n): group")
 			}
-			return p.errf("more edges than group " + typ + " declares")
+			return p.errf("more edges than group " + clip(typ) + " declares")
 		}
 		left--
 		e, err := p.edgeLine(typ)
@@ -910,12 +1101,15 @@ func (p *parser) parseEdges() error {
 			return err
 		}
 		edges = append(edges, e)
+		if !p.meter.Edge(&edges[len(edges)-1]) {
+			return p.tooBig(p.line)
+		}
 	}
 	if left > 0 {
 		return p.groupEnds(typ, declared, left, "edges")
 	}
 	if h := p.header[fEdges]; strconv.Itoa(len(edges)) != h.value {
-		return lineError(h.line, "edges:"+h.value+" but @edges has "+strconv.Itoa(len(edges))+" edges")
+		return lineError(h.line, "edges:"+clip(h.value)+" but @edges has "+strconv.Itoa(len(edges))+" edges")
 	}
 	p.r.Edges = edges
 	return nil
@@ -954,13 +1148,13 @@ func (p *parser) edgeLine(typ string) (wire.Edge, error) {
 		}
 		v, ok := parseInt(s[:end])
 		if !ok {
-			return e, p.errf("expected an integer after" + o.key + ", found " + quoteLine(s[:end]))
+			return e, p.errf("expected an integer after" + o.key + ", found " + excerpt(s[:end]))
 		}
 		*o.v = wire.SomeInt(v)
 		s = s[end:]
 	}
 	if s != "" {
-		return e, p.errf("unexpected " + quoteLine(s) + " after the edge (expected depth=, path_id=, step= in that order)")
+		return e, p.errf("unexpected " + excerpt(s) + " after the edge (expected depth=, path_id=, step= in that order)")
 	}
 	return e, nil
 }
@@ -968,7 +1162,7 @@ func (p *parser) edgeLine(typ string) (wire.Edge, error) {
 // parsePaths parses "path=P: T:id --REL--> T:id ..." lines, one per path,
 // in increasing path id; edge k of a path gets step k.
 func (p *parser) parsePaths() error {
-	edges := make([]wire.Edge, 0, min(p.declared(fEdges), len(p.src)/8))
+	edges := make([]wire.Edge, 0, p.declared(fEdges, minPathEdge))
 	var last int64
 	first := true
 	for {
@@ -981,7 +1175,7 @@ func (p *parser) parsePaths() error {
 		}
 		s := p.cur
 		if !strings.HasPrefix(s, "path=") {
-			return p.errf("expected path=ID: ..., found " + quoteLine(s))
+			return p.errf("expected path=ID: ..., found " + excerpt(s))
 		}
 		colon := strings.IndexByte(s, ':')
 		if colon < 0 {
@@ -989,7 +1183,7 @@ func (p *parser) parsePaths() error {
 		}
 		pid, ok := parseInt(s[5:colon])
 		if !ok {
-			return p.errf("bad path id " + quoteLine(s[5:colon]))
+			return p.errf("bad path id " + excerpt(s[5:colon]))
 		}
 		if !first && pid <= last {
 			return p.errf("path " + strconv.FormatInt(pid, 10) + " after path " + strconv.FormatInt(last, 10) + " (paths come once each, in increasing id)")
@@ -1009,14 +1203,17 @@ func (p *parser) parsePaths() error {
 		}
 		for step := int64(0); s != ""; step++ {
 			if !strings.HasPrefix(s, " --") {
-				return p.errf("expected \" --REL--> \" in the path, found " + quoteLine(s))
+				return p.errf("expected \" --REL--> \" in the path, found " + excerpt(s))
 			}
 			s = s[3:]
 			arrow := strings.Index(s, "--> ")
 			if arrow < 0 || !isName(s[:arrow]) {
-				return p.errf("expected a relationship --REL--> in the path, found " + quoteLine(s))
+				return p.errf("expected a relationship --REL--> in the path, found " + excerpt(s))
 			}
 			rel := s[:arrow]
+			if err := p.checkString(len(rel), "relationship type"); err != nil {
+				return err
+			}
 			s = s[arrow+4:]
 			to, toID, n, err := p.endpoint(s, "path node")
 			if err != nil {
@@ -1025,11 +1222,14 @@ func (p *parser) parsePaths() error {
 			s = s[n:]
 			edges = append(edges, wire.Edge{From: from, FromID: fromID, To: to, ToID: toID, Type: rel,
 				PathID: wire.SomeInt(pid), Step: wire.SomeInt(step)})
+			if !p.meter.Edge(&edges[len(edges)-1]) {
+				return p.tooBig(p.line)
+			}
 			from, fromID = to, toID
 		}
 	}
 	if h := p.header[fEdges]; strconv.Itoa(len(edges)) != h.value {
-		return lineError(h.line, "edges:"+h.value+" but @paths has "+strconv.Itoa(len(edges))+" edges")
+		return lineError(h.line, "edges:"+clip(h.value)+" but @paths has "+strconv.Itoa(len(edges))+" edges")
 	}
 	p.r.Edges = edges
 	return nil
@@ -1039,7 +1239,7 @@ func (p *parser) parseRows() error {
 	agg := p.r.QueryType == wire.Aggregation
 	var rows []wire.Row
 	if agg {
-		rows = make([]wire.Row, 0, p.declared(fRows))
+		rows = make([]wire.Row, 0, p.declared(fRows, minRowLine))
 	} else {
 		rows = []wire.Row{}
 	}
@@ -1051,10 +1251,11 @@ func (p *parser) parseRows() error {
 		if !ok {
 			break
 		}
-		if err := p.parsePairs(p.cur, false); err != nil {
+		if err := p.parsePairs(p.cur, false, p.lim.MaxElements); err != nil {
 			return err
 		}
 		var row wire.Row
+		refStart := len(p.refs)
 		if agg {
 			row, err = p.aggregationRow(len(rows))
 		} else {
@@ -1066,10 +1267,13 @@ func (p *parser) parseRows() error {
 		if err != nil {
 			return err
 		}
+		if !p.meterRow(row, p.refs[refStart:]) {
+			return p.tooBig(p.line)
+		}
 		rows = append(rows, row)
 	}
 	if h := p.header[fRows]; agg && strconv.Itoa(len(rows)) != h.value {
-		return lineError(h.line, "rows:"+h.value+" but @rows has "+strconv.Itoa(len(rows))+" rows")
+		return lineError(h.line, "rows:"+clip(h.value)+" but @rows has "+strconv.Itoa(len(rows))+" rows")
 	}
 	p.r.Rows = rows
 	return nil
@@ -1105,9 +1309,9 @@ func (p *parser) aggregationRow(rowIndex int) (wire.Row, error) {
 		k := p.column(pr.key)
 		switch {
 		case k < 0:
-			return nil, p.errf("cell " + pr.key + " is not a column the header declares")
+			return nil, p.errf("cell " + clip(pr.key) + " is not a column the header declares")
 		case k < next:
-			return nil, p.errf("cell " + pr.key + " repeats or is out of order (cells follow group_by, then aggregations, once each)")
+			return nil, p.errf("cell " + clip(pr.key) + " repeats or is out of order (cells follow group_by, then aggregations, once each)")
 		}
 		next = k + 1
 		c := wire.Cell{Name: pr.key}
@@ -1121,7 +1325,7 @@ func (p *parser) aggregationRow(rowIndex int) (wire.Row, error) {
 			}
 			c.Value = bareValue(pr.text)
 			if c.Value.Kind() == wire.KindString {
-				return nil, p.errf("expected a node reference Type:id (or a number, bool or null) in node column " + pr.key + ", found " + quoteLine(pr.text))
+				return nil, p.errf("expected a node reference Type:id (or a number, bool or null) in node column " + clip(pr.key) + ", found " + excerpt(pr.text))
 			}
 		default:
 			c.Value = bareValue(pr.text)
@@ -1182,4 +1386,4 @@ func (p *parser) resolveLifted() error {
 	return nil
 }
 
-func refString(k nodeKey) string { return k.typ + ":" + strconv.FormatInt(k.id, 10) }
+func refString(k nodeKey) string { return clip(k.typ) + ":" + strconv.FormatInt(k.id, 10) }

@@ -30,7 +30,6 @@ func TestDecodeErrors(t *testing.T) {
 		{"empty_input", "", 1, "empty input, expected @header"},
 		{"no_final_newline", "@header\nquery_type:traversal", 2, "the last line does not end with a newline"},
 		{"header_not_first", "@nodes\n", 1, `expected @header, found "@nodes"`},
-		{"crlf_line_ends", "@header\r\n", 1, `expected @header, found "@header\r"`},
 		{"blank_line", doc("@header", "query_type:traversal", "", "goon_version:1.0.0"), 3, "blank line"},
 		{"invalid_utf8", trav("1", "0", "@nodes", "User(1):", "1 a=\"\xff\"", "@edges"), 8, "invalid UTF-8"},
 		// Header.
@@ -345,30 +344,34 @@ func TestDecodeTruncatedValues(t *testing.T) {
 	}
 }
 
-func TestDecodeExpansionLimit(t *testing.T) {
+func TestDecodeRestoreLimits(t *testing.T) {
 	in := trav("1", "0", "@nodes", "N(1):", "1 title="+strings.Repeat("x", 197)+"... title_len=1000000", "@edges")
 	if _, err := goon.Decode([]byte(in)); err != nil {
-		t.Fatalf("default limit: %v", err)
+		t.Fatalf("default limits: %v", err)
 	}
-	dec, err := goon.DecodeOptions{MaxExpansion: 4096}.Decoder()
+	small, err := goon.New(goon.Options{Limits: wire.Limits{MaxStringBytes: 4096}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = dec.Decode([]byte(in))
-	want := "goon: line 8: title_len=1000000: restoring truncated values would add more than the decoder's limit of 4096 bytes"
-	if err == nil || !strings.HasPrefix(err.Error(), want) {
+	_, err = small.Decode([]byte(in))
+	want := "goon: line 8: title_len=1000000 restores a value longer than the limit of 4096 bytes"
+	if err == nil || err.Error() != want || !errors.Is(err, wire.ErrLimit) {
 		t.Errorf("error %v\nwant %s", err, want)
 	}
 	huge := trav("1", "0", "@nodes", "N(1):", "1 title="+strings.Repeat("x", 197)+"... title_len=9223372036854775807", "@edges")
-	if _, err := goon.Decode([]byte(huge)); err == nil || !strings.Contains(err.Error(), "MaxExpansion") {
+	if _, err := goon.Decode([]byte(huge)); err == nil || !strings.Contains(err.Error(), "restores a value longer than the limit") {
 		t.Errorf("a breadcrumb of 2^63-1 gave %v", err)
 	}
-	if _, err := (goon.DecodeOptions{MaxExpansion: -1}).Decoder(); err == nil {
-		t.Error("a negative MaxExpansion was accepted")
+	if _, err := goon.New(goon.Options{Limits: wire.Limits{MaxStringBytes: -1}}); err == nil {
+		t.Error("a negative MaxStringBytes was accepted")
 	}
-	var zero goon.Decoder
-	if _, err := zero.Decode([]byte(in)); err != nil {
-		t.Errorf("zero Decoder: %v", err)
+	tight, err := goon.New(goon.Options{Limits: wire.Limits{MaxMaterializedBytes: 100_000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tight.Decode([]byte(in))
+	if err == nil || !strings.HasPrefix(err.Error(), "goon: line 8: ") || !strings.Contains(err.Error(), "MaxMaterializedBytes") && !errors.Is(err, wire.ErrLimit) {
+		t.Errorf("MaxMaterializedBytes 100000: %v", err)
 	}
 }
 

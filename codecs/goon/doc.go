@@ -89,7 +89,7 @@
 //     since the line grammar is built from them; a property may not be named
 //     id or type, two properties of a node may not share a key, and group
 //     and metric columns may not share a name. Encode returns an
-//     *EncodeError otherwise (GKG's data always satisfies this).
+//     *wire.EncodeError otherwise (GKG's data always satisfies this).
 //   - The response's own nodes are not de-duplicated (GKG does not either);
 //     two with the same type and id are ordered by their row text, so that
 //     the output never depends on input order. Nodes lifted from rows are
@@ -151,7 +151,8 @@
 //     the same way (absent).
 //
 // Decode copies its input once; the strings of the response share that copy
-// and the input may be reused as soon as Decode returns.
+// (or, for quoted values with escapes, storage of the decoder's own) and the
+// input may be reused as soon as Decode returns.
 //
 // Anything else is an error, a *wire.DecodeError naming the line and what
 // was expected ("goon: line 7: unterminated quoted value"): an unknown,
@@ -163,14 +164,49 @@
 //
 // # Security
 //
-// Decode never panics and makes no allocation sized by a number the input
-// declares: counts are checked against the lines actually present, and
-// slices are sized by the input's own line count. Restoring truncated
-// values is the one place output can exceed input; the bytes it may add to
-// one document are bounded by DecodeOptions.MaxExpansion (default 32 MiB),
-// checked before allocating. Work is linear in the input: checks for
-// repeated keys and column names, and the matching of row cells to
-// columns, use maps once lines or headers are wide.
+// Decode (the registered codec, and the package-level functions) applies
+// the default wire.Limits; a Codec from New applies its Options.Limits.
+// Past any limit it fails with a *wire.DecodeError naming the line and the
+// Limits field (errors.Is(err, wire.ErrLimit)), before allocating for what
+// the limit bounds:
+//
+//   - MaxInputBytes (default 64 MiB): the length of the text.
+//   - MaxElements (default 1,048,576): the nodes:, edges: and rows: counts
+//     of the header, the columns of group_by and aggregations, the
+//     properties of a node row (a key_len breadcrumb is not a property;
+//     a row line may hold twice the limit in key=value pairs), the cells
+//     of a row.
+//   - MaxStringBytes (default 16 MiB): every value, key and name, and a
+//     truncated value as restored to the length its breadcrumb declares.
+//   - MaxMaterializedBytes (default 256 MiB): the response's canonical
+//     JSON, counting the type of a Type(n): group once for each of its rows
+//     and a node lifted from rows once for each row that references it.
+//     Rows count as they are read, so the row that passes the limit is
+//     the one reported; restored truncated values count before they are
+//     allocated.
+//   - MaxDepth (default 32) does not arise: GOON writes a list value as
+//     its JSON text, which reads back as a string.
+//
+// No allocation is sized by a number the input declares: a header count
+// reserves no more than the rest of the input can hold at the shortest
+// line of its section. Work is linear in the input: a quoted value is
+// scanned once to find its end and unescaped into storage its own size;
+// repeated keys are found by sorting hashes of a line's keys, not by
+// probing a map that outgrows the caches; column lookups use a map once
+// the header is wide. An error quotes at most 64 bytes of the input. A
+// leading UTF-8 byte order mark is skipped and a line may end in CRLF; the
+// encoder writes LF, so such text reaches the same fixed point.
+//
+// Encoding is symmetric: AppendEncode and EncodeTo first check r with
+// wire.Limits.Check (nothing is written on error, a *wire.EncodeError
+// naming the path and the limit), then refuse text longer than
+// MaxInputBytes, and, with the nodes lifted from rows, more node lines
+// than MaxElements. A list written as JSON text reads back as a string
+// whose canonical JSON escaping can double; when the response is within a
+// factor two of MaxMaterializedBytes, or such a text longer than half
+// MaxStringBytes, the encoder decodes its own text and refuses what Decode
+// would refuse. So whatever the encoder writes, Decode under the same
+// limits reads.
 //
 // # Versions
 //

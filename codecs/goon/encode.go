@@ -3,6 +3,7 @@ package goon
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"io"
 	"math"
 	"slices"
@@ -19,17 +20,26 @@ import (
 // Encode returns the GOON text of r.
 func Encode(r *wire.GraphResponse) ([]byte, error) { return AppendEncode(nil, r) }
 
-// AppendEncode appends the GOON text of r to dst and returns the extended
-// slice. On error (see EncodeError) it returns dst unchanged.
+// AppendEncode appends the GOON text of r to dst, under the default
+// wire.Limits, and returns the extended slice. On error, a
+// *wire.EncodeError, it returns dst unchanged: r is outside GOON's rules
+// (see the package documentation) or its text would be refused by Decode
+// under the same limits (see Security).
 //
 // The text is built in a pooled scratch buffer and copied to dst once, so
 // an encode makes a fixed number of allocations whatever the size of r.
-func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
-	if r == nil {
-		return dst, &EncodeError{Msg: "nil response"}
-	}
+func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) { return std.AppendEncode(dst, r) }
+
+// EncodeTo writes the GOON text of r to w under the default wire.Limits.
+// Nothing is written when encoding fails. The text goes to w straight from
+// a pooled buffer, without a copy.
+func EncodeTo(w io.Writer, r *wire.GraphResponse) error { return std.EncodeTo(w, r) }
+
+// AppendEncode appends the GOON text of r to dst under the codec's
+// limits; see the package-level AppendEncode.
+func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	e := encoderPool.Get().(*encoder)
-	err := e.encode(r)
+	err := c.encode(e, r)
 	if err == nil {
 		dst = append(dst, e.b...)
 	}
@@ -37,20 +47,18 @@ func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	return dst, err
 }
 
-// EncodeTo writes the GOON text of r to w as it produces it, in writes of
-// about 32 KiB at line boundaries, so the text is never held whole in
-// memory. Nothing is written when encoding fails: a first pass checks the
-// response, discarding its text as it goes, and a second writes it (about
-// twice AppendEncode's time, for memory that does not grow with the
-// output). Only an error from w can leave partial output.
-func EncodeTo(w io.Writer, r *wire.GraphResponse) error {
-	if r == nil {
-		return &EncodeError{Msg: "nil response"}
-	}
+// EncodeTo writes the GOON text of r to w under the codec's limits, as it
+// produces it, in writes of about 32 KiB at line boundaries, so the text is
+// never held whole in memory. Nothing is written when encoding fails: a
+// first pass checks the response and measures its text, discarding it as
+// it goes, and a second writes it (about twice AppendEncode's time, for
+// memory that does not grow with the output). Only an error from w can
+// leave partial output.
+func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	e := encoderPool.Get().(*encoder)
 	defer e.release()
 	e.out = io.Discard
-	if err := e.encode(r); err != nil {
+	if err := c.encode(e, r); err != nil {
 		return err
 	}
 	e.reset()
@@ -70,7 +78,8 @@ func EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 const streamChunk = 32 << 10
 
 // spill writes b to e.out once it holds streamChunk bytes and returns it
-// emptied; without e.out (AppendEncode) it returns b as it is.
+// emptied, counting what it wrote; without e.out (AppendEncode) it returns
+// b as it is.
 func (e *encoder) spill(b []byte) ([]byte, error) {
 	if e.out == nil || len(b) < streamChunk {
 		return b, nil
@@ -78,7 +87,69 @@ func (e *encoder) spill(b []byte) ([]byte, error) {
 	if _, err := e.out.Write(b); err != nil {
 		return b, err
 	}
+	e.written += int64(len(b))
 	return b[:0], nil
+}
+
+// encode writes r into e.b, or refuses it: first whatever the codec's
+// limits refuse (wire.Limits.Check), then what GOON cannot carry, then
+// text longer than MaxInputBytes, or with more node lines than
+// MaxElements. GOON writes a list value as its JSON text, a string that
+// escaping can make up to twice as long in canonical JSON; when that could
+// take the decoded response past MaxMaterializedBytes, or the string past
+// MaxStringBytes, the text is decoded to make sure.
+func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
+	if r == nil {
+		return &wire.EncodeError{Codec: Name, Msg: "nil response"}
+	}
+	l := c.limits
+	// One walk of r in the usual case: checked against half the
+	// materialised limit, and again in full only when that half is passed.
+	half := l
+	half.MaxMaterializedBytes = max(l.MaxMaterializedBytes/2, 1)
+	nearLimit := false
+	if err := half.Check(Name, r); err != nil {
+		var ee *wire.EncodeError
+		if !errors.As(err, &ee) || ee.Limit != "MaxMaterializedBytes" {
+			return err
+		}
+		if err := l.Check(Name, r); err != nil {
+			return err
+		}
+		nearLimit = true
+	}
+	if err := e.encode(r); err != nil {
+		return err
+	}
+	if n := len(e.nodes); n > l.MaxElements {
+		return &wire.EncodeError{Codec: Name, Path: "nodes", Limit: "MaxElements",
+			Msg: strconv.Itoa(n) + " node lines with the nodes lifted from rows, more than the limit of " + strconv.Itoa(l.MaxElements)}
+	}
+	if n := e.written + int64(len(e.b)); n > l.MaxInputBytes {
+		return &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
+			Msg: "the text would take " + strconv.FormatInt(n, 10) + " bytes, more than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
+	}
+	if e.maxList > 0 && (nearLimit || e.maxList > l.MaxStringBytes/2) {
+		text := e.b
+		if e.out != nil {
+			// Streaming has handed the text on; make it again whole, to
+			// decode it.
+			whole := encoderPool.Get().(*encoder)
+			defer whole.release()
+			if err := whole.encode(r); err != nil {
+				return err
+			}
+			text = whole.b
+		}
+		if _, err := c.Decode(text); err != nil {
+			var de *wire.DecodeError
+			if errors.As(err, &de) {
+				return &wire.EncodeError{Codec: Name, Limit: de.Limit, Msg: "Decode would refuse the text: " + de.Msg}
+			}
+			return err
+		}
+	}
+	return nil
 }
 
 // maxPooledBuffer bounds the scratch buffer an encoder keeps for reuse.
@@ -88,17 +159,19 @@ var encoderPool = sync.Pool{New: func() any { return &encoder{lifted: map[nodeKe
 
 // encoder holds the scratch space of one encode; it is pooled.
 type encoder struct {
-	b      []byte
-	nodes  []*wire.Node // server nodes, then nodes lifted from rows, in output order
-	edges  []*wire.Edge // de-duplicated, in output order
-	props  []propRef
-	cols   []rowCol
-	lifted map[nodeKey]struct{}
-	tmpA   []byte
-	tmpB   []byte
-	list   []byte
-	err    error     // set by a sort comparator that had to encode a node row
-	out    io.Writer // EncodeTo's writer; nil when appending to a slice
+	b       []byte
+	nodes   []*wire.Node // server nodes, then nodes lifted from rows, in output order
+	edges   []*wire.Edge // de-duplicated, in output order
+	props   []propRef
+	cols    []rowCol
+	lifted  map[nodeKey]struct{}
+	tmpA    []byte
+	tmpB    []byte
+	list    []byte
+	maxList int       // the longest JSON text of a list value written
+	err     error     // set by a sort comparator that had to encode a node row
+	out     io.Writer // EncodeTo's writer; nil when appending to a slice
+	written int64     // bytes handed to out so far
 }
 
 type propRef struct {
@@ -138,11 +211,14 @@ func (e *encoder) reset() {
 	clear(e.lifted)
 	e.nodes, e.edges, e.props, e.cols = e.nodes[:0], e.edges[:0], e.props[:0], e.cols[:0]
 	e.err = nil
+	e.maxList = 0
+	e.b = e.b[:0]
+	e.written = 0
 }
 
 func (e *encoder) encode(r *wire.GraphResponse) error {
 	if !r.QueryType.Valid() {
-		return &EncodeError{Path: "query_type", Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
+		return &wire.EncodeError{Codec: Name, Path: "query_type", Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
 	}
 	agg := r.QueryType == wire.Aggregation
 	paths := r.QueryType == wire.PathFinding
@@ -374,7 +450,7 @@ func (e *encoder) addColumn(path, name string, nodeKind bool) error {
 	}
 	for _, c := range e.cols {
 		if c.name == name {
-			return &EncodeError{Path: path, Msg: "column name " + strconv.Quote(name) + " repeats (group and metric columns name row cells, so they must differ)"}
+			return &wire.EncodeError{Codec: Name, Path: path, Msg: "column name " + strconv.Quote(name) + " repeats (group and metric columns name row cells, so they must differ)"}
 		}
 	}
 	e.cols = append(e.cols, rowCol{name: name, nodeKind: nodeKind})
@@ -421,7 +497,7 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) ([]byte, er
 					b = append(b, g.Property.String...)
 				}
 			default:
-				return b, &EncodeError{Path: path, Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
+				return b, &wire.EncodeError{Codec: Name, Path: path, Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
 			}
 			b = append(b, ')')
 		}
@@ -523,7 +599,7 @@ func (e *encoder) nodeRow(b []byte, n *wire.Node) ([]byte, error) {
 	for i := range ps {
 		if i > 0 && ps[i].key == ps[i-1].key {
 			e.props = ps
-			return b, &EncodeError{Path: nodePath(n), Msg: "two properties named " + strconv.Quote(ps[i].key)}
+			return b, &wire.EncodeError{Codec: Name, Path: nodePath(n), Msg: "two properties named " + strconv.Quote(ps[i].key)}
 		}
 		b = e.prop(b, ps[i].key, n.Properties[ps[i].i].Value)
 	}
@@ -544,7 +620,7 @@ func nodePath(n *wire.Node) string {
 
 func (e *encoder) badKey(n *wire.Node, k string, class uint8) error {
 	if class == classReserved {
-		return &EncodeError{Path: nodePath(n), Msg: "property named " + strconv.Quote(k) + " (reserved for the node itself)"}
+		return &wire.EncodeError{Codec: Name, Path: nodePath(n), Msg: "property named " + strconv.Quote(k) + " (reserved for the node itself)"}
 	}
 	return notName(nodePath(n), "property key", k)
 }
@@ -575,6 +651,7 @@ func (e *encoder) prop(b []byte, key string, v wire.Value) []byte {
 		return appendText(b, key, s, true, false)
 	case wire.KindList:
 		e.list = appendJSON(e.list[:0], v)
+		e.maxList = max(e.maxList, len(e.list))
 		b = appendKey(b, key)
 		return appendText(b, key, e.listText(), true, false)
 	}
@@ -940,6 +1017,7 @@ func (e *encoder) appendCell(b []byte, c *wire.Cell, forceQuote bool, row int) (
 		return appendText(b, c.Name, v.Str(), false, forceQuote), nil
 	default: // list
 		e.list = appendJSON(e.list[:0], v)
+		e.maxList = max(e.maxList, len(e.list))
 		return appendText(b, c.Name, e.listText(), false, forceQuote), nil
 	}
 }

@@ -523,9 +523,9 @@ func TestEncodeErrors(t *testing.T) {
 			if !strings.HasPrefix(err.Error(), c.want) {
 				t.Errorf("error %q, want prefix %q", err, c.want)
 			}
-			var ee *goon.EncodeError
+			var ee *wire.EncodeError
 			if !errors.As(err, &ee) {
-				t.Errorf("error is %T, want *goon.EncodeError", err)
+				t.Errorf("error is %T, want *wire.EncodeError", err)
 			}
 			if string(got) != "keep" {
 				t.Errorf("dst changed to %q", got)

@@ -6,26 +6,16 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// EncodeError reports a response GOON cannot carry: an invalid query type
-// or group kind, a name that is not a GOON name (entity and relationship
-// types, property keys, column names and aliases must be ASCII letters,
-// digits and underscores, since the line grammar is built from them), a
-// property named "id" or "type", or two properties of one node with the
-// same key.
-type EncodeError struct {
-	Path string // where in the response, e.g. nodes[3].properties[1]
-	Msg  string
-}
-
-func (e *EncodeError) Error() string {
-	if e.Path == "" {
-		return "goon: " + e.Msg
-	}
-	return "goon: " + e.Path + ": " + e.Msg
-}
+// Encode errors are *wire.EncodeError values with Codec "goon". Besides
+// the limits (see Security), GOON refuses a response it cannot carry: an
+// invalid query type or group kind, a name that is not a GOON name (entity
+// and relationship types, property keys, column names and aliases must be
+// ASCII letters, digits and underscores, since the line grammar is built
+// from them), a property named "id" or "type", or two properties of one
+// node with the same key.
 
 func notName(path, what, s string) error {
-	return &EncodeError{Path: path, Msg: what + " " + strconv.Quote(s) + " is not a GOON name (ASCII letters, digits, '_')"}
+	return &wire.EncodeError{Codec: Name, Path: path, Msg: what + " " + strconv.Quote(s) + " is not a GOON name (ASCII letters, digits, '_')"}
 }
 
 // Decode errors are *wire.DecodeError values with Codec "goon" and the

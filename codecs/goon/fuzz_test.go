@@ -21,9 +21,9 @@ func FuzzDecode(f *testing.F) {
 			f.Add(out)
 		}
 	}
-	// A small expansion limit keeps each run fast; the limit's own check is
-	// fuzzed all the same.
-	dec, err := goon.DecodeOptions{MaxExpansion: 1 << 16}.Decoder()
+	// Small limits keep each run fast; their checks are fuzzed all the
+	// same.
+	dec, err := goon.New(goon.Options{Limits: wire.Limits{MaxStringBytes: 1 << 16, MaxMaterializedBytes: 1 << 20}})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -71,12 +71,3 @@ func (c *Codec) Info() wire.Info {
 		Fidelity:    wire.Lossy,
 	}
 }
-
-// AppendEncode appends the GOON text of r to dst; see the package-level
-// AppendEncode.
-func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
-	return AppendEncode(dst, r)
-}
-
-// Decode parses GOON text into a response; see the package-level Decode.
-func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) { return Decode(data) }

@@ -127,7 +127,7 @@ func checkShape(t interface{ Fatalf(string, ...any) }, out []byte) {
 }
 
 // With arbitrary names (spaces, quotes, unicode), Encode either refuses the
-// response with an *EncodeError and appends nothing, or writes text that
+// response with a *wire.EncodeError and appends nothing, or writes text that
 // holds every property above.
 func TestPropertyAwkwardNames(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -135,9 +135,9 @@ func TestPropertyAwkwardNames(t *testing.T) {
 		dst := []byte("x")
 		out, err := goon.AppendEncode(dst, r)
 		if err != nil {
-			var ee *goon.EncodeError
+			var ee *wire.EncodeError
 			if !errors.As(err, &ee) || !strings.HasPrefix(err.Error(), "goon: ") {
-				t.Fatalf("error %v (%T) is not a goon *EncodeError", err, err)
+				t.Fatalf("error %v (%T) is not a *wire.EncodeError", err, err)
 			}
 			if string(out) != "x" {
 				t.Fatalf("failed AppendEncode changed dst to %q", out)

@@ -1,6 +1,7 @@
 package json
 
 import (
+	"errors"
 	"io"
 	"strconv"
 
@@ -14,13 +15,20 @@ import (
 // output.
 func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	if r != nil {
-		if err := c.limits.Check(Name, r); err != nil {
-			return err
+		// The canonical JSON of r is exactly its materialised size, so one
+		// check with the smaller of the two limits also bounds the output.
+		l := c.limits
+		asInput := l.MaxInputBytes < l.MaxMaterializedBytes
+		if asInput {
+			l.MaxMaterializedBytes = l.MaxInputBytes
 		}
-		// The canonical JSON is exactly the materialised size.
-		if n := wire.MaterializedSize(r); n > c.limits.MaxInputBytes {
-			return &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
-				Msg: "the encoding of " + strconv.FormatInt(n, 10) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+		if err := l.Check(Name, r); err != nil {
+			var ee *wire.EncodeError
+			if asInput && errors.As(err, &ee) && ee.Limit == "MaxMaterializedBytes" {
+				return &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
+					Msg: "the encoding is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10) + " bytes"}
+			}
+			return err
 		}
 	}
 	return wire.EncodeJSONTo(w, r)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/graphwire/graphwire/internal/keyset"
 )
 
 // Unmarshal decodes one TOON document (spec v4.0) into a Value: nil, bool,
@@ -18,11 +20,15 @@ import (
 // A leading UTF-8 byte-order mark is ignored, CRLF line endings are
 // accepted, and full-line comments (# after optional spaces) are skipped.
 func Unmarshal(data []byte, opts DecodeOptions) (v Value, err error) {
+	return unmarshal(data, opts, limits{})
+}
+
+func unmarshal(data []byte, opts DecodeOptions, lim limits) (v Value, err error) {
 	o, err := opts.resolve()
 	if err != nil {
 		return nil, err
 	}
-	d := decoder{opts: o, strict: !o.Lenient}
+	d := decoder{opts: o, strict: !o.Lenient, lim: lim}
 	if len(data) > 0 {
 		d.src = unsafe.String(&data[0], len(data))
 	}
@@ -44,6 +50,17 @@ func Unmarshal(data []byte, opts DecodeOptions) (v Value, err error) {
 	return d.document(), nil
 }
 
+// limits are the wire.Limits the GraphResponse codec applies to the
+// generic layer: when set, an array declaring or holding more than
+// maxElements values, a string or key longer than maxString bytes, or
+// nesting past MaxDepth fails with an error naming the limit.
+type limits struct {
+	set             bool
+	maxElements     int
+	maxString       int
+	maxMaterialized int64
+}
+
 type decoder struct {
 	src    string
 	opts   DecodeOptions
@@ -55,9 +72,10 @@ type decoder struct {
 	peeked  bool
 	hasNext bool
 	next    line
-	last    line  // the line most recently consumed
-	blanks  []int // numbers of blank lines, increasing
+	last    line       // the line most recently consumed
+	blanks  []blankRun // runs of blank lines, increasing
 
+	lim   limits
 	depth int
 	keys  map[string]string // interned keys
 	spans []span            // scratch for splitting rows
@@ -73,6 +91,9 @@ type line struct {
 }
 
 type span struct{ start, end int } // offsets into a string
+
+// blankRun is a run of consecutive blank lines, first to last.
+type blankRun struct{ first, last int }
 
 func (d *decoder) invalidUTF8() {
 	num, start := 1, 0
@@ -127,6 +148,22 @@ func (d *decoder) scan(l *line) bool {
 	src := d.src
 	for !d.done {
 		start := d.pos
+		if d.lineNum > 0 && start < len(src) && src[start] == '\n' {
+			// A run of empty lines, taken at once.
+			j := start
+			for j < len(src) && src[j] == '\n' {
+				j++
+			}
+			first := d.lineNum + 1
+			d.lineNum += j - start
+			d.pos = j
+			if n := len(d.blanks); n > 0 && d.blanks[n-1].last == first-1 {
+				d.blanks[n-1].last = d.lineNum
+			} else {
+				d.blanks = append(d.blanks, blankRun{first, d.lineNum})
+			}
+			continue
+		}
 		end := len(src)
 		if nl := strings.IndexByte(src[start:], '\n'); nl >= 0 {
 			end = start + nl
@@ -169,7 +206,13 @@ func (d *decoder) scan(l *line) bool {
 			continue // comment line
 		}
 		if cs == ce {
-			d.blanks = append(d.blanks, d.lineNum)
+			// Consecutive blank lines make one run, so that a flood of
+			// them costs no memory.
+			if n := len(d.blanks); n > 0 && d.blanks[n-1].last == d.lineNum-1 {
+				d.blanks[n-1].last = d.lineNum
+			} else {
+				d.blanks = append(d.blanks, blankRun{d.lineNum, d.lineNum})
+			}
 			continue
 		}
 		if d.strict {
@@ -195,6 +238,9 @@ func (d *decoder) scan(l *line) bool {
 func (d *decoder) enter(l *line) {
 	d.depth++
 	if d.depth > d.opts.MaxDepth {
+		if d.lim.set {
+			d.failLimit(l, l.cstart, "MaxDepth", "nesting deeper than "+strconv.Itoa(d.opts.MaxDepth)+" levels")
+		}
 		d.fail(l, l.cstart, "nesting deeper than %d levels", d.opts.MaxDepth)
 	}
 }
@@ -211,18 +257,20 @@ func (d *decoder) noBlankLines(first, last int, what string) {
 	if !d.strict || first == 0 {
 		return
 	}
-	// d.blanks is sorted; find the first blank after first.
+	// d.blanks is sorted; find the first run that ends after first.
 	lo, hi := 0, len(d.blanks)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if d.blanks[m] <= first {
+		if d.blanks[m].last <= first {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if lo < len(d.blanks) && d.blanks[lo] < last {
-		d.failAt(d.blanks[lo], 1, "blank line inside %s", what)
+	if lo < len(d.blanks) {
+		if b := max(d.blanks[lo].first, first+1); b < last {
+			d.failAt(b, 1, "blank line inside %s", what)
+		}
 	}
 }
 
@@ -272,7 +320,7 @@ func (d *decoder) document() Value {
 		d.read()
 		d.keyValue(&d.last, d.last.content, d.last.cstart, 0, &b)
 	}
-	return b.o
+	return d.finish(&b)
 }
 
 // consumed fails, in strict mode, when lines follow a complete root array
@@ -285,10 +333,24 @@ func (d *decoder) consumed() {
 
 // object builder: keeps the order of keys, detects duplicates (strict) or
 // lets the last value win at the first position (lenient).
+//
+// In strict mode a key is compared with those before it while the object
+// has at most smallObject members, so that a duplicate is reported before
+// its value is decoded; a wider object is checked when complete (finish),
+// by sorting hashes of its keys, in time linear in its members however
+// many there are. Lenient mode looks keys up in a map, since the last
+// value must replace the first.
 type objBuilder struct {
 	o   *Object
 	idx map[string]int
+	pos []memberPos // strict: where each member's key is
 }
+
+// memberPos is the line and column of a member's key, for an error found
+// once the object is complete.
+type memberPos struct{ line, col int }
+
+const smallObject = 24
 
 func (d *decoder) newObject(n int) objBuilder {
 	return objBuilder{o: &Object{Members: make([]Member, 0, n)}}
@@ -311,10 +373,15 @@ func (b *objBuilder) find(key string) int {
 
 // put adds key=v, failing on a duplicate in strict mode.
 func (d *decoder) put(b *objBuilder, key string, v Value, l *line, off int) {
-	if i := b.find(key); i >= 0 {
-		if d.strict {
-			d.fail(l, off, "duplicate key %q", key)
+	if d.strict {
+		if len(b.o.Members) < smallObject && b.find(key) >= 0 {
+			d.fail(l, off, "duplicate key %s", excerpt(key))
 		}
+		b.o.Members = append(b.o.Members, Member{Key: key, Value: v})
+		b.pos = append(b.pos, memberPos{l.num, max(off-l.start+1, 1)})
+		return
+	}
+	if i := b.find(key); i >= 0 {
 		b.o.Members[i].Value = v
 		return
 	}
@@ -323,7 +390,7 @@ func (d *decoder) put(b *objBuilder, key string, v Value, l *line, off int) {
 	switch {
 	case b.idx != nil:
 		b.idx[key] = n - 1
-	case n > 24:
+	case n > smallObject:
 		b.idx = make(map[string]int, 2*n)
 		for i, m := range b.o.Members {
 			b.idx[m.Key] = i
@@ -331,11 +398,23 @@ func (d *decoder) put(b *objBuilder, key string, v Value, l *line, off int) {
 	}
 }
 
-// has reports whether key is already present (for the strict duplicate
-// check made before a value is decoded).
+// finish returns the object, failing in strict mode on a repeated key of a
+// wide object at the repeat.
+func (d *decoder) finish(b *objBuilder) *Object {
+	if d.strict && len(b.o.Members) > smallObject {
+		ms := b.o.Members
+		if r := keyset.FirstRepeat(len(ms), func(i int) string { return ms[i].Key }); r >= 0 {
+			d.failAt(b.pos[r].line, b.pos[r].col, "duplicate key %s", excerpt(ms[r].Key))
+		}
+	}
+	return b.o
+}
+
+// checkNew fails, in strict mode, when key is already present in a small
+// object (the duplicate check made before a value is decoded).
 func (d *decoder) checkNew(b *objBuilder, key string, l *line, off int) {
-	if d.strict && b.find(key) >= 0 {
-		d.fail(l, off, "duplicate key %q", key)
+	if d.strict && len(b.o.Members) < smallObject && b.find(key) >= 0 {
+		d.fail(l, off, "duplicate key %s", excerpt(key))
 	}
 }
 
@@ -404,7 +483,7 @@ func (d *decoder) objectFields(baseDepth int) *Object {
 		l = d.read()
 		d.keyValue(l, l.content, l.cstart, depth, &b)
 	}
-	return b.o
+	return d.finish(&b)
 }
 
 // scopeDepth returns the depth of the content of a scope opened at
@@ -421,6 +500,9 @@ func (d *decoder) scopeDepth(baseDepth int) int {
 // arrayFromHeader decodes the array (or keyed object) a header opens. hl is
 // the header line, already consumed.
 func (d *decoder) arrayFromHeader(h *header, baseDepth int, hl *line) Value {
+	if d.lim.set && h.length > d.lim.maxElements {
+		d.failLimit(hl, hl.cstart, "MaxElements", "an array of "+strconv.Itoa(h.length)+" values, more than the limit of "+strconv.Itoa(d.lim.maxElements))
+	}
 	d.enter(hl)
 	defer d.leave()
 	switch {
@@ -436,6 +518,9 @@ func (d *decoder) arrayFromHeader(h *header, baseDepth int, hl *line) Value {
 
 func (d *decoder) inlineArray(h *header, hl *line) Value {
 	spans := d.split(h.inline, h.delim)
+	if d.lim.set && len(spans) > d.lim.maxElements {
+		d.failLimit(hl, h.inlineOff, "MaxElements", "an array of "+strconv.Itoa(len(spans))+" values, more than the limit of "+strconv.Itoa(d.lim.maxElements))
+	}
 	vs := make([]Value, len(spans))
 	for i, s := range spans {
 		vs[i] = d.primitive(hl, h.inline[s.start:s.end], h.inlineOff+s.start)
@@ -449,6 +534,7 @@ func (d *decoder) inlineArray(h *header, hl *line) Value {
 func capFor(n int) int { return min(n, 256) }
 
 func (d *decoder) tabular(h *header, baseDepth int, hl line) Value {
+	d.checkTable(h, &hl)
 	rowDepth := d.scopeDepth(baseDepth)
 	rows := make([]Value, 0, capFor(h.length))
 	first, last := 0, 0
@@ -519,6 +605,7 @@ func (d *decoder) rowObject(fields []field, spans []span, i *int, l *line, c str
 }
 
 func (d *decoder) keyedObject(h *header, baseDepth int, hl line) Value {
+	d.checkTable(h, &hl)
 	entryDepth := d.scopeDepth(baseDepth)
 	b := d.newObject(capFor(h.length))
 	count, first, last := 0, 0, 0
@@ -552,7 +639,7 @@ func (d *decoder) keyedObject(h *header, baseDepth int, hl line) Value {
 		}
 		d.noBlankLines(first, last, "a keyed tabular object")
 	}
-	return b.o
+	return d.finish(&b)
 }
 
 func isListItem(c string) bool { return c == "-" || strings.HasPrefix(c, "- ") }
@@ -629,14 +716,14 @@ func (d *decoder) listItem(baseDepth int) Value {
 		v := d.arrayFromHeader(&h, baseDepth+1, &hl)
 		d.put(&b, h.key, v, &hl, aoff)
 		d.siblings(baseDepth+1, &b)
-		return b.o
+		return d.finish(&b)
 	}
 	if isKeyValue(after) {
 		b := d.newObject(4)
 		hl := *l
 		d.keyValue(&hl, after, aoff, baseDepth+1, &b)
 		d.siblings(baseDepth+1, &b)
-		return b.o
+		return d.finish(&b)
 	}
 	return d.primitive(l, after, aoff)
 }
@@ -733,7 +820,7 @@ func (d *decoder) parseHeader(l *line, c string, coff int) (h header, reason str
 	}
 	n, ok := parseLength(seg)
 	if !ok {
-		return h, "invalid array length " + strconv.Quote(c[bracketStart:bracketEnd+1]) + " (expected a non-negative integer without leading zeros)", bracketStart
+		return h, "invalid array length " + excerpt(c[bracketStart:bracketEnd+1]) + " (expected a non-negative integer without leading zeros)", bracketStart
 	}
 	h.length = n
 	if braceStart >= 0 {
@@ -805,7 +892,7 @@ func (d *decoder) parseFields(l *line, c string, i int, delim byte, level int) (
 		return nil, 0, "field groups nested deeper than " + strconv.Itoa(d.opts.MaxDepth) + " levels", i
 	}
 	var fields []field
-	var seen map[string]struct{} // the names so far, once the group is wide
+	var offs []int // the offset of each field's name
 	for {
 		start := i
 		j := i
@@ -862,16 +949,24 @@ func (d *decoder) parseFields(l *line, c string, i int, delim byte, level int) (
 			fOff = start + noff
 			f = field{name: d.fieldName(l, name, fOff, c)}
 		}
-		// A repeated name is reported where it is read, so that a long
-		// header repeating its names costs no more than the text up to it.
-		if d.strict && repeatsField(fields, &seen, f.name) {
-			return nil, 0, "duplicate field name " + strconv.Quote(f.name) + " in field list", fOff
+		// A name repeated among the first few is reported where it is
+		// read, so that a long header repeating its first names costs no
+		// more than the text up to it; a wide group is checked once read,
+		// in time linear in its names (see repeatsField).
+		if d.strict && repeatsField(fields, f.name) {
+			return nil, 0, "duplicate field name " + excerpt(f.name) + " in field list", fOff
 		}
 		fields = append(fields, f)
+		offs = append(offs, fOff)
 		if j >= len(c) {
 			return nil, 0, "unmatched brace in field list", len(c)
 		}
 		if c[j] == '}' {
+			if d.strict && len(fields) > wideGroup {
+				if r := keyset.FirstRepeat(len(fields), func(i int) string { return fields[i].name }); r >= 0 {
+					return nil, 0, "duplicate field name " + excerpt(fields[r].name) + " in field list", offs[r]
+				}
+			}
 			return fields, j + 1, "", 0
 		}
 		i = j + 1 // past the delimiter
@@ -908,32 +1003,21 @@ func countLeaves(fields []field) int {
 	return n
 }
 
-// wideGroup is the field count from which repeatsField keeps a set of the
-// names rather than scanning them.
+// wideGroup is the field count up to which repeatsField compares each new
+// name with those before it; a wider group is checked once complete.
 const wideGroup = 16
 
 // repeatsField reports whether name is among the names of fields, the
-// fields read so far in one brace group. Once the group is wide, *seen
-// holds their names, so a group is checked in linear time.
-func repeatsField(fields []field, seen *map[string]struct{}, name string) bool {
-	if len(fields) < wideGroup {
-		for i := range fields {
-			if fields[i].name == name {
-				return true
-			}
-		}
+// fields read so far in one brace group, while the group is narrow.
+func repeatsField(fields []field, name string) bool {
+	if len(fields) >= wideGroup {
 		return false
 	}
-	if *seen == nil {
-		*seen = make(map[string]struct{}, 2*wideGroup)
-		for i := range fields {
-			(*seen)[fields[i].name] = struct{}{}
+	for i := range fields {
+		if fields[i].name == name {
+			return true
 		}
 	}
-	if _, ok := (*seen)[name]; ok {
-		return true
-	}
-	(*seen)[name] = struct{}{}
 	return false
 }
 
@@ -976,16 +1060,25 @@ func (d *decoder) keyToken(l *line, c string, coff int) (string, int) {
 	}
 	colon := unquotedIndex(c, ':', 0)
 	if colon < 0 {
-		d.fail(l, coff+len(c), "missing colon after key %q", truncate(c))
+		d.fail(l, coff+len(c), "missing colon after key %s", excerpt(c))
 	}
 	return d.intern(trimSpaces(c[:colon])), colon + 1
 }
 
-func truncate(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "..."
+// maxExcerpt bounds the input an error message quotes, in bytes.
+const maxExcerpt = 64
+
+// excerpt quotes at most maxExcerpt bytes of s, cut at a code point
+// boundary, followed by "..." outside the quotes when s is longer.
+func excerpt(s string) string {
+	if len(s) <= maxExcerpt {
+		return strconv.Quote(s)
 	}
-	return s
+	n := maxExcerpt
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strconv.Quote(s[:n]) + "..."
 }
 
 // intern returns a copy of s that does not share memory with the input,
@@ -1016,7 +1109,9 @@ func (d *decoder) primitive(l *line, tok string, off int) Value {
 	}
 	switch t[0] {
 	case '"':
-		return d.quoted(l, t, off)
+		v := d.quoted(l, t, off)
+		d.checkString(l, len(v), off)
+		return v
 	case 't':
 		if t == "true" {
 			return true
@@ -1036,6 +1131,7 @@ func (d *decoder) primitive(l *line, tok string, off int) Value {
 			}
 		}
 	}
+	d.checkString(l, len(t), off)
 	return strings.Clone(t)
 }
 
@@ -1182,6 +1278,14 @@ func closingQuote(s string, start int) int {
 // unquotedIndex returns the index of the first c at or after start that is
 // outside double quotes, or -1.
 func unquotedIndex(s string, c byte, start int) int {
+	if start <= len(s) && strings.IndexByte(s[start:], '"') < 0 {
+		// No quote ahead: the first c is the answer, found at memory
+		// speed on a long line.
+		if i := strings.IndexByte(s[start:], c); i >= 0 {
+			return start + i
+		}
+		return -1
+	}
 	inQuotes := false
 	for i := start; i < len(s); i++ {
 		ch := s[i]

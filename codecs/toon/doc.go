@@ -150,15 +150,56 @@
 //
 // # Security
 //
-// Decoding untrusted input is bounded: nesting of arrays, objects and
-// header field groups is limited to DecodeOptions.MaxDepth
-// (DefaultMaxDepth, 1000) levels; a declared length [N] is only compared
-// against what is present and never sizes an allocation (preallocation is
-// capped at 256 elements); every allocation is proportional to the input.
-// Header, row and key parsing are linear in the line length. ParseJSON
-// limits nesting to DefaultMaxDepth too. The encoder refuses values nested
-// deeper than 10000 levels, which also stops reference cycles. Keys such as
-// __proto__ have no special meaning.
+// The generic layer: decoding untrusted input with Unmarshal is bounded:
+// nesting of arrays, objects and header field groups is limited to
+// DecodeOptions.MaxDepth (DefaultMaxDepth, 1000) levels; a declared length
+// [N] is only compared against what is present and never sizes an
+// allocation (preallocation is capped at 256 elements); every allocation
+// is proportional to the input. Header, row and key parsing are linear in
+// the line length; repeated keys of an object wider than 24 members, and
+// repeated names of a header of more than 16 fields, are found by sorting
+// hashes of the keys once the object or header is read, so time per key
+// does not grow with the object. A run of blank lines is kept as one
+// range. ParseJSON limits nesting to DefaultMaxDepth too. The encoder
+// refuses values nested deeper than 10000 levels, which also stops
+// reference cycles. Keys such as __proto__ have no special meaning. An
+// error quotes at most 64 bytes of the input.
+//
+// The toon codec (Decode, Encode and the registered codec use the default
+// wire.Limits; a Codec from New uses its Options.Limits) refuses, with a
+// *wire.DecodeError naming the line and the Limits field
+// (errors.Is(err, wire.ErrLimit)):
+//
+//   - MaxInputBytes (default 64 MiB): longer text, before reading it.
+//   - MaxDepth (default 32): lists nested deeper, checked exactly on the
+//     decoded values; the generic layer's nesting is bounded meanwhile by
+//     2·MaxDepth+8 levels (a list inside a list takes two: its "- " item
+//     and its header; the layout takes up to eight around a value).
+//   - MaxElements (default 1,048,576): an array header declaring more
+//     values, at the header before any row is read, an inline array
+//     holding more; more nodes in all groups, properties in a node or
+//     cells in a row.
+//   - MaxStringBytes (default 16 MiB): a longer string value, node type,
+//     property key or cell name, as decoded. The layout's own keys
+//     (format_version, group_columns, ...) are not response strings.
+//   - MaxMaterializedBytes (default 256 MiB): a response whose canonical
+//     JSON would be larger, counting a table header's field names once
+//     for each row that repeats them. A table whose declared rows times
+//     its names' bytes already exceed the limit is refused at its header.
+//
+// A leading UTF-8 byte order mark is skipped and CRLF line ends are read
+// as LF. The encoder is symmetric: AppendEncode first checks r with
+// wire.Limits.Check (a *wire.EncodeError naming the path and the limit,
+// nothing written), then refuses text longer than MaxInputBytes. So what
+// a toon Codec writes, a toon Codec with the same limits reads.
+//
+// Output size: TOON indents each level of a nested list, so deep lists
+// cost more than in JSON. For any response the encoder accepts, the text
+// is at most MaxDepth+8 times the length of the response's canonical JSON
+// (40 times under the default MaxDepth of 32); the worst case, a list at
+// the depth limit holding many empty lists, comes to about 25 times. A
+// list nested 509 deep, for which TOON once took 265 times the JSON, is
+// refused.
 //
 // # Reference comparison and benchmarks
 //

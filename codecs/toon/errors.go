@@ -2,6 +2,7 @@ package toon
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/graphwire/graphwire/wire"
 )
@@ -29,4 +30,43 @@ func (d *decoder) fail(l *line, off int, format string, args ...any) {
 		col = 1
 	}
 	d.failAt(l.num, col, format, args...)
+}
+
+// failLimit reports, like fail, input past one of the codec's limits,
+// naming the wire.Limits field.
+func (d *decoder) failLimit(l *line, off int, limit, msg string) {
+	col := max(off-l.start+1, 1)
+	panic(failure{&wire.DecodeError{Codec: codecName, Line: l.num, Column: col, Msg: msg, Limit: limit}})
+}
+
+// checkString refuses, under the codec's limits, a decoded string or key
+// of n bytes, longer than the string limit.
+func (d *decoder) checkString(l *line, n int, off int) {
+	if d.lim.set && n > d.lim.maxString {
+		d.failLimit(l, off, "MaxStringBytes", "a string of "+strconv.Itoa(n)+" bytes, longer than the limit of "+strconv.Itoa(d.lim.maxString))
+	}
+}
+
+// checkTable refuses, under the codec's limits, a table whose rows would
+// repeat its header's field names past the materialised-size limit: each
+// of the rows strict mode requires writes every name as a key of its
+// object, so the declared rows times the names' bytes is a lower bound of
+// the response's canonical JSON, known before any row is read.
+func (d *decoder) checkTable(h *header, hl *line) {
+	if !d.lim.set || d.lim.maxMaterialized <= 0 {
+		return
+	}
+	if n := int64(h.length) * int64(namesBytes(h.fields)); n > d.lim.maxMaterialized {
+		d.failLimit(hl, hl.cstart, "MaxMaterializedBytes", "a table of "+strconv.Itoa(h.length)+" rows repeating "+
+			strconv.Itoa(namesBytes(h.fields))+" bytes of field names would take more than "+strconv.FormatInt(d.lim.maxMaterialized, 10)+" bytes as canonical JSON")
+	}
+}
+
+// namesBytes is the bytes of the names of fields, nested groups included.
+func namesBytes(fields []field) int {
+	n := 0
+	for _, f := range fields {
+		n += len(f.name) + namesBytes(f.children)
+	}
+	return n
 }

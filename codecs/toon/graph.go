@@ -4,24 +4,11 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
+	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/wire"
 )
-
-// EncodeError reports a response that the toon layout cannot carry. Path
-// says where, in the response's own terms (nodes[3].score,
-// rows[0].u.properties.name, query_type).
-type EncodeError struct {
-	Path string
-	Msg  string
-}
-
-func (e *EncodeError) Error() string {
-	if e.Path == "" {
-		return "toon: " + e.Msg
-	}
-	return "toon: " + e.Path + ": " + e.Msg
-}
 
 // Encode returns the TOON text of r in graphwire's graph-aware layout, a
 // TOON spec v4.0 document that any TOON decoder reads. The output is
@@ -30,27 +17,50 @@ func (e *EncodeError) Error() string {
 // The layout is described in the package documentation, under "The toon
 // codec: layout of a GraphResponse".
 //
-// Encode fails, with an *EncodeError naming the place, for what the layout
-// cannot carry: a NaN or infinite float (TOON would write null), a query
-// type or group kind outside the enumerations, a property named "type" or
-// "id", two properties of one node (or cells of one row) with the same
-// key.
+// Encode fails, with a *wire.EncodeError naming the place (Path, in the
+// response's own terms: nodes[3].score, rows[0].u.properties.name,
+// query_type), for what the default wire.Limits refuse (see Security in
+// the package documentation) and for what the layout cannot carry: a NaN
+// or infinite float (TOON would write null), a query type or group kind
+// outside the enumerations, a property named "type" or "id", two
+// properties of one node (or cells of one row) with the same key.
 func Encode(r *wire.GraphResponse) ([]byte, error) {
-	return AppendEncode(nil, r)
+	return std.AppendEncode(nil, r)
 }
 
 // AppendEncode appends the TOON text of r (see Encode for the layout) to
-// dst and returns the extended slice. On error it returns dst unchanged.
+// dst, under the default wire.Limits, and returns the extended slice. On
+// error it returns dst unchanged.
 func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	return std.AppendEncode(dst, r)
+}
+
+// AppendEncode appends the TOON text of r to dst under the codec's limits:
+// it first refuses what wire.Limits.Check refuses, and, once written, text
+// longer than MaxInputBytes; on error dst comes back unchanged. See the
+// package-level Encode.
+func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	if r == nil {
-		return dst, &EncodeError{Msg: "nil response"}
+		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
+	}
+	if err := c.limits.Check(Name, r); err != nil {
+		return dst, err
 	}
 	var g graphEncoder
 	doc, err := g.document(r)
 	if err != nil {
 		return dst, err
 	}
-	return AppendMarshal(dst, doc, EncodeOptions{})
+	n := len(dst)
+	out, err := AppendMarshal(dst, doc, EncodeOptions{})
+	if err != nil {
+		return dst, err
+	}
+	if int64(len(out)-n) > c.limits.MaxInputBytes {
+		return out[:n], &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
+			Msg: "the text would take " + strconv.Itoa(len(out)-n) + " bytes, more than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	}
+	return out, nil
 }
 
 // graphEncoder builds the generic Value of a response. Objects and members
@@ -87,7 +97,7 @@ func (g *graphEncoder) reserve(nObjs, nMems int) {
 
 func (g *graphEncoder) document(r *wire.GraphResponse) (*Object, error) {
 	if !r.QueryType.Valid() {
-		return nil, &EncodeError{Path: "query_type", Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
+		return nil, &wire.EncodeError{Codec: Name, Path: "query_type", Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
 	}
 	nObjs, nMems := 2+len(r.Nodes)+len(r.Edges)+len(r.Columns)+len(r.GroupColumns), 9
 	for i := range r.Nodes {
@@ -230,7 +240,7 @@ func (g *graphEncoder) nodes(nodes []wire.Node) (Value, Value, error) {
 			for p := range n.Properties {
 				v, msg := propertyValue(n.Properties[p].Value)
 				if msg != "" {
-					return nil, nil, &EncodeError{Path: "nodes[" + strconv.Itoa(i) + "]." + n.Properties[p].Key, Msg: msg}
+					return nil, nil, &wire.EncodeError{Codec: Name, Path: "nodes[" + strconv.Itoa(i) + "]." + n.Properties[p].Key, Msg: msg}
 				}
 				o.Add(n.Properties[p].Key, v)
 			}
@@ -259,7 +269,7 @@ func (g *graphEncoder) nodes(nodes []wire.Node) (Value, Value, error) {
 func checkProperties(nodes []wire.Node, idx []int) error {
 	for _, i := range idx {
 		if k, msg := badKeys(nodes[i].Properties); msg != "" {
-			return &EncodeError{Path: "nodes[" + strconv.Itoa(i) + "]", Msg: msg + " " + strconv.Quote(k)}
+			return &wire.EncodeError{Codec: Name, Path: "nodes[" + strconv.Itoa(i) + "]", Msg: msg + " " + strconv.Quote(k)}
 		}
 	}
 	return nil
@@ -277,25 +287,11 @@ func badKeys(props []wire.Property) (string, string) {
 	return "", ""
 }
 
-// duplicate reports a name that occurs twice among the n names name(i).
+// duplicate reports a name that occurs twice among the n names name(i),
+// in time linear in n.
 func duplicate(n int, name func(int) string) (string, bool) {
-	if n <= 16 {
-		for i := 1; i < n; i++ {
-			for j := 0; j < i; j++ {
-				if name(i) == name(j) {
-					return name(i), true
-				}
-			}
-		}
-		return "", false
-	}
-	seen := make(map[string]struct{}, n)
-	for i := 0; i < n; i++ {
-		k := name(i)
-		if _, dup := seen[k]; dup {
-			return k, true
-		}
-		seen[k] = struct{}{}
+	if i := keyset.FirstRepeat(n, name); i >= 0 {
+		return name(i), true
 	}
 	return "", false
 }
@@ -492,7 +488,7 @@ func (g *graphEncoder) groupColumns(gcs []wire.GroupColumn) (Value, error) {
 	var property, entity bool
 	for i, c := range gcs {
 		if !c.Kind.Valid() {
-			return nil, &EncodeError{Path: "group_columns[" + strconv.Itoa(i) + "].kind", Msg: "invalid group kind " + strconv.Quote(string(c.Kind))}
+			return nil, &wire.EncodeError{Codec: Name, Path: "group_columns[" + strconv.Itoa(i) + "].kind", Msg: "invalid group kind " + strconv.Quote(string(c.Kind))}
 		}
 		property = property || c.Property.Valid
 		entity = entity || c.Entity.Valid
@@ -518,7 +514,7 @@ func (g *graphEncoder) rows(rows []wire.Row) (Value, error) {
 	objs := make([]*Object, len(rows))
 	for i, row := range rows {
 		if name, dup := duplicate(len(row), func(j int) string { return row[j].Name }); dup {
-			return nil, &EncodeError{Path: "rows[" + strconv.Itoa(i) + "]", Msg: "duplicate cell " + strconv.Quote(name)}
+			return nil, &wire.EncodeError{Codec: Name, Path: "rows[" + strconv.Itoa(i) + "]", Msg: "duplicate cell " + strconv.Quote(name)}
 		}
 		o := NewObject(len(row))
 		for j := range row {
@@ -527,7 +523,7 @@ func (g *graphEncoder) rows(rows []wire.Row) (Value, error) {
 			if c.Node != nil {
 				n := c.Node
 				if k, msg := badKeys(n.Properties); msg != "" {
-					return nil, &EncodeError{Path: path(), Msg: msg + " " + strconv.Quote(k)}
+					return nil, &wire.EncodeError{Codec: Name, Path: path(), Msg: msg + " " + strconv.Quote(k)}
 				}
 				ref := NewObject(2 + len(n.Properties))
 				ref.Add("type", n.Type)
@@ -535,7 +531,7 @@ func (g *graphEncoder) rows(rows []wire.Row) (Value, error) {
 				for _, p := range n.Properties {
 					v, msg := propertyValue(p.Value)
 					if msg != "" {
-						return nil, &EncodeError{Path: path() + ".properties." + p.Key, Msg: msg}
+						return nil, &wire.EncodeError{Codec: Name, Path: path() + ".properties." + p.Key, Msg: msg}
 					}
 					ref.Add(p.Key, v)
 				}
@@ -544,7 +540,7 @@ func (g *graphEncoder) rows(rows []wire.Row) (Value, error) {
 			}
 			v, msg := propertyValue(c.Value)
 			if msg != "" {
-				return nil, &EncodeError{Path: path(), Msg: msg}
+				return nil, &wire.EncodeError{Codec: Name, Path: path(), Msg: msg}
 			}
 			o.Add(c.Name, v)
 		}
@@ -664,13 +660,39 @@ func sameShape(objs []*Object) bool {
 // column; a value of the wrong shape names the field and the line where it
 // was found: "toon: line 7: nodes.User[3].id: expected an integer, found
 // string "x"".
-func Decode(data []byte) (*wire.GraphResponse, error) {
-	v, err := Unmarshal(data, DecodeOptions{})
+//
+// Decode applies the default wire.Limits; a Codec from New applies its
+// own (see Security in the package documentation).
+func Decode(data []byte) (*wire.GraphResponse, error) { return std.Decode(data) }
+
+// layoutDepth is the TOON nesting the layout adds around a value, and
+// depthPerList the nesting each level of a list inside a list takes (a
+// "- [N]:" item opens an item and an array): the generic decoder's
+// MaxDepth is the codec's MaxDepth translated by them, and the list depth
+// itself is checked exactly on the decoded values.
+const (
+	layoutDepth  = 8
+	depthPerList = 2
+)
+
+// Decode parses TOON text into a response under the codec's limits; see
+// the package-level Decode.
+func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
+	l := c.limits
+	if int64(len(data)) > l.MaxInputBytes {
+		return nil, &wire.DecodeError{Codec: Name, Offset: l.MaxInputBytes, Limit: "MaxInputBytes",
+			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
+	}
+	v, err := unmarshal(data, DecodeOptions{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
+		limits{set: true, maxElements: l.MaxElements, maxString: l.MaxStringBytes, maxMaterialized: l.MaxMaterializedBytes})
 	if err != nil {
 		return nil, err
 	}
-	d := graphDecoder{src: data}
+	d := graphDecoder{src: data, lim: l}
 	r := d.document(v)
+	if d.err == nil {
+		d.measure(r)
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -690,7 +712,69 @@ func (s pathStep) isKey() bool  { return s.index < 0 }
 
 type graphDecoder struct {
 	src []byte
+	lim wire.Limits
 	err *wire.DecodeError
+}
+
+// name refuses a key that is a name of the response (a node type, a
+// property key, a cell name) longer than MaxStringBytes. The layout's own
+// keys are not checked: they are no strings of the response.
+func (d *graphDecoder) name(s string, path []pathStep) bool {
+	if len(s) > d.lim.MaxStringBytes {
+		d.failLimit(path, "MaxStringBytes", "a name of "+strconv.Itoa(len(s))+" bytes, longer than the limit of "+strconv.Itoa(d.lim.MaxStringBytes))
+		return false
+	}
+	return true
+}
+
+// failLimit records, like fail, a value past the limit named.
+func (d *graphDecoder) failLimit(path []pathStep, limit, msg string) {
+	if d.err == nil {
+		d.fail(path, msg)
+		d.err.Limit = limit
+	}
+}
+
+// measure refuses a response whose canonical JSON would pass
+// MaxMaterializedBytes, naming the first place where the count passes it.
+// A key shared by the rows of a table counts once per row, in constant
+// time per use.
+func (d *graphDecoder) measure(r *wire.GraphResponse) {
+	m := wire.NewMeter(d.lim.MaxMaterializedBytes)
+	fail := func(path ...pathStep) { d.failLimit(path, "MaxMaterializedBytes", m.Msg()) }
+	for i := range r.Nodes {
+		if !m.Node(&r.Nodes[i]) {
+			fail(keyStep("nodes"))
+			return
+		}
+	}
+	for i := range r.Edges {
+		if !m.Edge(&r.Edges[i]) {
+			fail(keyStep("edges"), indexStep(i))
+			return
+		}
+	}
+	for i := range r.Columns {
+		if !m.Column(&r.Columns[i]) {
+			fail(keyStep("columns"), indexStep(i))
+			return
+		}
+	}
+	for i := range r.GroupColumns {
+		if !m.GroupColumn(&r.GroupColumns[i]) {
+			fail(keyStep("group_columns"), indexStep(i))
+			return
+		}
+	}
+	for i, row := range r.Rows {
+		if !m.Row(row) {
+			fail(keyStep("rows"), indexStep(i))
+			return
+		}
+	}
+	if !m.Finish(r) {
+		fail()
+	}
 }
 
 // fail records the first shape error, at path.
@@ -735,9 +819,12 @@ func pathString(path []pathStep) string {
 		if i > 0 {
 			b.WriteByte('.')
 		}
-		if isValidUnquotedKey(s.key) && !strings.Contains(s.key, ".") {
+		switch {
+		case len(s.key) > maxExcerpt:
+			b.WriteString(excerpt(s.key))
+		case isValidUnquotedKey(s.key) && !strings.Contains(s.key, "."):
 			b.WriteString(s.key)
-		} else {
+		default:
 			b.WriteString(strconv.Quote(s.key))
 		}
 	}
@@ -754,10 +841,7 @@ func describe(v Value) string {
 	case Number:
 		return "number " + x.String()
 	case string:
-		if len(x) > 40 {
-			x = x[:40] + "..."
-		}
-		return "string " + strconv.Quote(x)
+		return "string " + excerpt(x)
 	case []Value:
 		return "an array"
 	case *Object:
@@ -794,7 +878,7 @@ func (d *graphDecoder) document(v Value) *wire.GraphResponse {
 			s, haveType = d.str(m.Value, path)
 			r.QueryType = wire.QueryType(s)
 			if haveType && !r.QueryType.Valid() {
-				d.fail(path, "unknown query type "+strconv.Quote(s))
+				d.fail(path, "unknown query type "+excerpt(s))
 			}
 		case "nodes":
 			nodes = m.Value
@@ -868,7 +952,10 @@ func (d *graphDecoder) object(v Value, path []pathStep) *Object {
 
 // value converts a property or cell value: a primitive or an array of
 // values.
-func (d *graphDecoder) value(v Value, path []pathStep) wire.Value {
+func (d *graphDecoder) value(v Value, path []pathStep) wire.Value { return d.valueAt(v, path, 0) }
+
+// valueAt converts a value inside depth lists.
+func (d *graphDecoder) valueAt(v Value, path []pathStep, depth int) wire.Value {
 	switch x := v.(type) {
 	case nil:
 		return wire.Null()
@@ -883,9 +970,13 @@ func (d *graphDecoder) value(v Value, path []pathStep) wire.Value {
 		}
 		return wire.Float(x.Float64())
 	case []Value:
+		if depth == d.lim.MaxDepth {
+			d.failLimit(path, "MaxDepth", "lists nested more than "+strconv.Itoa(d.lim.MaxDepth)+" deep")
+			return wire.Value{}
+		}
 		vs := make([]wire.Value, len(x))
 		for i, e := range x {
-			vs[i] = d.value(e, append(path, indexStep(i)))
+			vs[i] = d.valueAt(e, append(path, indexStep(i)), depth+1)
 			if d.err != nil {
 				return wire.Value{}
 			}
@@ -912,6 +1003,9 @@ func (d *graphDecoder) nodes(v Value, order Value, haveOrder bool) []wire.Node {
 	case *Object:
 		for _, m := range x.Members {
 			path := newPath(keyStep("nodes"), keyStep(m.Key))
+			if !d.name(m.Key, path) {
+				return nil
+			}
 			items := d.array(m.Value, path)
 			if d.err != nil {
 				return nil
@@ -932,6 +1026,9 @@ func (d *graphDecoder) nodes(v Value, order Value, haveOrder bool) []wire.Node {
 			}
 			m := o.Members[0]
 			path = append(path, keyStep(m.Key))
+			if !d.name(m.Key, path) {
+				return nil
+			}
 			items := d.array(m.Value, path)
 			if d.err != nil {
 				return nil
@@ -944,6 +1041,10 @@ func (d *graphDecoder) nodes(v Value, order Value, haveOrder bool) []wire.Node {
 		return nil
 	}
 
+	if total > d.lim.MaxElements {
+		d.failLimit([]pathStep{keyStep("nodes")}, "MaxElements", strconv.Itoa(total)+" nodes, more than the limit of "+strconv.Itoa(d.lim.MaxElements))
+		return nil
+	}
 	nodes := make([]wire.Node, 0, total)
 	if !haveOrder {
 		for _, gr := range groups {
@@ -998,6 +1099,10 @@ func (d *graphDecoder) node(typ string, v Value, path []pathStep) wire.Node {
 		return n
 	}
 	haveID := false
+	if len(o.Members)-1 > d.lim.MaxElements {
+		d.failLimit(path, "MaxElements", strconv.Itoa(len(o.Members)-1)+" properties, more than the limit of "+strconv.Itoa(d.lim.MaxElements))
+		return n
+	}
 	if len(o.Members) > 1 {
 		n.Properties = make([]wire.Property, 0, len(o.Members)-1)
 	}
@@ -1009,6 +1114,9 @@ func (d *graphDecoder) node(typ string, v Value, path []pathStep) wire.Node {
 		case "type":
 			d.fail(append(path, keyStep("type")), `a node's type is its group's name, not a property`)
 		default:
+			if !d.name(m.Key, append(path, keyStep(m.Key))) {
+				return n
+			}
 			n.Properties = append(n.Properties, wire.Property{Key: m.Key, Value: d.value(m.Value, append(path, keyStep(m.Key)))})
 		}
 		if d.err != nil {
@@ -1152,7 +1260,7 @@ func (d *graphDecoder) groupColumns(v Value, path []pathStep) []wire.GroupColumn
 				s, ok := d.str(v, p)
 				c.Kind = wire.GroupKind(s)
 				if ok && !c.Kind.Valid() {
-					d.fail(p, "unknown group kind "+strconv.Quote(s)+" (want node or property)")
+					d.fail(p, "unknown group kind "+excerpt(s)+" (want node or property)")
 				}
 			case 2:
 				c.Node, _ = d.str(v, p)
@@ -1181,6 +1289,10 @@ func (d *graphDecoder) rows(v Value, path []pathStep) []wire.Row {
 		case *Object:
 			if x == nil {
 				break
+			}
+			if len(x.Members) > d.lim.MaxElements {
+				d.failLimit(p, "MaxElements", strconv.Itoa(len(x.Members))+" cells, more than the limit of "+strconv.Itoa(d.lim.MaxElements))
+				return nil
 			}
 			row := make(wire.Row, len(x.Members))
 			for j, m := range x.Members {
@@ -1227,9 +1339,16 @@ func (d *graphDecoder) rows(v Value, path []pathStep) []wire.Row {
 
 func (d *graphDecoder) cell(name string, v Value, path []pathStep) wire.Cell {
 	c := wire.Cell{Name: name}
+	if !d.name(name, path) {
+		return c
+	}
 	o, ok := v.(*Object)
 	if !ok || o == nil {
 		c.Value = d.value(v, path)
+		return c
+	}
+	if len(o.Members)-2 > d.lim.MaxElements {
+		d.failLimit(path, "MaxElements", strconv.Itoa(len(o.Members)-2)+" properties, more than the limit of "+strconv.Itoa(d.lim.MaxElements))
 		return c
 	}
 	n := &wire.Node{Properties: []wire.Property{}}
@@ -1243,6 +1362,9 @@ func (d *graphDecoder) cell(name string, v Value, path []pathStep) wire.Cell {
 			n.ID = d.integer(m.Value, p)
 			haveID = true
 		default:
+			if !d.name(m.Key, p) {
+				return c
+			}
 			n.Properties = append(n.Properties, wire.Property{Key: m.Key, Value: d.value(m.Value, p)})
 		}
 		if d.err != nil {
@@ -1283,7 +1405,7 @@ func (d *graphDecoder) pagination(v Value, path []pathStep) *wire.Pagination {
 // and "- " items alike), an item's first key on its "- " line. Indentation
 // is DefaultIndentSize spaces per level, as Decode reads it.
 func locate(src []byte, path []pathStep) int {
-	text := string(src)
+	text := unsafe.String(unsafe.SliceData(src), len(src)) // read only
 	text = strings.TrimPrefix(text, "\uFEFF")
 	type line struct {
 		num    int

@@ -390,9 +390,9 @@ func TestGraphEncodeErrors(t *testing.T) {
 			if err.Error() != tc.want {
 				t.Errorf("error %q, want %q", err, tc.want)
 			}
-			var ee *toon.EncodeError
+			var ee *wire.EncodeError
 			if !errors.As(err, &ee) {
-				t.Errorf("error %T is not a *toon.EncodeError", err)
+				t.Errorf("error %T is not a *wire.EncodeError", err)
 			}
 			if string(out) != "prefix" {
 				t.Errorf("AppendEncode returned %q on error, want dst unchanged", out)

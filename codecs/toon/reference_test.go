@@ -193,6 +193,11 @@ func arrayIndex(k string) (int64, bool) {
 	if k == "" || len(k) > 10 || (k[0] == '0' && len(k) > 1) {
 		return 0, false
 	}
+	for i := 0; i < len(k); i++ {
+		if k[i] < '0' || k[i] > '9' { // "-0" and "+1" are not indices
+			return 0, false
+		}
+	}
 	n, err := strconv.ParseInt(k, 10, 64)
 	if err != nil || n < 0 || n > 4294967294 {
 		return 0, false

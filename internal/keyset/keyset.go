@@ -1,0 +1,130 @@
+// Package keyset finds repeated keys in a sequence in time and memory
+// linear in its length, however long and however hostile.
+//
+// A hash map does it in linear time too, but once the keys outgrow the
+// processor's caches every lookup misses them, and the time per key grows
+// with the sequence. FirstRepeat instead sorts 64-bit hashes of the keys
+// with a byte-wise radix sort, whose passes read and write memory in order,
+// and compares neighbours.
+package keyset
+
+import (
+	"hash/maphash"
+	"math"
+)
+
+// smallN and mapN: up to smallN keys are compared pairwise, up to mapN
+// through a map; longer sequences are sorted.
+const (
+	smallN = 16
+	mapN   = 1024
+)
+
+// FirstRepeat returns the smallest i for which key(i) equals key(j) for
+// some j < i, or -1 when the n keys are distinct. It calls key O(n) times
+// and allocates O(n) bytes; n must not exceed math.MaxInt32.
+func FirstRepeat(n int, key func(int) string) int {
+	switch {
+	case n <= smallN:
+		for i := 1; i < n; i++ {
+			k := key(i)
+			for j := range i {
+				if key(j) == k {
+					return i
+				}
+			}
+		}
+		return -1
+	case n <= mapN:
+		seen := make(map[string]struct{}, n)
+		for i := range n {
+			k := key(i)
+			if _, dup := seen[k]; dup {
+				return i
+			}
+			seen[k] = struct{}{}
+		}
+		return -1
+	}
+	if n > math.MaxInt32 {
+		panic("keyset: more than MaxInt32 keys")
+	}
+	seed := maphash.MakeSeed()
+	recs := make([]rec, n)
+	for i := range recs {
+		recs[i] = rec{h: maphash.String(seed, key(i)), i: int32(i)}
+	}
+	recs = sortByHash(recs)
+	first := -1
+	for lo := 0; lo < n; {
+		hi := lo + 1
+		for hi < n && recs[hi].h == recs[lo].h {
+			hi++
+		}
+		if hi-lo > 1 {
+			if r := firstRepeatIn(recs[lo:hi], key); r >= 0 && (first < 0 || r < first) {
+				first = r
+			}
+		}
+		lo = hi
+	}
+	return first
+}
+
+type rec struct {
+	h uint64
+	i int32
+}
+
+// firstRepeatIn returns the first repeat among records of equal hash, kept
+// in increasing index order by the stable sort: usually two records of one
+// key, rarely a hash collision between different keys.
+func firstRepeatIn(run []rec, key func(int) string) int {
+	for a := 1; a < len(run); a++ {
+		k := key(int(run[a].i))
+		for b := range a {
+			if key(int(run[b].i)) == k {
+				return int(run[a].i)
+			}
+		}
+		if a >= smallN { // a long run: many copies of few keys
+			seen := make(map[string]struct{}, len(run))
+			for _, r := range run {
+				k := key(int(r.i))
+				if _, dup := seen[k]; dup {
+					return int(r.i)
+				}
+				seen[k] = struct{}{}
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
+// sortByHash sorts recs by hash, stably, least significant byte first,
+// skipping a byte in which all hashes agree.
+func sortByHash(recs []rec) []rec {
+	tmp := make([]rec, len(recs))
+	for shift := uint(0); shift < 64; shift += 8 {
+		var count [256]int
+		for _, r := range recs {
+			count[byte(r.h>>shift)]++
+		}
+		if count[byte(recs[0].h>>shift)] == len(recs) {
+			continue
+		}
+		pos := 0
+		for b, c := range count {
+			count[b] = pos
+			pos += c
+		}
+		for _, r := range recs {
+			b := byte(r.h >> shift)
+			tmp[count[b]] = r
+			count[b]++
+		}
+		recs, tmp = tmp, recs
+	}
+	return recs
+}
