@@ -25,11 +25,16 @@ func Encode(r *wire.GraphResponse) ([]byte, error) { return AppendEncode(nil, r)
 // The text is built in a pooled scratch buffer and copied to dst once, so
 // an encode makes a fixed number of allocations whatever the size of r.
 func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	return appendEncode(dst, r, Version)
+}
+
+// appendEncode is AppendEncode stamping goon_version version.
+func appendEncode(dst []byte, r *wire.GraphResponse, version string) ([]byte, error) {
 	if r == nil {
 		return dst, &EncodeError{Msg: "nil response"}
 	}
 	e := encoderPool.Get().(*encoder)
-	err := e.encode(r)
+	err := e.encode(r, version)
 	if err == nil {
 		dst = append(dst, e.b...)
 	}
@@ -44,7 +49,7 @@ func EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 		return &EncodeError{Msg: "nil response"}
 	}
 	e := encoderPool.Get().(*encoder)
-	err := e.encode(r)
+	err := e.encode(r, Version)
 	if err == nil {
 		_, err = w.Write(e.b)
 	}
@@ -104,9 +109,14 @@ func (e *encoder) release() {
 	encoderPool.Put(e)
 }
 
-func (e *encoder) encode(r *wire.GraphResponse) error {
+func (e *encoder) encode(r *wire.GraphResponse, version string) error {
 	if !r.QueryType.Valid() {
 		return &EncodeError{Path: "query_type", Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
+	}
+	if p := r.Pagination; p != nil {
+		if err := p.Check(); err != nil {
+			return &EncodeError{Path: "pagination", Msg: err.Error()}
+		}
 	}
 	agg := r.QueryType == wire.Aggregation
 	paths := r.QueryType == wire.PathFinding
@@ -147,7 +157,9 @@ func (e *encoder) encode(r *wire.GraphResponse) error {
 	b := e.b[:0]
 	b = append(b, "@header\nquery_type:"...)
 	b = append(b, r.QueryType...)
-	b = append(b, "\ngoon_version:"+Version+"\nnodes:"...)
+	b = append(b, "\ngoon_version:"...)
+	b = append(b, version...)
+	b = append(b, "\nnodes:"...)
 	b = strconv.AppendInt(b, int64(len(e.nodes)), 10)
 	b = append(b, "\nedges:"...)
 	b = strconv.AppendInt(b, int64(len(e.edges)), 10)
@@ -159,6 +171,14 @@ func (e *encoder) encode(r *wire.GraphResponse) error {
 		if p.TotalRows.Valid {
 			b = append(b, "total_rows:"...)
 			b = strconv.AppendInt(b, p.TotalRows.Int, 10)
+			b = append(b, '\n')
+		}
+		if p.Truncated.Bool {
+			b = append(b, "truncated:true\n"...)
+		}
+		if p.NextCursor.Valid {
+			b = append(b, "next_cursor:"...)
+			b = appendCursor(b, p.NextCursor.String)
 			b = append(b, '\n')
 		}
 	}
@@ -627,6 +647,22 @@ func appendText(b []byte, key, s string, breadcrumb, forceQuote bool) []byte {
 	}
 	return b
 }
+
+// appendCursor appends a next_cursor token: as it is when the value rule
+// lets it be bare (GKG's tokens always are), otherwise quoted and escaped
+// by the value rule. A cursor is never truncated and never put in T-form:
+// it is opaque, and a shortened one would fetch nothing.
+func appendCursor(b []byte, s string) []byte {
+	if cursorBare(s) {
+		return append(b, s...)
+	}
+	b = append(b, '"')
+	b = appendEscaped(b, s)
+	return append(b, '"')
+}
+
+// cursorBare reports whether a cursor is written bare.
+func cursorBare(s string) bool { return s != "" && isBare(s) && !isKeyword(s) }
 
 // runeOffset returns the byte offset of the n-th code point of s (each
 // invalid byte counting as one).
