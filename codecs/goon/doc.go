@@ -50,8 +50,8 @@
 //	truncated:true       when truncated is true (schema v5)
 //	next_cursor:TOKEN    when next_cursor is present (schema v5)
 //
-// The token is written bare when the value rule allows (GKG's base64url
-// tokens always do), otherwise quoted by the value rule ("abc=" is
+// The token is written bare when the value rule allows (GKG's tokens,
+// such as eyJoIjoiYWQyMTczMWM5MTZm, always are), otherwise quoted by the value rule ("abc=" is
 // quoted, '=' not being bare-safe); it is never truncated or put in
 // T-form, being opaque. Decode reads total_rows as schema v2's pagination;
 // truncated or next_cursor, or has_more:true alone, as schema v5's, with
