@@ -115,6 +115,29 @@ func TestPaginationLayout1(t *testing.T) {
 	}
 }
 
+// Bytes as graphwire wrote them in layout 1: [1, "", "search", [], [],
+// null, null, null, [true, 1234]].
+var (
+	layout1Msgpack = []byte{0x99, 0x01, 0xa0, 0xa6, 's', 'e', 'a', 'r', 'c', 'h', 0x90, 0x90, 0xc0, 0xc0, 0xc0, 0x92, 0xc3, 0xcd, 0x04, 0xd2}
+	layout1CBOR    = []byte{0x89, 0x01, 0x60, 0x66, 's', 'e', 'a', 'r', 'c', 'h', 0x80, 0x80, 0xf6, 0xf6, 0xf6, 0x82, 0xf5, 0x19, 0x04, 0xd2}
+)
+
+// TestPaginationLayout1Stored: stored layout 1 bytes decode to the
+// response they held.
+func TestPaginationLayout1Stored(t *testing.T) {
+	want := &wire.GraphResponse{QueryType: wire.Search, Nodes: []wire.Node{}, Edges: []wire.Edge{},
+		Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(1234)}}
+	for f, b := range map[Format][]byte{Msgpack: layout1Msgpack, CBOR: layout1CBOR} {
+		r, err := Default(f).Decode(b)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if diff := wiretest.Diff(want, r, wire.Exact); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", f, diff)
+		}
+	}
+}
+
 // TestPaginationRefused: layout 2 bytes whose pagination follows neither
 // schema, or holds the wrong kinds, are refused.
 func TestPaginationRefused(t *testing.T) {
