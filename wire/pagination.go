@@ -7,9 +7,10 @@ import "errors"
 type PaginationSchema int
 
 const (
-	// PaginationMixed is a Pagination that follows neither schema (see
-	// Pagination.Schema); no codec writes or reads one.
-	PaginationMixed PaginationSchema = iota
+	// PaginationInvalid is a Pagination that follows neither schema (see
+	// Pagination.Schema): a mix of the two, or one missing a field its
+	// schema requires. No built-in codec writes or reads one.
+	PaginationInvalid PaginationSchema = iota
 	// PaginationV2 is {has_more, total_rows}: schema v2, GOON 1.0.0.
 	PaginationV2
 	// PaginationV5 is {has_more, truncated, next_cursor?}: schema v5, what
@@ -24,7 +25,7 @@ func (s PaginationSchema) String() string {
 	case PaginationV5:
 		return "v5"
 	}
-	return "mixed"
+	return "invalid"
 }
 
 // Schema reports which shape p has. The two shapes are exactly the two
@@ -34,11 +35,11 @@ func (s PaginationSchema) String() string {
 //   - v2: TotalRows present, Truncated and NextCursor absent;
 //   - v5: Truncated present, TotalRows absent, NextCursor present or not.
 //
-// Anything else is PaginationMixed: TotalRows beside Truncated or
+// Anything else is PaginationInvalid: TotalRows beside Truncated or
 // NextCursor (two schemas in one object), NextCursor without Truncated (v5
 // requires truncated), or HasMore alone (v2 requires total_rows, v5
 // truncated, so HasMore alone is neither, and reading it as either would
-// invent a field). Check describes what is wrong with a mixed one.
+// invent a field). Check says what is wrong with an invalid one.
 func (p *Pagination) Schema() PaginationSchema {
 	switch {
 	case p.TotalRows.Valid && !p.Truncated.Valid && !p.NextCursor.Valid:
@@ -46,7 +47,7 @@ func (p *Pagination) Schema() PaginationSchema {
 	case p.Truncated.Valid && !p.TotalRows.Valid:
 		return PaginationV5
 	}
-	return PaginationMixed
+	return PaginationInvalid
 }
 
 // Check returns nil when p follows schema v2 or v5, or else an error

@@ -19,12 +19,12 @@ func TestPaginationSchema(t *testing.T) {
 		{wire.Pagination{HasMore: true, Truncated: some}, wire.PaginationV5, ""},
 		{wire.Pagination{Truncated: wire.SomeBool(true), NextCursor: cursor}, wire.PaginationV5, ""},
 		{wire.Pagination{Truncated: some, NextCursor: wire.SomeString("")}, wire.PaginationV5, ""},
-		{wire.Pagination{}, wire.PaginationMixed, "neither total_rows (schema v2) nor truncated (schema v5)"},
-		{wire.Pagination{HasMore: true}, wire.PaginationMixed, "neither total_rows (schema v2) nor truncated (schema v5)"},
-		{wire.Pagination{NextCursor: cursor}, wire.PaginationMixed, "next_cursor without truncated (schema v5 requires truncated)"},
-		{wire.Pagination{TotalRows: wire.SomeInt(1), Truncated: some}, wire.PaginationMixed, "total_rows (schema v2) together with truncated (schema v5)"},
-		{wire.Pagination{TotalRows: wire.SomeInt(1), NextCursor: cursor}, wire.PaginationMixed, "total_rows (schema v2) together with next_cursor (schema v5)"},
-		{wire.Pagination{TotalRows: wire.SomeInt(1), Truncated: some, NextCursor: cursor}, wire.PaginationMixed, "total_rows (schema v2) together with truncated (schema v5)"},
+		{wire.Pagination{}, wire.PaginationInvalid, "neither total_rows (schema v2) nor truncated (schema v5)"},
+		{wire.Pagination{HasMore: true}, wire.PaginationInvalid, "neither total_rows (schema v2) nor truncated (schema v5)"},
+		{wire.Pagination{NextCursor: cursor}, wire.PaginationInvalid, "next_cursor without truncated (schema v5 requires truncated)"},
+		{wire.Pagination{TotalRows: wire.SomeInt(1), Truncated: some}, wire.PaginationInvalid, "total_rows (schema v2) together with truncated (schema v5)"},
+		{wire.Pagination{TotalRows: wire.SomeInt(1), NextCursor: cursor}, wire.PaginationInvalid, "total_rows (schema v2) together with next_cursor (schema v5)"},
+		{wire.Pagination{TotalRows: wire.SomeInt(1), Truncated: some, NextCursor: cursor}, wire.PaginationInvalid, "total_rows (schema v2) together with truncated (schema v5)"},
 	}
 	for _, tc := range tests {
 		if got := tc.p.Schema(); got != tc.want {

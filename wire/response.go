@@ -164,7 +164,7 @@ type Cell struct {
 //
 // Canonical JSON writes the keys in the order has_more, total_rows,
 // truncated, next_cursor, each optional one only when present. A
-// Pagination in neither shape (Schema reports PaginationMixed) is refused
+// Pagination in neither shape (Schema reports PaginationInvalid) is refused
 // by every built-in codec; see the package documentation.
 type Pagination struct {
 	HasMore    bool
