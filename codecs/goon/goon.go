@@ -2,7 +2,6 @@ package goon
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/graphwire/graphwire/wire"
 )
@@ -54,7 +53,7 @@ func New(o Options) (*Codec, error) {
 		v = Version
 	}
 	if !supportedVersion(v) {
-		return nil, errors.New("goon: Options.Version " + strconv.Quote(v) + " is not a version Decode reads (MAJOR.MINOR.PATCH, major " + minMajor + " to " + maxMajor + ")")
+		return nil, errors.New("goon: Options.Version " + quoteLine(v) + " is not a version Decode reads (MAJOR.MINOR.PATCH, major " + minMajor + " to " + maxMajor + ")")
 	}
 	return &Codec{limits: l, version: v}, nil
 }

@@ -244,6 +244,9 @@ func TestVersionOption(t *testing.T) {
 			t.Errorf("New(%q): error %q does not name the option", v, err)
 		}
 	}
+	if _, err := goon.New(goon.Options{Version: strings.Repeat("9", 10000)}); err == nil || len(err.Error()) > 200 {
+		t.Errorf("a 10,000-byte version: error %d bytes long (%.80v...)", len(err.Error()), err)
+	}
 }
 
 // TestDecodeVersions: Decode reads goon_version 1.x to 4.x, whatever the
