@@ -19,10 +19,10 @@ func Example() {
 		fmt.Printf("%-7s %-6s %-16s %s\n", info.Name, kind, info.Fidelity, info.MediaType)
 	}
 	// Output:
-	// cbor    binary exact            application/cbor; layout=graphwire; version=1
+	// cbor    binary exact            application/cbor; layout=graphwire; version=2
 	// goon    text   lossy            text/x-goon; version=1.0.0
 	// json    text   exact            application/json
-	// msgpack binary exact            application/vnd.msgpack; layout=graphwire; version=1
+	// msgpack binary exact            application/vnd.msgpack; layout=graphwire; version=2
 	// toon    text   numbers-by-value text/toon
 }
 

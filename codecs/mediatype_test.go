@@ -19,8 +19,8 @@ func TestLookupMediaType(t *testing.T) {
 		{"json", []string{"application/json", "application/json; charset=utf-8", "Application/JSON"}},
 		{"goon", []string{"text/x-goon; version=1.0.0", "text/x-goon"}},
 		{"toon", []string{"text/toon", "text/toon; charset=UTF-8"}},
-		{"msgpack", []string{"application/vnd.msgpack; layout=graphwire; version=1", "application/vnd.msgpack", "application/vnd.msgpack; version=1", "application/vnd.msgpack;layout=graphwire"}},
-		{"cbor", []string{"application/cbor; layout=graphwire; version=1", "application/cbor", "application/cbor; layout=graphwire", "application/cbor; version=\"1\""}},
+		{"msgpack", []string{"application/vnd.msgpack; layout=graphwire; version=2", "application/vnd.msgpack", "application/vnd.msgpack; version=2", "application/vnd.msgpack;layout=graphwire"}},
+		{"cbor", []string{"application/cbor; layout=graphwire; version=2", "application/cbor", "application/cbor; layout=graphwire", "application/cbor; version=\"2\""}},
 	} {
 		c, err := wire.Lookup(tc.codec)
 		if err != nil {

@@ -4,10 +4,35 @@
 // # Data model
 //
 // A GraphResponse is one graph query result (GKG's unified query response,
-// schema v2). Its values keep apart what a wire format must keep apart: int
-// and float, the string "true" and the bool true, null, "" and absent,
-// absent and zero optional fields, and int64 beyond 2^53. See Value and the
-// nil-versus-empty rule on GraphResponse.
+// schema v2, with the pagination of schema v5 as well). Its values keep
+// apart what a wire format must keep apart: int and float, the string
+// "true" and the bool true, null, "" and absent, absent and zero optional
+// fields, and int64 beyond 2^53. See Value and the nil-versus-empty rule on
+// GraphResponse.
+//
+// # Pagination: schema v2 and v5
+//
+// GKG has served two pagination objects: schema v2's {has_more,
+// total_rows} (GOON 1.0.0's time) and schema v5's {has_more, truncated,
+// next_cursor?} (what it serves today). Pagination holds each field as an
+// optional one, so both round-trip exactly, and Pagination.Schema tells
+// them apart. The model accepts exactly the two published shapes, each
+// with every field its schema requires:
+//
+//   - v2: has_more and total_rows;
+//   - v5: has_more and truncated, next_cursor when there is a next page.
+//
+// Everything else is refused by every built-in encoder and decoder
+// (Pagination.Check says why), because no server writes it and each
+// reading would invent a meaning: has_more alone is neither shape (v2
+// requires total_rows, v5 requires truncated; reading it as v5 would
+// assert truncated:false, which the sender never said); next_cursor
+// without truncated is an incomplete v5 object; total_rows beside
+// truncated or next_cursor mixes two schemas, and a consumer following
+// either would misread the other's field. total_rows is any int64, as
+// before (schema v2's minimum 0 is the server's promise, not checked);
+// next_cursor is any string, "" included, and is opaque: codecs carry it
+// byte for byte where they are lossless.
 //
 // # Registry
 //

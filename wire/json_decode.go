@@ -687,43 +687,77 @@ func (d *decoder) refProperties() ([]Property, error) {
 	return d.keepProps(d.props[base:]), nil
 }
 
+// paginationKeys are the pagination fields in canonical order.
+var paginationKeys = [...]string{"has_more", "total_rows", "truncated", "next_cursor"}
+
+// pagination parses a pagination object: schema v2's {has_more,
+// total_rows} or schema v5's {has_more, truncated, next_cursor?}, keys in
+// any order. A mix of the two, or a shape that is missing a field its
+// schema requires, is an error at the key that makes it a mix, or at the
+// object when a field is missing (see Pagination.Schema).
 func (d *decoder) pagination(p *Pagination) error {
-	var seen [2]bool
+	at := [len(paginationKeys)]int{-1, -1, -1, -1} // offset of each key, -1 when absent
 	start := d.pos
 	err := d.object("pagination", func(key string, keyOff int) error {
+		k := 0
+		for k < len(paginationKeys) && paginationKeys[k] != key {
+			k++
+		}
+		if k == len(paginationKeys) {
+			return d.errAt(keyOff, "pagination: unknown field "+Excerpt(key))
+		}
+		if at[k] >= 0 {
+			return d.errAt(keyOff, "pagination: duplicate field "+Excerpt(key))
+		}
+		at[k] = keyOff
 		var err error
-		switch key {
-		case "has_more":
-			if seen[0] {
-				return d.errAt(keyOff, "pagination: duplicate field \"has_more\"")
-			}
-			seen[0] = true
-			switch {
-			case d.lit("true"):
-				p.HasMore = true
-			case d.lit("false"):
-			default:
-				err = d.expected("boolean for pagination has_more")
-			}
-		case "total_rows":
-			if seen[1] {
-				return d.errAt(keyOff, "pagination: duplicate field \"total_rows\"")
-			}
-			seen[1] = true
+		switch k {
+		case 0:
+			p.HasMore, err = d.boolean("pagination has_more")
+		case 1:
 			p.TotalRows.Int, err = d.integer("pagination total_rows")
 			p.TotalRows.Valid = true
-		default:
-			err = d.errAt(keyOff, "pagination: unknown field "+Excerpt(key))
+		case 2:
+			p.Truncated.Bool, err = d.boolean("pagination truncated")
+			p.Truncated.Valid = true
+		case 3:
+			p.NextCursor.String, err = d.str("next_cursor")
+			p.NextCursor.Valid = true
 		}
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	if !seen[0] || !seen[1] {
-		return d.errAt(start, "pagination: missing \"has_more\" or \"total_rows\"")
+	if at[0] < 0 {
+		return d.errAt(start, `pagination: missing "has_more"`)
+	}
+	if err := p.Check(); err != nil {
+		// Point at the later of the keys that clash, or at the object
+		// when a required field is missing.
+		off := start
+		switch {
+		case at[1] >= 0 && at[2] >= 0:
+			off = max(at[1], at[2])
+		case at[1] >= 0 && at[3] >= 0:
+			off = max(at[1], at[3])
+		case at[3] >= 0:
+			off = at[3]
+		}
+		return d.errAt(off, "pagination: "+err.Error())
 	}
 	return nil
+}
+
+// boolean parses true or false.
+func (d *decoder) boolean(field string) (bool, error) {
+	switch {
+	case d.lit("true"):
+		return true, nil
+	case d.lit("false"):
+		return false, nil
+	}
+	return false, d.expected("boolean for " + field)
 }
 
 func (d *decoder) lit(s string) bool {

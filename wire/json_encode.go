@@ -240,12 +240,17 @@ func (e *encoder) response(r *GraphResponse) error {
 		e.b = append(e.b, ']')
 	}
 	if p := r.Pagination; p != nil {
+		if err := p.Check(); err != nil {
+			return &EncodeError{Codec: "json", Path: "pagination", Msg: err.Error()}
+		}
 		e.b = append(e.b, `,"pagination":{"has_more":`...)
 		e.b = strconv.AppendBool(e.b, p.HasMore)
-		if p.TotalRows.Valid {
-			e.b = append(e.b, `,"total_rows":`...)
-			e.b = strconv.AppendInt(e.b, p.TotalRows.Int, 10)
+		e.optInt(`,"total_rows":`, p.TotalRows)
+		if p.Truncated.Valid {
+			e.b = append(e.b, `,"truncated":`...)
+			e.b = strconv.AppendBool(e.b, p.Truncated.Bool)
 		}
+		e.optStr(`,"next_cursor":`, p.NextCursor)
 		e.b = append(e.b, '}')
 	}
 	e.b = append(e.b, '}')

@@ -163,7 +163,9 @@ type Cell struct {
 //     that fetches the next page, absent when the results are exhausted.
 //
 // Canonical JSON writes the keys in the order has_more, total_rows,
-// truncated, next_cursor, each optional one only when present.
+// truncated, next_cursor, each optional one only when present. A
+// Pagination in neither shape (Schema reports PaginationInvalid) is refused
+// by every built-in codec; see the package documentation.
 type Pagination struct {
 	HasMore    bool
 	TotalRows  OptInt    // v2: how many rows there are in all

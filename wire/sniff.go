@@ -36,7 +36,7 @@ const SniffLen = 512
 // JSON ("json") starts with an object holding "format_version" or
 // "query_type"; GOON ("goon") with its "@header" line; graph TOON ("toon")
 // with a "format_version:" or "query_type:" line; the binary layout of
-// "msgpack" and "cbor" with an array of 5 to 9 items: the layout version 1,
+// "msgpack" and "cbor" with an array of 5 to 9 items: the layout version 1 or 2,
 // a format version string and a query type. Weaker signs (any JSON
 // object, any "key: value" line, any "@section" line) give lower
 // confidences. Only a prefix of SniffLen bytes is read.
@@ -154,11 +154,11 @@ func sniffTOON(p []byte) float64 {
 var queryTypes = []string{"traversal", "search", "neighbors", "path_finding", "aggregation"}
 
 // sniffBinary judges p as the binary layout: an array header of 5 to 9
-// items (array), the layout version 1, format_version as a string of
+// items (array), the layout version 1 or 2, format_version as a string of
 // printable ASCII, and the query type as a string naming one. str reads a
 // string header and returns its length and size, or ok false.
 func sniffBinary(p []byte, array func(byte) bool, str func([]byte) (n, size int, ok bool)) float64 {
-	if len(p) < 3 || !array(p[0]) || p[1] != 0x01 {
+	if len(p) < 3 || !array(p[0]) || (p[1] != 0x01 && p[1] != 0x02) {
 		return 0
 	}
 	n, size, ok := str(p[2:])

@@ -38,7 +38,7 @@ func TestSniff(t *testing.T) {
 		{"graph toon", "format_version: 1.2.0\nquery_type: search\n", "toon"},
 		{"msgpack head", "\x95\x01\xa51.2.0\xa6search", "msgpack"},
 		{"cbor head", "\x85\x01\x651.2.0\x66search", "cbor"},
-		{"msgpack without the layout version", "\x95\x02\xa51.2.0\xa6search", ""},
+		{"msgpack with an unknown layout version", "\x95\x03\xa51.2.0\xa6search", ""},
 		{"cbor with an unknown query type", "\x85\x01\x651.2.0\x66searcx", ""},
 		{"empty", "", ""},
 		{"plain prose", "hello, world", ""},

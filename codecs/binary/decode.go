@@ -310,8 +310,9 @@ func prealloc(n int) int { return min(n, maxPrealloc) }
 
 func (d *decoder) response() *wire.GraphResponse {
 	n := d.array("response", 5, 9)
-	if v := d.int("layout version"); d.err == nil && v != layoutVersion {
-		d.failf("unsupported layout version %d (this decoder reads %d)", v, layoutVersion)
+	layout := d.int("layout version")
+	if d.err == nil && layout != layoutVersion && layout != layoutV1 {
+		d.failf("unsupported layout version %d (this decoder reads %d and %d)", layout, layoutV1, layoutVersion)
 	}
 	r := &wire.GraphResponse{}
 	r.FormatVersion = d.str("format_version")
@@ -392,17 +393,7 @@ func (d *decoder) response() *wire.GraphResponse {
 		switch {
 		case t == nil:
 		case t.kind == kArray:
-			d.enter("pagination", int(t.i), 2, 2)
-			p := &wire.Pagination{}
-			t := d.read()
-			if t != nil && t.kind != kBool {
-				d.wrongKind("pagination has_more", "bool", t)
-			} else if t != nil {
-				p.HasMore = t.b
-			}
-			p.TotalRows = wire.SomeInt(d.int("pagination total_rows"))
-			d.leave()
-			r.Pagination = p
+			r.Pagination = d.pagination(int(t.i), layout)
 		case t.kind != kNull:
 			d.wrongKind("pagination", "array or null", t)
 		}
@@ -415,6 +406,61 @@ func (d *decoder) response() *wire.GraphResponse {
 		return nil
 	}
 	return r
+}
+
+// pagination reads the body of a pagination record of n elements, the
+// array head having been read: [has_more, total_rows] in layout 1;
+// [has_more, total_rows?, truncated?, next_cursor?] in layout 2, which
+// must follow schema v2 or v5 (wire.Pagination.Check).
+func (d *decoder) pagination(n int, layout int64) *wire.Pagination {
+	if layout == layoutV1 {
+		d.enter("pagination", n, 2, 2)
+	} else {
+		d.enter("pagination", n, 2, 4)
+	}
+	p := &wire.Pagination{}
+	p.HasMore = d.boolean("pagination has_more")
+	if layout == layoutV1 {
+		p.TotalRows = wire.SomeInt(d.int("pagination total_rows"))
+	} else {
+		p.TotalRows = d.optInt("pagination total_rows")
+		if n > 2 {
+			if t := d.read(); t != nil && t.kind == kBool {
+				p.Truncated = wire.SomeBool(t.b)
+			} else if t != nil && t.kind != kNull {
+				d.wrongKind("pagination truncated", "bool or null", t)
+			}
+		}
+		if n > 3 {
+			if t := d.read(); t != nil && t.kind == kString {
+				p.NextCursor = wire.SomeString(t.s)
+			} else if t != nil && t.kind != kNull {
+				d.wrongKind("pagination next_cursor", "string or null", t)
+			}
+		}
+		if d.err == nil {
+			if err := p.Check(); err != nil {
+				d.failf("pagination: %s", err.Error())
+			}
+		}
+	}
+	d.leave()
+	if d.err != nil {
+		return nil
+	}
+	return p
+}
+
+func (d *decoder) boolean(what string) bool {
+	t := d.read()
+	if t == nil {
+		return false
+	}
+	if t.kind != kBool {
+		d.wrongKind(what, "bool", t)
+		return false
+	}
+	return t.b
 }
 
 // node reads the body of a node record, type, id and props/2 pairs, the

@@ -18,7 +18,7 @@
 // are left out of their record, and an absent field followed by a present
 // one is null.
 //
-//	response     = [1, format_version, query_type, nodes, edges, columns?, group_columns?, rows?, pagination?]
+//	response     = [2, format_version, query_type, nodes, edges, columns?, group_columns?, rows?, pagination?]
 //	nodes        = [node ...]
 //	node         = [type, id, key, value, key, value, ...]
 //	edges        = [edge ...]
@@ -31,12 +31,25 @@
 //	row          = [cell ...]
 //	cell         = [name, value]                         a value
 //	             | [name, type, id, key, value, ...]      a node reference
-//	pagination   = [has_more, total_rows] | null
+//	pagination   = [has_more, total_rows?, truncated?, next_cursor?] | null
 //	value        = null | bool | integer | float | string | [value ...]
 //
-// The leading 1 is the layout version; a decoder rejects any other. Ids,
-// depths, path ids, steps and total_rows are integers; format_version is a
-// string. A value is written in the format's own item of its kind, so the
+// The leading 2 is the layout version. A pagination follows schema v2,
+// [has_more, total_rows], or schema v5, [has_more, null, truncated] or
+// [has_more, null, truncated, next_cursor] (see wire.Pagination.Schema);
+// any other combination is refused by the encoder and the decoder.
+// has_more and truncated are bools, next_cursor a string written in full
+// (it is not a name). Ids, depths, path ids, steps and total_rows are
+// integers; format_version is a string.
+//
+// Layout 1, written before schema v5, differs only in its pagination,
+// always [has_more, total_rows]: the decoder still reads it (a layout 1
+// pagination of any other length is an error), so bytes stored by an
+// earlier graphwire decode as they did. Since a v2 pagination has the same
+// record in both layouts, only a v5 pagination needed the new version;
+// the encoder writes 2 for every response, so that one number tells a
+// reader which records it may meet. Any other layout version is an error
+// naming it ("unsupported layout version 3 (this decoder reads 1 and 2)"). A value is written in the format's own item of its kind, so the
 // six kinds of wire.Value never mix: integers in their shortest form,
 // floats in the shortest form that holds them bit for bit (msgpack: float32
 // or float64; CBOR: float16, float32 or float64, RFC 8949 preferred
@@ -123,8 +136,8 @@
 // Each codec's media type is its format's registered type with two
 // parameters naming the layout and its version:
 //
-//	msgpack  application/vnd.msgpack; layout=graphwire; version=1
-//	cbor     application/cbor; layout=graphwire; version=1
+//	msgpack  application/vnd.msgpack; layout=graphwire; version=2
+//	cbor     application/cbor; layout=graphwire; version=2
 //
 // application/vnd.msgpack is MessagePack's registered type (the older
 // application/msgpack and application/x-msgpack are not registered and not

@@ -7,9 +7,13 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// layoutVersion is the first element of every encoding; a decoder rejects
-// any other.
-const layoutVersion = 1
+// layoutVersion is the first element of every encoding. Version 2 added
+// schema v5's fields to pagination; a decoder reads layoutV1 and
+// layoutVersion and rejects any other.
+const (
+	layoutVersion = 2
+	layoutV1      = 1
+)
 
 // sink receives the layout as a stream of items: an array announces how many
 // items follow as its elements. msgpack writes them straight to bytes; CBOR
@@ -124,6 +128,12 @@ func (e *encoder) response(r *wire.GraphResponse) {
 		e.fail("query_type", "unknown query type %q", r.QueryType)
 		return
 	}
+	if r.Pagination != nil {
+		if err := r.Pagination.Check(); err != nil {
+			e.fail("pagination", "%s", err.Error())
+			return
+		}
+	}
 	n := 5
 	switch {
 	case r.Pagination != nil:
@@ -203,9 +213,29 @@ func (e *encoder) response(r *wire.GraphResponse) {
 	if n == 8 {
 		return
 	}
-	e.sink.array(2)
-	e.sink.boolean(r.Pagination.HasMore)
-	e.sink.integer(r.Pagination.TotalRows.Int)
+	e.pagination(r.Pagination)
+}
+
+// pagination writes [has_more, total_rows?, truncated?, next_cursor?] by
+// the presence rule: [has_more, total_rows] for schema v2, [has_more, null,
+// truncated, next_cursor?] for schema v5 (p has passed Check).
+func (e *encoder) pagination(p *wire.Pagination) {
+	n := 2
+	switch {
+	case p.NextCursor.Valid:
+		n = 4
+	case p.Truncated.Valid:
+		n = 3
+	}
+	e.sink.array(n)
+	e.sink.boolean(p.HasMore)
+	e.optInt(p.TotalRows)
+	if n > 2 {
+		e.sink.boolean(p.Truncated.Bool)
+	}
+	if n > 3 && !e.text(p.NextCursor.String) {
+		e.fail("pagination.next_cursor", notUTF8)
+	}
 }
 
 // node writes [type, id, key, value, ...], or, for a row cell, the same

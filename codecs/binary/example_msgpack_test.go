@@ -35,7 +35,7 @@ func Example_msgpack() {
 	}
 	fmt.Println("same response:", wire.Equal(r, back, wire.Exact))
 	// Output:
-	// 35 bytes: 95 01 a5 31 2e 32 2e 30 a6 73 65 61 72 63 68 91 94 a4 55 73 65 72 01 a5 73 63 6f 72 65 ca 3f c0 00 00 90
-	// application/vnd.msgpack; layout=graphwire; version=1
+	// 35 bytes: 95 02 a5 31 2e 32 2e 30 a6 73 65 61 72 63 68 91 94 a4 55 73 65 72 01 a5 73 63 6f 72 65 ca 3f c0 00 00 90
+	// application/vnd.msgpack; layout=graphwire; version=2
 	// same response: true
 }

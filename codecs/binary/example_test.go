@@ -35,7 +35,7 @@ func Example() {
 	_, err = binary.Decode(binary.CBOR, []byte{0x9b, 0, 0, 0, 1, 0, 0, 0, 0, 0})
 	fmt.Println(err)
 	// Output:
-	// 61 bytes: 85 01 65 31 2e 32 2e 30 69 74 72 61 76 65 72 73 61 6c 82 84 64 55 73 65 72 01 68 75 73 65 72 6e 61 6d 65 63 61 64 61 84 01 02 02 63 62 6f 62 81 85 01 01 01 02 67 46 4f 4c 4c 4f 57 53
+	// 61 bytes: 85 02 65 31 2e 32 2e 30 69 74 72 61 76 65 72 73 61 6c 82 84 64 55 73 65 72 01 68 75 73 65 72 6e 61 6d 65 63 61 64 61 84 01 02 02 63 62 6f 62 81 85 01 01 01 02 67 46 4f 4c 4c 4f 57 53
 	// same response: true
 	// cbor: offset 0: an array longer than the layout allows under MaxElements 1048576
 }

@@ -71,7 +71,18 @@ func fuzzSeeds() [][]byte {
 			}
 		}
 	}
+	// Schema v5 pagination, and layout 1 bytes.
+	for _, r := range wiretest.FixedResponses() {
+		if r.Pagination != nil && r.Pagination.NextCursor.Valid {
+			for _, f := range formats {
+				if b, err := Default(f).AppendEncode(nil, r); err == nil {
+					seeds = append(seeds, b)
+				}
+			}
+		}
+	}
 	seeds = append(seeds,
+		layout1Msgpack, layout1CBOR,
 		[]byte{0xdd, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0},
 		[]byte{0x9b, 0, 0, 0, 1, 0, 0, 0, 0, 0},
 		[]byte{0x85, 0x01, 0x7b, 0x40, 0, 0, 0, 0, 0, 0, 0},

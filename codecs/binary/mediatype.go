@@ -14,4 +14,4 @@ const (
 
 // layoutVersionText is layoutVersion in decimal, for the media types (a
 // test holds the two together).
-const layoutVersionText = "1"
+const layoutVersionText = "2"

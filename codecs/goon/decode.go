@@ -58,10 +58,12 @@ type parser struct {
 	meter    *wire.Meter // the response's materialised size
 	restored int64       // bytes restoring truncated values added
 
-	r        *wire.GraphResponse
-	header   [numFields]headerField
-	cols     []rowCol
-	colIndex map[string]int // by name, once there are many columns
+	r      *wire.GraphResponse
+	header [numFields]headerField
+	// cursorText is next_cursor's value, unquoted.
+	cursorText string
+	cols       []rowCol
+	colIndex   map[string]int // by name, once there are many columns
 
 	pairs     []pair
 	text      textArena
@@ -131,13 +133,15 @@ const (
 	fEdges
 	fHasMore
 	fTotalRows
+	fTruncated
+	fNextCursor
 	fRows
 	fGroupBy
 	fAggregations
 	numFields
 )
 
-var fieldNames = [numFields]string{"query_type", "goon_version", "nodes", "edges", "has_more", "total_rows", "rows", "group_by", "aggregations"}
+var fieldNames = [numFields]string{"query_type", "goon_version", "nodes", "edges", "has_more", "total_rows", "truncated", "next_cursor", "rows", "group_by", "aggregations"}
 
 func (p *parser) errf(msg string) error { return lineError(p.line, msg) }
 
@@ -414,8 +418,8 @@ func (p *parser) parseHeader() error {
 			return p.errf("header has no " + fieldNames[f] + " field")
 		}
 	}
-	if p.header[fHasMore].set && !p.header[fTotalRows].set {
-		return lineError(p.header[fHasMore].line, "has_more without total_rows")
+	if err := p.pagination(); err != nil {
+		return err
 	}
 	if p.r.QueryType != wire.Aggregation {
 		for _, f := range [...]int{fRows, fGroupBy, fAggregations} {
@@ -437,7 +441,7 @@ func (p *parser) headerValue(f int, val string) error {
 		p.r.QueryType = q
 	case fVersion:
 		if !supportedVersion(val) {
-			return p.errf("unsupported goon_version " + excerpt(val) + " (this decoder reads 1.x.y)")
+			return p.errf("unsupported goon_version " + excerpt(val) + " (this decoder reads " + minMajor + ".x.y to " + maxMajor + ".x.y)")
 		}
 	case fNodes, fEdges, fRows:
 		n, ok := parseInt(val)
@@ -452,11 +456,15 @@ func (p *parser) headerValue(f int, val string) error {
 			return p.errf("expected has_more:true, found " + excerpt(val))
 		}
 	case fTotalRows:
-		n, ok := parseInt(val)
-		if !ok {
+		if _, ok := parseInt(val); !ok {
 			return p.errf("expected an integer after total_rows:, found " + excerpt(val))
 		}
-		p.r.Pagination = &wire.Pagination{HasMore: p.header[fHasMore].set, TotalRows: wire.SomeInt(n)}
+	case fTruncated:
+		if val != "true" {
+			return p.errf("expected truncated:true, found " + excerpt(val))
+		}
+	case fNextCursor:
+		return p.cursor(val)
 	case fGroupBy:
 		return p.groupBy(val)
 	case fAggregations:
@@ -465,9 +473,75 @@ func (p *parser) headerValue(f int, val string) error {
 	return nil
 }
 
+// cursor reads the value of next_cursor: a bare token as it is, or a
+// quoted one unescaped. Quoted text the encoder would have written bare
+// had control characters that quoting dropped; it gains one fillRune, which
+// quoting drops again, so that it re-encodes to the same text.
+func (p *parser) cursor(val string) error {
+	p.cursorText = val
+	if val == "" {
+		return p.errf("expected a token after next_cursor:")
+	}
+	if val[0] != '"' {
+		for i := 0; i < len(val); i++ {
+			if !bareByte[val[i]] {
+				return p.errf("unexpected " + quoteByte(val[i]) + " in the bare next_cursor (such tokens are quoted)")
+			}
+		}
+		return nil
+	}
+	t, n, err := p.unquote(val)
+	if err != nil {
+		return err
+	}
+	if n != len(val) {
+		return p.errf("unexpected " + quoteByte(val[n]) + " after the quoted next_cursor")
+	}
+	if cursorBare(t) {
+		t += string(fillRune)
+	}
+	p.cursorText = t
+	return nil
+}
+
+// pagination builds the response's pagination from the header fields read:
+// total_rows makes it schema v2's, truncated or next_cursor (or has_more
+// alone) schema v5's, none of them no pagination. A header with total_rows
+// and a v5 field is refused at the later line, as canonical JSON refuses
+// the mix.
+func (p *parser) pagination() error {
+	hm, tr, tt, nc := p.header[fHasMore], p.header[fTotalRows], p.header[fTruncated], p.header[fNextCursor]
+	switch {
+	case tr.set && tt.set:
+		return lineError(tt.line, "truncated (schema v5) in a header with total_rows (schema v2)")
+	case tr.set && nc.set:
+		return lineError(nc.line, "next_cursor (schema v5) in a header with total_rows (schema v2)")
+	case tr.set:
+		n, _ := parseInt(tr.value)
+		p.r.Pagination = &wire.Pagination{HasMore: hm.set, TotalRows: wire.SomeInt(n)}
+	case hm.set || tt.set || nc.set:
+		pg := &wire.Pagination{HasMore: hm.set, Truncated: wire.SomeBool(tt.set)}
+		if nc.set {
+			pg.NextCursor = wire.SomeString(p.cursorText)
+		}
+		p.r.Pagination = pg
+	}
+	return nil
+}
+
+// The goon_version majors Decode reads, and so the ones Options.Version
+// may name.
+const (
+	minMajor = "1"
+	maxMajor = "4"
+)
+
+// supportedVersion reports whether v is a goon_version Decode reads:
+// MAJOR.MINOR.PATCH, each a decimal without leading zeros, the major from
+// minMajor to maxMajor.
 func supportedVersion(v string) bool {
 	parts := strings.Split(v, ".")
-	if len(parts) != 3 || parts[0] != "1" {
+	if len(parts) != 3 || len(parts[0]) != 1 || parts[0] < minMajor || parts[0] > maxMajor {
 		return false
 	}
 	for _, s := range parts[1:] {

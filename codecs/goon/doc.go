@@ -1,7 +1,8 @@
-// Package goon is graphwire's GOON 1.0.0 codec (Graph Object Output
-// Notation, GKG ADR 012), registered as "goon" with the alias "llm" and the
-// media type "text/x-goon; version=1.0.0": line-oriented text in which an
-// LLM agent reads a graph query result in a fraction of the tokens of JSON.
+// Package goon is graphwire's GOON codec (Graph Object Output Notation,
+// GKG ADR 012, version 1.0.0, with the pagination header of GKG's current
+// encoder), registered as "goon" with the alias "llm" and the media type
+// "text/x-goon; version=1.0.0": line-oriented text in which an LLM agent
+// reads a graph query result in a fraction of the tokens of JSON.
 //
 // The encoder is byte-exact with GKG's own on every response GKG produces;
 // the decoder, which GKG does not have, reads the text back.
@@ -33,12 +34,38 @@
 //
 // The header has one key:value per line: query_type, goon_version, nodes
 // and edges (the lines that follow in @nodes and @edges, or the edges of the
-// chains in @paths), has_more:true when there are more rows, total_rows
-// whenever the response has pagination, and for aggregation rows (the lines
+// chains in @paths); then the pagination (below); and for aggregation rows (the lines
 // in @rows), group_by (group descriptors name(node:Entity), name(node),
 // name(property) or name(property:underlying) when the alias differs) and
 // aggregations (name(fn), name(fn:target), name(fn:target.property)).
 // format_version, the upstream schema's version, is not written.
+//
+// # Pagination
+//
+// After edges:, as GKG's encoders write it — 1.0.0 for schema v2's
+// pagination, its current one for schema v5's:
+//
+//	has_more:true        when has_more is true
+//	total_rows:N         when total_rows is present (schema v2)
+//	truncated:true       when truncated is true (schema v5)
+//	next_cursor:TOKEN    when next_cursor is present (schema v5)
+//
+// The token is written bare when the value rule allows (GKG's tokens,
+// such as eyJoIjoiYWQyMTczMWM5MTZm, always are), otherwise quoted by the value rule ("abc=" is
+// quoted, '=' not being bare-safe); it is never truncated or put in
+// T-form, being opaque. Decode reads total_rows as schema v2's pagination;
+// truncated or next_cursor, or has_more:true alone, as schema v5's, with
+// truncated false when its line is absent (GKG's 1.0.0 encoder never wrote
+// has_more without total_rows, and the current one writes exactly that for
+// has_more:true, truncated:false); and none of the four as no pagination
+// (a v5 pagination with everything false and no cursor writes nothing, so
+// it comes back absent). total_rows beside truncated or next_cursor is an
+// error at the later line, as in canonical JSON, and Encode refuses a
+// pagination in neither schema's shape (see wire.Pagination.Check). A bare
+// token after next_cursor: is read as it is, true, false and null
+// included, since GKG writes tokens as they are; a quoted one whose text
+// the encoder would write bare gains one U+001A, as a quoted value does
+// (see Decoding), so the fixed point holds for cursors of any content.
 //
 // Nodes are grouped under Type(count): headers, one node per line: its id,
 // then key=value pairs. They are sorted by type (bytewise), then id
@@ -210,8 +237,26 @@
 //
 // # Versions
 //
-// Version is the GOON wire version written in every header. The package's
-// tests hold it together with a hash of each golden output under testdata/:
-// a change to the bytes the encoder writes fails them until Version is
-// bumped. Decode accepts goon_version 1.x.y.
+// Version is the GOON wire version the registered codec writes in every
+// header, 1.0.0. The package's tests hold it together with a hash of each
+// golden output under testdata/: a change to the bytes the encoder writes
+// for a golden case fails them until Version is bumped.
+//
+// The stamp is an option: New(Options{Version: "4.0.1"}) gives a codec
+// that stamps goon_version:4.0.1, GKG's current encoder, with the media
+// type text/x-goon; version=4.0.1. The stamp is all it changes. GKG's
+// versions since 1.0.0 changed nothing in what its encoder writes for a
+// response but the pagination part of the header (2.0.0, keyset
+// pagination); that pagination is written whenever the response has it,
+// whatever the stamp, as GKG's current encoder does (its snapshot tests
+// stamp 1.0.0 and write truncated and next_cursor). So a 1.0.0 header with
+// truncated or next_cursor is well formed: it is what GKG's current
+// encoder writes under 1.0.0, though its 1.0.0 encoder never did.
+//
+// Decode accepts goon_version MAJOR.MINOR.PATCH with major 1 to 4
+// (decimal, no leading zeros) and reads every one the same way; New
+// refuses a Version outside that range, so a codec never writes what it
+// cannot read. Decode does not report the version it read: the response
+// model has no field for it and nothing in the response depends on it; a
+// caller that needs it finds it on the header's second line.
 package goon

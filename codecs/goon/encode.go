@@ -63,7 +63,7 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	}
 	e.reset()
 	e.out = w
-	if err := e.encode(r); err != nil {
+	if err := e.encode(r, c.version); err != nil {
 		return err
 	}
 	if len(e.b) > 0 {
@@ -118,7 +118,7 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 		}
 		nearLimit = true
 	}
-	if err := e.encode(r); err != nil {
+	if err := e.encode(r, c.version); err != nil {
 		return err
 	}
 	if n := len(e.nodes); n > l.MaxElements {
@@ -136,7 +136,7 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 			// decode it.
 			whole := encoderPool.Get().(*encoder)
 			defer whole.release()
-			if err := whole.encode(r); err != nil {
+			if err := whole.encode(r, c.version); err != nil {
 				return err
 			}
 			text = whole.b
@@ -216,9 +216,14 @@ func (e *encoder) reset() {
 	e.written = 0
 }
 
-func (e *encoder) encode(r *wire.GraphResponse) error {
+func (e *encoder) encode(r *wire.GraphResponse, version string) error {
 	if !r.QueryType.Valid() {
 		return &wire.EncodeError{Codec: Name, Path: "query_type", Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
+	}
+	if p := r.Pagination; p != nil {
+		if err := p.Check(); err != nil {
+			return &wire.EncodeError{Codec: Name, Path: "pagination", Msg: err.Error()}
+		}
 	}
 	agg := r.QueryType == wire.Aggregation
 	paths := r.QueryType == wire.PathFinding
@@ -261,7 +266,9 @@ func (e *encoder) encode(r *wire.GraphResponse) error {
 	b := e.b[:0]
 	b = append(b, "@header\nquery_type:"...)
 	b = append(b, r.QueryType...)
-	b = append(b, "\ngoon_version:"+Version+"\nnodes:"...)
+	b = append(b, "\ngoon_version:"...)
+	b = append(b, version...)
+	b = append(b, "\nnodes:"...)
 	b = strconv.AppendInt(b, int64(len(e.nodes)), 10)
 	b = append(b, "\nedges:"...)
 	b = strconv.AppendInt(b, int64(len(e.edges)), 10)
@@ -273,6 +280,14 @@ func (e *encoder) encode(r *wire.GraphResponse) error {
 		if p.TotalRows.Valid {
 			b = append(b, "total_rows:"...)
 			b = strconv.AppendInt(b, p.TotalRows.Int, 10)
+			b = append(b, '\n')
+		}
+		if p.Truncated.Bool {
+			b = append(b, "truncated:true\n"...)
+		}
+		if p.NextCursor.Valid {
+			b = append(b, "next_cursor:"...)
+			b = appendCursor(b, p.NextCursor.String)
 			b = append(b, '\n')
 		}
 	}
@@ -745,6 +760,22 @@ func appendText(b []byte, key, s string, breadcrumb, forceQuote bool) []byte {
 	}
 	return b
 }
+
+// appendCursor appends a next_cursor token: as it is when the value rule
+// lets it be bare (GKG's tokens always are), otherwise quoted and escaped
+// by the value rule. A cursor is never truncated and never put in T-form:
+// it is opaque, and a shortened one would fetch nothing.
+func appendCursor(b []byte, s string) []byte {
+	if cursorBare(s) {
+		return append(b, s...)
+	}
+	b = append(b, '"')
+	b = appendEscaped(b, s)
+	return append(b, '"')
+}
+
+// cursorBare reports whether a cursor is written bare.
+func cursorBare(s string) bool { return s != "" && isBare(s) && !isKeyword(s) }
 
 // runeOffset returns the byte offset of the n-th code point of s (each
 // invalid byte counting as one).

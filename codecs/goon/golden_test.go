@@ -128,6 +128,15 @@ func goldenCases() []goldenCase {
 		row(cell("state", S("opened")), cell("n", I(1000))), row(cell("state", S("merged")), cell("n", I(900))))
 	aggPaginated.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(5)}
 
+	// Schema v5 pagination: GKG's current header, and a cursor the value
+	// rule quotes.
+	paginatedV5 := resp(wire.Traversal, nodes(mr(1, 42, "First page only", "opened"), mr(2, 43, "Second result", "merged")))
+	paginatedV5.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(true), NextCursor: wire.SomeString("eyJoIjoiYWQyMTczMWM5MTZmIiwibyI6Mn0")}
+
+	aggPaginatedV5 := agg([]wire.GroupColumn{propGroup("state", "state")}, []wire.Column{count("n")},
+		row(cell("state", S("opened")), cell("n", I(1000))))
+	aggPaginatedV5.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(false), NextCursor: wire.SomeString("page 2 \"after\"=☃\n")}
+
 	return []goldenCase{
 		{"traversal", traversal},
 		{"search", search},
@@ -139,6 +148,8 @@ func goldenCases() []goldenCase {
 		{"aggregation_ungrouped", ungrouped},
 		{"pagination", paginated},
 		{"aggregation_paginated", aggPaginated},
+		{"pagination_v5", paginatedV5},
+		{"aggregation_paginated_v5", aggPaginatedV5},
 	}
 }
 

@@ -1,6 +1,10 @@
 package goon
 
-import "github.com/graphwire/graphwire/wire"
+import (
+	"errors"
+
+	"github.com/graphwire/graphwire/wire"
+)
 
 // Name is the codec's registry name; it also answers to "llm".
 const Name = "goon"
@@ -22,7 +26,11 @@ type Options struct {
 	Limits wire.Limits
 
 	// Version is the goon_version the encoder stamps in the header and
-	// its media type names. "" means Version (1.0.0).
+	// its media type names. "" means Version (1.0.0). It must be a version
+	// Decode reads: MAJOR.MINOR.PATCH, decimal without leading zeros,
+	// major 1 to 4 ("4.0.1" is GKG's current encoder). The stamp changes
+	// nothing else: the encoder writes the same text under every version
+	// (see the package documentation, Versions).
 	Version string
 }
 
@@ -43,6 +51,9 @@ func New(o Options) (*Codec, error) {
 	v := o.Version
 	if v == "" {
 		v = Version
+	}
+	if !supportedVersion(v) {
+		return nil, errors.New("goon: Options.Version " + excerpt(v) + " is not a version Decode reads (MAJOR.MINOR.PATCH, major " + minMajor + " to " + maxMajor + ")")
 	}
 	return &Codec{limits: l, version: v}, nil
 }

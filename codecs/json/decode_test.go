@@ -303,7 +303,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"node reference property named id", agg(`,"rows":[{"u":{"type":"U","id":"1","properties":{"id":2}}}]`), -1, `node reference: property named "id"`},
 		{"node reference property named type", agg(`,"rows":[{"u":{"type":"U","id":"1","properties":{"type":"V"}}}]`), -1, `node reference: property named "type"`},
 		{"node reference duplicate property", agg(`,"rows":[{"u":{"type":"U","id":"1","properties":{"a":1,"a":1}}}]`), -1, `duplicate property "a"`},
-		{"pagination without total_rows", `{"pagination":{"has_more":true}}`, 14, "pagination: missing"},
+		{"pagination without total_rows", `{"pagination":{"has_more":true}}`, 14, "pagination: neither total_rows (schema v2) nor truncated (schema v5)"},
 		{"unknown pagination field", `{"pagination":{"page":2}}`, 15, `pagination: unknown field "page"`},
 	}
 	for _, tc := range tests {

@@ -1,6 +1,7 @@
 // Package json is graphwire's canonical JSON codec, registered as "json"
-// with the alias "raw": exactly GKG's RAW query response (schema v2), byte
-// for byte reproducible by any implementation that follows the rules below.
+// with the alias "raw": exactly GKG's RAW query response (schema v2, and
+// schema v5's pagination), byte for byte reproducible by any
+// implementation that follows the rules below.
 //
 // # Shape
 //
@@ -19,7 +20,8 @@
 // type, id, then properties; edge from, from_id, to, to_id, type, depth,
 // path_id, step; column name, function, target, property; group column
 // name, kind, node, property, entity; node reference type, id, properties;
-// pagination has_more, total_rows. Strings escape only '"', '\\' and the
+// pagination has_more, total_rows, truncated, next_cursor (each of the
+// last three only when present). Strings escape only '"', '\\' and the
 // control characters U+0000–U+001F (\n \r \t \b \f, others \u00xx in lower
 // case); no HTML escaping; invalid UTF-8 becomes U+FFFD. Floats are the
 // shortest decimal that reads back to the same float64, in exponent form
@@ -39,7 +41,26 @@
 // named type or id (no property has those names), an object where a value
 // belongs, a query_type or group kind outside the enumerations, and
 // trailing data are errors. Errors are *wire.DecodeError with the byte
-// offset, quoting at most 64 bytes of the input:
+// offset, quoting at most 64 bytes of the input (see below for an example).
+//
+// pagination is either schema's object, keys in any order, and nothing
+// else:
+//
+//	{"has_more":true,"total_rows":4312}                        schema v2
+//	{"has_more":true,"truncated":false,"next_cursor":"eyJo"}   schema v5
+//	{"has_more":false,"truncated":false}                       schema v5, last page
+//
+// has_more is required in both; total_rows is required in v2 and truncated
+// in v5, as the published schemas say, so {"has_more":true} alone is an
+// error, as is next_cursor without truncated, and so is total_rows beside
+// truncated or next_cursor (a mix of the two schemas that no server
+// writes: a reader following either schema would misread it). The error
+// points at the key that makes the mix, or at the object when a required
+// key is missing; the encoder refuses the same paginations with an
+// *EncodeError (see wire.Pagination.Check). next_cursor is any JSON string
+// and comes back byte for byte.
+//
+// An error reads:
 //
 //	json: offset 57: node id: expected a decimal int64 string, found "x1"
 //

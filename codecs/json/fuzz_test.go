@@ -17,6 +17,8 @@ import (
 // The seed corpus is testdata/fuzz/FuzzDecode plus the seeds added here.
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte(fullJSON))
+	f.Add([]byte(`{"format_version":"5.0.1","query_type":"traversal","nodes":[],"edges":[],"pagination":{"has_more":true,"truncated":true,"next_cursor":"a \"b\"\n\u0001"}}`))
+	f.Add([]byte(`{"format_version":"5.0.1","query_type":"traversal","nodes":[],"edges":[],"pagination":{"has_more":true,"total_rows":3,"truncated":false}}`))
 	f.Add([]byte(doc(`{"type":"T","id":"9007199254740993","n":9007199254740993,"f":-0.0,"l":[1e21,5e-324,[[]]]}`)))
 	f.Add([]byte(`{"format_version":"1.2.0","query_type":"path_finding","nodes":[],"edges":[{"from":"A","from_id":"-9223372036854775808","to":"B","to_id":"9223372036854775807","type":"R","depth":1,"path_id":0,"step":2}]}`))
 	f.Add([]byte(`{"format_version":"1.2.0","query_type":"aggregation","nodes":[],"edges":[],"columns":[],"group_columns":[],"rows":[{"u":{"type":"U","id":"1","properties":{"\u00e9\ud83d\ude00":"\ud800"}}}]}`))

@@ -67,7 +67,19 @@
 //	columns         table, only when the response has columns
 //	group_columns   table, only when the response has group columns
 //	rows            aggregation rows, only when the response has rows
-//	pagination      {has_more, total_rows}, only when present
+//	pagination      {has_more, total_rows?, truncated?, next_cursor?}, only when present
+//
+// pagination holds the fields of the response's pagination in canonical
+// JSON's order, each optional one only when present: {has_more,
+// total_rows} for schema v2, {has_more, truncated} or {has_more,
+// truncated, next_cursor} for schema v5 (GKG's current response). Until
+// schema v5 it was always {has_more, total_rows}, so documents written
+// before then read as they did. The decoder requires has_more and refuses
+// a pagination in neither schema's shape (total_rows beside truncated or
+// next_cursor, next_cursor without truncated, has_more alone), as every
+// codec does (see wire.Pagination.Check); the encoder refuses the same.
+// next_cursor is a TOON string, quoted whenever TOON needs it, so any
+// cursor comes back as it was.
 //
 // Nodes are grouped by type, the groups in the order in which each type
 // first appears. A group is a TOON array of objects, the node's id first

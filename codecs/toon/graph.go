@@ -99,7 +99,12 @@ func (g *graphEncoder) document(r *wire.GraphResponse) (*Object, error) {
 	if !r.QueryType.Valid() {
 		return nil, &wire.EncodeError{Codec: Name, Path: "query_type", Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
 	}
-	nObjs, nMems := 2+len(r.Nodes)+len(r.Edges)+len(r.Columns)+len(r.GroupColumns), 9
+	if p := r.Pagination; p != nil {
+		if err := p.Check(); err != nil {
+			return nil, &wire.EncodeError{Codec: Name, Path: "pagination", Msg: err.Error()}
+		}
+	}
+	nObjs, nMems := 2+len(r.Nodes)+len(r.Edges)+len(r.Columns)+len(r.GroupColumns), 9+4
 	for i := range r.Nodes {
 		nMems += 1 + len(r.Nodes[i].Properties)
 	}
@@ -136,9 +141,17 @@ func (g *graphEncoder) document(r *wire.GraphResponse) (*Object, error) {
 		doc.Add("rows", rows)
 	}
 	if p := r.Pagination; p != nil {
-		po := g.object(2)
+		po := g.object(4)
 		po.Add("has_more", p.HasMore)
-		po.Add("total_rows", Int(p.TotalRows.Int))
+		if p.TotalRows.Valid {
+			po.Add("total_rows", Int(p.TotalRows.Int))
+		}
+		if p.Truncated.Valid {
+			po.Add("truncated", p.Truncated.Bool)
+		}
+		if p.NextCursor.Valid {
+			po.Add("next_cursor", p.NextCursor.String)
+		}
 		doc.Add("pagination", po)
 	}
 	return doc, nil
@@ -1379,22 +1392,39 @@ func (d *graphDecoder) cell(name string, v Value, path []pathStep) wire.Cell {
 	return c
 }
 
-var paginationFields = []string{"has_more", "total_rows"}
+var paginationFields = []string{"has_more", "total_rows", "truncated", "next_cursor"}
 
+// pagination reads {has_more, total_rows} (schema v2) or {has_more,
+// truncated, next_cursor?} (schema v5); has_more is required, and a mix of
+// the two, or a shape missing its schema's required field, is an error at
+// the pagination object.
 func (d *graphDecoder) pagination(v Value, path []pathStep) *wire.Pagination {
 	p := &wire.Pagination{}
-	d.fields(v, path, paginationFields, 2, func(k int, v Value, fp []pathStep) {
+	boolean := func(v Value, fp []pathStep) bool {
+		b, ok := v.(bool)
+		if !ok {
+			d.fail(fp, "expected true or false, found "+describe(v))
+		}
+		return b
+	}
+	d.fields(v, path, paginationFields, 1, func(k int, v Value, fp []pathStep) {
 		switch k {
 		case 0:
-			b, ok := v.(bool)
-			if !ok {
-				d.fail(fp, "expected true or false, found "+describe(v))
-			}
-			p.HasMore = b
+			p.HasMore = boolean(v, fp)
 		case 1:
 			p.TotalRows = wire.SomeInt(d.integer(v, fp))
+		case 2:
+			p.Truncated = wire.SomeBool(boolean(v, fp))
+		case 3:
+			s, _ := d.str(v, fp)
+			p.NextCursor = wire.SomeString(s)
 		}
 	})
+	if d.err == nil {
+		if err := p.Check(); err != nil {
+			d.fail(path, err.Error())
+		}
+	}
 	return p
 }
 

@@ -27,6 +27,7 @@ func FuzzDecodeGraph(f *testing.F) {
 	f.Add([]byte("format_version: x\nquery_type: traversal\nnodes:\n  A[1]{id}:\n    1\nnode_order[1]: 5"))
 	f.Add([]byte("format_version: x\nquery_type: traversal\nedges[1|]{from|from_id|to|to_id|type|step}:\n  A|1|B|2|R|null"))
 	f.Add([]byte(""))
+	f.Add([]byte("format_version: x\nquery_type: traversal\nnodes: {}\nedges: []\npagination:\n  has_more: true\n  truncated: true\n  next_cursor: \"a b\\n\""))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := toon.Decode(data)
 		if err != nil {

@@ -435,7 +435,12 @@ func TestGraphDecodeErrors(t *testing.T) {
 		{"reference without id", head + "rows[1]{u{type,name}}:\n  User,ada", "toon: line 4: rows[0].u: a node reference needs type and id"},
 		{"reference id", head + "rows[1]:\n  - u:\n      type: User\n      id: x", `toon: line 6: rows[0].u.id: expected an integer, found string "x"`},
 		{"pagination", head + "pagination:\n  has_more: yes\n  total_rows: 1", `toon: line 4: pagination.has_more: expected true or false, found string "yes"`},
-		{"pagination missing", head + "pagination:\n  has_more: true", "toon: line 3: pagination: missing total_rows"},
+		{"pagination missing", head + "pagination:\n  has_more: true", "toon: line 3: pagination: neither total_rows (schema v2) nor truncated (schema v5)"},
+		{"pagination mixed", head + "pagination:\n  has_more: true\n  total_rows: 1\n  truncated: false", "toon: line 3: pagination: total_rows (schema v2) together with truncated (schema v5)"},
+		{"pagination cursor without truncated", head + "pagination:\n  has_more: true\n  next_cursor: abc", "toon: line 3: pagination: next_cursor without truncated (schema v5 requires truncated)"},
+		{"pagination without has_more", head + "pagination:\n  truncated: true", "toon: line 3: pagination: missing has_more"},
+		{"pagination truncated a string", head + "pagination:\n  has_more: true\n  truncated: \"true\"", `toon: line 5: pagination.truncated: expected true or false, found string "true"`},
+		{"pagination cursor a number", head + "pagination:\n  has_more: true\n  truncated: true\n  next_cursor: 42", "toon: line 6: pagination.next_cursor: expected a string, found number 42"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -22,6 +22,10 @@ const (
 	// ReferenceEnv names the directory of the GOON reference cases:
 	// NAME.json (canonical JSON and one newline) beside NAME.goon.
 	ReferenceEnv = "GOON_REFERENCE_DIR"
+	// CurrentEnv names the directory of the cases of GKG's current GOON
+	// encoder (response schema v5, goon-reference/current/cases): NAME.json
+	// (RAW v5 JSON) beside NAME.goon, as for ReferenceEnv.
+	CurrentEnv = "GOON_CURRENT_DIR"
 	// SpecEnv names the directory of the TOON specification fixtures
 	// (encode/*.json and decode/*.json).
 	SpecEnv = "TOON_SPEC_DIR"
@@ -58,13 +62,28 @@ type Case struct {
 // test when the directory holds no case, or a case has no .goon file.
 func ReferenceCases(t testing.TB) []Case {
 	t.Helper()
-	dir := Dir(t, ReferenceEnv)
+	return CasesIn(t, ReferenceEnv)
+}
+
+// CurrentCases returns the cases of GKG's current encoder, from the
+// directory in GOON_CURRENT_DIR, as ReferenceCases does.
+func CurrentCases(t testing.TB) []Case {
+	t.Helper()
+	return CasesIn(t, CurrentEnv)
+}
+
+// CasesIn returns the NAME.json / NAME.goon pairs of the directory named
+// by env, sorted by name, under the rules of Dir. It fails the test when
+// the directory holds no case, or a case has no .goon file.
+func CasesIn(t testing.TB, env string) []Case {
+	t.Helper()
+	dir := Dir(t, env)
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(files) == 0 {
-		t.Fatalf("%s=%s holds no *.json cases", ReferenceEnv, dir)
+		t.Fatalf("%s=%s holds no *.json cases", env, dir)
 	}
 	cases := make([]Case, 0, len(files))
 	for _, f := range files {

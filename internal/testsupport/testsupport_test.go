@@ -152,3 +152,52 @@ func TestBuildersAreDeterministic(t *testing.T) {
 		t.Errorf("ADRTraversal(50, 200): %d nodes, %d edges", len(r.Nodes), len(r.Edges))
 	}
 }
+
+func TestCurrentCases(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("CI", "true")
+	t.Setenv(ReferenceEnv, "")
+	t.Setenv(CurrentEnv, "")
+	if r := run(t, func(tb testing.TB) { CurrentCases(tb) }); !r.failed || r.msg != CurrentEnv+" is not set (required when CI is set)" {
+		t.Errorf("unset under CI: failed %v (%q)", r.failed, r.msg)
+	}
+	t.Setenv(CurrentEnv, dir)
+	for name, text := range map[string]string{"p.json": "{}", "p.goon": "P\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []Case
+	if r := run(t, func(tb testing.TB) { got = CurrentCases(tb) }); r.failed || r.skipped {
+		t.Fatalf("CurrentCases ended the test: %s", r.msg)
+	}
+	if len(got) != 1 || got[0].Name != "p" || string(got[0].GOON) != "P\n" {
+		t.Errorf("CurrentCases = %q", got)
+	}
+}
+
+func TestPaginations(t *testing.T) {
+	seen := map[string]bool{}
+	v2, v5, cursors := 0, 0, 0
+	for _, c := range Paginations() {
+		if seen[c.Name] {
+			t.Errorf("name %q repeats", c.Name)
+		}
+		seen[c.Name] = true
+		if err := c.Pagination.Check(); err != nil {
+			t.Errorf("%s: %v", c.Name, err)
+		}
+		switch c.Pagination.Schema() {
+		case wire.PaginationV2:
+			v2++
+		case wire.PaginationV5:
+			v5++
+		}
+		if c.Pagination.NextCursor.Valid {
+			cursors++
+		}
+	}
+	if v2 == 0 || v5 == 0 || cursors != len(Cursors) {
+		t.Errorf("%d v2, %d v5, %d cursors (want %d)", v2, v5, cursors, len(Cursors))
+	}
+}

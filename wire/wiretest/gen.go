@@ -66,8 +66,10 @@ func Response() *rapid.Generator[*wire.GraphResponse] { return ResponseWith(Opti
 // datetimes, long text; no property is named "type" or "id" and no node has
 // two properties with one key. Aggregation responses have group columns,
 // metric columns and rows whose cells follow them (node references for
-// node-kind groups); any response may carry pagination. Strings are valid
-// UTF-8.
+// node-kind groups); any response may carry pagination, of schema v2
+// ({has_more, total_rows}) or v5 ({has_more, truncated, next_cursor?},
+// with cursors GKG-shaped or awkward: spaces, quotes, newlines, unicode,
+// control characters, ""). Strings are valid UTF-8.
 func ResponseWith(o Options) *rapid.Generator[*wire.GraphResponse] {
 	o = o.withDefaults()
 	return rapid.Custom(func(t *rapid.T) *wire.GraphResponse {
@@ -314,9 +316,43 @@ func (g gen) response() *wire.GraphResponse {
 		g.aggregation(r)
 	}
 	if g.chance(30, "pagination") {
-		r.Pagination = &wire.Pagination{HasMore: rapid.Bool().Draw(g.t, "has_more"), TotalRows: wire.SomeInt(int64(g.intn(1_000_000, "total_rows")))}
+		r.Pagination = g.pagination()
 	}
 	return r
+}
+
+// pagination draws a schema v2 or a schema v5 pagination (see
+// wire.Pagination.Schema), the v5 cursor GKG-shaped or awkward.
+func (g gen) pagination() *wire.Pagination {
+	p := &wire.Pagination{HasMore: rapid.Bool().Draw(g.t, "has_more")}
+	if !g.chance(50, "pagination_v5") {
+		p.TotalRows = wire.SomeInt(int64(g.intn(1_000_000, "total_rows")))
+		return p
+	}
+	p.Truncated = wire.SomeBool(rapid.Bool().Draw(g.t, "truncated"))
+	if g.chance(60, "next_cursor_present") {
+		p.NextCursor = wire.SomeString(g.cursor())
+	}
+	return p
+}
+
+// awkwardCursors are next_cursor tokens a text format must take care
+// with. (U+007F, which text formats drop as they drop U+0000–U+001F,
+// reaches cursors through the awkward strings of str.)
+var awkwardCursors = []string{
+	"", "abc=", "with space", `say "hi"`, `back\slash`, "line one\nline two", "cr\rtab\t",
+	"日本語 ☃ 😀", "\x00\x01\x1f", "bare\x01safe", "true", "null", "42", " lead", "trail ",
+	"@header", "a: b", "#{}[],|=",
+}
+
+func (g gen) cursor() string {
+	switch g.intn(3, "next_cursor_k") {
+	case 0:
+		return rapid.StringMatching(`[A-Za-z0-9_-]{1,48}`).Draw(g.t, "next_cursor") // base64url, as GKG's
+	case 1:
+		return rapid.SampledFrom(awkwardCursors).Draw(g.t, "next_cursor")
+	}
+	return g.str("next_cursor")
 }
 
 func (g gen) optString(label string, pct int) wire.OptString {

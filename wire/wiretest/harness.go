@@ -525,7 +525,12 @@ func Describe(r *wire.GraphResponse) string {
 		}
 	}
 	if r.Pagination != nil {
-		fmt.Fprintf(&b, "pagination has_more=%v total_rows=%d\n", r.Pagination.HasMore, r.Pagination.TotalRows.Int)
+		p := r.Pagination
+		truncated := "-"
+		if p.Truncated.Valid {
+			truncated = fmt.Sprint(p.Truncated.Bool)
+		}
+		fmt.Fprintf(&b, "pagination has_more=%v total_rows=%s truncated=%s next_cursor=%s\n", p.HasMore, optInt(p.TotalRows), truncated, optStr(p.NextCursor))
 	}
 	return b.String()
 }
@@ -546,9 +551,10 @@ func optStr(o wire.OptString) string {
 
 // FixedResponses returns small hand-built responses that every built-in
 // codec carries (identifier names, finite floats): a traversal with every
-// value kind, edges with every optional field, and pagination; an
-// aggregation with node and property groups, metric columns and rows; a
-// path_finding result; and an empty search result. They are the default
+// value kind, edges with every optional field, and schema v2 pagination;
+// an aggregation with node and property groups, metric columns and rows; a
+// path_finding result with schema v5 pagination; and an empty search
+// result. They are the default
 // valid encodings from which hostile inputs are made.
 func FixedResponses() []*wire.GraphResponse {
 	return []*wire.GraphResponse{
@@ -623,6 +629,7 @@ func FixedResponses() []*wire.GraphResponse {
 				{From: "User", FromID: 1, To: "Group", ToID: 2, Type: "MEMBER_OF", PathID: wire.SomeInt(0), Step: wire.SomeInt(0)},
 				{From: "Group", FromID: 2, To: "Project", ToID: 3, Type: "CONTAINS", PathID: wire.SomeInt(0), Step: wire.SomeInt(1)},
 			},
+			Pagination: &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(true), NextCursor: wire.SomeString("page 2: \"after\" ☃")},
 		},
 		{FormatVersion: "1.2.0", QueryType: wire.Search, Nodes: []wire.Node{}, Edges: []wire.Edge{}},
 	}
