@@ -2,6 +2,7 @@ package fit
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -139,4 +140,13 @@ func TestCursor(t *testing.T) {
 	if fingerprintOf(a) == fingerprintOf(b) || fingerprintOf(a) == fingerprintOf(c2) {
 		t.Error("fingerprints of different responses are equal")
 	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
