@@ -31,8 +31,10 @@
 // An endpoint the whole response does not hold is no constraint (the
 // response itself dangles there): an edge with neither endpoint in the
 // response joins the first unit. A node listed twice is two entries: in
-// node-led responses each is a unit; elsewhere the unit that first names
-// the node takes both. Within a page, nodes, edges and rows keep the
+// node-led responses each is a unit of its own; in path_finding and
+// aggregation the unit that first names the node (a path, an edge, a row)
+// takes every entry of it, and entries no unit names are units of their
+// own. Within a page, nodes, edges and rows keep the
 // whole's relative order. Concatenating every page's nodes, edges and
 // rows gives each item of the response exactly once; rows come back in
 // server order (and, in node-led responses, nodes too).
@@ -65,8 +67,9 @@
 // candidate. Instead, Segments cuts a text where both pre-tokenizers
 // always start a new piece (line ends, and inside long lines such as
 // compact JSON, before a digit that follows punctuation), so a text's
-// count is the sum of its segments' counts. Page encodes and counts the
-// whole response once, remembering each segment's count; estimates each
+// count is the sum of its segments' counts. Page encodes the whole
+// response and tokenizes it once, crediting each token to the segment it
+// lies in, so that it knows every segment's count; estimates each
 // unit from the segments its own encoding shares with the whole, scaled
 // so that the estimates add up to the whole; then probes candidate pages,
 // each encoded in full (a page's GOON is not a prefix of the whole's:

@@ -40,7 +40,9 @@ type Options struct {
 type Result struct {
 	// Page is a prefix of the response's units, a response every codec can
 	// encode, with v5 pagination: HasMore and Truncated say whether more
-	// units follow, NextCursor resumes after them.
+	// units follow, NextCursor resumes after them. It shares nodes,
+	// properties, rows and descriptors with the response given to Page:
+	// treat both as read-only.
 	Page *wire.GraphResponse
 	// Encoding is Page encoded with the codec: the bytes that were counted.
 	Encoding []byte
@@ -162,8 +164,12 @@ func prepare(r *wire.GraphResponse, reg *wire.Registry, codecName, counterName s
 	if err != nil {
 		return nil, fmt.Errorf("fit: %w", err)
 	}
-	f := &fitter{r: r, codec: codec, name: info.Name, counter: counter, plan: newPlan(r), fp: fingerprintOf(r), pr: newPricer(counter), whole: whole}
-	if f.wholeTokens, err = f.pr.price(whole); err != nil {
+	pr, err := newPricer(counter)
+	if err != nil {
+		return nil, err
+	}
+	f := &fitter{r: r, codec: codec, name: info.Name, counter: counter, plan: newPlan(r), fp: fingerprintOf(r), pr: pr, whole: whole}
+	if f.wholeTokens, err = f.pr.learn(whole); err != nil {
 		return nil, err
 	}
 	f.ratio = 0.25
