@@ -34,10 +34,10 @@
 // node-led responses each is a unit of its own; in path_finding and
 // aggregation the unit that first names the node (a path, an edge, a row)
 // takes every entry of it, and entries no unit names are units of their
-// own. Within a page, nodes, edges and rows keep the
-// whole's relative order. Concatenating every page's nodes, edges and
-// rows gives each item of the response exactly once; rows come back in
-// server order (and, in node-led responses, nodes too).
+// own. Within a page, nodes, edges and rows keep the whole's relative
+// order. Concatenating every page's nodes, edges and rows gives each item
+// of the response exactly once; rows come back in server order (and, in
+// node-led responses, nodes too).
 //
 // Columns, group columns and format_version are on every page. A page's
 // pagination is v5: while units follow, has_more and truncated are true
@@ -55,7 +55,7 @@
 // A page's encoding never costs more than the budget by the chosen
 // tokenizer (o200k by default, or cl100k) counting the final bytes, and
 // is tight: when units remain, the page with the next unit added would
-// cost more than the budget. The whole response is the page when it fits.
+// cost more than the budget (priced by its segments, see below). The whole response is the page when it fits.
 // When not even the next unit fits, Page fails with a *BudgetError whose
 // Min is the smallest budget that gives a page there (for a response
 // with no units, the empty page's cost). Binary codecs have no token
