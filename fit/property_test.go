@@ -20,9 +20,12 @@ import (
 var raceEnabled bool
 
 // propertyCases is how many generated responses the property test pages
-// through: 500, or 40 under -short and -race.
+// through: 500, 40 under -short, 20 under the race detector.
 func propertyCases() int {
-	if testing.Short() || raceEnabled {
+	switch {
+	case raceEnabled:
+		return 20
+	case testing.Short():
 		return 40
 	}
 	return 500

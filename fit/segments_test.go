@@ -80,14 +80,22 @@ func checkAdditive(t *testing.T, name string, c tokens.Counter, text []byte) {
 // the pricing rests on: on every corpus case, in goon, toon, compact JSON
 // and indented JSON, with o200k and cl100k, the count of the text equals
 // the sum of the counts of its lines and the sum over its Segments. Under
-// -short and -race it takes the cases below 64 KiB of JSON only.
+// -short it takes the cases below 64 KiB of JSON only, under the race
+// detector those below 16 KiB.
 func TestSegmentsAdditiveOnCorpus(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join(corpusDir, "*.json"))
 	if err != nil || len(paths) < 20 {
 		t.Fatalf("corpus: %d files, %v", len(paths), err)
 	}
 	for _, path := range paths {
-		if fi, err := os.Stat(path); err == nil && fi.Size() > 64<<10 && (testing.Short() || fit.RaceEnabled()) {
+		limit := int64(-1)
+		switch {
+		case fit.RaceEnabled():
+			limit = 16 << 10
+		case testing.Short():
+			limit = 64 << 10
+		}
+		if fi, err := os.Stat(path); err != nil || limit >= 0 && fi.Size() > limit {
 			continue
 		}
 		r := loadCase(t, path)
