@@ -29,7 +29,7 @@ func Example() {
 		st := res.Stats
 		fmt.Printf("tokens=%d nodes=%d edges=%d of %d/%d pages=%d\n",
 			st.PageTokens, st.Nodes.Kept, st.Edges.Kept, st.Nodes.Total, st.Edges.Total, st.Pages)
-		if !res.Page.Pagination.HasMore {
+		if !st.Truncated { // the last page; its pagination is the response's own
 			break
 		}
 		cursor = res.Page.Pagination.NextCursor.String

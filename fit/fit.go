@@ -77,7 +77,9 @@ type Stats struct {
 	// Ratio is WholeJSONTokens / WholeTokens: how many times fewer tokens
 	// the codec needs than JSON (0 when there is no JSON baseline).
 	Ratio float64
-	// Truncated reports whether units follow this page.
+	// Truncated reports whether units follow this page: whether to call
+	// Page again with the page's NextCursor. (The last page's pagination is
+	// the response's own, whose has_more concerns the server.)
 	Truncated bool
 	// Pages is the number of pages of this budget that hold the whole
 	// response, starting from the beginning; 0 when some unit alone does
@@ -113,7 +115,6 @@ type fitter struct {
 	plan    *plan
 	fp      fingerprint
 	pr      *pricer
-	whole   []byte // the whole response in the codec
 	// wholeTokens is the whole's count; ratio its tokens per byte, for
 	// segments never counted.
 	wholeTokens int
@@ -168,7 +169,7 @@ func prepare(r *wire.GraphResponse, reg *wire.Registry, codecName, counterName s
 	if err != nil {
 		return nil, err
 	}
-	f := &fitter{r: r, codec: codec, name: info.Name, counter: counter, plan: newPlan(r), fp: fingerprintOf(r), pr: pr, whole: whole}
+	f := &fitter{r: r, codec: codec, name: info.Name, counter: counter, plan: newPlan(r), fp: fingerprintOf(r), pr: pr}
 	if f.wholeTokens, err = f.pr.learn(whole); err != nil {
 		return nil, err
 	}

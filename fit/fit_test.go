@@ -129,7 +129,7 @@ func TestPagesOfTheADRCase(t *testing.T) {
 			}
 			nodes += len(res.Page.Nodes)
 			edges += len(res.Page.Edges)
-			if !res.Page.Pagination.HasMore {
+			if !res.Stats.Truncated {
 				if page != first.Pages {
 					t.Errorf("%s: %d pages, Stats.Pages %d", codec, page, first.Pages)
 				}
