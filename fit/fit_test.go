@@ -200,3 +200,29 @@ func TestSurvey(t *testing.T) {
 		t.Error("budget 0: no error")
 	}
 }
+
+// TestConcurrentPages calls Page from several goroutines at once (run it
+// with -race): the tokenizers and registries it shares are safe, and each
+// call gets the page a lone call gets.
+func TestConcurrentPages(t *testing.T) {
+	r := loadCase(t, filepath.Join(corpusDir, "traversal_s.json"))
+	want, err := fit.Page(r, fit.Options{Codec: "toon", Budget: 300, SkipJSONBaseline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			got, err := fit.Page(r, fit.Options{Codec: "toon", Budget: 300, SkipJSONBaseline: true})
+			if err == nil && string(got.Encoding) != string(want.Encoding) {
+				err = errors.New("a concurrent call returned another page")
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
