@@ -1,0 +1,183 @@
+package fit
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"hash"
+	"math"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// A cursor is the base64url text (no padding) of 16 bytes: a version byte
+// (1), three reserved zero bytes, the index of the next unit as a
+// big-endian uint32, and the first 8 bytes of the response's fingerprint,
+// a SHA-256 over every field of the response. It is opaque to readers,
+// stateless (the response and the cursor are all Page needs) and free of
+// characters that GOON or TOON would quote.
+const (
+	cursorVersion = 1
+	cursorBytes   = 16
+	fingerprintN  = 8
+	maxCursorLen  = 64 // longer text is refused before it is decoded
+)
+
+type fingerprint [fingerprintN]byte
+
+func encodeCursor(next int, fp fingerprint) string {
+	var b [cursorBytes]byte
+	b[0] = cursorVersion
+	binary.BigEndian.PutUint32(b[4:8], uint32(next))
+	copy(b[8:], fp[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// decodeCursor returns the unit index a cursor resumes at. It refuses
+// text that is not a cursor, a cursor of another response, and an index
+// outside [1, units).
+func decodeCursor(s string, fp fingerprint, units int) (int, error) {
+	if len(s) > maxCursorLen {
+		return 0, &CursorError{Cursor: s, Msg: "too long to be a cursor"}
+	}
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || len(b) != cursorBytes || b[0] != cursorVersion || b[1]|b[2]|b[3] != 0 {
+		return 0, &CursorError{Cursor: s, Msg: "not a cursor issued by fit"}
+	}
+	if [fingerprintN]byte(b[8:]) != fp {
+		return 0, &CursorError{Cursor: s, Msg: "the cursor belongs to a different response", Mismatch: true}
+	}
+	next := binary.BigEndian.Uint32(b[4:8])
+	if next == 0 || uint64(next) >= uint64(units) {
+		return 0, &CursorError{Cursor: s, Msg: "the cursor points outside the response"}
+	}
+	return int(next), nil
+}
+
+// fingerprintOf hashes every field of r, each length-prefixed, so that two
+// responses share a fingerprint only when they are equal field for field
+// (kinds and float bits included).
+func fingerprintOf(r *wire.GraphResponse) fingerprint {
+	h := hasher{h: sha256.New()}
+	h.str(r.FormatVersion)
+	h.str(string(r.QueryType))
+	h.int(int64(len(r.Nodes)))
+	for i := range r.Nodes {
+		h.node(&r.Nodes[i])
+	}
+	h.int(int64(len(r.Edges)))
+	for _, e := range r.Edges {
+		h.str(e.From)
+		h.int(e.FromID)
+		h.str(e.To)
+		h.int(e.ToID)
+		h.str(e.Type)
+		h.optInt(e.Depth)
+		h.optInt(e.PathID)
+		h.optInt(e.Step)
+	}
+	h.present(r.Columns != nil)
+	h.int(int64(len(r.Columns)))
+	for _, c := range r.Columns {
+		h.str(c.Name)
+		h.str(c.Function)
+		h.optStr(c.Target)
+		h.optStr(c.Property)
+	}
+	h.present(r.GroupColumns != nil)
+	h.int(int64(len(r.GroupColumns)))
+	for _, g := range r.GroupColumns {
+		h.str(g.Name)
+		h.str(string(g.Kind))
+		h.str(g.Node)
+		h.optStr(g.Property)
+		h.optStr(g.Entity)
+	}
+	h.present(r.Rows != nil)
+	h.int(int64(len(r.Rows)))
+	for _, row := range r.Rows {
+		h.int(int64(len(row)))
+		for _, c := range row {
+			h.str(c.Name)
+			h.present(c.Node != nil)
+			if c.Node != nil {
+				h.node(c.Node)
+			} else {
+				h.value(c.Value)
+			}
+		}
+	}
+	h.present(r.Pagination != nil)
+	if pg := r.Pagination; pg != nil {
+		h.present(pg.HasMore)
+		h.optInt(pg.TotalRows)
+		h.present(pg.Truncated.Valid)
+		h.present(pg.Truncated.Bool)
+		h.optStr(pg.NextCursor)
+	}
+	var fp fingerprint
+	copy(fp[:], h.h.Sum(nil))
+	return fp
+}
+
+type hasher struct {
+	h   hash.Hash
+	buf [8]byte
+}
+
+func (h *hasher) int(i int64) {
+	binary.BigEndian.PutUint64(h.buf[:], uint64(i))
+	h.h.Write(h.buf[:])
+}
+
+func (h *hasher) str(s string) {
+	h.int(int64(len(s)))
+	h.h.Write([]byte(s))
+}
+
+func (h *hasher) present(b bool) {
+	if b {
+		h.int(1)
+	} else {
+		h.int(0)
+	}
+}
+
+func (h *hasher) optInt(o wire.OptInt) {
+	h.present(o.Valid)
+	h.int(o.Int)
+}
+
+func (h *hasher) optStr(o wire.OptString) {
+	h.present(o.Valid)
+	h.str(o.String)
+}
+
+func (h *hasher) node(n *wire.Node) {
+	h.str(n.Type)
+	h.int(n.ID)
+	h.int(int64(len(n.Properties)))
+	for _, p := range n.Properties {
+		h.str(p.Key)
+		h.value(p.Value)
+	}
+}
+
+func (h *hasher) value(v wire.Value) {
+	h.int(int64(v.Kind()))
+	switch v.Kind() {
+	case wire.KindBool:
+		h.present(v.Bool())
+	case wire.KindInt:
+		h.int(v.Int())
+	case wire.KindFloat:
+		h.int(int64(math.Float64bits(v.Float())))
+	case wire.KindString:
+		h.str(v.Str())
+	case wire.KindList:
+		h.int(int64(len(v.List())))
+		for _, x := range v.List() {
+			h.value(x)
+		}
+	}
+}

@@ -1,0 +1,97 @@
+// Package fit cuts a graph query result into pages that each cost at most
+// a given number of real tokens in a chosen wire format: the answer to an
+// agent's question "what fits in the 8,000 tokens I have left?".
+//
+//	res, err := fit.Page(resp, fit.Options{Codec: "goon", Budget: 8000})
+//	// res.Encoding: at most 8,000 o200k tokens of GOON
+//	// res.Page.Pagination.NextCursor: pass it as Options.Cursor for the rest
+//
+// # Pages
+//
+// A page is a prefix, in the response's own order, of the units the
+// response is made of (from the cursor on), as many as fit. A unit is the
+// smallest piece that keeps a page graph-whole:
+//
+//   - traversal, search, neighbors: unit i is node i (in server order)
+//     with every edge whose later endpoint is node i: an edge joins the
+//     page that delivers the second of its two endpoints, however far
+//     apart they are in the node order, so no page holds an edge to a
+//     node not yet delivered. Rows, should such a response carry any,
+//     follow the nodes, one unit each.
+//   - path_finding: a unit is a whole path, every edge of one path_id, in
+//     ascending path_id order, with the nodes of its endpoints not yet
+//     delivered; then each edge without a path_id (one unit each, with its
+//     endpoints); then nodes no edge names, one unit each; then rows.
+//   - aggregation: unit i is row i (in server order) with the node
+//     entries whose (type, id) its node cells name, the nodes GOON lifts
+//     into @nodes; then the other nodes, one unit each. Edges follow the
+//     traversal rule.
+//
+// Every edge of a page has both endpoints in that page or an earlier one.
+// An endpoint the whole response does not hold is no constraint (the
+// response itself dangles there): an edge with neither endpoint in the
+// response joins the first unit. A node listed twice is two entries: in
+// node-led responses each is a unit of its own; in path_finding and
+// aggregation the unit that first names the node (a path, an edge, a row)
+// takes every entry of it, and entries no unit names are units of their
+// own. Within a page, nodes, edges and rows keep the whole's relative
+// order. Concatenating every page's nodes, edges and rows gives each item
+// of the response exactly once; rows come back in server order (and, in
+// node-led responses, nodes too).
+//
+// Columns, group columns and format_version are on every page. A page's
+// pagination is v5: while units follow, has_more and truncated are true
+// and next_cursor resumes after the page; the last page carries the
+// response's own has_more and next_cursor (what lies beyond the response
+// on the server), with truncated set when the response itself was. Every
+// page keeps the response's total_rows. A cursor is opaque and stateless:
+// base64url of the next unit's index and a fingerprint of the response
+// (SHA-256 over every field); Page refuses a cursor of a different
+// response with a *CursorError (Mismatch set), and anything else that is
+// not a cursor it issued.
+//
+// # Budgets
+//
+// A page's encoding never costs more than the budget by the chosen
+// tokenizer (o200k by default, or cl100k) counting the final bytes, and
+// is tight: when units remain, the page with the next unit added would
+// cost more than the budget (priced by its segments, see below). The whole response is the page when it fits.
+// When not even the next unit fits, Page fails with a *BudgetError whose
+// Min is the smallest budget that gives a page there (for a response
+// with no units, the empty page's cost). Binary codecs have no token
+// count and are refused (ErrBinaryCodec); so are the estimating counters.
+//
+// # Pricing
+//
+// Counting every candidate page from scratch would cost a full count per
+// candidate. Instead, Segments cuts a text where both pre-tokenizers
+// always start a new piece (line ends, and inside long lines such as
+// compact JSON, before a digit that follows punctuation), so a text's
+// count is the sum of its segments' counts. Page encodes the whole
+// response and tokenizes it once, crediting each token to the segment it
+// lies in, so that it knows every segment's count; estimates each
+// unit from the segments its own encoding shares with the whole, scaled
+// so that the estimates add up to the whole; then probes candidate pages,
+// each encoded in full (a page's GOON is not a prefix of the whole's:
+// nodes are sorted, edges de-duplicated, the header counts) and priced
+// from the remembered segments, counting only the few segments not seen
+// before (header lines, the cursor). The model anchored at each exact
+// probe proposes the next one; a bisection between the closest probes that
+// fit and do not fit ends the search. The chosen page is then counted
+// whole; should that count ever differ from its segment price, every page
+// of the response is counted whole from then on. A text with a blank or
+// white-space-only line is always counted whole, since one piece of white
+// space can span its line ends.
+//
+// The segment property is tested on every corpus case in goon, toon,
+// compact and indented JSON with both tokenizers, and on generated
+// responses.
+//
+// Stats.Pages walks the response from the start with the same budget,
+// pricing by segments. Stats.WholeJSONTokens, the baseline of
+// Stats.Ratio, counts the whole response as compact canonical JSON: a
+// full count of the largest text, which Options.SkipJSONBaseline avoids.
+//
+// Survey reports, per case, codec and budget, how much of a response the
+// first page delivers and how many pages the whole needs.
+package fit

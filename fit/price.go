@@ -1,0 +1,250 @@
+package fit
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/tiktoken-go/tokenizer"
+
+	"github.com/graphwire/graphwire/bench/tokens"
+)
+
+// Segments splits text where the o200k and cl100k pre-tokenizers always
+// start a new piece, so that the token count of text is the sum of the
+// counts of its segments:
+//
+//   - after every line end ("\n"), when no line of text is blank or holds
+//     only white space (such a line lets one piece of white space span
+//     two line ends);
+//   - inside a line longer than LongLine bytes, also before each ASCII
+//     digit that follows an ASCII punctuation character: no piece of
+//     either pre-tokenizer holds a digit together with a character that is
+//     neither a digit nor a letter (white space aside), and none looks
+//     behind its start. Compact JSON is one long line; this is what lets
+//     it be priced in parts.
+//
+// Where a segment ends depends only on the bytes around it, so a line
+// that occurs in two texts is cut the same way in both. Segments calls
+// yield with each segment in order; they concatenate to text. It reports
+// false, and yields nothing, when a line of text (other than an empty last
+// one) is blank or white space only: such a text is counted whole. The
+// package tests check the property on every corpus case, every text codec
+// and both tokenizers.
+func Segments(text []byte, yield func(seg []byte)) bool {
+	if hasBlankLine(text) {
+		return false
+	}
+	for len(text) > 0 {
+		end := bytes.IndexByte(text, '\n') + 1
+		if end == 0 {
+			end = len(text)
+		}
+		line := text[:end]
+		text = text[end:]
+		if len(line) <= LongLine {
+			yield(line)
+			continue
+		}
+		start := 0
+		for i := 1; i < len(line); i++ {
+			if c := line[i]; '0' <= c && c <= '9' && isASCIIPunct(line[i-1]) && i > start {
+				yield(line[start:i])
+				start = i
+			}
+		}
+		yield(line[start:])
+	}
+	return true
+}
+
+// LongLine is the length above which Segments also cuts inside a line.
+const LongLine = 256
+
+func isASCIIPunct(c byte) bool {
+	return '!' <= c && c <= '/' || ':' <= c && c <= '@' || '[' <= c && c <= '`' || '{' <= c && c <= '~'
+}
+
+// hasBlankLine reports whether a line of text (ended by "\n", or the last
+// one, when it is not empty) is empty or holds only white space.
+func hasBlankLine(text []byte) bool {
+	lineStart := 0
+	blank := true
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c == '\n' {
+			if blank {
+				return true
+			}
+			i++
+			lineStart, blank = i, true
+			continue
+		}
+		if c < utf8.RuneSelf {
+			if blank && !isASCIISpace(c) {
+				blank = false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(text[i:])
+		if blank && !unicode.IsSpace(r) {
+			blank = false
+		}
+		i += size
+	}
+	return lineStart < len(text) && blank
+}
+
+func isASCIISpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// splitters hold one tokenizer per vocabulary that reports its tokens, not
+// only their number, so that one pass over a text counts each of its
+// segments.
+var splitters sync.Map // tokens counter name → *splitter
+
+type splitter struct {
+	once  sync.Once
+	codec tokenizer.Codec
+	err   error
+}
+
+func splitterFor(counter string) (tokenizer.Codec, error) {
+	var enc tokenizer.Encoding
+	switch counter {
+	case tokens.O200k:
+		enc = tokenizer.O200kBase
+	case tokens.Cl100k:
+		enc = tokenizer.Cl100kBase
+	default:
+		return nil, nil
+	}
+	v, _ := splitters.LoadOrStore(counter, &splitter{})
+	sp := v.(*splitter)
+	sp.once.Do(func() {
+		sp.codec, sp.err = tokenizer.Get(enc)
+		if sp.err == nil {
+			// As bench/tokens counts: invalid UTF-8 as U+FFFD, and
+			// special-token text as ordinary text.
+			sp.codec.SetErrorMode(tokenizer.ErrorModeReplace)
+		}
+	})
+	return sp.codec, sp.err
+}
+
+// pricer counts texts segment by segment, remembering the count of every
+// segment it has seen, so that pricing a page whose segments mostly occur
+// in the whole response costs little more than encoding it.
+type pricer struct {
+	counter tokens.Counter
+	split   tokenizer.Codec // nil: learn counts segment by segment
+	memo    map[string]int
+	// Counted is the number of bytes given to the tokenizer so far.
+	counted int
+}
+
+func newPricer(c tokens.Counter) (*pricer, error) {
+	split, err := splitterFor(c.Name())
+	if err != nil {
+		return nil, fmt.Errorf("fit: %s: %w", c.Name(), err)
+	}
+	return &pricer{counter: c, split: split, memo: make(map[string]int)}, nil
+}
+
+// learn counts text and remembers the count of each of its segments,
+// tokenizing text once: each token is credited to the segment it lies in.
+// Where that cannot be done (invalid UTF-8, whose replacement moves the
+// offsets, or a token across a segment boundary), it prices text segment
+// by segment instead.
+func (p *pricer) learn(text []byte) (int, error) {
+	if p.split == nil || !utf8.Valid(text) {
+		return p.price(text)
+	}
+	var ends []int
+	off := 0
+	if !Segments(text, func(seg []byte) { off += len(seg); ends = append(ends, off) }) {
+		return p.exact(text)
+	}
+	_, toks, err := p.split.Encode(string(text))
+	if err != nil {
+		return 0, fmt.Errorf("fit: %s: %w", p.counter.Name(), err)
+	}
+	p.counted += len(text)
+	counts := make([]int, len(ends))
+	off, seg := 0, 0
+	for _, tk := range toks {
+		for seg < len(ends) && off >= ends[seg] {
+			seg++
+		}
+		if seg == len(ends) || off+len(tk) > ends[seg] {
+			return p.price(text)
+		}
+		counts[seg]++
+		off += len(tk)
+	}
+	if off != len(text) {
+		return p.price(text)
+	}
+	start := 0
+	for i, end := range ends {
+		p.memo[string(text[start:end])] = counts[i]
+		start = end
+	}
+	return len(toks), nil
+}
+
+// price returns the token count of text: the sum of its segments' counts,
+// or, when text is not segmented (a blank line), its count as a whole.
+func (p *pricer) price(text []byte) (int, error) {
+	total := 0
+	var err error
+	ok := Segments(text, func(seg []byte) {
+		if err != nil {
+			return
+		}
+		if n, hit := p.memo[string(seg)]; hit {
+			total += n
+			return
+		}
+		var n int
+		n, err = p.counter.Count(seg)
+		p.counted += len(seg)
+		p.memo[string(seg)] = n
+		total += n
+	})
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return p.exact(text)
+	}
+	return total, nil
+}
+
+// exact counts text in one piece.
+func (p *pricer) exact(text []byte) (int, error) {
+	p.counted += len(text)
+	return p.counter.Count(text)
+}
+
+// estimate returns the token count of text from remembered segments only:
+// a segment not seen before counts its bytes times ratio. It never calls
+// the tokenizer.
+func (p *pricer) estimate(text []byte, ratio float64) float64 {
+	total := 0.0
+	ok := Segments(text, func(seg []byte) {
+		if n, hit := p.memo[string(seg)]; hit {
+			total += float64(n)
+			return
+		}
+		total += float64(len(seg)) * ratio
+	})
+	if !ok {
+		return float64(len(text)) * ratio
+	}
+	return total
+}
