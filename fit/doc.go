@@ -43,8 +43,10 @@
 // pagination is v5: while units follow, has_more and truncated are true
 // and next_cursor resumes after the page; the last page carries the
 // response's own has_more and next_cursor (what lies beyond the response
-// on the server), with truncated set when the response itself was. Every
-// page keeps the response's total_rows. A cursor is opaque and stateless:
+// on the server), with truncated set when the response itself was, or had
+// more (a schema v2 has_more). A schema v2 total_rows is not carried: a
+// page's pagination is v5 only, since a mix of the two schemas is refused
+// by every codec. A cursor is opaque and stateless:
 // base64url of the next unit's index and a fingerprint of the response
 // (SHA-256 over every field); Page refuses a cursor of a different
 // response with a *CursorError (Mismatch set), and anything else that is

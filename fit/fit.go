@@ -212,16 +212,15 @@ func (f *fitter) estimateUnits() error {
 	return nil
 }
 
-// pagination is the pagination of the page of units [from, to): v5, with
-// a cursor while units follow; the last page carries the response's own
-// pagination (its cursor fetches what lies beyond the response). Every
-// page keeps the response's total_rows.
+// pagination is the pagination of the page of units [from, to): schema
+// v5 on every page, with a cursor while units follow; the last page says
+// what the response's own pagination says (its has_more, and its cursor,
+// which fetches what lies beyond the response). A schema v2 total_rows is
+// not carried: v5 has no such field, and a page mixing the two schemas is
+// refused by every codec.
 func (f *fitter) pagination(from, to int) *wire.Pagination {
 	orig := f.r.Pagination
 	pg := &wire.Pagination{}
-	if orig != nil {
-		pg.TotalRows = orig.TotalRows
-	}
 	if to < f.plan.units {
 		pg.HasMore = true
 		pg.Truncated = wire.SomeBool(true)
