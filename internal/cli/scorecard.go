@@ -3,8 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/graphwire/graphwire/bench/corpus"
@@ -12,14 +10,14 @@ import (
 )
 
 func init() {
-	register("scorecard", "write scorecard.md: bytes and real tokens per format over the corpus", runScorecard)
+	register("scorecard", "write scorecard.md and its charts: bytes and real tokens per format over the corpus", runScorecard)
 }
 
 func runScorecard(env *Env) error {
 	flags := newFlags(env, "scorecard")
-	out := flags.String("o", "", "scorecard file (default: "+scorecard.FileName+" in the module root)")
-	check := flags.Bool("check", false, "do not write; exit 1 with a diff summary if the file is stale")
-	dir := flags.String("corpus", "", "corpus directory (default: "+corpus.Dir+" in the module root)")
+	out := flags.String("o", "", "scorecard file, its charts written beside it (default: "+scorecard.FileName+" in the module root)")
+	check := flags.Bool("check", false, "do not write; exit 1 with a diff summary if the file or a chart is stale")
+	dir := flags.String("corpus", "", "corpus directory: canonical-JSON files, directly or one subdirectory per profile (default: "+corpus.Dir+" in the module root)")
 	if err := parseFlags(flags, env); err != nil {
 		return err
 	}
@@ -41,35 +39,39 @@ func runScorecard(env *Env) error {
 	if env.StderrIsTerminal {
 		fmt.Fprintf(env.Stderr, "wirebench scorecard: counting tokens over %s ...\r", *dir)
 	}
-	fresh, err := scorecard.Generate(*dir)
+	fresh, err := scorecard.Generate(*dir, *out)
 	if env.StderrIsTerminal {
 		fmt.Fprintf(env.Stderr, "\r\033[K")
 	}
 	if err != nil {
 		return err
 	}
+	outDir := filepath.Dir(*out)
 	if *check {
-		committed, err := os.ReadFile(*out)
-		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%s does not exist; generate it with: %s", *out, scorecard.Command)
-		}
-		if err != nil {
-			return err
-		}
-		if err := scorecard.Check(committed, fresh); err != nil {
+		if err := scorecard.CheckFiles(outDir, fresh); err != nil {
+			// The differing lines of each stale file first; the errors last.
 			var stale *scorecard.StaleError
-			if errors.As(err, &stale) {
-				// The differing lines first; the one-line error last.
-				fmt.Fprintln(env.Stderr, stale.Details())
+			for _, e := range unwrapAll(err) {
+				if errors.As(e, &stale) && !stale.Missing {
+					fmt.Fprintf(env.Stderr, "%s:\n%s\n", stale.File, stale.Details())
+				}
 			}
 			return err
 		}
-		fmt.Fprintf(env.Stderr, "wirebench scorecard: %s is current\n", *out)
+		fmt.Fprintf(env.Stderr, "wirebench scorecard: %s and its %d chart(s) are current\n", *out, len(fresh)-1)
 		return nil
 	}
-	if err := os.WriteFile(*out, fresh, 0o644); err != nil {
+	if err := scorecard.WriteFiles(outDir, fresh); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "wirebench scorecard: wrote %s\n", *out)
+	fmt.Fprintf(env.Stderr, "wirebench scorecard: wrote %s and %d chart(s) beside it\n", *out, len(fresh)-1)
 	return nil
+}
+
+// unwrapAll returns the errors joined in err, or err alone.
+func unwrapAll(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
