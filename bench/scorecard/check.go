@@ -60,12 +60,60 @@ func WriteFiles(dir string, files map[string][]byte) error {
 	return nil
 }
 
+// StaleFilesError is CheckFiles's error: one *StaleError per stale or
+// missing file, the markdown first. errors.As finds the first.
+type StaleFilesError struct {
+	Files []*StaleError
+}
+
+// Error is one line: which files are stale or missing, and the fix.
+func (e *StaleFilesError) Error() string {
+	if len(e.Files) == 1 {
+		return e.Files[0].Error()
+	}
+	var missing, stale []string
+	for _, f := range e.Files {
+		if f.Missing {
+			missing = append(missing, f.File)
+		} else {
+			stale = append(stale, f.File)
+		}
+	}
+	var parts []string
+	if len(stale) > 0 {
+		first := e.Files[0]
+		for _, f := range e.Files {
+			if !f.Missing {
+				first = f
+				break
+			}
+		}
+		p := fmt.Sprintf("%s is stale: %d line(s) removed, %d added", first.File, first.Removed, first.Added)
+		if len(stale) > 1 {
+			p += ", and so is " + strings.Join(stale[1:], ", ")
+		}
+		parts = append(parts, p)
+	}
+	if len(missing) > 0 {
+		parts = append(parts, strings.Join(missing, ", ")+" does not exist")
+	}
+	return fmt.Sprintf("scorecard: %s; regenerate with: %s", strings.Join(parts, "; "), Command)
+}
+
+// Unwrap returns the per-file errors.
+func (e *StaleFilesError) Unwrap() []error {
+	out := make([]error, len(e.Files))
+	for i, f := range e.Files {
+		out[i] = f
+	}
+	return out
+}
+
 // CheckFiles compares the files in dir with fresh ones (base name →
 // bytes), as Check does each. It returns nil when all agree, and otherwise
-// a *StaleError for each stale or missing file, joined (errors.As finds
-// the first).
+// a *StaleFilesError.
 func CheckFiles(dir string, fresh map[string][]byte) error {
-	var errs []error
+	var errs []*StaleError
 	for _, name := range sortedNames(fresh) {
 		committed, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -73,14 +121,18 @@ func CheckFiles(dir string, fresh map[string][]byte) error {
 		}
 		if err := Check(committed, fresh[name]); err != nil {
 			var stale *StaleError
-			if errors.As(err, &stale) {
-				stale.File = name
-				stale.Missing = committed == nil
+			if !errors.As(err, &stale) {
+				return err
 			}
-			errs = append(errs, err)
+			stale.File = name
+			stale.Missing = committed == nil
+			errs = append(errs, stale)
 		}
 	}
-	return errors.Join(errs...)
+	if len(errs) == 0 {
+		return nil
+	}
+	return &StaleFilesError{Files: errs}
 }
 
 // sortedNames returns the file names, markdown first, each kind by name.

@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	register("bench", "encode and decode speed per codec and corpus case, against encoding/json", runBench)
+	register("bench", "encode and decode speed per codec and corpus case, beside encoding/json, goccy/go-json and sonic", runBench)
 }
 
 func runBench(env *Env) error {
@@ -21,7 +21,7 @@ func runBench(env *Env) error {
 	asJSON := flags.Bool("json", false, "write the measurements as JSON")
 	budget := flags.Duration("time", speed.DefaultBudget, "time spent on each measurement")
 	dir := flags.String("corpus", "", "corpus directory (default: "+corpus.Dir+" in the module root)")
-	match := flags.String("case", "", "only cases whose name matches this regular expression")
+	match := flags.String("case", "", "only cases whose profile/name matches this regular expression")
 	codecs := flags.String("codecs", "", "comma-separated codec names (default: every registered codec)")
 	if err := parseFlags(flags, env); err != nil {
 		return err
@@ -60,7 +60,7 @@ func runBench(env *Env) error {
 	if re != nil {
 		var kept []corpus.Case
 		for _, c := range cases {
-			if re.MatchString(c.Name) {
+			if re.MatchString(c.ID()) {
 				kept = append(kept, c)
 			}
 		}

@@ -49,16 +49,19 @@ func runScorecard(env *Env) error {
 	outDir := filepath.Dir(*out)
 	if *check {
 		if err := scorecard.CheckFiles(outDir, fresh); err != nil {
-			// The differing lines of each stale file first; the errors last.
-			var stale *scorecard.StaleError
-			for _, e := range unwrapAll(err) {
-				if errors.As(e, &stale) && !stale.Missing {
-					fmt.Fprintf(env.Stderr, "%s:\n%s\n", stale.File, stale.Details())
+			// The differing lines of each stale file first; the one-line
+			// error last.
+			var stale *scorecard.StaleFilesError
+			if errors.As(err, &stale) {
+				for _, f := range stale.Files {
+					if !f.Missing {
+						fmt.Fprintf(env.Stderr, "%s:\n%s\n", f.File, f.Details())
+					}
 				}
 			}
 			return err
 		}
-		fmt.Fprintf(env.Stderr, "wirebench scorecard: %s and its %d chart(s) are current\n", *out, len(fresh)-1)
+		fmt.Fprintf(env.Stderr, "wirebench scorecard: %s is current, and so are its %d chart(s)\n", *out, len(fresh)-1)
 		return nil
 	}
 	if err := scorecard.WriteFiles(outDir, fresh); err != nil {
@@ -66,12 +69,4 @@ func runScorecard(env *Env) error {
 	}
 	fmt.Fprintf(env.Stderr, "wirebench scorecard: wrote %s and %d chart(s) beside it\n", *out, len(fresh)-1)
 	return nil
-}
-
-// unwrapAll returns the errors joined in err, or err alone.
-func unwrapAll(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return j.Unwrap()
-	}
-	return []error{err}
 }
