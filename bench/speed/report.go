@@ -43,7 +43,18 @@ func (r *Report) WriteTable(w io.Writer) error {
 			speedup(r.MedianSpeedup(codec, Encode)), speedup(r.MedianSpeedup(codec, Decode)),
 		})
 	}
-	return table(w, []string{"codec", "encode MB/s", "decode MB/s", "encode vs encoding/json", "decode vs encoding/json"}, rows, 1)
+	if err := table(w, []string{"codec", "encode MB/s", "decode MB/s", "encode vs encoding/json", "decode vs encoding/json"}, rows, 1); err != nil {
+		return err
+	}
+	if len(r.Failures) > 0 {
+		fmt.Fprintf(w, "\nNot measured: %d decode(s) whose codec rejects its own output:\n\n", len(r.Failures))
+		rows = nil
+		for _, f := range r.Failures {
+			rows = append(rows, []string{f.Case, f.Codec, f.Op, f.Err})
+		}
+		return table(w, []string{"case", "codec", "op", "error"}, rows, 4)
+	}
+	return nil
 }
 
 func mbps(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }

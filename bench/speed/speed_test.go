@@ -156,6 +156,46 @@ func TestJSONLibsCarryTheWholeResponse(t *testing.T) {
 	}
 }
 
+// TestRunReportsADecoderThatRejectsItsOwnOutput: the run goes on, and the
+// report names the decode it could not measure.
+func TestRunReportsADecoderThatRejectsItsOwnOutput(t *testing.T) {
+	boom := errors.New("cannot read this")
+	reg, err := wire.NewRegistry(wire.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Register(rejecting{boom})
+	rep, err := Run(smallCases(t)[:1], Options{Budget: time.Millisecond, Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Failure{{Codec: "rejecting", Case: smallCases(t)[0].ID(), Op: Decode, Err: boom.Error()}}
+	if diff := cmp.Diff(want, rep.Failures); diff != "" {
+		t.Errorf("failures (-want +got):\n%s", diff)
+	}
+	if n := len(rep.Measurements); n != 2*len(jsonLibs)+1 {
+		t.Errorf("%d measurements, want the JSON libraries' and the codec's encode", n)
+	}
+	var tab bytes.Buffer
+	if err := rep.WriteTable(&tab); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(tab.String(), "Not measured: 1 decode(s)") || !strings.Contains(tab.String(), boom.Error()) {
+		t.Errorf("table does not list the failure:\n%s", tab.String())
+	}
+}
+
+// rejecting is a codec whose decoder rejects everything.
+type rejecting struct{ err error }
+
+func (rejecting) Info() wire.Info {
+	return wire.Info{Name: "rejecting", MediaType: "application/x-rejecting", Description: "rejects its own output", Fidelity: wire.Lossy}
+}
+func (rejecting) AppendEncode(dst []byte, _ *wire.GraphResponse) ([]byte, error) {
+	return append(dst, 'x'), nil
+}
+func (c rejecting) Decode([]byte) (*wire.GraphResponse, error) { return nil, c.err }
+
 func TestMeasureStopsOnError(t *testing.T) {
 	boom := errors.New("boom")
 	calls := 0
