@@ -18,10 +18,22 @@ const FormatVersion = "1.2.0"
 // traversal of 50 users and 200 merge requests with 200 AUTHORED edges.
 const ADRCase = "traversal_adr_50u_200mr"
 
-// Case is one corpus response and its name (its file is Name + ".json").
+// Case is one corpus response, its name and its profile. Its file is
+// Profile/Name.json, or Name.json when Profile is empty (a corpus of one's
+// own, without profiles).
 type Case struct {
+	Profile  string
 	Name     string
 	Response *wire.GraphResponse
+}
+
+// ID is the case's name qualified by its profile: "lean/traversal_s", or
+// the bare name when the case has no profile.
+func (c Case) ID() string {
+	if c.Profile == "" {
+		return c.Name
+	}
+	return c.Profile + "/" + c.Name
 }
 
 // spec describes one generated case.
@@ -29,6 +41,10 @@ type spec struct {
 	name string
 	make func(b *builder) *wire.GraphResponse
 }
+
+// onlyIn names the cases generated in one profile only: the XL traversal,
+// for speed, whose columns are already few.
+var onlyIn = map[string]string{"traversal_xl": TextHeavy}
 
 // specs lists the generated cases: every query type in sizes S (≤ 10
 // nodes), M (≈ 100) and L (≈ 1,000), the ADR case, a few shapes that
@@ -58,17 +74,25 @@ var specs = []spec{
 	{"aggregation_scalar_s", func(b *builder) *wire.GraphResponse { return totals(b) }},
 }
 
-// Generate returns the corpus: every case, in a fixed order, a pure
-// function of Seed. Each case draws from its own stream (derived from the
-// seed and its name), so adding or changing one case leaves the others'
-// bytes alone.
+// Generate returns the corpus: every case of every profile, profiles in
+// Profiles order and cases in a fixed order, a pure function of Seed. Each
+// case draws from its own stream, derived from the seed and its name (not
+// its profile), so adding or changing one case leaves the others' bytes
+// alone, and a case holds the same entities in every profile: profiles
+// differ only in the properties they keep.
 func Generate() []Case {
 	root := newRNG(Seed)
-	out := make([]Case, 0, len(specs))
-	for _, s := range specs {
-		b := newBuilder(root.fork(s.name))
-		r := s.make(b)
-		out = append(out, Case{Name: s.name, Response: r})
+	var out []Case
+	for _, p := range Profiles() {
+		for _, s := range specs {
+			if only := onlyIn[s.name]; only != "" && only != p {
+				continue
+			}
+			b := newBuilder(root.fork(s.name))
+			r := s.make(b)
+			project(p, r)
+			out = append(out, Case{Profile: p, Name: s.name, Response: r})
+		}
 	}
 	return out
 }
@@ -218,7 +242,12 @@ func search(b *builder, n int, total int64) *wire.GraphResponse {
 			r.Nodes = append(r.Nodes, b.issue(full))
 		}
 	}
-	r.Pagination = &wire.Pagination{HasMore: int64(n) < total, TotalRows: wire.SomeInt(total)}
+	if n >= 100 {
+		// What GKG serves today (schema v5): a cursor instead of a total.
+		r.Pagination = &wire.Pagination{HasMore: int64(n) < total, Truncated: wire.SomeBool(false), NextCursor: wire.SomeString(b.cursor())}
+	} else {
+		r.Pagination = &wire.Pagination{HasMore: int64(n) < total, TotalRows: wire.SomeInt(total)}
+	}
 	return r
 }
 
@@ -340,6 +369,10 @@ func paths(b *builder, nPaths, poolUsers int) *wire.GraphResponse {
 			e.Step = wire.SomeInt(int64(s))
 			r.Edges = append(r.Edges, e)
 		}
+	}
+	if nPaths >= 500 {
+		// Schema v5: the path search stopped at its limit, with no cursor.
+		r.Pagination = &wire.Pagination{HasMore: false, Truncated: wire.SomeBool(true)}
 	}
 	return r
 }

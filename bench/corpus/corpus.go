@@ -2,11 +2,13 @@ package corpus
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -21,68 +23,141 @@ const Dir = "bench/corpus"
 // loads, so they never collide with generated ones.
 const ReferencePrefix = "gkg_"
 
-// Files returns the corpus as files: name + ".json" → canonical JSON.
+// Files returns the corpus as files: its relative, slash-separated path
+// (Case.ID() + ".json", so "lean/traversal_s.json", or "name.json" for a
+// case without a profile) → canonical JSON.
 func Files(cases []Case) (map[string][]byte, error) {
 	out := make(map[string][]byte, len(cases))
 	for _, c := range cases {
 		b, err := cjson.Encode(c.Response)
 		if err != nil {
-			return nil, fmt.Errorf("corpus: %s: %w", c.Name, err)
+			return nil, fmt.Errorf("corpus: %s: %w", c.ID(), err)
 		}
-		out[c.Name+".json"] = b
+		out[c.ID()+".json"] = b
 	}
 	return out, nil
 }
 
 // Write generates the corpus and writes one canonical-JSON file per case
-// into dir (created if missing), replacing files of the same names. It
-// returns the names written, sorted, and the names of other *.json files in
-// dir, which are not part of the corpus and should be removed.
+// under dir, one subdirectory per profile (created if missing), replacing
+// files of the same names. It returns the paths written (relative to dir,
+// slash-separated, sorted), and those of the other *.json files in dir and
+// its subdirectories, which are not part of the corpus and should be
+// removed.
 func Write(dir string) (written, stale []string, err error) {
 	files, err := Files(Generate())
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, nil, fmt.Errorf("corpus: %w", err)
-	}
 	for name, data := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, nil, fmt.Errorf("corpus: %w", err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
 			return nil, nil, fmt.Errorf("corpus: %w", err)
 		}
 		written = append(written, name)
 	}
 	sort.Strings(written)
-	existing, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	existing, err := jsonFiles(dir)
 	if err != nil {
-		return nil, nil, fmt.Errorf("corpus: %w", err)
+		return nil, nil, err
 	}
-	for _, p := range existing {
-		if _, ok := files[filepath.Base(p)]; !ok {
-			stale = append(stale, filepath.Base(p))
+	for _, f := range existing {
+		if _, ok := files[f.rel]; !ok {
+			stale = append(stale, f.rel)
 		}
 	}
 	sort.Strings(stale)
 	return written, stale, nil
 }
 
-// Load reads every *.json file of dir as a canonical-JSON response, in
-// name order. The case name is the file name without ".json".
+type jsonFile struct {
+	profile, name, rel, path string
+}
+
+// jsonFiles lists the *.json files directly in dir (no profile) and in its
+// immediate subdirectories (the profile is the subdirectory's name).
+func jsonFiles(dir string) ([]jsonFile, error) {
+	var out []jsonFile
+	for _, pattern := range []string{"*.json", filepath.Join("*", "*.json")} {
+		paths, err := filepath.Glob(filepath.Join(dir, pattern))
+		if err != nil {
+			return nil, fmt.Errorf("corpus: %w", err)
+		}
+		for _, p := range paths {
+			rel, err := filepath.Rel(dir, p)
+			if err != nil {
+				return nil, fmt.Errorf("corpus: %w", err)
+			}
+			rel = filepath.ToSlash(rel)
+			profile, _, _ := strings.Cut(rel, "/")
+			if profile == rel {
+				profile = ""
+			}
+			out = append(out, jsonFile{profile, strings.TrimSuffix(filepath.Base(p), ".json"), rel, p})
+		}
+	}
+	return out, nil
+}
+
+// Sort puts cases in the order Load returns them: by profile (none first,
+// then Profiles() in order, then any other by name), then by name. A corpus
+// generated in memory, sorted, is the corpus Load reads from its files.
+func Sort(cases []Case) {
+	slices.SortStableFunc(cases, func(a, b Case) int { return compareCases(a.Profile, a.Name, b.Profile, b.Name) })
+}
+
+func compareCases(pa, na, pb, nb string) int {
+	if ra, rb := profileRank(pa), profileRank(pb); ra != rb {
+		return cmp.Compare(ra, rb)
+	}
+	if c := strings.Compare(pa, pb); c != 0 {
+		return c
+	}
+	return strings.Compare(na, nb)
+}
+
+// profileRank orders profiles: none first, then Profiles() in order, then
+// any other by name.
+func profileRank(p string) int {
+	if p == "" {
+		return -1
+	}
+	for i, q := range Profiles() {
+		if p == q {
+			return i
+		}
+	}
+	return len(Profiles())
+}
+
+// Load reads a corpus directory: every *.json file in dir is a case
+// without a profile (a corpus of one's own), and every *.json file in an
+// immediate subdirectory of dir a case of the profile the subdirectory
+// names. The case name is the file name without ".json". Cases come
+// without profile first, then by profile (Profiles() order, then other
+// names sorted), then by name.
 func Load(dir string) ([]Case, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	files, err := jsonFiles(dir)
 	if err != nil {
-		return nil, fmt.Errorf("corpus: %w", err)
+		return nil, err
 	}
-	if len(paths) == 0 {
-		return nil, fmt.Errorf("corpus: no *.json files in %s", dir)
+	if len(files) == 0 {
+		return nil, fmt.Errorf("corpus: no *.json files in %s or its subdirectories", dir)
 	}
-	sort.Strings(paths)
-	out := make([]Case, 0, len(paths))
-	for _, p := range paths {
-		c, err := loadFile(p, strings.TrimSuffix(filepath.Base(p), ".json"))
+	sort.Slice(files, func(i, j int) bool {
+		a, b := files[i], files[j]
+		return compareCases(a.profile, a.name, b.profile, b.name) < 0
+	})
+	out := make([]Case, 0, len(files))
+	for _, f := range files {
+		c, err := loadFile(f.path, f.name)
 		if err != nil {
 			return nil, err
 		}
+		c.Profile = f.profile
 		out = append(out, c)
 	}
 	return out, nil

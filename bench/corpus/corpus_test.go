@@ -17,20 +17,23 @@ import (
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
-// committed returns the committed corpus files (this package's directory).
+// committed returns the committed corpus files (this package's directory
+// and its profile subdirectories), by slash-separated relative path.
 func committed(t *testing.T) map[string][]byte {
 	t.Helper()
-	paths, err := filepath.Glob("*.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string][]byte{}
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
+	for _, pattern := range []string{"*.json", "*/*.json"} {
+		paths, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out[p] = b
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[filepath.ToSlash(p)] = b
+		}
 	}
 	return out
 }
@@ -54,7 +57,7 @@ func TestGenerateReproducesCommittedFiles(t *testing.T) {
 		t.Fatalf("generated file set differs from the committed one (-committed +generated):\n%s\nrun: go run ./cmd/wirebench gen", diff)
 	}
 	for _, n := range written {
-		got, err := os.ReadFile(filepath.Join(dir, n))
+		got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(n)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,37 +81,79 @@ func TestWriteReportsStaleFiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "old_case.json"), []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.MkdirAll(filepath.Join(dir, Lean), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, Lean, "gone_s.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	_, stale, err := Write(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{"old_case.json"}, stale); diff != "" {
+	if diff := cmp.Diff([]string{"lean/gone_s.json", "old_case.json"}, stale); diff != "" {
 		t.Errorf("stale (-want +got):\n%s", diff)
 	}
 }
 
+// TestLoadMatchesGenerate: Load reads back what Generate made, profile by
+// profile in Profiles order, each profile's cases by name.
 func TestLoadMatchesGenerate(t *testing.T) {
 	loaded, err := Load(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	gen := Generate()
-	byName := map[string]*wire.GraphResponse{}
-	for _, c := range gen {
-		byName[c.Name] = c.Response
-	}
-	if len(loaded) != len(gen) {
-		t.Fatalf("loaded %d cases, generated %d", len(loaded), len(gen))
+	gen := map[string]*wire.GraphResponse{}
+	var wantIDs, loadedIDs []string
+	for _, p := range Profiles() {
+		var names []string
+		for _, c := range byProfile(p) {
+			gen[c.ID()] = c.Response
+			names = append(names, c.ID())
+		}
+		sort.Strings(names)
+		wantIDs = append(wantIDs, names...)
 	}
 	for _, c := range loaded {
-		want, ok := byName[c.Name]
-		if !ok {
-			t.Errorf("loaded case %s is not generated", c.Name)
-			continue
-		}
+		loadedIDs = append(loadedIDs, c.ID())
+	}
+	if diff := cmp.Diff(wantIDs, loadedIDs); diff != "" {
+		t.Fatalf("cases (-generated +loaded):\n%s", diff)
+	}
+	for _, c := range loaded {
+		want := gen[c.ID()]
 		if diff := wiretest.Diff(want, c.Response, wire.Exact); diff != "" {
-			t.Errorf("%s: decoded file differs from the generated response (-gen +file):\n%s", c.Name, diff)
+			t.Errorf("%s: decoded file differs from the generated response (-gen +file):\n%s", c.ID(), diff)
 		}
+	}
+}
+
+// TestLoadOwnCorpus: a directory of one's own files loads without
+// profiles, before any profile subdirectory.
+func TestLoadOwnCorpus(t *testing.T) {
+	dir := t.TempDir()
+	one := []byte(`{"format_version":"1.2.0","query_type":"search","nodes":[{"type":"User","id":"1","username":"ada"}],"edges":[]}`)
+	for _, p := range []string{"b.json", "a.json", filepath.Join("mine", "c.json")} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), one, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, c := range cases {
+		ids = append(ids, c.ID())
+	}
+	if diff := cmp.Diff([]string{"a", "b", "mine/c"}, ids); diff != "" {
+		t.Errorf("loaded (-want +got):\n%s", diff)
+	}
+	if _, err := Load(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no *.json files") {
+		t.Errorf("Load of an empty directory: %v, want a no-files error", err)
 	}
 }
 
@@ -135,8 +180,24 @@ func nodeCount(r *wire.GraphResponse) int {
 	return len(r.Nodes)
 }
 
+// byProfile returns the generated cases of one profile.
+func byProfile(profile string) []Case {
+	var out []Case
+	for _, c := range Generate() {
+		if c.Profile == profile {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 func TestShape(t *testing.T) {
-	cases := Generate()
+	for _, p := range Profiles() {
+		t.Run(p, func(t *testing.T) { testShape(t, byProfile(p), p == TextHeavy) })
+	}
+}
+
+func testShape(t *testing.T, cases []Case, xl bool) {
 	if len(cases) < 20 {
 		t.Errorf("%d cases, want at least 20", len(cases))
 	}
@@ -174,21 +235,29 @@ func TestShape(t *testing.T) {
 			t.Errorf("%s: %d nodes, want at least 20,000", c.Name, len(c.Response.Nodes))
 		}
 	}
-	if !seen["traversal_xl"] {
-		t.Error("missing XL case traversal_xl")
+	if seen["traversal_xl"] != xl {
+		t.Errorf("XL case traversal_xl present: %v, want %v", seen["traversal_xl"], xl)
 	}
 }
 
 func TestADRCase(t *testing.T) {
-	var r *wire.GraphResponse
-	for _, c := range Generate() {
-		if c.Name == ADRCase {
-			r = c.Response
-		}
+	for _, p := range Profiles() {
+		t.Run(p, func(t *testing.T) {
+			var r *wire.GraphResponse
+			for _, c := range byProfile(p) {
+				if c.Name == ADRCase {
+					r = c.Response
+				}
+			}
+			if r == nil {
+				t.Fatalf("no case %s", ADRCase)
+			}
+			testADRCase(t, r)
+		})
 	}
-	if r == nil {
-		t.Fatalf("no case %s", ADRCase)
-	}
+}
+
+func testADRCase(t *testing.T, r *wire.GraphResponse) {
 	if r.QueryType != wire.Traversal {
 		t.Errorf("query type %s, want traversal", r.QueryType)
 	}

@@ -1,6 +1,31 @@
 // Package corpus is graphwire's benchmark corpus: GitLab-like graph query
 // results, generated from a fixed seed and committed beside this package as
-// canonical-JSON files (bench/corpus/NAME.json).
+// canonical-JSON files, one directory per profile
+// (bench/corpus/PROFILE/NAME.json).
+//
+// # Profiles
+//
+// How much a format saves depends on how much of a response is values
+// rather than structure, so every case comes in three profiles. They hold
+// the same entities (each case draws from the same stream in every
+// profile); only the properties differ:
+//
+//   - lean: what GKG's own fixtures show — identity columns, a state, a
+//     short title (User username, name, state; Group and Project name,
+//     full_path; MergeRequest and Issue iid, title, state; Pipeline iid,
+//     status, ref; Vulnerability title, severity, state); no timestamps,
+//     no long text, and no aggregate over a timestamp;
+//   - dated: lean plus every timestamp property (ClickHouse datetimes,
+//     half of them with microseconds, and dates) and the aggregates over
+//     them;
+//   - text-heavy: every property, as below.
+//
+// The XL traversal is in text-heavy only: it exists for speed, and its
+// columns are already few.
+//
+// Load reads a directory of one's own files too: *.json files directly in
+// the directory are cases without a profile, and those in its immediate
+// subdirectories cases of the profile each subdirectory names.
 //
 // # What is in it
 //
@@ -22,6 +47,12 @@
 //   - traversal_xl: 20,000 nodes for speed measurements;
 //   - traversal_depth_m, search_pipelines_m, neighbors_vulnerabilities_m,
 //     aggregation_scalar_s: shapes that stress one kind of value each.
+//
+// Pagination comes in both schemas: search_m, search_l and path_finding_l
+// carry what GKG serves today (schema v5: has_more, truncated and, for the
+// searches, an opaque next_cursor); traversal_depth_m, search_s,
+// search_pipelines_m, aggregation_m and traversal_xl the v2 form
+// (has_more, total_rows).
 //
 // # Regenerating
 //

@@ -9,11 +9,15 @@ import (
 func Example() {
 	for _, c := range corpus.Generate() {
 		if c.Name == corpus.ADRCase {
-			fmt.Println(c.Name, c.Response.QueryType)
+			fmt.Println(c.ID(), c.Response.QueryType)
 			fmt.Println(corpus.Summary(c.Response))
 		}
 	}
 	// Output:
-	// traversal_adr_50u_200mr traversal
+	// lean/traversal_adr_50u_200mr traversal
+	// 200 MergeRequest, 50 User; 200 edges
+	// dated/traversal_adr_50u_200mr traversal
+	// 200 MergeRequest, 50 User; 200 edges
+	// text-heavy/traversal_adr_50u_200mr traversal
 	// 200 MergeRequest, 50 User; 200 edges
 }

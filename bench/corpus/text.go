@@ -230,3 +230,14 @@ func uuid(r *rng) string {
 func branch(r *rng, iid int) string {
 	return pick(r, branchWords) + "/" + strconv.Itoa(iid) + "-" + strings.ToLower(strings.ReplaceAll(pick(r, verbs)+"-"+pick(r, projectWords), " ", "-"))
 }
+
+// cursor returns an opaque pagination cursor: base64url text, as a
+// keyset cursor encoded by a server looks.
+func (b *builder) cursor() string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	c := make([]byte, 44)
+	for i := range c {
+		c[i] = alphabet[b.r.intn(len(alphabet))]
+	}
+	return string(c)
+}

@@ -30,6 +30,10 @@ const (
 	ByValue
 	// Lossy: something differs.
 	Lossy
+	// Unreadable: the format's decoder rejects its own encoder's output.
+	// The scorecard shows it rather than failing, so that the other
+	// measurements of the case stay visible.
+	Unreadable
 )
 
 func (f Fidelity) String() string {
@@ -40,6 +44,8 @@ func (f Fidelity) String() string {
 		return "numbers by value"
 	case Lossy:
 		return "lossy"
+	case Unreadable:
+		return "does not read back"
 	}
 	return "not checked"
 }
@@ -51,12 +57,25 @@ type Result struct {
 	// format.
 	Tokens    []int
 	RoundTrip Fidelity
+	// Values is the token anatomy's value part: the o200k tokens of the
+	// values as the format writes them, each counted alone (see the package
+	// documentation). HasValues is false for a binary format and for a text
+	// format whose way of writing values the anatomy does not know.
+	Values    int
+	HasValues bool
 }
+
+// Structure is the anatomy's other part: the o200k total minus Values.
+func (r Result) Structure() int { return r.Tokens[0] - r.Values }
 
 // Case is one corpus case's row set.
 type Case struct {
+	Profile string
 	Name    string
 	Summary string
+	// Nodes is the response's node count, or its row count for an
+	// aggregation: the size the charts plot tokens against.
+	Nodes int
 	// Results is parallel to Card.Formats.
 	Results []Result
 }
@@ -82,7 +101,7 @@ func Texts(cases []corpus.Case) ([]Text, error) {
 	for _, c := range cases {
 		canonical, err := cjson.Encode(c.Response)
 		if err != nil {
-			return nil, fmt.Errorf("scorecard: %s: %w", c.Name, err)
+			return nil, fmt.Errorf("scorecard: %s: %w", c.ID(), err)
 		}
 		for _, f := range formats {
 			if !f.Text {
@@ -90,9 +109,9 @@ func Texts(cases []corpus.Case) ([]Text, error) {
 			}
 			b, err := f.encode(c.Response, canonical)
 			if err != nil {
-				return nil, fmt.Errorf("scorecard: %s: %s: %w", c.Name, f.Name, err)
+				return nil, fmt.Errorf("scorecard: %s: %s: %w", c.ID(), f.Name, err)
 			}
-			out = append(out, Text{Case: c.Name, Format: f.Name, Data: b})
+			out = append(out, Text{Case: c.ID(), Format: f.Name, Data: b})
 		}
 	}
 	return out, nil
@@ -111,10 +130,14 @@ func Build(cases []corpus.Case) (*Card, error) {
 	for i, c := range cases {
 		b, err := cjson.Encode(c.Response)
 		if err != nil {
-			return nil, fmt.Errorf("scorecard: %s: %w", c.Name, err)
+			return nil, fmt.Errorf("scorecard: %s: %w", c.ID(), err)
 		}
 		canon[i] = b
-		card.Cases[i] = Case{Name: c.Name, Summary: corpus.Summary(c.Response), Results: make([]Result, len(card.Formats))}
+		n := len(c.Response.Nodes)
+		if c.Response.QueryType == wire.Aggregation {
+			n = len(c.Response.Rows)
+		}
+		card.Cases[i] = Case{Profile: c.Profile, Name: c.Name, Summary: corpus.Summary(c.Response), Nodes: n, Results: make([]Result, len(card.Formats))}
 		for j := range card.Formats {
 			jobs = append(jobs, job{i, j})
 		}
@@ -130,7 +153,7 @@ func Build(cases []corpus.Case) (*Card, error) {
 				j := jobs[k]
 				res, err := measureCached(card.Formats[j.f], cases[j.c].Response, canon[j.c])
 				if err != nil {
-					errs[k] = fmt.Errorf("scorecard: %s: %s: %w", cases[j.c].Name, card.Formats[j.f].Name, err)
+					errs[k] = fmt.Errorf("scorecard: %s: %s: %w", cases[j.c].ID(), card.Formats[j.f].Name, err)
 					continue
 				}
 				card.Cases[j.c].Results[j.f] = res
@@ -189,13 +212,23 @@ func measure(f Format, r *wire.GraphResponse, canonical []byte) (Result, error) 
 			return Result{}, err
 		}
 		copy(res.Tokens, counts)
+		if f.values != nil {
+			texts, err := f.values(r)
+			if err != nil {
+				return Result{}, fmt.Errorf("values: %w", err)
+			}
+			if res.Values, err = countValues(texts); err != nil {
+				return Result{}, err
+			}
+			res.HasValues = true
+		}
 	}
 	if f.decode != nil {
-		back, err := f.decode(out)
-		if err != nil {
-			return Result{}, fmt.Errorf("cannot read its own output back: %w", err)
+		if back, err := f.decode(out); err != nil {
+			res.RoundTrip = Unreadable
+		} else {
+			res.RoundTrip = fidelity(r, canonical, back)
 		}
-		res.RoundTrip = fidelity(r, canonical, back)
 	}
 	return res, nil
 }

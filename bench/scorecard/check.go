@@ -2,7 +2,12 @@ package scorecard
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/graphwire/graphwire/bench/corpus"
@@ -11,8 +16,11 @@ import (
 // FileName is the scorecard's file, at the module root.
 const FileName = "scorecard.md"
 
-// Generate loads the corpus in dir and returns its scorecard in markdown.
-func Generate(dir string) ([]byte, error) {
+// Generate loads the corpus in dir and returns its scorecard as files, by
+// base name: the markdown under the base name of file, and its charts,
+// named after it (for scorecard.md: scorecard-saving-lean.svg and so on),
+// which the markdown links.
+func Generate(dir, file string) (map[string][]byte, error) {
 	cases, err := corpus.Load(dir)
 	if err != nil {
 		return nil, err
@@ -21,14 +29,137 @@ func Generate(dir string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return card.Markdown()
+	return card.Files(file)
 }
 
-// StaleError is Check's error: the committed scorecard differs from a
-// freshly generated one.
+// Files renders the card as the files Generate returns.
+func (c *Card) Files(file string) (map[string][]byte, error) {
+	base := filepath.Base(file)
+	charts, err := c.Charts(strings.TrimSuffix(base, filepath.Ext(base)))
+	if err != nil {
+		return nil, err
+	}
+	md, err := c.render(charts)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]byte{base: md}
+	for _, ch := range charts {
+		out[ch.Name] = ch.SVG
+	}
+	return out, nil
+}
+
+// WriteFiles writes files (base name → bytes) into dir.
+func WriteFiles(dir string, files map[string][]byte) error {
+	for _, name := range sortedNames(files) {
+		if err := os.WriteFile(filepath.Join(dir, name), files[name], 0o644); err != nil {
+			return fmt.Errorf("scorecard: %w", err)
+		}
+	}
+	return nil
+}
+
+// StaleFilesError is CheckFiles's error: one *StaleError per stale or
+// missing file, the markdown first. errors.As finds the first.
+type StaleFilesError struct {
+	Files []*StaleError
+}
+
+// Error is one line: which files are stale or missing, and the fix.
+func (e *StaleFilesError) Error() string {
+	if len(e.Files) == 1 {
+		return e.Files[0].Error()
+	}
+	var missing, stale []string
+	for _, f := range e.Files {
+		if f.Missing {
+			missing = append(missing, f.File)
+		} else {
+			stale = append(stale, f.File)
+		}
+	}
+	var parts []string
+	if len(stale) > 0 {
+		first := e.Files[0]
+		for _, f := range e.Files {
+			if !f.Missing {
+				first = f
+				break
+			}
+		}
+		p := fmt.Sprintf("%s is stale: %d line(s) removed, %d added", first.File, first.Removed, first.Added)
+		if len(stale) > 1 {
+			p += ", and so is " + strings.Join(stale[1:], ", ")
+		}
+		parts = append(parts, p)
+	}
+	if len(missing) > 0 {
+		parts = append(parts, strings.Join(missing, ", ")+" does not exist")
+	}
+	return fmt.Sprintf("scorecard: %s; regenerate with: %s", strings.Join(parts, "; "), Command)
+}
+
+// Unwrap returns the per-file errors.
+func (e *StaleFilesError) Unwrap() []error {
+	out := make([]error, len(e.Files))
+	for i, f := range e.Files {
+		out[i] = f
+	}
+	return out
+}
+
+// CheckFiles compares the files in dir with fresh ones (base name →
+// bytes), as Check does each. It returns nil when all agree, and otherwise
+// a *StaleFilesError.
+func CheckFiles(dir string, fresh map[string][]byte) error {
+	var errs []*StaleError
+	for _, name := range sortedNames(fresh) {
+		committed, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("scorecard: %w", err)
+		}
+		if err := Check(committed, fresh[name]); err != nil {
+			var stale *StaleError
+			if !errors.As(err, &stale) {
+				return err
+			}
+			stale.File = name
+			stale.Missing = committed == nil
+			errs = append(errs, stale)
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return &StaleFilesError{Files: errs}
+}
+
+// sortedNames returns the file names, markdown first, each kind by name.
+func sortedNames(files map[string][]byte) []string {
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		mi, mj := filepath.Ext(names[i]) == ".md", filepath.Ext(names[j]) == ".md"
+		if mi != mj {
+			return mi
+		}
+		return names[i] < names[j]
+	})
+	return names
+}
+
+// StaleError is Check's error: the committed scorecard (or one of its
+// charts) differs from a freshly generated one.
 type StaleError struct {
+	// File is the stale file's name (FileName when Check is called alone).
+	File string
+	// Missing is set when the file does not exist.
+	Missing bool
 	// Removed and Added count the lines only in the committed and only in
-	// the fresh scorecard.
+	// the fresh file.
 	Removed, Added int
 	// Sample holds the first differing lines, "-" committed, "+" fresh,
 	// each with its line number.
@@ -37,7 +168,14 @@ type StaleError struct {
 
 // Error is one line: what is stale, by how much, and the fix.
 func (e *StaleError) Error() string {
-	return fmt.Sprintf("scorecard: %s is stale: %d line(s) removed, %d added; regenerate with: %s", FileName, e.Removed, e.Added, Command)
+	file := e.File
+	if file == "" {
+		file = FileName
+	}
+	if e.Missing {
+		return fmt.Sprintf("scorecard: %s does not exist; generate it with: %s", file, Command)
+	}
+	return fmt.Sprintf("scorecard: %s is stale: %d line(s) removed, %d added; regenerate with: %s", file, e.Removed, e.Added, Command)
 }
 
 // Details returns the sample of differing lines, one per line.

@@ -1,6 +1,7 @@
 // Package scorecard measures what each wire format costs a reader of the
 // corpus — bytes, o200k and cl100k tokens, the two estimates the source
-// documents used — and writes it as scorecard.md at the module root.
+// documents used — and where those tokens go, and writes it as
+// scorecard.md at the module root with SVG charts beside it.
 //
 // # Rows
 //
@@ -10,19 +11,82 @@
 // as the reference TOON library does (what a user gets without a
 // graph-aware layout). Binary codecs have bytes only. Every row also
 // records whether the format reads back to the same response (exact, equal
-// with numbers by value, or lossy), and the losses table says what each
-// format drops, so that no row is read as like for like when it is not.
+// with numbers by value, lossy, or not at all when the decoder rejects the
+// encoder's output), and the losses table says what each format drops, so
+// that no row is read as like for like when it is not.
+//
+// # Profiles
+//
+// The corpus comes in profiles (package corpus: lean, dated, text-heavy);
+// every median is over the cases of one profile, and every summary table
+// and chart is drawn per profile. A corpus of one's own (canonical-JSON
+// files directly in a directory) is one profile, "your corpus"; its
+// subdirectories, if any, are profiles named after them.
+//
+// # Token anatomy
+//
+// Each text format's o200k count of a case is split in two parts that add
+// up to it:
+//
+//   - values: the o200k tokens of the values as the format writes them,
+//     each value's text counted alone and the counts summed. The values are
+//     the response's data: every node property value, every row cell value,
+//     and the properties of a node a row groups by. A value's text is what
+//     the format writes for it, less the quotes that delimit a string:
+//     JSON's escaped string contents and number literals; TOON's primitive
+//     as the TOON encoder writes it (the same for toon and toon-plain); for
+//     GOON, what GOON's encoder writes for the value under its key — found
+//     by encoding the value alone, in a one-node response or a one-cell
+//     aggregation, and cutting it out of the line — so a truncated text
+//     counts as written (cut, with "..."), a datetime in T-form, and a null
+//     or empty string a node row omits as nothing. A list is its elements,
+//     one by one, where the format writes them as items (JSON, TOON), and
+//     one text where it writes the list as one value (GOON's JSON text).
+//     A node that several rows group by counts once per row where the
+//     format repeats it (JSON, TOON) and once in GOON, which lists it once;
+//   - structure: the rest — keys, types, ids, edges, headers, punctuation,
+//     layout — defined as the total minus values. Counting a value alone
+//     can differ by a token from counting it in place, where BPE may merge
+//     it with a neighbouring quote or space; structure absorbs that, so
+//     the two parts always add up to the total.
+//
+// A lossless format carries all of JSON's values and can save only
+// structure; a format whose value part falls below JSON's drops or
+// rewrites values, as GOON's truncation does. The test suite counts every
+// value text with gpt-tokenizer too.
+//
+// # Charts
+//
+// Per profile, two SVG charts: the o200k saving of each text format in
+// each case (horizontal bars, the profile's median in the legend), and the
+// o200k tokens of each text format against the case's node count (rows for
+// an aggregation) on log–log axes. They are drawn with gonum.org/v1/plot
+// and its SVG backend, which writes no date, no random id and no embedded
+// font, with numbers printed by strconv, so the same card gives the same
+// bytes; text is set in Liberation Sans (the metrics gonum/plot carries),
+// which a viewer without the font replaces with a sans-serif. The files
+// are named after the markdown file: scorecard-saving-lean.svg,
+// scorecard-tokens-lean.svg and so on, and the markdown links them.
+//
+// # Sections
+//
+// The markdown is a list of section functions (sections, in render.go):
+// intro, summary, charts, per-profile summaries, losses, ADR 012's
+// example, token anatomy, cases. A further section — token budgets, for
+// one — is a function added to that list after the anatomy.
 //
 // # Regenerating and checking
 //
-//	go run ./cmd/wirebench scorecard          # rewrite scorecard.md
-//	go run ./cmd/wirebench scorecard -check   # exit 1 with a diff summary if stale
+//	go run ./cmd/wirebench scorecard          # rewrite scorecard.md and its charts
+//	go run ./cmd/wirebench scorecard -check   # exit 1 with a diff summary if any is stale
+//	go run ./cmd/wirebench scorecard -corpus DIR -o FILE   # your own files
 //
-// The file is byte-stable: it holds no timings, dates or map order, and
+// The files are byte-stable: they hold no timings, dates or map order, and
 // the same corpus and codecs give the same bytes on any machine and any
 // number of CPUs. The test suite runs the check against the committed
-// file, and compares every token count with the npm package
-// gpt-tokenizer (GPTTokenizerVersion), an independent implementation.
+// files, renders every chart with rsvg-convert, and compares every token
+// count with the npm package gpt-tokenizer (GPTTokenizerVersion), an
+// independent implementation.
 //
 // No tokenizer is published for current Claude models; the scorecard says
 // so rather than approximating one.

@@ -10,7 +10,7 @@ import (
 func Example() {
 	var cases []corpus.Case
 	for _, c := range corpus.Generate() {
-		if c.Name == "traversal_s" {
+		if c.ID() == "text-heavy/traversal_s" {
 			cases = append(cases, c)
 		}
 	}

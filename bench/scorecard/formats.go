@@ -33,6 +33,17 @@ type Format struct {
 	// decode reads the format back; nil when it cannot be read back into a
 	// response.
 	decode func(data []byte) (*wire.GraphResponse, error)
+	// values returns the texts the format writes for the response's
+	// values, for the token anatomy; nil when not known for the format.
+	values valueWriter
+}
+
+// valueWriters are the value writers of the registered text codecs whose
+// way of writing a value the anatomy knows.
+var valueWriters = map[string]valueWriter{
+	"json": jsonValues,
+	"goon": goonValues,
+	"toon": toonValues,
 }
 
 // Encode returns the format's bytes for r, whose canonical JSON is
@@ -86,6 +97,7 @@ func Formats() []Format {
 			Loses:  loses,
 			encode: func(r *wire.GraphResponse, _ []byte) ([]byte, error) { return c.AppendEncode(nil, r) },
 			decode: c.Decode,
+			values: valueWriters[info.Name],
 		}
 		switch {
 		case info.Name == Baseline:
@@ -104,6 +116,7 @@ func Formats() []Format {
 		Loses:  peerLosses["json-pretty"],
 		encode: func(_ *wire.GraphResponse, canonical []byte) ([]byte, error) { return prettyJSON(canonical) },
 		decode: cjson.Decode,
+		values: jsonValues,
 	})
 	out = append(out, peers()...)
 	return append(out, binary...)

@@ -36,6 +36,16 @@ for (const f of files) {
 process.stdout.write(out.join('\n') + '\n');
 `
 
+// valueScript counts the o200k tokens of each string of a JSON array (the
+// anatomy's value texts) and prints them as one JSON array.
+const valueScript = `
+const fs = require('fs');
+const o200k = require('gpt-tokenizer/encoding/o200k_base');
+const opts = { allowedSpecial: new Set(), disallowedSpecial: new Set() };
+const texts = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+process.stdout.write(JSON.stringify(texts.map(t => o200k.countTokens(t, opts))) + '\n');
+`
+
 // requireNode returns the paths of node and npm, skipping the test when
 // they are missing, or failing it when CI is set.
 func requireNode(t *testing.T) (node, npm string) {
@@ -86,13 +96,14 @@ var tokenizerEdgeCases = []string{
 func knownDivergence(text []byte) bool { return strings.Contains(string(text), "\ufeff") }
 
 // TestTokenCountsMatchGPTTokenizer checks every o200k and cl100k count the
-// scorecard can print — every corpus file, every text format of every
-// case, the GKG reference inputs when GOON_REFERENCE_DIR is set, generated
-// responses and edge cases — against the npm package gpt-tokenizer, an
+// scorecard can print — every corpus file of every profile, every text
+// format of every case, the GKG reference inputs when GOON_REFERENCE_DIR is
+// set, generated responses and edge cases — and every value text of the
+// token anatomy (o200k) against the npm package gpt-tokenizer, an
 // independent implementation, exactly.
 func TestTokenCountsMatchGPTTokenizer(t *testing.T) {
 	node, npm := requireNode(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 
 	pkgDir := t.TempDir()
@@ -110,16 +121,17 @@ func TestTokenCountsMatchGPTTokenizer(t *testing.T) {
 
 	r := root(t)
 	dir := filepath.Join(r, corpus.Dir)
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus files: %v", err)
+	files, err := filepath.Glob(filepath.Join(dir, "*", "*.json"))
+	if err != nil || len(files) < 3*20 {
+		t.Fatalf("%d corpus files, want every profile's: %v", len(files), err)
 	}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		items = append(items, item{"file " + filepath.Base(f), b})
+		rel, _ := filepath.Rel(dir, f)
+		items = append(items, item{"file " + filepath.ToSlash(rel), b})
 	}
 	cases, err := corpus.Load(dir)
 	if err != nil {
@@ -274,4 +286,61 @@ func TestTokenCountsMatchGPTTokenizer(t *testing.T) {
 	}
 	t.Logf("compared %d texts (%d bytes) with gpt-tokenizer %s: %d mismatches, %d known divergences; node took %v",
 		len(items), total, GPTTokenizerVersion, mismatches, skipped, nodeTime.Round(time.Millisecond))
+
+	// The value texts get their own time: node counts tens of thousands.
+	vctx, vcancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer vcancel()
+	compareValueTexts(vctx, t, node, pkgDir, cases)
+}
+
+// compareValueTexts checks the o200k count of every value text the token
+// anatomy counts, over every case and text format, against gpt-tokenizer.
+func compareValueTexts(ctx context.Context, t *testing.T, node, pkgDir string, cases []corpus.Case) {
+	texts, err := ValueTexts(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(texts) < 1000 {
+		t.Fatalf("%d value texts, want the corpus's many", len(texts))
+	}
+	data, err := json.Marshal(texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	valuesPath := filepath.Join(t.TempDir(), "values.json")
+	if err := os.WriteFile(valuesPath, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	scriptPath := filepath.Join(pkgDir, "values.cjs")
+	if err := os.WriteFile(scriptPath, []byte(valueScript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, node, scriptPath, valuesPath)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, stderr.String())
+	}
+	var want []int
+	if err := json.Unmarshal(out, &want); err != nil {
+		t.Fatalf("node output: %v", err)
+	}
+	if len(want) != len(texts) {
+		t.Fatalf("node counted %d value texts, want %d", len(want), len(texts))
+	}
+	mismatches := 0
+	for i, s := range texts {
+		got, err := countValues([]string{s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want[i] && !knownDivergence([]byte(s)) {
+			mismatches++
+			if mismatches <= 10 {
+				t.Errorf("value text %.60q: o200k %d, gpt-tokenizer %d", s, got, want[i])
+			}
+		}
+	}
+	t.Logf("compared %d value texts (%d bytes) with gpt-tokenizer: %d mismatches", len(texts), len(data), mismatches)
 }

@@ -25,5 +25,6 @@ func peers() []Format {
 			}
 			return cjson.Decode(j)
 		},
+		values: toonValues,
 	}}
 }

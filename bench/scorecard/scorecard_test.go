@@ -30,19 +30,18 @@ func root(t *testing.T) string {
 }
 
 // TestCommittedScorecardIsCurrent is `wirebench scorecard -check` run by the
-// test suite: the committed scorecard.md is what the committed corpus and
-// the registered codecs give today.
+// test suite: the committed scorecard.md and every chart beside it are what
+// the committed corpus and the registered codecs give today.
 func TestCommittedScorecardIsCurrent(t *testing.T) {
 	r := root(t)
-	committed, err := os.ReadFile(filepath.Join(r, FileName))
-	if err != nil {
-		t.Fatalf("%v; generate it with: %s", err, Command)
-	}
-	fresh, err := Generate(filepath.Join(r, corpus.Dir))
+	fresh, err := Generate(filepath.Join(r, corpus.Dir), FileName)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Check(committed, fresh); err != nil {
+	if len(fresh) != 1+2*len(corpus.Profiles()) {
+		t.Errorf("%d files, want scorecard.md and two charts per profile", len(fresh))
+	}
+	if err := CheckFiles(r, fresh); err != nil {
 		var stale *StaleError
 		if errors.As(err, &stale) {
 			t.Fatalf("%v\n%s", err, stale.Details())
@@ -51,12 +50,13 @@ func TestCommittedScorecardIsCurrent(t *testing.T) {
 	}
 }
 
-// copyCorpus copies the committed corpus files into a temporary directory.
+// copyCorpus copies the committed corpus files (every profile) into a
+// temporary directory.
 func copyCorpus(t *testing.T) string {
 	t.Helper()
 	src := filepath.Join(root(t), corpus.Dir)
 	dst := t.TempDir()
-	paths, err := filepath.Glob(filepath.Join(src, "*.json"))
+	paths, err := filepath.Glob(filepath.Join(src, "*", "*.json"))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no corpus files in %s: %v", src, err)
 	}
@@ -65,7 +65,11 @@ func copyCorpus(t *testing.T) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dst, filepath.Base(p)), b, 0o644); err != nil {
+		rel, _ := filepath.Rel(src, p)
+		if err := os.MkdirAll(filepath.Join(dst, filepath.Dir(rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, rel), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -77,12 +81,8 @@ func copyCorpus(t *testing.T) string {
 // and the summary points at the changed case.
 func TestCheckFailsWhenOneCorpusValueChanges(t *testing.T) {
 	r := root(t)
-	committed, err := os.ReadFile(filepath.Join(r, FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := copyCorpus(t)
-	path := filepath.Join(dir, "traversal_s.json")
+	path := filepath.Join(dir, corpus.Lean, "traversal_s.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -107,14 +107,17 @@ func TestCheckFailsWhenOneCorpusValueChanges(t *testing.T) {
 	if err := os.WriteFile(path, changed, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fresh, err := Generate(dir)
+	fresh, err := Generate(dir, FileName)
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = Check(committed, fresh)
+	err = CheckFiles(r, fresh)
 	var stale *StaleError
 	if !errors.As(err, &stale) {
 		t.Fatalf("Check after changing one corpus value = %v, want a *StaleError", err)
+	}
+	if stale.File != FileName {
+		t.Errorf("stale file %s, want %s first", stale.File, FileName)
 	}
 	if stale.Removed == 0 || stale.Added == 0 || len(stale.Sample) == 0 {
 		t.Errorf("stale summary %+v should show removed and added lines", stale)
@@ -122,8 +125,8 @@ func TestCheckFailsWhenOneCorpusValueChanges(t *testing.T) {
 	if !strings.Contains(err.Error(), Command) {
 		t.Errorf("error %q should name the command that regenerates the file", err)
 	}
-	if strings.Contains(err.Error(), "\n") {
-		t.Errorf("Error() must be one line: %q", err)
+	if strings.Contains(stale.Error(), "\n") {
+		t.Errorf("Error() must be one line: %q", stale)
 	}
 	// The changed lines are the json row (and the rows derived from it) of
 	// traversal_s's table: the summary shows a table row.
@@ -231,7 +234,10 @@ func TestMarkdownContent(t *testing.T) {
 		"## What each format loses",
 		"## ADR 012's example",
 		"12,000–15,000",
-		"### " + corpus.ADRCase,
+		"### lean/" + corpus.ADRCase,
+		"## Token anatomy",
+		"Against the claim (o200k)",
+		"| ADR 012    |",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("scorecard lacks %q", want)

@@ -1,17 +1,16 @@
 package speed
 
 import (
-	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/graphwire/graphwire/bench/corpus"
-	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
 )
 
-// refBench names the encoding/json reference in benchmark names, where a
-// '/' would add a level.
-const refBench = "encoding_json"
+// benchName is a row's name in benchmark names, where a '/' would add a
+// level: encoding/json is encoding_json.
+func benchName(name string) string { return strings.ReplaceAll(name, "/", "_") }
 
 // benchCases loads the committed corpus once.
 func benchCases(b *testing.B) []corpus.Case {
@@ -27,40 +26,39 @@ func benchCases(b *testing.B) []corpus.Case {
 	return cases
 }
 
-// BenchmarkEncode: every registered codec on every corpus case, beside
-// encoding/json (generic map[string]any) in the same run. MB/s is over the
-// codec's own output.
-func BenchmarkEncode(b *testing.B) {
-	for _, c := range benchCases(b) {
-		canonical, err := cjson.Encode(c.Response)
+// benchSubjects returns the JSON libraries and every registered codec bound
+// to case c, and the size of c's canonical JSON: the bytes of every
+// benchmark's MB/s.
+func benchSubjects(b *testing.B, c corpus.Case) ([]subject, int64) {
+	b.Helper()
+	var codecs []wire.Codec
+	for _, info := range wire.List() {
+		codec, err := wire.Lookup(info.Name)
 		if err != nil {
 			b.Fatal(err)
 		}
-		var generic any
-		if err := json.Unmarshal(canonical, &generic); err != nil {
-			b.Fatal(err)
-		}
-		b.Run(refBench+"/"+c.Name, func(b *testing.B) {
-			out, _ := json.Marshal(generic)
-			b.SetBytes(int64(len(out)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := json.Marshal(generic); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		for _, info := range wire.List() {
-			codec, _ := wire.Lookup(info.Name)
-			b.Run(info.Name+"/"+c.Name, func(b *testing.B) {
-				out, err := codec.AppendEncode(nil, c.Response)
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.SetBytes(int64(len(out)))
+		codecs = append(codecs, codec)
+	}
+	subjects, canonical, err := subjectsFor(c, codecs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return subjects, int64(canonical)
+}
+
+// BenchmarkEncode: every registered codec on every corpus case, beside
+// encoding/json (typed structs and map[string]any), goccy/go-json and
+// bytedance/sonic in the same run. MB/s is over the case's canonical JSON
+// for every row.
+func BenchmarkEncode(b *testing.B) {
+	for _, c := range benchCases(b) {
+		subjects, size := benchSubjects(b, c)
+		for _, s := range subjects {
+			b.Run(benchName(s.name)+"/"+benchName(c.ID()), func(b *testing.B) {
+				b.SetBytes(size)
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := codec.AppendEncode(nil, c.Response); err != nil {
+					if _, err := s.encode(); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -69,36 +67,21 @@ func BenchmarkEncode(b *testing.B) {
 	}
 }
 
-// BenchmarkDecode: every registered codec decoding its own encoding of
-// every corpus case, beside encoding/json decoding the canonical JSON into
-// a generic value. MB/s is over the codec's input.
+// BenchmarkDecode: every row decoding its own encoding of every corpus
+// case. MB/s is over the case's canonical JSON for every row.
 func BenchmarkDecode(b *testing.B) {
 	for _, c := range benchCases(b) {
-		canonical, err := cjson.Encode(c.Response)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run(refBench+"/"+c.Name, func(b *testing.B) {
-			b.SetBytes(int64(len(canonical)))
-			b.ReportAllocs()
-			for b.Loop() {
-				var v any
-				if err := json.Unmarshal(canonical, &v); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		for _, info := range wire.List() {
-			codec, _ := wire.Lookup(info.Name)
-			data, err := codec.AppendEncode(nil, c.Response)
+		subjects, size := benchSubjects(b, c)
+		for _, s := range subjects {
+			data, err := s.encode()
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.Run(info.Name+"/"+c.Name, func(b *testing.B) {
-				b.SetBytes(int64(len(data)))
+			b.Run(benchName(s.name)+"/"+benchName(c.ID()), func(b *testing.B) {
+				b.SetBytes(size)
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := codec.Decode(data); err != nil {
+					if err := s.decode(data); err != nil {
 						b.Fatal(err)
 					}
 				}

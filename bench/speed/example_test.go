@@ -11,7 +11,7 @@ import (
 func Example() {
 	var cases []corpus.Case
 	for _, c := range corpus.Generate() {
-		if c.Name == "traversal_s" {
+		if c.ID() == "lean/traversal_s" {
 			cases = append(cases, c)
 		}
 	}
@@ -20,12 +20,19 @@ func Example() {
 		panic(err)
 	}
 	for _, m := range rep.Measurements {
-		// m.NsPerOp, m.MBPerSec, m.AllocsPerOp and m.Speedup vary by machine.
-		fmt.Println(m.Case, m.Codec, m.Op, m.Bytes)
+		// m.NsPerOp, m.MBPerSec, m.AllocsPerOp and m.Speedup vary by machine;
+		// MB/s is always over the canonical JSON's size.
+		fmt.Println(m.Case, m.Codec, m.Op, m.CanonicalBytes)
 	}
 	// Output:
-	// traversal_s encoding/json encode 2018
-	// traversal_s encoding/json decode 2018
-	// traversal_s json encode 2018
-	// traversal_s json decode 2018
+	// lean/traversal_s encoding/json encode 1755
+	// lean/traversal_s encoding/json decode 1755
+	// lean/traversal_s encoding/json-any encode 1755
+	// lean/traversal_s encoding/json-any decode 1755
+	// lean/traversal_s goccy/go-json encode 1755
+	// lean/traversal_s goccy/go-json decode 1755
+	// lean/traversal_s bytedance/sonic encode 1755
+	// lean/traversal_s bytedance/sonic decode 1755
+	// lean/traversal_s json encode 1755
+	// lean/traversal_s json decode 1755
 }

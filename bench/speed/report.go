@@ -18,10 +18,11 @@ func (r *Report) WriteJSON(w io.Writer) error {
 }
 
 // WriteTable writes the report as markdown tables: one row per case, codec
-// and operation, then the median speed-up of each codec against
-// encoding/json over the cases.
+// and operation, then each row's medians over the cases: MB/s and the
+// speed-up against encoding/json on typed structs.
 func (r *Report) WriteTable(w io.Writer) error {
-	fmt.Fprintf(w, "%s %s/%s, %d CPUs, %v per measurement; timings vary from run to run.\n\n", r.GoVersion, r.GOOS, r.GOARCH, r.CPUs, r.Budget)
+	fmt.Fprintf(w, "%s %s/%s, %d CPUs, %v per measurement; timings vary from run to run.\n", r.GoVersion, r.GOOS, r.GOARCH, r.CPUs, r.Budget)
+	fmt.Fprintf(w, "MB/s is the case's canonical JSON size ÷ time, for every row (one yardstick). %s and the JSON libraries %s and %s work on typed structs that mirror the canonical JSON; %s on map[string]any.\n\n", Reference, GoJSON, Sonic, ReferenceGeneric)
 	var rows [][]string
 	for _, m := range r.Measurements {
 		rows = append(rows, []string{
@@ -33,21 +34,48 @@ func (r *Report) WriteTable(w io.Writer) error {
 	if err := table(w, []string{"case", "codec", "op", "bytes", "ns/op", "MB/s", "allocs/op", "B/op", "vs encoding/json"}, rows, 3); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nMedian speed-up against %s over %d case(s) (above 1× is faster):\n\n", Reference, r.cases())
+	fmt.Fprintf(w, "\nMedians over %d case(s): MB/s of canonical JSON, and speed-up against %s on typed structs (above 1× is faster):\n\n", r.cases(), Reference)
 	rows = nil
 	for _, codec := range r.codecs() {
-		rows = append(rows, []string{codec, speedup(r.MedianSpeedup(codec, Encode)), speedup(r.MedianSpeedup(codec, Decode))})
+		rows = append(rows, []string{
+			codec,
+			mbps(r.MedianMBPerSec(codec, Encode)), mbps(r.MedianMBPerSec(codec, Decode)),
+			speedup(r.MedianSpeedup(codec, Encode)), speedup(r.MedianSpeedup(codec, Decode)),
+		})
 	}
-	return table(w, []string{"codec", "encode", "decode"}, rows, 1)
+	if err := table(w, []string{"codec", "encode MB/s", "decode MB/s", "encode vs encoding/json", "decode vs encoding/json"}, rows, 1); err != nil {
+		return err
+	}
+	if len(r.Failures) > 0 {
+		fmt.Fprintf(w, "\nNot measured: %d decode(s) whose codec rejects its own output:\n\n", len(r.Failures))
+		rows = nil
+		for _, f := range r.Failures {
+			rows = append(rows, []string{f.Case, f.Codec, f.Op, f.Err})
+		}
+		return table(w, []string{"case", "codec", "op", "error"}, rows, 4)
+	}
+	return nil
+}
+
+func mbps(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
+
+// MedianMBPerSec is the median over cases of codec's MB/s (of canonical
+// JSON) for op; 0 when there is no measurement.
+func (r *Report) MedianMBPerSec(codec, op string) float64 {
+	return r.median(codec, op, func(m Measurement) float64 { return m.MBPerSec })
 }
 
 // MedianSpeedup is the median over cases of codec's speed-up against the
 // reference for op; 0 when there is no measurement.
 func (r *Report) MedianSpeedup(codec, op string) float64 {
+	return r.median(codec, op, func(m Measurement) float64 { return m.Speedup })
+}
+
+func (r *Report) median(codec, op string, field func(Measurement) float64) float64 {
 	var xs []float64
 	for _, m := range r.Measurements {
 		if m.Codec == codec && m.Op == op {
-			xs = append(xs, m.Speedup)
+			xs = append(xs, field(m))
 		}
 	}
 	if len(xs) == 0 {

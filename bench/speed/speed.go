@@ -1,7 +1,6 @@
 package speed
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -12,10 +11,6 @@ import (
 	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
 )
-
-// Reference is the name of the reference row: encoding/json on a generic
-// map[string]any, encoding and decoding the case's canonical JSON.
-const Reference = "encoding/json"
 
 // The two operations measured.
 const (
@@ -34,8 +29,12 @@ type Options struct {
 	// A measurement runs at least one iteration whatever the budget.
 	Budget time.Duration
 	// Codecs restricts the codecs measured (names or aliases); empty means
-	// every registered codec. The reference row is always measured.
+	// every registered codec. The JSON library rows (the reference among
+	// them) are always measured.
 	Codecs []string
+	// Registry is where Codecs are looked up (default
+	// wire.DefaultRegistry()).
+	Registry *wire.Registry
 	// Progress, when not nil, is called before each measurement.
 	Progress func(done, total int, what string)
 }
@@ -47,14 +46,20 @@ type Measurement struct {
 	Op    string `json:"op"` // encode or decode
 	// Bytes is the size of the codec's encoding of the case: the output of
 	// encode, the input of decode.
-	Bytes       int     `json:"bytes"`
-	Iterations  int     `json:"iterations"`
-	NsPerOp     float64 `json:"ns_per_op"`
-	MBPerSec    float64 `json:"mb_per_s"` // Bytes per op ÷ time, in 10^6 bytes per second
+	Bytes int `json:"bytes"`
+	// CanonicalBytes is the size of the case's canonical JSON, the one
+	// yardstick of MBPerSec for every row.
+	CanonicalBytes int     `json:"canonical_bytes"`
+	Iterations     int     `json:"iterations"`
+	NsPerOp        float64 `json:"ns_per_op"`
+	// MBPerSec is CanonicalBytes ÷ time per op, in 10^6 bytes per second:
+	// the same work measured with the same yardstick in every row, whatever
+	// the size of the row's own encoding.
+	MBPerSec    float64 `json:"mb_per_s"`
 	AllocsPerOp float64 `json:"allocs_per_op"`
 	BytesPerOp  float64 `json:"alloc_bytes_per_op"`
-	// Speedup is the reference's ns/op for the same case and operation
-	// divided by this one's: above 1 is faster than encoding/json.
+	// Speedup is the reference's ns/op (encoding/json on typed structs) for
+	// the same case and operation divided by this one's: above 1 is faster.
 	Speedup float64 `json:"speedup_vs_encoding_json"`
 }
 
@@ -66,6 +71,18 @@ type Report struct {
 	CPUs         int           `json:"cpus"`
 	Budget       time.Duration `json:"budget_ns"`
 	Measurements []Measurement `json:"measurements"`
+	// Failures lists the decodes that could not be measured because the
+	// codec's decoder rejects its own encoder's output; the run goes on
+	// without them, and the table lists them.
+	Failures []Failure `json:"failures,omitempty"`
+}
+
+// Failure is an operation Run could not measure, and why.
+type Failure struct {
+	Codec string `json:"codec"`
+	Case  string `json:"case"`
+	Op    string `json:"op"`
+	Err   string `json:"error"`
 }
 
 type subject struct {
@@ -74,9 +91,9 @@ type subject struct {
 	decode func([]byte) error
 }
 
-// Run measures encode and decode of every case with every selected codec
-// and with the encoding/json reference, one case at a time, in case then
-// codec order (reference first).
+// Run measures encode and decode of every case with the JSON libraries
+// (the reference first) and every selected codec, one case at a time, in
+// case then row order.
 func Run(cases []corpus.Case, opts Options) (*Report, error) {
 	if len(cases) == 0 {
 		return nil, ErrNoCases
@@ -84,7 +101,11 @@ func Run(cases []corpus.Case, opts Options) (*Report, error) {
 	if opts.Budget <= 0 {
 		opts.Budget = DefaultBudget
 	}
-	codecs, err := selectCodecs(opts.Codecs)
+	reg := opts.Registry
+	if reg == nil {
+		reg = wire.DefaultRegistry()
+	}
+	codecs, err := selectCodecs(reg, opts.Codecs)
 	if err != nil {
 		return nil, err
 	}
@@ -92,10 +113,10 @@ func Run(cases []corpus.Case, opts Options) (*Report, error) {
 		GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
 		CPUs: runtime.GOMAXPROCS(0), Budget: opts.Budget,
 	}
-	total := len(cases) * (len(codecs) + 1) * 2
+	total := len(cases) * (len(codecs) + len(jsonLibs)) * 2
 	done := 0
 	for _, c := range cases {
-		subjects, err := subjectsFor(c, codecs)
+		subjects, canonical, err := subjectsFor(c, codecs)
 		if err != nil {
 			return nil, err
 		}
@@ -103,11 +124,11 @@ func Run(cases []corpus.Case, opts Options) (*Report, error) {
 		for si, s := range subjects {
 			data, err := s.encode()
 			if err != nil {
-				return nil, fmt.Errorf("speed: %s: %s: encode: %w", c.Name, s.name, err)
+				return nil, fmt.Errorf("speed: %s: %s: encode: %w", c.ID(), s.name, err)
 			}
 			for oi, op := range []string{Encode, Decode} {
 				if opts.Progress != nil {
-					opts.Progress(done, total, c.Name+" "+s.name+" "+op)
+					opts.Progress(done, total, c.ID()+" "+s.name+" "+op)
 				}
 				done++
 				var fn func() error
@@ -117,12 +138,16 @@ func Run(cases []corpus.Case, opts Options) (*Report, error) {
 					fn = func() error { return s.decode(data) }
 				}
 				m, err := measure(fn, opts.Budget)
-				if err != nil {
-					return nil, fmt.Errorf("speed: %s: %s: %s: %w", c.Name, s.name, op, err)
+				if err != nil && op == Decode && si >= len(jsonLibs) {
+					rep.Failures = append(rep.Failures, Failure{Codec: s.name, Case: c.ID(), Op: op, Err: err.Error()})
+					continue
 				}
-				m.Codec, m.Case, m.Op, m.Bytes = s.name, c.Name, op, len(data)
+				if err != nil {
+					return nil, fmt.Errorf("speed: %s: %s: %s: %w", c.ID(), s.name, op, err)
+				}
+				m.Codec, m.Case, m.Op, m.Bytes, m.CanonicalBytes = s.name, c.ID(), op, len(data), canonical
 				if m.NsPerOp > 0 {
-					m.MBPerSec = float64(len(data)) / m.NsPerOp * 1e3
+					m.MBPerSec = float64(canonical) / m.NsPerOp * 1e3
 				}
 				if si == 0 {
 					refNs[oi] = m.NsPerOp
@@ -137,16 +162,16 @@ func Run(cases []corpus.Case, opts Options) (*Report, error) {
 	return rep, nil
 }
 
-func selectCodecs(names []string) ([]wire.Codec, error) {
+func selectCodecs(reg *wire.Registry, names []string) ([]wire.Codec, error) {
 	if len(names) == 0 {
-		for _, info := range wire.List() {
+		for _, info := range reg.List() {
 			names = append(names, info.Name)
 		}
 	}
 	var out []wire.Codec
 	seen := map[string]bool{}
 	for _, n := range names {
-		c, err := wire.Lookup(n)
+		c, err := reg.Lookup(n)
 		if err != nil {
 			return nil, fmt.Errorf("speed: %w", err)
 		}
@@ -158,24 +183,21 @@ func selectCodecs(names []string) ([]wire.Codec, error) {
 	return out, nil
 }
 
-// subjectsFor returns the reference and then each codec, bound to case c.
-func subjectsFor(c corpus.Case, codecs []wire.Codec) ([]subject, error) {
+// subjectsFor returns the JSON libraries (the reference first) and then
+// each codec, bound to case c, and the size of c's canonical JSON.
+func subjectsFor(c corpus.Case, codecs []wire.Codec) ([]subject, int, error) {
 	canonical, err := cjson.Encode(c.Response)
 	if err != nil {
-		return nil, fmt.Errorf("speed: %s: %w", c.Name, err)
+		return nil, 0, fmt.Errorf("speed: %s: %w", c.ID(), err)
 	}
-	var generic any
-	if err := json.Unmarshal(canonical, &generic); err != nil {
-		return nil, fmt.Errorf("speed: %s: encoding/json cannot read the canonical JSON: %w", c.Name, err)
+	var out []subject
+	for _, lib := range jsonLibs {
+		s, err := lib.subject(canonical)
+		if err != nil {
+			return nil, 0, fmt.Errorf("speed: %s: %w", c.ID(), err)
+		}
+		out = append(out, s)
 	}
-	out := []subject{{
-		name:   Reference,
-		encode: func() ([]byte, error) { return json.Marshal(generic) },
-		decode: func(data []byte) error {
-			var v any
-			return json.Unmarshal(data, &v)
-		},
-	}}
 	r := c.Response
 	for _, codec := range codecs {
 		out = append(out, subject{
@@ -184,7 +206,7 @@ func subjectsFor(c corpus.Case, codecs []wire.Codec) ([]subject, error) {
 			decode: func(data []byte) error { _, err := codec.Decode(data); return err },
 		})
 	}
-	return out, nil
+	return out, len(canonical), nil
 }
 
 // maxIterations bounds one round, as testing.B does.

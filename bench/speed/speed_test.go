@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/graphwire/graphwire/bench/corpus"
+	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -36,7 +39,7 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	codecs := len(wire.List())
-	want := len(cases) * (codecs + 1) * 2
+	want := len(cases) * (codecs + len(jsonLibs)) * 2
 	if len(rep.Measurements) != want || len(progress) != want {
 		t.Fatalf("%d measurements, %d progress calls; want %d", len(rep.Measurements), len(progress), want)
 	}
@@ -44,17 +47,28 @@ func TestRun(t *testing.T) {
 		if m.Iterations < 1 || m.NsPerOp <= 0 || m.Bytes <= 0 || m.MBPerSec <= 0 || m.Speedup <= 0 {
 			t.Errorf("measurement %d implausible: %+v", i, m)
 		}
+		// One yardstick: MB/s is the canonical JSON's size over the time.
+		if got := float64(m.CanonicalBytes) / m.NsPerOp * 1e3; m.MBPerSec != got {
+			t.Errorf("measurement %d: %v MB/s, want canonical bytes ÷ time = %v", i, m.MBPerSec, got)
+		}
+		if m.Codec == "json" && m.Bytes != m.CanonicalBytes {
+			t.Errorf("measurement %d: json encodes %d bytes, canonical size %d", i, m.Bytes, m.CanonicalBytes)
+		}
 		if m.Codec == Reference && m.Speedup != 1 {
 			t.Errorf("reference speed-up %v, want 1", m.Speedup)
 		}
 	}
 	// Order: per case, the reference first, encode before decode.
-	if m := rep.Measurements[0]; m.Codec != Reference || m.Op != Encode || m.Case != cases[0].Name {
-		t.Errorf("first measurement %+v, want the reference encoding %s", m, cases[0].Name)
+	if m := rep.Measurements[0]; m.Codec != Reference || m.Op != Encode || m.Case != cases[0].ID() {
+		t.Errorf("first measurement %+v, want the reference encoding %s", m, cases[0].ID())
 	}
+	names := []string{Reference, ReferenceGeneric, GoJSON, Sonic}
 	for _, info := range wire.List() {
-		if rep.MedianSpeedup(info.Name, Encode) <= 0 || rep.MedianSpeedup(info.Name, Decode) <= 0 {
-			t.Errorf("no median speed-up for %s", info.Name)
+		names = append(names, info.Name)
+	}
+	for _, n := range names {
+		if rep.MedianSpeedup(n, Encode) <= 0 || rep.MedianSpeedup(n, Decode) <= 0 || rep.MedianMBPerSec(n, Encode) <= 0 || rep.MedianMBPerSec(n, Decode) <= 0 {
+			t.Errorf("no medians for %s", n)
 		}
 	}
 
@@ -73,7 +87,7 @@ func TestRun(t *testing.T) {
 	if err := rep.WriteTable(&tab); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| case", "vs encoding/json", "Median speed-up", "| " + Reference} {
+	for _, want := range []string{"| case", "vs encoding/json", "Medians over", "encode MB/s", "one yardstick", "| " + Reference + " ", "| " + ReferenceGeneric, "| " + GoJSON, "| " + Sonic} {
 		if !strings.Contains(tab.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, tab.String())
 		}
@@ -89,7 +103,8 @@ func TestRunSelectsCodecs(t *testing.T) {
 	for _, m := range rep.Measurements {
 		got = append(got, m.Codec+" "+m.Op)
 	}
-	want := "encoding/json encode,encoding/json decode,json encode,json decode"
+	want := "encoding/json encode,encoding/json decode,encoding/json-any encode,encoding/json-any decode," +
+		"goccy/go-json encode,goccy/go-json decode,bytedance/sonic encode,bytedance/sonic decode,json encode,json decode"
 	if strings.Join(got, ",") != want {
 		t.Errorf("measured %v, want %s (an alias selects its codec once)", got, want)
 	}
@@ -100,6 +115,86 @@ func TestRunSelectsCodecs(t *testing.T) {
 		t.Errorf("no cases: %v, want ErrNoCases", err)
 	}
 }
+
+// TestJSONLibsCarryTheWholeResponse: the typed structs mirror the
+// canonical JSON — what each library writes from them reads as the same
+// JSON value as the canonical text, on every case of every profile — and
+// each library reads its own output.
+func TestJSONLibsCarryTheWholeResponse(t *testing.T) {
+	for _, c := range corpus.Generate() {
+		if c.Name == "traversal_xl" {
+			continue
+		}
+		canonical, err := cjson.Encode(c.Response)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want any
+		if err := json.Unmarshal(canonical, &want); err != nil {
+			t.Fatal(err)
+		}
+		for _, lib := range jsonLibs {
+			s, err := lib.subject(canonical)
+			if err != nil {
+				t.Fatalf("%s: %v", c.ID(), err)
+			}
+			out, err := s.encode()
+			if err != nil {
+				t.Fatalf("%s: %s: %v", c.ID(), lib.name, err)
+			}
+			var got any
+			if err := json.Unmarshal(out, &got); err != nil {
+				t.Fatalf("%s: %s wrote invalid JSON: %v", c.ID(), lib.name, err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s: %s loses part of the response (-canonical +written):\n%s", c.ID(), lib.name, diff)
+			}
+			if err := s.decode(out); err != nil {
+				t.Errorf("%s: %s cannot read its own output: %v", c.ID(), lib.name, err)
+			}
+		}
+	}
+}
+
+// TestRunReportsADecoderThatRejectsItsOwnOutput: the run goes on, and the
+// report names the decode it could not measure.
+func TestRunReportsADecoderThatRejectsItsOwnOutput(t *testing.T) {
+	boom := errors.New("cannot read this")
+	reg, err := wire.NewRegistry(wire.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Register(rejecting{boom})
+	rep, err := Run(smallCases(t)[:1], Options{Budget: time.Millisecond, Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Failure{{Codec: "rejecting", Case: smallCases(t)[0].ID(), Op: Decode, Err: boom.Error()}}
+	if diff := cmp.Diff(want, rep.Failures); diff != "" {
+		t.Errorf("failures (-want +got):\n%s", diff)
+	}
+	if n := len(rep.Measurements); n != 2*len(jsonLibs)+1 {
+		t.Errorf("%d measurements, want the JSON libraries' and the codec's encode", n)
+	}
+	var tab bytes.Buffer
+	if err := rep.WriteTable(&tab); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(tab.String(), "Not measured: 1 decode(s)") || !strings.Contains(tab.String(), boom.Error()) {
+		t.Errorf("table does not list the failure:\n%s", tab.String())
+	}
+}
+
+// rejecting is a codec whose decoder rejects everything.
+type rejecting struct{ err error }
+
+func (rejecting) Info() wire.Info {
+	return wire.Info{Name: "rejecting", MediaType: "application/x-rejecting", Description: "rejects its own output", Fidelity: wire.Lossy}
+}
+func (rejecting) AppendEncode(dst []byte, _ *wire.GraphResponse) ([]byte, error) {
+	return append(dst, 'x'), nil
+}
+func (c rejecting) Decode([]byte) (*wire.GraphResponse, error) { return nil, c.err }
 
 func TestMeasureStopsOnError(t *testing.T) {
 	boom := errors.New("boom")

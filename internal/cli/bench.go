@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register("bench", "[-json] [-time D] [-case REGEXP] [-codecs a,b] [-corpus DIR]: encode and decode speed per codec and corpus case, against encoding/json", runBench)
+	register("bench", "[-json] [-time D] [-case REGEXP] [-codecs a,b] [-corpus DIR]: encode and decode speed per codec and corpus case, beside encoding/json, goccy/go-json and sonic", runBench)
 }
 
 func runBench(env *Env) error {
@@ -20,7 +20,7 @@ func runBench(env *Env) error {
 	asJSON := flags.Bool("json", false, "write the measurements as JSON")
 	budget := flags.Duration("time", speed.DefaultBudget, "time spent on each measurement")
 	dir := flags.String("corpus", "", "corpus `DIR` (default: the corpus generated from its seed, equal to "+corpus.Dir+")")
-	match := flags.String("case", "", "only cases whose name matches this regular expression")
+	match := flags.String("case", "", "only cases whose profile/name matches this regular expression")
 	codecs := flags.String("codecs", "", "comma-separated codec names (default: every registered codec)")
 	if err := parseFlags(flags, env); err != nil {
 		return err
@@ -52,7 +52,7 @@ func runBench(env *Env) error {
 	if re != nil {
 		var kept []corpus.Case
 		for _, c := range cases {
-			if re.MatchString(c.Name) {
+			if re.MatchString(c.ID()) {
 				kept = append(kept, c)
 			}
 		}

@@ -20,8 +20,8 @@ func TestBenchJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(res.stdout), &rep); err != nil {
 		t.Fatalf("bench -json output does not parse: %v\n%s", err, res.stdout)
 	}
-	if len(rep.Measurements) != 2*2*2 { // 2 cases × (reference + json) × 2 ops
-		t.Errorf("%d measurements, want 8", len(rep.Measurements))
+	if len(rep.Measurements) != 2*5*2 { // 2 cases × (4 JSON libraries + json) × 2 ops
+		t.Errorf("%d measurements, want 20", len(rep.Measurements))
 	}
 }
 
@@ -32,7 +32,7 @@ func TestBenchTableAndProgress(t *testing.T) {
 	if res.code != 0 || !strings.Contains(res.stdout, "vs encoding/json") {
 		t.Fatalf("bench: %+v", res)
 	}
-	if !strings.Contains(res.stderr, "[1/4] traversal_s encoding/json encode") {
+	if !strings.Contains(res.stderr, "[1/10] traversal_s encoding/json encode") {
 		t.Errorf("no progress on a terminal: %q", res.stderr)
 	}
 	res = runCmd(false, "", "bench", "-time", "1ms", "-codecs", "json", "-corpus", dir)

@@ -11,8 +11,6 @@ package cli
 
 import (
 	"os"
-	"slices"
-	"strings"
 
 	"github.com/graphwire/graphwire/bench/corpus"
 )
@@ -28,10 +26,10 @@ func loadCases(dir string) ([]corpus.Case, error) {
 	return corpus.Load(dir)
 }
 
-// generatedCases is the generated corpus in file-name order.
+// generatedCases is the generated corpus in the order Load reads it.
 func generatedCases() []corpus.Case {
 	cases := corpus.Generate()
-	slices.SortStableFunc(cases, func(a, b corpus.Case) int { return strings.Compare(a.Name+".json", b.Name+".json") })
+	corpus.Sort(cases)
 	return cases
 }
 

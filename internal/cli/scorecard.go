@@ -3,8 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/graphwire/graphwire/bench/corpus"
@@ -12,14 +10,14 @@ import (
 )
 
 func init() {
-	register("scorecard", "[-o FILE] [-check] [-corpus DIR]: write scorecard.md, bytes and real tokens per format over the corpus", runScorecard)
+	register("scorecard", "[-o FILE] [-check] [-corpus DIR]: write scorecard.md and its charts, bytes and real tokens per format over the corpus", runScorecard)
 }
 
 func runScorecard(env *Env) error {
 	flags := newFlags(env, "scorecard")
-	out := flags.String("o", "", "scorecard `FILE`; - is standard output (default: "+scorecard.FileName+" in the repository when run inside it, standard output elsewhere)")
-	check := flags.Bool("check", false, "do not write; exit 1 with a diff summary if the file is stale")
-	dir := flags.String("corpus", "", "corpus `DIR` (default: the corpus generated from its seed, equal to "+corpus.Dir+")")
+	out := flags.String("o", "", "scorecard `FILE`, its charts written beside it; - is standard output, the markdown alone (default: "+scorecard.FileName+" in the repository when run inside it, standard output elsewhere)")
+	check := flags.Bool("check", false, "do not write; exit 1 with a diff summary if the file or a chart is stale")
+	dir := flags.String("corpus", "", "corpus `DIR`: canonical-JSON files, directly or one subdirectory per profile (default: the corpus generated from its seed, equal to "+corpus.Dir+")")
 	if err := parseFlags(flags, env); err != nil {
 		return err
 	}
@@ -33,62 +31,66 @@ func runScorecard(env *Env) error {
 			return usagef("-check: not inside the repository; name the scorecard to check with -o FILE")
 		}
 	}
-	if *check && *out == "-" {
+	toStdout := *out == "" || *out == "-"
+	if *check && toStdout {
 		return usagef("-check compares with a file; -o - is standard output")
 	}
 	source := *dir
 	if source == "" {
 		source = "the generated corpus"
 	}
+	name := *out
+	if toStdout {
+		name = scorecard.FileName
+	}
 	if env.StderrIsTerminal {
 		fmt.Fprintf(env.Stderr, "wirebench scorecard: counting tokens over %s ...\r", source)
 	}
-	fresh, err := generateScorecard(*dir)
+	fresh, err := generateScorecard(*dir, name)
 	if env.StderrIsTerminal {
 		fmt.Fprintf(env.Stderr, "\r\033[K")
 	}
 	if err != nil {
 		return err
 	}
+	if toStdout {
+		_, err := env.Stdout.Write(fresh[filepath.Base(name)])
+		return err
+	}
+	outDir := filepath.Dir(*out)
 	if *check {
-		committed, err := os.ReadFile(*out)
-		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%s does not exist; generate it with: %s", *out, scorecard.Command)
-		}
-		if err != nil {
-			return err
-		}
-		if err := scorecard.Check(committed, fresh); err != nil {
-			var stale *scorecard.StaleError
+		if err := scorecard.CheckFiles(outDir, fresh); err != nil {
+			// The differing lines of each stale file first; the one-line
+			// error last.
+			var stale *scorecard.StaleFilesError
 			if errors.As(err, &stale) {
-				// The differing lines first; the one-line error last.
-				fmt.Fprintln(env.Stderr, stale.Details())
+				for _, f := range stale.Files {
+					if !f.Missing {
+						fmt.Fprintf(env.Stderr, "%s:\n%s\n", f.File, f.Details())
+					}
+				}
 			}
 			return err
 		}
-		fmt.Fprintf(env.Stderr, "wirebench scorecard: %s is current\n", *out)
+		fmt.Fprintf(env.Stderr, "wirebench scorecard: %s is current, and so are its %d chart(s)\n", *out, len(fresh)-1)
 		return nil
 	}
-	if *out == "" || *out == "-" {
-		_, err := env.Stdout.Write(fresh)
+	if err := scorecard.WriteFiles(outDir, fresh); err != nil {
 		return err
 	}
-	if err := os.WriteFile(*out, fresh, 0o644); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stderr, "wirebench scorecard: wrote %s\n", *out)
+	fmt.Fprintf(env.Stderr, "wirebench scorecard: wrote %s and %d chart(s) beside it\n", *out, len(fresh)-1)
 	return nil
 }
 
-// generateScorecard returns the scorecard of the corpus in dir, or of the
-// generated corpus when dir is "".
-func generateScorecard(dir string) ([]byte, error) {
+// generateScorecard returns the scorecard files (see scorecard.Generate) of
+// the corpus in dir, or of the generated corpus when dir is "".
+func generateScorecard(dir, file string) (map[string][]byte, error) {
 	if dir != "" {
-		return scorecard.Generate(dir)
+		return scorecard.Generate(dir, file)
 	}
 	card, err := scorecard.Build(generatedCases())
 	if err != nil {
 		return nil, err
 	}
-	return card.Markdown()
+	return card.Files(file)
 }

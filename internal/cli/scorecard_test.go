@@ -24,8 +24,9 @@ func runCmd(terminal bool, stdin string, args ...string) cmdResult {
 	return cmdResult{code, out.String(), errOut.String()}
 }
 
-// smallCorpus writes a few small committed corpus cases into a temporary
-// directory and returns it.
+// smallCorpus writes a few small committed corpus cases (of the
+// text-heavy profile) into a temporary directory, as a corpus of one's own
+// without profiles, and returns it.
 func smallCorpus(t *testing.T, names ...string) string {
 	t.Helper()
 	root, err := corpus.ModuleRoot(".")
@@ -34,7 +35,7 @@ func smallCorpus(t *testing.T, names ...string) string {
 	}
 	dir := t.TempDir()
 	for _, n := range names {
-		b, err := os.ReadFile(filepath.Join(root, corpus.Dir, n+".json"))
+		b, err := os.ReadFile(filepath.Join(root, corpus.Dir, corpus.TextHeavy, n+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,8 +62,14 @@ func TestScorecardWriteAndCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(written, []byte("### traversal_s")) || !bytes.Contains(written, []byte("No Claude tokenizer")) {
+	if !bytes.Contains(written, []byte("### traversal_s")) || !bytes.Contains(written, []byte("No Claude tokenizer")) ||
+		!bytes.Contains(written, []byte("your corpus")) || !bytes.Contains(written, []byte("](scorecard-saving-corpus.svg)")) {
 		t.Errorf("written scorecard lacks its content:\n%s", written)
+	}
+	for _, chart := range []string{"scorecard-saving-corpus.svg", "scorecard-tokens-corpus.svg"} {
+		if b, err := os.ReadFile(filepath.Join(filepath.Dir(out), chart)); err != nil || !bytes.HasPrefix(b, []byte("<?xml")) {
+			t.Errorf("chart %s not written beside the scorecard: %v", chart, err)
+		}
 	}
 	res = runCmd(false, "", "scorecard", "-check", "-corpus", dir, "-o", out)
 	if res.code != 0 || res.stdout != "" || !strings.Contains(res.stderr, "is current") {
