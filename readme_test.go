@@ -114,7 +114,7 @@ func TestReadmeExampleServes(t *testing.T) {
 		return res.StatusCode, res.Header.Get("Content-Type"), out
 	}
 
-	in, err := os.ReadFile("bench/corpus/traversal_adr_50u_200mr.json")
+	in, err := os.ReadFile("bench/corpus/text-heavy/traversal_adr_50u_200mr.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func TestLookupMediaType(t *testing.T) {
 		}
 	}
 	for _, mt := range []string{
-		"application/cbor; layout=graphwire; version=2",
+		"application/cbor; layout=graphwire; version=3",
 		"application/cbor; layout=other",
 		"application/vnd.msgpack; version=0",
 		"application/msgpack", // not registered, not served

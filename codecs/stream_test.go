@@ -55,7 +55,7 @@ func streamers(t testing.TB) map[string]wire.StreamEncoder {
 
 func loadXL(t testing.TB) *wire.GraphResponse {
 	t.Helper()
-	data, err := os.ReadFile("../bench/corpus/traversal_xl.json")
+	data, err := os.ReadFile("../bench/corpus/text-heavy/traversal_xl.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 // Page through the ADR case (50 users, 200 merge requests, 200 edges) in
 // GOON, 2,000 o200k tokens at a time.
 func Example() {
-	data, err := os.ReadFile("../bench/corpus/traversal_adr_50u_200mr.json")
+	data, err := os.ReadFile("../bench/corpus/text-heavy/traversal_adr_50u_200mr.json")
 	if err != nil {
 		panic(err)
 	}

@@ -36,7 +36,7 @@ func (spaced) Decode(data []byte) (*wire.GraphResponse, error) {
 
 func adrCase(t *testing.T) *wire.GraphResponse {
 	t.Helper()
-	b, err := wire.DecodeWith("json", mustRead(t, filepath.Join("..", "bench", "corpus", "traversal_adr_50u_200mr.json")))
+	b, err := wire.DecodeWith("json", mustRead(t, filepath.Join("..", "bench", "corpus", "text-heavy", "traversal_adr_50u_200mr.json")))
 	if err != nil {
 		t.Fatal(err)
 	}

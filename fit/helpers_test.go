@@ -8,7 +8,7 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-const corpusDir = "../bench/corpus"
+const corpusDir = "../bench/corpus/text-heavy"
 
 func loadCase(t testing.TB, path string) *wire.GraphResponse {
 	t.Helper()

@@ -16,7 +16,7 @@ import (
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
-const adrCase = "../bench/corpus/traversal_adr_50u_200mr.json"
+const adrCase = "../bench/corpus/text-heavy/traversal_adr_50u_200mr.json"
 
 // json.Marshal of a response writes its canonical bytes, those of the
 // corpus file, and json.Unmarshal reads them back exactly. (The cli tests

@@ -21,7 +21,8 @@ type Resource struct {
 // serves the response named NAME in every format by negotiation (Static),
 // GET or HEAD / lists the responses and the formats as text, POST /
 // converts the request body (Convert), anything else is 404 or 405. Names
-// must be non-empty, without '/', and distinct.
+// must be non-empty and distinct; a name may hold '/' between non-empty
+// segments ("lean/traversal_s", served at /lean/traversal_s).
 func (s *Server) Catalog(rs []Resource) (http.Handler, error) {
 	c := &catalog{s: s, byName: make(map[string]http.Handler, len(rs)), convert: s.Convert()}
 	var b bytes.Buffer
@@ -40,8 +41,8 @@ func (s *Server) Catalog(rs []Resource) (http.Handler, error) {
 	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  PATH\tQUERY TYPE\tNODES\tEDGES\tROWS")
 	for _, r := range rs {
-		if r.Name == "" || strings.Contains(r.Name, "/") {
-			return nil, fmt.Errorf("wirehttp: Catalog: resource name %q is empty or holds a '/'", r.Name)
+		if r.Name == "" || strings.HasPrefix(r.Name, "/") || strings.HasSuffix(r.Name, "/") || strings.Contains(r.Name, "//") {
+			return nil, fmt.Errorf("wirehttp: Catalog: resource name %q is empty or has an empty path segment", r.Name)
 		}
 		if r.Response == nil {
 			return nil, fmt.Errorf("wirehttp: Catalog: resource %q has no response", r.Name)

@@ -35,7 +35,7 @@ func loadMix(t testing.TB) ([]wirehttp.Resource, []loadRequest) {
 	var rs []wirehttp.Resource
 	var mix []loadRequest
 	for _, c := range corpus.Generate() {
-		if c.Name != corpus.ADRCase && c.Name != "traversal_s" && c.Name != "aggregation_m" && c.Name != "path_finding_s" {
+		if c.Profile != corpus.TextHeavy || c.Name != corpus.ADRCase && c.Name != "traversal_s" && c.Name != "aggregation_m" && c.Name != "path_finding_s" {
 			continue
 		}
 		rs = append(rs, wirehttp.Resource{Name: c.Name, Response: c.Response})
@@ -163,7 +163,7 @@ func liveHeap() uint64 {
 func BenchmarkServeADR(b *testing.B) {
 	var adr *wire.GraphResponse
 	for _, c := range corpus.Generate() {
-		if c.Name == corpus.ADRCase {
+		if c.Profile == corpus.TextHeavy && c.Name == corpus.ADRCase {
 			adr = c.Response
 		}
 	}
@@ -238,7 +238,7 @@ var realisticAccepts = map[string]string{
 func BenchmarkNegotiate(b *testing.B) {
 	var adr *wire.GraphResponse
 	for _, c := range corpus.Generate() {
-		if c.Name == corpus.ADRCase {
+		if c.Profile == corpus.TextHeavy && c.Name == corpus.ADRCase {
 			adr = c.Response
 		}
 	}

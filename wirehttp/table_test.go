@@ -41,7 +41,7 @@ type fixture struct {
 func caseByName(t testing.TB, name string) *wire.GraphResponse {
 	t.Helper()
 	for _, c := range corpus.Generate() {
-		if c.Name == name {
+		if c.Profile == corpus.TextHeavy && c.Name == name {
 			return c.Response
 		}
 	}
@@ -245,7 +245,7 @@ func cases() []tcase {
 
 var smallCase = func() *wire.GraphResponse {
 	for _, c := range corpus.Generate() {
-		if c.Name == "traversal_s" {
+		if c.Profile == corpus.TextHeavy && c.Name == "traversal_s" {
 			return c.Response
 		}
 	}

@@ -219,7 +219,9 @@ func TestCatalog(t *testing.T) {
 	}
 	for _, rs := range [][]Resource{
 		{{Name: "", Response: tiny()}},
-		{{Name: "a/b", Response: tiny()}},
+		{{Name: "/a", Response: tiny()}},
+		{{Name: "a/", Response: tiny()}},
+		{{Name: "a//b", Response: tiny()}},
 		{{Name: "a"}},
 		{{Name: "a", Response: tiny()}, {Name: "a", Response: tiny()}},
 	} {

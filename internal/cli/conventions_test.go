@@ -262,7 +262,7 @@ func TestDecodeJSONPrintsCorpusFilesBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := filepath.Glob(filepath.Join(root, corpus.Dir, "*.json"))
+	files, err := filepath.Glob(filepath.Join(root, corpus.Dir, "*", "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no corpus files: %v", err)
 	}

@@ -18,7 +18,7 @@ func adrFile(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return filepath.Join(root, "bench", "corpus", "traversal_adr_50u_200mr.json")
+	return filepath.Join(root, corpus.Dir, corpus.TextHeavy, corpus.ADRCase+".json")
 }
 
 // TestFitPagesThroughTheADRCase pages through the ADR case (250 nodes,

@@ -18,7 +18,7 @@ import (
 // ends its output with), byte for byte, and json.Unmarshal reads it back
 // exactly.
 func TestJSONMarshalEqualsDecodeCommand(t *testing.T) {
-	const file = "../../bench/corpus/traversal_adr_50u_200mr.json"
+	const file = "../../bench/corpus/text-heavy/traversal_adr_50u_200mr.json"
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)

@@ -152,7 +152,7 @@ func serveCases(arg string) ([]wirehttp.Resource, string, error) {
 	}
 	out := make([]wirehttp.Resource, len(cases))
 	for i, c := range cases {
-		out[i] = wirehttp.Resource{Name: c.Name, Response: c.Response}
+		out[i] = wirehttp.Resource{Name: c.ID(), Response: c.Response} // profile/name
 	}
 	return out, from, nil
 }
