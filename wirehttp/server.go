@@ -213,7 +213,7 @@ func (s *Server) negotiate(r *http.Request) (int, error) {
 		return s.def, nil
 	}
 	var buf [16]rangeMatch
-	best := buf[:0]
+	var best []rangeMatch
 	if len(s.offers) <= len(buf) {
 		best = buf[:len(s.offers)]
 	} else {
