@@ -246,61 +246,13 @@ func (d *decoder) response() (*GraphResponse, error) {
 				}
 			}
 		case 2:
-			r.Nodes = []Node{}
-			err = d.array("nodes", func(i int) error {
-				off := d.pos
-				r.Nodes = append(r.Nodes, Node{})
-				n := &r.Nodes[len(r.Nodes)-1]
-				if err := d.node(n); err != nil {
-					return err
-				}
-				if !d.m.Node(n) {
-					return d.tooBig(off)
-				}
-				return nil
-			})
+			err = elements(d, "nodes", &r.Nodes, d.node, d.m.Node)
 		case 3:
-			r.Edges = []Edge{}
-			err = d.array("edges", func(i int) error {
-				off := d.pos
-				r.Edges = append(r.Edges, Edge{})
-				e := &r.Edges[len(r.Edges)-1]
-				if err := d.edge(e); err != nil {
-					return err
-				}
-				if !d.m.Edge(e) {
-					return d.tooBig(off)
-				}
-				return nil
-			})
+			err = elements(d, "edges", &r.Edges, d.edge, d.m.Edge)
 		case 4:
-			r.Columns = []Column{}
-			err = d.array("columns", func(i int) error {
-				off := d.pos
-				r.Columns = append(r.Columns, Column{})
-				c := &r.Columns[len(r.Columns)-1]
-				if err := d.column(c); err != nil {
-					return err
-				}
-				if !d.m.Column(c) {
-					return d.tooBig(off)
-				}
-				return nil
-			})
+			err = elements(d, "columns", &r.Columns, d.column, d.m.Column)
 		case 5:
-			r.GroupColumns = []GroupColumn{}
-			err = d.array("group_columns", func(i int) error {
-				off := d.pos
-				r.GroupColumns = append(r.GroupColumns, GroupColumn{})
-				g := &r.GroupColumns[len(r.GroupColumns)-1]
-				if err := d.groupColumn(g); err != nil {
-					return err
-				}
-				if !d.m.GroupColumn(g) {
-					return d.tooBig(off)
-				}
-				return nil
-			})
+			err = elements(d, "group_columns", &r.GroupColumns, d.groupColumn, d.m.GroupColumn)
 		case 6:
 			r.Rows = []Row{}
 			err = d.array("rows", func(i int) error {
@@ -340,6 +292,26 @@ func (d *decoder) response() (*GraphResponse, error) {
 }
 
 // object parses an object at the current position, calling fn with the
+
+// elements reads the JSON array what into a new, present *list: each
+// element by read, then charged to the materialised size by charge.
+func elements[T any](d *decoder, what string, list *[]T, read func(*T) error, charge func(*T) bool) error {
+	*list = []T{}
+	return d.array(what, func(int) error {
+		off := d.pos
+		var zero T
+		*list = append(*list, zero)
+		x := &(*list)[len(*list)-1]
+		if err := read(x); err != nil {
+			return err
+		}
+		if !charge(x) {
+			return d.tooBig(off)
+		}
+		return nil
+	})
+}
+
 // position at each value.
 func (d *decoder) object(what string, fn func(key string, keyOff int) error) error {
 	if d.peek() != '{' {
