@@ -243,7 +243,10 @@ func search(b *builder, n int, total int64) *wire.GraphResponse {
 		}
 	}
 	if n >= 100 {
-		// What GKG serves today (schema v5): a cursor instead of a total.
+		// What GKG serves today (schema v5): a cursor instead of a total,
+		// and the search as what schema v5 calls it, a single-node
+		// traversal.
+		r.QueryType = wire.Traversal
 		r.Pagination = &wire.Pagination{HasMore: int64(n) < total, Truncated: wire.SomeBool(false), NextCursor: wire.SomeString(b.cursor())}
 	} else {
 		r.Pagination = &wire.Pagination{HasMore: int64(n) < total, TotalRows: wire.SomeInt(total)}
