@@ -242,15 +242,7 @@ func search(b *builder, n int, total int64) *wire.GraphResponse {
 			r.Nodes = append(r.Nodes, b.issue(full))
 		}
 	}
-	if n >= 100 {
-		// What GKG serves today (schema v5): a cursor instead of a total,
-		// and the search as what schema v5 calls it, a single-node
-		// traversal.
-		r.QueryType = wire.Traversal
-		r.Pagination = &wire.Pagination{HasMore: int64(n) < total, Truncated: wire.SomeBool(false), NextCursor: wire.SomeString(b.cursor())}
-	} else {
-		r.Pagination = &wire.Pagination{HasMore: int64(n) < total, TotalRows: wire.SomeInt(total)}
-	}
+	r.Pagination = &wire.Pagination{HasMore: int64(n) < total, TotalRows: wire.SomeInt(total)}
 	return r
 }
 
@@ -293,6 +285,11 @@ func neighbors(b *builder, n int) *wire.GraphResponse {
 		}
 		r.Nodes = append(r.Nodes, node)
 		r.Edges = append(r.Edges, e)
+	}
+	if n >= 100 {
+		// What GKG serves today (schema v5, which has no search query
+		// type): more neighbours behind an opaque cursor.
+		r.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(false), NextCursor: wire.SomeString(b.cursor())}
 	}
 	return r
 }

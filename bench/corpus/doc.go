@@ -48,13 +48,12 @@
 //   - traversal_depth_m, search_pipelines_m, neighbors_vulnerabilities_m,
 //     aggregation_scalar_s: shapes that stress one kind of value each.
 //
-// Pagination comes in both schemas: search_m, search_l and path_finding_l
-// carry what GKG serves today (schema v5: has_more, truncated and, for the
-// searches, an opaque next_cursor; and since schema v5 has no search query
-// type, those two searches are single-node traversals, as GKG serves a
-// search); traversal_depth_m, search_s,
-// search_pipelines_m, aggregation_m and traversal_xl the v2 form
-// (has_more, total_rows).
+// Pagination comes in both schemas: neighbors_m, neighbors_l and
+// path_finding_l carry what GKG serves today (schema v5: has_more,
+// truncated and, for the neighbours, an opaque next_cursor; schema v5 has
+// no search query type, so no search carries it); traversal_depth_m, the
+// searches, aggregation_m and traversal_xl the v2 form (has_more,
+// total_rows).
 //
 // # Regenerating
 //
