@@ -98,3 +98,35 @@ func TestStreamGenerated(t *testing.T) {
 		checkStream(t, r)
 	})
 }
+
+// A list nested as deep as wire.HardMaxDepth passes the limits but not
+// the generic encoder's nesting bound; a NaN in a later section is still
+// the refusal, in both forms, as the document is checked before it is
+// encoded.
+func TestStreamErrorPrecedence(t *testing.T) {
+	c, err := toon.New(toon.Options{Limits: wire.Limits{MaxDepth: wire.HardMaxDepth}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deep := vInt(1)
+	for range wire.HardMaxDepth - 1 {
+		deep = wire.ListOf(deep)
+	}
+	r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Aggregation,
+		Nodes: []wire.Node{node("U", 1, "l", deep)},
+		Rows:  []wire.Row{{{Name: "c", Value: vFloat(math.NaN())}}}}
+	for _, tc := range []struct{ name, want string }{
+		{"NaN after", "toon: rows[0].c: unsupported float value NaN"},
+		{"deep alone", "toon: value nested deeper than 10000 levels (a cycle?)"},
+	} {
+		if tc.name == "deep alone" {
+			r.Rows = nil
+		}
+		_, aerr := c.AppendEncode(nil, r)
+		var buf bytes.Buffer
+		serr := c.EncodeTo(&buf, r)
+		if aerr == nil || serr == nil || aerr.Error() != tc.want || serr.Error() != tc.want || buf.Len() != 0 {
+			t.Errorf("%s: AppendEncode: %v; EncodeTo: %v after %d bytes; want %s", tc.name, aerr, serr, buf.Len(), tc.want)
+		}
+	}
+}
