@@ -21,12 +21,14 @@ func EncodeTo(w io.Writer, r *wire.GraphResponse) error { return std.EncodeTo(w,
 //
 // Neither pass builds the layout's whole document. The header fields, the
 // node tables, node_order and the edges table are written line by line
-// from the response, one node or edge at a time (a node with a list
-// property is built as a small document of its own); the columns,
-// group_columns, rows and pagination sections are each built as a document
-// and written in turn, so memory beyond a 32 KiB buffer is bounded by the
-// largest of those sections, plus a node index (one int per node) when
-// the nodes of a type are not contiguous or split into several tables.
+// from the response, one node or edge at a time (only a property holding
+// lists of lists is converted to a generic value first); the columns,
+// group_columns, rows and pagination sections are each built as a
+// document and written in turn. So memory beyond a 32 KiB buffer is
+// bounded by the largest of those sections, plus, per node group, one
+// index run for each stretch of its nodes that others interrupt (one run
+// per group when each type's nodes are contiguous), and node_order's
+// group numbers (one int per node) when that section is written.
 func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	if r == nil {
 		return &wire.EncodeError{Codec: Name, Msg: "nil response"}
