@@ -235,17 +235,12 @@ func TestStreamHeapGrowth(t *testing.T) {
 }
 
 // streamBound is what streaming may allocate for n bytes of output: a
-// tenth of it, whatever the size of the response. TOON is the exception: its EncodeTo builds the layout's
-// document tree whole before writing (see toon.EncodeTo), which costs more
-// than the output; only its text is streamed.
+// tenth of it, whatever the size of the response.
 //
 // GOON sorts nodes and edges, so it holds a pointer (8 bytes) per node and
 // per edge, beside lines of 30 to 100 bytes: a quarter of the output.
 func streamBound(codec string, n int) uint64 {
-	switch codec {
-	case "toon":
-		return math.MaxUint64
-	case "goon":
+	if codec == "goon" {
 		return uint64(n / 4)
 	}
 	return uint64(n / 10)

@@ -476,7 +476,10 @@ func (p *parser) headerValue(f int, val string) error {
 // cursor reads the value of next_cursor: a bare token as it is, or a
 // quoted one unescaped. Quoted text the encoder would have written bare
 // had control characters that quoting dropped; it gains one fillRune, which
-// quoting drops again, so that it re-encodes to the same text.
+// quoting drops again, so that it re-encodes to the same text. The cursor
+// is a string like any other: longer than MaxStringBytes (measured as
+// written, unescaped, before a fillRune) it is refused; the meter counts
+// it with the pagination (wire.Meter.Finish).
 func (p *parser) cursor(val string) error {
 	p.cursorText = val
 	if val == "" {
@@ -488,7 +491,7 @@ func (p *parser) cursor(val string) error {
 				return p.errf("unexpected " + quoteByte(val[i]) + " in the bare next_cursor (such tokens are quoted)")
 			}
 		}
-		return nil
+		return p.checkString(len(val), "next_cursor")
 	}
 	t, n, err := p.unquote(val)
 	if err != nil {
@@ -496,6 +499,9 @@ func (p *parser) cursor(val string) error {
 	}
 	if n != len(val) {
 		return p.errf("unexpected " + quoteByte(val[n]) + " after the quoted next_cursor")
+	}
+	if err := p.checkString(len(t), "next_cursor"); err != nil {
+		return err
 	}
 	if cursorBare(t) {
 		t += string(fillRune)

@@ -25,6 +25,15 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 		if err := l.Check(Name, r); err != nil {
 			var ee *wire.EncodeError
 			if asInput && errors.As(err, &ee) && ee.Limit == "MaxMaterializedBytes" {
+				// What the codec's own limits refuse, or the encoder
+				// refuses (NaN, ±Inf), AppendEncode refuses for that
+				// before measuring its output.
+				if err := c.limits.Check(Name, r); err != nil {
+					return err
+				}
+				if err := wire.EncodeJSONTo(io.Discard, r); err != nil {
+					return err
+				}
 				return &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
 					Msg: "the encoding is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10) + " bytes"}
 			}

@@ -205,6 +205,21 @@
 // nothing written), then refuses text longer than MaxInputBytes. So what
 // a toon Codec writes, a toon Codec with the same limits reads.
 //
+// Streaming: Codec.EncodeTo writes AppendEncode's bytes, and refuses
+// what it refuses, without building the layout's document. It makes two
+// passes over the response, the first into a counter (so a refusal,
+// MaxInputBytes included, writes nothing), the second into the writer in
+// writes of about 32 KiB. The header fields, node tables (and a type's
+// nodes in list form), node_order and the edges table are written a line
+// at a time straight from the response; columns, group_columns, rows and
+// pagination, usually small, are each built as a document and written in
+// turn. Memory is a 32 KiB buffer, the largest of those sections, and
+// (only when a type's nodes are not contiguous) one index run per
+// interruption; streaming traversal_xl or a 100,000-node traversal
+// allocates about 60 KB. A document error (NaN, a key the layout cannot
+// carry) wins over the generic encoder's depth error met earlier in the
+// text, as in AppendEncode, which builds the document before encoding it.
+//
 // Output size: TOON indents each level of a nested list, so deep lists
 // cost more than in JSON. For any response the encoder accepts, the text
 // is at most MaxDepth+8 times the length of the response's canonical JSON

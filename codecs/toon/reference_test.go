@@ -17,10 +17,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"pgregory.net/rapid"
-
-	gjson "github.com/graphwire/graphwire/codecs/json"
 )
 
 // referenceVersion is the version of the npm package @toon-format/toon the
@@ -30,71 +26,6 @@ const referenceVersion = "4.4.0"
 // referenceDocuments is the number of generated documents the differential
 // test checks.
 const referenceDocuments = 5000
-
-// TestReference is the differential test: for generated JSON documents, our
-// FromJSON must equal the reference implementation's encode(JSON.parse(...))
-// byte for byte, each side must decode the text to the same value, and that
-// value must be the document again (key order aside in tables).
-//
-// It installs @toon-format/toon with npm (into a cache directory under the
-// user cache, or a temporary one) and runs testdata/reference.mjs under node
-// as one long-lived process. Without node or npm it is skipped, unless CI is
-// set, when it fails.
-//
-// The reference runs on JavaScript numbers and objects, so the comparison
-// applies the same host rules to our side first (jsHost): integers beyond
-// ±2^53 are rounded to float64, and object keys that are array indices
-// ("0", "1", ...) come first in ascending order, as JavaScript orders them.
-func TestReference(t *testing.T) {
-	ref := startReference(t)
-	docs := 0
-	prop := func(rt *rapid.T) {
-		docs++
-		doc := genDocument(rt)
-		text := writeJSON(nil, doc, rapid.IntRange(0, 7).Draw(rt, "escape-json") == 0)
-		opts := EncodeOptions{
-			Delimiter:  rapid.SampledFrom([]Delimiter{Comma, Tab, Pipe}).Draw(rt, "delimiter"),
-			IndentSize: rapid.SampledFrom([]int{2, 2, 2, 1, 3, 4}).Draw(rt, "indent"),
-		}
-		if err := compareWithReference(ref, text, opts); err != nil {
-			rt.Fatalf("%v", err)
-		}
-	}
-	start := time.Now()
-	for docs < referenceDocuments && !t.Failed() {
-		rapid.Check(t, prop)
-	}
-	t.Logf("%d documents checked against @toon-format/toon@%s in %v", docs, referenceVersion, time.Since(start).Round(time.Millisecond))
-}
-
-// TestReferenceEdges runs the differential comparison on hand-picked
-// documents, so that every edge named in the spec is covered on every run.
-func TestReferenceEdges(t *testing.T) {
-	ref := startReference(t)
-	var docs []string
-	for _, n := range edgeNumbers {
-		docs = append(docs, n, "["+n+"]", `{"n":`+n+`}`, `[{"a":`+n+`,"b":1},{"a":2,"b":`+n+`}]`)
-	}
-	for _, s := range trickyStrings {
-		q := string(gjson.AppendString(nil, s))
-		docs = append(docs, q, "["+q+","+q+"]", `{"k":`+q+`}`, `{`+q+`:1}`, `[{"a":`+q+`},{"a":"x"}]`, `{`+q+`:[1,2]}`)
-	}
-	for _, k := range trickyKeys {
-		q := string(gjson.AppendString(nil, k))
-		docs = append(docs, `{`+q+`:{`+q+`:[]}}`, `{"m":{`+q+`:{"v":1},"z":{"v":2}}}`, `[{`+q+`:1,"b":{}}]`)
-	}
-	docs = append(docs, `{}`, `[]`, `[[]]`, `[{}]`, `{"a":{}}`, `{"a":[]}`, `[[],[1],{}]`, `[[1,2],[3]]`,
-		`{"a":[[{"x":1}]]}`, `[{"a":[{"b":1},{"b":2}],"c":3}]`, `[{"a":{"b":1,"c":2}},{"a":{"c":3,"b":4}}]`,
-		`{"x":{"a":{"p":1},"b":{"p":2}},"y":1}`, `[{"m":{"a":{"p":1},"b":{"p":2}},"n":1}]`,
-		`{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":{"j":[1,[2,[3,[4]]]]}}}}}}}}}}`)
-	for _, text := range docs {
-		for _, opts := range []EncodeOptions{{}, {Delimiter: Tab}, {Delimiter: Pipe, IndentSize: 4}} {
-			if err := compareWithReference(ref, []byte(text), opts); err != nil {
-				t.Error(err)
-			}
-		}
-	}
-}
 
 // compareWithReference runs one document through both implementations.
 func compareWithReference(ref *reference, jsonText []byte, opts EncodeOptions) error {
