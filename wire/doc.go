@@ -47,9 +47,30 @@
 // Lookup, EncodeWith, ...) work on DefaultRegistry, and NewRegistry makes
 // one of a service's own, bounded by its Limits.
 //
+// # Format detection
+//
 // Sniff names the registered codecs some bytes may be encoded in, most
-// likely first, each with a confidence, from the first SniffLen bytes; a
-// codec can judge its own encoding by implementing Sniffer.
+// likely first, each with a confidence from 0 to 1, from the first
+// SniffLen bytes. The registry knows no format itself: each codec judges
+// its own encoding by implementing Sniffer, an optional interface found by
+// type assertion, and a codec that does not implement it is never named.
+// So the rule for a format lives with its codec and changes with it (the
+// binary codecs read every layout version their decoder reads), and a
+// codec of one's own takes part exactly as the built-in ones do: register
+// it, give it a Sniff method (see the Sniffer example). SniffText does the
+// common first step of text formats: it skips a byte order mark and
+// leading whitespace and tells text from binary.
+//
+// Confidences follow one convention, which wirebench's -f auto relies on
+// (it takes the first guess at 0.5 or more): 0.9 or more when the bytes
+// open with the format's own signature, lower for weaker signs that
+// another format may share, 0 when the bytes cannot be the format. The
+// built-in codecs' rules (each codec's Sniff method documents its own):
+// canonical JSON, an object whose first key is "format_version" or
+// "query_type" (0.99); GOON, an "@header" first line (0.99); graph TOON, a
+// "format_version: " or "query_type: " first line (0.95); msgpack and
+// CBOR, the binary layout's opening array with a layout version the
+// decoder reads, a format version and a query type (0.95).
 //
 // # Canonical JSON
 //

@@ -1,119 +1,227 @@
 package wire_test
 
 import (
-	"math/rand/v2"
+	"bytes"
+	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/wire"
 )
 
-// builtinNames is a registry holding codecs under the built-in formats'
-// names, none of which implements Sniffer: Sniff judges them by its
-// built-in rules.
-func builtinNames(t *testing.T) *wire.Registry {
+// sniffer is a fake codec that implements wire.Sniffer with a function,
+// recording the prefixes it was given.
+type sniffer struct {
+	*fake
+	judge func(prefix []byte) float64
+	seen  []int // len of each prefix judged
+}
+
+func newSniffer(name string, judge func([]byte) float64, aliases ...string) *sniffer {
+	return &sniffer{fake: newFake(name, aliases...), judge: judge}
+}
+
+func (s *sniffer) Sniff(prefix []byte) float64 {
+	s.seen = append(s.seen, len(prefix))
+	return s.judge(prefix)
+}
+
+func constant(c float64) func([]byte) float64 { return func([]byte) float64 { return c } }
+
+func newRegistry(t *testing.T, codecs ...wire.Codec) *wire.Registry {
 	t.Helper()
 	reg, err := wire.NewRegistry(wire.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"json", "goon", "toon", "msgpack", "cbor"} {
-		reg.Register(newFake(name))
+	for _, c := range codecs {
+		reg.Register(c)
 	}
 	return reg
 }
 
-// TestSniff: the built-in rules on openings of each format and on text
-// and bytes of none. (internal/cli tests them on every codec's encoding of
-// every corpus case.)
-func TestSniff(t *testing.T) {
-	reg := builtinNames(t)
+// TestRegistrySniff: Sniff asks every codec that implements Sniffer and
+// only those, drops no confidence, counts more than 1 as 1, and orders the
+// guesses by confidence, ties by name.
+func TestRegistrySniff(t *testing.T) {
+	reg := newRegistry(t,
+		newSniffer("zeta", constant(0.7)),
+		newSniffer("alpha", constant(0.7)),
+		newSniffer("magic", func(p []byte) float64 {
+			if bytes.HasPrefix(p, []byte("MAGIC")) {
+				return 0.99
+			}
+			return 0
+		}),
+		newSniffer("never", constant(0)),
+		newSniffer("negative", constant(-1)),
+		newSniffer("eager", constant(1.5)),
+		newFake("silent"), // no Sniffer: never named
+	)
 	tests := []struct {
 		name  string
 		input string
-		want  string // first guess, "" for none at 0.5 or more
+		want  []wire.Guess
 	}{
-		{"json object with format_version", " \n{\"format_version\":\"1.2.0\"}", "json"},
-		{"json after a byte order mark", "\uFEFF{\"query_type\":\"search\"}", "json"},
-		{"goon header", "@header\nquery_type:search\n", "goon"},
-		{"graph toon", "format_version: 1.2.0\nquery_type: search\n", "toon"},
-		{"msgpack head", "\x95\x01\xa51.2.0\xa6search", "msgpack"},
-		{"cbor head", "\x85\x01\x651.2.0\x66search", "cbor"},
-		{"msgpack with an unknown layout version", "\x95\x03\xa51.2.0\xa6search", ""},
-		{"cbor with an unknown query type", "\x85\x01\x651.2.0\x66searcx", ""},
-		{"empty", "", ""},
-		{"plain prose", "hello, world", ""},
-		{"a json array", "[1,2,3]", ""},
-		{"NUL bytes", "format_version: \x00", ""},
+		{"signature", "MAGIC and more", []wire.Guess{{"eager", 1}, {"magic", 0.99}, {"alpha", 0.7}, {"zeta", 0.7}}},
+		{"no signature", "something else", []wire.Guess{{"eager", 1}, {"alpha", 0.7}, {"zeta", 0.7}}},
+		{"empty", "", []wire.Guess{{"eager", 1}, {"alpha", 0.7}, {"zeta", 0.7}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g := reg.Sniff([]byte(tc.input))
-			got := ""
-			if len(g) > 0 && g[0].Confidence >= 0.5 {
-				got = g[0].Name
-			}
-			if got != tc.want {
-				t.Errorf("Sniff(%q) = %v, want %q first", tc.input, g, tc.want)
-			}
-			for _, x := range g {
-				if x.Confidence <= 0 || x.Confidence > 1 {
-					t.Errorf("confidence %v out of (0, 1]", x)
-				}
+			if diff := cmp.Diff(tc.want, reg.Sniff([]byte(tc.input))); diff != "" {
+				t.Errorf("Sniff(%q) (-want +got):\n%s", tc.input, diff)
 			}
 		})
 	}
 }
 
-// TestSniffRandomBytes: random bytes look like no codec.
-func TestSniffRandomBytes(t *testing.T) {
-	reg := builtinNames(t)
-	rng := rand.New(rand.NewPCG(1, 2))
-	for i := range 10000 {
-		b := make([]byte, 1+rng.IntN(600))
-		for j := range b {
-			b[j] = byte(rng.Uint32())
-		}
-		if g := reg.Sniff(b); len(g) > 0 && g[0].Confidence >= 0.5 {
-			t.Fatalf("input %d (% x ...) sniffed as %v", i, b[:min(len(b), 8)], g)
+// TestSniffNoSniffers: a registry whose codecs cannot judge names none,
+// whatever the input: there are no rules by codec name, so a codec under a
+// built-in format's name takes part only through Sniffer.
+func TestSniffNoSniffers(t *testing.T) {
+	reg := newRegistry(t, newFake("json"), newFake("goon"), newFake("toon"), newFake("msgpack"), newFake("cbor"))
+	for _, in := range []string{`{"format_version":"1.2.0"}`, "@header\n", "format_version: 1.2.0\n", "\x95\x02\xa51.2.0\xa6search", "\x85\x02\x651.2.0\x66search"} {
+		if g := reg.Sniff([]byte(in)); len(g) != 0 {
+			t.Errorf("Sniff(%q) = %v, want none", in, g)
 		}
 	}
 }
 
-type sniffingCodec struct{ wire.Codec }
-
-func (sniffingCodec) Info() wire.Info {
-	return wire.Info{Name: "json", MediaType: "application/x-test"}
-}
-func (sniffingCodec) Sniff(prefix []byte) float64 { return 0.7 }
-
-// TestSniffer: a codec that implements Sniffer judges for itself, even
-// under a built-in name.
-func TestSniffer(t *testing.T) {
-	reg, err := wire.NewRegistry(wire.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg.Register(sniffingCodec{})
-	g := reg.Sniff([]byte("\x00anything"))
-	if len(g) != 1 || g[0] != (wire.Guess{Name: "json", Confidence: 0.7}) {
-		t.Errorf("Sniff = %v, want json at 0.7", g)
-	}
-	if g := reg.Sniff([]byte(`{"format_version":"x"}`)); len(g) != 1 || g[0].Confidence != 0.7 {
-		t.Errorf("the built-in JSON rule overrode the codec's Sniff: %v", g)
+// TestSniffPrefix: a Sniffer is given the input itself up to SniffLen
+// bytes, and only its first SniffLen bytes beyond that.
+func TestSniffPrefix(t *testing.T) {
+	s := newSniffer("s", func(p []byte) float64 {
+		if strings.Trim(string(p), "x") != "" {
+			return 0 // not the input's bytes
+		}
+		return 0.5
+	})
+	reg := newRegistry(t, s)
+	for _, n := range []int{0, 1, wire.SniffLen - 1, wire.SniffLen, wire.SniffLen + 1, 1 << 20} {
+		s.seen = nil
+		g := reg.Sniff(bytes.Repeat([]byte("x"), n))
+		if want := min(n, wire.SniffLen); !cmp.Equal(s.seen, []int{want}) || len(g) != 1 {
+			t.Errorf("input of %d bytes: Sniff = %v, prefixes judged %v, want one of %d bytes", n, g, s.seen, want)
+		}
 	}
 }
 
-// TestSniffOnlyRegistered: a registry names only codecs it holds.
+// TestSniffAliases: a codec with aliases is asked once and named by its
+// canonical name.
+func TestSniffAliases(t *testing.T) {
+	s := newSniffer("main", constant(0.8), "other", "third")
+	reg := newRegistry(t, s)
+	if diff := cmp.Diff([]wire.Guess{{"main", 0.8}}, reg.Sniff([]byte("x"))); diff != "" {
+		t.Errorf("Sniff (-want +got):\n%s", diff)
+	}
+	if len(s.seen) != 1 {
+		t.Errorf("the codec was asked %d times, want once", len(s.seen))
+	}
+}
+
+// TestSniffOnlyRegistered: a registry names only codecs it holds; the
+// default registry's codecs do not leak into another.
 func TestSniffOnlyRegistered(t *testing.T) {
-	reg, err := wire.NewRegistry(wire.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg.Register(newFake("goon"))
+	reg := newRegistry(t, newSniffer("goon", func(p []byte) float64 {
+		if bytes.HasPrefix(p, []byte("@header\n")) {
+			return 0.99
+		}
+		return 0
+	}))
 	if g := reg.Sniff([]byte(`{"format_version":"1.2.0"}`)); len(g) != 0 {
 		t.Errorf("Sniff names %v, which the registry does not hold", g)
 	}
-	if g := reg.Sniff([]byte("@header\n")); len(g) != 1 || g[0].Name != "goon" {
-		t.Errorf("Sniff = %v, want goon", g)
+	if diff := cmp.Diff([]wire.Guess{{"goon", 0.99}}, reg.Sniff([]byte("@header\n"))); diff != "" {
+		t.Errorf("Sniff (-want +got):\n%s", diff)
 	}
+}
+
+// TestSniffText: the helper of text formats' sniffers.
+func TestSniffText(t *testing.T) {
+	tests := []struct {
+		name  string
+		input string
+		text  string
+		ok    bool
+	}{
+		{"plain", "abc", "abc", true},
+		{"leading whitespace", " \t\r\n abc ", "abc ", true},
+		{"byte order mark", "\uFEFF\n{", "{", true},
+		{"byte order mark only", "\uFEFF", "", true},
+		{"empty", "", "", true},
+		{"multibyte", "é: 1", "é: 1", true},
+		{"a rune cut off at the end", "ab\xc3", "ab\xc3", true},
+		{"a three-byte rune cut off", "ab\xe2\x82", "ab\xe2\x82", true},
+		{"invalid UTF-8 inside", "a\xffb", "", false},
+		{"a truncated rune inside", "a\xc3b", "", false},
+		{"NUL", "a\x00", "", false},
+		{"escape", "\x1b[0m", "", false},
+		{"DEL", "a\x7f", "", false},
+		{"C1 control allowed as UTF-8", "a\u0085", "a\u0085", true},
+		{"byte order mark twice", "\uFEFF\uFEFFa", "\uFEFFa", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			text, ok := wire.SniffText([]byte(tc.input))
+			if string(text) != tc.text || ok != tc.ok {
+				t.Errorf("SniffText(%q) = %q, %v; want %q, %v", tc.input, text, ok, tc.text, tc.ok)
+			}
+		})
+	}
+}
+
+// lines is a user codec: a response as "format_version query_type" on one
+// line. Its Sniff method is all it takes to be detected.
+type lines struct{}
+
+func (lines) Info() wire.Info {
+	return wire.Info{Name: "lines", MediaType: "text/x-lines", Description: "version and query type on one line"}
+}
+
+func (lines) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	return fmt.Appendf(dst, "%s %s\n", r.FormatVersion, r.QueryType), nil
+}
+
+func (lines) Decode(data []byte) (*wire.GraphResponse, error) {
+	version, query, ok := strings.Cut(strings.TrimSuffix(string(data), "\n"), " ")
+	if !ok {
+		return nil, &wire.DecodeError{Codec: "lines", Offset: int64(len(data)), Msg: "expected a space"}
+	}
+	return &wire.GraphResponse{FormatVersion: version, QueryType: wire.QueryType(query)}, nil
+}
+
+// Sniff: text whose first word is a version number and whose second is a
+// query type.
+func (lines) Sniff(prefix []byte) float64 {
+	text, ok := wire.SniffText(prefix)
+	if !ok {
+		return 0
+	}
+	version, rest, _ := bytes.Cut(text, []byte(" "))
+	query, _, _ := bytes.Cut(rest, []byte("\n"))
+	if len(version) == 0 || strings.Trim(string(version), "0123456789.") != "" {
+		return 0
+	}
+	if !wire.QueryType(query).Valid() {
+		return 0.2
+	}
+	return 0.9
+}
+
+func ExampleSniffer() {
+	reg, err := wire.NewRegistry(wire.Limits{})
+	if err != nil {
+		panic(err)
+	}
+	reg.Register(lines{})
+	fmt.Println(reg.Sniff([]byte("1.2.0 search\n")))
+	fmt.Println(reg.Sniff([]byte("1.2.0 other\n")))
+	fmt.Println(reg.Sniff([]byte("hello")))
+	// Output:
+	// [{lines 0.9}]
+	// [{lines 0.2}]
+	// []
 }

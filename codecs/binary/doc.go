@@ -49,7 +49,9 @@
 // record in both layouts, only a v5 pagination needed the new version;
 // the encoder writes 2 for every response, so that one number tells a
 // reader which records it may meet. Any other layout version is an error
-// naming it ("unsupported layout version 3 (this decoder reads 1 and 2)"). A value is written in the format's own item of its kind, so the
+// naming it ("unsupported layout version 3 (this decoder reads 1 and 2)").
+//
+// A value is written in the format's own item of its kind, so the
 // six kinds of wire.Value never mix: integers in their shortest form,
 // floats in the shortest form that holds them bit for bit (msgpack: float32
 // or float64; CBOR: float16, float32 or float64, RFC 8949 preferred
@@ -151,4 +153,22 @@
 //
 // The layout version changes whenever the layout does; the media types
 // follow it.
+//
+// # Detection
+//
+// Each Codec implements wire.Sniffer, so wire.Sniff (and wirebench's -f
+// auto) tells the two formats from each other and from text by the
+// layout's opening, as the encoder writes it: the response's array head
+// (5 to 9 items, one byte in both formats, and different bytes in each),
+// a layout version the decoder reads, format_version as a string of at
+// most 64 printable ASCII bytes, and the query type written in full, one
+// of wire.QueryTypes. That scores 0.95; an opening cut off after the
+// layout version, or with a longer format_version or an unknown query
+// type, scores 0.3, and anything else 0. The versions accepted are the
+// decoder's own (layout 1 and 2 today), taken from the same constants, so
+// stored layout 1 bytes are recognised and a new layout version needs no
+// change anywhere else; a test holds Sniff and Decode to the same answer
+// for every version from 0 to 299 and for larger ones of every integer
+// size. The layout version is read only in its shortest
+// form, the one every deterministic encoder of either format writes.
 package binary

@@ -189,6 +189,15 @@
 // line, a missing final newline, a repeated key, cells out of column order,
 // or lifted nodes that do not match the rows' references.
 //
+// # Detection
+//
+// Codec implements wire.Sniffer, so wire.Sniff (and wirebench's -f auto)
+// names goon for text whose first line is "@header" (confidence 0.99),
+// which every GOON document starts with under every goon_version; any
+// other line opening with '@' scores 0.4 and anything else 0. Blank lines
+// and a byte order mark may come first. GOON written with another stamp
+// (New(Options{Version: ...})) is recognised the same way.
+//
 // # Security
 //
 // Decode (the registered codec, and the package-level functions) applies

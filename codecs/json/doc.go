@@ -64,6 +64,17 @@
 //
 //	json: offset 57: node id: expected a decimal int64 string, found "x1"
 //
+// # Detection
+//
+// Codec implements wire.Sniffer, so wire.Sniff (and wirebench's -f auto)
+// names json for text whose first value is an object opening with the
+// key "format_version" or "query_type" (confidence 0.99). Any other object
+// opening with a key, or empty, scores 0.6 (JSON, though perhaps not a
+// response), an array 0.2, other objects 0.1, anything else 0. Whitespace
+// and a byte order mark may come first, as Decode allows. Only the
+// opening is read (at most wire.SniffLen bytes), so a response sniffed as
+// json may still fail to decode.
+//
 // # Security
 //
 // The codec's wire.Limits (Options.Limits; the defaults in parentheses)

@@ -1,0 +1,36 @@
+package json
+
+import (
+	"bytes"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// Sniff implements wire.Sniffer: the confidence that prefix opens canonical
+// JSON. Text whose first value is an object whose first key is
+// "format_version" or "query_type" (the encoder's first key, and the one a
+// server writing query_type first would use) scores 0.99; any other object
+// that opens with a key, is empty or is cut off after its '{' scores 0.6;
+// any other object 0.1, an array 0.2. Whitespace and a UTF-8 byte order
+// mark may come first (Decode accepts both); bytes that are not text score
+// 0.
+func (c *Codec) Sniff(prefix []byte) float64 {
+	t, ok := wire.SniffText(prefix)
+	if !ok || len(t) == 0 {
+		return 0
+	}
+	switch t[0] {
+	case '{':
+		rest := bytes.TrimLeft(t[1:], " \t\r\n")
+		switch {
+		case bytes.HasPrefix(rest, []byte(`"format_version"`)), bytes.HasPrefix(rest, []byte(`"query_type"`)):
+			return 0.99
+		case len(rest) == 0, rest[0] == '"', rest[0] == '}':
+			return 0.6
+		}
+		return 0.1
+	case '[':
+		return 0.2
+	}
+	return 0
+}
