@@ -112,7 +112,8 @@
 // one of its Limits (wire.ErrLimit); 415 for a type no codec reads or a
 // content coding other than identity; 400 for a malformed Content-Type
 // and for a body the codec refuses, with its positioned error (json:
-// offset N, goon: line N). A body without Content-Type is read as json
-// (the registry has no content sniffer yet). Convert refuses an
+// offset N, goon: line N). A body without Content-Type is read in the
+// codec it looks like (wire.Registry.Sniff, at a confidence of at least
+// SniffConfidence), else as json. Convert refuses an
 // unacceptable Accept with 406 before reading the body.
 package wirehttp

@@ -12,8 +12,10 @@ import (
 
 // DecodeRequest reads r's body as a graph response, choosing the codec by
 // the Content-Type (wire.Registry.LookupMediaType: type, subtype and the
-// parameters given must match a codec's), and json when the request has
-// no Content-Type. It reads at most the registry's Limits.MaxInputBytes
+// parameters given must match a codec's), or, when the request has no
+// Content-Type, by what the body looks like (wire.Registry.Sniff: the most
+// likely codec at a confidence of at least SniffConfidence), else json
+// when offered, else the Default codec. It reads at most the registry's Limits.MaxInputBytes
 // (through http.MaxBytesReader, which also tells the server to close the
 // connection past it). Its errors are *Error values:
 //
@@ -35,15 +37,7 @@ func (s *Server) DecodeRequest(w http.ResponseWriter, r *http.Request) (*wire.Gr
 			Msg: fmt.Sprintf("request content coding %q is not supported (send the body uncompressed)", clip(ce))}
 	}
 	var c wire.Codec
-	if ct := r.Header.Get("Content-Type"); ct == "" {
-		// No sniffer yet: a body without a type is read as json when
-		// json is offered, else in the Default codec.
-		i, ok := s.byName["json"]
-		if !ok {
-			i = s.def
-		}
-		c = s.offers[i].codec
-	} else {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
 		var err error
 		c, err = s.reg.LookupMediaType(ct)
 		if err != nil {
@@ -67,6 +61,9 @@ func (s *Server) DecodeRequest(w http.ResponseWriter, r *http.Request) (*wire.Gr
 		}
 		return nil, &Error{Status: http.StatusBadRequest, Msg: "reading the request body: " + err.Error(), Err: err}
 	}
+	if c == nil {
+		c = s.sniff(data)
+	}
 	resp, err := c.Decode(data)
 	if err != nil {
 		status := http.StatusBadRequest
@@ -76,4 +73,25 @@ func (s *Server) DecodeRequest(w http.ResponseWriter, r *http.Request) (*wire.Gr
 		return nil, &Error{Status: status, Msg: err.Error(), Err: err}
 	}
 	return resp, nil
+}
+
+// SniffConfidence is the least confidence (see wire.Guess) at which
+// DecodeRequest reads a body without Content-Type in the codec it looks
+// like.
+const SniffConfidence = 0.5
+
+// sniff returns the codec to read a body without Content-Type in: the
+// registry's most likely codec for data, if it is sure enough and serves
+// it, else json when offered, else the Default codec.
+func (s *Server) sniff(data []byte) wire.Codec {
+	if g := s.reg.Sniff(data); len(g) > 0 && g[0].Confidence >= SniffConfidence {
+		if i, ok := s.byName[g[0].Name]; ok {
+			return s.offers[i].codec
+		}
+	}
+	i, ok := s.byName["json"]
+	if !ok {
+		i = s.def
+	}
+	return s.offers[i].codec
 }

@@ -221,6 +221,8 @@ func cases() []tcase {
 		{name: "POST json, answer goon", srv: "user", method: "POST", path: "/convert", body: mustEncode("json", smallResp()), hdr: []string{"Content-Type", "application/json", "Accept", "text/x-goon"}, status: 200, codec: "goon"},
 		{name: "POST goon, answer json", srv: "user", method: "POST", path: "/convert?format=json", body: mustEncode("goon", smallResp()), hdr: []string{"Content-Type", goonType}, status: 200, codec: "json", resp: goonRoundTrip},
 		{name: "POST without Content-Type is read as json", srv: "user", method: "POST", path: "/convert?format=json", body: mustEncode("json", smallResp()), status: 200, codec: "json"},
+		{name: "POST goon without Content-Type is sniffed as goon", srv: "user", method: "POST", path: "/convert?format=json", body: mustEncode("goon", smallResp()), status: 200, codec: "json", resp: goonRoundTrip},
+		{name: "POST without Content-Type that looks like nothing is read as json", srv: "user", method: "POST", path: "/convert?format=json", body: []byte("\x00\x01 not a response"), status: 400, contains: []string{"json: offset 0"}},
 		{name: "POST with charset on a text type", srv: "user", method: "POST", path: "/convert?format=json", body: mustEncode("json", smallResp()), hdr: []string{"Content-Type", "application/json; charset=utf-8"}, status: 200, codec: "json"},
 		{name: "POST unknown Content-Type is 415", srv: "user", method: "POST", path: "/convert", body: []byte("<x/>"), hdr: []string{"Content-Type", "application/xml"}, status: 415, contains: []string{`"application/xml"`, "application/x-fake; v=2"}},
 		{name: "POST other goon version is 415", srv: "user", method: "POST", path: "/convert", body: []byte("x"), hdr: []string{"Content-Type", "text/x-goon; version=9"}, status: 415},
