@@ -89,16 +89,18 @@ func TestFromAnEmptyDirectory(t *testing.T) {
 
 	gen := filepath.Join(dir, "corpus")
 	if res := exe(nil, "gen", "-o", gen); ok(res, "gen -o DIR") {
-		want, _ := filepath.Glob(filepath.Join(root, corpus.Dir, "*.json"))
-		got, _ := filepath.Glob(filepath.Join(gen, "*.json"))
+		// One directory per profile, a file per case.
+		want, _ := filepath.Glob(filepath.Join(root, corpus.Dir, "*", "*.json"))
+		got, _ := filepath.Glob(filepath.Join(gen, "*", "*.json"))
 		if len(got) != len(want) || len(want) == 0 {
 			t.Errorf("gen wrote %d files, the repository has %d", len(got), len(want))
 		}
 		for _, w := range want {
+			rel, _ := filepath.Rel(filepath.Join(root, corpus.Dir), w)
 			a, errA := os.ReadFile(w)
-			b, errB := os.ReadFile(filepath.Join(gen, filepath.Base(w)))
+			b, errB := os.ReadFile(filepath.Join(gen, rel))
 			if errA != nil || errB != nil || !bytes.Equal(a, b) {
-				t.Errorf("gen: %s differs from the repository's (%v, %v)", filepath.Base(w), errA, errB)
+				t.Errorf("gen: %s differs from the repository's (%v, %v)", rel, errA, errB)
 			}
 		}
 	}
@@ -108,14 +110,14 @@ func TestFromAnEmptyDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(adr, files[corpus.ADRCase+".json"], 0o644); err != nil {
+	if err := os.WriteFile(adr, files[corpus.TextHeavy+"/"+corpus.ADRCase+".json"], 0o644); err != nil {
 		t.Fatal(err)
 	}
 	o200k, err := tokens.Get(tokens.O200k)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := o200k.Count(files[corpus.ADRCase+".json"])
+	n, err := o200k.Count(files[corpus.TextHeavy+"/"+corpus.ADRCase+".json"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +125,7 @@ func TestFromAnEmptyDirectory(t *testing.T) {
 		t.Errorf("tokens: %q, want %d", res.stdout, n)
 	}
 
-	resp, err := wire.DecodeWith("json", files[corpus.ADRCase+".json"])
+	resp, err := wire.DecodeWith("json", files[corpus.TextHeavy+"/"+corpus.ADRCase+".json"])
 	if err != nil {
 		t.Fatal(err)
 	}
