@@ -84,6 +84,13 @@ var tokenizerEdgeCases = []string{
 	strings.Repeat("abcdefghij", 2000),
 	strings.Repeat("=", 5000),
 	strings.Repeat("🎉", 500),
+	// DEL, which the tokenizer module alone drops (bench/tokens counts it
+	// through a stand-in): alone, before a word, inside punctuation and
+	// words, in runs, before a line end.
+	"\x7f",
+	"\x7f ctrl",
+	"\x01\x1f\x7f ctrl",
+	"a\x7fb !\x7f! \x7f\x7f\x7f \x7f\n x\x7fHello's\n\t\x7f{\"k\":\"\x7f\"}",
 }
 
 // knownDivergence reports whether gpt-tokenizer is known to count text
