@@ -135,6 +135,7 @@ func (c *Card) intro(w *writer, _ []Chart) {
 	w.p("- **Estimates**: `chars/3.5 (est.)` (characters × 10 / 35) and `words (est.)` (each run of `[A-Za-z0-9_.]` one token, each other non-space character one) are the heuristics the source documents used. They are not tokenizer counts; they are shown so that their error can be seen.\n")
 	w.p("- **Saving** is (JSON − format) ÷ JSON against compact canonical JSON (`%s`); positive means smaller. Medians are over the cases of one profile.\n", Baseline)
 	w.p("- **Token anatomy** splits each o200k count into the tokens of the values and the structure around them (below).\n")
+	w.p("- **Token budgets** say how much of each case the first page of %s o200k tokens delivers in each text codec, and how many pages the whole needs (below).\n", budgetList())
 	w.p("- **Binary formats** have bytes only (—): a model does not read them.\n")
 	w.p("- **Like for like**: every row encodes the same response. The round-trip column says what reads back (`exact`, `numbers by value`, `lossy`, or `does not read back`) and the losses table says what each format drops, so a lossy row is never read as equal to JSON.\n")
 	if c.generated() {
@@ -336,6 +337,18 @@ func budgetLabel(n int) string {
 	return num(n)
 }
 
+// budgetList names the budgets: "2K, 8K or 32K".
+func budgetList() string {
+	var labels []string
+	for _, b := range BudgetSizes {
+		labels = append(labels, budgetLabel(b))
+	}
+	if len(labels) < 2 {
+		return strings.Join(labels, "")
+	}
+	return strings.Join(labels[:len(labels)-1], ", ") + " or " + labels[len(labels)-1]
+}
+
 // budgetHead is the budget columns' header: the first page's share and
 // the pages, per budget.
 func budgetHead() []string {
@@ -365,12 +378,8 @@ func (c *Card) budgetSection(w *writer, _ []Chart) {
 	if len(formats) == 0 {
 		return
 	}
-	var labels []string
-	for _, b := range BudgetSizes {
-		labels = append(labels, budgetLabel(b))
-	}
 	w.p("\n## Token budgets: what the first page delivers\n\n")
-	w.p("An agent with %s o200k tokens left asks how much of a result fits. Each text codec's response is cut into pages by package `fit`: a page is the longest prefix, in the server's order, of graph-whole units (a node with the edges that complete it, a whole path, an aggregation row with the nodes it names) whose encoding costs at most the budget, counted by o200k on the page's own bytes, with a `next_cursor` for the rest. **First page** is the share of the case's items (nodes + edges + rows) the first page holds; **pages** is how many pages of that budget hold the whole case (n/a when some unit alone exceeds the budget). Medians over each profile's cases; the per-case figures are under each case below. The method is in the package documentation of `bench/scorecard`.\n\n", strings.Join(labels, ", "))
+	w.p("An agent with %s o200k tokens left asks how much of a result fits. Each text codec's response is cut into pages by package `fit`: a page is the longest prefix, in the server's order, of graph-whole units (a node with the edges that complete it, a whole path, an aggregation row with the nodes it names) whose encoding costs at most the budget, counted by o200k on the page's own bytes, with a `next_cursor` for the rest. **First page** is the share of the case's items (nodes + edges + rows) the first page holds; **pages** is how many pages of that budget hold the whole case (n/a when some unit alone exceeds the budget). Medians over each profile's cases; the per-case figures are under each case below. The method is in the package documentation of `bench/scorecard`; every first page of %s is counted against gpt-tokenizer by the test suite.\n\n", budgetList(), budgetLabel(BudgetSizes[0]))
 	head := append([]string{"profile", "format"}, budgetHead()...)
 	var rows [][]string
 	for _, p := range c.Profiles() {
