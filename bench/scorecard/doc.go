@@ -73,8 +73,9 @@
 // tokenization of the whole, crediting each token to its segment — and
 // then prices each page from those segments, so it costs about one more
 // o200k count of each codec's output plus the walk through the pages.
-// The test suite checks each first page's figures against fit.Page and
-// counts the first pages of the smallest budget with gpt-tokenizer.
+// The test suite checks the figures of the small cases and the ADR case
+// against fit.Page, and counts every case's first page of the smallest
+// budget with gpt-tokenizer.
 //
 // # Charts
 //
