@@ -11,6 +11,7 @@ import (
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/bench/tokens"
 	cjson "github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/fit"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -63,7 +64,34 @@ type Result struct {
 	// format whose way of writing values the anatomy does not know.
 	Values    int
 	HasValues bool
+	// Budgets is the token-budget survey of a registered text codec: one
+	// entry per budget of BudgetSizes, in that order; nil for the other
+	// formats.
+	Budgets []Budget
 }
+
+// BudgetSizes are the o200k budgets of the token-budget section:
+// fit.SurveyBudgets, 2K, 8K and 32K.
+var BudgetSizes = fit.SurveyBudgets
+
+// Budget is what a format's first page of one budget delivers of a case
+// (package fit cuts the pages).
+type Budget struct {
+	// Tokens is the budget, in o200k tokens.
+	Tokens int
+	// Items is the case's nodes + edges + rows; FirstPage how many of them
+	// the first page holds, 0 when not even the first unit fits.
+	Items, FirstPage int
+	// FirstPageTokens is the first page's o200k count (at most Tokens).
+	FirstPageTokens int
+	// Pages is the number of pages of the budget that hold the whole case;
+	// 0 when some unit alone does not fit the budget.
+	Pages int
+}
+
+// Share is the percentage of the case's items the first page delivers;
+// NaN for a case with no items.
+func (b Budget) Share() float64 { return share(b.FirstPage, b.Items) }
 
 // Structure is the anatomy's other part: the o200k total minus Values.
 func (r Result) Structure() int { return r.Tokens[0] - r.Values }
@@ -223,6 +251,11 @@ func measure(f Format, r *wire.GraphResponse, canonical []byte) (Result, error) 
 			res.HasValues = true
 		}
 	}
+	if f.budgets {
+		if res.Budgets, err = survey(f.Name, r); err != nil {
+			return Result{}, fmt.Errorf("token budgets: %w", err)
+		}
+	}
 	if f.decode != nil {
 		if back, err := f.decode(out); err != nil {
 			res.RoundTrip = Unreadable
@@ -231,6 +264,20 @@ func measure(f Format, r *wire.GraphResponse, canonical []byte) (Result, error) 
 		}
 	}
 	return res, nil
+}
+
+// survey pages r with the registered codec at each of BudgetSizes, in
+// o200k tokens: the first page and the number of pages.
+func survey(codec string, r *wire.GraphResponse) ([]Budget, error) {
+	rows, err := fit.Survey([]fit.Case{{Name: codec, Response: r}}, []string{codec}, BudgetSizes, fit.SurveyOptions{Counter: tokens.O200k})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Budget, len(rows))
+	for i, row := range rows {
+		out[i] = Budget{Tokens: row.Budget, Items: row.Items, FirstPage: row.FirstPage, FirstPageTokens: row.FirstPageTokens, Pages: row.Pages}
+	}
+	return out, nil
 }
 
 // countCache memoizes counts by the SHA-256 of the text, so that

@@ -55,6 +55,28 @@
 // rewrites values, as GOON's truncation does. The test suite counts every
 // value text with gpt-tokenizer too.
 //
+// # Token budgets
+//
+// For each registered text codec (json, goon, toon; the peers are not
+// codecs and cannot be paged) and each budget of BudgetSizes (2K, 8K and
+// 32K o200k tokens), fit.Survey cuts the case into pages as fit.Page does:
+// a page is the longest prefix of the response's graph-whole units, in
+// the server's order, whose encoding in the codec costs at most the
+// budget by o200k. Recorded per case: the items (nodes + edges + rows)
+// of the first page against the case's, the first page's tokens, and the
+// pages that hold the whole (0, printed n/a, when some unit alone exceeds
+// the budget). The summary table gives, per profile and codec, the median
+// share of items the first page delivers and the median page count (a
+// case that cannot be paged counts as infinitely many pages, so n/a
+// shows when it is the median); the per-case tables give every figure.
+// The survey prepares each case and codec once for all budgets — one
+// tokenization of the whole, crediting each token to its segment — and
+// then prices each page from those segments, so it costs about one more
+// o200k count of each codec's output plus the walk through the pages.
+// The test suite checks the figures of the small cases and the ADR case
+// against fit.Page, and counts every case's first page of the smallest
+// budget with gpt-tokenizer.
+//
 // # Charts
 //
 // Per profile, two SVG charts: the o200k saving of each text format in
@@ -72,8 +94,8 @@
 //
 // The markdown is a list of section functions (sections, in render.go):
 // intro, summary, charts, per-profile summaries, losses, ADR 012's
-// example, token anatomy, cases. A further section — token budgets, for
-// one — is a function added to that list after the anatomy.
+// example, token anatomy, token budgets, cases. A further section is a
+// function added to that list.
 //
 // # Regenerating and checking
 //

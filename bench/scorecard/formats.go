@@ -36,6 +36,9 @@ type Format struct {
 	// values returns the texts the format writes for the response's
 	// values, for the token anatomy; nil when not known for the format.
 	values valueWriter
+	// budgets is set for a registered text codec: the token-budget
+	// survey pages the response with it (package fit).
+	budgets bool
 }
 
 // valueWriters are the value writers of the registered text codecs whose
@@ -99,6 +102,7 @@ func Formats() []Format {
 			decode: c.Decode,
 			values: valueWriters[info.Name],
 		}
+		f.budgets = f.Text
 		switch {
 		case info.Name == Baseline:
 			out = append(out, f)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/graphwire/graphwire/bench/corpus"
+	"github.com/graphwire/graphwire/fit"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
@@ -84,6 +85,13 @@ var tokenizerEdgeCases = []string{
 	strings.Repeat("abcdefghij", 2000),
 	strings.Repeat("=", 5000),
 	strings.Repeat("🎉", 500),
+	// DEL, which the tokenizer module alone drops (bench/tokens counts it
+	// through a stand-in): alone, before a word, inside punctuation and
+	// words, in runs, before a line end.
+	"\x7f",
+	"\x7f ctrl",
+	"\x01\x1f\x7f ctrl",
+	"a\x7fb !\x7f! \x7f\x7f\x7f \x7f\n x\x7fHello's\n\t\x7f{\"k\":\"\x7f\"}",
 }
 
 // knownDivergence reports whether gpt-tokenizer is known to count text
@@ -98,7 +106,8 @@ func knownDivergence(text []byte) bool { return strings.Contains(string(text), "
 // TestTokenCountsMatchGPTTokenizer checks every o200k and cl100k count the
 // scorecard can print — every corpus file of every profile, every text
 // format of every case, the GKG reference inputs when GOON_REFERENCE_DIR is
-// set, generated responses and edge cases — and every value text of the
+// set, generated responses and edge cases, the first page of every case
+// in every paged codec at the smallest token budget — and every value text of the
 // token anatomy (o200k) against the npm package gpt-tokenizer, an
 // independent implementation, exactly.
 func TestTokenCountsMatchGPTTokenizer(t *testing.T) {
@@ -178,6 +187,25 @@ func TestTokenCountsMatchGPTTokenizer(t *testing.T) {
 			}
 			items = append(items, item{fmt.Sprintf("generated response %d as %s", seed, f.Name), b})
 		}
+	}
+	// The token budgets' first pages at the smallest budget, as fit.Page
+	// returns them: the bytes whose count the budget section reports.
+	pageTokens := map[int]int{} // item index → fit's count of the page
+	for _, c := range cases {
+		for _, f := range Formats() {
+			if !f.budgets {
+				continue
+			}
+			res, err := fit.Page(c.Response, fit.Options{Codec: f.Name, Budget: BudgetSizes[0], SkipJSONBaseline: true})
+			if err != nil {
+				continue // no page of this budget (the budget figures say n/a)
+			}
+			pageTokens[len(items)] = res.Stats.PageTokens
+			items = append(items, item{fmt.Sprintf("%s as %s, first page of %d tokens", c.ID(), f.Name, BudgetSizes[0]), res.Encoding})
+		}
+	}
+	if len(pageTokens) < len(cases) {
+		t.Fatalf("%d first pages for %d cases", len(pageTokens), len(cases))
 	}
 	for i, s := range tokenizerEdgeCases {
 		items = append(items, item{fmt.Sprintf("edge case %d %.40q", i, s), []byte(s)})
@@ -271,6 +299,9 @@ func TestTokenCountsMatchGPTTokenizer(t *testing.T) {
 				t.Errorf("a<U+FEFF>b: o200k/cl100k = %v, tiktoken says [3 3]", got)
 			}
 			continue
+		}
+		if n, ok := pageTokens[i]; ok && n != got[0] {
+			t.Errorf("%s: fit reports %d o200k tokens, counted %d", it.label, n, got[0])
 		}
 		if got != want[i] && knownDivergence(it.data) {
 			skipped++

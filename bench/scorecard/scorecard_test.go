@@ -236,6 +236,9 @@ func TestMarkdownContent(t *testing.T) {
 		"12,000–15,000",
 		"### lean/" + corpus.ADRCase,
 		"## Token anatomy",
+		"## Token budgets: what the first page delivers",
+		"2K first page | 2K pages |",
+		"Token budgets (o200k): items of the first page",
 		"Against the claim (o200k)",
 		"| ADR 012    |",
 	} {

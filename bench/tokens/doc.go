@@ -12,7 +12,10 @@
 // package gpt-tokenizer); a test in bench/scorecard compares them on the
 // whole corpus and every format of it. Special-token text in data, such as
 // "<|endoftext|>", is ordinary text: it is counted as the characters it is
-// made of, never as a special token.
+// made of, never as a special token. The module drops U+007F (DEL) from
+// what it counts; the counters count a DEL exactly as the reference
+// tokenizer does, through a stand-in character the module handles (see
+// delStandIn).
 //
 // No tokenizer is published for current Claude models, so none is
 // approximated here: the counts are o200k and cl100k.

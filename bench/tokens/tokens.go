@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -116,11 +117,43 @@ func (b *bpe) Count(text []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	n, err := c.Count(string(text))
+	n, err := c.Count(string(delStandIn(text)))
 	if err != nil {
 		return 0, fmt.Errorf("tokens: %s: %w", b.name, err)
 	}
 	return n, nil
+}
+
+// DEL (U+007F) is one character the tokenizer module drops: the
+// character classes of its compiled pre-tokenizer pattern leave U+007F out
+// of [^\r\n\p{L}\p{N}] and [^\s\p{L}\p{N}], so no piece matches it and
+// it is skipped uncounted ("\x7f" counts 0 tokens, tiktoken 1). The
+// reference pre-tokenizer puts it where it puts every other control
+// character that is not white space, and its BPE never merges it: in both
+// vocabularies the only token holding byte 0x7F is the byte alone.
+//
+// delStandIn therefore counts a text with DEL as the same text with each
+// DEL replaced by standIn, U+0002: a control character in exactly the
+// classes of the pattern that DEL is in, which the module matches
+// correctly, and which likewise no token but its own byte holds. The
+// pieces are then those of the reference pre-tokenizer, and each piece
+// splits into as many tokens as it would with DEL, the stand-in being
+// a token of its own where DEL would be. Both facts about the
+// vocabularies are checked by the tests. A text without DEL is counted as
+// it is.
+const standIn = 0x02
+
+func delStandIn(text []byte) []byte {
+	if bytes.IndexByte(text, 0x7f) < 0 {
+		return text
+	}
+	out := bytes.Clone(text)
+	for i, c := range out {
+		if c == 0x7f {
+			out[i] = standIn
+		}
+	}
+	return out
 }
 
 // charsCounter is the characters ÷ 3.5 estimate: code points × 10 / 35,

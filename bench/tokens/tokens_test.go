@@ -121,6 +121,84 @@ func TestInvalidUTF8(t *testing.T) {
 	}
 }
 
+// TestDEL pins the counts of texts with U+007F that tiktoken 1.x (the
+// official implementation, npm's WASM build) and gpt-tokenizer 4.0.0 give
+// alike; the tokenizer module alone drops the character (0 and 1 for the
+// first two).
+func TestDEL(t *testing.T) {
+	tests := []struct {
+		text          string
+		o200k, cl100k int
+	}{
+		{"\x7f", 1, 1},
+		{"\x7f ctrl", 2, 2},
+		{"\x01\x1f\x7f ctrl", 4, 4},
+		{"a\x7fb", 3, 3},
+		{"!\x7f!", 3, 3},
+		{"\x7f\x7f\x7f", 3, 3},
+		{" \x7f\n", 3, 3},
+		{"x\x7fHello's", 4, 4},
+	}
+	for _, tt := range tests {
+		if got := count(t, O200k, tt.text); got != tt.o200k {
+			t.Errorf("o200k(%q) = %d, want %d", tt.text, got, tt.o200k)
+		}
+		if got := count(t, Cl100k, tt.text); got != tt.cl100k {
+			t.Errorf("cl100k(%q) = %d, want %d", tt.text, got, tt.cl100k)
+		}
+	}
+}
+
+// TestDELStandIn checks the facts that make counting DEL as the stand-in
+// exact: in both vocabularies no token but the byte itself holds 0x7F or
+// the stand-in, so neither merges with a neighbour; and the module's
+// pre-tokenizer matches the stand-in wherever it stands (its tokens spell
+// the whole text), as the reference one matches DEL.
+func TestDELStandIn(t *testing.T) {
+	for _, enc := range []tokenizer.Encoding{tokenizer.O200kBase, tokenizer.Cl100kBase} {
+		c, err := tokenizer.Get(enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		singles, decoded := 0, 0
+		for id := uint(0); id < 210_000; id++ {
+			tok, err := c.Decode([]uint{id})
+			if err != nil {
+				continue // not a token id
+			}
+			decoded++
+			if strings.IndexByte(tok, 0x7f) < 0 && strings.IndexByte(tok, standIn) < 0 {
+				continue
+			}
+			if len(tok) != 1 {
+				t.Errorf("%s: token %d %q holds 0x7F or the stand-in with other bytes", enc, id, tok)
+			}
+			singles++
+		}
+		if decoded < 100_000 || singles != 2 {
+			t.Errorf("%s: %d tokens decoded, %d single-byte DEL and stand-in tokens, want the vocabulary and 2", enc, decoded, singles)
+		}
+		for _, s := range []string{"\x02", "\x02 ctrl", "a\x02b", "!\x02!", " \x02\n", "x\x02Hello's", "\x02\x02 \x02", "1\x0223", "\t\x02\r\n"} {
+			_, toks, err := c.Encode(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(toks, "") != s {
+				t.Errorf("%s: %q pre-tokenizes to %q, dropping part of it", enc, s, toks)
+			}
+		}
+	}
+	// The module drops DEL, which is what the stand-in works around; if a
+	// later version stops dropping it, this says so.
+	c, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := c.Count("\x7f"); err != nil || n != 0 {
+		t.Logf("the tokenizer module counts DEL as %d token(s) (%v): the stand-in may no longer be needed", n, err)
+	}
+}
+
 func TestChars(t *testing.T) {
 	tests := []struct {
 		text string

@@ -337,11 +337,10 @@ func (g gen) pagination() *wire.Pagination {
 }
 
 // awkwardCursors are next_cursor tokens a text format must take care
-// with. (U+007F, which text formats drop as they drop U+0000–U+001F,
-// reaches cursors through the awkward strings of str.)
+// with.
 var awkwardCursors = []string{
 	"", "abc=", "with space", `say "hi"`, `back\slash`, "line one\nline two", "cr\rtab\t",
-	"日本語 ☃ 😀", "\x00\x01\x1f", "bare\x01safe", "true", "null", "42", " lead", "trail ",
+	"日本語 ☃ 😀", "\x00\x01\x1f\x7f", "bare\x01safe", "true", "null", "42", " lead", "trail ",
 	"@header", "a: b", "#{}[],|=",
 }
 
