@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -286,26 +287,13 @@ func (e *encoder) node(nd *wire.Node, cellName *string, i, j int) bool {
 // key "type" or "id", no key twice), with what is wrong; msg is "" when all
 // are well.
 func badProperty(props []wire.Property) (i int, msg string) {
-	var seen map[string]struct{}
-	if len(props) > 16 {
-		seen = make(map[string]struct{}, len(props))
-	}
+	dup := keyset.FirstRepeat(len(props), func(i int) string { return props[i].Key })
 	for i := range props {
-		k := props[i].Key
-		if k == "type" || k == "id" {
+		if k := props[i].Key; k == "type" || k == "id" {
 			return i, fmt.Sprintf("property key %q is reserved", k)
 		}
-		if seen != nil {
-			if _, dup := seen[k]; dup {
-				return i, fmt.Sprintf("property key %q given twice", k)
-			}
-			seen[k] = struct{}{}
-			continue
-		}
-		for j := 0; j < i; j++ {
-			if props[j].Key == k {
-				return i, fmt.Sprintf("property key %q given twice", k)
-			}
+		if i == dup {
+			return i, fmt.Sprintf("property key %q given twice", props[i].Key)
 		}
 	}
 	return 0, ""
