@@ -359,29 +359,16 @@ func (d *decoder) node(n *Node) error {
 			haveID = true
 			n.ID, err = d.id("node id")
 		default:
-			props := d.props[base:]
-			if len(props) == d.l.MaxElements {
-				return d.tooMany(keyOff, "node properties")
-			}
-			if len(key) > d.l.MaxStringBytes {
-				return d.tooLong(keyOff)
-			}
-			if keys.add(key, keyOff, func(i int) string { return props[i].Key }) {
-				return d.errAt(keyOff, "node: duplicate property "+Excerpt(key))
-			}
-			var v Value
-			v, err = d.value(key)
-			d.props = append(d.props, Property{Key: key, Value: v})
+			err = d.property(&keys, base, "node", key, keyOff)
 		}
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	if off, k, dup := keys.repeat(func(i int) string { return d.props[base+i].Key }); dup {
-		return d.errAt(off, "node: duplicate property "+Excerpt(k))
+	if n.Properties, err = d.endProperties(&keys, base, "node"); err != nil {
+		return err
 	}
-	n.Properties = d.keepProps(d.props[base:])
 	if !haveType {
 		return d.errAt(start, "node: missing \"type\"")
 	}
@@ -582,25 +569,40 @@ func (d *decoder) refProperties() ([]Property, error) {
 		if key == "type" || key == "id" {
 			return d.errAt(keyOff, "node reference: property named "+strconv.Quote(key))
 		}
-		props := d.props[base:]
-		if len(props) == d.l.MaxElements {
-			return d.tooMany(keyOff, "node reference properties")
-		}
-		if len(key) > d.l.MaxStringBytes {
-			return d.tooLong(keyOff)
-		}
-		if keys.add(key, keyOff, func(i int) string { return props[i].Key }) {
-			return d.errAt(keyOff, "node reference: duplicate property "+Excerpt(key))
-		}
-		v, err := d.value(key)
-		d.props = append(d.props, Property{Key: key, Value: v})
-		return err
+		return d.property(&keys, base, "node reference", key, keyOff)
 	})
 	if err != nil {
 		return nil, err
 	}
+	return d.endProperties(&keys, base, "node reference")
+}
+
+// property reads the value of the property key, at keyOff, of a node
+// whose properties so far are d.props[base:], after checking the key
+// against MaxElements, MaxStringBytes and the keys before it; what names
+// the node in errors ("node", "node reference").
+func (d *decoder) property(keys *objectKeys, base int, what, key string, keyOff int) error {
+	props := d.props[base:]
+	if len(props) == d.l.MaxElements {
+		return d.tooMany(keyOff, what+" properties")
+	}
+	if len(key) > d.l.MaxStringBytes {
+		return d.tooLong(keyOff)
+	}
+	if keys.add(key, keyOff, func(i int) string { return props[i].Key }) {
+		return d.errAt(keyOff, what+": duplicate property "+Excerpt(key))
+	}
+	v, err := d.value(key)
+	d.props = append(d.props, Property{Key: key, Value: v})
+	return err
+}
+
+// endProperties returns a copy of the node's properties, d.props[base:],
+// once its object has been read, or the error for a repeated key that
+// property could not find at once.
+func (d *decoder) endProperties(keys *objectKeys, base int, what string) ([]Property, error) {
 	if off, k, dup := keys.repeat(func(i int) string { return d.props[base+i].Key }); dup {
-		return nil, d.errAt(off, "node reference: duplicate property "+Excerpt(k))
+		return nil, d.errAt(off, what+": duplicate property "+Excerpt(k))
 	}
 	return d.keepProps(d.props[base:]), nil
 }
