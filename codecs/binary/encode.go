@@ -292,16 +292,23 @@ func (e *encoder) node(nd *wire.Node, cellName *string, i, j int) bool {
 
 // badProperty reports the first property that breaks the model's rules (no
 // key "type" or "id", no key twice), with what is wrong; msg is "" when all
-// are well.
+// are well. It finds them in the order the decoder does: a reserved key,
+// or a repeat among the first keyset.Eager keys, as the keys come, and a
+// later repeat after the last key.
 func badProperty(props []wire.Property) (i int, msg string) {
-	dup := keyset.FirstRepeat(len(props), func(i int) string { return props[i].Key })
+	var keys keyset.Seq
+	key := func(j int) string { return props[j].Key }
 	for i := range props {
-		if k := props[i].Key; k == "type" || k == "id" {
+		k := props[i].Key
+		if k == "type" || k == "id" {
 			return i, fmt.Sprintf("property key %q is reserved", k)
 		}
-		if i == dup {
-			return i, fmt.Sprintf("property key %q given twice", props[i].Key)
+		if keys.Add(k, key) {
+			return i, fmt.Sprintf("property key %q given twice", k)
 		}
+	}
+	if r := keys.Repeat(key); r >= 0 {
+		return r, fmt.Sprintf("property key %q given twice", props[r].Key)
 	}
 	return 0, ""
 }
