@@ -1,14 +1,13 @@
 package wire
 
 import (
-	"cmp"
-	"hash/maphash"
 	"math"
-	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/graphwire/graphwire/internal/keyset"
 )
 
 // DecodeJSON parses canonical-shaped JSON into a response, within l (zero
@@ -63,87 +62,34 @@ func (d *decoder) keepProps(ps []Property) []Property {
 	return append([]Property(nil), ps...)
 }
 
-// dupCheckLinear is how many keys an object may have before duplicate
-// keys are found by hashing rather than by comparing with each earlier one.
-const dupCheckLinear = 16
-
-// keySeed seeds the hashes of object keys; it is random, so that an input
-// cannot be made of keys whose hashes collide.
-var keySeed = maphash.MakeSeed()
-
-// keySet finds duplicate keys of one object in time linear in their number
-// (with a sort of their hashes, n log n, whose cost per key barely grows):
-// the first dupCheckLinear keys are compared as they come; past them every
-// key's hash is recorded, and dup sorts the hashes once the object ends.
-// A sorted slice of hashes, unlike a map, is read in order, so its cost per
-// key does not grow with the cache misses of a large table.
-type keySet struct {
-	n     int
-	small [dupCheckLinear]int // offsets of the first keys
-	hs    []keyHash
-}
-
-type keyHash struct {
-	h   uint64
-	off int // the key's offset in the input
-	i   int // its index among the object's keys
+// objectKeys finds a repeated key in an object: among its first
+// keyset.Eager keys at once, at the key; past them once the object ends,
+// at the first repeat's offset, which it keeps for those keys.
+type objectKeys struct {
+	seq  keyset.Seq
+	late []int // offsets of the keys past keyset.Eager
 }
 
 // add records key, at offset off, as the object's next key; earlier(i)
-// returns the i-th key before it. Among the first dupCheckLinear keys it
-// reports a duplicate at once; later ones are found by dup.
-func (s *keySet) add(key string, off int, earlier func(i int) string) bool {
-	n := s.n
-	s.n++
-	if n < dupCheckLinear {
-		for i := 0; i < n; i++ {
-			if earlier(i) == key {
-				return true
-			}
-		}
-		s.small[n] = off
-		return false
+// returns the i-th key before it. It reports a repeat it finds at once.
+func (k *objectKeys) add(key string, off int, earlier func(i int) string) bool {
+	if k.seq.Add(key, earlier) {
+		return true
 	}
-	if s.hs == nil {
-		s.hs = make([]keyHash, 0, 4*dupCheckLinear)
-		for i := 0; i < n; i++ {
-			s.hs = append(s.hs, keyHash{maphash.String(keySeed, earlier(i)), s.small[i], i})
-		}
+	if k.seq.Len() > keyset.Eager {
+		k.late = append(k.late, off)
 	}
-	s.hs = append(s.hs, keyHash{maphash.String(keySeed, key), off, n})
 	return false
 }
 
-// dup returns the offset and text of the first key, in input order, that
-// repeats an earlier key of the object, once all its keys have been added;
-// key(i) returns the i-th key.
-func (s *keySet) dup(key func(i int) string) (off int, k string, found bool) {
-	hs := s.hs
-	if len(hs) == 0 {
+// repeat returns the offset and text of the first key that repeats an
+// earlier one, once the object has ended; key(i) returns its i-th key.
+func (k *objectKeys) repeat(key func(i int) string) (off int, text string, found bool) {
+	i := k.seq.Repeat(key)
+	if i < 0 {
 		return 0, "", false
 	}
-	slices.SortFunc(hs, func(a, b keyHash) int {
-		if c := cmp.Compare(a.h, b.h); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.i, b.i)
-	})
-	first := -1
-	for j := 1; j < len(hs); j++ {
-		// Within a run of equal hashes the keys are in input order.
-		for k := j - 1; k >= 0 && hs[k].h == hs[j].h; k-- {
-			if key(hs[k].i) == key(hs[j].i) {
-				if first < 0 || hs[j].i < hs[first].i {
-					first = j
-				}
-				break
-			}
-		}
-	}
-	if first < 0 {
-		return 0, "", false
-	}
-	return hs[first].off, key(hs[first].i), true
+	return k.late[i-keyset.Eager], key(i), true
 }
 
 func (d *decoder) errAt(off int, msg string) error {
@@ -393,7 +339,7 @@ func (d *decoder) array(what string, fn func(i int) error) error {
 
 func (d *decoder) node(n *Node) error {
 	var haveType, haveID bool
-	var keys keySet
+	var keys objectKeys
 	start := d.pos
 	base := len(d.props)
 	defer func() { d.props = d.props[:base] }()
@@ -413,29 +359,16 @@ func (d *decoder) node(n *Node) error {
 			haveID = true
 			n.ID, err = d.id("node id")
 		default:
-			props := d.props[base:]
-			if len(props) == d.l.MaxElements {
-				return d.tooMany(keyOff, "node properties")
-			}
-			if len(key) > d.l.MaxStringBytes {
-				return d.tooLong(keyOff)
-			}
-			if keys.add(key, keyOff, func(i int) string { return props[i].Key }) {
-				return d.errAt(keyOff, "node: duplicate property "+Excerpt(key))
-			}
-			var v Value
-			v, err = d.value(key)
-			d.props = append(d.props, Property{Key: key, Value: v})
+			err = d.property(&keys, base, "node", key, keyOff)
 		}
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	if off, k, dup := keys.dup(func(i int) string { return d.props[base+i].Key }); dup {
-		return d.errAt(off, "node: duplicate property "+Excerpt(k))
+	if n.Properties, err = d.endProperties(&keys, base, "node"); err != nil {
+		return err
 	}
-	n.Properties = d.keepProps(d.props[base:])
 	if !haveType {
 		return d.errAt(start, "node: missing \"type\"")
 	}
@@ -562,7 +495,7 @@ func (d *decoder) groupColumn(g *GroupColumn) error {
 }
 
 func (d *decoder) row() (Row, error) {
-	var keys keySet
+	var keys objectKeys
 	base := len(d.cells)
 	defer func() { d.cells = d.cells[:base] }()
 	err := d.object("row", func(key string, keyOff int) error {
@@ -599,7 +532,7 @@ func (d *decoder) row() (Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	if off, k, dup := keys.dup(func(i int) string { return d.cells[base+i].Name }); dup {
+	if off, k, dup := keys.repeat(func(i int) string { return d.cells[base+i].Name }); dup {
 		return nil, d.errAt(off, "row: duplicate cell "+Excerpt(k))
 	}
 	return append(Row{}, d.cells[base:]...), nil
@@ -629,32 +562,47 @@ func (d *decoder) nodeRef() (*Node, error) {
 
 // refProperties parses the properties object of a node reference.
 func (d *decoder) refProperties() ([]Property, error) {
-	var keys keySet
+	var keys objectKeys
 	base := len(d.props)
 	defer func() { d.props = d.props[:base] }()
 	err := d.object("properties", func(key string, keyOff int) error {
 		if key == "type" || key == "id" {
 			return d.errAt(keyOff, "node reference: property named "+strconv.Quote(key))
 		}
-		props := d.props[base:]
-		if len(props) == d.l.MaxElements {
-			return d.tooMany(keyOff, "node reference properties")
-		}
-		if len(key) > d.l.MaxStringBytes {
-			return d.tooLong(keyOff)
-		}
-		if keys.add(key, keyOff, func(i int) string { return props[i].Key }) {
-			return d.errAt(keyOff, "node reference: duplicate property "+Excerpt(key))
-		}
-		v, err := d.value(key)
-		d.props = append(d.props, Property{Key: key, Value: v})
-		return err
+		return d.property(&keys, base, "node reference", key, keyOff)
 	})
 	if err != nil {
 		return nil, err
 	}
-	if off, k, dup := keys.dup(func(i int) string { return d.props[base+i].Key }); dup {
-		return nil, d.errAt(off, "node reference: duplicate property "+Excerpt(k))
+	return d.endProperties(&keys, base, "node reference")
+}
+
+// property reads the value of the property key, at keyOff, of a node
+// whose properties so far are d.props[base:], after checking the key
+// against MaxElements, MaxStringBytes and the keys before it; what names
+// the node in errors ("node", "node reference").
+func (d *decoder) property(keys *objectKeys, base int, what, key string, keyOff int) error {
+	props := d.props[base:]
+	if len(props) == d.l.MaxElements {
+		return d.tooMany(keyOff, what+" properties")
+	}
+	if len(key) > d.l.MaxStringBytes {
+		return d.tooLong(keyOff)
+	}
+	if keys.add(key, keyOff, func(i int) string { return props[i].Key }) {
+		return d.errAt(keyOff, what+": duplicate property "+Excerpt(key))
+	}
+	v, err := d.value(key)
+	d.props = append(d.props, Property{Key: key, Value: v})
+	return err
+}
+
+// endProperties returns a copy of the node's properties, d.props[base:],
+// once its object has been read, or the error for a repeated key that
+// property could not find at once.
+func (d *decoder) endProperties(keys *objectKeys, base int, what string) ([]Property, error) {
+	if off, k, dup := keys.repeat(func(i int) string { return d.props[base+i].Key }); dup {
+		return nil, d.errAt(off, what+": duplicate property "+Excerpt(k))
 	}
 	return d.keepProps(d.props[base:]), nil
 }

@@ -496,10 +496,7 @@ func (c *checker) response(codec string, r *GraphResponse) error {
 	for i := range r.Nodes {
 		n := &r.Nodes[i]
 		np := p.idx(i)
-		if err := c.fields(codec, &np, field{"type", n.Type}); err != nil {
-			return err
-		}
-		if err := c.props(codec, n.Properties, &np); err != nil {
+		if err := c.node(codec, n, &np); err != nil {
 			return err
 		}
 		if !c.m.Node(n) {
@@ -567,10 +564,7 @@ func (c *checker) response(codec string, r *GraphResponse) error {
 			}
 			cp := rp.key1(cell.Name)
 			if n := cell.Node; n != nil {
-				if err := c.fields(codec, &cp, field{"type", n.Type}); err != nil {
-					return err
-				}
-				if err := c.props(codec, n.Properties, &cp); err != nil {
+				if err := c.node(codec, n, &cp); err != nil {
 					return err
 				}
 			} else if err := c.value(codec, cell.Value, &cp); err != nil {
@@ -588,6 +582,15 @@ func (c *checker) response(codec string, r *GraphResponse) error {
 		return c.tooBig(codec, nil)
 	}
 	return nil
+}
+
+// node checks the type and the properties of the node at p, an element of
+// nodes or a row cell.
+func (c *checker) node(codec string, n *Node, p *path) error {
+	if err := c.fields(codec, p, field{"type", n.Type}); err != nil {
+		return err
+	}
+	return c.props(codec, n.Properties, p)
 }
 
 // props checks the properties of the node at p.

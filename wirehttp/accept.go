@@ -111,7 +111,7 @@ func choose(values []string, offers []offer, best []rangeMatch) (idx int, parsed
 	for _, v := range values {
 		for len(v) > 0 {
 			var el string
-			el, v = nextElement(v)
+			el, v = cutQuoted(v, ',')
 			mr, ok := parseRange(el)
 			if !ok {
 				continue
@@ -175,9 +175,10 @@ func matchRange(mr mediaRange, o *offer) int {
 	return specType
 }
 
-// nextElement splits the first comma-separated element off s, honouring
-// quoted strings (a comma inside quotes does not separate).
-func nextElement(s string) (el, rest string) {
+// cutQuoted splits s at its first sep outside a quoted string (a
+// separator inside quotes, escaped or not, does not split): the Accept
+// header's ',' between elements and ';' between parameters.
+func cutQuoted(s string, sep byte) (before, after string) {
 	inQuote := false
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
@@ -185,7 +186,7 @@ func nextElement(s string) (el, rest string) {
 			i++
 		case c == '"':
 			inQuote = !inQuote
-		case !inQuote && c == ',':
+		case !inQuote && c == sep:
 			return s[:i], s[i+1:]
 		}
 	}
@@ -211,7 +212,7 @@ func parseRange(el string) (mediaRange, bool) {
 	start := 0
 	for rest != "" {
 		var p string
-		p, rest = nextParam(rest)
+		p, rest = cutQuoted(rest, ';')
 		name, val, _ := strings.Cut(trimOWS(p), "=")
 		if strings.EqualFold(trimOWS(name), "q") {
 			q, ok := parseQ(trimOWS(val))
@@ -228,30 +229,13 @@ func parseRange(el string) (mediaRange, bool) {
 	return mr, true
 }
 
-// nextParam splits the first ';'-separated parameter off s, honouring
-// quoted strings.
-func nextParam(s string) (p, rest string) {
-	inQuote := false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case inQuote && c == '\\':
-			i++
-		case c == '"':
-			inQuote = !inQuote
-		case !inQuote && c == ';':
-			return s[:i], s[i+1:]
-		}
-	}
-	return s, ""
-}
-
 // parseParams parses "a=1; b=\"x y\"" into a map with lower-case names.
 // Empty parameters (";;") are allowed, as RFC 9110 allows them.
 func parseParams(s string) (map[string]string, bool) {
 	out := make(map[string]string, 2)
 	for s != "" {
 		var p string
-		p, s = nextParam(s)
+		p, s = cutQuoted(s, ';')
 		p = trimOWS(p)
 		if p == "" {
 			continue

@@ -52,15 +52,10 @@ func loadMix(t testing.TB) ([]wirehttp.Resource, []loadRequest) {
 	return rs, mix
 }
 
-// TestLoad: 64 concurrent clients send 20,000 requests over mixed formats
-// to one loopback server; every answer must be 200 with exactly the
-// codec's bytes, and the heap must come back within loadHeapBound.
-func TestLoad(t *testing.T) {
-	if testing.Short() {
-		t.Skip("load test skipped in -short mode")
-	}
-	const clients, total = 64, 20_000
-	rs, mix := loadMix(t)
+// serveCatalog serves rs with the default options from a loopback server
+// that closes when the test ends.
+func serveCatalog(t *testing.T, rs []wirehttp.Resource) *httptest.Server {
+	t.Helper()
 	s, err := wirehttp.New(nil, wirehttp.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +65,20 @@ func TestLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(h)
-	defer srv.Close()
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestLoad: 64 concurrent clients send 20,000 requests over mixed formats
+// to one loopback server; every answer must be 200 with exactly the
+// codec's bytes, and the heap must come back within loadHeapBound.
+func TestLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load test skipped in -short mode")
+	}
+	const clients, total = 64, 20_000
+	rs, mix := loadMix(t)
+	srv := serveCatalog(t, rs)
 	tr := &http.Transport{MaxIdleConnsPerHost: clients, DisableCompression: true}
 	client := &http.Client{Transport: tr, Timeout: 60 * time.Second}
 	defer tr.CloseIdleConnections()
@@ -286,16 +294,7 @@ func BenchmarkNegotiate(b *testing.B) {
 // format (each format is encoded once, under the race detector in CI).
 func TestStaticFirstRequestsConcurrent(t *testing.T) {
 	rs, mix := loadMix(t)
-	s, err := wirehttp.New(nil, wirehttp.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := s.Catalog(rs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv := serveCatalog(t, rs)
 	tr := &http.Transport{MaxIdleConnsPerHost: 16, DisableCompression: true}
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr, Timeout: time.Minute}

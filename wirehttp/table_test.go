@@ -315,7 +315,13 @@ func (f *fixture) do(t *testing.T, tc tcase, path, inm string) (*http.Response, 
 	if inm != "" {
 		req.Header.Set("If-None-Match", inm)
 	}
-	resp, err := f.client.Do(req)
+	return send(t, f.client, req)
+}
+
+// send sends req with client and returns the response with its whole body.
+func send(t *testing.T, client *http.Client, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -539,16 +545,7 @@ func TestRespondStreams(t *testing.T) {
 		if inm != "" {
 			req.Header.Set("If-None-Match", inm)
 		}
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp, b
+		return send(t, client, req)
 	}
 	bufResp, bufBody := get(wirehttp.Options{StreamElements: -1}, "")
 	if appends.Load() != 1 || streams.Load() != 0 {

@@ -1,12 +1,10 @@
 package binary
 
 import (
-	"cmp"
 	"fmt"
-	"hash/maphash"
 	"math"
-	"slices"
 
+	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -477,37 +475,26 @@ func (d *decoder) node(nd *wire.Node, props int) {
 		return
 	}
 	nd.Properties = d.takeProps(n)
-	var hashes []keyHash // past dupLinear keys, every key's hash
+	var keys keyset.Seq
+	key := func(j int) string { return nd.Properties[j].Key }
 	for k := 0; k < n; k++ {
-		key := d.name("property key")
+		name := d.name("property key")
 		if d.err != nil {
 			return
 		}
-		if key == "type" || key == "id" {
-			d.failf("property key %q is reserved", key)
+		if name == "type" || name == "id" {
+			d.failf("property key %q is reserved", name)
 			return
 		}
-		if k < dupLinear {
-			for j := 0; j < k; j++ {
-				if nd.Properties[j].Key == key {
-					d.failf("property key %q given twice", key)
-					return
-				}
-			}
-		} else {
-			if hashes == nil {
-				hashes = make([]keyHash, 0, prealloc(n))
-				for j := 0; j < k; j++ {
-					hashes = append(hashes, keyHash{maphash.String(keySeed, nd.Properties[j].Key), j})
-				}
-			}
-			hashes = append(hashes, keyHash{maphash.String(keySeed, key), k})
+		if keys.Add(name, key) {
+			d.failf("property key %q given twice", name)
+			return
 		}
-		nd.Properties = append(nd.Properties, wire.Property{Key: key, Value: d.value("property value")})
+		nd.Properties = append(nd.Properties, wire.Property{Key: name, Value: d.value("property value")})
 	}
-	if d.err == nil && hashes != nil {
-		if key, dup := firstDup(hashes, nd.Properties); dup {
-			d.failf("property key %q given twice", key)
+	if d.err == nil {
+		if r := keys.Repeat(key); r >= 0 {
+			d.failf("property key %q given twice", nd.Properties[r].Key)
 		}
 	}
 }
@@ -530,47 +517,6 @@ func (d *decoder) takeProps(n int) []wire.Property {
 	s := d.props[len(d.props) : len(d.props) : len(d.props)+n]
 	d.props = d.props[:len(d.props)+n]
 	return s
-}
-
-// dupLinear is how many keys a node may have before duplicates are found by
-// hashing rather than by comparing each key with every earlier one.
-const dupLinear = 16
-
-// keySeed seeds the hashes of property keys; it is random, so that an input
-// cannot be made of keys whose hashes collide.
-var keySeed = maphash.MakeSeed()
-
-type keyHash struct {
-	h uint64
-	i int
-}
-
-// firstDup returns the first key of props, in order, that repeats an
-// earlier one, given the hash of every key. It sorts the hashes: a sorted
-// slice is read in order, so the cost per key does not grow with the
-// cache misses of a large hash table as the node grows.
-func firstDup(hs []keyHash, props []wire.Property) (string, bool) {
-	slices.SortFunc(hs, func(a, b keyHash) int {
-		if c := cmp.Compare(a.h, b.h); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.i, b.i)
-	})
-	first := -1
-	for j := 1; j < len(hs); j++ {
-		for k := j - 1; k >= 0 && hs[k].h == hs[j].h; k-- {
-			if props[hs[k].i].Key == props[hs[j].i].Key {
-				if first < 0 || hs[j].i < first {
-					first = hs[j].i
-				}
-				break
-			}
-		}
-	}
-	if first < 0 {
-		return "", false
-	}
-	return props[first].Key, true
 }
 
 func (d *decoder) edge(e *wire.Edge) {

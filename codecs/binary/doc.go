@@ -85,9 +85,9 @@
 // are all errors. Every error is a *wire.DecodeError whose Offset is the
 // byte offset of the offending item ("cbor: offset 42: node id: expected
 // integer, found string"); a key repeated in a node of more than 16
-// properties is found once the node is read (the keys' hashes are sorted
-// then, which keeps the check linear on nodes of a million keys) and
-// reported at the node's last item. The encoder refuses, with a
+// properties is found once the node is read (with a map of the keys, or
+// past 1,024 of them a radix sort of their hashes, which keeps the check
+// linear on nodes of a million keys) and reported at the node's last item. The encoder refuses, with a
 // *wire.EncodeError naming the path, the responses the decoder would
 // refuse.
 //

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -216,17 +217,24 @@ func (e *encoder) response(r *wire.GraphResponse) {
 	e.pagination(r.Pagination)
 }
 
+// width is the length of a record of required fields followed by optional
+// ones, whose presence is given in order: the record ends at the last
+// optional field present, and every field before that one is written.
+func width(required int, present ...bool) int {
+	n := required
+	for i, p := range present {
+		if p {
+			n = required + i + 1
+		}
+	}
+	return n
+}
+
 // pagination writes [has_more, total_rows?, truncated?, next_cursor?] by
 // the presence rule: [has_more, total_rows] for schema v2, [has_more, null,
 // truncated, next_cursor?] for schema v5 (p has passed Check).
 func (e *encoder) pagination(p *wire.Pagination) {
-	n := 2
-	switch {
-	case p.NextCursor.Valid:
-		n = 4
-	case p.Truncated.Valid:
-		n = 3
-	}
+	n := width(2, p.Truncated.Valid, p.NextCursor.Valid)
 	e.sink.array(n)
 	e.sink.boolean(p.HasMore)
 	e.optInt(p.TotalRows)
@@ -284,43 +292,29 @@ func (e *encoder) node(nd *wire.Node, cellName *string, i, j int) bool {
 
 // badProperty reports the first property that breaks the model's rules (no
 // key "type" or "id", no key twice), with what is wrong; msg is "" when all
-// are well.
+// are well. It finds them in the order the decoder does: a reserved key,
+// or a repeat among the first keyset.Eager keys, as the keys come, and a
+// later repeat after the last key.
 func badProperty(props []wire.Property) (i int, msg string) {
-	var seen map[string]struct{}
-	if len(props) > 16 {
-		seen = make(map[string]struct{}, len(props))
-	}
+	var keys keyset.Seq
+	key := func(j int) string { return props[j].Key }
 	for i := range props {
 		k := props[i].Key
 		if k == "type" || k == "id" {
 			return i, fmt.Sprintf("property key %q is reserved", k)
 		}
-		if seen != nil {
-			if _, dup := seen[k]; dup {
-				return i, fmt.Sprintf("property key %q given twice", k)
-			}
-			seen[k] = struct{}{}
-			continue
+		if keys.Add(k, key) {
+			return i, fmt.Sprintf("property key %q given twice", k)
 		}
-		for j := 0; j < i; j++ {
-			if props[j].Key == k {
-				return i, fmt.Sprintf("property key %q given twice", k)
-			}
-		}
+	}
+	if r := keys.Repeat(key); r >= 0 {
+		return r, fmt.Sprintf("property key %q given twice", props[r].Key)
 	}
 	return 0, ""
 }
 
 func (e *encoder) edge(ed *wire.Edge, i int) bool {
-	n := 5
-	switch {
-	case ed.Step.Valid:
-		n = 8
-	case ed.PathID.Valid:
-		n = 7
-	case ed.Depth.Valid:
-		n = 6
-	}
+	n := width(5, ed.Depth.Valid, ed.PathID.Valid, ed.Step.Valid)
 	e.sink.array(n)
 	if !e.name(ed.From) {
 		e.fail(fmt.Sprintf("edges[%d].from", i), notUTF8)
@@ -349,13 +343,7 @@ func (e *encoder) edge(ed *wire.Edge, i int) bool {
 }
 
 func (e *encoder) column(c *wire.Column, i int) bool {
-	n := 2
-	switch {
-	case c.Property.Valid:
-		n = 4
-	case c.Target.Valid:
-		n = 3
-	}
+	n := width(2, c.Target.Valid, c.Property.Valid)
 	e.sink.array(n)
 	ok := e.name(c.Name) && e.name(c.Function) &&
 		(n < 3 || e.optName(c.Target)) && (n < 4 || e.optName(c.Property))
@@ -370,13 +358,7 @@ func (e *encoder) groupColumn(g *wire.GroupColumn, i int) bool {
 		e.fail(fmt.Sprintf("group_columns[%d].kind", i), "unknown group kind %q", g.Kind)
 		return false
 	}
-	n := 3
-	switch {
-	case g.Entity.Valid:
-		n = 5
-	case g.Property.Valid:
-		n = 4
-	}
+	n := width(3, g.Property.Valid, g.Entity.Valid)
 	e.sink.array(n)
 	ok := e.name(g.Name) && e.name(string(g.Kind)) && e.name(g.Node) &&
 		(n < 4 || e.optName(g.Property)) && (n < 5 || e.optName(g.Entity))

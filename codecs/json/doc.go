@@ -98,7 +98,8 @@
 // Decode never panics, allocates in proportion to the input (JSON declares
 // no lengths), and finds duplicate keys in time linear in their number (a
 // key repeated among more than 16 is reported, at its offset, once its
-// object has been read, from a sort of the keys' hashes). It
+// object has been read, from a map of the keys or, past 1,024, a sort
+// of their hashes). It
 // does not keep the caller's slice: it copies the input once, and the
 // strings of the response share that copy.
 package json

@@ -1,5 +1,6 @@
 // Package keyset finds repeated keys in a sequence in time and memory
-// linear in its length, however long and however hostile.
+// linear in its length, however long and however hostile: all at once
+// (FirstRepeat), or as a decoder reads the keys (Seq).
 //
 // A hash map does it in linear time too, but once the keys outgrow the
 // processor's caches every lookup misses them, and the time per key grows
@@ -69,6 +70,46 @@ func FirstRepeat(n int, key func(int) string) int {
 		lo = hi
 	}
 	return first
+}
+
+// Eager is how many keys of a Seq are checked as they are added.
+const Eager = smallN
+
+// Seq finds the first repeated key of a sequence read one key at a time,
+// for a decoder that reports a repeat at the key while the sequence is
+// short and, past Eager keys, once the sequence has ended. The zero Seq is
+// an empty sequence.
+type Seq struct{ n int }
+
+// Add adds the sequence's next key, k; key(i) returns the i-th key added
+// before it. Among the first Eager keys it reports whether k repeats an
+// earlier one; past them it reports false, and Repeat finds the repeat.
+func (s *Seq) Add(k string, key func(int) string) bool {
+	n := s.n
+	s.n++
+	if n >= Eager {
+		return false
+	}
+	for i := range n {
+		if key(i) == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Len returns the number of keys added.
+func (s *Seq) Len() int { return s.n }
+
+// Repeat returns the index of the first key that repeats an earlier one,
+// or -1 when the keys are distinct, once all of them have been added and
+// Add has reported no repeat; key(i) returns the i-th key. It costs
+// nothing for a sequence of at most Eager keys, which Add has checked.
+func (s *Seq) Repeat(key func(int) string) int {
+	if s.n <= Eager {
+		return -1
+	}
+	return FirstRepeat(s.n, key)
 }
 
 type rec struct {
