@@ -92,7 +92,8 @@
 // Stats.Pages walks the response from the start with the same budget,
 // pricing by segments. Stats.WholeJSONTokens, the baseline of
 // Stats.Ratio, counts the whole response as compact canonical JSON: a
-// full count of the largest text, which Options.SkipJSONBaseline avoids.
+// full count of the largest text, made only when Options.JSONBaseline asks
+// for it.
 //
 // Survey reports, per case, codec and budget, how much of a response the
 // first page delivers and how many pages the whole needs.

@@ -88,7 +88,7 @@ func TestExactFallback(t *testing.T) {
 	for k, v := range f.pr.memo {
 		f.pr.memo[k] = v / 2
 	}
-	res, err := f.result(Options{Codec: "goon", Budget: 2000, SkipJSONBaseline: true})
+	res, err := f.result(Options{Codec: "goon", Budget: 2000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestExactFallback(t *testing.T) {
 	if n, _ := c.Count(next); n <= 2000 {
 		t.Errorf("not tight: one more unit costs %d", n)
 	}
-	want, err := Page(r, Options{Codec: "goon", Budget: 2000, SkipJSONBaseline: true})
+	want, err := Page(r, Options{Codec: "goon", Budget: 2000})
 	if err != nil || want.Stats.Units.Kept != to {
 		t.Errorf("fallback page holds %d units, the segment-priced one %d (%v)", to, want.Stats.Units.Kept, err)
 	}

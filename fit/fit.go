@@ -28,11 +28,11 @@ type Options struct {
 	// Cursor resumes after an earlier page: the NextCursor of its
 	// pagination. Empty starts at the beginning.
 	Cursor string
-	// SkipJSONBaseline leaves Stats.WholeJSONTokens and Stats.Ratio at 0
-	// instead of counting the whole response as compact JSON, a full count
-	// of a text larger than the codec's own: for callers that page a
-	// response many times, or know the baseline already.
-	SkipJSONBaseline bool
+	// JSONBaseline fills Stats.WholeJSONTokens and Stats.Ratio: it counts
+	// the whole response as compact JSON, a second full count of a text
+	// larger than the codec's own, which costs more than fitting the page
+	// does. Without it both stay 0. wirebench fit sets it.
+	JSONBaseline bool
 }
 
 // Result is one page: the response, its encoding in the chosen codec, and
@@ -418,7 +418,7 @@ func (f *fitter) result(opts Options) (*Result, error) {
 		Truncated:   to < pl.units,
 		Pages:       pages,
 	}
-	if !opts.SkipJSONBaseline {
+	if opts.JSONBaseline {
 		if st.WholeJSONTokens, err = f.jsonTokens(); err != nil {
 			return nil, err
 		}

@@ -78,7 +78,7 @@ func TestBudgetBelowMinimum(t *testing.T) {
 func TestWholeFits(t *testing.T) {
 	r := adr(t)
 	for _, codec := range []string{"goon", "toon", "json"} {
-		res, err := fit.Page(r, fit.Options{Codec: codec, Budget: 1 << 20})
+		res, err := fit.Page(r, fit.Options{Codec: codec, Budget: 1 << 20, JSONBaseline: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,9 +94,9 @@ func TestWholeFits(t *testing.T) {
 		if st.WholeJSONTokens <= st.WholeTokens && codec != "json" || st.Ratio <= 1 && codec != "json" {
 			t.Errorf("%s: baseline %d tokens, whole %d, ratio %v", codec, st.WholeJSONTokens, st.WholeTokens, st.Ratio)
 		}
-		skipped, err := fit.Page(r, fit.Options{Codec: codec, Budget: 1 << 20, SkipJSONBaseline: true})
+		skipped, err := fit.Page(r, fit.Options{Codec: codec, Budget: 1 << 20})
 		if err != nil || skipped.Stats.WholeJSONTokens != 0 || skipped.Stats.Ratio != 0 {
-			t.Errorf("%s: SkipJSONBaseline: %+v, %v", codec, skipped.Stats, err)
+			t.Errorf("%s: without JSONBaseline: %+v, %v", codec, skipped.Stats, err)
 		}
 	}
 }
@@ -117,7 +117,7 @@ func TestPagesOfTheADRCase(t *testing.T) {
 		var first fit.Stats
 		cursor := ""
 		for page := 1; ; page++ {
-			res, err := fit.Page(r, fit.Options{Codec: codec, Budget: 2000, Cursor: cursor, SkipJSONBaseline: page > 1})
+			res, err := fit.Page(r, fit.Options{Codec: codec, Budget: 2000, Cursor: cursor, JSONBaseline: page == 1})
 			if err != nil {
 				t.Fatalf("%s page %d: %v", codec, page, err)
 			}
@@ -177,9 +177,9 @@ func TestSurvey(t *testing.T) {
 		t.Fatalf("%d rows, want 12", len(rows))
 	}
 	for _, row := range rows {
-		res, err := fit.Page(cases[0].Response, fit.Options{Codec: row.Codec, Budget: row.Budget, SkipJSONBaseline: true})
+		res, err := fit.Page(cases[0].Response, fit.Options{Codec: row.Codec, Budget: row.Budget})
 		if row.Case == "path_finding_s" {
-			res, err = fit.Page(cases[1].Response, fit.Options{Codec: row.Codec, Budget: row.Budget, SkipJSONBaseline: true})
+			res, err = fit.Page(cases[1].Response, fit.Options{Codec: row.Codec, Budget: row.Budget})
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -206,14 +206,14 @@ func TestSurvey(t *testing.T) {
 // call gets the page a lone call gets.
 func TestConcurrentPages(t *testing.T) {
 	r := loadCase(t, filepath.Join(corpusDir, "traversal_s.json"))
-	want, err := fit.Page(r, fit.Options{Codec: "toon", Budget: 300, SkipJSONBaseline: true})
+	want, err := fit.Page(r, fit.Options{Codec: "toon", Budget: 300})
 	if err != nil {
 		t.Fatal(err)
 	}
 	errs := make(chan error, 4)
 	for range 4 {
 		go func() {
-			got, err := fit.Page(r, fit.Options{Codec: "toon", Budget: 300, SkipJSONBaseline: true})
+			got, err := fit.Page(r, fit.Options{Codec: "toon", Budget: 300})
 			if err == nil && string(got.Encoding) != string(want.Encoding) {
 				err = errors.New("a concurrent call returned another page")
 			}

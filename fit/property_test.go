@@ -122,7 +122,7 @@ func checkPages(t *testing.T, name string, r *wire.GraphResponse, codec, counter
 		if page > f.plan.units+1 {
 			t.Fatalf("%s: more pages than units", name)
 		}
-		res, err := Page(r, Options{Codec: codec, Counter: counter, Budget: budget, Cursor: cursor, SkipJSONBaseline: rnd.IntN(2) == 0})
+		res, err := Page(r, Options{Codec: codec, Counter: counter, Budget: budget, Cursor: cursor, JSONBaseline: rnd.IntN(2) == 0})
 		var be *BudgetError
 		if errors.As(err, &be) {
 			// Not even the next unit fits: Min is the smallest budget

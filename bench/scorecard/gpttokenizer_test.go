@@ -196,7 +196,7 @@ func TestTokenCountsMatchGPTTokenizer(t *testing.T) {
 			if !f.budgets {
 				continue
 			}
-			res, err := fit.Page(c.Response, fit.Options{Codec: f.Name, Budget: BudgetSizes[0], SkipJSONBaseline: true})
+			res, err := fit.Page(c.Response, fit.Options{Codec: f.Name, Budget: BudgetSizes[0]})
 			if err != nil {
 				continue // no page of this budget (the budget figures say n/a)
 			}

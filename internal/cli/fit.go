@@ -56,7 +56,7 @@ func runFit(env *Env) error {
 	if err != nil {
 		return fmt.Errorf("%s%w", name, err)
 	}
-	res, err := fit.Page(r, fit.Options{Codec: *codec, Counter: *counter, Budget: n, Cursor: *cursor})
+	res, err := fit.Page(r, fit.Options{Codec: *codec, Counter: *counter, Budget: n, Cursor: *cursor, JSONBaseline: true})
 	if errors.Is(err, fit.ErrBinaryCodec) {
 		return usagef("%v", err)
 	}
