@@ -111,6 +111,7 @@ func knownDivergence(text []byte) bool { return strings.Contains(string(text), "
 // token anatomy (o200k) against the npm package gpt-tokenizer, an
 // independent implementation, exactly.
 func TestTokenCountsMatchGPTTokenizer(t *testing.T) {
+	skipUnderRace(t)
 	node, npm := requireNode(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()

@@ -20,6 +20,18 @@ import (
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
+// skipUnderRace skips a test that builds or counts the whole corpus's
+// scorecard under the race detector, which makes it take minutes: those
+// tests compute, they share nothing between goroutines that
+// TestMarkdownIsDeterministic does not cover under -race. .ci/run runs them
+// again without the race detector (see README, Tests).
+func skipUnderRace(t *testing.T) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("whole-corpus test: .ci/run runs it without -race")
+	}
+}
+
 func root(t *testing.T) string {
 	t.Helper()
 	r, err := corpus.ModuleRoot(".")
@@ -33,6 +45,7 @@ func root(t *testing.T) string {
 // test suite: the committed scorecard.md and every chart beside it are what
 // the committed corpus and the registered codecs give today.
 func TestCommittedScorecardIsCurrent(t *testing.T) {
+	skipUnderRace(t)
 	r := root(t)
 	fresh, err := Generate(filepath.Join(r, corpus.Dir), FileName)
 	if err != nil {
@@ -80,6 +93,7 @@ func copyCorpus(t *testing.T) string {
 // against a copy of the corpus with one property value changed is stale,
 // and the summary points at the changed case.
 func TestCheckFailsWhenOneCorpusValueChanges(t *testing.T) {
+	skipUnderRace(t)
 	r := root(t)
 	dir := copyCorpus(t)
 	path := filepath.Join(dir, corpus.Lean, "traversal_s.json")

@@ -1,0 +1,5 @@
+//go:build !race
+
+package scorecard
+
+const raceEnabled = false
