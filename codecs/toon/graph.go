@@ -141,18 +141,7 @@ func (g *graphEncoder) document(r *wire.GraphResponse) (*Object, error) {
 		doc.Add("rows", rows)
 	}
 	if p := r.Pagination; p != nil {
-		po := g.object(4)
-		po.Add("has_more", p.HasMore)
-		if p.TotalRows.Valid {
-			po.Add("total_rows", Int(p.TotalRows.Int))
-		}
-		if p.Truncated.Valid {
-			po.Add("truncated", p.Truncated.Bool)
-		}
-		if p.NextCursor.Valid {
-			po.Add("next_cursor", p.NextCursor.String)
-		}
-		doc.Add("pagination", po)
+		doc.Add("pagination", g.pagination(p))
 	}
 	return doc, nil
 }
@@ -1513,4 +1502,21 @@ func locate(src []byte, path []pathStep) int {
 		}
 	}
 	return found
+}
+
+// pagination is the layout's pagination object: has_more, then each
+// optional field present in p, in canonical order.
+func (g *graphEncoder) pagination(p *wire.Pagination) *Object {
+	po := g.object(4)
+	po.Add("has_more", p.HasMore)
+	if p.TotalRows.Valid {
+		po.Add("total_rows", Int(p.TotalRows.Int))
+	}
+	if p.Truncated.Valid {
+		po.Add("truncated", p.Truncated.Bool)
+	}
+	if p.NextCursor.Valid {
+		po.Add("next_cursor", p.NextCursor.String)
+	}
+	return po
 }

@@ -124,18 +124,7 @@ func (s *streamer) write(w io.Writer, r *wire.GraphResponse) error {
 		e.field("rows", rows, 0)
 	}
 	if p := r.Pagination; p != nil {
-		po := g.object(4)
-		po.Add("has_more", p.HasMore)
-		if p.TotalRows.Valid {
-			po.Add("total_rows", Int(p.TotalRows.Int))
-		}
-		if p.Truncated.Valid {
-			po.Add("truncated", p.Truncated.Bool)
-		}
-		if p.NextCursor.Valid {
-			po.Add("next_cursor", p.NextCursor.String)
-		}
-		e.field("pagination", po, 0)
+		e.field("pagination", g.pagination(p), 0)
 	}
 	if e.err == nil && len(e.buf) > 0 {
 		_, e.err = w.Write(e.buf)
