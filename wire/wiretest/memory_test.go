@@ -2,20 +2,20 @@ package wiretest
 
 import "testing"
 
-var sink []byte
+var held []byte
 
 func TestMeasureSeesTheHeapACallHolds(t *testing.T) {
 	f := Measure(func() {
-		sink = make([]byte, 64<<20)
+		held = make([]byte, 64<<20)
 		for i := range sink {
 			sink[i] = byte(i)
 		}
 	})
-	sink = nil
+	held = nil
 	if f.PeakHeap < 60<<20 || f.TotalAlloc < 64<<20 {
 		t.Fatalf("a call that holds 64 MiB measured as %v", f)
 	}
-	small := Measure(func() { sink = make([]byte, 1<<10) })
+	small := Measure(func() { held = make([]byte, 1<<10) })
 	if small.PeakHeap > 8<<20 {
 		t.Fatalf("a call that holds 1 KiB measured as %v", small)
 	}
