@@ -1,0 +1,12 @@
+// Package textwire is the text toolkit every text codec of graphwire
+// shares: quoting and escaping (one loop, a rule table per format),
+// unescaping, the JSON string scanner, number formatting and parsing, and
+// the bounded excerpts that error messages quote.
+//
+// A format's rules are values (JSON, TOON, GOON below), so a reader who
+// wants to know how GOON escapes a quoted value looks at one table, and a
+// faster loop, when one is written, speeds up every format at once.
+//
+// Nothing here knows the data model: the package works on strings and
+// bytes, so both package wire (canonical JSON) and the codecs use it.
+package textwire

@@ -1,0 +1,114 @@
+package textwire
+
+import "unicode/utf8"
+
+// Escaping is one format's rule for writing a string inside quotes: each
+// ASCII byte is written as it is, replaced by an escape, or dropped.
+// Ill-formed UTF-8 is written as U+FFFD under every rule.
+type Escaping struct {
+	plain [utf8.RuneSelf]bool   // written as it is
+	repl  [utf8.RuneSelf]string // otherwise: its escape, or "" to drop it
+}
+
+const hexDigits = "0123456789abcdef"
+
+// newEscaping builds a rule: '"' and '\\' are escaped with a backslash,
+// the control characters named in short by their letter escape, every
+// other control character by \u00XX (uHex) or dropped (!uHex); del says
+// whether U+007F is dropped rather than written.
+func newEscaping(short map[byte]byte, uHex, dropDEL bool) *Escaping {
+	e := new(Escaping)
+	for c := 0; c < utf8.RuneSelf; c++ {
+		b := byte(c)
+		switch {
+		case b == '"' || b == '\\':
+			e.repl[c] = string([]byte{'\\', b})
+		case b < 0x20:
+			if l, ok := short[b]; ok {
+				e.repl[c] = string([]byte{'\\', l})
+			} else if uHex {
+				e.repl[c] = string([]byte{'\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xf]})
+			}
+		case b == 0x7f && dropDEL:
+		default:
+			e.plain[c] = true
+		}
+	}
+	return e
+}
+
+// The formats' rules.
+var (
+	// JSON is canonical JSON's (RFC 8259 as encoding/json writes it, less
+	// its HTML escapes): \" \\ \n \r \t \b \f, other control characters as
+	// \u00XX; everything else, U+007F included, as it is.
+	JSON = newEscaping(map[byte]byte{'\n': 'n', '\r': 'r', '\t': 't', '\b': 'b', '\f': 'f'}, true, false)
+
+	// TOON is TOON's (spec §7.1): \" \\ \n \r \t, other control characters
+	// as \u00XX.
+	TOON = newEscaping(map[byte]byte{'\n': 'n', '\r': 'r', '\t': 't'}, true, false)
+
+	// GOON is GOON 1.0.0's quoted values: \" \\ \n \r \t; every other
+	// control character (U+0000–U+001F, U+007F) is dropped.
+	GOON = newEscaping(map[byte]byte{'\n': 'n', '\r': 'r', '\t': 't'}, false, true)
+)
+
+// Append appends s escaped under e, without quotes.
+func (e *Escaping) Append(dst []byte, s string) []byte {
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if e.plain[c] {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, e.repl[c]...)
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, "\ufffd"...)
+			i++
+			start = i
+			continue
+		}
+		i += size
+	}
+	return append(dst, s[start:]...)
+}
+
+// AppendQuoted appends s escaped under e, between double quotes.
+func (e *Escaping) AppendQuoted(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	dst = e.Append(dst, s)
+	return append(dst, '"')
+}
+
+// Plain reports whether Append writes s unchanged: no byte escaped or
+// dropped, valid UTF-8.
+func (e *Escaping) Plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return utf8.ValidString(s[i:]) && e.plainFrom(s[i:])
+		}
+		if !e.plain[c] {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *Escaping) plainFrom(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < utf8.RuneSelf && !e.plain[c] {
+			return false
+		}
+	}
+	return true
+}
