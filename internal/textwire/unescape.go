@@ -16,9 +16,9 @@ type Unescaping struct {
 
 // How an Unescaping reads \uXXXX.
 const (
-	noUnicode      = iota // \u is not an escape
-	unicodeBMP            // four hex digits, a surrogate refused
-	unicodeUTF16          // JSON's: a surrogate pair is one character, a lone surrogate U+FFFD
+	noUnicode    = iota // \u is not an escape
+	unicodeBMP          // four hex digits, a surrogate refused
+	unicodeUTF16        // JSON's: a surrogate pair is one character, a lone surrogate U+FFFD
 )
 
 func newUnescaping(pairs string, unicode uint8, hint string) *Unescaping {
