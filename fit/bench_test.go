@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/graphwire/graphwire/bench/tokens"
 	"github.com/graphwire/graphwire/fit"
+	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 )
 

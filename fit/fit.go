@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/graphwire/graphwire/bench/tokens"
+	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -19,7 +19,7 @@ type Options struct {
 	// github.com/graphwire/graphwire/codecs to fill it with the built-ins).
 	Registry *wire.Registry
 	// Counter is the tokenizer: "o200k" (the default when empty) or
-	// "cl100k". The estimates of bench/tokens are refused: a budget is
+	// "cl100k". The estimates of package tokens are refused: a budget is
 	// kept by real counts only.
 	Counter string
 	// Budget is the most tokens the page's encoding may cost; it must be

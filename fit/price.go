@@ -3,13 +3,10 @@ package fit
 import (
 	"bytes"
 	"fmt"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/tiktoken-go/tokenizer"
-
-	"github.com/graphwire/graphwire/bench/tokens"
+	"github.com/graphwire/graphwire/tokens"
 )
 
 // Segments splits text where the o200k and cl100k pre-tokenizers always
@@ -102,66 +99,29 @@ func isASCIISpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'
 }
 
-// splitters hold one tokenizer per vocabulary that reports its tokens, not
-// only their number, so that one pass over a text counts each of its
-// segments.
-var splitters sync.Map // tokens counter name → *splitter
-
-type splitter struct {
-	once  sync.Once
-	codec tokenizer.Codec
-	err   error
-}
-
-func splitterFor(counter string) (tokenizer.Codec, error) {
-	var enc tokenizer.Encoding
-	switch counter {
-	case tokens.O200k:
-		enc = tokenizer.O200kBase
-	case tokens.Cl100k:
-		enc = tokenizer.Cl100kBase
-	default:
-		return nil, nil
-	}
-	v, _ := splitters.LoadOrStore(counter, &splitter{})
-	sp := v.(*splitter)
-	sp.once.Do(func() {
-		sp.codec, sp.err = tokenizer.Get(enc)
-		if sp.err == nil {
-			// As bench/tokens counts: invalid UTF-8 as U+FFFD, and
-			// special-token text as ordinary text.
-			sp.codec.SetErrorMode(tokenizer.ErrorModeReplace)
-		}
-	})
-	return sp.codec, sp.err
-}
-
 // pricer counts texts segment by segment, remembering the count of every
 // segment it has seen, so that pricing a page whose segments mostly occur
 // in the whole response costs little more than encoding it.
 type pricer struct {
 	counter tokens.Counter
-	split   tokenizer.Codec // nil: learn counts segment by segment
+	split   tokens.SegmentCounter // nil: learn counts segment by segment
 	memo    map[string]int
 	// Counted is the number of bytes given to the tokenizer so far.
 	counted int
 }
 
 func newPricer(c tokens.Counter) (*pricer, error) {
-	split, err := splitterFor(c.Name())
-	if err != nil {
-		return nil, fmt.Errorf("fit: %s: %w", c.Name(), err)
-	}
+	split, _ := c.(tokens.SegmentCounter)
 	return &pricer{counter: c, split: split, memo: make(map[string]int)}, nil
 }
 
 // learn counts text and remembers the count of each of its segments,
-// tokenizing text once: each token is credited to the segment it lies in.
-// Where that cannot be done (invalid UTF-8, whose replacement moves the
-// offsets, or a token across a segment boundary), it prices text segment
-// by segment instead.
+// tokenizing text once: each token is credited to the segment it lies in
+// (tokens.SegmentCounter). Where that cannot be done (invalid UTF-8, whose
+// replacement moves the offsets, or a token across a segment boundary), it
+// prices text segment by segment instead.
 func (p *pricer) learn(text []byte) (int, error) {
-	if p.split == nil || !utf8.Valid(text) {
+	if p.split == nil {
 		return p.price(text)
 	}
 	var ends []int
@@ -169,32 +129,24 @@ func (p *pricer) learn(text []byte) (int, error) {
 	if !Segments(text, func(seg []byte) { off += len(seg); ends = append(ends, off) }) {
 		return p.exact(text)
 	}
-	_, toks, err := p.split.Encode(string(text))
+	counts, ok, err := p.split.CountSegments(text, ends)
 	if err != nil {
-		return 0, fmt.Errorf("fit: %s: %w", p.counter.Name(), err)
+		return 0, fmt.Errorf("fit: %w", err)
+	}
+	if !ok {
+		return p.price(text)
 	}
 	p.counted += len(text)
-	counts := make([]int, len(ends))
-	off, seg := 0, 0
-	for _, tk := range toks {
-		for seg < len(ends) && off >= ends[seg] {
-			seg++
-		}
-		if seg == len(ends) || off+len(tk) > ends[seg] {
-			return p.price(text)
-		}
-		counts[seg]++
-		off += len(tk)
-	}
-	if off != len(text) {
-		return p.price(text)
+	total := 0
+	for _, n := range counts {
+		total += n
 	}
 	start := 0
 	for i, end := range ends {
 		p.memo[string(text[start:end])] = counts[i]
 		start = end
 	}
-	return len(toks), nil
+	return total, nil
 }
 
 // price returns the token count of text: the sum of its segments' counts,

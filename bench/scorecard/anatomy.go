@@ -11,9 +11,9 @@ import (
 	"sync"
 
 	"github.com/graphwire/graphwire/bench/corpus"
-	"github.com/graphwire/graphwire/bench/tokens"
 	"github.com/graphwire/graphwire/codecs/goon"
 	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 )
 

@@ -9,8 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/bench/corpus"
-	"github.com/graphwire/graphwire/bench/tokens"
 	"github.com/graphwire/graphwire/fit"
+	"github.com/graphwire/graphwire/tokens"
 )
 
 // TestBudgetsMatchFitPage checks the token-budget figures of a card

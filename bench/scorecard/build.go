@@ -9,9 +9,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/bench/corpus"
-	"github.com/graphwire/graphwire/bench/tokens"
 	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/fit"
+	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 )
 

@@ -85,7 +85,7 @@ var tokenizerEdgeCases = []string{
 	strings.Repeat("abcdefghij", 2000),
 	strings.Repeat("=", 5000),
 	strings.Repeat("🎉", 500),
-	// DEL, which the tokenizer module alone drops (bench/tokens counts it
+	// DEL, which the tokenizer module alone drops (package tokens counts it
 	// through a stand-in): alone, before a word, inside punctuation and
 	// words, in runs, before a line end.
 	"\x7f",

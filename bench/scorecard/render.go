@@ -10,7 +10,7 @@ import (
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/bench/internal/mdtable"
-	"github.com/graphwire/graphwire/bench/tokens"
+	"github.com/graphwire/graphwire/tokens"
 )
 
 // Command is the one command that regenerates scorecard.md.

@@ -14,8 +14,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/bench/corpus"
-	"github.com/graphwire/graphwire/bench/tokens"
 	cjson "github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )

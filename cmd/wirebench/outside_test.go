@@ -12,7 +12,7 @@ import (
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/bench/scorecard"
-	"github.com/graphwire/graphwire/bench/tokens"
+	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/graphwire/graphwire/bench/corpus"
-	"github.com/graphwire/graphwire/bench/tokens"
 	"github.com/graphwire/graphwire/internal/cli"
+	"github.com/graphwire/graphwire/tokens"
 )
 
 func adrFile(t *testing.T) string {

@@ -32,8 +32,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/graphwire/graphwire/bench/tokens"
 	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/tokens"
 )
 
 func init() {

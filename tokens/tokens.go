@@ -46,6 +46,22 @@ type Counter interface {
 	Count(text []byte) (int, error)
 }
 
+// SegmentCounter is a Counter that can count a text once and say how many
+// of its tokens lie in each of its segments: what a caller that prices
+// many texts made of the same segments (fit) remembers, so that a segment
+// is tokenized once. The real tokenizers are SegmentCounters; the
+// estimates are not.
+type SegmentCounter interface {
+	Counter
+	// CountSegments tokenizes text once and returns, for each segment,
+	// the number of tokens that lie in it; ends[i] is the offset where
+	// segment i ends (ascending, the last one len(text)). ok is false,
+	// and counts is nil, when the tokens do not fall within segments: a
+	// token spans a boundary, or invalid UTF-8 (which counts as U+FFFD)
+	// moves the offsets.
+	CountSegments(text []byte, ends []int) (counts []int, ok bool, err error)
+}
+
 // Names returns every counter name: the real tokenizers first (o200k,
 // cl100k), then the estimates (chars, words).
 func Names() []string { return []string{O200k, Cl100k, Chars, Words} }
@@ -122,6 +138,37 @@ func (b *bpe) Count(text []byte) (int, error) {
 		return 0, fmt.Errorf("tokens: %s: %w", b.name, err)
 	}
 	return n, nil
+}
+
+func (b *bpe) CountSegments(text []byte, ends []int) ([]int, bool, error) {
+	if len(ends) == 0 || ends[len(ends)-1] != len(text) || !utf8.Valid(text) {
+		return nil, false, nil
+	}
+	c, err := b.load()
+	if err != nil {
+		return nil, false, err
+	}
+	// delStandIn replaces byte for byte: the offsets stay.
+	_, toks, err := c.Encode(string(delStandIn(text)))
+	if err != nil {
+		return nil, false, fmt.Errorf("tokens: %s: %w", b.name, err)
+	}
+	counts := make([]int, len(ends))
+	off, seg := 0, 0
+	for _, tk := range toks {
+		for seg < len(ends) && off >= ends[seg] {
+			seg++
+		}
+		if seg == len(ends) || off+len(tk) > ends[seg] {
+			return nil, false, nil
+		}
+		counts[seg]++
+		off += len(tk)
+	}
+	if off != len(text) {
+		return nil, false, nil
+	}
+	return counts, true, nil
 }
 
 // DEL (U+007F) is one character the tokenizer module drops: the

@@ -267,7 +267,7 @@ func TestConcurrentUse(t *testing.T) {
 // TestTokenizerModuleMatchesGoMod keeps TokenizerModule (printed in the
 // scorecard header) in step with the version the module builds with.
 func TestTokenizerModuleMatchesGoMod(t *testing.T) {
-	gomod, err := os.ReadFile("../../go.mod")
+	gomod, err := os.ReadFile("../go.mod")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package tokens_test
 import (
 	"fmt"
 
-	"github.com/graphwire/graphwire/bench/tokens"
+	"github.com/graphwire/graphwire/tokens"
 )
 
 func Example() {
