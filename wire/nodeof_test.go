@@ -52,7 +52,6 @@ type Project struct {
 	Ratio     float32         `json:"ratio,string"`
 	Flag      *bool           `json:"flag,string"`
 	Quoted    string          `json:"quoted,string"`
-	Weird     int             `json:"a\"b"` // not a valid tag name: the Go name is used
 	Any       any             `json:"any"`
 	Number    json.Number     `json:"number"`
 	Raw       json.RawMessage `json:"raw"`
@@ -69,25 +68,25 @@ func sampleProject() Project {
 	seven := int64(7)
 	yes := true
 	return Project{
-		ID:      42,
-		Name:    "graphwire",
-		Stars:   120,
-		Tags:    nil,
-		Empty:   []string{},
-		Level:   2,
-		Parent:  &seven,
-		Ratio:   0.25,
-		Flag:    &yes,
-		Quoted:  `a<b`,
-		Weird:   3,
-		Any:     []any{1, "x"},
-		Number:  "12.50",
-		Raw:     json.RawMessage(`[1, 2.0]`),
-		Stamp:   &ptrText{"s"},
-		Base:    Base{Created: when, Hidden: "hidden"},
-		Extra:   &Extra{Score: 1, Rank: 9},
-		audit:   audit{Editor: "ada", secret: "x"},
-		Omitted: "",
+		ID:       42,
+		Name:     "graphwire",
+		Stars:    120,
+		Tags:     nil,
+		Empty:    []string{},
+		Level:    2,
+		Parent:   &seven,
+		Ratio:    0.25,
+		Flag:     &yes,
+		Quoted:   `a<b`,
+		internal: 1,
+		Any:      []any{1, "x"},
+		Number:   "12.50",
+		Raw:      json.RawMessage(`[1, 2.0]`),
+		Stamp:    &ptrText{"s"},
+		Base:     Base{Created: when, Hidden: "hidden"},
+		Extra:    &Extra{Score: 1, Rank: 9},
+		audit:    audit{Editor: "ada", secret: "x"},
+		Omitted:  "",
 	}
 }
 
@@ -107,7 +106,6 @@ func TestNodeOfStruct(t *testing.T) {
 		wire.Prop("ratio", wire.String("0.25")),
 		wire.Prop("flag", wire.String("true")),
 		wire.Prop("quoted", wire.String(`"a\u003cb"`)),
-		wire.Prop("Weird", wire.Int(3)),
 		wire.Prop("any", wire.ListOf(wire.Int(1), wire.String("x"))),
 		wire.Prop("number", wire.Float(12.5)),
 		wire.Prop("raw", wire.ListOf(wire.Int(1), wire.Float(2))),
@@ -143,7 +141,7 @@ func TestNodeOfStruct(t *testing.T) {
 	for _, pr := range got.Properties {
 		keys = append(keys, pr.Key)
 	}
-	wantKeys := []string{"name", "stars", "private", "Tags", "empty", "labels", "level", "parent", "due", "ratio", "flag", "quoted", "Weird", "any", "number", "raw", "stamp", "created", "editor", "ZeroCount"}
+	wantKeys := []string{"name", "stars", "private", "Tags", "empty", "labels", "level", "parent", "due", "ratio", "flag", "quoted", "any", "number", "raw", "stamp", "created", "editor", "ZeroCount"}
 	if d := cmp.Diff(wantKeys, keys); d != "" {
 		t.Fatalf("keys (-want +got):\n%s", d)
 	}
@@ -246,6 +244,8 @@ func TestNodeOfMatchesEncodingJSON(t *testing.T) {
 		{"map of nil slices", map[string][]int{"nil": nil, "empty": {}}},
 		{"MarshalJSON props", rawJSON(`{"z":1,"a":[2.5,"s"]}`)},
 		{"empty struct", struct{}{}},
+		{"tag names encoding/json refuses fall back to the Go name", stringStruct(`json:"a\"b"`, `json:"a\\b"`, `json:"ok-name_1.$"`)},
+		{"tag with options only", stringStruct(`json:",omitempty"`, `json:""`)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := json.Marshal(tc.in)
@@ -364,13 +364,21 @@ type withType struct {
 // tagged json:"name", built at run time since vet rightly refuses such a
 // type in source.
 func twoTagged() any {
-	t := reflect.StructOf([]reflect.StructField{
-		{Name: "First", Type: reflect.TypeFor[string](), Tag: `json:"name"`},
-		{Name: "Second", Type: reflect.TypeFor[string](), Tag: `json:"name"`},
-	})
-	v := reflect.New(t).Elem()
-	v.Field(0).SetString("a")
-	v.Field(1).SetString("b")
+	return stringStruct(`json:"name"`, `json:"name"`)
+}
+
+// stringStruct returns a struct value with one string field per tag,
+// named First, Second..., holding "a", "b"...
+func stringStruct(tags ...reflect.StructTag) any {
+	names := []string{"First", "Second", "Third"}
+	var fs []reflect.StructField
+	for i, tag := range tags {
+		fs = append(fs, reflect.StructField{Name: names[i], Type: reflect.TypeFor[string](), Tag: tag})
+	}
+	v := reflect.New(reflect.StructOf(fs)).Elem()
+	for i := range tags {
+		v.Field(i).SetString(string(rune('a' + i)))
+	}
 	return v.Interface()
 }
 
