@@ -17,8 +17,11 @@ import (
 //   - a bool gives a bool;
 //   - every signed and unsigned integer type gives an int (a uint, uint64
 //     or uintptr above math.MaxInt64 is an error: int64 cannot hold it);
-//   - float32 and float64 give a float (float32 converted exactly; NaN and
-//     ±Inf are kept, and refused by the codecs that cannot carry them);
+//   - float64 gives a float; float32 gives the float64 of the number
+//     encoding/json writes for it, the shortest decimal that reads back as
+//     the same float32 (float32(0.1) gives 0.1, not 0.10000000149011612,
+//     and converts back to the same float32); NaN and ±Inf are kept, and
+//     refused by the codecs that cannot carry them;
 //   - a string gives a string;
 //   - a time.Time gives a string in RFC 3339 with the fraction of a second
 //     it has (time.RFC3339Nano), the text encoding/json writes; a year
@@ -177,7 +180,9 @@ func reflectValue(rv reflect.Value, path string, depth int) (Value, error) {
 			return Value{}, valueOfErr(path, t, strconv.FormatUint(u, 10)+" ("+t.String()+") is above the int64 range")
 		}
 		return Int(int64(u)), nil
-	case reflect.Float32, reflect.Float64:
+	case reflect.Float32:
+		return Float(float32Value(rv.Float())), nil
+	case reflect.Float64:
 		return Float(rv.Float()), nil
 	case reflect.String:
 		return String(rv.String()), nil
@@ -208,6 +213,17 @@ func reflectValue(rv reflect.Value, path string, depth int) (Value, error) {
 		return ListOf(vs...), nil
 	}
 	return Value{}, valueOfErr(path, t, "unsupported type "+t.String())
+}
+
+// float32Value is the float64 of the shortest decimal that reads back as
+// the float32 f.
+func float32Value(f float64) float64 {
+	var buf [32]byte
+	g, err := strconv.ParseFloat(string(strconv.AppendFloat(buf[:0], f, 'g', -1, 32)), 64)
+	if err != nil {
+		return f // not reached: a float32 always reads back
+	}
+	return g
 }
 
 // timeValue is t as encoding/json writes it, without the quotes.

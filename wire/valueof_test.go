@@ -1,8 +1,10 @@
 package wire_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"net"
 	"strconv"
@@ -111,7 +113,11 @@ func TestValueOf(t *testing.T) {
 		{"uint64 max int64", uint64(math.MaxInt64), wire.Int(math.MaxInt64)},
 		{"uintptr", uintptr(9), wire.Int(9)},
 		{"named int", userID(9007199254740993), wire.Int(9007199254740993)},
-		{"float32 exact", float32(0.1), wire.Float(float64(float32(0.1)))},
+		{"float32 as encoding/json writes it", float32(0.1), wire.Float(0.1)},
+		{"float32 large", float32(16777217), wire.Float(16777216)},
+		{"float32 smallest", float32(math.SmallestNonzeroFloat32), wire.Float(1e-45)},
+		{"float32 infinity", float32(math.Inf(-1)), wire.Float(math.Inf(-1))},
+		{"float32 negative zero", float32(math.Copysign(0, -1)), wire.Float(math.Copysign(0, -1))},
 		{"float64", 1.0, wire.Float(1)},
 		{"negative zero", math.Copysign(0, -1), wire.Float(math.Copysign(0, -1))},
 		{"NaN", math.NaN(), wire.Float(math.NaN())},
@@ -224,6 +230,43 @@ func TestValueOfRejects(t *testing.T) {
 			}
 			if !strings.HasPrefix(err.Error(), "wire: ValueOf: ") || !strings.Contains(err.Error(), tc.want.Msg) {
 				t.Fatalf("Error() = %q", err.Error())
+			}
+		})
+	}
+}
+
+// ValueOf gives the value encoding/json writes for the same Go value.
+func TestValueOfMatchesEncodingJSON(t *testing.T) {
+	seven := 7
+	var nilPtr *int
+	for _, in := range []any{
+		nil, true, false, -3, int8(-128), uint32(math.MaxUint32), int64(math.MinInt64), uint64(math.MaxInt64),
+		1.0, 1e21, 1e-7, -0.5, float32(0.1), float32(3.4e38), float32(1e-45), float32(16777217),
+		"", "a<b>&\u2028\"", label("named"),
+		json.Number("12"), json.Number("1.50"), json.Number("-1e3"),
+		when, time.Date(2024, 2, 29, 23, 59, 59, 123456789, time.FixedZone("", -7*3600-30*60)), &when, (*time.Time)(nil),
+		level(2), upper("go"), &ptrText{"p"}, net.IPv6loopback, both{}, rawJSON(`[1, 1.0, "x"]`), json.RawMessage(`12`),
+		[]string(nil), []string{}, [][]int{{1}, nil, {}}, [2]int{3, 4}, [0]string{},
+		&seven, nilPtr, []any{nil, 1, 2.5, "s", []any{}, []int(nil), when, level(0)},
+		[]*int{&seven, nil}, []float32{0.1, 0.2},
+	} {
+		t.Run(fmt.Sprintf("%T", in), func(t *testing.T) {
+			b, err := json.Marshal(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := json.NewDecoder(bytes.NewReader(b))
+			d.UseNumber()
+			var j any
+			if err := d.Decode(&j); err != nil {
+				t.Fatal(err)
+			}
+			v, err := wire.ValueOf(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := sameAsJSON(v, j); diff != "" {
+				t.Fatalf("ValueOf(%#v)%s\nencoding/json: %s", in, diff, b)
 			}
 		})
 	}
