@@ -52,6 +52,9 @@ type Project struct {
 	Ratio     float32         `json:"ratio,string"`
 	Flag      *bool           `json:"flag,string"`
 	Quoted    string          `json:"quoted,string"`
+	NumStr    json.Number     `json:"numstr,string"`
+	NilQuoted *int            `json:"nilq,string"`
+	LevelStr  level           `json:"levelstr,string"` // a MarshalText method ignores the string option
 	Any       any             `json:"any"`
 	Number    json.Number     `json:"number"`
 	Raw       json.RawMessage `json:"raw"`
@@ -78,6 +81,7 @@ func sampleProject() Project {
 		Ratio:    0.25,
 		Flag:     &yes,
 		Quoted:   `a<b`,
+		NumStr:   "12",
 		internal: 1,
 		Any:      []any{1, "x"},
 		Number:   "12.50",
@@ -106,6 +110,9 @@ func TestNodeOfStruct(t *testing.T) {
 		wire.Prop("ratio", wire.String("0.25")),
 		wire.Prop("flag", wire.String("true")),
 		wire.Prop("quoted", wire.String(`"a\u003cb"`)),
+		wire.Prop("numstr", wire.String("12")),
+		wire.Prop("nilq", wire.Null()),
+		wire.Prop("levelstr", wire.String("low")),
 		wire.Prop("any", wire.ListOf(wire.Int(1), wire.String("x"))),
 		wire.Prop("number", wire.Float(12.5)),
 		wire.Prop("raw", wire.ListOf(wire.Int(1), wire.Float(2))),
@@ -141,7 +148,7 @@ func TestNodeOfStruct(t *testing.T) {
 	for _, pr := range got.Properties {
 		keys = append(keys, pr.Key)
 	}
-	wantKeys := []string{"name", "stars", "private", "Tags", "empty", "labels", "level", "parent", "due", "ratio", "flag", "quoted", "any", "number", "raw", "stamp", "created", "editor", "ZeroCount"}
+	wantKeys := []string{"name", "stars", "private", "Tags", "empty", "labels", "level", "parent", "due", "ratio", "flag", "quoted", "numstr", "nilq", "levelstr", "any", "number", "raw", "stamp", "created", "editor", "ZeroCount"}
 	if d := cmp.Diff(wantKeys, keys); d != "" {
 		t.Fatalf("keys (-want +got):\n%s", d)
 	}
