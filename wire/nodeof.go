@@ -76,8 +76,11 @@ func inNode(err error, field string) error {
 }
 
 func propertiesOf(x any) ([]Property, error) {
-	if x == nil {
+	switch x := x.(type) {
+	case nil:
 		return nil, nil
+	case map[string]any: // the common map, without reflection
+		return anyMapProperties(x)
 	}
 	rv := reflect.ValueOf(x)
 	for depth := 0; ; depth++ {
@@ -145,6 +148,30 @@ func jsonProperties(rv reflect.Value, m methods) ([]Property, error) {
 	}
 	if err != nil {
 		return fail("MarshalJSON of "+t.String()+" wrote no object of properties", err)
+	}
+	return ps, nil
+}
+
+// anyMapProperties is mapProperties for a map[string]any.
+func anyMapProperties(m map[string]any) ([]Property, error) {
+	if len(m) == 0 {
+		return nil, nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	ps := make([]Property, len(keys))
+	for i, k := range keys {
+		if what := reservedName(k); what != "" {
+			return nil, nodeOfErr(k, "", reflect.TypeOf(m), "a map key named "+strconv.Quote(k)+": "+what+", not a property")
+		}
+		v, err := valueOf(m[k], k, 0)
+		if err != nil {
+			return nil, inNode(err, "")
+		}
+		ps[i] = Property{Key: k, Value: v}
 	}
 	return ps, nil
 }

@@ -430,6 +430,8 @@ func TestNodeOfRejects(t *testing.T) {
 			Msg: `duplicate property "Note": also field Right.Shared.Note`}, ""},
 		{"map key id", map[string]int{"a": 1, "id": 2}, wire.ValueOfError{Func: "NodeOf", Path: "id", Type: "map[string]int",
 			Msg: `a map key named "id": the node's own id, not a property`}, `wire: NodeOf: id: a map key named "id": the node's own id, not a property`},
+		{"map[string]any key type", map[string]any{"type": "x"}, wire.ValueOfError{Func: "NodeOf", Path: "type", Type: "map[string]interface {}",
+			Msg: `a map key named "type": the node's own type, not a property`}, ""},
 		{"map keys with one text", map[level]int{2: 1, 3: 2}, wire.ValueOfError{Func: "NodeOf", Path: "high", Type: "map[wire_test.level]int",
 			Msg: `two map keys named "high"`}, ""},
 		{"map key type", map[float64]int{1: 1}, wire.ValueOfError{Func: "NodeOf", Type: "map[float64]int",
