@@ -29,8 +29,11 @@ import (
 //     decimal, a TextMarshaler by its text), in sorted order of the names
 //     (bytewise, as encoding/json sorts them), so the node is the same on
 //     every call whatever Go's map order;
-//   - a type with a MarshalJSON method (json.Marshaler) gives the
-//     properties of the JSON object it writes, in the order written;
+//   - a type with a MarshalJSON method (json.Marshaler), checked first as
+//     encoding/json does, gives the properties of the JSON object it
+//     writes, in the order written, read as DecodeJSON reads a node
+//     reference's properties (null gives none; anything but an object, a
+//     key "type" or "id", or a repeated key is an error);
 //   - a pointer gives what it points to; nil, a nil pointer and a nil map
 //     give a node without properties.
 //

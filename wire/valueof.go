@@ -77,6 +77,8 @@ type ValueOfError struct {
 	Err   error  // the error a MarshalJSON, MarshalText or IsZero method returned, if any (errors.Unwrap returns it)
 }
 
+// Error returns the one-line message: "wire: ", Func, the path and field
+// when there are, the message and the method's error when there is one.
 func (e *ValueOfError) Error() string {
 	fn := e.Func
 	if fn == "" {
@@ -98,7 +100,9 @@ func (e *ValueOfError) Error() string {
 	return s
 }
 
-// Unwrap returns the error of the method that failed, or nil.
+// Unwrap returns the error of the method that failed, or nil; errors.Is and
+// errors.As call it to reach a service's own error from its MarshalJSON or
+// MarshalText.
 func (e *ValueOfError) Unwrap() error { return e.Err }
 
 func valueOfErr(path string, t reflect.Type, msg string) error {
