@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -593,6 +594,99 @@ func BenchmarkNodeOf(b *testing.B) {
 			if _, err := json.Marshal(&u); err != nil {
 				b.Fatal(err)
 			}
+		}
+	})
+}
+
+// goValue draws an ordinary Go value that ValueOf accepts: scalars of
+// several Go types, times, TextMarshalers, nil and empty slices, nested
+// []any.
+func goValue(t *rapid.T, depth int) any {
+	choices := 12
+	if depth >= 3 {
+		choices = 10 // no more lists
+	}
+	switch rapid.IntRange(0, choices-1).Draw(t, "kind") {
+	case 0:
+		return nil
+	case 1:
+		return rapid.Bool().Draw(t, "bool")
+	case 2:
+		return rapid.Int64().Draw(t, "int64")
+	case 3:
+		return rapid.Uint32().Draw(t, "uint32")
+	case 4:
+		f := rapid.Float64().Draw(t, "float64")
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			f = 0
+		}
+		return f
+	case 5:
+		return rapid.Float32Range(-1e30, 1e30).Draw(t, "float32")
+	case 6:
+		return rapid.String().Draw(t, "string")
+	case 7:
+		return time.Unix(rapid.Int64Range(-62135596800+86400, 253402300799-86400).Draw(t, "sec"), rapid.Int64Range(0, 999_999_999).Draw(t, "nsec")).
+			In(time.FixedZone("", 60*rapid.IntRange(-18*60, 18*60).Draw(t, "offset")))
+	case 8:
+		return level(rapid.IntRange(0, 3).Draw(t, "level"))
+	case 9:
+		return rapid.SampledFrom([][]string{nil, {}, {"a", "<b>"}}).Draw(t, "strings")
+	default:
+		n := rapid.IntRange(0, 4).Draw(t, "len")
+		l := make([]any, n)
+		for i := range l {
+			l[i] = goValue(t, depth+1)
+		}
+		return l
+	}
+}
+
+// For any map of ordinary Go values, NodeOf gives the keys and values
+// encoding/json writes.
+func TestNodeOfMatchesEncodingJSONProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		m := map[string]any{}
+		for range rapid.IntRange(0, 8).Draw(t, "props") {
+			k := rapid.String().Draw(t, "key")
+			if k == "type" || k == "id" {
+				continue
+			}
+			m[k] = goValue(t, 0)
+		}
+		b, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := json.NewDecoder(bytes.NewReader(b))
+		d.UseNumber()
+		var keys []string
+		vals := map[string]any{}
+		if _, err := d.Token(); err != nil {
+			t.Fatal(err)
+		}
+		for d.More() {
+			tok, _ := d.Token()
+			var v any
+			if err := d.Decode(&v); err != nil {
+				t.Fatal(err)
+			}
+			keys = append(keys, tok.(string))
+			vals[tok.(string)] = v
+		}
+		n, err := wire.NodeOf("T", 1, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range n.Properties {
+			got = append(got, p.Key)
+			if diff := sameAsJSON(p.Value, vals[p.Key]); diff != "" {
+				t.Fatalf("property %q%s\nencoding/json: %s", p.Key, diff, b)
+			}
+		}
+		if diff := cmp.Diff(keys, got); diff != "" {
+			t.Fatalf("keys (-encoding/json +NodeOf):\n%s", diff)
 		}
 	})
 }
