@@ -150,9 +150,28 @@ func jsonProperties(rv reflect.Value, m methods) ([]Property, error) {
 		}
 	}
 	if err != nil {
-		return fail("MarshalJSON of "+t.String()+" wrote no object of properties", err)
+		return fail("MarshalJSON of "+t.String()+" wrote no object of properties"+promotedFrom(t), err)
 	}
 	return ps, nil
+}
+
+// promotedFrom names the embedded field that gives the struct type t its
+// MarshalJSON method, if one does: a struct embedding time.Time marshals
+// as a time.
+func promotedFrom(t reflect.Type) string {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return ""
+	}
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if sf.Anonymous && (sf.Type.Implements(jsonMarshalerType) || reflect.PointerTo(sf.Type).Implements(jsonMarshalerType)) {
+			return " (the method of embedded field " + sf.Name + "; give that field a name)"
+		}
+	}
+	return ""
 }
 
 // anyMapProperties is mapProperties for a map[string]any.

@@ -2,6 +2,7 @@ package wire_test
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -248,6 +249,7 @@ func TestNodeOfMatchesEncodingJSON(t *testing.T) {
 		{"map[uint8]bool", map[uint8]bool{2: true, 10: false}},
 		{"map[level]int", map[level]int{0: 1, 2: 3}},
 		{"map[upper]int", map[upper]int{"go": 1}}, // a string kind is its string, not its text
+		{"map with interface keys", map[encoding.TextMarshaler]int{level(2): 1, upper("a"): 3}},
 		{"map of TextMarshaler values", map[string]level{"x": 2}},
 		{"map of nil slices", map[string][]int{"nil": nil, "empty": {}}},
 		{"MarshalJSON props", rawJSON(`{"z":1,"a":[2.5,"s"]}`)},
@@ -324,6 +326,9 @@ func TestNodeOfMap(t *testing.T) {
 			wire.Prop("high", wire.String("b")), wire.Prop("low", wire.String("a")),
 		}},
 		{"pointer-receiver TextMarshaler keys", map[ptrText]int{{"k"}: 1}, []wire.Property{wire.Prop("<k>", wire.Int(1))}},
+		{"interface keys", map[interface{ MarshalText() ([]byte, error) }]int{level(2): 1, nil: 2, upper("a"): 3}, []wire.Property{
+			wire.Prop("", wire.Int(2)), wire.Prop("A", wire.Int(3)), wire.Prop("high", wire.Int(1)),
+		}},
 		{"nil map", map[string]int(nil), nil},
 		{"empty map", map[string]int{}, nil},
 		{"pointer to map", &map[string][]int{"n": nil, "e": {}}, []wire.Property{wire.Prop("e", wire.ListOf()), wire.Prop("n", wire.Null())}},
@@ -408,6 +413,13 @@ type listOfMaps struct {
 	Tags []any `json:"tags"`
 }
 
+// event embeds time.Time, and with it its MarshalJSON: encoding/json
+// writes an event as a time string.
+type event struct {
+	time.Time
+	Name string
+}
+
 type badText struct {
 	When time.Time `json:"when"`
 }
@@ -455,6 +467,8 @@ func TestNodeOfRejects(t *testing.T) {
 			Msg: "props of type wire_test.level has a MarshalText method: its text is a string, not properties"}, ""},
 		{"props a time.Time", when, wire.ValueOfError{Func: "NodeOf", Type: "time.Time",
 			Msg: "MarshalJSON of time.Time wrote no object of properties"}, ""},
+		{"MarshalJSON promoted from time.Time", event{Name: "launch"}, wire.ValueOfError{Func: "NodeOf", Type: "wire_test.event",
+			Msg: "MarshalJSON of wire_test.event wrote no object of properties (the method of embedded field Time; give that field a name)"}, ""},
 		{"MarshalJSON object with id", rawJSON(`{"id":1}`), wire.ValueOfError{Func: "NodeOf", Type: "wire_test.rawJSON",
 			Msg: "MarshalJSON of wire_test.rawJSON wrote no object of properties"}, ""},
 		{"MarshalJSON object with a repeated key", rawJSON(`{"a":1,"a":2}`), wire.ValueOfError{Func: "NodeOf", Type: "wire_test.rawJSON",

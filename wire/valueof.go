@@ -255,8 +255,12 @@ var methodCache sync.Map // reflect.Type -> methods
 
 // methodsOf reports the marshaling methods of t, remembered per type.
 func methodsOf(t reflect.Type) methods {
-	if t.Name() == "" && t.Kind() != reflect.Pointer && t.Kind() != reflect.Struct {
-		return 0 // an unnamed type other than a pointer or struct has no methods
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Struct, reflect.Interface:
+	default:
+		if t.Name() == "" {
+			return 0 // an unnamed slice, map, array, func or chan has no methods
+		}
 	}
 	if m, ok := methodCache.Load(t); ok {
 		return m.(methods)
