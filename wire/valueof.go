@@ -1,64 +1,125 @@
 package wire
 
 import (
+	"encoding"
 	"encoding/json"
 	"math"
 	"reflect"
 	"strconv"
+	"sync"
+	"time"
 )
 
-// ValueOf builds a Value from an ordinary Go value:
+// ValueOf builds a Value from an ordinary Go value, as encoding/json would
+// write it where the model can hold that:
 //
-//   - nil, and a nil pointer, give null;
+//   - nil, a nil pointer and a nil interface give null;
 //   - a bool gives a bool;
 //   - every signed and unsigned integer type gives an int (a uint, uint64
 //     or uintptr above math.MaxInt64 is an error: int64 cannot hold it);
-//   - float32 and float64 give a float (float32 converted exactly);
+//   - float64 gives a float; float32 gives the float64 of the number
+//     encoding/json writes for it, the shortest decimal that reads back as
+//     the same float32 (float32(0.1) gives 0.1, not 0.10000000149011612,
+//     and converts back to the same float32); NaN and ±Inf are kept, and
+//     refused by the codecs that cannot carry them;
 //   - a string gives a string;
+//   - a time.Time gives a string in RFC 3339 with the fraction of a second
+//     it has (time.RFC3339Nano), the text encoding/json writes; a year
+//     outside 0 to 9999 is an error, as it is for encoding/json;
 //   - a json.Number gives an int when it is a JSON integer (no '.', 'e' or
 //     'E') and a float otherwise, by the canonical JSON rules: an integer
 //     outside int64, a float outside float64's range and a string that is
 //     not a JSON number are errors, never a silently rounded value;
 //   - a Value is returned as it is;
-//   - a slice or array of any of these ([]any, []int64, [][]string...)
-//     gives a list, nested to at most DefaultMaxDepth levels;
+//   - a type with a MarshalJSON method (json.Marshaler) gives the value
+//     its JSON reads as under Value.UnmarshalJSON (1 is an int, 1.0 a
+//     float, an array a list); JSON holding an object is an error;
+//   - otherwise a type with a MarshalText method (encoding.TextMarshaler)
+//     gives its text as a string;
+//   - a nil slice gives null and a non-nil slice, empty or not, a list,
+//     as encoding/json writes them; an array gives a list;
 //   - a non-nil pointer gives what it points to.
 //
+// json.Marshaler comes before encoding.TextMarshaler, as in encoding/json,
+// and both come before the kind of the type (a named string type with a
+// MarshalText method gives its text, not the string). Unlike encoding/json,
+// a method with a pointer receiver is used even when the value is not
+// addressable (a struct field reached through a value, a map element), so
+// the result never depends on how the value was passed.
+//
 // Named types count by their underlying kind (a type MyID int64 gives an
-// int). Anything else is an error: maps, structs, channels, functions,
-// complex numbers, and []byte, whose meaning (text or numbers) ValueOf
-// cannot know; convert it to string or to []int first. Errors are
-// *ValueOfError, naming the Go type and where in x it was found.
+// int). Lists and pointers nest at most DefaultMaxDepth levels together,
+// so a cycle through pointers or slices ends in an error, never a loop.
+//
+// Anything else is an error: maps and structs (a Value has no objects; to
+// build a node's properties from one, use NodeOf), channels, functions,
+// complex numbers, unsafe pointers, and []byte (and [N]byte), whose meaning
+// (text or numbers) ValueOf cannot know; convert it to string or to []int
+// first. Errors are *ValueOfError, naming the Go type and where in x it
+// was found.
+//
+// Services call ValueOf to build property and cell values from their own
+// data; NodeOf calls it for every property.
 func ValueOf(x any) (Value, error) {
 	return valueOf(x, "", 0)
 }
 
-// ValueOfError reports a Go value that ValueOf cannot represent.
+// ValueOfError reports a Go value that ValueOf or NodeOf cannot represent.
+// Callers find it with errors.As; Error() is one line:
+//
+//	wire: NodeOf: tags[1] (field Tags): unsupported type map[string]int
 type ValueOfError struct {
-	Path string // where in the argument: "" for x itself, "[2][0]" inside slices
-	Type string // the Go type found there, as %T prints it
-	Msg  string // what is wrong
+	Func  string // "ValueOf" or "NodeOf"
+	Path  string // where: "" for ValueOf's x itself, "[2][0]" inside its lists; for NodeOf the property name, then list indexes ("tags[1]")
+	Field string // NodeOf with a struct: the Go field ("Created", "Base.Created"), else ""
+	Type  string // the Go type found there, as reflect.Type's String prints it
+	Msg   string // what is wrong
+	Err   error  // the error a MarshalJSON, MarshalText or IsZero method returned, if any (errors.Unwrap returns it)
 }
 
+// Error returns the one-line message: "wire: ", Func, the path and field
+// when there are, the message and the method's error when there is one.
 func (e *ValueOfError) Error() string {
-	s := "wire: ValueOf: "
-	if e.Path != "" {
-		s += e.Path + ": "
+	fn := e.Func
+	if fn == "" {
+		fn = "ValueOf"
 	}
-	return s + e.Msg
+	s := "wire: " + fn + ": "
+	switch {
+	case e.Path != "" && e.Field != "":
+		s += e.Path + " (field " + e.Field + "): "
+	case e.Path != "":
+		s += e.Path + ": "
+	case e.Field != "":
+		s += "field " + e.Field + ": "
+	}
+	s += e.Msg
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
 }
+
+// Unwrap returns the error of the method that failed, or nil; errors.Is and
+// errors.As call it to reach a service's own error from its MarshalJSON or
+// MarshalText.
+func (e *ValueOfError) Unwrap() error { return e.Err }
 
 func valueOfErr(path string, t reflect.Type, msg string) error {
 	name := "nil"
 	if t != nil {
 		name = t.String()
 	}
-	return &ValueOfError{Path: path, Type: name, Msg: msg}
+	return &ValueOfError{Func: "ValueOf", Path: path, Type: name, Msg: msg}
 }
 
 var (
 	valueType  = reflect.TypeFor[Value]()
 	numberType = reflect.TypeFor[json.Number]()
+	timeType   = reflect.TypeFor[time.Time]()
+
+	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 )
 
 func valueOf(x any, path string, depth int) (Value, error) {
@@ -80,6 +141,8 @@ func valueOf(x any, path string, depth int) (Value, error) {
 		return String(x), nil
 	case json.Number:
 		return numberValue(x, path)
+	case time.Time:
+		return timeValue(x, path)
 	case Value:
 		return x, nil
 	}
@@ -93,6 +156,22 @@ func reflectValue(rv reflect.Value, path string, depth int) (Value, error) {
 		return rv.Interface().(Value), nil
 	case numberType:
 		return numberValue(json.Number(rv.String()), path)
+	case timeType:
+		return timeValue(rv.Interface().(time.Time), path)
+	}
+	switch rv.Kind() {
+	case reflect.Interface:
+		if rv.IsNil() {
+			return Null(), nil
+		}
+		return reflectValue(rv.Elem(), path, depth)
+	case reflect.Pointer:
+		if rv.IsNil() {
+			return Null(), nil
+		}
+	}
+	if m := methodsOf(t); m != 0 {
+		return marshaled(rv, m, path, depth)
 	}
 	switch rv.Kind() {
 	case reflect.Bool:
@@ -105,19 +184,13 @@ func reflectValue(rv reflect.Value, path string, depth int) (Value, error) {
 			return Value{}, valueOfErr(path, t, strconv.FormatUint(u, 10)+" ("+t.String()+") is above the int64 range")
 		}
 		return Int(int64(u)), nil
-	case reflect.Float32, reflect.Float64:
+	case reflect.Float32:
+		return Float(float32Value(rv.Float())), nil
+	case reflect.Float64:
 		return Float(rv.Float()), nil
 	case reflect.String:
 		return String(rv.String()), nil
-	case reflect.Interface:
-		if rv.IsNil() {
-			return Null(), nil
-		}
-		return reflectValue(rv.Elem(), path, depth)
 	case reflect.Pointer:
-		if rv.IsNil() {
-			return Null(), nil
-		}
 		if depth >= DefaultMaxDepth {
 			return Value{}, valueOfErr(path, t, "pointers or lists nested deeper than "+strconv.Itoa(DefaultMaxDepth))
 		}
@@ -127,7 +200,7 @@ func reflectValue(rv reflect.Value, path string, depth int) (Value, error) {
 			return Value{}, valueOfErr(path, t, "unsupported type "+t.String()+": bytes may be text or numbers; convert to string or []int")
 		}
 		if rv.Kind() == reflect.Slice && rv.IsNil() {
-			return ListOf(), nil
+			return Null(), nil
 		}
 		if depth >= DefaultMaxDepth {
 			return Value{}, valueOfErr(path, t, "lists nested deeper than "+strconv.Itoa(DefaultMaxDepth))
@@ -144,6 +217,118 @@ func reflectValue(rv reflect.Value, path string, depth int) (Value, error) {
 		return ListOf(vs...), nil
 	}
 	return Value{}, valueOfErr(path, t, "unsupported type "+t.String())
+}
+
+// float32Value is the float64 of the shortest decimal that reads back as
+// the float32 f.
+func float32Value(f float64) float64 {
+	var buf [32]byte
+	g, err := strconv.ParseFloat(string(strconv.AppendFloat(buf[:0], f, 'g', -1, 32)), 64)
+	if err != nil {
+		return f // not reached: a float32 always reads back
+	}
+	return g
+}
+
+// timeValue is t as encoding/json writes it, without the quotes.
+func timeValue(t time.Time, path string) (Value, error) {
+	b, err := t.MarshalText()
+	if err != nil {
+		e := valueOfErr(path, timeType, "time.Time has no RFC 3339 form").(*ValueOfError)
+		e.Err = err
+		return Value{}, e
+	}
+	return String(string(b)), nil
+}
+
+// methods says which marshaling methods a type has.
+type methods uint8
+
+const (
+	jsonMethod    methods = 1 << iota // T implements json.Marshaler
+	jsonPtrMethod                     // only *T implements json.Marshaler
+	textMethod                        // T implements encoding.TextMarshaler
+	textPtrMethod                     // only *T implements encoding.TextMarshaler
+)
+
+var methodCache sync.Map // reflect.Type -> methods
+
+// methodsOf reports the marshaling methods of t, remembered per type.
+func methodsOf(t reflect.Type) methods {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Struct, reflect.Interface:
+	default:
+		if t.Name() == "" {
+			return 0 // an unnamed slice, map, array, func or chan has no methods
+		}
+	}
+	if m, ok := methodCache.Load(t); ok {
+		return m.(methods)
+	}
+	var m methods
+	ptr := t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface
+	switch {
+	case t.Implements(jsonMarshalerType):
+		m |= jsonMethod
+	case ptr && reflect.PointerTo(t).Implements(jsonMarshalerType):
+		m |= jsonPtrMethod
+	}
+	switch {
+	case t.Implements(textMarshalerType):
+		m |= textMethod
+	case ptr && reflect.PointerTo(t).Implements(textMarshalerType):
+		m |= textPtrMethod
+	}
+	methodCache.Store(t, m)
+	return m
+}
+
+// addressable returns rv, or a copy of it that is addressable.
+func addressable(rv reflect.Value) reflect.Value {
+	if rv.CanAddr() {
+		return rv
+	}
+	c := reflect.New(rv.Type()).Elem()
+	c.Set(rv)
+	return c
+}
+
+// marshaled is the value of rv's MarshalJSON, or else of its MarshalText.
+func marshaled(rv reflect.Value, m methods, path string, depth int) (Value, error) {
+	t := rv.Type()
+	if !rv.CanInterface() {
+		return Value{}, valueOfErr(path, t, "unexported value of type "+t.String())
+	}
+	fail := func(msg string, err error) (Value, error) {
+		e := valueOfErr(path, t, msg).(*ValueOfError)
+		e.Err = err
+		return Value{}, e
+	}
+	if m&(jsonMethod|jsonPtrMethod) != 0 {
+		if m&jsonMethod == 0 {
+			rv = addressable(rv).Addr()
+		}
+		b, err := rv.Interface().(json.Marshaler).MarshalJSON()
+		if err != nil {
+			return fail("MarshalJSON of "+t.String()+" failed", err)
+		}
+		var v Value
+		if err := v.UnmarshalJSON(b); err != nil {
+			return fail("MarshalJSON of "+t.String()+" wrote what a Value cannot hold", err)
+		}
+		if depth+listDepth(v) > DefaultMaxDepth {
+			return Value{}, valueOfErr(path, t, "pointers or lists nested deeper than "+strconv.Itoa(DefaultMaxDepth))
+		}
+		return v, nil
+	}
+	if m&textMethod == 0 {
+		rv = addressable(rv).Addr()
+	}
+	b, err := rv.Interface().(encoding.TextMarshaler).MarshalText()
+	if err != nil {
+		return fail("MarshalText of "+t.String()+" failed", err)
+	}
+	return String(string(b)), nil
 }
 
 // numberValue reads a json.Number by the canonical JSON number rules.
