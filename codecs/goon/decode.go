@@ -27,7 +27,7 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
 	}
 	data = bytes.TrimPrefix(data, bom)
-	p := parser{src: string(data), lim: c.limits, meter: wire.NewMeter(c.limits.MaxMaterializedBytes)}
+	p := parser{src: string(data), lim: c.limits, meter: wire.NewMeter(c.limits, len(data))}
 	r, err := p.parse()
 	if err != nil {
 		return nil, err

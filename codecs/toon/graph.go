@@ -742,7 +742,7 @@ func (d *graphDecoder) failLimit(path []pathStep, limit, msg string) {
 // A key shared by the rows of a table counts once per row, in constant
 // time per use.
 func (d *graphDecoder) measure(r *wire.GraphResponse) {
-	m := wire.NewMeter(d.lim.MaxMaterializedBytes)
+	m := wire.NewMeter(d.lim, len(d.src))
 	fail := func(path ...pathStep) { d.failLimit(path, "MaxMaterializedBytes", m.Msg()) }
 	for i := range r.Nodes {
 		if !m.Node(&r.Nodes[i]) {
