@@ -56,7 +56,7 @@ type parser struct {
 	lines    int    // lines in src
 	lim      wire.Limits
 	meter    *wire.Meter // the response's materialised size
-	restored int64       // bytes restoring truncated values added
+	restored int64       // bytes restoring truncated values added that the meter has not counted
 
 	r      *wire.GraphResponse
 	header [numFields]headerField
@@ -295,10 +295,11 @@ func (p *parser) liftedNode(k nodeKey) *wire.Node {
 	return nil
 }
 
-// tooBig is the error for a response whose materialised size passes
-// MaxMaterializedBytes at line.
+// tooBig is the error for a response whose materialised size passes the
+// meter's limit at line: MaxMaterializedBytes, or MaxExpansion times the
+// input.
 func (p *parser) tooBig(line int) error {
-	return &wire.DecodeError{Codec: Name, Line: line, Msg: p.meter.Msg(), Limit: "MaxMaterializedBytes"}
+	return &wire.DecodeError{Codec: Name, Line: line, Msg: p.meter.Msg(), Limit: p.meter.LimitName()}
 }
 
 // maxExcerpt bounds the input an error message quotes, in bytes.
@@ -546,6 +547,9 @@ const (
 // MAJOR.MINOR.PATCH, each a decimal without leading zeros, the major from
 // minMajor to maxMajor.
 func supportedVersion(v string) bool {
+	if len(v) > 3*19+2 { // three int64 decimals: no split of a long value
+		return false
+	}
 	parts := strings.Split(v, ".")
 	if len(parts) != 3 || len(parts[0]) != 1 || parts[0] < minMajor || parts[0] > maxMajor {
 		return false
@@ -568,7 +572,12 @@ func descriptor(s string) (name, inner string, ok bool) {
 }
 
 func (p *parser) groupBy(val string) error {
-	for _, d := range strings.Split(val, ",") {
+	// Cut one descriptor at a time rather than split the line: a line of
+	// commas would otherwise cost sixteen bytes a byte before its first
+	// error.
+	for rest, more := val, true; more; {
+		var d string
+		d, rest, more = strings.Cut(rest, ",")
 		name, inner, ok := descriptor(d)
 		if !ok {
 			return p.errf("expected a group descriptor name(node[:Entity]) or name(property[:property]), found " + excerpt(d))
@@ -602,7 +611,9 @@ func (p *parser) groupBy(val string) error {
 }
 
 func (p *parser) aggregations(val string) error {
-	for _, d := range strings.Split(val, ",") {
+	for rest, more := val, true; more; {
+		var d string
+		d, rest, more = strings.Cut(rest, ",")
 		name, inner, ok := descriptor(d)
 		if !ok {
 			return p.errf("expected an aggregation descriptor name(function[:target[.property]]), found " + excerpt(d))
@@ -670,12 +681,21 @@ func (p *parser) column(name string) int {
 }
 
 // declared returns the capacity to reserve for the count a header field
-// declares: no more than the rest of the input can hold, at minLine bytes
-// a line, so that no allocation is sized by the input's word alone.
-func (p *parser) declared(f int, minLine int) int {
+// declares, of elements of elemSize bytes: no more than the rest of the
+// input can hold, at minLine bytes a line, and no more than
+// maxReservePerByte bytes for each byte left, so that no allocation is
+// sized by the input's word alone and a count the lines do not back
+// reserves a few times the input at most. More lines than that grow the
+// slice as they come.
+func (p *parser) declared(f int, minLine, elemSize int) int {
 	n, _ := parseInt(p.header[f].value)
-	return int(min(n, int64((len(p.src)-p.pos)/minLine)))
+	rest := int64(len(p.src) - p.pos)
+	return int(min(n, rest/int64(minLine), rest*maxReservePerByte/int64(elemSize)))
 }
+
+// maxReservePerByte bounds what a declared count reserves, in bytes for
+// each byte of input left.
+const maxReservePerByte = 4
 
 // Shortest lines of each section, newline included: a node row "0", an
 // edge "A:0 --> B:0", a path's further edge " --R--> B:0", a row "a=0".
@@ -725,7 +745,7 @@ func (p *parser) group(what string) (string, int, bool) {
 func isGroupLine(s string) bool { return strings.HasSuffix(s, "):") }
 
 func (p *parser) parseNodes() error {
-	nodes := make([]wire.Node, 0, p.declared(fNodes, minNodeLine))
+	nodes := make([]wire.Node, 0, p.declared(fNodes, minNodeLine, int(unsafe.Sizeof(wire.Node{}))))
 	typ, declared, left := "", 0, 0
 	for {
 		ok, err := p.body()
@@ -767,6 +787,8 @@ func (p *parser) parseNodes() error {
 			p.nodeLines = append(p.nodeLines, p.line)
 		} else if !p.meter.Node(&nodes[len(nodes)-1]) {
 			return p.tooBig(p.line)
+		} else {
+			p.restored = 0 // counted with the node
 		}
 	}
 	if left > 0 {
@@ -909,12 +931,15 @@ func (p *parser) restore(key, text string, total int64) (string, error) {
 		return "", p.limitErr("MaxStringBytes", clip(key)+"_len="+strconv.FormatInt(total, 10)+
 			" restores a value longer than the limit of "+strconv.Itoa(p.lim.MaxStringBytes)+" bytes")
 	}
-	// The restored bytes are part of the materialised size, counted with
-	// the node: refusing here, before they are allocated, when they alone
-	// pass the limit keeps a few lines from allocating gigabytes.
-	if p.restored += grow; p.restored > p.lim.MaxMaterializedBytes {
+	// The restored bytes are part of the materialised size, which the
+	// meter counts with the node once it is built: asking the meter
+	// first, with the bytes restored since it last counted, refuses past
+	// MaxExpansion times the input (or MaxMaterializedBytes) before
+	// allocating, so a few short lines cannot make megabytes.
+	if !p.meter.Fits(p.restored + grow) {
 		return "", p.tooBig(p.line)
 	}
+	p.restored += grow
 	var b strings.Builder
 	b.Grow(len(text) + int(grow))
 	b.WriteString(text[:len(text)-3])
@@ -931,10 +956,12 @@ func (p *parser) restore(key, text string, total int64) (string, error) {
 // parsePairs parses "key=value key=value ..." into p.pairs; when spaced
 // is set, every pair, the first included, follows a space.
 func (p *parser) parsePairs(s string, spaced bool, maxPairs int) error {
-	// Every pair has an '=', so their count bounds the pairs: reserving
-	// that much at once spares a wide line the copies of a growing slice.
-	if n := strings.Count(s, "="); n > cap(p.pairs) {
-		p.pairs = make([]pair, 0, min(n, maxPairs))
+	// Every pair has an '=' and takes at least four bytes (" k=v"), so
+	// both bound the pairs: reserving that much at once spares a wide line
+	// the copies of a growing slice, and an '=' inside quoted values
+	// cannot reserve more than the line can hold.
+	if n := min(strings.Count(s, "="), len(s)/4+1, maxPairs); n > cap(p.pairs) {
+		p.pairs = make([]pair, 0, n)
 	}
 	p.pairs = p.pairs[:0]
 	for i := 0; i < len(s); {
@@ -1145,7 +1172,7 @@ func (p *parser) endpoint(s, what string) (string, int64, int, error) {
 }
 
 func (p *parser) parseEdges() error {
-	edges := make([]wire.Edge, 0, p.declared(fEdges, minEdgeLine))
+	edges := make([]wire.Edge, 0, p.declared(fEdges, minEdgeLine, int(unsafe.Sizeof(wire.Edge{}))))
 	typ, declared, left := "", 0, 0
 	for {
 		ok, err := p.body()
@@ -1242,7 +1269,7 @@ func (p *parser) edgeLine(typ string) (wire.Edge, error) {
 // parsePaths parses "path=P: T:id --REL--> T:id ..." lines, one per path,
 // in increasing path id; edge k of a path gets step k.
 func (p *parser) parsePaths() error {
-	edges := make([]wire.Edge, 0, p.declared(fEdges, minPathEdge))
+	edges := make([]wire.Edge, 0, p.declared(fEdges, minPathEdge, int(unsafe.Sizeof(wire.Edge{}))))
 	var last int64
 	first := true
 	for {
@@ -1319,7 +1346,7 @@ func (p *parser) parseRows() error {
 	agg := p.r.QueryType == wire.Aggregation
 	var rows []wire.Row
 	if agg {
-		rows = make([]wire.Row, 0, p.declared(fRows, minRowLine))
+		rows = make([]wire.Row, 0, p.declared(fRows, minRowLine, int(unsafe.Sizeof(wire.Row{}))))
 	} else {
 		rows = []wire.Row{}
 	}
