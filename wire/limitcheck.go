@@ -21,16 +21,31 @@ import (
 //
 // Zero fields of l select their defaults; a negative field gives an
 // *EncodeError. Check does not allocate unless it fails.
+//
+// MaxExpansion too bounds an encoding rather than a response: an encoder
+// whose output can be much smaller than its materialised size compares
+// the size (CheckSize returns it) with MaterializedLimit of its output's
+// length.
 func (l Limits) Check(codec string, r *GraphResponse) error {
+	_, err := l.CheckSize(codec, r)
+	return err
+}
+
+// CheckSize is Check, and on success also returns MaterializedSize(r),
+// which the walk has counted.
+func (l Limits) CheckSize(codec string, r *GraphResponse) (int64, error) {
 	l, err := l.WithDefaults()
 	if err != nil {
-		return &EncodeError{Codec: codec, Msg: err.Error()}
+		return 0, &EncodeError{Codec: codec, Msg: err.Error()}
 	}
 	if r == nil {
-		return nil
+		return 0, nil
 	}
 	c := checker{l: l, m: Meter{limit: l.MaxMaterializedBytes, name: "MaxMaterializedBytes"}}
-	return c.response(codec, r)
+	if err := c.response(codec, r); err != nil {
+		return 0, err
+	}
+	return c.m.Size(), nil
 }
 
 // checker walks a response for Limits.Check.
