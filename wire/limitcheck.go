@@ -48,6 +48,24 @@ func (l Limits) CheckSize(codec string, r *GraphResponse) (int64, error) {
 	return c.m.Size(), nil
 }
 
+// CheckExpansion reports whether a decoder configured with l accepts, from
+// an encoding of n bytes, a response whose materialised size is size
+// (CheckSize returns it): nil, or an *EncodeError for codec naming the
+// limit, MaxExpansion (or MaxMaterializedBytes, which Check reports
+// first). An encoder that writes a lossless format whose output can be
+// much smaller than its materialised size (a name table, a table header
+// shared by its rows) calls it with its output's length, so that it
+// refuses what its decoder would.
+func (l Limits) CheckExpansion(codec string, size, n int64) error {
+	limit, name := l.materializedLimit(n)
+	if size <= limit {
+		return nil
+	}
+	return &EncodeError{Codec: codec, Limit: name, Msg: "the response takes " + strconv.FormatInt(size, 10) +
+		" bytes as canonical JSON, more than the " + strconv.FormatInt(limit, 10) + " a decoder accepts from an encoding of " +
+		strconv.FormatInt(n, 10) + " bytes (" + name + ")"}
+}
+
 // checker walks a response for Limits.Check.
 type checker struct {
 	l Limits

@@ -288,3 +288,30 @@ func TestWithDefaultsMaxExpansion(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckExpansion: an encoding whose response materialises past
+// MaxExpansion times its length plus ExpansionAllowance is refused with
+// an *EncodeError naming MaxExpansion; CheckSize returns the size that
+// MaterializedSize does.
+func TestCheckExpansion(t *testing.T) {
+	name := strings.Repeat("T", 4096)
+	r := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Search, Nodes: make([]wire.Node, 3000)}
+	for i := range r.Nodes {
+		r.Nodes[i] = wire.Node{Type: name, ID: int64(i)}
+	}
+	size, err := wire.Limits{}.CheckSize("msgpack", r)
+	if err != nil || size != wire.MaterializedSize(r) {
+		t.Fatalf("CheckSize = %d, %v; want %d", size, err, wire.MaterializedSize(r))
+	}
+	if err := (wire.Limits{}).CheckExpansion("msgpack", size, size/4); err != nil {
+		t.Errorf("an encoding a quarter of the size: %v", err)
+	}
+	err = wire.Limits{}.CheckExpansion("msgpack", size, 20_000)
+	var ee *wire.EncodeError
+	if !errors.As(err, &ee) || ee.Limit != "MaxExpansion" || !errors.Is(err, wire.ErrLimit) || !strings.Contains(err.Error(), "20000 bytes") {
+		t.Errorf("an encoding of 20,000 bytes for %d: %v, want a MaxExpansion *wire.EncodeError", size, err)
+	}
+	if err := (wire.Limits{MaxExpansion: 1 << 20}).CheckExpansion("msgpack", size, 20_000); err != nil {
+		t.Errorf("under a MaxExpansion of 2^20: %v", err)
+	}
+}
