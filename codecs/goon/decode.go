@@ -3,6 +3,7 @@ package goon
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -681,16 +682,27 @@ func (p *parser) column(name string) int {
 }
 
 // declared returns the capacity to reserve for the count a header field
-// declares, of elements of elemSize bytes: no more than the rest of the
-// input can hold, at minLine bytes a line, and no more than
-// maxReservePerByte bytes for each byte left, so that no allocation is
-// sized by the input's word alone and a count the lines do not back
-// reserves a few times the input at most. More lines than that grow the
-// slice as they come.
-func (p *parser) declared(f int, minLine, elemSize int) int {
+// declares, of elements of elemSize bytes, and the count as far as the
+// rest of the input can hold it, at minLine bytes a line. The reserve is
+// no more than maxReservePerByte bytes for each byte left, so that no
+// allocation is sized by the input's word alone and a count the lines do
+// not back reserves a few times the input at most; lines past it grow the
+// slice (see room) up to the count.
+func (p *parser) declared(f int, minLine, elemSize int) (reserve, full int) {
 	n, _ := parseInt(p.header[f].value)
 	rest := int64(len(p.src) - p.pos)
-	return int(min(n, rest/int64(minLine), rest*maxReservePerByte/int64(elemSize)))
+	full = int(min(n, rest/int64(minLine)))
+	return min(full, int(rest*maxReservePerByte/int64(elemSize))), full
+}
+
+// room returns s with room for one more element. Below full, a full s
+// doubles, but not past full: the lines that back a declared count grow
+// the slice in a few steps and no further than the count.
+func room[T any](s []T, full int) []T {
+	if len(s) < cap(s) || len(s) >= full {
+		return s
+	}
+	return slices.Grow(s, min(max(2*cap(s), 64), full)-len(s))
 }
 
 // maxReservePerByte bounds what a declared count reserves, in bytes for
@@ -745,7 +757,8 @@ func (p *parser) group(what string) (string, int, bool) {
 func isGroupLine(s string) bool { return strings.HasSuffix(s, "):") }
 
 func (p *parser) parseNodes() error {
-	nodes := make([]wire.Node, 0, p.declared(fNodes, minNodeLine, int(unsafe.Sizeof(wire.Node{}))))
+	reserve, full := p.declared(fNodes, minNodeLine, int(unsafe.Sizeof(wire.Node{})))
+	nodes := make([]wire.Node, 0, reserve)
 	typ, declared, left := "", 0, 0
 	for {
 		ok, err := p.body()
@@ -780,7 +793,7 @@ func (p *parser) parseNodes() error {
 		if err != nil {
 			return err
 		}
-		nodes = append(nodes, n)
+		nodes = append(room(nodes, full), n)
 		if p.r.QueryType == wire.Aggregation {
 			// Metered in finish, once the nodes lifted from rows are
 			// told apart.
@@ -1172,7 +1185,8 @@ func (p *parser) endpoint(s, what string) (string, int64, int, error) {
 }
 
 func (p *parser) parseEdges() error {
-	edges := make([]wire.Edge, 0, p.declared(fEdges, minEdgeLine, int(unsafe.Sizeof(wire.Edge{}))))
+	reserve, full := p.declared(fEdges, minEdgeLine, int(unsafe.Sizeof(wire.Edge{})))
+	edges := make([]wire.Edge, 0, reserve)
 	typ, declared, left := "", 0, 0
 	for {
 		ok, err := p.body()
@@ -1207,7 +1221,7 @@ func (p *parser) parseEdges() error {
 		if err != nil {
 			return err
 		}
-		edges = append(edges, e)
+		edges = append(room(edges, full), e)
 		if !p.meter.Edge(&edges[len(edges)-1]) {
 			return p.tooBig(p.line)
 		}
@@ -1269,7 +1283,8 @@ func (p *parser) edgeLine(typ string) (wire.Edge, error) {
 // parsePaths parses "path=P: T:id --REL--> T:id ..." lines, one per path,
 // in increasing path id; edge k of a path gets step k.
 func (p *parser) parsePaths() error {
-	edges := make([]wire.Edge, 0, p.declared(fEdges, minPathEdge, int(unsafe.Sizeof(wire.Edge{}))))
+	reserve, full := p.declared(fEdges, minPathEdge, int(unsafe.Sizeof(wire.Edge{})))
+	edges := make([]wire.Edge, 0, reserve)
 	var last int64
 	first := true
 	for {
@@ -1327,7 +1342,7 @@ func (p *parser) parsePaths() error {
 				return err
 			}
 			s = s[n:]
-			edges = append(edges, wire.Edge{From: from, FromID: fromID, To: to, ToID: toID, Type: rel,
+			edges = append(room(edges, full), wire.Edge{From: from, FromID: fromID, To: to, ToID: toID, Type: rel,
 				PathID: wire.SomeInt(pid), Step: wire.SomeInt(step)})
 			if !p.meter.Edge(&edges[len(edges)-1]) {
 				return p.tooBig(p.line)
@@ -1345,8 +1360,11 @@ func (p *parser) parsePaths() error {
 func (p *parser) parseRows() error {
 	agg := p.r.QueryType == wire.Aggregation
 	var rows []wire.Row
+	full := 0
 	if agg {
-		rows = make([]wire.Row, 0, p.declared(fRows, minRowLine, int(unsafe.Sizeof(wire.Row{}))))
+		var reserve int
+		reserve, full = p.declared(fRows, minRowLine, int(unsafe.Sizeof(wire.Row{})))
+		rows = make([]wire.Row, 0, reserve)
 	} else {
 		rows = []wire.Row{}
 	}
@@ -1377,7 +1395,7 @@ func (p *parser) parseRows() error {
 		if !p.meterRow(row, p.refs[refStart:]) {
 			return p.tooBig(p.line)
 		}
-		rows = append(rows, row)
+		rows = append(room(rows, full), row)
 	}
 	if h := p.header[fRows]; agg && strconv.Itoa(len(rows)) != h.value {
 		return lineError(h.line, "rows:"+clip(h.value)+" but @rows has "+strconv.Itoa(len(rows))+" rows")
