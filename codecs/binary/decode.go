@@ -113,7 +113,7 @@ func (d *decoder) checkLen(what, s string) {
 // metered records a refusal by MaxMaterializedBytes when ok is false.
 func (d *decoder) metered(ok bool) {
 	if !ok {
-		d.failLimit("MaxMaterializedBytes", "%s", d.m.Msg())
+		d.failLimit(d.m.LimitName(), "%s", d.m.Msg())
 	}
 }
 
