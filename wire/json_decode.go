@@ -106,9 +106,10 @@ func (d *decoder) tooMany(off int, what string) error {
 	return d.limitAt(off, "MaxElements", what+": more than "+strconv.Itoa(d.l.MaxElements)+" elements (MaxElements)")
 }
 
-// tooBig is the error for the element at off, past MaxMaterializedBytes.
+// tooBig is the error for the element at off, past MaxMaterializedBytes or
+// MaxExpansion times the input.
 func (d *decoder) tooBig(off int) error {
-	return d.limitAt(off, "MaxMaterializedBytes", d.m.Msg())
+	return d.limitAt(off, d.m.LimitName(), d.m.Msg())
 }
 
 // found describes the byte at the current position for error messages.

@@ -315,3 +315,21 @@ func TestCheckExpansion(t *testing.T) {
 		t.Errorf("under a MaxExpansion of 2^20: %v", err)
 	}
 }
+
+// TestDecodeJSONMaxExpansion: canonical JSON's invalid UTF-8 bytes each
+// become three bytes of U+FFFD, so under a MaxExpansion of 1 a document of
+// them past ExpansionAllowance is refused, naming MaxExpansion; under the
+// default it decodes.
+func TestDecodeJSONMaxExpansion(t *testing.T) {
+	bad := strings.Repeat("\xff", 2<<20)
+	in := []byte(`{"format_version":"1","query_type":"search","nodes":[{"type":"T","id":"1","a":"` + bad +
+		`","b":"` + bad + `","c":"` + bad + `"}],"edges":[]}`)
+	_, err := wire.DecodeJSON(in, wire.Limits{MaxExpansion: 1})
+	var de *wire.DecodeError
+	if !errors.As(err, &de) || de.Limit != "MaxExpansion" || !errors.Is(err, wire.ErrLimit) {
+		t.Fatalf("MaxExpansion 1: %v, want a MaxExpansion *wire.DecodeError", err)
+	}
+	if _, err := wire.DecodeJSON(in, wire.Limits{}); err != nil {
+		t.Fatalf("default limits: %v", err)
+	}
+}
