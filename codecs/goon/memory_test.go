@@ -8,6 +8,7 @@ import (
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/codecs/goon"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -212,5 +213,41 @@ func TestEncodeRefusesPastMaxExpansion(t *testing.T) {
 				t.Errorf("EncodeTo wrote %d bytes before refusing", sb.Len())
 			}
 		})
+	}
+}
+
+// TestCorpusWithinMaxExpansion: every GOON text of the corpus and of GKG's
+// reference cases (GOON_REFERENCE_DIR, GOON_CURRENT_DIR) materialises to
+// at most half the default MaxExpansion times its length, so the default
+// refuses none of them with a margin of two (the largest ratio is logged).
+func TestCorpusWithinMaxExpansion(t *testing.T) {
+	texts := map[string][]byte{}
+	for _, c := range corpus.Generate() {
+		text, err := goon.Encode(c.Response)
+		if err != nil {
+			t.Fatalf("%s: %v", c.ID(), err)
+		}
+		texts[c.ID()] = text
+	}
+	for _, c := range testsupport.ReferenceCases(t) {
+		texts["reference/"+c.Name] = c.GOON
+	}
+	for _, c := range testsupport.CurrentCases(t) {
+		texts["current/"+c.Name] = c.GOON
+	}
+	worst, worstID := 0.0, ""
+	for id, text := range texts {
+		r, err := goon.Decode(text)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		ratio := float64(wire.MaterializedSize(r)) / float64(len(text))
+		if ratio > worst {
+			worst, worstID = ratio, id
+		}
+	}
+	t.Logf("%d texts; the largest ratio is %.2f (%s)", len(texts), worst, worstID)
+	if worst > wire.DefaultMaxExpansion/2 {
+		t.Errorf("%s materialises to %.2f times its text, within a factor 2 of the default MaxExpansion %d", worstID, worst, wire.DefaultMaxExpansion)
 	}
 }
