@@ -241,7 +241,7 @@
 // line of its section, nor more than four bytes for each byte left; the
 // pairs of a line reserve no more than the line can hold; group_by and
 // aggregations are read one descriptor at a time. Under the default
-// Limits the largest text of graphwire's corpus (1.9 MB) peaks at 5.4 MiB
+// Limits the largest text of graphwire's corpus (1.9 MB) peaks under 8 MiB
 // of heap, within 16 times its input plus 16 MiB. The response's own
 // structures are not bounded by that factor: a wire.Node, Property, Edge
 // and Cell take 48, 72, 112 and 80 bytes, so a text made only of the
