@@ -248,9 +248,9 @@
 // shortest lines (node rows "0", cells "a=0", one-letter properties)
 // takes up to 65 times its length at its peak (measured: node rows "0"
 // 65, cells "a=0" 37, node cells 45, one-letter properties 23, edges
-// 15), within MaxElements for
-// each sequence. Work is linear in the input: a quoted value is
-// scanned once to find its end and unescaped into storage its own size;
+// 15), within MaxElements for each sequence. Work is linear in the
+// input: a quoted value is scanned once to find its end and unescaped
+// into storage its own size;
 // repeated keys are found by sorting hashes of a line's keys, not by
 // probing a map that outgrows the caches; column lookups use a map once
 // the header is wide. An error quotes at most 64 bytes of the input. A
