@@ -248,14 +248,15 @@
 // shortest lines (node rows "0", cells "a=0", one-letter properties)
 // takes up to 65 times its length at its peak (measured: node rows "0"
 // 65, cells "a=0" 37, node cells 45, one-letter properties 23, edges
-// 15), within MaxElements for each sequence. Work is linear in the
-// input: a quoted value is scanned once to find its end and unescaped
-// into storage its own size;
-// repeated keys are found by sorting hashes of a line's keys, not by
-// probing a map that outgrows the caches; column lookups use a map once
-// the header is wide. An error quotes at most 64 bytes of the input. A
-// leading UTF-8 byte order mark is skipped and a line may end in CRLF; the
-// encoder writes LF, so such text reaches the same fixed point.
+// 15), within MaxElements for each sequence.
+//
+// Work is linear in the input: a quoted value is scanned once to find its
+// end and unescaped into storage its own size; repeated keys are found by
+// sorting hashes of a line's keys, not by probing a map that outgrows the
+// caches; column lookups use a map once the header is wide. An error
+// quotes at most 64 bytes of the input. A leading UTF-8 byte order mark is
+// skipped and a line may end in CRLF; the encoder writes LF, so such text
+// reaches the same fixed point.
 //
 // Encoding is symmetric: AppendEncode and EncodeTo first check r with
 // wire.Limits.Check (nothing is written on error, a *wire.EncodeError
