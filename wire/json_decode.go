@@ -31,7 +31,7 @@ func DecodeJSON(data []byte, l Limits) (*GraphResponse, error) {
 	}
 	// One copy of the input as a string: every string without escapes in
 	// the response is a substring of it, which costs no allocation.
-	d := decoder{data: data, src: string(data), l: l, m: Meter{limit: l.MaxMaterializedBytes, cache: true}}
+	d := decoder{data: data, src: string(data), l: l, m: newMeter(l, len(data))}
 	if len(data) >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf {
 		d.pos = 3 // a UTF-8 byte order mark
 	}
@@ -106,9 +106,10 @@ func (d *decoder) tooMany(off int, what string) error {
 	return d.limitAt(off, "MaxElements", what+": more than "+strconv.Itoa(d.l.MaxElements)+" elements (MaxElements)")
 }
 
-// tooBig is the error for the element at off, past MaxMaterializedBytes.
+// tooBig is the error for the element at off, past MaxMaterializedBytes or
+// MaxExpansion times the input.
 func (d *decoder) tooBig(off int) error {
-	return d.limitAt(off, "MaxMaterializedBytes", d.m.Msg())
+	return d.limitAt(off, d.m.LimitName(), d.m.Msg())
 }
 
 // found describes the byte at the current position for error messages.

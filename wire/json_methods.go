@@ -65,7 +65,7 @@ func (v *Value) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	l := DefaultLimits()
-	d := decoder{data: data, src: string(data), l: l, m: Meter{limit: l.MaxMaterializedBytes, cache: true}}
+	d := decoder{data: data, src: string(data), l: l, m: newMeter(l, len(data))}
 	d.ws()
 	got, err := d.value("value")
 	if err != nil {

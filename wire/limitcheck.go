@@ -1,10 +1,7 @@
 package wire
 
 import (
-	"math"
 	"strconv"
-	"unicode/utf8"
-	"unsafe"
 )
 
 // Check reports whether a decoder configured with l would accept r, so that
@@ -24,386 +21,49 @@ import (
 //
 // Zero fields of l select their defaults; a negative field gives an
 // *EncodeError. Check does not allocate unless it fails.
+//
+// MaxExpansion too bounds an encoding rather than a response: an encoder
+// whose output can be much smaller than its materialised size compares
+// the size (CheckSize returns it) with MaterializedLimit of its output's
+// length.
 func (l Limits) Check(codec string, r *GraphResponse) error {
+	_, err := l.CheckSize(codec, r)
+	return err
+}
+
+// CheckSize is Check, and on success also returns MaterializedSize(r),
+// which the walk has counted.
+func (l Limits) CheckSize(codec string, r *GraphResponse) (int64, error) {
 	l, err := l.WithDefaults()
 	if err != nil {
-		return &EncodeError{Codec: codec, Msg: err.Error()}
+		return 0, &EncodeError{Codec: codec, Msg: err.Error()}
 	}
 	if r == nil {
+		return 0, nil
+	}
+	c := checker{l: l, m: Meter{limit: l.MaxMaterializedBytes, name: "MaxMaterializedBytes"}}
+	if err := c.response(codec, r); err != nil {
+		return 0, err
+	}
+	return c.m.Size(), nil
+}
+
+// CheckExpansion reports whether a decoder configured with l accepts, from
+// an encoding of n bytes, a response whose materialised size is size
+// (CheckSize returns it): nil, or an *EncodeError for codec naming the
+// limit, MaxExpansion (or MaxMaterializedBytes, which Check reports
+// first). An encoder that writes a lossless format whose output can be
+// much smaller than its materialised size (a name table, a table header
+// shared by its rows) calls it with its output's length, so that it
+// refuses what its decoder would.
+func (l Limits) CheckExpansion(codec string, size, n int64) error {
+	limit, name := l.materializedLimit(n)
+	if size <= limit {
 		return nil
 	}
-	c := checker{l: l, m: Meter{limit: l.MaxMaterializedBytes}}
-	return c.response(codec, r)
-}
-
-// MaterializedSize returns the length of r's canonical JSON: for a response
-// AppendJSON accepts, exactly len(AppendJSON(nil, r)). It counts rather
-// than encodes, and counts a string or a node's properties shared by many
-// places once per place (so a small response in memory may have a large
-// materialised size), in time proportional to r's distinct contents.
-func MaterializedSize(r *GraphResponse) int64 {
-	m := NewMeter(math.MaxInt64)
-	for i := range r.Nodes {
-		m.Node(&r.Nodes[i])
-	}
-	for i := range r.Edges {
-		m.Edge(&r.Edges[i])
-	}
-	for i := range r.Columns {
-		m.Column(&r.Columns[i])
-	}
-	for i := range r.GroupColumns {
-		m.GroupColumn(&r.GroupColumns[i])
-	}
-	for _, row := range r.Rows {
-		m.Row(row)
-	}
-	m.Finish(r)
-	return m.Size()
-}
-
-// Meter adds up the materialised size of a response (see MaterializedSize)
-// while a decoder builds it, so that the decoder can refuse a response past
-// MaxMaterializedBytes as soon as it gets there rather than after building
-// it. Every built-in decoder uses one.
-//
-// Give the meter each part once, as it is decoded, in any order: Node for
-// each element of nodes, Edge, Column and GroupColumn likewise, Cell for
-// each cell of a row and then EndRow (or Row for a whole row), and Finish
-// once with the response when its top-level fields are known. Each method
-// reports false once the total is past the limit; the total is then
-// MaterializedSize of the response so far, give or take the separators of
-// unfinished sequences, and after Finish it is exact.
-//
-// A Meter remembers the size of long strings and of nodes' property lists
-// by their address, so a decoder that shares one string or one property
-// list among many places (a name table, a lifted node) is charged for every
-// use in constant time per use.
-type Meter struct {
-	limit int64
-	n     int64
-	cache bool
-	strs  map[addrKey]int64
-	props map[addrKey]int64
-}
-
-type addrKey struct {
-	p unsafe.Pointer
-	n int
-}
-
-// cacheMin is the shortest string, in bytes, or the smallest property list,
-// in canonical JSON bytes, whose size a Meter remembers.
-const cacheMin = 256
-
-// NewMeter returns a Meter that reports false once the size passes limit;
-// a limit ≤ 0 selects DefaultMaxMaterializedBytes. Pass a decoder's
-// Limits.MaxMaterializedBytes.
-func NewMeter(limit int64) *Meter {
-	if limit <= 0 {
-		limit = DefaultMaxMaterializedBytes
-	}
-	return &Meter{limit: limit, cache: true}
-}
-
-// Size returns the size counted so far.
-func (m *Meter) Size() int64 { return m.n }
-
-// Limit returns the limit the meter enforces.
-func (m *Meter) Limit() int64 { return m.limit }
-
-// Msg describes the refusal, for the Msg of a decoder's *DecodeError
-// whose Limit is "MaxMaterializedBytes".
-func (m *Meter) Msg() string {
-	return "the decoded response would take more than " + strconv.FormatInt(m.limit, 10) +
-		" bytes as canonical JSON (MaxMaterializedBytes)"
-}
-
-func (m *Meter) add(n int64) bool {
-	m.n += n
-	return m.n <= m.limit
-}
-
-// Node adds n as an element of the response's nodes.
-func (m *Meter) Node(n *Node) bool {
-	return m.add(int64(len(`{"type":`)+len(`,"id":`)+len(`}`)+len(`,`)) +
-		m.str(n.Type) + idLen(n.ID) + m.inlineProps(n.Properties))
-}
-
-// Edge adds e as an element of the response's edges.
-func (m *Meter) Edge(e *Edge) bool {
-	s := int64(len(`{"from":`)+len(`,"from_id":`)+len(`,"to":`)+len(`,"to_id":`)+len(`,"type":`)+len(`}`)+len(`,`)) +
-		m.str(e.From) + idLen(e.FromID) + m.str(e.To) + idLen(e.ToID) + m.str(e.Type)
-	if e.Depth.Valid {
-		s += int64(len(`,"depth":`)) + intLen(e.Depth.Int)
-	}
-	if e.PathID.Valid {
-		s += int64(len(`,"path_id":`)) + intLen(e.PathID.Int)
-	}
-	if e.Step.Valid {
-		s += int64(len(`,"step":`)) + intLen(e.Step.Int)
-	}
-	return m.add(s)
-}
-
-// Column adds c as an element of the response's columns.
-func (m *Meter) Column(c *Column) bool {
-	s := int64(len(`{"name":`)+len(`,"function":`)+len(`}`)+len(`,`)) + m.str(c.Name) + m.str(c.Function)
-	if c.Target.Valid {
-		s += int64(len(`,"target":`)) + m.str(c.Target.String)
-	}
-	if c.Property.Valid {
-		s += int64(len(`,"property":`)) + m.str(c.Property.String)
-	}
-	return m.add(s)
-}
-
-// GroupColumn adds g as an element of the response's group columns.
-func (m *Meter) GroupColumn(g *GroupColumn) bool {
-	s := int64(len(`{"name":`)+len(`,"kind":`)+len(`,"node":`)+len(`}`)+len(`,`)) +
-		m.str(g.Name) + m.str(string(g.Kind)) + m.str(g.Node)
-	if g.Property.Valid {
-		s += int64(len(`,"property":`)) + m.str(g.Property.String)
-	}
-	if g.Entity.Valid {
-		s += int64(len(`,"entity":`)) + m.str(g.Entity.String)
-	}
-	return m.add(s)
-}
-
-// Cell adds c as a cell of the row being decoded; EndRow ends the row.
-func (m *Meter) Cell(c *Cell) bool {
-	s := int64(len(`:`)+len(`,`)) + m.str(c.Name)
-	if c.Node != nil {
-		s += int64(len(`{"type":`)+len(`,"id":`)+len(`,"properties":{`)+len(`}}`)) +
-			m.str(c.Node.Type) + idLen(c.Node.ID) + m.refProps(c.Node.Properties)
-	} else {
-		s += m.value(c.Value)
-	}
-	return m.add(s)
-}
-
-// EndRow ends a row of the given number of cells, each already given to
-// Cell, as an element of the response's rows.
-func (m *Meter) EndRow(cells int) bool {
-	s := int64(len(`{}`) + len(`,`))
-	if cells > 0 {
-		s-- // n cells have n-1 separators
-	}
-	return m.add(s)
-}
-
-// Row adds a whole row: Cell for each cell, then EndRow.
-func (m *Meter) Row(row Row) bool {
-	for i := range row {
-		if !m.Cell(&row[i]) {
-			return false
-		}
-	}
-	return m.EndRow(len(row))
-}
-
-// Finish adds the response's own fields and the brackets and separators of
-// its sequences, whose elements must already have been given to the meter.
-func (m *Meter) Finish(r *GraphResponse) bool {
-	s := int64(len(`{"format_version":`)+len(`,"query_type":`)+len(`,"nodes":[`)+len(`],"edges":[`)+len(`]`)+len(`}`)) +
-		m.str(r.FormatVersion) + m.str(string(r.QueryType))
-	// Each element was counted with a separator; a sequence of n has n-1.
-	sep := func(n int) int64 {
-		if n > 0 {
-			return -1
-		}
-		return 0
-	}
-	s += sep(len(r.Nodes)) + sep(len(r.Edges))
-	if r.Columns != nil {
-		s += int64(len(`,"columns":[`)+len(`]`)) + sep(len(r.Columns))
-	}
-	if r.GroupColumns != nil {
-		s += int64(len(`,"group_columns":[`)+len(`]`)) + sep(len(r.GroupColumns))
-	}
-	if r.Rows != nil {
-		s += int64(len(`,"rows":[`)+len(`]`)) + sep(len(r.Rows))
-	}
-	if p := r.Pagination; p != nil {
-		s += int64(len(`,"pagination":{"has_more":`)+len(`}`)) + boolLen(p.HasMore)
-		if p.TotalRows.Valid {
-			s += int64(len(`,"total_rows":`)) + intLen(p.TotalRows.Int)
-		}
-		if p.Truncated.Valid {
-			s += int64(len(`,"truncated":`)) + boolLen(p.Truncated.Bool)
-		}
-		if p.NextCursor.Valid {
-			s += int64(len(`,"next_cursor":`)) + m.str(p.NextCursor.String)
-		}
-	}
-	return m.add(s)
-}
-
-// inlineProps is the size of ps written inside a node object after its id:
-// a separator, key, colon and value each.
-func (m *Meter) inlineProps(ps []Property) int64 {
-	if len(ps) == 0 {
-		return 0
-	}
-	return m.props1(ps) + int64(len(ps)) // a ',' before each
-}
-
-// refProps is the size of ps inside a node reference's properties object.
-func (m *Meter) refProps(ps []Property) int64 {
-	if len(ps) == 0 {
-		return 0
-	}
-	return m.props1(ps) + int64(len(ps)-1)
-}
-
-// props1 is the size of the keys, colons and values of ps.
-func (m *Meter) props1(ps []Property) int64 {
-	if m.props != nil {
-		if s, ok := m.props[addrKey{unsafe.Pointer(unsafe.SliceData(ps)), len(ps)}]; ok {
-			return s
-		}
-	}
-	var s int64
-	for i := range ps {
-		s += m.str(ps[i].Key) + 1 + m.value(ps[i].Value)
-	}
-	if m.cache && s >= cacheMin {
-		if m.props == nil {
-			m.props = make(map[addrKey]int64)
-		}
-		m.props[addrKey{unsafe.Pointer(unsafe.SliceData(ps)), len(ps)}] = s
-	}
-	return s
-}
-
-// value is the size of v in canonical JSON.
-func (m *Meter) value(v Value) int64 {
-	switch v.kind {
-	case KindNull:
-		return int64(len("null"))
-	case KindBool:
-		return boolLen(v.Bool())
-	case KindInt:
-		return intLen(v.Int())
-	case KindFloat:
-		var buf [32]byte
-		f := v.Float()
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return int64(len(strconv.AppendFloat(buf[:0], f, 'g', -1, 64)))
-		}
-		return int64(len(AppendJSONFloat(buf[:0], f)))
-	case KindString:
-		return m.str(v.str)
-	case KindList:
-		s := int64(len(`[]`))
-		if len(v.list) > 1 {
-			s += int64(len(v.list) - 1)
-		}
-		for _, x := range v.list {
-			s += m.value(x)
-		}
-		return s
-	}
-	return 0
-}
-
-// str is the size of s as a canonical JSON string, remembered by address
-// for long strings.
-func (m *Meter) str(s string) int64 {
-	if len(s) < cacheMin || !m.cache {
-		return jsonStringLen(s)
-	}
-	k := addrKey{unsafe.Pointer(unsafe.StringData(s)), len(s)}
-	if n, ok := m.strs[k]; ok {
-		return n
-	}
-	n := jsonStringLen(s)
-	if m.strs == nil {
-		m.strs = make(map[addrKey]int64)
-	}
-	m.strs[k] = n
-	return n
-}
-
-// jsonLen[c] is the length AppendJSONString writes for the ASCII byte c,
-// and 0 for the bytes of multi-byte sequences.
-var jsonLen = func() (t [256]uint8) {
-	for c := 0; c < utf8.RuneSelf; c++ {
-		switch {
-		case safeASCII[c]:
-			t[c] = 1
-		case c == '"', c == '\\', c == '\n', c == '\r', c == '\t', c == '\b', c == '\f':
-			t[c] = 2
-		default:
-			t[c] = 6 // \u00XX
-		}
-	}
-	return t
-}()
-
-// jsonStringLen returns len(AppendJSONString(nil, s)) without writing it.
-func jsonStringLen(s string) int64 {
-	n := int64(2)
-	for i := 0; i < len(s); {
-		if l := jsonLen[s[i]]; l != 0 {
-			n += int64(l)
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			n += int64(len("\ufffd"))
-		} else {
-			n += int64(size)
-		}
-		i += size
-	}
-	return n
-}
-
-// DecodedLen returns the length of s once each byte that is not part of
-// valid UTF-8 is replaced by U+FFFD (three bytes), as canonical JSON writes
-// it: the length a decoder returns for s. It is the measure of
-// MaxStringBytes.
-func DecodedLen(s string) int {
-	if utf8.ValidString(s) {
-		return len(s)
-	}
-	n := 0
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			n += len("\ufffd")
-		} else {
-			n += size
-		}
-		i += size
-	}
-	return n
-}
-
-func intLen(i int64) int64 {
-	n := int64(1)
-	u := uint64(i)
-	if i < 0 {
-		n++
-		u = -u
-	}
-	for u >= 10 {
-		u /= 10
-		n++
-	}
-	return n
-}
-
-func idLen(i int64) int64 { return intLen(i) + 2 } // in quotes
-
-func boolLen(b bool) int64 {
-	if b {
-		return int64(len("true"))
-	}
-	return int64(len("false"))
+	return &EncodeError{Codec: codec, Limit: name, Msg: "the response takes " + strconv.FormatInt(size, 10) +
+		" bytes as canonical JSON, more than the " + strconv.FormatInt(limit, 10) + " a decoder accepts from an encoding of " +
+		strconv.FormatInt(n, 10) + " bytes (" + name + ")"}
 }
 
 // checker walks a response for Limits.Check.

@@ -2,6 +2,7 @@ package wire_test
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -199,7 +200,7 @@ func TestCheckDoesNotAllocate(t *testing.T) {
 }
 
 func TestMeterStopsAtTheLimit(t *testing.T) {
-	m := wire.NewMeter(100)
+	m := wire.NewMeter(wire.Limits{MaxMaterializedBytes: 100}, 10)
 	n := wire.Node{Type: "User", ID: 12345, Properties: []wire.Property{wire.Prop("name", wire.String(strings.Repeat("a", 40)))}}
 	if !m.Node(&n) {
 		t.Fatalf("one node of %d bytes refused under 100", m.Size())
@@ -210,8 +211,57 @@ func TestMeterStopsAtTheLimit(t *testing.T) {
 	if !strings.Contains(m.Msg(), "100 bytes") {
 		t.Errorf("Msg = %q, want it to state the limit", m.Msg())
 	}
-	if wire.NewMeter(0).Limit() != wire.DefaultMaxMaterializedBytes {
-		t.Errorf("NewMeter(0).Limit() = %d, want the default", wire.NewMeter(0).Limit())
+	if m.LimitName() != "MaxMaterializedBytes" {
+		t.Errorf("LimitName = %q, want MaxMaterializedBytes", m.LimitName())
+	}
+	big := wire.NewMeter(wire.Limits{}, 64<<20)
+	if big.Limit() != wire.DefaultMaxMaterializedBytes || big.LimitName() != "MaxMaterializedBytes" {
+		t.Errorf("NewMeter(zero Limits, 64 MiB): limit %d (%s), want the default MaxMaterializedBytes", big.Limit(), big.LimitName())
+	}
+}
+
+// TestMeterExpansion: under MaxExpansion the limit is that many times the
+// input plus ExpansionAllowance when that is below MaxMaterializedBytes,
+// and the refusal names MaxExpansion.
+func TestMeterExpansion(t *testing.T) {
+	for _, tc := range []struct {
+		l     wire.Limits
+		input int
+		limit int64
+		name  string
+	}{
+		{wire.Limits{}, 3712, wire.DefaultMaxExpansion*3712 + wire.ExpansionAllowance, "MaxExpansion"},
+		{wire.Limits{}, 0, wire.ExpansionAllowance, "MaxExpansion"},
+		{wire.Limits{MaxExpansion: 2}, 200 << 20, wire.DefaultMaxMaterializedBytes, "MaxMaterializedBytes"},
+		{wire.Limits{MaxExpansion: 2}, 10 << 20, 2*(10<<20) + wire.ExpansionAllowance, "MaxExpansion"},
+		{wire.Limits{MaxExpansion: math.MaxInt32}, math.MaxInt32, wire.DefaultMaxMaterializedBytes, "MaxMaterializedBytes"},
+		{wire.Limits{MaxMaterializedBytes: 1 << 20}, 10, 1 << 20, "MaxMaterializedBytes"},
+	} {
+		m := wire.NewMeter(tc.l, tc.input)
+		if m.Limit() != tc.limit || m.LimitName() != tc.name {
+			t.Errorf("%+v, input %d: limit %d (%s), want %d (%s)", tc.l, tc.input, m.Limit(), m.LimitName(), tc.limit, tc.name)
+		}
+		if got := tc.l.MaterializedLimit(int64(tc.input)); got != tc.limit {
+			t.Errorf("%+v: MaterializedLimit(%d) = %d, want %d", tc.l, tc.input, got, tc.limit)
+		}
+	}
+	m := wire.NewMeter(wire.Limits{}, 1000)
+	if !m.Fits(m.Limit()) || m.Fits(m.Limit()+1) || m.Fits(-1) {
+		t.Errorf("Fits does not stop at the limit %d", m.Limit())
+	}
+	s := strings.Repeat("x", int(m.Limit())/2)
+	n := wire.Node{Type: "T", Properties: []wire.Property{wire.Prop("a", wire.String(s))}}
+	if !m.Node(&n) {
+		t.Fatalf("half the limit refused")
+	}
+	if m.Fits(m.Limit()/2) || !m.Fits(m.Limit()-m.Size()) {
+		t.Errorf("after %d bytes, Fits does not stop at the limit %d", m.Size(), m.Limit())
+	}
+	if m.Node(&n) {
+		t.Fatalf("twice half the limit and more accepted")
+	}
+	if msg := m.Msg(); !strings.Contains(msg, "(MaxExpansion)") || !strings.Contains(msg, "input of 1000 bytes") {
+		t.Errorf("Msg = %q, want it to name MaxExpansion and the input", msg)
 	}
 }
 
@@ -220,5 +270,66 @@ func TestDecodedLen(t *testing.T) {
 		if got := wire.DecodedLen(s); got != want {
 			t.Errorf("DecodedLen(%q) = %d, want %d", s, got, want)
 		}
+	}
+}
+
+func TestWithDefaultsMaxExpansion(t *testing.T) {
+	l, err := wire.Limits{}.WithDefaults()
+	if err != nil || l.MaxExpansion != wire.DefaultMaxExpansion {
+		t.Errorf("zero MaxExpansion: %d, %v; want the default %d", l.MaxExpansion, err, wire.DefaultMaxExpansion)
+	}
+	if l, err := (wire.Limits{MaxExpansion: 3}).WithDefaults(); err != nil || l.MaxExpansion != 3 {
+		t.Errorf("MaxExpansion 3: %d, %v", l.MaxExpansion, err)
+	}
+	for _, bad := range []int{-1, math.MaxInt32 + 1} {
+		_, err := wire.Limits{MaxExpansion: bad}.WithDefaults()
+		if err == nil || !strings.Contains(err.Error(), "MaxExpansion") {
+			t.Errorf("MaxExpansion %d: %v, want an error naming MaxExpansion", bad, err)
+		}
+	}
+}
+
+// TestCheckExpansion: an encoding whose response materialises past
+// MaxExpansion times its length plus ExpansionAllowance is refused with
+// an *EncodeError naming MaxExpansion; CheckSize returns the size that
+// MaterializedSize does.
+func TestCheckExpansion(t *testing.T) {
+	name := strings.Repeat("T", 4096)
+	r := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Search, Nodes: make([]wire.Node, 3000)}
+	for i := range r.Nodes {
+		r.Nodes[i] = wire.Node{Type: name, ID: int64(i)}
+	}
+	size, err := wire.Limits{}.CheckSize("msgpack", r)
+	if err != nil || size != wire.MaterializedSize(r) {
+		t.Fatalf("CheckSize = %d, %v; want %d", size, err, wire.MaterializedSize(r))
+	}
+	if err := (wire.Limits{}).CheckExpansion("msgpack", size, size/4); err != nil {
+		t.Errorf("an encoding a quarter of the size: %v", err)
+	}
+	err = wire.Limits{}.CheckExpansion("msgpack", size, 20_000)
+	var ee *wire.EncodeError
+	if !errors.As(err, &ee) || ee.Limit != "MaxExpansion" || !errors.Is(err, wire.ErrLimit) || !strings.Contains(err.Error(), "20000 bytes") {
+		t.Errorf("an encoding of 20,000 bytes for %d: %v, want a MaxExpansion *wire.EncodeError", size, err)
+	}
+	if err := (wire.Limits{MaxExpansion: 1 << 20}).CheckExpansion("msgpack", size, 20_000); err != nil {
+		t.Errorf("under a MaxExpansion of 2^20: %v", err)
+	}
+}
+
+// TestDecodeJSONMaxExpansion: canonical JSON's invalid UTF-8 bytes each
+// become three bytes of U+FFFD, so under a MaxExpansion of 1 a document of
+// them past ExpansionAllowance is refused, naming MaxExpansion; under the
+// default it decodes.
+func TestDecodeJSONMaxExpansion(t *testing.T) {
+	bad := strings.Repeat("\xff", 2<<20)
+	in := []byte(`{"format_version":"1","query_type":"search","nodes":[{"type":"T","id":"1","a":"` + bad +
+		`","b":"` + bad + `","c":"` + bad + `"}],"edges":[]}`)
+	_, err := wire.DecodeJSON(in, wire.Limits{MaxExpansion: 1})
+	var de *wire.DecodeError
+	if !errors.As(err, &de) || de.Limit != "MaxExpansion" || !errors.Is(err, wire.ErrLimit) {
+		t.Fatalf("MaxExpansion 1: %v, want a MaxExpansion *wire.DecodeError", err)
+	}
+	if _, err := wire.DecodeJSON(in, wire.Limits{}); err != nil {
+		t.Fatalf("default limits: %v", err)
 	}
 }

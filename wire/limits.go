@@ -47,6 +47,23 @@ type Limits struct {
 	// output when the response is encoded again. Default
 	// DefaultMaxMaterializedBytes.
 	MaxMaterializedBytes int64
+
+	// MaxExpansion bounds the same materialised size relative to the
+	// input: a decoder refuses a response whose canonical JSON would take
+	// more than MaxExpansion times the length of its input plus
+	// ExpansionAllowance bytes, so that what it builds, and what encoding
+	// the response again writes, stays proportional to what it read. It
+	// matters where a format writes less than it means: a binary codec's
+	// name table, GOON's truncated values restored to the length their
+	// key_len breadcrumb declares, shared type names and nodes lifted
+	// from rows. Every built-in encoding of graphwire's corpus and of
+	// GKG's reference cases materialises to at most 3.8 times its length
+	// (msgpack and cbor; goon and toon 2.5, json 1), well under the
+	// default. An encoder whose output can be much smaller than its
+	// materialised size refuses a response its own decoder would refuse
+	// under this limit. Default DefaultMaxExpansion; at most
+	// math.MaxInt32.
+	MaxExpansion int
 }
 
 // The defaults of Limits.
@@ -56,7 +73,15 @@ const (
 	DefaultMaxElements          = 1 << 20   // 1,048,576 per sequence
 	DefaultMaxStringBytes       = 16 << 20  // 16 MiB
 	DefaultMaxMaterializedBytes = 256 << 20 // 256 MiB of canonical JSON
+	DefaultMaxExpansion         = 8         // bytes of canonical JSON per input byte, beyond ExpansionAllowance
 )
+
+// ExpansionAllowance is the materialised size every input may reach
+// whatever its length, beyond MaxExpansion times its length: 8 MiB of
+// canonical JSON, so that a short document holding one long truncated
+// value still decodes, while the memory a decode may spend on what its
+// input does not hold stays within 16 times the input plus 16 MiB.
+const ExpansionAllowance = 8 << 20
 
 // HardMaxDepth is the largest MaxDepth a Limits may set: decoders recurse
 // once per level, and the binary decoders' libraries bound nesting too.
@@ -70,6 +95,7 @@ func DefaultLimits() Limits {
 		MaxElements:          DefaultMaxElements,
 		MaxStringBytes:       DefaultMaxStringBytes,
 		MaxMaterializedBytes: DefaultMaxMaterializedBytes,
+		MaxExpansion:         DefaultMaxExpansion,
 	}
 }
 
@@ -92,6 +118,9 @@ func (l Limits) WithDefaults() (Limits, error) {
 	if l.MaxMaterializedBytes == 0 {
 		l.MaxMaterializedBytes = d.MaxMaterializedBytes
 	}
+	if l.MaxExpansion == 0 {
+		l.MaxExpansion = d.MaxExpansion
+	}
 	switch {
 	case l.MaxInputBytes < 0:
 		return l, fmt.Errorf("wire: Limits.MaxInputBytes is negative (%d)", l.MaxInputBytes)
@@ -103,6 +132,38 @@ func (l Limits) WithDefaults() (Limits, error) {
 		return l, fmt.Errorf("wire: Limits.MaxStringBytes is negative (%d)", l.MaxStringBytes)
 	case l.MaxMaterializedBytes < 0:
 		return l, fmt.Errorf("wire: Limits.MaxMaterializedBytes is negative (%d)", l.MaxMaterializedBytes)
+	case l.MaxExpansion < 0 || l.MaxExpansion > math.MaxInt32:
+		return l, fmt.Errorf("wire: Limits.MaxExpansion %d is out of range [0, %d]", l.MaxExpansion, math.MaxInt32)
 	}
 	return l, nil
+}
+
+// MaterializedLimit returns the largest materialised size (see
+// MaterializedSize) a decoder configured with l accepts from an input of
+// n bytes: the smaller of MaxMaterializedBytes and MaxExpansion times n
+// plus ExpansionAllowance. Zero fields of l select their defaults.
+func (l Limits) MaterializedLimit(n int64) int64 {
+	lim, _ := l.materializedLimit(n)
+	return lim
+}
+
+// materializedLimit is MaterializedLimit and the name of the Limits field
+// that sets it ("MaxMaterializedBytes" when both give the same).
+func (l Limits) materializedLimit(n int64) (int64, string) {
+	abs := l.MaxMaterializedBytes
+	if abs <= 0 {
+		abs = DefaultMaxMaterializedBytes
+	}
+	ratio := int64(l.MaxExpansion)
+	if ratio <= 0 {
+		ratio = DefaultMaxExpansion
+	}
+	n = max(n, 0)
+	if n > (math.MaxInt64-ExpansionAllowance)/ratio {
+		return abs, "MaxMaterializedBytes"
+	}
+	if rel := ratio*n + ExpansionAllowance; rel < abs {
+		return rel, "MaxExpansion"
+	}
+	return abs, "MaxMaterializedBytes"
 }

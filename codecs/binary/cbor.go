@@ -228,6 +228,8 @@ type cborFrame struct {
 	i     int // the next element; items[i-1] is the one last read
 }
 
+func (s *cborSource) size() int { return len(s.data) }
+
 func (s *cborSource) fail(msg string) error {
 	return decodeError(CBORName, s.offset(), msg, nil)
 }

@@ -41,6 +41,7 @@ type source interface {
 	next(t *token) error
 	// fail returns a *wire.DecodeError positioned at the item last read.
 	fail(msg string) error
+	size() int // the length of the encoding
 }
 
 // decoder walks the layout over a source. It is the one description of the
@@ -62,7 +63,7 @@ func (d *decoder) reset(src source, c *Codec) {
 	clear(d.names)
 	*d = decoder{src: src, c: c, names: d.names[:0]}
 	if c != nil {
-		d.m = wire.NewMeter(c.limits.MaxMaterializedBytes)
+		d.m = wire.NewMeter(c.limits, src.size())
 	}
 }
 
@@ -112,7 +113,7 @@ func (d *decoder) checkLen(what, s string) {
 // metered records a refusal by MaxMaterializedBytes when ok is false.
 func (d *decoder) metered(ok bool) {
 	if !ok {
-		d.failLimit("MaxMaterializedBytes", "%s", d.m.Msg())
+		d.failLimit(d.m.LimitName(), "%s", d.m.Msg())
 	}
 }
 

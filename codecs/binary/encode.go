@@ -400,11 +400,11 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 	if r == nil {
 		return dst, &wire.EncodeError{Codec: name, Msg: "nil response"}
 	}
-	if err := c.limits.Check(name, r); err != nil {
+	size, err := c.limits.CheckSize(name, r)
+	if err != nil {
 		return dst, err
 	}
 	var out []byte
-	var err error
 	if c.format == CBOR {
 		out, err = appendCBOR(dst, r, true)
 	} else {
@@ -416,6 +416,9 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 	if n := int64(len(out) - len(dst)); n > c.limits.MaxInputBytes {
 		return dst, &wire.EncodeError{Codec: name, Limit: "MaxInputBytes",
 			Msg: fmt.Sprintf("the encoding of %d bytes is longer than the limit of %d", n, c.limits.MaxInputBytes)}
+	}
+	if err := c.limits.CheckExpansion(name, size, int64(len(out)-len(dst))); err != nil {
+		return dst, err
 	}
 	return out, nil
 }

@@ -114,6 +114,8 @@ func (r *mpReader) UnreadByte() error {
 // mpSource reads items with the msgpack library's low-level decoder,
 // checking each item's kind before decoding it (the library would convert
 // between kinds) and each declared length before anything is allocated.
+func (s *mpSource) size() int { return len(s.data) }
+
 type mpSource struct {
 	mpReader
 	dec   *msgpack.Decoder

@@ -33,7 +33,8 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	if r == nil {
 		return &wire.EncodeError{Codec: name, Msg: "nil response"}
 	}
-	if err := c.limits.Check(name, r); err != nil {
+	size, err := c.limits.CheckSize(name, r)
+	if err != nil {
 		return err
 	}
 	buf := make([]byte, 0, streamChunk+streamChunk/4)
@@ -44,6 +45,9 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	if int64(n) > c.limits.MaxInputBytes {
 		return &wire.EncodeError{Codec: name, Limit: "MaxInputBytes",
 			Msg: fmt.Sprintf("the encoding of %d bytes is longer than the limit of %d", int64(n), c.limits.MaxInputBytes)}
+	}
+	if err := c.limits.CheckExpansion(name, size, int64(n)); err != nil {
+		return err
 	}
 	return c.streamPass(w, r, buf)
 }

@@ -3,6 +3,7 @@ package goon
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -27,7 +28,7 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
 	}
 	data = bytes.TrimPrefix(data, bom)
-	p := parser{src: string(data), lim: c.limits, meter: wire.NewMeter(c.limits.MaxMaterializedBytes)}
+	p := parser{src: string(data), lim: c.limits, meter: wire.NewMeter(c.limits, len(data))}
 	r, err := p.parse()
 	if err != nil {
 		return nil, err
@@ -56,7 +57,7 @@ type parser struct {
 	lines    int    // lines in src
 	lim      wire.Limits
 	meter    *wire.Meter // the response's materialised size
-	restored int64       // bytes restoring truncated values added
+	restored int64       // bytes restoring truncated values added that the meter has not counted
 
 	r      *wire.GraphResponse
 	header [numFields]headerField
@@ -295,10 +296,11 @@ func (p *parser) liftedNode(k nodeKey) *wire.Node {
 	return nil
 }
 
-// tooBig is the error for a response whose materialised size passes
-// MaxMaterializedBytes at line.
+// tooBig is the error for a response whose materialised size passes the
+// meter's limit at line: MaxMaterializedBytes, or MaxExpansion times the
+// input.
 func (p *parser) tooBig(line int) error {
-	return &wire.DecodeError{Codec: Name, Line: line, Msg: p.meter.Msg(), Limit: "MaxMaterializedBytes"}
+	return &wire.DecodeError{Codec: Name, Line: line, Msg: p.meter.Msg(), Limit: p.meter.LimitName()}
 }
 
 // maxExcerpt bounds the input an error message quotes, in bytes.
@@ -546,6 +548,9 @@ const (
 // MAJOR.MINOR.PATCH, each a decimal without leading zeros, the major from
 // minMajor to maxMajor.
 func supportedVersion(v string) bool {
+	if len(v) > 3*19+2 { // three int64 decimals: no split of a long value
+		return false
+	}
 	parts := strings.Split(v, ".")
 	if len(parts) != 3 || len(parts[0]) != 1 || parts[0] < minMajor || parts[0] > maxMajor {
 		return false
@@ -568,7 +573,12 @@ func descriptor(s string) (name, inner string, ok bool) {
 }
 
 func (p *parser) groupBy(val string) error {
-	for _, d := range strings.Split(val, ",") {
+	// Cut one descriptor at a time rather than split the line: a line of
+	// commas would otherwise cost sixteen bytes a byte before its first
+	// error.
+	for rest, more := val, true; more; {
+		var d string
+		d, rest, more = strings.Cut(rest, ",")
 		name, inner, ok := descriptor(d)
 		if !ok {
 			return p.errf("expected a group descriptor name(node[:Entity]) or name(property[:property]), found " + excerpt(d))
@@ -602,7 +612,9 @@ func (p *parser) groupBy(val string) error {
 }
 
 func (p *parser) aggregations(val string) error {
-	for _, d := range strings.Split(val, ",") {
+	for rest, more := val, true; more; {
+		var d string
+		d, rest, more = strings.Cut(rest, ",")
 		name, inner, ok := descriptor(d)
 		if !ok {
 			return p.errf("expected an aggregation descriptor name(function[:target[.property]]), found " + excerpt(d))
@@ -670,12 +682,32 @@ func (p *parser) column(name string) int {
 }
 
 // declared returns the capacity to reserve for the count a header field
-// declares: no more than the rest of the input can hold, at minLine bytes
-// a line, so that no allocation is sized by the input's word alone.
-func (p *parser) declared(f int, minLine int) int {
+// declares, of elements of elemSize bytes, and the count as far as the
+// rest of the input can hold it, at minLine bytes a line. The reserve is
+// no more than maxReservePerByte bytes for each byte left, so that no
+// allocation is sized by the input's word alone and a count the lines do
+// not back reserves a few times the input at most; lines past it grow the
+// slice (see room) up to the count.
+func (p *parser) declared(f int, minLine, elemSize int) (reserve, full int) {
 	n, _ := parseInt(p.header[f].value)
-	return int(min(n, int64((len(p.src)-p.pos)/minLine)))
+	rest := int64(len(p.src) - p.pos)
+	full = int(min(n, rest/int64(minLine)))
+	return min(full, int(rest*maxReservePerByte/int64(elemSize))), full
 }
+
+// room returns s with room for one more element. Below full, a full s
+// doubles, but not past full: the lines that back a declared count grow
+// the slice in a few steps and no further than the count.
+func room[T any](s []T, full int) []T {
+	if len(s) < cap(s) || len(s) >= full {
+		return s
+	}
+	return slices.Grow(s, min(max(2*cap(s), 64), full)-len(s))
+}
+
+// maxReservePerByte bounds what a declared count reserves, in bytes for
+// each byte of input left.
+const maxReservePerByte = 4
 
 // Shortest lines of each section, newline included: a node row "0", an
 // edge "A:0 --> B:0", a path's further edge " --R--> B:0", a row "a=0".
@@ -725,7 +757,8 @@ func (p *parser) group(what string) (string, int, bool) {
 func isGroupLine(s string) bool { return strings.HasSuffix(s, "):") }
 
 func (p *parser) parseNodes() error {
-	nodes := make([]wire.Node, 0, p.declared(fNodes, minNodeLine))
+	reserve, full := p.declared(fNodes, minNodeLine, int(unsafe.Sizeof(wire.Node{})))
+	nodes := make([]wire.Node, 0, reserve)
 	typ, declared, left := "", 0, 0
 	for {
 		ok, err := p.body()
@@ -760,13 +793,15 @@ func (p *parser) parseNodes() error {
 		if err != nil {
 			return err
 		}
-		nodes = append(nodes, n)
+		nodes = append(room(nodes, full), n)
 		if p.r.QueryType == wire.Aggregation {
 			// Metered in finish, once the nodes lifted from rows are
 			// told apart.
 			p.nodeLines = append(p.nodeLines, p.line)
 		} else if !p.meter.Node(&nodes[len(nodes)-1]) {
 			return p.tooBig(p.line)
+		} else {
+			p.restored = 0 // counted with the node
 		}
 	}
 	if left > 0 {
@@ -909,12 +944,15 @@ func (p *parser) restore(key, text string, total int64) (string, error) {
 		return "", p.limitErr("MaxStringBytes", clip(key)+"_len="+strconv.FormatInt(total, 10)+
 			" restores a value longer than the limit of "+strconv.Itoa(p.lim.MaxStringBytes)+" bytes")
 	}
-	// The restored bytes are part of the materialised size, counted with
-	// the node: refusing here, before they are allocated, when they alone
-	// pass the limit keeps a few lines from allocating gigabytes.
-	if p.restored += grow; p.restored > p.lim.MaxMaterializedBytes {
+	// The restored bytes are part of the materialised size, which the
+	// meter counts with the node once it is built: asking the meter
+	// first, with the bytes restored since it last counted, refuses past
+	// MaxExpansion times the input (or MaxMaterializedBytes) before
+	// allocating, so a few short lines cannot make megabytes.
+	if !p.meter.Fits(p.restored + grow) {
 		return "", p.tooBig(p.line)
 	}
+	p.restored += grow
 	var b strings.Builder
 	b.Grow(len(text) + int(grow))
 	b.WriteString(text[:len(text)-3])
@@ -931,10 +969,12 @@ func (p *parser) restore(key, text string, total int64) (string, error) {
 // parsePairs parses "key=value key=value ..." into p.pairs; when spaced
 // is set, every pair, the first included, follows a space.
 func (p *parser) parsePairs(s string, spaced bool, maxPairs int) error {
-	// Every pair has an '=', so their count bounds the pairs: reserving
-	// that much at once spares a wide line the copies of a growing slice.
-	if n := strings.Count(s, "="); n > cap(p.pairs) {
-		p.pairs = make([]pair, 0, min(n, maxPairs))
+	// Every pair has an '=' and takes at least four bytes (" k=v"), so
+	// both bound the pairs: reserving that much at once spares a wide line
+	// the copies of a growing slice, and an '=' inside quoted values
+	// cannot reserve more than the line can hold.
+	if n := min(strings.Count(s, "="), len(s)/4+1, maxPairs); n > cap(p.pairs) {
+		p.pairs = make([]pair, 0, n)
 	}
 	p.pairs = p.pairs[:0]
 	for i := 0; i < len(s); {
@@ -1145,7 +1185,8 @@ func (p *parser) endpoint(s, what string) (string, int64, int, error) {
 }
 
 func (p *parser) parseEdges() error {
-	edges := make([]wire.Edge, 0, p.declared(fEdges, minEdgeLine))
+	reserve, full := p.declared(fEdges, minEdgeLine, int(unsafe.Sizeof(wire.Edge{})))
+	edges := make([]wire.Edge, 0, reserve)
 	typ, declared, left := "", 0, 0
 	for {
 		ok, err := p.body()
@@ -1180,7 +1221,7 @@ func (p *parser) parseEdges() error {
 		if err != nil {
 			return err
 		}
-		edges = append(edges, e)
+		edges = append(room(edges, full), e)
 		if !p.meter.Edge(&edges[len(edges)-1]) {
 			return p.tooBig(p.line)
 		}
@@ -1242,7 +1283,8 @@ func (p *parser) edgeLine(typ string) (wire.Edge, error) {
 // parsePaths parses "path=P: T:id --REL--> T:id ..." lines, one per path,
 // in increasing path id; edge k of a path gets step k.
 func (p *parser) parsePaths() error {
-	edges := make([]wire.Edge, 0, p.declared(fEdges, minPathEdge))
+	reserve, full := p.declared(fEdges, minPathEdge, int(unsafe.Sizeof(wire.Edge{})))
+	edges := make([]wire.Edge, 0, reserve)
 	var last int64
 	first := true
 	for {
@@ -1300,7 +1342,7 @@ func (p *parser) parsePaths() error {
 				return err
 			}
 			s = s[n:]
-			edges = append(edges, wire.Edge{From: from, FromID: fromID, To: to, ToID: toID, Type: rel,
+			edges = append(room(edges, full), wire.Edge{From: from, FromID: fromID, To: to, ToID: toID, Type: rel,
 				PathID: wire.SomeInt(pid), Step: wire.SomeInt(step)})
 			if !p.meter.Edge(&edges[len(edges)-1]) {
 				return p.tooBig(p.line)
@@ -1318,8 +1360,11 @@ func (p *parser) parsePaths() error {
 func (p *parser) parseRows() error {
 	agg := p.r.QueryType == wire.Aggregation
 	var rows []wire.Row
+	full := 0
 	if agg {
-		rows = make([]wire.Row, 0, p.declared(fRows, minRowLine))
+		var reserve int
+		reserve, full = p.declared(fRows, minRowLine, int(unsafe.Sizeof(wire.Row{})))
+		rows = make([]wire.Row, 0, reserve)
 	} else {
 		rows = []wire.Row{}
 	}
@@ -1350,7 +1395,7 @@ func (p *parser) parseRows() error {
 		if !p.meterRow(row, p.refs[refStart:]) {
 			return p.tooBig(p.line)
 		}
-		rows = append(rows, row)
+		rows = append(room(rows, full), row)
 	}
 	if h := p.header[fRows]; agg && strconv.Itoa(len(rows)) != h.value {
 		return lineError(h.line, "rows:"+clip(h.value)+" but @rows has "+strconv.Itoa(len(rows))+" rows")

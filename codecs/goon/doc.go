@@ -220,18 +220,43 @@
 //     Rows count as they are read, so the row that passes the limit is
 //     the one reported; restored truncated values count before they are
 //     allocated.
+//   - MaxExpansion (default 8): the same canonical JSON, at most 8 times
+//     the length of the text plus wire.ExpansionAllowance (8 MiB). GOON
+//     writes much less than it means — a value truncated to 200 or 1000
+//     code points with a key_len breadcrumb comes back at its declared
+//     length, a type name written once in a Type(n): line is the type of
+//     each of its rows, a lifted node is the node of every cell that
+//     references it — and this is what keeps that proportional to the
+//     input: 16 names of 16 MiB declared in 3.7 KB are refused at the
+//     first, before it is built. Every GOON text of graphwire's corpus
+//     and of GKG's reference cases materialises to at most 2.5 times its
+//     length.
 //   - MaxDepth (default 32) does not arise: GOON writes a list value as
 //     its JSON text, which reads back as a string.
 //
-// No allocation is sized by a number the input declares: a header count
+// The bound: what Decode allocates for materialisation its input does not
+// hold is at most MaxExpansion times the input plus 8 MiB, and no
+// allocation is sized by a number the input declares: a header count
 // reserves no more than the rest of the input can hold at the shortest
-// line of its section. Work is linear in the input: a quoted value is
-// scanned once to find its end and unescaped into storage its own size;
-// repeated keys are found by sorting hashes of a line's keys, not by
-// probing a map that outgrows the caches; column lookups use a map once
-// the header is wide. An error quotes at most 64 bytes of the input. A
-// leading UTF-8 byte order mark is skipped and a line may end in CRLF; the
-// encoder writes LF, so such text reaches the same fixed point.
+// line of its section, nor more than four bytes for each byte left; the
+// pairs of a line reserve no more than the line can hold; group_by and
+// aggregations are read one descriptor at a time. Under the default
+// Limits the largest text of graphwire's corpus (1.9 MB) peaks under 8 MiB
+// of heap, within 16 times its input plus 16 MiB. The response's own
+// structures are not bounded by that factor: a wire.Node, Property, Edge
+// and Cell take 48, 72, 112 and 80 bytes, so a text made only of the
+// shortest lines (node rows "0", cells "a=0", one-letter properties)
+// takes up to 65 times its length at its peak (measured: node rows "0"
+// 65, cells "a=0" 37, node cells 45, one-letter properties 23, edges
+// 15), within MaxElements for each sequence.
+//
+// Work is linear in the input: a quoted value is scanned once to find its
+// end and unescaped into storage its own size; repeated keys are found by
+// sorting hashes of a line's keys, not by probing a map that outgrows the
+// caches; column lookups use a map once the header is wide. An error
+// quotes at most 64 bytes of the input. A leading UTF-8 byte order mark is
+// skipped and a line may end in CRLF; the encoder writes LF, so such text
+// reaches the same fixed point.
 //
 // Encoding is symmetric: AppendEncode and EncodeTo first check r with
 // wire.Limits.Check (nothing is written on error, a *wire.EncodeError
@@ -241,8 +266,13 @@
 // whose canonical JSON escaping can double; when the response is within a
 // factor two of MaxMaterializedBytes, or such a text longer than half
 // MaxStringBytes, the encoder decodes its own text and refuses what Decode
-// would refuse. So whatever the encoder writes, Decode under the same
-// limits reads.
+// would refuse. The same holds for MaxExpansion, which Decode applies to
+// the text's length: when the response's canonical JSON is more than half
+// the limit for a text of the length written (a sixth, when a truncated
+// value's kept prefix lost control characters to quoting, each of which
+// comes back as a six-byte U+001A), the encoder decodes its text and
+// refuses, naming MaxExpansion, what Decode would refuse. So whatever the
+// encoder writes, Decode under the same limits reads.
 //
 // # Versions
 //

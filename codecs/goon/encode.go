@@ -97,7 +97,12 @@ func (e *encoder) spill(b []byte) ([]byte, error) {
 // MaxElements. GOON writes a list value as its JSON text, a string that
 // escaping can make up to twice as long in canonical JSON; when that could
 // take the decoded response past MaxMaterializedBytes, or the string past
-// MaxStringBytes, the text is decoded to make sure.
+// MaxStringBytes, the text is decoded to make sure. Likewise for
+// MaxExpansion, which Decode applies to the length of the text: a
+// truncated value restored to its declared length, a type name shared by
+// a group, a node lifted from rows make the response much larger than its
+// text; when the response could pass MaxExpansion times the text, the
+// text is decoded to make sure.
 func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 	if r == nil {
 		return &wire.EncodeError{Codec: Name, Msg: "nil response"}
@@ -108,12 +113,13 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 	half := l
 	half.MaxMaterializedBytes = max(l.MaxMaterializedBytes/2, 1)
 	nearLimit := false
-	if err := half.Check(Name, r); err != nil {
+	size, err := half.CheckSize(Name, r)
+	if err != nil {
 		var ee *wire.EncodeError
 		if !errors.As(err, &ee) || ee.Limit != "MaxMaterializedBytes" {
 			return err
 		}
-		if err := l.Check(Name, r); err != nil {
+		if size, err = l.CheckSize(Name, r); err != nil {
 			return err
 		}
 		nearLimit = true
@@ -129,7 +135,7 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 		return &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
 			Msg: "the text would take " + strconv.FormatInt(n, 10) + " bytes, more than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
 	}
-	if e.maxList > 0 && (nearLimit || e.maxList > l.MaxStringBytes/2) {
+	if e.maxList > 0 && (nearLimit || e.maxList > l.MaxStringBytes/2) || e.mayExpand(size, l) {
 		text := e.b
 		if e.out != nil {
 			// Streaming has handed the text on; make it again whole, to
@@ -169,6 +175,7 @@ type encoder struct {
 	tmpB    []byte
 	list    []byte
 	maxList int       // the longest JSON text of a list value written
+	fills   bool      // a truncated value's kept prefix lost control characters to quoting
 	err     error     // set by a sort comparator that had to encode a node row
 	out     io.Writer // EncodeTo's writer; nil when appending to a slice
 	written int64     // bytes handed to out so far
@@ -212,6 +219,7 @@ func (e *encoder) reset() {
 	e.nodes, e.edges, e.props, e.cols = e.nodes[:0], e.edges[:0], e.props[:0], e.cols[:0]
 	e.err = nil
 	e.maxList = 0
+	e.fills = false
 	e.b = e.b[:0]
 	e.written = 0
 }
@@ -663,6 +671,7 @@ func (e *encoder) prop(b []byte, key string, v wire.Value) []byte {
 			return b
 		}
 		b = appendKey(b, key)
+		e.fills = e.fills || len(s) > limitFor(key) && dropsInPrefix(s, limitFor(key))
 		return appendText(b, key, s, true, false)
 	case wire.KindList:
 		e.list = appendJSON(e.list[:0], v)
@@ -1051,4 +1060,35 @@ func (e *encoder) appendCell(b []byte, c *wire.Cell, forceQuote bool, row int) (
 		e.maxList = max(e.maxList, len(e.list))
 		return appendText(b, c.Name, e.listText(), false, forceQuote), nil
 	}
+}
+
+// mayExpand reports whether the response, of materialised size size, may
+// decode from the text in e past the limit Decode applies to a text that
+// long (wire.Limits.MaterializedLimit: MaxExpansion times its length, or
+// MaxMaterializedBytes).
+// What Decode builds from the text is at most twice size: a list's JSON
+// text escaped again as a string, a path edge's source taken from the
+// edge before, a group column's property restored from its name; and a
+// truncated value whose kept prefix lost control characters to quoting
+// gains a fillRune, six bytes of canonical JSON, for each of them.
+func (e *encoder) mayExpand(size int64, l wire.Limits) bool {
+	limit := l.MaterializedLimit(e.written + int64(len(e.b)))
+	factor := int64(2)
+	if e.fills {
+		factor = 6
+	}
+	return size > limit/factor
+}
+
+// dropsInPrefix reports whether the part of s that truncation under limit
+// keeps holds a character quoting drops (see appendEscaped).
+func dropsInPrefix(s string, limit int) bool {
+	for i, n := 0, 0; i < len(s) && n < limit-3; n++ {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r < 0x20 && r != '\n' && r != '\r' && r != '\t' || r == 0x7f {
+			return true
+		}
+		i += size
+	}
+	return false
 }

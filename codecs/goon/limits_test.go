@@ -324,8 +324,8 @@ func liftedDoc(titleLen, rows int) []byte {
 
 // TestHostileLiftedNodes: one lifted node whose title restores to tens of
 // megabytes, referenced by a million rows, is refused: past MaxStringBytes
-// (the reproducer, 30 MB), or past MaxMaterializedBytes counting every use
-// (10 MB), at the line where the limit is passed.
+// (the reproducer, 30 MB), or past MaxExpansion times the input counting
+// every use (10 MB), at the line where the limit is passed.
 func TestHostileLiftedNodes(t *testing.T) {
 	for _, c := range []struct {
 		name     string
@@ -333,7 +333,7 @@ func TestHostileLiftedNodes(t *testing.T) {
 		limit    string
 	}{
 		{"30MB", 30_000_000, "MaxStringBytes"},
-		{"10MB", 10_000_000, "MaxMaterializedBytes"},
+		{"10MB", 10_000_000, "MaxExpansion"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			in := liftedDoc(c.titleLen, 1_000_000)
@@ -357,7 +357,8 @@ func TestHostileLiftedNodes(t *testing.T) {
 }
 
 // TestHostileSharedNames: a type name written once in a group line and
-// repeated by every row of the group counts once per row.
+// repeated by every row of the group counts once per row, and the rows
+// stop where they pass MaxExpansion times the input.
 func TestHostileSharedNames(t *testing.T) {
 	name := strings.Repeat("T", 60_000)
 	var nb, eb strings.Builder
@@ -373,8 +374,8 @@ func TestHostileSharedNames(t *testing.T) {
 		var err error
 		testsupport.Bounded(t, len(in), func() { _, err = goon.Decode(in) })
 		var de *wire.DecodeError
-		if !errors.As(err, &de) || de.Limit != "MaxMaterializedBytes" || de.Line < 8 || de.Line > 8+5000 {
-			t.Errorf("error %v, want MaxMaterializedBytes within the first 5000 rows", err)
+		if !errors.As(err, &de) || de.Limit != "MaxExpansion" || de.Line < 8 || de.Line > 8+5000 {
+			t.Errorf("error %v, want MaxExpansion within the first 5000 rows", err)
 		}
 	}
 }

@@ -43,7 +43,8 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 	if r == nil {
 		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
-	if err := c.limits.Check(Name, r); err != nil {
+	size, err := c.limits.CheckSize(Name, r)
+	if err != nil {
 		return dst, err
 	}
 	var g graphEncoder
@@ -59,6 +60,9 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 	if int64(len(out)-n) > c.limits.MaxInputBytes {
 		return out[:n], &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
 			Msg: "the text would take " + strconv.Itoa(len(out)-n) + " bytes, more than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	}
+	if err := c.limits.CheckExpansion(Name, size, int64(len(out)-n)); err != nil {
+		return dst, err
 	}
 	return out, nil
 }
@@ -742,8 +746,8 @@ func (d *graphDecoder) failLimit(path []pathStep, limit, msg string) {
 // A key shared by the rows of a table counts once per row, in constant
 // time per use.
 func (d *graphDecoder) measure(r *wire.GraphResponse) {
-	m := wire.NewMeter(d.lim.MaxMaterializedBytes)
-	fail := func(path ...pathStep) { d.failLimit(path, "MaxMaterializedBytes", m.Msg()) }
+	m := wire.NewMeter(d.lim, len(d.src))
+	fail := func(path ...pathStep) { d.failLimit(path, m.LimitName(), m.Msg()) }
 	for i := range r.Nodes {
 		if !m.Node(&r.Nodes[i]) {
 			fail(keyStep("nodes"))

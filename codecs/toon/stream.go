@@ -33,7 +33,8 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	if r == nil {
 		return &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
-	if err := c.limits.Check(Name, r); err != nil {
+	size, err := c.limits.CheckSize(Name, r)
+	if err != nil {
 		return err
 	}
 	var s streamer
@@ -47,6 +48,9 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	if int64(n) > c.limits.MaxInputBytes {
 		return &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
 			Msg: "the text would take " + strconv.FormatInt(int64(n), 10) + " bytes, more than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	}
+	if err := c.limits.CheckExpansion(Name, size, int64(n)); err != nil {
+		return err
 	}
 	return s.write(w, r)
 }

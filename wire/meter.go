@@ -1,0 +1,407 @@
+package wire
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// MaterializedSize returns the length of r's canonical JSON: for a response
+// AppendJSON accepts, exactly len(AppendJSON(nil, r)). It counts rather
+// than encodes, and counts a string or a node's properties shared by many
+// places once per place (so a small response in memory may have a large
+// materialised size), in time proportional to r's distinct contents.
+func MaterializedSize(r *GraphResponse) int64 {
+	m := &Meter{limit: math.MaxInt64, name: "MaxMaterializedBytes", cache: true}
+	for i := range r.Nodes {
+		m.Node(&r.Nodes[i])
+	}
+	for i := range r.Edges {
+		m.Edge(&r.Edges[i])
+	}
+	for i := range r.Columns {
+		m.Column(&r.Columns[i])
+	}
+	for i := range r.GroupColumns {
+		m.GroupColumn(&r.GroupColumns[i])
+	}
+	for _, row := range r.Rows {
+		m.Row(row)
+	}
+	m.Finish(r)
+	return m.Size()
+}
+
+// Meter adds up the materialised size of a response (see MaterializedSize)
+// while a decoder builds it, so that the decoder can refuse a response past
+// MaxMaterializedBytes, or past MaxExpansion times its input (see
+// Limits.MaterializedLimit), as soon as it gets there rather than after
+// building it. Every built-in decoder uses one.
+//
+// Give the meter each part once, as it is decoded, in any order: Node for
+// each element of nodes, Edge, Column and GroupColumn likewise, Cell for
+// each cell of a row and then EndRow (or Row for a whole row), and Finish
+// once with the response when its top-level fields are known. Each method
+// reports false once the total is past the limit; the total is then
+// MaterializedSize of the response so far, give or take the separators of
+// unfinished sequences, and after Finish it is exact.
+//
+// A Meter remembers the size of long strings and of nodes' property lists
+// by their address, so a decoder that shares one string or one property
+// list among many places (a name table, a lifted node) is charged for every
+// use in constant time per use.
+type Meter struct {
+	limit int64
+	name  string // the Limits field that sets limit
+	input int64  // the length of the input
+	ratio int64  // MaxExpansion
+	n     int64
+	cache bool
+	strs  map[addrKey]int64
+	props map[addrKey]int64
+}
+
+type addrKey struct {
+	p unsafe.Pointer
+	n int
+}
+
+// cacheMin is the shortest string, in bytes, or the smallest property list,
+// in canonical JSON bytes, whose size a Meter remembers.
+const cacheMin = 256
+
+// NewMeter returns the Meter of a decoder configured with l reading an
+// input of n bytes: it reports false once the size passes
+// l.MaterializedLimit(n), the smaller of MaxMaterializedBytes and
+// MaxExpansion times n plus ExpansionAllowance. Zero fields of l select
+// their defaults.
+func NewMeter(l Limits, n int) *Meter {
+	m := newMeter(l, n)
+	return &m
+}
+
+func newMeter(l Limits, n int) Meter {
+	limit, name := l.materializedLimit(int64(n))
+	ratio := int64(l.MaxExpansion)
+	if ratio <= 0 {
+		ratio = DefaultMaxExpansion
+	}
+	return Meter{limit: limit, name: name, input: int64(n), ratio: ratio, cache: true}
+}
+
+// Size returns the size counted so far.
+func (m *Meter) Size() int64 { return m.n }
+
+// Limit returns the limit the meter enforces.
+func (m *Meter) Limit() int64 { return m.limit }
+
+// LimitName returns the Limits field that sets the limit, for the Limit
+// of a decoder's *DecodeError: "MaxExpansion" when MaxExpansion times the
+// input plus ExpansionAllowance is below MaxMaterializedBytes, otherwise
+// "MaxMaterializedBytes".
+func (m *Meter) LimitName() string { return m.name }
+
+// Fits reports whether n more bytes would keep the size within the limit.
+// A decoder asks before it allocates for materialisation its input does
+// not hold (a value restored to a declared length), and gives the meter
+// the part that holds it afterwards as usual.
+func (m *Meter) Fits(n int64) bool { return n >= 0 && n <= m.limit-m.n }
+
+// Msg describes the refusal, for the Msg of a decoder's *DecodeError
+// whose Limit is m.LimitName().
+func (m *Meter) Msg() string {
+	s := "the decoded response would take more than " + strconv.FormatInt(m.limit, 10) + " bytes as canonical JSON"
+	if m.name == "MaxExpansion" {
+		return s + ", " + strconv.FormatInt(m.ratio, 10) + " times its input of " + strconv.FormatInt(m.input, 10) +
+			" bytes plus " + strconv.Itoa(ExpansionAllowance) + " (MaxExpansion)"
+	}
+	return s + " (MaxMaterializedBytes)"
+}
+
+func (m *Meter) add(n int64) bool {
+	m.n += n
+	return m.n <= m.limit
+}
+
+// Node adds n as an element of the response's nodes.
+func (m *Meter) Node(n *Node) bool {
+	return m.add(int64(len(`{"type":`)+len(`,"id":`)+len(`}`)+len(`,`)) +
+		m.str(n.Type) + idLen(n.ID) + m.inlineProps(n.Properties))
+}
+
+// Edge adds e as an element of the response's edges.
+func (m *Meter) Edge(e *Edge) bool {
+	s := int64(len(`{"from":`)+len(`,"from_id":`)+len(`,"to":`)+len(`,"to_id":`)+len(`,"type":`)+len(`}`)+len(`,`)) +
+		m.str(e.From) + idLen(e.FromID) + m.str(e.To) + idLen(e.ToID) + m.str(e.Type)
+	if e.Depth.Valid {
+		s += int64(len(`,"depth":`)) + intLen(e.Depth.Int)
+	}
+	if e.PathID.Valid {
+		s += int64(len(`,"path_id":`)) + intLen(e.PathID.Int)
+	}
+	if e.Step.Valid {
+		s += int64(len(`,"step":`)) + intLen(e.Step.Int)
+	}
+	return m.add(s)
+}
+
+// Column adds c as an element of the response's columns.
+func (m *Meter) Column(c *Column) bool {
+	s := int64(len(`{"name":`)+len(`,"function":`)+len(`}`)+len(`,`)) + m.str(c.Name) + m.str(c.Function)
+	if c.Target.Valid {
+		s += int64(len(`,"target":`)) + m.str(c.Target.String)
+	}
+	if c.Property.Valid {
+		s += int64(len(`,"property":`)) + m.str(c.Property.String)
+	}
+	return m.add(s)
+}
+
+// GroupColumn adds g as an element of the response's group columns.
+func (m *Meter) GroupColumn(g *GroupColumn) bool {
+	s := int64(len(`{"name":`)+len(`,"kind":`)+len(`,"node":`)+len(`}`)+len(`,`)) +
+		m.str(g.Name) + m.str(string(g.Kind)) + m.str(g.Node)
+	if g.Property.Valid {
+		s += int64(len(`,"property":`)) + m.str(g.Property.String)
+	}
+	if g.Entity.Valid {
+		s += int64(len(`,"entity":`)) + m.str(g.Entity.String)
+	}
+	return m.add(s)
+}
+
+// Cell adds c as a cell of the row being decoded; EndRow ends the row.
+func (m *Meter) Cell(c *Cell) bool {
+	s := int64(len(`:`)+len(`,`)) + m.str(c.Name)
+	if c.Node != nil {
+		s += int64(len(`{"type":`)+len(`,"id":`)+len(`,"properties":{`)+len(`}}`)) +
+			m.str(c.Node.Type) + idLen(c.Node.ID) + m.refProps(c.Node.Properties)
+	} else {
+		s += m.value(c.Value)
+	}
+	return m.add(s)
+}
+
+// EndRow ends a row of the given number of cells, each already given to
+// Cell, as an element of the response's rows.
+func (m *Meter) EndRow(cells int) bool {
+	s := int64(len(`{}`) + len(`,`))
+	if cells > 0 {
+		s-- // n cells have n-1 separators
+	}
+	return m.add(s)
+}
+
+// Row adds a whole row: Cell for each cell, then EndRow.
+func (m *Meter) Row(row Row) bool {
+	for i := range row {
+		if !m.Cell(&row[i]) {
+			return false
+		}
+	}
+	return m.EndRow(len(row))
+}
+
+// Finish adds the response's own fields and the brackets and separators of
+// its sequences, whose elements must already have been given to the meter.
+func (m *Meter) Finish(r *GraphResponse) bool {
+	s := int64(len(`{"format_version":`)+len(`,"query_type":`)+len(`,"nodes":[`)+len(`],"edges":[`)+len(`]`)+len(`}`)) +
+		m.str(r.FormatVersion) + m.str(string(r.QueryType))
+	// Each element was counted with a separator; a sequence of n has n-1.
+	sep := func(n int) int64 {
+		if n > 0 {
+			return -1
+		}
+		return 0
+	}
+	s += sep(len(r.Nodes)) + sep(len(r.Edges))
+	if r.Columns != nil {
+		s += int64(len(`,"columns":[`)+len(`]`)) + sep(len(r.Columns))
+	}
+	if r.GroupColumns != nil {
+		s += int64(len(`,"group_columns":[`)+len(`]`)) + sep(len(r.GroupColumns))
+	}
+	if r.Rows != nil {
+		s += int64(len(`,"rows":[`)+len(`]`)) + sep(len(r.Rows))
+	}
+	if p := r.Pagination; p != nil {
+		s += int64(len(`,"pagination":{"has_more":`)+len(`}`)) + boolLen(p.HasMore)
+		if p.TotalRows.Valid {
+			s += int64(len(`,"total_rows":`)) + intLen(p.TotalRows.Int)
+		}
+		if p.Truncated.Valid {
+			s += int64(len(`,"truncated":`)) + boolLen(p.Truncated.Bool)
+		}
+		if p.NextCursor.Valid {
+			s += int64(len(`,"next_cursor":`)) + m.str(p.NextCursor.String)
+		}
+	}
+	return m.add(s)
+}
+
+// inlineProps is the size of ps written inside a node object after its id:
+// a separator, key, colon and value each.
+func (m *Meter) inlineProps(ps []Property) int64 {
+	if len(ps) == 0 {
+		return 0
+	}
+	return m.props1(ps) + int64(len(ps)) // a ',' before each
+}
+
+// refProps is the size of ps inside a node reference's properties object.
+func (m *Meter) refProps(ps []Property) int64 {
+	if len(ps) == 0 {
+		return 0
+	}
+	return m.props1(ps) + int64(len(ps)-1)
+}
+
+// props1 is the size of the keys, colons and values of ps.
+func (m *Meter) props1(ps []Property) int64 {
+	if m.props != nil {
+		if s, ok := m.props[addrKey{unsafe.Pointer(unsafe.SliceData(ps)), len(ps)}]; ok {
+			return s
+		}
+	}
+	var s int64
+	for i := range ps {
+		s += m.str(ps[i].Key) + 1 + m.value(ps[i].Value)
+	}
+	if m.cache && s >= cacheMin {
+		if m.props == nil {
+			m.props = make(map[addrKey]int64)
+		}
+		m.props[addrKey{unsafe.Pointer(unsafe.SliceData(ps)), len(ps)}] = s
+	}
+	return s
+}
+
+// value is the size of v in canonical JSON.
+func (m *Meter) value(v Value) int64 {
+	switch v.kind {
+	case KindNull:
+		return int64(len("null"))
+	case KindBool:
+		return boolLen(v.Bool())
+	case KindInt:
+		return intLen(v.Int())
+	case KindFloat:
+		var buf [32]byte
+		f := v.Float()
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return int64(len(strconv.AppendFloat(buf[:0], f, 'g', -1, 64)))
+		}
+		return int64(len(AppendJSONFloat(buf[:0], f)))
+	case KindString:
+		return m.str(v.str)
+	case KindList:
+		s := int64(len(`[]`))
+		if len(v.list) > 1 {
+			s += int64(len(v.list) - 1)
+		}
+		for _, x := range v.list {
+			s += m.value(x)
+		}
+		return s
+	}
+	return 0
+}
+
+// str is the size of s as a canonical JSON string, remembered by address
+// for long strings.
+func (m *Meter) str(s string) int64 {
+	if len(s) < cacheMin || !m.cache {
+		return jsonStringLen(s)
+	}
+	k := addrKey{unsafe.Pointer(unsafe.StringData(s)), len(s)}
+	if n, ok := m.strs[k]; ok {
+		return n
+	}
+	n := jsonStringLen(s)
+	if m.strs == nil {
+		m.strs = make(map[addrKey]int64)
+	}
+	m.strs[k] = n
+	return n
+}
+
+// jsonLen[c] is the length AppendJSONString writes for the ASCII byte c,
+// and 0 for the bytes of multi-byte sequences.
+var jsonLen = func() (t [256]uint8) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		switch {
+		case safeASCII[c]:
+			t[c] = 1
+		case c == '"', c == '\\', c == '\n', c == '\r', c == '\t', c == '\b', c == '\f':
+			t[c] = 2
+		default:
+			t[c] = 6 // \u00XX
+		}
+	}
+	return t
+}()
+
+// jsonStringLen returns len(AppendJSONString(nil, s)) without writing it.
+func jsonStringLen(s string) int64 {
+	n := int64(2)
+	for i := 0; i < len(s); {
+		if l := jsonLen[s[i]]; l != 0 {
+			n += int64(l)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			n += int64(len("\ufffd"))
+		} else {
+			n += int64(size)
+		}
+		i += size
+	}
+	return n
+}
+
+// DecodedLen returns the length of s once each byte that is not part of
+// valid UTF-8 is replaced by U+FFFD (three bytes), as canonical JSON writes
+// it: the length a decoder returns for s. It is the measure of
+// MaxStringBytes.
+func DecodedLen(s string) int {
+	if utf8.ValidString(s) {
+		return len(s)
+	}
+	n := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			n += len("\ufffd")
+		} else {
+			n += size
+		}
+		i += size
+	}
+	return n
+}
+
+func intLen(i int64) int64 {
+	n := int64(1)
+	u := uint64(i)
+	if i < 0 {
+		n++
+		u = -u
+	}
+	for u >= 10 {
+		u /= 10
+		n++
+	}
+	return n
+}
+
+func idLen(i int64) int64 { return intLen(i) + 2 } // in quotes
+
+func boolLen(b bool) int64 {
+	if b {
+		return int64(len("true"))
+	}
+	return int64(len("false"))
+}
