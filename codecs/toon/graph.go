@@ -677,6 +677,13 @@ const (
 	depthPerList = 2
 )
 
+// layoutFields is the most names the layout adds to a table header's
+// field group beside a response's own (an edge table has eight and no
+// others; a node table adds id; a node in a row adds type and id): the
+// generic decoder refuses a group of more than MaxElements+layoutFields
+// names as it reads them.
+const layoutFields = 8
+
 // Decode parses TOON text into a response under the codec's limits; see
 // the package-level Decode.
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
@@ -686,7 +693,7 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
 	}
 	v, err := unmarshal(data, DecodeOptions{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
-		limits{set: true, maxElements: l.MaxElements, maxString: l.MaxStringBytes, maxMaterialized: l.MaxMaterializedBytes})
+		limits{set: true, maxElements: l.MaxElements, maxFields: l.MaxElements + layoutFields, maxString: l.MaxStringBytes, maxMaterialized: l.MaxMaterializedBytes})
 	if err != nil {
 		return nil, err
 	}
