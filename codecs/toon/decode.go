@@ -998,7 +998,7 @@ func (d *decoder) primitive(l *line, tok string, off int) Value {
 	case '"':
 		v := d.quoted(l, t, off)
 		d.checkString(l, len(v), off)
-		return v
+		return boxString(v)
 	case 't':
 		if t == "true" {
 			return true
@@ -1014,11 +1014,17 @@ func (d *decoder) primitive(l *line, tok string, off int) Value {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		if isNumberLiteral(t) {
 			if n, ok := numberFromLiteral(t); ok {
+				if i, _ := n.Int64(); n.IsInt() && i >= 0 && i < int64(len(smallInts)) {
+					return smallInts[i]
+				}
 				return n
 			}
 		}
 	}
 	d.checkString(l, len(t), off)
+	if len(t) == 1 {
+		return boxString(t)
+	}
 	return strings.Clone(t)
 }
 
@@ -1185,4 +1191,31 @@ func trimSpacesOff(s string, from int) (string, int) {
 		j--
 	}
 	return s[i:j], i
+}
+
+// smallInts and oneByteStrings hold the values of the commonest short
+// tokens boxed once, so that a decoded 0 or "a" costs its slot in an array
+// or object and nothing more: a value never takes more than 16 bytes of
+// heap per byte of its text and delimiter.
+var (
+	smallInts      [256]Value
+	oneByteStrings [utf8.RuneSelf]Value
+)
+
+func init() {
+	for i := range smallInts {
+		smallInts[i] = Int(int64(i))
+	}
+	for i := range oneByteStrings {
+		oneByteStrings[i] = string(rune(i))
+	}
+}
+
+// boxString returns s as a Value, a shared one for a one-byte string; s
+// must not share memory with the input unless it is one byte long.
+func boxString(s string) Value {
+	if len(s) == 1 && s[0] < utf8.RuneSelf {
+		return oneByteStrings[s[0]]
+	}
+	return s
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -182,4 +183,13 @@ func TestLargeDocumentMemory(t *testing.T) {
 	t.Logf("largest case %s: %d bytes of TOON", largest.ID(), len(text))
 	t.Run("graph", func(t *testing.T) { measureDecode(t, text, false, graphDecode) })
 	t.Run("generic", func(t *testing.T) { measureDecode(t, text, false, genericDecode(toon.DecodeOptions{})) })
+	if testing.Short() {
+		return
+	}
+	// The densest values there are: ten million one-byte strings, and
+	// as many small integers, two bytes of text each.
+	for _, v := range []string{"a", "7"} {
+		in := []byte("[10000000]: " + strings.Repeat(v+",", 9_999_999) + v)
+		t.Run("generic/dense_"+v, func(t *testing.T) { measureDecode(t, in, false, genericDecode(toon.DecodeOptions{})) })
+	}
 }
