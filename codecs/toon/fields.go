@@ -1,7 +1,6 @@
 package toon
 
 import (
-	"hash/maphash"
 	"math"
 	"strconv"
 	"strings"
@@ -48,14 +47,13 @@ func namesBytes(fields []hfield) int {
 // an upper bound of the fields left on the line (the delimiters and
 // braces ahead of the closing brace), so that it never grows by copying.
 // In strict mode a repeated name is found as it is read: pairwise among
-// the first few fields, then through an open-addressing index of the
-// fields by group and name, sized with the list.
+// the first few fields, then through a nameIndex of the fields by group
+// and name, sized with the list.
 type fieldList struct {
 	fields []hfield
 	sized  bool
 	strict bool
-	index  []uint64 // strict, past pairwiseFields: hash tag | field index + 1, or 0
-	seed   maphash.Seed
+	index  nameIndex // strict, past pairwiseFields
 }
 
 // presizeAt is the length at which a field list is sized from the rest of
@@ -65,6 +63,10 @@ const (
 	presizeAt      = 64
 	pairwiseFields = 16
 )
+
+func (fl *fieldList) hashOf(i int) uint64 {
+	return fl.index.hash(fl.fields[i].name, uint64(uint32(fl.fields[i].parent)))
+}
 
 // add appends f, which the character at c[j] ends, and reports the index
 // of an earlier field of its group with the same name, or -1.
@@ -78,70 +80,34 @@ func (fl *fieldList) add(f hfield, c string, j int, delim byte, level int, maxFi
 			grown := make([]hfield, len(fl.fields), n)
 			copy(grown, fl.fields)
 			fl.fields = grown
-			if fl.index != nil {
-				fl.reindex(n, len(fl.fields))
+			if fl.index.slots != nil {
+				fl.index.resize(n, len(fl.fields), fl.hashOf)
 			}
 		}
 		fl.sized = true
 	}
-	fl.fields = append(fl.fields, f)
-	if !fl.strict {
-		return -1
-	}
-	k := len(fl.fields) - 1
-	if fl.index == nil {
-		for i := range k {
-			if fl.fields[i].parent == f.parent && fl.fields[i].name == f.name {
-				return i
+	k := len(fl.fields)
+	if fl.strict {
+		if fl.index.slots != nil {
+			fields := fl.fields
+			if r := fl.index.add(fl.index.hash(f.name, uint64(uint32(f.parent))), k, func(i int) bool {
+				return fields[i].parent == f.parent && fields[i].name == f.name
+			}, fl.hashOf); r >= 0 {
+				return r
+			}
+		} else {
+			for i := range k {
+				if fl.fields[i].parent == f.parent && fl.fields[i].name == f.name {
+					return i
+				}
 			}
 		}
-		if len(fl.fields) > pairwiseFields {
-			fl.seed = maphash.MakeSeed()
-			fl.reindex(max(cap(fl.fields), 2*pairwiseFields), len(fl.fields))
-		}
-		return -1
 	}
-	if 3*len(fl.fields) > 2*len(fl.index) {
-		fl.reindex(2*len(fl.fields), k)
+	fl.fields = append(fl.fields, f)
+	if fl.strict && fl.index.slots == nil && len(fl.fields) > pairwiseFields {
+		fl.index.start(cap(fl.fields), len(fl.fields), fl.hashOf)
 	}
-	return fl.insert(k)
-}
-
-// reindex rebuilds the index of the first k fields with room for n
-// fields at a load of at most two thirds.
-func (fl *fieldList) reindex(n, k int) {
-	size := 1
-	for 2*size < 3*n {
-		size *= 2
-	}
-	fl.index = make([]uint64, size)
-	for k := range k {
-		fl.insert(k)
-	}
-}
-
-// insert indexes field k and returns the index of an earlier field of its
-// group with its name, or -1 (then k is indexed). An entry keeps the high
-// half of its hash beside the field's index, so that a probe reads the
-// field only when the hashes agree.
-func (fl *fieldList) insert(k int) int {
-	f := &fl.fields[k]
-	mask := uint64(len(fl.index) - 1)
-	hash := maphash.String(fl.seed, f.name) ^ uint64(uint32(f.parent))*0x9E3779B97F4A7C15
-	tag := hash &^ math.MaxUint32
-	for h := hash & mask; ; h = (h + 1) & mask {
-		e := fl.index[h]
-		if e == 0 {
-			fl.index[h] = tag | uint64(k+1)
-			return -1
-		}
-		if e&^math.MaxUint32 != tag {
-			continue
-		}
-		if g := &fl.fields[uint32(e)-1]; g.parent == f.parent && g.name == f.name {
-			return int(uint32(e) - 1)
-		}
-	}
+	return -1
 }
 
 // fieldsAhead returns an upper bound of the fields that begin at or after
@@ -257,7 +223,7 @@ func (d *decoder) parseFields(l *line, c string, i int, delim byte, level int, p
 			return 0, "field list of more than " + strconv.Itoa(math.MaxInt32-2) + " names", fOff
 		}
 		if r := fl.add(hfield{name: d.fieldName(l, name, fOff, c), end: int32(k + 1), parent: parent}, c, j, delim, level, maxFields); r >= 0 {
-			return 0, "duplicate field name " + excerpt(fl.fields[k].name) + " in field list", fOff
+			return 0, "duplicate field name " + excerpt(fl.fields[r].name) + " in field list", fOff
 		}
 		if group {
 			end, msg, moff := d.parseFields(l, c, j+1, delim, level+1, int32(k), fl)

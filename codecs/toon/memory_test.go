@@ -68,6 +68,24 @@ func wideHeader(n int, distinct bool) []byte {
 	return b.Bytes()
 }
 
+// wideNode is a response whose one node, in list form, has n properties
+// (p0, p1, ...).
+func wideNode(n int) []byte {
+	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	var b bytes.Buffer
+	b.Grow(64 + 13*n)
+	b.WriteString("format_version: \"1.0\"\nquery_type: traversal\nnodes:\n  User[1]:\n    - id: 1\n")
+	for i := range n {
+		b.WriteString("      p")
+		for k := i; k > 0 || b.Bytes()[b.Len()-1] == 'p'; k /= len(alphabet) {
+			b.WriteByte(alphabet[k%len(alphabet)])
+		}
+		b.WriteString(": 1\n")
+	}
+	b.WriteString("edges[0]:\n")
+	return b.Bytes()
+}
+
 // inlineFlood is an inline array declaring five values and holding n+1.
 func inlineFlood(n int) []byte {
 	var b bytes.Buffer
@@ -147,6 +165,11 @@ func TestHostileSplitMemory(t *testing.T) {
 			measureDecode(t, build(), true, genericDecode(toon.DecodeOptions{}))
 		})
 	}
+	t.Run("graph/node_of_4M_properties", func(t *testing.T) {
+		// An object's members are counted as they are read: a node in list
+		// form with four million properties stops at MaxElements.
+		measureDecode(t, wideNode(4_000_000), true, graphDecode)
+	})
 	t.Run("generic/lenient_header_9M", func(t *testing.T) {
 		// Lenient mode lets names repeat: nine million of them, two bytes
 		// each, and a row too short for them.
