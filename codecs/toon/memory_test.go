@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -215,4 +216,66 @@ func TestLargeDocumentMemory(t *testing.T) {
 		in := []byte("[10000000]: " + strings.Repeat(v+",", 9_999_999) + v)
 		t.Run("generic/dense_"+v, func(t *testing.T) { measureDecode(t, in, false, genericDecode(toon.DecodeOptions{})) })
 	}
+}
+
+// TestSplitErrors: the errors of the counting that replaced splitting name
+// the cell, field or member where the count passed what the header, the
+// declared length or the limits allow.
+func TestSplitErrors(t *testing.T) {
+	small := wire.Limits{MaxElements: 3}
+	cases := []struct {
+		name, in   string
+		codec      bool // decode with the toon codec under small
+		line, col  int
+		msg, limit string
+	}{
+		{"row past header", "t[1]{a,b}:\n  1,2,3,4", false, 2, 7, "row has more than the 2 values the header declares", ""},
+		{"row past header, quoted", "t[1]{a,b}:\n  \"x,y\",2,\"z\"", false, 2, 11, "row has more than the 2 values the header declares", ""},
+		{"keyed row past header", "t[1:]{a}:\n  k: 1,2", false, 2, 8, "row has more than the 1 values the header declares", ""},
+		{"inline past declared", "tags[2]: a,b,c,d", false, 1, 14, "inline array declares 2 values but has more", ""},
+		{"repeat past the pairwise names", "x[1]{" + fieldNames(40) + ",f33}:\n  1", false, 1, 156, `duplicate field name "f33" in field list`, ""},
+		{"wide object repeat", wideKeys(30) + "k7: 1\n", false, 31, 1, `duplicate key "k7"`, ""},
+		{"field group past MaxElements", "format_version: \"1\"\nquery_type: search\nnodes:\n  N[1]{id,a,b,c,d,e,f,g,h,i,j,k}:\n    1,2,3,4,5,6,7,8,9,10,11,12", true, 4, 31, "a field group of more than 11 fields", "MaxElements"},
+		{"object past MaxElements", "format_version: \"1\"\nquery_type: search\nnodes:\n  N[1]:\n    - id: 1\n" + indentLines(wideKeys(12), "      "), true, 16, 7, "an object of more than 11 members", "MaxElements"},
+		{"inline past MaxElements", "format_version: \"1\"\nquery_type: search\nnodes:\n  N[1]:\n    - id: 1\n      l[3]: 1,2,3,4", true, 6, 19, "inline array declares 3 values but has more", ""},
+	}
+	codec := mustCodec(t, small)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var err error
+			if c.codec {
+				_, err = codec.Decode([]byte(c.in))
+			} else {
+				_, err = toon.Unmarshal([]byte(c.in), toon.DecodeOptions{})
+			}
+			wantDecodeError(t, err, c.line, c.msg, c.limit)
+			var de *wire.DecodeError
+			if errors.As(err, &de) && de.Column != c.col {
+				t.Errorf("error %v at column %d, want %d", err, de.Column, c.col)
+			}
+		})
+	}
+}
+
+// wideKeys is an object of n key-value lines k0: 0, k1: 1, ...
+func wideKeys(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString("k" + strconv.Itoa(i) + ": " + strconv.Itoa(i) + "\n")
+	}
+	return b.String()
+}
+
+// indentLines indents every line of s by prefix.
+func indentLines(s, prefix string) string {
+	return prefix + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n"+prefix)
+}
+
+// fieldNames is the field list f0,f1,…,f(n-1).
+func fieldNames(n int) string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = "f" + strconv.Itoa(i)
+	}
+	return strings.Join(names, ",")
 }
