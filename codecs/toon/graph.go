@@ -677,11 +677,12 @@ const (
 	depthPerList = 2
 )
 
-// layoutFields is the most names the layout adds to a table header's
-// field group beside a response's own (an edge table has eight and no
-// others; a node table adds id; a node in a row adds type and id): the
-// generic decoder refuses a group of more than MaxElements+layoutFields
-// names as it reads them.
+// layoutFields is the most names the layout adds to a header's field
+// group or an object beside a response's own (an edge has eight and no
+// others; a node adds id; a node in a row adds type and id; the document
+// has nine, MaxElements being at least one): the generic decoder refuses
+// a group or an object of more than MaxElements+layoutFields names as it
+// reads them.
 const layoutFields = 8
 
 // Decode parses TOON text into a response under the codec's limits; see
