@@ -6,8 +6,6 @@ import (
 	"strings"
 	"unicode/utf8"
 	"unsafe"
-
-	"github.com/graphwire/graphwire/internal/keyset"
 )
 
 // Unmarshal decodes one TOON document (spec v4.0) into a Value: nil, bool,
@@ -53,10 +51,12 @@ func unmarshal(data []byte, opts DecodeOptions, lim limits) (v Value, err error)
 // limits are the wire.Limits the GraphResponse codec applies to the
 // generic layer: when set, an array declaring or holding more than
 // maxElements values, a string or key longer than maxString bytes, or
-// nesting past MaxDepth fails with an error naming the limit.
+// nesting past MaxDepth fails with an error naming the limit; a header's
+// field group of more than maxFields names fails as it is read.
 type limits struct {
 	set             bool
 	maxElements     int
+	maxFields       int
 	maxString       int
 	maxMaterialized int64
 }
@@ -78,7 +78,6 @@ type decoder struct {
 	lim   limits
 	depth int
 	keys  map[string]string // interned keys
-	spans []span            // scratch for splitting rows
 }
 
 // line is one non-blank, non-comment line.
@@ -334,21 +333,15 @@ func (d *decoder) consumed() {
 // object builder: keeps the order of keys, detects duplicates (strict) or
 // lets the last value win at the first position (lenient).
 //
-// In strict mode a key is compared with those before it while the object
-// has at most smallObject members, so that a duplicate is reported before
-// its value is decoded; a wider object is checked when complete (finish),
-// by sorting hashes of its keys, in time linear in its members however
-// many there are. Lenient mode looks keys up in a map, since the last
-// value must replace the first.
+// A key is compared with those before it while the object has at most
+// smallObject members; a wider object indexes its keys (nameIndex), so
+// that a repeat is found as it is read, before its value is decoded, in
+// time per key that does not grow with the object and in 8 to 24 bytes a
+// key.
 type objBuilder struct {
 	o   *Object
-	idx map[string]int
-	pos []memberPos // strict: where each member's key is
+	idx nameIndex // past smallObject members
 }
-
-// memberPos is the line and column of a member's key, for an error found
-// once the object is complete.
-type memberPos struct{ line, col int }
 
 const smallObject = 24
 
@@ -356,64 +349,70 @@ func (d *decoder) newObject(n int) objBuilder {
 	return objBuilder{o: &Object{Members: make([]Member, 0, n)}}
 }
 
+func (b *objBuilder) hashOf(i int) uint64 { return b.idx.hash(b.o.Members[i].Key, 0) }
+
+// find returns the position of the member named key, or -1.
 func (b *objBuilder) find(key string) int {
-	if b.idx != nil {
-		if i, ok := b.idx[key]; ok {
-			return i
-		}
-		return -1
+	ms := b.o.Members
+	if b.idx.slots != nil {
+		return b.idx.find(b.idx.hash(key, 0), func(j int) bool { return ms[j].Key == key })
 	}
-	for i := range b.o.Members {
-		if b.o.Members[i].Key == key {
+	for i := range ms {
+		if ms[i].Key == key {
 			return i
 		}
 	}
 	return -1
 }
 
-// put adds key=v, failing on a duplicate in strict mode.
-func (d *decoder) put(b *objBuilder, key string, v Value, l *line, off int) {
-	if d.strict {
-		if len(b.o.Members) < smallObject && b.find(key) >= 0 {
-			d.fail(l, off, "duplicate key %s", excerpt(key))
-		}
-		b.o.Members = append(b.o.Members, Member{Key: key, Value: v})
-		b.pos = append(b.pos, memberPos{l.num, max(off-l.start+1, 1)})
-		return
+// add returns the position of the member named key, or -1 when there is
+// none: then key is indexed as the next member, which the caller appends.
+func (b *objBuilder) add(key string) int {
+	ms := b.o.Members
+	if b.idx.slots != nil {
+		return b.idx.add(b.idx.hash(key, 0), len(ms), func(j int) bool { return ms[j].Key == key }, b.hashOf)
 	}
 	if i := b.find(key); i >= 0 {
+		return i
+	}
+	if len(ms) >= smallObject {
+		b.idx.start(2*len(ms), len(ms), b.hashOf)
+		b.idx.place(b.idx.hash(key, 0), len(ms))
+	}
+	return -1
+}
+
+// put adds key=v, failing on a duplicate in strict mode; in lenient mode
+// the last value wins at the first key's position.
+func (d *decoder) put(b *objBuilder, key string, v Value, l *line, off int) {
+	d.checkWidth(b, l, off)
+	if i := b.add(key); i >= 0 {
+		if d.strict {
+			d.fail(l, off, "duplicate key %s", excerpt(key))
+		}
 		b.o.Members[i].Value = v
 		return
 	}
 	b.o.Members = append(b.o.Members, Member{Key: key, Value: v})
-	n := len(b.o.Members)
-	switch {
-	case b.idx != nil:
-		b.idx[key] = n - 1
-	case n > smallObject:
-		b.idx = make(map[string]int, 2*n)
-		for i, m := range b.o.Members {
-			b.idx[m.Key] = i
-		}
+}
+
+// finish returns the object.
+func (d *decoder) finish(b *objBuilder) *Object { return b.o }
+
+// checkWidth refuses, under the codec's limits, a member past maxFields
+// (MaxElements properties or cells and the layout's own keys), before its
+// value is read.
+func (d *decoder) checkWidth(b *objBuilder, l *line, off int) {
+	if d.lim.set && len(b.o.Members) >= d.lim.maxFields {
+		d.failLimit(l, off, "MaxElements", "an object of more than "+strconv.Itoa(d.lim.maxFields)+" members, past the limit of "+strconv.Itoa(d.lim.maxElements)+" properties or cells")
 	}
 }
 
-// finish returns the object, failing in strict mode on a repeated key of a
-// wide object at the repeat.
-func (d *decoder) finish(b *objBuilder) *Object {
-	if d.strict && len(b.o.Members) > smallObject {
-		ms := b.o.Members
-		if r := keyset.FirstRepeat(len(ms), func(i int) string { return ms[i].Key }); r >= 0 {
-			d.failAt(b.pos[r].line, b.pos[r].col, "duplicate key %s", excerpt(ms[r].Key))
-		}
-	}
-	return b.o
-}
-
-// checkNew fails, in strict mode, when key is already present in a small
+// checkNew fails, in strict mode, when key is already present in the
 // object (the duplicate check made before a value is decoded).
 func (d *decoder) checkNew(b *objBuilder, key string, l *line, off int) {
-	if d.strict && len(b.o.Members) < smallObject && b.find(key) >= 0 {
+	d.checkWidth(b, l, off)
+	if d.strict && b.find(key) >= 0 {
 		d.fail(l, off, "duplicate key %s", excerpt(key))
 	}
 }
@@ -516,13 +515,29 @@ func (d *decoder) arrayFromHeader(h *header, baseDepth int, hl *line) Value {
 	return d.list(h, baseDepth, *hl)
 }
 
+// inlineArray decodes the values after an inline header's colon. The
+// values are counted before any is decoded, and the counting stops past
+// what strict mode's declared length or the codec's MaxElements allow, so
+// that the array's allocation is bounded by both and by the line.
 func (d *decoder) inlineArray(h *header, hl *line) Value {
-	spans := d.split(h.inline, h.delim)
-	if d.lim.set && len(spans) > d.lim.maxElements {
-		d.failLimit(hl, h.inlineOff, "MaxElements", "an array of "+strconv.Itoa(len(spans))+" values, more than the limit of "+strconv.Itoa(d.lim.maxElements))
+	limit := -1
+	if d.strict {
+		limit = h.length
 	}
-	vs := make([]Value, len(spans))
-	for i, s := range spans {
+	if d.lim.set && (limit < 0 || limit > d.lim.maxElements) {
+		limit = d.lim.maxElements
+	}
+	n, past := countCells(h.inline, h.delim, limit)
+	if d.strict && n > h.length {
+		d.fail(hl, h.inlineOff+past, "inline array declares %d values but has more", h.length)
+	}
+	if d.lim.set && n > d.lim.maxElements {
+		d.failLimit(hl, h.inlineOff+past, "MaxElements", "an inline array holding more values than the limit of "+strconv.Itoa(d.lim.maxElements))
+	}
+	vs := make([]Value, n)
+	cs := newCells(h.inline, h.delim)
+	for i := range vs {
+		s, _ := cs.next()
 		vs[i] = d.primitive(hl, h.inline[s.start:s.end], h.inlineOff+s.start)
 	}
 	if d.strict && len(vs) != h.length {
@@ -571,28 +586,35 @@ func (d *decoder) tabular(h *header, baseDepth int, hl line) Value {
 }
 
 // row decodes the cells in c (at offset coff) into an object shaped by the
-// header's field list.
+// header's field list. The cells are counted first, no further than one
+// past the header's fields: a longer row fails at its first extra cell.
 func (d *decoder) row(h *header, l *line, c string, coff int) *Object {
-	var spans []span
-	if c != "" {
-		spans = d.split(c, h.delim)
+	n, past := countCells(c, h.delim, h.leaves)
+	if n > h.leaves {
+		d.fail(l, coff+past, "row has more than the %d values the header declares", h.leaves)
 	}
-	if len(spans) != h.leaves {
-		d.fail(l, coff, "row has %d values but the header declares %d fields", len(spans), h.leaves)
+	if n < h.leaves {
+		d.fail(l, coff, "row has %d values but the header declares %d fields", n, h.leaves)
 	}
-	i := 0
-	return d.rowObject(h.fields, spans, &i, l, c, coff)
+	cs := newCells(c, h.delim)
+	return d.rowObject(h.fields, 0, len(h.fields), &cs, l, c, coff)
 }
 
-func (d *decoder) rowObject(fields []field, spans []span, i *int, l *line, c string, coff int) *Object {
-	b := d.newObject(len(fields))
-	for _, f := range fields {
+// rowObject builds the object of the fields lo to hi of a header (the
+// members of one group), taking leaf values from cs.
+func (d *decoder) rowObject(fields []hfield, lo, hi int, cs *cells, l *line, c string, coff int) *Object {
+	n := 0
+	for i := lo; i < hi; i = int(fields[i].end) {
+		n++
+	}
+	b := d.newObject(n)
+	for i := lo; i < hi; i = int(fields[i].end) {
+		f := &fields[i]
 		var v Value
-		if f.children != nil {
-			v = d.rowObject(f.children, spans, i, l, c, coff)
+		if f.group(i) {
+			v = d.rowObject(fields, i+1, int(f.end), cs, l, c, coff)
 		} else {
-			s := spans[*i]
-			*i++
+			s, _ := cs.next()
 			v = d.primitive(l, c[s.start:s.end], coff+s.start)
 		}
 		if d.strict {
@@ -750,7 +772,7 @@ type header struct {
 	length    int
 	delim     byte
 	keyed     bool
-	fields    []field // nil: no fields segment
+	fields    []hfield // nil: no fields segment
 	leaves    int
 	inline    string // content after the colon, trimmed
 	inlineOff int    // its offset in d.src
@@ -824,7 +846,7 @@ func (d *decoder) parseHeader(l *line, c string, coff int) (h header, reason str
 	}
 	h.length = n
 	if braceStart >= 0 {
-		fields, end, msg, moff := d.parseFields(l, c, braceStart+1, h.delim, 1)
+		fields, end, msg, moff := d.fields(l, c, braceStart, h.delim)
 		if msg != "" {
 			return h, msg, moff
 		}
@@ -882,143 +904,6 @@ func parseLength(s string) (int, bool) {
 		n = n*10 + int(s[i]-'0')
 	}
 	return n, true
-}
-
-// parseFields parses the field entries of one brace group of c, starting at
-// i (just after the '{') and ending after the matching '}'. It returns the
-// fields and the index after the '}', or an error message and its offset.
-func (d *decoder) parseFields(l *line, c string, i int, delim byte, level int) ([]field, int, string, int) {
-	if level > d.opts.MaxDepth {
-		return nil, 0, "field groups nested deeper than " + strconv.Itoa(d.opts.MaxDepth) + " levels", i
-	}
-	var fields []field
-	var offs []int // the offset of each field's name
-	for {
-		start := i
-		j := i
-		inQuotes := false
-		for j < len(c) {
-			ch := c[j]
-			if inQuotes {
-				if ch == '\\' && j+1 < len(c) {
-					j += 2
-					continue
-				}
-				if ch == '"' {
-					inQuotes = false
-				}
-				j++
-				continue
-			}
-			if ch == '"' {
-				inQuotes = true
-			} else if ch == delim || ch == '{' || ch == '}' {
-				break
-			}
-			j++
-		}
-		tok := c[start:j]
-		var f field
-		var fOff int
-		if j < len(c) && c[j] == '{' {
-			name := strings.TrimLeft(tok, " ")
-			if name == "" {
-				return nil, 0, "missing field name before nested field group", j
-			}
-			if name[len(name)-1] == ' ' {
-				return nil, 0, "unexpected whitespace before nested field group", j
-			}
-			fOff = j - len(name)
-			children, k, msg, moff := d.parseFields(l, c, j+1, delim, level+1)
-			if msg != "" {
-				return nil, 0, msg, moff
-			}
-			f = field{name: d.fieldName(l, name, fOff, c), children: children}
-			for k < len(c) && c[k] == ' ' {
-				k++
-			}
-			j = k
-			if j < len(c) && c[j] != delim && c[j] != '}' {
-				return nil, 0, "unexpected content after nested field group", j
-			}
-		} else {
-			name, noff := trimSpacesOff(tok, 0)
-			if name == "" {
-				return nil, 0, "empty field name in field list", start
-			}
-			fOff = start + noff
-			f = field{name: d.fieldName(l, name, fOff, c)}
-		}
-		// A name repeated among the first few is reported where it is
-		// read, so that a long header repeating its first names costs no
-		// more than the text up to it; a wide group is checked once read,
-		// in time linear in its names (see repeatsField).
-		if d.strict && repeatsField(fields, f.name) {
-			return nil, 0, "duplicate field name " + excerpt(f.name) + " in field list", fOff
-		}
-		fields = append(fields, f)
-		offs = append(offs, fOff)
-		if j >= len(c) {
-			return nil, 0, "unmatched brace in field list", len(c)
-		}
-		if c[j] == '}' {
-			if d.strict && len(fields) > wideGroup {
-				if r := keyset.FirstRepeat(len(fields), func(i int) string { return fields[i].name }); r >= 0 {
-					return nil, 0, "duplicate field name " + excerpt(fields[r].name) + " in field list", offs[r]
-				}
-			}
-			return fields, j + 1, "", 0
-		}
-		i = j + 1 // past the delimiter
-	}
-}
-
-// fieldName decodes a (possibly quoted) field name found at offset off of
-// c. Quoted names with bad escapes are errors in every mode.
-func (d *decoder) fieldName(l *line, name string, off int, c string) string {
-	if name[0] == '"' {
-		// c is a substring of d.src; find its offset to report columns.
-		return d.quoted(l, name, d.offsetOf(c)+off)
-	}
-	return d.intern(name)
-}
-
-// offsetOf returns the offset in d.src of s, a substring of it.
-func (d *decoder) offsetOf(s string) int {
-	if len(s) == 0 || len(d.src) == 0 {
-		return 0
-	}
-	return int(uintptr(unsafe.Pointer(unsafe.StringData(s))) - uintptr(unsafe.Pointer(unsafe.StringData(d.src))))
-}
-
-func countLeaves(fields []field) int {
-	n := 0
-	for _, f := range fields {
-		if f.children != nil {
-			n += countLeaves(f.children)
-		} else {
-			n++
-		}
-	}
-	return n
-}
-
-// wideGroup is the field count up to which repeatsField compares each new
-// name with those before it; a wider group is checked once complete.
-const wideGroup = 16
-
-// repeatsField reports whether name is among the names of fields, the
-// fields read so far in one brace group, while the group is narrow.
-func repeatsField(fields []field, name string) bool {
-	if len(fields) >= wideGroup {
-		return false
-	}
-	for i := range fields {
-		if fields[i].name == name {
-			return true
-		}
-	}
-	return false
 }
 
 func mismatchedDelimiter(s string, active byte) byte {
@@ -1111,7 +996,7 @@ func (d *decoder) primitive(l *line, tok string, off int) Value {
 	case '"':
 		v := d.quoted(l, t, off)
 		d.checkString(l, len(v), off)
-		return v
+		return boxString(v)
 	case 't':
 		if t == "true" {
 			return true
@@ -1127,11 +1012,17 @@ func (d *decoder) primitive(l *line, tok string, off int) Value {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		if isNumberLiteral(t) {
 			if n, ok := numberFromLiteral(t); ok {
+				if i, _ := n.Int64(); n.IsInt() && i >= 0 && i < int64(len(smallInts)) {
+					return smallInts[i]
+				}
 				return n
 			}
 		}
 	}
 	d.checkString(l, len(t), off)
+	if len(t) == 1 {
+		return boxString(t)
+	}
 	return strings.Clone(t)
 }
 
@@ -1213,40 +1104,6 @@ func (d *decoder) unescape(l *line, s string, off int) string {
 		i += 2
 	}
 	return string(b)
-}
-
-// split splits a delimited row or inline array at unquoted delimiters and
-// returns the trimmed token spans (spec §11.2). The result is reused.
-func (d *decoder) split(s string, delim byte) []span {
-	spans := d.spans[:0]
-	start := 0
-	inQuotes := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if inQuotes {
-			if c == '\\' && i+1 < len(s) {
-				i++
-				continue
-			}
-			if c == '"' {
-				inQuotes = false
-			}
-			continue
-		}
-		if c == '"' {
-			inQuotes = true
-			continue
-		}
-		if c == delim {
-			spans = append(spans, trimSpan(s, start, i))
-			start = i + 1
-		}
-	}
-	if start < len(s) || len(spans) > 0 {
-		spans = append(spans, trimSpan(s, start, len(s)))
-	}
-	d.spans = spans
-	return spans
 }
 
 func trimSpan(s string, i, j int) span {
@@ -1332,4 +1189,31 @@ func trimSpacesOff(s string, from int) (string, int) {
 		j--
 	}
 	return s[i:j], i
+}
+
+// smallInts and oneByteStrings hold the values of the commonest short
+// tokens boxed once, so that a decoded 0 or "a" costs its slot in an array
+// or object and nothing more: a value never takes more than 16 bytes of
+// heap per byte of its text and delimiter.
+var (
+	smallInts      [256]Value
+	oneByteStrings [utf8.RuneSelf]Value
+)
+
+func init() {
+	for i := range smallInts {
+		smallInts[i] = Int(int64(i))
+	}
+	for i := range oneByteStrings {
+		oneByteStrings[i] = string(rune(i))
+	}
+}
+
+// boxString returns s as a Value, a shared one for a one-byte string; s
+// must not share memory with the input unless it is one byte long.
+func boxString(s string) Value {
+	if len(s) == 1 && s[0] < utf8.RuneSelf {
+		return oneByteStrings[s[0]]
+	}
+	return s
 }

@@ -61,12 +61,3 @@ func (d *decoder) checkTable(h *header, hl *line) {
 			strconv.Itoa(namesBytes(h.fields))+" bytes of field names would take more than "+strconv.FormatInt(d.lim.maxMaterialized, 10)+" bytes as canonical JSON")
 	}
 }
-
-// namesBytes is the bytes of the names of fields, nested groups included.
-func namesBytes(fields []field) int {
-	n := 0
-	for _, f := range fields {
-		n += len(f.name) + namesBytes(f.children)
-	}
-	return n
-}

@@ -681,6 +681,14 @@ const (
 	depthPerList = 2
 )
 
+// layoutFields is the most names the layout adds to a header's field
+// group or an object beside a response's own (an edge has eight and no
+// others; a node adds id; a node in a row adds type and id; the document
+// has nine, MaxElements being at least one): the generic decoder refuses
+// a group or an object of more than MaxElements+layoutFields names as it
+// reads them.
+const layoutFields = 8
+
 // Decode parses TOON text into a response under the codec's limits; see
 // the package-level Decode.
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
@@ -690,7 +698,7 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
 	}
 	v, err := unmarshal(data, DecodeOptions{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
-		limits{set: true, maxElements: l.MaxElements, maxString: l.MaxStringBytes, maxMaterialized: l.MaxMaterializedBytes})
+		limits{set: true, maxElements: l.MaxElements, maxFields: l.MaxElements + layoutFields, maxString: l.MaxStringBytes, maxMaterialized: l.MaxMaterializedBytes})
 	if err != nil {
 		return nil, err
 	}
@@ -1426,30 +1434,11 @@ func (d *graphDecoder) pagination(v Value, path []pathStep) *wire.Pagination {
 // shape of a TOON document after a successful decode: keys at their
 // indentation, array elements one per line one level deeper (table rows
 // and "- " items alike), an item's first key on its "- " line. Indentation
-// is DefaultIndentSize spaces per level, as Decode reads it.
+// is DefaultIndentSize spaces per level, as Decode reads it. It reads the
+// lines where they are, one at a time, and keeps none of them.
 func locate(src []byte, path []pathStep) int {
 	text := unsafe.String(unsafe.SliceData(src), len(src)) // read only
 	text = strings.TrimPrefix(text, "\uFEFF")
-	type line struct {
-		num    int
-		indent int
-		text   string
-	}
-	var lines []line
-	for num := 1; text != ""; num++ {
-		l := text
-		if i := strings.IndexByte(text, '\n'); i >= 0 {
-			l, text = text[:i], text[i+1:]
-		} else {
-			text = ""
-		}
-		l = strings.TrimSuffix(l, "\r")
-		content := strings.TrimLeft(l, " ")
-		if content == "" || content[0] == '#' {
-			continue
-		}
-		lines = append(lines, line{num, len(l) - len(content), content})
-	}
 	hasKey := func(content string, k []byte) bool {
 		if !strings.HasPrefix(content, string(k)) {
 			return false
@@ -1457,55 +1446,80 @@ func locate(src []byte, path []pathStep) int {
 		rest := content[len(k):]
 		return rest != "" && (rest[0] == ':' || rest[0] == '[')
 	}
-	lo, hi := 0, len(lines) // region
-	indent := 0             // indentation of the keys or elements sought
-	item := -1              // line index of the current "- " item, if any
+	from := locLine{next: 0, nextNum: 1, indent: -1} // the region is the lines after from, indented deeper
+	indent := 0                                      // indentation of the keys or elements sought
+	var item locLine                                 // the current "- " item, if haveItem
+	haveItem := false
 	found := 0
 	var kbuf []byte
 	for _, s := range path {
-		at := -1
+		var at locLine
+		ok, onItem := false, false
 		if s.isKey() {
 			kbuf = appendKey(kbuf[:0], s.key)
-			if item >= 0 && hasKey(strings.TrimPrefix(lines[item].text, "- "), kbuf) {
-				at = item
-			}
-			for i := lo; at < 0 && i < hi; i++ {
-				if lines[i].indent == indent && hasKey(lines[i].text, kbuf) {
-					at = i
-				}
-			}
-		} else {
-			n := 0
-			for i := lo; i < hi; i++ {
-				if lines[i].indent == indent {
-					if n == s.index {
-						at = i
-						break
-					}
-					n++
-				}
+			if haveItem && hasKey(strings.TrimPrefix(item.text, "- "), kbuf) {
+				at, ok, onItem = item, true, true
 			}
 		}
-		if at < 0 {
+		n := 0
+		for l, more := lineAt(text, from.next, from.nextNum); !ok && more && l.indent > from.indent; l, more = lineAt(text, l.next, l.nextNum) {
+			if l.indent != indent {
+				continue
+			}
+			switch {
+			case s.isKey():
+				ok = hasKey(l.text, kbuf)
+			case n == s.index:
+				ok = true
+			default:
+				n++
+			}
+			if ok {
+				at = l
+			}
+		}
+		if !ok {
 			break
 		}
-		found = lines[at].num
+		found = at.num
 		// What the found line holds sits one level deeper; an item's keys
 		// sit one level deeper than its "- ", and what they hold one more.
-		indent = lines[at].indent + DefaultIndentSize
-		onItem := at == item
-		item = -1
-		if !s.isKey() && strings.HasPrefix(lines[at].text, "- ") {
-			item = at
+		indent = at.indent + DefaultIndentSize
+		haveItem = false
+		if !s.isKey() && strings.HasPrefix(at.text, "- ") {
+			item, haveItem = at, true
 		} else if onItem {
 			indent += DefaultIndentSize
 		}
-		lo, hi = at+1, at+1
-		for hi < len(lines) && lines[hi].indent > lines[at].indent {
-			hi++
-		}
+		from = at
 	}
 	return found
+}
+
+// locLine is a line of a document as locate reads it: its number, its
+// indentation and its text after it, and where the line after it starts.
+type locLine struct {
+	num, indent   int
+	text          string
+	next, nextNum int
+}
+
+// lineAt returns the first line at or after offset pos of text (line num)
+// that is neither blank nor a comment, and false past the last.
+func lineAt(text string, pos, num int) (locLine, bool) {
+	for pos < len(text) {
+		raw, end := text[pos:], len(text)
+		if i := strings.IndexByte(raw, '\n'); i >= 0 {
+			raw, end = raw[:i], pos+i+1
+		}
+		raw = strings.TrimSuffix(raw, "\r")
+		content := strings.TrimLeft(raw, " ")
+		if content != "" && content[0] != '#' {
+			return locLine{num: num, indent: len(raw) - len(content), text: content, next: end, nextNum: num + 1}, true
+		}
+		pos, num = end, num+1
+	}
+	return locLine{}, false
 }
 
 // pagination is the layout's pagination object: has_more, then each
