@@ -179,4 +179,3 @@ func TestDecodeMemoryOfDeclaredLengthBombs(t *testing.T) {
 		}
 	}
 }
-
