@@ -179,3 +179,30 @@ func TestDecodeMemoryOfDeclaredLengthBombs(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodePastMaxInputBytesStopsEarly: a response within every limit
+// whose encoding would be far longer than MaxInputBytes (15 nodes sharing
+// one 16 MB name, 240 MB of output) is refused before the encoding is
+// built: JSON from its size, unwritten; msgpack and CBOR once the strings
+// written pass the limit.
+func TestEncodePastMaxInputBytesStopsEarly(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory makes heap figures meaningless")
+	}
+	name := strings.Repeat("n", 16_000_000)
+	r := search()
+	for i := range 15 {
+		r.Nodes = append(r.Nodes, wire.Node{Type: "User", ID: int64(i + 1), Properties: []wire.Property{wire.Prop("name", wire.String(name))}})
+	}
+	for _, codec := range []string{"json", "msgpack", "cbor"} {
+		var err error
+		fp := wiretest.Measure(func() { _, err = wire.EncodeWith(codec, r) })
+		t.Logf("%s: a 240 MB encoding refused: %v; %v", codec, fp, err)
+		if !errors.Is(err, wire.ErrLimit) || !strings.Contains(err.Error(), "limit of 67108864") {
+			t.Errorf("%s: %v, want a MaxInputBytes *wire.EncodeError", codec, err)
+		}
+		if limit := uint64(3 * wire.DefaultMaxInputBytes); fp.TotalAlloc > limit { // a buffer grown to the limit
+			t.Errorf("%s: allocated %d bytes refusing the encoding, want at most %d", codec, fp.TotalAlloc, limit)
+		}
+	}
+}
