@@ -50,9 +50,10 @@ func TestBadCursorIsRefusedBeforeAnyWork(t *testing.T) {
 		name, cursor, msg string
 		maxAlloc          uint64 // as a divisor of the response's JSON size
 	}{
-		{"not base64", "!!!", "not a cursor issued by fit", 1000},
-		{"too long", strings.Repeat("A", 10_000), "too long", 1000},
-		{"another response's", foreign, "different response", 1000},
+		{"not base64", "!!!", "not a cursor issued by fit", 200},
+		{"too long", strings.Repeat("A", 10_000), "too long", 200},
+		{"another response's", foreign, "different response", 200},
+		{"past the end", fit.CursorAt(r, len(r.Nodes)+5), "outside the response", 200},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var err error
@@ -93,6 +94,36 @@ func TestCheckCursor(t *testing.T) {
 		var ce *fit.CursorError
 		if err := fit.CheckCursor(bad); !errors.As(err, &ce) {
 			t.Errorf("CheckCursor(%q) = %v, want a *CursorError", bad, err)
+		}
+	}
+}
+
+// A survey checks its budgets and codec names before it prices any case:
+// a bad one late in the lists costs nothing proportional to the cases.
+func TestSurveyChecksItsArgumentsFirst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 100K-node response")
+	}
+	r, size := bigTraversal(t, 100_000)
+	cases := []fit.Case{{Name: "big", Response: r}}
+	for _, tt := range []struct {
+		name    string
+		codecs  []string
+		budgets []int
+		msg     string
+	}{
+		{"a budget of 0 last", []string{"goon"}, []int{2000, 0}, "budget 0"},
+		{"an unknown codec last", []string{"goon", "nope"}, []int{2000}, "nope"},
+		{"a binary codec last", []string{"toon", "msgpack"}, []int{2000}, "binary"},
+	} {
+		var err error
+		fp := wiretest.Measure(func() { _, err = fit.Survey(cases, tt.codecs, tt.budgets, fit.SurveyOptions{}) })
+		t.Logf("%s: %v: %v", tt.name, fp, err)
+		if err == nil || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("%s: error %v, want one saying %q", tt.name, err, tt.msg)
+		}
+		if limit := uint64(size) / 1000; fp.TotalAlloc > limit {
+			t.Errorf("%s: allocated %d bytes before refusing, want at most %d", tt.name, fp.TotalAlloc, limit)
 		}
 	}
 }

@@ -121,6 +121,11 @@ func Page(r *wire.GraphResponse, opts Options) (*Result, error) {
 			return nil, err
 		}
 		s.fp = &fp
+		// Every unit holds a node, an edge or a row, so an index past
+		// their number is refused without planning the units.
+		if _, err := cur.index(max(1, len(r.Nodes)+len(r.Edges)+len(r.Rows))); err != nil {
+			return nil, err
+		}
 		s.plan = newPlan(r)
 		if from, err = cur.index(s.plan.units); err != nil {
 			return nil, err
@@ -149,6 +154,17 @@ func setup(r *wire.GraphResponse, reg *wire.Registry, codecName, counterName str
 	if r == nil {
 		return nil, errors.New("fit: nil response")
 	}
+	s, err := resolve(reg, codecName, counterName)
+	if err != nil {
+		return nil, err
+	}
+	s.r = r
+	return s, nil
+}
+
+// resolve looks up the codec and the counter by name, refusing a binary
+// codec and an estimating counter.
+func resolve(reg *wire.Registry, codecName, counterName string) (*setting, error) {
 	if reg == nil {
 		reg = wire.DefaultRegistry()
 	}
@@ -170,7 +186,7 @@ func setup(r *wire.GraphResponse, reg *wire.Registry, codecName, counterName str
 	if counter.Estimate() {
 		return nil, fmt.Errorf("fit: counter %s is an estimate; a budget needs a real tokenizer (%s or %s)", counter.Name(), tokens.O200k, tokens.Cl100k)
 	}
-	return &setting{r: r, codec: codec, name: info.Name, counter: counter}, nil
+	return &setting{codec: codec, name: info.Name, counter: counter}, nil
 }
 
 // fitter holds what every page of one response, codec and counter shares.
