@@ -53,23 +53,26 @@ type encoder struct {
 // the error set, once the strings are past maxOut (from then on they are
 // no longer written), and otherwise spills when spilling.
 func (e *encoder) next(at string, i int) bool {
-	if !e.within(fmt.Sprintf("%s[%d]", at, i)) {
+	if !e.within(at, i) {
 		return false
 	}
 	return e.spill == nil || e.spill()
 }
 
 // within reports whether the strings are within maxOut, setting the error
-// (which names at) when they are not.
-func (e *encoder) within(at string) bool {
-	if e.maxOut > 0 && e.strBytes > e.maxOut {
-		if e.err == nil {
-			e.err = &wire.EncodeError{Codec: e.codec, Limit: "MaxInputBytes",
-				Msg: fmt.Sprintf("the encoding is longer than the limit of %d (its strings alone pass it by %s)", e.maxOut, at)}
-		}
-		return false
+// (which names at[i], or at alone when i < 0) when they are not.
+func (e *encoder) within(at string, i int) bool {
+	if e.maxOut <= 0 || e.strBytes <= e.maxOut {
+		return true
 	}
-	return true
+	if e.err == nil {
+		if i >= 0 {
+			at = fmt.Sprintf("%s[%d]", at, i)
+		}
+		e.err = &wire.EncodeError{Codec: e.codec, Limit: "MaxInputBytes",
+			Msg: fmt.Sprintf("the encoding is longer than the limit of %d (its strings alone pass it by %s)", e.maxOut, at)}
+	}
+	return false
 }
 
 func (e *encoder) fail(field, format string, args ...any) {

@@ -75,7 +75,7 @@ func appendMsgpack(dst []byte, r *wire.GraphResponse, table bool, maxOut int64) 
 		e.names = st.names
 	}
 	e.response(r)
-	e.within("the end")
+	e.within("the end", -1)
 	if e.err != nil {
 		return dst, e.err
 	}

@@ -1,6 +1,7 @@
 package json
 
 import (
+	"io"
 	"slices"
 	"strconv"
 
@@ -98,6 +99,12 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 		n = wire.MaterializedSize(r)
 	}
 	if n > c.limits.MaxInputBytes {
+		// What the encoder refuses (NaN, ±Inf, ...) it refuses first, as
+		// when the output was measured after writing it; found by
+		// encoding to nowhere, which holds no output.
+		if err := wire.EncodeJSONTo(io.Discard, r); err != nil {
+			return dst, err
+		}
 		return dst, &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
 			Msg: "the encoding of " + strconv.FormatInt(n, 10) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
 	}
