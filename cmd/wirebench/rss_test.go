@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -27,16 +28,26 @@ type rssRun struct {
 }
 
 // runRSS runs bin with args on the file in, stdout to a file, and reads
-// the child's peak resident set from its rusage.
+// the child's peak resident set: from GNU time when /usr/bin/time is
+// there, else from the child's rusage. (A child's ru_maxrss counts the
+// test process's own resident set, which it shares between fork and exec;
+// /usr/bin/time is a small process in between.)
 func runRSS(t *testing.T, bin, in string, args ...string) rssRun {
 	t.Helper()
-	out, err := os.Create(filepath.Join(t.TempDir(), "stdout"))
+	dir := t.TempDir()
+	out, err := os.Create(filepath.Join(dir, "stdout"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer out.Close()
 	var stderr bytes.Buffer
 	cmd := exec.Command(bin, append(args, in)...)
+	timeFile := filepath.Join(dir, "time")
+	gnuTime := false
+	if _, err := os.Stat("/usr/bin/time"); err == nil {
+		gnuTime = true
+		cmd = exec.Command("/usr/bin/time", append([]string{"-f", "%M", "-o", timeFile, bin}, append(args, in)...)...)
+	}
 	cmd.Stdout, cmd.Stderr = out, &stderr
 	start := time.Now()
 	err = cmd.Run()
@@ -48,9 +59,27 @@ func runRSS(t *testing.T, bin, in string, args ...string) rssRun {
 	} else if err != nil {
 		t.Fatalf("running wirebench: %v", err)
 	}
-	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
-		t.Skip("no rusage for the child")
+	var maxRSS int64
+	if gnuTime {
+		b, err := os.ReadFile(timeFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Fields(string(b))
+		if len(lines) == 0 {
+			t.Fatalf("/usr/bin/time wrote nothing")
+		}
+		kb, err := strconv.ParseInt(lines[len(lines)-1], 10, 64)
+		if err != nil {
+			t.Fatalf("/usr/bin/time wrote %q", b)
+		}
+		maxRSS = kb << 10
+	} else {
+		ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+		if !ok {
+			t.Skip("no rusage for the child")
+		}
+		maxRSS = ru.Maxrss << 10
 	}
 	st, err := out.Stat()
 	if err != nil {
@@ -63,7 +92,7 @@ func runRSS(t *testing.T, bin, in string, args ...string) rssRun {
 	} else if st.Size() > 0 {
 		stdout = fmt.Sprintf("(%d bytes)", st.Size())
 	}
-	return rssRun{code: code, stdout: stdout, stderr: stderr.String(), maxRSS: ru.Maxrss << 10, elapsed: elapsed}
+	return rssRun{code: code, stdout: stdout, stderr: stderr.String(), maxRSS: maxRSS, elapsed: elapsed}
 }
 
 func writeTemp(t *testing.T, name string, data []byte) string {
