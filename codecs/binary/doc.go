@@ -128,8 +128,9 @@
 // measures them). The factor is not a hard bound for the densest input:
 // a decoded value takes 56 bytes in memory, a property 72, a node 48, so
 // a list of 2^20 one-byte integers (1 MiB of msgpack) holds 56 MiB once
-// decoded and peaked near 200 MiB in that test's measurement; MaxElements
-// bounds each such sequence and MaxInputBytes their number.
+// decoded, and its decode peaks near 200 MiB of heap with the garbage
+// collector's slack; MaxElements bounds each such sequence and
+// MaxInputBytes their number.
 // msgpack is decoded item by item with the library's low-level Decoder;
 // CBOR is first checked for well-formedness and the same bounds by the CBOR
 // library (DecMode with MaxNestedLevels, MaxArrayElements, tags and
