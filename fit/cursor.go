@@ -33,32 +33,84 @@ func encodeCursor(next int, fp fingerprint) string {
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
+// cursorText is a cursor whose text has been parsed but not yet checked
+// against a response.
+type cursorText struct {
+	text string
+	next uint32
+	fp   fingerprint
+}
+
+// parseCursor checks what can be checked of a cursor without its
+// response: its length, its base64url text, its size, version and
+// reserved bytes, and an index that no response could hold (0, where no
+// page ever resumes). It allocates nothing beyond the error.
+func parseCursor(s string) (cursorText, error) {
+	if len(s) > maxCursorLen {
+		return cursorText{}, &CursorError{Cursor: s, Msg: "too long to be a cursor"}
+	}
+	var b [cursorBytes]byte
+	if base64.RawURLEncoding.DecodedLen(len(s)) != cursorBytes {
+		return cursorText{}, &CursorError{Cursor: s, Msg: "not a cursor issued by fit"}
+	}
+	n, err := base64.RawURLEncoding.Decode(b[:], []byte(s))
+	if err != nil || n != cursorBytes || b[0] != cursorVersion || b[1]|b[2]|b[3] != 0 {
+		return cursorText{}, &CursorError{Cursor: s, Msg: "not a cursor issued by fit"}
+	}
+	c := cursorText{text: s, next: binary.BigEndian.Uint32(b[4:8]), fp: fingerprint(b[8:])}
+	if c.next == 0 {
+		return cursorText{}, &CursorError{Cursor: s, Msg: "the cursor points outside the response"}
+	}
+	return c, nil
+}
+
+// CheckCursor reports whether s can be a cursor fit issued, checking
+// everything that can be checked without the response (length, encoding,
+// version). A nil error does not mean that s belongs to a given response:
+// Page checks that. It costs nothing proportional to any response, so a
+// caller can refuse a bad cursor before reading or decoding one; the
+// error is a *CursorError.
+func CheckCursor(s string) error {
+	_, err := parseCursor(s)
+	return err
+}
+
+// matchFingerprint refuses a cursor issued for another response.
+func (c cursorText) matchFingerprint(fp fingerprint) error {
+	if c.fp != fp {
+		return &CursorError{Cursor: c.text, Msg: "the cursor belongs to a different response", Mismatch: true}
+	}
+	return nil
+}
+
+// index returns the unit the cursor resumes at, refusing one outside
+// [1, units).
+func (c cursorText) index(units int) (int, error) {
+	if uint64(c.next) >= uint64(units) {
+		return 0, &CursorError{Cursor: c.text, Msg: "the cursor points outside the response"}
+	}
+	return int(c.next), nil
+}
+
 // decodeCursor returns the unit index a cursor resumes at. It refuses
 // text that is not a cursor, a cursor of another response, and an index
 // outside [1, units).
 func decodeCursor(s string, fp fingerprint, units int) (int, error) {
-	if len(s) > maxCursorLen {
-		return 0, &CursorError{Cursor: s, Msg: "too long to be a cursor"}
+	c, err := parseCursor(s)
+	if err != nil {
+		return 0, err
 	}
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil || len(b) != cursorBytes || b[0] != cursorVersion || b[1]|b[2]|b[3] != 0 {
-		return 0, &CursorError{Cursor: s, Msg: "not a cursor issued by fit"}
+	if err := c.matchFingerprint(fp); err != nil {
+		return 0, err
 	}
-	if [fingerprintN]byte(b[8:]) != fp {
-		return 0, &CursorError{Cursor: s, Msg: "the cursor belongs to a different response", Mismatch: true}
-	}
-	next := binary.BigEndian.Uint32(b[4:8])
-	if next == 0 || uint64(next) >= uint64(units) {
-		return 0, &CursorError{Cursor: s, Msg: "the cursor points outside the response"}
-	}
-	return int(next), nil
+	return c.index(units)
 }
 
 // fingerprintOf hashes every field of r, each length-prefixed, so that two
 // responses share a fingerprint only when they are equal field for field
 // (kinds and float bits included).
 func fingerprintOf(r *wire.GraphResponse) fingerprint {
-	h := hasher{h: sha256.New()}
+	h := &hasher{h: sha256.New()}
 	h.str(r.FormatVersion)
 	h.str(string(r.QueryType))
 	h.int(int64(len(r.Nodes)))
@@ -121,8 +173,9 @@ func fingerprintOf(r *wire.GraphResponse) fingerprint {
 }
 
 type hasher struct {
-	h   hash.Hash
-	buf [8]byte
+	h       hash.Hash
+	buf     [8]byte
+	scratch [512]byte
 }
 
 func (h *hasher) int(i int64) {
@@ -132,7 +185,11 @@ func (h *hasher) int(i int64) {
 
 func (h *hasher) str(s string) {
 	h.int(int64(len(s)))
-	h.h.Write([]byte(s))
+	for len(s) > 0 { // through a fixed buffer: no copy of the string is allocated
+		n := copy(h.scratch[:], s)
+		h.h.Write(h.scratch[:n])
+		s = s[n:]
+	}
 }
 
 func (h *hasher) present(b bool) {

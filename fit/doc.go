@@ -52,6 +52,16 @@
 // response with a *CursorError (Mismatch set), and anything else that is
 // not a cursor it issued.
 //
+// Cheap checks come first. Page refuses a bad budget, then a cursor whose
+// text is not a cursor (length, encoding, version), then an unknown or
+// binary codec or an estimating counter, then a cursor of another
+// response (its fingerprint, one walk of the response allocating nothing)
+// or past the response's end, before it encodes or counts anything; so a
+// bad cursor costs nothing near the price of a page. CheckCursor makes the
+// first cursor checks without a response, for a caller that has yet to
+// read or decode one; Survey checks every budget and codec before it
+// prices any case.
+//
 // # Budgets
 //
 // A page's encoding never costs more than the budget by the chosen

@@ -1,5 +1,11 @@
 package fit
 
+import "github.com/graphwire/graphwire/wire"
+
 // RaceEnabled reports, to the external tests, whether the race detector is
 // on.
 func RaceEnabled() bool { return raceEnabled }
+
+// CursorAt returns the cursor fit would issue for unit next of r, for the
+// external tests to forge cursors past the end.
+func CursorAt(r *wire.GraphResponse, next int) string { return encodeCursor(next, fingerprintOf(r)) }

@@ -88,7 +88,7 @@ func TestExactFallback(t *testing.T) {
 	for k, v := range f.pr.memo {
 		f.pr.memo[k] = v / 2
 	}
-	res, err := f.result(Options{Codec: "goon", Budget: 2000})
+	res, err := f.result(2000, 0, false)
 	if err != nil {
 		t.Fatal(err)
 	}

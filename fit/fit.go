@@ -96,14 +96,97 @@ var ErrBinaryCodec = errors.New("fit: binary codecs have no token count")
 // as fit. The whole response is the page when it fits; otherwise the next
 // unit would not. r is only read.
 func Page(r *wire.GraphResponse, opts Options) (*Result, error) {
+	// Cheap checks first: the budget and the cursor's text, then the
+	// codec and counter names, then the cursor against the response
+	// (its fingerprint, its unit index), and only then any encoding or
+	// counting.
 	if opts.Budget <= 0 {
 		return nil, fmt.Errorf("fit: budget %d: must be a positive number of tokens", opts.Budget)
 	}
-	f, err := prepare(r, opts.Registry, opts.Codec, opts.Counter)
+	var cur cursorText
+	if opts.Cursor != "" {
+		var err error
+		if cur, err = parseCursor(opts.Cursor); err != nil {
+			return nil, err
+		}
+	}
+	s, err := setup(r, opts.Registry, opts.Codec, opts.Counter)
 	if err != nil {
 		return nil, err
 	}
-	return f.result(opts)
+	from := 0
+	if opts.Cursor != "" {
+		fp := fingerprintOf(r)
+		if err := cur.matchFingerprint(fp); err != nil {
+			return nil, err
+		}
+		s.fp = &fp
+		// Every unit holds a node, an edge or a row, so an index past
+		// their number is refused without planning the units.
+		if _, err := cur.index(max(1, len(r.Nodes)+len(r.Edges)+len(r.Rows))); err != nil {
+			return nil, err
+		}
+		s.plan = newPlan(r)
+		if from, err = cur.index(s.plan.units); err != nil {
+			return nil, err
+		}
+	}
+	f, err := s.prepare()
+	if err != nil {
+		return nil, err
+	}
+	return f.result(opts.Budget, from, opts.JSONBaseline)
+}
+
+// setting is what prepare needs, resolved and checked before any work
+// proportional to the response.
+type setting struct {
+	r       *wire.GraphResponse
+	codec   wire.Codec
+	name    string
+	counter tokens.Counter
+	plan    *plan        // nil until needed
+	fp      *fingerprint // nil until needed
+}
+
+// setup checks the response, the codec and the counter names.
+func setup(r *wire.GraphResponse, reg *wire.Registry, codecName, counterName string) (*setting, error) {
+	if r == nil {
+		return nil, errors.New("fit: nil response")
+	}
+	s, err := resolve(reg, codecName, counterName)
+	if err != nil {
+		return nil, err
+	}
+	s.r = r
+	return s, nil
+}
+
+// resolve looks up the codec and the counter by name, refusing a binary
+// codec and an estimating counter.
+func resolve(reg *wire.Registry, codecName, counterName string) (*setting, error) {
+	if reg == nil {
+		reg = wire.DefaultRegistry()
+	}
+	codec, err := reg.Lookup(codecName)
+	if err != nil {
+		return nil, fmt.Errorf("fit: %w", err)
+	}
+	info := codec.Info()
+	if info.Binary {
+		return nil, fmt.Errorf("%w: %s", ErrBinaryCodec, info.Name)
+	}
+	if counterName == "" {
+		counterName = tokens.O200k
+	}
+	counter, err := tokens.Get(counterName)
+	if err != nil {
+		return nil, fmt.Errorf("fit: %w", err)
+	}
+	if counter.Estimate() {
+		return nil, fmt.Errorf("fit: counter %s is an estimate; a budget needs a real tokenizer (%s or %s)", counter.Name(), tokens.O200k, tokens.Cl100k)
+	}
+	return &setting{codec: codec, name: info.Name, counter: counter}, nil
 }
 
 // fitter holds what every page of one response, codec and counter shares.
@@ -137,29 +220,21 @@ type fitter struct {
 // prepare prices r in the named codec and counter: the whole response, and
 // an estimate of each unit.
 func prepare(r *wire.GraphResponse, reg *wire.Registry, codecName, counterName string) (*fitter, error) {
-	if r == nil {
-		return nil, errors.New("fit: nil response")
-	}
-	if reg == nil {
-		reg = wire.DefaultRegistry()
-	}
-	codec, err := reg.Lookup(codecName)
+	s, err := setup(r, reg, codecName, counterName)
 	if err != nil {
-		return nil, fmt.Errorf("fit: %w", err)
+		return nil, err
 	}
-	info := codec.Info()
-	if info.Binary {
-		return nil, fmt.Errorf("%w: %s", ErrBinaryCodec, info.Name)
+	return s.prepare()
+}
+
+func (s *setting) prepare() (*fitter, error) {
+	r, codec, counter := s.r, s.codec, s.counter
+	if s.plan == nil {
+		s.plan = newPlan(r)
 	}
-	if counterName == "" {
-		counterName = tokens.O200k
-	}
-	counter, err := tokens.Get(counterName)
-	if err != nil {
-		return nil, fmt.Errorf("fit: %w", err)
-	}
-	if counter.Estimate() {
-		return nil, fmt.Errorf("fit: counter %s is an estimate; a budget needs a real tokenizer (%s or %s)", counter.Name(), tokens.O200k, tokens.Cl100k)
+	if s.fp == nil {
+		fp := fingerprintOf(r)
+		s.fp = &fp
 	}
 	whole, err := codec.AppendEncode(nil, r)
 	if err != nil {
@@ -169,7 +244,7 @@ func prepare(r *wire.GraphResponse, reg *wire.Registry, codecName, counterName s
 	if err != nil {
 		return nil, err
 	}
-	f := &fitter{r: r, codec: codec, name: info.Name, counter: counter, plan: newPlan(r), fp: fingerprintOf(r), pr: pr}
+	f := &fitter{r: r, codec: codec, name: s.name, counter: counter, plan: s.plan, fp: *s.fp, pr: pr}
 	if f.wholeTokens, err = f.pr.learn(whole); err != nil {
 		return nil, err
 	}
@@ -385,15 +460,8 @@ func (f *fitter) next(from, budget int, verify bool) (int, probe, error) {
 	}
 }
 
-func (f *fitter) result(opts Options) (*Result, error) {
-	budget, cursor := opts.Budget, opts.Cursor
-	from := 0
-	if cursor != "" {
-		var err error
-		if from, err = decodeCursor(cursor, f.fp, f.plan.units); err != nil {
-			return nil, err
-		}
-	}
+// result is the page of budget from unit from (a checked cursor's index).
+func (f *fitter) result(budget, from int, jsonBaseline bool) (*Result, error) {
 	k, p, err := f.next(from, budget, true)
 	if err != nil {
 		return nil, err
@@ -418,7 +486,7 @@ func (f *fitter) result(opts Options) (*Result, error) {
 		Truncated:   to < pl.units,
 		Pages:       pages,
 	}
-	if opts.JSONBaseline {
+	if jsonBaseline {
 		if st.WholeJSONTokens, err = f.jsonTokens(); err != nil {
 			return nil, err
 		}

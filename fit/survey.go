@@ -47,6 +47,23 @@ type SurveyRow struct {
 // by. Each case is priced once per codec. A case that a codec cannot
 // encode is an error naming both.
 func Survey(cases []Case, codecs []string, budgets []int, opts SurveyOptions) ([]SurveyRow, error) {
+	// Cheap checks first: every budget, codec and case before any
+	// response is encoded or counted.
+	for _, b := range budgets {
+		if b <= 0 {
+			return nil, fmt.Errorf("fit: survey budget %d: must be a positive number of tokens", b)
+		}
+	}
+	for _, codec := range codecs {
+		if _, err := resolve(opts.Registry, codec, opts.Counter); err != nil {
+			return nil, fmt.Errorf("fit: survey in %s: %w", codec, err)
+		}
+	}
+	for _, c := range cases {
+		if c.Response == nil {
+			return nil, fmt.Errorf("fit: survey %s: nil response", c.Name)
+		}
+	}
 	var rows []SurveyRow
 	for _, c := range cases {
 		for _, codec := range codecs {
@@ -56,9 +73,6 @@ func Survey(cases []Case, codecs []string, budgets []int, opts SurveyOptions) ([
 			}
 			items := len(c.Response.Nodes) + len(c.Response.Edges) + len(c.Response.Rows)
 			for _, b := range budgets {
-				if b <= 0 {
-					return nil, fmt.Errorf("fit: survey budget %d: must be a positive number of tokens", b)
-				}
 				row := SurveyRow{Case: c.Name, Codec: f.name, Budget: b, Items: items, WholeTokens: f.wholeTokens}
 				k, p, err := f.next(0, b, true)
 				var be *BudgetError

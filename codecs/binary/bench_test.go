@@ -26,8 +26,8 @@ func benchCodecs() []benchCodec {
 		{"json", json.AppendEncode, json.Decode},
 		{"msgpack", Default(Msgpack).AppendEncode, Default(Msgpack).Decode},
 		{"cbor", Default(CBOR).AppendEncode, Default(CBOR).Decode},
-		{"msgpack_notable", func(dst []byte, r *wire.GraphResponse) ([]byte, error) { return appendMsgpack(dst, r, false) }, Default(Msgpack).Decode},
-		{"cbor_notable", func(dst []byte, r *wire.GraphResponse) ([]byte, error) { return appendCBOR(dst, r, false) }, Default(CBOR).Decode},
+		{"msgpack_notable", func(dst []byte, r *wire.GraphResponse) ([]byte, error) { return appendMsgpack(dst, r, false, 0) }, Default(Msgpack).Decode},
+		{"cbor_notable", func(dst []byte, r *wire.GraphResponse) ([]byte, error) { return appendCBOR(dst, r, false, 0) }, Default(CBOR).Decode},
 	}
 }
 
@@ -121,9 +121,9 @@ func TestSizes(t *testing.T) {
 			}
 			var without []byte
 			if f == Msgpack {
-				without, err = appendMsgpack(nil, bc.resp, false)
+				without, err = appendMsgpack(nil, bc.resp, false, 0)
 			} else {
-				without, err = appendCBOR(nil, bc.resp, false)
+				without, err = appendCBOR(nil, bc.resp, false, 0)
 			}
 			if err != nil {
 				t.Fatal(err)

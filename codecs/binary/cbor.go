@@ -192,18 +192,21 @@ var cborEncPool = sync.Pool{New: func() any {
 	return &cborEncState{names: make(map[string]int64, 64)}
 }}
 
-func appendCBOR(dst []byte, r *wire.GraphResponse, table bool) ([]byte, error) {
+// maxOut, when positive, stops the walk once the encoding is surely longer
+// (see encoder.maxOut).
+func appendCBOR(dst []byte, r *wire.GraphResponse, table bool, maxOut int64) ([]byte, error) {
 	st := cborEncPool.Get().(*cborEncState)
 	defer func() {
 		st.sink.reset()
 		clear(st.names)
 		cborEncPool.Put(st)
 	}()
-	e := encoder{sink: &st.sink, codec: CBORName}
+	e := encoder{sink: &st.sink, codec: CBORName, maxOut: maxOut}
 	if table {
 		e.names = st.names
 	}
 	e.response(r)
+	e.within("the end", -1)
 	if e.err != nil {
 		return dst, e.err
 	}

@@ -119,6 +119,18 @@
 // checked per sequence as the response is built. So a ten-byte input
 // declaring 2^32 elements or a 2^62-byte string fails at once without
 // allocating, and memory stays proportional to the input actually present.
+// No slice is sized ahead by more than 1,024 declared elements; past that,
+// slices grow with the elements actually read.
+//
+// Memory: a decode's peak heap stays within 16 times its input plus
+// 16 MiB for input whose elements take a few bytes each or more (the
+// corpus, the name-table and declared-length inputs: codecs/memory_test.go
+// measures them). The factor is not a hard bound for the densest input:
+// a decoded value takes 56 bytes in memory, a property 72, a node 48, so
+// a list of 2^20 one-byte integers (1 MiB of msgpack) holds 56 MiB once
+// decoded, and its decode peaks near 200 MiB of heap with the garbage
+// collector's slack; MaxElements bounds each such sequence and
+// MaxInputBytes their number.
 // msgpack is decoded item by item with the library's low-level Decoder;
 // CBOR is first checked for well-formedness and the same bounds by the CBOR
 // library (DecMode with MaxNestedLevels, MaxArrayElements, tags and

@@ -41,6 +41,38 @@ type encoder struct {
 	// spill, when set (EncodeTo), is called after each node, edge and
 	// row to hand the bytes so far to the writer; false stops the walk.
 	spill func() bool
+	// maxOut, when positive, stops the walk after the node, edge or row
+	// whose strings take the encoding past maxOut bytes (strBytes counts
+	// the bytes of every string written, a lower bound of the encoding's
+	// length), so that an encoding far past MaxInputBytes is refused
+	// before it is all built.
+	maxOut, strBytes int64
+}
+
+// next is called after each node, edge and row: it reports false, with
+// the error set, once the strings are past maxOut (from then on they are
+// no longer written), and otherwise spills when spilling.
+func (e *encoder) next(at string, i int) bool {
+	if !e.within(at, i) {
+		return false
+	}
+	return e.spill == nil || e.spill()
+}
+
+// within reports whether the strings are within maxOut, setting the error
+// (which names at[i], or at alone when i < 0) when they are not.
+func (e *encoder) within(at string, i int) bool {
+	if e.maxOut <= 0 || e.strBytes <= e.maxOut {
+		return true
+	}
+	if e.err == nil {
+		if i >= 0 {
+			at = fmt.Sprintf("%s[%d]", at, i)
+		}
+		e.err = &wire.EncodeError{Codec: e.codec, Limit: "MaxInputBytes",
+			Msg: fmt.Sprintf("the encoding is longer than the limit of %d (its strings alone pass it by %s)", e.maxOut, at)}
+	}
+	return false
 }
 
 func (e *encoder) fail(field, format string, args ...any) {
@@ -65,6 +97,9 @@ func (e *encoder) name(s string) bool {
 	if e.names != nil {
 		e.names[s] = int64(len(e.names))
 	}
+	if e.strBytes += int64(len(s)); e.maxOut > 0 && e.strBytes > e.maxOut {
+		return true // not written: next refuses the encoding
+	}
 	e.sink.str(s)
 	return true
 }
@@ -73,6 +108,9 @@ func (e *encoder) name(s string) bool {
 func (e *encoder) text(s string) bool {
 	if !utf8.ValidString(s) {
 		return false
+	}
+	if e.strBytes += int64(len(s)); e.maxOut > 0 && e.strBytes > e.maxOut {
+		return true // not written: next refuses the encoding
 	}
 	e.sink.str(s)
 	return true
@@ -156,13 +194,13 @@ func (e *encoder) response(r *wire.GraphResponse) {
 
 	e.sink.array(len(r.Nodes))
 	for i := range r.Nodes {
-		if !e.node(&r.Nodes[i], nil, i, -1) || (e.spill != nil && !e.spill()) {
+		if !e.node(&r.Nodes[i], nil, i, -1) || !e.next("nodes", i) {
 			return
 		}
 	}
 	e.sink.array(len(r.Edges))
 	for i := range r.Edges {
-		if !e.edge(&r.Edges[i], i) || (e.spill != nil && !e.spill()) {
+		if !e.edge(&r.Edges[i], i) || !e.next("edges", i) {
 			return
 		}
 	}
@@ -206,7 +244,7 @@ func (e *encoder) response(r *wire.GraphResponse) {
 					return
 				}
 			}
-			if e.spill != nil && !e.spill() {
+			if !e.next("rows", i) {
 				return
 			}
 		}
@@ -406,9 +444,9 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 	}
 	var out []byte
 	if c.format == CBOR {
-		out, err = appendCBOR(dst, r, true)
+		out, err = appendCBOR(dst, r, true, c.limits.MaxInputBytes)
 	} else {
-		out, err = appendMsgpack(dst, r, true)
+		out, err = appendMsgpack(dst, r, true, c.limits.MaxInputBytes)
 	}
 	if err != nil {
 		return dst, err

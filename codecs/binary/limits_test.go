@@ -18,9 +18,9 @@ func encodeUnchecked(t *testing.T, f Format, r *wire.GraphResponse) []byte {
 	var b []byte
 	var err error
 	if f == CBOR {
-		b, err = appendCBOR(nil, r, true)
+		b, err = appendCBOR(nil, r, true, 0)
 	} else {
-		b, err = appendMsgpack(nil, r, true)
+		b, err = appendMsgpack(nil, r, true, 0)
 	}
 	if err != nil {
 		t.Fatal(err)

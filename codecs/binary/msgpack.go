@@ -60,7 +60,9 @@ var mpEncPool = sync.Pool{New: func() any {
 	return st
 }}
 
-func appendMsgpack(dst []byte, r *wire.GraphResponse, table bool) ([]byte, error) {
+// maxOut, when positive, stops the walk once the encoding is surely longer
+// (see encoder.maxOut).
+func appendMsgpack(dst []byte, r *wire.GraphResponse, table bool, maxOut int64) ([]byte, error) {
 	st := mpEncPool.Get().(*mpEncState)
 	defer func() {
 		st.sink.w.b = nil
@@ -68,11 +70,12 @@ func appendMsgpack(dst []byte, r *wire.GraphResponse, table bool) ([]byte, error
 		mpEncPool.Put(st)
 	}()
 	st.sink.w.b = dst
-	e := encoder{sink: &st.sink, codec: MsgpackName}
+	e := encoder{sink: &st.sink, codec: MsgpackName, maxOut: maxOut}
 	if table {
 		e.names = st.names
 	}
 	e.response(r)
+	e.within("the end", -1)
 	if e.err != nil {
 		return dst, e.err
 	}

@@ -38,6 +38,15 @@ func runBench(env *Env) error {
 			return usagef("-case: %v", err)
 		}
 	}
+	opts := speed.Options{Budget: *budget}
+	if *codecs != "" {
+		opts.Codecs = strings.Split(*codecs, ",")
+		for _, n := range opts.Codecs {
+			if _, err := wire.Lookup(n); err != nil {
+				return usagef("-codecs: %v", err)
+			}
+		}
+	}
 	cases, err := loadCases(*dir)
 	if err != nil {
 		return err
@@ -60,15 +69,6 @@ func runBench(env *Env) error {
 			return fmt.Errorf("no case matches -case %q", *match)
 		}
 		cases = kept
-	}
-	opts := speed.Options{Budget: *budget}
-	if *codecs != "" {
-		opts.Codecs = strings.Split(*codecs, ",")
-		for _, n := range opts.Codecs {
-			if _, err := wire.Lookup(n); err != nil {
-				return usagef("-codecs: %v", err)
-			}
-		}
 	}
 	if env.StderrIsTerminal {
 		opts.Progress = func(done, total int, what string) {

@@ -10,6 +10,11 @@
 //   - Flags may come anywhere on the line, before or after FILE; "--" ends
 //     them. Flags take one dash or two ("-f" or "--f").
 //   - A FILE or output path of "-" means standard input or output.
+//   - Input longer than 64 MiB (wire.DefaultMaxInputBytes, which every
+//     decoder refuses past) is an error: a FILE is refused from its size,
+//     unread, standard input once one byte past the limit has arrived.
+//     Cheap checks come first: flags, codec and tokenizer names, budgets
+//     and a fit cursor's text are checked before any input is read.
 //   - Every error is one line on stderr that starts with "wirebench CMD: "
 //     and says the command once (a message that already starts with the
 //     command's name is not prefixed twice). Usage errors exit 2, failures

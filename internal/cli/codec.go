@@ -253,24 +253,59 @@ func writeOutput(env *Env, out string, data []byte) error {
 	return os.WriteFile(out, data, 0o644)
 }
 
+// maxInput is the most bytes any command reads: every decoder refuses a
+// longer input under the default Limits, so reading more would only spend
+// memory before the refusal. A file is refused from its size before it is
+// read; standard input after maxInput+1 bytes.
+const maxInput = wire.DefaultMaxInputBytes
+
 // readInput reads the one FILE argument, or stdin when there is none or it
-// is "-". It returns a prefix for messages: "FILE: ", or "" for stdin.
+// is "-", refusing input longer than maxInput. It returns a prefix for
+// messages: "FILE: ", or "" for stdin.
 func readInput(env *Env, args []string) (string, []byte, error) {
 	if len(args) == 0 || args[0] == "-" {
 		if env.Stdin == nil {
 			return "", nil, nil
 		}
-		b, err := io.ReadAll(env.Stdin)
+		b, err := io.ReadAll(io.LimitReader(env.Stdin, maxInput+1))
 		if err != nil {
 			return "", nil, fmt.Errorf("reading standard input: %w", err)
 		}
+		if int64(len(b)) > maxInput {
+			return "", nil, tooLong(-1)
+		}
 		return "", b, nil
 	}
-	b, err := os.ReadFile(args[0])
+	name := args[0] + ": "
+	f, err := os.Open(args[0])
 	if err != nil {
 		return "", nil, err
 	}
-	return args[0] + ": ", b, nil
+	defer f.Close()
+	var buf bytes.Buffer
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		if st.Size() > maxInput {
+			return "", nil, fmt.Errorf("%s%w", name, tooLong(st.Size()))
+		}
+		buf.Grow(int(st.Size()) + bytes.MinRead) // read at once, with room to see the end
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(f, maxInput+1)); err != nil {
+		return "", nil, fmt.Errorf("%s%w", name, err)
+	}
+	if int64(buf.Len()) > maxInput {
+		return "", nil, fmt.Errorf("%s%w", name, tooLong(-1))
+	}
+	return name, buf.Bytes(), nil
+}
+
+// tooLong is the error for input past maxInput; size is its length when
+// known, else -1.
+func tooLong(size int64) error {
+	what := "the input is longer than"
+	if size >= 0 {
+		what = fmt.Sprintf("the input of %d bytes is longer than", size)
+	}
+	return fmt.Errorf("%s %d bytes, the most any decoder reads (MaxInputBytes)", what, int64(maxInput))
 }
 
 func codecNames() string {

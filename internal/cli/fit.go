@@ -48,6 +48,13 @@ func runFit(env *Env) error {
 	if fs.NArg() > 1 {
 		return usagef("too many arguments: %q (want at most one FILE)", fs.Args())
 	}
+	// The cursor's text is checked before the response is read: only its
+	// match with the response needs the response.
+	if *cursor != "" {
+		if err := fit.CheckCursor(*cursor); err != nil {
+			return err
+		}
+	}
 	name, data, err := readInput(env, fs.Args())
 	if err != nil {
 		return err

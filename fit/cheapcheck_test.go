@@ -1,0 +1,129 @@
+package fit_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/graphwire/graphwire/fit"
+	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
+)
+
+// bigTraversal is a traversal of n nodes, each with a few properties, and
+// its canonical JSON size.
+func bigTraversal(t testing.TB, n int) (*wire.GraphResponse, int) {
+	t.Helper()
+	r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Traversal, Nodes: make([]wire.Node, n)}
+	for i := range r.Nodes {
+		r.Nodes[i] = wire.Node{Type: "Person", ID: int64(i + 1), Properties: []wire.Property{
+			{Key: "name", Value: wire.String(fmt.Sprintf("person number %d", i))},
+			{Key: "age", Value: wire.Int(int64(20 + i%50))},
+		}}
+	}
+	b, err := wire.AppendJSON(nil, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, len(b)
+}
+
+// A cursor that cannot resume a response is refused before the response
+// is encoded or counted: the refusal allocates a small fraction of the
+// response, however large the response.
+func TestBadCursorIsRefusedBeforeAnyWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 100K-node response")
+	}
+	r, size := bigTraversal(t, 100_000)
+	other := &wire.GraphResponse{QueryType: wire.Traversal, Nodes: r.Nodes[:10]}
+	small, err := fit.Page(other, fit.Options{Codec: "goon", Budget: 90})
+	if err != nil {
+		t.Fatal(err)
+	}
+	foreign := small.Page.Pagination.NextCursor.String
+	if foreign == "" {
+		t.Fatal("the small response gave no cursor to try")
+	}
+	for _, tt := range []struct {
+		name, cursor, msg string
+		maxAlloc          uint64 // as a divisor of the response's JSON size
+	}{
+		{"not base64", "!!!", "not a cursor issued by fit", 200},
+		{"too long", strings.Repeat("A", 10_000), "too long", 200},
+		{"another response's", foreign, "different response", 200},
+		{"past the end", fit.CursorAt(r, len(r.Nodes)+5), "outside the response", 200},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var err error
+			fp := wiretest.Measure(func() {
+				_, err = fit.Page(r, fit.Options{Codec: "goon", Budget: 500, Cursor: tt.cursor})
+			})
+			t.Logf("%d nodes, %d bytes of JSON: %v", len(r.Nodes), size, fp)
+			var ce *fit.CursorError
+			if !errors.As(err, &ce) || !strings.Contains(err.Error(), tt.msg) {
+				t.Fatalf("error %v, want a CursorError saying %q", err, tt.msg)
+			}
+			if limit := uint64(size) / tt.maxAlloc; fp.TotalAlloc > limit {
+				t.Errorf("refusing the cursor allocated %d bytes, want at most %d (1/%d of the response's %d bytes)", fp.TotalAlloc, limit, tt.maxAlloc, size)
+			}
+		})
+	}
+	// For scale: the first page, with all the work a good cursor costs.
+	fp := wiretest.Measure(func() {
+		_, err = fit.Page(r, fit.Options{Codec: "goon", Budget: 500})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("a first page of the same response: %v", fp)
+}
+
+func TestCheckCursor(t *testing.T) {
+	r, _ := bigTraversal(t, 10)
+	res, err := fit.Page(r, fit.Options{Codec: "toon", Budget: 90})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Page.Pagination.NextCursor.String
+	if err := fit.CheckCursor(c); err != nil {
+		t.Errorf("CheckCursor(%q) = %v for a cursor Page issued", c, err)
+	}
+	for _, bad := range []string{"!!!", "", c[:len(c)-1], c + "AA", strings.Repeat("A", 65), "AQAAAAAAAAAAAAAAAAAAAA"} {
+		var ce *fit.CursorError
+		if err := fit.CheckCursor(bad); !errors.As(err, &ce) {
+			t.Errorf("CheckCursor(%q) = %v, want a *CursorError", bad, err)
+		}
+	}
+}
+
+// A survey checks its budgets and codec names before it prices any case:
+// a bad one late in the lists costs nothing proportional to the cases.
+func TestSurveyChecksItsArgumentsFirst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 100K-node response")
+	}
+	r, size := bigTraversal(t, 100_000)
+	cases := []fit.Case{{Name: "big", Response: r}}
+	for _, tt := range []struct {
+		name    string
+		codecs  []string
+		budgets []int
+		msg     string
+	}{
+		{"a budget of 0 last", []string{"goon"}, []int{2000, 0}, "budget 0"},
+		{"an unknown codec last", []string{"goon", "nope"}, []int{2000}, "nope"},
+		{"a binary codec last", []string{"toon", "msgpack"}, []int{2000}, "binary"},
+	} {
+		var err error
+		fp := wiretest.Measure(func() { _, err = fit.Survey(cases, tt.codecs, tt.budgets, fit.SurveyOptions{}) })
+		t.Logf("%s: %v: %v", tt.name, fp, err)
+		if err == nil || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("%s: error %v, want one saying %q", tt.name, err, tt.msg)
+		}
+		if limit := uint64(size) / 1000; fp.TotalAlloc > limit {
+			t.Errorf("%s: allocated %d bytes before refusing, want at most %d", tt.name, fp.TotalAlloc, limit)
+		}
+	}
+}
