@@ -18,10 +18,12 @@ func etagOf(ctype string, body []byte) string {
 	return hc.etag()
 }
 
-// hashCounter hashes and counts what is written to it.
+// hashCounter hashes and counts what is written to it, refusing more
+// than max bytes in all when max is above zero.
 type hashCounter struct {
-	h hash.Hash
-	n int64
+	h   hash.Hash
+	n   int64
+	max int64
 }
 
 func newHashCounter(ctype string) *hashCounter {
@@ -32,6 +34,9 @@ func newHashCounter(ctype string) *hashCounter {
 }
 
 func (hc *hashCounter) Write(p []byte) (int, error) {
+	if hc.max > 0 && hc.n+int64(len(p)) > hc.max {
+		return 0, errTooLong
+	}
 	hc.n += int64(len(p))
 	return hc.h.Write(p)
 }
