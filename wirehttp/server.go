@@ -262,13 +262,13 @@ func (s *Server) negotiate(r *http.Request) (int, error) {
 	} else {
 		best = make([]rangeMatch, len(s.offers))
 	}
-	i, parsed := choose(accept, s.offers, best)
+	i, parsed, _ := choose(accept, s.offers, best)
 	if !parsed {
 		return s.def, nil
 	}
 	if i < 0 {
 		return 0, &Error{Status: http.StatusNotAcceptable,
-			Msg: fmt.Sprintf("no format matches Accept %q (offered: %s)", clip(strings.Join(accept, ", ")), s.types)}
+			Msg: fmt.Sprintf("no format matches Accept %q (offered: %s)", clip(accept[0]), s.types)}
 	}
 	return i, nil
 }
