@@ -84,8 +84,14 @@ func (s *Server) encodeFailure(o *offer, err error, limit int64, converted bool)
 		return &Error{Status: http.StatusUnprocessableEntity, Err: err,
 			Msg: fmt.Sprintf("the response in %s would be longer than the limit of %d bytes (MaxInputBytes)", o.info.Name, limit)}
 	case converted:
+		var ee *wire.EncodeError
+		if errors.As(err, &ee) { // about the response's data: where and what
+			return &Error{Status: http.StatusUnprocessableEntity, Err: err,
+				Msg: fmt.Sprintf("the response cannot be written in %s: %v", o.info.Name, ee)}
+		}
+		s.opts.ErrorLog.Printf("wirehttp: encoding a converted response in %s: %v", o.info.Name, err)
 		return &Error{Status: http.StatusUnprocessableEntity, Err: err,
-			Msg: fmt.Sprintf("the response cannot be written in %s: %v", o.info.Name, err)}
+			Msg: fmt.Sprintf("the response cannot be written in %s", o.info.Name)}
 	}
 	return fmt.Errorf("encoding %s: %w", o.info.Name, err)
 }
