@@ -154,7 +154,7 @@ func TestSlowClientsDropped(t *testing.T) {
 				t.Errorf("client %d sending headers slowly was held %v (ReadHeaderTimeout %v)", i, d, so.ReadHeaderTimeout)
 			}
 		}
-		t.Logf("%d clients sending headers at 10 bytes/s dropped after at most %v", clients, slices_max(held))
+		t.Logf("%d clients sending headers at 10 bytes/s dropped after at most %v", clients, maxDuration(held))
 	})
 
 	t.Run("stalled body", func(t *testing.T) {
@@ -212,7 +212,7 @@ func TestSlowClientsDropped(t *testing.T) {
 	})
 }
 
-func slices_max(ds []time.Duration) time.Duration {
+func maxDuration(ds []time.Duration) time.Duration {
 	var m time.Duration
 	for _, d := range ds {
 		m = max(m, d)
