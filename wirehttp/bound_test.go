@@ -286,6 +286,22 @@ func TestInFlightBound(t *testing.T) {
 		}
 		checkNoInternals(t, body)
 	}
+	// A large body sent whole, without Expect: 100-continue: the server
+	// reads and discards what it refuses, so the client gets the 503
+	// rather than a reset connection.
+	for range 5 {
+		req, _ := http.NewRequest("POST", base, bytes.NewReader(bytes.Repeat([]byte(" "), 8<<20)))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatalf("an 8 MiB body refused while the bound is taken: %v, want a 503", err)
+		}
+		io.Copy(io.Discard, resp.Body) //nolint:errcheck
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusServiceUnavailable {
+			t.Errorf("an 8 MiB body while the bound is taken: %d, want 503", resp.StatusCode)
+		}
+	}
 	if _, err := pw.Write(holder[1000:]); err != nil {
 		t.Fatal(err)
 	}

@@ -47,30 +47,13 @@ func (s *Server) DecodeRequest(w http.ResponseWriter, r *http.Request) (*wire.Gr
 // decodeRequest is DecodeRequest returning the charge of the body and its
 // decode, which the caller releases.
 func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request) (*wire.GraphResponse, *charge, error) {
-	max := s.limits.MaxInputBytes
-	if r.ContentLength > max {
-		return nil, nil, &Error{Status: http.StatusRequestEntityTooLarge,
-			Msg: fmt.Sprintf("request body of %d bytes is longer than the limit of %d bytes (MaxInputBytes)", r.ContentLength, max)}
-	}
-	if ce := strings.TrimSpace(r.Header.Get("Content-Encoding")); ce != "" && !strings.EqualFold(ce, "identity") {
-		return nil, nil, &Error{Status: http.StatusUnsupportedMediaType,
-			Msg: fmt.Sprintf("request content coding %q is not supported (send the body uncompressed)", clip(ce))}
-	}
-	var codec wire.Codec
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		var err error
-		codec, err = s.reg.LookupMediaType(ct)
-		if err != nil {
-			if errors.Is(err, wire.ErrUnknownCodec) {
-				return nil, nil, &Error{Status: http.StatusUnsupportedMediaType,
-					Msg: fmt.Sprintf("no codec reads Content-Type %q (accepted: %s)", clip(ct), s.types), Err: err}
-			}
-			return nil, nil, &Error{Status: http.StatusBadRequest,
-				Msg: fmt.Sprintf("Content-Type %q does not parse", clip(ct)), Err: err}
-		}
-	}
 	if r.Body == nil {
 		r.Body = http.NoBody
+	}
+	codec, err := s.checkRequest(r)
+	if err != nil {
+		s.linger(r)
+		return nil, nil, err
 	}
 	c := s.budget.newCharge()
 	data, err := s.readBody(w, r, c)
@@ -91,6 +74,35 @@ func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request) (*wire.Gr
 	return resp, c, nil
 }
 
+// checkRequest makes the checks that need no byte of the body: its
+// length, content coding and type. It returns the codec the Content-Type
+// names, nil when there is none.
+func (s *Server) checkRequest(r *http.Request) (wire.Codec, error) {
+	max := s.limits.MaxInputBytes
+	if r.ContentLength > max {
+		return nil, &Error{Status: http.StatusRequestEntityTooLarge,
+			Msg: fmt.Sprintf("request body of %d bytes is longer than the limit of %d bytes (MaxInputBytes)", r.ContentLength, max)}
+	}
+	if ce := strings.TrimSpace(r.Header.Get("Content-Encoding")); ce != "" && !strings.EqualFold(ce, "identity") {
+		return nil, &Error{Status: http.StatusUnsupportedMediaType,
+			Msg: fmt.Sprintf("request content coding %q is not supported (send the body uncompressed)", clip(ce))}
+	}
+	var codec wire.Codec
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		var err error
+		codec, err = s.reg.LookupMediaType(ct)
+		if err != nil {
+			if errors.Is(err, wire.ErrUnknownCodec) {
+				return nil, &Error{Status: http.StatusUnsupportedMediaType,
+					Msg: fmt.Sprintf("no codec reads Content-Type %q (accepted: %s)", clip(ct), s.types), Err: err}
+			}
+			return nil, &Error{Status: http.StatusBadRequest,
+				Msg: fmt.Sprintf("Content-Type %q does not parse", clip(ct)), Err: err}
+		}
+	}
+	return codec, nil
+}
+
 // decodeCharge is what a body of n bytes is charged: itself and its
 // decode's working memory.
 func decodeCharge(n int64) int64 { return (1+DecodeFactor)*n + DecodeOverhead }
@@ -101,25 +113,24 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, c *charge) ([]
 	max := s.limits.MaxInputBytes
 	busy := &Error{Status: http.StatusServiceUnavailable, Err: errBusy,
 		Msg: "the server holds as many bytes in flight as it allows (MaxInFlightBytes); retry later"}
+	if n := r.ContentLength; n >= 0 && !c.grow(decodeCharge(n)) || n < 0 && !c.grow(DecodeOverhead) {
+		s.linger(r)
+		return nil, busy
+	}
 	body := http.MaxBytesReader(w, r.Body, max)
 	if n := r.ContentLength; n >= 0 {
-		if !c.grow(decodeCharge(n)) {
-			return nil, busy
-		}
 		data := make([]byte, n)
 		if _, err := io.ReadFull(body, data); err != nil {
 			return nil, readFailure(err, max)
 		}
 		return data, nil
 	}
-	if !c.grow(DecodeOverhead) {
-		return nil, busy
-	}
 	var data []byte
 	var charged int64
 	for {
 		if int64(len(data)) == charged {
 			if !c.grow((1 + DecodeFactor) * chargeStep) {
+				s.linger(r)
 				return nil, busy
 			}
 			charged += chargeStep
@@ -137,6 +148,21 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, c *charge) ([]
 			return nil, readFailure(err, max)
 		}
 	}
+}
+
+// linger reads and discards the body of a request refused before its
+// body was read, at most MaxInputBytes of it and within the connection's
+// read deadline, into no buffer of its own: a client that sends its whole
+// body before reading the answer (one without Expect: 100-continue) then
+// gets the answer, where closing the connection on unread bytes would
+// reset it before the client reads. A body declared longer than
+// MaxInputBytes, or awaiting 100 Continue, is not read.
+func (s *Server) linger(r *http.Request) {
+	if r.Body == nil || r.Body == http.NoBody || r.ContentLength > s.limits.MaxInputBytes ||
+		strings.EqualFold(r.Header.Get("Expect"), "100-continue") {
+		return
+	}
+	io.CopyN(io.Discard, r.Body, s.limits.MaxInputBytes) //nolint:errcheck // the refusal is answered either way
 }
 
 // readFailure is the *Error for a body that could not be read. It never

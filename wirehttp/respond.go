@@ -223,6 +223,7 @@ func (s *Server) Convert() http.Handler {
 		}
 		// Refuse an unacceptable answer before reading the body.
 		if _, err := s.negotiate(r); err != nil {
+			s.linger(r)
 			w.Header().Add("Vary", "Accept")
 			s.WriteError(w, err)
 			return
