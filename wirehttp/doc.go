@@ -160,7 +160,12 @@
 // does not fit is refused at once with 503 and Retry-After: 1, before
 // the memory is taken; one request is never charged more than the whole
 // bound, so that the largest body allowed can always run alone. The
-// charge is returned when the handler returns. Static's encodings, made
+// charge is returned when the handler returns. The body of a request
+// refused before it was read (503, 415, 406 ...) is read and discarded,
+// into no buffer, for at most LingerTime (1 s) and MaxInputBytes, so
+// that a client that sends its whole body before reading gets its answer
+// rather than a reset connection; a body awaiting 100 Continue, or
+// declared longer than MaxInputBytes (413), is not read at all. Static's encodings, made
 // once and kept, are not charged.
 //
 // Freed memory goes back to the operating system only slowly on its own

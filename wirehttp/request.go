@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/graphwire/graphwire/wire"
 )
@@ -150,19 +151,30 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, c *charge) ([]
 	}
 }
 
+// LingerTime bounds how long a refused body is read and discarded.
+const LingerTime = time.Second
+
 // linger reads and discards the body of a request refused before its
-// body was read, at most MaxInputBytes of it and within the connection's
-// read deadline, into no buffer of its own: a client that sends its whole
-// body before reading the answer (one without Expect: 100-continue) then
-// gets the answer, where closing the connection on unread bytes would
-// reset it before the client reads. A body declared longer than
-// MaxInputBytes, or awaiting 100 Continue, is not read.
+// body was read, at most MaxInputBytes of it and for at most LingerTime
+// (and the connection's read deadline), into no buffer of its own: a
+// client that sends its whole body before reading the answer (one without
+// Expect: 100-continue) then gets the answer, where closing the
+// connection on unread bytes can reset it before the client reads. A body
+// declared longer than MaxInputBytes, or awaiting 100 Continue, is not
+// read.
 func (s *Server) linger(r *http.Request) {
 	if r.Body == nil || r.Body == http.NoBody || r.ContentLength > s.limits.MaxInputBytes ||
 		strings.EqualFold(r.Header.Get("Expect"), "100-continue") {
 		return
 	}
-	io.CopyN(io.Discard, r.Body, s.limits.MaxInputBytes) //nolint:errcheck // the refusal is answered either way
+	end := time.Now().Add(LingerTime)
+	for left := s.limits.MaxInputBytes; left > 0 && time.Now().Before(end); {
+		n, err := io.CopyN(io.Discard, r.Body, min(left, chargeStep))
+		left -= n
+		if err != nil {
+			return // the end of the body, or of the connection
+		}
+	}
 }
 
 // readFailure is the *Error for a body that could not be read. It never
