@@ -162,7 +162,7 @@
 // bound, so that the largest body allowed can always run alone. The
 // charge is returned when the handler returns. The body of a request
 // refused before it was read (503, 415, 406 ...) is read and discarded,
-// into no buffer, for at most LingerTime (1 s) and MaxInputBytes, so
+// into no buffer, for at most LingerTime (10 s) and MaxInputBytes, so
 // that a client that sends its whole body before reading gets its answer
 // rather than a reset connection; a body awaiting 100 Continue, or
 // declared longer than MaxInputBytes (413), is not read at all. Static's encodings, made

@@ -152,7 +152,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, c *charge) ([]
 }
 
 // LingerTime bounds how long a refused body is read and discarded.
-const LingerTime = time.Second
+const LingerTime = 10 * time.Second
 
 // linger reads and discards the body of a request refused before its
 // body was read, at most MaxInputBytes of it and for at most LingerTime
