@@ -34,14 +34,18 @@ func newOffer(c wire.Codec, info wire.Info) (offer, error) {
 // paramMemo remembers, per offer, the specificity that the parameter text
 // of a range of the offer's own type earned, so that the Accept field a
 // client sends on every request is matched by wire.MediaTypeMatches once.
-// It is copy-on-write and holds at most maxMemo texts, so clients cannot
-// make it grow.
+// It is copy-on-write and holds at most maxMemo texts of at most
+// maxMemoKey bytes, so clients cannot make it grow.
 type paramMemo struct {
 	mu  sync.Mutex
 	tab atomic.Pointer[map[string]int]
 }
 
 const maxMemo = 64
+
+// maxMemoKey is the longest parameter text the memo keeps: clients that
+// send long ones pay for matching them on each request, not in memory.
+const maxMemoKey = 256
 
 // paramSpec is the specificity of a range of o's type and subtype with the
 // parameter text raw: specExact when it holds no parameter, specParamed
@@ -63,6 +67,9 @@ func (o *offer) paramSpec(raw string) int {
 	}
 	o.memo.mu.Lock()
 	defer o.memo.mu.Unlock()
+	if len(raw) > maxMemoKey {
+		return spec
+	}
 	old := o.memo.tab.Load()
 	if old == nil || len(*old) < maxMemo {
 		next := map[string]int{}
@@ -84,6 +91,11 @@ const (
 	specParamed = 4 // text/x-goon; version=1.0.0 (plus one per parameter)
 )
 
+// MaxAcceptRanges is the most elements of the Accept field (all its
+// field lines read as one list) that negotiation considers; the elements
+// past it are ignored. Clients send a handful.
+const MaxAcceptRanges = 64
+
 // mediaRange is one element of an Accept header.
 type mediaRange struct {
 	typ, sub string // lower case; "*" for a wildcard
@@ -104,14 +116,22 @@ type rangeMatch struct {
 // the order of offers (the server's preference). Elements that do not
 // parse are skipped; parsed reports whether any element parsed, so that a
 // field with nothing usable in it can be treated as absent.
-func choose(values []string, offers []offer, best []rangeMatch) (idx int, parsed bool) {
+//
+// Only the first MaxAcceptRanges non-empty elements are considered, the
+// rest of the field ignored, so that the work is bounded whatever the
+// header's size; considered reports how many were.
+func choose(values []string, offers []offer, best []rangeMatch) (idx int, parsed bool, considered int) {
 	for i := range best {
 		best[i] = rangeMatch{}
 	}
 	for _, v := range values {
-		for len(v) > 0 {
+		for len(v) > 0 && considered < MaxAcceptRanges {
 			var el string
 			el, v = cutQuoted(v, ',')
+			if trimOWS(el) == "" {
+				continue
+			}
+			considered++
 			mr, ok := parseRange(el)
 			if !ok {
 				continue
@@ -131,7 +151,7 @@ func choose(values []string, offers []offer, best []rangeMatch) (idx int, parsed
 			idx = i
 		}
 	}
-	return idx, parsed
+	return idx, parsed, considered
 }
 
 // matchRange reports how specifically mr matches o, 0 when it does not.

@@ -18,10 +18,12 @@ func etagOf(ctype string, body []byte) string {
 	return hc.etag()
 }
 
-// hashCounter hashes and counts what is written to it.
+// hashCounter hashes and counts what is written to it, refusing more
+// than max bytes in all when max is above zero.
 type hashCounter struct {
-	h hash.Hash
-	n int64
+	h   hash.Hash
+	n   int64
+	max int64
 }
 
 func newHashCounter(ctype string) *hashCounter {
@@ -32,6 +34,9 @@ func newHashCounter(ctype string) *hashCounter {
 }
 
 func (hc *hashCounter) Write(p []byte) (int, error) {
+	if hc.max > 0 && hc.n+int64(len(p)) > hc.max {
+		return 0, errTooLong
+	}
 	hc.n += int64(len(p))
 	return hc.h.Write(p)
 }
@@ -49,6 +54,11 @@ func (hc *hashCounter) etag() string {
 // a response it compresses, one per content coding.
 var codingSuffixes = []string{"-gzip", "-zstd"}
 
+// MaxETags is the most entity tags of If-None-Match (all its field lines
+// read as one list) compared with the current one; a tag past them is
+// ignored, and the full answer sent. Caches send one or a few.
+const MaxETags = 64
+
 // matchIfNoneMatch reports whether the If-None-Match field values match
 // etag under the weak comparison RFC 9110 §13.1.2 prescribes (W/ prefixes
 // ignored), and returns the tag to send with the 304: the strong form of
@@ -56,14 +66,19 @@ var codingSuffixes = []string{"-gzip", "-zstd"}
 // compressed, the tags of the compressed variants of the same bytes
 // (etag with a coding suffix) match too, since the client holding them
 // holds the same content. Unparsable elements are skipped.
+//
+// Only the first MaxETags elements are considered (a tag past them does
+// not match), so that the work is bounded whatever the header's size.
 func matchIfNoneMatch(values []string, etag string, compressed bool) (string, bool) {
 	opaque := etag[1 : len(etag)-1]
+	considered := 0
 	for _, v := range values {
 		for {
 			v = strings.TrimLeft(v, " \t,")
-			if v == "" {
+			if v == "" || considered == MaxETags {
 				break
 			}
+			considered++
 			if v[0] == '*' {
 				return etag, true
 			}

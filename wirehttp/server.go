@@ -1,14 +1,16 @@
 package wirehttp
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
+	"log"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/klauspost/compress/gzhttp"
 
@@ -50,6 +52,32 @@ type Options struct {
 	// wire.StreamEncoder instead of holding its encoding in memory.
 	// Zero means DefaultStreamElements; a negative value never streams.
 	StreamElements int
+
+	// MaxInFlightBytes bounds the memory the requests in flight hold at
+	// once: each request body is charged its bytes plus DecodeFactor
+	// times its bytes plus DecodeOverhead for its decode (by
+	// Content-Length before reading, or 1 MiB chunk by chunk as an
+	// unsized body is read), and each answer Respond or Convert encodes
+	// into memory its bytes as they grow. A request that does not fit
+	// is answered 503 with Retry-After: 1 instead of taking the memory.
+	// One request is never charged more than the whole bound, so the
+	// largest body the limits allow can always run alone. Zero means
+	// DefaultMaxInFlightBytes(Limits.MaxInputBytes) (2,208 MiB with the
+	// default limits); a negative value means no bound.
+	MaxInFlightBytes int64
+
+	// FreeMemoryAfter is how long the server waits, once nothing is in
+	// flight after requests were charged 64 MiB or more, before it
+	// returns freed memory to the operating system
+	// (debug.FreeOSMemory, at most once per 5 s): the Go runtime gives
+	// freed heap back only slowly on its own. Zero means
+	// DefaultFreeMemoryAfter (1 s); a negative value never does.
+	FreeMemoryAfter time.Duration
+
+	// ErrorLog receives the server's own faults (an answer it cannot
+	// encode), which clients see only as a generic 500. Nil means the
+	// log package's standard logger.
+	ErrorLog *log.Logger
 }
 
 // Server answers HTTP requests with graph responses in the format each
@@ -66,6 +94,7 @@ type Server struct {
 	types    string         // offered media types for 406 answers
 	opts     Options
 	compress func(http.Handler) http.HandlerFunc // nil without Compress
+	budget   *budget
 }
 
 // New builds a Server over reg (nil: wire.DefaultRegistry()). It fails
@@ -87,6 +116,20 @@ func New(reg *wire.Registry, o Options) (*Server, error) {
 		return nil, errors.New("wirehttp: the registry has no codec")
 	}
 	s := &Server{reg: reg, limits: reg.Limits(), byName: map[string]int{}, opts: o}
+	maxInFlight := o.MaxInFlightBytes
+	switch {
+	case maxInFlight == 0:
+		maxInFlight = DefaultMaxInFlightBytes(s.limits.MaxInputBytes)
+	case maxInFlight < 0:
+		maxInFlight = math.MaxInt64
+	}
+	if o.FreeMemoryAfter == 0 {
+		o.FreeMemoryAfter = DefaultFreeMemoryAfter
+	}
+	s.budget = newBudget(maxInFlight, o.FreeMemoryAfter)
+	if s.opts.ErrorLog == nil {
+		s.opts.ErrorLog = log.Default()
+	}
 	codecs := make(map[string]wire.Codec, len(infos))
 	for _, info := range infos {
 		c, err := reg.Lookup(info.Name)
@@ -219,13 +262,13 @@ func (s *Server) negotiate(r *http.Request) (int, error) {
 	} else {
 		best = make([]rangeMatch, len(s.offers))
 	}
-	i, parsed := choose(accept, s.offers, best)
+	i, parsed, _ := choose(accept, s.offers, best)
 	if !parsed {
 		return s.def, nil
 	}
 	if i < 0 {
 		return 0, &Error{Status: http.StatusNotAcceptable,
-			Msg: fmt.Sprintf("no format matches Accept %q (offered: %s)", clip(strings.Join(accept, ", ")), s.types)}
+			Msg: fmt.Sprintf("no format matches Accept %q (offered: %s)", clip(accept[0]), s.types)}
 	}
 	return i, nil
 }
@@ -239,115 +282,35 @@ func clip(s string) string {
 	return s[:max] + "..."
 }
 
-// WriteError answers r with err: the status of an *Error (500 for any
-// other error) and its message as one line of text.
+// WriteError answers r with err: the status of an *Error and its
+// message as one line of text. Any other error, and an *Error of status
+// 500, is the server's own fault: it goes to Options.ErrorLog, and the
+// client gets 500 with a generic line. A 503 carries Retry-After: 1;
+// 408, 413 and 503 close the connection, whose request body may be
+// unread.
 func (s *Server) WriteError(w http.ResponseWriter, err error) {
 	status := http.StatusInternalServerError
+	msg := "wirehttp: internal server error"
 	var he *Error
-	if errors.As(err, &he) {
-		status = he.Status
+	if errors.As(err, &he) && he.Status != http.StatusInternalServerError {
+		status, msg = he.Status, he.Error()
+	} else {
+		s.opts.ErrorLog.Printf("wirehttp: %v", err)
 	}
 	h := w.Header()
 	h.Del("ETag")
 	h.Del("Content-Length")
 	h.Set("Content-Type", "text/plain; charset=utf-8")
 	h.Set("X-Content-Type-Options", "nosniff")
+	switch status {
+	case http.StatusServiceUnavailable:
+		h.Set("Retry-After", "1")
+		h.Set("Connection", "close")
+	case http.StatusRequestTimeout, http.StatusRequestEntityTooLarge:
+		h.Set("Connection", "close")
+	}
 	w.WriteHeader(status)
-	fmt.Fprintln(w, err.Error())
-}
-
-// Respond writes resp to w in the codec r negotiates, with Content-Type,
-// Content-Length, Vary and a strong ETag, and answers a GET or HEAD whose
-// If-None-Match holds that ETag with 304 and no body. Negotiation
-// failures are written as WriteError writes them; a response the codec
-// cannot encode is a 500. Respond does not compress: wrap the handler
-// with Wrap for that.
-//
-// A response of Options.StreamElements or more in a codec that
-// implements wire.StreamEncoder is encoded twice, first into the hash
-// (for the ETag and Content-Length), then into the connection, so its
-// encoding is never held in memory; every other response is encoded once
-// into a buffer.
-func (s *Server) Respond(w http.ResponseWriter, r *http.Request, resp *wire.GraphResponse) {
-	w.Header().Add("Vary", "Accept")
-	i, err := s.negotiate(r)
-	if err != nil {
-		s.WriteError(w, err)
-		return
-	}
-	o := &s.offers[i]
-	if se, ok := o.codec.(wire.StreamEncoder); ok && s.streams(o, resp) {
-		s.stream(w, r, o, se, resp)
-		return
-	}
-	bp := bufPool.Get().(*[]byte)
-	defer func() {
-		if cap(*bp) <= maxPooled {
-			bufPool.Put(bp)
-		}
-	}()
-	body, ctype, err := s.encode((*bp)[:0], o, resp)
-	*bp = body[:0]
-	if err != nil {
-		s.WriteError(w, err)
-		return
-	}
-	if s.writeHead(w, r, ctype, etagOf(ctype, body), int64(len(body))) {
-		w.Write(body) //nolint:errcheck // the client went away; nothing to tell it
-	}
-}
-
-const maxPooled = 4 << 20
-
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
-
-// streams reports whether Respond streams resp in o's codec.
-func (s *Server) streams(o *offer, resp *wire.GraphResponse) bool {
-	if s.opts.StreamElements < 0 || (s.opts.Envelope && !o.info.Binary) {
-		return false
-	}
-	return len(resp.Nodes)+len(resp.Edges)+len(resp.Rows) >= s.opts.StreamElements
-}
-
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, o *offer, se wire.StreamEncoder, resp *wire.GraphResponse) {
-	ctype := contentType(o.info)
-	hc := newHashCounter(ctype)
-	if err := se.EncodeTo(hc, resp); err != nil {
-		s.WriteError(w, fmt.Errorf("encoding %s: %w", o.info.Name, err))
-		return
-	}
-	if !s.writeHead(w, r, ctype, hc.etag(), hc.n) {
-		return
-	}
-	bw := bufio.NewWriterSize(w, 32<<10)
-	if err := se.EncodeTo(bw, resp); err == nil {
-		bw.Flush() //nolint:errcheck // the client went away
-	}
-}
-
-// encode appends the body of resp in o's codec to dst, enveloped when the
-// options say so, and returns it with its Content-Type.
-func (s *Server) encode(dst []byte, o *offer, resp *wire.GraphResponse) ([]byte, string, error) {
-	if s.opts.Envelope && !o.info.Binary {
-		inner, err := o.codec.AppendEncode(nil, resp)
-		if err != nil {
-			return dst, "", fmt.Errorf("encoding %s: %w", o.info.Name, err)
-		}
-		rc := RowCount
-		if s.opts.RowCount != nil {
-			rc = s.opts.RowCount
-		}
-		out, err := appendEnvelope(dst, inner, string(resp.QueryType), rc(resp))
-		if err != nil {
-			return dst, "", err
-		}
-		return out, EnvelopeMediaType, nil
-	}
-	out, err := o.codec.AppendEncode(dst, resp)
-	if err != nil {
-		return dst, "", fmt.Errorf("encoding %s: %w", o.info.Name, err)
-	}
-	return out, contentType(o.info), nil
+	fmt.Fprintln(w, msg)
 }
 
 // contentType is the codec's media type, with charset=utf-8 for text.
@@ -430,7 +393,9 @@ func (st *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rp := &st.reps[i]
 	rp.once.Do(func() {
 		rp.body, rp.ctype, rp.err = s.encode(nil, &s.offers[i], st.resp)
-		if rp.err == nil {
+		if rp.err != nil {
+			rp.err = fmt.Errorf("encoding %s: %w", s.offers[i].info.Name, rp.err)
+		} else {
 			rp.etag = etagOf(rp.ctype, rp.body)
 		}
 	})
@@ -441,31 +406,6 @@ func (st *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.writeHead(w, r, rp.ctype, rp.etag, int64(len(rp.body))) {
 		w.Write(rp.body) //nolint:errcheck // the client went away
 	}
-}
-
-// Convert returns a handler for POST requests: it decodes the body by its
-// Content-Type (DecodeRequest) and answers with the response in the
-// format the request negotiates (Respond). Other methods get 405.
-func (s *Server) Convert() http.Handler {
-	return s.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			w.Header().Set("Allow", "POST")
-			s.WriteError(w, &Error{Status: http.StatusMethodNotAllowed, Msg: "method " + clip(r.Method) + " not allowed (allowed: POST)"})
-			return
-		}
-		// Refuse an unacceptable answer before reading the body.
-		if _, err := s.negotiate(r); err != nil {
-			w.Header().Add("Vary", "Accept")
-			s.WriteError(w, err)
-			return
-		}
-		resp, err := s.DecodeRequest(w, r)
-		if err != nil {
-			s.WriteError(w, err)
-			return
-		}
-		s.Respond(w, r, resp)
-	}))
 }
 
 // Codecs lists the codecs the Server offers, in its order of preference.

@@ -3,8 +3,11 @@ package cli
 // wirebench serve: the corpus over HTTP in every format, by negotiation
 // (package wirehttp does the work). It listens on loopback addresses only:
 // it is a tool for trying formats and clients on one machine, with no
-// authentication. One line per request goes to stderr; SIGINT or SIGTERM
-// stops it cleanly (http.Server.Shutdown, 10 s for requests in flight).
+// authentication. It runs wirehttp.NewServer, with every connection
+// timeout and the in-flight bound of wirehttp set (-read-timeout,
+// -write-timeout, -max-inflight). One line per request goes to stderr;
+// SIGINT or SIGTERM stops it cleanly (http.Server.Shutdown, 10 s for
+// requests in flight).
 
 import (
 	"context"
@@ -34,6 +37,9 @@ func runServe(env *Env) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "listen `address`, a loopback one (port 0 picks a free port)")
 	envelope := fs.Bool("envelope", false, "wrap text formats in GKG's JSON envelope")
 	compress := fs.Bool("compress", true, "gzip or zstd responses for clients that accept it")
+	maxInFlight := fs.Int64("max-inflight", 0, "bound, in `bytes`, on the request bodies, decodes and answers in memory at once (0: wirehttp's default, 2 x (17 x MaxInputBytes + 16 MiB))")
+	readTimeout := fs.Duration("read-timeout", wirehttp.DefaultReadTimeout, "the longest a request, body included, may take to arrive")
+	writeTimeout := fs.Duration("write-timeout", wirehttp.DefaultWriteTimeout, "the longest from a request's headers to the end of its answer")
 	if err := parseFlags(fs, env); err != nil {
 		return err
 	}
@@ -47,7 +53,12 @@ func runServe(env *Env) error {
 	if err != nil {
 		return err
 	}
-	s, err := wirehttp.New(nil, wirehttp.Options{Envelope: *envelope, Compress: *compress})
+	if *maxInFlight < 0 || *readTimeout <= 0 || *writeTimeout <= 0 {
+		return usagef("-max-inflight must be at least 0, -read-timeout and -write-timeout above 0")
+	}
+	errLog := log.New(env.Stderr, "wirebench serve: ", 0)
+	s, err := wirehttp.New(nil, wirehttp.Options{Envelope: *envelope, Compress: *compress,
+		MaxInFlightBytes: *maxInFlight, ErrorLog: errLog})
 	if err != nil {
 		return err
 	}
@@ -60,14 +71,8 @@ func runServe(env *Env) error {
 		return err
 	}
 	logger := log.New(env.Stderr, "", 0)
-	srv := &http.Server{
-		Handler:           logRequests(h, logger),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       time.Minute,
-		WriteTimeout:      time.Minute,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          log.New(env.Stderr, "wirebench serve: ", 0),
-	}
+	srv := wirehttp.NewServer(*addr, logRequests(h, logger), wirehttp.ServerOptions{
+		ReadTimeout: *readTimeout, WriteTimeout: *writeTimeout, ErrorLog: errLog})
 	logger.Printf("wirebench serve: %d responses from %s on http://%s/", len(resources), from, ln.Addr())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

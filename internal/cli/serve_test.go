@@ -3,12 +3,15 @@ package cli_test
 import (
 	"bufio"
 	"bytes"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -279,4 +282,214 @@ func stopServe(t *testing.T, cmd *exec.Cmd, lines <-chan string, sig os.Signal) 
 		t.Errorf("last line of %q is not the stop line", logged)
 	}
 	return logged
+}
+
+// buildWirebench builds the wirebench binary into a temporary directory.
+func buildWirebench(t *testing.T) string {
+	t.Helper()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command to build wirebench: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "wirebench")
+	if out, err := exec.Command(gobin, "build", "-o", bin, "github.com/graphwire/graphwire/cmd/wirebench").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// procBytes reads a "kB" field of /proc/PID/status in bytes.
+func procBytes(pid int, field string) (int64, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10, err == nil
+		}
+	}
+	return 0, false
+}
+
+// bigJSON is the canonical JSON of a search response of about size bytes.
+func bigJSON(t *testing.T, size int) []byte {
+	t.Helper()
+	n := max(1, size/330)
+	r := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Search, Nodes: make([]wire.Node, n), Edges: []wire.Edge{}}
+	for i := range r.Nodes {
+		r.Nodes[i] = wire.Node{Type: "Issue", ID: int64(i + 1), Properties: []wire.Property{
+			wire.Prop("title", wire.String("issue number "+strconv.Itoa(i))),
+			wire.Prop("description", wire.String(strings.Repeat("lorem ipsum dolor sit amet ", 9))),
+			wire.Prop("weight", wire.Int(int64(i%13))),
+		}}
+	}
+	b, err := wire.EncodeWith("json", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// spaceReader is an endless reader of spaces.
+type spaceReader struct{}
+
+func (spaceReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
+}
+
+// TestServeBounded runs "wirebench serve" as a process and drives it with
+// a load of large bodies (8 clients x 4 MB for 4 s; the issue's 64
+// clients x 60 MB for 30 s with GRAPHWIRE_LOAD=1): every request is
+// answered 200, 413 or 503, the process's peak RSS stays under its
+// in-flight bound plus 512 MiB over its idle RSS, and its RSS comes back
+// within 2x idle within 60 s. A body that stalls gets 408 without the
+// server's addresses.
+func TestServeBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("process load skipped in -short mode")
+	}
+	if _, ok := procBytes(os.Getpid(), "VmRSS"); !ok {
+		t.Skip("no /proc to read RSS from")
+	}
+	clients, size, d := 8, 4<<20, 4*time.Second
+	const maxInput = wire.DefaultMaxInputBytes
+	bound := int64(200 << 20) // room for two 4 MB bodies' charges: some 503s
+	if os.Getenv("GRAPHWIRE_LOAD") == "1" {
+		clients, size, d = 64, 60<<20, 30*time.Second
+		bound = 2 * (17*maxInput + 16<<20) // wirehttp's default
+	}
+	bin := buildWirebench(t)
+	cmd, lines, base := startServe(t, bin, t.TempDir(), "-addr", "127.0.0.1:0", "-compress=false",
+		"-max-inflight", strconv.FormatInt(bound, 10))
+	go func() {
+		for range lines { // drained, so that the process never blocks on stderr
+		}
+	}()
+	pid := cmd.Process.Pid
+	body := bigJSON(t, size)
+	tr := &http.Transport{MaxIdleConnsPerHost: clients, DisableCompression: true, ExpectContinueTimeout: 5 * time.Second}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr, Timeout: 5 * time.Minute}
+	post := func(rd io.Reader, n int64, expect bool) (int, []byte, error) {
+		req, _ := http.NewRequest("POST", base+"/", rd) // base: the server running at the time
+		req.ContentLength = n
+		req.Header.Set("Content-Type", "application/json")
+		if expect {
+			req.Header.Set("Expect", "100-continue")
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return 0, nil, err
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+		io.Copy(io.Discard, resp.Body) //nolint:errcheck
+		return resp.StatusCode, b, err
+	}
+	if code, b, err := post(strings.NewReader(`{"format_version":"1.2.0","query_type":"search","nodes":[],"edges":[]}`), -1, false); code != 200 {
+		t.Fatalf("warm-up: %d %q %v", code, b, err)
+	}
+	time.Sleep(time.Second)
+	idle, _ := procBytes(pid, "VmRSS")
+
+	var mu sync.Mutex
+	status := map[int]int{}
+	var errs []string
+	end := time.Now().Add(d)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; time.Now().Before(end); i++ {
+				var code int
+				var err error
+				if (i+c)%8 == 7 {
+					// Expect: 100-continue, as the server refuses it unread.
+					code, _, err = post(io.LimitReader(spaceReader{}, maxInput+1), maxInput+1, true)
+				} else {
+					code, _, err = post(bytes.NewReader(body), int64(len(body)), c%2 == 0)
+				}
+				mu.Lock()
+				if err != nil {
+					errs = append(errs, err.Error())
+				} else {
+					status[code]++
+				}
+				mu.Unlock()
+				if code == http.StatusServiceUnavailable {
+					time.Sleep(100 * time.Millisecond)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	tr.CloseIdleConnections()
+	hwm, _ := procBytes(pid, "VmHWM")
+	for code, n := range status {
+		if code != 200 && code != 413 && code != 503 {
+			t.Errorf("%d answers of status %d", n, code)
+		}
+	}
+	if len(errs) > 0 {
+		t.Errorf("%d requests not answered; first: %s", len(errs), errs[0])
+	}
+	if status[200] == 0 || status[413] == 0 {
+		t.Errorf("answers %v: want some 200 and some 413", status)
+	}
+	var after int64
+	back := time.Now()
+	for {
+		after, _ = procBytes(pid, "VmRSS")
+		if after <= 2*idle || time.Since(back) > 60*time.Second {
+			break
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	t.Logf("wirebench serve, %d clients x %d-byte bodies for %v: answers %v; in-flight bound %d MiB; idle RSS %d MiB, peak RSS (VmHWM) %d MiB; RSS %d MiB %v after the load",
+		clients, len(body), elapsed.Round(time.Millisecond), status, bound>>20, idle>>20, hwm>>20, after>>20, time.Since(back).Round(100*time.Millisecond))
+	if hwm > idle+bound+512<<20 {
+		t.Errorf("peak RSS %d MiB passed idle %d MiB + the in-flight bound %d MiB + 512 MiB", hwm>>20, idle>>20, bound>>20)
+	}
+	if after > 2*idle {
+		t.Errorf("RSS %d MiB 60 s after the load, more than twice the idle %d MiB", after>>20, idle>>20)
+	}
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("wirebench serve exited with %v", err)
+	}
+
+	// A body that stalls: 408 at the read timeout, no addresses.
+	cmd, lines, base = startServe(t, bin, t.TempDir(), "-addr", "127.0.0.1:0", "-read-timeout", "2s")
+	go func() {
+		for range lines {
+		}
+	}()
+	pr, pw := io.Pipe()
+	go pw.Write(bytes.Repeat([]byte(" "), 1<<20)) //nolint:errcheck // then the body stalls
+	defer pw.Close()
+	t0 := time.Now()
+	code, b, err := post(pr, 8<<20, false)
+	if err != nil || code != http.StatusRequestTimeout || bytes.Contains(b, []byte("127.0.0.1")) || bytes.Contains(b, []byte("tcp")) {
+		t.Errorf("stalled body: %d %q %v; want 408 without addresses", code, b, err)
+	}
+	if waited := time.Since(t0); waited > 5*time.Second {
+		t.Errorf("stalled body answered after %v (-read-timeout 2s)", waited)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("wirebench serve exited with %v", err)
+	}
 }
