@@ -68,8 +68,10 @@ func edit(t *rapid.T, next, other *wire.GraphResponse) {
 				return n
 			}
 			fallthrough
-		default: // a property added
-			n.Properties = append(slices.Clone(n.Properties), wire.Prop("added_property", wiretest.ValueGen(1, false).Draw(t, "value")))
+		default: // a property added, or replaced if added before
+			v := wiretest.ValueGen(1, false).Draw(t, "value")
+			n.Properties = slices.DeleteFunc(slices.Clone(n.Properties), func(p wire.Property) bool { return p.Key == "added_property" })
+			n.Properties = append(n.Properties, wire.Prop("added_property", v))
 			return n
 		}
 	})
