@@ -165,9 +165,9 @@ func appendOptInt(b []byte, key string, o wire.OptInt) []byte {
 	return b
 }
 
-// list appends `,"name":[...]` with one element per item, or nothing for
+// appendList appends `,"name":[...]` with one element per item, or nothing for
 // no items.
-func list[T any](b []byte, first *bool, name string, items []T, one func([]byte, T) []byte) []byte {
+func appendList[T any](b []byte, first *bool, name string, items []T, one func([]byte, T) []byte) []byte {
 	if len(items) == 0 {
 		return b
 	}
@@ -195,10 +195,10 @@ func appendNodeOps(b []byte, o *NodeOps) []byte {
 	}
 	b = append(b, `,"nodes":{`...)
 	first := true
-	b = list(b, &first, "removed", o.Removed, func(b []byte, k NodeKey) []byte { return append(appendNodeKey(b, k), '}') })
-	b = list(b, &first, "moved", o.Moved, func(b []byte, m Move[NodeKey]) []byte { return appendAt(appendNodeKey(b, m.Key), m.At) })
-	b = list(b, &first, "changed", o.Changed, func(b []byte, c Changed) []byte { return appendInt(b, c.N) })
-	b = list(b, &first, "added_at", o.Added, func(b []byte, a Placed[wire.Node]) []byte { return appendInt(b, a.At) })
+	b = appendList(b, &first, "removed", o.Removed, func(b []byte, k NodeKey) []byte { return append(appendNodeKey(b, k), '}') })
+	b = appendList(b, &first, "moved", o.Moved, func(b []byte, m Move[NodeKey]) []byte { return appendAt(appendNodeKey(b, m.Key), m.At) })
+	b = appendList(b, &first, "changed", o.Changed, func(b []byte, c Changed) []byte { return appendInt(b, c.N) })
+	b = appendList(b, &first, "added_at", o.Added, func(b []byte, a Placed[wire.Node]) []byte { return appendInt(b, a.At) })
 	return append(b, '}')
 }
 
@@ -208,9 +208,9 @@ func appendEdgeOps(b []byte, o *EdgeOps) []byte {
 	}
 	b = append(b, `,"edges":{`...)
 	first := true
-	b = list(b, &first, "removed", o.Removed, func(b []byte, k EdgeKey) []byte { return append(appendEdgeKey(b, k), '}') })
-	b = list(b, &first, "moved", o.Moved, func(b []byte, m Move[EdgeKey]) []byte { return appendAt(appendEdgeKey(b, m.Key), m.At) })
-	b = list(b, &first, "added_at", o.Added, func(b []byte, a Placed[wire.Edge]) []byte { return appendInt(b, a.At) })
+	b = appendList(b, &first, "removed", o.Removed, func(b []byte, k EdgeKey) []byte { return append(appendEdgeKey(b, k), '}') })
+	b = appendList(b, &first, "moved", o.Moved, func(b []byte, m Move[EdgeKey]) []byte { return appendAt(appendEdgeKey(b, m.Key), m.At) })
+	b = appendList(b, &first, "added_at", o.Added, func(b []byte, a Placed[wire.Edge]) []byte { return appendInt(b, a.At) })
 	return append(b, '}')
 }
 
@@ -220,12 +220,12 @@ func appendRowOps(b []byte, o *RowOps) []byte {
 	}
 	b = append(b, `,"rows":{`...)
 	first := true
-	b = list(b, &first, "removed", o.Removed, appendInt)
-	b = list(b, &first, "moved", o.Moved, func(b []byte, m Move[int]) []byte {
+	b = appendList(b, &first, "removed", o.Removed, appendInt)
+	b = appendList(b, &first, "moved", o.Moved, func(b []byte, m Move[int]) []byte {
 		b = append(b, `{"from":`...)
 		b = appendInt(b, m.Key)
 		return appendAt(b, m.At)
 	})
-	b = list(b, &first, "added_at", o.Added, func(b []byte, a Placed[wire.Row]) []byte { return appendInt(b, a.At) })
+	b = appendList(b, &first, "added_at", o.Added, func(b []byte, a Placed[wire.Row]) []byte { return appendInt(b, a.At) })
 	return append(b, '}')
 }

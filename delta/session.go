@@ -1,0 +1,189 @@
+package delta
+
+import (
+	"container/list"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// SessionLimits bound what a Session remembers. A zero field selects its
+// default; a negative one is an error of NewSession.
+type SessionLimits struct {
+	// MaxNodes is the most nodes remembered. Default DefaultSessionNodes.
+	MaxNodes int
+	// MaxBytes bounds the memory of the remembered nodes, each counted as
+	// the length of its canonical bytes (see Fingerprint) plus
+	// sessionEntryOverhead. A node larger than MaxBytes alone is never
+	// remembered. Default DefaultSessionBytes.
+	MaxBytes int64
+}
+
+// The defaults of SessionLimits.
+const (
+	DefaultSessionNodes = 10_000
+	DefaultSessionBytes = 16 << 20 // 16 MiB
+)
+
+// sessionEntryOverhead is what one remembered node costs besides its
+// canonical bytes: the map entry, the list element, the hash.
+const sessionEntryOverhead = 128
+
+// ErrUnresolved is matched (errors.Is) by the error of Resolve for a
+// reference to a node the session does not remember: the reader must ask
+// for the full response (GCF §9.4).
+var ErrUnresolved = errors.New("delta: a reference the session cannot resolve")
+
+// Session remembers the nodes delivered in one conversation, so that a
+// node delivered before and unchanged since is sent as a reference (its
+// type and id, marked as sent earlier) instead of in full.
+//
+// The writer and the reader of a conversation each keep a Session with the
+// same limits: the writer calls Mark on every response it sends, the
+// reader Resolve on every response it receives. Both remember the nodes of
+// each response the same way (least recently delivered forgotten first,
+// whenever the count or the bytes pass their bound), so the two stay in
+// step, and a reference the writer emits is always one the reader can
+// resolve. Eviction only makes the writer send a node in full again: a
+// Session never emits a reference to a node it has forgotten or whose
+// content changed.
+//
+// A Session is safe for concurrent use, but a conversation is a sequence:
+// the reader must resolve the responses in the order the writer marked
+// them. A session belongs to one conversation and one reader (GCF §9.3).
+type Session struct {
+	mu    sync.Mutex
+	lim   SessionLimits
+	nodes map[sessionKey]*list.Element // of *sessionEntry
+	lru   *list.List                   // most recently delivered first
+	bytes int64
+}
+
+type sessionKey struct {
+	typ string
+	id  int64
+}
+
+type sessionEntry struct {
+	key   sessionKey
+	hash  Hash
+	node  wire.Node
+	bytes int64
+}
+
+// NewSession returns an empty Session bounded by l.
+func NewSession(l SessionLimits) (*Session, error) {
+	if l.MaxNodes == 0 {
+		l.MaxNodes = DefaultSessionNodes
+	}
+	if l.MaxBytes == 0 {
+		l.MaxBytes = DefaultSessionBytes
+	}
+	if l.MaxNodes < 0 || l.MaxBytes < 0 {
+		return nil, fmt.Errorf("delta: SessionLimits %+v: a negative bound", l)
+	}
+	return &Session{lim: l, nodes: map[sessionKey]*list.Element{}, lru: list.New()}, nil
+}
+
+// Len returns how many nodes s remembers, and their counted bytes.
+func (s *Session) Len() (nodes int, bytes int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lru.Len(), s.bytes
+}
+
+// Mark returns the positions in r.Nodes, ascending, of the nodes to write
+// as references: each delivered in an earlier response of the session
+// with exactly the same content, and still remembered. It then remembers
+// every node of r as delivered. A node listed twice in r is a reference
+// only if it was delivered before r. r is not modified.
+func (s *Session) Mark(r *wire.GraphResponse) []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	hashes := make([]Hash, len(r.Nodes))
+	var refs []int
+	for i := range r.Nodes {
+		n := &r.Nodes[i]
+		hashes[i] = nodeHash(n)
+		if el, ok := s.nodes[sessionKey{n.Type, n.ID}]; ok && el.Value.(*sessionEntry).hash == hashes[i] {
+			refs = append(refs, i)
+		}
+	}
+	s.deliver(r.Nodes, hashes)
+	return refs
+}
+
+// Resolve returns r with the nodes at the positions refs (as Mark returned
+// them) replaced by the nodes the session remembers under their type and
+// id, and remembers every node of the result as delivered, as Mark did on
+// the writer's side. A reference the session cannot resolve (a position
+// out of range or named twice, a node it does not remember) is an error
+// matching ErrUnresolved; then nothing is returned and the session is
+// unchanged. r is not modified; the result shares what it does not
+// replace with r.
+func (s *Session) Resolve(r *wire.GraphResponse, refs []int) (*wire.GraphResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := *r
+	out.Nodes = slices.Clone(r.Nodes)
+	seen := make(map[int]bool, len(refs))
+	for _, i := range refs {
+		if i < 0 || i >= len(out.Nodes) || seen[i] {
+			return nil, fmt.Errorf("%w: position %d is out of range or named twice", ErrUnresolved, i)
+		}
+		seen[i] = true
+		n := &out.Nodes[i]
+		el, ok := s.nodes[sessionKey{n.Type, n.ID}]
+		if !ok {
+			return nil, fmt.Errorf("%w: node %s %s at position %d", ErrUnresolved, strconv.Quote(n.Type), strconv.FormatInt(n.ID, 10), i)
+		}
+		*n = el.Value.(*sessionEntry).node
+	}
+	hashes := make([]Hash, len(out.Nodes))
+	for i := range out.Nodes {
+		hashes[i] = nodeHash(&out.Nodes[i])
+	}
+	s.deliver(out.Nodes, hashes)
+	return &out, nil
+}
+
+// deliver remembers nodes, in order, as the most recently delivered, then
+// forgets the least recently delivered until the bounds hold.
+func (s *Session) deliver(nodes []wire.Node, hashes []Hash) {
+	for i := range nodes {
+		n := &nodes[i]
+		k := sessionKey{n.Type, n.ID}
+		if el, ok := s.nodes[k]; ok {
+			s.forget(el)
+		}
+		size := nodeSize(n)
+		if size > s.lim.MaxBytes {
+			continue
+		}
+		e := &sessionEntry{key: k, hash: hashes[i], bytes: size,
+			node: wire.Node{Type: n.Type, ID: n.ID, Properties: slices.Clone(n.Properties)}}
+		s.nodes[k] = s.lru.PushFront(e)
+		s.bytes += size
+	}
+	for s.lru.Len() > s.lim.MaxNodes || s.bytes > s.lim.MaxBytes {
+		s.forget(s.lru.Back())
+	}
+}
+
+func (s *Session) forget(el *list.Element) {
+	e := el.Value.(*sessionEntry)
+	s.lru.Remove(el)
+	delete(s.nodes, e.key)
+	s.bytes -= e.bytes
+}
+
+// nodeSize is what a remembered node counts against MaxBytes.
+func nodeSize(n *wire.Node) int64 {
+	w := canon{}
+	w.node(n)
+	return int64(len(w.b)) + sessionEntryOverhead
+}

@@ -1,0 +1,126 @@
+package delta_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
+)
+
+// sendRefs is what a writer sends: r with the nodes at refs reduced to
+// their type and id.
+func sendRefs(r *wire.GraphResponse, refs []int) *wire.GraphResponse {
+	sent := wiretest.Clone(r)
+	for _, i := range refs {
+		sent.Nodes[i] = wire.Node{Type: sent.Nodes[i].Type, ID: sent.Nodes[i].ID}
+	}
+	return sent
+}
+
+// TestSessionResolve is the property: over a conversation of 5 to 10
+// responses that share nodes (each an edit of the one before), with
+// sessions bounded tightly enough to evict, the reader resolves every
+// response the writer marked back to the original exactly, and the two
+// sessions remember the same.
+func TestSessionResolve(t *testing.T) {
+	var responses, refsTotal, nodesTotal, atBound int
+	per := wiretest.PerCase(1000)
+	rapid.Check(t, func(rt *rapid.T) {
+		for range per {
+			conversation(rt, &responses, &refsTotal, &nodesTotal, &atBound)
+		}
+	})
+	t.Logf("%d responses resolved exactly; %d of %d nodes sent as references; %d responses with a session at its bound",
+		responses, refsTotal, nodesTotal, atBound)
+	if refsTotal == 0 || atBound == 0 {
+		t.Errorf("the property did not exercise references (%d) or eviction (%d)", refsTotal, atBound)
+	}
+}
+
+// conversation runs one conversation of the property.
+func conversation(rt *rapid.T, responses, refsTotal, nodesTotal, atBound *int) {
+	lim := delta.SessionLimits{
+		MaxNodes: rapid.SampledFrom([]int{1, 2, 5, 12, 30, 1000}).Draw(rt, "max_nodes"),
+		MaxBytes: int64(rapid.SampledFrom([]int{150, 400, 2000, 10_000, 1 << 20}).Draw(rt, "max_bytes")),
+	}
+	writer, err := delta.NewSession(lim)
+	if err != nil {
+		rt.Fatal(err)
+	}
+	reader, _ := delta.NewSession(lim)
+	r := wiretest.Response().Draw(rt, "first")
+	steps := rapid.IntRange(5, 10).Draw(rt, "steps")
+	for range steps {
+		before := wiretest.Clone(r)
+		refs := writer.Mark(r)
+		if diff := wiretest.Diff(before, r, wire.Exact); diff != "" {
+			rt.Fatalf("Mark modified the response:\n%s", diff)
+		}
+		got, err := reader.Resolve(sendRefs(r, refs), refs)
+		if err != nil {
+			rt.Fatalf("Resolve: %v (refs %v)", err, refs)
+		}
+		if diff := wiretest.Diff(r, got, wire.Exact); diff != "" {
+			rt.Fatalf("resolved response differs (-want +got):\n%s", diff)
+		}
+		wn, wb := writer.Len()
+		rn, rb := reader.Len()
+		if wn != rn || wb != rb {
+			rt.Fatalf("writer remembers %d nodes (%d bytes), reader %d (%d bytes)", wn, wb, rn, rb)
+		}
+		if wn > lim.MaxNodes || wb > lim.MaxBytes {
+			rt.Fatalf("session past its bound: %d nodes, %d bytes, limits %+v", wn, wb, lim)
+		}
+		if wn == lim.MaxNodes || wb > lim.MaxBytes*3/4 {
+			*atBound++
+		}
+		*responses++
+		*refsTotal += len(refs)
+		*nodesTotal += len(r.Nodes)
+		next := wiretest.Clone(r)
+		edit(rt, next, wiretest.Response().Draw(rt, "other"))
+		r = next
+	}
+}
+
+func TestSessionMark(t *testing.T) {
+	a, b := node("User", 1, "name", "ada"), node("User", 2, "name", "bob")
+	s, _ := delta.NewSession(delta.SessionLimits{})
+	if refs := s.Mark(resp(a, b)); refs != nil {
+		t.Errorf("first response: refs %v, want none", refs)
+	}
+	if diff := cmp.Diff([]int{0, 1}, s.Mark(resp(b, a))); diff != "" {
+		t.Errorf("the same nodes again (-want +got):\n%s", diff)
+	}
+	changed := node("User", 2, "name", "bobby")
+	if diff := cmp.Diff([]int{0}, s.Mark(resp(a, changed))); diff != "" {
+		t.Errorf("a changed node must be sent whole (-want +got):\n%s", diff)
+	}
+	c := node("User", 3)
+	if diff := cmp.Diff([]int{1}, s.Mark(resp(c, a, c))); diff != "" {
+		t.Errorf("a node listed twice is a reference only when delivered before (-want +got):\n%s", diff)
+	}
+
+	one, _ := delta.NewSession(delta.SessionLimits{MaxNodes: 1})
+	one.Mark(resp(a, b))
+	if diff := cmp.Diff([]int{1}, one.Mark(resp(a, b))); diff != "" {
+		t.Errorf("at one node, only the last delivered is a reference (-want +got):\n%s", diff)
+	}
+
+	fresh, _ := delta.NewSession(delta.SessionLimits{})
+	_, err := fresh.Resolve(resp(wire.Node{Type: "User", ID: 1}), []int{0})
+	if !errors.Is(err, delta.ErrUnresolved) {
+		t.Errorf("resolving an unknown reference: got %v, want ErrUnresolved", err)
+	}
+	if n, _ := fresh.Len(); n != 0 {
+		t.Errorf("a failed Resolve changed the session: %d nodes", n)
+	}
+	if _, err := delta.NewSession(delta.SessionLimits{MaxNodes: -1}); err == nil {
+		t.Errorf("a negative bound accepted")
+	}
+}
