@@ -11,8 +11,8 @@ import (
 // A Delta whose Base equals its Result is the unchanged delta: it carries
 // nothing else, and Patch gives a copy of the base.
 //
-// Lists of operations are sorted: Removed by base position, Moved and Added
-// by At (the position in the result), Changed by base position. Patch
+// Diff sorts the lists of operations: Removed by base position, Moved,
+// Changed and Added by position in the result. Patch
 // checks every operation before it builds anything and refuses a Delta that
 // contradicts itself or its base.
 type Delta struct {

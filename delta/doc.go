@@ -155,6 +155,27 @@
 // take the header from content and "set"; check the result's fingerprint.
 // testdata/patch.py does exactly that, and the test suite runs it.
 //
+// # Sessions
+//
+// A Session remembers the nodes delivered in one conversation, each with a
+// SHA-256 hash of its content, so that a response written in the session
+// sends a node delivered before and unchanged since as a reference (its
+// type and id, marked as sent earlier) and a node whose content changed in
+// full. The API knows no format: Session.Mark(r) gives the positions of the
+// nodes to write as references (a codec writes those), and the reader's
+// Session.Resolve(r, refs, fingerprint) puts the remembered nodes back and
+// gives the original response exactly. The writer and the reader each keep
+// a Session with the same SessionLimits; both remember the nodes of every
+// response the same way, least recently delivered forgotten first, so they
+// stay in step, and eviction only makes the writer send a node in full
+// again: a Session never emits a reference it cannot resolve. Given the
+// writer's fingerprint of the response, Resolve also refuses (ErrUnresolved)
+// to resolve from a session that fell out of step.
+//
+// SessionLimits bound a Session: MaxNodes (default 10,000) and MaxBytes
+// (default 16 MiB, each node counted as its canonical bytes plus 128); a
+// node larger than MaxBytes alone is never remembered.
+//
 // # Limits and security
 //
 // DecodeJSON reads untrusted input under wire.Limits (zero fields select

@@ -11,8 +11,12 @@ import (
 )
 
 // UnmarshalJSON sets d from its JSON form with DecodeJSON under the
-// default wire.Limits. d is unchanged on error.
+// default wire.Limits. The JSON literal null leaves d unchanged, as
+// encoding/json does for a null; so does an error.
 func (d *Delta) UnmarshalJSON(data []byte) error {
+	if string(bytes.TrimSpace(data)) == "null" {
+		return nil
+	}
 	got, err := DecodeJSON(data, wire.Limits{})
 	if err != nil {
 		return err

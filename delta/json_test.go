@@ -2,6 +2,7 @@ package delta_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -72,5 +73,38 @@ func TestJSONRoundTrip(t *testing.T) {
 	t.Logf("%d pairs round-tripped; %d of %d one-byte alterations refused, the rest gave next exactly", pairs, alteredErr, altered)
 	if !testing.Short() && pairs < n {
 		t.Errorf("only %d pairs", pairs)
+	}
+}
+
+// TestEncodingJSON: a Delta inside a value marshalled by encoding/json is
+// written in its JSON form and read back.
+func TestEncodingJSON(t *testing.T) {
+	p := pairGen().Example(3)
+	d, err := delta.Diff(p[0], p[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	type envelope struct {
+		Delta *delta.Delta `json:"delta"`
+	}
+	b, err := json.Marshal(envelope{d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got envelope
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	r, err := delta.Patch(p[0], got.Delta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := wiretest.Diff(p[1], r, wire.Exact); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	var keep delta.Delta
+	keep.Base[0] = 1
+	if err := json.Unmarshal([]byte(" null "), &keep); err != nil || keep.Base[0] != 1 {
+		t.Errorf("null: %v, delta changed", err)
 	}
 }

@@ -33,6 +33,12 @@ func Patch(base *wire.GraphResponse, d *Delta) (*wire.GraphResponse, error) {
 			return nil, corrupt("result", "an unchanged delta with operations")
 		}
 		r := *base
+		r.Nodes, r.Edges, r.Rows = cloneList(base.Nodes), cloneList(base.Edges), cloneList(base.Rows)
+		r.Columns, r.GroupColumns = cloneList(base.Columns), cloneList(base.GroupColumns)
+		if base.Pagination != nil {
+			p := *base.Pagination
+			r.Pagination = &p
+		}
 		return &r, nil
 	}
 	r := &wire.GraphResponse{

@@ -99,8 +99,9 @@ func (s *Session) Len() (nodes int, bytes int64) {
 // Mark returns the positions in r.Nodes, ascending, of the nodes to write
 // as references: each delivered in an earlier response of the session
 // with exactly the same content, and still remembered. It then remembers
-// every node of r as delivered. A node listed twice in r is a reference
-// only if it was delivered before r. r is not modified.
+// every node of r as delivered: call it for a response that will be
+// delivered (Reset both sessions if it was not). A node listed twice in r
+// is a reference only if it was delivered before r. r is not modified.
 func (s *Session) Mark(r *wire.GraphResponse) []int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -119,13 +120,22 @@ func (s *Session) Mark(r *wire.GraphResponse) []int {
 
 // Resolve returns r with the nodes at the positions refs (as Mark returned
 // them) replaced by the nodes the session remembers under their type and
-// id, and remembers every node of the result as delivered, as Mark did on
-// the writer's side. A reference the session cannot resolve (a position
-// out of range or named twice, a node it does not remember) is an error
-// matching ErrUnresolved; then nothing is returned and the session is
-// unchanged. r is not modified; the result shares what it does not
-// replace with r.
-func (s *Session) Resolve(r *wire.GraphResponse, refs []int) (*wire.GraphResponse, error) {
+// id (whatever else those nodes hold is replaced), and remembers every node
+// of the result as delivered, as Mark did on the writer's side.
+//
+// want, when not the zero Hash, is the Fingerprint of the response the
+// writer marked, and Resolve checks the result against it: a reader whose
+// session is out of step with the writer's (one that missed a response,
+// or has other limits) then gets an error instead of a response with stale
+// nodes. With a zero want, Resolve trusts the two sessions to be in step.
+//
+// A reference the session cannot resolve (a position out of range or
+// named twice, a node it does not remember) or a result without the
+// fingerprint want is an error matching ErrUnresolved: nothing is
+// returned, the session is unchanged, and the reader asks for the full
+// response (GCF §9.4). r is not modified; the result shares what it does
+// not replace with r.
+func (s *Session) Resolve(r *wire.GraphResponse, refs []int, want Hash) (*wire.GraphResponse, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := *r
@@ -143,12 +153,27 @@ func (s *Session) Resolve(r *wire.GraphResponse, refs []int) (*wire.GraphRespons
 		}
 		*n = el.Value.(*sessionEntry).node
 	}
+	if !want.IsZero() {
+		if got := Fingerprint(&out); got != want {
+			return nil, fmt.Errorf("%w: the resolved response's fingerprint is %s, the writer's %s (the sessions are out of step)", ErrUnresolved, got, want)
+		}
+	}
 	hashes := make([]Hash, len(out.Nodes))
 	for i := range out.Nodes {
 		hashes[i] = nodeHash(&out.Nodes[i])
 	}
 	s.deliver(out.Nodes, hashes)
 	return &out, nil
+}
+
+// Reset forgets every node: for a writer whose response was not delivered,
+// and for its reader, so that the two are in step again.
+func (s *Session) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.nodes)
+	s.lru.Init()
+	s.bytes = 0
 }
 
 // deliver remembers nodes, in order, as the most recently delivered, then

@@ -61,7 +61,7 @@ func conversation(rt *rapid.T, responses, refsTotal, nodesTotal, atBound *int) {
 		if diff := wiretest.Diff(before, r, wire.Exact); diff != "" {
 			rt.Fatalf("Mark modified the response:\n%s", diff)
 		}
-		got, err := reader.Resolve(sendRefs(r, refs), refs)
+		got, err := reader.Resolve(sendRefs(r, refs), refs, delta.Fingerprint(r))
 		if err != nil {
 			rt.Fatalf("Resolve: %v (refs %v)", err, refs)
 		}
@@ -113,13 +113,37 @@ func TestSessionMark(t *testing.T) {
 	}
 
 	fresh, _ := delta.NewSession(delta.SessionLimits{})
-	_, err := fresh.Resolve(resp(wire.Node{Type: "User", ID: 1}), []int{0})
+	_, err := fresh.Resolve(resp(wire.Node{Type: "User", ID: 1}), []int{0}, delta.Hash{})
 	if !errors.Is(err, delta.ErrUnresolved) {
 		t.Errorf("resolving an unknown reference: got %v, want ErrUnresolved", err)
 	}
 	if n, _ := fresh.Len(); n != 0 {
 		t.Errorf("a failed Resolve changed the session: %d nodes", n)
 	}
+
+	// A reader that missed a response holds a stale node: the writer's
+	// fingerprint turns the stale resolution into an error.
+	writer, _ := delta.NewSession(delta.SessionLimits{})
+	reader, _ := delta.NewSession(delta.SessionLimits{})
+	first := resp(a)
+	if _, err := reader.Resolve(first, writer.Mark(first), delta.Fingerprint(first)); err != nil {
+		t.Fatal(err)
+	}
+	writer.Mark(resp(node("User", 1, "name", "ada lovelace"))) // never delivered to reader
+	third := resp(node("User", 1, "name", "ada lovelace"), b)
+	refs := writer.Mark(third)
+	_, err = reader.Resolve(sendRefs(third, refs), refs, delta.Fingerprint(third))
+	if !errors.Is(err, delta.ErrUnresolved) {
+		t.Errorf("a reader out of step: got %v, want ErrUnresolved", err)
+	}
+	if n, _ := reader.Len(); n != 1 {
+		t.Errorf("a refused Resolve changed the session: %d nodes, want 1", n)
+	}
+	reader.Reset()
+	if n, bytes := reader.Len(); n != 0 || bytes != 0 {
+		t.Errorf("after Reset: %d nodes, %d bytes", n, bytes)
+	}
+
 	if _, err := delta.NewSession(delta.SessionLimits{MaxNodes: -1}); err == nil {
 		t.Errorf("a negative bound accepted")
 	}
