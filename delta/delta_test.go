@@ -13,14 +13,17 @@ import (
 
 // TestPatchDiff is the property: Patch(base, Diff(base, next)) is next,
 // exactly, for generated pairs; neither base nor next is modified; the
-// delta applied to another response is ErrWrongBase.
+// delta applied to another response is ErrWrongBase. Responses are drawn
+// with identifier names, with awkward names (any text), and with NaN and
+// ±Inf floats, which the fingerprint tells apart bit for bit.
 func TestPatchDiff(t *testing.T) {
 	const n = 5000
 	per := wiretest.PerCase(n)
 	var pairs, unchanged, withOps int
 	rapid.Check(t, func(rt *rapid.T) {
 		for range per {
-			p := pairGen().Draw(rt, "pair")
+			o := rapid.SampledFrom([]wiretest.Options{{}, {AwkwardNames: true}, {NonFinite: true}}).Draw(rt, "options")
+			p := pairGenWith(o).Draw(rt, "pair")
 			base, next := p[0], p[1]
 			baseCopy, nextCopy := wiretest.Clone(base), wiretest.Clone(next)
 			d, err := delta.Diff(base, next)
@@ -46,7 +49,7 @@ func TestPatchDiff(t *testing.T) {
 			if !d.Unchanged() && delta.Fingerprint(next) != d.Result {
 				rt.Fatalf("Result is not next's fingerprint")
 			}
-			other := wiretest.Response().Draw(rt, "other")
+			other := wiretest.ResponseWith(o).Draw(rt, "other")
 			if delta.Fingerprint(other) != d.Base {
 				_, err := delta.Patch(other, d)
 				var pe *delta.PatchError

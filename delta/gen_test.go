@@ -14,19 +14,22 @@ import (
 // part (80%): nodes added, removed, changed, duplicated and reordered;
 // edges and rows likewise; pagination, columns, group columns, format
 // version and query type replaced; rows made absent or present.
-func pairGen() *rapid.Generator[[2]*wire.GraphResponse] {
+func pairGen() *rapid.Generator[[2]*wire.GraphResponse] { return pairGenWith(wiretest.Options{}) }
+
+// pairGenWith is pairGen with responses shaped by o.
+func pairGenWith(o wiretest.Options) *rapid.Generator[[2]*wire.GraphResponse] {
 	return rapid.Custom(func(t *rapid.T) [2]*wire.GraphResponse {
-		base := wiretest.Response().Draw(t, "base")
+		base := wiretest.ResponseWith(o).Draw(t, "base")
 		mode := rapid.IntRange(0, 9).Draw(t, "mode")
 		if mode == 0 {
 			return [2]*wire.GraphResponse{base, wiretest.Clone(base)}
 		}
-		other := wiretest.Response().Draw(t, "other")
+		other := wiretest.ResponseWith(o).Draw(t, "other")
 		if mode == 1 {
 			return [2]*wire.GraphResponse{base, other}
 		}
 		next := wiretest.Clone(base)
-		edit(t, next, other)
+		edit(t, next, other, o.NonFinite)
 		return [2]*wire.GraphResponse{base, next}
 	})
 }
@@ -35,7 +38,7 @@ func chance(t *rapid.T, pct int, label string) bool {
 	return rapid.IntRange(0, 99).Draw(t, label) < pct
 }
 
-func edit(t *rapid.T, next, other *wire.GraphResponse) {
+func edit(t *rapid.T, next, other *wire.GraphResponse, nonFinite bool) {
 	other = wiretest.Clone(other)
 	if chance(t, 15, "format_version") {
 		next.FormatVersion = other.FormatVersion
@@ -64,12 +67,12 @@ func edit(t *rapid.T, next, other *wire.GraphResponse) {
 			if len(n.Properties) > 0 {
 				n.Properties = slices.Clone(n.Properties)
 				i := rapid.IntRange(0, len(n.Properties)-1).Draw(t, "prop")
-				n.Properties[i].Value = wiretest.ValueGen(2, false).Draw(t, "value")
+				n.Properties[i].Value = wiretest.ValueGen(2, nonFinite).Draw(t, "value")
 				return n
 			}
 			fallthrough
 		default: // a property added, or replaced if added before
-			v := wiretest.ValueGen(1, false).Draw(t, "value")
+			v := wiretest.ValueGen(1, nonFinite).Draw(t, "value")
 			n.Properties = slices.DeleteFunc(slices.Clone(n.Properties), func(p wire.Property) bool { return p.Key == "added_property" })
 			n.Properties = append(n.Properties, wire.Prop("added_property", v))
 			return n
@@ -93,7 +96,7 @@ func edit(t *rapid.T, next, other *wire.GraphResponse) {
 				return append(row, wire.Cell{Name: "count", Value: wire.Int(1)})
 			}
 			i := rapid.IntRange(0, len(row)-1).Draw(t, "cell")
-			row[i].Node, row[i].Value = nil, wiretest.ValueGen(1, false).Draw(t, "cell_value")
+			row[i].Node, row[i].Value = nil, wiretest.ValueGen(1, nonFinite).Draw(t, "cell_value")
 			return row
 		})
 		if next.Rows == nil {

@@ -24,7 +24,8 @@ func TestJSONRoundTrip(t *testing.T) {
 	var pairs, altered, alteredErr int
 	rapid.Check(t, func(rt *rapid.T) {
 		for range per {
-			p := pairGen().Draw(rt, "pair")
+			awkward := rapid.Bool().Draw(rt, "awkward")
+			p := pairGenWith(wiretest.Options{AwkwardNames: awkward}).Draw(rt, "pair")
 			base, next := p[0], p[1]
 			d, err := delta.Diff(base, next)
 			if err != nil {

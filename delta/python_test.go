@@ -52,8 +52,12 @@ func TestPythonPatcher(t *testing.T) {
 		in.WriteString("}\n")
 		cases = append(cases, c)
 	}
-	gen := pairGen()
+	plain, awkward := pairGen(), pairGenWith(wiretest.Options{AwkwardNames: true})
 	for seed := range n {
+		gen := plain
+		if seed%2 == 1 {
+			gen = awkward // names of any text: quotes, newlines, unicode, ""
+		}
 		p := gen.Example(seed)
 		base, next := p[0], p[1]
 		d, err := delta.Diff(base, next)

@@ -83,7 +83,7 @@ func conversation(rt *rapid.T, responses, refsTotal, nodesTotal, atBound *int) {
 		*refsTotal += len(refs)
 		*nodesTotal += len(r.Nodes)
 		next := wiretest.Clone(r)
-		edit(rt, next, wiretest.Response().Draw(rt, "other"))
+		edit(rt, next, wiretest.Response().Draw(rt, "other"), false)
 		r = next
 	}
 }
