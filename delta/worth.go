@@ -47,7 +47,8 @@ func Worth(deltaCost, fullCost int, threshold float64) bool {
 }
 
 // Choose decides between unchanged, delta and full for a client holding
-// base when next is current, and returns the Delta when it chose one.
+// base when next is current, and returns the Delta with SendDelta (and
+// the unchanged Delta with SendUnchanged; nil with SendFull).
 // Unchanged (same fingerprint) costs nothing to decide; otherwise Choose
 // computes Diff(base, next) and prices it and next with the caller's cost
 // functions (an encoding's length in bytes, or its token count: the
