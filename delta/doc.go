@@ -60,7 +60,8 @@
 //	value     one tag byte, then: 0 null; 1 bool; 2 int64; 3 float64 as
 //	          the u64 of its IEEE 754 bits; 4 string; 5 list of values
 //
-// The layout is injective, so no two responses share their hashed bytes.
+// The layout is injective: two responses that differ under wire.Exact
+// never share their hashed bytes.
 // testdata/patch.py implements it in a page of Python.
 //
 // # Diff and Patch
@@ -147,6 +148,11 @@
 // (an empty list for a result with rows and none added); and columns,
 // group_columns and pagination as "set" says. So every node, edge, row and
 // value of a delta is written exactly as the json codec writes it.
+//
+// The first key, "graphwire_delta", tells a delta from a response, whose
+// canonical JSON opens with "format_version": SniffJSON says which it is.
+// (The json codec's Sniff rates any JSON object, a delta included, at
+// 0.6, so a reader that may receive either asks SniffJSON first.)
 //
 // To apply it elsewhere: check the base's fingerprint; number the base's
 // nodes and edges by identity and occurrence; resolve every removed and
