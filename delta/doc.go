@@ -161,6 +161,15 @@
 // take the header from content and "set"; check the result's fingerprint.
 // testdata/patch.py does exactly that, and the test suite runs it.
 //
+// # Codecs
+//
+// A codec writes and reads deltas in its own syntax by implementing Codec
+// (AppendDelta, DecodeDelta) beside wire.Codec; EncodeWith and DecodeWith
+// find it by type assertion on the registered codec, so wire.Codec does
+// not change, and a codec without a delta syntax is ErrNoSyntax (send the
+// full response). AppendJSON and DecodeJSON are the JSON form for the json
+// codec to offer.
+//
 // # Sessions
 //
 // A Session remembers the nodes delivered in one conversation, each with a
