@@ -31,7 +31,8 @@ func (d *Delta) UnmarshalJSON(data []byte) error {
 // (MaxStringBytes), and the content under every limit of wire.DecodeJSON.
 // It is strict: an unknown or repeated key, a missing one, a value of the
 // wrong type, a number where a position belongs that is negative or not an
-// integer, content that does not match the operations. Errors are
+// integer, content that does not match the operations. Like wire.DecodeJSON
+// it accepts any whitespace and a leading UTF-8 byte order mark. Errors are
 // *wire.DecodeError with a byte offset ("delta: offset 120: ..."); one
 // caused by a limit matches errors.Is(err, wire.ErrLimit).
 //
@@ -46,7 +47,11 @@ func DecodeJSON(data []byte, l wire.Limits) (*Delta, error) {
 		return nil, &wire.DecodeError{Codec: codecName, Offset: l.MaxInputBytes, Limit: "MaxInputBytes",
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
 	}
-	r := &reader{data: data, l: l, dec: json.NewDecoder(bytes.NewReader(data))}
+	r := &reader{data: data, l: l}
+	if bytes.HasPrefix(data, []byte("\ufeff")) {
+		r.data, r.shift = data[3:], 3 // a UTF-8 byte order mark, as wire.DecodeJSON allows
+	}
+	r.dec = json.NewDecoder(bytes.NewReader(r.data))
 	r.dec.UseNumber()
 	d, err := r.delta()
 	if err != nil {
@@ -58,11 +63,14 @@ func DecodeJSON(data []byte, l wire.Limits) (*Delta, error) {
 	return d, nil
 }
 
-// reader walks the tokens of encoding/json's Decoder, strictly.
+// reader walks the tokens of encoding/json's Decoder, strictly. Offsets
+// are into data; errors add shift, the length of a byte order mark
+// before it.
 type reader struct {
-	data []byte
-	l    wire.Limits
-	dec  *json.Decoder
+	data  []byte
+	shift int64
+	l     wire.Limits
+	dec   *json.Decoder
 }
 
 // here is the offset of the next token.
@@ -80,11 +88,11 @@ func (r *reader) here() int64 {
 }
 
 func (r *reader) fail(off int64, msg string) error {
-	return &wire.DecodeError{Codec: codecName, Offset: off, Msg: msg}
+	return &wire.DecodeError{Codec: codecName, Offset: off + r.shift, Msg: msg}
 }
 
 func (r *reader) limit(off int64, limit, msg string) error {
-	return &wire.DecodeError{Codec: codecName, Offset: off, Msg: msg, Limit: limit}
+	return &wire.DecodeError{Codec: codecName, Offset: off + r.shift, Msg: msg, Limit: limit}
 }
 
 // token reads the next token, turning a syntax error or the end of the

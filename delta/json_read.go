@@ -67,11 +67,11 @@ func (r *reader) delta() (*Delta, error) {
 		case "content":
 			contentOff = r.here()
 			if err = r.dec.Decode(&raw); err != nil {
-				var se *json.SyntaxError
-				if errors.As(err, &se) {
-					return r.fail(contentOff, "content: "+se.Error())
+				// wire.DecodeJSON says where, precisely, in the content.
+				if _, werr := wire.DecodeJSON(r.data[contentOff:], r.l); werr != nil {
+					return r.contentError(werr, contentOff)
 				}
-				return r.fail(contentOff, "content: unexpected end of input")
+				return r.fail(contentOff, "content: "+err.Error())
 			}
 		default:
 			err = r.unknown("delta", key, off)
@@ -106,17 +106,23 @@ func (r *reader) delta() (*Delta, error) {
 	}
 	c, err := wire.DecodeJSON(raw, r.l)
 	if err != nil {
-		var de *wire.DecodeError
-		if errors.As(err, &de) {
-			e := *de
-			e.Codec = codecName
-			e.Offset += contentOff
-			e.Msg = "content: " + e.Msg
-			return nil, &e
-		}
-		return nil, err
+		return nil, r.contentError(err, contentOff)
 	}
 	return d, r.assemble(d, c, contentOff, changedN, nodeAt, edgeAt, rowAt)
+}
+
+// contentError is an error of wire.DecodeJSON on the content, which starts
+// at off, as an error of the delta.
+func (r *reader) contentError(err error, off int64) error {
+	var de *wire.DecodeError
+	if !errors.As(err, &de) {
+		return err
+	}
+	e := *de
+	e.Codec = codecName
+	e.Offset += off + r.shift
+	e.Msg = "content: " + e.Msg
+	return &e
 }
 
 // assemble puts the content's nodes, edges, rows and header into d, the

@@ -223,9 +223,17 @@ func TestDecodeJSONErrors(t *testing.T) {
 		{"unchanged differs", head + `,"unchanged":true}`, "unchanged, yet the base and result fingerprints differ", 0, false},
 		{"truncated", head, "unexpected end of input", int64(len(head)), false},
 		{"trailing", head + content + `}x`, "unexpected data after the delta", int64(len(head+content)) + 1, false},
+		{"content syntax", head + `,"content":{"format_version":"","query_type":"search","nodes":[x]}}`, "content: expected node object, found 'x'", int64(len(head)) + 63, false},
 		{"too many", head + `,"rows":{"removed":[0,1,2]}` + content + `}`, "more than 2 elements", int64(len(head)) + 24, true},
 	} {
 		_, err := delta.DecodeJSON([]byte(tc.in), wire.Limits{MaxElements: 2})
+		if tc.name == "bad id" { // the same after a byte order mark, three bytes later
+			_, bomErr := delta.DecodeJSON([]byte("\ufeff"+tc.in), wire.Limits{MaxElements: 2})
+			var de, bom *wire.DecodeError
+			if errors.As(err, &de) && errors.As(bomErr, &bom) && bom.Offset != de.Offset+3 {
+				t.Errorf("after a byte order mark: offset %d, want %d", bom.Offset, de.Offset+3)
+			}
+		}
 		var de *wire.DecodeError
 		if !errors.As(err, &de) {
 			t.Errorf("%s: got %v, want a *wire.DecodeError", tc.name, err)
