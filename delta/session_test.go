@@ -2,6 +2,7 @@ package delta_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -146,5 +147,30 @@ func TestSessionMark(t *testing.T) {
 
 	if _, err := delta.NewSession(delta.SessionLimits{MaxNodes: -1}); err == nil {
 		t.Errorf("a negative bound accepted")
+	}
+}
+
+// TestSessionConcurrent: a Session shared by goroutines stays within its
+// bounds and consistent (run with -race).
+func TestSessionConcurrent(t *testing.T) {
+	lim := delta.SessionLimits{MaxNodes: 20, MaxBytes: 4000}
+	s, _ := delta.NewSession(lim)
+	errs := wiretest.ConcurrentRun(4, 200, func(i int) error {
+		r := wiretest.Response().Example(i)
+		refs := s.Mark(r)
+		for _, j := range refs {
+			if j < 0 || j >= len(r.Nodes) {
+				return fmt.Errorf("reference %d outside the %d nodes", j, len(r.Nodes))
+			}
+		}
+		if n, b := s.Len(); n > lim.MaxNodes || b > lim.MaxBytes {
+			return fmt.Errorf("past the bound: %d nodes, %d bytes", n, b)
+		}
+		return nil
+	})
+	for _, err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
 	}
 }
