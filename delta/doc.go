@@ -188,8 +188,9 @@
 // to resolve from a session that fell out of step.
 //
 // SessionLimits bound a Session: MaxNodes (default 10,000) and MaxBytes
-// (default 16 MiB, each node counted as its canonical bytes plus 128); a
-// node larger than MaxBytes alone is never remembered.
+// (default 16 MiB, each node counted as an estimate of the heap it holds,
+// which the tests hold to within 25% of the live heap); a node larger than
+// MaxBytes alone is never remembered.
 //
 // # Limits and security
 //

@@ -108,7 +108,10 @@ func (r *reader) delta() (*Delta, error) {
 	if err != nil {
 		return nil, r.contentError(err, contentOff)
 	}
-	return d, r.assemble(d, c, contentOff, changedN, nodeAt, edgeAt, rowAt)
+	if err := r.assemble(d, c, contentOff, changedN, nodeAt, edgeAt, rowAt); err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
 // contentError is an error of wire.DecodeJSON on the content, which starts

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/graphwire/graphwire/wire"
 )
@@ -17,9 +19,10 @@ type SessionLimits struct {
 	// MaxNodes is the most nodes remembered. Default DefaultSessionNodes.
 	MaxNodes int
 	// MaxBytes bounds the memory of the remembered nodes, each counted as
-	// the length of its canonical bytes (see Fingerprint) plus
-	// sessionEntryOverhead. A node larger than MaxBytes alone is never
-	// remembered. Default DefaultSessionBytes.
+	// an estimate of the heap it holds: 256 bytes for its entry, and for
+	// each property the size of its struct, its key, its string and list
+	// elements. A node larger than MaxBytes alone is never remembered.
+	// Default DefaultSessionBytes.
 	MaxBytes int64
 }
 
@@ -30,8 +33,8 @@ const (
 )
 
 // sessionEntryOverhead is what one remembered node costs besides its
-// canonical bytes: the map entry, the list element, the hash.
-const sessionEntryOverhead = 128
+// properties: the entry with its hash, the list element, the map slot.
+const sessionEntryOverhead = 256
 
 // ErrUnresolved is matched (errors.Is) by the error of Resolve for a
 // reference to a node the session does not remember: the reader must ask
@@ -189,9 +192,9 @@ func (s *Session) deliver(nodes []wire.Node, hashes []Hash) {
 		if size > s.lim.MaxBytes {
 			continue
 		}
-		e := &sessionEntry{key: k, hash: hashes[i], bytes: size,
-			node: wire.Node{Type: n.Type, ID: n.ID, Properties: slices.Clone(n.Properties)}}
-		s.nodes[k] = s.lru.PushFront(e)
+		c := ownNode(n)
+		e := &sessionEntry{key: sessionKey{c.Type, c.ID}, hash: hashes[i], bytes: size, node: c}
+		s.nodes[e.key] = s.lru.PushFront(e)
 		s.bytes += size
 	}
 	for s.lru.Len() > s.lim.MaxNodes || s.bytes > s.lim.MaxBytes {
@@ -206,9 +209,60 @@ func (s *Session) forget(el *list.Element) {
 	s.bytes -= e.bytes
 }
 
-// nodeSize is what a remembered node counts against MaxBytes.
+// ownNode copies n with strings of its own: the strings of a decoded
+// response may be substrings of its whole input, which a remembered node
+// must not keep alive.
+func ownNode(n *wire.Node) wire.Node {
+	c := wire.Node{Type: strings.Clone(n.Type), ID: n.ID, Properties: make([]wire.Property, len(n.Properties))}
+	for i, p := range n.Properties {
+		c.Properties[i] = wire.Property{Key: strings.Clone(p.Key), Value: ownValue(p.Value)}
+	}
+	return c
+}
+
+func ownValue(v wire.Value) wire.Value {
+	switch v.Kind() {
+	case wire.KindString:
+		return wire.String(strings.Clone(v.Str()))
+	case wire.KindList:
+		xs := make([]wire.Value, len(v.List()))
+		for i, x := range v.List() {
+			xs[i] = ownValue(x)
+		}
+		return wire.ListOf(xs...)
+	}
+	return v
+}
+
+// nodeSize is what a remembered node counts against MaxBytes: an estimate
+// of the heap it holds, its entry, list element and map slot
+// (sessionEntryOverhead), each property's struct and key, each value's
+// string and list elements.
 func nodeSize(n *wire.Node) int64 {
-	w := canon{}
-	w.node(n)
-	return int64(len(w.b)) + sessionEntryOverhead
+	size := int64(sessionEntryOverhead + len(n.Type))
+	for i := range n.Properties {
+		size += propertySize + int64(len(n.Properties[i].Key)) + valueHeap(n.Properties[i].Value)
+	}
+	return size
+}
+
+// The sizes nodeSize counts: a wire.Property and a wire.Value in memory.
+const (
+	propertySize = int64(unsafe.Sizeof(wire.Property{}))
+	valueSize    = int64(unsafe.Sizeof(wire.Value{}))
+)
+
+// valueHeap is the heap a value holds beyond its own struct.
+func valueHeap(v wire.Value) int64 {
+	switch v.Kind() {
+	case wire.KindString:
+		return int64(len(v.Str()))
+	case wire.KindList:
+		size := int64(0)
+		for _, x := range v.List() {
+			size += valueSize + valueHeap(x)
+		}
+		return size
+	}
+	return 0
 }

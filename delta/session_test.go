@@ -3,6 +3,7 @@ package delta_test
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -173,4 +174,71 @@ func TestSessionConcurrent(t *testing.T) {
 			t.Error(err)
 		}
 	}
+}
+
+// TestSessionMemory: a Session at its MaxBytes bound holds a live heap
+// within 25% of MaxBytes: the bytes it counts are the heap it holds.
+func TestSessionMemory(t *testing.T) {
+	const maxBytes = 4 << 20
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	s, _ := delta.NewSession(delta.SessionLimits{MaxNodes: 1 << 30, MaxBytes: maxBytes})
+	for batch := range 40 {
+		r := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Search}
+		for i := range 1000 {
+			id := int64(batch*1000 + i)
+			r.Nodes = append(r.Nodes, wire.Node{Type: "MergeRequest", ID: id, Properties: []wire.Property{
+				wire.Prop("iid", wire.Int(id)),
+				wire.Prop("title", wire.String(fmt.Sprintf("Merge request number %d of the project", id))),
+				wire.Prop("state", wire.String("merged")),
+				wire.Prop("score", wire.Float(0.5)),
+				wire.Prop("labels", wire.ListOf(wire.String("bug"), wire.String("backend"))),
+			}})
+		}
+		s.Mark(r)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	n, counted := s.Len()
+	live := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("%d nodes remembered, %d bytes counted, %d bytes of live heap (%.2fx)", n, counted, live, float64(live)/float64(counted))
+	if counted > maxBytes || live > maxBytes*5/4 {
+		t.Errorf("a session bounded at %d bytes counts %d and holds %d", maxBytes, counted, live)
+	}
+	runtime.KeepAlive(s)
+}
+
+// TestSessionKeepsNoInput: a node remembered from a decoded response does
+// not keep the decoder's input alive (its strings may point into it).
+func TestSessionKeepsNoInput(t *testing.T) {
+	r := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Search}
+	for i := range 20_000 {
+		r.Nodes = append(r.Nodes, wire.Node{Type: "Note", ID: int64(i), Properties: []wire.Property{
+			wire.Prop("body", wire.String(fmt.Sprintf("note %d: %0500d", i, i)))}})
+	}
+	s, _ := delta.NewSession(delta.SessionLimits{MaxNodes: 10})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	n := 0
+	func() {
+		b, err := wire.AppendJSON(nil, r) // the input, garbage once decoded
+		if err != nil {
+			t.Fatal(err)
+		}
+		n = len(b)
+		decoded, err := wire.DecodeJSON(b, wire.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Mark(decoded)
+	}()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if live := int64(after.HeapAlloc) - int64(before.HeapAlloc); live > 1<<20 {
+		t.Errorf("a session of 10 nodes keeps %d bytes alive after decoding %d bytes", live, n)
+	}
+	runtime.KeepAlive(s)
+	runtime.KeepAlive(r)
 }
