@@ -25,7 +25,10 @@
 // 0, in response order) of a node with a given type and id is (type, id, k):
 // NodeKey.N and EdgeKey.N hold k, and the JSON form writes "n" only when it
 // is not 0. So duplicates are diffed, removed, changed and moved one by
-// one, like any other node.
+// one, like any other node, and, unlike GCF, an added node may share its
+// type and id with one the result keeps (the result lists it twice): the
+// result's fingerprint, not a uniqueness rule, tells a right patch from a
+// wrong one.
 //
 // # Fingerprint
 //
