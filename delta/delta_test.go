@@ -17,7 +17,10 @@ import (
 // with identifier names, with awkward names (any text), and with NaN and
 // ±Inf floats, which the fingerprint tells apart bit for bit.
 func TestPatchDiff(t *testing.T) {
-	const n = 5000
+	n := 10_000
+	if testing.Short() {
+		n = 5000
+	}
 	per := wiretest.PerCase(n)
 	var pairs, unchanged, withOps int
 	rapid.Check(t, func(rt *rapid.T) {

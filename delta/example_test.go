@@ -59,3 +59,27 @@ func ExampleChoose() {
 	// unchanged
 	// full
 }
+
+func ExampleSession() {
+	ada := wire.Node{Type: "User", ID: 1, Properties: []wire.Property{wire.Prop("username", wire.String("ada"))}}
+	mr := wire.Node{Type: "MergeRequest", ID: 7, Properties: []wire.Property{wire.Prop("title", wire.String("Fix"))}}
+	first := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Search, Nodes: []wire.Node{ada}}
+	second := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Traversal, Nodes: []wire.Node{ada, mr},
+		Edges: []wire.Edge{{From: "User", FromID: 1, To: "MergeRequest", ToID: 7, Type: "AUTHORED"}}}
+
+	writer, _ := delta.NewSession(delta.SessionLimits{})
+	reader, _ := delta.NewSession(delta.SessionLimits{})
+	for _, r := range []*wire.GraphResponse{first, second} {
+		refs := writer.Mark(r) // the codec writes these nodes as "sent earlier"
+		sent := *r
+		sent.Nodes = append([]wire.Node(nil), r.Nodes...)
+		for _, i := range refs {
+			sent.Nodes[i] = wire.Node{Type: r.Nodes[i].Type, ID: r.Nodes[i].ID}
+		}
+		got, err := reader.Resolve(&sent, refs, delta.Fingerprint(r))
+		fmt.Println(refs, err, wire.Equal(got, r, wire.Exact))
+	}
+	// Output:
+	// [] <nil> true
+	// [0] <nil> true
+}

@@ -19,7 +19,10 @@ import (
 // error (decoding or patching) or, where the byte did not change the
 // meaning, still gives next exactly, never another response.
 func TestJSONRoundTrip(t *testing.T) {
-	const n = 3000
+	n := 6000
+	if testing.Short() {
+		n = 3000
+	}
 	per := wiretest.PerCase(n)
 	var pairs, altered, alteredErr int
 	rapid.Check(t, func(rt *rapid.T) {
