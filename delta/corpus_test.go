@@ -1,0 +1,150 @@
+package delta_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"testing"
+
+	"github.com/graphwire/graphwire/bench/corpus"
+	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
+)
+
+// changeRate returns r after pct% of its nodes (every 100/pct-th) and of
+// its rows changed: a node's first string property gets " (edited)", or
+// its first int grows by one, or it gains "edited": true; a row's first
+// int cell grows by one.
+func changeRate(r *wire.GraphResponse, pct int) *wire.GraphResponse {
+	next := wiretest.Clone(r)
+	step := 100 / pct
+	for i := 0; i < len(next.Nodes); i += step {
+		n := &next.Nodes[i]
+		n.Properties = slices.Clone(n.Properties)
+		done := false
+		for j, p := range n.Properties {
+			switch p.Value.Kind() {
+			case wire.KindString:
+				n.Properties[j].Value = wire.String(p.Value.Str() + " (edited)")
+				done = true
+			case wire.KindInt:
+				n.Properties[j].Value = wire.Int(p.Value.Int() + 1)
+				done = true
+			}
+			if done {
+				break
+			}
+		}
+		if !done {
+			n.Properties = append(n.Properties, wire.Prop("edited", wire.Bool(true)))
+		}
+	}
+	for i := 0; i < len(next.Rows); i += step {
+		row := slices.Clone(next.Rows[i])
+		for j, c := range row {
+			if c.Node == nil && c.Value.Kind() == wire.KindInt {
+				row[j].Value = wire.Int(c.Value.Int() + 1)
+				break
+			}
+		}
+		next.Rows[i] = row
+	}
+	return next
+}
+
+// TestCorpusRequeries diffs every corpus case against its re-query after
+// 1%, 5% and 20% of its nodes and rows changed, patches it back in Go and,
+// when python3 is present (required under CI), with testdata/patch.py,
+// and reports the median size of the JSON delta against the full canonical
+// JSON at each rate.
+func TestCorpusRequeries(t *testing.T) {
+	cases := corpus.Generate()
+	rates := []int{1, 5, 20}
+	python, err := exec.LookPath("python3")
+	if err != nil && os.Getenv("CI") == "true" {
+		t.Fatalf("python3 is required under CI: %v", err)
+	}
+	var in bytes.Buffer
+	var want []*wire.GraphResponse
+	var names []string
+	ratios := map[int][]float64{}
+	for _, c := range cases {
+		base := c.Response
+		bj, err := wire.AppendJSON(nil, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pct := range rates {
+			next := changeRate(base, pct)
+			d, err := delta.Diff(base, next)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dj, err := delta.AppendJSON(nil, d)
+			if err != nil {
+				t.Fatalf("%s at %d%%: %v", c.ID(), pct, err)
+			}
+			d2, err := delta.DecodeJSON(dj, wire.Limits{})
+			if err != nil {
+				t.Fatalf("%s at %d%%: %v", c.ID(), pct, err)
+			}
+			got, err := delta.Patch(base, d2)
+			if err != nil {
+				t.Fatalf("%s at %d%%: %v", c.ID(), pct, err)
+			}
+			if !wire.Equal(next, got, wire.Exact) {
+				t.Fatalf("%s at %d%% (-want +got):\n%s", c.ID(), pct, wiretest.Diff(next, got, wire.Exact))
+			}
+			full, _ := wire.AppendJSON(nil, next)
+			ratios[pct] = append(ratios[pct], float64(len(dj))/float64(len(full)))
+			fmt.Fprintf(&in, `{"base":%s,"delta":%s}`+"\n", bj, dj)
+			want = append(want, next)
+			names = append(names, fmt.Sprintf("%s at %d%%", c.ID(), pct))
+		}
+	}
+	for _, pct := range rates {
+		rs := ratios[pct]
+		slices.Sort(rs)
+		t.Logf("%2d%% of nodes and rows changed: JSON delta / full JSON, median %.1f%% (min %.1f%%, max %.1f%%) over %d cases",
+			pct, 100*rs[len(rs)/2], 100*rs[0], 100*rs[len(rs)-1], len(rs))
+	}
+	if python == "" {
+		t.Skip("python3 not found: the independent patcher does not run")
+	}
+	cmd := exec.Command(python, "testdata/patch.py")
+	cmd.Stdin = &in
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("patch.py: %v\n%s", err, stderr.String())
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 256<<20)
+	i := 0
+	for ; sc.Scan(); i++ {
+		var line struct {
+			Result json.RawMessage `json:"result"`
+			Error  string          `json:"error"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil || line.Error != "" {
+			t.Fatalf("%s: patch.py: %v %s", names[i], err, line.Error)
+		}
+		got, err := wire.DecodeJSON(line.Result, wire.Limits{})
+		if err != nil {
+			t.Fatalf("%s: %v", names[i], err)
+		}
+		if !wire.Equal(want[i], got, wire.Exact) {
+			t.Errorf("%s: patch.py's result (-want +got):\n%s", names[i], wiretest.Diff(want[i], got, wire.Exact))
+		}
+	}
+	if i != len(want) {
+		t.Fatalf("patch.py answered %d of %d", i, len(want))
+	}
+	t.Logf("patch.py applied all %d corpus re-query deltas exactly", i)
+}

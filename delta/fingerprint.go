@@ -1,0 +1,259 @@
+package delta
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"hash"
+	"math"
+	"strings"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// Hash is a SHA-256 fingerprint: of a whole response (Fingerprint), or of
+// one node's content (a Session's record). Its printable form is
+// "sha256:" followed by 64 lowercase hex digits.
+type Hash [sha256.Size]byte
+
+// hashPrefix is the algorithm name that opens the printable form.
+const hashPrefix = "sha256:"
+
+// String returns "sha256:<64 lowercase hex digits>".
+func (h Hash) String() string {
+	b := make([]byte, 0, len(hashPrefix)+2*len(h))
+	b = append(b, hashPrefix...)
+	return string(hex.AppendEncode(b, h[:]))
+}
+
+// IsZero reports whether h is the zero Hash, which no response has.
+func (h Hash) IsZero() bool { return h == Hash{} }
+
+// ErrHashSyntax is matched (errors.Is) by the error of ParseHash.
+var ErrHashSyntax = errors.New(`delta: a fingerprint is "sha256:" and 64 lowercase hex digits`)
+
+// ParseHash reads the printable form String writes. Anything else (an
+// unknown algorithm, upper case, a truncated digest) is ErrHashSyntax: a
+// fingerprint it cannot read names no response this package knows.
+func ParseHash(s string) (Hash, error) {
+	var h Hash
+	digits, ok := strings.CutPrefix(s, hashPrefix)
+	if !ok || len(digits) != 2*len(h) {
+		return h, ErrHashSyntax
+	}
+	for _, c := range []byte(digits) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return h, ErrHashSyntax
+		}
+	}
+	if _, err := hex.Decode(h[:], []byte(digits)); err != nil {
+		return h, ErrHashSyntax
+	}
+	return h, nil
+}
+
+// fingerprintTag opens the hashed bytes of a response; nodeTag those of one
+// node (a Session's content hash). They keep the two kinds of digest apart.
+const (
+	fingerprintTag = "graphwire-fingerprint-v1\n"
+	nodeTag        = "graphwire-node-v1\n"
+)
+
+// Fingerprint returns the fingerprint of r: SHA-256 over the canonical
+// bytes of the package documentation (section Fingerprint). It depends on
+// the response alone, never on the codec it travelled in: two responses
+// have the same fingerprint exactly when wire.Equal(a, b, wire.Exact)
+// holds (up to SHA-256 collisions). A nil response has the zero Hash.
+func Fingerprint(r *wire.GraphResponse) Hash {
+	if r == nil {
+		return Hash{}
+	}
+	w := newCanon(sha256.New())
+	w.b = append(w.b, fingerprintTag...)
+	w.response(r)
+	return w.sum()
+}
+
+// nodeHash is the content hash of one node: SHA-256 over nodeTag and the
+// node's canonical bytes.
+func nodeHash(n *wire.Node) Hash {
+	w := newCanon(sha256.New())
+	w.b = append(w.b, nodeTag...)
+	w.node(n)
+	return w.sum()
+}
+
+// canon writes the canonical bytes of a response, buffered, to a hash (or
+// only into b when h is nil, for identity keys).
+type canon struct {
+	h hash.Hash
+	b []byte
+}
+
+func newCanon(h hash.Hash) *canon { return &canon{h: h, b: make([]byte, 0, 4096)} }
+
+func (w *canon) flush() {
+	if w.h != nil && len(w.b) >= 4096 {
+		w.h.Write(w.b)
+		w.b = w.b[:0]
+	}
+}
+
+func (w *canon) sum() Hash {
+	w.h.Write(w.b)
+	var h Hash
+	w.h.Sum(h[:0])
+	return h
+}
+
+func (w *canon) u64(n uint64) { w.b = binary.BigEndian.AppendUint64(w.b, n) }
+func (w *canon) count(n int)  { w.u64(uint64(n)) }
+func (w *canon) i64(i int64)  { w.u64(uint64(i)) }
+func (w *canon) byte1(c byte) { w.b = append(w.b, c) }
+func (w *canon) str(s string) { w.count(len(s)); w.b = append(w.b, s...); w.flush() }
+func (w *canon) present(ok bool) bool {
+	if ok {
+		w.byte1(1)
+	} else {
+		w.byte1(0)
+	}
+	return ok
+}
+
+func (w *canon) boolean(b bool) { w.present(b) }
+
+func (w *canon) optInt(o wire.OptInt) {
+	if w.present(o.Valid) {
+		w.i64(o.Int)
+	}
+}
+
+func (w *canon) optStr(o wire.OptString) {
+	if w.present(o.Valid) {
+		w.str(o.String)
+	}
+}
+
+// The tags of the value kinds.
+const (
+	tagNull = iota
+	tagBool
+	tagInt
+	tagFloat
+	tagString
+	tagList
+)
+
+func (w *canon) value(v wire.Value) {
+	switch v.Kind() {
+	case wire.KindBool:
+		w.byte1(tagBool)
+		w.boolean(v.Bool())
+	case wire.KindInt:
+		w.byte1(tagInt)
+		w.i64(v.Int())
+	case wire.KindFloat:
+		w.byte1(tagFloat)
+		w.u64(math.Float64bits(v.Float()))
+	case wire.KindString:
+		w.byte1(tagString)
+		w.str(v.Str())
+	case wire.KindList:
+		w.byte1(tagList)
+		w.count(len(v.List()))
+		for _, x := range v.List() {
+			w.value(x)
+		}
+	default:
+		w.byte1(tagNull)
+	}
+}
+
+func (w *canon) node(n *wire.Node) {
+	w.str(n.Type)
+	w.i64(n.ID)
+	w.count(len(n.Properties))
+	for i := range n.Properties {
+		w.str(n.Properties[i].Key)
+		w.value(n.Properties[i].Value)
+	}
+}
+
+func (w *canon) edge(e *wire.Edge) {
+	w.str(e.From)
+	w.i64(e.FromID)
+	w.str(e.To)
+	w.i64(e.ToID)
+	w.str(e.Type)
+	w.optInt(e.Depth)
+	w.optInt(e.PathID)
+	w.optInt(e.Step)
+}
+
+func (w *canon) row(row wire.Row) {
+	w.count(len(row))
+	for i := range row {
+		c := &row[i]
+		w.str(c.Name)
+		if w.present(c.Node != nil) {
+			w.node(c.Node)
+		} else {
+			w.value(c.Value)
+		}
+	}
+}
+
+func (w *canon) response(r *wire.GraphResponse) {
+	w.str(r.FormatVersion)
+	w.str(string(r.QueryType))
+	w.count(len(r.Nodes))
+	for i := range r.Nodes {
+		w.node(&r.Nodes[i])
+	}
+	w.count(len(r.Edges))
+	for i := range r.Edges {
+		w.edge(&r.Edges[i])
+	}
+	if w.present(r.Columns != nil) {
+		w.count(len(r.Columns))
+		for _, c := range r.Columns {
+			w.str(c.Name)
+			w.str(c.Function)
+			w.optStr(c.Target)
+			w.optStr(c.Property)
+		}
+	}
+	if w.present(r.GroupColumns != nil) {
+		w.count(len(r.GroupColumns))
+		for _, g := range r.GroupColumns {
+			w.str(g.Name)
+			w.str(string(g.Kind))
+			w.str(g.Node)
+			w.optStr(g.Property)
+			w.optStr(g.Entity)
+		}
+	}
+	if w.present(r.Rows != nil) {
+		w.count(len(r.Rows))
+		for _, row := range r.Rows {
+			w.row(row)
+		}
+	}
+	if p := r.Pagination; w.present(p != nil) {
+		w.boolean(p.HasMore)
+		w.optInt(p.TotalRows)
+		if w.present(p.Truncated.Valid) {
+			w.boolean(p.Truncated.Bool)
+		}
+		w.optStr(p.NextCursor)
+	}
+}
+
+// rowKey is the canonical bytes of one row, its identity within a
+// response (with its occurrence).
+func rowKey(row wire.Row) string {
+	w := canon{}
+	w.row(row)
+	return string(w.b)
+}

@@ -1,0 +1,150 @@
+package delta_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
+)
+
+// TestPythonPatcher applies the JSON form of generated deltas with
+// testdata/patch.py, an independent implementation of the documented
+// schema and fingerprint in Python's standard library: every result must
+// be next exactly, and every delta applied to a wrong base or with an
+// altered result fingerprint or content must be refused. It runs when
+// python3 is on the PATH, and must under CI=true.
+func TestPythonPatcher(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("python3 is required under CI to run the independent patcher: %v", err)
+		}
+		t.Skipf("python3 not found (%v); the independent patcher does not run", err)
+	}
+	n := 600
+	if testing.Short() {
+		n = 150
+	}
+	type tc struct {
+		name       string
+		base, next *wire.GraphResponse
+		wantErr    bool
+	}
+	var cases []tc
+	var in bytes.Buffer
+	add := func(c tc, base *wire.GraphResponse, deltaJSON []byte) {
+		bj, err := wire.AppendJSON(nil, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.WriteString(`{"base":`)
+		in.Write(bj)
+		in.WriteString(`,"delta":`)
+		in.Write(deltaJSON)
+		in.WriteString("}\n")
+		cases = append(cases, c)
+	}
+	plain, awkward := pairGen(), pairGenWith(wiretest.Options{AwkwardNames: true})
+	for seed := range n {
+		gen := plain
+		if seed%2 == 1 {
+			gen = awkward // names of any text: quotes, newlines, unicode, ""
+		}
+		p := gen.Example(seed)
+		base, next := p[0], p[1]
+		d, err := delta.Diff(base, next)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dj, err := delta.AppendJSON(nil, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := "seed " + itoa(seed)
+		add(tc{name: name, base: base, next: next}, base, dj)
+		if seed%3 != 0 {
+			continue
+		}
+		other := wiretest.Response().Example(seed + 1_000_000)
+		if delta.Fingerprint(other) != d.Base {
+			add(tc{name: name + ", wrong base", wantErr: true}, other, dj)
+		}
+		if !d.Unchanged() {
+			bad := *d
+			bad.Result[0] ^= 1
+			bj, err := delta.AppendJSON(nil, &bad)
+			if err != nil {
+				t.Fatal(err)
+			}
+			add(tc{name: name + ", altered result fingerprint", wantErr: true}, base, bj)
+		}
+		if len(d.Nodes.Added) > 0 {
+			bad := *d
+			bad.Nodes.Added = append([]delta.Placed[wire.Node](nil), d.Nodes.Added...)
+			bad.Nodes.Added[0].Item.Type += "x"
+			bj, err := delta.AppendJSON(nil, &bad)
+			if err != nil {
+				t.Fatal(err)
+			}
+			add(tc{name: name + ", altered added node", wantErr: true}, base, bj)
+		}
+	}
+	cmd := exec.Command(python, "testdata/patch.py")
+	cmd.Stdin = &in
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("patch.py: %v\n%s", err, stderr.String())
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 64<<20)
+	i, applied, refused := 0, 0, 0
+	for ; sc.Scan(); i++ {
+		if i >= len(cases) {
+			t.Fatalf("patch.py wrote more lines than the %d cases", len(cases))
+		}
+		c := cases[i]
+		var line struct {
+			Result json.RawMessage `json:"result"`
+			Error  string          `json:"error"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			t.Fatalf("%s: patch.py wrote %q: %v", c.name, sc.Text(), err)
+		}
+		if c.wantErr {
+			if line.Error == "" {
+				t.Errorf("%s: patch.py applied a delta it must refuse", c.name)
+			}
+			refused++
+			continue
+		}
+		if line.Error != "" {
+			t.Errorf("%s: patch.py refused: %s", c.name, line.Error)
+			continue
+		}
+		got, err := wire.DecodeJSON(line.Result, wire.Limits{})
+		if err != nil {
+			t.Errorf("%s: patch.py's result does not decode: %v", c.name, err)
+			continue
+		}
+		if diff := wiretest.Diff(c.next, got, wire.Exact); diff != "" {
+			t.Errorf("%s: patch.py's result differs from next (-want +got):\n%s", c.name, diff)
+		}
+		applied++
+	}
+	if i != len(cases) {
+		t.Fatalf("patch.py answered %d of %d cases\n%s", i, len(cases), strings.TrimSpace(stderr.String()))
+	}
+	t.Logf("patch.py applied %d deltas exactly and refused %d bad ones", applied, refused)
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,0 +1,268 @@
+package delta
+
+import (
+	"container/list"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// SessionLimits bound what a Session remembers. A zero field selects its
+// default; a negative one is an error of NewSession.
+type SessionLimits struct {
+	// MaxNodes is the most nodes remembered. Default DefaultSessionNodes.
+	MaxNodes int
+	// MaxBytes bounds the memory of the remembered nodes, each counted as
+	// an estimate of the heap it holds: 256 bytes for its entry, and for
+	// each property the size of its struct, its key, its string and list
+	// elements. A node larger than MaxBytes alone is never remembered.
+	// Default DefaultSessionBytes.
+	MaxBytes int64
+}
+
+// The defaults of SessionLimits.
+const (
+	DefaultSessionNodes = 10_000
+	DefaultSessionBytes = 16 << 20 // 16 MiB
+)
+
+// sessionEntryOverhead is what one remembered node costs besides its
+// properties: the entry with its hash, the list element, the map slot.
+const sessionEntryOverhead = 256
+
+// ErrUnresolved is matched (errors.Is) by the error of Resolve for a
+// reference to a node the session does not remember: the reader must ask
+// for the full response (GCF §9.4).
+var ErrUnresolved = errors.New("delta: a reference the session cannot resolve")
+
+// Session remembers the nodes delivered in one conversation, so that a
+// node delivered before and unchanged since is sent as a reference (its
+// type and id, marked as sent earlier) instead of in full.
+//
+// The writer and the reader of a conversation each keep a Session with the
+// same limits: the writer calls Mark on every response it sends, the
+// reader Resolve on every response it receives. Both remember the nodes of
+// each response the same way (least recently delivered forgotten first,
+// whenever the count or the bytes pass their bound), so the two stay in
+// step, and a reference the writer emits is always one the reader can
+// resolve. Eviction only makes the writer send a node in full again: a
+// Session never emits a reference to a node it has forgotten or whose
+// content changed.
+//
+// A Session is safe for concurrent use, but a conversation is a sequence:
+// the reader must resolve the responses in the order the writer marked
+// them. A session belongs to one conversation and one reader (GCF §9.3).
+type Session struct {
+	mu    sync.Mutex
+	lim   SessionLimits
+	nodes map[sessionKey]*list.Element // of *sessionEntry
+	lru   *list.List                   // most recently delivered first
+	bytes int64
+}
+
+type sessionKey struct {
+	typ string
+	id  int64
+}
+
+type sessionEntry struct {
+	key   sessionKey
+	hash  Hash
+	node  wire.Node
+	bytes int64
+}
+
+// NewSession returns an empty Session bounded by l.
+func NewSession(l SessionLimits) (*Session, error) {
+	if l.MaxNodes == 0 {
+		l.MaxNodes = DefaultSessionNodes
+	}
+	if l.MaxBytes == 0 {
+		l.MaxBytes = DefaultSessionBytes
+	}
+	if l.MaxNodes < 0 || l.MaxBytes < 0 {
+		return nil, fmt.Errorf("delta: SessionLimits %+v: a negative bound", l)
+	}
+	return &Session{lim: l, nodes: map[sessionKey]*list.Element{}, lru: list.New()}, nil
+}
+
+// Len returns how many nodes s remembers, and their counted bytes.
+func (s *Session) Len() (nodes int, bytes int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lru.Len(), s.bytes
+}
+
+// Mark returns the positions in r.Nodes, ascending, of the nodes to write
+// as references: each delivered in an earlier response of the session
+// with exactly the same content, and still remembered. It then remembers
+// every node of r as delivered: call it for a response that will be
+// delivered (Reset both sessions if it was not). A node listed twice in r
+// is a reference only if it was delivered before r. r is not modified.
+func (s *Session) Mark(r *wire.GraphResponse) []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	hashes := make([]Hash, len(r.Nodes))
+	var refs []int
+	for i := range r.Nodes {
+		n := &r.Nodes[i]
+		hashes[i] = nodeHash(n)
+		if el, ok := s.nodes[sessionKey{n.Type, n.ID}]; ok && el.Value.(*sessionEntry).hash == hashes[i] {
+			refs = append(refs, i)
+		}
+	}
+	s.deliver(r.Nodes, hashes)
+	return refs
+}
+
+// Resolve returns r with the nodes at the positions refs (as Mark returned
+// them) replaced by the nodes the session remembers under their type and
+// id (whatever else those nodes hold is replaced), and remembers every node
+// of the result as delivered, as Mark did on the writer's side.
+//
+// want, when not the zero Hash, is the Fingerprint of the response the
+// writer marked, and Resolve checks the result against it: a reader whose
+// session is out of step with the writer's (one that missed a response,
+// or has other limits) then gets an error instead of a response with stale
+// nodes. With a zero want, Resolve trusts the two sessions to be in step.
+//
+// A reference the session cannot resolve (a position out of range or
+// named twice, a node it does not remember) or a result without the
+// fingerprint want is an error matching ErrUnresolved: nothing is
+// returned, the session is unchanged, and the reader asks for the full
+// response (GCF §9.4). r is not modified; the result shares what it does
+// not replace with r.
+func (s *Session) Resolve(r *wire.GraphResponse, refs []int, want Hash) (*wire.GraphResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := *r
+	out.Nodes = slices.Clone(r.Nodes)
+	seen := make(map[int]bool, len(refs))
+	for _, i := range refs {
+		if i < 0 || i >= len(out.Nodes) || seen[i] {
+			return nil, fmt.Errorf("%w: position %d is out of range or named twice", ErrUnresolved, i)
+		}
+		seen[i] = true
+		n := &out.Nodes[i]
+		el, ok := s.nodes[sessionKey{n.Type, n.ID}]
+		if !ok {
+			return nil, fmt.Errorf("%w: node %s %s at position %d", ErrUnresolved, strconv.Quote(n.Type), strconv.FormatInt(n.ID, 10), i)
+		}
+		*n = el.Value.(*sessionEntry).node
+	}
+	if !want.IsZero() {
+		if got := Fingerprint(&out); got != want {
+			return nil, fmt.Errorf("%w: the resolved response's fingerprint is %s, the writer's %s (the sessions are out of step)", ErrUnresolved, got, want)
+		}
+	}
+	hashes := make([]Hash, len(out.Nodes))
+	for i := range out.Nodes {
+		hashes[i] = nodeHash(&out.Nodes[i])
+	}
+	s.deliver(out.Nodes, hashes)
+	return &out, nil
+}
+
+// Reset forgets every node: for a writer whose response was not delivered,
+// and for its reader, so that the two are in step again.
+func (s *Session) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.nodes)
+	s.lru.Init()
+	s.bytes = 0
+}
+
+// deliver remembers nodes, in order, as the most recently delivered, then
+// forgets the least recently delivered until the bounds hold.
+func (s *Session) deliver(nodes []wire.Node, hashes []Hash) {
+	for i := range nodes {
+		n := &nodes[i]
+		k := sessionKey{n.Type, n.ID}
+		if el, ok := s.nodes[k]; ok {
+			s.forget(el)
+		}
+		size := nodeSize(n)
+		if size > s.lim.MaxBytes {
+			continue
+		}
+		c := ownNode(n)
+		e := &sessionEntry{key: sessionKey{c.Type, c.ID}, hash: hashes[i], bytes: size, node: c}
+		s.nodes[e.key] = s.lru.PushFront(e)
+		s.bytes += size
+	}
+	for s.lru.Len() > s.lim.MaxNodes || s.bytes > s.lim.MaxBytes {
+		s.forget(s.lru.Back())
+	}
+}
+
+func (s *Session) forget(el *list.Element) {
+	e := el.Value.(*sessionEntry)
+	s.lru.Remove(el)
+	delete(s.nodes, e.key)
+	s.bytes -= e.bytes
+}
+
+// ownNode copies n with strings of its own: the strings of a decoded
+// response may be substrings of its whole input, which a remembered node
+// must not keep alive.
+func ownNode(n *wire.Node) wire.Node {
+	c := wire.Node{Type: strings.Clone(n.Type), ID: n.ID, Properties: make([]wire.Property, len(n.Properties))}
+	for i, p := range n.Properties {
+		c.Properties[i] = wire.Property{Key: strings.Clone(p.Key), Value: ownValue(p.Value)}
+	}
+	return c
+}
+
+func ownValue(v wire.Value) wire.Value {
+	switch v.Kind() {
+	case wire.KindString:
+		return wire.String(strings.Clone(v.Str()))
+	case wire.KindList:
+		xs := make([]wire.Value, len(v.List()))
+		for i, x := range v.List() {
+			xs[i] = ownValue(x)
+		}
+		return wire.ListOf(xs...)
+	}
+	return v
+}
+
+// nodeSize is what a remembered node counts against MaxBytes: an estimate
+// of the heap it holds, its entry, list element and map slot
+// (sessionEntryOverhead), each property's struct and key, each value's
+// string and list elements.
+func nodeSize(n *wire.Node) int64 {
+	size := int64(sessionEntryOverhead + len(n.Type))
+	for i := range n.Properties {
+		size += propertySize + int64(len(n.Properties[i].Key)) + valueHeap(n.Properties[i].Value)
+	}
+	return size
+}
+
+// The sizes nodeSize counts: a wire.Property and a wire.Value in memory.
+const (
+	propertySize = int64(unsafe.Sizeof(wire.Property{}))
+	valueSize    = int64(unsafe.Sizeof(wire.Value{}))
+)
+
+// valueHeap is the heap a value holds beyond its own struct.
+func valueHeap(v wire.Value) int64 {
+	switch v.Kind() {
+	case wire.KindString:
+		return int64(len(v.Str()))
+	case wire.KindList:
+		size := int64(0)
+		for _, x := range v.List() {
+			size += valueSize + valueHeap(x)
+		}
+		return size
+	}
+	return 0
+}

@@ -1,0 +1,279 @@
+package delta_test
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	_ "github.com/graphwire/graphwire/codecs"
+	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
+)
+
+func node(typ string, id int64, kv ...any) wire.Node {
+	n := wire.Node{Type: typ, ID: id}
+	for i := 0; i < len(kv); i += 2 {
+		v, err := wire.ValueOf(kv[i+1])
+		if err != nil {
+			panic(err)
+		}
+		n.Properties = append(n.Properties, wire.Prop(kv[i].(string), v))
+	}
+	return n
+}
+
+func resp(nodes ...wire.Node) *wire.GraphResponse {
+	return &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Traversal, Nodes: nodes}
+}
+
+// TestFingerprintTellsApart: responses the model keeps apart have distinct
+// fingerprints, and those wire.Equal calls equal share one.
+func TestFingerprintTellsApart(t *testing.T) {
+	a := resp(node("User", 1, "x", 1))
+	distinct := map[string]*wire.GraphResponse{
+		"int 1":         a,
+		"float 1.0":     resp(node("User", 1, "x", 1.0)),
+		"string 1":      resp(node("User", 1, "x", "1")),
+		"other key":     resp(node("User", 1, "y", 1)),
+		"other id":      resp(node("User", 2, "x", 1)),
+		"no properties": resp(node("User", 1)),
+		"float -0.0":    resp(node("User", 1, "x", math.Copysign(0, -1))),
+		"float 0.0":     resp(node("User", 1, "x", 0.0)),
+		"empty columns": func() *wire.GraphResponse { r := resp(node("User", 1, "x", 1)); r.Columns = []wire.Column{}; return r }(),
+		"empty rows":    func() *wire.GraphResponse { r := resp(node("User", 1, "x", 1)); r.Rows = []wire.Row{}; return r }(),
+		"search":        func() *wire.GraphResponse { r := resp(node("User", 1, "x", 1)); r.QueryType = wire.Search; return r }(),
+		"type split":    resp(node("Use", 1, "rx", 1)),
+		"list [1]":      resp(node("User", 1, "x", []any{1})),
+		"two nodes":     resp(node("User", 1, "x", 1), node("User", 1, "x", 1)),
+		"pagination v2": func() *wire.GraphResponse {
+			r := resp(node("User", 1, "x", 1))
+			r.Pagination = &wire.Pagination{TotalRows: wire.SomeInt(0)}
+			return r
+		}(),
+		"pagination v5": func() *wire.GraphResponse {
+			r := resp(node("User", 1, "x", 1))
+			r.Pagination = &wire.Pagination{Truncated: wire.SomeBool(false)}
+			return r
+		}(),
+		"NaN": resp(node("User", 1, "x", math.NaN())),
+	}
+	seen := map[delta.Hash]string{}
+	for name, r := range distinct {
+		h := delta.Fingerprint(r)
+		if other, ok := seen[h]; ok {
+			t.Errorf("%s and %s share the fingerprint %s", name, other, h)
+		}
+		seen[h] = name
+	}
+	nilLists := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Traversal, Nodes: []wire.Node{{Type: "User", ID: 1, Properties: []wire.Property{}}}, Edges: nil}
+	emptyLists := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Traversal, Nodes: []wire.Node{{Type: "User", ID: 1}}, Edges: []wire.Edge{}}
+	if delta.Fingerprint(nilLists) != delta.Fingerprint(emptyLists) {
+		t.Errorf("nil and empty edges or properties, equal under wire.Equal, have different fingerprints")
+	}
+}
+
+// TestFingerprintGolden pins the fingerprint of a fixed response: the
+// layout is a contract with other implementations (testdata/patch.py).
+func TestFingerprintGolden(t *testing.T) {
+	got := delta.Fingerprint(resp(node("User", 1, "username", "ada"))).String()
+	const want = "sha256:316c831233f468c637714085c07e8b532c7aa6315acc661e936b972eff6fa14f"
+	if got != want {
+		t.Errorf("fingerprint %s, want %s (testdata/patch.py computes the same)", got, want)
+	}
+	h, err := delta.ParseHash(got)
+	if err != nil || h.String() != got {
+		t.Errorf("ParseHash(%q) = %v, %v", got, h, err)
+	}
+	for _, bad := range []string{"", "sha256:", "sha1:" + strings.Repeat("0", 64), "sha256:" + strings.Repeat("A", 64), "sha256:" + strings.Repeat("0", 63), got + "0"} {
+		if _, err := delta.ParseHash(bad); !errors.Is(err, delta.ErrHashSyntax) {
+			t.Errorf("ParseHash(%q) = %v, want ErrHashSyntax", bad, err)
+		}
+	}
+}
+
+// TestFingerprintAcrossCodecs: a response that travelled through any
+// lossless codec keeps its fingerprint.
+func TestFingerprintAcrossCodecs(t *testing.T) {
+	var codecs []string
+	for _, info := range wire.List() {
+		if info.Fidelity != wire.Exact {
+			continue
+		}
+		codecs = append(codecs, info.Name)
+		for i, r := range wiretest.FixedResponses() {
+			b, err := wire.EncodeWith(info.Name, r)
+			if err != nil {
+				t.Fatalf("%s: %v", info.Name, err)
+			}
+			got, err := wire.DecodeWith(info.Name, b)
+			if err != nil {
+				t.Fatalf("%s: %v", info.Name, err)
+			}
+			if delta.Fingerprint(got) != delta.Fingerprint(r) {
+				t.Errorf("%s, response %d: the fingerprint changed in the round trip", info.Name, i)
+			}
+		}
+	}
+	if len(codecs) < 3 {
+		t.Fatalf("only %v are lossless codecs; the built-in ones are not registered", codecs)
+	}
+	t.Logf("fingerprints kept through %v", codecs)
+}
+
+// TestDiffIsSmall: the operations Diff chooses for common edits.
+func TestDiffIsSmall(t *testing.T) {
+	a, b, c, d := node("A", 1), node("A", 2, "k", "v"), node("A", 3), node("A", 4)
+	for _, tc := range []struct {
+		name           string
+		base, next     []wire.Node
+		removed, moved int
+		changed, added int
+	}{
+		{"append", []wire.Node{a, b}, []wire.Node{a, b, c}, 0, 0, 0, 1},
+		{"insert", []wire.Node{a, b}, []wire.Node{a, c, b}, 0, 0, 0, 1},
+		{"remove", []wire.Node{a, b, c}, []wire.Node{a, c}, 1, 0, 0, 0},
+		{"swap", []wire.Node{a, b, c, d}, []wire.Node{a, c, b, d}, 0, 1, 0, 0},
+		{"rotate", []wire.Node{a, b, c, d}, []wire.Node{d, a, b, c}, 0, 1, 0, 0},
+		{"change", []wire.Node{a, b}, []wire.Node{a, node("A", 2, "k", "w")}, 0, 0, 1, 0},
+		{"duplicate added", []wire.Node{a, b}, []wire.Node{a, b, b}, 0, 0, 0, 1},
+		{"second of two changed", []wire.Node{a, a}, []wire.Node{a, node("A", 1, "k", 1)}, 0, 0, 1, 0},
+	} {
+		base, next := resp(tc.base...), resp(tc.next...)
+		dl, err := delta.Diff(base, next)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := dl.Nodes
+		got := []int{len(o.Removed), len(o.Moved), len(o.Changed), len(o.Added)}
+		if diff := cmp.Diff([]int{tc.removed, tc.moved, tc.changed, tc.added}, got); diff != "" {
+			t.Errorf("%s: removed, moved, changed, added (-want +got):\n%s", tc.name, diff)
+		}
+		patched, err := delta.Patch(base, dl)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if diff := wiretest.Diff(next, patched, wire.Exact); diff != "" {
+			t.Errorf("%s: (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
+// TestPatchRefuses: deltas that contradict their base are *PatchError
+// matching ErrCorrupt, each naming the operation.
+func TestPatchRefuses(t *testing.T) {
+	base := resp(node("A", 1), node("A", 2))
+	next := resp(node("A", 2, "k", 1), node("A", 3))
+	good, err := delta.Diff(base, next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, op string
+		edit     func(d *delta.Delta)
+	}{
+		{"remove an absent node", "nodes.removed[0]", func(d *delta.Delta) { d.Nodes.Removed[0].ID = 9 }},
+		{"remove twice", "nodes.removed[1]", func(d *delta.Delta) { d.Nodes.Removed = append(d.Nodes.Removed, d.Nodes.Removed[0]) }},
+		{"remove and change", "nodes.changed[0]", func(d *delta.Delta) { d.Nodes.Removed = append(d.Nodes.Removed, delta.NodeKey{Type: "A", ID: 2}) }},
+		{"add out of range", "nodes.added[0]", func(d *delta.Delta) { d.Nodes.Added[0].At = 5 }},
+		{"two at one place", "nodes.added[1]", func(d *delta.Delta) { d.Nodes.Added = append(d.Nodes.Added, d.Nodes.Added[0]) }},
+		{"an added node dropped", "result", func(d *delta.Delta) { d.Nodes.Added = nil }},
+		{"content altered", "result", func(d *delta.Delta) { d.Nodes.Changed[0].Node.Properties = nil }},
+		{"remove an absent row", "rows.removed[0]", func(d *delta.Delta) { d.Rows.Removed = []int{0} }},
+		{"unchanged with operations", "result", func(d *delta.Delta) { d.Result = d.Base }},
+	} {
+		d := *good
+		d.Nodes.Removed = append([]delta.NodeKey(nil), good.Nodes.Removed...)
+		d.Nodes.Added = append([]delta.Placed[wire.Node](nil), good.Nodes.Added...)
+		d.Nodes.Changed = append([]delta.Changed(nil), good.Nodes.Changed...)
+		tc.edit(&d)
+		got, err := delta.Patch(base, &d)
+		var pe *delta.PatchError
+		if got != nil || !errors.As(err, &pe) || !errors.Is(err, delta.ErrCorrupt) || pe.Op != tc.op {
+			t.Errorf("%s: got %v, %v; want a *PatchError at %s matching ErrCorrupt", tc.name, got, err, tc.op)
+		}
+	}
+}
+
+// TestDecodeJSONErrors: bad JSON deltas give positioned *wire.DecodeError.
+func TestDecodeJSONErrors(t *testing.T) {
+	h0 := `"sha256:` + strings.Repeat("0", 64) + `"`
+	h1 := `"sha256:` + strings.Repeat("1", 64) + `"`
+	head := `{"graphwire_delta":1,"base":` + h0 + `,"result":` + h1
+	content := `,"content":{"format_version":"","query_type":"search","nodes":[],"edges":[]}`
+	for _, tc := range []struct {
+		name, in, msg string
+		offset        int64
+		limit         bool
+	}{
+		{"not an object", `[]`, "delta: expected an object, found an array", 0, false},
+		{"version", `{"graphwire_delta":2}`, "version 2 is not supported", 19, false},
+		{"unknown key", head + `,"extra":1}`, `unknown key "extra"`, int64(len(head)) + 1, false},
+		{"duplicate key", head + `,"base":` + h0 + `}`, `duplicate key "base"`, int64(len(head)) + 1, false},
+		{"bad hash", `{"graphwire_delta":1,"base":"md5:00"}`, `base: expected "sha256:"`, 28, false},
+		{"missing content", head + `}`, `missing key "content"`, int64(len(head)) + 1, false},
+		{"bad id", head + `,"nodes":{"removed":[{"type":"A","id":"x1"}]}` + content + `}`, "nodes.removed[0].id: expected an id", int64(len(head)) + 38, false},
+		{"negative position", head + `,"nodes":{"added_at":[-1]}` + content + `}`, "expected a non-negative position", int64(len(head)) + 22, false},
+		{"count mismatch", head + `,"nodes":{"added_at":[0]}` + content + `}`, "content: 0 nodes, the operations place 1", int64(len(head)) + 36, false},
+		{"content error", head + `,"content":{"format_version":"","query_type":"nope","nodes":[],"edges":[]}}`, "content: query_type: expected one of", int64(len(head)) + 45, false},
+		{"columns not set", head + `,"content":{"format_version":"","query_type":"search","nodes":[],"edges":[],"columns":[]}}`, `columns without "columns" in set`, int64(len(head)) + 11, false},
+		{"unchanged differs", head + `,"unchanged":true}`, "unchanged, yet the base and result fingerprints differ", 0, false},
+		{"truncated", head, "unexpected end of input", int64(len(head)), false},
+		{"trailing", head + content + `}x`, "unexpected data after the delta", int64(len(head+content)) + 1, false},
+		{"content syntax", head + `,"content":{"format_version":"","query_type":"search","nodes":[x]}}`, "content: expected node object, found 'x'", int64(len(head)) + 63, false},
+		{"too many", head + `,"rows":{"removed":[0,1,2]}` + content + `}`, "more than 2 elements", int64(len(head)) + 24, true},
+	} {
+		_, err := delta.DecodeJSON([]byte(tc.in), wire.Limits{MaxElements: 2})
+		if tc.name == "bad id" { // the same after a byte order mark, three bytes later
+			_, bomErr := delta.DecodeJSON([]byte("\ufeff"+tc.in), wire.Limits{MaxElements: 2})
+			var de, bom *wire.DecodeError
+			if errors.As(err, &de) && errors.As(bomErr, &bom) && bom.Offset != de.Offset+3 {
+				t.Errorf("after a byte order mark: offset %d, want %d", bom.Offset, de.Offset+3)
+			}
+		}
+		var de *wire.DecodeError
+		if !errors.As(err, &de) {
+			t.Errorf("%s: got %v, want a *wire.DecodeError", tc.name, err)
+			continue
+		}
+		if !strings.Contains(de.Error(), tc.msg) || de.Offset != tc.offset || errors.Is(err, wire.ErrLimit) != tc.limit {
+			t.Errorf("%s: got %q (offset %d, limit %v), want %q at offset %d (limit %v)", tc.name, de.Error(), de.Offset, errors.Is(err, wire.ErrLimit), tc.msg, tc.offset, tc.limit)
+		}
+	}
+}
+
+func TestWorthAndChoose(t *testing.T) {
+	if !delta.Worth(59, 100, 0) || delta.Worth(60, 100, 0) || !delta.Worth(89, 100, 0.9) {
+		t.Errorf("Worth does not follow delta < threshold × full")
+	}
+	base := resp(node("A", 1, "text", strings.Repeat("x", 500)), node("A", 2))
+	next := resp(node("A", 1, "text", strings.Repeat("x", 500)), node("A", 3))
+	size := func(d *delta.Delta) (int, error) { b, err := delta.AppendJSON(nil, d); return len(b), err }
+	full := func(r *wire.GraphResponse) (int, error) { b, err := wire.AppendJSON(nil, r); return len(b), err }
+	for _, tc := range []struct {
+		name       string
+		base, next *wire.GraphResponse
+		threshold  float64
+		want       delta.Choice
+	}{
+		{"same", base, wiretest.Clone(base), 0, delta.SendUnchanged},
+		{"small change", base, next, 0, delta.SendDelta},
+		{"small change, strict threshold", base, next, 0.1, delta.SendFull},
+		{"everything changed", resp(node("B", 1)), resp(node("C", 2)), 0, delta.SendFull},
+	} {
+		got, d, err := delta.Choose(tc.base, tc.next, tc.threshold, size, full)
+		if err != nil || got != tc.want || (got == delta.SendDelta) != (d != nil && !d.Unchanged()) {
+			t.Errorf("%s: Choose = %v, %v, %v; want %v", tc.name, got, d, err, tc.want)
+		}
+	}
+	if _, _, err := delta.Choose(base, next, 1.5, size, full); err == nil {
+		t.Errorf("threshold 1.5 accepted")
+	}
+	boom := errors.New("boom")
+	if _, _, err := delta.Choose(base, next, 0, func(*delta.Delta) (int, error) { return 0, boom }, full); !errors.Is(err, boom) {
+		t.Errorf("a cost function's error: got %v", err)
+	}
+}
