@@ -3,7 +3,6 @@ package gcfvalue_test
 import (
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -70,6 +69,12 @@ var handlers = map[string]func(t *testing.T, f *fixture){
 	"error":          runError,
 	"roundtrip":      runRoundTrip,
 	"roundtrip-wire": runRoundTripWire,
+
+	"generic-pack-root":     runPackRoot,
+	"generic-delta":         runDelta,
+	"generic-delta-verify":  runDeltaVerify,
+	"generic-delta-decode":  runDeltaDecode,
+	"generic-delta-session": runDeltaSession,
 }
 
 func specDir(t *testing.T) string {
@@ -312,4 +317,210 @@ func checkErr(t *testing.T, err error, want string) {
 	}
 }
 
-var _ = errors.New
+// member returns the member key of the object v, or nil.
+func member(v gcfvalue.Value, key string) gcfvalue.Value {
+	o, _ := v.(*toon.Object)
+	if o == nil {
+		return nil
+	}
+	m, _ := o.Get(key)
+	return m
+}
+
+func strMember(v gcfvalue.Value, key string) string {
+	s, _ := member(v, key).(string)
+	return s
+}
+
+func rowsOf(t *testing.T, v gcfvalue.Value) []*toon.Object {
+	t.Helper()
+	if v == nil {
+		return nil
+	}
+	items, ok := v.([]toon.Value)
+	if !ok {
+		t.Fatalf("rows %v are not an array", v)
+	}
+	out := make([]*toon.Object, len(items))
+	for i, it := range items {
+		if out[i], ok = it.(*toon.Object); !ok {
+			t.Fatalf("row %d is not an object", i)
+		}
+	}
+	return out
+}
+
+func fieldsOf(t *testing.T, v gcfvalue.Value) []string {
+	t.Helper()
+	items, _ := v.([]toon.Value)
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i], _ = it.(string)
+	}
+	return out
+}
+
+// keyedSet reads {name?, key, fields, rows} as a keyed set.
+func keyedSet(t *testing.T, v gcfvalue.Value) *gcfvalue.KeyedSet {
+	t.Helper()
+	return &gcfvalue.KeyedSet{Name: strMember(v, "name"), Key: strMember(v, "key"),
+		Fields: fieldsOf(t, member(v, "fields")), Rows: rowsOf(t, member(v, "rows"))}
+}
+
+// delta reads {key, fields, baseRoot, newRoot, added, changed, removed}.
+func delta(t *testing.T, v gcfvalue.Value) *gcfvalue.Delta {
+	t.Helper()
+	d := &gcfvalue.Delta{Tool: strMember(v, "tool"), Key: strMember(v, "key"), Fields: fieldsOf(t, member(v, "fields")),
+		BaseRoot: strMember(v, "baseRoot"), NewRoot: strMember(v, "newRoot"),
+		Added: rowsOf(t, member(v, "added")), Changed: rowsOf(t, member(v, "changed"))}
+	if r, ok := member(v, "removed").([]toon.Value); ok {
+		d.Removed = r
+	}
+	dt, ok1 := member(v, "deltaTokens").(toon.Number)
+	ft, ok2 := member(v, "fullTokens").(toon.Number)
+	if ok1 && ok2 {
+		a, _ := dt.Int64()
+		b, _ := ft.Int64()
+		d.Savings = gcfvalue.SavingsPercent(int(a), int(b))
+	}
+	return d
+}
+
+func runPackRoot(t *testing.T, f *fixture) {
+	got, err := keyedSet(t, f.value(t, "input")).Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := f.str(t, "expected"); got != want {
+		t.Fatalf("pack root %s, want %s", got, want)
+	}
+}
+
+func runDelta(t *testing.T, f *fixture) {
+	d := delta(t, f.value(t, "input"))
+	got, err := gcfvalue.AppendDelta(nil, d, gcfvalue.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := f.str(t, "expected"); string(got) != want {
+		t.Fatalf("delta mismatch\n got: %q\nwant: %q", got, want)
+	}
+	back, err := gcfvalue.DecodeDelta(got, gcfvalue.Options{})
+	if err != nil {
+		t.Fatalf("decode the delta back: %v", err)
+	}
+	if diff := cmp.Diff(norm(toValue(d)), norm(toValue(back))); diff != "" {
+		t.Fatalf("the delta reads back differently (-encoded +decoded):\n%s", diff)
+	}
+}
+
+// toValue is a Delta as a Value, for comparison.
+func toValue(d *gcfvalue.Delta) gcfvalue.Value {
+	o := &toon.Object{}
+	rows := func(rs []*toon.Object) []toon.Value {
+		out := []toon.Value{}
+		for _, r := range rs {
+			out = append(out, r)
+		}
+		return out
+	}
+	o.Add("tool", d.Tool)
+	o.Add("key", d.Key)
+	o.Add("base", d.BaseRoot)
+	o.Add("new", d.NewRoot)
+	o.Add("savings", d.Savings)
+	o.Add("added", rows(d.Added))
+	o.Add("changed", rows(d.Changed))
+	o.Add("removed", append([]toon.Value{}, d.Removed...))
+	return o
+}
+
+// applyExpect applies d to base and checks the result against the
+// fixture: its root is expected, or the error is expectedError.
+func applyExpect(t *testing.T, f *fixture, d *gcfvalue.Delta, base *gcfvalue.KeyedSet, wantRoot string) {
+	t.Helper()
+	before, err := base.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, err := d.Apply(base)
+	if after, _ := base.Root(); after != before {
+		t.Fatalf("Apply changed the base set")
+	}
+	if _, ok := f.fields["expectedError"]; ok {
+		checkErr(t, err, f.str(t, "expectedError"))
+		if next != nil {
+			t.Fatalf("a failed Apply returned a set")
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("apply: %v", err)
+	}
+	got, err := next.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := f.str(t, "expected"); got != want || got != wantRoot {
+		t.Fatalf("applied root %s, want %s (expectedNewRoot %s)", got, want, wantRoot)
+	}
+}
+
+func runDeltaVerify(t *testing.T, f *fixture) {
+	in := f.value(t, "input")
+	d := delta(t, member(in, "delta"))
+	d.NewRoot = strMember(in, "expectedNewRoot")
+	applyExpect(t, f, d, keyedSet(t, member(in, "base")), d.NewRoot)
+}
+
+func runDeltaDecode(t *testing.T, f *fixture) {
+	in := f.value(t, "input")
+	d, err := gcfvalue.DecodeDelta([]byte(strMember(in, "wire")), gcfvalue.Options{})
+	if err != nil {
+		if _, ok := f.fields["expectedError"]; ok {
+			checkErr(t, err, f.str(t, "expectedError"))
+			return
+		}
+		t.Fatalf("decode: %v", err)
+	}
+	applyExpect(t, f, d, keyedSet(t, member(in, "base")), strMember(in, "expectedNewRoot"))
+}
+
+func runDeltaSession(t *testing.T, f *fixture) {
+	in := f.value(t, "input")
+	exp := f.value(t, "expected")
+	var p gcfvalue.Policy
+	switch pol := member(in, "policy"); strMember(pol, "mode") {
+	case "fixedN":
+		n, _ := member(pol, "n").(toon.Number).Int64()
+		p.N = int(n)
+	case "sizeGuard":
+		p.SizeGuard = true
+	default:
+		t.Fatalf("unknown policy %v", pol)
+	}
+	s := gcfvalue.NewSession(strMember(in, "tool"), p, gcfvalue.Options{})
+	got, err := s.Start(keyedSet(t, member(in, "base")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strMember(exp, "initialFull"); string(got) != want {
+		t.Fatalf("initial full payload\n got: %q\nwant: %q", got, want)
+	}
+	updates, _ := member(in, "updates").([]toon.Value)
+	emissions, _ := member(exp, "emissions").([]toon.Value)
+	if len(updates) != len(emissions) || len(updates) == 0 {
+		t.Fatalf("%d updates, %d emissions", len(updates), len(emissions))
+	}
+	for i, u := range updates {
+		wire, full, err := s.Next(keyedSet(t, u))
+		if err != nil {
+			t.Fatalf("update %d: %v", i, err)
+		}
+		want := strMember(emissions[i], "wire")
+		wantFull, _ := member(emissions[i], "isFull").(bool)
+		if string(wire) != want || full != wantFull {
+			t.Fatalf("update %d: full=%v\n got: %q\nwant (full=%v): %q", i, full, wire, wantFull, want)
+		}
+	}
+}

@@ -37,7 +37,11 @@ type encoder struct {
 	lim   limits
 	depth int
 	path  []string // segments of the path of the value being written
-	mark  string   // the identity column of the next root table ("" none)
+	mark  string   // the identity column of the root object's tables ("" none)
+	// initial gives, by member of the root object, the fields a table
+	// there declares first (a keyed set's declared fields).
+	initial    map[string][]string
+	rootMember string
 }
 
 // encFail carries an encode error to document's recover.
@@ -225,6 +229,9 @@ func (e *encoder) scalar(v Value) {
 func (e *encoder) members(o *toon.Object, depth int) {
 	for i := range o.Members {
 		m := &o.Members[i]
+		if depth == 0 {
+			e.rootMember = m.Key
+		}
 		e.pushKey(m.Key)
 		v := e.normalize(m.Value)
 		switch x := v.(type) {
@@ -322,7 +329,7 @@ func (e *encoder) arrayBodyShared(items []Value, bodyDepth int, shared *sharedSc
 		e.inlineItems(items)
 	default:
 		if rows, ok := objectRows(items); ok {
-			if p := e.plan(rows, nil); len(p.cols) > 0 {
+			if p := e.plan(rows, e.rootTable()); len(p.cols) > 0 {
 				e.table(p, rows, nil, bodyDepth, shared)
 				return
 			}
@@ -339,6 +346,15 @@ func (e *encoder) arrayBodyShared(items []Value, bodyDepth int, shared *sharedSc
 			e.pop()
 		}
 	}
+}
+
+// rootTable returns the initial fields of a table that is a member of the
+// root object, when the caller gave some.
+func (e *encoder) rootTable() []string {
+	if e.depth != 2 || e.initial == nil {
+		return nil
+	}
+	return e.initial[e.rootMember]
 }
 
 // objectRows returns the items as objects when every one is an object.

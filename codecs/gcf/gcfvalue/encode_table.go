@@ -254,8 +254,10 @@ func (e *encoder) keyedBlock(name string, named bool, o *toon.Object, depth int)
 // attachment), the declaration is left out when it repeats the field's
 // shared schema, and establishes the schema when there is none.
 func (e *encoder) table(p tablePlan, rows []*toon.Object, keys []string, rowDepth int, shared *sharedSchema) {
-	mark := e.mark
-	e.mark = ""
+	mark := ""
+	if e.depth == 2 {
+		mark = e.mark
+	}
 	var decl []byte
 	if keys != nil {
 		decl = appendKey(decl, keyLabel(rows))
