@@ -74,6 +74,7 @@ func DecodeDocument(data []byte, opts Options) (doc *Document, err error) {
 	if int64(len(data)) > lim.maxInput {
 		failLimitAt(1, 1, "MaxInputBytes", "an input of "+strconv.Itoa(len(data))+" bytes, longer than the limit of "+strconv.FormatInt(lim.maxInput, 10))
 	}
+	d.budget = min(lim.maxMem, heapBudget(len(data)))
 	d.checkUTF8()
 	doc = &Document{}
 	d.header(doc)
@@ -100,6 +101,8 @@ type decoder struct {
 	last    line
 
 	depth    int
+	mem      int64 // the estimated memory of the value built so far
+	budget   int64 // the most mem may reach
 	deferred []deferredCount // the [?] sections, in document order
 	idField  string          // the header's key=, "" when none
 	spans    []span          // scratch for splitting
@@ -301,6 +304,27 @@ func (d *decoder) scan(l *line) bool {
 	return false
 }
 
+// The estimated memory of the parts of a value: an object, a member, an
+// array, an array item, a boxed string or number.
+const (
+	memObject = 32
+	memMember = 48 // 32, and room for the slice to grow
+	memExact  = 32 // a member of an object made with its room
+	memArray  = 24
+	memItem   = 24 // 16, and room to grow
+	memBox    = 16
+)
+
+// charge adds n bytes to the estimated memory of the value, refusing the
+// document past its budget.
+func (d *decoder) charge(l *line, n int64) {
+	d.mem += n
+	if d.mem > d.budget {
+		d.failLimitIn(l, 0, "MaxMaterializedBytes", "the decoded value would take more than "+strconv.FormatInt(d.budget, 10)+
+			" bytes of memory (the limit for an input of "+strconv.Itoa(len(d.src))+" bytes)")
+	}
+}
+
 func (d *decoder) enter(l *line) {
 	d.depth++
 	if d.depth > d.lim.maxDepth {
@@ -419,7 +443,11 @@ const (
 
 // objBuilder collects the members of an object, refusing a duplicate key.
 type objBuilder struct {
-	o    *toon.Object
+	o *toon.Object
+	// exact: o was made, and charged, with room for every member it
+	// gets, and their keys are distinct by construction (a table row's
+	// columns)
+	exact bool
 	seq  keyset.Seq
 	line int // where the object starts, for a repeat found at the end
 }
@@ -427,16 +455,24 @@ type objBuilder struct {
 func (b *objBuilder) key(i int) string { return b.o.Members[i].Key }
 
 func (d *decoder) put(b *objBuilder, k string, v Value, l *line, i int) {
+	if b.exact {
+		b.o.Add(k, v)
+		return
+	}
 	if b.o.Len() >= d.lim.maxElements {
 		d.failLimitIn(l, i, "MaxElements", "an object of more members than the limit of "+strconv.Itoa(d.lim.maxElements))
 	}
 	if b.seq.Add(k, b.key) {
 		d.failIn(l, i, KindDuplicateKey, "duplicate key "+excerpt(k))
 	}
+	d.charge(l, memMember)
 	b.o.Add(k, v)
 }
 
 func (d *decoder) finish(b *objBuilder) *toon.Object {
+	if b.exact {
+		return b.o
+	}
 	if i := b.seq.Repeat(b.key); i >= 0 {
 		failAt(b.line, 1, KindDuplicateKey, "duplicate key "+excerpt(b.o.Members[i].Key)+" in the object that starts here")
 	}
@@ -448,6 +484,7 @@ func (d *decoder) members(depth int) *toon.Object {
 	b := objBuilder{o: &toon.Object{}}
 	if l := d.peek(); l != nil {
 		b.line = l.num
+		d.charge(l, memObject)
 	}
 	d.prevBlock = blockNone
 	for {

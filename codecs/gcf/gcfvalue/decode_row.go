@@ -129,6 +129,7 @@ func (d *decoder) table(hl *line, h *arrHeader, depth int) Value {
 	n := 0
 	for ; d.more(h, n, depth); n++ {
 		l := *d.read()
+		d.charge(&l, memItem+memObject)
 		key, obj := d.row(&l, n, t, depth)
 		if h.keyed {
 			if km.seq.Add(key, km.key) {
@@ -212,7 +213,8 @@ func (d *decoder) row(l *line, idx int, t *tableState, depth int) (string, *toon
 		}
 		t.ids[k] = struct{}{}
 	}
-	b := objBuilder{o: toon.NewObject(len(t.roots)), line: l.num}
+	b := objBuilder{o: toon.NewObject(len(t.roots)), line: l.num, exact: true}
+	d.charge(l, memExact*int64(len(t.roots)))
 	var ms []marker
 	for _, n := range t.roots {
 		if n.cell >= 0 {
@@ -272,6 +274,7 @@ func (d *decoder) group(l *line, t *tableState, n *colNode) (Value, bool) {
 	}
 	allAbsent, allNull := true, true
 	o := toon.NewObject(len(n.kids))
+	d.charge(l, memObject+memMember*int64(len(n.kids)))
 	for _, k := range n.kids {
 		v, ok := d.group(l, t, k)
 		if !ok {
@@ -362,6 +365,7 @@ func (d *decoder) attachments(rl *line, t *tableState, b *objBuilder, ms []marke
 			ms[m].matched = true
 		} else {
 			extra = append(extra, name)
+			d.charge(&al, memMember)
 			d.put(b, name, v, &al, 1)
 		}
 	}
@@ -416,6 +420,7 @@ func (d *decoder) inlineBody(l *line, schema []field) *toon.Object {
 		d.failIn(l, 0, KindInlineWidthMismatch, "a positional body of "+itoa(len(spans))+" values for an inline schema of "+itoa(len(schema)))
 	}
 	o := toon.NewObject(len(schema))
+	d.charge(l, memObject+memMember*int64(len(schema)))
 	for i, s := range spans {
 		v, _, _ := d.token(l, s.start, s.end, false)
 		o.Add(schema[i].name, v)

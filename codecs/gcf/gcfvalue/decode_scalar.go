@@ -159,6 +159,7 @@ func (d *decoder) token(l *line, s, e int, cell bool) (Value, cellKind, []field)
 			d.failIn(l, end, KindTrailingCharacters, "characters after the closing quote")
 		}
 		d.checkString(l, s, len(str))
+		d.charge(l, memBox+int64(len(str)))
 		return str, cellValue, nil
 	case '~':
 		if t == "~" {
@@ -204,9 +205,11 @@ func (d *decoder) token(l *line, s, e int, cell bool) (Value, cellKind, []field)
 				return small[i], cellValue, nil
 			}
 		}
+		d.charge(l, memBox)
 		return n, cellValue, nil
 	}
 	d.checkString(l, s, len(t))
+	d.charge(l, memBox)
 	return t, cellValue, nil
 }
 

@@ -186,6 +186,7 @@ func (d *decoder) inlineArray(l *line, h arrHeader) Value {
 	var out []Value
 	if h.vals < len(l.content) {
 		spans := d.split(l, h.vals, ',')
+		d.charge(l, memArray+(memItem+16)*int64(len(spans))) // 16: the span
 		out = make([]Value, 0, len(spans))
 		for _, s := range spans {
 			v, _, _ := d.token(l, s.start, s.end, false)
@@ -262,6 +263,7 @@ func (d *decoder) expanded(hl *line, h *arrHeader, depth int) Value {
 		default:
 			d.failIn(&l, j, KindSyntax, "expected =value, {}, or [count] after the item id")
 		}
+		d.charge(&l, memItem)
 		out = append(out, v)
 	}
 	d.checkCount(hl, h, len(out))

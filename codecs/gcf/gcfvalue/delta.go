@@ -110,7 +110,11 @@ func encodeWith(dst []byte, pairs []string, v Value, mark string, initial map[st
 		}
 	}
 	e := encoder{buf: dst, lim: lim, initial: initial}
-	return e.document(pairs, v, mark)
+	out, err := e.document(pairs, v, mark)
+	if err != nil {
+		return dst, err
+	}
+	return out, nil
 }
 
 // Delta is a generic delta payload (spec §10a.2): the rows added, the rows

@@ -29,7 +29,11 @@ func AppendEncode(dst []byte, v Value, opts Options) ([]byte, error) {
 		return dst, err
 	}
 	e := encoder{buf: dst, lim: lim}
-	return e.document(nil, v, "")
+	out, err := e.document(nil, v, "")
+	if err != nil {
+		return dst, err
+	}
+	return out, nil
 }
 
 type encoder struct {

@@ -17,9 +17,11 @@ type Options struct {
 	// Limits: MaxInputBytes bounds a decoder's input; MaxDepth the nesting
 	// of containers (objects and arrays; the root container is at depth
 	// 1); MaxElements the members of one object, items of one array and
-	// columns of one table; MaxStringBytes every string and key. A zero
-	// field takes its default (wire.DefaultLimits). MaxMaterializedBytes
-	// is not used: a GCF document has no reference that a decoder expands.
+	// columns of one table; MaxStringBytes every string and key;
+	// MaxMaterializedBytes the memory the decoded value takes, as the
+	// decoder estimates it while building the value (heapBudget lowers it
+	// further for a short input). A zero field takes its default
+	// (wire.DefaultLimits).
 	Limits wire.Limits
 }
 
@@ -29,12 +31,20 @@ type limits struct {
 	maxDepth    int
 	maxElements int
 	maxString   int
+	maxMem      int64
 }
+
+// heapBudget is the most memory, as the decoder estimates it, that the
+// value decoded from n input bytes may take: 10 times the input plus 10
+// MiB, which keeps the peak heap of a decode, its transient allocations
+// and the garbage the collector has not yet reclaimed included, within 16
+// times the input plus 16 MiB.
+func heapBudget(n int) int64 { return 10*int64(n) + 10<<20 }
 
 func (o Options) resolve() (limits, error) {
 	l, err := o.Limits.WithDefaults()
 	if err != nil {
 		return limits{}, err
 	}
-	return limits{maxInput: l.MaxInputBytes, maxDepth: l.MaxDepth, maxElements: l.MaxElements, maxString: l.MaxStringBytes}, nil
+	return limits{maxInput: l.MaxInputBytes, maxDepth: l.MaxDepth, maxElements: l.MaxElements, maxString: l.MaxStringBytes, maxMem: l.MaxMaterializedBytes}, nil
 }
