@@ -101,8 +101,8 @@ type decoder struct {
 	last    line
 
 	depth    int
-	mem      int64 // the estimated memory of the value built so far
-	budget   int64 // the most mem may reach
+	mem      int64           // the estimated memory of the value built so far
+	budget   int64           // the most mem may reach
 	deferred []deferredCount // the [?] sections, in document order
 	idField  string          // the header's key=, "" when none
 	spans    []span          // scratch for splitting
@@ -448,8 +448,8 @@ type objBuilder struct {
 	// gets, and their keys are distinct by construction (a table row's
 	// columns)
 	exact bool
-	seq  keyset.Seq
-	line int // where the object starts, for a repeat found at the end
+	seq   keyset.Seq
+	line  int // where the object starts, for a repeat found at the end
 }
 
 func (b *objBuilder) key(i int) string { return b.o.Members[i].Key }
