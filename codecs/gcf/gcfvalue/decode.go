@@ -344,20 +344,20 @@ func (d *decoder) body() Value {
 	case l.depth != 0:
 		d.failIn(l, 0, KindInvalidIndent, "the body starts indented")
 	case l.content[0] == '=':
-		d.read()
-		v = d.scalar(l, l.content[1:], 1)
+		h := *d.read()
+		v = d.scalar(&h, h.content[1:], 1)
 		d.prevBlock = blockNone
 	case strings.HasPrefix(l.content, "## ["):
-		d.read()
-		v = d.arrayFromHeader(l, 3, 0, nil)
+		h := *d.read()
+		v = d.arrayFromHeader(&h, 3, 0, nil)
 	default:
 		d.enter(l)
 		v = d.members(0)
 		d.leave()
 	}
 	if l := d.peek(); l != nil && strings.HasPrefix(l.content, "##!") {
-		d.read()
-		d.summary(l)
+		h := *d.read()
+		d.summary(&h)
 	}
 	if l := d.peek(); l != nil {
 		d.notAMember(l, "after the document's value")
@@ -497,8 +497,8 @@ func (d *decoder) members(depth int) *toon.Object {
 		}
 		c := l.content
 		if strings.HasPrefix(c, "## ") {
-			d.read()
-			l = &d.last
+			cp := *d.read()
+			l = &cp
 			k, end := d.key(l, 3)
 			rest := c[end:]
 			var v Value
@@ -519,8 +519,8 @@ func (d *decoder) members(depth int) *toon.Object {
 		if !startsKey(c) {
 			d.notAMember(l, "in an object")
 		}
-		d.read()
-		l = &d.last
+		cp := *d.read()
+		l = &cp
 		k, end := d.key(l, 0)
 		switch {
 		case end < len(c) && c[end] == '=':

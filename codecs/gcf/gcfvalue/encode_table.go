@@ -348,19 +348,24 @@ func (e *encoder) row(p tablePlan, r *toon.Object, i int, keys []string, depth i
 			continue
 		}
 		if v, ok := r.Get(c.field); ok && !isScalar(v) {
-			s := schemas[c.field]
-			if s == nil {
-				s = &sharedSchema{}
-				schemas[c.field] = s
-			}
-			e.attachment(c.field, v, depth, s)
+			e.attachment(c.field, v, depth, schemaOf(schemas, c.field))
 		}
 	}
 	for _, f := range p.gtFields {
 		if v, ok := r.Get(f); ok {
-			e.attachment(f, v, depth, nil)
+			e.attachment(f, v, depth, schemaOf(schemas, f))
 		}
 	}
+}
+
+// schemaOf returns the shared array schema of field f, made on first use.
+func schemaOf(schemas map[string]*sharedSchema, f string) *sharedSchema {
+	s := schemas[f]
+	if s == nil {
+		s = &sharedSchema{}
+		schemas[f] = s
+	}
+	return s
 }
 
 func rowHasAttachment(p tablePlan, r *toon.Object) bool {
