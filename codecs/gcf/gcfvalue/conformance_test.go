@@ -185,6 +185,10 @@ func TestConformance(t *testing.T) {
 }
 
 func runEncode(t *testing.T, f *fixture) {
+	if strings.HasPrefix(f.path, "graph-encode/") {
+		runGraphEncode(t, f)
+		return
+	}
 	v := f.value(t, "input")
 	want := f.str(t, "expected")
 	got, err := gcfvalue.Marshal(v)
@@ -244,6 +248,10 @@ func norm(v gcfvalue.Value) any {
 }
 
 func runDecode(t *testing.T, f *fixture) {
+	if isGraphText(f.str(t, "input")) {
+		runGraphDecode(t, f)
+		return
+	}
 	got, err := gcfvalue.Unmarshal([]byte(f.str(t, "input")))
 	if err != nil {
 		t.Fatalf("decode: %v", err)
@@ -264,7 +272,12 @@ func runError(t *testing.T, f *fixture) {
 	} else {
 		in = []byte(f.str(t, "input"))
 	}
-	_, err := gcfvalue.Unmarshal(in)
+	var err error
+	if isGraphText(string(in)) {
+		err = graphError(in)
+	} else {
+		_, err = gcfvalue.Unmarshal(in)
+	}
 	checkErr(t, err, f.str(t, "expectedError"))
 }
 

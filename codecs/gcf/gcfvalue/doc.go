@@ -1,7 +1,8 @@
 // Package gcfvalue reads and writes GCF, the Graph Compact Format (spec
 // v3.5.3), in its generic profile: any JSON value, as text built to cost an
 // LLM few tokens. It also computes GCF's pack_root and writes, reads and
-// applies its generic delta.
+// applies its generic delta; and it reads and writes the graph profile
+// (code symbols and their edges, see Graph).
 //
 // # Values
 //
@@ -83,8 +84,8 @@
 //   - An @ identity field (§10a.1) is accepted only when the header has
 //     key= naming it; its values must be unique; it reads as a plain
 //     field.
-//   - A graph-profile document is refused with KindUnknownProfile: this
-//     package reads the generic profile only.
+//   - A graph-profile document is refused with KindUnknownProfile:
+//     DecodeGraph and DecodeGraphDelta read that profile.
 //
 // # Limits
 //
@@ -130,10 +131,25 @@
 // unchanged payload. Delta payloads of a session carry no tool= or
 // savings=.
 //
+// # Graph profile
+//
+// AppendGraph writes a Graph (spec §5-§6a): a group per distance
+// (targets, related, extended, distance_N), symbols by descending score
+// with IDs from 0, kinds abbreviated, scores with two decimals rounded
+// half to even, edges by source then target ID; GraphOptions.Streaming
+// writes the streaming form (§8) with its summary trailer, positional or
+// labeled. GraphSession keeps IDs across calls and writes a symbol sent
+// before as a bare reference (§9). DecodeGraph reads a payload (bare
+// session references are refused: it holds no session; the summary
+// trailer is informational). GraphPackRoot, AppendGraphDelta,
+// DecodeGraphDelta and GraphDelta.Apply are §10's pack root and delta.
+// The graph profile's fields are printable ASCII without blanks (§20);
+// the encoder refuses anything else.
+//
 // # Conformance
 //
 // The tests run the GCF conformance suite from GCF_SPEC_DIR (the
-// gcf-spec tests/conformance directory): every generic-profile fixture
-// passes; the graph-profile fixtures are listed, each with its reason, in
-// the runner's skip list.
+// gcf-spec tests/conformance directory), every fixture of every
+// operation; a fixture may be skipped only with a reason, and only a
+// graph-profile one. None is skipped today.
 package gcfvalue
