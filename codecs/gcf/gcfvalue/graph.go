@@ -500,4 +500,3 @@ func (d *decoder) edgeLine(l *line, g *Graph, names map[int]int) {
 	}
 	g.Edges = append(g.Edges, e)
 }
-

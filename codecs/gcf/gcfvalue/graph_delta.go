@@ -55,8 +55,8 @@ type GraphDelta struct {
 	Tool         string
 	BaseRoot     string
 	NewRoot      string
-	TokensUsed   int    // the header's tokens=, 0 for none
-	Savings      string // the header's savings=, "" for none
+	TokensUsed   int      // the header's tokens=, 0 for none
+	Savings      string   // the header's savings=, "" for none
 	Removed      []Symbol // by kind and qualified name
 	Added        []Symbol
 	RemovedEdges []Edge
