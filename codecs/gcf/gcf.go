@@ -40,8 +40,11 @@ func New(o Options) (*Codec, error) {
 
 var std = &Codec{limits: wire.DefaultLimits()}
 
-// Default returns the codec with default Options.
+// Default returns the codec with default Options: the one registered in
+// the default wire registry when this package is imported.
 func Default() *Codec { return std }
+
+func init() { wire.Register(std) }
 
 // Limits reports the codec's limits, defaults filled in.
 func (c *Codec) Limits() wire.Limits { return c.limits }
