@@ -21,8 +21,9 @@ type colNode struct {
 type tableState struct {
 	keyed  bool
 	roots  []*colNode
-	width  int // value cells per row
-	leaves []string
+	width   int             // value cells per row
+	fields  []field         // the declared value fields
+	columns map[string]bool // their names, made when first needed
 	idCell int // the cell of the @ identity column, -1 when none
 	ids    map[string]struct{}
 	inline map[string][]field     // inline object schemas by field
@@ -73,44 +74,59 @@ func (d *decoder) columns(l *line, h *arrHeader) *tableState {
 		fs = fs[1:]
 	}
 	t.width = len(fs)
-	find := func(kids []*colNode, name string) *colNode {
-		for _, k := range kids {
-			if k.name == name {
-				return k
-			}
+	t.fields = fs
+	// Names are unique (decl checked), so only path columns can collide
+	// with another column: the map of root names is built for them alone.
+	var rootOf map[string]*colNode
+	for _, f := range fs {
+		if isPath(f.name) {
+			rootOf = make(map[string]*colNode)
+			break
 		}
-		return nil
 	}
 	for i, f := range fs {
 		if f.id {
 			t.idCell = i
 			t.ids = make(map[string]struct{})
 		}
-		t.leaves = append(t.leaves, f.name)
 		if !isPath(f.name) {
-			if find(t.roots, f.name) != nil {
-				d.failIn(l, h.at, KindDuplicateFieldName, "field "+excerpt(f.name)+" is declared twice (as a column and a path)")
+			n := &colNode{name: f.name, cell: i}
+			if rootOf != nil {
+				if rootOf[f.name] != nil {
+					d.failIn(l, h.at, KindDuplicateFieldName, "field "+excerpt(f.name)+" is declared twice (as a column and a path)")
+				}
+				rootOf[f.name] = n
 			}
-			t.roots = append(t.roots, &colNode{name: f.name, cell: i})
+			t.roots = append(t.roots, n)
 			continue
 		}
 		segs := strings.Split(f.name, ">")
-		kids := &t.roots
-		for k, s := range segs {
-			n := find(*kids, s)
-			last := k == len(segs)-1
-			switch {
-			case n == nil:
-				n = &colNode{name: s, cell: -1}
-				if last {
-					n.cell = i
-				}
-				*kids = append(*kids, n)
-			case last || n.cell >= 0:
-				d.failIn(l, h.at, KindDuplicateFieldName, "field "+excerpt(f.name)+" collides with another column")
-			}
-			kids = &n.kids
+		n := rootOf[segs[0]]
+		if n == nil {
+			n = &colNode{name: segs[0], cell: -1}
+			rootOf[segs[0]] = n
+			t.roots = append(t.roots, n)
 		}
+		for _, s := range segs[1:] {
+			if n.cell >= 0 {
+				break // a leaf where the path needs a group: refused below
+			}
+			var next *colNode
+			for _, k := range n.kids {
+				if k.name == s {
+					next = k
+				}
+			}
+			if next == nil {
+				next = &colNode{name: s, cell: -1}
+				n.kids = append(n.kids, next)
+			}
+			n = next
+		}
+		if n.cell >= 0 || len(n.kids) > 0 {
+			d.failIn(l, h.at, KindDuplicateFieldName, "field "+excerpt(f.name)+" collides with another column")
+		}
+		n.cell = i
 	}
 	return t
 }
@@ -299,15 +315,25 @@ func (d *decoder) group(l *line, t *tableState, n *colNode) (Value, bool) {
 // attachments reads the attachment bodies of a row at depth (spec §7.4.4,
 // §7.4.5.2) and fills its markers.
 func (d *decoder) attachments(rl *line, t *tableState, b *objBuilder, ms []marker, depth int) {
+	// The first unmatched marker that takes a positional body: the
+	// cursor only moves forward, since no marker becomes eligible again.
+	cursor := 0
 	eligible := func() int {
-		for i := range ms {
-			if !ms[i].matched && (ms[i].schema != nil || t.inline[ms[i].field] != nil) {
-				return i
+		for ; cursor < len(ms); cursor++ {
+			if m := &ms[cursor]; !m.matched && (m.schema != nil || t.inline[m.field] != nil) {
+				return cursor
 			}
 		}
 		return -1
 	}
-	var extra []string // the names of '>' attachments
+	// Named bodies come in marker order in canonical text: next is where
+	// the next one is looked for first; byField, made when one comes out
+	// of order in a row of many markers, finds the others.
+	next := 0
+	var byField map[string]int
+	var extra []string // the names of the row's '>' attachments
+	var extraSeq keyset.Seq
+	extraKey := func(i int) string { return extra[i] }
 	for {
 		l := d.peek()
 		if l == nil || l.depth < depth {
@@ -339,10 +365,28 @@ func (d *decoder) attachments(rl *line, t *tableState, b *objBuilder, ms []marke
 			d.failIn(&al, end, KindSyntax, "expected a space and {}, [count] or =value after the attachment name")
 		}
 		m := -1
-		for i := range ms {
-			if ms[i].field == name {
+		for next < len(ms) && (ms[next].matched || ms[next].schema != nil) {
+			next++
+		}
+		switch {
+		case next < len(ms) && ms[next].field == name:
+			m = next
+		case len(ms) <= 8:
+			for i := range ms {
+				if ms[i].field == name {
+					m = i
+					break
+				}
+			}
+		default:
+			if byField == nil {
+				byField = make(map[string]int, len(ms))
+				for i := range ms {
+					byField[ms[i].field] = i
+				}
+			}
+			if i, ok := byField[name]; ok {
 				m = i
-				break
 			}
 		}
 		switch {
@@ -353,10 +397,8 @@ func (d *decoder) attachments(rl *line, t *tableState, b *objBuilder, ms []marke
 		case m < 0 && (!strings.Contains(name, ">") || d.isColumn(t, name)):
 			d.failIn(&al, 0, KindOrphanAttachment, "attachment "+excerpt(name)+" matches no ^ marker of its row")
 		case m < 0:
-			for _, x := range extra {
-				if x == name {
-					d.failIn(&al, 0, KindDuplicateAttachment, "a second attachment for field "+excerpt(name))
-				}
+			if extraSeq.Add(name, extraKey) {
+				d.failIn(&al, 0, KindDuplicateAttachment, "a second attachment for field "+excerpt(name))
 			}
 		}
 		v := d.attachmentValue(&al, end+1, depth, t, name, m < 0)
@@ -369,6 +411,9 @@ func (d *decoder) attachments(rl *line, t *tableState, b *objBuilder, ms []marke
 			d.put(b, name, v, &al, 1)
 		}
 	}
+	if i := extraSeq.Repeat(extraKey); i >= 0 {
+		d.failIn(rl, 0, KindDuplicateAttachment, "two attachments for field "+excerpt(extra[i])+" in this row")
+	}
 	for i := range ms {
 		if !ms[i].matched {
 			d.failIn(rl, ms[i].start, KindMissingAttachment, "attachment marker of field "+excerpt(ms[i].field)+" has no body")
@@ -377,12 +422,13 @@ func (d *decoder) attachments(rl *line, t *tableState, b *objBuilder, ms []marke
 }
 
 func (d *decoder) isColumn(t *tableState, name string) bool {
-	for _, n := range t.leaves {
-		if n == name {
-			return true
+	if t.columns == nil {
+		t.columns = make(map[string]bool, len(t.fields))
+		for _, f := range t.fields {
+			t.columns[f.name] = true
 		}
 	}
-	return false
+	return t.columns[name]
 }
 
 // attachmentValue reads the value of a .field attachment from index i of
@@ -428,4 +474,3 @@ func (d *decoder) inlineBody(l *line, schema []field) *toon.Object {
 	return o
 }
 
-var _ = keyset.FirstRepeat
