@@ -19,17 +19,17 @@ type colNode struct {
 // tableState is what a table's rows share: its columns, and the schemas
 // its rows establish for a field (spec §7.4.5).
 type tableState struct {
-	keyed  bool
-	roots  []*colNode
+	keyed   bool
+	roots   []*colNode
 	width   int             // value cells per row
 	fields  []field         // the declared value fields
 	columns map[string]bool // their names, made when first needed
-	idCell int // the cell of the @ identity column, -1 when none
-	ids    map[string]struct{}
-	inline map[string][]field     // inline object schemas by field
-	shared map[string]*sharedDecl // shared array schemas by field
-	cells  []cell                 // scratch: the cells of the current row
-	hadInl bool
+	idCell  int             // the cell of the @ identity column, -1 when none
+	ids     map[string]struct{}
+	inline  map[string][]field     // inline object schemas by field
+	shared  map[string]*sharedDecl // shared array schemas by field
+	cells   []cell                 // scratch: the cells of the current row
+	hadInl  bool
 }
 
 // cell is one classified value cell of a row.
@@ -473,4 +473,3 @@ func (d *decoder) inlineBody(l *line, schema []field) *toon.Object {
 	}
 	return o
 }
-
