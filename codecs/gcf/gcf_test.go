@@ -140,3 +140,34 @@ func TestDecodeMemory(t *testing.T) {
 	}
 	t.Logf("%d bytes: %v", len(big), f)
 }
+
+// TestLimits: under the same Limits, what Decode refuses AppendEncode
+// refuses too, both as limit errors.
+func TestLimits(t *testing.T) {
+	long := strings.Repeat("x", 200)
+	r := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Search,
+		Nodes: []wire.Node{{Type: "User", ID: 1, Properties: []wire.Property{wire.Prop("bio", wire.String(long))}}}}
+	text, err := gcf.Default().AppendEncode(nil, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := gcf.New(gcf.Options{Limits: wire.Limits{MaxStringBytes: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.AppendEncode(nil, r); !errors.Is(err, wire.ErrLimit) {
+		t.Fatalf("AppendEncode under MaxStringBytes 100: %v", err)
+	}
+	_, err = c.Decode(text)
+	var de *wire.DecodeError
+	if !errors.As(err, &de) || de.Limit != "MaxStringBytes" || de.Line == 0 {
+		t.Fatalf("Decode under MaxStringBytes 100: %v", err)
+	}
+	small, _ := gcf.New(gcf.Options{Limits: wire.Limits{MaxInputBytes: 50}})
+	if _, err := small.Decode(text); !errors.Is(err, wire.ErrLimit) {
+		t.Fatalf("Decode under MaxInputBytes 50: %v", err)
+	}
+	if _, err := small.AppendEncode(nil, r); !errors.Is(err, wire.ErrLimit) {
+		t.Fatalf("AppendEncode under MaxInputBytes 50: %v", err)
+	}
+}

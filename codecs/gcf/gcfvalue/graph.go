@@ -432,6 +432,9 @@ func (d *decoder) nodeLine(l *line, want int) (int, Symbol) {
 	if len(f) != want {
 		d.failIn(l, 0, KindInvalidNodeLine, "a node line has "+strconv.Itoa(want)+" space-separated fields, not "+strconv.Itoa(len(f)))
 	}
+	for _, x := range f {
+		d.checkString(l, 0, len(x))
+	}
 	id, ok := parseID(f[0])
 	if !ok {
 		d.failIn(l, 0, KindInvalidSymbolID, "a symbol id is @ and a decimal integer: "+excerpt(f[0]))
