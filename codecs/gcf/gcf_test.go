@@ -115,7 +115,7 @@ func nan() float64 {
 }
 
 // TestDecodeMemory holds Decode to 16 times its input plus 16 MiB of peak
-// heap on the largest corpus case.
+// heap on the largest corpus case and on a traversal of about 16 MB.
 func TestDecodeMemory(t *testing.T) {
 	if testsupport.Race {
 		t.Skip("the race detector changes allocation")
@@ -130,6 +130,19 @@ func TestDecodeMemory(t *testing.T) {
 			big = out
 		}
 	}
+	decodeWithin(t, big)
+	if testing.Short() {
+		return
+	}
+	huge, err := gcf.Default().AppendEncode(nil, testsupport.Traversal(20_000, 40_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	decodeWithin(t, huge)
+}
+
+func decodeWithin(t *testing.T, big []byte) {
+	t.Helper()
 	var err error
 	f := wiretest.Measure(func() { _, err = gcf.Default().Decode(big) })
 	if err != nil {

@@ -345,7 +345,7 @@ func (d *decoder) body() Value {
 		d.failIn(l, 0, KindInvalidIndent, "the body starts indented")
 	case l.content[0] == '=':
 		h := *d.read()
-		v = d.scalar(&h, h.content[1:], 1)
+		v = d.scalar(&h, 1)
 		d.prevBlock = blockNone
 	case strings.HasPrefix(l.content, "## ["):
 		h := *d.read()
@@ -524,7 +524,7 @@ func (d *decoder) members(depth int) *toon.Object {
 		k, end := d.key(l, 0)
 		switch {
 		case end < len(c) && c[end] == '=':
-			d.put(&b, k, d.scalar(l, c[end+1:], end+1), l, 0)
+			d.put(&b, k, d.scalar(l, end+1), l, 0)
 		case end < len(c) && c[end] == '[':
 			h := d.bracket(l, end)
 			if !h.inline {

@@ -213,8 +213,8 @@ func (d *decoder) token(l *line, s, e int, cell bool) (Value, cellKind, []field)
 	return t, cellValue, nil
 }
 
-// scalar decodes the value text at index i of l's content to the end.
-func (d *decoder) scalar(l *line, _ string, i int) Value {
+// scalar decodes the value text from index i of l's content to its end.
+func (d *decoder) scalar(l *line, i int) Value {
 	v, _, _ := d.token(l, i, len(l.content), false)
 	return v
 }

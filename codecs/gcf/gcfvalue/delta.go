@@ -321,7 +321,7 @@ func (d *Delta) Apply(base *KeyedSet) (*KeyedSet, error) {
 		return nil, err
 	}
 	named := make(map[string]bool)
-	name := func(k, what string, r Value) error {
+	name := func(k, what string) error {
 		if named[k] {
 			return fmt.Errorf("gcf: delta: identity %s is named twice: %w", what, KindDelta)
 		}
@@ -337,7 +337,7 @@ func (d *Delta) Apply(base *KeyedSet) (*KeyedSet, error) {
 		if _, ok := bi[k]; ok {
 			return nil, fmt.Errorf("gcf: delta: added identity %s already exists in the base: %w", displayIdentity(r, d.Key), KindDelta)
 		}
-		if err := name(k, displayIdentity(r, d.Key), r); err != nil {
+		if err := name(k, displayIdentity(r, d.Key)); err != nil {
 			return nil, err
 		}
 	}
@@ -350,7 +350,7 @@ func (d *Delta) Apply(base *KeyedSet) (*KeyedSet, error) {
 		if !ok {
 			return nil, fmt.Errorf("gcf: delta: changed identity %s does not exist in the base: %w", displayIdentity(r, d.Key), KindDelta)
 		}
-		if err := name(k, displayIdentity(r, d.Key), r); err != nil {
+		if err := name(k, displayIdentity(r, d.Key)); err != nil {
 			return nil, err
 		}
 		changed[j] = r
@@ -366,7 +366,7 @@ func (d *Delta) Apply(base *KeyedSet) (*KeyedSet, error) {
 		if !ok {
 			return nil, fmt.Errorf("gcf: delta: removed identity %s does not exist in the base: %w", displayIdentity(r, d.Key), KindDelta)
 		}
-		if err := name(k, displayIdentity(r, d.Key), r); err != nil {
+		if err := name(k, displayIdentity(r, d.Key)); err != nil {
 			return nil, err
 		}
 		removed[j] = true
