@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/graphwire/graphwire/codecs/toon"
 	"github.com/graphwire/graphwire/internal/keyset"
@@ -67,13 +66,12 @@ func DecodeDocument(data []byte, opts Options) (doc *Document, err error) {
 		return nil, err
 	}
 	d := decoder{lim: lim}
-	if len(data) > 0 {
-		d.src = unsafe.String(&data[0], len(data))
-	}
 	defer recoverFailure(&err)
 	if int64(len(data)) > lim.maxInput {
 		failLimitAt(1, 1, "MaxInputBytes", "an input of "+strconv.Itoa(len(data))+" bytes, longer than the limit of "+strconv.FormatInt(lim.maxInput, 10))
 	}
+	// The decoded strings share this copy, never the caller's bytes.
+	d.src = string(data)
 	d.budget = min(lim.maxMem, heapBudget(len(data)))
 	d.checkUTF8()
 	doc = &Document{}
@@ -311,7 +309,7 @@ const (
 	memMember = 48 // 32, and room for the slice to grow
 	memExact  = 32 // a member of an object made with its room
 	memArray  = 24
-	memItem   = 24 // 16, and room to grow
+	memItem   = 32 // 16, and room to grow (a doubling leaves as much garbage)
 	memBox    = 16
 )
 

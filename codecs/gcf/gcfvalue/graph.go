@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 )
 
 // Graph is a graph-profile payload (spec §5, §6, §6a): code symbols with
@@ -317,13 +316,12 @@ func DecodeGraph(data []byte, opts Options) (g *Graph, err error) {
 		return nil, err
 	}
 	d := decoder{lim: lim}
-	if len(data) > 0 {
-		d.src = unsafe.String(&data[0], len(data))
-	}
 	defer recoverFailure(&err)
 	if int64(len(data)) > lim.maxInput {
 		failLimitAt(1, 1, "MaxInputBytes", "an input of "+strconv.Itoa(len(data))+" bytes, longer than the limit of "+strconv.FormatInt(lim.maxInput, 10))
 	}
+	// The decoded strings share this copy, never the caller's bytes.
+	d.src = string(data)
 	d.checkUTF8()
 	doc := &Document{}
 	d.header(doc)

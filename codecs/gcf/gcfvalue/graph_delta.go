@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 )
 
 // GraphCanonical returns the canonical bytes gcf-pack-root-v1 hashes for a
@@ -135,13 +134,12 @@ func DecodeGraphDelta(data []byte, opts Options) (gd *GraphDelta, err error) {
 		return nil, err
 	}
 	d := decoder{lim: lim}
-	if len(data) > 0 {
-		d.src = unsafe.String(&data[0], len(data))
-	}
 	defer recoverFailure(&err)
 	if int64(len(data)) > lim.maxInput {
 		failLimitAt(1, 1, "MaxInputBytes", "an input longer than the limit of "+strconv.FormatInt(lim.maxInput, 10))
 	}
+	// The decoded strings share this copy, never the caller's bytes.
+	d.src = string(data)
 	d.checkUTF8()
 	doc := &Document{}
 	d.header(doc)
