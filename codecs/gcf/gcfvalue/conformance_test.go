@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -139,36 +140,83 @@ func isGraphFixture(f *fixture) bool {
 	return false
 }
 
-func TestConformance(t *testing.T) {
-	dir := specDir(t)
-	fixtures := loadFixtures(t, dir)
+// planProblems returns what is wrong with running fixtures under a skip
+// list and handlers: a fixture of an operation no handler runs, a skip
+// without a reason, a generic-profile fixture skipped, a skip naming no
+// fixture.
+func planProblems(fixtures []*fixture, skip map[string]string, hs map[string]func(*testing.T, *fixture)) []string {
+	var out []string
 	seen := make(map[string]bool)
-	passed := make(map[string]int)
-	total := make(map[string]int)
 	for _, f := range fixtures {
 		seen[f.path] = true
-		total[f.Operation]++
-		if reason, ok := skipped[f.path]; ok {
+		if reason, ok := skip[f.path]; ok {
 			if strings.TrimSpace(reason) == "" {
-				t.Errorf("%s: skipped without a reason", f.path)
+				out = append(out, f.path+": skipped without a reason")
 			}
 			if !isGraphFixture(f) {
-				t.Errorf("%s: a generic-profile fixture may not be skipped", f.path)
+				out = append(out, f.path+": a generic-profile fixture may not be skipped")
 			}
 			continue
 		}
+		if _, ok := hs[f.Operation]; !ok {
+			out = append(out, f.path+": operation "+strconv.Quote(f.Operation)+" is not handled")
+		}
+	}
+	var names []string
+	for p := range skip {
+		if !seen[p] {
+			names = append(names, p)
+		}
+	}
+	sort.Strings(names)
+	for _, p := range names {
+		out = append(out, "skip list names "+p+", which is not in the suite")
+	}
+	return out
+}
+
+// TestPlanProblems: the runner's own rules fail a run.
+func TestPlanProblems(t *testing.T) {
+	fx := []*fixture{
+		{path: "scalar/001.json", Operation: "encode"},
+		{path: "graph-encode/001.json", Operation: "encode"},
+		{path: "x/001.json", Operation: "transmogrify"},
+		{path: "graph-session/001.json", Operation: "session"},
+	}
+	hs := map[string]func(*testing.T, *fixture){"encode": runEncode}
+	got := planProblems(fx, map[string]string{
+		"scalar/001.json":        "too hard",
+		"graph-encode/001.json":  " ",
+		"graph-session/001.json": "sessions are out of scope",
+		"gone/001.json":          "removed",
+	}, hs)
+	want := []string{
+		"scalar/001.json: a generic-profile fixture may not be skipped",
+		"graph-encode/001.json: skipped without a reason",
+		`x/001.json: operation "transmogrify" is not handled`,
+		"skip list names gone/001.json, which is not in the suite",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("problems (-want +got):\n%s", d)
+	}
+}
+
+func TestConformance(t *testing.T) {
+	dir := specDir(t)
+	fixtures := loadFixtures(t, dir)
+	passed := make(map[string]int)
+	total := make(map[string]int)
+	for _, p := range planProblems(fixtures, skipped, handlers) {
+		t.Error(p)
+	}
+	for _, f := range fixtures {
+		total[f.Operation]++
 		h, ok := handlers[f.Operation]
-		if !ok {
-			t.Errorf("%s: operation %q is not handled", f.path, f.Operation)
+		if _, skip := skipped[f.path]; skip || !ok {
 			continue
 		}
 		if t.Run(f.path, func(t *testing.T) { h(t, f) }) {
 			passed[f.Operation]++
-		}
-	}
-	for p := range skipped {
-		if !seen[p] {
-			t.Errorf("skip list names %s, which is not in the suite", p)
 		}
 	}
 	ops := make([]string, 0, len(total))
