@@ -1,0 +1,575 @@
+package gcfvalue
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/internal/keyset"
+)
+
+// Document is a decoded GCF document: its header and its value.
+type Document struct {
+	// Profile is "generic" (the only profile Decode reads a body of).
+	Profile string
+	// Header holds the header's fields after profile, in order
+	// ("pack_root", "key", "delta", ...).
+	Header []HeaderField
+	// Value is the body: a generic-profile JSON value. A header-only
+	// document (an unchanged response, an empty root object) has an
+	// empty *toon.Object.
+	Value Value
+}
+
+// HeaderField is one key=value pair of a header line.
+type HeaderField struct{ Key, Value string }
+
+// Get returns the value of the header field key.
+func (d *Document) Get(key string) (string, bool) {
+	for _, f := range d.Header {
+		if f.Key == key {
+			return f.Value, true
+		}
+	}
+	return "", false
+}
+
+// Unmarshal decodes a generic-profile GCF document under the default
+// Options and returns its value.
+func Unmarshal(data []byte) (Value, error) {
+	doc, err := DecodeDocument(data, Options{})
+	if err != nil {
+		return nil, err
+	}
+	return doc.Value, nil
+}
+
+// Decode decodes a generic-profile GCF document and returns its value.
+func Decode(data []byte, opts Options) (Value, error) {
+	doc, err := DecodeDocument(data, opts)
+	if err != nil {
+		return nil, err
+	}
+	return doc.Value, nil
+}
+
+// DecodeDocument decodes a generic-profile GCF document: header and body.
+// Bad input gives a *wire.DecodeError with the line and column of the
+// problem and the Kind of spec §16.5 it falls under; it never panics and
+// never returns a partial value. A graph-profile document is refused with
+// KindUnknownProfile after its header is read (this package reads the
+// generic profile only).
+func DecodeDocument(data []byte, opts Options) (doc *Document, err error) {
+	lim, err := opts.resolve()
+	if err != nil {
+		return nil, err
+	}
+	d := decoder{lim: lim}
+	defer recoverFailure(&err)
+	if int64(len(data)) > lim.maxInput {
+		failLimitAt(1, 1, "MaxInputBytes", "an input of "+strconv.Itoa(len(data))+" bytes, longer than the limit of "+strconv.FormatInt(lim.maxInput, 10))
+	}
+	// The decoded strings share this copy, never the caller's bytes.
+	d.src = string(data)
+	d.budget = min(lim.maxMem, heapBudget(len(data)))
+	d.checkUTF8()
+	doc = &Document{}
+	d.header(doc)
+	if doc.Profile != "generic" {
+		failAt(1, 1, KindUnknownProfile, "profile="+doc.Profile+" is not supported by this decoder (generic profile only)")
+	}
+	if k, ok := doc.Get("key"); ok {
+		d.idField = k
+	}
+	doc.Value = d.body()
+	return doc, nil
+}
+
+type decoder struct {
+	src string
+	lim limits
+
+	pos     int  // offset of the next raw line
+	done    bool // every raw line has been scanned
+	lineNum int
+	peeked  bool
+	hasNext bool
+	next    line
+	last    line
+
+	depth    int
+	mem      int64           // the estimated memory of the value built so far
+	budget   int64           // the most mem may reach
+	deferred []deferredCount // the [?] sections, in document order
+	idField  string          // the header's key=, "" when none
+	spans    []span          // scratch for splitting
+
+	prevBlock     int   // what the last member of the object being read was
+	summaryLine   int   // the line of the summary trailer, 0 when none
+	summaryCounts []int // its counts=, nil when none
+}
+
+// line is one non-blank, non-comment line of the body.
+type line struct {
+	num     int    // 1-based line number
+	start   int    // offset of the line's first byte
+	cstart  int    // offset of its content (after indentation)
+	depth   int    // indentation level (two spaces each)
+	content string // the line after indentation, trailing blanks removed
+}
+
+type span struct{ start, end int } // offsets into a line's content
+
+// deferredCount is a [?] section: where it was and how many items it held.
+type deferredCount struct {
+	line, n int
+}
+
+// fail reports an error at byte offset off of src, on line l.
+func (d *decoder) fail(l *line, off int, kind Kind, msg string) {
+	failAt(l.num, off-l.start+1, kind, msg)
+}
+
+// failIn reports an error at index i of l's content.
+func (d *decoder) failIn(l *line, i int, kind Kind, msg string) {
+	d.fail(l, l.cstart+i, kind, msg)
+}
+
+func (d *decoder) failLimitIn(l *line, i int, limit, msg string) {
+	failLimitAt(l.num, l.cstart+i-l.start+1, limit, msg)
+}
+
+// checkUTF8 refuses ill-formed UTF-8, naming a literal surrogate as one.
+func (d *decoder) checkUTF8() {
+	if utf8.ValidString(d.src) {
+		return
+	}
+	num, start := 1, 0
+	for i := 0; i < len(d.src); {
+		c := d.src[i]
+		if c == '\n' {
+			num++
+			start = i + 1
+		}
+		if c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(d.src[i:])
+		if r == utf8.RuneError && size == 1 {
+			if c == 0xED && i+1 < len(d.src) && d.src[i+1] >= 0xA0 && d.src[i+1] <= 0xBF {
+				failAt(num, i-start+1, KindInvalidSurrogate, "a literal UTF-16 surrogate (U+D800 to U+DFFF) in UTF-8")
+			}
+			failAt(num, i-start+1, KindInvalidUTF8, "invalid UTF-8 (byte 0x"+strconv.FormatUint(uint64(c), 16)+")")
+		}
+		i += size
+	}
+}
+
+// header reads the header line (spec §3).
+func (d *decoder) header(doc *Document) {
+	src := d.src
+	src = strings.TrimPrefix(src, "\uFEFF")
+	off := len(d.src) - len(src)
+	end := strings.IndexByte(src, '\n')
+	if end < 0 {
+		end = len(src)
+		d.done = true
+	}
+	d.pos = off + end + 1
+	d.lineNum = 1
+	h := strings.TrimRight(src[:end], "\r")
+	if h != "GCF" && !strings.HasPrefix(h, "GCF ") {
+		failAt(1, 1, KindMissingHeader, "the first line is not a GCF header (GCF profile=...): "+excerpt(h))
+	}
+	col := 4 + off
+	var fields []HeaderField
+	for _, f := range strings.Split(h[3:], " ") {
+		if f == "" {
+			col++
+			continue
+		}
+		eq := strings.IndexByte(f, '=')
+		if eq <= 0 || !isHeaderKey(f[:eq]) || eq == len(f)-1 || !isHeaderValue(f[eq+1:]) {
+			failAt(1, col+1, KindMalformedHeaderField, "a header field is key=value: "+excerpt(f))
+		}
+		k := f[:eq]
+		for _, g := range fields {
+			if g.Key == k {
+				failAt(1, col+1, KindDuplicateHeaderField, "header field "+k+" appears twice")
+			}
+		}
+		fields = append(fields, HeaderField{k, f[eq+1:]})
+		col += len(f) + 1
+	}
+	if len(fields) == 0 || fields[0].Key != "profile" {
+		for _, f := range fields {
+			if f.Key == "profile" {
+				failAt(1, 5, KindMissingProfile, "profile= must be the first header field")
+			}
+		}
+		failAt(1, 5, KindMissingProfile, "the header has no profile= field")
+	}
+	switch p := fields[0].Value; p {
+	case "generic", "graph":
+		doc.Profile = p
+	default:
+		failAt(1, 13, KindUnknownProfile, "unknown profile "+excerpt(p)+" (want generic or graph)")
+	}
+	doc.Header = fields[1:]
+}
+
+func isHeaderKey(k string) bool { return isBareKey(k) }
+
+func isHeaderValue(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] < 0x21 || v[i] > 0x7E {
+			return false
+		}
+	}
+	return true
+}
+
+// peek returns the next line without consuming it, or nil at the end.
+func (d *decoder) peek() *line {
+	if !d.peeked {
+		d.peeked = true
+		d.hasNext = d.scan(&d.next)
+	}
+	if d.hasNext {
+		return &d.next
+	}
+	return nil
+}
+
+// read consumes the next line.
+func (d *decoder) read() *line {
+	l := d.peek()
+	if l == nil {
+		return nil
+	}
+	d.last = *l
+	d.peeked = false
+	return &d.last
+}
+
+// scan reads raw lines up to the next one that is neither blank nor a
+// comment (spec §11), checking its indentation (spec §4.1).
+func (d *decoder) scan(l *line) bool {
+	src := d.src
+	for !d.done {
+		start := d.pos
+		if start >= len(src) {
+			d.done = true
+			break
+		}
+		end := len(src)
+		if nl := strings.IndexByte(src[start:], '\n'); nl >= 0 {
+			end = start + nl
+			d.pos = end + 1
+		} else {
+			d.done = true
+			d.pos = end
+		}
+		d.lineNum++
+		if end > start && src[end-1] == '\r' {
+			end--
+		}
+		i := start
+		for i < end && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+		ce := end
+		for ce > i && (src[ce-1] == ' ' || src[ce-1] == '\t') {
+			ce--
+		}
+		if i == ce {
+			continue // blank
+		}
+		if src[i] == '#' && (i+1 == ce || src[i+1] == ' ') {
+			continue // comment
+		}
+		if t := strings.IndexByte(src[start:i], '\t'); t >= 0 {
+			failAt(d.lineNum, t+1, KindTabIndentation, "a tab in the indentation (indent with two spaces per level)")
+		}
+		if (i-start)%2 != 0 {
+			failAt(d.lineNum, 1, KindInvalidIndent, "an indentation of "+strconv.Itoa(i-start)+" spaces (two spaces per level)")
+		}
+		*l = line{num: d.lineNum, start: start, cstart: i, depth: (i - start) / 2, content: src[i:ce]}
+		return true
+	}
+	return false
+}
+
+// The estimated memory of the parts of a value: an object, a member, an
+// array, an array item, a boxed string or number.
+const (
+	memObject = 32
+	memMember = 48 // 32, and room for the slice to grow
+	memExact  = 32 // a member of an object made with its room
+	memArray  = 24
+	memItem   = 32 // 16, and room to grow (a doubling leaves as much garbage)
+	memBox    = 16
+)
+
+// charge adds n bytes to the estimated memory of the value, refusing the
+// document past its budget.
+func (d *decoder) charge(l *line, n int64) {
+	d.mem += n
+	if d.mem > d.budget {
+		d.failLimitIn(l, 0, "MaxMaterializedBytes", "the decoded value would take more than "+strconv.FormatInt(d.budget, 10)+
+			" bytes of memory (the limit for an input of "+strconv.Itoa(len(d.src))+" bytes)")
+	}
+}
+
+func (d *decoder) enter(l *line) {
+	d.depth++
+	if d.depth > d.lim.maxDepth {
+		d.failLimitIn(l, 0, "MaxDepth", "nested deeper than the limit of "+strconv.Itoa(d.lim.maxDepth))
+	}
+}
+
+func (d *decoder) leave() { d.depth-- }
+
+// body reads the document's value (spec §7.1) and its summary trailer.
+func (d *decoder) body() Value {
+	var v Value
+	l := d.peek()
+	switch {
+	case l == nil:
+		return &toon.Object{}
+	case l.depth != 0:
+		d.failIn(l, 0, KindInvalidIndent, "the body starts indented")
+	case l.content[0] == '=':
+		h := *d.read()
+		v = d.scalar(&h, 1)
+		d.prevBlock = blockNone
+	case strings.HasPrefix(l.content, "## ["):
+		h := *d.read()
+		v = d.arrayFromHeader(&h, 3, 0, nil)
+	default:
+		d.enter(l)
+		v = d.members(0)
+		d.leave()
+	}
+	if l := d.peek(); l != nil && strings.HasPrefix(l.content, "##!") {
+		h := *d.read()
+		d.summary(&h)
+	}
+	if l := d.peek(); l != nil {
+		d.notAMember(l, "after the document's value")
+	}
+	if len(d.deferred) > 0 && d.summaryCounts != nil {
+		if len(d.summaryCounts) != len(d.deferred) {
+			failAt(d.summaryLine, 1, KindCountMismatch, "the summary gives "+strconv.Itoa(len(d.summaryCounts))+
+				" counts for "+strconv.Itoa(len(d.deferred))+" deferred [?] sections")
+		}
+		for i, c := range d.deferred {
+			if d.summaryCounts[i] != c.n {
+				failAt(c.line, 1, KindCountMismatch, "the section holds "+strconv.Itoa(c.n)+" items; the summary says "+strconv.Itoa(d.summaryCounts[i]))
+			}
+		}
+	}
+	return v
+}
+
+// notAMember reports l, a line that is no object member where one was
+// expected: as a count mismatch (or an orphan positional attachment)
+// when it follows an array block, whose declared count it exceeds.
+func (d *decoder) notAMember(l *line, where string) {
+	switch d.prevBlock {
+	case blockInline:
+		d.failIn(l, 0, KindOrphanInlineAttachment, "a positional attachment body with no attachment marker left to fill: "+excerpt(l.content))
+	case blockArray:
+		d.failIn(l, 0, KindCountMismatch, "more items than the array above declares: "+excerpt(l.content))
+	}
+	d.failIn(l, 0, KindSyntax, "expected key=value, key[N]: values or a ## section "+where+": "+excerpt(l.content))
+}
+
+// summary reads a "##! summary" trailer (spec §8.4).
+func (d *decoder) summary(l *line) {
+	c := l.content
+	if c != "##! summary" && !strings.HasPrefix(c, "##! summary ") {
+		d.failIn(l, 0, KindSyntax, "a ##! line that is not a summary trailer: "+excerpt(c))
+	}
+	d.summaryLine = l.num
+	for _, f := range strings.Fields(c[len("##! summary"):]) {
+		eq := strings.IndexByte(f, '=')
+		if eq <= 0 {
+			d.failIn(l, 0, KindMalformedHeaderField, "a summary field is key=value: "+excerpt(f))
+		}
+		if f[:eq] != "counts" {
+			continue
+		}
+		d.summaryCounts = []int{}
+		for _, s := range strings.Split(f[eq+1:], ",") {
+			n, ok := parseCount(s)
+			if !ok {
+				d.failIn(l, 0, KindInvalidCount, "a summary count is a decimal integer: "+excerpt(s))
+			}
+			if len(d.summaryCounts) >= d.lim.maxElements {
+				d.failLimitIn(l, 0, "MaxElements", "more summary counts than the limit of "+strconv.Itoa(d.lim.maxElements))
+			}
+			d.summaryCounts = append(d.summaryCounts, n)
+		}
+	}
+}
+
+// parseCount parses "0" or a decimal without leading zeros (that fits an
+// int32).
+func parseCount(s string) (int, bool) {
+	if s == "" || len(s) > 10 || (s[0] == '0' && len(s) > 1) {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, n <= 1<<31-1
+}
+
+// block kinds, for notAMember.
+const (
+	blockNone = iota
+	blockArray
+	blockInline // an array block whose rows declared inline schemas
+)
+
+// objBuilder collects the members of an object, refusing a duplicate key.
+type objBuilder struct {
+	o *toon.Object
+	// exact: o was made, and charged, with room for every member it
+	// gets, and their keys are distinct by construction (a table row's
+	// columns)
+	exact bool
+	seq   keyset.Seq
+	line  int // where the object starts, for a repeat found at the end
+}
+
+func (b *objBuilder) key(i int) string { return b.o.Members[i].Key }
+
+func (d *decoder) put(b *objBuilder, k string, v Value, l *line, i int) {
+	if b.exact {
+		b.o.Add(k, v)
+		return
+	}
+	if b.o.Len() >= d.lim.maxElements {
+		d.failLimitIn(l, i, "MaxElements", "an object of more members than the limit of "+strconv.Itoa(d.lim.maxElements))
+	}
+	if b.seq.Add(k, b.key) {
+		d.failIn(l, i, KindDuplicateKey, "duplicate key "+excerpt(k))
+	}
+	d.charge(l, memMember)
+	b.o.Add(k, v)
+}
+
+func (d *decoder) finish(b *objBuilder) *toon.Object {
+	if b.exact {
+		return b.o
+	}
+	if i := b.seq.Repeat(b.key); i >= 0 {
+		failAt(b.line, 1, KindDuplicateKey, "duplicate key "+excerpt(b.o.Members[i].Key)+" in the object that starts here")
+	}
+	return b.o
+}
+
+// members reads the members of an object at depth (spec §7.2).
+func (d *decoder) members(depth int) *toon.Object {
+	b := objBuilder{o: &toon.Object{}}
+	if l := d.peek(); l != nil {
+		b.line = l.num
+		d.charge(l, memObject)
+	}
+	d.prevBlock = blockNone
+	for {
+		l := d.peek()
+		if l == nil || l.depth < depth || strings.HasPrefix(l.content, "##!") {
+			break
+		}
+		if l.depth > depth {
+			d.failIn(l, 0, KindInvalidIndent, "indented more than one level deeper than the line above")
+		}
+		c := l.content
+		if strings.HasPrefix(c, "## ") {
+			cp := *d.read()
+			l = &cp
+			k, end := d.key(l, 3)
+			rest := c[end:]
+			var v Value
+			switch {
+			case rest == "":
+				d.enter(l)
+				v = d.members(depth + 1)
+				d.leave()
+				d.prevBlock = blockNone
+			case strings.HasPrefix(rest, " ["):
+				v = d.arrayFromHeader(l, end+1, depth, nil)
+			default:
+				d.failIn(l, end, KindSyntax, "expected the end of the line or [count] after the section name")
+			}
+			d.put(&b, k, v, l, 3)
+			continue
+		}
+		if !startsKey(c) {
+			d.notAMember(l, "in an object")
+		}
+		cp := *d.read()
+		l = &cp
+		k, end := d.key(l, 0)
+		switch {
+		case end < len(c) && c[end] == '=':
+			d.put(&b, k, d.scalar(l, end+1), l, 0)
+		case end < len(c) && c[end] == '[':
+			h := d.bracket(l, end)
+			if !h.inline {
+				d.failIn(l, end, KindSyntax, "a named array outside a ## section is inline: key[N]: values")
+			}
+			d.put(&b, k, d.inlineArray(l, h), l, 0)
+		default:
+			d.notAMember(l, "in an object")
+		}
+		d.prevBlock = blockNone
+	}
+	return d.finish(&b)
+}
+
+// startsKey reports whether a line can start with a key.
+func startsKey(c string) bool {
+	ch := c[0]
+	return ch == '"' || ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')
+}
+
+// key reads a key (bare or quoted, spec §2a) at index i of l's content and
+// returns it and the index after it.
+func (d *decoder) key(l *line, i int) (string, int) {
+	c := l.content
+	if i < len(c) && c[i] == '"' {
+		s, end := d.quoted(l, i)
+		d.checkString(l, i, len(s))
+		return s, end
+	}
+	j := i
+	for j < len(c) {
+		ch := c[j]
+		if ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (j > i && isDigit(ch)) {
+			j++
+			continue
+		}
+		break
+	}
+	if j == i {
+		d.failIn(l, i, KindSyntax, "expected a key (a bare key [A-Za-z_][A-Za-z0-9_]* or a quoted string)")
+	}
+	d.checkString(l, i, j-i)
+	return c[i:j], j
+}
+
+func (d *decoder) checkString(l *line, i, n int) {
+	if n > d.lim.maxString {
+		d.failLimitIn(l, i, "MaxStringBytes", "a string of "+strconv.Itoa(n)+" bytes, longer than the limit of "+strconv.Itoa(d.lim.maxString))
+	}
+}

@@ -1,0 +1,308 @@
+package gcfvalue
+
+import (
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/graphwire/graphwire/codecs/toon"
+)
+
+// unquote parses the quoted string (spec §2.2) that starts at s[i] == '"'.
+// It returns the string and the index after its closing quote, or the
+// Kind of the error and its index.
+func unquote(s string, i int) (string, int, Kind, int) {
+	j := i + 1
+	for j < len(s) && s[j] != '"' && s[j] != '\\' && s[j] >= 0x20 {
+		j++
+	}
+	if j < len(s) && s[j] == '"' {
+		return s[i+1 : j], j + 1, "", 0 // no escape: a substring
+	}
+	buf := make([]byte, 0, j-i+16)
+	buf = append(buf, s[i+1:j]...)
+	for {
+		if j >= len(s) {
+			return "", 0, KindUnterminatedQuote, i
+		}
+		c := s[j]
+		switch {
+		case c == '"':
+			return string(buf), j + 1, "", 0
+		case c < 0x20:
+			return "", 0, KindInvalidEscape, j // a control character must be escaped
+		case c != '\\':
+			buf = append(buf, c)
+			j++
+			continue
+		}
+		if j+1 >= len(s) {
+			return "", 0, KindUnterminatedQuote, i
+		}
+		e := s[j+1]
+		switch e {
+		case '"', '\\', '/':
+			buf = append(buf, e)
+		case 'b':
+			buf = append(buf, '\b')
+		case 'f':
+			buf = append(buf, '\f')
+		case 'n':
+			buf = append(buf, '\n')
+		case 'r':
+			buf = append(buf, '\r')
+		case 't':
+			buf = append(buf, '\t')
+		case 'u':
+			r, ok := hex4(s, j+2)
+			if !ok {
+				return "", 0, KindInvalidEscape, j
+			}
+			switch {
+			case utf16.IsSurrogate(r) && r < 0xDC00:
+				r2, ok := rune(0), false
+				if j+7 < len(s) && s[j+6] == '\\' && s[j+7] == 'u' {
+					r2, ok = hex4(s, j+8)
+				}
+				if !ok || r2 < 0xDC00 || r2 > 0xDFFF {
+					return "", 0, KindInvalidSurrogate, j
+				}
+				buf = utf8.AppendRune(buf, utf16.DecodeRune(r, r2))
+				j += 6
+			case utf16.IsSurrogate(r):
+				return "", 0, KindInvalidSurrogate, j
+			default:
+				buf = utf8.AppendRune(buf, r)
+			}
+			j += 4
+		default:
+			return "", 0, KindInvalidEscape, j
+		}
+		j += 2
+	}
+}
+
+func hex4(s string, i int) (rune, bool) {
+	if i+4 > len(s) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range []byte(s[i : i+4]) {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+var quoteErrMsg = map[Kind]string{
+	KindUnterminatedQuote: "a quoted string without its closing quote",
+	KindInvalidEscape:     "an invalid escape or an unescaped control character in a quoted string",
+	KindInvalidSurrogate:  "an unpaired UTF-16 surrogate escape",
+}
+
+// quoted reads the quoted string at index i of l's content.
+func (d *decoder) quoted(l *line, i int) (string, int) {
+	s, end, kind, at := unquote(l.content, i)
+	if kind != "" {
+		d.failIn(l, at, kind, quoteErrMsg[kind])
+	}
+	return s, end
+}
+
+// cellKind classifies a tabular cell.
+type cellKind uint8
+
+const (
+	cellValue  cellKind = iota
+	cellAbsent          // ~
+	cellMarker          // ^
+	cellInline          // ^{fields}
+)
+
+// small boxes the integers 0 to 255 once, so that a table of small
+// numbers does not allocate one box per cell.
+var small = func() (b [256]Value) {
+	for i := range b {
+		b[i] = toon.Int(int64(i))
+	}
+	return b
+}()
+
+// token decodes the scalar at content[s:e] of l (spec §2.1), trimming
+// blanks. With cell false (a value context), ~ and ^ are errors; in a
+// cell they come back as their kind, and ^{fields} with its fields.
+func (d *decoder) token(l *line, s, e int, cell bool) (Value, cellKind, []field) {
+	c := l.content
+	for s < e && (c[s] == ' ' || c[s] == '\t') {
+		s++
+	}
+	for e > s && (c[e-1] == ' ' || c[e-1] == '\t') {
+		e--
+	}
+	t := c[s:e]
+	if t == "" {
+		return "", cellValue, nil
+	}
+	switch t[0] {
+	case '"':
+		str, end := d.quoted(l, s)
+		if end != e {
+			d.failIn(l, end, KindTrailingCharacters, "characters after the closing quote")
+		}
+		d.checkString(l, s, len(str))
+		d.charge(l, memBox+int64(len(str)))
+		return str, cellValue, nil
+	case '~':
+		if t == "~" {
+			if !cell {
+				d.failIn(l, s, KindInvalidMissing, "~ (absent) is valid only in a tabular row cell")
+			}
+			return nil, cellAbsent, nil
+		}
+	case '^':
+		if t == "^" || (len(t) > 1 && t[1] == '{' && t[len(t)-1] == '}') {
+			if !cell {
+				d.failIn(l, s, KindInvalidAttachment, "an attachment marker is valid only in a tabular row cell")
+			}
+			if t == "^" {
+				return nil, cellMarker, nil
+			}
+			fs, ok := parseInlineDecl(t[1:])
+			if !ok {
+				d.failIn(l, s, KindInvalidAttachment, "a malformed inline schema "+excerpt(t))
+			}
+			return nil, cellInline, fs
+		}
+	case '-':
+		if t == "-" {
+			return nil, cellValue, nil
+		}
+	case 't':
+		if t == "true" {
+			return true, cellValue, nil
+		}
+	case 'f':
+		if t == "false" {
+			return false, cellValue, nil
+		}
+	}
+	if isNumberLiteral(t) {
+		n, ok := parseNumber(t)
+		if !ok {
+			d.failIn(l, s, KindOutOfRange, "the number "+excerpt(t)+" is outside int64 or float64 (model it as a string)")
+		}
+		if n.IsInt() {
+			if i, _ := n.Int64(); i >= 0 && i < int64(len(small)) {
+				return small[i], cellValue, nil
+			}
+		}
+		d.charge(l, memBox)
+		return n, cellValue, nil
+	}
+	d.checkString(l, s, len(t))
+	d.charge(l, memBox)
+	return t, cellValue, nil
+}
+
+// scalar decodes the value text from index i of l's content to its end.
+func (d *decoder) scalar(l *line, i int) Value {
+	v, _, _ := d.token(l, i, len(l.content), false)
+	return v
+}
+
+// field is one name of a field declaration.
+type field struct {
+	name string
+	id   bool // marked @ (the identity column, spec §10a.1)
+}
+
+// parseInlineDecl parses "{a,b,...}" (the whole of s) as the field
+// declaration of an inline schema, without @ marks or duplicates.
+func parseInlineDecl(s string) ([]field, bool) {
+	if len(s) < 2 || s[0] != '{' {
+		return nil, false
+	}
+	var out []field
+	i := 1
+	for {
+		var k string
+		if i < len(s) && s[i] == '"' {
+			str, end, kind, _ := unquote(s, i)
+			if kind != "" {
+				return nil, false
+			}
+			k, i = str, end
+		} else {
+			j := i
+			for j < len(s) && s[j] != ',' && s[j] != '}' {
+				j++
+			}
+			k = s[i:j]
+			if !isBareKey(k) {
+				return nil, false
+			}
+			i = j
+		}
+		for _, f := range out {
+			if f.name == k {
+				return nil, false
+			}
+		}
+		out = append(out, field{name: k})
+		if i >= len(s) {
+			return nil, false
+		}
+		if s[i] == '}' {
+			return out, i == len(s)-1
+		}
+		if s[i] != ',' {
+			return nil, false
+		}
+		i++
+	}
+}
+
+// split returns the spans of the delim-separated tokens of l's content
+// from index i: a token that starts with '"' (after blanks) runs to its
+// closing quote, so a delimiter inside it is data.
+func (d *decoder) split(l *line, i int, delim byte) []span {
+	c := l.content
+	out := d.spans[:0]
+	for {
+		s := i
+		for i < len(c) && (c[i] == ' ' || c[i] == '\t') {
+			i++
+		}
+		if i < len(c) && c[i] == '"' {
+			_, end, kind, at := unquote(c, i)
+			if kind != "" {
+				d.failIn(l, at, kind, quoteErrMsg[kind])
+			}
+			i = end
+		}
+		if j := strings.IndexByte(c[i:], delim); j >= 0 {
+			i += j
+		} else {
+			i = len(c)
+		}
+		out = append(out, span{s, i})
+		if len(out) > d.lim.maxElements {
+			d.failLimitIn(l, s, "MaxElements", "more values on a line than the limit of "+itoa(d.lim.maxElements))
+		}
+		if i == len(c) {
+			break
+		}
+		i++
+	}
+	d.spans = out
+	return out
+}

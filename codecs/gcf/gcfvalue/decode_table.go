@@ -1,0 +1,272 @@
+package gcfvalue
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/graphwire/graphwire/internal/keyset"
+)
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// arrHeader is a parsed count bracket and what follows it on the line:
+// "[N]", "[?]", "[N:]", then "{fields}", or ": values".
+type arrHeader struct {
+	at       int // index of '[' in the line's content
+	count    int
+	deferred bool // [?]
+	keyed    bool // [N:]
+	fields   []field
+	hasDecl  bool
+	inline   bool // [N]: values
+	vals     int  // index of the values of an inline array
+	slot     int  // index into d.deferred of a [?] section
+}
+
+// bracket parses the count bracket at index i of l's content and the rest
+// of the line.
+func (d *decoder) bracket(l *line, i int) arrHeader {
+	c := l.content
+	h := arrHeader{at: i}
+	j := strings.IndexByte(c[i:], ']')
+	if c[i] != '[' || j < 0 {
+		d.failIn(l, i, KindSyntax, "expected a count bracket [N]")
+	}
+	inner := c[i+1 : i+j]
+	if strings.HasSuffix(inner, ":") {
+		h.keyed = true
+		inner = inner[:len(inner)-1]
+	}
+	if inner == "?" {
+		h.deferred = true
+	} else {
+		n, ok := parseCount(inner)
+		if !ok {
+			d.failIn(l, i+1, KindInvalidCount, "a count is 0, a decimal without leading zeros, or ?: "+excerpt(inner))
+		}
+		if n > d.lim.maxElements {
+			d.failLimitIn(l, i+1, "MaxElements", "a count of "+inner+", more than the limit of "+itoa(d.lim.maxElements))
+		}
+		h.count = n
+	}
+	i += j + 1
+	if i < len(c) && c[i] == '{' {
+		h.fields, i = d.decl(l, i)
+		h.hasDecl = true
+	}
+	if i < len(c) && c[i] == ':' && !h.keyed && !h.hasDecl {
+		h.inline = true
+		i++
+		if i < len(c) {
+			if c[i] != ' ' {
+				d.failIn(l, i, KindSyntax, "expected a space after the colon of an inline array")
+			}
+			i++
+		}
+		h.vals = i
+		i = len(c)
+	}
+	if i != len(c) {
+		d.failIn(l, i, KindSyntax, "unexpected characters after the array header: "+excerpt(c[i:]))
+	}
+	if h.keyed && !h.hasDecl {
+		d.failIn(l, h.at, KindSyntax, "a keyed table [N:] needs its field declaration {key,...}")
+	}
+	if h.deferred {
+		h.slot = len(d.deferred)
+		d.deferred = append(d.deferred, deferredCount{line: l.num})
+	}
+	return h
+}
+
+// decl parses the field declaration "{a,"b c",@id}" at index i of l's
+// content (spec §2a.3, §10a.1) and returns it and the index after it.
+func (d *decoder) decl(l *line, i int) ([]field, int) {
+	c := l.content
+	var out []field
+	var seq keyset.Seq
+	name := func(k int) string { return out[k].name }
+	i++
+	for {
+		f := field{}
+		if i < len(c) && c[i] == '@' {
+			if d.idField == "" {
+				d.failIn(l, i, KindSyntax, "an @ identity field needs key= in the header")
+			}
+			f.id = true
+			i++
+		}
+		at := i
+		f.name, i = d.key(l, i)
+		if f.id && f.name != d.idField {
+			d.failIn(l, at, KindSyntax, "the @ identity field "+excerpt(f.name)+" is not the header's key="+d.idField)
+		}
+		if len(out) >= d.lim.maxElements {
+			d.failLimitIn(l, at, "MaxElements", "more fields than the limit of "+itoa(d.lim.maxElements))
+		}
+		if seq.Add(f.name, name) {
+			d.failIn(l, at, KindDuplicateFieldName, "duplicate field name "+excerpt(f.name))
+		}
+		out = append(out, f)
+		if i >= len(c) {
+			d.failIn(l, i, KindSyntax, "a field declaration without its closing }")
+		}
+		if c[i] == '}' {
+			break
+		}
+		if c[i] != ',' {
+			d.failIn(l, i, KindSyntax, "expected , or } in a field declaration")
+		}
+		i++
+	}
+	if k := seq.Repeat(name); k >= 0 {
+		d.failIn(l, i, KindDuplicateFieldName, "duplicate field name "+excerpt(out[k].name))
+	}
+	ids := 0
+	for _, f := range out {
+		if f.id {
+			ids++
+		}
+	}
+	if ids > 1 {
+		d.failIn(l, i, KindSyntax, "more than one @ identity field")
+	}
+	return out, i + 1
+}
+
+// sharedDecl is the shared array schema of one field of one table (spec
+// §7.4.5.3).
+type sharedDecl struct {
+	set    bool
+	fields []field
+}
+
+// arrayFromHeader reads the array whose count bracket is at index i of
+// the consumed line l, its rows or items at bodyDepth. sh is the field's
+// shared array schema when the array is a row's attachment.
+func (d *decoder) arrayFromHeader(l *line, i, bodyDepth int, sh *sharedDecl) Value {
+	h := d.bracket(l, i)
+	d.enter(l)
+	defer d.leave()
+	var v Value
+	switch {
+	case h.keyed:
+		if len(h.fields) < 2 {
+			d.failIn(l, h.at, KindSyntax, "a keyed table needs at least two fields (the key column and a value field)")
+		}
+		if !h.deferred && h.count == 0 {
+			d.failIn(l, h.at, KindInvalidCount, "a keyed table with a zero count [0:]; an empty object is written as a section")
+		}
+		v = d.table(l, &h, bodyDepth)
+	case h.inline:
+		v = d.inlineArray(l, h)
+		d.prevBlock = blockArray
+	case h.hasDecl:
+		if sh != nil && !sh.set {
+			sh.set, sh.fields = true, h.fields
+		}
+		v = d.table(l, &h, bodyDepth)
+	case !h.deferred && h.count == 0:
+		v = []Value{}
+		d.prevBlock = blockArray
+	case sh != nil && sh.set:
+		h.fields = sh.fields
+		v = d.table(l, &h, bodyDepth)
+	default:
+		v = d.expanded(l, &h, bodyDepth)
+	}
+	return v
+}
+
+// inlineArray reads the values of "[N]: a,b,c" (spec §7.5).
+func (d *decoder) inlineArray(l *line, h arrHeader) Value {
+	if h.keyed || h.hasDecl {
+		d.failIn(l, h.at, KindSyntax, "an inline array has no field declaration")
+	}
+	var out []Value
+	if h.vals < len(l.content) {
+		spans := d.split(l, h.vals, ',')
+		d.charge(l, memArray+(memItem+16)*int64(len(spans))) // 16: the span
+		out = make([]Value, 0, len(spans))
+		for _, s := range spans {
+			v, _, _ := d.token(l, s.start, s.end, false)
+			out = append(out, v)
+		}
+	} else {
+		out = []Value{}
+	}
+	d.checkCount(l, &h, len(out))
+	return out
+}
+
+// checkCount checks the n items of an array against its header (spec
+// §13), or records them for a [?] section.
+func (d *decoder) checkCount(l *line, h *arrHeader, n int) {
+	if h.deferred {
+		d.deferred[h.slot].n = n
+		return
+	}
+	if n != h.count {
+		d.failIn(l, h.at, KindCountMismatch, "the array declares "+itoa(h.count)+" items and holds "+itoa(n))
+	}
+}
+
+// more reports whether another item of an array whose items sit at depth
+// follows, having read n of them.
+func (d *decoder) more(h *arrHeader, n, depth int) bool {
+	if !h.deferred && n == h.count {
+		return false
+	}
+	l := d.peek()
+	if l == nil || l.depth < depth {
+		return false
+	}
+	if l.depth > depth {
+		d.failIn(l, 0, KindInvalidIndent, "indented more than one level deeper than the line above")
+	}
+	if h.deferred && strings.HasPrefix(l.content, "##") {
+		return false
+	}
+	if h.deferred && n >= d.lim.maxElements {
+		d.failLimitIn(l, 0, "MaxElements", "an array of more items than the limit of "+itoa(d.lim.maxElements))
+	}
+	return true
+}
+
+// expanded reads the items of an expanded array (spec §7.6) at depth.
+func (d *decoder) expanded(hl *line, h *arrHeader, depth int) Value {
+	out := make([]Value, 0, min(h.count, 64))
+	for n := 0; d.more(h, n, depth); n++ {
+		l := *d.read()
+		c := l.content
+		j := 1
+		for j < len(c) && isDigit(c[j]) {
+			j++
+		}
+		if c[0] != '@' || j == 1 || j >= len(c) || c[j] != ' ' {
+			d.failIn(&l, 0, KindSyntax, "expected item @"+itoa(n)+" followed by =value, {}, or [count]")
+		}
+		if id, err := strconv.Atoi(c[1:j]); err != nil || id != n {
+			d.failIn(&l, 1, KindInvalidItemID, "item @"+c[1:j]+" where @"+itoa(n)+" is expected")
+		}
+		j++
+		var v Value
+		switch {
+		case j < len(c) && c[j] == '=':
+			v, _, _ = d.token(&l, j+1, len(c), false)
+		case c[j:] == "{}":
+			d.enter(&l)
+			v = d.members(depth + 1)
+			d.leave()
+		case j < len(c) && c[j] == '[':
+			v = d.arrayFromHeader(&l, j, depth+1, nil)
+		default:
+			d.failIn(&l, j, KindSyntax, "expected =value, {}, or [count] after the item id")
+		}
+		d.charge(&l, memItem)
+		out = append(out, v)
+	}
+	d.checkCount(hl, h, len(out))
+	d.prevBlock = blockArray
+	return out
+}

@@ -1,0 +1,149 @@
+package gcfvalue_test
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
+	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/internal/testsupport"
+	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
+)
+
+// wantLimit requires err to be a positioned *wire.DecodeError for the
+// limit named limit.
+func wantLimit(t *testing.T, err error, limit string) {
+	t.Helper()
+	var de *wire.DecodeError
+	if !errors.As(err, &de) {
+		t.Fatalf("error %v (%T) is not a *wire.DecodeError", err, err)
+	}
+	if de.Limit != limit || !errors.Is(err, wire.ErrLimit) || de.Line < 1 || de.Codec != "gcf" {
+		t.Fatalf("error %q: limit %q line %d, want limit %q", err, de.Limit, de.Line, limit)
+	}
+	if len(err.Error()) > 300 {
+		t.Fatalf("error is %d bytes long", len(err.Error()))
+	}
+}
+
+func TestDecodeLimits(t *testing.T) {
+	const head = "GCF profile=generic\n"
+	deep := head
+	for i := range 40 {
+		deep += strings.Repeat("  ", i) + "## a\n"
+	}
+	cases := []struct {
+		name, in string
+		lim      wire.Limits
+		limit    string
+	}{
+		{"input", head + "a=1\n", wire.Limits{MaxInputBytes: 10}, "MaxInputBytes"},
+		{"depth sections", deep, wire.Limits{}, "MaxDepth"},
+		{"depth items", head + "## a [1]\n@0 [1]\n  @0 [1]\n    @0 [1]: 1\n", wire.Limits{MaxDepth: 3}, "MaxDepth"},
+		{"declared rows", head + "## a [2000]{x}\n1\n", wire.Limits{MaxElements: 1000}, "MaxElements"},
+		{"inline items", head + "a[5]: 1,2,3,4,5\n", wire.Limits{MaxElements: 3}, "MaxElements"},
+		{"members", head + "a=1\nb=2\nc=3\nd=4\n", wire.Limits{MaxElements: 3}, "MaxElements"},
+		{"deferred rows", head + "## a [?]{x}\n1\n2\n3\n4\n", wire.Limits{MaxElements: 3}, "MaxElements"},
+		{"fields", head + "## a [1]{p,q,r,s}\n1|2|3|4\n", wire.Limits{MaxElements: 3}, "MaxElements"},
+		{"string", head + "a=" + strings.Repeat("x", 100) + "\n", wire.Limits{MaxStringBytes: 50}, "MaxStringBytes"},
+		{"quoted string", head + "a=\"" + strings.Repeat("x", 100) + "\"\n", wire.Limits{MaxStringBytes: 50}, "MaxStringBytes"},
+		{"key", head + strings.Repeat("k", 100) + "=1\n", wire.Limits{MaxStringBytes: 50}, "MaxStringBytes"},
+		{"field name", head + "## a [1]{" + strings.Repeat("k", 100) + "}\n1\n", wire.Limits{MaxStringBytes: 50}, "MaxStringBytes"},
+		{"memory", head + "## a [?]{x}\n" + strings.Repeat("1\n", 1000), wire.Limits{MaxMaterializedBytes: 10_000}, "MaxMaterializedBytes"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := gcfvalue.Decode([]byte(c.in), gcfvalue.Options{Limits: c.lim})
+			wantLimit(t, err, c.limit)
+		})
+	}
+}
+
+func TestEncodeLimits(t *testing.T) {
+	var deep toon.Value = toon.Int(1)
+	for range 40 {
+		deep = []toon.Value{deep, "x"}
+	}
+	long := strings.Repeat("x", 100)
+	cases := []struct {
+		name  string
+		v     toon.Value
+		lim   wire.Limits
+		limit string
+	}{
+		{"depth", deep, wire.Limits{}, "MaxDepth"},
+		{"items", []toon.Value{toon.Int(1), toon.Int(2), toon.Int(3)}, wire.Limits{MaxElements: 2}, "MaxElements"},
+		{"string", &toon.Object{Members: []toon.Member{{Key: "a", Value: long}}}, wire.Limits{MaxStringBytes: 50}, "MaxStringBytes"},
+		{"key", &toon.Object{Members: []toon.Member{{Key: long, Value: toon.Int(1)}}}, wire.Limits{MaxStringBytes: 50}, "MaxStringBytes"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := gcfvalue.Encode(c.v, gcfvalue.Options{Limits: c.lim})
+			var ee *wire.EncodeError
+			if !errors.As(err, &ee) || ee.Limit != c.limit || !errors.Is(err, wire.ErrLimit) || out != nil {
+				t.Fatalf("Encode = %q, %v; want a *wire.EncodeError for %s", out, err, c.limit)
+			}
+		})
+	}
+}
+
+// TestDecodeMemory holds the decoder to 16 times its input plus 16 MiB of
+// peak heap on documents of about 4 MiB, the hostile shapes (a table of
+// one tiny column, a wide table of one-digit cells) and the ordinary ones.
+// A hostile shape whose value cannot fit that bound is refused with a
+// limit error instead.
+func TestDecodeMemory(t *testing.T) {
+	if testsupport.Race {
+		t.Skip("the race detector changes allocation")
+	}
+	const size = 4 << 20
+	rep := func(head, unit string) []byte {
+		return []byte("GCF profile=generic\n" + head + strings.Repeat(unit, size/len(unit)))
+	}
+	wide := strings.Repeat("1|", 49) + "1\n"
+	var cols []string
+	for i := range 50 {
+		cols = append(cols, "c"+strconv.Itoa(i))
+	}
+	var kv strings.Builder
+	for i := 0; kv.Len() < size; i++ {
+		kv.WriteString("  k" + strconv.Itoa(i) + "=some value\n")
+	}
+	cases := []struct {
+		name    string
+		in      []byte
+		refused bool
+	}{
+		{"one tiny column", rep("## a [?]{x}\n", "1\n"), true},
+		{"wide one-digit cells", rep("## a [?]{"+strings.Join(cols, ",")+"}\n", wide), true},
+		{"records", rep("## a [?]{id,name,role,score}\n", "1234|Alice Smith|engineer|0.75\n"), false},
+		{"key values", []byte("GCF profile=generic\n## o\n" + kv.String()), false},
+		{"inline numbers", []byte("GCF profile=generic\na[?]: " + strings.TrimSuffix(strings.Repeat("123,", size/4), ",") + "\n"), false},
+
+		{"null cells", rep("## a [?]{p,q,r,s}\n", "-|-|-|-\n"), true},
+		{"absent cells", rep("## a [?]{p,q,r,s}\n", "1|~|~|~\n"), true},
+		{"sparse records", rep("## a [?]{id,name,note,tag}\n", "1234|Alice Smith|~|~\n"), false},
+	}
+	for _, c := range cases {
+		if len(c.in) == 0 {
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) {
+			var err error
+			f := wiretest.Measure(func() { _, err = gcfvalue.Decode(c.in, gcfvalue.Options{}) })
+			if c.refused {
+				wantLimit(t, err, "MaxMaterializedBytes")
+			} else if err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			bound := wiretest.DecodeMemoryBound(len(c.in))
+			t.Logf("%d bytes in: %v (bound %d KiB)", len(c.in), f, bound>>10)
+			if f.PeakHeap > bound {
+				t.Fatalf("peak heap %d KiB for %d bytes of input, more than %d KiB", f.PeakHeap>>10, len(c.in), bound>>10)
+			}
+		})
+	}
+}

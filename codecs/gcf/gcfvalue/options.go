@@ -1,0 +1,50 @@
+package gcfvalue
+
+import (
+	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// Value is a JSON value as codecs/toon represents it: nil, bool,
+// toon.Number, string, []toon.Value or *toon.Object. The encoder also
+// accepts int, int64 and float64 for numbers and a nil *toon.Object for
+// null, as toon.Marshal does.
+type Value = toon.Value
+
+// Options bound what the encoder writes and the decoder reads. The zero
+// value applies wire.DefaultLimits.
+type Options struct {
+	// Limits: MaxInputBytes bounds a decoder's input; MaxDepth the nesting
+	// of containers (objects and arrays; the root container is at depth
+	// 1); MaxElements the members of one object, items of one array and
+	// columns of one table; MaxStringBytes every string and key;
+	// MaxMaterializedBytes the memory the decoded value takes, as the
+	// decoder estimates it while building the value (heapBudget lowers it
+	// further for a short input). A zero field takes its default
+	// (wire.DefaultLimits).
+	Limits wire.Limits
+}
+
+// limits is Options.Limits resolved.
+type limits struct {
+	maxInput    int64
+	maxDepth    int
+	maxElements int
+	maxString   int
+	maxMem      int64
+}
+
+// heapBudget is the most memory, as the decoder estimates it, that the
+// value decoded from n input bytes may take: 10 times the input plus 10
+// MiB, which keeps the peak heap of a decode, its transient allocations
+// and the garbage the collector has not yet reclaimed included, within 16
+// times the input plus 16 MiB.
+func heapBudget(n int) int64 { return 10*int64(n) + 10<<20 }
+
+func (o Options) resolve() (limits, error) {
+	l, err := o.Limits.WithDefaults()
+	if err != nil {
+		return limits{}, err
+	}
+	return limits{maxInput: l.MaxInputBytes, maxDepth: l.MaxDepth, maxElements: l.MaxElements, maxString: l.MaxStringBytes, maxMem: l.MaxMaterializedBytes}, nil
+}

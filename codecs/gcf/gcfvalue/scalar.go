@@ -1,0 +1,245 @@
+package gcfvalue
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/graphwire/graphwire/codecs/toon"
+)
+
+// appendNumber writes n in the canonical form of spec §2.3.1: an int64 in
+// plain digits; a float64 in plain decimal when 1e-6 <= |n| < 2^53 and in
+// normalized exponent form (1.25e+21, 4e-7) otherwise; zero, -0 included,
+// as 0. n must be finite (the encoder checks).
+func appendNumber(dst []byte, n toon.Number) []byte {
+	if n.IsInt() {
+		i, _ := n.Int64()
+		return strconv.AppendInt(dst, i, 10)
+	}
+	return appendFloat(dst, n.Float64())
+}
+
+func appendFloat(dst []byte, f float64) []byte {
+	if f == 0 {
+		return append(dst, '0')
+	}
+	if a := math.Abs(f); a >= 1e-6 && a < 1<<53 {
+		return strconv.AppendFloat(dst, f, 'f', -1, 64)
+	}
+	n := len(dst)
+	dst = strconv.AppendFloat(dst, f, 'e', -1, 64)
+	// Go writes at least two exponent digits (4e-07): drop the leading
+	// zeros of the exponent.
+	e := strings.LastIndexAny(string(dst[n:]), "+-") + n + 1
+	z := e
+	for z < len(dst)-1 && dst[z] == '0' {
+		z++
+	}
+	return append(dst[:e], dst[z:]...)
+}
+
+// isNumberLiteral reports whether s matches the JSON number grammar with
+// ASCII digits only (spec §2.3).
+func isNumberLiteral(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	if i >= len(s) {
+		return false
+	}
+	switch {
+	case s[i] == '0':
+		i++
+	case s[i] >= '1' && s[i] <= '9':
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	default:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		j := i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		if i == j {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		j := i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		if i == j {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// parseNumber converts a literal already known to match the number grammar:
+// an integer literal (no '.', 'e' or 'E') to an exact int64, anything else
+// to the nearest float64. ok is false when the value is outside the numeric
+// domain (spec §2.3.2): an integer outside int64, a float past float64.
+func parseNumber(s string) (n toon.Number, ok bool) {
+	if !strings.ContainsAny(s, ".eE") {
+		i, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return n, false
+		}
+		return toon.Int(i), true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return n, false
+	}
+	if f == 0 {
+		f = 0 // -0.0 reads as 0 (spec §2.3.1)
+	}
+	return toon.Float(f), true
+}
+
+// isBareKey reports whether k is a bare-key: [A-Za-z_][A-Za-z0-9_]*.
+func isBareKey(k string) bool {
+	if k == "" {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && isDigit(c)) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// appendKey writes k bare when it is a bare-key and quoted otherwise (spec
+// §2a.1).
+func appendKey(dst []byte, k string) []byte {
+	if isBareKey(k) {
+		return append(dst, k...)
+	}
+	return appendQuoted(dst, k)
+}
+
+// appendString writes s bare, or quoted when spec §2.4 requires it.
+func appendString(dst []byte, s string) []byte {
+	if needsQuotes(s) {
+		return appendQuoted(dst, s)
+	}
+	return append(dst, s...)
+}
+
+// needsQuotes reports whether the string s must be quoted (spec §2.4). The
+// delimiters '|' and ',' are quoted in every context, not only where they
+// are active (a row cell, a primitive array item), so that a value reads the
+// same wherever it is moved; likewise every string of the shape ^{...} is
+// quoted, whether or not what is between the braces is a valid field
+// declaration.
+func needsQuotes(s string) bool {
+	switch s {
+	case "", "-", "~", "^", "true", "false":
+		return true
+	}
+	if isNumberLiteral(s) || isNumericLike(s) {
+		return true
+	}
+	switch s[0] {
+	case '#', '@', '.':
+		return true
+	}
+	if s[0] == '^' && s[1%len(s)] == '{' && s[len(s)-1] == '}' {
+		return true
+	}
+	first, _ := utf8.DecodeRuneInString(s)
+	last, _ := utf8.DecodeLastRuneInString(s)
+	if unicode.IsSpace(first) || unicode.IsSpace(last) {
+		return true
+	}
+	open := false // a '[' seen, for the inline-array pattern [...]:
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c < 0x20 || c == '"' || c == '\\' || c == '|' || c == ',':
+				return true
+			case c == '[':
+				open = true
+			case c == ']' && open && i+1 < len(s) && s[i+1] == ':':
+				return true
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r >= 0x80 && r <= 0x9F) || r == 0xFEFF || unicode.IsSpace(r) {
+			return true
+		}
+		i += size
+	}
+	return false
+}
+
+// isNumericLike reports whether s begins like a malformed number (spec
+// §2.4): [+-] then an optional '.' then an ASCII digit; '.' then a digit;
+// '0' then a digit.
+func isNumericLike(s string) bool {
+	i := 0
+	if s[0] == '+' || s[0] == '-' {
+		i++
+		if i < len(s) && s[i] == '.' {
+			i++
+		}
+		return i < len(s) && isDigit(s[i])
+	}
+	return len(s) > 1 && (s[0] == '.' || s[0] == '0') && isDigit(s[1])
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendQuoted writes s as a quoted string (spec §2.2): '"' and '\\'
+// escaped, control characters as \b \f \n \r \t or \u00XX, everything else
+// literal UTF-8. s must be valid UTF-8 (the encoder checks).
+func appendQuoted(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		case '\f':
+			dst = append(dst, '\\', 'f')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		}
+		start = i + 1
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
