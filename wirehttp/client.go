@@ -123,6 +123,7 @@ func (c *Client) Do(req *http.Request) (*wire.GraphResponse, error) {
 	if res.StatusCode >= 300 {
 		line, _ := bufio.NewReader(io.LimitReader(res.Body, 200)).ReadString('\n')
 		line = strings.TrimSpace(strings.TrimPrefix(line, "wirehttp: "))
+		io.Copy(io.Discard, io.LimitReader(res.Body, 4<<10)) //nolint:errcheck // to reuse the connection
 		return nil, &Error{Status: res.StatusCode,
 			Msg: fmt.Sprintf("upstream answered %s: %s", res.Status, line)}
 	}

@@ -412,7 +412,8 @@ func (st *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// Codecs lists the codecs the Server offers, in its order of preference.
+// Codecs lists the codecs the Server offers, in its order of preference:
+// those of its registry when New was called (see ErrCodecNotServed).
 func (s *Server) Codecs() []wire.Info {
 	out := make([]wire.Info, len(s.offers))
 	for i, o := range s.offers {
