@@ -164,3 +164,40 @@ func TestRespondEncodedDoesNotEncode(t *testing.T) {
 		t.Errorf("the codec encoded: %d AppendEncode, %d EncodeTo calls", appends.Load(), streams.Load())
 	}
 }
+
+// Under Options.Envelope, bytes already encoded in a text codec are
+// wrapped as an encoded answer is: the same bytes Static sends for the
+// page's response; without Encoded.Response, the server's fault.
+func TestRespondEncodedEnvelope(t *testing.T) {
+	resp := caseByName(t, "traversal_s")
+	res, err := fit.Page(resp, fit.Options{Codec: "toon", Budget: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h hookLog
+	s, err := wirehttp.New(nil, h.options(wirehttp.Options{Envelope: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/static", s.Static(res.Page))
+	mux.Handle("/page", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.RespondEncoded(w, r, wirehttp.Encoded{Codec: "toon", Body: res.Encoding, Response: res.Page})
+	}))
+	mux.Handle("/bare", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.RespondEncoded(w, r, wirehttp.Encoded{Codec: "toon", Body: res.Encoding})
+	}))
+	base := startServer(t, mux, wirehttp.ServerOptions{})
+	client := &http.Client{Timeout: 30 * time.Second}
+	_, whdr, want := get(t, client, "GET", base+"/static?format=toon")
+	code, hdr, got := get(t, client, "GET", base+"/page")
+	if code != 200 || hdr.Get("Content-Type") != wirehttp.EnvelopeMediaType || hdr.Get("ETag") != whdr.Get("ETag") {
+		t.Errorf("enveloped page: %d %q %q; Static: %q %q", code, hdr.Get("Content-Type"), hdr.Get("ETag"), whdr.Get("Content-Type"), whdr.Get("ETag"))
+	}
+	if d := cmp.Diff(string(want), string(got)); d != "" {
+		t.Errorf("enveloped page (-Static +RespondEncoded):\n%s", d)
+	}
+	if code, _, _ := get(t, client, "GET", base+"/bare"); code != 500 || !strings.Contains(h.log(), "Encoded.Response") {
+		t.Errorf("envelope without Encoded.Response: %d, log %q", code, h.log())
+	}
+}
