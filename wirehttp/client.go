@@ -101,13 +101,14 @@ func (c *Client) Get(ctx context.Context, rawURL string) (*wire.GraphResponse, e
 	return c.Do(req)
 }
 
-// Do sends req with the Client's Accept and Header and decodes the
-// answer. An answer of status 300 or more (redirects net/http did not
-// follow, 4xx, 5xx) is an *Error with that status and the first line of
-// its body (at most 200 bytes of it); a Content-Type no codec of the
-// registry reads is an error matching wire.ErrUnknownCodec; a body the
-// codec refuses is its *wire.DecodeError (matching wire.ErrLimit past
-// MaxInputBytes).
+// Do sends req, with the Client's Header added to its header and its
+// Accept set to the Client's (send each req through one Do only), and
+// decodes the answer. An answer of status 300 or more (redirects
+// net/http did not follow, 4xx, 5xx) is an *Error with that status and
+// the first line of its body (at most 200 bytes of it); a Content-Type
+// no codec of the registry reads is an error matching
+// wire.ErrUnknownCodec; a body the codec refuses is its
+// *wire.DecodeError (matching wire.ErrLimit past MaxInputBytes).
 func (c *Client) Do(req *http.Request) (*wire.GraphResponse, error) {
 	for k, vs := range c.header {
 		for _, v := range vs {

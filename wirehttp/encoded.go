@@ -44,8 +44,9 @@ type Encoded struct {
 // matching If-None-Match, HEAD without a body, and GKG's envelope around
 // a text codec under Options.Envelope. A format or an Accept that names
 // no codec of encs is 406, listing those of encs; an unknown format 400.
-// Like Respond it does not compress: wrap the handler with Wrap, and
-// compressed answers get the tags of Compression.
+// Like Respond it does not compress: wrap the handler with Wrap, which
+// suffixes the tag of a compressed answer as the package doc's
+// Compression says.
 //
 // encs must be non-empty, each Codec served by the Server and given once,
 // each ETag empty or a quoted strong tag: otherwise the request is
