@@ -83,13 +83,13 @@ func (c *catalog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		default:
 			w.Header().Set("Allow", "GET, HEAD, POST")
-			c.s.WriteError(w, &Error{Status: http.StatusMethodNotAllowed, Msg: "method " + clip(r.Method) + " not allowed on / (allowed: GET, HEAD, POST)"})
+			c.s.WriteError(w, r, &Error{Status: http.StatusMethodNotAllowed, Msg: "method " + clip(r.Method) + " not allowed on / (allowed: GET, HEAD, POST)"})
 		}
 		return
 	}
 	h, ok := c.byName[name]
 	if !ok {
-		c.s.WriteError(w, &Error{Status: http.StatusNotFound, Msg: fmt.Sprintf("no response named %q (GET / lists them)", clip(name))})
+		c.s.WriteError(w, r, &Error{Status: http.StatusNotFound, Msg: fmt.Sprintf("no response named %q (GET / lists them)", clip(name))})
 		return
 	}
 	h.ServeHTTP(w, r)

@@ -20,8 +20,10 @@
 // bare http.Server instead leaves slow clients free to hold connections
 // and memory forever.
 //
-// A Server works with any *wire.Registry, user codecs included; it serves
-// the codecs registered when New is called.
+// A Server works with any *wire.Registry, user codecs included. Its codec
+// set is fixed when New is called; see "The codec set". Bytes already
+// encoded, such as a fit page's, are served by RespondEncoded; a Client
+// fetches graph responses from another server (see "Client").
 //
 // # Choosing the codec
 //
@@ -85,10 +87,50 @@
 // or that would be longer than MaxInputBytes), 503 with Retry-After: 1
 // (past the in-flight bound), and 500 only for the server's own faults,
 // such as a codec that cannot encode the server's own response: its
-// body is a generic line, its cause goes to Options.ErrorLog. No error
+// body is a generic line ("wirehttp: internal server error"), its cause
+// goes to Options.ErrorLog with the request's method and path. No error
 // body carries a socket address, a file path or a Go error's text other
-// than a decoder's or encoder's positioned message. Every error is an
-// *Error, which callers can inspect with errors.As.
+// than a decoder's or encoder's positioned message (a response the server
+// cannot encode, say a NaN in json, is a 500 whose body does not quote
+// the encoder: its path and value are the server's data). Every error is
+// an *Error, which callers can inspect with errors.As.
+//
+// Options.OnError, when set, is called for every error answer, the
+// client's and the server's, with the request and the *Error answered
+// (a fault that was no *Error comes as one of status 500 with the fault
+// in Err): count them by status, or log them the service's own way. It
+// complements ErrorLog rather than replacing it: ErrorLog keeps logging
+// the server's own faults, and log.New(io.Discard, "", 0) silences it.
+// Handlers of your own answer through WriteError(w, r, err) to get the
+// same status rules, log and hook.
+//
+// # The codec set
+//
+// A Server serves the codecs its registry held when New was called,
+// never more: negotiation, Static's encodings, Catalog's index and the
+// lists in error messages all agree on that set for the Server's life.
+// Register user codecs before New, or build a new Server after
+// registering one (New is cheap) and switch handlers. A codec registered
+// later is deliberately not served, and not silently either: a request
+// for it (?format= one of its names, or an Accept only it matches) is
+// answered 400 or 406 as for any codec not offered, its *Error matches
+// ErrCodecNotServed (and OnError sees it), and the first such request
+// for each codec writes to ErrorLog that the codec was registered after
+// New. Server.Codecs lists the set.
+//
+// # Bytes already encoded
+//
+// RespondEncoded answers with bytes a codec already wrote, a fit page's
+// Encoding for instance, without encoding anything: Encoded names the
+// codec (a name, alias or media type), the bytes, and optionally the
+// ETag to send (else the Server's own over the bytes, the same tag
+// Respond and Static give the same bytes). The request negotiates among
+// the encodings given, by the rules above: a format or Accept that names
+// a served codec not among them is 406, listing those that are. ETag,
+// 304, HEAD, Vary and the envelope are those of any answer; compression
+// that of Wrap. An encoding the Server cannot serve (a codec it does not
+// serve, two in one codec, an ETag that is not a quoted strong tag) is
+// the server's fault, 500.
 //
 // Hashing needs the bytes before the first header is sent. Static encodes
 // each format once, on its first request, and keeps bytes and tag.
@@ -187,4 +229,30 @@
 // With both, a peak of resident memory stays under MaxInFlightBytes plus
 // the process's idle level and a few hundred MiB of runtime headroom and
 // connection buffers, however many clients come and however slowly.
+//
+// # Client
+//
+// A Client fetches graph responses over HTTP from any server that
+// negotiates by Accept (this package's, or GKG's):
+//
+//	c, err := wirehttp.NewClient(nil, wirehttp.ClientOptions{Format: "llm"})
+//	...
+//	for page, err := range c.Pages(ctx, "https://host/api/graph?q=...") {
+//		if err != nil {
+//			return err // an *Error for a status of 300 or more
+//		}
+//		use(page)
+//	}
+//
+// It asks for ClientOptions.Format by its media type in Accept (every
+// codec of the registry when empty), reads the answer within the
+// registry's Limits.MaxInputBytes (wire.ErrLimit past it, checked by
+// Content-Length before reading), and decodes it by its Content-Type
+// through wire.Registry.LookupMediaType, whatever format the server
+// chose; an answer without Content-Type is read as it looks. Pages
+// follows schema v5's next_cursor, putting it in the CursorParam query
+// parameter ("cursor") of the same URL, until a page has none; a cursor
+// given twice is an error, not a loop. The Client reads an answer whole
+// before decoding it, as the codecs decode from bytes: memory is bounded
+// by the limit, not by streaming. It does not unwrap GKG's envelope.
 package wirehttp

@@ -43,9 +43,9 @@ var (
 // the server's (500).
 func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp *wire.GraphResponse, c *charge, converted bool) {
 	w.Header().Add("Vary", "Accept")
-	i, err := s.negotiate(r)
+	i, err := s.negotiate(r, nil)
 	if err != nil {
-		s.WriteError(w, err)
+		s.WriteError(w, r, err)
 		return
 	}
 	o := &s.offers[i]
@@ -66,7 +66,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp *wire.Grap
 	body, ctype, err := s.encodeCharged((*bp)[:0], o, resp, c, limit)
 	*bp = body[:0]
 	if err != nil {
-		s.WriteError(w, s.encodeFailure(o, err, limit, converted))
+		s.WriteError(w, r, s.encodeFailure(o, err, limit, converted))
 		return
 	}
 	if s.writeHead(w, r, ctype, etagOf(ctype, body), int64(len(body))) {
@@ -113,7 +113,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, o *offer, se wir
 	hc := newHashCounter(ctype)
 	hc.max = limit
 	if err := se.EncodeTo(hc, resp); err != nil {
-		s.WriteError(w, s.encodeFailure(o, err, limit, converted))
+		s.WriteError(w, r, s.encodeFailure(o, err, limit, converted))
 		return
 	}
 	if !s.writeHead(w, r, ctype, hc.etag(), hc.n) {
@@ -218,20 +218,20 @@ func (s *Server) Convert() http.Handler {
 	return s.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", "POST")
-			s.WriteError(w, &Error{Status: http.StatusMethodNotAllowed, Msg: "method " + clip(r.Method) + " not allowed (allowed: POST)"})
+			s.WriteError(w, r, &Error{Status: http.StatusMethodNotAllowed, Msg: "method " + clip(r.Method) + " not allowed (allowed: POST)"})
 			return
 		}
 		// Refuse an unacceptable answer before reading the body.
-		if _, err := s.negotiate(r); err != nil {
+		if _, err := s.negotiate(r, nil); err != nil {
 			s.linger(r)
 			w.Header().Add("Vary", "Accept")
-			s.WriteError(w, err)
+			s.WriteError(w, r, err)
 			return
 		}
 		resp, c, err := s.decodeRequest(w, r)
 		defer c.release()
 		if err != nil {
-			s.WriteError(w, err)
+			s.WriteError(w, r, err)
 			return
 		}
 		s.respond(w, r, resp, c, true)

@@ -74,16 +74,33 @@ type Options struct {
 	// DefaultFreeMemoryAfter (1 s); a negative value never does.
 	FreeMemoryAfter time.Duration
 
-	// ErrorLog receives the server's own faults (an answer it cannot
-	// encode), which clients see only as a generic 500. Nil means the
-	// log package's standard logger.
+	// ErrorLog receives the server's own faults, one line each with the
+	// request's method and path: an answer it cannot encode (clients see
+	// only a generic 500), a request for a codec registered after New
+	// (once per codec; see ErrCodecNotServed). Nil means the log
+	// package's standard logger; log.New(io.Discard, "", 0) silences it.
 	ErrorLog *log.Logger
+
+	// OnError, when set, is called for every error answer the Server
+	// writes, the client's (4xx) and the server's (5xx) alike, with the
+	// request and the *Error answered, after the answer is written: for
+	// counting errors by status, or logging them in the service's own
+	// way. It complements ErrorLog, which still logs the server's faults
+	// (an Error of status 500 has their cause in Err; its Msg is the
+	// generic line the client got). It runs on the request's goroutine
+	// and must be safe for concurrent use. Errors after an answer's
+	// status was sent (a client that went away) are not answers and are
+	// not reported.
+	OnError func(r *http.Request, err *Error)
 }
 
 // Server answers HTTP requests with graph responses in the format each
 // client negotiates. It is immutable once built and safe for concurrent
 // use. It serves the codecs registered in its registry when New was
-// called: register user codecs first.
+// called, never more: register user codecs first, or build a new Server
+// after registering one (New is cheap). A request for a codec registered
+// later is refused as any codec not offered, matching ErrCodecNotServed,
+// and logged (see ErrCodecNotServed).
 type Server struct {
 	reg      *wire.Registry
 	limits   wire.Limits
@@ -95,6 +112,7 @@ type Server struct {
 	opts     Options
 	compress func(http.Handler) http.HandlerFunc // nil without Compress
 	budget   *budget
+	late     sync.Map // canonical name of a codec registered after New -> logged
 }
 
 // New builds a Server over reg (nil: wire.DefaultRegistry()). It fails
@@ -210,65 +228,82 @@ func New(reg *wire.Registry, o Options) (*Server, error) {
 	return s, nil
 }
 
-// Error is a request the Server refuses, with the HTTP status it answers
-// and a message saying what is wrong and what is offered. Negotiate and
-// DecodeRequest return it; WriteError writes it.
-type Error struct {
-	Status int    // http.StatusBadRequest, StatusNotAcceptable, ...
-	Msg    string // one line
-	Err    error  // the underlying error, such as a *wire.DecodeError
-}
-
-func (e *Error) Error() string { return "wirehttp: " + e.Msg }
-
-func (e *Error) Unwrap() error { return e.Err }
-
 // Negotiate returns the codec that answers r: the one its format query
 // parameter names (any name or alias, any case), else the one its Accept
 // field prefers (ties broken by the server's order), else the Default.
 // An unknown format is an *Error with status 400 listing the names; an
 // Accept field that no codec satisfies is an *Error with status 406
-// listing the media types offered.
+// listing the media types offered. Both match ErrCodecNotServed when the
+// codec asked for was registered after New.
 func (s *Server) Negotiate(r *http.Request) (wire.Codec, error) {
-	i, err := s.negotiate(r)
+	i, err := s.negotiate(r, nil)
 	if err != nil {
 		return nil, err
 	}
 	return s.offers[i].codec, nil
 }
 
-func (s *Server) negotiate(r *http.Request) (int, error) {
+// negotiate returns the index in s.offers of the codec that answers r,
+// chosen among the offers whose indices among lists in the server's order
+// (nil: all of them), by the rules of Negotiate. A format that names a
+// codec outside among is 406, listing those in among.
+func (s *Server) negotiate(r *http.Request, among []int) (int, error) {
 	if r.URL != nil && strings.Contains(r.URL.RawQuery, "format") {
 		if vs, ok := r.URL.Query()["format"]; ok {
 			name := ""
 			if len(vs) > 0 {
 				name = vs[0]
 			}
-			if i, ok := s.byName[lower(name)]; ok {
-				return i, nil
+			i, ok := s.byName[lower(name)]
+			if !ok {
+				return 0, s.unknownFormat(r, name)
 			}
-			return 0, &Error{Status: http.StatusBadRequest,
-				Msg: fmt.Sprintf("unknown format %q (have: %s)", clip(name), s.names)}
+			if among != nil && !slices.Contains(among, i) {
+				return 0, &Error{Status: http.StatusNotAcceptable,
+					Msg: fmt.Sprintf("format %q is not available here (available: %s)", clip(name), s.listOf(among, false))}
+			}
+			return i, nil
 		}
+	}
+	def := s.def
+	if among != nil && !slices.Contains(among, def) {
+		def = among[0]
 	}
 	accept := r.Header.Values("Accept")
 	if len(accept) == 0 {
-		return s.def, nil
+		return def, nil
+	}
+	offers := s.offers
+	if among != nil {
+		offers = make([]offer, len(among))
+		for k, i := range among {
+			offers[k] = s.offers[i]
+		}
 	}
 	var buf [16]rangeMatch
 	var best []rangeMatch
-	if len(s.offers) <= len(buf) {
-		best = buf[:len(s.offers)]
+	if len(offers) <= len(buf) {
+		best = buf[:len(offers)]
 	} else {
-		best = make([]rangeMatch, len(s.offers))
+		best = make([]rangeMatch, len(offers))
 	}
-	i, parsed, _ := choose(accept, s.offers, best)
+	i, parsed, _ := choose(accept, offers, best)
 	if !parsed {
-		return s.def, nil
+		return def, nil
 	}
 	if i < 0 {
-		return 0, &Error{Status: http.StatusNotAcceptable,
-			Msg: fmt.Sprintf("no format matches Accept %q (offered: %s)", clip(accept[0]), s.types)}
+		types := s.types
+		var late error
+		if among == nil {
+			late = s.lateAccept(r, accept)
+		} else {
+			types = s.listOf(among, true)
+		}
+		return 0, &Error{Status: http.StatusNotAcceptable, Err: late,
+			Msg: fmt.Sprintf("no format matches Accept %q (offered: %s)", clip(accept[0]), types)}
+	}
+	if among != nil {
+		i = among[i]
 	}
 	return i, nil
 }
@@ -280,37 +315,6 @@ func clip(s string) string {
 		return s
 	}
 	return s[:max] + "..."
-}
-
-// WriteError answers r with err: the status of an *Error and its
-// message as one line of text. Any other error, and an *Error of status
-// 500, is the server's own fault: it goes to Options.ErrorLog, and the
-// client gets 500 with a generic line. A 503 carries Retry-After: 1;
-// 408, 413 and 503 close the connection, whose request body may be
-// unread.
-func (s *Server) WriteError(w http.ResponseWriter, err error) {
-	status := http.StatusInternalServerError
-	msg := "wirehttp: internal server error"
-	var he *Error
-	if errors.As(err, &he) && he.Status != http.StatusInternalServerError {
-		status, msg = he.Status, he.Error()
-	} else {
-		s.opts.ErrorLog.Printf("wirehttp: %v", err)
-	}
-	h := w.Header()
-	h.Del("ETag")
-	h.Del("Content-Length")
-	h.Set("Content-Type", "text/plain; charset=utf-8")
-	h.Set("X-Content-Type-Options", "nosniff")
-	switch status {
-	case http.StatusServiceUnavailable:
-		h.Set("Retry-After", "1")
-		h.Set("Connection", "close")
-	case http.StatusRequestTimeout, http.StatusRequestEntityTooLarge:
-		h.Set("Connection", "close")
-	}
-	w.WriteHeader(status)
-	fmt.Fprintln(w, msg)
 }
 
 // contentType is the codec's media type, with charset=utf-8 for text.
@@ -381,13 +385,13 @@ func (st *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s := st.s
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		s.WriteError(w, &Error{Status: http.StatusMethodNotAllowed, Msg: "method " + clip(r.Method) + " not allowed (allowed: GET, HEAD)"})
+		s.WriteError(w, r, &Error{Status: http.StatusMethodNotAllowed, Msg: "method " + clip(r.Method) + " not allowed (allowed: GET, HEAD)"})
 		return
 	}
 	w.Header().Add("Vary", "Accept")
-	i, err := s.negotiate(r)
+	i, err := s.negotiate(r, nil)
 	if err != nil {
-		s.WriteError(w, err)
+		s.WriteError(w, r, err)
 		return
 	}
 	rp := &st.reps[i]
@@ -400,7 +404,7 @@ func (st *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	})
 	if rp.err != nil {
-		s.WriteError(w, rp.err)
+		s.WriteError(w, r, rp.err)
 		return
 	}
 	if s.writeHead(w, r, rp.ctype, rp.etag, int64(len(rp.body))) {
@@ -408,7 +412,8 @@ func (st *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// Codecs lists the codecs the Server offers, in its order of preference.
+// Codecs lists the codecs the Server offers, in its order of preference:
+// those of its registry when New was called (see ErrCodecNotServed).
 func (s *Server) Codecs() []wire.Info {
 	out := make([]wire.Info, len(s.offers))
 	for i, o := range s.offers {

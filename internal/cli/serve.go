@@ -7,19 +7,23 @@ package cli
 // timeout and the in-flight bound of wirehttp set (-read-timeout,
 // -write-timeout, -max-inflight). One line per request goes to stderr;
 // SIGINT or SIGTERM stops it cleanly (http.Server.Shutdown, 10 s for
-// requests in flight).
+// requests in flight), after a line counting the error answers by status
+// (wirehttp's Options.OnError).
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"log"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -57,8 +61,9 @@ func runServe(env *Env) error {
 		return usagef("-max-inflight must be at least 0, -read-timeout and -write-timeout above 0")
 	}
 	errLog := log.New(env.Stderr, "wirebench serve: ", 0)
+	var errs errorCounts
 	s, err := wirehttp.New(nil, wirehttp.Options{Envelope: *envelope, Compress: *compress,
-		MaxInFlightBytes: *maxInFlight, ErrorLog: errLog})
+		MaxInFlightBytes: *maxInFlight, ErrorLog: errLog, OnError: errs.add})
 	if err != nil {
 		return err
 	}
@@ -93,8 +98,40 @@ func runServe(env *Env) error {
 	if err != nil {
 		return fmt.Errorf("shutting down: %w", err)
 	}
+	logger.Printf("wirebench serve: %s", errs.summary())
 	logger.Printf("wirebench serve: stopped")
 	return nil
+}
+
+// errorCounts counts error answers by status.
+type errorCounts struct {
+	mu       sync.Mutex
+	byStatus map[int]int
+}
+
+func (c *errorCounts) add(_ *http.Request, err *wirehttp.Error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byStatus == nil {
+		c.byStatus = map[int]int{}
+	}
+	c.byStatus[err.Status]++
+}
+
+// summary is "3 error answers: 400 x2, 406 x1" ("no error answers").
+func (c *errorCounts) summary() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.byStatus) == 0 {
+		return "no error answers"
+	}
+	total := 0
+	var parts []string
+	for _, st := range slices.Sorted(maps.Keys(c.byStatus)) {
+		total += c.byStatus[st]
+		parts = append(parts, fmt.Sprintf("%d x%d", st, c.byStatus[st]))
+	}
+	return fmt.Sprintf("%d error answers: %s", total, strings.Join(parts, ", "))
 }
 
 // checkLoopback accepts host:port where host is localhost or a loopback

@@ -188,6 +188,11 @@ func TestServeWithCurl(t *testing.T) {
 	if n != requests {
 		t.Errorf("%d request lines logged for %d requests:\n%s", n, requests, strings.Join(logged, "\n"))
 	}
+	// The error answers, counted through wirehttp's OnError: the unknown
+	// format and the bad json (400), the image/png (406).
+	if len(logged) < 2 || logged[len(logged)-2] != "wirebench serve: 3 error answers: 400 x2, 406 x1" {
+		t.Errorf("no count of the error answers before the stop line:\n%s", strings.Join(logged, "\n"))
+	}
 
 	// Outside the repository, with no argument, it serves the corpus
 	// generated in memory; SIGTERM stops it as cleanly.
@@ -196,6 +201,9 @@ func TestServeWithCurl(t *testing.T) {
 		t.Errorf("generated corpus: got %d bytes, want %d", len(got), len(want))
 	}
 	logged = stopServe(t, cmd, lines, syscall.SIGTERM)
+	if len(logged) < 2 || logged[len(logged)-2] != "wirebench serve: no error answers" {
+		t.Errorf("error count line of a run without errors missing:\n%s", strings.Join(logged, "\n"))
+	}
 	if !strings.Contains(logged[0], "from the generated corpus") {
 		t.Errorf("first line %q does not say the corpus is the generated one", logged[0])
 	}

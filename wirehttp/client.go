@@ -1,0 +1,216 @@
+package wirehttp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// DefaultCursorParam is ClientOptions.CursorParam when it is empty.
+const DefaultCursorParam = "cursor"
+
+// ClientOptions configure a Client. The zero value asks for any format
+// of the registry and follows cursors in the "cursor" query parameter.
+type ClientOptions struct {
+	// Format is the codec to ask for, a name or alias of the registry
+	// ("goon", "llm"): the Client sends its media type as Accept. Empty
+	// means every codec of the registry, their media types in one
+	// Accept, and the server chooses. Whatever the server answers is
+	// decoded by its Content-Type, if the registry reads it.
+	Format string
+
+	// HTTP sends the requests; nil means http.DefaultClient. Leave
+	// Accept-Encoding to it: net/http asks for gzip and decompresses.
+	HTTP *http.Client
+
+	// Header is added to every request (Authorization, ...); Accept is
+	// the Client's own.
+	Header http.Header
+
+	// CursorParam is the query parameter by which Pages hands a page's
+	// next_cursor back to the upstream. Empty means DefaultCursorParam.
+	CursorParam string
+}
+
+// Client fetches graph responses over HTTP: it asks for a format by
+// Accept, reads the answer within the registry's Limits.MaxInputBytes,
+// and decodes it by its Content-Type through the registry
+// (wire.Registry.LookupMediaType; without one, as it looks, as
+// DecodeRequest reads a body). Pages follows the next_cursor of an
+// upstream that paginates. A Client is safe for concurrent use.
+//
+// It reads a whole answer before decoding it, as the codecs decode from
+// bytes; the limit bounds what that holds. It does not read GKG's
+// envelope (Options.Envelope): ask an enveloping server for a binary
+// format, or for the bare text.
+type Client struct {
+	reg    *wire.Registry
+	http   *http.Client
+	accept string
+	header http.Header
+	param  string
+}
+
+// NewClient returns a Client over reg (nil: wire.DefaultRegistry()). It
+// fails when the registry is empty or Format names no codec of it.
+func NewClient(reg *wire.Registry, o ClientOptions) (*Client, error) {
+	if reg == nil {
+		reg = wire.DefaultRegistry()
+	}
+	c := &Client{reg: reg, http: o.HTTP, header: o.Header.Clone(), param: o.CursorParam}
+	if c.http == nil {
+		c.http = http.DefaultClient
+	}
+	if c.param == "" {
+		c.param = DefaultCursorParam
+	}
+	if o.Format != "" {
+		codec, err := reg.Lookup(o.Format)
+		if err != nil {
+			return nil, fmt.Errorf("wirehttp: ClientOptions.Format: %w", err)
+		}
+		c.accept = codec.Info().MediaType
+		return c, nil
+	}
+	infos := reg.List()
+	if len(infos) == 0 {
+		return nil, errors.New("wirehttp: the registry has no codec")
+	}
+	types := make([]string, len(infos))
+	for i, info := range infos {
+		types[i] = info.MediaType
+	}
+	c.accept = strings.Join(types, ", ")
+	return c, nil
+}
+
+// Get fetches the graph response at rawURL.
+func (c *Client) Get(ctx context.Context, rawURL string) (*wire.GraphResponse, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	if err != nil {
+		return nil, fmt.Errorf("wirehttp: %w", err)
+	}
+	return c.Do(req)
+}
+
+// Do sends req, with the Client's Header added to its header and its
+// Accept set to the Client's (send each req through one Do only), and
+// decodes the answer. An answer of status 300 or more (redirects
+// net/http did not follow, 4xx, 5xx) is an *Error with that status and
+// the first line of its body (at most 200 bytes of it); a Content-Type
+// no codec of the registry reads is an error matching
+// wire.ErrUnknownCodec; a body the codec refuses is its
+// *wire.DecodeError (matching wire.ErrLimit past MaxInputBytes).
+func (c *Client) Do(req *http.Request) (*wire.GraphResponse, error) {
+	for k, vs := range c.header {
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	req.Header.Set("Accept", c.accept)
+	res, err := c.http.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("wirehttp: %w", err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode >= 300 {
+		line, _ := bufio.NewReader(io.LimitReader(res.Body, 200)).ReadString('\n')
+		line = strings.TrimSpace(strings.TrimPrefix(line, "wirehttp: "))
+		io.Copy(io.Discard, io.LimitReader(res.Body, 4<<10)) //nolint:errcheck // to reuse the connection
+		return nil, &Error{Status: res.StatusCode,
+			Msg: fmt.Sprintf("upstream answered %s: %s", res.Status, line)}
+	}
+	max := c.reg.Limits().MaxInputBytes
+	var codec wire.Codec
+	if ct := res.Header.Get("Content-Type"); ct != "" {
+		if codec, err = c.reg.LookupMediaType(ct); err != nil {
+			return nil, fmt.Errorf("wirehttp: answer's Content-Type %q: %w", clip(ct), err)
+		}
+	}
+	name := "answer"
+	if codec != nil {
+		name = codec.Info().Name
+	}
+	if res.ContentLength > max {
+		return nil, &wire.DecodeError{Codec: name, Offset: max, Limit: "MaxInputBytes",
+			Msg: fmt.Sprintf("answer of %d bytes is longer than the limit of %d bytes (MaxInputBytes)", res.ContentLength, max)}
+	}
+	data, err := wire.ReadLimited(name, res.Body, max)
+	if err != nil {
+		var de *wire.DecodeError
+		if errors.As(err, &de) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("wirehttp: reading the answer: %w", err)
+	}
+	if codec == nil {
+		codec = c.sniff(data)
+	}
+	return codec.Decode(data)
+}
+
+// sniff is the codec to read an answer without Content-Type in: the one
+// it looks like at SniffConfidence or more, else json, else the first.
+func (c *Client) sniff(data []byte) wire.Codec {
+	if g := c.reg.Sniff(data); len(g) > 0 && g[0].Confidence >= SniffConfidence {
+		if codec, err := c.reg.Lookup(g[0].Name); err == nil {
+			return codec
+		}
+	}
+	if codec, err := c.reg.Lookup("json"); err == nil {
+		return codec
+	}
+	codec, _ := c.reg.Lookup(c.reg.List()[0].Name)
+	return codec
+}
+
+// Pages fetches rawURL, then, while a page's pagination has a
+// next_cursor (schema v5), the same URL with CursorParam set to it,
+// yielding each page in order. It stops after the first page without
+// next_cursor (whose pagination says whether the upstream has more that
+// no cursor can fetch: has_more under schema v2), at the first error
+// (yielded with a nil page, wrapped with the page's number; errors.As
+// still finds the *Error or *wire.DecodeError), when the caller stops
+// ranging, or when ctx is done. A cursor the upstream gave before is an
+// error rather than a loop.
+func (c *Client) Pages(ctx context.Context, rawURL string) iter.Seq2[*wire.GraphResponse, error] {
+	return func(yield func(*wire.GraphResponse, error) bool) {
+		u, err := url.Parse(rawURL)
+		if err != nil {
+			yield(nil, fmt.Errorf("wirehttp: %w", err))
+			return
+		}
+		seen := map[string]bool{}
+		for n := 1; ; n++ {
+			page, err := c.Get(ctx, u.String())
+			if err != nil {
+				yield(nil, fmt.Errorf("page %d: %w", n, err))
+				return
+			}
+			if !yield(page, nil) {
+				return
+			}
+			p := page.Pagination
+			if p == nil || !p.NextCursor.Valid {
+				return
+			}
+			cursor := p.NextCursor.String
+			if seen[cursor] {
+				yield(nil, fmt.Errorf("wirehttp: page %d: the upstream gave cursor %q before: it would loop", n, clip(cursor)))
+				return
+			}
+			seen[cursor] = true
+			q := u.Query()
+			q.Set(c.param, cursor)
+			u.RawQuery = q.Encode()
+		}
+	}
+}
