@@ -1,4 +1,4 @@
-package toon
+package toonvalue
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package toon
+package toonread
 
 // cells reads the values of a delimited row or inline array one at a
 // time, splitting at unquoted delimiters (spec §11.2), so that no list of

@@ -1,4 +1,4 @@
-package toon
+package jsonvalue
 
 import (
 	"math"

@@ -1,46 +1,42 @@
-package toon
+package jsonvalue
 
 import (
 	"fmt"
 	"math"
 	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
+	"strings"
+	"unsafe"
 
-	gjson "github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
-// FromJSON converts JSON text to TOON: the JSON is read with ParseJSON
-// (object key order kept, numbers exact) and encoded with opts. It is what
-// a user of the reference TOON library gets from encode(JSON.parse(text)),
-// except that integers beyond 2^53 stay exact.
-func FromJSON(jsonText []byte, opts EncodeOptions) ([]byte, error) {
-	v, err := ParseJSON(jsonText)
-	if err != nil {
-		return nil, err
-	}
-	return Marshal(v, opts)
-}
+// codecName is the Codec of the *wire.DecodeError values Parse returns:
+// they read "json: offset N: ...".
+const codecName = "json"
 
-// ToJSON converts TOON text to compact JSON (see AppendJSON).
-func ToJSON(toonText []byte, opts DecodeOptions) ([]byte, error) {
-	v, err := Unmarshal(toonText, opts)
-	if err != nil {
-		return nil, err
-	}
-	return AppendJSON(nil, v)
-}
+// maxParseDepth bounds the nesting Parse follows; maxAppendDepth the
+// nesting Append follows (a deeper value is almost certainly a cycle of
+// *Object or []Value references).
+const (
+	maxParseDepth  = 1000
+	maxAppendDepth = 10000
+)
 
-// ParseJSON parses one JSON document (RFC 8259) into a Value: objects keep
+// Parse parses one JSON document (RFC 8259) into a Value: objects keep
 // their key order, integer literals that fit int64 stay exact, other numbers
 // become the nearest float64. Like JavaScript's JSON.parse, a duplicate key
 // keeps its first position and takes its last value, and an unpaired UTF-16
 // surrogate escape becomes U+FFFD (as does ill-formed UTF-8). Nesting is
-// bounded by DefaultMaxDepth. Errors are *wire.DecodeError values with a
-// byte offset.
-func ParseJSON(data []byte) (Value, error) {
+// bounded at 1000 levels. Errors are *wire.DecodeError values with a byte
+// offset. Strings are read by the module's one JSON string scanner,
+// textwire.JSONString. Callers: toonvalue.FromJSON, the CLI, the tests
+// that compare generic documents.
+func Parse(data []byte) (Value, error) {
 	p := jsonParser{data: data}
+	if len(data) > 0 {
+		p.src = unsafe.String(&data[0], len(data))
+	}
 	v, err := p.value(0)
 	if err != nil {
 		return nil, err
@@ -54,12 +50,13 @@ func ParseJSON(data []byte) (Value, error) {
 
 type jsonParser struct {
 	data []byte
+	src  string // data, sharing its memory
 	i    int
 	keys map[string]string
 }
 
 func (p *jsonParser) errorf(format string, args ...any) error {
-	return &wire.DecodeError{Codec: codecName, Offset: int64(p.i), Msg: "JSON input: " + fmt.Sprintf(format, args...)}
+	return &wire.DecodeError{Codec: codecName, Offset: int64(p.i), Msg: fmt.Sprintf(format, args...)}
 }
 
 func (p *jsonParser) space() {
@@ -74,8 +71,8 @@ func (p *jsonParser) space() {
 }
 
 func (p *jsonParser) value(depth int) (Value, error) {
-	if depth > DefaultMaxDepth {
-		return nil, p.errorf("nesting deeper than %d levels", DefaultMaxDepth)
+	if depth > maxParseDepth {
+		return nil, p.errorf("nesting deeper than %d levels", maxParseDepth)
 	}
 	p.space()
 	if p.i >= len(p.data) {
@@ -210,7 +207,7 @@ func (p *jsonParser) number() (Value, error) {
 		p.i = start
 		return nil, p.errorf("invalid number %q", lit)
 	}
-	n, ok := numberFromLiteral(lit)
+	n, ok := fromLiteral(lit)
 	if !ok {
 		p.i = start
 		return nil, p.errorf("number %s is out of the float64 range", lit)
@@ -218,128 +215,35 @@ func (p *jsonParser) number() (Value, error) {
 	return n, nil
 }
 
-// str parses a string starting at the opening quote.
+// str parses a string starting at the opening quote, with
+// textwire.JSONString; a key is interned, a value copied out of the input.
 func (p *jsonParser) str(isKey bool) (string, error) {
-	p.i++ // opening quote
-	start := p.i
-	// Fast path: no escapes, valid UTF-8, no control characters.
-	for p.i < len(p.data) {
-		c := p.data[p.i]
-		if c == '"' {
-			s := p.data[start:p.i]
-			p.i++
-			if isKey {
-				return p.intern(s), nil
-			}
-			return string(s), nil
-		}
-		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
-			break
-		}
-		p.i++
+	src := ""
+	if isKey {
+		src = p.src
 	}
-	b := append([]byte(nil), p.data[start:p.i]...)
-	for p.i < len(p.data) {
-		c := p.data[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			return string(b), nil
-		case c < 0x20:
-			return "", p.errorf("control character in string")
-		case c == '\\':
-			if p.i+1 >= len(p.data) {
-				return "", p.errorf("unterminated string")
-			}
-			e := p.data[p.i+1]
-			p.i += 2
-			switch e {
-			case '"', '\\', '/':
-				b = append(b, e)
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
-				r, ok := p.hex4()
-				if !ok {
-					return "", p.errorf("invalid \\u escape")
-				}
-				if utf16.IsSurrogate(r) {
-					r2 := rune(-1)
-					if p.i+1 < len(p.data) && p.data[p.i] == '\\' && p.data[p.i+1] == 'u' {
-						save := p.i
-						p.i += 2
-						if x, ok := p.hex4(); ok {
-							r2 = x
-						} else {
-							p.i = save
-						}
-						if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-							r = d
-						} else {
-							p.i = save
-							r = utf8.RuneError
-						}
-					} else {
-						r = utf8.RuneError
-					}
-				}
-				b = utf8.AppendRune(b, r)
-			default:
-				return "", p.errorf("invalid escape \\%c", rune(e))
-			}
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(p.data[p.i:])
-			if r == utf8.RuneError && size == 1 {
-				b = append(b, "\uFFFD"...)
-			} else {
-				b = append(b, p.data[p.i:p.i+size]...)
-			}
-			p.i += size
-		default:
-			b = append(b, c)
-			p.i++
-		}
+	s, next, err := textwire.JSONString(p.data, src, p.i, math.MaxInt)
+	if err != nil {
+		p.i = err.Off
+		return "", p.errorf("%s", err.Msg)
 	}
-	return "", p.errorf("unterminated string")
+	p.i = next
+	if isKey {
+		return p.intern(s), nil
+	}
+	return s, nil
 }
 
-func (p *jsonParser) hex4() (rune, bool) {
-	if p.i+4 > len(p.data) {
-		return 0, false
+// intern returns s, which may share the input's memory, as a string that
+// does not, reusing earlier copies of short keys.
+func (p *jsonParser) intern(s string) string {
+	if len(s) > 64 {
+		return strings.Clone(s)
 	}
-	r := rune(0)
-	for _, h := range p.data[p.i : p.i+4] {
-		switch {
-		case h >= '0' && h <= '9':
-			r = r<<4 | rune(h-'0')
-		case h >= 'a' && h <= 'f':
-			r = r<<4 | rune(h-'a'+10)
-		case h >= 'A' && h <= 'F':
-			r = r<<4 | rune(h-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	p.i += 4
-	return r, true
-}
-
-func (p *jsonParser) intern(b []byte) string {
-	if len(b) > 64 {
-		return string(b)
-	}
-	if k, ok := p.keys[string(b)]; ok {
+	if k, ok := p.keys[s]; ok {
 		return k
 	}
-	k := string(b)
+	k := strings.Clone(s)
 	if p.keys == nil {
 		p.keys = make(map[string]string)
 	}
@@ -349,12 +253,14 @@ func (p *jsonParser) intern(b []byte) string {
 	return k
 }
 
-// AppendJSON appends v as compact JSON: members in order; numbers as
+// Append appends v as compact JSON: members in order; numbers as
 // Number.String writes them (NaN and ±Inf as null); strings escaping only
 // '"', '\\' and control characters (\b \f \n \r \t, others \u00xx), with
 // ill-formed UTF-8 replaced by U+FFFD. This is the byte form of
-// JavaScript's JSON.stringify for the same value.
-func AppendJSON(dst []byte, v Value) ([]byte, error) {
+// JavaScript's JSON.stringify for the same value. Strings are escaped by
+// textwire.JSON, the rule canonical JSON writes them by. Callers:
+// toonvalue.ToJSON, the CLI, the tests that compare generic documents.
+func Append(dst []byte, v Value) ([]byte, error) {
 	n := len(dst)
 	dst, err := appendJSON(dst, v, 0)
 	if err != nil {
@@ -364,8 +270,8 @@ func AppendJSON(dst []byte, v Value) ([]byte, error) {
 }
 
 func appendJSON(dst []byte, v Value, depth int) ([]byte, error) {
-	if depth > maxEncodeDepth {
-		return dst, fmt.Errorf("toon: value nested deeper than %d levels (a cycle?)", maxEncodeDepth)
+	if depth > maxAppendDepth {
+		return dst, fmt.Errorf("jsonvalue: value nested deeper than %d levels (a cycle?)", maxAppendDepth)
 	}
 	var err error
 	switch x := v.(type) {
@@ -374,7 +280,7 @@ func appendJSON(dst []byte, v Value, depth int) ([]byte, error) {
 	case bool:
 		dst = strconv.AppendBool(dst, x)
 	case Number:
-		dst = appendNumber(dst, x)
+		dst = x.Append(dst)
 	case int:
 		dst = strconv.AppendInt(dst, int64(x), 10)
 	case int64:
@@ -386,7 +292,7 @@ func appendJSON(dst []byte, v Value, depth int) ([]byte, error) {
 			dst = appendFloat(dst, x)
 		}
 	case string:
-		dst = gjson.AppendString(dst, x)
+		dst = textwire.JSON.AppendQuoted(dst, x)
 	case []Value:
 		dst = append(dst, '[')
 		for i, item := range x {
@@ -402,15 +308,15 @@ func appendJSON(dst []byte, v Value, depth int) ([]byte, error) {
 		if x == nil {
 			return append(dst, "null"...), nil
 		}
-		if dup, ok := duplicateKey(x.Members); ok {
-			return dst, fmt.Errorf("toon: object has duplicate key %q", dup)
+		if dup, ok := x.Duplicate(); ok {
+			return dst, fmt.Errorf("jsonvalue: object has duplicate key %q", dup)
 		}
 		dst = append(dst, '{')
 		for i, m := range x.Members {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = gjson.AppendString(dst, m.Key)
+			dst = textwire.JSON.AppendQuoted(dst, m.Key)
 			dst = append(dst, ':')
 			if dst, err = appendJSON(dst, m.Value, depth+1); err != nil {
 				return dst, err
@@ -418,7 +324,7 @@ func appendJSON(dst []byte, v Value, depth int) ([]byte, error) {
 		}
 		dst = append(dst, '}')
 	default:
-		return dst, fmt.Errorf("toon: cannot encode value of type %T", v)
+		return dst, fmt.Errorf("jsonvalue: cannot encode value of type %T", v)
 	}
 	return dst, nil
 }

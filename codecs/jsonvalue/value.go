@@ -1,11 +1,14 @@
-package toon
+package jsonvalue
 
 import (
 	"math"
 	"strconv"
+
+	"github.com/graphwire/graphwire/internal/textwire"
 )
 
-// Value is any JSON value in the form this package reads and writes:
+// Value is any JSON value, in the form Parse returns, Append writes, and
+// the generic TOON library (codecs/toon/toonvalue) reads and writes:
 //
 //	nil        null
 //	bool       true, false
@@ -14,9 +17,9 @@ import (
 //	[]Value    an array
 //	*Object    an object, its members in order
 //
-// Unmarshal and ParseJSON return only these types. Marshal also accepts, as
-// conveniences, int, int64 and float64 for numbers, a nil *Object for null,
-// and a nil []Value for an empty array.
+// Parse and toonvalue.Unmarshal return only these types. Append and
+// toonvalue.Marshal also accept, as conveniences, int, int64 and float64 for
+// numbers, a nil *Object for null, and a nil []Value for an empty array.
 type Value = any
 
 // Object is a JSON object: its members in order. Keys must be unique;
@@ -95,7 +98,8 @@ type Number struct {
 	isFloat bool
 }
 
-// Int returns an integer Number.
+// Int returns an integer Number. (Unlike wire.Int, which returns a
+// wire.Value, it returns a Number: callers building a generic document.)
 func Int(i int64) Number { return Number{bits: uint64(i)} }
 
 // Float returns a floating-point Number. NaN and ±Inf are representable but
@@ -136,7 +140,15 @@ func (n Number) Float64() float64 {
 // shortest 18014398509482030), because this package reads integer literals
 // as exact int64 values and the shortest form would read back as a
 // different number.
-func (n Number) String() string { return string(appendNumber(nil, n)) }
+func (n Number) String() string { return string(n.Append(nil)) }
+
+// Append appends n as String writes it. The TOON writer and Append call it.
+func (n Number) Append(dst []byte) []byte {
+	if !n.isFloat {
+		return strconv.AppendInt(dst, int64(n.bits), 10)
+	}
+	return appendFloat(dst, math.Float64frombits(n.bits))
+}
 
 // Equal reports whether n and m are the same number by value: Int(1) equals
 // Float(1), and -0 equals 0. NaN equals nothing.
@@ -155,7 +167,8 @@ func (n Number) Equal(m Number) bool {
 	return ok && i == int64(n.bits)
 }
 
-// ParseNumber parses a number literal of the JSON grammar (which is also the
+// ParseNumber parses a number literal (callers reading a number from text
+// they did not scan themselves) of the JSON grammar (which is also the
 // TOON grammar for unquoted numbers, spec §4): -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
 // An integer literal that fits int64 gives an int64 Number; any other gives
 // the nearest float64. A literal beyond the float64 range is an error.
@@ -163,16 +176,27 @@ func ParseNumber(s string) (Number, error) {
 	if !isNumberLiteral(s) {
 		return Number{}, &strconv.NumError{Func: "ParseNumber", Num: s, Err: strconv.ErrSyntax}
 	}
-	n, ok := numberFromLiteral(s)
+	n, ok := fromLiteral(s)
 	if !ok {
 		return Number{}, &strconv.NumError{Func: "ParseNumber", Num: s, Err: strconv.ErrRange}
 	}
 	return n, nil
 }
 
-// numberFromLiteral converts a literal already known to match the number
+// LiteralNumber is ParseNumber for a hot path that makes its own error
+// (the TOON decoder, for which a token that is not a number is a string):
+// it reports false, allocating nothing, when s is not a number literal or
+// is outside the float64 range.
+func LiteralNumber(s string) (Number, bool) {
+	if !isNumberLiteral(s) {
+		return Number{}, false
+	}
+	return fromLiteral(s)
+}
+
+// fromLiteral converts a literal already known to match the number
 // grammar. It reports false when the value is outside the float64 range.
-func numberFromLiteral(s string) (Number, bool) {
+func fromLiteral(s string) (Number, bool) {
 	isInt := true
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c == '.' || c == 'e' || c == 'E' {
@@ -181,7 +205,7 @@ func numberFromLiteral(s string) (Number, bool) {
 		}
 	}
 	if isInt {
-		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if i, ok := textwire.ParseInt(s); ok {
 			return Int(i), true
 		}
 	}
@@ -241,14 +265,6 @@ func isNumberLiteral(s string) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// appendNumber appends n in canonical form (see Number.String).
-func appendNumber(dst []byte, n Number) []byte {
-	if !n.isFloat {
-		return strconv.AppendInt(dst, int64(n.bits), 10)
-	}
-	return appendFloat(dst, math.Float64frombits(n.bits))
-}
-
 // appendFloat writes f as JavaScript's Number#toString does, -0 as 0 and
 // non-finite values as null.
 func appendFloat(dst []byte, f float64) []byte {
@@ -278,7 +294,8 @@ func appendFloat(dst []byte, f float64) []byte {
 	return dst
 }
 
-// Equal reports whether a and b are the same JSON value: numbers compare by
+// Equal reports whether a and b are the same JSON value (callers comparing
+// generic documents: the TOON conformance and reference tests, the CLI): numbers compare by
 // value (Int(1) equals Float(1)), objects by their members in order, arrays
 // element by element. The convenience number types Marshal accepts (int,
 // int64, float64) compare as the Numbers they encode as.
@@ -323,6 +340,30 @@ func Equal(a, b Value) bool {
 		return true
 	}
 	return false
+}
+
+// Duplicate returns a key that o holds twice, if any: Append and the TOON
+// writer refuse such an object.
+func (o *Object) Duplicate() (string, bool) {
+	ms := o.Members
+	if len(ms) <= 16 {
+		for i := 1; i < len(ms); i++ {
+			for j := 0; j < i; j++ {
+				if ms[i].Key == ms[j].Key {
+					return ms[i].Key, true
+				}
+			}
+		}
+		return "", false
+	}
+	seen := make(map[string]struct{}, len(ms))
+	for _, m := range ms {
+		if _, dup := seen[m.Key]; dup {
+			return m.Key, true
+		}
+		seen[m.Key] = struct{}{}
+	}
+	return "", false
 }
 
 func isNilObject(v Value) bool {

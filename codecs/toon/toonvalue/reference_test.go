@@ -1,4 +1,4 @@
-package toon
+package toonvalue
 
 import (
 	"bufio"
@@ -17,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 )
 
 // referenceVersion is the version of the npm package @toon-format/toon the
@@ -33,9 +35,9 @@ func compareWithReference(ref *reference, jsonText []byte, opts EncodeOptions) e
 	if err != nil {
 		return err
 	}
-	v, err := ParseJSON(jsonText)
+	v, err := jsonvalue.Parse(jsonText)
 	if err != nil {
-		return fmt.Errorf("ParseJSON(%s): %v", jsonText, err)
+		return fmt.Errorf("jsonvalue.Parse(%s): %v", jsonText, err)
 	}
 	v = jsHost(v)
 	ours, err := Marshal(v, opts)
@@ -61,15 +63,15 @@ func compareWithReference(ref *reference, jsonText []byte, opts EncodeOptions) e
 	if err != nil {
 		return fmt.Errorf("reference decode of our output failed: %v\n%s", err, describe())
 	}
-	refValue, err := ParseJSON([]byte(refJSON))
+	refValue, err := jsonvalue.Parse([]byte(refJSON))
 	if err != nil {
 		return fmt.Errorf("ParseJSON of the reference's decode (%s): %v", refJSON, err)
 	}
-	if ourJSON, _ := AppendJSON(nil, jsHost(ourValue)); !Equal(jsHost(refValue), jsHost(ourValue)) {
+	if ourJSON, _ := jsonvalue.Append(nil, jsHost(ourValue)); !jsonvalue.Equal(jsHost(refValue), jsHost(ourValue)) {
 		return fmt.Errorf("decoded values differ\n%sreference decodes to: %s\nwe decode to:         %s", describe(), refJSON, ourJSON)
 	}
 	if !equalUnordered(v, ourValue) {
-		ourJSON, _ := AppendJSON(nil, ourValue)
+		ourJSON, _ := jsonvalue.Append(nil, ourValue)
 		return fmt.Errorf("decode(encode(x)) != x\n%sdecoded: %s", describe(), ourJSON)
 	}
 	return nil
@@ -78,9 +80,9 @@ func compareWithReference(ref *reference, jsonText []byte, opts EncodeOptions) e
 // jsHost applies JavaScript's view of a JSON value: integers beyond ±2^53
 // become the nearest double, and in every object the keys that are array
 // indices (canonical integers 0 to 2^32-2) come first, in ascending order.
-func jsHost(v Value) Value {
+func jsHost(v jsonvalue.Value) jsonvalue.Value {
 	switch x := v.(type) {
-	case Number:
+	case jsonvalue.Number:
 		// A JavaScript number beyond ±2^53 is a double, which JavaScript
 		// writes in its shortest form; model it as the number that form
 		// names (read back as this package reads it).
@@ -90,18 +92,18 @@ func jsHost(v Value) Value {
 			big = i > 1<<53 || i < -(1<<53)
 		}
 		if big && math.Abs(f) < 1e21 {
-			n, _ := numberFromLiteral(strconv.FormatFloat(f, 'f', -1, 64))
+			n, _ := jsonvalue.LiteralNumber(strconv.FormatFloat(f, 'f', -1, 64))
 			return n
 		}
 		return x
-	case []Value:
-		out := make([]Value, len(x))
+	case []jsonvalue.Value:
+		out := make([]jsonvalue.Value, len(x))
 		for i, item := range x {
 			out[i] = jsHost(item)
 		}
 		return out
-	case *Object:
-		var index, other []Member
+	case *jsonvalue.Object:
+		var index, other []jsonvalue.Member
 		for _, m := range x.Members {
 			m.Value = jsHost(m.Value)
 			if _, ok := arrayIndex(m.Key); ok {
@@ -110,12 +112,12 @@ func jsHost(v Value) Value {
 				other = append(other, m)
 			}
 		}
-		slices.SortStableFunc(index, func(a, b Member) int {
+		slices.SortStableFunc(index, func(a, b jsonvalue.Member) int {
 			i, _ := arrayIndex(a.Key)
 			j, _ := arrayIndex(b.Key)
 			return int(i - j)
 		})
-		return &Object{Members: append(append([]Member{}, index...), other...)}
+		return &jsonvalue.Object{Members: append(append([]jsonvalue.Member{}, index...), other...)}
 	}
 	return v
 }
@@ -138,10 +140,10 @@ func arrayIndex(k string) (int64, bool) {
 
 // equalUnordered is Equal with object members compared as sets: tabular
 // forms give every row the first row's key order (spec §2).
-func equalUnordered(a, b Value) bool {
+func equalUnordered(a, b jsonvalue.Value) bool {
 	switch x := a.(type) {
-	case []Value:
-		y, ok := b.([]Value)
+	case []jsonvalue.Value:
+		y, ok := b.([]jsonvalue.Value)
 		if !ok || len(x) != len(y) {
 			return false
 		}
@@ -151,8 +153,8 @@ func equalUnordered(a, b Value) bool {
 			}
 		}
 		return true
-	case *Object:
-		y, ok := b.(*Object)
+	case *jsonvalue.Object:
+		y, ok := b.(*jsonvalue.Object)
 		if !ok || x == nil || y == nil || len(x.Members) != len(y.Members) {
 			return ok && x == nil && y == nil
 		}
@@ -164,10 +166,10 @@ func equalUnordered(a, b Value) bool {
 		}
 		return true
 	}
-	if n, ok := a.(Number); ok && n.isFloat && (n.Float64() != n.Float64()) {
+	if n, ok := a.(jsonvalue.Number); ok && !n.IsInt() && (n.Float64() != n.Float64()) {
 		return b == nil // NaN encodes as null
 	}
-	return Equal(a, b)
+	return jsonvalue.Equal(a, b)
 }
 
 // reference is a running node process answering encode/decode requests.
@@ -177,10 +179,10 @@ type reference struct {
 	out *bufio.Reader
 }
 
-func (r *reference) call(req *Object) (*Object, error) {
+func (r *reference) call(req *jsonvalue.Object) (*jsonvalue.Object, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	line, err := AppendJSON(nil, req)
+	line, err := jsonvalue.Append(nil, req)
 	if err != nil {
 		return nil, err
 	}
@@ -191,11 +193,11 @@ func (r *reference) call(req *Object) (*Object, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the reference's answer: %v", err)
 	}
-	v, err := ParseJSON(resp)
+	v, err := jsonvalue.Parse(resp)
 	if err != nil {
 		return nil, fmt.Errorf("bad answer %q: %v", resp, err)
 	}
-	o, ok := v.(*Object)
+	o, ok := v.(*jsonvalue.Object)
 	if !ok {
 		return nil, fmt.Errorf("bad answer %q", resp)
 	}
@@ -211,10 +213,10 @@ func (r *reference) encode(jsonText []byte, opts EncodeOptions) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	options := &Object{}
+	options := &jsonvalue.Object{}
 	options.Add("delimiter", string(rune(o.Delimiter)))
-	options.Add("indentSize", Int(int64(o.IndentSize)))
-	req := &Object{}
+	options.Add("indentSize", jsonvalue.Int(int64(o.IndentSize)))
+	req := &jsonvalue.Object{}
 	req.Add("op", "encode")
 	req.Add("json", string(jsonText))
 	req.Add("options", options)
@@ -231,9 +233,9 @@ func (r *reference) encode(jsonText []byte, opts EncodeOptions) (string, error) 
 }
 
 func (r *reference) decode(toonText string, indent int) (string, error) {
-	options := &Object{}
-	options.Add("indentSize", Int(int64(indent)))
-	req := &Object{}
+	options := &jsonvalue.Object{}
+	options.Add("indentSize", jsonvalue.Int(int64(indent)))
+	req := &jsonvalue.Object{}
 	req.Add("op", "decode")
 	req.Add("toon", toonText)
 	req.Add("options", options)
@@ -348,11 +350,11 @@ func installedVersion(prefix string) string {
 	if err != nil {
 		return ""
 	}
-	v, err := ParseJSON(data)
+	v, err := jsonvalue.Parse(data)
 	if err != nil {
 		return ""
 	}
-	o, _ := v.(*Object)
+	o, _ := v.(*jsonvalue.Object)
 	ver, _ := o.Get("version")
 	s, _ := ver.(string)
 	return strings.TrimSpace(s)

@@ -1,4 +1,4 @@
-package toon
+package toonvalue
 
 // Internal test helpers, for the external tests of generated_test.go.
 var (

@@ -1,10 +1,11 @@
-package toon
+package toonvalue
 
 import (
 	"bytes"
 	"errors"
 	"testing"
 
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -46,7 +47,7 @@ func FuzzDecode(f *testing.F) {
 		if err != nil || !bytes.Equal(text, again) {
 			t.Fatalf("encoding is not a fixed point: %q then %q (%v)", text, again, err)
 		}
-		if _, err := AppendJSON(nil, v); err != nil {
+		if _, err := jsonvalue.Append(nil, v); err != nil {
 			t.Fatalf("AppendJSON: %v", err)
 		}
 	})

@@ -1,4 +1,4 @@
-package toon_test
+package toonvalue_test
 
 import (
 	"bytes"
@@ -8,7 +8,8 @@ import (
 	"pgregory.net/rapid"
 
 	gjson "github.com/graphwire/graphwire/codecs/json"
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/codecs/toon/toonvalue"
 	"github.com/graphwire/graphwire/internal/toongen"
 )
 
@@ -31,30 +32,30 @@ import (
 // ±2^53 are rounded to float64, and object keys that are array indices
 // ("0", "1", ...) come first in ascending order, as JavaScript orders them.
 func TestReference(t *testing.T) {
-	ref := toon.StartReference(t)
+	ref := toonvalue.StartReference(t)
 	docs := 0
 	prop := func(rt *rapid.T) {
 		docs++
 		text := toongen.Document(rt)
-		opts := toon.EncodeOptions{
-			Delimiter:  rapid.SampledFrom([]toon.Delimiter{toon.Comma, toon.Tab, toon.Pipe}).Draw(rt, "delimiter"),
+		opts := toonvalue.EncodeOptions{
+			Delimiter:  rapid.SampledFrom([]toonvalue.Delimiter{toonvalue.Comma, toonvalue.Tab, toonvalue.Pipe}).Draw(rt, "delimiter"),
 			IndentSize: rapid.SampledFrom([]int{2, 2, 2, 1, 3, 4}).Draw(rt, "indent"),
 		}
-		if err := toon.CompareWithReference(ref, text, opts); err != nil {
+		if err := toonvalue.CompareWithReference(ref, text, opts); err != nil {
 			rt.Fatalf("%v", err)
 		}
 	}
 	start := time.Now()
-	for docs < toon.ReferenceDocuments && !t.Failed() {
+	for docs < toonvalue.ReferenceDocuments && !t.Failed() {
 		rapid.Check(t, prop)
 	}
-	t.Logf("%d documents checked against @toon-format/toon@%s in %v", docs, toon.ReferenceVersion, time.Since(start).Round(time.Millisecond))
+	t.Logf("%d documents checked against @toon-format/toon@%s in %v", docs, toonvalue.ReferenceVersion, time.Since(start).Round(time.Millisecond))
 }
 
 // TestReferenceEdges runs the differential comparison on hand-picked
 // documents, so that every edge named in the spec is covered on every run.
 func TestReferenceEdges(t *testing.T) {
-	ref := toon.StartReference(t)
+	ref := toonvalue.StartReference(t)
 	var docs []string
 	for _, n := range toongen.EdgeNumbers {
 		docs = append(docs, n, "["+n+"]", `{"n":`+n+`}`, `[{"a":`+n+`,"b":1},{"a":2,"b":`+n+`}]`)
@@ -72,8 +73,8 @@ func TestReferenceEdges(t *testing.T) {
 		`{"x":{"a":{"p":1},"b":{"p":2}},"y":1}`, `[{"m":{"a":{"p":1},"b":{"p":2}},"n":1}]`,
 		`{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":{"j":[1,[2,[3,[4]]]]}}}}}}}}}}`)
 	for _, text := range docs {
-		for _, opts := range []toon.EncodeOptions{{}, {Delimiter: toon.Tab}, {Delimiter: toon.Pipe, IndentSize: 4}} {
-			if err := toon.CompareWithReference(ref, []byte(text), opts); err != nil {
+		for _, opts := range []toonvalue.EncodeOptions{{}, {Delimiter: toonvalue.Tab}, {Delimiter: toonvalue.Pipe, IndentSize: 4}} {
+			if err := toonvalue.CompareWithReference(ref, []byte(text), opts); err != nil {
 				t.Error(err)
 			}
 		}
@@ -81,51 +82,51 @@ func TestReferenceEdges(t *testing.T) {
 }
 
 // TestRoundTrip: for generated documents (numbers exact, no host rules),
-// toon.Unmarshal(toon.Marshal(v)) is v again (member order aside in tables), Marshal
+// toonvalue.Unmarshal(toonvalue.Marshal(v)) is v again (member order aside in tables), Marshal
 // is a fixed point, and the streaming Encoder writes the same bytes.
 func TestRoundTrip(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		v, err := toon.ParseJSON(toongen.Document(rt))
+		v, err := jsonvalue.Parse(toongen.Document(rt))
 		if err != nil {
 			rt.Fatal(err)
 		}
-		opts := toon.EncodeOptions{
-			Delimiter:  rapid.SampledFrom([]toon.Delimiter{toon.Comma, toon.Tab, toon.Pipe}).Draw(rt, "delimiter"),
+		opts := toonvalue.EncodeOptions{
+			Delimiter:  rapid.SampledFrom([]toonvalue.Delimiter{toonvalue.Comma, toonvalue.Tab, toonvalue.Pipe}).Draw(rt, "delimiter"),
 			IndentSize: rapid.IntRange(1, 8).Draw(rt, "indent"),
 		}
-		text, err := toon.Marshal(v, opts)
+		text, err := toonvalue.Marshal(v, opts)
 		if err != nil {
 			rt.Fatal(err)
 		}
-		back, err := toon.Unmarshal(text, toon.DecodeOptions{IndentSize: opts.IndentSize})
+		back, err := toonvalue.Unmarshal(text, toonvalue.DecodeOptions{IndentSize: opts.IndentSize})
 		if err != nil {
-			rt.Fatalf("toon.Unmarshal(%q): %v", text, err)
+			rt.Fatalf("toonvalue.Unmarshal(%q): %v", text, err)
 		}
-		if !toon.EqualUnordered(v, back) {
-			rt.Fatalf("round trip changed the value\ntext: %q\nwant %s\ngot  %s", text, toon.JSONOf(t, v), toon.JSONOf(t, back))
+		if !toonvalue.EqualUnordered(v, back) {
+			rt.Fatalf("round trip changed the value\ntext: %q\nwant %s\ngot  %s", text, toonvalue.JSONOf(t, v), toonvalue.JSONOf(t, back))
 		}
-		if again, _ := toon.Marshal(back, opts); !bytes.Equal(again, text) {
+		if again, _ := toonvalue.Marshal(back, opts); !bytes.Equal(again, text) {
 			rt.Fatalf("not a fixed point:\n%q\n%q", text, again)
 		}
 		var buf bytes.Buffer
-		if err := toon.NewEncoder(&buf, opts).Encode(v); err != nil || !bytes.Equal(buf.Bytes(), text) {
+		if err := toonvalue.NewEncoder(&buf, opts).Encode(v); err != nil || !bytes.Equal(buf.Bytes(), text) {
 			rt.Fatalf("Encoder wrote %q (%v), Marshal %q", buf.Bytes(), err, text)
 		}
 		if prefix := []byte("prefix"); true {
-			out, err := toon.AppendMarshal(prefix, v, opts)
+			out, err := toonvalue.AppendMarshal(prefix, v, opts)
 			if err != nil || !bytes.Equal(out[:6], prefix) || !bytes.Equal(out[6:], text) {
 				rt.Fatalf("AppendMarshal: %q, %v", out, err)
 			}
 		}
-		lenient, err := toon.Unmarshal(text, toon.DecodeOptions{IndentSize: opts.IndentSize, Lenient: true})
-		if err != nil || !toon.Equal(lenient, back) {
+		lenient, err := toonvalue.Unmarshal(text, toonvalue.DecodeOptions{IndentSize: opts.IndentSize, Lenient: true})
+		if err != nil || !jsonvalue.Equal(lenient, back) {
 			rt.Fatalf("lenient decode differs: %v", err)
 		}
-		js, err := toon.AppendJSON(nil, back)
+		js, err := jsonvalue.Append(nil, back)
 		if err != nil {
 			rt.Fatal(err)
 		}
-		if fromJSON, err := toon.ParseJSON(js); err != nil || !toon.Equal(fromJSON, back) {
+		if fromJSON, err := jsonvalue.Parse(js); err != nil || !jsonvalue.Equal(fromJSON, back) {
 			rt.Fatalf("JSON bridge round trip: %s (%v)", js, err)
 		}
 	})

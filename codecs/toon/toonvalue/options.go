@@ -1,7 +1,9 @@
-package toon
+package toonvalue
 
 import (
 	"fmt"
+
+	"github.com/graphwire/graphwire/codecs/toon/internal/toonread"
 )
 
 // Delimiter is the character that separates the values of inline arrays and
@@ -17,11 +19,13 @@ const (
 
 // DefaultIndentSize is the number of spaces per indentation level when an
 // option leaves IndentSize zero.
-const DefaultIndentSize = 2
+const DefaultIndentSize = toonread.DefaultIndentSize
 
 // DefaultMaxDepth bounds the nesting of arrays, objects and field groups
-// when an option leaves MaxDepth zero.
-const DefaultMaxDepth = 1000
+// Unmarshal follows when DecodeOptions leaves MaxDepth zero. (It is a TOON
+// nesting bound, unrelated to wire.DefaultMaxDepth, the GraphResponse
+// codecs' bound on nested property lists.)
+const DefaultMaxDepth = toonread.DefaultMaxDepth
 
 // maxIndentSize bounds IndentSize (an indentation unit of more than 64
 // spaces is a mistake, not a style).
@@ -75,20 +79,4 @@ type DecodeOptions struct {
 	// MaxDepth bounds the nesting of arrays, objects and header field
 	// groups (default DefaultMaxDepth). Deeper input is an error.
 	MaxDepth int
-}
-
-func (o DecodeOptions) resolve() (DecodeOptions, error) {
-	switch {
-	case o.IndentSize == 0:
-		o.IndentSize = DefaultIndentSize
-	case o.IndentSize < 0 || o.IndentSize > maxIndentSize:
-		return o, fmt.Errorf("toon: invalid IndentSize %d (want 1 to %d)", o.IndentSize, maxIndentSize)
-	}
-	switch {
-	case o.MaxDepth == 0:
-		o.MaxDepth = DefaultMaxDepth
-	case o.MaxDepth < 0:
-		return o, fmt.Errorf("toon: invalid MaxDepth %d", o.MaxDepth)
-	}
-	return o, nil
 }

@@ -1,4 +1,4 @@
-package toon
+package toonread
 
 import (
 	"hash/maphash"

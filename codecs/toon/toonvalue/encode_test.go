@@ -1,4 +1,4 @@
-package toon
+package toonvalue
 
 import (
 	"bytes"
@@ -6,11 +6,14 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/codecs/toon/internal/toonwrite"
 )
 
 func TestMarshalForms(t *testing.T) {
-	obj := func(kv ...any) *Object {
-		o := &Object{Members: []Member{}}
+	obj := func(kv ...any) *jsonvalue.Object {
+		o := &jsonvalue.Object{Members: []jsonvalue.Member{}}
 		for i := 0; i < len(kv); i += 2 {
 			o.Add(kv[i].(string), kv[i+1])
 		}
@@ -18,22 +21,22 @@ func TestMarshalForms(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		v    Value
+		v    jsonvalue.Value
 		opts EncodeOptions
 		want string
 	}{
 		{"empty root object", obj(), EncodeOptions{}, ""},
 		{"root null", nil, EncodeOptions{}, "null"},
 		{"root bom string", "\uFEFFx", EncodeOptions{}, "\"\uFEFFx\""},
-		{"go numbers", []Value{1, int64(-2), 2.5, Float(math.Copysign(0, -1))}, EncodeOptions{}, "[4]: 1,-2,2.5,0"},
-		{"nil array", obj("a", []Value(nil)), EncodeOptions{}, "a: []"},
-		{"nil objects", obj("a", (*Object)(nil), "b", obj("c", 1), "l", []Value{(*Object)(nil), obj("c", (*Object)(nil))}), EncodeOptions{}, "a: null\nb:\n  c: 1\nl[2]:\n  - null\n  - c: null"},
-		{"nil object in table", []Value{obj("a", (*Object)(nil)), obj("a", 1)}, EncodeOptions{}, "[2]{a}:\n  null\n  1"},
+		{"go numbers", []jsonvalue.Value{1, int64(-2), 2.5, jsonvalue.Float(math.Copysign(0, -1))}, EncodeOptions{}, "[4]: 1,-2,2.5,0"},
+		{"nil array", obj("a", []jsonvalue.Value(nil)), EncodeOptions{}, "a: []"},
+		{"nil objects", obj("a", (*jsonvalue.Object)(nil), "b", obj("c", 1), "l", []jsonvalue.Value{(*jsonvalue.Object)(nil), obj("c", (*jsonvalue.Object)(nil))}), EncodeOptions{}, "a: null\nb:\n  c: 1\nl[2]:\n  - null\n  - c: null"},
+		{"nil object in table", []jsonvalue.Value{obj("a", (*jsonvalue.Object)(nil)), obj("a", 1)}, EncodeOptions{}, "[2]{a}:\n  null\n  1"},
 		{"invalid utf8", obj("k", "a\xffb"), EncodeOptions{}, "k: \"a\uFFFDb\""},
 		{"control characters", obj("k", "\x00\x1f\x7f"), EncodeOptions{}, `k: "\u0000\u001f` + "\x7f" + `"`},
-		{"pipe quoting", obj("a", "x|y", "b", []Value{"x|y", "x,y"}), EncodeOptions{Delimiter: Pipe}, "a: \"x|y\"\nb[2|]: \"x|y\"|x,y"},
+		{"pipe quoting", obj("a", "x|y", "b", []jsonvalue.Value{"x|y", "x,y"}), EncodeOptions{Delimiter: Pipe}, "a: \"x|y\"\nb[2|]: \"x|y\"|x,y"},
 		{"keyed root", obj("u", obj("a", 1), "v", obj("a", 2)), EncodeOptions{}, "[2:]{a}:\n  u: 1\n  v: 2"},
-		{"indent", obj("a", obj("b", []Value{obj("c", 1, "d", []Value{})})), EncodeOptions{IndentSize: 3}, "a:\n   b[1]:\n      - c: 1\n         d: []"},
+		{"indent", obj("a", obj("b", []jsonvalue.Value{obj("c", 1, "d", []jsonvalue.Value{})})), EncodeOptions{IndentSize: 3}, "a:\n   b[1]:\n      - c: 1\n         d: []"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -49,18 +52,18 @@ func TestMarshalForms(t *testing.T) {
 }
 
 func TestMarshalErrors(t *testing.T) {
-	dup := &Object{Members: []Member{{"a", 1}, {"a", 2}}}
-	cycle := &Object{}
+	dup := &jsonvalue.Object{Members: []jsonvalue.Member{{Key: "a", Value: 1}, {Key: "a", Value: 2}}}
+	cycle := &jsonvalue.Object{}
 	cycle.Add("self", cycle)
 	tests := []struct {
 		name string
-		v    Value
+		v    jsonvalue.Value
 		opts EncodeOptions
 		want string
 	}{
-		{"duplicate key", &Object{Members: []Member{{"x", dup}}}, EncodeOptions{}, `toon: object has duplicate key "a"`},
-		{"duplicate key in table", []Value{dup, dup}, EncodeOptions{}, `toon: object has duplicate key "a"`},
-		{"unsupported type", []Value{1, struct{}{}}, EncodeOptions{}, "toon: cannot encode value of type struct {}"},
+		{"duplicate key", &jsonvalue.Object{Members: []jsonvalue.Member{{Key: "x", Value: dup}}}, EncodeOptions{}, `toon: object has duplicate key "a"`},
+		{"duplicate key in table", []jsonvalue.Value{dup, dup}, EncodeOptions{}, `toon: object has duplicate key "a"`},
+		{"unsupported type", []jsonvalue.Value{1, struct{}{}}, EncodeOptions{}, "toon: cannot encode value of type struct {}"},
 		{"cycle", cycle, EncodeOptions{}, "toon: value nested deeper than 10000 levels (a cycle?)"},
 		{"delimiter", "x", EncodeOptions{Delimiter: ';'}, `toon: invalid delimiter ';' (want ',', '\t' or '|')`},
 		{"indent", "x", EncodeOptions{IndentSize: 65}, "toon: invalid IndentSize 65 (want 1 to 64)"},
@@ -107,7 +110,7 @@ func TestEncoderStreams(t *testing.T) {
 	if err := NewEncoder(w, EncodeOptions{}).Encode(d.value); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(w.Bytes(), want) || w.writes < len(want)/flushSize {
+	if !bytes.Equal(w.Bytes(), want) || w.writes < len(want)/toonwrite.FlushSize {
 		t.Errorf("Encoder wrote %d bytes in %d writes; want %d bytes in chunks", w.Len(), w.writes, len(want))
 	}
 	failing := &countingWriter{failAt: 2}

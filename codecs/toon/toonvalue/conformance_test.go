@@ -1,4 +1,4 @@
-package toon
+package toonvalue
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -15,10 +16,10 @@ import (
 type fixtureCase struct {
 	file, name  string
 	category    string
-	input       Value
-	expected    Value
+	input       jsonvalue.Value
+	expected    jsonvalue.Value
 	shouldError bool
-	options     *Object
+	options     *jsonvalue.Object
 }
 
 func loadFixtures(t *testing.T, dir string) []fixtureCase {
@@ -38,15 +39,15 @@ func loadFixtures(t *testing.T, dir string) []fixtureCase {
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc, err := ParseJSON(data)
+		doc, err := jsonvalue.Parse(data)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		root := doc.(*Object)
+		root := doc.(*jsonvalue.Object)
 		cat, _ := root.Get("category")
 		tests, _ := root.Get("tests")
-		for _, tv := range tests.([]Value) {
-			tc := tv.(*Object)
+		for _, tv := range tests.([]jsonvalue.Value) {
+			tc := tv.(*jsonvalue.Object)
 			c := fixtureCase{file: filepath.Base(filepath.Dir(f)) + "-" + strings.TrimSuffix(filepath.Base(f), ".json"), category: cat.(string)}
 			name, _ := tc.Get("name")
 			c.name = name.(string)
@@ -56,7 +57,7 @@ func loadFixtures(t *testing.T, dir string) []fixtureCase {
 				c.shouldError = se.(bool)
 			}
 			if o, ok := tc.Get("options"); ok {
-				c.options = o.(*Object)
+				c.options = o.(*jsonvalue.Object)
 			}
 			cases = append(cases, c)
 		}
@@ -64,14 +65,14 @@ func loadFixtures(t *testing.T, dir string) []fixtureCase {
 	return cases
 }
 
-func fixtureEncodeOptions(t *testing.T, o *Object) EncodeOptions {
+func fixtureEncodeOptions(t *testing.T, o *jsonvalue.Object) EncodeOptions {
 	var opts EncodeOptions
 	for _, m := range o.Members {
 		switch m.Key {
 		case "delimiter":
 			opts.Delimiter = Delimiter(m.Value.(string)[0])
 		case "indentSize":
-			n, _ := m.Value.(Number).Int64()
+			n, _ := m.Value.(jsonvalue.Number).Int64()
 			opts.IndentSize = int(n)
 		default:
 			t.Fatalf("unknown encode option %q", m.Key)
@@ -80,14 +81,14 @@ func fixtureEncodeOptions(t *testing.T, o *Object) EncodeOptions {
 	return opts
 }
 
-func fixtureDecodeOptions(t *testing.T, o *Object) DecodeOptions {
+func fixtureDecodeOptions(t *testing.T, o *jsonvalue.Object) DecodeOptions {
 	var opts DecodeOptions
 	for _, m := range o.Members {
 		switch m.Key {
 		case "strict":
 			opts.Lenient = !m.Value.(bool)
 		case "indentSize":
-			n, _ := m.Value.(Number).Int64()
+			n, _ := m.Value.(jsonvalue.Number).Int64()
 			opts.IndentSize = int(n)
 		default:
 			t.Fatalf("unknown decode option %q", m.Key)
@@ -111,7 +112,7 @@ func TestConformance(t *testing.T) {
 		}
 		t.Run(c.file+"/"+c.name, func(t *testing.T) {
 			if c.options == nil {
-				c.options = &Object{}
+				c.options = &jsonvalue.Object{}
 			}
 			switch c.category {
 			case "encode":
@@ -137,7 +138,7 @@ func TestConformance(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Unmarshal(%q): %v", c.input, err)
 				}
-				if !Equal(c.expected, got) {
+				if !jsonvalue.Equal(c.expected, got) {
 					t.Errorf("Unmarshal(%q)\nwant %s\ngot  %s", c.input, jsonOf(t, c.expected), jsonOf(t, got))
 				}
 			default:
@@ -150,9 +151,9 @@ func TestConformance(t *testing.T) {
 	}
 }
 
-func jsonOf(t *testing.T, v Value) string {
+func jsonOf(t *testing.T, v jsonvalue.Value) string {
 	t.Helper()
-	b, err := AppendJSON(nil, v)
+	b, err := jsonvalue.Append(nil, v)
 	if err != nil {
 		return "<" + err.Error() + ">"
 	}

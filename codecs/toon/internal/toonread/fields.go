@@ -1,10 +1,12 @@
-package toon
+package toonread
 
 import (
 	"math"
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"github.com/graphwire/graphwire/internal/textwire"
 )
 
 // hfield is one name of a header's field list (spec §6), the list
@@ -165,8 +167,8 @@ func (d *decoder) parseFields(l *line, c string, i int, delim byte, level int, p
 		return 0, "field groups nested deeper than " + strconv.Itoa(d.opts.MaxDepth) + " levels", i
 	}
 	maxFields := 0
-	if d.lim.set {
-		maxFields = d.lim.maxFields + 1
+	if d.lim.Set {
+		maxFields = d.lim.MaxFields + 1
 	}
 	members := 0
 	for {
@@ -215,15 +217,15 @@ func (d *decoder) parseFields(l *line, c string, i int, delim byte, level int, p
 			fOff = start + noff
 		}
 		members++
-		if d.lim.set && members > d.lim.maxFields {
-			d.failLimit(l, d.offsetOf(c)+fOff, "MaxElements", "a field group of more than "+strconv.Itoa(d.lim.maxFields)+" fields, past the limit of "+strconv.Itoa(d.lim.maxElements)+" properties or cells")
+		if d.lim.Set && members > d.lim.MaxFields {
+			d.failLimit(l, d.offsetOf(c)+fOff, "MaxElements", "a field group of more than "+strconv.Itoa(d.lim.MaxFields)+" fields, past the limit of "+strconv.Itoa(d.lim.MaxElements)+" properties or cells")
 		}
 		k := len(fl.fields)
 		if k >= math.MaxInt32-1 {
 			return 0, "field list of more than " + strconv.Itoa(math.MaxInt32-2) + " names", fOff
 		}
 		if r := fl.add(hfield{name: d.fieldName(l, name, fOff, c), end: int32(k + 1), parent: parent}, c, j, delim, level, maxFields); r >= 0 {
-			return 0, "duplicate field name " + excerpt(fl.fields[r].name) + " in field list", fOff
+			return 0, "duplicate field name " + textwire.Excerpt(fl.fields[r].name) + " in field list", fOff
 		}
 		if group {
 			end, msg, moff := d.parseFields(l, c, j+1, delim, level+1, int32(k), fl)

@@ -1,4 +1,4 @@
-package toon
+package toonvalue
 
 import (
 	"encoding/json"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 )
 
 var benchDoc = flag.String("bench-doc", "", "TestWriteBenchDocument writes the benchmark document (JSON) to this file")
@@ -69,10 +71,10 @@ func benchRecords(size int) []benchRecord {
 
 type benchData struct {
 	records []benchRecord
-	json    []byte // compact JSON of records
-	any     any    // json.Unmarshal of json
-	value   Value  // ParseJSON of json
-	toon    []byte // Marshal of value
+	json    []byte          // compact JSON of records
+	any     any             // json.Unmarshal of json
+	value   jsonvalue.Value // ParseJSON of json
+	toon    []byte          // Marshal of value
 }
 
 var benchOnce = sync.OnceValue(func() *benchData {
@@ -84,7 +86,7 @@ var benchOnce = sync.OnceValue(func() *benchData {
 	if err = json.Unmarshal(d.json, &d.any); err != nil {
 		panic(err)
 	}
-	if d.value, err = ParseJSON(d.json); err != nil {
+	if d.value, err = jsonvalue.Parse(d.json); err != nil {
 		panic(err)
 	}
 	if d.toon, err = Marshal(d.value, EncodeOptions{}); err != nil {
@@ -187,7 +189,7 @@ func BenchmarkDecode(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(d.json)))
 		for b.Loop() {
-			if _, err := ParseJSON(d.json); err != nil {
+			if _, err := jsonvalue.Parse(d.json); err != nil {
 				b.Fatal(err)
 			}
 		}
