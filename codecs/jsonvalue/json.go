@@ -328,3 +328,5 @@ func appendJSON(dst []byte, v Value, depth int) ([]byte, error) {
 	}
 	return dst, nil
 }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

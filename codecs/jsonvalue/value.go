@@ -219,51 +219,11 @@ func fromLiteral(s string) (Number, bool) {
 	return Float(f), true
 }
 
-// isNumberLiteral reports whether s matches -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?.
+// isNumberLiteral reports whether s is a whole JSON number literal.
 func isNumberLiteral(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	if i >= len(s) {
-		return false
-	}
-	if s[i] == '0' {
-		i++
-	} else if s[i] >= '1' && s[i] <= '9' {
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-	} else {
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		j := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		if i == j {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		j := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		if i == j {
-			return false
-		}
-	}
-	return i == len(s)
+	end, _, ok := textwire.ScanNumber(s, 0)
+	return ok && end == len(s)
 }
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // appendFloat writes f as JavaScript's Number#toString does, -0 as 0 and
 // non-finite values as null.

@@ -57,46 +57,7 @@ func (e *Writer) safeUnquoted(s string) bool {
 	if s == "true" || s == "false" || s == "null" {
 		return false
 	}
-	return !isNumericLike(s)
-}
-
-// isNumericLike reports whether s matches /^[+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i.
-func isNumericLike(s string) bool {
-	i := 0
-	if s[0] == '+' || s[0] == '-' {
-		i++
-	}
-	j := i
-	for i < len(s) && isDigit(s[i]) {
-		i++
-	}
-	if i == j {
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		j = i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		if i == j {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		j = i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		if i == j {
-			return false
-		}
-	}
-	return i == len(s)
+	return !textwire.NumericLike(s)
 }
 
 // PlainKey reports whether key is written unquoted (the codec's error paths
