@@ -24,7 +24,9 @@ type Value = any
 
 // Object is a JSON object: its members in order. Keys must be unique;
 // encoders report a duplicate key as an error. Build one with NewObject and
-// Add or Set, or fill Members directly.
+// Add or Set, or fill Members directly. Callers: Parse and the TOON reader
+// build them; the GraphResponse TOON codec builds its small sections
+// (columns, rows, pagination) as Objects for the TOON writer.
 type Object struct {
 	Members []Member
 }
@@ -35,7 +37,8 @@ type Member struct {
 	Value Value
 }
 
-// NewObject returns an empty object with room for n members.
+// NewObject returns an empty object with room for n members (for callers
+// building a document: the TOON codec's sections, examples, tests).
 func NewObject(n int) *Object {
 	if n < 0 {
 		n = 0
@@ -87,7 +90,8 @@ func (o *Object) index(key string) int {
 	return -1
 }
 
-// Number is a JSON number, held exactly as an int64 or as a float64 — never
+// Number is a JSON number (in a Value built by Parse, the TOON reader, or
+// a caller), held exactly as an int64 or as a float64 — never
 // an integer squeezed through a float64. Decoding gives an int64 Number for
 // an integer literal (no '.', 'e' or 'E') that fits int64, and a float64
 // Number, correctly rounded, for every other literal.
@@ -102,8 +106,9 @@ type Number struct {
 // wire.Value, it returns a Number: callers building a generic document.)
 func Int(i int64) Number { return Number{bits: uint64(i)} }
 
-// Float returns a floating-point Number. NaN and ±Inf are representable but
-// encode as null (TOON spec §3).
+// Float returns a floating-point Number (for callers building a
+// document; the TOON writers write a float64 through it). NaN and ±Inf
+// are representable but encode as null (TOON spec §3).
 func Float(f float64) Number { return Number{bits: math.Float64bits(f), isFloat: true} }
 
 // IsInt reports whether n holds an int64 (as opposed to a float64).

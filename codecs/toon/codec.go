@@ -10,8 +10,8 @@ const Name = "toon"
 const MediaType = "text/toon"
 
 // Options configure a Codec, the GraphResponse codec. The zero value gives
-// the default Limits. (EncodeOptions and DecodeOptions configure the
-// generic TOON layer, Marshal and Unmarshal.)
+// the default Limits. (toonvalue.EncodeOptions and DecodeOptions
+// configure the generic TOON library.)
 type Options struct {
 	// Limits bound what Decode accepts and, symmetrically, what
 	// AppendEncode writes (see wire.Limits).

@@ -14,9 +14,9 @@ import (
 // form as it does for any value: they are small beside nodes and edges,
 // which the layout writes line by line (nodes.go, edges.go).
 
-// graphEncoder builds the generic jsonvalue.Value of a response. Objects and members
-// come from slabs sized up front, so a response costs a handful of
-// allocations beyond the boxing of its values.
+// graphEncoder builds the small sections as generic values. Objects and
+// members come from slabs, so a section costs a handful of allocations
+// beyond the boxing of its values.
 type graphEncoder struct {
 	objs []jsonvalue.Object
 	mems []jsonvalue.Member

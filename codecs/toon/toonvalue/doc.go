@@ -95,8 +95,8 @@
 // response): the peak heap of a decode stays within 16 times its input
 // plus 16 MiB. (An object of millions of keys, each on a line of its
 // own, comes near it: its members take 32 bytes each, and growing the
-// member list copies it.) jsonvalue.Parse limits nesting to 1000
-// levels too. The encoder refuses values nested deeper than 10000 levels, which
+// member list copies it.) jsonvalue.Parse limits nesting to 1000 levels
+// too. The encoder refuses values nested deeper than 10000 levels, which
 // also stops reference cycles. Keys such as __proto__ have no special
 // meaning. An error quotes at most 64 bytes of the input.
 //

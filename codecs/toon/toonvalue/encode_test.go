@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/codecs/toon/internal/toonread"
 	"github.com/graphwire/graphwire/codecs/toon/internal/toonwrite"
 )
 
@@ -116,5 +117,13 @@ func TestEncoderStreams(t *testing.T) {
 	failing := &countingWriter{failAt: 2}
 	if err := NewEncoder(failing, EncodeOptions{}).Encode(d.value); err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Errorf("write error not reported: %v", err)
+	}
+}
+
+// TestDefaultsMatchTheReader pins the documented defaults to the ones the
+// shared reader applies when an option is zero.
+func TestDefaultsMatchTheReader(t *testing.T) {
+	if DefaultIndentSize != toonread.DefaultIndentSize || DefaultMaxDepth != toonread.DefaultMaxDepth {
+		t.Errorf("toonvalue defaults %d, %d; the reader applies %d, %d", DefaultIndentSize, DefaultMaxDepth, toonread.DefaultIndentSize, toonread.DefaultMaxDepth)
 	}
 }

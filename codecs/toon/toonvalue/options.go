@@ -2,8 +2,6 @@ package toonvalue
 
 import (
 	"fmt"
-
-	"github.com/graphwire/graphwire/codecs/toon/internal/toonread"
 )
 
 // Delimiter is the character that separates the values of inline arrays and
@@ -18,14 +16,15 @@ const (
 )
 
 // DefaultIndentSize is the number of spaces per indentation level when an
-// option leaves IndentSize zero.
-const DefaultIndentSize = toonread.DefaultIndentSize
+// option leaves IndentSize zero (the CLI's --indent default, the
+// GraphResponse codec's indentation).
+const DefaultIndentSize = 2
 
 // DefaultMaxDepth bounds the nesting of arrays, objects and field groups
 // Unmarshal follows when DecodeOptions leaves MaxDepth zero. (It is a TOON
 // nesting bound, unrelated to wire.DefaultMaxDepth, the GraphResponse
 // codecs' bound on nested property lists.)
-const DefaultMaxDepth = toonread.DefaultMaxDepth
+const DefaultMaxDepth = 1000
 
 // maxIndentSize bounds IndentSize (an indentation unit of more than 64
 // spaces is a mistake, not a style).

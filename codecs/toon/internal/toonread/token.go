@@ -197,7 +197,8 @@ func init() {
 	}
 }
 
-// boxString returns s as a jsonvalue.Value, a shared one for a one-byte string; s
+// boxString returns s as a jsonvalue.Value, a shared one for a one-byte
+// string; s
 // must not share memory with the input unless it is one byte long.
 func boxString(s string) jsonvalue.Value {
 	if len(s) == 1 && s[0] < utf8.RuneSelf {

@@ -346,7 +346,8 @@ func (e *Writer) array(key *string, vs []jsonvalue.Value, depth int) {
 	}
 }
 
-// objectsOf returns vs as objects when every element is a non-nil *jsonvalue.Object.
+// objectsOf returns vs as objects when every element is a non-nil
+// *jsonvalue.Object.
 func objectsOf(vs []jsonvalue.Value) ([]*jsonvalue.Object, bool) {
 	for _, v := range vs {
 		if o, ok := v.(*jsonvalue.Object); !ok || o == nil {
