@@ -12,7 +12,8 @@ import (
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/codecs/goon"
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/codecs/toon/toonvalue"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -107,15 +108,15 @@ func toonValues(r *wire.GraphResponse) ([]string, error) {
 	var out []string
 	var add func(v wire.Value) error
 	add = func(v wire.Value) error {
-		var tv toon.Value
+		var tv jsonvalue.Value
 		switch v.Kind() {
 		case wire.KindNull:
 		case wire.KindBool:
 			tv = v.Bool()
 		case wire.KindInt:
-			tv = toon.Int(v.Int())
+			tv = jsonvalue.Int(v.Int())
 		case wire.KindFloat:
-			tv = toon.Float(v.Float())
+			tv = jsonvalue.Float(v.Float())
 		case wire.KindString:
 			tv = v.Str()
 		case wire.KindList:
@@ -126,7 +127,7 @@ func toonValues(r *wire.GraphResponse) ([]string, error) {
 			}
 			return nil
 		}
-		b, err := toon.Marshal(tv, toon.EncodeOptions{})
+		b, err := toonvalue.Marshal(tv, toonvalue.EncodeOptions{})
 		if err != nil {
 			return err
 		}

@@ -2,7 +2,7 @@ package scorecard
 
 import (
 	cjson "github.com/graphwire/graphwire/codecs/json"
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/toon/toonvalue"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -16,10 +16,10 @@ func peers() []Format {
 		Text:  true,
 		Loses: peerLosses["toon-plain"],
 		encode: func(_ *wire.GraphResponse, canonical []byte) ([]byte, error) {
-			return toon.FromJSON(canonical, toon.EncodeOptions{})
+			return toonvalue.FromJSON(canonical, toonvalue.EncodeOptions{})
 		},
 		decode: func(data []byte) (*wire.GraphResponse, error) {
-			j, err := toon.ToJSON(data, toon.DecodeOptions{})
+			j, err := toonvalue.ToJSON(data, toonvalue.DecodeOptions{})
 			if err != nil {
 				return nil, err
 			}

@@ -1,61 +1,22 @@
-// Package toon implements TOON, Token-Oriented Object Notation, spec v4.0
-// (https://github.com/toon-format/spec): a line-oriented, indentation-based
-// text form of the JSON data model that declares array lengths and field
-// lists once, for LLM prompts. It encodes and decodes any JSON value and
-// agrees byte for byte with the reference implementation (npm
-// @toon-format/toon 4.4.0) on encode; it passes all 516 cases of the spec's
-// conformance fixtures.
+// Package toon is graphwire's TOON codec: it writes a wire.GraphResponse
+// as one TOON document (spec v4.0, https://github.com/toon-format/spec) in
+// a graph-aware layout that any TOON decoder reads, and reads such a
+// document back. It registers itself as "toon" (media type text/toon).
 //
-// # Values
+// The generic TOON library, for any JSON value, is codecs/toon/toonvalue
+// (Marshal, Unmarshal, FromJSON, ToJSON, the spec's conformance suite);
+// this package is built on the same writer and reader (the internal
+// packages toonwrite and toonread).
 //
-// A Value is nil, bool, Number, string, []Value or *Object. Objects keep
-// their key order; a Number holds an int64 or a float64 exactly, so an
-// integer beyond 2^53 survives a round trip (the reference implementation,
-// bound to JavaScript numbers, rounds it). Equal compares two values with
-// numbers by value.
-//
-//	v, err := toon.Unmarshal(text, toon.DecodeOptions{})
-//	out, err := toon.Marshal(v, toon.EncodeOptions{Delimiter: toon.Tab})
-//
-// # Encoding
-//
-// Marshal, AppendMarshal and Encoder (streaming to an io.Writer) produce
-// the canonical form of the spec: objects as "key: value" lines, arrays of
-// primitives inline (tags[3]: a,b,c), arrays of uniform objects as tables
-// (users[2]{id,name}: then one row per line, nested uniform objects as
-// field groups such as {id,customer{name,country}}), objects whose values
-// are uniform objects as keyed tables (users[2:]{age,city}: then
-// "alice: 30,Berlin"), everything else as "- " list items. Strings are
-// quoted only when spec §7.2 requires it. Numbers are written in canonical
-// decimal (no exponent for 1e-6 <= |n| < 1e21, otherwise 1e-7 or 1e+21
-// style, exactly as JavaScript writes them), -0 as 0, NaN and ±Inf as null.
-// A Go string holding ill-formed UTF-8 is quoted with U+FFFD in place of the
-// bad bytes. EncodeOptions select the delimiter (comma, tab, pipe) and the
-// indentation width.
-//
-// # Decoding
-//
-// Unmarshal reads a document (root object, array or primitive, per spec
-// §5), in strict mode by default: every error of spec §14 is a
-// *wire.DecodeError whose message reads "toon: line N, column M: ...".
-// DecodeOptions.Lenient is the spec's strict=false. Decoded numbers: an
-// integer literal that fits int64 is an int64 Number, any other number the
-// nearest float64 (the out-of-range policy of spec §4); a numeric token
-// beyond the float64 range (1e400) is read as a string, as the reference
-// does. Decoding also accepts a leading byte-order mark, CRLF line endings
-// and full-line comments.
-//
-// # JSON
-//
-// ParseJSON reads JSON text into an ordered, exact Value, AppendJSON writes
-// one as compact JSON, and FromJSON / ToJSON convert between the two
-// formats in one call.
+// Files: codec.go (Codec, Options, New, Default, Name, MediaType),
+// encode.go (Encode, AppendEncode, EncodeTo: one writer), nodes.go and
+// edges.go (the node groups, node_order and the edges table, written line
+// by line), sections.go (columns, group_columns, rows and pagination,
+// built as generic values), decode.go, decode_nodes.go,
+// decode_sections.go, path.go (error paths and their lines), errors.go,
+// sniff.go.
 //
 // # The toon codec: layout of a GraphResponse
-//
-// The codec registered as "toon" (media type text/toon; Encode, Decode)
-// writes a GraphResponse as one TOON document in a graph-aware layout that
-// any TOON decoder reads.
 //
 // The document is an object with these keys, in this order:
 //
@@ -162,39 +123,7 @@
 //
 // # Security
 //
-// The generic layer: decoding untrusted input with Unmarshal is bounded:
-// nesting of arrays, objects and header field groups is limited to
-// DecodeOptions.MaxDepth (DefaultMaxDepth, 1000) levels; a declared length
-// [N] is only compared against what is present and never sizes an
-// allocation (preallocation is capped at 256 elements); every allocation
-// is proportional to the input, and no list of a line's parts is built
-// before it is checked:
-//
-//   - a row's cells are counted before any is decoded, and the counting
-//     stops at the first cell past the header's fields, which the error
-//     names;
-//   - an inline array's cells are counted, in strict mode no further than
-//     one past its declared length, before its values are allocated;
-//   - a header's field names are kept in a flat list of 24 bytes a name,
-//     sized once from the delimiters left on its line;
-//   - a repeated header name, or a repeated key of an object, is reported
-//     where it is read, before its value: among the first names by
-//     comparing them, past them through an index of the names (8 to 24
-//     bytes a name, in time per name that does not grow with the header
-//     or object);
-//   - 0 to 255 and one-byte strings decode to values boxed once.
-//
-// Header, row and key parsing are linear in the line length. A run of
-// blank lines is kept as one range. The bound that follows, which the
-// tests measure (rows of 60 million delimiters, headers of 9 million
-// names, inline arrays of 10 million one-byte values, the largest corpus
-// response): the peak heap of a decode stays within 16 times its input
-// plus 16 MiB. (An object of millions of keys, each on a line of its
-// own, comes near it: its members take 32 bytes each, and growing the
-// member list copies it.) ParseJSON limits nesting to DefaultMaxDepth
-// too. The encoder refuses values nested deeper than 10000 levels, which
-// also stops reference cycles. Keys such as __proto__ have no special
-// meaning. An error quotes at most 64 bytes of the input.
+// The generic layer's bounds (see codecs/toon/toonvalue) hold here too.
 //
 // The toon codec (Decode, Encode and the registered codec use the default
 // wire.Limits; a Codec from New uses its Options.Limits) refuses, with a
@@ -231,8 +160,9 @@
 // nothing written), then refuses text longer than MaxInputBytes. So what
 // a toon Codec writes, a toon Codec with the same limits reads.
 //
-// Streaming: Codec.EncodeTo writes AppendEncode's bytes, and refuses
-// what it refuses, without building the layout's document. It makes two
+// One writer: AppendEncode and Codec.EncodeTo run the same layout writer,
+// AppendEncode into its dst, EncodeTo into an io.Writer; neither builds
+// the layout's document. EncodeTo makes two
 // passes over the response, the first into a counter (so a refusal,
 // MaxInputBytes included, writes nothing), the second into the writer in
 // writes of about 32 KiB. The header fields, node tables (and a type's
@@ -242,9 +172,9 @@
 // turn. Memory is a 32 KiB buffer, the largest of those sections, and
 // (only when a type's nodes are not contiguous) one index run per
 // interruption; streaming traversal_xl or a 100,000-node traversal
-// allocates about 60 KB. A document error (NaN, a key the layout cannot
-// carry) wins over the generic encoder's depth error met earlier in the
-// text, as in AppendEncode, which builds the document before encoding it.
+// allocates about 60 KB. A layout error (NaN, a key the layout cannot
+// carry) wins over the generic writer's depth error met earlier in the
+// text.
 //
 // Output size: TOON indents each level of a nested list, so deep lists
 // cost more than in JSON. For any response the encoder accepts, the text
@@ -253,14 +183,4 @@
 // the depth limit holding many empty lists, comes to about 25 times. A
 // list nested 509 deep, for which TOON once took 265 times the JSON, is
 // refused.
-//
-// # Reference comparison and benchmarks
-//
-// reference_test.go checks this implementation against the reference one,
-// run under node (see testdata/README.md); it needs node and npm, and is
-// skipped without them unless CI is set. testdata/bench-reference.mjs
-// times the reference implementation on the benchmark document:
-//
-//	go test -run TestWriteBenchDocument -bench-doc /tmp/doc.json ./codecs/toon
-//	node codecs/toon/testdata/bench-reference.mjs /tmp/doc.json
 package toon

@@ -1,117 +1,132 @@
-package toon
+package toon_test
 
 import (
 	"bytes"
-	"errors"
 	"math"
-	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
-func TestMarshalForms(t *testing.T) {
-	obj := func(kv ...any) *Object {
-		o := &Object{Members: []Member{}}
-		for i := 0; i < len(kv); i += 2 {
-			o.Add(kv[i].(string), kv[i+1])
+// streamed returns what EncodeTo writes for r and its error.
+func streamed(r *wire.GraphResponse) ([]byte, error) {
+	var buf bytes.Buffer
+	err := toon.EncodeTo(&buf, r)
+	return buf.Bytes(), err
+}
+
+// checkStream fails unless EncodeTo writes AppendEncode's bytes for r, or
+// refuses it with AppendEncode's error having written nothing.
+func checkStream(t interface{ Fatalf(string, ...any) }, r *wire.GraphResponse) {
+	want, err := toon.AppendEncode(nil, r)
+	got, serr := streamed(r)
+	if err != nil {
+		if serr == nil || serr.Error() != err.Error() || len(got) != 0 {
+			t.Fatalf("AppendEncode: %v; EncodeTo: %v after %d bytes", err, serr, len(got))
 		}
-		return o
+		return
 	}
-	tests := []struct {
-		name string
-		v    Value
-		opts EncodeOptions
-		want string
-	}{
-		{"empty root object", obj(), EncodeOptions{}, ""},
-		{"root null", nil, EncodeOptions{}, "null"},
-		{"root bom string", "\uFEFFx", EncodeOptions{}, "\"\uFEFFx\""},
-		{"go numbers", []Value{1, int64(-2), 2.5, Float(math.Copysign(0, -1))}, EncodeOptions{}, "[4]: 1,-2,2.5,0"},
-		{"nil array", obj("a", []Value(nil)), EncodeOptions{}, "a: []"},
-		{"nil objects", obj("a", (*Object)(nil), "b", obj("c", 1), "l", []Value{(*Object)(nil), obj("c", (*Object)(nil))}), EncodeOptions{}, "a: null\nb:\n  c: 1\nl[2]:\n  - null\n  - c: null"},
-		{"nil object in table", []Value{obj("a", (*Object)(nil)), obj("a", 1)}, EncodeOptions{}, "[2]{a}:\n  null\n  1"},
-		{"invalid utf8", obj("k", "a\xffb"), EncodeOptions{}, "k: \"a\uFFFDb\""},
-		{"control characters", obj("k", "\x00\x1f\x7f"), EncodeOptions{}, `k: "\u0000\u001f` + "\x7f" + `"`},
-		{"pipe quoting", obj("a", "x|y", "b", []Value{"x|y", "x,y"}), EncodeOptions{Delimiter: Pipe}, "a: \"x|y\"\nb[2|]: \"x|y\"|x,y"},
-		{"keyed root", obj("u", obj("a", 1), "v", obj("a", 2)), EncodeOptions{}, "[2:]{a}:\n  u: 1\n  v: 2"},
-		{"indent", obj("a", obj("b", []Value{obj("c", 1, "d", []Value{})})), EncodeOptions{IndentSize: 3}, "a:\n   b[1]:\n      - c: 1\n         d: []"},
+	if serr != nil {
+		t.Fatalf("EncodeTo: %v", serr)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := Marshal(tt.v, tt.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != tt.want {
-				t.Errorf("Marshal = %q, want %q", got, tt.want)
-			}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("streamed text differs from AppendEncode's: %s", wiretest.ByteDiff(got, want))
+	}
+}
+
+// Each rule of the layout (the golden cases) streams the same text.
+func TestStreamLayoutCases(t *testing.T) {
+	for _, tc := range layoutCases {
+		t.Run(tc.name, func(t *testing.T) { checkStream(t, tc.r) })
+	}
+}
+
+// The node shapes EncodeTo writes without building a document: types
+// interleaved (node_order), a type split by key order, a type with lists
+// (nested too), a type with different key sets; and their refusals, in
+// the order AppendEncode finds them.
+func TestStreamNodeShapes(t *testing.T) {
+	list := wire.ListOf
+	cases := map[string][]wire.Node{
+		"interleaved": {node("U", 1, "a", vInt(1)), node("M", 2, "b", vStr("x")), node("U", 3, "a", vInt(2))},
+		"split": {node("U", 1, "a", vInt(1), "b", vInt(2)), node("V", 2), node("U", 3, "b", vInt(3), "a", vInt(4)),
+			node("U", 4, "a", vInt(5), "b", vInt(6)), node("W", 5, "l", list(vInt(1)))},
+		"lists": {node("M", 1, "l", list(), "s", vStr("- x")), node("M", 2, "l", list(vInt(1), vStr("a,b"), wire.Null()), "s", vFloat(0.5)),
+			node("M", 3, "l", list(list(vInt(1), list()), vStr("y")), "s", wire.Bool(true))},
+		"key sets":          {node("U", 1, "a", vInt(1)), node("U", 2, "b", vInt(1)), node("U", 3)},
+		"NaN group order":   {node("U", 1, "a", vInt(1)), node("V", 2, "a", vFloat(math.NaN())), node("U", 3, "a", vFloat(math.Inf(1)))},
+		"NaN in a list":     {node("U", 1, "l", list(vInt(1))), node("U", 2, "l", list(list(vFloat(math.NaN()))))},
+		"NaN in a split":    {node("U", 1, "a", vInt(1), "b", vInt(2)), node("U", 2, "b", vInt(3), "a", vFloat(math.NaN()))},
+		"bad key after NaN": {node("U", 1, "a", vFloat(math.NaN())), node("V", 2, "id", vInt(1))},
+	}
+	for name, nodes := range cases {
+		t.Run(name, func(t *testing.T) {
+			r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Traversal, Nodes: nodes,
+				Edges: []wire.Edge{{From: "U", FromID: 1, To: "M", ToID: 2, Type: "true"}, {From: "U", FromID: 3, To: "M", ToID: 2, Type: "A", Step: wire.SomeInt(2)}}}
+			checkStream(t, r)
 		})
 	}
 }
 
-func TestMarshalErrors(t *testing.T) {
-	dup := &Object{Members: []Member{{"a", 1}, {"a", 2}}}
-	cycle := &Object{}
-	cycle.Add("self", cycle)
-	tests := []struct {
-		name string
-		v    Value
-		opts EncodeOptions
-		want string
-	}{
-		{"duplicate key", &Object{Members: []Member{{"x", dup}}}, EncodeOptions{}, `toon: object has duplicate key "a"`},
-		{"duplicate key in table", []Value{dup, dup}, EncodeOptions{}, `toon: object has duplicate key "a"`},
-		{"unsupported type", []Value{1, struct{}{}}, EncodeOptions{}, "toon: cannot encode value of type struct {}"},
-		{"cycle", cycle, EncodeOptions{}, "toon: value nested deeper than 10000 levels (a cycle?)"},
-		{"delimiter", "x", EncodeOptions{Delimiter: ';'}, `toon: invalid delimiter ';' (want ',', '\t' or '|')`},
-		{"indent", "x", EncodeOptions{IndentSize: 65}, "toon: invalid IndentSize 65 (want 1 to 64)"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			dst := []byte("keep")
-			out, err := AppendMarshal(dst, tt.v, tt.opts)
-			if err == nil || err.Error() != tt.want {
-				t.Fatalf("AppendMarshal error = %v, want %q", err, tt.want)
-			}
-			if string(out) != "keep" {
-				t.Errorf("AppendMarshal left %q, want dst unchanged", out)
-			}
-			var buf bytes.Buffer
-			if err := NewEncoder(&buf, tt.opts).Encode(tt.v); err == nil || buf.Len() != 0 {
-				t.Errorf("Encoder.Encode: %v, wrote %d bytes; want an error and no output", err, buf.Len())
-			}
-		})
+// The refusals of TestGraphEncodeErrors are EncodeTo's too.
+func TestStreamEncodeErrors(t *testing.T) {
+	ok := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Traversal,
+		Nodes: []wire.Node{node("U", 1, "a", vInt(1)), node("U", 2, "a", vFloat(math.NaN()))},
+		Rows:  []wire.Row{{{Name: "c"}, {Name: "c"}}}}
+	_, want := toon.AppendEncode(nil, ok)
+	got, err := streamed(ok)
+	if want == nil || err == nil || err.Error() != want.Error() || len(got) != 0 {
+		t.Fatalf("EncodeTo: %v after %d bytes; AppendEncode: %v", err, len(got), want)
 	}
 }
 
-type countingWriter struct {
-	bytes.Buffer
-	writes int
-	failAt int
+// Generated responses with the shapes above mixed in.
+func TestStreamGenerated(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		r := wiretest.Response().Draw(t, "response")
+		keys := []string{"a", "b", "c"}
+		for i := range r.Nodes {
+			if rapid.Bool().Draw(t, "reshape") {
+				r.Nodes[i].Type = rapid.SampledFrom([]string{"U", "V"}).Draw(t, "type")
+				r.Nodes[i].Properties = shuffled(t, "props", keys)
+			}
+		}
+		checkStream(t, r)
+	})
 }
 
-func (w *countingWriter) Write(p []byte) (int, error) {
-	w.writes++
-	if w.failAt > 0 && w.writes >= w.failAt {
-		return 0, errors.New("disk full")
-	}
-	return w.Buffer.Write(p)
-}
-
-func TestEncoderStreams(t *testing.T) {
-	d := benchOnce()
-	want, err := Marshal(d.value, EncodeOptions{})
+// A list nested as deep as wire.HardMaxDepth passes the limits but not
+// the generic encoder's nesting bound; a NaN in a later section is still
+// the refusal, in both forms, as the document is checked before it is
+// encoded.
+func TestStreamErrorPrecedence(t *testing.T) {
+	c, err := toon.New(toon.Options{Limits: wire.Limits{MaxDepth: wire.HardMaxDepth}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &countingWriter{}
-	if err := NewEncoder(w, EncodeOptions{}).Encode(d.value); err != nil {
-		t.Fatal(err)
+	deep := vInt(1)
+	for range wire.HardMaxDepth - 1 {
+		deep = wire.ListOf(deep)
 	}
-	if !bytes.Equal(w.Bytes(), want) || w.writes < len(want)/flushSize {
-		t.Errorf("Encoder wrote %d bytes in %d writes; want %d bytes in chunks", w.Len(), w.writes, len(want))
-	}
-	failing := &countingWriter{failAt: 2}
-	if err := NewEncoder(failing, EncodeOptions{}).Encode(d.value); err == nil || !strings.Contains(err.Error(), "disk full") {
-		t.Errorf("write error not reported: %v", err)
+	r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Aggregation,
+		Nodes: []wire.Node{node("U", 1, "l", deep)},
+		Rows:  []wire.Row{{{Name: "c", Value: vFloat(math.NaN())}}}}
+	for _, tc := range []struct{ name, want string }{
+		{"NaN after", "toon: rows[0].c: unsupported float value NaN"},
+		{"deep alone", "toon: value nested deeper than 10000 levels (a cycle?)"},
+	} {
+		if tc.name == "deep alone" {
+			r.Rows = nil
+		}
+		_, aerr := c.AppendEncode(nil, r)
+		var buf bytes.Buffer
+		serr := c.EncodeTo(&buf, r)
+		if aerr == nil || serr == nil || aerr.Error() != tc.want || serr.Error() != tc.want || buf.Len() != 0 {
+			t.Errorf("%s: AppendEncode: %v; EncodeTo: %v after %d bytes; want %s", tc.name, aerr, serr, buf.Len(), tc.want)
+		}
 	}
 }

@@ -1,63 +1,66 @@
 package toon
 
 import (
-	"fmt"
 	"strconv"
 
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
-// codecName is the Codec field of every *wire.DecodeError this package
-// returns, so errors read "toon: line N, column M: ...".
-const codecName = "toon"
-
-// failure carries a decode error through a panic to Unmarshal's recover; it
-// never escapes the package.
-type failure struct{ err *wire.DecodeError }
-
-func (d *decoder) failAt(line, col int, format string, args ...any) {
-	msg := format
-	if len(args) > 0 {
-		msg = fmt.Sprintf(format, args...)
-	}
-	panic(failure{&wire.DecodeError{Codec: codecName, Line: line, Column: col, Msg: msg}})
-}
-
-// fail reports an error at byte offset off (an index into d.src) on line l.
-func (d *decoder) fail(l *line, off int, format string, args ...any) {
-	col := off - l.start + 1
-	if col < 1 {
-		col = 1
-	}
-	d.failAt(l.num, col, format, args...)
-}
-
-// failLimit reports, like fail, input past one of the codec's limits,
-// naming the wire.Limits field.
-func (d *decoder) failLimit(l *line, off int, limit, msg string) {
-	col := max(off-l.start+1, 1)
-	panic(failure{&wire.DecodeError{Codec: codecName, Line: l.num, Column: col, Msg: msg, Limit: limit}})
-}
-
-// checkString refuses, under the codec's limits, a decoded string or key
-// of n bytes, longer than the string limit.
-func (d *decoder) checkString(l *line, n int, off int) {
-	if d.lim.set && n > d.lim.maxString {
-		d.failLimit(l, off, "MaxStringBytes", "a string of "+strconv.Itoa(n)+" bytes, longer than the limit of "+strconv.Itoa(d.lim.maxString))
+// failLimit records, like fail, a value past the limit named.
+func (d *graphDecoder) failLimit(path []pathStep, limit, msg string) {
+	if d.err == nil {
+		d.fail(path, msg)
+		d.err.Limit = limit
 	}
 }
 
-// checkTable refuses, under the codec's limits, a table whose rows would
-// repeat its header's field names past the materialised-size limit: each
-// of the rows strict mode requires writes every name as a key of its
-// object, so the declared rows times the names' bytes is a lower bound of
-// the response's canonical JSON, known before any row is read.
-func (d *decoder) checkTable(h *header, hl *line) {
-	if !d.lim.set || d.lim.maxMaterialized <= 0 {
+// fail records the first shape error, at path.
+func (d *graphDecoder) fail(path []pathStep, msg string) {
+	if d.err != nil {
 		return
 	}
-	if n := int64(h.length) * int64(namesBytes(h.fields)); n > d.lim.maxMaterialized {
-		d.failLimit(hl, hl.cstart, "MaxMaterializedBytes", "a table of "+strconv.Itoa(h.length)+" rows repeating "+
-			strconv.Itoa(namesBytes(h.fields))+" bytes of field names would take more than "+strconv.FormatInt(d.lim.maxMaterialized, 10)+" bytes as canonical JSON")
+	if len(path) > 0 {
+		msg = pathString(path) + ": " + msg
 	}
+	d.err = &wire.DecodeError{Codec: Name, Line: locate(d.src, path), Msg: msg}
+	if d.err.Line == 0 {
+		d.err.Line = 1
+	}
+}
+
+// counted returns n followed by the singular or plural noun, as n wants.
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// thereAre returns "there is 1 one" or "there are n many".
+func thereAre(n int, one, many string) string {
+	if n == 1 {
+		return "there is " + counted(n, one, many)
+	}
+	return "there are " + counted(n, one, many)
+}
+
+// describe names the kind of a decoded value for error messages.
+func describe(v jsonvalue.Value) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return strconv.FormatBool(x)
+	case jsonvalue.Number:
+		return "number " + x.String()
+	case string:
+		return "string " + textwire.Excerpt(x)
+	case []jsonvalue.Value:
+		return "an array"
+	case *jsonvalue.Object:
+		return "an object"
+	}
+	return "a value"
 }

@@ -1,53 +1,52 @@
-package toon
+package toon_test
 
 import (
-	"bytes"
 	"errors"
+	"strings"
 	"testing"
 
+	"github.com/graphwire/graphwire/codecs/toon"
 	"github.com/graphwire/graphwire/wire"
 )
 
-// FuzzDecode checks that Unmarshal never panics, that every error is a
-// positioned *wire.DecodeError, and that a decoded value re-encodes to text
-// that decodes to the same value and re-encodes to the same bytes.
-//
-// flags: bit 0 selects lenient mode, bits 1-2 the indent size (1 to 4).
-func FuzzDecode(f *testing.F) {
-	f.Add([]byte("users[2]{id,name}:\n  1,Ada\n  2,Bob"), uint8(0))
-	f.Add([]byte("a:\n  b[2|]: x|y\n  c: \"q\\n\""), uint8(0))
-	f.Add([]byte("m[2:]{v,w{x}}:\n  a: 1,2\n  b: 3,4"), uint8(0))
-	f.Add([]byte("items[2]:\n  - id: 1\n    tags[1]: a\n  - [2]: 1,2"), uint8(1))
-	f.Add([]byte("# c\n[3\t]: a\tb\tc"), uint8(2))
-	f.Fuzz(func(t *testing.T, data []byte, flags uint8) {
-		opts := DecodeOptions{Lenient: flags&1 == 1, IndentSize: 1 + int(flags>>1)%4}
-		v, err := Unmarshal(data, opts)
+// FuzzDecodeGraph: Decode never panics; invalid input gives a one-line
+// *wire.DecodeError with a line inside the input and no response; valid
+// input gives a response that encodes, round-trips (numbers by value) and
+// whose encoding is a fixed point. The seed corpus is
+// testdata/fuzz/FuzzDecodeGraph plus the encodings of the layout cases.
+func FuzzDecodeGraph(f *testing.F) {
+	for _, tc := range layoutCases {
+		b, err := toon.Encode(tc.r)
 		if err != nil {
-			var de *wire.DecodeError
-			if !errors.As(err, &de) || de.Line < 1 || de.Column < 1 || de.Codec != "toon" {
-				t.Fatalf("error %v (%T) is not a positioned toon DecodeError", err, err)
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("format_version: x\nquery_type: search\nnodes[1]:\n  - U[1]:\n      - id: 1\nnode_order[1]: 0"))
+	f.Add([]byte("format_version: x\nquery_type: aggregation\nrows[1]:\n  - [1]:\n    - u:\n        type: T\n        id: 9223372036854775807"))
+	f.Add([]byte("format_version: x\nquery_type: traversal\nnodes:\n  A[1]{id}:\n    1\nnode_order[1]: 5"))
+	f.Add([]byte("format_version: x\nquery_type: traversal\nedges[1|]{from|from_id|to|to_id|type|step}:\n  A|1|B|2|R|null"))
+	f.Add([]byte(""))
+	f.Add([]byte("format_version: x\nquery_type: traversal\nnodes: {}\nedges: []\npagination:\n  has_more: true\n  truncated: true\n  next_cursor: \"a b\\n\""))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := toon.Decode(data)
+		if err != nil {
+			if r != nil {
+				t.Fatalf("Decode returned a response with its error %v", err)
 			}
-			_ = de.Error()
+			var de *wire.DecodeError
+			if !errors.As(err, &de) {
+				t.Fatalf("error %T %v is not a *wire.DecodeError", err, err)
+			}
+			lines := strings.Count(string(data), "\n") + 1
+			if de.Codec != "toon" || de.Line < 1 || de.Line > lines {
+				t.Fatalf("DecodeError{Codec: %q, Line: %d} for %d lines", de.Codec, de.Line, lines)
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, "toon: line ") || strings.ContainsAny(msg, "\n\r") {
+				t.Fatalf("error text %q is not one line starting with \"toon: line \"", msg)
+			}
 			return
 		}
-		eopts := EncodeOptions{IndentSize: opts.IndentSize}
-		text, err := Marshal(v, eopts)
-		if err != nil {
-			t.Fatalf("Marshal of a decoded value: %v", err)
-		}
-		back, err := Unmarshal(text, DecodeOptions{IndentSize: opts.IndentSize})
-		if err != nil {
-			t.Fatalf("decoding our own output %q: %v", text, err)
-		}
-		if !equalUnordered(v, back) {
-			t.Fatalf("round trip changed the value\ninput: %q\ntext:  %q\nfirst:  %s\nsecond: %s", data, text, jsonOf(t, v), jsonOf(t, back))
-		}
-		again, err := Marshal(back, eopts)
-		if err != nil || !bytes.Equal(text, again) {
-			t.Fatalf("encoding is not a fixed point: %q then %q (%v)", text, again, err)
-		}
-		if _, err := AppendJSON(nil, v); err != nil {
-			t.Fatalf("AppendJSON: %v", err)
-		}
+		graphRoundTrip(t, r)
 	})
 }

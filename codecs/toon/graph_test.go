@@ -18,6 +18,7 @@ import (
 
 	"github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/toon/toonvalue"
 	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -55,7 +56,7 @@ func graphRoundTrip(t fataler, r *wire.GraphResponse) []byte {
 	if err != nil {
 		t.Fatalf("Encode: %v", err)
 	}
-	if _, err := toon.Unmarshal(b1, toon.DecodeOptions{}); err != nil {
+	if _, err := toonvalue.Unmarshal(b1, toonvalue.DecodeOptions{}); err != nil {
 		t.Fatalf("the encoding is not valid TOON: %v\n%s", err, b1)
 	}
 	r1, err := toon.Decode(b1)
@@ -660,7 +661,7 @@ func TestGraphTokens(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			plain, err := toon.FromJSON(canonical, toon.EncodeOptions{})
+			plain, err := toonvalue.FromJSON(canonical, toonvalue.EncodeOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

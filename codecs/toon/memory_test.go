@@ -11,6 +11,7 @@ import (
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/toon/toonvalue"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -129,9 +130,9 @@ func graphDecode(in []byte) error {
 	return err
 }
 
-func genericDecode(opts toon.DecodeOptions) func([]byte) error {
+func genericDecode(opts toonvalue.DecodeOptions) func([]byte) error {
 	return func(in []byte) error {
-		_, err := toon.Unmarshal(in, opts)
+		_, err := toonvalue.Unmarshal(in, opts)
 		return err
 	}
 }
@@ -163,7 +164,7 @@ func TestHostileSplitMemory(t *testing.T) {
 			measureDecode(t, build(), true, graphDecode)
 		})
 		t.Run("generic/"+name, func(t *testing.T) {
-			measureDecode(t, build(), true, genericDecode(toon.DecodeOptions{}))
+			measureDecode(t, build(), true, genericDecode(toonvalue.DecodeOptions{}))
 		})
 	}
 	t.Run("graph/node_of_4M_properties", func(t *testing.T) {
@@ -175,10 +176,10 @@ func TestHostileSplitMemory(t *testing.T) {
 		// Lenient mode lets names repeat: nine million of them, two bytes
 		// each, and a row too short for them.
 		in := []byte("x[1]{" + string(bytes.Repeat([]byte("a,"), 9_000_000)) + "a}:\n  1")
-		measureDecode(t, in, true, genericDecode(toon.DecodeOptions{Lenient: true}))
+		measureDecode(t, in, true, genericDecode(toonvalue.DecodeOptions{Lenient: true}))
 	})
 	t.Run("generic/lenient_row_20M", func(t *testing.T) {
-		measureDecode(t, longRow(20_000_000), true, genericDecode(toon.DecodeOptions{Lenient: true}))
+		measureDecode(t, longRow(20_000_000), true, genericDecode(toonvalue.DecodeOptions{Lenient: true}))
 	})
 }
 
@@ -206,7 +207,7 @@ func TestLargeDocumentMemory(t *testing.T) {
 	}
 	t.Logf("largest case %s: %d bytes of TOON", largest.ID(), len(text))
 	t.Run("graph", func(t *testing.T) { measureDecode(t, text, false, graphDecode) })
-	t.Run("generic", func(t *testing.T) { measureDecode(t, text, false, genericDecode(toon.DecodeOptions{})) })
+	t.Run("generic", func(t *testing.T) { measureDecode(t, text, false, genericDecode(toonvalue.DecodeOptions{})) })
 	if testing.Short() {
 		return
 	}
@@ -214,7 +215,7 @@ func TestLargeDocumentMemory(t *testing.T) {
 	// as many small integers, two bytes of text each.
 	for _, v := range []string{"a", "7"} {
 		in := []byte("[10000000]: " + strings.Repeat(v+",", 9_999_999) + v)
-		t.Run("generic/dense_"+v, func(t *testing.T) { measureDecode(t, in, false, genericDecode(toon.DecodeOptions{})) })
+		t.Run("generic/dense_"+v, func(t *testing.T) { measureDecode(t, in, false, genericDecode(toonvalue.DecodeOptions{})) })
 	}
 }
 
@@ -246,7 +247,7 @@ func TestSplitErrors(t *testing.T) {
 			if c.codec {
 				_, err = codec.Decode([]byte(c.in))
 			} else {
-				_, err = toon.Unmarshal([]byte(c.in), toon.DecodeOptions{})
+				_, err = toonvalue.Unmarshal([]byte(c.in), toonvalue.DecodeOptions{})
 			}
 			wantDecodeError(t, err, c.line, c.msg, c.limit)
 			var de *wire.DecodeError

@@ -32,7 +32,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/codecs/toon/toonvalue"
 	"github.com/graphwire/graphwire/tokens"
 )
 
@@ -45,7 +46,7 @@ func runToon(env *Env) error {
 	encode := fs.Bool("e", false, "encode JSON to TOON (default unless FILE ends in .toon)")
 	decode := fs.Bool("d", false, "decode TOON to JSON (default when FILE ends in .toon)")
 	delim := fs.String("delimiter", ",", "delimiter of tabular rows and inline arrays: `D` is , (comma), tab or | (pipe)")
-	indent := fs.Int("indent", toon.DefaultIndentSize, "spaces per indentation level, 1 to 64 (TOON, and the JSON that -d writes)")
+	indent := fs.Int("indent", toonvalue.DefaultIndentSize, "spaces per indentation level, 1 to 64 (TOON, and the JSON that -d writes)")
 	noStrict := fs.Bool("no-strict", false, "decode leniently: counts unchecked, blank lines and odd indentation allowed (spec §14)")
 	stats := fs.Bool("stats", false, "print the o200k and cl100k tokens of the JSON and the TOON, and the saving, on stderr")
 	out := fs.String("o", "", "output `FILE` (default: standard output; - is standard output)")
@@ -72,11 +73,11 @@ func runToon(env *Env) error {
 	}
 	var jsonText, toonText, result []byte
 	if toJSON {
-		v, err := toon.Unmarshal(data, toon.DecodeOptions{IndentSize: *indent, Lenient: *noStrict})
+		v, err := toonvalue.Unmarshal(data, toonvalue.DecodeOptions{IndentSize: *indent, Lenient: *noStrict})
 		if err != nil {
 			return fmt.Errorf("%s%w", label, err)
 		}
-		compact, err := toon.AppendJSON(nil, v)
+		compact, err := jsonvalue.Append(nil, v)
 		if err != nil {
 			return fmt.Errorf("%s%w", label, err)
 		}
@@ -86,7 +87,7 @@ func runToon(env *Env) error {
 		}
 		toonText, jsonText, result = data, pretty.Bytes(), pretty.Bytes()
 	} else {
-		t, err := toon.FromJSON(data, toon.EncodeOptions{Delimiter: d, IndentSize: *indent})
+		t, err := toonvalue.FromJSON(data, toonvalue.EncodeOptions{Delimiter: d, IndentSize: *indent})
 		if err != nil {
 			return fmt.Errorf("%s%w", label, err)
 		}
@@ -108,14 +109,14 @@ func runToon(env *Env) error {
 }
 
 // parseDelimiter reads --delimiter.
-func parseDelimiter(s string) (toon.Delimiter, error) {
+func parseDelimiter(s string) (toonvalue.Delimiter, error) {
 	switch strings.ToLower(s) {
 	case ",", "comma":
-		return toon.Comma, nil
+		return toonvalue.Comma, nil
 	case "\t", "tab", `\t`:
-		return toon.Tab, nil
+		return toonvalue.Tab, nil
 	case "|", "pipe":
-		return toon.Pipe, nil
+		return toonvalue.Pipe, nil
 	}
 	return 0, usagef("--delimiter %q: want , (comma), tab or | (pipe)", s)
 }

@@ -21,7 +21,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/bench/corpus"
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/cli"
 	"github.com/graphwire/graphwire/internal/toongen"
 )
@@ -152,16 +152,16 @@ var delimiters = []struct{ flag, char string }{{"comma", ","}, {"tab", "\t"}, {"
 // numbers and key order; there the reference's output must equal
 // wirebench's output for the document as JavaScript sees it.
 func compareToon(ref *toonReference, doc []byte, delimiter, char string, indent int) error {
-	v, err := toon.ParseJSON(doc)
+	v, err := jsonvalue.Parse(doc)
 	if err != nil {
 		return fmt.Errorf("ParseJSON: %v\ndocument: %s", err, doc)
 	}
 	input := doc
-	ours, err := toon.AppendJSON(nil, v)
+	ours, err := jsonvalue.Append(nil, v)
 	if err != nil {
 		return err
 	}
-	theirs, err := toon.AppendJSON(nil, jsView(v))
+	theirs, err := jsonvalue.Append(nil, jsView(v))
 	if err != nil {
 		return err
 	}
@@ -185,24 +185,24 @@ func compareToon(ref *toonReference, doc []byte, delimiter, char string, indent 
 // jsView is a JSON value as JavaScript holds it: integers beyond ±2^53 are
 // the nearest double, and keys that are array indices come first in
 // ascending order.
-func jsView(v toon.Value) toon.Value {
+func jsView(v jsonvalue.Value) jsonvalue.Value {
 	switch x := v.(type) {
-	case toon.Number:
+	case jsonvalue.Number:
 		i, ok := x.Int64()
 		if ok && x.IsInt() && (i > 1<<53 || i < -(1<<53)) {
-			if n, err := toon.ParseNumber(jsInteger(float64(i))); err == nil {
+			if n, err := jsonvalue.ParseNumber(jsInteger(float64(i))); err == nil {
 				return n
 			}
 		}
 		return x
-	case []toon.Value:
-		out := make([]toon.Value, len(x))
+	case []jsonvalue.Value:
+		out := make([]jsonvalue.Value, len(x))
 		for i, item := range x {
 			out[i] = jsView(item)
 		}
 		return out
-	case *toon.Object:
-		var index, other []toon.Member
+	case *jsonvalue.Object:
+		var index, other []jsonvalue.Member
 		for _, m := range x.Members {
 			m.Value = jsView(m.Value)
 			if _, ok := arrayIndex(m.Key); ok {
@@ -216,7 +216,7 @@ func jsView(v toon.Value) toon.Value {
 			j, _ := arrayIndex(index[b].Key)
 			return i < j
 		})
-		return &toon.Object{Members: append(index, other...)}
+		return &jsonvalue.Object{Members: append(index, other...)}
 	}
 	return v
 }
@@ -292,11 +292,11 @@ func TestToonDecodeReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, doc := range files {
-		v, err := toon.ParseJSON(doc)
+		v, err := jsonvalue.Parse(doc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if doc, err = toon.AppendJSON(nil, jsView(v)); err != nil {
+		if doc, err = jsonvalue.Append(nil, jsView(v)); err != nil {
 			t.Fatal(err)
 		}
 		for i, d := range delimiters {

@@ -17,14 +17,14 @@ import (
 	"pgregory.net/rapid"
 
 	gjson "github.com/graphwire/graphwire/codecs/json"
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 )
 
 // Value, Object and Member are the generic TOON value types.
 type (
-	Value  = toon.Value
-	Object = toon.Object
-	Member = toon.Member
+	Value  = jsonvalue.Value
+	Object = jsonvalue.Object
+	Member = jsonvalue.Member
 )
 
 // numLit is a number leaf of a generated JSON document, kept as the literal
@@ -296,6 +296,6 @@ func writeJSON(dst []byte, v Value, escapeAll bool) []byte {
 		}
 		return append(dst, '}')
 	}
-	b, _ := toon.AppendJSON(dst, v)
+	b, _ := jsonvalue.Append(dst, v)
 	return b
 }

@@ -1,0 +1,150 @@
+package toon
+
+import (
+	"strconv"
+
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// nodes reads the nodes section: an object of type groups, or a list of
+// one-key objects; then applies node_order.
+func (d *graphDecoder) nodes(v jsonvalue.Value, order jsonvalue.Value, haveOrder bool) []wire.Node {
+	type group struct {
+		typ   string
+		items []jsonvalue.Value
+		path  []pathStep
+	}
+	var groups []group
+	total := 0
+	switch x := v.(type) {
+	case nil:
+		// No nodes section: no nodes.
+	case *jsonvalue.Object:
+		for _, m := range x.Members {
+			path := newPath(keyStep("nodes"), keyStep(m.Key))
+			if !d.name(m.Key, path) {
+				return nil
+			}
+			items := d.array(m.Value, path)
+			if d.err != nil {
+				return nil
+			}
+			groups = append(groups, group{m.Key, items, path})
+			total += len(items)
+		}
+	case []jsonvalue.Value:
+		for k, e := range x {
+			path := newPath(keyStep("nodes"), indexStep(k))
+			o := d.object(e, path)
+			if d.err != nil {
+				return nil
+			}
+			if len(o.Members) != 1 {
+				d.fail(path, "expected an object with one member, a type and its nodes, found "+strconv.Itoa(len(o.Members))+" members")
+				return nil
+			}
+			m := o.Members[0]
+			path = append(path, keyStep(m.Key))
+			if !d.name(m.Key, path) {
+				return nil
+			}
+			items := d.array(m.Value, path)
+			if d.err != nil {
+				return nil
+			}
+			groups = append(groups, group{m.Key, items, path})
+			total += len(items)
+		}
+	default:
+		d.fail([]pathStep{keyStep("nodes")}, "expected an object of node types or a list of type groups, found "+describe(v))
+		return nil
+	}
+
+	if total > d.lim.MaxElements {
+		d.failLimit([]pathStep{keyStep("nodes")}, "MaxElements", strconv.Itoa(total)+" nodes, more than the limit of "+strconv.Itoa(d.lim.MaxElements))
+		return nil
+	}
+	nodes := make([]wire.Node, 0, total)
+	if !haveOrder {
+		for _, gr := range groups {
+			for i, item := range gr.items {
+				nodes = append(nodes, d.node(gr.typ, item, append(gr.path, indexStep(i))))
+				if d.err != nil {
+					return nil
+				}
+			}
+		}
+		return nodes
+	}
+
+	path := newPath(keyStep("node_order"))
+	idx := d.array(order, path)
+	if d.err != nil {
+		return nil
+	}
+	if len(idx) != total {
+		d.fail(path, "has "+counted(len(idx), "entry", "entries")+" for "+counted(total, "node", "nodes"))
+		return nil
+	}
+	next := make([]int, len(groups))
+	for i, e := range idx {
+		k := d.integer(e, append(path, indexStep(i)))
+		if d.err != nil {
+			return nil
+		}
+		if k < 0 || k >= int64(len(groups)) {
+			d.fail(append(path, indexStep(i)), "group "+strconv.FormatInt(k, 10)+" out of range ("+thereAre(len(groups), "group", "groups")+")")
+			return nil
+		}
+		gr := &groups[k]
+		j := next[k]
+		if j >= len(gr.items) {
+			d.fail(append(path, indexStep(i)), "group "+strconv.FormatInt(k, 10)+" has only "+counted(len(gr.items), "node", "nodes"))
+			return nil
+		}
+		next[k]++
+		nodes = append(nodes, d.node(gr.typ, gr.items[j], append(gr.path, indexStep(j))))
+		if d.err != nil {
+			return nil
+		}
+	}
+	return nodes
+}
+
+func (d *graphDecoder) node(typ string, v jsonvalue.Value, path []pathStep) wire.Node {
+	n := wire.Node{Type: typ}
+	o := d.object(v, path)
+	if d.err != nil {
+		return n
+	}
+	haveID := false
+	if len(o.Members)-1 > d.lim.MaxElements {
+		d.failLimit(path, "MaxElements", strconv.Itoa(len(o.Members)-1)+" properties, more than the limit of "+strconv.Itoa(d.lim.MaxElements))
+		return n
+	}
+	if len(o.Members) > 1 {
+		n.Properties = make([]wire.Property, 0, len(o.Members)-1)
+	}
+	for _, m := range o.Members {
+		switch m.Key {
+		case "id":
+			n.ID = d.integer(m.Value, append(path, keyStep("id")))
+			haveID = true
+		case "type":
+			d.fail(append(path, keyStep("type")), `a node's type is its group's name, not a property`)
+		default:
+			if !d.name(m.Key, append(path, keyStep(m.Key))) {
+				return n
+			}
+			n.Properties = append(n.Properties, wire.Property{Key: m.Key, Value: d.value(m.Value, append(path, keyStep(m.Key)))})
+		}
+		if d.err != nil {
+			return n
+		}
+	}
+	if !haveID {
+		d.fail(path, "node without id")
+	}
+	return n
+}

@@ -1,0 +1,248 @@
+package toon
+
+import (
+	"strconv"
+
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/internal/textwire"
+	"github.com/graphwire/graphwire/wire"
+)
+
+var edgeFields = []string{"from", "from_id", "to", "to_id", "type", "depth", "path_id", "step"}
+
+func (d *graphDecoder) edges(v jsonvalue.Value, path []pathStep) []wire.Edge {
+	items := d.array(v, path)
+	if d.err != nil {
+		return nil
+	}
+	edges := make([]wire.Edge, len(items))
+	for i, item := range items {
+		e := &edges[i]
+		d.fields(item, append(path, indexStep(i)), edgeFields, 5, func(k int, v jsonvalue.Value, p []pathStep) {
+			switch k {
+			case 0:
+				e.From, _ = d.str(v, p)
+			case 1:
+				e.FromID = d.integer(v, p)
+			case 2:
+				e.To, _ = d.str(v, p)
+			case 3:
+				e.ToID = d.integer(v, p)
+			case 4:
+				e.Type, _ = d.str(v, p)
+			case 5:
+				e.Depth = d.optInt(v, p)
+			case 6:
+				e.PathID = d.optInt(v, p)
+			case 7:
+				e.Step = d.optInt(v, p)
+			}
+		})
+		if d.err != nil {
+			return nil
+		}
+	}
+	return edges
+}
+
+var columnFields = []string{"name", "function", "target", "property"}
+
+func (d *graphDecoder) columns(v jsonvalue.Value, path []pathStep) []wire.Column {
+	items := d.array(v, path)
+	if d.err != nil {
+		return nil
+	}
+	cols := make([]wire.Column, len(items))
+	for i, item := range items {
+		c := &cols[i]
+		d.fields(item, append(path, indexStep(i)), columnFields, 2, func(k int, v jsonvalue.Value, p []pathStep) {
+			switch k {
+			case 0:
+				c.Name, _ = d.str(v, p)
+			case 1:
+				c.Function, _ = d.str(v, p)
+			case 2:
+				c.Target = d.optString(v, p)
+			case 3:
+				c.Property = d.optString(v, p)
+			}
+		})
+		if d.err != nil {
+			return nil
+		}
+	}
+	return cols
+}
+
+var groupColumnFields = []string{"name", "kind", "node", "property", "entity"}
+
+func (d *graphDecoder) groupColumns(v jsonvalue.Value, path []pathStep) []wire.GroupColumn {
+	items := d.array(v, path)
+	if d.err != nil {
+		return nil
+	}
+	gcs := make([]wire.GroupColumn, len(items))
+	for i, item := range items {
+		c := &gcs[i]
+		d.fields(item, append(path, indexStep(i)), groupColumnFields, 3, func(k int, v jsonvalue.Value, p []pathStep) {
+			switch k {
+			case 0:
+				c.Name, _ = d.str(v, p)
+			case 1:
+				s, ok := d.str(v, p)
+				c.Kind = wire.GroupKind(s)
+				if ok && !c.Kind.Valid() {
+					d.fail(p, "unknown group kind "+textwire.Excerpt(s)+" (want node or property)")
+				}
+			case 2:
+				c.Node, _ = d.str(v, p)
+			case 3:
+				c.Property = d.optString(v, p)
+			case 4:
+				c.Entity = d.optString(v, p)
+			}
+		})
+		if d.err != nil {
+			return nil
+		}
+	}
+	return gcs
+}
+
+func (d *graphDecoder) rows(v jsonvalue.Value, path []pathStep) []wire.Row {
+	items := d.array(v, path)
+	if d.err != nil {
+		return nil
+	}
+	rows := make([]wire.Row, len(items))
+	for i, item := range items {
+		p := append(path, indexStep(i))
+		switch x := item.(type) {
+		case *jsonvalue.Object:
+			if x == nil {
+				break
+			}
+			if len(x.Members) > d.lim.MaxElements {
+				d.failLimit(p, "MaxElements", strconv.Itoa(len(x.Members))+" cells, more than the limit of "+strconv.Itoa(d.lim.MaxElements))
+				return nil
+			}
+			row := make(wire.Row, len(x.Members))
+			for j, m := range x.Members {
+				row[j] = d.cell(m.Key, m.Value, append(p, keyStep(m.Key)))
+				if d.err != nil {
+					return nil
+				}
+			}
+			rows[i] = row
+			continue
+		case []jsonvalue.Value:
+			row := make(wire.Row, len(x))
+			for j, c := range x {
+				cp := append(p, indexStep(j))
+				o := d.object(c, cp)
+				if d.err != nil {
+					return nil
+				}
+				if len(o.Members) != 1 {
+					d.fail(cp, "expected a one-cell object, found "+strconv.Itoa(len(o.Members))+" members")
+					return nil
+				}
+				row[j] = d.cell(o.Members[0].Key, o.Members[0].Value, append(cp, keyStep(o.Members[0].Key)))
+				if d.err != nil {
+					return nil
+				}
+			}
+			if name, dup := duplicate(len(row), func(j int) string { return row[j].Name }); dup {
+				j := len(row) - 1
+				for row[j].Name != name {
+					j--
+				}
+				d.fail(append(p, indexStep(j), keyStep(name)), "duplicate cell")
+				return nil
+			}
+			rows[i] = row
+			continue
+		}
+		d.fail(p, "expected a row (an object, or a list of one-cell objects), found "+describe(item))
+		return nil
+	}
+	return rows
+}
+
+func (d *graphDecoder) cell(name string, v jsonvalue.Value, path []pathStep) wire.Cell {
+	c := wire.Cell{Name: name}
+	if !d.name(name, path) {
+		return c
+	}
+	o, ok := v.(*jsonvalue.Object)
+	if !ok || o == nil {
+		c.Value = d.value(v, path)
+		return c
+	}
+	if len(o.Members)-2 > d.lim.MaxElements {
+		d.failLimit(path, "MaxElements", strconv.Itoa(len(o.Members)-2)+" properties, more than the limit of "+strconv.Itoa(d.lim.MaxElements))
+		return c
+	}
+	n := &wire.Node{Properties: []wire.Property{}}
+	var haveType, haveID bool
+	for _, m := range o.Members {
+		p := append(path, keyStep(m.Key))
+		switch m.Key {
+		case "type":
+			n.Type, haveType = d.str(m.Value, p)
+		case "id":
+			n.ID = d.integer(m.Value, p)
+			haveID = true
+		default:
+			if !d.name(m.Key, p) {
+				return c
+			}
+			n.Properties = append(n.Properties, wire.Property{Key: m.Key, Value: d.value(m.Value, p)})
+		}
+		if d.err != nil {
+			return c
+		}
+	}
+	if !haveType || !haveID {
+		d.fail(path, "a node reference needs type and id")
+		return c
+	}
+	c.Node = n
+	return c
+}
+
+var paginationFields = []string{"has_more", "total_rows", "truncated", "next_cursor"}
+
+// pagination reads {has_more, total_rows} (schema v2) or {has_more,
+// truncated, next_cursor?} (schema v5); has_more is required, and a mix of
+// the two, or a shape missing its schema's required field, is an error at
+// the pagination object.
+func (d *graphDecoder) pagination(v jsonvalue.Value, path []pathStep) *wire.Pagination {
+	p := &wire.Pagination{}
+	boolean := func(v jsonvalue.Value, fp []pathStep) bool {
+		b, ok := v.(bool)
+		if !ok {
+			d.fail(fp, "expected true or false, found "+describe(v))
+		}
+		return b
+	}
+	d.fields(v, path, paginationFields, 1, func(k int, v jsonvalue.Value, fp []pathStep) {
+		switch k {
+		case 0:
+			p.HasMore = boolean(v, fp)
+		case 1:
+			p.TotalRows = wire.SomeInt(d.integer(v, fp))
+		case 2:
+			p.Truncated = wire.SomeBool(boolean(v, fp))
+		case 3:
+			s, _ := d.str(v, fp)
+			p.NextCursor = wire.SomeString(s)
+		}
+	})
+	if d.err == nil {
+		if err := p.Check(); err != nil {
+			d.fail(path, err.Error())
+		}
+	}
+	return p
+}

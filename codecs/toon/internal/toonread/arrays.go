@@ -1,0 +1,277 @@
+package toonread
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
+)
+
+// arrayFromHeader decodes the array (or keyed object) a header opens. hl is
+// the header line, already consumed.
+func (d *decoder) arrayFromHeader(h *header, baseDepth int, hl *line) jsonvalue.Value {
+	if d.lim.Set && h.length > d.lim.MaxElements {
+		d.failLimit(hl, hl.cstart, "MaxElements", "an array of "+strconv.Itoa(h.length)+" values, more than the limit of "+strconv.Itoa(d.lim.MaxElements))
+	}
+	d.enter(hl)
+	defer d.leave()
+	switch {
+	case h.keyed:
+		return d.keyedObject(h, baseDepth, *hl)
+	case h.inline != "":
+		return d.inlineArray(h, hl)
+	case h.fields != nil:
+		return d.tabular(h, baseDepth, *hl)
+	}
+	return d.list(h, baseDepth, *hl)
+}
+
+// inlineArray decodes the values after an inline header's colon. The
+// values are counted before any is decoded, and the counting stops past
+// what strict mode's declared length or the codec's MaxElements allow, so
+// that the array's allocation is bounded by both and by the line.
+func (d *decoder) inlineArray(h *header, hl *line) jsonvalue.Value {
+	limit := -1
+	if d.strict {
+		limit = h.length
+	}
+	if d.lim.Set && (limit < 0 || limit > d.lim.MaxElements) {
+		limit = d.lim.MaxElements
+	}
+	n, past := countCells(h.inline, h.delim, limit)
+	if d.strict && n > h.length {
+		d.fail(hl, h.inlineOff+past, "inline array declares %d values but has more", h.length)
+	}
+	if d.lim.Set && n > d.lim.MaxElements {
+		d.failLimit(hl, h.inlineOff+past, "MaxElements", "an inline array holding more values than the limit of "+strconv.Itoa(d.lim.MaxElements))
+	}
+	vs := make([]jsonvalue.Value, n)
+	cs := newCells(h.inline, h.delim)
+	for i := range vs {
+		s, _ := cs.next()
+		vs[i] = d.primitive(hl, h.inline[s.start:s.end], h.inlineOff+s.start)
+	}
+	if d.strict && len(vs) != h.length {
+		d.fail(hl, h.inlineOff, "inline array declares %d values but has %d", h.length, len(vs))
+	}
+	return vs
+}
+
+func capFor(n int) int { return min(n, 256) }
+
+func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
+	d.checkTable(h, &hl)
+	rowDepth := d.scopeDepth(baseDepth)
+	rows := make([]jsonvalue.Value, 0, capFor(h.length))
+	first, last := 0, 0
+	lastLine := hl
+	for !d.strict || len(rows) < h.length {
+		l := d.peek()
+		if l == nil || l.depth <= baseDepth {
+			break
+		}
+		if l.depth != rowDepth {
+			d.overIndented(l, rowDepth)
+		}
+		if !isDataRow(l.content, h.delim) {
+			break
+		}
+		l = d.read()
+		if first == 0 {
+			first = l.num
+		}
+		last = l.num
+		lastLine = *l
+		rows = append(rows, d.row(h, l, l.content, l.cstart))
+	}
+	if d.strict {
+		if len(rows) != h.length {
+			d.fail(&lastLine, lastLine.cstart, "tabular array declares %d rows but has %d", h.length, len(rows))
+		}
+		d.noBlankLines(first, last, "a tabular array")
+		if next := d.peek(); next != nil && next.depth == rowDepth && !strings.HasPrefix(next.content, "- ") && isDataRow(next.content, h.delim) {
+			d.fail(next, next.cstart, "tabular array declares %d rows but has more", h.length)
+		}
+	}
+	return rows
+}
+
+// row decodes the cells in c (at offset coff) into an object shaped by the
+// header's field list. The cells are counted first, no further than one
+// past the header's fields: a longer row fails at its first extra cell.
+func (d *decoder) row(h *header, l *line, c string, coff int) *jsonvalue.Object {
+	n, past := countCells(c, h.delim, h.leaves)
+	if n > h.leaves {
+		d.fail(l, coff+past, "row has more than the %d values the header declares", h.leaves)
+	}
+	if n < h.leaves {
+		d.fail(l, coff, "row has %d values but the header declares %d fields", n, h.leaves)
+	}
+	cs := newCells(c, h.delim)
+	return d.rowObject(h.fields, 0, len(h.fields), &cs, l, c, coff)
+}
+
+// rowObject builds the object of the fields lo to hi of a header (the
+// members of one group), taking leaf values from cs.
+func (d *decoder) rowObject(fields []hfield, lo, hi int, cs *cells, l *line, c string, coff int) *jsonvalue.Object {
+	n := 0
+	for i := lo; i < hi; i = int(fields[i].end) {
+		n++
+	}
+	b := d.newObject(n)
+	for i := lo; i < hi; i = int(fields[i].end) {
+		f := &fields[i]
+		var v jsonvalue.Value
+		if f.group(i) {
+			v = d.rowObject(fields, i+1, int(f.end), cs, l, c, coff)
+		} else {
+			s, _ := cs.next()
+			v = d.primitive(l, c[s.start:s.end], coff+s.start)
+		}
+		if d.strict {
+			b.o.Members = append(b.o.Members, jsonvalue.Member{Key: f.name, Value: v}) // names are distinct in strict mode
+		} else {
+			d.put(&b, f.name, v, l, coff)
+		}
+	}
+	return b.o
+}
+
+func (d *decoder) keyedObject(h *header, baseDepth int, hl line) jsonvalue.Value {
+	d.checkTable(h, &hl)
+	entryDepth := d.scopeDepth(baseDepth)
+	b := d.newObject(capFor(h.length))
+	count, first, last := 0, 0, 0
+	lastLine := hl
+	for {
+		l := d.peek()
+		if l == nil || l.depth <= baseDepth {
+			break
+		}
+		if l.depth != entryDepth {
+			d.overIndented(l, entryDepth)
+		}
+		if unquotedIndex(l.content, ':', 0) < 0 {
+			d.fail(l, l.cstart, "expected an entry row (key: values) inside a keyed tabular object")
+		}
+		l = d.read()
+		if first == 0 {
+			first = l.num
+		}
+		last = l.num
+		lastLine = *l
+		key, end := d.keyToken(l, l.content, l.cstart)
+		d.checkNew(&b, key, l, l.cstart)
+		cells, off := trimSpacesOff(l.content, end)
+		d.put(&b, key, d.row(h, l, cells, l.cstart+off), l, l.cstart)
+		count++
+	}
+	if d.strict {
+		if count != h.length {
+			d.fail(&lastLine, lastLine.cstart, "keyed tabular object declares %d entries but has %d", h.length, count)
+		}
+		d.noBlankLines(first, last, "a keyed tabular object")
+	}
+	return d.finish(&b)
+}
+
+func isListItem(c string) bool { return c == "-" || strings.HasPrefix(c, "- ") }
+
+func (d *decoder) list(h *header, baseDepth int, hl line) jsonvalue.Value {
+	itemDepth := d.scopeDepth(baseDepth)
+	items := make([]jsonvalue.Value, 0, capFor(h.length))
+	first, last := 0, 0
+	lastLine := hl
+	for !d.strict || len(items) < h.length {
+		l := d.peek()
+		if l == nil || l.depth <= baseDepth {
+			break
+		}
+		if l.depth != itemDepth {
+			d.overIndented(l, itemDepth)
+		}
+		if !isListItem(l.content) {
+			break
+		}
+		if first == 0 {
+			first = l.num
+		}
+		items = append(items, d.listItem(itemDepth))
+		last = d.last.num
+		lastLine = d.last
+	}
+	if d.strict {
+		if len(items) != h.length {
+			d.fail(&lastLine, lastLine.cstart, "list array declares %d items but has %d", h.length, len(items))
+		}
+		d.noBlankLines(first, last, "a list array")
+		if next := d.peek(); next != nil && next.depth == itemDepth && strings.HasPrefix(next.content, "- ") {
+			d.fail(next, next.cstart, "list array declares %d items but has more", h.length)
+		}
+	}
+	return items
+}
+
+// listItem decodes one "- ..." item whose hyphen is at baseDepth.
+func (d *decoder) listItem(baseDepth int) jsonvalue.Value {
+	l := d.read()
+	if l.content == "-" {
+		return &jsonvalue.Object{Members: []jsonvalue.Member{}}
+	}
+	off := 2
+	for off < len(l.content) && l.content[off] == ' ' {
+		off++
+	}
+	after := l.content[off:]
+	aoff := l.cstart + off
+	if after == "" {
+		return &jsonvalue.Object{Members: []jsonvalue.Member{}}
+	}
+	if after == "[]" {
+		return []jsonvalue.Value{}
+	}
+	d.enter(l)
+	defer d.leave()
+	h, ok := d.header(l, after, aoff)
+	if ok && strings.HasPrefix(after, "[") {
+		switch {
+		case !h.keyed && h.fields == nil:
+			return d.arrayFromHeader(&h, baseDepth, l)
+		case d.strict && h.keyed:
+			d.fail(l, aoff, "a keyed header without a key is only valid at the document root")
+		case d.strict:
+			d.fail(l, aoff, "an array header with fields but no key is only valid at the document root")
+		}
+	}
+	if ok && h.hasKey && h.fields != nil {
+		b := d.newObject(4)
+		hl := *l
+		v := d.arrayFromHeader(&h, baseDepth+1, &hl)
+		d.put(&b, h.key, v, &hl, aoff)
+		d.siblings(baseDepth+1, &b)
+		return d.finish(&b)
+	}
+	if isKeyValue(after) {
+		b := d.newObject(4)
+		hl := *l
+		d.keyValue(&hl, after, aoff, baseDepth+1, &b)
+		d.siblings(baseDepth+1, &b)
+		return d.finish(&b)
+	}
+	return d.primitive(l, after, aoff)
+}
+
+// siblings decodes the further fields of a list-item object, at depth.
+func (d *decoder) siblings(depth int, b *objBuilder) {
+	for {
+		l := d.peek()
+		if l == nil || l.depth < depth {
+			return
+		}
+		if l.depth != depth {
+			d.overIndented(l, depth)
+		}
+		l = d.read()
+		d.keyValue(l, l.content, l.cstart, depth, b)
+	}
+}

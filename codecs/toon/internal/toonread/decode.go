@@ -1,0 +1,354 @@
+package toonread
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/internal/textwire"
+)
+
+// DefaultIndentSize and DefaultMaxDepth are the values an Options field
+// left zero takes (toonvalue exports them to its users).
+const (
+	DefaultIndentSize = 2
+	DefaultMaxDepth   = 1000
+	maxIndentSize     = 64
+)
+
+// Options are toonvalue.DecodeOptions (which converts to this type): the
+// spaces per level, strict mode off, the nesting bound.
+type Options struct {
+	IndentSize int
+	Lenient    bool
+	MaxDepth   int
+}
+
+func (o Options) resolve() (Options, error) {
+	switch {
+	case o.IndentSize == 0:
+		o.IndentSize = DefaultIndentSize
+	case o.IndentSize < 0 || o.IndentSize > maxIndentSize:
+		return o, fmt.Errorf("toon: invalid IndentSize %d (want 1 to %d)", o.IndentSize, maxIndentSize)
+	}
+	switch {
+	case o.MaxDepth == 0:
+		o.MaxDepth = DefaultMaxDepth
+	case o.MaxDepth < 0:
+		return o, fmt.Errorf("toon: invalid MaxDepth %d", o.MaxDepth)
+	}
+	return o, nil
+}
+
+// Limits are the wire.Limits the GraphResponse codec applies to the
+// generic layer (toonvalue.Unmarshal passes none): when Set, an array
+// declaring or holding more than MaxElements values, a string or key
+// longer than MaxString bytes, or nesting past Options.MaxDepth fails
+// with an error naming the wire.Limits field; a header's field group or
+// an object of more than MaxFields names fails as it is read; a table
+// whose rows would repeat its field names past MaxMaterialized bytes
+// fails before its rows are read.
+type Limits struct {
+	Set             bool
+	MaxElements     int
+	MaxFields       int
+	MaxString       int
+	MaxMaterialized int64
+}
+
+// Decode decodes one TOON document (spec v4.0) into a jsonvalue.Value:
+// nil, bool, jsonvalue.Number, string, []jsonvalue.Value or
+// *jsonvalue.Object. Callers: toonvalue.Unmarshal (no Limits) and the
+// GraphResponse codec's Decode.
+//
+// Bad input gives a *wire.DecodeError with the line and column of the
+// problem ("toon: line 3, column 5: ..."); it never panics and never
+// returns a partial value. In strict mode (the default) every error of spec
+// §14 is reported; Options.Lenient relaxes them as the spec allows.
+// A leading UTF-8 byte-order mark is ignored, CRLF line endings are
+// accepted, and full-line comments (# after optional spaces) are skipped.
+func Decode(data []byte, opts Options, lim Limits) (v jsonvalue.Value, err error) {
+	o, err := opts.resolve()
+	if err != nil {
+		return nil, err
+	}
+	d := decoder{opts: o, strict: !o.Lenient, lim: lim}
+	if len(data) > 0 {
+		d.src = unsafe.String(&data[0], len(data))
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			f, ok := r.(failure)
+			if !ok {
+				panic(r)
+			}
+			v, err = nil, f.err
+		}
+	}()
+	if !utf8.ValidString(d.src) {
+		if d.strict {
+			d.invalidUTF8()
+		}
+		d.src = strings.ToValidUTF8(d.src, "\uFFFD")
+	}
+	return d.document(), nil
+}
+
+type decoder struct {
+	src    string
+	opts   Options
+	strict bool
+
+	pos     int  // offset of the next raw line
+	done    bool // every raw line has been scanned
+	lineNum int  // raw lines scanned so far
+	peeked  bool
+	hasNext bool
+	next    line
+	last    line       // the line most recently consumed
+	blanks  []blankRun // runs of blank lines, increasing
+
+	lim   Limits
+	depth int
+	keys  map[string]string // interned keys
+}
+
+// line is one non-blank, non-comment line.
+type line struct {
+	num     int    // 1-based line number
+	start   int    // offset of the line's first byte (after a BOM)
+	cstart  int    // offset of content (after indentation)
+	depth   int    // indentation level
+	content string // the line after indentation, trailing spaces removed
+}
+
+type span struct{ start, end int } // offsets into a string
+
+// blankRun is a run of consecutive blank lines, first to last.
+type blankRun struct{ first, last int }
+
+// document decodes the root (spec §5).
+func (d *decoder) document() jsonvalue.Value {
+	first := d.peek()
+	if first == nil {
+		return &jsonvalue.Object{Members: []jsonvalue.Member{}}
+	}
+	if first.depth != 0 {
+		d.overIndented(first, 0)
+	}
+	c := first.content
+	if trimSpaces(c) == "[]" {
+		d.read()
+		d.consumed()
+		return []jsonvalue.Value{}
+	}
+	if strings.HasPrefix(trimSpaces(c), "[") && unquotedIndex(c, ':', 0) >= 0 {
+		if h, ok := d.header(first, c, first.cstart); ok {
+			l := d.read()
+			v := d.arrayFromHeader(&h, 0, l)
+			d.consumed()
+			return v
+		}
+	}
+	l := d.read()
+	if !isKeyValue(c) {
+		next := d.peek()
+		if next == nil {
+			return d.primitive(l, c, l.cstart)
+		}
+		if next.depth == 0 {
+			d.fail(next, next.cstart, "a document with more than one line must be an object or array: expected key: value, found a second top-level value line")
+		}
+	}
+	b := d.newObject(8)
+	d.keyValue(l, c, l.cstart, 0, &b)
+	for {
+		l := d.peek()
+		if l == nil {
+			break
+		}
+		if l.depth != 0 {
+			d.overIndented(l, 0)
+		}
+		d.read()
+		d.keyValue(&d.last, d.last.content, d.last.cstart, 0, &b)
+	}
+	return d.finish(&b)
+}
+
+// consumed fails, in strict mode, when lines follow a complete root array
+// or keyed root object.
+func (d *decoder) consumed() {
+	if l := d.peek(); l != nil && d.strict {
+		d.fail(l, l.cstart, "unexpected content after the root value")
+	}
+}
+
+// object builder: keeps the order of keys, detects duplicates (strict) or
+// lets the last value win at the first position (lenient).
+//
+// A key is compared with those before it while the object has at most
+// smallObject members; a wider object indexes its keys (nameIndex), so
+// that a repeat is found as it is read, before its value is decoded, in
+// time per key that does not grow with the object and in 8 to 24 bytes a
+// key.
+type objBuilder struct {
+	o   *jsonvalue.Object
+	idx nameIndex // past smallObject members
+}
+
+const smallObject = 24
+
+func (d *decoder) newObject(n int) objBuilder {
+	return objBuilder{o: &jsonvalue.Object{Members: make([]jsonvalue.Member, 0, n)}}
+}
+
+func (b *objBuilder) hashOf(i int) uint64 { return b.idx.hash(b.o.Members[i].Key, 0) }
+
+// find returns the position of the member named key, or -1.
+func (b *objBuilder) find(key string) int {
+	ms := b.o.Members
+	if b.idx.slots != nil {
+		return b.idx.find(b.idx.hash(key, 0), func(j int) bool { return ms[j].Key == key })
+	}
+	for i := range ms {
+		if ms[i].Key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// add returns the position of the member named key, or -1 when there is
+// none: then key is indexed as the next member, which the caller appends.
+func (b *objBuilder) add(key string) int {
+	ms := b.o.Members
+	if b.idx.slots != nil {
+		return b.idx.add(b.idx.hash(key, 0), len(ms), func(j int) bool { return ms[j].Key == key }, b.hashOf)
+	}
+	if i := b.find(key); i >= 0 {
+		return i
+	}
+	if len(ms) >= smallObject {
+		b.idx.start(2*len(ms), len(ms), b.hashOf)
+		b.idx.place(b.idx.hash(key, 0), len(ms))
+	}
+	return -1
+}
+
+// put adds key=v, failing on a duplicate in strict mode; in lenient mode
+// the last value wins at the first key's position.
+func (d *decoder) put(b *objBuilder, key string, v jsonvalue.Value, l *line, off int) {
+	d.checkWidth(b, l, off)
+	if i := b.add(key); i >= 0 {
+		if d.strict {
+			d.fail(l, off, "duplicate key %s", textwire.Excerpt(key))
+		}
+		b.o.Members[i].Value = v
+		return
+	}
+	b.o.Members = append(b.o.Members, jsonvalue.Member{Key: key, Value: v})
+}
+
+// finish returns the object.
+func (d *decoder) finish(b *objBuilder) *jsonvalue.Object { return b.o }
+
+// checkWidth refuses, under the codec's limits, a member past maxFields
+// (MaxElements properties or cells and the layout's own keys), before its
+// value is read.
+func (d *decoder) checkWidth(b *objBuilder, l *line, off int) {
+	if d.lim.Set && len(b.o.Members) >= d.lim.MaxFields {
+		d.failLimit(l, off, "MaxElements", "an object of more than "+strconv.Itoa(d.lim.MaxFields)+" members, past the limit of "+strconv.Itoa(d.lim.MaxElements)+" properties or cells")
+	}
+}
+
+// checkNew fails, in strict mode, when key is already present in the
+// object (the duplicate check made before a value is decoded).
+func (d *decoder) checkNew(b *objBuilder, key string, l *line, off int) {
+	d.checkWidth(b, l, off)
+	if d.strict && b.find(key) >= 0 {
+		d.fail(l, off, "duplicate key %s", textwire.Excerpt(key))
+	}
+}
+
+// keyValue decodes one field line of an object body at baseDepth. c is the
+// part of the line to parse, starting at offset coff of d.src.
+func (d *decoder) keyValue(l *line, c string, coff, baseDepth int, b *objBuilder) {
+	if h, ok := d.header(l, c, coff); ok {
+		if h.hasKey {
+			d.checkNew(b, h.key, l, coff)
+			v := d.arrayFromHeader(&h, baseDepth, l)
+			d.put(b, h.key, v, l, coff)
+			return
+		}
+		if d.strict {
+			if h.keyed {
+				d.fail(l, coff, "a keyed header without a key is only valid at the document root")
+			}
+			d.fail(l, coff, "an array header without a key is only valid at the document root or as a list item")
+		}
+		// Lenient: read the line as key: value with a literal key.
+	}
+	key, end := d.keyToken(l, c, coff)
+	rest, roff := trimSpacesOff(c, end)
+	d.checkNew(b, key, l, coff)
+	switch rest {
+	case "":
+		var v jsonvalue.Value
+		if next := d.peek(); next != nil && next.depth > baseDepth {
+			d.noDepthJump(next, baseDepth)
+			d.enter(next)
+			v = d.objectFields(baseDepth + 1)
+			d.leave()
+		} else {
+			v = &jsonvalue.Object{Members: []jsonvalue.Member{}}
+		}
+		d.put(b, key, v, l, coff)
+	case "[]":
+		d.put(b, key, []jsonvalue.Value{}, l, coff)
+	default:
+		d.put(b, key, d.primitive(l, rest, coff+roff), l, coff)
+	}
+}
+
+func (d *decoder) noDepthJump(next *line, parentDepth int) {
+	if d.strict && next.depth > parentDepth+1 {
+		d.fail(next, next.cstart, "indentation jumps more than one level (depth %d, expected %d)", next.depth, parentDepth+1)
+	}
+}
+
+// objectFields decodes the fields of a nested object whose lines are at
+// depth >= baseDepth.
+func (d *decoder) objectFields(baseDepth int) *jsonvalue.Object {
+	b := d.newObject(4)
+	depth := -1
+	for {
+		l := d.peek()
+		if l == nil || l.depth < baseDepth {
+			break
+		}
+		if depth < 0 {
+			depth = l.depth
+		}
+		if l.depth != depth {
+			d.overIndented(l, depth)
+		}
+		l = d.read()
+		d.keyValue(l, l.content, l.cstart, depth, &b)
+	}
+	return d.finish(&b)
+}
+
+// scopeDepth returns the depth of the content of a scope opened at
+// baseDepth.
+func (d *decoder) scopeDepth(baseDepth int) int {
+	first := d.peek()
+	if first == nil || first.depth <= baseDepth+1 {
+		return baseDepth + 1
+	}
+	d.noDepthJump(first, baseDepth)
+	return first.depth
+}

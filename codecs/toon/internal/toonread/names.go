@@ -1,0 +1,89 @@
+package toonread
+
+import (
+	"hash/maphash"
+	"math"
+)
+
+// nameIndex finds a repeated name among the names of a sequence as each
+// is added: an open-addressing table of the sequence's positions, kept at
+// most two thirds full, 8 to 24 bytes a name. An entry holds the high half
+// of its name's hash beside the position, so that a probe compares names
+// only when the hashes agree; the seed is drawn per table, so no input
+// can be made to collide. It replaces a key list sorted once the sequence
+// is complete, which held 32 bytes a name more at its peak and let a
+// repeat be found only at the end.
+type nameIndex struct {
+	slots []uint64
+	seed  maphash.Seed
+	n     int
+}
+
+// hash is the hash of name in group (0 when a sequence has one group).
+func (x *nameIndex) hash(name string, group uint64) uint64 {
+	return maphash.String(x.seed, name) ^ group*0x9E3779B97F4A7C15
+}
+
+// start begins the index over the first n names, hashOf(0..n-1), known
+// to be distinct, with room for size names.
+func (x *nameIndex) start(size, n int, hashOf func(int) uint64) {
+	x.seed = maphash.MakeSeed()
+	x.resize(max(n, size), n, hashOf)
+}
+
+// resize rebuilds the table with room for size names over the first n.
+func (x *nameIndex) resize(size, n int, hashOf func(int) uint64) {
+	s := 1
+	for 2*s < 3*size {
+		s *= 2
+	}
+	x.slots = make([]uint64, s)
+	x.n = 0
+	for i := range n {
+		x.place(hashOf(i), i)
+	}
+}
+
+// place records name i, known not to be in the table.
+func (x *nameIndex) place(h uint64, i int) {
+	mask := uint64(len(x.slots) - 1)
+	for p := h & mask; ; p = (p + 1) & mask {
+		if x.slots[p] == 0 {
+			x.slots[p] = h&^math.MaxUint32 | uint64(i+1)
+			x.n++
+			return
+		}
+	}
+}
+
+// find returns the position of a name of hash h for which same(j) holds,
+// or -1.
+func (x *nameIndex) find(h uint64, same func(j int) bool) int {
+	mask := uint64(len(x.slots) - 1)
+	tag := h &^ math.MaxUint32
+	for p := h & mask; ; p = (p + 1) & mask {
+		e := x.slots[p]
+		if e == 0 {
+			return -1
+		}
+		if e&^math.MaxUint32 == tag {
+			if j := int(uint32(e)) - 1; same(j) {
+				return j
+			}
+		}
+	}
+}
+
+// add records name i of hash h unless an equal one is there: it returns
+// that one's position, or -1. hashOf re-hashes the first i names when the
+// table grows.
+func (x *nameIndex) add(h uint64, i int, same func(j int) bool, hashOf func(int) uint64) int {
+	if j := x.find(h, same); j >= 0 {
+		return j
+	}
+	if 3*(x.n+1) > 2*len(x.slots) {
+		x.resize(2*(x.n+1), i, hashOf)
+	}
+	x.place(h, i)
+	return -1
+}

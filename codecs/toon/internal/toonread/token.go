@@ -1,0 +1,208 @@
+package toonread
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/internal/textwire"
+)
+
+// intern returns a copy of s that does not share memory with the input,
+// reusing earlier copies of short keys.
+func (d *decoder) intern(s string) string {
+	if len(s) > 64 {
+		return strings.Clone(s)
+	}
+	if k, ok := d.keys[s]; ok {
+		return k
+	}
+	k := strings.Clone(s)
+	if d.keys == nil {
+		d.keys = make(map[string]string)
+	}
+	if len(d.keys) < 4096 {
+		d.keys[k] = k
+	}
+	return k
+}
+
+// primitive decodes a value token (spec §4); off is its offset in d.src.
+func (d *decoder) primitive(l *line, tok string, off int) jsonvalue.Value {
+	t, toff := trimSpacesOff(tok, 0)
+	off += toff
+	if t == "" {
+		return ""
+	}
+	switch t[0] {
+	case '"':
+		v := d.quoted(l, t, off)
+		d.checkString(l, len(v), off)
+		return boxString(v)
+	case 't':
+		if t == "true" {
+			return true
+		}
+	case 'f':
+		if t == "false" {
+			return false
+		}
+	case 'n':
+		if t == "null" {
+			return nil
+		}
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		if n, ok := jsonvalue.LiteralNumber(t); ok {
+			if i, _ := n.Int64(); n.IsInt() && i >= 0 && i < int64(len(smallInts)) {
+				return smallInts[i]
+			}
+			return n
+		}
+	}
+	d.checkString(l, len(t), off)
+	if len(t) == 1 {
+		return boxString(t)
+	}
+	return strings.Clone(t)
+}
+
+// quoted decodes a quoted token that must end at its closing quote.
+func (d *decoder) quoted(l *line, t string, off int) string {
+	q := closingQuote(t, 0)
+	if q < 0 {
+		d.fail(l, off, "unterminated string")
+	}
+	if q != len(t)-1 {
+		d.fail(l, off+q+1, "unexpected characters after closing quote")
+	}
+	return d.unescape(l, t[1:q], off+1)
+}
+
+// unescape decodes the escapes of spec §7.1 in s (at offset off), by
+// textwire.TOONUnescaping.
+func (d *decoder) unescape(l *line, s string, off int) string {
+	i := strings.IndexByte(s, '\\')
+	if i < 0 {
+		return strings.Clone(s)
+	}
+	b := make([]byte, 0, len(s))
+	b = append(b, s[:i]...)
+	b, err := textwire.TOONUnescaping.Unescape(b, s[i:])
+	if err != nil {
+		d.fail(l, off+i+err.Off, "%s", err.Msg)
+	}
+	return string(b)
+}
+
+func trimSpan(s string, i, j int) span {
+	for i < j && s[i] == ' ' {
+		i++
+	}
+	for j > i && s[j-1] == ' ' {
+		j--
+	}
+	return span{i, j}
+}
+
+// closingQuote returns the index of the quote closing the one at start,
+// skipping backslash escapes, or -1.
+func closingQuote(s string, start int) int {
+	for i := start + 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			if i+1 < len(s) {
+				i++
+			}
+		case '"':
+			return i
+		}
+	}
+	return -1
+}
+
+// unquotedIndex returns the index of the first c at or after start that is
+// outside double quotes, or -1.
+func unquotedIndex(s string, c byte, start int) int {
+	if start <= len(s) && strings.IndexByte(s[start:], '"') < 0 {
+		// No quote ahead: the first c is the answer, found at memory
+		// speed on a long line.
+		if i := strings.IndexByte(s[start:], c); i >= 0 {
+			return start + i
+		}
+		return -1
+	}
+	inQuotes := false
+	for i := start; i < len(s); i++ {
+		ch := s[i]
+		if inQuotes && ch == '\\' && i+1 < len(s) {
+			i++
+			continue
+		}
+		if ch == '"' {
+			inQuotes = !inQuotes
+			continue
+		}
+		if ch == c && !inQuotes {
+			return i
+		}
+	}
+	return -1
+}
+
+func isKeyValue(c string) bool { return unquotedIndex(c, ':', 0) >= 0 }
+
+// isDataRow tells a tabular row from a key-value line (spec §9.3).
+func isDataRow(c string, delim byte) bool {
+	colon := unquotedIndex(c, ':', 0)
+	if colon < 0 {
+		return true
+	}
+	dpos := unquotedIndex(c[:colon], delim, 0)
+	return dpos >= 0
+}
+
+func trimSpaces(s string) string {
+	t, _ := trimSpacesOff(s, 0)
+	return t
+}
+
+// trimSpacesOff returns s[from:] without surrounding spaces (U+0020 only)
+// and the offset in s where the result starts.
+func trimSpacesOff(s string, from int) (string, int) {
+	i, j := from, len(s)
+	for i < j && s[i] == ' ' {
+		i++
+	}
+	for j > i && s[j-1] == ' ' {
+		j--
+	}
+	return s[i:j], i
+}
+
+// smallInts and oneByteStrings hold the values of the commonest short
+// tokens boxed once, so that a decoded 0 or "a" costs its slot in an array
+// or object and nothing more: a value never takes more than 16 bytes of
+// heap per byte of its text and delimiter.
+var (
+	smallInts      [256]jsonvalue.Value
+	oneByteStrings [utf8.RuneSelf]jsonvalue.Value
+)
+
+func init() {
+	for i := range smallInts {
+		smallInts[i] = jsonvalue.Int(int64(i))
+	}
+	for i := range oneByteStrings {
+		oneByteStrings[i] = string(rune(i))
+	}
+}
+
+// boxString returns s as a jsonvalue.Value, a shared one for a one-byte
+// string; s
+// must not share memory with the input unless it is one byte long.
+func boxString(s string) jsonvalue.Value {
+	if len(s) == 1 && s[0] < utf8.RuneSelf {
+		return oneByteStrings[s[0]]
+	}
+	return s
+}

@@ -1,0 +1,376 @@
+package toon
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/codecs/toon/internal/toonwrite"
+	"github.com/graphwire/graphwire/internal/keyset"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// indexRun is a run of consecutive node indexes, lo included, hi excluded.
+type indexRun struct{ lo, hi int }
+
+// nodeRuns is one group of the nodes section (see streamer.group), its nodes
+// held as runs of consecutive indexes: one run when the nodes of a type
+// are contiguous, as they usually are. tabular says whether the generic
+// writer writes the group as a table.
+type nodeRuns struct {
+	typ     string
+	runs    []indexRun
+	n       int
+	tabular bool
+}
+
+func (g *nodeRuns) add(i int) {
+	if k := len(g.runs); k > 0 && g.runs[k-1].hi == i {
+		g.runs[k-1].hi++
+	} else {
+		g.runs = append(g.runs, indexRun{i, i + 1})
+	}
+	g.n++
+}
+
+// group computes the node groups of the nodes section (types in
+// first-seen order, a type split into one table per key order when its
+// nodes have the same keys in different orders) and refuses property keys
+// the layout cannot carry (type, id, a key twice in a node), before
+// anything is written. A group is a table
+// when its nodes have one key set and no list value (tabularFields'
+// condition on objects of primitives), and then, split or not, one key
+// sequence.
+func (s *streamer) group(nodes []wire.Node) error {
+	s.groups, s.split = s.groups[:0], false
+	if len(nodes) == 0 {
+		return nil
+	}
+	var types []nodeRuns
+	typeIndex := make(map[string]int, 4)
+	for i := range nodes {
+		t := nodes[i].Type
+		k, ok := typeIndex[t]
+		if !ok {
+			k = len(types)
+			typeIndex[t] = k
+			types = append(types, nodeRuns{typ: t})
+		}
+		types[k].add(i)
+	}
+	for _, tg := range types {
+		first := nodes[tg.runs[0].lo].Properties
+		sameSets, sameSeqs, lists := true, true, false
+		var set map[string]struct{}
+		for _, sp := range tg.runs {
+			for i := sp.lo; i < sp.hi; i++ {
+				ps := nodes[i].Properties
+				if k, msg := badKeys(ps); msg != "" {
+					return &wire.EncodeError{Codec: Name, Path: "nodes[" + strconv.Itoa(i) + "]", Msg: msg + " " + strconv.Quote(k)}
+				}
+				for _, p := range ps {
+					lists = lists || p.Value.Kind() == wire.KindList
+				}
+				if !sameSets || sameKeys(first, ps) {
+					continue
+				}
+				sameSeqs = false
+				if len(ps) != len(first) {
+					sameSets = false
+					continue
+				}
+				if set == nil {
+					set = make(map[string]struct{}, len(first))
+					for _, p := range first {
+						set[p.Key] = struct{}{}
+					}
+				}
+				for _, p := range ps {
+					if _, ok := set[p.Key]; !ok {
+						sameSets = false
+						break
+					}
+				}
+			}
+		}
+		if !sameSets || lists || sameSeqs {
+			tg.tabular = sameSets && !lists
+			s.groups = append(s.groups, tg)
+			continue
+		}
+		s.split = true
+		byOrder := make(map[string]int)
+		var sig []byte
+		for _, sp := range tg.runs {
+			for i := sp.lo; i < sp.hi; i++ {
+				sig = sig[:0]
+				for _, p := range nodes[i].Properties {
+					sig = strconv.AppendInt(sig, int64(len(p.Key)), 10)
+					sig = append(sig, ':')
+					sig = append(sig, p.Key...)
+				}
+				k, ok := byOrder[string(sig)]
+				if !ok {
+					k = len(s.groups)
+					byOrder[string(sig)] = k
+					s.groups = append(s.groups, nodeRuns{typ: tg.typ, tabular: true})
+				}
+				s.groups[k].add(i)
+			}
+		}
+	}
+	return nil
+}
+
+// nodes writes the nodes section: an object of one array per group, or,
+// when a type is split, a list of one-member objects.
+func (s *streamer) nodes(e *toonwrite.Writer, nodes []wire.Node) error {
+	if !s.split {
+		// toonwrite.Writer.field of an object that is not keyed (its members are
+		// arrays): "nodes:" and one field per group.
+		e.Enter()
+		e.Line(0)
+		e.Buf = toonwrite.AppendKey(e.Buf, "nodes")
+		e.Buf = append(e.Buf, ':')
+		for _, gr := range s.groups {
+			// toonwrite.Writer.array of a non-empty array of objects.
+			e.Enter()
+			e.Line(1)
+			if err := s.groupBody(e, nodes, gr, 2, false); err != nil {
+				return err
+			}
+			e.Leave()
+		}
+		e.Leave()
+		return nil
+	}
+	// toonwrite.Writer.array of objects that are not tabular (their values are
+	// arrays), written as list items: toonwrite.Writer.listObject for each.
+	e.Enter()
+	e.Line(0)
+	key := "nodes"
+	e.Header(&key, len(s.groups), nil, false)
+	for _, gr := range s.groups {
+		e.Enter()
+		e.ListItem(1)
+		if err := s.groupBody(e, nodes, gr, 3, true); err != nil {
+			return err
+		}
+		e.Leave()
+	}
+	e.Leave()
+	return nil
+}
+
+// groupBody writes a group's array from its key on, the line already
+// started (in the list-item form, after "- "): as a table with rows at
+// depth, or as a list of node objects with items at depth.
+func (s *streamer) groupBody(e *toonwrite.Writer, nodes []wire.Node, gr nodeRuns, depth int, listItem bool) error {
+	key := gr.typ
+	if gr.tabular {
+		first := nodes[gr.runs[0].lo].Properties
+		s.fields = append(s.fields[:0], toonwrite.Field{Name: "id"})
+		for _, p := range first {
+			s.fields = append(s.fields, toonwrite.Field{Name: p.Key})
+		}
+		e.Header(&key, gr.n, s.fields, false)
+		for _, sp := range gr.runs {
+			for i := sp.lo; i < sp.hi; i++ {
+				n := &nodes[i]
+				e.Line(depth)
+				e.Buf = strconv.AppendInt(e.Buf, n.ID, 10)
+				for p := range n.Properties {
+					e.Buf = append(e.Buf, e.Delim())
+					if msg := cell(e, n.Properties[p].Value); msg != "" {
+						return &wire.EncodeError{Codec: Name, Path: "nodes[" + strconv.Itoa(i) + "]." + n.Properties[p].Key, Msg: msg}
+					}
+				}
+			}
+		}
+		return nil
+	}
+	if listItem {
+		// toonwrite.Writer.listObject: the key, then the array's header as a
+		// nested level.
+		e.Buf = toonwrite.AppendKey(e.Buf, key)
+		e.Enter()
+		defer e.Leave()
+		e.Header(nil, gr.n, nil, false)
+	} else {
+		e.Header(&key, gr.n, nil, false)
+	}
+	for _, sp := range gr.runs {
+		for i := sp.lo; i < sp.hi; i++ {
+			if err := s.listNode(e, nodes, i, depth); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// listNode writes node i as a list item at depth, as toonwrite.Writer.listObject
+// writes its object {id, properties...}: "- id: N", then one field per
+// property. A list of primitives is written inline from the response; a
+// list holding lists is converted (propertyValue) and written by
+// toonwrite.Writer.field.
+func (s *streamer) listNode(e *toonwrite.Writer, nodes []wire.Node, i, depth int) error {
+	n := &nodes[i]
+	e.Enter()
+	defer e.Leave()
+	e.ListItem(depth)
+	e.Buf = append(e.Buf, "id: "...)
+	e.Buf = strconv.AppendInt(e.Buf, n.ID, 10)
+	for p := range n.Properties {
+		key, v := n.Properties[p].Key, n.Properties[p].Value
+		fail := func(msg string) error {
+			return &wire.EncodeError{Codec: Name, Path: "nodes[" + strconv.Itoa(i) + "]." + key, Msg: msg}
+		}
+		if v.Kind() != wire.KindList {
+			e.Line(depth + 1)
+			e.Buf = toonwrite.AppendKey(e.Buf, key)
+			e.Buf = append(e.Buf, ':', ' ')
+			if msg := cell(e, v); msg != "" {
+				return fail(msg)
+			}
+			continue
+		}
+		list := v.List()
+		if !flatList(list) {
+			pv, msg := propertyValue(v)
+			if msg != "" {
+				return fail(msg)
+			}
+			if e.Err() == nil {
+				e.Field(key, pv, depth+1)
+			}
+			continue
+		}
+		// toonwrite.Writer.array of primitives.
+		e.Enter()
+		e.Line(depth + 1)
+		if len(list) == 0 {
+			e.Buf = toonwrite.AppendKey(e.Buf, key)
+			e.Buf = append(e.Buf, ':', ' ', '[', ']')
+		} else {
+			e.Header(&key, len(list), nil, false)
+			for j, x := range list {
+				if j == 0 {
+					e.Buf = append(e.Buf, ' ')
+				} else {
+					e.Buf = append(e.Buf, e.Delim())
+				}
+				if msg := cell(e, x); msg != "" {
+					return fail(msg)
+				}
+			}
+		}
+		e.Leave()
+	}
+	return nil
+}
+
+// flatList reports whether list holds no list.
+func flatList(list []wire.Value) bool {
+	for _, x := range list {
+		if x.Kind() == wire.KindList {
+			return false
+		}
+	}
+	return true
+}
+
+// cell appends the token of a primitive property value, as the generic
+// writer writes propertyValue's result; when the layout cannot carry the
+// value it returns propertyValue's message.
+func cell(e *toonwrite.Writer, v wire.Value) string {
+	switch v.Kind() {
+	case wire.KindNull:
+		e.Buf = append(e.Buf, "null"...)
+	case wire.KindBool:
+		e.Buf = strconv.AppendBool(e.Buf, v.Bool())
+	case wire.KindInt:
+		e.Buf = strconv.AppendInt(e.Buf, v.Int(), 10)
+	case wire.KindFloat:
+		f := v.Float()
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return "unsupported float value " + strconv.FormatFloat(f, 'g', -1, 64)
+		}
+		e.Buf = jsonvalue.Float(f).Append(e.Buf)
+	case wire.KindString:
+		e.Buf = e.AppendString(e.Buf, v.Str())
+	default:
+		_, msg := propertyValue(v)
+		return msg
+	}
+	return ""
+}
+
+// nodeOrder writes node_order when the groups, concatenated, are not the
+// nodes in order: each node's group number, inline.
+func (s *streamer) nodeOrder(e *toonwrite.Writer, n int) {
+	pos, sorted := 0, true
+	for _, gr := range s.groups {
+		for _, sp := range gr.runs {
+			sorted = sorted && sp.lo == pos
+			pos = sp.hi
+		}
+	}
+	if sorted {
+		return
+	}
+	of := make([]int, n)
+	for k, gr := range s.groups {
+		for _, sp := range gr.runs {
+			for i := sp.lo; i < sp.hi; i++ {
+				of[i] = k
+			}
+		}
+	}
+	e.Enter()
+	e.Line(0)
+	key := "node_order"
+	e.Header(&key, n, nil, false)
+	for i, k := range of {
+		if i == 0 {
+			e.Buf = append(e.Buf, ' ')
+		} else {
+			e.Buf = append(e.Buf, e.Delim())
+		}
+		e.Buf = strconv.AppendInt(e.Buf, int64(k), 10)
+	}
+	e.Leave()
+}
+
+func badKeys(props []wire.Property) (string, string) {
+	for _, p := range props {
+		if p.Key == "type" || p.Key == "id" {
+			return p.Key, "property named"
+		}
+	}
+	if k, dup := duplicate(len(props), func(i int) string { return props[i].Key }); dup {
+		return k, "duplicate property"
+	}
+	return "", ""
+}
+
+// duplicate reports a name that occurs twice among the n names name(i),
+// in time linear in n.
+func duplicate(n int, name func(int) string) (string, bool) {
+	if i := keyset.FirstRepeat(n, name); i >= 0 {
+		return name(i), true
+	}
+	return "", false
+}
+
+func sameKeys(a, b []wire.Property) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Key != b[i].Key {
+			return false
+		}
+	}
+	return true
+}

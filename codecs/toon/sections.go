@@ -1,0 +1,282 @@
+package toon
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// The small sections of the layout (columns, group_columns, rows,
+// pagination) are built as generic values and written by the generic
+// TOON writer (toonwrite.Writer.Field), which chooses their table or list
+// form as it does for any value: they are small beside nodes and edges,
+// which the layout writes line by line (nodes.go, edges.go).
+
+// graphEncoder builds the small sections as generic values. Objects and
+// members come from slabs, so a section costs a handful of allocations
+// beyond the boxing of its values.
+type graphEncoder struct {
+	objs []jsonvalue.Object
+	mems []jsonvalue.Member
+}
+
+func (g *graphEncoder) object(n int) *jsonvalue.Object {
+	if len(g.objs) == 0 {
+		g.objs = make([]jsonvalue.Object, 16)
+	}
+	o := &g.objs[0]
+	g.objs = g.objs[1:]
+	if len(g.mems) < n {
+		g.mems = make([]jsonvalue.Member, max(n, 256))
+	}
+	o.Members = g.mems[:0:n]
+	g.mems = g.mems[n:]
+	return o
+}
+
+// propertyValue converts a property or cell value. When the layout cannot
+// carry it, it returns a message saying why.
+func propertyValue(v wire.Value) (jsonvalue.Value, string) {
+	switch v.Kind() {
+	case wire.KindNull:
+		return nil, ""
+	case wire.KindBool:
+		return v.Bool(), ""
+	case wire.KindInt:
+		return jsonvalue.Int(v.Int()), ""
+	case wire.KindFloat:
+		f := v.Float()
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, "unsupported float value " + strconv.FormatFloat(f, 'g', -1, 64)
+		}
+		return jsonvalue.Float(f), ""
+	case wire.KindString:
+		return v.Str(), ""
+	case wire.KindList:
+		list := v.List()
+		vs := make([]jsonvalue.Value, len(list))
+		for i, e := range list {
+			x, msg := propertyValue(e)
+			if msg != "" {
+				return nil, msg
+			}
+			vs[i] = x
+		}
+		return vs, ""
+	}
+	return nil, "unknown value kind " + v.Kind().String()
+}
+
+func optString(o wire.OptString) jsonvalue.Value {
+	if !o.Valid {
+		return nil
+	}
+	return o.String
+}
+
+func (g *graphEncoder) columns(cols []wire.Column) jsonvalue.Value {
+	var target, property bool
+	for _, c := range cols {
+		target = target || c.Target.Valid
+		property = property || c.Property.Valid
+	}
+	rows := make([]jsonvalue.Value, len(cols))
+	for i, c := range cols {
+		o := g.object(4)
+		o.Add("name", c.Name)
+		o.Add("function", c.Function)
+		if target {
+			o.Add("target", optString(c.Target))
+		}
+		if property {
+			o.Add("property", optString(c.Property))
+		}
+		rows[i] = o
+	}
+	return rows
+}
+
+func (g *graphEncoder) groupColumns(gcs []wire.GroupColumn) (jsonvalue.Value, error) {
+	var property, entity bool
+	for i, c := range gcs {
+		if !c.Kind.Valid() {
+			return nil, &wire.EncodeError{Codec: Name, Path: "group_columns[" + strconv.Itoa(i) + "].kind", Msg: "invalid group kind " + strconv.Quote(string(c.Kind))}
+		}
+		property = property || c.Property.Valid
+		entity = entity || c.Entity.Valid
+	}
+	rows := make([]jsonvalue.Value, len(gcs))
+	for i, c := range gcs {
+		o := g.object(5)
+		o.Add("name", c.Name)
+		o.Add("kind", string(c.Kind))
+		o.Add("node", c.Node)
+		if property {
+			o.Add("property", optString(c.Property))
+		}
+		if entity {
+			o.Add("entity", optString(c.Entity))
+		}
+		rows[i] = o
+	}
+	return rows, nil
+}
+
+func (g *graphEncoder) rows(rows []wire.Row) (jsonvalue.Value, error) {
+	objs := make([]*jsonvalue.Object, len(rows))
+	for i, row := range rows {
+		if name, dup := duplicate(len(row), func(j int) string { return row[j].Name }); dup {
+			return nil, &wire.EncodeError{Codec: Name, Path: "rows[" + strconv.Itoa(i) + "]", Msg: "duplicate cell " + strconv.Quote(name)}
+		}
+		o := jsonvalue.NewObject(len(row))
+		for j := range row {
+			c := &row[j]
+			path := func() string { return "rows[" + strconv.Itoa(i) + "]." + c.Name }
+			if c.Node != nil {
+				n := c.Node
+				if k, msg := badKeys(n.Properties); msg != "" {
+					return nil, &wire.EncodeError{Codec: Name, Path: path(), Msg: msg + " " + strconv.Quote(k)}
+				}
+				ref := jsonvalue.NewObject(2 + len(n.Properties))
+				ref.Add("type", n.Type)
+				ref.Add("id", jsonvalue.Int(n.ID))
+				for _, p := range n.Properties {
+					v, msg := propertyValue(p.Value)
+					if msg != "" {
+						return nil, &wire.EncodeError{Codec: Name, Path: path() + ".properties." + p.Key, Msg: msg}
+					}
+					ref.Add(p.Key, v)
+				}
+				o.Add(c.Name, ref)
+				continue
+			}
+			v, msg := propertyValue(c.Value)
+			if msg != "" {
+				return nil, &wire.EncodeError{Codec: Name, Path: path(), Msg: msg}
+			}
+			o.Add(c.Name, v)
+		}
+		objs[i] = o
+	}
+	out := make([]jsonvalue.Value, len(rows))
+	if tabularShape(objs) && !sameShape(objs) {
+		// A TOON table would impose the first row's orders on the others:
+		// write each row as a list of one-cell objects instead.
+		for i, o := range objs {
+			cells := make([]jsonvalue.Value, len(o.Members))
+			for j, m := range o.Members {
+				c := jsonvalue.NewObject(1)
+				c.Add(m.Key, m.Value)
+				cells[j] = c
+			}
+			out[i] = cells
+		}
+		return out, nil
+	}
+	for i, o := range objs {
+		out[i] = o
+	}
+	return out, nil
+}
+
+// tabularShape reports whether objs qualify for a TOON table (spec §9.3,
+// with nested objects as field groups): every object non-empty, all with
+// the same set of keys, and each key's values all primitive or all such
+// objects, recursively. Row objects here hold primitives, lists and node
+// references (objects of primitives and lists).
+func tabularShape(objs []*jsonvalue.Object) bool {
+	if len(objs) == 0 || len(objs[0].Members) == 0 {
+		return false
+	}
+	first := objs[0]
+	for _, o := range objs[1:] {
+		if len(o.Members) != len(first.Members) {
+			return false
+		}
+		if sameShape([]*jsonvalue.Object{first, o}) {
+			continue
+		}
+		set := make(map[string]struct{}, len(o.Members))
+		for _, m := range o.Members {
+			set[m.Key] = struct{}{}
+		}
+		for _, m := range first.Members {
+			if _, ok := set[m.Key]; !ok {
+				return false
+			}
+		}
+	}
+	var sub []*jsonvalue.Object
+	for j, m := range first.Members {
+		sub = sub[:0]
+		prim := true
+		for _, o := range objs {
+			v := memberValue(o, m.Key, j)
+			switch x := v.(type) {
+			case []jsonvalue.Value:
+				return false
+			case *jsonvalue.Object:
+				prim = false
+				sub = append(sub, x)
+			}
+		}
+		if prim {
+			continue
+		}
+		if len(sub) != len(objs) || !tabularShape(sub) {
+			return false
+		}
+	}
+	return true
+}
+
+// memberValue returns the value of key in o, looking at position hint
+// first.
+func memberValue(o *jsonvalue.Object, key string, hint int) jsonvalue.Value {
+	if hint < len(o.Members) && o.Members[hint].Key == key {
+		return o.Members[hint].Value
+	}
+	v, _ := o.Get(key)
+	return v
+}
+
+// sameShape reports whether objs have the same keys in the same order,
+// nested objects included.
+func sameShape(objs []*jsonvalue.Object) bool {
+	first := objs[0]
+	for _, o := range objs[1:] {
+		if len(o.Members) != len(first.Members) {
+			return false
+		}
+		for j, m := range first.Members {
+			if o.Members[j].Key != m.Key {
+				return false
+			}
+			a, aok := m.Value.(*jsonvalue.Object)
+			b, bok := o.Members[j].Value.(*jsonvalue.Object)
+			if aok != bok || aok && !sameShape([]*jsonvalue.Object{a, b}) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// pagination is the layout's pagination object: has_more, then each
+// optional field present in p, in canonical order.
+func (g *graphEncoder) pagination(p *wire.Pagination) *jsonvalue.Object {
+	po := g.object(4)
+	po.Add("has_more", p.HasMore)
+	if p.TotalRows.Valid {
+		po.Add("total_rows", jsonvalue.Int(p.TotalRows.Int))
+	}
+	if p.Truncated.Valid {
+		po.Add("truncated", p.Truncated.Bool)
+	}
+	if p.NextCursor.Valid {
+		po.Add("next_cursor", p.NextCursor.String)
+	}
+	return po
+}
