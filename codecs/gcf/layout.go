@@ -4,19 +4,19 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/wire"
 )
 
 // document builds the generic value of r (see the package documentation).
-func document(r *wire.GraphResponse) (*toon.Object, error) {
+func document(r *wire.GraphResponse) (*jsonvalue.Object, error) {
 	if !r.QueryType.Valid() {
 		return nil, encErr("query_type", "invalid query type "+strconv.Quote(string(r.QueryType)))
 	}
-	doc := &toon.Object{}
+	doc := &jsonvalue.Object{}
 	doc.Add("format_version", r.FormatVersion)
 	doc.Add("query_type", string(r.QueryType))
-	nodes := make([]toon.Value, len(r.Nodes))
+	nodes := make([]jsonvalue.Value, len(r.Nodes))
 	for i := range r.Nodes {
 		n, err := nodeValue(&r.Nodes[i], "nodes["+strconv.Itoa(i)+"]")
 		if err != nil {
@@ -25,13 +25,13 @@ func document(r *wire.GraphResponse) (*toon.Object, error) {
 		nodes[i] = n
 	}
 	doc.Add("nodes", grouped(nodes, true))
-	edges := make([]toon.Value, len(r.Edges))
+	edges := make([]jsonvalue.Value, len(r.Edges))
 	for i, e := range r.Edges {
-		o := toon.NewObject(8)
+		o := jsonvalue.NewObject(8)
 		o.Add("from", e.From)
-		o.Add("from_id", toon.Int(e.FromID))
+		o.Add("from_id", jsonvalue.Int(e.FromID))
 		o.Add("to", e.To)
-		o.Add("to_id", toon.Int(e.ToID))
+		o.Add("to_id", jsonvalue.Int(e.ToID))
 		o.Add("type", e.Type)
 		optInt(o, "depth", e.Depth)
 		optInt(o, "path_id", e.PathID)
@@ -40,9 +40,9 @@ func document(r *wire.GraphResponse) (*toon.Object, error) {
 	}
 	doc.Add("edges", edges)
 	if r.Columns != nil {
-		cols := make([]toon.Value, len(r.Columns))
+		cols := make([]jsonvalue.Value, len(r.Columns))
 		for i, c := range r.Columns {
-			o := toon.NewObject(4)
+			o := jsonvalue.NewObject(4)
 			o.Add("name", c.Name)
 			o.Add("function", c.Function)
 			optString(o, "target", c.Target)
@@ -52,12 +52,12 @@ func document(r *wire.GraphResponse) (*toon.Object, error) {
 		doc.Add("columns", cols)
 	}
 	if r.GroupColumns != nil {
-		gcs := make([]toon.Value, len(r.GroupColumns))
+		gcs := make([]jsonvalue.Value, len(r.GroupColumns))
 		for i, g := range r.GroupColumns {
 			if !g.Kind.Valid() {
 				return nil, encErr("group_columns["+strconv.Itoa(i)+"].kind", "invalid group kind "+strconv.Quote(string(g.Kind)))
 			}
-			o := toon.NewObject(5)
+			o := jsonvalue.NewObject(5)
 			o.Add("name", g.Name)
 			o.Add("kind", string(g.Kind))
 			o.Add("node", g.Node)
@@ -68,10 +68,10 @@ func document(r *wire.GraphResponse) (*toon.Object, error) {
 		doc.Add("group_columns", gcs)
 	}
 	if r.Rows != nil {
-		rows := make([]toon.Value, len(r.Rows))
+		rows := make([]jsonvalue.Value, len(r.Rows))
 		for i, row := range r.Rows {
 			path := "rows[" + strconv.Itoa(i) + "]"
-			o := toon.NewObject(len(row))
+			o := jsonvalue.NewObject(len(row))
 			for _, c := range row {
 				if _, dup := o.Get(c.Name); dup {
 					return nil, encErr(path, "two cells named "+strconv.Quote(c.Name))
@@ -98,7 +98,7 @@ func document(r *wire.GraphResponse) (*toon.Object, error) {
 		if err := p.Check(); err != nil {
 			return nil, encErr("pagination", err.Error())
 		}
-		o := toon.NewObject(4)
+		o := jsonvalue.NewObject(4)
 		o.Add("has_more", p.HasMore)
 		optInt(o, "total_rows", p.TotalRows)
 		if p.Truncated.Valid {
@@ -117,13 +117,13 @@ func document(r *wire.GraphResponse) (*toon.Object, error) {
 // order, and a row reads back with its members in column order, absent
 // ones left out; so an object fits a run when its keys, taken in the order
 // of the run's union extended by its own new keys, are in its own order.
-func grouped(objs []toon.Value, byType bool) []toon.Value {
-	var groups []toon.Value
-	var run []toon.Value
+func grouped(objs []jsonvalue.Value, byType bool) []jsonvalue.Value {
+	var groups []jsonvalue.Value
+	var run []jsonvalue.Value
 	pos := make(map[string]int) // the run's union: key -> column
 	runType := ""
 	for _, v := range objs {
-		o := v.(*toon.Object)
+		o := v.(*jsonvalue.Object)
 		typ := ""
 		if byType {
 			typ, _ = o.Members[0].Value.(string)
@@ -144,7 +144,7 @@ func grouped(objs []toon.Value, byType bool) []toon.Value {
 	}
 	if len(groups) == 0 {
 		if run == nil {
-			return []toon.Value{}
+			return []jsonvalue.Value{}
 		}
 		return run
 	}
@@ -153,7 +153,7 @@ func grouped(objs []toon.Value, byType bool) []toon.Value {
 
 // fits reports whether o's keys keep their order in the union pos extended
 // by o's new keys.
-func fits(o *toon.Object, pos map[string]int) bool {
+func fits(o *jsonvalue.Object, pos map[string]int) bool {
 	last, next := -1, len(pos)
 	for _, m := range o.Members {
 		p, ok := pos[m.Key]
@@ -173,23 +173,23 @@ func encErr(path, msg string) *wire.EncodeError {
 	return &wire.EncodeError{Codec: Name, Path: path, Msg: msg}
 }
 
-func optInt(o *toon.Object, k string, v wire.OptInt) {
+func optInt(o *jsonvalue.Object, k string, v wire.OptInt) {
 	if v.Valid {
-		o.Add(k, toon.Int(v.Int))
+		o.Add(k, jsonvalue.Int(v.Int))
 	}
 }
 
-func optString(o *toon.Object, k string, v wire.OptString) {
+func optString(o *jsonvalue.Object, k string, v wire.OptString) {
 	if v.Valid {
 		o.Add(k, v.String)
 	}
 }
 
 // nodeValue is a node as an object: type, id, then its properties.
-func nodeValue(n *wire.Node, path string) (*toon.Object, error) {
-	o := toon.NewObject(2 + len(n.Properties))
+func nodeValue(n *wire.Node, path string) (*jsonvalue.Object, error) {
+	o := jsonvalue.NewObject(2 + len(n.Properties))
 	o.Add("type", n.Type)
-	o.Add("id", toon.Int(n.ID))
+	o.Add("id", jsonvalue.Int(n.ID))
 	for _, p := range n.Properties {
 		if p.Key == "type" || p.Key == "id" {
 			return nil, encErr(path+"."+p.Key, "a property cannot be named type or id")
@@ -207,24 +207,24 @@ func nodeValue(n *wire.Node, path string) (*toon.Object, error) {
 }
 
 // value converts a property or cell value.
-func value(v wire.Value, path string) (toon.Value, error) {
+func value(v wire.Value, path string) (jsonvalue.Value, error) {
 	switch v.Kind() {
 	case wire.KindNull:
 		return nil, nil
 	case wire.KindBool:
 		return v.Bool(), nil
 	case wire.KindInt:
-		return toon.Int(v.Int()), nil
+		return jsonvalue.Int(v.Int()), nil
 	case wire.KindFloat:
 		f := v.Float()
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, encErr(path, "NaN and infinite floats have no GCF form")
 		}
-		return toon.Float(f), nil
+		return jsonvalue.Float(f), nil
 	case wire.KindString:
 		return v.Str(), nil
 	case wire.KindList:
-		items := make([]toon.Value, len(v.List()))
+		items := make([]jsonvalue.Value, len(v.List()))
 		for i, e := range v.List() {
 			x, err := value(e, path+"["+strconv.Itoa(i)+"]")
 			if err != nil {

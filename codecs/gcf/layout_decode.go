@@ -3,7 +3,7 @@ package gcf
 import (
 	"strconv"
 
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -24,24 +24,24 @@ func (d *reader) fail(path, msg string) {
 	}
 }
 
-func (d *reader) object(v toon.Value, path string) *toon.Object {
-	o, ok := v.(*toon.Object)
+func (d *reader) object(v jsonvalue.Value, path string) *jsonvalue.Object {
+	o, ok := v.(*jsonvalue.Object)
 	if !ok || o == nil {
 		d.fail(path, "expected an object (a section or a table row)")
-		return &toon.Object{}
+		return &jsonvalue.Object{}
 	}
 	return o
 }
 
-func (d *reader) array(v toon.Value, path string) []toon.Value {
-	a, ok := v.([]toon.Value)
+func (d *reader) array(v jsonvalue.Value, path string) []jsonvalue.Value {
+	a, ok := v.([]jsonvalue.Value)
 	if !ok {
 		d.fail(path, "expected a table or array")
 	}
 	return a
 }
 
-func (d *reader) str(v toon.Value, path string) string {
+func (d *reader) str(v jsonvalue.Value, path string) string {
 	s, ok := v.(string)
 	if !ok {
 		d.fail(path, "expected a string")
@@ -49,8 +49,8 @@ func (d *reader) str(v toon.Value, path string) string {
 	return s
 }
 
-func (d *reader) integer(v toon.Value, path string) int64 {
-	n, ok := v.(toon.Number)
+func (d *reader) integer(v jsonvalue.Value, path string) int64 {
+	n, ok := v.(jsonvalue.Number)
 	if ok && n.IsInt() {
 		i, _ := n.Int64()
 		return i
@@ -61,8 +61,8 @@ func (d *reader) integer(v toon.Value, path string) int64 {
 
 // fields reads the members of o: the required ones in req, the optional
 // ones in opt; any other member is an error.
-func (d *reader) fields(o *toon.Object, path string, req, opt []string) map[string]toon.Value {
-	m := make(map[string]toon.Value, len(o.Members))
+func (d *reader) fields(o *jsonvalue.Object, path string, req, opt []string) map[string]jsonvalue.Value {
+	m := make(map[string]jsonvalue.Value, len(o.Members))
 	for _, mem := range o.Members {
 		known := false
 		for _, k := range req {
@@ -84,7 +84,7 @@ func (d *reader) fields(o *toon.Object, path string, req, opt []string) map[stri
 	return m
 }
 
-func (d *reader) optInt(m map[string]toon.Value, k, path string) wire.OptInt {
+func (d *reader) optInt(m map[string]jsonvalue.Value, k, path string) wire.OptInt {
 	v, ok := m[k]
 	if !ok {
 		return wire.OptInt{}
@@ -92,7 +92,7 @@ func (d *reader) optInt(m map[string]toon.Value, k, path string) wire.OptInt {
 	return wire.SomeInt(d.integer(v, path+"."+k))
 }
 
-func (d *reader) optString(m map[string]toon.Value, k, path string) wire.OptString {
+func (d *reader) optString(m map[string]jsonvalue.Value, k, path string) wire.OptString {
 	v, ok := m[k]
 	if !ok {
 		return wire.OptString{}
@@ -101,7 +101,7 @@ func (d *reader) optString(m map[string]toon.Value, k, path string) wire.OptStri
 }
 
 // response reads a document into a response.
-func response(v toon.Value) (*wire.GraphResponse, error) {
+func response(v jsonvalue.Value) (*wire.GraphResponse, error) {
 	var d reader
 	r := d.response(v)
 	if d.err != nil {
@@ -110,7 +110,7 @@ func response(v toon.Value) (*wire.GraphResponse, error) {
 	return r, nil
 }
 
-func (d *reader) response(v toon.Value) *wire.GraphResponse {
+func (d *reader) response(v jsonvalue.Value) *wire.GraphResponse {
 	top := d.fields(d.object(v, "document"), "document", []string{"format_version", "query_type", "nodes", "edges"},
 		[]string{"columns", "group_columns", "rows", "pagination"})
 	r := &wire.GraphResponse{FormatVersion: d.str(top["format_version"], "format_version"),
@@ -157,7 +157,7 @@ func (d *reader) response(v toon.Value) *wire.GraphResponse {
 			o := d.object(row, p)
 			cells := make(wire.Row, 0, len(o.Members))
 			for _, m := range o.Members {
-				if n, ok := m.Value.(*toon.Object); ok && n != nil {
+				if n, ok := m.Value.(*jsonvalue.Object); ok && n != nil {
 					node := d.node(n, p+"."+m.Key)
 					cells = append(cells, wire.Cell{Name: m.Key, Node: &node})
 					continue
@@ -193,17 +193,17 @@ func (d *reader) response(v toon.Value) *wire.GraphResponse {
 
 // ungroup reads a table of objects, or a list of such tables (see
 // grouped), as one list of objects.
-func (d *reader) ungroup(v toon.Value, path string) []toon.Value {
+func (d *reader) ungroup(v jsonvalue.Value, path string) []jsonvalue.Value {
 	items := d.array(v, path)
 	if len(items) == 0 {
 		return items
 	}
-	if _, ok := items[0].([]toon.Value); !ok {
+	if _, ok := items[0].([]jsonvalue.Value); !ok {
 		return items
 	}
-	var out []toon.Value
+	var out []jsonvalue.Value
 	for i, g := range items {
-		t, ok := g.([]toon.Value)
+		t, ok := g.([]jsonvalue.Value)
 		if !ok || len(t) == 0 {
 			d.fail(path+"["+strconv.Itoa(i)+"]", "expected a non-empty table in a list of tables")
 			continue
@@ -214,7 +214,7 @@ func (d *reader) ungroup(v toon.Value, path string) []toon.Value {
 }
 
 // node reads a node object: type, id, then properties.
-func (d *reader) node(v toon.Value, path string) wire.Node {
+func (d *reader) node(v jsonvalue.Value, path string) wire.Node {
 	o := d.object(v, path)
 	var n wire.Node
 	seen := 0
@@ -237,7 +237,7 @@ func (d *reader) node(v toon.Value, path string) wire.Node {
 }
 
 // value reads a property or cell value: a scalar or a list.
-func (d *reader) value(v toon.Value, path string) wire.Value {
+func (d *reader) value(v jsonvalue.Value, path string) wire.Value {
 	switch x := v.(type) {
 	case nil:
 		return wire.Null()
@@ -245,13 +245,13 @@ func (d *reader) value(v toon.Value, path string) wire.Value {
 		return wire.Bool(x)
 	case string:
 		return wire.String(x)
-	case toon.Number:
+	case jsonvalue.Number:
 		if x.IsInt() {
 			i, _ := x.Int64()
 			return wire.Int(i)
 		}
 		return wire.Float(x.Float64())
-	case []toon.Value:
+	case []jsonvalue.Value:
 		items := make([]wire.Value, len(x))
 		for i, e := range x {
 			items[i] = d.value(e, path+"["+strconv.Itoa(i)+"]")

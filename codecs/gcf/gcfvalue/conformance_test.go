@@ -15,7 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 )
 
 // fixture is one conformance fixture of the GCF suite
@@ -270,21 +270,21 @@ func checkRoundTrip(t *testing.T, v gcfvalue.Value, text []byte) {
 // order is tested on its own (TestMemberOrder).
 func norm(v gcfvalue.Value) any {
 	switch x := v.(type) {
-	case toon.Number:
+	case jsonvalue.Number:
 		return "number " + x.String()
 	case string:
 		return "string " + x
-	case []toon.Value:
+	case []jsonvalue.Value:
 		out := make([]any, len(x))
 		for i, e := range x {
 			out[i] = norm(e)
 		}
 		return out
-	case *toon.Object:
+	case *jsonvalue.Object:
 		if x == nil {
 			return nil
 		}
-		ms := append([]toon.Member(nil), x.Members...)
+		ms := append([]jsonvalue.Member(nil), x.Members...)
 		sort.SliceStable(ms, func(i, j int) bool { return ms[i].Key < ms[j].Key })
 		out := []any{}
 		for _, m := range ms {
@@ -380,7 +380,7 @@ func checkErr(t *testing.T, err error, want string) {
 
 // member returns the member key of the object v, or nil.
 func member(v gcfvalue.Value, key string) gcfvalue.Value {
-	o, _ := v.(*toon.Object)
+	o, _ := v.(*jsonvalue.Object)
 	if o == nil {
 		return nil
 	}
@@ -393,18 +393,18 @@ func strMember(v gcfvalue.Value, key string) string {
 	return s
 }
 
-func rowsOf(t *testing.T, v gcfvalue.Value) []*toon.Object {
+func rowsOf(t *testing.T, v gcfvalue.Value) []*jsonvalue.Object {
 	t.Helper()
 	if v == nil {
 		return nil
 	}
-	items, ok := v.([]toon.Value)
+	items, ok := v.([]jsonvalue.Value)
 	if !ok {
 		t.Fatalf("rows %v are not an array", v)
 	}
-	out := make([]*toon.Object, len(items))
+	out := make([]*jsonvalue.Object, len(items))
 	for i, it := range items {
-		if out[i], ok = it.(*toon.Object); !ok {
+		if out[i], ok = it.(*jsonvalue.Object); !ok {
 			t.Fatalf("row %d is not an object", i)
 		}
 	}
@@ -413,7 +413,7 @@ func rowsOf(t *testing.T, v gcfvalue.Value) []*toon.Object {
 
 func fieldsOf(t *testing.T, v gcfvalue.Value) []string {
 	t.Helper()
-	items, _ := v.([]toon.Value)
+	items, _ := v.([]jsonvalue.Value)
 	out := make([]string, len(items))
 	for i, it := range items {
 		out[i], _ = it.(string)
@@ -434,11 +434,11 @@ func delta(t *testing.T, v gcfvalue.Value) *gcfvalue.Delta {
 	d := &gcfvalue.Delta{Tool: strMember(v, "tool"), Key: strMember(v, "key"), Fields: fieldsOf(t, member(v, "fields")),
 		BaseRoot: strMember(v, "baseRoot"), NewRoot: strMember(v, "newRoot"),
 		Added: rowsOf(t, member(v, "added")), Changed: rowsOf(t, member(v, "changed"))}
-	if r, ok := member(v, "removed").([]toon.Value); ok {
+	if r, ok := member(v, "removed").([]jsonvalue.Value); ok {
 		d.Removed = r
 	}
-	dt, ok1 := member(v, "deltaTokens").(toon.Number)
-	ft, ok2 := member(v, "fullTokens").(toon.Number)
+	dt, ok1 := member(v, "deltaTokens").(jsonvalue.Number)
+	ft, ok2 := member(v, "fullTokens").(jsonvalue.Number)
 	if ok1 && ok2 {
 		a, _ := dt.Int64()
 		b, _ := ft.Int64()
@@ -477,9 +477,9 @@ func runDelta(t *testing.T, f *fixture) {
 
 // toValue is a Delta as a Value, for comparison.
 func toValue(d *gcfvalue.Delta) gcfvalue.Value {
-	o := &toon.Object{}
-	rows := func(rs []*toon.Object) []toon.Value {
-		out := []toon.Value{}
+	o := &jsonvalue.Object{}
+	rows := func(rs []*jsonvalue.Object) []jsonvalue.Value {
+		out := []jsonvalue.Value{}
 		for _, r := range rs {
 			out = append(out, r)
 		}
@@ -492,7 +492,7 @@ func toValue(d *gcfvalue.Delta) gcfvalue.Value {
 	o.Add("savings", d.Savings)
 	o.Add("added", rows(d.Added))
 	o.Add("changed", rows(d.Changed))
-	o.Add("removed", append([]toon.Value{}, d.Removed...))
+	o.Add("removed", append([]jsonvalue.Value{}, d.Removed...))
 	return o
 }
 
@@ -553,7 +553,7 @@ func runDeltaSession(t *testing.T, f *fixture) {
 	var p gcfvalue.Policy
 	switch pol := member(in, "policy"); strMember(pol, "mode") {
 	case "fixedN":
-		n, _ := member(pol, "n").(toon.Number).Int64()
+		n, _ := member(pol, "n").(jsonvalue.Number).Int64()
 		p.N = int(n)
 	case "sizeGuard":
 		p.SizeGuard = true
@@ -568,8 +568,8 @@ func runDeltaSession(t *testing.T, f *fixture) {
 	if want := strMember(exp, "initialFull"); string(got) != want {
 		t.Fatalf("initial full payload\n got: %q\nwant: %q", got, want)
 	}
-	updates, _ := member(in, "updates").([]toon.Value)
-	emissions, _ := member(exp, "emissions").([]toon.Value)
+	updates, _ := member(in, "updates").([]jsonvalue.Value)
+	emissions, _ := member(exp, "emissions").([]jsonvalue.Value)
 	if len(updates) != len(emissions) || len(updates) == 0 {
 		t.Fatalf("%d updates, %d emissions", len(updates), len(emissions))
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/keyset"
 )
 
@@ -18,7 +18,7 @@ type Document struct {
 	Header []HeaderField
 	// Value is the body: a generic-profile JSON value. A header-only
 	// document (an unchanged response, an empty root object) has an
-	// empty *toon.Object.
+	// empty *jsonvalue.Object.
 	Value Value
 }
 
@@ -338,7 +338,7 @@ func (d *decoder) body() Value {
 	l := d.peek()
 	switch {
 	case l == nil:
-		return &toon.Object{}
+		return &jsonvalue.Object{}
 	case l.depth != 0:
 		d.failIn(l, 0, KindInvalidIndent, "the body starts indented")
 	case l.content[0] == '=':
@@ -441,7 +441,7 @@ const (
 
 // objBuilder collects the members of an object, refusing a duplicate key.
 type objBuilder struct {
-	o *toon.Object
+	o *jsonvalue.Object
 	// exact: o was made, and charged, with room for every member it
 	// gets, and their keys are distinct by construction (a table row's
 	// columns)
@@ -467,7 +467,7 @@ func (d *decoder) put(b *objBuilder, k string, v Value, l *line, i int) {
 	b.o.Add(k, v)
 }
 
-func (d *decoder) finish(b *objBuilder) *toon.Object {
+func (d *decoder) finish(b *objBuilder) *jsonvalue.Object {
 	if b.exact {
 		return b.o
 	}
@@ -478,8 +478,8 @@ func (d *decoder) finish(b *objBuilder) *toon.Object {
 }
 
 // members reads the members of an object at depth (spec §7.2).
-func (d *decoder) members(depth int) *toon.Object {
-	b := objBuilder{o: &toon.Object{}}
+func (d *decoder) members(depth int) *jsonvalue.Object {
+	b := objBuilder{o: &jsonvalue.Object{}}
 	if l := d.peek(); l != nil {
 		b.line = l.num
 		d.charge(l, memObject)

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/keyset"
 )
 
@@ -138,7 +138,7 @@ func (d *decoder) table(hl *line, h *arrHeader, depth int) Value {
 	var rows []Value
 	var km objBuilder
 	if h.keyed {
-		km = objBuilder{o: toon.NewObject(min(h.count, 64)), line: hl.num}
+		km = objBuilder{o: jsonvalue.NewObject(min(h.count, 64)), line: hl.num}
 	} else {
 		rows = make([]Value, 0, min(h.count, 64))
 	}
@@ -172,7 +172,7 @@ func (d *decoder) table(hl *line, h *arrHeader, depth int) Value {
 }
 
 // row reads one row (l, consumed) at depth and its attachments.
-func (d *decoder) row(l *line, idx int, t *tableState, depth int) (string, *toon.Object) {
+func (d *decoder) row(l *line, idx int, t *tableState, depth int) (string, *jsonvalue.Object) {
 	c := l.content
 	i, hasID := 0, false
 	if c[0] == '@' {
@@ -229,7 +229,7 @@ func (d *decoder) row(l *line, idx int, t *tableState, depth int) (string, *toon
 		}
 		t.ids[k] = struct{}{}
 	}
-	b := objBuilder{o: toon.NewObject(len(t.roots)), line: l.num, exact: true}
+	b := objBuilder{o: jsonvalue.NewObject(len(t.roots)), line: l.num, exact: true}
 	d.charge(l, memExact*int64(len(t.roots)))
 	var ms []marker
 	for _, n := range t.roots {
@@ -266,7 +266,7 @@ func identityKey(v Value) string {
 	switch x := v.(type) {
 	case string:
 		return "s" + x
-	case toon.Number:
+	case jsonvalue.Number:
 		return "n" + string(appendNumber(nil, x))
 	case bool:
 		return "b" + strconv.FormatBool(x)
@@ -289,7 +289,7 @@ func (d *decoder) group(l *line, t *tableState, n *colNode) (Value, bool) {
 		d.failIn(l, ce.start, KindInvalidAttachment, "an attachment marker in a flattened path column")
 	}
 	allAbsent, allNull := true, true
-	o := toon.NewObject(len(n.kids))
+	o := jsonvalue.NewObject(len(n.kids))
 	d.charge(l, memObject+memMember*int64(len(n.kids)))
 	for _, k := range n.kids {
 		v, ok := d.group(l, t, k)
@@ -460,12 +460,12 @@ func (d *decoder) attachmentValue(l *line, i, depth int, t *tableState, name str
 }
 
 // inlineBody reads a positional inline object body (spec §7.4.5.1).
-func (d *decoder) inlineBody(l *line, schema []field) *toon.Object {
+func (d *decoder) inlineBody(l *line, schema []field) *jsonvalue.Object {
 	spans := d.split(l, 0, '|')
 	if len(spans) != len(schema) {
 		d.failIn(l, 0, KindInlineWidthMismatch, "a positional body of "+itoa(len(spans))+" values for an inline schema of "+itoa(len(schema)))
 	}
-	o := toon.NewObject(len(schema))
+	o := jsonvalue.NewObject(len(schema))
 	d.charge(l, memObject+memMember*int64(len(schema)))
 	for i, s := range spans {
 		v, _, _ := d.token(l, s.start, s.end, false)

@@ -5,7 +5,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 )
 
 // unquote parses the quoted string (spec §2.2) that starts at s[i] == '"'.
@@ -132,7 +132,7 @@ const (
 // numbers does not allocate one box per cell.
 var small = func() (b [256]Value) {
 	for i := range b {
-		b[i] = toon.Int(int64(i))
+		b[i] = jsonvalue.Int(int64(i))
 	}
 	return b
 }()

@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -55,16 +55,16 @@ func TestMemberOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var keys func(v toon.Value) []string
-	keys = func(v toon.Value) []string {
+	var keys func(v jsonvalue.Value) []string
+	keys = func(v jsonvalue.Value) []string {
 		var out []string
 		switch x := v.(type) {
-		case *toon.Object:
+		case *jsonvalue.Object:
 			for _, m := range x.Members {
 				out = append(out, m.Key)
 				out = append(out, keys(m.Value)...)
 			}
-		case []toon.Value:
+		case []jsonvalue.Value:
 			for _, e := range x {
 				out = append(out, keys(e)...)
 			}

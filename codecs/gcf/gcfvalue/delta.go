@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 )
 
 // KeyedSet is a set of rows with one identity field (spec §10a.1): the
@@ -15,7 +15,7 @@ type KeyedSet struct {
 	Name   string   // the section name of its full payload
 	Key    string   // the identity field; every row holds a unique scalar there
 	Fields []string // the declared fields: a table declares these first, in order
-	Rows   []*toon.Object
+	Rows   []*jsonvalue.Object
 }
 
 // Root returns the set's gcf-pack-root-v1 (PackRoot of its rows).
@@ -38,7 +38,7 @@ func (s *KeyedSet) index() (map[string]int, error) {
 	return m, nil
 }
 
-func rowIdentity(r *toon.Object, key string) (string, error) {
+func rowIdentity(r *jsonvalue.Object, key string) (string, error) {
 	v, ok := r.Get(key)
 	if !ok || !isScalar(v) || isNull(v) {
 		return "", fmt.Errorf("no scalar identity field %q: %w", key, KindSyntax)
@@ -49,16 +49,16 @@ func rowIdentity(r *toon.Object, key string) (string, error) {
 func normalizeNumber(v Value) Value {
 	switch x := v.(type) {
 	case int:
-		return toon.Int(int64(x))
+		return jsonvalue.Int(int64(x))
 	case int64:
-		return toon.Int(x)
+		return jsonvalue.Int(x)
 	case float64:
-		return toon.Float(x)
+		return jsonvalue.Float(x)
 	}
 	return v
 }
 
-func displayIdentity(r *toon.Object, key string) string {
+func displayIdentity(r *jsonvalue.Object, key string) string {
 	v, _ := r.Get(key)
 	b, _ := appendCanonical(nil, v, 0)
 	return excerpt(string(b))
@@ -84,7 +84,7 @@ func AppendFull(dst []byte, s *KeyedSet, tool string, opts Options) ([]byte, err
 	for i, r := range s.Rows {
 		rows[i] = r
 	}
-	body := &toon.Object{Members: []toon.Member{{Key: s.Name, Value: rows}}}
+	body := &jsonvalue.Object{Members: []jsonvalue.Member{{Key: s.Name, Value: rows}}}
 	return encodeWith(dst, pairs, body, s.Key, map[string][]string{s.Name: s.Fields}, opts)
 }
 
@@ -127,8 +127,8 @@ type Delta struct {
 	Fields   []string // the declared fields of the added and changed tables
 	BaseRoot string
 	NewRoot  string
-	Added    []*toon.Object
-	Changed  []*toon.Object
+	Added    []*jsonvalue.Object
+	Changed  []*jsonvalue.Object
 	Removed  []Value // identity values
 	Savings  string  // the header's savings= ("81%"), "" for none
 }
@@ -204,8 +204,8 @@ func AppendDelta(dst []byte, d *Delta, opts Options) ([]byte, error) {
 	if d.Savings != "" {
 		pairs = append(pairs, "savings="+d.Savings)
 	}
-	body := &toon.Object{}
-	section := func(name string, rows []*toon.Object) {
+	body := &jsonvalue.Object{}
+	section := func(name string, rows []*jsonvalue.Object) {
 		if len(rows) > 0 {
 			vs := make([]Value, len(rows))
 			for i, r := range rows {
@@ -219,7 +219,7 @@ func AppendDelta(dst []byte, d *Delta, opts Options) ([]byte, error) {
 	if len(d.Removed) > 0 {
 		vs := make([]Value, len(d.Removed))
 		for i, id := range d.Removed {
-			vs[i] = &toon.Object{Members: []toon.Member{{Key: d.Key, Value: id}}}
+			vs[i] = &jsonvalue.Object{Members: []jsonvalue.Member{{Key: d.Key, Value: id}}}
 		}
 		body.Add("removed", vs)
 	}
@@ -254,13 +254,13 @@ func DecodeDelta(data []byte, opts Options) (*Delta, error) {
 	if d.Key, ok = doc.Get("key"); !ok {
 		return nil, bad("the header has no key")
 	}
-	body, _ := doc.Value.(*toon.Object)
+	body, _ := doc.Value.(*jsonvalue.Object)
 	for _, m := range body.Members {
 		items, ok := m.Value.([]Value)
 		if !ok {
 			return nil, bad("section " + excerpt(m.Key) + " is not a table")
 		}
-		var rows []*toon.Object
+		var rows []*jsonvalue.Object
 		for _, it := range items {
 			r, ok := asObject(it)
 			if !ok {
@@ -328,7 +328,7 @@ func (d *Delta) Apply(base *KeyedSet) (*KeyedSet, error) {
 		named[k] = true
 		return nil
 	}
-	changed := make(map[int]*toon.Object)
+	changed := make(map[int]*jsonvalue.Object)
 	for _, r := range d.Added {
 		k, err := rowIdentity(r, d.Key)
 		if err != nil {
@@ -357,7 +357,7 @@ func (d *Delta) Apply(base *KeyedSet) (*KeyedSet, error) {
 	}
 	removed := make(map[int]bool)
 	for _, id := range d.Removed {
-		r := &toon.Object{Members: []toon.Member{{Key: d.Key, Value: id}}}
+		r := &jsonvalue.Object{Members: []jsonvalue.Member{{Key: d.Key, Value: id}}}
 		k, err := rowIdentity(r, d.Key)
 		if err != nil {
 			return nil, err

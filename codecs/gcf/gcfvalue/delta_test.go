@@ -9,7 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 )
 
 // genSet draws a keyed set of up to 8 rows {id, v, s}, ids unique, some
@@ -18,15 +18,15 @@ func genSet(t *rapid.T, label string) *gcfvalue.KeyedSet {
 	ids := rapid.SliceOfNDistinct(rapid.IntRange(1, 20), 0, 8, rapid.ID[int]).Draw(t, label+" ids")
 	s := &gcfvalue.KeyedSet{Name: "items", Key: "id", Fields: []string{"id", "v", "s"}}
 	for _, id := range ids {
-		r := &toon.Object{}
-		r.Add("id", toon.Int(int64(id)))
-		r.Add("v", toon.Int(int64(rapid.IntRange(0, 3).Draw(t, "v"))))
+		r := &jsonvalue.Object{}
+		r.Add("id", jsonvalue.Int(int64(id)))
+		r.Add("v", jsonvalue.Int(int64(rapid.IntRange(0, 3).Draw(t, "v"))))
 		switch rapid.IntRange(0, 3).Draw(t, "s") {
 		case 0:
 		case 1:
 			r.Add("s", nil)
 		case 2:
-			r.Add("s", []toon.Value{"a", toon.Int(1)})
+			r.Add("s", []jsonvalue.Value{"a", jsonvalue.Int(1)})
 		default:
 			r.Add("s", "x|y")
 		}
@@ -133,13 +133,13 @@ func readFull(t *rapid.T, text []byte) *gcfvalue.KeyedSet {
 	}
 	key, _ := doc.Get("key")
 	s := &gcfvalue.KeyedSet{Key: key}
-	o := doc.Value.(*toon.Object)
+	o := doc.Value.(*jsonvalue.Object)
 	if o.Len() != 1 {
 		t.Fatalf("a full payload of %d sections", o.Len())
 	}
 	s.Name = o.Members[0].Key
-	for _, r := range o.Members[0].Value.([]toon.Value) {
-		s.Rows = append(s.Rows, r.(*toon.Object))
+	for _, r := range o.Members[0].Value.([]jsonvalue.Value) {
+		s.Rows = append(s.Rows, r.(*jsonvalue.Object))
 	}
 	if r, _ := doc.Get("pack_root"); r != root(t, s) {
 		t.Fatalf("pack_root %s, rows hash to %s\n%s", r, root(t, s), text)
@@ -150,12 +150,12 @@ func readFull(t *rapid.T, text []byte) *gcfvalue.KeyedSet {
 // TestApplyRefusals: a delta that does not fit the base is refused with
 // the kind that says why.
 func TestApplyRefusals(t *testing.T) {
-	row := func(id int64) *toon.Object {
-		o := &toon.Object{}
-		o.Add("id", toon.Int(id))
+	row := func(id int64) *jsonvalue.Object {
+		o := &jsonvalue.Object{}
+		o.Add("id", jsonvalue.Int(id))
 		return o
 	}
-	base := &gcfvalue.KeyedSet{Key: "id", Rows: []*toon.Object{row(1), row(2)}}
+	base := &gcfvalue.KeyedSet{Key: "id", Rows: []*jsonvalue.Object{row(1), row(2)}}
 	br, _ := base.Root()
 	cases := []struct {
 		d    gcfvalue.Delta
@@ -163,10 +163,10 @@ func TestApplyRefusals(t *testing.T) {
 		says string
 	}{
 		{gcfvalue.Delta{Key: "id", BaseRoot: "sha256:00"}, gcfvalue.KindRootMismatch, "base_root"},
-		{gcfvalue.Delta{Key: "id", BaseRoot: br, Added: []*toon.Object{row(1)}}, gcfvalue.KindDelta, "already exists"},
-		{gcfvalue.Delta{Key: "id", BaseRoot: br, Changed: []*toon.Object{row(3)}}, gcfvalue.KindDelta, "does not exist"},
-		{gcfvalue.Delta{Key: "id", BaseRoot: br, Removed: []toon.Value{toon.Int(3)}}, gcfvalue.KindDelta, "does not exist"},
-		{gcfvalue.Delta{Key: "id", BaseRoot: br, Removed: []toon.Value{toon.Int(1)}, Changed: []*toon.Object{row(1)}}, gcfvalue.KindDelta, "twice"},
+		{gcfvalue.Delta{Key: "id", BaseRoot: br, Added: []*jsonvalue.Object{row(1)}}, gcfvalue.KindDelta, "already exists"},
+		{gcfvalue.Delta{Key: "id", BaseRoot: br, Changed: []*jsonvalue.Object{row(3)}}, gcfvalue.KindDelta, "does not exist"},
+		{gcfvalue.Delta{Key: "id", BaseRoot: br, Removed: []jsonvalue.Value{jsonvalue.Int(3)}}, gcfvalue.KindDelta, "does not exist"},
+		{gcfvalue.Delta{Key: "id", BaseRoot: br, Removed: []jsonvalue.Value{jsonvalue.Int(1)}, Changed: []*jsonvalue.Object{row(1)}}, gcfvalue.KindDelta, "twice"},
 		{gcfvalue.Delta{Key: "id", BaseRoot: br, NewRoot: "sha256:00"}, gcfvalue.KindRootMismatch, "new_root"},
 	}
 	for i, c := range cases {

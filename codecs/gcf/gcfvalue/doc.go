@@ -6,8 +6,8 @@
 //
 // # Values
 //
-// A value is a toon.Value (see Value): nil, bool, toon.Number, string,
-// []toon.Value or *toon.Object, whose members keep their order. Numbers
+// A value is a jsonvalue.Value (see Value): nil, bool, jsonvalue.Number, string,
+// []jsonvalue.Value or *jsonvalue.Object, whose members keep their order. Numbers
 // are exact in GCF's numeric domain (spec §2.3.2): an integer literal
 // reads as an exact int64, any other number as the nearest float64, and a
 // literal outside int64 (or past float64) is an error of KindOutOfRange,

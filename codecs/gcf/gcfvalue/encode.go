@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/keyset"
 )
 
@@ -98,7 +98,7 @@ func (e *encoder) document(pairs []string, v Value, mark string) (out []byte, er
 	e.buf = append(e.buf, '\n')
 	v = e.normalize(v)
 	switch x := v.(type) {
-	case *toon.Object:
+	case *jsonvalue.Object:
 		e.enter()
 		e.checkObject(x)
 		if keyedEligible(x) {
@@ -132,22 +132,22 @@ func (e *encoder) normalize(v Value) Value {
 	switch x := v.(type) {
 	case nil, bool, string, []Value:
 		return v
-	case toon.Number:
+	case jsonvalue.Number:
 		if !x.IsInt() && (math.IsNaN(x.Float64()) || math.IsInf(x.Float64(), 0)) {
 			e.fail(KindUnsupported, "NaN and infinite numbers are outside the JSON data model")
 		}
 		return v
-	case *toon.Object:
+	case *jsonvalue.Object:
 		if x == nil {
 			return nil
 		}
 		return v
 	case int:
-		return toon.Int(int64(x))
+		return jsonvalue.Int(int64(x))
 	case int64:
-		return toon.Int(x)
+		return jsonvalue.Int(x)
 	case float64:
-		return e.normalize(toon.Float(x))
+		return e.normalize(jsonvalue.Float(x))
 	}
 	e.fail(KindUnsupported, "a value of Go type "+typeName(v)+" is not a JSON value")
 	return nil
@@ -155,28 +155,28 @@ func (e *encoder) normalize(v Value) Value {
 
 func typeName(v any) string { return fmt.Sprintf("%T", v) }
 
-// isScalar reports whether v is not a container (a nil *toon.Object is
+// isScalar reports whether v is not a container (a nil *jsonvalue.Object is
 // null, a scalar).
 func isScalar(v Value) bool {
 	switch x := v.(type) {
 	case []Value:
 		return false
-	case *toon.Object:
+	case *jsonvalue.Object:
 		return x == nil
 	}
 	return true
 }
 
 // asObject returns v as a non-nil object.
-func asObject(v Value) (*toon.Object, bool) {
-	o, ok := v.(*toon.Object)
+func asObject(v Value) (*jsonvalue.Object, bool) {
+	o, ok := v.(*jsonvalue.Object)
 	return o, ok && o != nil
 }
 
 // checkObject refuses an object past MaxElements or with a duplicate key,
 // and normalizes its member values in place of nothing (members are
 // normalized as they are written).
-func (e *encoder) checkObject(o *toon.Object) {
+func (e *encoder) checkObject(o *jsonvalue.Object) {
 	n := len(o.Members)
 	if n > e.lim.maxElements {
 		e.failLimit("MaxElements", "an object of "+strconv.Itoa(n)+" members, more than the limit of "+strconv.Itoa(e.lim.maxElements))
@@ -221,7 +221,7 @@ func (e *encoder) scalar(v Value) {
 		e.buf = append(e.buf, '-')
 	case bool:
 		e.buf = strconv.AppendBool(e.buf, x)
-	case toon.Number:
+	case jsonvalue.Number:
 		e.buf = appendNumber(e.buf, x)
 	case string:
 		e.checkString(x)
@@ -230,7 +230,7 @@ func (e *encoder) scalar(v Value) {
 }
 
 // members writes the members of o at depth (spec §7.2).
-func (e *encoder) members(o *toon.Object, depth int) {
+func (e *encoder) members(o *jsonvalue.Object, depth int) {
 	for i := range o.Members {
 		m := &o.Members[i]
 		if depth == 0 {
@@ -239,7 +239,7 @@ func (e *encoder) members(o *toon.Object, depth int) {
 		e.pushKey(m.Key)
 		v := e.normalize(m.Value)
 		switch x := v.(type) {
-		case *toon.Object:
+		case *jsonvalue.Object:
 			e.enter()
 			e.checkObject(x)
 			if keyedEligible(x) {
@@ -362,8 +362,8 @@ func (e *encoder) rootTable() []string {
 }
 
 // objectRows returns the items as objects when every one is an object.
-func objectRows(items []Value) ([]*toon.Object, bool) {
-	rows := make([]*toon.Object, len(items))
+func objectRows(items []Value) ([]*jsonvalue.Object, bool) {
+	rows := make([]*jsonvalue.Object, len(items))
 	for i, v := range items {
 		o, ok := asObject(v)
 		if !ok {
@@ -382,7 +382,7 @@ func (e *encoder) item(i int, v Value, depth int) {
 	e.buf = strconv.AppendInt(e.buf, int64(i), 10)
 	e.buf = append(e.buf, ' ')
 	switch x := v.(type) {
-	case *toon.Object:
+	case *jsonvalue.Object:
 		e.enter()
 		e.checkObject(x)
 		if keyedEligible(x) {

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 )
 
 // column is one column of a table: a plain field, or a leaf of a flattened
@@ -32,7 +32,7 @@ type sharedSchema struct {
 
 // union returns the ordered field union of rows (spec §7.4.3), starting
 // with initial.
-func union(rows []*toon.Object, initial []string) []string {
+func union(rows []*jsonvalue.Object, initial []string) []string {
 	var names []string
 	seen := make(map[string]struct{})
 	add := func(k string) {
@@ -53,7 +53,7 @@ func union(rows []*toon.Object, initial []string) []string {
 }
 
 // plan computes the columns of a table of rows.
-func (e *encoder) plan(rows []*toon.Object, initial []string) tablePlan {
+func (e *encoder) plan(rows []*jsonvalue.Object, initial []string) tablePlan {
 	var p tablePlan
 	for _, f := range union(rows, initial) {
 		if strings.Contains(f, ">") {
@@ -81,11 +81,11 @@ func (e *encoder) plan(rows []*toon.Object, initial []string) tablePlan {
 // intermediate object), a field is not flattened when some object or
 // nested object in it has only null leaves or no members: its cells would
 // all be "-" (or none), which decode as null, not as that object.
-func flattenPaths(rows []*toon.Object, f string) [][]string {
+func flattenPaths(rows []*jsonvalue.Object, f string) [][]string {
 	if f == "" {
 		return nil
 	}
-	var objs []*toon.Object
+	var objs []*jsonvalue.Object
 	for _, r := range rows {
 		v, ok := r.Get(f)
 		if !ok || isNull(v) {
@@ -107,12 +107,12 @@ func isNull(v Value) bool {
 	if v == nil {
 		return true
 	}
-	o, ok := v.(*toon.Object)
+	o, ok := v.(*jsonvalue.Object)
 	return ok && o == nil
 }
 
 // shapePaths returns the leaf paths shared by objs, or nil.
-func shapePaths(objs []*toon.Object) [][]string {
+func shapePaths(objs []*jsonvalue.Object) [][]string {
 	first := objs[0]
 	if len(first.Members) == 0 {
 		return nil
@@ -147,7 +147,7 @@ func shapePaths(objs []*toon.Object) [][]string {
 			paths = append(paths, []string{k})
 			continue
 		}
-		subs := make([]*toon.Object, len(objs))
+		subs := make([]*jsonvalue.Object, len(objs))
 		for j, o := range objs {
 			s, ok := asObject(o.Members[i].Value)
 			if !ok {
@@ -168,7 +168,7 @@ func shapePaths(objs []*toon.Object) [][]string {
 
 // allLeavesNull reports whether every leaf of o, through nested objects,
 // is null.
-func allLeavesNull(o *toon.Object) bool {
+func allLeavesNull(o *jsonvalue.Object) bool {
 	for i := range o.Members {
 		v := o.Members[i].Value
 		if sub, ok := asObject(v); ok {
@@ -187,7 +187,7 @@ func allLeavesNull(o *toon.Object) bool {
 // keyedEligible reports whether o is written as a keyed table (spec
 // §7.2a.1): two members or more, every value an object, and at least one
 // value field that can be a column (a name without '>').
-func keyedEligible(o *toon.Object) bool {
+func keyedEligible(o *jsonvalue.Object) bool {
 	if len(o.Members) < 2 {
 		return false
 	}
@@ -208,7 +208,7 @@ func keyedEligible(o *toon.Object) bool {
 
 // keyLabel is the label of the key column: "key", with '_' prepended
 // until no value field has that name (spec §7.2a.2).
-func keyLabel(rows []*toon.Object) string {
+func keyLabel(rows []*jsonvalue.Object) string {
 	label := "key"
 	for {
 		clash := false
@@ -227,8 +227,8 @@ func keyLabel(rows []*toon.Object) string {
 
 // keyedBody writes "[N:]{label,...}" and the rows of the keyed table of o
 // at rowDepth.
-func (e *encoder) keyedBody(o *toon.Object, rowDepth int) {
-	rows := make([]*toon.Object, len(o.Members))
+func (e *encoder) keyedBody(o *jsonvalue.Object, rowDepth int) {
+	rows := make([]*jsonvalue.Object, len(o.Members))
 	keys := make([]string, len(o.Members))
 	for i := range o.Members {
 		rows[i], _ = asObject(o.Members[i].Value)
@@ -239,7 +239,7 @@ func (e *encoder) keyedBody(o *toon.Object, rowDepth int) {
 
 // keyedBlock writes the keyed table of o as "## name [N:]{...}" (or the
 // anonymous root form) at depth.
-func (e *encoder) keyedBlock(name string, named bool, o *toon.Object, depth int) {
+func (e *encoder) keyedBlock(name string, named bool, o *jsonvalue.Object, depth int) {
 	e.indent(depth)
 	e.buf = append(e.buf, "## "...)
 	if named {
@@ -253,7 +253,7 @@ func (e *encoder) keyedBlock(name string, named bool, o *toon.Object, depth int)
 // a keyed table) and the rows at rowDepth. With shared (an array
 // attachment), the declaration is left out when it repeats the field's
 // shared schema, and establishes the schema when there is none.
-func (e *encoder) table(p tablePlan, rows []*toon.Object, keys []string, rowDepth int, shared *sharedSchema) {
+func (e *encoder) table(p tablePlan, rows []*jsonvalue.Object, keys []string, rowDepth int, shared *sharedSchema) {
 	mark := ""
 	if e.depth == 2 {
 		mark = e.mark
@@ -303,7 +303,7 @@ func (e *encoder) table(p tablePlan, rows []*toon.Object, keys []string, rowDept
 }
 
 // row writes one row of a table and its attachments.
-func (e *encoder) row(p tablePlan, r *toon.Object, i int, keys []string, depth int, schemas map[string]*sharedSchema) {
+func (e *encoder) row(p tablePlan, r *jsonvalue.Object, i int, keys []string, depth int, schemas map[string]*sharedSchema) {
 	e.indent(depth)
 	if rowHasAttachment(p, r) {
 		e.buf = append(e.buf, '@')
@@ -368,7 +368,7 @@ func schemaOf(schemas map[string]*sharedSchema, f string) *sharedSchema {
 	return s
 }
 
-func rowHasAttachment(p tablePlan, r *toon.Object) bool {
+func rowHasAttachment(p tablePlan, r *jsonvalue.Object) bool {
 	for _, f := range p.gtFields {
 		if _, ok := r.Get(f); ok {
 			return true
@@ -396,7 +396,7 @@ func (e *encoder) attachment(name string, v Value, rowDepth int, shared *sharedS
 	e.key(name)
 	e.buf = append(e.buf, ' ')
 	switch x := v.(type) {
-	case *toon.Object:
+	case *jsonvalue.Object:
 		e.enter()
 		e.checkObject(x)
 		if keyedEligible(x) {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 )
 
 func ExampleFromJSON() {
@@ -27,7 +27,7 @@ func ExampleUnmarshal() {
 	if err != nil {
 		panic(err)
 	}
-	js, _ := toon.AppendJSON(nil, v)
+	js, _ := jsonvalue.Append(nil, v)
 	fmt.Println(string(js))
 	_, err = gcfvalue.Unmarshal([]byte("GCF profile=generic\n## rows [3]{id}\n1\n"))
 	fmt.Println(err)

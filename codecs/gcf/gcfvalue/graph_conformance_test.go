@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 )
 
 func init() {
@@ -21,7 +21,7 @@ func init() {
 func isGraphText(s string) bool { return strings.HasPrefix(s, "GCF profile=graph") }
 
 func num(v gcfvalue.Value) float64 {
-	n, _ := v.(toon.Number)
+	n, _ := v.(jsonvalue.Number)
 	return n.Float64()
 }
 
@@ -38,7 +38,7 @@ func graphFrom(v gcfvalue.Value) *gcfvalue.Graph {
 
 func symbolsFrom(v gcfvalue.Value) []gcfvalue.Symbol {
 	var out []gcfvalue.Symbol
-	items, _ := v.([]toon.Value)
+	items, _ := v.([]jsonvalue.Value)
 	for _, s := range items {
 		out = append(out, gcfvalue.Symbol{QualifiedName: strMember(s, "qualifiedName"), Kind: strMember(s, "kind"),
 			Score: num(member(s, "score")), Provenance: strMember(s, "provenance"), Distance: int(num(member(s, "distance")))})
@@ -48,7 +48,7 @@ func symbolsFrom(v gcfvalue.Value) []gcfvalue.Symbol {
 
 func edgesFrom(v gcfvalue.Value) []gcfvalue.Edge {
 	var out []gcfvalue.Edge
-	items, _ := v.([]toon.Value)
+	items, _ := v.([]jsonvalue.Value)
 	for _, e := range items {
 		out = append(out, gcfvalue.Edge{Source: strMember(e, "source"), Target: strMember(e, "target"),
 			EdgeType: strMember(e, "edgeType"), Status: strMember(e, "status")})
@@ -59,22 +59,22 @@ func edgesFrom(v gcfvalue.Value) []gcfvalue.Edge {
 // graphValue is g as the fixtures write it, limited to the top-level
 // fields want has.
 func graphValue(g *gcfvalue.Graph, want gcfvalue.Value) gcfvalue.Value {
-	all := map[string]toon.Value{
-		"tool": g.Tool, "tokenBudget": toon.Int(int64(g.TokenBudget)), "tokensUsed": toon.Int(int64(g.TokensUsed)), "packRoot": g.PackRoot,
+	all := map[string]jsonvalue.Value{
+		"tool": g.Tool, "tokenBudget": jsonvalue.Int(int64(g.TokenBudget)), "tokensUsed": jsonvalue.Int(int64(g.TokensUsed)), "packRoot": g.PackRoot,
 	}
-	syms := []toon.Value{}
+	syms := []jsonvalue.Value{}
 	for _, s := range g.Symbols {
-		syms = append(syms, &toon.Object{Members: []toon.Member{{Key: "qualifiedName", Value: s.QualifiedName}, {Key: "kind", Value: s.Kind},
-			{Key: "score", Value: toon.Float(s.Score)}, {Key: "provenance", Value: s.Provenance}, {Key: "distance", Value: toon.Int(int64(s.Distance))}}})
+		syms = append(syms, &jsonvalue.Object{Members: []jsonvalue.Member{{Key: "qualifiedName", Value: s.QualifiedName}, {Key: "kind", Value: s.Kind},
+			{Key: "score", Value: jsonvalue.Float(s.Score)}, {Key: "provenance", Value: s.Provenance}, {Key: "distance", Value: jsonvalue.Int(int64(s.Distance))}}})
 	}
-	edges := []toon.Value{}
+	edges := []jsonvalue.Value{}
 	for _, e := range g.Edges {
-		edges = append(edges, &toon.Object{Members: []toon.Member{{Key: "source", Value: e.Source}, {Key: "target", Value: e.Target},
+		edges = append(edges, &jsonvalue.Object{Members: []jsonvalue.Member{{Key: "source", Value: e.Source}, {Key: "target", Value: e.Target},
 			{Key: "edgeType", Value: e.EdgeType}, {Key: "status", Value: e.Status}}})
 	}
 	all["symbols"], all["edges"] = syms, edges
-	out := &toon.Object{}
-	w, _ := want.(*toon.Object)
+	out := &jsonvalue.Object{}
+	w, _ := want.(*jsonvalue.Object)
 	for _, m := range w.Members {
 		out.Add(m.Key, all[m.Key])
 	}
@@ -87,7 +87,7 @@ func graphSnapshotValue(g *gcfvalue.Graph) gcfvalue.Value {
 	for i := range g.Edges {
 		g.Edges[i].Status = ""
 	}
-	return graphValue(g, &toon.Object{Members: []toon.Member{{Key: "symbols"}, {Key: "edges"}}})
+	return graphValue(g, &jsonvalue.Object{Members: []jsonvalue.Member{{Key: "symbols"}, {Key: "edges"}}})
 }
 
 func runGraphEncode(t *testing.T, f *fixture) {
@@ -152,7 +152,7 @@ func runGraphStreamEncode(t *testing.T, f *fixture) {
 }
 
 func runGraphSession(t *testing.T, f *fixture) {
-	calls, _ := f.value(t, "calls").([]toon.Value)
+	calls, _ := f.value(t, "calls").([]jsonvalue.Value)
 	if len(calls) == 0 {
 		t.Fatal("no calls")
 	}

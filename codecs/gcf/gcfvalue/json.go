@@ -3,11 +3,11 @@ package gcfvalue
 import (
 	"strconv"
 
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/wire"
 )
 
-// ParseJSON parses one JSON document into a Value, as toon.ParseJSON does,
+// ParseJSON parses one JSON document into a Value, as jsonvalue.Parse does,
 // but refuses an integer literal outside int64 (spec §2.3.2: GCF's numeric
 // domain is int64 for integers; a JSON parser that made such a literal a
 // float64 would hand the encoder an approximation). The error is a
@@ -17,7 +17,7 @@ func ParseJSON(data []byte) (Value, error) {
 		return nil, &wire.DecodeError{Codec: "json", Offset: int64(off),
 			Msg: "the integer " + excerpt(lit) + " is outside int64 (model it as a string)", Err: KindOutOfRange}
 	}
-	return toon.ParseJSON(data)
+	return jsonvalue.Parse(data)
 }
 
 // FromJSON encodes a JSON document as generic-profile GCF.

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -63,21 +63,21 @@ func TestDecodeLimits(t *testing.T) {
 }
 
 func TestEncodeLimits(t *testing.T) {
-	var deep toon.Value = toon.Int(1)
+	var deep jsonvalue.Value = jsonvalue.Int(1)
 	for range 40 {
-		deep = []toon.Value{deep, "x"}
+		deep = []jsonvalue.Value{deep, "x"}
 	}
 	long := strings.Repeat("x", 100)
 	cases := []struct {
 		name  string
-		v     toon.Value
+		v     jsonvalue.Value
 		lim   wire.Limits
 		limit string
 	}{
 		{"depth", deep, wire.Limits{}, "MaxDepth"},
-		{"items", []toon.Value{toon.Int(1), toon.Int(2), toon.Int(3)}, wire.Limits{MaxElements: 2}, "MaxElements"},
-		{"string", &toon.Object{Members: []toon.Member{{Key: "a", Value: long}}}, wire.Limits{MaxStringBytes: 50}, "MaxStringBytes"},
-		{"key", &toon.Object{Members: []toon.Member{{Key: long, Value: toon.Int(1)}}}, wire.Limits{MaxStringBytes: 50}, "MaxStringBytes"},
+		{"items", []jsonvalue.Value{jsonvalue.Int(1), jsonvalue.Int(2), jsonvalue.Int(3)}, wire.Limits{MaxElements: 2}, "MaxElements"},
+		{"string", &jsonvalue.Object{Members: []jsonvalue.Member{{Key: "a", Value: long}}}, wire.Limits{MaxStringBytes: 50}, "MaxStringBytes"},
+		{"key", &jsonvalue.Object{Members: []jsonvalue.Member{{Key: long, Value: jsonvalue.Int(1)}}}, wire.Limits{MaxStringBytes: 50}, "MaxStringBytes"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,15 +1,15 @@
 package gcfvalue
 
 import (
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/wire"
 )
 
 // Value is a JSON value as codecs/toon represents it: nil, bool,
-// toon.Number, string, []toon.Value or *toon.Object. The encoder also
-// accepts int, int64 and float64 for numbers and a nil *toon.Object for
-// null, as toon.Marshal does.
-type Value = toon.Value
+// jsonvalue.Number, string, []jsonvalue.Value or *jsonvalue.Object. The encoder also
+// accepts int, int64 and float64 for numbers and a nil *jsonvalue.Object for
+// null, as toonvalue.Marshal does.
+type Value = jsonvalue.Value
 
 // Options bound what the encoder writes and the decoder reads. The zero
 // value applies wire.DefaultLimits.

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 )
 
 // PackRootPrefix is the algorithm prefix of a gcf-pack-root-v1 root.
@@ -32,7 +32,7 @@ const PackRootPrefix = "sha256:"
 //
 // It returns an error wrapping KindUnsupported for a string that is not
 // UTF-8 or a number that is NaN or infinite.
-func PackRoot(rows []*toon.Object) (string, error) {
+func PackRoot(rows []*jsonvalue.Object) (string, error) {
 	records := make([][]byte, 0, len(rows))
 	for _, r := range rows {
 		rec, err := rowRecord(r)
@@ -50,9 +50,9 @@ func PackRoot(rows []*toon.Object) (string, error) {
 }
 
 // rowRecord is the canonical record of one row.
-func rowRecord(r *toon.Object) ([]byte, error) {
+func rowRecord(r *jsonvalue.Object) ([]byte, error) {
 	ms := slices.Clone(r.Members)
-	slices.SortStableFunc(ms, func(a, b toon.Member) int { return strings.Compare(a.Key, b.Key) })
+	slices.SortStableFunc(ms, func(a, b jsonvalue.Member) int { return strings.Compare(a.Key, b.Key) })
 	rec := []byte{'R'}
 	var err error
 	for _, m := range ms {
@@ -84,12 +84,12 @@ func appendCanonical(dst []byte, v Value, depth int) ([]byte, error) {
 		}
 		return append(dst, "false"...), nil
 	case int:
-		return appendNumber(dst, toon.Int(int64(x))), nil
+		return appendNumber(dst, jsonvalue.Int(int64(x))), nil
 	case int64:
-		return appendNumber(dst, toon.Int(x)), nil
+		return appendNumber(dst, jsonvalue.Int(x)), nil
 	case float64:
-		return appendCanonical(dst, toon.Float(x), depth)
-	case toon.Number:
+		return appendCanonical(dst, jsonvalue.Float(x), depth)
+	case jsonvalue.Number:
 		if !x.IsInt() && (math.IsNaN(x.Float64()) || math.IsInf(x.Float64(), 0)) {
 			return nil, fmt.Errorf("gcf: pack root: NaN or an infinite number: %w", KindUnsupported)
 		}
@@ -110,12 +110,12 @@ func appendCanonical(dst []byte, v Value, depth int) ([]byte, error) {
 			}
 		}
 		return append(dst, ']'), nil
-	case *toon.Object:
+	case *jsonvalue.Object:
 		if x == nil {
 			return append(dst, '-'), nil
 		}
 		ms := slices.Clone(x.Members)
-		slices.SortStableFunc(ms, func(a, b toon.Member) int { return strings.Compare(a.Key, b.Key) })
+		slices.SortStableFunc(ms, func(a, b jsonvalue.Member) int { return strings.Compare(a.Key, b.Key) })
 		dst = append(dst, '{')
 		for i, m := range ms {
 			if i > 0 {

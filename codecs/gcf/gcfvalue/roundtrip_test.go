@@ -7,18 +7,18 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 )
 
 // genValue generates JSON values whose shapes exercise the encoder's
 // choices: tables over objects sharing keys, flattenable nested objects,
 // keyed maps, keys that need quoting or hold '>', strings that look like
 // other tokens.
-func genValue(depth int) *rapid.Generator[toon.Value] {
+func genValue(depth int) *rapid.Generator[jsonvalue.Value] {
 	keys := rapid.SampledFrom([]string{"a", "b", "c", "id", "key", "_key", "", "x>y", ">", "a b", "9", "é"})
 	strs := rapid.SampledFrom([]string{"", "-", "~", "^", "^{a}", "true", "1", "01", "-1.5", ".5", "+1", "a|b", "a,b",
 		" x", "x ", "#c", "@h", ".d", "[1]: x", "q\"t", "back\\", "tab\t", "nl\n", "ü", "\u00a0", "plain text", "null"})
-	return rapid.Custom(func(t *rapid.T) toon.Value {
+	return rapid.Custom(func(t *rapid.T) jsonvalue.Value {
 		kind := rapid.IntRange(0, 9).Draw(t, "kind")
 		if depth <= 0 {
 			kind = rapid.IntRange(0, 4).Draw(t, "leaf")
@@ -29,22 +29,22 @@ func genValue(depth int) *rapid.Generator[toon.Value] {
 		case 1:
 			return rapid.Bool().Draw(t, "bool")
 		case 2:
-			return toon.Int(rapid.Int64().Draw(t, "int"))
+			return jsonvalue.Int(rapid.Int64().Draw(t, "int"))
 		case 3:
-			return toon.Float(rapid.SampledFrom([]float64{0.5, -2.25, 1e-7, 1e21, 3.14, 1e300, 2.0, 9007199254740992}).Draw(t, "float"))
+			return jsonvalue.Float(rapid.SampledFrom([]float64{0.5, -2.25, 1e-7, 1e21, 3.14, 1e300, 2.0, 9007199254740992}).Draw(t, "float"))
 		case 4:
 			return strs.Draw(t, "string")
 		case 5, 6:
 			// an array of objects drawn from few keys: tables
 			n := rapid.IntRange(0, 4).Draw(t, "rows")
-			out := make([]toon.Value, n)
+			out := make([]jsonvalue.Value, n)
 			for i := range out {
 				out[i] = genObject(t, keys, depth-1)
 			}
 			return out
 		case 7:
 			n := rapid.IntRange(0, 4).Draw(t, "items")
-			out := make([]toon.Value, n)
+			out := make([]jsonvalue.Value, n)
 			for i := range out {
 				out[i] = genValue(depth-1).Draw(t, "item")
 			}
@@ -55,9 +55,9 @@ func genValue(depth int) *rapid.Generator[toon.Value] {
 	})
 }
 
-func genObject(t *rapid.T, keys *rapid.Generator[string], depth int) *toon.Object {
+func genObject(t *rapid.T, keys *rapid.Generator[string], depth int) *jsonvalue.Object {
 	n := rapid.IntRange(0, 4).Draw(t, "members")
-	o := &toon.Object{}
+	o := &jsonvalue.Object{}
 	for range n {
 		k := keys.Draw(t, "key")
 		if _, dup := o.Get(k); dup {

@@ -7,14 +7,14 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 )
 
 // appendNumber writes n in the canonical form of spec §2.3.1: an int64 in
 // plain digits; a float64 in plain decimal when 1e-6 <= |n| < 2^53 and in
 // normalized exponent form (1.25e+21, 4e-7) otherwise; zero, -0 included,
 // as 0. n must be finite (the encoder checks).
-func appendNumber(dst []byte, n toon.Number) []byte {
+func appendNumber(dst []byte, n jsonvalue.Number) []byte {
 	if n.IsInt() {
 		i, _ := n.Int64()
 		return strconv.AppendInt(dst, i, 10)
@@ -93,13 +93,13 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // an integer literal (no '.', 'e' or 'E') to an exact int64, anything else
 // to the nearest float64. ok is false when the value is outside the numeric
 // domain (spec §2.3.2): an integer outside int64, a float past float64.
-func parseNumber(s string) (n toon.Number, ok bool) {
+func parseNumber(s string) (n jsonvalue.Number, ok bool) {
 	if !strings.ContainsAny(s, ".eE") {
 		i, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
 			return n, false
 		}
-		return toon.Int(i), true
+		return jsonvalue.Int(i), true
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsInf(f, 0) {
@@ -108,7 +108,7 @@ func parseNumber(s string) (n toon.Number, ok bool) {
 	if f == 0 {
 		f = 0 // -0.0 reads as 0 (spec §2.3.1)
 	}
-	return toon.Float(f), true
+	return jsonvalue.Float(f), true
 }
 
 // isBareKey reports whether k is a bare-key: [A-Za-z_][A-Za-z0-9_]*.
