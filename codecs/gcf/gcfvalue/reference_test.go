@@ -1,0 +1,891 @@
+package gcfvalue_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/graphwire/graphwire/bench/corpus"
+	gjson "github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/codecs/gcf"
+	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
+	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/internal/toongen"
+)
+
+// The generic JSON value's names this file uses beyond gcfvalue's own API,
+// in one place.
+type (
+	jsonObject = toon.Object
+	jsonNumber = toon.Number
+)
+
+var (
+	// appendJSON writes a value as compact JSON text.
+	appendJSON = toon.AppendJSON
+	// jsonEqual compares two values: numbers by value, members in order.
+	jsonEqual = toon.Equal
+	// parseHostJSON reads JSON as a host parser does: an integer literal
+	// outside int64 becomes the nearest float64 (gcfvalue.ParseJSON refuses
+	// it, spec §2.3.2).
+	parseHostJSON = toon.ParseJSON
+)
+
+// sdkVersion is the version of the TypeScript SDK (@blackwell-systems/gcf)
+// the differential test compares against.
+const sdkVersion = "2.5.2"
+
+// sdkDocuments is the number of generated documents the differential test
+// checks (a tenth of it with -short).
+const sdkDocuments = 2000
+
+// departure is a documented point where the SDK departs from the spec. The
+// test never takes a disagreement on trust: a case counts under a
+// departure only when applying the departure's model to our side makes the
+// two sides agree (byte for byte on encode, by value on decode).
+type departure struct {
+	name    string
+	section string // in the GCF spec, v3.5.3
+	reason  string
+}
+
+// departures is the table of every way the SDK 2.5.2 departs from the
+// spec that the corpus and the generated documents show. package doc.go
+// lists the same points.
+var departures = map[string]departure{
+	depJSNumberIn: {depJSNumberIn, "§2.3.2",
+		"the SDK reads a JSON integer literal as a JavaScript number: one beyond ±2^53 becomes the nearest double, " +
+			"silently (the spec: a value in [2^53, 2^63) must not be silently approximated; one outside int64 is an out-of-range error); " +
+			"model: our value with every integer beyond ±2^53 made the nearest float64"},
+	depJSNumberOut: {depJSNumberOut, "§2.3.1",
+		"the SDK writes a number as JavaScript's String(x): an integer-valued double of magnitude in [2^53, 1e21) in plain digits " +
+			"(the spec: a double at or above 2^53 in exponent form, so that plain digits always mean an int64); " +
+			"model: those exponent tokens of our text rewritten as digits; our decoder refuses such a token beyond int64 (out_of_range), as §2.3.2 requires"},
+	depJSNumberDecode: {depJSNumberDecode, "§2.3.2",
+		"the SDK decodes an integer token beyond ±2^53 to the nearest double, silently (the spec: an exact int64, or an out-of-range error); " +
+			"model: our decoded value with every integer beyond ±2^53 made the nearest float64"},
+	depFlattenOrder: {depFlattenOrder, "§7.4.6.1 rule 1, §7.4.6.3",
+		"the SDK flattens a table field whose objects have the same keys in a different order in some rows into path columns, " +
+			"so those rows' objects read back in the first row's key order (the spec: flatten only the same keys in the same order; decode(encode(x)) keeps key order); " +
+			"checked: both decoders read the SDK's text to one value, the document again up to member order"},
+	depProtoKeys: {depProtoKeys, "§7.12, §7.4.6",
+		"the SDK never flattens an object holding a key __proto__, constructor or prototype (a guard of its JavaScript host) and writes it as an attachment, " +
+			"and its decoder drops a path column with such a segment (the spec reserves no key, and the canonical form flattens such an object as any other); " +
+			"checked: both decoders read the SDK's text to one value, the document again; the SDK reads our text to our value without those members " +
+			"(and without the objects that held only them)"},
+	depBracketKey: {depBracketKey, "§2a.1, §7.5",
+		"the SDK's decoder fails on an inline array whose quoted name holds '[' (\"[x]\"[2]: 1,2, which the SDK's own encoder writes): " +
+			"it looks for the array header inside the quotes (the spec: a quoted key is a quoted string; any key may name an inline array); " +
+			"checked: the SDK's error and such a line in the text; our decoder reads the text"},
+	depRefusedIn: {depRefusedIn, "§2.3.2",
+		"the document holds an integer literal outside int64, which gcfvalue.ParseJSON refuses (out_of_range) as the spec requires; " +
+			"the SDK encodes the nearest double; compared: our encoding of the value a host JSON parser reads, under the two models above"},
+}
+
+const (
+	depJSNumberIn     = "js-number-in"
+	depJSNumberOut    = "js-number-out"
+	depJSNumberDecode = "js-number-decode"
+	depRefusedIn      = "int-literal-outside-int64"
+	depFlattenOrder   = "flatten-despite-key-order"
+	depProtoKeys      = "prototype-keys-not-flattened"
+	depBracketKey     = "sdk-decode-bracket-key"
+)
+
+// outcome is what one comparison found: the departures it needed (none
+// when the two sides agreed as they are).
+type outcome struct {
+	departures []string
+}
+
+// tally counts outcomes by kind.
+type tally struct {
+	mu       sync.Mutex
+	compared int
+	agreed   int
+	byKind   map[string]int
+}
+
+func (t *tally) add(o outcome) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.compared++
+	if len(o.departures) == 0 {
+		t.agreed++
+		return
+	}
+	if t.byKind == nil {
+		t.byKind = map[string]int{}
+	}
+	for _, d := range o.departures {
+		t.byKind[d]++
+	}
+}
+
+func (t *tally) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var kinds []string
+	for k, n := range t.byKind {
+		kinds = append(kinds, fmt.Sprintf("%s %d", k, n))
+	}
+	sort.Strings(kinds)
+	return fmt.Sprintf("%d compared, %d agreed as they are, %d with departures [%s]",
+		t.compared, t.agreed, t.compared-t.agreed, strings.Join(kinds, ", "))
+}
+
+// compareJSON compares the encoding and decoding of one JSON document.
+func compareJSON(ref *sdk, jsonText []byte) (outcome, error) {
+	var o outcome
+	describe := func() string { return fmt.Sprintf("document: %.2000s\n", jsonText) }
+	theirs, err := ref.encode(jsonText)
+	if err != nil {
+		return o, fmt.Errorf("SDK encode failed: %v\n%s", err, describe())
+	}
+	v, err := gcfvalue.ParseJSON(jsonText)
+	if err != nil {
+		// Our side refuses an integer outside int64 (§2.3.2); compare the
+		// value a host parser reads.
+		if gcfvalue.ErrorKind(err) != gcfvalue.KindOutOfRange {
+			return o, fmt.Errorf("ParseJSON: %v\n%s", err, describe())
+		}
+		o.departures = append(o.departures, depRefusedIn)
+		if v, err = parseHostJSON(jsonText); err != nil {
+			return o, fmt.Errorf("host JSON parse: %v\n%s", err, describe())
+		}
+	}
+	ours, err := gcfvalue.Marshal(v)
+	if err != nil {
+		return o, fmt.Errorf("Marshal: %v\n%s", err, describe())
+	}
+	if o.departures == nil {
+		back, err := gcfvalue.Unmarshal(ours)
+		if err != nil {
+			return o, fmt.Errorf("Unmarshal of our text: %v\n%sours:\n%s", err, describe(), ours)
+		}
+		if !equalUnordered(v, back) {
+			return o, fmt.Errorf("decode(encode(x)) != x\n%sours:\n%sdecoded: %s", describe(), ours, jsonOf(back))
+		}
+	}
+	deps, err := compareText(ref, v, ours, theirs)
+	if err != nil {
+		return o, fmt.Errorf("%v\n%s", err, describe())
+	}
+	o.departures = appendNew(o.departures, deps...)
+	return o, nil
+}
+
+// compareText compares our text (ours, the encoding of v) with the SDK's
+// text for the same value (theirs): byte for byte, or under the departures'
+// models; then each side's decoding of the other's text. It returns the
+// departures it needed.
+func compareText(ref *sdk, v gcfvalue.Value, ours []byte, theirs string) ([]string, error) {
+	var deps []string
+	describe := func() string { return fmt.Sprintf("ours:\n%s\nSDK's:\n%s\n", ours, theirs) }
+	// Encode: as it is, or under the SDK's number model, or (a form
+	// departure) a different form of the same value, checked below.
+	form := ""
+	if string(ours) != theirs {
+		jv, changed := jsNumbers(v)
+		if changed {
+			deps = append(deps, depJSNumberIn)
+		}
+		modelled, err := gcfvalue.Marshal(jv)
+		if err != nil {
+			return nil, fmt.Errorf("Marshal of the SDK's number model: %v", err)
+		}
+		if string(modelled) != theirs {
+			if r := jsFormat(modelled); !bytes.Equal(r, modelled) {
+				deps = append(deps, depJSNumberOut)
+				modelled = r
+			}
+		}
+		if string(modelled) != theirs {
+			switch {
+			case flattenOrder(v):
+				form = depFlattenOrder
+			case protoKeys(v):
+				form = depProtoKeys
+			default:
+				return nil, fmt.Errorf("encode differs from the SDK's\n%s(quoted)\nours:  %q\nSDK's: %q", describe(), ours, theirs)
+			}
+			deps = append(deps, form)
+		}
+	}
+	// sdkDecode decodes text with the SDK; ok is false when the SDK fails
+	// on a quoted key holding '[' (depBracketKey).
+	sdkDecode := func(text string) (gcfvalue.Value, bool, error) {
+		js, err := ref.decode(text)
+		if err != nil {
+			if bracketKey.MatchString(text) {
+				deps = appendNew(deps, depBracketKey)
+				return nil, false, nil
+			}
+			return nil, false, fmt.Errorf("SDK decode failed: %v\n%s", err, describe())
+		}
+		sv, err := parseHostJSON([]byte(js))
+		if err != nil {
+			return nil, false, fmt.Errorf("parsing the SDK's decode %q: %v", js, err)
+		}
+		return sv, true, nil
+	}
+	// sameDecode compares our decoding of a text with the SDK's.
+	sameDecode := func(which string, ourValue, sdkValue gcfvalue.Value) error {
+		if jsonEqual(ourValue, sdkValue) {
+			return nil
+		}
+		jv, _ := jsNumbers(ourValue)
+		if pv, pruned := pruneProto(jv); pruned && jsonEqual(pv, sdkValue) {
+			deps = appendNew(deps, depProtoKeys)
+			return nil
+		}
+		if !jsonEqual(jv, sdkValue) {
+			return fmt.Errorf("decoded values of %s differ\n%sSDK decodes to: %s\nwe decode to:   %s", which, describe(), jsonOf(sdkValue), jsonOf(ourValue))
+		}
+		deps = appendNew(deps, depJSNumberDecode)
+		return nil
+	}
+	// Decode our text with the SDK: the value we decode, as the SDK's
+	// numbers can hold it.
+	ourValue, err := gcfvalue.Unmarshal(ours)
+	if err != nil {
+		return nil, fmt.Errorf("Unmarshal of our text: %v\n%s", err, describe())
+	}
+	if sdkValue, ok, err := sdkDecode(string(ours)); err != nil {
+		return nil, err
+	} else if ok {
+		if err := sameDecode("our text", ourValue, sdkValue); err != nil {
+			return nil, err
+		}
+	}
+	// Decode the SDK's text with ours: the value the SDK decodes.
+	if theirs == string(ours) {
+		return deps, nil
+	}
+	ourOfTheirs, err := gcfvalue.Unmarshal([]byte(theirs))
+	if err != nil {
+		// Plain digits beyond int64 (depJSNumberOut) are out of range.
+		if gcfvalue.ErrorKind(err) == gcfvalue.KindOutOfRange && contains(deps, depJSNumberOut) {
+			return deps, nil
+		}
+		return nil, fmt.Errorf("Unmarshal of the SDK's text: %v\n%s", err, describe())
+	}
+	if sdkValue, ok, err := sdkDecode(theirs); err != nil {
+		return nil, err
+	} else if ok {
+		if err := sameDecode("the SDK's text", ourOfTheirs, sdkValue); err != nil {
+			return nil, err
+		}
+	}
+	// A form departure writes the same value (up to member order where the
+	// SDK flattens despite the order), as JavaScript numbers hold it.
+	if form != "" {
+		want, _ := jsNumbers(v)
+		got, _ := jsNumbers(ourOfTheirs)
+		same := jsonEqual(want, got)
+		if form == depFlattenOrder {
+			same = equalUnordered(want, got)
+		}
+		if !same {
+			return nil, fmt.Errorf("the SDK's text (%s) decodes to another value\n%sdocument: %s\ndecoded:  %s", form, describe(), jsonOf(v), jsonOf(ourOfTheirs))
+		}
+	}
+	return deps, nil
+}
+
+// bracketKey matches a line naming an inline array with a quoted key that
+// holds '['.
+var bracketKey = regexp.MustCompile(`(?m)^ *(?:@[0-9]+ )?\.?"(?:[^"\\]|\\.)*\[(?:[^"\\]|\\.)*"\[[0-9]+\]:`)
+
+// flattenOrder reports whether v holds a table (an array of objects, or an
+// object of objects) with a field whose object values have the same keys
+// in a different order in some rows, at any depth of the field.
+func flattenOrder(v gcfvalue.Value) bool {
+	switch x := v.(type) {
+	case []gcfvalue.Value:
+		var rows []*jsonObject
+		for _, item := range x {
+			if flattenOrder(item) {
+				return true
+			}
+			if o, ok := item.(*jsonObject); ok && o != nil {
+				rows = append(rows, o)
+			}
+		}
+		return len(rows) == len(x) && reordered(rows)
+	case *jsonObject:
+		if x == nil {
+			return false
+		}
+		var rows []*jsonObject
+		for _, m := range x.Members {
+			if flattenOrder(m.Value) {
+				return true
+			}
+			if o, ok := m.Value.(*jsonObject); ok && o != nil {
+				rows = append(rows, o)
+			}
+		}
+		return len(rows) == len(x.Members) && reordered(rows)
+	}
+	return false
+}
+
+// reordered reports whether some field of rows has object values with
+// the same keys in different orders, directly or in a nested field.
+func reordered(rows []*jsonObject) bool {
+	byField := map[string][]*jsonObject{}
+	var order []string
+	for _, r := range rows {
+		for _, m := range r.Members {
+			if o, ok := m.Value.(*jsonObject); ok && o != nil {
+				if _, seen := byField[m.Key]; !seen {
+					order = append(order, m.Key)
+				}
+				byField[m.Key] = append(byField[m.Key], o)
+			}
+		}
+	}
+	for _, f := range order {
+		objs := byField[f]
+		first := keysOf(objs[0])
+		for _, o := range objs[1:] {
+			k := keysOf(o)
+			if strings.Join(k, "\x00") != strings.Join(first, "\x00") && sameSet(k, first) {
+				return true
+			}
+		}
+		if reordered(objs) {
+			return true
+		}
+	}
+	return false
+}
+
+func keysOf(o *jsonObject) []string {
+	keys := make([]string, len(o.Members))
+	for i, m := range o.Members {
+		keys[i] = m.Key
+	}
+	return keys
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	x, y := append([]string{}, a...), append([]string{}, b...)
+	sort.Strings(x)
+	sort.Strings(y)
+	return strings.Join(x, "\x00") == strings.Join(y, "\x00")
+}
+
+// pruneProto returns v without its members named __proto__, constructor
+// or prototype, and without the members whose object held nothing else
+// (the SDK's decoding of a path column with such a segment), and whether
+// it removed anything.
+func pruneProto(v gcfvalue.Value) (gcfvalue.Value, bool) {
+	switch x := v.(type) {
+	case []gcfvalue.Value:
+		out := make([]gcfvalue.Value, len(x))
+		pruned := false
+		for i, item := range x {
+			var p bool
+			out[i], p = pruneProto(item)
+			pruned = pruned || p
+		}
+		return out, pruned
+	case *jsonObject:
+		if x == nil {
+			return x, false
+		}
+		out := &jsonObject{}
+		pruned := false
+		for _, m := range x.Members {
+			if m.Key == "__proto__" || m.Key == "constructor" || m.Key == "prototype" {
+				pruned = true
+				continue
+			}
+			w, p := pruneProto(m.Value)
+			if o, ok := w.(*jsonObject); p && ok && o != nil && len(o.Members) == 0 {
+				pruned = true
+				continue
+			}
+			pruned = pruned || p
+			out.Add(m.Key, w)
+		}
+		return out, pruned
+	}
+	return v, false
+}
+
+// protoKeys reports whether v holds a key __proto__, constructor or
+// prototype.
+func protoKeys(v gcfvalue.Value) bool {
+	switch x := v.(type) {
+	case []gcfvalue.Value:
+		for _, item := range x {
+			if protoKeys(item) {
+				return true
+			}
+		}
+	case *jsonObject:
+		if x == nil {
+			return false
+		}
+		for _, m := range x.Members {
+			if m.Key == "__proto__" || m.Key == "constructor" || m.Key == "prototype" || protoKeys(m.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// jsNumbers returns v with every integer beyond ±2^53 made the nearest
+// float64, as a JavaScript number holds it, and whether anything changed.
+func jsNumbers(v gcfvalue.Value) (gcfvalue.Value, bool) {
+	switch x := v.(type) {
+	case jsonNumber:
+		if i, ok := x.Int64(); ok && x.IsInt() && (i > 1<<53 || i < -(1<<53)) {
+			return toon.Float(float64(i)), true
+		}
+		return x, false
+	case []gcfvalue.Value:
+		out := make([]gcfvalue.Value, len(x))
+		changed := false
+		for i, item := range x {
+			var c bool
+			out[i], c = jsNumbers(item)
+			changed = changed || c
+		}
+		return out, changed
+	case *jsonObject:
+		if x == nil {
+			return x, false
+		}
+		out := &jsonObject{}
+		changed := false
+		for _, m := range x.Members {
+			w, c := jsNumbers(m.Value)
+			changed = changed || c
+			out.Add(m.Key, w)
+		}
+		return out, changed
+	}
+	return v, false
+}
+
+// expNumber is a number token in exponent form with a positive exponent.
+var expNumber = regexp.MustCompile(`^-?[1-9](?:\.[0-9]+)?e\+[0-9]+$`)
+
+// jsFormat rewrites, in our text, each number token of magnitude in
+// [2^53, 1e21) written in exponent form as JavaScript's String writes it:
+// plain digits. A token is a run of bytes up to '|', ',' or the end of
+// the line that starts a line or follows '=', ' ', '|' or ','; quoted
+// strings are left as they are.
+func jsFormat(text []byte) []byte {
+	var out []byte
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c == '"' {
+			j := i + 1
+			for j < len(text) && text[j] != '"' {
+				if text[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(text))
+			out = append(out, text[i:j]...)
+			i = j
+			continue
+		}
+		if i == 0 || strings.IndexByte("\n= |,", text[i-1]) >= 0 {
+			j := i
+			for j < len(text) && strings.IndexByte("|,\n\"", text[j]) < 0 {
+				j++
+			}
+			if tok := text[i:j]; j > i && expNumber.Match(tok) {
+				if f, err := strconv.ParseFloat(string(tok), 64); err == nil && math.Abs(f) >= 1<<53 && math.Abs(f) < 1e21 {
+					out = strconv.AppendFloat(out, f, 'f', -1, 64)
+					i = j
+					continue
+				}
+			}
+		}
+		out = append(out, c)
+		i++
+	}
+	return out
+}
+
+// equalUnordered is jsonEqual with object members compared as sets: a
+// table's rows come back in the order of the table's field union.
+func equalUnordered(a, b gcfvalue.Value) bool {
+	switch x := a.(type) {
+	case []gcfvalue.Value:
+		y, ok := b.([]gcfvalue.Value)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !equalUnordered(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case *jsonObject:
+		y, ok := b.(*jsonObject)
+		if !ok || x == nil || y == nil {
+			return jsonEqual(a, b)
+		}
+		if len(x.Members) != len(y.Members) {
+			return false
+		}
+		for _, m := range x.Members {
+			w, ok := y.Get(m.Key)
+			if !ok || !equalUnordered(m.Value, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return jsonEqual(a, b)
+}
+
+func jsonOf(v gcfvalue.Value) string {
+	b, err := appendJSON(nil, v)
+	if err != nil {
+		return fmt.Sprintf("<%v>", err)
+	}
+	return string(b)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func appendNew(list []string, items ...string) []string {
+	for _, s := range items {
+		if !contains(list, s) {
+			list = append(list, s)
+		}
+	}
+	return list
+}
+
+// TestSDKCorpus compares every corpus case with the SDK twice: its
+// canonical JSON file as a generic JSON value, and the gcf codec's
+// document of its response (the codec's text is compared with the SDK's
+// encoding of the value that text decodes to, so the codec writes the
+// canonical form a GCF encoder writes for it).
+func TestSDKCorpus(t *testing.T) {
+	ref := startSDK(t)
+	dir := filepath.Join("..", "..", "..", corpus.Dir)
+	cases, err := corpus.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codec := gcf.Default()
+	var files, docs tally
+	for _, cs := range cases {
+		t.Run(cs.ID(), func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(dir, cs.Profile, cs.Name+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			o, err := compareJSON(ref, data)
+			if err != nil {
+				t.Fatalf("canonical JSON: %v", err)
+			}
+			files.add(o)
+			text, err := codec.AppendEncode(nil, cs.Response)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := gcfvalue.Unmarshal(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			js, err := appendJSON(nil, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			theirs, err := ref.encode(js)
+			if err != nil {
+				t.Fatalf("SDK encode of the codec's document: %v", err)
+			}
+			deps, err := compareText(ref, v, text, theirs)
+			if err != nil {
+				t.Fatalf("codec document: %v", err)
+			}
+			docs.add(outcome{deps})
+		})
+	}
+	t.Logf("corpus JSON files against @blackwell-systems/gcf@%s: %v", sdkVersion, &files)
+	t.Logf("gcf codec documents against @blackwell-systems/gcf@%s: %v", sdkVersion, &docs)
+}
+
+// TestSDKGenerated compares generated JSON documents (internal/toongen,
+// the generator of the TOON differential tests) with the SDK.
+func TestSDKGenerated(t *testing.T) {
+	ref := startSDK(t)
+	want := sdkDocuments
+	if testing.Short() {
+		want /= 10
+	}
+	var all tally
+	prop := func(rt *rapid.T) {
+		o, err := compareJSON(ref, toongen.Document(rt))
+		if err != nil {
+			rt.Fatalf("%v", err)
+		}
+		all.add(o)
+	}
+	start := time.Now()
+	for all.compared < want && !t.Failed() {
+		rapid.Check(t, prop)
+	}
+	t.Logf("generated documents against @blackwell-systems/gcf@%s in %v: %v", sdkVersion, time.Since(start).Round(time.Millisecond), &all)
+}
+
+// TestSDKEdges compares hand-picked documents, so that every tricky
+// string, key and number of the generator is covered on every run.
+func TestSDKEdges(t *testing.T) {
+	ref := startSDK(t)
+	var docs []string
+	for _, n := range toongen.EdgeNumbers {
+		docs = append(docs, `{"n":`+n+`}`, `{"a":[`+n+`,1]}`, `[{"a":`+n+`,"b":1},{"a":2,"b":`+n+`}]`)
+	}
+	for _, s := range toongen.TrickyStrings {
+		q := string(gjson.AppendString(nil, s))
+		docs = append(docs, `{"k":`+q+`}`, `{`+q+`:1}`, `{"a":[`+q+`,`+q+`]}`, `[{"a":`+q+`},{"a":"x"}]`, `{`+q+`:[1,2]}`)
+	}
+	for _, k := range toongen.TrickyKeys {
+		q := string(gjson.AppendString(nil, k))
+		docs = append(docs, `{`+q+`:{`+q+`:[]}}`, `{"m":{`+q+`:{"v":1},"z":{"v":2}}}`, `[{`+q+`:1,"b":{}}]`,
+			`[{"o":{`+q+`:1}},{"o":{`+q+`:2}}]`)
+	}
+	docs = append(docs, `{}`, `[]`, `[[]]`, `[{}]`, `{"a":{}}`, `{"a":[]}`, `[[],[1],{}]`, `[[1,2],[3]]`, `1`, `"x"`, `null`,
+		`{"a":[[{"x":1}]]}`, `[{"a":[{"b":1},{"b":2}],"c":3}]`, `[{"a":{"b":1,"c":2}},{"a":{"c":3,"b":4}}]`,
+		`{"x":{"a":{"p":1},"b":{"p":2}},"y":1}`, `[{"m":{"a":{"p":1},"b":{"p":2}},"n":1}]`,
+		`[{"id":1,"c":{"n":"a","e":"x"}},{"id":2,"c":{"n":"b","e":"y"}}]`,
+		`{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":{"j":[1,[2,[3,[4]]]]}}}}}}}}}}`)
+	var all tally
+	for _, doc := range docs {
+		o, err := compareJSON(ref, []byte(doc))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		all.add(o)
+	}
+	t.Logf("edge documents against @blackwell-systems/gcf@%s: %v", sdkVersion, &all)
+}
+
+// TestSDKDepartureModels checks the departures' models on their own, so
+// that a model that explained too much would be seen.
+func TestSDKDepartureModels(t *testing.T) {
+	v, err := gcfvalue.ParseJSON([]byte(`{"a":9007199254740993,"b":9007199254740992,"c":[-9007199254740993,1.5]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jv, changed := jsNumbers(v)
+	if got := jsonOf(jv); !changed || got != `{"a":9007199254740992,"b":9007199254740992,"c":[-9007199254740992,1.5]}` {
+		t.Fatalf("jsNumbers = %s, %v", got, changed)
+	}
+	if _, changed := jsNumbers(jv); changed {
+		t.Fatal("jsNumbers changed a value already in the model")
+	}
+	in := "GCF profile=generic\na=9.007199254740992e+15\nb[3]: 1e+21,-1.5e+20,1.5e+15\n## t [1]{x,y}\n9.2e+18|\"x 9.1e+15\"\n"
+	want := "GCF profile=generic\na=9007199254740992\nb[3]: 1e+21,-150000000000000000000,1.5e+15\n## t [1]{x,y}\n9200000000000000000|\"x 9.1e+15\"\n"
+	if got := string(jsFormat([]byte(in))); got != want {
+		t.Fatalf("jsFormat:\n%s\nwant\n%s", got, want)
+	}
+	for name, d := range departures {
+		if d.name != name || !strings.HasPrefix(d.section, "§") || d.reason == "" {
+			t.Errorf("departure %q is not documented: %+v", name, d)
+		}
+	}
+}
+
+// sdk is a running node process answering encode/decode requests with the
+// SDK.
+type sdk struct {
+	mu  sync.Mutex
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+type sdkAnswer struct {
+	OK    bool   `json:"ok"`
+	Error string `json:"error"`
+	GCF   string `json:"gcf"`
+	JSON  string `json:"json"`
+}
+
+func (r *sdk) call(req map[string]string) (*sdkAnswer, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	line, err := json.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.in.Write(append(line, '\n')); err != nil {
+		return nil, err
+	}
+	resp, err := r.out.ReadBytes('\n')
+	if err != nil {
+		return nil, fmt.Errorf("reading the SDK's answer: %v", err)
+	}
+	var a sdkAnswer
+	if err := json.Unmarshal(resp, &a); err != nil {
+		return nil, fmt.Errorf("bad answer %q: %v", resp, err)
+	}
+	if !a.OK {
+		return nil, errors.New(a.Error)
+	}
+	return &a, nil
+}
+
+func (r *sdk) encode(jsonText []byte) (string, error) {
+	a, err := r.call(map[string]string{"op": "encode", "json": string(jsonText)})
+	if err != nil {
+		return "", err
+	}
+	return a.GCF, nil
+}
+
+func (r *sdk) decode(text string) (string, error) {
+	a, err := r.call(map[string]string{"op": "decode", "gcf": text})
+	if err != nil {
+		return "", err
+	}
+	return a.JSON, nil
+}
+
+var (
+	sdkOnce sync.Once
+	sdkProc *sdk
+	sdkErr  error
+	sdkSkip bool
+)
+
+// startSDK returns the shared SDK process, starting it (and installing the
+// npm package) on first use. Without node or npm, or when the install
+// fails, the test is skipped, unless CI is set, when it fails.
+func startSDK(t *testing.T) *sdk {
+	t.Helper()
+	sdkOnce.Do(func() { sdkProc, sdkSkip, sdkErr = launchSDK() })
+	if sdkErr != nil {
+		if sdkSkip && os.Getenv("CI") == "" {
+			t.Skipf("GCF SDK unavailable: %v", sdkErr)
+		}
+		t.Fatalf("GCF SDK unavailable: %v", sdkErr)
+	}
+	return sdkProc
+}
+
+func launchSDK() (ref *sdk, skippable bool, err error) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, true, err
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		return nil, true, err
+	}
+	dir, err := installSDK(npm)
+	if err != nil {
+		return nil, true, err
+	}
+	script, err := filepath.Abs(filepath.Join("testdata", "reference.mjs"))
+	if err != nil {
+		return nil, false, err
+	}
+	cmd := exec.Command(node, script, dir)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, false, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, false, err
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, false, err
+	}
+	// node exits when its input closes, at the end of the test binary.
+	return &sdk{in: in, out: bufio.NewReaderSize(out, 1<<20)}, false, nil
+}
+
+// installSDK installs @blackwell-systems/gcf@sdkVersion with npm and returns
+// the npm prefix holding it: a directory under the user cache, reused when
+// it holds that version, or a fresh temporary one.
+func installSDK(npm string) (string, error) {
+	dir := ""
+	if cache, err := os.UserCacheDir(); err == nil {
+		dir = filepath.Join(cache, "graphwire", "gcf-reference-"+sdkVersion)
+		if installedSDK(dir) == sdkVersion {
+			return dir, nil
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			dir = ""
+		}
+	}
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "gcf-reference-")
+		if err != nil {
+			return "", err
+		}
+		dir = tmp
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", "@blackwell-systems/gcf@"+sdkVersion)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("npm install @blackwell-systems/gcf@%s: %v\n%s", sdkVersion, err, stderr.String())
+	}
+	if v := installedSDK(dir); v != sdkVersion {
+		return "", fmt.Errorf("npm installed @blackwell-systems/gcf %q, want %s", v, sdkVersion)
+	}
+	return dir, nil
+}
+
+func installedSDK(prefix string) string {
+	data, err := os.ReadFile(filepath.Join(prefix, "node_modules", "@blackwell-systems", "gcf", "package.json"))
+	if err != nil {
+		return ""
+	}
+	var p struct{ Version string }
+	if json.Unmarshal(data, &p) != nil {
+		return ""
+	}
+	return strings.TrimSpace(p.Version)
+}
