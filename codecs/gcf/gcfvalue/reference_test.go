@@ -23,9 +23,9 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/bench/corpus"
-	gjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/codecs/gcf"
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
+	gjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/codecs/toon"
 	"github.com/graphwire/graphwire/internal/toongen"
 )
