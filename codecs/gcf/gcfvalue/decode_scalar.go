@@ -288,6 +288,18 @@ func (d *decoder) split(l *line, i int, delim byte) []span {
 				d.failIn(l, at, kind, quoteErrMsg[kind])
 			}
 			i = end
+		} else if strings.HasPrefix(c[i:], "^{") {
+			// An inline schema's field names may be quoted and hold
+			// the delimiter (§7.4.5.1, §2a.3).
+			for i += 2; i < len(c) && c[i] != '}'; i++ {
+				if c[i] == '"' {
+					_, end, kind, at := unquote(c, i)
+					if kind != "" {
+						d.failIn(l, at, kind, quoteErrMsg[kind])
+					}
+					i = end - 1
+				}
+			}
 		}
 		if j := strings.IndexByte(c[i:], delim); j >= 0 {
 			i += j
