@@ -12,7 +12,7 @@ import (
 // is an error, not a hang.
 func TestInlineSchemaQuotedDelimiter(t *testing.T) {
 	for text, want := range map[string]string{
-		"GCF profile=generic\n## [1]{o,x}\n@0 ^{\"a|b\",c}|5\n1|2\n":        `[{"o":{"a|b":1,"c":2},"x":5}]`,
+		"GCF profile=generic\n## [1]{o,x}\n@0 ^{\"a|b\",c}|5\n1|2\n":         `[{"o":{"a|b":1,"c":2},"x":5}]`,
 		"GCF profile=generic\n## [1]{x,o}\n@0 5|^{\"}|\",\"\"}\n-|\"q|r\"\n": `[{"x":5,"o":{"}|":null,"":"q|r"}}]`,
 	} {
 		v, err := gcfvalue.Unmarshal([]byte(text))
