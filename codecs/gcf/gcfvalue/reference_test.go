@@ -94,6 +94,10 @@ var departures = map[string]departure{
 		"the SDK's decoder fails on an inline array whose quoted name holds '[' (\"[x]\"[2]: 1,2, which the SDK's own encoder writes): " +
 			"it looks for the array header inside the quotes (the spec: a quoted key is a quoted string; any key may name an inline array); " +
 			"checked: the SDK's error and such a line in the text; our decoder reads the text"},
+	depNotFlattened: {depNotFlattened, "§7.4.6.1, §7.11",
+		"the SDK writes as an attachment a field's objects that meet every condition of §7.4.6.1 and that the canonical form flattens: " +
+			"its guard against objects with only null leaves resolves a nested leaf by the wrong key chain, so {\"a\":null,\"id\":{\"A\":0},\"A\":null} " +
+			"counts as all null (seen by probing 2.5.2); checked: the SDK's text has fewer path columns than ours, and both decoders read it to one value, the document again"},
 	depInlineSchema: {depInlineSchema, "§7.4.5.1, §7.11",
 		"not a departure of the SDK but a choice the spec leaves open: where a table cell's object is not flattened, the SDK writes an inline object schema " +
 			"(^{fields} and a positional row), an optional optimization; gcfvalue writes the attachment ({} and key=value lines); " +
@@ -118,6 +122,7 @@ const (
 	depBracketKey     = "sdk-decode-bracket-key"
 	depInlineSchema   = "inline-object-schema"
 	depFlattenNull    = "flatten-null-leaf-object"
+	depNotFlattened   = "not-flattened"
 )
 
 // outcome is what one comparison found: the departures it needed (none
@@ -229,15 +234,19 @@ func compareText(ref *sdk, v gcfvalue.Value, ours []byte, theirs string) ([]stri
 			}
 		}
 		if string(modelled) != theirs {
+			// The first form whose condition the document meets names the
+			// departure (its check also covers the later ones).
 			switch {
+			case nullObject(v, 0):
+				form = depFlattenNull
 			case flattenOrder(v):
 				form = depFlattenOrder
 			case protoKeys(v):
 				form = depProtoKeys
+			case len(pathColumn.FindAllStringIndex(theirs, -1)) < len(pathColumn.FindAllIndex(ours, -1)):
+				form = depNotFlattened
 			case inlineSchema.MatchString(theirs) && !inlineSchema.Match(ours):
 				form = depInlineSchema
-			case nullObject(v, 0):
-				form = depFlattenNull
 			default:
 				return nil, fmt.Errorf("encode differs from the SDK's\n%s(quoted)\nours:  %q\nSDK's: %q", describe(), ours, theirs)
 			}
@@ -271,7 +280,7 @@ func compareText(ref *sdk, v gcfvalue.Value, ours []byte, theirs string) ([]stri
 			return nil
 		}
 		jv, _ := jsNumbers(ourValue)
-		if pv, pruned := pruneProto(jv); pruned && jsonEqual(pv, sdkValue) {
+		if protoKeys(jv) && equalPruned(jv, sdkValue) {
 			deps = appendNew(deps, depProtoKeys)
 			return nil
 		}
@@ -314,24 +323,24 @@ func compareText(ref *sdk, v gcfvalue.Value, ours []byte, theirs string) ([]stri
 	if form == depFlattenNull {
 		// The two decoders read the SDK's text differently: the SDK to the
 		// document, ours to the document with the all-null objects null.
-		if ok && !jsonEqual(want, sdkValue) {
+		if ok && !equalUnordered(want, sdkValue) {
 			return nil, fmt.Errorf("the SDK's text (%s) decodes, with the SDK, to another value\n%sdocument: %s\ndecoded:  %s", form, describe(), jsonOf(v), jsonOf(sdkValue))
 		}
-		want = collapseNull(want, 0)
+		if !equalCollapsed(want, ourOfTheirs, 0) {
+			return nil, fmt.Errorf("the SDK's text (%s) decodes to another value\n%sdocument: %s\ndecoded:  %s", form, describe(), jsonOf(v), jsonOf(ourOfTheirs))
+		}
+		return deps, nil
 	} else if ok {
 		if err := sameDecode("the SDK's text", ourOfTheirs, sdkValue); err != nil {
 			return nil, err
 		}
 	}
-	// A form departure writes the same value (up to member order where the
-	// SDK flattens despite the order), as JavaScript numbers hold it.
+	// A form departure writes the same value, as JavaScript numbers hold
+	// it, up to member order (a table's rows read back in the order of its
+	// field union, whichever form it takes).
 	if form != "" {
 		got, _ := jsNumbers(ourOfTheirs)
-		same := jsonEqual(want, got)
-		if form == depFlattenOrder {
-			same = equalUnordered(want, got)
-		}
-		if !same {
+		if !equalUnordered(want, got) {
 			return nil, fmt.Errorf("the SDK's text (%s) decodes to another value\n%sdocument: %s\ndecoded:  %s", form, describe(), jsonOf(v), jsonOf(ourOfTheirs))
 		}
 	}
@@ -341,6 +350,10 @@ func compareText(ref *sdk, v gcfvalue.Value, ours []byte, theirs string) ([]stri
 // bracketKey matches a line naming an inline array with a quoted key that
 // holds '['.
 var bracketKey = regexp.MustCompile(`(?m)^ *(?:@[0-9]+ )?\.?"(?:[^"\\]|\\.)*\[(?:[^"\\]|\\.)*"\[[0-9]+\]:`)
+
+// pathColumn matches a path column of a table header (a quoted field
+// name holding '>').
+var pathColumn = regexp.MustCompile(`[{,]"(?:[^"\\]|\\.)*>(?:[^"\\]|\\.)*"`)
 
 // inlineSchema matches a table cell that opens an inline object schema.
 var inlineSchema = regexp.MustCompile(`(?m)(?:^ *(?:@[0-9]+ )?|\|)\^\{`)
@@ -392,29 +405,41 @@ func nullLeaves(o *jsonObject) bool {
 	return true
 }
 
-// collapseNull returns v with every object nullObject finds made null.
-func collapseNull(v gcfvalue.Value, depth int) gcfvalue.Value {
-	switch x := v.(type) {
+// equalCollapsed is equalUnordered, except that an object of want that
+// nullObject finds may be null in got.
+func equalCollapsed(want, got gcfvalue.Value, depth int) bool {
+	switch x := want.(type) {
 	case []gcfvalue.Value:
-		out := make([]gcfvalue.Value, len(x))
-		for i, item := range x {
-			out[i] = collapseNull(item, 0)
+		y, ok := got.([]gcfvalue.Value)
+		if !ok || len(x) != len(y) {
+			return false
 		}
-		return out
+		for i := range x {
+			if !equalCollapsed(x[i], y[i], 0) {
+				return false
+			}
+		}
+		return true
 	case *jsonObject:
-		if x == nil {
-			return x
+		if x != nil && got == nil && depth >= 2 && nullLeaves(x) {
+			return true
 		}
-		if depth >= 2 && nullLeaves(x) {
-			return nil
+		y, ok := got.(*jsonObject)
+		if !ok || x == nil || y == nil {
+			return jsonEqual(want, got)
 		}
-		out := &jsonObject{}
+		if len(x.Members) != len(y.Members) {
+			return false
+		}
 		for _, m := range x.Members {
-			out.Add(m.Key, collapseNull(m.Value, depth+1))
+			w, ok := y.Get(m.Key)
+			if !ok || !equalCollapsed(m.Value, w, depth+1) {
+				return false
+			}
 		}
-		return out
+		return true
 	}
-	return v
+	return jsonEqual(want, got)
 }
 
 // flattenOrder reports whether v holds a table (an array of objects, or an
@@ -500,44 +525,54 @@ func sameSet(a, b []string) bool {
 	return strings.Join(x, "\x00") == strings.Join(y, "\x00")
 }
 
-// pruneProto returns v without its members named __proto__, constructor
-// or prototype, and without the members whose object held nothing else
-// (the SDK's decoding of a path column with such a segment), and whether
-// it removed anything.
-func pruneProto(v gcfvalue.Value) (gcfvalue.Value, bool) {
-	switch x := v.(type) {
+// equalPruned is jsonEqual, except that got may lack a member of want
+// named __proto__, constructor or prototype, and may hold null for, or
+// lack, a member of want whose object holds such a key (the SDK's decoding
+// of a path column with such a segment: it drops the column, and the
+// remaining columns, all - or all ~, make their object null or absent).
+func equalPruned(want, got gcfvalue.Value) bool {
+	switch x := want.(type) {
 	case []gcfvalue.Value:
-		out := make([]gcfvalue.Value, len(x))
-		pruned := false
-		for i, item := range x {
-			var p bool
-			out[i], p = pruneProto(item)
-			pruned = pruned || p
+		y, ok := got.([]gcfvalue.Value)
+		if !ok || len(x) != len(y) {
+			return false
 		}
-		return out, pruned
+		for i := range x {
+			if !equalPruned(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
 	case *jsonObject:
-		if x == nil {
-			return x, false
+		y, ok := got.(*jsonObject)
+		if !ok || x == nil || y == nil {
+			return jsonEqual(want, got)
 		}
-		out := &jsonObject{}
-		pruned := false
+		i := 0 // y's members, in order
 		for _, m := range x.Members {
-			if m.Key == "__proto__" || m.Key == "constructor" || m.Key == "prototype" {
-				pruned = true
+			if i < len(y.Members) && y.Members[i].Key == m.Key {
+				w := y.Members[i].Value
+				i++
+				if w == nil && protoKeys(m.Value) {
+					if _, isObj := m.Value.(*jsonObject); isObj {
+						continue
+					}
+				}
+				if !equalPruned(m.Value, w) {
+					return false
+				}
 				continue
 			}
-			w, p := pruneProto(m.Value)
-			if o, ok := w.(*jsonObject); p && ok && o != nil && len(o.Members) == 0 {
-				pruned = true
-				continue
+			if !isProtoKey(m.Key) && !protoKeys(m.Value) {
+				return false
 			}
-			pruned = pruned || p
-			out.Add(m.Key, w)
 		}
-		return out, pruned
+		return i == len(y.Members)
 	}
-	return v, false
+	return jsonEqual(want, got)
 }
+
+func isProtoKey(k string) bool { return k == "__proto__" || k == "constructor" || k == "prototype" }
 
 // protoKeys reports whether v holds a key __proto__, constructor or
 // prototype.
@@ -554,7 +589,7 @@ func protoKeys(v gcfvalue.Value) bool {
 			return false
 		}
 		for _, m := range x.Members {
-			if m.Key == "__proto__" || m.Key == "constructor" || m.Key == "prototype" || protoKeys(m.Value) {
+			if isProtoKey(m.Key) || protoKeys(m.Value) {
 				return true
 			}
 		}
