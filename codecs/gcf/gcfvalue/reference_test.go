@@ -134,7 +134,7 @@ type outcome struct {
 
 // tally counts outcomes by kind.
 type tally struct {
-	mu       sync.Mutex
+	mu        sync.Mutex
 	compared  int
 	agreed    int
 	identical int
