@@ -372,10 +372,10 @@ type relax struct {
 	unordered bool // object members in any order
 	collapse  bool // null for an object nullObject finds
 	// prune: a member named __proto__, constructor or prototype may be
-	// missing, and a member whose object holds one may be missing or null
-	// (the SDK's decoding of a path column with such a segment: it drops
-	// the column, and the remaining ones, all - or all ~, make the object
-	// null or absent)
+	// missing, and a member whose object holds one may be missing or null,
+	// and a null member may be missing (the SDK's decoding of a path
+	// column with such a segment: it drops the column, in every row, and
+	// the remaining ones, all - or all ~, make the object null or absent)
 	prune bool
 }
 
@@ -412,7 +412,7 @@ func equalRelaxed(want, got gcfvalue.Value, depth int, rel relax) bool {
 				return false
 			}
 			if !ok {
-				if rel.prune && (isProtoKey(m.Key) || protoKeys(m.Value)) {
+				if rel.prune && (isProtoKey(m.Key) || protoKeys(m.Value) || m.Value == nil) {
 					continue
 				}
 				return false
