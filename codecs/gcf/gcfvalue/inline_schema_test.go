@@ -24,10 +24,24 @@ func TestInlineSchemaQuotedDelimiter(t *testing.T) {
 			t.Errorf("Unmarshal(%q) = %s, want %s", text, got, want)
 		}
 	}
+	// A bare string that starts with ^{ but is no schema is a cell of its
+	// own: ^{ and ^{a and b} are strings.
+	for text, want := range map[string]string{
+		"GCF profile=generic\n## [2:]{key,v}\n^{|1\nk|2\n": `{"^{":{"v":1},"k":{"v":2}}`,
+		"GCF profile=generic\n## [1]{a,b}\n^{a|b}\n":       `[{"a":"^{a","b":"b}"}]`,
+	} {
+		v, err := gcfvalue.Unmarshal([]byte(text))
+		if err != nil {
+			t.Errorf("Unmarshal(%q): %v", text, err)
+			continue
+		}
+		if got := jsonOf(v); got != want {
+			t.Errorf("Unmarshal(%q) = %s, want %s", text, got, want)
+		}
+	}
 	for _, text := range []string{
 		"GCF profile=generic\n## [1]{o,x}\n@0 ^{\"a|b,c}|5\n1|2\n",
 		"GCF profile=generic\n## [1]{o,x}\n@0 ^{\"a\\q\",c}|5\n1|2\n",
-		"GCF profile=generic\n## [1]{o,x}\n@0 ^{\"a|b\",c|5\n1|2\n",
 	} {
 		if v, err := gcfvalue.Unmarshal([]byte(text)); err == nil {
 			t.Errorf("Unmarshal(%q) = %s, want an error", text, jsonOf(v))
