@@ -40,6 +40,8 @@ type (
 var (
 	// appendJSON writes a value as compact JSON text.
 	appendJSON = toon.AppendJSON
+	// jsonFloat makes a float64 number.
+	jsonFloat = toon.Float
 	// jsonEqual compares two values: numbers by value, members in order.
 	jsonEqual = toon.Equal
 	// parseHostJSON reads JSON as a host parser does: an integer literal
@@ -613,7 +615,7 @@ func jsNumbers(v gcfvalue.Value) (gcfvalue.Value, bool) {
 	switch x := v.(type) {
 	case jsonNumber:
 		if i, ok := x.Int64(); ok && x.IsInt() && (i > 1<<53 || i < -(1<<53)) {
-			return toon.Float(float64(i)), true
+			return jsonFloat(float64(i)), true
 		}
 		return x, false
 	case []gcfvalue.Value:
