@@ -75,6 +75,15 @@
 // each) past a few megabytes is refused with a limit error for that
 // reason.
 //
+// # Other implementations
+//
+// gcfvalue's differential test checks every corpus response's document
+// against the TypeScript SDK @blackwell-systems/gcf 2.5.2: the SDK writes
+// the value a document decodes to as the same bytes, and both decoders
+// read it to one value, except for an integer beyond ±2^53 (a corpus id),
+// which the SDK, holding it as a JavaScript number, rounds to a double (a
+// departure from spec §2.3.2; see gcfvalue's documentation).
+//
 // Sniff scores a first line "GCF profile=generic" 0.95 and any other GCF
 // header 0.5. EncodeTo builds the text before writing it: a table needs
 // the union of its keys before its first row.

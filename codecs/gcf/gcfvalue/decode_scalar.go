@@ -271,6 +271,39 @@ func parseInlineDecl(s string) ([]field, bool) {
 	}
 }
 
+// schemaEnd returns the index after the inline object schema marker
+// (spec §7.4.5.1) ^{name,...} that starts at c[i] and ends the token
+// (before delim or the end of c), its names bare or quoted (§2a.3); or -1
+// when c[i:] starts no such marker (a bare string such as ^{ or ^{a|b}).
+func schemaEnd(c string, i int, delim byte) int {
+	if !strings.HasPrefix(c[i:], "^{") {
+		return -1
+	}
+	j := i + 2
+	for j < len(c) {
+		if c[j] == '"' {
+			_, end, kind, _ := unquote(c, j)
+			if kind != "" {
+				return -1
+			}
+			j = end
+		} else {
+			for j < len(c) && (c[j] == '_' || c[j] >= 'a' && c[j] <= 'z' || c[j] >= 'A' && c[j] <= 'Z' || c[j] >= '0' && c[j] <= '9') {
+				j++
+			}
+		}
+		if j < len(c) && c[j] == ',' {
+			j++
+			continue
+		}
+		if j < len(c) && c[j] == '}' && (j+1 == len(c) || c[j+1] == delim) {
+			return j + 1
+		}
+		return -1
+	}
+	return -1
+}
+
 // split returns the spans of the delim-separated tokens of l's content
 // from index i: a token that starts with '"' (after blanks) runs to its
 // closing quote, so a delimiter inside it is data.
@@ -288,6 +321,8 @@ func (d *decoder) split(l *line, i int, delim byte) []span {
 				d.failIn(l, at, kind, quoteErrMsg[kind])
 			}
 			i = end
+		} else if end := schemaEnd(c, i, delim); end > i {
+			i = end // an inline schema: its quoted names may hold delim
 		}
 		if j := strings.IndexByte(c[i:], delim); j >= 0 {
 			i += j

@@ -72,6 +72,10 @@
 //   - An empty unquoted token reads as the empty string; a raw control
 //     character inside a quoted string is an error (KindInvalidEscape);
 //     a literal UTF-16 surrogate in the UTF-8 is KindInvalidSurrogate.
+//   - A row cell is an inline object schema marker (§7.4.5.1) only when
+//     the whole cell is ^{names}, its names bare or quoted (a quoted name
+//     may hold the delimiter: ^{"a|b",c}); any other cell starting ^{ is
+//     a bare string (^{, ^{a).
 //   - A row with an attachment marker must carry its @i prefix; the key
 //     cell of a keyed table must be a string; a .name =value attachment
 //     is accepted only for a name containing '>'.
@@ -152,4 +156,49 @@
 // gcf-spec tests/conformance directory), every fixture of every
 // operation; a fixture may be skipped only with a reason, and only a
 // graph-profile one. None is skipped today.
+//
+// # The TypeScript SDK
+//
+// A differential test (reference_test.go) compares this package with the
+// TypeScript SDK @blackwell-systems/gcf 2.5.2, which it installs with npm
+// and runs under node (skipped without them, unless CI is set): the
+// generic-profile encoding of every corpus file, of the gcf codec's
+// document of every corpus response, and of generated JSON documents
+// (internal/toongen), byte for byte, and each side's decoding of the
+// other's text. They agree except where the SDK departs from the spec
+// (v3.5.3), each point checked by a model of the departure:
+//
+//   - §2.3.2: the SDK reads JSON integers as JavaScript numbers, so one
+//     beyond ±2^53 becomes the nearest double, silently; it decodes an
+//     integer token beyond ±2^53 the same way (the spec: an exact int64,
+//     or an out-of-range error). An integer literal outside int64, which
+//     ParseJSON refuses, it encodes as the double.
+//   - §2.3.1: it writes a number as JavaScript's String does, so an
+//     integer-valued double in [2^53, 1e21) in plain digits (the spec:
+//     exponent form, so that plain digits always mean an int64); this
+//     package reads such digits beyond int64 as out of range.
+//   - §7.4.6.1 rule 1: it flattens a table field whose objects have the
+//     same keys in different orders, so those rows read back in the
+//     first row's key order.
+//   - §7.4.6.2 rule 5: it flattens an object holding, below its first
+//     level, an object whose leaves are all null; this package reads that
+//     object as null, as rule 5 says, the SDK as the object (it applies
+//     the rule to the field's object only). This package does not
+//     flatten such a field.
+//   - §7.12: it never flattens an object with a key __proto__,
+//     constructor or prototype, and its decoder drops a path column with
+//     such a segment.
+//   - §7.4.6.1: it sometimes writes as an attachment an object the
+//     canonical form flattens (its guard against all-null objects
+//     follows the wrong key chain: {"a":null,"id":{"A":0},"A":null}).
+//   - §2a.1: its decoder fails on an inline array whose quoted name holds
+//     '[' ("[x]"[2]: 1,2), which its own encoder writes.
+//   - §7.4.5.3: for a table field that is a table in an earlier row and an
+//     expanded array in a later one, which Encode refuses (the spec gives
+//     it no form), it writes .field [N] with @i items and reads it back
+//     against decoder rule 1.
+//
+// One difference is a choice the spec leaves open (§7.4.5.1, §7.11): where
+// a table cell's object is not flattened, the SDK writes an inline object
+// schema and this package the attachment; both decoders read both forms.
 package gcfvalue
