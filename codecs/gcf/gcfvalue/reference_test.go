@@ -26,28 +26,28 @@ import (
 	"github.com/graphwire/graphwire/codecs/gcf"
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
 	gjson "github.com/graphwire/graphwire/codecs/json"
-	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/toongen"
 )
 
 // The generic JSON value's names this file uses beyond gcfvalue's own API,
 // in one place.
 type (
-	jsonObject = toon.Object
-	jsonNumber = toon.Number
+	jsonObject = jsonvalue.Object
+	jsonNumber = jsonvalue.Number
 )
 
 var (
 	// appendJSON writes a value as compact JSON text.
-	appendJSON = toon.AppendJSON
+	appendJSON = jsonvalue.Append
 	// jsonFloat makes a float64 number.
-	jsonFloat = toon.Float
+	jsonFloat = jsonvalue.Float
 	// jsonEqual compares two values: numbers by value, members in order.
-	jsonEqual = toon.Equal
+	jsonEqual = jsonvalue.Equal
 	// parseHostJSON reads JSON as a host parser does: an integer literal
 	// outside int64 becomes the nearest float64 (gcfvalue.ParseJSON refuses
 	// it, spec §2.3.2).
-	parseHostJSON = toon.ParseJSON
+	parseHostJSON = jsonvalue.Parse
 )
 
 // sdkVersion is the version of the TypeScript SDK (@blackwell-systems/gcf)
