@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"math"
 	"strconv"
 )
 
@@ -41,11 +42,18 @@ func (l Limits) CheckSize(codec string, r *GraphResponse) (int64, error) {
 	if r == nil {
 		return 0, nil
 	}
-	c := checker{l: l, m: Meter{limit: l.MaxMaterializedBytes, name: "MaxMaterializedBytes"}}
+	c := checker{l: l, m: Meter{limit: l.MaxMaterializedBytes, memLimit: math.MaxInt64, name: "MaxMaterializedBytes"}}
 	if err := c.response(codec, r); err != nil {
 		return 0, err
 	}
-	return c.m.Size(), nil
+	size := max(c.m.n, c.m.mem)
+	if codec == "json" {
+		// The encoding is the canonical JSON: its length is known.
+		if err := l.CheckExpansion(codec, size, c.m.n); err != nil {
+			return 0, err
+		}
+	}
+	return size, nil
 }
 
 // CheckExpansion reports whether a decoder configured with l accepts, from
@@ -57,12 +65,16 @@ func (l Limits) CheckSize(codec string, r *GraphResponse) (int64, error) {
 // shared by its rows) calls it with its output's length, so that it
 // refuses what its decoder would.
 func (l Limits) CheckExpansion(codec string, size, n int64) error {
-	limit, name := l.materializedLimit(n)
+	ratio := int64(l.MaxExpansion)
+	if ratio <= 0 {
+		ratio = DefaultMaxExpansion
+	}
+	limit, name := expansionLimit(ratio, n), "MaxExpansion"
 	if size <= limit {
 		return nil
 	}
 	return &EncodeError{Codec: codec, Limit: name, Msg: "the response takes " + strconv.FormatInt(size, 10) +
-		" bytes as canonical JSON, more than the " + strconv.FormatInt(limit, 10) + " a decoder accepts from an encoding of " +
+		" bytes as canonical JSON or in memory, more than the " + strconv.FormatInt(limit, 10) + " a decoder accepts from an encoding of " +
 		strconv.FormatInt(n, 10) + " bytes (" + name + ")"}
 }
 
@@ -301,8 +313,8 @@ type valueFail struct {
 func (c *checker) value1(v Value, depth int) *valueFail {
 	switch v.kind {
 	case KindString:
-		if !c.strOK(v.str) {
-			return &valueFail{limit: "MaxStringBytes", msg: "a string of " + strconv.Itoa(DecodedLen(v.str)) +
+		if !c.strOK(v.strv()) {
+			return &valueFail{limit: "MaxStringBytes", msg: "a string of " + strconv.Itoa(DecodedLen(v.strv())) +
 				" bytes, longer than the limit of " + strconv.Itoa(c.l.MaxStringBytes)}
 		}
 	case KindList:
@@ -310,10 +322,10 @@ func (c *checker) value1(v Value, depth int) *valueFail {
 		if depth > c.l.MaxDepth {
 			return &valueFail{limit: "MaxDepth", msg: "lists nested more than " + strconv.Itoa(c.l.MaxDepth) + " deep"}
 		}
-		if len(v.list) > c.l.MaxElements {
-			return &valueFail{limit: "MaxElements", msg: strconv.Itoa(len(v.list)) + " elements, more than the limit of " + strconv.Itoa(c.l.MaxElements)}
+		if len(v.listv()) > c.l.MaxElements {
+			return &valueFail{limit: "MaxElements", msg: strconv.Itoa(len(v.listv())) + " elements, more than the limit of " + strconv.Itoa(c.l.MaxElements)}
 		}
-		for i, x := range v.list {
+		for i, x := range v.listv() {
 			if x.kind != KindString && x.kind != KindList {
 				continue
 			}

@@ -158,12 +158,18 @@ func (l Limits) materializedLimit(n int64) (int64, string) {
 	if ratio <= 0 {
 		ratio = DefaultMaxExpansion
 	}
-	n = max(n, 0)
-	if n > (math.MaxInt64-ExpansionAllowance)/ratio {
-		return abs, "MaxMaterializedBytes"
-	}
-	if rel := ratio*n + ExpansionAllowance; rel < abs {
+	if rel := expansionLimit(ratio, n); rel < abs {
 		return rel, "MaxExpansion"
 	}
 	return abs, "MaxMaterializedBytes"
+}
+
+// expansionLimit is ratio times n plus ExpansionAllowance, or MaxInt64
+// when that overflows.
+func expansionLimit(ratio, n int64) int64 {
+	n = max(n, 0)
+	if n > (math.MaxInt64-ExpansionAllowance)/ratio {
+		return math.MaxInt64
+	}
+	return ratio*n + ExpansionAllowance
 }
