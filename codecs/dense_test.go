@@ -124,7 +124,7 @@ func denseShapes() map[string]*wire.GraphResponse {
 // test logs these rather than failing, and says when one comes within
 // the bound.
 var overScratch = map[string][]string{
-	"2^20 nodes":                    {"toon", "msgpack", "cbor"},
+	"2^20 nodes":                    {"goon", "toon", "msgpack", "cbor"},
 	"2^20 rows of a node cell":      {"goon", "toon", "cbor"},
 	"2^20 rows of one int":          {"json", "toon", "msgpack", "cbor"},
 	"2^20 rows of five ints":        {"toon", "cbor"},
@@ -148,8 +148,8 @@ func measureDense(t *testing.T, codec, shape string, data []byte) error {
 	if r != nil {
 		mem = wire.InMemorySize(r)
 	}
-	t.Logf("%s, %s: %d bytes in: %v, %.1fx the input (bound %d KiB); in memory %d KiB; err %v",
-		shape, codec, len(data), fp, float64(fp.PeakHeap)/float64(len(data)), bound>>10, mem>>10, err)
+	t.Logf("%s, %s: %d bytes in: %v, %.1fx the input (bound %d KiB); in memory %d KiB (%.1fx); err %v",
+		shape, codec, len(data), fp, float64(fp.PeakHeap)/float64(len(data)), bound>>10, mem>>10, float64(mem)/float64(len(data)), err)
 	known := slices.Contains(overScratch[shape], codec)
 	switch {
 	case fp.PeakHeap > bound && known:

@@ -77,7 +77,7 @@ func TestDecodeMemoryOfTheLargestCorpusCases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, name := range []string{"msgpack", "cbor", "json"} {
+		for _, name := range allCodecs {
 			data, err := wire.EncodeWith(name, r)
 			if err != nil {
 				t.Fatal(err)

@@ -24,16 +24,20 @@ import (
 // *EncodeError. Check does not allocate unless it fails.
 //
 // MaxExpansion too bounds an encoding rather than a response: an encoder
-// whose output can be much smaller than its materialised size compares
-// the size (CheckSize returns it) with MaterializedLimit of its output's
-// length.
+// whose output can be much smaller than the response compares the size
+// CheckSize returns with its output's length (CheckExpansion).
 func (l Limits) Check(codec string, r *GraphResponse) error {
 	_, err := l.CheckSize(codec, r)
 	return err
 }
 
-// CheckSize is Check, and on success also returns MaterializedSize(r),
-// which the walk has counted.
+// CheckSize is Check, and on success also returns the measure that
+// CheckExpansion compares with an encoding's length: the larger of
+// MaterializedSize(r) and the in-memory size of r (InMemorySize, except
+// that a long string shared by several places is counted at each), both
+// counted by the walk. For the codec named "json", whose encoding is the
+// canonical JSON and so MaterializedSize(r) bytes long, it applies
+// CheckExpansion itself.
 func (l Limits) CheckSize(codec string, r *GraphResponse) (int64, error) {
 	l, err := l.WithDefaults()
 	if err != nil {
@@ -57,13 +61,14 @@ func (l Limits) CheckSize(codec string, r *GraphResponse) (int64, error) {
 }
 
 // CheckExpansion reports whether a decoder configured with l accepts, from
-// an encoding of n bytes, a response whose materialised size is size
-// (CheckSize returns it): nil, or an *EncodeError for codec naming the
-// limit, MaxExpansion (or MaxMaterializedBytes, which Check reports
-// first). An encoder that writes a lossless format whose output can be
-// much smaller than its materialised size (a name table, a table header
-// shared by its rows) calls it with its output's length, so that it
-// refuses what its decoder would.
+// an encoding of n bytes, a response whose size is size, the larger of
+// its materialised and its in-memory size that CheckSize returns: nil,
+// or an *EncodeError for codec naming MaxExpansion when size is past
+// MaxExpansion times n plus ExpansionAllowance (MaxMaterializedBytes
+// CheckSize has checked). An encoder that writes a format whose output
+// can be much smaller than the response (a name table, a table header
+// shared by its rows, a digit per element) calls it with its output's
+// length, so that it refuses what its decoder would.
 func (l Limits) CheckExpansion(codec string, size, n int64) error {
 	ratio := int64(l.MaxExpansion)
 	if ratio <= 0 {

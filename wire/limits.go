@@ -61,8 +61,29 @@ type Limits struct {
 	// (msgpack and cbor; goon and toon 2.5, json 1), well under the
 	// default. An encoder whose output can be much smaller than its
 	// materialised size refuses a response its own decoder would refuse
-	// under this limit. Default DefaultMaxExpansion; at most
-	// math.MaxInt32.
+	// under this limit.
+	//
+	// The same bound, MaxExpansion times the input plus
+	// ExpansionAllowance (but not MaxMaterializedBytes), holds the
+	// decoded response's size in memory, estimated by InMemorySize from
+	// the sizes of the structs it is made of and the bytes of its
+	// strings. It matters where a format writes an element in one to
+	// three bytes that takes a struct of 24 to 112 bytes once decoded: a
+	// GOON or TOON row of one digit, a binary node of a shared type name,
+	// a JSON list of one-digit numbers. It is one knob rather than two
+	// because both bound what a decode builds per input byte, and it is
+	// set at MaxExpansion rather than twice it because a decoder's own
+	// scratch (slices grown by appending, the parse before the response)
+	// is at least as large again: so that what a decode holds at its peak
+	// stays within 16 times its input plus 16 MiB. The corpus's encodings
+	// take at most 2.7 (json), 5.8 (goon), 6.5 (toon) and 7.6 (msgpack and
+	// cbor) times their length in memory, the large ones at most 4.7
+	// (msgpack, cbor: text-heavy/traversal_xl). Every encoder refuses,
+	// naming MaxExpansion, a response whose in-memory size is past the
+	// bound for the length of its own encoding (CheckSize and
+	// CheckExpansion), as its decoder would.
+	//
+	// Default DefaultMaxExpansion; at most math.MaxInt32.
 	MaxExpansion int
 }
 
@@ -141,7 +162,9 @@ func (l Limits) WithDefaults() (Limits, error) {
 // MaterializedLimit returns the largest materialised size (see
 // MaterializedSize) a decoder configured with l accepts from an input of
 // n bytes: the smaller of MaxMaterializedBytes and MaxExpansion times n
-// plus ExpansionAllowance. Zero fields of l select their defaults.
+// plus ExpansionAllowance. Zero fields of l select their defaults. The
+// in-memory size (see InMemorySize) is held to MaxExpansion times n plus
+// ExpansionAllowance alone.
 func (l Limits) MaterializedLimit(n int64) int64 {
 	lim, _ := l.materializedLimit(n)
 	return lim

@@ -70,10 +70,11 @@ func measure(r *GraphResponse) *Meter {
 }
 
 // Meter adds up the materialised size of a response (see MaterializedSize)
-// while a decoder builds it, so that the decoder can refuse a response past
-// MaxMaterializedBytes, or past MaxExpansion times its input (see
-// Limits.MaterializedLimit), as soon as it gets there rather than after
-// building it. Every built-in decoder uses one.
+// and its in-memory size (see InMemorySize) while a decoder builds it, so
+// that the decoder can refuse a response past MaxMaterializedBytes, or
+// past MaxExpansion times its input (see Limits.MaterializedLimit) in
+// either measure, as soon as it gets there rather than after building
+// it. Every built-in decoder uses one.
 //
 // Give the meter each part once, as it is decoded, in any order: Node for
 // each element of nodes, Edge, Column and GroupColumn likewise, Cell for
@@ -134,12 +135,13 @@ func newMeter(l Limits, n int) Meter {
 // Size returns the size counted so far.
 func (m *Meter) Size() int64 { return m.n }
 
-// Limit returns the limit the meter enforces.
+// Limit returns the limit the meter enforces on the materialised size.
 func (m *Meter) Limit() int64 { return m.limit }
 
-// LimitName returns the Limits field that sets the limit, for the Limit
-// of a decoder's *DecodeError: "MaxExpansion" when MaxExpansion times the
-// input plus ExpansionAllowance is below MaxMaterializedBytes, otherwise
+// LimitName returns the Limits field that sets the limit passed, for the
+// Limit of a decoder's *DecodeError: "MaxExpansion" when the in-memory
+// size passed it, or when MaxExpansion times the input plus
+// ExpansionAllowance is below MaxMaterializedBytes, otherwise
 // "MaxMaterializedBytes".
 func (m *Meter) LimitName() string {
 	if m.over {
@@ -148,7 +150,8 @@ func (m *Meter) LimitName() string {
 	return m.name
 }
 
-// Fits reports whether n more bytes would keep the size within the limit.
+// Fits reports whether n more bytes would keep the materialised size
+// within the limit.
 // A decoder asks before it allocates for materialisation its input does
 // not hold (a value restored to a declared length), and gives the meter
 // the part that holds it afterwards as usual.
