@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"math"
 	"strconv"
 )
 
@@ -23,16 +24,20 @@ import (
 // *EncodeError. Check does not allocate unless it fails.
 //
 // MaxExpansion too bounds an encoding rather than a response: an encoder
-// whose output can be much smaller than its materialised size compares
-// the size (CheckSize returns it) with MaterializedLimit of its output's
-// length.
+// whose output can be much smaller than the response compares the size
+// CheckSize returns with its output's length (CheckExpansion).
 func (l Limits) Check(codec string, r *GraphResponse) error {
 	_, err := l.CheckSize(codec, r)
 	return err
 }
 
-// CheckSize is Check, and on success also returns MaterializedSize(r),
-// which the walk has counted.
+// CheckSize is Check, and on success also returns the measure that
+// CheckExpansion compares with an encoding's length: the larger of
+// MaterializedSize(r) and the in-memory size of r (InMemorySize, except
+// that a long string shared by several places is counted at each), both
+// counted by the walk. For the codec named "json", whose encoding is the
+// canonical JSON and so MaterializedSize(r) bytes long, it applies
+// CheckExpansion itself.
 func (l Limits) CheckSize(codec string, r *GraphResponse) (int64, error) {
 	l, err := l.WithDefaults()
 	if err != nil {
@@ -41,28 +46,40 @@ func (l Limits) CheckSize(codec string, r *GraphResponse) (int64, error) {
 	if r == nil {
 		return 0, nil
 	}
-	c := checker{l: l, m: Meter{limit: l.MaxMaterializedBytes, name: "MaxMaterializedBytes"}}
+	c := checker{l: l, m: Meter{limit: l.MaxMaterializedBytes, memLimit: math.MaxInt64, name: "MaxMaterializedBytes"}}
 	if err := c.response(codec, r); err != nil {
 		return 0, err
 	}
-	return c.m.Size(), nil
+	size := max(c.m.n, c.m.mem)
+	if codec == "json" {
+		// The encoding is the canonical JSON: its length is known.
+		if err := l.CheckExpansion(codec, size, c.m.n); err != nil {
+			return 0, err
+		}
+	}
+	return size, nil
 }
 
 // CheckExpansion reports whether a decoder configured with l accepts, from
-// an encoding of n bytes, a response whose materialised size is size
-// (CheckSize returns it): nil, or an *EncodeError for codec naming the
-// limit, MaxExpansion (or MaxMaterializedBytes, which Check reports
-// first). An encoder that writes a lossless format whose output can be
-// much smaller than its materialised size (a name table, a table header
-// shared by its rows) calls it with its output's length, so that it
-// refuses what its decoder would.
+// an encoding of n bytes, a response whose size is size, the larger of
+// its materialised and its in-memory size that CheckSize returns: nil,
+// or an *EncodeError for codec naming MaxExpansion when size is past
+// MaxExpansion times n plus ExpansionAllowance (MaxMaterializedBytes
+// CheckSize has checked). An encoder that writes a format whose output
+// can be much smaller than the response (a name table, a table header
+// shared by its rows, a digit per element) calls it with its output's
+// length, so that it refuses what its decoder would.
 func (l Limits) CheckExpansion(codec string, size, n int64) error {
-	limit, name := l.materializedLimit(n)
+	ratio := int64(l.MaxExpansion)
+	if ratio <= 0 {
+		ratio = DefaultMaxExpansion
+	}
+	limit, name := expansionLimit(ratio, n), "MaxExpansion"
 	if size <= limit {
 		return nil
 	}
 	return &EncodeError{Codec: codec, Limit: name, Msg: "the response takes " + strconv.FormatInt(size, 10) +
-		" bytes as canonical JSON, more than the " + strconv.FormatInt(limit, 10) + " a decoder accepts from an encoding of " +
+		" bytes as canonical JSON or in memory, more than the " + strconv.FormatInt(limit, 10) + " a decoder accepts from an encoding of " +
 		strconv.FormatInt(n, 10) + " bytes (" + name + ")"}
 }
 
@@ -301,8 +318,8 @@ type valueFail struct {
 func (c *checker) value1(v Value, depth int) *valueFail {
 	switch v.kind {
 	case KindString:
-		if !c.strOK(v.str) {
-			return &valueFail{limit: "MaxStringBytes", msg: "a string of " + strconv.Itoa(DecodedLen(v.str)) +
+		if !c.strOK(v.strv()) {
+			return &valueFail{limit: "MaxStringBytes", msg: "a string of " + strconv.Itoa(DecodedLen(v.strv())) +
 				" bytes, longer than the limit of " + strconv.Itoa(c.l.MaxStringBytes)}
 		}
 	case KindList:
@@ -310,10 +327,10 @@ func (c *checker) value1(v Value, depth int) *valueFail {
 		if depth > c.l.MaxDepth {
 			return &valueFail{limit: "MaxDepth", msg: "lists nested more than " + strconv.Itoa(c.l.MaxDepth) + " deep"}
 		}
-		if len(v.list) > c.l.MaxElements {
-			return &valueFail{limit: "MaxElements", msg: strconv.Itoa(len(v.list)) + " elements, more than the limit of " + strconv.Itoa(c.l.MaxElements)}
+		if len(v.listv()) > c.l.MaxElements {
+			return &valueFail{limit: "MaxElements", msg: strconv.Itoa(len(v.listv())) + " elements, more than the limit of " + strconv.Itoa(c.l.MaxElements)}
 		}
-		for i, x := range v.list {
+		for i, x := range v.listv() {
 			if x.kind != KindString && x.kind != KindList {
 				continue
 			}

@@ -61,8 +61,31 @@ type Limits struct {
 	// (msgpack and cbor; goon and toon 2.5, json 1), well under the
 	// default. An encoder whose output can be much smaller than its
 	// materialised size refuses a response its own decoder would refuse
-	// under this limit. Default DefaultMaxExpansion; at most
-	// math.MaxInt32.
+	// under this limit.
+	//
+	// The same bound, MaxExpansion times the input plus
+	// ExpansionAllowance (but not MaxMaterializedBytes), holds the
+	// decoded response's size in memory, estimated by InMemorySize from
+	// the sizes of the structs it is made of and the bytes of its
+	// strings. It matters where a format writes an element in one to
+	// three bytes that takes a struct of 24 to 112 bytes once decoded: a
+	// GOON or TOON row of one digit, a binary node of a shared type name,
+	// a JSON list of one-digit numbers. It is one knob rather than two
+	// because both bound what a decode builds per input byte, and it is
+	// set at MaxExpansion rather than twice it because a decoder's own
+	// scratch (slices grown by appending, the parse before the response)
+	// comes on top: a decoder whose scratch is no larger than what it
+	// builds stays within 16 times its input plus 16 MiB at its peak.
+	// graphwire's corpus and GKG's reference cases take at most 2.7
+	// (json), 5.8 (goon), 6.5 (toon), 9.0 (msgpack) and 8.5 (cbor) times
+	// their encoding's length in memory, all within ExpansionAllowance;
+	// the largest, text-heavy/traversal_xl, at most 4.7 (msgpack and
+	// cbor). Every encoder refuses,
+	// naming MaxExpansion, a response whose in-memory size is past the
+	// bound for the length of its own encoding (CheckSize and
+	// CheckExpansion), as its decoder would.
+	//
+	// Default DefaultMaxExpansion; at most math.MaxInt32.
 	MaxExpansion int
 }
 
@@ -141,7 +164,9 @@ func (l Limits) WithDefaults() (Limits, error) {
 // MaterializedLimit returns the largest materialised size (see
 // MaterializedSize) a decoder configured with l accepts from an input of
 // n bytes: the smaller of MaxMaterializedBytes and MaxExpansion times n
-// plus ExpansionAllowance. Zero fields of l select their defaults.
+// plus ExpansionAllowance. Zero fields of l select their defaults. The
+// in-memory size (see InMemorySize) is held to MaxExpansion times n plus
+// ExpansionAllowance alone.
 func (l Limits) MaterializedLimit(n int64) int64 {
 	lim, _ := l.materializedLimit(n)
 	return lim
@@ -158,12 +183,18 @@ func (l Limits) materializedLimit(n int64) (int64, string) {
 	if ratio <= 0 {
 		ratio = DefaultMaxExpansion
 	}
-	n = max(n, 0)
-	if n > (math.MaxInt64-ExpansionAllowance)/ratio {
-		return abs, "MaxMaterializedBytes"
-	}
-	if rel := ratio*n + ExpansionAllowance; rel < abs {
+	if rel := expansionLimit(ratio, n); rel < abs {
 		return rel, "MaxExpansion"
 	}
 	return abs, "MaxMaterializedBytes"
+}
+
+// expansionLimit is ratio times n plus ExpansionAllowance, or MaxInt64
+// when that overflows.
+func expansionLimit(ratio, n int64) int64 {
+	n = max(n, 0)
+	if n > (math.MaxInt64-ExpansionAllowance)/ratio {
+		return math.MaxInt64
+	}
+	return ratio*n + ExpansionAllowance
 }

@@ -12,8 +12,44 @@ import (
 // than encodes, and counts a string or a node's properties shared by many
 // places once per place (so a small response in memory may have a large
 // materialised size), in time proportional to r's distinct contents.
-func MaterializedSize(r *GraphResponse) int64 {
-	m := &Meter{limit: math.MaxInt64, name: "MaxMaterializedBytes", cache: true}
+func MaterializedSize(r *GraphResponse) int64 { return measure(r).n }
+
+// InMemorySize returns an estimate of the bytes r holds in memory as a
+// decoder builds it, the measure that Limits.MaterializedLimit bounds
+// beside the materialised size (see Limits.MaxExpansion):
+//
+//	unsafe.Sizeof(GraphResponse{}), plus unsafe.Sizeof(Pagination{}) when present
+//	+ unsafe.Sizeof(Node{})        per element of nodes and per node cell of a row
+//	+ unsafe.Sizeof(Property{})    per property
+//	+ unsafe.Sizeof(Edge{}), Column{}, GroupColumn{} per element
+//	+ unsafe.Sizeof(Row{})         per row (its slice header)
+//	+ unsafe.Sizeof(Cell{})        per cell
+//	+ unsafe.Sizeof(Value{})       per item of a list value
+//	+ len(s)                       per string, name and key
+//
+// It counts what the slices hold, not their spare capacity, and a string
+// per use, as if none were shared with the input or with another place,
+// except that a string of 256 bytes or more, or a node's property list of
+// 256 canonical JSON bytes or more, met again at the same address (a name
+// table, a lifted node) is counted once.
+func InMemorySize(r *GraphResponse) int64 { return measure(r).mem }
+
+// The sizes of the structs a decoded response is made of.
+const (
+	sizeResponse    = int64(unsafe.Sizeof(GraphResponse{}))
+	sizePagination  = int64(unsafe.Sizeof(Pagination{}))
+	sizeNode        = int64(unsafe.Sizeof(Node{}))
+	sizeProperty    = int64(unsafe.Sizeof(Property{}))
+	sizeEdge        = int64(unsafe.Sizeof(Edge{}))
+	sizeColumn      = int64(unsafe.Sizeof(Column{}))
+	sizeGroupColumn = int64(unsafe.Sizeof(GroupColumn{}))
+	sizeRow         = int64(unsafe.Sizeof(Row{}))
+	sizeCell        = int64(unsafe.Sizeof(Cell{}))
+	sizeValue       = int64(unsafe.Sizeof(Value{}))
+)
+
+func measure(r *GraphResponse) *Meter {
+	m := &Meter{limit: math.MaxInt64, memLimit: math.MaxInt64, name: "MaxMaterializedBytes", cache: true}
 	for i := range r.Nodes {
 		m.Node(&r.Nodes[i])
 	}
@@ -30,14 +66,15 @@ func MaterializedSize(r *GraphResponse) int64 {
 		m.Row(row)
 	}
 	m.Finish(r)
-	return m.Size()
+	return m
 }
 
 // Meter adds up the materialised size of a response (see MaterializedSize)
-// while a decoder builds it, so that the decoder can refuse a response past
-// MaxMaterializedBytes, or past MaxExpansion times its input (see
-// Limits.MaterializedLimit), as soon as it gets there rather than after
-// building it. Every built-in decoder uses one.
+// and its in-memory size (see InMemorySize) while a decoder builds it, so
+// that the decoder can refuse a response past MaxMaterializedBytes, or
+// past MaxExpansion times its input (see Limits.MaterializedLimit) in
+// either measure, as soon as it gets there rather than after building
+// it. Every built-in decoder uses one.
 //
 // Give the meter each part once, as it is decoded, in any order: Node for
 // each element of nodes, Edge, Column and GroupColumn likewise, Cell for
@@ -56,10 +93,15 @@ type Meter struct {
 	name  string // the Limits field that sets limit
 	input int64  // the length of the input
 	ratio int64  // MaxExpansion
-	n     int64
-	cache bool
-	strs  map[addrKey]int64
-	props map[addrKey]int64
+	n     int64  // canonical JSON bytes
+	mem   int64  // estimated bytes in memory (see InMemorySize)
+	over  bool   // mem, not n, passed memLimit
+	// memLimit bounds mem: MaxExpansion times the input plus
+	// ExpansionAllowance, whatever MaxMaterializedBytes.
+	memLimit int64
+	cache    bool
+	strs     map[addrKey]int64
+	props    map[addrKey]int64
 }
 
 type addrKey struct {
@@ -87,47 +129,64 @@ func newMeter(l Limits, n int) Meter {
 	if ratio <= 0 {
 		ratio = DefaultMaxExpansion
 	}
-	return Meter{limit: limit, name: name, input: int64(n), ratio: ratio, cache: true}
+	return Meter{limit: limit, name: name, input: int64(n), ratio: ratio, cache: true, memLimit: expansionLimit(ratio, int64(n))}
 }
 
 // Size returns the size counted so far.
 func (m *Meter) Size() int64 { return m.n }
 
-// Limit returns the limit the meter enforces.
+// Limit returns the limit the meter enforces on the materialised size.
 func (m *Meter) Limit() int64 { return m.limit }
 
-// LimitName returns the Limits field that sets the limit, for the Limit
-// of a decoder's *DecodeError: "MaxExpansion" when MaxExpansion times the
-// input plus ExpansionAllowance is below MaxMaterializedBytes, otherwise
+// LimitName returns the Limits field that sets the limit passed, for the
+// Limit of a decoder's *DecodeError: "MaxExpansion" when the in-memory
+// size passed it, or when MaxExpansion times the input plus
+// ExpansionAllowance is below MaxMaterializedBytes, otherwise
 // "MaxMaterializedBytes".
-func (m *Meter) LimitName() string { return m.name }
+func (m *Meter) LimitName() string {
+	if m.over {
+		return "MaxExpansion"
+	}
+	return m.name
+}
 
-// Fits reports whether n more bytes would keep the size within the limit.
+// Fits reports whether n more bytes would keep the materialised size
+// within the limit.
 // A decoder asks before it allocates for materialisation its input does
 // not hold (a value restored to a declared length), and gives the meter
 // the part that holds it afterwards as usual.
 func (m *Meter) Fits(n int64) bool { return n >= 0 && n <= m.limit-m.n }
 
+// InMemory returns the in-memory size counted so far (see InMemorySize).
+func (m *Meter) InMemory() int64 { return m.mem }
+
 // Msg describes the refusal, for the Msg of a decoder's *DecodeError
 // whose Limit is m.LimitName().
 func (m *Meter) Msg() string {
 	s := "the decoded response would take more than " + strconv.FormatInt(m.limit, 10) + " bytes as canonical JSON"
-	if m.name == "MaxExpansion" {
+	if m.over {
+		s = "the decoded response would take more than " + strconv.FormatInt(m.memLimit, 10) + " bytes in memory"
+	}
+	if m.over || m.name == "MaxExpansion" {
 		return s + ", " + strconv.FormatInt(m.ratio, 10) + " times its input of " + strconv.FormatInt(m.input, 10) +
 			" bytes plus " + strconv.Itoa(ExpansionAllowance) + " (MaxExpansion)"
 	}
 	return s + " (MaxMaterializedBytes)"
 }
 
-func (m *Meter) add(n int64) bool {
+func (m *Meter) add(n, mem int64) bool {
 	m.n += n
-	return m.n <= m.limit
+	m.mem += mem
+	if m.mem > m.memLimit && m.n <= m.limit {
+		m.over = true
+	}
+	return m.n <= m.limit && m.mem <= m.memLimit
 }
 
 // Node adds n as an element of the response's nodes.
 func (m *Meter) Node(n *Node) bool {
-	return m.add(int64(len(`{"type":`)+len(`,"id":`)+len(`}`)+len(`,`)) +
-		m.str(n.Type) + idLen(n.ID) + m.inlineProps(n.Properties))
+	return m.add(int64(len(`{"type":`)+len(`,"id":`)+len(`}`)+len(`,`))+
+		m.str(n.Type)+idLen(n.ID)+m.inlineProps(n.Properties), sizeNode)
 }
 
 // Edge adds e as an element of the response's edges.
@@ -143,7 +202,7 @@ func (m *Meter) Edge(e *Edge) bool {
 	if e.Step.Valid {
 		s += int64(len(`,"step":`)) + intLen(e.Step.Int)
 	}
-	return m.add(s)
+	return m.add(s, sizeEdge)
 }
 
 // Column adds c as an element of the response's columns.
@@ -155,7 +214,7 @@ func (m *Meter) Column(c *Column) bool {
 	if c.Property.Valid {
 		s += int64(len(`,"property":`)) + m.str(c.Property.String)
 	}
-	return m.add(s)
+	return m.add(s, sizeColumn)
 }
 
 // GroupColumn adds g as an element of the response's group columns.
@@ -168,19 +227,21 @@ func (m *Meter) GroupColumn(g *GroupColumn) bool {
 	if g.Entity.Valid {
 		s += int64(len(`,"entity":`)) + m.str(g.Entity.String)
 	}
-	return m.add(s)
+	return m.add(s, sizeGroupColumn)
 }
 
 // Cell adds c as a cell of the row being decoded; EndRow ends the row.
 func (m *Meter) Cell(c *Cell) bool {
 	s := int64(len(`:`)+len(`,`)) + m.str(c.Name)
+	mem := sizeCell
 	if c.Node != nil {
 		s += int64(len(`{"type":`)+len(`,"id":`)+len(`,"properties":{`)+len(`}}`)) +
 			m.str(c.Node.Type) + idLen(c.Node.ID) + m.refProps(c.Node.Properties)
+		mem += sizeNode
 	} else {
 		s += m.value(c.Value)
 	}
-	return m.add(s)
+	return m.add(s, mem)
 }
 
 // EndRow ends a row of the given number of cells, each already given to
@@ -190,7 +251,7 @@ func (m *Meter) EndRow(cells int) bool {
 	if cells > 0 {
 		s-- // n cells have n-1 separators
 	}
-	return m.add(s)
+	return m.add(s, sizeRow)
 }
 
 // Row adds a whole row: Cell for each cell, then EndRow.
@@ -216,6 +277,7 @@ func (m *Meter) Finish(r *GraphResponse) bool {
 		return 0
 	}
 	s += sep(len(r.Nodes)) + sep(len(r.Edges))
+	mem := sizeResponse
 	if r.Columns != nil {
 		s += int64(len(`,"columns":[`)+len(`]`)) + sep(len(r.Columns))
 	}
@@ -226,6 +288,7 @@ func (m *Meter) Finish(r *GraphResponse) bool {
 		s += int64(len(`,"rows":[`)+len(`]`)) + sep(len(r.Rows))
 	}
 	if p := r.Pagination; p != nil {
+		mem += sizePagination
 		s += int64(len(`,"pagination":{"has_more":`)+len(`}`)) + boolLen(p.HasMore)
 		if p.TotalRows.Valid {
 			s += int64(len(`,"total_rows":`)) + intLen(p.TotalRows.Int)
@@ -237,7 +300,7 @@ func (m *Meter) Finish(r *GraphResponse) bool {
 			s += int64(len(`,"next_cursor":`)) + m.str(p.NextCursor.String)
 		}
 	}
-	return m.add(s)
+	return m.add(s, mem)
 }
 
 // inlineProps is the size of ps written inside a node object after its id:
@@ -268,6 +331,7 @@ func (m *Meter) props1(ps []Property) int64 {
 	for i := range ps {
 		s += m.str(ps[i].Key) + 1 + m.value(ps[i].Value)
 	}
+	m.mem += int64(len(ps)) * sizeProperty
 	if m.cache && s >= cacheMin {
 		if m.props == nil {
 			m.props = make(map[addrKey]int64)
@@ -294,13 +358,14 @@ func (m *Meter) value(v Value) int64 {
 		}
 		return int64(len(AppendJSONFloat(buf[:0], f)))
 	case KindString:
-		return m.str(v.str)
+		return m.str(v.strv())
 	case KindList:
 		s := int64(len(`[]`))
-		if len(v.list) > 1 {
-			s += int64(len(v.list) - 1)
+		m.mem += int64(len(v.listv())) * sizeValue
+		if len(v.listv()) > 1 {
+			s += int64(len(v.listv()) - 1)
 		}
-		for _, x := range v.list {
+		for _, x := range v.listv() {
 			s += m.value(x)
 		}
 		return s
@@ -309,15 +374,18 @@ func (m *Meter) value(v Value) int64 {
 }
 
 // str is the size of s as a canonical JSON string, remembered by address
-// for long strings.
+// for long strings. It adds the bytes of s to the in-memory size, once
+// for a long string it remembers.
 func (m *Meter) str(s string) int64 {
 	if len(s) < cacheMin || !m.cache {
+		m.mem += int64(len(s))
 		return jsonStringLen(s)
 	}
 	k := addrKey{unsafe.Pointer(unsafe.StringData(s)), len(s)}
 	if n, ok := m.strs[k]; ok {
 		return n
 	}
+	m.mem += int64(len(s))
 	n := jsonStringLen(s)
 	if m.strs == nil {
 		m.strs = make(map[addrKey]int64)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Kind is the kind of a Value.
@@ -36,10 +37,38 @@ func (k Kind) String() string {
 // so int 1 and float 1.0 are different values, and so are the string "true"
 // and the bool true.
 type Value struct {
+	_    [0]func() // not comparable with ==: p is an address, not contents
+	p    unsafe.Pointer
+	num  uint64 // bool (0/1), int64 bits, float64 bits, or the length of str or list
 	kind Kind
-	num  uint64 // bool (0/1), int64 bits, or float64 bits
-	str  string
-	list []Value
+}
+
+// A Value takes 24 bytes rather than the 56 of a kind, a number, a string
+// and a slice: a string value keeps the address of its bytes in p and its
+// length in num, a list value the address of its first element and its
+// length, and the str and list methods rebuild them. This is sound: p is
+// an unsafe.Pointer, so the collector keeps what it points into alive;
+// the string and the list's backing array are never written after the
+// Value is built (strings are immutable and ListOf retains its slice,
+// documented as not to be modified); and unsafe.String and unsafe.Slice
+// are given back exactly the pointer and length they were taken from.
+// Values built any other way are the zero Value (null) or come from
+// these constructors, so p and num always agree.
+
+// strv returns the string of a string value, "" for the other kinds.
+func (v Value) strv() string {
+	if v.kind != KindString {
+		return ""
+	}
+	return unsafe.String((*byte)(v.p), int(v.num))
+}
+
+// listv returns the items of a list value, nil for the other kinds.
+func (v Value) listv() []Value {
+	if v.kind != KindList {
+		return nil
+	}
+	return unsafe.Slice((*Value)(v.p), int(v.num))
 }
 
 // Null returns the null value (the zero Value).
@@ -62,7 +91,9 @@ func Int(i int64) Value { return Value{kind: KindInt, num: uint64(i)} }
 func Float(f float64) Value { return Value{kind: KindFloat, num: math.Float64bits(f)} }
 
 // String returns a string value.
-func String(s string) Value { return Value{kind: KindString, str: s} }
+func String(s string) Value {
+	return Value{kind: KindString, p: unsafe.Pointer(unsafe.StringData(s)), num: uint64(len(s))}
+}
 
 // ListOf returns a list value holding vs. A nil or empty vs gives the empty
 // list, which is not null. The slice is retained, not copied.
@@ -70,7 +101,7 @@ func ListOf(vs ...Value) Value {
 	if vs == nil {
 		vs = []Value{}
 	}
-	return Value{kind: KindList, list: vs}
+	return Value{kind: KindList, p: unsafe.Pointer(unsafe.SliceData(vs)), num: uint64(len(vs))}
 }
 
 // Kind reports the kind of v.
@@ -99,21 +130,22 @@ func (v Value) Float() float64 {
 }
 
 // Str returns the string held by v, or "" when v is not a string.
-func (v Value) Str() string { return v.str }
+func (v Value) Str() string { return v.strv() }
 
 // List returns the elements of a list value, or nil when v is not a list.
 // The returned slice must not be modified.
-func (v Value) List() []Value { return v.list }
+func (v Value) List() []Value { return v.listv() }
 
 // Equal reports whether v and w are the same value: the same kind and the
 // same contents, floats compared bit for bit (so -0.0 differs from 0.0 and a
 // NaN equals the same NaN).
 func (v Value) Equal(w Value) bool {
-	if v.kind != w.kind || v.num != w.num || v.str != w.str || len(v.list) != len(w.list) {
+	if v.kind != w.kind || v.num != w.num || v.strv() != w.strv() {
 		return false
 	}
-	for i := range v.list {
-		if !v.list[i].Equal(w.list[i]) {
+	vl, wl := v.listv(), w.listv()
+	for i := range vl {
+		if !vl[i].Equal(wl[i]) {
 			return false
 		}
 	}
@@ -134,11 +166,12 @@ func (v Value) EqualNumeric(w Value) bool {
 		a, b := v.Float(), w.Float()
 		return a == b || (a != a && b != b)
 	}
-	if v.kind != w.kind || v.num != w.num || v.str != w.str || len(v.list) != len(w.list) {
+	if v.kind != w.kind || v.num != w.num || v.strv() != w.strv() {
 		return false
 	}
-	for i := range v.list {
-		if !v.list[i].EqualNumeric(w.list[i]) {
+	vl, wl := v.listv(), w.listv()
+	for i := range vl {
+		if !vl[i].EqualNumeric(wl[i]) {
 			return false
 		}
 	}
@@ -173,10 +206,10 @@ func (v Value) appendDebug(b *strings.Builder) {
 		b.WriteString(strconv.FormatFloat(v.Float(), 'g', -1, 64))
 		b.WriteString("f")
 	case KindString:
-		b.WriteString(strconv.Quote(v.str))
+		b.WriteString(strconv.Quote(v.strv()))
 	case KindList:
 		b.WriteByte('[')
-		for i, e := range v.list {
+		for i, e := range v.listv() {
 			if i > 0 {
 				b.WriteString(", ")
 			}
