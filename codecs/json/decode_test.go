@@ -183,7 +183,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"unterminated string", `{"format_version":"1.2`, 22, "unterminated string"},
 		{"control character in string", "{\"format_version\":\"a\nb\"", 20, "control character 0xa"},
 		{"invalid escape", `{"format_version":"\x"`, 19, `invalid escape \x`},
-		{"short unicode escape", `{"format_version":"\u12"}`, 19, `invalid \u escape`},
+		{"short unicode escape", `{"format_version":"\u12"}`, 19, `invalid escape: \u needs four hex digits`},
 		{"missing colon", `{"format_version" "1"}`, 18, "expected ':'"},
 		{"missing comma", `{"format_version":"1" "query_type":"search"}`, 22, "expected ',' or '}'"},
 		{"trailing comma in object", `{"format_version":"1",}`, 22, "expected object key"},
