@@ -67,9 +67,9 @@ type Config struct {
 	// the harness's own fixed responses, as the valid encodings from which
 	// hostile inputs are made.
 	Responses []*wire.GraphResponse
-	// Limits bound the cost of decoding one hostile input (see Limits for
+	// Bounds bound the cost of decoding one hostile input (see Bounds for
 	// the defaults).
-	Limits Limits
+	Bounds Bounds
 	// BigInput is the size of the repeated-valid-prefix hostile input
 	// (default 64 MiB).
 	BigInput int
@@ -85,7 +85,7 @@ func (c Config) withDefaults() Config {
 	if c.BigInput <= 0 {
 		c.BigInput = 64 << 20
 	}
-	c.Limits = c.Limits.withDefaults()
+	c.Bounds = c.Bounds.withDefaults()
 	return c
 }
 
@@ -121,7 +121,7 @@ func Check(name string, f Fidelity) error {
 //   - concurrency: Goroutines goroutines encode and decode the same
 //     responses and bytes at once and get what a sequential run got (run it
 //     under -race).
-//   - hostile: see Hostile and Limits.
+//   - hostile: see Hostile and Bounds.
 //
 // A failing round trip is shrunk by rapid to the smallest response.
 func (c Config) Run(t *testing.T, name string) {

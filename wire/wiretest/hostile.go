@@ -15,7 +15,7 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// Limits bound the cost of one Decode of a hostile input of n bytes. It must
+// Bounds bound the cost of one Decode of a hostile input of n bytes. It must
 // return within Time + n×TimePerByte and allocate at most
 // Alloc + n×AllocPerByte bytes, measured as the growth of
 // runtime.MemStats.TotalAlloc across the call (so every byte allocated
@@ -34,14 +34,14 @@ import (
 // The harness does not run its hostile check in parallel with other tests
 // (allocation is measured process-wide); run it from a test that does not
 // call t.Parallel.
-type Limits struct {
+type Bounds struct {
 	Time         time.Duration
 	TimePerByte  time.Duration
 	Alloc        int64
 	AllocPerByte int64
 }
 
-func (l Limits) withDefaults() Limits {
+func (l Bounds) withDefaults() Bounds {
 	if l.Time <= 0 {
 		l.Time = 2 * time.Second
 	}
@@ -57,8 +57,8 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-func (l Limits) timeFor(n int) time.Duration { return l.Time + time.Duration(n)*l.TimePerByte }
-func (l Limits) allocFor(n int) int64        { return l.Alloc + int64(n)*l.AllocPerByte }
+func (l Bounds) timeFor(n int) time.Duration { return l.Time + time.Duration(n)*l.TimePerByte }
+func (l Bounds) allocFor(n int) int64        { return l.Alloc + int64(n)*l.AllocPerByte }
 
 // Input is one hostile input: its class, a description of how it was made,
 // and its bytes.
@@ -447,7 +447,7 @@ type Outcome struct {
 // with a nil response; or in a valid response: one the codec encodes, and
 // whose encoding decodes and encodes again to the same bytes. The returned
 // error describes the first violation.
-func DecodeHostile(c wire.Codec, data []byte, l Limits) (Outcome, error) {
+func DecodeHostile(c wire.Codec, data []byte, l Bounds) (Outcome, error) {
 	l = l.withDefaults()
 	timeBound, allocBound := l.timeFor(len(data)), l.allocFor(len(data))
 	seed := maphash.MakeSeed()
@@ -591,7 +591,7 @@ func (c Config) checkHostile(t reporter, codec wire.Codec) {
 			var worstA int64
 			hostileClass(class, valid, c.BigInput, func(in Input) bool {
 				n++
-				out, err := DecodeHostile(codec, in.Data, c.Limits)
+				out, err := DecodeHostile(codec, in.Data, c.Bounds)
 				worstT, worstA = max(worstT, out.Elapsed), max(worstA, out.Alloc)
 				if err != nil {
 					failures++
