@@ -56,3 +56,29 @@ func TestRegistered(t *testing.T) {
 		t.Errorf("registered codec round trip (-want +got):\n%s", diff)
 	}
 }
+
+// TestAppendHelpers: AppendString and AppendFloat write what the encoder
+// writes for a string and a float.
+func TestAppendHelpers(t *testing.T) {
+	for _, s := range []string{"", "plain", "q\"b\\n\nt\tc\x01\x7f é \u2028 \xff"} {
+		r := &wire.GraphResponse{FormatVersion: s, QueryType: wire.Search}
+		enc, err := json.Encode(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `{"format_version":` + string(json.AppendString(nil, s)) + `,"query_type":"search","nodes":[],"edges":[]}`
+		if string(enc) != want {
+			t.Errorf("AppendString(%q): encoder writes %s, want %s", s, enc, want)
+		}
+	}
+	for _, f := range []float64{0, 1, -2.5, 1e21, 5e-324, 1e-7, 123456789} {
+		r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Search, Nodes: []wire.Node{{Type: "T", ID: 1, Properties: []wire.Property{wire.Prop("f", wire.Float(f))}}}}
+		enc, err := json.Encode(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := `"f":` + string(json.AppendFloat(nil, f)) + `}`; !bytes.Contains(enc, []byte(want)) {
+			t.Errorf("AppendFloat(%v): encoder writes %s, want %s in it", f, enc, want)
+		}
+	}
+}
