@@ -16,6 +16,9 @@ import (
 // the input's length first, list nesting and the number of elements as
 // they are read, a string's length before it is copied, and the response's
 // materialised size (see MaterializedSize) element by element.
+//
+// codecs/json's Decode and UnmarshalJSON call it; most callers want
+// codecs/json, whose Codec carries the Limits.
 func DecodeJSON(data []byte, l Limits) (*GraphResponse, error) {
 	l, err := l.WithDefaults()
 	if err != nil {

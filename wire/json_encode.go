@@ -19,7 +19,9 @@ func (r *GraphResponse) MarshalJSON() ([]byte, error) { return AppendJSON(nil, r
 //
 // It fails for a response the canonical form cannot carry: a NaN or
 // infinite float, a query type or group kind outside the enumerations, or a
-// property named "type" or "id".
+// property named "type" or "id". It does not check Limits: codecs/json's
+// AppendEncode, which does, calls it, and so do MarshalJSON and the
+// codecs and tools that compare an encoding with canonical JSON.
 func AppendJSON(dst []byte, r *GraphResponse) ([]byte, error) {
 	if r == nil {
 		return dst, &EncodeError{Codec: "json", Msg: "nil response"}

@@ -243,6 +243,7 @@ func (g *Registry) LookupMediaType(mediaType string) (Codec, error) {
 // parsed media type typ (lower case, as mime.ParseMediaType gives it) with
 // the parameters params: the same type, and every parameter of params
 // equal to the codec's, except a charset of utf-8 on a text codec.
+// LookupMediaType uses it, and wirehttp for content negotiation.
 func MediaTypeMatches(info Info, typ string, params map[string]string) bool {
 	have, haveParams, err := mime.ParseMediaType(info.MediaType)
 	if err != nil || have != typ {

@@ -48,7 +48,7 @@ type LimitSuite struct {
 	// (testsupport.Bounded), under the case's Limits.
 	Decode []DecodeCase
 	// Encode are responses the encoder refuses, besides the suite's own
-	// (SharedEncodeCases).
+	// (sharedEncodeCases).
 	Encode []EncodeCase
 	// Scaling are input shapes whose decode time per byte must not grow
 	// with the input (see Scaling); they are decoded with MaxElements
@@ -109,7 +109,7 @@ func RunLimits(t *testing.T, s LimitSuite) {
 		}
 	})
 	t.Run("Encode", func(t *testing.T) {
-		for _, c := range append(SharedEncodeCases(), s.Encode...) {
+		for _, c := range append(sharedEncodeCases(), s.Encode...) {
 			t.Run(c.Name, func(t *testing.T) { s.encode(t, c) })
 		}
 	})
@@ -215,11 +215,11 @@ func (s LimitSuite) decode(t *testing.T, c DecodeCase) {
 	}
 }
 
-// SharedEncodeCases are the refusals every codec's encoder owes, whatever
+// sharedEncodeCases are the refusals every codec's encoder owes, whatever
 // its format: a list nested past MaxDepth, a string past MaxStringBytes,
 // a node of more properties than MaxElements, and an encoding longer than
 // MaxInputBytes.
-func SharedEncodeCases() []EncodeCase {
+func sharedEncodeCases() []EncodeCase {
 	one := func(props ...wire.Property) *wire.GraphResponse {
 		return &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Search, Nodes: []wire.Node{{Type: "N", ID: 1, Properties: props}}}
 	}
