@@ -6,4 +6,6 @@ import "github.com/graphwire/graphwire/wire"
 func encodeJSON(r *wire.GraphResponse) ([]byte, error) { return wire.AppendJSON(nil, r) }
 
 // decodeJSON reads canonical JSON under the default limits.
-func decodeJSON(data []byte) (*wire.GraphResponse, error) { return wire.DecodeJSON(data, wire.Limits{}) }
+func decodeJSON(data []byte) (*wire.GraphResponse, error) {
+	return wire.DecodeJSON(data, wire.Limits{})
+}
