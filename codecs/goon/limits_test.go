@@ -11,10 +11,6 @@ import (
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
-// maxErrorLen bounds the text of any decode error: a position, a sentence
-// and at most a ~64-byte excerpt of the input.
-const maxErrorLen = wiretest.MaxErrorLen
-
 // wantDecodeError checks that err is a one-line, bounded goon
 // *wire.DecodeError at line (or, when line is 0, at an offset) containing
 // msg, and, when limit is set, that it names that Limits field.
