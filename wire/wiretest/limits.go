@@ -6,11 +6,11 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
-	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -44,8 +44,9 @@ type LimitSuite struct {
 	TextInput  map[string][]byte
 	ReencodeLF bool
 
-	// Decode are inputs decoded, each in bounded time and memory
-	// (testsupport.Bounded), under the case's Limits.
+	// Decode are inputs decoded, each in bounded time and memory and
+	// checked as DecodeHostile checks any input (default Bounds), under
+	// the case's Limits.
 	Decode []DecodeCase
 	// Encode are responses the encoder refuses, besides the suite's own
 	// (sharedEncodeCases).
@@ -196,9 +197,12 @@ func (s LimitSuite) decode(t *testing.T, c DecodeCase) {
 	if c.Build != nil {
 		in = c.Build()
 	}
-	var r *wire.GraphResponse
-	var err error
-	testsupport.Bounded(t, len(in), func() { r, err = codec.Decode(in) })
+	out, bad := DecodeHostile(codec, in, Bounds{})
+	if bad != nil {
+		t.Fatalf("%v\ninput (%d bytes): %.200s", bad, len(in), Quote(in))
+	}
+	t.Logf("input %d bytes: %v, %d bytes allocated", len(in), out.Elapsed.Round(time.Millisecond), out.Alloc)
+	r, err := out.Response, out.Err
 	if c.Msg == "" && c.Limit == "" {
 		if err != nil {
 			t.Fatal(err)
