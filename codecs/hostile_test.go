@@ -41,7 +41,7 @@ func TestHostileRegressions(t *testing.T) {
 			continue
 		}
 		t.Run(r.codec+"/"+r.name, func(t *testing.T) {
-			if _, err := wiretest.DecodeHostile(c, r.data, wiretest.Limits{}); err != nil {
+			if _, err := wiretest.DecodeHostile(c, r.data, wiretest.Bounds{}); err != nil {
 				t.Errorf("%v\ninput: %s", err, wiretest.Quote(r.data))
 			}
 		})

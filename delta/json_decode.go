@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -125,9 +126,9 @@ func describe(t json.Token) string {
 		}
 		return strconv.Quote(v.String())
 	case string:
-		return "the string " + wire.Excerpt(v)
+		return "the string " + textwire.Excerpt(v)
 	case json.Number:
-		return "the number " + wire.Excerpt(string(v))
+		return "the number " + textwire.Excerpt(string(v))
 	case bool:
 		return strconv.FormatBool(v)
 	case nil:
@@ -159,7 +160,7 @@ func (r *reader) object(what string, fn func(key string, off int64) error) error
 		key, _ := t.(string)
 		for _, s := range seen {
 			if s == key {
-				return r.fail(off, what+": duplicate key "+wire.Excerpt(key))
+				return r.fail(off, what+": duplicate key "+textwire.Excerpt(key))
 			}
 		}
 		seen = append(seen, key)
@@ -221,7 +222,7 @@ func (r *reader) integer(what string) (int64, int64, error) {
 	}
 	i, err := strconv.ParseInt(string(n), 10, 64)
 	if err != nil {
-		return 0, off, r.fail(off, what+": expected an integer within int64, found "+wire.Excerpt(string(n)))
+		return 0, off, r.fail(off, what+": expected an integer within int64, found "+textwire.Excerpt(string(n)))
 	}
 	return i, off, nil
 }
@@ -248,7 +249,7 @@ func (r *reader) id(what string) (int64, error) {
 	}
 	i, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || s == "" || s[0] == '+' {
-		return 0, r.fail(off, what+": expected an id, a string of decimal digits within int64, found "+wire.Excerpt(s))
+		return 0, r.fail(off, what+": expected an id, a string of decimal digits within int64, found "+textwire.Excerpt(s))
 	}
 	return i, nil
 }
@@ -261,13 +262,13 @@ func (r *reader) hash(what string) (Hash, error) {
 	}
 	h, err := ParseHash(s)
 	if err != nil {
-		return h, r.fail(off, what+`: expected "sha256:" and 64 lowercase hex digits, found `+wire.Excerpt(s))
+		return h, r.fail(off, what+`: expected "sha256:" and 64 lowercase hex digits, found `+textwire.Excerpt(s))
 	}
 	return h, nil
 }
 
 func (r *reader) unknown(what, key string, off int64) error {
-	return r.fail(off, what+": unknown key "+wire.Excerpt(key))
+	return r.fail(off, what+": unknown key "+textwire.Excerpt(key))
 }
 
 func (r *reader) missing(what, key string, off int64) error {

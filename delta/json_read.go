@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -56,7 +57,7 @@ func (r *reader) delta() (*Delta, error) {
 						return nil
 					}
 				}
-				return r.fail(off, "set["+strconv.Itoa(i)+"]: expected columns, group_columns or pagination, found "+wire.Excerpt(name))
+				return r.fail(off, "set["+strconv.Itoa(i)+"]: expected columns, group_columns or pagination, found "+textwire.Excerpt(name))
 			})
 		case "nodes":
 			err = r.nodeOps(&d.Nodes, &changedN, &nodeAt)

@@ -89,6 +89,16 @@
 // text, decoding to the same response; for the canonical bytes themselves
 // use AppendJSON, EncodeJSONTo or a json.Encoder with SetEscapeHTML(false).
 //
+// The reader and writer live in this package, not in codecs/json, because
+// MarshalJSON and UnmarshalJSON need them and codecs/json imports wire: Go
+// forbids the cycle. Their files: json_encode.go (the writer),
+// json_scan.go (the scanner: objects, arrays, strings, error builders),
+// json_decode.go (the response's schema: which keys, which types),
+// json_decode_values.go (values, numbers, ids) and json_methods.go (the
+// encoding/json methods and EncodeJSONTo). Escaping, the string scanner,
+// floats, integers and error excerpts come from internal/textwire, the
+// text toolkit every text codec shares.
+//
 // ValueOf builds a Value from ordinary Go values (nil, bools, integers of
 // every kind, floats, strings, json.Number, slices and arrays of these) and
 // refuses, with a *ValueOfError naming the type and the place, what a

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/graphwire/graphwire/internal/textwire"
 )
 
 // MarshalJSON returns the canonical JSON of r (see AppendJSON), so that
@@ -17,7 +19,9 @@ func (r *GraphResponse) MarshalJSON() ([]byte, error) { return AppendJSON(nil, r
 //
 // It fails for a response the canonical form cannot carry: a NaN or
 // infinite float, a query type or group kind outside the enumerations, or a
-// property named "type" or "id".
+// property named "type" or "id". It does not check Limits: codecs/json's
+// AppendEncode, which does, calls it, and so do MarshalJSON and the
+// codecs and tools that compare an encoding with canonical JSON.
 func AppendJSON(dst []byte, r *GraphResponse) ([]byte, error) {
 	if r == nil {
 		return dst, &EncodeError{Codec: "json", Msg: "nil response"}
@@ -331,7 +335,7 @@ func (e *encoder) value(v Value) bool {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return false
 		}
-		e.b = AppendJSONFloat(e.b, f)
+		e.b = textwire.AppendFloat(e.b, f)
 	case KindString:
 		e.str(v.Str())
 	case KindList:
@@ -349,90 +353,28 @@ func (e *encoder) value(v Value) bool {
 	return true
 }
 
-// AppendJSONFloat appends f in canonical form: the shortest decimal that reads
-// back as f, in exponent form outside 1e-6 ≤ |f| < 1e21 exactly as
-// encoding/json writes it, with ".0" appended when the result would
-// otherwise read as an integer. f must be finite.
-func AppendJSONFloat(dst []byte, f float64) []byte {
-	abs := math.Abs(f)
-	format := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	start := len(dst)
-	dst = strconv.AppendFloat(dst, f, format, -1, 64)
-	if format == 'e' {
-		// Clean up e-09 to e-9, as encoding/json does.
-		n := len(dst)
-		if n-start >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
-			dst[n-2] = dst[n-1]
-			dst = dst[:n-1]
-		}
-		return dst
-	}
-	for _, c := range dst[start:] {
-		if c == '.' {
-			return dst
-		}
-	}
-	return append(dst, ".0"...)
-}
+// AppendJSONFloat appends f as canonical JSON writes a float: the shortest
+// decimal that reads back as f, in exponent form outside 1e-6 ≤ |f| < 1e21
+// exactly as encoding/json writes it, with ".0" appended when the result
+// would otherwise read as an integer. f must be finite. The rule is
+// textwire.AppendFloat's; this name is for code outside the module that
+// writes canonical JSON by hand, and for codecs/json, delta and the
+// scorecard, which write pieces of it.
+func AppendJSONFloat(dst []byte, f float64) []byte { return textwire.AppendFloat(dst, f) }
 
-const hex = "0123456789abcdef"
+// AppendJSONString appends s as a canonical JSON string: only '"', '\\' and
+// control characters escaped, invalid UTF-8 replaced by U+FFFD (the rule
+// table textwire.JSON). Its callers are codecs/json, delta and the
+// scorecard, which write pieces of canonical JSON.
+func AppendJSONString(dst []byte, s string) []byte { return textwire.JSON.AppendQuoted(dst, s) }
 
-// safeASCII[c] is true for the ASCII bytes written as they are.
+func (e *encoder) str(s string) { e.b = textwire.JSON.AppendQuoted(e.b, s) }
+
+// safeASCII[c] is true for the ASCII bytes canonical JSON writes as they
+// are, read from textwire.JSON's rule; the Meter counts lengths with it.
 var safeASCII = func() (t [utf8.RuneSelf]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
+	for c := range t {
+		t[c] = textwire.JSON.Plain(string(rune(c)))
 	}
 	return t
 }()
-
-// AppendJSONString appends s as a canonical JSON string: only '"', '\\' and
-// control characters escaped, invalid UTF-8 replaced by U+FFFD.
-func AppendJSONString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if safeASCII[c] {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, "\ufffd"...)
-			i++
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
-func (e *encoder) str(s string) { e.b = AppendJSONString(e.b, s) }

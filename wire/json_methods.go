@@ -130,7 +130,8 @@ const streamChunk = 32 << 10
 //
 // The check is a first encoding pass whose output is discarded chunk by
 // chunk, so streaming costs about twice AppendJSON's time for memory that
-// stays bounded.
+// stays bounded. codecs/json's Codec.EncodeTo calls it, as may any
+// server that streams canonical JSON.
 func EncodeJSONTo(w io.Writer, r *GraphResponse) error {
 	if r == nil {
 		return &EncodeError{Codec: "json", Msg: "nil response"}

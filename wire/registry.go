@@ -243,6 +243,7 @@ func (g *Registry) LookupMediaType(mediaType string) (Codec, error) {
 // parsed media type typ (lower case, as mime.ParseMediaType gives it) with
 // the parameters params: the same type, and every parameter of params
 // equal to the codec's, except a charset of utf-8 on a text codec.
+// LookupMediaType uses it, and wirehttp for content negotiation.
 func MediaTypeMatches(info Info, typ string, params map[string]string) bool {
 	have, haveParams, err := mime.ParseMediaType(info.MediaType)
 	if err != nil || have != typ {
@@ -328,17 +329,17 @@ func (g *Registry) DecodeFrom(name string, rd io.Reader) (*GraphResponse, error)
 	if err != nil {
 		return nil, err
 	}
-	data, err := ReadLimited(c.Info().Name, rd, g.Limits().MaxInputBytes)
+	data, err := readLimited(c.Info().Name, rd, g.Limits().MaxInputBytes)
 	if err != nil {
 		return nil, err
 	}
 	return c.Decode(data)
 }
 
-// ReadLimited reads rd to its end, refusing a stream longer than max bytes
+// readLimited reads rd to its end, refusing a stream longer than max bytes
 // with a *DecodeError for codec that matches ErrLimit. It never buffers more
 // than max+1 bytes.
-func ReadLimited(codec string, rd io.Reader, max int64) ([]byte, error) {
+func readLimited(codec string, rd io.Reader, max int64) ([]byte, error) {
 	var buf bytes.Buffer
 	n, err := buf.ReadFrom(io.LimitReader(rd, max+1))
 	if err != nil {

@@ -31,7 +31,8 @@ type Sniffer interface {
 }
 
 // SniffLen is how many leading bytes Sniff looks at: it costs the same on
-// any input, however long.
+// any input, however long. A codec's Sniff method and its tests may rely
+// on seeing no more.
 const SniffLen = 512
 
 // Sniff names the registered codecs data may be encoded in, most likely
@@ -70,7 +71,8 @@ func Sniff(data []byte) []Guess { return defaultRegistry.Sniff(data) }
 // tab, CR, LF), and whether prefix reads as text: valid UTF-8 without
 // control characters other than tab, CR and LF. A rune cut off at the end
 // of prefix is allowed, since a prefix may end anywhere. The result shares
-// prefix's bytes.
+// prefix's bytes. The text codecs' Sniff methods (json, goon, toon)
+// call it.
 func SniffText(prefix []byte) (text []byte, ok bool) {
 	p := bytes.TrimPrefix(prefix, []byte("\uFEFF"))
 	for i := 0; i < len(p); {

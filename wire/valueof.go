@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/graphwire/graphwire/internal/textwire"
 )
 
 // ValueOf builds a Value from an ordinary Go value, as encoding/json would
@@ -352,7 +354,7 @@ func numberValue(n json.Number, path string) (Value, error) {
 		}
 		return Float(f), nil
 	}
-	i, ok := parseInt(d.data)
+	i, ok := textwire.ParseInt(d.data)
 	if !ok {
 		return Value{}, bad("integer out of int64 range")
 	}

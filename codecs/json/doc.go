@@ -113,4 +113,15 @@
 // AppendEncode knows the length of its output before writing it (the
 // materialised size), so an encoding past MaxInputBytes is refused
 // without being written.
+//
+// # Where the code is
+//
+// This package is the codec: its name, options, limits, registration,
+// detection and streaming (codec.go, encode.go, decode.go, sniff.go). The
+// canonical JSON reader and writer it calls are wire.DecodeJSON and
+// wire.AppendJSON, in package wire (json_*.go there, with their tests),
+// because wire's own GraphResponse.MarshalJSON and UnmarshalJSON need them
+// and wire cannot import this package (codecs/json imports wire; Go
+// forbids the cycle). Escaping, number formatting and error excerpts are
+// internal/textwire's, shared by every text codec.
 package json

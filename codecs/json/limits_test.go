@@ -2,6 +2,7 @@ package json_test
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,13 +20,28 @@ func small(t *testing.T, l wire.Limits) *json.Codec {
 	return c
 }
 
-// TestDecodeLimits decodes inputs at each limit, which succeed, and one
-// step past, which fail with a positioned error naming the limit.
-func TestDecodeLimits(t *testing.T) {
+// TestLimits runs the shared hostile-input and limit suite
+// (wiretest.RunLimits) over JSON inputs: each limit accepts what is at it
+// and refuses one step past it with an error at the offset where it was
+// passed; a byte order mark reads as nothing; the encoder refuses what
+// the decoder would.
+func TestLimits(t *testing.T) {
 	l := wire.Limits{MaxInputBytes: 4096, MaxDepth: 3, MaxElements: 4, MaxStringBytes: 10, MaxMaterializedBytes: 2000}
-	c := small(t, l)
 	doc := func(nodes string) string {
 		return `{"format_version":"1","query_type":"search","nodes":[` + nodes + `],"edges":[]}`
+	}
+	s := wiretest.LimitSuite{
+		Codec:      "json",
+		New:        func(l wire.Limits) (wire.Codec, error) { return json.New(json.Options{Limits: l}) },
+		TextInput:  map[string][]byte{},
+		ReencodeLF: true,
+	}
+	for i := range 4 {
+		b, err := json.Encode(wiretest.Response().Example(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.TextInput["example"+strconv.Itoa(i)] = b
 	}
 	// Offsets: the documents' nodes start at 53; a node's fourth key at 74
 	// and its value at 78.
@@ -55,27 +71,55 @@ func TestDecodeLimits(t *testing.T) {
 		{"long input", doc(`{"type":"T","id":"1","s":"` + strings.Repeat(" ", 4096) + `"}`), "MaxInputBytes", 4096},
 		{"materialised", doc(strings.Repeat(`{"type":"T","id":"1","a":[1e5,1e5,1e5,1e5]},`, 3) + `{"type":"T","id":"1","a":[1e5,1e5,1e5,1e5]}`), "", 0},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			r, err := c.Decode([]byte(tc.in))
-			if tc.limit == "" {
-				if err != nil {
-					t.Fatalf("Decode: %v", err)
-				}
-				// Symmetry: what the decoder accepts, the encoder writes.
-				if _, err := c.AppendEncode(nil, r); err != nil {
+		c := wiretest.DecodeCase{Name: tc.name, In: []byte(tc.in), Limits: l, Limit: tc.limit}
+		if tc.limit == "" {
+			// Symmetry: what the decoder accepts, the encoder writes.
+			c.Check = func(t *testing.T, r *wire.GraphResponse) {
+				if _, err := small(t, l).AppendEncode(nil, r); err != nil {
 					t.Fatalf("AppendEncode of a decoded response: %v", err)
 				}
-				return
 			}
-			var de *wire.DecodeError
-			if !errors.As(err, &de) || de.Limit != tc.limit || !errors.Is(err, wire.ErrLimit) {
-				t.Fatalf("Decode = %v, want a *wire.DecodeError with Limit %s", err, tc.limit)
+		} else {
+			c.CheckErr = func(t *testing.T, de *wire.DecodeError) {
+				if de.Offset != tc.offset {
+					t.Errorf("offset %d, want %d (%v)", de.Offset, tc.offset, de)
+				}
 			}
-			if de.Offset != tc.offset {
-				t.Errorf("offset %d, want %d (%v)", de.Offset, tc.offset, err)
-			}
-		})
+		}
+		s.Decode = append(s.Decode, c)
 	}
+	// Time per byte does not grow with the input for long objects of
+	// escaped values, distinct or repeated keys, and long arrays.
+	props := func(n int, distinct bool) []byte {
+		var b strings.Builder
+		b.WriteString(`{"format_version":"1","query_type":"search","nodes":[{"type":"T","id":"1"`)
+		for i := range n {
+			b.WriteString(`,"k`)
+			if distinct || i < 20 {
+				b.WriteString(strconv.Itoa(i))
+			}
+			b.WriteString(`":"\n"`)
+		}
+		b.WriteString(`}],"edges":[]}`)
+		return []byte(b.String())
+	}
+	s.Scaling = []wiretest.ScalingShape{
+		{Name: "properties", Build: func(n int) []byte { return props(n/12, true) }},
+		{Name: "repeated_keys", Build: func(n int) []byte { return props(n/10, false) }},
+		{Name: "edges", Build: func(n int) []byte {
+			var b strings.Builder
+			b.WriteString(`{"format_version":"1","query_type":"search","nodes":[],"edges":[`)
+			for i := range n / 70 {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(`{"from":"A","from_id":"` + strconv.Itoa(i) + `","to":"B","to_id":"1","type":"R"}`)
+			}
+			b.WriteString(`]}`)
+			return []byte(b.String())
+		}},
+	}
+	wiretest.RunLimits(t, s)
 }
 
 // TestDecodeMaterializedSize: a response decodes under a MaxMaterializedBytes
@@ -101,21 +145,6 @@ func TestDecodeMaterializedSize(t *testing.T) {
 	}
 }
 
-func TestDecodeByteOrderMark(t *testing.T) {
-	r := wiretest.Response().Example(4)
-	b, err := json.Encode(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := json.Decode(append([]byte("\ufeff"), b...))
-	if err != nil {
-		t.Fatalf("Decode with a BOM: %v", err)
-	}
-	if d := wiretest.Diff(r, got, wire.Exact); d != "" {
-		t.Errorf("with a BOM (-want +got):\n%s", d)
-	}
-}
-
 // TestErrorsQuoteLittle: an error about a huge key or number quotes at most
 // 64 bytes of it.
 func TestErrorsQuoteLittle(t *testing.T) {
@@ -138,33 +167,5 @@ func TestErrorsQuoteLittle(t *testing.T) {
 		if msg := err.Error(); len(msg) > 200 {
 			t.Errorf("%s: a %d-byte error message: %.300s", name, len(msg), msg)
 		}
-	}
-}
-
-// TestEncodeSymmetry: the encoder refuses, with a *wire.EncodeError naming
-// the path, a response its own decoder would refuse, and an encoding
-// longer than MaxInputBytes.
-func TestEncodeSymmetry(t *testing.T) {
-	c := small(t, wire.Limits{MaxDepth: 2, MaxInputBytes: 200})
-	deep := wire.ListOf(wire.ListOf(wire.ListOf()))
-	r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Search, Nodes: []wire.Node{{Type: "T", ID: 1, Properties: []wire.Property{wire.Prop("l", deep)}}}}
-	_, err := c.AppendEncode(nil, r)
-	var ee *wire.EncodeError
-	if !errors.As(err, &ee) || ee.Limit != "MaxDepth" || ee.Path != "nodes[0].properties.l[0][0]" || ee.Codec != "json" {
-		t.Fatalf("AppendEncode = %v, want a MaxDepth *wire.EncodeError at nodes[0].properties.l[0][0]", err)
-	}
-	r.Nodes[0].Properties[0].Value = wire.String(strings.Repeat("x", 200))
-	dst := []byte("prefix")
-	out, err := c.AppendEncode(dst, r)
-	if !errors.As(err, &ee) || ee.Limit != "MaxInputBytes" || string(out) != "prefix" {
-		t.Fatalf("AppendEncode = %q, %v; want dst unchanged and a MaxInputBytes *wire.EncodeError", out, err)
-	}
-	r.Nodes[0].Properties[0].Value = wire.String("x")
-	b, err := c.AppendEncode(nil, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Decode(b); err != nil {
-		t.Fatalf("decoding its own output: %v", err)
 	}
 }

@@ -1,48 +1,36 @@
 package toon_test
 
 import (
-	"bytes"
 	"errors"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/codecs/toon"
-	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
 // maxErrorLen bounds the text of any decode error: a position, a sentence
 // and at most a ~64-byte excerpt of the input.
-const maxErrorLen = 300
+const maxErrorLen = wiretest.MaxErrorLen
 
 // wantDecodeError checks that err is a one-line, bounded toon
 // *wire.DecodeError at line (0: any line; -1: an offset, no line)
 // containing msg and naming limit ("" for none).
 func wantDecodeError(t *testing.T, err error, line int, msg, limit string) {
 	t.Helper()
-	var de *wire.DecodeError
-	if !errors.As(err, &de) {
-		t.Fatalf("error %v (%T) is not a *wire.DecodeError", err, err)
+	switch line {
+	case 0:
+		line = wiretest.AnyLine
+	case -1:
+		line = 0
 	}
-	text := err.Error()
-	if len(text) > maxErrorLen || strings.ContainsAny(text, "\n\r") {
-		t.Errorf("error is %d bytes or more than one line: %.400q", len(text), text)
-	}
-	lineOK := de.Line == line || (line == 0 && de.Line > 0) || (line < 0 && de.Line == 0)
-	if de.Codec != "toon" || !lineOK || !strings.Contains(text, msg) {
-		t.Errorf("error %.400q (line %d)\nwant line %d containing %q", text, de.Line, line, msg)
-	}
-	if de.Limit != limit || (limit != "") != errors.Is(err, wire.ErrLimit) {
-		t.Errorf("error %.200q names limit %q, want %q", text, de.Limit, limit)
-	}
+	wiretest.WantDecodeError(t, err, "toon", line, msg, limit)
 }
 
 func mustCodec(t testing.TB, l wire.Limits) *toon.Codec {
@@ -54,69 +42,10 @@ func mustCodec(t testing.TB, l wire.Limits) *toon.Codec {
 	return c
 }
 
-// TestGraphTextInput: the golden documents read the same with a leading
-// byte order mark and with CRLF line ends.
-func TestGraphTextInput(t *testing.T) {
-	files, err := filepath.Glob("testdata/graph/*.toon")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden documents (%v)", err)
-	}
-	for _, f := range files {
-		text, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := toon.Decode(text)
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		crlf := bytes.ReplaceAll(text, []byte("\n"), []byte("\r\n"))
-		for name, in := range map[string][]byte{
-			"bom":      append([]byte("\xef\xbb\xbf"), text...),
-			"crlf":     crlf,
-			"bom_crlf": append([]byte("\xef\xbb\xbf"), crlf...),
-		} {
-			got, err := toon.Decode(in)
-			if err != nil {
-				t.Errorf("%s/%s: %v", filepath.Base(f), name, err)
-				continue
-			}
-			if diff := cmp.Diff(want, got, wiretest.CmpOptions(wire.Exact)...); diff != "" {
-				t.Errorf("%s/%s: decoded differently:\n%s", filepath.Base(f), name, diff)
-			}
-		}
-	}
-}
-
 // graphDoc is a search response document around the given nodes section
 // lines.
 func graphDoc(nodes ...string) string {
 	return "format_version: \"1\"\nquery_type: search\n" + strings.Join(nodes, "\n") + "\nedges[0]:\n"
-}
-
-// TestHostileDeclaredCount: an array header declaring a vast count fails
-// at the header, before any row is read; under the limit, the rows it
-// declares reserve nothing the input does not hold.
-func TestHostileDeclaredCount(t *testing.T) {
-	blank := strings.Repeat("\n", 60<<20)
-	for _, c := range []struct {
-		name       string
-		in         string
-		line       int
-		msg, limit string
-	}{
-		{"230MB", "nodes:\n  N[999999999]{id}:\n" + strings.Repeat("\n", 230<<20), -1, "longer than the limit of 67108864", "MaxInputBytes"},
-		{"count_past_MaxElements", graphDoc("nodes:", "  N[999999999]{id}:"+blank), 4, "an array of 999999999 values, more than the limit of 1048576", "MaxElements"},
-		{"edges_past_MaxElements", "format_version: \"1\"\nquery_type: search\nedges[999999999]{from,from_id,to,to_id,type}:" + blank, 3, "more than the limit", "MaxElements"},
-		{"count_at_MaxElements", graphDoc("nodes:", "  N[1048576]{id}:", "    1"+blank), 0, "tabular array declares 1048576 rows but has 1", ""},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			in := []byte(c.in)
-			var err error
-			testsupport.Bounded(t, len(in), func() { _, err = toon.Decode(in) })
-			wantDecodeError(t, err, c.line, c.msg, c.limit)
-		})
-	}
 }
 
 // escapedList writes an inline array of n quoted values holding an escape.
@@ -149,55 +78,94 @@ func tableRow(n int) string {
 	return graphDoc("nodes:", "  N[1]{"+h.String()+"}:", "    "+r.String())
 }
 
-// TestHostileQuadratic: long lines of escaped values, and objects of many
-// keys (distinct or repeated), decode in time and memory linear in the
-// input.
-func TestHostileQuadratic(t *testing.T) {
-	for _, n := range []int{40_000, 160_000} {
-		cases := []struct {
-			name string
-			in   string
-			err  string
-		}{
-			{"inline_list", graphDoc("nodes:", "  N[1]:", "    - id: 1", "      l"+escapedList(n)), ""},
-			{"table_row", tableRow(n), ""},
-			{"node_keys", graphDoc("nodes:", "  N[1]:", "    - id: 1", strings.TrimSuffix(keyLines(n, true, "      "), "\n")), ""},
-			// Past 24 distinct keys a repeat is found once the object is
-			// read: the worst case for repeated keys.
-			{"node_keys_repeated", graphDoc("nodes:", "  N[1]:", "    - id: 1", strings.TrimSuffix(keyLines(24, true, "      ")+keyLines(n, false, "      "), "\n")), "duplicate key \"k\""},
+// TestLimits runs the shared hostile-input and limit suite
+// (wiretest.RunLimits) over TOON inputs.
+func TestLimits(t *testing.T) {
+	files, err := filepath.Glob("testdata/graph/*.toon")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden documents (%v)", err)
+	}
+	s := wiretest.LimitSuite{
+		Codec:     "toon",
+		New:       func(l wire.Limits) (wire.Codec, error) { return toon.New(toon.Options{Limits: l}) },
+		TextInput: map[string][]byte{},
+		// The text stays within MaxDepth+8 times the canonical JSON.
+		Written: func(t *rapid.T, l wire.Limits, r *wire.GraphResponse, text []byte) {
+			if js, err := wire.AppendJSON(nil, r); err == nil && len(text) > (l.MaxDepth+8)*len(js) {
+				t.Fatalf("TOON %d bytes, JSON %d", len(text), len(js))
+			}
+		},
+	}
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
 		}
-		for _, c := range cases {
-			t.Run(strconv.Itoa(n)+"/"+c.name, func(t *testing.T) {
-				in := []byte(c.in)
-				var r *wire.GraphResponse
-				var err error
-				testsupport.Bounded(t, len(in), func() { r, err = toon.Decode(in) })
-				if c.err != "" {
-					wantDecodeError(t, err, 0, c.err, "")
-					return
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(r.Nodes) != 1 {
-					t.Fatalf("%d nodes", len(r.Nodes))
-				}
-			})
-		}
+		s.TextInput[filepath.Base(f)] = text
+	}
+	s.Decode = append(s.Decode, limitDeclaredCountCases()...)
+	s.Decode = append(s.Decode, limitQuadraticCases()...)
+	s.Decode = append(s.Decode, limitErrorTextCases()...)
+	s.Decode = append(s.Decode, limitDecodeCases()...)
+	s.Decode = append(s.Decode, limitSharedNameCases()...)
+	s.Scaling = limitScalingShapes()
+	wiretest.RunLimits(t, s)
+}
+
+// limitDeclaredCountCases: an array header declaring a vast count fails
+// at the header, before any row is read; under the limit, the rows it
+// declares reserve nothing the input does not hold.
+func limitDeclaredCountCases() []wiretest.DecodeCase {
+	blank := func() string { return strings.Repeat("\n", 60<<20) }
+	return []wiretest.DecodeCase{
+		{Name: "count/230MB", Build: func() []byte {
+			return []byte("nodes:\n  N[999999999]{id}:\n" + strings.Repeat("\n", 230<<20))
+		}, Line: 0, Msg: "longer than the limit of 67108864", Limit: "MaxInputBytes"},
+		{Name: "count/past_MaxElements", Build: func() []byte { return []byte(graphDoc("nodes:", "  N[999999999]{id}:"+blank())) },
+			Line: 4, Msg: "an array of 999999999 values, more than the limit of 1048576", Limit: "MaxElements"},
+		{Name: "count/edges_past_MaxElements", Build: func() []byte {
+			return []byte("format_version: \"1\"\nquery_type: search\nedges[999999999]{from,from_id,to,to_id,type}:" + blank())
+		}, Line: 3, Msg: "more than the limit", Limit: "MaxElements"},
+		{Name: "count/at_MaxElements", Build: func() []byte { return []byte(graphDoc("nodes:", "  N[1048576]{id}:", "    1"+blank())) },
+			Line: wiretest.AnyLine, Msg: "tabular array declares 1048576 rows but has 1"},
 	}
 }
 
-// TestHostileErrorText: errors about very long keys, names and tokens
+// limitQuadraticCases: long lines of escaped values, and objects of many
+// keys (distinct or repeated), decode in time and memory linear in the
+// input.
+func limitQuadraticCases() []wiretest.DecodeCase {
+	oneNode := func(t *testing.T, r *wire.GraphResponse) {
+		if len(r.Nodes) != 1 {
+			t.Fatalf("%d nodes", len(r.Nodes))
+		}
+	}
+	var cases []wiretest.DecodeCase
+	for _, n := range []int{40_000, 160_000} {
+		name := "quadratic/" + strconv.Itoa(n) + "/"
+		cases = append(cases,
+			wiretest.DecodeCase{Name: name + "inline_list", In: []byte(graphDoc("nodes:", "  N[1]:", "    - id: 1", "      l"+escapedList(n))), Check: oneNode},
+			wiretest.DecodeCase{Name: name + "table_row", In: []byte(tableRow(n)), Check: oneNode},
+			wiretest.DecodeCase{Name: name + "node_keys", In: []byte(graphDoc("nodes:", "  N[1]:", "    - id: 1", strings.TrimSuffix(keyLines(n, true, "      "), "\n"))), Check: oneNode},
+			// Past 24 distinct keys a repeat is found once the object is
+			// read: the worst case for repeated keys.
+			wiretest.DecodeCase{Name: name + "node_keys_repeated", In: []byte(graphDoc("nodes:", "  N[1]:", "    - id: 1", strings.TrimSuffix(keyLines(24, true, "      ")+keyLines(n, false, "      "), "\n"))),
+				Line: wiretest.AnyLine, Msg: "duplicate key \"k\""},
+		)
+	}
+	return cases
+}
+
+// limitErrorTextCases: errors about very long keys, names and tokens
 // quote at most a short excerpt of them.
-func TestHostileErrorText(t *testing.T) {
+func limitErrorTextCases() []wiretest.DecodeCase {
 	long := strings.Repeat("x", 1<<20)
-	// The reproducer's size: a 50 MB key, in a document past the default
-	// MaxInputBytes, and under a larger limit.
-	huge := []byte(strings.Repeat("k", 50<<20) + ": 1\n")
-	var err error
-	roomy := mustCodec(t, wire.Limits{MaxInputBytes: 256 << 20, MaxStringBytes: 128 << 20})
-	testsupport.Bounded(t, len(huge), func() { _, err = roomy.Decode(huge) })
-	wantDecodeError(t, err, 1, `unknown field`, "")
+	cases := []wiretest.DecodeCase{
+		// The reproducer's size: a 50 MB key, in a document past the
+		// default MaxInputBytes, and under a larger limit.
+		{Name: "text/huge_key", Build: func() []byte { return []byte(strings.Repeat("k", 50<<20) + ": 1\n") },
+			Limits: wire.Limits{MaxInputBytes: 256 << 20, MaxStringBytes: 128 << 20}, Line: 1, Msg: "unknown field"},
+	}
 	for _, c := range []struct {
 		name string
 		in   string
@@ -211,17 +179,15 @@ func TestHostileErrorText(t *testing.T) {
 		{"string_value", graphDoc("nodes:", "  N[1]:", "    - id: "+long), "expected an integer, found string"},
 		{"query_type", "format_version: \"1\"\nquery_type: " + long + "\n", "unknown query type"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := toon.Decode([]byte(c.in))
-			wantDecodeError(t, err, 0, c.msg, "")
-		})
+		cases = append(cases, wiretest.DecodeCase{Name: "text/" + c.name, In: []byte(c.in), Line: wiretest.AnyLine, Msg: c.msg})
 	}
+	return cases
 }
 
-// TestGraphDecodeLimits: each limit refuses, with a positioned error
-// naming it, one step past it, and accepts what is at it.
-func TestGraphDecodeLimits(t *testing.T) {
-	deep := func(d int) string {
+// limitDecodeCases: each limit refuses, with a positioned error naming
+// it, one step past it, and accepts what is at it.
+func limitDecodeCases() []wiretest.DecodeCase {
+	deep := func(d int) []byte {
 		// A property holding a list nested d deep, in list form.
 		lines := []string{"nodes:", "  N[1]:", "    - id: 1", "      l[1]:"}
 		ind := "        "
@@ -230,64 +196,84 @@ func TestGraphDecodeLimits(t *testing.T) {
 			ind += "  "
 		}
 		lines = append(lines, ind+"- 7")
-		return graphDoc(lines...)
+		return []byte(graphDoc(lines...))
 	}
-	c := mustCodec(t, wire.Limits{MaxDepth: 4, MaxElements: 3, MaxStringBytes: 8, MaxMaterializedBytes: 400})
+	small := wire.Limits{MaxDepth: 4, MaxElements: 3, MaxStringBytes: 8, MaxMaterializedBytes: 400}
+	cases := []wiretest.DecodeCase{}
 	for _, tc := range []struct {
 		name  string
-		in    string
+		in    []byte
 		limit string // "" for success
 	}{
 		{"depth_at", deep(4), ""},
 		{"depth_past", deep(5), "MaxDepth"},
 		{"depth_far_past", deep(40), "MaxDepth"},
-		{"elements_at", graphDoc("nodes:", "  N[3]{id}:", "    1", "    2", "    3"), ""},
-		{"elements_past", graphDoc("nodes:", "  N[4]{id}:", "    1", "    2", "    3", "    4"), "MaxElements"},
-		{"nodes_over_groups", graphDoc("nodes:", "  N[2]{id}:", "    1", "    2", "  M[2]{id}:", "    1", "    2"), "MaxElements"},
-		{"inline_past", graphDoc("nodes:", "  N[1]:", "    - id: 1", "      l[4]: 1,2,3,4"), "MaxElements"},
-		{"properties_past", graphDoc("nodes:", "  N[1]:", "    - id: 1", "      a: 1", "      b: 1", "      c: 1", "      d: 1"), "MaxElements"},
-		{"string_at", graphDoc("nodes:", "  N[1]:", "    - id: 1", "      s: abcdefgh"), ""},
-		{"string_past", graphDoc("nodes:", "  N[1]:", "    - id: 1", "      s: abcdefghi"), "MaxStringBytes"},
-		{"quoted_past", graphDoc("nodes:", "  N[1]:", "    - id: 1", `      s: "abcdefgh\n"`), "MaxStringBytes"},
-		{"key_past", graphDoc("nodes:", "  N[1]:", "    - id: 1", "      abcdefghi: 1"), "MaxStringBytes"},
-		{"materialized_past", graphDoc("nodes:", "  N[3]{id,abcdefgh}:", "    1,abcdefgh", "    2,abcdefgh", "    3,abcdefgh"), ""},
+		{"elements_at", []byte(graphDoc("nodes:", "  N[3]{id}:", "    1", "    2", "    3")), ""},
+		{"elements_past", []byte(graphDoc("nodes:", "  N[4]{id}:", "    1", "    2", "    3", "    4")), "MaxElements"},
+		{"nodes_over_groups", []byte(graphDoc("nodes:", "  N[2]{id}:", "    1", "    2", "  M[2]{id}:", "    1", "    2")), "MaxElements"},
+		{"inline_past", []byte(graphDoc("nodes:", "  N[1]:", "    - id: 1", "      l[4]: 1,2,3,4")), "MaxElements"},
+		{"properties_past", []byte(graphDoc("nodes:", "  N[1]:", "    - id: 1", "      a: 1", "      b: 1", "      c: 1", "      d: 1")), "MaxElements"},
+		{"string_at", []byte(graphDoc("nodes:", "  N[1]:", "    - id: 1", "      s: abcdefgh")), ""},
+		{"string_past", []byte(graphDoc("nodes:", "  N[1]:", "    - id: 1", "      s: abcdefghi")), "MaxStringBytes"},
+		{"quoted_past", []byte(graphDoc("nodes:", "  N[1]:", "    - id: 1", `      s: "abcdefgh\n"`)), "MaxStringBytes"},
+		{"key_past", []byte(graphDoc("nodes:", "  N[1]:", "    - id: 1", "      abcdefghi: 1")), "MaxStringBytes"},
+		{"materialized_past", []byte(graphDoc("nodes:", "  N[3]{id,abcdefgh}:", "    1,abcdefgh", "    2,abcdefgh", "    3,abcdefgh")), ""},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := c.Decode([]byte(tc.in))
-			if tc.limit == "" {
-				if err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			wantDecodeError(t, err, 0, "", tc.limit)
-		})
+		line := wiretest.AnyLine
+		if tc.limit == "" {
+			line = 0
+		}
+		cases = append(cases, wiretest.DecodeCase{Name: "limits/" + tc.name, In: tc.in, Limits: small, Line: line, Limit: tc.limit})
 	}
-	tight := mustCodec(t, wire.Limits{MaxMaterializedBytes: 150})
-	in := graphDoc("nodes:", "  N[3]{id,abcdefgh}:", "    1,abcdefgh", "    2,abcdefgh", "    3,abcdefgh")
-	_, err := tight.Decode([]byte(in))
-	wantDecodeError(t, err, 0, "as canonical JSON", "MaxMaterializedBytes")
-	if _, err := toon.Decode([]byte(in)); err != nil {
-		t.Errorf("default limits: %v", err)
-	}
+	in := []byte(graphDoc("nodes:", "  N[3]{id,abcdefgh}:", "    1,abcdefgh", "    2,abcdefgh", "    3,abcdefgh"))
+	return append(cases,
+		wiretest.DecodeCase{Name: "limits/materialized_tight", In: in, Limits: wire.Limits{MaxMaterializedBytes: 150},
+			Line: wiretest.AnyLine, Msg: "as canonical JSON", Limit: "MaxMaterializedBytes"},
+		wiretest.DecodeCase{Name: "limits/materialized_default", In: in})
 }
 
-// TestHostileSharedNames: a table whose header holds a 60 KB field name,
+// limitSharedNameCases: a table whose header holds a 60 KB field name,
 // repeated by a million one-byte rows, is refused past
 // MaxMaterializedBytes rather than materialised.
-func TestHostileSharedNames(t *testing.T) {
-	name := strings.Repeat("k", 60_000)
-	const n = 1_000_000
-	var b strings.Builder
-	b.WriteString("format_version: \"1\"\nquery_type: search\nnodes:\n  N[" + strconv.Itoa(n) + "]{id," + name + "}:\n")
-	for i := range n {
-		b.WriteString("    " + strconv.Itoa(i) + ",1\n")
+func limitSharedNameCases() []wiretest.DecodeCase {
+	build := func() []byte {
+		name := strings.Repeat("k", 60_000)
+		const n = 1_000_000
+		var b strings.Builder
+		b.WriteString("format_version: \"1\"\nquery_type: search\nnodes:\n  N[" + strconv.Itoa(n) + "]{id," + name + "}:\n")
+		for i := range n {
+			b.WriteString("    " + strconv.Itoa(i) + ",1\n")
+		}
+		b.WriteString("edges[0]:\n")
+		return []byte(b.String())
 	}
-	b.WriteString("edges[0]:\n")
-	in := []byte(b.String())
-	var err error
-	testsupport.Bounded(t, len(in), func() { _, err = toon.Decode(in) })
-	wantDecodeError(t, err, 0, "as canonical JSON", "MaxMaterializedBytes")
+	return []wiretest.DecodeCase{{Name: "shared_names", Build: build, Line: wiretest.AnyLine, Msg: "as canonical JSON", Limit: "MaxMaterializedBytes"}}
+}
+
+// limitScalingShapes are the worst line shapes for decode time per byte.
+func limitScalingShapes() []wiretest.ScalingShape {
+	return []wiretest.ScalingShape{
+		{Name: "inline_list", Build: func(n int) []byte {
+			return []byte(graphDoc("nodes:", "  N[1]:", "    - id: 1", "      l"+escapedList(n/5)))
+		}},
+		{Name: "table_row", Build: func(n int) []byte { return []byte(tableRow(n / 10)) }},
+		{Name: "node_keys", Build: func(n int) []byte {
+			return []byte(graphDoc("nodes:", "  N[1]:", "    - id: 1", strings.TrimSuffix(keyLines(n/16, true, "      "), "\n")))
+		}},
+		{Name: "node_keys_repeated", Build: func(n int) []byte {
+			return []byte(graphDoc("nodes:", "  N[1]:", "    - id: 1", strings.TrimSuffix(keyLines(24, true, "      ")+keyLines(n/13, false, "      "), "\n")))
+		}},
+		{Name: "table_rows", Build: func(n int) []byte {
+			var b strings.Builder
+			rows := n / 12
+			b.WriteString("format_version: \"1\"\nquery_type: search\nnodes:\n  N[" + strconv.Itoa(rows) + "]{id,s}:\n")
+			for i := range rows {
+				b.WriteString("    " + strconv.Itoa(i) + ",\"\\n\"\n")
+			}
+			b.WriteString("edges[0]:\n")
+			return []byte(b.String())
+		}},
+	}
 }
 
 // deepList is a list nested d deep whose innermost list holds width empty
@@ -350,103 +336,5 @@ func TestOutputAmplification(t *testing.T) {
 				}
 			}
 		}
-	}
-}
-
-// TestGraphEncodeLimits: the encoder refuses, naming the limit and the
-// path and writing nothing, what its decoder would refuse.
-func TestGraphEncodeLimits(t *testing.T) {
-	one := func(props ...wire.Property) *wire.GraphResponse {
-		return &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Search, Nodes: []wire.Node{{Type: "N", ID: 1, Properties: props}}}
-	}
-	for _, c := range []struct {
-		name   string
-		limits wire.Limits
-		r      *wire.GraphResponse
-		limit  string
-		path   string
-	}{
-		{"depth", wire.Limits{MaxDepth: 2}, one(wire.Property{Key: "l", Value: deepList(3, 1)}), "MaxDepth", "nodes[0].properties.l[0][0]"},
-		{"string", wire.Limits{MaxStringBytes: 3}, one(wire.Property{Key: "s", Value: wire.String("abcd")}), "MaxStringBytes", "nodes[0].properties.s"},
-		{"elements", wire.Limits{MaxElements: 1}, one(wire.Property{Key: "a", Value: wire.Int(1)}, wire.Property{Key: "b", Value: wire.Int(1)}), "MaxElements", "nodes[0].properties"},
-		{"output", wire.Limits{MaxInputBytes: 50}, one(wire.Property{Key: "s", Value: wire.String(strings.Repeat("a", 40))}), "MaxInputBytes", ""},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			out, err := mustCodec(t, c.limits).AppendEncode([]byte("keep"), c.r)
-			var ee *wire.EncodeError
-			if !errors.As(err, &ee) || ee.Codec != "toon" || ee.Limit != c.limit || ee.Path != c.path || !errors.Is(err, wire.ErrLimit) {
-				t.Fatalf("error %v, want a toon *wire.EncodeError for %s at %q", err, c.limit, c.path)
-			}
-			if string(out) != "keep" {
-				t.Errorf("dst changed to %q", out)
-			}
-		})
-	}
-}
-
-// TestGraphEncodeDecodeSymmetry: under small limits, whatever the encoder
-// writes the decoder with the same limits reads back, and the text stays
-// within MaxDepth+8 times the canonical JSON.
-func TestGraphEncodeDecodeSymmetry(t *testing.T) {
-	l := wire.Limits{MaxInputBytes: 4000, MaxDepth: 2, MaxElements: 6, MaxStringBytes: 60, MaxMaterializedBytes: 3000}
-	codec := mustCodec(t, l)
-	written := 0
-	rapid.Check(t, func(t *rapid.T) {
-		r := wiretest.Response().Draw(t, "response")
-		text, err := codec.AppendEncode(nil, r)
-		if err != nil {
-			var ee *wire.EncodeError
-			if !errors.As(err, &ee) {
-				t.Fatalf("error %v (%T) is not a *wire.EncodeError", err, err)
-			}
-			return
-		}
-		written++
-		if _, err := codec.Decode(text); err != nil {
-			t.Fatalf("the decoder refuses what the encoder wrote: %v\n%s", err, text)
-		}
-		if js, err := wire.AppendJSON(nil, r); err == nil && len(text) > (l.MaxDepth+8)*len(js) {
-			t.Fatalf("TOON %d bytes, JSON %d", len(text), len(js))
-		}
-	})
-	t.Logf("%d responses written and read back under the small limits", written)
-	if written == 0 {
-		t.Error("no response was written under the small limits")
-	}
-}
-
-// TestGraphDecodeScaling: decode time per byte at 10 MB is within 2× of
-// that at 100 KB for the worst line shapes.
-func TestGraphDecodeScaling(t *testing.T) {
-	wide := mustCodec(t, wire.Limits{MaxElements: math.MaxInt32})
-	shapes := []struct {
-		name  string
-		build func(n int) []byte
-	}{
-		{"inline_list", func(n int) []byte {
-			return []byte(graphDoc("nodes:", "  N[1]:", "    - id: 1", "      l"+escapedList(n/5)))
-		}},
-		{"table_row", func(n int) []byte { return []byte(tableRow(n / 10)) }},
-		{"node_keys", func(n int) []byte {
-			return []byte(graphDoc("nodes:", "  N[1]:", "    - id: 1", strings.TrimSuffix(keyLines(n/16, true, "      "), "\n")))
-		}},
-		{"node_keys_repeated", func(n int) []byte {
-			return []byte(graphDoc("nodes:", "  N[1]:", "    - id: 1", strings.TrimSuffix(keyLines(24, true, "      ")+keyLines(n/13, false, "      "), "\n")))
-		}},
-		{"table_rows", func(n int) []byte {
-			var b strings.Builder
-			rows := n / 12
-			b.WriteString("format_version: \"1\"\nquery_type: search\nnodes:\n  N[" + strconv.Itoa(rows) + "]{id,s}:\n")
-			for i := range rows {
-				b.WriteString("    " + strconv.Itoa(i) + ",\"\\n\"\n")
-			}
-			b.WriteString("edges[0]:\n")
-			return []byte(b.String())
-		}},
-	}
-	for _, s := range shapes {
-		t.Run(s.name, func(t *testing.T) {
-			wiretest.Scaling(t, s.name, s.build, func(in []byte) error { _, err := wide.Decode(in); return err })
-		})
 	}
 }

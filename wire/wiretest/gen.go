@@ -4,7 +4,7 @@
 // Run (or Check, outside a *testing.T) is the conformance harness: given a
 // registered codec's name and its declared fidelity (Exact, NumbersByValue
 // or FixedPoint), it runs the round-trip property, determinism, concurrency
-// and hostile-input checks (Hostile, DecodeHostile, Limits) and reports the
+// and hostile-input checks (Hostile, DecodeHostile, Bounds) and reports the
 // smallest failing response. Config chooses the generator options, the
 // count and the checks; Clone deep-copies a response. The package Example
 // registers a user-defined codec and checks it in one line.

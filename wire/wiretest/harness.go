@@ -67,9 +67,9 @@ type Config struct {
 	// the harness's own fixed responses, as the valid encodings from which
 	// hostile inputs are made.
 	Responses []*wire.GraphResponse
-	// Limits bound the cost of decoding one hostile input (see Limits for
+	// Bounds bound the cost of decoding one hostile input (see Bounds for
 	// the defaults).
-	Limits Limits
+	Bounds Bounds
 	// BigInput is the size of the repeated-valid-prefix hostile input
 	// (default 64 MiB).
 	BigInput int
@@ -85,7 +85,7 @@ func (c Config) withDefaults() Config {
 	if c.BigInput <= 0 {
 		c.BigInput = 64 << 20
 	}
-	c.Limits = c.Limits.withDefaults()
+	c.Bounds = c.Bounds.withDefaults()
 	return c
 }
 
@@ -121,7 +121,7 @@ func Check(name string, f Fidelity) error {
 //   - concurrency: Goroutines goroutines encode and decode the same
 //     responses and bytes at once and get what a sequential run got (run it
 //     under -race).
-//   - hostile: see Hostile and Limits.
+//   - hostile: see Hostile and Bounds.
 //
 // A failing round trip is shrunk by rapid to the smallest response.
 func (c Config) Run(t *testing.T, name string) {
@@ -439,114 +439,6 @@ func recoverTo(err *error) {
 		buf = buf[:runtime.Stack(buf, false)]
 		*err = fmt.Errorf("%w: %v\n%s", errPanic, p, buf)
 	}
-}
-
-// ByteDiff describes where b differs from a: the first differing offset
-// and the bytes around it.
-func ByteDiff(a, b []byte) string {
-	i := 0
-	for i < len(a) && i < len(b) && a[i] == b[i] {
-		i++
-	}
-	lo := max(0, i-40)
-	return fmt.Sprintf("(lengths %d and %d) at offset %d:\n  want …%s\n   got …%s",
-		len(a), len(b), i, Quote(a[lo:min(len(a), i+40)]), Quote(b[lo:min(len(b), i+40)]))
-}
-
-// Quote renders data for a failure message as a Go literal (a quoted string
-// when it is mostly text, a hex string otherwise), cut to its first and last
-// 600 bytes when longer.
-func Quote(data []byte) string {
-	const keep = 600
-	if len(data) > 2*keep+64 {
-		return fmt.Sprintf("%s + …(%d bytes)… + %s", Quote(data[:keep]), len(data)-2*keep, Quote(data[len(data)-keep:]))
-	}
-	printable := 0
-	for _, c := range data {
-		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' {
-			printable++
-		}
-	}
-	if len(data) == 0 || printable*10 >= len(data)*8 {
-		return fmt.Sprintf("%q", data)
-	}
-	return fmt.Sprintf("hexBytes(%q)", fmt.Sprintf("%x", data))
-}
-
-// Describe renders r for a failure message, one field per line.
-func Describe(r *wire.GraphResponse) string {
-	if r == nil {
-		return "<nil>"
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "format_version=%q query_type=%q\n", r.FormatVersion, r.QueryType)
-	nodes := func(ind string, n wire.Node) {
-		fmt.Fprintf(&b, "%snode %q %d", ind, n.Type, n.ID)
-		if n.Properties == nil {
-			b.WriteString(" (nil properties)")
-		}
-		b.WriteByte('\n')
-		for _, p := range n.Properties {
-			fmt.Fprintf(&b, "%s  %q = %v\n", ind, p.Key, p.Value)
-		}
-	}
-	fmt.Fprintf(&b, "nodes (%d, nil=%v):\n", len(r.Nodes), r.Nodes == nil)
-	for _, n := range r.Nodes {
-		nodes("  ", n)
-	}
-	fmt.Fprintf(&b, "edges (%d, nil=%v):\n", len(r.Edges), r.Edges == nil)
-	for _, e := range r.Edges {
-		fmt.Fprintf(&b, "  %q %d -[%q]-> %q %d depth=%s path_id=%s step=%s\n", e.From, e.FromID, e.Type, e.To, e.ToID, optInt(e.Depth), optInt(e.PathID), optInt(e.Step))
-	}
-	if r.Columns != nil {
-		fmt.Fprintf(&b, "columns (%d):\n", len(r.Columns))
-		for _, c := range r.Columns {
-			fmt.Fprintf(&b, "  %q fn=%q target=%s property=%s\n", c.Name, c.Function, optStr(c.Target), optStr(c.Property))
-		}
-	}
-	if r.GroupColumns != nil {
-		fmt.Fprintf(&b, "group_columns (%d):\n", len(r.GroupColumns))
-		for _, g := range r.GroupColumns {
-			fmt.Fprintf(&b, "  %q kind=%q node=%q property=%s entity=%s\n", g.Name, g.Kind, g.Node, optStr(g.Property), optStr(g.Entity))
-		}
-	}
-	if r.Rows != nil {
-		fmt.Fprintf(&b, "rows (%d):\n", len(r.Rows))
-		for i, row := range r.Rows {
-			fmt.Fprintf(&b, "  row %d:\n", i)
-			for _, c := range row {
-				if c.Node != nil {
-					fmt.Fprintf(&b, "    %q = ", c.Name)
-					nodes("", *c.Node)
-				} else {
-					fmt.Fprintf(&b, "    %q = %v\n", c.Name, c.Value)
-				}
-			}
-		}
-	}
-	if r.Pagination != nil {
-		p := r.Pagination
-		truncated := "-"
-		if p.Truncated.Valid {
-			truncated = fmt.Sprint(p.Truncated.Bool)
-		}
-		fmt.Fprintf(&b, "pagination has_more=%v total_rows=%s truncated=%s next_cursor=%s\n", p.HasMore, optInt(p.TotalRows), truncated, optStr(p.NextCursor))
-	}
-	return b.String()
-}
-
-func optInt(o wire.OptInt) string {
-	if !o.Valid {
-		return "-"
-	}
-	return fmt.Sprint(o.Int)
-}
-
-func optStr(o wire.OptString) string {
-	if !o.Valid {
-		return "-"
-	}
-	return fmt.Sprintf("%q", o.String)
 }
 
 // FixedResponses returns small hand-built responses that every built-in

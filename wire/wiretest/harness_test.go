@@ -233,41 +233,41 @@ func TestDecodeHostileCatches(t *testing.T) {
 		name   string
 		codec  fake
 		input  []byte
-		limits Limits
+		limits Bounds
 		want   string
 	}{
-		{"valid input", fake{name: "json", dec: jsonDec}, valid, Limits{}, ""},
-		{"error", fake{name: "json", dec: jsonDec}, valid[:10], Limits{}, ""},
-		{"panic", fake{name: "t", dec: func(data []byte) (*wire.GraphResponse, error) { return nil, fmt.Errorf("%d", data[len(data)]) }}, valid, Limits{}, "panicked"},
-		{"plain error", fake{name: "t", dec: func([]byte) (*wire.GraphResponse, error) { return nil, errors.New("t: bad") }}, valid, Limits{}, "not a *wire.DecodeError"},
-		{"other codec's name", fake{name: "t", dec: jsonDec}, valid[:10], Limits{}, `names codec "json", not "t"`},
+		{"valid input", fake{name: "json", dec: jsonDec}, valid, Bounds{}, ""},
+		{"error", fake{name: "json", dec: jsonDec}, valid[:10], Bounds{}, ""},
+		{"panic", fake{name: "t", dec: func(data []byte) (*wire.GraphResponse, error) { return nil, fmt.Errorf("%d", data[len(data)]) }}, valid, Bounds{}, "panicked"},
+		{"plain error", fake{name: "t", dec: func([]byte) (*wire.GraphResponse, error) { return nil, errors.New("t: bad") }}, valid, Bounds{}, "not a *wire.DecodeError"},
+		{"other codec's name", fake{name: "t", dec: jsonDec}, valid[:10], Bounds{}, `names codec "json", not "t"`},
 		{"two lines", fake{name: "t", dec: func([]byte) (*wire.GraphResponse, error) {
 			return nil, &wire.DecodeError{Codec: "t", Msg: "bad\nworse"}
-		}}, valid, Limits{}, "not one line"},
+		}}, valid, Bounds{}, "not one line"},
 		{"response and error", fake{name: "t", dec: func([]byte) (*wire.GraphResponse, error) {
 			return sample(), &wire.DecodeError{Codec: "t", Msg: "bad"}
-		}}, valid, Limits{}, "both a response and an error"},
-		{"nothing", fake{name: "t", dec: func([]byte) (*wire.GraphResponse, error) { return nil, nil }}, valid, Limits{}, "neither a response nor an error"},
+		}}, valid, Bounds{}, "both a response and an error"},
+		{"nothing", fake{name: "t", dec: func([]byte) (*wire.GraphResponse, error) { return nil, nil }}, valid, Bounds{}, "neither a response nor an error"},
 		{"invalid response", fake{name: "t", dec: func([]byte) (*wire.GraphResponse, error) {
 			return &wire.GraphResponse{QueryType: "bogus"}, nil
-		}}, valid, Limits{}, "not valid"},
+		}}, valid, Bounds{}, "not valid"},
 		{"allocates by a declared length", fake{name: "t", dec: func(data []byte) (*wire.GraphResponse, error) {
 			sink = make([]byte, 256<<20)
 			sink = nil
 			return nil, &wire.DecodeError{Codec: "t", Msg: "declared 2^28"}
-		}}, valid[:10], Limits{}, "allocated"},
+		}}, valid[:10], Bounds{}, "allocated"},
 		{"slow", fake{name: "t", dec: func([]byte) (*wire.GraphResponse, error) {
 			time.Sleep(30 * time.Millisecond)
 			return nil, &wire.DecodeError{Codec: "t", Msg: "slow"}
-		}}, valid, Limits{Time: 5 * time.Millisecond, TimePerByte: 1}, "took|hung"},
+		}}, valid, Bounds{Time: 5 * time.Millisecond, TimePerByte: 1}, "took|hung"},
 		{"hangs", fake{name: "t", dec: func([]byte) (*wire.GraphResponse, error) {
 			<-release
 			return nil, &wire.DecodeError{Codec: "t", Msg: "late"}
-		}}, valid, Limits{Time: 2 * time.Millisecond, TimePerByte: 1}, "hung"},
+		}}, valid, Bounds{Time: 2 * time.Millisecond, TimePerByte: 1}, "hung"},
 		{"modifies its input", fake{name: "t", dec: func(data []byte) (*wire.GraphResponse, error) {
 			data[0] ^= 1
 			return nil, &wire.DecodeError{Codec: "t", Msg: "bad"}
-		}}, bytes.Clone(valid), Limits{}, "modified its input"},
+		}}, bytes.Clone(valid), Bounds{}, "modified its input"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,4 +1,4 @@
-package json_test
+package wire_test
 
 import (
 	"bytes"
@@ -11,7 +11,6 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -28,28 +27,28 @@ func roundTrip(t interface {
 	Helper()
 }, r *wire.GraphResponse) []byte {
 	t.Helper()
-	b1, err := json.Encode(r)
+	b1, err := encodeJSON(r)
 	if err != nil {
 		t.Fatalf("Encode: %v", err)
 	}
 	if !gojson.Valid(b1) {
 		t.Fatalf("encoding/json finds the encoding invalid: %s", b1)
 	}
-	r1, err := json.Decode(b1)
+	r1, err := decodeJSON(b1)
 	if err != nil {
 		t.Fatalf("Decode: %v\n%s", err, b1)
 	}
 	if diff := wiretest.Diff(r, r1, wire.Exact); diff != "" {
 		t.Fatalf("decode(encode(r)) differs from r (-want +got):\n%s\n%s", diff, b1)
 	}
-	b2, err := json.Encode(r1)
+	b2, err := encodeJSON(r1)
 	if err != nil {
 		t.Fatalf("Encode of the decoded response: %v", err)
 	}
 	if !bytes.Equal(b1, b2) {
 		t.Fatalf("encodings differ:\n%s\n%s", b1, b2)
 	}
-	r2, err := json.Decode(b2)
+	r2, err := decodeJSON(b2)
 	if err != nil {
 		t.Fatalf("second Decode: %v", err)
 	}
@@ -102,7 +101,7 @@ func TestTruncatedGenerated(t *testing.T) {
 	gen := wiretest.ResponseWith(wiretest.Options{AwkwardNames: true, MaxNodes: 4, MaxRows: 3})
 	docs := [][]byte{[]byte(fullJSON)}
 	for seed := 0; seed < 12; seed++ {
-		b, err := json.Encode(gen.Example(seed))
+		b, err := encodeJSON(gen.Example(seed))
 		if err != nil {
 			t.Fatal(err)
 		}

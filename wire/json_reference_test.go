@@ -1,4 +1,4 @@
-package json_test
+package wire_test
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 
 	gojson "encoding/json"
 
-	"github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -35,18 +34,18 @@ func TestReferenceCases(t *testing.T) {
 				t.Fatalf("%s holds whitespace before its end", name)
 			}
 			for _, in := range [][]byte{b, canonical} {
-				r, err := json.Decode(in)
+				r, err := decodeJSON(in)
 				if err != nil {
 					t.Fatalf("Decode: %v", err)
 				}
-				out, err := json.Encode(r)
+				out, err := encodeJSON(r)
 				if err != nil {
 					t.Fatalf("Encode: %v", err)
 				}
 				if !bytes.Equal(out, canonical) {
 					t.Errorf("re-encoding differs:\n got: %s\nwant: %s", out, canonical)
 				}
-				r2, err := json.Decode(out)
+				r2, err := decodeJSON(out)
 				if err != nil {
 					t.Fatalf("Decode of the re-encoding: %v", err)
 				}
@@ -65,11 +64,11 @@ func TestReferenceCases(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := json.Decode(canonical)
+			want, err := decodeJSON(canonical)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := json.Decode(reordered)
+			got, err := decodeJSON(reordered)
 			if err != nil {
 				t.Fatalf("Decode of the reordered, indented document: %v\n%s", err, reordered)
 			}
@@ -101,7 +100,7 @@ func TestReferenceCasesTruncated(t *testing.T) {
 // no line, a one-line message, and no response.
 func checkDecodeFails(t *testing.T, what string, data []byte) *wire.DecodeError {
 	t.Helper()
-	r, err := json.Decode(data)
+	r, err := decodeJSON(data)
 	if err == nil {
 		t.Errorf("%s: Decode succeeded, want an error", what)
 		return nil

@@ -1,4 +1,4 @@
-package json_test
+package wire_test
 
 import (
 	"errors"
@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -36,14 +35,14 @@ func TestPaginationShapes(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			in := pageHead + tc.json + "}"
-			r, err := json.Decode([]byte(in))
+			r, err := decodeJSON([]byte(in))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(&tc.want, r.Pagination); diff != "" {
 				t.Errorf("decoded pagination (-want +got):\n%s", diff)
 			}
-			out, err := json.Encode(r)
+			out, err := encodeJSON(r)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,11 +56,11 @@ func TestPaginationShapes(t *testing.T) {
 // TestPaginationKeyOrder: any key order is read; canonical order is
 // written.
 func TestPaginationKeyOrder(t *testing.T) {
-	r, err := json.Decode([]byte(pageHead + `{"next_cursor":"c","truncated":false,"has_more":true}}`))
+	r, err := decodeJSON([]byte(pageHead + `{"next_cursor":"c","truncated":false,"has_more":true}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := json.Encode(r)
+	out, err := encodeJSON(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +123,7 @@ func TestPaginationEncodeRefused(t *testing.T) {
 		{HasMore: true, NextCursor: wire.SomeString("c")},
 	} {
 		r := &wire.GraphResponse{QueryType: wire.Traversal, Pagination: &p}
-		out, err := json.AppendEncode([]byte("x"), r)
+		out, err := wire.AppendJSON([]byte("x"), r)
 		var ee *wire.EncodeError
 		if !errors.As(err, &ee) || ee.Path != "pagination" || ee.Msg != p.Check().Error() {
 			t.Errorf("%+v: error %v, want a *wire.EncodeError at pagination saying %q", p, err, p.Check())
@@ -143,11 +142,11 @@ func TestPaginationExactRoundTrip(t *testing.T) {
 		{HasMore: false, Truncated: wire.SomeBool(true), NextCursor: wire.SomeString("\x00\x1f\x7f 😀 \"q\" \\")},
 	} {
 		r := &wire.GraphResponse{FormatVersion: "5.0.1", QueryType: wire.Aggregation, Pagination: &p}
-		out, err := json.Encode(r)
+		out, err := encodeJSON(r)
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := json.Decode(out)
+		d, err := decodeJSON(out)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,9 +1,10 @@
-package json_test
+package wire_test
 
 import (
 	"bytes"
 	"errors"
 	"flag"
+	"io"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -13,10 +14,8 @@ import (
 
 	gojson "encoding/json"
 
-	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
-	"github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -40,7 +39,7 @@ func withProp(key string, v wire.Value) *wire.GraphResponse {
 
 func mustEncode(t *testing.T, r *wire.GraphResponse) string {
 	t.Helper()
-	b, err := json.Encode(r)
+	b, err := encodeJSON(r)
 	if err != nil {
 		t.Fatalf("Encode: %v", err)
 	}
@@ -77,7 +76,7 @@ func TestEncodeStrings(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := string(json.AppendString(nil, tc.in)); got != tc.want {
+			if got := string(wire.AppendJSONString(nil, tc.in)); got != tc.want {
 				t.Errorf("AppendString(%q) = %s, want %s", tc.in, got, tc.want)
 			}
 			// The same bytes wherever a string is written: values, keys,
@@ -115,7 +114,7 @@ func TestEncodeStringsLikeEncodingJSON(t *testing.T) {
 		want := strings.TrimSuffix(buf.String(), "\n")
 		// Invalid bytes become U+FFFD written as UTF-8 here, escaped there.
 		want = strings.NewReplacer(`\\`, `\\`, `\u2028`, "\u2028", `\u2029`, "\u2029", `\ufffd`, "\ufffd").Replace(want)
-		got := string(json.AppendString(nil, s))
+		got := string(wire.AppendJSONString(nil, s))
 		if got != want {
 			t.Fatalf("AppendString(%q) = %s, encoding/json gives %s", s, got, want)
 		}
@@ -159,7 +158,7 @@ func TestEncodeFloats(t *testing.T) {
 		{941.131772070606, "941.131772070606"},
 	}
 	for _, tc := range tests {
-		if got := string(json.AppendFloat(nil, tc.in)); got != tc.want {
+		if got := string(wire.AppendJSONFloat(nil, tc.in)); got != tc.want {
 			t.Errorf("AppendFloat(%v) = %s, want %s", tc.in, got, tc.want)
 		}
 		if got, want := mustEncode(t, withProp("f", wire.Float(tc.in))), doc(`{"type":"T","id":"1","f":`+tc.want+`}`); got != want {
@@ -177,7 +176,7 @@ func TestEncodeFloatsLikeEncodingJSON(t *testing.T) {
 			rapid.Float64(),
 			rapid.Map(rapid.Uint64(), math.Float64frombits),
 		).Filter(func(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }).Draw(t, "f")
-		got := string(json.AppendFloat(nil, f))
+		got := string(wire.AppendJSONFloat(nil, f))
 		b, err := gojson.Marshal(f)
 		if err != nil {
 			t.Fatal(err)
@@ -316,7 +315,7 @@ func TestEncodeKeyOrder(t *testing.T) {
 	if got := mustEncode(t, fullResponse()); got != fullJSON {
 		t.Errorf("\n got %s\nwant %s", got, fullJSON)
 	}
-	r, err := json.Decode([]byte(fullJSON))
+	r, err := decodeJSON([]byte(fullJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,7 +377,7 @@ func TestEncodeAbsentAndEmpty(t *testing.T) {
 			if got != tc.want {
 				t.Fatalf("\n got %s\nwant %s", got, tc.want)
 			}
-			back, err := json.Decode([]byte(got))
+			back, err := decodeJSON([]byte(got))
 			if err != nil {
 				t.Fatalf("Decode: %v", err)
 			}
@@ -416,7 +415,7 @@ func TestEncodeErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			prefix := []byte("prefix")
-			out, err := json.AppendEncode(prefix, tc.r)
+			out, err := wire.AppendJSON(prefix, tc.r)
 			if err == nil {
 				t.Fatalf("no error; wrote %s", out)
 			}
@@ -430,8 +429,8 @@ func TestEncodeErrors(t *testing.T) {
 			if string(out) != "prefix" || cap(out) != cap(prefix) || &out[0] != &prefix[0] {
 				t.Errorf("AppendEncode returned %q on error, want dst as given", out)
 			}
-			if _, err := wire.EncodeWith("json", tc.r); err == nil {
-				t.Errorf("EncodeWith: no error")
+			if err := wire.EncodeJSONTo(io.Discard, tc.r); err == nil {
+				t.Errorf("EncodeJSONTo: no error")
 			}
 		})
 	}
@@ -439,7 +438,7 @@ func TestEncodeErrors(t *testing.T) {
 
 func TestEncodeAppendsAndIsDeterministic(t *testing.T) {
 	r := fullResponse()
-	first, err := json.AppendEncode([]byte("abc"), r)
+	first, err := wire.AppendJSON([]byte("abc"), r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -447,38 +446,15 @@ func TestEncodeAppendsAndIsDeterministic(t *testing.T) {
 		t.Errorf("AppendEncode did not append to dst: %s", first)
 	}
 	for i := 0; i < 10; i++ {
-		b, err := json.Encode(r)
+		b, err := encodeJSON(r)
 		if err != nil || string(b) != fullJSON {
 			t.Fatalf("encoding %d differs: %s, %v", i, b, err)
 		}
 	}
-	// The registered codec is this package's.
-	c, err := wire.Lookup("RAW")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := wire.Info{Name: "json", Aliases: []string{"raw"}, MediaType: "application/json", Description: c.Info().Description}
-	if diff := cmp.Diff(want, c.Info()); diff != "" || want.Description == "" {
-		t.Errorf("Info (-want +got):\n%s", diff)
-	}
-	b, err := c.AppendEncode(nil, r)
-	if err != nil || string(b) != fullJSON {
-		t.Errorf("registered codec: %s, %v", b, err)
-	}
-	back, err := c.Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := wiretest.Diff(r, back, wire.Exact); diff != "" {
-		t.Errorf("registered codec round trip (-want +got):\n%s", diff)
-	}
-	if json.Default().Info().Name != json.Name {
-		t.Errorf("Codec().Info().Name = %q", json.Default().Info().Name)
-	}
 }
 
 // TestGolden encodes a response that exercises every rule at once and
-// compares it with testdata/golden/all_rules.json (rewrite with -update).
+// compares it with testdata/json/golden/all_rules.json (rewrite with -update).
 func TestGolden(t *testing.T) {
 	r := fullResponse()
 	r.Nodes = append(r.Nodes, wire.Node{Type: "Näme \"q\"", ID: math.MinInt64, Properties: []wire.Property{
@@ -488,11 +464,11 @@ func TestGolden(t *testing.T) {
 		wire.Prop("big", wire.Int(1<<53+1)),
 		wire.Prop("max", wire.Int(math.MaxInt64)),
 	}})
-	got, err := json.Encode(r)
+	got, err := encodeJSON(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	testsupport.Golden(t, filepath.Join("testdata", "golden", "all_rules.json"), got, *update)
+	testsupport.Golden(t, filepath.Join("testdata", "json", "golden", "all_rules.json"), got, *update)
 	if !gojson.Valid(got) {
 		t.Errorf("encoding/json finds the encoding invalid")
 	}

@@ -1,0 +1,233 @@
+package wiretest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// Bounds bound the cost of one Decode of a hostile input of n bytes. It must
+// return within Time + n×TimePerByte and allocate at most
+// Alloc + n×AllocPerByte bytes, measured as the growth of
+// runtime.MemStats.TotalAlloc across the call (so every byte allocated
+// counts, even if freed before Decode returns).
+//
+// The defaults — 2 s + 200 ns/byte, 8 MiB + 64 bytes/byte — hold with room
+// to spare under the race detector on two cores: a small input gets two
+// seconds and 8 MiB, the 64 MiB input about 15 s and 4 GiB, which only a
+// decoder that is quadratic, loops, or sizes an allocation by a length the
+// input declares can exceed. Time and allocation are measured around Decode
+// alone; a figure over its bound is measured twice more and the smallest of
+// the three counts, so that a garbage collection or a busy machine does not
+// fail the test. A Decode still running after ten times its time bound is
+// reported as hung.
+//
+// The harness does not run its hostile check in parallel with other tests
+// (allocation is measured process-wide); run it from a test that does not
+// call t.Parallel.
+type Bounds struct {
+	Time         time.Duration
+	TimePerByte  time.Duration
+	Alloc        int64
+	AllocPerByte int64
+}
+
+func (l Bounds) withDefaults() Bounds {
+	if l.Time <= 0 {
+		l.Time = 2 * time.Second
+	}
+	if l.TimePerByte <= 0 {
+		l.TimePerByte = 200 * time.Nanosecond
+	}
+	if l.Alloc <= 0 {
+		l.Alloc = 8 << 20
+	}
+	if l.AllocPerByte <= 0 {
+		l.AllocPerByte = 64
+	}
+	return l
+}
+
+func (l Bounds) timeFor(n int) time.Duration { return l.Time + time.Duration(n)*l.TimePerByte }
+func (l Bounds) allocFor(n int) int64        { return l.Alloc + int64(n)*l.AllocPerByte }
+
+// Outcome is what one Decode of a hostile input did.
+type Outcome struct {
+	Response *wire.GraphResponse // the decoded response, nil on error
+	Err      error               // the decode error
+	Elapsed  time.Duration       // smallest of the measurements
+	Alloc    int64               // bytes allocated (TotalAlloc growth), smallest of the measurements
+}
+
+// DecodeHostile decodes data with c and checks the outcome. Decode must
+// not panic, hang, exceed l, or modify data. It must end either in an error
+// that is a *wire.DecodeError (errors.As) naming the codec, one line,
+// with a nil response; or in a valid response: one the codec encodes, and
+// whose encoding decodes and encodes again to the same bytes. The returned
+// error describes the first violation.
+func DecodeHostile(c wire.Codec, data []byte, l Bounds) (Outcome, error) {
+	l = l.withDefaults()
+	timeBound, allocBound := l.timeFor(len(data)), l.allocFor(len(data))
+	seed := maphash.MakeSeed()
+	sum := maphash.Bytes(seed, data)
+	var out Outcome
+	for attempt := 0; attempt < 3; attempt++ {
+		o, err := measureDecode(c, data, 10*timeBound)
+		if err != nil {
+			return o, err
+		}
+		if attempt == 0 || o.Elapsed < out.Elapsed {
+			out.Elapsed = o.Elapsed
+		}
+		if attempt == 0 || o.Alloc < out.Alloc {
+			out.Alloc = o.Alloc
+		}
+		out.Response, out.Err = o.Response, o.Err
+		if maphash.Bytes(seed, data) != sum {
+			return out, errors.New("decoding modified its input")
+		}
+		if out.Elapsed <= timeBound && out.Alloc <= allocBound {
+			break
+		}
+	}
+	if out.Elapsed > timeBound {
+		return out, fmt.Errorf("decoding took %v, over the bound of %v for %d bytes", out.Elapsed, timeBound, len(data))
+	}
+	if out.Alloc > allocBound {
+		return out, fmt.Errorf("decoding allocated %d bytes, over the bound of %d for %d bytes", out.Alloc, allocBound, len(data))
+	}
+	name := strings.ToLower(c.Info().Name)
+	if out.Err != nil {
+		if errors.Is(out.Err, errPanic) {
+			return out, fmt.Errorf("decoding panicked: %v", out.Err)
+		}
+		if out.Response != nil {
+			return out, fmt.Errorf("decoding returned both a response and an error (%v)", out.Err)
+		}
+		var de *wire.DecodeError
+		if !errors.As(out.Err, &de) {
+			return out, fmt.Errorf("the decode error is %T, not a *wire.DecodeError: %v", out.Err, out.Err)
+		}
+		if !strings.EqualFold(de.Codec, name) {
+			return out, fmt.Errorf("the decode error names codec %q, not %q: %v", de.Codec, name, out.Err)
+		}
+		msg := out.Err.Error()
+		if msg == "" || strings.ContainsAny(msg, "\n\r") {
+			return out, fmt.Errorf("the decode error is not one line: %q", msg)
+		}
+		return out, nil
+	}
+	if out.Response == nil {
+		return out, errors.New("decoding returned neither a response nor an error")
+	}
+	if err := stable(c, out.Response); err != nil {
+		return out, fmt.Errorf("decoding accepted it, but the response it returned is not valid: %v", err)
+	}
+	return out, nil
+}
+
+// stable checks that r encodes, and that its encoding decodes and encodes
+// again to the same bytes: the codec can carry r. (It is the cheap half of
+// RoundTrip, which hostile inputs, many and large, cannot afford.)
+func stable(c wire.Codec, r *wire.GraphResponse) (err error) {
+	defer recoverTo(&err)
+	b1, err := c.AppendEncode(nil, r)
+	if err != nil {
+		return fmt.Errorf("encode: %v", err)
+	}
+	got, err := c.Decode(b1)
+	if err != nil {
+		return fmt.Errorf("decode of its encoding: %v\nencoding: %s", err, Quote(b1))
+	}
+	b2, err := c.AppendEncode(nil, got)
+	if err != nil {
+		return fmt.Errorf("encode of the decoded response: %v", err)
+	}
+	if !bytes.Equal(b1, b2) {
+		return fmt.Errorf("Encode(Decode(Encode(r))) differs from Encode(r) %s", ByteDiff(b1, b2))
+	}
+	return nil
+}
+
+func measureDecode(c wire.Codec, data []byte, hang time.Duration) (Outcome, error) {
+	type result struct {
+		r   *wire.GraphResponse
+		err error
+	}
+	done := make(chan result, 1)
+	timer := time.NewTimer(hang)
+	defer timer.Stop()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	start := time.Now()
+	go func() {
+		r, err := decodeSafe(c, data)
+		done <- result{r, err}
+	}()
+	select {
+	case res := <-done:
+		elapsed := time.Since(start)
+		runtime.ReadMemStats(&m1)
+		return Outcome{Response: res.r, Err: res.err, Elapsed: elapsed, Alloc: int64(m1.TotalAlloc - m0.TotalAlloc)}, nil
+	case <-timer.C:
+		return Outcome{Elapsed: hang}, fmt.Errorf("decoding did not return within %v (hung)", hang)
+	}
+}
+
+// validEncodings encodes the fixed responses, c.Responses and one
+// generated response with codec; the ones it cannot encode are left out.
+func (c Config) validEncodings(codec wire.Codec) ([][]byte, []string) {
+	rs := append(FixedResponses(), c.Responses...)
+	rs = append(rs, ResponseWith(c.Gen).Example(1))
+	var out [][]byte
+	var skipped []string
+	for i, r := range rs {
+		b, err := encodeSafe(codec, r)
+		if err != nil {
+			skipped = append(skipped, fmt.Sprintf("response %d: %v", i, err))
+			continue
+		}
+		out = append(out, b)
+	}
+	return out, skipped
+}
+
+func (c Config) checkHostile(t reporter, codec wire.Codec) {
+	t.Helper()
+	valid, skipped := c.validEncodings(codec)
+	for _, s := range skipped {
+		t.Logf("not a base for hostile inputs (cannot encode) %s", s)
+	}
+	if len(valid) == 0 {
+		t.Fatalf("no response encodes; no hostile inputs can be made")
+		return
+	}
+	for _, class := range Classes() {
+		t.run(class, func(t reporter) {
+			var n, ok, failures int
+			var worstT time.Duration
+			var worstA int64
+			hostileClass(class, valid, c.BigInput, func(in Input) bool {
+				n++
+				out, err := DecodeHostile(codec, in.Data, c.Bounds)
+				worstT, worstA = max(worstT, out.Elapsed), max(worstA, out.Alloc)
+				if err != nil {
+					failures++
+					t.Errorf("%s: %v\ninput (%d bytes): %s", in.Name, err, len(in.Data), Quote(in.Data))
+					return failures < 10 && !strings.Contains(err.Error(), "hung")
+				}
+				if out.Err == nil {
+					ok++
+				}
+				return true
+			})
+			t.Logf("%d %s inputs, %d decoded to a valid response; slowest %v, most allocated %d bytes", n, class, ok, worstT, worstA)
+		})
+	}
+}

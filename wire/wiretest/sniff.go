@@ -1,0 +1,79 @@
+package wiretest
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// SniffSuite is the format-detection suite of one codec (see
+// wire.Sniffer): each codec's sniff_test.go fills one in with openings of
+// its own format and of others, and calls RunSniff.
+type SniffSuite struct {
+	// Sniffer is the codec under test.
+	Sniffer wire.Sniffer
+	// Cases are openings and the confidence Sniff must give each, exactly.
+	Cases []SniffCase
+	// Encoders write the codec's own encodings (the codec itself, or one
+	// per option that changes its opening): every encoding they write of
+	// FixedResponses must score at least 0.9 from its first From bytes
+	// on, up to wire.SniffLen.
+	Encoders []wire.Codec
+	From     int
+}
+
+// SniffCase is an opening and the confidence Sniff must give it.
+type SniffCase struct {
+	Name  string
+	Input string
+	Want  float64
+}
+
+// RunSniff runs s, each part as a subtest of t: Cases, OwnEncodings, and
+// RandomBytes (10,000 random prefixes of up to wire.SniffLen bytes, none
+// of which may score 0.5 or more).
+func RunSniff(t *testing.T, s SniffSuite) {
+	t.Helper()
+	t.Run("Cases", func(t *testing.T) {
+		for _, tc := range s.Cases {
+			t.Run(tc.Name, func(t *testing.T) {
+				if got := s.Sniffer.Sniff([]byte(tc.Input)); got != tc.Want {
+					t.Errorf("Sniff(%q) = %v, want %v", tc.Input, got, tc.Want)
+				}
+			})
+		}
+	})
+	t.Run("OwnEncodings", func(t *testing.T) {
+		n := 0
+		for ci, c := range s.Encoders {
+			for i, r := range FixedResponses() {
+				b, err := c.AppendEncode(nil, r)
+				if err != nil {
+					continue // a response the codec refuses
+				}
+				n++
+				for k := s.From; k <= min(len(b), wire.SniffLen); k++ {
+					if got := s.Sniffer.Sniff(b[:k]); got < 0.9 {
+						t.Fatalf("encoder %d, response %d cut after %d bytes (%q): Sniff = %v, want at least 0.9", ci, i, k, b[:k], got)
+					}
+				}
+			}
+		}
+		if n == 0 {
+			t.Fatal("no response encoded")
+		}
+	})
+	t.Run("RandomBytes", func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(1, 2))
+		for i := range 10000 {
+			b := make([]byte, 1+rng.IntN(wire.SniffLen))
+			for j := range b {
+				b[j] = byte(rng.Uint32())
+			}
+			if got := s.Sniffer.Sniff(b); got >= 0.5 {
+				t.Fatalf("input %d (% x ...): Sniff = %v", i, b[:min(len(b), 8)], got)
+			}
+		}
+	})
+}
