@@ -329,17 +329,18 @@ func (g *Registry) DecodeFrom(name string, rd io.Reader) (*GraphResponse, error)
 	if err != nil {
 		return nil, err
 	}
-	data, err := readLimited(c.Info().Name, rd, g.Limits().MaxInputBytes)
+	data, err := ReadLimited(c.Info().Name, rd, g.Limits().MaxInputBytes)
 	if err != nil {
 		return nil, err
 	}
 	return c.Decode(data)
 }
 
-// readLimited reads rd to its end, refusing a stream longer than max bytes
+// ReadLimited reads rd to its end, refusing a stream longer than max bytes
 // with a *DecodeError for codec that matches ErrLimit. It never buffers more
-// than max+1 bytes.
-func readLimited(codec string, rd io.Reader, max int64) ([]byte, error) {
+// than max+1 bytes. Registry.DecodeFrom reads with it, and so does
+// wirehttp's Client, which reads a body before it knows its codec.
+func ReadLimited(codec string, rd io.Reader, max int64) ([]byte, error) {
 	var buf bytes.Buffer
 	n, err := buf.ReadFrom(io.LimitReader(rd, max+1))
 	if err != nil {
