@@ -1,6 +1,8 @@
 package goon
 
-// The value rules of GOON 1.0.0 that the encoder and the decoder share.
+// The value rules of GOON 1.0.0 that the encoder and the decoder share:
+// truncation limits, the bytes of bare values and names, keywords,
+// ClickHouse datetimes.
 
 const (
 	// LongTextLimit is the code-point limit of the long-text keys body,
@@ -18,33 +20,6 @@ func limitFor(key string) int {
 		return LongTextLimit
 	}
 	return ValueLimit
-}
-
-// Property priority classes: identity, status enums, everything else,
-// timestamps, long text. Keys sort by class, then bytewise.
-const (
-	classIdentity uint8 = iota
-	classStatus
-	classOther
-	classTime
-	classText
-	classReserved // "id" and "type": not property names
-)
-
-func priority(key string) uint8 {
-	switch key {
-	case "iid", "username", "name", "full_path", "path", "uuid":
-		return classIdentity
-	case "state", "status", "visibility_level":
-		return classStatus
-	case "created_at", "updated_at", "merged_at", "closed_at":
-		return classTime
-	case "title", "description", "body", "note":
-		return classText
-	case "id", "type":
-		return classReserved
-	}
-	return classOther
 }
 
 // bareByte[c] is true for the bytes a value may be written with unquoted:

@@ -3,6 +3,7 @@ package goon
 import (
 	"errors"
 
+	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -53,7 +54,7 @@ func New(o Options) (*Codec, error) {
 		v = Version
 	}
 	if !supportedVersion(v) {
-		return nil, errors.New("goon: Options.Version " + excerpt(v) + " is not a version Decode reads (MAJOR.MINOR.PATCH, major " + minMajor + " to " + maxMajor + ")")
+		return nil, errors.New("goon: Options.Version " + textwire.Excerpt(v) + " is not a version Decode reads (MAJOR.MINOR.PATCH, major " + minMajor + " to " + maxMajor + ")")
 	}
 	return &Codec{limits: l, version: v}, nil
 }
