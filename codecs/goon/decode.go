@@ -15,11 +15,13 @@ import (
 // It reads everything Encode writes, so that re-encoding the result
 // reproduces the text byte for byte, and rejects anything else with a
 // *wire.DecodeError naming the line. See the package documentation for what
-// comes back (GOON is lossy) and for the limits.
+// comes back (GOON is lossy) and for the limits. Callers: a service or
+// tool reading GOON without a registry (wire.DecodeWith goes through the
+// registered Codec).
 func Decode(data []byte) (*wire.GraphResponse, error) { return std.Decode(data) }
 
 // Decode parses GOON text into a response under the codec's limits; see
-// the package-level Decode.
+// the package-level Decode. A wire.Registry calls it as wire.Codec.
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 	if int64(len(data)) > c.limits.MaxInputBytes {
 		return nil, &wire.DecodeError{Codec: Name, Offset: c.limits.MaxInputBytes, Limit: "MaxInputBytes",

@@ -10,7 +10,9 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// Encode returns the GOON text of r.
+// Encode returns the GOON text of r under the default wire.Limits (see
+// AppendEncode). Callers: a service writing GOON for an agent, without a
+// registry.
 func Encode(r *wire.GraphResponse) ([]byte, error) { return AppendEncode(nil, r) }
 
 // AppendEncode appends the GOON text of r to dst, under the default
@@ -21,15 +23,18 @@ func Encode(r *wire.GraphResponse) ([]byte, error) { return AppendEncode(nil, r)
 //
 // The text is built in a pooled scratch buffer and copied to dst once, so
 // an encode makes a fixed number of allocations whatever the size of r.
+// Callers: a service building a larger buffer without a registry.
 func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) { return std.AppendEncode(dst, r) }
 
 // EncodeTo writes the GOON text of r to w under the default wire.Limits.
 // Nothing is written when encoding fails. The text goes to w straight from
-// a pooled buffer, without a copy.
+// a pooled buffer, without a copy. Callers: a service streaming GOON to a
+// connection without a registry.
 func EncodeTo(w io.Writer, r *wire.GraphResponse) error { return std.EncodeTo(w, r) }
 
 // AppendEncode appends the GOON text of r to dst under the codec's
-// limits; see the package-level AppendEncode.
+// limits; see the package-level AppendEncode. A wire.Registry calls it as
+// wire.Codec.
 func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	e := encoderPool.Get().(*encoder)
 	err := c.encode(e, r)
@@ -46,7 +51,7 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 // first pass checks the response and measures its text, discarding it as
 // it goes, and a second writes it (about twice AppendEncode's time, for
 // memory that does not grow with the output). Only an error from w can
-// leave partial output.
+// leave partial output. A wire.Registry calls it as wire.StreamEncoder.
 func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	e := encoderPool.Get().(*encoder)
 	defer e.release()

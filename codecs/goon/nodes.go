@@ -1,9 +1,7 @@
 package goon
 
 import (
-	"cmp"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -203,23 +201,7 @@ func (e *encoder) nodeRow(b []byte, n *wire.Node) ([]byte, error) {
 		}
 		ps = append(ps, propRef{key: k, class: class, i: int32(i)})
 	}
-	if len(ps) <= 12 {
-		for i := 1; i < len(ps); i++ {
-			x := ps[i]
-			j := i
-			for ; j > 0 && lessProp(x, ps[j-1]); j-- {
-				ps[j] = ps[j-1]
-			}
-			ps[j] = x
-		}
-	} else {
-		slices.SortFunc(ps, func(x, y propRef) int {
-			if x.class != y.class {
-				return cmp.Compare(x.class, y.class)
-			}
-			return strings.Compare(x.key, y.key)
-		})
-	}
+	sortProps(ps)
 	for i := range ps {
 		if i > 0 && ps[i].key == ps[i-1].key {
 			e.props = ps

@@ -3,6 +3,7 @@ package goon
 import (
 	"bytes"
 	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/graphwire/graphwire/wire"
@@ -22,6 +23,8 @@ const (
 	classReserved // "id" and "type": not property names
 )
 
+// priority returns the class of a property key (classReserved for the
+// node's own id and type).
 func priority(key string) uint8 {
 	switch key {
 	case "iid", "username", "name", "full_path", "path", "uuid":
@@ -38,10 +41,35 @@ func priority(key string) uint8 {
 	return classOther
 }
 
+// propRef is a node's property as nodeRow sorts it: its key, class and
+// index in the node.
 type propRef struct {
 	key   string
 	class uint8
 	i     int32
+}
+
+// sortProps sorts a node's properties by priority class, then bytewise:
+// by insertion for the few most nodes have, which spares the sort's
+// set-up.
+func sortProps(ps []propRef) {
+	if len(ps) > 12 {
+		slices.SortFunc(ps, func(x, y propRef) int {
+			if x.class != y.class {
+				return cmp.Compare(x.class, y.class)
+			}
+			return strings.Compare(x.key, y.key)
+		})
+		return
+	}
+	for i := 1; i < len(ps); i++ {
+		x := ps[i]
+		j := i
+		for ; j > 0 && lessProp(x, ps[j-1]); j-- {
+			ps[j] = ps[j-1]
+		}
+		ps[j] = x
+	}
 }
 
 func lessProp(x, y propRef) bool {

@@ -5,11 +5,11 @@ package goon
 // ClickHouse datetimes.
 
 const (
-	// LongTextLimit is the code-point limit of the long-text keys body,
+	// longTextLimit is the code-point limit of the long-text keys body,
 	// description, name, note and title.
-	LongTextLimit = 200
-	// ValueLimit is the code-point limit of every other string value.
-	ValueLimit = 1000
+	longTextLimit = 200
+	// valueLimit is the code-point limit of every other string value.
+	valueLimit = 1000
 )
 
 // limitFor returns the truncation limit, in code points, of a string value
@@ -17,9 +17,9 @@ const (
 func limitFor(key string) int {
 	switch key {
 	case "body", "description", "name", "note", "title":
-		return LongTextLimit
+		return longTextLimit
 	}
-	return ValueLimit
+	return valueLimit
 }
 
 // bareByte[c] is true for the bytes a value may be written with unquoted:
