@@ -35,39 +35,14 @@ func (p *parser) endpoint(s, what string) (string, int64, int, error) {
 	return s[:colon], id, end, nil
 }
 
+// edgeGroups words the errors of @edges' groups.
+var edgeGroups = groupKind{header: "an edge group REL(count):", orphan: "an edge before its REL(n): group", items: "edges"}
+
+// parseEdges reads @edges into the response's edges.
 func (p *parser) parseEdges() error {
 	reserve, full := p.declared(fEdges, minEdgeLine, int(unsafe.Sizeof(wire.Edge{})))
 	edges := make([]wire.Edge, 0, reserve)
-	typ, declared, left := "", 0, 0
-	for {
-		ok, err := p.body()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
-		if isGroupLine(p.cur) {
-			if left > 0 {
-				return p.groupEnds(typ, declared, left, "edges")
-			}
-			name, n, ok := p.group("edge")
-			if !ok {
-				return p.errf("expected an edge group REL(count):, found " + textwire.Excerpt(p.cur))
-			}
-			if err := p.checkString(len(name), "type name"); err != nil {
-				return err
-			}
-			typ, declared, left = name, n, n
-			continue
-		}
-		if left == 0 {
-			if typ == "" {
-				return p.errf("an edge before its REL(n): group")
-			}
-			return p.errf("more edges than group " + textwire.Clip(typ) + " declares")
-		}
-		left--
+	err := p.grouped(&edgeGroups, func(typ string) error {
 		e, err := p.edgeLine(typ)
 		if err != nil {
 			return err
@@ -76,9 +51,10 @@ func (p *parser) parseEdges() error {
 		if !p.meter.Edge(&edges[len(edges)-1]) {
 			return p.tooBig(p.line)
 		}
-	}
-	if left > 0 {
-		return p.groupEnds(typ, declared, left, "edges")
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if h := p.header[fEdges]; strconv.Itoa(len(edges)) != h.value {
 		return lineError(h.line, "edges:"+textwire.Clip(h.value)+" but @edges has "+strconv.Itoa(len(edges))+" edges")

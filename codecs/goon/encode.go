@@ -273,12 +273,7 @@ func (e *encoder) encode(r *wire.GraphResponse, version string) error {
 	}
 	if r.Rows != nil {
 		b = append(b, "@rows\n"...)
-		if agg {
-			b, err = e.writeAggregationRows(b, r)
-		} else {
-			b, err = e.writePlainRows(b, r)
-		}
-		if err != nil {
+		if b, err = e.writeRows(b, r); err != nil {
 			return err
 		}
 	}

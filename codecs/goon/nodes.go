@@ -14,39 +14,14 @@ import (
 // The @nodes section: Type(n): groups of "id key=value ..." rows, read and
 // written.
 
+// nodeGroups words the errors of @nodes' groups.
+var nodeGroups = groupKind{header: "a node group Type(count):", orphan: "a node row before its Type(n): group", items: "rows"}
+
+// parseNodes reads @nodes into the response's nodes.
 func (p *parser) parseNodes() error {
 	reserve, full := p.declared(fNodes, minNodeLine, int(unsafe.Sizeof(wire.Node{})))
 	nodes := make([]wire.Node, 0, reserve)
-	typ, declared, left := "", 0, 0
-	for {
-		ok, err := p.body()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
-		if isGroupLine(p.cur) {
-			if left > 0 {
-				return p.groupEnds(typ, declared, left, "rows")
-			}
-			name, n, ok := p.group("node")
-			if !ok {
-				return p.errf("expected a node group Type(count):, found " + textwire.Excerpt(p.cur))
-			}
-			if err := p.checkString(len(name), "type name"); err != nil {
-				return err
-			}
-			typ, declared, left = name, n, n
-			continue
-		}
-		if left == 0 {
-			if typ == "" {
-				return p.errf("a node row before its Type(n): group")
-			}
-			return p.errf("more rows than group " + textwire.Clip(typ) + " declares")
-		}
-		left--
+	err := p.grouped(&nodeGroups, func(typ string) error {
 		n, err := p.nodeRow(typ)
 		if err != nil {
 			return err
@@ -61,9 +36,10 @@ func (p *parser) parseNodes() error {
 		} else {
 			p.restored = 0 // counted with the node
 		}
-	}
-	if left > 0 {
-		return p.groupEnds(typ, declared, left, "rows")
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if h := p.header[fNodes]; strconv.Itoa(len(nodes)) != h.value {
 		return lineError(h.line, "nodes:"+textwire.Clip(h.value)+" but @nodes has "+strconv.Itoa(len(nodes))+" rows")

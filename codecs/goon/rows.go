@@ -182,13 +182,27 @@ func (e *encoder) rowWrites(row wire.Row) bool {
 	return false
 }
 
-// writeAggregationRows writes each row's cells in group_by then
-// aggregations order. A row with nothing to write is left out.
-func (e *encoder) writeAggregationRows(b []byte, r *wire.GraphResponse) ([]byte, error) {
+// writeRows writes one line a row. An aggregation's row has its cells in
+// group_by then aggregations order (the first cell of each column's name);
+// any other response's (GKG never sends one; the header declares no
+// columns for them) every cell, in stored order. A row with nothing to
+// write is left out.
+func (e *encoder) writeRows(b []byte, r *wire.GraphResponse) ([]byte, error) {
+	agg := r.QueryType == wire.Aggregation
 	for i, row := range r.Rows {
 		start := len(b)
-		for _, col := range e.cols {
-			c := firstCell(row, col.name)
+		n := len(row)
+		if agg {
+			n = len(e.cols)
+		}
+		for j := 0; j < n; j++ {
+			var c *wire.Cell
+			nodeKind := false
+			if agg {
+				c, nodeKind = firstCell(row, e.cols[j].name), e.cols[j].nodeKind
+			} else if c = &row[j]; !isName(c.Name) {
+				return b, notName("rows["+strconv.Itoa(i)+"]", "cell name", c.Name)
+			}
 			if c == nil || !cellWrites(c) {
 				continue
 			}
@@ -196,40 +210,7 @@ func (e *encoder) writeAggregationRows(b []byte, r *wire.GraphResponse) ([]byte,
 				b = append(b, ' ')
 			}
 			var err error
-			if b, err = e.appendCell(b, c, col.nodeKind, i); err != nil {
-				return b, err
-			}
-		}
-		if len(b) > start {
-			b = append(b, '\n')
-		}
-		var err error
-		if b, err = e.spill(b); err != nil {
-			return b, err
-		}
-	}
-	return b, nil
-}
-
-// writePlainRows writes the rows of a response that is not an aggregation
-// (GKG never sends one; the header declares no columns for them): every
-// cell, in stored order.
-func (e *encoder) writePlainRows(b []byte, r *wire.GraphResponse) ([]byte, error) {
-	for i, row := range r.Rows {
-		start := len(b)
-		for j := range row {
-			c := &row[j]
-			if !isName(c.Name) {
-				return b, notName("rows["+strconv.Itoa(i)+"]", "cell name", c.Name)
-			}
-			if !cellWrites(c) {
-				continue
-			}
-			if len(b) > start {
-				b = append(b, ' ')
-			}
-			var err error
-			if b, err = e.appendCell(b, c, false, i); err != nil {
+			if b, err = e.appendCell(b, c, nodeKind, i); err != nil {
 				return b, err
 			}
 		}

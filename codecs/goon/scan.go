@@ -46,8 +46,59 @@ func (p *parser) body() (bool, error) {
 	return true, nil
 }
 
-// group parses a group header Name(n): and returns the name and count.
-func (p *parser) group(what string) (string, int, bool) {
+// groupKind words the errors of a section of groups.
+type groupKind struct {
+	header string // what a group line should be: "a node group Type(count):"
+	orphan string // the error for a line before any group
+	items  string // what a group counts: "rows", "edges"
+}
+
+// grouped reads the lines of a section made of Name(n): groups, each
+// followed by exactly n lines, calling line for each of those with the
+// group's name.
+func (p *parser) grouped(k *groupKind, line func(typ string) error) error {
+	typ, declared, left := "", 0, 0
+	for {
+		ok, err := p.body()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		if isGroupLine(p.cur) {
+			if left > 0 {
+				return p.groupEnds(typ, declared, left, k.items)
+			}
+			name, n, ok := p.group()
+			if !ok {
+				return p.errf("expected " + k.header + ", found " + textwire.Excerpt(p.cur))
+			}
+			if err := p.checkString(len(name), "type name"); err != nil {
+				return err
+			}
+			typ, declared, left = name, n, n
+			continue
+		}
+		if left == 0 {
+			if typ == "" {
+				return p.errf(k.orphan)
+			}
+			return p.errf("more " + k.items + " than group " + textwire.Clip(typ) + " declares")
+		}
+		left--
+		if err := line(typ); err != nil {
+			return err
+		}
+	}
+	if left > 0 {
+		return p.groupEnds(typ, declared, left, k.items)
+	}
+	return nil
+}
+
+// group parses a group line Name(n): and returns the name and count.
+func (p *parser) group() (string, int, bool) {
 	open := strings.IndexByte(p.cur, '(')
 	if open < 0 || !strings.HasSuffix(p.cur, "):") {
 		return "", 0, false
