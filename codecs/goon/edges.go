@@ -114,14 +114,7 @@ func (p *parser) parsePaths() error {
 	edges := make([]wire.Edge, 0, reserve)
 	var last int64
 	first := true
-	for {
-		ok, err := p.body()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
+	err := p.eachLine(func() error {
 		s := p.cur
 		if !strings.HasPrefix(s, "path=") {
 			return p.errf("expected path=ID: ..., found " + textwire.Excerpt(s))
@@ -176,6 +169,10 @@ func (p *parser) parsePaths() error {
 			}
 			from, fromID = to, toID
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if h := p.header[fEdges]; strconv.Itoa(len(edges)) != h.value {
 		return lineError(h.line, "edges:"+textwire.Clip(h.value)+" but @paths has "+strconv.Itoa(len(edges))+" edges")

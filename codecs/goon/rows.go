@@ -29,18 +29,12 @@ func (p *parser) parseRows() error {
 	} else {
 		rows = []wire.Row{}
 	}
-	for {
-		ok, err := p.body()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
+	err := p.eachLine(func() error {
 		if err := p.parsePairs(p.cur, false, p.lim.MaxElements); err != nil {
 			return err
 		}
 		var row wire.Row
+		var err error
 		refStart := len(p.refs)
 		if agg {
 			row, err = p.aggregationRow(len(rows))
@@ -57,6 +51,10 @@ func (p *parser) parseRows() error {
 			return p.tooBig(p.line)
 		}
 		rows = append(room(rows, full), row)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if h := p.header[fRows]; agg && strconv.Itoa(len(rows)) != h.value {
 		return lineError(h.line, "rows:"+textwire.Clip(h.value)+" but @rows has "+strconv.Itoa(len(rows))+" rows")

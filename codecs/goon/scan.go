@@ -46,6 +46,20 @@ func (p *parser) body() (bool, error) {
 	return true, nil
 }
 
+// eachLine calls line for each line of the current section's body, with
+// the line in p.cur, and stops at the first error.
+func (p *parser) eachLine(line func() error) error {
+	for {
+		ok, err := p.body()
+		if err != nil || !ok {
+			return err
+		}
+		if err := line(); err != nil {
+			return err
+		}
+	}
+}
+
 // groupKind words the errors of a section of groups.
 type groupKind struct {
 	header string // what a group line should be: "a node group Type(count):"
@@ -58,14 +72,7 @@ type groupKind struct {
 // group's name.
 func (p *parser) grouped(k *groupKind, line func(typ string) error) error {
 	typ, declared, left := "", 0, 0
-	for {
-		ok, err := p.body()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
+	err := p.eachLine(func() error {
 		if isGroupLine(p.cur) {
 			if left > 0 {
 				return p.groupEnds(typ, declared, left, k.items)
@@ -78,7 +85,7 @@ func (p *parser) grouped(k *groupKind, line func(typ string) error) error {
 				return err
 			}
 			typ, declared, left = name, n, n
-			continue
+			return nil
 		}
 		if left == 0 {
 			if typ == "" {
@@ -87,9 +94,10 @@ func (p *parser) grouped(k *groupKind, line func(typ string) error) error {
 			return p.errf("more " + k.items + " than group " + textwire.Clip(typ) + " declares")
 		}
 		left--
-		if err := line(typ); err != nil {
-			return err
-		}
+		return line(typ)
+	})
+	if err != nil {
+		return err
 	}
 	if left > 0 {
 		return p.groupEnds(typ, declared, left, k.items)
