@@ -1,13 +1,15 @@
 package goon
 
-// The value rules of GOON 1.0.0 that the encoder and the decoder share.
+// The value rules of GOON 1.0.0 that the encoder and the decoder share:
+// truncation limits, the bytes of bare values and names, keywords,
+// ClickHouse datetimes.
 
 const (
-	// LongTextLimit is the code-point limit of the long-text keys body,
+	// longTextLimit is the code-point limit of the long-text keys body,
 	// description, name, note and title.
-	LongTextLimit = 200
-	// ValueLimit is the code-point limit of every other string value.
-	ValueLimit = 1000
+	longTextLimit = 200
+	// valueLimit is the code-point limit of every other string value.
+	valueLimit = 1000
 )
 
 // limitFor returns the truncation limit, in code points, of a string value
@@ -15,36 +17,9 @@ const (
 func limitFor(key string) int {
 	switch key {
 	case "body", "description", "name", "note", "title":
-		return LongTextLimit
+		return longTextLimit
 	}
-	return ValueLimit
-}
-
-// Property priority classes: identity, status enums, everything else,
-// timestamps, long text. Keys sort by class, then bytewise.
-const (
-	classIdentity uint8 = iota
-	classStatus
-	classOther
-	classTime
-	classText
-	classReserved // "id" and "type": not property names
-)
-
-func priority(key string) uint8 {
-	switch key {
-	case "iid", "username", "name", "full_path", "path", "uuid":
-		return classIdentity
-	case "state", "status", "visibility_level":
-		return classStatus
-	case "created_at", "updated_at", "merged_at", "closed_at":
-		return classTime
-	case "title", "description", "body", "note":
-		return classText
-	case "id", "type":
-		return classReserved
-	}
-	return classOther
+	return valueLimit
 }
 
 // bareByte[c] is true for the bytes a value may be written with unquoted:

@@ -3,23 +3,28 @@ package goon
 import (
 	"errors"
 
+	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
-// Name is the codec's registry name; it also answers to "llm".
+// Name is the codec's registry name; it also answers to "llm". Callers
+// pass it to wire.Lookup, wire.EncodeWith and wire.DecodeWith, and
+// wirehttp matches it in an Accept header.
 const Name = "goon"
 
 // Version is the GOON wire version this package writes by default, the
 // header's goon_version. Any change to the bytes the encoder writes changes
 // it; the package's tests hold it together with a hash of the golden
-// outputs.
+// outputs. Callers compare it with a document's goon_version, or set
+// Options.Version to stamp another.
 const Version = "1.0.0"
 
-// MediaType is the media type of GOON text as the default codec writes it.
+// MediaType is the media type of GOON text as the default codec writes it:
+// the Content-Type an HTTP service (wirehttp) answers with.
 const MediaType = "text/x-goon; version=" + Version
 
-// Options configure a Codec. The zero value is the default: the registered
-// codec.
+// Options configure a Codec; a service passes them to New (codecs.New does
+// for its registry). The zero value is the default: the registered codec.
 type Options struct {
 	// Limits bound what Decode accepts and, symmetrically, what
 	// AppendEncode writes (see wire.Limits).
@@ -35,14 +40,16 @@ type Options struct {
 }
 
 // Codec is the goon codec with fixed Options. It is immutable and safe for
-// concurrent use.
+// concurrent use. A wire.Registry calls it as a wire.Codec, a
+// wire.StreamEncoder and a wire.Sniffer; a service may call it directly.
 type Codec struct {
 	limits  wire.Limits
 	version string
 }
 
 // New returns a codec configured by o, or an error naming the first option
-// out of range.
+// out of range. A service calls it for limits or a goon_version other than
+// the defaults, and registers the result in its wire.Registry.
 func New(o Options) (*Codec, error) {
 	l, err := o.Limits.WithDefaults()
 	if err != nil {
@@ -53,7 +60,7 @@ func New(o Options) (*Codec, error) {
 		v = Version
 	}
 	if !supportedVersion(v) {
-		return nil, errors.New("goon: Options.Version " + excerpt(v) + " is not a version Decode reads (MAJOR.MINOR.PATCH, major " + minMajor + " to " + maxMajor + ")")
+		return nil, errors.New("goon: Options.Version " + textwire.Excerpt(v) + " is not a version Decode reads (MAJOR.MINOR.PATCH, major " + minMajor + " to " + maxMajor + ")")
 	}
 	return &Codec{limits: l, version: v}, nil
 }
@@ -61,18 +68,22 @@ func New(o Options) (*Codec, error) {
 var std = &Codec{limits: wire.DefaultLimits(), version: Version}
 
 // Default returns the codec with default Options: the one registered in
-// the default wire registry, stamping goon_version 1.0.0.
+// the default wire registry, stamping goon_version 1.0.0. Callers that want
+// its methods (EncodeTo, Sniff) without a registry use it.
 func Default() *Codec { return std }
 
 func init() { wire.Register(std) }
 
-// Limits reports the codec's limits, defaults filled in.
+// Limits reports the codec's limits, defaults filled in; registries and
+// HTTP servers read it to bound what they read before decoding.
 func (c *Codec) Limits() wire.Limits { return c.limits }
 
-// Version reports the goon_version the codec stamps.
+// Version reports the goon_version the codec stamps, for a caller that
+// built the codec with New and logs or checks what it speaks.
 func (c *Codec) Version() string { return c.version }
 
-// Info describes the codec for a registry.
+// Info describes the codec for a registry: wire.Registry.Register and
+// wire.List call it.
 func (c *Codec) Info() wire.Info {
 	return wire.Info{
 		Name:        Name,

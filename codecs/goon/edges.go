@@ -1,0 +1,273 @@
+package goon
+
+import (
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/graphwire/graphwire/internal/textwire"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// The @edges and @paths sections: Type:id endpoints, REL(n): groups of
+// "From:id --> To:id" lines, and path chains, read and written.
+
+// endpoint parses Type:id at the start of s and returns the bytes taken;
+// the id ends at a space or at the end of s.
+func (p *parser) endpoint(s, what string) (string, int64, int, error) {
+	colon := strings.IndexByte(s, ':')
+	if colon < 0 || !isName(s[:colon]) {
+		return "", 0, 0, p.errf("expected " + what + " Type:id, found " + textwire.Excerpt(s))
+	}
+	if err := p.checkString(colon, "type name"); err != nil {
+		return "", 0, 0, err
+	}
+	end := strings.IndexByte(s[colon:], ' ')
+	if end < 0 {
+		end = len(s)
+	} else {
+		end += colon
+	}
+	id, ok := parseInt(s[colon+1 : end])
+	if !ok {
+		return "", 0, 0, p.errf("bad id " + textwire.Excerpt(s[colon+1:end]) + " in " + what + ", expected a decimal int64")
+	}
+	return s[:colon], id, end, nil
+}
+
+// edgeGroups words the errors of @edges' groups.
+var edgeGroups = groupKind{header: "an edge group REL(count):", orphan: "an edge before its REL(n): group", items: "edges"}
+
+// parseEdges reads @edges into the response's edges.
+func (p *parser) parseEdges() error {
+	reserve, full := p.declared(fEdges, minEdgeLine, int(unsafe.Sizeof(wire.Edge{})))
+	edges := make([]wire.Edge, 0, reserve)
+	err := p.grouped(&edgeGroups, func(typ string) error {
+		e, err := p.edgeLine(typ)
+		if err != nil {
+			return err
+		}
+		edges = append(room(edges, full), e)
+		if !p.meter.Edge(&edges[len(edges)-1]) {
+			return p.tooBig(p.line)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if h := p.header[fEdges]; strconv.Itoa(len(edges)) != h.value {
+		return lineError(h.line, "edges:"+textwire.Clip(h.value)+" but @edges has "+strconv.Itoa(len(edges))+" edges")
+	}
+	p.r.Edges = edges
+	return nil
+}
+
+// edgeLine parses "From:id --> To:id[ depth=D][ path_id=P][ step=S]".
+func (p *parser) edgeLine(typ string) (wire.Edge, error) {
+	s := p.cur
+	e := wire.Edge{Type: typ}
+	var n int
+	var err error
+	if e.From, e.FromID, n, err = p.endpoint(s, "source"); err != nil {
+		return e, err
+	}
+	s = s[n:]
+	if !strings.HasPrefix(s, " --> ") {
+		return e, p.errf("expected \" --> \" after the source")
+	}
+	s = s[5:]
+	if e.To, e.ToID, n, err = p.endpoint(s, "target"); err != nil {
+		return e, err
+	}
+	s = s[n:]
+	opts := [...]struct {
+		key string
+		v   *wire.OptInt
+	}{{" depth=", &e.Depth}, {" path_id=", &e.PathID}, {" step=", &e.Step}}
+	for _, o := range opts {
+		if !strings.HasPrefix(s, o.key) {
+			continue
+		}
+		s = s[len(o.key):]
+		end := strings.IndexByte(s, ' ')
+		if end < 0 {
+			end = len(s)
+		}
+		v, ok := parseInt(s[:end])
+		if !ok {
+			return e, p.errf("expected an integer after" + o.key + ", found " + textwire.Excerpt(s[:end]))
+		}
+		*o.v = wire.SomeInt(v)
+		s = s[end:]
+	}
+	if s != "" {
+		return e, p.errf("unexpected " + textwire.Excerpt(s) + " after the edge (expected depth=, path_id=, step= in that order)")
+	}
+	return e, nil
+}
+
+// parsePaths parses "path=P: T:id --REL--> T:id ..." lines, one per path,
+// in increasing path id; edge k of a path gets step k.
+func (p *parser) parsePaths() error {
+	reserve, full := p.declared(fEdges, minPathEdge, int(unsafe.Sizeof(wire.Edge{})))
+	edges := make([]wire.Edge, 0, reserve)
+	var last int64
+	first := true
+	err := p.eachLine(func() error {
+		s := p.cur
+		if !strings.HasPrefix(s, "path=") {
+			return p.errf("expected path=ID: ..., found " + textwire.Excerpt(s))
+		}
+		colon := strings.IndexByte(s, ':')
+		if colon < 0 {
+			return p.errf("expected ':' after the path id")
+		}
+		pid, ok := parseInt(s[5:colon])
+		if !ok {
+			return p.errf("bad path id " + textwire.Excerpt(s[5:colon]))
+		}
+		if !first && pid <= last {
+			return p.errf("path " + strconv.FormatInt(pid, 10) + " after path " + strconv.FormatInt(last, 10) + " (paths come once each, in increasing id)")
+		}
+		first, last = false, pid
+		s = s[colon+1:]
+		if !strings.HasPrefix(s, " ") {
+			return p.errf("expected a space after path=" + strconv.FormatInt(pid, 10) + ":")
+		}
+		from, fromID, n, err := p.endpoint(s[1:], "path start")
+		if err != nil {
+			return err
+		}
+		s = s[1+n:]
+		if s == "" {
+			return p.errf("path " + strconv.FormatInt(pid, 10) + " has no edges")
+		}
+		for step := int64(0); s != ""; step++ {
+			if !strings.HasPrefix(s, " --") {
+				return p.errf("expected \" --REL--> \" in the path, found " + textwire.Excerpt(s))
+			}
+			s = s[3:]
+			arrow := strings.Index(s, "--> ")
+			if arrow < 0 || !isName(s[:arrow]) {
+				return p.errf("expected a relationship --REL--> in the path, found " + textwire.Excerpt(s))
+			}
+			rel := s[:arrow]
+			if err := p.checkString(len(rel), "relationship type"); err != nil {
+				return err
+			}
+			s = s[arrow+4:]
+			to, toID, n, err := p.endpoint(s, "path node")
+			if err != nil {
+				return err
+			}
+			s = s[n:]
+			edges = append(room(edges, full), wire.Edge{From: from, FromID: fromID, To: to, ToID: toID, Type: rel,
+				PathID: wire.SomeInt(pid), Step: wire.SomeInt(step)})
+			if !p.meter.Edge(&edges[len(edges)-1]) {
+				return p.tooBig(p.line)
+			}
+			from, fromID = to, toID
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if h := p.header[fEdges]; strconv.Itoa(len(edges)) != h.value {
+		return lineError(h.line, "edges:"+textwire.Clip(h.value)+" but @paths has "+strconv.Itoa(len(edges))+" edges")
+	}
+	p.r.Edges = edges
+	return nil
+}
+
+func (e *encoder) writeEdges(b []byte) ([]byte, error) {
+	edges := e.edges
+	for i := 0; i < len(edges); {
+		typ := edges[i].Type
+		j := i + 1
+		for j < len(edges) && edges[j].Type == typ {
+			j++
+		}
+		if !isName(typ) {
+			return b, notName("edges", "relationship type", typ)
+		}
+		b = append(b, typ...)
+		b = append(b, '(')
+		b = strconv.AppendInt(b, int64(j-i), 10)
+		b = append(b, "):\n"...)
+		for ; i < j; i++ {
+			ed := edges[i]
+			if !isName(ed.From) {
+				return b, notName("edges", "node type", ed.From)
+			}
+			if !isName(ed.To) {
+				return b, notName("edges", "node type", ed.To)
+			}
+			b = append(b, ed.From...)
+			b = append(b, ':')
+			b = strconv.AppendInt(b, ed.FromID, 10)
+			b = append(b, " --> "...)
+			b = append(b, ed.To...)
+			b = append(b, ':')
+			b = strconv.AppendInt(b, ed.ToID, 10)
+			if ed.Depth.Valid {
+				b = append(b, " depth="...)
+				b = strconv.AppendInt(b, ed.Depth.Int, 10)
+			}
+			if ed.PathID.Valid {
+				b = append(b, " path_id="...)
+				b = strconv.AppendInt(b, ed.PathID.Int, 10)
+			}
+			if ed.Step.Valid {
+				b = append(b, " step="...)
+				b = strconv.AppendInt(b, ed.Step.Int, 10)
+			}
+			b = append(b, '\n')
+			var err error
+			if b, err = e.spill(b); err != nil {
+				return b, err
+			}
+		}
+	}
+	return b, nil
+}
+
+// writePaths writes one chain per path id: the first edge's source, then
+// --REL--> target for every edge of the path in edge order.
+func (e *encoder) writePaths(b []byte) ([]byte, error) {
+	edges := e.edges
+	for i := 0; i < len(edges); {
+		pid := edges[i].PathID.Int
+		b = append(b, "path="...)
+		b = strconv.AppendInt(b, pid, 10)
+		b = append(b, ": "...)
+		if !isName(edges[i].From) {
+			return b, notName("edges", "node type", edges[i].From)
+		}
+		b = append(b, edges[i].From...)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, edges[i].FromID, 10)
+		for ; i < len(edges) && edges[i].PathID.Int == pid; i++ {
+			ed := edges[i]
+			if !isName(ed.Type) {
+				return b, notName("edges", "relationship type", ed.Type)
+			}
+			if !isName(ed.To) {
+				return b, notName("edges", "node type", ed.To)
+			}
+			b = append(b, " --"...)
+			b = append(b, ed.Type...)
+			b = append(b, "--> "...)
+			b = append(b, ed.To...)
+			b = append(b, ':')
+			b = strconv.AppendInt(b, ed.ToID, 10)
+		}
+		b = append(b, '\n')
+		var err error
+		if b, err = e.spill(b); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
+}

@@ -1,0 +1,450 @@
+package goon
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/graphwire/graphwire/internal/textwire"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// The @header section: its fields in their fixed order, the pagination
+// they make, goon_version, and an aggregation's column descriptors
+// (group_by, aggregations), read and written.
+
+type headerField struct {
+	set   bool
+	line  int
+	value string
+}
+
+const (
+	fQueryType = iota
+	fVersion
+	fNodes
+	fEdges
+	fHasMore
+	fTotalRows
+	fTruncated
+	fNextCursor
+	fRows
+	fGroupBy
+	fAggregations
+	numFields
+)
+
+var fieldNames = [numFields]string{"query_type", "goon_version", "nodes", "edges", "has_more", "total_rows", "truncated", "next_cursor", "rows", "group_by", "aggregations"}
+
+func (p *parser) parseHeader() error {
+	last := -1
+	for {
+		ok, err := p.body()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			if p.cur == "" {
+				return p.errf("input ends, expected @nodes")
+			}
+			break
+		}
+		colon := strings.IndexByte(p.cur, ':')
+		if colon < 0 {
+			return p.errf("expected a header field key:value, found " + textwire.Excerpt(p.cur))
+		}
+		key, val := p.cur[:colon], p.cur[colon+1:]
+		f := -1
+		for i, n := range fieldNames {
+			if n == key {
+				f = i
+				break
+			}
+		}
+		switch {
+		case f < 0:
+			return p.errf("unknown header field " + textwire.Excerpt(key))
+		case p.header[f].set:
+			return p.errf("duplicate header field " + textwire.Clip(key))
+		case f < last:
+			return p.errf("header field " + textwire.Clip(key) + " out of order (after " + fieldNames[last] + ")")
+		}
+		last = f
+		p.header[f] = headerField{set: true, line: p.line, value: val}
+		if err := p.headerValue(f, val); err != nil {
+			return err
+		}
+	}
+	for _, f := range [...]int{fQueryType, fVersion, fNodes, fEdges} {
+		if !p.header[f].set {
+			return p.errf("header has no " + fieldNames[f] + " field")
+		}
+	}
+	if err := p.pagination(); err != nil {
+		return err
+	}
+	if p.r.QueryType != wire.Aggregation {
+		for _, f := range [...]int{fRows, fGroupBy, fAggregations} {
+			if h := p.header[f]; h.set {
+				return lineError(h.line, fieldNames[f]+" in a "+string(p.r.QueryType)+" response (only aggregation has it)")
+			}
+		}
+	}
+	return nil
+}
+
+func (p *parser) headerValue(f int, val string) error {
+	switch f {
+	case fQueryType:
+		q := wire.QueryType(val)
+		if !q.Valid() {
+			return p.errf("unknown query_type " + textwire.Excerpt(val))
+		}
+		p.r.QueryType = q
+	case fVersion:
+		if !supportedVersion(val) {
+			return p.errf("unsupported goon_version " + textwire.Excerpt(val) + " (this decoder reads " + minMajor + ".x.y to " + maxMajor + ".x.y)")
+		}
+	case fNodes, fEdges, fRows:
+		n, ok := parseInt(val)
+		if !ok || n < 0 {
+			return p.errf("expected a count after " + fieldNames[f] + ":, found " + textwire.Excerpt(val))
+		}
+		if n > int64(p.lim.MaxElements) {
+			return p.checkElements(p.lim.MaxElements+1, fieldNames[f])
+		}
+	case fHasMore:
+		if val != "true" {
+			return p.errf("expected has_more:true, found " + textwire.Excerpt(val))
+		}
+	case fTotalRows:
+		if _, ok := parseInt(val); !ok {
+			return p.errf("expected an integer after total_rows:, found " + textwire.Excerpt(val))
+		}
+	case fTruncated:
+		if val != "true" {
+			return p.errf("expected truncated:true, found " + textwire.Excerpt(val))
+		}
+	case fNextCursor:
+		return p.cursor(val)
+	case fGroupBy:
+		return p.groupBy(val)
+	case fAggregations:
+		return p.aggregations(val)
+	}
+	return nil
+}
+
+// cursor reads the value of next_cursor: a bare token as it is, or a
+// quoted one unescaped. Quoted text the encoder would have written bare
+// had control characters that quoting dropped; it gains one fillRune, which
+// quoting drops again, so that it re-encodes to the same text. The cursor
+// is a string like any other: longer than MaxStringBytes (measured as
+// written, unescaped, before a fillRune) it is refused; the meter counts
+// it with the pagination (wire.Meter.Finish).
+func (p *parser) cursor(val string) error {
+	p.cursorText = val
+	if val == "" {
+		return p.errf("expected a token after next_cursor:")
+	}
+	if val[0] != '"' {
+		for i := 0; i < len(val); i++ {
+			if !bareByte[val[i]] {
+				return p.errf("unexpected " + quoteByte(val[i]) + " in the bare next_cursor (such tokens are quoted)")
+			}
+		}
+		return p.checkString(len(val), "next_cursor")
+	}
+	t, n, err := p.unquote(val)
+	if err != nil {
+		return err
+	}
+	if n != len(val) {
+		return p.errf("unexpected " + quoteByte(val[n]) + " after the quoted next_cursor")
+	}
+	if err := p.checkString(len(t), "next_cursor"); err != nil {
+		return err
+	}
+	if cursorBare(t) {
+		t += string(fillRune)
+	}
+	p.cursorText = t
+	return nil
+}
+
+// pagination builds the response's pagination from the header fields read:
+// total_rows makes it schema v2's, truncated or next_cursor (or has_more
+// alone) schema v5's, none of them no pagination. A header with total_rows
+// and a v5 field is refused at the later line, as canonical JSON refuses
+// the mix.
+func (p *parser) pagination() error {
+	hm, tr, tt, nc := p.header[fHasMore], p.header[fTotalRows], p.header[fTruncated], p.header[fNextCursor]
+	switch {
+	case tr.set && tt.set:
+		return lineError(tt.line, "truncated (schema v5) in a header with total_rows (schema v2)")
+	case tr.set && nc.set:
+		return lineError(nc.line, "next_cursor (schema v5) in a header with total_rows (schema v2)")
+	case tr.set:
+		n, _ := parseInt(tr.value)
+		p.r.Pagination = &wire.Pagination{HasMore: hm.set, TotalRows: wire.SomeInt(n)}
+	case hm.set || tt.set || nc.set:
+		pg := &wire.Pagination{HasMore: hm.set, Truncated: wire.SomeBool(tt.set)}
+		if nc.set {
+			pg.NextCursor = wire.SomeString(p.cursorText)
+		}
+		p.r.Pagination = pg
+	}
+	return nil
+}
+
+// The goon_version majors Decode reads, and so the ones Options.Version
+// may name.
+const (
+	minMajor = "1"
+	maxMajor = "4"
+)
+
+// supportedVersion reports whether v is a goon_version Decode reads:
+// MAJOR.MINOR.PATCH, each a decimal without leading zeros, the major from
+// minMajor to maxMajor.
+func supportedVersion(v string) bool {
+	if len(v) > 3*19+2 { // three int64 decimals: no split of a long value
+		return false
+	}
+	parts := strings.Split(v, ".")
+	if len(parts) != 3 || len(parts[0]) != 1 || parts[0] < minMajor || parts[0] > maxMajor {
+		return false
+	}
+	for _, s := range parts[1:] {
+		if n, ok := parseInt(s); !ok || n < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *parser) groupBy(val string) error {
+	// Cut one descriptor at a time rather than split the line: a line of
+	// commas would otherwise cost sixteen bytes a byte before its first
+	// error.
+	for rest, more := val, true; more; {
+		var d string
+		d, rest, more = strings.Cut(rest, ",")
+		name, inner, ok := descriptor(d)
+		if !ok {
+			return p.errf("expected a group descriptor name(node[:Entity]) or name(property[:property]), found " + textwire.Excerpt(d))
+		}
+		kind, detail, hasDetail := strings.Cut(inner, ":")
+		if hasDetail && !isName(detail) {
+			return p.errf("bad group descriptor " + textwire.Excerpt(d))
+		}
+		g := wire.GroupColumn{Name: name}
+		switch kind {
+		case "node":
+			g.Kind = wire.GroupByNode
+			if hasDetail {
+				g.Entity = wire.SomeString(detail)
+			}
+		case "property":
+			g.Kind = wire.GroupByProperty
+			g.Property = wire.SomeString(name)
+			if hasDetail {
+				g.Property = wire.SomeString(detail)
+			}
+		default:
+			return p.errf("unknown group kind " + textwire.Excerpt(kind) + " in " + textwire.Excerpt(d))
+		}
+		if err := p.addColumn(name, g.Kind == wire.GroupByNode); err != nil {
+			return err
+		}
+		p.r.GroupColumns = append(p.r.GroupColumns, g)
+	}
+	return nil
+}
+
+func (p *parser) aggregations(val string) error {
+	for rest, more := val, true; more; {
+		var d string
+		d, rest, more = strings.Cut(rest, ",")
+		name, inner, ok := descriptor(d)
+		if !ok {
+			return p.errf("expected an aggregation descriptor name(function[:target[.property]]), found " + textwire.Excerpt(d))
+		}
+		c := wire.Column{Name: name}
+		fn, rest, hasTarget := strings.Cut(inner, ":")
+		c.Function = fn
+		bad := !isName(fn)
+		if hasTarget {
+			target, prop, hasProp := strings.Cut(rest, ".")
+			c.Target = wire.SomeString(target)
+			bad = bad || !isName(target)
+			if hasProp {
+				c.Property = wire.SomeString(prop)
+				bad = bad || !isName(prop)
+			}
+		}
+		if bad {
+			return p.errf("bad aggregation descriptor " + textwire.Excerpt(d))
+		}
+		if err := p.addColumn(name, false); err != nil {
+			return err
+		}
+		p.r.Columns = append(p.r.Columns, c)
+	}
+	return nil
+}
+
+func (p *parser) addColumn(name string, nodeKind bool) error {
+	if err := p.checkElements(len(p.cols)+1, "columns"); err != nil {
+		return err
+	}
+	if err := p.checkString(len(name), "column name"); err != nil {
+		return err
+	}
+	if p.column(name) >= 0 {
+		return p.errf("column name " + textwire.Clip(name) + " repeats")
+	}
+	p.cols = append(p.cols, rowCol{name: name, nodeKind: nodeKind})
+	if p.colIndex != nil {
+		p.colIndex[name] = len(p.cols) - 1
+	} else if len(p.cols) > 16 {
+		p.colIndex = make(map[string]int, 2*len(p.cols))
+		for i, c := range p.cols {
+			p.colIndex[c.name] = i
+		}
+	}
+	return nil
+}
+
+// column returns the index of the column named name, or -1.
+func (p *parser) column(name string) int {
+	if p.colIndex != nil {
+		if i, ok := p.colIndex[name]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, c := range p.cols {
+		if c.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// writeHeader appends the @header section: the fields every response has,
+// the pagination, and an aggregation's rows count and column descriptors.
+func (e *encoder) writeHeader(b []byte, r *wire.GraphResponse, version string) ([]byte, error) {
+	b = append(b, "@header\nquery_type:"...)
+	b = append(b, r.QueryType...)
+	b = append(b, "\ngoon_version:"...)
+	b = append(b, version...)
+	b = append(b, "\nnodes:"...)
+	b = strconv.AppendInt(b, int64(len(e.nodes)), 10)
+	b = append(b, "\nedges:"...)
+	b = strconv.AppendInt(b, int64(len(e.edges)), 10)
+	b = append(b, '\n')
+	if p := r.Pagination; p != nil {
+		if p.HasMore {
+			b = append(b, "has_more:true\n"...)
+		}
+		if p.TotalRows.Valid {
+			b = append(b, "total_rows:"...)
+			b = strconv.AppendInt(b, p.TotalRows.Int, 10)
+			b = append(b, '\n')
+		}
+		if p.Truncated.Bool {
+			b = append(b, "truncated:true\n"...)
+		}
+		if p.NextCursor.Valid {
+			b = append(b, "next_cursor:"...)
+			b = appendCursor(b, p.NextCursor.String)
+			b = append(b, '\n')
+		}
+	}
+	if r.QueryType == wire.Aggregation {
+		return e.aggregationHeader(b, r)
+	}
+	return b, nil
+}
+
+// aggregationHeader appends an aggregation's rows:, group_by: and
+// aggregations: fields.
+func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) ([]byte, error) {
+	if r.Rows != nil {
+		n := 0
+		for _, row := range r.Rows {
+			if e.rowWrites(row) {
+				n++
+			}
+		}
+		b = append(b, "rows:"...)
+		b = strconv.AppendInt(b, int64(n), 10)
+		b = append(b, '\n')
+	}
+	if len(r.GroupColumns) > 0 {
+		b = append(b, "group_by:"...)
+		for i, g := range r.GroupColumns {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			path := "group_columns[" + strconv.Itoa(i) + "]"
+			b = append(b, g.Name...)
+			switch g.Kind {
+			case wire.GroupByNode:
+				b = append(b, "(node"...)
+				if g.Entity.Valid {
+					if !isName(g.Entity.String) {
+						return b, notName(path, "entity", g.Entity.String)
+					}
+					b = append(b, ':')
+					b = append(b, g.Entity.String...)
+				}
+			case wire.GroupByProperty:
+				b = append(b, "(property"...)
+				if g.Property.Valid && g.Property.String != g.Name {
+					if !isName(g.Property.String) {
+						return b, notName(path, "property", g.Property.String)
+					}
+					b = append(b, ':')
+					b = append(b, g.Property.String...)
+				}
+			default:
+				return b, &wire.EncodeError{Codec: Name, Path: path, Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
+			}
+			b = append(b, ')')
+		}
+		b = append(b, '\n')
+	}
+	if len(r.Columns) > 0 {
+		b = append(b, "aggregations:"...)
+		for i, c := range r.Columns {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			path := "columns[" + strconv.Itoa(i) + "]"
+			if !isName(c.Function) {
+				return b, notName(path, "function", c.Function)
+			}
+			b = append(b, c.Name...)
+			b = append(b, '(')
+			b = append(b, c.Function...)
+			if c.Target.Valid {
+				if !isName(c.Target.String) {
+					return b, notName(path, "target", c.Target.String)
+				}
+				b = append(b, ':')
+				b = append(b, c.Target.String...)
+				if c.Property.Valid {
+					if !isName(c.Property.String) {
+						return b, notName(path, "property", c.Property.String)
+					}
+					b = append(b, '.')
+					b = append(b, c.Property.String...)
+				}
+			}
+			b = append(b, ')')
+		}
+		b = append(b, '\n')
+	}
+	return b, nil
+}

@@ -1,0 +1,202 @@
+package goon
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/graphwire/graphwire/internal/textwire"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// What one line of text stands for beyond itself: the nodes an
+// aggregation lifts from its rows into @nodes (and the decoder resolves back
+// into cells), and truncated values the decoder restores from their key_len
+// breadcrumbs.
+
+type nodeKey struct {
+	typ string
+	id  int64
+}
+
+// liftNodes appends to e.nodes the node cells of node-kind group columns,
+// in first-seen order (row by row, group column by group column),
+// de-duplicated by (type, id) among themselves.
+func (e *encoder) liftNodes(r *wire.GraphResponse) error {
+	if r.Rows == nil {
+		return nil
+	}
+	var nodeCols []string
+	for _, g := range r.GroupColumns {
+		if g.Kind == wire.GroupByNode {
+			nodeCols = append(nodeCols, g.Name)
+		}
+	}
+	if len(nodeCols) == 0 {
+		return nil
+	}
+	for _, row := range r.Rows {
+		for _, name := range nodeCols {
+			c := firstCell(row, name)
+			if c == nil || c.Node == nil {
+				continue
+			}
+			k := nodeKey{c.Node.Type, c.Node.ID}
+			if _, dup := e.lifted[k]; dup {
+				continue
+			}
+			e.lifted[k] = struct{}{}
+			e.nodes = append(e.nodes, c.Node)
+		}
+	}
+	return nil
+}
+
+// meterRow counts a row as it is read, so that a million references to a
+// large lifted node stop at the row that passes the limit. A node cell,
+// not yet resolved, counts as the node its reference names: the last node
+// row of that type and id, where the lifted nodes are (resolveLifted
+// fails on any other). Each use counts in full; the meter charges a use of
+// a node it has seen in constant time.
+func (p *parser) meterRow(row wire.Row, refs []cellRef) bool {
+	for j := range row {
+		c := &row[j]
+		if len(refs) > 0 && refs[0].cell == j {
+			if n := p.liftedNode(refs[0].key); n != nil {
+				c = &wire.Cell{Name: c.Name, Node: n}
+			}
+			refs = refs[1:]
+		}
+		if !p.meter.Cell(c) {
+			return false
+		}
+	}
+	return p.meter.EndRow(len(row))
+}
+
+// liftedNode returns the last node row of key k, or nil.
+func (p *parser) liftedNode(k nodeKey) *wire.Node {
+	if p.lastNode == nil {
+		p.lastNode = make(map[nodeKey]int, len(p.r.Nodes))
+		for i := range p.r.Nodes {
+			p.lastNode[nodeKey{p.r.Nodes[i].Type, p.r.Nodes[i].ID}] = i
+		}
+	}
+	if i, ok := p.lastNode[k]; ok {
+		return &p.r.Nodes[i]
+	}
+	return nil
+}
+
+// resolveLifted splits an aggregation's @nodes into the response's own
+// nodes and the nodes lifted from row references. The encoder writes the
+// lifted nodes last, in the order the rows first reference them, so the
+// last len(F) node rows must be exactly those references F; the rows'
+// cells then point at them, and the node rows before them are the
+// response's nodes.
+func (p *parser) resolveLifted() error {
+	if len(p.refs) == 0 {
+		return nil
+	}
+	index := make(map[nodeKey]int, min(len(p.refs), len(p.r.Nodes)+1))
+	var order []cellRef
+	for _, ref := range p.refs {
+		if _, seen := index[ref.key]; !seen {
+			index[ref.key] = len(order)
+			order = append(order, ref)
+		}
+	}
+	nodes := p.r.Nodes
+	k := len(nodes) - len(order)
+	for j, ref := range order {
+		if k+j < 0 {
+			return lineError(ref.line, "row references "+refString(ref.key)+", which @nodes does not list in its place (nodes lifted from rows come last, in the order rows first reference them)")
+		}
+		n := &nodes[k+j]
+		if n.Type != ref.key.typ || n.ID != ref.key.id {
+			return lineError(p.nodeLines[k+j], "expected node "+refString(ref.key)+" here, first referenced on line "+strconv.Itoa(ref.line)+
+				" (nodes lifted from rows come last, in the order rows first reference them), found "+refString(nodeKey{n.Type, n.ID}))
+		}
+	}
+	for _, ref := range p.refs {
+		n := &nodes[k+index[ref.key]]
+		if n.Properties == nil {
+			n.Properties = []wire.Property{}
+		}
+		p.r.Rows[ref.row][ref.cell].Node = n
+	}
+	p.r.Nodes = nodes[:k:k]
+	return nil
+}
+
+func refString(k nodeKey) string { return textwire.Clip(k.typ) + ":" + strconv.FormatInt(k.id, 10) }
+
+// fillRune stands in, in a restored truncated value, for the control
+// characters that quoting dropped from the kept prefix (see the package
+// documentation): quoting drops it again, so the value re-encodes to the
+// same text.
+const fillRune = '\x1a'
+
+// padByte pads a restored truncated value to its declared length.
+const padByte = '.'
+
+func isBreadcrumbKey(k, key string) bool {
+	return len(k) == len(key)+4 && strings.HasPrefix(k, key) && strings.HasSuffix(k, "_len")
+}
+
+// breadcrumb reports whether v followed by crumb is a truncated value and
+// its breadcrumb, and the declared length: v is a string of at most the
+// key's limit in code points (exactly the limit when bare, since only
+// quoting drops characters) ending in "...", and crumb is an integer
+// greater than the limit.
+func (p *parser) breadcrumb(v, crumb pair) (int64, bool) {
+	if crumb.quoted || !strings.HasSuffix(v.text, "...") {
+		return 0, false
+	}
+	if !v.quoted && bareValue(v.text).Kind() != wire.KindString {
+		return 0, false
+	}
+	total, ok := parseInt(crumb.text)
+	limit := limitFor(v.key)
+	if !ok || total <= int64(limit) {
+		return 0, false
+	}
+	l := utf8.RuneCountInString(v.text)
+	if l > limit || (!v.quoted && l != limit) {
+		return 0, false
+	}
+	return total, true
+}
+
+// restore rebuilds a truncated value so that it re-encodes to the same
+// text and breadcrumb: the kept prefix, one fillRune for each code point
+// quoting dropped from it, "...", then padByte up to total code points.
+func (p *parser) restore(key, text string, total int64) (string, error) {
+	l := int64(utf8.RuneCountInString(text))
+	limit := int64(limitFor(key))
+	grow := total - l
+	if max := int64(p.lim.MaxStringBytes); grow > max || int64(len(text))+grow > max {
+		return "", p.limitErr("MaxStringBytes", textwire.Clip(key)+"_len="+strconv.FormatInt(total, 10)+
+			" restores a value longer than the limit of "+strconv.Itoa(p.lim.MaxStringBytes)+" bytes")
+	}
+	// The restored bytes are part of the materialised size, which the
+	// meter counts with the node once it is built: asking the meter
+	// first, with the bytes restored since it last counted, refuses past
+	// MaxExpansion times the input (or MaxMaterializedBytes) before
+	// allocating, so a few short lines cannot make megabytes.
+	if !p.meter.Fits(p.restored + grow) {
+		return "", p.tooBig(p.line)
+	}
+	p.restored += grow
+	var b strings.Builder
+	b.Grow(len(text) + int(grow))
+	b.WriteString(text[:len(text)-3])
+	for i := l; i < limit; i++ {
+		b.WriteByte(fillRune)
+	}
+	b.WriteString("...")
+	for i := limit; i < total; i++ {
+		b.WriteByte(padByte)
+	}
+	return b.String(), nil
+}

@@ -1,0 +1,151 @@
+package goon
+
+import (
+	"bytes"
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// The orders GOON writes in: nodes by (type, id), edges by their full
+// key, a node's properties by priority class, then bytewise.
+
+// Property priority classes: identity, status enums, everything else,
+// timestamps, long text. Keys sort by class, then bytewise.
+const (
+	classIdentity uint8 = iota
+	classStatus
+	classOther
+	classTime
+	classText
+	classReserved // "id" and "type": not property names
+)
+
+// priority returns the class of a property key (classReserved for the
+// node's own id and type).
+func priority(key string) uint8 {
+	switch key {
+	case "iid", "username", "name", "full_path", "path", "uuid":
+		return classIdentity
+	case "state", "status", "visibility_level":
+		return classStatus
+	case "created_at", "updated_at", "merged_at", "closed_at":
+		return classTime
+	case "title", "description", "body", "note":
+		return classText
+	case "id", "type":
+		return classReserved
+	}
+	return classOther
+}
+
+// propRef is a node's property as nodeRow sorts it: its key, class and
+// index in the node.
+type propRef struct {
+	key   string
+	class uint8
+	i     int32
+}
+
+// sortProps sorts a node's properties by priority class, then bytewise:
+// by insertion for the few most nodes have, which spares the sort's
+// set-up.
+func sortProps(ps []propRef) {
+	if len(ps) > 12 {
+		slices.SortFunc(ps, func(x, y propRef) int {
+			if x.class != y.class {
+				return cmp.Compare(x.class, y.class)
+			}
+			return strings.Compare(x.key, y.key)
+		})
+		return
+	}
+	for i := 1; i < len(ps); i++ {
+		x := ps[i]
+		j := i
+		for ; j > 0 && lessProp(x, ps[j-1]); j-- {
+			ps[j] = ps[j-1]
+		}
+		ps[j] = x
+	}
+}
+
+func lessProp(x, y propRef) bool {
+	if x.class != y.class {
+		return x.class < y.class
+	}
+	return x.key < y.key
+}
+
+// cmpNodes orders nodes by (type bytewise, id numerically); nodes that
+// share both are ordered by the text of their rows, so that the order is
+// total and the output does not depend on the input order.
+func (e *encoder) cmpNodes(a, b *wire.Node) int {
+	if c := strings.Compare(a.Type, b.Type); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.ID, b.ID); c != 0 || a == b {
+		return c
+	}
+	var err error
+	if e.tmpA, err = e.nodeRow(e.tmpA[:0], a); err != nil {
+		e.err = err
+		return 0
+	}
+	if e.tmpB, err = e.nodeRow(e.tmpB[:0], b); err != nil {
+		e.err = err
+		return 0
+	}
+	return bytes.Compare(e.tmpA, e.tmpB)
+}
+
+// cmpEdges is the total edge order of GOON: (path_id, step, type, from,
+// from_id, to, to_id, depth), absent path_id and step after present ones,
+// absent depth before present.
+func cmpEdges(a, b *wire.Edge) int {
+	if c := cmpAbsentLast(a.PathID, b.PathID); c != 0 {
+		return c
+	}
+	if c := cmpAbsentLast(a.Step, b.Step); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Type, b.Type); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.From, b.From); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.FromID, b.FromID); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.To, b.To); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.ToID, b.ToID); c != 0 {
+		return c
+	}
+	switch {
+	case a.Depth.Valid != b.Depth.Valid:
+		if a.Depth.Valid {
+			return 1
+		}
+		return -1
+	case a.Depth.Valid:
+		return cmp.Compare(a.Depth.Int, b.Depth.Int)
+	}
+	return 0
+}
+
+func cmpAbsentLast(a, b wire.OptInt) int {
+	switch {
+	case a.Valid && b.Valid:
+		return cmp.Compare(a.Int, b.Int)
+	case a.Valid:
+		return -1
+	case b.Valid:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,258 @@
+package goon
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/graphwire/graphwire/internal/textwire"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// The @rows section: an aggregation's cells matched to its header's
+// columns (or a plain row's cells in stored order), read and written.
+
+type rowCol struct {
+	name     string
+	nodeKind bool
+}
+
+func (p *parser) parseRows() error {
+	agg := p.r.QueryType == wire.Aggregation
+	var rows []wire.Row
+	full := 0
+	if agg {
+		var reserve int
+		reserve, full = p.declared(fRows, minRowLine, int(unsafe.Sizeof(wire.Row{})))
+		rows = make([]wire.Row, 0, reserve)
+	} else {
+		rows = []wire.Row{}
+	}
+	err := p.eachLine(func() error {
+		if err := p.parsePairs(p.cur, false, p.lim.MaxElements); err != nil {
+			return err
+		}
+		var row wire.Row
+		var err error
+		refStart := len(p.refs)
+		if agg {
+			row, err = p.aggregationRow(len(rows))
+		} else {
+			row = p.cells.take(len(p.pairs))
+			for i, pr := range p.pairs {
+				row[i] = wire.Cell{Name: pr.key, Value: cellValue(pr)}
+			}
+		}
+		if err != nil {
+			return err
+		}
+		if !p.meterRow(row, p.refs[refStart:]) {
+			return p.tooBig(p.line)
+		}
+		rows = append(room(rows, full), row)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if h := p.header[fRows]; agg && strconv.Itoa(len(rows)) != h.value {
+		return lineError(h.line, "rows:"+textwire.Clip(h.value)+" but @rows has "+strconv.Itoa(len(rows))+" rows")
+	}
+	p.r.Rows = rows
+	return nil
+}
+
+// aggregationRow matches the pairs of an @rows line to the header's
+// columns (group_by, then aggregations; each at most once, in that order).
+func (p *parser) aggregationRow(rowIndex int) (wire.Row, error) {
+	row := p.cells.take(len(p.pairs))[:0]
+	next := 0
+	for _, pr := range p.pairs {
+		k := p.column(pr.key)
+		switch {
+		case k < 0:
+			return nil, p.errf("cell " + textwire.Clip(pr.key) + " is not a column the header declares")
+		case k < next:
+			return nil, p.errf("cell " + textwire.Clip(pr.key) + " repeats or is out of order (cells follow group_by, then aggregations, once each)")
+		}
+		next = k + 1
+		c := wire.Cell{Name: pr.key}
+		switch {
+		case pr.quoted:
+			c.Value = wire.String(quotedString(pr.text, p.cols[k].nodeKind))
+		case p.cols[k].nodeKind:
+			if typ, id, ok := nodeRef(pr.text); ok {
+				p.refs = append(p.refs, cellRef{row: rowIndex, cell: len(row), key: nodeKey{typ, id}, line: p.line})
+				break
+			}
+			c.Value = bareValue(pr.text)
+			if c.Value.Kind() == wire.KindString {
+				return nil, p.errf("expected a node reference Type:id (or a number, bool or null) in node column " + textwire.Clip(pr.key) + ", found " + textwire.Excerpt(pr.text))
+			}
+		default:
+			c.Value = bareValue(pr.text)
+		}
+		row = append(row, c)
+	}
+	return row, nil
+}
+
+func cellValue(pr pair) wire.Value {
+	if pr.quoted {
+		return wire.String(quotedString(pr.text, false))
+	}
+	return bareValue(pr.text)
+}
+
+// nodeRef parses a bare Type:id.
+func nodeRef(s string) (string, int64, bool) {
+	colon := strings.IndexByte(s, ':')
+	if colon < 0 || !isName(s[:colon]) {
+		return "", 0, false
+	}
+	id, ok := parseInt(s[colon+1:])
+	return s[:colon], id, ok
+}
+
+// rowColumns fills e.cols with the cells an aggregation row is written
+// with: group columns, then metric columns. Their names must differ, since
+// a row names its cells by them.
+func (e *encoder) rowColumns(r *wire.GraphResponse) error {
+	for i, g := range r.GroupColumns {
+		if err := e.addColumn("group_columns["+strconv.Itoa(i)+"]", g.Name, g.Kind == wire.GroupByNode); err != nil {
+			return err
+		}
+	}
+	for i, c := range r.Columns {
+		if err := e.addColumn("columns["+strconv.Itoa(i)+"]", c.Name, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *encoder) addColumn(path, name string, nodeKind bool) error {
+	if !isName(name) {
+		return notName(path, "name", name)
+	}
+	for _, c := range e.cols {
+		if c.name == name {
+			return &wire.EncodeError{Codec: Name, Path: path, Msg: "column name " + strconv.Quote(name) + " repeats (group and metric columns name row cells, so they must differ)"}
+		}
+	}
+	e.cols = append(e.cols, rowCol{name: name, nodeKind: nodeKind})
+	return nil
+}
+
+// firstCell returns the first cell of row named name, or nil.
+func firstCell(row wire.Row, name string) *wire.Cell {
+	for i := range row {
+		if row[i].Name == name {
+			return &row[i]
+		}
+	}
+	return nil
+}
+
+// cellWrites reports whether a row cell writes anything: every value does
+// except "", NaN and ±Inf.
+func cellWrites(c *wire.Cell) bool {
+	if c.Node != nil {
+		return true
+	}
+	switch c.Value.Kind() {
+	case wire.KindString:
+		return c.Value.Str() != ""
+	case wire.KindFloat:
+		f := c.Value.Float()
+		return !math.IsNaN(f) && !math.IsInf(f, 0)
+	}
+	return true
+}
+
+func (e *encoder) rowWrites(row wire.Row) bool {
+	for _, col := range e.cols {
+		if c := firstCell(row, col.name); c != nil && cellWrites(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// writeRows writes one line a row. An aggregation's row has its cells in
+// group_by then aggregations order (the first cell of each column's name);
+// any other response's (GKG never sends one; the header declares no
+// columns for them) every cell, in stored order. A row with nothing to
+// write is left out.
+func (e *encoder) writeRows(b []byte, r *wire.GraphResponse) ([]byte, error) {
+	agg := r.QueryType == wire.Aggregation
+	for i, row := range r.Rows {
+		start := len(b)
+		n := len(row)
+		if agg {
+			n = len(e.cols)
+		}
+		for j := 0; j < n; j++ {
+			var c *wire.Cell
+			nodeKind := false
+			if agg {
+				c, nodeKind = firstCell(row, e.cols[j].name), e.cols[j].nodeKind
+			} else if c = &row[j]; !isName(c.Name) {
+				return b, notName("rows["+strconv.Itoa(i)+"]", "cell name", c.Name)
+			}
+			if c == nil || !cellWrites(c) {
+				continue
+			}
+			if len(b) > start {
+				b = append(b, ' ')
+			}
+			var err error
+			if b, err = e.appendCell(b, c, nodeKind, i); err != nil {
+				return b, err
+			}
+		}
+		if len(b) > start {
+			b = append(b, '\n')
+		}
+		var err error
+		if b, err = e.spill(b); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
+}
+
+// appendCell appends name=value for a row cell that writes something: a
+// node reference as Type:id, null as bare null, a string quoted when
+// forceQuote is set (node-kind group columns, where a bare Type:id is a
+// reference).
+func (e *encoder) appendCell(b []byte, c *wire.Cell, forceQuote bool, row int) ([]byte, error) {
+	b = append(b, c.Name...)
+	b = append(b, '=')
+	if n := c.Node; n != nil {
+		if !isName(n.Type) {
+			return b, notName("rows["+strconv.Itoa(row)+"]."+c.Name, "node type", n.Type)
+		}
+		b = append(b, n.Type...)
+		b = append(b, ':')
+		return strconv.AppendInt(b, n.ID, 10), nil
+	}
+	v := c.Value
+	switch v.Kind() {
+	case wire.KindNull:
+		return append(b, "null"...), nil
+	case wire.KindBool:
+		return strconv.AppendBool(b, v.Bool()), nil
+	case wire.KindInt:
+		return strconv.AppendInt(b, v.Int(), 10), nil
+	case wire.KindFloat:
+		return strconv.AppendFloat(b, v.Float(), 'f', -1, 64), nil
+	case wire.KindString:
+		return appendText(b, c.Name, v.Str(), false, forceQuote), nil
+	default: // list
+		e.list = appendJSON(e.list[:0], v)
+		e.maxList = max(e.maxList, len(e.list))
+		return appendText(b, c.Name, e.listText(), false, forceQuote), nil
+	}
+}
