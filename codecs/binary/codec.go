@@ -2,19 +2,38 @@ package binary
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/fxamacker/cbor/v2"
 
 	"github.com/graphwire/graphwire/wire"
 )
 
-// The names the codecs are registered under.
+// The names the codecs are registered under; the registry looks them up,
+// and Info reports them.
 const (
 	MsgpackName = "msgpack"
 	CBORName    = "cbor"
 )
 
-// Format chooses between the two encodings of the layout.
+// The media types of the two codecs: each format's registered type
+// (MessagePack's application/vnd.msgpack, CBOR's application/cbor, RFC
+// 8949) with two parameters that tell a client what the items mean:
+// layout=graphwire, graphwire's positional layout (see the package
+// documentation), and version, the layout version that leads every
+// encoding. A generic MessagePack or CBOR decoder reads the bytes as
+// arrays of arrays; the parameters say how to read those.
+const (
+	MsgpackMediaType = "application/vnd.msgpack; layout=graphwire; version=" + layoutVersionText
+	CBORMediaType    = "application/cbor; layout=graphwire; version=" + layoutVersionText
+)
+
+// layoutVersionText is layoutVersion in decimal, for the media types (a
+// test holds the two together).
+const layoutVersionText = "2"
+
+// Format chooses between the two encodings of the layout: callers of New,
+// Default, Encode and Decode name one.
 type Format uint8
 
 // The two formats.
@@ -23,7 +42,8 @@ const (
 	CBOR                      // CBOR (RFC 8949), core deterministic, CBORMediaType
 )
 
-// String returns the codec name of f.
+// String returns the codec name of f (MsgpackName, CBORName); the codec's
+// errors are prefixed with it.
 func (f Format) String() string {
 	switch f {
 	case Msgpack:
@@ -32,6 +52,45 @@ func (f Format) String() string {
 		return CBORName
 	}
 	return fmt.Sprintf("Format(%d)", uint8(f))
+}
+
+// Options configure a Codec. The zero value gives the default Limits.
+type Options struct {
+	// Limits bound what Decode accepts and, symmetrically, what
+	// AppendEncode writes (see wire.Limits and the package's Security
+	// section).
+	Limits wire.Limits
+}
+
+// structuralLevels is how deep the layout's own arrays nest above a list
+// value at its deepest place: response, rows, row, cell. A list value in a
+// node property sits one level higher (response, nodes, node).
+const structuralLevels = 4
+
+// bounds are what a source checks as it reads each item, before it
+// allocates for it: coarse limits derived from wire.Limits that no valid
+// response reaches before the decoder's exact checks do. An array may hold
+// two items per property plus a node reference's three leading items; a
+// string item may be a name of an enumeration, which MaxStringBytes does not
+// bound.
+type bounds struct {
+	maxInput   int
+	maxNesting int // arrays, the response counting as level 1
+	maxArray   int // items of one array
+	maxString  int // bytes of one string item
+}
+
+// minEnumBytes is the least string-item bound a source applies, so that
+// the enumerations (query types, group kinds) always read.
+const minEnumBytes = 64
+
+func boundsFor(l wire.Limits) bounds {
+	return bounds{
+		maxInput:   int(min(l.MaxInputBytes, math.MaxInt32*2)),
+		maxNesting: l.MaxDepth + structuralLevels,
+		maxArray:   int(min(max(2*int64(l.MaxElements)+3, 16), math.MaxInt32)),
+		maxString:  max(l.MaxStringBytes, minEnumBytes),
+	}
 }
 
 // Codec is a wire.Codec for one Format with fixed Options. It is immutable
@@ -44,7 +103,8 @@ type Codec struct {
 }
 
 // New returns a codec for f configured by o. Zero fields of o.Limits take
-// their defaults; an out-of-range field is an error.
+// their defaults; an out-of-range field is an error. A service decoding
+// under limits of its own calls it (codecs.NewRegistry does).
 func New(f Format, o Options) (*Codec, error) {
 	if f != Msgpack && f != CBOR {
 		return nil, fmt.Errorf("binary: unknown format %d", uint8(f))
@@ -73,7 +133,8 @@ func mustNew(f Format, o Options) *Codec {
 var defaults = [...]*Codec{Msgpack: mustNew(Msgpack, Options{}), CBOR: mustNew(CBOR, Options{})}
 
 // Default returns the codec for f with default Options: the one registered
-// in the wire registry. It panics on an unknown format.
+// in the wire registry, for callers that want it without a registry lookup.
+// It panics on an unknown format.
 func Default(f Format) *Codec {
 	if f != Msgpack && f != CBOR {
 		panic(fmt.Sprintf("binary: unknown format %d", uint8(f)))
@@ -86,16 +147,18 @@ func init() {
 	wire.Register(defaults[CBOR])
 }
 
-// Format reports the codec's format.
+// Format reports the codec's format, for a caller holding a *Codec.
 func (c *Codec) Format() Format { return c.format }
 
-// Options reports the codec's options, defaults filled in.
+// Options reports the codec's options, defaults filled in, for a caller
+// that builds another codec like this one.
 func (c *Codec) Options() Options { return Options{Limits: c.limits} }
 
-// Limits reports the codec's limits, defaults filled in.
+// Limits reports the codec's limits, defaults filled in; the registry and
+// the shared limit suites (wiretest) read them.
 func (c *Codec) Limits() wire.Limits { return c.limits }
 
-// Info describes the codec for the registry.
+// Info describes the codec for the registry (wire.Codec).
 func (c *Codec) Info() wire.Info {
 	if c.format == CBOR {
 		return wire.Info{
@@ -115,12 +178,15 @@ func (c *Codec) Info() wire.Info {
 	}
 }
 
-// Encode returns the encoding of r in format f.
+// Encode returns the encoding of r in format f with the default Options:
+// the one-call form for callers without a *Codec, like goon.Encode and
+// json.Encode.
 func Encode(f Format, r *wire.GraphResponse) ([]byte, error) {
 	return Default(f).AppendEncode(nil, r)
 }
 
-// Decode decodes data in format f with the default limits.
+// Decode decodes data in format f with the default Options: the one-call
+// form for callers without a *Codec, like goon.Decode and json.Decode.
 func Decode(f Format, data []byte) (*wire.GraphResponse, error) {
 	return Default(f).Decode(data)
 }

@@ -15,13 +15,7 @@ import (
 // without the check against the codec's Limits: what a hostile writer sends.
 func encodeUnchecked(t *testing.T, f Format, r *wire.GraphResponse) []byte {
 	t.Helper()
-	var b []byte
-	var err error
-	if f == CBOR {
-		b, err = appendCBOR(nil, r, true, 0)
-	} else {
-		b, err = appendMsgpack(nil, r, true, 0)
-	}
+	b, err := Default(f).write(nil, r, true, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
