@@ -260,9 +260,9 @@ func (c *Codec) itemEnd(data []byte, off int) int {
 }
 
 // cborHead reads the head of a definite-length item (RFC 8949 §3): major
-// type, argument, head length. It serves only to turn a path of array
-// indices into a byte offset when reporting an error; decoding itself is the
-// library's.
+// type, argument, head length. It serves to turn a path of array indices
+// into a byte offset when reporting an error, and Sniff; decoding itself is
+// the library's.
 func cborHead(b []byte) (major byte, arg uint64, n int, ok bool) {
 	if len(b) == 0 {
 		return 0, 0, 0, false
@@ -278,10 +278,7 @@ func cborHead(b []byte) (major byte, arg uint64, n int, ok bool) {
 	if len(b) < 1+size {
 		return major, 0, 1, false
 	}
-	for _, x := range b[1 : 1+size] {
-		arg = arg<<8 | uint64(x)
-	}
-	return major, arg, 1 + size, true
+	return major, bigEndian(b[1 : 1+size]), 1 + size, true
 }
 
 const cborArray = 4

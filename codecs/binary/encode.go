@@ -141,26 +141,46 @@ func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int6
 	if table {
 		e.names = st.names
 	}
-	var werr error
-	flush := func(final bool) bool {
-		if werr == nil && len(*out) > 0 && (final || len(*out) >= streamChunk) {
-			_, werr = w.Write(*out)
-			*out = (*out)[:0]
-		}
-		return werr == nil
-	}
+	var sp *spiller
 	if w != nil {
-		e.spill = func() bool { return flush(false) }
+		sp = &spiller{w: w, out: out}
+		e.spill = sp.chunk
 	}
 	e.response(r)
 	e.within("the end", -1)
 	if e.err != nil {
 		return dst, e.err
 	}
-	if w != nil && !flush(true) {
-		return dst, werr
+	if sp != nil && !sp.flush() {
+		return dst, sp.err
 	}
 	return *out, nil
+}
+
+// spiller hands the bytes an encoding gathers in *out to w, for EncodeTo.
+type spiller struct {
+	w   io.Writer
+	out *[]byte
+	err error
+}
+
+// chunk writes the bytes gathered once they reach streamChunk; it reports
+// false once w has failed.
+func (s *spiller) chunk() bool {
+	if len(*s.out) < streamChunk {
+		return s.err == nil
+	}
+	return s.flush()
+}
+
+// flush writes the bytes gathered, if any; it reports false once w has
+// failed.
+func (s *spiller) flush() bool {
+	if s.err == nil && len(*s.out) > 0 {
+		_, s.err = s.w.Write(*s.out)
+		*s.out = (*s.out)[:0]
+	}
+	return s.err == nil
 }
 
 // encoder walks a response and feeds the layout to a sink. It is the one

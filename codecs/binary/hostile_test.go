@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"math"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/fxamacker/cbor/v2"
 
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -34,20 +34,15 @@ func mustReject(t *testing.T, c *Codec, data []byte, what string) *wire.DecodeEr
 		alloc   uint64        = math.MaxUint64
 	)
 	for attempt := 0; attempt < 5 && (elapsed >= hostileTime || alloc >= hostileBytes); attempt++ {
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		start := time.Now()
 		var r *wire.GraphResponse
-		r, err = c.Decode(data)
-		d := time.Since(start)
-		runtime.ReadMemStats(&after)
+		cost := testsupport.Measure(func() { r, err = c.Decode(data) })
 		if err == nil {
 			t.Fatalf("%s: %s: decoded without error: %+v", c.format, what, r)
 		}
 		if r != nil {
 			t.Fatalf("%s: %s: partial output with error %v", c.format, what, err)
 		}
-		elapsed, alloc = min(elapsed, d), min(alloc, after.TotalAlloc-before.TotalAlloc)
+		elapsed, alloc = min(elapsed, cost.Elapsed), min(alloc, cost.Alloc)
 	}
 	var de *wire.DecodeError
 	if !errors.As(err, &de) {
