@@ -2,7 +2,6 @@ package binary
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/fxamacker/cbor/v2"
 
@@ -36,7 +35,7 @@ const layoutVersionText = "2"
 // Default, Encode and Decode name one.
 type Format uint8
 
-// The two formats.
+// The two formats, as New, Default, Encode and Decode take them.
 const (
 	Msgpack Format = iota + 1 // MessagePack, MsgpackMediaType
 	CBOR                      // CBOR (RFC 8949), core deterministic, CBORMediaType
@@ -60,37 +59,6 @@ type Options struct {
 	// AppendEncode writes (see wire.Limits and the package's Security
 	// section).
 	Limits wire.Limits
-}
-
-// structuralLevels is how deep the layout's own arrays nest above a list
-// value at its deepest place: response, rows, row, cell. A list value in a
-// node property sits one level higher (response, nodes, node).
-const structuralLevels = 4
-
-// bounds are what a source checks as it reads each item, before it
-// allocates for it: coarse limits derived from wire.Limits that no valid
-// response reaches before the decoder's exact checks do. An array may hold
-// two items per property plus a node reference's three leading items; a
-// string item may be a name of an enumeration, which MaxStringBytes does not
-// bound.
-type bounds struct {
-	maxInput   int
-	maxNesting int // arrays, the response counting as level 1
-	maxArray   int // items of one array
-	maxString  int // bytes of one string item
-}
-
-// minEnumBytes is the least string-item bound a source applies, so that
-// the enumerations (query types, group kinds) always read.
-const minEnumBytes = 64
-
-func boundsFor(l wire.Limits) bounds {
-	return bounds{
-		maxInput:   int(min(l.MaxInputBytes, math.MaxInt32*2)),
-		maxNesting: l.MaxDepth + structuralLevels,
-		maxArray:   int(min(max(2*int64(l.MaxElements)+3, 16), math.MaxInt32)),
-		maxString:  max(l.MaxStringBytes, minEnumBytes),
-	}
 }
 
 // Codec is a wire.Codec for one Format with fixed Options. It is immutable
@@ -146,13 +114,6 @@ func init() {
 	wire.Register(defaults[Msgpack])
 	wire.Register(defaults[CBOR])
 }
-
-// Format reports the codec's format, for a caller holding a *Codec.
-func (c *Codec) Format() Format { return c.format }
-
-// Options reports the codec's options, defaults filled in, for a caller
-// that builds another codec like this one.
-func (c *Codec) Options() Options { return Options{Limits: c.limits} }
 
 // Limits reports the codec's limits, defaults filled in; the registry and
 // the shared limit suites (wiretest) read them.

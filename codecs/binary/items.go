@@ -3,13 +3,15 @@ package binary
 import (
 	"fmt"
 	"math"
+	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/wire"
 )
 
 // The items of the layout: what the encoder hands a sink and what the
-// decoder reads from a source, one format's implementation of each in
-// msgpack.go and cbor.go, and the decoder's typed reads of single items.
+// decoder reads from a source (one format's implementation of each in
+// msgpack.go and cbor.go), the encoder's writes and the decoder's typed
+// reads of single items, and the bounds a source checks.
 
 // sink receives the layout as a stream of items, in the order a source
 // yields them: an array announces how many items follow as its elements.
@@ -21,6 +23,138 @@ type sink interface {
 	integer(i int64)
 	float(f float64)
 	str(s string)
+}
+
+// encoder walks a response and feeds the layout to a sink. It is the one
+// description of the layout on the writing side, shared by both formats.
+type encoder struct {
+	sink  sink
+	codec string
+	// names maps each name already written to its index in the string
+	// table; nil disables the table (every name written in full), which is
+	// kept for measuring the table's effect.
+	names map[string]int64
+	err   *wire.EncodeError
+	// spill, when set (EncodeTo), is called after each node, edge and
+	// row to hand the bytes so far to the writer; false stops the walk.
+	spill func() bool
+	// maxOut, when positive, stops the walk after the node, edge or row
+	// whose strings take the encoding past maxOut bytes (strBytes counts
+	// the bytes of every string written, a lower bound of the encoding's
+	// length), so that an encoding far past MaxInputBytes is refused
+	// before it is all built.
+	maxOut, strBytes int64
+}
+
+// next is called after each node, edge and row: it reports false, with
+// the error set, once the strings are past maxOut (from then on they are
+// no longer written), and otherwise spills when spilling.
+func (e *encoder) next(at string, i int) bool {
+	if !e.within(at, i) {
+		return false
+	}
+	return e.spill == nil || e.spill()
+}
+
+// within reports whether the strings are within maxOut, setting the error
+// (which names at[i], or at alone when i < 0) when they are not.
+func (e *encoder) within(at string, i int) bool {
+	if e.maxOut <= 0 || e.strBytes <= e.maxOut {
+		return true
+	}
+	if e.err == nil {
+		if i >= 0 {
+			at = fmt.Sprintf("%s[%d]", at, i)
+		}
+		e.err = &wire.EncodeError{Codec: e.codec, Limit: "MaxInputBytes",
+			Msg: fmt.Sprintf("the encoding is longer than the limit of %d (its strings alone pass it by %s)", e.maxOut, at)}
+	}
+	return false
+}
+
+func (e *encoder) fail(field, format string, args ...any) {
+	if e.err == nil {
+		e.err = &wire.EncodeError{Codec: e.codec, Path: field, Msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+// name writes a name (entity type, edge type, property key, column or cell
+// name...): in full the first time, as its table index afterwards. It
+// reports false when s is not UTF-8.
+func (e *encoder) name(s string) bool {
+	if e.names != nil {
+		if i, ok := e.names[s]; ok {
+			e.sink.integer(i)
+			return true
+		}
+	}
+	if !utf8.ValidString(s) {
+		return false
+	}
+	if e.names != nil {
+		e.names[s] = int64(len(e.names))
+	}
+	if e.strBytes += int64(len(s)); e.maxOut > 0 && e.strBytes > e.maxOut {
+		return true // not written: next refuses the encoding
+	}
+	e.sink.str(s)
+	return true
+}
+
+// text writes a string value, reporting false when s is not UTF-8.
+func (e *encoder) text(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	if e.strBytes += int64(len(s)); e.maxOut > 0 && e.strBytes > e.maxOut {
+		return true // not written: next refuses the encoding
+	}
+	e.sink.str(s)
+	return true
+}
+
+// optName writes a present optional name, or null for an absent one.
+func (e *encoder) optName(o wire.OptString) bool {
+	if !o.Valid {
+		e.sink.null()
+		return true
+	}
+	return e.name(o.String)
+}
+
+func (e *encoder) optInt(o wire.OptInt) {
+	if o.Valid {
+		e.sink.integer(o.Int)
+	} else {
+		e.sink.null()
+	}
+}
+
+// value writes v; it reports false when a string in it is not UTF-8.
+func (e *encoder) value(v wire.Value) bool {
+	switch v.Kind() {
+	case wire.KindNull:
+		e.sink.null()
+	case wire.KindBool:
+		e.sink.boolean(v.Bool())
+	case wire.KindInt:
+		e.sink.integer(v.Int())
+	case wire.KindFloat:
+		e.sink.float(v.Float())
+	case wire.KindString:
+		return e.text(v.Str())
+	case wire.KindList:
+		l := v.List()
+		e.sink.array(len(l))
+		for _, x := range l {
+			if !e.value(x) {
+				return false
+			}
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 // kind is the kind of one item of the layout as a source reports it.
@@ -331,4 +465,33 @@ func (d *decoder) boolean(what string) bool {
 		return false
 	}
 	return t.b
+}
+
+// structuralLevels is how deep the layout's own arrays nest above a list
+// value at its deepest place: response, rows, row, cell. A list value in a
+// node property sits one level higher (response, nodes, node).
+const structuralLevels = 4
+
+// bounds are what a source checks as it reads each item, before it
+// allocates for it: coarse limits derived from wire.Limits that no valid
+// response reaches before the decoder's exact checks do. An array may hold
+// two items per property plus a node reference's three leading items; a
+// string item may be a name of an enumeration, which MaxStringBytes does not
+// bound.
+type bounds struct {
+	maxNesting int // arrays, the response counting as level 1
+	maxArray   int // items of one array
+	maxString  int // bytes of one string item
+}
+
+// minEnumBytes is the least string-item bound a source applies, so that
+// the enumerations (query types, group kinds) always read.
+const minEnumBytes = 64
+
+func boundsFor(l wire.Limits) bounds {
+	return bounds{
+		maxNesting: l.MaxDepth + structuralLevels,
+		maxArray:   int(min(max(2*int64(l.MaxElements)+3, 16), math.MaxInt32)),
+		maxString:  max(l.MaxStringBytes, minEnumBytes),
+	}
 }
