@@ -26,7 +26,8 @@ type sink interface {
 }
 
 // encoder walks a response and feeds the layout to a sink. It is the one
-// description of the layout on the writing side, shared by both formats.
+// description of the layout on the writing side, shared by both formats:
+// its single items here, its records in encode.go.
 type encoder struct {
 	sink  sink
 	codec string
@@ -196,8 +197,9 @@ type source interface {
 }
 
 // decoder walks the layout over a source. It is the one description of the
-// layout on the reading side, shared by both formats. The first error
-// sticks: later reads return zero values and loops stop.
+// layout on the reading side, shared by both formats: its single items
+// here, its records in decode.go. The first error sticks: later reads
+// return zero values and loops stop.
 type decoder struct {
 	src   source
 	c     *Codec          // its limits and bounds
