@@ -39,71 +39,46 @@ func (d *decoder) response() *wire.GraphResponse {
 		d.failf("unknown query type %q", r.QueryType)
 	}
 
-	cnt := d.array("nodes", 0, math.MaxInt)
-	d.count("nodes", cnt)
-	r.Nodes = make([]wire.Node, 0, prealloc(cnt))
-	for i := 0; i < cnt && d.err == nil; i++ {
+	r.Nodes = records(d, "nodes", d.array("nodes", 0, math.MaxInt), func(nd *wire.Node) {
 		m := d.array("node", 2, math.MaxInt)
 		if d.err == nil && m%2 != 0 {
 			d.failf("node: %d elements, expected an even number", m)
 		}
-		r.Nodes = append(r.Nodes, wire.Node{})
-		d.node(&r.Nodes[i], m-2)
+		d.node(nd, m-2)
 		if d.err == nil {
-			d.metered(d.m.Node(&r.Nodes[i]))
+			d.metered(d.m.Node(nd))
 		}
 		d.leave()
-	}
-	d.leave()
-
-	cnt = d.array("edges", 0, math.MaxInt)
-	d.count("edges", cnt)
-	r.Edges = make([]wire.Edge, 0, prealloc(cnt))
-	for i := 0; i < cnt && d.err == nil; i++ {
-		r.Edges = append(r.Edges, wire.Edge{})
-		d.edge(&r.Edges[i])
+	})
+	r.Edges = records(d, "edges", d.array("edges", 0, math.MaxInt), func(e *wire.Edge) {
+		d.edge(e)
 		if d.err == nil {
-			d.metered(d.m.Edge(&r.Edges[i]))
+			d.metered(d.m.Edge(e))
 		}
-	}
-	d.leave()
-
+	})
 	if n > 5 {
 		if cnt := d.optArray("columns"); cnt >= 0 {
-			d.count("columns", cnt)
-			r.Columns = make([]wire.Column, 0, prealloc(cnt))
-			for i := 0; i < cnt && d.err == nil; i++ {
-				r.Columns = append(r.Columns, wire.Column{})
-				d.column(&r.Columns[i])
+			r.Columns = records(d, "columns", cnt, func(c *wire.Column) {
+				d.column(c)
 				if d.err == nil {
-					d.metered(d.m.Column(&r.Columns[i]))
+					d.metered(d.m.Column(c))
 				}
-			}
-			d.leave()
+			})
 		}
 	}
 	if n > 6 {
 		if cnt := d.optArray("group_columns"); cnt >= 0 {
-			d.count("group_columns", cnt)
-			r.GroupColumns = make([]wire.GroupColumn, 0, prealloc(cnt))
-			for i := 0; i < cnt && d.err == nil; i++ {
-				r.GroupColumns = append(r.GroupColumns, wire.GroupColumn{})
-				d.groupColumn(&r.GroupColumns[i])
+			r.GroupColumns = records(d, "group_columns", cnt, func(g *wire.GroupColumn) {
+				d.groupColumn(g)
 				if d.err == nil {
-					d.metered(d.m.GroupColumn(&r.GroupColumns[i]))
+					d.metered(d.m.GroupColumn(g))
 				}
-			}
-			d.leave()
+			})
 		}
 	}
 	if n > 7 {
 		if cnt := d.optArray("rows"); cnt >= 0 {
-			d.count("rows", cnt)
-			r.Rows = make([]wire.Row, 0, prealloc(cnt))
-			for i := 0; i < cnt && d.err == nil; i++ {
-				r.Rows = append(r.Rows, d.row())
-			}
-			d.leave()
+			r.Rows = records(d, "rows", cnt, func(row *wire.Row) { *row = d.row() })
 		}
 	}
 	if n > 8 {
@@ -124,6 +99,22 @@ func (d *decoder) response() *wire.GraphResponse {
 		return nil
 	}
 	return r
+}
+
+// records reads the n records of one sequence of the response, whose array
+// the decoder has entered, each with read, and leaves the array. The
+// sequence is checked against MaxElements first, and room is reserved for
+// no more than maxPrealloc records ahead of reading them.
+func records[T any](d *decoder, what string, n int, read func(*T)) []T {
+	d.count(what, n)
+	s := make([]T, 0, prealloc(n))
+	for i := 0; i < n && d.err == nil; i++ {
+		var zero T
+		s = append(s, zero)
+		read(&s[i])
+	}
+	d.leave()
+	return s
 }
 
 // pagination reads the body of a pagination record of n elements, the
