@@ -39,46 +39,22 @@ func (d *decoder) response() *wire.GraphResponse {
 		d.failf("unknown query type %q", r.QueryType)
 	}
 
-	r.Nodes = records(d, "nodes", d.array("nodes", 0, math.MaxInt), func(nd *wire.Node) {
-		m := d.array("node", 2, math.MaxInt)
-		if d.err == nil && m%2 != 0 {
-			d.failf("node: %d elements, expected an even number", m)
-		}
-		d.node(nd, m-2)
-		if d.err == nil {
-			d.metered(d.m.Node(nd))
-		}
-		d.leave()
-	})
-	r.Edges = records(d, "edges", d.array("edges", 0, math.MaxInt), func(e *wire.Edge) {
-		d.edge(e)
-		if d.err == nil {
-			d.metered(d.m.Edge(e))
-		}
-	})
+	r.Nodes = records(d, "nodes", d.array("nodes", 0, math.MaxInt), d.nodeRecord, d.m.Node)
+	r.Edges = records(d, "edges", d.array("edges", 0, math.MaxInt), d.edge, d.m.Edge)
 	if n > 5 {
 		if cnt := d.optArray("columns"); cnt >= 0 {
-			r.Columns = records(d, "columns", cnt, func(c *wire.Column) {
-				d.column(c)
-				if d.err == nil {
-					d.metered(d.m.Column(c))
-				}
-			})
+			r.Columns = records(d, "columns", cnt, d.column, d.m.Column)
 		}
 	}
 	if n > 6 {
 		if cnt := d.optArray("group_columns"); cnt >= 0 {
-			r.GroupColumns = records(d, "group_columns", cnt, func(g *wire.GroupColumn) {
-				d.groupColumn(g)
-				if d.err == nil {
-					d.metered(d.m.GroupColumn(g))
-				}
-			})
+			r.GroupColumns = records(d, "group_columns", cnt, d.groupColumn, d.m.GroupColumn)
 		}
 	}
 	if n > 7 {
 		if cnt := d.optArray("rows"); cnt >= 0 {
-			r.Rows = records(d, "rows", cnt, func(row *wire.Row) { *row = d.row() })
+			// A row meters its cells as it reads them.
+			r.Rows = records(d, "rows", cnt, func(row *wire.Row) { *row = d.row() }, nil)
 		}
 	}
 	if n > 8 {
@@ -102,16 +78,20 @@ func (d *decoder) response() *wire.GraphResponse {
 }
 
 // records reads the n records of one sequence of the response, whose array
-// the decoder has entered, each with read, and leaves the array. The
+// the decoder has entered, each with read and then, when meter is not nil,
+// through the Meter (MaxMaterializedBytes), and leaves the array. The
 // sequence is checked against MaxElements first, and room is reserved for
 // no more than maxPrealloc records ahead of reading them.
-func records[T any](d *decoder, what string, n int, read func(*T)) []T {
+func records[T any](d *decoder, what string, n int, read func(*T), meter func(*T) bool) []T {
 	d.count(what, n)
 	s := make([]T, 0, prealloc(n))
 	for i := 0; i < n && d.err == nil; i++ {
 		var zero T
 		s = append(s, zero)
 		read(&s[i])
+		if meter != nil && d.err == nil {
+			d.metered(meter(&s[i]))
+		}
 	}
 	d.leave()
 	return s
@@ -158,6 +138,17 @@ func (d *decoder) pagination(n int, layout int64) *wire.Pagination {
 		return nil
 	}
 	return p
+}
+
+// nodeRecord reads a node of the response's nodes: [type, id, key, value,
+// ...].
+func (d *decoder) nodeRecord(nd *wire.Node) {
+	m := d.array("node", 2, math.MaxInt)
+	if d.err == nil && m%2 != 0 {
+		d.failf("node: %d elements, expected an even number", m)
+	}
+	d.node(nd, m-2)
+	d.leave()
 }
 
 // node reads the body of a node record, type, id and props/2 pairs, the
