@@ -2,12 +2,11 @@ package codecs_test
 
 import (
 	"errors"
-	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/graphwire/graphwire/codecs"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -37,7 +36,7 @@ func amplified() map[string]*wire.GraphResponse {
 // refuses to encode a response that materialises to about 8 MB, and every
 // decoder refuses that response's encoding (as a writer with the default
 // Limits sends it) with a MaxMaterializedBytes error, counting every use of
-// the shared value, within 2 s and 64× the input plus 64 MiB of memory.
+// the shared value, within testsupport.Bounded's time and memory.
 func TestAmplification(t *testing.T) {
 	reg, err := codecs.NewRegistry(codecs.Options{Limits: wire.Limits{MaxMaterializedBytes: 1 << 20}})
 	if err != nil {
@@ -59,26 +58,13 @@ func TestAmplification(t *testing.T) {
 				t.Logf("%s, %s: the default codec does not write it either: %v", shape, info.Name, err)
 				continue
 			}
-			var before, after runtime.MemStats
-			runtime.GC()
-			runtime.ReadMemStats(&before)
-			start := time.Now()
-			_, err = reg.DecodeWith(info.Name, data)
-			elapsed := time.Since(start)
-			runtime.ReadMemStats(&after)
-			var de *wire.DecodeError
-			if !errors.As(err, &de) || de.Limit != "MaxMaterializedBytes" {
-				t.Errorf("%s, %s: decoding %d bytes that materialise to %d: %v, want a MaxMaterializedBytes *wire.DecodeError", shape, info.Name, len(data), size, err)
-				continue
-			}
-			alloc := int64(after.TotalAlloc - before.TotalAlloc)
-			t.Logf("%s, %s: %d bytes in, refused in %v allocating %d bytes: %v", shape, info.Name, len(data), elapsed, alloc, err)
-			if bound := 64*int64(len(data)) + 64<<20; alloc > bound {
-				t.Errorf("%s, %s: allocated %d bytes, more than %d", shape, info.Name, alloc, bound)
-			}
-			if elapsed > 2*time.Second {
-				t.Errorf("%s, %s: took %v", shape, info.Name, elapsed)
-			}
+			t.Run(shape+"/"+info.Name, func(t *testing.T) {
+				testsupport.Bounded(t, len(data), func() { _, err = reg.DecodeWith(info.Name, data) })
+				var de *wire.DecodeError
+				if !errors.As(err, &de) || de.Limit != "MaxMaterializedBytes" {
+					t.Errorf("decoding %d bytes that materialise to %d: %v, want a MaxMaterializedBytes *wire.DecodeError", len(data), size, err)
+				}
+			})
 		}
 	}
 }

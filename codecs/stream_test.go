@@ -3,9 +3,11 @@ package codecs_test
 import (
 	"bytes"
 	"errors"
+	"maps"
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -34,6 +36,47 @@ func (w *recorder) Write(p []byte) (int, error) {
 		w.buf.Write(p)
 	}
 	return len(p), nil
+}
+
+// streamAgrees fails unless EncodeTo(r) does what c.AppendEncode(r) does:
+// the same bytes, or the same refusal (a *wire.EncodeError with the same
+// Codec, Path and Limit, and the same text when no limit refused) having
+// written nothing. It returns the
+// writer EncodeTo wrote to, the Limit of the refusal ("" for none, or for a
+// refusal that is no limit's), and whether r was refused.
+func streamAgrees(t interface{ Fatalf(string, ...any) }, name string, c wire.Codec, r *wire.GraphResponse) (w *recorder, limit string, refused bool) {
+	s, ok := c.(wire.StreamEncoder)
+	if !ok {
+		t.Fatalf("%s does not implement wire.StreamEncoder", name)
+	}
+	want, err := c.AppendEncode(nil, r)
+	w = &recorder{keep: true}
+	serr := s.EncodeTo(w, r)
+	if err == nil {
+		if serr != nil {
+			t.Fatalf("%s: AppendEncode encodes, EncodeTo refuses: %v", name, serr)
+		}
+		if !bytes.Equal(w.buf.Bytes(), want) {
+			t.Fatalf("%s: streamed bytes differ from AppendEncode's: %s", name, wiretest.ByteDiff(w.buf.Bytes(), want))
+		}
+		return w, "", false
+	}
+	if serr == nil {
+		t.Fatalf("%s: AppendEncode refuses (%v), EncodeTo writes %d bytes", name, err, w.n)
+	}
+	if w.n != 0 {
+		t.Fatalf("%s: EncodeTo wrote %d bytes before refusing: %v", name, w.n, serr)
+	}
+	var ee, see *wire.EncodeError
+	if !errors.As(err, &ee) || !errors.As(serr, &see) {
+		t.Fatalf("%s: refusals %T and %T, want *wire.EncodeError", name, err, serr)
+	}
+	// A limit's refusal may word the size it measured differently
+	// (AppendEncode knows the length, EncodeTo only that it is past).
+	if (ee.Limit == "" && ee.Error() != see.Error()) || ee.Limit != see.Limit || ee.Codec != see.Codec || ee.Path != see.Path {
+		t.Fatalf("%s: EncodeTo refuses with %q (limit %q), AppendEncode with %q (limit %q)", name, serr, see.Limit, err, ee.Limit)
+	}
+	return w, ee.Limit, true
 }
 
 func streamers(t testing.TB) map[string]wire.StreamEncoder {
@@ -82,24 +125,12 @@ func TestStreamEqualsAppendEncode(t *testing.T) {
 	if cases["traversal_xl"] == nil {
 		t.Fatal("the corpus has no traversal_xl")
 	}
-	for name, s := range streamers(t) {
+	for name := range streamers(t) {
 		c, _ := wire.Lookup(name)
 		for cname, r := range cases {
-			want, err := c.AppendEncode(nil, r)
-			w := &recorder{keep: true}
-			serr := s.EncodeTo(w, r)
-			if err != nil {
-				// JSON and TOON cannot carry NaN and ±Inf.
-				if serr == nil || serr.Error() != err.Error() || w.n != 0 {
-					t.Fatalf("%s %s: AppendEncode: %v; EncodeTo: %v after %d bytes", name, cname, err, serr, w.n)
-				}
-				continue
-			}
-			if serr != nil {
-				t.Fatalf("%s %s: EncodeTo: %v", name, cname, serr)
-			}
-			if !bytes.Equal(w.buf.Bytes(), want) {
-				t.Fatalf("%s %s: streamed %d bytes differ from AppendEncode's %d", name, cname, w.buf.Len(), len(want))
+			w, _, refused := streamAgrees(t, name+" "+cname, c, r)
+			if refused {
+				continue // JSON and TOON cannot carry NaN and ±Inf
 			}
 			// One write may exceed the chunk by one node, edge or row
 			// (special floats has a node of 80 KB).
@@ -107,7 +138,7 @@ func TestStreamEqualsAppendEncode(t *testing.T) {
 				t.Errorf("%s %s: a write of %d bytes", name, cname, w.maxWrite)
 			}
 			if cname == "traversal_xl" {
-				t.Logf("%-7s traversal_xl: %8d bytes in %3d writes (largest %d)", name, len(want), w.writes, w.maxWrite)
+				t.Logf("%-7s traversal_xl: %8d bytes in %3d writes (largest %d)", name, w.n, w.writes, w.maxWrite)
 			}
 		}
 	}
@@ -174,15 +205,11 @@ type failWriter struct{ err error }
 func (w failWriter) Write(p []byte) (int, error) { return 0, w.err }
 
 // allocated returns the bytes allocated while f runs, from a state where
-// the pools are empty (two collections clear a sync.Pool).
+// the pools are empty (two collections clear a sync.Pool: one here, one in
+// Measure).
 func allocated(f func()) uint64 {
 	runtime.GC()
-	runtime.GC()
-	var m0, m1 runtime.MemStats
-	runtime.ReadMemStats(&m0)
-	f()
-	runtime.ReadMemStats(&m1)
-	return m1.TotalAlloc - m0.TotalAlloc
+	return testsupport.Measure(f).Alloc
 }
 
 // Streaming allocates far less than the output it writes: the heap does
@@ -250,20 +277,12 @@ func streamBound(codec string, n int) uint64 {
 // ids across int64), every codec streams AppendEncode's bytes, or refuses
 // both ways alike having written nothing.
 func TestStreamEqualsAppendEncodeGenerated(t *testing.T) {
-	ss := streamers(t)
+	names := slices.Sorted(maps.Keys(streamers(t)))
 	rapid.Check(t, func(rt *rapid.T) {
 		r := wiretest.Response().Draw(rt, "response")
-		for name, s := range ss {
+		for _, name := range names {
 			c, _ := wire.Lookup(name)
-			want, err := c.AppendEncode(nil, r)
-			w := &recorder{keep: true}
-			serr := s.EncodeTo(w, r)
-			if (err == nil) != (serr == nil) || (err != nil && (err.Error() != serr.Error() || w.n != 0)) {
-				rt.Fatalf("%s: AppendEncode error %v, EncodeTo error %v after %d bytes", name, err, serr, w.n)
-			}
-			if err == nil && !bytes.Equal(w.buf.Bytes(), want) {
-				rt.Fatalf("%s: streamed bytes differ from AppendEncode's: %s", name, wiretest.ByteDiff(w.buf.Bytes(), want))
-			}
+			streamAgrees(rt, name, c, r)
 		}
 	})
 }

@@ -26,8 +26,12 @@ func benchCodecs() []benchCodec {
 		{"json", json.AppendEncode, json.Decode},
 		{"msgpack", Default(Msgpack).AppendEncode, Default(Msgpack).Decode},
 		{"cbor", Default(CBOR).AppendEncode, Default(CBOR).Decode},
-		{"msgpack_notable", func(dst []byte, r *wire.GraphResponse) ([]byte, error) { return appendMsgpack(dst, r, false, 0) }, Default(Msgpack).Decode},
-		{"cbor_notable", func(dst []byte, r *wire.GraphResponse) ([]byte, error) { return appendCBOR(dst, r, false, 0) }, Default(CBOR).Decode},
+		{"msgpack_notable", func(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+			return Default(Msgpack).write(dst, r, false, 0, nil)
+		}, Default(Msgpack).Decode},
+		{"cbor_notable", func(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+			return Default(CBOR).write(dst, r, false, 0, nil)
+		}, Default(CBOR).Decode},
 	}
 }
 
@@ -119,12 +123,7 @@ func TestSizes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var without []byte
-			if f == Msgpack {
-				without, err = appendMsgpack(nil, bc.resp, false, 0)
-			} else {
-				without, err = appendCBOR(nil, bc.resp, false, 0)
-			}
+			without, err := Default(f).write(nil, bc.resp, false, 0, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,33 +1,19 @@
 package binary
 
 import (
-	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/fxamacker/cbor/v2"
+	"github.com/x448/float16"
 
 	"github.com/graphwire/graphwire/wire"
 )
-
-// cborEnc is RFC 8949 core deterministic encoding (shortest integer, length
-// and float forms, definite lengths), except that a NaN keeps its float64
-// form so that its payload survives bit for bit (§4.2.2 leaves NaN to the
-// application).
-var cborEnc = func() cbor.UserBufferEncMode {
-	o := cbor.CoreDetEncOptions()
-	o.NaNConvert = cbor.NaNConvertNone
-	em, err := o.UserBufferEncMode()
-	if err != nil {
-		panic(err)
-	}
-	return em
-}()
 
 // cborDecMode builds the CBOR library's decoder for b: its nesting and
 // array limits are b's, and it rejects what the layout never contains and
@@ -51,170 +37,84 @@ func cborDecMode(b bounds) (cbor.DecMode, error) {
 	}.DecMode()
 }
 
-// treeSink gathers the layout into nested []any for the CBOR library to
-// encode. Arrays and scalars are cut from arenas that a pooled sink keeps
-// from one response to the next, so that encoding allocates nothing once
-// the arenas have grown to the size of the responses written.
-type treeSink struct {
-	stack []treeFrame
-	root  any
-	anys  arena[any]
-	// Arrays, and scalars that boxing would copy to the heap, are handed to
-	// the library as pointers into these arenas, so that boxing allocates
-	// nothing.
-	lists arena[[]any]
-	ints  arena[int64]
-	strs  arena[string]
-	flts  arena[float64]
-}
+// cborSink writes the layout as CBOR bytes, in RFC 8949's core
+// deterministic forms: shortest heads, definite lengths, a float as
+// float16, float32 or float64, whichever holds it exactly, ±Inf as
+// float16, and NaN as float64 with its payload (§4.2.2 leaves NaN to the
+// application; the payload survives bit for bit). It writes directly rather
+// than through the CBOR library's value tree, which would hold the whole
+// response.
+type cborSink struct{ b []byte }
 
-// emptyArray is the one empty array every response shares.
-var emptyArray any = []any{}
+// The major types of CBOR (RFC 8949 §3.1) the layout uses, in the high
+// three bits of an initial byte.
+const (
+	majorUint  = 0 << 5
+	majorNeg   = 1 << 5
+	majorText  = 3 << 5
+	majorArray = cborArray << 5
+	majorPrim  = 7 << 5
+)
 
-type treeFrame struct {
-	items []any
-	want  int
-}
-
-// arenaChunk is the size, in elements, of an arena's chunks; a larger
-// request gets a chunk of its own size.
-const arenaChunk = 4096
-
-// arenaKeep bounds, in bytes, what an arena keeps for the next response:
-// past it the chunks are dropped, so that one huge response does not pin
-// its memory in the pool. The 10,000-node benchmark response needs about
-// 5 MiB in its largest arena.
-const arenaKeep = 16 << 20
-
-// arena hands out slices cut from chunks it keeps from one use to the next.
-type arena[T any] struct {
-	chunks [][]T
-	cur    int // the chunk being cut; chunks before it are used up
-}
-
-// take returns a slice of length 0 and capacity n.
-func (a *arena[T]) take(n int) []T {
-	for a.cur < len(a.chunks) {
-		c := a.chunks[a.cur]
-		if cap(c)-len(c) >= n {
-			a.chunks[a.cur] = c[:len(c)+n]
-			return c[len(c) : len(c) : len(c)+n]
-		}
-		a.cur++
+// head appends an item head in its shortest form.
+func (s *cborSink) head(major byte, n uint64) {
+	switch {
+	case n < 24:
+		s.b = append(s.b, major|byte(n))
+	case n <= math.MaxUint8:
+		s.b = append(s.b, major|24, byte(n))
+	case n <= math.MaxUint16:
+		s.b = binary.BigEndian.AppendUint16(append(s.b, major|25), uint16(n))
+	case n <= math.MaxUint32:
+		s.b = binary.BigEndian.AppendUint32(append(s.b, major|26), uint32(n))
+	default:
+		s.b = binary.BigEndian.AppendUint64(append(s.b, major|27), n)
 	}
-	a.chunks = append(a.chunks, make([]T, n, max(n, arenaChunk)))
-	return a.chunks[a.cur][:0:n]
 }
 
-// one returns a pointer to a new element holding v.
-func (a *arena[T]) one(v T) *T {
-	s := a.take(1)[:1]
-	s[0] = v
-	return &s[0]
-}
+func (s *cborSink) array(n int) { s.head(majorArray, uint64(n)) }
+func (s *cborSink) null()       { s.b = append(s.b, majorPrim|22) }
 
-// reset zeroes what was handed out (it may point into a response) and
-// makes it available again, or drops everything once the chunks hold more
-// than arenaKeep bytes.
-func (a *arena[T]) reset() {
-	var zero T
-	size := 0
-	for i, c := range a.chunks {
-		if i <= a.cur {
-			clear(c)
-			a.chunks[i] = c[:0]
-		}
-		size += cap(c) * int(unsafe.Sizeof(zero))
+func (s *cborSink) boolean(v bool) {
+	if v {
+		s.b = append(s.b, majorPrim|21)
+	} else {
+		s.b = append(s.b, majorPrim|20)
 	}
-	if size > arenaKeep {
-		*a = arena[T]{}
+}
+
+func (s *cborSink) integer(i int64) {
+	if i >= 0 {
+		s.head(majorUint, uint64(i))
+	} else {
+		s.head(majorNeg, uint64(^i)) // -1-i
+	}
+}
+
+func (s *cborSink) str(v string) {
+	s.head(majorText, uint64(len(v)))
+	s.b = append(s.b, v...)
+}
+
+func (s *cborSink) float(f float64) {
+	switch {
+	case math.IsNaN(f):
+		// float64, payload kept (NaNConvertNone)
+	case math.IsInf(f, 0):
+		s.b = binary.BigEndian.AppendUint16(append(s.b, majorPrim|25), uint16(float16.Fromfloat32(float32(f))))
 		return
-	}
-	a.cur = 0
-}
-
-func (t *treeSink) add(v any) {
-	for {
-		if len(t.stack) == 0 {
-			t.root = v
+	case float64(float32(f)) == f:
+		f32 := float32(f)
+		p := float16.PrecisionFromfloat32(f32)
+		f16 := float16.Fromfloat32(f32)
+		if p == float16.PrecisionExact || (p == float16.PrecisionUnknown && f16.Float32() == f32) {
+			s.b = binary.BigEndian.AppendUint16(append(s.b, majorPrim|25), uint16(f16))
 			return
 		}
-		top := &t.stack[len(t.stack)-1]
-		top.items = append(top.items, v)
-		if len(top.items) < top.want {
-			return
-		}
-		v = t.lists.one(top.items)
-		top.items = nil
-		t.stack = t.stack[:len(t.stack)-1]
-	}
-}
-
-func (t *treeSink) array(n int) {
-	if n == 0 {
-		t.add(emptyArray)
+		s.b = binary.BigEndian.AppendUint32(append(s.b, majorPrim|26), math.Float32bits(f32))
 		return
 	}
-	t.stack = append(t.stack, treeFrame{items: t.anys.take(n), want: n})
-}
-
-func (t *treeSink) null()          { t.add(nil) }
-func (t *treeSink) boolean(b bool) { t.add(b) }
-func (t *treeSink) integer(i int64) {
-	if i >= 0 && i < 256 {
-		t.add(i) // boxing a small integer allocates nothing
-		return
-	}
-	t.add(t.ints.one(i))
-}
-
-func (t *treeSink) float(f float64) { t.add(t.flts.one(f)) }
-func (t *treeSink) str(s string)    { t.add(t.strs.one(s)) }
-
-// reset empties the sink for the next response, keeping its arenas.
-func (t *treeSink) reset() {
-	clear(t.stack[:cap(t.stack)])
-	t.stack = t.stack[:0]
-	t.root = nil
-	t.anys.reset()
-	t.lists.reset()
-	t.ints.reset()
-	t.strs.reset()
-	t.flts.reset()
-}
-
-type cborEncState struct {
-	sink  treeSink
-	names map[string]int64
-}
-
-var cborEncPool = sync.Pool{New: func() any {
-	return &cborEncState{names: make(map[string]int64, 64)}
-}}
-
-// maxOut, when positive, stops the walk once the encoding is surely longer
-// (see encoder.maxOut).
-func appendCBOR(dst []byte, r *wire.GraphResponse, table bool, maxOut int64) ([]byte, error) {
-	st := cborEncPool.Get().(*cborEncState)
-	defer func() {
-		st.sink.reset()
-		clear(st.names)
-		cborEncPool.Put(st)
-	}()
-	e := encoder{sink: &st.sink, codec: CBORName, maxOut: maxOut}
-	if table {
-		e.names = st.names
-	}
-	e.response(r)
-	e.within("the end", -1)
-	if e.err != nil {
-		return dst, e.err
-	}
-	buf := bytes.NewBuffer(dst)
-	if err := cborEnc.MarshalToBuffer(st.sink.root, buf); err != nil {
-		return dst, &wire.EncodeError{Codec: CBORName, Msg: "the CBOR library", Err: err}
-	}
-	return buf.Bytes(), nil
+	s.b = binary.BigEndian.AppendUint64(append(s.b, majorPrim|27), math.Float64bits(f))
 }
 
 // cborSource walks the tree the CBOR library decoded. Positions are not
@@ -238,9 +138,7 @@ func (s *cborSource) fail(msg string) error {
 }
 
 func (s *cborSource) failLimit(limit, msg string) error {
-	e := decodeError(CBORName, s.offset(), msg, nil)
-	e.Limit = limit
-	return e
+	return limitError(CBORName, s.offset(), limit, msg)
 }
 
 func (s *cborSource) next(t *token) error {
@@ -338,13 +236,9 @@ func (c *Codec) cborLibError(data []byte, err error) error {
 	var tooDeep *cbor.MaxNestedLevelError
 	switch {
 	case errors.As(err, &tooLong):
-		e := decodeError(CBORName, c.cborFault(data), fmt.Sprintf("an array longer than the layout allows under MaxElements %d", c.limits.MaxElements), nil)
-		e.Limit = "MaxElements"
-		return e
+		return limitError(CBORName, c.cborFault(data), "MaxElements", fmt.Sprintf("an array longer than the layout allows under MaxElements %d", c.limits.MaxElements))
 	case errors.As(err, &tooDeep):
-		e := decodeError(CBORName, c.cborFault(data), fmt.Sprintf("arrays nested deeper than the layout allows under MaxDepth %d", c.limits.MaxDepth), nil)
-		e.Limit = "MaxDepth"
-		return e
+		return limitError(CBORName, c.cborFault(data), "MaxDepth", fmt.Sprintf("arrays nested deeper than the layout allows under MaxDepth %d", c.limits.MaxDepth))
 	}
 	return decodeError(CBORName, c.cborFault(data), "", libError{err})
 }
@@ -366,9 +260,9 @@ func (c *Codec) itemEnd(data []byte, off int) int {
 }
 
 // cborHead reads the head of a definite-length item (RFC 8949 §3): major
-// type, argument, head length. It serves only to turn a path of array
-// indices into a byte offset when reporting an error; decoding itself is the
-// library's.
+// type, argument, head length. It serves to turn a path of array indices
+// into a byte offset when reporting an error, and Sniff; decoding itself is
+// the library's.
 func cborHead(b []byte) (major byte, arg uint64, n int, ok bool) {
 	if len(b) == 0 {
 		return 0, 0, 0, false
@@ -384,10 +278,7 @@ func cborHead(b []byte) (major byte, arg uint64, n int, ok bool) {
 	if len(b) < 1+size {
 		return major, 0, 1, false
 	}
-	for _, x := range b[1 : 1+size] {
-		arg = arg<<8 | uint64(x)
-	}
-	return major, arg, 1 + size, true
+	return major, bigEndian(b[1 : 1+size]), 1 + size, true
 }
 
 const cborArray = 4

@@ -2,111 +2,136 @@ package binary
 
 import (
 	"bytes"
+	"math"
 	"testing"
 
+	"github.com/fxamacker/cbor/v2"
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
-func TestArena(t *testing.T) {
-	var a arena[*int]
-	x := new(int)
-	sizes := []int{1, 3, arenaChunk - 2, 5, arenaChunk + 7, 0, 2}
-	round := func() [][]*int {
-		var got [][]*int
-		for _, n := range sizes {
-			s := a.take(n)
-			if len(s) != 0 || cap(s) != n {
-				t.Fatalf("take(%d): len %d cap %d, want 0 and %d", n, len(s), cap(s), n)
-			}
-			for range n {
-				s = append(s, x)
-			}
-			got = append(got, s)
-		}
-		return got
-	}
-	got := round()
-	// The slices do not overlap: each still holds only what was put in it.
-	for i, s := range got {
-		for _, p := range s {
-			if p != x {
-				t.Fatalf("slice %d was overwritten", i)
-			}
-		}
-	}
-	chunks := len(a.chunks)
-	a.reset()
-	for i, c := range a.chunks {
-		if len(c) != 0 {
-			t.Fatalf("chunk %d: length %d after reset", i, len(c))
-		}
-		for _, p := range c[:cap(c)] {
-			if p != nil {
-				t.Fatalf("chunk %d still points into the last use", i)
-			}
-		}
-	}
-	// The same requests again are served from the chunks kept.
-	if allocs := testing.AllocsPerRun(5, func() { round(); a.reset() }); allocs > float64(len(sizes)+1) {
-		t.Errorf("a second use allocated %v times", allocs)
-	}
-	if len(a.chunks) != chunks {
-		t.Errorf("a second use grew the arena from %d to %d chunks", chunks, len(a.chunks))
-	}
-
-	// Past arenaKeep bytes, reset lets everything go.
-	var big arena[int64]
-	big.take(arenaKeep/8 + 1)
-	big.reset()
-	if big.chunks != nil {
-		t.Errorf("an arena of more than %d bytes was kept", arenaKeep)
-	}
-}
-
-// plainCBOR encodes r as one tree with a sink of its own, the encoder as it
-// is with nothing kept from earlier responses.
-func plainCBOR(t tb, r *wire.GraphResponse) []byte {
-	var ts treeSink
-	e := encoder{sink: &ts, codec: CBORName, names: map[string]int64{}}
-	e.response(r)
-	if e.err != nil {
-		t.Fatalf("encode: %v", e.err)
-	}
-	b, err := cborEnc.Marshal(ts.root)
+// cborEnc is the CBOR library's encoder in the forms cborSink writes: RFC
+// 8949 core deterministic, a NaN kept as float64 with its payload. Tests
+// use it as the oracle of cborSink and to write records the layout does
+// not hold.
+var cborEnc = func() cbor.EncMode {
+	o := cbor.CoreDetEncOptions()
+	o.NaNConvert = cbor.NaNConvertNone
+	em, err := o.EncMode()
 	if err != nil {
-		t.Fatalf("encode: %v", err)
+		panic(err)
 	}
-	return b
+	return em
+}()
+
+// newSink returns a fresh sink of format f, nothing kept from other
+// encodings, and a function returning what it has written so far.
+func newSink(f Format) (sink, func() []byte) {
+	if f == CBOR {
+		s := &cborSink{}
+		return s, func() []byte { return s.b }
+	}
+	st := encPool.New().(*encState)
+	return &st.mp, func() []byte { return st.mp.w.b }
 }
 
-// TestCBORReuse checks that what the pooled encoder keeps between responses
-// never shows in the bytes: encoding responses one after the other, large
-// and small, gives what a fresh encoder gives for each.
-func TestCBORReuse(t *testing.T) {
+// libraryCBOR re-encodes b with the CBOR library: b read into plain values
+// and written in core deterministic form.
+func libraryCBOR(t tb, b []byte) []byte {
+	var v any
+	if err := cbor.Unmarshal(b, &v); err != nil {
+		t.Fatalf("the library cannot read the encoding: %v", err)
+	}
+	out, err := cborEnc.Marshal(v)
+	if err != nil {
+		t.Fatalf("library encode: %v", err)
+	}
+	return out
+}
+
+// TestCBORSinkIsCoreDeterministic: what the codec writes is what the CBOR
+// library writes for the same items in core deterministic form, over
+// generated responses, special floats and integers at every head width.
+func TestCBORSinkIsCoreDeterministic(t *testing.T) {
+	check := func(t tb, b []byte) {
+		if want := libraryCBOR(t, b); !bytes.Equal(b, want) {
+			t.Fatalf("the codec wrote\n%x\nthe library writes\n%x", b, want)
+		}
+	}
 	gen := wiretest.ResponseWith(wiretest.Options{AwkwardNames: true, NonFinite: true, MaxNodes: 40})
-	check := func(t tb, rs []*wire.GraphResponse, want [][]byte) {
-		t.Helper()
-		for pass := 0; pass < 2; pass++ {
-			for i, r := range rs {
-				got, err := Encode(CBOR, r)
-				if err != nil {
-					t.Fatalf("response %d: %v", i, err)
-				}
-				if !bytes.Equal(got, want[i]) {
-					t.Fatalf("pass %d, response %d: the pooled encoder wrote\n%x\nwant\n%x", pass, i, got, want[i])
+	rapid.Check(t, func(t *rapid.T) {
+		b, err := Encode(CBOR, gen.Draw(t, "response"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, b)
+	})
+	var s cborSink
+	s.array(0)
+	for _, f := range []float64{0, math.Copysign(0, -1), 1, 1.5, 65504, 65505, 1e-8, math.MaxFloat32, math.Pi,
+		math.Inf(1), math.Inf(-1), math.SmallestNonzeroFloat64, 5.960464477539063e-08} {
+		s.b = s.b[:0]
+		s.float(f)
+		check(t, s.b)
+	}
+	for _, i := range []int64{0, 23, 24, 255, 256, 65535, 65536, math.MaxUint32, math.MaxUint32 + 1, math.MaxInt64,
+		-1, -24, -25, -256, -257, -65537, math.MinInt64} {
+		s.b = s.b[:0]
+		s.integer(i)
+		check(t, s.b)
+	}
+}
+
+// TestCBORNaNPayload: a NaN keeps its float64 bits, payload included.
+func TestCBORNaNPayload(t *testing.T) {
+	nan := math.Float64frombits(0x7ff8_0000_dead_beef)
+	var s cborSink
+	s.float(nan)
+	want := []byte{0xfb, 0x7f, 0xf8, 0x00, 0x00, 0xde, 0xad, 0xbe, 0xef}
+	if !bytes.Equal(s.b, want) {
+		t.Fatalf("NaN written as %x, want %x", s.b, want)
+	}
+}
+
+// TestEncoderReuse checks that what the pooled encoder keeps between
+// responses never shows in the bytes: encoding responses one after the
+// other, large and small, gives what a fresh sink gives for each.
+func TestEncoderReuse(t *testing.T) {
+	gen := wiretest.ResponseWith(wiretest.Options{AwkwardNames: true, NonFinite: true, MaxNodes: 40})
+	fresh := func(t tb, f Format, r *wire.GraphResponse) []byte {
+		s, out := newSink(f)
+		e := encoder{sink: s, codec: f.String(), names: map[string]int64{}}
+		e.response(r)
+		if e.err != nil {
+			t.Fatalf("encode: %v", e.err)
+		}
+		return out()
+	}
+	check := func(t tb, rs []*wire.GraphResponse) {
+		for _, f := range formats {
+			var want [][]byte
+			for _, r := range rs {
+				want = append(want, fresh(t, f, r))
+			}
+			for pass := 0; pass < 2; pass++ {
+				for i, r := range rs {
+					got, err := Encode(f, r)
+					if err != nil {
+						t.Fatalf("%s: response %d: %v", f, i, err)
+					}
+					if !bytes.Equal(got, want[i]) {
+						t.Fatalf("%s: pass %d, response %d: the pooled encoder wrote\n%x\nwant\n%x", f, pass, i, got, want[i])
+					}
 				}
 			}
 		}
 	}
 	rapid.Check(t, func(t *rapid.T) {
-		rs := []*wire.GraphResponse{gen.Draw(t, "a"), gen.Draw(t, "b"), gen.Draw(t, "c")}
-		check(t, rs, [][]byte{plainCBOR(t, rs[0]), plainCBOR(t, rs[1]), plainCBOR(t, rs[2])})
+		check(t, []*wire.GraphResponse{gen.Draw(t, "a"), gen.Draw(t, "b"), gen.Draw(t, "c")})
 	})
-	// A response larger than an arena chunk, between small ones.
 	large := benchCases()[0].resp
 	small := gen.Example(1)
-	check(t, []*wire.GraphResponse{small, large, small}, [][]byte{plainCBOR(t, small), plainCBOR(t, large), plainCBOR(t, small)})
+	check(t, []*wire.GraphResponse{small, large, small})
 }

@@ -8,304 +8,23 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// kind is the kind of one item of the layout as a source reports it.
-type kind uint8
-
-const (
-	kNull kind = iota
-	kBool
-	kInt
-	kFloat
-	kString
-	kArray
-)
-
-var itemNames = [...]string{"null", "bool", "integer", "float", "string", "array"}
-
-func (k kind) String() string { return itemNames[k] }
-
-// token is one item: a scalar, or the head of an array (its length in i).
-type token struct {
-	kind kind
-	b    bool
-	i    int64
-	f    float64
-	s    string
-}
-
-// source yields the items of one encoding in order. An array's elements
-// follow its head; its declared length has been checked against the
-// decoder's limits and against the bytes remaining before next returns it.
-type source interface {
-	// next reads the next item into t. Its errors are *wire.DecodeError.
-	next(t *token) error
-	// fail returns a *wire.DecodeError positioned at the item last read.
-	fail(msg string) error
-	size() int // the length of the encoding
-}
-
-// decoder walks the layout over a source. It is the one description of the
-// layout on the reading side, shared by both formats. The first error
-// sticks: later reads return zero values and loops stop.
-type decoder struct {
-	src   source
-	c     *Codec          // its limits and bounds
-	names []string        // the string table: names written in full so far
-	props []wire.Property // the chunk node properties are taken from
-	depth int             // arrays entered
-	lists int             // list values entered
-	m     *wire.Meter
-	err   error
-	tok   token
-}
-
-func (d *decoder) reset(src source, c *Codec) {
-	clear(d.names)
-	*d = decoder{src: src, c: c, names: d.names[:0]}
-	if c != nil {
-		d.m = wire.NewMeter(c.limits, src.size())
-	}
-}
-
-func (d *decoder) read() *token {
-	if d.err != nil {
-		return nil
-	}
-	if err := d.src.next(&d.tok); err != nil {
-		d.err = err
-		return nil
-	}
-	return &d.tok
-}
-
-func (d *decoder) failf(format string, args ...any) {
-	if d.err == nil {
-		d.err = d.src.fail(fmt.Sprintf(format, args...))
-	}
-}
-
-// failLimit records a refusal by the Limits field limit, positioned at the
-// item last read.
-func (d *decoder) failLimit(limit, format string, args ...any) {
-	if d.err == nil {
-		d.err = d.src.fail(fmt.Sprintf(format, args...))
-		if e, ok := d.err.(*wire.DecodeError); ok {
-			e.Limit = limit
-		}
-	}
-}
-
-// count checks the length of one sequence of the response against
-// MaxElements.
-func (d *decoder) count(what string, n int) {
-	if n > d.c.limits.MaxElements {
-		d.failLimit("MaxElements", "%s: %d elements, more than the limit of %d", what, n, d.c.limits.MaxElements)
-	}
-}
-
-// checkLen checks a string, name or key against MaxStringBytes.
-func (d *decoder) checkLen(what, s string) {
-	if len(s) > d.c.limits.MaxStringBytes {
-		d.failLimit("MaxStringBytes", "%s: a string of %d bytes, longer than the limit of %d", what, len(s), d.c.limits.MaxStringBytes)
-	}
-}
-
-// metered records a refusal by MaxMaterializedBytes when ok is false.
-func (d *decoder) metered(ok bool) {
-	if !ok {
-		d.failLimit(d.m.LimitName(), "%s", d.m.Msg())
-	}
-}
-
-func (d *decoder) wrongKind(what string, want string, t *token) {
-	d.failf("%s: expected %s, found %s", what, want, t.kind)
-}
-
-// array reads an array head of min to max elements and enters it.
-func (d *decoder) array(what string, min, max int) int {
-	t := d.read()
-	if t == nil {
-		return 0
-	}
-	if t.kind != kArray {
-		d.wrongKind(what, "array", t)
-		return 0
-	}
-	return d.enter(what, int(t.i), min, max)
-}
-
-func (d *decoder) enter(what string, n, min, max int) int {
+// Decode parses one response. Bad input gives a *wire.DecodeError naming
+// the byte offset; nothing is allocated for a length the input declares
+// before that length has been checked against the limits and against the
+// bytes that remain. The registry (wire.Codec) and the package's Decode
+// call it.
+func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 	switch {
-	case n < min || n > max:
-		if min == max {
-			d.failf("%s: %d elements, expected %d", what, n, min)
-		} else if max == math.MaxInt {
-			d.failf("%s: %d elements, expected at least %d", what, n, min)
-		} else {
-			d.failf("%s: %d elements, expected %d to %d", what, n, min, max)
-		}
-		return 0
-	case d.depth >= d.c.b.maxNesting:
-		d.failLimit("MaxDepth", "%s: arrays nested deeper than %d levels", what, d.c.b.maxNesting)
-		return 0
+	case int64(len(data)) > c.limits.MaxInputBytes:
+		return nil, limitError(c.format.String(), int(c.limits.MaxInputBytes), "MaxInputBytes",
+			fmt.Sprintf("input of %d bytes exceeds the limit of %d", len(data), c.limits.MaxInputBytes))
+	case len(data) == 0:
+		return nil, decodeError(c.format.String(), 0, "empty input", nil)
+	case c.format == CBOR:
+		return c.decodeCBOR(data)
 	}
-	d.depth++
-	return n
+	return c.decodeMsgpack(data)
 }
-
-func (d *decoder) leave() { d.depth-- }
-
-// optArray reads null (absent: -1) or an array head.
-func (d *decoder) optArray(what string) int {
-	t := d.read()
-	if t == nil {
-		return -1
-	}
-	switch t.kind {
-	case kNull:
-		return -1
-	case kArray:
-		return d.enter(what, int(t.i), 0, math.MaxInt)
-	}
-	d.wrongKind(what, "array or null", t)
-	return -1
-}
-
-func (d *decoder) int(what string) int64 {
-	t := d.read()
-	if t == nil {
-		return 0
-	}
-	if t.kind != kInt {
-		d.wrongKind(what, "integer", t)
-		return 0
-	}
-	return t.i
-}
-
-func (d *decoder) optInt(what string) wire.OptInt {
-	t := d.read()
-	if t == nil {
-		return wire.OptInt{}
-	}
-	switch t.kind {
-	case kNull:
-		return wire.OptInt{}
-	case kInt:
-		return wire.SomeInt(t.i)
-	}
-	d.wrongKind(what, "integer or null", t)
-	return wire.OptInt{}
-}
-
-func (d *decoder) str(what string) string {
-	t := d.read()
-	if t == nil {
-		return ""
-	}
-	if t.kind != kString {
-		d.wrongKind(what, "string", t)
-		return ""
-	}
-	d.checkLen(what, t.s)
-	return t.s
-}
-
-func (d *decoder) name(what string) string {
-	t := d.read()
-	if t == nil {
-		return ""
-	}
-	s := d.resolve(what, t)
-	d.checkLen(what, s)
-	return s
-}
-
-// enum reads a name whose value must be one of an enumeration's; the
-// caller compares it, and MaxStringBytes does not bound it.
-func (d *decoder) enum(what string) string {
-	t := d.read()
-	if t == nil {
-		return ""
-	}
-	return d.resolve(what, t)
-}
-
-// resolve turns a name item into its text: a string is a new table entry,
-// an integer an index into the table.
-func (d *decoder) resolve(what string, t *token) string {
-	switch t.kind {
-	case kString:
-		d.names = append(d.names, t.s)
-		return t.s
-	case kInt:
-		if t.i < 0 || t.i >= int64(len(d.names)) {
-			d.failf("%s: name index %d out of range (table holds %d)", what, t.i, len(d.names))
-			return ""
-		}
-		return d.names[t.i]
-	}
-	d.wrongKind(what, "name (string or table index)", t)
-	return ""
-}
-
-func (d *decoder) optName(what string) wire.OptString {
-	t := d.read()
-	if t == nil || t.kind == kNull {
-		return wire.OptString{}
-	}
-	s := d.resolve(what, t)
-	d.checkLen(what, s)
-	if d.err != nil {
-		return wire.OptString{}
-	}
-	return wire.SomeString(s)
-}
-
-func (d *decoder) value(what string) wire.Value {
-	t := d.read()
-	if t == nil {
-		return wire.Value{}
-	}
-	switch t.kind {
-	case kNull:
-		return wire.Null()
-	case kBool:
-		return wire.Bool(t.b)
-	case kInt:
-		return wire.Int(t.i)
-	case kFloat:
-		return wire.Float(t.f)
-	case kString:
-		d.checkLen(what, t.s)
-		return wire.String(t.s)
-	}
-	if d.lists >= d.c.limits.MaxDepth {
-		d.failLimit("MaxDepth", "%s: lists nested more than %d deep", what, d.c.limits.MaxDepth)
-		return wire.Value{}
-	}
-	d.count(what, int(t.i))
-	n := d.enter(what, int(t.i), 0, math.MaxInt)
-	if d.err != nil {
-		return wire.Value{}
-	}
-	d.lists++
-	vs := make([]wire.Value, 0, prealloc(n))
-	for i := 0; i < n && d.err == nil; i++ {
-		vs = append(vs, d.value(what))
-	}
-	d.lists--
-	d.leave()
-	return wire.ListOf(vs...)
-}
-
-// maxPrealloc bounds how many elements a declared length may reserve room
-// for ahead of reading them. Declared lengths are checked against the bytes
-// left, but an element of one byte on the wire can take tens of bytes in
-// memory; past this bound, slices grow with the elements actually read.
-const maxPrealloc = 1024
-
-func prealloc(n int) int { return min(n, maxPrealloc) }
 
 func (d *decoder) response() *wire.GraphResponse {
 	n := d.array("response", 5, 9)
@@ -320,71 +39,22 @@ func (d *decoder) response() *wire.GraphResponse {
 		d.failf("unknown query type %q", r.QueryType)
 	}
 
-	cnt := d.array("nodes", 0, math.MaxInt)
-	d.count("nodes", cnt)
-	r.Nodes = make([]wire.Node, 0, prealloc(cnt))
-	for i := 0; i < cnt && d.err == nil; i++ {
-		m := d.array("node", 2, math.MaxInt)
-		if d.err == nil && m%2 != 0 {
-			d.failf("node: %d elements, expected an even number", m)
-		}
-		r.Nodes = append(r.Nodes, wire.Node{})
-		d.node(&r.Nodes[i], m-2)
-		if d.err == nil {
-			d.metered(d.m.Node(&r.Nodes[i]))
-		}
-		d.leave()
-	}
-	d.leave()
-
-	cnt = d.array("edges", 0, math.MaxInt)
-	d.count("edges", cnt)
-	r.Edges = make([]wire.Edge, 0, prealloc(cnt))
-	for i := 0; i < cnt && d.err == nil; i++ {
-		r.Edges = append(r.Edges, wire.Edge{})
-		d.edge(&r.Edges[i])
-		if d.err == nil {
-			d.metered(d.m.Edge(&r.Edges[i]))
-		}
-	}
-	d.leave()
-
+	r.Nodes = records(d, "nodes", d.array("nodes", 0, math.MaxInt), d.nodeRecord, d.m.Node)
+	r.Edges = records(d, "edges", d.array("edges", 0, math.MaxInt), d.edge, d.m.Edge)
 	if n > 5 {
 		if cnt := d.optArray("columns"); cnt >= 0 {
-			d.count("columns", cnt)
-			r.Columns = make([]wire.Column, 0, prealloc(cnt))
-			for i := 0; i < cnt && d.err == nil; i++ {
-				r.Columns = append(r.Columns, wire.Column{})
-				d.column(&r.Columns[i])
-				if d.err == nil {
-					d.metered(d.m.Column(&r.Columns[i]))
-				}
-			}
-			d.leave()
+			r.Columns = records(d, "columns", cnt, d.column, d.m.Column)
 		}
 	}
 	if n > 6 {
 		if cnt := d.optArray("group_columns"); cnt >= 0 {
-			d.count("group_columns", cnt)
-			r.GroupColumns = make([]wire.GroupColumn, 0, prealloc(cnt))
-			for i := 0; i < cnt && d.err == nil; i++ {
-				r.GroupColumns = append(r.GroupColumns, wire.GroupColumn{})
-				d.groupColumn(&r.GroupColumns[i])
-				if d.err == nil {
-					d.metered(d.m.GroupColumn(&r.GroupColumns[i]))
-				}
-			}
-			d.leave()
+			r.GroupColumns = records(d, "group_columns", cnt, d.groupColumn, d.m.GroupColumn)
 		}
 	}
 	if n > 7 {
 		if cnt := d.optArray("rows"); cnt >= 0 {
-			d.count("rows", cnt)
-			r.Rows = make([]wire.Row, 0, prealloc(cnt))
-			for i := 0; i < cnt && d.err == nil; i++ {
-				r.Rows = append(r.Rows, d.row())
-			}
-			d.leave()
+			// A row meters its cells as it reads them.
+			r.Rows = records(d, "rows", cnt, func(row *wire.Row) { *row = d.row() }, nil)
 		}
 	}
 	if n > 8 {
@@ -405,6 +75,26 @@ func (d *decoder) response() *wire.GraphResponse {
 		return nil
 	}
 	return r
+}
+
+// records reads the n records of one sequence of the response, whose array
+// the decoder has entered, each with read and then, when meter is not nil,
+// through the Meter (MaxMaterializedBytes), and leaves the array. The
+// sequence is checked against MaxElements first, and room is reserved for
+// no more than maxPrealloc records ahead of reading them.
+func records[T any](d *decoder, what string, n int, read func(*T), meter func(*T) bool) []T {
+	d.count(what, n)
+	s := make([]T, 0, prealloc(n))
+	for i := 0; i < n && d.err == nil; i++ {
+		var zero T
+		s = append(s, zero)
+		read(&s[i])
+		if meter != nil && d.err == nil {
+			d.metered(meter(&s[i]))
+		}
+	}
+	d.leave()
+	return s
 }
 
 // pagination reads the body of a pagination record of n elements, the
@@ -450,16 +140,15 @@ func (d *decoder) pagination(n int, layout int64) *wire.Pagination {
 	return p
 }
 
-func (d *decoder) boolean(what string) bool {
-	t := d.read()
-	if t == nil {
-		return false
+// nodeRecord reads a node of the response's nodes: [type, id, key, value,
+// ...].
+func (d *decoder) nodeRecord(nd *wire.Node) {
+	m := d.array("node", 2, math.MaxInt)
+	if d.err == nil && m%2 != 0 {
+		d.failf("node: %d elements, expected an even number", m)
 	}
-	if t.kind != kBool {
-		d.wrongKind(what, "bool", t)
-		return false
-	}
-	return t.b
+	d.node(nd, m-2)
+	d.leave()
 }
 
 // node reads the body of a node record, type, id and props/2 pairs, the
@@ -602,23 +291,4 @@ func (d *decoder) row() wire.Row {
 	}
 	d.leave()
 	return row
-}
-
-// Decode parses one response. Bad input gives a *wire.DecodeError naming
-// the byte offset; nothing is allocated for a length the input declares
-// before that length has been checked against the limits and against the
-// bytes that remain.
-func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
-	switch {
-	case int64(len(data)) > c.limits.MaxInputBytes:
-		e := decodeError(c.format.String(), int(c.limits.MaxInputBytes),
-			fmt.Sprintf("input of %d bytes exceeds the limit of %d", len(data), c.limits.MaxInputBytes), nil)
-		e.Limit = "MaxInputBytes"
-		return nil, e
-	case len(data) == 0:
-		return nil, decodeError(c.format.String(), 0, "empty input", nil)
-	case c.format == CBOR:
-		return c.decodeCBOR(data)
-	}
-	return c.decodeMsgpack(data)
 }

@@ -75,6 +75,13 @@
 // shortest heads and floats), NaN excepted as above. The layout has no maps,
 // so map key order never arises.
 //
+// One walk of the layout (encode.go) feeds one byte writer per format:
+// msgpack through the msgpack library's low-level Encoder, CBOR through
+// this package's own writer of core deterministic items (cbor.go), which a
+// test holds to what the CBOR library writes for the same items.
+// AppendEncode and EncodeTo both run it; EncodeTo hands the bytes to its
+// writer in chunks of about 32 KiB.
+//
 // # Decoding
 //
 // Decoding is strict: the wrong kind of item anywhere, an integer outside
@@ -131,6 +138,7 @@
 // decoded, and its decode peaks near 200 MiB of heap with the garbage
 // collector's slack; MaxElements bounds each such sequence and
 // MaxInputBytes their number.
+//
 // msgpack is decoded item by item with the library's low-level Decoder;
 // CBOR is first checked for well-formedness and the same bounds by the CBOR
 // library (DecMode with MaxNestedLevels, MaxArrayElements, tags and

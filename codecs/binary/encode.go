@@ -2,7 +2,10 @@ package binary
 
 import (
 	"fmt"
-	"unicode/utf8"
+	"io"
+	"sync"
+
+	"github.com/vmihailenco/msgpack/v5"
 
 	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/wire"
@@ -16,148 +19,167 @@ const (
 	layoutV1      = 1
 )
 
-// sink receives the layout as a stream of items: an array announces how many
-// items follow as its elements. msgpack writes them straight to bytes; CBOR
-// gathers them into a tree that the CBOR library then encodes.
-type sink interface {
-	array(n int)
-	null()
-	boolean(b bool)
-	integer(i int64)
-	float(f float64)
-	str(s string)
+// AppendEncode appends the encoding of r to dst. On error it returns dst as
+// given and a *wire.EncodeError naming the place: a response the layout
+// cannot carry (see the package documentation), or one that Decode under
+// the codec's Limits would refuse (wire.Limits.Check, and an encoding
+// longer than MaxInputBytes). The registry (wire.Codec) and Encode call
+// it.
+func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	size, err := c.check(r)
+	if err != nil {
+		return dst, err
+	}
+	out, err := c.write(dst, r, true, c.limits.MaxInputBytes, nil)
+	if err != nil {
+		return dst, err
+	}
+	if err := c.checkOut(size, int64(len(out)-len(dst))); err != nil {
+		return dst, err
+	}
+	return out, nil
 }
 
-// encoder walks a response and feeds the layout to a sink. It is the one
-// description of the layout on the writing side, shared by both formats.
-type encoder struct {
-	sink  sink
-	codec string
-	// names maps each name already written to its index in the string
-	// table; nil disables the table (every name written in full), which is
-	// kept for measuring the table's effect.
+// streamChunk is how many bytes EncodeTo gathers before it writes them; it
+// writes after a node, edge or row, so one write may exceed it by one.
+const streamChunk = 32 << 10
+
+// EncodeTo writes the encoding of r to w as it produces it, in writes of
+// about 32 KiB after whole nodes, edges and rows, so the output is never
+// held whole in memory. The bytes and the refusals are AppendEncode's.
+// Nothing is written when encoding fails: a first pass checks the
+// response, discarding its bytes as it goes, and a second writes them
+// (about twice AppendEncode's time, for memory that does not grow with the
+// output). Only an error from w can leave partial output. The registry
+// calls it through wire.StreamEncoder.
+func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
+	size, err := c.check(r)
+	if err != nil {
+		return err
+	}
+	buf := make([]byte, 0, streamChunk+streamChunk/4)
+	var n byteCounter
+	if _, err := c.write(buf, r, true, c.limits.MaxInputBytes, &n); err != nil {
+		return err
+	}
+	if err := c.checkOut(size, int64(n)); err != nil {
+		return err
+	}
+	_, err = c.write(buf, r, true, 0, w)
+	return err
+}
+
+// check refuses a nil response and one over the codec's Limits, returning
+// the response's size for checkOut.
+func (c *Codec) check(r *wire.GraphResponse) (int64, error) {
+	if r == nil {
+		return 0, &wire.EncodeError{Codec: c.format.String(), Msg: "nil response"}
+	}
+	return c.limits.CheckSize(c.format.String(), r)
+}
+
+// checkOut refuses an encoding of n bytes that Decode would refuse: longer
+// than MaxInputBytes, or expanding a response of the given size past what
+// the Limits allow.
+func (c *Codec) checkOut(size, n int64) error {
+	name := c.format.String()
+	if n > c.limits.MaxInputBytes {
+		return &wire.EncodeError{Codec: name, Limit: "MaxInputBytes",
+			Msg: fmt.Sprintf("the encoding of %d bytes is longer than the limit of %d", n, c.limits.MaxInputBytes)}
+	}
+	return c.limits.CheckExpansion(name, size, n)
+}
+
+// byteCounter is a writer that only counts: the first pass of EncodeTo
+// checks the response and measures its encoding without keeping it.
+type byteCounter int64
+
+func (n *byteCounter) Write(p []byte) (int, error) {
+	*n += byteCounter(len(p))
+	return len(p), nil
+}
+
+// encState is what an encoding borrows from encPool: a sink of each format
+// and the string table, kept from one response to the next.
+type encState struct {
+	mp    mpSink
+	cb    cborSink
 	names map[string]int64
-	err   *wire.EncodeError
-	// spill, when set (EncodeTo), is called after each node, edge and
-	// row to hand the bytes so far to the writer; false stops the walk.
-	spill func() bool
-	// maxOut, when positive, stops the walk after the node, edge or row
-	// whose strings take the encoding past maxOut bytes (strBytes counts
-	// the bytes of every string written, a lower bound of the encoding's
-	// length), so that an encoding far past MaxInputBytes is refused
-	// before it is all built.
-	maxOut, strBytes int64
 }
 
-// next is called after each node, edge and row: it reports false, with
-// the error set, once the strings are past maxOut (from then on they are
-// no longer written), and otherwise spills when spilling.
-func (e *encoder) next(at string, i int) bool {
-	if !e.within(at, i) {
-		return false
-	}
-	return e.spill == nil || e.spill()
-}
+var encPool = sync.Pool{New: func() any {
+	st := &encState{names: make(map[string]int64, 64)}
+	st.mp.enc = msgpack.NewEncoder(&st.mp.w)
+	return st
+}}
 
-// within reports whether the strings are within maxOut, setting the error
-// (which names at[i], or at alone when i < 0) when they are not.
-func (e *encoder) within(at string, i int) bool {
-	if e.maxOut <= 0 || e.strBytes <= e.maxOut {
-		return true
-	}
-	if e.err == nil {
-		if i >= 0 {
-			at = fmt.Sprintf("%s[%d]", at, i)
-		}
-		e.err = &wire.EncodeError{Codec: e.codec, Limit: "MaxInputBytes",
-			Msg: fmt.Sprintf("the encoding is longer than the limit of %d (its strings alone pass it by %s)", e.maxOut, at)}
-	}
-	return false
-}
-
-func (e *encoder) fail(field, format string, args ...any) {
-	if e.err == nil {
-		e.err = &wire.EncodeError{Codec: e.codec, Path: field, Msg: fmt.Sprintf(format, args...)}
-	}
-}
-
-// name writes a name (entity type, edge type, property key, column or cell
-// name...): in full the first time, as its table index afterwards. It
-// reports false when s is not UTF-8.
-func (e *encoder) name(s string) bool {
-	if e.names != nil {
-		if i, ok := e.names[s]; ok {
-			e.sink.integer(i)
-			return true
-		}
-	}
-	if !utf8.ValidString(s) {
-		return false
-	}
-	if e.names != nil {
-		e.names[s] = int64(len(e.names))
-	}
-	if e.strBytes += int64(len(s)); e.maxOut > 0 && e.strBytes > e.maxOut {
-		return true // not written: next refuses the encoding
-	}
-	e.sink.str(s)
-	return true
-}
-
-// text writes a string value, reporting false when s is not UTF-8.
-func (e *encoder) text(s string) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	if e.strBytes += int64(len(s)); e.maxOut > 0 && e.strBytes > e.maxOut {
-		return true // not written: next refuses the encoding
-	}
-	e.sink.str(s)
-	return true
-}
-
-// optName writes a present optional name, or null for an absent one.
-func (e *encoder) optName(o wire.OptString) bool {
-	if !o.Valid {
-		e.sink.null()
-		return true
-	}
-	return e.name(o.String)
-}
-
-func (e *encoder) optInt(o wire.OptInt) {
-	if o.Valid {
-		e.sink.integer(o.Int)
+// write is the one writer of the layout behind AppendEncode and EncodeTo:
+// it walks r in c's format, appending to dst. With table false every name
+// is written in full (kept to measure the string table). maxOut, when
+// positive, stops the walk once the encoding is surely longer (see
+// encoder.maxOut). When w is not nil, the bytes go to w after each node,
+// edge or row once streamChunk of them are gathered, and at the end; what
+// write returns is then dst emptied.
+func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int64, w io.Writer) ([]byte, error) {
+	st := encPool.Get().(*encState)
+	defer func() {
+		st.mp.w.b, st.cb.b = nil, nil
+		clear(st.names)
+		encPool.Put(st)
+	}()
+	var s sink
+	var out *[]byte
+	if c.format == CBOR {
+		st.cb.b = dst
+		s, out = &st.cb, &st.cb.b
 	} else {
-		e.sink.null()
+		st.mp.w.b = dst
+		s, out = &st.mp, &st.mp.w.b
 	}
+	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut}
+	if table {
+		e.names = st.names
+	}
+	var sp *spiller
+	if w != nil {
+		sp = &spiller{w: w, out: out}
+		e.spill = sp.chunk
+	}
+	e.response(r)
+	e.within("the end", -1)
+	if e.err != nil {
+		return dst, e.err
+	}
+	if sp != nil && !sp.flush() {
+		return dst, sp.err
+	}
+	return *out, nil
 }
 
-// value writes v; it reports false when a string in it is not UTF-8.
-func (e *encoder) value(v wire.Value) bool {
-	switch v.Kind() {
-	case wire.KindNull:
-		e.sink.null()
-	case wire.KindBool:
-		e.sink.boolean(v.Bool())
-	case wire.KindInt:
-		e.sink.integer(v.Int())
-	case wire.KindFloat:
-		e.sink.float(v.Float())
-	case wire.KindString:
-		return e.text(v.Str())
-	case wire.KindList:
-		l := v.List()
-		e.sink.array(len(l))
-		for _, x := range l {
-			if !e.value(x) {
-				return false
-			}
-		}
-	default:
-		return false
+// spiller hands the bytes an encoding gathers in *out to w, for EncodeTo.
+type spiller struct {
+	w   io.Writer
+	out *[]byte
+	err error
+}
+
+// chunk writes the bytes gathered once they reach streamChunk; it reports
+// false once w has failed.
+func (s *spiller) chunk() bool {
+	if len(*s.out) < streamChunk {
+		return s.err == nil
 	}
-	return true
+	return s.flush()
+}
+
+// flush writes the bytes gathered, if any; it reports false once w has
+// failed.
+func (s *spiller) flush() bool {
+	if s.err == nil && len(*s.out) > 0 {
+		_, s.err = s.w.Write(*s.out)
+		*s.out = (*s.out)[:0]
+	}
+	return s.err == nil
 }
 
 const notUTF8 = "not valid UTF-8"
@@ -426,37 +448,4 @@ func (e *encoder) cell(c *wire.Cell, i, j int) bool {
 		return false
 	}
 	return true
-}
-
-// AppendEncode appends the encoding of r to dst. On error it returns dst as
-// given and a *wire.EncodeError naming the place: a response the layout
-// cannot carry (see the package documentation), or one that Decode under
-// the codec's Limits would refuse (wire.Limits.Check, and an encoding
-// longer than MaxInputBytes).
-func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
-	name := c.format.String()
-	if r == nil {
-		return dst, &wire.EncodeError{Codec: name, Msg: "nil response"}
-	}
-	size, err := c.limits.CheckSize(name, r)
-	if err != nil {
-		return dst, err
-	}
-	var out []byte
-	if c.format == CBOR {
-		out, err = appendCBOR(dst, r, true, c.limits.MaxInputBytes)
-	} else {
-		out, err = appendMsgpack(dst, r, true, c.limits.MaxInputBytes)
-	}
-	if err != nil {
-		return dst, err
-	}
-	if n := int64(len(out) - len(dst)); n > c.limits.MaxInputBytes {
-		return dst, &wire.EncodeError{Codec: name, Limit: "MaxInputBytes",
-			Msg: fmt.Sprintf("the encoding of %d bytes is longer than the limit of %d", n, c.limits.MaxInputBytes)}
-	}
-	if err := c.limits.CheckExpansion(name, size, int64(len(out)-len(dst))); err != nil {
-		return dst, err
-	}
-	return out, nil
 }

@@ -2,11 +2,10 @@ package binary
 
 import (
 	"errors"
-	"runtime"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -15,13 +14,7 @@ import (
 // without the check against the codec's Limits: what a hostile writer sends.
 func encodeUnchecked(t *testing.T, f Format, r *wire.GraphResponse) []byte {
 	t.Helper()
-	var b []byte
-	var err error
-	if f == CBOR {
-		b, err = appendCBOR(nil, r, true, 0)
-	} else {
-		b, err = appendMsgpack(nil, r, true, 0)
-	}
+	b, err := Default(f).write(nil, r, true, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,12 +41,8 @@ func TestNameTableAmplification(t *testing.T) {
 		if len(data) > 2<<20 {
 			t.Fatalf("%s: the input is %d bytes, not an amplification", f, len(data))
 		}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		start := time.Now()
-		_, err := c.Decode(data)
-		elapsed := time.Since(start)
-		runtime.ReadMemStats(&after)
+		var err error
+		testsupport.Bounded(t, len(data), func() { _, err = c.Decode(data) })
 		var de *wire.DecodeError
 		if !errors.As(err, &de) || de.Limit != "MaxExpansion" {
 			t.Fatalf("%s: Decode = %v, want a MaxExpansion *wire.DecodeError", f, err)
@@ -61,14 +50,7 @@ func TestNameTableAmplification(t *testing.T) {
 		if de.Offset <= 0 || de.Offset >= int64(len(data)) {
 			t.Errorf("%s: offset %d of %d", f, de.Offset, len(data))
 		}
-		alloc := after.TotalAlloc - before.TotalAlloc
-		t.Logf("%s: %d bytes in, refused at offset %d in %v, %d bytes allocated: %v", f, len(data), de.Offset, elapsed, alloc, err)
-		if limit := 64*uint64(len(data)) + 64<<20; alloc > limit {
-			t.Errorf("%s: allocated %d bytes, more than 64× the input plus 64 MiB (%d)", f, alloc, limit)
-		}
-		if elapsed > 2*time.Second {
-			t.Errorf("%s: took %v", f, elapsed)
-		}
+		t.Logf("%s: refused at offset %d: %v", f, de.Offset, err)
 		// The same shape under the limit decodes: 100 uses of the name.
 		small := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Search, Nodes: r.Nodes[:100]}
 		if _, err := c.Decode(encodeUnchecked(t, f, small)); err != nil {

@@ -49,39 +49,6 @@ func (s *mpSink) float(f float64) {
 	_ = s.enc.EncodeFloat64(f)
 }
 
-type mpEncState struct {
-	sink  mpSink
-	names map[string]int64
-}
-
-var mpEncPool = sync.Pool{New: func() any {
-	st := &mpEncState{names: make(map[string]int64, 64)}
-	st.sink.enc = msgpack.NewEncoder(&st.sink.w)
-	return st
-}}
-
-// maxOut, when positive, stops the walk once the encoding is surely longer
-// (see encoder.maxOut).
-func appendMsgpack(dst []byte, r *wire.GraphResponse, table bool, maxOut int64) ([]byte, error) {
-	st := mpEncPool.Get().(*mpEncState)
-	defer func() {
-		st.sink.w.b = nil
-		clear(st.names)
-		mpEncPool.Put(st)
-	}()
-	st.sink.w.b = dst
-	e := encoder{sink: &st.sink, codec: MsgpackName, maxOut: maxOut}
-	if table {
-		e.names = st.names
-	}
-	e.response(r)
-	e.within("the end", -1)
-	if e.err != nil {
-		return dst, e.err
-	}
-	return st.sink.w.b, nil
-}
-
 // mpReader is the msgpack decoder's input: the data, read in place, so that
 // the offset of every item is known.
 type mpReader struct {
@@ -140,9 +107,7 @@ func (s *mpSource) failAt(off int, msg string, err error) error {
 func (s *mpSource) fail(msg string) error { return s.failAt(s.start, msg, nil) }
 
 func (s *mpSource) failLimit(limit, msg string) error {
-	e := decodeError(MsgpackName, s.start, msg, nil)
-	e.Limit = limit
-	return e
+	return limitError(MsgpackName, s.start, limit, msg)
 }
 
 func (s *mpSource) next(t *token) error {

@@ -1,10 +1,6 @@
 package binary
 
-import (
-	"encoding/binary"
-
-	"github.com/graphwire/graphwire/wire"
-)
+import "github.com/graphwire/graphwire/wire"
 
 // The response array's length: the five items every response has, up to
 // the four optional ones (see the layout in the package doc).
@@ -82,26 +78,19 @@ var msgpackHeads = heads{
 		return b >= 0x90+minResponseItems && b <= 0x90+maxResponseItems
 	},
 	uint: func(p []byte) (uint64, int, bool) {
-		if len(p) == 0 {
-			return 0, 0, false
+		switch {
+		case len(p) == 0:
+		case p[0] <= 0x7f: // positive fixint
+			return uint64(p[0]), 1, true
+		case p[0] >= 0xcc && p[0] <= 0xcf: // uint 8, 16, 32, 64
+			size := 1 + 1<<(p[0]-0xcc)
+			if len(p) < size {
+				break
+			}
+			v := bigEndian(p[1:size])
+			return v, size, size == headSize(v, 0x80)
 		}
-		var v uint64
-		size := 1
-		switch b := p[0]; {
-		case b <= 0x7f: // positive fixint
-			return uint64(b), 1, true
-		case b == 0xcc && len(p) >= 2: // uint 8
-			v, size = uint64(p[1]), 2
-		case b == 0xcd && len(p) >= 3: // uint 16
-			v, size = uint64(binary.BigEndian.Uint16(p[1:])), 3
-		case b == 0xce && len(p) >= 5: // uint 32
-			v, size = uint64(binary.BigEndian.Uint32(p[1:])), 5
-		case b == 0xcf && len(p) >= 9: // uint 64
-			v, size = binary.BigEndian.Uint64(p[1:]), 9
-		default:
-			return 0, 0, false
-		}
-		return v, size, size == mpUintSize(v)
+		return 0, 0, false
 	},
 	str: func(p []byte) (int, int, bool) {
 		switch {
@@ -114,30 +103,15 @@ var msgpackHeads = heads{
 	},
 }
 
-// mpUintSize is the size of the shortest msgpack head holding v.
-func mpUintSize(v uint64) int {
-	switch {
-	case v <= 0x7f:
-		return 1
-	case v <= 0xff:
-		return 2
-	case v <= 0xffff:
-		return 3
-	case v <= 0xffffffff:
-		return 5
-	}
-	return 9
-}
-
 var cborHeads = heads{
 	response: func(b byte) bool { // array, length in the head
 		return b >= 0x80+minResponseItems && b <= 0x80+maxResponseItems
 	},
 	uint: func(p []byte) (uint64, int, bool) {
-		if len(p) == 0 || p[0]>>5 != 0 { // major type 0
-			return 0, 0, false
-		}
-		return cborArg(p)
+		major, v, size, ok := cborHead(p)
+		// Only the shortest form (RFC 8949 §4.2.1, which the encoder
+		// follows).
+		return v, size, ok && major == 0 && size == headSize(v, 24)
 	},
 	str: func(p []byte) (int, int, bool) {
 		switch {
@@ -150,32 +124,13 @@ var cborHeads = heads{
 	},
 }
 
-// cborArg reads the argument of the CBOR head at p[0] and its size, only
-// in its shortest form (RFC 8949 §4.2.1, which the encoder follows).
-func cborArg(p []byte) (uint64, int, bool) {
-	var v uint64
-	size := 1
-	switch ai := p[0] & 0x1f; {
-	case ai < 24:
-		return uint64(ai), 1, true
-	case ai == 24 && len(p) >= 2:
-		v, size = uint64(p[1]), 2
-	case ai == 25 && len(p) >= 3:
-		v, size = uint64(binary.BigEndian.Uint16(p[1:])), 3
-	case ai == 26 && len(p) >= 5:
-		v, size = uint64(binary.BigEndian.Uint32(p[1:])), 5
-	case ai == 27 && len(p) >= 9:
-		v, size = binary.BigEndian.Uint64(p[1:]), 9
-	default:
-		return 0, 0, false
-	}
-	return v, size, size == cborArgSize(v)
-}
-
-// cborArgSize is the size of the shortest CBOR head holding v.
-func cborArgSize(v uint64) int {
+// headSize is the size of the shortest head holding v, in either format:
+// one byte when v is below inHead (what the initial byte holds itself:
+// 0x80 in msgpack, 24 in CBOR), otherwise the initial byte and v in 1, 2,
+// 4 or 8 bytes.
+func headSize(v, inHead uint64) int {
 	switch {
-	case v < 24:
+	case v < inHead:
 		return 1
 	case v <= 0xff:
 		return 2
@@ -185,4 +140,13 @@ func cborArgSize(v uint64) int {
 		return 5
 	}
 	return 9
+}
+
+// bigEndian reads the unsigned big-endian integer of 1 to 8 bytes in b.
+func bigEndian(b []byte) uint64 {
+	var v uint64
+	for _, x := range b {
+		v = v<<8 | uint64(x)
+	}
+	return v
 }

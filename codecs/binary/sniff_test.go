@@ -112,7 +112,7 @@ func TestSniffOwnEncodings(t *testing.T) {
 				t.Errorf("%s of response %d: Sniff = %v, want at least 0.9", f, i, whole)
 			}
 			if got := other.Sniff(b); got != 0 {
-				t.Errorf("%s of response %d: %s's Sniff = %v, want 0", f, i, other.Format(), got)
+				t.Errorf("%s of response %d: %s's Sniff = %v, want 0", f, i, other.format, got)
 			}
 			for k := range len(b) {
 				if got := c.Sniff(b[:k]); got > whole {

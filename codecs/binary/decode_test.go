@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"math"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fxamacker/cbor/v2"
+
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -32,20 +34,15 @@ func mustReject(t *testing.T, c *Codec, data []byte, what string) *wire.DecodeEr
 		alloc   uint64        = math.MaxUint64
 	)
 	for attempt := 0; attempt < 5 && (elapsed >= hostileTime || alloc >= hostileBytes); attempt++ {
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		start := time.Now()
 		var r *wire.GraphResponse
-		r, err = c.Decode(data)
-		d := time.Since(start)
-		runtime.ReadMemStats(&after)
+		cost := testsupport.Measure(func() { r, err = c.Decode(data) })
 		if err == nil {
 			t.Fatalf("%s: %s: decoded without error: %+v", c.format, what, r)
 		}
 		if r != nil {
 			t.Fatalf("%s: %s: partial output with error %v", c.format, what, err)
 		}
-		elapsed, alloc = min(elapsed, d), min(alloc, after.TotalAlloc-before.TotalAlloc)
+		elapsed, alloc = min(elapsed, cost.Elapsed), min(alloc, cost.Alloc)
 	}
 	var de *wire.DecodeError
 	if !errors.As(err, &de) {
@@ -205,45 +202,57 @@ func TestHostileNesting(t *testing.T) {
 // foreignSink writes the layout unchanged except for item k, which it
 // replaces with an item the layout never holds in any position (a map, or
 // a byte string), remembering where in the msgpack output that item starts.
+// CBOR is edited afterwards (replaceInCBOR): its decoder reads the whole
+// encoding before the layout, so an array must be replaced with its
+// elements.
 type foreignSink struct {
 	sink
 	k, n    int
 	binary  bool
 	mp      *mpSink
-	tree    *treeSink
 	foundAt int
 }
 
 func (s *foreignSink) hit() bool {
 	s.n++
-	if s.n-1 != s.k {
+	if s.n-1 != s.k || s.mp == nil {
 		return false
 	}
-	if s.mp != nil {
-		s.foundAt = len(s.mp.w.b)
-		if s.binary {
-			_ = s.mp.enc.EncodeBytes([]byte{1})
-		} else {
-			_ = s.mp.enc.EncodeMapLen(0)
-		}
-		return true
+	s.foundAt = len(s.mp.w.b)
+	if s.binary {
+		_ = s.mp.enc.EncodeBytes([]byte{1})
+	} else {
+		_ = s.mp.enc.EncodeMapLen(0)
 	}
-	return false // cbor: the tree is edited afterwards (replaceNth)
+	return true
 }
 
-// replaceNth replaces the k-th item of a tree, counted in pre-order (the
-// order of the stream), with v; n counts the items seen.
+// replaceInCBOR replaces the k-th item of a CBOR encoding, counted in
+// pre-order (the order of the stream), with v, elements and all.
+func replaceInCBOR(t *testing.T, b []byte, k int, v any) []byte {
+	t.Helper()
+	var root any
+	if err := cbor.Unmarshal(b, &root); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	root, _ = replaceNth(root, k, &n, v)
+	out, err := cborEnc.Marshal(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// replaceNth replaces the k-th item of a tree, counted in pre-order, with
+// v; n counts the items seen.
 func replaceNth(item any, k int, n *int, v any) (any, bool) {
 	if *n == k {
 		*n++
 		return v, true
 	}
 	*n++
-	list, ok := item.([]any)
-	if p, isPtr := item.(*[]any); isPtr {
-		list, ok = *p, true
-	}
-	if ok {
+	if list, ok := item.([]any); ok {
 		for i := range list {
 			if nv, done := replaceNth(list[i], k, n, v); done {
 				list[i] = nv
@@ -289,13 +298,9 @@ func (s *foreignSink) str(v string) {
 // the last item.
 func encodeForeign(t *testing.T, f Format, r *wire.GraphResponse, k int, binary bool) (data []byte, at int, ok bool) {
 	fs := &foreignSink{k: k, binary: binary}
-	if f == Msgpack {
-		st := mpEncPool.New().(*mpEncState)
-		fs.sink, fs.mp = &st.sink, &st.sink
-	} else {
-		ts := &treeSink{}
-		fs.sink, fs.tree = ts, ts
-	}
+	var out func() []byte
+	fs.sink, out = newSink(f)
+	fs.mp, _ = fs.sink.(*mpSink)
 	e := encoder{sink: fs, codec: f.String(), names: map[string]int64{}}
 	e.response(r)
 	if e.err != nil {
@@ -304,20 +309,14 @@ func encodeForeign(t *testing.T, f Format, r *wire.GraphResponse, k int, binary 
 	if fs.n <= k {
 		return nil, 0, false
 	}
-	if fs.mp != nil {
-		return fs.mp.w.b, fs.foundAt, true
+	if f == Msgpack {
+		return out(), fs.foundAt, true
 	}
 	var foreign any = map[any]any{}
 	if binary {
 		foreign = []byte{1}
 	}
-	n := 0
-	root, _ := replaceNth(fs.tree.root, k, &n, foreign)
-	b, err := cborEnc.Marshal(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b, -1, true
+	return replaceInCBOR(t, out(), k, foreign), -1, true
 }
 
 func TestHostileWrongTypeEverywhere(t *testing.T) {
@@ -382,20 +381,12 @@ func TestHostileWrongScalar(t *testing.T) {
 		c := Default(f)
 		for _, ed := range edits {
 			ws := &swapSink{k: ed.item}
-			var out func() []byte
-			if f == Msgpack {
-				st := mpEncPool.New().(*mpEncState)
-				ws.sink = &st.sink
-				out = func() []byte { return st.sink.w.b }
-			} else {
-				ts := &treeSink{}
-				ws.sink, ws.k = ts, -1
-				out = func() []byte {
-					n := 0
-					root, _ := replaceNth(ts.root, ed.item, &n, math.Pi)
-					b, _ := cborEnc.Marshal(root)
-					return b
-				}
+			s, written := newSink(f)
+			ws.sink = s
+			out := written
+			if f == CBOR {
+				ws.k = -1
+				out = func() []byte { return replaceInCBOR(t, written(), ed.item, math.Pi) }
 			}
 			e := encoder{sink: ws, codec: f.String(), names: map[string]int64{}}
 			e.response(r)
@@ -493,16 +484,7 @@ func TestHostileSemantics(t *testing.T) {
 // forceEncode writes r without the encoder's checks.
 func forceEncode(t *testing.T, f Format, r *wire.GraphResponse) []byte {
 	t.Helper()
-	var s sink
-	var out func() []byte
-	if f == Msgpack {
-		st := mpEncPool.New().(*mpEncState)
-		s, out = &st.sink, func() []byte { return st.sink.w.b }
-	} else {
-		ts := &treeSink{}
-		s = ts
-		out = func() []byte { b, _ := cborEnc.Marshal(ts.root); return b }
-	}
+	s, out := newSink(f)
 	saved := *r
 	r2 := &saved
 	q, g := r2.QueryType, r2.GroupColumns
@@ -547,13 +529,9 @@ func forceEncode(t *testing.T, f Format, r *wire.GraphResponse) []byte {
 // replaceName swaps an encoded string for another in an encoding.
 func replaceName(f Format, b []byte, from, to string) []byte {
 	enc := func(s string) []byte {
-		if f == Msgpack {
-			st := mpEncPool.New().(*mpEncState)
-			st.sink.str(s)
-			return st.sink.w.b
-		}
-		out, _ := cborEnc.Marshal(s)
-		return out
+		w, out := newSink(f)
+		w.str(s)
+		return out()
 	}
 	return bytes.Replace(b, enc(from), enc(to), 1)
 }

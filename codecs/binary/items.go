@@ -1,0 +1,499 @@
+package binary
+
+import (
+	"fmt"
+	"math"
+	"unicode/utf8"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// The items of the layout: what the encoder hands a sink and what the
+// decoder reads from a source (one format's implementation of each in
+// msgpack.go and cbor.go), the encoder's writes and the decoder's typed
+// reads of single items, and the bounds a source checks.
+
+// sink receives the layout as a stream of items, in the order a source
+// yields them: an array announces how many items follow as its elements.
+// Each format writes them straight to bytes (mpSink, cborSink).
+type sink interface {
+	array(n int)
+	null()
+	boolean(b bool)
+	integer(i int64)
+	float(f float64)
+	str(s string)
+}
+
+// encoder walks a response and feeds the layout to a sink. It is the one
+// description of the layout on the writing side, shared by both formats:
+// its single items here, its records in encode.go.
+type encoder struct {
+	sink  sink
+	codec string
+	// names maps each name already written to its index in the string
+	// table; nil disables the table (every name written in full), which is
+	// kept for measuring the table's effect.
+	names map[string]int64
+	err   *wire.EncodeError
+	// spill, when set (EncodeTo), is called after each node, edge and
+	// row to hand the bytes so far to the writer; false stops the walk.
+	spill func() bool
+	// maxOut, when positive, stops the walk after the node, edge or row
+	// whose strings take the encoding past maxOut bytes (strBytes counts
+	// the bytes of every string written, a lower bound of the encoding's
+	// length), so that an encoding far past MaxInputBytes is refused
+	// before it is all built.
+	maxOut, strBytes int64
+}
+
+// next is called after each node, edge and row: it reports false, with
+// the error set, once the strings are past maxOut (from then on they are
+// no longer written), and otherwise spills when spilling.
+func (e *encoder) next(at string, i int) bool {
+	if !e.within(at, i) {
+		return false
+	}
+	return e.spill == nil || e.spill()
+}
+
+// within reports whether the strings are within maxOut, setting the error
+// (which names at[i], or at alone when i < 0) when they are not.
+func (e *encoder) within(at string, i int) bool {
+	if e.maxOut <= 0 || e.strBytes <= e.maxOut {
+		return true
+	}
+	if e.err == nil {
+		if i >= 0 {
+			at = fmt.Sprintf("%s[%d]", at, i)
+		}
+		e.err = &wire.EncodeError{Codec: e.codec, Limit: "MaxInputBytes",
+			Msg: fmt.Sprintf("the encoding is longer than the limit of %d (its strings alone pass it by %s)", e.maxOut, at)}
+	}
+	return false
+}
+
+func (e *encoder) fail(field, format string, args ...any) {
+	if e.err == nil {
+		e.err = &wire.EncodeError{Codec: e.codec, Path: field, Msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+// name writes a name (entity type, edge type, property key, column or cell
+// name...): in full the first time, as its table index afterwards. It
+// reports false when s is not UTF-8.
+func (e *encoder) name(s string) bool {
+	if e.names != nil {
+		if i, ok := e.names[s]; ok {
+			e.sink.integer(i)
+			return true
+		}
+	}
+	if !utf8.ValidString(s) {
+		return false
+	}
+	if e.names != nil {
+		e.names[s] = int64(len(e.names))
+	}
+	if e.strBytes += int64(len(s)); e.maxOut > 0 && e.strBytes > e.maxOut {
+		return true // not written: next refuses the encoding
+	}
+	e.sink.str(s)
+	return true
+}
+
+// text writes a string value, reporting false when s is not UTF-8.
+func (e *encoder) text(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	if e.strBytes += int64(len(s)); e.maxOut > 0 && e.strBytes > e.maxOut {
+		return true // not written: next refuses the encoding
+	}
+	e.sink.str(s)
+	return true
+}
+
+// optName writes a present optional name, or null for an absent one.
+func (e *encoder) optName(o wire.OptString) bool {
+	if !o.Valid {
+		e.sink.null()
+		return true
+	}
+	return e.name(o.String)
+}
+
+func (e *encoder) optInt(o wire.OptInt) {
+	if o.Valid {
+		e.sink.integer(o.Int)
+	} else {
+		e.sink.null()
+	}
+}
+
+// value writes v; it reports false when a string in it is not UTF-8.
+func (e *encoder) value(v wire.Value) bool {
+	switch v.Kind() {
+	case wire.KindNull:
+		e.sink.null()
+	case wire.KindBool:
+		e.sink.boolean(v.Bool())
+	case wire.KindInt:
+		e.sink.integer(v.Int())
+	case wire.KindFloat:
+		e.sink.float(v.Float())
+	case wire.KindString:
+		return e.text(v.Str())
+	case wire.KindList:
+		l := v.List()
+		e.sink.array(len(l))
+		for _, x := range l {
+			if !e.value(x) {
+				return false
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// kind is the kind of one item of the layout as a source reports it.
+type kind uint8
+
+const (
+	kNull kind = iota
+	kBool
+	kInt
+	kFloat
+	kString
+	kArray
+)
+
+var itemNames = [...]string{"null", "bool", "integer", "float", "string", "array"}
+
+func (k kind) String() string { return itemNames[k] }
+
+// token is one item: a scalar, or the head of an array (its length in i).
+type token struct {
+	kind kind
+	b    bool
+	i    int64
+	f    float64
+	s    string
+}
+
+// source yields the items of one encoding in order. An array's elements
+// follow its head; its declared length has been checked against the
+// decoder's limits and against the bytes remaining before next returns it.
+type source interface {
+	// next reads the next item into t. Its errors are *wire.DecodeError.
+	next(t *token) error
+	// fail returns a *wire.DecodeError positioned at the item last read.
+	fail(msg string) error
+	// failLimit is fail for a refusal by the Limits field limit.
+	failLimit(limit, msg string) error
+	size() int // the length of the encoding
+}
+
+// decoder walks the layout over a source. It is the one description of the
+// layout on the reading side, shared by both formats: its single items
+// here, its records in decode.go. The first error sticks: later reads
+// return zero values and loops stop.
+type decoder struct {
+	src   source
+	c     *Codec          // its limits and bounds
+	names []string        // the string table: names written in full so far
+	props []wire.Property // the chunk node properties are taken from
+	depth int             // arrays entered
+	lists int             // list values entered
+	m     *wire.Meter
+	err   error
+	tok   token
+}
+
+func (d *decoder) reset(src source, c *Codec) {
+	clear(d.names)
+	*d = decoder{src: src, c: c, names: d.names[:0]}
+	if c != nil {
+		d.m = wire.NewMeter(c.limits, src.size())
+	}
+}
+
+func (d *decoder) read() *token {
+	if d.err != nil {
+		return nil
+	}
+	if err := d.src.next(&d.tok); err != nil {
+		d.err = err
+		return nil
+	}
+	return &d.tok
+}
+
+func (d *decoder) failf(format string, args ...any) {
+	if d.err == nil {
+		d.err = d.src.fail(fmt.Sprintf(format, args...))
+	}
+}
+
+// failLimit records a refusal by the Limits field limit, positioned at the
+// item last read.
+func (d *decoder) failLimit(limit, format string, args ...any) {
+	if d.err == nil {
+		d.err = d.src.failLimit(limit, fmt.Sprintf(format, args...))
+	}
+}
+
+// count checks the length of one sequence of the response against
+// MaxElements.
+func (d *decoder) count(what string, n int) {
+	if n > d.c.limits.MaxElements {
+		d.failLimit("MaxElements", "%s: %d elements, more than the limit of %d", what, n, d.c.limits.MaxElements)
+	}
+}
+
+// checkLen checks a string, name or key against MaxStringBytes.
+func (d *decoder) checkLen(what, s string) {
+	if len(s) > d.c.limits.MaxStringBytes {
+		d.failLimit("MaxStringBytes", "%s: a string of %d bytes, longer than the limit of %d", what, len(s), d.c.limits.MaxStringBytes)
+	}
+}
+
+// metered records a refusal by MaxMaterializedBytes when ok is false.
+func (d *decoder) metered(ok bool) {
+	if !ok {
+		d.failLimit(d.m.LimitName(), "%s", d.m.Msg())
+	}
+}
+
+func (d *decoder) wrongKind(what string, want string, t *token) {
+	d.failf("%s: expected %s, found %s", what, want, t.kind)
+}
+
+// array reads an array head of min to max elements and enters it.
+func (d *decoder) array(what string, min, max int) int {
+	t := d.read()
+	if t == nil {
+		return 0
+	}
+	if t.kind != kArray {
+		d.wrongKind(what, "array", t)
+		return 0
+	}
+	return d.enter(what, int(t.i), min, max)
+}
+
+func (d *decoder) enter(what string, n, min, max int) int {
+	switch {
+	case n < min || n > max:
+		if min == max {
+			d.failf("%s: %d elements, expected %d", what, n, min)
+		} else if max == math.MaxInt {
+			d.failf("%s: %d elements, expected at least %d", what, n, min)
+		} else {
+			d.failf("%s: %d elements, expected %d to %d", what, n, min, max)
+		}
+		return 0
+	case d.depth >= d.c.b.maxNesting:
+		d.failLimit("MaxDepth", "%s: arrays nested deeper than %d levels", what, d.c.b.maxNesting)
+		return 0
+	}
+	d.depth++
+	return n
+}
+
+func (d *decoder) leave() { d.depth-- }
+
+// optArray reads null (absent: -1) or an array head.
+func (d *decoder) optArray(what string) int {
+	t := d.read()
+	if t == nil {
+		return -1
+	}
+	switch t.kind {
+	case kNull:
+		return -1
+	case kArray:
+		return d.enter(what, int(t.i), 0, math.MaxInt)
+	}
+	d.wrongKind(what, "array or null", t)
+	return -1
+}
+
+func (d *decoder) int(what string) int64 {
+	t := d.read()
+	if t == nil {
+		return 0
+	}
+	if t.kind != kInt {
+		d.wrongKind(what, "integer", t)
+		return 0
+	}
+	return t.i
+}
+
+func (d *decoder) optInt(what string) wire.OptInt {
+	t := d.read()
+	if t == nil {
+		return wire.OptInt{}
+	}
+	switch t.kind {
+	case kNull:
+		return wire.OptInt{}
+	case kInt:
+		return wire.SomeInt(t.i)
+	}
+	d.wrongKind(what, "integer or null", t)
+	return wire.OptInt{}
+}
+
+func (d *decoder) str(what string) string {
+	t := d.read()
+	if t == nil {
+		return ""
+	}
+	if t.kind != kString {
+		d.wrongKind(what, "string", t)
+		return ""
+	}
+	d.checkLen(what, t.s)
+	return t.s
+}
+
+func (d *decoder) name(what string) string {
+	t := d.read()
+	if t == nil {
+		return ""
+	}
+	s := d.resolve(what, t)
+	d.checkLen(what, s)
+	return s
+}
+
+// enum reads a name whose value must be one of an enumeration's; the
+// caller compares it, and MaxStringBytes does not bound it.
+func (d *decoder) enum(what string) string {
+	t := d.read()
+	if t == nil {
+		return ""
+	}
+	return d.resolve(what, t)
+}
+
+// resolve turns a name item into its text: a string is a new table entry,
+// an integer an index into the table.
+func (d *decoder) resolve(what string, t *token) string {
+	switch t.kind {
+	case kString:
+		d.names = append(d.names, t.s)
+		return t.s
+	case kInt:
+		if t.i < 0 || t.i >= int64(len(d.names)) {
+			d.failf("%s: name index %d out of range (table holds %d)", what, t.i, len(d.names))
+			return ""
+		}
+		return d.names[t.i]
+	}
+	d.wrongKind(what, "name (string or table index)", t)
+	return ""
+}
+
+func (d *decoder) optName(what string) wire.OptString {
+	t := d.read()
+	if t == nil || t.kind == kNull {
+		return wire.OptString{}
+	}
+	s := d.resolve(what, t)
+	d.checkLen(what, s)
+	if d.err != nil {
+		return wire.OptString{}
+	}
+	return wire.SomeString(s)
+}
+
+func (d *decoder) value(what string) wire.Value {
+	t := d.read()
+	if t == nil {
+		return wire.Value{}
+	}
+	switch t.kind {
+	case kNull:
+		return wire.Null()
+	case kBool:
+		return wire.Bool(t.b)
+	case kInt:
+		return wire.Int(t.i)
+	case kFloat:
+		return wire.Float(t.f)
+	case kString:
+		d.checkLen(what, t.s)
+		return wire.String(t.s)
+	}
+	if d.lists >= d.c.limits.MaxDepth {
+		d.failLimit("MaxDepth", "%s: lists nested more than %d deep", what, d.c.limits.MaxDepth)
+		return wire.Value{}
+	}
+	d.count(what, int(t.i))
+	n := d.enter(what, int(t.i), 0, math.MaxInt)
+	if d.err != nil {
+		return wire.Value{}
+	}
+	d.lists++
+	vs := make([]wire.Value, 0, prealloc(n))
+	for i := 0; i < n && d.err == nil; i++ {
+		vs = append(vs, d.value(what))
+	}
+	d.lists--
+	d.leave()
+	return wire.ListOf(vs...)
+}
+
+// maxPrealloc bounds how many elements a declared length may reserve room
+// for ahead of reading them. Declared lengths are checked against the bytes
+// left, but an element of one byte on the wire can take tens of bytes in
+// memory; past this bound, slices grow with the elements actually read.
+const maxPrealloc = 1024
+
+func prealloc(n int) int { return min(n, maxPrealloc) }
+
+func (d *decoder) boolean(what string) bool {
+	t := d.read()
+	if t == nil {
+		return false
+	}
+	if t.kind != kBool {
+		d.wrongKind(what, "bool", t)
+		return false
+	}
+	return t.b
+}
+
+// structuralLevels is how deep the layout's own arrays nest above a list
+// value at its deepest place: response, rows, row, cell. A list value in a
+// node property sits one level higher (response, nodes, node).
+const structuralLevels = 4
+
+// bounds are what a source checks as it reads each item, before it
+// allocates for it: coarse limits derived from wire.Limits that no valid
+// response reaches before the decoder's exact checks do. An array may hold
+// two items per property plus a node reference's three leading items; a
+// string item may be a name of an enumeration, which MaxStringBytes does not
+// bound.
+type bounds struct {
+	maxNesting int // arrays, the response counting as level 1
+	maxArray   int // items of one array
+	maxString  int // bytes of one string item
+}
+
+// minEnumBytes is the least string-item bound a source applies, so that
+// the enumerations (query types, group kinds) always read.
+const minEnumBytes = 64
+
+func boundsFor(l wire.Limits) bounds {
+	return bounds{
+		maxNesting: l.MaxDepth + structuralLevels,
+		maxArray:   int(min(max(2*int64(l.MaxElements)+3, 16), math.MaxInt32)),
+		maxString:  max(l.MaxStringBytes, minEnumBytes),
+	}
+}
