@@ -168,8 +168,20 @@ func (s *setting) prepare(ctx context.Context) (*fitter, error) {
 	return f, nil
 }
 
-// estimateUnits prices each unit alone, from the segments of the whole
-// the unit's own encoding shares, without counting anything new.
+// estimateGroups is how many pages of consecutive units estimateUnits
+// encodes: enough that an estimate follows the response's changes of
+// make-up (users, then merge requests), few enough that their headers add
+// little to one encoding of the whole.
+const estimateGroups = 256
+
+// estimateUnits estimates the cost of every unit, from the segments of
+// the whole that its encoding shares, without counting anything new. The
+// units are cut into at most estimateGroups groups of consecutive units;
+// each group is encoded as a page and priced from the remembered
+// segments, and its price is spread over its units in proportion to their
+// weights (the lengths of their names, keys and values). So the estimate
+// costs about one more encoding of the whole, however many units there
+// are.
 func (f *fitter) estimateUnits(ctx context.Context) error {
 	n := f.plan.units
 	f.prefix = make([]float64, n+1)
@@ -178,18 +190,30 @@ func (f *fitter) estimateUnits(ctx context.Context) error {
 		return fmt.Errorf("fit: %w", err)
 	}
 	base := f.pr.estimate(empty, f.ratio)
+	weights := f.plan.weights()
+	groups := min(n, estimateGroups)
 	var buf []byte
-	for u := 0; u < n; u++ {
-		if u%64 == 63 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+	for g := range groups {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-		buf, err = f.codec.AppendEncode(buf[:0], f.plan.page(u, u+1, nil))
+		from, to := g*n/groups, (g+1)*n/groups
+		buf, err = f.codec.AppendEncode(buf[:0], f.plan.page(from, to, nil))
 		if err != nil {
 			return fmt.Errorf("fit: %w", err)
 		}
-		f.prefix[u+1] = f.prefix[u] + max(f.pr.estimate(buf, f.ratio)-base, 0)
+		est := max(f.pr.estimate(buf, f.ratio)-base, 0)
+		total := 0.0
+		for _, w := range weights[from:to] {
+			total += w
+		}
+		for u := from; u < to; u++ {
+			share := 1 / float64(to-from)
+			if total > 0 {
+				share = weights[u] / total
+			}
+			f.prefix[u+1] = f.prefix[u] + est*share
+		}
 	}
 	emptyTokens, err := f.pr.price(empty)
 	if err != nil {
