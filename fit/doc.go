@@ -102,27 +102,30 @@
 //
 // Page prices the response on every call. A Pager prices it once:
 // NewPager encodes the whole and tokenizes it once (see Pricing), and
-// estimates every unit from about one more encoding of the whole (groups
-// of units encoded as pages, spread over their units by the lengths of
-// their names and values). Each Pager.Page then finds its page from those
-// prices and counts the chosen page whole. The first page of a budget also
-// walks that budget's pages from the start, priced by segments, for
-// Stats.Pages; the walk is remembered (for up to 16 budgets), so a later
-// page of that budget costs one encoding and one count of the page. Every
+// estimates every unit from about one more encoding of the whole (up to
+// 256 groups of at least 16 consecutive units, each encoded as a page and
+// spread over its units by the lengths of their names, keys and values).
+// Each Pager.Page then finds its page from those prices and checks the
+// chosen page's count with the tokenizer (see Pricing). The first page of
+// a budget also walks that budget's pages from the start, priced by
+// segments, for Stats.Pages; the walk is remembered (for up to 16
+// budgets, with its first page), so a later page of that budget costs one
+// encoding of the page and the tokenization of its few new lines. Every
 // page's Result carries Encoding, the exact bytes counted, which a server
-// sends as they are. context.Context is checked between units while
-// pricing, and between probes and pages while paging. A Pager is safe for
-// concurrent use (its calls run one at a time) and holds the response,
-// the unit plan and the segment counts, about the size of the response's
-// encoding.
+// sends as they are. context.Context is checked between groups of units
+// while pricing, and between probes and pages while paging. A Pager is
+// safe for concurrent use (its calls run one at a time) and holds the
+// response, the unit plan and the segment counts, about the size of the
+// response's encoding.
 //
-// Walking every page with a new Pager costs about two counts of the whole
-// (one to price it, one over the pages served) and a few encodings:
-// go test ./fit -run Pager -v prints, for a response of 3,500 nodes and
-// 9,000 edges (227K o200k tokens of GOON) and for the corpus case
-// traversal_xl, the time and allocations of pricing, of the first page,
-// of a later page and of the whole walk beside one encoding and count of
-// the whole, and the ratio for every corpus case.
+// Walking every page with a new Pager costs about one count of the whole
+// and a few encodings: go test ./fit -run Pager -v prints, for a response
+// of 3,500 nodes and 9,000 edges (227K o200k tokens of GOON) and for the
+// corpus case traversal_xl, the time and allocations of pricing, of the
+// first page, of a later page and of the whole walk beside one encoding
+// and count of the whole, and that ratio for every text-heavy corpus case
+// in goon, toon and json (about 1.4 to 2.4 on a case of more than a few
+// units; a case of a few rows costs a few encodings of a tiny text more).
 //
 // # Budgets
 //
@@ -152,9 +155,14 @@
 // from the remembered segments, counting only the few segments not seen
 // before (header lines, the cursor). The model anchored at each exact
 // probe proposes the next one; a bisection between the closest probes that
-// fit and do not fit ends the search. The chosen page is then counted
-// whole; should that count ever differ from its segment price, every page
-// of the response is counted whole from then on. A text with a blank or
+// fit and do not fit ends the search. The chosen page's count is then
+// checked by the tokenizer: a segment followed by the same segment as in a
+// text tokenized before (the whole, mostly) has the same pieces, so only
+// the stretches of lines the whole did not hold in that order (headers,
+// the cursor, the seams around them) are tokenized, each in one pass with
+// the line after it (verify.go gives the argument). Should that count
+// ever differ from the segment price, every page of the response is
+// counted whole from then on. A text with a blank or
 // white-space-only line is always counted whole, since one piece of white
 // space can span its line ends.
 //

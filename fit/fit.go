@@ -48,6 +48,7 @@ type Result struct {
 	Page *wire.GraphResponse
 	// Encoding is Page encoded with the codec: the bytes that were counted,
 	// ready to be sent as they are (a server need not encode Page again).
+	// A Pager may hand the same bytes to several callers: read-only.
 	Encoding []byte
 	Stats    Stats
 }

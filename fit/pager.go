@@ -26,10 +26,11 @@ type PagerOptions struct {
 // Pager serves the pages of one response in one codec and counter, having
 // priced the response once: NewPager encodes the whole and tokenizes it,
 // learning the count of every segment, and each page is then found from
-// those counts and counted once, whole, before it is served. The first
-// page of a budget also walks the pages of that budget from the start
-// (Stats.Pages), priced by their segments; the walk is remembered, so the
-// pages that follow cost one encoding and one count of the page itself.
+// those counts and its count checked by the tokenizer (only its lines the
+// whole did not hold in that order are tokenized) before it is served.
+// The first page of a budget also walks the pages of that budget from the
+// start (Stats.Pages), priced by their segments; the walk is remembered,
+// so the pages that follow cost about one encoding of the page itself.
 //
 // Budgets and cursors may change from call to call: a cursor resumes at a
 // unit, whatever budget the page that issued it had. A Pager is safe for

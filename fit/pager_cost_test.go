@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -131,5 +132,90 @@ func TestPagerCost(t *testing.T) {
 		t.Logf("  walk / (encode + count): %.2fx cpu, %.2fx wall", float64(walk.cpu)/float64(peer.cpu), float64(walk.wall)/float64(peer.wall))
 
 		checkWalk(t, tc.name, tc.r, codec, budget, pages)
+	}
+}
+
+// TestPagerCostOnCorpus walks every page of every text-heavy corpus case
+// at 2,000 tokens in goon, toon and json with a new Pager, and prints the
+// CPU time of the walk beside one encoding and count of the whole
+// (repeated until each takes at least 20 ms, for the small cases), and
+// the worst ratio. It asserts no timing; it asserts the walk's
+// deterministic cost: the bytes given to the tokenizer are at most 1.75
+// times the whole's (its pricing, once, and the lines of each page served
+// that the whole did not hold in that order: headers, cursors, the seams
+// between them), plus 512 a page.
+func TestPagerCostOnCorpus(t *testing.T) {
+	if testing.Short() || fit.RaceEnabled() {
+		t.Skip("walks every page of 21 cases in 3 codecs")
+	}
+	entries, err := filepath.Glob(filepath.Join(corpusDir, "*.json"))
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("corpus: %v", err)
+	}
+	const budget = 2000
+	ctx := context.Background()
+	o200k, err := tokens.Get(tokens.O200k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst, worstName := 0.0, ""
+	for _, path := range entries {
+		r := loadCase(t, path)
+		name := strings.TrimSuffix(filepath.Base(path), ".json")
+		for _, codec := range []string{"goon", "toon", "json"} {
+			var wholeBytes int
+			peer := perCall(func() {
+				enc, err := wire.EncodeWith(codec, r)
+				if err == nil {
+					_, err = o200k.Count(enc)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				wholeBytes = len(enc)
+			})
+			var pages, tokenized int
+			walk := perCall(func() {
+				p, err := fit.NewPager(ctx, r, fit.PagerOptions{Codec: codec})
+				if err != nil {
+					t.Fatal(err)
+				}
+				pages = 0
+				for cursor := ""; ; pages++ {
+					res, err := p.Page(ctx, budget, cursor)
+					if err != nil {
+						t.Fatalf("%s in %s: %v", name, codec, err)
+					}
+					if !res.Stats.Truncated {
+						break
+					}
+					cursor = res.Page.Pagination.NextCursor.String
+				}
+				pages++
+				tokenized = fit.TokenizedBytes(p)
+			})
+			ratio := float64(walk) / float64(peer)
+			t.Logf("%-28s %-4s %4d pages: walk %9.3f ms cpu, encode + count %9.3f ms: %.2fx; tokenized %.2fx the whole's bytes",
+				name, codec, pages, ms(walk), ms(peer), ratio, float64(tokenized)/float64(wholeBytes))
+			if ratio > worst {
+				worst, worstName = ratio, name+" in "+codec
+			}
+			if limit := wholeBytes*7/4 + pages*512; tokenized > limit {
+				t.Errorf("%s in %s: the walk tokenized %d bytes, want at most %d (1.75 times the whole's %d, and 512 a page)", name, codec, tokenized, limit, wholeBytes)
+			}
+		}
+	}
+	t.Logf("worst walk / (encode + count): %.2fx (%s)", worst, worstName)
+}
+
+// perCall runs call until it has taken at least 20 ms of CPU time (at
+// least once) and returns the CPU time of one call.
+func perCall(call func()) time.Duration {
+	start := cpuTime()
+	for n := 1; ; n++ {
+		call()
+		if spent := cpuTime() - start; spent >= 20*time.Millisecond {
+			return spent / time.Duration(n)
+		}
 	}
 }

@@ -1,6 +1,8 @@
 package fit_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -110,5 +112,104 @@ func checkWalk(t *testing.T, name string, r *wire.GraphResponse, codec string, b
 	}
 	if len(got.Rows) != len(r.Rows) {
 		t.Errorf("%s: the pages hold %d rows, the whole %d", name, len(got.Rows), len(r.Rows))
+	}
+}
+
+// TestPagerServesWhatPageServes pages the ADR case with one Pager, mixing
+// budgets and codecs' cursors as a service would, and compares every page
+// with the one-shot Page's: the same bytes and the same statistics.
+func TestPagerServesWhatPageServes(t *testing.T) {
+	r := adr(t)
+	ctx := context.Background()
+	for _, codec := range []string{"goon", "json"} {
+		p, err := fit.NewPager(ctx, r, fit.PagerOptions{Codec: codec, JSONBaseline: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.WholeTokens() <= 0 {
+			t.Fatalf("%s: WholeTokens %d", codec, p.WholeTokens())
+		}
+		budgets := []int{2000, 3500, 1200}
+		cursor := ""
+		for page := 0; ; page++ {
+			budget := budgets[page%len(budgets)]
+			got, err := p.Page(ctx, budget, cursor)
+			if err != nil {
+				t.Fatalf("%s page %d: %v", codec, page+1, err)
+			}
+			want, err := fit.Page(r, fit.Options{Codec: codec, Budget: budget, Cursor: cursor, JSONBaseline: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(want.Stats, got.Stats); d != "" || string(want.Encoding) != string(got.Encoding) {
+				t.Fatalf("%s page %d at %d: the Pager's page differs from Page's (same bytes: %v) (-Page +Pager):\n%s", codec, page+1, budget, string(want.Encoding) == string(got.Encoding), d)
+			}
+			if !got.Stats.Truncated {
+				break
+			}
+			cursor = got.Page.Pagination.NextCursor.String
+		}
+	}
+}
+
+// TestPagerHonoursContext: a done context stops pricing and paging with
+// its error, and the Pager still serves pages afterwards.
+func TestPagerHonoursContext(t *testing.T) {
+	r := adr(t)
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := fit.NewPager(done, r, fit.PagerOptions{Codec: "goon"}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("NewPager with a cancelled context: %v", err)
+	}
+	p, err := fit.NewPager(context.Background(), r, fit.PagerOptions{Codec: "goon"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Page(done, 2000, ""); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Page with a cancelled context: %v", err)
+	}
+	res, err := p.Page(context.Background(), 2000, "")
+	if err != nil || res.Stats.Pages != 7 {
+		t.Fatalf("after a cancelled call: %+v, %v", res, err)
+	}
+}
+
+// TestPagerConcurrentPages serves pages of one Pager from several
+// goroutines at once (run it with -race): each gets the page a lone call
+// gets.
+func TestPagerConcurrentPages(t *testing.T) {
+	r := adr(t)
+	ctx := context.Background()
+	p, err := fit.NewPager(ctx, r, fit.PagerOptions{Codec: "toon"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := p.Page(ctx, 1500, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := first.Page.Pagination.NextCursor.String
+	want, err := fit.Page(r, fit.Options{Codec: "toon", Budget: 1500, Cursor: next})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 6)
+	for i := range 6 {
+		go func() {
+			budget, cursor, w := 1500, next, want
+			if i%2 == 1 {
+				cursor, w = "", first
+			}
+			got, err := p.Page(ctx, budget, cursor)
+			if err == nil && string(got.Encoding) != string(w.Encoding) {
+				err = errors.New("a concurrent call returned another page")
+			}
+			errs <- err
+		}()
+	}
+	for range 6 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }

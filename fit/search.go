@@ -103,6 +103,9 @@ const maxWalks = 16
 type walk struct {
 	bounds   []int32
 	complete bool
+	// first is the probe of the first page, found by the walk's search:
+	// the page asked for most often, served without encoding it again.
+	first *probe
 }
 
 // pages is the number of pages that hold the whole response; 0 when some
@@ -168,11 +171,16 @@ func (s *setting) prepare(ctx context.Context) (*fitter, error) {
 	return f, nil
 }
 
-// estimateGroups is how many pages of consecutive units estimateUnits
-// encodes: enough that an estimate follows the response's changes of
-// make-up (users, then merge requests), few enough that their headers add
-// little to one encoding of the whole.
-const estimateGroups = 256
+// estimateGroups is the most pages of consecutive units estimateUnits
+// encodes, and groupUnits the fewest units in each: enough groups that an
+// estimate follows the response's changes of make-up (users, then merge
+// requests), few enough that their headers add little to one encoding of
+// the whole. A response of fewer than 2 × groupUnits units is one group,
+// whose estimate is the whole's count, with nothing encoded.
+const (
+	estimateGroups = 256
+	groupUnits     = 16
+)
 
 // estimateUnits estimates the cost of every unit, from the segments of
 // the whole that its encoding shares, without counting anything new. The
@@ -191,18 +199,22 @@ func (f *fitter) estimateUnits(ctx context.Context) error {
 	}
 	base := f.pr.estimate(empty, f.ratio)
 	weights := f.plan.weights()
-	groups := min(n, estimateGroups)
+	groups := max(1, min(n/groupUnits, estimateGroups))
 	var buf []byte
 	for g := range groups {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		from, to := g*n/groups, (g+1)*n/groups
-		buf, err = f.codec.AppendEncode(buf[:0], f.plan.page(from, to, nil))
-		if err != nil {
-			return fmt.Errorf("fit: %w", err)
+		est := float64(f.wholeTokens) - base
+		if groups > 1 {
+			buf, err = f.codec.AppendEncode(buf[:0], f.plan.page(from, to, nil))
+			if err != nil {
+				return fmt.Errorf("fit: %w", err)
+			}
+			est = f.pr.estimate(buf, f.ratio) - base
 		}
-		est := max(f.pr.estimate(buf, f.ratio)-base, 0)
+		est = max(est, 0)
 		total := 0.0
 		for _, w := range weights[from:to] {
 			total += w
@@ -375,6 +387,9 @@ func (f *fitter) budgetError(budget, min int) error {
 func (f *fitter) size(ctx context.Context, from, budget int) (int, *probe, error) {
 	if w := f.walks[budget]; w != nil {
 		if k, ok := w.size(from); ok {
+			if from == 0 {
+				return k, w.first, nil
+			}
 			return k, nil, nil
 		}
 	}
@@ -411,12 +426,19 @@ func (f *fitter) serve(ctx context.Context, from, budget int) (int, probe, error
 			}
 			p = &probe{enc: enc, tokens: n}
 		}
-		exact, err := f.pr.exact(p.enc)
+		var exact int
+		if f.exactOnly {
+			exact, err = f.pr.exact(p.enc)
+		} else {
+			exact, err = f.pr.verify(p.enc)
+		}
 		if err != nil {
 			return 0, probe{}, err
 		}
 		if exact == p.tokens {
-			return k, *p, nil
+			// Capacity clipped: a caller's append must not write into a
+			// remembered page shared with other callers.
+			return k, probe{enc: p.enc[:len(p.enc):len(p.enc)], tokens: p.tokens}, nil
 		}
 		if f.exactOnly { // cannot happen: an exact price is the count
 			return 0, probe{}, fmt.Errorf("fit: %s counts the same text as %d and %d tokens", f.counter.Name(), p.tokens, exact)
@@ -435,7 +457,10 @@ func (f *fitter) walk(ctx context.Context, budget int) (*walk, error) {
 	}
 	w := &walk{bounds: []int32{0}}
 	for from := 0; ; {
-		k, _, err := f.size(ctx, from, budget)
+		k, p, err := f.size(ctx, from, budget)
+		if from == 0 {
+			w.first = p
+		}
 		var be *BudgetError
 		if errors.As(err, &be) {
 			break // a later unit alone does not fit
