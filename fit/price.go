@@ -172,6 +172,11 @@ func (p *pricer) price(text []byte) (int, error) {
 		p.counted += len(seg)
 		p.memo[string(seg)] = n
 		total += n
+		if err == nil && p.split != nil {
+			// Counted alone: its count in front of the end of a text
+			// (see verify).
+			p.rememberLast(seg, n)
+		}
 	})
 	if err != nil {
 		return 0, err

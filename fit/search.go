@@ -80,8 +80,10 @@ type fitter struct {
 	// fixed part.
 	prefix []float64
 	// scale turns estimates into tokens: the whole's count over its
-	// estimate.
-	scale float64
+	// estimate. emptyTokens is the count of the page with no unit and no
+	// pagination: the first anchor of every search.
+	scale       float64
+	emptyTokens int
 	// walks remembers, per budget, the pages of a walk from the start
 	// (at most maxWalks budgets).
 	walks map[int]*walk
@@ -231,6 +233,7 @@ func (f *fitter) estimateUnits(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	f.emptyTokens = emptyTokens
 	f.scale = 1
 	if f.prefix[n] > 0 && f.wholeTokens > emptyTokens {
 		f.scale = float64(f.wholeTokens-emptyTokens) / f.prefix[n]
@@ -313,25 +316,28 @@ func (s *search) fits(k int) (bool, error) {
 // left (a response with none), it is 0 when the empty page fits.
 //
 // The unit estimates guide the probes: the model T(k) ≈ T(a) + scale ×
-// (estimate of units [a, k)), anchored at the last exact probe a, proposes
+// (estimate of units [a, k)), anchored at the last exact probe a (at
+// first the empty page, priced once per response), proposes
 // the next candidate, so that the probes close in on the answer from both
 // sides in a few steps; a bisection between the closest probes that fit
 // and do not fit ends the search.
 func (s *search) run() (int, error) {
 	f := s.f
 	n := f.plan.units - s.from
-	p0, err := s.price(0)
-	if err != nil {
-		return 0, err
-	}
 	if n == 0 {
+		p0, err := s.price(0)
+		if err != nil {
+			return 0, err
+		}
 		if p0.tokens > s.budget {
 			return 0, f.budgetError(s.budget, p0.tokens)
 		}
 		return 0, nil
 	}
 	lo, hi := 0, n+1 // units [0, lo) fit (lo > 0), [0, hi) do not (hi <= n)
-	anchor, anchorT := 0, p0.tokens
+	// The first anchor is the empty page without pagination, priced once
+	// for all searches: a page's own empty page is never encoded.
+	anchor, anchorT := 0, f.emptyTokens
 	for range 6 {
 		k := s.propose(anchor, anchorT)
 		k = min(max(k, lo+1), hi-1)

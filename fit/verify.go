@@ -63,6 +63,15 @@ func (p *pricer) rememberPairs(text []byte, ends, counts []int, upto int, last b
 	}
 }
 
+// rememberLast records the count of seg tokenized alone: its count as the
+// last segment of any text.
+func (p *pricer) rememberLast(seg []byte, n int) {
+	if p.pairs == nil {
+		p.pairs = map[pairKey]int{}
+	}
+	p.pairs[pairKey{maphash.Bytes(p.seed, seg), endOfText}] = n
+}
+
 // verify returns the tokenizer's count of text, tokenizing only the
 // stretches of segments whose pairs it has not seen tokenized together.
 func (p *pricer) verify(text []byte) (int, error) {
