@@ -124,8 +124,9 @@
 // corpus case traversal_xl, the time and allocations of pricing, of the
 // first page, of a later page and of the whole walk beside one encoding
 // and count of the whole, and that ratio for every text-heavy corpus case
-// in goon, toon and json (about 1.4 to 2.4 on a case of more than a few
-// units; a case of a few rows costs a few encodings of a tiny text more).
+// in goon, toon and json (1.1 to 2.4 on a case of more than a few units;
+// up to 3 on a case of one row, where a few encodings of a tiny text and
+// the fingerprint weigh as much as its count).
 //
 // # Budgets
 //

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/graphwire/graphwire/tokens"
@@ -229,9 +230,14 @@ func (f *fitter) estimateUnits(ctx context.Context) error {
 			f.prefix[u+1] = f.prefix[u] + est*share
 		}
 	}
-	emptyTokens, err := f.pr.price(empty)
-	if err != nil {
-		return err
+	// One group (a response of a few units): the empty page's estimate
+	// stands for its count, as the whole's count stands for the group's;
+	// tokenizing it would cost a good part of the whole's count again.
+	emptyTokens := int(math.Round(base))
+	if groups > 1 {
+		if emptyTokens, err = f.pr.price(empty); err != nil {
+			return err
+		}
 	}
 	f.emptyTokens = emptyTokens
 	f.scale = 1
