@@ -120,7 +120,7 @@ type Server struct {
 	opts     Options
 	compress func(http.Handler) http.HandlerFunc // nil without Compress
 	budget   *budget
-	late     sync.Map // canonical name of a codec registered after New -> logged
+	late     sync.Map   // canonical name of a codec registered after New -> logged
 	bases    *baseCache // nil with Delta.Off
 }
 
