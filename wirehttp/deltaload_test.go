@@ -14,12 +14,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirehttp"
 )
 
-// TestDeltaBaseCacheLoad: 8 clients ask for 6,000 distinct responses with
-// A-IM, so that the server is offered 6,000 distinct bases, half of the
+// TestDeltaBaseCacheLoad: 8 clients ask for 10,000 distinct responses
+// (the corpus's neighbors_s, 7 KiB of json, each with a revision of its
+// own) with A-IM, so that the server is offered 10,000 distinct bases, half of the
 // requests naming a base held a few requests earlier (226 when the cache
 // still has it). The cache must stay within its bounds, by its own count
 // and by the live heap, under a byte bound and under a count bound.
@@ -32,14 +34,14 @@ func TestDeltaBaseCacheLoad(t *testing.T) {
 		opts wirehttp.DeltaOptions
 	}{
 		{"bytes bind", wirehttp.DeltaOptions{MaxBases: 100_000, MaxBytes: 8 << 20}},
-		{"count bind", wirehttp.DeltaOptions{MaxBases: 200, MaxBytes: 1 << 30}},
+		{"count bind", wirehttp.DeltaOptions{MaxBases: 1000, MaxBytes: 1 << 30}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { deltaLoad(t, tc.opts) })
 	}
 }
 
 func deltaLoad(t *testing.T, opts wirehttp.DeltaOptions) {
-	const clients, distinct = 8, 6000
+	const clients, distinct = 8, 10_000
 	reg := deltaRegistry(t)
 	var cur atomic.Pointer[wirehttp.Server]
 	newServer := func() *wirehttp.Server {
@@ -51,7 +53,15 @@ func deltaLoad(t *testing.T, opts wirehttp.DeltaOptions) {
 		return s
 	}
 	newServer()
-	template, _ := deltaCase(t)
+	var template *wire.GraphResponse
+	for _, c := range corpus.Generate() {
+		if c.Profile == corpus.TextHeavy && c.Name == "neighbors_s" {
+			template = c.Response
+		}
+	}
+	if template == nil {
+		t.Fatal("no neighbors_s in the corpus")
+	}
 	// Response i: the template with node 0 renamed after i, so every
 	// response (and every base) is distinct and a delta between two is
 	// small.
