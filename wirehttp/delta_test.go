@@ -3,15 +3,21 @@ package wirehttp_test
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
+	"log"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	cjson "github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/codecs/toon"
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
@@ -368,4 +374,158 @@ func TestDeltaStaticCompressed(t *testing.T) {
 	if diff := wiretest.Diff(next, got, wire.Exact); diff != "" {
 		t.Errorf("patched (-want +got):\n%s", diff)
 	}
+}
+
+// deltaWrap gives any codec delta's JSON form as its delta syntax.
+type deltaWrap struct{ wire.Codec }
+
+func (deltaWrap) AppendDelta(dst []byte, d *delta.Delta) ([]byte, error) {
+	return delta.AppendJSON(dst, d)
+}
+
+func (deltaWrap) DecodeDelta(data []byte) (*delta.Delta, error) {
+	return delta.DecodeJSON(data, wire.Limits{})
+}
+
+// TestDeltaLossyCodec: toon writes the float 1.0 as 1, so what a client
+// holds is not the response the server encoded; the delta is made
+// between what the client reads, and patches it into exactly what the
+// full answer reads as.
+func TestDeltaLossyCodec(t *testing.T) {
+	tn, err := toon.New(toon.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := wire.NewRegistry(wire.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Register(deltaWrap{tn})
+	s, err := wirehttp.New(reg, wirehttp.Options{Default: "toon"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, next := deltaCase(t)
+	base = wiretest.Clone(base)
+	for i := range base.Nodes {
+		base.Nodes[i].Properties = append(base.Nodes[i].Properties, wire.Property{Key: "score", Value: wire.Float(1.0)})
+	}
+	next = wiretest.Clone(base)
+	next.Nodes[3].Properties = append(next.Nodes[3].Properties, wire.Property{Key: "reviewed", Value: wire.Bool(true)})
+	held, err := reg.DecodeWith("toon", encodeIn(t, reg, "toon", base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wiretest.Diff(base, held, wire.Exact) == "" {
+		t.Fatal("toon kept 1.0 a float: the test needs a lossy codec")
+	}
+	m := &mutable{s: s}
+	m.resp.Store(base)
+	srv := httptest.NewServer(m)
+	defer srv.Close()
+	first := fetchIM(t, srv.Client(), "GET", srv.URL, "A-IM", wirehttp.DeltaIM)
+	m.resp.Store(next)
+	a := fetchIM(t, srv.Client(), "GET", srv.URL, "A-IM", wirehttp.DeltaIM, "If-None-Match", first.header.Get("ETag"))
+	if a.status != 226 {
+		t.Fatalf("status %d, want 226", a.status)
+	}
+	d, err := delta.DecodeJSON(a.body, wire.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err = reg.DecodeWith("toon", first.body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := delta.Patch(held, d)
+	if err != nil {
+		t.Fatalf("patching what the client holds: %v", err)
+	}
+	want, err := reg.DecodeWith("toon", encodeIn(t, reg, "toon", next))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := wiretest.Diff(want, got, wire.Exact); diff != "" {
+		t.Errorf("patched (-want +got):\n%s", diff)
+	}
+}
+
+// TestDeltaFallbacks: the delta path falls back to the full answer when
+// the in-flight bound cannot hold its decodes, and when the codec cannot
+// read its own output (logged); RespondEncoded's answers take part.
+func TestDeltaFallbacks(t *testing.T) {
+	base, next := deltaCase(t)
+	// run serves base, then next, by RespondEncoded (and Convert at
+	// /convert), and requires the status of a request for a delta; busy,
+	// when set, runs before that request.
+	run := func(t *testing.T, reg *wire.Registry, o wirehttp.Options, wantStatus int, busy func(*wirehttp.Server, string)) {
+		t.Helper()
+		s, err := wirehttp.New(reg, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cur atomic.Pointer[wire.GraphResponse]
+		cur.Store(base)
+		mux := http.NewServeMux()
+		mux.Handle("/convert", s.Convert())
+		mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+			body, err := reg.EncodeWith("json", cur.Load())
+			if err != nil {
+				t.Error(err)
+			}
+			s.RespondEncoded(w, r, wirehttp.Encoded{Codec: "json", Body: body})
+		})
+		srv := httptest.NewServer(mux)
+		defer func() {
+			srv.CloseClientConnections() // a busy POST never ends on its own
+			srv.Close()
+		}()
+		e := fetchIM(t, srv.Client(), "GET", srv.URL, "A-IM", wirehttp.DeltaIM).header.Get("ETag")
+		cur.Store(next)
+		if busy != nil {
+			busy(s, srv.Listener.Addr().String())
+		}
+		if a := fetchIM(t, srv.Client(), "GET", srv.URL, "A-IM", wirehttp.DeltaIM, "If-None-Match", e); a.status != wantStatus {
+			t.Errorf("status %d, want %d", a.status, wantStatus)
+		}
+	}
+	quiet := log.New(io.Discard, "", 0)
+	t.Run("RespondEncoded", func(t *testing.T) { run(t, deltaRegistry(t), wirehttp.Options{ErrorLog: quiet}, 226, nil) })
+	t.Run("in-flight bound", func(t *testing.T) {
+		// A POST that declared a body it does not send holds the whole
+		// bound while the delta is asked for.
+		run(t, deltaRegistry(t), wirehttp.Options{ErrorLog: quiet, MaxInFlightBytes: 4 << 20}, 200, func(s *wirehttp.Server, addr string) {
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { conn.Close() })
+			fmt.Fprintf(conn, "POST /convert HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")
+			for deadline := time.Now().Add(10 * time.Second); s.InFlightBytes() < 4<<20; {
+				if time.Now().After(deadline) {
+					t.Fatalf("the POST is charged %d bytes, not the whole bound", s.InFlightBytes())
+				}
+				time.Sleep(time.Millisecond)
+			}
+		})
+	})
+	t.Run("undecodable", func(t *testing.T) {
+		reg, err := wire.NewRegistry(wire.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reg.Register(deltaWrap{blindJSON{cjson.Default()}})
+		var logged bytes.Buffer
+		run(t, reg, wirehttp.Options{ErrorLog: log.New(&logged, "", 0)}, 200, nil)
+		if !strings.Contains(logged.String(), "decoding the base") {
+			t.Errorf("log %q does not say the base could not be decoded", logged.String())
+		}
+	})
+}
+
+// blindJSON is json that cannot read anything.
+type blindJSON struct{ *cjson.Codec }
+
+func (blindJSON) Decode([]byte) (*wire.GraphResponse, error) {
+	return nil, &wire.DecodeError{Codec: "json", Msg: "cannot read"}
 }
