@@ -405,12 +405,12 @@ func TestDeltaLossyCodec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, next := deltaCase(t)
+	base, _ := deltaCase(t)
 	base = wiretest.Clone(base)
 	for i := range base.Nodes {
 		base.Nodes[i].Properties = append(base.Nodes[i].Properties, wire.Property{Key: "score", Value: wire.Float(1.0)})
 	}
-	next = wiretest.Clone(base)
+	next := wiretest.Clone(base)
 	next.Nodes[3].Properties = append(next.Nodes[3].Properties, wire.Property{Key: "reviewed", Value: wire.Bool(true)})
 	held, err := reg.DecodeWith("toon", encodeIn(t, reg, "toon", base))
 	if err != nil {
