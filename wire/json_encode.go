@@ -12,7 +12,14 @@ import (
 
 // MarshalJSON returns the canonical JSON of r (see AppendJSON), so that
 // encoding/json and any JSON pipeline write a response as graphwire does.
-func (r *GraphResponse) MarshalJSON() ([]byte, error) { return AppendJSON(nil, r) }
+//
+// Its receiver is a value, so encoding/json calls it for a GraphResponse
+// held by value (a struct field, a slice element, a map value) as well as
+// through a pointer; a nil *GraphResponse is written as null by
+// encoding/json, as for any nil pointer. UnmarshalJSON has a pointer
+// receiver, as it must: decode into a field or element that is
+// addressable (json.Unmarshal's target is always a pointer).
+func (r GraphResponse) MarshalJSON() ([]byte, error) { return AppendJSON(nil, &r) }
 
 // AppendJSON appends the canonical JSON of r to dst. On error it returns
 // dst unchanged.
