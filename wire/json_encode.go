@@ -101,7 +101,7 @@ func propsHint(ps []Property) int {
 func valueHint(v Value) int {
 	switch v.Kind() {
 	case KindString:
-		return 2 + len(v.Str())
+		return 2 + len(v.Text())
 	case KindList:
 		n := 2
 		for _, x := range v.List() {
@@ -118,6 +118,9 @@ func valueHint(v Value) int {
 type encoder struct {
 	b   []byte
 	out io.Writer // when set, spill writes b to it at element boundaries
+	// nonFinite makes value write a NaN or infinite float as NaN, +Inf or
+	// -Inf rather than fail: Value.String's form, not JSON.
+	nonFinite bool
 }
 
 func (e *encoder) response(r *GraphResponse) error {
@@ -347,11 +350,15 @@ func (e *encoder) value(v Value) bool {
 	case KindFloat:
 		f := v.Float()
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return false
+			if !e.nonFinite {
+				return false
+			}
+			e.b = append(e.b, nonFiniteText(f)...)
+			break
 		}
 		e.b = textwire.AppendFloat(e.b, f)
 	case KindString:
-		e.str(v.Str())
+		e.str(v.Text())
 	case KindList:
 		e.b = append(e.b, '[')
 		for i, x := range v.List() {
@@ -366,6 +373,10 @@ func (e *encoder) value(v Value) bool {
 	}
 	return true
 }
+
+// nonFiniteText is how Value.String writes a NaN or infinite float, as
+// strconv.FormatFloat does.
+func nonFiniteText(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 // AppendJSONFloat appends f as canonical JSON writes a float: the shortest
 // decimal that reads back as f, in exponent form outside 1e-6 ≤ |f| < 1e21

@@ -666,7 +666,7 @@ func (e *encoder) prop(b []byte, key string, v wire.Value) []byte {
 		b = appendKey(b, key)
 		return strconv.AppendFloat(b, f, 'f', -1, 64)
 	case wire.KindString:
-		s := v.Str()
+		s := v.Text()
 		if s == "" {
 			return b
 		}
@@ -710,7 +710,7 @@ func appendJSON(b []byte, v wire.Value) []byte {
 		}
 		return gjson.AppendFloat(b, f)
 	case wire.KindString:
-		return gjson.AppendString(b, v.Str())
+		return gjson.AppendString(b, v.Text())
 	case wire.KindList:
 		b = append(b, '[')
 		for i, x := range v.List() {
@@ -949,7 +949,7 @@ func cellWrites(c *wire.Cell) bool {
 	}
 	switch c.Value.Kind() {
 	case wire.KindString:
-		return c.Value.Str() != ""
+		return c.Value.Text() != ""
 	case wire.KindFloat:
 		f := c.Value.Float()
 		return !math.IsNaN(f) && !math.IsInf(f, 0)
@@ -1054,7 +1054,7 @@ func (e *encoder) appendCell(b []byte, c *wire.Cell, forceQuote bool, row int) (
 	case wire.KindFloat:
 		return strconv.AppendFloat(b, v.Float(), 'f', -1, 64), nil
 	case wire.KindString:
-		return appendText(b, c.Name, v.Str(), false, forceQuote), nil
+		return appendText(b, c.Name, v.Text(), false, forceQuote), nil
 	default: // list
 		e.list = appendJSON(e.list[:0], v)
 		e.maxList = max(e.maxList, len(e.list))
