@@ -135,9 +135,8 @@ func (v Value) Float() float64 {
 // string value.)
 func (v Value) Text() string { return v.strv() }
 
-// Str is Text.
-//
-// Deprecated: use Text; Str is the name before the JSON form took String.
+// Str is the former name of Text, kept only until the last callers in
+// the module have moved; new code calls Text.
 func (v Value) Str() string { return v.strv() }
 
 // List returns the elements of a list value, or nil when v is not a list.
