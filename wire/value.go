@@ -198,8 +198,9 @@ func intEqualsFloat(i int64, f float64) bool {
 // Int(1) prints 1 and Float(1) prints 1.0), a string quoted with only '"',
 // '\\' and control characters escaped, a list as [1,"a",[true]]. A NaN or
 // infinite float, which JSON cannot carry and MarshalJSON refuses, is
-// written NaN, +Inf or -Inf. fmt's %v and cmp's reports print values
-// this way; Text is the accessor for a string value's text.
+// written NaN, +Inf or -Inf; invalid UTF-8 in a string is written as
+// U+FFFD, as canonical JSON writes it. fmt's %v prints values this way;
+// Text is the accessor for a string value's text.
 func (v Value) String() string {
 	e := encoder{nonFinite: true}
 	e.value(v)

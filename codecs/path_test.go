@@ -1,11 +1,10 @@
-package wire_test
+package codecs_test
 
 import (
 	"errors"
 	"math"
 	"testing"
 
-	_ "github.com/graphwire/graphwire/codecs"
 	"github.com/graphwire/graphwire/wire"
 )
 
