@@ -7,7 +7,8 @@ import (
 
 // Path names a place in a GraphResponse, in the one syntax every built-in
 // encoder's *EncodeError uses for its Path field, so that the same place
-// reads the same whichever codec refuses it:
+// reads the same whichever codec refuses it (the Path example builds each
+// of these):
 //
 //	nodes[3]                      the fourth node
 //	nodes[3].type                 a field, by its canonical JSON name
