@@ -30,7 +30,7 @@ func changeRate(r *wire.GraphResponse, pct int) *wire.GraphResponse {
 		for j, p := range n.Properties {
 			switch p.Value.Kind() {
 			case wire.KindString:
-				n.Properties[j].Value = wire.String(p.Value.Str() + " (edited)")
+				n.Properties[j].Value = wire.String(p.Value.Text() + " (edited)")
 				done = true
 			case wire.KindInt:
 				n.Properties[j].Value = wire.Int(p.Value.Int() + 1)
