@@ -135,7 +135,6 @@ func (v Value) Float() float64 {
 // string value.)
 func (v Value) Text() string { return v.strv() }
 
-
 // List returns the elements of a list value, or nil when v is not a list.
 // The returned slice must not be modified.
 func (v Value) List() []Value { return v.listv() }
