@@ -171,8 +171,9 @@
 // find it by type assertion on the registered codec, so wire.Codec does
 // not change, and a codec without a delta syntax is ErrNoSyntax (send the
 // full response). The json codec offers the JSON form (AppendJSON and
-// DecodeJSON); goon and gcf their own syntax. Package deltatest holds the
-// generators and RunCodec, the checks every codec's delta syntax passes.
+// DecodeJSON), goon a syntax of its own (see its documentation). Package
+// deltatest holds the generators and RunCodec, the checks every codec's
+// delta syntax passes.
 //
 // # Sessions
 //
