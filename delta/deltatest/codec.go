@@ -2,6 +2,7 @@ package deltatest
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -32,6 +33,12 @@ type CodecSuite struct {
 	SniffDelta    func([]byte) float64
 	// Encode writes a response, for the sniffing checks.
 	Encode func(*wire.GraphResponse) ([]byte, error)
+
+	// Partial says the syntax expresses only some deltas: an
+	// *wire.EncodeError from AppendDelta skips the pair, and RunCodec
+	// requires only that some pairs, and some corpus re-queries, are
+	// carried (it logs how many).
+	Partial bool
 }
 
 // RunCodec checks a codec's delta syntax: on generated pairs and on every
@@ -48,7 +55,9 @@ func RunCodec(t *testing.T, s CodecSuite) {
 			if !ok {
 				rt.Skip("the codec cannot carry the response")
 			}
-			s.roundTrip(rt, "generated pair", base, next)
+			if s.roundTrip(rt, "generated pair", base, next) == nil {
+				rt.Skip("the codec's delta syntax cannot express the delta")
+			}
 		})
 	})
 	t.Run("corpus", func(t *testing.T) {
@@ -56,14 +65,22 @@ func RunCodec(t *testing.T, s CodecSuite) {
 		if testing.Short() {
 			cases = cases[:min(len(cases), 12)]
 		}
+		carried, all := 0, 0
 		for _, c := range cases {
 			for _, pct := range []int{1, 5, 20} {
 				base, next, ok := s.normalize(c.Response, ChangeRate(c.Response, pct))
 				if !ok {
 					t.Fatalf("%s: the codec cannot carry the corpus case", c.ID())
 				}
-				s.roundTrip(t, c.ID(), base, next)
+				all++
+				if s.roundTrip(t, c.ID(), base, next) != nil {
+					carried++
+				}
 			}
+		}
+		t.Logf("%d of %d corpus re-queries (1%%, 5%%, 20%% changed) carried as deltas", carried, all)
+		if carried == 0 {
+			t.Fatal("no corpus re-query carried")
 		}
 	})
 	t.Run("damaged", func(t *testing.T) {
@@ -72,18 +89,28 @@ func RunCodec(t *testing.T, s CodecSuite) {
 			if !ok {
 				continue
 			}
-			b := s.roundTrip(t, "example", base, next)
-			s.damaged(t, i, base, next, b)
+			if b := s.roundTrip(t, "example", base, next); b != nil {
+				s.damaged(t, i, base, next, b)
+			}
 		}
-		base := corpus.Generate()[0].Response
-		base, next, ok := s.normalize(base, ChangeRate(base, 20))
-		if !ok {
-			t.Fatal("the codec cannot carry the first corpus case")
+		for _, c := range corpus.Generate() {
+			base, next, ok := s.normalize(c.Response, ChangeRate(c.Response, 20))
+			if !ok {
+				t.Fatalf("%s: the codec cannot carry the corpus case", c.ID())
+			}
+			if b := s.roundTrip(t, "corpus", base, next); b != nil {
+				s.damaged(t, 99, base, next, b)
+				return
+			}
 		}
-		s.damaged(t, 99, base, next, s.roundTrip(t, "corpus", base, next))
+		t.Fatal("no corpus re-query carried")
 	})
 	t.Run("sniff", func(t *testing.T) {
-		for _, c := range corpus.Generate()[:8] {
+		sniffed := 0
+		for _, c := range corpus.Generate() {
+			if sniffed == 8 {
+				break
+			}
 			base, next, ok := s.normalize(c.Response, ChangeRate(c.Response, 5))
 			if !ok {
 				t.Fatalf("%s: the codec cannot carry the corpus case", c.ID())
@@ -94,9 +121,14 @@ func RunCodec(t *testing.T, s CodecSuite) {
 					t.Fatal(err)
 				}
 				b, err := s.Codec.AppendDelta(nil, d)
+				var ee *wire.EncodeError
+				if s.Partial && errors.As(err, &ee) {
+					continue
+				}
 				if err != nil {
 					t.Fatal(err)
 				}
+				sniffed++
 				r, err := s.Encode(n)
 				if err != nil {
 					t.Fatal(err)
@@ -136,7 +168,8 @@ func (s *CodecSuite) normalize(base, next *wire.GraphResponse) (*wire.GraphRespo
 }
 
 // roundTrip writes Diff(base, next), reads it back, patches base with it
-// and returns the bytes written.
+// and returns the bytes written: nil when a Partial syntax cannot express
+// the delta.
 func (s *CodecSuite) roundTrip(t rapid.TB, name string, base, next *wire.GraphResponse) []byte {
 	t.Helper()
 	d, err := delta.Diff(base, next)
@@ -144,6 +177,10 @@ func (s *CodecSuite) roundTrip(t rapid.TB, name string, base, next *wire.GraphRe
 		t.Fatalf("%s: Diff: %v", name, err)
 	}
 	b, err := s.Codec.AppendDelta(nil, d)
+	var ee *wire.EncodeError
+	if s.Partial && errors.As(err, &ee) {
+		return nil
+	}
 	if err != nil {
 		t.Fatalf("%s: AppendDelta: %v", name, err)
 	}
@@ -190,12 +227,6 @@ func (s *CodecSuite) damaged(t *testing.T, id int, base, next *wire.GraphRespons
 	step := max(1, len(b)/400)
 	for i := 0; i < len(b); i += step {
 		check("truncated", b[:i])
-		if _, err := s.Codec.DecodeDelta(b[:i]); err == nil && i < len(b) {
-			d, _ := s.Codec.DecodeDelta(b[:i])
-			if got, err := delta.Patch(base, d); err == nil && !wire.Equal(next, got, wire.Exact) {
-				t.Fatalf("pair %d: truncated at %d patched into another response", id, i)
-			}
-		}
 		for _, c := range []byte{'0', '9', 'x', ' ', '\n', '"', ':', 0xff} {
 			if b[i] == c {
 				continue
