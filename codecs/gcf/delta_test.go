@@ -64,7 +64,9 @@ func TestDeltaText(t *testing.T) {
 }
 
 func TestDeltaRefusesWhatGCFCannotExpress(t *testing.T) {
-	e := func(from int64) wire.Edge { return wire.Edge{From: "User", FromID: from, To: "User", ToID: 9, Type: "FOLLOWS"} }
+	e := func(from int64) wire.Edge {
+		return wire.Edge{From: "User", FromID: from, To: "User", ToID: 9, Type: "FOLLOWS"}
+	}
 	base := &wire.GraphResponse{QueryType: wire.Traversal, Edges: []wire.Edge{e(1)}}
 	next := &wire.GraphResponse{QueryType: wire.Traversal, Edges: []wire.Edge{e(2)}}
 	d, err := delta.Diff(base, next)
