@@ -3,6 +3,7 @@ package deltatest
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -66,6 +67,7 @@ func RunCodec(t *testing.T, s CodecSuite) {
 			cases = cases[:min(len(cases), 12)]
 		}
 		carried, all := 0, 0
+		ratios := map[int][]float64{}
 		for _, c := range cases {
 			for _, pct := range []int{1, 5, 20} {
 				base, next, ok := s.normalize(c.Response, ChangeRate(c.Response, pct))
@@ -73,12 +75,24 @@ func RunCodec(t *testing.T, s CodecSuite) {
 					t.Fatalf("%s: the codec cannot carry the corpus case", c.ID())
 				}
 				all++
-				if s.roundTrip(t, c.ID(), base, next) != nil {
-					carried++
+				b := s.roundTrip(t, c.ID(), base, next)
+				if b == nil {
+					continue
+				}
+				carried++
+				if full, err := s.Encode(next); err == nil && len(full) > 0 {
+					ratios[pct] = append(ratios[pct], float64(len(b))/float64(len(full)))
 				}
 			}
 		}
 		t.Logf("%d of %d corpus re-queries (1%%, 5%%, 20%% changed) carried as deltas", carried, all)
+		for _, pct := range []int{1, 5, 20} {
+			if rs := ratios[pct]; len(rs) > 0 {
+				slices.Sort(rs)
+				t.Logf("%2d%% changed: delta / full response in bytes, median %.1f%% (min %.1f%%, max %.1f%%) over %d cases",
+					pct, 100*rs[len(rs)/2], 100*rs[0], 100*rs[len(rs)-1], len(rs))
+			}
+		}
 		if carried == 0 {
 			t.Fatal("no corpus re-query carried")
 		}
