@@ -1,9 +1,10 @@
 package testsupport
 
 import (
-	"runtime"
 	"testing"
 	"time"
+
+	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
 // The bounds a decoder keeps on hostile input: memory under
@@ -15,29 +16,19 @@ const (
 	BoundTime   = 2 * time.Second
 )
 
-// Cost is what one call took: wall time and the bytes it allocated
-// (runtime.MemStats.TotalAlloc, an upper bound on its peak heap), and the
-// growth of the heap in use across it.
+// Cost is what one call took: wall time, the bytes it allocated
+// (runtime.MemStats.TotalAlloc, an upper bound on its peak heap) and its
+// peak heap, as wiretest.Measure reports them.
 type Cost struct {
-	Elapsed   time.Duration
-	Alloc     uint64
-	HeapGrown int64
+	Elapsed  time.Duration
+	Alloc    uint64
+	PeakHeap uint64
 }
 
-// Measure runs f once, after a garbage collection, and reports its cost.
+// Measure runs f once and reports its cost (wiretest.Measure).
 func Measure(f func()) Cost {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	start := time.Now()
-	f()
-	elapsed := time.Since(start)
-	runtime.ReadMemStats(&after)
-	return Cost{
-		Elapsed:   elapsed,
-		Alloc:     after.TotalAlloc - before.TotalAlloc,
-		HeapGrown: int64(after.HeapInuse) - int64(before.HeapInuse),
-	}
+	fp := wiretest.Measure(f)
+	return Cost{Elapsed: fp.Elapsed, Alloc: fp.TotalAlloc, PeakHeap: fp.PeakHeap}
 }
 
 // Bounded runs f, which handles an input of inputLen bytes, and fails the
@@ -48,7 +39,7 @@ func Measure(f func()) Cost {
 func Bounded(t testing.TB, inputLen int, f func()) Cost {
 	t.Helper()
 	c := Measure(f)
-	t.Logf("input %d bytes: %v, %d bytes allocated, heap in use %+d bytes", inputLen, c.Elapsed.Round(time.Millisecond), c.Alloc, c.HeapGrown)
+	t.Logf("input %d bytes: %v, %d bytes allocated, peak heap %d bytes", inputLen, c.Elapsed.Round(time.Millisecond), c.Alloc, c.PeakHeap)
 	if Race {
 		return c
 	}
