@@ -20,7 +20,9 @@ type fakeCodec struct {
 	plainErr bool
 }
 
-func (c *fakeCodec) Info() wire.Info { return wire.Info{Name: c.name, MediaType: "application/x-" + c.name} }
+func (c *fakeCodec) Info() wire.Info {
+	return wire.Info{Name: c.name, MediaType: "application/x-" + c.name}
+}
 func (c *fakeCodec) refuse(r *wire.GraphResponse) error {
 	if c.panics {
 		panic("boom")
