@@ -37,6 +37,14 @@ type Options struct {
 	NonFinite bool
 	// QueryTypes restricts the query types drawn (default: all five).
 	QueryTypes []wire.QueryType
+	// Refuse, when set, makes every response break that one rule once, at
+	// a drawn place (see Refusal): what every decoder refuses and so every
+	// encoder must refuse. Limits sets the limits that RefuseDepth,
+	// RefuseElements and RefuseStringBytes go past (zero fields take
+	// their defaults; the rest of the response stays within MaxDepth 2,
+	// MaxElements 16 and MaxStringBytes 8192 at the default sizes).
+	Refuse Refusal
+	Limits wire.Limits
 }
 
 func (o Options) withDefaults() Options {
@@ -74,7 +82,11 @@ func ResponseWith(o Options) *rapid.Generator[*wire.GraphResponse] {
 	o = o.withDefaults()
 	return rapid.Custom(func(t *rapid.T) *wire.GraphResponse {
 		g := gen{t: t, o: o}
-		return g.response()
+		r := g.response()
+		if o.Refuse != "" {
+			g.refuse(r)
+		}
+		return r
 	})
 }
 
