@@ -1,11 +1,16 @@
 // Package wiretest generates random GraphResponses and checks codecs with
 // them: graphwire's own tests use it, and so can the tests of anyone's codec.
 //
-// Run (or Check, outside a *testing.T) is the conformance harness: given a
-// registered codec's name and its declared fidelity (Exact, NumbersByValue
-// or FixedPoint), it runs the round-trip property, determinism, concurrency
-// and hostile-input checks (Hostile, DecodeHostile, Bounds) and reports the
-// smallest failing response. Config chooses the generator options, the
+// RunCodec (or CheckCodec, outside a *testing.T) is the conformance
+// harness: given a codec value, of any registry or none, and its declared
+// fidelity (Exact, NumbersByValue or FixedPoint, which must be the codec's
+// Info().Fidelity), it runs the round-trip property, determinism,
+// concurrency and hostile-input checks (Hostile, DecodeHostile, Bounds) and
+// reports the smallest failing response. A FixedPoint codec is held to
+// Kept as well as to its fixed point. Run and Check take the name of a
+// codec of the default registry. Options.Refuse draws responses of each
+// shape the model refuses (Refusals), for tests of encoder/decoder
+// symmetry. Config chooses the generator options, the
 // count and the checks; Clone deep-copies a response. The package Example
 // registers a user-defined codec and checks it in one line.
 //
