@@ -40,8 +40,9 @@ const (
 	CheckDeterminism                    // same bytes every time, from a copy, after Append
 	CheckConcurrency                    // 8 goroutines give the sequential bytes
 	CheckHostile                        // bad input ends in an error or a valid value, within bounds
+	CheckRefusals                       // each shape the model refuses gives an *wire.EncodeError
 
-	CheckAll = CheckRoundTrip | CheckDeterminism | CheckConcurrency | CheckHostile
+	CheckAll = CheckRoundTrip | CheckDeterminism | CheckConcurrency | CheckHostile | CheckRefusals
 )
 
 // Goroutines is how many goroutines the concurrency check runs at once.
@@ -124,6 +125,10 @@ func Check(name string, f Fidelity) error {
 //     responses and bytes at once and get what a sequential run got (run it
 //     under -race).
 //   - hostile: see Hostile and Bounds.
+//   - refusals: for each shape of Refusals that breaks a rule of the model
+//     (not a limit, which the default Limits put out of a test's reach),
+//     responses drawn with Options.Refuse give an *wire.EncodeError and no
+//     output: an encoder refuses what every decoder refuses.
 //
 // A failing round trip is shrunk by rapid to the smallest response.
 func (c Config) Run(t *testing.T, name string) {
@@ -206,6 +211,9 @@ func (c Config) runCodec(t reporter, codec wire.Codec) {
 	if c.Checks&CheckHostile != 0 {
 		t.run("hostile", func(t reporter) { c.checkHostile(t, codec) })
 	}
+	if c.Checks&CheckRefusals != 0 {
+		t.run("refusals", func(t reporter) { c.checkRefusals(t, codec) })
+	}
 }
 
 // forEachGenerated runs check on c.N responses drawn by rapid. rapid runs
@@ -244,6 +252,44 @@ func PerCase(n int) int {
 		checks = 1
 	}
 	return (n + checks - 1) / checks
+}
+
+func (c Config) checkRefusals(t reporter, codec wire.Codec) {
+	t.Helper()
+	n := max(c.N/10, 20)
+	for _, shape := range Refusals() {
+		if shape.Limit() != "" {
+			continue
+		}
+		o := c.Gen
+		o.Refuse = shape
+		gen := ResponseWith(o)
+		for seed := range n {
+			r := gen.Example(seed)
+			if err := Refused(codec, r); err != nil {
+				t.Errorf("%s, seed %d: %v\nresponse:\n%s", shape, seed, err, Describe(r))
+				break
+			}
+		}
+	}
+}
+
+// Refused checks that codec refuses r: AppendEncode returns an
+// *wire.EncodeError and dst as given. A panic is returned as an error.
+func Refused(codec wire.Codec, r *wire.GraphResponse) (err error) {
+	defer recoverTo(&err)
+	dst := []byte("dst")
+	out, err := codec.AppendEncode(dst[:3:3], r)
+	var ee *wire.EncodeError
+	switch {
+	case err == nil:
+		return fmt.Errorf("encoded a response every decoder refuses (%d bytes)", len(out)-3)
+	case !errors.As(err, &ee):
+		return fmt.Errorf("error %v is not a *wire.EncodeError", err)
+	case len(out) != 3 || string(out) != "dst":
+		return fmt.Errorf("wrote %q before the error %v", out, err)
+	}
+	return nil
 }
 
 func (c Config) checkRoundTrips(t reporter, codec wire.Codec) {

@@ -481,5 +481,25 @@ func TestRunTakesACodecOfAnyRegistry(t *testing.T) {
 	if _, err := wire.Lookup("gtsv"); err == nil {
 		t.Fatal("gtsv is in the default registry too")
 	}
-	RunCodec(t, c, Exact)
+	Config{N: 50, Checks: CheckRoundTrip | CheckDeterminism | CheckRefusals}.RunCodec(t, c)
+}
+
+// TestRefusalsCatchAnEncoderThatSkipsTheModel: an encoder that writes
+// canonical JSON without the shared check (as the json codec did for a
+// repeated property key) fails the refusals check, naming the shape.
+func TestRefusalsCatchAnEncoderThatSkipsTheModel(t *testing.T) {
+	lax := fake{name: "lax", enc: laxJSON}
+	err := Config{N: 200, Checks: CheckRefusals}.CheckCodec(lax)
+	if err == nil || !strings.Contains(err.Error(), string(RefuseRepeatedProperty)) || !strings.Contains(err.Error(), string(RefuseRepeatedCell)) {
+		t.Errorf("an encoder that writes repeated keys: %v, want the repeated_property and repeated_cell shapes named", err)
+	}
+	if err := (Config{N: 200, Checks: CheckRefusals}).CheckCodec(fake{name: "checked"}); err != nil {
+		t.Errorf("an encoder that runs Limits.Check: %v", err)
+	}
+}
+
+// laxJSON writes r as canonical JSON, refusing only what wire.AppendJSON
+// refuses: not the repeated keys and cells.
+func laxJSON(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	return wire.AppendJSON(dst, r)
 }
