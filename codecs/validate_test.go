@@ -12,6 +12,7 @@ import (
 
 	"github.com/graphwire/graphwire/codecs"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
 func validRegistry(t *testing.T) *wire.Registry {
@@ -116,4 +117,51 @@ func TestValidateModelAndLimits(t *testing.T) {
 	if err := reg.Validate(nil); err == nil {
 		t.Error("Validate(nil) = nil")
 	}
+}
+
+// TestValidateAgreesWithEveryEncoder: over generated responses, valid,
+// awkward (names goon cannot write, floats json cannot) and refused by the
+// model, Validate lists a codec exactly when its AppendEncode fails, with
+// the same error.
+func TestValidateAgreesWithEveryEncoder(t *testing.T) {
+	reg := validRegistry(t)
+	opts := []wiretest.Options{{}, {AwkwardNames: true, NonFinite: true}}
+	for _, shape := range wiretest.Refusals() {
+		if shape.Limit() == "" {
+			opts = append(opts, wiretest.Options{AwkwardNames: true, Refuse: shape})
+		}
+	}
+	n := 30
+	if testing.Short() {
+		n = 8
+	}
+	refused := map[string]int{}
+	for _, o := range opts {
+		gen := wiretest.ResponseWith(o)
+		for seed := range n {
+			r := gen.Example(seed)
+			err := reg.Validate(r)
+			var ve *wire.ValidationError
+			if err != nil && !errors.As(err, &ve) {
+				t.Fatalf("Validate: %v is not a *wire.ValidationError", err)
+			}
+			for _, info := range reg.List() {
+				c, _ := reg.Lookup(info.Name)
+				_, encErr := c.AppendEncode(nil, r)
+				var listed *wire.EncodeError
+				if ve != nil {
+					listed = ve.For(info.Name)
+				}
+				switch {
+				case encErr == nil && listed != nil:
+					t.Errorf("%+v seed %d: %s encodes, Validate lists %v", o, seed, info.Name, listed)
+				case encErr != nil && (listed == nil || listed.Error() != encErr.Error()):
+					t.Errorf("%+v seed %d: %s: AppendEncode gives %v, Validate lists %v", o, seed, info.Name, encErr, listed)
+				case encErr != nil:
+					refused[info.Name]++
+				}
+			}
+		}
+	}
+	t.Logf("refusals per codec over %d responses: %v", n*len(opts), refused)
 }
