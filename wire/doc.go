@@ -56,9 +56,10 @@
 // twice in one row, and the Limits (nesting, sequence lengths, string and
 // materialised sizes). Limits.Check holds all of them in one walk, and
 // every built-in encoder runs it before writing, so an encoder refuses
-// what its decoder would refuse. A format may refuse more on its own: JSON,
-// TOON and GOON cannot carry a NaN, GOON needs identifier names (a type
-// "Merge Request" is refused by goon only), msgpack and CBOR need UTF-8.
+// what its decoder would refuse. A format may refuse more on its own: JSON
+// and TOON cannot carry a NaN or an infinity (GOON drops them by design),
+// GOON needs identifier names (a type "Merge Request" is refused by goon
+// only), msgpack and CBOR need valid UTF-8.
 //
 // Registry.Validate (and Validate, on the default registry) asks both
 // questions at once: it runs Limits.Check under the registry's Limits and

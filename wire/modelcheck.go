@@ -19,7 +19,7 @@ import (
 //
 // What a single format cannot carry (a NaN in JSON, a type name with a
 // space in GOON, a string that is not UTF-8 in msgpack and cbor) is the
-// codec's own rule: Validate reaches it.
+// codec's own rule: Validate reaches it through CheckEncode.
 
 // pairwiseKeys is the longest sequence whose repeats Check finds by
 // comparing every pair, without allocating.
