@@ -163,7 +163,7 @@ func specialFloats() *wire.GraphResponse {
 func TestStreamErrorWritesNothing(t *testing.T) {
 	r := testsupport.LargeTraversal(5000)
 	last := &r.Nodes[len(r.Nodes)-1]
-	last.Properties = append(last.Properties, wire.Prop("score", wire.Float(math.NaN())))
+	last.Properties = append(last.Properties, wire.Prop("ratio", wire.Float(math.NaN())))
 	r.QueryType = "bogus"
 	for name, s := range streamers(t) {
 		w := &recorder{}
@@ -184,8 +184,8 @@ func TestStreamErrorWritesNothing(t *testing.T) {
 		}
 	}
 	var ee *wire.EncodeError
-	if err := streamers(t)["json"].EncodeTo(&recorder{}, r); !errors.As(err, &ee) || ee.Path != "nodes[4999].properties.score" {
-		t.Fatalf("json: error %v, want a *wire.EncodeError at nodes[4999].properties.score", err)
+	if err := streamers(t)["json"].EncodeTo(&recorder{}, r); !errors.As(err, &ee) || ee.Path != "nodes[4999].properties.ratio" {
+		t.Fatalf("json: error %v, want a *wire.EncodeError at nodes[4999].properties.ratio", err)
 	}
 }
 

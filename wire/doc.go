@@ -47,6 +47,28 @@
 // Lookup, EncodeWith, ...) work on DefaultRegistry, and NewRegistry makes
 // one of a service's own, bounded by its Limits.
 //
+// # Validity: the model's rules and each codec's
+//
+// A response is valid for the model when it keeps the rules every built-in
+// decoder enforces, whatever the format: a query type of QueryTypes, group
+// kinds node or property, a pagination of schema v2 or v5, no property
+// named "type" or "id", no property key twice in one node, no cell name
+// twice in one row, and the Limits (nesting, sequence lengths, string and
+// materialised sizes). Limits.Check holds all of them in one walk, and
+// every built-in encoder runs it before writing, so an encoder refuses
+// what its decoder would refuse. A format may refuse more on its own: JSON
+// and TOON cannot carry a NaN or an infinity (GOON drops them by design),
+// GOON needs identifier names (a type "Merge Request" is refused by goon
+// only), msgpack and CBOR need valid UTF-8.
+//
+// Registry.Validate (and Validate, on the default registry) asks both
+// questions at once: it runs Limits.Check under the registry's Limits and
+// each codec's own encoder checks (CheckEncode: a codec's CheckEncode
+// method when it is a Checker, else its encoder into a discarding
+// writer), and returns a *ValidationError naming the broken rule and every
+// codec that refuses, each with its path. A service serving several
+// formats validates once, before choosing the format.
+//
 // # Format detection
 //
 // Sniff names the registered codecs some bytes may be encoded in, most

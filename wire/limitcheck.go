@@ -7,11 +7,20 @@ import (
 
 // Check reports whether a decoder configured with l would accept r, so that
 // an encoder can refuse what its own decoder would refuse. It returns nil,
-// or an *EncodeError for codec naming the first place past a limit (Path
-// "nodes[3].properties.tags[0]", Limit "MaxDepth"), which matches
-// errors.Is(err, ErrLimit).
+// or an *EncodeError for codec naming the first place that breaks a rule
+// of the model or a limit (Path "nodes[3].properties.tags[0]", Limit
+// "MaxDepth"); an error for a limit matches errors.Is(err, ErrLimit).
 //
-// It checks, in one walk of r: list nesting against MaxDepth; the length
+// It is the one place that holds the rules every built-in decoder
+// enforces, whatever its format, and every built-in encoder runs it before
+// writing: the query type and the group kinds within their enumerations, a
+// Pagination in schema v2 or v5 (Pagination.Check), no property named
+// "type" or "id" and no property key twice in one node (Path "nodes[3]",
+// or "rows[2].owner" for a node cell), and no cell name twice in one row
+// (Path "rows[2]"). What one format alone cannot carry stays with its
+// codec; Validate asks every codec of a registry.
+//
+// It checks, in the same walk of r: list nesting against MaxDepth; the length
 // of every sequence (nodes, edges, columns, group columns, rows, the cells
 // of a row, the properties of a node, the items of a list) against
 // MaxElements; every string, name and key against MaxStringBytes, measured
@@ -21,7 +30,9 @@ import (
 // response: each encoder compares its own output with it.
 //
 // Zero fields of l select their defaults; a negative field gives an
-// *EncodeError. Check does not allocate unless it fails.
+// *EncodeError. Check does not allocate unless it fails or a node or row
+// holds more than 32 properties or cells (whose repeats it finds through a
+// hash of their keys).
 //
 // MaxExpansion too bounds an encoding rather than a response: an encoder
 // whose output can be much smaller than the response compares the size
@@ -158,6 +169,9 @@ func (c *checker) fields(codec string, p *path, fs ...field) error {
 func (c *checker) response(codec string, r *GraphResponse) error {
 	// The query type and group kinds are enumerations, short whatever
 	// the limit; decoders compare them with their values, not a length.
+	if err := c.header(codec, r); err != nil {
+		return err
+	}
 	if err := c.fields(codec, nil, field{"format_version", r.FormatVersion}); err != nil {
 		return err
 	}
@@ -216,6 +230,9 @@ func (c *checker) response(codec string, r *GraphResponse) error {
 	for i := range r.GroupColumns {
 		g := &r.GroupColumns[i]
 		gp := p.idx(i)
+		if err := c.groupKind(codec, g.Kind, &gp); err != nil {
+			return err
+		}
 		if err := c.fields(codec, &gp, field{"name", g.Name}, field{"node", g.Node},
 			field{"property", g.Property.String}, field{"entity", g.Entity.String}); err != nil {
 			return err
@@ -232,6 +249,9 @@ func (c *checker) response(codec string, r *GraphResponse) error {
 		rp := p.idx(i)
 		if len(row) > c.l.MaxElements {
 			return c.tooMany(codec, len(row), &rp)
+		}
+		if err := c.cellNames(codec, row, &rp); err != nil {
+			return err
 		}
 		for j := range row {
 			cell := &row[j]
@@ -275,6 +295,9 @@ func (c *checker) props(codec string, ps []Property, p *path) error {
 	pp := p.key1("properties")
 	if len(ps) > c.l.MaxElements {
 		return c.tooMany(codec, len(ps), &pp)
+	}
+	if err := c.propKeys(codec, ps, p); err != nil {
+		return err
 	}
 	for j := range ps {
 		pr := &ps[j]

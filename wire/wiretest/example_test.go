@@ -45,17 +45,17 @@ func (json64) Decode(data []byte) (*wire.GraphResponse, error) {
 	return r, nil
 }
 
-func init() { wire.Register(json64{}) }
-
 // A codec of your own gets every check of the harness — round trip under its
-// fidelity, determinism, concurrency and hostile input — in one line. In a
-// test:
+// fidelity, determinism, concurrency, hostile input and the shapes the model
+// refuses — in one line, whether or not it is registered anywhere (a
+// service's own registry: pass reg.Lookup's codec). In a test:
 //
-//	func TestJSON64(t *testing.T) { wiretest.Run(t, "json64", wiretest.Exact) }
+//	func TestJSON64(t *testing.T) { wiretest.RunCodec(t, json64{}, wiretest.Exact) }
 //
-// and anywhere else in a test binary, as here, Check returns the failures.
+// and anywhere else in a test binary, as here, CheckCodec returns the
+// failures.
 func Example() {
-	err := wiretest.Check("json64", wiretest.Exact)
+	err := wiretest.CheckCodec(json64{}, wiretest.Exact)
 	fmt.Println("json64:", err)
 	// Output: json64: <nil>
 }

@@ -1,11 +1,16 @@
 // Package wiretest generates random GraphResponses and checks codecs with
 // them: graphwire's own tests use it, and so can the tests of anyone's codec.
 //
-// Run (or Check, outside a *testing.T) is the conformance harness: given a
-// registered codec's name and its declared fidelity (Exact, NumbersByValue
-// or FixedPoint), it runs the round-trip property, determinism, concurrency
-// and hostile-input checks (Hostile, DecodeHostile, Bounds) and reports the
-// smallest failing response. Config chooses the generator options, the
+// RunCodec (or CheckCodec, outside a *testing.T) is the conformance
+// harness: given a codec value, of any registry or none, and its declared
+// fidelity (Exact, NumbersByValue or FixedPoint, which must be the codec's
+// Info().Fidelity), it runs the round-trip property, determinism,
+// concurrency and hostile-input checks (Hostile, DecodeHostile, Bounds) and
+// reports the smallest failing response. A FixedPoint codec is held to
+// Kept as well as to its fixed point. Run and Check take the name of a
+// codec of the default registry. Options.Refuse draws responses of each
+// shape the model refuses (Refusals), for tests of encoder/decoder
+// symmetry. Config chooses the generator options, the
 // count and the checks; Clone deep-copies a response. The package Example
 // registers a user-defined codec and checks it in one line.
 //
@@ -37,6 +42,14 @@ type Options struct {
 	NonFinite bool
 	// QueryTypes restricts the query types drawn (default: all five).
 	QueryTypes []wire.QueryType
+	// Refuse, when set, makes every response break that one rule once, at
+	// a drawn place (see Refusal): what every decoder refuses and so every
+	// encoder must refuse. Limits sets the limits that RefuseDepth,
+	// RefuseElements and RefuseStringBytes go past (zero fields take
+	// their defaults; the rest of the response stays within MaxDepth 2,
+	// MaxElements 16 and MaxStringBytes 8192 at the default sizes).
+	Refuse Refusal
+	Limits wire.Limits
 }
 
 func (o Options) withDefaults() Options {
@@ -74,7 +87,11 @@ func ResponseWith(o Options) *rapid.Generator[*wire.GraphResponse] {
 	o = o.withDefaults()
 	return rapid.Custom(func(t *rapid.T) *wire.GraphResponse {
 		g := gen{t: t, o: o}
-		return g.response()
+		r := g.response()
+		if o.Refuse != "" {
+			g.refuse(r)
+		}
+		return r
 	})
 }
 

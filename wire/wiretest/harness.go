@@ -40,8 +40,9 @@ const (
 	CheckDeterminism                    // same bytes every time, from a copy, after Append
 	CheckConcurrency                    // 8 goroutines give the sequential bytes
 	CheckHostile                        // bad input ends in an error or a valid value, within bounds
+	CheckRefusals                       // each shape the model refuses gives an *wire.EncodeError
 
-	CheckAll = CheckRoundTrip | CheckDeterminism | CheckConcurrency | CheckHostile
+	CheckAll = CheckRoundTrip | CheckDeterminism | CheckConcurrency | CheckHostile | CheckRefusals
 )
 
 // Goroutines is how many goroutines the concurrency check runs at once.
@@ -107,13 +108,15 @@ func Check(name string, f Fidelity) error {
 	return Config{Fidelity: f}.Check(name)
 }
 
-// Run runs the checks selected by c on the codec registered under name, as
-// subtests of t:
+// Run runs the checks selected by c on the codec registered under name in
+// the default registry (RunCodec takes any codec value), as subtests of t.
+// The fidelity c declares must be the codec's Info().Fidelity. The checks:
 //
 //   - roundtrip: for N generated responses (and c.Responses), Decode(Encode(r))
 //     is r under the fidelity's equality (Exact, NumbersByValue), and
 //     Encode(Decode(Encode(r))) == Encode(r) byte for byte (all fidelities);
-//     encoding does not modify r.
+//     under FixedPoint, Decode(Encode(r)) keeps what every lossy codec
+//     must (see Kept); encoding does not modify r.
 //   - determinism: encoding r twice, and encoding a deep copy of r, give the
 //     same bytes; AppendEncode appends exactly those bytes to a non-empty
 //     dst; the decoded response does not share memory with the input (the
@@ -122,6 +125,10 @@ func Check(name string, f Fidelity) error {
 //     responses and bytes at once and get what a sequential run got (run it
 //     under -race).
 //   - hostile: see Hostile and Bounds.
+//   - refusals: for each shape of Refusals that breaks a rule of the model
+//     (not a limit, which the default Limits put out of a test's reach),
+//     responses drawn with Options.Refuse give an *wire.EncodeError and no
+//     output: an encoder refuses what every decoder refuses.
 //
 // A failing round trip is shrunk by rapid to the smallest response.
 func (c Config) Run(t *testing.T, name string) {
@@ -148,7 +155,50 @@ func (c Config) run(t reporter, name string) {
 		t.Fatalf("wiretest: %v", err)
 		return
 	}
+	c.runCodec(t, codec)
+}
+
+// RunCodec runs every check of the harness on codec, which promises
+// fidelity f, each as a subtest of t. The codec need not be registered
+// anywhere: a codec of a service's own registry (reg.Lookup) or a value
+// built in the test works alike, and nothing is registered, so the test
+// runs again under -count=2.
+//
+//	func TestConformance(t *testing.T) { wiretest.RunCodec(t, mycodec.New(), wiretest.Exact) }
+func RunCodec(t *testing.T, codec wire.Codec, f Fidelity) {
+	t.Helper()
+	Config{Fidelity: f}.RunCodec(t, codec)
+}
+
+// CheckCodec is RunCodec without a *testing.T; see Check.
+func CheckCodec(codec wire.Codec, f Fidelity) error {
+	return Config{Fidelity: f}.CheckCodec(codec)
+}
+
+// RunCodec runs the checks selected by c on codec; see Config.Run.
+func (c Config) RunCodec(t *testing.T, codec wire.Codec) {
+	t.Helper()
+	c.runCodec(testingT{t}, codec)
+}
+
+// CheckCodec runs the checks of c.RunCodec without a *testing.T and
+// returns an error listing every failure, or nil when the codec passes.
+func (c Config) CheckCodec(codec wire.Codec) error {
+	name := codec.Info().Name
+	rec := &recorder{name: "wiretest-" + name, log: new([]string)}
+	rec.do(func() { c.runCodec(rec, codec) })
+	if !rec.failed {
+		return nil
+	}
+	return fmt.Errorf("wiretest: codec %q fails:\n%s", name, strings.Join(*rec.log, "\n"))
+}
+
+func (c Config) runCodec(t reporter, codec wire.Codec) {
+	t.Helper()
 	c = c.withDefaults()
+	if got := codec.Info().Fidelity; got != c.Fidelity {
+		t.Errorf("wiretest: the test declares fidelity %v, the codec's Info().Fidelity is %v", c.Fidelity, got)
+	}
 	if c.Checks&CheckRoundTrip != 0 {
 		t.run("roundtrip", func(t reporter) { c.checkRoundTrips(t, codec) })
 	}
@@ -160,6 +210,9 @@ func (c Config) run(t reporter, name string) {
 	}
 	if c.Checks&CheckHostile != 0 {
 		t.run("hostile", func(t reporter) { c.checkHostile(t, codec) })
+	}
+	if c.Checks&CheckRefusals != 0 {
+		t.run("refusals", func(t reporter) { c.checkRefusals(t, codec) })
 	}
 }
 
@@ -201,6 +254,44 @@ func PerCase(n int) int {
 	return (n + checks - 1) / checks
 }
 
+func (c Config) checkRefusals(t reporter, codec wire.Codec) {
+	t.Helper()
+	n := max(c.N/10, 20)
+	for _, shape := range Refusals() {
+		if shape.Limit() != "" {
+			continue
+		}
+		o := c.Gen
+		o.Refuse = shape
+		gen := ResponseWith(o)
+		for seed := range n {
+			r := gen.Example(seed)
+			if err := Refused(codec, r); err != nil {
+				t.Errorf("%s, seed %d: %v\nresponse:\n%s", shape, seed, err, Describe(r))
+				break
+			}
+		}
+	}
+}
+
+// Refused checks that codec refuses r: AppendEncode returns an
+// *wire.EncodeError and dst as given. A panic is returned as an error.
+func Refused(codec wire.Codec, r *wire.GraphResponse) (err error) {
+	defer recoverTo(&err)
+	dst := []byte("dst")
+	out, err := codec.AppendEncode(dst[:3:3], r)
+	var ee *wire.EncodeError
+	switch {
+	case err == nil:
+		return fmt.Errorf("encoded a response every decoder refuses (%d bytes)", len(out)-3)
+	case !errors.As(err, &ee):
+		return fmt.Errorf("error %v is not a *wire.EncodeError", err)
+	case len(out) != 3 || string(out) != "dst":
+		return fmt.Errorf("wrote %q before the error %v", out, err)
+	}
+	return nil
+}
+
 func (c Config) checkRoundTrips(t reporter, codec wire.Codec) {
 	t.Helper()
 	for i, r := range c.Responses {
@@ -222,7 +313,8 @@ func (c Config) checkDeterminisms(t reporter, codec wire.Codec) {
 }
 
 // RoundTrip checks one response: Encode does not modify r, Decode(Encode(r))
-// is r under f's equality (Exact and NumbersByValue), and
+// is r under f's equality (Exact and NumbersByValue) or keeps what Kept
+// asks (FixedPoint), and
 // Encode(Decode(Encode(r))) == Encode(r) byte for byte (every fidelity).
 // A panic in the codec is returned as an error.
 func RoundTrip(c wire.Codec, f Fidelity, r *wire.GraphResponse) (err error) {
@@ -246,6 +338,8 @@ func RoundTrip(c wire.Codec, f Fidelity, r *wire.GraphResponse) (err error) {
 		if d := Diff(r, got, f); d != "" {
 			return fmt.Errorf("round trip under %v equality (-want +got):\n%s\nencoding: %s", f, d, Quote(b1))
 		}
+	} else if err := Kept(r, got); err != nil {
+		return fmt.Errorf("lossy round trip: %v\nencoding: %s", err, Quote(b1))
 	}
 	b2, err := c.AppendEncode(nil, got)
 	if err != nil {

@@ -33,12 +33,13 @@ func TestMain(m *testing.M) {
 // fake is a codec built on canonical JSON whose parts a test replaces to
 // break it in one way.
 type fake struct {
-	name string
-	enc  func(dst []byte, r *wire.GraphResponse) ([]byte, error)
-	dec  func(data []byte) (*wire.GraphResponse, error)
+	name     string
+	fidelity wire.Fidelity
+	enc      func(dst []byte, r *wire.GraphResponse) ([]byte, error)
+	dec      func(data []byte) (*wire.GraphResponse, error)
 }
 
-func (f fake) Info() wire.Info { return wire.Info{Name: f.name} }
+func (f fake) Info() wire.Info { return wire.Info{Name: f.name, Fidelity: f.fidelity} }
 
 func (f fake) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	if f.enc != nil {
@@ -396,12 +397,11 @@ func TestCheckReportsShrunkResponse(t *testing.T) {
 		}
 		return v
 	}
-	wire.Register(fake{name: name, enc: func(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	err := Config{N: 200, Checks: CheckRoundTrip}.CheckCodec(fake{name: name, enc: func(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 		c := Clone(r)
 		mapValues(c, noFloats)
 		return json.AppendEncode(dst, c)
 	}})
-	err := Config{N: 200, Checks: CheckRoundTrip}.Check(name)
 	if err == nil {
 		t.Fatal("Check passed a codec that drops floats")
 	}
@@ -438,4 +438,68 @@ func TestPerCase(t *testing.T) {
 			t.Errorf("PerCase(%d) = %d with %d checks", n, got, checks)
 		}
 	}
+}
+
+// TestLossyCodecMustKeepTheGraph is issue 24's item 5: a codec that
+// declares FixedPoint, writes the same bytes for every response and
+// decodes them to an empty one passes the byte-for-byte fixed point; the
+// harness fails it, and fails a codec whose Info declares another
+// fidelity than the test. The codec is a value, registered nowhere, so
+// the test runs again under -count=2.
+func TestLossyCodecMustKeepTheGraph(t *testing.T) {
+	dropAll := fake{name: "drop-all", fidelity: FixedPoint,
+		enc: func(dst []byte, r *wire.GraphResponse) ([]byte, error) { return append(dst, "{}"...), nil },
+		dec: func([]byte) (*wire.GraphResponse, error) {
+			return &wire.GraphResponse{QueryType: wire.Traversal, Nodes: []wire.Node{}, Edges: []wire.Edge{}}, nil
+		}}
+	err := Config{Fidelity: FixedPoint, N: 100, Checks: CheckRoundTrip}.CheckCodec(dropAll)
+	if err == nil || !strings.Contains(err.Error(), "lossy round trip") {
+		t.Errorf("a codec that drops every response: %v, want a lossy round-trip failure", err)
+	}
+	jsonLike := fake{name: "json-like", fidelity: FixedPoint}
+	if err := (Config{Fidelity: FixedPoint, N: 100, Checks: CheckRoundTrip}).CheckCodec(jsonLike); err != nil {
+		t.Errorf("a lossless codec declaring FixedPoint: %v", err)
+	}
+	err = Config{Fidelity: Exact, N: 20, Checks: CheckRoundTrip}.CheckCodec(jsonLike)
+	if err == nil || !strings.Contains(err.Error(), "Info().Fidelity is lossy") {
+		t.Errorf("a test declaring exact for a codec whose Info says lossy: %v", err)
+	}
+}
+
+// TestRunTakesACodecOfAnyRegistry: a codec registered only in a service's
+// own registry runs through the harness by value.
+func TestRunTakesACodecOfAnyRegistry(t *testing.T) {
+	reg, err := wire.NewRegistry(wire.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Register(fake{name: "gtsv"})
+	c, err := reg.Lookup("gtsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := wire.Lookup("gtsv"); err == nil {
+		t.Fatal("gtsv is in the default registry too")
+	}
+	Config{N: 50, Checks: CheckRoundTrip | CheckDeterminism | CheckRefusals}.RunCodec(t, c)
+}
+
+// TestRefusalsCatchAnEncoderThatSkipsTheModel: an encoder that writes
+// canonical JSON without the shared check (as the json codec did for a
+// repeated property key) fails the refusals check, naming the shape.
+func TestRefusalsCatchAnEncoderThatSkipsTheModel(t *testing.T) {
+	lax := fake{name: "lax", enc: laxJSON}
+	err := Config{N: 200, Checks: CheckRefusals}.CheckCodec(lax)
+	if err == nil || !strings.Contains(err.Error(), string(RefuseRepeatedProperty)) || !strings.Contains(err.Error(), string(RefuseRepeatedCell)) {
+		t.Errorf("an encoder that writes repeated keys: %v, want the repeated_property and repeated_cell shapes named", err)
+	}
+	if err := (Config{N: 200, Checks: CheckRefusals}).CheckCodec(fake{name: "checked"}); err != nil {
+		t.Errorf("an encoder that runs Limits.Check: %v", err)
+	}
+}
+
+// laxJSON writes r as canonical JSON, refusing only what wire.AppendJSON
+// refuses: not the repeated keys and cells.
+func laxJSON(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	return wire.AppendJSON(dst, r)
 }

@@ -1,0 +1,99 @@
+package wiretest
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// Kept reports whether got, the decoding of an encoding of want by a lossy
+// codec (FixedPoint), keeps what a lossy codec must keep, however it
+// rewrites values: the query type; every node, by its type and id (the
+// set of them; order, repeats and properties may change); every edge, by
+// its endpoints and type, outside path_finding (a layout may add edges it
+// implies, but loses none; GOON writes paths as chains and rebuilds their
+// edges, so path_finding edges are not held); a has_more of true (that more
+// results exist; a pagination saying none may go). A codec that drops the graph, or writes the same bytes for
+// every response, fails it; the byte-for-byte fixed point alone would let
+// it pass.
+func Kept(want, got *wire.GraphResponse) error {
+	if want.QueryType != got.QueryType {
+		return fmt.Errorf("query type %q came back as %q", want.QueryType, got.QueryType)
+	}
+	type nodeKey struct {
+		typ string
+		id  int64
+	}
+	nodes := func(r *wire.GraphResponse) []nodeKey {
+		var ks []nodeKey
+		for _, n := range r.Nodes {
+			ks = append(ks, nodeKey{n.Type, n.ID})
+		}
+		return sortedSet(ks, func(a, b nodeKey) int {
+			if a.typ != b.typ {
+				return cmpStr(a.typ, b.typ)
+			}
+			return cmpInt(a.id, b.id)
+		})
+	}
+	if w, g := nodes(want), nodes(got); !slices.Equal(w, g) {
+		return fmt.Errorf("nodes (type, id) %v came back as %v", w, g)
+	}
+	type edgeKey struct {
+		from, to, typ string
+		fromID, toID  int64
+	}
+	edges := func(r *wire.GraphResponse) []edgeKey {
+		var ks []edgeKey
+		for _, e := range r.Edges {
+			ks = append(ks, edgeKey{e.From, e.To, e.Type, e.FromID, e.ToID})
+		}
+		return sortedSet(ks, func(a, b edgeKey) int {
+			for _, c := range []int{cmpStr(a.from, b.from), cmpInt(a.fromID, b.fromID), cmpStr(a.to, b.to), cmpInt(a.toID, b.toID), cmpStr(a.typ, b.typ)} {
+				if c != 0 {
+					return c
+				}
+			}
+			return 0
+		})
+	}
+	w, g := edges(want), edges(got)
+	if want.QueryType == wire.PathFinding {
+		w = nil // a layout may write paths as chains, rebuilding their edges
+	}
+	for _, e := range w {
+		if !slices.Contains(g, e) {
+			return fmt.Errorf("edge (from, to, type) %v is lost: %v came back as %v", e, w, g)
+		}
+	}
+	if want.Pagination != nil && want.Pagination.HasMore && (got.Pagination == nil || !got.Pagination.HasMore) {
+		return fmt.Errorf("pagination has_more=true came back as %+v", got.Pagination)
+	}
+	return nil
+}
+
+func sortedSet[T comparable](s []T, cmp func(a, b T) int) []T {
+	slices.SortFunc(s, cmp)
+	return slices.Compact(s)
+}
+
+func cmpStr(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
