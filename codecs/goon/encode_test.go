@@ -492,15 +492,15 @@ func TestEncodeErrors(t *testing.T) {
 		{"invalid_query_type", resp("graph", nil), `goon: query_type: invalid query type "graph"`},
 		{"node_type_not_a_name", resp(wire.Traversal, nodes(node("Merge Request", 1))), `goon: node 1: type "Merge Request" is not a GOON name`},
 		{"property_key_not_a_name", resp(wire.Traversal, nodes(node("User", 1, P("a=b", I(1))))), `goon: node User:1: property key "a=b" is not a GOON name`},
-		{"property_named_id", resp(wire.Traversal, nodes(node("User", 1, P("id", I(1))))), `goon: node User:1: property named "id"`},
-		{"duplicate_property", resp(wire.Traversal, nodes(node("User", 1, P("a", I(1)), P("a", I(2))))), `goon: node User:1: two properties named "a"`},
+		{"property_named_id", resp(wire.Traversal, nodes(node("User", 1, P("id", I(1))))), `goon: nodes[0]: property named "id"`},
+		{"duplicate_property", resp(wire.Traversal, nodes(node("User", 1, P("a", I(1)), P("a", I(2))))), `goon: nodes[0]: duplicate property "a"`},
 		{"edge_type_not_a_name", resp(wire.Traversal, nil, edge("IS A", "X", 1, "Y", 2)), `goon: edges: relationship type "IS A"`},
 		{"edge_endpoint_not_a_name", resp(wire.Traversal, nil, edge("R", "X:", 1, "Y", 2)), `goon: edges: node type "X:"`},
 		{"path_type_not_a_name", resp(wire.PathFinding, nil, onPath(edge("R", "X", 1, "Y y", 2), 0, 0)), `goon: edges: node type "Y y"`},
 		{"column_not_a_name", agg(nil, []wire.Column{count("a b")}), `goon: columns[0]: name "a b"`},
 		{"function_not_a_name", agg(nil, []wire.Column{{Name: "n", Function: ""}}), `goon: columns[0]: function ""`},
 		{"duplicate_column", agg([]wire.GroupColumn{propGroup("n", "")}, []wire.Column{count("n")}), `goon: columns[0]: column name "n" repeats`},
-		{"invalid_group_kind", agg([]wire.GroupColumn{{Name: "g", Kind: "edge"}}, nil), `goon: group_columns[0]: invalid group kind "edge"`},
+		{"invalid_group_kind", agg([]wire.GroupColumn{{Name: "g", Kind: "edge"}}, nil), `goon: group_columns[0].kind: invalid group kind "edge"`},
 		{"cell_node_type_not_a_name", agg([]wire.GroupColumn{nodeGroup("u", "")}, nil, row(ref("u", node("A B", 1)))), `goon: node 1: type "A B"`},
 		{"plain_row_cell_not_a_name", func() *wire.GraphResponse {
 			r := resp(wire.Search, nil)
