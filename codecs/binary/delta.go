@@ -27,7 +27,8 @@ const (
 // AppendDelta implements delta.Codec: it appends the delta record of d to
 // dst. On error it returns dst as given and a *wire.EncodeError: a delta
 // the layout cannot carry (what AppendEncode refuses in a node, edge or
-// row; rows added to a result without rows; a negative position).
+// row; rows added to a result without rows; a negative position), or a
+// record longer than MaxInputBytes.
 func (c *Codec) AppendDelta(dst []byte, d *delta.Delta) ([]byte, error) {
 	name := c.format.String()
 	if d == nil {
@@ -45,7 +46,7 @@ func (c *Codec) AppendDelta(dst []byte, d *delta.Delta) ([]byte, error) {
 		if err := cborEnc.MarshalToBuffer(t.root, buf); err != nil {
 			return dst, &wire.EncodeError{Codec: name, Msg: "the CBOR library", Err: err}
 		}
-		return buf.Bytes(), nil
+		return c.withinInput(dst, buf.Bytes())
 	}
 	s := &mpSink{}
 	s.w.b = dst
@@ -55,7 +56,17 @@ func (c *Codec) AppendDelta(dst []byte, d *delta.Delta) ([]byte, error) {
 	if e.err != nil {
 		return dst, e.err
 	}
-	return s.w.b, nil
+	return c.withinInput(dst, s.w.b)
+}
+
+// withinInput refuses a record that DecodeDelta, under the codec's
+// MaxInputBytes, would refuse.
+func (c *Codec) withinInput(dst, out []byte) ([]byte, error) {
+	if n := int64(len(out) - len(dst)); n > c.limits.MaxInputBytes {
+		return dst, &wire.EncodeError{Codec: c.format.String(), Limit: "MaxInputBytes",
+			Msg: fmt.Sprintf("the delta record of %d bytes is longer than the limit of %d", n, c.limits.MaxInputBytes)}
+	}
+	return out, nil
 }
 
 // deltaRecord writes

@@ -166,3 +166,17 @@ func TestDecodeDeltaLimits(t *testing.T) {
 		}
 	}
 }
+
+func TestDeltaLongerThanMaxInput(t *testing.T) {
+	_, d := sampleDelta(t)
+	for _, f := range formats {
+		c, err := binary.New(f, binary.Options{Limits: wire.Limits{MaxInputBytes: 64}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.AppendDelta([]byte("keep"), d)
+		if !errors.Is(err, wire.ErrLimit) || string(got) != "keep" {
+			t.Errorf("%s: AppendDelta past MaxInputBytes = %q, %v; want dst unchanged and a limit error", f, got, err)
+		}
+	}
+}
