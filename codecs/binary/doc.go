@@ -153,6 +153,38 @@
 // immutable and safe for concurrent use. Default(format) is the codec with
 // the default Limits that the default registry holds.
 //
+// # Deltas
+//
+// Each Codec implements delta.Codec: AppendDelta writes a delta.Delta as a
+// delta record in the codec's format, DecodeDelta reads it back, and
+// SniffDelta tells it from a response. The record uses the layout's own
+// node, edge, column, group column, row and pagination records and its
+// string table:
+//
+//	[tag, version, base, result]   the unchanged delta (base = result)
+//	[tag, version, base, result, format_version, query_type,
+//	 [removed, moved, changed, added], [edges_removed, edges_moved, edges_added],
+//	 [rows_present, rows_removed, rows_moved, rows_added],
+//	 set, columns, group_columns, pagination]
+//
+// tag is the string "graphwire_delta" and version the integer 1; base and
+// result are the fingerprints (delta.Fingerprint) as strings. removed is
+// [[type, id, n]...], moved [[type, id, n, at]...], changed [[n, node]...],
+// added [[at, node]...]; edges_removed [[n, edge]...], edges_moved [[n,
+// at, edge]...], edges_added [[at, edge]...]; rows_removed [position...],
+// rows_moved [[from, at]...], rows_added [[at, row]...]. n tells which of
+// equal identities is meant (0 for the first); at is a position in the
+// result. set is delta.Fields as an integer (columns 1, group_columns 2,
+// pagination 4); a field not set is null, a field set absent is null too.
+// A response's array has 5 to 9 items and opens with an integer layout
+// version, a record 4 or 13 and opens with the tag: Sniff rates a record
+// 0, SniffDelta rates it 0.99 and a response 0, and Decode and DecodeDelta
+// each refuse the other's input. DecodeDelta applies the codec's Limits as
+// Decode does (MaxElements bounds each list of the record); its errors
+// are *wire.DecodeError naming the byte offset. A decoded delta is not
+// trusted: delta.Patch checks it against the base and result
+// fingerprints.
+//
 // # Media types
 //
 // Each codec's media type is its format's registered type with two

@@ -121,6 +121,47 @@
 // stay strings; type names, property keys and cell names may be any text
 // and are quoted when needed.
 //
+// # Deltas
+//
+// The codec implements delta.Codec: AppendDelta writes a delta.Delta as a
+// TOON document a model reads as it reads a response, DecodeDelta reads
+// it back, SniffDelta tells it from a response (0.99 for a delta, 0 for
+// anything else) and Sniff rates a delta 0. The unchanged delta is one
+// line:
+//
+//	graphwire_delta: "unchanged sha256:…"
+//
+// Any other delta opens with graphwire_delta: 1, then base, result (the
+// fingerprints, delta.Fingerprint), query_type and format_version (left
+// out when empty), then these keys in this order, each left out when
+// empty:
+//
+//	removed{type,id[,n]}   nodes removed (n: which of the equal identities, 0 left out)
+//	moved{type,id[,n],at}  nodes moved to position at of the result
+//	changed_n, changed, changed_order     nodes whose content changed
+//	added_at, added, added_order          nodes added, and their positions
+//	edges_removed_n, edges_removed
+//	edges_moved_n, edges_moved_at, edges_moved
+//	edges_added_at, edges_added
+//	rows_removed, rows_moved{from,at}, rows_added_at, rows_added
+//	columns, group_columns, pagination    header fields set (null: set absent)
+//
+// changed and added are written by the layout's node writer, as a
+// response's nodes and node_order; the edge sections by its edge writer;
+// rows_added, columns, group_columns and pagination by its section
+// writers; and each is read by the matching reader of Decode, so a node or
+// edge reads as it does in a response. The lists beside a section (n, at)
+// hold one entry per node, edge or row, in the section's order; a list of
+// n is written only when some n is not 0. rows_added is present exactly
+// when the result has rows (possibly rows_added[0]:). TOON retypes a float
+// such as 1.0 into the integer 1, so AppendDelta reads its text back and
+// refuses (a *wire.EncodeError, dst as given) a delta that does not come
+// back as it is; a delta between two responses as toon reads them always
+// does. DecodeDelta applies the codec's Limits as Decode does (MaxElements
+// bounds each list); its errors are *wire.DecodeError naming the line and
+// the key. A decoded delta is not trusted: delta.Patch checks it against
+// the base and result fingerprints.
+//
 // # Security
 //
 // The generic layer's bounds (see codecs/toon/toonvalue) hold here too.

@@ -13,7 +13,8 @@ import (
 // and value ("key: value") or opens a block ("key:") scores 0.3, since
 // plain TOON may hold anything. A first line opening with '{', '[', '@'
 // or '"' scores 0: that is JSON or GOON, or a TOON root array or quoted
-// key, which the graph layout never starts with. Blank lines and a UTF-8
+// key, which the graph layout never starts with; a delta (SniffDelta)
+// scores 0. Blank lines and a UTF-8
 // byte order mark may come first; bytes that are not text score 0.
 func (c *Codec) Sniff(prefix []byte) float64 {
 	t, ok := wire.SniffText(prefix)
@@ -28,6 +29,8 @@ func (c *Codec) Sniff(prefix []byte) float64 {
 	case bytes.HasPrefix(line, []byte("format_version: ")), bytes.HasPrefix(line, []byte("query_type: ")):
 		return 0.95
 	case line[0] == '{' || line[0] == '[' || line[0] == '@' || line[0] == '"':
+		return 0
+	case isDelta(t): // a delta, which SniffDelta rates
 		return 0
 	case bytes.Contains(line, []byte(": ")) || bytes.HasSuffix(bytes.TrimRight(line, "\r"), []byte(":")):
 		return 0.3
