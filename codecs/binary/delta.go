@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/vmihailenco/msgpack/v5"
-
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -34,29 +32,26 @@ func (c *Codec) AppendDelta(dst []byte, d *delta.Delta) ([]byte, error) {
 	if d == nil {
 		return dst, &wire.EncodeError{Codec: name, Msg: "nil delta"}
 	}
-	e := encoder{codec: name, names: make(map[string]int64, 16)}
+	st := encPool.Get().(*encState)
+	defer func() {
+		st.mp.w.b, st.cb.b = nil, nil
+		clear(st.names)
+		encPool.Put(st)
+	}()
+	e := encoder{codec: name, names: st.names}
+	var out *[]byte
 	if c.format == CBOR {
-		var t treeSink
-		e.sink = &t
-		e.deltaRecord(d)
-		if e.err != nil {
-			return dst, e.err
-		}
-		buf := bytes.NewBuffer(dst)
-		if err := cborEnc.MarshalToBuffer(t.root, buf); err != nil {
-			return dst, &wire.EncodeError{Codec: name, Msg: "the CBOR library", Err: err}
-		}
-		return c.withinInput(dst, buf.Bytes())
+		st.cb.b = dst
+		e.sink, out = &st.cb, &st.cb.b
+	} else {
+		st.mp.w.b = dst
+		e.sink, out = &st.mp, &st.mp.w.b
 	}
-	s := &mpSink{}
-	s.w.b = dst
-	s.enc = msgpack.NewEncoder(&s.w)
-	e.sink = s
 	e.deltaRecord(d)
 	if e.err != nil {
 		return dst, e.err
 	}
-	return c.withinInput(dst, s.w.b)
+	return c.withinInput(dst, *out)
 }
 
 // withinInput refuses a record that DecodeDelta, under the codec's

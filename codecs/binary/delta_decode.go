@@ -157,8 +157,8 @@ func (d *decoder) list(what string) int {
 	return n
 }
 
-// nodeRecord reads a node record, its head included.
-func (d *decoder) nodeRecord(nd *wire.Node) {
+// meteredNode reads a node record, its head included, and meters it.
+func (d *decoder) meteredNode(nd *wire.Node) {
 	m := d.array("node", 2, math.MaxInt)
 	if d.err == nil && m%2 != 0 {
 		d.failf("node: %d elements, expected an even number", m)
@@ -198,7 +198,7 @@ func (d *decoder) deltaNodes(o *delta.NodeOps) {
 	for i := 0; i < n && d.err == nil; i++ {
 		d.array("changed node", 2, 2)
 		ch := delta.Changed{N: d.position("changed node n")}
-		d.nodeRecord(&ch.Node)
+		d.meteredNode(&ch.Node)
 		o.Changed = append(o.Changed, ch)
 		d.leave()
 	}
@@ -207,7 +207,7 @@ func (d *decoder) deltaNodes(o *delta.NodeOps) {
 	for i := 0; i < n && d.err == nil; i++ {
 		d.array("added node", 2, 2)
 		a := delta.Placed[wire.Node]{At: d.position("added node at")}
-		d.nodeRecord(&a.Item)
+		d.meteredNode(&a.Item)
 		o.Added = append(o.Added, a)
 		d.leave()
 	}

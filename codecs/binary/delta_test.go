@@ -75,10 +75,10 @@ func TestDeltaIsNotAResponse(t *testing.T) {
 		other := binary.Default(binary.Msgpack + binary.CBOR - f)
 		ob, _ := other.AppendDelta(nil, d)
 		if got := c.SniffDelta(ob); got != 0 {
-			t.Errorf("%s: SniffDelta of a %s delta: %v", f, other.Format(), got)
+			t.Errorf("%s: SniffDelta of a %s delta: %v", f, other.Info().Name, got)
 		}
 		if _, err := c.DecodeDelta(ob); err == nil {
-			t.Errorf("%s: DecodeDelta of a %s delta succeeded", f, other.Format())
+			t.Errorf("%s: DecodeDelta of a %s delta succeeded", f, other.Info().Name)
 		}
 	}
 }
