@@ -171,7 +171,10 @@
 // find it by type assertion on the registered codec, so wire.Codec does
 // not change, and a codec without a delta syntax is ErrNoSyntax (send the
 // full response). The json codec offers the JSON form (AppendJSON and
-// DecodeJSON), goon a syntax of its own (see its documentation). Package
+// DecodeJSON), goon and toon documents of their own in their node syntax,
+// msgpack and cbor a delta record beside the response's layout, and gcf
+// GCF's generic delta where GCF can carry it (see each codec's
+// documentation). Package
 // deltatest holds the generators and RunCodec, the checks every codec's
 // delta syntax passes.
 //
