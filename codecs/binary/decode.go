@@ -2,7 +2,9 @@ package binary
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -214,7 +216,7 @@ func (d *decoder) node(nd *wire.Node, props int) {
 		nd.Properties = append(nd.Properties, wire.Property{Key: name, Value: d.value("property value")})
 	}
 	if d.err == nil {
-		if r := keys.Repeat(key); r >= 0 {
+		if r := repeatedKey(nd.Properties, &keys, key); r >= 0 {
 			d.failf("property key %q given twice", nd.Properties[r].Key)
 		}
 	}
@@ -268,6 +270,49 @@ func (d *decoder) groupColumn(g *wire.GroupColumn) {
 	}
 	d.leave()
 }
+
+// repeatedKey returns the index of the first property of ps whose key an
+// earlier one has, or -1: keys (to which every key has been added) finds
+// it for a few hundred properties; for more, it is found by sorting
+// 8 bytes a property, a 32-bit hash of its key above its index, and
+// comparing the keys of equal hashes (the key set would take its hash
+// records and their sorting buffer, 32 bytes a property).
+func repeatedKey(ps []wire.Property, keys *keyset.Seq, key func(int) string) int {
+	if len(ps) <= maxKeySet || len(ps) > math.MaxUint32 {
+		return keys.Repeat(key)
+	}
+	seed := maphash.MakeSeed()
+	hs := make([]uint64, len(ps))
+	for i := range ps {
+		hs[i] = maphash.String(seed, ps[i].Key)<<32 | uint64(i)
+	}
+	slices.Sort(hs)
+	first := -1
+	for lo := 0; lo < len(hs); {
+		hi := lo + 1
+		for hi < len(hs) && hs[hi]>>32 == hs[lo]>>32 {
+			hi++
+		}
+		// A run of equal hashes is in index order: a key equal to an
+		// earlier one of the run repeats it.
+		for j := lo + 1; j < hi; j++ {
+			kj := int(uint32(hs[j]))
+			for i := lo; i < j; i++ {
+				if ps[uint32(hs[i])].Key == ps[kj].Key {
+					if first < 0 || kj < first {
+						first = kj
+					}
+					break
+				}
+			}
+		}
+		lo = hi
+	}
+	return first
+}
+
+// maxKeySet is the most properties whose repeated key keyset finds.
+const maxKeySet = 1024
 
 // The sizes in memory of the elements of a node, a row and a list, as the
 // meter counts them (wire.InMemorySize).

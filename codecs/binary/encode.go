@@ -5,8 +5,6 @@ import (
 	"io"
 	"sync"
 
-	"github.com/vmihailenco/msgpack/v5"
-
 	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -108,9 +106,7 @@ type encState struct {
 }
 
 var encPool = sync.Pool{New: func() any {
-	st := &encState{names: make(map[string]int64, 64)}
-	st.mp.enc = msgpack.NewEncoder(&st.mp.w)
-	return st
+	return &encState{names: make(map[string]int64, 64)}
 }}
 
 // write is the one writer of the layout behind AppendEncode and EncodeTo:
@@ -123,7 +119,7 @@ var encPool = sync.Pool{New: func() any {
 func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int64, w io.Writer) ([]byte, error) {
 	st := encPool.Get().(*encState)
 	defer func() {
-		st.mp.w.b, st.cb.b = nil, nil
+		st.mp.b, st.cb.b = nil, nil
 		clear(st.names)
 		encPool.Put(st)
 	}()
@@ -133,8 +129,8 @@ func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int6
 		st.cb.b = dst
 		s, out = &st.cb, &st.cb.b
 	} else {
-		st.mp.w.b = dst
-		s, out = &st.mp, &st.mp.w.b
+		st.mp.b = dst
+		s, out = &st.mp, &st.mp.b
 	}
 	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut}
 	if table {

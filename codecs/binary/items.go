@@ -190,7 +190,7 @@ type token struct {
 type decoder struct {
 	src   *source
 	c     *Codec          // its limits and bounds
-	names []string        // the string table: names written in full so far
+	names nameTable       // the string table: names written in full so far
 	props []wire.Property // the chunk node properties are taken from
 	depth int             // arrays entered
 	lists int             // list values entered
@@ -210,8 +210,8 @@ type decoder struct {
 }
 
 func (d *decoder) reset(src *source, c *Codec) {
-	clear(d.names)
-	*d = decoder{src: src, c: c, names: d.names[:0]}
+	d.names.reset()
+	*d = decoder{src: src, c: c, names: d.names}
 	if c != nil {
 		d.m = wire.NewMeter(c.limits, src.size())
 		d.memLimit = memLimit(c.limits.MaxExpansion, src.size())
@@ -455,19 +455,51 @@ func (d *decoder) enum(what string) string {
 	return d.resolve(what, t)
 }
 
+// nameTable holds the names a decoder has read in full, in chunks of
+// nameChunk, so that a table of many names grows without copying (and
+// without the garbage of the copies).
+type nameTable struct {
+	chunks [][]string
+	n      int
+}
+
+const nameChunk = 4096
+
+func (t *nameTable) add(s string) {
+	c, i := t.n/nameChunk, t.n%nameChunk
+	if c == len(t.chunks) {
+		t.chunks = append(t.chunks, make([]string, nameChunk))
+	}
+	t.chunks[c][i] = s
+	t.n++
+}
+
+func (t *nameTable) get(i int) string { return t.chunks[i/nameChunk][i%nameChunk] }
+
+// reset empties the table for the next response, keeping its first chunk
+// only.
+func (t *nameTable) reset() {
+	if len(t.chunks) > 0 {
+		clear(t.chunks[0])
+		clear(t.chunks[1:])
+		t.chunks = t.chunks[:1]
+	}
+	t.n = 0
+}
+
 // resolve turns a name item into its text: a string is a new table entry,
 // an integer an index into the table.
 func (d *decoder) resolve(what string, t *token) string {
 	switch t.kind {
 	case kString:
-		d.names = append(d.names, t.s)
+		d.names.add(t.s)
 		return t.s
 	case kInt:
-		if t.i < 0 || t.i >= int64(len(d.names)) {
-			d.failf("%s: name index %d out of range (table holds %d)", what, t.i, len(d.names))
+		if t.i < 0 || t.i >= int64(d.names.n) {
+			d.failf("%s: name index %d out of range (table holds %d)", what, t.i, d.names.n)
 			return ""
 		}
-		return d.names[t.i]
+		return d.names.get(int(t.i))
 	}
 	d.wrongKind(what, "name (string or table index)", t)
 	return ""

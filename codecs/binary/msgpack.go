@@ -1,43 +1,79 @@
 package binary
 
 import (
+	"encoding/binary"
 	"math"
-
-	"github.com/vmihailenco/msgpack/v5"
 )
 
-// appendWriter is the msgpack encoder's output: it appends to a slice.
-type appendWriter struct{ b []byte }
+// mpSink writes the layout as MessagePack bytes, appending to b, in the
+// forms the msgpack library's Encoder writes (a test holds the two
+// together): integers and lengths in their shortest form, positive
+// integers as unsigned; a float in 4 bytes when float32 holds it bit for
+// bit, 8 otherwise (NaN always 8, so its payload stays).
+type mpSink struct{ b []byte }
 
-func (w *appendWriter) Write(p []byte) (int, error) {
-	w.b = append(w.b, p...)
-	return len(p), nil
+func (s *mpSink) array(n int) {
+	switch {
+	case n < 16:
+		s.b = append(s.b, 0x90|byte(n))
+	case n <= math.MaxUint16:
+		s.b = binary.BigEndian.AppendUint16(append(s.b, mpArray16), uint16(n))
+	default:
+		s.b = binary.BigEndian.AppendUint32(append(s.b, mpArray32), uint32(n))
+	}
 }
 
-func (w *appendWriter) WriteByte(c byte) error {
-	w.b = append(w.b, c)
-	return nil
+func (s *mpSink) null() { s.b = append(s.b, mpNil) }
+
+func (s *mpSink) boolean(v bool) {
+	if v {
+		s.b = append(s.b, mpTrue)
+	} else {
+		s.b = append(s.b, mpFalse)
+	}
 }
 
-// mpSink writes the layout with the msgpack library's low-level encoder.
-// Integers take their shortest form; a float takes 4 bytes when float32
-// holds it bit for bit, 8 otherwise (NaN always 8, so its payload stays).
-type mpSink struct {
-	enc *msgpack.Encoder
-	w   appendWriter
+func (s *mpSink) integer(i int64) {
+	switch {
+	case i >= 0 && i <= math.MaxInt8, i < 0 && i >= -32:
+		s.b = append(s.b, byte(i)) // positive or negative fixint
+	case i > 0 && i <= math.MaxUint8:
+		s.b = append(s.b, mpUint8, byte(i))
+	case i > 0 && i <= math.MaxUint16:
+		s.b = binary.BigEndian.AppendUint16(append(s.b, mpUint8+1), uint16(i))
+	case i > 0 && i <= math.MaxUint32:
+		s.b = binary.BigEndian.AppendUint32(append(s.b, mpUint8+2), uint32(i))
+	case i > 0:
+		s.b = binary.BigEndian.AppendUint64(append(s.b, mpUint64), uint64(i))
+	case i >= math.MinInt8:
+		s.b = append(s.b, mpInt8, byte(i))
+	case i >= math.MinInt16:
+		s.b = binary.BigEndian.AppendUint16(append(s.b, mpInt8+1), uint16(i))
+	case i >= math.MinInt32:
+		s.b = binary.BigEndian.AppendUint32(append(s.b, mpInt8+2), uint32(i))
+	default:
+		s.b = binary.BigEndian.AppendUint64(append(s.b, mpInt64), uint64(i))
+	}
 }
 
-// The writer never fails, so the encoder's errors are always nil.
-func (s *mpSink) array(n int)     { _ = s.enc.EncodeArrayLen(n) }
-func (s *mpSink) null()           { _ = s.enc.EncodeNil() }
-func (s *mpSink) boolean(b bool)  { _ = s.enc.EncodeBool(b) }
-func (s *mpSink) integer(i int64) { _ = s.enc.EncodeInt(i) }
-func (s *mpSink) str(v string)    { _ = s.enc.EncodeString(v) }
+func (s *mpSink) str(v string) {
+	switch n := len(v); {
+	case n < 32:
+		s.b = append(s.b, 0xa0|byte(n))
+	case n <= math.MaxUint8:
+		s.b = append(s.b, mpStr8, byte(n))
+	case n <= math.MaxUint16:
+		s.b = binary.BigEndian.AppendUint16(append(s.b, mpStr8+1), uint16(n))
+	default:
+		s.b = binary.BigEndian.AppendUint32(append(s.b, mpStr32), uint32(n))
+	}
+	s.b = append(s.b, v...)
+}
+
 func (s *mpSink) float(f float64) {
 	if f32 := float32(f); f == f && math.Float64bits(float64(f32)) == math.Float64bits(f) {
-		_ = s.enc.EncodeFloat32(f32)
+		s.b = binary.BigEndian.AppendUint32(append(s.b, mpFloat32), math.Float32bits(f32))
 		return
 	}
-	_ = s.enc.EncodeFloat64(f)
+	s.b = binary.BigEndian.AppendUint64(append(s.b, mpFloat64), math.Float64bits(f))
 }
-
