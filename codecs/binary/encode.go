@@ -100,9 +100,10 @@ func (n *byteCounter) Write(p []byte) (int, error) {
 // encState is what an encoding borrows from encPool: a sink of each format
 // and the string table, kept from one response to the next.
 type encState struct {
-	mp    mpSink
-	cb    cborSink
-	names map[string]int64
+	mp      mpSink
+	cb      cborSink
+	names   map[string]int64
+	scratch []byte
 }
 
 var encPool = sync.Pool{New: func() any {
@@ -123,13 +124,20 @@ func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int6
 		clear(st.names)
 		encPool.Put(st)
 	}()
+	// Without a writer the bytes gather in the pooled scratch buffer and
+	// are appended to dst once at the end: one allocation when dst has
+	// no room, none when it has.
+	buf := dst
+	if w == nil {
+		buf = st.scratch[:0]
+	}
 	var s sink
 	var out *[]byte
 	if c.format == CBOR {
-		st.cb.b = dst
+		st.cb.b = buf
 		s, out = &st.cb, &st.cb.b
 	} else {
-		st.mp.b = dst
+		st.mp.b = buf
 		s, out = &st.mp, &st.mp.b
 	}
 	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut}
@@ -146,11 +154,20 @@ func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int6
 	if e.err != nil {
 		return dst, e.err
 	}
-	if sp != nil && !sp.flush() {
-		return dst, sp.err
+	if sp != nil {
+		if !sp.flush() {
+			return dst, sp.err
+		}
+		return *out, nil
 	}
-	return *out, nil
+	if cap(*out) <= maxScratch {
+		st.scratch = (*out)[:0]
+	}
+	return append(dst, *out...), nil
 }
+
+// maxScratch is the largest scratch buffer the encoders' pool keeps.
+const maxScratch = 8 << 20
 
 // spiller hands the bytes an encoding gathers in *out to w, for EncodeTo.
 type spiller struct {
