@@ -273,7 +273,9 @@ const chunkLen = 1024
 func take[T any](chunk *[]T, n int) []T {
 	c := *chunk
 	if c == nil || cap(c)-len(c) < n {
-		c = make([]T, 0, chunkLen)
+		// The first chunks are small, so that a small response does not
+		// pay for a full one of each kind: 16, 64, 256, then chunkLen.
+		c = make([]T, 0, max(min(4*cap(c), chunkLen), 16, n))
 	}
 	s := c[len(c) : len(c) : len(c)+n]
 	*chunk = c[:len(c)+n]
