@@ -482,7 +482,7 @@ func (t *nameTable) get(i int) string { return t.chunks[i/nameChunk][i%nameChunk
 // only.
 func (t *nameTable) reset() {
 	if len(t.chunks) > 0 {
-		clear(t.chunks[0])
+		clear(t.chunks[0][:min(t.n, nameChunk)])
 		clear(t.chunks[1:])
 		t.chunks = t.chunks[:1]
 	}
