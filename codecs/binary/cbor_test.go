@@ -3,9 +3,11 @@ package binary
 import (
 	"bytes"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/fxamacker/cbor/v2"
+	"github.com/vmihailenco/msgpack/v5"
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/wire"
@@ -34,7 +36,7 @@ func newSink(f Format) (sink, func() []byte) {
 		return s, func() []byte { return s.b }
 	}
 	st := encPool.New().(*encState)
-	return &st.mp, func() []byte { return st.mp.w.b }
+	return &st.mp, func() []byte { return st.mp.b }
 }
 
 // libraryCBOR re-encodes b with the CBOR library: b read into plain values
@@ -134,4 +136,58 @@ func TestEncoderReuse(t *testing.T) {
 	large := benchCases()[0].resp
 	small := gen.Example(1)
 	check(t, []*wire.GraphResponse{small, large, small})
+}
+
+// TestMsgpackSinkIsTheLibrarys: every item the msgpack sink writes is
+// byte for byte what the msgpack library's Encoder writes for it, at each
+// boundary of each form.
+func TestMsgpackSinkIsTheLibrarys(t *testing.T) {
+	var lib bytes.Buffer
+	enc := msgpack.NewEncoder(&lib)
+	var s mpSink
+	check := func(what string, v any) {
+		t.Helper()
+		if !bytes.Equal(s.b, lib.Bytes()) {
+			t.Fatalf("%s %v: the sink wrote %x, the library %x", what, v, s.b, lib.Bytes())
+		}
+		s.b = s.b[:0]
+		lib.Reset()
+	}
+	edges := []int64{0, 1, 31, 32, 127, 128, 255, 256, 65535, 65536, 1<<32 - 1, 1 << 32, math.MaxInt64}
+	for _, e := range edges {
+		for _, i := range []int64{e, e - 1, -e, -e - 1, -e + 1} {
+			s.integer(i)
+			_ = enc.EncodeInt(i)
+			check("integer", i)
+		}
+	}
+	s.integer(math.MinInt64)
+	_ = enc.EncodeInt(math.MinInt64)
+	check("integer", int64(math.MinInt64))
+	for _, n := range []int{0, 1, 15, 16, 31, 32, 255, 256, 65535, 65536, 70000} {
+		str := strings.Repeat("é", n)[:n]
+		s.str(str)
+		_ = enc.EncodeString(str)
+		check("string of", n)
+		s.array(n)
+		_ = enc.EncodeArrayLen(n)
+		check("array of", n)
+	}
+	for _, f := range []float64{0, math.Copysign(0, -1), 1.5, 0.1, math.Inf(1), math.Inf(-1), math.NaN(), math.Float64frombits(0x7ff8_0000_dead_beef), math.MaxFloat64, math.SmallestNonzeroFloat64, float64(math.MaxFloat32)} {
+		s.float(f)
+		if f32 := float32(f); f == f && math.Float64bits(float64(f32)) == math.Float64bits(f) {
+			_ = enc.EncodeFloat32(f32)
+		} else {
+			_ = enc.EncodeFloat64(f)
+		}
+		check("float", f)
+	}
+	s.null()
+	_ = enc.EncodeNil()
+	check("null", nil)
+	for _, b := range []bool{false, true} {
+		s.boolean(b)
+		_ = enc.EncodeBool(b)
+		check("bool", b)
+	}
 }

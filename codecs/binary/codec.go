@@ -3,8 +3,6 @@ package binary
 import (
 	"fmt"
 
-	"github.com/fxamacker/cbor/v2"
-
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -67,7 +65,6 @@ type Codec struct {
 	format Format
 	limits wire.Limits
 	b      bounds
-	dm     cbor.DecMode // CBOR only
 }
 
 // New returns a codec for f configured by o. Zero fields of o.Limits take
@@ -81,13 +78,7 @@ func New(f Format, o Options) (*Codec, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Codec{format: f, limits: l, b: boundsFor(l)}
-	if f == CBOR {
-		if c.dm, err = cborDecMode(c.b); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
+	return &Codec{format: f, limits: l, b: boundsFor(l)}, nil
 }
 
 func mustNew(f Format, o Options) *Codec {

@@ -2,7 +2,11 @@ package binary
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math"
+	"slices"
+	"sync"
+	"unsafe"
 
 	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/wire"
@@ -20,11 +24,33 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 			fmt.Sprintf("input of %d bytes exceeds the limit of %d", len(data), c.limits.MaxInputBytes))
 	case len(data) == 0:
 		return nil, decodeError(c.format.String(), 0, "empty input", nil)
-	case c.format == CBOR:
-		return c.decodeCBOR(data)
 	}
-	return c.decodeMsgpack(data)
+	st := decPool.Get().(*decState)
+	defer func() {
+		st.src.reset(nil, 0, nil)
+		st.d.reset(nil, nil)
+		decPool.Put(st)
+	}()
+	st.src.reset(data, c.format, c)
+	st.d.reset(&st.src, c)
+	r := st.d.response()
+	if st.d.err != nil {
+		return nil, st.d.err
+	}
+	if st.src.off != len(data) {
+		return nil, st.src.failAt(st.src.off, fmt.Sprintf("%d trailing bytes after the response", len(data)-st.src.off), nil)
+	}
+	return r, nil
 }
+
+// decState is what a decode borrows from decPool: its source and decoder,
+// whose string table and chunks are kept from one response to the next.
+type decState struct {
+	src source
+	d   decoder
+}
+
+var decPool = sync.Pool{New: func() any { return &decState{} }}
 
 func (d *decoder) response() *wire.GraphResponse {
 	n := d.array("response", 5, 9)
@@ -84,15 +110,20 @@ func (d *decoder) response() *wire.GraphResponse {
 // no more than maxPrealloc records ahead of reading them.
 func records[T any](d *decoder, what string, n int, read func(*T), meter func(*T) bool) []T {
 	d.count(what, n)
-	s := make([]T, 0, prealloc(n))
+	var zero T
+	c, r := d.reserve(what, n, int64(unsafe.Sizeof(zero)))
+	if d.err != nil {
+		return nil
+	}
+	s := make([]T, 0, c)
 	for i := 0; i < n && d.err == nil; i++ {
-		var zero T
 		s = append(s, zero)
 		read(&s[i])
 		if meter != nil && d.err == nil {
 			d.metered(meter(&s[i]))
 		}
 	}
+	d.release(r)
 	d.leave()
 	return s
 }
@@ -164,7 +195,9 @@ func (d *decoder) node(nd *wire.Node, props int) {
 	if d.err != nil {
 		return
 	}
-	nd.Properties = d.takeProps(n)
+	var r int64
+	nd.Properties, r = alloc(d, &d.props, "node properties", n, sizeProperty)
+	defer d.release(r)
 	var keys keyset.Seq
 	key := func(j int) string { return nd.Properties[j].Key }
 	for k := 0; k < n; k++ {
@@ -183,30 +216,10 @@ func (d *decoder) node(nd *wire.Node, props int) {
 		nd.Properties = append(nd.Properties, wire.Property{Key: name, Value: d.value("property value")})
 	}
 	if d.err == nil {
-		if r := keys.Repeat(key); r >= 0 {
+		if r := repeatedKey(nd.Properties, &keys, key); r >= 0 {
 			d.failf("property key %q given twice", nd.Properties[r].Key)
 		}
 	}
-}
-
-// propChunk is how many properties the decoder allocates at once for the
-// nodes of a response: nodes of at most propChunk/16 properties take theirs
-// from a shared chunk, so that a response of many small nodes costs a few
-// large allocations rather than one per node (and the garbage collector has
-// fewer objects to mark).
-const propChunk = 1024
-
-// takeProps returns an empty slice with room for n properties.
-func (d *decoder) takeProps(n int) []wire.Property {
-	if n > propChunk/16 {
-		return make([]wire.Property, 0, prealloc(n))
-	}
-	if cap(d.props)-len(d.props) < n {
-		d.props = make([]wire.Property, 0, propChunk)
-	}
-	s := d.props[len(d.props) : len(d.props) : len(d.props)+n]
-	d.props = d.props[:len(d.props)+n]
-	return s
 }
 
 func (d *decoder) edge(e *wire.Edge) {
@@ -258,13 +271,68 @@ func (d *decoder) groupColumn(g *wire.GroupColumn) {
 	d.leave()
 }
 
+// repeatedKey returns the index of the first property of ps whose key an
+// earlier one has, or -1: keys (to which every key has been added) finds
+// it for a few hundred properties; for more, it is found by sorting
+// 8 bytes a property, a 32-bit hash of its key above its index, and
+// comparing the keys of equal hashes (the key set would take its hash
+// records and their sorting buffer, 32 bytes a property).
+func repeatedKey(ps []wire.Property, keys *keyset.Seq, key func(int) string) int {
+	if len(ps) <= maxKeySet || len(ps) > math.MaxUint32 {
+		return keys.Repeat(key)
+	}
+	seed := maphash.MakeSeed()
+	hs := make([]uint64, len(ps))
+	for i := range ps {
+		hs[i] = maphash.String(seed, ps[i].Key)<<32 | uint64(i)
+	}
+	slices.Sort(hs)
+	first := -1
+	for lo := 0; lo < len(hs); {
+		hi := lo + 1
+		for hi < len(hs) && hs[hi]>>32 == hs[lo]>>32 {
+			hi++
+		}
+		// A run of equal hashes is in index order: a key equal to an
+		// earlier one of the run repeats it.
+		for j := lo + 1; j < hi; j++ {
+			kj := int(uint32(hs[j]))
+			for i := lo; i < j; i++ {
+				if ps[uint32(hs[i])].Key == ps[kj].Key {
+					if first < 0 || kj < first {
+						first = kj
+					}
+					break
+				}
+			}
+		}
+		lo = hi
+	}
+	return first
+}
+
+// maxKeySet is the most properties whose repeated key keyset finds.
+const maxKeySet = 1024
+
+// The sizes in memory of the elements of a node, a row and a list, as the
+// meter counts them (wire.InMemorySize).
+const (
+	sizeProperty = int64(unsafe.Sizeof(wire.Property{}))
+	sizeCell     = int64(unsafe.Sizeof(wire.Cell{}))
+	sizeValue    = int64(unsafe.Sizeof(wire.Value{}))
+)
+
 func (d *decoder) row() wire.Row {
 	n := d.array("row", 0, math.MaxInt)
 	d.count("row", n)
 	if d.err != nil {
 		return nil
 	}
-	row := make(wire.Row, 0, prealloc(n))
+	row, r := alloc(d, &d.cells, "row", n, sizeCell)
+	if d.err != nil {
+		return nil
+	}
+	defer d.release(r)
 	for j := 0; j < n && d.err == nil; j++ {
 		row = append(row, wire.Cell{})
 		c := &row[j]
@@ -276,7 +344,7 @@ func (d *decoder) row() wire.Row {
 			c.Value = d.value("cell value")
 		case m%2 == 1:
 			c.Name = d.name("cell name")
-			c.Node = &wire.Node{}
+			c.Node = &take(&d.nodes, 1)[:1][0]
 			d.node(c.Node, m-3)
 		default:
 			d.failf("cell: %d elements, expected 2 (a value) or an odd number (a node)", m)

@@ -218,11 +218,11 @@ func (s *foreignSink) hit() bool {
 	if s.n-1 != s.k || s.mp == nil {
 		return false
 	}
-	s.foundAt = len(s.mp.w.b)
+	s.foundAt = len(s.mp.b)
 	if s.binary {
-		_ = s.mp.enc.EncodeBytes([]byte{1})
+		s.mp.b = append(s.mp.b, 0xc4, 1, 1) // bin 8 of one byte
 	} else {
-		_ = s.mp.enc.EncodeMapLen(0)
+		s.mp.b = append(s.mp.b, 0x80) // fixmap of 0 pairs
 	}
 	return true
 }

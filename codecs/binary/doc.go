@@ -76,11 +76,13 @@
 // so map key order never arises.
 //
 // One walk of the layout (encode.go) feeds one byte writer per format:
-// msgpack through the msgpack library's low-level Encoder, CBOR through
-// this package's own writer of core deterministic items (cbor.go), which a
-// test holds to what the CBOR library writes for the same items.
-// AppendEncode and EncodeTo both run it; EncodeTo hands the bytes to its
-// writer in chunks of about 32 KiB.
+// this package's own appenders of MessagePack items (msgpack.go) and of
+// core deterministic CBOR items (cbor.go), which tests hold to what the
+// msgpack library's Encoder and the CBOR library write for the same items.
+// AppendEncode and EncodeTo both run it. AppendEncode gathers the bytes in
+// a pooled buffer and appends them to dst once: one allocation per encode,
+// none when dst has room. EncodeTo hands the bytes to its writer in chunks
+// of about 32 KiB.
 //
 // # Decoding
 //
@@ -93,8 +95,8 @@
 // byte offset of the offending item ("cbor: offset 42: node id: expected
 // integer, found string"); a key repeated in a node of more than 16
 // properties is found once the node is read (with a map of the keys, or
-// past 1,024 of them a radix sort of their hashes, which keeps the check
-// linear on nodes of a million keys) and reported at the node's last item. The encoder refuses, with a
+// past 1,024 of them a sort of 32-bit hashes beside their indices, 8 bytes
+// a key) and reported at the node's last item. The encoder refuses, with a
 // *wire.EncodeError naming the path, the responses the decoder would
 // refuse.
 //
@@ -126,24 +128,32 @@
 // checked per sequence as the response is built. So a ten-byte input
 // declaring 2^32 elements or a 2^62-byte string fails at once without
 // allocating, and memory stays proportional to the input actually present.
-// No slice is sized ahead by more than 1,024 declared elements; past that,
-// slices grow with the elements actually read.
 //
 // Memory: a decode's peak heap stays within 16 times its input plus
-// 16 MiB for input whose elements take a few bytes each or more (the
-// corpus, the name-table and declared-length inputs: codecs/memory_test.go
-// measures them). The factor is not a hard bound for the densest input:
-// a decoded value takes 56 bytes in memory, a property 72, a node 48, so
-// a list of 2^20 one-byte integers (1 MiB of msgpack) holds 56 MiB once
-// decoded, and its decode peaks near 200 MiB of heap with the garbage
-// collector's slack; MaxElements bounds each such sequence and
-// MaxInputBytes their number.
+// 16 MiB (wiretest.DecodeMemoryBound), the densest inputs included. The
+// decoded response is held by wire.Meter to MaxExpansion (8) times the
+// input plus wire.ExpansionAllowance (8 MiB) in memory, as
+// wire.InMemorySize estimates it, and the decoder's own scratch stays
+// within that same bound: a sequence whose declared elements cannot fit
+// under it beside what is already decoded (a node takes 48 bytes in
+// memory, a property 40, a cell 48, a row 24, a list item 24) is refused
+// at its head, naming MaxExpansion, before anything is allocated for it;
+// one that fits beside what is decoded and what open sequences have
+// reserved is allocated whole, so that no slice grows by copying; the
+// rest start at 1,024 elements and grow with the elements read. Small
+// rows, lists, node references and property sets share chunks; the name
+// table grows by chunks of 4,096 names; strings are substrings of one copy
+// of the input (so a decoded response holds that copy while any of its
+// strings lives). codecs/dense_test.go and codecs/memory_test.go measure
+// it: a list of 2^20 one-digit integers is refused at its head at 1.0x
+// its input, 2^20 rows of one integer at 13.6x, 2^20 properties decode
+// at 8.6x.
 //
-// msgpack is decoded item by item with the library's low-level Decoder;
-// CBOR is first checked for well-formedness and the same bounds by the CBOR
-// library (DecMode with MaxNestedLevels, MaxArrayElements, tags and
-// indefinite lengths forbidden) before it decodes anything. Decoding never
-// panics.
+// Both formats are decoded item by item in place (source.go), without a
+// library decoder or an intermediate tree: each item's head is checked
+// (lengths against the bounds above, kinds against what the layout
+// holds) before the item is used, and every error is positioned at the
+// item at fault. Decoding never panics.
 //
 // AppendEncode refuses, with a *wire.EncodeError naming the path, exactly
 // what Decode under the same Limits would refuse (wire.Limits.Check, and an

@@ -5,8 +5,6 @@ import (
 	"io"
 	"sync"
 
-	"github.com/vmihailenco/msgpack/v5"
-
 	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -102,15 +100,14 @@ func (n *byteCounter) Write(p []byte) (int, error) {
 // encState is what an encoding borrows from encPool: a sink of each format
 // and the string table, kept from one response to the next.
 type encState struct {
-	mp    mpSink
-	cb    cborSink
-	names map[string]int64
+	mp      mpSink
+	cb      cborSink
+	names   map[string]int64
+	scratch []byte
 }
 
 var encPool = sync.Pool{New: func() any {
-	st := &encState{names: make(map[string]int64, 64)}
-	st.mp.enc = msgpack.NewEncoder(&st.mp.w)
-	return st
+	return &encState{names: make(map[string]int64, 64)}
 }}
 
 // write is the one writer of the layout behind AppendEncode and EncodeTo:
@@ -123,18 +120,25 @@ var encPool = sync.Pool{New: func() any {
 func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int64, w io.Writer) ([]byte, error) {
 	st := encPool.Get().(*encState)
 	defer func() {
-		st.mp.w.b, st.cb.b = nil, nil
+		st.mp.b, st.cb.b = nil, nil
 		clear(st.names)
 		encPool.Put(st)
 	}()
+	// Without a writer the bytes gather in the pooled scratch buffer and
+	// are appended to dst once at the end: one allocation when dst has
+	// no room, none when it has.
+	buf := dst
+	if w == nil {
+		buf = st.scratch[:0]
+	}
 	var s sink
 	var out *[]byte
 	if c.format == CBOR {
-		st.cb.b = dst
+		st.cb.b = buf
 		s, out = &st.cb, &st.cb.b
 	} else {
-		st.mp.w.b = dst
-		s, out = &st.mp, &st.mp.w.b
+		st.mp.b = buf
+		s, out = &st.mp, &st.mp.b
 	}
 	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut}
 	if table {
@@ -150,11 +154,20 @@ func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int6
 	if e.err != nil {
 		return dst, e.err
 	}
-	if sp != nil && !sp.flush() {
-		return dst, sp.err
+	if sp != nil {
+		if !sp.flush() {
+			return dst, sp.err
+		}
+		return *out, nil
 	}
-	return *out, nil
+	if cap(*out) <= maxScratch {
+		st.scratch = (*out)[:0]
+	}
+	return append(dst, *out...), nil
 }
+
+// maxScratch is the largest scratch buffer the encoders' pool keeps.
+const maxScratch = 8 << 20
 
 // spiller hands the bytes an encoding gathers in *out to w, for EncodeTo.
 type spiller struct {

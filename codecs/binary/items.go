@@ -183,41 +183,117 @@ type token struct {
 	s    string
 }
 
-// source yields the items of one encoding in order. An array's elements
-// follow its head; its declared length has been checked against the
-// decoder's limits and against the bytes remaining before next returns it.
-type source interface {
-	// next reads the next item into t. Its errors are *wire.DecodeError.
-	next(t *token) error
-	// fail returns a *wire.DecodeError positioned at the item last read.
-	fail(msg string) error
-	// failLimit is fail for a refusal by the Limits field limit.
-	failLimit(limit, msg string) error
-	size() int // the length of the encoding
-}
-
 // decoder walks the layout over a source. It is the one description of the
 // layout on the reading side, shared by both formats: its single items
 // here, its records in decode.go. The first error sticks: later reads
 // return zero values and loops stop.
 type decoder struct {
-	src   source
+	src   *source
 	c     *Codec          // its limits and bounds
-	names []string        // the string table: names written in full so far
+	names nameTable       // the string table: names written in full so far
 	props []wire.Property // the chunk node properties are taken from
 	depth int             // arrays entered
 	lists int             // list values entered
 	m     *wire.Meter
 	err   error
 	tok   token
+	// memLimit is the in-memory size the meter refuses a response past
+	// (MaxExpansion times the input plus wire.ExpansionAllowance);
+	// reserved is the room allocated ahead for elements declared and not
+	// yet read (see reserve).
+	memLimit, reserved int64
+	// Chunks that small rows, node references and lists take their
+	// elements from, as props does for properties (see take).
+	cells []wire.Cell
+	nodes []wire.Node
+	vals  []wire.Value
 }
 
-func (d *decoder) reset(src source, c *Codec) {
-	clear(d.names)
-	*d = decoder{src: src, c: c, names: d.names[:0]}
+func (d *decoder) reset(src *source, c *Codec) {
+	d.names.reset()
+	*d = decoder{src: src, c: c, names: d.names}
 	if c != nil {
 		d.m = wire.NewMeter(c.limits, src.size())
+		d.memLimit = memLimit(c.limits.MaxExpansion, src.size())
 	}
+}
+
+// memLimit is wire.Meter's bound on the in-memory size of a response
+// decoded from n bytes: ratio times n plus wire.ExpansionAllowance.
+func memLimit(ratio, n int) int64 {
+	if ratio <= 0 {
+		ratio = wire.DefaultMaxExpansion
+	}
+	if int64(n) > (math.MaxInt64-wire.ExpansionAllowance)/int64(ratio) {
+		return math.MaxInt64
+	}
+	return int64(ratio)*int64(n) + wire.ExpansionAllowance
+}
+
+// reserve returns the capacity to allocate for a sequence that declares n
+// elements (already checked against the bytes left), each of which the
+// meter will count as at least size bytes in memory once read. When they
+// cannot fit under the in-memory bound beside what the meter has counted,
+// the response is refused now, naming MaxExpansion, as the meter would
+// refuse it later, before anything is allocated for them. When they fit
+// beside what is counted and what other open sequences have reserved,
+// the room is allocated whole (and reserved until release): no slice
+// grows by copying, so the decoder's own scratch stays within the bound
+// the meter holds the response to. Otherwise the slice starts at
+// maxPrealloc elements and grows with the elements actually read.
+func (d *decoder) reserve(what string, n int, size int64) (capacity int, reserved int64) {
+	need := int64(n) * size
+	switch mem := d.m.InMemory(); {
+	case d.err != nil:
+		return 0, 0
+	case need > d.memLimit-mem:
+		d.failLimit("MaxExpansion", "%s: %d elements of at least %d bytes each would take the decoded response past %d bytes in memory",
+			what, n, size, d.memLimit)
+		return 0, 0
+	case need <= d.memLimit-mem-d.reserved:
+		d.reserved += need
+		return n, need
+	}
+	return prealloc(n), 0
+}
+
+// release returns what reserve reserved once its sequence is read.
+func (d *decoder) release(reserved int64) { d.reserved -= reserved }
+
+// chunkLen is how many elements the decoder allocates at once for small
+// sequences (a node's properties, a row's cells, a list, a node
+// reference): a sequence of at most chunkLen/16 elements takes its room
+// from a shared chunk, so that a response of many small ones costs a few
+// large allocations rather than one each (and the garbage collector has
+// fewer objects to mark).
+const chunkLen = 1024
+
+// take returns an empty slice with room for n elements from *chunk, n
+// being at most chunkLen/16.
+func take[T any](chunk *[]T, n int) []T {
+	c := *chunk
+	if c == nil || cap(c)-len(c) < n {
+		// The first chunks are small, so that a small response does not
+		// pay for a full one of each kind: 16, 64, 256, then chunkLen.
+		c = make([]T, 0, max(min(4*cap(c), chunkLen), 16, n))
+	}
+	s := c[len(c) : len(c) : len(c)+n]
+	*chunk = c[:len(c)+n]
+	return s
+}
+
+// alloc returns an empty slice with room for the n elements, of size
+// bytes each in memory, that a sequence declares: from chunk for a small
+// one, otherwise as reserve decides (release the second result after).
+func alloc[T any](d *decoder, chunk *[]T, what string, n int, size int64) ([]T, int64) {
+	if n <= chunkLen/16 {
+		return take(chunk, n), 0
+	}
+	c, r := d.reserve(what, n, size)
+	if d.err != nil {
+		return nil, 0
+	}
+	return make([]T, 0, c), r
 }
 
 func (d *decoder) read() *token {
@@ -381,19 +457,51 @@ func (d *decoder) enum(what string) string {
 	return d.resolve(what, t)
 }
 
+// nameTable holds the names a decoder has read in full, in chunks of
+// nameChunk, so that a table of many names grows without copying (and
+// without the garbage of the copies).
+type nameTable struct {
+	chunks [][]string
+	n      int
+}
+
+const nameChunk = 4096
+
+func (t *nameTable) add(s string) {
+	c, i := t.n/nameChunk, t.n%nameChunk
+	if c == len(t.chunks) {
+		t.chunks = append(t.chunks, make([]string, nameChunk))
+	}
+	t.chunks[c][i] = s
+	t.n++
+}
+
+func (t *nameTable) get(i int) string { return t.chunks[i/nameChunk][i%nameChunk] }
+
+// reset empties the table for the next response, keeping its first chunk
+// only.
+func (t *nameTable) reset() {
+	if len(t.chunks) > 0 {
+		clear(t.chunks[0][:min(t.n, nameChunk)])
+		clear(t.chunks[1:])
+		t.chunks = t.chunks[:1]
+	}
+	t.n = 0
+}
+
 // resolve turns a name item into its text: a string is a new table entry,
 // an integer an index into the table.
 func (d *decoder) resolve(what string, t *token) string {
 	switch t.kind {
 	case kString:
-		d.names = append(d.names, t.s)
+		d.names.add(t.s)
 		return t.s
 	case kInt:
-		if t.i < 0 || t.i >= int64(len(d.names)) {
-			d.failf("%s: name index %d out of range (table holds %d)", what, t.i, len(d.names))
+		if t.i < 0 || t.i >= int64(d.names.n) {
+			d.failf("%s: name index %d out of range (table holds %d)", what, t.i, d.names.n)
 			return ""
 		}
-		return d.names[t.i]
+		return d.names.get(int(t.i))
 	}
 	d.wrongKind(what, "name (string or table index)", t)
 	return ""
@@ -439,12 +547,16 @@ func (d *decoder) value(what string) wire.Value {
 	if d.err != nil {
 		return wire.Value{}
 	}
+	vs, r := alloc(d, &d.vals, what, n, sizeValue)
+	if d.err != nil {
+		return wire.Value{}
+	}
 	d.lists++
-	vs := make([]wire.Value, 0, prealloc(n))
 	for i := 0; i < n && d.err == nil; i++ {
 		vs = append(vs, d.value(what))
 	}
 	d.lists--
+	d.release(r)
 	d.leave()
 	return wire.ListOf(vs...)
 }
