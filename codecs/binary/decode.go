@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/graphwire/graphwire/internal/keyset"
+	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -353,6 +354,12 @@ func (d *decoder) row() wire.Row {
 			d.metered(d.m.Cell(c))
 		}
 		d.leave()
+	}
+	if d.err == nil {
+		// The model's rule every decoder keeps: a row names each cell once.
+		if i := keyset.FirstRepeat(len(row), func(i int) string { return row[i].Name }); i >= 0 {
+			d.failf("row: duplicate cell %s", textwire.Excerpt(row[i].Name))
+		}
 	}
 	if d.err == nil {
 		d.metered(d.m.EndRow(len(row)))

@@ -34,7 +34,7 @@ func (c *Codec) AppendDelta(dst []byte, d *delta.Delta) ([]byte, error) {
 	}
 	st := encPool.Get().(*encState)
 	defer func() {
-		st.mp.w.b, st.cb.b = nil, nil
+		st.mp.b, st.cb.b = nil, nil
 		clear(st.names)
 		encPool.Put(st)
 	}()
@@ -44,8 +44,8 @@ func (c *Codec) AppendDelta(dst []byte, d *delta.Delta) ([]byte, error) {
 		st.cb.b = dst
 		e.sink, out = &st.cb, &st.cb.b
 	} else {
-		st.mp.w.b = dst
-		e.sink, out = &st.mp, &st.mp.w.b
+		st.mp.b = dst
+		e.sink, out = &st.mp, &st.mp.b
 	}
 	e.deltaRecord(d)
 	if e.err != nil {

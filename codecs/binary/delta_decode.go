@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/vmihailenco/msgpack/v5"
-
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -28,29 +26,20 @@ func (c *Codec) DecodeDelta(data []byte) (*delta.Delta, error) {
 	case len(data) == 0:
 		return nil, decodeError(c.format.String(), 0, "empty input", nil)
 	}
-	var d decoder
-	if c.format == CBOR {
-		var root any
-		rest, err := c.dm.UnmarshalFirst(data, &root)
-		if err != nil {
-			return nil, c.cborLibError(data, err)
-		}
-		if len(rest) > 0 {
-			return nil, decodeError(CBORName, len(data)-len(rest), fmt.Sprintf("%d trailing bytes after the delta", len(rest)), nil)
-		}
-		src := &cborSource{c: c, data: data, stack: []cborFrame{{items: []any{root}}}}
-		d.reset(src, c)
-		return d.deltaRecord()
-	}
-	src := &mpSource{mpReader: mpReader{data: data}, b: &c.b, lim: &c.limits}
-	src.dec = msgpack.NewDecoder(&src.mpReader)
-	d.reset(src, c)
-	dl, err := d.deltaRecord()
+	st := decPool.Get().(*decState)
+	defer func() {
+		st.src.reset(nil, 0, nil)
+		st.d.reset(nil, nil)
+		decPool.Put(st)
+	}()
+	st.src.reset(data, c.format, c)
+	st.d.reset(&st.src, c)
+	dl, err := st.d.deltaRecord()
 	if err != nil {
 		return nil, err
 	}
-	if src.off != len(data) {
-		return nil, src.failAt(src.off, fmt.Sprintf("%d trailing bytes after the delta", len(data)-src.off), nil)
+	if st.src.off != len(data) {
+		return nil, st.src.failAt(st.src.off, fmt.Sprintf("%d trailing bytes after the delta", len(data)-st.src.off), nil)
 	}
 	return dl, nil
 }
