@@ -124,12 +124,12 @@ func denseShapes() map[string]*wire.GraphResponse {
 // test logs these rather than failing, and says when one comes within
 // the bound.
 var overScratch = map[string][]string{
-	"2^20 nodes":                    {"goon", "toon", "msgpack", "cbor"},
-	"2^20 rows of a node cell":      {"goon", "toon", "cbor"},
-	"2^20 rows of one int":          {"json", "toon", "msgpack", "cbor"},
-	"2^20 rows of five ints":        {"toon", "cbor"},
-	"a list of 2^20 one-digit ints": {"json", "msgpack", "cbor"},
-	"2^20 properties":               {"json", "msgpack", "cbor"},
+	"2^20 nodes":                    {"goon", "toon"},
+	"2^20 rows of a node cell":      {"goon", "toon"},
+	"2^20 rows of one int":          {"json", "toon"},
+	"2^20 rows of five ints":        {"toon"},
+	"a list of 2^20 one-digit ints": {"json"},
+	"2^20 properties":               {"json"},
 }
 
 // measureDense decodes data with codec under the default Limits, logs
