@@ -68,8 +68,8 @@ func (e *encoder) plan(rows []*jsonvalue.Object, initial []string) tablePlan {
 		}
 		p.cols = append(p.cols, column{name: f, field: f})
 	}
-	if len(p.cols) > e.lim.maxElements {
-		e.failLimit("MaxElements", "a table of "+strconv.Itoa(len(p.cols))+" columns, more than the limit of "+strconv.Itoa(e.lim.maxElements))
+	if len(p.cols) > e.lim.maxFields {
+		e.failLimit("MaxElements", "a table of "+strconv.Itoa(len(p.cols))+" columns, more than the limit of "+strconv.Itoa(e.lim.maxFields))
 	}
 	return p
 }
