@@ -1,6 +1,7 @@
 package fit_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -98,26 +99,58 @@ func TestCheckCursor(t *testing.T) {
 	}
 }
 
-// A survey checks its budgets and codec names before it prices any case:
-// a bad one late in the lists costs nothing proportional to the cases.
-func TestSurveyChecksItsArgumentsFirst(t *testing.T) {
+// NewPager checks its codec and counter names before it prices anything,
+// and a priced Pager checks the budget and the cursor before it encodes or
+// counts: a bad argument costs nothing proportional to the response.
+func TestPagerChecksItsArgumentsFirst(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a 100K-node response")
 	}
 	r, size := bigTraversal(t, 100_000)
-	cases := []fit.Case{{Name: "big", Response: r}}
 	for _, tt := range []struct {
-		name    string
-		codecs  []string
-		budgets []int
-		msg     string
+		name string
+		opts fit.PagerOptions
+		msg  string
 	}{
-		{"a budget of 0 last", []string{"goon"}, []int{2000, 0}, "budget 0"},
-		{"an unknown codec last", []string{"goon", "nope"}, []int{2000}, "nope"},
-		{"a binary codec last", []string{"toon", "msgpack"}, []int{2000}, "binary"},
+		{"an unknown codec", fit.PagerOptions{Codec: "nope"}, "nope"},
+		{"a binary codec", fit.PagerOptions{Codec: "msgpack"}, "binary"},
+		{"an estimating counter", fit.PagerOptions{Codec: "goon", Counter: "chars"}, "estimate"},
 	} {
 		var err error
-		fp := wiretest.Measure(func() { _, err = fit.Survey(cases, tt.codecs, tt.budgets, fit.SurveyOptions{}) })
+		fp := wiretest.Measure(func() { _, err = fit.NewPager(context.Background(), r, tt.opts) })
+		t.Logf("%s: %v: %v", tt.name, fp, err)
+		if err == nil || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("%s: error %v, want one saying %q", tt.name, err, tt.msg)
+		}
+		if limit := uint64(size) / 1000; fp.TotalAlloc > limit {
+			t.Errorf("%s: allocated %d bytes before refusing, want at most %d", tt.name, fp.TotalAlloc, limit)
+		}
+	}
+
+	small, _ := bigTraversal(t, 10)
+	res, err := fit.Page(small, fit.Options{Codec: "goon", Budget: 90})
+	if err != nil {
+		t.Fatal(err)
+	}
+	foreign := res.Page.Pagination.NextCursor.String
+	r.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(false), NextCursor: wire.SomeString("srv-page-2")}
+	p, err := fit.NewPager(context.Background(), r, fit.PagerOptions{Codec: "goon"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, cursor string
+		budget       int
+		msg          string
+	}{
+		{"a budget of 0", "", 0, "budget 0"},
+		{"not base64", "!!!", 500, "not a cursor issued by fit"},
+		{"the upstream server's", "srv-page-2", 500, "upstream server's cursor"},
+		{"another response's", foreign, 500, "different response"},
+		{"past the end", fit.CursorAt(r, len(r.Nodes)+5), 500, "outside the response"},
+	} {
+		var err error
+		fp := wiretest.Measure(func() { _, err = p.Page(context.Background(), tt.budget, tt.cursor) })
 		t.Logf("%s: %v: %v", tt.name, fp, err)
 		if err == nil || !strings.Contains(err.Error(), tt.msg) {
 			t.Errorf("%s: error %v, want one saying %q", tt.name, err, tt.msg)

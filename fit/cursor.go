@@ -33,6 +33,11 @@ func encodeCursor(next int, fp fingerprint) string {
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
+// notFits is the message for text that is not a cursor of fit's form.
+// The next_cursor of a last page is the upstream server's (see the
+// package doc), and is the likeliest such text.
+const notFits = "not a cursor issued by fit (a last page's next_cursor is the upstream server's)"
+
 // cursorText is a cursor whose text has been parsed but not yet checked
 // against a response.
 type cursorText struct {
@@ -51,17 +56,30 @@ func parseCursor(s string) (cursorText, error) {
 	}
 	var b [cursorBytes]byte
 	if base64.RawURLEncoding.DecodedLen(len(s)) != cursorBytes {
-		return cursorText{}, &CursorError{Cursor: s, Msg: "not a cursor issued by fit"}
+		return cursorText{}, &CursorError{Cursor: s, Msg: notFits}
 	}
 	n, err := base64.RawURLEncoding.Decode(b[:], []byte(s))
 	if err != nil || n != cursorBytes || b[0] != cursorVersion || b[1]|b[2]|b[3] != 0 {
-		return cursorText{}, &CursorError{Cursor: s, Msg: "not a cursor issued by fit"}
+		return cursorText{}, &CursorError{Cursor: s, Msg: notFits}
 	}
 	c := cursorText{text: s, next: binary.BigEndian.Uint32(b[4:8]), fp: fingerprint(b[8:])}
 	if c.next == 0 {
 		return cursorText{}, &CursorError{Cursor: s, Msg: "the cursor points outside the response"}
 	}
 	return c, nil
+}
+
+// parseCursorFor parses a cursor given with the response r, which tells
+// one more thing than the text alone: whether the text is r's own
+// next_cursor, the upstream server's cursor. That is refused with
+// Upstream set, whatever the text looks like; the comparison costs no more
+// than reading the cursor.
+func parseCursorFor(r *wire.GraphResponse, s string) (cursorText, error) {
+	if r != nil && r.Pagination != nil && r.Pagination.NextCursor.Valid && r.Pagination.NextCursor.String == s {
+		return cursorText{}, &CursorError{Cursor: s, Upstream: true,
+			Msg: "the upstream server's cursor (the response's own next_cursor), not fit's: fit has paged all of this response; fetch the server's next page with it"}
+	}
+	return parseCursor(s)
 }
 
 // CheckCursor reports whether s can be a cursor fit issued, checking

@@ -24,6 +24,10 @@ type CursorError struct {
 	Cursor   string // the cursor as given (Error quotes at most 32 bytes of it)
 	Msg      string // what is wrong
 	Mismatch bool   // the cursor is well formed but was issued for a different response
+	// Upstream is set when the cursor is the response's own next_cursor:
+	// the upstream server's cursor, which a last page carries, to be
+	// passed to that server rather than to fit.
+	Upstream bool
 }
 
 func (e *CursorError) Error() string {

@@ -9,3 +9,11 @@ func RaceEnabled() bool { return raceEnabled }
 // CursorAt returns the cursor fit would issue for unit next of r, for the
 // external tests to forge cursors past the end.
 func CursorAt(r *wire.GraphResponse, next int) string { return encodeCursor(next, fingerprintOf(r)) }
+
+// TokenizedBytes returns how many bytes the Pager has given its tokenizer
+// so far: the deterministic part of what pricing and paging cost.
+func TokenizedBytes(p *Pager) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.f.pr.counted
+}

@@ -2,6 +2,7 @@ package fit
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"testing"
@@ -65,7 +66,7 @@ func TestWholeCountsWhereSegmentsDoNotHold(t *testing.T) {
 	if n, _ := c.Count(res.Encoding); n != res.Stats.PageTokens || n > 3000 || !res.Stats.Truncated {
 		t.Fatalf("page of %d tokens (stats %d), truncated %v", n, res.Stats.PageTokens, res.Stats.Truncated)
 	}
-	f, err := prepare(r, reg, "spaced", "")
+	f, err := prepare(context.Background(), r, reg, "spaced", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,14 +82,14 @@ func TestWholeCountsWhereSegmentsDoNotHold(t *testing.T) {
 // every candidate whole, still exact and tight.
 func TestExactFallback(t *testing.T) {
 	r := adrCase(t)
-	f, err := prepare(r, nil, "goon", "")
+	f, err := prepare(context.Background(), r, nil, "goon", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for k, v := range f.pr.memo {
 		f.pr.memo[k] = v / 2
 	}
-	res, err := f.result(2000, 0, false)
+	res, err := f.result(context.Background(), 2000, 0, false)
 	if err != nil {
 		t.Fatal(err)
 	}

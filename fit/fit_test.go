@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/graphwire/graphwire/fit"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
@@ -161,43 +159,6 @@ func TestCursorOfAnotherResponse(t *testing.T) {
 	next, err := fit.Page(r, fit.Options{Codec: "json", Budget: 5000, Cursor: res.Page.Pagination.NextCursor.String})
 	if err != nil || next.Stats.FirstUnit != res.Stats.Units.Kept {
 		t.Fatalf("resume: %+v, %v", next, err)
-	}
-}
-
-func TestSurvey(t *testing.T) {
-	cases := []fit.Case{
-		{Name: "adr", Response: adr(t)},
-		{Name: "path_finding_s", Response: loadCase(t, filepath.Join(corpusDir, "path_finding_s.json"))},
-	}
-	rows, err := fit.Survey(cases, []string{"goon", "json"}, fit.SurveyBudgets, fit.SurveyOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) != 2*2*3 {
-		t.Fatalf("%d rows, want 12", len(rows))
-	}
-	for _, row := range rows {
-		res, err := fit.Page(cases[0].Response, fit.Options{Codec: row.Codec, Budget: row.Budget})
-		if row.Case == "path_finding_s" {
-			res, err = fit.Page(cases[1].Response, fit.Options{Codec: row.Codec, Budget: row.Budget})
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		st := res.Stats
-		want := fit.SurveyRow{Case: row.Case, Codec: row.Codec, Budget: row.Budget,
-			Items:     st.Nodes.Total + st.Edges.Total + st.Rows.Total,
-			FirstPage: st.Nodes.Kept + st.Edges.Kept + st.Rows.Kept, FirstPageTokens: st.PageTokens,
-			WholeTokens: st.WholeTokens, Pages: st.Pages}
-		if diff := cmp.Diff(want, row); diff != "" {
-			t.Errorf("survey row disagrees with Page (-page +survey):\n%s", diff)
-		}
-	}
-	if rows[0].Pages < 2 || rows[0].FirstPage >= rows[0].Items {
-		t.Errorf("adr at 2K in goon: %+v, want several pages", rows[0])
-	}
-	if _, err := fit.Survey(cases, []string{"goon"}, []int{0}, fit.SurveyOptions{}); err == nil {
-		t.Error("budget 0: no error")
 	}
 }
 

@@ -3,6 +3,7 @@ package fit
 import (
 	"bytes"
 	"fmt"
+	"hash/maphash"
 	"unicode"
 	"unicode/utf8"
 
@@ -106,13 +107,16 @@ type pricer struct {
 	counter tokens.Counter
 	split   tokens.SegmentCounter // nil: learn counts segment by segment
 	memo    map[string]int
+	// pairs and seed: see verify.
+	pairs map[pairKey]int
+	seed  maphash.Seed
 	// Counted is the number of bytes given to the tokenizer so far.
 	counted int
 }
 
 func newPricer(c tokens.Counter) (*pricer, error) {
 	split, _ := c.(tokens.SegmentCounter)
-	return &pricer{counter: c, split: split, memo: make(map[string]int)}, nil
+	return &pricer{counter: c, split: split, memo: make(map[string]int), seed: maphash.MakeSeed()}, nil
 }
 
 // learn counts text and remembers the count of each of its segments,
@@ -146,6 +150,7 @@ func (p *pricer) learn(text []byte) (int, error) {
 		p.memo[string(text[start:end])] = counts[i]
 		start = end
 	}
+	p.rememberPairs(text, ends, counts, len(ends), true)
 	return total, nil
 }
 
@@ -167,6 +172,11 @@ func (p *pricer) price(text []byte) (int, error) {
 		p.counted += len(seg)
 		p.memo[string(seg)] = n
 		total += n
+		if err == nil && p.split != nil {
+			// Counted alone: its count in front of the end of a text
+			// (see verify).
+			p.rememberLast(seg, n)
+		}
 	})
 	if err != nil {
 		return 0, err

@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -95,7 +96,7 @@ func TestPageProperties(t *testing.T) {
 
 func checkPages(t *testing.T, name string, r *wire.GraphResponse, codec, counter string, rnd *rand.Rand) {
 	t.Helper()
-	f, err := prepare(r, nil, codec, counter)
+	f, err := prepare(context.Background(), r, nil, codec, counter)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}

@@ -223,3 +223,59 @@ func (p *plan) page(from, to int, pag *wire.Pagination) *wire.GraphResponse {
 	}
 	return out
 }
+
+// weights returns a rough size of each unit, in bytes of its items'
+// names, keys and values: no encoding, only lengths. It spreads the
+// estimate of a group of units over its units (see estimateUnits).
+func (p *plan) weights() []float64 {
+	w := make([]float64, p.units)
+	r := p.r
+	for i, n := range r.Nodes {
+		w[p.nodeUnit[i]] += nodeWeight(&n)
+	}
+	for i, e := range r.Edges {
+		w[p.edgeUnit[i]] += float64(8 + len(e.From) + len(e.To) + len(e.Type) + digits(e.FromID) + digits(e.ToID))
+	}
+	for i, row := range r.Rows {
+		for _, c := range row {
+			if c.Node != nil {
+				w[p.rowUnit[i]] += nodeWeight(c.Node)
+			} else {
+				w[p.rowUnit[i]] += float64(2+len(c.Name)) + valueWeight(c.Value)
+			}
+		}
+	}
+	return w
+}
+
+func nodeWeight(n *wire.Node) float64 {
+	s := float64(4 + len(n.Type) + digits(n.ID))
+	for _, p := range n.Properties {
+		s += float64(2+len(p.Key)) + valueWeight(p.Value)
+	}
+	return s
+}
+
+func valueWeight(v wire.Value) float64 {
+	switch v.Kind() {
+	case wire.KindString:
+		return float64(2 + len(v.Str()))
+	case wire.KindInt:
+		return float64(digits(v.Int()))
+	case wire.KindList:
+		s := 2.0
+		for _, x := range v.List() {
+			s += 1 + valueWeight(x)
+		}
+		return s
+	}
+	return 5 // null, bool, float
+}
+
+func digits(i int64) int {
+	n := 1
+	for ; i >= 10 || i <= -10; i /= 10 {
+		n++
+	}
+	return n
+}

@@ -2,7 +2,9 @@ package scorecard
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -70,9 +72,9 @@ type Result struct {
 	Budgets []Budget
 }
 
-// BudgetSizes are the o200k budgets of the token-budget section:
-// fit.SurveyBudgets, 2K, 8K and 32K.
-var BudgetSizes = fit.SurveyBudgets
+// BudgetSizes are the o200k budgets of the token-budget section: 2K, 8K
+// and 32K.
+var BudgetSizes = []int{2000, 8000, 32000}
 
 // Budget is what a format's first page of one budget delivers of a case
 // (package fit cuts the pages).
@@ -267,15 +269,28 @@ func measure(f Format, r *wire.GraphResponse, canonical []byte) (Result, error) 
 }
 
 // survey pages r with the registered codec at each of BudgetSizes, in
-// o200k tokens: the first page and the number of pages.
+// o200k tokens: the first page and the number of pages. One fit.Pager
+// prices r once for all budgets.
 func survey(codec string, r *wire.GraphResponse) ([]Budget, error) {
-	rows, err := fit.Survey([]fit.Case{{Name: codec, Response: r}}, []string{codec}, BudgetSizes, fit.SurveyOptions{Counter: tokens.O200k})
+	ctx := context.Background()
+	p, err := fit.NewPager(ctx, r, fit.PagerOptions{Codec: codec, Counter: tokens.O200k})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", codec, err)
 	}
-	out := make([]Budget, len(rows))
-	for i, row := range rows {
-		out[i] = Budget{Tokens: row.Budget, Items: row.Items, FirstPage: row.FirstPage, FirstPageTokens: row.FirstPageTokens, Pages: row.Pages}
+	out := make([]Budget, len(BudgetSizes))
+	for i, b := range BudgetSizes {
+		out[i] = Budget{Tokens: b, Items: len(r.Nodes) + len(r.Edges) + len(r.Rows)}
+		res, err := p.Page(ctx, b, "")
+		var be *fit.BudgetError
+		switch {
+		case errors.As(err, &be): // not even the first unit fits: no page
+		case err != nil:
+			return nil, fmt.Errorf("%s at %d tokens: %w", codec, b, err)
+		default:
+			st := res.Stats
+			out[i].FirstPage = st.Nodes.Kept + st.Edges.Kept + st.Rows.Kept
+			out[i].FirstPageTokens, out[i].Pages = st.PageTokens, st.Pages
+		}
 	}
 	return out, nil
 }

@@ -59,7 +59,7 @@
 //
 // For each registered text codec (json, goon, toon; the peers are not
 // codecs and cannot be paged) and each budget of BudgetSizes (2K, 8K and
-// 32K o200k tokens), fit.Survey cuts the case into pages as fit.Page does:
+// 32K o200k tokens), a fit.Pager cuts the case into pages as fit.Page does:
 // a page is the longest prefix of the response's graph-whole units, in
 // the server's order, whose encoding in the codec costs at most the
 // budget by o200k. Recorded per case: the items (nodes + edges + rows)
@@ -69,7 +69,7 @@
 // share of items the first page delivers and the median page count (a
 // case that cannot be paged counts as infinitely many pages, so n/a
 // shows when it is the median); the per-case tables give every figure.
-// The survey prepares each case and codec once for all budgets — one
+// One Pager prices each case and codec once for all budgets — one
 // tokenization of the whole, crediting each token to its segment — and
 // then prices each page from those segments, so it costs about one more
 // o200k count of each codec's output plus the walk through the pages.

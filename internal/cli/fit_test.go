@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -126,4 +127,35 @@ func TestFitErrors(t *testing.T) {
 	}
 	bad := run("{", "fit", "-f", "goon", "-budget", "100")
 	checkBadInput(t, bad, "json")
+}
+
+// TestFitUpstreamCursor gives fit the upstream server's cursor that a
+// response's last page carries (neighbors_m says has_more with a
+// next_cursor of its server): the error says whose cursor it is, before
+// the response is read.
+func TestFitUpstreamCursor(t *testing.T) {
+	file := filepath.Join(filepath.Dir(adrFile(t)), "neighbors_m.json")
+	last := run("", "fit", "-f", "goon", "-budget", "32000", "-stats-json", file)
+	if last.code != 0 || !strings.Contains(last.stderr, `"truncated":false`) || strings.Contains(last.stderr, "next_cursor") {
+		t.Fatalf("the whole case in one page: %+v", last.stderr)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var own struct {
+		Pagination struct {
+			NextCursor string `json:"next_cursor"`
+		} `json:"pagination"`
+	}
+	if err := json.Unmarshal(data, &own); err != nil || own.Pagination.NextCursor == "" {
+		t.Fatalf("neighbors_m has no next_cursor of its own: %v", err)
+	}
+	if !strings.Contains(last.stdout, own.Pagination.NextCursor) {
+		t.Fatalf("the last page does not carry the server's cursor %q", own.Pagination.NextCursor)
+	}
+	res := run("", "fit", "-f", "goon", "-budget", "2000", "-cursor", own.Pagination.NextCursor, file)
+	if res.code != cli.ExitError || !strings.Contains(res.stderr, "not a cursor issued by fit") || !strings.Contains(res.stderr, "upstream server's") {
+		t.Errorf("the server's cursor: %+v, want exit %d naming the upstream server", res, cli.ExitError)
+	}
 }
