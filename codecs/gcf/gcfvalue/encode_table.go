@@ -295,7 +295,7 @@ func (e *encoder) table(p tablePlan, rows []*jsonvalue.Object, keys []string, ro
 			e.path[len(e.path)-1] = "[" + strconv.Quote(keys[i]) + "]"
 		}
 		e.enter()
-		e.checkObject(r)
+		e.checkObjectMax(r, e.lim.maxFields)
 		e.row(p, r, i, keys, rowDepth, schemas)
 		e.leave()
 		e.pop()

@@ -28,7 +28,8 @@ type Options struct {
 	Limits wire.Limits
 
 	// MaxFields, when above Limits.MaxElements, bounds the columns of one
-	// table (and so the values of one row line) instead of it: a layout
+	// table (and so the values of one row line and the members of one
+	// row) instead of it: a layout
 	// whose rows are objects of at most MaxElements members may still
 	// need more columns, the union of its rows' keys and the path
 	// columns of flattened nested objects. Zero or less than MaxElements
