@@ -65,5 +65,5 @@ func Example_stream() {
 	// json: 223 bytes
 	// msgpack: 67 bytes
 	// toon: 179 bytes
-	// json: nodes[1].ratio: unsupported float value NaN (0 bytes written)
+	// json: nodes[1].properties.ratio: unsupported float value NaN (0 bytes written)
 }

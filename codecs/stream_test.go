@@ -184,8 +184,8 @@ func TestStreamErrorWritesNothing(t *testing.T) {
 		}
 	}
 	var ee *wire.EncodeError
-	if err := streamers(t)["json"].EncodeTo(&recorder{}, r); !errors.As(err, &ee) || ee.Path != "nodes[4999].score" {
-		t.Fatalf("json: error %v, want a *wire.EncodeError at nodes[4999].score", err)
+	if err := streamers(t)["json"].EncodeTo(&recorder{}, r); !errors.As(err, &ee) || ee.Path != "nodes[4999].properties.score" {
+		t.Fatalf("json: error %v, want a *wire.EncodeError at nodes[4999].properties.score", err)
 	}
 }
 

@@ -12,50 +12,10 @@ import (
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/delta/deltatest"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
-
-// changeRate returns r after pct% of its nodes (every 100/pct-th) and of
-// its rows changed: a node's first string property gets " (edited)", or
-// its first int grows by one, or it gains "edited": true; a row's first
-// int cell grows by one.
-func changeRate(r *wire.GraphResponse, pct int) *wire.GraphResponse {
-	next := wiretest.Clone(r)
-	step := 100 / pct
-	for i := 0; i < len(next.Nodes); i += step {
-		n := &next.Nodes[i]
-		n.Properties = slices.Clone(n.Properties)
-		done := false
-		for j, p := range n.Properties {
-			switch p.Value.Kind() {
-			case wire.KindString:
-				n.Properties[j].Value = wire.String(p.Value.Str() + " (edited)")
-				done = true
-			case wire.KindInt:
-				n.Properties[j].Value = wire.Int(p.Value.Int() + 1)
-				done = true
-			}
-			if done {
-				break
-			}
-		}
-		if !done {
-			n.Properties = append(n.Properties, wire.Prop("edited", wire.Bool(true)))
-		}
-	}
-	for i := 0; i < len(next.Rows); i += step {
-		row := slices.Clone(next.Rows[i])
-		for j, c := range row {
-			if c.Node == nil && c.Value.Kind() == wire.KindInt {
-				row[j].Value = wire.Int(c.Value.Int() + 1)
-				break
-			}
-		}
-		next.Rows[i] = row
-	}
-	return next
-}
 
 // TestCorpusRequeries diffs every corpus case against its re-query after
 // 1%, 5% and 20% of its nodes and rows changed, patches it back in Go and,
@@ -80,7 +40,7 @@ func TestCorpusRequeries(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, pct := range rates {
-			next := changeRate(base, pct)
+			next := deltatest.ChangeRate(base, pct)
 			d, err := delta.Diff(base, next)
 			if err != nil {
 				t.Fatal(err)

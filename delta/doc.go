@@ -154,8 +154,8 @@
 //
 // The first key, "graphwire_delta", tells a delta from a response, whose
 // canonical JSON opens with "format_version": SniffJSON says which it is.
-// (The json codec's Sniff rates any JSON object, a delta included, at
-// 0.6, so a reader that may receive either asks SniffJSON first.)
+// The json codec's Sniff rates a delta 0, so -f auto never takes one for a
+// response.
 //
 // To apply it elsewhere: check the base's fingerprint; number the base's
 // nodes and edges by identity and occurrence; resolve every removed and
@@ -170,8 +170,10 @@
 // (AppendDelta, DecodeDelta) beside wire.Codec; EncodeWith and DecodeWith
 // find it by type assertion on the registered codec, so wire.Codec does
 // not change, and a codec without a delta syntax is ErrNoSyntax (send the
-// full response). AppendJSON and DecodeJSON are the JSON form for the json
-// codec to offer.
+// full response). The json codec offers the JSON form (AppendJSON and
+// DecodeJSON), goon a syntax of its own (see its documentation). Package
+// deltatest holds the generators and RunCodec, the checks every codec's
+// delta syntax passes.
 //
 // # Sessions
 //

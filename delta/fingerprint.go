@@ -158,7 +158,7 @@ func (w *canon) value(v wire.Value) {
 		w.u64(math.Float64bits(v.Float()))
 	case wire.KindString:
 		w.byte1(tagString)
-		w.str(v.Str())
+		w.str(v.Text())
 	case wire.KindList:
 		w.byte1(tagList)
 		w.count(len(v.List()))

@@ -223,7 +223,7 @@ func ownNode(n *wire.Node) wire.Node {
 func ownValue(v wire.Value) wire.Value {
 	switch v.Kind() {
 	case wire.KindString:
-		return wire.String(strings.Clone(v.Str()))
+		return wire.String(strings.Clone(v.Text()))
 	case wire.KindList:
 		xs := make([]wire.Value, len(v.List()))
 		for i, x := range v.List() {
@@ -256,7 +256,7 @@ const (
 func valueHeap(v wire.Value) int64 {
 	switch v.Kind() {
 	case wire.KindString:
-		return int64(len(v.Str()))
+		return int64(len(v.Text()))
 	case wire.KindList:
 		size := int64(0)
 		for _, x := range v.List() {

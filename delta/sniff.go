@@ -14,9 +14,8 @@ const jsonSignature = `"graphwire_delta"`
 // bytes (wire.SniffLen are enough), with a confidence on wire.Sniff's
 // scale: 0.99 for an object whose first key is "graphwire_delta" (after an
 // optional byte order mark and whitespace), 0 otherwise. A response's
-// canonical JSON opens with "format_version", so the two never meet; a
-// reader that may receive either asks SniffJSON first, since the json
-// codec's own Sniff rates any JSON object at 0.6.
+// canonical JSON opens with "format_version", so the two never meet; the
+// json codec's Sniff rates a delta 0, and its SniffDelta is SniffJSON.
 func SniffJSON(prefix []byte) float64 {
 	text, ok := wire.SniffText(prefix)
 	if !ok || len(text) == 0 || text[0] != '{' {

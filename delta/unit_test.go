@@ -277,3 +277,37 @@ func TestWorthAndChoose(t *testing.T) {
 		t.Errorf("a cost function's error: got %v", err)
 	}
 }
+
+func TestDiffers(t *testing.T) {
+	rs := wiretest.FixedResponses()
+	d, err := delta.Diff(rs[0], rs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := delta.AppendJSON(nil, d)
+	same, err := delta.DecodeJSON(b, wire.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := delta.Differs(d, same); got != "" {
+		t.Errorf("a delta read back from its JSON differs at %q", got)
+	}
+	other := *same
+	other.FormatVersion += "x"
+	if got := delta.Differs(d, &other); got != "format_version" {
+		t.Errorf("another format_version: Differs = %q", got)
+	}
+	if len(d.Nodes.Changed)+len(d.Nodes.Added) > 0 {
+		other = *same
+		other.Nodes.Added = append([]delta.Placed[wire.Node](nil), same.Nodes.Added...)
+		other.Nodes.Changed = append([]delta.Changed(nil), same.Nodes.Changed...)
+		if len(other.Nodes.Added) > 0 {
+			other.Nodes.Added[0].Item.ID++
+		} else {
+			other.Nodes.Changed[0].Node.ID++
+		}
+		if got := delta.Differs(d, &other); got == "" {
+			t.Error("a node's id changed: Differs sees nothing")
+		}
+	}
+}

@@ -248,7 +248,7 @@ func (h *hasher) value(v wire.Value) {
 	case wire.KindFloat:
 		h.int(int64(math.Float64bits(v.Float())))
 	case wire.KindString:
-		h.str(v.Str())
+		h.str(v.Text())
 	case wire.KindList:
 		h.int(int64(len(v.List())))
 		for _, x := range v.List() {

@@ -259,7 +259,7 @@ func nodeWeight(n *wire.Node) float64 {
 func valueWeight(v wire.Value) float64 {
 	switch v.Kind() {
 	case wire.KindString:
-		return float64(2 + len(v.Str()))
+		return float64(2 + len(v.Text()))
 	case wire.KindInt:
 		return float64(digits(v.Int()))
 	case wire.KindList:

@@ -83,6 +83,21 @@
 // Limits. Value.UnmarshalJSON takes any JSON scalar or array and refuses
 // objects. EncodeJSONTo streams the same bytes to an io.Writer.
 //
+// MarshalJSON has a value receiver on GraphResponse as on Value, so a
+// response held by value (a struct field, a slice element, a map value)
+// is written in canonical JSON as one held by pointer is, never with Go
+// field names; UnmarshalJSON has a pointer receiver, as it must.
+// Value.String is the value's canonical JSON too (fmt prints 1.0 for a
+// float, "x" for a string; NaN, +Inf and -Inf where JSON has none), and
+// Value.Text is the accessor for a string value's text.
+//
+// # Where an error points
+//
+// An *EncodeError's Path names the place refused in one syntax for every
+// codec, the Path type's: nodes[3].properties.score,
+// rows[0].g.properties.name, nodes[3].properties.tags[1],
+// group_columns[1].kind. The examples of Path and EncodeError print them.
+//
 // One encoding/json behaviour applies on top: json.Marshal (and a
 // json.Encoder left with SetEscapeHTML(true)) rewrites '<', '>', '&',
 // U+2028 and U+2029 inside strings as \u escapes. That is the same JSON

@@ -67,11 +67,13 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // outside the model's rules (an unknown query type), or one past the
 // codec's Limits. Nothing is written when encoding fails.
 //
-// Error() is one line: "json: nodes[3].properties.score: NaN cannot be
-// encoded".
+// Path names the place refused in the syntax of the Path type, the same
+// for every codec; Error() is one line, the codec, the path and what is
+// wrong: "json: nodes[3].properties.scores[1]: unsupported float value
+// NaN" (see the EncodeError example, which produces it).
 type EncodeError struct {
 	Codec string // codec name, e.g. "json"
-	Path  string // where in the response, e.g. "nodes[3].properties.score"; "" for the whole
+	Path  string // where in the response, a Path's String (nodes[3].properties.score); "" for the whole
 	Msg   string // what is wrong
 	Limit string // the Limits field exceeded ("MaxDepth"), or ""
 	Err   error  // an underlying error, if any (errors.Unwrap returns it)

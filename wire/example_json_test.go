@@ -32,7 +32,7 @@ func ExampleGraphResponse_MarshalJSON() {
 	fmt.Println(back.Result.Nodes[0].ID, back.Result.Nodes[0].Properties[0].Value)
 	// Output:
 	// {"result":{"format_version":"1.2.0","query_type":"search","nodes":[{"type":"User","id":"9007199254740993","score":1.0}],"edges":[]}}
-	// 9007199254740993 1f
+	// 9007199254740993 1.0
 }
 
 // A Value reads any JSON scalar or array: an integer is an int, a number
@@ -46,7 +46,7 @@ func ExampleValue_UnmarshalJSON() {
 	err := json.Unmarshal([]byte(`{"a": 1}`), &v)
 	fmt.Println(err)
 	// Output:
-	// [1, 1f, "x", null, [true]]
+	// [1,1.0,"x",null,[true]]
 	// json: offset 0: "value": expected a value (null, boolean, number, string or array), found object
 }
 
@@ -59,6 +59,6 @@ func ExampleValueOf() {
 	_, err = wire.ValueOf([]any{1, map[string]int{"a": 1}})
 	fmt.Println(err)
 	// Output:
-	// [3, 7, 0.5f, "go", 12, ["a"], null] <nil>
+	// [3,7,0.5,"go",12,["a"],null] <nil>
 	// wire: ValueOf: [1]: unsupported type map[string]int
 }

@@ -56,7 +56,7 @@ func ExampleDecodeWith() {
 	// Output:
 	// User 9007199254740993
 	// username: "ana" (string)
-	// score: 1f (float)
+	// score: 1.0 (float)
 	// stars: 3 (int)
 	// json 39
 	// json: offset 39: query_type: expected one of traversal, search, neighbors, path_finding, aggregation, found "graph"

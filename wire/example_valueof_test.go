@@ -108,7 +108,7 @@ func ExampleValueOf_textMarshaler() {
 	b, err := v.MarshalJSON()
 	fmt.Println(string(b), err)
 	// Output:
-	// ["guest", "admin"] <nil>
+	// ["guest","admin"] <nil>
 	// ["guest","admin"] <nil>
 }
 

@@ -106,7 +106,7 @@ func TestDecodeStrings(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, _ := r.Nodes[0].Get("s")
-			if got.Kind() != wire.KindString || got.Str() != tc.want {
+			if got.Kind() != wire.KindString || got.Text() != tc.want {
 				t.Errorf("%s decodes to %v, want %q", tc.lit, got, tc.want)
 			}
 		})

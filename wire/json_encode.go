@@ -12,7 +12,14 @@ import (
 
 // MarshalJSON returns the canonical JSON of r (see AppendJSON), so that
 // encoding/json and any JSON pipeline write a response as graphwire does.
-func (r *GraphResponse) MarshalJSON() ([]byte, error) { return AppendJSON(nil, r) }
+//
+// Its receiver is a value, so encoding/json calls it for a GraphResponse
+// held by value (a struct field, a slice element, a map value) as well as
+// through a pointer; a nil *GraphResponse is written as null by
+// encoding/json, as for any nil pointer. UnmarshalJSON has a pointer
+// receiver, as it must: decode into a field or element that is
+// addressable (json.Unmarshal's target is always a pointer).
+func (r GraphResponse) MarshalJSON() ([]byte, error) { return AppendJSON(nil, &r) }
 
 // AppendJSON appends the canonical JSON of r to dst. On error it returns
 // dst unchanged.
@@ -94,7 +101,7 @@ func propsHint(ps []Property) int {
 func valueHint(v Value) int {
 	switch v.Kind() {
 	case KindString:
-		return 2 + len(v.Str())
+		return 2 + len(v.Text())
 	case KindList:
 		n := 2
 		for _, x := range v.List() {
@@ -111,11 +118,14 @@ func valueHint(v Value) int {
 type encoder struct {
 	b   []byte
 	out io.Writer // when set, spill writes b to it at element boundaries
+	// nonFinite makes value write a NaN or infinite float as NaN, +Inf or
+	// -Inf rather than fail: Value.String's form, not JSON.
+	nonFinite bool
 }
 
 func (e *encoder) response(r *GraphResponse) error {
 	if !r.QueryType.Valid() {
-		return &EncodeError{Codec: "json", Path: "query_type", Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
+		return &EncodeError{Codec: "json", Path: Path{}.Field("query_type").String(), Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
 	}
 	e.b = append(e.b, `{"format_version":`...)
 	e.str(r.FormatVersion)
@@ -134,13 +144,13 @@ func (e *encoder) response(r *GraphResponse) error {
 		for j := range n.Properties {
 			p := &n.Properties[j]
 			if p.Key == "type" || p.Key == "id" {
-				return &EncodeError{Codec: "json", Path: "nodes[" + strconv.Itoa(i) + "]", Msg: "property named " + strconv.Quote(p.Key)}
+				return &EncodeError{Codec: "json", Path: NodePath(i).Property(j, p.Key).String(), Msg: "property named " + strconv.Quote(p.Key) + " (reserved for the node itself)"}
 			}
 			e.b = append(e.b, ',')
 			e.str(p.Key)
 			e.b = append(e.b, ':')
 			if !e.value(p.Value) {
-				return &EncodeError{Codec: "json", Path: "nodes[" + strconv.Itoa(i) + "]." + p.Key, Msg: "unsupported float value " + nonFinite(p.Value)}
+				return nonFiniteError(p.Value, NodePath(i).Property(j, p.Key))
 			}
 		}
 		e.b = append(e.b, '}')
@@ -198,7 +208,7 @@ func (e *encoder) response(r *GraphResponse) error {
 			}
 			g := &r.GroupColumns[i]
 			if !g.Kind.Valid() {
-				return &EncodeError{Codec: "json", Path: "group_columns[" + strconv.Itoa(i) + "].kind", Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
+				return &EncodeError{Codec: "json", Path: GroupColumnPath(i).Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
 			}
 			e.b = append(e.b, `{"name":`...)
 			e.str(g.Name)
@@ -227,13 +237,13 @@ func (e *encoder) response(r *GraphResponse) error {
 				e.str(c.Name)
 				e.b = append(e.b, ':')
 				if c.Node != nil {
-					if err := e.nodeRef(c.Node, i, c.Name); err != nil {
+					if err := e.nodeRef(c.Node, RowPath(i).Key(j, c.Name)); err != nil {
 						return err
 					}
 					continue
 				}
 				if !e.value(c.Value) {
-					return &EncodeError{Codec: "json", Path: "rows[" + strconv.Itoa(i) + "]." + c.Name, Msg: "unsupported float value " + nonFinite(c.Value)}
+					return nonFiniteError(c.Value, RowPath(i).Key(j, c.Name))
 				}
 			}
 			e.b = append(e.b, '}')
@@ -245,7 +255,7 @@ func (e *encoder) response(r *GraphResponse) error {
 	}
 	if p := r.Pagination; p != nil {
 		if err := p.Check(); err != nil {
-			return &EncodeError{Codec: "json", Path: "pagination", Msg: err.Error()}
+			return &EncodeError{Codec: "json", Path: Path{}.Field("pagination").String(), Msg: err.Error()}
 		}
 		e.b = append(e.b, `,"pagination":{"has_more":`...)
 		e.b = strconv.AppendBool(e.b, p.HasMore)
@@ -261,7 +271,8 @@ func (e *encoder) response(r *GraphResponse) error {
 	return nil
 }
 
-func (e *encoder) nodeRef(n *Node, row int, cell string) error {
+// nodeRef appends the node a row cell holds; at is the cell's path.
+func (e *encoder) nodeRef(n *Node, at Path) error {
 	e.b = append(e.b, `{"type":`...)
 	e.str(n.Type)
 	e.b = append(e.b, `,"id":`...)
@@ -270,7 +281,7 @@ func (e *encoder) nodeRef(n *Node, row int, cell string) error {
 	for j := range n.Properties {
 		p := &n.Properties[j]
 		if p.Key == "type" || p.Key == "id" {
-			return &EncodeError{Codec: "json", Path: "rows[" + strconv.Itoa(row) + "]." + cell, Msg: "property named " + strconv.Quote(p.Key)}
+			return &EncodeError{Codec: "json", Path: at.Property(j, p.Key).String(), Msg: "property named " + strconv.Quote(p.Key) + " (reserved for the node itself)"}
 		}
 		if j > 0 {
 			e.b = append(e.b, ',')
@@ -278,27 +289,33 @@ func (e *encoder) nodeRef(n *Node, row int, cell string) error {
 		e.str(p.Key)
 		e.b = append(e.b, ':')
 		if !e.value(p.Value) {
-			return &EncodeError{Codec: "json", Path: "rows[" + strconv.Itoa(row) + "]." + cell + ".properties." + p.Key, Msg: "unsupported float value " + nonFinite(p.Value)}
+			return nonFiniteError(p.Value, at.Property(j, p.Key))
 		}
 	}
 	e.b = append(e.b, "}}"...)
 	return nil
 }
 
-func nonFinite(v Value) string {
-	var bad func(v Value) float64
-	bad = func(v Value) float64 {
-		if v.Kind() == KindFloat {
-			return v.Float()
-		}
-		for _, x := range v.List() {
-			if f := bad(x); math.IsNaN(f) || math.IsInf(f, 0) {
-				return f
-			}
-		}
-		return 0
+// nonFiniteError is the *EncodeError for the first NaN or infinite float
+// in v, the value at p: its path goes down to the float inside lists.
+func nonFiniteError(v Value, p Path) *EncodeError {
+	at, f, _ := firstNonFinite(v, p)
+	return &EncodeError{Codec: "json", Path: at.String(), Msg: "unsupported float value " + strconv.FormatFloat(f, 'g', -1, 64)}
+}
+
+// firstNonFinite finds the first NaN or infinite float in v, the value at
+// p, lists included: its path, its value and whether there is one.
+func firstNonFinite(v Value, p Path) (Path, float64, bool) {
+	if v.Kind() == KindFloat {
+		f := v.Float()
+		return p, f, math.IsNaN(f) || math.IsInf(f, 0)
 	}
-	return strconv.FormatFloat(bad(v), 'g', -1, 64)
+	for i, x := range v.List() {
+		if at, f, ok := firstNonFinite(x, p.Index(i)); ok {
+			return at, f, true
+		}
+	}
+	return p, 0, false
 }
 
 func (e *encoder) id(i int64) {
@@ -333,11 +350,15 @@ func (e *encoder) value(v Value) bool {
 	case KindFloat:
 		f := v.Float()
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return false
+			if !e.nonFinite {
+				return false
+			}
+			e.b = append(e.b, nonFiniteText(f)...)
+			break
 		}
 		e.b = textwire.AppendFloat(e.b, f)
 	case KindString:
-		e.str(v.Str())
+		e.str(v.Text())
 	case KindList:
 		e.b = append(e.b, '[')
 		for i, x := range v.List() {
@@ -352,6 +373,10 @@ func (e *encoder) value(v Value) bool {
 	}
 	return true
 }
+
+// nonFiniteText is how Value.String writes a NaN or infinite float, as
+// strconv.FormatFloat does.
+func nonFiniteText(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 // AppendJSONFloat appends f as canonical JSON writes a float: the shortest
 // decimal that reads back as f, in exponent form outside 1e-6 ≤ |f| < 1e21

@@ -390,27 +390,33 @@ func TestEncodeAbsentAndEmpty(t *testing.T) {
 
 func TestEncodeErrors(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
+	// path is the *EncodeError's Path, in the syntax wire.Path documents.
 	tests := []struct {
 		name   string
 		r      *wire.GraphResponse
+		path   string
 		substr string
 	}{
-		{"nil response", nil, "json: nil response"},
-		{"NaN property", withProp("score", wire.Float(nan)), "nodes[0].score"},
-		{"+Inf property", withProp("score", wire.Float(inf)), "+Inf"},
-		{"-Inf in a list", withProp("l", wire.ListOf(wire.Int(1), wire.Float(math.Inf(-1)))), "-Inf"},
-		{"NaN in a row", &wire.GraphResponse{QueryType: wire.Aggregation, Rows: []wire.Row{{{Name: "avg", Value: wire.Float(nan)}}}}, "rows[0].avg"},
+		{"nil response", nil, "", "json: nil response"},
+		{"NaN property", withProp("score", wire.Float(nan)), "nodes[0].properties.score", "unsupported float value NaN"},
+		{"+Inf property", withProp("score", wire.Float(inf)), "nodes[0].properties.score", "+Inf"},
+		{"-Inf in a list", withProp("l", wire.ListOf(wire.Int(1), wire.Float(math.Inf(-1)))), "nodes[0].properties.l[1]", "-Inf"},
+		{"NaN in a nested list", withProp("l", wire.ListOf(wire.ListOf(), wire.ListOf(wire.Float(0), wire.Float(nan)))), "nodes[0].properties.l[1][1]", "NaN"},
+		{"NaN under a key that is no plain name", withProp("a b", wire.Float(nan)), `nodes[0].properties["a b"]`, "NaN"},
+		{"NaN under a key too long to show", withProp(strings.Repeat("k", wire.MaxPathKeyBytes+1), wire.Float(nan)), "nodes[0].properties[0]", "NaN"},
+		{"NaN in a row", &wire.GraphResponse{QueryType: wire.Aggregation, Rows: []wire.Row{{{Name: "avg", Value: wire.Float(nan)}}}}, "rows[0].avg", "NaN"},
+		{"NaN under a cell name that is not UTF-8", &wire.GraphResponse{QueryType: wire.Aggregation, Rows: []wire.Row{{{Name: "n", Value: wire.Int(1)}, {Name: "\xff", Value: wire.Float(nan)}}}}, "rows[0][1]", "NaN"},
 		{"Inf in a node reference", &wire.GraphResponse{QueryType: wire.Aggregation, Rows: []wire.Row{{
 			{Name: "u", Node: &wire.Node{Type: "User", Properties: []wire.Property{wire.Prop("x", wire.Float(inf))}}},
-		}}}, "rows[0].u.properties.x"},
-		{"bad query type", &wire.GraphResponse{QueryType: "graph"}, "query_type"},
-		{"empty query type", &wire.GraphResponse{}, "query_type"},
-		{"bad group kind", &wire.GraphResponse{QueryType: wire.Aggregation, GroupColumns: []wire.GroupColumn{{Kind: "edge"}}}, "group_columns[0].kind"},
-		{"property named type", withProp("type", wire.String("x")), `"type"`},
-		{"property named id", withProp("id", wire.Int(1)), `"id"`},
+		}}}, "rows[0].u.properties.x", "+Inf"},
+		{"bad query type", &wire.GraphResponse{QueryType: "graph"}, "query_type", `"graph"`},
+		{"empty query type", &wire.GraphResponse{}, "query_type", `""`},
+		{"bad group kind", &wire.GraphResponse{QueryType: wire.Aggregation, GroupColumns: []wire.GroupColumn{{Kind: "edge"}}}, "group_columns[0].kind", `"edge"`},
+		{"property named type", withProp("type", wire.String("x")), "nodes[0].properties.type", `"type"`},
+		{"property named id", withProp("id", wire.Int(1)), "nodes[0].properties.id", `"id"`},
 		{"node reference property named id", &wire.GraphResponse{QueryType: wire.Aggregation, Rows: []wire.Row{{
 			{Name: "u", Node: &wire.Node{Type: "User", Properties: []wire.Property{wire.Prop("id", wire.Int(1))}}},
-		}}}, `"id"`},
+		}}}, "rows[0].u.properties.id", `"id"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -422,6 +428,8 @@ func TestEncodeErrors(t *testing.T) {
 			var ee *wire.EncodeError
 			if !errors.As(err, &ee) {
 				t.Errorf("error %T is not a *wire.EncodeError", err)
+			} else if ee.Path != tc.path {
+				t.Errorf("error %q: Path %q, want %q", err, ee.Path, tc.path)
 			}
 			if !strings.HasPrefix(err.Error(), "json: ") || !strings.Contains(err.Error(), tc.substr) {
 				t.Errorf("error %q, want it to start with \"json: \" and contain %q", err, tc.substr)

@@ -27,29 +27,14 @@ func (r *GraphResponse) UnmarshalJSON(data []byte) error {
 // the same bits and always with a fraction or exponent (1.0, not 1), a
 // string with only '"', '\\' and control characters escaped, a list as a
 // JSON array. A NaN or infinite float, which JSON cannot carry, is an
-// *EncodeError.
+// *EncodeError whose Path is the float's place inside v ("[2][0]" for a
+// list, "" for v itself).
 func (v Value) MarshalJSON() ([]byte, error) {
 	e := encoder{}
 	if !e.value(v) {
-		return nil, &EncodeError{Codec: "json", Msg: "unsupported float value " + nonFiniteIn(v)}
+		return nil, nonFiniteError(v, Path{})
 	}
 	return e.b, nil
-}
-
-// nonFiniteIn names the first NaN or infinite float in v, lists included.
-func nonFiniteIn(v Value) string {
-	if v.Kind() == KindList {
-		for _, x := range v.List() {
-			if s := nonFiniteIn(x); s != "" {
-				return s
-			}
-		}
-		return ""
-	}
-	if v.Kind() == KindFloat {
-		return nonFinite(v)
-	}
-	return ""
 }
 
 // UnmarshalJSON sets v from one JSON value: null, true or false, a number

@@ -198,7 +198,7 @@ func sameAsJSON(v wire.Value, j any) string {
 			return ""
 		}
 	case wire.KindString:
-		if s, ok := j.(string); ok && s == v.Str() {
+		if s, ok := j.(string); ok && s == v.Text() {
 			return ""
 		}
 	case wire.KindInt:

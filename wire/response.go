@@ -113,11 +113,38 @@ type OptString struct {
 // SomeString returns a present OptString holding s.
 func SomeString(s string) OptString { return OptString{String: s, Valid: true} }
 
-// Column describes one aggregation metric.
+// Column describes one aggregation metric: a value the query computes over
+// the matches of each group, held in every row by the cell named Name.
+//
+// In the query "for each project p and each state of its merge requests
+// mr, count the merge requests and sum their notes" (the GroupColumn
+// example shows the whole response), the metric
+// sum(mr.user_notes_count) AS notes is
+//
+//	Column{Name: "notes", Function: "sum", Target: SomeString("mr"), Property: SomeString("user_notes_count")}
+//
+// count(mr) AS mr_count has no Property, and count(*) AS total neither a
+// Target nor a Property.
 type Column struct {
-	Name     string
-	Function string // count, sum, avg, min, max, collect
-	Target   OptString
+	// Name is the metric's name, which is also the name of the cell that
+	// holds its value in every row ("notes"), so no other column or group
+	// column has it (goon refuses a repeat).
+	Name string
+
+	// Function is the aggregation that computes the value, as the server
+	// names it: count, sum, avg, min, max or collect, whose value is the
+	// list of the values collected. The model carries any name; goon
+	// refuses one that is not a GOON name.
+	Function string
+
+	// Target is the query variable whose matches are aggregated: "mr" for
+	// the merge requests the query binds to mr. Absent when the function
+	// counts the rows themselves (count(*)).
+	Target OptString
+
+	// Property is the property of Target's nodes the function reads:
+	// "user_notes_count" for sum(mr.user_notes_count). Absent when the
+	// function counts Target's nodes (count(mr)).
 	Property OptString
 }
 
@@ -133,16 +160,43 @@ const (
 // Valid reports whether k is node or property.
 func (k GroupKind) Valid() bool { return k == GroupByNode || k == GroupByProperty }
 
-// GroupColumn describes one aggregation group key.
+// GroupColumn describes one aggregation group key: the query groups its
+// matches by the key's value, one row per group, and every row holds its
+// group's key in the cell named Name. Kind says what the key is:
+//
+//   - GroupByNode: a node, and the cell holds a reference to it
+//     (Cell.Node). Grouping by the project p:
+//     GroupColumn{Name: "p", Kind: GroupByNode, Node: "p", Entity: SomeString("Project")}
+//   - GroupByProperty: a property value of a node, and the cell holds the
+//     value (Cell.Value). Grouping by the state of the merge request mr:
+//     GroupColumn{Name: "mr_state", Kind: GroupByProperty, Node: "mr", Property: SomeString("state")}
+//
+// The GroupColumn example shows a response with both.
 type GroupColumn struct {
-	Name     string
-	Kind     GroupKind
-	Node     string
+	// Name is the key's name, which is also the name of the cell that
+	// holds it in every row ("p", "mr_state").
+	Name string
+
+	// Kind is GroupByNode or GroupByProperty.
+	Kind GroupKind
+
+	// Node is the query variable the key comes from: the grouped node
+	// itself for kind node ("p"), the node whose property is the key for
+	// kind property ("mr").
+	Node string
+
+	// Property is, for kind property, the property of Node that is the
+	// key ("state"). The server leaves it absent for kind node.
 	Property OptString
-	Entity   OptString
+
+	// Entity is, for kind node, the type of the grouped nodes, the Type of
+	// the node in each of this column's cells ("Project"). The server
+	// leaves it absent for kind property.
+	Entity OptString
 }
 
-// Row is one aggregation row: its cells in stored order.
+// Row is one aggregation row, one group: its cells in stored order, the
+// servers' being the group columns' cells then the metric columns'.
 type Row []Cell
 
 // Cell is one named cell of a row. It holds a node reference when Node is

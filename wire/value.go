@@ -3,7 +3,6 @@ package wire
 import (
 	"math"
 	"strconv"
-	"strings"
 	"unsafe"
 )
 
@@ -33,9 +32,11 @@ func (k Kind) String() string {
 // or a list of values (the result of the collect aggregation).
 //
 // The zero Value is null. Values are immutable once built; build them with
-// Null, Bool, Int, Float, String and ListOf. Int and Float are distinct kinds,
-// so int 1 and float 1.0 are different values, and so are the string "true"
-// and the bool true.
+// Null, Bool, Int, Float, String and ListOf, and read them with Kind and
+// the accessor of that kind: Bool, Int, Float, Text and List. String
+// prints a value in canonical JSON (fmt's %v). Int and Float are distinct
+// kinds, so int 1 and float 1.0 are different values, and so are the
+// string "true" and the bool true.
 type Value struct {
 	_    [0]func() // not comparable with ==: p is an address, not contents
 	p    unsafe.Pointer
@@ -129,8 +130,10 @@ func (v Value) Float() float64 {
 	return math.Float64frombits(v.num)
 }
 
-// Str returns the string held by v, or "" when v is not a string.
-func (v Value) Str() string { return v.strv() }
+// Text returns the text held by a string value, or "" when v is not a
+// string. (String, by contrast, is v in canonical JSON, quoted for a
+// string value.)
+func (v Value) Text() string { return v.strv() }
 
 // List returns the elements of a list value, or nil when v is not a list.
 // The returned slice must not be modified.
@@ -186,37 +189,16 @@ func intEqualsFloat(i int64, f float64) bool {
 	return int64(f) == i
 }
 
-// String returns a debugging form of v: null, true, 42, 1.5f, "text", [..].
-// It is not any codec's encoding.
+// String returns v in canonical JSON, the text MarshalJSON writes: null,
+// true, 42, 1.5, a float that is a whole number with a fraction (1.0, so
+// Int(1) prints 1 and Float(1) prints 1.0), a string quoted with only '"',
+// '\\' and control characters escaped, a list as [1,"a",[true]]. A NaN or
+// infinite float, which JSON cannot carry and MarshalJSON refuses, is
+// written NaN, +Inf or -Inf; invalid UTF-8 in a string is written as
+// U+FFFD, as canonical JSON writes it. fmt's %v prints values this way;
+// Text is the accessor for a string value's text.
 func (v Value) String() string {
-	var b strings.Builder
-	v.appendDebug(&b)
-	return b.String()
-}
-
-func (v Value) appendDebug(b *strings.Builder) {
-	switch v.kind {
-	case KindNull:
-		b.WriteString("null")
-	case KindBool:
-		b.WriteString(strconv.FormatBool(v.Bool()))
-	case KindInt:
-		b.WriteString(strconv.FormatInt(v.Int(), 10))
-	case KindFloat:
-		b.WriteString(strconv.FormatFloat(v.Float(), 'g', -1, 64))
-		b.WriteString("f")
-	case KindString:
-		b.WriteString(strconv.Quote(v.strv()))
-	case KindList:
-		b.WriteByte('[')
-		for i, e := range v.listv() {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			e.appendDebug(b)
-		}
-		b.WriteByte(']')
-	default:
-		b.WriteString(v.kind.String())
-	}
+	e := encoder{nonFinite: true}
+	e.value(v)
+	return string(e.b)
 }

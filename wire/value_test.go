@@ -1,6 +1,7 @@
 package wire_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -16,7 +17,7 @@ func TestValueAccessors(t *testing.T) {
 		Bool  bool
 		Int   int64
 		Float float64
-		Str   string
+		Text  string
 		Len   int
 		List  bool // List() != nil
 	}
@@ -35,9 +36,9 @@ func TestValueAccessors(t *testing.T) {
 		{"int 1 is not bool true", wire.Int(1), got{Kind: wire.KindInt, Int: 1}},
 		{"float", wire.Float(1.5), got{Kind: wire.KindFloat, Float: 1.5}},
 		{"float 1.0", wire.Float(1), got{Kind: wire.KindFloat, Float: 1}},
-		{"string", wire.String("héllo"), got{Kind: wire.KindString, Str: "héllo"}},
+		{"string", wire.String("héllo"), got{Kind: wire.KindString, Text: "héllo"}},
 		{"empty string is not null", wire.String(""), got{Kind: wire.KindString}},
-		{"string true is not bool", wire.String("true"), got{Kind: wire.KindString, Str: "true"}},
+		{"string true is not bool", wire.String("true"), got{Kind: wire.KindString, Text: "true"}},
 		{"empty list", wire.ListOf(), got{Kind: wire.KindList, List: true}},
 		{"nil list", wire.ListOf(nil...), got{Kind: wire.KindList, List: true}},
 		{"list", wire.ListOf(wire.Int(1), wire.String("a")), got{Kind: wire.KindList, Len: 2, List: true}},
@@ -46,7 +47,7 @@ func TestValueAccessors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			g := got{
 				Kind: tc.v.Kind(), Null: tc.v.IsNull(), Bool: tc.v.Bool(), Int: tc.v.Int(),
-				Float: tc.v.Float(), Str: tc.v.Str(), Len: len(tc.v.List()), List: tc.v.List() != nil,
+				Float: tc.v.Float(), Text: tc.v.Text(), Len: len(tc.v.List()), List: tc.v.List() != nil,
 			}
 			if diff := cmp.Diff(tc.want, g); diff != "" {
 				t.Errorf("accessors (-want +got):\n%s", diff)
@@ -118,6 +119,9 @@ func TestValueEqual(t *testing.T) {
 	}
 }
 
+// String is canonical JSON, so a printed value tells its kind (1 is an
+// int, 1.0 a float, "1" a string), and it is MarshalJSON's text wherever
+// MarshalJSON succeeds; a NaN or infinity is written as strconv writes it.
 func TestValueString(t *testing.T) {
 	tests := []struct {
 		v    wire.Value
@@ -126,15 +130,30 @@ func TestValueString(t *testing.T) {
 		{wire.Null(), "null"},
 		{wire.Bool(true), "true"},
 		{wire.Int(-7), "-7"},
-		{wire.Float(1), "1f"},
-		{wire.Float(1e21), "1e+21f"},
-		{wire.String("a\"b"), `"a\"b"`},
+		{wire.Int(1), "1"},
+		{wire.Float(1), "1.0"},
+		{wire.String("1"), `"1"`},
+		{wire.Float(0), "0.0"},
+		{wire.Float(math.Copysign(0, -1)), "-0.0"},
+		{wire.Float(1e21), "1e+21"},
+		{wire.Float(0.5), "0.5"},
+		{wire.String("a\"b\n"), `"a\"b\n"`},
 		{wire.ListOf(), "[]"},
-		{wire.ListOf(wire.Int(1), wire.ListOf(wire.Null()), wire.String("x")), `[1, [null], "x"]`},
+		{wire.ListOf(wire.Int(1), wire.ListOf(wire.Null()), wire.String("x")), `[1,[null],"x"]`},
+		{wire.Float(math.NaN()), "NaN"},
+		{wire.Float(math.Inf(1)), "+Inf"},
+		{wire.ListOf(wire.Float(1), wire.Float(math.Inf(-1))), "[1.0,-Inf]"},
 	}
 	for _, tc := range tests {
-		if got := tc.v.String(); got != tc.want {
+		got := tc.v.String()
+		if got != tc.want {
 			t.Errorf("String() = %q, want %q", got, tc.want)
+		}
+		if fmt.Sprint(tc.v) != got {
+			t.Errorf("fmt.Sprint = %q, want String's %q", fmt.Sprint(tc.v), got)
+		}
+		if b, err := tc.v.MarshalJSON(); err == nil && string(b) != got {
+			t.Errorf("MarshalJSON = %s, String() = %s: they differ", b, got)
 		}
 	}
 	kinds := map[wire.Kind]string{

@@ -90,6 +90,9 @@ func (s *Server) RespondEncoded(w http.ResponseWriter, r *http.Request, encs ...
 	if etag == "" {
 		etag = etagOf(ctype, body)
 	}
+	if s.answerDelta(w, r, i, body, etag) {
+		return
+	}
 	if s.writeHead(w, r, ctype, etag, int64(len(body))) {
 		w.Write(body) //nolint:errcheck // the client went away
 	}

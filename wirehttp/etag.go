@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"hash"
+	"iter"
+	"slices"
 	"strings"
 )
 
@@ -71,44 +73,64 @@ const MaxETags = 64
 // not match), so that the work is bounded whatever the header's size.
 func matchIfNoneMatch(values []string, etag string, compressed bool) (string, bool) {
 	opaque := etag[1 : len(etag)-1]
-	considered := 0
-	for _, v := range values {
-		for {
-			v = strings.TrimLeft(v, " \t,")
-			if v == "" || considered == MaxETags {
-				break
-			}
-			considered++
-			if v[0] == '*' {
-				return etag, true
-			}
-			v = strings.TrimPrefix(v, "W/")
-			if v == "" || v[0] != '"' {
-				// Not an entity tag: skip to the next element.
-				i := strings.IndexByte(v, ',')
-				if i < 0 {
+	matched, ok := "", false
+	for tag, star := range ifNoneMatchTags(values) {
+		if star {
+			matched, ok = etag, true
+			break
+		}
+		if tag == opaque {
+			matched, ok = etag, true
+			break
+		}
+		if compressed && strings.HasPrefix(tag, opaque) && slices.Contains(codingSuffixes, tag[len(opaque):]) {
+			matched, ok = `"`+tag+`"`, true
+			break
+		}
+	}
+	return matched, ok
+}
+
+// ifNoneMatchTags yields the opaque part (without W/ and quotes) of each
+// of the first MaxETags elements of the If-None-Match field values, and
+// star true for "*", skipping elements that do not parse.
+func ifNoneMatchTags(values []string) iter.Seq2[string, bool] {
+	return func(yield func(string, bool) bool) {
+		considered := 0
+		for _, v := range values {
+			for {
+				v = strings.TrimLeft(v, " \t,")
+				if v == "" || considered == MaxETags {
 					break
 				}
-				v = v[i:]
-				continue
-			}
-			end := strings.IndexByte(v[1:], '"')
-			if end < 0 {
-				break
-			}
-			tag := v[1 : 1+end]
-			v = v[2+end:]
-			if tag == opaque {
-				return etag, true
-			}
-			if compressed && strings.HasPrefix(tag, opaque) {
-				for _, suf := range codingSuffixes {
-					if tag[len(opaque):] == suf {
-						return `"` + tag + `"`, true
+				considered++
+				if v[0] == '*' {
+					if !yield("", true) {
+						return
 					}
+					v = v[1:]
+					continue
+				}
+				v = strings.TrimPrefix(v, "W/")
+				if v == "" || v[0] != '"' {
+					// Not an entity tag: skip to the next element.
+					i := strings.IndexByte(v, ',')
+					if i < 0 {
+						break
+					}
+					v = v[i:]
+					continue
+				}
+				end := strings.IndexByte(v[1:], '"')
+				if end < 0 {
+					break
+				}
+				tag := v[1 : 1+end]
+				v = v[2+end:]
+				if !yield(tag, false) {
+					return
 				}
 			}
 		}
 	}
-	return "", false
 }

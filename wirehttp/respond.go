@@ -69,7 +69,11 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp *wire.Grap
 		s.WriteError(w, r, s.encodeFailure(o, err, limit, converted))
 		return
 	}
-	if s.writeHead(w, r, ctype, etagOf(ctype, body), int64(len(body))) {
+	etag := etagOf(ctype, body)
+	if !converted && s.answerDelta(w, r, i, body, etag) {
+		return
+	}
+	if s.writeHead(w, r, ctype, etag, int64(len(body))) {
 		w.Write(body) //nolint:errcheck // the client went away; nothing to tell it
 	}
 }

@@ -92,6 +92,14 @@ type Options struct {
 	// status was sent (a client that went away) are not answers and are
 	// not reported.
 	OnError func(r *http.Request, err *Error)
+
+	// Delta configures RFC 3229 delta encoding: a client that sends
+	// A-IM: graphwire-delta (DeltaIM) and the ETag of an answer it holds
+	// in If-None-Match gets 226 IM Used and a delta when the Server still
+	// keeps that base and the delta is worth it. On by default for the
+	// codecs that implement delta.Codec, with a cache of DefaultDeltaBases
+	// bases and DefaultDeltaBytes bytes. See the package doc, "Deltas".
+	Delta DeltaOptions
 }
 
 // Server answers HTTP requests with graph responses in the format each
@@ -112,7 +120,8 @@ type Server struct {
 	opts     Options
 	compress func(http.Handler) http.HandlerFunc // nil without Compress
 	budget   *budget
-	late     sync.Map // canonical name of a codec registered after New -> logged
+	late     sync.Map   // canonical name of a codec registered after New -> logged
+	bases    *baseCache // nil with Delta.Off
 }
 
 // New builds a Server over reg (nil: wire.DefaultRegistry()). It fails
@@ -129,6 +138,11 @@ func New(reg *wire.Registry, o Options) (*Server, error) {
 		o.StreamElements = DefaultStreamElements
 	}
 	o.Preference = slices.Clone(o.Preference)
+	do, err := o.Delta.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	o.Delta = do
 	infos := reg.List()
 	if len(infos) == 0 {
 		return nil, errors.New("wirehttp: the registry has no codec")
@@ -145,6 +159,9 @@ func New(reg *wire.Registry, o Options) (*Server, error) {
 		o.FreeMemoryAfter = DefaultFreeMemoryAfter
 	}
 	s.budget = newBudget(maxInFlight, o.FreeMemoryAfter)
+	if !o.Delta.Off {
+		s.bases = newBaseCache(o.Delta.MaxBases, o.Delta.MaxBytes)
+	}
 	if s.opts.ErrorLog == nil {
 		s.opts.ErrorLog = log.Default()
 	}
@@ -405,6 +422,9 @@ func (st *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	})
 	if rp.err != nil {
 		s.WriteError(w, r, rp.err)
+		return
+	}
+	if s.answerDelta(w, r, i, rp.body, rp.etag) {
 		return
 	}
 	if s.writeHead(w, r, rp.ctype, rp.etag, int64(len(rp.body))) {

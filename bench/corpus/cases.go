@@ -190,7 +190,7 @@ func membership(b *builder, users, groups int) *wire.GraphResponse {
 
 func fullPath(n wire.Node) (string, bool) {
 	v, ok := n.Get("full_path")
-	return v.Str(), ok
+	return v.Text(), ok
 }
 
 // xl: a large traversal selecting few columns, for speed measurements.
@@ -391,8 +391,8 @@ func severityCounts(b *builder) *wire.GraphResponse {
 	for _, sev := range buckets {
 		count = count/2 + int64(b.r.intn(int(count/3+1)))
 		avg := wire.Null()
-		if !sev.IsNull() && sev.Str() != "info" {
-			lo, hi := cvssScore(b.r, sev.Str()), cvssScore(b.r, sev.Str())
+		if !sev.IsNull() && sev.Text() != "info" {
+			lo, hi := cvssScore(b.r, sev.Text()), cvssScore(b.r, sev.Text())
 			avg = wire.Float(lo + (hi-lo)*b.r.float()) // an average: full precision
 		}
 		r.Rows = append(r.Rows, wire.Row{{Name: "severity", Value: sev}, {Name: "vulnerability_count", Value: wire.Int(count)}, {Name: "avg_cvss", Value: avg}})

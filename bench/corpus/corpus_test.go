@@ -339,7 +339,7 @@ func TestAwkwardValues(t *testing.T) {
 		case wire.KindList:
 			found["list"] = true
 		case wire.KindString:
-			s := v.Str()
+			s := v.Text()
 			n := utf8.RuneCountInString(s)
 			checks := map[string]bool{
 				"empty string":              s == "",

@@ -78,7 +78,7 @@ func TestProfileProperties(t *testing.T) {
 					}
 				}
 				if p.Value.Kind() == wire.KindString {
-					longest[c.Profile] = max(longest[c.Profile], utf8.RuneCountInString(p.Value.Str()))
+					longest[c.Profile] = max(longest[c.Profile], utf8.RuneCountInString(p.Value.Text()))
 				}
 			}
 		}

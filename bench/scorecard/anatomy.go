@@ -87,7 +87,7 @@ func jsonValues(r *wire.GraphResponse) ([]string, error) {
 				out = append(out, string(wire.AppendJSONFloat(nil, f)))
 			}
 		case wire.KindString:
-			q := wire.AppendJSONString(nil, v.Str())
+			q := wire.AppendJSONString(nil, v.Text())
 			out = append(out, string(q[1:len(q)-1]))
 		case wire.KindList:
 			for _, e := range v.List() {
@@ -118,7 +118,7 @@ func toonValues(r *wire.GraphResponse) ([]string, error) {
 		case wire.KindFloat:
 			tv = jsonvalue.Float(v.Float())
 		case wire.KindString:
-			tv = v.Str()
+			tv = v.Text()
 		case wire.KindList:
 			for _, e := range v.List() {
 				if err := add(e); err != nil {
@@ -198,7 +198,7 @@ func appendCanonical(b []byte, v wire.Value) []byte {
 			return wire.AppendJSONFloat(b, f)
 		}
 	case wire.KindString:
-		return wire.AppendJSONString(b, v.Str())
+		return wire.AppendJSONString(b, v.Text())
 	case wire.KindList:
 		b = append(b, '[')
 		for i, e := range v.List() {

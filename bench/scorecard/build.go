@@ -426,7 +426,7 @@ func validStrings(r *wire.GraphResponse) bool {
 func validValue(v wire.Value) bool {
 	switch v.Kind() {
 	case wire.KindString:
-		return utf8.ValidString(v.Str())
+		return utf8.ValidString(v.Text())
 	case wire.KindList:
 		for _, e := range v.List() {
 			if !validValue(e) {

@@ -108,7 +108,7 @@ func TestCheckFailsWhenOneCorpusValueChanges(t *testing.T) {
 	n := &resp.Nodes[0]
 	for i, p := range n.Properties {
 		if p.Key == "name" {
-			n.Properties[i].Value = wire.String(p.Value.Str() + " Jr.")
+			n.Properties[i].Value = wire.String(p.Value.Text() + " Jr.")
 		}
 	}
 	changed, err := cjson.Encode(resp)

@@ -143,7 +143,7 @@ func (e *encoder) value(v wire.Value) bool {
 	case wire.KindFloat:
 		e.sink.float(v.Float())
 	case wire.KindString:
-		return e.text(v.Str())
+		return e.text(v.Text())
 	case wire.KindList:
 		l := v.List()
 		e.sink.array(len(l))

@@ -88,6 +88,55 @@
 // which the SDK, holding it as a JavaScript number, rounds to a double (a
 // departure from spec §2.3.2; see gcfvalue's documentation).
 //
+// # Deltas
+//
+// Codec implements delta.Codec with GCF's own generic delta (spec §10a),
+// written and read by gcfvalue: the node set keyed by an identity column
+// node_key ("Type:id", "#k" added for the k-th listing of a node the base
+// lists more than once), ## added and ## changed tables of node rows
+// (node_key, type, id, then the properties) and ## removed, the
+// identities alone:
+//
+//	GCF profile=generic tool=graphwire delta=true base_root=sha256:… new_root=sha256:… key=node_key query_type=search added_at=1
+//	## added [1]{@node_key,type,id,name}
+//	User:3|User|3|cy
+//	## changed [1]{@node_key,type,id,name}
+//	User:1|User|1|ada lovelace
+//	## removed [1]{@node_key}
+//	User:2
+//
+// and "GCF profile=generic tool=graphwire unchanged=true pack_root=sha256:…"
+// when nothing changed. Where GCF's delta cannot say what a graphwire
+// delta must, these are the choices:
+//
+//   - base_root, new_root and pack_root are graphwire's fingerprints of
+//     the whole responses (delta.Fingerprint), not gcf-pack-root-v1 of
+//     the node set: delta.Patch checks the whole response, order, edges
+//     and header included, which a pack root of one keyed set does not
+//     name. A GCF consumer that computes its own pack root finds no match
+//     and asks for the full payload, as §10.2 tells it to. The count= of
+//     §10a.4 is left out of the unchanged payload: a delta does not know
+//     the base's size.
+//   - query_type, format_version (when not empty), rows=present (the
+//     result has aggregation rows, none of them changed) and added_at
+//     are extra header fields. GCF appends added rows at the end (set
+//     semantics); graphwire keeps order, so the added nodes must form one
+//     run in the result, starting at added_at.
+//   - What §10a has no section for is refused with a *wire.EncodeError
+//     (send the full response): moved nodes, added nodes that are not one
+//     run, edges, aggregation rows and header fields (columns, group
+//     columns, pagination). Of the corpus re-queries with 1, 5 or 20% of
+//     the nodes changed, every one but the aggregations' is carried.
+//   - A table keeps one column order, so the columns are the properties
+//     in an order that agrees with every row's own; nodes whose property
+//     orders contradict (a before b in one, b before a in another) are
+//     refused. GCF writes numbers by value, so AppendDelta reads its text
+//     back and refuses a delta that does not come back exactly (a float
+//     2.0); a delta between two responses as gcf reads them is carried.
+//
+// DecodeDelta reads under the codec's Limits, like Decode. Sniff rates a
+// delta or unchanged payload 0 and SniffDelta 0.99.
+//
 // Sniff scores a first line "GCF profile=generic" 0.95 and any other GCF
 // header 0.5. EncodeTo builds the text before writing it (a table needs
 // the union of its keys before its first row), then writes it in pieces

@@ -193,8 +193,8 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 
 // Sniff implements wire.Sniffer: 0.95 for text whose first line is a GCF
 // generic-profile header, 0.5 for any other GCF header ("GCF " and a
-// profile field), 0 otherwise. A byte order mark and blank lines may come
-// first.
+// profile field), 0 otherwise, and 0 for a delta or unchanged payload
+// (see SniffDelta). A byte order mark and blank lines may come first.
 func (c *Codec) Sniff(prefix []byte) float64 {
 	t, ok := wire.SniffText(prefix)
 	if !ok {
@@ -206,6 +206,8 @@ func (c *Codec) Sniff(prefix []byte) float64 {
 	}
 	line = bytes.TrimRight(line, "\r")
 	switch {
+	case isDeltaHeader(t):
+		return 0 // a delta or unchanged payload (SniffDelta), not a response
 	case bytes.Equal(line, []byte("GCF profile=generic")), bytes.HasPrefix(line, []byte("GCF profile=generic ")):
 		return 0.95
 	case bytes.HasPrefix(line, []byte("GCF profile=")):

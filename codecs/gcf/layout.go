@@ -222,7 +222,7 @@ func value(v wire.Value, path string) (jsonvalue.Value, error) {
 		}
 		return jsonvalue.Float(f), nil
 	case wire.KindString:
-		return v.Str(), nil
+		return v.Text(), nil
 	case wire.KindList:
 		items := make([]jsonvalue.Value, len(v.List()))
 		for i, e := range v.List() {

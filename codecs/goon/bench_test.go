@@ -118,7 +118,7 @@ func plainValue(v wire.Value) any {
 	case wire.KindFloat:
 		return v.Float()
 	case wire.KindString:
-		return v.Str()
+		return v.Text()
 	case wire.KindList:
 		l := make([]any, len(v.List()))
 		for i, x := range v.List() {

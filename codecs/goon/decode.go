@@ -116,18 +116,8 @@ func (p *parser) parse() (*wire.GraphResponse, error) {
 	if len(p.src) == 0 {
 		return nil, lineError(1, "empty input, expected @header")
 	}
-	p.lines = strings.Count(p.src, "\n")
-	if p.src[len(p.src)-1] != '\n' {
-		return nil, lineError(p.lines+1, "the last line does not end with a newline")
-	}
-	if !utf8.ValidString(p.src) {
-		for i := 0; i < len(p.src); {
-			r, size := utf8.DecodeRuneInString(p.src[i:])
-			if r == utf8.RuneError && size == 1 {
-				return nil, lineError(strings.Count(p.src[:i], "\n")+1, "invalid UTF-8")
-			}
-			i += size
-		}
+	if err := p.checkText(); err != nil {
+		return nil, err
 	}
 	p.r = &wire.GraphResponse{}
 	p.next()
@@ -180,6 +170,25 @@ func (p *parser) parse() (*wire.GraphResponse, error) {
 		return nil, p.sectionError("end of input")
 	}
 	return p.finish()
+}
+
+// checkText checks what every GOON text is: lines that end in a
+// newline, valid UTF-8.
+func (p *parser) checkText() error {
+	p.lines = strings.Count(p.src, "\n")
+	if p.src[len(p.src)-1] != '\n' {
+		return lineError(p.lines+1, "the last line does not end with a newline")
+	}
+	if !utf8.ValidString(p.src) {
+		for i := 0; i < len(p.src); {
+			r, size := utf8.DecodeRuneInString(p.src[i:])
+			if r == utf8.RuneError && size == 1 {
+				return lineError(strings.Count(p.src[:i], "\n")+1, "invalid UTF-8")
+			}
+			i += size
+		}
+	}
+	return nil
 }
 
 func (p *parser) finish() (*wire.GraphResponse, error) {

@@ -344,11 +344,11 @@ func TestDecodeTruncatedValues(t *testing.T) {
 			if got.Key != c.key || got.Value.Kind() != wire.KindString {
 				t.Fatalf("first property %v", got)
 			}
-			origLen := utf8.RuneCountInString(c.value.Str())
+			origLen := utf8.RuneCountInString(c.value.Text())
 			if c.value.Kind() == wire.KindList {
 				origLen = utf8.RuneCountInString(`["` + strings.Repeat("k", 300) + `"]`)
 			}
-			if n := utf8.RuneCountInString(got.Value.Str()); n != origLen {
+			if n := utf8.RuneCountInString(got.Value.Text()); n != origLen {
 				t.Errorf("restored %d code points, want %d", n, origLen)
 			}
 			second, err := goon.Encode(d)

@@ -274,6 +274,67 @@
 // refuses, naming MaxExpansion, what Decode would refuse. So whatever the
 // encoder writes, Decode under the same limits reads.
 //
+// # Deltas
+//
+// Codec implements delta.Codec: AppendDelta and DecodeDelta write and read
+// a delta (package delta: what turns a base response into its result) as
+// a document a model reads without a manual, in GOON's own node-row and
+// edge-line syntax:
+//
+//	@delta
+//	base:sha256:…                the fingerprints of the base and result
+//	result:sha256:…
+//	query_type:traversal         the result's
+//	format_version:"2.0"         the result's, as a JSON string, when not ""
+//	@removed                     base nodes not in the result
+//	User(1):
+//	2
+//	@moved                       base nodes at another position
+//	User(1):
+//	at=0 5
+//	@changed                     base nodes replaced whole, GOON node rows
+//	User(1):
+//	1 name="ada lovelace"
+//	@added                       new nodes at their positions
+//	User(1):
+//	at=2 3 name=cy
+//	@edges_removed               edges as GOON edge lines
+//	AUTHORED(1):
+//	User:1 --> MergeRequest:7
+//	@edges_moved
+//	@edges_added
+//	AUTHORED(1):
+//	at=0 User:3 --> MergeRequest:7
+//	@rows                        row positions in the base; FROM>AT
+//	removed:0 3
+//	moved:1>4
+//	added_at:2
+//	@content pagination          the header fields set, then one line of
+//	{"format_version":…}         canonical JSON: those fields, and the
+//	                             rows added (present when the result has rows)
+//
+// and "@delta unchanged sha256:…" alone when nothing changed. Sections
+// come in this order and an empty one is left out. Node and edge lines
+// are grouped under Type(n): and REL(n): as in a response, one group for
+// each run of one type in the delta's order (which is the result's), so a
+// type may head several groups. "at=P " gives a position in the result,
+// "n=K " which listing of a node or edge the base lists more than once
+// (package delta, Identity), left out for the first. Rows and header
+// fields travel as canonical JSON because GOON's row and header syntax
+// leaves out what a patch must restore exactly (aliases, absent cells,
+// value types).
+//
+// GOON is lossy and a patch must be exact (delta.Patch checks the
+// result's fingerprint), so AppendDelta reads its own text back and
+// refuses, with a *wire.EncodeError, a delta GOON does not carry exactly:
+// one whose nodes hold a value GOON truncates, retypes or leaves out, or
+// properties out of GOON's order. A delta between two responses as a GOON
+// client holds them (Decode's results) is always carried. DecodeDelta
+// applies the codec's Limits as Decode does (MaxElements bounds each list
+// of operations; the @content line is read by wire.DecodeJSON under the
+// same Limits) and names the line of an error. Sniff rates a delta 0;
+// SniffDelta rates it 0.99 and a response 0.
+//
 // # Versions
 //
 // Version is the GOON wire version the registered codec writes in every

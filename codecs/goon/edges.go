@@ -197,38 +197,46 @@ func (e *encoder) writeEdges(b []byte) ([]byte, error) {
 		b = strconv.AppendInt(b, int64(j-i), 10)
 		b = append(b, "):\n"...)
 		for ; i < j; i++ {
-			ed := edges[i]
-			if !isName(ed.From) {
-				return b, notName("edges", "node type", ed.From)
-			}
-			if !isName(ed.To) {
-				return b, notName("edges", "node type", ed.To)
-			}
-			b = append(b, ed.From...)
-			b = append(b, ':')
-			b = strconv.AppendInt(b, ed.FromID, 10)
-			b = append(b, " --> "...)
-			b = append(b, ed.To...)
-			b = append(b, ':')
-			b = strconv.AppendInt(b, ed.ToID, 10)
-			if ed.Depth.Valid {
-				b = append(b, " depth="...)
-				b = strconv.AppendInt(b, ed.Depth.Int, 10)
-			}
-			if ed.PathID.Valid {
-				b = append(b, " path_id="...)
-				b = strconv.AppendInt(b, ed.PathID.Int, 10)
-			}
-			if ed.Step.Valid {
-				b = append(b, " step="...)
-				b = strconv.AppendInt(b, ed.Step.Int, 10)
+			var err error
+			if b, err = appendEdge(b, edges[i]); err != nil {
+				return b, err
 			}
 			b = append(b, '\n')
-			var err error
 			if b, err = e.spill(b); err != nil {
 				return b, err
 			}
 		}
+	}
+	return b, nil
+}
+
+// appendEdge appends the line of ed without its type and newline:
+// "From:id --> To:id[ depth=D][ path_id=P][ step=S]".
+func appendEdge(b []byte, ed *wire.Edge) ([]byte, error) {
+	if !isName(ed.From) {
+		return b, notName("edges", "node type", ed.From)
+	}
+	if !isName(ed.To) {
+		return b, notName("edges", "node type", ed.To)
+	}
+	b = append(b, ed.From...)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, ed.FromID, 10)
+	b = append(b, " --> "...)
+	b = append(b, ed.To...)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, ed.ToID, 10)
+	if ed.Depth.Valid {
+		b = append(b, " depth="...)
+		b = strconv.AppendInt(b, ed.Depth.Int, 10)
+	}
+	if ed.PathID.Valid {
+		b = append(b, " path_id="...)
+		b = strconv.AppendInt(b, ed.PathID.Int, 10)
+	}
+	if ed.Step.Valid {
+		b = append(b, " step="...)
+		b = strconv.AppendInt(b, ed.Step.Int, 10)
 	}
 	return b, nil
 }

@@ -70,7 +70,7 @@ func Example_truncation() {
 	fmt.Println(line[:16], "...", line[len(line)-22:])
 
 	back, _ := goon.Decode(text)
-	body := back.Nodes[0].Properties[0].Value.Str()
+	body := back.Nodes[0].Properties[0].Value.Text()
 	again, _ := goon.Encode(back)
 	fmt.Println(len(body), string(again) == string(text))
 	// Output:

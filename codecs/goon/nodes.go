@@ -207,7 +207,7 @@ func (e *encoder) prop(b []byte, key string, v wire.Value) []byte {
 		b = appendKey(b, key)
 		return strconv.AppendFloat(b, f, 'f', -1, 64)
 	case wire.KindString:
-		s := v.Str()
+		s := v.Text()
 		if s == "" {
 			return b
 		}

@@ -163,7 +163,7 @@ func cellWrites(c *wire.Cell) bool {
 	}
 	switch c.Value.Kind() {
 	case wire.KindString:
-		return c.Value.Str() != ""
+		return c.Value.Text() != ""
 	case wire.KindFloat:
 		f := c.Value.Float()
 		return !math.IsNaN(f) && !math.IsInf(f, 0)
@@ -249,7 +249,7 @@ func (e *encoder) appendCell(b []byte, c *wire.Cell, forceQuote bool, row int) (
 	case wire.KindFloat:
 		return strconv.AppendFloat(b, v.Float(), 'f', -1, 64), nil
 	case wire.KindString:
-		return appendText(b, c.Name, v.Str(), false, forceQuote), nil
+		return appendText(b, c.Name, v.Text(), false, forceQuote), nil
 	default: // list
 		e.list = appendJSON(e.list[:0], v)
 		e.maxList = max(e.maxList, len(e.list))

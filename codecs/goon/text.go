@@ -135,7 +135,7 @@ func appendJSON(b []byte, v wire.Value) []byte {
 		}
 		return textwire.AppendFloat(b, f)
 	case wire.KindString:
-		return textwire.JSON.AppendQuoted(b, v.Str())
+		return textwire.JSON.AppendQuoted(b, v.Text())
 	case wire.KindList:
 		b = append(b, '[')
 		for i, x := range v.List() {

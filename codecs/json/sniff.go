@@ -10,7 +10,9 @@ import (
 // JSON. Text whose first value is an object whose first key is
 // "format_version" or "query_type" (the encoder's first key, and the one a
 // server writing query_type first would use) scores 0.99; any other object
-// that opens with a key, is empty or is cut off after its '{' scores 0.6;
+// that opens with a key, is empty or is cut off after its '{' scores 0.6,
+// except the JSON form of a delta (first key "graphwire_delta"), which is
+// not a response and scores 0 (SniffDelta rates it);
 // any other object 0.1, an array 0.2. Whitespace and a UTF-8 byte order
 // mark may come first (Decode accepts both); bytes that are not text score
 // 0.
@@ -25,6 +27,8 @@ func (c *Codec) Sniff(prefix []byte) float64 {
 		switch {
 		case bytes.HasPrefix(rest, []byte(`"format_version"`)), bytes.HasPrefix(rest, []byte(`"query_type"`)):
 			return 0.99
+		case bytes.HasPrefix(rest, []byte(`"graphwire_delta"`)):
+			return 0
 		case len(rest) == 0, rest[0] == '"', rest[0] == '}':
 			return 0.6
 		}

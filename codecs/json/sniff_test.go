@@ -24,6 +24,7 @@ func TestSniff(t *testing.T) {
 			{Name: "after a byte order mark", Input: "\uFEFF{\"query_type\":\"search\"}", Want: 0.99},
 			{Name: "cut off after the key", Input: `{"format_version"`, Want: 0.99},
 			{Name: "another key first", Input: `{"nodes":[],"edges":[]}`, Want: 0.6},
+			{Name: "a delta", Input: `{"graphwire_delta":1,"base":"sha256:00"}`, Want: 0},
 			{Name: "an empty object", Input: `{}`, Want: 0.6},
 			{Name: "cut off after the brace", Input: `{`, Want: 0.6},
 			{Name: "an object opening with something else", Input: `{1:2}`, Want: 0.1},

@@ -78,7 +78,7 @@ rows[2]{u{type,id,username},merged_count}:
 	for _, row := range r.Rows {
 		u, n := row[0].Node, row[1].Value
 		name, _ := u.Get("username")
-		fmt.Println(u.Type, u.ID, name.Str(), n.Int())
+		fmt.Println(u.Type, u.ID, name.Text(), n.Int())
 	}
 
 	_, err = toon.Decode([]byte("format_version: 1.2.0\nquery_type: search\nnodes:\n  User[2]{id,name}:\n    1,Ada\n    two,Bob"))

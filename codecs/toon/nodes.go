@@ -298,7 +298,7 @@ func cell(e *toonwrite.Writer, v wire.Value) string {
 		}
 		e.Buf = jsonvalue.Float(f).Append(e.Buf)
 	case wire.KindString:
-		e.Buf = e.AppendString(e.Buf, v.Str())
+		e.Buf = e.AppendString(e.Buf, v.Text())
 	default:
 		_, msg := propertyValue(v)
 		return msg

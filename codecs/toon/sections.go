@@ -53,7 +53,7 @@ func propertyValue(v wire.Value) (jsonvalue.Value, string) {
 		}
 		return jsonvalue.Float(f), ""
 	case wire.KindString:
-		return v.Str(), ""
+		return v.Text(), ""
 	case wire.KindList:
 		list := v.List()
 		vs := make([]jsonvalue.Value, len(list))

@@ -9,11 +9,18 @@ package cli
 // SIGINT or SIGTERM stops it cleanly (http.Server.Shutdown, 10 s for
 // requests in flight), after a line counting the error answers by status
 // (wirehttp's Options.OnError).
+//
+// Deltas (RFC 3229) are on as in wirehttp, with -delta-bases and
+// -delta-bytes sizing the cache of bases (-delta-bases 0 turns them off).
+// With -watch it re-reads DIR or FILE when a file changes (checked on
+// every request: modification times and sizes), so that a client holding
+// an answer can re-query after an edit and get a delta.
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log"
 	"maps"
 	"net"
@@ -44,6 +51,9 @@ func runServe(env *Env) error {
 	maxInFlight := fs.Int64("max-inflight", 0, "bound, in `bytes`, on the request bodies, decodes and answers in memory at once (0: wirehttp's default, 2 x (17 x MaxInputBytes + 16 MiB))")
 	readTimeout := fs.Duration("read-timeout", wirehttp.DefaultReadTimeout, "the longest a request, body included, may take to arrive")
 	writeTimeout := fs.Duration("write-timeout", wirehttp.DefaultWriteTimeout, "the longest from a request's headers to the end of its answer")
+	deltaBases := fs.Int("delta-bases", wirehttp.DefaultDeltaBases, "the most `bases` kept for deltas (A-IM: graphwire-delta); 0 turns deltas off")
+	deltaBytes := fs.Int64("delta-bytes", wirehttp.DefaultDeltaBytes, "the most `bytes` of bases kept for deltas")
+	watch := fs.Bool("watch", false, "re-read DIR or FILE when it changes (checked on every request)")
 	if err := parseFlags(fs, env); err != nil {
 		return err
 	}
@@ -60,16 +70,28 @@ func runServe(env *Env) error {
 	if *maxInFlight < 0 || *readTimeout <= 0 || *writeTimeout <= 0 {
 		return usagef("-max-inflight must be at least 0, -read-timeout and -write-timeout above 0")
 	}
+	if *deltaBases < 0 || *deltaBytes <= 0 {
+		return usagef("-delta-bases must be at least 0, -delta-bytes above 0")
+	}
+	if *watch && fs.NArg() == 0 {
+		return usagef("-watch needs the DIR or FILE to watch")
+	}
 	errLog := log.New(env.Stderr, "wirebench serve: ", 0)
 	var errs errorCounts
 	s, err := wirehttp.New(nil, wirehttp.Options{Envelope: *envelope, Compress: *compress,
-		MaxInFlightBytes: *maxInFlight, ErrorLog: errLog, OnError: errs.add})
+		MaxInFlightBytes: *maxInFlight, ErrorLog: errLog, OnError: errs.add,
+		Delta: wirehttp.DeltaOptions{Off: *deltaBases == 0, MaxBases: *deltaBases, MaxBytes: *deltaBytes}})
 	if err != nil {
 		return err
 	}
 	h, err := s.Catalog(resources)
 	if err != nil {
 		return err
+	}
+	if *watch {
+		if h, err = newWatcher(fs.Arg(0), s, h, errLog); err != nil {
+			return err
+		}
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -233,3 +255,88 @@ func (r *recorder) Write(p []byte) (int, error) {
 }
 
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// watcher is wirebench serve -watch: before each request it compares the
+// modification times and sizes of the files served with those it last
+// loaded, and on a change loads them again and serves a new Catalog on
+// the same wirehttp.Server (whose base cache, and so its deltas, carry
+// over). A load that fails (a file half written) is logged, and the
+// previous responses stay served until the files change again.
+type watcher struct {
+	path string
+	s    *wirehttp.Server
+	log  *log.Logger
+
+	mu    sync.Mutex
+	stamp string
+	h     http.Handler
+}
+
+func newWatcher(path string, s *wirehttp.Server, h http.Handler, l *log.Logger) (*watcher, error) {
+	st, err := stampOf(path)
+	if err != nil {
+		return nil, err
+	}
+	return &watcher{path: path, s: s, log: l, stamp: st, h: h}, nil
+}
+
+func (wt *watcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	wt.current().ServeHTTP(w, r)
+}
+
+// current returns the handler of the files as they are now.
+func (wt *watcher) current() http.Handler {
+	wt.mu.Lock()
+	defer wt.mu.Unlock()
+	st, err := stampOf(wt.path)
+	if err != nil {
+		wt.log.Printf("-watch: %v (serving the responses loaded before)", err)
+		return wt.h
+	}
+	if st == wt.stamp {
+		return wt.h
+	}
+	wt.stamp = st
+	resources, _, err := serveCases(wt.path)
+	if err != nil {
+		wt.log.Printf("-watch: %v (serving the responses loaded before)", err)
+		return wt.h
+	}
+	h, err := wt.s.Catalog(resources)
+	if err != nil {
+		wt.log.Printf("-watch: %v (serving the responses loaded before)", err)
+		return wt.h
+	}
+	wt.h = h
+	wt.log.Printf("-watch: %d responses loaded again from %s", len(resources), wt.path)
+	return h
+}
+
+// stampOf names the state of path: the modification time and size of the
+// file, or of every *.json file under the directory.
+func stampOf(path string) (string, error) {
+	var b strings.Builder
+	err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || (p != path && !strings.HasSuffix(p, ".json")) {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s\x00%d\x00%d\n", p, info.ModTime().UnixNano(), info.Size())
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	if b.Len() == 0 {
+		if _, err := os.Stat(path); err != nil {
+			return "", err
+		}
+	}
+	return b.String(), nil
+}

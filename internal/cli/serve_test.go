@@ -17,7 +17,10 @@ import (
 	"time"
 
 	"github.com/graphwire/graphwire/bench/corpus"
+	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
+	"github.com/graphwire/graphwire/wirehttp"
 )
 
 func TestServeUsage(t *testing.T) {
@@ -26,6 +29,9 @@ func TestServeUsage(t *testing.T) {
 		{"serve", "-addr", ":8080"},
 		{"serve", "-addr", "192.168.1.2:80"},
 		{"serve", "a", "b"},
+		{"serve", "-watch"},
+		{"serve", "-delta-bases", "-1"},
+		{"serve", "-delta-bytes", "0"},
 	} {
 		res := run("", args...)
 		if res.code != 2 || res.stdout != "" || res.stderr == "" {
@@ -206,6 +212,146 @@ func TestServeWithCurl(t *testing.T) {
 	}
 	if !strings.Contains(logged[0], "from the generated corpus") {
 		t.Errorf("first line %q does not say the corpus is the generated one", logged[0])
+	}
+}
+
+// TestServeDeltaWithCurl drives RFC 3229 deltas through "wirebench serve
+// -watch FILE" with curl: a client that asked with A-IM gets 200 and the
+// ETag; after one node of the file changed, the same request with that
+// ETag in If-None-Match gets 226 IM Used and a delta that patches what it
+// holds into exactly the new answer; then 304 for the new ETag; and 200
+// once the file changed too much for a delta to be worth it.
+func TestServeDeltaWithCurl(t *testing.T) {
+	curl, err := exec.LookPath("curl")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("curl is required when CI is set (.ci/run installs it): %v", err)
+		}
+		t.Skipf("no curl on this machine (%v); the end-to-end serve test needs it", err)
+	}
+	// The format: the first built-in codec with a delta syntax.
+	format := ""
+	for _, name := range []string{"json", "goon", "toon", "msgpack", "cbor"} {
+		if c, err := wire.Lookup(name); err == nil {
+			if _, ok := c.(delta.Codec); ok {
+				format = name
+				break
+			}
+		}
+	}
+	if format == "" {
+		t.Skip("no built-in codec implements delta.Codec yet: no 226 to drive")
+	}
+	bin := buildWirebench(t)
+	tmp := t.TempDir()
+	var v1 *wire.GraphResponse
+	for _, c := range corpus.Generate() {
+		if c.Profile == corpus.TextHeavy && c.Name == corpus.ADRCase {
+			v1 = c.Response
+		}
+	}
+	v2 := wiretest.Clone(v1)
+	n := &v2.Nodes[len(v2.Nodes)/3]
+	n.Properties = append(n.Properties, wire.Property{Key: "reviewed", Value: wire.Bool(true)})
+	v3 := &wire.GraphResponse{FormatVersion: v1.FormatVersion, QueryType: v1.QueryType,
+		Nodes: []wire.Node{{Type: "User", ID: 7, Properties: []wire.Property{{Key: "username", Value: wire.String("someone")}}}}}
+	file := filepath.Join(tmp, "adr.json")
+	write := func(r *wire.GraphResponse) {
+		t.Helper()
+		b, err := wire.EncodeWith("json", r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Write then rename, so that the server never reads half a file;
+		// a new modification time tells it the file changed.
+		if err := os.WriteFile(file+".tmp", b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(file+".tmp", file); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(v1)
+	cmd, lines, base := startServe(t, bin, "", "-addr", "127.0.0.1:0", "-watch", "-delta-bases", "16", file)
+	url := base + "/adr?format=" + format
+	headers := filepath.Join(tmp, "headers")
+	// fetch runs curl with args and returns the status, the headers named
+	// and the body.
+	fetch := func(args ...string) (int, http.Header, []byte) {
+		t.Helper()
+		c := exec.Command(curl, append([]string{"-sS", "--max-time", "20", "-D", headers}, args...)...)
+		var out, errOut bytes.Buffer
+		c.Stdout, c.Stderr = &out, &errOut
+		if err := c.Run(); err != nil {
+			t.Fatalf("curl %v: %v\n%s", args, err, errOut.String())
+		}
+		raw, err := os.ReadFile(headers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(raw)), nil)
+		if err != nil {
+			t.Fatalf("headers %q: %v", raw, err)
+		}
+		return resp.StatusCode, resp.Header, out.Bytes()
+	}
+	aim := "A-IM: " + wirehttp.DeltaIM
+	decode := func(b []byte) *wire.GraphResponse {
+		t.Helper()
+		r, err := wire.DecodeWith(format, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+
+	st, h, held := fetch("-H", aim, url)
+	if want, _ := wire.EncodeWith(format, v1); st != 200 || !bytes.Equal(held, want) {
+		t.Fatalf("first: status %d, %d bytes; want 200 and the %d bytes of %s", st, len(held), len(want), format)
+	}
+	e1 := h.Get("ETag")
+
+	write(v2)
+	st, h, body := fetch("-H", aim, "-H", "If-None-Match: "+e1, url)
+	if st != http.StatusIMUsed || h.Get("IM") != wirehttp.DeltaIM || h.Get("Delta-Base") != e1 {
+		t.Fatalf("after one change: status %d, IM %q, Delta-Base %q; want 226 %s %s", st, h.Get("IM"), h.Get("Delta-Base"), wirehttp.DeltaIM, e1)
+	}
+	e2 := h.Get("ETag")
+	full, _ := wire.EncodeWith(format, v2)
+	d, err := delta.DecodeWith(nil, format, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := delta.Patch(decode(held), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := wiretest.Diff(decode(full), got, wire.Exact); diff != "" {
+		t.Errorf("patched (-want +got):\n%s", diff)
+	}
+	t.Logf("%s: 226 of %d bytes for a full answer of %d", format, len(body), len(full))
+
+	if st, h, body := fetch("-H", aim, "-H", "If-None-Match: "+e2, url); st != 304 || len(body) != 0 || h.Get("ETag") != e2 {
+		t.Errorf("unchanged: status %d, ETag %q, %d bytes; want 304 %s", st, h.Get("ETag"), len(body), e2)
+	}
+	if st, h, body := fetch(url); st != 200 || h.Get("ETag") != e2 || !bytes.Equal(body, full) {
+		t.Errorf("plain GET: status %d, ETag %q; want 200 and the full answer tagged %s", st, h.Get("ETag"), e2)
+	}
+
+	write(v3)
+	full3, _ := wire.EncodeWith(format, v3)
+	if st, _, body := fetch("-H", aim, "-H", "If-None-Match: "+e2, url); st != 200 || !bytes.Equal(body, full3) {
+		t.Errorf("changed too much: status %d, %d bytes; want 200 and the %d bytes of the full answer", st, len(body), len(full3))
+	}
+	logged := stopServe(t, cmd, lines, syscall.SIGINT)
+	reloads := 0
+	for _, l := range logged {
+		if strings.Contains(l, "-watch: 1 responses loaded again") {
+			reloads++
+		}
+	}
+	if reloads != 2 {
+		t.Errorf("%d reloads logged, want 2:\n%s", reloads, strings.Join(logged, "\n"))
 	}
 }
 

@@ -92,7 +92,7 @@ func cloneNode(n wire.Node) wire.Node {
 func CloneValue(v wire.Value) wire.Value {
 	switch v.Kind() {
 	case wire.KindString:
-		return wire.String(strings.Clone(v.Str()))
+		return wire.String(strings.Clone(v.Text()))
 	case wire.KindList:
 		l := v.List()
 		c := make([]wire.Value, len(l))

@@ -194,13 +194,14 @@ func Diff(base, next *KeyedSet) (*Delta, error) {
 // AppendDelta appends the delta payload of d (spec §10a.2): the header
 // "GCF profile=generic [tool=T] delta=true base_root=B new_root=N key=K
 // [savings=S]", then the sections added, changed and removed, each left
-// out when empty.
-func AppendDelta(dst []byte, d *Delta, opts Options) ([]byte, error) {
+// out when empty. Extra header pairs ("name=value"), if any, follow key.
+func AppendDelta(dst []byte, d *Delta, opts Options, extra ...string) ([]byte, error) {
 	var pairs []string
 	if d.Tool != "" {
 		pairs = append(pairs, "tool="+d.Tool)
 	}
 	pairs = append(pairs, "delta=true", "base_root="+d.BaseRoot, "new_root="+d.NewRoot, "key="+d.Key)
+	pairs = append(pairs, extra...)
 	if d.Savings != "" {
 		pairs = append(pairs, "savings="+d.Savings)
 	}

@@ -1,0 +1,250 @@
+package cli
+
+// The delta commands: diff and patch.
+//
+// diff BASE NEXT -f NAME writes the delta that turns BASE into NEXT in the
+// delta syntax of codec NAME (package delta; the codec implements
+// delta.Codec). BASE and NEXT may be in any codec: -from names it, or
+// auto (the default) detects each. When NAME is a lossy codec (goon), the
+// delta is between the responses as a reader of NAME holds them (each
+// encoded in NAME and decoded back), which is what such a client patches.
+//
+// patch BASE DELTA applies DELTA to BASE and writes the result, by default
+// in BASE's codec (-f NAME for another). The delta's syntax is detected
+// (-d NAME to name it); a delta for another base, or truncated or altered,
+// is an error and nothing is written.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/wire"
+)
+
+func init() {
+	register("diff", "-f NAME [-from A|auto] [-o FILE] BASE NEXT: the delta that turns BASE into NEXT, in NAME's delta syntax", runDiff)
+	register("patch", "[-from A|auto] [-d NAME|auto] [-f NAME] [-o FILE] BASE DELTA: BASE with DELTA applied, in BASE's codec or NAME", runPatch)
+}
+
+// deltaSniffer is implemented by the codecs whose deltas can be told from
+// their first bytes (json, goon).
+type deltaSniffer interface {
+	SniffDelta(prefix []byte) float64
+}
+
+func runDiff(env *Env) error {
+	fs := newFlags(env, "diff")
+	to := fs.String("f", "", "delta syntax: the codec `NAME` whose delta to write (see wirebench list)")
+	from := fs.String("from", Auto, "codec `NAME` of BASE and NEXT, or auto to detect each")
+	out := fs.String("o", "", "output `FILE` (default: standard output; - is standard output)")
+	if err := parseFlags(fs, env); err != nil {
+		return err
+	}
+	if *to == "" {
+		return usagef("missing -f NAME (codecs with a delta syntax: %s)", deltaCodecNames())
+	}
+	if fs.NArg() != 2 {
+		return usagef("want two files, BASE and NEXT; got %d arguments", fs.NArg())
+	}
+	enc, err := deltaCodec(*to)
+	if err != nil {
+		return err
+	}
+	inCodec, err := lookupOrAuto(*from)
+	if err != nil {
+		return err
+	}
+	if err := refuseBinaryToTerminal(env, enc.Info(), *out); err != nil {
+		return err
+	}
+	var rs [2]*wire.GraphResponse
+	for i, file := range fs.Args() {
+		if rs[i], err = readResponse(env, file, inCodec); err != nil {
+			return err
+		}
+		if enc.Info().Fidelity != wire.Exact {
+			if rs[i], err = asRead(enc, rs[i]); err != nil {
+				return fmt.Errorf("%s: %w", file, err)
+			}
+		}
+	}
+	d, err := delta.Diff(rs[0], rs[1])
+	if err != nil {
+		return err
+	}
+	b, err := enc.(delta.Codec).AppendDelta(nil, d)
+	if err != nil {
+		return fmt.Errorf("writing the delta as %s: %w", enc.Info().Name, err)
+	}
+	if !enc.Info().Binary {
+		b = finalNewline(env, *out, b, false)
+	}
+	return writeOutput(env, *out, b)
+}
+
+func runPatch(env *Env) error {
+	fs := newFlags(env, "patch")
+	from := fs.String("from", Auto, "codec `NAME` of BASE, or auto to detect it")
+	dname := fs.String("d", Auto, "delta syntax of DELTA: a codec `NAME`, or auto to detect it")
+	to := fs.String("f", "", "output codec `NAME` (default: BASE's codec)")
+	out := fs.String("o", "", "output `FILE` (default: standard output; - is standard output)")
+	if err := parseFlags(fs, env); err != nil {
+		return err
+	}
+	if fs.NArg() != 2 {
+		return usagef("want two files, BASE and DELTA; got %d arguments", fs.NArg())
+	}
+	inCodec, err := lookupOrAuto(*from)
+	if err != nil {
+		return err
+	}
+	var dc wire.Codec
+	if !strings.EqualFold(*dname, Auto) {
+		if dc, err = deltaCodec(*dname); err != nil {
+			return err
+		}
+	}
+	var enc wire.Codec
+	if *to != "" {
+		if enc, err = wire.Lookup(*to); err != nil {
+			return usagef("%v", err)
+		}
+		if err := refuseBinaryToTerminal(env, enc.Info(), *out); err != nil {
+			return err
+		}
+	}
+	baseFile, deltaFile := fs.Arg(0), fs.Arg(1)
+	name, data, err := readInput(env, []string{baseFile})
+	if err != nil {
+		return err
+	}
+	if inCodec == nil {
+		if inCodec, err = detect(data); err != nil {
+			return fmt.Errorf("%s%w", name, err)
+		}
+	}
+	base, err := inCodec.Decode(data)
+	if err != nil {
+		return fmt.Errorf("%s%w%s", name, err, looksLike(data, inCodec.Info().Name))
+	}
+	if enc == nil {
+		enc = inCodec
+		if err := refuseBinaryToTerminal(env, enc.Info(), *out); err != nil {
+			return err
+		}
+	}
+	dn, ddata, err := readInput(env, []string{deltaFile})
+	if err != nil {
+		return err
+	}
+	if dc == nil {
+		if dc, err = detectDelta(ddata); err != nil {
+			return fmt.Errorf("%s%w", dn, err)
+		}
+	}
+	d, err := dc.(delta.Codec).DecodeDelta(ddata)
+	if err != nil {
+		return fmt.Errorf("%s%w", dn, err)
+	}
+	next, err := delta.Patch(base, d)
+	if err != nil {
+		return fmt.Errorf("%s%w", dn, err)
+	}
+	b, err := enc.AppendEncode(nil, next)
+	if err != nil {
+		return fmt.Errorf("encoding the result as %s: %w", enc.Info().Name, err)
+	}
+	if !enc.Info().Binary {
+		b = finalNewline(env, *out, b, !inCodec.Info().Binary && len(data) > 0 && data[len(data)-1] == '\n')
+	}
+	return writeOutput(env, *out, b)
+}
+
+// lookupOrAuto returns the codec named, or nil for auto.
+func lookupOrAuto(name string) (wire.Codec, error) {
+	if strings.EqualFold(name, Auto) {
+		return nil, nil
+	}
+	c, err := wire.Lookup(name)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	return c, nil
+}
+
+// deltaCodec returns the registered codec name, which must have a delta
+// syntax.
+func deltaCodec(name string) (wire.Codec, error) {
+	c, err := wire.Lookup(name)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	if _, ok := c.(delta.Codec); !ok {
+		return nil, usagef("codec %s has no delta syntax (codecs with one: %s)", c.Info().Name, deltaCodecNames())
+	}
+	return c, nil
+}
+
+func deltaCodecNames() string {
+	var names []string
+	for _, info := range wire.List() {
+		if c, err := wire.Lookup(info.Name); err == nil {
+			if _, ok := c.(delta.Codec); ok {
+				names = append(names, info.Name)
+			}
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// readResponse reads and decodes the response in file with c, or with the
+// codec detected when c is nil.
+func readResponse(env *Env, file string, c wire.Codec) (*wire.GraphResponse, error) {
+	name, data, err := readInput(env, []string{file})
+	if err != nil {
+		return nil, err
+	}
+	if c == nil {
+		if c, err = detect(data); err != nil {
+			return nil, fmt.Errorf("%s%w", name, err)
+		}
+	}
+	r, err := c.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s%w%s", name, err, looksLike(data, c.Info().Name))
+	}
+	return r, nil
+}
+
+// asRead is r as a reader of codec c holds it: encoded and decoded back.
+func asRead(c wire.Codec, r *wire.GraphResponse) (*wire.GraphResponse, error) {
+	b, err := c.AppendEncode(nil, r)
+	if err != nil {
+		return nil, fmt.Errorf("encoding as %s: %w", c.Info().Name, err)
+	}
+	return c.Decode(b)
+}
+
+// detectDelta returns the codec whose delta syntax data most likely is.
+func detectDelta(data []byte) (wire.Codec, error) {
+	var best wire.Codec
+	conf := 0.0
+	for _, info := range wire.List() {
+		c, err := wire.Lookup(info.Name)
+		if err != nil {
+			continue
+		}
+		s, ok := c.(deltaSniffer)
+		if _, isDelta := c.(delta.Codec); !ok || !isDelta {
+			continue
+		}
+		if v := s.SniffDelta(data[:min(len(data), wire.SniffLen)]); v > conf {
+			best, conf = c, v
+		}
+	}
+	if best == nil || conf < minConfidence {
+		return nil, fmt.Errorf("cannot tell the delta's syntax (it starts %s); name its codec with -d NAME (codecs with a delta syntax: %s)", excerpt(data), deltaCodecNames())
+	}
+	return best, nil
+}

@@ -1,0 +1,130 @@
+package cli_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/graphwire/graphwire/bench/corpus"
+	"github.com/graphwire/graphwire/delta/deltatest"
+	"github.com/graphwire/graphwire/internal/cli"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// writeEncoded writes r encoded in codec name to dir/file and returns its
+// path.
+func writeEncoded(t *testing.T, dir, file, name string, r *wire.GraphResponse) string {
+	t.Helper()
+	b, err := wire.EncodeWith(name, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, file)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestDiffPatch: for every corpus case and a re-query with 5% of its
+// nodes changed, "diff -f NAME" then "patch" gives what NAME writes for
+// the re-query, for each codec with a delta syntax, and the delta of a
+// response of 20 nodes or more is smaller than the full response.
+func TestDiffPatch(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range corpus.Generate() {
+		next := deltatest.ChangeRate(c.Response, 5)
+		for _, name := range []string{"json", "goon"} {
+			basePath := writeEncoded(t, dir, "base."+name, name, c.Response)
+			nextPath := writeEncoded(t, dir, "next.json", "json", next)
+			d := run("", "diff", "-f", name, basePath, nextPath)
+			if d.code != cli.ExitOK {
+				t.Fatalf("%s: diff -f %s: exit %d: %s", c.ID(), name, d.code, d.stderr)
+			}
+			full, _ := wire.EncodeWith(name, next)
+			if len(c.Response.Nodes) >= 20 && len(d.stdout) >= len(full) {
+				t.Errorf("%s: the %s delta (%d bytes) is no smaller than the response (%d)", c.ID(), name, len(d.stdout), len(full))
+			}
+			deltaPath := filepath.Join(dir, "delta."+name)
+			if err := os.WriteFile(deltaPath, []byte(d.stdout), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p := run("", "patch", basePath, deltaPath)
+			if p.code != cli.ExitOK {
+				t.Fatalf("%s: patch with a %s delta: exit %d: %s", c.ID(), name, p.code, p.stderr)
+			}
+			if p.stdout != string(full) {
+				t.Errorf("%s: patch with a %s delta does not give the re-query as %s writes it", c.ID(), name, name)
+			}
+		}
+	}
+}
+
+func TestDiffPatchErrors(t *testing.T) {
+	dir := t.TempDir()
+	cases := corpus.Generate()
+	base := writeEncoded(t, dir, "base.json", "json", cases[0].Response)
+	next := writeEncoded(t, dir, "next.json", "json", deltatest.ChangeRate(cases[0].Response, 20))
+	other := writeEncoded(t, dir, "other.json", "json", cases[1].Response)
+	d := run("", "diff", "-f", "goon", base, next)
+	if d.code != cli.ExitOK {
+		t.Fatalf("diff: %d %s", d.code, d.stderr)
+	}
+	deltaPath := filepath.Join(dir, "delta.goon")
+	if err := os.WriteFile(deltaPath, []byte(d.stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	truncated := filepath.Join(dir, "truncated.goon")
+	if err := os.WriteFile(truncated, []byte(d.stdout[:len(d.stdout)/2]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// One digit of the result's fingerprint altered: the delta reads, and
+	// the result is not the one it names.
+	at := strings.Index(d.stdout, "result:sha256:") + len("result:sha256:")
+	digit := byte('0')
+	if d.stdout[at] == '0' {
+		digit = '1'
+	}
+	altText := d.stdout[:at] + string(digit) + d.stdout[at+1:]
+	altered := filepath.Join(dir, "altered.goon")
+	if err := os.WriteFile(altered, []byte(altText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	goonBase := writeEncoded(t, dir, "base.goon", "goon", cases[0].Response)
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		cmd  string
+		want string
+	}{
+		{"no codec", []string{"diff", base, next}, cli.ExitUsage, "diff", "missing -f NAME (codecs with a delta syntax: goon, json"},
+		{"codec without deltas", []string{"diff", "-f", "cbor", base, next}, cli.ExitUsage, "diff", "cbor has no delta syntax"},
+		{"one file", []string{"diff", "-f", "json", base}, cli.ExitUsage, "diff", "want two files"},
+		{"wrong base", []string{"patch", other, deltaPath}, cli.ExitError, "patch", "the delta's base is sha256:"},
+		{"truncated", []string{"patch", goonBase, truncated}, cli.ExitError, "patch", "goon: line"},
+		{"altered", []string{"patch", goonBase, altered}, cli.ExitError, "patch", "delta: result"},
+		{"a response for a delta", []string{"patch", goonBase, base}, cli.ExitError, "patch", "cannot tell the delta's syntax"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			oneErrorLine(t, run("", c.args...), c.code, c.cmd, c.want)
+		})
+	}
+}
+
+// TestDecodeAutoRefusesDeltas: -f auto never takes a delta for a
+// response.
+func TestDecodeAutoRefusesDeltas(t *testing.T) {
+	dir := t.TempDir()
+	c := corpus.Generate()[0]
+	base := writeEncoded(t, dir, "base.json", "json", c.Response)
+	next := writeEncoded(t, dir, "next.json", "json", deltatest.ChangeRate(c.Response, 5))
+	for _, name := range []string{"json", "goon"} {
+		d := run("", "diff", "-f", name, base, next)
+		if d.code != cli.ExitOK {
+			t.Fatalf("diff -f %s: %s", name, d.stderr)
+		}
+		oneErrorLine(t, run(d.stdout, "decode", "-f", "auto"), cli.ExitError, "decode", "cannot tell the input's format")
+	}
+}

@@ -1,0 +1,254 @@
+package wirehttp
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/tokens"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// DeltaIM is the instance-manipulation name (RFC 3229) of graphwire's
+// delta encoding: a client that sends it in A-IM may be answered 226 IM
+// Used with a delta in the negotiated codec's delta syntax
+// (delta.Codec), against the base its If-None-Match names.
+const DeltaIM = "graphwire-delta"
+
+// MaxIMs is the most elements of A-IM (all its field lines read as one
+// list) considered; the rest is ignored, as with Accept.
+const MaxIMs = 64
+
+// DeltaOptions configure RFC 3229 delta encoding (see the package doc,
+// "Deltas").
+type DeltaOptions struct {
+	// Off turns delta encoding off: A-IM is ignored and no base kept.
+	Off bool
+
+	// MaxBases bounds how many bases the Server keeps. Zero means
+	// DefaultDeltaBases (1,024).
+	MaxBases int
+
+	// MaxBytes bounds the bytes of the bases kept: each counts its body,
+	// its tag and 160 bytes of bookkeeping. Zero means DefaultDeltaBytes
+	// (64 MiB). A body larger than MaxBytes alone is never kept.
+	MaxBytes int64
+
+	// Threshold is the share of the full answer's cost under which a
+	// delta is sent (delta.Worth): tokens (o200k) for a text codec,
+	// bytes for a binary one. Zero means delta.DefaultThreshold (0.60).
+	Threshold float64
+}
+
+// withDefaults returns o with its zero fields set, or an error for a
+// field out of range.
+func (o DeltaOptions) withDefaults() (DeltaOptions, error) {
+	if o.MaxBases == 0 {
+		o.MaxBases = DefaultDeltaBases
+	}
+	if o.MaxBytes == 0 {
+		o.MaxBytes = DefaultDeltaBytes
+	}
+	if o.Threshold == 0 {
+		o.Threshold = delta.DefaultThreshold
+	}
+	switch {
+	case o.MaxBases < 0:
+		return o, fmt.Errorf("wirehttp: Options.Delta.MaxBases %d is negative", o.MaxBases)
+	case o.MaxBytes < 0:
+		return o, fmt.Errorf("wirehttp: Options.Delta.MaxBytes %d is negative", o.MaxBytes)
+	case !(o.Threshold > 0 && o.Threshold <= 1):
+		return o, fmt.Errorf("wirehttp: Options.Delta.Threshold %v is not in (0, 1]", o.Threshold)
+	}
+	return o, nil
+}
+
+// DeltaStats reports the bases the Server keeps: how many, and their
+// cost in bytes as DeltaOptions.MaxBytes counts it.
+func (s *Server) DeltaStats() (bases int, bytes int64) {
+	if s.bases == nil {
+		return 0, 0
+	}
+	return s.bases.stats()
+}
+
+// acceptsDelta reports whether the A-IM field values name DeltaIM with a
+// q above zero (names compared without regard to case).
+func acceptsDelta(values []string) bool {
+	considered := 0
+	for _, v := range values {
+		for el := range strings.SplitSeq(v, ",") {
+			name, params, _ := strings.Cut(el, ";")
+			name = strings.TrimSpace(name)
+			if name == "" {
+				continue
+			}
+			if considered++; considered > MaxIMs {
+				return false
+			}
+			if !strings.EqualFold(name, DeltaIM) {
+				continue
+			}
+			return !zeroQ(params)
+		}
+	}
+	return false
+}
+
+// zeroQ reports whether params (";"-separated) hold q=0 (0, 0.0, 0.00,
+// 0.000).
+func zeroQ(params string) bool {
+	for p := range strings.SplitSeq(params, ";") {
+		k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+			q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			return err == nil && q == 0
+		}
+	}
+	return false
+}
+
+// deltaCodec returns o's codec as a delta.Codec when the Server may
+// answer a request for it with a delta: delta encoding on, a GET or HEAD
+// that accepts DeltaIM, a codec that implements delta.Codec, and a body
+// that is not enveloped.
+func (s *Server) deltaCodec(r *http.Request, o *offer) (delta.Codec, bool) {
+	if s.bases == nil || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+		return nil, false
+	}
+	dc, ok := o.codec.(delta.Codec)
+	if !ok || (s.opts.Envelope && !o.info.Binary) {
+		return nil, false
+	}
+	if !acceptsDelta(r.Header.Values("A-IM")) {
+		return nil, false
+	}
+	return dc, true
+}
+
+// answerDelta answers r, whose answer in offer i is body with tag etag,
+// with 226 (a delta) or 304 (the base the client holds is current) when
+// it can, and reports whether it did; otherwise the caller sends the
+// full answer (or the 304 of a matching tag). Before that, it keeps body
+// as a base under etag: the client that asked for deltas holds it next.
+//
+// Every failure of the delta path (the budget cannot hold the decodes, a
+// codec that cannot read its own output, a cost it cannot count) falls
+// back to the full answer; the server's faults among them are logged.
+func (s *Server) answerDelta(w http.ResponseWriter, r *http.Request, i int, body []byte, etag string) bool {
+	o := &s.offers[i]
+	dc, ok := s.deltaCodec(r, o)
+	if !ok {
+		return false
+	}
+	current := etag[1 : len(etag)-1]
+	s.bases.put(current, i, body)
+	inm := r.Header.Values("If-None-Match")
+	if len(inm) == 0 {
+		return false
+	}
+	if _, ok := matchIfNoneMatch(inm, etag, s.compress != nil); ok {
+		return false // the caller's 304
+	}
+	var baseTag string
+	var baseBody []byte
+	for tag, star := range ifNoneMatchTags(inm) {
+		if star {
+			continue
+		}
+		key := tag
+		if s.compress != nil {
+			for _, suf := range codingSuffixes {
+				if k, ok := strings.CutSuffix(tag, suf); ok {
+					key = k
+					break
+				}
+			}
+		}
+		if b, bi, ok := s.bases.get(key); ok && bi == i && key != current {
+			baseTag, baseBody = tag, b
+			break
+		}
+	}
+	if baseBody == nil {
+		return false
+	}
+	c := s.budget.newCharge()
+	defer c.release()
+	if !c.grow(2*DecodeOverhead + DecodeFactor*int64(len(baseBody)+len(body))) {
+		return false
+	}
+	choice, patch, err := s.chooseDelta(o, dc, baseBody, body)
+	if err != nil {
+		s.opts.ErrorLog.Printf("wirehttp: %s %s: delta in %s, sending the full answer: %v", r.Method, clip(r.URL.Path), o.info.Name, err)
+		return false
+	}
+	h := w.Header()
+	switch choice {
+	case delta.SendUnchanged:
+		h.Set("ETag", `"`+baseTag+`"`)
+		w.WriteHeader(http.StatusNotModified)
+		return true
+	case delta.SendDelta:
+		if !c.grow(int64(len(patch))) {
+			return false
+		}
+		h.Set("Content-Type", contentType(o.info))
+		h.Set("ETag", etag)
+		h.Set("IM", DeltaIM)
+		h.Set("Delta-Base", `"`+baseTag+`"`)
+		h.Set("Cache-Control", "no-store, im")
+		h.Set("Content-Length", strconv.Itoa(len(patch)))
+		w.WriteHeader(http.StatusIMUsed)
+		if r.Method != http.MethodHead {
+			w.Write(patch) //nolint:errcheck // the client went away
+		}
+		return true
+	}
+	return false
+}
+
+// chooseDelta decodes the base the client holds and the current answer,
+// as the client reads them (so that a codec that is not lossless gives
+// the client exactly what decoding the full answer would), and decides
+// with delta.Choose, pricing the delta and the full answer in tokens for
+// a text codec and in bytes for a binary one. With SendDelta it returns
+// the delta written in the codec's delta syntax.
+func (s *Server) chooseDelta(o *offer, dc delta.Codec, baseBody, body []byte) (delta.Choice, []byte, error) {
+	base, err := o.codec.Decode(baseBody)
+	if err != nil {
+		return delta.SendFull, nil, fmt.Errorf("decoding the base: %w", err)
+	}
+	next, err := o.codec.Decode(body)
+	if err != nil {
+		return delta.SendFull, nil, fmt.Errorf("decoding the current answer: %w", err)
+	}
+	cost := func(b []byte) (int, error) { return len(b), nil }
+	if !o.info.Binary {
+		counter, err := tokens.Get(tokens.O200k)
+		if err != nil {
+			return delta.SendFull, nil, err
+		}
+		cost = counter.Count
+	}
+	var patch []byte
+	choice, _, err := delta.Choose(base, next, s.opts.Delta.Threshold,
+		func(d *delta.Delta) (int, error) {
+			var err error
+			if patch, err = dc.AppendDelta(nil, d); err != nil {
+				return 0, err
+			}
+			return cost(patch)
+		},
+		func(*wire.GraphResponse) (int, error) { return cost(body) })
+	if err != nil {
+		return delta.SendFull, nil, err
+	}
+	if choice == delta.SendDelta && patch == nil {
+		return delta.SendFull, nil, errors.New("the delta was not written")
+	}
+	return choice, patch, nil
+}
