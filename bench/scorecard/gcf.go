@@ -28,7 +28,7 @@ func gcfValues(r *wire.GraphResponse) ([]string, error) {
 		case wire.KindFloat:
 			gv = jsonvalue.Float(v.Float())
 		case wire.KindString:
-			gv = v.Str()
+			gv = v.Text()
 		case wire.KindList:
 			for _, e := range v.List() {
 				if err := add(e); err != nil {
