@@ -99,7 +99,7 @@ func TestDiffPatchErrors(t *testing.T) {
 		cmd  string
 		want string
 	}{
-		{"no codec", []string{"diff", base, next}, cli.ExitUsage, "diff", "missing -f NAME (codecs with a delta syntax: goon, json"},
+		{"no codec", []string{"diff", base, next}, cli.ExitUsage, "diff", "missing -f NAME (codecs with a delta syntax: gcf, goon, json"},
 		{"codec without deltas", []string{"diff", "-f", "cbor", base, next}, cli.ExitUsage, "diff", "cbor has no delta syntax"},
 		{"one file", []string{"diff", "-f", "json", base}, cli.ExitUsage, "diff", "want two files"},
 		{"wrong base", []string{"patch", other, deltaPath}, cli.ExitError, "patch", "the delta's base is sha256:"},
