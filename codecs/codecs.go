@@ -8,6 +8,7 @@
 //	json     (alias raw)  codecs/json    canonical JSON, GKG's RAW response shape
 //	goon     (alias llm)  codecs/goon    GOON 1.0.0 (GKG ADR 012), text for LLM agents
 //	toon                  codecs/toon    TOON spec v4.0 text, graph-aware layout
+//	gcf                   codecs/gcf     GCF v3.5.3 text, generic profile (application/vnd.gcf+text)
 //	msgpack               codecs/binary  MessagePack, positional layout, lossless
 //	cbor                  codecs/binary  CBOR, core deterministic, positional layout, lossless
 //
@@ -31,6 +32,7 @@ package codecs
 
 import (
 	"github.com/graphwire/graphwire/codecs/binary" // msgpack, cbor
+	"github.com/graphwire/graphwire/codecs/gcf"    // gcf
 	"github.com/graphwire/graphwire/codecs/goon"   // goon, llm
 	"github.com/graphwire/graphwire/codecs/json"   // json, raw
 	"github.com/graphwire/graphwire/codecs/toon"   // toon
@@ -69,6 +71,10 @@ func NewRegistry(o Options) (*wire.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
+	gc, err := gcf.New(gcf.Options{Limits: o.Limits})
+	if err != nil {
+		return nil, err
+	}
 	mp, err := binary.New(binary.Msgpack, binary.Options{Limits: o.Limits})
 	if err != nil {
 		return nil, err
@@ -77,7 +83,7 @@ func NewRegistry(o Options) (*wire.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range []wire.Codec{js, gn, tn, mp, cb} {
+	for _, c := range []wire.Codec{js, gn, tn, gc, mp, cb} {
 		reg.Register(c)
 	}
 	return reg, nil

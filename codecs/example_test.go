@@ -20,6 +20,7 @@ func Example() {
 	}
 	// Output:
 	// cbor    binary exact            application/cbor; layout=graphwire; version=2
+	// gcf     text   numbers-by-value application/vnd.gcf+text
 	// goon    text   lossy            text/x-goon; version=1.0.0
 	// json    text   exact            application/json
 	// msgpack binary exact            application/vnd.msgpack; layout=graphwire; version=2
@@ -59,6 +60,7 @@ func Example_stream() {
 	fmt.Printf("%v (%d bytes written)\n", err, w.n)
 	// Output:
 	// cbor: 68 bytes
+	// gcf: 213 bytes
 	// goon: 155 bytes
 	// json: 223 bytes
 	// msgpack: 67 bytes

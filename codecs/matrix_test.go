@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -47,10 +48,12 @@ type keep struct {
 
 var (
 	exact   = keep{eq: wire.Exact}
-	byValue = keep{eq: wire.NumbersByValue} // TOON has one number type (SPEC §6)
+	byValue = keep{eq: wire.NumbersByValue} // TOON and GCF have one number type (SPEC §6)
 	goonFP  = keep{fixed: "goon"}
-	// goonFPByValue is the weaker of goonFP and byValue.
-	goonFPByValue = keep{fixed: "goon", via: "toon"}
+	// goonFPByValue and goonFPByValueGCF are the weaker of goonFP and
+	// byValue, through toon and through gcf.
+	goonFPByValue    = keep{fixed: "goon", via: "toon"}
+	goonFPByValueGCF = keep{fixed: "goon", via: "gcf"}
 )
 
 // pair is one entry of the matrix: what the trip keeps, and whether the
@@ -61,41 +64,83 @@ var (
 type pair struct {
 	keep    keep
 	awkward bool
+	// noGT keeps '>' out of property and cell names: GCF cannot make
+	// such a name a table column, so the member travels after its row's
+	// others and reads back after them (codecs/gcf's Fidelity; its
+	// TestAwkwardNames checks those names apart from the order).
+	noGT bool
 }
 
 // matrix is the expected fidelity of every ordered pair (A, B) of built-in
 // codecs: the weaker of A's and B's. Written out, not inferred; a
 // registered pair missing here fails TestTablesCoverRegistry.
 var matrix = map[[2]string]pair{
-	{"json", "json"}:    {exact, true},
-	{"json", "goon"}:    {goonFP, false},
-	{"json", "toon"}:    {byValue, true},
-	{"json", "msgpack"}: {exact, true},
-	{"json", "cbor"}:    {exact, true},
+	{"json", "json"}:    {exact, true, false},
+	{"json", "goon"}:    {goonFP, false, false},
+	{"json", "toon"}:    {byValue, true, false},
+	{"json", "gcf"}:     {byValue, true, true},
+	{"json", "msgpack"}: {exact, true, false},
+	{"json", "cbor"}:    {exact, true, false},
 
-	{"goon", "json"}:    {goonFP, false},
-	{"goon", "goon"}:    {goonFP, false},
-	{"goon", "toon"}:    {goonFPByValue, false},
-	{"goon", "msgpack"}: {goonFP, false},
-	{"goon", "cbor"}:    {goonFP, false},
+	{"goon", "json"}:    {goonFP, false, false},
+	{"goon", "goon"}:    {goonFP, false, false},
+	{"goon", "toon"}:    {goonFPByValue, false, false},
+	{"goon", "gcf"}:     {goonFPByValueGCF, false, false},
+	{"goon", "msgpack"}: {goonFP, false, false},
+	{"goon", "cbor"}:    {goonFP, false, false},
 
-	{"toon", "json"}:    {byValue, true},
-	{"toon", "goon"}:    {goonFPByValue, false},
-	{"toon", "toon"}:    {byValue, true},
-	{"toon", "msgpack"}: {byValue, true},
-	{"toon", "cbor"}:    {byValue, true},
+	{"toon", "json"}:    {byValue, true, false},
+	{"toon", "goon"}:    {goonFPByValue, false, false},
+	{"toon", "toon"}:    {byValue, true, false},
+	{"toon", "gcf"}:     {byValue, true, true},
+	{"toon", "msgpack"}: {byValue, true, false},
+	{"toon", "cbor"}:    {byValue, true, false},
 
-	{"msgpack", "json"}:    {exact, true},
-	{"msgpack", "goon"}:    {goonFP, false},
-	{"msgpack", "toon"}:    {byValue, true},
-	{"msgpack", "msgpack"}: {exact, true},
-	{"msgpack", "cbor"}:    {exact, true},
+	{"gcf", "json"}:    {byValue, true, true},
+	{"gcf", "goon"}:    {goonFPByValueGCF, false, false},
+	{"gcf", "toon"}:    {byValue, true, true},
+	{"gcf", "gcf"}:     {byValue, true, true},
+	{"gcf", "msgpack"}: {byValue, true, true},
+	{"gcf", "cbor"}:    {byValue, true, true},
 
-	{"cbor", "json"}:    {exact, true},
-	{"cbor", "goon"}:    {goonFP, false},
-	{"cbor", "toon"}:    {byValue, true},
-	{"cbor", "msgpack"}: {exact, true},
-	{"cbor", "cbor"}:    {exact, true},
+	{"msgpack", "json"}:    {exact, true, false},
+	{"msgpack", "goon"}:    {goonFP, false, false},
+	{"msgpack", "toon"}:    {byValue, true, false},
+	{"msgpack", "gcf"}:     {byValue, true, true},
+	{"msgpack", "msgpack"}: {exact, true, false},
+	{"msgpack", "cbor"}:    {exact, true, false},
+
+	{"cbor", "json"}:    {exact, true, false},
+	{"cbor", "goon"}:    {goonFP, false, false},
+	{"cbor", "toon"}:    {byValue, true, false},
+	{"cbor", "gcf"}:     {byValue, true, true},
+	{"cbor", "msgpack"}: {exact, true, false},
+	{"cbor", "cbor"}:    {exact, true, false},
+}
+
+// hasGT reports whether a property key or a cell name of r contains '>'.
+func hasGT(r *wire.GraphResponse) bool {
+	node := func(n *wire.Node) bool {
+		for _, p := range n.Properties {
+			if strings.Contains(p.Key, ">") {
+				return true
+			}
+		}
+		return false
+	}
+	for i := range r.Nodes {
+		if node(&r.Nodes[i]) {
+			return true
+		}
+	}
+	for _, row := range r.Rows {
+		for _, c := range row {
+			if strings.Contains(c.Name, ">") || (c.Node != nil && node(c.Node)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // TestMatrix checks, for every ordered pair (A, B) of registered codecs and
@@ -129,6 +174,9 @@ func TestMatrix(t *testing.T) {
 					}
 				}
 				gen := wiretest.ResponseWith(wiretest.Options{AwkwardNames: p.awkward})
+				if p.noGT {
+					gen = gen.Filter(func(r *wire.GraphResponse) bool { return !hasGT(r) })
+				}
 				per := wiretest.PerCase(*matrixN)
 				var count atomic.Int64
 				rapid.Check(t, func(rt *rapid.T) {

@@ -19,6 +19,7 @@ func TestLookupMediaType(t *testing.T) {
 		{"json", []string{"application/json", "application/json; charset=utf-8", "Application/JSON"}},
 		{"goon", []string{"text/x-goon; version=1.0.0", "text/x-goon"}},
 		{"toon", []string{"text/toon", "text/toon; charset=UTF-8"}},
+		{"gcf", []string{"application/vnd.gcf+text", "application/vnd.gcf+text; charset=utf-8", "Application/VND.GCF+Text"}},
 		{"msgpack", []string{"application/vnd.msgpack; layout=graphwire; version=2", "application/vnd.msgpack", "application/vnd.msgpack; version=2", "application/vnd.msgpack;layout=graphwire"}},
 		{"cbor", []string{"application/cbor; layout=graphwire; version=2", "application/cbor", "application/cbor; layout=graphwire", "application/cbor; version=\"2\""}},
 	} {

@@ -49,8 +49,8 @@ func TestOwnRegistryRefusesLargeBodies(t *testing.T) {
 
 	r := bigResponse()
 	infos := reg.List()
-	if len(infos) != 5 {
-		t.Fatalf("NewRegistry holds %d codecs, want 5", len(infos))
+	if len(infos) != 6 {
+		t.Fatalf("NewRegistry holds %d codecs, want 6", len(infos))
 	}
 	for _, info := range infos {
 		body, err := wire.EncodeWith(info.Name, r)

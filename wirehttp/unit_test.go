@@ -180,7 +180,7 @@ func TestNewOptions(t *testing.T) {
 	for _, info := range s.Codecs() {
 		order = append(order, info.Name)
 	}
-	if d := cmp.Diff([]string{"toon", "msgpack", "cbor", "goon", "json"}, order); d != "" {
+	if d := cmp.Diff([]string{"toon", "msgpack", "cbor", "gcf", "goon", "json"}, order); d != "" {
 		t.Errorf("order (-want +got):\n%s", d)
 	}
 	for accept, want := range map[string]string{"": "goon", "*/*": "toon", "application/*": "msgpack", "text/*": "toon"} {

@@ -63,6 +63,10 @@ func TestValueWriters(t *testing.T) {
 		{"json rows", jsonValues, agg, []string{"ada", "3", "ada", "null"}},
 		{"toon rows", toonValues, agg, []string{"ada", "3", "ada", "null"}},
 		{"goon rows", goonValues, agg, []string{"ada", "3", "null"}},
+		// GCF: null as -, a string's quotes left out (escapes kept), the
+		// list's items one by one; the node cell in every row.
+		{"gcf", gcfValues, nodes, []string{"42", `say \"hi\"`, "true", "-", "", "2026-05-08 14:47:05.123456", "7", "bug", "a,b", long}},
+		{"gcf rows", gcfValues, agg, []string{"ada", "3", "ada", "-"}},
 	}
 	for _, tt := range tests {
 		got, err := tt.write(tt.r)

@@ -34,7 +34,7 @@ func TestBudgetsMatchFitPage(t *testing.T) {
 			paged = append(paged, f.Name)
 		}
 	}
-	if want := []string{"json", "goon", "toon"}; !slices.Equal(paged, want) {
+	if want := []string{"json", "gcf", "goon", "toon"}; !slices.Equal(paged, want) {
 		t.Fatalf("paged formats %v, want the registered text codecs %v", paged, want)
 	}
 	o200k, err := tokens.Get(tokens.O200k)

@@ -34,16 +34,18 @@
 //     and the properties of a node a row groups by. A value's text is what
 //     the format writes for it, less the quotes that delimit a string:
 //     JSON's escaped string contents and number literals; TOON's primitive
-//     as the TOON encoder writes it (the same for toon and toon-plain); for
+//     as the TOON encoder writes it (the same for toon and toon-plain);
+//     GCF's scalar as the gcf codec writes it after key= or in a cell (null
+//     as -); for
 //     GOON, what GOON's encoder writes for the value under its key — found
 //     by encoding the value alone, in a one-node response or a one-cell
 //     aggregation, and cutting it out of the line — so a truncated text
 //     counts as written (cut, with "..."), a datetime in T-form, and a null
 //     or empty string a node row omits as nothing. A list is its elements,
-//     one by one, where the format writes them as items (JSON, TOON), and
+//     one by one, where the format writes them as items (JSON, TOON, GCF), and
 //     one text where it writes the list as one value (GOON's JSON text).
 //     A node that several rows group by counts once per row where the
-//     format repeats it (JSON, TOON) and once in GOON, which lists it once;
+//     format repeats it (JSON, TOON, GCF) and once in GOON, which lists it once;
 //   - structure: the rest — keys, types, ids, edges, headers, punctuation,
 //     layout — defined as the total minus values. Counting a value alone
 //     can differ by a token from counting it in place, where BPE may merge
@@ -57,7 +59,7 @@
 //
 // # Token budgets
 //
-// For each registered text codec (json, goon, toon; the peers are not
+// For each registered text codec (json, gcf, goon, toon; the peers are not
 // codecs and cannot be paged) and each budget of BudgetSizes (2K, 8K and
 // 32K o200k tokens), a fit.Pager cuts the case into pages as fit.Page does:
 // a page is the longest prefix of the response's graph-whole units, in
@@ -94,7 +96,9 @@
 //
 // The markdown is a list of section functions (sections, in render.go):
 // intro, summary, charts, per-profile summaries, losses, ADR 012's
-// example, token anatomy, token budgets, cases. A further section is a
+// example, GCF's published claims beside gcf's measured savings (against
+// toon-plain, toon, json and json-pretty, o200k and cl100k), token
+// anatomy, token budgets, cases. A further section is a
 // function added to that list.
 //
 // # Regenerating and checking

@@ -47,6 +47,7 @@ var valueWriters = map[string]valueWriter{
 	"json": jsonValues,
 	"goon": goonValues,
 	"toon": toonValues,
+	"gcf":  gcfValues,
 }
 
 // Encode returns the format's bytes for r, whose canonical JSON is
@@ -62,6 +63,7 @@ var losses = map[string]string{
 	"json":    "nothing: the baseline, canonical JSON (ids as strings)",
 	"goon":    "lossy by design: title/description/name/body/note over 200 code points and other strings over 1,000 truncated (with a key_len breadcrumb); nulls and empty strings dropped from node rows; NaN/Inf dropped; ClickHouse datetimes in T-form; whole floats and digit-only strings read back as integers; nodes and properties reordered; format_version, group-column node aliases and duplicate edges not carried",
 	"toon":    "number kind only: TOON has one number type, so an int and a float of the same value read back alike",
+	"gcf":     "number kind only: GCF writes a number by value, so 2.0 reads back as 2; a property or cell whose name holds '>' reads back after its row's other members",
 	"msgpack": "nothing (binary: no token count)",
 	"cbor":    "nothing (binary: no token count)",
 }
@@ -72,11 +74,12 @@ var peerLosses = map[string]string{
 	"toon-plain":  "number kind only: the canonical JSON document in TOON as the reference TOON library writes it (no graph-aware layout); 7.0 reads back as 7",
 }
 
-// isText reports whether a media type is text a model reads.
+// isText reports whether a media type is text a model reads: text/*,
+// JSON, and a +json or +text suffix (GCF's application/vnd.gcf+text).
 func isText(mediaType string) bool {
 	mt, _, _ := strings.Cut(strings.ToLower(mediaType), ";")
 	mt = strings.TrimSpace(mt)
-	return strings.HasPrefix(mt, "text/") || mt == "application/json" || strings.HasSuffix(mt, "+json")
+	return strings.HasPrefix(mt, "text/") || mt == "application/json" || strings.HasSuffix(mt, "+json") || strings.HasSuffix(mt, "+text")
 }
 
 // Formats returns the scorecard's rows: the baseline first, then the other

@@ -96,6 +96,7 @@ var sections = []section{
 	(*Card).profileSummaries,
 	(*Card).lossSection,
 	(*Card).adrSection,
+	(*Card).gcfSection,
 	(*Card).anatomySection,
 	(*Card).budgetSection,
 	(*Card).caseSection,
@@ -553,12 +554,18 @@ func (c *Card) fidelity(fi int, p string, all bool) string {
 // saving against the baseline, in bytes (ti < 0) or in the tokens of
 // counter ti.
 func (c *Card) medianSaving(p string, fi, ti int) float64 {
+	return c.medianSavingAgainst(p, fi, 0, ti)
+}
+
+// medianSavingAgainst is medianSaving against the format of index bi
+// instead of the baseline.
+func (c *Card) medianSavingAgainst(p string, fi, bi, ti int) float64 {
 	var xs []float64
 	for _, cs := range c.Cases {
 		if cs.Profile != p {
 			continue
 		}
-		base, r := cs.Results[0], cs.Results[fi]
+		base, r := cs.Results[bi], cs.Results[fi]
 		if ti < 0 {
 			xs = append(xs, saving(base.Bytes, r.Bytes))
 		} else {

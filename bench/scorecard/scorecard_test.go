@@ -308,7 +308,7 @@ func TestFormats(t *testing.T) {
 			t.Errorf("peer row %s missing or not a text peer: %+v", peer, f)
 		}
 	}
-	for name, text := range map[string]bool{"msgpack": false, "cbor": false, "json": true, "goon": true, "toon": true} {
+	for name, text := range map[string]bool{"msgpack": false, "cbor": false, "json": true, "goon": true, "toon": true, "gcf": true} {
 		if f, ok := have[name]; ok && f.Text != text {
 			t.Errorf("%s: Text = %v, want %v", name, f.Text, text)
 		}
@@ -321,6 +321,7 @@ func TestIsText(t *testing.T) {
 		"text/x-goon; version=1.0.0": true,
 		"text/toon":                  true,
 		"application/problem+json":   true,
+		"application/vnd.gcf+text":   true,
 		"application/msgpack":        false,
 		"application/cbor":           false,
 		"Application/JSON":           true,

@@ -83,13 +83,13 @@ func (c *Codec) appendDelta(dst []byte, d *delta.Delta) ([]byte, error) {
 		extra = append(extra, "added_at="+strconv.Itoa(o.Added[0].At))
 	}
 	gd := &gcfvalue.Delta{Tool: deltaTool, Key: deltaKey, BaseRoot: d.Base.String(), NewRoot: d.Result.String()}
-	row := func(n *wire.Node, k delta.NodeKey, path string) (*jsonvalue.Object, error) {
+	row := func(n *wire.Node, k delta.NodeKey, path wire.Path) (*jsonvalue.Object, error) {
 		v, err := nodeValue(n, path)
 		if err != nil {
 			return nil, err
 		}
 		if _, clash := v.Get(deltaKey); clash {
-			return nil, encErr(path+"."+deltaKey, "a property named "+deltaKey+", the identity field of a GCF delta")
+			return nil, encErr(path.String()+"."+deltaKey, "a property named "+deltaKey+", the identity field of a GCF delta")
 		}
 		r := jsonvalue.NewObject(1 + v.Len())
 		r.Add(deltaKey, nodeKeyString(k))
@@ -99,7 +99,7 @@ func (c *Codec) appendDelta(dst []byte, d *delta.Delta) ([]byte, error) {
 		return r, nil
 	}
 	for i := range o.Changed {
-		r, err := row(&o.Changed[i].Node, o.Changed[i].Key(), "nodes.changed["+strconv.Itoa(i)+"]")
+		r, err := row(&o.Changed[i].Node, o.Changed[i].Key(), wire.Path{}.Field("nodes").Field("changed").Index(i))
 		if err != nil {
 			return dst, err
 		}
@@ -107,7 +107,7 @@ func (c *Codec) appendDelta(dst []byte, d *delta.Delta) ([]byte, error) {
 	}
 	for i := range o.Added {
 		n := &o.Added[i].Item
-		r, err := row(n, delta.NodeKey{Type: n.Type, ID: n.ID}, "nodes.added["+strconv.Itoa(i)+"]")
+		r, err := row(n, delta.NodeKey{Type: n.Type, ID: n.ID}, wire.Path{}.Field("nodes").Field("added").Index(i))
 		if err != nil {
 			return dst, err
 		}

@@ -62,10 +62,14 @@
 //
 // # Decoding and limits
 //
-// Decode reads with gcfvalue under the codec's Limits (MaxDepth raised by
-// the four levels the layout adds above a list value; a table's columns
-// count against MaxElements) and then checks the response with
-// wire.Limits.Check. Malformed GCF gives gcfvalue's positioned
+// Decode reads with gcfvalue under the codec's Limits, widened by what
+// the layout adds: MaxDepth by the four levels above a list value,
+// MaxElements by a node's type and id, a table's columns up to the union
+// a response within MaxElements can need (gcfvalue's MaxFields), and the
+// memory gcfvalue estimates up to 32 times MaxMaterializedBytes plus 4
+// KiB (its value takes more than the canonical JSON the limit counts). It
+// then checks the response with wire.Limits.Check, which holds it to the
+// Limits themselves. Malformed GCF gives gcfvalue's positioned
 // *wire.DecodeError ("gcf: line 4, column 10: ...: count_mismatch");
 // well-formed GCF that holds no response gives a *wire.DecodeError naming
 // the place in the layout ("gcf: offset 0: nodes[3].id: expected an
@@ -134,6 +138,7 @@
 // delta or unchanged payload 0 and SniffDelta 0.99.
 //
 // Sniff scores a first line "GCF profile=generic" 0.95 and any other GCF
-// header 0.5. EncodeTo builds the text before writing it: a table needs
-// the union of its keys before its first row.
+// header 0.5. EncodeTo builds the text before writing it (a table needs
+// the union of its keys before its first row), then writes it in pieces
+// of at most 32 KiB.
 package gcf

@@ -3,6 +3,7 @@ package gcf
 import (
 	"bytes"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
@@ -64,12 +65,47 @@ func (c *Codec) Info() wire.Info {
 // cell.
 const layoutDepth = 4
 
+// valueMemFactor and valueMemSlack relate the generic layer's memory
+// estimate to MaxMaterializedBytes (see valueOptions): the layout's own
+// objects and sections take the slack.
+const (
+	valueMemFactor = 32
+	valueMemSlack  = 4 << 10
+)
+
 // valueOptions are the generic layer's Options under the codec's limits.
+//
+// An object of the layout has at most MaxElements+2 members (a node's
+// properties and its type and id) or 8 (the root, an edge). A table may
+// need more columns than that: nodes has the union of its nodes' keys (at
+// most MaxElements nodes of MaxElements properties each) and rows the
+// union of its rows' cells, a node cell flattened into the node's
+// MaxElements+2 path columns. MaxFields allows them; the response the
+// document holds is then checked against the codec's Limits themselves,
+// and the generic layer's memory bound holds whatever the columns.
+//
+// MaxMaterializedBytes bounds the response's canonical JSON; the generic
+// layer bounds its own estimate of the memory of the value it builds,
+// which takes up to valueMemFactor times the canonical JSON (a list of
+// one-digit ints: two bytes of JSON, 48 of value, per item), so the
+// generic layer gets that much room, and the response is checked against
+// the limit itself once built. The generic layer's own bound, 10 times
+// the input plus 10 MiB, holds either way.
 func (c *Codec) valueOptions() gcfvalue.Options {
 	l := c.limits
+	m := int64(l.MaxElements)
+	if l.MaxMaterializedBytes < (math.MaxInt64-valueMemSlack)/valueMemFactor {
+		l.MaxMaterializedBytes = l.MaxMaterializedBytes*valueMemFactor + valueMemSlack
+	} else {
+		l.MaxMaterializedBytes = math.MaxInt64
+	}
 	l.MaxDepth = min(l.MaxDepth+layoutDepth, wire.HardMaxDepth)
-	l.MaxElements = max(l.MaxElements, 8) // the layout's own tables and sections
-	return gcfvalue.Options{Limits: l}
+	l.MaxElements = int(min(max(m+2, 8), math.MaxInt32))
+	fields := int64(math.MaxInt32)
+	if m < 1<<10 { // m*m*(m+2) fits well below 2^31
+		fields = min(max(m*m*(m+2), 8), math.MaxInt32)
+	}
+	return gcfvalue.Options{Limits: l, MaxFields: int(fields)}
 }
 
 // AppendEncode appends the GCF text of r to dst (see the package
@@ -102,16 +138,26 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 	return out, nil
 }
 
-// EncodeTo writes the GCF text of r to w. It builds the text in memory
-// first (GCF's tables need their field union before their first row), so
-// an *wire.EncodeError means nothing was written.
+// writeChunk is the most EncodeTo hands w in one Write.
+const writeChunk = 32 << 10
+
+// EncodeTo writes the GCF text of r to w, in writes of at most 32 KiB. It
+// builds the text in memory first (GCF's tables need their field union
+// before their first row), so an *wire.EncodeError means nothing was
+// written.
 func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	out, err := c.AppendEncode(nil, r)
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(out)
-	return err
+	for len(out) > 0 {
+		n := min(len(out), writeChunk)
+		if _, err := w.Write(out[:n]); err != nil {
+			return err
+		}
+		out = out[n:]
+	}
+	return nil
 }
 
 // Decode parses GCF text in the codec's layout into a new response. Bad

@@ -3,6 +3,7 @@ package gcf
 import (
 	"math"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/wire"
@@ -18,7 +19,7 @@ func document(r *wire.GraphResponse) (*jsonvalue.Object, error) {
 	doc.Add("query_type", string(r.QueryType))
 	nodes := make([]jsonvalue.Value, len(r.Nodes))
 	for i := range r.Nodes {
-		n, err := nodeValue(&r.Nodes[i], "nodes["+strconv.Itoa(i)+"]")
+		n, err := nodeValue(&r.Nodes[i], wire.NodePath(i))
 		if err != nil {
 			return nil, err
 		}
@@ -70,21 +71,24 @@ func document(r *wire.GraphResponse) (*jsonvalue.Object, error) {
 	if r.Rows != nil {
 		rows := make([]jsonvalue.Value, len(r.Rows))
 		for i, row := range r.Rows {
-			path := "rows[" + strconv.Itoa(i) + "]"
 			o := jsonvalue.NewObject(len(row))
-			for _, c := range row {
+			for j, c := range row {
+				path := wire.RowPath(i).Key(j, c.Name)
+				if !utf8.ValidString(c.Name) {
+					return nil, encErr(path.String(), "a cell name that is not valid UTF-8")
+				}
 				if _, dup := o.Get(c.Name); dup {
-					return nil, encErr(path, "two cells named "+strconv.Quote(c.Name))
+					return nil, encErr(path.String(), "two cells named "+strconv.Quote(c.Name))
 				}
 				if c.Node != nil {
-					n, err := nodeValue(c.Node, path+"."+c.Name)
+					n, err := nodeValue(c.Node, path)
 					if err != nil {
 						return nil, err
 					}
 					o.Add(c.Name, n)
 					continue
 				}
-				v, err := value(c.Value, path+"."+c.Name)
+				v, err := value(c.Value, path)
 				if err != nil {
 					return nil, err
 				}
@@ -186,18 +190,22 @@ func optString(o *jsonvalue.Object, k string, v wire.OptString) {
 }
 
 // nodeValue is a node as an object: type, id, then its properties.
-func nodeValue(n *wire.Node, path string) (*jsonvalue.Object, error) {
+func nodeValue(n *wire.Node, path wire.Path) (*jsonvalue.Object, error) {
 	o := jsonvalue.NewObject(2 + len(n.Properties))
 	o.Add("type", n.Type)
 	o.Add("id", jsonvalue.Int(n.ID))
-	for _, p := range n.Properties {
+	for j, p := range n.Properties {
+		at := path.Property(j, p.Key)
+		if !utf8.ValidString(p.Key) {
+			return nil, encErr(at.String(), "a property key that is not valid UTF-8")
+		}
 		if p.Key == "type" || p.Key == "id" {
-			return nil, encErr(path+"."+p.Key, "a property cannot be named type or id")
+			return nil, encErr(at.String(), "a property cannot be named type or id")
 		}
 		if _, dup := o.Get(p.Key); dup {
-			return nil, encErr(path+"."+p.Key, "two properties of one name")
+			return nil, encErr(at.String(), "two properties of one name")
 		}
-		v, err := value(p.Value, path+"."+p.Key)
+		v, err := value(p.Value, at)
 		if err != nil {
 			return nil, err
 		}
@@ -207,7 +215,7 @@ func nodeValue(n *wire.Node, path string) (*jsonvalue.Object, error) {
 }
 
 // value converts a property or cell value.
-func value(v wire.Value, path string) (jsonvalue.Value, error) {
+func value(v wire.Value, path wire.Path) (jsonvalue.Value, error) {
 	switch v.Kind() {
 	case wire.KindNull:
 		return nil, nil
@@ -218,15 +226,18 @@ func value(v wire.Value, path string) (jsonvalue.Value, error) {
 	case wire.KindFloat:
 		f := v.Float()
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, encErr(path, "NaN and infinite floats have no GCF form")
+			return nil, encErr(path.String(), "NaN and infinite floats have no GCF form")
 		}
 		return jsonvalue.Float(f), nil
 	case wire.KindString:
+		if !utf8.ValidString(v.Text()) {
+			return nil, encErr(path.String(), "a string that is not valid UTF-8")
+		}
 		return v.Text(), nil
 	case wire.KindList:
 		items := make([]jsonvalue.Value, len(v.List()))
 		for i, e := range v.List() {
-			x, err := value(e, path+"["+strconv.Itoa(i)+"]")
+			x, err := value(e, path.Index(i))
 			if err != nil {
 				return nil, err
 			}
@@ -234,5 +245,5 @@ func value(v wire.Value, path string) (jsonvalue.Value, error) {
 		}
 		return items, nil
 	}
-	return nil, encErr(path, "a value of unknown kind")
+	return nil, encErr(path.String(), "a value of unknown kind")
 }

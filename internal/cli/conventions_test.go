@@ -78,7 +78,7 @@ func TestDecodeAutoRefusesRandomBytes(t *testing.T) {
 			b[i] = byte(rng.Uint32())
 		}
 		res := run(string(b), "decode", "-f", "auto")
-		oneErrorLine(t, res, cli.ExitError, "decode", "cannot tell the input's format: it looks like none of cbor, goon (llm), json (raw), msgpack, toon (it starts with bytes ")
+		oneErrorLine(t, res, cli.ExitError, "decode", "cannot tell the input's format: it looks like none of cbor, gcf, goon (llm), json (raw), msgpack, toon (it starts with bytes ")
 		if t.Failed() {
 			return
 		}
@@ -95,7 +95,7 @@ func TestWrongFormatSaysWhatItLooksLike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ is, readAs string }{{"msgpack", "goon"}, {"goon", "cbor"}, {"cbor", "json"}, {"toon", "msgpack"}, {"json", "toon"}} {
+	for _, tc := range []struct{ is, readAs string }{{"msgpack", "goon"}, {"goon", "cbor"}, {"cbor", "json"}, {"toon", "msgpack"}, {"json", "toon"}, {"gcf", "toon"}, {"toon", "gcf"}, {"gcf", "json"}} {
 		data, err := wire.EncodeWith(tc.is, r)
 		if err != nil {
 			t.Fatal(err)

@@ -99,7 +99,7 @@ func TestDiffPatchErrors(t *testing.T) {
 		cmd  string
 		want string
 	}{
-		{"no codec", []string{"diff", base, next}, cli.ExitUsage, "diff", "missing -f NAME (codecs with a delta syntax: cbor, goon, json, msgpack, toon)"},
+		{"no codec", []string{"diff", base, next}, cli.ExitUsage, "diff", "missing -f NAME (codecs with a delta syntax: cbor, gcf, goon, json, msgpack, toon)"},
 		{"unknown codec", []string{"diff", "-f", "nope", base, next}, cli.ExitUsage, "diff", "nope"},
 		{"one file", []string{"diff", "-f", "json", base}, cli.ExitUsage, "diff", "want two files"},
 		{"wrong base", []string{"patch", other, deltaPath}, cli.ExitError, "patch", "the delta's base is sha256:"},

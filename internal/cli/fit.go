@@ -24,7 +24,7 @@ func init() {
 
 func runFit(env *Env) error {
 	fs := newFlags(env, "fit")
-	codec := fs.String("f", "", "output codec `NAME` (a text codec: goon, toon, json)")
+	codec := fs.String("f", "", "output codec `NAME` (a text codec: goon, toon, gcf, json)")
 	budget := fs.String("budget", "", "the most `N` tokens the page may cost")
 	counter := fs.String("t", tokens.O200k, "tokenizer: o200k or cl100k")
 	cursor := fs.String("cursor", "", "resume after the page whose next_cursor is `C`")

@@ -330,8 +330,8 @@ func (d *decoder) split(l *line, i int, delim byte) []span {
 			i = len(c)
 		}
 		out = append(out, span{s, i})
-		if len(out) > d.lim.maxElements {
-			d.failLimitIn(l, s, "MaxElements", "more values on a line than the limit of "+itoa(d.lim.maxElements))
+		if len(out) > d.lim.maxFields {
+			d.failLimitIn(l, s, "MaxElements", "more values on a line than the limit of "+itoa(d.lim.maxFields))
 		}
 		if i == len(c) {
 			break

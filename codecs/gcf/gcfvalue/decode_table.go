@@ -101,8 +101,8 @@ func (d *decoder) decl(l *line, i int) ([]field, int) {
 		if f.id && f.name != d.idField {
 			d.failIn(l, at, KindSyntax, "the @ identity field "+excerpt(f.name)+" is not the header's key="+d.idField)
 		}
-		if len(out) >= d.lim.maxElements {
-			d.failLimitIn(l, at, "MaxElements", "more fields than the limit of "+itoa(d.lim.maxElements))
+		if len(out) >= d.lim.maxFields {
+			d.failLimitIn(l, at, "MaxElements", "more fields than the limit of "+itoa(d.lim.maxFields))
 		}
 		if seq.Add(f.name, name) {
 			d.failIn(l, at, KindDuplicateFieldName, "duplicate field name "+excerpt(f.name))

@@ -176,10 +176,14 @@ func asObject(v Value) (*jsonvalue.Object, bool) {
 // checkObject refuses an object past MaxElements or with a duplicate key,
 // and normalizes its member values in place of nothing (members are
 // normalized as they are written).
-func (e *encoder) checkObject(o *jsonvalue.Object) {
+func (e *encoder) checkObject(o *jsonvalue.Object) { e.checkObjectMax(o, e.lim.maxElements) }
+
+// checkObjectMax is checkObject with at most limit members: a table row's
+// members are its columns, bounded by maxFields.
+func (e *encoder) checkObjectMax(o *jsonvalue.Object, limit int) {
 	n := len(o.Members)
-	if n > e.lim.maxElements {
-		e.failLimit("MaxElements", "an object of "+strconv.Itoa(n)+" members, more than the limit of "+strconv.Itoa(e.lim.maxElements))
+	if n > limit {
+		e.failLimit("MaxElements", "an object of "+strconv.Itoa(n)+" members, more than the limit of "+strconv.Itoa(limit))
 	}
 	if i := keyset.FirstRepeat(n, func(i int) string { return o.Members[i].Key }); i >= 0 {
 		e.pushKey(o.Members[i].Key)

@@ -68,8 +68,8 @@ func (e *encoder) plan(rows []*jsonvalue.Object, initial []string) tablePlan {
 		}
 		p.cols = append(p.cols, column{name: f, field: f})
 	}
-	if len(p.cols) > e.lim.maxElements {
-		e.failLimit("MaxElements", "a table of "+strconv.Itoa(len(p.cols))+" columns, more than the limit of "+strconv.Itoa(e.lim.maxElements))
+	if len(p.cols) > e.lim.maxFields {
+		e.failLimit("MaxElements", "a table of "+strconv.Itoa(len(p.cols))+" columns, more than the limit of "+strconv.Itoa(e.lim.maxFields))
 	}
 	return p
 }
@@ -295,7 +295,7 @@ func (e *encoder) table(p tablePlan, rows []*jsonvalue.Object, keys []string, ro
 			e.path[len(e.path)-1] = "[" + strconv.Quote(keys[i]) + "]"
 		}
 		e.enter()
-		e.checkObject(r)
+		e.checkObjectMax(r, e.lim.maxFields)
 		e.row(p, r, i, keys, rowDepth, schemas)
 		e.leave()
 		e.pop()

@@ -147,3 +147,35 @@ func TestDecodeMemory(t *testing.T) {
 		})
 	}
 }
+
+// TestMaxFields: MaxFields above MaxElements lets a table have more
+// columns (and a row line more values) than MaxElements, both ways, while
+// every other count keeps to MaxElements; out of range, it is an error.
+func TestMaxFields(t *testing.T) {
+	const doc = "GCF profile=generic\n## a [1]{p,q,r,s}\n1|2|3|4\n"
+	o := gcfvalue.Options{Limits: wire.Limits{MaxElements: 3}, MaxFields: 4}
+	v, err := gcfvalue.Decode([]byte(doc), o)
+	if err != nil {
+		t.Fatalf("4 fields under MaxFields 4: %v", err)
+	}
+	out, err := gcfvalue.Encode(v, o)
+	if err != nil || string(out) != doc {
+		t.Fatalf("Encode = %q, %v; want %q", out, err, doc)
+	}
+	o.MaxFields = 3
+	_, err = gcfvalue.Decode([]byte(doc), o)
+	wantLimit(t, err, "MaxElements")
+	var ee *wire.EncodeError
+	if _, err := gcfvalue.Encode(v, o); !errors.As(err, &ee) || ee.Limit != "MaxElements" {
+		t.Fatalf("Encode of 4 columns under MaxFields 3: %v", err)
+	}
+	// Rows and members still count against MaxElements.
+	o.MaxFields = 100
+	_, err = gcfvalue.Decode([]byte("GCF profile=generic\n## a [4]{x}\n1\n2\n3\n4\n"), o)
+	wantLimit(t, err, "MaxElements")
+	for _, n := range []int{-1, 1 << 31} {
+		if _, err := gcfvalue.Decode([]byte(doc), gcfvalue.Options{MaxFields: n}); err == nil || !strings.Contains(err.Error(), "MaxFields") {
+			t.Errorf("MaxFields %d: %v, want an error naming it", n, err)
+		}
+	}
+}

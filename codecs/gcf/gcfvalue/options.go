@@ -1,6 +1,9 @@
 package gcfvalue
 
 import (
+	"fmt"
+	"math"
+
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -17,12 +20,21 @@ type Options struct {
 	// Limits: MaxInputBytes bounds a decoder's input; MaxDepth the nesting
 	// of containers (objects and arrays; the root container is at depth
 	// 1); MaxElements the members of one object, items of one array and
-	// columns of one table; MaxStringBytes every string and key;
+	// columns of one table (unless MaxFields says more); MaxStringBytes every string and key;
 	// MaxMaterializedBytes the memory the decoded value takes, as the
 	// decoder estimates it while building the value (heapBudget lowers it
 	// further for a short input). A zero field takes its default
 	// (wire.DefaultLimits).
 	Limits wire.Limits
+
+	// MaxFields, when above Limits.MaxElements, bounds the columns of one
+	// table (and so the values of one row line and the members of one
+	// row) instead of it: a layout
+	// whose rows are objects of at most MaxElements members may still
+	// need more columns, the union of its rows' keys and the path
+	// columns of flattened nested objects. Zero or less than MaxElements
+	// means MaxElements; at most math.MaxInt32.
+	MaxFields int
 }
 
 // limits is Options.Limits resolved.
@@ -30,6 +42,7 @@ type limits struct {
 	maxInput    int64
 	maxDepth    int
 	maxElements int
+	maxFields   int // >= maxElements
 	maxString   int
 	maxMem      int64
 }
@@ -46,5 +59,8 @@ func (o Options) resolve() (limits, error) {
 	if err != nil {
 		return limits{}, err
 	}
-	return limits{maxInput: l.MaxInputBytes, maxDepth: l.MaxDepth, maxElements: l.MaxElements, maxString: l.MaxStringBytes, maxMem: l.MaxMaterializedBytes}, nil
+	if o.MaxFields < 0 || o.MaxFields > math.MaxInt32 {
+		return limits{}, fmt.Errorf("gcf: Options.MaxFields %d is out of range [0, %d]", o.MaxFields, math.MaxInt32)
+	}
+	return limits{maxInput: l.MaxInputBytes, maxDepth: l.MaxDepth, maxElements: l.MaxElements, maxFields: max(o.MaxFields, l.MaxElements), maxString: l.MaxStringBytes, maxMem: l.MaxMaterializedBytes}, nil
 }
