@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -39,6 +40,11 @@ func (p *parser) parseRows() error {
 		if agg {
 			row, err = p.aggregationRow(len(rows))
 		} else {
+			// A row names each cell once (the model's rule, which every
+			// decoder keeps and wire.Limits.Check holds encoders to).
+			if i := keyset.FirstRepeat(len(p.pairs), func(i int) string { return p.pairs[i].key }); i >= 0 {
+				return p.errf("duplicate cell " + textwire.Clip(p.pairs[i].key))
+			}
 			row = p.cells.take(len(p.pairs))
 			for i, pr := range p.pairs {
 				row[i] = wire.Cell{Name: pr.key, Value: cellValue(pr)}
