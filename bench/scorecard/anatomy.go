@@ -172,7 +172,7 @@ func goonValue(va valueAt) (string, error) {
 	if va.v.Kind() == wire.KindFloat {
 		ck += "f" + strconv.FormatUint(math.Float64bits(va.v.Float()), 16)
 	} else {
-		ck += "v" + string(appendCanonical(nil, va.v))
+		ck += "v" + string(wire.AppendValueJSON(nil, va.v))
 	}
 	if s, ok := goonCache.Load(ck); ok {
 		return s.(string), nil
@@ -183,33 +183,6 @@ func goonValue(va valueAt) (string, error) {
 	}
 	goonCache.Store(ck, s)
 	return s, nil
-}
-
-// appendCanonical appends v as canonical JSON (lists included), for cache
-// keys; NaN and ±Inf as null.
-func appendCanonical(b []byte, v wire.Value) []byte {
-	switch v.Kind() {
-	case wire.KindBool:
-		return strconv.AppendBool(b, v.Bool())
-	case wire.KindInt:
-		return strconv.AppendInt(b, v.Int(), 10)
-	case wire.KindFloat:
-		if f := v.Float(); !math.IsNaN(f) && !math.IsInf(f, 0) {
-			return wire.AppendJSONFloat(b, f)
-		}
-	case wire.KindString:
-		return wire.AppendJSONString(b, v.Text())
-	case wire.KindList:
-		b = append(b, '[')
-		for i, e := range v.List() {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendCanonical(b, e)
-		}
-		return append(b, ']')
-	}
-	return append(b, "null"...)
 }
 
 var breadcrumb = regexp.MustCompile(` [A-Za-z_][A-Za-z0-9_]*_len=[0-9]+$`)

@@ -215,7 +215,7 @@ func (e *encoder) prop(b []byte, key string, v wire.Value) []byte {
 		e.fills = e.fills || len(s) > limitFor(key) && dropsInPrefix(s, limitFor(key))
 		return appendText(b, key, s, true, false)
 	case wire.KindList:
-		e.list = appendJSON(e.list[:0], v)
+		e.list = wire.AppendValueJSON(e.list[:0], v)
 		e.maxList = max(e.maxList, len(e.list))
 		b = appendKey(b, key)
 		return appendText(b, key, e.listText(), true, false)

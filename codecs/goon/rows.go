@@ -257,7 +257,7 @@ func (e *encoder) appendCell(b []byte, c *wire.Cell, forceQuote bool, row int) (
 	case wire.KindString:
 		return appendText(b, c.Name, v.Text(), false, forceQuote), nil
 	default: // list
-		e.list = appendJSON(e.list[:0], v)
+		e.list = wire.AppendValueJSON(e.list[:0], v)
 		e.maxList = max(e.maxList, len(e.list))
 		return appendText(b, c.Name, e.listText(), false, forceQuote), nil
 	}

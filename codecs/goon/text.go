@@ -120,35 +120,6 @@ func (e *encoder) listText() string {
 	return unsafe.String(unsafe.SliceData(e.list), len(e.list))
 }
 
-// appendJSON appends v as compact canonical JSON (a float that cannot be
-// written, NaN or ±Inf, becomes null).
-func appendJSON(b []byte, v wire.Value) []byte {
-	switch v.Kind() {
-	case wire.KindBool:
-		return strconv.AppendBool(b, v.Bool())
-	case wire.KindInt:
-		return strconv.AppendInt(b, v.Int(), 10)
-	case wire.KindFloat:
-		f := v.Float()
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return append(b, "null"...)
-		}
-		return textwire.AppendFloat(b, f)
-	case wire.KindString:
-		return textwire.JSON.AppendQuoted(b, v.Text())
-	case wire.KindList:
-		b = append(b, '[')
-		for i, x := range v.List() {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSON(b, x)
-		}
-		return append(b, ']')
-	}
-	return append(b, "null"...)
-}
-
 // bareValue reads a bare token back as the value that writes it: true,
 // false, null; an int when formatting the int gives the token; a finite
 // float when formatting the float (shortest, no exponent) gives the token;
