@@ -337,13 +337,16 @@ func (d *decoder) row() (Row, error) {
 	if off, k, dup := keys.repeat(func(i int) string { return d.cells[base+i].Name }); dup {
 		return nil, d.errAt(off, "row: duplicate cell "+textwire.Excerpt(k))
 	}
-	return append(Row{}, d.cells[base:]...), nil
+	if len(d.cells) == base {
+		return Row{}, nil
+	}
+	return d.keptCells.keep(d.cells[base:]), nil
 }
 
 var nodeRefFields = [...]string{"type", "id", "properties"}
 
 func (d *decoder) nodeRef() (*Node, error) {
-	n := &Node{}
+	n := d.keptNodes.next()
 	err := d.fields("node reference", nodeRefFields[:], len(nodeRefFields), func(idx int) error {
 		var err error
 		switch idx {

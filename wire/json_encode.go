@@ -45,6 +45,44 @@ func AppendJSON(dst []byte, r *GraphResponse) ([]byte, error) {
 	return e.b, nil
 }
 
+// AppendJSONWithin appends the canonical JSON of r to dst, as AppendJSON
+// does, refusing first what a decoder configured with l would refuse
+// (Limits.Check, with codec "json") and then an encoding longer than
+// l.MaxInputBytes, before writing anything. One walk of r both checks it
+// and counts the exact length of its encoding, so dst grows at most once.
+// On error it returns dst unchanged: a *EncodeError naming the place (see
+// AppendJSON), or the limit (errors.Is(err, ErrLimit)).
+//
+// It is codecs/json's AppendEncode; a NaN or infinite float is reported
+// before MaxInputBytes, as when the output was measured after writing it.
+func AppendJSONWithin(dst []byte, r *GraphResponse, l Limits) ([]byte, error) {
+	n, _, err := l.checkSizes("json", r)
+	if err != nil {
+		return dst, err
+	}
+	max := l.MaxInputBytes
+	if max == 0 {
+		max = DefaultMaxInputBytes
+	}
+	if n > max {
+		// What the encoder refuses (NaN, ±Inf, ...) it refuses first;
+		// found by encoding to nowhere, which holds no output.
+		if err := EncodeJSONTo(io.Discard, r); err != nil {
+			return dst, err
+		}
+		return dst, &EncodeError{Codec: "json", Limit: "MaxInputBytes",
+			Msg: "the encoding of " + strconv.FormatInt(n, 10) + " bytes is longer than the limit of " + strconv.FormatInt(max, 10)}
+	}
+	if r == nil {
+		return AppendJSON(dst, r)
+	}
+	e := encoder{b: slices.Grow(dst, int(n))}
+	if err := e.response(r); err != nil {
+		return dst, err
+	}
+	return e.b, nil
+}
+
 // sizeHint estimates the length of r's encoding from its strings and
 // shape, erring on the short side: a typical id, few escapes.
 func sizeHint(r *GraphResponse) int {

@@ -17,6 +17,12 @@ type decoder struct {
 
 	props []Property // scratch for the properties of the node being read
 	cells []Cell     // scratch for the cells of the row being read
+
+	// Where the response's property lists, rows and node references are
+	// kept: a few backing arrays rather than an allocation each.
+	keptProps slab[Property]
+	keptCells slab[Cell]
+	keptNodes slab[Node]
 }
 
 // keepProps returns a copy of ps with its length for capacity.
@@ -24,7 +30,45 @@ func (d *decoder) keepProps(ps []Property) []Property {
 	if len(ps) == 0 {
 		return nil
 	}
-	return append([]Property(nil), ps...)
+	return d.keptProps.keep(ps)
+}
+
+// A slab hands out copies of slices, and new elements, from backing arrays
+// it allocates a chunk at a time: a decoded response's many small slices
+// cost a few allocations rather than one each. Each chunk is sized by what
+// has been read so far (twice the last, from slabMin up to slabMax
+// elements, or one slice's length when that is more), never by a count
+// the input declares, so the spare room at most doubles what was read.
+// A slice handed out has its length for capacity: appending to it copies
+// it rather than overwriting its neighbour. A chunk lives as long as any
+// slice of it does.
+type slab[T any] struct{ buf []T }
+
+const slabMin, slabMax = 16, 1024
+
+// room makes room for n more elements in s.buf.
+func (s *slab[T]) room(n int) {
+	if cap(s.buf)-len(s.buf) >= n {
+		return
+	}
+	size := min(max(2*cap(s.buf), slabMin), slabMax)
+	s.buf = make([]T, 0, max(size, n))
+}
+
+// keep returns a copy of xs from the slab.
+func (s *slab[T]) keep(xs []T) []T {
+	s.room(len(xs))
+	i := len(s.buf)
+	s.buf = append(s.buf, xs...)
+	return s.buf[i:len(s.buf):len(s.buf)]
+}
+
+// next returns a new zero element from the slab.
+func (s *slab[T]) next() *T {
+	s.room(1)
+	var zero T
+	s.buf = append(s.buf, zero)
+	return &s.buf[len(s.buf)-1]
 }
 
 // objectKeys finds a repeated key in an object: among its first

@@ -50,25 +50,32 @@ func (l Limits) Check(codec string, r *GraphResponse) error {
 // canonical JSON and so MaterializedSize(r) bytes long, it applies
 // CheckExpansion itself.
 func (l Limits) CheckSize(codec string, r *GraphResponse) (int64, error) {
-	l, err := l.WithDefaults()
+	_, size, err := l.checkSizes(codec, r)
+	return size, err
+}
+
+// checkSizes is CheckSize, also returning MaterializedSize(r), which the
+// walk counts: the exact length of r's canonical JSON.
+func (l Limits) checkSizes(codec string, r *GraphResponse) (n, size int64, err error) {
+	l, err = l.WithDefaults()
 	if err != nil {
-		return 0, &EncodeError{Codec: codec, Msg: err.Error()}
+		return 0, 0, &EncodeError{Codec: codec, Msg: err.Error()}
 	}
 	if r == nil {
-		return 0, nil
+		return 0, 0, nil
 	}
 	c := checker{l: l, m: Meter{limit: l.MaxMaterializedBytes, memLimit: math.MaxInt64, name: "MaxMaterializedBytes"}}
 	if err := c.response(codec, r); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	size := max(c.m.n, c.m.mem)
+	size = max(c.m.n, c.m.mem)
 	if codec == "json" {
 		// The encoding is the canonical JSON: its length is known.
 		if err := l.CheckExpansion(codec, size, c.m.n); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 	}
-	return size, nil
+	return c.m.n, size, nil
 }
 
 // CheckExpansion reports whether a decoder configured with l accepts, from

@@ -136,14 +136,10 @@ func bareValue(tok string) wire.Value {
 	if i, ok := parseInt(tok); ok {
 		return wire.Int(i)
 	}
-	numeric := len(tok) > 0
-	for i := 0; i < len(tok); i++ {
-		if c := tok[i]; (c < '0' || c > '9') && c != '-' && c != '.' {
-			numeric = false
-			break
-		}
-	}
-	if numeric {
+	// Only a token of JSON's number grammar can be what AppendFloat
+	// writes; checking that first keeps ParseFloat (and the error it
+	// allocates) away from dates, versions and other near-numbers.
+	if end, _, ok := textwire.ScanNumber(tok, 0); ok && end == len(tok) {
 		if f, err := strconv.ParseFloat(tok, 64); err == nil && !math.IsInf(f, 0) {
 			var buf [64]byte
 			if string(strconv.AppendFloat(buf[:0], f, 'f', -1, 64)) == tok {

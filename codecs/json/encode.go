@@ -3,7 +3,6 @@ package json
 import (
 	"errors"
 	"io"
-	"slices"
 	"strconv"
 
 	"github.com/graphwire/graphwire/internal/textwire"
@@ -26,32 +25,11 @@ func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 // under the codec's Limits (wire.Limits.Check, and an encoding longer than
 // MaxInputBytes).
 func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
-	if err := c.limits.Check(Name, r); err != nil {
-		return dst, err
-	}
 	// The length of the encoding is known before it is written (it is the
-	// response's materialised size): an encoding past MaxInputBytes is
-	// refused unwritten, and one within it is written into a buffer grown
-	// once.
-	var n int64
-	if r != nil {
-		n = wire.MaterializedSize(r)
-	}
-	if n > c.limits.MaxInputBytes {
-		// What the encoder refuses (NaN, ±Inf, ...) it refuses first, as
-		// when the output was measured after writing it; found by
-		// encoding to nowhere, which holds no output.
-		if err := wire.EncodeJSONTo(io.Discard, r); err != nil {
-			return dst, err
-		}
-		return dst, &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
-			Msg: "the encoding of " + strconv.FormatInt(n, 10) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
-	}
-	out, err := wire.AppendJSON(slices.Grow(dst, int(n)), r)
-	if err != nil {
-		return dst, err
-	}
-	return out, nil
+	// response's materialised size, counted by the walk that checks the
+	// limits): an encoding past MaxInputBytes is refused unwritten, and
+	// one within it is written into a buffer grown once.
+	return wire.AppendJSONWithin(dst, r, c.limits)
 }
 
 // EncodeTo writes the canonical JSON of r to w as it produces it, in
