@@ -255,7 +255,13 @@ func DecodeDelta(data []byte, opts Options) (*Delta, error) {
 	if d.Key, ok = doc.Get("key"); !ok {
 		return nil, bad("the header has no key")
 	}
-	body, _ := doc.Value.(*jsonvalue.Object)
+	body, ok := doc.Value.(*jsonvalue.Object)
+	switch {
+	case doc.Value == nil:
+		body = &jsonvalue.Object{}
+	case !ok || body == nil:
+		return nil, bad("the delta's body is not a set of sections")
+	}
 	for _, m := range body.Members {
 		items, ok := m.Value.([]Value)
 		if !ok {
