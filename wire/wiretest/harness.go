@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math"
 	"runtime"
 	"strings"
 	"sync"
@@ -532,91 +531,5 @@ func recoverTo(err *error) {
 		buf := make([]byte, 8<<10)
 		buf = buf[:runtime.Stack(buf, false)]
 		*err = fmt.Errorf("%w: %v\n%s", errPanic, p, buf)
-	}
-}
-
-// FixedResponses returns small hand-built responses that every built-in
-// codec carries (identifier names, finite floats): a traversal with every
-// value kind, edges with every optional field, and schema v2 pagination;
-// an aggregation with node and property groups, metric columns and rows; a
-// path_finding result with schema v5 pagination; and an empty search
-// result. They are the default
-// valid encodings from which hostile inputs are made.
-func FixedResponses() []*wire.GraphResponse {
-	return []*wire.GraphResponse{
-		{
-			FormatVersion: "1.2.0",
-			QueryType:     wire.Traversal,
-			Nodes: []wire.Node{
-				{Type: "User", ID: 1, Properties: []wire.Property{
-					wire.Prop("username", wire.String("alice")),
-					wire.Prop("name", wire.String("Alice \"A\" Liddell\nline two")),
-					wire.Prop("score", wire.Float(941.131772070606)),
-					wire.Prop("weight", wire.Float(2)),
-					wire.Prop("iid", wire.Int(9007199254740993)),
-					wire.Prop("draft", wire.Bool(true)),
-					wire.Prop("labels", wire.ListOf(wire.String("bug"), wire.Int(-7), wire.Float(0.5), wire.Bool(false))),
-					wire.Prop("created_at", wire.String("2026-05-08 22:55:58.467450")),
-					wire.Prop("state", wire.String("true")),
-				}},
-				{Type: "MergeRequest", ID: math.MaxInt64, Properties: []wire.Property{
-					wire.Prop("title", wire.String("Fix ünïcödé 😀, commas | pipes")),
-					wire.Prop("iid", wire.Int(42)),
-				}},
-				{Type: "Project", ID: math.MinInt64},
-			},
-			Edges: []wire.Edge{
-				{From: "User", FromID: 1, To: "MergeRequest", ToID: math.MaxInt64, Type: "AUTHORED"},
-				{From: "MergeRequest", FromID: math.MaxInt64, To: "Project", ToID: math.MinInt64, Type: "IN_PROJECT", Depth: wire.SomeInt(2)},
-			},
-			Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(1234)},
-		},
-		{
-			FormatVersion: "1.2.0",
-			QueryType:     wire.Aggregation,
-			Nodes:         []wire.Node{},
-			Edges:         []wire.Edge{},
-			GroupColumns: []wire.GroupColumn{
-				{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.SomeString("User")},
-				{Name: "state", Kind: wire.GroupByProperty, Node: "mr", Property: wire.SomeString("state")},
-			},
-			Columns: []wire.Column{
-				{Name: "merged_count", Function: "count", Target: wire.SomeString("mr")},
-				{Name: "avg_score", Function: "avg", Target: wire.SomeString("mr"), Property: wire.SomeString("score")},
-				{Name: "names", Function: "collect", Target: wire.SomeString("mr"), Property: wire.SomeString("title")},
-			},
-			Rows: []wire.Row{
-				{
-					{Name: "u", Node: &wire.Node{Type: "User", ID: 7, Properties: []wire.Property{wire.Prop("username", wire.String("bob"))}}},
-					{Name: "state", Value: wire.String("merged")},
-					{Name: "merged_count", Value: wire.Int(12)},
-					{Name: "avg_score", Value: wire.Float(3.25)},
-					{Name: "names", Value: wire.ListOf(wire.String("a"), wire.String("b c"))},
-				},
-				{
-					{Name: "u", Node: &wire.Node{Type: "User", ID: 8, Properties: []wire.Property{}}},
-					{Name: "state", Value: wire.Null()},
-					{Name: "merged_count", Value: wire.Int(0)},
-					{Name: "avg_score", Value: wire.Float(-0.125)},
-					{Name: "names", Value: wire.ListOf()},
-				},
-			},
-			Pagination: &wire.Pagination{TotalRows: wire.SomeInt(2)},
-		},
-		{
-			FormatVersion: "1.2.0",
-			QueryType:     wire.PathFinding,
-			Nodes: []wire.Node{
-				{Type: "User", ID: 1, Properties: []wire.Property{wire.Prop("username", wire.String("alice"))}},
-				{Type: "Group", ID: 2, Properties: []wire.Property{wire.Prop("full_path", wire.String("gitlab-org/a.b"))}},
-				{Type: "Project", ID: 3},
-			},
-			Edges: []wire.Edge{
-				{From: "User", FromID: 1, To: "Group", ToID: 2, Type: "MEMBER_OF", PathID: wire.SomeInt(0), Step: wire.SomeInt(0)},
-				{From: "Group", FromID: 2, To: "Project", ToID: 3, Type: "CONTAINS", PathID: wire.SomeInt(0), Step: wire.SomeInt(1)},
-			},
-			Pagination: &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(true), NextCursor: wire.SomeString("page 2: \"after\" ☃")},
-		},
-		{FormatVersion: "1.2.0", QueryType: wire.Search, Nodes: []wire.Node{}, Edges: []wire.Edge{}},
 	}
 }
