@@ -69,11 +69,15 @@ func (c *checker) groupKind(codec string, k GroupKind, p *path) error {
 func (c *checker) propKeys(codec string, ps []Property, p *path) error {
 	for j := range ps {
 		if k := ps[j].Key; k == "type" || k == "id" {
-			return c.fail(codec, "", "property named "+strconv.Quote(k), p)
+			props := p.key1("properties")
+			at := props.key1(k)
+			return c.fail(codec, "", "property named "+strconv.Quote(k), &at)
 		}
 	}
 	if j := firstRepeat(len(ps), func(i int) string { return ps[i].Key }); j >= 0 {
-		return c.fail(codec, "", "duplicate property "+strconv.Quote(ps[j].Key), p)
+		props := p.key1("properties")
+		at := props.key1(ps[j].Key)
+		return c.fail(codec, "", "duplicate property "+strconv.Quote(ps[j].Key), &at)
 	}
 	return nil
 }

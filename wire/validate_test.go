@@ -125,8 +125,8 @@ func TestValidateModelRules(t *testing.T) {
 		name, path string
 		r          wire.GraphResponse
 	}{
-		{"repeated key", "nodes[0]", wire.GraphResponse{QueryType: wire.Search, Nodes: []wire.Node{{Type: "A", Properties: []wire.Property{wire.Prop("k", wire.Int(1)), wire.Prop("k", wire.Int(2))}}}}},
-		{"reserved key", "nodes[0]", wire.GraphResponse{QueryType: wire.Search, Nodes: []wire.Node{{Type: "A", Properties: []wire.Property{wire.Prop("id", wire.Int(1))}}}}},
+		{"repeated key", "nodes[0].properties.k", wire.GraphResponse{QueryType: wire.Search, Nodes: []wire.Node{{Type: "A", Properties: []wire.Property{wire.Prop("k", wire.Int(1)), wire.Prop("k", wire.Int(2))}}}}},
+		{"reserved key", "nodes[0].properties.id", wire.GraphResponse{QueryType: wire.Search, Nodes: []wire.Node{{Type: "A", Properties: []wire.Property{wire.Prop("id", wire.Int(1))}}}}},
 		{"query type", "query_type", wire.GraphResponse{QueryType: "walk"}},
 		{"group kind", "group_columns[0].kind", wire.GraphResponse{QueryType: wire.Aggregation, GroupColumns: []wire.GroupColumn{{Name: "g", Kind: "edge"}}}},
 		{"repeated cell", "rows[0]", wire.GraphResponse{QueryType: wire.Aggregation, Rows: []wire.Row{{{Name: "c"}, {Name: "c"}}}}},
