@@ -93,12 +93,12 @@ func TestValidateModelAndLimits(t *testing.T) {
 
 	r.Nodes[0].Properties = []wire.Property{wire.Prop("a", wire.Int(1)), wire.Prop("a", wire.Int(2))}
 	got, ve = refusals(t, reg.Validate(r))
-	if ve.Model == nil || ve.Model.Path != "nodes[0]" {
-		t.Errorf("model error %v, want one at nodes[0]", ve.Model)
+	if ve.Model == nil || ve.Model.Path != "nodes[0].properties.a" {
+		t.Errorf("model error %v, want one at nodes[0].properties.a", ve.Model)
 	}
 	for _, info := range reg.List() {
-		if got[info.Name] != "nodes[0]" {
-			t.Errorf("%s: refusal at %q, want nodes[0]", info.Name, got[info.Name])
+		if got[info.Name] != "nodes[0].properties.a" {
+			t.Errorf("%s: refusal at %q, want nodes[0].properties.a", info.Name, got[info.Name])
 		}
 	}
 	var ee *wire.EncodeError

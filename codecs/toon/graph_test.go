@@ -361,17 +361,17 @@ func TestGraphEncodeErrors(t *testing.T) {
 		{"Inf in list", func(r *wire.GraphResponse) {
 			r.Nodes = append(r.Nodes, node("U", 2, "l", wire.ListOf(vInt(1), vFloat(math.Inf(-1)))))
 		}, "toon: nodes[1].l: unsupported float value -Inf"},
-		{"property id", func(r *wire.GraphResponse) { r.Nodes[0].Properties[0].Key = "id" }, `toon: nodes[0]: property named "id"`},
-		{"property type", func(r *wire.GraphResponse) { r.Nodes = append(r.Nodes, node("V", 2, "type", vStr("x"))) }, `toon: nodes[1]: property named "type"`},
+		{"property id", func(r *wire.GraphResponse) { r.Nodes[0].Properties[0].Key = "id" }, `toon: nodes[0].properties.id: property named "id"`},
+		{"property type", func(r *wire.GraphResponse) { r.Nodes = append(r.Nodes, node("V", 2, "type", vStr("x"))) }, `toon: nodes[1].properties.type: property named "type"`},
 		{"duplicate property", func(r *wire.GraphResponse) {
 			r.Nodes[0].Properties = append(r.Nodes[0].Properties, wire.Prop("a", vInt(2)))
-		}, `toon: nodes[0]: duplicate property "a"`},
+		}, `toon: nodes[0].properties.a: duplicate property "a"`},
 		{"group kind", func(r *wire.GraphResponse) { r.GroupColumns = []wire.GroupColumn{{Name: "g", Kind: "edge"}} }, `toon: group_columns[0].kind: invalid group kind "edge"`},
 		{"duplicate cell", func(r *wire.GraphResponse) { r.Rows = []wire.Row{{{Name: "c"}, {Name: "c"}}} }, `toon: rows[0]: duplicate cell "c"`},
 		{"cell NaN", func(r *wire.GraphResponse) { r.Rows = []wire.Row{{}, {{Name: "c", Value: vFloat(math.Inf(1))}}} }, "toon: rows[1].c: unsupported float value +Inf"},
 		{"reference property id", func(r *wire.GraphResponse) {
 			r.Rows = []wire.Row{{{Name: "u", Node: ref(node("U", 1, "id", vInt(2)))}}}
-		}, `toon: rows[0].u: property named "id"`},
+		}, `toon: rows[0].u.properties.id: property named "id"`},
 		{"reference NaN", func(r *wire.GraphResponse) {
 			r.Rows = []wire.Row{{{Name: "u", Node: ref(node("U", 1, "x", vFloat(math.NaN())))}}}
 		}, "toon: rows[0].u.properties.x: unsupported float value NaN"},
