@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/graphwire/graphwire/codecs"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirehttp"
 )
@@ -242,7 +243,9 @@ func TestLoadLargeBodies(t *testing.T) {
 	if hwm > idle+bound+rssOverhead {
 		t.Errorf("peak RSS %d MiB passed idle %d MiB + the in-flight bound %d MiB + %d MiB", hwm>>20, idle>>20, bound>>20, rssOverhead>>20)
 	}
-	if after > 2*idle {
+	// The race detector's shadow memory is never given back, so RSS after
+	// the load is held to its bound only without it.
+	if after > 2*idle && !testsupport.Race {
 		t.Errorf("RSS %d MiB 60 s after the load, more than twice the idle %d MiB", after>>20, idle>>20)
 	}
 }
