@@ -1,55 +1,12 @@
 package toon_test
 
 import (
-	"bytes"
 	"testing"
 
-	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/codecs/toon"
-	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/delta/deltatest"
-	"github.com/graphwire/graphwire/wire"
 )
 
 // FuzzDecodeDelta: DecodeDelta never panics, and a delta it reads writes
-// text that reads back to the same delta.
-func FuzzDecodeDelta(f *testing.F) {
-	for _, c := range corpus.Generate()[:6] {
-		base, err := asRead(c.Response)
-		if err != nil {
-			f.Fatal(err)
-		}
-		next, err := asRead(deltatest.ChangeRate(c.Response, 20))
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, n := range []*wire.GraphResponse{next, base} {
-			d, err := delta.Diff(base, n)
-			if err != nil {
-				f.Fatal(err)
-			}
-			b, err := toon.Default().AppendDelta(nil, d)
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(b)
-		}
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		d, err := toon.Default().DecodeDelta(data)
-		if err != nil {
-			return
-		}
-		b, err := toon.Default().AppendDelta(nil, d)
-		if err != nil {
-			t.Fatalf("a decoded delta does not write: %v", err)
-		}
-		d2, err := toon.Default().DecodeDelta(b)
-		if err != nil {
-			t.Fatalf("the written delta does not read: %v\n%s", err, b)
-		}
-		if b2, _ := toon.Default().AppendDelta(nil, d2); !bytes.Equal(b, b2) {
-			t.Fatalf("not a fixed point:\n%s\nthen\n%s", b, b2)
-		}
-	})
-}
+// text that reads back to the same delta (deltatest.FuzzDecode).
+func FuzzDecodeDelta(f *testing.F) { deltatest.FuzzDecode(f, toon.Default(), asRead) }
