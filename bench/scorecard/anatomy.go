@@ -106,36 +106,18 @@ func jsonValues(r *wire.GraphResponse) ([]string, error) {
 // one.
 func toonValues(r *wire.GraphResponse) ([]string, error) {
 	var out []string
-	var add func(v wire.Value) error
-	add = func(v wire.Value) error {
-		var tv jsonvalue.Value
-		switch v.Kind() {
-		case wire.KindNull:
-		case wire.KindBool:
-			tv = v.Bool()
-		case wire.KindInt:
-			tv = jsonvalue.Int(v.Int())
-		case wire.KindFloat:
-			tv = jsonvalue.Float(v.Float())
-		case wire.KindString:
-			tv = v.Text()
-		case wire.KindList:
-			for _, e := range v.List() {
-				if err := add(e); err != nil {
-					return err
-				}
+	add := func(v wire.Value) error {
+		return eachScalar(v, func(tv jsonvalue.Value) error {
+			b, err := toonvalue.Marshal(tv, toonvalue.EncodeOptions{})
+			if err != nil {
+				return err
 			}
+			if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
+				b = b[1 : len(b)-1]
+			}
+			out = append(out, string(b))
 			return nil
-		}
-		b, err := toonvalue.Marshal(tv, toonvalue.EncodeOptions{})
-		if err != nil {
-			return err
-		}
-		if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
-			b = b[1 : len(b)-1]
-		}
-		out = append(out, string(b))
-		return nil
+		})
 	}
 	for _, va := range valuesOf(r, false) {
 		if err := add(va.v); err != nil {

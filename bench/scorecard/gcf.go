@@ -16,44 +16,26 @@ import (
 // A node cell is written in every row that holds it (its path columns).
 func gcfValues(r *wire.GraphResponse) ([]string, error) {
 	var out []string
-	var add func(v wire.Value) error
-	add = func(v wire.Value) error {
-		var gv jsonvalue.Value
-		switch v.Kind() {
-		case wire.KindNull:
-		case wire.KindBool:
-			gv = v.Bool()
-		case wire.KindInt:
-			gv = jsonvalue.Int(v.Int())
-		case wire.KindFloat:
-			gv = jsonvalue.Float(v.Float())
-		case wire.KindString:
-			gv = v.Text()
-		case wire.KindList:
-			for _, e := range v.List() {
-				if err := add(e); err != nil {
-					return err
-				}
+	add := func(v wire.Value) error {
+		return eachScalar(v, func(gv jsonvalue.Value) error {
+			o := jsonvalue.NewObject(1)
+			o.Add("v", gv)
+			b, err := gcfvalue.Marshal(o)
+			if err != nil {
+				return err
 			}
+			// "GCF profile=generic\nv=<value>\n"
+			_, b, ok := bytes.Cut(b, []byte("\nv="))
+			if !ok || len(b) == 0 || b[len(b)-1] != '\n' {
+				return fmt.Errorf("scorecard: gcf: unexpected document for one value: %q", b)
+			}
+			b = b[:len(b)-1]
+			if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
+				b = b[1 : len(b)-1]
+			}
+			out = append(out, string(b))
 			return nil
-		}
-		o := jsonvalue.NewObject(1)
-		o.Add("v", gv)
-		b, err := gcfvalue.Marshal(o)
-		if err != nil {
-			return err
-		}
-		// "GCF profile=generic\nv=<value>\n"
-		_, b, ok := bytes.Cut(b, []byte("\nv="))
-		if !ok || len(b) == 0 || b[len(b)-1] != '\n' {
-			return fmt.Errorf("scorecard: gcf: unexpected document for one value: %q", b)
-		}
-		b = b[:len(b)-1]
-		if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
-			b = b[1 : len(b)-1]
-		}
-		out = append(out, string(b))
-		return nil
+		})
 	}
 	for _, va := range valuesOf(r, false) {
 		if err := add(va.v); err != nil {
@@ -138,4 +120,28 @@ func (c *Card) gcfSection(w *writer, _ []Chart) {
 		rows = append(rows, []string{cl.source, cl.claim, cl.claimed, "vs " + cl.against + ", " + columnTitle(counterNames[cl.counter]), strings.Join(measured, ", "), verdict})
 	}
 	w.table([]string{"source", "claim", "claimed", "measured here", "median saving", "on graph results"}, rows, 5)
+}
+
+// eachScalar calls fn with v as a generic JSON scalar, or with each element
+// of a list, depth first: the values a text format writes one by one.
+func eachScalar(v wire.Value, fn func(jsonvalue.Value) error) error {
+	var jv jsonvalue.Value
+	switch v.Kind() {
+	case wire.KindBool:
+		jv = v.Bool()
+	case wire.KindInt:
+		jv = jsonvalue.Int(v.Int())
+	case wire.KindFloat:
+		jv = jsonvalue.Float(v.Float())
+	case wire.KindString:
+		jv = v.Text()
+	case wire.KindList:
+		for _, e := range v.List() {
+			if err := eachScalar(e, fn); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return fn(jv)
 }
