@@ -26,9 +26,12 @@ type Codec interface {
 // that client the full response.
 var ErrNoSyntax = errors.New("the codec has no delta syntax")
 
-type noSyntaxError struct{ codec string }
+type noSyntaxError struct{ codec, what string }
 
 func (e *noSyntaxError) Error() string {
+	if e.what == "session" {
+		return "delta: codec " + e.codec + " has no session syntax (it does not implement delta.SessionCodec)"
+	}
 	return "delta: codec " + e.codec + " has no delta syntax (it does not implement delta.Codec)"
 }
 

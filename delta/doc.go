@@ -189,11 +189,19 @@
 // Session.Resolve(r, refs, fingerprint) puts the remembered nodes back and
 // gives the original response exactly. The writer and the reader each keep
 // a Session with the same SessionLimits; both remember the nodes of every
-// response the same way, least recently delivered forgotten first, so they
+// response the same way, in the order of their identities (so a codec that
+// reorders nodes changes nothing), least recently delivered forgotten
+// first, so they
 // stay in step, and eviction only makes the writer send a node in full
 // again: a Session never emits a reference it cannot resolve. Given the
 // writer's fingerprint of the response, Resolve also refuses (ErrUnresolved)
 // to resolve from a session that fell out of step.
+//
+// A codec writes references in its own syntax through the optional
+// interface SessionCodec (AppendReferenced, DecodeReferenced); with it,
+// Session.Encode(registry, name, r) writes r in the session and the
+// reader's Session.Decode(registry, name, data) gives it back, as that
+// codec carries it. Each codec's documentation shows its references.
 //
 // SessionLimits bound a Session: MaxNodes (default 10,000) and MaxBytes
 // (default 16 MiB, each node counted as an estimate of the heap it holds,

@@ -1,6 +1,7 @@
 package delta
 
 import (
+	"cmp"
 	"container/list"
 	"errors"
 	"fmt"
@@ -108,6 +109,13 @@ func (s *Session) Len() (nodes int, bytes int64) {
 func (s *Session) Mark(r *wire.GraphResponse) []int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	refs, hashes := s.mark(r)
+	s.deliver(r.Nodes, hashes)
+	return refs
+}
+
+// mark is Mark without remembering: the references and every node's hash.
+func (s *Session) mark(r *wire.GraphResponse) ([]int, []Hash) {
 	hashes := make([]Hash, len(r.Nodes))
 	var refs []int
 	for i := range r.Nodes {
@@ -117,8 +125,7 @@ func (s *Session) Mark(r *wire.GraphResponse) []int {
 			refs = append(refs, i)
 		}
 	}
-	s.deliver(r.Nodes, hashes)
-	return refs
+	return refs, hashes
 }
 
 // Resolve returns r with the nodes at the positions refs (as Mark returned
@@ -179,10 +186,21 @@ func (s *Session) Reset() {
 	s.bytes = 0
 }
 
-// deliver remembers nodes, in order, as the most recently delivered, then
-// forgets the least recently delivered until the bounds hold.
+// deliver remembers nodes as the most recently delivered, then forgets the
+// least recently delivered until the bounds hold. It takes them in the
+// order of their identities (type, then id; a node listed twice in
+// response order), never in the response's own order, which a codec may
+// not keep (GOON groups nodes by type): a writer and a reader whose codec
+// reorders nodes still remember, and forget, the same.
 func (s *Session) deliver(nodes []wire.Node, hashes []Hash) {
-	for i := range nodes {
+	order := make([]int, len(nodes))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Or(strings.Compare(nodes[a].Type, nodes[b].Type), cmp.Compare(nodes[a].ID, nodes[b].ID))
+	})
+	for _, i := range order {
 		n := &nodes[i]
 		k := sessionKey{n.Type, n.ID}
 		if el, ok := s.nodes[k]; ok {
