@@ -328,7 +328,8 @@
 // chose; an answer without Content-Type is read as it looks. Pages
 // follows schema v5's next_cursor, putting it in the CursorParam query
 // parameter ("cursor") of the same URL, until a page has none; a cursor
-// given twice is an error, not a loop. The Client reads an answer whole
-// before decoding it, as the codecs decode from bytes: memory is bounded
-// by the limit, not by streaming. It does not unwrap GKG's envelope.
+// given twice is an error, not a loop. The Client reads an answer in
+// chunks as it arrives (wire.Registry.DecodeFrom, one response per body)
+// and decodes it once read, as the codecs decode from bytes: memory is
+// bounded by the limit. It does not unwrap GKG's envelope.
 package wirehttp
