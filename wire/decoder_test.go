@@ -341,3 +341,40 @@ func TestDecodeFromMemory(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecoder: a stream read in chunks of one byte gives what it gives
+// read whole, response by response (the scan for a value's end does not
+// depend on where reads split it), and each response is what Decode
+// makes of exactly its bytes.
+func FuzzDecoder(f *testing.F) {
+	first := streamResponse(f, 1)
+	f.Add(append(append(append([]byte{}, first...), '\n'), first...))
+	f.Add([]byte(`{"a":"\"}"}{"b":[1,{"c":"\\"}]} 12 "x" [`))
+	f.Add([]byte("\xef\xbb\xbf" + string(first)))
+	reg := streamRegistry(f, wire.Limits{MaxInputBytes: 4096})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		read := func(rd io.Reader) (out []string) {
+			d, err := reg.NewDecoder("json", rd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for len(out) < 100 {
+				start := d.InputOffset()
+				r, err := d.Decode()
+				if err != nil {
+					return append(out, err.Error())
+				}
+				c := canonical(t, r)
+				if again, err := wire.DecodeJSON(data[start:d.InputOffset()], wire.Limits{}); err != nil || canonical(t, again) != c {
+					t.Fatalf("response at %d..%d is not Decode's of its bytes: %v", start, d.InputOffset(), err)
+				}
+				out = append(out, c)
+			}
+			return out
+		}
+		whole, bytewise := read(bytes.NewReader(data)), read(iotest.OneByteReader(bytes.NewReader(data)))
+		if d := cmp.Diff(whole, bytewise); d != "" {
+			t.Errorf("read whole vs one byte at a time (-whole +bytewise):\n%s", d)
+		}
+	})
+}
