@@ -216,7 +216,9 @@ func TestMeasureStopsOnError(t *testing.T) {
 
 func TestMeasureRespectsBudget(t *testing.T) {
 	start := time.Now()
-	m, err := measure(func() error { time.Sleep(time.Millisecond); return nil }, 20*time.Millisecond)
+	// A budget of 200 sleeps of 1 ms: a loaded machine that stretches one
+	// sleep past a smaller budget would end the first round.
+	m, err := measure(func() error { time.Sleep(time.Millisecond); return nil }, 200*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
