@@ -73,9 +73,10 @@ func (e *encoder) within(at string, i int) bool {
 	return false
 }
 
-func (e *encoder) fail(field, format string, args ...any) {
+// fail records the first error of the walk, at the place p.
+func (e *encoder) fail(p wire.Path, format string, args ...any) {
 	if e.err == nil {
-		e.err = &wire.EncodeError{Codec: e.codec, Path: field, Msg: fmt.Sprintf(format, args...)}
+		e.err = &wire.EncodeError{Codec: e.codec, Path: p.String(), Msg: fmt.Sprintf(format, args...)}
 	}
 }
 
