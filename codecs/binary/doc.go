@@ -96,9 +96,11 @@
 // integer, found string"); a key repeated in a node of more than 16
 // properties is found once the node is read (with a map of the keys, or
 // past 1,024 of them a sort of 32-bit hashes beside their indices, 8 bytes
-// a key) and reported at the node's last item. The encoder refuses, with a
-// *wire.EncodeError naming the path, the responses the decoder would
-// refuse.
+// a key) and reported at the node's last item. The encoder refuses the
+// responses the decoder would refuse, with a *wire.EncodeError whose Path
+// is the wire.Path of the offending element: nodes[1].properties.tags[2]
+// for a string that is not UTF-8 in a list, rows[0].g.type for the type
+// of the node a cell holds, edges.added[0].type in a delta record.
 //
 // # Security
 //
