@@ -21,6 +21,7 @@
 //	response     = [2, format_version, query_type, nodes, edges, columns?, group_columns?, rows?, pagination?]
 //	nodes        = [node ...]
 //	node         = [type, id, key, value, key, value, ...]
+//	             | [type, id, "sent_earlier"]             a reference (layout 3 only)
 //	edges        = [edge ...]
 //	edge         = [from, from_id, to, to_id, type, depth?, path_id?, step?]
 //	columns      = [column ...] | null
@@ -48,8 +49,10 @@
 // earlier graphwire decode as they did. Since a v2 pagination has the same
 // record in both layouts, only a v5 pagination needed the new version;
 // the encoder writes 2 for every response, so that one number tells a
-// reader which records it may meet. Any other layout version is an error
-// naming it ("unsupported layout version 3 (this decoder reads 1 and 2)").
+// reader which records it may meet. Layout 3 is a response with session
+// references (below), which only DecodeReferenced reads. Any other layout
+// version is an error naming it ("unsupported layout version 4 (Decode
+// reads 1 and 2, DecodeReferenced also 3)").
 //
 // A value is written in the format's own item of its kind, so the
 // six kinds of wire.Value never mix: integers in their shortest form,
@@ -197,6 +200,61 @@
 // trusted: delta.Patch checks it against the base and result
 // fingerprints.
 //
+// # Session references
+//
+// Each Codec implements delta.SessionCodec, so delta.Session.Encode and
+// Session.Decode (or Session.Mark and Resolve around AppendReferenced and
+// DecodeReferenced) send a node the reader's session holds unchanged as a
+// reference. A reference is a record in place of the node, in the nodes
+// array, that holds its type and id and the marker name "sent_earlier":
+//
+//	node_reference = [type, id, "sent_earlier"]
+//
+// A node record always has an even number of items (type, id, then a key
+// and a value per property), a reference three: a node with no property
+// ([type, id]) or with a property named sent_earlier ([type, id,
+// "sent_earlier", value]) is never one. The marker is a name, so it goes
+// through the string table like the type: its first use costs its 13
+// bytes, each later one a table index of one byte (two past 127 names in
+// msgpack, 23 in CBOR). A response holding at least one reference leads
+// with layout version 3 instead of 2; everything else is layout 2's. So
+// the response
+//
+//	User 1 {name: "ada"} (sent earlier), User 2 {name: "bob"}, User 1 -FOLLOWS-> User 2
+//
+// with its first node a reference is, as a generic decoder of either
+// format shows it (the type of the second node and the edge's from and to
+// are 1, the table index of "User", after "traversal" at 0):
+//
+//	[3, "1.0", "traversal",
+//	 [["User", 1, "sent_earlier"], [1, 2, "name", "bob"]],
+//	 [[1, 1, 1, 2, "FOLLOWS"]]]
+//
+// With no reference, AppendReferenced writes exactly AppendEncode's bytes
+// (layout 2). The version is what keeps a response with references from
+// being taken for a plain one: Decode, and every graphwire decoder written
+// before references (which read layouts 1 and 2), refuse layout 3 at its
+// second byte ("layout version 3 holds session references:
+// DecodeReferenced reads it, Decode does not"), and a reference under
+// layout 2 is a node record of odd length, an error too. DecodeReferenced
+// reads layouts 1, 2 and 3; it refuses layout 3 without a reference, a
+// reference whose third item is not the marker, and one of any other
+// length, each a *wire.DecodeError at the item at fault. Sniff recognises
+// layout 3 as the codec's own, with the same confidence. A response with
+// references is meant for the reader's session, not for a client that
+// negotiated the media type, whose version parameter stays 2.
+//
+// Security: a reference only names a type and an id. DecodeReferenced
+// gives a node of that type and id with nil properties and its position,
+// under the same Limits as Decode (a reference counts as a node; the
+// positions it returns, one int per reference, cost less than the 4 bytes
+// at least that a reference takes in the input). It never looks anything
+// up: what a reference resolves to is decided by the reader's
+// delta.Session.Resolve, which refuses a node its session does not hold
+// (delta.ErrUnresolved) and, given the writer's fingerprint, a session out
+// of step. A reference cannot make the decoder read, allocate or copy
+// anything beyond what its own bytes hold.
+//
 // # Media types
 //
 // Each codec's media type is its format's registered type with two
@@ -224,15 +282,17 @@
 // auto) tells the two formats from each other and from text by the
 // layout's opening, as the encoder writes it: the response's array head
 // (5 to 9 items, one byte in both formats, and different bytes in each),
-// a layout version the decoder reads, format_version as a string of at
-// most 64 printable ASCII bytes, and the query type written in full, one
-// of wire.QueryTypes. That scores 0.95; an opening cut off after the
-// layout version, or with a longer format_version or an unknown query
-// type, scores 0.3, and anything else 0. The versions accepted are the
-// decoder's own (layout 1 and 2 today), taken from the same constants, so
+// a layout version a decoder reads, format_version as a string of at most
+// 64 printable ASCII bytes, and the query type written in full, one of
+// wire.QueryTypes. That scores 0.95; an opening cut off after the layout
+// version, or with a longer format_version or an unknown query type,
+// scores 0.3, and anything else 0. The versions accepted are the
+// decoders' own (layouts 1 and 2 for Decode, 3 for DecodeReferenced's
+// responses with session references), taken from the same constants, so
 // stored layout 1 bytes are recognised and a new layout version needs no
-// change anywhere else; a test holds Sniff and Decode to the same answer
-// for every version from 0 to 299 and for larger ones of every integer
-// size. The layout version is read only in its shortest
-// form, the one every deterministic encoder of either format writes.
+// change anywhere else; a test holds Sniff to what Decode and
+// DecodeReferenced read, plain and with a reference, for every version
+// from 0 to 299 and for larger ones of every integer size. The layout
+// version is read only in its shortest form, the one every deterministic
+// encoder of either format writes.
 package binary

@@ -10,12 +10,15 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// layoutVersion is the first element of every encoding. Version 2 added
-// schema v5's fields to pagination; a decoder reads layoutV1 and
-// layoutVersion and rejects any other.
+// layoutVersion is the first element of every encoding of a response.
+// Version 2 added schema v5's fields to pagination; Decode reads layoutV1
+// and layoutVersion and rejects any other. layoutReferenced leads a
+// response written with session references (AppendReferenced): layout 2
+// whose nodes may be references, which only DecodeReferenced reads.
 const (
-	layoutVersion = 2
-	layoutV1      = 1
+	layoutVersion    = 2
+	layoutV1         = 1
+	layoutReferenced = 3
 )
 
 // AppendEncode appends the encoding of r to dst. On error it returns dst as
@@ -29,7 +32,7 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 	if err != nil {
 		return dst, err
 	}
-	out, err := c.write(dst, r, true, c.limits.MaxInputBytes, nil)
+	out, err := c.write(dst, r, true, c.limits.MaxInputBytes, nil, nil)
 	if err != nil {
 		return dst, err
 	}
@@ -58,13 +61,13 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	}
 	buf := make([]byte, 0, streamChunk+streamChunk/4)
 	var n byteCounter
-	if _, err := c.write(buf, r, true, c.limits.MaxInputBytes, &n); err != nil {
+	if _, err := c.write(buf, r, true, c.limits.MaxInputBytes, &n, nil); err != nil {
 		return err
 	}
 	if err := c.checkOut(size, int64(n)); err != nil {
 		return err
 	}
-	_, err = c.write(buf, r, true, 0, w)
+	_, err = c.write(buf, r, true, 0, w, nil)
 	return err
 }
 
@@ -117,8 +120,10 @@ var encPool = sync.Pool{New: func() any {
 // positive, stops the walk once the encoding is surely longer (see
 // encoder.maxOut). When w is not nil, the bytes go to w after each node,
 // edge or row once streamChunk of them are gathered, and at the end; what
-// write returns is then dst emptied.
-func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int64, w io.Writer) ([]byte, error) {
+// write returns is then dst emptied. The nodes at the positions refs
+// (ascending, in range) are written as references, under layoutReferenced;
+// with none, the response is a plain one under layoutVersion.
+func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int64, w io.Writer, refs []int) ([]byte, error) {
 	st := encPool.Get().(*encState)
 	defer func() {
 		st.mp.b, st.cb.b = nil, nil
@@ -141,7 +146,7 @@ func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int6
 		st.mp.b = buf
 		s, out = &st.mp, &st.mp.b
 	}
-	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut}
+	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut, refs: refs}
 	if table {
 		e.names = st.names
 	}
@@ -221,7 +226,11 @@ func (e *encoder) response(r *wire.GraphResponse) {
 		n = 6
 	}
 	e.sink.array(n)
-	e.sink.integer(layoutVersion)
+	if len(e.refs) > 0 {
+		e.sink.integer(layoutReferenced)
+	} else {
+		e.sink.integer(layoutVersion)
+	}
 	if !e.text(r.FormatVersion) {
 		e.fail(wire.Path{}.Field("format_version"), notUTF8)
 		return
@@ -229,8 +238,15 @@ func (e *encoder) response(r *wire.GraphResponse) {
 	e.name(string(r.QueryType))
 
 	e.sink.array(len(r.Nodes))
+	refs := e.refs
 	for i := range r.Nodes {
-		if !e.node(&r.Nodes[i], nil, "nodes", i, -1) || !e.next("nodes", i) {
+		var ok bool
+		if len(refs) > 0 && refs[0] == i {
+			ok, refs = e.reference(&r.Nodes[i], i), refs[1:]
+		} else {
+			ok = e.node(&r.Nodes[i], nil, "nodes", i, -1)
+		}
+		if !ok || !e.next("nodes", i) {
 			return
 		}
 	}

@@ -45,6 +45,9 @@ type encoder struct {
 	// length), so that an encoding far past MaxInputBytes is refused
 	// before it is all built.
 	maxOut, strBytes int64
+	// refs are the positions of the nodes written as references
+	// (AppendReferenced), ascending.
+	refs []int
 }
 
 // next is called after each node, edge and row: it reports false, with
@@ -208,6 +211,14 @@ type decoder struct {
 	cells []wire.Cell
 	nodes []wire.Node
 	vals  []wire.Value
+	// referenced is set for DecodeReferenced, which also reads
+	// layoutReferenced; layout is the version read, nodeAt the position
+	// of the next node of the response, refs those of the references
+	// read.
+	referenced bool
+	layout     int64
+	nodeAt     int
+	refs       []int
 }
 
 func (d *decoder) reset(src *source, c *Codec) {
