@@ -301,3 +301,18 @@ func normalizeInts(v any) any {
 	}
 	return v
 }
+
+// TestRunSession: the checks every codec's session syntax passes, for
+// both formats.
+func TestRunSession(t *testing.T) {
+	for _, f := range formats {
+		c := Default(f)
+		t.Run(f.String(), func(t *testing.T) {
+			deltatest.RunSession(t, deltatest.SessionSuite{
+				Codec:   c,
+				Encode:  func(r *wire.GraphResponse) ([]byte, error) { return c.AppendEncode(nil, r) },
+				Options: wiretest.Options{AwkwardNames: true, NonFinite: true},
+			})
+		})
+	}
+}
