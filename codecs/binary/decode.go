@@ -361,7 +361,7 @@ func (d *decoder) row() wire.Row {
 			c.Value = d.value("cell value")
 		case m%2 == 1:
 			c.Name = d.name("cell name")
-			c.Node = &take(&d.nodes, 1)[:1][0]
+			c.Node = &take(&d.nodes, 1, d.src.left())[:1][0]
 			d.node(c.Node, m-3)
 		default:
 			d.failf("cell: %d elements, expected 2 (a value) or an odd number (a node)", m)

@@ -146,7 +146,7 @@ func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int6
 		st.mp.b = buf
 		s, out = &st.mp, &st.mp.b
 	}
-	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut, refs: refs}
+	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut, refs: refs, checked: true}
 	if table {
 		e.names = st.names
 	}
@@ -350,9 +350,14 @@ func (e *encoder) node(nd *wire.Node, cellName *string, list string, i, j int) b
 		}
 		return p
 	}
-	if k, msg := badProperty(nd.Properties); msg != "" {
-		e.fail(at().Property(k, nd.Properties[k].Key), "%s", msg)
-		return false
+	// A response has passed the model's check (Limits.CheckSize refuses
+	// a reserved or repeated key at the same path); a delta's nodes have
+	// not.
+	if !e.checked {
+		if k, msg := badProperty(nd.Properties); msg != "" {
+			e.fail(at().Property(k, nd.Properties[k].Key), "%s", msg)
+			return false
+		}
 	}
 	extra := 2
 	if cellName != nil {

@@ -48,6 +48,10 @@ type encoder struct {
 	// refs are the positions of the nodes written as references
 	// (AppendReferenced), ascending.
 	refs []int
+	// checked says the response has passed wire.Limits.CheckSize, whose
+	// model check refuses reserved and repeated property keys: node then
+	// leaves them to it.
+	checked bool
 }
 
 // next is called after each node, edge and row: it reports false, with
@@ -274,20 +278,27 @@ func (d *decoder) release(reserved int64) { d.reserved -= reserved }
 
 // chunkLen is how many elements the decoder allocates at once for small
 // sequences (a node's properties, a row's cells, a list, a node
-// reference): a sequence of at most chunkLen/16 elements takes its room
-// from a shared chunk, so that a response of many small ones costs a few
-// large allocations rather than one each (and the garbage collector has
-// fewer objects to mark).
-const chunkLen = 1024
+// reference) at most: a sequence of at most smallSeq elements takes its
+// room from a shared chunk, so that a response of many small ones costs a
+// few large allocations rather than one each (and the garbage collector
+// has fewer objects to mark). The chunks of one kind grow four-fold from
+// 16 elements to chunkLen, and never past the bytes left in the input
+// (each element takes one at least), so that a small response does not
+// pay for a large chunk and the room a chunk leaves unused is at most
+// chunkLen elements of each kind: 8,192 × 48 bytes, 384 KiB, for the
+// largest (a cell or a node), 1.4 MiB for the four kinds, counted in the
+// 16 MiB beside the input that a decode's peak heap is held to.
+const (
+	chunkLen = 8192
+	smallSeq = 64
+)
 
 // take returns an empty slice with room for n elements from *chunk, n
-// being at most chunkLen/16.
-func take[T any](chunk *[]T, n int) []T {
+// being at most smallSeq; left is the bytes left in the input.
+func take[T any](chunk *[]T, n, left int) []T {
 	c := *chunk
 	if c == nil || cap(c)-len(c) < n {
-		// The first chunks are small, so that a small response does not
-		// pay for a full one of each kind: 16, 64, 256, then chunkLen.
-		c = make([]T, 0, max(min(4*cap(c), chunkLen), 16, n))
+		c = make([]T, 0, max(min(4*cap(c), chunkLen, left), 16, n))
 	}
 	s := c[len(c) : len(c) : len(c)+n]
 	*chunk = c[:len(c)+n]
@@ -298,8 +309,8 @@ func take[T any](chunk *[]T, n int) []T {
 // bytes each in memory, that a sequence declares: from chunk for a small
 // one, otherwise as reserve decides (release the second result after).
 func alloc[T any](d *decoder, chunk *[]T, what string, n int, size int64) ([]T, int64) {
-	if n <= chunkLen/16 {
-		return take(chunk, n), 0
+	if n <= smallSeq {
+		return take(chunk, n, d.src.left()), 0
 	}
 	c, r := d.reserve(what, n, size)
 	if d.err != nil {
