@@ -31,12 +31,8 @@ func (c *Codec) AppendDelta(dst []byte, d *delta.Delta) ([]byte, error) {
 	if d == nil {
 		return dst, &wire.EncodeError{Codec: name, Msg: "nil delta"}
 	}
-	st := encPool.Get().(*encState)
-	defer func() {
-		st.mp.b, st.cb.b = nil, nil
-		clear(st.names)
-		encPool.Put(st)
-	}()
+	st := getEncState()
+	defer putEncState(st)
 	e := encoder{codec: name, names: st.names}
 	var out *[]byte
 	if c.format == CBOR {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/internal/keyset"
@@ -101,8 +102,9 @@ func (n *byteCounter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// encState is what an encoding borrows from encPool: a sink of each format
-// and the string table, kept from one response to the next.
+// encState is what an encoding borrows (getEncState): a sink of each
+// format, the string table and the scratch buffer the bytes gather in,
+// kept from one response to the next.
 type encState struct {
 	mp      mpSink
 	cb      cborSink
@@ -110,9 +112,33 @@ type encState struct {
 	scratch []byte
 }
 
-var encPool = sync.Pool{New: func() any {
-	return &encState{names: make(map[string]int64, 64)}
-}}
+// The encoders' states: one kept in lastEnc, which the garbage collector
+// never empties, so that one goroutine encoding response after response
+// always finds its scratch buffer grown (and an encode allocates its
+// output only), and the rest in encPool for concurrent encodes. The
+// package so keeps one scratch buffer of at most maxScratch for good.
+var (
+	lastEnc atomic.Pointer[encState]
+	encPool = sync.Pool{New: func() any {
+		return &encState{names: make(map[string]int64, 64)}
+	}}
+)
+
+// getEncState lends a state; putEncState takes it back, emptied.
+func getEncState() *encState {
+	if st := lastEnc.Swap(nil); st != nil {
+		return st
+	}
+	return encPool.Get().(*encState)
+}
+
+func putEncState(st *encState) {
+	st.mp.b, st.cb.b = nil, nil
+	clear(st.names)
+	if !lastEnc.CompareAndSwap(nil, st) {
+		encPool.Put(st)
+	}
+}
 
 // write is the one writer of the layout behind AppendEncode and EncodeTo:
 // it walks r in c's format, appending to dst. With table false every name
@@ -124,12 +150,8 @@ var encPool = sync.Pool{New: func() any {
 // (ascending, in range) are written as references, under layoutReferenced;
 // with none, the response is a plain one under layoutVersion.
 func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int64, w io.Writer, refs []int) ([]byte, error) {
-	st := encPool.Get().(*encState)
-	defer func() {
-		st.mp.b, st.cb.b = nil, nil
-		clear(st.names)
-		encPool.Put(st)
-	}()
+	st := getEncState()
+	defer putEncState(st)
 	// Without a writer the bytes gather in the pooled scratch buffer and
 	// are appended to dst once at the end: one allocation when dst has
 	// no room, none when it has.
