@@ -83,9 +83,12 @@
 // core deterministic CBOR items (cbor.go), which tests hold to what the
 // msgpack library's Encoder and the CBOR library write for the same items.
 // AppendEncode and EncodeTo both run it. AppendEncode gathers the bytes in
-// a pooled buffer and appends them to dst once: one allocation per encode,
-// none when dst has room. EncodeTo hands the bytes to its writer in chunks
-// of about 32 KiB.
+// a reused scratch buffer and appends them to dst once: one allocation
+// per encode, none when dst has room. One scratch buffer (of at most
+// 8 MiB) is kept for good, out of the garbage collector's reach, so a
+// goroutine encoding response after response always finds it; concurrent
+// encodes take theirs from a sync.Pool. EncodeTo hands the bytes to its
+// writer in chunks of about 32 KiB.
 //
 // # Decoding
 //
