@@ -33,7 +33,8 @@ func (c *Codec) AppendDelta(dst []byte, d *delta.Delta) ([]byte, error) {
 	}
 	st := getEncState()
 	defer putEncState(st)
-	e := encoder{codec: name, names: st.names}
+	st.gen++
+	e := encoder{codec: name, names: st.names, recent: &st.recent, gen: st.gen}
 	var out *[]byte
 	if c.format == CBOR {
 		st.cb.b = dst

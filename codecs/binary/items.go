@@ -48,6 +48,10 @@ type encoder struct {
 	// refs are the positions of the nodes written as references
 	// (AppendReferenced), ascending.
 	refs []int
+	// recent, when not nil, caches the names of the table (see name);
+	// its entries of generation gen are those of this encoding.
+	recent *[recentNames]recentName
+	gen    uint64
 	// checked says the response has passed wire.Limits.CheckSize, whose
 	// model check refuses reserved and repeated property keys: node then
 	// leaves them to it.
@@ -92,22 +96,70 @@ func (e *encoder) fail(p wire.Path, format string, args ...any) {
 // reports false when s is not UTF-8.
 func (e *encoder) name(s string) bool {
 	if e.names != nil {
-		if i, ok := e.names[s]; ok {
-			e.sink.integer(i)
-			return true
+		// Most names are met again and again in the same few places (a
+		// node's type, its keys): a small cache of short names finds them
+		// before the map does.
+		if len(s) > maxRecentName || e.recent == nil {
+			if i, ok := e.names[s]; ok {
+				e.sink.integer(i)
+				return true
+			}
+		} else {
+			slot := &e.recent[nameSlot(s)]
+			if slot.gen == e.gen && slot.s == s {
+				e.sink.integer(slot.i)
+				return true
+			}
+			if i, ok := e.names[s]; ok {
+				*slot = recentName{s: s, i: i, gen: e.gen}
+				e.sink.integer(i)
+				return true
+			}
 		}
 	}
 	if !utf8.ValidString(s) {
 		return false
 	}
 	if e.names != nil {
-		e.names[s] = int64(len(e.names))
+		i := int64(len(e.names))
+		e.names[s] = i
+		if len(s) <= maxRecentName && e.recent != nil {
+			e.recent[nameSlot(s)] = recentName{s: s, i: i, gen: e.gen}
+		}
 	}
 	if e.strBytes += int64(len(s)); e.maxOut > 0 && e.strBytes > e.maxOut {
 		return true // not written: next refuses the encoding
 	}
 	e.sink.str(s)
 	return true
+}
+
+// recentName is an entry of the encoder's cache of names: a name, its
+// index in the string table, and the encoding it belongs to (an entry of
+// another gen is empty).
+type recentName struct {
+	s   string
+	i   int64
+	gen uint64
+}
+
+// recentNames is the size of the cache, a power of two; it holds names
+// of maxRecentName bytes at most, so that the names it keeps from one
+// encoding to the next (until their entries are taken) hold little
+// memory.
+const (
+	recentNames   = 256
+	maxRecentName = 64
+)
+
+// nameSlot is the cache entry of s: its length and its first, middle and
+// last bytes, mixed.
+func nameSlot(s string) int {
+	h := uint(len(s)) * 0x9e3779b1
+	if n := len(s); n > 0 {
+		h ^= uint(s[0]) ^ uint(s[n/2])<<3 ^ uint(s[n-1])<<6
+	}
+	return int((h ^ h>>8) & (recentNames - 1))
 }
 
 // text writes a string value, reporting false when s is not UTF-8.
