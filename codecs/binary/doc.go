@@ -221,8 +221,8 @@
 // ([type, id]) or with a property named sent_earlier ([type, id,
 // "sent_earlier", value]) is never one. The marker is a name, so it goes
 // through the string table like the type: its first use costs its 13
-// bytes, each later one a table index of one byte (two past 127 names in
-// msgpack, 23 in CBOR). A response holding at least one reference leads
+// bytes, each later one a table index of one byte (two when the index is
+// past 127 in msgpack, past 23 in CBOR). A response holding at least one reference leads
 // with layout version 3 instead of 2; everything else is layout 2's. So
 // the response
 //
@@ -238,11 +238,12 @@
 //
 // With no reference, AppendReferenced writes exactly AppendEncode's bytes
 // (layout 2). The version is what keeps a response with references from
-// being taken for a plain one: Decode, and every graphwire decoder written
-// before references (which read layouts 1 and 2), refuse layout 3 at its
-// second byte ("layout version 3 holds session references:
-// DecodeReferenced reads it, Decode does not"), and a reference under
-// layout 2 is a node record of odd length, an error too. DecodeReferenced
+// being taken for a plain one: Decode refuses layout 3 at its second byte
+// ("layout version 3 holds session references: DecodeReferenced reads it,
+// Decode does not"), every graphwire decoder written before references
+// (which read layouts 1 and 2) refuses it there as an unsupported layout
+// version, and a reference under layout 2 would be a node record of odd
+// length, an error too. DecodeReferenced
 // reads layouts 1, 2 and 3; it refuses layout 3 without a reference, a
 // reference whose third item is not the marker, and one of any other
 // length, each a *wire.DecodeError at the item at fault. Sniff recognises
@@ -253,8 +254,8 @@
 // Security: a reference only names a type and an id. DecodeReferenced
 // gives a node of that type and id with nil properties and its position,
 // under the same Limits as Decode (a reference counts as a node; the
-// positions it returns, one int per reference, cost less than the 4 bytes
-// at least that a reference takes in the input). It never looks anything
+// positions it returns, 8 bytes a reference, are at most twice the 4 bytes
+// a reference takes in the input at least). It never looks anything
 // up: what a reference resolves to is decided by the reader's
 // delta.Session.Resolve, which refuses a node its session does not hold
 // (delta.ErrUnresolved) and, given the writer's fingerprint, a session out
