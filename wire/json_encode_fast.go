@@ -28,33 +28,41 @@ func word8(s string, i int) uint64 {
 		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 }
 
-// jsonDirtyWord reports whether a byte of x is one canonical JSON does not
-// write as it is: a control character, '"', '\\', or a byte of a
-// multi-byte sequence (which needs a UTF-8 check). (x-ones*n)&^x&highs is
-// non-zero exactly when a byte of x is below n (n <= 0x80); a byte equal to
-// c is a zero byte of x^(ones*c).
-func jsonDirtyWord(x uint64) bool {
+// jsonEscWord reports whether a byte of x is one canonical JSON escapes:
+// a control character, '"' or '\\'. (x-ones*n)&^x&highs is non-zero
+// exactly when a byte of x is below n (n <= 0x80); a byte equal to c is a
+// zero byte of x^(ones*c). Bytes from 0x80 up never count.
+func jsonEscWord(x uint64) bool {
 	bad := (x - swarOnes*0x20) &^ x
 	y := x ^ (swarOnes * '"')
 	bad |= (y - swarOnes) &^ y
 	y = x ^ (swarOnes * '\\')
 	bad |= (y - swarOnes) &^ y
-	return (bad|x)&swarHighs != 0
+	return bad&swarHighs != 0
 }
 
-// jsonClean reports whether s is written as it is between quotes: ASCII
-// with nothing to escape. It is the fast test; a string it rejects may
-// still be written as it is (valid UTF-8 beyond ASCII), which the slow
-// path finds.
+// jsonEscaped[c] is what canonical JSON writes for the byte c when it
+// escapes it ("" when it does not), read from textwire.JSON's rule.
+var jsonEscaped = func() (t [256]string) {
+	for c := range utf8.RuneSelf {
+		if !safeASCII[c] {
+			t[c] = string(textwire.JSON.Append(nil, string(rune(c))))
+		}
+	}
+	return t
+}()
+
+// jsonClean reports whether s is written as it is between quotes and is
+// ASCII: what writeCache.piece remembers.
 func jsonClean(s string) bool {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		if jsonDirtyWord(word8(s, i)) {
+		if x := word8(s, i); jsonEscWord(x) || x&swarHighs != 0 {
 			return false
 		}
 	}
 	for ; i < len(s); i++ {
-		if !safeASCII[s[i]&0x7f] || s[i] >= utf8.RuneSelf {
+		if jsonEscaped[s[i]] != "" || s[i] >= utf8.RuneSelf {
 			return false
 		}
 	}
@@ -62,48 +70,108 @@ func jsonClean(s string) bool {
 }
 
 // appendJSONQuoted appends s as a canonical JSON string, exactly as
-// textwire.JSON.AppendQuoted does.
+// textwire.JSON.AppendQuoted does: each run between two bytes to escape,
+// found eight bytes at a time, is copied with one append once it is known
+// to be valid UTF-8 (at once when it is ASCII).
 func appendJSONQuoted(b []byte, s string) []byte {
-	if !jsonClean(s) {
-		return textwire.JSON.AppendQuoted(b, s)
-	}
 	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
+	start, i := 0, 0
+	for {
+		var hi uint64
+		for ; i+8 <= len(s); i += 8 {
+			x := word8(s, i)
+			if jsonEscWord(x) {
+				break
+			}
+			hi |= x
+		}
+		for ; i < len(s) && jsonEscaped[s[i]] == ""; i++ {
+			hi |= uint64(s[i])
+		}
+		if run := s[start:i]; hi&swarHighs == 0 || utf8.ValidString(run) {
+			b = append(b, run...)
+		} else {
+			b = appendReplacingInvalid(b, run)
+		}
+		if i == len(s) {
+			return append(b, '"')
+		}
+		b = append(b, jsonEscaped[s[i]]...)
+		i++
+		start = i
+	}
+}
+
+// appendReplacingInvalid appends s, which holds nothing to escape, with
+// each byte that is not part of valid UTF-8 written as U+FFFD.
+func appendReplacingInvalid(b []byte, s string) []byte {
+	start := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, "\ufffd"...)
+			start = i + 1
+		}
+		i += size
+	}
+	return append(b, s[start:]...)
 }
 
 // jsonQuotedLen returns len(AppendJSONString(nil, s)) without writing it:
-// the Meter's measure of a string.
+// the Meter's measure of a string. A string with nothing to escape, the
+// usual case, is looked at eight bytes at a time and measured by its
+// length.
 func jsonQuotedLen(s string) int64 {
-	n := int64(len(s)) + 2
+	var hi uint64
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		if jsonDirtyWord(word8(s, i)) {
-			break
+		x := word8(s, i)
+		if jsonEscWord(x) {
+			return jsonQuotedLenSlow(s)
+		}
+		hi |= x
+	}
+	if i < len(s) {
+		if len(s) >= 8 {
+			// The last eight bytes, overlapping those already seen.
+			x := word8(s, len(s)-8)
+			if jsonEscWord(x) {
+				return jsonQuotedLenSlow(s)
+			}
+			hi |= x
+		} else {
+			for ; i < len(s); i++ {
+				c := s[i]
+				if jsonLen[c] > 1 {
+					return jsonQuotedLenSlow(s)
+				}
+				hi |= uint64(c)
+			}
 		}
 	}
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			break
-		}
-		n += int64(jsonLen[c]) - 1
+	if hi&swarHighs != 0 && !utf8.ValidString(s) {
+		return jsonQuotedLenSlow(s)
 	}
-	if i == len(s) {
-		return n
-	}
-	// A multi-byte sequence from i: each valid one is written as it is,
-	// each invalid byte as the three bytes of U+FFFD.
-	for i < len(s) {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			n += int64(jsonLen[c]) - 1
+	return int64(len(s)) + 2
+}
+
+// jsonQuotedLenSlow is jsonQuotedLen byte by byte: each ASCII byte the
+// length of its escape, each valid multi-byte sequence its length, each
+// byte that is not part of valid UTF-8 the three bytes of U+FFFD.
+func jsonQuotedLenSlow(s string) int64 {
+	n := int64(2)
+	for i := 0; i < len(s); {
+		if l := jsonLen[s[i]]; l != 0 {
+			n += int64(l)
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			n += int64(len("\ufffd")) - 1
+			n += int64(len("\ufffd"))
+		} else {
+			n += int64(size)
 		}
 		i += size
 	}
