@@ -56,10 +56,18 @@ func AppendJSON(dst []byte, r *GraphResponse) ([]byte, error) {
 // It is codecs/json's AppendEncode; a NaN or infinite float is reported
 // before MaxInputBytes, as when the output was measured after writing it.
 func AppendJSONWithin(dst []byte, r *GraphResponse, l Limits) ([]byte, error) {
+	return appendJSONWithin(dst, r, nil, l)
+}
+
+// appendJSONWithin is AppendJSONWithin writing the nodes at positions refs
+// as references (see AppendJSONReferenced); r holds those nodes without
+// their properties.
+func appendJSONWithin(dst []byte, r *GraphResponse, refs []int, l Limits) ([]byte, error) {
 	n, _, err := l.checkSizes("json", r)
 	if err != nil {
 		return dst, err
 	}
+	n += int64(len(refs) * (len(refIDKey) - len(`"id"`)))
 	max := l.MaxInputBytes
 	if max == 0 {
 		max = DefaultMaxInputBytes
@@ -76,7 +84,7 @@ func AppendJSONWithin(dst []byte, r *GraphResponse, l Limits) ([]byte, error) {
 	if r == nil {
 		return AppendJSON(dst, r)
 	}
-	e := encoder{b: slices.Grow(dst, int(n))}
+	e := encoder{b: slices.Grow(dst, int(n)), refs: refs}
 	if err := e.response(r); err != nil {
 		return dst, err
 	}
@@ -160,6 +168,9 @@ type encoder struct {
 	// -Inf rather than fail: Value.String's form, not JSON.
 	nonFinite bool
 	cache     writeCache
+	// refs are the positions of the nodes still to come that are written
+	// as references, ascending.
+	refs []int
 }
 
 // response appends r to e.b. The writing functions below take and return
@@ -208,6 +219,17 @@ func (e *encoder) appendResponse(b []byte, r *GraphResponse) ([]byte, error) {
 			b = append(b, ',')
 		}
 		n := &r.Nodes[i]
+		if len(e.refs) > 0 && e.refs[0] == i {
+			e.refs = e.refs[1:]
+			b = append(b, `{"type":`...)
+			b = appendJSONQuoted(b, n.Type)
+			b = append(b, ',')
+			b = append(b, refIDKey...)
+			b = append(b, `:"`...)
+			b = appendJSONInt(b, n.ID)
+			b = append(b, `"}`...)
+			continue
+		}
 		b = c.piece(b, c.types[:], `{"type":"`, n.Type, `","id":"`)
 		b = appendJSONInt(b, n.ID)
 		b = append(b, '"')

@@ -15,6 +15,13 @@ type decoder struct {
 	l     Limits
 	m     Meter
 
+	// referenced makes the decoder read references to nodes sent earlier
+	// (DecodeJSONReferenced), whose positions in nodes go to refs; nodes
+	// counts the nodes read.
+	referenced bool
+	refs       []int
+	nodes      int
+
 	props []Property // scratch for the properties of the node being read
 	cells []Cell     // scratch for the cells of the row being read
 
