@@ -314,14 +314,16 @@ func (e *encoder) appendResponse(b []byte, r *GraphResponse) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = append(b, '{')
+			if len(row) == 0 {
+				b = append(b, '{')
+			}
 			for j := range row {
 				cell := &row[j]
-				if j > 0 {
-					b = append(b, ',')
+				if j == 0 {
+					b = c.piece(b, c.firstCell[:], `{"`, cell.Name, `":`)
+				} else {
+					b = c.piece(b, c.keys[:], `,"`, cell.Name, `":`)
 				}
-				b = appendJSONQuoted(b, cell.Name)
-				b = append(b, ':')
 				if cell.Node != nil {
 					if b, err = e.nodeRef(b, cell.Node, RowPath(i).Key(j, cell.Name)); err != nil {
 						return b, err
@@ -359,9 +361,8 @@ func (e *encoder) appendResponse(b []byte, r *GraphResponse) ([]byte, error) {
 
 // nodeRef appends the node a row cell holds; at is the cell's path.
 func (e *encoder) nodeRef(b []byte, n *Node, at Path) ([]byte, error) {
-	b = append(b, `{"type":`...)
-	b = appendJSONQuoted(b, n.Type)
-	b = append(b, `,"id":"`...)
+	c := &e.cache
+	b = c.piece(b, c.types[:], `{"type":"`, n.Type, `","id":"`)
 	b = appendJSONInt(b, n.ID)
 	b = append(b, `","properties":{`...)
 	for j := range n.Properties {
@@ -369,11 +370,11 @@ func (e *encoder) nodeRef(b []byte, n *Node, at Path) ([]byte, error) {
 		if p.Key == "type" || p.Key == "id" {
 			return b, &EncodeError{Codec: "json", Path: at.Property(j, p.Key).String(), Msg: "property named " + strconv.Quote(p.Key) + " (reserved for the node itself)"}
 		}
-		if j > 0 {
-			b = append(b, ',')
+		if j == 0 {
+			b = c.piece(b, c.firstKey[:], `"`, p.Key, `":`)
+		} else {
+			b = c.piece(b, c.keys[:], `,"`, p.Key, `":`)
 		}
-		b = appendJSONQuoted(b, p.Key)
-		b = append(b, ':')
 		var ok bool
 		if b, ok = e.appendValue(b, p.Value); !ok {
 			return b, nonFiniteError(p.Value, at.Property(j, p.Key))

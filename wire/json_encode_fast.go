@@ -235,18 +235,21 @@ type span struct{ off, end int }
 // written, so only a string written as it is (jsonClean) is remembered.
 // reset must be called when the buffer is emptied (a spill).
 type writeCache struct {
-	keys  [32]span
-	types [8]span
-	from  [4]span
-	to    [4]span
-	etype [8]span
+	keys      [32]span // `,"key":`, for properties and row cells
+	firstKey  [8]span  // `"key":`, a node cell's first property
+	firstCell [8]span  // `{"name":`, a row's first cell
+	types     [8]span
+	from      [4]span
+	to        [4]span
+	etype     [8]span
 }
 
 func (c *writeCache) reset() { *c = writeCache{} }
 
 // piece appends head, s and tail, where head ends with the quote that opens
 // s and tail starts with the quote that closes it, copying the bytes from
-// the slot of s in slots when they were written there before.
+// the slot of s in slots when they were written there before. head and
+// tail are at least one byte long.
 func (c *writeCache) piece(b []byte, slots []span, head, s, tail string) []byte {
 	h := len(s)
 	if h > 0 {

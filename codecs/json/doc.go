@@ -151,7 +151,11 @@
 // object has been read, from a map of the keys or, past 1,024, a sort
 // of their hashes). It
 // does not keep the caller's slice: it copies the input once, and the
-// strings of the response share that copy.
+// strings of the response share that copy, or, for a string with escapes,
+// chunks of unescaped text that grow with what has been read (512 bytes
+// doubling up to 64 KiB), so that a response costs a few allocations
+// rather than one per string: 111 for the 3.3 MB traversal_xl case of
+// the corpus.
 //
 // Memory: a decode's peak heap stays within 16 times its input plus
 // 16 MiB for input whose elements take several bytes each (a 60 MB body
