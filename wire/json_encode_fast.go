@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"math/bits"
 	"slices"
 	"unicode/utf8"
 
@@ -28,18 +29,32 @@ func word8(s string, i int) uint64 {
 		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 }
 
-// jsonEscWord reports whether a byte of x is one canonical JSON escapes:
-// a control character, '"' or '\\'. (x-ones*n)&^x&highs is non-zero
-// exactly when a byte of x is below n (n <= 0x80); a byte equal to c is a
-// zero byte of x^(ones*c). Bytes from 0x80 up never count.
-func jsonEscWord(x uint64) bool {
+// jsonEscMask has the high bit set in the lowest byte of x that canonical
+// JSON escapes (a control character, '"' or '\\'), if any: its index is
+// bits.TrailingZeros64(m)/8. Higher bits may be set wrongly (a borrow),
+// but the lowest is exact, and the mask is zero exactly when x has no
+// such byte. (x-ones*n)&^x&highs flags a byte of x below n (n <= 0x80); a
+// byte equal to c is a zero byte of x^(ones*c). Bytes from 0x80 up never
+// count.
+func jsonEscMask(x uint64) uint64 {
 	bad := (x - swarOnes*0x20) &^ x
 	y := x ^ (swarOnes * '"')
 	bad |= (y - swarOnes) &^ y
 	y = x ^ (swarOnes * '\\')
 	bad |= (y - swarOnes) &^ y
-	return bad&swarHighs != 0
+	return bad & swarHighs
 }
+
+// jsonEscWord reports whether a byte of x is one canonical JSON escapes.
+func jsonEscWord(x uint64) bool { return jsonEscMask(x) != 0 }
+
+// jsonSpecial[c] is true for the bytes canonical JSON escapes.
+var jsonSpecial = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = !safeASCII[c]
+	}
+	return t
+}()
 
 // jsonEscaped[c] is what canonical JSON writes for the byte c when it
 // escapes it ("" when it does not), read from textwire.JSON's rule.
@@ -78,15 +93,22 @@ func appendJSONQuoted(b []byte, s string) []byte {
 	start, i := 0, 0
 	for {
 		var hi uint64
-		for ; i+8 <= len(s); i += 8 {
+		for {
+			if i+8 > len(s) {
+				for ; i < len(s) && !jsonSpecial[s[i]]; i++ {
+					hi |= uint64(s[i])
+				}
+				break
+			}
 			x := word8(s, i)
-			if jsonEscWord(x) {
+			if m := jsonEscMask(x); m != 0 {
+				n := bits.TrailingZeros64(m) >> 3
+				hi |= x & (1<<(8*n) - 1) // the bytes before it
+				i += n
 				break
 			}
 			hi |= x
-		}
-		for ; i < len(s) && jsonEscaped[s[i]] == ""; i++ {
-			hi |= uint64(s[i])
+			i += 8
 		}
 		if run := s[start:i]; hi&swarHighs == 0 || utf8.ValidString(run) {
 			b = append(b, run...)

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 	"unsafe"
@@ -350,12 +351,20 @@ func (d *decoder) literal() (end int, esc, ok bool) {
 	var hi uint64
 	i := d.pos + 1
 	for {
-		for ; i+8 <= len(s); i += 8 {
-			x := word8(s, i)
-			if jsonEscWord(x) {
+		for {
+			if i+8 > len(s) {
+				for ; i < len(s) && !jsonSpecial[s[i]]; i++ {
+					hi |= uint64(s[i])
+				}
 				break
 			}
-			hi |= x
+			x := word8(s, i)
+			hi |= x // perhaps bytes past a quote too: at worst a needless UTF-8 check
+			if m := jsonEscMask(x); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
 		}
 		if i >= len(s) {
 			return 0, false, false
@@ -369,11 +378,8 @@ func (d *decoder) literal() (end int, esc, ok bool) {
 		case c == '\\':
 			esc = true
 			i += 2
-		case c < 0x20:
+		default: // a control character
 			return 0, false, false
-		default:
-			hi |= uint64(c)
-			i++
 		}
 	}
 }
