@@ -325,7 +325,7 @@ func (e *encoder) appendResponse(b []byte, r *GraphResponse) ([]byte, error) {
 					b = c.piece(b, c.keys[:], `,"`, cell.Name, `":`)
 				}
 				if cell.Node != nil {
-					if b, err = e.nodeRef(b, cell.Node, RowPath(i).Key(j, cell.Name)); err != nil {
+					if b, err = e.nodeRef(b, cell.Node, i, j, cell.Name); err != nil {
 						return b, err
 					}
 					continue
@@ -359,8 +359,10 @@ func (e *encoder) appendResponse(b []byte, r *GraphResponse) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// nodeRef appends the node a row cell holds; at is the cell's path.
-func (e *encoder) nodeRef(b []byte, n *Node, at Path) ([]byte, error) {
+// nodeRef appends the node the cell named name, the cell-th of row row,
+// holds; the cell's path is built only for an error.
+func (e *encoder) nodeRef(b []byte, n *Node, row, cell int, name string) ([]byte, error) {
+	at := func() Path { return RowPath(row).Key(cell, name) }
 	c := &e.cache
 	b = c.piece(b, c.types[:], `{"type":"`, n.Type, `","id":"`)
 	b = appendJSONInt(b, n.ID)
@@ -368,7 +370,7 @@ func (e *encoder) nodeRef(b []byte, n *Node, at Path) ([]byte, error) {
 	for j := range n.Properties {
 		p := &n.Properties[j]
 		if p.Key == "type" || p.Key == "id" {
-			return b, &EncodeError{Codec: "json", Path: at.Property(j, p.Key).String(), Msg: "property named " + strconv.Quote(p.Key) + " (reserved for the node itself)"}
+			return b, &EncodeError{Codec: "json", Path: at().Property(j, p.Key).String(), Msg: "property named " + strconv.Quote(p.Key) + " (reserved for the node itself)"}
 		}
 		if j == 0 {
 			b = c.piece(b, c.firstKey[:], `"`, p.Key, `":`)
@@ -377,7 +379,7 @@ func (e *encoder) nodeRef(b []byte, n *Node, at Path) ([]byte, error) {
 		}
 		var ok bool
 		if b, ok = e.appendValue(b, p.Value); !ok {
-			return b, nonFiniteError(p.Value, at.Property(j, p.Key))
+			return b, nonFiniteError(p.Value, at().Property(j, p.Key))
 		}
 	}
 	return append(b, "}}"...), nil
