@@ -118,7 +118,7 @@ func (d *decoder) rowObject(fields []hfield, lo, hi int, cs *cells, l *line, c s
 	for i := lo; i < hi; i = int(fields[i].end) {
 		n++
 	}
-	b := d.newObject(n)
+	b := d.newRowObject(n)
 	for i := lo; i < hi; i = int(fields[i].end) {
 		f := &fields[i]
 		var v jsonvalue.Value

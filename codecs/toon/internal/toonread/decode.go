@@ -113,7 +113,11 @@ type decoder struct {
 
 	lim   Limits
 	depth int
-	keys  map[string]string // interned keys
+	arena []byte             // see clone
+	strs  []string           // slab of boxed strings (box.go)
+	nums  []jsonvalue.Number // slab of boxed numbers
+	objs  []jsonvalue.Object // slab of the rows' objects
+	mems  []jsonvalue.Member // slab of the rows' members
 }
 
 // line is one non-blank, non-comment line.
@@ -201,6 +205,31 @@ type objBuilder struct {
 }
 
 const smallObject = 24
+
+// rowSlab is the most objects, and members, one slab holds.
+const rowSlab = 256
+
+// newRowObject returns a builder of an object of n members taken from the
+// decoder's slabs, so that a table's rows cost an allocation per rowSlab
+// rows rather than two per row. The members slice has capacity n: an
+// append past it (a lenient row that holds more) moves it off the slab.
+func (d *decoder) newRowObject(n int) objBuilder {
+	if len(d.objs) == 0 {
+		d.objs = make([]jsonvalue.Object, nextSlab(cap(d.objs)))
+	}
+	o := &d.objs[0]
+	d.objs = d.objs[1:]
+	if n > rowSlab/4 {
+		o.Members = make([]jsonvalue.Member, 0, n)
+		return objBuilder{o: o}
+	}
+	if len(d.mems) < n {
+		d.mems = make([]jsonvalue.Member, max(n, min(2*cap(d.mems), rowSlab)))
+	}
+	o.Members = d.mems[:0:n]
+	d.mems = d.mems[n:]
+	return objBuilder{o: o}
+}
 
 func (d *decoder) newObject(n int) objBuilder {
 	return objBuilder{o: &jsonvalue.Object{Members: make([]jsonvalue.Member, 0, n)}}
