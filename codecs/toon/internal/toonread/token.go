@@ -12,6 +12,15 @@ import (
 // intern returns a copy of key s (see clone).
 func (d *decoder) intern(s string) string { return d.clone(s) }
 
+// reserve makes room for n more bytes in the arena, starting a new chunk
+// when the current one has less.
+func (d *decoder) reserve(n int) {
+	if cap(d.arena)-len(d.arena) < n {
+		size := max(min(2*cap(d.arena), len(d.src)), minArena, n)
+		d.arena = make([]byte, 0, size)
+	}
+}
+
 // minArena is the smallest chunk clone allocates.
 const minArena = 4 << 10
 
@@ -30,10 +39,7 @@ func (d *decoder) clone(s string) string {
 	if len(s) == 0 {
 		return ""
 	}
-	if cap(d.arena)-len(d.arena) < len(s) {
-		size := max(min(2*cap(d.arena), len(d.src)), minArena, len(s))
-		d.arena = make([]byte, 0, size)
-	}
+	d.reserve(len(s))
 	start := len(d.arena)
 	d.arena = append(d.arena, s...)
 	return unsafe.String(&d.arena[start], len(s))
@@ -97,13 +103,21 @@ func (d *decoder) unescape(l *line, s string, off int) string {
 	if i < 0 {
 		return d.clone(s)
 	}
-	b := make([]byte, 0, len(s))
-	b = append(b, s[:i]...)
+	// Unescaped into the arena (see clone), where the text, never longer
+	// than s, fits in the room reserved: the bytes written are the
+	// string's, and later copies go past them.
+	d.reserve(len(s))
+	start := len(d.arena)
+	b := append(d.arena, s[:i]...)
 	b, err := textwire.TOONUnescaping.Unescape(b, s[i:])
 	if err != nil {
 		d.fail(l, off+i+err.Off, "%s", err.Msg)
 	}
-	return string(b)
+	d.arena = b
+	if len(b) == start {
+		return ""
+	}
+	return unsafe.String(&b[start], len(b)-start)
 }
 
 func trimSpan(s string, i, j int) span {
