@@ -53,10 +53,51 @@ var (
 	GOON = newEscaping(map[byte]byte{'\n': 'n', '\r': 'r', '\t': 't'}, false, true)
 )
 
+// Eight bytes at a time: a word of printable ASCII other than '"', '\\'
+// and DEL is written as it is under every rule, so Append and Plain skip
+// such words whole and look at bytes one by one only in a word that holds
+// something else.
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// load8 returns s[i:i+8] as a little-endian word (the compiler makes it one
+// load).
+func load8(s string, i int) uint64 {
+	t := s[i : i+8]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+}
+
+// cleanWord reports whether every byte of x is in 0x20–0x7E and is neither
+// '"' nor '\\'. (x-ones*n)&^x&highs is non-zero exactly when a byte of x is
+// below n (n <= 0x80); a byte equal to c is a zero byte of x^(ones*c).
+func cleanWord(x uint64) bool {
+	const (
+		quote = ones * '"'
+		slash = ones * '\\'
+		del   = ones * 0x7f
+	)
+	bad := (x - ones*0x20) &^ x
+	y := x ^ quote
+	bad |= (y - ones) &^ y
+	y = x ^ slash
+	bad |= (y - ones) &^ y
+	y = x ^ del
+	bad |= (y - ones) &^ y
+	return (bad|x)&highs == 0
+}
+
 // Append appends s escaped under e, without quotes.
 func (e *Escaping) Append(dst []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && cleanWord(load8(s, i)) {
+			i += 8
+			continue
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if e.plain[c] {
@@ -92,7 +133,10 @@ func (e *Escaping) AppendQuoted(dst []byte, s string) []byte {
 // Plain reports whether Append writes s unchanged: no byte escaped or
 // dropped, valid UTF-8.
 func (e *Escaping) Plain(s string) bool {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s) && cleanWord(load8(s, i)); i += 8 {
+	}
+	for ; i < len(s); i++ {
 		c := s[i]
 		if c >= utf8.RuneSelf {
 			return utf8.ValidString(s[i:]) && e.plainFrom(s[i:])

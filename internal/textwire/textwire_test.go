@@ -176,3 +176,33 @@ func TestExcerptIsBounded(t *testing.T) {
 		t.Errorf("Clip = %q", got)
 	}
 }
+
+// TestCleanWord: the eight-byte test of Append and Plain accepts a word
+// exactly when each of its bytes is printable ASCII other than '"' and
+// '\\', whatever byte sits at whatever position among others.
+func TestCleanWord(t *testing.T) {
+	clean := func(b byte) bool { return b >= 0x20 && b < 0x7f && b != '"' && b != '\\' }
+	fills := []byte{'a', ' ', '~', '!', '#', '[', ']'}
+	for _, fill := range fills {
+		for pos := 0; pos < 8; pos++ {
+			for b := 0; b < 256; b++ {
+				w := []byte(strings.Repeat(string(fill), 8))
+				w[pos] = byte(b)
+				got := cleanWord(load8(string(w), 0))
+				if want := clean(byte(b)); got != want {
+					t.Fatalf("cleanWord(%q) = %v, want %v", w, got, want)
+				}
+			}
+		}
+	}
+	// Two bytes set: a borrow from one byte must not hide the other.
+	for a := 0; a < 256; a++ {
+		for b := 0; b < 256; b += 3 {
+			w := []byte("abcdefgh")
+			w[3], w[4] = byte(a), byte(b)
+			if got, want := cleanWord(load8(string(w), 0)), clean(byte(a)) && clean(byte(b)); got != want {
+				t.Fatalf("cleanWord(%q) = %v, want %v", w, got, want)
+			}
+		}
+	}
+}
