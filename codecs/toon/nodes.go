@@ -102,13 +102,18 @@ func (s *streamer) group(nodes []wire.Node) error {
 		for _, sp := range tg.runs {
 			for i := sp.lo; i < sp.hi; i++ {
 				ps := nodes[i].Properties
-				if k, msg := badKeys(ps); msg != "" {
-					return &wire.EncodeError{Codec: Name, Path: "nodes[" + strconv.Itoa(i) + "]", Msg: msg + " " + strconv.Quote(k)}
+				// A node with the first node's key sequence has its keys,
+				// checked once with the first node's.
+				same := i > tg.runs[0].lo && sameKeys(first, ps)
+				if !same {
+					if k, msg := badKeys(ps); msg != "" {
+						return &wire.EncodeError{Codec: Name, Path: "nodes[" + strconv.Itoa(i) + "]", Msg: msg + " " + strconv.Quote(k)}
+					}
 				}
 				for _, p := range ps {
 					lists = lists || p.Value.Kind() == wire.KindList
 				}
-				if !sameSets || sameKeys(first, ps) {
+				if !sameSets || same || sameKeys(first, ps) {
 					continue
 				}
 				sameSeqs = false

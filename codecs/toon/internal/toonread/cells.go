@@ -12,6 +12,9 @@ type cells struct {
 	pos   int
 	done  bool
 	quote int // offset of the first '"' at or after pos, or len(s) when none
+	// spans, when not nil, are the cells already split: next returns
+	// them in turn.
+	spans []span
 }
 
 func newCells(s string, delim byte) cells {
@@ -25,6 +28,13 @@ func newCells(s string, delim byte) cells {
 // next returns the next cell's span in s, spaces trimmed, or false after
 // the last.
 func (c *cells) next() (span, bool) {
+	if c.spans != nil {
+		if c.pos == len(c.spans) {
+			return span{}, false
+		}
+		c.pos++
+		return c.spans[c.pos-1], true
+	}
 	if c.done {
 		return span{}, false
 	}
