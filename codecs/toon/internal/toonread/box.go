@@ -34,8 +34,12 @@ const (
 	boxSlab = 256
 )
 
-// nextSlab returns the size of the slab after one of n slots.
-func nextSlab(n int) int { return min(max(2*n, minSlab), boxSlab) }
+// nextSlab returns the size of the next slab after one of *n slots, and
+// records it in *n.
+func nextSlab(n *int) int {
+	*n = min(max(2**n, minSlab), boxSlab)
+	return *n
+}
 
 type eface struct {
 	typ, data unsafe.Pointer
@@ -61,7 +65,7 @@ func (d *decoder) boxStr(s string) jsonvalue.Value {
 		return oneByteStrings[s[0]]
 	}
 	if len(d.strs) == 0 {
-		d.strs = make([]string, nextSlab(cap(d.strs)))
+		d.strs = make([]string, nextSlab(&d.slabs[slabStrs]))
 	}
 	p := &d.strs[0]
 	*p = s
@@ -72,10 +76,19 @@ func (d *decoder) boxStr(s string) jsonvalue.Value {
 // boxNum returns n as a jsonvalue.Value held in the decoder's number slab.
 func (d *decoder) boxNum(n jsonvalue.Number) jsonvalue.Value {
 	if len(d.nums) == 0 {
-		d.nums = make([]jsonvalue.Number, nextSlab(cap(d.nums)))
+		d.nums = make([]jsonvalue.Number, nextSlab(&d.slabs[slabNums]))
 	}
 	p := &d.nums[0]
 	*p = n
 	d.nums = d.nums[1:]
 	return makeValue(numberType, unsafe.Pointer(p))
 }
+
+// The slabs whose last size the decoder records (decoder.slabs).
+const (
+	slabStrs = iota
+	slabNums
+	slabObjs
+	slabMems
+	slabKinds
+)

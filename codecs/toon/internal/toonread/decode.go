@@ -116,6 +116,7 @@ type decoder struct {
 	arena []byte             // see clone
 	strs  []string           // slab of boxed strings (box.go)
 	nums  []jsonvalue.Number // slab of boxed numbers
+	slabs [slabKinds]int     // the size of each kind's last slab
 	objs  []jsonvalue.Object // slab of the rows' objects
 	mems  []jsonvalue.Member // slab of the rows' members
 }
@@ -206,16 +207,18 @@ type objBuilder struct {
 
 const smallObject = 24
 
-// rowSlab is the most objects, and members, one slab holds.
+// rowSlab bounds the members of a row object taken from the members
+// slab (a quarter of it): a wider row has its own.
 const rowSlab = 256
 
 // newRowObject returns a builder of an object of n members taken from the
-// decoder's slabs, so that a table's rows cost an allocation per rowSlab
-// rows rather than two per row. The members slice has capacity n: an
+// decoder's slabs (growing from minSlab to boxSlab objects, and four
+// times as many members), so that a table's rows cost an allocation per
+// slab rather than two per row. The members slice has capacity n: an
 // append past it (a lenient row that holds more) moves it off the slab.
 func (d *decoder) newRowObject(n int) objBuilder {
 	if len(d.objs) == 0 {
-		d.objs = make([]jsonvalue.Object, nextSlab(cap(d.objs)))
+		d.objs = make([]jsonvalue.Object, nextSlab(&d.slabs[slabObjs]))
 	}
 	o := &d.objs[0]
 	d.objs = d.objs[1:]
@@ -224,7 +227,7 @@ func (d *decoder) newRowObject(n int) objBuilder {
 		return objBuilder{o: o}
 	}
 	if len(d.mems) < n {
-		d.mems = make([]jsonvalue.Member, max(n, min(2*cap(d.mems), rowSlab)))
+		d.mems = make([]jsonvalue.Member, max(n, 4*nextSlab(&d.slabs[slabMems])))
 	}
 	o.Members = d.mems[:0:n]
 	d.mems = d.mems[n:]
