@@ -101,10 +101,10 @@ func EncodeTo(w io.Writer, r *wire.GraphResponse) error { return std.EncodeTo(w,
 // same writer into its dst). The header fields, the
 // node tables, node_order and the edges table are written line by line
 // from the response, one node or edge at a time (only a property holding
-// lists of lists is converted to a generic value first); the columns,
-// group_columns, rows and pagination sections are each built as a
-// document and written in turn. So memory beyond a 32 KiB buffer is
-// bounded by the largest of those sections, plus, per node group, one
+// lists of lists is converted to a generic value first), and so are the
+// columns, group_columns and pagination sections; the rows section is
+// built as a document and written. So memory beyond a 32 KiB buffer is
+// bounded by the rows section, plus, per node group, one
 // index run for each stretch of its nodes that others interrupt (one run
 // per group when each type's nodes are contiguous), and node_order's
 // group numbers (one int per node) when that section is written.
