@@ -68,9 +68,10 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 }
 
 type graphDecoder struct {
-	src []byte
-	lim wire.Limits
-	err *wire.DecodeError
+	src      []byte
+	lim      wire.Limits
+	err      *wire.DecodeError
+	propSlab []wire.Property // see props
 }
 
 // name refuses a key that is a name of the response (a node type, a

@@ -66,6 +66,17 @@ func (d *graphDecoder) nodes(v jsonvalue.Value, order jsonvalue.Value, haveOrder
 		return nil
 	}
 	nodes := make([]wire.Node, 0, total)
+	// One slab for every node's properties (props), of the size the
+	// decoded nodes need.
+	nprops := 0
+	for _, gr := range groups {
+		for _, item := range gr.items {
+			if o, ok := item.(*jsonvalue.Object); ok && o != nil && len(o.Members) > 1 {
+				nprops += len(o.Members) - 1
+			}
+		}
+	}
+	d.propSlab = make([]wire.Property, nprops)
 	if !haveOrder {
 		for _, gr := range groups {
 			for i, item := range gr.items {
@@ -124,7 +135,7 @@ func (d *graphDecoder) node(typ string, v jsonvalue.Value, path []pathStep) wire
 		return n
 	}
 	if len(o.Members) > 1 {
-		n.Properties = make([]wire.Property, 0, len(o.Members)-1)
+		n.Properties = d.props(len(o.Members) - 1)
 	}
 	for _, m := range o.Members {
 		switch m.Key {
@@ -147,4 +158,18 @@ func (d *graphDecoder) node(typ string, v jsonvalue.Value, path []pathStep) wire
 		d.fail(path, "node without id")
 	}
 	return n
+}
+
+// props returns an empty slice of capacity n for a node's properties,
+// taken from the slab nodes sized for all of them, so that the nodes of a
+// response cost one allocation for their properties rather than one each.
+// The capacity is exactly n: an append by the caller moves the slice off
+// the slab rather than into the next node's properties.
+func (d *graphDecoder) props(n int) []wire.Property {
+	if len(d.propSlab) < n {
+		return make([]wire.Property, 0, n)
+	}
+	p := d.propSlab[:0:n]
+	d.propSlab = d.propSlab[n:]
+	return p
 }

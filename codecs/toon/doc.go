@@ -11,8 +11,9 @@
 // Files: codec.go (Codec, Options, New, Default, Name, MediaType),
 // encode.go (Encode, AppendEncode, EncodeTo: one writer), nodes.go and
 // edges.go (the node groups, node_order and the edges table, written line
-// by line), sections.go (columns, group_columns, rows and pagination,
-// built as generic values), decode.go, decode_nodes.go,
+// by line), smallsections.go (columns, group_columns and pagination,
+// written line by line), sections.go (rows, built as a generic value),
+// decode.go, decode_nodes.go,
 // decode_sections.go, path.go (error paths and their lines), errors.go,
 // sniff.go.
 //
@@ -207,15 +208,26 @@
 // passes over the response, the first into a counter (so a refusal,
 // MaxInputBytes included, writes nothing), the second into the writer in
 // writes of about 32 KiB. The header fields, node tables (and a type's
-// nodes in list form), node_order and the edges table are written a line
-// at a time straight from the response; columns, group_columns, rows and
-// pagination, usually small, are each built as a document and written in
-// turn. Memory is a 32 KiB buffer, the largest of those sections, and
+// nodes in list form), node_order, the edges table, columns,
+// group_columns and pagination are written a line at a time straight from
+// the response; rows, usually small, is built as a document and written.
+// Memory is a 32 KiB buffer, the rows section, and
 // (only when a type's nodes are not contiguous) one index run per
 // interruption; streaming traversal_xl or a 100,000-node traversal
 // allocates about 60 KB. A layout error (NaN, a key the layout cannot
 // carry) wins over the generic writer's depth error met earlier in the
 // text.
+//
+// Allocations: AppendEncode grows dst once, to the length of the
+// response's canonical JSON (which the text rarely passes), and keeps its
+// other scratch space in a pool: an encode allocates its output and
+// nothing else (none when dst has that room), except for the rows section
+// and properties holding lists of lists, which go through generic values.
+// Decode copies the strings of the input into a few growing chunks and
+// takes values, row objects and node properties from slabs: a decode
+// allocates per slab, not per value (857 times for traversal_xl, about
+// 0.04 allocations per node; 292,591 before), and a decoded response's
+// strings keep the chunks they sit in alive.
 //
 // Output size: TOON indents each level of a nested list, so deep lists
 // cost more than in JSON. For any response the encoder accepts, the text

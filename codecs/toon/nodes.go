@@ -10,6 +10,10 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
+// maxScannedTypes is the most node types group finds by scanning before it
+// indexes them in a map.
+const maxScannedTypes = 16
+
 // indexRun is a run of consecutive node indexes, lo included, hi excluded.
 type indexRun struct{ lo, hi int }
 
@@ -46,18 +50,51 @@ func (s *streamer) group(nodes []wire.Node) error {
 	if len(nodes) == 0 {
 		return nil
 	}
-	var types []nodeRuns
-	typeIndex := make(map[string]int, 4)
+	// The types, in first-seen order, each with its runs (scratch kept by
+	// the streamer). Types are few: they are found by a scan of the last
+	// one and then of all, and by a map only past maxScannedTypes.
+	types := s.types[:0]
+	var typeIndex map[string]int
+	last := -1
 	for i := range nodes {
 		t := nodes[i].Type
-		k, ok := typeIndex[t]
-		if !ok {
+		k := -1
+		switch {
+		case last >= 0 && types[last].typ == t:
+			k = last
+		case typeIndex != nil:
+			if j, ok := typeIndex[t]; ok {
+				k = j
+			}
+		default:
+			for j := range types {
+				if types[j].typ == t {
+					k = j
+					break
+				}
+			}
+		}
+		if k < 0 {
 			k = len(types)
-			typeIndex[t] = k
-			types = append(types, nodeRuns{typ: t})
+			if len(types) < cap(types) {
+				types = types[:k+1]
+				types[k] = nodeRuns{typ: t, runs: types[k].runs[:0]}
+			} else {
+				types = append(types, nodeRuns{typ: t})
+			}
+			if typeIndex != nil {
+				typeIndex[t] = k
+			} else if len(types) > maxScannedTypes {
+				typeIndex = make(map[string]int, 2*len(types))
+				for j := range types {
+					typeIndex[types[j].typ] = j
+				}
+			}
 		}
 		types[k].add(i)
+		last = k
 	}
+	s.types = types
 	for _, tg := range types {
 		first := nodes[tg.runs[0].lo].Properties
 		sameSets, sameSeqs, lists := true, true, false
@@ -65,13 +102,18 @@ func (s *streamer) group(nodes []wire.Node) error {
 		for _, sp := range tg.runs {
 			for i := sp.lo; i < sp.hi; i++ {
 				ps := nodes[i].Properties
-				if k, msg := badKeys(ps); msg != "" {
-					return &wire.EncodeError{Codec: Name, Path: "nodes[" + strconv.Itoa(i) + "]", Msg: msg + " " + strconv.Quote(k)}
+				// A node with the first node's key sequence has its keys,
+				// checked once with the first node's.
+				same := i > tg.runs[0].lo && sameKeys(first, ps)
+				if !same {
+					if k, msg := badKeys(ps); msg != "" {
+						return &wire.EncodeError{Codec: Name, Path: "nodes[" + strconv.Itoa(i) + "]", Msg: msg + " " + strconv.Quote(k)}
+					}
 				}
 				for _, p := range ps {
 					lists = lists || p.Value.Kind() == wire.KindList
 				}
-				if !sameSets || sameKeys(first, ps) {
+				if !sameSets || same || sameKeys(first, ps) {
 					continue
 				}
 				sameSeqs = false
@@ -319,7 +361,10 @@ func (s *streamer) nodeOrder(e *toonwrite.Writer, n int) {
 	if sorted {
 		return
 	}
-	of := make([]int, n)
+	if cap(s.order) < n {
+		s.order = make([]int, n)
+	}
+	of := s.order[:n]
 	for k, gr := range s.groups {
 		for _, sp := range gr.runs {
 			for i := sp.lo; i < sp.hi; i++ {

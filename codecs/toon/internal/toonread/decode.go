@@ -113,7 +113,12 @@ type decoder struct {
 
 	lim   Limits
 	depth int
-	keys  map[string]string // interned keys
+	arena []byte             // see clone
+	strs  []string           // slab of boxed strings (box.go)
+	nums  []jsonvalue.Number // slab of boxed numbers
+	slabs [slabKinds]int     // the size of each kind's last slab
+	objs  []jsonvalue.Object // slab of the rows' objects
+	mems  []jsonvalue.Member // slab of the rows' members
 }
 
 // line is one non-blank, non-comment line.
@@ -201,6 +206,33 @@ type objBuilder struct {
 }
 
 const smallObject = 24
+
+// rowSlab bounds the members of a row object taken from the members
+// slab (a quarter of it): a wider row has its own.
+const rowSlab = 256
+
+// newRowObject returns a builder of an object of n members taken from the
+// decoder's slabs (growing from minSlab to boxSlab objects, and four
+// times as many members), so that a table's rows cost an allocation per
+// slab rather than two per row. The members slice has capacity n: an
+// append past it (a lenient row that holds more) moves it off the slab.
+func (d *decoder) newRowObject(n int) objBuilder {
+	if len(d.objs) == 0 {
+		d.objs = make([]jsonvalue.Object, nextSlab(&d.slabs[slabObjs]))
+	}
+	o := &d.objs[0]
+	d.objs = d.objs[1:]
+	if n > rowSlab/4 {
+		o.Members = make([]jsonvalue.Member, 0, n)
+		return objBuilder{o: o}
+	}
+	if len(d.mems) < n {
+		d.mems = make([]jsonvalue.Member, max(n, 4*nextSlab(&d.slabs[slabMems])))
+	}
+	o.Members = d.mems[:0:n]
+	d.mems = d.mems[n:]
+	return objBuilder{o: o}
+}
 
 func (d *decoder) newObject(n int) objBuilder {
 	return objBuilder{o: &jsonvalue.Object{Members: make([]jsonvalue.Member, 0, n)}}
