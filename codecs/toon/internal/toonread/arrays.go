@@ -188,9 +188,9 @@ func (d *decoder) keyedObject(h *header, baseDepth int, hl line) jsonvalue.Value
 		last = l.num
 		lastLine = *l
 		key, end := d.keyToken(l, l.content, l.cstart)
-		d.checkNew(&b, key, l, l.cstart)
+		i := d.claim(&b, key, l, l.cstart)
 		cells, off := trimSpacesOff(l.content, end)
-		d.put(&b, key, d.row(h, l, cells, l.cstart+off), l, l.cstart)
+		b.set(i, key, d.row(h, l, cells, l.cstart+off))
 		count++
 	}
 	if d.strict {
