@@ -19,8 +19,8 @@ import (
 // codec: layout of a GraphResponse".
 //
 // Encode fails, with a *wire.EncodeError naming the place (Path, in the
-// response's own terms: nodes[3].score, rows[0].u.properties.name,
-// query_type), for what the default wire.Limits refuse (see Security in
+// response's own terms, as wire.Path writes them: nodes[3].properties.score,
+// rows[0].u.properties.name, query_type), for what the default wire.Limits refuse (see Security in
 // the package documentation) and for what the layout cannot carry: a NaN
 // or infinite float (TOON would write null), a query type or group kind
 // outside the enumerations, a property named "type" or "id", two
@@ -159,6 +159,18 @@ type streamer struct {
 	fields []toonwrite.Field
 	types  []nodeRuns // group's scratch: the nodes of each type
 	order  []int      // nodeOrder's scratch: each node's group
+	// pos, when not nil, is the position in the response of each node
+	// written (the nodes written in full of a referenced response), for
+	// error paths.
+	pos []int
+}
+
+// nodePath is the wire.Path of the i-th node written.
+func (s *streamer) nodePath(i int) wire.Path {
+	if s.pos != nil {
+		i = s.pos[i]
+	}
+	return wire.NodePath(i)
 }
 
 // streamers keeps streamers' scratch space from one encode to the next, so

@@ -356,10 +356,10 @@ func TestGraphEncodeErrors(t *testing.T) {
 	}{
 		{"nil", nil, "toon: nil response"},
 		{"query type", func(r *wire.GraphResponse) { r.QueryType = "walk" }, `toon: query_type: invalid query type "walk"`},
-		{"NaN", func(r *wire.GraphResponse) { r.Nodes[0].Properties[0].Value = vFloat(math.NaN()) }, "toon: nodes[0].a: unsupported float value NaN"},
+		{"NaN", func(r *wire.GraphResponse) { r.Nodes[0].Properties[0].Value = vFloat(math.NaN()) }, "toon: nodes[0].properties.a: unsupported float value NaN"},
 		{"Inf in list", func(r *wire.GraphResponse) {
 			r.Nodes = append(r.Nodes, node("U", 2, "l", wire.ListOf(vInt(1), vFloat(math.Inf(-1)))))
-		}, "toon: nodes[1].l: unsupported float value -Inf"},
+		}, "toon: nodes[1].properties.l[1]: unsupported float value -Inf"},
 		{"property id", func(r *wire.GraphResponse) { r.Nodes[0].Properties[0].Key = "id" }, `toon: nodes[0].properties.id: property named "id"`},
 		{"property type", func(r *wire.GraphResponse) { r.Nodes = append(r.Nodes, node("V", 2, "type", vStr("x"))) }, `toon: nodes[1].properties.type: property named "type"`},
 		{"duplicate property", func(r *wire.GraphResponse) {

@@ -106,8 +106,8 @@ func (s *streamer) group(nodes []wire.Node) error {
 				// checked once with the first node's.
 				same := i > tg.runs[0].lo && sameKeys(first, ps)
 				if !same {
-					if k, msg := badKeys(ps); msg != "" {
-						return &wire.EncodeError{Codec: Name, Path: "nodes[" + strconv.Itoa(i) + "]", Msg: msg + " " + strconv.Quote(k)}
+					if j, msg := badKeys(ps); msg != "" {
+						return &wire.EncodeError{Codec: Name, Path: s.nodePath(i).Property(j, ps[j].Key).String(), Msg: msg + " " + strconv.Quote(ps[j].Key)}
 					}
 				}
 				for _, p := range ps {
@@ -224,7 +224,7 @@ func (s *streamer) groupBody(e *toonwrite.Writer, nodes []wire.Node, gr nodeRuns
 				for p := range n.Properties {
 					e.Buf = append(e.Buf, e.Delim())
 					if msg := cell(e, n.Properties[p].Value); msg != "" {
-						return &wire.EncodeError{Codec: Name, Path: "nodes[" + strconv.Itoa(i) + "]." + n.Properties[p].Key, Msg: msg}
+						return valueError(s.nodePath(i).Property(p, n.Properties[p].Key), n.Properties[p].Value, msg)
 					}
 				}
 			}
@@ -266,7 +266,7 @@ func (s *streamer) listNode(e *toonwrite.Writer, nodes []wire.Node, i, depth int
 	for p := range n.Properties {
 		key, v := n.Properties[p].Key, n.Properties[p].Value
 		fail := func(msg string) error {
-			return &wire.EncodeError{Codec: Name, Path: "nodes[" + strconv.Itoa(i) + "]." + key, Msg: msg}
+			return valueError(s.nodePath(i).Property(p, key), v, msg)
 		}
 		if v.Kind() != wire.KindList {
 			e.Line(depth + 1)
@@ -387,25 +387,37 @@ func (s *streamer) nodeOrder(e *toonwrite.Writer, n int) {
 	e.Leave()
 }
 
-func badKeys(props []wire.Property) (string, string) {
-	for _, p := range props {
+// badKeys returns the position of the first property key the layout
+// cannot carry and why: a key named type or id, or the repeat of a key.
+func badKeys(props []wire.Property) (int, string) {
+	for j, p := range props {
 		if p.Key == "type" || p.Key == "id" {
-			return p.Key, "property named"
+			return j, "property named"
 		}
 	}
-	if k, dup := duplicate(len(props), func(i int) string { return props[i].Key }); dup {
-		return k, "duplicate property"
+	if j := keyset.FirstRepeat(len(props), func(i int) string { return props[i].Key }); j >= 0 {
+		return j, "duplicate property"
 	}
-	return "", ""
+	return -1, ""
 }
 
-// duplicate reports a name that occurs twice among the n names name(i),
-// in time linear in n.
-func duplicate(n int, name func(int) string) (string, bool) {
-	if i := keyset.FirstRepeat(n, name); i >= 0 {
-		return name(i), true
+// valueError is the refusal, with msg (cell's or propertyValue's), of the
+// value v at p: its path names the element of a list that holds what the
+// layout cannot carry.
+func valueError(p wire.Path, v wire.Value, msg string) error {
+	for v.Kind() == wire.KindList {
+		found := false
+		for i, x := range v.List() {
+			if _, m := propertyValue(x); m != "" {
+				p, v, found = p.Index(i), x, true
+				break
+			}
+		}
+		if !found {
+			break
+		}
 	}
-	return "", false
+	return &wire.EncodeError{Codec: Name, Path: p.String(), Msg: msg}
 }
 
 func sameKeys(a, b []wire.Property) bool {

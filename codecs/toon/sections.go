@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -52,25 +53,25 @@ func propertyValue(v wire.Value) (jsonvalue.Value, string) {
 func (g *graphEncoder) rows(rows []wire.Row) (jsonvalue.Value, error) {
 	objs := make([]*jsonvalue.Object, len(rows))
 	for i, row := range rows {
-		if name, dup := duplicate(len(row), func(j int) string { return row[j].Name }); dup {
-			return nil, &wire.EncodeError{Codec: Name, Path: "rows[" + strconv.Itoa(i) + "]", Msg: "duplicate cell " + strconv.Quote(name)}
+		if j := keyset.FirstRepeat(len(row), func(j int) string { return row[j].Name }); j >= 0 {
+			return nil, &wire.EncodeError{Codec: Name, Path: wire.RowPath(i).Key(j, row[j].Name).String(), Msg: "duplicate cell " + strconv.Quote(row[j].Name)}
 		}
 		o := jsonvalue.NewObject(len(row))
 		for j := range row {
 			c := &row[j]
-			path := func() string { return "rows[" + strconv.Itoa(i) + "]." + c.Name }
+			path := wire.RowPath(i).Key(j, c.Name)
 			if c.Node != nil {
 				n := c.Node
 				if k, msg := badKeys(n.Properties); msg != "" {
-					return nil, &wire.EncodeError{Codec: Name, Path: path(), Msg: msg + " " + strconv.Quote(k)}
+					return nil, &wire.EncodeError{Codec: Name, Path: path.Property(k, n.Properties[k].Key).String(), Msg: msg + " " + strconv.Quote(n.Properties[k].Key)}
 				}
 				ref := jsonvalue.NewObject(2 + len(n.Properties))
 				ref.Add("type", n.Type)
 				ref.Add("id", jsonvalue.Int(n.ID))
-				for _, p := range n.Properties {
+				for k, p := range n.Properties {
 					v, msg := propertyValue(p.Value)
 					if msg != "" {
-						return nil, &wire.EncodeError{Codec: Name, Path: path() + ".properties." + p.Key, Msg: msg}
+						return nil, valueError(path.Property(k, p.Key), p.Value, msg)
 					}
 					ref.Add(p.Key, v)
 				}
@@ -79,7 +80,7 @@ func (g *graphEncoder) rows(rows []wire.Row) (jsonvalue.Value, error) {
 			}
 			v, msg := propertyValue(c.Value)
 			if msg != "" {
-				return nil, &wire.EncodeError{Codec: Name, Path: path(), Msg: msg}
+				return nil, valueError(path, c.Value, msg)
 			}
 			o.Add(c.Name, v)
 		}

@@ -71,7 +71,7 @@ func (s *streamer) groupColumns(e *toonwrite.Writer, gcs []wire.GroupColumn) err
 	var property, entity bool
 	for i, c := range gcs {
 		if !c.Kind.Valid() {
-			return &wire.EncodeError{Codec: Name, Path: "group_columns[" + strconv.Itoa(i) + "].kind", Msg: "invalid group kind " + strconv.Quote(string(c.Kind))}
+			return &wire.EncodeError{Codec: Name, Path: wire.GroupColumnPath(i).Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(c.Kind))}
 		}
 		property = property || c.Property.Valid
 		entity = entity || c.Entity.Valid
