@@ -15,7 +15,7 @@
 // written line by line), sections.go (rows, built as a generic value),
 // decode.go, decode_nodes.go,
 // decode_sections.go, path.go (error paths and their lines), errors.go,
-// sniff.go.
+// sniff.go, delta.go and delta_decode.go (Deltas), session.go (Sessions).
 //
 // # The toon codec: layout of a GraphResponse
 //
@@ -24,6 +24,7 @@
 //	format_version  string, always
 //	query_type      string, always
 //	nodes           the nodes, grouped (below), always
+//	sent_earlier    references to nodes sent earlier, only in a session (see Sessions)
 //	node_order      only when grouping changed the order of the nodes
 //	edges           one table, always ("edges: []" when there are none)
 //	columns         table, only when the response has columns
@@ -162,6 +163,43 @@
 // bounds each list); its errors are *wire.DecodeError naming the line and
 // the key. A decoded delta is not trusted: delta.Patch checks it against
 // the base and result fingerprints.
+//
+// # Sessions
+//
+// The codec implements delta.SessionCodec. In a delta.Session, a node the
+// reader was sent earlier, unchanged since, is written as a reference: its
+// type and id in the sent_earlier section, which follows nodes, the ids
+// of each type as one inline array, types in the order their first
+// reference comes. node_order places the references among the nodes
+// written in full: the reference groups are numbered after the node
+// groups (here, for the nodes Repo 7, User 1 and User 2, of which the
+// first and the last were sent earlier, User is group 0 and the
+// references Repo 1 and User 2):
+//
+//	nodes:
+//	  User[1]{id,name}:
+//	    1,Ann
+//	sent_earlier:
+//	  Repo[1]: 7
+//	  User[1]: 2
+//	node_order[3]: 1,0,2
+//	edges[2]{from,from_id,to,to_id,type}:
+//	  User,1,Repo,7,OWNS
+//	  User,2,Repo,7,OWNS
+//
+// A reference costs its id (and its type once per type), and its entry in
+// node_order when references and full nodes interleave. sent_earlier is a
+// key of the document, never a node type or property (those sit inside
+// nodes), so a reference is never read as a node with no properties, nor
+// as a type or property named sent_earlier. With no references the text
+// is exactly Encode's. DecodeReferenced reads each reference as a node of
+// its type and id with nil Properties and returns the references'
+// positions; Decode refuses a document with a sent_earlier section (an
+// error, not a response missing its nodes' properties). A reference can
+// only make the decoder produce such a node, under the same limits as any
+// node (MaxElements counts references with the nodes); what it stands for
+// comes from the reader's Session, which refuses (delta.ErrUnresolved) a
+// reference it did not deliver or whose identity was forgotten.
 //
 // # Security
 //

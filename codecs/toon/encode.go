@@ -44,6 +44,12 @@ func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 // It is EncodeTo's writer with dst as its sink: the layout is written
 // straight into dst, line by line, with no document built first.
 func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	return c.appendEncode(dst, r, nil)
+}
+
+// appendEncode is AppendEncode with the nodes at positions refs written
+// as references (AppendReferenced).
+func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse, refs []int) ([]byte, error) {
 	if r == nil {
 		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
@@ -53,7 +59,7 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 	}
 	s := getStreamer()
 	defer putStreamer(s)
-	if err := s.prepare(r); err != nil {
+	if err := s.prepare(r, refs); err != nil {
 		return dst, err
 	}
 	orig, n := dst, len(dst)
@@ -118,7 +124,7 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	}
 	s := getStreamer()
 	defer putStreamer(s)
-	if err := s.prepare(r); err != nil {
+	if err := s.prepare(r, nil); err != nil {
 		return err
 	}
 	var n byteCounter
@@ -159,10 +165,12 @@ type streamer struct {
 	fields []toonwrite.Field
 	types  []nodeRuns // group's scratch: the nodes of each type
 	order  []int      // nodeOrder's scratch: each node's group
-	// pos, when not nil, is the position in the response of each node
-	// written (the nodes written in full of a referenced response), for
-	// error paths.
-	pos []int
+	// A referenced response (AppendReferenced): the nodes written in
+	// full, the position of each in the response (for error paths), and
+	// the references grouped by type. pos is nil for a plain response.
+	full []wire.Node
+	pos  []int
+	refs []refGroup
 }
 
 // nodePath is the wire.Path of the i-th node written.
@@ -197,6 +205,7 @@ func putStreamer(s *streamer) {
 	for i := range s.types {
 		s.types[i].typ = ""
 	}
+	s.full, s.pos, s.refs = nil, nil, nil
 	for i := range s.fields {
 		s.fields[i] = toonwrite.Field{}
 	}
@@ -211,8 +220,8 @@ func putStreamer(s *streamer) {
 
 // prepare refuses a bad query type or pagination, and groups the nodes
 // (refusing property keys the layout cannot carry), before anything is
-// written.
-func (s *streamer) prepare(r *wire.GraphResponse) error {
+// written. The nodes at positions refs are set apart as references.
+func (s *streamer) prepare(r *wire.GraphResponse, refs []int) error {
 	if !r.QueryType.Valid() {
 		return &wire.EncodeError{Codec: Name, Path: "query_type", Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
 	}
@@ -221,6 +230,10 @@ func (s *streamer) prepare(r *wire.GraphResponse) error {
 			return &wire.EncodeError{Codec: Name, Path: "pagination", Msg: err.Error()}
 		}
 	}
+	if len(refs) > 0 {
+		return s.prepareRefs(r.Nodes, refs)
+	}
+	s.full, s.pos, s.refs = nil, nil, s.refs[:0]
 	return s.group(r.Nodes)
 }
 
@@ -230,10 +243,18 @@ func (s *streamer) prepare(r *wire.GraphResponse) error {
 func (s *streamer) write(e *toonwrite.Writer, r *wire.GraphResponse) error {
 	e.StringField("format_version", r.FormatVersion, 0)
 	e.StringField("query_type", string(r.QueryType), 0)
-	if err := s.nodes(e, r.Nodes); err != nil {
-		return err
+	if s.pos == nil {
+		if err := s.nodes(e, r.Nodes); err != nil {
+			return err
+		}
+		s.nodeOrder(e, len(r.Nodes))
+	} else {
+		if err := s.nodes(e, s.full); err != nil {
+			return err
+		}
+		s.sentEarlier(e, r.Nodes)
+		s.refOrder(e, len(r.Nodes))
 	}
-	s.nodeOrder(e, len(r.Nodes))
 	s.edges(e, r.Edges)
 	if r.Columns != nil {
 		s.columns(e, r.Columns)

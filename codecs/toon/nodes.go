@@ -361,6 +361,13 @@ func (s *streamer) nodeOrder(e *toonwrite.Writer, n int) {
 	if sorted {
 		return
 	}
+	writeOrder(e, s.groupOf(n, nil))
+}
+
+// groupOf returns the group number of each of the n nodes written in
+// full, in a scratch slice of n entries, at the positions pos gives
+// (nil: in order).
+func (s *streamer) groupOf(n int, pos []int) []int {
 	if cap(s.order) < n {
 		s.order = make([]int, n)
 	}
@@ -368,14 +375,23 @@ func (s *streamer) nodeOrder(e *toonwrite.Writer, n int) {
 	for k, gr := range s.groups {
 		for _, sp := range gr.runs {
 			for i := sp.lo; i < sp.hi; i++ {
-				of[i] = k
+				if pos != nil {
+					of[pos[i]] = k
+				} else {
+					of[i] = k
+				}
 			}
 		}
 	}
+	return of
+}
+
+// writeOrder writes node_order: each node's group number, inline.
+func writeOrder(e *toonwrite.Writer, of []int) {
 	e.Enter()
 	e.Line(0)
 	key := "node_order"
-	e.Header(&key, n, nil, false)
+	e.Header(&key, len(of), nil, false)
 	for i, k := range of {
 		if i == 0 {
 			e.Buf = append(e.Buf, ' ')
