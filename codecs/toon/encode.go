@@ -171,6 +171,7 @@ type streamer struct {
 	full []wire.Node
 	pos  []int
 	refs []refGroup
+	memo []plainMemo // a table's columns (memos)
 }
 
 // nodePath is the wire.Path of the i-th node written.
@@ -206,6 +207,10 @@ func putStreamer(s *streamer) {
 		s.types[i].typ = ""
 	}
 	s.full, s.pos, s.refs = nil, nil, nil
+	if cap(s.memo) > 1024 {
+		s.memo = nil
+	}
+	clear(s.memo[:cap(s.memo)])
 	for i := range s.fields {
 		s.fields[i] = toonwrite.Field{}
 	}

@@ -216,6 +216,7 @@ func (s *streamer) groupBody(e *toonwrite.Writer, nodes []wire.Node, gr nodeRuns
 			s.fields = append(s.fields, toonwrite.Field{Name: p.Key})
 		}
 		e.Header(&key, gr.n, s.fields, false)
+		memo := s.memos(len(first))
 		for _, sp := range gr.runs {
 			for i := sp.lo; i < sp.hi; i++ {
 				n := &nodes[i]
@@ -223,6 +224,10 @@ func (s *streamer) groupBody(e *toonwrite.Writer, nodes []wire.Node, gr nodeRuns
 				e.Buf = strconv.AppendInt(e.Buf, n.ID, 10)
 				for p := range n.Properties {
 					e.Buf = append(e.Buf, e.Delim())
+					if v := n.Properties[p].Value; v.Kind() == wire.KindString {
+						memo[p].append(e, v.Text())
+						continue
+					}
 					if msg := cell(e, n.Properties[p].Value); msg != "" {
 						return valueError(s.nodePath(i).Property(p, n.Properties[p].Key), n.Properties[p].Value, msg)
 					}
@@ -446,4 +451,14 @@ func sameKeys(a, b []wire.Property) bool {
 		}
 	}
 	return true
+}
+
+// memos returns n cleared plainMemos, one per column of a table.
+func (s *streamer) memos(n int) []plainMemo {
+	if cap(s.memo) < n {
+		s.memo = make([]plainMemo, n)
+	}
+	m := s.memo[:n]
+	clear(m)
+	return m
 }
