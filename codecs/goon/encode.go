@@ -145,7 +145,7 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 			}
 			text = whole.b
 		}
-		if _, err := c.Decode(text); err != nil {
+		if _, _, err := c.decode(text, e.nrefs > 0); err != nil {
 			var de *wire.DecodeError
 			if errors.As(err, &de) {
 				return &wire.EncodeError{Codec: Name, Limit: de.Limit, Msg: "Decode would refuse the text: " + de.Msg}
@@ -159,7 +159,7 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 // maxPooledBuffer bounds the scratch buffer an encoder keeps for reuse.
 const maxPooledBuffer = 64 << 20
 
-var encoderPool = sync.Pool{New: func() any { return &encoder{lifted: map[nodeKey]struct{}{}} }}
+var encoderPool = sync.Pool{New: func() any { return &encoder{lifted: map[nodeKey]struct{}{}, refs: map[*wire.Node]struct{}{}} }}
 
 // encoder holds the scratch space of one encode; it is pooled.
 type encoder struct {
@@ -169,6 +169,9 @@ type encoder struct {
 	props   []propRef
 	cols    []rowCol
 	lifted  map[nodeKey]struct{}
+	refs    map[*wire.Node]struct{} // the nodes written as references (AppendReferenced)
+	nrefs   int                     // len(refs): sent_earlier's count
+	server  int                     // e.nodes[:server] are the response's own, the rest lifted from rows
 	tmpA    []byte
 	tmpB    []byte
 	list    []byte
@@ -198,6 +201,8 @@ func (e *encoder) reset() {
 	clear(e.props)
 	clear(e.cols)
 	clear(e.lifted)
+	clear(e.refs)
+	e.nrefs = 0
 	e.nodes, e.edges, e.props, e.cols = e.nodes[:0], e.edges[:0], e.props[:0], e.cols[:0]
 	e.err = nil
 	e.maxList = 0
@@ -224,6 +229,7 @@ func (e *encoder) encode(r *wire.GraphResponse, version string) error {
 	for i := range r.Nodes {
 		e.nodes = append(e.nodes, &r.Nodes[i])
 	}
+	e.server = len(e.nodes)
 	if agg {
 		if err := e.liftNodes(r); err != nil {
 			return err

@@ -22,6 +22,7 @@ const (
 	fQueryType = iota
 	fVersion
 	fNodes
+	fSentEarlier
 	fEdges
 	fHasMore
 	fTotalRows
@@ -33,7 +34,7 @@ const (
 	numFields
 )
 
-var fieldNames = [numFields]string{"query_type", "goon_version", "nodes", "edges", "has_more", "total_rows", "truncated", "next_cursor", "rows", "group_by", "aggregations"}
+var fieldNames = [numFields]string{"query_type", "goon_version", "nodes", "sent_earlier", "edges", "has_more", "total_rows", "truncated", "next_cursor", "rows", "group_by", "aggregations"}
 
 func (p *parser) parseHeader() error {
 	last := -1
@@ -104,6 +105,8 @@ func (p *parser) headerValue(f int, val string) error {
 		if !supportedVersion(val) {
 			return p.errf("unsupported goon_version " + textwire.Excerpt(val) + " (this decoder reads " + minMajor + ".x.y to " + maxMajor + ".x.y)")
 		}
+	case fSentEarlier:
+		return p.sentEarlier(val)
 	case fNodes, fEdges, fRows:
 		n, ok := parseInt(val)
 		if !ok || n < 0 {
@@ -340,6 +343,10 @@ func (e *encoder) writeHeader(b []byte, r *wire.GraphResponse, version string) (
 	b = append(b, version...)
 	b = append(b, "\nnodes:"...)
 	b = strconv.AppendInt(b, int64(len(e.nodes)), 10)
+	if e.nrefs > 0 {
+		b = append(b, "\nsent_earlier:"...)
+		b = strconv.AppendInt(b, int64(e.nrefs), 10)
+	}
 	b = append(b, "\nedges:"...)
 	b = strconv.AppendInt(b, int64(len(e.edges)), 10)
 	b = append(b, '\n')
