@@ -288,3 +288,31 @@ func TestAppendReferencedErrors(t *testing.T) {
 		t.Errorf("a bad key in a reference: %v, AppendEncode: %v", err, plainErr)
 	}
 }
+
+// Where GOON decodes a node larger than it was written: a list whose JSON
+// text escaping makes longer than the list's memory, and invalid UTF-8,
+// each bad byte read back as the three bytes of U+FFFD.
+func TestSessionCountsLarger(t *testing.T) {
+	for _, v := range []wire.Value{L(S(strings.Repeat("\x01", 100))), S(strings.Repeat("\xff", 100))} {
+		r := resp(wire.Traversal, nodes(node("User", 1, P("x", v))))
+		text, err := goon.Encode(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := goon.Decode(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws, _ := delta.NewSession(delta.SessionLimits{})
+		rs, _ := delta.NewSession(delta.SessionLimits{})
+		ws.Mark(r)
+		if _, err := rs.Resolve(d, nil, delta.Hash{}); err != nil {
+			t.Fatal(err)
+		}
+		_, wb := ws.Len()
+		_, rb := rs.Len()
+		if rb <= wb {
+			t.Errorf("%v: the reader counts %d bytes, the writer %d: no longer larger (update the package documentation)", v.Kind(), rb, wb)
+		}
+	}
+}
