@@ -329,12 +329,15 @@
 // it, and its reader as GOON decodes it (delta.SessionLimits.MaxBytes).
 // GOON leaves out null and "" properties, reads "42" back as 42 and
 // restores a truncated value with one byte for each code point cut, so a
-// node may decode smaller, never larger, for every text of graphwire's
-// corpus: the reader then keeps a node the writer has forgotten, and the
-// writer sends it whole. Only a list of strings that JSON escaping makes
-// larger than the list's memory, or a string of invalid UTF-8 (each bad
-// byte read back as the three of U+FFFD), decodes larger; with MaxBytes
-// near such nodes' size, keep the writer's MaxBytes below the reader's.
+// node often decodes smaller; a list of strings that JSON escaping makes
+// longer than the list's memory, or invalid UTF-8 (each bad byte read back
+// as the three bytes of U+FFFD), decodes larger. Under the default limits
+// the sessions of graphwire's corpus stay in step; under a MaxBytes close
+// to the size of one node they may not: a node the writer counts too
+// large to remember and the reader does not pushes out of the reader's
+// session a node the writer still references, and Resolve fails with
+// delta.ErrUnresolved (never a wrong response). Keep MaxBytes well above
+// the largest node, or bound sessions by MaxNodes.
 //
 // # Deltas
 //
