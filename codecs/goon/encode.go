@@ -171,6 +171,8 @@ type encoder struct {
 	lifted  map[nodeKey]struct{}
 	refs    map[*wire.Node]struct{} // the nodes written as references (AppendReferenced)
 	nrefs   int                     // len(refs): sent_earlier's count
+	r       *wire.GraphResponse     // the response being encoded, for error paths
+	at      wire.Path               // the place of the delta node being written, for error paths
 	server  int                     // e.nodes[:server] are the response's own, the rest lifted from rows
 	tmpA    []byte
 	tmpB    []byte
@@ -201,6 +203,7 @@ func (e *encoder) reset() {
 	clear(e.props)
 	clear(e.cols)
 	clear(e.lifted)
+	e.r, e.at = nil, wire.Path{}
 	clear(e.refs)
 	e.nrefs = 0
 	e.nodes, e.edges, e.props, e.cols = e.nodes[:0], e.edges[:0], e.props[:0], e.cols[:0]
@@ -222,6 +225,7 @@ func (e *encoder) encode(r *wire.GraphResponse, version string) error {
 	}
 	agg := r.QueryType == wire.Aggregation
 	paths := r.QueryType == wire.PathFinding
+	e.r = r
 
 	// Nodes: server nodes, sorted by (type, id) except in aggregation,
 	// where server order is kept and node cells are lifted from rows.

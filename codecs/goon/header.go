@@ -394,14 +394,14 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) ([]byte, er
 			if i > 0 {
 				b = append(b, ',')
 			}
-			path := "group_columns[" + strconv.Itoa(i) + "]"
+			path := wire.GroupColumnPath(i)
 			b = append(b, g.Name...)
 			switch g.Kind {
 			case wire.GroupByNode:
 				b = append(b, "(node"...)
 				if g.Entity.Valid {
 					if !isName(g.Entity.String) {
-						return b, notName(path, "entity", g.Entity.String)
+						return b, notName(path.Field("entity").String(), "entity", g.Entity.String)
 					}
 					b = append(b, ':')
 					b = append(b, g.Entity.String...)
@@ -410,13 +410,13 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) ([]byte, er
 				b = append(b, "(property"...)
 				if g.Property.Valid && g.Property.String != g.Name {
 					if !isName(g.Property.String) {
-						return b, notName(path, "property", g.Property.String)
+						return b, notName(path.Field("property").String(), "property", g.Property.String)
 					}
 					b = append(b, ':')
 					b = append(b, g.Property.String...)
 				}
 			default:
-				return b, &wire.EncodeError{Codec: Name, Path: path, Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
+				return b, &wire.EncodeError{Codec: Name, Path: path.Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
 			}
 			b = append(b, ')')
 		}
@@ -428,22 +428,22 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) ([]byte, er
 			if i > 0 {
 				b = append(b, ',')
 			}
-			path := "columns[" + strconv.Itoa(i) + "]"
+			path := wire.ColumnPath(i)
 			if !isName(c.Function) {
-				return b, notName(path, "function", c.Function)
+				return b, notName(path.Field("function").String(), "function", c.Function)
 			}
 			b = append(b, c.Name...)
 			b = append(b, '(')
 			b = append(b, c.Function...)
 			if c.Target.Valid {
 				if !isName(c.Target.String) {
-					return b, notName(path, "target", c.Target.String)
+					return b, notName(path.Field("target").String(), "target", c.Target.String)
 				}
 				b = append(b, ':')
 				b = append(b, c.Target.String...)
 				if c.Property.Valid {
 					if !isName(c.Property.String) {
-						return b, notName(path, "property", c.Property.String)
+						return b, notName(path.Field("property").String(), "property", c.Property.String)
 					}
 					b = append(b, '.')
 					b = append(b, c.Property.String...)

@@ -153,7 +153,7 @@ func (e *encoder) writeNodes(b []byte) ([]byte, error) {
 			j++
 		}
 		if !isName(typ) {
-			return b, notName("node "+strconv.FormatInt(nodes[i].ID, 10), "type", typ)
+			return b, notName(e.nodePath(nodes[i]).Field("type").String(), "type", typ)
 		}
 		b = append(b, typ...)
 		b = append(b, '(')
@@ -190,7 +190,7 @@ func (e *encoder) nodeRow(b []byte, n *wire.Node) ([]byte, error) {
 		k := n.Properties[i].Key
 		class := priority(k)
 		if class == classReserved || !isName(k) {
-			return b, e.badKey(n, k, class)
+			return b, e.badKey(n, i, k, class)
 		}
 		ps = append(ps, propRef{key: k, class: class, i: int32(i)})
 	}
@@ -198,7 +198,7 @@ func (e *encoder) nodeRow(b []byte, n *wire.Node) ([]byte, error) {
 	for i := range ps {
 		if i > 0 && ps[i].key == ps[i-1].key {
 			e.props = ps
-			return b, &wire.EncodeError{Codec: Name, Path: nodePath(n), Msg: "two properties named " + strconv.Quote(ps[i].key)}
+			return b, &wire.EncodeError{Codec: Name, Path: e.nodePath(n).Property(int(max(ps[i].i, ps[i-1].i)), ps[i].key).String(), Msg: "two properties named " + strconv.Quote(ps[i].key)}
 		}
 		b = e.prop(b, ps[i].key, n.Properties[ps[i].i].Value)
 	}
@@ -244,8 +244,4 @@ func appendKey(b []byte, key string) []byte {
 	b = append(b, ' ')
 	b = append(b, key...)
 	return append(b, '=')
-}
-
-func nodePath(n *wire.Node) string {
-	return "node " + n.Type + ":" + strconv.FormatInt(n.ID, 10)
 }
