@@ -171,7 +171,7 @@ func nodeSection(b []byte, name string, count int, item func(i int) (typ string,
 				b = strconv.AppendInt(b, node.ID, 10)
 			} else {
 				var err error
-				e.at = wire.Path{}.Field(name[1:]).Index(i)
+				e.atSection, e.atIndex = name[1:], i
 				if b, err = e.nodeRow(b, node); err != nil {
 					return b, err
 				}

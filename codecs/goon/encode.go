@@ -163,25 +163,28 @@ var encoderPool = sync.Pool{New: func() any { return &encoder{lifted: map[nodeKe
 
 // encoder holds the scratch space of one encode; it is pooled.
 type encoder struct {
-	b       []byte
-	nodes   []*wire.Node // server nodes, then nodes lifted from rows, in output order
-	edges   []*wire.Edge // de-duplicated, in output order
-	props   []propRef
-	cols    []rowCol
-	lifted  map[nodeKey]struct{}
-	refs    map[*wire.Node]struct{} // the nodes written as references (AppendReferenced)
-	nrefs   int                     // len(refs): sent_earlier's count
-	r       *wire.GraphResponse     // the response being encoded, for error paths
-	at      wire.Path               // the place of the delta node being written, for error paths
-	server  int                     // e.nodes[:server] are the response's own, the rest lifted from rows
-	tmpA    []byte
-	tmpB    []byte
-	list    []byte
-	maxList int       // the longest JSON text of a list value written
-	fills   bool      // a truncated value's kept prefix lost control characters to quoting
-	err     error     // set by a sort comparator that had to encode a node row
-	out     io.Writer // EncodeTo's writer; nil when appending to a slice
-	written int64     // bytes handed to out so far
+	b      []byte
+	nodes  []*wire.Node // server nodes, then nodes lifted from rows, in output order
+	edges  []*wire.Edge // de-duplicated, in output order
+	props  []propRef
+	cols   []rowCol
+	lifted map[nodeKey]struct{}
+	refs   map[*wire.Node]struct{} // the nodes written as references (AppendReferenced)
+	nrefs  int                     // len(refs): sent_earlier's count
+	r      *wire.GraphResponse     // the response being encoded, for error paths
+	// atSection[atIndex] is the place of the delta node being written,
+	// for error paths.
+	atSection string
+	atIndex   int
+	server    int // e.nodes[:server] are the response's own, the rest lifted from rows
+	tmpA      []byte
+	tmpB      []byte
+	list      []byte
+	maxList   int       // the longest JSON text of a list value written
+	fills     bool      // a truncated value's kept prefix lost control characters to quoting
+	err       error     // set by a sort comparator that had to encode a node row
+	out       io.Writer // EncodeTo's writer; nil when appending to a slice
+	written   int64     // bytes handed to out so far
 }
 
 func (e *encoder) release() {
@@ -203,7 +206,7 @@ func (e *encoder) reset() {
 	clear(e.props)
 	clear(e.cols)
 	clear(e.lifted)
-	e.r, e.at = nil, wire.Path{}
+	e.r = nil
 	clear(e.refs)
 	e.nrefs = 0
 	e.nodes, e.edges, e.props, e.cols = e.nodes[:0], e.edges[:0], e.props[:0], e.cols[:0]

@@ -42,11 +42,11 @@ func (e *encoder) badKey(n *wire.Node, i int, k string, class uint8) error {
 
 // nodePath is the wire.Path of n: nodes[i] for a node of the response
 // being encoded, the row cell that holds it for a node lifted from rows,
-// and e.at while writing a delta.
+// and its section and index while writing a delta.
 func (e *encoder) nodePath(n *wire.Node) wire.Path {
 	r := e.r
 	if r == nil {
-		return e.at
+		return wire.Path{}.Field(e.atSection).Index(e.atIndex)
 	}
 	for i := range r.Nodes {
 		if &r.Nodes[i] == n {

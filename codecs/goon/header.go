@@ -394,14 +394,13 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) ([]byte, er
 			if i > 0 {
 				b = append(b, ',')
 			}
-			path := wire.GroupColumnPath(i)
 			b = append(b, g.Name...)
 			switch g.Kind {
 			case wire.GroupByNode:
 				b = append(b, "(node"...)
 				if g.Entity.Valid {
 					if !isName(g.Entity.String) {
-						return b, notName(path.Field("entity").String(), "entity", g.Entity.String)
+						return b, notName(wire.GroupColumnPath(i).Field("entity").String(), "entity", g.Entity.String)
 					}
 					b = append(b, ':')
 					b = append(b, g.Entity.String...)
@@ -410,13 +409,13 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) ([]byte, er
 				b = append(b, "(property"...)
 				if g.Property.Valid && g.Property.String != g.Name {
 					if !isName(g.Property.String) {
-						return b, notName(path.Field("property").String(), "property", g.Property.String)
+						return b, notName(wire.GroupColumnPath(i).Field("property").String(), "property", g.Property.String)
 					}
 					b = append(b, ':')
 					b = append(b, g.Property.String...)
 				}
 			default:
-				return b, &wire.EncodeError{Codec: Name, Path: path.Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
+				return b, &wire.EncodeError{Codec: Name, Path: wire.GroupColumnPath(i).Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
 			}
 			b = append(b, ')')
 		}
@@ -428,22 +427,21 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) ([]byte, er
 			if i > 0 {
 				b = append(b, ',')
 			}
-			path := wire.ColumnPath(i)
 			if !isName(c.Function) {
-				return b, notName(path.Field("function").String(), "function", c.Function)
+				return b, notName(wire.ColumnPath(i).Field("function").String(), "function", c.Function)
 			}
 			b = append(b, c.Name...)
 			b = append(b, '(')
 			b = append(b, c.Function...)
 			if c.Target.Valid {
 				if !isName(c.Target.String) {
-					return b, notName(path.Field("target").String(), "target", c.Target.String)
+					return b, notName(wire.ColumnPath(i).Field("target").String(), "target", c.Target.String)
 				}
 				b = append(b, ':')
 				b = append(b, c.Target.String...)
 				if c.Property.Valid {
 					if !isName(c.Property.String) {
-						return b, notName(path.Field("property").String(), "property", c.Property.String)
+						return b, notName(wire.ColumnPath(i).Field("property").String(), "property", c.Property.String)
 					}
 					b = append(b, '.')
 					b = append(b, c.Property.String...)

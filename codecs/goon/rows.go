@@ -126,25 +126,27 @@ func nodeRef(s string) (string, int64, bool) {
 // a row names its cells by them.
 func (e *encoder) rowColumns(r *wire.GraphResponse) error {
 	for i, g := range r.GroupColumns {
-		if err := e.addColumn(wire.GroupColumnPath(i).Field("name").String(), g.Name, g.Kind == wire.GroupByNode); err != nil {
+		if err := e.addColumn(wire.GroupColumnPath, i, g.Name, g.Kind == wire.GroupByNode); err != nil {
 			return err
 		}
 	}
 	for i, c := range r.Columns {
-		if err := e.addColumn(wire.ColumnPath(i).Field("name").String(), c.Name, false); err != nil {
+		if err := e.addColumn(wire.ColumnPath, i, c.Name, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (e *encoder) addColumn(path, name string, nodeKind bool) error {
+// addColumn adds the column named name, the i-th of those at, which
+// names its path (wire.GroupColumnPath or wire.ColumnPath).
+func (e *encoder) addColumn(at func(int) wire.Path, i int, name string, nodeKind bool) error {
 	if !isName(name) {
-		return notName(path, "name", name)
+		return notName(at(i).Field("name").String(), "name", name)
 	}
 	for _, c := range e.cols {
 		if c.name == name {
-			return &wire.EncodeError{Codec: Name, Path: path, Msg: "column name " + strconv.Quote(name) + " repeats (group and metric columns name row cells, so they must differ)"}
+			return &wire.EncodeError{Codec: Name, Path: at(i).Field("name").String(), Msg: "column name " + strconv.Quote(name) + " repeats (group and metric columns name row cells, so they must differ)"}
 		}
 	}
 	e.cols = append(e.cols, rowCol{name: name, nodeKind: nodeKind})
