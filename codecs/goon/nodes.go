@@ -185,25 +185,57 @@ func (e *encoder) writeNodes(b []byte) ([]byte, error) {
 // properties in priority order.
 func (e *encoder) nodeRow(b []byte, n *wire.Node) ([]byte, error) {
 	b = strconv.AppendInt(b, n.ID, 10)
+	ps, err := e.propOrder(n)
+	if err != nil {
+		return b, err
+	}
+	for i := range ps {
+		b = e.prop(b, ps[i].key, n.Properties[ps[i].i].Value)
+	}
+	return b, nil
+}
+
+// propOrder returns the properties of n in the order a row writes them,
+// or the error for a key GOON cannot write. The nodes of a group mostly
+// share their keys, in the same order: for a node whose keys are those of
+// the node before it, the order (and the checks) of that node hold.
+func (e *encoder) propOrder(n *wire.Node) ([]propRef, error) {
+	if e.keysOK && len(n.Properties) == len(e.keys) {
+		same := true
+		for i := range n.Properties {
+			if n.Properties[i].Key != e.keys[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			return e.props, nil
+		}
+	}
+	e.keysOK = false
 	ps := e.props[:0]
 	for i := range n.Properties {
 		k := n.Properties[i].Key
 		class := priority(k)
 		if class == classReserved || !isName(k) {
-			return b, e.badKey(n, i, k, class)
+			e.props = ps
+			return nil, e.badKey(n, i, k, class)
 		}
 		ps = append(ps, propRef{key: k, class: class, i: int32(i)})
 	}
 	sortProps(ps)
-	for i := range ps {
-		if i > 0 && ps[i].key == ps[i-1].key {
-			e.props = ps
-			return b, &wire.EncodeError{Codec: Name, Path: e.nodePath(n).Property(int(max(ps[i].i, ps[i-1].i)), ps[i].key).String(), Msg: "two properties named " + strconv.Quote(ps[i].key)}
-		}
-		b = e.prop(b, ps[i].key, n.Properties[ps[i].i].Value)
-	}
 	e.props = ps
-	return b, nil
+	for i := 1; i < len(ps); i++ {
+		if ps[i].key == ps[i-1].key {
+			return nil, &wire.EncodeError{Codec: Name, Path: e.nodePath(n).Property(int(max(ps[i].i, ps[i-1].i)), ps[i].key).String(), Msg: "two properties named " + strconv.Quote(ps[i].key)}
+		}
+	}
+	e.keys = e.keys[:0]
+	for i := range n.Properties {
+		e.keys = append(e.keys, n.Properties[i].Key)
+	}
+	e.keysOK = true
+	return ps, nil
 }
 
 // prop appends " key=value" for a node-row property, or nothing for the
