@@ -394,3 +394,25 @@ func TestSessionUnresolved(t *testing.T) {
 		t.Fatalf("a reader that missed the conversation: %v, %v; want ErrUnresolved", got, err)
 	}
 }
+
+// A node listed twice with the same row, once as a reference: the whole
+// row comes first, whichever listing is the reference.
+func TestAppendReferencedDuplicates(t *testing.T) {
+	r := resp(wire.Traversal, nodes(node("User", 1, P("name", S("a"))), node("User", 1, P("name", S("a")))))
+	first, err := goon.Default().AppendReferenced(nil, r, []int{0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := goon.Default().AppendReferenced(nil, r, []int{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := doc("@header", "query_type:traversal", "goon_version:1.0.0", "nodes:2", "sent_earlier:1", "edges:0",
+		"@nodes", "User(2):", "1 name=a", "1 (sent earlier)", "@edges")
+	if diff := cmp.Diff(want, string(first)); diff != "" {
+		t.Errorf("reference at 0 (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, string(second)); diff != "" {
+		t.Errorf("reference at 1 (-want +got):\n%s", diff)
+	}
+}
