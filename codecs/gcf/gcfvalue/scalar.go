@@ -150,19 +150,40 @@ func appendString(dst []byte, s string) []byte {
 // quoted, whether or not what is between the braces is a valid field
 // declaration.
 func needsQuotes(s string) bool {
-	switch s {
-	case "", "-", "~", "^", "true", "false":
+	if s == "" {
 		return true
 	}
-	if isNumberLiteral(s) || isNumericLike(s) {
+	switch c := s[0]; c {
+	case '-', '~', '^', 't', 'f', '#', '@', '.', '+', ' ':
+		switch s {
+		case "-", "~", "^", "true", "false":
+			return true
+		}
+		switch c {
+		case '#', '@', '.', ' ':
+			return true
+		case '-', '+':
+			if isNumberLiteral(s) || isNumericLike(s) {
+				return true
+			}
+		case '^':
+			if s[1%len(s)] == '{' && s[len(s)-1] == '}' {
+				return true
+			}
+		}
+	default:
+		if isDigit(c) && (isNumberLiteral(s) || isNumericLike(s)) {
+			return true
+		}
+	}
+	if c := s[len(s)-1]; c == ' ' {
 		return true
 	}
-	switch s[0] {
-	case '#', '@', '.':
-		return true
-	}
-	if s[0] == '^' && s[1%len(s)] == '{' && s[len(s)-1] == '}' {
-		return true
+	// Words of eight bytes that need nothing (printable ASCII but for the
+	// quote, the backslash, the delimiters and the brackets) are skipped
+	// whole; the first and the last rune are looked at below.
+	i := 0
+	for ; i+8 <= len(s) && plainWord(load8(s, i)); i += 8 {
 	}
 	first, _ := utf8.DecodeRuneInString(s)
 	last, _ := utf8.DecodeLastRuneInString(s)
@@ -170,7 +191,7 @@ func needsQuotes(s string) bool {
 		return true
 	}
 	open := false // a '[' seen, for the inline-array pattern [...]:
-	for i := 0; i < len(s); {
+	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch {
@@ -191,6 +212,39 @@ func needsQuotes(s string) bool {
 		i += size
 	}
 	return false
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// load8 returns s[i:i+8] as a little-endian word.
+func load8(s string, i int) uint64 {
+	t := s[i : i+8]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+}
+
+// plainWord reports whether every byte of x is ASCII from 0x20 up,
+// other than '"', '\\', '|', ',', '[' and ']': bytes needsQuotes has
+// nothing to say about. (x-ones*n)&^x&highs is non-zero exactly when a byte
+// of x is below n; a byte equal to c is a zero byte of x^(ones*c).
+func plainWord(x uint64) bool {
+	bad := (x - ones*0x20) &^ x
+	y := x ^ (ones * '"')
+	bad |= (y - ones) &^ y
+	y = x ^ (ones * '\\')
+	bad |= (y - ones) &^ y
+	y = x ^ (ones * '|')
+	bad |= (y - ones) &^ y
+	y = x ^ (ones * ',')
+	bad |= (y - ones) &^ y
+	y = x ^ (ones * '[')
+	bad |= (y - ones) &^ y
+	y = x ^ (ones * ']')
+	bad |= (y - ones) &^ y
+	return (bad|x)&highs == 0
 }
 
 // isNumericLike reports whether s begins like a malformed number (spec
@@ -242,4 +296,29 @@ func appendQuoted(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// AppendString appends s as the encoder writes a string value: bare, or
+// quoted when spec §2.4 requires it. s must be valid UTF-8 (the caller
+// checks), for a writer of a layout of its own that must write the bytes
+// AppendEncode would.
+func AppendString(dst []byte, s string) []byte { return appendString(dst, s) }
+
+// AppendKey appends k as the encoder writes a key or a field name: bare
+// when it is a bare-key, quoted otherwise. k must be valid UTF-8.
+func AppendKey(dst []byte, k string) []byte { return appendKey(dst, k) }
+
+// AppendFloat appends f as the encoder writes a number (spec §2.3.1). f
+// must be finite.
+func AppendFloat(dst []byte, f float64) []byte { return appendFloat(dst, f) }
+
+// AppendPathColumn appends the name of the path column field>leaf of a
+// flattened nested object (spec §7.4.6), quoted as every name with a '>'
+// is: the bytes AppendKey writes for field+">"+leaf.
+func AppendPathColumn(dst []byte, field, leaf string) []byte {
+	dst = appendQuoted(dst, field)
+	dst[len(dst)-1] = '>'
+	n := len(dst)
+	dst = appendQuoted(dst, leaf)
+	return append(dst[:n], dst[n+1:]...)
 }

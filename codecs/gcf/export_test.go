@@ -1,0 +1,14 @@
+package gcf
+
+import "github.com/graphwire/graphwire/wire"
+
+// AppendGeneric (AppendEncode through the generic value only) and
+// AppendFast (the writer alone) expose the two writers to the
+// differential tests.
+func (c *Codec) AppendGeneric(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	return c.appendEncode(dst, r, false)
+}
+
+func (c *Codec) AppendFast(dst []byte, r *wire.GraphResponse) ([]byte, bool) {
+	return c.appendFast(dst, r)
+}
