@@ -82,7 +82,9 @@ func TestWriterMatchesGenericGenerated(t *testing.T) {
 // a few it writes, against the generic path's bytes.
 func TestWriterShapes(t *testing.T) {
 	c := gcf.Default()
-	node := func(typ string, id int64, ps ...wire.Property) wire.Node { return wire.Node{Type: typ, ID: id, Properties: ps} }
+	node := func(typ string, id int64, ps ...wire.Property) wire.Node {
+		return wire.Node{Type: typ, ID: id, Properties: ps}
+	}
 	p := wire.Prop
 	s, i, l := wire.String, wire.Int, wire.ListOf
 	many := make([]wire.Property, 40)
@@ -118,8 +120,8 @@ func TestWriterShapes(t *testing.T) {
 		}}, true},
 		{"empty rows", &wire.GraphResponse{QueryType: wire.Aggregation, Rows: []wire.Row{{}, {}}}, false},
 		{"edges and columns in first-seen order", &wire.GraphResponse{QueryType: wire.PathFinding,
-			Edges: []wire.Edge{{From: "A", To: "B", Type: "t", Step: wire.SomeInt(1)}, {From: "A", To: "B", Type: "t", Depth: wire.SomeInt(2), Step: wire.SomeInt(3)}},
-			Columns: []wire.Column{{Name: "n", Function: "count", Property: wire.SomeString("p")}, {Name: "m", Function: "max", Target: wire.SomeString("t"), Property: wire.SomeString("q")}},
+			Edges:        []wire.Edge{{From: "A", To: "B", Type: "t", Step: wire.SomeInt(1)}, {From: "A", To: "B", Type: "t", Depth: wire.SomeInt(2), Step: wire.SomeInt(3)}},
+			Columns:      []wire.Column{{Name: "n", Function: "count", Property: wire.SomeString("p")}, {Name: "m", Function: "max", Target: wire.SomeString("t"), Property: wire.SomeString("q")}},
 			GroupColumns: []wire.GroupColumn{}, Rows: []wire.Row{},
 			Pagination: &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(false), NextCursor: wire.SomeString("a b|c")},
 		}, true},
