@@ -12,3 +12,9 @@ func (c *Codec) AppendGeneric(dst []byte, r *wire.GraphResponse) ([]byte, error)
 func (c *Codec) AppendFast(dst []byte, r *wire.GraphResponse) ([]byte, bool) {
 	return c.appendFast(dst, r)
 }
+
+// DecodeGeneric is Decode through the generic value only; DecodeFast is
+// the reader alone.
+func (c *Codec) DecodeGeneric(data []byte) (*wire.GraphResponse, error) { return c.decode(data, false) }
+
+func (c *Codec) DecodeFast(data []byte) (*wire.GraphResponse, bool) { return c.decodeFast(data) }

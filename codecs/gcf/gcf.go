@@ -188,13 +188,24 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 		return nil, &wire.DecodeError{Codec: Name, Offset: c.limits.MaxInputBytes, Limit: "MaxInputBytes",
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
 	}
-	v, err := gcfvalue.Decode(data, c.valueOptions())
-	if err != nil {
-		return nil, err
+	return c.decode(data, true)
+}
+
+// decode is Decode, through the reader first when fast (see decodeFast),
+// through the generic value otherwise.
+func (c *Codec) decode(data []byte, fast bool) (*wire.GraphResponse, error) {
+	r, ok := (*wire.GraphResponse)(nil), false
+	if fast {
+		r, ok = c.decodeFast(data)
 	}
-	r, err := response(v)
-	if err != nil {
-		return nil, err
+	if !ok {
+		v, err := gcfvalue.Decode(data, c.valueOptions())
+		if err != nil {
+			return nil, err
+		}
+		if r, err = response(v); err != nil {
+			return nil, err
+		}
 	}
 	if err := c.limits.Check(Name, r); err != nil {
 		var ee *wire.EncodeError

@@ -322,3 +322,27 @@ func AppendPathColumn(dst []byte, field, leaf string) []byte {
 	dst = appendQuoted(dst, leaf)
 	return append(dst[:n], dst[n+1:]...)
 }
+
+// NeedsQuotes reports whether the encoder quotes the string s: whether s
+// written bare would read back as something else (spec §2.4).
+func NeedsQuotes(s string) bool { return needsQuotes(s) }
+
+// Unquote reads the quoted string that starts at s[i] (a '"') as the
+// decoder does, escapes and all: the string and the index just past its
+// closing quote, or ok false when it is malformed.
+func Unquote(s string, i int) (str string, end int, ok bool) {
+	str, end, kind, _ := unquote(s, i)
+	return str, end, kind == ""
+}
+
+// ParseNumber reads a token as the decoder reads a number: isNumber
+// reports whether s matches the number grammar, ok whether it is inside
+// the numeric domain (an int64 for a literal without '.', 'e' or 'E', a
+// finite float64 otherwise, -0 read as 0).
+func ParseNumber(s string) (n jsonvalue.Number, isNumber, ok bool) {
+	if !isNumberLiteral(s) {
+		return n, false, false
+	}
+	n, ok = parseNumber(s)
+	return n, true, ok
+}
