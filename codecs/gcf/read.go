@@ -413,10 +413,17 @@ func (d *freader) nodes(r *wire.GraphResponse) {
 	})
 }
 
+// slab is the length of a new slab that has room for n: slabLen, or less
+// when the rest of the input cannot fill it (a property or a cell takes
+// two bytes or more).
+func (d *freader) slab(n int) int {
+	return max(n, min(slabLen, (len(d.s)-d.i)/2))
+}
+
 // propSlab returns room for n more properties.
 func (d *freader) propSlab(n int) {
 	if cap(d.props)-len(d.props) < n {
-		d.props = make([]wire.Property, 0, max(slabLen, n))
+		d.props = make([]wire.Property, 0, d.slab(n))
 	}
 }
 

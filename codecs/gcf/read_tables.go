@@ -281,7 +281,7 @@ func (d *freader) rows(r *wire.GraphResponse) {
 func (d *freader) row(k, rowDepth, level int) wire.Row {
 	l, lists := d.rowPrefix(d.indent(d.line(), rowDepth), k)
 	if cap(d.cells)-len(d.cells) < len(d.cols) {
-		d.cells = make([]wire.Cell, 0, max(slabLen, len(d.cols)))
+		d.cells = make([]wire.Cell, 0, d.slab(len(d.cols)))
 	}
 	start := len(d.cells)
 	d.marks = d.marks[:0]
@@ -377,7 +377,7 @@ func (d *freader) nodeCell(l string, i, c, w int) (wire.Cell, bool, int) {
 		n.Properties = d.props[start:len(d.props):len(d.props)]
 	}
 	if len(d.cellNodes) == cap(d.cellNodes) {
-		d.cellNodes = make([]wire.Node, 0, slabLen)
+		d.cellNodes = make([]wire.Node, 0, d.slab(1))
 	}
 	d.cellNodes = append(d.cellNodes, n)
 	return wire.Cell{Name: col.field, Node: &d.cellNodes[len(d.cellNodes)-1]}, true, i

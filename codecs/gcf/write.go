@@ -162,7 +162,9 @@ func (w *writer) lookup(k string, hint int) (int, bool) {
 // startRun begins the union of a new run at the end of cols.
 func (w *writer) startRun() {
 	w.colBase = len(w.cols)
-	clear(w.pos)
+	if len(w.pos) > 0 {
+		clear(w.pos)
+	}
 }
 
 // addKey appends k to the run's union.

@@ -226,6 +226,18 @@ func load8(s string, i int) uint64 {
 		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 }
 
+// quotedWord reports whether no byte of x is escaped in a quoted string:
+// none is below 0x20, '"' or '\\' (bytes from 0x80 up are UTF-8, written
+// as they are).
+func quotedWord(x uint64) bool {
+	bad := (x - ones*0x20) &^ x
+	y := x ^ (ones * '"')
+	bad |= (y - ones) &^ y
+	y = x ^ (ones * '\\')
+	bad |= (y - ones) &^ y
+	return bad&highs == 0
+}
+
 // plainWord reports whether every byte of x is ASCII from 0x20 up,
 // other than '"', '\\', '|', ',', '[' and ']': bytes needsQuotes has
 // nothing to say about. (x-ones*n)&^x&highs is non-zero exactly when a byte
@@ -271,6 +283,12 @@ func appendQuoted(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
+		for i+8 <= len(s) && quotedWord(load8(s, i)) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue
