@@ -2,6 +2,7 @@ package gcf_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -160,4 +161,29 @@ func TestReferencedMalformed(t *testing.T) {
 	if _, err := c.AppendReferenced(nil, sessionResponse(), []int{2, 1}); err == nil {
 		t.Error("references out of order were written")
 	}
+}
+
+func ExampleCodec_AppendReferenced() {
+	r := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Traversal,
+		Nodes: []wire.Node{
+			{Type: "User", ID: 1001, Properties: []wire.Property{wire.Prop("username", wire.String("ada")), wire.Prop("name", wire.String("Ada"))}},
+			{Type: "User", ID: 1002, Properties: []wire.Property{wire.Prop("username", wire.String("bob")), wire.Prop("name", wire.String("Bob"))}},
+		},
+		Edges: []wire.Edge{{From: "User", FromID: 1001, To: "User", ToID: 1002, Type: "KNOWS"}},
+	}
+	// User 1001 was sent earlier in the session.
+	out, err := gcf.Default().AppendReferenced(nil, r, []int{0})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(string(out))
+	// Output:
+	// GCF profile=generic session=true
+	// format_version=1.2.0
+	// query_type=traversal
+	// ## nodes [2]{type,id,username,name}
+	// User|1001  # previously transmitted
+	// User|1002|bob|Bob
+	// ## edges [1]{from,from_id,to,to_id,type}
+	// User|1001|User|1002|KNOWS
 }
