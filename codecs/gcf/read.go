@@ -226,6 +226,9 @@ func (d *freader) scalar(l string, i int, delim byte) (wire.Value, int, int) {
 	case "false":
 		return wire.Bool(false), tokValue, end
 	}
+	if v, ok := smallInt(t); ok {
+		return wire.Int(v), tokValue, end
+	}
 	if n, isNum, ok := gcfvalue.ParseNumber(t); isNum {
 		if !ok {
 			d.fail()
@@ -240,6 +243,24 @@ func (d *freader) scalar(l string, i int, delim byte) (wire.Value, int, int) {
 		d.fail()
 	}
 	return wire.String(t), tokValue, end
+}
+
+// smallInt reads a token of 1 to 18 digits, no leading zero, the
+// integers most cells hold, as the number it is; anything else is left to
+// gcfvalue.ParseNumber.
+func smallInt(t string) (int64, bool) {
+	if len(t) == 0 || len(t) > 18 || t[0] == '0' && len(t) > 1 {
+		return 0, false
+	}
+	var v int64
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v, true
 }
 
 // str reads a string token.
