@@ -93,11 +93,14 @@ func (w *writer) document(r *wire.GraphResponse) {
 
 // str writes a string value.
 func (w *writer) str(s string) {
-	if len(s) > w.maxStr || !utf8.ValidString(s) {
+	if len(s) > w.maxStr {
 		w.fail = true
 		return
 	}
-	w.b = gcfvalue.AppendString(w.b, s)
+	var ok bool
+	if w.b, ok = gcfvalue.AppendValidString(w.b, s); !ok {
+		w.fail = true
+	}
 }
 
 func (w *writer) indent(depth int) {
@@ -186,8 +189,9 @@ func (w *writer) addKey(k string) {
 
 // fitsKeys reports whether the n keys key(0..n-1), after first columns
 // the union always starts with, keep their order in the run's union
-// extended by their new keys (see grouped).
-func (w *writer) fitsKeys(n int, key func(int) string, first int) bool {
+// extended by their new keys (see grouped), and whether there are new
+// keys.
+func (w *writer) fitsKeys(n int, key func(int) string, first int) (fits, grows bool) {
 	last, next := first-1, len(w.cols)-w.colBase
 	for i := range n {
 		p, ok := w.lookup(key(i), last+1)
@@ -196,11 +200,11 @@ func (w *writer) fitsKeys(n int, key func(int) string, first int) bool {
 			next++
 		}
 		if p < last {
-			return false
+			return false, false
 		}
 		last = p
 	}
-	return true
+	return true, next > len(w.cols)-w.colBase
 }
 
 // addKeys adds the keys the union lacks.
@@ -228,10 +232,12 @@ func (w *writer) nodes(nodes []wire.Node) {
 		n := &nodes[i]
 		ps := n.Properties
 		key := func(j int) string { return ps[j].Key }
-		if len(w.runs) > 0 {
-			cur := &w.runs[len(w.runs)-1]
-			if nodes[cur.start].Type == n.Type && w.fitsKeys(len(ps), key, 2) {
-				w.addKeys(len(ps), key, 2)
+		if len(w.runs) > 0 && nodes[w.runs[len(w.runs)-1].start].Type == n.Type {
+			if fits, grows := w.fitsKeys(len(ps), key, 2); fits {
+				if grows {
+					w.addKeys(len(ps), key, 2)
+				}
+				cur := &w.runs[len(w.runs)-1]
 				cur.end, cur.c1 = i+1, len(w.cols)
 				continue
 			}

@@ -192,11 +192,15 @@ func (w *writer) rows(rows []wire.Row) {
 	w.runs = w.runs[:0]
 	for i, row := range rows {
 		key := func(j int) string { return row[j].Name }
-		if len(w.runs) > 0 && w.fitsKeys(len(row), key, 0) {
-			w.addKeys(len(row), key, 0)
-			cur := &w.runs[len(w.runs)-1]
-			cur.end, cur.c1 = i+1, len(w.cols)
-			continue
+		if len(w.runs) > 0 {
+			if fits, grows := w.fitsKeys(len(row), key, 0); fits {
+				if grows {
+					w.addKeys(len(row), key, 0)
+				}
+				cur := &w.runs[len(w.runs)-1]
+				cur.end, cur.c1 = i+1, len(w.cols)
+				continue
+			}
 		}
 		w.startRun()
 		w.addKeys(len(row), key, 0)

@@ -150,45 +150,56 @@ func appendString(dst []byte, s string) []byte {
 // quoted, whether or not what is between the braces is a valid field
 // declaration.
 func needsQuotes(s string) bool {
+	q, _ := quoteCheck(s, false)
+	return q
+}
+
+// quoteCheck reports whether s must be quoted (needsQuotes) and, when
+// validate, whether it is valid UTF-8 (when !validate, valid is
+// meaningless). It looks at each byte once.
+func quoteCheck(s string, validate bool) (quote, valid bool) {
 	if s == "" {
-		return true
+		return true, true
 	}
+	// rest reports the answer once quoting is known to be needed from
+	// s[i:] on: the validity of the rest is all that is left to learn.
+	rest := func(i int) (bool, bool) { return true, !validate || utf8.ValidString(s[i:]) }
 	switch c := s[0]; c {
 	case '-', '~', '^', 't', 'f', '#', '@', '.', '+', ' ':
 		switch s {
 		case "-", "~", "^", "true", "false":
-			return true
+			return true, true
 		}
 		switch c {
 		case '#', '@', '.', ' ':
-			return true
+			return rest(0)
 		case '-', '+':
 			if isNumberLiteral(s) || isNumericLike(s) {
-				return true
+				return rest(0)
 			}
 		case '^':
 			if s[1%len(s)] == '{' && s[len(s)-1] == '}' {
-				return true
+				return rest(0)
 			}
 		}
 	default:
 		if isDigit(c) && (isNumberLiteral(s) || isNumericLike(s)) {
-			return true
+			return rest(0)
 		}
 	}
 	if c := s[len(s)-1]; c == ' ' {
-		return true
+		return rest(0)
 	}
-	// Words of eight bytes that need nothing (printable ASCII but for the
-	// quote, the backslash, the delimiters and the brackets) are skipped
-	// whole; the first and the last rune are looked at below.
+	// Words of eight bytes that need nothing (ASCII from 0x20 up but for
+	// the quote, the backslash, the delimiters and the brackets) are
+	// skipped whole; the first and the last rune are looked at below.
 	i := 0
 	for ; i+8 <= len(s) && plainWord(load8(s, i)); i += 8 {
 	}
 	first, _ := utf8.DecodeRuneInString(s)
 	last, _ := utf8.DecodeLastRuneInString(s)
 	if unicode.IsSpace(first) || unicode.IsSpace(last) {
-		return true
+		return rest(0)
 	}
 	open := false // a '[' seen, for the inline-array pattern [...]:
 	for i < len(s) {
@@ -196,22 +207,25 @@ func needsQuotes(s string) bool {
 		if c < utf8.RuneSelf {
 			switch {
 			case c < 0x20 || c == '"' || c == '\\' || c == '|' || c == ',':
-				return true
+				return rest(i)
 			case c == '[':
 				open = true
 			case c == ']' && open && i+1 < len(s) && s[i+1] == ':':
-				return true
+				return rest(i)
 			}
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 && validate {
+			return true, false
+		}
 		if (r >= 0x80 && r <= 0x9F) || r == 0xFEFF || unicode.IsSpace(r) {
-			return true
+			return rest(i)
 		}
 		i += size
 	}
-	return false
+	return false, true
 }
 
 const (
@@ -321,6 +335,19 @@ func appendQuoted(dst []byte, s string) []byte {
 // checks), for a writer of a layout of its own that must write the bytes
 // AppendEncode would.
 func AppendString(dst []byte, s string) []byte { return appendString(dst, s) }
+
+// AppendValidString is AppendString for a string not yet known to be
+// valid UTF-8: it reports false, and dst unchanged, when s is not.
+func AppendValidString(dst []byte, s string) ([]byte, bool) {
+	q, ok := quoteCheck(s, true)
+	switch {
+	case !ok:
+		return dst, false
+	case q:
+		return appendQuoted(dst, s), true
+	}
+	return append(dst, s...), true
+}
 
 // AppendKey appends k as the encoder writes a key or a field name: bare
 // when it is a bare-key, quoted otherwise. k must be valid UTF-8.
