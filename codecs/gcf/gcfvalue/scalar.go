@@ -196,14 +196,16 @@ func quoteCheck(s string, validate bool) (quote, valid bool) {
 	i := 0
 	for ; i+8 <= len(s) && plainWord(load8(s, i)); i += 8 {
 	}
-	first, _ := utf8.DecodeRuneInString(s)
-	last, _ := utf8.DecodeLastRuneInString(s)
-	if unicode.IsSpace(first) || unicode.IsSpace(last) {
-		return rest(0)
-	}
+	// A leading or trailing space other than ' ' (checked above) is a
+	// control character or a non-ASCII space, which the loop finds
+	// wherever it is.
 	open := false // a '[' seen, for the inline-array pattern [...]:
 	for i < len(s) {
 		c := s[i]
+		if !special[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
 			switch {
 			case c < 0x20 || c == '"' || c == '\\' || c == '|' || c == ',':
@@ -227,6 +229,16 @@ func quoteCheck(s string, validate bool) (quote, valid bool) {
 	}
 	return false, true
 }
+
+// special marks the bytes quoteCheck looks at one by one: control
+// characters, '"', '\\', the delimiters, the brackets and every byte of a
+// non-ASCII character.
+var special = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c < 0x20 || c >= utf8.RuneSelf || strings.IndexByte("\"\\|,[]", byte(c)) >= 0
+	}
+	return t
+}()
 
 const (
 	ones  = 0x0101010101010101
