@@ -73,7 +73,7 @@
 // Decode reads a document in the form AppendEncode writes straight into
 // the response: its strings share one copy of the input (a quoted string
 // with escapes is its own), node properties and row cells are cut from
-// slabs, and it bounds what it builds to 10 times the input plus 10 MiB.
+// slabs, and it bounds what it builds to 4 times the input plus 4 MiB.
 // At the first departure from that form (another writer's choices, a
 // malformed line, a count past MaxElements, that memory bound) it leaves
 // the document to the generic path, which reads any GCF document and gives

@@ -21,8 +21,7 @@ import (
 //
 // The reader's strings are substrings of one copy of the input (a quoted
 // string with escapes is its own). It bounds the memory of what it builds
-// as the generic path bounds its value, to 10 times the input plus 10 MiB,
-// and gives up past it.
+// (readerBudget) and gives up past it.
 
 // giveUp is the reader's panic: the generic path's turn.
 type giveUp struct{}
@@ -68,6 +67,13 @@ func (d *freader) charge(n int64) {
 	}
 }
 
+// readerBudget is the most memory the reader lets what it builds take
+// for an input of n bytes: 4 times the input plus 4 MiB. When it gives
+// up, the generic path builds its value within its own bound (10 times
+// plus 10 MiB) while the reader's garbage may not yet be collected; the
+// two stay within a decode's 16 times plus 16 MiB.
+func readerBudget(n int) int64 { return 4*int64(n) + 4<<20 }
+
 // decodeFast reads data, or reports false (see the reader).
 func (c *Codec) decodeFast(data []byte) (r *wire.GraphResponse, ok bool) {
 	if !utf8.Valid(data) {
@@ -82,7 +88,7 @@ func (c *Codec) decodeFast(data []byte) (r *wire.GraphResponse, ok bool) {
 		}
 	}()
 	d := freader{s: string(data), maxElem: c.limits.MaxElements, maxStr: c.limits.MaxStringBytes,
-		maxDepth: min(c.limits.MaxDepth+layoutDepth, wire.HardMaxDepth), budget: 10*int64(len(data)) + 10<<20}
+		maxDepth: min(c.limits.MaxDepth+layoutDepth, wire.HardMaxDepth), budget: readerBudget(len(data))}
 	return d.response(), true
 }
 
@@ -146,7 +152,10 @@ func (d *freader) member(name string) string {
 	if len(l) <= len(name) || l[:len(name)] != name || l[len(name)] != '=' {
 		d.fail()
 	}
-	v, _ := d.str(l, len(name)+1, 0)
+	v, end := d.str(l, len(name)+1, '\n')
+	if end != len(l) {
+		d.fail()
+	}
 	return v
 }
 
@@ -423,7 +432,9 @@ func (d *freader) nodes(r *wire.GraphResponse) {
 			}
 		}
 		if r.Nodes == nil {
-			r.Nodes = make([]wire.Node, 0, d.capFor(n, 4))
+			c := d.capFor(n, 4)
+			d.charge(sizeNode * int64(c))
+			r.Nodes = make([]wire.Node, 0, c)
 		}
 		for k := range n {
 			if len(r.Nodes) >= d.maxElem {
@@ -522,7 +533,7 @@ func (d *freader) list(l string, i, depth, level int) wire.Value {
 		d.fail()
 	}
 	n, j := d.count(l, i)
-	d.charge(sizeVal * int64(n))
+	d.charge(sizeVal * int64(n)) // the items, and room for them: n is within the input
 	if j == len(l) {
 		if n == 0 {
 			return wire.ListOf()

@@ -47,11 +47,12 @@ func (d *freader) edges(r *wire.GraphResponse) {
 	var buf [8]int
 	idx := d.fieldIndex(edgeFields, buf[:])
 	if n > 0 {
-		r.Edges = make([]wire.Edge, 0, d.capFor(n, 10))
+		c := d.capFor(n, 10)
+		d.charge(sizeEdge * int64(c))
+		r.Edges = make([]wire.Edge, 0, c)
 	}
 	for range n {
 		l := d.line()
-		d.charge(sizeEdge)
 		var e wire.Edge
 		seen := 0
 		i := -1
@@ -146,14 +147,15 @@ func (d *freader) columns(r *wire.GraphResponse) {
 	n := d.table(d.section("columns"))
 	var buf [4]int
 	idx := d.fieldIndex(columnFields, buf[:])
-	r.Columns = make([]wire.Column, 0, d.capFor(n, 4))
+	c := d.capFor(n, 4)
+	d.charge(64 * int64(c))
+	r.Columns = make([]wire.Column, 0, c)
 	for range n {
 		var f [4]string
 		seen := d.stringRow(d.line(), idx, f[:])
 		if seen&3 != 3 {
 			d.fail()
 		}
-		d.charge(int64(64))
 		r.Columns = append(r.Columns, wire.Column{Name: f[0], Function: f[1], Target: seenString(f[2], seen, 2), Property: seenString(f[3], seen, 3)})
 	}
 }
@@ -164,7 +166,9 @@ func (d *freader) groupColumns(r *wire.GraphResponse) {
 	n := d.table(d.section("group_columns"))
 	var buf [5]int
 	idx := d.fieldIndex(groupFields, buf[:])
-	r.GroupColumns = make([]wire.GroupColumn, 0, d.capFor(n, 6))
+	c := d.capFor(n, 6)
+	d.charge(96 * int64(c))
+	r.GroupColumns = make([]wire.GroupColumn, 0, c)
 	for range n {
 		var f [5]string
 		seen := d.stringRow(d.line(), idx, f[:])
@@ -172,7 +176,6 @@ func (d *freader) groupColumns(r *wire.GraphResponse) {
 		if seen&7 != 7 || !g.Kind.Valid() {
 			d.fail()
 		}
-		d.charge(int64(96))
 		r.GroupColumns = append(r.GroupColumns, g)
 	}
 }
