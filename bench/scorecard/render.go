@@ -99,6 +99,7 @@ var sections = []section{
 	(*Card).gcfSection,
 	(*Card).anatomySection,
 	(*Card).budgetSection,
+	(*Card).sessionSection,
 	(*Card).caseSection,
 }
 
