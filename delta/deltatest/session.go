@@ -1,0 +1,231 @@
+package deltatest
+
+import (
+	"bytes"
+	"errors"
+	"maps"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/graphwire/graphwire/bench/corpus"
+	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
+)
+
+// SessionSuite describes a codec's session syntax for RunSession.
+type SessionSuite struct {
+	// Codec is the codec under test; it implements delta.SessionCodec.
+	Codec wire.Codec
+
+	// Encode is the codec's plain encoding: a response with no reference
+	// must be written with exactly its bytes.
+	Encode func(*wire.GraphResponse) ([]byte, error)
+
+	// Normalize, when set, gives the response as the codec's reader holds
+	// it (for a lossy codec, Decode(Encode(r))): what a resolved response
+	// must equal. An error skips the response (the codec cannot carry it).
+	Normalize func(*wire.GraphResponse) (*wire.GraphResponse, error)
+
+	// Options shape the generated responses.
+	Options wiretest.Options
+}
+
+// RunSession checks a codec's session syntax: with no reference it writes
+// the plain response's bytes; over generated conversations (responses
+// that repeat, edit and mix earlier ones' nodes) and over conversations of
+// corpus cases and their re-queries, a writer's and a reader's Session,
+// with the same limits drawn down to a few nodes or bytes, stay in step:
+// every response read back and resolved equals what the reader would hold
+// of the response written whole, the reader sees exactly as many
+// references as the writer wrote, and none is ever unresolvable; a
+// reader that missed the conversation gets an error matching
+// delta.ErrUnresolved, never a response.
+func RunSession(t *testing.T, s SessionSuite) {
+	if _, ok := s.Codec.(delta.SessionCodec); !ok {
+		t.Fatalf("codec %s does not implement delta.SessionCodec", s.Codec.Info().Name)
+	}
+	t.Run("plain", func(t *testing.T) {
+		rapid.Check(t, func(rt *rapid.T) {
+			r := wiretest.ResponseWith(s.Options).Draw(rt, "response")
+			want, err := s.Encode(r)
+			if err != nil {
+				rt.Skip("the codec cannot carry the response")
+			}
+			got, err := s.sc().AppendReferenced(nil, r, nil)
+			if err != nil {
+				rt.Fatalf("AppendReferenced without references: %v", err)
+			}
+			if !bytes.Equal(want, got) {
+				rt.Fatalf("without references the bytes differ from the plain encoding:\n%s\nthen\n%s", excerpt(want), excerpt(got))
+			}
+		})
+	})
+	t.Run("generated", func(t *testing.T) {
+		rapid.Check(t, func(rt *rapid.T) {
+			lim := delta.SessionLimits{
+				MaxNodes: rapid.SampledFrom([]int{0, 1, 3, 8}).Draw(rt, "max_nodes"),
+				MaxBytes: rapid.SampledFrom([]int64{0, 400, 2000}).Draw(rt, "max_bytes"),
+			}
+			c := newConversation(rt, s, lim)
+			var earlier []*wire.GraphResponse
+			for i, n := 0, rapid.IntRange(2, 6).Draw(rt, "queries"); i < n; i++ {
+				r := s.nextQuery(rt, earlier)
+				earlier = append(earlier, r)
+				c.send(rt, "generated query", r)
+			}
+		})
+	})
+	t.Run("corpus", func(t *testing.T) {
+		cases := corpus.Generate()
+		byProfile := map[string][]corpus.Case{}
+		for _, c := range cases {
+			byProfile[c.Profile] = append(byProfile[c.Profile], c)
+		}
+		for _, lim := range []delta.SessionLimits{{}, {MaxNodes: 50}, {MaxBytes: 64 << 10}} {
+			var full, referenced, refs int
+			for _, profile := range slices.Sorted(maps.Keys(byProfile)) {
+				pcs := byProfile[profile]
+				if testing.Short() {
+					pcs = pcs[:min(len(pcs), 6)]
+				}
+				c := newConversation(t, s, lim)
+				for _, pc := range pcs {
+					for _, r := range []*wire.GraphResponse{pc.Response, ChangeRate(pc.Response, 5), pc.Response} {
+						b, n := c.send(t, pc.ID(), r)
+						if b == nil {
+							continue
+						}
+						plain, _ := s.Encode(r)
+						full += len(plain)
+						referenced += len(b)
+						refs += n
+					}
+				}
+			}
+			t.Logf("limits %+v: %d references; %d bytes with references, %d written whole (%.1f%%)",
+				lim, refs, referenced, full, 100*float64(referenced)/float64(max(full, 1)))
+			if refs == 0 || referenced >= full {
+				t.Errorf("limits %+v: corpus conversations wrote %d references, %d bytes against %d whole", lim, refs, referenced, full)
+			}
+		}
+	})
+	t.Run("unresolved", func(t *testing.T) {
+		c := corpus.Generate()[0]
+		for _, cc := range corpus.Generate() {
+			if len(cc.Response.Nodes) > 0 {
+				c = cc
+				break
+			}
+		}
+		ws, err := delta.NewSession(delta.SessionLimits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws.Mark(c.Response)
+		refs := ws.Mark(c.Response)
+		if len(refs) == 0 {
+			t.Fatalf("%s: a response sent twice has no reference", c.ID())
+		}
+		b, err := s.sc().AppendReferenced(nil, c.Response, refs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, got, err := s.sc().DecodeReferenced(b)
+		if err != nil {
+			t.Fatalf("DecodeReferenced: %v\n%s", err, excerpt(b))
+		}
+		rs, _ := delta.NewSession(delta.SessionLimits{})
+		if _, err := rs.Resolve(r, got, delta.Hash{}); !errors.Is(err, delta.ErrUnresolved) {
+			t.Fatalf("a reader that missed the conversation: %v, want ErrUnresolved", err)
+		}
+	})
+}
+
+func (s *SessionSuite) sc() delta.SessionCodec { return s.Codec.(delta.SessionCodec) }
+
+// conversation is a writer's and a reader's Session with the same limits,
+// and a registry holding only the codec, for Session.Encode.
+type conversation struct {
+	s      *SessionSuite
+	ws, rs *delta.Session
+	g      *wire.Registry
+}
+
+func newConversation(t rapid.TB, s SessionSuite, lim delta.SessionLimits) *conversation {
+	ws, err := delta.NewSession(lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, _ := delta.NewSession(lim)
+	g := &wire.Registry{}
+	g.Register(s.Codec)
+	return &conversation{s: &s, ws: ws, rs: rs, g: g}
+}
+
+// send writes r in the writer's session and reads it in the reader's,
+// checking the result; it returns the bytes and the number of references
+// (nil when the codec cannot carry r).
+func (c *conversation) send(t rapid.TB, name string, r *wire.GraphResponse) ([]byte, int) {
+	t.Helper()
+	want := r
+	if c.s.Normalize != nil {
+		var err error
+		if want, err = c.s.Normalize(r); err != nil {
+			return nil, 0
+		}
+	}
+	refs := c.ws.Mark(r)
+	b, err := c.s.sc().AppendReferenced(nil, r, refs)
+	if err != nil {
+		t.Fatalf("%s: AppendReferenced: %v", name, err)
+	}
+	got, grefs, err := c.s.sc().DecodeReferenced(b)
+	if err != nil {
+		t.Fatalf("%s: DecodeReferenced: %v\n%s", name, err, excerpt(b))
+	}
+	if len(grefs) != len(refs) {
+		t.Fatalf("%s: %d references written, %d read:\n%s", name, len(refs), len(grefs), excerpt(b))
+	}
+	for _, i := range grefs {
+		if got.Nodes[i].Properties != nil {
+			t.Fatalf("%s: the reference at nodes[%d] was read with properties", name, i)
+		}
+	}
+	out, err := c.rs.Resolve(got, grefs, delta.Hash{})
+	if err != nil {
+		t.Fatalf("%s: Resolve: %v\n%s", name, err, excerpt(b))
+	}
+	if !wire.Equal(want, out, wire.Exact) {
+		t.Fatalf("%s: resolved (-want +got):\n%s", name, wiretest.Diff(want, out, wire.Exact))
+	}
+	return b, len(refs)
+}
+
+// nextQuery draws the next response of a conversation: an earlier one
+// again, an earlier one edited, or a fresh one holding some earlier nodes.
+func (s *SessionSuite) nextQuery(t *rapid.T, earlier []*wire.GraphResponse) *wire.GraphResponse {
+	fresh := wiretest.ResponseWith(s.Options).Draw(t, "fresh")
+	if len(earlier) == 0 {
+		return fresh
+	}
+	prev := earlier[rapid.IntRange(0, len(earlier)-1).Draw(t, "earlier")]
+	switch rapid.IntRange(0, 3).Draw(t, "kind") {
+	case 0:
+		return wiretest.Clone(prev)
+	case 1:
+		next := wiretest.Clone(prev)
+		Edit(t, next, fresh, s.Options.NonFinite)
+		return next
+	default:
+		for _, n := range prev.Nodes {
+			if rapid.Bool().Draw(t, "keep") {
+				at := rapid.IntRange(0, len(fresh.Nodes)).Draw(t, "at")
+				fresh.Nodes = slices.Insert(fresh.Nodes, at, wiretest.Clone(&wire.GraphResponse{Nodes: []wire.Node{n}}).Nodes[0])
+			}
+		}
+		return fresh
+	}
+}
