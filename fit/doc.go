@@ -154,12 +154,11 @@
 // the error matches ErrSessionChanged.
 //
 // fit asks the session which nodes it would reference without changing
-// it, by encoding the response in a probe codec that writes nothing
-// (Session.Encode leaves the session unchanged when the codec fails): one
-// hash of every node. A Pager asks again on every page, since its own
-// pages, other responses of the conversation and evictions change the
-// answer; when the answer changes for a node of a unit not yet served, the
-// walks it remembered are dropped and found again. Stats.WholeTokens is
+// it (Session.References: one hash of every node). A Pager asks again on
+// every page, since its own pages, other responses of the conversation
+// and evictions change the answer; when the answer changes for a node of
+// a unit not yet served, the walks it remembered are dropped and found
+// again. Stats.WholeTokens is
 // then the whole in the session as it stood when the Pager priced it, and
 // Stats.Pages counts the pages of the budget with the references the
 // session has at the call (not those its own earlier pages would add).

@@ -26,58 +26,12 @@ func sessionCodec(codec wire.Codec) (delta.SessionCodec, error) {
 	return sc, nil
 }
 
-// The reference probe: a codec whose AppendReferenced refuses to write,
-// returning the references the session chose. delta.Session.Encode leaves
-// the session unchanged when the codec fails, so encoding a response in
-// the probe asks the session which nodes it would write as references
-// without remembering anything. (A read-only Session method giving Mark's
-// answer without remembering would say the same at less cost.)
-const probeName = "fit-reference-probe"
-
-type refProbe struct{}
-
-// probed is refProbe's error: the references the session chose.
-type probed struct{ refs []int }
-
-func (*probed) Error() string { return "fit: the reference probe writes nothing" }
-
-func (refProbe) Info() wire.Info {
-	return wire.Info{Name: probeName, MediaType: "text/plain", Description: "asks a session for its references"}
-}
-
-func (refProbe) AppendEncode(dst []byte, _ *wire.GraphResponse) ([]byte, error) {
-	return dst, &wire.EncodeError{Codec: probeName, Msg: "the reference probe writes nothing"}
-}
-
-func (refProbe) Decode([]byte) (*wire.GraphResponse, error) {
-	return nil, &wire.DecodeError{Codec: probeName, Msg: "the reference probe reads nothing"}
-}
-
-func (refProbe) AppendReferenced(dst []byte, _ *wire.GraphResponse, refs []int) ([]byte, error) {
-	return dst, &probed{refs: append([]int(nil), refs...)}
-}
-
-func (refProbe) DecodeReferenced([]byte) (*wire.GraphResponse, []int, error) {
-	return nil, nil, &wire.DecodeError{Codec: probeName, Msg: "the reference probe reads nothing"}
-}
-
-var probeRegistry = func() *wire.Registry {
-	g := &wire.Registry{}
-	g.Register(refProbe{})
-	return g
-}()
-
 // sessionRefs returns, for each node of r, whether s would write it as a
-// reference now (delta.Session.Mark's rule: delivered before, with the
+// reference now (delta.Session.References: delivered before, with the
 // same content, still remembered). s is not changed.
 func sessionRefs(s *delta.Session, r *wire.GraphResponse) ([]bool, error) {
-	_, err := s.Encode(probeRegistry, probeName, r)
-	var p *probed
-	if !errors.As(err, &p) {
-		return nil, fmt.Errorf("fit: asking the session for its references: %v", err)
-	}
 	out := make([]bool, len(r.Nodes))
-	for _, i := range p.refs {
+	for _, i := range s.References(r) {
 		if i < 0 || i >= len(out) {
 			return nil, fmt.Errorf("fit: the session names a reference at %d of %d nodes", i, len(out))
 		}
