@@ -83,18 +83,19 @@ func newSession(t testing.TB) *delta.Session {
 type conversation struct {
 	t                    testing.TB
 	reg                  *wire.Registry
+	name                 string // the codec
 	writer, twin, reader *delta.Session
 }
 
 func newConversation(t testing.TB, reg *wire.Registry) *conversation {
-	return &conversation{t: t, reg: reg, writer: newSession(t), twin: newSession(t), reader: newSession(t)}
+	return &conversation{t: t, reg: reg, name: "refjson", writer: newSession(t), twin: newSession(t), reader: newSession(t)}
 }
 
 // send delivers r whole in the conversation, as a response before the
 // pages.
 func (c *conversation) send(r *wire.GraphResponse) {
 	c.t.Helper()
-	b, err := c.writer.Encode(c.reg, "refjson", r)
+	b, err := c.writer.Encode(c.reg, c.name, r)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ func (c *conversation) send(r *wire.GraphResponse) {
 // exactly.
 func (c *conversation) receive(page *wire.GraphResponse, enc []byte, budget ...int) (refs int) {
 	c.t.Helper()
-	twin, err := c.twin.Encode(c.reg, "refjson", page)
+	twin, err := c.twin.Encode(c.reg, c.name, page)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -127,17 +128,29 @@ func (c *conversation) receive(page *wire.GraphResponse, enc []byte, budget ...i
 			c.t.Fatalf("the page encoded in the session costs %d tokens, over the budget of %d", n, budget[0])
 		}
 	}
-	back, err := c.reader.Decode(c.reg, "refjson", enc)
+	back, err := c.reader.Decode(c.reg, c.name, enc)
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	codec, _ := c.reg.Lookup("refjson")
-	_, rs, err := codec.(refCodec).DecodeReferenced(enc)
+	codec, err := c.reg.Lookup(c.name)
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	if !wire.Equal(page, back, wire.Exact) {
-		c.t.Fatalf("the reader resolves another page (-sent +resolved):\n%s", cmp.Diff(page, back))
+	_, rs, err := codec.(delta.SessionCodec).DecodeReferenced(enc)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	// What the codec carries of the page, read without a session.
+	plain, err := codec.AppendEncode(nil, page)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	want, err := codec.Decode(plain)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if !wire.Equal(want, back, wire.Exact) {
+		c.t.Fatalf("the reader resolves another page than the codec carries (-carried +resolved):\n%s", cmp.Diff(want, back))
 	}
 	return len(rs)
 }
@@ -333,5 +346,50 @@ func TestPagerReferencesItsOwnPages(t *testing.T) {
 	}
 	if last != 1 {
 		t.Errorf("%d references on the last page, want the node listed again", last)
+	}
+}
+
+// TestPageInSessionBuiltins runs TestPageInSession's checks in every
+// built-in text codec that has a session syntax.
+func TestPageInSessionBuiltins(t *testing.T) {
+	reg := wire.DefaultRegistry()
+	ran := 0
+	for _, info := range reg.List() {
+		codec, _ := reg.Lookup(info.Name)
+		if _, ok := codec.(delta.SessionCodec); !ok || info.Binary {
+			continue
+		}
+		ran++
+		t.Run(info.Name, func(t *testing.T) {
+			for _, name := range []string{"traversal_m", "neighbors_m", "search_m"} {
+				r := loadCase(t, filepath.Join(corpusDir, name+".json"))
+				earlier := &wire.GraphResponse{FormatVersion: r.FormatVersion, QueryType: wire.Search, Nodes: r.Nodes[:len(r.Nodes)/2]}
+				whole, err := codec.AppendEncode(nil, r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				o200k, _ := tokens.Get(tokens.O200k)
+				n, _ := o200k.Count(whole)
+				budget := n / 3
+				plain, err := fit.Page(r, fit.Options{Codec: info.Name, Budget: budget})
+				if err != nil {
+					t.Fatal(err)
+				}
+				c := &conversation{t: t, reg: reg, name: info.Name, writer: newSession(t), twin: newSession(t), reader: newSession(t)}
+				c.send(earlier)
+				in, err := fit.Page(r, fit.Options{Codec: info.Name, Budget: budget, Session: c.writer})
+				if err != nil {
+					t.Fatal(err)
+				}
+				refs := c.receive(in.Page, in.Encoding, budget)
+				if refs == 0 || nodesOf(in) <= nodesOf(plain) {
+					t.Errorf("%s at %d tokens: %d nodes (%d references) within the session, %d without", name, budget, nodesOf(in), refs, nodesOf(plain))
+				}
+				t.Logf("%s at %d tokens: %d nodes without the session, %d within it (%d references)", name, budget, nodesOf(plain), nodesOf(in), refs)
+			}
+		})
+	}
+	if ran == 0 {
+		t.Skip("no built-in codec has a session syntax yet")
 	}
 }
