@@ -52,7 +52,8 @@ func (c refCodec) DecodeReferenced(data []byte) (*wire.GraphResponse, []int, err
 	return r, refs, nil
 }
 
-// refRegistry holds refjson and the plain json codec.
+// refRegistry holds refjson and plainjson, a codec without a session
+// syntax.
 func refRegistry(t testing.TB) *wire.Registry {
 	t.Helper()
 	reg, err := wire.NewRegistry(wire.Limits{})
@@ -64,8 +65,15 @@ func refRegistry(t testing.TB) *wire.Registry {
 		t.Fatal(err)
 	}
 	reg.Register(refCodec{c})
-	reg.Register(c)
+	reg.Register(plainCodec{c})
 	return reg
+}
+
+// plainCodec is canonical JSON without a session syntax: only wire.Codec.
+type plainCodec struct{ wire.Codec }
+
+func (plainCodec) Info() wire.Info {
+	return wire.Info{Name: "plainjson", MediaType: "application/json", Fidelity: wire.Exact}
 }
 
 func newSession(t testing.TB) *delta.Session {
@@ -295,11 +303,14 @@ func TestPageSessionRefusals(t *testing.T) {
 	reg := refRegistry(t)
 	r := loadCase(t, filepath.Join(corpusDir, "traversal_m.json"))
 	s := newSession(t)
-	if _, err := fit.Page(r, fit.Options{Codec: "json", Registry: reg, Budget: 1000, Session: s}); !errors.Is(err, delta.ErrNoSyntax) {
-		t.Errorf("json within a session: %v, want delta.ErrNoSyntax", err)
+	if _, err := fit.Page(r, fit.Options{Codec: "plainjson", Registry: reg, Budget: 1000, Session: s}); !errors.Is(err, delta.ErrNoSyntax) {
+		t.Errorf("plainjson within a session: %v, want delta.ErrNoSyntax", err)
 	}
-	if _, err := fit.NewPager(context.Background(), r, fit.PagerOptions{Codec: "json", Registry: reg, Session: s}); !errors.Is(err, delta.ErrNoSyntax) {
-		t.Errorf("a Pager of json within a session: %v, want delta.ErrNoSyntax", err)
+	if _, err := fit.NewPager(context.Background(), r, fit.PagerOptions{Codec: "plainjson", Registry: reg, Session: s}); !errors.Is(err, delta.ErrNoSyntax) {
+		t.Errorf("a Pager of plainjson within a session: %v, want delta.ErrNoSyntax", err)
+	}
+	if n, _ := s.Len(); n != 0 {
+		t.Errorf("the session remembers %d nodes after refused pages", n)
 	}
 	if _, err := s.Encode(reg, "refjson", &wire.GraphResponse{QueryType: wire.Search, Nodes: r.Nodes[:5]}); err != nil {
 		t.Fatal(err)
