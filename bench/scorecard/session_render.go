@@ -155,7 +155,7 @@ func (c *Card) requeryTable(w *writer, rates []string) {
 		return
 	}
 	w.p("\n### Re-queries: deltas and references\n\n")
-	w.p("Tokens saved against the re-queries' responses whole, median over the sessions, at each share of nodes changed; **sent as delta** is the share of all re-queries of the profile that the 60%% rule answered with a delta. knowing's %.1f%% at %.1f%% overlap lies between the 1%% and 5%% columns (99%% and 95%% overlap).\n\n", knowingSaving, knowingOverlap)
+	w.p("Tokens saved against the re-queries' responses whole, median over the sessions, at each share of nodes changed; **sent as delta** is the share of all re-queries of the profile that the 60%% rule answered with a delta. knowing's %.1f%% at %.1f%% overlap lies between the 1%% and 5%% columns (99%% and 95%% overlap). A session remembers one content per node identity, the last delivered: a traversal (the few properties it selects) and a search or neighbours query (every property) returning one entity replace each other in it, so a re-query finds as references only the nodes whose last delivery had its property set, and references save far less on re-queries than deltas do.\n\n", knowingSaving, knowingOverlap)
 	head := []string{"profile", "format"}
 	for _, r := range rates {
 		head = append(head, "deltas, "+r+" changed")
