@@ -201,7 +201,7 @@ func (c *Codec) decode(data []byte, fast bool) (*wire.GraphResponse, error) {
 	if !ok {
 		v, err := gcfvalue.Decode(data, c.valueOptions())
 		if err != nil {
-			return nil, err
+			return nil, sessionHint(data, err)
 		}
 		if r, err = response(v); err != nil {
 			return nil, err
