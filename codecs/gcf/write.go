@@ -58,7 +58,7 @@ func (c *Codec) appendFast(dst []byte, r *wire.GraphResponse, size int64) ([]byt
 	direct := room > 0 && room >= size/4
 	switch {
 	case direct:
-		w.b = dst[len(dst):len(dst)]
+		w.b = dst[len(dst):]
 	case int64(cap(pooled)) < size:
 		pooled = make([]byte, 0, size)
 		w.b = pooled
