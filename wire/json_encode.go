@@ -56,10 +56,18 @@ func AppendJSON(dst []byte, r *GraphResponse) ([]byte, error) {
 // It is codecs/json's AppendEncode; a NaN or infinite float is reported
 // before MaxInputBytes, as when the output was measured after writing it.
 func AppendJSONWithin(dst []byte, r *GraphResponse, l Limits) ([]byte, error) {
+	return appendJSONWithin(dst, r, nil, l)
+}
+
+// appendJSONWithin is AppendJSONWithin writing the nodes at positions refs
+// as references (see AppendJSONReferenced); r holds those nodes without
+// their properties.
+func appendJSONWithin(dst []byte, r *GraphResponse, refs []int, l Limits) ([]byte, error) {
 	n, _, err := l.checkSizes("json", r)
 	if err != nil {
 		return dst, err
 	}
+	n += int64(len(refs) * (len(refIDKey) - len(`"id"`)))
 	max := l.MaxInputBytes
 	if max == 0 {
 		max = DefaultMaxInputBytes
@@ -76,7 +84,7 @@ func AppendJSONWithin(dst []byte, r *GraphResponse, l Limits) ([]byte, error) {
 	if r == nil {
 		return AppendJSON(dst, r)
 	}
-	e := encoder{b: slices.Grow(dst, int(n))}
+	e := encoder{b: slices.Grow(dst, int(n)), refs: refs}
 	if err := e.response(r); err != nil {
 		return dst, err
 	}
@@ -159,179 +167,222 @@ type encoder struct {
 	// nonFinite makes value write a NaN or infinite float as NaN, +Inf or
 	// -Inf rather than fail: Value.String's form, not JSON.
 	nonFinite bool
+	cache     writeCache
+	// refs are the positions of the nodes still to come that are written
+	// as references, ascending.
+	refs []int
 }
 
+// response appends r to e.b. The writing functions below take and return
+// the buffer rather than keep it in e, so that appending is a store to a
+// local variable: no write barrier per append while the collector runs.
 func (e *encoder) response(r *GraphResponse) error {
-	if !r.QueryType.Valid() {
-		return &EncodeError{Codec: "json", Path: Path{}.Field("query_type").String(), Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
+	b, err := e.appendResponse(e.b, r)
+	e.b = b
+	return err
+}
+
+// value appends v to e.b; it reports false for a NaN or infinite float.
+func (e *encoder) value(v Value) bool {
+	b, ok := e.appendValue(e.b, v)
+	e.b = b
+	return ok
+}
+
+// flush is spill at an element boundary, forgetting the cached spans when
+// it empties the buffer.
+func (e *encoder) flush(b []byte) ([]byte, error) {
+	if e.out == nil {
+		return b, nil
 	}
-	e.b = append(e.b, `{"format_version":`...)
-	e.str(r.FormatVersion)
-	e.b = append(e.b, `,"query_type":`...)
-	e.str(string(r.QueryType))
-	e.b = append(e.b, `,"nodes":[`...)
+	e.b = b
+	err := e.spill()
+	if len(e.b) == 0 {
+		e.cache.reset()
+	}
+	return e.b, err
+}
+
+func (e *encoder) appendResponse(b []byte, r *GraphResponse) ([]byte, error) {
+	if !r.QueryType.Valid() {
+		return b, &EncodeError{Codec: "json", Path: Path{}.Field("query_type").String(), Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
+	}
+	c := &e.cache
+	var err error
+	b = append(b, `{"format_version":`...)
+	b = appendJSONQuoted(b, r.FormatVersion)
+	b = append(b, `,"query_type":`...)
+	b = appendJSONQuoted(b, string(r.QueryType))
+	b = append(b, `,"nodes":[`...)
 	for i := range r.Nodes {
 		if i > 0 {
-			e.b = append(e.b, ',')
+			b = append(b, ',')
 		}
 		n := &r.Nodes[i]
-		e.b = append(e.b, `{"type":`...)
-		e.str(n.Type)
-		e.b = append(e.b, `,"id":`...)
-		e.id(n.ID)
+		if len(e.refs) > 0 && e.refs[0] == i {
+			e.refs = e.refs[1:]
+			b = append(b, `{"type":`...)
+			b = appendJSONQuoted(b, n.Type)
+			b = append(b, ',')
+			b = append(b, refIDKey...)
+			b = append(b, `:"`...)
+			b = appendJSONInt(b, n.ID)
+			b = append(b, `"}`...)
+			continue
+		}
+		b = c.piece(b, c.types[:], `{"type":"`, n.Type, `","id":"`)
+		b = appendJSONInt(b, n.ID)
+		b = append(b, '"')
 		for j := range n.Properties {
 			p := &n.Properties[j]
 			if p.Key == "type" || p.Key == "id" {
-				return &EncodeError{Codec: "json", Path: NodePath(i).Property(j, p.Key).String(), Msg: "property named " + strconv.Quote(p.Key) + " (reserved for the node itself)"}
+				return b, &EncodeError{Codec: "json", Path: NodePath(i).Property(j, p.Key).String(), Msg: "property named " + strconv.Quote(p.Key) + " (reserved for the node itself)"}
 			}
-			e.b = append(e.b, ',')
-			e.str(p.Key)
-			e.b = append(e.b, ':')
-			if !e.value(p.Value) {
-				return nonFiniteError(p.Value, NodePath(i).Property(j, p.Key))
+			b = c.piece(b, c.keys[:], `,"`, p.Key, `":`)
+			var ok bool
+			if b, ok = e.appendValue(b, p.Value); !ok {
+				return b, nonFiniteError(p.Value, NodePath(i).Property(j, p.Key))
 			}
 		}
-		e.b = append(e.b, '}')
-		if err := e.spill(); err != nil {
-			return err
+		b = append(b, '}')
+		if b, err = e.flush(b); err != nil {
+			return b, err
 		}
 	}
-	e.b = append(e.b, `],"edges":[`...)
+	b = append(b, `],"edges":[`...)
 	for i := range r.Edges {
 		if i > 0 {
-			e.b = append(e.b, ',')
+			b = append(b, ',')
 		}
 		ed := &r.Edges[i]
-		e.b = append(e.b, `{"from":`...)
-		e.str(ed.From)
-		e.b = append(e.b, `,"from_id":`...)
-		e.id(ed.FromID)
-		e.b = append(e.b, `,"to":`...)
-		e.str(ed.To)
-		e.b = append(e.b, `,"to_id":`...)
-		e.id(ed.ToID)
-		e.b = append(e.b, `,"type":`...)
-		e.str(ed.Type)
-		e.optInt(`,"depth":`, ed.Depth)
-		e.optInt(`,"path_id":`, ed.PathID)
-		e.optInt(`,"step":`, ed.Step)
-		e.b = append(e.b, '}')
-		if err := e.spill(); err != nil {
-			return err
+		b = c.piece(b, c.from[:], `{"from":"`, ed.From, `","from_id":"`)
+		b = appendJSONInt(b, ed.FromID)
+		b = c.piece(b, c.to[:], `","to":"`, ed.To, `","to_id":"`)
+		b = appendJSONInt(b, ed.ToID)
+		b = c.piece(b, c.etype[:], `","type":"`, ed.Type, `"`)
+		b = appendOptInt(b, `,"depth":`, ed.Depth)
+		b = appendOptInt(b, `,"path_id":`, ed.PathID)
+		b = appendOptInt(b, `,"step":`, ed.Step)
+		b = append(b, '}')
+		if b, err = e.flush(b); err != nil {
+			return b, err
 		}
 	}
-	e.b = append(e.b, ']')
+	b = append(b, ']')
 	if r.Columns != nil {
-		e.b = append(e.b, `,"columns":[`...)
+		b = append(b, `,"columns":[`...)
 		for i := range r.Columns {
 			if i > 0 {
-				e.b = append(e.b, ',')
+				b = append(b, ',')
 			}
-			c := &r.Columns[i]
-			e.b = append(e.b, `{"name":`...)
-			e.str(c.Name)
-			e.b = append(e.b, `,"function":`...)
-			e.str(c.Function)
-			e.optStr(`,"target":`, c.Target)
-			e.optStr(`,"property":`, c.Property)
-			e.b = append(e.b, '}')
+			col := &r.Columns[i]
+			b = append(b, `{"name":`...)
+			b = appendJSONQuoted(b, col.Name)
+			b = append(b, `,"function":`...)
+			b = appendJSONQuoted(b, col.Function)
+			b = appendOptStr(b, `,"target":`, col.Target)
+			b = appendOptStr(b, `,"property":`, col.Property)
+			b = append(b, '}')
 		}
-		e.b = append(e.b, ']')
+		b = append(b, ']')
 	}
 	if r.GroupColumns != nil {
-		e.b = append(e.b, `,"group_columns":[`...)
+		b = append(b, `,"group_columns":[`...)
 		for i := range r.GroupColumns {
 			if i > 0 {
-				e.b = append(e.b, ',')
+				b = append(b, ',')
 			}
 			g := &r.GroupColumns[i]
 			if !g.Kind.Valid() {
-				return &EncodeError{Codec: "json", Path: GroupColumnPath(i).Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
+				return b, &EncodeError{Codec: "json", Path: GroupColumnPath(i).Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
 			}
-			e.b = append(e.b, `{"name":`...)
-			e.str(g.Name)
-			e.b = append(e.b, `,"kind":`...)
-			e.str(string(g.Kind))
-			e.b = append(e.b, `,"node":`...)
-			e.str(g.Node)
-			e.optStr(`,"property":`, g.Property)
-			e.optStr(`,"entity":`, g.Entity)
-			e.b = append(e.b, '}')
+			b = append(b, `{"name":`...)
+			b = appendJSONQuoted(b, g.Name)
+			b = append(b, `,"kind":`...)
+			b = appendJSONQuoted(b, string(g.Kind))
+			b = append(b, `,"node":`...)
+			b = appendJSONQuoted(b, g.Node)
+			b = appendOptStr(b, `,"property":`, g.Property)
+			b = appendOptStr(b, `,"entity":`, g.Entity)
+			b = append(b, '}')
 		}
-		e.b = append(e.b, ']')
+		b = append(b, ']')
 	}
 	if r.Rows != nil {
-		e.b = append(e.b, `,"rows":[`...)
+		b = append(b, `,"rows":[`...)
 		for i, row := range r.Rows {
 			if i > 0 {
-				e.b = append(e.b, ',')
+				b = append(b, ',')
 			}
-			e.b = append(e.b, '{')
+			if len(row) == 0 {
+				b = append(b, '{')
+			}
 			for j := range row {
-				c := &row[j]
-				if j > 0 {
-					e.b = append(e.b, ',')
+				cell := &row[j]
+				if j == 0 {
+					b = c.piece(b, c.firstCell[:], `{"`, cell.Name, `":`)
+				} else {
+					b = c.piece(b, c.keys[:], `,"`, cell.Name, `":`)
 				}
-				e.str(c.Name)
-				e.b = append(e.b, ':')
-				if c.Node != nil {
-					if err := e.nodeRef(c.Node, RowPath(i).Key(j, c.Name)); err != nil {
-						return err
+				if cell.Node != nil {
+					if b, err = e.nodeRef(b, cell.Node, i, j, cell.Name); err != nil {
+						return b, err
 					}
 					continue
 				}
-				if !e.value(c.Value) {
-					return nonFiniteError(c.Value, RowPath(i).Key(j, c.Name))
+				var ok bool
+				if b, ok = e.appendValue(b, cell.Value); !ok {
+					return b, nonFiniteError(cell.Value, RowPath(i).Key(j, cell.Name))
 				}
 			}
-			e.b = append(e.b, '}')
-			if err := e.spill(); err != nil {
-				return err
+			b = append(b, '}')
+			if b, err = e.flush(b); err != nil {
+				return b, err
 			}
 		}
-		e.b = append(e.b, ']')
+		b = append(b, ']')
 	}
 	if p := r.Pagination; p != nil {
 		if err := p.Check(); err != nil {
-			return &EncodeError{Codec: "json", Path: Path{}.Field("pagination").String(), Msg: err.Error()}
+			return b, &EncodeError{Codec: "json", Path: Path{}.Field("pagination").String(), Msg: err.Error()}
 		}
-		e.b = append(e.b, `,"pagination":{"has_more":`...)
-		e.b = strconv.AppendBool(e.b, p.HasMore)
-		e.optInt(`,"total_rows":`, p.TotalRows)
+		b = append(b, `,"pagination":{"has_more":`...)
+		b = strconv.AppendBool(b, p.HasMore)
+		b = appendOptInt(b, `,"total_rows":`, p.TotalRows)
 		if p.Truncated.Valid {
-			e.b = append(e.b, `,"truncated":`...)
-			e.b = strconv.AppendBool(e.b, p.Truncated.Bool)
+			b = append(b, `,"truncated":`...)
+			b = strconv.AppendBool(b, p.Truncated.Bool)
 		}
-		e.optStr(`,"next_cursor":`, p.NextCursor)
-		e.b = append(e.b, '}')
+		b = appendOptStr(b, `,"next_cursor":`, p.NextCursor)
+		b = append(b, '}')
 	}
-	e.b = append(e.b, '}')
-	return nil
+	return append(b, '}'), nil
 }
 
-// nodeRef appends the node a row cell holds; at is the cell's path.
-func (e *encoder) nodeRef(n *Node, at Path) error {
-	e.b = append(e.b, `{"type":`...)
-	e.str(n.Type)
-	e.b = append(e.b, `,"id":`...)
-	e.id(n.ID)
-	e.b = append(e.b, `,"properties":{`...)
+// nodeRef appends the node the cell named name, the cell-th of row row,
+// holds; the cell's path is built only for an error.
+func (e *encoder) nodeRef(b []byte, n *Node, row, cell int, name string) ([]byte, error) {
+	at := func() Path { return RowPath(row).Key(cell, name) }
+	c := &e.cache
+	b = c.piece(b, c.types[:], `{"type":"`, n.Type, `","id":"`)
+	b = appendJSONInt(b, n.ID)
+	b = append(b, `","properties":{`...)
 	for j := range n.Properties {
 		p := &n.Properties[j]
 		if p.Key == "type" || p.Key == "id" {
-			return &EncodeError{Codec: "json", Path: at.Property(j, p.Key).String(), Msg: "property named " + strconv.Quote(p.Key) + " (reserved for the node itself)"}
+			return b, &EncodeError{Codec: "json", Path: at().Property(j, p.Key).String(), Msg: "property named " + strconv.Quote(p.Key) + " (reserved for the node itself)"}
 		}
-		if j > 0 {
-			e.b = append(e.b, ',')
+		if j == 0 {
+			b = c.piece(b, c.firstKey[:], `"`, p.Key, `":`)
+		} else {
+			b = c.piece(b, c.keys[:], `,"`, p.Key, `":`)
 		}
-		e.str(p.Key)
-		e.b = append(e.b, ':')
-		if !e.value(p.Value) {
-			return nonFiniteError(p.Value, at.Property(j, p.Key))
+		var ok bool
+		if b, ok = e.appendValue(b, p.Value); !ok {
+			return b, nonFiniteError(p.Value, at().Property(j, p.Key))
 		}
 	}
-	e.b = append(e.b, "}}"...)
-	return nil
+	return append(b, "}}"...), nil
 }
 
 // nonFiniteError is the *EncodeError for the first NaN or infinite float
@@ -356,60 +407,57 @@ func firstNonFinite(v Value, p Path) (Path, float64, bool) {
 	return p, 0, false
 }
 
-func (e *encoder) id(i int64) {
-	e.b = append(e.b, '"')
-	e.b = strconv.AppendInt(e.b, i, 10)
-	e.b = append(e.b, '"')
-}
-
-func (e *encoder) optInt(key string, o OptInt) {
+func appendOptInt(b []byte, key string, o OptInt) []byte {
 	if o.Valid {
-		e.b = append(e.b, key...)
-		e.b = strconv.AppendInt(e.b, o.Int, 10)
+		b = append(b, key...)
+		b = appendJSONInt(b, o.Int)
 	}
+	return b
 }
 
-func (e *encoder) optStr(key string, o OptString) {
+func appendOptStr(b []byte, key string, o OptString) []byte {
 	if o.Valid {
-		e.b = append(e.b, key...)
-		e.str(o.String)
+		b = append(b, key...)
+		b = appendJSONQuoted(b, o.String)
 	}
+	return b
 }
 
-// value appends v; it reports false for a NaN or infinite float.
-func (e *encoder) value(v Value) bool {
-	switch v.Kind() {
+// appendValue appends v; it reports false for a NaN or infinite float.
+func (e *encoder) appendValue(b []byte, v Value) ([]byte, bool) {
+	switch v.kind {
 	case KindNull:
-		e.b = append(e.b, "null"...)
+		b = append(b, "null"...)
 	case KindBool:
-		e.b = strconv.AppendBool(e.b, v.Bool())
+		b = strconv.AppendBool(b, v.num == 1)
 	case KindInt:
-		e.b = strconv.AppendInt(e.b, v.Int(), 10)
+		b = appendJSONInt(b, int64(v.num))
 	case KindFloat:
-		f := v.Float()
+		f := math.Float64frombits(v.num)
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			if !e.nonFinite {
-				return false
+				return b, false
 			}
-			e.b = append(e.b, nonFiniteText(f)...)
+			b = append(b, nonFiniteText(f)...)
 			break
 		}
-		e.b = textwire.AppendFloat(e.b, f)
+		b = textwire.AppendFloat(b, f)
 	case KindString:
-		e.str(v.Text())
+		b = appendJSONQuoted(b, v.strv())
 	case KindList:
-		e.b = append(e.b, '[')
-		for i, x := range v.List() {
+		b = append(b, '[')
+		for i, x := range v.listv() {
 			if i > 0 {
-				e.b = append(e.b, ',')
+				b = append(b, ',')
 			}
-			if !e.value(x) {
-				return false
+			var ok bool
+			if b, ok = e.appendValue(b, x); !ok {
+				return b, false
 			}
 		}
-		e.b = append(e.b, ']')
+		b = append(b, ']')
 	}
-	return true
+	return b, true
 }
 
 // nonFiniteText is how Value.String writes a NaN or infinite float, as
@@ -430,8 +478,6 @@ func AppendJSONFloat(dst []byte, f float64) []byte { return textwire.AppendFloat
 // table textwire.JSON). Its callers are codecs/json, delta and the
 // scorecard, which write pieces of canonical JSON.
 func AppendJSONString(dst []byte, s string) []byte { return textwire.JSON.AppendQuoted(dst, s) }
-
-func (e *encoder) str(s string) { e.b = textwire.JSON.AppendQuoted(e.b, s) }
 
 // safeASCII[c] is true for the ASCII bytes canonical JSON writes as they
 // are, read from textwire.JSON's rule; the Meter counts lengths with it.

@@ -1,7 +1,10 @@
 package wire
 
 import (
+	"math/bits"
 	"strconv"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/internal/textwire"
@@ -15,6 +18,14 @@ type decoder struct {
 	l     Limits
 	m     Meter
 
+	// referenced makes the decoder read references to nodes sent earlier
+	// (DecodeJSONReferenced), whose positions in nodes go to refs; nodes
+	// counts the nodes read.
+	referenced bool
+	refs       []int
+	nodes      int
+
+	strs  []byte     // the chunk unescaped strings are written to (see str)
 	props []Property // scratch for the properties of the node being read
 	cells []Cell     // scratch for the cells of the row being read
 
@@ -293,10 +304,32 @@ func (d *decoder) name1(field string) (string, error) {
 
 // str parses a JSON string of at most MaxStringBytes once decoded.
 // Invalid UTF-8 and lone surrogates become U+FFFD. A string without
-// escapes shares the memory of d.src.
+// escapes shares the memory of d.src; one with escapes is unescaped into
+// d.strs, a chunk of memory shared by many strings. Anything else (a
+// control character, invalid UTF-8 with escapes, an unterminated string,
+// a bad escape, a string whose text may pass MaxStringBytes) is
+// textwire.JSONString's, which gives the error.
 func (d *decoder) str(field string) (string, error) {
 	if d.peek() != '"' {
 		return "", d.expected("a string for " + textwire.Excerpt(field))
+	}
+	if end, esc, ok := d.literal(); ok && end-d.pos-1 <= d.l.MaxStringBytes {
+		raw := d.src[d.pos+1 : end]
+		if !esc {
+			d.pos = end + 1
+			return raw, nil
+		}
+		// The text of raw is no longer than raw: each escape stands for
+		// fewer bytes than it takes, and raw is valid UTF-8.
+		dst := d.strRoom(len(raw))
+		if out, err := textwire.JSONUnescaping.Unescape(dst, raw); err == nil {
+			d.strs = out
+			d.pos = end + 1
+			text := out[len(dst):]
+			// Sound: the bytes of text are not written again; d.strs only
+			// grows past them, or is replaced by a new chunk.
+			return unsafe.String(unsafe.SliceData(text), len(text)), nil
+		}
 	}
 	s, end, err := textwire.JSONString(d.data, d.src, d.pos, d.l.MaxStringBytes)
 	if err != nil {
@@ -307,6 +340,63 @@ func (d *decoder) str(field string) (string, error) {
 	}
 	d.pos = end
 	return s, nil
+}
+
+// literal finds the end of the string literal at d.pos, eight bytes at a
+// time between escapes: the offset of its closing quote, whether it holds
+// an escape, and ok when it is closed, holds no control character and is
+// valid UTF-8.
+func (d *decoder) literal() (end int, esc, ok bool) {
+	s := d.src
+	var hi uint64
+	i := d.pos + 1
+	for {
+		for {
+			if i+8 > len(s) {
+				for ; i < len(s) && !jsonSpecial[s[i]]; i++ {
+					hi |= uint64(s[i])
+				}
+				break
+			}
+			x := word8(s, i)
+			hi |= x // perhaps bytes past a quote too: at worst a needless UTF-8 check
+			if m := jsonEscMask(x); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(s) {
+			return 0, false, false
+		}
+		switch c := s[i]; {
+		case c == '"':
+			if hi&swarHighs != 0 && !utf8.ValidString(s[d.pos+1:i]) {
+				return 0, false, false
+			}
+			return i, esc, true
+		case c == '\\':
+			esc = true
+			i += 2
+		default: // a control character
+			return 0, false, false
+		}
+	}
+}
+
+// Chunks of d.strs: each twice the last, from strChunkMin up to
+// strChunkMax bytes (or one string's length when that is more), so the
+// spare room is at most what has been read.
+const strChunkMin, strChunkMax = 512, 64 << 10
+
+// strRoom returns d.strs with room for n more bytes, in a new chunk when
+// the current one has too little.
+func (d *decoder) strRoom(n int) []byte {
+	if cap(d.strs)-len(d.strs) < n {
+		size := min(max(2*cap(d.strs), strChunkMin), strChunkMax)
+		d.strs = make([]byte, 0, max(size, n))
+	}
+	return d.strs
 }
 
 // tooLong is the error for the string at off, past MaxStringBytes.

@@ -411,24 +411,7 @@ var jsonLen = func() (t [256]uint8) {
 }()
 
 // jsonStringLen returns len(AppendJSONString(nil, s)) without writing it.
-func jsonStringLen(s string) int64 {
-	n := int64(2)
-	for i := 0; i < len(s); {
-		if l := jsonLen[s[i]]; l != 0 {
-			n += int64(l)
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			n += int64(len("\ufffd"))
-		} else {
-			n += int64(size)
-		}
-		i += size
-	}
-	return n
-}
+func jsonStringLen(s string) int64 { return jsonQuotedLen(s) }
 
 // DecodedLen returns the length of s once each byte that is not part of
 // valid UTF-8 is replaced by U+FFFD (three bytes), as canonical JSON writes
@@ -452,17 +435,10 @@ func DecodedLen(s string) int {
 }
 
 func intLen(i int64) int64 {
-	n := int64(1)
-	u := uint64(i)
 	if i < 0 {
-		n++
-		u = -u
+		return int64(decimalLen(-uint64(i))) + 1
 	}
-	for u >= 10 {
-		u /= 10
-		n++
-	}
-	return n
+	return int64(decimalLen(uint64(i)))
 }
 
 func idLen(i int64) int64 { return intLen(i) + 2 } // in quotes

@@ -1,0 +1,81 @@
+package json_test
+
+import (
+	"testing"
+
+	"github.com/graphwire/graphwire/bench/corpus"
+	"github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// The corpus's large cases, the ones issue 21's speed table is taken over;
+// BenchmarkCorpusEncode and BenchmarkCorpusDecode run the codec on each so
+// that two commits compare with benchstat. MB/s is over the case's
+// canonical JSON, which is the codec's own output.
+var largeCases = []string{
+	"lean/traversal_adr_50u_200mr", "text-heavy/traversal_adr_50u_200mr",
+	"lean/neighbors_l", "text-heavy/neighbors_l",
+	"text-heavy/traversal_xl", "text-heavy/aggregation_l",
+	"text-heavy/search_l", "text-heavy/path_finding_l",
+}
+
+func corpusCases(b *testing.B) map[string]*wire.GraphResponse {
+	b.Helper()
+	root, err := corpus.ModuleRoot(".")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cases, err := corpus.Load(root + "/" + corpus.Dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	byID := make(map[string]*wire.GraphResponse, len(cases))
+	for _, c := range cases {
+		byID[c.ID()] = c.Response
+	}
+	for _, id := range largeCases {
+		if byID[id] == nil {
+			b.Fatalf("corpus has no case %s", id)
+		}
+	}
+	return byID
+}
+
+func BenchmarkCorpusEncode(b *testing.B) {
+	cases := corpusCases(b)
+	for _, id := range largeCases {
+		r := cases[id]
+		data, err := json.Encode(r)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(id, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := json.Encode(r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkCorpusDecode(b *testing.B) {
+	cases := corpusCases(b)
+	for _, id := range largeCases {
+		data, err := json.Encode(cases[id])
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(id, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := json.Decode(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

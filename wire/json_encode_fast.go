@@ -1,0 +1,295 @@
+package wire
+
+import (
+	"math/bits"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/graphwire/graphwire/internal/textwire"
+)
+
+// The canonical JSON writer's fast paths. Most strings of a response are
+// short printable ASCII, and most keys and node types repeat from node to
+// node: a string is looked at eight bytes at a time and copied with one
+// append when nothing in it needs escaping, and a node's opening up to its
+// id, and each property key with its comma and colon, are copied from
+// where the encoder wrote them last rather than written again. Everything
+// else goes through textwire.JSON, the one escaping rule, so the bytes are
+// the same either way.
+
+const (
+	swarOnes  = 0x0101010101010101
+	swarHighs = 0x8080808080808080
+)
+
+// word8 returns s[i:i+8] as a little-endian word (one load once compiled).
+func word8(s string, i int) uint64 {
+	t := s[i : i+8]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+}
+
+// jsonEscMask has the high bit set in the lowest byte of x that canonical
+// JSON escapes (a control character, '"' or '\\'), if any: its index is
+// bits.TrailingZeros64(m)/8. Higher bits may be set wrongly (a borrow),
+// but the lowest is exact, and the mask is zero exactly when x has no
+// such byte. (x-ones*n)&^x&highs flags a byte of x below n (n <= 0x80); a
+// byte equal to c is a zero byte of x^(ones*c). Bytes from 0x80 up never
+// count.
+func jsonEscMask(x uint64) uint64 {
+	bad := (x - swarOnes*0x20) &^ x
+	y := x ^ (swarOnes * '"')
+	bad |= (y - swarOnes) &^ y
+	y = x ^ (swarOnes * '\\')
+	bad |= (y - swarOnes) &^ y
+	return bad & swarHighs
+}
+
+// jsonEscWord reports whether a byte of x is one canonical JSON escapes.
+func jsonEscWord(x uint64) bool { return jsonEscMask(x) != 0 }
+
+// jsonSpecial[c] is true for the bytes canonical JSON escapes.
+var jsonSpecial = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = !safeASCII[c]
+	}
+	return t
+}()
+
+// jsonEscaped[c] is what canonical JSON writes for the byte c when it
+// escapes it ("" when it does not), read from textwire.JSON's rule.
+var jsonEscaped = func() (t [256]string) {
+	for c := range utf8.RuneSelf {
+		if !safeASCII[c] {
+			t[c] = string(textwire.JSON.Append(nil, string(rune(c))))
+		}
+	}
+	return t
+}()
+
+// jsonClean reports whether s is written as it is between quotes and is
+// ASCII: what writeCache.piece remembers.
+func jsonClean(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if x := word8(s, i); jsonEscWord(x) || x&swarHighs != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if jsonEscaped[s[i]] != "" || s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// appendJSONQuoted appends s as a canonical JSON string, exactly as
+// textwire.JSON.AppendQuoted does: each run between two bytes to escape,
+// found eight bytes at a time, is copied with one append once it is known
+// to be valid UTF-8 (at once when it is ASCII).
+func appendJSONQuoted(b []byte, s string) []byte {
+	b = append(b, '"')
+	start, i := 0, 0
+	for {
+		var hi uint64
+		for {
+			if i+8 > len(s) {
+				for ; i < len(s) && !jsonSpecial[s[i]]; i++ {
+					hi |= uint64(s[i])
+				}
+				break
+			}
+			x := word8(s, i)
+			if m := jsonEscMask(x); m != 0 {
+				n := bits.TrailingZeros64(m) >> 3
+				hi |= x & (1<<(8*n) - 1) // the bytes before it
+				i += n
+				break
+			}
+			hi |= x
+			i += 8
+		}
+		if run := s[start:i]; hi&swarHighs == 0 || utf8.ValidString(run) {
+			b = append(b, run...)
+		} else {
+			b = appendReplacingInvalid(b, run)
+		}
+		if i == len(s) {
+			return append(b, '"')
+		}
+		b = append(b, jsonEscaped[s[i]]...)
+		i++
+		start = i
+	}
+}
+
+// appendReplacingInvalid appends s, which holds nothing to escape, with
+// each byte that is not part of valid UTF-8 written as U+FFFD.
+func appendReplacingInvalid(b []byte, s string) []byte {
+	start := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, "\ufffd"...)
+			start = i + 1
+		}
+		i += size
+	}
+	return append(b, s[start:]...)
+}
+
+// jsonQuotedLen returns len(AppendJSONString(nil, s)) without writing it:
+// the Meter's measure of a string. A string with nothing to escape, the
+// usual case, is looked at eight bytes at a time and measured by its
+// length.
+func jsonQuotedLen(s string) int64 {
+	var hi uint64
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := word8(s, i)
+		if jsonEscWord(x) {
+			return jsonQuotedLenSlow(s)
+		}
+		hi |= x
+	}
+	if i < len(s) {
+		if len(s) >= 8 {
+			// The last eight bytes, overlapping those already seen.
+			x := word8(s, len(s)-8)
+			if jsonEscWord(x) {
+				return jsonQuotedLenSlow(s)
+			}
+			hi |= x
+		} else {
+			for ; i < len(s); i++ {
+				c := s[i]
+				if jsonLen[c] > 1 {
+					return jsonQuotedLenSlow(s)
+				}
+				hi |= uint64(c)
+			}
+		}
+	}
+	if hi&swarHighs != 0 && !utf8.ValidString(s) {
+		return jsonQuotedLenSlow(s)
+	}
+	return int64(len(s)) + 2
+}
+
+// jsonQuotedLenSlow is jsonQuotedLen byte by byte: each ASCII byte the
+// length of its escape, each valid multi-byte sequence its length, each
+// byte that is not part of valid UTF-8 the three bytes of U+FFFD.
+func jsonQuotedLenSlow(s string) int64 {
+	n := int64(2)
+	for i := 0; i < len(s); {
+		if l := jsonLen[s[i]]; l != 0 {
+			n += int64(l)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			n += int64(len("\ufffd"))
+		} else {
+			n += int64(size)
+		}
+		i += size
+	}
+	return n
+}
+
+// appendJSONInt appends i in decimal, as strconv.AppendInt(b, i, 10)
+// does, writing the digits in place two at a time.
+func appendJSONInt(b []byte, i int64) []byte {
+	u := uint64(i)
+	if i < 0 {
+		b = append(b, '-')
+		u = -u
+	}
+	if u < 10 {
+		return append(b, byte('0'+u))
+	}
+	n := decimalLen(u)
+	l := len(b)
+	b = slices.Grow(b, n)[:l+n]
+	d := b[l : l+n]
+	for k := n; u >= 100; {
+		q := u / 100
+		r := (u - q*100) * 2
+		k -= 2
+		d[k], d[k+1] = digitPairs[r], digitPairs[r+1]
+		u = q
+	}
+	if u >= 10 {
+		d[0], d[1] = digitPairs[2*u], digitPairs[2*u+1]
+	} else {
+		d[0] = byte('0' + u)
+	}
+	return b
+}
+
+const digitPairs = "00010203040506070809" + "10111213141516171819" + "20212223242526272829" +
+	"30313233343536373839" + "40414243444546474849" + "50515253545556575859" +
+	"60616263646566676869" + "70717273747576777879" + "80818283848586878889" + "90919293949596979899"
+
+// decimalLen is the number of decimal digits of u.
+func decimalLen(u uint64) int {
+	n := 1
+	for p := uint64(10); n < 20 && u >= p; p *= 10 {
+		n++
+	}
+	return n
+}
+
+// span is where the encoder wrote something in its buffer, b[off:end];
+// the zero span is none.
+type span struct{ off, end int }
+
+// writeCache remembers where the encoder last wrote the pieces that repeat
+// from element to element: a node's opening up to its id, a property key
+// with its comma and colon, an edge's from, to and type with the keys
+// around them. The next node of the same type or the next property of the
+// same key copies those bytes. It refers to the output by offset, so
+// growing the buffer does not invalidate it, and holds no pointer, so
+// filling it costs no write barrier; the string is compared with the bytes
+// written, so only a string written as it is (jsonClean) is remembered.
+// reset must be called when the buffer is emptied (a spill).
+type writeCache struct {
+	keys      [32]span // `,"key":`, for properties and row cells
+	firstKey  [8]span  // `"key":`, a node cell's first property
+	firstCell [8]span  // `{"name":`, a row's first cell
+	types     [8]span
+	from      [4]span
+	to        [4]span
+	etype     [8]span
+}
+
+func (c *writeCache) reset() { *c = writeCache{} }
+
+// piece appends head, s and tail, where head ends with the quote that opens
+// s and tail starts with the quote that closes it, copying the bytes from
+// the slot of s in slots when they were written there before. head and
+// tail are at least one byte long.
+func (c *writeCache) piece(b []byte, slots []span, head, s, tail string) []byte {
+	h := len(s)
+	if h > 0 {
+		h = h*31 + int(s[0])*7 + int(s[h-1])
+	}
+	slot := &slots[h&(len(slots)-1)]
+	if at := *slot; at.end-at.off == len(head)+len(s)+len(tail) && string(b[at.off+len(head):at.end-len(tail)]) == s {
+		return append(b, b[at.off:at.end]...)
+	}
+	if !jsonClean(s) {
+		b = append(b, head[:len(head)-1]...)
+		b = textwire.JSON.AppendQuoted(b, s)
+		return append(b, tail[1:]...)
+	}
+	off := len(b)
+	b = append(b, head...)
+	b = append(b, s...)
+	b = append(b, tail...)
+	*slot = span{off, len(b)}
+	return b
+}
