@@ -61,23 +61,49 @@ func pageAll(ctx context.Context, fetch func(cursor string) (*wire.GraphResponse
 
 // README:fit:end
 
+// README:fitpage:begin
+
+// firstPage is the first page of resp in GOON, at most 8,000 o200k tokens.
+func firstPage(resp *wire.GraphResponse) ([]byte, error) {
+	res, err := fit.Page(resp, fit.Options{Codec: "goon", Budget: 8000})
+	if err != nil {
+		return nil, err // *fit.BudgetError: 8,000 tokens cannot hold the next unit
+	}
+	// res.Page: a *wire.GraphResponse, res.Encoding its GOON;
+	// res.Page.Pagination: has_more, truncated, next_cursor (v5);
+	// res.Stats.Truncated: more of resp follows, and next_cursor is fit's
+	return res.Encoding, nil
+}
+
+// README:fitpage:end
+
+// The README's first page of the ADR case is within the budget, is a
+// GOON response, and says that more follows with fit's own cursor.
+func TestReadmeFirstPage(t *testing.T) {
+	resp := upstreamPages(t)[""]
+	page, err := firstPage(resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o200k, err := tokens.Get(tokens.O200k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := o200k.Count(page); err != nil || n > 8000 {
+		t.Errorf("first page: %d tokens (%v); want at most 8,000", n, err)
+	}
+	r, err := wire.DecodeWith("goon", page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := r.Pagination; p == nil || !p.HasMore || fit.CheckCursor(p.NextCursor.String) != nil {
+		t.Errorf("first page's pagination %+v; want has_more with fit's cursor", p)
+	}
+}
+
 func TestReadmePagingExample(t *testing.T) {
-	src, err := os.ReadFile("readme_fit_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, _ := strings.Cut(string(src), "// README:fit:begin\n\n")
-	snippet, _, ok := strings.Cut(rest, "\n// README:fit:end")
-	if !ok {
-		t.Fatal("readme_fit_test.go has no README:fit:end marker")
-	}
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(readme), "```go\n"+snippet+"```\n") {
-		t.Fatal("README.md does not hold the paging loop of readme_fit_test.go verbatim, in a ```go block")
-	}
+	checkReadmeHolds(t, "readme_fit_test.go", "README:fit")
+	checkReadmeHolds(t, "readme_fit_test.go", "README:fitpage")
 }
 
 // upstreamPages is a server's result in three pages, each a response of

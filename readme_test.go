@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -69,22 +70,117 @@ func render(reg *wire.Registry, w http.ResponseWriter, req *http.Request) {
 // README:end
 
 func TestReadmeExample(t *testing.T) {
-	src, err := os.ReadFile("readme_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, _ := strings.Cut(string(src), "// README:begin\n\n")
-	snippet, _, ok := strings.Cut(rest, "\n// README:end")
+	checkReadmeHolds(t, "readme_test.go", "README")
+}
+
+// checkReadmeHolds checks that README.md holds, in a ```go block, the
+// text of file between the markers "// NAME:begin" and "// NAME:end".
+func checkReadmeHolds(t *testing.T, file, name string) {
+	t.Helper()
+	snippets := readmeSnippets(t)
+	snippet, ok := snippets[file+" "+name]
 	if !ok {
-		t.Fatal("readme_test.go has no README:end marker")
+		t.Fatalf("%s has no %s:begin ... %s:end markers", file, name, name)
 	}
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(readme), "```go\n"+snippet+"```\n") {
-		t.Fatal("README.md does not hold the example of readme_test.go verbatim, in a ```go block")
+		t.Fatalf("README.md does not hold the example of %s (%s) verbatim, in a ```go block", file, name)
 	}
+}
+
+// readmeSnippets returns the text between "// NAME:begin\n\n" and
+// "\n// NAME:end" in every test file of this directory, NAME being README
+// or README:something, keyed by "file NAME".
+func readmeSnippets(t *testing.T) map[string]string {
+	t.Helper()
+	files, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(src), "\n") {
+			name, ok := strings.CutPrefix(line, "// README")
+			if !ok {
+				continue
+			}
+			name, ok = strings.CutSuffix("README"+name, ":begin")
+			if !ok {
+				continue
+			}
+			_, rest, _ := strings.Cut(string(src), "// "+name+":begin\n\n")
+			snippet, _, ok := strings.Cut(rest, "\n// "+name+":end")
+			if !ok {
+				t.Fatalf("%s: %s:begin without %s:end", f, name, name)
+			}
+			out[f+" "+name] = snippet
+		}
+	}
+	return out
+}
+
+// Every Go block of the README is code a test runs: the text between the
+// markers of a test file of this directory, or the imports of one (each
+// line an import of that file).
+func TestReadmeGoBlocks(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	snippets := readmeSnippets(t)
+	tested := map[string]bool{}
+	for _, s := range snippets {
+		tested[s] = true
+	}
+	if len(snippets) < 4 {
+		t.Errorf("%d marked examples, want at least the service, the render, the first page and the pager loop", len(snippets))
+	}
+	blocks := strings.Split(string(readme), "```go\n")[1:]
+	for i, b := range blocks {
+		block, _, ok := strings.Cut(b, "```\n")
+		if !ok {
+			t.Fatalf("Go block %d is not closed", i+1)
+		}
+		if tested[block] {
+			continue
+		}
+		if imports, ok := strings.CutPrefix(block, "import (\n"); ok && importedByATest(t, imports) {
+			continue
+		}
+		first, _, _ := strings.Cut(block, "\n")
+		t.Errorf("README Go block %d (%q) is not the text of a test", i+1, first)
+	}
+}
+
+// importedByATest reports whether some test file of this directory
+// imports every line of an import list (up to its closing parenthesis).
+func importedByATest(t *testing.T, imports string) bool {
+	t.Helper()
+	imports, _, _ = strings.Cut(imports, ")")
+	files, _ := filepath.Glob("*_test.go")
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := true
+		for _, line := range strings.Split(strings.TrimSpace(imports), "\n") {
+			if line = strings.TrimSpace(line); line != "" && !strings.Contains(string(src), "\t"+line+"\n") {
+				all = false
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
 
 // The example, served over a real loopback server and client.

@@ -114,6 +114,16 @@ func (s *Session) Mark(r *wire.GraphResponse) []int {
 	return refs
 }
 
+// References returns the positions in r.Nodes, ascending, that Mark (or
+// Encode) would write as references now, and changes nothing: for a
+// caller that prices a response before deciding to send it, as fit does.
+func (s *Session) References(r *wire.GraphResponse) []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	refs, _ := s.mark(r)
+	return refs
+}
+
 // mark is Mark without remembering: the references and every node's hash.
 func (s *Session) mark(r *wire.GraphResponse) ([]int, []Hash) {
 	hashes := make([]Hash, len(r.Nodes))
@@ -148,6 +158,20 @@ func (s *Session) mark(r *wire.GraphResponse) ([]int, []Hash) {
 func (s *Session) Resolve(r *wire.GraphResponse, refs []int, want Hash) (*wire.GraphResponse, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	out, err := s.resolved(r, refs, want)
+	if err != nil {
+		return nil, err
+	}
+	hashes := make([]Hash, len(out.Nodes))
+	for i := range out.Nodes {
+		hashes[i] = nodeHash(&out.Nodes[i])
+	}
+	s.deliver(out.Nodes, hashes)
+	return out, nil
+}
+
+// resolved is Resolve without remembering.
+func (s *Session) resolved(r *wire.GraphResponse, refs []int, want Hash) (*wire.GraphResponse, error) {
 	out := *r
 	out.Nodes = slices.Clone(r.Nodes)
 	seen := make(map[int]bool, len(refs))
@@ -168,11 +192,6 @@ func (s *Session) Resolve(r *wire.GraphResponse, refs []int, want Hash) (*wire.G
 			return nil, fmt.Errorf("%w: the resolved response's fingerprint is %s, the writer's %s (the sessions are out of step)", ErrUnresolved, got, want)
 		}
 	}
-	hashes := make([]Hash, len(out.Nodes))
-	for i := range out.Nodes {
-		hashes[i] = nodeHash(&out.Nodes[i])
-	}
-	s.deliver(out.Nodes, hashes)
 	return &out, nil
 }
 

@@ -1,6 +1,8 @@
 package delta
 
 import (
+	"fmt"
+
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -29,28 +31,37 @@ type SessionCodec interface {
 }
 
 // sessionCodec finds the SessionCodec registered in g (the default
-// registry when nil) under name; one without is ErrNoSyntax.
-func sessionCodec(g *wire.Registry, name string) (SessionCodec, error) {
+// registry when nil) under name, and whether its round trip is lossy; one
+// without is ErrNoSyntax.
+func sessionCodec(g *wire.Registry, name string) (SessionCodec, bool, error) {
 	if g == nil {
 		g = wire.DefaultRegistry()
 	}
 	c, err := g.Lookup(name)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	sc, ok := c.(SessionCodec)
 	if !ok {
-		return nil, &noSyntaxError{codec: c.Info().Name, what: "session"}
+		return nil, false, &noSyntaxError{codec: c.Info().Name, what: "session"}
 	}
-	return sc, nil
+	return sc, c.Info().Fidelity == wire.Lossy, nil
 }
 
 // Encode writes r in the codec registered in g (nil: the default
 // registry) under name, the nodes Mark picks written as references, and
 // remembers r as delivered. A codec without a session syntax is
-// ErrNoSyntax. On an encoding error the session is unchanged.
+// ErrNoSyntax. On an error the session is unchanged.
+//
+// With a Lossy codec (GOON drops nulls, truncates long strings and adds
+// their key_len) the reader holds other nodes than r's, which count other
+// bytes against MaxBytes; so Encode reads its own output back and
+// remembers what the reader will hold, keeping the two sessions in step
+// at their bounds, with each node's identity tied to the content of r
+// that produced it (a node r lists more than once is never written as a
+// reference until a response lists it once again).
 func (s *Session) Encode(g *wire.Registry, name string, r *wire.GraphResponse) ([]byte, error) {
-	c, err := sessionCodec(g, name)
+	c, lossy, err := sessionCodec(g, name)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +72,33 @@ func (s *Session) Encode(g *wire.Registry, name string, r *wire.GraphResponse) (
 	if err != nil {
 		return nil, err
 	}
-	s.deliver(r.Nodes, hashes)
+	if !lossy {
+		s.deliver(r.Nodes, hashes)
+		return out, nil
+	}
+	back, backRefs, err := c.DecodeReferenced(out)
+	if err != nil {
+		return nil, fmt.Errorf("delta: session: the codec cannot read back what it wrote: %w", err)
+	}
+	held, err := s.resolved(back, backRefs, Hash{})
+	if err != nil {
+		return nil, fmt.Errorf("delta: session: the codec's references do not resolve: %w", err)
+	}
+	listed := make(map[sessionKey]int, len(r.Nodes))
+	for i := range r.Nodes {
+		listed[sessionKey{r.Nodes[i].Type, r.Nodes[i].ID}]++
+	}
+	of := make(map[sessionKey]Hash, len(r.Nodes))
+	for i := range r.Nodes {
+		if k := (sessionKey{r.Nodes[i].Type, r.Nodes[i].ID}); listed[k] == 1 {
+			of[k] = hashes[i]
+		}
+	}
+	heldHashes := make([]Hash, len(held.Nodes))
+	for i := range held.Nodes {
+		heldHashes[i] = of[sessionKey{held.Nodes[i].Type, held.Nodes[i].ID}] // zero: never a reference
+	}
+	s.deliver(held.Nodes, heldHashes)
 	return out, nil
 }
 
@@ -71,7 +108,7 @@ func (s *Session) Encode(g *wire.Registry, name string, r *wire.GraphResponse) (
 // session cannot resolve matches ErrUnresolved; on any error the session
 // is unchanged.
 func (s *Session) Decode(g *wire.Registry, name string, data []byte) (*wire.GraphResponse, error) {
-	c, err := sessionCodec(g, name)
+	c, _, err := sessionCodec(g, name)
 	if err != nil {
 		return nil, err
 	}

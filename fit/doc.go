@@ -128,6 +128,41 @@
 // up to 3 on a case of one row, where a few encodings of a tiny text and
 // the fingerprint weigh as much as its count).
 //
+// # Sessions
+//
+// An agent's conversation pays once for what it has read (package delta,
+// "Sessions"). With Options.Session (or PagerOptions.Session) set to the
+// writer's delta.Session of the conversation, a page is priced and
+// written in that session: a node the session would write as a
+// reference (delivered before with the same type, id and content, and
+// still remembered: delta.Session.Mark's rule) costs its reference in the
+// codec, not its properties, so a page holds more nodes than it would
+// outside the session; the page is written with the codec's
+// AppendReferenced (delta.SessionCodec; a codec without it is an error
+// matching delta.ErrNoSyntax), and Result.Encoding is exactly what
+// Session.Encode writes for Result.Page, within the budget. Result.Page
+// holds the full nodes; the reader's Session.Decode of Encoding gives it
+// back exactly.
+//
+// Delivering a page remembers it: Page and Pager.Page, having found the
+// page, encode it in the session, which remembers its nodes as
+// delivered, as Session.Encode does. Call them for pages that will be
+// delivered; if one is not, Reset the writer's and the reader's sessions.
+// A page that cannot be cut (a *BudgetError, a bad cursor) leaves the
+// session as it was. The session must not be used by another caller while
+// Page runs: should the page as delivered differ from the page priced,
+// the error matches ErrSessionChanged.
+//
+// fit asks the session which nodes it would reference without changing
+// it (Session.References: one hash of every node). A Pager asks again on
+// every page, since its own pages, other responses of the conversation
+// and evictions change the answer; when the answer changes for a node of
+// a unit not yet served, the walks it remembered are dropped and found
+// again. Stats.WholeTokens is
+// then the whole in the session as it stood when the Pager priced it, and
+// Stats.Pages counts the pages of the budget with the references the
+// session has at the call (not those its own earlier pages would add).
+//
 // # Budgets
 //
 // A page's encoding never costs more than the budget by the chosen

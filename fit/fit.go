@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -34,6 +35,14 @@ type Options struct {
 	// larger than the codec's own, which costs more than fitting the page
 	// does. Without it both stay 0. wirebench fit sets it.
 	JSONBaseline bool
+	// Session, when not nil, is the writer's session of the conversation
+	// the page is delivered in (see "Sessions" in the package doc): a node
+	// the session would write as a reference (delivered before, unchanged
+	// since, still remembered) is priced and written as one, in the
+	// codec's session syntax (delta.SessionCodec; a codec without one is
+	// an error matching delta.ErrNoSyntax), and the page returned is
+	// remembered as delivered. Nil pages without a session.
+	Session *delta.Session
 }
 
 // Result is one page: the response, its encoding in the chosen codec, and
@@ -120,7 +129,7 @@ func Page(r *wire.GraphResponse, opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	s, err := setup(r, opts.Registry, opts.Codec, opts.Counter)
+	s, err := setup(r, opts.Registry, opts.Codec, opts.Counter, opts.Session)
 	if err != nil {
 		return nil, err
 	}

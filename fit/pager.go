@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -21,6 +22,11 @@ type PagerOptions struct {
 	// page; the whole is counted as compact JSON once, on the first page
 	// served.
 	JSONBaseline bool
+	// Session, when not nil, is the writer's session of the conversation
+	// the pages are delivered in, as Options.Session: every page is priced
+	// and written with the references the session has at the time of the
+	// call, and remembered as delivered.
+	Session *delta.Session
 }
 
 // Pager serves the pages of one response in one codec and counter, having
@@ -48,7 +54,7 @@ type Pager struct {
 // unit. ctx is checked between units; a done ctx returns ctx.Err(). r is
 // only read, and must not change while the Pager is in use.
 func NewPager(ctx context.Context, r *wire.GraphResponse, opts PagerOptions) (*Pager, error) {
-	f, err := prepare(ctx, r, opts.Registry, opts.Codec, opts.Counter)
+	f, err := prepareIn(ctx, r, opts.Registry, opts.Codec, opts.Counter, opts.Session)
 	if err != nil {
 		return nil, err
 	}
@@ -79,6 +85,9 @@ func (p *Pager) Page(ctx context.Context, budget int, cursor string) (*Result, e
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if err := p.f.refresh(from); err != nil {
+		return nil, err
+	}
 	return p.f.result(ctx, budget, from, p.jsonBaseline)
 }
 

@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -15,15 +16,21 @@ import (
 // proportional to the response.
 type setting struct {
 	r       *wire.GraphResponse
+	reg     *wire.Registry
 	codec   wire.Codec
 	name    string
 	counter tokens.Counter
 	plan    *plan        // nil until needed
 	fp      *fingerprint // nil until needed
+	// sess is the session pages are delivered in, nil for none; sc is the
+	// codec's session syntax then.
+	sess *delta.Session
+	sc   delta.SessionCodec
 }
 
-// setup checks the response, the codec and the counter names.
-func setup(r *wire.GraphResponse, reg *wire.Registry, codecName, counterName string) (*setting, error) {
+// setup checks the response, the codec and the counter names, and, with
+// a session, that the codec has a session syntax.
+func setup(r *wire.GraphResponse, reg *wire.Registry, codecName, counterName string, sess *delta.Session) (*setting, error) {
 	if r == nil {
 		return nil, errors.New("fit: nil response")
 	}
@@ -31,7 +38,13 @@ func setup(r *wire.GraphResponse, reg *wire.Registry, codecName, counterName str
 	if err != nil {
 		return nil, err
 	}
-	s.r = r
+	s.r, s.reg = r, reg
+	if sess != nil {
+		if s.sc, err = sessionCodec(s.codec); err != nil {
+			return nil, err
+		}
+		s.sess = sess
+	}
 	return s, nil
 }
 
@@ -67,12 +80,19 @@ func resolve(reg *wire.Registry, codecName, counterName string) (*setting, error
 // found. It is not safe for concurrent use (Pager serializes its calls).
 type fitter struct {
 	r       *wire.GraphResponse
+	reg     *wire.Registry
 	codec   wire.Codec
 	name    string
 	counter tokens.Counter
-	plan    *plan
-	fp      fingerprint
-	pr      *pricer
+	// sess, sc and refs: the session pages are delivered in (nil for
+	// none), the codec's session syntax, and for each node of r whether
+	// the session writes it as a reference (as last asked, see refresh).
+	sess *delta.Session
+	sc   delta.SessionCodec
+	refs []bool
+	plan *plan
+	fp   fingerprint
+	pr   *pricer
 	// wholeTokens is the whole's count; ratio its tokens per byte, for
 	// segments never counted.
 	wholeTokens int
@@ -133,7 +153,12 @@ func (w *walk) size(from int) (int, bool) {
 // prepare prices r in the named codec and counter: the whole response, and
 // an estimate of each unit.
 func prepare(ctx context.Context, r *wire.GraphResponse, reg *wire.Registry, codecName, counterName string) (*fitter, error) {
-	s, err := setup(r, reg, codecName, counterName)
+	return prepareIn(ctx, r, reg, codecName, counterName, nil)
+}
+
+// prepareIn is prepare within a session (nil: none).
+func prepareIn(ctx context.Context, r *wire.GraphResponse, reg *wire.Registry, codecName, counterName string, sess *delta.Session) (*fitter, error) {
+	s, err := setup(r, reg, codecName, counterName, sess)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +177,15 @@ func (s *setting) prepare(ctx context.Context) (*fitter, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	whole, err := codec.AppendEncode(nil, r)
+	f := &fitter{r: r, reg: s.reg, codec: codec, name: s.name, counter: counter, plan: s.plan, fp: *s.fp, sess: s.sess, sc: s.sc}
+	if f.sess != nil {
+		refs, err := sessionRefs(f.sess, r)
+		if err != nil {
+			return nil, err
+		}
+		f.refs = refs
+	}
+	whole, err := f.encodeWhole(nil)
 	if err != nil {
 		return nil, fmt.Errorf("fit: %w", err)
 	}
@@ -160,7 +193,7 @@ func (s *setting) prepare(ctx context.Context) (*fitter, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &fitter{r: r, codec: codec, name: s.name, counter: counter, plan: s.plan, fp: *s.fp, pr: pr}
+	f.pr = pr
 	if f.wholeTokens, err = f.pr.learn(whole); err != nil {
 		return nil, err
 	}
@@ -196,7 +229,7 @@ const (
 func (f *fitter) estimateUnits(ctx context.Context) error {
 	n := f.plan.units
 	f.prefix = make([]float64, n+1)
-	empty, err := f.codec.AppendEncode(nil, f.plan.page(0, 0, nil))
+	empty, err := f.encodePage(nil, 0, 0, nil)
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
@@ -211,7 +244,7 @@ func (f *fitter) estimateUnits(ctx context.Context) error {
 		from, to := g*n/groups, (g+1)*n/groups
 		est := float64(f.wholeTokens) - base
 		if groups > 1 {
-			buf, err = f.codec.AppendEncode(buf[:0], f.plan.page(from, to, nil))
+			buf, err = f.encodePage(buf[:0], from, to, nil)
 			if err != nil {
 				return fmt.Errorf("fit: %w", err)
 			}
@@ -294,8 +327,7 @@ func (s *search) price(k int) (probe, error) {
 	if err := s.ctx.Err(); err != nil {
 		return probe{}, err
 	}
-	pg := s.f.plan.page(s.from, s.from+k, s.f.pagination(s.from, s.from+k))
-	enc, err := s.f.codec.AppendEncode(nil, pg)
+	enc, err := s.f.encodePage(nil, s.from, s.from+k, s.f.pagination(s.from, s.from+k))
 	if err != nil {
 		return probe{}, fmt.Errorf("fit: %w", err)
 	}
@@ -428,7 +460,7 @@ func (f *fitter) serve(ctx context.Context, from, budget int) (int, probe, error
 			if err := ctx.Err(); err != nil {
 				return 0, probe{}, err
 			}
-			enc, err := f.codec.AppendEncode(nil, f.plan.page(from, from+k, f.pagination(from, from+k)))
+			enc, err := f.encodePage(nil, from, from+k, f.pagination(from, from+k))
 			if err != nil {
 				return 0, probe{}, fmt.Errorf("fit: %w", err)
 			}
@@ -534,7 +566,11 @@ func (f *fitter) result(ctx context.Context, budget, from int, jsonBaseline bool
 	if st.WholeJSONTokens > 0 && f.wholeTokens > 0 {
 		st.Ratio = float64(st.WholeJSONTokens) / float64(f.wholeTokens)
 	}
-	return &Result{Page: pl.page(from, to, f.pagination(from, to)), Encoding: p.enc, Stats: st}, nil
+	page := pl.page(from, to, f.pagination(from, to))
+	if err := f.deliver(page, p.enc); err != nil {
+		return nil, err
+	}
+	return &Result{Page: page, Encoding: p.enc, Stats: st}, nil
 }
 
 // jsonBaseline counts the whole response as compact canonical JSON, once;

@@ -47,6 +47,19 @@
 // Lookup, EncodeWith, ...) work on DefaultRegistry, and NewRegistry makes
 // one of a service's own, bounded by its Limits.
 //
+// # Reading from a stream
+//
+// DecodeFrom reads an io.Reader to its end, in chunks of at most 32 KiB
+// and never past MaxInputBytes + 1 bytes, and decodes it as one response,
+// with the codec's own errors. A Decoder (NewDecoder) reads responses one
+// after another instead: in a codec whose media type is JSON it stops at
+// the end of each JSON value, as encoding/json.Decoder does, so that
+// several responses on one stream are read in turn and a reader that
+// blocks after a response still gives it; other codecs' encodings do not
+// say where they end, and are read to the end of the stream. Every codec
+// decodes from the bytes of one whole response (at most MaxInputBytes):
+// a stream is never held whole, one response always is.
+//
 // # Validity: the model's rules and each codec's
 //
 // A response is valid for the model when it keeps the rules every built-in

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"mime"
@@ -321,32 +320,36 @@ func (g *Registry) DecodeWith(name string, data []byte) (*GraphResponse, error) 
 }
 
 // DecodeFrom reads rd to its end and decodes what it read with the codec
-// registered under name. It reads at most the registry's MaxInputBytes: a
-// longer stream is refused with a *DecodeError matching ErrLimit, after
-// reading one byte past the limit and no more.
+// registered under name: one stream, one response, whatever the codec
+// (bytes after a JSON value are refused as Decode refuses them, with the
+// same error). It reads in chunks of at most 32 KiB (ahead of time, when
+// rd has a Len method, as bytes.Reader does) and at most the registry's
+// MaxInputBytes: a longer stream is refused with a *DecodeError matching
+// ErrLimit, after reading one byte past the limit and no more. To read
+// several responses one after another, or to stop at the end of one
+// without waiting for the stream's, use a Decoder (NewDecoder).
 func (g *Registry) DecodeFrom(name string, rd io.Reader) (*GraphResponse, error) {
-	c, err := g.Lookup(name)
+	d, err := g.NewDecoder(name, rd)
 	if err != nil {
 		return nil, err
 	}
-	data, err := ReadLimited(c.Info().Name, rd, g.Limits().MaxInputBytes)
-	if err != nil {
-		return nil, err
-	}
-	return c.Decode(data)
+	return d.next(true)
 }
 
 // ReadLimited reads rd to its end, refusing a stream longer than max bytes
 // with a *DecodeError for codec that matches ErrLimit. It never buffers more
-// than max+1 bytes. Registry.DecodeFrom reads with it, and so does
-// wirehttp's Client, which reads a body before it knows its codec.
+// than max+1 bytes. wirehttp's Client reads with it a body it must sniff
+// before it knows its codec.
 func ReadLimited(codec string, rd io.Reader, max int64) ([]byte, error) {
-	var buf bytes.Buffer
-	n, err := buf.ReadFrom(io.LimitReader(rd, max+1))
-	if err != nil {
+	var buf []byte
+	var err error
+	for err == nil && int64(len(buf)) <= max {
+		buf, err = readChunk(buf, rd, max+1-int64(len(buf)))
+	}
+	if err != nil && err != io.EOF {
 		return nil, err
 	}
-	if n > max {
+	if int64(len(buf)) > max {
 		return nil, &DecodeError{
 			Codec:  codec,
 			Offset: max,
@@ -354,7 +357,7 @@ func ReadLimited(codec string, rd io.Reader, max int64) ([]byte, error) {
 			Limit:  "MaxInputBytes",
 		}
 	}
-	return buf.Bytes(), nil
+	return buf, nil
 }
 
 // Register makes c available in the default registry by its name and

@@ -47,8 +47,10 @@ type ClientOptions struct {
 // DecodeRequest reads a body). Pages follows the next_cursor of an
 // upstream that paginates. A Client is safe for concurrent use.
 //
-// It reads a whole answer before decoding it, as the codecs decode from
-// bytes; the limit bounds what that holds. It does not read GKG's
+// It reads an answer in chunks through wire.Registry.DecodeFrom (a
+// wire.Decoder reading the body to its end: one body, one response) and
+// decodes it once read, as the codecs decode from bytes; the limit
+// bounds what that holds. It does not read GKG's
 // envelope (Options.Envelope): ask an enveloping server for a binary
 // format, or for the bare text.
 type Client struct {
@@ -143,18 +145,25 @@ func (c *Client) Do(req *http.Request) (*wire.GraphResponse, error) {
 		return nil, &wire.DecodeError{Codec: name, Offset: max, Limit: "MaxInputBytes",
 			Msg: fmt.Sprintf("answer of %d bytes is longer than the limit of %d bytes (MaxInputBytes)", res.ContentLength, max)}
 	}
+	if codec != nil { // read as it arrives, in chunks, within the limit
+		resp, err := c.reg.DecodeFrom(codec.Info().Name, res.Body)
+		return resp, answerFailure(err)
+	}
 	data, err := wire.ReadLimited(name, res.Body, max)
 	if err != nil {
-		var de *wire.DecodeError
-		if errors.As(err, &de) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("wirehttp: reading the answer: %w", err)
+		return nil, answerFailure(err)
 	}
-	if codec == nil {
-		codec = c.sniff(data)
+	return c.sniff(data).Decode(data)
+}
+
+// answerFailure is err, or, for an error of the connection rather than of
+// the answer's bytes, err wrapped to say so.
+func answerFailure(err error) error {
+	var de *wire.DecodeError
+	if err == nil || errors.As(err, &de) {
+		return err
 	}
-	return codec.Decode(data)
+	return fmt.Errorf("wirehttp: reading the answer: %w", err)
 }
 
 // sniff is the codec to read an answer without Content-Type in: the one

@@ -106,6 +106,18 @@
 // Handlers of your own answer through WriteError(w, r, err) to get the
 // same status rules, log and hook.
 //
+// With Options.Validate the Server checks a response before encoding it,
+// for the model and for every codec it serves (wire.Registry.Validate),
+// so that one response gets one verdict whatever format a client asks
+// for: a response goon cannot carry (Type "Merge Request") is a 500 in
+// json, cbor and every other format too, not only for agent clients, and
+// OnError's *Error holds the *wire.ValidationError naming each refusing
+// codec and its path (errors.As). It is the server's fault, hence 500
+// with the generic body; a response converted from the client's body
+// (Convert) that fails is 422 with the validation's message. Static
+// validates once, Respond on every call (about one encoding per served
+// codec); RespondEncoded serves bytes already encoded and does not.
+//
 // # The codec set
 //
 // A Server serves the codecs its registry held when New was called,
@@ -316,7 +328,8 @@
 // chose; an answer without Content-Type is read as it looks. Pages
 // follows schema v5's next_cursor, putting it in the CursorParam query
 // parameter ("cursor") of the same URL, until a page has none; a cursor
-// given twice is an error, not a loop. The Client reads an answer whole
-// before decoding it, as the codecs decode from bytes: memory is bounded
-// by the limit, not by streaming. It does not unwrap GKG's envelope.
+// given twice is an error, not a loop. The Client reads an answer in
+// chunks as it arrives (wire.Registry.DecodeFrom, one response per body)
+// and decodes it once read, as the codecs decode from bytes: memory is
+// bounded by the limit. It does not unwrap GKG's envelope.
 package wirehttp

@@ -48,6 +48,10 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp *wire.Grap
 		s.WriteError(w, r, err)
 		return
 	}
+	if err := s.validate(resp, converted); err != nil {
+		s.WriteError(w, r, err)
+		return
+	}
 	o := &s.offers[i]
 	var limit int64 // 0: none
 	if converted {
@@ -76,6 +80,24 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp *wire.Grap
 	if s.writeHead(w, r, ctype, etag, int64(len(body))) {
 		w.Write(body) //nolint:errcheck // the client went away; nothing to tell it
 	}
+}
+
+// validate is nil, or the error answering resp when Options.Validate is
+// set and resp is not valid for every codec served: the server's fault
+// (500), or the client's body's when the answer is converted (422).
+func (s *Server) validate(resp *wire.GraphResponse, converted bool) error {
+	if s.served == nil {
+		return nil
+	}
+	err := s.served.Validate(resp)
+	if err == nil {
+		return nil
+	}
+	if converted {
+		return &Error{Status: http.StatusUnprocessableEntity, Err: err,
+			Msg: fmt.Sprintf("the response is not valid for every format served (Options.Validate): %v", err)}
+	}
+	return fmt.Errorf("validating the response: %w", err) // WriteError: 500, logged
 }
 
 // encodeFailure is the *Error answering an encoding that failed.

@@ -93,6 +93,23 @@ type Options struct {
 	// not reported.
 	OnError func(r *http.Request, err *Error)
 
+	// Validate checks each response before encoding it, for the model and
+	// for every codec the Server serves (wire.Registry.Validate over the
+	// codecs of New), so that a response one format cannot carry (a node
+	// type with a space, which goon refuses) is refused whatever format
+	// the client asked for, instead of answered in some formats and
+	// failing in others. A response that fails is the server's fault:
+	// 500 with the generic body; the *wire.ValidationError, naming each
+	// refusing codec and its path, goes to ErrorLog and is the Err of
+	// the *Error OnError receives. An answer converted from the client's
+	// body (Convert) that fails is the client's: 422 with the
+	// validation's message. Static validates its response once, on its
+	// first request; Respond on every call, which costs about one
+	// encoding per served codec (a codec that implements wire.Checker
+	// less). RespondEncoded serves bytes already encoded and does not
+	// validate. Off by default.
+	Validate bool
+
 	// Delta configures RFC 3229 delta encoding: a client that sends
 	// A-IM: graphwire-delta (DeltaIM) and the ETag of an answer it holds
 	// in If-None-Match gets 226 IM Used and a delta when the Server still
@@ -120,8 +137,9 @@ type Server struct {
 	opts     Options
 	compress func(http.Handler) http.HandlerFunc // nil without Compress
 	budget   *budget
-	late     sync.Map   // canonical name of a codec registered after New -> logged
-	bases    *baseCache // nil with Delta.Off
+	late     sync.Map       // canonical name of a codec registered after New -> logged
+	bases    *baseCache     // nil with Delta.Off
+	served   *wire.Registry // the codecs of offers, for Validate; nil without it
 }
 
 // New builds a Server over reg (nil: wire.DefaultRegistry()). It fails
@@ -235,6 +253,14 @@ func New(reg *wire.Registry, o Options) (*Server, error) {
 	}
 	s.names = strings.Join(names, ", ")
 	s.types = strings.Join(types, ", ")
+	if o.Validate {
+		if s.served, err = wire.NewRegistry(s.limits); err != nil {
+			return nil, fmt.Errorf("wirehttp: %w", err)
+		}
+		for _, of := range s.offers {
+			s.served.Register(of.codec)
+		}
+	}
 	if o.Compress {
 		wrap, err := gzhttp.NewWrapper(gzhttp.SuffixETag("-gzip"))
 		if err != nil {
@@ -385,9 +411,11 @@ func (s *Server) Static(resp *wire.GraphResponse) http.Handler {
 }
 
 type static struct {
-	s    *Server
-	resp *wire.GraphResponse
-	reps []rep // per offer
+	s     *Server
+	resp  *wire.GraphResponse
+	reps  []rep // per offer
+	valid sync.Once
+	verr  error // Options.Validate's verdict on resp
 }
 
 type rep struct {
@@ -409,6 +437,11 @@ func (st *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	i, err := s.negotiate(r, nil)
 	if err != nil {
 		s.WriteError(w, r, err)
+		return
+	}
+	st.valid.Do(func() { st.verr = s.validate(st.resp, false) })
+	if st.verr != nil {
+		s.WriteError(w, r, st.verr)
 		return
 	}
 	rp := &st.reps[i]

@@ -114,6 +114,10 @@ type Case struct {
 type Card struct {
 	Formats []Format
 	Cases   []Case
+	// Sessions and ADRSessions are the session section's figures, for the
+	// generated corpus only (see sessionSection).
+	Sessions    []SessionRow
+	ADRSessions []ADRSessionRow
 }
 
 // Text is one text a scorecard counts: a case in one text format.
@@ -197,6 +201,12 @@ func Build(cases []corpus.Case) (*Card, error) {
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
+			return nil, err
+		}
+	}
+	if card.generated() {
+		var err error
+		if card.Sessions, card.ADRSessions, err = buildSessions(cases); err != nil {
 			return nil, err
 		}
 	}

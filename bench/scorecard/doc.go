@@ -79,6 +79,37 @@
 // against fit.Page, and counts every case's first page of the smallest
 // budget with gpt-tokenizer.
 //
+// # Sessions
+//
+// The session section prices what an agent pays for a conversation
+// rather than a response, on corpus.Sessions (SessionCount simulated
+// sessions per profile of 5–10 queries of mixed types over one universe
+// of entities, from the corpus's seed, each query with its re-queries
+// after corpus.RequeryRates of its nodes changed) and on
+// corpus.ADRSession (ADR 012's example as a 10-query session), in the
+// registered text codecs SessionFormats (ADRSessionFormats for the ADR
+// session), in o200k tokens:
+//
+//   - whole: every response encoded alone;
+//   - with references: the session's responses encoded in order in one
+//     writer's delta.Session (Session.Encode, the codec's
+//     delta.SessionCodec);
+//   - with deltas: each re-query answered with delta.Diff between the
+//     earlier and the new response as the codec carries them (encoded and
+//     decoded, what its client holds), written by delta.EncodeWith, when
+//     delta.Worth says it costs under 60% of the full response, and with
+//     the full response otherwise (also when the codec's delta syntax
+//     refuses that delta); and the same re-queries encoded in the session
+//     that delivered the first answers.
+//
+// The section gives, per profile and codec, the medians over the
+// sessions of each session's totals and savings, beside knowing's 81.2%
+// fewer tokens at 96.6% overlap and ADR 012's 50,000–80,000 tokens per
+// session, and the ADR session's totals. A codec without a session or a
+// delta syntax gets those words instead of a number (Unavailable). It is
+// drawn for the generated corpus only; the test suite counts every text
+// it counts (SessionTexts) with gpt-tokenizer.
+//
 // # Charts
 //
 // Per profile, two SVG charts: the o200k saving of each text format in
@@ -98,7 +129,7 @@
 // intro, summary, charts, per-profile summaries, losses, ADR 012's
 // example, GCF's published claims beside gcf's measured savings (against
 // toon-plain, toon, json and json-pretty, o200k and cl100k), token
-// anatomy, token budgets, cases. A further section is a
+// anatomy, token budgets, sessions, cases. A further section is a
 // function added to that list.
 //
 // # Regenerating and checking

@@ -106,7 +106,8 @@ func knownDivergence(text []byte) bool { return strings.Contains(string(text), "
 // TestTokenCountsMatchGPTTokenizer checks every o200k and cl100k count the
 // scorecard can print — every corpus file of every profile, every text
 // format of every case, the GKG reference inputs when GOON_REFERENCE_DIR is
-// set, generated responses and edge cases, the first page of every case
+// set, every text of the session section, generated responses and edge
+// cases, the first page of every case
 // in every paged codec at the smallest token budget — and every value text of the
 // token anatomy (o200k) against the npm package gpt-tokenizer, an
 // independent implementation, exactly.
@@ -168,6 +169,18 @@ func TestTokenCountsMatchGPTTokenizer(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tx := range texts {
+		items = append(items, item{tx.Case + " as " + tx.Format, tx.Data})
+	}
+	// The session section: every session response whole, with references,
+	// re-queried, and every delta, in every codec it prices.
+	stexts, err := SessionTexts(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stexts) < corpus.SessionCount*len(SessionFormats) {
+		t.Fatalf("%d session texts, want every session's", len(stexts))
+	}
+	for _, tx := range stexts {
 		items = append(items, item{tx.Case + " as " + tx.Format, tx.Data})
 	}
 	// Random responses: awkward strings, control characters, every value kind.

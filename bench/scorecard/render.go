@@ -99,6 +99,7 @@ var sections = []section{
 	(*Card).gcfSection,
 	(*Card).anatomySection,
 	(*Card).budgetSection,
+	(*Card).sessionSection,
 	(*Card).caseSection,
 }
 
@@ -137,6 +138,9 @@ func (c *Card) intro(w *writer, _ []Chart) {
 	w.p("- **Saving** is (JSON − format) ÷ JSON against compact canonical JSON (`%s`); positive means smaller. Medians are over the cases of one profile.\n", Baseline)
 	w.p("- **Token anatomy** splits each o200k count into the tokens of the values and the structure around them (below).\n")
 	w.p("- **Token budgets** say how much of each case the first page of %s o200k tokens delivers in each text codec, and how many pages the whole needs (below).\n", budgetList())
+	if len(c.Sessions) > 0 {
+		w.p("- **Sessions** price a conversation rather than a response: simulated agent sessions whole, with session references, and with deltas on re-queries (below).\n")
+	}
 	w.p("- **Binary formats** have bytes only (—): a model does not read them.\n")
 	w.p("- **Like for like**: every row encodes the same response. The round-trip column says what reads back (`exact`, `numbers by value`, `lossy`, or `does not read back`) and the losses table says what each format drops, so a lossy row is never read as equal to JSON.\n")
 	if c.generated() {

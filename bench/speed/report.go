@@ -18,8 +18,11 @@ func (r *Report) WriteJSON(w io.Writer) error {
 }
 
 // WriteTable writes the report as markdown tables: one row per case, codec
-// and operation, then each row's medians over the cases: MB/s and the
-// speed-up against encoding/json on typed structs.
+// and operation, then each row's medians over the cases (Report.Medians):
+// MB/s, the speed-up against encoding/json on typed structs, the ratio to
+// bytedance/sonic, and allocations per operation. Numbers are printed
+// with a fixed number of decimals, so two reports differ only where the
+// measurements do.
 func (r *Report) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "%s %s/%s, %d CPUs, %v per measurement; timings vary from run to run.\n", r.GoVersion, r.GOOS, r.GOARCH, r.CPUs, r.Budget)
 	fmt.Fprintf(w, "MB/s is the case's canonical JSON size ÷ time, for every row (one yardstick). %s and the JSON libraries %s and %s work on typed structs that mirror the canonical JSON; %s on map[string]any.\n\n", Reference, GoJSON, Sonic, ReferenceGeneric)
@@ -27,23 +30,26 @@ func (r *Report) WriteTable(w io.Writer) error {
 	for _, m := range r.Measurements {
 		rows = append(rows, []string{
 			m.Case, m.Codec, m.Op, group(int64(m.Bytes)), group(int64(m.NsPerOp + 0.5)),
-			strconv.FormatFloat(m.MBPerSec, 'f', 1, 64), strconv.FormatFloat(m.AllocsPerOp, 'f', 0, 64),
-			group(int64(m.BytesPerOp + 0.5)), speedup(m.Speedup),
+			mbps(m.MBPerSec), allocs(m.AllocsPerOp),
+			group(int64(m.BytesPerOp + 0.5)), speedup(m.Speedup), ratio(m.VsSonic),
 		})
 	}
-	if err := table(w, []string{"case", "codec", "op", "bytes", "ns/op", "MB/s", "allocs/op", "B/op", "vs encoding/json"}, rows, 3); err != nil {
+	if err := table(w, []string{"case", "codec", "op", "bytes", "ns/op", "MB/s", "allocs/op", "B/op", "vs encoding/json", "÷ sonic"}, rows, 3); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nMedians over %d case(s): MB/s of canonical JSON, and speed-up against %s on typed structs (above 1× is faster):\n\n", r.cases(), Reference)
+	fmt.Fprintf(w, "\nMedians over %d case(s), per row: MB/s of canonical JSON; speed-up against %s on typed structs (above 1× is faster); MB/s ÷ %s's MB/s on the same case (at or above 1.00 is at least as fast); allocations per operation:\n\n", r.cases(), Reference, Sonic)
 	rows = nil
-	for _, codec := range r.codecs() {
+	for _, m := range r.medians() {
 		rows = append(rows, []string{
-			codec,
-			mbps(r.MedianMBPerSec(codec, Encode)), mbps(r.MedianMBPerSec(codec, Decode)),
-			speedup(r.MedianSpeedup(codec, Encode)), speedup(r.MedianSpeedup(codec, Decode)),
+			m.Codec,
+			mbps(m.EncodeMBPerSec), mbps(m.DecodeMBPerSec),
+			speedup(m.EncodeVsEncodingJSON), speedup(m.DecodeVsEncodingJSON),
+			ratio(m.EncodeVsSonic), ratio(m.DecodeVsSonic),
+			allocs(m.EncodeAllocs), allocs(m.DecodeAllocs),
 		})
 	}
-	if err := table(w, []string{"codec", "encode MB/s", "decode MB/s", "encode vs encoding/json", "decode vs encoding/json"}, rows, 1); err != nil {
+	if err := table(w, []string{"codec", "encode MB/s", "decode MB/s", "encode vs encoding/json", "decode vs encoding/json",
+		"encode ÷ sonic", "decode ÷ sonic", "encode allocs", "decode allocs"}, rows, 1); err != nil {
 		return err
 	}
 	if len(r.Failures) > 0 {
@@ -55,6 +61,80 @@ func (r *Report) WriteTable(w io.Writer) error {
 		return table(w, []string{"case", "codec", "op", "error"}, rows, 4)
 	}
 	return nil
+}
+
+// Median is one row's medians over the cases it was measured on, each
+// the median of that field of its Measurements for the operation (0 when
+// there is none).
+type Median struct {
+	Codec string `json:"codec"`
+	// Cases is the number of cases measured (encode; a decode its
+	// codec could not measure is in Failures).
+	Cases                int     `json:"cases"`
+	EncodeMBPerSec       float64 `json:"encode_mb_per_s"`
+	DecodeMBPerSec       float64 `json:"decode_mb_per_s"`
+	EncodeVsEncodingJSON float64 `json:"encode_speedup_vs_encoding_json"`
+	DecodeVsEncodingJSON float64 `json:"decode_speedup_vs_encoding_json"`
+	// EncodeVsSonic and DecodeVsSonic are the medians over the cases of
+	// the row's MB/s ÷ bytedance/sonic's MB/s on the same case.
+	EncodeVsSonic float64 `json:"encode_ratio_vs_sonic"`
+	DecodeVsSonic float64 `json:"decode_ratio_vs_sonic"`
+	// EncodeAllocs and DecodeAllocs are the medians of allocations per
+	// operation.
+	EncodeAllocs float64 `json:"encode_allocs_per_op"`
+	DecodeAllocs float64 `json:"decode_allocs_per_op"`
+}
+
+// medians computes Medians from Measurements.
+func (r *Report) medians() []Median {
+	var out []Median
+	for _, codec := range r.codecs() {
+		m := Median{Codec: codec}
+		for _, x := range r.Measurements {
+			if x.Codec == codec && x.Op == Encode {
+				m.Cases++
+			}
+		}
+		m.EncodeMBPerSec, m.DecodeMBPerSec = r.MedianMBPerSec(codec, Encode), r.MedianMBPerSec(codec, Decode)
+		m.EncodeVsEncodingJSON, m.DecodeVsEncodingJSON = r.MedianSpeedup(codec, Encode), r.MedianSpeedup(codec, Decode)
+		vsSonic := func(x Measurement) float64 { return x.VsSonic }
+		m.EncodeVsSonic, m.DecodeVsSonic = r.median(codec, Encode, vsSonic), r.median(codec, Decode, vsSonic)
+		allocs := func(x Measurement) float64 { return x.AllocsPerOp }
+		m.EncodeAllocs, m.DecodeAllocs = r.median(codec, Encode, allocs), r.median(codec, Decode, allocs)
+		out = append(out, m)
+	}
+	return out
+}
+
+// fillVsSonic sets each measurement's VsSonic from sonic's measurement of
+// the same case and operation.
+func (r *Report) fillVsSonic() {
+	type key struct{ c, op string }
+	sonicNs := map[key]float64{}
+	for _, m := range r.Measurements {
+		if m.Codec == Sonic {
+			sonicNs[key{m.Case, m.Op}] = m.NsPerOp
+		}
+	}
+	for i := range r.Measurements {
+		m := &r.Measurements[i]
+		if ns, ok := sonicNs[key{m.Case, m.Op}]; ok && m.NsPerOp > 0 {
+			m.VsSonic = ns / m.NsPerOp
+		}
+	}
+}
+
+// ratio formats a ratio to sonic: 0.79.
+func ratio(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
+
+// allocs formats allocations per operation: whole numbers with
+// thousands separators, one decimal below 10 (a median of two cases may
+// fall between whole numbers).
+func allocs(x float64) string {
+	if x < 10 {
+		return strconv.FormatFloat(x, 'f', 1, 64)
+	}
+	return group(int64(x + 0.5))
 }
 
 func mbps(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }

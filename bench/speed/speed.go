@@ -61,6 +61,10 @@ type Measurement struct {
 	// Speedup is the reference's ns/op (encoding/json on typed structs) for
 	// the same case and operation divided by this one's: above 1 is faster.
 	Speedup float64 `json:"speedup_vs_encoding_json"`
+	// VsSonic is bytedance/sonic's ns/op for the same case and operation
+	// divided by this one's: this row's MB/s ÷ sonic's MB/s on the same
+	// case (1 for sonic; 0 when sonic was not measured on the case).
+	VsSonic float64 `json:"ratio_vs_sonic"`
 }
 
 // Report is the result of Run.
@@ -71,6 +75,9 @@ type Report struct {
 	CPUs         int           `json:"cpus"`
 	Budget       time.Duration `json:"budget_ns"`
 	Measurements []Measurement `json:"measurements"`
+	// Medians summarises Measurements per row, in the order rows were
+	// measured: the table's last part (see Median).
+	Medians []Median `json:"medians"`
 	// Failures lists the decodes that could not be measured because the
 	// codec's decoder rejects its own encoder's output; the run goes on
 	// without them, and the table lists them.
@@ -159,6 +166,8 @@ func Run(cases []corpus.Case, opts Options) (*Report, error) {
 			}
 		}
 	}
+	rep.fillVsSonic()
+	rep.Medians = rep.medians()
 	return rep, nil
 }
 

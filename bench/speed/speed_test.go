@@ -44,7 +44,7 @@ func TestRun(t *testing.T) {
 		t.Fatalf("%d measurements, %d progress calls; want %d", len(rep.Measurements), len(progress), want)
 	}
 	for i, m := range rep.Measurements {
-		if m.Iterations < 1 || m.NsPerOp <= 0 || m.Bytes <= 0 || m.MBPerSec <= 0 || m.Speedup <= 0 {
+		if m.Iterations < 1 || m.NsPerOp <= 0 || m.Bytes <= 0 || m.MBPerSec <= 0 || m.Speedup <= 0 || m.VsSonic <= 0 {
 			t.Errorf("measurement %d implausible: %+v", i, m)
 		}
 		// One yardstick: MB/s is the canonical JSON's size over the time.
@@ -72,6 +72,9 @@ func TestRun(t *testing.T) {
 		}
 	}
 
+	if d := cmp.Diff(rep.medians(), rep.Medians); d != "" || len(rep.Medians) != len(names) {
+		t.Errorf("Medians: %d rows for %d names (-computed +reported):\n%s", len(rep.Medians), len(names), d)
+	}
 	var js bytes.Buffer
 	if err := rep.WriteJSON(&js); err != nil {
 		t.Fatal(err)
@@ -87,7 +90,7 @@ func TestRun(t *testing.T) {
 	if err := rep.WriteTable(&tab); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| case", "vs encoding/json", "Medians over", "encode MB/s", "one yardstick", "| " + Reference + " ", "| " + ReferenceGeneric, "| " + GoJSON, "| " + Sonic} {
+	for _, want := range []string{"| case", "vs encoding/json", "Medians over", "encode MB/s", "one yardstick", "| " + Reference + " ", "| " + ReferenceGeneric, "| " + GoJSON, "| " + Sonic, "encode ÷ sonic", "decode allocs"} {
 		if !strings.Contains(tab.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, tab.String())
 		}
@@ -213,7 +216,9 @@ func TestMeasureStopsOnError(t *testing.T) {
 
 func TestMeasureRespectsBudget(t *testing.T) {
 	start := time.Now()
-	m, err := measure(func() error { time.Sleep(time.Millisecond); return nil }, 20*time.Millisecond)
+	// A budget of 200 sleeps of 1 ms: a loaded machine that stretches one
+	// sleep past a smaller budget would end the first round.
+	m, err := measure(func() error { time.Sleep(time.Millisecond); return nil }, 200*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}

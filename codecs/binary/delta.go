@@ -1,7 +1,6 @@
 package binary
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/graphwire/graphwire/delta"
@@ -32,13 +31,10 @@ func (c *Codec) AppendDelta(dst []byte, d *delta.Delta) ([]byte, error) {
 	if d == nil {
 		return dst, &wire.EncodeError{Codec: name, Msg: "nil delta"}
 	}
-	st := encPool.Get().(*encState)
-	defer func() {
-		st.mp.b, st.cb.b = nil, nil
-		clear(st.names)
-		encPool.Put(st)
-	}()
-	e := encoder{codec: name, names: st.names}
+	st := getEncState()
+	defer putEncState(st)
+	st.gen++
+	e := encoder{codec: name, names: st.names, recent: &st.recent, gen: st.gen}
 	var out *[]byte
 	if c.format == CBOR {
 		st.cb.b = dst
@@ -76,23 +72,23 @@ func (e *encoder) deltaRecord(d *delta.Delta) {
 		return
 	}
 	if !d.QueryType.Valid() {
-		e.fail("query_type", "unknown query type %q", d.QueryType)
+		e.fail(wire.Path{}.Field("query_type"), "unknown query type %q", d.QueryType)
 		return
 	}
 	if d.Pagination != nil && d.Set.Has(delta.SetPagination) {
 		if err := d.Pagination.Check(); err != nil {
-			e.fail("pagination", "%s", err.Error())
+			e.fail(wire.Path{}.Field("pagination"), "%s", err.Error())
 			return
 		}
 	}
 	if !d.Rows.Present && len(d.Rows.Added) > 0 {
-		e.fail("rows", "rows added to a result without rows")
+		e.fail(wire.Path{}.Field("rows"), "rows added to a result without rows")
 		return
 	}
 	e.sink.array(deltaItems)
 	e.deltaHead(d)
 	if !e.text(d.FormatVersion) {
-		e.fail("format_version", notUTF8)
+		e.fail(wire.Path{}.Field("format_version"), notUTF8)
 		return
 	}
 	e.name(string(d.QueryType))
@@ -112,7 +108,7 @@ func (e *encoder) deltaHead(d *delta.Delta) {
 // negative.
 func (e *encoder) position(at string, i int, v int) bool {
 	if v < 0 {
-		e.fail(fmt.Sprintf("%s[%d]", at, i), "negative position or occurrence %d", v)
+		e.fail(wire.Path{}.Field(at).Index(i), "negative position or occurrence %d", v)
 		return false
 	}
 	e.sink.integer(int64(v))
@@ -140,35 +136,25 @@ func (e *encoder) deltaNodes(o *delta.NodeOps) bool {
 	for i := range o.Changed {
 		ch := &o.Changed[i]
 		e.sink.array(2)
-		if !e.position("nodes.changed", i, ch.N) || !e.node(&ch.Node, nil, i, -1) {
-			return e.at("nodes.changed", i)
+		if !e.position("nodes.changed", i, ch.N) || !e.node(&ch.Node, nil, "nodes.changed", i, -1) {
+			return false
 		}
 	}
 	e.sink.array(len(o.Added))
 	for i := range o.Added {
 		a := &o.Added[i]
 		e.sink.array(2)
-		if !e.position("nodes.added", i, a.At) || !e.node(&a.Item, nil, i, -1) {
-			return e.at("nodes.added", i)
+		if !e.position("nodes.added", i, a.At) || !e.node(&a.Item, nil, "nodes.added", i, -1) {
+			return false
 		}
 	}
 	return true
 }
 
-// at puts the name of the delta's list in front of the path of the error
-// the layout's writers set ("nodes[3].type"), and reports false.
-func (e *encoder) at(list string, i int) bool {
-	if e.err != nil && e.err.Path != "" && !bytes.HasPrefix([]byte(e.err.Path), []byte(list)) {
-		e.err.Path = list + ": " + e.err.Path
-	}
-	return false
-}
-
 func (e *encoder) nodeKey(k delta.NodeKey, at string, i, items int) bool {
 	e.sink.array(items)
 	if !e.name(k.Type) {
-		e.fail(fmt.Sprintf("%s[%d].type", at, i), notUTF8)
-		return false
+		return e.failField(at, i, "type")
 	}
 	e.sink.integer(k.ID)
 	return e.position(at, i, k.N)
@@ -181,23 +167,23 @@ func (e *encoder) deltaEdges(o *delta.EdgeOps) bool {
 	e.sink.array(len(o.Removed))
 	for i := range o.Removed {
 		e.sink.array(2)
-		if !e.position("edges.removed", i, o.Removed[i].N) || !e.edge(&o.Removed[i].Edge, i) {
-			return e.at("edges.removed", i)
+		if !e.position("edges.removed", i, o.Removed[i].N) || !e.edge(&o.Removed[i].Edge, "edges.removed", i) {
+			return false
 		}
 	}
 	e.sink.array(len(o.Moved))
 	for i := range o.Moved {
 		m := &o.Moved[i]
 		e.sink.array(3)
-		if !e.position("edges.moved", i, m.Key.N) || !e.position("edges.moved", i, m.At) || !e.edge(&m.Key.Edge, i) {
-			return e.at("edges.moved", i)
+		if !e.position("edges.moved", i, m.Key.N) || !e.position("edges.moved", i, m.At) || !e.edge(&m.Key.Edge, "edges.moved", i) {
+			return false
 		}
 	}
 	e.sink.array(len(o.Added))
 	for i := range o.Added {
 		e.sink.array(2)
-		if !e.position("edges.added", i, o.Added[i].At) || !e.edge(&o.Added[i].Item, i) {
-			return e.at("edges.added", i)
+		if !e.position("edges.added", i, o.Added[i].At) || !e.edge(&o.Added[i].Item, "edges.added", i) {
+			return false
 		}
 	}
 	return true
@@ -231,8 +217,8 @@ func (e *encoder) deltaRows(o *delta.RowOps) bool {
 		}
 		e.sink.array(len(a.Item))
 		for j := range a.Item {
-			if !e.cell(&a.Item[j], i, j) {
-				return e.at("rows.added", i)
+			if !e.cell(&a.Item[j], "rows.added", i, j) {
+				return false
 			}
 		}
 	}

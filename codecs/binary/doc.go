@@ -21,6 +21,7 @@
 //	response     = [2, format_version, query_type, nodes, edges, columns?, group_columns?, rows?, pagination?]
 //	nodes        = [node ...]
 //	node         = [type, id, key, value, key, value, ...]
+//	             | [type, id, "sent_earlier"]             a reference (layout 3 only)
 //	edges        = [edge ...]
 //	edge         = [from, from_id, to, to_id, type, depth?, path_id?, step?]
 //	columns      = [column ...] | null
@@ -48,8 +49,10 @@
 // earlier graphwire decode as they did. Since a v2 pagination has the same
 // record in both layouts, only a v5 pagination needed the new version;
 // the encoder writes 2 for every response, so that one number tells a
-// reader which records it may meet. Any other layout version is an error
-// naming it ("unsupported layout version 3 (this decoder reads 1 and 2)").
+// reader which records it may meet. Layout 3 is a response with session
+// references (below), which only DecodeReferenced reads. Any other layout
+// version is an error naming it ("unsupported layout version 4 (Decode
+// reads 1 and 2, DecodeReferenced also 3)").
 //
 // A value is written in the format's own item of its kind, so the
 // six kinds of wire.Value never mix: integers in their shortest form,
@@ -80,9 +83,12 @@
 // core deterministic CBOR items (cbor.go), which tests hold to what the
 // msgpack library's Encoder and the CBOR library write for the same items.
 // AppendEncode and EncodeTo both run it. AppendEncode gathers the bytes in
-// a pooled buffer and appends them to dst once: one allocation per encode,
-// none when dst has room. EncodeTo hands the bytes to its writer in chunks
-// of about 32 KiB.
+// a reused scratch buffer and appends them to dst once: one allocation
+// per encode, none when dst has room. One scratch buffer (of at most
+// 8 MiB) is kept for good, out of the garbage collector's reach, so a
+// goroutine encoding response after response always finds it; concurrent
+// encodes take theirs from a sync.Pool. EncodeTo hands the bytes to its
+// writer in chunks of about 32 KiB.
 //
 // # Decoding
 //
@@ -96,9 +102,11 @@
 // integer, found string"); a key repeated in a node of more than 16
 // properties is found once the node is read (with a map of the keys, or
 // past 1,024 of them a sort of 32-bit hashes beside their indices, 8 bytes
-// a key) and reported at the node's last item. The encoder refuses, with a
-// *wire.EncodeError naming the path, the responses the decoder would
-// refuse.
+// a key) and reported at the node's last item. The encoder refuses the
+// responses the decoder would refuse, with a *wire.EncodeError whose Path
+// is the wire.Path of the offending element: nodes[1].properties.tags[2]
+// for a string that is not UTF-8 in a list, rows[0].g.type for the type
+// of the node a cell holds, edges.added[0].type in a delta record.
 //
 // # Security
 //
@@ -141,13 +149,16 @@
 // one that fits beside what is decoded and what open sequences have
 // reserved is allocated whole, so that no slice grows by copying; the
 // rest start at 1,024 elements and grow with the elements read. Small
-// rows, lists, node references and property sets share chunks; the name
+// rows, lists, node references and property sets (of 64 elements at most)
+// share chunks, which grow four-fold from 16 elements to 8,192 and never
+// past the bytes left in the input, so a chunk's unused room is below
+// 384 KiB of each kind; the name
 // table grows by chunks of 4,096 names; strings are substrings of one copy
 // of the input (so a decoded response holds that copy while any of its
 // strings lives). codecs/dense_test.go and codecs/memory_test.go measure
 // it: a list of 2^20 one-digit integers is refused at its head at 1.0x
 // its input, 2^20 rows of one integer at 13.6x, 2^20 properties decode
-// at 8.6x.
+// at 9.1x.
 //
 // Both formats are decoded item by item in place (source.go), without a
 // library decoder or an intermediate tree: each item's head is checked
@@ -195,6 +206,62 @@
 // trusted: delta.Patch checks it against the base and result
 // fingerprints.
 //
+// # Session references
+//
+// Each Codec implements delta.SessionCodec, so delta.Session.Encode and
+// Session.Decode (or Session.Mark and Resolve around AppendReferenced and
+// DecodeReferenced) send a node the reader's session holds unchanged as a
+// reference. A reference is a record in place of the node, in the nodes
+// array, that holds its type and id and the marker name "sent_earlier":
+//
+//	node_reference = [type, id, "sent_earlier"]
+//
+// A node record always has an even number of items (type, id, then a key
+// and a value per property), a reference three: a node with no property
+// ([type, id]) or with a property named sent_earlier ([type, id,
+// "sent_earlier", value]) is never one. The marker is a name, so it goes
+// through the string table like the type: its first use costs its 13
+// bytes, each later one a table index of one byte (two when the index is
+// past 127 in msgpack, past 23 in CBOR). A response holding at least one reference leads
+// with layout version 3 instead of 2; everything else is layout 2's. So
+// the response
+//
+//	User 1 {name: "ada"} (sent earlier), User 2 {name: "bob"}, User 1 -FOLLOWS-> User 2
+//
+// with its first node a reference is, as a generic decoder of either
+// format shows it (the type of the second node and the edge's from and to
+// are 1, the table index of "User", after "traversal" at 0):
+//
+//	[3, "1.0", "traversal",
+//	 [["User", 1, "sent_earlier"], [1, 2, "name", "bob"]],
+//	 [[1, 1, 1, 2, "FOLLOWS"]]]
+//
+// With no reference, AppendReferenced writes exactly AppendEncode's bytes
+// (layout 2). The version is what keeps a response with references from
+// being taken for a plain one: Decode refuses layout 3 at its second byte
+// ("layout version 3 holds session references: DecodeReferenced reads it,
+// Decode does not"), every graphwire decoder written before references
+// (which read layouts 1 and 2) refuses it there as an unsupported layout
+// version, and a reference under layout 2 would be a node record of odd
+// length, an error too. DecodeReferenced
+// reads layouts 1, 2 and 3; it refuses layout 3 without a reference, a
+// reference whose third item is not the marker, and one of any other
+// length, each a *wire.DecodeError at the item at fault. Sniff recognises
+// layout 3 as the codec's own, with the same confidence. A response with
+// references is meant for the reader's session, not for a client that
+// negotiated the media type, whose version parameter stays 2.
+//
+// Security: a reference only names a type and an id. DecodeReferenced
+// gives a node of that type and id with nil properties and its position,
+// under the same Limits as Decode (a reference counts as a node; the
+// positions it returns, 8 bytes a reference, are at most twice the 4 bytes
+// a reference takes in the input at least). It never looks anything
+// up: what a reference resolves to is decided by the reader's
+// delta.Session.Resolve, which refuses a node its session does not hold
+// (delta.ErrUnresolved) and, given the writer's fingerprint, a session out
+// of step. A reference cannot make the decoder read, allocate or copy
+// anything beyond what its own bytes hold.
+//
 // # Media types
 //
 // Each codec's media type is its format's registered type with two
@@ -222,15 +289,17 @@
 // auto) tells the two formats from each other and from text by the
 // layout's opening, as the encoder writes it: the response's array head
 // (5 to 9 items, one byte in both formats, and different bytes in each),
-// a layout version the decoder reads, format_version as a string of at
-// most 64 printable ASCII bytes, and the query type written in full, one
-// of wire.QueryTypes. That scores 0.95; an opening cut off after the
-// layout version, or with a longer format_version or an unknown query
-// type, scores 0.3, and anything else 0. The versions accepted are the
-// decoder's own (layout 1 and 2 today), taken from the same constants, so
+// a layout version a decoder reads, format_version as a string of at most
+// 64 printable ASCII bytes, and the query type written in full, one of
+// wire.QueryTypes. That scores 0.95; an opening cut off after the layout
+// version, or with a longer format_version or an unknown query type,
+// scores 0.3, and anything else 0. The versions accepted are the
+// decoders' own (layouts 1 and 2 for Decode, 3 for DecodeReferenced's
+// responses with session references), taken from the same constants, so
 // stored layout 1 bytes are recognised and a new layout version needs no
-// change anywhere else; a test holds Sniff and Decode to the same answer
-// for every version from 0 to 299 and for larger ones of every integer
-// size. The layout version is read only in its shortest
-// form, the one every deterministic encoder of either format writes.
+// change anywhere else; a test holds Sniff to what Decode and
+// DecodeReferenced read, plain and with a reference, for every version
+// from 0 to 299 and for larger ones of every integer size. The layout
+// version is read only in its shortest form, the one every deterministic
+// encoder of either format writes.
 package binary

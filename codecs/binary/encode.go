@@ -4,17 +4,22 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/wire"
 )
 
-// layoutVersion is the first element of every encoding. Version 2 added
-// schema v5's fields to pagination; a decoder reads layoutV1 and
-// layoutVersion and rejects any other.
+// layoutVersion is the first element of every encoding of a response.
+// Version 2 added schema v5's fields to pagination; Decode reads layoutV1
+// and layoutVersion and rejects any other. layoutReferenced leads a
+// response written with session references (AppendReferenced): layout 2
+// whose nodes may be references, which only DecodeReferenced reads.
 const (
-	layoutVersion = 2
-	layoutV1      = 1
+	layoutVersion    = 2
+	layoutV1         = 1
+	layoutReferenced = 3
 )
 
 // AppendEncode appends the encoding of r to dst. On error it returns dst as
@@ -28,7 +33,7 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 	if err != nil {
 		return dst, err
 	}
-	out, err := c.write(dst, r, true, c.limits.MaxInputBytes, nil)
+	out, err := c.write(dst, r, true, c.limits.MaxInputBytes, nil, nil)
 	if err != nil {
 		return dst, err
 	}
@@ -57,13 +62,13 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	}
 	buf := make([]byte, 0, streamChunk+streamChunk/4)
 	var n byteCounter
-	if _, err := c.write(buf, r, true, c.limits.MaxInputBytes, &n); err != nil {
+	if _, err := c.write(buf, r, true, c.limits.MaxInputBytes, &n, nil); err != nil {
 		return err
 	}
 	if err := c.checkOut(size, int64(n)); err != nil {
 		return err
 	}
-	_, err = c.write(buf, r, true, 0, w)
+	_, err = c.write(buf, r, true, 0, w, nil)
 	return err
 }
 
@@ -97,18 +102,45 @@ func (n *byteCounter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// encState is what an encoding borrows from encPool: a sink of each format
-// and the string table, kept from one response to the next.
+// encState is what an encoding borrows (getEncState): a sink of each
+// format, the string table and the scratch buffer the bytes gather in,
+// kept from one response to the next.
 type encState struct {
 	mp      mpSink
 	cb      cborSink
 	names   map[string]int64
+	recent  [recentNames]recentName
+	gen     uint64 // of the last encoding, for recent
 	scratch []byte
 }
 
-var encPool = sync.Pool{New: func() any {
-	return &encState{names: make(map[string]int64, 64)}
-}}
+// The encoders' states: one kept in lastEnc, which the garbage collector
+// never empties, so that one goroutine encoding response after response
+// always finds its scratch buffer grown (and an encode allocates its
+// output only), and the rest in encPool for concurrent encodes. The
+// package so keeps one scratch buffer of at most maxScratch for good.
+var (
+	lastEnc atomic.Pointer[encState]
+	encPool = sync.Pool{New: func() any {
+		return &encState{names: make(map[string]int64, 64)}
+	}}
+)
+
+// getEncState lends a state; putEncState takes it back, emptied.
+func getEncState() *encState {
+	if st := lastEnc.Swap(nil); st != nil {
+		return st
+	}
+	return encPool.Get().(*encState)
+}
+
+func putEncState(st *encState) {
+	st.mp.b, st.cb.b = nil, nil
+	clear(st.names)
+	if !lastEnc.CompareAndSwap(nil, st) {
+		encPool.Put(st)
+	}
+}
 
 // write is the one writer of the layout behind AppendEncode and EncodeTo:
 // it walks r in c's format, appending to dst. With table false every name
@@ -116,14 +148,12 @@ var encPool = sync.Pool{New: func() any {
 // positive, stops the walk once the encoding is surely longer (see
 // encoder.maxOut). When w is not nil, the bytes go to w after each node,
 // edge or row once streamChunk of them are gathered, and at the end; what
-// write returns is then dst emptied.
-func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int64, w io.Writer) ([]byte, error) {
-	st := encPool.Get().(*encState)
-	defer func() {
-		st.mp.b, st.cb.b = nil, nil
-		clear(st.names)
-		encPool.Put(st)
-	}()
+// write returns is then dst emptied. The nodes at the positions refs
+// (ascending, in range) are written as references, under layoutReferenced;
+// with none, the response is a plain one under layoutVersion.
+func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int64, w io.Writer, refs []int) ([]byte, error) {
+	st := getEncState()
+	defer putEncState(st)
 	// Without a writer the bytes gather in the pooled scratch buffer and
 	// are appended to dst once at the end: one allocation when dst has
 	// no room, none when it has.
@@ -140,9 +170,11 @@ func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int6
 		st.mp.b = buf
 		s, out = &st.mp, &st.mp.b
 	}
-	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut}
+	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut, refs: refs, checked: true}
 	if table {
 		e.names = st.names
+		st.gen++
+		e.recent, e.gen = &st.recent, st.gen
 	}
 	var sp *spiller
 	if w != nil {
@@ -199,12 +231,12 @@ const notUTF8 = "not valid UTF-8"
 
 func (e *encoder) response(r *wire.GraphResponse) {
 	if !r.QueryType.Valid() {
-		e.fail("query_type", "unknown query type %q", r.QueryType)
+		e.fail(wire.Path{}.Field("query_type"), "unknown query type %q", r.QueryType)
 		return
 	}
 	if r.Pagination != nil {
 		if err := r.Pagination.Check(); err != nil {
-			e.fail("pagination", "%s", err.Error())
+			e.fail(wire.Path{}.Field("pagination"), "%s", err.Error())
 			return
 		}
 	}
@@ -220,22 +252,33 @@ func (e *encoder) response(r *wire.GraphResponse) {
 		n = 6
 	}
 	e.sink.array(n)
-	e.sink.integer(layoutVersion)
+	if len(e.refs) > 0 {
+		e.sink.integer(layoutReferenced)
+	} else {
+		e.sink.integer(layoutVersion)
+	}
 	if !e.text(r.FormatVersion) {
-		e.fail("format_version", notUTF8)
+		e.fail(wire.Path{}.Field("format_version"), notUTF8)
 		return
 	}
 	e.name(string(r.QueryType))
 
 	e.sink.array(len(r.Nodes))
+	refs := e.refs
 	for i := range r.Nodes {
-		if !e.node(&r.Nodes[i], nil, i, -1) || !e.next("nodes", i) {
+		var ok bool
+		if len(refs) > 0 && refs[0] == i {
+			ok, refs = e.reference(&r.Nodes[i], i), refs[1:]
+		} else {
+			ok = e.node(&r.Nodes[i], nil, "nodes", i, -1)
+		}
+		if !ok || !e.next("nodes", i) {
 			return
 		}
 	}
 	e.sink.array(len(r.Edges))
 	for i := range r.Edges {
-		if !e.edge(&r.Edges[i], i) || !e.next("edges", i) {
+		if !e.edge(&r.Edges[i], "edges", i) || !e.next("edges", i) {
 			return
 		}
 	}
@@ -275,7 +318,7 @@ func (e *encoder) response(r *wire.GraphResponse) {
 		for i, row := range r.Rows {
 			e.sink.array(len(row))
 			for j := range row {
-				if !e.cell(&row[j], i, j) {
+				if !e.cell(&row[j], "rows", i, j) {
 					return
 				}
 			}
@@ -315,25 +358,32 @@ func (e *encoder) pagination(p *wire.Pagination) {
 		e.sink.boolean(p.Truncated.Bool)
 	}
 	if n > 3 && !e.text(p.NextCursor.String) {
-		e.fail("pagination.next_cursor", notUTF8)
+		e.fail(wire.Path{}.Field("pagination").Field("next_cursor"), notUTF8)
 	}
 }
 
 // node writes [type, id, key, value, ...], or, for a row cell, the same
 // preceded by the cell's name (cellName not nil).
 //
-// Its place, for error messages, is nodes[i] (j < 0) or rows[i][j].
-func (e *encoder) node(nd *wire.Node, cellName *string, i, j int) bool {
-	field := func(f string, args ...any) string {
-		at := fmt.Sprintf("nodes[%d]", i)
+// Its place, for error messages, is list[i] (j < 0: list is "nodes" or a
+// delta's list of nodes) or the node of the cell named *cellName, the j-th
+// of list[i] (list is "rows" or a delta's list of rows).
+func (e *encoder) node(nd *wire.Node, cellName *string, list string, i, j int) bool {
+	at := func() wire.Path {
+		p := wire.Path{}.Field(list).Index(i)
 		if j >= 0 {
-			at = fmt.Sprintf("rows[%d][%d]", i, j)
+			p = p.Key(j, *cellName)
 		}
-		return at + fmt.Sprintf(f, args...)
+		return p
 	}
-	if k, msg := badProperty(nd.Properties); msg != "" {
-		e.fail(field(".properties[%d]", k), "%s", msg)
-		return false
+	// A response has passed the model's check (Limits.CheckSize refuses
+	// a reserved or repeated key at the same path); a delta's nodes have
+	// not.
+	if !e.checked {
+		if k, msg := badProperty(nd.Properties); msg != "" {
+			e.fail(at().Property(k, nd.Properties[k].Key), "%s", msg)
+			return false
+		}
 	}
 	extra := 2
 	if cellName != nil {
@@ -341,26 +391,48 @@ func (e *encoder) node(nd *wire.Node, cellName *string, i, j int) bool {
 	}
 	e.sink.array(extra + 2*len(nd.Properties))
 	if cellName != nil && !e.name(*cellName) {
-		e.fail(field(".name"), notUTF8)
+		e.fail(at(), "cell name "+notUTF8)
 		return false
 	}
 	if !e.name(nd.Type) {
-		e.fail(field(".type"), notUTF8)
+		e.fail(at().Field("type"), notUTF8)
 		return false
 	}
 	e.sink.integer(nd.ID)
 	for k := range nd.Properties {
 		p := &nd.Properties[k]
 		if !e.name(p.Key) {
-			e.fail(field(".properties[%d].key", k), notUTF8)
+			e.fail(at().Property(k, p.Key), "property key "+notUTF8)
 			return false
 		}
 		if !e.value(p.Value) {
-			e.fail(field(".properties[%d] (%q)", k, p.Key), notUTF8)
+			e.fail(badText(at().Property(k, p.Key), p.Value), notUTF8)
 			return false
 		}
 	}
 	return true
+}
+
+// badText returns the path of the first string of v that is not valid
+// UTF-8, v being at p: p itself, or the element of a list that holds it.
+// The encoder calls it once it has found such a string.
+func badText(p wire.Path, v wire.Value) wire.Path {
+	q, _ := findBadText(p, v)
+	return q
+}
+
+func findBadText(p wire.Path, v wire.Value) (wire.Path, bool) {
+	switch v.Kind() {
+	case wire.KindString:
+		return p, !utf8.ValidString(v.Text())
+	case wire.KindList:
+		for i, x := range v.List() {
+			if q, ok := findBadText(p.Index(i), x); ok {
+				return q, true
+			}
+		}
+	}
+	return p, false
 }
 
 // badProperty reports the first property that breaks the model's rules (no
@@ -386,22 +458,21 @@ func badProperty(props []wire.Property) (i int, msg string) {
 	return 0, ""
 }
 
-func (e *encoder) edge(ed *wire.Edge, i int) bool {
+// edge writes [from, from_id, to, to_id, type, depth?, path_id?, step?];
+// its place, for error messages, is list[i].
+func (e *encoder) edge(ed *wire.Edge, list string, i int) bool {
 	n := width(5, ed.Depth.Valid, ed.PathID.Valid, ed.Step.Valid)
 	e.sink.array(n)
 	if !e.name(ed.From) {
-		e.fail(fmt.Sprintf("edges[%d].from", i), notUTF8)
-		return false
+		return e.failField(list, i, "from")
 	}
 	e.sink.integer(ed.FromID)
 	if !e.name(ed.To) {
-		e.fail(fmt.Sprintf("edges[%d].to", i), notUTF8)
-		return false
+		return e.failField(list, i, "to")
 	}
 	e.sink.integer(ed.ToID)
 	if !e.name(ed.Type) {
-		e.fail(fmt.Sprintf("edges[%d].type", i), notUTF8)
-		return false
+		return e.failField(list, i, "type")
 	}
 	if n > 5 {
 		e.optInt(ed.Depth)
@@ -415,49 +486,70 @@ func (e *encoder) edge(ed *wire.Edge, i int) bool {
 	return true
 }
 
+// failField records that the field of list[i] is not UTF-8, and reports
+// false.
+func (e *encoder) failField(list string, i int, field string) bool {
+	e.fail(wire.Path{}.Field(list).Index(i).Field(field), notUTF8)
+	return false
+}
+
 func (e *encoder) column(c *wire.Column, i int) bool {
 	n := width(2, c.Target.Valid, c.Property.Valid)
 	e.sink.array(n)
-	ok := e.name(c.Name) && e.name(c.Function) &&
-		(n < 3 || e.optName(c.Target)) && (n < 4 || e.optName(c.Property))
-	if !ok {
-		e.fail(fmt.Sprintf("columns[%d]", i), notUTF8)
+	switch {
+	case !e.name(c.Name):
+		return e.failField("columns", i, "name")
+	case !e.name(c.Function):
+		return e.failField("columns", i, "function")
+	case n > 2 && !e.optName(c.Target):
+		return e.failField("columns", i, "target")
+	case n > 3 && !e.optName(c.Property):
+		return e.failField("columns", i, "property")
 	}
-	return ok
+	return true
 }
 
 func (e *encoder) groupColumn(g *wire.GroupColumn, i int) bool {
 	if !g.Kind.Valid() {
-		e.fail(fmt.Sprintf("group_columns[%d].kind", i), "unknown group kind %q", g.Kind)
+		e.fail(wire.GroupColumnPath(i).Field("kind"), "unknown group kind %q", g.Kind)
 		return false
 	}
 	n := width(3, g.Property.Valid, g.Entity.Valid)
 	e.sink.array(n)
-	ok := e.name(g.Name) && e.name(string(g.Kind)) && e.name(g.Node) &&
-		(n < 4 || e.optName(g.Property)) && (n < 5 || e.optName(g.Entity))
-	if !ok {
-		e.fail(fmt.Sprintf("group_columns[%d]", i), notUTF8)
+	switch {
+	case !e.name(g.Name):
+		return e.failField("group_columns", i, "name")
+	case !e.name(string(g.Kind)):
+		return e.failField("group_columns", i, "kind")
+	case !e.name(g.Node):
+		return e.failField("group_columns", i, "node")
+	case n > 3 && !e.optName(g.Property):
+		return e.failField("group_columns", i, "property")
+	case n > 4 && !e.optName(g.Entity):
+		return e.failField("group_columns", i, "entity")
 	}
-	return ok
+	return true
 }
 
 // cell writes [name, value], or [name, type, id, key, value, ...] for a node
-// reference.
-func (e *encoder) cell(c *wire.Cell, i, j int) bool {
+// reference; its place, for error messages, is the j-th cell of list[i]
+// (list is "rows" or a delta's list of rows).
+func (e *encoder) cell(c *wire.Cell, list string, i, j int) bool {
+	at := func() wire.Path { return wire.Path{}.Field(list).Index(i).Key(j, c.Name) }
 	if c.Node != nil {
 		if !c.Value.IsNull() {
-			e.fail(fmt.Sprintf("rows[%d][%d]", i, j), "cell holds both a node and a value")
+			e.fail(at(), "cell holds both a node and a value")
 			return false
 		}
-		return e.node(c.Node, &c.Name, i, j)
+		return e.node(c.Node, &c.Name, list, i, j)
 	}
 	e.sink.array(2)
 	if !e.name(c.Name) {
-		e.fail(fmt.Sprintf("rows[%d][%d].name", i, j), notUTF8)
+		e.fail(at(), "cell name "+notUTF8)
 		return false
 	}
 	if !e.value(c.Value) {
-		e.fail(fmt.Sprintf("rows[%d][%d] (%q)", i, j, c.Name), notUTF8)
+		e.fail(badText(at(), c.Value), notUTF8)
 		return false
 	}
 	return true

@@ -3,6 +3,7 @@ package binary
 import (
 	"bytes"
 	"math"
+	"runtime"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -115,6 +116,44 @@ func TestRoundTripEdgeValues(t *testing.T) {
 		roundTrip(t, c, r)
 		for _, e := range empty {
 			roundTrip(t, c, e)
+		}
+	}
+}
+
+// TestEncodeAllocations: an encode allocates its output only, and nothing
+// when the caller's buffer has room, however often the garbage collector
+// runs between encodes.
+func TestEncodeAllocations(t *testing.T) {
+	if raceSlowdown > 1 {
+		t.Skip("the race detector allocates on its own")
+	}
+	r := benchCases()[1].resp
+	for _, f := range formats {
+		c := Default(f)
+		out, err := c.AppendEncode(nil, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 0, len(out))
+		gc := 0
+		fresh := testing.AllocsPerRun(20, func() {
+			if gc++; gc%4 == 0 {
+				runtime.GC()
+			}
+			if _, err := c.AppendEncode(nil, r); err != nil {
+				t.Fatal(err)
+			}
+		})
+		into := testing.AllocsPerRun(20, func() {
+			if gc++; gc%4 == 0 {
+				runtime.GC()
+			}
+			if _, err := c.AppendEncode(buf[:0], r); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if fresh != 1 || into != 0 {
+			t.Errorf("%s: %v allocations an encode, %v into a buffer with room; want 1 and 0", f, fresh, into)
 		}
 	}
 }

@@ -3,160 +3,14 @@ package binary
 import (
 	"fmt"
 	"math"
-	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/wire"
 )
 
-// The items of the layout: what the encoder hands a sink and what the
-// decoder reads from a source (one format's implementation of each in
-// msgpack.go and cbor.go), the encoder's writes and the decoder's typed
-// reads of single items, and the bounds a source checks.
-
-// sink receives the layout as a stream of items, in the order a source
-// yields them: an array announces how many items follow as its elements.
-// Each format writes them straight to bytes (mpSink, cborSink).
-type sink interface {
-	array(n int)
-	null()
-	boolean(b bool)
-	integer(i int64)
-	float(f float64)
-	str(s string)
-}
-
-// encoder walks a response and feeds the layout to a sink. It is the one
-// description of the layout on the writing side, shared by both formats:
-// its single items here, its records in encode.go.
-type encoder struct {
-	sink  sink
-	codec string
-	// names maps each name already written to its index in the string
-	// table; nil disables the table (every name written in full), which is
-	// kept for measuring the table's effect.
-	names map[string]int64
-	err   *wire.EncodeError
-	// spill, when set (EncodeTo), is called after each node, edge and
-	// row to hand the bytes so far to the writer; false stops the walk.
-	spill func() bool
-	// maxOut, when positive, stops the walk after the node, edge or row
-	// whose strings take the encoding past maxOut bytes (strBytes counts
-	// the bytes of every string written, a lower bound of the encoding's
-	// length), so that an encoding far past MaxInputBytes is refused
-	// before it is all built.
-	maxOut, strBytes int64
-}
-
-// next is called after each node, edge and row: it reports false, with
-// the error set, once the strings are past maxOut (from then on they are
-// no longer written), and otherwise spills when spilling.
-func (e *encoder) next(at string, i int) bool {
-	if !e.within(at, i) {
-		return false
-	}
-	return e.spill == nil || e.spill()
-}
-
-// within reports whether the strings are within maxOut, setting the error
-// (which names at[i], or at alone when i < 0) when they are not.
-func (e *encoder) within(at string, i int) bool {
-	if e.maxOut <= 0 || e.strBytes <= e.maxOut {
-		return true
-	}
-	if e.err == nil {
-		if i >= 0 {
-			at = fmt.Sprintf("%s[%d]", at, i)
-		}
-		e.err = &wire.EncodeError{Codec: e.codec, Limit: "MaxInputBytes",
-			Msg: fmt.Sprintf("the encoding is longer than the limit of %d (its strings alone pass it by %s)", e.maxOut, at)}
-	}
-	return false
-}
-
-func (e *encoder) fail(field, format string, args ...any) {
-	if e.err == nil {
-		e.err = &wire.EncodeError{Codec: e.codec, Path: field, Msg: fmt.Sprintf(format, args...)}
-	}
-}
-
-// name writes a name (entity type, edge type, property key, column or cell
-// name...): in full the first time, as its table index afterwards. It
-// reports false when s is not UTF-8.
-func (e *encoder) name(s string) bool {
-	if e.names != nil {
-		if i, ok := e.names[s]; ok {
-			e.sink.integer(i)
-			return true
-		}
-	}
-	if !utf8.ValidString(s) {
-		return false
-	}
-	if e.names != nil {
-		e.names[s] = int64(len(e.names))
-	}
-	if e.strBytes += int64(len(s)); e.maxOut > 0 && e.strBytes > e.maxOut {
-		return true // not written: next refuses the encoding
-	}
-	e.sink.str(s)
-	return true
-}
-
-// text writes a string value, reporting false when s is not UTF-8.
-func (e *encoder) text(s string) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	if e.strBytes += int64(len(s)); e.maxOut > 0 && e.strBytes > e.maxOut {
-		return true // not written: next refuses the encoding
-	}
-	e.sink.str(s)
-	return true
-}
-
-// optName writes a present optional name, or null for an absent one.
-func (e *encoder) optName(o wire.OptString) bool {
-	if !o.Valid {
-		e.sink.null()
-		return true
-	}
-	return e.name(o.String)
-}
-
-func (e *encoder) optInt(o wire.OptInt) {
-	if o.Valid {
-		e.sink.integer(o.Int)
-	} else {
-		e.sink.null()
-	}
-}
-
-// value writes v; it reports false when a string in it is not UTF-8.
-func (e *encoder) value(v wire.Value) bool {
-	switch v.Kind() {
-	case wire.KindNull:
-		e.sink.null()
-	case wire.KindBool:
-		e.sink.boolean(v.Bool())
-	case wire.KindInt:
-		e.sink.integer(v.Int())
-	case wire.KindFloat:
-		e.sink.float(v.Float())
-	case wire.KindString:
-		return e.text(v.Text())
-	case wire.KindList:
-		l := v.List()
-		e.sink.array(len(l))
-		for _, x := range l {
-			if !e.value(x) {
-				return false
-			}
-		}
-	default:
-		return false
-	}
-	return true
-}
+// The items of the layout on the reading side: what the decoder reads
+// from a source (one format's implementation in source.go), its typed
+// reads of single items, and the bounds a source checks. The writing side
+// is in encitems.go.
 
 // kind is the kind of one item of the layout as a source reports it.
 type kind uint8
@@ -207,6 +61,14 @@ type decoder struct {
 	cells []wire.Cell
 	nodes []wire.Node
 	vals  []wire.Value
+	// referenced is set for DecodeReferenced, which also reads
+	// layoutReferenced; layout is the version read, nodeAt the position
+	// of the next node of the response, refs those of the references
+	// read.
+	referenced bool
+	layout     int64
+	nodeAt     int
+	refs       []int
 }
 
 func (d *decoder) reset(src *source, c *Codec) {
@@ -262,20 +124,27 @@ func (d *decoder) release(reserved int64) { d.reserved -= reserved }
 
 // chunkLen is how many elements the decoder allocates at once for small
 // sequences (a node's properties, a row's cells, a list, a node
-// reference): a sequence of at most chunkLen/16 elements takes its room
-// from a shared chunk, so that a response of many small ones costs a few
-// large allocations rather than one each (and the garbage collector has
-// fewer objects to mark).
-const chunkLen = 1024
+// reference) at most: a sequence of at most smallSeq elements takes its
+// room from a shared chunk, so that a response of many small ones costs a
+// few large allocations rather than one each (and the garbage collector
+// has fewer objects to mark). The chunks of one kind grow four-fold from
+// 16 elements to chunkLen, and never past the bytes left in the input
+// (each element takes one at least), so that a small response does not
+// pay for a large chunk and the room a chunk leaves unused is at most
+// chunkLen elements of each kind: 8,192 × 48 bytes, 384 KiB, for the
+// largest (a cell or a node), 1.4 MiB for the four kinds, counted in the
+// 16 MiB beside the input that a decode's peak heap is held to.
+const (
+	chunkLen = 8192
+	smallSeq = 64
+)
 
 // take returns an empty slice with room for n elements from *chunk, n
-// being at most chunkLen/16.
-func take[T any](chunk *[]T, n int) []T {
+// being at most smallSeq; left is the bytes left in the input.
+func take[T any](chunk *[]T, n, left int) []T {
 	c := *chunk
 	if c == nil || cap(c)-len(c) < n {
-		// The first chunks are small, so that a small response does not
-		// pay for a full one of each kind: 16, 64, 256, then chunkLen.
-		c = make([]T, 0, max(min(4*cap(c), chunkLen), 16, n))
+		c = make([]T, 0, max(min(4*cap(c), chunkLen, left), 16, n))
 	}
 	s := c[len(c) : len(c) : len(c)+n]
 	*chunk = c[:len(c)+n]
@@ -286,8 +155,8 @@ func take[T any](chunk *[]T, n int) []T {
 // bytes each in memory, that a sequence declares: from chunk for a small
 // one, otherwise as reserve decides (release the second result after).
 func alloc[T any](d *decoder, chunk *[]T, what string, n int, size int64) ([]T, int64) {
-	if n <= chunkLen/16 {
-		return take(chunk, n), 0
+	if n <= smallSeq {
+		return take(chunk, n, d.src.left()), 0
 	}
 	c, r := d.reserve(what, n, size)
 	if d.err != nil {

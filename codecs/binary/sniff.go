@@ -9,13 +9,14 @@ const (
 	maxResponseItems = 9
 )
 
-// readsLayout reports whether the decoder reads layout version v.
-func readsLayout(v uint64) bool { return v == layoutV1 || v == layoutVersion }
+// readsLayout reports whether a decoder of the package reads layout
+// version v: Decode 1 and 2, DecodeReferenced 3 as well.
+func readsLayout(v uint64) bool { return v == layoutV1 || v == layoutVersion || v == layoutReferenced }
 
 // Sniff implements wire.Sniffer: the confidence that prefix opens the
 // layout in the codec's format. The layout's opening is read as the encoder
-// writes it: an array of 5 to 9 items, a layout version the decoder reads
-// (1 or 2) as an integer in its shortest form, format_version as a string
+// writes it: an array of 5 to 9 items, a layout version a decoder reads
+// (1 or 2, or 3 for a response with session references) as an integer in its shortest form, format_version as a string
 // of at most 64 printable ASCII bytes, then the query type as a string
 // naming one of wire.QueryTypes. All of it scores 0.95; an opening cut
 // off, or whose format_version is longer or whose query type is unknown,

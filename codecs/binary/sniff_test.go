@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -32,7 +34,8 @@ func TestSniff(t *testing.T) {
 		{"cut off after the layout version", "\x95\x02", "\x85\x02", 0},
 		{"the array head alone", "\x95", "\x85", 0},
 		{"a format version that is not printable", "\x95\x02\xa21\x01\xa6search", "\x85\x02\x621\x01\x66search", 0},
-		{"layout 3", "\x95\x03\xa51.2.0\xa6search", "\x85\x03\x651.2.0\x66search", 0},
+		{"layout 3, with session references", "\x95\x03\xa51.2.0\xa6search", "\x85\x03\x651.2.0\x66search", 0.95},
+		{"layout 4", "\x95\x04\xa51.2.0\xa6search", "\x85\x04\x651.2.0\x66search", 0},
 		{"layout 0", "\x95\x00\xa51.2.0\xa6search", "\x85\x00\x651.2.0\x66search", 0},
 		{"layout 2 in a longer head than the encoder writes", "\x95\xcc\x02\xa51.2.0\xa6search", "\x85\x18\x02\x651.2.0\x66search", 0},
 		{"an array of 4", "\x94\x02\xa51.2.0\xa6search", "\x84\x02\x651.2.0\x66search", 0},
@@ -63,32 +66,43 @@ func TestSniff(t *testing.T) {
 }
 
 // TestSniffReadsTheDecodersLayouts: Sniff recognises exactly the layout
-// versions Decode reads, whatever the integer's size: the same response
-// under layout version v decodes if and only if Sniff is sure of it.
+// versions the decoders read, whatever the integer's size: a response
+// under layout version v, plain or holding a reference, is read by Decode
+// or DecodeReferenced if and only if Sniff is sure of it.
 func TestSniffReadsTheDecodersLayouts(t *testing.T) {
 	versions := []int{1<<16 - 1, 1 << 16, 1<<32 - 1, 1 << 32, 1 << 40}
 	for v := range 300 {
 		versions = append(versions, v)
 	}
+	unsupported := func(err error) bool {
+		var de *wire.DecodeError
+		return err == nil || errors.As(err, &de) && (strings.Contains(de.Msg, "unsupported layout version") ||
+			strings.Contains(de.Msg, "holds session references") || strings.Contains(de.Msg, "expected an even number") ||
+			strings.Contains(de.Msg, "without a reference"))
+	}
 	for _, f := range formats {
 		c := Default(f)
-		read := 0
+		var read []int
 		for _, v := range versions {
-			b := layoutBytes(t, f, v, []any{true, 4312}) // a pagination both layouts hold
-			_, err := c.Decode(b)
-			var de *wire.DecodeError
-			if err != nil && (!errors.As(err, &de) || !strings.Contains(de.Msg, "unsupported layout version")) {
-				t.Fatalf("%s, layout %d: %v, want nil or an unsupported layout version", f, v, err)
+			plain := layoutBytes(t, f, v, []any{true, 4312}) // a pagination both layouts hold
+			referenced := referencedBytes(t, f, []any{v, "5.0.1", "traversal", []any{[]any{"User", 1, "sent_earlier"}}, []any{}})
+			_, errPlain := c.Decode(plain)
+			_, _, errRef := c.DecodeReferenced(referenced)
+			if !unsupported(errPlain) || !unsupported(errRef) {
+				t.Fatalf("%s, layout %d: %v; %v, want nil or a refused layout version", f, v, errPlain, errRef)
 			}
-			if decodes, sure := err == nil, c.Sniff(b) >= 0.9; decodes != sure {
-				t.Errorf("%s, layout %d: Decode error %v, Sniff %v", f, v, err, c.Sniff(b))
+			decodes := errPlain == nil || errRef == nil
+			for _, b := range [][]byte{plain, referenced} {
+				if sure := c.Sniff(b) >= 0.9; decodes != sure {
+					t.Errorf("%s, layout %d: Decode error %v, DecodeReferenced error %v, Sniff %v", f, v, errPlain, errRef, c.Sniff(b))
+				}
 			}
-			if err == nil {
-				read++
+			if decodes {
+				read = append(read, v)
 			}
 		}
-		if read == 0 {
-			t.Errorf("%s: no layout version decoded", f)
+		if diff := cmp.Diff([]int{1, 2, 3}, read); diff != "" {
+			t.Errorf("%s: layout versions read (-want +got):\n%s", f, diff)
 		}
 	}
 }

@@ -45,6 +45,9 @@ func (s *source) reset(data []byte, f Format, c *Codec) {
 
 func (s *source) size() int { return len(s.data) }
 
+// left is the number of bytes not yet read.
+func (s *source) left() int { return len(s.data) - s.off }
+
 func (s *source) failAt(off int, msg string, err error) error {
 	return decodeError(s.format.String(), off, msg, err)
 }

@@ -60,6 +60,26 @@
 // pagination in neither of its shapes, a property named type or id, two
 // properties (or cells) of one name, and text longer than MaxInputBytes.
 //
+// # Speed
+//
+// AppendEncode writes the document straight from the response into one
+// pooled buffer and appends it to dst: one allocation per encode (the
+// output), none when dst has room. It writes exactly the bytes of the
+// generic path (the document's generic value written by gcfvalue), which
+// it leaves the few shapes it does not write itself to (a property or cell
+// name with '>', a node cell a rows table cannot flatten, rows without
+// cells) and every refusal, so the errors are the generic path's too.
+//
+// Decode reads a document in the form AppendEncode writes straight into
+// the response: its strings share one copy of the input (a quoted string
+// with escapes is its own), node properties and row cells are cut from
+// slabs, and it bounds what it builds to 4 times the input plus 4 MiB.
+// At the first departure from that form (another writer's choices, a
+// malformed line, a count past MaxElements, that memory bound) it leaves
+// the document to the generic path, which reads any GCF document and gives
+// every error; what the reader accepts, the generic path reads to the same
+// response (tests and a fuzz target hold them to it).
+//
 // # Decoding and limits
 //
 // Decode reads with gcfvalue under the codec's Limits, widened by what
@@ -77,7 +97,8 @@
 // documentation), which holds a decode's peak heap within 16 times its
 // input plus 16 MiB; a document made of very short rows (a few bytes
 // each) past a few megabytes is refused with a limit error for that
-// reason.
+// reason, unless it is in the encoder's form and the response it holds
+// stays within the reader's bound (see Speed).
 //
 // # Other implementations
 //
@@ -87,6 +108,57 @@
 // read it to one value, except for an integer beyond ±2^53 (a corpus id),
 // which the SDK, holding it as a JavaScript number, rounds to a double (a
 // departure from spec §2.3.2; see gcfvalue's documentation).
+//
+// # Session references
+//
+// Codec implements delta.SessionCodec, GCF §9's session references in the
+// generic profile. A node sent earlier in the session is written as a
+// reference: its row in its nodes table holds its type and id only,
+// followed by two spaces and GCF's marker "# previously transmitted", and
+// the header line ends in " session=true":
+//
+//	GCF profile=generic session=true
+//	format_version=1.2.0
+//	query_type=traversal
+//	## nodes [2]{type,id,username,name}
+//	User|1001  # previously transmitted
+//	User|1002|bob|Bob
+//	## edges [1]{from,from_id,to,to_id,type}
+//	User|1001|User|1002|KNOWS
+//
+// A reference stays in place among the nodes, so a model reads its
+// identity next to the edges that use it. Its row has two cells where a
+// node's row has one per column, and its id cell is an integer only with
+// the marker taken off: a node without properties ("User|1001|~|~", or
+// "User|1001" in a {type,id} table) and a property whose value ends in
+// the marker (a third cell) are never read as references. References are
+// read only in a document whose header has session=true; without
+// references AppendReferenced writes exactly what AppendEncode writes. A
+// referenced node takes part in the grouping of nodes into tables as a
+// node without properties.
+//
+// Where graphwire departs from §9: GCF's graph profile names a symbol by
+// a session-local id ("@12  # previously transmitted") that the session
+// assigns and keeps; graphwire's identity is the node's (type, id), which
+// the reference writes itself, so a reference needs no id table and reads
+// the same in any document. The reader's delta.Session, not the document,
+// says which nodes were sent earlier and gives their properties back
+// (Session.Resolve). §9's bare reference is a line of the graph profile;
+// here it is a row of the generic profile's node table.
+//
+// Security: a reference can only stand for a node of the type and id it
+// writes, with no properties, at its place among the nodes; the decoder
+// reads it under the same Limits as any row and gives its position. It
+// cannot make the decoder look anything up or reach another document:
+// resolving is the caller's Session, which refuses a reference it does
+// not hold (delta.ErrUnresolved). DecodeReferenced rewrites each reference
+// row into a row of absent cells before reading, at most 4 times the
+// input plus 1 MiB (and MaxInputBytes) in all, refusing more with a limit
+// error; a malformed reference is not a reference, and the row it is in
+// gives Decode's positioned error. AppendReferenced checks the whole
+// response with wire.Limits.Check; the properties of the referenced nodes
+// are not written, so what only the layout refuses (a NaN, a string that
+// is not UTF-8) is not checked in them.
 //
 // # Deltas
 //

@@ -43,3 +43,67 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeFast: on any input, Decode (the reader first) and the generic
+// path agree: the same response under wire.Exact, or the same error.
+func FuzzDecodeFast(f *testing.F) {
+	c, err := gcf.New(gcf.Options{Limits: wire.Limits{MaxInputBytes: 1 << 20, MaxElements: 10_000}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, r := range append(wiretest.FixedResponses(), sessionResponse()) {
+		if out, err := c.AppendEncode(nil, r); err == nil && len(out) < 4096 {
+			f.Add(out)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sameReadAsGeneric(t, c, data)
+	})
+}
+
+// FuzzDecodeReferenced: DecodeReferenced never panics; what it accepts
+// has its references ascending, in range and without properties, and
+// writes and reads back the same.
+func FuzzDecodeReferenced(f *testing.F) {
+	c, err := gcf.New(gcf.Options{Limits: wire.Limits{MaxInputBytes: 1 << 20, MaxElements: 10_000}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, r := range wiretest.FixedResponses() {
+		var refs []int
+		for k := 0; k < len(r.Nodes); k += 2 {
+			refs = append(refs, k)
+		}
+		if out, err := c.AppendReferenced(nil, r, refs); err == nil && len(out) < 4096 {
+			f.Add(out)
+		}
+	}
+	if out, err := c.AppendReferenced(nil, sessionResponse(), []int{1, 2, 3}); err == nil {
+		f.Add(out)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, refs, err := c.DecodeReferenced(data)
+		if err != nil {
+			return
+		}
+		for k, i := range refs {
+			if i < 0 || i >= len(r.Nodes) || k > 0 && i <= refs[k-1] || r.Nodes[i].Properties != nil {
+				t.Fatalf("references %v of %d nodes", refs, len(r.Nodes))
+			}
+		}
+		out, err := c.AppendReferenced(nil, r, refs)
+		if err != nil {
+			return // a response the encoder refuses
+		}
+		back, backRefs, err := c.DecodeReferenced(out)
+		if err != nil {
+			t.Fatalf("re-decode: %v\n%s", err, out)
+		}
+		if d := wiretest.Diff(r, back, c.Info().Fidelity); d != "" {
+			t.Fatalf("round trip (-first +second):\n%s\n%s", d, out)
+		}
+		if len(backRefs) != len(refs) {
+			t.Fatalf("references %v, then %v\n%s", refs, backRefs, out)
+		}
+	})
+}

@@ -116,26 +116,45 @@ func (c *Codec) valueOptions() gcfvalue.Options {
 // name), and text longer than MaxInputBytes; on error dst comes back
 // unchanged.
 func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	return c.appendEncode(dst, r, true)
+}
+
+// appendEncode is AppendEncode, through the writer when fast (see
+// appendFast) and through the generic value otherwise.
+func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse, fast bool) ([]byte, error) {
 	if r == nil {
 		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
 	if err := c.limits.Check(Name, r); err != nil {
 		return dst, err
 	}
-	doc, err := document(r)
-	if err != nil {
-		return dst, err
-	}
 	n := len(dst)
-	out, err := gcfvalue.AppendEncode(dst, doc, c.valueOptions())
-	if err != nil {
-		return dst, err
+	out, ok := dst, false
+	if fast {
+		out, ok = c.appendFast(dst, r)
+	}
+	if !ok {
+		var err error
+		if out, err = c.appendGeneric(dst, r); err != nil {
+			return dst, err
+		}
 	}
 	if int64(len(out)-n) > c.limits.MaxInputBytes {
 		return out[:n], &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
 			Msg: "the text would take " + strconv.Itoa(len(out)-n) + " bytes, more than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
 	}
 	return out, nil
+}
+
+// appendGeneric appends the document of r through its generic value: the
+// reference the writer (appendFast) is held to, and what writes the
+// documents and errors the writer leaves to it.
+func (c *Codec) appendGeneric(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	doc, err := document(r)
+	if err != nil {
+		return dst, err
+	}
+	return gcfvalue.AppendEncode(dst, doc, c.valueOptions())
 }
 
 // writeChunk is the most EncodeTo hands w in one Write.
@@ -169,13 +188,24 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 		return nil, &wire.DecodeError{Codec: Name, Offset: c.limits.MaxInputBytes, Limit: "MaxInputBytes",
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
 	}
-	v, err := gcfvalue.Decode(data, c.valueOptions())
-	if err != nil {
-		return nil, err
+	return c.decode(data, true)
+}
+
+// decode is Decode, through the reader first when fast (see decodeFast),
+// through the generic value otherwise.
+func (c *Codec) decode(data []byte, fast bool) (*wire.GraphResponse, error) {
+	r, ok := (*wire.GraphResponse)(nil), false
+	if fast {
+		r, ok = c.decodeFast(data)
 	}
-	r, err := response(v)
-	if err != nil {
-		return nil, err
+	if !ok {
+		v, err := gcfvalue.Decode(data, c.valueOptions())
+		if err != nil {
+			return nil, err
+		}
+		if r, err = response(v); err != nil {
+			return nil, err
+		}
 	}
 	if err := c.limits.Check(Name, r); err != nil {
 		var ee *wire.EncodeError

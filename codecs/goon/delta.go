@@ -158,7 +158,7 @@ func nodeSection(b []byte, name string, count int, item func(i int) (typ string,
 			j++
 		}
 		if !isName(typ) {
-			return b, notName(name[1:]+"["+strconv.Itoa(i)+"]", "type", typ)
+			return b, notName(wire.Path{}.Field(name[1:]).Index(i).Field("type").String(), "type", typ)
 		}
 		b = append(b, typ...)
 		b = append(b, '(')
@@ -171,6 +171,7 @@ func nodeSection(b []byte, name string, count int, item func(i int) (typ string,
 				b = strconv.AppendInt(b, node.ID, 10)
 			} else {
 				var err error
+				e.atSection, e.atIndex = name[1:], i
 				if b, err = e.nodeRow(b, node); err != nil {
 					return b, err
 				}
@@ -198,7 +199,7 @@ func edgeSection(b []byte, name string, count int, item func(i int) (at, n int, 
 			j++
 		}
 		if !isName(first.Type) {
-			return b, notName(name[1:]+"["+strconv.Itoa(i)+"]", "relationship type", first.Type)
+			return b, notName(wire.Path{}.Field(name[1:]).Index(i).Field("type").String(), "relationship type", first.Type)
 		}
 		b = append(b, first.Type...)
 		b = append(b, '(')
@@ -209,7 +210,7 @@ func edgeSection(b []byte, name string, count int, item func(i int) (at, n int, 
 			b = appendPrefix(b, at, n)
 			var err error
 			if b, err = appendEdge(b, e); err != nil {
-				return b, err
+				return b, edgeError(err, wire.Path{}.Field(name[1:]).Index(i))
 			}
 			b = append(b, '\n')
 		}

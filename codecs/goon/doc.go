@@ -258,6 +258,13 @@
 // skipped and a line may end in CRLF; the encoder writes LF, so such text
 // reaches the same fixed point.
 //
+// A session reference makes the decoder do no more than a node without
+// properties does: it is a row of its own (so MaxElements and the meter
+// count it as one), it allocates nothing beyond its position, and
+// sent_earlier: is a count checked against the rows read, never used to
+// size anything. The content a reference stands for comes from the
+// reader's own delta.Session, never from the text.
+//
 // Encoding is symmetric: AppendEncode and EncodeTo first check r with
 // wire.Limits.Check (nothing is written on error, a *wire.EncodeError
 // naming the path and the limit), then refuse text longer than
@@ -273,6 +280,64 @@
 // comes back as a six-byte U+001A), the encoder decodes its text and
 // refuses, naming MaxExpansion, what Decode would refuse. So whatever the
 // encoder writes, Decode under the same limits reads.
+//
+// # Session references
+//
+// Codec implements delta.SessionCodec: in a delta.Session, a node the
+// reader was sent earlier and that has not changed since is written as a
+// reference, in its place in its Type(n): group, its row reduced to its
+// id and the words "(sent earlier)"; the header counts the references in
+// sent_earlier:N, right after nodes: (which still counts every row):
+//
+//	@header
+//	query_type:traversal
+//	goon_version:1.0.0
+//	nodes:3
+//	sent_earlier:2
+//	edges:2
+//	@nodes
+//	MergeRequest(1):
+//	482927048 (sent earlier)
+//	User(2):
+//	5252563 (sent earlier)
+//	5252564 name="Kim Lee" username=kim
+//	@edges
+//	...
+//
+// The marker costs three o200k tokens a node. It cannot be mistaken: after
+// its id a node row holds only " key=value" pairs, whose keys are names,
+// so " (" never starts one; a node without properties is its id alone, and
+// a property named sent_earlier is sent_earlier=VALUE. A text without
+// references has no sent_earlier: line and is byte for byte what
+// AppendEncode writes, so a reader of GKG's GOON never meets the syntax
+// outside a session. Nodes keep GOON's order (by type, then id, with a
+// node listed twice ordered by its whole row's text; in an aggregation,
+// the server's order), so a reference sits where its node would be.
+// Nodes lifted from an aggregation's rows are always written whole.
+//
+// DecodeReferenced returns each reference as a node of its type and id
+// with nil Properties, and the references' positions in the decoded
+// nodes, ascending; delta.Session.Resolve puts the remembered nodes back.
+// Decode refuses a text with sent_earlier: (its references would come
+// back as empty nodes): a caller without the session must ask for the full
+// response. A reference in a text without sent_earlier:, a count that
+// disagrees with the rows, "id (" followed by anything but "sent
+// earlier)", or a reference in a lifted node's place is a positioned
+// *wire.DecodeError.
+//
+// A session's writer counts each node it remembers as the response holds
+// it, and its reader as GOON decodes it (delta.SessionLimits.MaxBytes).
+// GOON leaves out null and "" properties, reads "42" back as 42 and
+// restores a truncated value with one byte for each code point cut, so a
+// node often decodes smaller; a list of strings that JSON escaping makes
+// longer than the list's memory, or invalid UTF-8 (each bad byte read back
+// as the three bytes of U+FFFD), decodes larger. Under the default limits
+// the sessions of graphwire's corpus stay in step; under a MaxBytes close
+// to the size of one node they may not: a node the writer counts too
+// large to remember and the reader does not pushes out of the reader's
+// session a node the writer still references, and Resolve fails with
+// delta.ErrUnresolved (never a wrong response). Keep MaxBytes well above
+// the largest node, or bound sessions by MaxNodes.
 //
 // # Deltas
 //

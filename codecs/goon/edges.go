@@ -190,7 +190,7 @@ func (e *encoder) writeEdges(b []byte) ([]byte, error) {
 			j++
 		}
 		if !isName(typ) {
-			return b, notName("edges", "relationship type", typ)
+			return b, notName(e.edgePath(edges[i]).Field("type").String(), "relationship type", typ)
 		}
 		b = append(b, typ...)
 		b = append(b, '(')
@@ -199,7 +199,7 @@ func (e *encoder) writeEdges(b []byte) ([]byte, error) {
 		for ; i < j; i++ {
 			var err error
 			if b, err = appendEdge(b, edges[i]); err != nil {
-				return b, err
+				return b, edgeError(err, e.edgePath(edges[i]))
 			}
 			b = append(b, '\n')
 			if b, err = e.spill(b); err != nil {
@@ -211,13 +211,14 @@ func (e *encoder) writeEdges(b []byte) ([]byte, error) {
 }
 
 // appendEdge appends the line of ed without its type and newline:
-// "From:id --> To:id[ depth=D][ path_id=P][ step=S]".
+// "From:id --> To:id[ depth=D][ path_id=P][ step=S]". An error's Path is
+// the field of the edge (edgeError places it).
 func appendEdge(b []byte, ed *wire.Edge) ([]byte, error) {
 	if !isName(ed.From) {
-		return b, notName("edges", "node type", ed.From)
+		return b, notName("from", "node type", ed.From)
 	}
 	if !isName(ed.To) {
-		return b, notName("edges", "node type", ed.To)
+		return b, notName("to", "node type", ed.To)
 	}
 	b = append(b, ed.From...)
 	b = append(b, ':')
@@ -251,7 +252,7 @@ func (e *encoder) writePaths(b []byte) ([]byte, error) {
 		b = strconv.AppendInt(b, pid, 10)
 		b = append(b, ": "...)
 		if !isName(edges[i].From) {
-			return b, notName("edges", "node type", edges[i].From)
+			return b, notName(e.edgePath(edges[i]).Field("from").String(), "node type", edges[i].From)
 		}
 		b = append(b, edges[i].From...)
 		b = append(b, ':')
@@ -259,10 +260,10 @@ func (e *encoder) writePaths(b []byte) ([]byte, error) {
 		for ; i < len(edges) && edges[i].PathID.Int == pid; i++ {
 			ed := edges[i]
 			if !isName(ed.Type) {
-				return b, notName("edges", "relationship type", ed.Type)
+				return b, notName(e.edgePath(ed).Field("type").String(), "relationship type", ed.Type)
 			}
 			if !isName(ed.To) {
-				return b, notName("edges", "node type", ed.To)
+				return b, notName(e.edgePath(ed).Field("to").String(), "node type", ed.To)
 			}
 			b = append(b, " --"...)
 			b = append(b, ed.Type...)

@@ -145,7 +145,7 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 			}
 			text = whole.b
 		}
-		if _, err := c.Decode(text); err != nil {
+		if _, _, err := c.decode(text, e.nrefs > 0); err != nil {
 			var de *wire.DecodeError
 			if errors.As(err, &de) {
 				return &wire.EncodeError{Codec: Name, Limit: de.Limit, Msg: "Decode would refuse the text: " + de.Msg}
@@ -159,24 +159,40 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 // maxPooledBuffer bounds the scratch buffer an encoder keeps for reuse.
 const maxPooledBuffer = 64 << 20
 
-var encoderPool = sync.Pool{New: func() any { return &encoder{lifted: map[nodeKey]struct{}{}} }}
+var encoderPool = sync.Pool{New: func() any { return &encoder{lifted: map[nodeKey]struct{}{}, refs: map[*wire.Node]struct{}{}} }}
 
 // encoder holds the scratch space of one encode; it is pooled.
 type encoder struct {
-	b       []byte
-	nodes   []*wire.Node // server nodes, then nodes lifted from rows, in output order
-	edges   []*wire.Edge // de-duplicated, in output order
-	props   []propRef
-	cols    []rowCol
-	lifted  map[nodeKey]struct{}
-	tmpA    []byte
-	tmpB    []byte
-	list    []byte
-	maxList int       // the longest JSON text of a list value written
-	fills   bool      // a truncated value's kept prefix lost control characters to quoting
-	err     error     // set by a sort comparator that had to encode a node row
-	out     io.Writer // EncodeTo's writer; nil when appending to a slice
-	written int64     // bytes handed to out so far
+	b     []byte
+	nodes []*wire.Node // server nodes, then nodes lifted from rows, in output order
+	edges []*wire.Edge // de-duplicated, in output order
+	// Scratch of sortEdges.
+	ekeys     []edgeKey
+	names     []string
+	nameIdx   map[string]uint32
+	nameOrder []uint32
+	nameRank  []uint32
+	props     []propRef
+	keys      []string // the keys, in input order, whose order props holds
+	keysOK    bool     // keys and props are set (the keys passed propOrder's checks)
+	cols      []rowCol
+	lifted    map[nodeKey]struct{}
+	refs      map[*wire.Node]struct{} // the nodes written as references (AppendReferenced)
+	nrefs     int                     // len(refs): sent_earlier's count
+	r         *wire.GraphResponse     // the response being encoded, for error paths
+	// atSection[atIndex] is the place of the delta node being written,
+	// for error paths.
+	atSection string
+	atIndex   int
+	server    int // e.nodes[:server] are the response's own, the rest lifted from rows
+	tmpA      []byte
+	tmpB      []byte
+	list      []byte
+	maxList   int       // the longest JSON text of a list value written
+	fills     bool      // a truncated value's kept prefix lost control characters to quoting
+	err       error     // set by a sort comparator that had to encode a node row
+	out       io.Writer // EncodeTo's writer; nil when appending to a slice
+	written   int64     // bytes handed to out so far
 }
 
 func (e *encoder) release() {
@@ -196,8 +212,13 @@ func (e *encoder) reset() {
 	clear(e.nodes)
 	clear(e.edges)
 	clear(e.props)
+	clear(e.keys)
+	e.keys, e.keysOK = e.keys[:0], false
 	clear(e.cols)
 	clear(e.lifted)
+	e.r = nil
+	clear(e.refs)
+	e.nrefs = 0
 	e.nodes, e.edges, e.props, e.cols = e.nodes[:0], e.edges[:0], e.props[:0], e.cols[:0]
 	e.err = nil
 	e.maxList = 0
@@ -217,6 +238,7 @@ func (e *encoder) encode(r *wire.GraphResponse, version string) error {
 	}
 	agg := r.QueryType == wire.Aggregation
 	paths := r.QueryType == wire.PathFinding
+	e.r = r
 
 	// Nodes: server nodes, sorted by (type, id) except in aggregation,
 	// where server order is kept and node cells are lifted from rows.
@@ -224,6 +246,7 @@ func (e *encoder) encode(r *wire.GraphResponse, version string) error {
 	for i := range r.Nodes {
 		e.nodes = append(e.nodes, &r.Nodes[i])
 	}
+	e.server = len(e.nodes)
 	if agg {
 		if err := e.liftNodes(r); err != nil {
 			return err
@@ -237,15 +260,7 @@ func (e *encoder) encode(r *wire.GraphResponse, version string) error {
 
 	// Edges: sorted by the full key, de-duplicated by it; path_finding
 	// keeps only the edges that belong to a path.
-	e.edges = slices.Grow(e.edges, len(r.Edges))
-	for i := range r.Edges {
-		if paths && !r.Edges[i].PathID.Valid {
-			continue
-		}
-		e.edges = append(e.edges, &r.Edges[i])
-	}
-	slices.SortFunc(e.edges, cmpEdges)
-	e.edges = slices.CompactFunc(e.edges, func(a, b *wire.Edge) bool { return cmpEdges(a, b) == 0 })
+	e.sortEdges(r)
 
 	if agg {
 		if err := e.rowColumns(r); err != nil {

@@ -490,28 +490,28 @@ func TestEncodeErrors(t *testing.T) {
 	}{
 		{"nil_response", nil, "goon: nil response"},
 		{"invalid_query_type", resp("graph", nil), `goon: query_type: invalid query type "graph"`},
-		{"node_type_not_a_name", resp(wire.Traversal, nodes(node("Merge Request", 1))), `goon: node 1: type "Merge Request" is not a GOON name`},
-		{"property_key_not_a_name", resp(wire.Traversal, nodes(node("User", 1, P("a=b", I(1))))), `goon: node User:1: property key "a=b" is not a GOON name`},
+		{"node_type_not_a_name", resp(wire.Traversal, nodes(node("Merge Request", 1))), `goon: nodes[0].type: type "Merge Request" is not a GOON name`},
+		{"property_key_not_a_name", resp(wire.Traversal, nodes(node("User", 1, P("a=b", I(1))))), `goon: nodes[0].properties["a=b"]: property key "a=b" is not a GOON name`},
 		{"property_named_id", resp(wire.Traversal, nodes(node("User", 1, P("id", I(1))))), `goon: nodes[0].properties.id: property named "id"`},
 		{"duplicate_property", resp(wire.Traversal, nodes(node("User", 1, P("a", I(1)), P("a", I(2))))), `goon: nodes[0].properties.a: duplicate property "a"`},
-		{"edge_type_not_a_name", resp(wire.Traversal, nil, edge("IS A", "X", 1, "Y", 2)), `goon: edges: relationship type "IS A"`},
-		{"edge_endpoint_not_a_name", resp(wire.Traversal, nil, edge("R", "X:", 1, "Y", 2)), `goon: edges: node type "X:"`},
-		{"path_type_not_a_name", resp(wire.PathFinding, nil, onPath(edge("R", "X", 1, "Y y", 2), 0, 0)), `goon: edges: node type "Y y"`},
-		{"column_not_a_name", agg(nil, []wire.Column{count("a b")}), `goon: columns[0]: name "a b"`},
-		{"function_not_a_name", agg(nil, []wire.Column{{Name: "n", Function: ""}}), `goon: columns[0]: function ""`},
-		{"duplicate_column", agg([]wire.GroupColumn{propGroup("n", "")}, []wire.Column{count("n")}), `goon: columns[0]: column name "n" repeats`},
+		{"edge_type_not_a_name", resp(wire.Traversal, nil, edge("IS A", "X", 1, "Y", 2)), `goon: edges[0].type: relationship type "IS A"`},
+		{"edge_endpoint_not_a_name", resp(wire.Traversal, nil, edge("R", "X:", 1, "Y", 2)), `goon: edges[0].from: node type "X:"`},
+		{"path_type_not_a_name", resp(wire.PathFinding, nil, onPath(edge("R", "X", 1, "Y y", 2), 0, 0)), `goon: edges[0].to: node type "Y y"`},
+		{"column_not_a_name", agg(nil, []wire.Column{count("a b")}), `goon: columns[0].name: name "a b"`},
+		{"function_not_a_name", agg(nil, []wire.Column{{Name: "n", Function: ""}}), `goon: columns[0].function: function ""`},
+		{"duplicate_column", agg([]wire.GroupColumn{propGroup("n", "")}, []wire.Column{count("n")}), `goon: columns[0].name: column name "n" repeats`},
 		{"invalid_group_kind", agg([]wire.GroupColumn{{Name: "g", Kind: "edge"}}, nil), `goon: group_columns[0].kind: invalid group kind "edge"`},
-		{"cell_node_type_not_a_name", agg([]wire.GroupColumn{nodeGroup("u", "")}, nil, row(ref("u", node("A B", 1)))), `goon: node 1: type "A B"`},
+		{"cell_node_type_not_a_name", agg([]wire.GroupColumn{nodeGroup("u", "")}, nil, row(ref("u", node("A B", 1)))), `goon: rows[0].u.type: type "A B"`},
 		{"plain_row_cell_not_a_name", func() *wire.GraphResponse {
 			r := resp(wire.Search, nil)
 			r.Rows = []wire.Row{row(cell("a b", I(1)))}
 			return r
-		}(), `goon: rows[0]: cell name "a b"`},
+		}(), `goon: rows[0]["a b"]: cell name "a b"`},
 		{"plain_row_node_type_not_a_name", func() *wire.GraphResponse {
 			r := resp(wire.Search, nil)
 			r.Rows = []wire.Row{row(ref("u", node("A B", 1)))}
 			return r
-		}(), `goon: rows[0].u: node type "A B"`},
+		}(), `goon: rows[0].u.type: node type "A B"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

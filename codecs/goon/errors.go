@@ -26,12 +26,62 @@ func notName(path, what, s string) error {
 	return &wire.EncodeError{Codec: Name, Path: path, Msg: what + " " + strconv.Quote(s) + " is not a GOON name (ASCII letters, digits, '_')"}
 }
 
-// badKey is the encode error for a property key GOON cannot write.
-func (e *encoder) badKey(n *wire.Node, k string, class uint8) error {
+// badKey is the encode error for the property key k, the i-th of n,
+// that GOON cannot write.
+func (e *encoder) badKey(n *wire.Node, i int, k string, class uint8) error {
+	path := e.nodePath(n).Property(i, k).String()
 	if class == classReserved {
-		return &wire.EncodeError{Codec: Name, Path: nodePath(n), Msg: "property named " + strconv.Quote(k) + " (reserved for the node itself)"}
+		return &wire.EncodeError{Codec: Name, Path: path, Msg: "property named " + strconv.Quote(k) + " (reserved for the node itself)"}
 	}
-	return notName(nodePath(n), "property key", k)
+	return notName(path, "property key", k)
+}
+
+// Encode errors name the place with wire.Path. The encoder holds nodes
+// and edges by pointer, in output order; the functions below find their
+// place in the response only once an error is certain.
+
+// nodePath is the wire.Path of n: nodes[i] for a node of the response
+// being encoded, the row cell that holds it for a node lifted from rows,
+// and its section and index while writing a delta.
+func (e *encoder) nodePath(n *wire.Node) wire.Path {
+	r := e.r
+	if r == nil {
+		return wire.Path{}.Field(e.atSection).Index(e.atIndex)
+	}
+	for i := range r.Nodes {
+		if &r.Nodes[i] == n {
+			return wire.NodePath(i)
+		}
+	}
+	for i, row := range r.Rows {
+		for j := range row {
+			if row[j].Node == n {
+				return wire.RowPath(i).Key(j, row[j].Name)
+			}
+		}
+	}
+	return wire.Path{}.Field("nodes")
+}
+
+// edgePath is the wire.Path of ed, an edge of the response being encoded.
+func (e *encoder) edgePath(ed *wire.Edge) wire.Path {
+	if r := e.r; r != nil {
+		for i := range r.Edges {
+			if &r.Edges[i] == ed {
+				return wire.EdgePath(i)
+			}
+		}
+	}
+	return wire.Path{}.Field("edges")
+}
+
+// edgeError places an error of appendEdge, whose Path is the field of the
+// edge, under the edge's path.
+func edgeError(err error, at wire.Path) error {
+	if ee, ok := err.(*wire.EncodeError); ok {
+		ee.Path = at.Field(ee.Path).String()
+	}
+	return err
 }
 
 // lineError is a decode error at the 1-based line.

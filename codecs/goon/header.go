@@ -22,6 +22,7 @@ const (
 	fQueryType = iota
 	fVersion
 	fNodes
+	fSentEarlier
 	fEdges
 	fHasMore
 	fTotalRows
@@ -33,7 +34,7 @@ const (
 	numFields
 )
 
-var fieldNames = [numFields]string{"query_type", "goon_version", "nodes", "edges", "has_more", "total_rows", "truncated", "next_cursor", "rows", "group_by", "aggregations"}
+var fieldNames = [numFields]string{"query_type", "goon_version", "nodes", "sent_earlier", "edges", "has_more", "total_rows", "truncated", "next_cursor", "rows", "group_by", "aggregations"}
 
 func (p *parser) parseHeader() error {
 	last := -1
@@ -104,6 +105,8 @@ func (p *parser) headerValue(f int, val string) error {
 		if !supportedVersion(val) {
 			return p.errf("unsupported goon_version " + textwire.Excerpt(val) + " (this decoder reads " + minMajor + ".x.y to " + maxMajor + ".x.y)")
 		}
+	case fSentEarlier:
+		return p.sentEarlier(val)
 	case fNodes, fEdges, fRows:
 		n, ok := parseInt(val)
 		if !ok || n < 0 {
@@ -340,6 +343,10 @@ func (e *encoder) writeHeader(b []byte, r *wire.GraphResponse, version string) (
 	b = append(b, version...)
 	b = append(b, "\nnodes:"...)
 	b = strconv.AppendInt(b, int64(len(e.nodes)), 10)
+	if e.nrefs > 0 {
+		b = append(b, "\nsent_earlier:"...)
+		b = strconv.AppendInt(b, int64(e.nrefs), 10)
+	}
 	b = append(b, "\nedges:"...)
 	b = strconv.AppendInt(b, int64(len(e.edges)), 10)
 	b = append(b, '\n')
@@ -387,14 +394,13 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) ([]byte, er
 			if i > 0 {
 				b = append(b, ',')
 			}
-			path := "group_columns[" + strconv.Itoa(i) + "]"
 			b = append(b, g.Name...)
 			switch g.Kind {
 			case wire.GroupByNode:
 				b = append(b, "(node"...)
 				if g.Entity.Valid {
 					if !isName(g.Entity.String) {
-						return b, notName(path, "entity", g.Entity.String)
+						return b, notName(wire.GroupColumnPath(i).Field("entity").String(), "entity", g.Entity.String)
 					}
 					b = append(b, ':')
 					b = append(b, g.Entity.String...)
@@ -403,13 +409,13 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) ([]byte, er
 				b = append(b, "(property"...)
 				if g.Property.Valid && g.Property.String != g.Name {
 					if !isName(g.Property.String) {
-						return b, notName(path, "property", g.Property.String)
+						return b, notName(wire.GroupColumnPath(i).Field("property").String(), "property", g.Property.String)
 					}
 					b = append(b, ':')
 					b = append(b, g.Property.String...)
 				}
 			default:
-				return b, &wire.EncodeError{Codec: Name, Path: path, Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
+				return b, &wire.EncodeError{Codec: Name, Path: wire.GroupColumnPath(i).Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
 			}
 			b = append(b, ')')
 		}
@@ -421,22 +427,21 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) ([]byte, er
 			if i > 0 {
 				b = append(b, ',')
 			}
-			path := "columns[" + strconv.Itoa(i) + "]"
 			if !isName(c.Function) {
-				return b, notName(path, "function", c.Function)
+				return b, notName(wire.ColumnPath(i).Field("function").String(), "function", c.Function)
 			}
 			b = append(b, c.Name...)
 			b = append(b, '(')
 			b = append(b, c.Function...)
 			if c.Target.Valid {
 				if !isName(c.Target.String) {
-					return b, notName(path, "target", c.Target.String)
+					return b, notName(wire.ColumnPath(i).Field("target").String(), "target", c.Target.String)
 				}
 				b = append(b, ':')
 				b = append(b, c.Target.String...)
 				if c.Property.Valid {
 					if !isName(c.Property.String) {
-						return b, notName(path, "property", c.Property.String)
+						return b, notName(wire.ColumnPath(i).Field("property").String(), "property", c.Property.String)
 					}
 					b = append(b, '.')
 					b = append(b, c.Property.String...)

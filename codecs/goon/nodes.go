@@ -22,9 +22,15 @@ func (p *parser) parseNodes() error {
 	reserve, full := p.declared(fNodes, minNodeLine, int(unsafe.Sizeof(wire.Node{})))
 	nodes := make([]wire.Node, 0, reserve)
 	err := p.grouped(&nodeGroups, func(typ string) error {
-		n, err := p.nodeRow(typ)
+		n, ref, err := p.reference(typ)
+		if err == nil && !ref {
+			n, err = p.nodeRow(typ)
+		}
 		if err != nil {
 			return err
+		}
+		if ref {
+			p.sentRefs = append(p.sentRefs, len(nodes))
 		}
 		nodes = append(room(nodes, full), n)
 		if p.r.QueryType == wire.Aggregation {
@@ -43,6 +49,9 @@ func (p *parser) parseNodes() error {
 	}
 	if h := p.header[fNodes]; strconv.Itoa(len(nodes)) != h.value {
 		return lineError(h.line, "nodes:"+textwire.Clip(h.value)+" but @nodes has "+strconv.Itoa(len(nodes))+" rows")
+	}
+	if err := p.checkReferences(); err != nil {
+		return err
 	}
 	p.r.Nodes = nodes
 	return nil
@@ -144,7 +153,7 @@ func (e *encoder) writeNodes(b []byte) ([]byte, error) {
 			j++
 		}
 		if !isName(typ) {
-			return b, notName("node "+strconv.FormatInt(nodes[i].ID, 10), "type", typ)
+			return b, notName(e.nodePath(nodes[i]).Field("type").String(), "type", typ)
 		}
 		b = append(b, typ...)
 		b = append(b, '(')
@@ -152,7 +161,15 @@ func (e *encoder) writeNodes(b []byte) ([]byte, error) {
 		b = append(b, "):\n"...)
 		for ; i < j; i++ {
 			var err error
-			if b, err = e.nodeRow(b, nodes[i]); err != nil {
+			if e.nrefs > 0 && i < e.server && e.isRef(nodes[i]) {
+				// Checked as a whole row would be, so that a response
+				// is refused (or not) whatever it references.
+				if e.tmpA, err = e.nodeRow(e.tmpA[:0], nodes[i]); err != nil {
+					return b, err
+				}
+				b = strconv.AppendInt(b, nodes[i].ID, 10)
+				b = append(b, refMarker...)
+			} else if b, err = e.nodeRow(b, nodes[i]); err != nil {
 				return b, err
 			}
 			b = append(b, '\n')
@@ -168,25 +185,57 @@ func (e *encoder) writeNodes(b []byte) ([]byte, error) {
 // properties in priority order.
 func (e *encoder) nodeRow(b []byte, n *wire.Node) ([]byte, error) {
 	b = strconv.AppendInt(b, n.ID, 10)
+	ps, err := e.propOrder(n)
+	if err != nil {
+		return b, err
+	}
+	for i := range ps {
+		b = e.prop(b, ps[i].key, n.Properties[ps[i].i].Value)
+	}
+	return b, nil
+}
+
+// propOrder returns the properties of n in the order a row writes them,
+// or the error for a key GOON cannot write. The nodes of a group mostly
+// share their keys, in the same order: for a node whose keys are those of
+// the node before it, the order (and the checks) of that node hold.
+func (e *encoder) propOrder(n *wire.Node) ([]propRef, error) {
+	if e.keysOK && len(n.Properties) == len(e.keys) {
+		same := true
+		for i := range n.Properties {
+			if n.Properties[i].Key != e.keys[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			return e.props, nil
+		}
+	}
+	e.keysOK = false
 	ps := e.props[:0]
 	for i := range n.Properties {
 		k := n.Properties[i].Key
 		class := priority(k)
 		if class == classReserved || !isName(k) {
-			return b, e.badKey(n, k, class)
+			e.props = ps
+			return nil, e.badKey(n, i, k, class)
 		}
 		ps = append(ps, propRef{key: k, class: class, i: int32(i)})
 	}
 	sortProps(ps)
-	for i := range ps {
-		if i > 0 && ps[i].key == ps[i-1].key {
-			e.props = ps
-			return b, &wire.EncodeError{Codec: Name, Path: nodePath(n), Msg: "two properties named " + strconv.Quote(ps[i].key)}
-		}
-		b = e.prop(b, ps[i].key, n.Properties[ps[i].i].Value)
-	}
 	e.props = ps
-	return b, nil
+	for i := 1; i < len(ps); i++ {
+		if ps[i].key == ps[i-1].key {
+			return nil, &wire.EncodeError{Codec: Name, Path: e.nodePath(n).Property(int(max(ps[i].i, ps[i-1].i)), ps[i].key).String(), Msg: "two properties named " + strconv.Quote(ps[i].key)}
+		}
+	}
+	e.keys = e.keys[:0]
+	for i := range n.Properties {
+		e.keys = append(e.keys, n.Properties[i].Key)
+	}
+	e.keysOK = true
+	return ps, nil
 }
 
 // prop appends " key=value" for a node-row property, or nothing for the
@@ -227,8 +276,4 @@ func appendKey(b []byte, key string) []byte {
 	b = append(b, ' ')
 	b = append(b, key...)
 	return append(b, '=')
-}
-
-func nodePath(n *wire.Node) string {
-	return "node " + n.Type + ":" + strconv.FormatInt(n.ID, 10)
 }

@@ -80,8 +80,9 @@ func lessProp(x, y propRef) bool {
 }
 
 // cmpNodes orders nodes by (type bytewise, id numerically); nodes that
-// share both are ordered by the text of their rows, so that the order is
-// total and the output does not depend on the input order.
+// share both are ordered by the text of their rows, and a whole row before
+// the same row written as a reference, so that the output does not depend
+// on the input order.
 func (e *encoder) cmpNodes(a, b *wire.Node) int {
 	if c := strings.Compare(a.Type, b.Type); c != 0 {
 		return c
@@ -98,54 +99,17 @@ func (e *encoder) cmpNodes(a, b *wire.Node) int {
 		e.err = err
 		return 0
 	}
-	return bytes.Compare(e.tmpA, e.tmpB)
-}
-
-// cmpEdges is the total edge order of GOON: (path_id, step, type, from,
-// from_id, to, to_id, depth), absent path_id and step after present ones,
-// absent depth before present.
-func cmpEdges(a, b *wire.Edge) int {
-	if c := cmpAbsentLast(a.PathID, b.PathID); c != 0 {
+	if c := bytes.Compare(e.tmpA, e.tmpB); c != 0 || e.nrefs == 0 {
 		return c
 	}
-	if c := cmpAbsentLast(a.Step, b.Step); c != 0 {
-		return c
-	}
-	if c := strings.Compare(a.Type, b.Type); c != 0 {
-		return c
-	}
-	if c := strings.Compare(a.From, b.From); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.FromID, b.FromID); c != 0 {
-		return c
-	}
-	if c := strings.Compare(a.To, b.To); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.ToID, b.ToID); c != 0 {
-		return c
-	}
-	switch {
-	case a.Depth.Valid != b.Depth.Valid:
-		if a.Depth.Valid {
-			return 1
-		}
+	// The same row twice, one of them written as a reference (which
+	// AppendReferenced's caller may ask for, though a session does not):
+	// the whole row first, so that the text does not depend on the order.
+	switch ra, rb := e.isRef(a), e.isRef(b); {
+	case ra == rb:
+		return 0
+	case rb:
 		return -1
-	case a.Depth.Valid:
-		return cmp.Compare(a.Depth.Int, b.Depth.Int)
 	}
-	return 0
-}
-
-func cmpAbsentLast(a, b wire.OptInt) int {
-	switch {
-	case a.Valid && b.Valid:
-		return cmp.Compare(a.Int, b.Int)
-	case a.Valid:
-		return -1
-	case b.Valid:
-		return 1
-	}
-	return 0
+	return 1
 }

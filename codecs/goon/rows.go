@@ -126,25 +126,27 @@ func nodeRef(s string) (string, int64, bool) {
 // a row names its cells by them.
 func (e *encoder) rowColumns(r *wire.GraphResponse) error {
 	for i, g := range r.GroupColumns {
-		if err := e.addColumn("group_columns["+strconv.Itoa(i)+"]", g.Name, g.Kind == wire.GroupByNode); err != nil {
+		if err := e.addColumn(wire.GroupColumnPath, i, g.Name, g.Kind == wire.GroupByNode); err != nil {
 			return err
 		}
 	}
 	for i, c := range r.Columns {
-		if err := e.addColumn("columns["+strconv.Itoa(i)+"]", c.Name, false); err != nil {
+		if err := e.addColumn(wire.ColumnPath, i, c.Name, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (e *encoder) addColumn(path, name string, nodeKind bool) error {
+// addColumn adds the column named name, the i-th of those at, which
+// names its path (wire.GroupColumnPath or wire.ColumnPath).
+func (e *encoder) addColumn(at func(int) wire.Path, i int, name string, nodeKind bool) error {
 	if !isName(name) {
-		return notName(path, "name", name)
+		return notName(at(i).Field("name").String(), "name", name)
 	}
 	for _, c := range e.cols {
 		if c.name == name {
-			return &wire.EncodeError{Codec: Name, Path: path, Msg: "column name " + strconv.Quote(name) + " repeats (group and metric columns name row cells, so they must differ)"}
+			return &wire.EncodeError{Codec: Name, Path: at(i).Field("name").String(), Msg: "column name " + strconv.Quote(name) + " repeats (group and metric columns name row cells, so they must differ)"}
 		}
 	}
 	e.cols = append(e.cols, rowCol{name: name, nodeKind: nodeKind})
@@ -205,7 +207,7 @@ func (e *encoder) writeRows(b []byte, r *wire.GraphResponse) ([]byte, error) {
 			if agg {
 				c, nodeKind = firstCell(row, e.cols[j].name), e.cols[j].nodeKind
 			} else if c = &row[j]; !isName(c.Name) {
-				return b, notName("rows["+strconv.Itoa(i)+"]", "cell name", c.Name)
+				return b, notName(wire.RowPath(i).Key(j, c.Name).String(), "cell name", c.Name)
 			}
 			if c == nil || !cellWrites(c) {
 				continue
@@ -214,7 +216,7 @@ func (e *encoder) writeRows(b []byte, r *wire.GraphResponse) ([]byte, error) {
 				b = append(b, ' ')
 			}
 			var err error
-			if b, err = e.appendCell(b, c, nodeKind, i); err != nil {
+			if b, err = e.appendCell(b, c, nodeKind, row, i); err != nil {
 				return b, err
 			}
 		}
@@ -233,12 +235,16 @@ func (e *encoder) writeRows(b []byte, r *wire.GraphResponse) ([]byte, error) {
 // node reference as Type:id, null as bare null, a string quoted when
 // forceQuote is set (node-kind group columns, where a bare Type:id is a
 // reference).
-func (e *encoder) appendCell(b []byte, c *wire.Cell, forceQuote bool, row int) ([]byte, error) {
+func (e *encoder) appendCell(b []byte, c *wire.Cell, forceQuote bool, row wire.Row, i int) ([]byte, error) {
 	b = append(b, c.Name...)
 	b = append(b, '=')
 	if n := c.Node; n != nil {
 		if !isName(n.Type) {
-			return b, notName("rows["+strconv.Itoa(row)+"]."+c.Name, "node type", n.Type)
+			j := 0
+			for j < len(row) && &row[j] != c {
+				j++
+			}
+			return b, notName(wire.RowPath(i).Key(j, c.Name).Field("type").String(), "node type", n.Type)
 		}
 		b = append(b, n.Type...)
 		b = append(b, ':')

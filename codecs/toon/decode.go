@@ -46,31 +46,42 @@ const layoutFields = 8
 // Decode parses TOON text into a response under the codec's limits; see
 // the package-level Decode.
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
+	r, _, err := c.decode(data, false)
+	return r, err
+}
+
+// decode is Decode, and, when withRefs, DecodeReferenced: a sent_earlier
+// section is read as references, whose positions it returns, rather than
+// refused.
+func (c *Codec) decode(data []byte, withRefs bool) (*wire.GraphResponse, []int, error) {
 	l := c.limits
 	if int64(len(data)) > l.MaxInputBytes {
-		return nil, &wire.DecodeError{Codec: Name, Offset: l.MaxInputBytes, Limit: "MaxInputBytes",
+		return nil, nil, &wire.DecodeError{Codec: Name, Offset: l.MaxInputBytes, Limit: "MaxInputBytes",
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
 	}
 	v, err := toonread.Decode(data, toonread.Options{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
 		toonread.Limits{Set: true, MaxElements: l.MaxElements, MaxFields: l.MaxElements + layoutFields, MaxString: l.MaxStringBytes, MaxMaterialized: l.MaxMaterializedBytes})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	d := graphDecoder{src: data, lim: l}
+	d := graphDecoder{src: data, lim: l, withRefs: withRefs}
 	r := d.document(v)
 	if d.err == nil {
 		d.measure(r)
 	}
 	if d.err != nil {
-		return nil, d.err
+		return nil, nil, d.err
 	}
-	return r, nil
+	return r, d.refs, nil
 }
 
 type graphDecoder struct {
-	src []byte
-	lim wire.Limits
-	err *wire.DecodeError
+	src      []byte
+	lim      wire.Limits
+	err      *wire.DecodeError
+	propSlab []wire.Property // see props
+	withRefs bool            // a sent_earlier section is read (DecodeReferenced)
+	refs     []int           // the positions of the references read
 }
 
 // name refuses a key that is a name of the response (a node type, a
@@ -142,7 +153,7 @@ func (d *graphDecoder) document(v jsonvalue.Value) *wire.GraphResponse {
 	}
 	r := &wire.GraphResponse{}
 	var haveVersion, haveType bool
-	var nodes, order jsonvalue.Value
+	var nodes, order, refs jsonvalue.Value
 	var haveOrder bool
 	for _, m := range doc.Members {
 		path := newPath(keyStep(m.Key))
@@ -170,6 +181,11 @@ func (d *graphDecoder) document(v jsonvalue.Value) *wire.GraphResponse {
 			r.Rows = d.rows(m.Value, path)
 		case "pagination":
 			r.Pagination = d.pagination(m.Value, path)
+		case refKey:
+			if !d.withRefs {
+				d.fail(path, "references to nodes sent earlier, which only a session reads (DecodeReferenced)")
+			}
+			refs = m.Value
 		default:
 			d.fail(path, "unknown field")
 		}
@@ -185,7 +201,7 @@ func (d *graphDecoder) document(v jsonvalue.Value) *wire.GraphResponse {
 	if d.err != nil {
 		return nil
 	}
-	r.Nodes = d.nodes(nodes, order, haveOrder)
+	r.Nodes = d.nodes(nodes, order, haveOrder, refs)
 	if d.err != nil {
 		return nil
 	}

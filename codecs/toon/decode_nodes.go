@@ -9,11 +9,15 @@ import (
 
 // nodes reads the nodes section: an object of type groups, or a list of
 // one-key objects; then applies node_order.
-func (d *graphDecoder) nodes(v jsonvalue.Value, order jsonvalue.Value, haveOrder bool) []wire.Node {
+// The groups of references (a sent_earlier section: refs, not nil) come
+// after the node groups, numbered after them in node_order; their items
+// are ids.
+func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool, refs jsonvalue.Value) []wire.Node {
 	type group struct {
 		typ   string
 		items []jsonvalue.Value
 		path  []pathStep
+		ref   bool
 	}
 	var groups []group
 	total := 0
@@ -30,7 +34,7 @@ func (d *graphDecoder) nodes(v jsonvalue.Value, order jsonvalue.Value, haveOrder
 			if d.err != nil {
 				return nil
 			}
-			groups = append(groups, group{m.Key, items, path})
+			groups = append(groups, group{m.Key, items, path, false})
 			total += len(items)
 		}
 	case []jsonvalue.Value:
@@ -53,7 +57,7 @@ func (d *graphDecoder) nodes(v jsonvalue.Value, order jsonvalue.Value, haveOrder
 			if d.err != nil {
 				return nil
 			}
-			groups = append(groups, group{m.Key, items, path})
+			groups = append(groups, group{m.Key, items, path, false})
 			total += len(items)
 		}
 	default:
@@ -61,15 +65,45 @@ func (d *graphDecoder) nodes(v jsonvalue.Value, order jsonvalue.Value, haveOrder
 		return nil
 	}
 
+	if refs != nil {
+		o := d.object(refs, []pathStep{keyStep(refKey)})
+		if d.err != nil {
+			return nil
+		}
+		for _, m := range o.Members {
+			path := newPath(keyStep(refKey), keyStep(m.Key))
+			if !d.name(m.Key, path) {
+				return nil
+			}
+			items := d.array(m.Value, path)
+			if d.err != nil {
+				return nil
+			}
+			groups = append(groups, group{m.Key, items, path, true})
+			total += len(items)
+		}
+	}
+
 	if total > d.lim.MaxElements {
 		d.failLimit([]pathStep{keyStep("nodes")}, "MaxElements", strconv.Itoa(total)+" nodes, more than the limit of "+strconv.Itoa(d.lim.MaxElements))
 		return nil
 	}
 	nodes := make([]wire.Node, 0, total)
+	// One slab for every node's properties (props), of the size the
+	// decoded nodes need.
+	nprops := 0
+	for _, gr := range groups {
+		for _, item := range gr.items {
+			if o, ok := item.(*jsonvalue.Object); ok && o != nil && len(o.Members) > 1 && !gr.ref {
+				nprops += len(o.Members) - 1
+			}
+		}
+	}
+	d.propSlab = make([]wire.Property, nprops)
 	if !haveOrder {
 		for _, gr := range groups {
 			for i, item := range gr.items {
-				nodes = append(nodes, d.node(gr.typ, item, append(gr.path, indexStep(i))))
+				nodes = append(nodes, d.groupNode(gr.typ, gr.ref, item, append(gr.path, indexStep(i)), len(nodes)))
 				if d.err != nil {
 					return nil
 				}
@@ -104,12 +138,23 @@ func (d *graphDecoder) nodes(v jsonvalue.Value, order jsonvalue.Value, haveOrder
 			return nil
 		}
 		next[k]++
-		nodes = append(nodes, d.node(gr.typ, gr.items[j], append(gr.path, indexStep(j))))
+		nodes = append(nodes, d.groupNode(gr.typ, gr.ref, gr.items[j], append(gr.path, indexStep(j)), len(nodes)))
 		if d.err != nil {
 			return nil
 		}
 	}
 	return nodes
+}
+
+// groupNode reads an item of a group, the node at position at: a node,
+// or, in a group of references (ref), an id, read as a node of that type
+// and id with nil Properties whose position is recorded.
+func (d *graphDecoder) groupNode(typ string, ref bool, v jsonvalue.Value, path []pathStep, at int) wire.Node {
+	if !ref {
+		return d.node(typ, v, path)
+	}
+	d.refs = append(d.refs, at)
+	return wire.Node{Type: typ, ID: d.integer(v, path)}
 }
 
 func (d *graphDecoder) node(typ string, v jsonvalue.Value, path []pathStep) wire.Node {
@@ -124,7 +169,7 @@ func (d *graphDecoder) node(typ string, v jsonvalue.Value, path []pathStep) wire
 		return n
 	}
 	if len(o.Members) > 1 {
-		n.Properties = make([]wire.Property, 0, len(o.Members)-1)
+		n.Properties = d.props(len(o.Members) - 1)
 	}
 	for _, m := range o.Members {
 		switch m.Key {
@@ -147,4 +192,18 @@ func (d *graphDecoder) node(typ string, v jsonvalue.Value, path []pathStep) wire
 		d.fail(path, "node without id")
 	}
 	return n
+}
+
+// props returns an empty slice of capacity n for a node's properties,
+// taken from the slab nodes sized for all of them, so that the nodes of a
+// response cost one allocation for their properties rather than one each.
+// The capacity is exactly n: an append by the caller moves the slice off
+// the slab rather than into the next node's properties.
+func (d *graphDecoder) props(n int) []wire.Property {
+	if len(d.propSlab) < n {
+		return make([]wire.Property, 0, n)
+	}
+	p := d.propSlab[:0:n]
+	d.propSlab = d.propSlab[n:]
+	return p
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -152,7 +153,8 @@ func (d *graphDecoder) rows(v jsonvalue.Value, path []pathStep) []wire.Row {
 					return nil
 				}
 			}
-			if name, dup := duplicate(len(row), func(j int) string { return row[j].Name }); dup {
+			if k := keyset.FirstRepeat(len(row), func(j int) string { return row[j].Name }); k >= 0 {
+				name := row[k].Name
 				j := len(row) - 1
 				for row[j].Name != name {
 					j--

@@ -194,32 +194,31 @@ func appendDelta(dst []byte, d *delta.Delta) ([]byte, error) {
 		}
 		e.Field("rows_added", rows, 0)
 	}
+	// The header sections are written by the response's section writers;
+	// a section set to nil is written "key: null".
 	if d.Set.Has(delta.SetColumns) {
-		var v jsonvalue.Value
-		if d.Columns != nil {
-			v = g.columns(d.Columns)
+		if d.Columns == nil {
+			e.Field("columns", nil, 0)
+		} else {
+			s.columns(e, d.Columns)
 		}
-		e.Field("columns", v, 0)
 	}
 	if d.Set.Has(delta.SetGroupColumns) {
-		var v jsonvalue.Value
-		if d.GroupColumns != nil {
-			var err error
-			if v, err = g.groupColumns(d.GroupColumns); err != nil {
-				return dst, err
-			}
+		if d.GroupColumns == nil {
+			e.Field("group_columns", nil, 0)
+		} else if err := s.groupColumns(e, d.GroupColumns); err != nil {
+			return dst, err
 		}
-		e.Field("group_columns", v, 0)
 	}
 	if d.Set.Has(delta.SetPagination) {
-		var v jsonvalue.Value
-		if p := d.Pagination; p != nil {
+		if p := d.Pagination; p == nil {
+			e.Field("pagination", nil, 0)
+		} else {
 			if err := p.Check(); err != nil {
 				return dst, &wire.EncodeError{Codec: Name, Path: "pagination", Msg: err.Error()}
 			}
-			v = g.pagination(p)
+			s.pagination(e, p)
 		}
-		e.Field("pagination", v, 0)
 	}
 	if err := e.Err(); err != nil {
 		return dst, &wire.EncodeError{Codec: Name, Msg: err.Error()}

@@ -244,7 +244,7 @@ func (d *deltaDecoder) nodeList(vals map[string]jsonvalue.Value, key string) []w
 	// text whose key lines say so, line for line, and its errors are
 	// renamed back.
 	sub := graphDecoder{src: renameLine(renameLine(d.src, key, "nodes"), key+"_order", "node_order"), lim: d.lim}
-	nodes := sub.nodes(v, order, haveOrder)
+	nodes := sub.nodes(v, order, haveOrder, nil)
 	if sub.err != nil {
 		if rest, ok := strings.CutPrefix(sub.err.Msg, "node_order"); ok {
 			sub.err.Msg = key + "_order" + rest

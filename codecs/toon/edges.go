@@ -44,18 +44,19 @@ func (s *streamer) edges(e *toonwrite.Writer, edges []wire.Edge) {
 		}
 		e.Buf = strconv.AppendInt(e.Buf, o.Int, 10)
 	}
+	var from, to, typ plainMemo
 	for i := range edges {
 		ed := &edges[i]
 		e.Line(1)
-		e.Buf = e.AppendString(e.Buf, ed.From)
+		from.append(e, ed.From)
 		e.Buf = append(e.Buf, e.Delim())
 		e.Buf = strconv.AppendInt(e.Buf, ed.FromID, 10)
 		e.Buf = append(e.Buf, e.Delim())
-		e.Buf = e.AppendString(e.Buf, ed.To)
+		to.append(e, ed.To)
 		e.Buf = append(e.Buf, e.Delim())
 		e.Buf = strconv.AppendInt(e.Buf, ed.ToID, 10)
 		e.Buf = append(e.Buf, e.Delim())
-		e.Buf = e.AppendString(e.Buf, ed.Type)
+		typ.append(e, ed.Type)
 		if depth {
 			optInt(ed.Depth)
 		}
@@ -66,4 +67,25 @@ func (s *streamer) edges(e *toonwrite.Writer, edges []wire.Edge) {
 			optInt(ed.Step)
 		}
 	}
+}
+
+// plainMemo remembers the last string of a column written unquoted, so
+// that a column whose values repeat (node types, edge types, states) is
+// scanned once per run of equal values rather than once per value.
+type plainMemo struct {
+	s  string
+	ok bool
+}
+
+// append appends s as the writer's AppendString does.
+func (m *plainMemo) append(e *toonwrite.Writer, s string) {
+	if m.ok && s == m.s {
+		e.Buf = append(e.Buf, s...)
+		return
+	}
+	n := len(e.Buf)
+	e.Buf = e.AppendString(e.Buf, s)
+	// Quoted text is at least two bytes longer than s: s was written as
+	// it is exactly when it took len(s) bytes.
+	m.s, m.ok = s, len(e.Buf)-n == len(s)
 }

@@ -2,7 +2,9 @@ package toon
 
 import (
 	"io"
+	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/graphwire/graphwire/codecs/toon/internal/toonwrite"
 	"github.com/graphwire/graphwire/codecs/toon/toonvalue"
@@ -17,8 +19,8 @@ import (
 // codec: layout of a GraphResponse".
 //
 // Encode fails, with a *wire.EncodeError naming the place (Path, in the
-// response's own terms: nodes[3].score, rows[0].u.properties.name,
-// query_type), for what the default wire.Limits refuse (see Security in
+// response's own terms, as wire.Path writes them: nodes[3].properties.score,
+// rows[0].u.properties.name, query_type), for what the default wire.Limits refuse (see Security in
 // the package documentation) and for what the layout cannot carry: a NaN
 // or infinite float (TOON would write null), a query type or group kind
 // outside the enumerations, a property named "type" or "id", two
@@ -42,6 +44,12 @@ func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 // It is EncodeTo's writer with dst as its sink: the layout is written
 // straight into dst, line by line, with no document built first.
 func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	return c.appendEncode(dst, r, nil)
+}
+
+// appendEncode is AppendEncode with the nodes at positions refs written
+// as references (AppendReferenced).
+func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse, refs []int) ([]byte, error) {
 	if r == nil {
 		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
@@ -49,22 +57,29 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 	if err != nil {
 		return dst, err
 	}
-	var s streamer
-	if err := s.prepare(r); err != nil {
+	s := getStreamer()
+	defer putStreamer(s)
+	if err := s.prepare(r, refs); err != nil {
 		return dst, err
 	}
-	n := len(dst)
+	orig, n := dst, len(dst)
+	// The text is rarely longer than the response's canonical JSON (size,
+	// which CheckSize measured): one allocation, made once, usually holds
+	// it, and a caller's buffer of that room costs none.
+	if cap(dst)-n < int(size) {
+		dst = slices.Grow(dst, int(size))
+	}
 	e := newWriter(dst, nil)
 	if err := s.write(e, r); err != nil {
-		return dst, err
+		return orig, err
 	}
 	out := e.Buf
 	if int64(len(out)-n) > c.limits.MaxInputBytes {
-		return dst, &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
+		return orig, &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
 			Msg: "the text would take " + strconv.Itoa(len(out)-n) + " bytes, more than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
 	}
 	if err := c.limits.CheckExpansion(Name, size, int64(len(out)-n)); err != nil {
-		return dst, err
+		return orig, err
 	}
 	return out, nil
 }
@@ -92,10 +107,10 @@ func EncodeTo(w io.Writer, r *wire.GraphResponse) error { return std.EncodeTo(w,
 // same writer into its dst). The header fields, the
 // node tables, node_order and the edges table are written line by line
 // from the response, one node or edge at a time (only a property holding
-// lists of lists is converted to a generic value first); the columns,
-// group_columns, rows and pagination sections are each built as a
-// document and written in turn. So memory beyond a 32 KiB buffer is
-// bounded by the largest of those sections, plus, per node group, one
+// lists of lists is converted to a generic value first), and so are the
+// columns, group_columns and pagination sections; the rows section is
+// built as a document and written. So memory beyond a 32 KiB buffer is
+// bounded by the rows section, plus, per node group, one
 // index run for each stretch of its nodes that others interrupt (one run
 // per group when each type's nodes are contiguous), and node_order's
 // group numbers (one int per node) when that section is written.
@@ -107,8 +122,9 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	if err != nil {
 		return err
 	}
-	var s streamer
-	if err := s.prepare(r); err != nil {
+	s := getStreamer()
+	defer putStreamer(s)
+	if err := s.prepare(r, nil); err != nil {
 		return err
 	}
 	var n byteCounter
@@ -147,12 +163,70 @@ type streamer struct {
 	groups []nodeRuns
 	split  bool
 	fields []toonwrite.Field
+	types  []nodeRuns // group's scratch: the nodes of each type
+	order  []int      // nodeOrder's scratch: each node's group
+	// A referenced response (AppendReferenced): the nodes written in
+	// full, the position of each in the response (for error paths), and
+	// the references grouped by type. pos is nil for a plain response.
+	full []wire.Node
+	pos  []int
+	refs []refGroup
+	memo []plainMemo // a table's columns (memos)
+}
+
+// nodePath is the wire.Path of the i-th node written.
+func (s *streamer) nodePath(i int) wire.Path {
+	if s.pos != nil {
+		i = s.pos[i]
+	}
+	return wire.NodePath(i)
+}
+
+// streamers keeps streamers' scratch space from one encode to the next, so
+// that an encode allocates its output and nothing else in the common case.
+var streamers = sync.Pool{New: func() any { return new(streamer) }}
+
+// maxPooledBuf is the largest EncodeTo buffer a pooled streamer keeps.
+const maxPooledBuf = 2 * (toonwrite.FlushSize + 4096)
+
+// maxPooledOrder is the most node_order entries a pooled streamer keeps.
+const maxPooledOrder = 1 << 16
+
+func getStreamer() *streamer { return streamers.Get().(*streamer) }
+
+// putStreamer returns s to the pool, dropping what refers to the response
+// just written (group names) and scratch grown unusually large.
+func putStreamer(s *streamer) {
+	if cap(s.buf) > maxPooledBuf {
+		s.buf = nil
+	}
+	for i := range s.groups {
+		s.groups[i].typ = ""
+	}
+	for i := range s.types {
+		s.types[i].typ = ""
+	}
+	s.full, s.pos, s.refs = nil, nil, nil
+	if cap(s.memo) > 1024 {
+		s.memo = nil
+	}
+	clear(s.memo[:cap(s.memo)])
+	for i := range s.fields {
+		s.fields[i] = toonwrite.Field{}
+	}
+	if cap(s.groups) > 1024 || cap(s.types) > 1024 {
+		s.groups, s.types = nil, nil
+	}
+	if cap(s.order) > maxPooledOrder {
+		s.order = nil
+	}
+	streamers.Put(s)
 }
 
 // prepare refuses a bad query type or pagination, and groups the nodes
 // (refusing property keys the layout cannot carry), before anything is
-// written.
-func (s *streamer) prepare(r *wire.GraphResponse) error {
+// written. The nodes at positions refs are set apart as references.
+func (s *streamer) prepare(r *wire.GraphResponse, refs []int) error {
 	if !r.QueryType.Valid() {
 		return &wire.EncodeError{Codec: Name, Path: "query_type", Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
 	}
@@ -161,6 +235,10 @@ func (s *streamer) prepare(r *wire.GraphResponse) error {
 			return &wire.EncodeError{Codec: Name, Path: "pagination", Msg: err.Error()}
 		}
 	}
+	if len(refs) > 0 {
+		return s.prepareRefs(r.Nodes, refs)
+	}
+	s.full, s.pos, s.refs = nil, nil, s.refs[:0]
 	return s.group(r.Nodes)
 }
 
@@ -168,25 +246,31 @@ func (s *streamer) prepare(r *wire.GraphResponse) error {
 // (a bad property value, group kind or cell) wins over an error of the
 // generic writer met earlier in the text.
 func (s *streamer) write(e *toonwrite.Writer, r *wire.GraphResponse) error {
-	e.Field("format_version", r.FormatVersion, 0)
-	e.Field("query_type", string(r.QueryType), 0)
-	if err := s.nodes(e, r.Nodes); err != nil {
-		return err
-	}
-	s.nodeOrder(e, len(r.Nodes))
-	s.edges(e, r.Edges)
-	var g graphEncoder
-	if r.Columns != nil {
-		e.Field("columns", g.columns(r.Columns), 0)
-	}
-	if r.GroupColumns != nil {
-		gc, err := g.groupColumns(r.GroupColumns)
-		if err != nil {
+	e.StringField("format_version", r.FormatVersion, 0)
+	e.StringField("query_type", string(r.QueryType), 0)
+	if s.pos == nil {
+		if err := s.nodes(e, r.Nodes); err != nil {
 			return err
 		}
-		e.Field("group_columns", gc, 0)
+		s.nodeOrder(e, len(r.Nodes))
+	} else {
+		if err := s.nodes(e, s.full); err != nil {
+			return err
+		}
+		s.sentEarlier(e, r.Nodes)
+		s.refOrder(e, len(r.Nodes))
+	}
+	s.edges(e, r.Edges)
+	if r.Columns != nil {
+		s.columns(e, r.Columns)
+	}
+	if r.GroupColumns != nil {
+		if err := s.groupColumns(e, r.GroupColumns); err != nil {
+			return err
+		}
 	}
 	if r.Rows != nil {
+		var g graphEncoder
 		rows, err := g.rows(r.Rows)
 		if err != nil {
 			return err
@@ -194,7 +278,7 @@ func (s *streamer) write(e *toonwrite.Writer, r *wire.GraphResponse) error {
 		e.Field("rows", rows, 0)
 	}
 	if p := r.Pagination; p != nil {
-		e.Field("pagination", g.pagination(p), 0)
+		s.pagination(e, p)
 	}
 	e.Flush()
 	return e.Err()

@@ -10,6 +10,10 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
+// maxScannedTypes is the most node types group finds by scanning before it
+// indexes them in a map.
+const maxScannedTypes = 16
+
 // indexRun is a run of consecutive node indexes, lo included, hi excluded.
 type indexRun struct{ lo, hi int }
 
@@ -46,18 +50,51 @@ func (s *streamer) group(nodes []wire.Node) error {
 	if len(nodes) == 0 {
 		return nil
 	}
-	var types []nodeRuns
-	typeIndex := make(map[string]int, 4)
+	// The types, in first-seen order, each with its runs (scratch kept by
+	// the streamer). Types are few: they are found by a scan of the last
+	// one and then of all, and by a map only past maxScannedTypes.
+	types := s.types[:0]
+	var typeIndex map[string]int
+	last := -1
 	for i := range nodes {
 		t := nodes[i].Type
-		k, ok := typeIndex[t]
-		if !ok {
+		k := -1
+		switch {
+		case last >= 0 && types[last].typ == t:
+			k = last
+		case typeIndex != nil:
+			if j, ok := typeIndex[t]; ok {
+				k = j
+			}
+		default:
+			for j := range types {
+				if types[j].typ == t {
+					k = j
+					break
+				}
+			}
+		}
+		if k < 0 {
 			k = len(types)
-			typeIndex[t] = k
-			types = append(types, nodeRuns{typ: t})
+			if len(types) < cap(types) {
+				types = types[:k+1]
+				types[k] = nodeRuns{typ: t, runs: types[k].runs[:0]}
+			} else {
+				types = append(types, nodeRuns{typ: t})
+			}
+			if typeIndex != nil {
+				typeIndex[t] = k
+			} else if len(types) > maxScannedTypes {
+				typeIndex = make(map[string]int, 2*len(types))
+				for j := range types {
+					typeIndex[types[j].typ] = j
+				}
+			}
 		}
 		types[k].add(i)
+		last = k
 	}
+	s.types = types
 	for _, tg := range types {
 		first := nodes[tg.runs[0].lo].Properties
 		sameSets, sameSeqs, lists := true, true, false
@@ -65,13 +102,18 @@ func (s *streamer) group(nodes []wire.Node) error {
 		for _, sp := range tg.runs {
 			for i := sp.lo; i < sp.hi; i++ {
 				ps := nodes[i].Properties
-				if k, msg := badKeys(ps); msg != "" {
-					return &wire.EncodeError{Codec: Name, Path: "nodes[" + strconv.Itoa(i) + "]", Msg: msg + " " + strconv.Quote(k)}
+				// A node with the first node's key sequence has its keys,
+				// checked once with the first node's.
+				same := i > tg.runs[0].lo && sameKeys(first, ps)
+				if !same {
+					if j, msg := badKeys(ps); msg != "" {
+						return &wire.EncodeError{Codec: Name, Path: s.nodePath(i).Property(j, ps[j].Key).String(), Msg: msg + " " + strconv.Quote(ps[j].Key)}
+					}
 				}
 				for _, p := range ps {
 					lists = lists || p.Value.Kind() == wire.KindList
 				}
-				if !sameSets || sameKeys(first, ps) {
+				if !sameSets || same || sameKeys(first, ps) {
 					continue
 				}
 				sameSeqs = false
@@ -174,6 +216,7 @@ func (s *streamer) groupBody(e *toonwrite.Writer, nodes []wire.Node, gr nodeRuns
 			s.fields = append(s.fields, toonwrite.Field{Name: p.Key})
 		}
 		e.Header(&key, gr.n, s.fields, false)
+		memo := s.memos(len(first))
 		for _, sp := range gr.runs {
 			for i := sp.lo; i < sp.hi; i++ {
 				n := &nodes[i]
@@ -181,8 +224,12 @@ func (s *streamer) groupBody(e *toonwrite.Writer, nodes []wire.Node, gr nodeRuns
 				e.Buf = strconv.AppendInt(e.Buf, n.ID, 10)
 				for p := range n.Properties {
 					e.Buf = append(e.Buf, e.Delim())
+					if v := n.Properties[p].Value; v.Kind() == wire.KindString {
+						memo[p].append(e, v.Text())
+						continue
+					}
 					if msg := cell(e, n.Properties[p].Value); msg != "" {
-						return &wire.EncodeError{Codec: Name, Path: "nodes[" + strconv.Itoa(i) + "]." + n.Properties[p].Key, Msg: msg}
+						return valueError(s.nodePath(i).Property(p, n.Properties[p].Key), n.Properties[p].Value, msg)
 					}
 				}
 			}
@@ -224,7 +271,7 @@ func (s *streamer) listNode(e *toonwrite.Writer, nodes []wire.Node, i, depth int
 	for p := range n.Properties {
 		key, v := n.Properties[p].Key, n.Properties[p].Value
 		fail := func(msg string) error {
-			return &wire.EncodeError{Codec: Name, Path: "nodes[" + strconv.Itoa(i) + "]." + key, Msg: msg}
+			return valueError(s.nodePath(i).Property(p, key), v, msg)
 		}
 		if v.Kind() != wire.KindList {
 			e.Line(depth + 1)
@@ -319,18 +366,37 @@ func (s *streamer) nodeOrder(e *toonwrite.Writer, n int) {
 	if sorted {
 		return
 	}
-	of := make([]int, n)
+	writeOrder(e, s.groupOf(n, nil))
+}
+
+// groupOf returns the group number of each of the n nodes written in
+// full, in a scratch slice of n entries, at the positions pos gives
+// (nil: in order).
+func (s *streamer) groupOf(n int, pos []int) []int {
+	if cap(s.order) < n {
+		s.order = make([]int, n)
+	}
+	of := s.order[:n]
 	for k, gr := range s.groups {
 		for _, sp := range gr.runs {
 			for i := sp.lo; i < sp.hi; i++ {
-				of[i] = k
+				if pos != nil {
+					of[pos[i]] = k
+				} else {
+					of[i] = k
+				}
 			}
 		}
 	}
+	return of
+}
+
+// writeOrder writes node_order: each node's group number, inline.
+func writeOrder(e *toonwrite.Writer, of []int) {
 	e.Enter()
 	e.Line(0)
 	key := "node_order"
-	e.Header(&key, n, nil, false)
+	e.Header(&key, len(of), nil, false)
 	for i, k := range of {
 		if i == 0 {
 			e.Buf = append(e.Buf, ' ')
@@ -342,25 +408,37 @@ func (s *streamer) nodeOrder(e *toonwrite.Writer, n int) {
 	e.Leave()
 }
 
-func badKeys(props []wire.Property) (string, string) {
-	for _, p := range props {
+// badKeys returns the position of the first property key the layout
+// cannot carry and why: a key named type or id, or the repeat of a key.
+func badKeys(props []wire.Property) (int, string) {
+	for j, p := range props {
 		if p.Key == "type" || p.Key == "id" {
-			return p.Key, "property named"
+			return j, "property named"
 		}
 	}
-	if k, dup := duplicate(len(props), func(i int) string { return props[i].Key }); dup {
-		return k, "duplicate property"
+	if j := keyset.FirstRepeat(len(props), func(i int) string { return props[i].Key }); j >= 0 {
+		return j, "duplicate property"
 	}
-	return "", ""
+	return -1, ""
 }
 
-// duplicate reports a name that occurs twice among the n names name(i),
-// in time linear in n.
-func duplicate(n int, name func(int) string) (string, bool) {
-	if i := keyset.FirstRepeat(n, name); i >= 0 {
-		return name(i), true
+// valueError is the refusal, with msg (cell's or propertyValue's), of the
+// value v at p: its path names the element of a list that holds what the
+// layout cannot carry.
+func valueError(p wire.Path, v wire.Value, msg string) error {
+	for v.Kind() == wire.KindList {
+		found := false
+		for i, x := range v.List() {
+			if _, m := propertyValue(x); m != "" {
+				p, v, found = p.Index(i), x, true
+				break
+			}
+		}
+		if !found {
+			break
+		}
 	}
-	return "", false
+	return &wire.EncodeError{Codec: Name, Path: p.String(), Msg: msg}
 }
 
 func sameKeys(a, b []wire.Property) bool {
@@ -373,4 +451,14 @@ func sameKeys(a, b []wire.Property) bool {
 		}
 	}
 	return true
+}
+
+// memos returns n cleared plainMemos, one per column of a table.
+func (s *streamer) memos(n int) []plainMemo {
+	if cap(s.memo) < n {
+		s.memo = make([]plainMemo, n)
+	}
+	m := s.memo[:n]
+	clear(m)
+	return m
 }

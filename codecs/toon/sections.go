@@ -5,36 +5,17 @@ import (
 	"strconv"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/wire"
 )
 
-// The small sections of the layout (columns, group_columns, rows,
-// pagination) are built as generic values and written by the generic
-// TOON writer (toonwrite.Writer.Field), which chooses their table or list
-// form as it does for any value: they are small beside nodes and edges,
-// which the layout writes line by line (nodes.go, edges.go).
+// The rows section is built as a generic value and written by the generic
+// TOON writer (toonwrite.Writer.Field), which chooses its table or list
+// form as it does for any value. The other sections are written line by
+// line from the response (nodes.go, edges.go, smallsections.go).
 
-// graphEncoder builds the small sections as generic values. Objects and
-// members come from slabs, so a section costs a handful of allocations
-// beyond the boxing of its values.
-type graphEncoder struct {
-	objs []jsonvalue.Object
-	mems []jsonvalue.Member
-}
-
-func (g *graphEncoder) object(n int) *jsonvalue.Object {
-	if len(g.objs) == 0 {
-		g.objs = make([]jsonvalue.Object, 16)
-	}
-	o := &g.objs[0]
-	g.objs = g.objs[1:]
-	if len(g.mems) < n {
-		g.mems = make([]jsonvalue.Member, max(n, 256))
-	}
-	o.Members = g.mems[:0:n]
-	g.mems = g.mems[n:]
-	return o
-}
+// graphEncoder builds the rows section as a generic value.
+type graphEncoder struct{}
 
 // propertyValue converts a property or cell value. When the layout cannot
 // carry it, it returns a message saying why.
@@ -69,83 +50,28 @@ func propertyValue(v wire.Value) (jsonvalue.Value, string) {
 	return nil, "unknown value kind " + v.Kind().String()
 }
 
-func optString(o wire.OptString) jsonvalue.Value {
-	if !o.Valid {
-		return nil
-	}
-	return o.String
-}
-
-func (g *graphEncoder) columns(cols []wire.Column) jsonvalue.Value {
-	var target, property bool
-	for _, c := range cols {
-		target = target || c.Target.Valid
-		property = property || c.Property.Valid
-	}
-	rows := make([]jsonvalue.Value, len(cols))
-	for i, c := range cols {
-		o := g.object(4)
-		o.Add("name", c.Name)
-		o.Add("function", c.Function)
-		if target {
-			o.Add("target", optString(c.Target))
-		}
-		if property {
-			o.Add("property", optString(c.Property))
-		}
-		rows[i] = o
-	}
-	return rows
-}
-
-func (g *graphEncoder) groupColumns(gcs []wire.GroupColumn) (jsonvalue.Value, error) {
-	var property, entity bool
-	for i, c := range gcs {
-		if !c.Kind.Valid() {
-			return nil, &wire.EncodeError{Codec: Name, Path: "group_columns[" + strconv.Itoa(i) + "].kind", Msg: "invalid group kind " + strconv.Quote(string(c.Kind))}
-		}
-		property = property || c.Property.Valid
-		entity = entity || c.Entity.Valid
-	}
-	rows := make([]jsonvalue.Value, len(gcs))
-	for i, c := range gcs {
-		o := g.object(5)
-		o.Add("name", c.Name)
-		o.Add("kind", string(c.Kind))
-		o.Add("node", c.Node)
-		if property {
-			o.Add("property", optString(c.Property))
-		}
-		if entity {
-			o.Add("entity", optString(c.Entity))
-		}
-		rows[i] = o
-	}
-	return rows, nil
-}
-
 func (g *graphEncoder) rows(rows []wire.Row) (jsonvalue.Value, error) {
 	objs := make([]*jsonvalue.Object, len(rows))
 	for i, row := range rows {
-		if name, dup := duplicate(len(row), func(j int) string { return row[j].Name }); dup {
-			return nil, &wire.EncodeError{Codec: Name, Path: "rows[" + strconv.Itoa(i) + "]", Msg: "duplicate cell " + strconv.Quote(name)}
+		if j := keyset.FirstRepeat(len(row), func(j int) string { return row[j].Name }); j >= 0 {
+			return nil, &wire.EncodeError{Codec: Name, Path: wire.RowPath(i).Key(j, row[j].Name).String(), Msg: "duplicate cell " + strconv.Quote(row[j].Name)}
 		}
 		o := jsonvalue.NewObject(len(row))
 		for j := range row {
 			c := &row[j]
-			path := func() string { return "rows[" + strconv.Itoa(i) + "]." + c.Name }
+			path := wire.RowPath(i).Key(j, c.Name)
 			if c.Node != nil {
 				n := c.Node
 				if k, msg := badKeys(n.Properties); msg != "" {
-					return nil, &wire.EncodeError{Codec: Name, Path: path(), Msg: msg + " " + strconv.Quote(k)}
+					return nil, &wire.EncodeError{Codec: Name, Path: path.Property(k, n.Properties[k].Key).String(), Msg: msg + " " + strconv.Quote(n.Properties[k].Key)}
 				}
 				ref := jsonvalue.NewObject(2 + len(n.Properties))
 				ref.Add("type", n.Type)
 				ref.Add("id", jsonvalue.Int(n.ID))
-				for _, p := range n.Properties {
+				for k, p := range n.Properties {
 					v, msg := propertyValue(p.Value)
 					if msg != "" {
-						return nil, &wire.EncodeError{Codec: Name, Path: path() + ".properties." + p.Key, Msg: msg}
+						return nil, valueError(path.Property(k, p.Key), p.Value, msg)
 					}
 					ref.Add(p.Key, v)
 				}
@@ -154,7 +80,7 @@ func (g *graphEncoder) rows(rows []wire.Row) (jsonvalue.Value, error) {
 			}
 			v, msg := propertyValue(c.Value)
 			if msg != "" {
-				return nil, &wire.EncodeError{Codec: Name, Path: path(), Msg: msg}
+				return nil, valueError(path, c.Value, msg)
 			}
 			o.Add(c.Name, v)
 		}
@@ -262,21 +188,4 @@ func sameShape(objs []*jsonvalue.Object) bool {
 		}
 	}
 	return true
-}
-
-// pagination is the layout's pagination object: has_more, then each
-// optional field present in p, in canonical order.
-func (g *graphEncoder) pagination(p *wire.Pagination) *jsonvalue.Object {
-	po := g.object(4)
-	po.Add("has_more", p.HasMore)
-	if p.TotalRows.Valid {
-		po.Add("total_rows", jsonvalue.Int(p.TotalRows.Int))
-	}
-	if p.Truncated.Valid {
-		po.Add("truncated", p.Truncated.Bool)
-	}
-	if p.NextCursor.Valid {
-		po.Add("next_cursor", p.NextCursor.String)
-	}
-	return po
 }

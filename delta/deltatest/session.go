@@ -17,7 +17,8 @@ import (
 
 // SessionSuite describes a codec's session syntax for RunSession.
 type SessionSuite struct {
-	Codec delta.SessionCodec
+	// Codec is the codec under test; it implements delta.SessionCodec.
+	Codec wire.Codec
 
 	// Encode is the codec's plain encoding: a response with no reference
 	// must be written with exactly its bytes.
@@ -43,6 +44,9 @@ type SessionSuite struct {
 // reader that missed the conversation gets an error matching
 // delta.ErrUnresolved, never a response.
 func RunSession(t *testing.T, s SessionSuite) {
+	if _, ok := s.Codec.(delta.SessionCodec); !ok {
+		t.Fatalf("codec %s does not implement delta.SessionCodec", s.Codec.Info().Name)
+	}
 	t.Run("plain", func(t *testing.T) {
 		rapid.Check(t, func(rt *rapid.T) {
 			r := wiretest.ResponseWith(s.Options).Draw(rt, "response")
@@ -50,7 +54,7 @@ func RunSession(t *testing.T, s SessionSuite) {
 			if err != nil {
 				rt.Skip("the codec cannot carry the response")
 			}
-			got, err := s.Codec.AppendReferenced(nil, r, nil)
+			got, err := s.sc().AppendReferenced(nil, r, nil)
 			if err != nil {
 				rt.Fatalf("AppendReferenced without references: %v", err)
 			}
@@ -125,11 +129,11 @@ func RunSession(t *testing.T, s SessionSuite) {
 		if len(refs) == 0 {
 			t.Fatalf("%s: a response sent twice has no reference", c.ID())
 		}
-		b, err := s.Codec.AppendReferenced(nil, c.Response, refs)
+		b, err := s.sc().AppendReferenced(nil, c.Response, refs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, got, err := s.Codec.DecodeReferenced(b)
+		r, got, err := s.sc().DecodeReferenced(b)
 		if err != nil {
 			t.Fatalf("DecodeReferenced: %v\n%s", err, excerpt(b))
 		}
@@ -140,10 +144,14 @@ func RunSession(t *testing.T, s SessionSuite) {
 	})
 }
 
-// conversation is a writer's and a reader's Session with the same limits.
+func (s *SessionSuite) sc() delta.SessionCodec { return s.Codec.(delta.SessionCodec) }
+
+// conversation is a writer's and a reader's Session with the same limits,
+// and a registry holding only the codec, for Session.Encode.
 type conversation struct {
 	s      *SessionSuite
 	ws, rs *delta.Session
+	g      *wire.Registry
 }
 
 func newConversation(t rapid.TB, s SessionSuite, lim delta.SessionLimits) *conversation {
@@ -152,7 +160,9 @@ func newConversation(t rapid.TB, s SessionSuite, lim delta.SessionLimits) *conve
 		t.Fatal(err)
 	}
 	rs, _ := delta.NewSession(lim)
-	return &conversation{s: &s, ws: ws, rs: rs}
+	g := &wire.Registry{}
+	g.Register(s.Codec)
+	return &conversation{s: &s, ws: ws, rs: rs, g: g}
 }
 
 // send writes r in the writer's session and reads it in the reader's,
@@ -168,11 +178,11 @@ func (c *conversation) send(t rapid.TB, name string, r *wire.GraphResponse) ([]b
 		}
 	}
 	refs := c.ws.Mark(r)
-	b, err := c.s.Codec.AppendReferenced(nil, r, refs)
+	b, err := c.s.sc().AppendReferenced(nil, r, refs)
 	if err != nil {
 		t.Fatalf("%s: AppendReferenced: %v", name, err)
 	}
-	got, grefs, err := c.s.Codec.DecodeReferenced(b)
+	got, grefs, err := c.s.sc().DecodeReferenced(b)
 	if err != nil {
 		t.Fatalf("%s: DecodeReferenced: %v\n%s", name, err, excerpt(b))
 	}

@@ -61,6 +61,18 @@ func (refLines) DecodeReferenced(data []byte) (*wire.GraphResponse, []int, error
 	return r, refs, nil
 }
 
+func (refLines) Info() wire.Info {
+	return wire.Info{Name: "reflines", MediaType: "text/x-reflines", Description: "canonical JSON after a line of references"}
+}
+
+func (refLines) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	return wire.AppendJSON(dst, r)
+}
+
+func (refLines) Decode(data []byte) (*wire.GraphResponse, error) {
+	return wire.DecodeJSON(data, wire.Limits{})
+}
+
 func TestRunSession(t *testing.T) {
 	deltatest.RunSession(t, deltatest.SessionSuite{
 		Codec:  refLines{},

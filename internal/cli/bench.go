@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register("bench", "[-json] [-time D] [-case REGEXP] [-codecs a,b] [-corpus DIR]: encode and decode speed per codec and corpus case, beside encoding/json, goccy/go-json and sonic", runBench)
+	register("bench", "[-json] [-time D] [-case REGEXP] [-codecs a,b] [-corpus DIR]: encode and decode speed per codec and corpus case, beside encoding/json, goccy/go-json and sonic, with medians over the cases (MB/s, ratios to encoding/json and to sonic, allocations)", runBench)
 }
 
 func runBench(env *Env) error {

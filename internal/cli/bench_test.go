@@ -23,13 +23,16 @@ func TestBenchJSON(t *testing.T) {
 	if len(rep.Measurements) != 2*5*2 { // 2 cases × (4 JSON libraries + json) × 2 ops
 		t.Errorf("%d measurements, want 20", len(rep.Measurements))
 	}
+	if len(rep.Medians) != 5 || rep.Medians[4].Codec != "json" || rep.Medians[4].EncodeVsSonic <= 0 || rep.Medians[4].DecodeAllocs <= 0 {
+		t.Errorf("bench -json medians: %+v; want 5 rows, json's last with its ratio to sonic and allocations", rep.Medians)
+	}
 }
 
 func TestBenchTableAndProgress(t *testing.T) {
 	t.Setenv("GOON_REFERENCE_DIR", "")
 	dir := smallCorpus(t, "traversal_s")
 	res := runCmd(true, "", "bench", "-time", "1ms", "-codecs", "json", "-corpus", dir)
-	if res.code != 0 || !strings.Contains(res.stdout, "vs encoding/json") {
+	if res.code != 0 || !strings.Contains(res.stdout, "vs encoding/json") || !strings.Contains(res.stdout, "encode ÷ sonic") {
 		t.Fatalf("bench: %+v", res)
 	}
 	if !strings.Contains(res.stderr, "[1/10] traversal_s encoding/json encode") {

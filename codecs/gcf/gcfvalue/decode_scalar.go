@@ -13,6 +13,9 @@ import (
 // Kind of the error and its index.
 func unquote(s string, i int) (string, int, Kind, int) {
 	j := i + 1
+	for j+8 <= len(s) && quotedWord(load8(s, j)) {
+		j += 8
+	}
 	for j < len(s) && s[j] != '"' && s[j] != '\\' && s[j] >= 0x20 {
 		j++
 	}

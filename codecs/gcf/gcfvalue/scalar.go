@@ -150,47 +150,139 @@ func appendString(dst []byte, s string) []byte {
 // quoted, whether or not what is between the braces is a valid field
 // declaration.
 func needsQuotes(s string) bool {
-	switch s {
-	case "", "-", "~", "^", "true", "false":
-		return true
+	q, _ := quoteCheck(s, false)
+	return q
+}
+
+// quoteCheck reports whether s must be quoted (needsQuotes) and, when
+// validate, whether it is valid UTF-8 (when !validate, valid is
+// meaningless). It looks at each byte once.
+func quoteCheck(s string, validate bool) (quote, valid bool) {
+	if s == "" {
+		return true, true
 	}
-	if isNumberLiteral(s) || isNumericLike(s) {
-		return true
+	// rest reports the answer once quoting is known to be needed from
+	// s[i:] on: the validity of the rest is all that is left to learn.
+	rest := func(i int) (bool, bool) { return true, !validate || utf8.ValidString(s[i:]) }
+	switch c := s[0]; c {
+	case '-', '~', '^', 't', 'f', '#', '@', '.', '+', ' ':
+		switch s {
+		case "-", "~", "^", "true", "false":
+			return true, true
+		}
+		switch c {
+		case '#', '@', '.', ' ':
+			return rest(0)
+		case '-', '+':
+			if isNumberLiteral(s) || isNumericLike(s) {
+				return rest(0)
+			}
+		case '^':
+			if s[1%len(s)] == '{' && s[len(s)-1] == '}' {
+				return rest(0)
+			}
+		}
+	default:
+		if isDigit(c) && (isNumberLiteral(s) || isNumericLike(s)) {
+			return rest(0)
+		}
 	}
-	switch s[0] {
-	case '#', '@', '.':
-		return true
+	if c := s[len(s)-1]; c == ' ' {
+		return rest(0)
 	}
-	if s[0] == '^' && s[1%len(s)] == '{' && s[len(s)-1] == '}' {
-		return true
+	// Words of eight bytes that need nothing (ASCII from 0x20 up but for
+	// the quote, the backslash, the delimiters and the brackets) are
+	// skipped whole; the first and the last rune are looked at below.
+	i := 0
+	for ; i+8 <= len(s) && plainWord(load8(s, i)); i += 8 {
 	}
-	first, _ := utf8.DecodeRuneInString(s)
-	last, _ := utf8.DecodeLastRuneInString(s)
-	if unicode.IsSpace(first) || unicode.IsSpace(last) {
-		return true
-	}
+	// A leading or trailing space other than ' ' (checked above) is a
+	// control character or a non-ASCII space, which the loop finds
+	// wherever it is.
 	open := false // a '[' seen, for the inline-array pattern [...]:
-	for i := 0; i < len(s); {
+	for i < len(s) {
 		c := s[i]
+		if !special[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
 			switch {
 			case c < 0x20 || c == '"' || c == '\\' || c == '|' || c == ',':
-				return true
+				return rest(i)
 			case c == '[':
 				open = true
 			case c == ']' && open && i+1 < len(s) && s[i+1] == ':':
-				return true
+				return rest(i)
 			}
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 && validate {
+			return true, false
+		}
 		if (r >= 0x80 && r <= 0x9F) || r == 0xFEFF || unicode.IsSpace(r) {
-			return true
+			return rest(i)
 		}
 		i += size
 	}
-	return false
+	return false, true
+}
+
+// special marks the bytes quoteCheck looks at one by one: control
+// characters, '"', '\\', the delimiters, the brackets and every byte of a
+// non-ASCII character.
+var special = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c < 0x20 || c >= utf8.RuneSelf || strings.IndexByte("\"\\|,[]", byte(c)) >= 0
+	}
+	return t
+}()
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// load8 returns s[i:i+8] as a little-endian word.
+func load8(s string, i int) uint64 {
+	t := s[i : i+8]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+}
+
+// quotedWord reports whether no byte of x is escaped in a quoted string:
+// none is below 0x20, '"' or '\\' (bytes from 0x80 up are UTF-8, written
+// as they are).
+func quotedWord(x uint64) bool {
+	bad := (x - ones*0x20) &^ x
+	y := x ^ (ones * '"')
+	bad |= (y - ones) &^ y
+	y = x ^ (ones * '\\')
+	bad |= (y - ones) &^ y
+	return bad&highs == 0
+}
+
+// plainWord reports whether every byte of x is ASCII from 0x20 up,
+// other than '"', '\\', '|', ',', '[' and ']': bytes needsQuotes has
+// nothing to say about. (x-ones*n)&^x&highs is non-zero exactly when a byte
+// of x is below n; a byte equal to c is a zero byte of x^(ones*c).
+func plainWord(x uint64) bool {
+	bad := (x - ones*0x20) &^ x
+	y := x ^ (ones * '"')
+	bad |= (y - ones) &^ y
+	y = x ^ (ones * '\\')
+	bad |= (y - ones) &^ y
+	y = x ^ (ones * '|')
+	bad |= (y - ones) &^ y
+	y = x ^ (ones * ',')
+	bad |= (y - ones) &^ y
+	y = x ^ (ones * '[')
+	bad |= (y - ones) &^ y
+	y = x ^ (ones * ']')
+	bad |= (y - ones) &^ y
+	return (bad|x)&highs == 0
 }
 
 // isNumericLike reports whether s begins like a malformed number (spec
@@ -217,6 +309,12 @@ func appendQuoted(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
+		for i+8 <= len(s) && quotedWord(load8(s, i)) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue
@@ -242,4 +340,66 @@ func appendQuoted(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// AppendString appends s as the encoder writes a string value: bare, or
+// quoted when spec §2.4 requires it. s must be valid UTF-8 (the caller
+// checks), for a writer of a layout of its own that must write the bytes
+// AppendEncode would.
+func AppendString(dst []byte, s string) []byte { return appendString(dst, s) }
+
+// AppendValidString is AppendString for a string not yet known to be
+// valid UTF-8: it reports false, and dst unchanged, when s is not.
+func AppendValidString(dst []byte, s string) ([]byte, bool) {
+	q, ok := quoteCheck(s, true)
+	switch {
+	case !ok:
+		return dst, false
+	case q:
+		return appendQuoted(dst, s), true
+	}
+	return append(dst, s...), true
+}
+
+// AppendKey appends k as the encoder writes a key or a field name: bare
+// when it is a bare-key, quoted otherwise. k must be valid UTF-8.
+func AppendKey(dst []byte, k string) []byte { return appendKey(dst, k) }
+
+// AppendFloat appends f as the encoder writes a number (spec §2.3.1). f
+// must be finite.
+func AppendFloat(dst []byte, f float64) []byte { return appendFloat(dst, f) }
+
+// AppendPathColumn appends the name of the path column field>leaf of a
+// flattened nested object (spec §7.4.6), quoted as every name with a '>'
+// is: the bytes AppendKey writes for field+">"+leaf.
+func AppendPathColumn(dst []byte, field, leaf string) []byte {
+	dst = appendQuoted(dst, field)
+	dst[len(dst)-1] = '>'
+	n := len(dst)
+	dst = appendQuoted(dst, leaf)
+	return append(dst[:n], dst[n+1:]...)
+}
+
+// NeedsQuotes reports whether the encoder quotes the string s: whether s
+// written bare would read back as something else (spec §2.4).
+func NeedsQuotes(s string) bool { return needsQuotes(s) }
+
+// Unquote reads the quoted string that starts at s[i] (a '"') as the
+// decoder does, escapes and all: the string and the index just past its
+// closing quote, or ok false when it is malformed.
+func Unquote(s string, i int) (str string, end int, ok bool) {
+	str, end, kind, _ := unquote(s, i)
+	return str, end, kind == ""
+}
+
+// ParseNumber reads a token as the decoder reads a number: isNumber
+// reports whether s matches the number grammar, ok whether it is inside
+// the numeric domain (an int64 for a literal without '.', 'e' or 'E', a
+// finite float64 otherwise, -0 read as 0).
+func ParseNumber(s string) (n jsonvalue.Number, isNumber, ok bool) {
+	if !isNumberLiteral(s) {
+		return n, false, false
+	}
+	n, ok = parseNumber(s)
+	return n, true, ok
 }

@@ -86,7 +86,11 @@
 //     comparing them, past them through an index of the names (8 to 24
 //     bytes a name, in time per name that does not grow with the header
 //     or object);
-//   - 0 to 255 and one-byte strings decode to values boxed once.
+//   - 0 to 255 and one-byte strings decode to values boxed once; other
+//     strings are copied into chunks that double up to the input's length
+//     (about twice the input in all, at most), and strings, numbers and
+//     table rows are boxed from slabs of up to 256, so a decode allocates
+//     per slab, not per value; a decoded string keeps its chunk alive.
 //
 // Header, row and key parsing are linear in the line length. A run of
 // blank lines is kept as one range. The bound that follows, which the

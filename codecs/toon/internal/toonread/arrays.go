@@ -100,6 +100,29 @@ func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
 // header's field list. The cells are counted first, no further than one
 // past the header's fields: a longer row fails at its first extra cell.
 func (d *decoder) row(h *header, l *line, c string, coff int) *jsonvalue.Object {
+	if h.leaves <= maxSplit {
+		// A row of a usual width is split once, its cells kept on the
+		// stack, rather than counted and then split.
+		var spans [maxSplit]span
+		cs := newCells(c, h.delim)
+		n := 0
+		for {
+			sp, ok := cs.next()
+			if !ok {
+				break
+			}
+			if n == h.leaves {
+				d.fail(l, coff+sp.start, "row has more than the %d values the header declares", h.leaves)
+			}
+			spans[n] = sp
+			n++
+		}
+		if n < h.leaves {
+			d.fail(l, coff, "row has %d values but the header declares %d fields", n, h.leaves)
+		}
+		split := cells{spans: spans[:n]}
+		return d.rowObject(h.fields, 0, len(h.fields), &split, l, c, coff)
+	}
 	n, past := countCells(c, h.delim, h.leaves)
 	if n > h.leaves {
 		d.fail(l, coff+past, "row has more than the %d values the header declares", h.leaves)
@@ -111,6 +134,10 @@ func (d *decoder) row(h *header, l *line, c string, coff int) *jsonvalue.Object 
 	return d.rowObject(h.fields, 0, len(h.fields), &cs, l, c, coff)
 }
 
+// maxSplit is the widest row (in leaf fields) that row splits on the
+// stack.
+const maxSplit = 64
+
 // rowObject builds the object of the fields lo to hi of a header (the
 // members of one group), taking leaf values from cs.
 func (d *decoder) rowObject(fields []hfield, lo, hi int, cs *cells, l *line, c string, coff int) *jsonvalue.Object {
@@ -118,7 +145,7 @@ func (d *decoder) rowObject(fields []hfield, lo, hi int, cs *cells, l *line, c s
 	for i := lo; i < hi; i = int(fields[i].end) {
 		n++
 	}
-	b := d.newObject(n)
+	b := d.newRowObject(n)
 	for i := lo; i < hi; i = int(fields[i].end) {
 		f := &fields[i]
 		var v jsonvalue.Value
@@ -161,9 +188,9 @@ func (d *decoder) keyedObject(h *header, baseDepth int, hl line) jsonvalue.Value
 		last = l.num
 		lastLine = *l
 		key, end := d.keyToken(l, l.content, l.cstart)
-		d.checkNew(&b, key, l, l.cstart)
+		i := d.claim(&b, key, l, l.cstart)
 		cells, off := trimSpacesOff(l.content, end)
-		d.put(&b, key, d.row(h, l, cells, l.cstart+off), l, l.cstart)
+		b.set(i, key, d.row(h, l, cells, l.cstart+off))
 		count++
 	}
 	if d.strict {

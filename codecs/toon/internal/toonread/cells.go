@@ -1,5 +1,7 @@
 package toonread
 
+import "strings"
+
 // cells reads the values of a delimited row or inline array one at a
 // time, splitting at unquoted delimiters (spec §11.2), so that no list of
 // a line's cells is ever built: a line of millions of delimiters costs
@@ -9,16 +11,68 @@ type cells struct {
 	delim byte
 	pos   int
 	done  bool
+	quote int // offset of the first '"' at or after pos, or len(s) when none
+	// spans, when not nil, are the cells already split: next returns
+	// them in turn.
+	spans []span
 }
 
-func newCells(s string, delim byte) cells { return cells{s: s, delim: delim, done: s == ""} }
+func newCells(s string, delim byte) cells {
+	c := cells{s: s, delim: delim, done: s == "", quote: len(s)}
+	if q := strings.IndexByte(s, '"'); q >= 0 {
+		c.quote = q
+	}
+	return c
+}
 
 // next returns the next cell's span in s, spaces trimmed, or false after
 // the last.
 func (c *cells) next() (span, bool) {
+	if c.spans != nil {
+		if c.pos == len(c.spans) {
+			return span{}, false
+		}
+		c.pos++
+		return c.spans[c.pos-1], true
+	}
 	if c.done {
 		return span{}, false
 	}
+	s := c.s
+	if c.pos <= c.quote {
+		// No quote before the next delimiter: the cell ends there, found
+		// at memory speed.
+		end := len(s)
+		if i := strings.IndexByte(s[c.pos:c.quote], c.delim); i >= 0 {
+			end = c.pos + i
+		} else if c.quote < len(s) {
+			return c.slow()
+		}
+		sp := trimSpan(s, c.pos, end)
+		if end == len(s) {
+			c.done = true
+		} else {
+			c.pos = end + 1
+		}
+		return sp, true
+	}
+	return c.slow()
+}
+
+// slow scans the next cell byte by byte, through quoted text, and finds
+// the next quote past it.
+func (c *cells) slow() (span, bool) {
+	sp, ok := c.scan()
+	if !c.done && c.pos > c.quote {
+		c.quote = len(c.s)
+		if q := strings.IndexByte(c.s[c.pos:], '"'); q >= 0 {
+			c.quote = c.pos + q
+		}
+	}
+	return sp, ok
+}
+
+func (c *cells) scan() (span, bool) {
 	s := c.s
 	inQuotes := false
 	for i := c.pos; i < len(s); i++ {

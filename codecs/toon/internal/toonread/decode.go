@@ -113,7 +113,12 @@ type decoder struct {
 
 	lim   Limits
 	depth int
-	keys  map[string]string // interned keys
+	arena []byte             // see clone
+	strs  []string           // slab of boxed strings (box.go)
+	nums  []jsonvalue.Number // slab of boxed numbers
+	slabs [slabKinds]int     // the size of each kind's last slab
+	objs  []jsonvalue.Object // slab of the rows' objects
+	mems  []jsonvalue.Member // slab of the rows' members
 }
 
 // line is one non-blank, non-comment line.
@@ -193,7 +198,7 @@ func (d *decoder) consumed() {
 // A key is compared with those before it while the object has at most
 // smallObject members; a wider object indexes its keys (nameIndex), so
 // that a repeat is found as it is read, before its value is decoded, in
-// time per key that does not grow with the object and in 8 to 24 bytes a
+// time per key that does not grow with the object and in 12 to 24 bytes a
 // key.
 type objBuilder struct {
 	o   *jsonvalue.Object
@@ -201,6 +206,33 @@ type objBuilder struct {
 }
 
 const smallObject = 24
+
+// rowSlab bounds the members of a row object taken from the members
+// slab (a quarter of it): a wider row has its own.
+const rowSlab = 256
+
+// newRowObject returns a builder of an object of n members taken from the
+// decoder's slabs (growing from minSlab to boxSlab objects, and four
+// times as many members), so that a table's rows cost an allocation per
+// slab rather than two per row. The members slice has capacity n: an
+// append past it (a lenient row that holds more) moves it off the slab.
+func (d *decoder) newRowObject(n int) objBuilder {
+	if len(d.objs) == 0 {
+		d.objs = make([]jsonvalue.Object, nextSlab(&d.slabs[slabObjs]))
+	}
+	o := &d.objs[0]
+	d.objs = d.objs[1:]
+	if n > rowSlab/4 {
+		o.Members = make([]jsonvalue.Member, 0, n)
+		return objBuilder{o: o}
+	}
+	if len(d.mems) < n {
+		d.mems = make([]jsonvalue.Member, max(n, 4*nextSlab(&d.slabs[slabMems])))
+	}
+	o.Members = d.mems[:0:n]
+	d.mems = d.mems[n:]
+	return objBuilder{o: o}
+}
 
 func (d *decoder) newObject(n int) objBuilder {
 	return objBuilder{o: &jsonvalue.Object{Members: make([]jsonvalue.Member, 0, n)}}
@@ -227,7 +259,7 @@ func (b *objBuilder) find(key string) int {
 func (b *objBuilder) add(key string) int {
 	ms := b.o.Members
 	if b.idx.slots != nil {
-		return b.idx.add(b.idx.hash(key, 0), len(ms), func(j int) bool { return ms[j].Key == key }, b.hashOf)
+		return b.idx.add(b.idx.hash(key, 0), len(ms), func(j int) bool { return ms[j].Key == key })
 	}
 	if i := b.find(key); i >= 0 {
 		return i
@@ -242,15 +274,40 @@ func (b *objBuilder) add(key string) int {
 // put adds key=v, failing on a duplicate in strict mode; in lenient mode
 // the last value wins at the first key's position.
 func (d *decoder) put(b *objBuilder, key string, v jsonvalue.Value, l *line, off int) {
+	b.set(d.claim(b, key, l, off), key, v)
+}
+
+// claim checks key before its value is read: the object's width under
+// the limits and, in strict mode, that no member has that name. It
+// returns the position of the member already named key (lenient mode),
+// or -1, having indexed key as the next member, which set appends: a key
+// is looked up once, however wide the object.
+func (d *decoder) claim(b *objBuilder, key string, l *line, off int) int {
 	d.checkWidth(b, l, off)
-	if i := b.add(key); i >= 0 {
-		if d.strict {
-			d.fail(l, off, "duplicate key %s", textwire.Excerpt(key))
-		}
+	i := b.add(key)
+	if i >= 0 && d.strict {
+		d.fail(l, off, "duplicate key %s", textwire.Excerpt(key))
+	}
+	return i
+}
+
+// set stores the value of the member claim returned i for: over the
+// earlier one (i >= 0, lenient mode), or appended.
+func (b *objBuilder) set(i int, key string, v jsonvalue.Value) {
+	if i >= 0 {
 		b.o.Members[i].Value = v
 		return
 	}
-	b.o.Members = append(b.o.Members, jsonvalue.Member{Key: key, Value: v})
+	ms := b.o.Members
+	if len(ms) == cap(ms) && len(ms) >= smallObject {
+		// Doubled, not grown by the quarter append grows a long slice
+		// by: a wide object's members are copied about twice in all,
+		// not about four times.
+		grown := make([]jsonvalue.Member, len(ms), 2*len(ms))
+		copy(grown, ms)
+		ms = grown
+	}
+	b.o.Members = append(ms, jsonvalue.Member{Key: key, Value: v})
 }
 
 // finish returns the object.
@@ -265,23 +322,13 @@ func (d *decoder) checkWidth(b *objBuilder, l *line, off int) {
 	}
 }
 
-// checkNew fails, in strict mode, when key is already present in the
-// object (the duplicate check made before a value is decoded).
-func (d *decoder) checkNew(b *objBuilder, key string, l *line, off int) {
-	d.checkWidth(b, l, off)
-	if d.strict && b.find(key) >= 0 {
-		d.fail(l, off, "duplicate key %s", textwire.Excerpt(key))
-	}
-}
-
 // keyValue decodes one field line of an object body at baseDepth. c is the
 // part of the line to parse, starting at offset coff of d.src.
 func (d *decoder) keyValue(l *line, c string, coff, baseDepth int, b *objBuilder) {
 	if h, ok := d.header(l, c, coff); ok {
 		if h.hasKey {
-			d.checkNew(b, h.key, l, coff)
-			v := d.arrayFromHeader(&h, baseDepth, l)
-			d.put(b, h.key, v, l, coff)
+			i := d.claim(b, h.key, l, coff)
+			b.set(i, h.key, d.arrayFromHeader(&h, baseDepth, l))
 			return
 		}
 		if d.strict {
@@ -294,7 +341,7 @@ func (d *decoder) keyValue(l *line, c string, coff, baseDepth int, b *objBuilder
 	}
 	key, end := d.keyToken(l, c, coff)
 	rest, roff := trimSpacesOff(c, end)
-	d.checkNew(b, key, l, coff)
+	i := d.claim(b, key, l, coff)
 	switch rest {
 	case "":
 		var v jsonvalue.Value
@@ -306,11 +353,11 @@ func (d *decoder) keyValue(l *line, c string, coff, baseDepth int, b *objBuilder
 		} else {
 			v = &jsonvalue.Object{Members: []jsonvalue.Member{}}
 		}
-		d.put(b, key, v, l, coff)
+		b.set(i, key, v)
 	case "[]":
-		d.put(b, key, []jsonvalue.Value{}, l, coff)
+		b.set(i, key, []jsonvalue.Value{})
 	default:
-		d.put(b, key, d.primitive(l, rest, coff+roff), l, coff)
+		b.set(i, key, d.primitive(l, rest, coff+roff))
 	}
 }
 

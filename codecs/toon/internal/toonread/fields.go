@@ -83,7 +83,7 @@ func (fl *fieldList) add(f hfield, c string, j int, delim byte, level int, maxFi
 			copy(grown, fl.fields)
 			fl.fields = grown
 			if fl.index.slots != nil {
-				fl.index.resize(n, len(fl.fields), fl.hashOf)
+				fl.index.resize(n)
 			}
 		}
 		fl.sized = true
@@ -94,7 +94,7 @@ func (fl *fieldList) add(f hfield, c string, j int, delim byte, level int, maxFi
 			fields := fl.fields
 			if r := fl.index.add(fl.index.hash(f.name, uint64(uint32(f.parent))), k, func(i int) bool {
 				return fields[i].parent == f.parent && fields[i].name == f.name
-			}, fl.hashOf); r >= 0 {
+			}); r >= 0 {
 				return r
 			}
 		} else {

@@ -7,7 +7,7 @@ import (
 
 // nameIndex finds a repeated name among the names of a sequence as each
 // is added: an open-addressing table of the sequence's positions, kept at
-// most two thirds full, 8 to 24 bytes a name. An entry holds the high half
+// most two thirds full (a third to two thirds), 12 to 24 bytes a name. An entry holds the high half
 // of its name's hash beside the position, so that a probe compares names
 // only when the hashes agree; the seed is drawn per table, so no input
 // can be made to collide. It replaces a key list sorted once the sequence
@@ -15,6 +15,7 @@ import (
 // repeat be found only at the end.
 type nameIndex struct {
 	slots []uint64
+	shift uint // 64 - log2(len(slots)): a name's home slot is h >> shift
 	seed  maphash.Seed
 	n     int
 }
@@ -28,28 +29,49 @@ func (x *nameIndex) hash(name string, group uint64) uint64 {
 // to be distinct, with room for size names.
 func (x *nameIndex) start(size, n int, hashOf func(int) uint64) {
 	x.seed = maphash.MakeSeed()
-	x.resize(max(n, size), n, hashOf)
-}
-
-// resize rebuilds the table with room for size names over the first n.
-func (x *nameIndex) resize(size, n int, hashOf func(int) uint64) {
-	s := 1
-	for 2*s < 3*size {
-		s *= 2
-	}
-	x.slots = make([]uint64, s)
-	x.n = 0
+	x.slots = nil
+	x.resize(max(n, size))
 	for i := range n {
 		x.place(hashOf(i), i)
 	}
 }
 
-// place records name i, known not to be in the table.
-func (x *nameIndex) place(h uint64, i int) {
+// resize moves the table to one with room for size names. A name's home
+// slot is the top bits of its hash, which its entry keeps: the entries
+// are moved without hashing a name again, in the order of their homes,
+// and the new table is written from start to end rather than at random
+// (a table of millions of names is moved at memory speed).
+func (x *nameIndex) resize(size int) {
+	s, shift := 1, uint(64)
+	for 2*s < 3*size {
+		s *= 2
+		shift--
+	}
+	old := x.slots
+	x.slots, x.shift, x.n = make([]uint64, s), max(shift, 32), 0
+	// Clusters are moved whole, from one that starts after an empty slot,
+	// so that homes come in order but for the wrap at the end.
+	first := 0
+	for first < len(old) && old[first] != 0 {
+		first++
+	}
+	for k := range old {
+		if e := old[(first+k)&(len(old)-1)]; e != 0 {
+			x.put(e)
+		}
+	}
+}
+
+// place records name i of hash h, known not to be in the table.
+func (x *nameIndex) place(h uint64, i int) { x.put(h&^math.MaxUint32 | uint64(i+1)) }
+
+// put stores entry e: the top half of its name's hash and its position
+// plus one.
+func (x *nameIndex) put(e uint64) {
 	mask := uint64(len(x.slots) - 1)
-	for p := h & mask; ; p = (p + 1) & mask {
+	for p := e >> x.shift; ; p = (p + 1) & mask {
 		if x.slots[p] == 0 {
-			x.slots[p] = h&^math.MaxUint32 | uint64(i+1)
+			x.slots[p] = e
 			x.n++
 			return
 		}
@@ -61,7 +83,7 @@ func (x *nameIndex) place(h uint64, i int) {
 func (x *nameIndex) find(h uint64, same func(j int) bool) int {
 	mask := uint64(len(x.slots) - 1)
 	tag := h &^ math.MaxUint32
-	for p := h & mask; ; p = (p + 1) & mask {
+	for p := h >> x.shift; ; p = (p + 1) & mask {
 		e := x.slots[p]
 		if e == 0 {
 			return -1
@@ -75,14 +97,13 @@ func (x *nameIndex) find(h uint64, same func(j int) bool) int {
 }
 
 // add records name i of hash h unless an equal one is there: it returns
-// that one's position, or -1. hashOf re-hashes the first i names when the
-// table grows.
-func (x *nameIndex) add(h uint64, i int, same func(j int) bool, hashOf func(int) uint64) int {
+// that one's position, or -1.
+func (x *nameIndex) add(h uint64, i int, same func(j int) bool) int {
 	if j := x.find(h, same); j >= 0 {
 		return j
 	}
 	if 3*(x.n+1) > 2*len(x.slots) {
-		x.resize(2*(x.n+1), i, hashOf)
+		x.resize(len(x.slots)) // twice the slots: a third to two thirds full
 	}
 	x.place(h, i)
 	return -1

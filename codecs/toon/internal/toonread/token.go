@@ -3,28 +3,46 @@ package toonread
 import (
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/textwire"
 )
 
-// intern returns a copy of s that does not share memory with the input,
-// reusing earlier copies of short keys.
-func (d *decoder) intern(s string) string {
-	if len(s) > 64 {
-		return strings.Clone(s)
+// intern returns a copy of key s (see clone).
+func (d *decoder) intern(s string) string { return d.clone(s) }
+
+// reserve makes room for n more bytes in the arena, starting a new chunk
+// when the current one has less.
+func (d *decoder) reserve(n int) {
+	if cap(d.arena)-len(d.arena) < n {
+		size := max(min(2*cap(d.arena), len(d.src)), minArena, n)
+		d.arena = make([]byte, 0, size)
 	}
-	if k, ok := d.keys[s]; ok {
-		return k
+}
+
+// minArena is the smallest chunk clone allocates.
+const minArena = 4 << 10
+
+// clone returns a copy of s, a string of the input, that does not share
+// memory with the input. Copies are packed into chunks of an arena that
+// double in size up to the input's length, so that a decode allocates
+// for its strings a few times, not once per string, and at most about
+// twice the input's length in all.
+//
+// The string returned points into the chunk (unsafe.String): sound
+// because a chunk's bytes are written once, by the append that copies s,
+// and never again (later copies go past len(d.arena), and a chunk that
+// cannot hold the next copy is left as it is for a new one), so the
+// string's bytes never change.
+func (d *decoder) clone(s string) string {
+	if len(s) == 0 {
+		return ""
 	}
-	k := strings.Clone(s)
-	if d.keys == nil {
-		d.keys = make(map[string]string)
-	}
-	if len(d.keys) < 4096 {
-		d.keys[k] = k
-	}
-	return k
+	d.reserve(len(s))
+	start := len(d.arena)
+	d.arena = append(d.arena, s...)
+	return unsafe.String(&d.arena[start], len(s))
 }
 
 // primitive decodes a value token (spec §4); off is its offset in d.src.
@@ -38,7 +56,7 @@ func (d *decoder) primitive(l *line, tok string, off int) jsonvalue.Value {
 	case '"':
 		v := d.quoted(l, t, off)
 		d.checkString(l, len(v), off)
-		return boxString(v)
+		return d.boxStr(v)
 	case 't':
 		if t == "true" {
 			return true
@@ -56,14 +74,14 @@ func (d *decoder) primitive(l *line, tok string, off int) jsonvalue.Value {
 			if i, _ := n.Int64(); n.IsInt() && i >= 0 && i < int64(len(smallInts)) {
 				return smallInts[i]
 			}
-			return n
+			return d.boxNum(n)
 		}
 	}
 	d.checkString(l, len(t), off)
 	if len(t) == 1 {
-		return boxString(t)
+		return d.boxStr(t)
 	}
-	return strings.Clone(t)
+	return d.boxStr(d.clone(t))
 }
 
 // quoted decodes a quoted token that must end at its closing quote.
@@ -83,15 +101,23 @@ func (d *decoder) quoted(l *line, t string, off int) string {
 func (d *decoder) unescape(l *line, s string, off int) string {
 	i := strings.IndexByte(s, '\\')
 	if i < 0 {
-		return strings.Clone(s)
+		return d.clone(s)
 	}
-	b := make([]byte, 0, len(s))
-	b = append(b, s[:i]...)
+	// Unescaped into the arena (see clone), where the text, never longer
+	// than s, fits in the room reserved: the bytes written are the
+	// string's, and later copies go past them.
+	d.reserve(len(s))
+	start := len(d.arena)
+	b := append(d.arena, s[:i]...)
 	b, err := textwire.TOONUnescaping.Unescape(b, s[i:])
 	if err != nil {
 		d.fail(l, off+i+err.Off, "%s", err.Msg)
 	}
-	return string(b)
+	d.arena = b
+	if len(b) == start {
+		return ""
+	}
+	return unsafe.String(&b[start], len(b)-start)
 }
 
 func trimSpan(s string, i, j int) span {
@@ -195,14 +221,4 @@ func init() {
 	for i := range oneByteStrings {
 		oneByteStrings[i] = string(rune(i))
 	}
-}
-
-// boxString returns s as a jsonvalue.Value, a shared one for a one-byte
-// string; s
-// must not share memory with the input unless it is one byte long.
-func boxString(s string) jsonvalue.Value {
-	if len(s) == 1 && s[0] < utf8.RuneSelf {
-		return oneByteStrings[s[0]]
-	}
-	return s
 }

@@ -8,6 +8,43 @@ import (
 
 var safeComma, safeTab, safePipe = safeTable(','), safeTable('\t'), safeTable('|')
 
+// Eight bytes at a time: safeUnquoted skips whole words of bytes that are
+// safe unquoted (ASCII from 0x20, none of the structural characters or
+// the delimiter), and looks at bytes one by one from the first word that
+// holds anything else.
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// load8 returns s[i:i+8] as a little-endian word (the compiler makes it one
+// load).
+func load8(s string, i int) uint64 {
+	t := s[i : i+8]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+}
+
+// hasByte is non-zero in the high bits exactly when a byte of x equals the
+// byte repeated in c (a zero byte of x^c).
+func hasByte(x, c uint64) uint64 {
+	y := x ^ c
+	return (y - ones) &^ y
+}
+
+// cleanWord reports whether every byte of x is safe unquoted: in
+// 0x20-0x7F and none of : " \ [ ] { } or the delimiter. (x-ones*0x20)&^x
+// has a high bit set when a byte is below 0x20; the high bits of x, when
+// a byte is 0x80 or above.
+func (e *Writer) cleanWord(x uint64) bool {
+	bad := (x - ones*0x20) &^ x
+	bad |= hasByte(x, ones*':') | hasByte(x, ones*'"') | hasByte(x, ones*'\\') |
+		hasByte(x, ones*'[') | hasByte(x, ones*']') | hasByte(x, ones*'{') | hasByte(x, ones*'}') |
+		hasByte(x, ones*uint64(e.delim))
+	return (bad|x)&highs == 0
+}
+
 func safeTable(delim byte) [256]bool {
 	var t [256]bool
 	for c := 0x20; c < 256; c++ {
@@ -39,7 +76,10 @@ func (e *Writer) safeUnquoted(s string) bool {
 		return false
 	}
 	safe := e.safe
-	for i := 0; i < len(s); {
+	i := 0
+	for ; i+8 <= len(s) && e.cleanWord(load8(s, i)); i += 8 {
+	}
+	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if !safe[c] {

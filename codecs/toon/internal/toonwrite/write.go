@@ -244,6 +244,15 @@ func (e *Writer) Field(key string, v jsonvalue.Value, depth int) {
 	e.Primitive(v)
 }
 
+// StringField writes the member "key: s" at depth, as Field does for a
+// string value, without boxing s.
+func (e *Writer) StringField(key, s string, depth int) {
+	e.Line(depth)
+	e.Buf = AppendKey(e.Buf, key)
+	e.Buf = append(e.Buf, ':', ' ')
+	e.Buf = e.AppendString(e.Buf, s)
+}
+
 // Header appends an array or keyed header: key[N<:><delim>]{fields}:
 func (e *Writer) Header(key *string, n int, fields []Field, keyed bool) {
 	if key != nil {

@@ -1,0 +1,108 @@
+package binary
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// TestEncodeErrorPaths: every refusal of the binary encoder names the
+// offending element with wire.Path, in responses and in delta records,
+// and writes nothing.
+func TestEncodeErrorPaths(t *testing.T) {
+	const bad = "\xff"
+	resp := func(change func(r *wire.GraphResponse)) *wire.GraphResponse {
+		r := &wire.GraphResponse{FormatVersion: "1.0", QueryType: wire.Aggregation,
+			Nodes: []wire.Node{{Type: "User", ID: 1}}, Edges: []wire.Edge{}}
+		change(r)
+		return r
+	}
+	cellNode := func(props ...wire.Property) *wire.Node { return &wire.Node{Type: "T", ID: 1, Properties: props} }
+	tests := []struct {
+		name string
+		r    *wire.GraphResponse
+		want wire.Path
+	}{
+		{"format version", resp(func(r *wire.GraphResponse) { r.FormatVersion = bad }), wire.Path{}.Field("format_version")},
+		{"node type", resp(func(r *wire.GraphResponse) { r.Nodes[0].Type = bad }), wire.NodePath(0).Field("type")},
+		{"string in a list", resp(func(r *wire.GraphResponse) {
+			r.Nodes[0].Properties = []wire.Property{wire.Prop("tags", wire.ListOf(wire.String("a"), wire.ListOf(wire.Int(1), wire.String(bad))))}
+		}), wire.NodePath(0).Property(0, "tags").Index(1).Index(1)},
+		{"edge to", resp(func(r *wire.GraphResponse) {
+			r.Edges = []wire.Edge{{From: "A", To: "B", Type: "R"}, {From: "A", To: bad, Type: "R"}}
+		}), wire.EdgePath(1).Field("to")},
+		{"column function", resp(func(r *wire.GraphResponse) {
+			r.Columns = []wire.Column{{Name: "n", Function: bad}}
+		}), wire.ColumnPath(0).Field("function")},
+		{"column property", resp(func(r *wire.GraphResponse) {
+			r.Columns = []wire.Column{{Name: "n", Function: "count", Property: wire.SomeString(bad)}}
+		}), wire.ColumnPath(0).Field("property")},
+		{"group column entity", resp(func(r *wire.GraphResponse) {
+			r.GroupColumns = []wire.GroupColumn{{Name: "g", Kind: wire.GroupKind("property"), Node: "n", Entity: wire.SomeString(bad)}}
+		}), wire.GroupColumnPath(0).Field("entity")},
+		{"cell value", resp(func(r *wire.GraphResponse) {
+			r.Rows = []wire.Row{{{Name: "a", Value: wire.Int(1)}}, {{Name: "a", Value: wire.Int(1)}, {Name: "b c", Value: wire.String(bad)}}}
+		}), wire.RowPath(1).Key(1, "b c")},
+		{"cell name", resp(func(r *wire.GraphResponse) {
+			r.Rows = []wire.Row{{{Name: bad, Value: wire.Int(1)}}}
+		}), wire.RowPath(0).Key(0, bad)},
+		{"cell node type", resp(func(r *wire.GraphResponse) {
+			r.Rows = []wire.Row{{{Name: "g", Node: &wire.Node{Type: bad}}}}
+		}), wire.RowPath(0).Key(0, "g").Field("type")},
+		{"cell node property", resp(func(r *wire.GraphResponse) {
+			r.Rows = []wire.Row{{{Name: "g", Node: cellNode(wire.Prop("a", wire.Int(1)), wire.Prop("k", wire.String(bad)))}}}
+		}), wire.RowPath(0).Key(0, "g").Property(1, "k")},
+		{"cell node key", resp(func(r *wire.GraphResponse) {
+			r.Rows = []wire.Row{{{Name: "g", Node: cellNode(wire.Prop(bad, wire.Int(1)))}}}
+		}), wire.RowPath(0).Key(0, "g").Property(0, bad)},
+	}
+	for _, f := range formats {
+		for _, tc := range tests {
+			out, err := Default(f).AppendEncode([]byte("x"), tc.r)
+			var ee *wire.EncodeError
+			if !errors.As(err, &ee) || ee.Path != tc.want.String() {
+				t.Errorf("%s %s: error %v, want an *EncodeError at %q", f, tc.name, err, tc.want)
+			}
+			if string(out) != "x" {
+				t.Errorf("%s %s: wrote % x", f, tc.name, out)
+			}
+		}
+	}
+}
+
+// TestDeltaEncodeErrorPaths: a delta's node, edge and row records name
+// their place in the delta's own lists.
+func TestDeltaEncodeErrorPaths(t *testing.T) {
+	const bad = "\xff"
+	base := func(change func(d *delta.Delta)) *delta.Delta {
+		d := &delta.Delta{Base: delta.Hash{1}, Result: delta.Hash{2}, FormatVersion: "1.0", QueryType: wire.Traversal}
+		change(d)
+		return d
+	}
+	tests := []struct {
+		name string
+		d    *delta.Delta
+		want wire.Path
+	}{
+		{"changed node property", base(func(d *delta.Delta) {
+			d.Nodes.Changed = []delta.Changed{{}, {Node: wire.Node{Type: "U", Properties: []wire.Property{wire.Prop("s", wire.String(bad))}}}}
+		}), wire.Path{}.Field("nodes").Field("changed").Index(1).Property(0, "s")},
+		{"added edge type", base(func(d *delta.Delta) {
+			d.Edges.Added = []delta.Placed[wire.Edge]{{Item: wire.Edge{From: "A", To: "B", Type: bad}}}
+		}), wire.Path{}.Field("edges").Field("added").Index(0).Field("type")},
+		{"removed node type", base(func(d *delta.Delta) {
+			d.Nodes.Removed = []delta.NodeKey{{Type: bad}}
+		}), wire.Path{}.Field("nodes").Field("removed").Index(0).Field("type")},
+	}
+	for _, f := range formats {
+		for _, tc := range tests {
+			_, err := Default(f).AppendDelta(nil, tc.d)
+			var ee *wire.EncodeError
+			if !errors.As(err, &ee) || ee.Path != tc.want.String() {
+				t.Errorf("%s %s: error %v, want an *EncodeError at %q", f, tc.name, err, tc.want)
+			}
+		}
+	}
+}

@@ -1,0 +1,392 @@
+package gcf
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// The writer writes the document of a response straight from the response
+// into one buffer: the bytes gcfvalue.AppendEncode writes for the
+// document's generic value (document), without building that value. It
+// covers what responses hold; where it meets what it does not cover (a
+// string that is not UTF-8 or past MaxStringBytes, a NaN, an invalid
+// enumeration or pagination, a key with '>', a node cell a table cannot
+// flatten, a list nested past the depth limit), it gives up and
+// AppendEncode takes the generic path, which writes the same bytes or the
+// error. The differential tests hold the two to the same bytes.
+
+// writer is the scratch of one encode, pooled.
+type writer struct {
+	b        []byte
+	maxStr   int
+	maxDepth int
+	fail     bool
+	cols     []string       // the union of the table being planned or written
+	pos      map[string]int // key -> column over cols[colBase:], when the union is long
+	colBase  int
+	runs     []span
+	opt      [3]uint8 // the optional edge (or column) fields in first-seen order
+	nodeCols []int    // per column of a rows table: the flattened node cell's width, 0 for a plain column
+}
+
+// span is a run of consecutive objects one table carries: objects
+// [start,end), its columns cols[c0:c1].
+type span struct{ start, end, c0, c1 int }
+
+var writers = sync.Pool{New: func() any { return &writer{pos: make(map[string]int)} }}
+
+// maxPooled is the largest buffer a writer keeps between encodes.
+const maxPooled = 4 << 20
+
+// appendFast appends the document of r to dst, or reports false when the
+// writer gave up (dst is then unchanged).
+func (c *Codec) appendFast(dst []byte, r *wire.GraphResponse) ([]byte, bool) {
+	w := writers.Get().(*writer)
+	w.b, w.fail = w.b[:0], false
+	w.maxStr = c.limits.MaxStringBytes
+	w.maxDepth = min(c.limits.MaxDepth+layoutDepth, wire.HardMaxDepth)
+	w.document(r)
+	ok := !w.fail
+	if ok {
+		dst = append(dst, w.b...)
+	}
+	if cap(w.b) > maxPooled {
+		w.b = nil
+	}
+	clear(w.cols)
+	w.cols = w.cols[:0]
+	writers.Put(w)
+	return dst, ok
+}
+
+func (w *writer) document(r *wire.GraphResponse) {
+	if !r.QueryType.Valid() {
+		w.fail = true
+		return
+	}
+	w.b = append(w.b, "GCF profile=generic\nformat_version="...)
+	w.str(r.FormatVersion)
+	w.b = append(w.b, "\nquery_type="...)
+	w.str(string(r.QueryType))
+	w.b = append(w.b, '\n')
+	w.nodes(r.Nodes)
+	w.edges(r.Edges)
+	if r.Columns != nil {
+		w.columns(r.Columns)
+	}
+	if r.GroupColumns != nil {
+		w.groupColumns(r.GroupColumns)
+	}
+	if r.Rows != nil {
+		w.rows(r.Rows)
+	}
+	if p := r.Pagination; p != nil {
+		w.pagination(p)
+	}
+}
+
+// str writes a string value.
+func (w *writer) str(s string) {
+	if len(s) > w.maxStr {
+		w.fail = true
+		return
+	}
+	var ok bool
+	if w.b, ok = gcfvalue.AppendValidString(w.b, s); !ok {
+		w.fail = true
+	}
+}
+
+func (w *writer) indent(depth int) {
+	for range depth {
+		w.b = append(w.b, ' ', ' ')
+	}
+}
+
+// scalar writes a scalar value; a list is the caller's.
+func (w *writer) scalar(v wire.Value) {
+	switch v.Kind() {
+	case wire.KindNull:
+		w.b = append(w.b, '-')
+	case wire.KindBool:
+		w.b = strconv.AppendBool(w.b, v.Bool())
+	case wire.KindInt:
+		w.b = strconv.AppendInt(w.b, v.Int(), 10)
+	case wire.KindFloat:
+		f := v.Float()
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			w.fail = true
+			return
+		}
+		w.b = gcfvalue.AppendFloat(w.b, f)
+	case wire.KindString:
+		w.str(v.Text())
+	default:
+		w.fail = true
+	}
+}
+
+// cell writes a table cell: a scalar, or ^ for a list (written after the
+// row as an attachment).
+func (w *writer) cell(v wire.Value) {
+	if v.Kind() == wire.KindList {
+		w.b = append(w.b, '^')
+		return
+	}
+	w.scalar(v)
+}
+
+// key adds k to the union of the run being planned (cols[colBase:]),
+// reporting its column, and whether it is new. hint is the column the
+// caller expects.
+func (w *writer) lookup(k string, hint int) (int, bool) {
+	u := w.cols[w.colBase:]
+	if hint < len(u) && u[hint] == k {
+		return hint, true
+	}
+	if len(u) > 16 {
+		p, ok := w.pos[k]
+		return p, ok
+	}
+	for i, c := range u {
+		if c == k {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// startRun begins the union of a new run at the end of cols.
+func (w *writer) startRun() {
+	w.colBase = len(w.cols)
+	if len(w.pos) > 0 {
+		clear(w.pos)
+	}
+}
+
+// addKey appends k to the run's union.
+func (w *writer) addKey(k string) {
+	if strings.IndexByte(k, '>') >= 0 || len(k) > w.maxStr || !utf8.ValidString(k) {
+		w.fail = true // a '>' key is an attachment: the generic path's
+	}
+	w.cols = append(w.cols, k)
+	n := len(w.cols) - w.colBase
+	switch {
+	case n == 17:
+		for i, c := range w.cols[w.colBase:] {
+			w.pos[c] = i
+		}
+	case n > 17:
+		w.pos[k] = n - 1
+	}
+}
+
+// fitsKeys reports whether the n keys key(0..n-1), after first columns
+// the union always starts with, keep their order in the run's union
+// extended by their new keys (see grouped), and whether there are new
+// keys.
+func (w *writer) fitsKeys(n int, key func(int) string, first int) (fits, grows bool) {
+	last, next := first-1, len(w.cols)-w.colBase
+	for i := range n {
+		p, ok := w.lookup(key(i), last+1)
+		if !ok {
+			p = next
+			next++
+		}
+		if p < last {
+			return false, false
+		}
+		last = p
+	}
+	return true, next > len(w.cols)-w.colBase
+}
+
+// addKeys adds the keys the union lacks.
+func (w *writer) addKeys(n int, key func(int) string, first int) {
+	last := first - 1
+	for i := range n {
+		k := key(i)
+		p, ok := w.lookup(k, last+1)
+		if !ok {
+			w.addKey(k)
+			p = len(w.cols) - w.colBase - 1
+		}
+		last = p
+	}
+}
+
+// nodes writes the nodes: one table, or a list of tables (see grouped).
+func (w *writer) nodes(nodes []wire.Node) {
+	if len(nodes) == 0 {
+		w.b = append(w.b, "## nodes [0]\n"...)
+		return
+	}
+	w.runs = w.runs[:0]
+	for i := range nodes {
+		n := &nodes[i]
+		ps := n.Properties
+		key := func(j int) string { return ps[j].Key }
+		if len(w.runs) > 0 && nodes[w.runs[len(w.runs)-1].start].Type == n.Type {
+			if fits, grows := w.fitsKeys(len(ps), key, 2); fits {
+				if grows {
+					w.addKeys(len(ps), key, 2)
+				}
+				cur := &w.runs[len(w.runs)-1]
+				cur.end, cur.c1 = i+1, len(w.cols)
+				continue
+			}
+		}
+		w.startRun()
+		w.addKey("type")
+		w.addKey("id")
+		w.addKeys(len(ps), key, 2)
+		w.runs = append(w.runs, span{start: i, end: i + 1, c0: w.colBase, c1: len(w.cols)})
+	}
+	if w.fail {
+		return
+	}
+	if len(w.runs) == 1 {
+		w.b = append(w.b, "## nodes "...)
+		w.nodeTable(nodes, w.runs[0], 0, 3)
+		return
+	}
+	w.b = append(w.b, "## nodes ["...)
+	w.b = strconv.AppendInt(w.b, int64(len(w.runs)), 10)
+	w.b = append(w.b, "]\n"...)
+	for g, s := range w.runs {
+		w.b = append(w.b, '@')
+		w.b = strconv.AppendInt(w.b, int64(g), 10)
+		w.b = append(w.b, ' ')
+		w.nodeTable(nodes, s, 1, 4)
+	}
+}
+
+// decl writes "[n]{c1,c2,...}\n".
+func (w *writer) decl(n int, cols []string) {
+	w.b = append(w.b, '[')
+	w.b = strconv.AppendInt(w.b, int64(n), 10)
+	w.b = append(w.b, "]{"...)
+	for i, c := range cols {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.b = gcfvalue.AppendKey(w.b, c)
+	}
+	w.b = append(w.b, "}\n"...)
+}
+
+// nodeTable writes a run of nodes as a table, rows at rowDepth (an indent)
+// and level (the generic value's nesting of a row).
+func (w *writer) nodeTable(nodes []wire.Node, s span, rowDepth, level int) {
+	cols := w.cols[s.c0:s.c1]
+	w.decl(s.end-s.start, cols)
+	for i := s.start; i < s.end; i++ {
+		n := &nodes[i]
+		w.indent(rowDepth)
+		lists := hasList(n.Properties)
+		if lists {
+			w.b = append(w.b, '@')
+			w.b = strconv.AppendInt(w.b, int64(i-s.start), 10)
+			w.b = append(w.b, ' ')
+		}
+		w.str(n.Type)
+		w.b = append(w.b, '|')
+		w.b = strconv.AppendInt(w.b, n.ID, 10)
+		ps := n.Properties
+		j := 0
+		for _, c := range cols[2:] {
+			w.b = append(w.b, '|')
+			if j < len(ps) && ps[j].Key == c {
+				w.cell(ps[j].Value)
+				j++
+				continue
+			}
+			w.b = append(w.b, '~')
+		}
+		w.b = append(w.b, '\n')
+		if lists {
+			for k := range ps {
+				if ps[k].Value.Kind() == wire.KindList {
+					w.attachment(ps[k].Key, ps[k].Value.List(), rowDepth, level+1)
+				}
+			}
+		}
+		if w.fail {
+			return
+		}
+	}
+}
+
+func hasList(ps []wire.Property) bool {
+	for i := range ps {
+		if ps[i].Value.Kind() == wire.KindList {
+			return true
+		}
+	}
+	return false
+}
+
+// attachment writes ".name <list>" after a row at rowDepth; level is the
+// list's nesting in the generic value.
+func (w *writer) attachment(name string, items []wire.Value, rowDepth, level int) {
+	w.indent(rowDepth)
+	w.b = append(w.b, '.')
+	w.b = gcfvalue.AppendKey(w.b, name)
+	w.b = append(w.b, ' ')
+	w.list(items, rowDepth+2, level)
+}
+
+// list writes, after a header prefix, the body of a list: "[0]", the
+// inline "[N]: a,b" of scalars, or "[N]" and its items at depth.
+func (w *writer) list(items []wire.Value, depth, level int) {
+	if level > w.maxDepth {
+		w.fail = true
+		return
+	}
+	w.b = append(w.b, '[')
+	w.b = strconv.AppendInt(w.b, int64(len(items)), 10)
+	if len(items) == 0 {
+		w.b = append(w.b, "]\n"...)
+		return
+	}
+	scalars := true
+	for i := range items {
+		if items[i].Kind() == wire.KindList {
+			scalars = false
+			break
+		}
+	}
+	if scalars {
+		w.b = append(w.b, "]:"...)
+		for i := range items {
+			if i == 0 {
+				w.b = append(w.b, ' ')
+			} else {
+				w.b = append(w.b, ',')
+			}
+			w.scalar(items[i])
+		}
+		w.b = append(w.b, '\n')
+		return
+	}
+	w.b = append(w.b, "]\n"...)
+	for i := range items {
+		w.indent(depth)
+		w.b = append(w.b, '@')
+		w.b = strconv.AppendInt(w.b, int64(i), 10)
+		w.b = append(w.b, ' ')
+		if items[i].Kind() == wire.KindList {
+			w.list(items[i].List(), depth+1, level+1)
+			continue
+		}
+		w.b = append(w.b, '=')
+		w.scalar(items[i])
+		w.b = append(w.b, '\n')
+	}
+}

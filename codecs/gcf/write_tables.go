@@ -1,0 +1,397 @@
+package gcf
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// optOrder records, in w.opt, the optional fields present[i] says each
+// object holds, in first-seen order (a table's union); it returns how
+// many.
+func (w *writer) optOrder(n int, present func(i, f int) bool) int {
+	var seen [3]bool
+	k := 0
+	for i := 0; i < n && k < 3; i++ {
+		for f := range 3 {
+			if !seen[f] && present(i, f) {
+				seen[f] = true
+				w.opt[k] = uint8(f)
+				k++
+			}
+		}
+	}
+	return k
+}
+
+// header writes "## name [n]{fixed...,optional in first-seen order}\n", or
+// "## name [0]\n".
+func (w *writer) header(name string, n int, fixed []string, opt []string, k int) {
+	w.b = append(w.b, "## "...)
+	w.b = append(w.b, name...)
+	w.b = append(w.b, " ["...)
+	w.b = strconv.AppendInt(w.b, int64(n), 10)
+	if n == 0 {
+		w.b = append(w.b, "]\n"...)
+		return
+	}
+	w.b = append(w.b, "]{"...)
+	for i, f := range fixed {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.b = append(w.b, f...)
+	}
+	for _, f := range w.opt[:k] {
+		w.b = append(w.b, ',')
+		w.b = append(w.b, opt[f]...)
+	}
+	w.b = append(w.b, "}\n"...)
+}
+
+var (
+	edgeFixed   = []string{"from", "from_id", "to", "to_id", "type"}
+	edgeOpt     = []string{"depth", "path_id", "step"}
+	columnFixed = []string{"name", "function"}
+	columnOpt   = []string{"target", "property"}
+	groupFixed  = []string{"name", "kind", "node"}
+	groupOpt    = []string{"property", "entity"}
+)
+
+func edgeOptional(e *wire.Edge, f int) wire.OptInt {
+	switch f {
+	case 0:
+		return e.Depth
+	case 1:
+		return e.PathID
+	}
+	return e.Step
+}
+
+func (w *writer) optInt(v wire.OptInt) {
+	w.b = append(w.b, '|')
+	if !v.Valid {
+		w.b = append(w.b, '~')
+		return
+	}
+	w.b = strconv.AppendInt(w.b, v.Int, 10)
+}
+
+func (w *writer) optString(v wire.OptString) {
+	w.b = append(w.b, '|')
+	if !v.Valid {
+		w.b = append(w.b, '~')
+		return
+	}
+	w.str(v.String)
+}
+
+func (w *writer) edges(edges []wire.Edge) {
+	k := w.optOrder(len(edges), func(i, f int) bool { return edgeOptional(&edges[i], f).Valid })
+	w.header("edges", len(edges), edgeFixed, edgeOpt, k)
+	for i := range edges {
+		e := &edges[i]
+		w.str(e.From)
+		w.b = append(w.b, '|')
+		w.b = strconv.AppendInt(w.b, e.FromID, 10)
+		w.b = append(w.b, '|')
+		w.str(e.To)
+		w.b = append(w.b, '|')
+		w.b = strconv.AppendInt(w.b, e.ToID, 10)
+		w.b = append(w.b, '|')
+		w.str(e.Type)
+		for _, f := range w.opt[:k] {
+			w.optInt(edgeOptional(e, int(f)))
+		}
+		w.b = append(w.b, '\n')
+	}
+}
+
+func (w *writer) columns(cols []wire.Column) {
+	opt := func(c *wire.Column, f int) wire.OptString {
+		if f == 0 {
+			return c.Target
+		}
+		return c.Property
+	}
+	k := w.optOrder(len(cols), func(i, f int) bool { return f < 2 && opt(&cols[i], f).Valid })
+	w.header("columns", len(cols), columnFixed, columnOpt, k)
+	for i := range cols {
+		c := &cols[i]
+		w.str(c.Name)
+		w.b = append(w.b, '|')
+		w.str(c.Function)
+		for _, f := range w.opt[:k] {
+			w.optString(opt(c, int(f)))
+		}
+		w.b = append(w.b, '\n')
+	}
+}
+
+func (w *writer) groupColumns(gcs []wire.GroupColumn) {
+	opt := func(g *wire.GroupColumn, f int) wire.OptString {
+		if f == 0 {
+			return g.Property
+		}
+		return g.Entity
+	}
+	k := w.optOrder(len(gcs), func(i, f int) bool { return f < 2 && opt(&gcs[i], f).Valid })
+	w.header("group_columns", len(gcs), groupFixed, groupOpt, k)
+	for i := range gcs {
+		g := &gcs[i]
+		if !g.Kind.Valid() {
+			w.fail = true
+			return
+		}
+		w.str(g.Name)
+		w.b = append(w.b, '|')
+		w.str(string(g.Kind))
+		w.b = append(w.b, '|')
+		w.str(g.Node)
+		for _, f := range w.opt[:k] {
+			w.optString(opt(g, int(f)))
+		}
+		w.b = append(w.b, '\n')
+	}
+}
+
+func (w *writer) pagination(p *wire.Pagination) {
+	if p.Check() != nil {
+		w.fail = true
+		return
+	}
+	w.b = append(w.b, "## pagination\n  has_more="...)
+	w.b = strconv.AppendBool(w.b, p.HasMore)
+	if p.TotalRows.Valid {
+		w.b = append(w.b, "\n  total_rows="...)
+		w.b = strconv.AppendInt(w.b, p.TotalRows.Int, 10)
+	}
+	if p.Truncated.Valid {
+		w.b = append(w.b, "\n  truncated="...)
+		w.b = strconv.AppendBool(w.b, p.Truncated.Bool)
+	}
+	if p.NextCursor.Valid {
+		w.b = append(w.b, "\n  next_cursor="...)
+		w.str(p.NextCursor.String)
+	}
+	w.b = append(w.b, '\n')
+}
+
+// rows writes the aggregation rows: one table, or a list of tables (see
+// grouped). A column whose cells hold nodes is flattened into the node's
+// path columns; when it cannot be (nodes of different keys, a list
+// property, a scalar beside a node), the writer gives up.
+func (w *writer) rows(rows []wire.Row) {
+	if len(rows) == 0 {
+		w.b = append(w.b, "## rows [0]\n"...)
+		return
+	}
+	w.runs = w.runs[:0]
+	for i, row := range rows {
+		key := func(j int) string { return row[j].Name }
+		if len(w.runs) > 0 {
+			if fits, grows := w.fitsKeys(len(row), key, 0); fits {
+				if grows {
+					w.addKeys(len(row), key, 0)
+				}
+				cur := &w.runs[len(w.runs)-1]
+				cur.end, cur.c1 = i+1, len(w.cols)
+				continue
+			}
+		}
+		w.startRun()
+		w.addKeys(len(row), key, 0)
+		w.runs = append(w.runs, span{start: i, end: i + 1, c0: w.colBase, c1: len(w.cols)})
+	}
+	if w.fail {
+		return
+	}
+	if len(w.runs) == 1 {
+		w.b = append(w.b, "## rows "...)
+		w.rowTable(rows, w.runs[0], 0, 3)
+		return
+	}
+	w.b = append(w.b, "## rows ["...)
+	w.b = strconv.AppendInt(w.b, int64(len(w.runs)), 10)
+	w.b = append(w.b, "]\n"...)
+	for g, s := range w.runs {
+		w.b = append(w.b, '@')
+		w.b = strconv.AppendInt(w.b, int64(g), 10)
+		w.b = append(w.b, ' ')
+		w.rowTable(rows, s, 1, 4)
+		if w.fail {
+			return
+		}
+	}
+}
+
+// findCell returns the cell of row named name, from position *j on (the
+// row's cells are in the union's order), advancing *j past it.
+func findCell(row wire.Row, name string, j *int) *wire.Cell {
+	if *j < len(row) && row[*j].Name == name {
+		*j++
+		return &row[*j-1]
+	}
+	return nil
+}
+
+// cellNamed returns the cell of row named name, or nil.
+func cellNamed(row wire.Row, name string) *wire.Cell {
+	for j := range row {
+		if row[j].Name == name {
+			return &row[j]
+		}
+	}
+	return nil
+}
+
+// flatShape returns the first node of column name among rows, and
+// whether the column is flattened into its path columns: every present,
+// non-null cell a node of the same keys (in order), none of them empty,
+// with '>' or not UTF-8, and no list among the nodes' values. A column
+// that holds a node and is not flattened is the generic writer's.
+func flatShape(rows []wire.Row, name string) (first *wire.Node, flat bool) {
+	for _, row := range rows {
+		c := cellNamed(row, name)
+		switch {
+		case c == nil || c.Node == nil && c.Value.IsNull():
+		case c.Node == nil:
+			return nil, false
+		case hasList(c.Node.Properties):
+			return c.Node, false
+		case first == nil:
+			first = c.Node
+			for i := range first.Properties {
+				k := first.Properties[i].Key
+				if k == "" || strings.IndexByte(k, '>') >= 0 || !utf8.ValidString(k) {
+					return first, false
+				}
+			}
+		case !sameKeys(first.Properties, c.Node.Properties):
+			return first, false
+		}
+	}
+	return first, first != nil
+}
+
+func sameKeys(a, b []wire.Property) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Key != b[i].Key {
+			return false
+		}
+	}
+	return true
+}
+
+// rowTable writes a run of rows as a table (see nodeTable).
+func (w *writer) rowTable(rows []wire.Row, s span, rowDepth, level int) {
+	cols := w.cols[s.c0:s.c1]
+	run := rows[s.start:s.end]
+	if len(cols) == 0 {
+		w.fail = true // rows without cells: the generic writer's expanded form
+		return
+	}
+	// The declaration: a node column's path columns, or the column.
+	w.nodeCols = w.nodeCols[:0]
+	w.b = append(w.b, '[')
+	w.b = strconv.AppendInt(w.b, int64(len(run)), 10)
+	w.b = append(w.b, "]{"...)
+	for i, c := range cols {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		shape, flat := flatShape(run, c)
+		if !flat && (shape != nil || hasNode(run, c)) {
+			w.fail = true
+			return
+		}
+		if !flat {
+			w.nodeCols = append(w.nodeCols, 0)
+			w.b = gcfvalue.AppendKey(w.b, c)
+			continue
+		}
+		w.nodeCols = append(w.nodeCols, 2+len(shape.Properties))
+		w.b = gcfvalue.AppendPathColumn(w.b, c, "type")
+		w.b = append(w.b, ',')
+		w.b = gcfvalue.AppendPathColumn(w.b, c, "id")
+		for _, p := range shape.Properties {
+			w.b = append(w.b, ',')
+			w.b = gcfvalue.AppendPathColumn(w.b, c, p.Key)
+		}
+	}
+	w.b = append(w.b, "}\n"...)
+	for i, row := range run {
+		w.indent(rowDepth)
+		lists := false
+		for j := range row {
+			lists = lists || row[j].Node == nil && row[j].Value.Kind() == wire.KindList
+		}
+		if lists {
+			w.b = append(w.b, '@')
+			w.b = strconv.AppendInt(w.b, int64(i), 10)
+			w.b = append(w.b, ' ')
+		}
+		j := 0
+		for ci, c := range cols {
+			if ci > 0 {
+				w.b = append(w.b, '|')
+			}
+			cell := findCell(row, c, &j)
+			width := w.nodeCols[ci]
+			switch {
+			case width == 0 && cell == nil:
+				w.b = append(w.b, '~')
+			case width == 0:
+				w.cell(cell.Value)
+			case cell == nil || cell.Node == nil:
+				mark := byte('~')
+				if cell != nil {
+					mark = '-'
+				}
+				for k := range width {
+					if k > 0 {
+						w.b = append(w.b, '|')
+					}
+					w.b = append(w.b, mark)
+				}
+			default:
+				n := cell.Node
+				w.str(n.Type)
+				w.b = append(w.b, '|')
+				w.b = strconv.AppendInt(w.b, n.ID, 10)
+				for k := range n.Properties {
+					w.b = append(w.b, '|')
+					w.scalar(n.Properties[k].Value)
+				}
+			}
+		}
+		w.b = append(w.b, '\n')
+		if lists {
+			for k := range row {
+				if row[k].Node == nil && row[k].Value.Kind() == wire.KindList {
+					w.attachment(row[k].Name, row[k].Value.List(), rowDepth, level+1)
+				}
+			}
+		}
+		if w.fail {
+			return
+		}
+	}
+}
+
+func hasNode(rows []wire.Row, name string) bool {
+	for _, row := range rows {
+		for j := range row {
+			if row[j].Name == name && row[j].Node != nil {
+				return true
+			}
+		}
+	}
+	return false
+}

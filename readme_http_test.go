@@ -1,0 +1,233 @@
+package graphwire_test
+
+import (
+	"bytes"
+	"context"
+	encjson "encoding/json"
+	"errors"
+	"io"
+	"log"
+	"maps"
+	"net"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	_ "github.com/graphwire/graphwire/codecs"
+	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
+	"github.com/graphwire/graphwire/wirehttp"
+)
+
+// The README's service example, verbatim between the markers
+// (TestReadmeGoBlocks checks that README.md holds exactly this text).
+
+// README:http:begin
+
+// Issue is the service's own data, tagged for encoding/json.
+type Issue struct {
+	ID       int64     `json:"-"` // the node's id
+	AuthorID int64     `json:"-"` // an edge, not a property
+	Title    string    `json:"title"`
+	Labels   []string  `json:"labels"` // nil is null, as encoding/json writes it
+	Opened   time.Time `json:"opened"` // RFC 3339
+	Closed   time.Time `json:"closed,omitzero"`
+}
+
+// issueGraph builds the response: a node per issue from its struct, a node
+// per author from a map, and an edge from each issue to its author.
+func issueGraph(issues []Issue, authors map[int64]string) (*wire.GraphResponse, error) {
+	resp := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Traversal}
+	for _, is := range issues {
+		n, err := wire.NodeOf("Issue", is.ID, is)
+		if err != nil {
+			return nil, err // *wire.ValueOfError: the property and the Go field
+		}
+		resp.Nodes = append(resp.Nodes, n)
+		resp.Edges = append(resp.Edges, wire.Edge{From: "Issue", FromID: is.ID, To: "User", ToID: is.AuthorID, Type: "AUTHORED_BY"})
+	}
+	for _, id := range slices.Sorted(maps.Keys(authors)) { // the same order every time
+		n, err := wire.NodeOf("User", id, map[string]any{"username": authors[id]})
+		if err != nil {
+			return nil, err
+		}
+		resp.Nodes = append(resp.Nodes, n)
+	}
+	return resp, nil
+}
+
+// newService serves resp at /graph in every format by negotiation, checked
+// for every format first (Validate), and converts bodies POSTed to
+// /convert; the http.Server has every timeout and the header size set.
+func newService(addr string, resp *wire.GraphResponse) (*http.Server, error) {
+	s, err := wirehttp.New(nil, wirehttp.Options{Validate: true}) // nil: wire.DefaultRegistry()
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/graph", s.Static(resp)) // GET/HEAD, each format encoded once
+	mux.Handle("/convert", s.Convert())  // POST a body in any format, get any format back
+	return wirehttp.NewServer(addr, mux, wirehttp.ServerOptions{}), nil
+}
+
+// fetchGraph reads the response back as an agent does: it asks for GOON
+// and decodes the answer by its Content-Type.
+func fetchGraph(ctx context.Context, baseURL string) (*wire.GraphResponse, error) {
+	c, err := wirehttp.NewClient(nil, wirehttp.ClientOptions{Format: "goon"})
+	if err != nil {
+		return nil, err
+	}
+	return c.Get(ctx, baseURL+"/graph")
+}
+
+// README:http:end
+
+// readmeIssues has a nil and a non-nil slice, a time with a zone and one
+// without a closing time.
+func readmeIssues() ([]Issue, map[int64]string) {
+	opened := time.Date(2025, 3, 1, 9, 30, 0, 0, time.FixedZone("CET", 3600))
+	return []Issue{
+			{ID: 41, AuthorID: 7, Title: "Fix the pager", Opened: opened},
+			{ID: 42, AuthorID: 7, Title: `Quote "this"`, Labels: []string{"bug", "p1"}, Opened: opened, Closed: opened.Add(48 * time.Hour)},
+		},
+		map[int64]string{7: "ada", 9: "grace", 3: "linus"}
+}
+
+// startService runs newService on a loopback port and returns its URL.
+func startService(t *testing.T, resp *wire.GraphResponse) string {
+	t.Helper()
+	srv, err := newService("127.0.0.1:0", resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.ErrorLog = log.New(io.Discard, "", 0)
+	ln, err := net.Listen("tcp", srv.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln) //nolint:errcheck // ErrServerClosed at Close
+	t.Cleanup(func() { srv.Close() })
+	return "http://" + ln.Addr().String()
+}
+
+// The README's service, run over loopback: the struct-built response has
+// the properties encoding/json writes for the structs (a nil slice null,
+// times in RFC 3339, the omitted zero time left out), the Client reads it
+// back in GOON and in every other format exactly as the codec keeps it,
+// and Convert turns a posted body into any format.
+func TestReadmeServiceExample(t *testing.T) {
+	issues, authors := readmeIssues()
+	resp, err := issueGraph(issues, authors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, is := range issues {
+		want, err := encjson.Marshal(is)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]any{}
+		for _, p := range resp.Nodes[i].Properties {
+			got[p.Key] = p.Value
+		}
+		gotJSON, err := encjson.Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w, g any
+		encjson.Unmarshal(want, &w)    //nolint:errcheck // encoding/json's own output
+		encjson.Unmarshal(gotJSON, &g) //nolint:errcheck // checked by the Diff
+		if d := cmp.Diff(w, g); d != "" {
+			t.Errorf("issue %d: properties differ from encoding/json's (-encoding/json +NodeOf):\n%s", is.ID, d)
+		}
+	}
+	base := startService(t, resp)
+	ctx := context.Background()
+
+	got, err := fetchGraph(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := wire.DecodeWith("goon", mustEncodeWith(t, "goon", resp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := wiretest.Diff(want, got, wire.Exact); d != "" {
+		t.Errorf("fetchGraph: not what goon keeps (-want +got):\n%s", d)
+	}
+
+	for _, info := range wire.List() {
+		c, err := wirehttp.NewClient(nil, wirehttp.ClientOptions{Format: info.Name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.Get(ctx, base+"/graph")
+		if err != nil {
+			t.Fatalf("%s: %v", info.Name, err)
+		}
+		if info.Fidelity == wire.Lossy { // a fixed point: the same bytes again
+			if !bytes.Equal(mustEncodeWith(t, info.Name, resp), mustEncodeWith(t, info.Name, got)) {
+				t.Errorf("%s: the response read back encodes differently", info.Name)
+			}
+			continue
+		}
+		if d := wiretest.Diff(resp, got, info.Fidelity); d != "" {
+			t.Errorf("%s: read back (-built +read):\n%s", info.Name, d)
+		}
+	}
+
+	res, err := http.Post(base+"/convert?format=toon", "application/json", bytes.NewReader(mustEncodeWith(t, "json", resp)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusOK || !bytes.Equal(body, mustEncodeWith(t, "toon", resp)) {
+		t.Errorf("convert to toon: %d %q (%v)", res.StatusCode, body, err)
+	}
+}
+
+// The service validates: a node type goon cannot write is refused in
+// json too, and the Client sees the server's 500.
+func TestReadmeServiceValidates(t *testing.T) {
+	issues, authors := readmeIssues()
+	resp, err := issueGraph(issues, authors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Nodes[0].Type = "Merge Request"
+	var logged bytes.Buffer // the service logs to the log package's standard logger
+	log.SetOutput(&logged)
+	defer log.SetOutput(os.Stderr)
+	base := startService(t, resp)
+	c, err := wirehttp.NewClient(nil, wirehttp.ClientOptions{Format: "json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Get(context.Background(), base+"/graph")
+	var he *wirehttp.Error
+	if !errors.As(err, &he) || he.Status != http.StatusInternalServerError || strings.Contains(err.Error(), "Merge") {
+		t.Errorf("json of a response goon refuses: %v; want the generic 500", err)
+	}
+	if l := logged.String(); !strings.Contains(l, `GET "/graph": validating the response: `) || !strings.Contains(l, `"Merge Request"`) {
+		t.Errorf("the cause is not logged: %q", logged.String())
+	}
+}
+
+func mustEncodeWith(t *testing.T, name string, r *wire.GraphResponse) []byte {
+	t.Helper()
+	b, err := wire.EncodeWith(name, r)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return b
+}
+
+func TestReadmeServiceText(t *testing.T) {
+	checkReadmeHolds(t, "readme_http_test.go", "README:http")
+}
