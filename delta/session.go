@@ -104,7 +104,10 @@ func (s *Session) Len() (nodes int, bytes int64) {
 // as references: each delivered in an earlier response of the session
 // with exactly the same content, and still remembered. It then remembers
 // every node of r as delivered: call it for a response that will be
-// delivered (Reset both sessions if it was not). A node listed twice in r
+// delivered (Reset both sessions if it was not). Mark remembers r's nodes
+// as given, which is what the reader holds only for a codec that carries
+// them exactly (or by value); with a Lossy codec (GOON) use Encode, which
+// remembers what the reader will hold. A node listed twice in r
 // is a reference only if it was delivered before r. r is not modified.
 func (s *Session) Mark(r *wire.GraphResponse) []int {
 	s.mu.Lock()

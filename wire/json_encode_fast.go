@@ -141,59 +141,43 @@ func appendReplacingInvalid(b []byte, s string) []byte {
 }
 
 // jsonQuotedLen returns len(AppendJSONString(nil, s)) without writing it:
-// the Meter's measure of a string. A string with nothing to escape, the
-// usual case, is looked at eight bytes at a time and measured by its
-// length.
+// the Meter's measure of a string. It jumps from one byte to escape to the
+// next eight bytes at a time, adding what each escape adds, and counts the
+// bytes of invalid UTF-8 only when s is not valid UTF-8.
 func jsonQuotedLen(s string) int64 {
+	n := int64(len(s)) + 2
 	var hi uint64
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		x := word8(s, i)
-		if jsonEscWord(x) {
-			return jsonQuotedLenSlow(s)
-		}
-		hi |= x
-	}
-	if i < len(s) {
-		if len(s) >= 8 {
-			// The last eight bytes, overlapping those already seen.
-			x := word8(s, len(s)-8)
-			if jsonEscWord(x) {
-				return jsonQuotedLenSlow(s)
-			}
-			hi |= x
-		} else {
+	for i := 0; i < len(s); {
+		if i+8 > len(s) {
 			for ; i < len(s); i++ {
 				c := s[i]
-				if jsonLen[c] > 1 {
-					return jsonQuotedLenSlow(s)
-				}
 				hi |= uint64(c)
+				if jsonSpecial[c] {
+					n += int64(jsonLen[c]) - 1
+				}
 			}
+			break
 		}
-	}
-	if hi&swarHighs != 0 && !utf8.ValidString(s) {
-		return jsonQuotedLenSlow(s)
-	}
-	return int64(len(s)) + 2
-}
-
-// jsonQuotedLenSlow is jsonQuotedLen byte by byte: each ASCII byte the
-// length of its escape, each valid multi-byte sequence its length, each
-// byte that is not part of valid UTF-8 the three bytes of U+FFFD.
-func jsonQuotedLenSlow(s string) int64 {
-	n := int64(2)
-	for i := 0; i < len(s); {
-		if l := jsonLen[s[i]]; l != 0 {
-			n += int64(l)
-			i++
+		x := word8(s, i)
+		hi |= x
+		m := jsonEscMask(x)
+		if m == 0 {
+			i += 8
 			continue
 		}
+		i += bits.TrailingZeros64(m) >> 3
+		n += int64(jsonLen[s[i]]) - 1
+		i++
+	}
+	if hi&swarHighs == 0 || utf8.ValidString(s) {
+		return n
+	}
+	// Each byte that is not part of valid UTF-8 is written as the three
+	// bytes of U+FFFD.
+	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			n += int64(len("\ufffd"))
-		} else {
-			n += int64(size)
+			n += int64(len("\ufffd")) - 1
 		}
 		i += size
 	}

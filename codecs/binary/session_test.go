@@ -316,3 +316,31 @@ func TestRunSession(t *testing.T) {
 		})
 	}
 }
+
+// TestSessionResent: a corpus case sent again in the same session is
+// written with every node a reference, smaller than written whole; the
+// figures are logged (go test -run SessionResent -v).
+func TestSessionResent(t *testing.T) {
+	want := map[string]bool{"lean/traversal_l": true, "text-heavy/traversal_l": true, "lean/neighbors_l": true, "text-heavy/search_l": true}
+	seen := 0
+	for _, cc := range corpus.Generate() {
+		if !want[cc.ID()] {
+			continue
+		}
+		seen++
+		for _, f := range formats {
+			c := Default(f)
+			ws, rs := sessionPair(t)
+			plain, _ := sendReferenced(t, c, ws, rs, cc.Response)
+			again, refs := sendReferenced(t, c, ws, rs, cc.Response)
+			t.Logf("%-22s %-7s %d nodes: %8d bytes whole, %8d resent with %d references (%.1f%%)",
+				cc.ID(), f, len(cc.Response.Nodes), len(plain), len(again), len(refs), 100*float64(len(again))/float64(len(plain)))
+			if len(refs) != len(cc.Response.Nodes) || len(again) >= len(plain) {
+				t.Errorf("%s %s: resent with %d references of %d nodes, %d bytes against %d", cc.ID(), f, len(refs), len(cc.Response.Nodes), len(again), len(plain))
+			}
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("found %d of the %d cases", seen, len(want))
+	}
+}

@@ -10,7 +10,7 @@ func (c *Codec) AppendGeneric(dst []byte, r *wire.GraphResponse) ([]byte, error)
 }
 
 func (c *Codec) AppendFast(dst []byte, r *wire.GraphResponse) ([]byte, bool) {
-	return c.appendFast(dst, r)
+	return c.appendFast(dst, r, 0)
 }
 
 // DecodeGeneric is Decode through the generic value only; DecodeFast is

@@ -125,13 +125,14 @@ func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse, fast bool) ([]by
 	if r == nil {
 		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
-	if err := c.limits.Check(Name, r); err != nil {
+	size, err := c.limits.CheckSize(Name, r)
+	if err != nil {
 		return dst, err
 	}
 	n := len(dst)
 	out, ok := dst, false
 	if fast {
-		out, ok = c.appendFast(dst, r)
+		out, ok = c.appendFast(dst, r, size)
 	}
 	if !ok {
 		var err error
@@ -201,7 +202,7 @@ func (c *Codec) decode(data []byte, fast bool) (*wire.GraphResponse, error) {
 	if !ok {
 		v, err := gcfvalue.Decode(data, c.valueOptions())
 		if err != nil {
-			return nil, err
+			return nil, sessionHint(data, err)
 		}
 		if r, err = response(v); err != nil {
 			return nil, err

@@ -131,6 +131,15 @@ func TestDecodeMemory(t *testing.T) {
 		}
 	}
 	decodeWithin(t, big)
+	// The reader builds the whole response, then gives up at the last
+	// line, and the generic path reads the text again: both within the
+	// bound together.
+	broken := append(append([]byte(nil), big...), "zz\n"...)
+	f := wiretest.Measure(func() { _, err := gcf.Default().Decode(broken); _ = err })
+	if bound := wiretest.DecodeMemoryBound(len(broken)); f.PeakHeap > bound {
+		t.Fatalf("%d bytes, a bad last line: %v, more than %d KiB", len(broken), f, bound>>10)
+	}
+	t.Logf("%d bytes, a bad last line: %v", len(broken), f)
 	if testing.Short() {
 		return
 	}

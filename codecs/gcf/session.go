@@ -127,6 +127,16 @@ func (c *Codec) DecodeReferenced(data []byte) (*wire.GraphResponse, []int, error
 	return r, refs, nil
 }
 
+// sessionHint adds to a decoding error of a document whose header has
+// session=true that its references are DecodeReferenced's to read.
+func sessionHint(data []byte, err error) error {
+	header, _, _ := bytes.Cut(data, []byte("\n"))
+	if de, ok := err.(*wire.DecodeError); ok && bytes.HasPrefix(header, []byte("GCF ")) && bytes.HasSuffix(header, []byte(sessionField)) {
+		de.Msg += " (a session=true document: its references are read by DecodeReferenced)"
+	}
+	return err
+}
+
 // isRefRow reports whether row is "type|id": a type cell (bare or quoted)
 // and an integer, the two cells of a reference.
 func isRefRow(row []byte) bool {

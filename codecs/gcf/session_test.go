@@ -105,6 +105,9 @@ User|1001|User|1002|KNOWS
 	if diff := wiretest.Diff(wantBack, back, wire.Exact); diff != "" {
 		t.Errorf("DecodeReferenced (-want +got):\n%s\n%s", diff, got)
 	}
+	if _, err := c.Decode(got); err == nil || !strings.Contains(err.Error(), "DecodeReferenced") {
+		t.Errorf("Decode of a referenced document: %v, want an error naming DecodeReferenced", err)
+	}
 	if s := c.Sniff(got); s != 0.95 {
 		t.Errorf("Sniff of a referenced document: %v, want 0.95", s)
 	}

@@ -42,23 +42,48 @@ type span struct{ start, end, c0, c1 int }
 var writers = sync.Pool{New: func() any { return &writer{pos: make(map[string]int)} }}
 
 // maxPooled is the largest buffer a writer keeps between encodes.
-const maxPooled = 4 << 20
+const maxPooled = 8 << 20
 
 // appendFast appends the document of r to dst, or reports false when the
-// writer gave up (dst is then unchanged).
-func (c *Codec) appendFast(dst []byte, r *wire.GraphResponse) ([]byte, bool) {
+// writer gave up (dst is then unchanged). size is r's size as
+// wire.Limits.CheckSize measures it (the larger of its canonical JSON and
+// its memory), within the limits. The writer writes into dst's spare room
+// when dst has at least a quarter of size to spare (a caller's reused buffer),
+// and otherwise into its pooled buffer, made size long at once when too
+// short, then appends that to dst: one allocation, or none.
+func (c *Codec) appendFast(dst []byte, r *wire.GraphResponse, size int64) ([]byte, bool) {
 	w := writers.Get().(*writer)
-	w.b, w.fail = w.b[:0], false
+	pooled := w.b
+	room := int64(cap(dst) - len(dst))
+	direct := room > 0 && room >= size/4
+	switch {
+	case direct:
+		w.b = dst[len(dst):]
+	case int64(cap(pooled)) < size:
+		pooled = make([]byte, 0, size)
+		w.b = pooled
+	default:
+		w.b = pooled[:0]
+	}
+	w.fail = false
 	w.maxStr = c.limits.MaxStringBytes
 	w.maxDepth = min(c.limits.MaxDepth+layoutDepth, wire.HardMaxDepth)
 	w.document(r)
 	ok := !w.fail
-	if ok {
+	switch {
+	case !ok:
+	case direct && int64(cap(w.b)) == room:
+		dst = dst[:len(dst)+len(w.b)] // written in place
+	default:
 		dst = append(dst, w.b...)
 	}
-	if cap(w.b) > maxPooled {
-		w.b = nil
+	if !direct {
+		pooled = w.b
 	}
+	if cap(pooled) > maxPooled {
+		pooled = nil
+	}
+	w.b = pooled[:0]
 	clear(w.cols)
 	w.cols = w.cols[:0]
 	writers.Put(w)

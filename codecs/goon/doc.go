@@ -325,19 +325,19 @@
 // earlier)", or a reference in a lifted node's place is a positioned
 // *wire.DecodeError.
 //
-// A session's writer counts each node it remembers as the response holds
-// it, and its reader as GOON decodes it (delta.SessionLimits.MaxBytes).
-// GOON leaves out null and "" properties, reads "42" back as 42 and
-// restores a truncated value with one byte for each code point cut, so a
-// node often decodes smaller; a list of strings that JSON escaping makes
-// longer than the list's memory, or invalid UTF-8 (each bad byte read back
-// as the three bytes of U+FFFD), decodes larger. Under the default limits
-// the sessions of graphwire's corpus stay in step; under a MaxBytes close
-// to the size of one node they may not: a node the writer counts too
-// large to remember and the reader does not pushes out of the reader's
-// session a node the writer still references, and Resolve fails with
-// delta.ErrUnresolved (never a wrong response). Keep MaxBytes well above
-// the largest node, or bound sessions by MaxNodes.
+// A session counts each node it remembers against
+// delta.SessionLimits.MaxBytes, and GOON changes nodes' sizes: it leaves
+// out null and "" properties, reads "42" back as 42 and restores a
+// truncated value with one byte for each code point cut (smaller), and
+// reads a list of strings that JSON escaping lengthens, or invalid UTF-8
+// (each bad byte becoming the three bytes of U+FFFD), back larger.
+// delta.Session.Encode reads GOON's output back and remembers the nodes
+// as the reader will hold them, so writer and reader stay in step at
+// their bounds. A writer that marks with delta.Session.Mark and calls
+// AppendReferenced itself counts the nodes as given: under a MaxBytes
+// close to one node's size its reader may forget a node it still
+// references, and Resolve fails with delta.ErrUnresolved (never a wrong
+// response).
 //
 // # Deltas
 //

@@ -163,23 +163,17 @@ var encoderPool = sync.Pool{New: func() any { return &encoder{lifted: map[nodeKe
 
 // encoder holds the scratch space of one encode; it is pooled.
 type encoder struct {
-	b     []byte
-	nodes []*wire.Node // server nodes, then nodes lifted from rows, in output order
-	edges []*wire.Edge // de-duplicated, in output order
-	// Scratch of sortEdges.
-	ekeys     []edgeKey
-	names     []string
-	nameIdx   map[string]uint32
-	nameOrder []uint32
-	nameRank  []uint32
-	props     []propRef
-	keys      []string // the keys, in input order, whose order props holds
-	keysOK    bool     // keys and props are set (the keys passed propOrder's checks)
-	cols      []rowCol
-	lifted    map[nodeKey]struct{}
-	refs      map[*wire.Node]struct{} // the nodes written as references (AppendReferenced)
-	nrefs     int                     // len(refs): sent_earlier's count
-	r         *wire.GraphResponse     // the response being encoded, for error paths
+	b      []byte
+	nodes  []*wire.Node // server nodes, then nodes lifted from rows, in output order
+	edges  []*wire.Edge // de-duplicated, in output order
+	props  []propRef
+	keys   []string // the keys, in input order, whose order props holds
+	keysOK bool     // keys and props are set (the keys passed propOrder's checks)
+	cols   []rowCol
+	lifted map[nodeKey]struct{}
+	refs   map[*wire.Node]struct{} // the nodes written as references (AppendReferenced)
+	nrefs  int                     // len(refs): sent_earlier's count
+	r      *wire.GraphResponse     // the response being encoded, for error paths
 	// atSection[atIndex] is the place of the delta node being written,
 	// for error paths.
 	atSection string
@@ -260,7 +254,15 @@ func (e *encoder) encode(r *wire.GraphResponse, version string) error {
 
 	// Edges: sorted by the full key, de-duplicated by it; path_finding
 	// keeps only the edges that belong to a path.
-	e.sortEdges(r)
+	e.edges = slices.Grow(e.edges, len(r.Edges))
+	for i := range r.Edges {
+		if paths && !r.Edges[i].PathID.Valid {
+			continue
+		}
+		e.edges = append(e.edges, &r.Edges[i])
+	}
+	slices.SortFunc(e.edges, cmpEdges)
+	e.edges = slices.CompactFunc(e.edges, func(a, b *wire.Edge) bool { return cmpEdges(a, b) == 0 })
 
 	if agg {
 		if err := e.rowColumns(r); err != nil {

@@ -113,3 +113,52 @@ func (e *encoder) cmpNodes(a, b *wire.Node) int {
 	}
 	return 1
 }
+
+// cmpEdges is the total edge order of GOON: (path_id, step, type, from,
+// from_id, to, to_id, depth), absent path_id and step after present ones,
+// absent depth before present.
+func cmpEdges(a, b *wire.Edge) int {
+	if c := cmpAbsentLast(a.PathID, b.PathID); c != 0 {
+		return c
+	}
+	if c := cmpAbsentLast(a.Step, b.Step); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Type, b.Type); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.From, b.From); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.FromID, b.FromID); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.To, b.To); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.ToID, b.ToID); c != 0 {
+		return c
+	}
+	switch {
+	case a.Depth.Valid != b.Depth.Valid:
+		if a.Depth.Valid {
+			return 1
+		}
+		return -1
+	case a.Depth.Valid:
+		return cmp.Compare(a.Depth.Int, b.Depth.Int)
+	}
+	return 0
+}
+
+func cmpAbsentLast(a, b wire.OptInt) int {
+	switch {
+	case a.Valid && b.Valid:
+		return cmp.Compare(a.Int, b.Int)
+	case a.Valid:
+		return -1
+	case b.Valid:
+		return 1
+	}
+	return 0
+}

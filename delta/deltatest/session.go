@@ -177,10 +177,10 @@ func (c *conversation) send(t rapid.TB, name string, r *wire.GraphResponse) ([]b
 			return nil, 0
 		}
 	}
-	refs := c.ws.Mark(r)
-	b, err := c.s.sc().AppendReferenced(nil, r, refs)
+	refs := c.ws.References(r)
+	b, err := c.ws.Encode(c.g, c.s.Codec.Info().Name, r)
 	if err != nil {
-		t.Fatalf("%s: AppendReferenced: %v", name, err)
+		t.Fatalf("%s: Session.Encode: %v", name, err)
 	}
 	got, grefs, err := c.s.sc().DecodeReferenced(b)
 	if err != nil {
