@@ -45,6 +45,9 @@ type fastReader struct {
 	lim wire.Limits
 	esc []byte // unescaped strings (see unescape)
 
+	scratch []wire.Property // the properties of the listed node being read
+	slab    []wire.Property // where listed nodes' properties are kept
+
 	has   bool   // a current line was read
 	start int    // offset of the current line
 	depth int    // its indentation level
@@ -196,22 +199,25 @@ func (f *fastReader) rest(c *Codec, data []byte, r *wire.GraphResponse) {
 	}
 }
 
-// scalarString reads the value after a key's colon: a string.
-func (f *fastReader) scalarString(s string) string {
+// scalar reads the value after a key's colon: a primitive.
+func (f *fastReader) scalar(s string) wire.Value {
 	if len(s) < 2 || s[0] != ' ' || s[1] == ' ' {
 		f.fail()
 	}
 	s = s[1:]
-	var v wire.Value
-	if s[0] == '"' {
-		var end int
-		v, end = f.quoted(s, 0)
-		if end != len(s)+1 {
-			f.fail()
-		}
-	} else {
-		v = f.literal(s)
+	if s[0] != '"' {
+		return f.literal(s)
 	}
+	v, end := f.quoted(s, 0)
+	if end != len(s)+1 {
+		f.fail()
+	}
+	return v
+}
+
+// scalarString reads the value after a key's colon: a string.
+func (f *fastReader) scalarString(s string) string {
+	v := f.scalar(s)
 	if v.Kind() != wire.KindString {
 		f.fail()
 	}

@@ -37,7 +37,13 @@ func (f *fastReader) nodeGroups() []fastGroup {
 				f.fail()
 			}
 		}
-		groups = append(groups, fastGroup{typ, f.nodeTable(typ, l[b:])})
+		var nodes []wire.Node
+		if h := l[b:]; strings.HasSuffix(h, "]:") && strings.IndexByte(h, '{') < 0 {
+			nodes = f.nodeList(typ, h[1:len(h)-2])
+		} else {
+			nodes = f.nodeTable(typ, h)
+		}
+		groups = append(groups, fastGroup{typ, nodes})
 	}
 	return groups
 }

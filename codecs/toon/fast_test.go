@@ -89,6 +89,16 @@ func TestFastReaderMatchesGeneric(t *testing.T) {
 			t.Errorf("the fast reader gave up on testdata/graph/%s.toon", name)
 		}
 	}
+	// Node groups in list form, with inline arrays.
+	for _, r := range []*wire.GraphResponse{testsupport.Traversal(50, 200), testsupport.ADRTraversal(20, 60), testsupport.LargeTraversal(2000)} {
+		data, err := toon.Encode(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameAsGeneric(t, c, data) {
+			t.Errorf("the fast reader gave up on Encode's text of a traversal:\n%.300s", data)
+		}
+	}
 }
 
 // TestFastReaderCorpus: every corpus case's text decodes to the generic
@@ -145,6 +155,13 @@ func TestFastReaderGivesUp(t *testing.T) {
 		"format_version: 1.2.0\nquery_type: traversal\nnodes:\n  A[1]{id}:\n    1\nnode_order[1]: 5\n",
 		"format_version: 1.2.0\nquery_type: traversal\nedges[1]{from,from_id,to,to_id,type,step}:\n  A,1,B,2,R,null\n",
 		"format_version: 1.2.0\nquery_type: traversal\nedges[1]{from,from_id,to,to_id,type,step}:\n  A,1,B,2,R,1.5\n",
+		"format_version: 1.2.0\nquery_type: traversal\nnodes:\n  A[2]:\n    - id: 1\n      t[2]: x,\"y z\"\n    - id: 2\n      n: 1.5\n",
+		"format_version: 1.2.0\nquery_type: traversal\nnodes:\n  A[1]:\n    - id: 1\n      n: 1\n      n: 2\n",
+		"format_version: 1.2.0\nquery_type: traversal\nnodes:\n  A[1]:\n    - id: 1\n      type: x\n",
+		"format_version: 1.2.0\nquery_type: traversal\nnodes:\n  A[1]:\n    - n: 1\n",
+		"format_version: 1.2.0\nquery_type: traversal\nnodes:\n  A[1]:\n    - id: 1\n    - id: 2\n",
+		"format_version: 1.2.0\nquery_type: traversal\nnodes:\n  A[1]:\n    - id: 1\n      o:\n        k: 1\n",
+		"format_version: 1.2.0\nquery_type: traversal\nnodes:\n  A[1]:\n    - id: 1\n      t[2]: x\n",
 	} {
 		sameAsGeneric(t, c, []byte(data))
 	}
