@@ -199,12 +199,16 @@ func (f *fastReader) rest(c *Codec, data []byte, r *wire.GraphResponse) {
 	}
 }
 
-// scalar reads the value after a key's colon: a primitive.
+// scalar reads the value after a key's colon: a primitive, or the empty
+// array of "key: []".
 func (f *fastReader) scalar(s string) wire.Value {
 	if len(s) < 2 || s[0] != ' ' || s[1] == ' ' {
 		f.fail()
 	}
 	s = s[1:]
+	if s == "[]" {
+		return wire.ListOf(make([]wire.Value, 0)...) // an empty array, as "key: []" is read
+	}
 	if s[0] != '"' {
 		return f.literal(s)
 	}
