@@ -59,6 +59,23 @@ func (c *Codec) decode(data []byte, withRefs bool) (*wire.GraphResponse, []int, 
 		return nil, nil, &wire.DecodeError{Codec: Name, Offset: l.MaxInputBytes, Limit: "MaxInputBytes",
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
 	}
+	if !withRefs {
+		if r, ok := c.decodeFast(data); ok {
+			return r, nil, nil
+		}
+	}
+	return c.decodeGeneric(data, withRefs)
+}
+
+// decodeGeneric is decode through the generic TOON value: the reference
+// the fast reader (decodeFast) is held to, and the reader of whatever the
+// fast reader gives up on.
+func (c *Codec) decodeGeneric(data []byte, withRefs bool) (*wire.GraphResponse, []int, error) {
+	l := c.limits
+	if int64(len(data)) > l.MaxInputBytes {
+		return nil, nil, &wire.DecodeError{Codec: Name, Offset: l.MaxInputBytes, Limit: "MaxInputBytes",
+			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
+	}
 	v, err := toonread.Decode(data, toonread.Options{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
 		toonread.Limits{Set: true, MaxElements: l.MaxElements, MaxFields: l.MaxElements + layoutFields, MaxString: l.MaxStringBytes, MaxMaterialized: l.MaxMaterializedBytes})
 	if err != nil {

@@ -56,24 +56,34 @@ func safeTable(delim byte) [256]bool {
 	return t
 }
 
-// AppendString appends s, quoted when spec §7.2 requires it.
+// AppendString appends s, quoted when spec §7.2 requires it. A quoted
+// string's prefix that safeUnquoted found clean is copied as it is: no
+// byte TOON escapes (a quote, a backslash, a control character) or
+// replaces (invalid UTF-8) is safe unquoted, and the prefix ends at a
+// rune's boundary, so only the rest is scanned again for escaping.
 func (e *Writer) AppendString(dst []byte, s string) []byte {
-	if e.safeUnquoted(s) {
+	ok, clean := e.safeUnquoted(s)
+	if ok {
 		return append(dst, s...)
 	}
-	return textwire.TOON.AppendQuoted(dst, s)
+	dst = append(dst, '"')
+	dst = append(dst, s[:clean]...)
+	dst = textwire.TOON.Append(dst, s[clean:])
+	return append(dst, '"')
 }
 
-func (e *Writer) safeUnquoted(s string) bool {
+// safeUnquoted reports whether s is written unquoted, and the length of
+// the prefix of s it found safe unquoted.
+func (e *Writer) safeUnquoted(s string) (bool, int) {
 	if s == "" {
-		return false
+		return false, 0
 	}
 	switch s[0] {
 	case ' ', '\t', '-', '#':
-		return false
+		return false, 0
 	}
 	if c := s[len(s)-1]; c == ' ' || c == '\t' {
-		return false
+		return false, 0
 	}
 	safe := e.safe
 	i := 0
@@ -83,21 +93,21 @@ func (e *Writer) safeUnquoted(s string) bool {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if !safe[c] {
-				return false
+				return false, i
 			}
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			return false // quoted, so that appendQuoted replaces the bad byte
+			return false, i // quoted, so that appendQuoted replaces the bad byte
 		}
 		i += size
 	}
 	if s == "true" || s == "false" || s == "null" {
-		return false
+		return false, len(s)
 	}
-	return !textwire.NumericLike(s)
+	return !textwire.NumericLike(s), len(s)
 }
 
 // PlainKey reports whether key is written unquoted (the codec's error paths

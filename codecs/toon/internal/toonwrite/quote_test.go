@@ -3,6 +3,8 @@ package toonwrite
 import (
 	"strings"
 	"testing"
+
+	"github.com/graphwire/graphwire/internal/textwire"
 )
 
 // cleanWord says a word is safe exactly when each of its bytes is ASCII
@@ -24,18 +26,24 @@ func TestCleanWord(t *testing.T) {
 	}
 }
 
-// A long string is quoted for a byte that needs it wherever it sits.
+// A long string is quoted for a byte that needs it wherever it sits, and
+// quoted as the TOON escaping quotes it whole, though the clean prefix
+// is copied without a second scan.
 func TestSafeUnquotedLong(t *testing.T) {
 	e := New(nil, nil, ',', 2)
 	base := strings.Repeat("plain text ", 3)
-	if !e.safeUnquoted(base + "x") {
+	if ok, _ := e.safeUnquoted(base + "x"); !ok {
 		t.Fatalf("%q is not safe", base)
 	}
 	for i := range len(base) {
 		for _, c := range []string{",", ":", "\"", "\\", "[", "]", "{", "}", "\n", "\xff"} {
 			s := base[:i] + c + base[i:] + "x"
-			if e.safeUnquoted(s) {
+			if ok, _ := e.safeUnquoted(s); ok {
 				t.Errorf("%q (%q at %d) is safe", s, c, i)
+			}
+			want := textwire.TOON.AppendQuoted(nil, s)
+			if got := e.AppendString(nil, s); string(got) != string(want) {
+				t.Errorf("AppendString(%q) = %q, want %q", s, got, want)
 			}
 		}
 	}

@@ -1,0 +1,12 @@
+package toon
+
+import "github.com/graphwire/graphwire/wire"
+
+// DecodeGeneric is Decode through the generic TOON value only;
+// DecodeFast is the fast reader alone (false: it gave up).
+func (c *Codec) DecodeGeneric(data []byte) (*wire.GraphResponse, error) {
+	r, _, err := c.decodeGeneric(data, false)
+	return r, err
+}
+
+func (c *Codec) DecodeFast(data []byte) (*wire.GraphResponse, bool) { return c.decodeFast(data) }
