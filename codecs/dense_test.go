@@ -124,7 +124,7 @@ func denseShapes() map[string]*wire.GraphResponse {
 // test logs these rather than failing, and says when one comes within
 // the bound.
 var overScratch = map[string][]string{
-	"2^20 nodes":                    {"goon", "toon"},
+	"2^20 nodes":                    {"goon"},
 	"2^20 rows of a node cell":      {"goon", "toon"},
 	"2^20 rows of one int":          {"json", "toon"},
 	"2^20 rows of five ints":        {"toon"},
