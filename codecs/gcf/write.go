@@ -276,19 +276,31 @@ func (w *writer) nodes(nodes []wire.Node) {
 	if w.fail {
 		return
 	}
+	w.runTables("nodes", func(s span, rowDepth, level int) { w.nodeTable(nodes, s, rowDepth, level) })
+}
+
+// runTables writes the section name's runs: one table after "## name ",
+// or "## name [n]" and each run's table after "@g " (rows one level
+// deeper), stopping when the writer fails.
+func (w *writer) runTables(name string, table func(s span, rowDepth, level int)) {
+	w.b = append(w.b, "## "...)
+	w.b = append(w.b, name...)
 	if len(w.runs) == 1 {
-		w.b = append(w.b, "## nodes "...)
-		w.nodeTable(nodes, w.runs[0], 0, 3)
+		w.b = append(w.b, ' ')
+		table(w.runs[0], 0, 3)
 		return
 	}
-	w.b = append(w.b, "## nodes ["...)
+	w.b = append(w.b, " ["...)
 	w.b = strconv.AppendInt(w.b, int64(len(w.runs)), 10)
 	w.b = append(w.b, "]\n"...)
 	for g, s := range w.runs {
 		w.b = append(w.b, '@')
 		w.b = strconv.AppendInt(w.b, int64(g), 10)
 		w.b = append(w.b, ' ')
-		w.nodeTable(nodes, s, 1, 4)
+		table(s, 1, 4)
+		if w.fail {
+			return
+		}
 	}
 }
 

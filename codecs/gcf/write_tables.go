@@ -209,23 +209,7 @@ func (w *writer) rows(rows []wire.Row) {
 	if w.fail {
 		return
 	}
-	if len(w.runs) == 1 {
-		w.b = append(w.b, "## rows "...)
-		w.rowTable(rows, w.runs[0], 0, 3)
-		return
-	}
-	w.b = append(w.b, "## rows ["...)
-	w.b = strconv.AppendInt(w.b, int64(len(w.runs)), 10)
-	w.b = append(w.b, "]\n"...)
-	for g, s := range w.runs {
-		w.b = append(w.b, '@')
-		w.b = strconv.AppendInt(w.b, int64(g), 10)
-		w.b = append(w.b, ' ')
-		w.rowTable(rows, s, 1, 4)
-		if w.fail {
-			return
-		}
-	}
+	w.runTables("rows", func(s span, rowDepth, level int) { w.rowTable(rows, s, rowDepth, level) })
 }
 
 // findCell returns the cell of row named name, from position *j on (the
