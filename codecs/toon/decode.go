@@ -190,14 +190,8 @@ func (d *graphDecoder) document(v jsonvalue.Value) *wire.GraphResponse {
 			order, haveOrder = m.Value, true
 		case "edges":
 			r.Edges = d.edges(m.Value, path)
-		case "columns":
-			r.Columns = d.columns(m.Value, path)
-		case "group_columns":
-			r.GroupColumns = d.groupColumns(m.Value, path)
-		case "rows":
-			r.Rows = d.rows(m.Value, path)
-		case "pagination":
-			r.Pagination = d.pagination(m.Value, path)
+		case "columns", "group_columns", "rows", "pagination":
+			d.aggregationSection(r, m.Key, m.Value, path)
 		case refKey:
 			if !d.withRefs {
 				d.fail(path, "references to nodes sent earlier, which only a session reads (DecodeReferenced)")
@@ -343,4 +337,24 @@ func (d *graphDecoder) optString(v jsonvalue.Value, path []pathStep) wire.OptStr
 	}
 	s, _ := d.str(v, path)
 	return wire.SomeString(s)
+}
+
+// aggregationSection reads one of the sections after nodes and edges
+// (columns, group_columns, rows, pagination) into r: for the generic
+// reader and for the fast reader's rest alike. It reports false for any
+// other key.
+func (d *graphDecoder) aggregationSection(r *wire.GraphResponse, key string, v jsonvalue.Value, path []pathStep) bool {
+	switch key {
+	case "columns":
+		r.Columns = d.columns(v, path)
+	case "group_columns":
+		r.GroupColumns = d.groupColumns(v, path)
+	case "rows":
+		r.Rows = d.rows(v, path)
+	case "pagination":
+		r.Pagination = d.pagination(v, path)
+	default:
+		return false
+	}
+	return true
 }

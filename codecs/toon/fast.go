@@ -180,20 +180,7 @@ func (f *fastReader) rest(c *Codec, data []byte, r *wire.GraphResponse) {
 	}
 	d := graphDecoder{src: data, lim: l}
 	for _, m := range doc.Members {
-		path := newPath(keyStep(m.Key))
-		switch m.Key {
-		case "columns":
-			r.Columns = d.columns(m.Value, path)
-		case "group_columns":
-			r.GroupColumns = d.groupColumns(m.Value, path)
-		case "rows":
-			r.Rows = d.rows(m.Value, path)
-		case "pagination":
-			r.Pagination = d.pagination(m.Value, path)
-		default:
-			f.fail()
-		}
-		if d.err != nil {
+		if !d.aggregationSection(r, m.Key, m.Value, newPath(keyStep(m.Key))) || d.err != nil {
 			f.fail()
 		}
 	}
