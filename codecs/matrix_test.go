@@ -169,9 +169,11 @@ func TestMatrix(t *testing.T) {
 				t.Parallel()
 				var fixed wire.Codec
 				if p.keep.fixed != "" {
-					if fixed, err = wire.Lookup(p.keep.fixed); err != nil {
+					c, err := wire.Lookup(p.keep.fixed)
+					if err != nil {
 						t.Fatal(err)
 					}
+					fixed = c
 				}
 				gen := wiretest.ResponseWith(wiretest.Options{AwkwardNames: p.awkward})
 				if p.noGT {
