@@ -48,8 +48,9 @@ func AppendJSON(dst []byte, r *GraphResponse) ([]byte, error) {
 // AppendJSONWithin appends the canonical JSON of r to dst, as AppendJSON
 // does, refusing first what a decoder configured with l would refuse
 // (Limits.Check, with codec "json") and then an encoding longer than
-// l.MaxInputBytes, before writing anything. One walk of r both checks it
-// and counts the exact length of its encoding, so dst grows at most once.
+// l.MaxInputBytes, before writing anything. One walk of r checks it and
+// bounds the length of its encoding (Limits.Measure), so dst grows once,
+// and again only when the strings of r escape more than one byte in 32.
 // On error it returns dst unchanged: a *EncodeError naming the place (see
 // AppendJSON), or the limit (errors.Is(err, ErrLimit)).
 //
@@ -63,14 +64,23 @@ func AppendJSONWithin(dst []byte, r *GraphResponse, l Limits) ([]byte, error) {
 // as references (see AppendJSONReferenced); r holds those nodes without
 // their properties.
 func appendJSONWithin(dst []byte, r *GraphResponse, refs []int, l Limits) ([]byte, error) {
-	n, _, err := l.checkSizes("json", r)
+	m, err := l.Measure("json", r)
 	if err != nil {
 		return dst, err
 	}
-	n += int64(len(refs) * (len(refIDKey) - len(`"id"`)))
+	extra := int64(len(refs) * (len(refIDKey) - len(`"id"`)))
+	n, hi := m.lo+extra, m.hi+extra
 	max := l.MaxInputBytes
 	if max == 0 {
 		max = DefaultMaxInputBytes
+	}
+	if hi > max && !m.exact {
+		// Near the limit: the exact length decides.
+		exact, _, err := l.checkSizes("json", r)
+		if err != nil {
+			return dst, err // not reached: Measure accepted r
+		}
+		n, hi = exact+extra, exact+extra
 	}
 	if n > max {
 		// What the encoder refuses (NaN, ±Inf, ...) it refuses first;
@@ -84,7 +94,13 @@ func appendJSONWithin(dst []byte, r *GraphResponse, refs []int, l Limits) ([]byt
 	if r == nil {
 		return AppendJSON(dst, r)
 	}
-	e := encoder{b: slices.Grow(dst, int(n)), refs: refs}
+	// Room for the encoding with no byte escaped and a few escapes more:
+	// one allocation, unless its strings escape more than one byte in 32;
+	// none in a caller's buffer with room for the encoding unescaped.
+	if cap(dst)-len(dst) < int(n) {
+		dst = slices.Grow(dst, int(min(hi, n+n/32+64)))
+	}
+	e := encoder{b: dst, refs: refs}
 	if err := e.response(r); err != nil {
 		return dst, err
 	}

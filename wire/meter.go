@@ -100,8 +100,15 @@ type Meter struct {
 	// ExpansionAllowance, whatever MaxMaterializedBytes.
 	memLimit int64
 	cache    bool
-	strs     map[addrKey]int64
-	props    map[addrKey]int64
+	// loose, for Limits.Measure, counts a string as its bytes and quotes
+	// without looking at them, and slack as the most its escapes could
+	// add (five bytes a byte: a control character written \u00XX): the
+	// canonical JSON size is within [n, n+slack], and add compares
+	// n+slack with limit.
+	loose bool
+	slack int64
+	strs  map[addrKey]int64
+	props map[addrKey]int64
 }
 
 type addrKey struct {
@@ -177,10 +184,10 @@ func (m *Meter) Msg() string {
 func (m *Meter) add(n, mem int64) bool {
 	m.n += n
 	m.mem += mem
-	if m.mem > m.memLimit && m.n <= m.limit {
+	if m.mem > m.memLimit && m.n+m.slack <= m.limit {
 		m.over = true
 	}
-	return m.n <= m.limit && m.mem <= m.memLimit
+	return m.n+m.slack <= m.limit && m.mem <= m.memLimit
 }
 
 // Node adds n as an element of the response's nodes.
@@ -377,6 +384,11 @@ func (m *Meter) value(v Value) int64 {
 // for long strings. It adds the bytes of s to the in-memory size, once
 // for a long string it remembers.
 func (m *Meter) str(s string) int64 {
+	if m.loose {
+		m.mem += int64(len(s))
+		m.slack += 5 * int64(len(s))
+		return int64(len(s)) + 2
+	}
 	if len(s) < cacheMin || !m.cache {
 		m.mem += int64(len(s))
 		return jsonStringLen(s)

@@ -73,24 +73,24 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 }
 
 // check refuses a nil response and one over the codec's Limits, returning
-// the response's size for checkOut.
-func (c *Codec) check(r *wire.GraphResponse) (int64, error) {
+// the response's measurement for checkOut.
+func (c *Codec) check(r *wire.GraphResponse) (wire.Measurement, error) {
 	if r == nil {
-		return 0, &wire.EncodeError{Codec: c.format.String(), Msg: "nil response"}
+		return wire.Measurement{}, &wire.EncodeError{Codec: c.format.String(), Msg: "nil response"}
 	}
-	return c.limits.CheckSize(c.format.String(), r)
+	return c.limits.Measure(c.format.String(), r)
 }
 
 // checkOut refuses an encoding of n bytes that Decode would refuse: longer
-// than MaxInputBytes, or expanding a response of the given size past what
-// the Limits allow.
-func (c *Codec) checkOut(size, n int64) error {
+// than MaxInputBytes, or expanding the measured response past what the
+// Limits allow.
+func (c *Codec) checkOut(size wire.Measurement, n int64) error {
 	name := c.format.String()
 	if n > c.limits.MaxInputBytes {
 		return &wire.EncodeError{Codec: name, Limit: "MaxInputBytes",
 			Msg: fmt.Sprintf("the encoding of %d bytes is longer than the limit of %d", n, c.limits.MaxInputBytes)}
 	}
-	return c.limits.CheckExpansion(name, size, n)
+	return size.CheckExpansion(n)
 }
 
 // byteCounter is a writer that only counts: the first pass of EncodeTo

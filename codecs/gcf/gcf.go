@@ -125,14 +125,14 @@ func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse, fast bool) ([]by
 	if r == nil {
 		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
-	size, err := c.limits.CheckSize(Name, r)
+	m, err := c.limits.Measure(Name, r)
 	if err != nil {
 		return dst, err
 	}
 	n := len(dst)
 	out, ok := dst, false
 	if fast {
-		out, ok = c.appendFast(dst, r, size)
+		out, ok = c.appendFast(dst, r, int64(m.SizeHint()))
 	}
 	if !ok {
 		var err error

@@ -46,7 +46,7 @@ const maxPooled = 8 << 20
 
 // appendFast appends the document of r to dst, or reports false when the
 // writer gave up (dst is then unchanged). size is r's size as
-// wire.Limits.CheckSize measures it (the larger of its canonical JSON and
+// wire.Measurement.SizeHint gives it (the larger of its canonical JSON and
 // its memory), within the limits. The writer writes into dst's spare room
 // when dst has at least a quarter of size to spare (a caller's reused buffer),
 // and otherwise into its pooled buffer, made size long at once when too

@@ -111,13 +111,13 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 	half := l
 	half.MaxMaterializedBytes = max(l.MaxMaterializedBytes/2, 1)
 	nearLimit := false
-	size, err := half.CheckSize(Name, r)
+	size, err := half.Measure(Name, r)
 	if err != nil {
 		var ee *wire.EncodeError
 		if !errors.As(err, &ee) || ee.Limit != "MaxMaterializedBytes" {
 			return err
 		}
-		if size, err = l.CheckSize(Name, r); err != nil {
+		if size, err = l.Measure(Name, r); err != nil {
 			return err
 		}
 		nearLimit = true
@@ -133,7 +133,7 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 		return &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
 			Msg: "the text would take " + strconv.FormatInt(n, 10) + " bytes, more than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
 	}
-	if e.maxList > 0 && (nearLimit || e.maxList > l.MaxStringBytes/2) || e.mayExpand(size, l) {
+	if e.maxList > 0 && (nearLimit || e.maxList > l.MaxStringBytes/2) || e.mayExpand(&size, l) {
 		text := e.b
 		if e.out != nil {
 			// Streaming has handed the text on; make it again whole, to
@@ -307,11 +307,11 @@ func (e *encoder) encode(r *wire.GraphResponse, version string) error {
 // edge before, a group column's property restored from its name; and a
 // truncated value whose kept prefix lost control characters to quoting
 // gains a fillRune, six bytes of canonical JSON, for each of them.
-func (e *encoder) mayExpand(size int64, l wire.Limits) bool {
+func (e *encoder) mayExpand(size *wire.Measurement, l wire.Limits) bool {
 	limit := l.MaterializedLimit(e.written + int64(len(e.b)))
 	factor := int64(2)
 	if e.fills {
 		factor = 6
 	}
-	return size > limit/factor
+	return size.Exceeds(limit / factor)
 }

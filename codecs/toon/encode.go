@@ -53,7 +53,7 @@ func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse, refs []int) ([]b
 	if r == nil {
 		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
-	size, err := c.limits.CheckSize(Name, r)
+	m, err := c.limits.Measure(Name, r)
 	if err != nil {
 		return dst, err
 	}
@@ -63,11 +63,11 @@ func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse, refs []int) ([]b
 		return dst, err
 	}
 	orig, n := dst, len(dst)
-	// The text is rarely longer than the response's canonical JSON (size,
-	// which CheckSize measured): one allocation, made once, usually holds
-	// it, and a caller's buffer of that room costs none.
-	if cap(dst)-n < int(size) {
-		dst = slices.Grow(dst, int(size))
+	// The text is rarely longer than the response's canonical JSON
+	// (m.SizeHint): one allocation, made once, usually holds it, and a
+	// caller's buffer of that room costs none.
+	if size := m.SizeHint(); cap(dst)-n < size {
+		dst = slices.Grow(dst, size)
 	}
 	e := newWriter(dst, nil)
 	if err := s.write(e, r); err != nil {
@@ -78,7 +78,7 @@ func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse, refs []int) ([]b
 		return orig, &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
 			Msg: "the text would take " + strconv.Itoa(len(out)-n) + " bytes, more than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
 	}
-	if err := c.limits.CheckExpansion(Name, size, int64(len(out)-n)); err != nil {
+	if err := m.CheckExpansion(int64(len(out) - n)); err != nil {
 		return orig, err
 	}
 	return out, nil
@@ -118,7 +118,7 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	if r == nil {
 		return &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
-	size, err := c.limits.CheckSize(Name, r)
+	m, err := c.limits.Measure(Name, r)
 	if err != nil {
 		return err
 	}
@@ -138,7 +138,7 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 		return &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
 			Msg: "the text would take " + strconv.FormatInt(int64(n), 10) + " bytes, more than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
 	}
-	if err := c.limits.CheckExpansion(Name, size, int64(n)); err != nil {
+	if err := m.CheckExpansion(int64(n)); err != nil {
 		return err
 	}
 	return s.write(newWriter(s.buf[:0], w), r)

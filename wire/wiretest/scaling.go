@@ -10,7 +10,7 @@ import (
 // The input sizes Scaling compares, and the most the time per byte may
 // grow from the one to the other.
 const (
-	ScalingSmall    = 100_000    // 100 KB
+	ScalingSmall    = 1_000_000  // 1 MB
 	ScalingLarge    = 10_000_000 // 10 MB
 	ScalingMaxRatio = 2.0
 )
@@ -22,7 +22,9 @@ const (
 // ScalingMaxRatio of the time per byte decoding build(ScalingSmall).
 //
 // Both are measured in the same run, as the best of several attempts (the
-// small input repeated for at least 20 ms per attempt; a ratio over the
+// small input repeated for at least 20 ms and as many bytes as the large
+// one per attempt, so that both pay the garbage collector for as many
+// bytes of garbage, which a single small decode would not; a ratio over the
 // bound measured twice more, the smallest counting), in processor time
 // used by the whole process (the garbage collector's included; on Unix,
 // from getrusage), so that other work on a busy machine does not count.
@@ -46,8 +48,8 @@ func Scaling(t *testing.T, name string, build func(n int) []byte, decode func(da
 	// counts, as in the hostile-input checks: a collection or a busy
 	// machine during one measurement does not fail the test.
 	for round := 0; round < 3; round++ {
-		s, es := perByte(small, 5, 20*time.Millisecond, decode)
-		l, el := perByte(large, 2, 0, decode)
+		s, es := perByte(small, 5, 20*time.Millisecond, len(large), decode)
+		l, el := perByte(large, 2, 0, 0, decode)
 		if round == 0 || l/s < ratio {
 			ps, pl, ratio, errS, errL = s, l, l/s, es, el
 		}
@@ -64,9 +66,9 @@ func Scaling(t *testing.T, name string, build func(n int) []byte, decode func(da
 }
 
 // perByte returns the best time per byte, in nanoseconds, of attempts
-// decodes of data, each repeated until it has taken at least min, and
-// decode's error.
-func perByte(data []byte, attempts int, min time.Duration, decode func([]byte) error) (float64, error) {
+// decodes of data, each repeated until it has taken at least min and
+// decoded at least minBytes, and decode's error.
+func perByte(data []byte, attempts int, min time.Duration, minBytes int, decode func([]byte) error) (float64, error) {
 	best := 0.0
 	var err error
 	for a := 0; a < attempts; a++ {
@@ -76,7 +78,7 @@ func perByte(data []byte, attempts int, min time.Duration, decode func([]byte) e
 		for {
 			err = decode(data)
 			n++
-			if cpuTime()-start >= min {
+			if cpuTime()-start >= min && n*len(data) >= minBytes {
 				break
 			}
 		}
