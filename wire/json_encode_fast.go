@@ -218,14 +218,25 @@ const digitPairs = "00010203040506070809" + "10111213141516171819" + "2021222324
 	"30313233343536373839" + "40414243444546474849" + "50515253545556575859" +
 	"60616263646566676869" + "70717273747576777879" + "80818283848586878889" + "90919293949596979899"
 
-// decimalLen is the number of decimal digits of u.
+// decimalLen is the number of decimal digits of u: t, from its bit length
+// (log10(2) is about 1233/4096), is the number or one less, and which of
+// the two u's comparison with 10^t tells.
 func decimalLen(u uint64) int {
-	n := 1
-	for p := uint64(10); n < 20 && u >= p; p *= 10 {
-		n++
+	t := (bits.Len64(u|1) * 1233) >> 12
+	if t > 0 && u < pow10[t] {
+		return t
 	}
-	return n
+	return t + 1
 }
+
+// pow10[i] is 10 to the power i, up to the largest a uint64 holds.
+var pow10 = func() (t [20]uint64) {
+	t[0] = 1
+	for i := 1; i < len(t); i++ {
+		t[i] = t[i-1] * 10
+	}
+	return t
+}()
 
 // span is where the encoder wrote something in its buffer, b[off:end];
 // the zero span is none.

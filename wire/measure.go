@@ -1,6 +1,9 @@
 package wire
 
-import "math"
+import (
+	"errors"
+	"math"
+)
 
 // Measure is Check for an encoder about to write r: it checks the same
 // rules and limits, returns the same *EncodeError for what breaks one,
@@ -102,4 +105,54 @@ func (m *Measurement) CheckExpansion(n int64) error {
 	}
 	m.settle()
 	return m.l.CheckExpansion(m.codec, m.mem, n)
+}
+
+// errLoose is what the walk of Measure returns for anything it does not
+// accept at once; Measure then runs the exact walk, which names it.
+var errLoose = errors.New("wire: not settled by the bounds")
+
+// looseNode is, for Measure's walk, the checks of node and the count of
+// Meter.Node in one loop over n's properties: false for anything the exact
+// walk must look at (a rule or limit broken, or the bounds past
+// MaxMaterializedBytes).
+func (c *checker) looseNode(n *Node) bool {
+	ps := n.Properties
+	if !c.strOK(n.Type) || len(ps) > c.l.MaxElements {
+		return false
+	}
+	if !sameKeys(ps, c.keysOK) && c.propKeys("", ps, nil) != nil {
+		return false
+	}
+	var s, slack, mem int64
+	for i := range ps {
+		p := &ps[i]
+		if !c.strOK(p.Key) {
+			return false
+		}
+		s += int64(len(p.Key)) + int64(len(`"":`))
+		slack += 5 * int64(len(p.Key))
+		mem += int64(len(p.Key))
+		switch v := p.Value; v.kind {
+		case KindString:
+			if !c.strOK(v.strv()) {
+				return false
+			}
+			s += int64(len(v.strv())) + int64(len(`""`))
+			slack += 5 * int64(len(v.strv()))
+			mem += int64(len(v.strv()))
+		case KindList:
+			if c.value1(v, 0) != nil {
+				return false
+			}
+			s += c.m.value(v)
+		default:
+			s += c.m.value(v)
+		}
+	}
+	c.m.slack += slack
+	c.m.mem += mem + int64(len(ps))*sizeProperty
+	if len(ps) > 0 {
+		s = inlineSize(s, len(ps))
+	}
+	return c.m.node(n, s)
 }

@@ -191,9 +191,13 @@ func (m *Meter) add(n, mem int64) bool {
 }
 
 // Node adds n as an element of the response's nodes.
-func (m *Meter) Node(n *Node) bool {
+func (m *Meter) Node(n *Node) bool { return m.node(n, m.inlineProps(n.Properties)) }
+
+// node adds n, whose properties take props bytes after its id
+// (inlineProps).
+func (m *Meter) node(n *Node, props int64) bool {
 	return m.add(int64(len(`{"type":`)+len(`,"id":`)+len(`}`)+len(`,`))+
-		m.str(n.Type)+idLen(n.ID)+m.inlineProps(n.Properties), sizeNode)
+		m.str(n.Type)+idLen(n.ID)+props, sizeNode)
 }
 
 // Edge adds e as an element of the response's edges.
@@ -316,8 +320,12 @@ func (m *Meter) inlineProps(ps []Property) int64 {
 	if len(ps) == 0 {
 		return 0
 	}
-	return m.props1(ps) + int64(len(ps)) // a ',' before each
+	return inlineSize(m.props1(ps), len(ps))
 }
+
+// inlineSize is the size of n properties written inside a node object
+// after its id, given props1's size of their keys, colons and values.
+func inlineSize(props1 int64, n int) int64 { return props1 + int64(n) } // a ',' before each
 
 // refProps is the size of ps inside a node reference's properties object.
 func (m *Meter) refProps(ps []Property) int64 {

@@ -67,6 +67,9 @@ func (c *checker) groupKind(codec string, k GroupKind, p *path) error {
 // propKeys checks the keys of the properties of the node at p: none
 // reserved, none twice.
 func (c *checker) propKeys(codec string, ps []Property, p *path) error {
+	if sameKeys(ps, c.keysOK) {
+		return nil
+	}
 	for j := range ps {
 		if k := ps[j].Key; k == "type" || k == "id" {
 			props := p.key1("properties")
@@ -79,13 +82,45 @@ func (c *checker) propKeys(codec string, ps []Property, p *path) error {
 		at := props.key1(ps[j].Key)
 		return c.fail(codec, "", "duplicate property "+strconv.Quote(ps[j].Key), &at)
 	}
+	c.keysOK = ps
 	return nil
+}
+
+// sameKeys reports whether a and b hold the same keys in the same order.
+func sameKeys(a, b []Property) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Key != b[i].Key {
+			return false
+		}
+	}
+	return true
 }
 
 // cellNames checks that no two cells of the row at p share a name.
 func (c *checker) cellNames(codec string, row Row, p *path) error {
+	if sameNames(row, c.cellsOK) {
+		return nil
+	}
 	if j := firstRepeat(len(row), func(i int) string { return row[i].Name }); j >= 0 {
 		return c.fail(codec, "", "duplicate cell "+strconv.Quote(row[j].Name), p)
 	}
+	c.cellsOK = row
 	return nil
+}
+
+// sameNames reports whether a and b hold cells of the same names in the
+// same order.
+func sameNames(a, b Row) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name {
+			return false
+		}
+	}
+	return true
 }
