@@ -56,10 +56,16 @@ type Measurement struct {
 }
 
 // SizeHint returns a buffer size for an encoding of the response: the
-// larger of its in-memory size and the length of its canonical JSON with
-// no byte escaped (CheckSize's measure, for a response whose strings
-// escape nothing). A text encoding is rarely longer.
-func (m Measurement) SizeHint() int { return int(max(m.lo, m.mem)) }
+// length of its canonical JSON with no byte escaped, and a sixteenth
+// more. A text encoding is rarely longer (on the corpus, TOON at most
+// 1.03 times that length, GCF 0.98, GOON 0.83), and a buffer no longer
+// than needed costs less to clear.
+func (m Measurement) SizeHint() int {
+	if m.r == nil {
+		return 0
+	}
+	return int(m.lo + m.lo/16 + 64)
+}
 
 // JSONBounds returns bounds of the length of the response's canonical
 // JSON: lo when no byte of its strings is escaped, hi when every one is.

@@ -1,6 +1,9 @@
 package textwire
 
-import "unicode/utf8"
+import (
+	"math/bits"
+	"unicode/utf8"
+)
 
 // Escaping is one format's rule for writing a string inside quotes: each
 // ASCII byte is written as it is, replaced by an escape, or dropped.
@@ -90,33 +93,79 @@ func cleanWord(x uint64) bool {
 	return (bad|x)&highs == 0
 }
 
-// Append appends s escaped under e, without quotes.
+// Append appends s escaped under e, without quotes. Each run of bytes up
+// to the next ASCII byte the rule may not write as it is (a control
+// character, '"', '\\', DEL), found eight bytes at a time, is copied with
+// one append once it is known to be valid UTF-8 (at once when it is
+// ASCII); a run ends at an ASCII byte, so at a rune boundary.
 func (e *Escaping) Append(dst []byte, s string) []byte {
+	start, i := 0, 0
+	for {
+		var hi uint64 // the bytes of the run or'ed: its high bits say non-ASCII
+		for {
+			if i+8 > len(s) {
+				for ; i < len(s) && !special(s[i]); i++ {
+					hi |= uint64(s[i])
+				}
+				break
+			}
+			x := load8(s, i)
+			if m := specialMask(x); m != 0 {
+				n := bits.TrailingZeros64(m) >> 3
+				hi |= x & (1<<(8*n) - 1) // the bytes before it
+				i += n
+				break
+			}
+			hi |= x
+			i += 8
+		}
+		if run := s[start:i]; hi&highs == 0 || utf8.ValidString(run) {
+			dst = append(dst, run...)
+		} else {
+			dst = appendReplacingInvalid(dst, run)
+		}
+		if i == len(s) {
+			return dst
+		}
+		if c := s[i]; e.plain[c] {
+			dst = append(dst, c)
+		} else {
+			dst = append(dst, e.repl[c]...)
+		}
+		i++
+		start = i
+	}
+}
+
+// special reports whether c is an ASCII byte some rule does not write as
+// it is: a control character, '"', '\\' or DEL.
+func special(c byte) bool { return c < 0x20 || c == '"' || c == '\\' || c == 0x7f }
+
+// specialMask has the high bit set in the lowest byte of x that is
+// special, if any: its index is bits.TrailingZeros64(m)/8. Higher bits may
+// be set wrongly (a borrow), but the lowest is exact, and the mask is zero
+// exactly when x holds no special byte. Bytes from 0x80 up never count.
+func specialMask(x uint64) uint64 {
+	bad := (x - ones*0x20) &^ x
+	y := x ^ (ones * '"')
+	bad |= (y - ones) &^ y
+	y = x ^ (ones * '\\')
+	bad |= (y - ones) &^ y
+	y = x ^ (ones * 0x7f)
+	bad |= (y - ones) &^ y
+	return bad & highs
+}
+
+// appendReplacingInvalid appends s, which holds no special byte, with each
+// byte that is not part of valid UTF-8 written as U+FFFD.
+func appendReplacingInvalid(dst []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
-		if i+8 <= len(s) && cleanWord(load8(s, i)) {
-			i += 8
-			continue
-		}
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if e.plain[c] {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, e.repl[c]...)
-			i++
-			start = i
-			continue
-		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, "\ufffd"...)
-			i++
-			start = i
-			continue
+			start = i + 1
 		}
 		i += size
 	}

@@ -206,3 +206,45 @@ func TestCleanWord(t *testing.T) {
 		}
 	}
 }
+
+// appendByRune is Escaping.Append as the rule reads, one byte or rune at
+// a time: the reference the run-copying Append is held to.
+func appendByRune(e *Escaping, dst []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if e.plain[c] {
+				dst = append(dst, c)
+			} else {
+				dst = append(dst, e.repl[c]...)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, "\ufffd"...)
+		} else {
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
+	}
+	return dst
+}
+
+// TestAppendMatchesTheRule: under each rule, Append writes what the rule
+// says byte by byte, on strings of every special byte, ASCII, valid and
+// broken UTF-8, at every offset within a word.
+func TestAppendMatchesTheRule(t *testing.T) {
+	alphabet := []byte{'a', 'z', ' ', '"', '\\', '\n', '\t', 0, 0x1f, 0x7f, 0x80, 0xbf, 0xc3, 0xa9, 0xe6, 0x97, 0xa5, 0xf0, 0x9f, 0x98, 0x80, 0xed, 0xa0, 0xff}
+	rules := map[string]*Escaping{"JSON": JSON, "TOON": TOON, "GOON": GOON}
+	rapid.Check(t, func(t *rapid.T) {
+		s := string(rapid.SliceOfN(rapid.SampledFrom(alphabet), 0, 40).Draw(t, "s"))
+		for name, e := range rules {
+			want := appendByRune(e, []byte("x"), s)
+			if got := e.Append([]byte("x"), s); string(got) != string(want) {
+				t.Fatalf("%s.Append(%q) = %q, want %q", name, s, got, want)
+			}
+		}
+	})
+}
