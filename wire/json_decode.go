@@ -82,9 +82,9 @@ func (d *decoder) response() (*GraphResponse, error) {
 				}
 			}
 		case 2:
-			err = elements(d, "nodes", &r.Nodes, d.node, d.m.Node)
+			err = elements(d, "nodes", &r.Nodes, d.node, cleanCharge(d, d.m.Node))
 		case 3:
-			err = elements(d, "edges", &r.Edges, d.edge, d.m.Edge)
+			err = elements(d, "edges", &r.Edges, d.edge, cleanCharge(d, d.m.Edge))
 		case 4:
 			err = elements(d, "columns", &r.Columns, d.column, d.m.Column)
 		case 5:
@@ -144,6 +144,20 @@ func elements[T any](d *decoder, what string, list *[]T, read func(*T) error, ch
 		}
 		return nil
 	})
+}
+
+// cleanCharge returns charge, run with the Meter counting strings without
+// reading them (Meter.clean) when every string read since the last charge
+// was taken as it was from the input: a JSON string without an escape
+// that the scanner found valid UTF-8 with no control character is its own
+// canonical JSON.
+func cleanCharge[T any](d *decoder, charge func(*T) bool) func(*T) bool {
+	return func(x *T) bool {
+		d.m.clean = !d.escaped
+		ok := charge(x)
+		d.m.clean, d.escaped = false, false
+		return ok
+	}
 }
 
 func (d *decoder) node(n *Node) error {

@@ -25,9 +25,12 @@ type decoder struct {
 	refs       []int
 	nodes      int
 
-	strs  []byte     // the chunk unescaped strings are written to (see str)
-	props []Property // scratch for the properties of the node being read
-	cells []Cell     // scratch for the cells of the row being read
+	strs []byte // the chunk unescaped strings are written to (see str)
+	// escaped says a string read since the last part charged to m was
+	// not taken as it was from the input (see cleanCharge).
+	escaped bool
+	props   []Property // scratch for the properties of the node being read
+	cells   []Cell     // scratch for the cells of the row being read
 
 	// Where the response's property lists, rows and node references are
 	// kept: a few backing arrays rather than an allocation each.
@@ -321,6 +324,7 @@ func (d *decoder) str(field string) (string, error) {
 		}
 		// The text of raw is no longer than raw: each escape stands for
 		// fewer bytes than it takes, and raw is valid UTF-8.
+		d.escaped = true
 		dst := d.strRoom(len(raw))
 		if out, err := textwire.JSONUnescaping.Unescape(dst, raw); err == nil {
 			d.strs = out
@@ -331,6 +335,7 @@ func (d *decoder) str(field string) (string, error) {
 			return unsafe.String(unsafe.SliceData(text), len(text)), nil
 		}
 	}
+	d.escaped = true
 	s, end, err := textwire.JSONString(d.data, d.src, d.pos, d.l.MaxStringBytes)
 	if err != nil {
 		if err.TooLong {

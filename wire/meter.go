@@ -107,6 +107,11 @@ type Meter struct {
 	// n+slack with limit.
 	loose bool
 	slack int64
+	// clean, set by a decoder around the charge of a part whose strings
+	// it took as they were from input that holds no escape and is valid
+	// UTF-8, counts a string as its bytes and quotes without reading it:
+	// exactly its canonical JSON length.
+	clean bool
 	strs  map[addrKey]int64
 	props map[addrKey]int64
 }
@@ -399,6 +404,9 @@ func (m *Meter) str(s string) int64 {
 	}
 	if len(s) < cacheMin || !m.cache {
 		m.mem += int64(len(s))
+		if m.clean {
+			return int64(len(s)) + 2
+		}
 		return jsonStringLen(s)
 	}
 	k := addrKey{unsafe.Pointer(unsafe.StringData(s)), len(s)}
@@ -406,7 +414,10 @@ func (m *Meter) str(s string) int64 {
 		return n
 	}
 	m.mem += int64(len(s))
-	n := jsonStringLen(s)
+	n := int64(len(s)) + 2
+	if !m.clean {
+		n = jsonStringLen(s)
+	}
 	if m.strs == nil {
 		m.strs = make(map[addrKey]int64)
 	}

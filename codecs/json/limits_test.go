@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"pgregory.net/rapid"
+
 	"github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -143,6 +145,61 @@ func TestDecodeMaterializedSize(t *testing.T) {
 	if !errors.As(err, &de) || de.Limit != "MaxMaterializedBytes" {
 		t.Fatalf("one byte under: Decode = %v, want a MaxMaterializedBytes error", err)
 	}
+}
+
+// TestDecodeMeasuresExactly: on responses whose strings are escaped in
+// the input or not, with unescaped invalid UTF-8, long strings and short,
+// the decoder accepts the encoding under a MaxMaterializedBytes of exactly
+// its canonical length and refuses it one byte under: the meter counts a
+// string taken as it is from the input, without reading it, as exactly as
+// one it unescaped.
+func TestDecodeMeasuresExactly(t *testing.T) {
+	parts := []string{"a", "é", `\n`, `\"`, `\u00e9`, `\ud800`, " ", `\\`, "\xff", strings.Repeat("x", 300)}
+	rapid.Check(t, func(t *rapid.T) {
+		str := func(label string) string {
+			return `"` + strings.Join(rapid.SliceOfN(rapid.SampledFrom(parts), 0, 4).Draw(t, label), "") + `"`
+		}
+		var b strings.Builder
+		b.WriteString(`{"format_version":"1","query_type":"search","nodes":[`)
+		n := rapid.IntRange(0, 3).Draw(t, "nodes")
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`{"type":"T","id":"` + strconv.Itoa(i) + `","k":` + str("value") + `,"l":[` + str("item") + `]}`)
+		}
+		b.WriteString(`],"edges":[`)
+		for i := range rapid.IntRange(0, 3).Draw(t, "edges") {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`{"from":` + str("from") + `,"from_id":"1","to":"B","to_id":"2","type":` + str("type") + `}`)
+		}
+		b.WriteString(`]}`)
+		in := []byte(b.String())
+		r, err := json.Decode(in)
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		size := wire.MaterializedSize(r)
+		if _, err := within(t, size).Decode(in); err != nil {
+			t.Fatalf("%s: at the limit of %d: %v", in, size, err)
+		}
+		_, err = within(t, size-1).Decode(in)
+		var de *wire.DecodeError
+		if !errors.As(err, &de) || de.Limit != "MaxMaterializedBytes" {
+			t.Fatalf("%s: one byte under %d: Decode = %v, want a MaxMaterializedBytes error", in, size, err)
+		}
+	})
+}
+
+// within is the json codec with MaxMaterializedBytes n.
+func within(t *rapid.T, n int64) *json.Codec {
+	c, err := json.New(json.Options{Limits: wire.Limits{MaxMaterializedBytes: n}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // TestErrorsQuoteLittle: an error about a huge key or number quotes at most

@@ -3,6 +3,7 @@ package wiretest
 import (
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 )
@@ -23,8 +24,7 @@ const (
 //
 // Both are measured in the same run, as the best of several attempts (the
 // small input repeated for at least 20 ms and as many bytes as the large
-// one per attempt, so that both pay the garbage collector for as many
-// bytes of garbage, which a single small decode would not; a ratio over the
+// one per attempt, with the garbage collector off; a ratio over the
 // bound measured twice more, the smallest counting), in processor time
 // used by the whole process (the garbage collector's included; on Unix,
 // from getrusage), so that other work on a busy machine does not count.
@@ -71,6 +71,12 @@ func Scaling(t *testing.T, name string, build func(n int) []byte, decode func(da
 func perByte(data []byte, attempts int, min time.Duration, minBytes int, decode func([]byte) error) (float64, error) {
 	best := 0.0
 	var err error
+	// The collector is off while a attempt runs: its cost per byte depends
+	// on the heap's size against its minimum (a small input's garbage may
+	// never start a cycle), not on the decoder. An attempt keeps at most
+	// MaxExpansion times its input plus ExpansionAllowance a decode, and
+	// is collected before the next.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	for a := 0; a < attempts; a++ {
 		runtime.GC()
 		start := cpuTime()
