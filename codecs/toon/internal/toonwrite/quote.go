@@ -85,6 +85,55 @@ func (e *Writer) safeUnquoted(s string) (bool, int) {
 	if c := s[len(s)-1]; c == ' ' || c == '\t' {
 		return false, 0
 	}
+	// Find the first ASCII byte not safe unquoted eight bytes at a time,
+	// letting non-ASCII bytes through; the prefix before it must then be
+	// valid UTF-8, which one check of the whole prefix tells.
+	safe := e.safe
+	i := 0
+	var hi uint64
+	for ; i+8 <= len(s); i += 8 {
+		x := load8(s, i)
+		if e.unsafeMask(x) != 0 {
+			break
+		}
+		hi |= x
+	}
+	for ; i < len(s) && (s[i] >= utf8.RuneSelf || safe[s[i]]); i++ {
+		hi |= uint64(s[i])
+	}
+	if hi&highs != 0 && !utf8.ValidString(s[:i]) {
+		return e.safeUnquotedByRune(s)
+	}
+	if i < len(s) {
+		return false, i
+	}
+	return e.unquotedWord(s)
+}
+
+// unsafeMask is non-zero exactly when an ASCII byte of x is not safe
+// unquoted: below 0x20, one of : " \ [ ] { } or the delimiter. Bytes from
+// 0x80 up do not count.
+func (e *Writer) unsafeMask(x uint64) uint64 {
+	bad := (x - ones*0x20) &^ x
+	bad |= hasByte(x, ones*':') | hasByte(x, ones*'"') | hasByte(x, ones*'\\') |
+		hasByte(x, ones*'[') | hasByte(x, ones*']') | hasByte(x, ones*'{') | hasByte(x, ones*'}') |
+		hasByte(x, ones*uint64(e.delim))
+	return bad & highs
+}
+
+// unquotedWord is safeUnquoted for s whose bytes are all safe unquoted:
+// unquoted unless it reads as a literal or a number.
+func (e *Writer) unquotedWord(s string) (bool, int) {
+	if s == "true" || s == "false" || s == "null" {
+		return false, len(s)
+	}
+	return !textwire.NumericLike(s), len(s)
+}
+
+// safeUnquotedByRune is safeUnquoted for s, past its first and last byte's
+// checks, holding invalid UTF-8: byte by byte, rune by rune, to the first
+// byte that is not safe.
+func (e *Writer) safeUnquotedByRune(s string) (bool, int) {
 	safe := e.safe
 	i := 0
 	for ; i+8 <= len(s) && e.cleanWord(load8(s, i)); i += 8 {
@@ -104,10 +153,7 @@ func (e *Writer) safeUnquoted(s string) (bool, int) {
 		}
 		i += size
 	}
-	if s == "true" || s == "false" || s == "null" {
-		return false, len(s)
-	}
-	return !textwire.NumericLike(s), len(s)
+	return e.unquotedWord(s)
 }
 
 // PlainKey reports whether key is written unquoted (the codec's error paths

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"pgregory.net/rapid"
+
 	"github.com/graphwire/graphwire/internal/textwire"
 )
 
@@ -47,4 +49,40 @@ func TestSafeUnquotedLong(t *testing.T) {
 			}
 		}
 	}
+}
+
+// safeUnquotedRef is safeUnquoted as the rule reads: the checks of the
+// first and last byte, then byte by byte and rune by rune.
+func (e *Writer) safeUnquotedRef(s string) (bool, int) {
+	if s == "" {
+		return false, 0
+	}
+	switch s[0] {
+	case ' ', '\t', '-', '#':
+		return false, 0
+	}
+	if c := s[len(s)-1]; c == ' ' || c == '\t' {
+		return false, 0
+	}
+	return e.safeUnquotedByRune(s)
+}
+
+// TestSafeUnquotedMatchesTheRule: the word-at-a-time scan, which lets
+// non-ASCII bytes through and checks UTF-8 once, says what the rule says
+// byte by byte, and finds the same clean prefix, on strings of every
+// delimiter, structural byte, valid and broken UTF-8 at every offset.
+func TestSafeUnquotedMatchesTheRule(t *testing.T) {
+	alphabet := []byte{'a', '1', ' ', '.', ',', '\t', '|', ':', '"', '\\', '[', ']', '{', '}', '#', '-', '\n', 0, 0x7f,
+		0xc3, 0xa9, 0xe6, 0x97, 0xa5, 0xf0, 0x9f, 0x98, 0x80, 0xed, 0xa0, 0xff}
+	rapid.Check(t, func(t *rapid.T) {
+		s := string(rapid.SliceOfN(rapid.SampledFrom(alphabet), 0, 40).Draw(t, "s"))
+		for _, delim := range []byte{',', '\t', '|'} {
+			e := New(nil, nil, delim, 2)
+			ok, n := e.safeUnquoted(s)
+			wantOK, wantN := e.safeUnquotedRef(s)
+			if ok != wantOK || n != wantN {
+				t.Fatalf("delimiter %q: safeUnquoted(%q) = %v, %d; want %v, %d", delim, s, ok, n, wantOK, wantN)
+			}
+		}
+	})
 }
