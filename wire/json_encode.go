@@ -242,12 +242,12 @@ func (e *encoder) appendResponse(b []byte, r *GraphResponse) ([]byte, error) {
 			b = append(b, ',')
 			b = append(b, refIDKey...)
 			b = append(b, `:"`...)
-			b = appendJSONInt(b, n.ID)
+			b = textwire.AppendInt(b, n.ID)
 			b = append(b, `"}`...)
 			continue
 		}
 		b = c.piece(b, c.types[:], `{"type":"`, n.Type, `","id":"`)
-		b = appendJSONInt(b, n.ID)
+		b = textwire.AppendInt(b, n.ID)
 		b = append(b, '"')
 		for j := range n.Properties {
 			p := &n.Properties[j]
@@ -272,9 +272,9 @@ func (e *encoder) appendResponse(b []byte, r *GraphResponse) ([]byte, error) {
 		}
 		ed := &r.Edges[i]
 		b = c.piece(b, c.from[:], `{"from":"`, ed.From, `","from_id":"`)
-		b = appendJSONInt(b, ed.FromID)
+		b = textwire.AppendInt(b, ed.FromID)
 		b = c.piece(b, c.to[:], `","to":"`, ed.To, `","to_id":"`)
-		b = appendJSONInt(b, ed.ToID)
+		b = textwire.AppendInt(b, ed.ToID)
 		b = c.piece(b, c.etype[:], `","type":"`, ed.Type, `"`)
 		b = appendOptInt(b, `,"depth":`, ed.Depth)
 		b = appendOptInt(b, `,"path_id":`, ed.PathID)
@@ -381,7 +381,7 @@ func (e *encoder) nodeRef(b []byte, n *Node, row, cell int, name string) ([]byte
 	at := func() Path { return RowPath(row).Key(cell, name) }
 	c := &e.cache
 	b = c.piece(b, c.types[:], `{"type":"`, n.Type, `","id":"`)
-	b = appendJSONInt(b, n.ID)
+	b = textwire.AppendInt(b, n.ID)
 	b = append(b, `","properties":{`...)
 	for j := range n.Properties {
 		p := &n.Properties[j]
@@ -426,7 +426,7 @@ func firstNonFinite(v Value, p Path) (Path, float64, bool) {
 func appendOptInt(b []byte, key string, o OptInt) []byte {
 	if o.Valid {
 		b = append(b, key...)
-		b = appendJSONInt(b, o.Int)
+		b = textwire.AppendInt(b, o.Int)
 	}
 	return b
 }
@@ -447,7 +447,7 @@ func (e *encoder) appendValue(b []byte, v Value) ([]byte, bool) {
 	case KindBool:
 		b = strconv.AppendBool(b, v.num == 1)
 	case KindInt:
-		b = appendJSONInt(b, int64(v.num))
+		b = textwire.AppendInt(b, int64(v.num))
 	case KindFloat:
 		f := math.Float64frombits(v.num)
 		if math.IsNaN(f) || math.IsInf(f, 0) {

@@ -24,8 +24,8 @@ func TestFastPathsMatchTheRules(t *testing.T) {
 	}
 	for _, v := range ints {
 		want := strconv.FormatInt(v, 10)
-		if got := string(appendJSONInt([]byte("x"), v)); got != "x"+want {
-			t.Fatalf("appendJSONInt(%d) = %s, want x%s", v, got, want)
+		if got := string(textwire.AppendInt([]byte("x"), v)); got != "x"+want {
+			t.Fatalf("textwire.AppendInt(%d) = %s, want x%s", v, got, want)
 		}
 		if got := intLen(v); got != int64(len(want)) {
 			t.Fatalf("intLen(%d) = %d, want %d", v, got, len(want))

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/graphwire/graphwire/internal/textwire"
 )
 
 // MaterializedSize returns the length of r's canonical JSON: for a response
@@ -467,9 +469,9 @@ func DecodedLen(s string) int {
 
 func intLen(i int64) int64 {
 	if i < 0 {
-		return int64(decimalLen(-uint64(i))) + 1
+		return int64(textwire.DecimalLen(-uint64(i))) + 1
 	}
-	return int64(decimalLen(uint64(i)))
+	return int64(textwire.DecimalLen(uint64(i)))
 }
 
 func idLen(i int64) int64 { return intLen(i) + 2 } // in quotes

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
+	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -142,7 +143,7 @@ func (w *writer) scalar(v wire.Value) {
 	case wire.KindBool:
 		w.b = strconv.AppendBool(w.b, v.Bool())
 	case wire.KindInt:
-		w.b = strconv.AppendInt(w.b, v.Int(), 10)
+		w.b = textwire.AppendInt(w.b, v.Int())
 	case wire.KindFloat:
 		f := v.Float()
 		if math.IsNaN(f) || math.IsInf(f, 0) {
@@ -295,7 +296,7 @@ func (w *writer) runTables(name string, table func(s span, rowDepth, level int))
 	w.b = append(w.b, "]\n"...)
 	for g, s := range w.runs {
 		w.b = append(w.b, '@')
-		w.b = strconv.AppendInt(w.b, int64(g), 10)
+		w.b = textwire.AppendInt(w.b, int64(g))
 		w.b = append(w.b, ' ')
 		table(s, 1, 4)
 		if w.fail {
@@ -307,7 +308,7 @@ func (w *writer) runTables(name string, table func(s span, rowDepth, level int))
 // decl writes "[n]{c1,c2,...}\n".
 func (w *writer) decl(n int, cols []string) {
 	w.b = append(w.b, '[')
-	w.b = strconv.AppendInt(w.b, int64(n), 10)
+	w.b = textwire.AppendInt(w.b, int64(n))
 	w.b = append(w.b, "]{"...)
 	for i, c := range cols {
 		if i > 0 {
@@ -329,12 +330,12 @@ func (w *writer) nodeTable(nodes []wire.Node, s span, rowDepth, level int) {
 		lists := hasList(n.Properties)
 		if lists {
 			w.b = append(w.b, '@')
-			w.b = strconv.AppendInt(w.b, int64(i-s.start), 10)
+			w.b = textwire.AppendInt(w.b, int64(i-s.start))
 			w.b = append(w.b, ' ')
 		}
 		w.str(n.Type)
 		w.b = append(w.b, '|')
-		w.b = strconv.AppendInt(w.b, n.ID, 10)
+		w.b = textwire.AppendInt(w.b, n.ID)
 		ps := n.Properties
 		j := 0
 		for _, c := range cols[2:] {
@@ -416,7 +417,7 @@ func (w *writer) list(items []wire.Value, depth, level int) {
 	for i := range items {
 		w.indent(depth)
 		w.b = append(w.b, '@')
-		w.b = strconv.AppendInt(w.b, int64(i), 10)
+		w.b = textwire.AppendInt(w.b, int64(i))
 		w.b = append(w.b, ' ')
 		if items[i].Kind() == wire.KindList {
 			w.list(items[i].List(), depth+1, level+1)

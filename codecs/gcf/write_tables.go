@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
+	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -33,7 +34,7 @@ func (w *writer) header(name string, n int, fixed []string, opt []string, k int)
 	w.b = append(w.b, "## "...)
 	w.b = append(w.b, name...)
 	w.b = append(w.b, " ["...)
-	w.b = strconv.AppendInt(w.b, int64(n), 10)
+	w.b = textwire.AppendInt(w.b, int64(n))
 	if n == 0 {
 		w.b = append(w.b, "]\n"...)
 		return
@@ -77,7 +78,7 @@ func (w *writer) optInt(v wire.OptInt) {
 		w.b = append(w.b, '~')
 		return
 	}
-	w.b = strconv.AppendInt(w.b, v.Int, 10)
+	w.b = textwire.AppendInt(w.b, v.Int)
 }
 
 func (w *writer) optString(v wire.OptString) {
@@ -96,11 +97,11 @@ func (w *writer) edges(edges []wire.Edge) {
 		e := &edges[i]
 		w.str(e.From)
 		w.b = append(w.b, '|')
-		w.b = strconv.AppendInt(w.b, e.FromID, 10)
+		w.b = textwire.AppendInt(w.b, e.FromID)
 		w.b = append(w.b, '|')
 		w.str(e.To)
 		w.b = append(w.b, '|')
-		w.b = strconv.AppendInt(w.b, e.ToID, 10)
+		w.b = textwire.AppendInt(w.b, e.ToID)
 		w.b = append(w.b, '|')
 		w.str(e.Type)
 		for _, f := range w.opt[:k] {
@@ -167,7 +168,7 @@ func (w *writer) pagination(p *wire.Pagination) {
 	w.b = strconv.AppendBool(w.b, p.HasMore)
 	if p.TotalRows.Valid {
 		w.b = append(w.b, "\n  total_rows="...)
-		w.b = strconv.AppendInt(w.b, p.TotalRows.Int, 10)
+		w.b = textwire.AppendInt(w.b, p.TotalRows.Int)
 	}
 	if p.Truncated.Valid {
 		w.b = append(w.b, "\n  truncated="...)
@@ -318,7 +319,7 @@ func (w *writer) rowTable(rows []wire.Row, s span, rowDepth, level int) {
 		}
 		if lists {
 			w.b = append(w.b, '@')
-			w.b = strconv.AppendInt(w.b, int64(i), 10)
+			w.b = textwire.AppendInt(w.b, int64(i))
 			w.b = append(w.b, ' ')
 		}
 		j := 0
@@ -348,7 +349,7 @@ func (w *writer) rowTable(rows []wire.Row, s span, rowDepth, level int) {
 				n := cell.Node
 				w.str(n.Type)
 				w.b = append(w.b, '|')
-				w.b = strconv.AppendInt(w.b, n.ID, 10)
+				w.b = textwire.AppendInt(w.b, n.ID)
 				for k := range n.Properties {
 					w.b = append(w.b, '|')
 					w.scalar(n.Properties[k].Value)

@@ -1,9 +1,8 @@
 package toon
 
 import (
-	"strconv"
-
 	"github.com/graphwire/graphwire/codecs/toon/internal/toonwrite"
+	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -42,7 +41,7 @@ func (s *streamer) edges(e *toonwrite.Writer, edges []wire.Edge) {
 			e.Buf = append(e.Buf, "null"...)
 			return
 		}
-		e.Buf = strconv.AppendInt(e.Buf, o.Int, 10)
+		e.Buf = textwire.AppendInt(e.Buf, o.Int)
 	}
 	var from, to, typ plainMemo
 	for i := range edges {
@@ -50,11 +49,11 @@ func (s *streamer) edges(e *toonwrite.Writer, edges []wire.Edge) {
 		e.Line(1)
 		from.append(e, ed.From)
 		e.Buf = append(e.Buf, e.Delim())
-		e.Buf = strconv.AppendInt(e.Buf, ed.FromID, 10)
+		e.Buf = textwire.AppendInt(e.Buf, ed.FromID)
 		e.Buf = append(e.Buf, e.Delim())
 		to.append(e, ed.To)
 		e.Buf = append(e.Buf, e.Delim())
-		e.Buf = strconv.AppendInt(e.Buf, ed.ToID, 10)
+		e.Buf = textwire.AppendInt(e.Buf, ed.ToID)
 		e.Buf = append(e.Buf, e.Delim())
 		typ.append(e, ed.Type)
 		if depth {

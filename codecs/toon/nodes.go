@@ -7,6 +7,7 @@ import (
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/codecs/toon/internal/toonwrite"
 	"github.com/graphwire/graphwire/internal/keyset"
+	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -221,7 +222,7 @@ func (s *streamer) groupBody(e *toonwrite.Writer, nodes []wire.Node, gr nodeRuns
 			for i := sp.lo; i < sp.hi; i++ {
 				n := &nodes[i]
 				e.Line(depth)
-				e.Buf = strconv.AppendInt(e.Buf, n.ID, 10)
+				e.Buf = textwire.AppendInt(e.Buf, n.ID)
 				for p := range n.Properties {
 					e.Buf = append(e.Buf, e.Delim())
 					if v := n.Properties[p].Value; v.Kind() == wire.KindString {
@@ -267,7 +268,7 @@ func (s *streamer) listNode(e *toonwrite.Writer, nodes []wire.Node, i, depth int
 	defer e.Leave()
 	e.ListItem(depth)
 	e.Buf = append(e.Buf, "id: "...)
-	e.Buf = strconv.AppendInt(e.Buf, n.ID, 10)
+	e.Buf = textwire.AppendInt(e.Buf, n.ID)
 	for p := range n.Properties {
 		key, v := n.Properties[p].Key, n.Properties[p].Value
 		fail := func(msg string) error {
@@ -337,7 +338,7 @@ func cell(e *toonwrite.Writer, v wire.Value) string {
 	case wire.KindBool:
 		e.Buf = strconv.AppendBool(e.Buf, v.Bool())
 	case wire.KindInt:
-		e.Buf = strconv.AppendInt(e.Buf, v.Int(), 10)
+		e.Buf = textwire.AppendInt(e.Buf, v.Int())
 	case wire.KindFloat:
 		f := v.Float()
 		if math.IsNaN(f) || math.IsInf(f, 0) {
@@ -403,7 +404,7 @@ func writeOrder(e *toonwrite.Writer, of []int) {
 		} else {
 			e.Buf = append(e.Buf, e.Delim())
 		}
-		e.Buf = strconv.AppendInt(e.Buf, int64(k), 10)
+		e.Buf = textwire.AppendInt(e.Buf, int64(k))
 	}
 	e.Leave()
 }

@@ -2,6 +2,8 @@ package textwire
 
 import (
 	"math"
+	"math/bits"
+	"slices"
 	"strconv"
 )
 
@@ -67,3 +69,57 @@ func ParseInt[T ~string | ~[]byte](s T) (int64, bool) {
 	}
 	return int64(u), true
 }
+
+// AppendInt appends i in decimal, as strconv.AppendInt(b, i, 10) does,
+// writing the digits in place two at a time: the writers' integers.
+func AppendInt(b []byte, i int64) []byte {
+	u := uint64(i)
+	if i < 0 {
+		b = append(b, '-')
+		u = -u
+	}
+	if u < 10 {
+		return append(b, byte('0'+u))
+	}
+	n := DecimalLen(u)
+	l := len(b)
+	b = slices.Grow(b, n)[:l+n]
+	d := b[l : l+n]
+	for k := n; u >= 100; {
+		q := u / 100
+		r := (u - q*100) * 2
+		k -= 2
+		d[k], d[k+1] = digitPairs[r], digitPairs[r+1]
+		u = q
+	}
+	if u >= 10 {
+		d[0], d[1] = digitPairs[2*u], digitPairs[2*u+1]
+	} else {
+		d[0] = byte('0' + u)
+	}
+	return b
+}
+
+const digitPairs = "00010203040506070809" + "10111213141516171819" + "20212223242526272829" +
+	"30313233343536373839" + "40414243444546474849" + "50515253545556575859" +
+	"60616263646566676869" + "70717273747576777879" + "80818283848586878889" + "90919293949596979899"
+
+// DecimalLen is the number of decimal digits of u: t, from its bit length
+// (log10(2) is about 1233/4096), is the number or one less, and which of
+// the two u's comparison with 10^t tells.
+func DecimalLen(u uint64) int {
+	t := (bits.Len64(u|1) * 1233) >> 12
+	if t > 0 && u < pow10[t] {
+		return t
+	}
+	return t + 1
+}
+
+// pow10[i] is 10 to the power i, up to the largest a uint64 holds.
+var pow10 = func() (t [20]uint64) {
+	t[0] = 1
+	for i := 1; i < len(t); i++ {
+		t[i] = t[i-1] * 10
+	}
+	return t
+}()
