@@ -140,7 +140,7 @@ func (g *Registry) Validate(r *GraphResponse) error {
 		e.Model = &EncodeError{Msg: "nil response"}
 		return &e
 	}
-	if err := g.Limits().Check("", r); err != nil {
+	if _, err := g.Limits().Measure("", r); err != nil {
 		e.Model = err.(*EncodeError)
 	}
 	t := g.current()

@@ -208,7 +208,10 @@ func (c *Codec) decode(data []byte, fast bool) (*wire.GraphResponse, error) {
 			return nil, err
 		}
 	}
-	if err := c.limits.Check(Name, r); err != nil {
+	// What a decoder of GCF cannot refuse as it reads (the model's rules,
+	// the limits of the response as a whole) it refuses here, with the
+	// encoders' own check (Measure refuses exactly what Check does).
+	if _, err := c.limits.Measure(Name, r); err != nil {
 		var ee *wire.EncodeError
 		if e, ok := err.(*wire.EncodeError); ok {
 			ee = e

@@ -40,7 +40,7 @@ func (c *Codec) AppendReferenced(dst []byte, r *wire.GraphResponse, refs []int) 
 	for _, i := range refs {
 		bare.Nodes[i].Properties = nil
 	}
-	if err := c.limits.Check(Name, r); err != nil {
+	if _, err := c.limits.Measure(Name, r); err != nil {
 		return dst, err
 	}
 	n := len(dst)

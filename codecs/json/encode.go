@@ -46,13 +46,13 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 		if asInput {
 			l.MaxMaterializedBytes = l.MaxInputBytes
 		}
-		if err := l.Check(Name, r); err != nil {
+		if _, err := l.Measure(Name, r); err != nil {
 			var ee *wire.EncodeError
 			if asInput && errors.As(err, &ee) && ee.Limit == "MaxMaterializedBytes" {
 				// What the codec's own limits refuse, or the encoder
 				// refuses (NaN, ±Inf), AppendEncode refuses for that
 				// before measuring its output.
-				if err := c.limits.Check(Name, r); err != nil {
+				if _, err := c.limits.Measure(Name, r); err != nil {
 					return err
 				}
 				if err := wire.EncodeJSONTo(io.Discard, r); err != nil {
