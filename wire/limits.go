@@ -82,8 +82,8 @@ type Limits struct {
 	// the largest, text-heavy/traversal_xl, at most 4.7 (msgpack and
 	// cbor). Every encoder refuses,
 	// naming MaxExpansion, a response whose in-memory size is past the
-	// bound for the length of its own encoding (CheckSize and
-	// CheckExpansion), as its decoder would.
+	// bound for the length of its own encoding (Measure and
+	// Measurement.CheckExpansion), as its decoder would.
 	//
 	// Default DefaultMaxExpansion; at most math.MaxInt32.
 	MaxExpansion int

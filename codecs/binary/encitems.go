@@ -49,7 +49,7 @@ type encoder struct {
 	// its entries of generation gen are those of this encoding.
 	recent *[recentNames]recentName
 	gen    uint64
-	// checked says the response has passed wire.Limits.CheckSize, whose
+	// checked says the response has passed wire.Limits.Measure, whose
 	// model check refuses reserved and repeated property keys: node then
 	// leaves them to it.
 	checked bool

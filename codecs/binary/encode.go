@@ -376,7 +376,7 @@ func (e *encoder) node(nd *wire.Node, cellName *string, list string, i, j int) b
 		}
 		return p
 	}
-	// A response has passed the model's check (Limits.CheckSize refuses
+	// A response has passed the model's check (Limits.Measure refuses
 	// a reserved or repeated key at the same path); a delta's nodes have
 	// not.
 	if !e.checked {
