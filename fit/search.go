@@ -308,6 +308,8 @@ func (f *fitter) pagination(from, to int) *wire.Pagination {
 type probe struct {
 	enc    []byte
 	tokens int
+	// counted says tokens is the encoding's exact count (the whole's).
+	counted bool
 }
 
 // search finds the largest k such that units [from, from+k) cost at most
@@ -437,6 +439,9 @@ func (f *fitter) size(ctx context.Context, from, budget int) (int, *probe, error
 			return k, nil, nil
 		}
 	}
+	if p := f.wholePage(from, budget); p != nil {
+		return f.plan.units, p, nil
+	}
 	s := &search{ctx: ctx, f: f, from: from, budget: budget, probes: map[int]probe{}}
 	k, err := s.run()
 	if err != nil {
@@ -444,52 +449,6 @@ func (f *fitter) size(ctx context.Context, from, budget int) (int, *probe, error
 	}
 	p := s.probes[k]
 	return k, &p, nil
-}
-
-// serve returns the page of budget from unit from: its size in units and
-// its encoding, counted whole. Should the count differ from the segment
-// price, every page is counted whole from then on, and the page is found
-// again.
-func (f *fitter) serve(ctx context.Context, from, budget int) (int, probe, error) {
-	for {
-		k, p, err := f.size(ctx, from, budget)
-		if err != nil {
-			return 0, probe{}, err
-		}
-		if p == nil {
-			if err := ctx.Err(); err != nil {
-				return 0, probe{}, err
-			}
-			enc, err := f.encodePage(nil, from, from+k, f.pagination(from, from+k))
-			if err != nil {
-				return 0, probe{}, fmt.Errorf("fit: %w", err)
-			}
-			n, err := f.pr.price(enc)
-			if err != nil {
-				return 0, probe{}, err
-			}
-			p = &probe{enc: enc, tokens: n}
-		}
-		var exact int
-		if f.exactOnly {
-			exact, err = f.pr.exact(p.enc)
-		} else {
-			exact, err = f.pr.verify(p.enc)
-		}
-		if err != nil {
-			return 0, probe{}, err
-		}
-		if exact == p.tokens {
-			// Capacity clipped: a caller's append must not write into a
-			// remembered page shared with other callers.
-			return k, probe{enc: p.enc[:len(p.enc):len(p.enc)], tokens: p.tokens}, nil
-		}
-		if f.exactOnly { // cannot happen: an exact price is the count
-			return 0, probe{}, fmt.Errorf("fit: %s counts the same text as %d and %d tokens", f.counter.Name(), p.tokens, exact)
-		}
-		f.exactOnly = true
-		f.walks = nil
-	}
 }
 
 // walk returns the pages of budget from the start, walking them (priced
