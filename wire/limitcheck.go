@@ -105,10 +105,12 @@ func (l Limits) CheckExpansion(codec string, size, n int64) error {
 type checker struct {
 	l Limits
 	m Meter
-	// keysOK is the last property list whose keys passed propKeys: the
-	// nodes of one type usually share their keys, in the same order, so
-	// a list with the same keys passes at the cost of comparing them.
-	keysOK []Property
+	// keysOK holds the last property lists whose keys passed propKeys,
+	// one a slot: the nodes of one type usually share their keys, in the
+	// same order, so a list with the keys of one of them passes at the
+	// cost of comparing them. keysNext is the slot written next.
+	keysOK   [keySlots][]Property
+	keysNext int
 	// cellsOK is the last row whose cell names passed cellNames, for the
 	// same reason.
 	cellsOK Row

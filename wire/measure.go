@@ -126,7 +126,7 @@ func (c *checker) looseNode(n *Node) bool {
 	if !c.strOK(n.Type) || len(ps) > c.l.MaxElements {
 		return false
 	}
-	if !sameKeys(ps, c.keysOK) && c.propKeys("", ps, nil) != nil {
+	if c.propKeys("", ps, nil) != nil {
 		return false
 	}
 	var s, slack, mem int64

@@ -67,7 +67,7 @@ func (c *checker) groupKind(codec string, k GroupKind, p *path) error {
 // propKeys checks the keys of the properties of the node at p: none
 // reserved, none twice.
 func (c *checker) propKeys(codec string, ps []Property, p *path) error {
-	if sameKeys(ps, c.keysOK) {
+	if c.keysPassed(ps) {
 		return nil
 	}
 	for j := range ps {
@@ -82,8 +82,24 @@ func (c *checker) propKeys(codec string, ps []Property, p *path) error {
 		at := props.key1(ps[j].Key)
 		return c.fail(codec, "", "duplicate property "+strconv.Quote(ps[j].Key), &at)
 	}
-	c.keysOK = ps
+	c.keysOK[c.keysNext] = ps
+	c.keysNext = (c.keysNext + 1) % keySlots
 	return nil
+}
+
+// keySlots is how many property lists that passed propKeys the checker
+// remembers: as many as the node types a response usually interleaves.
+const keySlots = 8
+
+// keysPassed reports whether ps has the keys of a property list that
+// passed propKeys.
+func (c *checker) keysPassed(ps []Property) bool {
+	for i := range c.keysOK {
+		if sameKeys(ps, c.keysOK[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameKeys reports whether a and b hold the same keys in the same order.
