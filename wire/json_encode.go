@@ -255,6 +255,10 @@ func (e *encoder) appendResponse(b []byte, r *GraphResponse) ([]byte, error) {
 				return b, &EncodeError{Codec: "json", Path: NodePath(i).Property(j, p.Key).String(), Msg: "property named " + strconv.Quote(p.Key) + " (reserved for the node itself)"}
 			}
 			b = c.piece(b, c.keys[:], `,"`, p.Key, `":`)
+			if p.Value.kind == KindString {
+				b = appendJSONQuoted(b, p.Value.strv())
+				continue
+			}
 			var ok bool
 			if b, ok = e.appendValue(b, p.Value); !ok {
 				return b, nonFiniteError(p.Value, NodePath(i).Property(j, p.Key))

@@ -3,6 +3,7 @@ package wire
 import (
 	"math/bits"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/graphwire/graphwire/internal/textwire"
 )
@@ -185,7 +186,17 @@ func jsonQuotedLen(s string) int64 {
 
 // span is where the encoder wrote something in its buffer, b[off:end];
 // the zero span is none.
-type span struct{ off, end int }
+type span struct {
+	off, end int
+	// addr is the address of the string written between the quotes, as
+	// a number: a string met again at the same address, of the same
+	// length, is the same string (strings are immutable, and every
+	// string the encoder writes belongs to the response, alive for the
+	// whole encoding), so its bytes need no comparing. It is compared,
+	// never used to reach memory, so it is not a pointer the collector
+	// must know of.
+	addr uintptr
+}
 
 // writeCache remembers where the encoder last wrote the pieces that repeat
 // from element to element: a node's opening up to its id, a property key
@@ -194,7 +205,8 @@ type span struct{ off, end int }
 // same key copies those bytes. It refers to the output by offset, so
 // growing the buffer does not invalidate it, and holds no pointer, so
 // filling it costs no write barrier; the string is compared with the bytes
-// written, so only a string written as it is (jsonClean) is remembered.
+// written, or known by its address (span.addr), so only a string written
+// as it is (jsonClean) is remembered.
 // reset must be called when the buffer is emptied (a spill).
 type writeCache struct {
 	keys      [32]span // `,"key":`, for properties and row cells
@@ -218,7 +230,8 @@ func (c *writeCache) piece(b []byte, slots []span, head, s, tail string) []byte 
 		h = h*31 + int(s[0])*7 + int(s[h-1])
 	}
 	slot := &slots[h&(len(slots)-1)]
-	if at := *slot; at.end-at.off == len(head)+len(s)+len(tail) && string(b[at.off+len(head):at.end-len(tail)]) == s {
+	addr := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	if at := *slot; at.end-at.off == len(head)+len(s)+len(tail) && (at.addr == addr || string(b[at.off+len(head):at.end-len(tail)]) == s) {
 		return append(b, b[at.off:at.end]...)
 	}
 	if !jsonClean(s) {
@@ -230,6 +243,6 @@ func (c *writeCache) piece(b []byte, slots []span, head, s, tail string) []byte 
 	b = append(b, head...)
 	b = append(b, s...)
 	b = append(b, tail...)
-	*slot = span{off, len(b)}
+	*slot = span{off, len(b), addr}
 	return b
 }
