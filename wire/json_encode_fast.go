@@ -17,37 +17,6 @@ import (
 // else goes through textwire.JSON, the one escaping rule, so the bytes are
 // the same either way.
 
-const (
-	swarOnes  = 0x0101010101010101
-	swarHighs = 0x8080808080808080
-)
-
-// word8 returns s[i:i+8] as a little-endian word (one load once compiled).
-func word8(s string, i int) uint64 {
-	t := s[i : i+8]
-	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
-}
-
-// jsonEscMask has the high bit set in the lowest byte of x that canonical
-// JSON escapes (a control character, '"' or '\\'), if any: its index is
-// bits.TrailingZeros64(m)/8. Higher bits may be set wrongly (a borrow),
-// but the lowest is exact, and the mask is zero exactly when x has no
-// such byte. (x-ones*n)&^x&highs flags a byte of x below n (n <= 0x80); a
-// byte equal to c is a zero byte of x^(ones*c). Bytes from 0x80 up never
-// count.
-func jsonEscMask(x uint64) uint64 {
-	bad := (x - swarOnes*0x20) &^ x
-	y := x ^ (swarOnes * '"')
-	bad |= (y - swarOnes) &^ y
-	y = x ^ (swarOnes * '\\')
-	bad |= (y - swarOnes) &^ y
-	return bad & swarHighs
-}
-
-// jsonEscWord reports whether a byte of x is one canonical JSON escapes.
-func jsonEscWord(x uint64) bool { return jsonEscMask(x) != 0 }
-
 // jsonSpecial[c] is true for the bytes canonical JSON escapes.
 var jsonSpecial = func() (t [256]bool) {
 	for c := range utf8.RuneSelf {
@@ -72,7 +41,7 @@ var jsonEscaped = func() (t [256]string) {
 func jsonClean(s string) bool {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		if x := word8(s, i); jsonEscWord(x) || x&swarHighs != 0 {
+		if x := textwire.Load8(s, i); textwire.EscMask(x) != 0 || x&textwire.Highs != 0 {
 			return false
 		}
 	}
@@ -84,61 +53,10 @@ func jsonClean(s string) bool {
 	return true
 }
 
-// appendJSONQuoted appends s as a canonical JSON string, exactly as
-// textwire.JSON.AppendQuoted does: each run between two bytes to escape,
-// found eight bytes at a time, is copied with one append once it is known
-// to be valid UTF-8 (at once when it is ASCII).
-func appendJSONQuoted(b []byte, s string) []byte {
-	b = append(b, '"')
-	start, i := 0, 0
-	for {
-		var hi uint64
-		for {
-			if i+8 > len(s) {
-				for ; i < len(s) && !jsonSpecial[s[i]]; i++ {
-					hi |= uint64(s[i])
-				}
-				break
-			}
-			x := word8(s, i)
-			if m := jsonEscMask(x); m != 0 {
-				n := bits.TrailingZeros64(m) >> 3
-				hi |= x & (1<<(8*n) - 1) // the bytes before it
-				i += n
-				break
-			}
-			hi |= x
-			i += 8
-		}
-		if run := s[start:i]; hi&swarHighs == 0 || utf8.ValidString(run) {
-			b = append(b, run...)
-		} else {
-			b = appendReplacingInvalid(b, run)
-		}
-		if i == len(s) {
-			return append(b, '"')
-		}
-		b = append(b, jsonEscaped[s[i]]...)
-		i++
-		start = i
-	}
-}
-
-// appendReplacingInvalid appends s, which holds nothing to escape, with
-// each byte that is not part of valid UTF-8 written as U+FFFD.
-func appendReplacingInvalid(b []byte, s string) []byte {
-	start := 0
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, "\ufffd"...)
-			start = i + 1
-		}
-		i += size
-	}
-	return append(b, s[start:]...)
-}
+// appendJSONQuoted appends s as a canonical JSON string: the rule's own
+// writer, textwire.JSON, which copies each run between two bytes to
+// escape with one append.
+func appendJSONQuoted(b []byte, s string) []byte { return textwire.JSON.AppendQuoted(b, s) }
 
 // jsonQuotedLen returns len(AppendJSONString(nil, s)) without writing it:
 // the Meter's measure of a string. It jumps from one byte to escape to the
@@ -158,9 +76,9 @@ func jsonQuotedLen(s string) int64 {
 			}
 			break
 		}
-		x := word8(s, i)
+		x := textwire.Load8(s, i)
 		hi |= x
-		m := jsonEscMask(x)
+		m := textwire.EscMask(x)
 		if m == 0 {
 			i += 8
 			continue
@@ -169,7 +87,7 @@ func jsonQuotedLen(s string) int64 {
 		n += int64(jsonLen[s[i]]) - 1
 		i++
 	}
-	if hi&swarHighs == 0 || utf8.ValidString(s) {
+	if hi&textwire.Highs == 0 || utf8.ValidString(s) {
 		return n
 	}
 	// Each byte that is not part of valid UTF-8 is written as the three

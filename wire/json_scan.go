@@ -363,9 +363,9 @@ func (d *decoder) literal() (end int, esc, ok bool) {
 				}
 				break
 			}
-			x := word8(s, i)
+			x := textwire.Load8(s, i)
 			hi |= x // perhaps bytes past a quote too: at worst a needless UTF-8 check
-			if m := jsonEscMask(x); m != 0 {
+			if m := textwire.EscMask(x); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
@@ -376,7 +376,7 @@ func (d *decoder) literal() (end int, esc, ok bool) {
 		}
 		switch c := s[i]; {
 		case c == '"':
-			if hi&swarHighs != 0 && !utf8.ValidString(s[d.pos+1:i]) {
+			if hi&textwire.Highs != 0 && !utf8.ValidString(s[d.pos+1:i]) {
 				return 0, false, false
 			}
 			return i, esc, true

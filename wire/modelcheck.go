@@ -95,15 +95,18 @@ const keySlots = 8
 // passed propKeys.
 func (c *checker) keysPassed(ps []Property) bool {
 	for i := range c.keysOK {
-		if sameKeys(ps, c.keysOK[i]) {
+		if SameKeys(ps, c.keysOK[i]) {
 			return true
 		}
 	}
 	return false
 }
 
-// sameKeys reports whether a and b hold the same keys in the same order.
-func sameKeys(a, b []Property) bool {
+// SameKeys reports whether a and b hold properties of the same keys in
+// the same order: whether two nodes can share a table's header (TOON,
+// GCF), or a property list can pass the model's check of keys as one
+// that passed before.
+func SameKeys(a, b []Property) bool {
 	if len(a) != len(b) {
 		return false
 	}

@@ -255,23 +255,11 @@ func flatShape(rows []wire.Row, name string) (first *wire.Node, flat bool) {
 					return first, false
 				}
 			}
-		case !sameKeys(first.Properties, c.Node.Properties):
+		case !wire.SameKeys(first.Properties, c.Node.Properties):
 			return first, false
 		}
 	}
 	return first, first != nil
-}
-
-func sameKeys(a, b []wire.Property) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].Key != b[i].Key {
-			return false
-		}
-	}
-	return true
 }
 
 // rowTable writes a run of rows as a table (see nodeTable).

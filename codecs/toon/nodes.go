@@ -105,7 +105,7 @@ func (s *streamer) group(nodes []wire.Node) error {
 				ps := nodes[i].Properties
 				// A node with the first node's key sequence has its keys,
 				// checked once with the first node's.
-				same := i > tg.runs[0].lo && sameKeys(first, ps)
+				same := i > tg.runs[0].lo && wire.SameKeys(first, ps)
 				if !same {
 					if j, msg := badKeys(ps); msg != "" {
 						return &wire.EncodeError{Codec: Name, Path: s.nodePath(i).Property(j, ps[j].Key).String(), Msg: msg + " " + strconv.Quote(ps[j].Key)}
@@ -114,7 +114,7 @@ func (s *streamer) group(nodes []wire.Node) error {
 				for _, p := range ps {
 					lists = lists || p.Value.Kind() == wire.KindList
 				}
-				if !sameSets || same || sameKeys(first, ps) {
+				if !sameSets || same || wire.SameKeys(first, ps) {
 					continue
 				}
 				sameSeqs = false
@@ -440,18 +440,6 @@ func valueError(p wire.Path, v wire.Value, msg string) error {
 		}
 	}
 	return &wire.EncodeError{Codec: Name, Path: p.String(), Msg: msg}
-}
-
-func sameKeys(a, b []wire.Property) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].Key != b[i].Key {
-			return false
-		}
-	}
-	return true
 }
 
 // memos returns n cleared plainMemos, one per column of a table.

@@ -61,37 +61,9 @@ var (
 // such words whole and look at bytes one by one only in a word that holds
 // something else.
 
-const (
-	ones  = 0x0101010101010101
-	highs = 0x8080808080808080
-)
-
-// load8 returns s[i:i+8] as a little-endian word (the compiler makes it one
-// load).
-func load8(s string, i int) uint64 {
-	t := s[i : i+8]
-	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
-}
-
 // cleanWord reports whether every byte of x is in 0x20–0x7E and is neither
-// '"' nor '\\'. (x-ones*n)&^x&highs is non-zero exactly when a byte of x is
-// below n (n <= 0x80); a byte equal to c is a zero byte of x^(ones*c).
-func cleanWord(x uint64) bool {
-	const (
-		quote = ones * '"'
-		slash = ones * '\\'
-		del   = ones * 0x7f
-	)
-	bad := (x - ones*0x20) &^ x
-	y := x ^ quote
-	bad |= (y - ones) &^ y
-	y = x ^ slash
-	bad |= (y - ones) &^ y
-	y = x ^ del
-	bad |= (y - ones) &^ y
-	return (bad|x)&highs == 0
-}
+// '"' nor '\\': written as it is under every rule.
+func cleanWord(x uint64) bool { return specialMask(x)|x&Highs == 0 }
 
 // Append appends s escaped under e, without quotes. Each run of bytes up
 // to the next ASCII byte the rule may not write as it is (a control
@@ -109,7 +81,7 @@ func (e *Escaping) Append(dst []byte, s string) []byte {
 				}
 				break
 			}
-			x := load8(s, i)
+			x := Load8(s, i)
 			if m := specialMask(x); m != 0 {
 				n := bits.TrailingZeros64(m) >> 3
 				hi |= x & (1<<(8*n) - 1) // the bytes before it
@@ -119,7 +91,7 @@ func (e *Escaping) Append(dst []byte, s string) []byte {
 			hi |= x
 			i += 8
 		}
-		if run := s[start:i]; hi&highs == 0 || utf8.ValidString(run) {
+		if run := s[start:i]; hi&Highs == 0 || utf8.ValidString(run) {
 			dst = append(dst, run...)
 		} else {
 			dst = appendReplacingInvalid(dst, run)
@@ -141,20 +113,8 @@ func (e *Escaping) Append(dst []byte, s string) []byte {
 // it is: a control character, '"', '\\' or DEL.
 func special(c byte) bool { return c < 0x20 || c == '"' || c == '\\' || c == 0x7f }
 
-// specialMask has the high bit set in the lowest byte of x that is
-// special, if any: its index is bits.TrailingZeros64(m)/8. Higher bits may
-// be set wrongly (a borrow), but the lowest is exact, and the mask is zero
-// exactly when x holds no special byte. Bytes from 0x80 up never count.
-func specialMask(x uint64) uint64 {
-	bad := (x - ones*0x20) &^ x
-	y := x ^ (ones * '"')
-	bad |= (y - ones) &^ y
-	y = x ^ (ones * '\\')
-	bad |= (y - ones) &^ y
-	y = x ^ (ones * 0x7f)
-	bad |= (y - ones) &^ y
-	return bad & highs
-}
+// specialMask flags the special bytes of x (see special).
+func specialMask(x uint64) uint64 { return EscMask(x) | Equal(x, 0x7f) }
 
 // appendReplacingInvalid appends s, which holds no special byte, with each
 // byte that is not part of valid UTF-8 written as U+FFFD.
@@ -183,7 +143,7 @@ func (e *Escaping) AppendQuoted(dst []byte, s string) []byte {
 // dropped, valid UTF-8.
 func (e *Escaping) Plain(s string) bool {
 	i := 0
-	for ; i+8 <= len(s) && cleanWord(load8(s, i)); i += 8 {
+	for ; i+8 <= len(s) && cleanWord(Load8(s, i)); i += 8 {
 	}
 	for ; i < len(s); i++ {
 		c := s[i]

@@ -188,7 +188,7 @@ func TestCleanWord(t *testing.T) {
 			for b := 0; b < 256; b++ {
 				w := []byte(strings.Repeat(string(fill), 8))
 				w[pos] = byte(b)
-				got := cleanWord(load8(string(w), 0))
+				got := cleanWord(Load8(string(w), 0))
 				if want := clean(byte(b)); got != want {
 					t.Fatalf("cleanWord(%q) = %v, want %v", w, got, want)
 				}
@@ -200,7 +200,7 @@ func TestCleanWord(t *testing.T) {
 		for b := 0; b < 256; b += 3 {
 			w := []byte("abcdefgh")
 			w[3], w[4] = byte(a), byte(b)
-			if got, want := cleanWord(load8(string(w), 0)), clean(byte(a)) && clean(byte(b)); got != want {
+			if got, want := cleanWord(Load8(string(w), 0)), clean(byte(a)) && clean(byte(b)); got != want {
 				t.Fatalf("cleanWord(%q) = %v, want %v", w, got, want)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/internal/textwire"
 )
 
 // unquote parses the quoted string (spec §2.2) that starts at s[i] == '"'.
@@ -13,7 +14,7 @@ import (
 // Kind of the error and its index.
 func unquote(s string, i int) (string, int, Kind, int) {
 	j := i + 1
-	for j+8 <= len(s) && quotedWord(load8(s, j)) {
+	for j+8 <= len(s) && quotedWord(textwire.Load8(s, j)) {
 		j += 8
 	}
 	for j < len(s) && s[j] != '"' && s[j] != '\\' && s[j] >= 0x20 {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/internal/textwire"
 )
 
 // appendNumber writes n in the canonical form of spec §2.3.1: an int64 in
@@ -194,7 +195,7 @@ func quoteCheck(s string, validate bool) (quote, valid bool) {
 	// the quote, the backslash, the delimiters and the brackets) are
 	// skipped whole; the first and the last rune are looked at below.
 	i := 0
-	for ; i+8 <= len(s) && plainWord(load8(s, i)); i += 8 {
+	for ; i+8 <= len(s) && plainWord(textwire.Load8(s, i)); i += 8 {
 	}
 	// A leading or trailing space other than ' ' (checked above) is a
 	// control character or a non-ASCII space, which the loop finds
@@ -240,49 +241,18 @@ var special = func() (t [256]bool) {
 	return t
 }()
 
-const (
-	ones  = 0x0101010101010101
-	highs = 0x8080808080808080
-)
-
-// load8 returns s[i:i+8] as a little-endian word.
-func load8(s string, i int) uint64 {
-	t := s[i : i+8]
-	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
-}
-
 // quotedWord reports whether no byte of x is escaped in a quoted string:
 // none is below 0x20, '"' or '\\' (bytes from 0x80 up are UTF-8, written
 // as they are).
-func quotedWord(x uint64) bool {
-	bad := (x - ones*0x20) &^ x
-	y := x ^ (ones * '"')
-	bad |= (y - ones) &^ y
-	y = x ^ (ones * '\\')
-	bad |= (y - ones) &^ y
-	return bad&highs == 0
-}
+func quotedWord(x uint64) bool { return textwire.EscMask(x) == 0 }
 
 // plainWord reports whether every byte of x is ASCII from 0x20 up,
 // other than '"', '\\', '|', ',', '[' and ']': bytes needsQuotes has
-// nothing to say about. (x-ones*n)&^x&highs is non-zero exactly when a byte
-// of x is below n; a byte equal to c is a zero byte of x^(ones*c).
+// nothing to say about.
 func plainWord(x uint64) bool {
-	bad := (x - ones*0x20) &^ x
-	y := x ^ (ones * '"')
-	bad |= (y - ones) &^ y
-	y = x ^ (ones * '\\')
-	bad |= (y - ones) &^ y
-	y = x ^ (ones * '|')
-	bad |= (y - ones) &^ y
-	y = x ^ (ones * ',')
-	bad |= (y - ones) &^ y
-	y = x ^ (ones * '[')
-	bad |= (y - ones) &^ y
-	y = x ^ (ones * ']')
-	bad |= (y - ones) &^ y
-	return (bad|x)&highs == 0
+	bad := textwire.EscMask(x) | textwire.Equal(x, '|') | textwire.Equal(x, ',') |
+		textwire.Equal(x, '[') | textwire.Equal(x, ']')
+	return bad|x&textwire.Highs == 0
 }
 
 // isNumericLike reports whether s begins like a malformed number (spec
@@ -309,7 +279,7 @@ func appendQuoted(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
-		for i+8 <= len(s) && quotedWord(load8(s, i)) {
+		for i+8 <= len(s) && quotedWord(textwire.Load8(s, i)) {
 			i += 8
 		}
 		if i >= len(s) {

@@ -8,42 +8,20 @@ import (
 
 var safeComma, safeTab, safePipe = safeTable(','), safeTable('\t'), safeTable('|')
 
-// Eight bytes at a time: safeUnquoted skips whole words of bytes that are
-// safe unquoted (ASCII from 0x20, none of the structural characters or
-// the delimiter), and looks at bytes one by one from the first word that
-// holds anything else.
+// Eight bytes at a time (see textwire's SWAR masks): safeUnquoted skips
+// whole words of bytes that are safe unquoted and looks at bytes one by
+// one only around the first word that flags something.
 
-const (
-	ones  = 0x0101010101010101
-	highs = 0x8080808080808080
-)
-
-// load8 returns s[i:i+8] as a little-endian word (the compiler makes it one
-// load).
-func load8(s string, i int) uint64 {
-	t := s[i : i+8]
-	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+// structMask flags the bytes of x that are not safe unquoted as ASCII:
+// below 0x20, one of : " \\ [ ] { } or the delimiter.
+func (e *Writer) structMask(x uint64) uint64 {
+	return textwire.EscMask(x) | textwire.Equal(x, ':') | textwire.Equal(x, '[') | textwire.Equal(x, ']') |
+		textwire.Equal(x, '{') | textwire.Equal(x, '}') | textwire.Equal(x, e.delim)
 }
 
-// hasByte is non-zero in the high bits exactly when a byte of x equals the
-// byte repeated in c (a zero byte of x^c).
-func hasByte(x, c uint64) uint64 {
-	y := x ^ c
-	return (y - ones) &^ y
-}
-
-// cleanWord reports whether every byte of x is safe unquoted: in
-// 0x20-0x7F and none of : " \ [ ] { } or the delimiter. (x-ones*0x20)&^x
-// has a high bit set when a byte is below 0x20; the high bits of x, when
-// a byte is 0x80 or above.
-func (e *Writer) cleanWord(x uint64) bool {
-	bad := (x - ones*0x20) &^ x
-	bad |= hasByte(x, ones*':') | hasByte(x, ones*'"') | hasByte(x, ones*'\\') |
-		hasByte(x, ones*'[') | hasByte(x, ones*']') | hasByte(x, ones*'{') | hasByte(x, ones*'}') |
-		hasByte(x, ones*uint64(e.delim))
-	return (bad|x)&highs == 0
-}
+// cleanWord reports whether every byte of x is safe unquoted: ASCII, and
+// not flagged by structMask.
+func (e *Writer) cleanWord(x uint64) bool { return e.structMask(x)|x&textwire.Highs == 0 }
 
 func safeTable(delim byte) [256]bool {
 	var t [256]bool
@@ -75,14 +53,7 @@ func (e *Writer) AppendString(dst []byte, s string) []byte {
 // safeUnquoted reports whether s is written unquoted, and the length of
 // the prefix of s it found safe unquoted.
 func (e *Writer) safeUnquoted(s string) (bool, int) {
-	if s == "" {
-		return false, 0
-	}
-	switch s[0] {
-	case ' ', '\t', '-', '#':
-		return false, 0
-	}
-	if c := s[len(s)-1]; c == ' ' || c == '\t' {
+	if quotedForEnds(s) {
 		return false, 0
 	}
 	// Find the first ASCII byte not safe unquoted eight bytes at a time,
@@ -92,8 +63,8 @@ func (e *Writer) safeUnquoted(s string) (bool, int) {
 	i := 0
 	var hi uint64
 	for ; i+8 <= len(s); i += 8 {
-		x := load8(s, i)
-		if e.unsafeMask(x) != 0 {
+		x := textwire.Load8(s, i)
+		if e.structMask(x) != 0 {
 			break
 		}
 		hi |= x
@@ -101,7 +72,7 @@ func (e *Writer) safeUnquoted(s string) (bool, int) {
 	for ; i < len(s) && (s[i] >= utf8.RuneSelf || safe[s[i]]); i++ {
 		hi |= uint64(s[i])
 	}
-	if hi&highs != 0 && !utf8.ValidString(s[:i]) {
+	if hi&textwire.Highs != 0 && !utf8.ValidString(s[:i]) {
 		return e.safeUnquotedByRune(s)
 	}
 	if i < len(s) {
@@ -110,15 +81,19 @@ func (e *Writer) safeUnquoted(s string) (bool, int) {
 	return e.unquotedWord(s)
 }
 
-// unsafeMask is non-zero exactly when an ASCII byte of x is not safe
-// unquoted: below 0x20, one of : " \ [ ] { } or the delimiter. Bytes from
-// 0x80 up do not count.
-func (e *Writer) unsafeMask(x uint64) uint64 {
-	bad := (x - ones*0x20) &^ x
-	bad |= hasByte(x, ones*':') | hasByte(x, ones*'"') | hasByte(x, ones*'\\') |
-		hasByte(x, ones*'[') | hasByte(x, ones*']') | hasByte(x, ones*'{') | hasByte(x, ones*'}') |
-		hasByte(x, ones*uint64(e.delim))
-	return bad & highs
+// quotedForEnds reports whether s is quoted whatever its middle: empty,
+// or starting with a space, a tab, '-' or '#', or ending with a space or a
+// tab.
+func quotedForEnds(s string) bool {
+	if s == "" {
+		return true
+	}
+	switch s[0] {
+	case ' ', '\t', '-', '#':
+		return true
+	}
+	c := s[len(s)-1]
+	return c == ' ' || c == '\t'
 }
 
 // unquotedWord is safeUnquoted for s whose bytes are all safe unquoted:
@@ -136,7 +111,7 @@ func (e *Writer) unquotedWord(s string) (bool, int) {
 func (e *Writer) safeUnquotedByRune(s string) (bool, int) {
 	safe := e.safe
 	i := 0
-	for ; i+8 <= len(s) && e.cleanWord(load8(s, i)); i += 8 {
+	for ; i+8 <= len(s) && e.cleanWord(textwire.Load8(s, i)); i += 8 {
 	}
 	for i < len(s) {
 		c := s[i]

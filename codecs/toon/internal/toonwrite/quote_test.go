@@ -20,7 +20,7 @@ func TestCleanWord(t *testing.T) {
 				w := []byte("abcdefgh")
 				w[k] = byte(b)
 				want := b < 0x80 && e.safe[b]
-				if got := e.cleanWord(load8(string(w), 0)); got != want {
+				if got := e.cleanWord(textwire.Load8(string(w), 0)); got != want {
 					t.Errorf("delim %q, byte %#x at %d: cleanWord %v, want %v", delim, b, k, got, want)
 				}
 			}
@@ -52,16 +52,9 @@ func TestSafeUnquotedLong(t *testing.T) {
 }
 
 // safeUnquotedRef is safeUnquoted as the rule reads: the checks of the
-// first and last byte, then byte by byte and rune by rune.
+// ends, then byte by byte and rune by rune.
 func (e *Writer) safeUnquotedRef(s string) (bool, int) {
-	if s == "" {
-		return false, 0
-	}
-	switch s[0] {
-	case ' ', '\t', '-', '#':
-		return false, 0
-	}
-	if c := s[len(s)-1]; c == ' ' || c == '\t' {
+	if quotedForEnds(s) {
 		return false, 0
 	}
 	return e.safeUnquotedByRune(s)
