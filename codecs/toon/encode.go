@@ -64,10 +64,12 @@ func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse, refs []int) ([]b
 	}
 	orig, n := dst, len(dst)
 	// The text is rarely longer than the response's canonical JSON
-	// (m.SizeHint): one allocation, made once, usually holds it, and a
-	// caller's buffer of that room costs none.
-	if size := m.SizeHint(); cap(dst)-n < size {
-		dst = slices.Grow(dst, size)
+	// (m.SizeHint): one allocation, made once, usually holds it. A
+	// caller's buffer with room for a quarter of that JSON is written
+	// into as it is (TOON's text is usually half its JSON or more), and
+	// grows only if the text does not fit.
+	if lo, _ := m.JSONBounds(); int64(cap(dst)-n) < lo/4 {
+		dst = slices.Grow(dst, m.SizeHint())
 	}
 	e := newWriter(dst, nil)
 	if err := s.write(e, r); err != nil {

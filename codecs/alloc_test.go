@@ -1,0 +1,42 @@
+//go:build !race
+
+package codecs_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/graphwire/graphwire/bench/corpus"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// TestEncodeAllocations: every built-in codec encodes every corpus case
+// with one allocation, its output, and with none into a caller's buffer
+// with room for the output; except TOON on an aggregation, whose rows
+// section is still built as a generic document before it is written (see
+// codecs/toon's EncodeTo), which this test reports rather than asserts.
+func TestEncodeAllocations(t *testing.T) {
+	for _, name := range registered() {
+		c, err := wire.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cs := range corpus.Generate() {
+			r := cs.Response
+			out, err := c.AppendEncode(nil, r)
+			if err != nil {
+				t.Fatalf("%s, %s: %v", name, cs.ID(), err)
+			}
+			fresh := testing.AllocsPerRun(3, func() { _, _ = c.AppendEncode(nil, r) })
+			buf := make([]byte, 0, len(out))
+			into := testing.AllocsPerRun(3, func() { _, _ = c.AppendEncode(buf[:0], r) })
+			if name == "toon" && strings.Contains(cs.ID(), "aggregation") {
+				t.Logf("%s, %s: %v allocations, %v into a buffer of its size (the rows section)", name, cs.ID(), fresh, into)
+				continue
+			}
+			if fresh != 1 || into != 0 {
+				t.Errorf("%s, %s: %v allocations, %v into a buffer of its size; want 1 and 0", name, cs.ID(), fresh, into)
+			}
+		}
+	}
+}
