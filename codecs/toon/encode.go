@@ -174,6 +174,9 @@ type streamer struct {
 	pos  []int
 	refs []refGroup
 	memo []plainMemo // a table's columns (memos)
+	// The rows table's header (tableRows): a field a cell, and the
+	// fields of its node cells' groups.
+	rowFields, nodeFields []toonwrite.Field
 }
 
 // nodePath is the wire.Path of the i-th node written.
@@ -271,7 +274,7 @@ func (s *streamer) write(e *toonwrite.Writer, r *wire.GraphResponse) error {
 			return err
 		}
 	}
-	if r.Rows != nil {
+	if r.Rows != nil && !s.tableRows(e, r.Rows) {
 		var g graphEncoder
 		rows, err := g.rows(r.Rows)
 		if err != nil {

@@ -10,3 +10,7 @@ func (c *Codec) DecodeGeneric(data []byte) (*wire.GraphResponse, error) {
 }
 
 func (c *Codec) DecodeFast(data []byte) (*wire.GraphResponse, bool) { return c.decodeFast(data) }
+
+// GenericRows sends every rows section to the generic writer while on
+// (true), for comparing it with the table writer.
+func GenericRows(on bool) { genericRows.Store(on) }

@@ -1,0 +1,117 @@
+package toon
+
+import (
+	"math"
+	"sync/atomic"
+
+	"github.com/graphwire/graphwire/codecs/toon/internal/toonwrite"
+	"github.com/graphwire/graphwire/internal/textwire"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// tableRows is the rows section's fast writer: when the rows form a TOON
+// table (spec §9.3) of the simplest kind, it writes them straight from the
+// response, as the generic writer would write the document graphEncoder.rows
+// builds, and reports true. That kind: at least one row, every row with
+// the cells of the first in the same order, and each column holding in
+// every row either a value that is not a list (a primitive; a float
+// finite) or a node whose properties have the keys of the first row's
+// node in the same order, none reserved, each value not a list (a field
+// group name{type,id,keys...}); a cell name twice and a reserved or
+// repeated key the model's check (wire.Limits.Measure) has refused before
+// anything is written. For anything else it writes nothing and
+// reports false, and the generic document is written (or refused) instead.
+// genericRows turns it off, for the tests that compare the two.
+func (s *streamer) tableRows(e *toonwrite.Writer, rows []wire.Row) bool {
+	if genericRows.Load() || len(rows) == 0 || len(rows[0]) == 0 {
+		return false
+	}
+	first := rows[0]
+	for _, row := range rows {
+		if len(row) != len(first) {
+			return false
+		}
+		for j := range row {
+			c, f := &row[j], &first[j]
+			if c.Name != f.Name || (c.Node == nil) != (f.Node == nil) {
+				return false
+			}
+			if c.Node == nil {
+				if !tablePrimitive(c.Value) {
+					return false
+				}
+				continue
+			}
+			ps := c.Node.Properties
+			if !wire.SameKeys(ps, f.Node.Properties) {
+				return false
+			}
+			for k := range ps {
+				if !tablePrimitive(ps[k].Value) {
+					return false
+				}
+			}
+		}
+	}
+	// The header: a field a cell, a field group a node cell.
+	s.rowFields = s.rowFields[:0]
+	s.nodeFields = s.nodeFields[:0]
+	for j := range first {
+		if n := first[j].Node; n != nil {
+			s.nodeFields = append(s.nodeFields, toonwrite.Field{Name: "type"}, toonwrite.Field{Name: "id"})
+			for _, p := range n.Properties {
+				s.nodeFields = append(s.nodeFields, toonwrite.Field{Name: p.Key})
+			}
+		}
+	}
+	at := 0
+	for j := range first {
+		f := toonwrite.Field{Name: first[j].Name}
+		if n := first[j].Node; n != nil {
+			k := 2 + len(n.Properties)
+			f.Children = s.nodeFields[at : at+k : at+k]
+			at += k
+		}
+		s.rowFields = append(s.rowFields, f)
+	}
+	key := "rows"
+	e.Line(0)
+	e.Header(&key, len(rows), s.rowFields, false)
+	for _, row := range rows {
+		e.Line(1)
+		for j := range row {
+			if j > 0 {
+				e.Buf = append(e.Buf, e.Delim())
+			}
+			c := &row[j]
+			if c.Node == nil {
+				cell(e, c.Value)
+				continue
+			}
+			e.Buf = e.AppendString(e.Buf, c.Node.Type)
+			e.Buf = append(e.Buf, e.Delim())
+			e.Buf = textwire.AppendInt(e.Buf, c.Node.ID)
+			for _, p := range c.Node.Properties {
+				e.Buf = append(e.Buf, e.Delim())
+				cell(e, p.Value)
+			}
+		}
+	}
+	return true
+}
+
+// genericRows, when set, sends every rows section to the generic writer.
+var genericRows atomic.Bool
+
+// tablePrimitive reports whether v is a table cell the fast writer
+// writes: not a list, and a float finite.
+func tablePrimitive(v wire.Value) bool {
+	switch v.Kind() {
+	case wire.KindList:
+		return false
+	case wire.KindFloat:
+		f := v.Float()
+		return !math.IsNaN(f) && !math.IsInf(f, 0)
+	}
+	return true
+}
