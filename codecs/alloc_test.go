@@ -12,9 +12,11 @@ import (
 
 // TestEncodeAllocations: every built-in codec encodes every corpus case
 // with one allocation, its output, and with none into a caller's buffer
-// with room for the output; except TOON on an aggregation, whose rows
-// section is still built as a generic document before it is written (see
-// codecs/toon's EncodeTo), which this test reports rather than asserts.
+// with room for the output; except TOON on the aggregations whose rows
+// are not a table (aggregation_m: cells holding lists, written as list
+// items), whose rows section is still built as a generic document before
+// it is written (see codecs/toon's EncodeTo), which this test reports
+// rather than asserts.
 func TestEncodeAllocations(t *testing.T) {
 	for _, name := range registered() {
 		c, err := wire.Lookup(name)
@@ -30,7 +32,7 @@ func TestEncodeAllocations(t *testing.T) {
 			fresh := testing.AllocsPerRun(3, func() { _, _ = c.AppendEncode(nil, r) })
 			buf := make([]byte, 0, len(out))
 			into := testing.AllocsPerRun(3, func() { _, _ = c.AppendEncode(buf[:0], r) })
-			if name == "toon" && strings.Contains(cs.ID(), "aggregation") {
+			if name == "toon" && strings.HasSuffix(cs.ID(), "/aggregation_m") {
 				t.Logf("%s, %s: %v allocations, %v into a buffer of its size (the rows section)", name, cs.ID(), fresh, into)
 				continue
 			}
