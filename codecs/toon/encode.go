@@ -111,10 +111,11 @@ func EncodeTo(w io.Writer, r *wire.GraphResponse) error { return std.EncodeTo(w,
 // from the response, one node or edge at a time (only a property holding
 // lists of lists is converted to a generic value first), and so are the
 // columns, group_columns and pagination sections, and the rows section
-// when it is a table (the same cells in every row, each column primitives
-// or nodes of the same keys: tableRows); other rows sections are built as
-// a document and written. So memory beyond a 32 KiB buffer is bounded by
-// such a rows section, plus, per node group, one
+// when it is a table (tableRows) or list items of primitives, lists of
+// them and nodes (listRows); other rows sections (lists of lists, an
+// empty row) are built as a document and written. So memory beyond a
+// 32 KiB buffer is bounded by such a rows section, plus, per node group,
+// one
 // index run for each stretch of its nodes that others interrupt (one run
 // per group when each type's nodes are contiguous), and node_order's
 // group numbers (one int per node) when that section is written.
@@ -276,7 +277,7 @@ func (s *streamer) write(e *toonwrite.Writer, r *wire.GraphResponse) error {
 			return err
 		}
 	}
-	if r.Rows != nil && !s.tableRows(e, r.Rows) {
+	if r.Rows != nil && !s.tableRows(e, r.Rows) && !s.listRows(e, r.Rows) {
 		var g graphEncoder
 		rows, err := g.rows(r.Rows)
 		if err != nil {

@@ -100,6 +100,111 @@ func (s *streamer) tableRows(e *toonwrite.Writer, rows []wire.Row) bool {
 	return true
 }
 
+// listRows is the rows section's other fast writer: when a list (of
+// primitives) is among the cells or the node cells' properties, no row
+// can be a table row, and the generic writer writes each row as a list
+// item (spec §10); listRows writes them so straight from the response and
+// reports true, for rows of at least one cell, the first not a list, and
+// whose values are primitives (a float finite) or lists of them. For
+// anything else it writes nothing and reports false.
+func (s *streamer) listRows(e *toonwrite.Writer, rows []wire.Row) bool {
+	if genericRows.Load() || len(rows) == 0 {
+		return false
+	}
+	lists := false
+	for _, row := range rows {
+		if len(row) == 0 || row[0].Node == nil && row[0].Value.Kind() == wire.KindList {
+			return false
+		}
+		for j := range row {
+			c := &row[j]
+			if c.Node == nil {
+				if !itemValue(c.Value, &lists) {
+					return false
+				}
+				continue
+			}
+			for _, p := range c.Node.Properties {
+				if !itemValue(p.Value, &lists) {
+					return false
+				}
+			}
+		}
+	}
+	if !lists {
+		return false
+	}
+	key := "rows"
+	e.Line(0)
+	e.Header(&key, len(rows), nil, false)
+	for _, row := range rows {
+		for j := range row {
+			c := &row[j]
+			if j == 0 {
+				e.ListItem(1)
+			} else {
+				e.Line(2)
+			}
+			e.Buf = toonwrite.AppendKey(e.Buf, c.Name)
+			if c.Node == nil {
+				listField(e, c.Value)
+				continue
+			}
+			e.Buf = append(e.Buf, ':')
+			const depth = 3 // a node's fields, under its key, whichever cell
+			e.StringField("type", c.Node.Type, depth)
+			e.Line(depth)
+			e.Buf = append(e.Buf, "id: "...)
+			e.Buf = textwire.AppendInt(e.Buf, c.Node.ID)
+			for _, p := range c.Node.Properties {
+				e.Line(depth)
+				e.Buf = toonwrite.AppendKey(e.Buf, p.Key)
+				listField(e, p.Value)
+			}
+		}
+	}
+	return true
+}
+
+// itemValue reports whether v is a value listRows writes (a primitive, a
+// float finite, or a list of them), noting a list in lists.
+func itemValue(v wire.Value, lists *bool) bool {
+	if v.Kind() != wire.KindList {
+		return tablePrimitive(v)
+	}
+	*lists = true
+	for _, x := range v.List() {
+		if x.Kind() == wire.KindList || !tablePrimitive(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// listField appends, after a field's key, the rest of the field for v
+// (itemValue): ": v", ": []", or "[N]: v1,v2".
+func listField(e *toonwrite.Writer, v wire.Value) {
+	if v.Kind() != wire.KindList {
+		e.Buf = append(e.Buf, ':', ' ')
+		cell(e, v)
+		return
+	}
+	list := v.List()
+	if len(list) == 0 {
+		e.Buf = append(e.Buf, ": []"...)
+		return
+	}
+	e.Header(nil, len(list), nil, false)
+	for i, x := range list {
+		if i == 0 {
+			e.Buf = append(e.Buf, ' ')
+		} else {
+			e.Buf = append(e.Buf, e.Delim())
+		}
+		cell(e, x)
+	}
+}
+
 // genericRows, when set, sends every rows section to the generic writer.
 var genericRows atomic.Bool
 

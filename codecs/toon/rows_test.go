@@ -1,6 +1,7 @@
 package toon_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -46,6 +47,11 @@ func TestRowsTableIsTheGenericText(t *testing.T) {
 		{{{Name: "u", Node: node(wire.Prop("type", wire.String("x")))}, {Name: "n", Value: wire.Int(1)}}}, // a reserved key
 		{{{Name: "u", Node: node(wire.Prop("k", wire.Int(1)), wire.Prop("k", wire.Int(2)))}}},             // a key twice
 		{{{Name: "u", Node: node(wire.Prop("k", wire.String("a, b")))}, {Name: "f", Value: wire.Float(0.5)}}},
+		{{{Name: "a", Value: wire.ListOf(wire.Int(1), wire.Null())}}, {}},                                    // an empty row among list items
+		{{{Name: "u", Node: node(wire.Prop("k", wire.ListOf(wire.ListOf(wire.Int(1)))))}}},                   // a list of lists in a node
+		{{{Name: "a", Value: wire.Int(1)}, {Name: "b", Value: wire.ListOf(wire.ListOf(), wire.Bool(true))}}}, // and in a cell
+		{{{Name: "a", Value: wire.Float(math.NaN())}, {Name: "b", Value: wire.ListOf()}}},                    // a NaN beside a list
+		{{{Name: "b", Value: wire.ListOf(wire.String("x"))}, {Name: "a", Value: wire.Int(1)}}},               // a list first
 	} {
 		check(t, &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Aggregation, Nodes: []wire.Node{}, Edges: []wire.Edge{},
 			Columns: []wire.Column{}, GroupColumns: []wire.GroupColumn{}, Rows: append(rows, rows[0])})
