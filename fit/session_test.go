@@ -12,45 +12,11 @@ import (
 	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/fit"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
-
-// refCodec is a test-only text codec with a session syntax: canonical
-// JSON in which a reference is a node whose one property is
-// "$sent_earlier": true.
-type refCodec struct{ *cjson.Codec }
-
-const refMarker = "$sent_earlier"
-
-func (refCodec) Info() wire.Info {
-	return wire.Info{Name: "refjson", MediaType: "application/json", Fidelity: wire.Exact}
-}
-
-func (c refCodec) AppendReferenced(dst []byte, r *wire.GraphResponse, refs []int) ([]byte, error) {
-	out := *r
-	out.Nodes = slices.Clone(r.Nodes)
-	for _, i := range refs {
-		out.Nodes[i] = wire.Node{Type: r.Nodes[i].Type, ID: r.Nodes[i].ID, Properties: []wire.Property{wire.Prop(refMarker, wire.Bool(true))}}
-	}
-	return c.AppendEncode(dst, &out)
-}
-
-func (c refCodec) DecodeReferenced(data []byte) (*wire.GraphResponse, []int, error) {
-	r, err := c.Decode(data)
-	if err != nil {
-		return nil, nil, err
-	}
-	var refs []int
-	for i, n := range r.Nodes {
-		if len(n.Properties) == 1 && n.Properties[0].Key == refMarker {
-			r.Nodes[i].Properties = nil
-			refs = append(refs, i)
-		}
-	}
-	return r, refs, nil
-}
 
 // refRegistry holds refjson and plainjson, a codec without a session
 // syntax.
@@ -64,7 +30,7 @@ func refRegistry(t testing.TB) *wire.Registry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg.Register(refCodec{c})
+	reg.Register(testsupport.RefCodec{Codec: c})
 	reg.Register(plainCodec{c})
 	return reg
 }

@@ -10,42 +10,9 @@ import (
 	"github.com/graphwire/graphwire/bench/corpus"
 	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 )
-
-// refCodec is a test-only codec with a session syntax: canonical JSON in
-// which a reference is a node whose one property is "$sent_earlier": true.
-type refCodec struct{ *cjson.Codec }
-
-const refMarker = "$sent_earlier"
-
-func (refCodec) Info() wire.Info {
-	return wire.Info{Name: "refjson", MediaType: "application/json", Fidelity: wire.Exact}
-}
-
-func (c refCodec) AppendReferenced(dst []byte, r *wire.GraphResponse, refs []int) ([]byte, error) {
-	out := *r
-	out.Nodes = slices.Clone(r.Nodes)
-	for _, i := range refs {
-		out.Nodes[i] = wire.Node{Type: r.Nodes[i].Type, ID: r.Nodes[i].ID, Properties: []wire.Property{wire.Prop(refMarker, wire.Bool(true))}}
-	}
-	return c.AppendEncode(dst, &out)
-}
-
-func (c refCodec) DecodeReferenced(data []byte) (*wire.GraphResponse, []int, error) {
-	r, err := c.Decode(data)
-	if err != nil {
-		return nil, nil, err
-	}
-	var refs []int
-	for i, n := range r.Nodes {
-		if len(n.Properties) == 1 && n.Properties[0].Key == refMarker {
-			r.Nodes[i].Properties = nil
-			refs = append(refs, i)
-		}
-	}
-	return r, refs, nil
-}
 
 // refRegistry holds refjson, a codec with a session syntax and the json
 // codec's delta syntax.
@@ -59,7 +26,7 @@ func refRegistry(t *testing.T) *wire.Registry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg.Register(refCodec{c})
+	reg.Register(testsupport.RefCodec{Codec: c})
 	return reg
 }
 
