@@ -3,41 +3,19 @@ package gcf_test
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/codecs/gcf"
-	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
 // sameReadAsGeneric checks that Decode reads data as the generic path
 // does (the same response under wire.Exact, or the same error), and
 // reports whether the reader took data itself.
-func sameReadAsGeneric(t interface {
-	Helper()
-	Fatalf(string, ...any)
-}, c *gcf.Codec, data []byte) bool {
+func sameReadAsGeneric(t testsupport.Fataler, c *gcf.Codec, data []byte) bool {
 	t.Helper()
-	want, wantErr := c.DecodeGeneric(data)
-	got, err := c.Decode(data)
-	if (err == nil) != (wantErr == nil) {
-		t.Fatalf("Decode error %v, generic path %v\n%s", err, wantErr, wiretest.Quote(data))
-	}
-	if err != nil {
-		if diff := cmp.Diff(wantErr.Error(), err.Error()); diff != "" {
-			t.Fatalf("errors differ (-generic +Decode):\n%s", diff)
-		}
-		return false
-	}
-	if diff := wiretest.Diff(want, got, wire.Exact); diff != "" {
-		t.Fatalf("Decode differs from the generic path (-generic +Decode):\n%s\n%s", diff, wiretest.Quote(data))
-	}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(wire.Value{})); diff != "" {
-		t.Fatalf("Decode differs from the generic path in Go terms (-generic +Decode):\n%s", diff)
-	}
-	_, fast := c.DecodeFast(data)
-	return fast
+	return testsupport.ReadsAsGeneric(t, data, c.Decode, c.DecodeGeneric, c.DecodeFast)
 }
 
 // TestReaderMatchesGenericCorpus: the reader, not the generic path, reads

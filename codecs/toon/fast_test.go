@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/codecs/toon"
 	"github.com/graphwire/graphwire/internal/testsupport"
@@ -19,27 +17,7 @@ import (
 // the fast reader read data itself.
 func sameAsGeneric(t testing.TB, c *toon.Codec, data []byte) bool {
 	t.Helper()
-	want, wantErr := c.DecodeGeneric(data)
-	got, err := c.Decode(data)
-	if (err == nil) != (wantErr == nil) {
-		t.Fatalf("Decode error %v, generic path %v\n%s", err, wantErr, wiretest.Quote(data))
-	}
-	if err != nil {
-		if diff := cmp.Diff(wantErr.Error(), err.Error()); diff != "" {
-			t.Fatalf("errors differ (-generic +Decode):\n%s", diff)
-		}
-		return false
-	}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(wire.Value{})); diff != "" {
-		t.Fatalf("Decode differs from the generic path (-generic +Decode):\n%s\n%s", diff, wiretest.Quote(data))
-	}
-	fast, ok := c.DecodeFast(data)
-	if ok {
-		if diff := cmp.Diff(want, fast, cmp.AllowUnexported(wire.Value{})); diff != "" {
-			t.Fatalf("the fast reader differs from the generic path (-generic +fast):\n%s\n%s", diff, wiretest.Quote(data))
-		}
-	}
-	return ok
+	return testsupport.ReadsAsGeneric(t, data, c.Decode, c.DecodeGeneric, c.DecodeFast)
 }
 
 func fastSeeds(tb testing.TB) [][]byte {
