@@ -247,6 +247,32 @@ func (w *writer) addKeys(n int, key func(int) string, first int) {
 	}
 }
 
+// nodeColumns are the columns a node table has before its properties'.
+var nodeColumns = []string{"type", "id"}
+
+// addToRun puts element i, whose n keys key gives, in the last run when
+// joinable and its keys fit the run's columns (growing them if need be),
+// and otherwise in a run of its own, whose columns are fixed, then its
+// keys.
+func (w *writer) addToRun(i, n int, key func(int) string, fixed []string, joinable bool) {
+	if joinable && len(w.runs) > 0 {
+		if fits, grows := w.fitsKeys(n, key, len(fixed)); fits {
+			if grows {
+				w.addKeys(n, key, len(fixed))
+			}
+			cur := &w.runs[len(w.runs)-1]
+			cur.end, cur.c1 = i+1, len(w.cols)
+			return
+		}
+	}
+	w.startRun()
+	for _, k := range fixed {
+		w.addKey(k)
+	}
+	w.addKeys(n, key, len(fixed))
+	w.runs = append(w.runs, span{start: i, end: i + 1, c0: w.colBase, c1: len(w.cols)})
+}
+
 // nodes writes the nodes: one table, or a list of tables (see grouped).
 func (w *writer) nodes(nodes []wire.Node) {
 	if len(nodes) == 0 {
@@ -257,22 +283,8 @@ func (w *writer) nodes(nodes []wire.Node) {
 	for i := range nodes {
 		n := &nodes[i]
 		ps := n.Properties
-		key := func(j int) string { return ps[j].Key }
-		if len(w.runs) > 0 && nodes[w.runs[len(w.runs)-1].start].Type == n.Type {
-			if fits, grows := w.fitsKeys(len(ps), key, 2); fits {
-				if grows {
-					w.addKeys(len(ps), key, 2)
-				}
-				cur := &w.runs[len(w.runs)-1]
-				cur.end, cur.c1 = i+1, len(w.cols)
-				continue
-			}
-		}
-		w.startRun()
-		w.addKey("type")
-		w.addKey("id")
-		w.addKeys(len(ps), key, 2)
-		w.runs = append(w.runs, span{start: i, end: i + 1, c0: w.colBase, c1: len(w.cols)})
+		sameType := len(w.runs) > 0 && nodes[w.runs[len(w.runs)-1].start].Type == n.Type
+		w.addToRun(i, len(ps), func(j int) string { return ps[j].Key }, nodeColumns, sameType)
 	}
 	if w.fail {
 		return

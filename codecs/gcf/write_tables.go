@@ -192,20 +192,7 @@ func (w *writer) rows(rows []wire.Row) {
 	}
 	w.runs = w.runs[:0]
 	for i, row := range rows {
-		key := func(j int) string { return row[j].Name }
-		if len(w.runs) > 0 {
-			if fits, grows := w.fitsKeys(len(row), key, 0); fits {
-				if grows {
-					w.addKeys(len(row), key, 0)
-				}
-				cur := &w.runs[len(w.runs)-1]
-				cur.end, cur.c1 = i+1, len(w.cols)
-				continue
-			}
-		}
-		w.startRun()
-		w.addKeys(len(row), key, 0)
-		w.runs = append(w.runs, span{start: i, end: i + 1, c0: w.colBase, c1: len(w.cols)})
+		w.addToRun(i, len(row), func(j int) string { return row[j].Name }, nil, true)
 	}
 	if w.fail {
 		return
