@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/fit"
 	"github.com/graphwire/graphwire/internal/testsupport"
@@ -22,16 +21,8 @@ import (
 // syntax.
 func refRegistry(t testing.TB) *wire.Registry {
 	t.Helper()
-	reg, err := wire.NewRegistry(wire.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := cjson.New(cjson.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg.Register(testsupport.RefCodec{Codec: c})
-	reg.Register(plainCodec{c})
+	reg, rc := testsupport.RefRegistry(t)
+	reg.Register(plainCodec{rc.Codec})
 	return reg
 }
 

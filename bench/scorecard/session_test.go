@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/bench/corpus"
-	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
@@ -18,15 +17,7 @@ import (
 // codec's delta syntax.
 func refRegistry(t *testing.T) *wire.Registry {
 	t.Helper()
-	reg, err := wire.NewRegistry(wire.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := cjson.New(cjson.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg.Register(testsupport.RefCodec{Codec: c})
+	reg, _ := testsupport.RefRegistry(t)
 	return reg
 }
 

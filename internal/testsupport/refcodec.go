@@ -2,6 +2,7 @@ package testsupport
 
 import (
 	"slices"
+	"testing"
 
 	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
@@ -46,4 +47,21 @@ func (c RefCodec) DecodeReferenced(data []byte) (*wire.GraphResponse, []int, err
 		}
 	}
 	return r, refs, nil
+}
+
+// RefRegistry returns a registry of default limits holding a RefCodec over
+// the json codec's defaults, and that RefCodec.
+func RefRegistry(t testing.TB) (*wire.Registry, RefCodec) {
+	t.Helper()
+	reg, err := wire.NewRegistry(wire.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := cjson.New(cjson.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := RefCodec{Codec: c}
+	reg.Register(rc)
+	return reg, rc
 }
