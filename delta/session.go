@@ -5,8 +5,8 @@ import (
 	"container/list"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
@@ -77,6 +77,11 @@ type sessionEntry struct {
 	hash  Hash
 	node  wire.Node
 	bytes int64
+	// cost and shape are what a reference to the node is charged when a
+	// response is resolved: listingCost and shapeOf, measured once, when
+	// the node is remembered.
+	cost  int64
+	shape nodeShape
 }
 
 // NewSession returns an empty Session bounded by l.
@@ -144,7 +149,9 @@ func (s *Session) mark(r *wire.GraphResponse) ([]int, []Hash) {
 // Resolve returns r with the nodes at the positions refs (as Mark returned
 // them) replaced by the nodes the session remembers under their type and
 // id (whatever else those nodes hold is replaced), and remembers every node
-// of the result as delivered, as Mark did on the writer's side.
+// of the result as delivered, as Mark did on the writer's side. The nodes
+// put back share their properties with the session and with each other:
+// treat them as read-only (copy a node before changing it).
 //
 // want, when not the zero Hash, is the Fingerprint of the response the
 // writer marked, and Resolve checks the result against it: a reader whose
@@ -158,44 +165,60 @@ func (s *Session) mark(r *wire.GraphResponse) ([]int, []Hash) {
 // returned, the session is unchanged, and the reader asks for the full
 // response (GCF §9.4). r is not modified; the result shares what it does
 // not replace with r.
+//
+// The result obeys the default wire.Limits, measured against the
+// canonical JSON size of r as given plus the bytes of the distinct
+// remembered nodes it references (see the package doc, "Limits and
+// security"); past them the error is a *wire.DecodeError of codec
+// "delta" matching wire.ErrLimit, found before anything is copied or
+// hashed. Session.Decode applies its registry's Limits to the text it
+// reads instead.
 func (s *Session) Resolve(r *wire.GraphResponse, refs []int, want Hash) (*wire.GraphResponse, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out, err := s.resolved(r, refs, want)
+	return s.resolve(r, refs, want, wire.DefaultLimits(), "delta", -1)
+}
+
+// resolve is Resolve under the limits l for a text of n bytes in codec
+// (n < 0: r as given, measured as canonical JSON).
+func (s *Session) resolve(r *wire.GraphResponse, refs []int, want Hash, l wire.Limits, codec string, n int64) (*wire.GraphResponse, error) {
+	out, ents, err := s.resolved(r, refs, want, l, codec, n)
 	if err != nil {
 		return nil, err
 	}
 	hashes := make([]Hash, len(out.Nodes))
+	for k, i := range refs {
+		hashes[i] = ents[k].hash
+	}
 	for i := range out.Nodes {
-		hashes[i] = nodeHash(&out.Nodes[i])
+		if hashes[i].IsZero() {
+			hashes[i] = nodeHash(&out.Nodes[i])
+		}
 	}
 	s.deliver(out.Nodes, hashes)
 	return out, nil
 }
 
-// resolved is Resolve without remembering.
-func (s *Session) resolved(r *wire.GraphResponse, refs []int, want Hash) (*wire.GraphResponse, error) {
-	out := *r
-	out.Nodes = slices.Clone(r.Nodes)
-	seen := make(map[int]bool, len(refs))
-	for _, i := range refs {
-		if i < 0 || i >= len(out.Nodes) || seen[i] {
-			return nil, fmt.Errorf("%w: position %d is out of range or named twice", ErrUnresolved, i)
-		}
-		seen[i] = true
-		n := &out.Nodes[i]
-		el, ok := s.nodes[sessionKey{n.Type, n.ID}]
-		if !ok {
-			return nil, fmt.Errorf("%w: node %s %s at position %d", ErrUnresolved, strconv.Quote(n.Type), strconv.FormatInt(n.ID, 10), i)
-		}
-		*n = el.Value.(*sessionEntry).node
+// resolved is resolve without remembering: the resolved response, charged
+// against l (charge) before the fingerprint check, and the remembered
+// entries put back, in the order of refs.
+func (s *Session) resolved(r *wire.GraphResponse, refs []int, want Hash, l wire.Limits, codec string, n int64) (*wire.GraphResponse, []*sessionEntry, error) {
+	out, ents, err := s.substitute(r, refs)
+	if err != nil {
+		return nil, nil, err
+	}
+	if n < 0 {
+		n = wire.MaterializedSize(r)
+	}
+	if f := charge(l, n, out, refs, ents); f != nil {
+		return nil, nil, f.decodeError(codec, n, out)
 	}
 	if !want.IsZero() {
-		if got := Fingerprint(&out); got != want {
-			return nil, fmt.Errorf("%w: the resolved response's fingerprint is %s, the writer's %s (the sessions are out of step)", ErrUnresolved, got, want)
+		if got := Fingerprint(out); got != want {
+			return nil, nil, fmt.Errorf("%w: the resolved response's fingerprint is %s, the writer's %s (the sessions are out of step)", ErrUnresolved, got, want)
 		}
 	}
-	return &out, nil
+	return out, ents, nil
 }
 
 // Reset forgets every node: for a writer whose response was not delivered,
@@ -222,18 +245,29 @@ func (s *Session) deliver(nodes []wire.Node, hashes []Hash) {
 	slices.SortStableFunc(order, func(a, b int) int {
 		return cmp.Or(strings.Compare(nodes[a].Type, nodes[b].Type), cmp.Compare(nodes[a].ID, nodes[b].ID))
 	})
+	var m *wire.Meter
 	for _, i := range order {
 		n := &nodes[i]
 		k := sessionKey{n.Type, n.ID}
 		if el, ok := s.nodes[k]; ok {
+			if h := el.Value.(*sessionEntry).hash; h == hashes[i] && !h.IsZero() {
+				// The same content, remembered already (a reference put
+				// back, or a node listed again): kept, not copied again.
+				s.lru.MoveToFront(el)
+				continue
+			}
 			s.forget(el)
 		}
 		size := nodeSize(n)
 		if size > s.lim.MaxBytes {
 			continue
 		}
+		if m == nil {
+			m = wire.NewMeter(unbounded, math.MaxInt)
+		}
 		c := ownNode(n)
-		e := &sessionEntry{key: sessionKey{c.Type, c.ID}, hash: hashes[i], bytes: size, node: c}
+		e := &sessionEntry{key: sessionKey{c.Type, c.ID}, hash: hashes[i], bytes: size, node: c,
+			cost: listingCost(m, &c), shape: shapeOf(&c)}
 		s.nodes[e.key] = s.lru.PushFront(e)
 		s.bytes += size
 	}

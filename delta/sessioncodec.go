@@ -1,6 +1,7 @@
 package delta
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/graphwire/graphwire/wire"
@@ -34,10 +35,7 @@ type SessionCodec interface {
 // registry when nil) under name, and whether its round trip is lossy; one
 // without is ErrNoSyntax.
 func sessionCodec(g *wire.Registry, name string) (SessionCodec, bool, error) {
-	if g == nil {
-		g = wire.DefaultRegistry()
-	}
-	c, err := g.Lookup(name)
+	c, err := registry(g).Lookup(name)
 	if err != nil {
 		return nil, false, err
 	}
@@ -53,6 +51,13 @@ func sessionCodec(g *wire.Registry, name string) (SessionCodec, bool, error) {
 // remembers r as delivered. A codec without a session syntax is
 // ErrNoSyntax. On an error the session is unchanged.
 //
+// Encode never writes a text its reader's Session.Decode, under the same
+// registry's Limits, would refuse: when the references of a node that r
+// lists many times would resolve past a limit, only the first listing
+// of each node is written as a reference and the others in full; if the
+// reader would still refuse, the error is a *wire.EncodeError matching
+// wire.ErrLimit and nothing is written.
+//
 // With a Lossy codec (GOON drops nulls, truncates long strings and adds
 // their key_len) the reader holds other nodes than r's, which count other
 // bytes against MaxBytes; so Encode reads its own output back and
@@ -65,6 +70,7 @@ func (s *Session) Encode(g *wire.Registry, name string, r *wire.GraphResponse) (
 	if err != nil {
 		return nil, err
 	}
+	l := registry(g).Limits()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	refs, hashes := s.mark(r)
@@ -73,6 +79,15 @@ func (s *Session) Encode(g *wire.Registry, name string, r *wire.GraphResponse) (
 		return nil, err
 	}
 	if !lossy {
+		if f := s.refused(l, int64(len(out)), r, refs); f != nil {
+			firsts := s.firstListings(r, refs)
+			if out, err = c.AppendReferenced(nil, r, firsts); err != nil {
+				return nil, err
+			}
+			if f := s.refused(l, int64(len(out)), r, firsts); f != nil {
+				return nil, f.encodeError(name, r)
+			}
+		}
 		s.deliver(r.Nodes, hashes)
 		return out, nil
 	}
@@ -80,7 +95,21 @@ func (s *Session) Encode(g *wire.Registry, name string, r *wire.GraphResponse) (
 	if err != nil {
 		return nil, fmt.Errorf("delta: session: the codec cannot read back what it wrote: %w", err)
 	}
-	held, err := s.resolved(back, backRefs, Hash{})
+	held, _, err := s.resolved(back, backRefs, Hash{}, l, name, int64(len(out)))
+	if errors.Is(err, wire.ErrLimit) {
+		firsts := s.firstListings(r, refs)
+		if out, err = c.AppendReferenced(nil, r, firsts); err != nil {
+			return nil, err
+		}
+		if back, backRefs, err = c.DecodeReferenced(out); err != nil {
+			return nil, fmt.Errorf("delta: session: the codec cannot read back what it wrote: %w", err)
+		}
+		held, _, err = s.resolved(back, backRefs, Hash{}, l, name, int64(len(out)))
+		var de *wire.DecodeError
+		if errors.As(err, &de) && de.Limit != "" {
+			return nil, &wire.EncodeError{Codec: name, Limit: de.Limit, Msg: "a reader would refuse the response written in the session: " + de.Msg}
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("delta: session: the codec's references do not resolve: %w", err)
 	}
@@ -102,11 +131,50 @@ func (s *Session) Encode(g *wire.Registry, name string, r *wire.GraphResponse) (
 	return out, nil
 }
 
+// refused is what a reader's Session.Decode under l would say of a text
+// of n bytes carrying r with references at refs: nil when it resolves.
+func (s *Session) refused(l wire.Limits, n int64, r *wire.GraphResponse, refs []int) *refusal {
+	out, ents, err := s.substitute(r, refs)
+	if err != nil {
+		return nil // not reached: mark names remembered nodes only
+	}
+	return charge(l, n, out, refs, ents)
+}
+
+// firstListings is refs without the positions of a node listed at an
+// earlier position of refs: each remembered node referenced once.
+func (s *Session) firstListings(r *wire.GraphResponse, refs []int) []int {
+	seen := make(map[sessionKey]bool, len(refs))
+	var firsts []int
+	for _, i := range refs {
+		if k := (sessionKey{r.Nodes[i].Type, r.Nodes[i].ID}); !seen[k] {
+			seen[k] = true
+			firsts = append(firsts, i)
+		}
+	}
+	return firsts
+}
+
+// registry is g, or the default registry when g is nil.
+func registry(g *wire.Registry) *wire.Registry {
+	if g == nil {
+		return wire.DefaultRegistry()
+	}
+	return g
+}
+
 // Decode reads data, a response the writer's session encoded in the codec
 // registered in g under name, and resolves its references (Resolve): the
 // response the writer encoded, as the codec carries it. A reference the
 // session cannot resolve matches ErrUnresolved; on any error the session
 // is unchanged.
+//
+// The resolved response obeys g's Limits as any response the codec
+// decodes, measured against the length of data plus the bytes of the
+// distinct remembered nodes it references: past them the error is a
+// *wire.DecodeError of the codec matching wire.ErrLimit, which names the
+// limit and the reference, found before anything is copied or hashed
+// (see the package doc, "Limits and security").
 func (s *Session) Decode(g *wire.Registry, name string, data []byte) (*wire.GraphResponse, error) {
 	c, _, err := sessionCodec(g, name)
 	if err != nil {
@@ -116,5 +184,7 @@ func (s *Session) Decode(g *wire.Registry, name string, data []byte) (*wire.Grap
 	if err != nil {
 		return nil, err
 	}
-	return s.Resolve(r, refs, Hash{})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.resolve(r, refs, Hash{}, registry(g).Limits(), name, int64(len(data)))
 }
