@@ -66,19 +66,23 @@ func (s *Session) substitute(r *wire.GraphResponse, refs []int) (*wire.GraphResp
 	out := *r
 	out.Nodes = slices.Clone(r.Nodes)
 	ents := make([]*sessionEntry, len(refs))
-	seen := make(map[int]bool, len(refs))
+	seen := make([]bool, len(out.Nodes))
+	var last *sessionEntry // a run of references to one node looks it up once
 	for k, i := range refs {
 		if i < 0 || i >= len(out.Nodes) || seen[i] {
 			return nil, nil, fmt.Errorf("%w: position %d is out of range or named twice", ErrUnresolved, i)
 		}
 		seen[i] = true
 		n := &out.Nodes[i]
-		el, ok := s.nodes[sessionKey{n.Type, n.ID}]
-		if !ok {
-			return nil, nil, fmt.Errorf("%w: node %s %s at position %d", ErrUnresolved, strconv.Quote(n.Type), strconv.FormatInt(n.ID, 10), i)
+		if last == nil || last.key.id != n.ID || last.key.typ != n.Type {
+			el, ok := s.nodes[sessionKey{n.Type, n.ID}]
+			if !ok {
+				return nil, nil, fmt.Errorf("%w: node %s %s at position %d", ErrUnresolved, strconv.Quote(n.Type), strconv.FormatInt(n.ID, 10), i)
+			}
+			last = el.Value.(*sessionEntry)
 		}
-		ents[k] = el.Value.(*sessionEntry)
-		*n = ents[k].node
+		ents[k] = last
+		*n = last.node
 	}
 	return &out, ents, nil
 }
@@ -112,9 +116,9 @@ func charge(l wire.Limits, text int64, out *wire.GraphResponse, refs []int, ents
 		l = wire.DefaultLimits()
 	}
 	var distinct int64
-	counted := make(map[*sessionEntry]bool, len(ents))
+	counted := make(map[*sessionEntry]bool)
 	for k, e := range ents {
-		if counted[e] {
+		if k > 0 && ents[k-1] == e || counted[e] {
 			continue
 		}
 		counted[e] = true
@@ -133,13 +137,13 @@ func charge(l wire.Limits, text int64, out *wire.GraphResponse, refs []int, ents
 				msg: "the remembered node is past " + limit + " (" + strconv.FormatInt(limitValue(l, limit), 10) + ")"}
 		}
 	}
-	isRef := make(map[int]bool, len(refs))
+	isRef := make([]bool, len(out.Nodes))
 	for _, i := range refs {
 		isRef[i] = true
 	}
 	m := wire.NewMeter(l, int(min(text+distinct, math.MaxInt)))
 	fail := func(at int) *refusal {
-		return &refusal{limit: m.LimitName(), at: at, ref: isRef[at], msg: m.Msg(), text: text, distinct: distinct}
+		return &refusal{limit: m.LimitName(), at: at, ref: at >= 0 && isRef[at], msg: m.Msg(), text: text, distinct: distinct}
 	}
 	for i := range out.Nodes {
 		if !m.Node(&out.Nodes[i]) {

@@ -1,0 +1,164 @@
+package delta_test
+
+import (
+	"errors"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/graphwire/graphwire/codecs"
+	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/internal/testsupport"
+	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
+)
+
+// sessionCodecs are the built-in codecs with a session syntax.
+var sessionCodecs = []string{"json", "goon", "toon", "gcf", "msgpack", "cbor"}
+
+// bigNode is a node of about size bytes of canonical JSON.
+func bigNode(size int) wire.Node {
+	return wire.Node{Type: "File", ID: 7, Properties: []wire.Property{
+		wire.Prop("path", wire.String("src/main.go")),
+		wire.Prop("content", wire.String(strings.Repeat("x", size))),
+	}}
+}
+
+// listing is a response listing n times the node, all of its listings
+// sharing n's properties.
+func listing(n wire.Node, times int) *wire.GraphResponse {
+	r := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Traversal, Nodes: make([]wire.Node, times)}
+	for i := range r.Nodes {
+		r.Nodes[i] = n
+	}
+	return r
+}
+
+// rememberingReader is a reader's session that remembers n, delivered
+// earlier in full.
+func rememberingReader(t testing.TB, n wire.Node) *delta.Session {
+	t.Helper()
+	s, err := delta.NewSession(delta.SessionLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Resolve(listing(n, 1), nil, delta.Hash{}); err != nil {
+		t.Fatal(err)
+	}
+	if nodes, _ := s.Len(); nodes != 1 {
+		t.Fatalf("the reader remembers %d nodes, want 1", nodes)
+	}
+	return s
+}
+
+// referencingText is the codec's text of a response listing n times
+// times, every listing a reference. Writers that refuse the response
+// (they measure the nodes they will not write) are given the same
+// response with the listings' properties left out, which writes the same
+// references.
+func referencingText(t testing.TB, codec string, n wire.Node, times int) []byte {
+	t.Helper()
+	c, err := wire.DefaultRegistry().Lookup(codec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := c.(delta.SessionCodec)
+	refs := make([]int, times)
+	for i := range refs {
+		refs[i] = i
+	}
+	b, err := sc.AppendReferenced(nil, listing(n, times), refs)
+	if err != nil {
+		b, err = sc.AppendReferenced(nil, listing(wire.Node{Type: n.Type, ID: n.ID}, times), refs)
+	}
+	if err != nil {
+		t.Fatalf("%s: writing %d references: %v", codec, times, err)
+	}
+	return b
+}
+
+// refusedAsLimit fails unless err is a *wire.DecodeError of the codec
+// matching wire.ErrLimit that names a reference.
+func refusedAsLimit(t testing.TB, codec string, err error) {
+	t.Helper()
+	var de *wire.DecodeError
+	if !errors.As(err, &de) || !errors.Is(err, wire.ErrLimit) {
+		t.Fatalf("error %T %v, want a *wire.DecodeError matching wire.ErrLimit", err, err)
+	}
+	if de.Codec != codec || !strings.Contains(de.Msg, "reference to node \"File\" 7") {
+		t.Fatalf("error %q: want the codec %s and the reference named", err, codec)
+	}
+	if len(err.Error()) > 1000 || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("error is not one short line: %q", err)
+	}
+}
+
+// TestSessionReferencesHostile: a text that lists one remembered node of
+// 1 MiB many times as sent earlier is refused as a limit, in every codec,
+// with the memory of a decode (peak at most 16 times the text plus 16
+// MiB) and in time that scales with the text (4 times the references:
+// at most 5 times the time), and leaves the reader's session unchanged.
+func TestSessionReferencesHostile(t *testing.T) {
+	const size = 1 << 20
+	node := bigNode(size)
+	for _, codec := range sessionCodecs {
+		t.Run(codec, func(t *testing.T) {
+			reader := rememberingReader(t, node)
+			_, before := reader.Len()
+			// Forty uses of the node resolve to 40 MiB: past what a text
+			// of a few hundred bytes and the 1 MiB node may expand to.
+			_, err := reader.Decode(nil, codec, referencingText(t, codec, node, 40))
+			refusedAsLimit(t, codec, err)
+			if nodes, bytes := reader.Len(); nodes != 1 || bytes != before {
+				t.Fatalf("after a refusal the reader remembers %d nodes, %d bytes; want 1, %d", nodes, bytes, before)
+			}
+
+			texts := map[int][]byte{}
+			for _, n := range []int{10_000, 40_000} {
+				texts[n] = referencingText(t, codec, node, n)
+				var err error
+				f := wiretest.Measure(func() { _, err = reader.Decode(nil, codec, texts[n]) })
+				refusedAsLimit(t, codec, err)
+				t.Logf("%d references, %d bytes of text: %s", n, len(texts[n]), f)
+				if bound := uint64(16*len(texts[n]) + 16<<20); !testsupport.Race && f.PeakHeap > bound {
+					t.Errorf("%d references (%d bytes): peak heap %d, bound %d", n, len(texts[n]), f.PeakHeap, bound)
+				}
+			}
+			if testsupport.Race {
+				return // timings mean nothing under the race detector
+			}
+			decode := func(n int) func() { return func() { reader.Decode(nil, codec, texts[n]) } }
+			var ratio float64
+			var t1, t4 time.Duration
+			for round := 0; round < 3 && (round == 0 || ratio > 5); round++ {
+				t1, t4 = perCall(decode(10_000)), perCall(decode(40_000))
+				ratio = float64(t4) / float64(max(t1, time.Nanosecond))
+			}
+			t.Logf("%v at 10,000 references, %v at 40,000: ratio %.1f", t1, t4, ratio)
+			if ratio > 5 {
+				t.Errorf("4 times the references took %.1f times as long (%v, then %v)", ratio, t1, t4)
+			}
+		})
+	}
+}
+
+// perCall is the best time of one call of f, over five attempts each
+// repeating f for at least 20 ms, with the garbage collector off while
+// an attempt runs (a small input's garbage may never start a cycle): on
+// a busy machine the best attempt is the one least disturbed.
+func perCall(f func()) time.Duration {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	best := time.Duration(1<<63 - 1)
+	for range 5 {
+		runtime.GC()
+		start, n := time.Now(), 0
+		for n == 0 || time.Since(start) < 20*time.Millisecond {
+			f()
+			n++
+		}
+		best = min(best, time.Since(start)/time.Duration(n))
+	}
+	return best
+}
