@@ -162,3 +162,92 @@ func perCall(f func()) time.Duration {
 	}
 	return best
 }
+
+// inStep is a writer's and a reader's session in step: the node
+// delivered once, in full, in the codec.
+func inStep(t *testing.T, codec string, n wire.Node) (writer, reader *delta.Session) {
+	t.Helper()
+	writer, _ = delta.NewSession(delta.SessionLimits{})
+	reader, _ = delta.NewSession(delta.SessionLimits{})
+	text, err := writer.Encode(nil, codec, listing(n, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reader.Decode(nil, codec, text); err != nil {
+		t.Fatal(err)
+	}
+	return writer, reader
+}
+
+// TestSessionEncodeRepeats: a writer never writes a text its reader
+// would refuse. A response listing a remembered node of 1 MiB twenty
+// times, whose references alone would resolve past MaxExpansion, is
+// written with the node referenced once and its other listings in full,
+// and the reader gets it exactly as the codec carries it, the two
+// sessions still in step; one listing it 40,000 times, which no reader
+// would accept however it is written, is refused with an
+// *wire.EncodeError matching wire.ErrLimit, the session unchanged.
+func TestSessionEncodeRepeats(t *testing.T) {
+	node := bigNode(1 << 20)
+	for _, codec := range sessionCodecs {
+		t.Run(codec, func(t *testing.T) {
+			c, err := wire.DefaultRegistry().Lookup(codec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writer, reader := inStep(t, codec, node)
+
+			r := listing(node, 20)
+			var want *wire.GraphResponse
+			plain, err := c.AppendEncode(nil, r)
+			if err == nil {
+				want, err = c.Decode(plain)
+			}
+			text, encErr := writer.Encode(nil, codec, r)
+			switch {
+			case errors.Is(err, wire.ErrLimit):
+				// The codec cannot carry the response within its limits
+				// (GOON, whose long values are cut and restored, from a
+				// short text): nor can the session.
+				var ee *wire.EncodeError
+				if !errors.As(encErr, &ee) || !errors.Is(encErr, wire.ErrLimit) {
+					t.Fatalf("Encode of what the codec's reader refuses: error %T %v, want an *wire.EncodeError matching wire.ErrLimit", encErr, encErr)
+				}
+				return
+			case err != nil:
+				t.Fatal(err)
+			case encErr != nil:
+				t.Fatalf("Encode: %v", encErr)
+			}
+			got, err := reader.Decode(nil, codec, text)
+			if err != nil {
+				t.Fatalf("Decode of what Encode wrote: %v", err)
+			}
+			if diff := wiretest.Diff(want, got, wire.Exact); diff != "" {
+				t.Fatalf("resolved response differs from the codec's plain round trip:\n%s", diff)
+			}
+			if refs := writer.References(listing(node, 1)); len(refs) != 1 {
+				t.Fatalf("after the exchange the writer references %v of one listing, want [0]", refs)
+			}
+
+			nodes, bytes := writer.Len()
+			f := wiretest.Measure(func() { _, err = writer.Encode(nil, codec, listing(node, 40_000)) })
+			t.Logf("Encode of 40,000 listings refused: %s", f)
+			var ee *wire.EncodeError
+			if !errors.As(err, &ee) || !errors.Is(err, wire.ErrLimit) {
+				t.Fatalf("Encode of 40,000 listings: error %T %v, want an *wire.EncodeError matching wire.ErrLimit", err, err)
+			}
+			if n, b := writer.Len(); n != nodes || b != bytes {
+				t.Fatalf("after a refusal the writer remembers %d nodes, %d bytes; want %d, %d", n, b, nodes, bytes)
+			}
+
+			text, err = writer.Encode(nil, codec, listing(node, 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := reader.Decode(nil, codec, text); err != nil || len(got.Nodes) != 1 {
+				t.Fatalf("the sessions fell out of step: %v", err)
+			}
+		})
+	}
+}

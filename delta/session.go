@@ -72,6 +72,15 @@ type sessionKey struct {
 	id  int64
 }
 
+// listingAddr is a node's identity and the address and length of its
+// property list: two listings with the same are the same content.
+type listingAddr struct {
+	typ   string
+	id    int64
+	props *wire.Property
+	n     int
+}
+
 type sessionEntry struct {
 	key   sessionKey
 	hash  Hash
@@ -133,12 +142,28 @@ func (s *Session) References(r *wire.GraphResponse) []int {
 }
 
 // mark is Mark without remembering: the references and every node's hash.
+// A node listed again with the same type, id and property list (the same
+// slice, as a response that repeats one node holds it) is hashed once.
 func (s *Session) mark(r *wire.GraphResponse) ([]int, []Hash) {
 	hashes := make([]Hash, len(r.Nodes))
 	var refs []int
+	var hashed map[listingAddr]Hash
 	for i := range r.Nodes {
 		n := &r.Nodes[i]
-		hashes[i] = nodeHash(n)
+		if len(n.Properties) == 0 {
+			hashes[i] = nodeHash(n)
+		} else {
+			a := listingAddr{n.Type, n.ID, &n.Properties[0], len(n.Properties)}
+			h, ok := hashed[a]
+			if !ok {
+				h = nodeHash(n)
+				if hashed == nil {
+					hashed = make(map[listingAddr]Hash)
+				}
+				hashed[a] = h
+			}
+			hashes[i] = h
+		}
 		if el, ok := s.nodes[sessionKey{n.Type, n.ID}]; ok && el.Value.(*sessionEntry).hash == hashes[i] {
 			refs = append(refs, i)
 		}

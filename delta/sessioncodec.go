@@ -74,44 +74,18 @@ func (s *Session) Encode(g *wire.Registry, name string, r *wire.GraphResponse) (
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	refs, hashes := s.mark(r)
-	out, err := c.AppendReferenced(nil, r, refs)
+	out, held, err := s.write(c, lossy, l, name, r, refs)
+	if errors.Is(err, wire.ErrLimit) {
+		if firsts := firstListings(r, refs); len(firsts) < len(refs) {
+			out, held, err = s.write(c, lossy, l, name, r, firsts)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
 	if !lossy {
-		if f := s.refused(l, int64(len(out)), r, refs); f != nil {
-			firsts := s.firstListings(r, refs)
-			if out, err = c.AppendReferenced(nil, r, firsts); err != nil {
-				return nil, err
-			}
-			if f := s.refused(l, int64(len(out)), r, firsts); f != nil {
-				return nil, f.encodeError(name, r)
-			}
-		}
 		s.deliver(r.Nodes, hashes)
 		return out, nil
-	}
-	back, backRefs, err := c.DecodeReferenced(out)
-	if err != nil {
-		return nil, fmt.Errorf("delta: session: the codec cannot read back what it wrote: %w", err)
-	}
-	held, _, err := s.resolved(back, backRefs, Hash{}, l, name, int64(len(out)))
-	if errors.Is(err, wire.ErrLimit) {
-		firsts := s.firstListings(r, refs)
-		if out, err = c.AppendReferenced(nil, r, firsts); err != nil {
-			return nil, err
-		}
-		if back, backRefs, err = c.DecodeReferenced(out); err != nil {
-			return nil, fmt.Errorf("delta: session: the codec cannot read back what it wrote: %w", err)
-		}
-		held, _, err = s.resolved(back, backRefs, Hash{}, l, name, int64(len(out)))
-		var de *wire.DecodeError
-		if errors.As(err, &de) && de.Limit != "" {
-			return nil, &wire.EncodeError{Codec: name, Limit: de.Limit, Msg: "a reader would refuse the response written in the session: " + de.Msg}
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("delta: session: the codec's references do not resolve: %w", err)
 	}
 	listed := make(map[sessionKey]int, len(r.Nodes))
 	for i := range r.Nodes {
@@ -131,6 +105,42 @@ func (s *Session) Encode(g *wire.Registry, name string, r *wire.GraphResponse) (
 	return out, nil
 }
 
+// write is the text of r with references at refs in c, checked as its
+// reader under l would check it, and, for a lossy codec, the response the
+// reader will hold. A text the reader would refuse is an *wire.EncodeError
+// matching wire.ErrLimit.
+func (s *Session) write(c SessionCodec, lossy bool, l wire.Limits, name string, r *wire.GraphResponse, refs []int) ([]byte, *wire.GraphResponse, error) {
+	out, err := c.AppendReferenced(nil, r, refs)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !lossy {
+		if f := s.refused(l, int64(len(out)), r, refs); f != nil {
+			return nil, nil, f.encodeError(name, r)
+		}
+		return out, r, nil
+	}
+	back, backRefs, err := c.DecodeReferenced(out)
+	if err != nil {
+		return nil, nil, readerRefuses(name, fmt.Errorf("delta: session: the codec cannot read back what it wrote: %w", err))
+	}
+	held, _, err := s.resolved(back, backRefs, Hash{}, l, name, int64(len(out)))
+	if err != nil {
+		return nil, nil, readerRefuses(name, fmt.Errorf("delta: session: the codec's references do not resolve: %w", err))
+	}
+	return out, held, nil
+}
+
+// readerRefuses is err, a reader's, as the writer reports it: a limit of
+// the reader is an *wire.EncodeError naming it.
+func readerRefuses(codec string, err error) error {
+	var de *wire.DecodeError
+	if errors.As(err, &de) && de.Limit != "" {
+		return &wire.EncodeError{Codec: codec, Limit: de.Limit, Msg: "a reader would refuse the response written in the session: " + de.Msg}
+	}
+	return err
+}
+
 // refused is what a reader's Session.Decode under l would say of a text
 // of n bytes carrying r with references at refs: nil when it resolves.
 func (s *Session) refused(l wire.Limits, n int64, r *wire.GraphResponse, refs []int) *refusal {
@@ -143,7 +153,7 @@ func (s *Session) refused(l wire.Limits, n int64, r *wire.GraphResponse, refs []
 
 // firstListings is refs without the positions of a node listed at an
 // earlier position of refs: each remembered node referenced once.
-func (s *Session) firstListings(r *wire.GraphResponse, refs []int) []int {
+func firstListings(r *wire.GraphResponse, refs []int) []int {
 	seen := make(map[sessionKey]bool, len(refs))
 	var firsts []int
 	for _, i := range refs {
