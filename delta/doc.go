@@ -220,4 +220,37 @@
 // are *wire.DecodeError with a byte offset; a limit's matches
 // errors.Is(err, wire.ErrLimit). A decoded delta is not trusted: Patch
 // verifies it against the base and the result fingerprint.
+//
+// A session text is untrusted too: a few bytes can name a remembered node
+// of a megabyte thousands of times. A resolved response obeys the limits
+// a decoder applies to any response, counted on the response with every
+// reference put back and each use of a node in full: MaxMaterializedBytes
+// (256 MiB of canonical JSON), and MaxExpansion (8) times an input that
+// is the text's length plus the bytes of the distinct remembered nodes it
+// references, plus wire.ExpansionAllowance (8 MiB), both in canonical
+// JSON and in memory (wire.Limits.MaterializedLimit, wire.InMemorySize); and
+// MaxElements, MaxDepth and MaxStringBytes within each node referenced.
+// The bytes of a remembered node are the larger of its canonical JSON and
+// its in-memory size, measured once, when it is remembered. So a text
+// may bring back every node it names once, however large, but repeating
+// a node costs what writing it again would. Session.Decode applies the
+// Limits of the registry it reads from (codecs.NewRegistry gives the
+// same to its codecs); Resolve, which has no text, the default Limits,
+// with the canonical JSON size of the response as given for the text's
+// length. The check runs on the positions and the remembered sizes before
+// any node is copied or hashed, in time proportional to the text; past a
+// limit the error is a *wire.DecodeError matching wire.ErrLimit that
+// names the limit and the reference (nodes[i]) where the total passed it,
+// at the offset of the end of the text, and the session is unchanged. A
+// resolved response shares each remembered node's properties among its
+// uses and with the session, which copies and hashes a node it already
+// remembers with the same content no more.
+//
+// Session.Encode never writes a text that its reader, under the same
+// registry's Limits, would refuse: when the references of a node listed
+// many times would resolve past a limit, each node is referenced at its
+// first listing only and written in full at the others; a response that
+// no text would carry within the limits is an *wire.EncodeError matching
+// wire.ErrLimit, and nothing is remembered. Mark and References, which
+// write nothing, give every listing of a remembered node.
 package delta

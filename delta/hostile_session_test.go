@@ -251,3 +251,46 @@ func TestSessionEncodeRepeats(t *testing.T) {
 		})
 	}
 }
+
+// TestResolveRepeats: Resolve, which has no text, measures the response
+// as given instead. Ten references to a remembered node of 1 MiB
+// resolve, exactly, without a copy of the node per use (the session
+// keeps the one it has: the call allocates less than two copies); forty
+// are refused as a limit of codec "delta", before the fingerprint is
+// checked, and change nothing.
+func TestResolveRepeats(t *testing.T) {
+	node := bigNode(1 << 20)
+	stubs := func(n int) (*wire.GraphResponse, []int) {
+		r := listing(wire.Node{Type: node.Type, ID: node.ID}, n)
+		refs := make([]int, n)
+		for i := range refs {
+			refs[i] = i
+		}
+		return r, refs
+	}
+	reader := rememberingReader(t, node)
+	r, refs := stubs(10)
+	want := listing(node, 10)
+	fp := delta.Fingerprint(want)
+	var got *wire.GraphResponse
+	var err error
+	f := wiretest.Measure(func() { got, err = reader.Resolve(r, refs, fp) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := wiretest.Diff(want, got, wire.Exact); diff != "" {
+		t.Fatalf("resolved (-want +got):\n%s", diff)
+	}
+	t.Logf("10 references to a node of 1 MiB resolved: %s", f)
+	if !testsupport.Race && f.TotalAlloc > 2<<20 {
+		t.Errorf("resolving 10 references to one node of 1 MiB allocated %d bytes: a copy per use", f.TotalAlloc)
+	}
+
+	nodes, bytes := reader.Len()
+	r, refs = stubs(40)
+	_, err = reader.Resolve(r, refs, delta.Fingerprint(listing(node, 40)))
+	refusedAsLimit(t, "delta", err)
+	if n, b := reader.Len(); n != nodes || b != bytes {
+		t.Fatalf("after a refusal the reader remembers %d nodes, %d bytes; want %d, %d", n, b, nodes, bytes)
+	}
+}
