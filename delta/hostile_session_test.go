@@ -10,6 +10,7 @@ import (
 
 	_ "github.com/graphwire/graphwire/codecs"
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/delta/deltatest"
 	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -54,25 +55,14 @@ func rememberingReader(t testing.TB, n wire.Node) *delta.Session {
 }
 
 // referencingText is the codec's text of a response listing n times
-// times, every listing a reference. Writers that refuse the response
-// (they measure the nodes they will not write) are given the same
-// response with the listings' properties left out, which writes the same
-// references.
+// times, every listing a reference (deltatest.RepeatedReferences).
 func referencingText(t testing.TB, codec string, n wire.Node, times int) []byte {
 	t.Helper()
 	c, err := wire.DefaultRegistry().Lookup(codec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := c.(delta.SessionCodec)
-	refs := make([]int, times)
-	for i := range refs {
-		refs[i] = i
-	}
-	b, err := sc.AppendReferenced(nil, listing(n, times), refs)
-	if err != nil {
-		b, err = sc.AppendReferenced(nil, listing(wire.Node{Type: n.Type, ID: n.ID}, times), refs)
-	}
+	b, err := deltatest.RepeatedReferences(c.(delta.SessionCodec), n, times)
 	if err != nil {
 		t.Fatalf("%s: writing %d references: %v", codec, times, err)
 	}

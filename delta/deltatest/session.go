@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -112,6 +113,30 @@ func RunSession(t *testing.T, s SessionSuite) {
 			}
 		}
 	})
+	t.Run("repeated", func(t *testing.T) {
+		// Forty references to one remembered node of 1 MiB resolve to
+		// 40 MiB: past what a reader accepts from a short text and the
+		// node (MaxExpansion), whatever the syntax.
+		node := wire.Node{Type: "File", ID: 7, Properties: []wire.Property{
+			wire.Prop("content", wire.String(strings.Repeat("x", 1<<20)))}}
+		c := newConversation(t, s, delta.SessionLimits{})
+		if b, _ := c.send(t, "a node of 1 MiB", &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Traversal, Nodes: []wire.Node{node}}); b == nil {
+			t.Skip("the codec cannot carry a node of 1 MiB")
+		}
+		text, err := RepeatedReferences(s.sc(), node, 40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes, bytes := c.rs.Len()
+		_, err = c.rs.Decode(c.g, s.Codec.Info().Name, text)
+		var de *wire.DecodeError
+		if !errors.As(err, &de) || !errors.Is(err, wire.ErrLimit) {
+			t.Fatalf("forty references to a node of 1 MiB: error %T %v, want a *wire.DecodeError matching wire.ErrLimit", err, err)
+		}
+		if n, b := c.rs.Len(); n != nodes || b != bytes {
+			t.Fatalf("after a refusal the reader remembers %d nodes, %d bytes; want %d, %d", n, b, nodes, bytes)
+		}
+	})
 	t.Run("unresolved", func(t *testing.T) {
 		c := corpus.Generate()[0]
 		for _, cc := range corpus.Generate() {
@@ -142,6 +167,28 @@ func RunSession(t *testing.T, s SessionSuite) {
 			t.Fatalf("a reader that missed the conversation: %v, want ErrUnresolved", err)
 		}
 	})
+}
+
+// RepeatedReferences is c's text of a response listing n the given
+// number of times, every listing a reference: the text a hostile writer
+// sends to make a reader that remembers n build it that many times. A
+// writer that refuses the response (it measures the nodes it will not
+// write) is given the listings without their properties, which writes the
+// same references.
+func RepeatedReferences(c delta.SessionCodec, n wire.Node, times int) ([]byte, error) {
+	r := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Traversal, Nodes: make([]wire.Node, times)}
+	refs := make([]int, times)
+	for i := range refs {
+		r.Nodes[i], refs[i] = n, i
+	}
+	b, err := c.AppendReferenced(nil, r, refs)
+	if err != nil {
+		for i := range r.Nodes {
+			r.Nodes[i].Properties = nil
+		}
+		b, err = c.AppendReferenced(nil, r, refs)
+	}
+	return b, err
 }
 
 func (s *SessionSuite) sc() delta.SessionCodec { return s.Codec.(delta.SessionCodec) }
