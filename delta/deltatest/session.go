@@ -43,7 +43,10 @@ type SessionSuite struct {
 // of the response written whole, the reader sees exactly as many
 // references as the writer wrote, and none is ever unresolvable; a
 // reader that missed the conversation gets an error matching
-// delta.ErrUnresolved, never a response.
+// delta.ErrUnresolved, never a response; and a text repeating one
+// reference to a large remembered node, which would resolve past the
+// decode limits, is refused with a *wire.DecodeError matching
+// wire.ErrLimit, the reader's session unchanged.
 func RunSession(t *testing.T, s SessionSuite) {
 	if _, ok := s.Codec.(delta.SessionCodec); !ok {
 		t.Fatalf("codec %s does not implement delta.SessionCodec", s.Codec.Info().Name)
