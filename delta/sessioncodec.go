@@ -115,6 +115,9 @@ func (s *Session) write(c SessionCodec, lossy bool, l wire.Limits, name string, 
 		return nil, nil, err
 	}
 	if !lossy {
+		if len(refs) == 0 {
+			return out, r, nil // the codec's plain encoding, under its limits
+		}
 		if f := s.refused(l, int64(len(out)), r, refs); f != nil {
 			return nil, nil, f.encodeError(name, r)
 		}
