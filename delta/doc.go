@@ -246,11 +246,14 @@
 // uses and with the session, which copies and hashes a node it already
 // remembers with the same content no more.
 //
-// A writer never makes such a text: Mark (and so References and Encode)
-// references a remembered node at its first listing only, and writes the
-// others in full, so a reader builds no more than the text it reads and
-// the distinct nodes it names. Session.Encode also checks its text as
-// the reader, under the same registry's Limits, will: a response that no
-// text would carry within them is an *wire.EncodeError matching
-// wire.ErrLimit, and nothing is remembered.
+// Session.Encode never writes a text that its reader, under the same
+// registry's Limits, would refuse: when the references of a node listed
+// many times would resolve past a limit, each node is referenced at its
+// first listing only and written in full at the others; a response that
+// no text would carry within the limits is an *wire.EncodeError matching
+// wire.ErrLimit, and nothing is remembered. Mark and References, which
+// write nothing, give every listing of a remembered node (a price must
+// not depend on the rest of the page): a caller that writes their
+// references with AppendReferenced itself writes such texts too, and its
+// reader refuses them.
 package delta

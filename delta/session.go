@@ -122,10 +122,7 @@ func (s *Session) Len() (nodes int, bytes int64) {
 // as given, which is what the reader holds only for a codec that carries
 // them exactly (or by value); with a Lossy codec (GOON) use Encode, which
 // remembers what the reader will hold. A node listed twice in r
-// is a reference only if it was delivered before r, and only at its
-// first listing: a response names each remembered node once, so that its
-// reader builds no more than the text and the distinct nodes it names
-// (see the package doc, "Limits and security"). r is not modified.
+// is a reference only if it was delivered before r. r is not modified.
 func (s *Session) Mark(r *wire.GraphResponse) []int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -144,15 +141,13 @@ func (s *Session) References(r *wire.GraphResponse) []int {
 	return refs
 }
 
-// mark is Mark without remembering: the references (each remembered node
-// at its first listing only) and every node's hash.
+// mark is Mark without remembering: the references and every node's hash.
 // A node listed again with the same type, id and property list (the same
 // slice, as a response that repeats one node holds it) is hashed once.
 func (s *Session) mark(r *wire.GraphResponse) ([]int, []Hash) {
 	hashes := make([]Hash, len(r.Nodes))
 	var refs []int
 	var hashed map[listingAddr]Hash
-	var referenced map[sessionKey]bool
 	for i := range r.Nodes {
 		n := &r.Nodes[i]
 		if len(n.Properties) == 0 {
@@ -169,13 +164,8 @@ func (s *Session) mark(r *wire.GraphResponse) ([]int, []Hash) {
 			}
 			hashes[i] = h
 		}
-		k := sessionKey{n.Type, n.ID}
-		if el, ok := s.nodes[k]; ok && el.Value.(*sessionEntry).hash == hashes[i] && !referenced[k] {
+		if el, ok := s.nodes[sessionKey{n.Type, n.ID}]; ok && el.Value.(*sessionEntry).hash == hashes[i] {
 			refs = append(refs, i)
-			if referenced == nil {
-				referenced = make(map[sessionKey]bool)
-			}
-			referenced[k] = true
 		}
 	}
 	return refs, hashes

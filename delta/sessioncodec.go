@@ -52,12 +52,11 @@ func sessionCodec(g *wire.Registry, name string) (SessionCodec, bool, error) {
 // ErrNoSyntax. On an error the session is unchanged.
 //
 // Encode never writes a text its reader's Session.Decode, under the same
-// registry's Limits, would refuse: it checks the text as the reader
-// will, and a text the reader would refuse is an *wire.EncodeError
-// matching wire.ErrLimit (nothing is written or remembered). As Mark
-// references each node once, however many times r lists it, a reader
-// refuses only a response that no text of the codec carries within the
-// limits (one past MaxMaterializedBytes).
+// registry's Limits, would refuse: when the references of a node that r
+// lists many times would resolve past a limit, only the first listing
+// of each node is written as a reference and the others in full; if the
+// reader would still refuse, the error is a *wire.EncodeError matching
+// wire.ErrLimit and nothing is written.
 //
 // With a Lossy codec (GOON drops nulls, truncates long strings and adds
 // their key_len) the reader holds other nodes than r's, which count other
@@ -76,6 +75,11 @@ func (s *Session) Encode(g *wire.Registry, name string, r *wire.GraphResponse) (
 	defer s.mu.Unlock()
 	refs, hashes := s.mark(r)
 	out, held, err := s.write(c, lossy, l, name, r, refs)
+	if errors.Is(err, wire.ErrLimit) {
+		if firsts := firstListings(r, refs); len(firsts) < len(refs) {
+			out, held, err = s.write(c, lossy, l, name, r, firsts)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -148,6 +152,20 @@ func (s *Session) refused(l wire.Limits, n int64, r *wire.GraphResponse, refs []
 		return nil // not reached: mark names remembered nodes only
 	}
 	return charge(l, n, out, refs, ents)
+}
+
+// firstListings is refs without the positions of a node listed at an
+// earlier position of refs: each remembered node referenced once.
+func firstListings(r *wire.GraphResponse, refs []int) []int {
+	seen := make(map[sessionKey]bool, len(refs))
+	var firsts []int
+	for _, i := range refs {
+		if k := (sessionKey{r.Nodes[i].Type, r.Nodes[i].ID}); !seen[k] {
+			seen[k] = true
+			firsts = append(firsts, i)
+		}
+	}
+	return firsts
 }
 
 // registry is g, or the default registry when g is nil.
