@@ -241,8 +241,9 @@
 // any node is copied or hashed, in time proportional to the text; past a
 // limit the error is a *wire.DecodeError matching wire.ErrLimit that
 // names the limit and the reference (nodes[i]) where the total passed it,
-// at the offset of the end of the text, and the session is unchanged. A
-// resolved response shares each remembered node's properties among its
+// at the offset of the end of the text, and the session is unchanged (a
+// response without references is its decoder's, under the codec's own
+// Limits, and is not measured again). A resolved response shares each remembered node's properties among its
 // uses and with the session, which copies and hashes a node it already
 // remembers with the same content no more.
 //
