@@ -48,7 +48,7 @@ func DecodeJSON(data []byte, l wire.Limits) (*Delta, error) {
 		return nil, &wire.DecodeError{Codec: codecName, Offset: l.MaxInputBytes, Limit: "MaxInputBytes",
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
 	}
-	r := &reader{data: data, l: l}
+	r := &reader{data: data, l: l, m: NewMeter(l, len(data))}
 	if bytes.HasPrefix(data, []byte("\ufeff")) {
 		r.data, r.shift = data[3:], 3 // a UTF-8 byte order mark, as wire.DecodeJSON allows
 	}
@@ -71,8 +71,22 @@ type reader struct {
 	data  []byte
 	shift int64
 	l     wire.Limits
+	m     *Meter
 	dec   *json.Decoder
 }
+
+// add appends x to *list, charged to r.m (Append), or refuses at off.
+func add[T any](r *reader, off int64, list *[]T, x T) error {
+	l, ok := Append(r.m, *list, x)
+	if !ok {
+		return r.refused(off)
+	}
+	*list = l
+	return nil
+}
+
+// refused is the error of a charge to r.m that did not fit, at off.
+func (r *reader) refused(off int64) error { return r.limit(off, r.m.LimitName(), r.m.Msg()) }
 
 // here is the offset of the next token.
 func (r *reader) here() int64 {
