@@ -1,6 +1,7 @@
 package delta
 
 import (
+	"bytes"
 	"strconv"
 	"unsafe"
 
@@ -151,3 +152,34 @@ func grown(c int) int { return max(4, 2*c) }
 // wire.Meter (the canonical JSON that holds a delta's rows and header
 // fields), by its wire.InMemorySize, and reports whether it fits.
 func (m *Meter) Content(r *wire.GraphResponse) bool { return m.Scratch(wire.InMemorySize(r)) }
+
+// ParseCost is what a generic parser builds from a text document, an
+// upper bound a codec gives for its parser: Line bytes for each line, the
+// line's own bytes (strings the parse may copy), and Cell bytes for each
+// of the line's bytes that are among Delims (a member or an item each).
+type ParseCost struct {
+	Line, Cell int64
+	Delims     string
+}
+
+// Parse charges, as scratch, the generic parse of the text document data
+// before a decoder parses it, line by line, at cost. It returns the line,
+// from 1, where the charge stops fitting, or 0 when it all fits.
+func (m *Meter) Parse(data []byte, cost ParseCost) int {
+	for line, off := 1, 0; off < len(data); line++ {
+		end := bytes.IndexByte(data[off:], '\n')
+		if end < 0 {
+			end = len(data) - off
+		}
+		text := data[off : off+end]
+		cells := 0
+		for i := 0; i < len(cost.Delims); i++ {
+			cells += bytes.Count(text, []byte{cost.Delims[i]})
+		}
+		if !m.Scratch(cost.Line + int64(len(text)) + cost.Cell*int64(cells)) {
+			return line
+		}
+		off += end + 1
+	}
+	return 0
+}
