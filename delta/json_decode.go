@@ -32,8 +32,11 @@ func (d *Delta) UnmarshalJSON(data []byte) error {
 // (MaxStringBytes), and the content under every limit of wire.DecodeJSON.
 // It is strict: an unknown or repeated key, a missing one, a value of the
 // wrong type, a number where a position belongs that is negative or not an
-// integer, content that does not match the operations. Like wire.DecodeJSON
-// it accepts any whitespace and a leading UTF-8 byte order mark. Errors are
+// integer, content that does not match the operations. What it builds is
+// held with a Meter to MaxExpansion times the input plus
+// wire.ExpansionAllowance bytes in memory (see the package documentation,
+// Limits and security). Like wire.DecodeJSON it accepts any whitespace
+// and a leading UTF-8 byte order mark. Errors are
 // *wire.DecodeError with a byte offset ("delta: offset 120: ..."); one
 // caused by a limit matches errors.Is(err, wire.ErrLimit).
 //

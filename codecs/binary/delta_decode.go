@@ -14,7 +14,10 @@ var _ delta.Codec = (*Codec)(nil)
 // codec's Limits (MaxElements bounds each list of the record,
 // MaxMaterializedBytes the nodes, edges and rows it holds). Errors are
 // *wire.DecodeError naming the byte offset; a limit passed matches
-// errors.Is(err, wire.ErrLimit). The delta is not trusted: delta.Patch
+// errors.Is(err, wire.ErrLimit). What it builds, the lists of the delta
+// included, is charged to a delta.Meter as it goes: past MaxExpansion
+// times the input plus wire.ExpansionAllowance bytes in memory it
+// refuses at the item it reached. The delta is not trusted: delta.Patch
 // checks it against its base and result fingerprints.
 func (c *Codec) DecodeDelta(data []byte) (*delta.Delta, error) {
 	switch {

@@ -15,7 +15,10 @@ import (
 // DecodeDelta implements delta.Codec: it reads the GOON form of a delta
 // under the codec's Limits. Errors are *wire.DecodeError naming the line
 // ("goon: line 9: @moved: expected at=P before the node"); a limit passed
-// matches errors.Is(err, wire.ErrLimit). The delta is not trusted:
+// matches errors.Is(err, wire.ErrLimit). What it builds, its copy of the
+// input included, is charged to a delta.Meter: past MaxExpansion times
+// the input plus wire.ExpansionAllowance bytes in memory it refuses at the
+// line it reached. The delta is not trusted:
 // delta.Patch checks it against its base and result fingerprints.
 func (c *Codec) DecodeDelta(data []byte) (*delta.Delta, error) {
 	if int64(len(data)) > c.limits.MaxInputBytes {

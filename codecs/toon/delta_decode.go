@@ -18,7 +18,12 @@ var _ delta.Codec = (*Codec)(nil)
 // DecodeDelta implements delta.Codec: it reads the TOON form of a delta
 // under the codec's Limits (those of Decode, MaxElements bounding each
 // list of the delta). Errors are *wire.DecodeError naming the line; a
-// limit passed matches errors.Is(err, wire.ErrLimit). The delta is not
+// limit passed matches errors.Is(err, wire.ErrLimit). What it builds is
+// charged to a delta.Meter, the generic parse of the document first, line
+// by line before it parses (about 48 bytes a line and 40 a delimiter,
+// parseCost): past MaxExpansion times the input plus
+// wire.ExpansionAllowance bytes in memory it refuses at the line it
+// reached. The delta is not
 // trusted: delta.Patch checks it against its base and result
 // fingerprints.
 func (c *Codec) DecodeDelta(data []byte) (*delta.Delta, error) {
