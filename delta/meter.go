@@ -101,11 +101,11 @@ const (
 	sizeRow  = int64(unsafe.Sizeof(wire.Row{}))
 )
 
-// Append appends x to list and charges m for it: each array the list
-// grows into, whole (it grows the list itself, doubling it, and charges
-// before it allocates; the arrays it outgrew are not credited back, for
-// they stay on the heap until the collector frees them), and the bytes of
-// the key's type name. The node, edge or row an element holds is
+// Append appends x to list and charges m for it: the array the list grows
+// into, whole, and the one it outgrew, which stays on the heap until the
+// collector frees it (it grows the list itself, doubling it, and charges
+// before it allocates), and the bytes of the key's type name. A list
+// of n elements is charged 1.5 to 3 times its n slots. The node, edge or row an element holds is
 // Response's to charge (its struct, counted there, is not counted twice).
 // It reports false, appending nothing and allocating nothing, when the
 // charge would pass the bound.
@@ -133,7 +133,13 @@ func Append[T any](m *Meter, list []T, x T) ([]T, bool) {
 	}
 	c := grown(cap(list))
 	size := int64(unsafe.Sizeof(x))
-	charge := int64(c)*size + extra - inner
+	// The array outgrown stays charged until the next growth (the
+	// collector may not have freed it yet); the one before it is let go.
+	before := 0
+	if cap(list) > 4 {
+		before = cap(list) / 2
+	}
+	charge := int64(c-before)*size + extra - inner
 	m.mem += charge
 	if !m.Fits() {
 		m.mem -= charge

@@ -287,6 +287,7 @@ func (d *deltaDecoder) nodeList(vals map[string]jsonvalue.Value, key string) []w
 	}
 	sub := graphDecoder{src: renameLine(renameLine(d.src, key, "nodes"), key+"_order", "node_order"), lim: d.lim}
 	nodes := sub.nodes(v, order, haveOrder, nil)
+	d.m.Scratch(-2 * int64(len(d.src))) // the copies are let go
 	if sub.err != nil {
 		if rest, ok := strings.CutPrefix(sub.err.Msg, "node_order"); ok {
 			sub.err.Msg = key + "_order" + rest
