@@ -236,7 +236,7 @@
 // (errors.Is(err, wire.ErrLimit)); the content and the nodes stay under
 // MaxMaterializedBytes (256 MiB of canonical JSON) too. The lists of a
 // delta cost 32 (a node key) to 128 (a moved edge) bytes an element, and
-// up to four times that while they grow, so a delta of many short keys
+// 1.5 to 3 times that as they grow, so a delta of many short keys
 // (GOON's "0" lines, two bytes a key) is refused after some hundred
 // thousand keys, well before MaxElements.
 package delta
