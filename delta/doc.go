@@ -225,8 +225,8 @@
 // it builds to the bound of a response decoder with a Meter: the keys,
 // positions and slots of its lists of operations (charged as a list grows:
 // the array it grows into, whole, and the one it outgrew, which stays on
-// the heap until collected), the nodes, edges, rows and header fields it holds (as wire.Meter
-// charges a response's), and its scratch (its copy of the input; the
+// the heap until collected), the nodes, edges, rows and header fields it
+// holds (as wire.Meter charges a response's), and its scratch (its copy of the input; the
 // generic parse a text codec reads first, charged line by line before it
 // parses, at the cost its codec gives, ParseCost) together stay within
 // MaxExpansion (default 8) times the input plus wire.ExpansionAllowance
