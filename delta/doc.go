@@ -221,6 +221,25 @@
 // errors.Is(err, wire.ErrLimit). A decoded delta is not trusted: Patch
 // verifies it against the base and the result fingerprint.
 //
+// Every delta decoder, DecodeJSON and each codec's DecodeDelta, holds what
+// it builds to the bound of a response decoder with a Meter: the keys,
+// positions and slots of its lists of operations (charged as a list grows:
+// the array it grows into, whole, and the one it outgrew, which stays on
+// the heap until collected), the nodes, edges, rows and header fields it
+// holds (as wire.Meter charges a response's), and its scratch (its copy of the input; the
+// generic parse a text codec reads first, charged line by line before it
+// parses, at the cost its codec gives, ParseCost) together stay within
+// MaxExpansion (default 8) times the input plus wire.ExpansionAllowance
+// (8 MiB) bytes in memory, so that a decode peaks within 16 times its
+// input plus 16 MiB. A decoder refuses past it, before it allocates, with
+// a positioned *wire.DecodeError whose Limit is "MaxExpansion"
+// (errors.Is(err, wire.ErrLimit)); the content and the nodes stay under
+// MaxMaterializedBytes (256 MiB of canonical JSON) too. The lists of a
+// delta cost 32 (a node key) to 128 (a moved edge) bytes an element, and
+// 1.5 to 3 times that as they grow, so a delta of many short keys
+// (GOON's "0" lines, two bytes a key) is refused after some hundred
+// thousand keys, well before MaxElements.
+//
 // A session text is untrusted too: a few bytes can name a remembered node
 // of a megabyte thousands of times. A resolved response obeys the limits
 // a decoder applies to any response, counted on the response with every

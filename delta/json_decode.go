@@ -32,8 +32,11 @@ func (d *Delta) UnmarshalJSON(data []byte) error {
 // (MaxStringBytes), and the content under every limit of wire.DecodeJSON.
 // It is strict: an unknown or repeated key, a missing one, a value of the
 // wrong type, a number where a position belongs that is negative or not an
-// integer, content that does not match the operations. Like wire.DecodeJSON
-// it accepts any whitespace and a leading UTF-8 byte order mark. Errors are
+// integer, content that does not match the operations. What it builds is
+// held with a Meter to MaxExpansion times the input plus
+// wire.ExpansionAllowance bytes in memory (see the package documentation,
+// Limits and security). Like wire.DecodeJSON it accepts any whitespace
+// and a leading UTF-8 byte order mark. Errors are
 // *wire.DecodeError with a byte offset ("delta: offset 120: ..."); one
 // caused by a limit matches errors.Is(err, wire.ErrLimit).
 //
@@ -48,7 +51,7 @@ func DecodeJSON(data []byte, l wire.Limits) (*Delta, error) {
 		return nil, &wire.DecodeError{Codec: codecName, Offset: l.MaxInputBytes, Limit: "MaxInputBytes",
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
 	}
-	r := &reader{data: data, l: l}
+	r := &reader{data: data, l: l, m: NewMeter(l, len(data))}
 	if bytes.HasPrefix(data, []byte("\ufeff")) {
 		r.data, r.shift = data[3:], 3 // a UTF-8 byte order mark, as wire.DecodeJSON allows
 	}
@@ -71,8 +74,22 @@ type reader struct {
 	data  []byte
 	shift int64
 	l     wire.Limits
+	m     *Meter
 	dec   *json.Decoder
 }
+
+// add appends x to *list, charged to r.m (Append), or refuses at off.
+func add[T any](r *reader, off int64, list *[]T, x T) error {
+	l, ok := Append(r.m, *list, x)
+	if !ok {
+		return r.refused(off)
+	}
+	*list = l
+	return nil
+}
+
+// refused is the error of a charge to r.m that did not fit, at off.
+func (r *reader) refused(off int64) error { return r.limit(off, r.m.LimitName(), r.m.Msg()) }
 
 // here is the offset of the next token.
 func (r *reader) here() int64 {

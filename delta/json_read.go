@@ -67,7 +67,11 @@ func (r *reader) delta() (*Delta, error) {
 			err = r.rowOps(&d.Rows, &rowAt)
 		case "content":
 			contentOff = r.here()
-			if err = r.dec.Decode(&raw); err != nil {
+			if err = r.dec.Decode(&raw); err == nil && !r.m.Scratch(2*int64(len(raw))) {
+				// raw, and the decoder's buffer that held it
+				return r.refused(contentOff)
+			}
+			if err != nil {
 				// wire.DecodeJSON says where, precisely, in the content.
 				if _, werr := wire.DecodeJSON(r.data[contentOff:], r.l); werr != nil {
 					return r.contentError(werr, contentOff)
@@ -109,6 +113,9 @@ func (r *reader) delta() (*Delta, error) {
 	if err != nil {
 		return nil, r.contentError(err, contentOff)
 	}
+	if !r.m.Content(c) {
+		return nil, r.refused(contentOff)
+	}
 	if err := r.assemble(d, c, contentOff, changedN, nodeAt, edgeAt, rowAt); err != nil {
 		return nil, err
 	}
@@ -146,17 +153,25 @@ func (r *reader) assemble(d *Delta, c *wire.GraphResponse, off int64, changedN, 
 	}
 	d.FormatVersion, d.QueryType = c.FormatVersion, c.QueryType
 	for i, n := range changedN {
-		d.Nodes.Changed = append(d.Nodes.Changed, Changed{N: n, Node: c.Nodes[i]})
+		if err := add(r, off, &d.Nodes.Changed, Changed{N: n, Node: c.Nodes[i]}); err != nil {
+			return err
+		}
 	}
 	for i, at := range nodeAt {
-		d.Nodes.Added = append(d.Nodes.Added, Placed[wire.Node]{At: at, Item: c.Nodes[len(changedN)+i]})
+		if err := add(r, off, &d.Nodes.Added, Placed[wire.Node]{At: at, Item: c.Nodes[len(changedN)+i]}); err != nil {
+			return err
+		}
 	}
 	for i, at := range edgeAt {
-		d.Edges.Added = append(d.Edges.Added, Placed[wire.Edge]{At: at, Item: c.Edges[i]})
+		if err := add(r, off, &d.Edges.Added, Placed[wire.Edge]{At: at, Item: c.Edges[i]}); err != nil {
+			return err
+		}
 	}
 	d.Rows.Present = c.Rows != nil
 	for i, at := range rowAt {
-		d.Rows.Added = append(d.Rows.Added, Placed[wire.Row]{At: at, Item: c.Rows[i]})
+		if err := add(r, off, &d.Rows.Added, Placed[wire.Row]{At: at, Item: c.Rows[i]}); err != nil {
+			return err
+		}
 	}
 	unset := func(name string) error {
 		return r.fail(off, "content: "+name+" without "+strconv.Quote(name)+" in set")
@@ -181,9 +196,12 @@ func (r *reader) assemble(d *Delta, c *wire.GraphResponse, off int64, changedN, 
 
 func (r *reader) positions(what string, into *[]int) error {
 	return r.array(what, func(i int) error {
+		off := r.here()
 		p, err := r.position(opName(what, i))
-		*into = append(*into, p)
-		return err
+		if err != nil {
+			return err
+		}
+		return add(r, off, into, p)
 	})
 }
 
@@ -192,15 +210,21 @@ func (r *reader) nodeOps(o *NodeOps, changedN, at *[]int) error {
 		switch key {
 		case "removed":
 			return r.array("nodes.removed", func(i int) error {
+				off := r.here()
 				k, _, err := r.nodeKey(opName("nodes.removed", i), false)
-				o.Removed = append(o.Removed, k)
-				return err
+				if err != nil {
+					return err
+				}
+				return add(r, off, &o.Removed, k)
 			})
 		case "moved":
 			return r.array("nodes.moved", func(i int) error {
+				off := r.here()
 				k, at, err := r.nodeKey(opName("nodes.moved", i), true)
-				o.Moved = append(o.Moved, Move[NodeKey]{Key: k, At: at})
-				return err
+				if err != nil {
+					return err
+				}
+				return add(r, off, &o.Moved, Move[NodeKey]{Key: k, At: at})
 			})
 		case "changed":
 			return r.positions("nodes.changed", changedN)
@@ -216,15 +240,21 @@ func (r *reader) edgeOps(o *EdgeOps, at *[]int) error {
 		switch key {
 		case "removed":
 			return r.array("edges.removed", func(i int) error {
+				off := r.here()
 				k, _, err := r.edgeKey(opName("edges.removed", i), false)
-				o.Removed = append(o.Removed, k)
-				return err
+				if err != nil {
+					return err
+				}
+				return add(r, off, &o.Removed, k)
 			})
 		case "moved":
 			return r.array("edges.moved", func(i int) error {
+				off := r.here()
 				k, at, err := r.edgeKey(opName("edges.moved", i), true)
-				o.Moved = append(o.Moved, Move[EdgeKey]{Key: k, At: at})
-				return err
+				if err != nil {
+					return err
+				}
+				return add(r, off, &o.Moved, Move[EdgeKey]{Key: k, At: at})
 			})
 		case "added_at":
 			return r.positions("edges.added_at", at)
@@ -258,8 +288,10 @@ func (r *reader) rowOps(o *RowOps, at *[]int) error {
 				if err == nil && (m.Key < 0 || m.At < 0) {
 					err = r.fail(start, what+`: expected "from" and "at"`)
 				}
-				o.Moved = append(o.Moved, m)
-				return err
+				if err != nil {
+					return err
+				}
+				return add(r, start, &o.Moved, m)
 			})
 		case "added_at":
 			return r.positions("rows.added_at", at)
@@ -360,6 +392,9 @@ func (r *reader) edgeKey(what string, withAt bool) (EdgeKey, int, error) {
 	}
 	if withAt && at < 0 {
 		return k, at, r.missing(what, "at", start)
+	}
+	if !r.m.Response().Edge(e) || !r.m.Fits() {
+		return k, at, r.refused(start)
 	}
 	return k, at, nil
 }

@@ -14,7 +14,10 @@ var _ delta.Codec = (*Codec)(nil)
 // codec's Limits (MaxElements bounds each list of the record,
 // MaxMaterializedBytes the nodes, edges and rows it holds). Errors are
 // *wire.DecodeError naming the byte offset; a limit passed matches
-// errors.Is(err, wire.ErrLimit). The delta is not trusted: delta.Patch
+// errors.Is(err, wire.ErrLimit). What it builds, the lists of the delta
+// included, is charged to a delta.Meter as it goes: past MaxExpansion
+// times the input plus wire.ExpansionAllowance bytes in memory it
+// refuses at the item it reached. The delta is not trusted: delta.Patch
 // checks it against its base and result fingerprints.
 func (c *Codec) DecodeDelta(data []byte) (*delta.Delta, error) {
 	switch {
@@ -34,7 +37,9 @@ func (c *Codec) DecodeDelta(data []byte) (*delta.Delta, error) {
 	}()
 	st.src.reset(data, c.format, c)
 	st.d.reset(&st.src, c)
-	dl, err := st.d.deltaRecord()
+	dd := deltaDecoder{decoder: &st.d, dm: delta.NewMeter(c.limits, len(data))}
+	st.d.m = dd.dm.Response()
+	dl, err := dd.deltaRecord()
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +72,36 @@ func (c *Codec) SniffDelta(prefix []byte) float64 {
 	return 0.99
 }
 
-func (d *decoder) deltaRecord() (*delta.Delta, error) {
+// deltaDecoder reads a delta record with the decoder of a response,
+// charging what it builds to dm (the decoder's meter is dm's Response).
+type deltaDecoder struct {
+	*decoder
+	dm *delta.Meter
+}
+
+// add appends x to *list, charged to d.dm (delta.Append), unless the
+// charge does not fit: then it records the refusal.
+func add[T any](d *deltaDecoder, list *[]T, x T) {
+	if d.err != nil {
+		return
+	}
+	l, ok := delta.Append(d.dm, *list, x)
+	if !ok {
+		d.failLimit(d.dm.LimitName(), "%s", d.dm.Msg())
+		return
+	}
+	*list = l
+}
+
+// fits records a refusal when what was charged to d.dm's Response does
+// not fit beside the delta's own lists.
+func (d *deltaDecoder) fits() {
+	if d.err == nil && !d.dm.Fits() {
+		d.failLimit(d.dm.LimitName(), "%s", d.dm.Msg())
+	}
+}
+
+func (d *deltaDecoder) deltaRecord() (*delta.Delta, error) {
 	n := d.array("delta", unchangedItems, deltaItems)
 	if d.err == nil && n != unchangedItems && n != deltaItems {
 		d.failf("delta: %d elements, expected %d (unchanged) or %d", n, unchangedItems, deltaItems)
@@ -113,7 +147,7 @@ func clip(s string) string {
 	return s
 }
 
-func (d *decoder) hash(what string) delta.Hash {
+func (d *deltaDecoder) hash(what string) delta.Hash {
 	s := d.str(what)
 	if d.err != nil {
 		return delta.Hash{}
@@ -126,7 +160,7 @@ func (d *decoder) hash(what string) delta.Hash {
 }
 
 // position reads a position or occurrence number: 0 to MaxInt32.
-func (d *decoder) position(what string) int {
+func (d *deltaDecoder) position(what string) int {
 	v := d.int(what)
 	if d.err == nil && (v < 0 || v > math.MaxInt32) {
 		d.failf("%s: %d, expected 0 to %d", what, v, math.MaxInt32)
@@ -137,7 +171,7 @@ func (d *decoder) position(what string) int {
 
 // list reads the head of one of the delta's lists, checked against
 // MaxElements.
-func (d *decoder) list(what string) int {
+func (d *deltaDecoder) list(what string) int {
 	n := d.array(what, 0, math.MaxInt)
 	d.count(what, n)
 	if d.err != nil {
@@ -147,7 +181,7 @@ func (d *decoder) list(what string) int {
 }
 
 // meteredNode reads a node record, its head included, and meters it.
-func (d *decoder) meteredNode(nd *wire.Node) {
+func (d *deltaDecoder) meteredNode(nd *wire.Node) {
 	m := d.array("node", 2, math.MaxInt)
 	if d.err == nil && m%2 != 0 {
 		d.failf("node: %d elements, expected an even number", m)
@@ -155,11 +189,12 @@ func (d *decoder) meteredNode(nd *wire.Node) {
 	d.node(nd, m-2)
 	if d.err == nil {
 		d.metered(d.m.Node(nd))
+		d.fits()
 	}
 	d.leave()
 }
 
-func (d *decoder) nodeKey(what string, items int) delta.NodeKey {
+func (d *deltaDecoder) nodeKey(what string, items int) delta.NodeKey {
 	d.array(what, items, items)
 	var k delta.NodeKey
 	k.Type = d.name(what + " type")
@@ -168,18 +203,18 @@ func (d *decoder) nodeKey(what string, items int) delta.NodeKey {
 	return k
 }
 
-func (d *decoder) deltaNodes(o *delta.NodeOps) {
+func (d *deltaDecoder) deltaNodes(o *delta.NodeOps) {
 	d.array("nodes", 4, 4)
 	n := d.list("nodes removed")
 	for i := 0; i < n && d.err == nil; i++ {
-		o.Removed = append(o.Removed, d.nodeKey("removed node", 3))
+		add(d, &o.Removed, d.nodeKey("removed node", 3))
 		d.leave()
 	}
 	d.leave()
 	n = d.list("nodes moved")
 	for i := 0; i < n && d.err == nil; i++ {
 		k := d.nodeKey("moved node", 4)
-		o.Moved = append(o.Moved, delta.Move[delta.NodeKey]{Key: k, At: d.position("moved node at")})
+		add(d, &o.Moved, delta.Move[delta.NodeKey]{Key: k, At: d.position("moved node at")})
 		d.leave()
 	}
 	d.leave()
@@ -188,7 +223,7 @@ func (d *decoder) deltaNodes(o *delta.NodeOps) {
 		d.array("changed node", 2, 2)
 		ch := delta.Changed{N: d.position("changed node n")}
 		d.meteredNode(&ch.Node)
-		o.Changed = append(o.Changed, ch)
+		add(d, &o.Changed, ch)
 		d.leave()
 	}
 	d.leave()
@@ -197,28 +232,29 @@ func (d *decoder) deltaNodes(o *delta.NodeOps) {
 		d.array("added node", 2, 2)
 		a := delta.Placed[wire.Node]{At: d.position("added node at")}
 		d.meteredNode(&a.Item)
-		o.Added = append(o.Added, a)
+		add(d, &o.Added, a)
 		d.leave()
 	}
 	d.leave()
 	d.leave()
 }
 
-func (d *decoder) edgeRecord(e *wire.Edge) {
+func (d *deltaDecoder) edgeRecord(e *wire.Edge) {
 	d.edge(e)
 	if d.err == nil {
 		d.metered(d.m.Edge(e))
+		d.fits()
 	}
 }
 
-func (d *decoder) deltaEdges(o *delta.EdgeOps) {
+func (d *deltaDecoder) deltaEdges(o *delta.EdgeOps) {
 	d.array("edges", 3, 3)
 	n := d.list("edges removed")
 	for i := 0; i < n && d.err == nil; i++ {
 		d.array("removed edge", 2, 2)
 		k := delta.EdgeKey{N: d.position("removed edge n")}
 		d.edgeRecord(&k.Edge)
-		o.Removed = append(o.Removed, k)
+		add(d, &o.Removed, k)
 		d.leave()
 	}
 	d.leave()
@@ -227,7 +263,7 @@ func (d *decoder) deltaEdges(o *delta.EdgeOps) {
 		d.array("moved edge", 3, 3)
 		m := delta.Move[delta.EdgeKey]{Key: delta.EdgeKey{N: d.position("moved edge n")}, At: d.position("moved edge at")}
 		d.edgeRecord(&m.Key.Edge)
-		o.Moved = append(o.Moved, m)
+		add(d, &o.Moved, m)
 		d.leave()
 	}
 	d.leave()
@@ -236,25 +272,25 @@ func (d *decoder) deltaEdges(o *delta.EdgeOps) {
 		d.array("added edge", 2, 2)
 		a := delta.Placed[wire.Edge]{At: d.position("added edge at")}
 		d.edgeRecord(&a.Item)
-		o.Added = append(o.Added, a)
+		add(d, &o.Added, a)
 		d.leave()
 	}
 	d.leave()
 	d.leave()
 }
 
-func (d *decoder) deltaRows(o *delta.RowOps) {
+func (d *deltaDecoder) deltaRows(o *delta.RowOps) {
 	d.array("rows", 4, 4)
 	o.Present = d.boolean("rows present")
 	n := d.list("rows removed")
 	for i := 0; i < n && d.err == nil; i++ {
-		o.Removed = append(o.Removed, d.position("removed row"))
+		add(d, &o.Removed, d.position("removed row"))
 	}
 	d.leave()
 	n = d.list("rows moved")
 	for i := 0; i < n && d.err == nil; i++ {
 		d.array("moved row", 2, 2)
-		o.Moved = append(o.Moved, delta.Move[int]{Key: d.position("moved row from"), At: d.position("moved row at")})
+		add(d, &o.Moved, delta.Move[int]{Key: d.position("moved row from"), At: d.position("moved row at")})
 		d.leave()
 	}
 	d.leave()
@@ -266,7 +302,8 @@ func (d *decoder) deltaRows(o *delta.RowOps) {
 		d.array("added row", 2, 2)
 		a := delta.Placed[wire.Row]{At: d.position("added row at")}
 		a.Item = d.row()
-		o.Added = append(o.Added, a)
+		d.fits()
+		add(d, &o.Added, a)
 		d.leave()
 	}
 	d.leave()
@@ -275,7 +312,7 @@ func (d *decoder) deltaRows(o *delta.RowOps) {
 
 // deltaFields reads set and the three header fields, each null when not
 // set.
-func (d *decoder) deltaFields(dl *delta.Delta) {
+func (d *deltaDecoder) deltaFields(dl *delta.Delta) {
 	set := d.int("set")
 	if d.err == nil && (set < 0 || set > int64(delta.SetColumns|delta.SetGroupColumns|delta.SetPagination)) {
 		d.failf("set: %d is not a set of header fields (0 to 7)", set)
@@ -297,6 +334,7 @@ func (d *decoder) deltaFields(dl *delta.Delta) {
 			d.column(&dl.Columns[i])
 			if d.err == nil {
 				d.metered(d.m.Column(&dl.Columns[i]))
+				d.fits()
 			}
 		}
 		d.leave()
@@ -312,6 +350,7 @@ func (d *decoder) deltaFields(dl *delta.Delta) {
 			d.groupColumn(&dl.GroupColumns[i])
 			if d.err == nil {
 				d.metered(d.m.GroupColumn(&dl.GroupColumns[i]))
+				d.fits()
 			}
 		}
 		d.leave()
@@ -324,6 +363,7 @@ func (d *decoder) deltaFields(dl *delta.Delta) {
 			notSet("pagination")
 		}
 		dl.Pagination = d.pagination(int(t.i), layoutVersion)
+		d.fits()
 	case t.kind != kNull:
 		d.wrongKind("pagination", "array or null", t)
 	}

@@ -184,16 +184,33 @@ func isDeltaHeader(prefix []byte) bool {
 
 var _ delta.Codec = (*Codec)(nil)
 
+// parseCost is the in-memory cost of gcfvalue's parse of a delta
+// payload, an upper bound on what it builds: a row's object, member and
+// list item a line, with the bytes of its text; a member and its boxed
+// value a delimiter.
+var parseCost = delta.ParseCost{Line: 128, Cell: 64, Delims: "|"}
+
 func deltaError(msg string) error { return &wire.DecodeError{Codec: Name, Line: 1, Msg: msg} }
 
 // DecodeDelta implements delta.Codec: it reads a delta or unchanged
 // payload written by AppendDelta under the codec's Limits. Malformed GCF
 // gives gcfvalue's positioned *wire.DecodeError; a payload that is not
-// such a delta a *wire.DecodeError naming what is wrong.
+// such a delta a *wire.DecodeError naming what is wrong. What it builds
+// is charged to a delta.Meter, the generic parse of the payload first,
+// line by line before it parses (about 128 bytes a line and 64 a
+// delimiter, parseCost): past MaxExpansion times the input plus
+// wire.ExpansionAllowance bytes in memory it refuses, with a
+// *wire.DecodeError naming the line, matching errors.Is(err,
+// wire.ErrLimit).
 func (c *Codec) DecodeDelta(data []byte) (*delta.Delta, error) {
 	if int64(len(data)) > c.limits.MaxInputBytes {
 		return nil, &wire.DecodeError{Codec: Name, Offset: c.limits.MaxInputBytes, Limit: "MaxInputBytes",
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	}
+	m := delta.NewMeter(c.limits, len(data))
+	m.Scratch(int64(len(data))) // the document's copy of the input
+	if line := m.Parse(data, parseCost); line > 0 {
+		return nil, &wire.DecodeError{Codec: Name, Line: line, Msg: "parsing the document up to this line: " + m.Msg(), Limit: m.LimitName()}
 	}
 	doc, err := gcfvalue.DecodeDocument(data, c.valueOptions())
 	if err != nil {
@@ -213,7 +230,7 @@ func (c *Codec) DecodeDelta(data []byte) (*delta.Delta, error) {
 		}
 		return &delta.Delta{Base: h, Result: h}, nil
 	}
-	gd, err := gcfvalue.DecodeDelta(data, c.valueOptions())
+	gd, err := gcfvalue.DeltaOf(doc)
 	if err != nil {
 		return nil, asDecodeError(err)
 	}
@@ -252,6 +269,13 @@ func (c *Codec) DecodeDelta(data []byte) (*delta.Delta, error) {
 		return nil, deltaError("added_at= and ## added go together")
 	}
 	var rd reader
+	// refused records, unless ok, that row i of section did not fit m.
+	refused := func(ok bool, section string, i int) {
+		if !ok && rd.err == nil {
+			rd.err = &wire.DecodeError{Codec: Name, Line: rowLine(data, section, i), Limit: m.LimitName(),
+				Msg: section + "[" + strconv.Itoa(i) + "]: " + m.Msg()}
+		}
+	}
 	node := func(r *jsonvalue.Object, path string, wantN bool) (wire.Node, int) {
 		if r.Len() == 0 || r.Members[0].Key != deltaKey {
 			rd.fail(path, "expected "+deltaKey+" first")
@@ -265,26 +289,57 @@ func (c *Codec) DecodeDelta(data []byte) (*delta.Delta, error) {
 		}
 		return n, k.N
 	}
-	for i, r := range gd.Changed {
-		n, k := node(r, "changed["+strconv.Itoa(i)+"]", true)
-		d.Nodes.Changed = append(d.Nodes.Changed, delta.Changed{N: k, Node: n})
+	for i := 0; i < len(gd.Changed) && rd.err == nil; i++ {
+		n, k := node(gd.Changed[i], "changed["+strconv.Itoa(i)+"]", true)
+		if rd.err == nil {
+			ok := m.Response().Node(&n) && m.Fits()
+			if ok {
+				d.Nodes.Changed, ok = delta.Append(m, d.Nodes.Changed, delta.Changed{N: k, Node: n})
+			}
+			refused(ok, "changed", i)
+		}
 	}
-	for i, r := range gd.Added {
-		n, _ := node(r, "added["+strconv.Itoa(i)+"]", false)
-		d.Nodes.Added = append(d.Nodes.Added, delta.Placed[wire.Node]{At: at + i, Item: n})
+	for i := 0; i < len(gd.Added) && rd.err == nil; i++ {
+		n, _ := node(gd.Added[i], "added["+strconv.Itoa(i)+"]", false)
+		if rd.err == nil {
+			ok := m.Response().Node(&n) && m.Fits()
+			if ok {
+				d.Nodes.Added, ok = delta.Append(m, d.Nodes.Added, delta.Placed[wire.Node]{At: at + i, Item: n})
+			}
+			refused(ok, "added", i)
+		}
 	}
-	for i, v := range gd.Removed {
-		s, _ := v.(string)
+	for i := 0; i < len(gd.Removed) && rd.err == nil; i++ {
+		s, _ := gd.Removed[i].(string)
 		k, ok := parseNodeKey(s)
 		if !ok {
 			rd.fail("removed["+strconv.Itoa(i)+"]", "expected a node's Type:id (#k for a repeated node)")
+			break
 		}
-		d.Nodes.Removed = append(d.Nodes.Removed, k)
+		d.Nodes.Removed, ok = delta.Append(m, d.Nodes.Removed, k)
+		refused(ok, "removed", i)
 	}
 	if rd.err != nil {
 		return nil, rd.err
 	}
 	return d, nil
+}
+
+// rowLine is the line of row i of the section name of a delta payload,
+// counted from its "## name" line: rows take one line each.
+func rowLine(data []byte, name string, i int) int {
+	line := 1
+	for off := 0; off < len(data); line++ {
+		end := bytes.IndexByte(data[off:], '\n')
+		if end < 0 {
+			end = len(data) - off
+		}
+		if rest, ok := bytes.CutPrefix(data[off:off+end], []byte("## "+name)); ok && (len(rest) == 0 || rest[0] == ' ') {
+			return line + 1 + i
+		}
+		off += end + 1
+	}
+	return 1
 }
 
 // asDecodeError gives err as a *wire.DecodeError.

@@ -15,7 +15,10 @@ import (
 // DecodeDelta implements delta.Codec: it reads the GOON form of a delta
 // under the codec's Limits. Errors are *wire.DecodeError naming the line
 // ("goon: line 9: @moved: expected at=P before the node"); a limit passed
-// matches errors.Is(err, wire.ErrLimit). The delta is not trusted:
+// matches errors.Is(err, wire.ErrLimit). What it builds, its copy of the
+// input included, is charged to a delta.Meter: past MaxExpansion times
+// the input plus wire.ExpansionAllowance bytes in memory it refuses at the
+// line it reached. The delta is not trusted:
 // delta.Patch checks it against its base and result fingerprints.
 func (c *Codec) DecodeDelta(data []byte) (*delta.Delta, error) {
 	if int64(len(data)) > c.limits.MaxInputBytes {
@@ -23,8 +26,22 @@ func (c *Codec) DecodeDelta(data []byte) (*delta.Delta, error) {
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
 	}
 	data = bytes.TrimPrefix(data, bom)
-	p := parser{src: string(data), lim: c.limits, meter: wire.NewMeter(c.limits, len(data))}
+	m := delta.NewMeter(c.limits, len(data))
+	m.Scratch(int64(len(data))) // the parser's copy of the input
+	p := deltaParser{parser: parser{src: string(data), lim: c.limits, meter: m.Response()}, m: m}
 	return p.parseDelta()
+}
+
+// deltaParser reads a delta with the parser of a response, charging what
+// it builds to m (the parser's meter is m's Response).
+type deltaParser struct {
+	parser
+	m *delta.Meter
+}
+
+// refused is the error of a charge to p.m that did not fit.
+func (p *deltaParser) refused() error {
+	return &wire.DecodeError{Codec: Name, Line: p.line, Msg: p.m.Msg(), Limit: p.m.LimitName()}
 }
 
 // SniffDelta is the confidence that prefix opens the GOON form of a delta:
@@ -50,7 +67,7 @@ func isDelta(prefix []byte) bool {
 
 var _ delta.Codec = (*Codec)(nil)
 
-func (p *parser) parseDelta() (*delta.Delta, error) {
+func (p *deltaParser) parseDelta() (*delta.Delta, error) {
 	if len(p.src) == 0 {
 		return nil, lineError(1, "empty input, expected "+deltaMarker)
 	}
@@ -127,7 +144,7 @@ func deltaSection(line string) int {
 // deltaHeader reads base:, result:, query_type: and the optional
 // format_version:, in that order, leaving the first section marker (or
 // "") in p.cur.
-func (p *parser) deltaHeader(d *delta.Delta) error {
+func (p *deltaParser) deltaHeader(d *delta.Delta) error {
 	fields := [...]string{"base", "result", "query_type", "format_version"}
 	f := 0
 	err := p.eachLine(func() error {
@@ -188,7 +205,7 @@ func jsonString(s string) (string, error) {
 
 // deltaPrefix reads the "at=P " (when at is wanted) and "n=K " prefixes
 // of p.cur and leaves the rest in p.cur; at is -1 when not wanted.
-func (p *parser) deltaPrefix(section string, wantAt, allowN bool) (at, n int, err error) {
+func (p *deltaParser) deltaPrefix(section string, wantAt, allowN bool) (at, n int, err error) {
 	at = -1
 	if wantAt {
 		if at, err = p.prefixInt(section, "at=", 0); err != nil {
@@ -213,7 +230,7 @@ func (p *parser) deltaPrefix(section string, wantAt, allowN bool) (at, n int, er
 
 // prefixInt reads "key=V " at the start of p.cur, V an int from low to
 // MaxInt32; -1 when p.cur does not start with key.
-func (p *parser) prefixInt(section, key string, low int64) (int, error) {
+func (p *deltaParser) prefixInt(section, key string, low int64) (int, error) {
 	rest, ok := strings.CutPrefix(p.cur, key)
 	if !ok {
 		return -1, nil
@@ -229,7 +246,7 @@ func (p *parser) prefixInt(section, key string, low int64) (int, error) {
 
 var deltaNodeGroups = groupKind{header: "a node group Type(count):", orphan: "a node line before its Type(n): group", items: "lines"}
 
-func (p *parser) deltaNodes(o *delta.NodeOps, section string) error {
+func (p *deltaParser) deltaNodes(o *delta.NodeOps, section string) error {
 	count := 0
 	return p.grouped(&deltaNodeGroups, func(typ string) error {
 		count++
@@ -248,9 +265,12 @@ func (p *parser) deltaNodes(o *delta.NodeOps, section string) error {
 			}
 			k := delta.NodeKey{Type: typ, ID: id, N: n}
 			if section == secRemoved {
-				o.Removed = append(o.Removed, k)
+				o.Removed, ok = delta.Append(p.m, o.Removed, k)
 			} else {
-				o.Moved = append(o.Moved, delta.Move[delta.NodeKey]{Key: k, At: at})
+				o.Moved, ok = delta.Append(p.m, o.Moved, delta.Move[delta.NodeKey]{Key: k, At: at})
+			}
+			if !ok {
+				return p.refused()
 			}
 			return nil
 		}
@@ -262,10 +282,14 @@ func (p *parser) deltaNodes(o *delta.NodeOps, section string) error {
 			return p.tooBig(p.line)
 		}
 		p.restored = 0
-		if section == secChanged {
-			o.Changed = append(o.Changed, delta.Changed{N: n, Node: node})
-		} else {
-			o.Added = append(o.Added, delta.Placed[wire.Node]{At: at, Item: node})
+		ok := p.m.Fits()
+		if section == secChanged && ok {
+			o.Changed, ok = delta.Append(p.m, o.Changed, delta.Changed{N: n, Node: node})
+		} else if ok {
+			o.Added, ok = delta.Append(p.m, o.Added, delta.Placed[wire.Node]{At: at, Item: node})
+		}
+		if !ok {
+			return p.refused()
 		}
 		return nil
 	})
@@ -273,7 +297,7 @@ func (p *parser) deltaNodes(o *delta.NodeOps, section string) error {
 
 var deltaEdgeGroups = groupKind{header: "an edge group REL(count):", orphan: "an edge line before its REL(n): group", items: "edges"}
 
-func (p *parser) deltaEdges(o *delta.EdgeOps, section string) error {
+func (p *deltaParser) deltaEdges(o *delta.EdgeOps, section string) error {
 	count := 0
 	return p.grouped(&deltaEdgeGroups, func(typ string) error {
 		count++
@@ -291,14 +315,18 @@ func (p *parser) deltaEdges(o *delta.EdgeOps, section string) error {
 		if !p.meter.Edge(&e) {
 			return p.tooBig(p.line)
 		}
-		switch section {
-		case secEdgesRemoved:
-			o.Removed = append(o.Removed, delta.EdgeKey{Edge: e, N: n})
-		case secEdgesMoved:
-			o.Moved = append(o.Moved, delta.Move[delta.EdgeKey]{Key: delta.EdgeKey{Edge: e, N: n}, At: at})
+		ok := p.m.Fits()
+		switch {
+		case !ok:
+		case section == secEdgesRemoved:
+			o.Removed, ok = delta.Append(p.m, o.Removed, delta.EdgeKey{Edge: e, N: n})
+		case section == secEdgesMoved:
+			o.Moved, ok = delta.Append(p.m, o.Moved, delta.Move[delta.EdgeKey]{Key: delta.EdgeKey{Edge: e, N: n}, At: at})
 		default:
-			o.Added = append(o.Added, delta.Placed[wire.Edge]{At: at})
-			o.Added[len(o.Added)-1].Item = e
+			o.Added, ok = delta.Append(p.m, o.Added, delta.Placed[wire.Edge]{At: at, Item: e})
+		}
+		if !ok {
+			return p.refused()
 		}
 		return nil
 	})
@@ -306,7 +334,7 @@ func (p *parser) deltaEdges(o *delta.EdgeOps, section string) error {
 
 // deltaRows reads @rows: removed:, moved: and added_at: lines, in that
 // order, each a list of positions separated by spaces (moved: FROM>AT).
-func (p *parser) deltaRows(o *delta.RowOps, rowAt *[]int) error {
+func (p *deltaParser) deltaRows(o *delta.RowOps, rowAt *[]int) error {
 	keys := [...]string{"removed", "moved", "added_at"}
 	k := 0
 	return p.eachLine(func() error {
@@ -326,32 +354,35 @@ func (p *parser) deltaRows(o *delta.RowOps, rowAt *[]int) error {
 			}
 			var from, at int
 			var err error
+			ok := true
 			if key == "moved" {
-				f, a, ok := strings.Cut(tok, ">")
-				if !ok {
+				f, a, found := strings.Cut(tok, ">")
+				if !found {
 					return p.errf("@rows: moved: expected FROM>AT, found " + textwire.Excerpt(tok))
 				}
 				if from, err = p.position(f); err == nil {
 					at, err = p.position(a)
 				}
-				o.Moved = append(o.Moved, delta.Move[int]{Key: from, At: at})
-			} else {
-				at, err = p.position(tok)
-				if key == "removed" {
-					o.Removed = append(o.Removed, at)
-				} else {
-					*rowAt = append(*rowAt, at)
+				if err == nil {
+					o.Moved, ok = delta.Append(p.m, o.Moved, delta.Move[int]{Key: from, At: at})
 				}
+			} else if at, err = p.position(tok); err == nil && key == "removed" {
+				o.Removed, ok = delta.Append(p.m, o.Removed, at)
+			} else if err == nil {
+				*rowAt, ok = delta.Append(p.m, *rowAt, at)
 			}
 			if err != nil {
 				return err
+			}
+			if !ok {
+				return p.refused()
 			}
 		}
 		return nil
 	})
 }
 
-func (p *parser) position(s string) (int, error) {
+func (p *deltaParser) position(s string) (int, error) {
 	v, ok := parseInt(s)
 	if !ok || v < 0 || v > math.MaxInt32 {
 		return 0, p.errf("@rows: expected a position (0 to 2147483647), found " + textwire.Excerpt(s))
@@ -361,7 +392,7 @@ func (p *parser) position(s string) (int, error) {
 
 // deltaContent reads "@content[ field...]" and its one line of canonical
 // JSON: the rows added and the header fields set. It must end the input.
-func (p *parser) deltaContent(d *delta.Delta, marker string, rowAt []int) error {
+func (p *deltaParser) deltaContent(d *delta.Delta, marker string, rowAt []int) error {
 	f := 0
 	if names := strings.TrimPrefix(marker, secContent); names != "" {
 		for name := range strings.SplitSeq(names[1:], " ") {
@@ -390,6 +421,9 @@ func (p *parser) deltaContent(d *delta.Delta, marker string, rowAt []int) error 
 	if p.next() {
 		return p.errf("a line after " + secContent + "'s JSON, which ends a delta")
 	}
+	if !p.m.Content(c) {
+		return &wire.DecodeError{Codec: Name, Line: line, Msg: "content: " + p.m.Msg(), Limit: p.m.LimitName()}
+	}
 	p.cur = ""
 	switch {
 	case c.QueryType != d.QueryType:
@@ -403,7 +437,10 @@ func (p *parser) deltaContent(d *delta.Delta, marker string, rowAt []int) error 
 	}
 	d.Rows.Present = c.Rows != nil
 	for i, at := range rowAt {
-		d.Rows.Added = append(d.Rows.Added, delta.Placed[wire.Row]{At: at, Item: c.Rows[i]})
+		var ok bool
+		if d.Rows.Added, ok = delta.Append(p.m, d.Rows.Added, delta.Placed[wire.Row]{At: at, Item: c.Rows[i]}); !ok {
+			return p.refused()
+		}
 	}
 	for _, sf := range setFields {
 		if has := sf.take(d, c); has && !d.Set.Has(sf.bit) {

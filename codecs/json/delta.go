@@ -12,8 +12,9 @@ func (c *Codec) AppendDelta(dst []byte, d *delta.Delta) ([]byte, error) {
 }
 
 // DecodeDelta implements delta.Codec: it reads the JSON form of a delta
-// under the codec's Limits (delta.DecodeJSON). Errors are
-// *wire.DecodeError with a byte offset.
+// under the codec's Limits (delta.DecodeJSON), what it builds held to
+// MaxExpansion times the input plus wire.ExpansionAllowance bytes in
+// memory. Errors are *wire.DecodeError with a byte offset.
 func (c *Codec) DecodeDelta(data []byte) (*delta.Delta, error) {
 	return delta.DecodeJSON(data, c.limits)
 }

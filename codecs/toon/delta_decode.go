@@ -18,7 +18,12 @@ var _ delta.Codec = (*Codec)(nil)
 // DecodeDelta implements delta.Codec: it reads the TOON form of a delta
 // under the codec's Limits (those of Decode, MaxElements bounding each
 // list of the delta). Errors are *wire.DecodeError naming the line; a
-// limit passed matches errors.Is(err, wire.ErrLimit). The delta is not
+// limit passed matches errors.Is(err, wire.ErrLimit). What it builds is
+// charged to a delta.Meter, the generic parse of the document first, line
+// by line before it parses (about 48 bytes a line and 40 a delimiter,
+// parseCost): past MaxExpansion times the input plus
+// wire.ExpansionAllowance bytes in memory it refuses at the line it
+// reached. The delta is not
 // trusted: delta.Patch checks it against its base and result
 // fingerprints.
 func (c *Codec) DecodeDelta(data []byte) (*delta.Delta, error) {
@@ -30,12 +35,16 @@ func (c *Codec) DecodeDelta(data []byte) (*delta.Delta, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &wire.DecodeError{Codec: Name, Line: 1, Msg: "empty input, expected " + deltaKey + ":"}
 	}
+	m := delta.NewMeter(l, len(data))
+	if line := m.Parse(data, parseCost); line > 0 {
+		return nil, &wire.DecodeError{Codec: Name, Line: line, Msg: "parsing the document up to this line: " + m.Msg(), Limit: m.LimitName()}
+	}
 	v, err := toonread.Decode(data, toonread.Options{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
 		toonread.Limits{Set: true, MaxElements: l.MaxElements, MaxFields: l.MaxElements + layoutFields, MaxString: l.MaxStringBytes, MaxMaterialized: l.MaxMaterializedBytes})
 	if err != nil {
 		return nil, err
 	}
-	d := deltaDecoder{graphDecoder: graphDecoder{src: data, lim: l}, m: wire.NewMeter(l, len(data))}
+	d := deltaDecoder{graphDecoder: graphDecoder{src: data, lim: l}, m: m}
 	dl := d.document(v)
 	if d.err != nil {
 		return nil, d.err
@@ -58,9 +67,37 @@ func isDelta(prefix []byte) bool {
 	return ok && bytes.HasPrefix(t, []byte(deltaKey+": "))
 }
 
+// parseCost is the in-memory cost of toonread's parse of a document, an
+// upper bound on what it builds: an object or list item a line, with the
+// bytes of its text, which strings may copy; a member or item a
+// delimiter.
+var parseCost = delta.ParseCost{Line: 48, Cell: 40, Delims: ",|\t"}
+
 type deltaDecoder struct {
 	graphDecoder
-	m *wire.Meter
+	m *delta.Meter
+}
+
+// add appends x to *list, charged to d.m (delta.Append), or records the
+// refusal at path.
+func add[T any](d *deltaDecoder, path []pathStep, list *[]T, x T) {
+	if d.err != nil {
+		return
+	}
+	l, ok := delta.Append(d.m, *list, x)
+	if !ok {
+		d.failLimit(path, d.m.LimitName(), d.m.Msg())
+		return
+	}
+	*list = l
+}
+
+// fits records a refusal at path when what was charged to d.m's Response
+// does not fit beside the delta's own lists.
+func (d *deltaDecoder) fits(ok bool, path []pathStep) {
+	if (!ok || !d.m.Fits()) && d.err == nil {
+		d.failLimit(path, d.m.LimitName(), d.m.Msg())
+	}
 }
 
 func (d *deltaDecoder) document(v jsonvalue.Value) *delta.Delta {
@@ -183,9 +220,10 @@ func (d *deltaDecoder) positions(vals map[string]jsonvalue.Value, key string, wa
 		d.fail(path, "empty (an empty list is left out)")
 		return nil
 	}
-	ps := make([]int, len(items))
-	for i, it := range items {
-		ps[i] = d.position(it, append(path, indexStep(i)))
+	var ps []int
+	for i := 0; i < len(items) && d.err == nil; i++ {
+		p := append(path, indexStep(i))
+		add(d, p, &ps, d.position(items[i], p))
 	}
 	return ps
 }
@@ -200,7 +238,7 @@ func (d *deltaDecoder) position(v jsonvalue.Value, path []pathStep) int {
 
 // keys reads the rows of removed or moved: type, id, n (optional) and,
 // for moved, at.
-func (d *deltaDecoder) keys(v jsonvalue.Value, key string, each func(k delta.NodeKey, at int)) {
+func (d *deltaDecoder) keys(v jsonvalue.Value, key string, each func(k delta.NodeKey, at int, path []pathStep)) {
 	path := newPath(keyStep(key))
 	items := d.array(v, path)
 	if d.err == nil && len(items) == 0 {
@@ -228,7 +266,7 @@ func (d *deltaDecoder) keys(v jsonvalue.Value, key string, each func(k delta.Nod
 				at = d.position(v, p)
 			}
 		})
-		each(k, at)
+		each(k, at, p)
 	}
 }
 
@@ -243,8 +281,13 @@ func (d *deltaDecoder) nodeList(vals map[string]jsonvalue.Value, key string) []w
 	// The node reader names its section "nodes": it reads a copy of the
 	// text whose key lines say so, line for line, and its errors are
 	// renamed back.
+	if !d.m.Scratch(2 * int64(len(d.src))) { // the renamed copies
+		d.failLimit(newPath(keyStep(key)), d.m.LimitName(), d.m.Msg())
+		return nil
+	}
 	sub := graphDecoder{src: renameLine(renameLine(d.src, key, "nodes"), key+"_order", "node_order"), lim: d.lim}
 	nodes := sub.nodes(v, order, haveOrder, nil)
+	d.m.Scratch(-2 * int64(len(d.src))) // the copies are let go
 	if sub.err != nil {
 		if rest, ok := strings.CutPrefix(sub.err.Msg, "node_order"); ok {
 			sub.err.Msg = key + "_order" + rest
@@ -258,11 +301,12 @@ func (d *deltaDecoder) nodeList(vals map[string]jsonvalue.Value, key string) []w
 		d.fail(newPath(keyStep(key)), "empty (an empty section is left out)")
 		return nil
 	}
-	for i := range nodes {
-		if !d.m.Node(&nodes[i]) {
-			d.failLimit(newPath(keyStep(key)), d.m.LimitName(), d.m.Msg())
-			return nil
-		}
+	at := newPath(keyStep(key))
+	for i := 0; i < len(nodes) && d.err == nil; i++ {
+		d.fits(d.m.Response().Node(&nodes[i]), append(at, indexStep(i)))
+	}
+	if d.err != nil {
+		return nil
 	}
 	return nodes
 }
@@ -288,11 +332,11 @@ func renameLine(src []byte, key, to string) []byte {
 
 func (d *deltaDecoder) nodeOps(vals map[string]jsonvalue.Value, o *delta.NodeOps) {
 	if v, ok := vals["removed"]; ok {
-		d.keys(v, "removed", func(k delta.NodeKey, _ int) { o.Removed = append(o.Removed, k) })
+		d.keys(v, "removed", func(k delta.NodeKey, _ int, p []pathStep) { add(d, p, &o.Removed, k) })
 	}
 	if v, ok := vals["moved"]; ok && d.err == nil {
-		d.keys(v, "moved", func(k delta.NodeKey, at int) {
-			o.Moved = append(o.Moved, delta.Move[delta.NodeKey]{Key: k, At: at})
+		d.keys(v, "moved", func(k delta.NodeKey, at int, p []pathStep) {
+			add(d, p, &o.Moved, delta.Move[delta.NodeKey]{Key: k, At: at})
 		})
 	}
 	if d.err != nil {
@@ -309,11 +353,13 @@ func (d *deltaDecoder) nodeOps(vals map[string]jsonvalue.Value, o *delta.NodeOps
 	if _, ok := vals["changed_n"]; ok && len(changed) == 0 && d.err == nil {
 		d.fail(newPath(keyStep("changed_n")), "without changed")
 	}
-	for i := range changed {
-		o.Changed = append(o.Changed, delta.Changed{Node: changed[i]})
+	atChanged := newPath(keyStep("changed"))
+	for i := 0; i < len(changed) && d.err == nil; i++ {
+		c := delta.Changed{Node: changed[i]}
 		if ns != nil {
-			o.Changed[i].N = ns[i]
+			c.N = ns[i]
 		}
+		add(d, append(atChanged, indexStep(i)), &o.Changed, c)
 	}
 	if d.err != nil {
 		return
@@ -331,8 +377,9 @@ func (d *deltaDecoder) nodeOps(vals map[string]jsonvalue.Value, o *delta.NodeOps
 	_, haveAt := vals["added_at"]
 	if len(added) > 0 || haveAt {
 		at := d.positions(vals, "added_at", len(added), false)
+		atAdded := newPath(keyStep("added"))
 		for i := 0; i < len(at) && d.err == nil; i++ {
-			o.Added = append(o.Added, delta.Placed[wire.Node]{At: at[i], Item: added[i]})
+			add(d, append(atAdded, indexStep(i)), &o.Added, delta.Placed[wire.Node]{At: at[i], Item: added[i]})
 		}
 	}
 }
@@ -349,9 +396,7 @@ func (d *deltaDecoder) edgeList(vals map[string]jsonvalue.Value, key string) []w
 		d.fail(path, "empty (an empty section is left out)")
 	}
 	for i := 0; i < len(edges) && d.err == nil; i++ {
-		if !d.m.Edge(&edges[i]) {
-			d.failLimit(append(path, indexStep(i)), d.m.LimitName(), d.m.Msg())
-		}
+		d.fits(d.m.Response().Edge(&edges[i]), append(path, indexStep(i)))
 	}
 	return edges
 }
@@ -376,30 +421,34 @@ func (d *deltaDecoder) edgeOps(vals map[string]jsonvalue.Value, o *delta.EdgeOps
 	if d.edgeExtras(vals, "edges_removed", "edges_removed_n") {
 		edges := d.edgeList(vals, "edges_removed")
 		ns := d.positions(vals, "edges_removed_n", len(edges), true)
+		atEdgesRemoved := newPath(keyStep("edges_removed"))
 		for i := 0; i < len(edges) && d.err == nil; i++ {
-			o.Removed = append(o.Removed, delta.EdgeKey{Edge: edges[i]})
+			k := delta.EdgeKey{Edge: edges[i]}
 			if ns != nil {
-				o.Removed[i].N = ns[i]
+				k.N = ns[i]
 			}
+			add(d, append(atEdgesRemoved, indexStep(i)), &o.Removed, k)
 		}
 	}
 	if d.edgeExtras(vals, "edges_moved", "edges_moved_n", "edges_moved_at") {
 		edges := d.edgeList(vals, "edges_moved")
 		ns := d.positions(vals, "edges_moved_n", len(edges), true)
 		at := d.positions(vals, "edges_moved_at", len(edges), false)
+		atEdgesMoved := newPath(keyStep("edges_moved"))
 		for i := 0; i < len(edges) && d.err == nil; i++ {
 			m := delta.Move[delta.EdgeKey]{Key: delta.EdgeKey{Edge: edges[i]}, At: at[i]}
 			if ns != nil {
 				m.Key.N = ns[i]
 			}
-			o.Moved = append(o.Moved, m)
+			add(d, append(atEdgesMoved, indexStep(i)), &o.Moved, m)
 		}
 	}
 	if d.edgeExtras(vals, "edges_added", "edges_added_at") {
 		edges := d.edgeList(vals, "edges_added")
 		at := d.positions(vals, "edges_added_at", len(edges), false)
+		atEdgesAdded := newPath(keyStep("edges_added"))
 		for i := 0; i < len(edges) && d.err == nil; i++ {
-			o.Added = append(o.Added, delta.Placed[wire.Edge]{At: at[i], Item: edges[i]})
+			add(d, append(atEdgesAdded, indexStep(i)), &o.Added, delta.Placed[wire.Edge]{At: at[i], Item: edges[i]})
 		}
 	}
 }
@@ -417,14 +466,15 @@ func (d *deltaDecoder) rowOps(vals map[string]jsonvalue.Value, o *delta.RowOps) 
 		}
 		for i := 0; i < len(items) && d.err == nil; i++ {
 			var m delta.Move[int]
-			d.graphDecoder.fields(items[i], append(path, indexStep(i)), []string{"from", "at"}, 2, func(f int, v jsonvalue.Value, p []pathStep) {
+			p := append(path, indexStep(i))
+			d.graphDecoder.fields(items[i], p, []string{"from", "at"}, 2, func(f int, v jsonvalue.Value, p []pathStep) {
 				if f == 0 {
 					m.Key = d.position(v, p)
 				} else {
 					m.At = d.position(v, p)
 				}
 			})
-			o.Moved = append(o.Moved, m)
+			add(d, p, &o.Moved, m)
 		}
 	}
 	v, ok := vals["rows_added"]
@@ -441,9 +491,7 @@ func (d *deltaDecoder) rowOps(vals map[string]jsonvalue.Value, o *delta.RowOps) 
 		rows = d.rows(v, path)
 	}
 	for i := 0; i < len(rows) && d.err == nil; i++ {
-		if !d.m.Row(rows[i]) {
-			d.failLimit(append(path, indexStep(i)), d.m.LimitName(), d.m.Msg())
-		}
+		d.fits(d.m.Response().Row(rows[i]), append(path, indexStep(i)))
 	}
 	if d.err != nil || len(rows) == 0 {
 		if _, ok := vals["rows_added_at"]; ok && d.err == nil {
@@ -453,7 +501,7 @@ func (d *deltaDecoder) rowOps(vals map[string]jsonvalue.Value, o *delta.RowOps) 
 	}
 	at := d.positions(vals, "rows_added_at", len(rows), false)
 	for i := 0; i < len(at) && d.err == nil; i++ {
-		o.Added = append(o.Added, delta.Placed[wire.Row]{At: at[i], Item: rows[i]})
+		add(d, append(path, indexStep(i)), &o.Added, delta.Placed[wire.Row]{At: at[i], Item: rows[i]})
 	}
 }
 

@@ -238,6 +238,13 @@ func DecodeDelta(data []byte, opts Options) (*Delta, error) {
 	if err != nil {
 		return nil, err
 	}
+	return DeltaOf(doc)
+}
+
+// DeltaOf reads the delta payload doc, decoded by DecodeDocument, as
+// DecodeDelta does: for a caller that decoded it to read its header
+// first, so that it is parsed once.
+func DeltaOf(doc *Document) (*Delta, error) {
 	bad := func(msg string) error { return fmt.Errorf("gcf: delta: %s: %w", msg, KindMalformedDelta) }
 	if v, _ := doc.Get("delta"); v != "true" {
 		return nil, bad("the header has no delta=true")
