@@ -75,7 +75,7 @@ const (
 	memSpan   = 16
 	memCell   = 32
 	memRef    = 8
-	memEntry  = 96
+	memEntry  = 64
 	memMarker = 24
 )
 
