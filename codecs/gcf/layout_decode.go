@@ -222,6 +222,9 @@ func (d *reader) ungroup(v jsonvalue.Value, path string) []jsonvalue.Value {
 func (d *reader) node(v jsonvalue.Value, path string) wire.Node {
 	o := d.object(v, path)
 	var n wire.Node
+	if len(o.Members) > 2 {
+		n.Properties = make([]wire.Property, 0, len(o.Members)-2)
+	}
 	seen := 0
 	for _, m := range o.Members {
 		switch m.Key {
