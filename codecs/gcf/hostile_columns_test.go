@@ -59,10 +59,10 @@ var codecColumnShapes = map[string]struct {
 		return append([]byte(responseHead), columnTable("rows", `"p>type","p>id",`, nodeLead, n, "p>", true, 1, "abcdefgh")...)
 	}, decodeResponse},
 	"one wide row": {func(n int) []byte {
-		return append([]byte(responseHead), columnTable("rows", "", noLead, n, "", false, 1, "abcdefgh")...)
+		return append([]byte(responseHead), columnTable("rows", "", noLead, n, "", false, 1, "1")...)
 	}, decodeResponse},
 	"a few wide rows": {func(n int) []byte {
-		return append([]byte(responseHead), columnTable("rows", "", noLead, n/4, "", false, 4, "abcdefgh")...)
+		return append([]byte(responseHead), columnTable("rows", "", noLead, n/2, "", false, 4, "1")...)
 	}, decodeResponse},
 	"delta of many path columns": {func(n int) []byte {
 		return append([]byte(deltaHead), columnTable("changed", "@node_key,", keyLead, n, "p>", true, 1, "abcdefgh")...)

@@ -58,10 +58,10 @@ var columnShapes = map[string]func(n int) []byte{
 		return wideTable("GCF profile=generic\n", cols, 1, "abcdefgh")
 	},
 	"one wide row": func(n int) []byte {
-		return wideTable("GCF profile=generic\n", columnNames(n*2/3, "", false), 1, "abcdefgh")
+		return wideTable("GCF profile=generic\n", columnNames(n*3/4, "", false), 1, "1")
 	},
 	"a few wide rows": func(n int) []byte {
-		return wideTable("GCF profile=generic\n", columnNames(n/5, "", false), 4, "abcdefgh")
+		return wideTable("GCF profile=generic\n", columnNames(n/2, "", false), 4, "1")
 	},
 	"inline schema of many names": func(n int) []byte {
 		names := columnNames(n*2/3, "", false)
