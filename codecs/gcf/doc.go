@@ -94,11 +94,14 @@
 // well-formed GCF that holds no response gives a *wire.DecodeError naming
 // the place in the layout ("gcf: offset 0: nodes[3].id: expected an
 // integer"). gcfvalue bounds the memory of the value it builds (see its
-// documentation), which holds a decode's peak heap within 16 times its
-// input plus 16 MiB; a document made of very short rows (a few bytes
-// each) past a few megabytes is refused with a limit error for that
-// reason, unless it is in the encoder's form and the response it holds
-// stays within the reader's bound (see Speed).
+// documentation): here to 6 times the input plus 6 MiB, since the value
+// is held while the response is read from it (a row's cell takes half as
+// much again as the member it is read from), which holds a decode's peak
+// heap within 16 times its input plus 16 MiB; a document made of very
+// short rows or cells (a few bytes each) past a few megabytes is refused
+// with a limit error naming MaxMaterializedBytes for that reason, unless
+// it is in the encoder's form and the response it holds stays within the
+// reader's bound (see Speed).
 //
 // # Other implementations
 //

@@ -108,6 +108,14 @@ func (c *Codec) valueOptions() gcfvalue.Options {
 	return gcfvalue.Options{Limits: l, MaxFields: int(fields)}
 }
 
+// genericBudget is the most memory, as the generic layer estimates it,
+// that the generic value decoded from n input bytes may take: 6 times the
+// input plus 6 MiB. The response read from it takes at most half as much
+// again (a row's cell, 48 bytes, for a member of 32), and the value is
+// held until the response is read: the two stay within a decode's 16
+// times the input plus 16 MiB.
+func genericBudget(n int) int64 { return 6*int64(n) + 6<<20 }
+
 // AppendEncode appends the GCF text of r to dst (see the package
 // documentation for the layout). It refuses what wire.Limits.Check
 // refuses, what the layout cannot carry (a NaN or infinite float, a query
@@ -200,7 +208,9 @@ func (c *Codec) decode(data []byte, fast bool) (*wire.GraphResponse, error) {
 		r, ok = c.decodeFast(data)
 	}
 	if !ok {
-		v, err := gcfvalue.Decode(data, c.valueOptions())
+		opts := c.valueOptions()
+		opts.Limits.MaxMaterializedBytes = min(opts.Limits.MaxMaterializedBytes, genericBudget(len(data)))
+		v, err := gcfvalue.Decode(data, opts)
 		if err != nil {
 			return nil, sessionHint(data, err)
 		}

@@ -118,8 +118,10 @@ func (d *reader) response(v jsonvalue.Value) *wire.GraphResponse {
 	if d.err == nil && !r.QueryType.Valid() {
 		d.fail("query_type", "unknown query type "+strconv.Quote(string(r.QueryType)))
 	}
-	for i, n := range d.ungroup(top["nodes"], "nodes") {
+	nodes := d.ungroup(top["nodes"], "nodes")
+	for i, n := range nodes {
 		r.Nodes = append(r.Nodes, d.node(n, "nodes["+strconv.Itoa(i)+"]"))
+		nodes[i] = nil // read: the collector may take it
 	}
 	for i, e := range d.array(top["edges"], "edges") {
 		p := "edges[" + strconv.Itoa(i) + "]"
@@ -152,7 +154,9 @@ func (d *reader) response(v jsonvalue.Value) *wire.GraphResponse {
 	}
 	if v, ok := top["rows"]; ok {
 		r.Rows = []wire.Row{}
-		for i, row := range d.ungroup(v, "rows") {
+		rows := d.ungroup(v, "rows")
+		for i, row := range rows {
+			rows[i] = nil // read below: the collector may take it as the response grows
 			p := "rows[" + strconv.Itoa(i) + "]"
 			o := d.object(row, p)
 			cells := make(wire.Row, 0, len(o.Members))
@@ -209,6 +213,7 @@ func (d *reader) ungroup(v jsonvalue.Value, path string) []jsonvalue.Value {
 			continue
 		}
 		out = append(out, t...)
+		clear(t) // out holds its rows now, and response lets go of each once read
 	}
 	return out
 }
@@ -217,6 +222,9 @@ func (d *reader) ungroup(v jsonvalue.Value, path string) []jsonvalue.Value {
 func (d *reader) node(v jsonvalue.Value, path string) wire.Node {
 	o := d.object(v, path)
 	var n wire.Node
+	if len(o.Members) > 2 {
+		n.Properties = make([]wire.Property, 0, len(o.Members)-2)
+	}
 	seen := 0
 	for _, m := range o.Members {
 		switch m.Key {

@@ -185,6 +185,8 @@ func (d *decoder) header(doc *Document) {
 	}
 	col := 4 + off
 	var fields []HeaderField
+	var seq keyset.Seq
+	key := func(i int) string { return fields[i].Key }
 	for _, f := range strings.Split(h[3:], " ") {
 		if f == "" {
 			col++
@@ -195,13 +197,14 @@ func (d *decoder) header(doc *Document) {
 			failAt(1, col+1, KindMalformedHeaderField, "a header field is key=value: "+excerpt(f))
 		}
 		k := f[:eq]
-		for _, g := range fields {
-			if g.Key == k {
-				failAt(1, col+1, KindDuplicateHeaderField, "header field "+k+" appears twice")
-			}
+		if seq.Add(k, key) {
+			failAt(1, col+1, KindDuplicateHeaderField, "header field "+excerpt(k)+" appears twice")
 		}
 		fields = append(fields, HeaderField{k, f[eq+1:]})
 		col += len(f) + 1
+	}
+	if i := seq.Repeat(key); i >= 0 {
+		failAt(1, 1, KindDuplicateHeaderField, "header field "+excerpt(fields[i].Key)+" appears twice")
 	}
 	if len(fields) == 0 || fields[0].Key != "profile" {
 		for _, f := range fields {

@@ -8,19 +8,33 @@ import (
 	"github.com/graphwire/graphwire/internal/keyset"
 )
 
-// colNode is a column of a table as a row object sees it: a leaf (one
-// cell) or a group of flattened path columns (spec §7.4.6.2).
-type colNode struct {
+// colRef is a column as a row object sees it: a leaf, the index of its
+// value cell (>= 0), or a group of flattened path columns (spec
+// §7.4.6.2), the complement ^g of its index g in tableState.groups.
+type colRef int
+
+// colGroup is a group of path columns: the object a row makes of its
+// leaves.
+type colGroup struct {
 	name string
-	cell int // the leaf's cell index among the value cells; -1 for a group
-	kids []*colNode
+	kids []colRef
+}
+
+// kidKey names the column name under parent, a group's index or, for a
+// root column, -1.
+type kidKey struct {
+	parent int
+	name   string
 }
 
 // tableState is what a table's rows share: its columns, and the schemas
 // its rows establish for a field (spec §7.4.5).
 type tableState struct {
-	keyed   bool
-	roots   []*colNode
+	keyed bool
+	// roots are the row object's columns, nil when the table has no
+	// path column (its columns are then its cells, in order)
+	roots   []colRef
+	groups  []colGroup
 	width   int             // value cells per row
 	fields  []field         // the declared value fields
 	columns map[string]bool // their names, made when first needed
@@ -28,26 +42,42 @@ type tableState struct {
 	ids     map[string]struct{}
 	inline  map[string][]field     // inline object schemas by field
 	shared  map[string]*sharedDecl // shared array schemas by field
-	cells   []cell                 // scratch: the cells of the current row
+	cells   []cell                 // scratch: the cells of the current row (a table with roots)
+	ms      []marker               // scratch: the current row's attachment markers
 	hadInl  bool
 }
 
-// cell is one classified value cell of a row.
+// cell is one classified value cell of a row; the Value of a ^{...}
+// cell is its schema, an inlineSchema.
 type cell struct {
 	v     Value
-	kind  cellKind
-	decl  []field
 	start int // index in the line's content
+	kind  cellKind
 }
 
-// marker is an attachment marker cell of a row waiting for its body.
+// inlineSchema is the schema a ^{...} cell declares, as its cell's Value.
+type inlineSchema []field
+
+// marker is an attachment marker cell of a row waiting for its body: the
+// row object's member it fills (whose key is its field).
 type marker struct {
-	field   string
-	member  int     // index of its member in the row object
-	schema  []field // the inline schema declared in the cell (^{...})
-	matched bool
+	member  int
 	start   int
+	inline  bool // declared with its schema (^{...}), which takes a positional body
+	matched bool
 }
+
+// The estimated memory of a table's scratch, per column or marker: a
+// declared field, a span, a cell, a column reference, a map entry and
+// its share of the map's growth, a marker.
+const (
+	memField  = 24
+	memSpan   = 16
+	memCell   = 32
+	memRef    = 8
+	memEntry  = 64
+	memMarker = 24
+)
 
 // isPath reports whether a declared field name is a flattened path
 // column: it contains '>' and no segment is empty.
@@ -55,7 +85,7 @@ func isPath(name string) bool {
 	if !strings.Contains(name, ">") {
 		return false
 	}
-	for _, s := range strings.Split(name, ">") {
+	for s := range strings.SplitSeq(name, ">") {
 		if s == "" {
 			return false
 		}
@@ -63,7 +93,8 @@ func isPath(name string) bool {
 	return true
 }
 
-// columns builds the column tree of a table header.
+// columns builds the columns of a table header: every column a root of
+// the row object, unless path columns group some of them.
 func (d *decoder) columns(l *line, h *arrHeader) *tableState {
 	t := &tableState{keyed: h.keyed, idCell: -1}
 	fs := h.fields
@@ -75,60 +106,82 @@ func (d *decoder) columns(l *line, h *arrHeader) *tableState {
 	}
 	t.width = len(fs)
 	t.fields = fs
-	// Names are unique (decl checked), so only path columns can collide
-	// with another column: the map of root names is built for them alone.
-	var rootOf map[string]*colNode
-	for _, f := range fs {
-		if isPath(f.name) {
-			rootOf = make(map[string]*colNode)
-			break
-		}
-	}
+	paths := 0
 	for i, f := range fs {
 		if f.id {
 			t.idCell = i
 			t.ids = make(map[string]struct{})
 		}
-		if !isPath(f.name) {
-			n := &colNode{name: f.name, cell: i}
-			if rootOf != nil {
-				if rootOf[f.name] != nil {
-					d.failIn(l, h.at, KindDuplicateFieldName, "field "+excerpt(f.name)+" is declared twice (as a column and a path)")
-				}
-				rootOf[f.name] = n
-			}
-			t.roots = append(t.roots, n)
-			continue
+		if isPath(f.name) {
+			paths++
 		}
-		segs := strings.Split(f.name, ">")
-		n := rootOf[segs[0]]
-		if n == nil {
-			n = &colNode{name: segs[0], cell: -1}
-			rootOf[segs[0]] = n
-			t.roots = append(t.roots, n)
-		}
-		for _, s := range segs[1:] {
-			if n.cell >= 0 {
-				break // a leaf where the path needs a group: refused below
-			}
-			var next *colNode
-			for _, k := range n.kids {
-				if k.name == s {
-					next = k
-				}
-			}
-			if next == nil {
-				next = &colNode{name: s, cell: -1}
-				n.kids = append(n.kids, next)
-			}
-			n = next
-		}
-		if n.cell >= 0 || len(n.kids) > 0 {
-			d.failIn(l, h.at, KindDuplicateFieldName, "field "+excerpt(f.name)+" collides with another column")
-		}
-		n.cell = i
+	}
+	if paths > 0 {
+		d.tree(l, h, t, paths)
 	}
 	return t
+}
+
+// tree groups the path columns of t, paths of them, under their parents:
+// a column is found under its parent by name in one map, whatever the
+// number of its siblings.
+func (d *decoder) tree(l *line, h *arrHeader, t *tableState, paths int) {
+	fs := t.fields
+	d.charge(l, (memRef+memCell)*int64(len(fs))+memEntry*int64(paths))
+	t.roots = make([]colRef, 0, len(fs))
+	t.cells = make([]cell, 0, len(fs))
+	kids := make(map[kidKey]colRef, paths)
+	add := func(parent int, name string, r colRef) {
+		kids[kidKey{parent, name}] = r
+		if parent < 0 {
+			t.roots = append(t.roots, r)
+		} else {
+			t.groups[parent].kids = append(t.groups[parent].kids, r)
+		}
+	}
+	collide := func(f field) {
+		d.failIn(l, h.at, KindDuplicateFieldName, "field "+excerpt(f.name)+" collides with another column")
+	}
+	for i, f := range fs {
+		if !isPath(f.name) {
+			t.roots = append(t.roots, colRef(i))
+			continue
+		}
+		parent, rest, depth := -1, f.name, d.depth+1
+		for {
+			seg, tail, group := strings.Cut(rest, ">")
+			r, seen := kids[kidKey{parent, seg}]
+			if !group {
+				if seen {
+					collide(f)
+				}
+				add(parent, seg, colRef(i))
+				break
+			}
+			if depth++; depth > d.lim.maxDepth {
+				d.failLimitIn(l, h.at, "MaxDepth", "path column "+excerpt(f.name)+" nests deeper than the limit of "+itoa(d.lim.maxDepth))
+			}
+			switch {
+			case !seen:
+				d.charge(l, memEntry)
+				r = ^colRef(len(t.groups))
+				t.groups = append(t.groups, colGroup{name: seg})
+				add(parent, seg, r)
+			case r >= 0:
+				collide(f) // a leaf where the path needs a group
+			}
+			parent, rest = int(^r), tail
+		}
+	}
+	// A plain column is not in kids: a root of the same name is a path's.
+	for _, r := range t.roots {
+		if r < 0 {
+			continue
+		}
+		if _, clash := kids[kidKey{-1, fs[r].name}]; clash {
+			d.failIn(l, h.at, KindDuplicateFieldName, "field "+excerpt(fs[r].name)+" is declared twice (as a column and a path)")
+		}
+	}
 }
 
 // table reads the rows of a tabular array or keyed table (spec §7.4,
@@ -188,13 +241,17 @@ func (d *decoder) row(l *line, idx int, t *tableState, depth int) (string, *json
 		}
 		i, hasID = j+1, true
 	}
-	spans := d.split(l, i, '|')
 	want := t.width
 	if t.keyed {
 		want++
 	}
-	if len(spans) != want {
-		d.failIn(l, i, KindRowWidthMismatch, "a row of "+itoa(len(spans))+" cells where the header declares "+itoa(want))
+	if cap(d.spans) < want {
+		d.charge(l, memSpan*int64(want))
+		d.spans = make([]span, 0, want)
+	}
+	spans, n := d.split(l, i, '|', want)
+	if n != want {
+		d.failIn(l, i, KindRowWidthMismatch, "a row of "+itoa(n)+" cells where the header declares "+itoa(want))
 	}
 	var key string
 	if t.keyed {
@@ -206,58 +263,80 @@ func (d *decoder) row(l *line, idx int, t *tableState, depth int) (string, *json
 		key = s
 		spans = spans[1:]
 	}
-	t.cells = t.cells[:0]
+	// Without path columns each cell is a member of the row object, in
+	// order, made as it is read; with them, the cells are read first and
+	// the groups made of them.
+	b := objBuilder{o: jsonvalue.NewObject(len(spans)), line: l.num, exact: true}
+	t.cells, t.ms = t.cells[:0], t.ms[:0]
 	markers := 0
-	for _, s := range spans {
+	id := cell{start: -1}
+	for k, s := range spans {
 		v, kind, decl := d.token(l, s.start, s.end, true)
-		t.cells = append(t.cells, cell{v: v, kind: kind, decl: decl, start: s.start})
+		ce := cell{v: v, start: s.start, kind: kind}
+		if kind == cellInline {
+			d.charge(l, memBox)
+			ce.v = inlineSchema(decl)
+		}
 		if kind == cellMarker || kind == cellInline {
 			markers++
+		}
+		if k == t.idCell {
+			id = ce
+		}
+		if t.roots != nil {
+			t.cells = append(t.cells, ce)
+		} else {
+			d.member(l, t, &b, t.fields[k].name, &ce)
 		}
 	}
 	if markers > 0 && !hasID {
 		d.failIn(l, 0, KindInvalidItemID, "a row with attachment markers needs its @"+itoa(idx)+" prefix")
 	}
-	if t.idCell >= 0 {
-		ic := t.cells[t.idCell]
-		if ic.kind != cellValue || !isScalar(ic.v) || ic.v == nil {
-			d.failIn(l, ic.start, KindSyntax, "the identity column needs a value")
+	if id.start >= 0 {
+		if id.kind != cellValue || !isScalar(id.v) || id.v == nil {
+			d.failIn(l, id.start, KindSyntax, "the identity column needs a value")
 		}
-		k := identityKey(ic.v)
+		k := identityKey(id.v)
 		if _, dup := t.ids[k]; dup {
-			d.failIn(l, ic.start, KindDuplicateKey, "duplicate identity value")
+			d.failIn(l, id.start, KindDuplicateKey, "duplicate identity value")
 		}
+		d.charge(l, memEntry)
 		t.ids[k] = struct{}{}
 	}
-	b := objBuilder{o: jsonvalue.NewObject(len(t.roots)), line: l.num, exact: true}
-	d.charge(l, memExact*int64(len(t.roots)))
-	var ms []marker
-	for _, n := range t.roots {
-		if n.cell >= 0 {
-			ce := &t.cells[n.cell]
-			switch ce.kind {
-			case cellAbsent:
-			case cellValue:
-				d.put(&b, n.name, ce.v, l, ce.start)
-			default:
-				if ce.kind == cellInline {
-					if t.inline == nil {
-						t.inline = make(map[string][]field)
-					}
-					t.inline[n.name] = ce.decl
-					t.hadInl = true
-				}
-				ms = append(ms, marker{field: n.name, member: b.o.Len(), schema: ce.decl, start: ce.start})
-				d.put(&b, n.name, nil, l, ce.start)
-			}
-			continue
-		}
-		if v, ok := d.group(l, t, n); ok {
-			d.put(&b, n.name, v, l, 0)
+	d.charge(l, memExact*int64(len(spans)))
+	for _, r := range t.roots {
+		if r >= 0 {
+			d.member(l, t, &b, t.fields[r].name, &t.cells[r])
+		} else if v, ok := d.group(l, t, r); ok {
+			d.put(&b, t.groups[^r].name, v, l, 0)
 		}
 	}
-	d.attachments(l, t, &b, ms, depth)
+	d.attachments(l, t, &b, depth)
 	return key, d.finish(&b)
+}
+
+// member adds the member of the root column name of a row, its cell ce,
+// to b: nothing when absent, its value, or null for a marker, which waits
+// for its attachment.
+func (d *decoder) member(l *line, t *tableState, b *objBuilder, name string, ce *cell) {
+	switch ce.kind {
+	case cellAbsent:
+		return
+	case cellValue:
+		d.put(b, name, ce.v, l, ce.start)
+		return
+	case cellInline:
+		if t.inline == nil {
+			t.inline = make(map[string][]field)
+		}
+		t.inline[name] = ce.v.(inlineSchema)
+		t.hadInl = true
+	}
+	if len(t.ms) == cap(t.ms) {
+		d.charge(l, memMarker*int64(len(t.ms)+1))
+	}
+	t.ms = append(t.ms, marker{member: b.o.Len(), start: ce.start, inline: ce.kind == cellInline})
+	d.put(b, name, nil, l, ce.start)
 }
 
 // identityKey is a string that tells identity values apart by type and
@@ -274,12 +353,12 @@ func identityKey(v Value) string {
 	return "z"
 }
 
-// group evaluates a group of path columns for the current row: absent
-// when every leaf is ~, null when every leaf is -, otherwise the object of
-// its present leaves (spec §7.4.6.2).
-func (d *decoder) group(l *line, t *tableState, n *colNode) (Value, bool) {
-	if n.cell >= 0 {
-		ce := &t.cells[n.cell]
+// group evaluates a column of a row under a group: a leaf's cell, or a
+// group, absent when every leaf is ~, null when every leaf is -,
+// otherwise the object of its present leaves (spec §7.4.6.2).
+func (d *decoder) group(l *line, t *tableState, r colRef) (Value, bool) {
+	if r >= 0 {
+		ce := &t.cells[r]
 		switch ce.kind {
 		case cellAbsent:
 			return nil, false
@@ -288,10 +367,11 @@ func (d *decoder) group(l *line, t *tableState, n *colNode) (Value, bool) {
 		}
 		d.failIn(l, ce.start, KindInvalidAttachment, "an attachment marker in a flattened path column")
 	}
+	g := &t.groups[^r]
 	allAbsent, allNull := true, true
-	o := jsonvalue.NewObject(len(n.kids))
-	d.charge(l, memObject+memMember*int64(len(n.kids)))
-	for _, k := range n.kids {
+	o := jsonvalue.NewObject(len(g.kids))
+	d.charge(l, memObject+memMember*int64(len(g.kids)))
+	for _, k := range g.kids {
 		v, ok := d.group(l, t, k)
 		if !ok {
 			allNull = false
@@ -301,7 +381,7 @@ func (d *decoder) group(l *line, t *tableState, n *colNode) (Value, bool) {
 		if v != nil {
 			allNull = false
 		}
-		o.Add(k.name, v)
+		o.Add(t.kidName(k), v)
 	}
 	switch {
 	case allAbsent:
@@ -312,15 +392,27 @@ func (d *decoder) group(l *line, t *tableState, n *colNode) (Value, bool) {
 	return o, true
 }
 
+// kidName is the member name of a group's column r: a group's name, or
+// the last segment of a leaf's path.
+func (t *tableState) kidName(r colRef) string {
+	if r < 0 {
+		return t.groups[^r].name
+	}
+	name := t.fields[r].name
+	return name[strings.LastIndexByte(name, '>')+1:]
+}
+
 // attachments reads the attachment bodies of a row at depth (spec §7.4.4,
 // §7.4.5.2) and fills its markers.
-func (d *decoder) attachments(rl *line, t *tableState, b *objBuilder, ms []marker, depth int) {
+func (d *decoder) attachments(rl *line, t *tableState, b *objBuilder, depth int) {
+	ms := t.ms
+	field := func(m int) string { return b.o.Members[ms[m].member].Key }
 	// The first unmatched marker that takes a positional body: the
 	// cursor only moves forward, since no marker becomes eligible again.
 	cursor := 0
 	eligible := func() int {
 		for ; cursor < len(ms); cursor++ {
-			if m := &ms[cursor]; !m.matched && (m.schema != nil || t.inline[m.field] != nil) {
+			if m := &ms[cursor]; !m.matched && t.inline[field(cursor)] != nil {
 				return cursor
 			}
 		}
@@ -352,11 +444,7 @@ func (d *decoder) attachments(rl *line, t *tableState, b *objBuilder, ms []marke
 			if m < 0 {
 				d.failIn(&al, 0, KindOrphanInlineAttachment, "a positional attachment body with no attachment marker left to fill")
 			}
-			schema := ms[m].schema
-			if schema == nil {
-				schema = t.inline[ms[m].field]
-			}
-			b.o.Members[ms[m].member].Value = d.inlineBody(&al, schema)
+			b.o.Members[ms[m].member].Value = d.inlineBody(&al, t.inline[field(m)])
 			ms[m].matched = true
 			continue
 		}
@@ -365,24 +453,25 @@ func (d *decoder) attachments(rl *line, t *tableState, b *objBuilder, ms []marke
 			d.failIn(&al, end, KindSyntax, "expected a space and {}, [count] or =value after the attachment name")
 		}
 		m := -1
-		for next < len(ms) && (ms[next].matched || ms[next].schema != nil) {
+		for next < len(ms) && (ms[next].matched || ms[next].inline) {
 			next++
 		}
 		switch {
-		case next < len(ms) && ms[next].field == name:
+		case next < len(ms) && field(next) == name:
 			m = next
 		case len(ms) <= 8:
 			for i := range ms {
-				if ms[i].field == name {
+				if field(i) == name {
 					m = i
 					break
 				}
 			}
 		default:
 			if byField == nil {
+				d.charge(&al, memEntry*int64(len(ms)))
 				byField = make(map[string]int, len(ms))
 				for i := range ms {
-					byField[ms[i].field] = i
+					byField[field(i)] = i
 				}
 			}
 			if i, ok := byField[name]; ok {
@@ -392,7 +481,7 @@ func (d *decoder) attachments(rl *line, t *tableState, b *objBuilder, ms []marke
 		switch {
 		case m >= 0 && ms[m].matched:
 			d.failIn(&al, 0, KindDuplicateAttachment, "a second attachment for field "+excerpt(name))
-		case m >= 0 && ms[m].schema != nil:
+		case m >= 0 && ms[m].inline:
 			d.failIn(&al, 0, KindOrphanAttachment, "a .field attachment for a ^{...} marker, which takes a positional body")
 		case m < 0 && (!strings.Contains(name, ">") || d.isColumn(t, name)):
 			d.failIn(&al, 0, KindOrphanAttachment, "attachment "+excerpt(name)+" matches no ^ marker of its row")
@@ -416,7 +505,7 @@ func (d *decoder) attachments(rl *line, t *tableState, b *objBuilder, ms []marke
 	}
 	for i := range ms {
 		if !ms[i].matched {
-			d.failIn(rl, ms[i].start, KindMissingAttachment, "attachment marker of field "+excerpt(ms[i].field)+" has no body")
+			d.failIn(rl, ms[i].start, KindMissingAttachment, "attachment marker of field "+excerpt(field(i))+" has no body")
 		}
 	}
 }
@@ -461,9 +550,9 @@ func (d *decoder) attachmentValue(l *line, i, depth int, t *tableState, name str
 
 // inlineBody reads a positional inline object body (spec §7.4.5.1).
 func (d *decoder) inlineBody(l *line, schema []field) *jsonvalue.Object {
-	spans := d.split(l, 0, '|')
-	if len(spans) != len(schema) {
-		d.failIn(l, 0, KindInlineWidthMismatch, "a positional body of "+itoa(len(spans))+" values for an inline schema of "+itoa(len(schema)))
+	spans, n := d.split(l, 0, '|', len(schema))
+	if n != len(schema) {
+		d.failIn(l, 0, KindInlineWidthMismatch, "a positional body of "+itoa(n)+" values for an inline schema of "+itoa(len(schema)))
 	}
 	o := jsonvalue.NewObject(len(schema))
 	d.charge(l, memObject+memMember*int64(len(schema)))

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/internal/textwire"
 )
 
@@ -236,6 +237,8 @@ func parseInlineDecl(s string) ([]field, bool) {
 		return nil, false
 	}
 	var out []field
+	var seq keyset.Seq
+	name := func(k int) string { return out[k].name }
 	i := 1
 	for {
 		var k string
@@ -256,17 +259,15 @@ func parseInlineDecl(s string) ([]field, bool) {
 			}
 			i = j
 		}
-		for _, f := range out {
-			if f.name == k {
-				return nil, false
-			}
+		if seq.Add(k, name) {
+			return nil, false
 		}
 		out = append(out, field{name: k})
 		if i >= len(s) {
 			return nil, false
 		}
 		if s[i] == '}' {
-			return out, i == len(s)-1
+			return out, i == len(s)-1 && seq.Repeat(name) < 0
 		}
 		if s[i] != ',' {
 			return nil, false
@@ -309,11 +310,13 @@ func schemaEnd(c string, i int, delim byte) int {
 }
 
 // split returns the spans of the delim-separated tokens of l's content
-// from index i: a token that starts with '"' (after blanks) runs to its
-// closing quote, so a delimiter inside it is data.
-func (d *decoder) split(l *line, i int, delim byte) []span {
+// from index i, the first keep of them, and how many there are: a token
+// that starts with '"' (after blanks) runs to its closing quote, so a
+// delimiter inside it is data.
+func (d *decoder) split(l *line, i int, delim byte, keep int) ([]span, int) {
 	c := l.content
 	out := d.spans[:0]
+	n := 0
 	for {
 		s := i
 		for i < len(c) && (c[i] == ' ' || c[i] == '\t') {
@@ -333,8 +336,10 @@ func (d *decoder) split(l *line, i int, delim byte) []span {
 		} else {
 			i = len(c)
 		}
-		out = append(out, span{s, i})
-		if len(out) > d.lim.maxFields {
+		if n < keep {
+			out = append(out, span{s, i})
+		}
+		if n++; n > d.lim.maxFields {
 			d.failLimitIn(l, s, "MaxElements", "more values on a line than the limit of "+itoa(d.lim.maxFields))
 		}
 		if i == len(c) {
@@ -343,5 +348,5 @@ func (d *decoder) split(l *line, i int, delim byte) []span {
 		i++
 	}
 	d.spans = out
-	return out
+	return out, n
 }

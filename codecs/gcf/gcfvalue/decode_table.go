@@ -83,7 +83,9 @@ func (d *decoder) bracket(l *line, i int) arrHeader {
 // content (spec §2a.3, §10a.1) and returns it and the index after it.
 func (d *decoder) decl(l *line, i int) ([]field, int) {
 	c := l.content
-	var out []field
+	n := min(declWidth(c, i), d.lim.maxFields+1)
+	d.charge(l, memField*int64(n))
+	out := make([]field, 0, n)
 	var seq keyset.Seq
 	name := func(k int) string { return out[k].name }
 	i++
@@ -132,6 +134,26 @@ func (d *decoder) decl(l *line, i int) ([]field, int) {
 		d.failIn(l, i, KindSyntax, "more than one @ identity field")
 	}
 	return out, i + 1
+}
+
+// declWidth counts the names of the field declaration at c[i] == '{'
+// (the commas outside quotes before its '}', and one): the room decl
+// makes, at most one field per byte of the declaration, and charged.
+func declWidth(c string, i int) int {
+	n := 1
+	for i++; i < len(c) && c[i] != '}'; i++ {
+		switch c[i] {
+		case ',':
+			n++
+		case '"':
+			for i++; i < len(c) && c[i] != '"'; i++ {
+				if c[i] == '\\' {
+					i++
+				}
+			}
+		}
+	}
+	return n
 }
 
 // sharedDecl is the shared array schema of one field of one table (spec
@@ -185,7 +207,7 @@ func (d *decoder) inlineArray(l *line, h arrHeader) Value {
 	}
 	var out []Value
 	if h.vals < len(l.content) {
-		spans := d.split(l, h.vals, ',')
+		spans, _ := d.split(l, h.vals, ',', d.lim.maxFields)
 		d.charge(l, memArray+(memItem+16)*int64(len(spans))) // 16: the span
 		out = make([]Value, 0, len(spans))
 		for _, s := range spans {

@@ -301,9 +301,11 @@ func DeltaOf(doc *Document) (*Delta, error) {
 			return nil, bad("unknown section " + excerpt(m.Key) + " (want added, changed or removed)")
 		}
 	}
+	seen := make(map[string]bool)
 	for _, r := range append(slices.Clone(d.Added), d.Changed...) {
 		for _, m := range r.Members {
-			if !slices.Contains(d.Fields, m.Key) {
+			if !seen[m.Key] {
+				seen[m.Key] = true
 				d.Fields = append(d.Fields, m.Key)
 			}
 		}

@@ -104,9 +104,16 @@
 // error naming MaxMaterializedBytes, a value that would take more than ten
 // times the input plus 10 MiB (or MaxMaterializedBytes, if lower), so that
 // a decode's peak heap stays within 16 times its input plus 16 MiB. The
-// shapes it refuses are those whose value is many times their text: a
-// table of one tiny column, rows of one-character cells, rows that are
-// mostly ~.
+// estimate counts what a table needs while its rows are read, as well as
+// the value: its fields, each row's cells, the groups of its path columns,
+// the markers waiting for their attachments. The shapes it refuses are
+// those whose value is many times their text: a table of one tiny column,
+// rows of one-character cells, rows that are mostly ~, a header of
+// hundreds of thousands of path columns. A path column nests its groups
+// inside the row: each counts against MaxDepth. Every name is looked up
+// by hash, never by a scan of the names before it (a path column's
+// parent, a repeated field, header field or inline schema name), so
+// decoding takes time linear in the input whatever its columns.
 //
 // # pack_root and generic delta
 //
