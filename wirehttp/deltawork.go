@@ -118,6 +118,3 @@ func (w *deltaWork) answer(ctx context.Context, k deltaKey, compute func() (delt
 	f.ans, f.ok = a, ok
 	return a, ok
 }
-
-// running reports how many computations are running.
-func (w *deltaWork) running() int { return len(w.slots) }
