@@ -278,7 +278,7 @@ func (s *Server) computeDelta(r *http.Request, o *offer, dc delta.Codec, key del
 	if !c.grow(2*DecodeOverhead + DecodeFactor*int64(len(baseBody)+len(body))) {
 		return deltaAnswer{}, false
 	}
-	choice, patch, err := s.chooseDelta(o, dc, baseBody, body)
+	choice, patch, err := s.chooseDelta(o, dc, key, baseBody, body)
 	if err != nil {
 		s.opts.ErrorLog.Printf("wirehttp: %s %s: delta in %s, sending the full answer: %v", r.Method, clip(r.URL.Path), o.info.Name, err)
 		return deltaAnswer{}, false
@@ -293,9 +293,11 @@ func (s *Server) computeDelta(r *http.Request, o *offer, dc delta.Codec, key del
 // as the client reads them (so that a codec that is not lossless gives
 // the client exactly what decoding the full answer would), and decides
 // with delta.Choose, pricing the delta and the full answer in tokens for
-// a text codec and in bytes for a binary one. With SendDelta it returns
-// the delta written in the codec's delta syntax.
-func (s *Server) chooseDelta(o *offer, dc delta.Codec, baseBody, body []byte) (delta.Choice, []byte, error) {
+// a text codec and in bytes for a binary one. The full answer's price is
+// kept by key's offer and current tag: every client that holds another
+// base asks for the same current answer. With SendDelta it returns the
+// delta written in the codec's delta syntax.
+func (s *Server) chooseDelta(o *offer, dc delta.Codec, key deltaKey, baseBody, body []byte) (delta.Choice, []byte, error) {
 	base, err := o.codec.Decode(baseBody)
 	if err != nil {
 		return delta.SendFull, nil, fmt.Errorf("decoding the base: %w", err)
@@ -321,7 +323,9 @@ func (s *Server) chooseDelta(o *offer, dc delta.Codec, baseBody, body []byte) (d
 			}
 			return cost(patch)
 		},
-		func(*wire.GraphResponse) (int, error) { return cost(body) })
+		func(*wire.GraphResponse) (int, error) {
+			return s.deltas.fullCost(key, func() (int, error) { return cost(body) })
+		})
 	if err != nil {
 		return delta.SendFull, nil, err
 	}

@@ -30,6 +30,13 @@ type deltaKey struct {
 	base, current string
 }
 
+// priced names a full answer whose cost (tokens or bytes) was counted:
+// its tag in the codec of offer.
+type priced struct {
+	offer   int
+	current string
+}
+
 // deltaAnswer is a decision of delta.Choose and, for SendDelta, the
 // delta written in the codec's delta syntax (shared: never modified).
 type deltaAnswer struct {
@@ -42,7 +49,8 @@ type deltaAnswer struct {
 // running at once. It is safe for concurrent use.
 type deltaWork struct {
 	done  *lru[deltaKey, deltaAnswer]
-	slots chan struct{} // one token per computation running
+	costs *lru[priced, int] // the full answers' costs
+	slots chan struct{}     // one token per computation running
 
 	mu      sync.Mutex
 	flights map[deltaKey]*flight
@@ -59,6 +67,7 @@ type flight struct {
 func newDeltaWork(o DeltaOptions) *deltaWork {
 	return &deltaWork{
 		done:    newLRU[deltaKey, deltaAnswer](o.MaxDeltas, o.MaxDeltaBytes),
+		costs:   newLRU[priced, int](o.MaxDeltas, o.MaxDeltaBytes),
 		slots:   make(chan struct{}, o.MaxComputations),
 		flights: map[deltaKey]*flight{},
 	}
@@ -117,4 +126,20 @@ func (w *deltaWork) answer(ctx context.Context, k deltaKey, compute func() (delt
 	}
 	f.ans, f.ok = a, ok
 	return a, ok
+}
+
+// fullCost returns the cost of the current answer of k, counting it with
+// count when it is not kept. Counting the tokens of a large answer takes
+// most of a delta's computation, and every client that holds another
+// base asks for the same current answer.
+func (w *deltaWork) fullCost(k deltaKey, count func() (int, error)) (int, error) {
+	p := priced{offer: k.offer, current: k.current}
+	if n, ok := w.costs.get(p); ok {
+		return n, nil
+	}
+	n, err := count()
+	if err == nil {
+		w.costs.add(p, n, int64(len(p.current))+deltaOverhead)
+	}
+	return n, err
 }
