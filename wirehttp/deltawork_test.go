@@ -328,3 +328,67 @@ func TestDeltaWorkBounded(t *testing.T) {
 	t.Logf("%d rounds; at most %d decodes at once, %d in all; in flight at most %.1f MiB (bound %.1f MiB)",
 		rounds, codec.most.Load(), codec.decodes.Load(), mib(peak.Load()), mib(maxInFlight))
 }
+
+// TestDeltaComputedOnce: clients holding the same base ask for its delta
+// at once, and again: it is computed once. So is a decision to send the
+// full answer (a delta not worth it).
+func TestDeltaComputedOnce(t *testing.T) {
+	const clients = 16
+	file := testsupport.LargeTraversal(60)
+	for _, tc := range []struct {
+		name       string
+		next       *wire.GraphResponse
+		wantStatus int
+	}{
+		{"delta", revision(file, 1), http.StatusIMUsed},
+		{"not worth it", testsupport.ADRTraversal(10, 40), http.StatusOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			codec := newCountedJSON(20 * time.Millisecond) // a computation lasts 40 ms or more
+			reg, err := wire.NewRegistry(wire.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			reg.Register(codec)
+			s, err := wirehttp.New(reg, wirehttp.Options{ErrorLog: log.New(io.Discard, "", 0)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sw swapped
+			sw.set(s.Static(file))
+			srv := httptest.NewServer(&sw)
+			defer srv.Close()
+			tr := &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: clients}
+			defer tr.CloseIdleConnections()
+			c := &http.Client{Transport: tr, Timeout: time.Minute}
+			held := fetchIM(t, c, "GET", srv.URL, "A-IM", wirehttp.DeltaIM)
+			sw.set(s.Static(tc.next))
+			full := fetchIM(t, c, "GET", srv.URL).body
+			want, err := cjson.Decode(full)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for round := range 2 {
+				answers := make([]answer, clients)
+				var wg sync.WaitGroup
+				for i := range answers {
+					wg.Go(func() {
+						answers[i] = fetchIM(t, c, "GET", srv.URL, "A-IM", wirehttp.DeltaIM, "If-None-Match", held.header.Get("ETag"))
+					})
+				}
+				wg.Wait()
+				for i, a := range answers {
+					if a.status != tc.wantStatus {
+						t.Fatalf("round %d, client %d: status %d, want %d", round, i, a.status, tc.wantStatus)
+					}
+					if err := patchedEquals(a, held.body, full, want); err != nil {
+						t.Fatalf("round %d, client %d: %v", round, i, err)
+					}
+				}
+			}
+			if n := codec.decodes.Load(); n != 2 {
+				t.Errorf("%d decodes for %d requests, want 2: one computation", n, 2*clients)
+			}
+		})
+	}
+}
