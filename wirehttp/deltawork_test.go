@@ -76,17 +76,7 @@ func cpuTime(t testing.TB) time.Duration {
 // and the body's length, the body read into no buffer.
 func drain(t testing.TB, c *http.Client, url string, header ...string) (int, int64) {
 	t.Helper()
-	req, err := http.NewRequest("GET", url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	resp, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := sendIM(t, c, "GET", url, header...)
 	defer resp.Body.Close()
 	n, err := io.Copy(io.Discard, resp.Body)
 	if err != nil {
