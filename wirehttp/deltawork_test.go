@@ -124,7 +124,7 @@ func patchedEquals(a answer, held, full []byte, want *wire.GraphResponse) error 
 func TestDeltaCostsAsGet(t *testing.T) {
 	nodes, minBytes := 6600, 5_000_000
 	if testsupport.Race { // the race detector slows decoding tenfold
-		nodes, minBytes = 1300, 1_000_000
+		nodes, minBytes = 1400, 1_000_000
 	}
 	const requests, trials = 100, 3
 	reg, err := wire.NewRegistry(wire.Limits{})
