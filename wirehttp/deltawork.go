@@ -52,8 +52,9 @@ type deltaWork struct {
 	costs *lru[priced, int] // the full answers' costs
 	slots chan struct{}     // one token per computation running
 
-	mu      sync.Mutex
-	flights map[deltaKey]*flight
+	mu       sync.Mutex
+	flights  map[deltaKey]*flight
+	counting sync.Mutex // held while a full answer's cost is counted
 }
 
 // flight is a computation in progress, which requests for the same key
@@ -131,9 +132,16 @@ func (w *deltaWork) answer(ctx context.Context, k deltaKey, compute func() (delt
 // fullCost returns the cost of the current answer of k, counting it with
 // count when it is not kept. Counting the tokens of a large answer takes
 // most of a delta's computation, and every client that holds another
-// base asks for the same current answer.
+// base asks for the same current answer: so computations that miss it
+// count one after another (at most MaxComputations wait), and all but
+// the first find it kept.
 func (w *deltaWork) fullCost(k deltaKey, count func() (int, error)) (int, error) {
 	p := priced{offer: k.offer, current: k.current}
+	if n, ok := w.costs.get(p); ok {
+		return n, nil
+	}
+	w.counting.Lock()
+	defer w.counting.Unlock()
 	if n, ok := w.costs.get(p); ok {
 		return n, nil
 	}

@@ -228,9 +228,9 @@
 // 16 MiB, each counting its delta, its two tags and 192 bytes of
 // bookkeeping), least recently used evicted first; a delta larger than
 // MaxDeltaBytes is sent but not kept. The token count of a current
-// answer, most of the work, is kept beside them (within the same
-// bounds), so that the deltas from many bases to one answer count it
-// once.
+// answer, most of the work, is kept beside them (at most MaxDeltas
+// counts, a couple of hundred bytes each), so that the deltas from many
+// bases to one answer count it once.
 //
 // The whole Server computes at most Options.Delta.MaxComputations
 // (DefaultMaxComputations, 2) deltas at once. Requests for a delta
