@@ -262,7 +262,8 @@
 // another codec is not a base. With compression, a client's tag of a
 // compressed variant ("...-gzip") names the same base, and the 226 is
 // compressed and its tag suffixed as any answer. An evicted base is a
-// 200 with the full answer, the state the client starts from.
+// 200 with the full answer, the state the client starts from, unless
+// its delta to the current answer is still kept ("Computed deltas").
 // Options.Delta.Off turns all this off. Static, Catalog, Respond and
 // RespondEncoded all answer this way.
 //
