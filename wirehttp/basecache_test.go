@@ -12,8 +12,8 @@ func TestBaseCacheLRU(t *testing.T) {
 	body := func(n int) []byte { return []byte(strings.Repeat("x", n)) }
 	keys := func(c *baseCache) []string {
 		var out []string
-		for b := c.head; b != nil; b = b.next {
-			out = append(out, b.tag)
+		for e := c.c.head; e != nil; e = e.next {
+			out = append(out, e.key)
 		}
 		return out
 	}

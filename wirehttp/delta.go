@@ -41,6 +41,24 @@ type DeltaOptions struct {
 	// delta is sent (delta.Worth): tokens (o200k) for a text codec,
 	// bytes for a binary one. Zero means delta.DefaultThreshold (0.60).
 	Threshold float64
+
+	// MaxDeltas bounds how many computed answers the Server keeps, each
+	// the delta (or the decision to send the full answer, or a 304) from
+	// one base to one current answer in one codec. Zero means
+	// DefaultMaxDeltas (1,024).
+	MaxDeltas int
+
+	// MaxDeltaBytes bounds the bytes of the computed answers kept: each
+	// counts its delta, its two tags and 192 bytes of bookkeeping. Zero
+	// means DefaultMaxDeltaBytes (16 MiB). A delta larger than
+	// MaxDeltaBytes alone is sent but not kept.
+	MaxDeltaBytes int64
+
+	// MaxComputations bounds how many deltas the whole Server computes at
+	// once. A request whose delta is neither kept nor being computed,
+	// when that many are running, gets the full answer (200) at once
+	// rather than wait. Zero means DefaultMaxComputations (2).
+	MaxComputations int
 }
 
 // withDefaults returns o with its zero fields set, or an error for a
@@ -55,7 +73,22 @@ func (o DeltaOptions) withDefaults() (DeltaOptions, error) {
 	if o.Threshold == 0 {
 		o.Threshold = delta.DefaultThreshold
 	}
+	if o.MaxDeltas == 0 {
+		o.MaxDeltas = DefaultMaxDeltas
+	}
+	if o.MaxDeltaBytes == 0 {
+		o.MaxDeltaBytes = DefaultMaxDeltaBytes
+	}
+	if o.MaxComputations == 0 {
+		o.MaxComputations = DefaultMaxComputations
+	}
 	switch {
+	case o.MaxDeltas < 0:
+		return o, fmt.Errorf("wirehttp: Options.Delta.MaxDeltas %d is negative", o.MaxDeltas)
+	case o.MaxDeltaBytes < 0:
+		return o, fmt.Errorf("wirehttp: Options.Delta.MaxDeltaBytes %d is negative", o.MaxDeltaBytes)
+	case o.MaxComputations < 0:
+		return o, fmt.Errorf("wirehttp: Options.Delta.MaxComputations %d is negative", o.MaxComputations)
 	case o.MaxBases < 0:
 		return o, fmt.Errorf("wirehttp: Options.Delta.MaxBases %d is negative", o.MaxBases)
 	case o.MaxBytes < 0:
@@ -73,6 +106,16 @@ func (s *Server) DeltaStats() (bases int, bytes int64) {
 		return 0, 0
 	}
 	return s.bases.stats()
+}
+
+// ComputedDeltaStats reports the computed answers the Server keeps (see
+// DeltaOptions.MaxDeltas): how many, and their cost in bytes as
+// DeltaOptions.MaxDeltaBytes counts it.
+func (s *Server) ComputedDeltaStats() (deltas int, bytes int64) {
+	if s.deltas == nil {
+		return 0, 0
+	}
+	return s.deltas.done.stats()
 }
 
 // acceptsDelta reports whether the A-IM field values name DeltaIM with a
@@ -135,6 +178,9 @@ func (s *Server) deltaCodec(r *http.Request, o *offer) (delta.Codec, bool) {
 // full answer (or the 304 of a matching tag). Before that, it keeps body
 // as a base under etag: the client that asked for deltas holds it next.
 //
+// The answer from a base to the current answer is computed once and
+// kept (s.deltas); a request for one that is neither kept nor being
+// computed, when all computations are taken, gets the full answer.
 // Every failure of the delta path (the budget cannot hold the decodes, a
 // codec that cannot read its own output, a cost it cannot count) falls
 // back to the full answer; the server's faults among them are logged.
@@ -153,8 +199,43 @@ func (s *Server) answerDelta(w http.ResponseWriter, r *http.Request, i int, body
 	if _, ok := matchIfNoneMatch(inm, etag, s.compress != nil); ok {
 		return false // the caller's 304
 	}
-	var baseTag string
-	var baseBody []byte
+	baseTag, key, ok := s.deltaBase(inm, i, current)
+	if !ok {
+		return false
+	}
+	ans, ok := s.deltas.answer(r.Context(), key, func() (deltaAnswer, bool) {
+		return s.computeDelta(r, o, dc, key, body)
+	})
+	if !ok {
+		return false
+	}
+	h := w.Header()
+	switch ans.choice {
+	case delta.SendUnchanged:
+		h.Set("ETag", `"`+baseTag+`"`)
+		w.WriteHeader(http.StatusNotModified)
+		return true
+	case delta.SendDelta:
+		h.Set("Content-Type", contentType(o.info))
+		h.Set("ETag", etag)
+		h.Set("IM", DeltaIM)
+		h.Set("Delta-Base", `"`+baseTag+`"`)
+		h.Set("Cache-Control", "no-store, im")
+		h.Set("Content-Length", strconv.Itoa(len(ans.patch)))
+		w.WriteHeader(http.StatusIMUsed)
+		if r.Method != http.MethodHead {
+			w.Write(ans.patch) //nolint:errcheck // the client went away
+		}
+		return true
+	}
+	return false
+}
+
+// deltaBase finds, among the tags of If-None-Match in order, the first
+// the Server can answer from in offer i: one whose answer to current is
+// kept, or a base kept in that codec. It returns the tag as the client
+// sent it and the key of the answer.
+func (s *Server) deltaBase(inm []string, i int, current string) (string, deltaKey, bool) {
 	for tag, star := range ifNoneMatchTags(inm) {
 		if star {
 			continue
@@ -168,56 +249,55 @@ func (s *Server) answerDelta(w http.ResponseWriter, r *http.Request, i int, body
 				}
 			}
 		}
-		if b, bi, ok := s.bases.get(key); ok && bi == i && key != current {
-			baseTag, baseBody = tag, b
-			break
+		if key == current {
+			continue
+		}
+		dk := deltaKey{offer: i, base: key, current: current}
+		if _, ok := s.deltas.cached(dk); ok {
+			return tag, dk, true
+		}
+		if _, bi, ok := s.bases.get(key); ok && bi == i {
+			return tag, dk, true
 		}
 	}
-	if baseBody == nil {
-		return false
+	return "", deltaKey{}, false
+}
+
+// computeDelta computes the answer of key, whose current answer is body,
+// within the in-flight bound: two decodes, 2 x DecodeOverhead +
+// DecodeFactor x both bodies, and the delta written. It reports false
+// when the bound cannot hold it, the base is no longer kept, or the
+// codec fails (logged).
+func (s *Server) computeDelta(r *http.Request, o *offer, dc delta.Codec, key deltaKey, body []byte) (deltaAnswer, bool) {
+	baseBody, bi, ok := s.bases.get(key.base)
+	if !ok || bi != key.offer {
+		return deltaAnswer{}, false
 	}
 	c := s.budget.newCharge()
 	defer c.release()
 	if !c.grow(2*DecodeOverhead + DecodeFactor*int64(len(baseBody)+len(body))) {
-		return false
+		return deltaAnswer{}, false
 	}
-	choice, patch, err := s.chooseDelta(o, dc, baseBody, body)
+	choice, patch, err := s.chooseDelta(o, dc, key, baseBody, body)
 	if err != nil {
 		s.opts.ErrorLog.Printf("wirehttp: %s %s: delta in %s, sending the full answer: %v", r.Method, clip(r.URL.Path), o.info.Name, err)
-		return false
+		return deltaAnswer{}, false
 	}
-	h := w.Header()
-	switch choice {
-	case delta.SendUnchanged:
-		h.Set("ETag", `"`+baseTag+`"`)
-		w.WriteHeader(http.StatusNotModified)
-		return true
-	case delta.SendDelta:
-		if !c.grow(int64(len(patch))) {
-			return false
-		}
-		h.Set("Content-Type", contentType(o.info))
-		h.Set("ETag", etag)
-		h.Set("IM", DeltaIM)
-		h.Set("Delta-Base", `"`+baseTag+`"`)
-		h.Set("Cache-Control", "no-store, im")
-		h.Set("Content-Length", strconv.Itoa(len(patch)))
-		w.WriteHeader(http.StatusIMUsed)
-		if r.Method != http.MethodHead {
-			w.Write(patch) //nolint:errcheck // the client went away
-		}
-		return true
+	if !c.grow(int64(len(patch))) {
+		return deltaAnswer{}, false
 	}
-	return false
+	return deltaAnswer{choice: choice, patch: patch}, true
 }
 
 // chooseDelta decodes the base the client holds and the current answer,
 // as the client reads them (so that a codec that is not lossless gives
 // the client exactly what decoding the full answer would), and decides
 // with delta.Choose, pricing the delta and the full answer in tokens for
-// a text codec and in bytes for a binary one. With SendDelta it returns
-// the delta written in the codec's delta syntax.
-func (s *Server) chooseDelta(o *offer, dc delta.Codec, baseBody, body []byte) (delta.Choice, []byte, error) {
+// a text codec and in bytes for a binary one. The full answer's price is
+// kept by key's offer and current tag: every client that holds another
+// base asks for the same current answer. With SendDelta it returns the
+// delta written in the codec's delta syntax.
+func (s *Server) chooseDelta(o *offer, dc delta.Codec, key deltaKey, baseBody, body []byte) (delta.Choice, []byte, error) {
 	base, err := o.codec.Decode(baseBody)
 	if err != nil {
 		return delta.SendFull, nil, fmt.Errorf("decoding the base: %w", err)
@@ -243,7 +323,9 @@ func (s *Server) chooseDelta(o *offer, dc delta.Codec, baseBody, body []byte) (d
 			}
 			return cost(patch)
 		},
-		func(*wire.GraphResponse) (int, error) { return cost(body) })
+		func(*wire.GraphResponse) (int, error) {
+			return s.deltas.fullCost(key, func() (int, error) { return cost(body) })
+		})
 	if err != nil {
 		return delta.SendFull, nil, err
 	}

@@ -104,6 +104,19 @@ type answer struct {
 
 func fetchIM(t testing.TB, client *http.Client, method, url string, header ...string) answer {
 	t.Helper()
+	resp := sendIM(t, client, method, url, header...)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return answer{resp.StatusCode, resp.Header, body}
+}
+
+// sendIM makes a request with the header pairs given (Add, so a name
+// may come twice); the caller closes the body.
+func sendIM(t testing.TB, client *http.Client, method, url string, header ...string) *http.Response {
+	t.Helper()
 	req, err := http.NewRequest(method, url, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -115,12 +128,7 @@ func fetchIM(t testing.TB, client *http.Client, method, url string, header ...st
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return answer{resp.StatusCode, resp.Header, body}
+	return resp
 }
 
 func encodeIn(t testing.TB, reg *wire.Registry, codec string, r *wire.GraphResponse) []byte {

@@ -139,6 +139,7 @@ type Server struct {
 	budget   *budget
 	late     sync.Map       // canonical name of a codec registered after New -> logged
 	bases    *baseCache     // nil with Delta.Off
+	deltas   *deltaWork     // nil with Delta.Off
 	served   *wire.Registry // the codecs of offers, for Validate; nil without it
 }
 
@@ -179,6 +180,7 @@ func New(reg *wire.Registry, o Options) (*Server, error) {
 	s.budget = newBudget(maxInFlight, o.FreeMemoryAfter)
 	if !o.Delta.Off {
 		s.bases = newBaseCache(o.Delta.MaxBases, o.Delta.MaxBytes)
+		s.deltas = newDeltaWork(o.Delta)
 	}
 	if s.opts.ErrorLog == nil {
 		s.opts.ErrorLog = log.Default()

@@ -11,7 +11,9 @@ package cli
 // (wirehttp's Options.OnError).
 //
 // Deltas (RFC 3229) are on as in wirehttp, with -delta-bases and
-// -delta-bytes sizing the cache of bases (-delta-bases 0 turns them off).
+// -delta-bytes sizing the cache of bases (-delta-bases 0 turns them off),
+// -delta-cache the bytes of the deltas kept once computed, and
+// -delta-computations how many deltas are computed at once.
 // With -watch it re-reads DIR or FILE when a file changes (checked on
 // every request: modification times and sizes), so that a client holding
 // an answer can re-query after an edit and get a delta.
@@ -53,6 +55,8 @@ func runServe(env *Env) error {
 	writeTimeout := fs.Duration("write-timeout", wirehttp.DefaultWriteTimeout, "the longest from a request's headers to the end of its answer")
 	deltaBases := fs.Int("delta-bases", wirehttp.DefaultDeltaBases, "the most `bases` kept for deltas (A-IM: graphwire-delta); 0 turns deltas off")
 	deltaBytes := fs.Int64("delta-bytes", wirehttp.DefaultDeltaBytes, "the most `bytes` of bases kept for deltas")
+	deltaCache := fs.Int64("delta-cache", wirehttp.DefaultMaxDeltaBytes, "the most `bytes` of deltas kept once computed")
+	deltaComputations := fs.Int("delta-computations", wirehttp.DefaultMaxComputations, "the most deltas computed at `once`; past it, a request gets the full answer")
 	watch := fs.Bool("watch", false, "re-read DIR or FILE when it changes (checked on every request)")
 	if err := parseFlags(fs, env); err != nil {
 		return err
@@ -70,8 +74,8 @@ func runServe(env *Env) error {
 	if *maxInFlight < 0 || *readTimeout <= 0 || *writeTimeout <= 0 {
 		return usagef("-max-inflight must be at least 0, -read-timeout and -write-timeout above 0")
 	}
-	if *deltaBases < 0 || *deltaBytes <= 0 {
-		return usagef("-delta-bases must be at least 0, -delta-bytes above 0")
+	if *deltaBases < 0 || *deltaBytes <= 0 || *deltaCache <= 0 || *deltaComputations <= 0 {
+		return usagef("-delta-bases must be at least 0, -delta-bytes, -delta-cache and -delta-computations above 0")
 	}
 	if *watch && fs.NArg() == 0 {
 		return usagef("-watch needs the DIR or FILE to watch")
@@ -80,7 +84,8 @@ func runServe(env *Env) error {
 	var errs errorCounts
 	s, err := wirehttp.New(nil, wirehttp.Options{Envelope: *envelope, Compress: *compress,
 		MaxInFlightBytes: *maxInFlight, ErrorLog: errLog, OnError: errs.add,
-		Delta: wirehttp.DeltaOptions{Off: *deltaBases == 0, MaxBases: *deltaBases, MaxBytes: *deltaBytes}})
+		Delta: wirehttp.DeltaOptions{Off: *deltaBases == 0, MaxBases: *deltaBases, MaxBytes: *deltaBytes,
+			MaxDeltaBytes: *deltaCache, MaxComputations: *deltaComputations}})
 	if err != nil {
 		return err
 	}

@@ -32,6 +32,8 @@ func TestServeUsage(t *testing.T) {
 		{"serve", "-watch"},
 		{"serve", "-delta-bases", "-1"},
 		{"serve", "-delta-bytes", "0"},
+		{"serve", "-delta-cache", "0"},
+		{"serve", "-delta-computations", "0"},
 	} {
 		res := run("", args...)
 		if res.code != 2 || res.stdout != "" || res.stderr == "" {
