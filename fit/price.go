@@ -192,21 +192,3 @@ func (p *pricer) exact(text []byte) (int, error) {
 	p.counted += len(text)
 	return p.counter.Count(text)
 }
-
-// estimate returns the token count of text from remembered segments only:
-// a segment not seen before counts its bytes times ratio. It never calls
-// the tokenizer.
-func (p *pricer) estimate(text []byte, ratio float64) float64 {
-	total := 0.0
-	ok := Segments(text, func(seg []byte) {
-		if n, hit := p.memo[string(seg)]; hit {
-			total += float64(n)
-			return
-		}
-		total += float64(len(seg)) * ratio
-	})
-	if !ok {
-		return float64(len(text)) * ratio
-	}
-	return total
-}

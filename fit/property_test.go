@@ -100,6 +100,10 @@ func checkPages(t *testing.T, name string, r *wire.GraphResponse, codec, counter
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
+	whole, err := f.whole()
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
 	// Delivered keys, for graph-wholeness: every node key of the whole,
 	// from node entries and node cells.
 	inWhole := map[nodeKey]bool{}
@@ -116,14 +120,14 @@ func checkPages(t *testing.T, name string, r *wire.GraphResponse, codec, counter
 	delivered := map[nodeKey]bool{}
 	pathPage := map[int64]int{}
 	var got items
-	budget := 1 + rnd.IntN(f.wholeTokens*11/10+1)
+	budget := 1 + rnd.IntN(whole*11/10+1)
 	cursor := ""
 	from := 0
 	for page := 0; ; page++ {
 		if page > f.plan.units+1 {
 			t.Fatalf("%s: more pages than units", name)
 		}
-		res, err := Page(r, Options{Codec: codec, Counter: counter, Budget: budget, Cursor: cursor, JSONBaseline: rnd.IntN(2) == 0})
+		res, err := Page(r, Options{Codec: codec, Counter: counter, Budget: budget, Cursor: cursor, JSONBaseline: rnd.IntN(2) == 0, WholeStats: rnd.IntN(2) == 0})
 		var be *BudgetError
 		if errors.As(err, &be) {
 			// Not even the next unit fits: Min is the smallest budget
@@ -205,7 +209,7 @@ func checkPages(t *testing.T, name string, r *wire.GraphResponse, codec, counter
 			break
 		}
 		cursor, from = pg.NextCursor.String, to
-		budget = 1 + rnd.IntN(f.wholeTokens*11/10+1)
+		budget = 1 + rnd.IntN(whole*11/10+1)
 	}
 	var want items
 	want.add(t, r)

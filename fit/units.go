@@ -224,24 +224,25 @@ func (p *plan) page(from, to int, pag *wire.Pagination) *wire.GraphResponse {
 	return out
 }
 
-// weights returns a rough size of each unit, in bytes of its items'
-// names, keys and values: no encoding, only lengths. It spreads the
-// estimate of a group of units over its units (see estimateUnits).
-func (p *plan) weights() []float64 {
-	w := make([]float64, p.units)
+// weight returns a rough size of unit u, in bytes of its items' names,
+// keys and values: no encoding, only lengths. A page's search reads the
+// weights of the units it probes, and no others.
+func (p *plan) weight(u int) float64 {
 	r := p.r
-	for i, n := range r.Nodes {
-		w[p.nodeUnit[i]] += nodeWeight(&n)
+	w := 0.0
+	for _, i := range p.nodes.items[p.nodes.start[u]:p.nodes.start[u+1]] {
+		w += nodeWeight(&r.Nodes[i])
 	}
-	for i, e := range r.Edges {
-		w[p.edgeUnit[i]] += float64(8 + len(e.From) + len(e.To) + len(e.Type) + digits(e.FromID) + digits(e.ToID))
+	for _, i := range p.edges.items[p.edges.start[u]:p.edges.start[u+1]] {
+		e := &r.Edges[i]
+		w += float64(8 + len(e.From) + len(e.To) + len(e.Type) + digits(e.FromID) + digits(e.ToID))
 	}
-	for i, row := range r.Rows {
-		for _, c := range row {
+	for _, i := range p.rows.items[p.rows.start[u]:p.rows.start[u+1]] {
+		for _, c := range r.Rows[i] {
 			if c.Node != nil {
-				w[p.rowUnit[i]] += nodeWeight(c.Node)
+				w += nodeWeight(c.Node)
 			} else {
-				w[p.rowUnit[i]] += float64(2+len(c.Name)) + valueWeight(c.Value)
+				w += float64(2+len(c.Name)) + valueWeight(c.Value)
 			}
 		}
 	}
