@@ -128,7 +128,7 @@ func decodeCursor(s string, fp fingerprint, units int) (int, error) {
 // responses share a fingerprint only when they are equal field for field
 // (kinds and float bits included).
 func fingerprintOf(r *wire.GraphResponse) fingerprint {
-	h := &hasher{h: sha256.New()}
+	h := &hasher{h: sha256.New(), buf: make([]byte, 0, hashBuf)}
 	h.str(r.FormatVersion)
 	h.str(string(r.QueryType))
 	h.int(int64(len(r.Nodes)))
@@ -185,27 +185,42 @@ func fingerprintOf(r *wire.GraphResponse) fingerprint {
 		h.present(pg.Truncated.Bool)
 		h.optStr(pg.NextCursor)
 	}
+	h.flush()
 	var fp fingerprint
 	copy(fp[:], h.h.Sum(nil))
 	return fp
 }
 
+// hasher feeds a hash through a buffer of hashBuf bytes, so that the
+// many small fields of a response cost the hash one call per block
+// rather than one per field.
 type hasher struct {
-	h       hash.Hash
-	buf     [8]byte
-	scratch [512]byte
+	h   hash.Hash
+	buf []byte
+}
+
+const hashBuf = 8 << 10
+
+func (h *hasher) flush() {
+	h.h.Write(h.buf)
+	h.buf = h.buf[:0]
 }
 
 func (h *hasher) int(i int64) {
-	binary.BigEndian.PutUint64(h.buf[:], uint64(i))
-	h.h.Write(h.buf[:])
+	if len(h.buf)+8 > hashBuf {
+		h.flush()
+	}
+	h.buf = binary.BigEndian.AppendUint64(h.buf, uint64(i))
 }
 
 func (h *hasher) str(s string) {
 	h.int(int64(len(s)))
-	for len(s) > 0 { // through a fixed buffer: no copy of the string is allocated
-		n := copy(h.scratch[:], s)
-		h.h.Write(h.scratch[:n])
+	for len(s) > 0 { // through the buffer: no copy of the string is allocated
+		if len(h.buf) == hashBuf {
+			h.flush()
+		}
+		n := min(len(s), hashBuf-len(h.buf))
+		h.buf = append(h.buf, s[:n]...)
 		s = s[n:]
 	}
 }
