@@ -128,7 +128,7 @@ func decodeCursor(s string, fp fingerprint, units int) (int, error) {
 // responses share a fingerprint only when they are equal field for field
 // (kinds and float bits included).
 func fingerprintOf(r *wire.GraphResponse) fingerprint {
-	h := &hasher{h: sha256.New(), buf: make([]byte, 0, hashBuf)}
+	h := &hasher{h: sha256.New()}
 	h.str(r.FormatVersion)
 	h.str(string(r.QueryType))
 	h.int(int64(len(r.Nodes)))
@@ -196,31 +196,33 @@ func fingerprintOf(r *wire.GraphResponse) fingerprint {
 // rather than one per field.
 type hasher struct {
 	h   hash.Hash
-	buf []byte
+	n   int // bytes of buf in use
+	buf [hashBuf]byte
 }
 
 const hashBuf = 8 << 10
 
 func (h *hasher) flush() {
-	h.h.Write(h.buf)
-	h.buf = h.buf[:0]
+	h.h.Write(h.buf[:h.n])
+	h.n = 0
 }
 
 func (h *hasher) int(i int64) {
-	if len(h.buf)+8 > hashBuf {
+	if h.n > hashBuf-8 {
 		h.flush()
 	}
-	h.buf = binary.BigEndian.AppendUint64(h.buf, uint64(i))
+	binary.BigEndian.PutUint64(h.buf[h.n:], uint64(i))
+	h.n += 8
 }
 
 func (h *hasher) str(s string) {
 	h.int(int64(len(s)))
 	for len(s) > 0 { // through the buffer: no copy of the string is allocated
-		if len(h.buf) == hashBuf {
+		if h.n == hashBuf {
 			h.flush()
 		}
-		n := min(len(s), hashBuf-len(h.buf))
-		h.buf = append(h.buf, s[:n]...)
+		n := copy(h.buf[h.n:], s)
+		h.n += n
 		s = s[n:]
 	}
 }
