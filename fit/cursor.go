@@ -185,27 +185,44 @@ func fingerprintOf(r *wire.GraphResponse) fingerprint {
 		h.present(pg.Truncated.Bool)
 		h.optStr(pg.NextCursor)
 	}
+	h.flush()
 	var fp fingerprint
 	copy(fp[:], h.h.Sum(nil))
 	return fp
 }
 
+// hasher feeds a hash through a buffer of hashBuf bytes, so that the
+// many small fields of a response cost the hash one call per block
+// rather than one per field.
 type hasher struct {
-	h       hash.Hash
-	buf     [8]byte
-	scratch [512]byte
+	h   hash.Hash
+	n   int // bytes of buf in use
+	buf [hashBuf]byte
+}
+
+const hashBuf = 8 << 10
+
+func (h *hasher) flush() {
+	h.h.Write(h.buf[:h.n])
+	h.n = 0
 }
 
 func (h *hasher) int(i int64) {
-	binary.BigEndian.PutUint64(h.buf[:], uint64(i))
-	h.h.Write(h.buf[:])
+	if h.n > hashBuf-8 {
+		h.flush()
+	}
+	binary.BigEndian.PutUint64(h.buf[h.n:], uint64(i))
+	h.n += 8
 }
 
 func (h *hasher) str(s string) {
 	h.int(int64(len(s)))
-	for len(s) > 0 { // through a fixed buffer: no copy of the string is allocated
-		n := copy(h.scratch[:], s)
-		h.h.Write(h.scratch[:n])
+	for len(s) > 0 { // through the buffer: no copy of the string is allocated
+		if h.n == hashBuf {
+			h.flush()
+		}
+		n := copy(h.buf[h.n:], s)
+		h.n += n
 		s = s[n:]
 	}
 }

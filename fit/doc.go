@@ -1,8 +1,10 @@
 // Package fit cuts a graph query result into pages that each cost at most
 // a given number of real tokens in a chosen wire format: the answer to an
-// agent's question "what fits in the 8,000 tokens I have left?". A service
-// calls Page for one page, or keeps a Pager to serve every page of a
-// response priced once.
+// agent's question "what fits in the 8,000 tokens I have left?". A page
+// costs what the page costs: Page finds it from its cursor forward and
+// stops at the budget, whether it is the first page or one resumed from a
+// cursor by a process that never saw the pages before it. A service that
+// keeps a response may keep a Pager, which remembers what it counted.
 //
 //	res, err := fit.Page(resp, fit.Options{Codec: "goon", Budget: 8000})
 //	// res.Encoding: at most 8,000 o200k tokens of GOON
@@ -98,35 +100,47 @@
 // counter names before it prices anything, and Pager.Page the budget and
 // the cursor before it encodes or counts.
 //
+// # Cost
+//
+// Page reads the whole response twice, cheaply: once to plan its units
+// (a map from each node's type and id to its unit) and once for its
+// fingerprint (SHA-256 over every field), which every cursor carries.
+// Beyond that it encodes and counts only candidate pages from the cursor
+// on (see Pricing), each at most about twice the page, so its time and
+// memory follow the page, not the response. On a traversal of 100,000
+// nodes and 66,666 edges (22 MB of canonical JSON) a page of 4,000
+// tokens costs a fraction of one encoding of the whole (go test ./fit
+// -bench LargePage prints both, in goon, toon, json and gcf), and
+// allocates about 9 MB, the plan's.
+//
+// Statistics of the whole are made only when asked for:
+// Options.WholeStats fills Stats.WholeTokens and Stats.Pages (one count of
+// the whole, then every page of the budget from the start, each found as
+// a page is), and Options.JSONBaseline Stats.WholeJSONTokens and
+// Stats.Ratio (a count of the whole as compact JSON, the larger text);
+// each costs about as much as encoding and counting the whole.
+//
 // # Pager
 //
-// Page prices the response on every call. A Pager prices it once:
-// NewPager encodes the whole and tokenizes it once (see Pricing), and
-// estimates every unit from about one more encoding of the whole (up to
-// 256 groups of at least 16 consecutive units, each encoded as a page and
-// spread over its units by the lengths of their names, keys and values).
-// Each Pager.Page then finds its page from those prices and checks the
-// chosen page's count with the tokenizer (see Pricing). The first page of
-// a budget also walks that budget's pages from the start, priced by
-// segments, for Stats.Pages; the walk is remembered (for up to 16
-// budgets, with its first page), so a later page of that budget costs one
-// encoding of the page and the tokenization of its few new lines. Every
-// page's Result carries Encoding, the exact bytes counted, which a server
-// sends as they are. context.Context is checked between groups of units
-// while pricing, and between probes and pages while paging. A Pager is
-// safe for concurrent use (its calls run one at a time) and holds the
-// response, the unit plan and the segment counts, about the size of the
-// response's encoding.
-//
-// Walking every page with a new Pager costs about one count of the whole
-// and a few encodings: go test ./fit -run Pager -v prints, for a response
-// of 3,500 nodes and 9,000 edges (227K o200k tokens of GOON) and for the
-// corpus case traversal_xl, the time and allocations of pricing, of the
-// first page, of a later page and of the whole walk beside one encoding
-// and count of the whole, and that ratio for every text-heavy corpus case
-// in goon, toon and json (1.1 to 2.4 on a case of more than a few units;
-// up to 3 on a case of one row, where a few encodings of a tiny text and
-// the fingerprint weigh as much as its count).
+// A Pager serves the pages of one response as Page does, and remembers
+// across pages the count of every stretch of text it has tokenized: a
+// page's search reads a little past the page, and the next page finds
+// those units counted. So walking every page with a new Pager costs
+// about one count of the whole and a few encodings: go test ./fit -run
+// Pager -v prints, for a response of 3,500 nodes and 9,000 edges (227K
+// o200k tokens of GOON) and for the corpus case traversal_xl, the time
+// and allocations of NewPager, of the first page, of a later page and of
+// the whole walk beside one encoding and count of the whole, and that
+// ratio for every text-heavy corpus case in goon, toon and json. With
+// PagerOptions.WholeStats, the first page of a budget also walks that
+// budget's pages from the start, for Stats.Pages; the walk is remembered
+// (for up to 16 budgets), so a later page of that budget is one encoding
+// and one count of the page. Every page's Result carries Encoding, the
+// exact bytes counted, which a server sends as they are.
+// context.Context is checked between probes and pages. A Pager is safe
+// for concurrent use (its calls run one at a time) and holds the
+// response, the unit plan and the counts it has learnt, at most about
+// the size of the response's encoding.
 //
 // # Sessions
 //
@@ -159,56 +173,62 @@
 // and evictions change the answer; when the answer changes for a node of
 // a unit not yet served, the walks it remembered are dropped and found
 // again. Stats.WholeTokens is
-// then the whole in the session as it stood when the Pager priced it, and
-// Stats.Pages counts the pages of the budget with the references the
+// then the whole in the session as it stood when the Pager first counted
+// it, and Stats.Pages counts the pages of the budget with the references the
 // session has at the call (not those its own earlier pages would add).
 //
 // # Budgets
 //
 // A page's encoding never costs more than the budget by the chosen
 // tokenizer (o200k by default, or cl100k) counting the final bytes, and
-// is tight: when units remain, the page with the next unit added would
-// cost more than the budget (priced by its segments, see below). The whole response is the page when it fits.
-// When not even the next unit fits, Page fails with a *BudgetError whose
-// Min is the smallest budget that gives a page there (for a response
-// with no units, the empty page's cost). Binary codecs have no token
-// count and are refused (ErrBinaryCodec); so are the estimating counters.
+// is tight: when units remain, the page with the next unit added costs
+// more than the budget, by an exact count. The whole response is the page
+// when it fits. When not even the next unit fits, Page fails with a
+// *BudgetError whose Min is the smallest budget that gives a page there
+// (for a response with no units, the empty page's cost). Binary codecs
+// have no token count and are refused (ErrBinaryCodec); so are the
+// estimating counters.
+//
+// The page served is the largest that fits wherever a page's cost grows
+// with its units, which is what the encodings of the registered codecs
+// do: a unit adds lines or fields, and the tokenizer's count of a text
+// does not fall when text is added at its end but for the few tokens at
+// the seam. Where adding a unit made the page cheaper by more than the
+// unit costs (a seam merging into fewer tokens, and the budget landing
+// exactly there), the search, which keeps a page that fits and a larger
+// one that does not, could stop at a smaller page that is still tight by
+// the rule above. The tests count, for every page over the corpus and
+// generated responses, the pages with one, two and three more units, and
+// find each over the budget.
 //
 // # Pricing
 //
 // Counting every candidate page from scratch would cost a full count per
 // candidate. Instead, Segments cuts a text where both pre-tokenizers
 // always start a new piece (line ends, and inside long lines such as
-// compact JSON, before a digit that follows punctuation), so a text's
-// count is the sum of its segments' counts. Page encodes the whole
-// response and tokenizes it once, crediting each token to the segment it
-// lies in, so that it knows every segment's count; estimates each
-// unit from the segments that its group's encoding shares with the whole
-// (see Pager), scaled so that the estimates add up to the whole; then
-// probes candidate pages,
-// each encoded in full (a page's GOON is not a prefix of the whole's:
-// nodes are sorted, edges de-duplicated, the header counts) and priced
-// from the remembered segments, counting only the few segments not seen
-// before (header lines, the cursor). The model anchored at each exact
-// probe proposes the next one; a bisection between the closest probes that
-// fit and do not fit ends the search. The chosen page's count is then
-// checked by the tokenizer: a segment followed by the same segment as in a
-// text tokenized before (the whole, mostly) has the same pieces, so only
-// the stretches of lines the whole did not hold in that order (headers,
-// the cursor, the seams around them) are tokenized, each in one pass with
-// the line after it (verify.go gives the argument). Should that count
-// ever differ from the segment price, every page of the response is
-// counted whole from then on. A text with a blank or
-// white-space-only line is always counted whole, since one piece of white
-// space can span its line ends.
+// compact JSON, before a digit that follows punctuation). A candidate
+// page is encoded in full (a page's GOON is not a prefix of the whole's:
+// nodes are sorted, edges de-duplicated, the header counts) and counted
+// exactly, by tokenizing only the stretches of its segments that no text
+// counted before held in that order: a segment followed by the same
+// segment as in a text tokenized before has the same pieces, so its count
+// is known (verify.go gives the argument). The first candidate is
+// tokenized whole; the next ones share its lines, and tokenize only their
+// headers, their cursor, the seams around them and the units not seen
+// yet. A text with a blank or white-space-only line is always counted
+// whole, since one piece of white space can span its line ends.
+//
+// The candidates are chosen by a model of the page's cost: the count of
+// the empty page plus, for each unit, its weight (the lengths of its
+// names, keys and values: no encoding) times the tokens per byte of
+// weight the last candidate showed. The model proposes the next
+// candidate from the last one; past a few proposals, halving between the
+// largest candidate that fits and the smallest that does not ends the
+// search (doubling while none has failed). So a search reads the weights
+// and encodings of at most about twice the page's units, whatever lies
+// beyond.
 //
 // The segment property is tested on every corpus case in goon, toon,
 // compact and indented JSON with both tokenizers, and on generated
 // responses.
-//
-// Stats.Pages walks the response from the start with the same budget,
-// pricing by segments. Stats.WholeJSONTokens, the baseline of
-// Stats.Ratio, counts the whole response as compact canonical JSON: a
-// full count of the largest text, made only when Options.JSONBaseline asks
-// for it.
 package fit

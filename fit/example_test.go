@@ -27,19 +27,19 @@ func Example() {
 			panic(err)
 		}
 		st := res.Stats
-		fmt.Printf("tokens=%d nodes=%d edges=%d of %d/%d pages=%d\n",
-			st.PageTokens, st.Nodes.Kept, st.Edges.Kept, st.Nodes.Total, st.Edges.Total, st.Pages)
+		fmt.Printf("tokens=%d nodes=%d edges=%d of %d/%d\n",
+			st.PageTokens, st.Nodes.Kept, st.Edges.Kept, st.Nodes.Total, st.Edges.Total)
 		if !st.Truncated { // the last page; its pagination is the response's own
 			break
 		}
 		cursor = res.Page.Pagination.NextCursor.String
 	}
 	// Output:
-	// tokens=1991 nodes=65 edges=15 of 250/200 pages=7
-	// tokens=1977 nodes=32 edges=32 of 250/200 pages=7
-	// tokens=1931 nodes=30 edges=30 of 250/200 pages=7
-	// tokens=1967 nodes=31 edges=31 of 250/200 pages=7
-	// tokens=1965 nodes=29 edges=29 of 250/200 pages=7
-	// tokens=1995 nodes=32 edges=32 of 250/200 pages=7
-	// tokens=1898 nodes=31 edges=31 of 250/200 pages=7
+	// tokens=1991 nodes=65 edges=15 of 250/200
+	// tokens=1977 nodes=32 edges=32 of 250/200
+	// tokens=1931 nodes=30 edges=30 of 250/200
+	// tokens=1967 nodes=31 edges=31 of 250/200
+	// tokens=1965 nodes=29 edges=29 of 250/200
+	// tokens=1995 nodes=32 edges=32 of 250/200
+	// tokens=1898 nodes=31 edges=31 of 250/200
 }

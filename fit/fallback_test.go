@@ -76,37 +76,3 @@ func TestWholeCountsWhereSegmentsDoNotHold(t *testing.T) {
 		t.Errorf("not tight: one more unit costs %d", n)
 	}
 }
-
-// TestExactFallback makes the remembered segment counts wrong: the page's
-// whole count disagrees with its price, and Page falls back to counting
-// every candidate whole, still exact and tight.
-func TestExactFallback(t *testing.T) {
-	r := adrCase(t)
-	f, err := prepare(context.Background(), r, nil, "goon", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range f.pr.memo {
-		f.pr.memo[k] = v / 2
-	}
-	res, err := f.result(context.Background(), 2000, 0, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !f.exactOnly {
-		t.Fatal("halved segment counts went unnoticed")
-	}
-	c, _ := tokens.Get(tokens.O200k)
-	if n, _ := c.Count(res.Encoding); n != res.Stats.PageTokens || n > 2000 {
-		t.Fatalf("page of %d tokens (stats %d)", n, res.Stats.PageTokens)
-	}
-	to := res.Stats.Units.Kept
-	next, _ := f.codec.AppendEncode(nil, f.plan.page(0, to+1, f.pagination(0, to+1)))
-	if n, _ := c.Count(next); n <= 2000 {
-		t.Errorf("not tight: one more unit costs %d", n)
-	}
-	want, err := Page(r, Options{Codec: "goon", Budget: 2000})
-	if err != nil || want.Stats.Units.Kept != to {
-		t.Errorf("fallback page holds %d units, the segment-priced one %d (%v)", to, want.Stats.Units.Kept, err)
-	}
-}

@@ -30,10 +30,16 @@ type Options struct {
 	// it). Empty starts at the beginning. The last page's NextCursor is
 	// the upstream server's, never fit's: see the package doc.
 	Cursor string
-	// JSONBaseline fills Stats.WholeJSONTokens and Stats.Ratio: it counts
-	// the whole response as compact JSON, a second full count of a text
-	// larger than the codec's own, which costs more than fitting the page
-	// does. Without it both stay 0. wirebench fit sets it.
+	// WholeStats fills Stats.WholeTokens and Stats.Pages, the statistics
+	// of the whole response: it tokenizes the whole once and finds every
+	// page of the budget from the start, which costs about as much as
+	// encoding and counting the whole, where the page alone costs about
+	// as much as the page. Without it both stay 0.
+	WholeStats bool
+	// JSONBaseline fills Stats.WholeJSONTokens, Stats.WholeTokens and
+	// Stats.Ratio: it counts the whole response in the codec and as
+	// compact JSON, the larger text, which costs more than the page. Without
+	// it the JSON baseline and the ratio stay 0.
 	JSONBaseline bool
 	// Session, when not nil, is the writer's session of the conversation
 	// the page is delivered in (see "Sessions" in the package doc): a node
@@ -75,9 +81,11 @@ type Stats struct {
 
 	// WholeJSONTokens is the token count of the whole response as compact
 	// canonical JSON, the baseline; 0 when canonical JSON cannot carry the
-	// response (NaN or ±Inf values).
+	// response (NaN or ±Inf values), and unless asked for
+	// (Options.JSONBaseline).
 	WholeJSONTokens int
-	// WholeTokens is the token count of the whole response in the codec.
+	// WholeTokens is the token count of the whole response in the codec;
+	// 0 unless asked for (Options.WholeStats or Options.JSONBaseline).
 	WholeTokens int
 	// PageTokens is the token count of Encoding: never above Budget.
 	PageTokens int
@@ -98,7 +106,7 @@ type Stats struct {
 	Truncated bool
 	// Pages is the number of pages of this budget that hold the whole
 	// response, starting from the beginning; 0 when some unit alone does
-	// not fit the budget.
+	// not fit the budget, and unless asked for (Options.WholeStats).
 	Pages int
 }
 
@@ -111,9 +119,11 @@ var ErrBinaryCodec = errors.New("fit: binary codecs have no token count")
 // as fit. The whole response is the page when it fits; otherwise the next
 // unit would not. r is only read.
 //
-// Page is the one-shot call: it prices r, serves one page and forgets the
-// price. A caller serving several pages of one response (a walk through
-// every page, or pages asked for one request at a time) keeps a Pager.
+// Page prices the page from its cursor forward and stops at the budget:
+// its cost follows the page's size, not the response's, beside one cheap
+// pass over r (its units and its fingerprint). A caller serving several
+// pages of one response from one process may keep a Pager, which
+// remembers the counts of what it has tokenized.
 func Page(r *wire.GraphResponse, opts Options) (*Result, error) {
 	// Cheap checks first: the budget and the cursor's text, then the
 	// codec and counter names, then the cursor against the response
@@ -155,7 +165,7 @@ func Page(r *wire.GraphResponse, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return f.result(ctx, opts.Budget, from, opts.JSONBaseline)
+	return f.result(ctx, opts.Budget, from, asked{wholeStats: opts.WholeStats, jsonBaseline: opts.JSONBaseline})
 }
 
 func checkBudget(budget int) error {

@@ -76,7 +76,7 @@ func TestBudgetBelowMinimum(t *testing.T) {
 func TestWholeFits(t *testing.T) {
 	r := adr(t)
 	for _, codec := range []string{"goon", "toon", "json"} {
-		res, err := fit.Page(r, fit.Options{Codec: codec, Budget: 1 << 20, JSONBaseline: true})
+		res, err := fit.Page(r, fit.Options{Codec: codec, Budget: 1 << 20, JSONBaseline: true, WholeStats: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,8 +93,11 @@ func TestWholeFits(t *testing.T) {
 			t.Errorf("%s: baseline %d tokens, whole %d, ratio %v", codec, st.WholeJSONTokens, st.WholeTokens, st.Ratio)
 		}
 		skipped, err := fit.Page(r, fit.Options{Codec: codec, Budget: 1 << 20})
-		if err != nil || skipped.Stats.WholeJSONTokens != 0 || skipped.Stats.Ratio != 0 {
-			t.Errorf("%s: without JSONBaseline: %+v, %v", codec, skipped.Stats, err)
+		if err != nil || skipped.Stats.WholeJSONTokens != 0 || skipped.Stats.Ratio != 0 || skipped.Stats.WholeTokens != 0 || skipped.Stats.Pages != 0 {
+			t.Errorf("%s: without JSONBaseline and WholeStats: %+v, %v", codec, skipped.Stats, err)
+		}
+		if skipped.Stats.PageTokens != st.PageTokens || string(skipped.Encoding) != string(res.Encoding) {
+			t.Errorf("%s: the page differs with and without the whole's statistics", codec)
 		}
 	}
 }
@@ -115,7 +118,7 @@ func TestPagesOfTheADRCase(t *testing.T) {
 		var first fit.Stats
 		cursor := ""
 		for page := 1; ; page++ {
-			res, err := fit.Page(r, fit.Options{Codec: codec, Budget: 2000, Cursor: cursor, JSONBaseline: page == 1})
+			res, err := fit.Page(r, fit.Options{Codec: codec, Budget: 2000, Cursor: cursor, JSONBaseline: page == 1, WholeStats: page == 1})
 			if err != nil {
 				t.Fatalf("%s page %d: %v", codec, page, err)
 			}

@@ -8,7 +8,7 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// PagerOptions says what a Pager prices in; the zero value of each field
+// PagerOptions says what a Pager pages in; the zero value of each field
 // but Codec has a default, as in Options.
 type PagerOptions struct {
 	// Codec is the name (or alias) of a registered text codec.
@@ -18,9 +18,13 @@ type PagerOptions struct {
 	// Counter is the tokenizer: "o200k" (the default when empty) or
 	// "cl100k".
 	Counter string
+	// WholeStats fills Stats.WholeTokens and Stats.Pages of every page,
+	// as Options.WholeStats: the whole is tokenized once, on the first
+	// page, and the pages of each budget walked once, on its first page.
+	WholeStats bool
 	// JSONBaseline fills Stats.WholeJSONTokens and Stats.Ratio of every
 	// page; the whole is counted as compact JSON once, on the first page
-	// served.
+	// that asks.
 	JSONBaseline bool
 	// Session, when not nil, is the writer's session of the conversation
 	// the pages are delivered in, as Options.Session: every page is priced
@@ -29,36 +33,36 @@ type PagerOptions struct {
 	Session *delta.Session
 }
 
-// Pager serves the pages of one response in one codec and counter, having
-// priced the response once: NewPager encodes the whole and tokenizes it,
-// learning the count of every segment, and each page is then found from
-// those counts and its count checked by the tokenizer (only its lines the
-// whole did not hold in that order are tokenized) before it is served.
-// The first page of a budget also walks the pages of that budget from the
-// start (Stats.Pages), priced by their segments; the walk is remembered,
-// so the pages that follow cost about one encoding of the page itself.
+// Pager serves the pages of one response in one codec and counter,
+// remembering across pages the counts of every text it has tokenized:
+// each page is found as Page finds it, from its cursor forward, and the
+// units a page's search read beyond its page (to learn where it ends)
+// cost the next page nothing to count again. Walking every page so
+// costs about one count of the whole and a few encodings of it.
 //
 // Budgets and cursors may change from call to call: a cursor resumes at a
 // unit, whatever budget the page that issued it had. A Pager is safe for
 // concurrent use; calls on one Pager run one at a time. It keeps the
-// response (read, never written), its unit plan and the segment counts,
-// about the size of the response's encoding; drop the Pager to free them.
+// response (read, never written), its unit plan and the counts of what
+// it has tokenized, at most about the size of the response's encoding;
+// drop the Pager to free them.
 type Pager struct {
-	mu           sync.Mutex
-	f            *fitter
-	jsonBaseline bool
+	mu  sync.Mutex
+	f   *fitter
+	ask asked
 }
 
-// NewPager checks the codec and counter names, then prices r: one
-// encoding and one tokenization of the whole, and an estimate of each
-// unit. ctx is checked between units; a done ctx returns ctx.Err(). r is
-// only read, and must not change while the Pager is in use.
+// NewPager checks the codec and counter names, then plans r's units and
+// takes its fingerprint, one pass over r each; it encodes and counts
+// nothing. ctx is checked before it returns; a done ctx returns
+// ctx.Err(). r is only read, and must not change while the Pager is in
+// use.
 func NewPager(ctx context.Context, r *wire.GraphResponse, opts PagerOptions) (*Pager, error) {
 	f, err := prepareIn(ctx, r, opts.Registry, opts.Codec, opts.Counter, opts.Session)
 	if err != nil {
 		return nil, err
 	}
-	return &Pager{f: f, jsonBaseline: opts.JSONBaseline}, nil
+	return &Pager{f: f, ask: asked{wholeStats: opts.WholeStats, jsonBaseline: opts.JSONBaseline}}, nil
 }
 
 // Page returns the largest page from cursor (empty: the start) whose
@@ -88,9 +92,14 @@ func (p *Pager) Page(ctx context.Context, budget int, cursor string) (*Result, e
 	if err := p.f.refresh(from); err != nil {
 		return nil, err
 	}
-	return p.f.result(ctx, budget, from, p.jsonBaseline)
+	return p.f.result(ctx, budget, from, p.ask)
 }
 
 // WholeTokens returns the count of the whole response in the Pager's
-// codec and counter, known since NewPager.
-func (p *Pager) WholeTokens() int { return p.f.wholeTokens }
+// codec and counter, tokenizing the whole the first time it is asked for
+// (or a page asked for whole statistics).
+func (p *Pager) WholeTokens() (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.f.whole()
+}

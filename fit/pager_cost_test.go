@@ -45,13 +45,12 @@ func measure(call func()) cost {
 // TestPagerCost prints, for the adopter's response (3,500 nodes, 9,000
 // edges, about 227K o200k tokens of GOON) and for traversal_xl, what
 // paging them at 4,000 tokens costs in GOON beside one encoding and one
-// o200k count of the whole, in the same run: pricing (NewPager), the first
-// page once priced, a page in the middle once the walk is known, and
-// walking every page with a new Pager (pricing included), with the ratio
-// of the walk's CPU time to the encode + count's. It prints figures and
+// o200k count of the whole, in the same run: NewPager (the plan and the
+// fingerprint), the first page, a page in the middle after the pages
+// before it, and walking every page with a new Pager, with the ratio of
+// the walk's CPU time to the encode + count's. It prints figures and
 // asserts none of them; it asserts that the walk's pages are each within
-// the budget, that they are as many as Stats.Pages says, and that together
-// they are the whole response.
+// the budget and that together they are the whole response.
 func TestPagerCost(t *testing.T) {
 	if testing.Short() || fit.RaceEnabled() {
 		t.Skip("prices two responses of 1-2 MB")
@@ -81,7 +80,7 @@ func TestPagerCost(t *testing.T) {
 			t.Fatal(err)
 		}
 		var p *fit.Pager
-		priced := measure(func() { p, err = fit.NewPager(ctx, tc.r, fit.PagerOptions{Codec: codec}) })
+		planned := measure(func() { p, err = fit.NewPager(ctx, tc.r, fit.PagerOptions{Codec: codec}) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,12 +89,11 @@ func TestPagerCost(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// A page in the middle, from a pager that knows the walk: what a
-		// service pays per request once the response is priced.
+		// A page in the middle, from a pager that served the pages before
+		// it.
 		cursor := first.Page.Pagination.NextCursor.String
-		for range first.Stats.Pages / 2 {
-			res, err := p.Page(ctx, budget, cursor)
-			if err != nil {
+		for res := first; res.Stats.FirstUnit < res.Stats.Units.Total/2; {
+			if res, err = p.Page(ctx, budget, cursor); err != nil {
 				t.Fatal(err)
 			}
 			cursor = res.Page.Pagination.NextCursor.String
@@ -125,9 +123,9 @@ func TestPagerCost(t *testing.T) {
 		})
 		t.Logf("%s, %s, budget %d: whole %d o200k tokens, %d pages", tc.name, codec, budget, whole, len(pages))
 		t.Logf("  encode + count of the whole %s", peer)
-		t.Logf("  NewPager (pricing)          %s", priced)
-		t.Logf("  first page, once priced     %s", firstPage)
-		t.Logf("  a middle page, walk known   %s", middle)
+		t.Logf("  NewPager (plan, fingerprint) %s", planned)
+		t.Logf("  first page                  %s", firstPage)
+		t.Logf("  a middle page               %s", middle)
 		t.Logf("  walk: NewPager + every page %s", walk)
 		t.Logf("  walk / (encode + count): %.2fx cpu, %.2fx wall", float64(walk.cpu)/float64(peer.cpu), float64(walk.wall)/float64(peer.wall))
 
@@ -141,9 +139,10 @@ func TestPagerCost(t *testing.T) {
 // (repeated until each takes at least 20 ms, for the small cases), and
 // the worst ratio. It asserts no timing; it asserts the walk's
 // deterministic cost: the bytes given to the tokenizer are at most 1.75
-// times the whole's (its pricing, once, and the lines of each page served
-// that the whole did not hold in that order: headers, cursors, the seams
-// between them), plus 512 a page.
+// times the whole's (each unit once, where the search of a page first
+// reads it, and the lines of each candidate page that no text before held
+// in that order: headers, cursors, the seams between them), plus 512 a
+// page.
 func TestPagerCostOnCorpus(t *testing.T) {
 	if testing.Short() || fit.RaceEnabled() {
 		t.Skip("walks every page of 21 cases in 3 codecs")

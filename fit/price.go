@@ -100,13 +100,14 @@ func isASCIISpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'
 }
 
-// pricer counts texts segment by segment, remembering the count of every
-// segment it has seen, so that pricing a page whose segments mostly occur
-// in the whole response costs little more than encoding it.
+// pricer counts texts, remembering the count of every pair of segments
+// it has tokenized (see verify), so that counting a page whose lines
+// mostly occur, in that order, in a text counted before costs little more
+// than encoding it.
 type pricer struct {
 	counter tokens.Counter
 	split   tokens.SegmentCounter // nil: learn counts segment by segment
-	memo    map[string]int
+	memo    map[string]int        // segments priced alone (price)
 	// pairs and seed: see verify.
 	pairs map[pairKey]int
 	seed  maphash.Seed
@@ -119,11 +120,11 @@ func newPricer(c tokens.Counter) (*pricer, error) {
 	return &pricer{counter: c, split: split, memo: make(map[string]int), seed: maphash.MakeSeed()}, nil
 }
 
-// learn counts text and remembers the count of each of its segments,
-// tokenizing text once: each token is credited to the segment it lies in
-// (tokens.SegmentCounter). Where that cannot be done (invalid UTF-8, whose
-// replacement moves the offsets, or a token across a segment boundary), it
-// prices text segment by segment instead.
+// learn counts text and remembers the count of each pair of its
+// segments, tokenizing text once: each token is credited to the segment
+// it lies in (tokens.SegmentCounter). Where that cannot be done (invalid
+// UTF-8, whose replacement moves the offsets, or a token across a segment
+// boundary), it prices text segment by segment instead.
 func (p *pricer) learn(text []byte) (int, error) {
 	if p.split == nil {
 		return p.price(text)
@@ -144,11 +145,6 @@ func (p *pricer) learn(text []byte) (int, error) {
 	total := 0
 	for _, n := range counts {
 		total += n
-	}
-	start := 0
-	for i, end := range ends {
-		p.memo[string(text[start:end])] = counts[i]
-		start = end
 	}
 	p.rememberPairs(text, ends, counts, len(ends), true)
 	return total, nil
@@ -191,22 +187,4 @@ func (p *pricer) price(text []byte) (int, error) {
 func (p *pricer) exact(text []byte) (int, error) {
 	p.counted += len(text)
 	return p.counter.Count(text)
-}
-
-// estimate returns the token count of text from remembered segments only:
-// a segment not seen before counts its bytes times ratio. It never calls
-// the tokenizer.
-func (p *pricer) estimate(text []byte, ratio float64) float64 {
-	total := 0.0
-	ok := Segments(text, func(seg []byte) {
-		if n, hit := p.memo[string(seg)]; hit {
-			total += float64(n)
-			return
-		}
-		total += float64(len(seg)) * ratio
-	})
-	if !ok {
-		return float64(len(text)) * ratio
-	}
-	return total
 }

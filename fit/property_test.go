@@ -34,6 +34,12 @@ func propertyCases() int {
 
 var textCodecs = []string{"goon", "toon", "json"}
 
+// entityKey names a node the way edges and node cells refer to it.
+type entityKey struct {
+	typ string
+	id  int64
+}
+
 func mustCount(t *testing.T, counter string, text []byte) int {
 	t.Helper()
 	c, err := tokens.Get(counter)
@@ -100,30 +106,34 @@ func checkPages(t *testing.T, name string, r *wire.GraphResponse, codec, counter
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
+	whole, err := f.whole()
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
 	// Delivered keys, for graph-wholeness: every node key of the whole,
 	// from node entries and node cells.
-	inWhole := map[nodeKey]bool{}
+	inWhole := map[entityKey]bool{}
 	for _, n := range r.Nodes {
-		inWhole[nodeKey{n.Type, n.ID}] = true
+		inWhole[entityKey{n.Type, n.ID}] = true
 	}
 	for _, row := range r.Rows {
 		for _, c := range row {
 			if c.Node != nil {
-				inWhole[nodeKey{c.Node.Type, c.Node.ID}] = true
+				inWhole[entityKey{c.Node.Type, c.Node.ID}] = true
 			}
 		}
 	}
-	delivered := map[nodeKey]bool{}
+	delivered := map[entityKey]bool{}
 	pathPage := map[int64]int{}
 	var got items
-	budget := 1 + rnd.IntN(f.wholeTokens*11/10+1)
+	budget := 1 + rnd.IntN(whole*11/10+1)
 	cursor := ""
 	from := 0
 	for page := 0; ; page++ {
 		if page > f.plan.units+1 {
 			t.Fatalf("%s: more pages than units", name)
 		}
-		res, err := Page(r, Options{Codec: codec, Counter: counter, Budget: budget, Cursor: cursor, JSONBaseline: rnd.IntN(2) == 0})
+		res, err := Page(r, Options{Codec: codec, Counter: counter, Budget: budget, Cursor: cursor, JSONBaseline: rnd.IntN(2) == 0, WholeStats: rnd.IntN(2) == 0})
 		var be *BudgetError
 		if errors.As(err, &be) {
 			// Not even the next unit fits: Min is the smallest budget
@@ -175,17 +185,17 @@ func checkPages(t *testing.T, name string, r *wire.GraphResponse, codec, counter
 		}
 		// Graph-whole: both endpoints delivered by this page or before.
 		for _, n := range res.Page.Nodes {
-			delivered[nodeKey{n.Type, n.ID}] = true
+			delivered[entityKey{n.Type, n.ID}] = true
 		}
 		for _, row := range res.Page.Rows {
 			for _, c := range row {
 				if c.Node != nil {
-					delivered[nodeKey{c.Node.Type, c.Node.ID}] = true
+					delivered[entityKey{c.Node.Type, c.Node.ID}] = true
 				}
 			}
 		}
 		for _, e := range res.Page.Edges {
-			for _, k := range []nodeKey{{e.From, e.FromID}, {e.To, e.ToID}} {
+			for _, k := range []entityKey{{e.From, e.FromID}, {e.To, e.ToID}} {
 				if inWhole[k] && !delivered[k] {
 					t.Fatalf("%s page %d: edge %+v names %v, not delivered yet", name, page, e, k)
 				}
@@ -205,7 +215,7 @@ func checkPages(t *testing.T, name string, r *wire.GraphResponse, codec, counter
 			break
 		}
 		cursor, from = pg.NextCursor.String, to
-		budget = 1 + rnd.IntN(f.wholeTokens*11/10+1)
+		budget = 1 + rnd.IntN(whole*11/10+1)
 	}
 	var want items
 	want.add(t, r)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"sort"
 
 	"github.com/graphwire/graphwire/delta"
@@ -76,8 +75,9 @@ func resolve(reg *wire.Registry, codecName, counterName string) (*setting, error
 }
 
 // fitter holds what every page of one response, codec and counter shares:
-// the price of the whole, learnt once, and what pages of each budget were
-// found. It is not safe for concurrent use (Pager serializes its calls).
+// the unit plan, the fingerprint, the counts of every text tokenized so
+// far, and what was learnt of the whole when asked for. It is not safe
+// for concurrent use (Pager serializes its calls).
 type fitter struct {
 	r       *wire.GraphResponse
 	reg     *wire.Registry
@@ -93,24 +93,19 @@ type fitter struct {
 	plan *plan
 	fp   fingerprint
 	pr   *pricer
-	// wholeTokens is the whole's count; ratio its tokens per byte, for
-	// segments never counted.
-	wholeTokens int
-	ratio       float64
-	// prefix[u] is the estimated cost of units [0, u) beyond a page's
-	// fixed part.
-	prefix []float64
-	// scale turns estimates into tokens: the whole's count over its
-	// estimate. emptyTokens is the count of the page with no unit and no
-	// pagination: the first anchor of every search.
-	scale       float64
+	// rate is the tokens per byte of unit weight (plan.weight) the last
+	// search found, the first guess of the next one.
+	rate float64
+	// emptyTokens is the count of the page with no unit and no
+	// pagination, the first anchor of every search, once emptyDone.
 	emptyTokens int
+	emptyDone   bool
 	// walks remembers, per budget, the pages of a walk from the start
-	// (at most maxWalks budgets).
+	// (at most maxWalks budgets), made only for Stats.Pages.
 	walks map[int]*walk
-	// exactOnly is set when a page's exact count disagreed with its
-	// segment price: from then on every page is counted whole.
-	exactOnly bool
+	// wholeTokens is the whole's count, once wholeDone.
+	wholeTokens int
+	wholeDone   bool
 	// jsonTokens is the whole's count as compact JSON, once jsonDone.
 	jsonTokens int
 	jsonDone   bool
@@ -126,9 +121,6 @@ const maxWalks = 16
 type walk struct {
 	bounds   []int32
 	complete bool
-	// first is the probe of the first page, found by the walk's search:
-	// the page asked for most often, served without encoding it again.
-	first *probe
 }
 
 // pages is the number of pages that hold the whole response; 0 when some
@@ -150,8 +142,9 @@ func (w *walk) size(from int) (int, bool) {
 	return int(w.bounds[i+1]) - from, true
 }
 
-// prepare prices r in the named codec and counter: the whole response, and
-// an estimate of each unit.
+// prepare readies r for pages in the named codec and counter: the plan
+// and the fingerprint, one cheap pass over r each. Nothing is encoded or
+// counted.
 func prepare(ctx context.Context, r *wire.GraphResponse, reg *wire.Registry, codecName, counterName string) (*fitter, error) {
 	return prepareIn(ctx, r, reg, codecName, counterName, nil)
 }
@@ -166,7 +159,7 @@ func prepareIn(ctx context.Context, r *wire.GraphResponse, reg *wire.Registry, c
 }
 
 func (s *setting) prepare(ctx context.Context) (*fitter, error) {
-	r, codec, counter := s.r, s.codec, s.counter
+	r := s.r
 	if s.plan == nil {
 		s.plan = newPlan(r)
 	}
@@ -177,7 +170,12 @@ func (s *setting) prepare(ctx context.Context) (*fitter, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	f := &fitter{r: r, reg: s.reg, codec: codec, name: s.name, counter: counter, plan: s.plan, fp: *s.fp, sess: s.sess, sc: s.sc}
+	pr, err := newPricer(s.counter)
+	if err != nil {
+		return nil, err
+	}
+	f := &fitter{r: r, reg: s.reg, codec: s.codec, name: s.name, counter: s.counter, plan: s.plan, fp: *s.fp,
+		sess: s.sess, sc: s.sc, pr: pr, rate: initialRate}
 	if f.sess != nil {
 		refs, err := sessionRefs(f.sess, r)
 		if err != nil {
@@ -185,99 +183,42 @@ func (s *setting) prepare(ctx context.Context) (*fitter, error) {
 		}
 		f.refs = refs
 	}
-	whole, err := f.encodeWhole(nil)
-	if err != nil {
-		return nil, fmt.Errorf("fit: %w", err)
-	}
-	pr, err := newPricer(counter)
-	if err != nil {
-		return nil, err
-	}
-	f.pr = pr
-	if f.wholeTokens, err = f.pr.learn(whole); err != nil {
-		return nil, err
-	}
-	f.ratio = 0.25
-	if len(whole) > 0 && f.wholeTokens > 0 {
-		f.ratio = float64(f.wholeTokens) / float64(len(whole))
-	}
-	if err := f.estimateUnits(ctx); err != nil {
-		return nil, err
-	}
 	return f, nil
 }
 
-// estimateGroups is the most pages of consecutive units estimateUnits
-// encodes, and groupUnits the fewest units in each: enough groups that an
-// estimate follows the response's changes of make-up (users, then merge
-// requests), few enough that their headers add little to one encoding of
-// the whole. A response of fewer than 2 × groupUnits units is one group,
-// whose estimate is the whole's count, with nothing encoded.
-const (
-	estimateGroups = 256
-	groupUnits     = 16
-)
-
-// estimateUnits estimates the cost of every unit, from the segments of
-// the whole that its encoding shares, without counting anything new. The
-// units are cut into at most estimateGroups groups of consecutive units;
-// each group is encoded as a page and priced from the remembered
-// segments, and its price is spread over its units in proportion to their
-// weights (the lengths of their names, keys and values). So the estimate
-// costs about one more encoding of the whole, however many units there
-// are.
-func (f *fitter) estimateUnits(ctx context.Context) error {
-	n := f.plan.units
-	f.prefix = make([]float64, n+1)
-	empty, err := f.encodePage(nil, 0, 0, nil)
+// whole returns the count of the whole response in the codec (within a
+// session, with its references as they stood when it was first asked
+// for), tokenizing it once. Its segments' counts are remembered, so the
+// pages that follow count little more than their headers.
+func (f *fitter) whole() (int, error) {
+	if f.wholeDone {
+		return f.wholeTokens, nil
+	}
+	enc, err := f.encodeWhole(nil)
 	if err != nil {
-		return fmt.Errorf("fit: %w", err)
+		return 0, fmt.Errorf("fit: %w", err)
 	}
-	base := f.pr.estimate(empty, f.ratio)
-	weights := f.plan.weights()
-	groups := max(1, min(n/groupUnits, estimateGroups))
-	var buf []byte
-	for g := range groups {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		from, to := g*n/groups, (g+1)*n/groups
-		est := float64(f.wholeTokens) - base
-		if groups > 1 {
-			buf, err = f.encodePage(buf[:0], from, to, nil)
-			if err != nil {
-				return fmt.Errorf("fit: %w", err)
-			}
-			est = f.pr.estimate(buf, f.ratio) - base
-		}
-		est = max(est, 0)
-		total := 0.0
-		for _, w := range weights[from:to] {
-			total += w
-		}
-		for u := from; u < to; u++ {
-			share := 1 / float64(to-from)
-			if total > 0 {
-				share = weights[u] / total
-			}
-			f.prefix[u+1] = f.prefix[u] + est*share
-		}
+	if f.wholeTokens, err = f.pr.learn(enc); err != nil {
+		return 0, err
 	}
-	// One group (a response of a few units): the empty page's estimate
-	// stands for its count, as the whole's count stands for the group's;
-	// tokenizing it would cost a good part of the whole's count again.
-	emptyTokens := int(math.Round(base))
-	if groups > 1 {
-		if emptyTokens, err = f.pr.price(empty); err != nil {
-			return err
-		}
+	f.wholeDone = true
+	return f.wholeTokens, nil
+}
+
+// empty returns the count of the page with no unit and no pagination.
+func (f *fitter) empty() (int, error) {
+	if f.emptyDone {
+		return f.emptyTokens, nil
 	}
-	f.emptyTokens = emptyTokens
-	f.scale = 1
-	if f.prefix[n] > 0 && f.wholeTokens > emptyTokens {
-		f.scale = float64(f.wholeTokens-emptyTokens) / f.prefix[n]
+	enc, err := f.encodePage(nil, 0, 0, nil)
+	if err != nil {
+		return 0, fmt.Errorf("fit: %w", err)
 	}
-	return nil
+	if f.emptyTokens, err = f.pr.verify(enc); err != nil {
+		return 0, err
+	}
+	f.emptyDone = true
+	return f.emptyTokens, nil
 }
 
 // pagination is the pagination of the page of units [from, to): schema
@@ -304,166 +245,64 @@ func (f *fitter) pagination(from, to int) *wire.Pagination {
 	return pg
 }
 
-// probe is one priced candidate page.
+// probe is one candidate page, encoded and counted exactly.
 type probe struct {
 	enc    []byte
 	tokens int
-	// counted says tokens is the encoding's exact count (the whole's).
-	counted bool
 }
 
-// search finds the largest k such that units [from, from+k) cost at most
-// budget, trusting segment prices (or exact counts once exactOnly is set).
-type search struct {
-	ctx    context.Context
-	f      *fitter
-	from   int
-	budget int
-	probes map[int]probe
-}
-
-func (s *search) price(k int) (probe, error) {
-	if p, ok := s.probes[k]; ok {
-		return p, nil
-	}
-	if err := s.ctx.Err(); err != nil {
+// encodeProbe encodes the page of units [from, from+k) with its
+// pagination and counts it (pricer.verify: only the stretches of lines
+// not tokenized before in that order are tokenized).
+func (f *fitter) encodeProbe(ctx context.Context, from, k int) (probe, error) {
+	if err := ctx.Err(); err != nil {
 		return probe{}, err
 	}
-	enc, err := s.f.encodePage(nil, s.from, s.from+k, s.f.pagination(s.from, s.from+k))
+	enc, err := f.encodePage(nil, from, from+k, f.pagination(from, from+k))
 	if err != nil {
 		return probe{}, fmt.Errorf("fit: %w", err)
 	}
-	var n int
-	if s.f.exactOnly {
-		n, err = s.f.pr.exact(enc)
-	} else {
-		n, err = s.f.pr.price(enc)
-	}
+	n, err := f.pr.verify(enc)
 	if err != nil {
 		return probe{}, err
 	}
-	p := probe{enc: enc, tokens: n}
-	s.probes[k] = p
-	return p, nil
-}
-
-func (s *search) fits(k int) (bool, error) {
-	p, err := s.price(k)
-	return err == nil && p.tokens <= s.budget, err
-}
-
-// run returns the number of units of the page from s.from. With no unit
-// left (a response with none), it is 0 when the empty page fits.
-//
-// The unit estimates guide the probes: the model T(k) ≈ T(a) + scale ×
-// (estimate of units [a, k)), anchored at the last exact probe a (at
-// first the empty page, priced once per response), proposes
-// the next candidate, so that the probes close in on the answer from both
-// sides in a few steps; a bisection between the closest probes that fit
-// and do not fit ends the search.
-func (s *search) run() (int, error) {
-	f := s.f
-	n := f.plan.units - s.from
-	if n == 0 {
-		p0, err := s.price(0)
-		if err != nil {
-			return 0, err
-		}
-		if p0.tokens > s.budget {
-			return 0, f.budgetError(s.budget, p0.tokens)
-		}
-		return 0, nil
-	}
-	lo, hi := 0, n+1 // units [0, lo) fit (lo > 0), [0, hi) do not (hi <= n)
-	// The first anchor is the empty page without pagination, priced once
-	// for all searches: a page's own empty page is never encoded.
-	anchor, anchorT := 0, f.emptyTokens
-	for range 6 {
-		k := s.propose(anchor, anchorT)
-		k = min(max(k, lo+1), hi-1)
-		ok, err := s.fits(k)
-		if err != nil {
-			return 0, err
-		}
-		if ok {
-			lo = k
-		} else {
-			hi = k
-		}
-		if hi-lo <= 1 || lo == n {
-			break
-		}
-		anchor, anchorT = k, s.probes[k].tokens
-	}
-	for hi-lo > 1 && lo < n {
-		mid := lo + (hi-lo)/2
-		ok, err := s.fits(mid)
-		if err != nil {
-			return 0, err
-		}
-		if ok {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	if lo == 0 {
-		return 0, f.budgetError(s.budget, s.probes[1].tokens)
-	}
-	return lo, nil
-}
-
-// propose returns the largest k whose estimated cost is within the
-// budget, by the model anchored at the exact price anchorT of k = anchor.
-func (s *search) propose(anchor, anchorT int) int {
-	f := s.f
-	n := f.plan.units - s.from
-	room := float64(s.budget-anchorT) / f.scale
-	ref := f.prefix[s.from+anchor] + room
-	return sort.Search(n+1, func(k int) bool { return f.prefix[s.from+k] > ref }) - 1
+	// Capacity clipped: a caller's append must not write into a page
+	// shared with other callers.
+	return probe{enc: enc[:len(enc):len(enc)], tokens: n}, nil
 }
 
 func (f *fitter) budgetError(budget, min int) error {
 	return &BudgetError{Budget: budget, Min: min, Codec: f.name, Counter: f.counter.Name()}
 }
 
-// size returns the number of units of the page of budget from unit from:
-// the walk's when a remembered walk has a page there, else a search's
-// (with its chosen probe).
-func (f *fitter) size(ctx context.Context, from, budget int) (int, *probe, error) {
+// size returns the number of units of the page of budget from unit from,
+// with its encoding and count: the walk's size when a remembered walk
+// has a page there, else a search's.
+func (f *fitter) size(ctx context.Context, from, budget int) (int, probe, error) {
 	if w := f.walks[budget]; w != nil {
 		if k, ok := w.size(from); ok {
-			if from == 0 {
-				return k, w.first, nil
-			}
-			return k, nil, nil
+			p, err := f.encodeProbe(ctx, from, k)
+			return k, p, err
 		}
 	}
-	if p := f.wholePage(from, budget); p != nil {
-		return f.plan.units, p, nil
-	}
-	s := &search{ctx: ctx, f: f, from: from, budget: budget, probes: map[int]probe{}}
+	s := &search{ctx: ctx, f: f, from: from, budget: budget, probes: map[int]probe{}, cum: []float64{0}}
 	k, err := s.run()
 	if err != nil {
-		return 0, nil, err
+		return 0, probe{}, err
 	}
-	p := s.probes[k]
-	return k, &p, nil
+	return k, s.probes[k], nil
 }
 
-// walk returns the pages of budget from the start, walking them (priced
-// by their segments, exact by the segment property) the first time a
-// budget is asked for.
+// walk returns the pages of budget from the start, finding them the first
+// time a budget is asked for. It costs a search per page: about one
+// count of the whole, which whole has made already.
 func (f *fitter) walk(ctx context.Context, budget int) (*walk, error) {
 	if w := f.walks[budget]; w != nil {
 		return w, nil
 	}
 	w := &walk{bounds: []int32{0}}
 	for from := 0; ; {
-		k, p, err := f.size(ctx, from, budget)
-		if from == 0 {
-			w.first = p
-		}
+		k, _, err := f.size(ctx, from, budget)
 		var be *BudgetError
 		if errors.As(err, &be) {
 			break // a later unit alone does not fit
@@ -485,45 +324,48 @@ func (f *fitter) walk(ctx context.Context, budget int) (*walk, error) {
 	return w, nil
 }
 
+// asked is which statistics of the whole a page's caller asked for.
+type asked struct {
+	wholeStats, jsonBaseline bool
+}
+
 // result is the page of budget from unit from (a checked cursor's index).
-func (f *fitter) result(ctx context.Context, budget, from int, jsonBaseline bool) (*Result, error) {
-	w, err := f.walk(ctx, budget)
-	if err != nil {
-		return nil, err
-	}
-	exactBefore := f.exactOnly
-	k, p, err := f.serve(ctx, from, budget)
-	if err != nil {
-		return nil, err
-	}
-	if f.exactOnly != exactBefore { // the walk was priced by wrong segments
-		if w, err = f.walk(ctx, budget); err != nil {
+func (f *fitter) result(ctx context.Context, budget, from int, ask asked) (*Result, error) {
+	pl := f.plan
+	st := Stats{Codec: f.name, Counter: f.counter.Name(), Budget: budget, FirstUnit: from}
+	var err error
+	if ask.wholeStats || ask.jsonBaseline {
+		// First: the whole's segment counts make every page's count that
+		// follows cheap.
+		if st.WholeTokens, err = f.whole(); err != nil {
 			return nil, err
 		}
 	}
-	to := from + k
-	pl := f.plan
-	st := Stats{
-		Codec:       f.name,
-		Counter:     f.counter.Name(),
-		Budget:      budget,
-		WholeTokens: f.wholeTokens,
-		PageTokens:  p.tokens,
-		Nodes:       Tally{pl.nodes.count(from, to), len(f.r.Nodes)},
-		Edges:       Tally{pl.edges.count(from, to), len(f.r.Edges)},
-		Rows:        Tally{pl.rows.count(from, to), len(f.r.Rows)},
-		Units:       Tally{k, pl.units},
-		FirstUnit:   from,
-		Truncated:   to < pl.units,
-		Pages:       w.pages(),
+	if ask.wholeStats {
+		w, err := f.walk(ctx, budget)
+		if err != nil {
+			return nil, err
+		}
+		st.Pages = w.pages()
 	}
-	if jsonBaseline {
+	k, p, err := f.size(ctx, from, budget)
+	if err != nil {
+		return nil, err
+	}
+	to := from + k
+	st.PageTokens = p.tokens
+	st.Nodes = Tally{pl.nodes.count(from, to), len(f.r.Nodes)}
+	st.Edges = Tally{pl.edges.count(from, to), len(f.r.Edges)}
+	st.Rows = Tally{pl.rows.count(from, to), len(f.r.Rows)}
+	st.Units = Tally{k, pl.units}
+	st.Truncated = to < pl.units
+	if ask.jsonBaseline {
 		if st.WholeJSONTokens, err = f.jsonBaseline(); err != nil {
 			return nil, err
 		}
 	}
-	if st.WholeJSONTokens > 0 && f.wholeTokens > 0 {
-		st.Ratio = float64(st.WholeJSONTokens) / float64(f.wholeTokens)
+	if st.WholeJSONTokens > 0 && st.WholeTokens > 0 {
+		st.Ratio = float64(st.WholeJSONTokens) / float64(st.WholeTokens)
 	}
 	page := pl.page(from, to, f.pagination(from, to))
 	if err := f.deliver(page, p.enc); err != nil {
@@ -538,7 +380,10 @@ func (f *fitter) jsonBaseline() (int, error) {
 	if f.jsonDone {
 		return f.jsonTokens, nil
 	}
-	n := f.wholeTokens
+	n, err := f.whole()
+	if err != nil {
+		return 0, err
+	}
 	if f.name != "json" {
 		b, err := wire.AppendJSON(nil, f.r)
 		var ee *wire.EncodeError

@@ -207,7 +207,7 @@ func TestPagerInSession(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		plain, err := fit.NewPager(ctx, r, fit.PagerOptions{Codec: "refjson", Registry: reg})
+		plain, err := fit.NewPager(ctx, r, fit.PagerOptions{Codec: "refjson", Registry: reg, WholeStats: true})
 		if err != nil {
 			t.Fatal(err)
 		}

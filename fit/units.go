@@ -6,10 +6,82 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// nodeKey names a node the way edges and node cells refer to it.
+// nodeKey names a node the way edges and node cells refer to it, its
+// type interned (see keys): two words, with no padding, hashed as 16
+// bytes.
 type nodeKey struct {
-	typ string
+	typ int64
 	id  int64
+}
+
+// keys interns type names, so that a node's key hashes as two integers.
+// A response names few types: they are looked up in a short list, and in
+// a map once there are more.
+type keys struct {
+	few  []string
+	many map[string]int32
+}
+
+const fewTypes = 8
+
+func (ks *keys) of(typ string, id int64) nodeKey {
+	for i, t := range ks.few {
+		if t == typ {
+			return nodeKey{int64(i), id}
+		}
+	}
+	if len(ks.few) < fewTypes {
+		ks.few = append(ks.few, typ)
+		return nodeKey{int64(len(ks.few) - 1), id}
+	}
+	if ks.many == nil {
+		ks.many = map[string]int32{}
+	}
+	t, ok := ks.many[typ]
+	if !ok {
+		t = int32(fewTypes + len(ks.many))
+		ks.many[typ] = t
+	}
+	return nodeKey{int64(t), id}
+}
+
+// keyMap maps node keys to numbers. Most responses give each id one
+// type: such keys sit in a map by id alone (the map's fast path for
+// 64-bit keys); a key whose id is already there with another type goes
+// to a map by the whole key.
+type keyMap struct {
+	byID  map[int64]typed
+	other map[nodeKey]int32
+}
+
+type typed struct {
+	typ int64
+	v   int32
+}
+
+func newKeyMap(n int) keyMap { return keyMap{byID: make(map[int64]typed, n)} }
+
+func (m *keyMap) get(k nodeKey) (int32, bool) {
+	t, ok := m.byID[k.id]
+	if !ok {
+		return 0, false // no key of this id: other has none either
+	}
+	if t.typ == k.typ {
+		return t.v, true
+	}
+	v, ok := m.other[k]
+	return v, ok
+}
+
+func (m *keyMap) set(k nodeKey, v int32) {
+	if t, ok := m.byID[k.id]; !ok || t.typ == k.typ {
+		m.byID[k.id] = typed{k.typ, v}
+		return
+	}
+	if m.other == nil {
+		m.other = map[nodeKey]int32{}
+	}
+	m.other[k] = v
 }
 
 // plan splits a response into units: the smallest pieces a page is made
@@ -25,126 +97,181 @@ type plan struct {
 	nodes, edges, rows index
 }
 
-func newPlan(r *wire.GraphResponse) *plan {
-	p := &plan{
-		r:        r,
-		nodeUnit: filled(len(r.Nodes)),
-		edgeUnit: filled(len(r.Edges)),
-		rowUnit:  filled(len(r.Rows)),
-	}
-	// entries lists the node entries of each key, in response order;
+// planner is what newPlan keeps while it assigns units.
+type planner struct {
+	*plan
+	keys keys
 	// keyUnit is the unit that first delivers a key (a node entry or a
 	// node cell of a row).
-	entries := make(map[nodeKey][]int32, len(r.Nodes))
-	for i, n := range r.Nodes {
-		k := nodeKey{n.Type, n.ID}
-		entries[k] = append(entries[k], int32(i))
-	}
-	keyUnit := make(map[nodeKey]int32, len(r.Nodes))
-	deliver := func(k nodeKey, u int32) {
-		if _, ok := keyUnit[k]; !ok {
-			keyUnit[k] = u
-		}
-	}
-	// claim puts every node entry of key k not yet in a unit into unit u.
-	claim := func(k nodeKey, u int32) {
-		deliver(k, u)
-		for _, i := range entries[k] {
-			if p.nodeUnit[i] < 0 {
-				p.nodeUnit[i] = u
-			}
-		}
-	}
-	next := int32(0)
-	nodeUnits := func() { // every node entry not yet in a unit, one unit each
-		for i, n := range r.Nodes {
-			if p.nodeUnit[i] < 0 {
-				p.nodeUnit[i] = next
-				deliver(nodeKey{n.Type, n.ID}, next)
-				next++
-			}
-		}
-	}
-	rowUnits := func() { // every row, one unit each, with the nodes it names
-		for i, row := range r.Rows {
-			for _, c := range row {
-				if c.Node != nil {
-					claim(nodeKey{c.Node.Type, c.Node.ID}, next)
-				}
-			}
-			p.rowUnit[i] = next
-			next++
-		}
+	keyUnit keyMap
+	// first and later chain the node entries of each key, in response
+	// order: first[k] is the first entry of key k, later[i] the entry
+	// of the same key after entry i (-1 for none). Built by the first
+	// claim: a node-led response without node cells needs none.
+	first *keyMap
+	later []int32
+	next  int32 // the next unit
+}
+
+func newPlan(r *wire.GraphResponse) *plan {
+	p := &planner{
+		plan: &plan{
+			r:        r,
+			nodeUnit: filled(len(r.Nodes)),
+			edgeUnit: filled(len(r.Edges)),
+			rowUnit:  filled(len(r.Rows)),
+		},
+		keyUnit: newKeyMap(len(r.Nodes)),
 	}
 	switch r.QueryType {
 	case wire.PathFinding:
-		// Whole paths in path_id order, each with the nodes it reaches
-		// first; then edges outside any path, one each; then the rest.
-		var ids []int64
-		byPath := map[int64][]int32{}
-		for i, e := range r.Edges {
-			if e.PathID.Valid {
-				if _, ok := byPath[e.PathID.Int]; !ok {
-					ids = append(ids, e.PathID.Int)
-				}
-				byPath[e.PathID.Int] = append(byPath[e.PathID.Int], int32(i))
-			}
-		}
-		slices.Sort(ids)
-		for _, id := range ids {
-			for _, i := range byPath[id] {
-				e := r.Edges[i]
-				p.edgeUnit[i] = next
-				claim(nodeKey{e.From, e.FromID}, next)
-				claim(nodeKey{e.To, e.ToID}, next)
-			}
-			next++
-		}
-		for i, e := range r.Edges {
-			if !e.PathID.Valid {
-				p.edgeUnit[i] = next
-				claim(nodeKey{e.From, e.FromID}, next)
-				claim(nodeKey{e.To, e.ToID}, next)
-				next++
-			}
-		}
-		nodeUnits()
-		rowUnits()
+		p.paths()
+		p.nodeUnits()
+		p.rowUnits()
 	case wire.Aggregation:
 		// Rows in server order, each with the nodes it names; then the
 		// other nodes.
-		rowUnits()
-		nodeUnits()
+		p.rowUnits()
+		p.nodeUnits()
 	default:
 		// Nodes in server order, then rows.
-		nodeUnits()
-		rowUnits()
+		p.nodeUnits()
+		p.rowUnits()
 	}
-	// An edge not placed yet joins the unit that delivers the later of its
-	// endpoints; an endpoint the response does not hold is no constraint,
-	// so an edge with neither endpoint in the response joins the first
-	// unit (the only unit, when the response has nothing else).
+	p.loneEdges()
+	p.units = int(p.next)
+	p.plan.nodes = newIndex(p.nodeUnit, p.units)
+	p.plan.edges = newIndex(p.edgeUnit, p.units)
+	p.plan.rows = newIndex(p.rowUnit, p.units)
+	return p.plan
+}
+
+func (p *planner) deliver(k nodeKey, u int32) {
+	if _, ok := p.keyUnit.get(k); !ok {
+		p.keyUnit.set(k, u)
+	}
+}
+
+// claim puts every node entry of key k not yet in a unit into unit u.
+func (p *planner) claim(k nodeKey, u int32) {
+	p.deliver(k, u)
+	if p.first == nil {
+		first := newKeyMap(len(p.r.Nodes))
+		p.first = &first
+		p.later = make([]int32, len(p.r.Nodes))
+		for i := len(p.r.Nodes) - 1; i >= 0; i-- {
+			n := &p.r.Nodes[i]
+			nk := p.keys.of(n.Type, n.ID)
+			p.later[i] = -1
+			if j, ok := p.first.get(nk); ok {
+				p.later[i] = j
+			}
+			p.first.set(nk, int32(i))
+		}
+	}
+	i, ok := p.first.get(k)
+	for ok && i >= 0 {
+		if p.nodeUnit[i] < 0 {
+			p.nodeUnit[i] = u
+		}
+		i = p.later[i]
+	}
+}
+
+// nodeUnits puts every node entry not yet in a unit into a unit of its
+// own.
+func (p *planner) nodeUnits() {
+	if p.next == 0 && len(p.keyUnit.byID) == 0 {
+		// The first units: node i is unit i, and a key's unit is that of
+		// its first entry, written last (one map write a node).
+		for i := len(p.r.Nodes) - 1; i >= 0; i-- {
+			n := &p.r.Nodes[i]
+			p.nodeUnit[i] = int32(i)
+			p.keyUnit.set(p.keys.of(n.Type, n.ID), int32(i))
+		}
+		p.next = int32(len(p.r.Nodes))
+		return
+	}
+	for i := range p.r.Nodes {
+		if p.nodeUnit[i] < 0 {
+			n := &p.r.Nodes[i]
+			p.nodeUnit[i] = p.next
+			p.deliver(p.keys.of(n.Type, n.ID), p.next)
+			p.next++
+		}
+	}
+}
+
+// rowUnits makes every row a unit, with the nodes it names.
+func (p *planner) rowUnits() {
+	for i, row := range p.r.Rows {
+		for _, c := range row {
+			if c.Node != nil {
+				p.claim(p.keys.of(c.Node.Type, c.Node.ID), p.next)
+			}
+		}
+		p.rowUnit[i] = p.next
+		p.next++
+	}
+}
+
+// paths makes whole paths units, in path_id order, each with the nodes
+// it reaches first; then edges outside any path, one each.
+func (p *planner) paths() {
+	r := p.r
+	var ids []int64
+	byPath := map[int64][]int32{}
 	for i, e := range r.Edges {
+		if e.PathID.Valid {
+			if _, ok := byPath[e.PathID.Int]; !ok {
+				ids = append(ids, e.PathID.Int)
+			}
+			byPath[e.PathID.Int] = append(byPath[e.PathID.Int], int32(i))
+		}
+	}
+	slices.Sort(ids)
+	edge := func(i int32) {
+		e := &r.Edges[i]
+		p.edgeUnit[i] = p.next
+		p.claim(p.keys.of(e.From, e.FromID), p.next)
+		p.claim(p.keys.of(e.To, e.ToID), p.next)
+	}
+	for _, id := range ids {
+		for _, i := range byPath[id] {
+			edge(i)
+		}
+		p.next++
+	}
+	for i, e := range r.Edges {
+		if !e.PathID.Valid {
+			edge(int32(i))
+			p.next++
+		}
+	}
+}
+
+// loneEdges puts each edge not placed yet in the unit that delivers the
+// later of its endpoints; an endpoint the response does not hold is no
+// constraint, so an edge with neither endpoint in the response joins the
+// first unit (the only unit, when the response has nothing else).
+func (p *planner) loneEdges() {
+	for i := range p.r.Edges {
 		if p.edgeUnit[i] >= 0 {
 			continue
 		}
+		e := &p.r.Edges[i]
 		u := int32(0)
-		if v, ok := keyUnit[nodeKey{e.From, e.FromID}]; ok {
+		if v, ok := p.keyUnit.get(p.keys.of(e.From, e.FromID)); ok {
 			u = max(u, v)
 		}
-		if v, ok := keyUnit[nodeKey{e.To, e.ToID}]; ok {
+		if v, ok := p.keyUnit.get(p.keys.of(e.To, e.ToID)); ok {
 			u = max(u, v)
 		}
 		p.edgeUnit[i] = u
-		if next == 0 {
-			next = 1
+		if p.next == 0 {
+			p.next = 1
 		}
 	}
-	p.units = int(next)
-	p.nodes = newIndex(p.nodeUnit, p.units)
-	p.edges = newIndex(p.edgeUnit, p.units)
-	p.rows = newIndex(p.rowUnit, p.units)
-	return p
 }
 
 func filled(n int) []int32 {
@@ -224,24 +351,25 @@ func (p *plan) page(from, to int, pag *wire.Pagination) *wire.GraphResponse {
 	return out
 }
 
-// weights returns a rough size of each unit, in bytes of its items'
-// names, keys and values: no encoding, only lengths. It spreads the
-// estimate of a group of units over its units (see estimateUnits).
-func (p *plan) weights() []float64 {
-	w := make([]float64, p.units)
+// weight returns a rough size of unit u, in bytes of its items' names,
+// keys and values: no encoding, only lengths. A page's search reads the
+// weights of the units it probes, and no others.
+func (p *plan) weight(u int) float64 {
 	r := p.r
-	for i, n := range r.Nodes {
-		w[p.nodeUnit[i]] += nodeWeight(&n)
+	w := 0.0
+	for _, i := range p.nodes.items[p.nodes.start[u]:p.nodes.start[u+1]] {
+		w += nodeWeight(&r.Nodes[i])
 	}
-	for i, e := range r.Edges {
-		w[p.edgeUnit[i]] += float64(8 + len(e.From) + len(e.To) + len(e.Type) + digits(e.FromID) + digits(e.ToID))
+	for _, i := range p.edges.items[p.edges.start[u]:p.edges.start[u+1]] {
+		e := &r.Edges[i]
+		w += float64(8 + len(e.From) + len(e.To) + len(e.Type) + digits(e.FromID) + digits(e.ToID))
 	}
-	for i, row := range r.Rows {
-		for _, c := range row {
+	for _, i := range p.rows.items[p.rows.start[u]:p.rows.start[u+1]] {
+		for _, c := range r.Rows[i] {
 			if c.Node != nil {
-				w[p.rowUnit[i]] += nodeWeight(c.Node)
+				w += nodeWeight(c.Node)
 			} else {
-				w[p.rowUnit[i]] += float64(2+len(c.Name)) + valueWeight(c.Value)
+				w += float64(2+len(c.Name)) + valueWeight(c.Value)
 			}
 		}
 	}

@@ -4,10 +4,17 @@ package cli
 // budget. Stdout gets exactly the codec's bytes of the page, the bytes
 // that were counted (no newline is added, so that what a reader receives
 // is what the budget bought); stderr gets one line of statistics, JSON
-// with -stats-json. A bad cursor or a budget below the minimum is an
-// error (exit 1); a missing or malformed flag a usage error (exit 2).
+// with -stats-json. The page costs what the page costs; the statistics
+// of the whole (its tokens, the JSON baseline, the page count), which
+// cost a count of the whole, come with -whole. With -all, every page
+// from the cursor on, found in one pass: each page's bytes followed by a
+// newline on stdout (page_bytes in its statistics says how many are the
+// page's), one statistics line a page. A bad cursor or a budget below
+// the minimum is an error (exit 1); a missing or malformed flag a usage
+// error (exit 2).
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,7 +26,7 @@ import (
 )
 
 func init() {
-	register("fit", "-f NAME -budget N [-t o200k|cl100k] [-cursor C] [FILE]: the next page within N tokens", runFit)
+	register("fit", "-f NAME -budget N [-t o200k|cl100k] [-cursor C] [-whole] [-all] [FILE]: the next page within N tokens", runFit)
 }
 
 func runFit(env *Env) error {
@@ -29,6 +36,8 @@ func runFit(env *Env) error {
 	counter := fs.String("t", tokens.O200k, "tokenizer: o200k or cl100k")
 	cursor := fs.String("cursor", "", "resume after the page whose next_cursor is `C`")
 	statsJSON := fs.Bool("stats-json", false, "write the statistics as one JSON line")
+	whole := fs.Bool("whole", false, "also count the whole response: its tokens, its JSON baseline and its pages")
+	all := fs.Bool("all", false, "write every page from the cursor on, each followed by a newline")
 	if err := parseFlags(fs, env); err != nil {
 		return err
 	}
@@ -63,14 +72,17 @@ func runFit(env *Env) error {
 	if err != nil {
 		return fmt.Errorf("%s%w", name, err)
 	}
-	res, err := fit.Page(r, fit.Options{Codec: *codec, Counter: *counter, Budget: n, Cursor: *cursor, JSONBaseline: true})
+	if *all {
+		return fitAll(env, name, r, fit.PagerOptions{Codec: *codec, Counter: *counter, WholeStats: *whole, JSONBaseline: *whole}, n, *cursor, *statsJSON)
+	}
+	res, err := fit.Page(r, fit.Options{Codec: *codec, Counter: *counter, Budget: n, Cursor: *cursor, WholeStats: *whole, JSONBaseline: *whole})
 	if errors.Is(err, fit.ErrBinaryCodec) {
 		return usagef("%v", err)
 	}
 	if err != nil {
 		return fmt.Errorf("%s%w", name, err)
 	}
-	line, err := statsLine(res, *statsJSON)
+	line, err := statsLine(res, *statsJSON, *whole)
 	if err != nil {
 		return err
 	}
@@ -81,12 +93,47 @@ func runFit(env *Env) error {
 	return err
 }
 
+// fitAll writes every page of budget from cursor on, found by one Pager:
+// each page's search reads the units just past it, which the next page's
+// count then finds counted.
+func fitAll(env *Env, name string, r *wire.GraphResponse, opts fit.PagerOptions, budget int, cursor string, asJSON bool) error {
+	ctx := context.Background()
+	p, err := fit.NewPager(ctx, r, opts)
+	if errors.Is(err, fit.ErrBinaryCodec) {
+		return usagef("%v", err)
+	}
+	if err != nil {
+		return fmt.Errorf("%s%w", name, err)
+	}
+	for {
+		res, err := p.Page(ctx, budget, cursor)
+		if err != nil {
+			return fmt.Errorf("%s%w", name, err)
+		}
+		line, err := statsLine(res, asJSON, opts.WholeStats)
+		if err != nil {
+			return err
+		}
+		if _, err := env.Stdout.Write(append(res.Encoding, '\n')); err != nil {
+			return err
+		}
+		if _, err := fmt.Fprintln(env.Stderr, line); err != nil {
+			return err
+		}
+		if !res.Stats.Truncated {
+			return nil
+		}
+		cursor = res.Page.Pagination.NextCursor.String
+	}
+}
+
 // fitStats is the -stats-json line.
 type fitStats struct {
 	Codec           string  `json:"codec"`
 	Counter         string  `json:"counter"`
 	Budget          int     `json:"budget"`
 	PageTokens      int     `json:"page_tokens"`
+	PageBytes       int     `json:"page_bytes"`
 	WholeTokens     int     `json:"whole_tokens"`
 	WholeJSONTokens int     `json:"whole_json_tokens"`
 	Ratio           float64 `json:"ratio"`
@@ -104,7 +151,9 @@ type fitStats struct {
 	NextCursor      string  `json:"next_cursor,omitempty"`
 }
 
-func statsLine(res *fit.Result, asJSON bool) (string, error) {
+// statsLine is the statistics of a page: with whole, those of the whole
+// response too (in the JSON line they are 0 without it).
+func statsLine(res *fit.Result, asJSON, whole bool) (string, error) {
 	st := res.Stats
 	next := ""
 	if pg := res.Page.Pagination; pg != nil && st.Truncated {
@@ -113,7 +162,7 @@ func statsLine(res *fit.Result, asJSON bool) (string, error) {
 	if asJSON {
 		b, err := json.Marshal(fitStats{
 			Codec: st.Codec, Counter: st.Counter, Budget: st.Budget,
-			PageTokens: st.PageTokens, WholeTokens: st.WholeTokens, WholeJSONTokens: st.WholeJSONTokens, Ratio: st.Ratio,
+			PageTokens: st.PageTokens, PageBytes: len(res.Encoding), WholeTokens: st.WholeTokens, WholeJSONTokens: st.WholeJSONTokens, Ratio: st.Ratio,
 			NodesKept: st.Nodes.Kept, NodesTotal: st.Nodes.Total, EdgesKept: st.Edges.Kept, EdgesTotal: st.Edges.Total,
 			RowsKept: st.Rows.Kept, RowsTotal: st.Rows.Total,
 			FirstUnit: st.FirstUnit, UnitsKept: st.Units.Kept, UnitsTotal: st.Units.Total,
@@ -121,10 +170,12 @@ func statsLine(res *fit.Result, asJSON bool) (string, error) {
 		})
 		return string(b), err
 	}
-	s := fmt.Sprintf("fit: %s %s: page %d of budget %d tokens; nodes %d/%d, edges %d/%d, rows %d/%d; whole %d tokens (json %d, %.2fx); %d pages",
+	s := fmt.Sprintf("fit: %s %s: page %d of budget %d tokens; nodes %d/%d, edges %d/%d, rows %d/%d",
 		st.Codec, st.Counter, st.PageTokens, st.Budget,
-		st.Nodes.Kept, st.Nodes.Total, st.Edges.Kept, st.Edges.Total, st.Rows.Kept, st.Rows.Total,
-		st.WholeTokens, st.WholeJSONTokens, st.Ratio, st.Pages)
+		st.Nodes.Kept, st.Nodes.Total, st.Edges.Kept, st.Edges.Total, st.Rows.Kept, st.Rows.Total)
+	if whole {
+		s += fmt.Sprintf("; whole %d tokens (json %d, %.2fx); %d pages", st.WholeTokens, st.WholeJSONTokens, st.Ratio, st.Pages)
+	}
 	if st.Truncated {
 		s += "; truncated, next_cursor " + next
 	}

@@ -28,6 +28,8 @@ func TestFitPagesGCF(t *testing.T) {
 		args := []string{"fit", "-f", "gcf", "-t", "cl100k", "-budget", "2000", "-stats-json"}
 		if cursor != "" {
 			args = append(args, "-cursor", cursor)
+		} else {
+			args = append(args, "-whole") // the page count, on the first page
 		}
 		res := run("", append(args, file)...)
 		if res.code != 0 || strings.Count(res.stderr, "\n") != 1 {

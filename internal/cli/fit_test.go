@@ -41,6 +41,8 @@ func TestFitPagesThroughTheADRCase(t *testing.T) {
 		args := []string{"fit", "-f", "goon", "-budget", "2000", "-stats-json"}
 		if cursor != "" {
 			args = append(args, "-cursor", cursor)
+		} else {
+			args = append(args, "-whole") // the page count, on the first page
 		}
 		res := run("", append(args, file)...)
 		if res.code != 0 || strings.Count(res.stderr, "\n") != 1 {
@@ -96,8 +98,11 @@ func TestFitStatsLine(t *testing.T) {
 	if res.code != 0 || !strings.HasPrefix(res.stderr, "fit: goon o200k: page ") || !strings.Contains(res.stderr, "; truncated, next_cursor ") || strings.Count(res.stderr, "\n") != 1 {
 		t.Errorf("stats line: %+v", res.stderr)
 	}
-	whole := run("", "fit", "-f", "json", "-t", "cl100k", "-budget", "100000", adrFile(t))
-	if whole.code != 0 || strings.Contains(whole.stderr, "truncated") || !strings.Contains(whole.stderr, "json cl100k") || !strings.Contains(whole.stderr, "1 pages") {
+	if strings.Contains(res.stderr, "whole") || strings.Contains(res.stderr, "pages") {
+		t.Errorf("stats line without -whole names the whole's statistics: %+v", res.stderr)
+	}
+	whole := run("", "fit", "-f", "json", "-t", "cl100k", "-budget", "100000", "-whole", adrFile(t))
+	if whole.code != 0 || strings.Contains(whole.stderr, "truncated") || !strings.Contains(whole.stderr, "json cl100k") || !strings.Contains(whole.stderr, "1 pages") || !strings.Contains(whole.stderr, "; whole ") {
 		t.Errorf("whole response: %+v", whole.stderr)
 	}
 }
