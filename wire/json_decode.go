@@ -97,7 +97,7 @@ func (d *decoder) response() (*GraphResponse, error) {
 				if err != nil {
 					return err
 				}
-				r.Rows = append(r.Rows, row)
+				r.Rows = append(grown(d, r.Rows, i), row)
 				if !d.m.EndRow(len(row)) {
 					return d.tooBig(off)
 				}
@@ -131,10 +131,10 @@ func (d *decoder) response() (*GraphResponse, error) {
 // element by read, then charged to the materialised size by charge.
 func elements[T any](d *decoder, what string, list *[]T, read func(*T) error, charge func(*T) bool) error {
 	*list = []T{}
-	return d.array(what, func(int) error {
+	return d.array(what, func(i int) error {
 		off := d.pos
 		var zero T
-		*list = append(*list, zero)
+		*list = append(grown(d, *list, i), zero)
 		x := &(*list)[len(*list)-1]
 		if err := read(x); err != nil {
 			return err
@@ -428,7 +428,7 @@ func (d *decoder) property(keys *objectKeys, base int, what, key string, keyOff 
 		return d.errAt(keyOff, what+": duplicate property "+textwire.Excerpt(key))
 	}
 	v, err := d.value(key)
-	d.props = append(d.props, Property{Key: key, Value: v})
+	d.props = append(grown(d, d.props, len(props)), Property{Key: key, Value: v})
 	return err
 }
 
@@ -438,6 +438,12 @@ func (d *decoder) property(keys *objectKeys, base int, what, key string, keyOff 
 func (d *decoder) endProperties(keys *objectKeys, base int, what string) ([]Property, error) {
 	if off, k, dup := keys.repeat(func(i int) string { return d.props[base+i].Key }); dup {
 		return nil, d.errAt(off, what+": duplicate property "+textwire.Excerpt(k))
+	}
+	if ps := d.props[base:]; base == 0 && len(ps) >= presizeMin && cap(ps)-len(ps) <= len(ps)/8 {
+		// Sized by grown to the node's properties: the scratch becomes
+		// them rather than being copied, and the next node starts a new one.
+		d.props = nil
+		return ps[:len(ps):len(ps)], nil
 	}
 	return d.keepProps(d.props[base:]), nil
 }
