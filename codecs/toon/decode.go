@@ -60,8 +60,8 @@ func (c *Codec) decode(data []byte, withRefs bool) (*wire.GraphResponse, []int, 
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
 	}
 	if !withRefs {
-		if r, ok := c.decodeFast(data); ok {
-			return r, nil, nil
+		if r, ok, err := c.readFast(data); ok {
+			return r, nil, err
 		}
 	}
 	return c.decodeGeneric(data, withRefs)
