@@ -93,7 +93,12 @@ func (f *fastReader) rest(c *Codec, data []byte, r *wire.GraphResponse, groups [
 		if f.depth != 0 {
 			f.fail()
 		}
-		f.generic(c, data[f.start-base:], r, seen)
+		after := f.generic(c, data[f.start-base:], r, seen)[len(seen):]
+		for _, k := range after {
+			if f.refused >= 0 && (k == "columns" || k == "group_columns") {
+				f.fail() // measured before the rows: the refusal may be earlier
+			}
+		}
 	}
 	f.has = false
 }
