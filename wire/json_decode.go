@@ -15,7 +15,12 @@ import (
 // Every limit is checked before the decoder allocates for what it bounds:
 // the input's length first, list nesting and the number of elements as
 // they are read, a string's length before it is copied, and the response's
-// materialised size (see MaterializedSize) element by element.
+// materialised size (see MaterializedSize) element by element. A long
+// sequence (a list value, a node's properties, rows, nodes, edges) is
+// sized once, from a count of the rest of its text, rather than grown by
+// append, so that a dense input (one-digit list items, one-int rows,
+// 2^20 properties) peaks within 16 times its input plus 16 MiB, accepted
+// or refused (measured: 9 to 13 times).
 //
 // codecs/json's Decode and UnmarshalJSON call it; most callers want
 // codecs/json, whose Codec carries the Limits.
