@@ -216,19 +216,7 @@ func (f *fastReader) scalarString(s string) string {
 // the '['; s starts at it): the length and the field names, checked
 // against the limits as the generic decoder checks them.
 func (f *fastReader) header(s string) (int, []string) {
-	if len(s) < 2 || s[0] != '[' {
-		f.fail()
-	}
-	close := strings.IndexByte(s, ']')
-	if close < 0 {
-		f.fail()
-	}
-	n := f.length(s[1:close])
-	s = s[close+1:]
-	if len(s) < 4 || s[0] != '{' || !strings.HasSuffix(s, "}:") {
-		f.fail()
-	}
-	list := s[1 : len(s)-2]
+	n, list := f.tableHeader(s)
 	k := strings.Count(list, ",") + 1
 	if k > maxFastFields || k > f.lim.MaxElements+layoutFields {
 		f.fail()
@@ -255,6 +243,24 @@ func (f *fastReader) header(s string) (int, []string) {
 		f.fail()
 	}
 	return n, fields
+}
+
+// tableHeader reads "[N]{...}:", a table's header after its key: the
+// length, and the field list between the braces.
+func (f *fastReader) tableHeader(s string) (int, string) {
+	if len(s) < 2 || s[0] != '[' {
+		f.fail()
+	}
+	close := strings.IndexByte(s, ']')
+	if close < 0 {
+		f.fail()
+	}
+	n := f.length(s[1:close])
+	s = s[close+1:]
+	if len(s) < 4 || s[0] != '{' || !strings.HasSuffix(s, "}:") {
+		f.fail()
+	}
+	return n, s[1 : len(s)-2]
 }
 
 // maxFastFields is the widest table the fast reader reads.

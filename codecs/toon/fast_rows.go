@@ -73,20 +73,8 @@ func (f *fastReader) rest(c *Codec, data []byte, r *wire.GraphResponse, groups [
 			}
 		}
 	}
-	for i := range r.Edges {
-		if !m.Edge(&r.Edges[i]) {
-			f.fail()
-		}
-	}
-	for i := range r.Columns {
-		if !m.Column(&r.Columns[i]) {
-			f.fail()
-		}
-	}
-	for i := range r.GroupColumns {
-		if !m.GroupColumn(&r.GroupColumns[i]) {
-			f.fail()
-		}
+	if _, ok := meterHead(m, nil, r); !ok {
+		f.fail()
 	}
 	r.Rows = f.rowsTable(f.c[len("rows"):], m)
 	if f.has {
@@ -255,19 +243,10 @@ func (f *fastReader) tableRow(c string, fields []rowField, cells *[]wire.Cell, n
 // caller): the length, the fields, and the cells a row has, checked
 // against the limits as the generic decoder checks them.
 func (f *fastReader) rowHeader(s string) (int, []rowField, int) {
-	if len(s) < 2 || s[0] != '[' {
+	n, list := f.tableHeader(s)
+	if n == 0 {
 		f.fail()
 	}
-	close := strings.IndexByte(s, ']')
-	if close < 0 {
-		f.fail()
-	}
-	n := f.length(s[1:close])
-	s = s[close+1:]
-	if n == 0 || len(s) < 4 || s[0] != '{' || !strings.HasSuffix(s, "}:") {
-		f.fail()
-	}
-	list := s[1 : len(s)-2]
 	var fields []rowField
 	leaves, names := 0, 0
 	for list != "" {
