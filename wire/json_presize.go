@@ -28,15 +28,20 @@ func grown[T any](d *decoder, s []T, n int) []T {
 
 // rest counts the elements of the array or object being read from the
 // current position, inside one of its elements (or a member's value) or
-// just after one, to its end: one more than the separators at its level.
-// It reads no more than the sequence and checks nothing, the parse that
-// follows does; each sequence is counted at most once by grown, so the
-// cost is one pass over the long sequences, once per level of nesting.
+// just after one, to its end: one, and one more for each separator at
+// its level that follows something other than whitespace, so that each
+// element counted takes at least two bytes of the input. It reads no
+// more than the sequence and checks nothing, the parse that follows
+// does; each sequence is counted at most once by grown, so the cost is
+// one pass over the long sequences, once per level of nesting.
 func (d *decoder) rest() int {
 	s := d.src
 	n, depth := 1, 0
+	filled := true // the element before the next separator has a byte
 	for i := d.pos; i < len(s); i++ {
 		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+			continue
 		case '"':
 			i = closingQuote(s, i+1)
 		case '[', '{':
@@ -48,9 +53,14 @@ func (d *decoder) rest() int {
 			depth--
 		case ',':
 			if depth == 0 {
-				n++
+				if filled {
+					n++
+				}
+				filled = false
+				continue
 			}
 		}
+		filled = true
 	}
 	return n
 }
