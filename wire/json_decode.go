@@ -16,7 +16,7 @@ import (
 // the input's length first, list nesting and the number of elements as
 // they are read, a string's length before it is copied, and the response's
 // materialised size (see MaterializedSize) element by element. A long
-// sequence (a list value, a node's properties, rows, nodes, edges) is
+// sequence (a list value, a node's properties, rows) is
 // sized once, from a count of the rest of its text, rather than grown by
 // append, so that a dense input (one-digit list items, one-int rows,
 // 2^20 properties) peaks within 16 times its input plus 16 MiB, accepted
@@ -136,10 +136,10 @@ func (d *decoder) response() (*GraphResponse, error) {
 // element by read, then charged to the materialised size by charge.
 func elements[T any](d *decoder, what string, list *[]T, read func(*T) error, charge func(*T) bool) error {
 	*list = []T{}
-	return d.array(what, func(i int) error {
+	return d.array(what, func(int) error {
 		off := d.pos
 		var zero T
-		*list = append(grown(d, *list, i), zero)
+		*list = append(*list, zero)
 		x := &(*list)[len(*list)-1]
 		if err := read(x); err != nil {
 			return err

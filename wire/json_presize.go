@@ -6,11 +6,13 @@ import (
 )
 
 // presizeMin is the length from which a sequence the decoder is reading
-// (a list value, a node's properties, rows, nodes, edges) is sized from
-// its rest rather than grown by append: append's growth would leave
-// garbage several times what the sequence holds, and a dense sequence
-// (one-digit list items, one-int rows) holds up to twelve times its
-// input in memory, so the decoder's peak must not be a multiple of it.
+// (a list value, a node's properties, rows) is sized from its rest
+// rather than grown by append: append's growth would leave garbage
+// several times what the sequence holds, and a dense sequence (one-digit
+// list items, one-int rows) holds up to twelve times its input in
+// memory, so the decoder's peak must not be a multiple of it. Nodes and
+// edges, which take at least 20 bytes of input each, grow by append: the
+// count would cost a pass over the section for garbage within the bound.
 const presizeMin = 64
 
 // grown returns s, which holds n elements of the sequence being read,
