@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"testing"
 
@@ -114,27 +113,8 @@ func denseShapes() map[string]*wire.GraphResponse {
 	}
 }
 
-// overScratch lists the dense shapes whose decode, in the codec named,
-// passes wiretest.DecodeMemoryBound although the meter refuses the
-// response at MaxExpansion times the input plus ExpansionAllowance of
-// in-memory size (or accepts it within that): the decoder's own scratch
-// (slices grown by append, intermediate trees, a node's list or
-// properties built whole before the meter sees the node) is 2.5 to 8
-// times what it builds. The fix belongs to each decoder; until then the
-// test logs these rather than failing, and says when one comes within
-// the bound.
-var overScratch = map[string][]string{
-	"2^20 nodes":                    {"goon"},
-	"2^20 rows of a node cell":      {"goon", "toon"},
-	"2^20 rows of one int":          {"json", "toon"},
-	"2^20 rows of five ints":        {"toon"},
-	"a list of 2^20 one-digit ints": {"json"},
-	"2^20 properties":               {"json"},
-}
-
 // measureDense decodes data with codec under the default Limits, logs
-// its footprint, and holds it to wiretest.DecodeMemoryBound unless
-// overScratch lists it.
+// its footprint, and holds it to wiretest.DecodeMemoryBound.
 func measureDense(t *testing.T, codec, shape string, data []byte) error {
 	t.Helper()
 	if raceEnabled {
@@ -150,14 +130,8 @@ func measureDense(t *testing.T, codec, shape string, data []byte) error {
 	}
 	t.Logf("%s, %s: %d bytes in: %v, %.1fx the input (bound %d KiB); in memory %d KiB (%.1fx); err %v",
 		shape, codec, len(data), fp, float64(fp.PeakHeap)/float64(len(data)), bound>>10, mem>>10, float64(mem)/float64(len(data)), err)
-	known := slices.Contains(overScratch[shape], codec)
-	switch {
-	case fp.PeakHeap > bound && known:
-		t.Logf("%s, %s: over the bound by the decoder's own scratch (listed in overScratch)", shape, codec)
-	case fp.PeakHeap > bound:
+	if fp.PeakHeap > bound {
 		t.Errorf("%s, %s: peak heap %d bytes decoding %d bytes, more than 16x the input + 16 MiB (%d)", shape, codec, fp.PeakHeap, len(data), bound)
-	case known:
-		t.Logf("%s, %s: now within the bound; remove it from overScratch", shape, codec)
 	}
 	return err
 }

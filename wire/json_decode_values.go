@@ -61,7 +61,7 @@ func (d *decoder) list(field string) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		vs = append(vs, v)
+		vs = append(grown(d, vs, len(vs)), v)
 		d.ws()
 		switch d.peek() {
 		case ',':

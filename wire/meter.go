@@ -174,6 +174,13 @@ func (m *Meter) Fits(n int64) bool { return n >= 0 && n <= m.limit-m.n }
 // InMemory returns the in-memory size counted so far (see InMemorySize).
 func (m *Meter) InMemory() int64 { return m.mem }
 
+// MemoryRoom returns the in-memory size (see InMemorySize) the meter
+// allows beyond what it has counted, at least 0: a decoder that reserves
+// room for elements it has yet to read reserves no more than this (and
+// one element), so that its scratch stays within what the meter would
+// accept, and the meter refuses before the reserve runs out.
+func (m *Meter) MemoryRoom() int64 { return max(m.memLimit-m.mem, 0) }
+
 // Msg describes the refusal, for the Msg of a decoder's *DecodeError
 // whose Limit is m.LimitName().
 func (m *Meter) Msg() string {

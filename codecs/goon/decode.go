@@ -72,7 +72,11 @@ type parser struct {
 	props     arena[wire.Property]
 	cells     arena[wire.Cell]
 	nodeLines []int // line of each node row
-	refs      []cellRef
+	// lifted holds the first reference to each node a row references, in
+	// the order of those first references, and liftIndex the position
+	// in lifted of each node's.
+	lifted    []cellRef
+	liftIndex map[nodeKey]int
 	lastNode  map[nodeKey]int // index of the last node row of each key, once rows reference nodes
 }
 
@@ -84,9 +88,8 @@ type pair struct {
 }
 
 type cellRef struct {
-	row, cell int
-	key       nodeKey
-	line      int
+	key  nodeKey
+	line int
 }
 
 // arena hands out slices carved from shared blocks, so that decoding makes
@@ -253,15 +256,33 @@ func (p *parser) expectSection(want string) error {
 // declared returns the capacity to reserve for the count a header field
 // declares, of elements of elemSize bytes, and the count as far as the
 // rest of the input can hold it, at minLine bytes a line. The reserve is
-// no more than maxReservePerByte bytes for each byte left, so that no
-// allocation is sized by the input's word alone and a count the lines do
-// not back reserves a few times the input at most; lines past it grow the
-// slice (see room) up to the count.
-func (p *parser) declared(f int, minLine, elemSize int) (reserve, full int) {
+// no more than the meter lets the response grow in memory (one element
+// more, so that the meter, not the slice, stops a response past it), and,
+// in a section of one element a line (oneALine), no more than the lines
+// before the next section: a count the input backs is reserved once,
+// exactly, rather than grown by doubling (whose garbage would be a
+// multiple of the elements), and one it does not back reserves no more
+// than the response may hold. Lines past the reserve grow the slice (see
+// room) up to the count.
+func (p *parser) declared(f int, minLine, elemSize int, oneALine bool) (reserve, full int) {
 	n, _ := parseInt(p.header[f].value)
 	rest := int64(len(p.src) - p.pos)
 	full = int(min(n, rest/int64(minLine)))
-	return min(full, int(rest*maxReservePerByte/int64(elemSize))), full
+	reserve = int(min(int64(full), p.meter.MemoryRoom()/int64(elemSize)+1))
+	if oneALine {
+		reserve = min(reserve, p.sectionLines())
+	}
+	return reserve, full
+}
+
+// sectionLines counts the lines from the next one to the next section
+// marker (a line that starts with '@') or the end of the input.
+func (p *parser) sectionLines() int {
+	rest := p.src[p.pos:]
+	if i := strings.Index(rest, "\n@"); i >= 0 {
+		rest = rest[:i+1]
+	}
+	return strings.Count(rest, "\n")
 }
 
 // room returns s with room for one more element. Below full, a full s
@@ -273,10 +294,6 @@ func room[T any](s []T, full int) []T {
 	}
 	return slices.Grow(s, min(max(2*cap(s), 64), full)-len(s))
 }
-
-// maxReservePerByte bounds what a declared count reserves, in bytes for
-// each byte of input left.
-const maxReservePerByte = 4
 
 // Shortest lines of each section, newline included: a node row "0", an
 // edge "A:0 --> B:0", a path's further edge " --R--> B:0", a row "a=0".

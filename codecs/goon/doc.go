@@ -238,17 +238,24 @@
 // hold is at most MaxExpansion times the input plus 8 MiB, and no
 // allocation is sized by a number the input declares: a header count
 // reserves no more than the rest of the input can hold at the shortest
-// line of its section, nor more than four bytes for each byte left; the
-// pairs of a line reserve no more than the line can hold; group_by and
+// line of its section, nor more than the lines before the next section
+// (nodes, edges, rows: one a line), nor more than the in-memory size the
+// meter still allows (wire.Meter.MemoryRoom), so a count the lines back is
+// reserved once and exactly, and the meter refuses a dense section before
+// its reserve runs out; the pairs of a line reserve no more than the line
+// can hold; a row's node cells point at the lifted nodes as they are read,
+// one record kept per node rather than per cell; group_by and
 // aggregations are read one descriptor at a time. Under the default
 // Limits the largest text of graphwire's corpus (1.9 MB) peaks under 8 MiB
 // of heap, within 16 times its input plus 16 MiB. The response's own
-// structures are not bounded by that factor: a wire.Node, Property, Edge
-// and Cell take 48, 72, 112 and 80 bytes, so a text made only of the
-// shortest lines (node rows "0", cells "a=0", one-letter properties)
-// takes up to 65 times its length at its peak (measured: node rows "0"
-// 65, cells "a=0" 37, node cells 45, one-letter properties 23, edges
-// 15), within MaxElements for each sequence.
+// structures are bounded by the meter's in-memory measure (see
+// wire.InMemorySize): a wire.Node, Property, Edge and Cell take 48, 40,
+// 112 and 48 bytes, so a text made only of the shortest lines (node rows
+// "0", cells "a=0", node cells "u=T:1") is refused at MaxExpansion times
+// its length plus 8 MiB in memory, and its decode peaks within 16 times
+// its input plus 16 MiB (measured for 2^20 such lines: node rows "0" 13
+// times, cells "a=0" 12, five cells a line 8, node cells 7, one-letter
+// properties 7).
 //
 // Work is linear in the input: a quoted value is scanned once to find its
 // end and unescaped into storage its own size; repeated keys are found by

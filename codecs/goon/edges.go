@@ -40,7 +40,7 @@ var edgeGroups = groupKind{header: "an edge group REL(count):", orphan: "an edge
 
 // parseEdges reads @edges into the response's edges.
 func (p *parser) parseEdges() error {
-	reserve, full := p.declared(fEdges, minEdgeLine, int(unsafe.Sizeof(wire.Edge{})))
+	reserve, full := p.declared(fEdges, minEdgeLine, int(unsafe.Sizeof(wire.Edge{})), true)
 	edges := make([]wire.Edge, 0, reserve)
 	err := p.grouped(&edgeGroups, func(typ string) error {
 		e, err := p.edgeLine(typ)
@@ -110,7 +110,7 @@ func (p *parser) edgeLine(typ string) (wire.Edge, error) {
 // parsePaths parses "path=P: T:id --REL--> T:id ..." lines, one per path,
 // in increasing path id; edge k of a path gets step k.
 func (p *parser) parsePaths() error {
-	reserve, full := p.declared(fEdges, minPathEdge, int(unsafe.Sizeof(wire.Edge{})))
+	reserve, full := p.declared(fEdges, minPathEdge, int(unsafe.Sizeof(wire.Edge{})), false)
 	edges := make([]wire.Edge, 0, reserve)
 	var last int64
 	first := true

@@ -52,26 +52,22 @@ func (e *encoder) liftNodes(r *wire.GraphResponse) error {
 	return nil
 }
 
-// meterRow counts a row as it is read, so that a million references to a
-// large lifted node stop at the row that passes the limit. A node cell,
-// not yet resolved, counts as the node its reference names: the last node
-// row of that type and id, where the lifted nodes are (resolveLifted
-// fails on any other). Each use counts in full; the meter charges a use of
-// a node it has seen in constant time.
-func (p *parser) meterRow(row wire.Row, refs []cellRef) bool {
-	for j := range row {
-		c := &row[j]
-		if len(refs) > 0 && refs[0].cell == j {
-			if n := p.liftedNode(refs[0].key); n != nil {
-				c = &wire.Cell{Name: c.Name, Node: n}
-			}
-			refs = refs[1:]
-		}
-		if !p.meter.Cell(c) {
-			return false
-		}
+// liftedRef returns the node a row's reference to k names, as the row is
+// read: the last node row of that type and id, where the lifted nodes are
+// (resolveLifted fails on any other), or nil when there is none. It notes
+// the first reference to each node for resolveLifted. Each row is metered
+// with the nodes it references as it is read, so that a million
+// references to a large lifted node stop at the row that passes the
+// limit; the meter charges a use of a node it has seen in constant time.
+func (p *parser) liftedRef(k nodeKey) *wire.Node {
+	if p.liftIndex == nil {
+		p.liftIndex = make(map[nodeKey]int)
 	}
-	return p.meter.EndRow(len(row))
+	if _, seen := p.liftIndex[k]; !seen {
+		p.liftIndex[k] = len(p.lifted)
+		p.lifted = append(p.lifted, cellRef{key: k, line: p.line})
+	}
+	return p.liftedNode(k)
 }
 
 // liftedNode returns the last node row of key k, or nil.
@@ -92,19 +88,12 @@ func (p *parser) liftedNode(k nodeKey) *wire.Node {
 // nodes and the nodes lifted from row references. The encoder writes the
 // lifted nodes last, in the order the rows first reference them, so the
 // last len(F) node rows must be exactly those references F; the rows'
-// cells then point at them, and the node rows before them are the
-// response's nodes.
+// cells, which point at the last node row of each key (liftedRef), then
+// point at them, and the node rows before them are the response's nodes.
 func (p *parser) resolveLifted() error {
-	if len(p.refs) == 0 {
+	order := p.lifted
+	if len(order) == 0 {
 		return nil
-	}
-	index := make(map[nodeKey]int, min(len(p.refs), len(p.r.Nodes)+1))
-	var order []cellRef
-	for _, ref := range p.refs {
-		if _, seen := index[ref.key]; !seen {
-			index[ref.key] = len(order)
-			order = append(order, ref)
-		}
 	}
 	nodes := p.r.Nodes
 	k := len(nodes) - len(order)
@@ -117,13 +106,9 @@ func (p *parser) resolveLifted() error {
 			return lineError(p.nodeLines[k+j], "expected node "+refString(ref.key)+" here, first referenced on line "+strconv.Itoa(ref.line)+
 				" (nodes lifted from rows come last, in the order rows first reference them), found "+refString(nodeKey{n.Type, n.ID}))
 		}
-	}
-	for _, ref := range p.refs {
-		n := &nodes[k+index[ref.key]]
 		if n.Properties == nil {
 			n.Properties = []wire.Property{}
 		}
-		p.r.Rows[ref.row][ref.cell].Node = n
 	}
 	p.r.Nodes = nodes[:k:k]
 	return nil

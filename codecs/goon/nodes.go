@@ -19,7 +19,7 @@ var nodeGroups = groupKind{header: "a node group Type(count):", orphan: "a node 
 
 // parseNodes reads @nodes into the response's nodes.
 func (p *parser) parseNodes() error {
-	reserve, full := p.declared(fNodes, minNodeLine, int(unsafe.Sizeof(wire.Node{})))
+	reserve, full := p.declared(fNodes, minNodeLine, int(unsafe.Sizeof(wire.Node{})), true)
 	nodes := make([]wire.Node, 0, reserve)
 	err := p.grouped(&nodeGroups, func(typ string) error {
 		n, ref, err := p.reference(typ)

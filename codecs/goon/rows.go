@@ -25,7 +25,7 @@ func (p *parser) parseRows() error {
 	full := 0
 	if agg {
 		var reserve int
-		reserve, full = p.declared(fRows, minRowLine, int(unsafe.Sizeof(wire.Row{})))
+		reserve, full = p.declared(fRows, minRowLine, int(unsafe.Sizeof(wire.Row{})), true)
 		rows = make([]wire.Row, 0, reserve)
 	} else {
 		rows = []wire.Row{}
@@ -36,9 +36,8 @@ func (p *parser) parseRows() error {
 		}
 		var row wire.Row
 		var err error
-		refStart := len(p.refs)
 		if agg {
-			row, err = p.aggregationRow(len(rows))
+			row, err = p.aggregationRow()
 		} else {
 			// A row names each cell once (the model's rule, which every
 			// decoder keeps and wire.Limits.Check holds encoders to).
@@ -53,7 +52,7 @@ func (p *parser) parseRows() error {
 		if err != nil {
 			return err
 		}
-		if !p.meterRow(row, p.refs[refStart:]) {
+		if !p.meter.Row(row) {
 			return p.tooBig(p.line)
 		}
 		rows = append(room(rows, full), row)
@@ -71,7 +70,7 @@ func (p *parser) parseRows() error {
 
 // aggregationRow matches the pairs of an @rows line to the header's
 // columns (group_by, then aggregations; each at most once, in that order).
-func (p *parser) aggregationRow(rowIndex int) (wire.Row, error) {
+func (p *parser) aggregationRow() (wire.Row, error) {
 	row := p.cells.take(len(p.pairs))[:0]
 	next := 0
 	for _, pr := range p.pairs {
@@ -89,7 +88,7 @@ func (p *parser) aggregationRow(rowIndex int) (wire.Row, error) {
 			c.Value = wire.String(quotedString(pr.text, p.cols[k].nodeKind))
 		case p.cols[k].nodeKind:
 			if typ, id, ok := nodeRef(pr.text); ok {
-				p.refs = append(p.refs, cellRef{row: rowIndex, cell: len(row), key: nodeKey{typ, id}, line: p.line})
+				c.Node = p.liftedRef(nodeKey{typ, id})
 				break
 			}
 			c.Value = bareValue(pr.text)

@@ -60,8 +60,8 @@ func (c *Codec) decode(data []byte, withRefs bool) (*wire.GraphResponse, []int, 
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
 	}
 	if !withRefs {
-		if r, ok := c.decodeFast(data); ok {
-			return r, nil, nil
+		if r, ok, err := c.readFast(data); ok {
+			return r, nil, err
 		}
 	}
 	return c.decodeGeneric(data, withRefs)
@@ -119,29 +119,9 @@ func (d *graphDecoder) name(s string, path []pathStep) bool {
 func (d *graphDecoder) measure(r *wire.GraphResponse) {
 	m := wire.NewMeter(d.lim, len(d.src))
 	fail := func(path ...pathStep) { d.failLimit(path, m.LimitName(), m.Msg()) }
-	for i := range r.Nodes {
-		if !m.Node(&r.Nodes[i]) {
-			fail(keyStep("nodes"))
-			return
-		}
-	}
-	for i := range r.Edges {
-		if !m.Edge(&r.Edges[i]) {
-			fail(keyStep("edges"), indexStep(i))
-			return
-		}
-	}
-	for i := range r.Columns {
-		if !m.Column(&r.Columns[i]) {
-			fail(keyStep("columns"), indexStep(i))
-			return
-		}
-	}
-	for i := range r.GroupColumns {
-		if !m.GroupColumn(&r.GroupColumns[i]) {
-			fail(keyStep("group_columns"), indexStep(i))
-			return
-		}
+	if path, ok := meterHead(m, r.Nodes, r); !ok {
+		fail(path...)
+		return
 	}
 	for i, row := range r.Rows {
 		if !m.Row(row) {
@@ -152,6 +132,33 @@ func (d *graphDecoder) measure(r *wire.GraphResponse) {
 	if !m.Finish(r) {
 		fail()
 	}
+}
+
+// meterHead gives m nodes, then r's edges, columns and group columns, in
+// the order measure charges them before the rows, and returns the path
+// of the first it refuses.
+func meterHead(m *wire.Meter, nodes []wire.Node, r *wire.GraphResponse) ([]pathStep, bool) {
+	for i := range nodes {
+		if !m.Node(&nodes[i]) {
+			return []pathStep{keyStep("nodes")}, false
+		}
+	}
+	for i := range r.Edges {
+		if !m.Edge(&r.Edges[i]) {
+			return []pathStep{keyStep("edges"), indexStep(i)}, false
+		}
+	}
+	for i := range r.Columns {
+		if !m.Column(&r.Columns[i]) {
+			return []pathStep{keyStep("columns"), indexStep(i)}, false
+		}
+	}
+	for i := range r.GroupColumns {
+		if !m.GroupColumn(&r.GroupColumns[i]) {
+			return []pathStep{keyStep("group_columns"), indexStep(i)}, false
+		}
+	}
+	return nil, true
 }
 
 // newPath returns a path holding steps, with room to grow without

@@ -14,8 +14,8 @@
 // by line), smallsections.go (columns, group_columns and pagination,
 // written line by line), sections.go (rows, built as a generic value),
 // decode.go, decode_nodes.go,
-// decode_sections.go (the generic reader), fast.go, fast_sections.go and
-// fast_lists.go (the fast reader, below), path.go (error paths and their lines), errors.go,
+// decode_sections.go (the generic reader), fast.go, fast_sections.go,
+// fast_lists.go and fast_rows.go (the fast reader, below), path.go (error paths and their lines), errors.go,
 // sniff.go, delta.go and delta_decode.go (Deltas), session.go (Sessions).
 //
 // # The toon codec: layout of a GraphResponse
@@ -225,8 +225,17 @@
 //     node or cells in a row. With the generic layer's bounds above, this
 //     keeps a decode's peak heap within 16 times its input plus 16 MiB
 //     before any error. A valid response whose text is dense (a table of
-//     one-digit cells) takes more once decoded, its cells 56 bytes each
-//     as wire.Values; MaxElements and MaxMaterializedBytes bound it then.
+//     one-digit cells) takes more once decoded, its cells 48 bytes each;
+//     the meter (MaxExpansion, MaxMaterializedBytes) bounds it then. The
+//     fast reader meters a rows table row by row as it reads it, into
+//     room sized by what the meter still allows, and refuses it at the row
+//     that passes (with the generic reader's error), so a dense table
+//     decodes within 16 times its input plus 16 MiB, accepted or refused
+//     (about 10 times for a table of one to five one-digit ints or of
+//     node cells). The generic reader, for text in another shape (list
+//     rows, another delimiter), builds the TOON value of the whole
+//     document before it meters the response: a dense table in such a
+//     shape can take about 40 times its input before it is refused.
 //   - MaxStringBytes (default 16 MiB): a longer string value, node type,
 //     property key or cell name, as decoded. The layout's own keys
 //     (format_version, group_columns, ...) are not response strings.
@@ -266,9 +275,10 @@
 // tables and node groups in list form whose values are primitives or
 // inline arrays, node_order, the edges table) straight into the
 // response, without building a generic TOON value of those sections
-// (fast.go, fast_sections.go, fast_lists.go); the sections after them
-// (columns, group_columns, rows, pagination) go through the generic
-// reader. At anything else — other delimiters, quoted keys, blank or
+// (fast.go, fast_sections.go, fast_lists.go), and a rows table of
+// primitives and node cells too, metered as it is read (fast_rows.go);
+// the sections around it (columns, group_columns, rows in another form,
+// pagination) go through the generic reader. At anything else — other delimiters, quoted keys, blank or
 // comment lines, a value of the wrong kind, a limit reached, any error —
 // it gives up, and the whole document is read by the generic reader,
 // which is the reference: the same response for what the fast reader

@@ -6,7 +6,6 @@ import (
 	"unsafe"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
-	"github.com/graphwire/graphwire/codecs/toon/internal/toonread"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -48,6 +47,13 @@ type fastReader struct {
 	scratch []wire.Property // the properties of the listed node being read
 	slab    []wire.Property // where listed nodes' properties are kept
 
+	// refused is the row at which the meter refused the rows table
+	// (rowsTable), or -1, and refusedLimit and refusedMsg the refusal's
+	// Limit and Msg.
+	refused      int
+	refusedLimit string
+	refusedMsg   string
+
 	has   bool   // a current line was read
 	start int    // offset of the current line
 	depth int    // its indentation level
@@ -56,25 +62,37 @@ type fastReader struct {
 
 // decodeFast reads data in Encode's shape; false means "use the generic
 // decoder" and says nothing about whether data is valid.
-func (c *Codec) decodeFast(data []byte) (r *wire.GraphResponse, ok bool) {
+func (c *Codec) decodeFast(data []byte) (*wire.GraphResponse, bool) {
+	r, ok, err := c.readFast(data)
+	return r, ok && err == nil
+}
+
+// readFast is decodeFast, and, for a document whose rows table the meter
+// refuses (see rowsTable), the refusal, which is the generic decoder's:
+// ok then, with the error.
+func (c *Codec) readFast(data []byte) (r *wire.GraphResponse, ok bool, err error) {
 	if len(data) == 0 || !utf8.Valid(data) || strings.IndexByte(unsafe.String(&data[0], len(data)), '\r') >= 0 {
-		return nil, false
+		return nil, false, nil
 	}
-	f := fastReader{s: string(data), lim: c.limits}
+	f := fastReader{s: string(data), lim: c.limits, refused: -1}
 	defer func() {
 		if p := recover(); p != nil {
 			if _, is := p.(giveUp); !is {
 				panic(p)
 			}
-			r, ok = nil, false
+			r, ok, err = nil, false, nil
 		}
 	}()
 	r = f.document(c, data)
 	d := graphDecoder{src: data, lim: c.limits}
-	if d.measure(r); d.err != nil {
-		return nil, false
+	if f.refused >= 0 {
+		d.failLimit([]pathStep{keyStep("rows"), indexStep(f.refused)}, f.refusedLimit, f.refusedMsg)
+		return nil, true, d.err
 	}
-	return r, true
+	if d.measure(r); d.err != nil {
+		return nil, false, nil
+	}
+	return r, true, nil
 }
 
 func (f *fastReader) fail() { panic(giveUp{}) }
@@ -154,7 +172,7 @@ func (f *fastReader) document(c *Codec, data []byte) *wire.GraphResponse {
 			once(4)
 			r.Edges = f.edges(l[len("edges"):])
 		default:
-			f.rest(c, data[f.start:], r)
+			f.rest(c, data[f.start:], r, groups)
 			f.has = false
 		}
 	}
@@ -163,27 +181,6 @@ func (f *fastReader) document(c *Codec, data []byte) *wire.GraphResponse {
 	}
 	r.Nodes = f.assemble(groups, order, seen[3])
 	return r
-}
-
-// rest converts the rest of the document, from a line at depth 0, read
-// by the generic decoder: the sections the fast reader leaves to it.
-func (f *fastReader) rest(c *Codec, data []byte, r *wire.GraphResponse) {
-	l := c.limits
-	v, err := toonread.Decode(data, toonread.Options{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
-		toonread.Limits{Set: true, MaxElements: l.MaxElements, MaxFields: l.MaxElements + layoutFields, MaxString: l.MaxStringBytes, MaxMaterialized: l.MaxMaterializedBytes})
-	if err != nil {
-		f.fail()
-	}
-	doc, ok := v.(*jsonvalue.Object)
-	if !ok {
-		f.fail()
-	}
-	d := graphDecoder{src: data, lim: l}
-	for _, m := range doc.Members {
-		if !d.aggregationSection(r, m.Key, m.Value, newPath(keyStep(m.Key))) || d.err != nil {
-			f.fail()
-		}
-	}
 }
 
 // scalar reads the value after a key's colon: a primitive, or the empty
@@ -219,19 +216,7 @@ func (f *fastReader) scalarString(s string) string {
 // the '['; s starts at it): the length and the field names, checked
 // against the limits as the generic decoder checks them.
 func (f *fastReader) header(s string) (int, []string) {
-	if len(s) < 2 || s[0] != '[' {
-		f.fail()
-	}
-	close := strings.IndexByte(s, ']')
-	if close < 0 {
-		f.fail()
-	}
-	n := f.length(s[1:close])
-	s = s[close+1:]
-	if len(s) < 4 || s[0] != '{' || !strings.HasSuffix(s, "}:") {
-		f.fail()
-	}
-	list := s[1 : len(s)-2]
+	n, list := f.tableHeader(s)
 	k := strings.Count(list, ",") + 1
 	if k > maxFastFields || k > f.lim.MaxElements+layoutFields {
 		f.fail()
@@ -258,6 +243,24 @@ func (f *fastReader) header(s string) (int, []string) {
 		f.fail()
 	}
 	return n, fields
+}
+
+// tableHeader reads "[N]{...}:", a table's header after its key: the
+// length, and the field list between the braces.
+func (f *fastReader) tableHeader(s string) (int, string) {
+	if len(s) < 2 || s[0] != '[' {
+		f.fail()
+	}
+	close := strings.IndexByte(s, ']')
+	if close < 0 {
+		f.fail()
+	}
+	n := f.length(s[1:close])
+	s = s[close+1:]
+	if len(s) < 4 || s[0] != '{' || !strings.HasSuffix(s, "}:") {
+		f.fail()
+	}
+	return n, s[1 : len(s)-2]
 }
 
 // maxFastFields is the widest table the fast reader reads.
