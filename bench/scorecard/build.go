@@ -66,6 +66,9 @@ type Result struct {
 	// format whose way of writing values the anatomy does not know.
 	Values    int
 	HasValues bool
+	// Survival is what of the case survives the round trip of a lossy
+	// text format, nil for the others.
+	Survival *Survival
 	// Budgets is the token-budget survey of a registered text codec: one
 	// entry per budget of BudgetSizes, in that order; nil for the other
 	// formats.
@@ -146,6 +149,18 @@ func Texts(cases []corpus.Case) ([]Text, error) {
 				return nil, fmt.Errorf("scorecard: %s: %s: %w", c.ID(), f.Name, err)
 			}
 			out = append(out, Text{Case: c.ID(), Format: f.Name, Data: b})
+			if f.decode == nil {
+				continue
+			}
+			// A lossy format's read-back, as JSON: the equal-information
+			// baseline (Survival.JSON).
+			if back, err := f.decode(b); err == nil && fidelity(c.Response, canonical, back) == Lossy {
+				j, err := cjson.Encode(back)
+				if err != nil {
+					return nil, fmt.Errorf("scorecard: %s: %s read back: %w", c.ID(), f.Name, err)
+				}
+				out = append(out, Text{Case: c.ID(), Format: f.Name + " read back as json", Data: j})
+			}
 		}
 	}
 	return out, nil
@@ -271,8 +286,10 @@ func measure(f Format, r *wire.GraphResponse, canonical []byte) (Result, error) 
 	if f.decode != nil {
 		if back, err := f.decode(out); err != nil {
 			res.RoundTrip = Unreadable
-		} else {
-			res.RoundTrip = fidelity(r, canonical, back)
+		} else if res.RoundTrip = fidelity(r, canonical, back); res.RoundTrip == Lossy && f.Text {
+			if res.Survival, err = survive(r, back); err != nil {
+				return Result{}, fmt.Errorf("read back: %w", err)
+			}
 		}
 	}
 	return res, nil

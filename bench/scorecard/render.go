@@ -95,6 +95,7 @@ var sections = []section{
 	(*Card).chartSection,
 	(*Card).profileSummaries,
 	(*Card).lossSection,
+	(*Card).equalSection,
 	(*Card).adrSection,
 	(*Card).gcfSection,
 	(*Card).anatomySection,
