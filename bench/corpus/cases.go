@@ -80,8 +80,17 @@ var specs = []spec{
 // its profile), so adding or changing one case leaves the others' bytes
 // alone, and a case holds the same entities in every profile: profiles
 // differ only in the properties they keep.
-func Generate() []Case {
-	root := newRNG(Seed)
+func Generate() []Case { return GenerateSeed(Seed) }
+
+// SpreadSeeds are the seeds besides Seed that the scorecard measures the
+// spread of its savings over: the corpus generated again from each, in
+// memory, never written.
+var SpreadSeeds = []uint64{Seed + 1, Seed + 2, Seed + 3, Seed + 4}
+
+// GenerateSeed returns the corpus Generate returns, drawn from seed
+// instead of Seed.
+func GenerateSeed(seed uint64) []Case {
+	root := newRNG(seed)
 	var out []Case
 	for _, p := range Profiles() {
 		for _, s := range specs {

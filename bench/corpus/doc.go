@@ -62,7 +62,10 @@
 //
 //	go run ./cmd/wirebench gen        # or: go generate ./bench/corpus
 //
-// rewrites them byte for byte; a test checks that it does. Reference
+// rewrites them byte for byte; a test checks that it does.
+// GenerateSeed draws the same cases from another seed, in memory (the
+// scorecard measures its spread over SpreadSeeds); those are never
+// written. Reference
 // loads GKG's own reference inputs (GOON_REFERENCE_DIR) for measurements
 // beside the corpus; they are not committed here.
 package corpus

@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/graphwire/graphwire/wire"
@@ -12,8 +13,9 @@ import (
 const SessionCount = 16
 
 // RequeryRates are the change rates of the re-queries, in percent of a
-// response's nodes (of its rows, for an aggregation): 1%, 5% and 20%.
-var RequeryRates = []int{1, 5, 20}
+// response's nodes (of its rows, for an aggregation): 1%, 5%, 20% and
+// 50%.
+var RequeryRates = []int{1, 5, 20, 50}
 
 // Session is a simulated agent session: 5 to 10 queries of mixed types
 // over one universe of entities, so that later queries return entities
@@ -74,12 +76,17 @@ type Query struct {
 // Every query comes with its re-queries (Query.Requeries): the response
 // after RequeryRates[i]% of its nodes changed, rounded, and at least one.
 // The nodes are chosen at random (from a stream of their own, the same in
-// every profile); a changed node moves its state or status to the next in
-// a fixed cycle (opened → merged → closed → opened, success → failed →
-// success, ...) or, without one, gets " (edited)" after its first string
-// property; its updated_at, last_activity_at and last_activity_on, when
-// present, move to the corpus's "now". A changed row's first integer cell
-// grows by one. Nothing is added or removed.
+// every profile), and of them, in response order, one in four is removed
+// with its edges, one in four is edited and gains a sibling — a new node
+// of its type, edited the same way, with the next free id, after the
+// response's last node, and with a copy of each of its edges — and the
+// rest are edited (churn). An edited node moves its state or status to the
+// next in a fixed cycle (opened → merged → closed → opened, success →
+// failed → success, ...) or, without one, gets " (edited)" after its first
+// string property; its updated_at, last_activity_at and last_activity_on,
+// when present, move to the corpus's "now". In an aggregation the rows
+// are removed, edited and added alike; an edited row's first integer cell
+// grows by one.
 func Sessions() []Session {
 	root := newRNG(Seed)
 	var out []Session
@@ -123,25 +130,118 @@ func requeries(r *wire.GraphResponse, seed *rng) []*wire.GraphResponse {
 // an aggregation) changed, as Sessions describes; r is not modified.
 func changed(r *wire.GraphResponse, pct int, seed *rng) *wire.GraphResponse {
 	next := *r
-	next.Nodes = slices.Clone(r.Nodes)
-	next.Rows = slices.Clone(r.Rows)
 	if r.QueryType == wire.Aggregation && len(r.Rows) > 0 {
-		for _, i := range choose(seed, len(next.Rows), pct) {
-			row := slices.Clone(next.Rows[i])
-			for j, c := range row {
-				if c.Node == nil && c.Value.Kind() == wire.KindInt {
-					row[j].Value = wire.Int(c.Value.Int() + 1)
-					break
+		var rows []wire.Row
+		var added []wire.Row
+		picked := churn(seed, len(r.Rows), pct)
+		for i, row := range r.Rows {
+			switch picked[i] {
+			case churnRemove:
+				continue
+			case churnEdit, churnAdd:
+				row = changedRow(row)
+				if picked[i] == churnAdd {
+					added = append(added, changedRow(row))
 				}
 			}
-			next.Rows[i] = row
+			rows = append(rows, row)
 		}
+		next.Rows = append(rows, added...)
 		return &next
 	}
-	for _, i := range choose(seed, len(next.Nodes), pct) {
-		next.Nodes[i] = changedNode(next.Nodes[i])
+	next.Rows = slices.Clone(r.Rows)
+	picked := churn(seed, len(r.Nodes), pct)
+	type ref struct {
+		typ string
+		id  int64
 	}
+	removed := map[ref]bool{}
+	spawned := map[ref]int64{} // a template node → the id of the node added after it
+	var nextID int64
+	for _, n := range r.Nodes {
+		nextID = max(nextID, n.ID)
+	}
+	var nodes, added []wire.Node
+	for i, n := range r.Nodes {
+		switch picked[i] {
+		case churnRemove:
+			removed[ref{n.Type, n.ID}] = true
+			continue
+		case churnEdit:
+			n = changedNode(n)
+		case churnAdd:
+			n = changedNode(n)
+			if nextID < math.MaxInt64 {
+				nextID++
+				fresh := n
+				fresh.Properties = slices.Clone(n.Properties)
+				fresh.ID = nextID
+				added = append(added, fresh)
+				spawned[ref{n.Type, n.ID}] = nextID
+			}
+		}
+		nodes = append(nodes, n)
+	}
+	next.Nodes = append(nodes, added...)
+	var edges, copies []wire.Edge
+	for _, e := range r.Edges {
+		if removed[ref{e.From, e.FromID}] || removed[ref{e.To, e.ToID}] {
+			continue
+		}
+		edges = append(edges, e)
+		if id, ok := spawned[ref{e.From, e.FromID}]; ok {
+			c := e
+			c.FromID = id
+			copies = append(copies, c)
+		} else if id, ok := spawned[ref{e.To, e.ToID}]; ok {
+			c := e
+			c.ToID = id
+			copies = append(copies, c)
+		}
+	}
+	next.Edges = append(edges, copies...)
 	return &next
+}
+
+// What a re-query does to a node (a row) it picks.
+const (
+	churnNone = iota
+	churnEdit
+	churnRemove
+	churnAdd
+)
+
+// churn picks pct% of n positions (see choose) and says what happens to
+// each: of the positions picked, in ascending order, the second of every
+// four is removed and the fourth is edited and gains a new sibling (a node
+// added after the response's last, with the edges of the one it copies);
+// the others are edited. So one change in four removes and one in four
+// adds, and a response with one change is edited.
+func churn(r *rng, n, pct int) []int {
+	out := make([]int, n)
+	for j, i := range choose(r, n, pct) {
+		switch j % 4 {
+		case 1:
+			out[i] = churnRemove
+		case 3:
+			out[i] = churnAdd
+		default:
+			out[i] = churnEdit
+		}
+	}
+	return out
+}
+
+// changedRow returns row with its first integer cell grown by one.
+func changedRow(row wire.Row) wire.Row {
+	row = slices.Clone(row)
+	for j, c := range row {
+		if c.Node == nil && c.Value.Kind() == wire.KindInt {
+			row[j].Value = wire.Int(c.Value.Int() + 1)
+			break
+		}
+	}
+	return row
 }
 
 // choose returns pct% of n positions (rounded half up, at least one when

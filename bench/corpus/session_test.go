@@ -89,35 +89,76 @@ func TestSessionsShape(t *testing.T) {
 	}
 }
 
-// checkChanged checks that next is base with pct% of its nodes (rows, in
-// an aggregation) changed, rounded, at least one, and nothing else.
+// checkChanged checks that next is base after pct% of its nodes (rows, in
+// an aggregation) were picked, rounded, at least one, and churned as
+// Sessions says: of the picks, one in four (the second of each four)
+// removed with its edges, one in four (the fourth) edited and copied as a
+// new node with copies of its edges, the rest edited; nothing else.
 func checkChanged(t *testing.T, label string, base, next *wire.GraphResponse, pct int) {
 	t.Helper()
-	if len(base.Nodes) != len(next.Nodes) || len(base.Rows) != len(next.Rows) ||
-		!cmp.Equal(base.Edges, next.Edges) || !cmp.Equal(base.Pagination, next.Pagination) {
-		t.Errorf("%s at %d%%: more than node contents changed", label, pct)
-		return
-	}
-	items, diff := len(base.Nodes), 0
-	for i := range base.Nodes {
-		b, n := base.Nodes[i], next.Nodes[i]
-		if b.Type != n.Type || b.ID != n.ID {
-			t.Errorf("%s at %d%%: node %d is another node", label, pct, i)
-		}
-		if !wire.Equal(&wire.GraphResponse{Nodes: []wire.Node{b}}, &wire.GraphResponse{Nodes: []wire.Node{n}}, wire.Exact) {
-			diff++
-		}
-	}
+	items := len(base.Nodes)
 	if base.QueryType == wire.Aggregation {
 		items = len(base.Rows)
-		for i := range base.Rows {
-			if !wire.Equal(&wire.GraphResponse{Rows: []wire.Row{base.Rows[i]}}, &wire.GraphResponse{Rows: []wire.Row{next.Rows[i]}}, wire.Exact) {
-				diff++
-			}
+	}
+	if items == 0 {
+		return
+	}
+	k := max(1, (items*pct+50)/100)
+	wantRemoved, wantAdded := (k+2)/4, (k)/4
+	if !cmp.Equal(base.Pagination, next.Pagination) {
+		t.Errorf("%s at %d%%: pagination changed", label, pct)
+	}
+	if base.QueryType == wire.Aggregation {
+		if got, want := len(next.Rows), len(base.Rows)-wantRemoved+wantAdded; got != want {
+			t.Errorf("%s at %d%%: %d rows, want %d", label, pct, got, want)
+		}
+		return
+	}
+	old := map[key]wire.Node{}
+	for _, n := range base.Nodes {
+		old[key{n.Type, n.ID}] = n
+	}
+	now := map[key]bool{}
+	added, edited := map[key]bool{}, 0
+	for _, n := range next.Nodes {
+		k := key{n.Type, n.ID}
+		now[k] = true
+		b, ok := old[k]
+		switch {
+		case !ok:
+			added[k] = true
+		case !wire.Equal(&wire.GraphResponse{Nodes: []wire.Node{b}}, &wire.GraphResponse{Nodes: []wire.Node{n}}, wire.Exact):
+			edited++
 		}
 	}
-	if want := max(1, (items*pct+50)/100); items > 0 && diff != want {
-		t.Errorf("%s at %d%%: %d of %d changed, want %d", label, pct, diff, items, want)
+	removed := map[key]bool{}
+	for k := range old {
+		if !now[k] {
+			removed[k] = true
+		}
+	}
+	if len(removed) != wantRemoved || len(added) != wantAdded || edited != k-wantRemoved {
+		t.Errorf("%s at %d%%: %d removed, %d added, %d edited of %d; want %d, %d, %d", label, pct,
+			len(removed), len(added), edited, items, wantRemoved, wantAdded, k-wantRemoved)
+	}
+	kept := 0
+	for _, e := range next.Edges {
+		from, to := key{e.From, e.FromID}, key{e.To, e.ToID}
+		if removed[from] || removed[to] {
+			t.Errorf("%s at %d%%: edge %v of a removed node", label, pct, e)
+		}
+		if !added[from] && !added[to] {
+			kept++
+		}
+	}
+	want := 0
+	for _, e := range base.Edges {
+		if !removed[key{e.From, e.FromID}] && !removed[key{e.To, e.ToID}] {
+			want++
+		}
+	}
+	if kept != want {
+		t.Errorf("%s at %d%%: %d edges kept, want %d", label, pct, kept, want)
 	}
 }
 

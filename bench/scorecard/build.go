@@ -66,6 +66,9 @@ type Result struct {
 	// format whose way of writing values the anatomy does not know.
 	Values    int
 	HasValues bool
+	// Survival is what of the case survives the round trip of a lossy
+	// text format, nil for the others.
+	Survival *Survival
 	// Budgets is the token-budget survey of a registered text codec: one
 	// entry per budget of BudgetSizes, in that order; nil for the other
 	// formats.
@@ -118,6 +121,13 @@ type Card struct {
 	// generated corpus only (see sessionSection).
 	Sessions    []SessionRow
 	ADRSessions []ADRSessionRow
+	// Spread is the spread section's figures, for the generated corpus
+	// only: each profile's median savings on every seed (BuildCorpus
+	// measures them; Build does not).
+	Spread []SpreadRow
+	// Omitted names the cases left out because not every profile has
+	// them (see Generate).
+	Omitted []string
 }
 
 // Text is one text a scorecard counts: a case in one text format.
@@ -146,6 +156,18 @@ func Texts(cases []corpus.Case) ([]Text, error) {
 				return nil, fmt.Errorf("scorecard: %s: %s: %w", c.ID(), f.Name, err)
 			}
 			out = append(out, Text{Case: c.ID(), Format: f.Name, Data: b})
+			if f.decode == nil {
+				continue
+			}
+			// A lossy format's read-back, as JSON: the equal-information
+			// baseline (Survival.JSON).
+			if back, err := f.decode(b); err == nil && fidelity(c.Response, canonical, back) == Lossy {
+				j, err := cjson.Encode(back)
+				if err != nil {
+					return nil, fmt.Errorf("scorecard: %s: %s read back: %w", c.ID(), f.Name, err)
+				}
+				out = append(out, Text{Case: c.ID(), Format: f.Name + " read back as json", Data: j})
+			}
 		}
 	}
 	return out, nil
@@ -176,41 +198,52 @@ func Build(cases []corpus.Case) (*Card, error) {
 			jobs = append(jobs, job{i, j})
 		}
 	}
-	errs := make([]error, len(jobs))
+	err := parallel(len(jobs), func(k int) error {
+		j := jobs[k]
+		res, err := measureCached(card.Formats[j.f], cases[j.c].Response, canon[j.c])
+		if err != nil {
+			return fmt.Errorf("scorecard: %s: %s: %w", cases[j.c].ID(), card.Formats[j.f].Name, err)
+		}
+		card.Cases[j.c].Results[j.f] = res
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if card.generated() {
+		if card.Sessions, card.ADRSessions, err = buildSessions(cases); err != nil {
+			return nil, err
+		}
+	}
+	return card, nil
+}
+
+// parallel calls fn(k) for every k below n on all CPUs, and returns the
+// error of the least k that failed.
+func parallel(n int, fn func(k int) error) error {
+	errs := make([]error, n)
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for k := range next {
-				j := jobs[k]
-				res, err := measureCached(card.Formats[j.f], cases[j.c].Response, canon[j.c])
-				if err != nil {
-					errs[k] = fmt.Errorf("scorecard: %s: %s: %w", cases[j.c].ID(), card.Formats[j.f].Name, err)
-					continue
-				}
-				card.Cases[j.c].Results[j.f] = res
+				errs[k] = fn(k)
 			}
 		}()
 	}
-	for k := range jobs {
+	for k := range n {
 		next <- k
 	}
 	close(next)
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if card.generated() {
-		var err error
-		if card.Sessions, card.ADRSessions, err = buildSessions(cases); err != nil {
-			return nil, err
-		}
-	}
-	return card, nil
+	return nil
 }
 
 // measureCache memoizes measurements by format and the SHA-256 of the
@@ -271,8 +304,10 @@ func measure(f Format, r *wire.GraphResponse, canonical []byte) (Result, error) 
 	if f.decode != nil {
 		if back, err := f.decode(out); err != nil {
 			res.RoundTrip = Unreadable
-		} else {
-			res.RoundTrip = fidelity(r, canonical, back)
+		} else if res.RoundTrip = fidelity(r, canonical, back); res.RoundTrip == Lossy && f.Text {
+			if res.Survival, err = survive(r, back); err != nil {
+				return Result{}, fmt.Errorf("read back: %w", err)
+			}
 		}
 	}
 	return res, nil

@@ -144,6 +144,9 @@ func (percentTicks) Ticks(lo, hi float64) []plot.Tick {
 func render(p *plot.Plot, l plot.Legend, w, h, legendWidth vg.Length) ([]byte, error) {
 	canvas := vgsvg.New(w, h)
 	dc := draw.New(canvas)
+	// An opaque background under the plot and the legend alike, so that
+	// the dark text stays legible on a dark page.
+	dc.FillPolygon(color.White, []vg.Point{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}})
 	p.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
 	l.Top = true
 	l.Left = true
@@ -188,7 +191,7 @@ func (c *Card) savingChart(profile string) ([]byte, error) {
 		bars.LineStyle.Width = 0
 		bars.Offset = barW * vg.Length(float64(len(formats)-1)/2-float64(k))
 		p.Add(bars)
-		l.Add(fmt.Sprintf("%s (%s)", c.Formats[fi].Name, pct(c.medianSaving(profile, fi, 0))), bars)
+		l.Add(fmt.Sprintf("%s%s (%s)", c.Formats[fi].Name, c.lossyMark(profile, fi), pct(c.medianSaving(profile, fi, 0))), bars)
 	}
 	h := vg.Points(float64(90 + 22*len(cases)))
 	return render(p, l, vg.Points(720), h, vg.Points(170))
@@ -232,7 +235,18 @@ func (c *Card) tokensChart(profile string) ([]byte, error) {
 		s.GlyphStyle.Shape = shapes[k%len(shapes)]
 		s.GlyphStyle.Radius = vg.Points(3.5)
 		p.Add(s)
-		l.Add(c.Formats[fi].Name, s)
+		l.Add(c.Formats[fi].Name+c.lossyMark(profile, fi), s)
 	}
 	return render(p, l, vg.Points(640), vg.Points(460), vg.Points(110))
+}
+
+// lossyMark is ", lossy" for a format that loses information in some case
+// of profile (its saving is not like for like), and "" otherwise.
+func (c *Card) lossyMark(profile string, fi int) string {
+	for _, cs := range c.Cases {
+		if cs.Profile == profile && cs.Results[fi].RoundTrip == Lossy {
+			return ", lossy"
+		}
+	}
+	return ""
 }

@@ -3,6 +3,8 @@ package scorecard
 import (
 	"bytes"
 	"context"
+	"image"
+	stdpng "image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,6 +52,30 @@ func TestCommittedChartsRender(t *testing.T) {
 		}
 		if !bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")) || len(b) < 10_000 {
 			t.Errorf("%s: rendered %d bytes, not a PNG of a chart", filepath.Base(svg), len(b))
+		}
+		// On a light and on a dark page (GitHub's dark background), the
+		// legend's corner is the chart's own white: its text, drawn in
+		// black, stays legible on both.
+		for _, bg := range []string{"#ffffff", "#0d1117"} {
+			png := filepath.Join(out, strings.TrimSuffix(filepath.Base(svg), ".svg")+"-"+bg[1:]+".png")
+			if msg, err := exec.Command(rsvg, "-b", bg, "-o", png, svg).CombinedOutput(); err != nil {
+				t.Fatalf("rsvg-convert -b %s %s: %v\n%s", bg, filepath.Base(svg), err, msg)
+			}
+			f, err := os.Open(png)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := stdpng.Decode(f)
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			bounds := img.Bounds()
+			for _, pt := range []image.Point{{bounds.Max.X - 4, 4}, {bounds.Max.X - 4, bounds.Max.Y - 4}, {4, 4}} {
+				if r, g, b, _ := img.At(pt.X, pt.Y).RGBA(); r>>8 < 0xf0 || g>>8 < 0xf0 || b>>8 < 0xf0 {
+					t.Errorf("%s on %s: pixel %v is %02x%02x%02x, not the chart's white background", filepath.Base(svg), bg, pt, r>>8, g>>8, b>>8)
+				}
+			}
 		}
 	}
 	// A broken chart fails: the check can fail.

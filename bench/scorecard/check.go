@@ -19,17 +19,37 @@ const FileName = "scorecard.md"
 // Generate loads the corpus in dir and returns its scorecard as files, by
 // base name: the markdown under the base name of file, and its charts,
 // named after it (for scorecard.md: scorecard-saving-lean.svg and so on),
-// which the markdown links.
+// which the markdown links. A case that not every profile has is left out
+// (and named in the markdown), so that every profile's medians are over
+// the same cases.
 func Generate(dir, file string) (map[string][]byte, error) {
 	cases, err := corpus.Load(dir)
 	if err != nil {
 		return nil, err
 	}
-	card, err := Build(cases)
+	card, err := BuildCorpus(cases)
 	if err != nil {
 		return nil, err
 	}
 	return card.Files(file)
+}
+
+// BuildCorpus builds the scorecard of a corpus, as Generate does: the
+// cases every profile has (the others named in Card.Omitted), and for the
+// generated corpus the spread over corpus.SpreadSeeds.
+func BuildCorpus(cases []corpus.Case) (*Card, error) {
+	cases, omitted := common(cases)
+	card, err := Build(cases)
+	if err != nil {
+		return nil, err
+	}
+	card.Omitted = omitted
+	if card.generated() {
+		if card.Spread, err = card.buildSpread(); err != nil {
+			return nil, err
+		}
+	}
+	return card, nil
 }
 
 // Files renders the card as the files Generate returns.

@@ -19,7 +19,29 @@
 //
 // The corpus comes in profiles (package corpus: lean, dated, text-heavy);
 // every median is over the cases of one profile, and every summary table
-// and chart is drawn per profile. A corpus of one's own (canonical-JSON
+// and chart is drawn per profile. Generate measures only the cases every
+// profile has (and names the others), so that every profile's medians are
+// over the same case set.
+//
+// # Equal information
+//
+// A lossy format's saving is partly information it drops. For each lossy
+// text format (GOON), every case is read back with the format's decoder
+// and the read-back written as canonical JSON — JSON carrying exactly the
+// information the format carries — and Survival records its o200k count,
+// the share of the case's values (node properties and row cells) that
+// read back equal, numbers by value, and the share of its string code
+// points that read back in place. The equal-information section gives,
+// per profile, the saving against JSON beside the saving against that
+// JSON. The test suite counts every read-back JSON with gpt-tokenizer.
+//
+// # Spread
+//
+// The generator is drawn again, in memory, from corpus.SpreadSeeds; the
+// spread section gives each profile's median o200k saving of gcf, goon and
+// toon on the committed seed beside the median and range of those medians
+// over all the seeds (SpreadTexts are the texts, which the test suite
+// counts with gpt-tokenizer too). A corpus of one's own (canonical-JSON
 // files directly in a directory) is one profile, "your corpus"; its
 // subdirectories, if any, are profiles named after them.
 //
@@ -99,8 +121,15 @@
 //     decoded, what its client holds), written by delta.EncodeWith, when
 //     delta.Worth says it costs under 60% of the full response, and with
 //     the full response otherwise (also when the codec's delta syntax
-//     refuses that delta); and the same re-queries encoded in the session
-//     that delivered the first answers.
+//     refuses that delta, counted as Requery.Refused); and the same
+//     re-queries encoded in the session that delivered the first answers.
+//
+// The re-queries churn (corpus.Sessions): nodes edited, removed with their
+// edges and added with edges, at each of corpus.RequeryRates (1, 5, 20 and
+// 50%). The section states what the figures assume (the earlier response
+// still in the agent's context), gives per rate the share of re-queries
+// sent as a delta and refused by the syntax, and splits them by the size
+// of the response asked again (SizeClasses).
 //
 // The section gives, per profile and codec, the medians over the
 // sessions of each session's totals and savings, beside knowing's 81.2%
@@ -118,7 +147,9 @@
 // an aggregation) on log–log axes. They are drawn with gonum.org/v1/plot
 // and its SVG backend, which writes no date, no random id and no embedded
 // font, with numbers printed by strconv, so the same card gives the same
-// bytes; text is set in Liberation Sans (the metrics gonum/plot carries),
+// bytes; on an opaque white background, legend included, so that they read
+// alike on a light and a dark page; a lossy format is marked ", lossy" in
+// the legend; text is set in Liberation Sans (the metrics gonum/plot carries),
 // which a viewer without the font replaces with a sans-serif. The files
 // are named after the markdown file: scorecard-saving-lean.svg,
 // scorecard-tokens-lean.svg and so on, and the markdown links them.
@@ -126,8 +157,8 @@
 // # Sections
 //
 // The markdown is a list of section functions (sections, in render.go):
-// intro, summary, charts, per-profile summaries, losses, ADR 012's
-// example, GCF's published claims beside gcf's measured savings (against
+// intro, summary, spread over seeds, charts, per-profile summaries,
+// losses, equal information, ADR 012's example, GCF's published claims beside gcf's measured savings (against
 // toon-plain, toon, json and json-pretty, o200k and cl100k), token
 // anatomy, token budgets, sessions, cases. A further section is a
 // function added to that list.

@@ -61,7 +61,7 @@ func (f Format) Encode(r *wire.GraphResponse, canonical []byte) ([]byte, error) 
 // column measures it all the same.
 var losses = map[string]string{
 	"json":    "nothing: the baseline, canonical JSON (ids as strings)",
-	"goon":    "lossy by design: title/description/name/body/note over 200 code points and other strings over 1,000 truncated (with a key_len breadcrumb); nulls and empty strings dropped from node rows; NaN/Inf dropped; ClickHouse datetimes in T-form; whole floats and digit-only strings read back as integers; nodes and properties reordered; format_version, group-column node aliases and duplicate edges not carried",
+	"goon":    "lossy by design: title/description/name/body/note over 200 code points and other strings over 1,000 truncated, read back as the kept text ending in ... with the original length as a key_len property; nulls and empty strings dropped from node rows; NaN/Inf dropped; ClickHouse datetimes in T-form; whole floats and digit-only strings read back as integers, quoted text that would be bare gains a U+001A; lists (node properties and aggregation cells alike) read back as their JSON text, a string; nodes and properties reordered; a path edge's source read from the edge before it, path edges without depth; format_version, group-column node aliases, a metric's property without a target, an empty row and duplicate edges not carried",
 	"toon":    "number kind only: TOON has one number type, so an int and a float of the same value read back alike",
 	"gcf":     "number kind only: GCF writes a number by value, so 2.0 reads back as 2; a property or cell whose name holds '>' reads back after its row's other members",
 	"msgpack": "nothing (binary: no token count)",

@@ -148,6 +148,7 @@ func TestTokenCountsMatchGPTTokenizer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cases, _ = common(cases) // the cases the scorecard measures
 	if refDir := os.Getenv("GOON_REFERENCE_DIR"); refDir != "" {
 		ref, err := corpus.Reference(refDir)
 		if err != nil {
@@ -181,6 +182,14 @@ func TestTokenCountsMatchGPTTokenizer(t *testing.T) {
 		t.Fatalf("%d session texts, want every session's", len(stexts))
 	}
 	for _, tx := range stexts {
+		items = append(items, item{tx.Case + " as " + tx.Format, tx.Data})
+	}
+	// The spread section: the corpus of every other seed.
+	sptexts, err := SpreadTexts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tx := range sptexts {
 		items = append(items, item{tx.Case + " as " + tx.Format, tx.Data})
 	}
 	// Random responses: awkward strings, control characters, every value kind.

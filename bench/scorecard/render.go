@@ -92,9 +92,11 @@ type section func(c *Card, w *writer, charts []Chart)
 var sections = []section{
 	(*Card).intro,
 	(*Card).summary,
+	(*Card).spreadSection,
 	(*Card).chartSection,
 	(*Card).profileSummaries,
 	(*Card).lossSection,
+	(*Card).equalSection,
 	(*Card).adrSection,
 	(*Card).gcfSection,
 	(*Card).anatomySection,
@@ -129,10 +131,12 @@ func (c *Card) intro(w *writer, _ []Chart) {
 		w.p("  - `%s`: what GKG's own fixtures show — identity columns, a state, a short title; no timestamps, no long text;\n", corpus.Lean)
 		w.p("  - `%s`: lean plus every timestamp (ClickHouse datetimes, half with microseconds);\n", corpus.Dated)
 		w.p("  - `%s`: every property — long markdown descriptions, adversarial text, error logs, timestamps.\n", corpus.TextHeavy)
+		w.p("  Every profile is measured over the same %d cases; the spread section repeats the measurement on %d more seeds.\n", c.count(corpus.Lean), len(corpus.SpreadSeeds))
 	} else {
 		w.p("- **Corpus**: %d cases from your own canonical-JSON files (%s).\n", len(c.Cases), c.profileList())
 	}
 	w.p("- **Tokenizers**: `o200k` is o200k_base (the headline: GPT-4o, GPT-4.1, o-series, GPT-5) and `cl100k` is cl100k_base (GPT-4, GPT-3.5), both through %s with the vocabularies compiled in. The test suite checks every count below against the npm package gpt-tokenizer %s.\n", tokens.TokenizerModule, GPTTokenizerVersion)
+	w.p("- **Special-token text** in data, such as `<|endoftext|>`, is counted as the ordinary text it is made of, never as one special token, by both tokenizers, and by gpt-tokenizer in the test suite, called with no special token allowed.\n")
 	w.p("- **No Claude tokenizer is published for current Claude models**, so no Claude count is given or approximated here; the counts are o200k and cl100k.\n")
 	w.p("- **Estimates**: `chars/3.5 (est.)` (characters × 10 / 35) and `words (est.)` (each run of `[A-Za-z0-9_.]` one token, each other non-space character one) are the heuristics the source documents used. They are not tokenizer counts; they are shown so that their error can be seen.\n")
 	w.p("- **Saving** is (JSON − format) ÷ JSON against compact canonical JSON (`%s`); positive means smaller. Medians are over the cases of one profile.\n", Baseline)
@@ -145,6 +149,9 @@ func (c *Card) intro(w *writer, _ []Chart) {
 	w.p("- **Like for like**: every row encodes the same response. The round-trip column says what reads back (`exact`, `numbers by value`, `lossy`, or `does not read back`) and the losses table says what each format drops, so a lossy row is never read as equal to JSON.\n")
 	if c.generated() {
 		w.p("- GKG's seven reference inputs are measured by the test suite and `wirebench bench` when `GOON_REFERENCE_DIR` is set; they are not part of this file.\n")
+	}
+	if len(c.Omitted) > 0 {
+		w.p("- Left out, because not every profile has them: %s.\n", "`"+strings.Join(c.Omitted, "`, `")+"`")
 	}
 	w.p("- Speed is measured, not committed: `go run ./cmd/wirebench bench`.\n")
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 
@@ -51,7 +52,57 @@ type Requery struct {
 	// Unavailable without the syntax.
 	Whole, Delta, Referenced int
 	Deltas, Queries          int
+	// Refused counts the re-queries whose delta the codec's delta syntax
+	// refused to write (answered with the full response).
+	Refused int
+	// BySize splits the re-queries by the size of the response asked
+	// again, in SizeClasses.
+	BySize [sizeClassCount]SizeFigures
 }
+
+// SizeFigures is a share of a session's re-queries, one size class of
+// SizeClasses, priced in one codec: the re-queries' responses whole, what
+// the agent receives with deltas (the 60% rule), and how many were sent
+// as a delta. Zero without a delta syntax.
+type SizeFigures struct {
+	Whole, Sent     int
+	Deltas, Queries int
+}
+
+// SizeClasses are the response sizes the re-queries are split by: the
+// nodes of the response asked again (its rows, for an aggregation), up to
+// and including Max.
+var SizeClasses = [sizeClassCount]struct {
+	Name string
+	Max  int
+}{
+	{"small (≤ 10 nodes)", 10},
+	{"medium (11–50)", 50},
+	{"large (> 50)", math.MaxInt},
+}
+
+const sizeClassCount = 3
+
+// sizeClass returns the index in SizeClasses of r's size.
+func sizeClass(r *wire.GraphResponse) int {
+	n := len(r.Nodes)
+	if r.QueryType == wire.Aggregation {
+		n = len(r.Rows)
+	}
+	for i, c := range SizeClasses {
+		if n <= c.Max {
+			return i
+		}
+	}
+	return len(SizeClasses) - 1
+}
+
+// How a re-query is answered.
+const (
+	answeredWhole = iota
+	answeredDelta
+	deltaRefused // the codec's delta syntax refused the delta: whole
+)
 
 // SessionRow is one simulated session's results, parallel to
 // SessionFormats.
@@ -214,36 +265,36 @@ func (p sessionPricer) carried(r *wire.GraphResponse) (*wire.GraphResponse, erro
 // responses as the codec carries them (carried), what its client holds
 // and gets; one the codec's syntax still refuses (a *wire.EncodeError) is
 // answered in full.
-func (p sessionPricer) delta(label string, base, next *wire.GraphResponse, full int) (int, bool, error) {
+func (p sessionPricer) delta(label string, base, next *wire.GraphResponse, full int) (int, int, error) {
 	base, err := p.carried(base)
 	if err != nil {
-		return 0, false, err
+		return 0, 0, err
 	}
 	if next, err = p.carried(next); err != nil {
-		return 0, false, err
+		return 0, 0, err
 	}
 	d, err := delta.Diff(base, next)
 	if err != nil {
-		return 0, false, err
+		return 0, 0, err
 	}
 	b, err := delta.EncodeWith(p.reg, p.format, d)
 	var ee *wire.EncodeError
 	switch {
 	case errors.Is(err, delta.ErrNoSyntax):
-		return Unavailable, false, nil
+		return Unavailable, answeredWhole, nil
 	case errors.As(err, &ee):
-		return full, false, nil
+		return full, deltaRefused, nil
 	case err != nil:
-		return 0, false, err
+		return 0, 0, err
 	}
 	n, err := p.count(label+", delta", b)
 	if err != nil {
-		return 0, false, err
+		return 0, 0, err
 	}
 	if delta.Worth(n, full, delta.DefaultThreshold) {
-		return n, true, nil
+		return n, answeredDelta, nil
 	}
-	return full, false, nil
+	return full, answeredWhole, nil
 }
 
 // add adds n to *sum, keeping Unavailable once any part is.
@@ -301,13 +352,23 @@ func priceSession(reg *wire.Registry, s corpus.Session, format string, record re
 				return res, fmt.Errorf("%s: %w", label, err)
 			}
 			rq.Whole += full
-			n, sent, err := p.delta(label, q.Response, next, full)
+			n, how, err := p.delta(label, q.Response, next, full)
 			if err != nil {
 				return res, fmt.Errorf("%s: %w", label, err)
 			}
 			add(&rq.Delta, n)
-			if sent {
+			sz := &rq.BySize[sizeClass(q.Response)]
+			if n != Unavailable {
+				sz.Whole += full
+				sz.Sent += n
+				sz.Queries++
+			}
+			switch how {
+			case answeredDelta:
 				rq.Deltas++
+				sz.Deltas++
+			case deltaRefused:
+				rq.Refused++
 			}
 			m, err := p.referenced(label, rs, next)
 			if err != nil {

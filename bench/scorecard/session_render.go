@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/graphwire/graphwire/bench/corpus"
+	"github.com/graphwire/graphwire/delta"
 )
 
 // The claims the session section stands beside.
@@ -155,16 +156,14 @@ func (c *Card) requeryTable(w *writer, rates []string) {
 		return
 	}
 	w.p("\n### Re-queries: deltas and references\n\n")
-	w.p("Tokens saved against the re-queries' responses whole, median over the sessions, at each share of nodes changed; **sent as delta** is the share of all re-queries of the profile that the 60%% rule answered with a delta. knowing's %.1f%% at %.1f%% overlap lies between the 1%% and 5%% columns (99%% and 95%% overlap). A session remembers one content per node identity, the last delivered: a traversal (the few properties it selects) and a search or neighbours query (every property) returning one entity replace each other in it, so a re-query finds as references only the nodes whose last delivery had its property set, and references save far less on re-queries than deltas do.\n\n", knowingSaving, knowingOverlap)
+	w.p("Every query is asked again after %s of its nodes (of its rows, for an aggregation) were picked and churned: of the picks, one in four removed with its edges, one in four edited and joined by a new node of its type with copies of its edges, the rest edited (a state moved on, a text edited, timestamps bumped; `corpus.Sessions`). Tokens saved against the re-queries' responses whole, median over the sessions. The figures assume what a delta needs: the earlier response is still in the agent's context (a delta is read against it) and the client holds it as the codec carried it; a reference, that the node's earlier delivery is in context. knowing's %.1f%% at %.1f%% overlap lies between the 1%% and 5%% columns (99%% and 95%% overlap). A session remembers one content per node identity, the last delivered: a traversal (the few properties it selects) and a search or neighbours query (every property) returning one entity replace each other in it, so a re-query finds as references only the nodes whose last delivery had its property set, and references save far less on re-queries than deltas do.\n\n",
+		strings.Join(rates, ", "), knowingSaving, knowingOverlap)
 	head := []string{"profile", "format"}
 	for _, r := range rates {
 		head = append(head, "deltas, "+r+" changed")
 	}
 	for _, r := range rates {
 		head = append(head, "references, "+r+" changed")
-	}
-	for _, r := range rates {
-		head = append(head, "sent as delta, "+r)
 	}
 	var rows [][]string
 	for _, p := range c.sessionProfiles() {
@@ -184,22 +183,90 @@ func (c *Card) requeryTable(w *writer, rates []string) {
 				})
 				row = append(row, cell(x, ok, pct, noSessionSyntax))
 			}
+			rows = append(rows, row)
+		}
+	}
+	w.table(head, rows, 2)
+	c.answerTable(w, rates)
+	c.sizeTable(w, rates)
+}
+
+// answerTable gives, per profile, codec and rate, the share of re-queries
+// sent as a delta, and of those sent whole the share whose delta the
+// codec's syntax refused.
+func (c *Card) answerTable(w *writer, rates []string) {
+	w.p("\n### Re-queries: sent as a delta or whole\n\n")
+	w.p("Of all re-queries of a profile, the share the %.0f%% rule answered with a delta; the rest went whole, either because the delta cost more than %.0f%% of the full response or because the codec's delta syntax refused to write it (*refused*, also sent whole).\n\n", 100*delta.DefaultThreshold, 100*delta.DefaultThreshold)
+	head := []string{"profile", "format"}
+	for _, r := range rates {
+		head = append(head, "as delta, "+r, "refused, "+r)
+	}
+	var rows [][]string
+	for _, p := range c.sessionProfiles() {
+		for fi, f := range SessionFormats {
+			row := []string{profileLabel(p), f}
 			for ri := range rates {
-				sent, all, ok := 0, 0, true
+				sent, refused, all, ok := 0, 0, 0, true
 				for _, s := range c.Sessions {
 					if s.Profile == p {
 						q := s.Results[fi].Requeries[ri]
 						sent += q.Deltas
+						refused += q.Refused
 						all += q.Queries
 						ok = ok && q.Delta != Unavailable
 					}
 				}
-				row = append(row, cell(share(sent, all), ok, pct, noDeltaSyntax))
+				row = append(row, cell(share(sent, all), ok, pct, noDeltaSyntax), cell(share(refused, all), ok, pct, noDeltaSyntax))
 			}
 			rows = append(rows, row)
 		}
 	}
 	w.table(head, rows, 2)
+}
+
+// sizeTable splits the re-queries by the size of the response asked
+// again: over all sessions of a profile, the tokens saved by deltas
+// against the responses whole, and the share sent as a delta.
+func (c *Card) sizeTable(w *writer, rates []string) {
+	w.p("\n### Re-queries by response size\n\n")
+	w.p("The same re-queries split by the size of the response asked again; each cell is the tokens saved by deltas against those responses whole, summed over the profile's sessions, and in brackets the share of them sent as a delta. A small response's delta carries a header and the changed entities whole, so it saves least where a response is small.\n\n")
+	head := []string{"profile", "format", "response size"}
+	for _, r := range rates {
+		head = append(head, r+" changed")
+	}
+	var rows [][]string
+	for _, p := range c.sessionProfiles() {
+		for fi, f := range SessionFormats {
+			for si, sc := range SizeClasses {
+				row := []string{profileLabel(p), f, sc.Name}
+				for ri := range rates {
+					var sum SizeFigures
+					ok := true
+					for _, s := range c.Sessions {
+						if s.Profile == p {
+							q := s.Results[fi].Requeries[ri]
+							ok = ok && q.Delta != Unavailable
+							x := q.BySize[si]
+							sum.Whole += x.Whole
+							sum.Sent += x.Sent
+							sum.Deltas += x.Deltas
+							sum.Queries += x.Queries
+						}
+					}
+					switch {
+					case !ok:
+						row = append(row, noDeltaSyntax)
+					case sum.Queries == 0:
+						row = append(row, "none")
+					default:
+						row = append(row, pct(saving(sum.Whole, sum.Sent))+" ("+pct(share(sum.Deltas, sum.Queries))+")")
+					}
+				}
+				rows = append(rows, row)
+			}
+		}
+	}
+	w.table(head, rows, 3)
 }
 
 func (c *Card) adrSessionTable(w *writer) {

@@ -95,7 +95,8 @@ func TestSessionPricing(t *testing.T) {
 // TestSessionDeltas checks the delta figures in the built-in codecs,
 // which all have a delta syntax: every re-query is answered for no more
 // than its whole cost, and in JSON, whose syntax carries every delta,
-// most re-queries get one.
+// most re-queries get one where at most 20% of the nodes changed (at 50%
+// a delta rightly costs more than 60% of the whole as often as not).
 func TestSessionDeltas(t *testing.T) {
 	for _, s := range testSessions()[:2] {
 		for _, f := range SessionFormats {
@@ -107,7 +108,7 @@ func TestSessionDeltas(t *testing.T) {
 				if q.Delta == Unavailable || q.Delta > q.Whole || q.Deltas > q.Queries || q.Queries != len(s.Queries) {
 					t.Errorf("%s in %s at %d%%: %+v", s.ID(), f, corpus.RequeryRates[ri], q)
 				}
-				if f == "json" && 2*q.Deltas < q.Queries {
+				if f == "json" && corpus.RequeryRates[ri] <= 20 && 2*q.Deltas < q.Queries {
 					t.Errorf("%s in json at %d%%: %d of %d re-queries answered by a delta", s.ID(), corpus.RequeryRates[ri], q.Deltas, q.Queries)
 				}
 			}

@@ -105,14 +105,16 @@ func writeTemp(t *testing.T, name string, data []byte) string {
 }
 
 // goonNameLenBomb is 16 nodes each with a name truncated to 200 code
-// points and a name_len=16776192 breadcrumb: 3.7 KB that a decoder
-// restoring the breadcrumbs would turn into 268 MB of names.
+// points, a name_len=16776192 breadcrumb and a name_len property of its
+// own (so that the decoder restores the name to its declared length): 3.7
+// KB that a decoder restoring without a bound would turn into 268 MB of
+// names.
 func goonNameLenBomb() []byte {
 	var b strings.Builder
 	b.WriteString("@header\nquery_type:search\ngoon_version:1.0.0\nnodes:16\nedges:0\n@nodes\nUser(16):\n")
 	name := strings.Repeat("b", 197) + "..."
 	for i := range 16 {
-		fmt.Fprintf(&b, "%d name=%s name_len=16776192\n", i+1, name)
+		fmt.Fprintf(&b, "%d name=%s name_len=16776192 name_len=1\n", i+1, name)
 	}
 	b.WriteString("@edges\n")
 	return []byte(b.String())

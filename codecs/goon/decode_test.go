@@ -306,8 +306,11 @@ func TestDecodeStructure(t *testing.T) {
 }
 
 // TestDecodeTruncatedValues: a value cut at its limit and followed by its
-// key_len breadcrumb reads back as a string of the declared length that
-// truncates to the same text, so re-encoding reproduces the line.
+// key_len breadcrumb reads back as written — the kept text and "...", and
+// the breadcrumb as the int property key_len — and re-encoding reproduces
+// the line. Where the node has a key_len property of its own, the value is
+// restored to the declared length instead, so that it truncates to the
+// same text.
 func TestDecodeTruncatedValues(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -348,8 +351,32 @@ func TestDecodeTruncatedValues(t *testing.T) {
 			if c.value.Kind() == wire.KindList {
 				origLen = utf8.RuneCountInString(`["` + strings.Repeat("k", 300) + `"]`)
 			}
-			if n := utf8.RuneCountInString(got.Value.Text()); n != origLen {
-				t.Errorf("restored %d code points, want %d", n, origLen)
+			if c.key == "x" { // a key_len of its own: restored
+				if n := utf8.RuneCountInString(got.Value.Text()); n != origLen {
+					t.Errorf("restored %d code points, want %d", n, origLen)
+				}
+			} else {
+				orig := []rune(c.value.Text())
+				if c.value.Kind() == wire.KindList {
+					orig = []rune(`["` + strings.Repeat("k", 300) + `"]`)
+				}
+				limit := 200
+				if c.key == "sha" {
+					limit = 1000
+				}
+				kept := strings.Map(func(r rune) rune {
+					if r < 0x20 && r != '\n' && r != '\r' && r != '\t' {
+						return -1
+					}
+					return r
+				}, string(orig[:limit-3]))
+				if text := strings.TrimRight(got.Value.Text(), "\x1a"); text != kept+"..." {
+					t.Errorf("read back %q, want the text as written, %q", got.Value.Text(), kept+"...")
+				}
+				want := []wire.Property{P(c.key+"_len", I(int64(origLen)))}
+				if diff := cmp.Diff(want, d.Nodes[0].Properties[1:]); diff != "" {
+					t.Errorf("breadcrumb (-want +got):\n%s", diff)
+				}
 			}
 			second, err := goon.Encode(d)
 			if err != nil {
@@ -363,7 +390,7 @@ func TestDecodeTruncatedValues(t *testing.T) {
 }
 
 func TestDecodeRestoreLimits(t *testing.T) {
-	in := trav("1", "0", "@nodes", "N(1):", "1 title="+strings.Repeat("x", 197)+"... title_len=1000000", "@edges")
+	in := trav("1", "0", "@nodes", "N(1):", "1 title_len=1 title="+strings.Repeat("x", 197)+"... title_len=1000000", "@edges")
 	if _, err := goon.Decode([]byte(in)); err != nil {
 		t.Fatalf("default limits: %v", err)
 	}
@@ -376,7 +403,7 @@ func TestDecodeRestoreLimits(t *testing.T) {
 	if err == nil || err.Error() != want || !errors.Is(err, wire.ErrLimit) {
 		t.Errorf("error %v\nwant %s", err, want)
 	}
-	huge := trav("1", "0", "@nodes", "N(1):", "1 title="+strings.Repeat("x", 197)+"... title_len=9223372036854775807", "@edges")
+	huge := trav("1", "0", "@nodes", "N(1):", "1 title_len=1 title="+strings.Repeat("x", 197)+"... title_len=9223372036854775807", "@edges")
 	if _, err := goon.Decode([]byte(huge)); err == nil || !strings.Contains(err.Error(), "restores a value longer than the limit") {
 		t.Errorf("a breadcrumb of 2^63-1 gave %v", err)
 	}
@@ -431,5 +458,31 @@ func TestDecodeWide(t *testing.T) {
 		if _, err := goon.Decode([]byte(bad)); err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%q: error %v, want %q", c.to, err, c.msg)
 		}
+	}
+}
+
+// TestKeyLenBesideTextThatReadsTruncated: a response whose text ends in
+// "..." and whose key_len property exceeds the key's limit — what decoding
+// a truncated value gives — is written with key_len right after the text,
+// where the decoder reads it back as it was.
+func TestKeyLenBesideTextThatReadsTruncated(t *testing.T) {
+	in := resp(wire.Search, nodes(node("Issue", 3, P("description", S("a b...")), P("description_len", I(500)), P("iid", I(9)))))
+	text, err := goon.Encode(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), "\n3 iid=9 description=\"a b...\" description_len=500\n") {
+		t.Fatalf("key_len not beside its text:\n%s", text)
+	}
+	back, err := goon.Decode(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []wire.Property{P("iid", I(9)), P("description", S("a b...")), P("description_len", I(500))}
+	if diff := cmp.Diff(want, back.Nodes[0].Properties); diff != "" {
+		t.Errorf("read back (-want +got):\n%s", diff)
+	}
+	if again, _ := goon.Encode(back); string(again) != string(text) {
+		t.Errorf("fixed point:\n%s\n---\n%s", text, again)
 	}
 }

@@ -134,6 +134,11 @@
 //     its header, so its rows, if any, are written with every cell, in
 //     stored order.
 //   - A list's truncation gets a breadcrumb like a string's.
+//   - A string the encoder does not cut but which reads as cut — it ends in
+//     "...", within the key's limit (at the limit when bare) — is followed
+//     by the node's int property key_len, when that exceeds the limit,
+//     rather than key_len standing in its place: that is a truncated value
+//     as Decode reads it back (see Decoding), written as it was read.
 //   - The datetime rule applies to the ClickHouse form only; other ISO 8601
 //     text is written bare when its bytes allow and quoted otherwise.
 //
@@ -149,17 +154,24 @@
 //     token, and every quoted value, is a string. So the string "42" comes
 //     back as the int 42, the float 1.0 as the int 1, a list as its JSON
 //     text, a ClickHouse datetime in T-form.
-//   - A value followed by its key_len=N breadcrumb, where the value ends in
-//     "...", N exceeds the key's limit and the value has at most limit code
-//     points (exactly limit when bare), comes back as a string of N code
-//     points that truncates to the same text: the kept prefix, "...", then
-//     '.' up to N. Otherwise key_len=N is an ordinary property.
+//   - A truncated value reads back as written, and invents nothing: the
+//     kept text with its "...", and its key_len=N breadcrumb as the int
+//     property key_len (N, the original length in code points). The
+//     encoder writes such a pair together again (see the decisions above),
+//     so the fixed point holds, and a reader of the decoded response sees
+//     which text was cut and by how much. A breadcrumb is a value that ends
+//     in "...", has at most the key's limit in code points (exactly the
+//     limit when bare) and is followed by key_len=N with N above the limit.
+//     Only where the node also has a key_len property of its own, so that
+//     the breadcrumb cannot be one, is the value restored instead to N code
+//     points that truncate to the same text: the kept prefix, "...", then
+//     '.' up to N.
 //   - Quoting may have dropped control characters. Where that makes the
-//     text differ from what the encoder would write for it — a truncated
-//     value shorter than its limit, or quoted text the encoder would write
-//     bare, in T-form or not at all — the string gains U+001A characters,
-//     one per dropped code point in a truncated prefix and one otherwise,
-//     which quoting drops again.
+//     text differ from what the encoder would write for it — quoted text
+//     the encoder would write bare, in T-form or not at all — the string
+//     gains one U+001A (SUBSTITUTE), which quoting drops again; a value
+//     restored to its length gains one per code point dropped from its
+//     kept prefix.
 //   - A path line names the first edge's source, then each edge's
 //     relationship and target, as GKG writes it; an edge's source is not
 //     written, so where it is not the previous edge's target (the edges do
@@ -209,11 +221,12 @@
 //   - MaxInputBytes (default 64 MiB): the length of the text.
 //   - MaxElements (default 1,048,576): the nodes:, edges: and rows: counts
 //     of the header, the columns of group_by and aggregations, the
-//     properties of a node row (a key_len breadcrumb is not a property;
-//     a row line may hold twice the limit in key=value pairs), the cells
-//     of a row.
+//     properties of a node row (a key_len breadcrumb read back as a
+//     property counts as one; a row line may hold twice the limit in
+//     key=value pairs), the cells of a row.
 //   - MaxStringBytes (default 16 MiB): every value, key and name, and a
-//     truncated value as restored to the length its breadcrumb declares.
+//     truncated value restored to the length its breadcrumb declares
+//     (only where the node has a key_len property of its own).
 //   - MaxMaterializedBytes (default 256 MiB): the response's canonical
 //     JSON, counting the type of a Type(n): group once for each of its rows
 //     and a node lifted from rows once for each row that references it.
@@ -222,13 +235,12 @@
 //     allocated.
 //   - MaxExpansion (default 8): the same canonical JSON, at most 8 times
 //     the length of the text plus wire.ExpansionAllowance (8 MiB). GOON
-//     writes much less than it means — a value truncated to 200 or 1000
-//     code points with a key_len breadcrumb comes back at its declared
-//     length, a type name written once in a Type(n): line is the type of
-//     each of its rows, a lifted node is the node of every cell that
-//     references it — and this is what keeps that proportional to the
-//     input: 16 names of 16 MiB declared in 3.7 KB are refused at the
-//     first, before it is built. Every GOON text of graphwire's corpus
+//     writes much less than it means — a value restored to the length its
+//     breadcrumb declares (see Decoding), a type name written once in a
+//     Type(n): line is the type of each of its rows, a lifted node is the
+//     node of every cell that references it — and this is what keeps that
+//     proportional to the input: 16 names restored to 16 MiB from 3.7 KB
+//     are refused at the first, before it is built. Every GOON text of graphwire's corpus
 //     and of GKG's reference cases materialises to at most 2.5 times its
 //     length.
 //   - MaxDepth (default 32) does not arise: GOON writes a list value as

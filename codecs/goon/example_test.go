@@ -60,7 +60,8 @@ func Example() {
 }
 
 // Truncated text keeps a breadcrumb with its original length, and reads back
-// as a value of that length which truncates to the same text.
+// as written: the kept text with its "...", and the breadcrumb as the
+// property body_len, which the encoder writes after the text again.
 func Example_truncation() {
 	r := &wire.GraphResponse{QueryType: wire.Search, Nodes: []wire.Node{
 		{Type: "Note", ID: 7, Properties: []wire.Property{wire.Prop("body", wire.String(strings.Repeat("ab ", 100)))}},
@@ -70,12 +71,12 @@ func Example_truncation() {
 	fmt.Println(line[:16], "...", line[len(line)-22:])
 
 	back, _ := goon.Decode(text)
-	body := back.Nodes[0].Properties[0].Value.Text()
+	body, bodyLen := back.Nodes[0].Properties[0], back.Nodes[0].Properties[1]
 	again, _ := goon.Encode(back)
-	fmt.Println(len(body), string(again) == string(text))
+	fmt.Println(len(body.Value.Text()), body.Value.Text()[192:], bodyLen.Key, bodyLen.Value.Int(), string(again) == string(text))
 	// Output:
 	// 7 body="ab ab ab ... ab ab..." body_len=300
-	// 300 true
+	// 200 ab ab... body_len 300 true
 }
 
 func ExampleDecode_error() {

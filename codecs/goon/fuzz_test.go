@@ -21,6 +21,16 @@ func FuzzDecode(f *testing.F) {
 			f.Add(out)
 		}
 	}
+	// Truncated values and their breadcrumbs: read back as properties,
+	// beside a key_len of the node's own, and text that reads as cut.
+	long := strings.Repeat("x", 197) + "..."
+	for _, line := range []string{
+		"1 title=" + long + " title_len=300",
+		"1 title_len=5 title=" + long + " title_len=300",
+		`1 title="a b..." title_len=900 note="\"q..." note_len=201`,
+	} {
+		f.Add([]byte("@header\nquery_type:search\ngoon_version:1.0.0\nnodes:1\nedges:0\n@nodes\nN(1):\n" + line + "\n@edges\n"))
+	}
 	// Small limits keep each run fast; their checks are fuzzed all the
 	// same.
 	dec, err := goon.New(goon.Options{Limits: wire.Limits{MaxStringBytes: 1 << 16, MaxMaterializedBytes: 1 << 20}})

@@ -1,10 +1,12 @@
 package goon
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -130,27 +132,63 @@ func isBreadcrumbKey(k, key string) bool {
 }
 
 // breadcrumb reports whether v followed by crumb is a truncated value and
-// its breadcrumb, and the declared length: v is a string of at most the
-// key's limit in code points (exactly the limit when bare, since only
-// quoting drops characters) ending in "...", and crumb is an integer
-// greater than the limit.
+// its breadcrumb (see isCrumb), and the declared length.
 func (p *parser) breadcrumb(v, crumb pair) (int64, bool) {
-	if crumb.quoted || !strings.HasSuffix(v.text, "...") {
-		return 0, false
-	}
-	if !v.quoted && bareValue(v.text).Kind() != wire.KindString {
+	if crumb.quoted || !v.quoted && bareValue(v.text).Kind() != wire.KindString {
 		return 0, false
 	}
 	total, ok := parseInt(crumb.text)
-	limit := limitFor(v.key)
-	if !ok || total <= int64(limit) {
-		return 0, false
-	}
-	l := utf8.RuneCountInString(v.text)
-	if l > limit || (!v.quoted && l != limit) {
+	if !ok || !isCrumb(v.key, v.text, v.quoted, total) {
 		return 0, false
 	}
 	return total, true
+}
+
+// isCrumb reports whether text, written under key (quoted or bare),
+// followed by key_len=total reads as a truncated value and its
+// breadcrumb: text ends in "...", has at most the key's limit in code
+// points (exactly the limit when bare, since only quoting drops
+// characters), and total exceeds the limit. The decoder asks it of what
+// it reads, and the encoder of what it writes, to keep such a pair
+// together (see keyLenAfter).
+func isCrumb(key, text string, quoted bool, total int64) bool {
+	limit := limitFor(key)
+	if total <= int64(limit) || !strings.HasSuffix(text, "...") {
+		return false
+	}
+	l := utf8.RuneCountInString(text)
+	return l <= limit && (quoted || l == limit)
+}
+
+// settleCrumbs decides which breadcrumbs of a node row, marked crumb,
+// stay breadcrumbs, and returns their number. A breadcrumb reads back as
+// the property it is written as (key_len, an int), beside the value as
+// written, unless the node has a property of that name too: then it stays
+// a breadcrumb, and the value is restored to the declared length (see
+// restore). Duplicate properties are left for checkDuplicateKeys.
+func settleCrumbs(pairs []pair) int {
+	if keyset.FirstRepeat(len(pairs), func(i int) string { return pairs[i].key }) < 0 {
+		for i := range pairs {
+			pairs[i].crumb = false
+		}
+		return 0
+	}
+	props := make(map[string]bool, len(pairs))
+	for _, pr := range pairs {
+		if !pr.crumb {
+			props[pr.key] = true
+		}
+	}
+	n := 0
+	for i := range pairs {
+		if pairs[i].crumb && !props[pairs[i].key] {
+			pairs[i].crumb = false
+		}
+		if pairs[i].crumb {
+			n++
+		}
+	}
+	return n
 }
 
 // restore rebuilds a truncated value so that it re-encodes to the same
@@ -184,4 +222,64 @@ func (p *parser) restore(key, text string, total int64) (string, error) {
 		b.WriteByte(padByte)
 	}
 	return b.String(), nil
+}
+
+// A value that reads as truncated — text the encoder did not cut, which
+// ends in "..." as a cut one does — is written with the node's int
+// property key_len right after it, rather than in its place, when the two
+// read as a truncated value and its breadcrumb (isCrumb). That is how a
+// decoded truncated value, read back as its text and its key_len
+// property, is written again as it was read.
+var dots, quotedDots = []byte("..."), []byte(`..."`)
+
+// keyLen returns the int property key_len of n, if any.
+func keyLen(n *wire.Node, key string) (int64, bool) {
+	for _, p := range n.Properties {
+		if len(p.Key) == len(key)+4 && p.Value.Kind() == wire.KindInt && isBreadcrumbKey(p.Key, key) {
+			return p.Value.Int(), true
+		}
+	}
+	return 0, false
+}
+
+// keyLenAfter reports whether the property key_len of n, of int value
+// total, is written right after the value of key (see dots).
+func keyLenAfter(n *wire.Node, key string, total int64) bool {
+	if total <= int64(limitFor(key)) {
+		return false
+	}
+	for _, p := range n.Properties {
+		if p.Key != key || p.Value.Kind() != wire.KindString {
+			continue
+		}
+		s := p.Value.Text()
+		if !strings.HasSuffix(s, "...") && !strings.HasSuffix(s, "..."+string(fillRune)) {
+			return false
+		}
+		w := appendText(nil, key, s, true, false)
+		return (bytes.HasSuffix(w, dots) || bytes.HasSuffix(w, quotedDots)) &&
+			isCrumb(key, writtenText(w), w[len(w)-1] == '"', total)
+	}
+	return false
+}
+
+// writtenText returns the text a value written as w reads back as, for
+// counting its code points: w itself when bare, the inside of the quotes
+// with each escape as one byte when quoted.
+func writtenText(w []byte) string {
+	if len(w) < 2 || w[0] != '"' {
+		return string(w)
+	}
+	in := w[1 : len(w)-1]
+	if bytes.IndexByte(in, '\\') < 0 {
+		return string(in)
+	}
+	out := make([]byte, 0, len(in))
+	for i := 0; i < len(in); i++ {
+		if in[i] == '\\' {
+			i++
+		}
+		out = append(out, in[i])
+	}
+	return string(out)
 }

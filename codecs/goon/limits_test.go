@@ -44,11 +44,12 @@ func keyValues(n int, distinct bool, v string) string {
 }
 
 // liftedDoc is an aggregation whose one lifted node has a title that
-// restores to titleLen code points, referenced by rows rows.
+// restores to titleLen code points (the node has a title_len of its own),
+// referenced by rows rows.
 func liftedDoc(titleLen, rows int) []byte {
 	var b strings.Builder
 	b.WriteString(doc(cat(head("aggregation", "1", "0"), lines("rows:"+strconv.Itoa(rows), "group_by:u(node:User)",
-		"@nodes", "User(1):", "1 title="+strings.Repeat("x", 197)+"... title_len="+strconv.Itoa(titleLen), "@edges", "@rows"))...))
+		"@nodes", "User(1):", "1 title_len=1 title="+strings.Repeat("x", 197)+"... title_len="+strconv.Itoa(titleLen), "@edges", "@rows"))...))
 	for range rows {
 		b.WriteString("u=User:1\n")
 	}
@@ -138,7 +139,7 @@ func limitQuadraticCases() []wiretest.DecodeCase {
 		)
 	}
 	hundred := wire.Limits{MaxElements: 100}
-	crumbs := "1" + keyValues(99, true, "1") + " title=" + strings.Repeat("x", 197) + "... title_len=300"
+	crumbs := "1" + keyValues(98, true, "1") + " title=" + strings.Repeat("x", 197) + "... title_len=300"
 	return append(cases,
 		wiretest.DecodeCase{Name: "elements/properties", Limits: hundred, In: []byte(trav("1", "0", "@nodes", "N(1):", "1"+keyValues(101, true, "1"), "@edges")),
 			Line: 8, Msg: "more than 100 properties", Limit: "MaxElements"},

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/codecs/goon"
 	"github.com/graphwire/graphwire/internal/testsupport"
@@ -15,12 +16,18 @@ import (
 
 // restoredDoc is a traversal of count User nodes, each with a name whose
 // breadcrumb declares total code points; prefix is the quoted text kept.
-func restoredDoc(count int, prefix string, total int) []byte {
+// With own, each node also has a name_len property of its own, so that the
+// name is restored to total code points.
+func restoredDoc(count int, prefix string, total int, own bool) []byte {
 	var b strings.Builder
 	b.WriteString(doc(head("traversal", strconv.Itoa(count), "0")...))
 	b.WriteString("@nodes\nUser(" + strconv.Itoa(count) + "):\n")
 	for i := range count {
-		b.WriteString(strconv.Itoa(i+1) + ` name="` + prefix + `" name_len=` + strconv.Itoa(total) + "\n")
+		b.WriteString(strconv.Itoa(i+1) + ` name="` + prefix + `" name_len=` + strconv.Itoa(total))
+		if own {
+			b.WriteString(" name_len=1")
+		}
+		b.WriteString("\n")
 	}
 	b.WriteString("@edges\n")
 	return []byte(b.String())
@@ -47,20 +54,45 @@ func measureDecode(t *testing.T, c *goon.Codec, in []byte) (*wire.GraphResponse,
 }
 
 // TestRestoredValuesBoundedByInput: issue 19's reproducers. Sixteen names
-// restored to 16,776,192 code points each from a 3.7 KB document (and a
-// 512-byte variant) are refused at the first one, by MaxExpansion, before
-// it is allocated, where they used to take 556 MB; names restored to less
-// than MaxExpansion times the input plus ExpansionAllowance are built,
-// within the memory bound.
+// with breadcrumbs of 16,776,192 code points each in a 3.7 KB document
+// (and a 512-byte variant) read back as written, each name beside its
+// name_len, in memory of the order of the input, where they used to be
+// restored (556 MB, later refused by MaxExpansion). Where a node has a
+// name_len of its own, the names are restored: they are refused at the
+// first one, by MaxExpansion, before it is allocated; names restored to
+// less than MaxExpansion times the input plus ExpansionAllowance are
+// built, within the memory bound.
 func TestRestoredValuesBoundedByInput(t *testing.T) {
 	const total = 16776192
 	long := strings.Repeat("b", 197) + "..."
 	for _, c := range []struct {
+		name   string
+		in     []byte
+		prefix string
+	}{
+		{"3.7KB/as_written", restoredDoc(16, long, total, false), long + "\x1a"},
+		{"512B/as_written", restoredDoc(14, "...", total, false), "...\x1a"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, _, err := measureDecode(t, goon.Default(), c.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := wire.MaterializedSize(r); got > 2*int64(len(c.in)) {
+				t.Errorf("materialised size %d for %d bytes of text", got, len(c.in))
+			}
+			want := []wire.Property{P("name", S(c.prefix)), P("name_len", I(total))}
+			if diff := cmp.Diff(want, r.Nodes[0].Properties); diff != "" {
+				t.Errorf("first node (-want +got):\n%s", diff)
+			}
+		})
+	}
+	for _, c := range []struct {
 		name string
 		in   []byte
 	}{
-		{"3.7KB", restoredDoc(16, long, total)},
-		{"512B", restoredDoc(14, "...", total)},
+		{"3.7KB", restoredDoc(16, long, total, true)},
+		{"512B", restoredDoc(14, "...", total, true)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, f, err := measureDecode(t, goon.Default(), c.in)
@@ -73,7 +105,7 @@ func TestRestoredValuesBoundedByInput(t *testing.T) {
 		})
 	}
 	t.Run("accepted", func(t *testing.T) {
-		in := restoredDoc(16, long, 480_000) // 7.7 MB restored from 3.7 KB
+		in := restoredDoc(16, long, 480_000, true) // 7.7 MB restored from 3.7 KB
 		r, _, err := measureDecode(t, goon.Default(), in)
 		if err != nil {
 			t.Fatal(err)
@@ -85,7 +117,7 @@ func TestRestoredValuesBoundedByInput(t *testing.T) {
 	t.Run("cumulative", func(t *testing.T) {
 		// Each name alone fits; together they pass at the node that
 		// crosses the limit, before its name is built.
-		in := restoredDoc(16, long, 1_000_000)
+		in := restoredDoc(16, long, 1_000_000, true)
 		_, _, err := measureDecode(t, goon.Default(), in)
 		wantDecodeError(t, err, 16, "(MaxExpansion)", "MaxExpansion")
 	})
@@ -95,7 +127,7 @@ func TestRestoredValuesBoundedByInput(t *testing.T) {
 		var b strings.Builder
 		b.WriteString(doc(cat(head("aggregation", "16", "0"), lines("rows:0", "aggregations:n(count)", "@nodes", "User(16):"))...))
 		for i := range 16 {
-			b.WriteString(strconv.Itoa(i+1) + ` name="` + long + `" name_len=` + strconv.Itoa(total) + "\n")
+			b.WriteString(strconv.Itoa(i+1) + ` name="` + long + `" name_len=` + strconv.Itoa(total) + " name_len=1\n")
 		}
 		b.WriteString("@edges\n@rows\n")
 		_, _, err := measureDecode(t, goon.Default(), []byte(b.String()))
@@ -171,15 +203,15 @@ func TestEncodeRefusesPastMaxExpansion(t *testing.T) {
 	loose := mustCodec(t, wire.Limits{MaxExpansion: 1 << 20})
 	del := make([]wire.Node, 2000)
 	for i := range del {
-		del[i] = node("Note", int64(i+1), P("summary", S(strings.Repeat("\x7f", 1001))))
+		del[i] = node("Note", int64(i+1), P("summary", S(strings.Repeat("\x7f", 1001))), P("summary_len", I(1)))
 	}
 	for _, c := range []struct {
 		name   string
 		r      *wire.GraphResponse
 		refuse bool
 	}{
-		{"9 MB restored", resp(wire.Search, nodes(node("Doc", 1, P("description", S(strings.Repeat("d", 9_000_000)))))), true},
-		{"7 MB restored", resp(wire.Search, nodes(node("Doc", 1, P("description", S(strings.Repeat("d", 7_000_000)))))), false},
+		{"9 MB restored", resp(wire.Search, nodes(node("Doc", 1, P("description", S(strings.Repeat("d", 9_000_000))), P("description_len", I(1))))), true},
+		{"7 MB restored", resp(wire.Search, nodes(node("Doc", 1, P("description", S(strings.Repeat("d", 7_000_000))), P("description_len", I(1))))), false},
 		{"fill runes", resp(wire.Search, del), true},
 		{"one fill-rune node", resp(wire.Search, del[:1]), false},
 	} {

@@ -1,6 +1,7 @@
 package goon
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"strings"
@@ -74,16 +75,20 @@ func (p *parser) nodeRow(typ string) (wire.Node, error) {
 		return wire.Node{}, err
 	}
 	pairs := p.pairs
-	n := 0
-	for i := 0; i < len(pairs); i++ {
-		if i+1 < len(pairs) && isBreadcrumbKey(pairs[i+1].key, pairs[i].key) {
+	crumbs := 0
+	for i := 0; i+1 < len(pairs); i++ {
+		if isBreadcrumbKey(pairs[i+1].key, pairs[i].key) {
 			if _, ok := p.breadcrumb(pairs[i], pairs[i+1]); ok {
 				i++
 				pairs[i].crumb = true
+				crumbs++
 			}
 		}
-		n++
 	}
+	if crumbs > 0 {
+		crumbs = settleCrumbs(pairs)
+	}
+	n := len(pairs) - crumbs
 	if err := p.checkElements(n, "properties"); err != nil {
 		return wire.Node{}, err
 	}
@@ -102,7 +107,7 @@ func (p *parser) nodeRow(typ string) (wire.Node, error) {
 	for i := 0; i < len(pairs); i++ {
 		pr := pairs[i]
 		var v wire.Value
-		if i+1 < len(pairs) && isBreadcrumbKey(pairs[i+1].key, pr.key) {
+		if i+1 < len(pairs) && pairs[i+1].crumb {
 			if total, ok := p.breadcrumb(pr, pairs[i+1]); ok {
 				s, err := p.restore(pr.key, pr.text, total)
 				if err != nil {
@@ -190,7 +195,18 @@ func (e *encoder) nodeRow(b []byte, n *wire.Node) ([]byte, error) {
 		return b, err
 	}
 	for i := range ps {
-		b = e.prop(b, ps[i].key, n.Properties[ps[i].i].Value)
+		key, v := ps[i].key, n.Properties[ps[i].i].Value
+		if v.Kind() == wire.KindInt && strings.HasSuffix(key, "_len") && keyLenAfter(n, key[:len(key)-4], v.Int()) {
+			continue // written after its value, below
+		}
+		start := len(b)
+		b = e.prop(b, key, v)
+		if v.Kind() == wire.KindString && len(b) > start && (bytes.HasSuffix(b, dots) || bytes.HasSuffix(b, quotedDots)) {
+			if total, ok := keyLen(n, key); ok && isCrumb(key, writtenText(b[start+len(key)+2:]), b[len(b)-1] == '"', total) {
+				b = appendKey(b, key+"_len")
+				b = strconv.AppendInt(b, total, 10)
+			}
+		}
 	}
 	return b, nil
 }

@@ -88,7 +88,7 @@ func generateScorecard(dir, file string) (map[string][]byte, error) {
 	if dir != "" {
 		return scorecard.Generate(dir, file)
 	}
-	card, err := scorecard.Build(generatedCases())
+	card, err := scorecard.BuildCorpus(generatedCases())
 	if err != nil {
 		return nil, err
 	}
