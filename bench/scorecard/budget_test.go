@@ -55,7 +55,7 @@ func TestBudgetsMatchFitPage(t *testing.T) {
 			for _, b := range BudgetSizes {
 				r := cases[ci].Response
 				w := Budget{Tokens: b, Items: len(r.Nodes) + len(r.Edges) + len(r.Rows)}
-				res, err := fit.Page(r, fit.Options{Codec: f.Name, Budget: b})
+				res, err := fit.Page(r, fit.Options{Codec: f.Name, Budget: b, WholeStats: true})
 				var be *fit.BudgetError
 				switch {
 				case errors.As(err, &be):

@@ -318,7 +318,7 @@ func measure(f Format, r *wire.GraphResponse, canonical []byte) (Result, error) 
 // prices r once for all budgets.
 func survey(codec string, r *wire.GraphResponse) ([]Budget, error) {
 	ctx := context.Background()
-	p, err := fit.NewPager(ctx, r, fit.PagerOptions{Codec: codec, Counter: tokens.O200k})
+	p, err := fit.NewPager(ctx, r, fit.PagerOptions{Codec: codec, Counter: tokens.O200k, WholeStats: true})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", codec, err)
 	}
