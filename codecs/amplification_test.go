@@ -2,6 +2,7 @@ package codecs_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -21,7 +22,13 @@ func amplified() map[string]*wire.GraphResponse {
 	for i := range shared.Nodes {
 		shared.Nodes[i] = wire.Node{Type: name, ID: int64(i + 1)}
 	}
-	node := &wire.Node{Type: "Project", ID: 1, Properties: []wire.Property{wire.Prop("title", wire.String(strings.Repeat("breadcrumb ", 400)))}}
+	// 200 short properties (about 4.4 KB), which no codec truncates: GOON
+	// keeps them as they are, where it would cut one long string.
+	props := make([]wire.Property, 200)
+	for i := range props {
+		props[i] = wire.Prop(fmt.Sprintf("p%03d", i), wire.String("breadcrumb"))
+	}
+	node := &wire.Node{Type: "Project", ID: 1, Properties: props}
 	lifted := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Aggregation,
 		Columns:      []wire.Column{{Name: "n", Function: "count"}},
 		GroupColumns: []wire.GroupColumn{{Name: "p", Kind: wire.GroupByNode, Node: "p"}},

@@ -3,6 +3,7 @@ package deltatest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -119,9 +120,13 @@ func RunSession(t *testing.T, s SessionSuite) {
 	t.Run("repeated", func(t *testing.T) {
 		// Forty references to one remembered node of 1 MiB resolve to
 		// 40 MiB: past what a reader accepts from a short text and the
-		// node (MaxExpansion), whatever the syntax.
-		node := wire.Node{Type: "File", ID: 7, Properties: []wire.Property{
-			wire.Prop("content", wire.String(strings.Repeat("x", 1<<20)))}}
+		// node (MaxExpansion), whatever the syntax. The node is 16,384
+		// short properties, which every codec carries as they are (GOON
+		// would cut one long string to 1,000 code points).
+		node := wire.Node{Type: "File", ID: 7, Properties: make([]wire.Property, 1<<14)}
+		for i := range node.Properties {
+			node.Properties[i] = wire.Prop(fmt.Sprintf("p%05d", i), wire.String(strings.Repeat("x", 56)))
+		}
 		c := newConversation(t, s, delta.SessionLimits{})
 		if b, _ := c.send(t, "a node of 1 MiB", &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Traversal, Nodes: []wire.Node{node}}); b == nil {
 			t.Skip("the codec cannot carry a node of 1 MiB")
