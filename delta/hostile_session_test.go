@@ -2,6 +2,7 @@ package delta_test
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -19,12 +20,16 @@ import (
 // sessionCodecs are the built-in codecs with a session syntax.
 var sessionCodecs = []string{"json", "goon", "toon", "gcf", "msgpack", "cbor"}
 
-// bigNode is a node of about size bytes of canonical JSON.
+// bigNode is a node of about size bytes of canonical JSON, in properties
+// of 64 bytes each, which every codec carries as they are (GOON would cut
+// one long string to 1,000 code points, and its reader would remember a
+// node of a few kilobytes).
 func bigNode(size int) wire.Node {
-	return wire.Node{Type: "File", ID: 7, Properties: []wire.Property{
-		wire.Prop("path", wire.String("src/main.go")),
-		wire.Prop("content", wire.String(strings.Repeat("x", size))),
-	}}
+	props := make([]wire.Property, size/64)
+	for i := range props {
+		props[i] = wire.Prop(fmt.Sprintf("p%05d", i), wire.String(strings.Repeat("x", 52)))
+	}
+	return wire.Node{Type: "File", ID: 7, Properties: props}
 }
 
 // listing is a response listing n times the node, all of its listings
@@ -216,8 +221,15 @@ func TestSessionEncodeRepeats(t *testing.T) {
 			if diff := wiretest.Diff(want, got, wire.Exact); diff != "" {
 				t.Fatalf("resolved response differs from the codec's plain round trip:\n%s", diff)
 			}
-			if refs := writer.References(listing(node, 1)); len(refs) != 1 {
-				t.Fatalf("after the exchange the writer references %v of one listing, want [0]", refs)
+			// A lossy codec's writer ties a node to the content that
+			// produced it, and a node listed more than once is referenced
+			// again only after a response lists it once (Session.Encode).
+			wantRefs := 1
+			if c.Info().Fidelity == wire.Lossy {
+				wantRefs = 0
+			}
+			if refs := writer.References(listing(node, 1)); len(refs) != wantRefs {
+				t.Fatalf("after the exchange the writer references %v of one listing, want %d", refs, wantRefs)
 			}
 
 			nodes, bytes := writer.Len()
