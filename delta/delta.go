@@ -6,158 +6,96 @@ import (
 
 // Delta turns one response, its base, into another, its result: Patch(base,
 // d) gives the result back exactly, order included, or an error. Diff
-// builds one; the package documentation gives its JSON form.
+// builds one; a codec writes it as a document (AppendDelta): its
+// operations in the document's header, as integer lists, and its Content,
+// a response, in the codec's ordinary syntax.
 //
-// A Delta whose Base equals its Result is the unchanged delta: it carries
-// nothing else, and Patch gives a copy of the base.
+// Every operation names elements by position: a base position (from 0, in
+// the base's list) or a position in the result's list. The base is fixed
+// by Check, so a position names one element exactly.
 //
-// Diff sorts the lists of operations: Removed by base position, Moved,
-// Changed and Added by position in the result. Patch
-// checks every operation before it builds anything and refuses a Delta that
-// contradicts itself or its base.
+// The Delta whose Content is nil is the unchanged one: base and result are
+// equal, and it carries nothing but its Check.
 type Delta struct {
-	Base   Hash // Fingerprint of the base
-	Result Hash // Fingerprint of the result
+	// Check binds the delta to its base and its result (MakeCheck):
+	// Patch verifies the response it builds against it.
+	Check Check
 
-	// FormatVersion and QueryType are the result's, whether or not they
-	// changed.
-	FormatVersion string
-	QueryType     wire.QueryType
+	// Changed holds the base positions of the nodes whose content changed,
+	// in the order of Content's first len(Changed) nodes, which replace
+	// them whole (no property-level patch). A changed node keeps its
+	// place, unless a move in Nodes moves it too.
+	Changed []int
 
-	// Set names the header fields the result takes from this Delta rather
-	// than from the base: Columns, GroupColumns, Pagination, each with
-	// the rule of wire.GraphResponse (nil is absent).
-	Set          Fields
-	Columns      []wire.Column
-	GroupColumns []wire.GroupColumn
-	Pagination   *wire.Pagination
+	// Nodes, Edges and Rows are the operations on the three lists: the
+	// elements removed and moved, and the positions of the elements
+	// added, which are Content's (after the changed nodes), in order.
+	Nodes, Edges, Rows Ops
 
-	Nodes NodeOps
-	Edges EdgeOps
-	Rows  RowOps
+	// Content is the result's header (format_version, query_type,
+	// columns, group_columns, pagination, as the result has them) with
+	// the new material: the changed then the added nodes, the added
+	// edges, the added rows. Its Rows is non-nil exactly when the
+	// result's is (an empty list for a result with rows and none added).
+	Content *wire.GraphResponse
 }
 
-// Unchanged reports whether d is the unchanged delta: base and result have
-// the same fingerprint.
-func (d *Delta) Unchanged() bool { return d.Base == d.Result }
-
-// Fields is a set of header fields a Delta replaces.
-type Fields uint8
-
-// The header fields a Delta may replace.
-const (
-	SetColumns Fields = 1 << iota
-	SetGroupColumns
-	SetPagination
-)
-
-// fieldNames are the JSON names of the Fields, bit by bit.
-var fieldNames = [...]string{"columns", "group_columns", "pagination"}
-
-// Has reports whether f holds every field of g.
-func (f Fields) Has(g Fields) bool { return f&g == g }
-
-// NodeKey is the identity of a node within a response: its type, its id,
-// and N, which of the nodes with this type and id it is (0 for the first
-// in response order, 1 for the second...). A response that lists a node
-// once, as GKG's do, has N = 0 everywhere.
-type NodeKey struct {
-	Type string
-	ID   int64
-	N    int
+// Ops are the operations on one list of a response. The result's list is
+// built so: the moved and added elements at their positions; the base
+// elements neither removed nor moved, in base order, in the positions
+// left. Diff gives every list ascending (Moved by At).
+type Ops struct {
+	Removed []int  // base positions of the elements the result drops
+	Moved   []Move // base elements placed at a position of the result
+	Added   []int  // the result's positions of the content's elements
 }
 
-// EdgeKey is the identity of an edge within a response: the whole edge
-// (from, from_id, to, to_id, type, depth, path_id, step) and N, which of
-// the equal edges it is, counted from 0 in response order.
-type EdgeKey struct {
-	Edge wire.Edge
-	N    int
-}
-
-// Move puts an element of the base, named by Key, at position At of the
+// Move places the base element at position From at position At of the
 // result.
-type Move[K any] struct {
-	Key K
-	At  int
+type Move struct{ From, At int }
+
+// Unchanged reports whether d is the unchanged delta: base and result are
+// equal.
+func (d *Delta) Unchanged() bool { return d.Content == nil }
+
+func (o *Ops) empty() bool { return len(o.Removed)+len(o.Moved)+len(o.Added) == 0 }
+
+// nodeKey is the identity of a node within a response: its type, its id,
+// and n, which of the nodes with this type and id it is (0 for the first
+// in response order, 1 for the second...). A response that lists a node
+// once, as GKG's do, has n = 0 everywhere. Diff pairs the nodes of two
+// responses by it.
+type nodeKey struct {
+	typ string
+	id  int64
+	n   int
 }
-
-// Placed is a new element and its position At in the result.
-type Placed[T any] struct {
-	At   int
-	Item T
-}
-
-// Changed replaces the content of the base node with the identity
-// (Node.Type, Node.ID, N) by Node, whole (no property-level patch). The
-// node keeps its place, unless a Move moves it too.
-type Changed struct {
-	N    int
-	Node wire.Node
-}
-
-// Key returns the identity of the node c replaces.
-func (c Changed) Key() NodeKey { return NodeKey{Type: c.Node.Type, ID: c.Node.ID, N: c.N} }
-
-// NodeOps are the operations on the node list.
-//
-// The result's list is built so: the base nodes that are neither Removed
-// nor Moved keep their relative order and fill, in order, every position
-// not taken by a Move or an Added node; Changed replaces a node's content.
-type NodeOps struct {
-	Removed []NodeKey
-	Moved   []Move[NodeKey]
-	Changed []Changed
-	Added   []Placed[wire.Node]
-}
-
-// EdgeOps are the operations on the edge list, built as NodeOps are. An
-// edge is identified by all its fields, so a changed edge is one removed
-// and one added.
-type EdgeOps struct {
-	Removed []EdgeKey
-	Moved   []Move[EdgeKey]
-	Added   []Placed[wire.Edge]
-}
-
-// RowOps are the operations on the aggregation rows, built as NodeOps are.
-// A row is identified by its position in the base: Removed holds base
-// positions and Moved's keys are base positions. A row whose content
-// changed is one removed and one added. Present tells whether the result
-// has rows at all (non-nil Rows), which an empty list does not tell.
-type RowOps struct {
-	Present bool
-	Removed []int
-	Moved   []Move[int]
-	Added   []Placed[wire.Row]
-}
-
-func (o *NodeOps) empty() bool {
-	return len(o.Removed)+len(o.Moved)+len(o.Changed)+len(o.Added) == 0
-}
-
-func (o *EdgeOps) empty() bool { return len(o.Removed)+len(o.Moved)+len(o.Added) == 0 }
-
-func (o *RowOps) empty() bool { return len(o.Removed)+len(o.Moved)+len(o.Added) == 0 }
 
 // nodeKeys returns the identity of every node of ns, in order.
-func nodeKeys(ns []wire.Node) []NodeKey {
-	keys := make([]NodeKey, len(ns))
-	seen := make(map[NodeKey]int, len(ns))
+func nodeKeys(ns []wire.Node) []nodeKey {
+	keys := make([]nodeKey, len(ns))
+	seen := make(map[nodeKey]int, len(ns))
 	for i := range ns {
-		k := NodeKey{Type: ns[i].Type, ID: ns[i].ID}
-		keys[i] = NodeKey{Type: k.Type, ID: k.ID, N: seen[k]}
+		k := nodeKey{typ: ns[i].Type, id: ns[i].ID}
+		keys[i] = nodeKey{typ: k.typ, id: k.id, n: seen[k]}
 		seen[k]++
 	}
 	return keys
 }
 
+// edgeKey is the identity of an edge within a response: the whole edge
+// and which of the equal edges it is, from 0 in response order.
+type edgeKey struct {
+	edge wire.Edge
+	n    int
+}
+
 // edgeKeys returns the identity of every edge of es, in order.
-func edgeKeys(es []wire.Edge) []EdgeKey {
-	keys := make([]EdgeKey, len(es))
+func edgeKeys(es []wire.Edge) []edgeKey {
+	keys := make([]edgeKey, len(es))
 	seen := make(map[wire.Edge]int, len(es))
 	for i, e := range es {
-		keys[i] = EdgeKey{Edge: e, N: seen[e]}
+		keys[i] = edgeKey{edge: e, n: seen[e]}
 		seen[e]++
 	}
 	return keys

@@ -24,63 +24,56 @@ func Diff(base, next *wire.GraphResponse) (*Delta, error) {
 	if base == nil || next == nil {
 		return nil, ErrNilResponse
 	}
-	d := &Delta{Base: Fingerprint(base), Result: Fingerprint(next)}
-	if d.Unchanged() {
+	fb, fn := Fingerprint(base), Fingerprint(next)
+	d := &Delta{Check: MakeCheck(fb, fn)}
+	if fb == fn {
 		return d, nil
 	}
-	d.FormatVersion, d.QueryType = next.FormatVersion, next.QueryType
-	if !slices.Equal(base.Columns, next.Columns) || (base.Columns == nil) != (next.Columns == nil) {
-		d.Set |= SetColumns
-		d.Columns = next.Columns
+	c := &wire.GraphResponse{
+		FormatVersion: next.FormatVersion,
+		QueryType:     next.QueryType,
+		Columns:       next.Columns,
+		GroupColumns:  next.GroupColumns,
+		Pagination:    next.Pagination,
 	}
-	if !slices.Equal(base.GroupColumns, next.GroupColumns) || (base.GroupColumns == nil) != (next.GroupColumns == nil) {
-		d.Set |= SetGroupColumns
-		d.GroupColumns = next.GroupColumns
-	}
-	if !samePagination(base.Pagination, next.Pagination) {
-		d.Set |= SetPagination
-		d.Pagination = next.Pagination
-	}
+	d.Content = c
 
-	bk, nk := nodeKeys(base.Nodes), nodeKeys(next.Nodes)
-	p := planSeq(bk, nk)
-	for _, bi := range p.removed {
-		d.Nodes.Removed = append(d.Nodes.Removed, bk[bi])
-	}
-	for _, m := range p.moved {
-		d.Nodes.Moved = append(d.Nodes.Moved, Move[NodeKey]{Key: bk[m.bi], At: m.ni})
-	}
+	p := planSeq(nodeKeys(base.Nodes), nodeKeys(next.Nodes))
+	d.Nodes = p.ops()
 	for _, m := range p.matched {
 		if !sameNode(&base.Nodes[m.bi], &next.Nodes[m.ni]) {
-			d.Nodes.Changed = append(d.Nodes.Changed, Changed{N: bk[m.bi].N, Node: next.Nodes[m.ni]})
+			d.Changed = append(d.Changed, m.bi)
+			c.Nodes = append(c.Nodes, next.Nodes[m.ni])
 		}
 	}
 	for _, ni := range p.added {
-		d.Nodes.Added = append(d.Nodes.Added, Placed[wire.Node]{At: ni, Item: next.Nodes[ni]})
+		c.Nodes = append(c.Nodes, next.Nodes[ni])
 	}
 
-	bek := edgeKeys(base.Edges)
-	p = planSeq(bek, edgeKeys(next.Edges))
-	for _, bi := range p.removed {
-		d.Edges.Removed = append(d.Edges.Removed, bek[bi])
-	}
-	for _, m := range p.moved {
-		d.Edges.Moved = append(d.Edges.Moved, Move[EdgeKey]{Key: bek[m.bi], At: m.ni})
-	}
+	p = planSeq(edgeKeys(base.Edges), edgeKeys(next.Edges))
+	d.Edges = p.ops()
 	for _, ni := range p.added {
-		d.Edges.Added = append(d.Edges.Added, Placed[wire.Edge]{At: ni, Item: next.Edges[ni]})
+		c.Edges = append(c.Edges, next.Edges[ni])
 	}
 
-	d.Rows.Present = next.Rows != nil
 	p = planSeq(rowKeys(base.Rows), rowKeys(next.Rows))
-	d.Rows.Removed = p.removed
-	for _, m := range p.moved {
-		d.Rows.Moved = append(d.Rows.Moved, Move[int]{Key: m.bi, At: m.ni})
+	d.Rows = p.ops()
+	if next.Rows != nil {
+		c.Rows = make([]wire.Row, 0, len(p.added))
 	}
 	for _, ni := range p.added {
-		d.Rows.Added = append(d.Rows.Added, Placed[wire.Row]{At: ni, Item: next.Rows[ni]})
+		c.Rows = append(c.Rows, next.Rows[ni])
 	}
 	return d, nil
+}
+
+// ops is p as the operations of a Delta.
+func (p *plan) ops() Ops {
+	o := Ops{Removed: p.removed, Added: p.added}
+	for _, m := range p.moved {
+		o.Moved = append(o.Moved, Move{From: m.bi, At: m.ni})
+	}
+	return o
 }
 
 func samePagination(a, b *wire.Pagination) bool {

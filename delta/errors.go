@@ -2,23 +2,24 @@ package delta
 
 import "errors"
 
-// ErrWrongBase is matched (errors.Is) by the *PatchError of a Delta applied
-// to a response other than its base.
+// ErrWrongBase is matched (errors.Is) by the *PatchError of a Delta whose
+// Check does not hold for the base it was applied to and the response
+// built: a delta for another base, or one altered since Diff made it (the
+// check binds both, so the two are not told apart).
 var ErrWrongBase = errors.New("the delta is for another base")
 
 // ErrCorrupt is matched (errors.Is) by the *PatchError of a Delta that
-// contradicts itself or its base (an operation on a node the base does not
-// have, two elements at one position), or whose result does not have the
-// fingerprint the Delta names: a Delta altered or damaged since Diff made
-// it.
+// contradicts itself or its base: an operation on a position the base does
+// not have, an element named twice, two elements at one position, content
+// that does not match the operations.
 var ErrCorrupt = errors.New("the delta is corrupt")
 
 // PatchError is the error of Patch: where in the Delta (Op, such as
-// "nodes.removed[2]", "base" or "result"), what is wrong, and the class,
+// "nodes.removed[2]", "content" or "check"), what is wrong, and the class,
 // ErrWrongBase or ErrCorrupt, which errors.Is matches.
 //
-// Error() is one line: "delta: nodes.removed[2]: no node File 12 in the
-// base".
+// Error() is one line: "delta: nodes.removed[2]: position 12 is outside
+// the base's 10 nodes".
 type PatchError struct {
 	Op  string
 	Msg string

@@ -10,11 +10,13 @@ import (
 // one Diff was given as next, under wire.Exact, order included. It never
 // modifies base or d.
 //
-// Patch is atomic. It checks base's fingerprint against d.Base first (a
-// mismatch is ErrWrongBase), then every operation against the base and the
-// others, and the fingerprint of what it built against d.Result; anything
-// wrong is a *PatchError matching ErrCorrupt, and no response is returned.
-// So a Delta applied to the wrong base, truncated or altered gives an
+// Patch is atomic. It checks every operation against the base and the
+// others (a position outside its list, an element named twice, content
+// that does not match the operations: a *PatchError matching ErrCorrupt),
+// builds the result, and checks it against d.Check: a result whose check
+// with the base is not d's matches ErrWrongBase (the delta is for another
+// base, or altered since it was made). No response is returned on error,
+// so a Delta applied to the wrong base, truncated or altered gives an
 // error, never a wrong response.
 //
 // The result is a new response with lists of its own; the property lists,
@@ -25,12 +27,13 @@ func Patch(base *wire.GraphResponse, d *Delta) (*wire.GraphResponse, error) {
 	if base == nil || d == nil {
 		return nil, ErrNilResponse
 	}
-	if got := Fingerprint(base); got != d.Base {
-		return nil, &PatchError{Op: "base", Msg: "the response's fingerprint is " + got.String() + ", the delta's base is " + d.Base.String(), Err: ErrWrongBase}
-	}
+	fb := Fingerprint(base)
 	if d.Unchanged() {
-		if d.Set != 0 || !d.Nodes.empty() || !d.Edges.empty() || !d.Rows.empty() {
-			return nil, corrupt("result", "an unchanged delta with operations")
+		if len(d.Changed) > 0 || !d.Nodes.empty() || !d.Edges.empty() || !d.Rows.empty() {
+			return nil, corrupt("content", "an unchanged delta (no content) with operations")
+		}
+		if MakeCheck(fb, fb) != d.Check {
+			return nil, wrongBase(d.Check)
 		}
 		r := *base
 		r.Nodes, r.Edges, r.Rows = cloneList(base.Nodes), cloneList(base.Edges), cloneList(base.Rows)
@@ -41,42 +44,49 @@ func Patch(base *wire.GraphResponse, d *Delta) (*wire.GraphResponse, error) {
 		}
 		return &r, nil
 	}
+	c := d.Content
 	r := &wire.GraphResponse{
-		FormatVersion: d.FormatVersion,
-		QueryType:     d.QueryType,
-		Columns:       base.Columns,
-		GroupColumns:  base.GroupColumns,
-		Pagination:    base.Pagination,
+		FormatVersion: c.FormatVersion,
+		QueryType:     c.QueryType,
+		Columns:       cloneList(c.Columns),
+		GroupColumns:  cloneList(c.GroupColumns),
 	}
-	if d.Set.Has(SetColumns) {
-		r.Columns = d.Columns
-	}
-	if d.Set.Has(SetGroupColumns) {
-		r.GroupColumns = d.GroupColumns
-	}
-	if d.Set.Has(SetPagination) {
-		r.Pagination = d.Pagination
-	}
-	r.Columns = cloneList(r.Columns)
-	r.GroupColumns = cloneList(r.GroupColumns)
-	if r.Pagination != nil {
-		p := *r.Pagination
+	if c.Pagination != nil {
+		p := *c.Pagination
 		r.Pagination = &p
 	}
+	if len(c.Nodes) != len(d.Changed)+len(d.Nodes.Added) {
+		return nil, corrupt("content.nodes", "the content has "+strconv.Itoa(len(c.Nodes))+" nodes for "+
+			strconv.Itoa(len(d.Changed))+" changed and "+strconv.Itoa(len(d.Nodes.Added))+" added")
+	}
+	if len(c.Edges) != len(d.Edges.Added) {
+		return nil, corrupt("content.edges", "the content has "+strconv.Itoa(len(c.Edges))+" edges for "+strconv.Itoa(len(d.Edges.Added))+" added")
+	}
+	if len(c.Rows) != len(d.Rows.Added) {
+		return nil, corrupt("content.rows", "the content has "+strconv.Itoa(len(c.Rows))+" rows for "+strconv.Itoa(len(d.Rows.Added))+" added")
+	}
 	var err error
-	if r.Nodes, err = patchNodes(base.Nodes, &d.Nodes); err != nil {
+	if r.Nodes, err = patchNodes(base.Nodes, d); err != nil {
 		return nil, err
 	}
-	if r.Edges, err = patchEdges(base.Edges, &d.Edges); err != nil {
+	if r.Edges, err = build("edges", base.Edges, &d.Edges, c.Edges, nil, false); err != nil {
 		return nil, err
 	}
-	if r.Rows, err = patchRows(base.Rows, &d.Rows); err != nil {
+	if c.Rows == nil && len(base.Rows)-len(d.Rows.Removed) > 0 {
+		return nil, corrupt("rows", "the result has no rows, yet base rows remain")
+	}
+	if r.Rows, err = build("rows", base.Rows, &d.Rows, c.Rows, nil, c.Rows != nil); err != nil {
 		return nil, err
 	}
-	if got := Fingerprint(r); got != d.Result {
-		return nil, corrupt("result", "the patched response's fingerprint is "+got.String()+", the delta's result is "+d.Result.String())
+	if MakeCheck(fb, Fingerprint(r)) != d.Check {
+		return nil, wrongBase(d.Check)
 	}
 	return r, nil
+}
+
+func wrongBase(c Check) error {
+	return &PatchError{Op: "check", Msg: "the response built does not match the delta's check " + c.String() +
+		": the delta is for another base, or altered since it was made", Err: ErrWrongBase}
 }
 
 // cloneList copies s, keeping nil nil and empty empty.
@@ -87,72 +97,33 @@ func cloneList[T any](s []T) []T {
 	return append(make([]T, 0, len(s)), s...)
 }
 
-// resolver finds base positions by key and refuses a key named twice.
-type resolver[K comparable] struct {
-	what  string // "node", "edge"
-	at    map[K]int
-	taken []bool
-}
-
-func newResolver[K comparable](what string, keys []K) *resolver[K] {
-	at := make(map[K]int, len(keys))
-	for i, k := range keys {
-		at[k] = i
-	}
-	return &resolver[K]{what: what, at: at, taken: make([]bool, len(keys))}
-}
-
-// take returns the base position of k, which no earlier take named.
-func (r *resolver[K]) take(op string, k K, name func(K) string) (int, error) {
-	bi, ok := r.at[k]
-	if !ok {
-		return 0, corrupt(op, "no "+r.what+" "+name(k)+" in the base")
-	}
-	if r.taken[bi] {
-		return 0, corrupt(op, "the "+r.what+" "+name(k)+" is named twice")
-	}
-	r.taken[bi] = true
-	return bi, nil
-}
-
-func patchNodes(base []wire.Node, o *NodeOps) ([]wire.Node, error) {
-	keys := nodeKeys(base)
-	res := newResolver("node", keys)
-	removed := make([]int, len(o.Removed))
-	gone := make([]bool, len(base))
-	var err error
-	for i, k := range o.Removed {
-		if removed[i], err = res.take(opName("nodes.removed", i), k, nodeName); err != nil {
-			return nil, err
-		}
-		gone[removed[i]] = true
-	}
-	moved := make([]Move[int], len(o.Moved))
-	for i, m := range o.Moved {
-		if moved[i].Key, err = res.take(opName("nodes.moved", i), m.Key, nodeName); err != nil {
-			return nil, err
-		}
-		moved[i].At = m.At
-	}
+// patchNodes builds the result's nodes: d.Nodes, with the changed nodes'
+// content replaced by the content's first nodes.
+func patchNodes(base []wire.Node, d *Delta) ([]wire.Node, error) {
+	nc := len(d.Changed)
 	var changed map[int]*wire.Node
-	if len(o.Changed) > 0 {
-		changed = make(map[int]*wire.Node, len(o.Changed))
-		for i := range o.Changed {
-			c := &o.Changed[i]
-			op := opName("nodes.changed", i)
-			bi, ok := res.at[c.Key()]
-			switch {
-			case !ok:
-				return nil, corrupt(op, "no node "+nodeName(c.Key())+" in the base")
-			case changed[bi] != nil:
-				return nil, corrupt(op, "the node "+nodeName(c.Key())+" is changed twice")
-			case gone[bi]:
-				return nil, corrupt(op, "the node "+nodeName(c.Key())+" is removed and changed")
+	if nc > 0 {
+		gone := make([]bool, len(base))
+		for _, bi := range d.Nodes.Removed {
+			if bi >= 0 && bi < len(base) {
+				gone[bi] = true
 			}
-			changed[bi] = &c.Node
+		}
+		changed = make(map[int]*wire.Node, nc)
+		for i, bi := range d.Changed {
+			op := opName("nodes.changed", i)
+			switch {
+			case bi < 0 || bi >= len(base):
+				return nil, corrupt(op, outside(bi, len(base), "nodes"))
+			case changed[bi] != nil:
+				return nil, corrupt(op, "node "+strconv.Itoa(bi)+" is changed twice")
+			case gone[bi]:
+				return nil, corrupt(op, "node "+strconv.Itoa(bi)+" is removed and changed")
+			}
+			changed[bi] = &d.Content.Nodes[i]
 		}
 	}
-	return build("nodes", base, removed, moved, o.Added, func(bi int) wire.Node {
+	return build("nodes", base, &d.Nodes, d.Content.Nodes[nc:], func(bi int) wire.Node {
 		if n := changed[bi]; n != nil {
 			return *n
 		}
@@ -160,59 +131,41 @@ func patchNodes(base []wire.Node, o *NodeOps) ([]wire.Node, error) {
 	}, false)
 }
 
-func patchEdges(base []wire.Edge, o *EdgeOps) ([]wire.Edge, error) {
-	res := newResolver("edge", edgeKeys(base))
-	removed := make([]int, len(o.Removed))
-	var err error
-	for i, k := range o.Removed {
-		if removed[i], err = res.take(opName("edges.removed", i), k, edgeName); err != nil {
-			return nil, err
-		}
-	}
-	moved := make([]Move[int], len(o.Moved))
-	for i, m := range o.Moved {
-		if moved[i].Key, err = res.take(opName("edges.moved", i), m.Key, edgeName); err != nil {
-			return nil, err
-		}
-		moved[i].At = m.At
-	}
-	return build("edges", base, removed, moved, o.Added, func(bi int) wire.Edge { return base[bi] }, false)
+func outside(i, n int, what string) string {
+	return "position " + strconv.Itoa(i) + " is outside the base's " + strconv.Itoa(n) + " " + what
 }
 
-func patchRows(base []wire.Row, o *RowOps) ([]wire.Row, error) {
-	taken := make([]bool, len(base))
+// build makes the result list of o over base: moved and added elements
+// (added, in order) at their positions, the other base elements, minus
+// the removed ones, in base order in the positions left. get, when not
+// nil, gives the element for a base position. present makes an empty
+// result a non-nil list. Every position is checked before it is used.
+func build[T any](what string, base []T, o *Ops, added []T, get func(bi int) T, present bool) ([]T, error) {
+	if get == nil {
+		get = func(bi int) T { return base[bi] }
+	}
+	gone := make([]bool, len(base))
 	take := func(op string, bi int) error {
 		switch {
 		case bi < 0 || bi >= len(base):
-			return corrupt(op, "row "+strconv.Itoa(bi)+" is not in the base, which has "+strconv.Itoa(len(base))+" rows")
-		case taken[bi]:
-			return corrupt(op, "row "+strconv.Itoa(bi)+" is named twice")
+			return corrupt(op, outside(bi, len(base), what))
+		case gone[bi]:
+			return corrupt(op, what+" "+strconv.Itoa(bi)+" is named twice")
 		}
-		taken[bi] = true
+		gone[bi] = true
 		return nil
 	}
 	for i, bi := range o.Removed {
-		if err := take(opName("rows.removed", i), bi); err != nil {
+		if err := take(opName(what+".removed", i), bi); err != nil {
 			return nil, err
 		}
 	}
 	for i, m := range o.Moved {
-		if err := take(opName("rows.moved", i), m.Key); err != nil {
+		if err := take(opName(what+".moved", i), m.From); err != nil {
 			return nil, err
 		}
 	}
-	if !o.Present && len(base)-len(o.Removed)+len(o.Added) > 0 {
-		return nil, corrupt("rows", "the result has no rows, yet rows remain or are added")
-	}
-	return build("rows", base, o.Removed, o.Moved, o.Added, func(bi int) wire.Row { return base[bi] }, o.Present)
-}
-
-// build makes the result list: moved and added elements at their
-// positions, the other base elements, minus the removed ones, in base
-// order in the positions left. The removed and moved base positions are
-// valid and distinct. present makes an empty result a non-nil list.
-func build[T any](what string, base []T, removed []int, moved []Move[int], added []Placed[T], get func(bi int) T, present bool) ([]T, error) {
-	n := len(base) - len(removed) + len(added)
+	n := len(base) - len(o.Removed) + len(o.Added)
 	if n == 0 && !present {
 		return nil, nil
 	}
@@ -228,24 +181,17 @@ func build[T any](what string, base []T, removed []int, moved []Move[int], added
 		filled[at] = true
 		return nil
 	}
-	for i, m := range moved {
+	for i, m := range o.Moved {
 		if err := place(opName(what+".moved", i), m.At); err != nil {
 			return nil, err
 		}
-		out[m.At] = get(m.Key)
+		out[m.At] = get(m.From)
 	}
-	for i, a := range added {
-		if err := place(opName(what+".added", i), a.At); err != nil {
+	for i, at := range o.Added {
+		if err := place(opName(what+".added", i), at); err != nil {
 			return nil, err
 		}
-		out[a.At] = a.Item
-	}
-	gone := make([]bool, len(base))
-	for _, bi := range removed {
-		gone[bi] = true
-	}
-	for _, m := range moved {
-		gone[m.Key] = true
+		out[at] = added[i]
 	}
 	slot := 0
 	for bi := range base {
@@ -262,20 +208,3 @@ func build[T any](what string, base []T, removed []int, moved []Move[int], added
 }
 
 func opName(list string, i int) string { return list + "[" + strconv.Itoa(i) + "]" }
-
-func nodeName(k NodeKey) string {
-	s := strconv.Quote(k.Type) + " " + strconv.FormatInt(k.ID, 10)
-	if k.N > 0 {
-		s += " (occurrence " + strconv.Itoa(k.N) + ")"
-	}
-	return s
-}
-
-func edgeName(k EdgeKey) string {
-	e := k.Edge
-	s := strconv.Quote(e.From) + " " + strconv.FormatInt(e.FromID, 10) + " -> " + strconv.Quote(e.To) + " " + strconv.FormatInt(e.ToID, 10) + " " + strconv.Quote(e.Type)
-	if k.N > 0 {
-		s += " (occurrence " + strconv.Itoa(k.N) + ")"
-	}
-	return s
-}

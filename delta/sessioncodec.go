@@ -7,48 +7,39 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// SessionCodec is the optional interface of a wire.Codec that writes a
-// response encoded in a Session, with some nodes as references to nodes
-// sent earlier, in its own syntax, and reads it back. Session.Encode and
-// Session.Decode find it by type assertion on the registered codec, as
-// EncodeWith finds Codec, so wire.Codec does not change.
-//
-// AppendReferenced writes r with the nodes at positions refs (ascending,
-// each once, as Session.Mark returns them) written as references: their
-// type and id only, marked as sent earlier in words a model reads without
-// a manual; their properties are not written. With no refs it writes
-// exactly what AppendEncode writes. It follows AppendEncode's rules (on
-// error, dst as given and an *wire.EncodeError).
-//
-// DecodeReferenced reads what AppendReferenced wrote, and any response of
-// the codec (which has no references): the response with each reference
-// a node of its type and id and nil Properties, and the positions of the
-// references in the decoded response's nodes, ascending. It follows
-// Decode's rules (a positioned *wire.DecodeError, the codec's Limits,
-// never a panic). Session.Resolve checks the positions.
-type SessionCodec interface {
-	AppendReferenced(dst []byte, r *wire.GraphResponse, refs []int) ([]byte, error)
-	DecodeReferenced(data []byte) (r *wire.GraphResponse, refs []int, err error)
-}
-
-// sessionCodec finds the SessionCodec registered in g (the default
+// sessionCodec finds the DocumentCodec registered in g (the default
 // registry when nil) under name, and whether its round trip is lossy; one
 // without is ErrNoSyntax.
-func sessionCodec(g *wire.Registry, name string) (SessionCodec, bool, error) {
+func sessionCodec(g *wire.Registry, name string) (DocumentCodec, bool, error) {
 	c, err := registry(g).Lookup(name)
 	if err != nil {
 		return nil, false, err
 	}
-	sc, ok := c.(SessionCodec)
-	if !ok {
-		return nil, false, &noSyntaxError{codec: c.Info().Name, what: "session"}
+	dc, err := documentCodec(c)
+	if err != nil {
+		return nil, false, err
 	}
-	return sc, c.Info().Fidelity == wire.Lossy, nil
+	return dc, c.Info().Fidelity == wire.Lossy, nil
+}
+
+// readReferenced reads a document of c: the response with each reference
+// a node of its type and id and nil properties, and the references'
+// positions, ascending.
+func readReferenced(c DocumentCodec, codec string, data []byte) (*wire.GraphResponse, []int, error) {
+	h, content, err := c.DecodeDocument(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, refs, err := referenced(h, content)
+	if err != nil {
+		return nil, nil, &wire.DecodeError{Codec: codec, Offset: int64(len(data)), Msg: err.Error(), Err: err}
+	}
+	return r, refs, nil
 }
 
 // Encode writes r in the codec registered in g (nil: the default
 // registry) under name, the nodes Mark picks written as references, and
-// remembers r as delivered. A codec without a session syntax is
+// remembers r as delivered. A codec that writes no documents is
 // ErrNoSyntax. On an error the session is unchanged.
 //
 // Encode never writes a text its reader's Session.Decode, under the same
@@ -109,8 +100,8 @@ func (s *Session) Encode(g *wire.Registry, name string, r *wire.GraphResponse) (
 // reader under l would check it, and, for a lossy codec, the response the
 // reader will hold. A text the reader would refuse is an *wire.EncodeError
 // matching wire.ErrLimit.
-func (s *Session) write(c SessionCodec, lossy bool, l wire.Limits, name string, r *wire.GraphResponse, refs []int) ([]byte, *wire.GraphResponse, error) {
-	out, err := c.AppendReferenced(nil, r, refs)
+func (s *Session) write(c DocumentCodec, lossy bool, l wire.Limits, name string, r *wire.GraphResponse, refs []int) ([]byte, *wire.GraphResponse, error) {
+	out, err := AppendReferenced(c, nil, r, refs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -123,7 +114,7 @@ func (s *Session) write(c SessionCodec, lossy bool, l wire.Limits, name string, 
 		}
 		return out, r, nil
 	}
-	back, backRefs, err := c.DecodeReferenced(out)
+	back, backRefs, err := readReferenced(c, name, out)
 	if err != nil {
 		return nil, nil, readerRefuses(name, fmt.Errorf("delta: session: the codec cannot read back what it wrote: %w", err))
 	}
@@ -168,14 +159,6 @@ func firstListings(r *wire.GraphResponse, refs []int) []int {
 	return firsts
 }
 
-// registry is g, or the default registry when g is nil.
-func registry(g *wire.Registry) *wire.Registry {
-	if g == nil {
-		return wire.DefaultRegistry()
-	}
-	return g
-}
-
 // Decode reads data, a response the writer's session encoded in the codec
 // registered in g under name, and resolves its references (Resolve): the
 // response the writer encoded, as the codec carries it. A reference the
@@ -193,7 +176,7 @@ func (s *Session) Decode(g *wire.Registry, name string, data []byte) (*wire.Grap
 	if err != nil {
 		return nil, err
 	}
-	r, refs, err := c.DecodeReferenced(data)
+	r, refs, err := readReferenced(c, name, data)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,352 @@
+package delta
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// A document is what a codec writes for a delta or for a response with
+// references: a small header of named fields, then a response, the
+// content, in the codec's ordinary syntax. A response alone is a document
+// with no header. Every codec writes every header in its own header
+// syntax (see each codec's documentation); this package gives the fields
+// their meaning, once for every codec.
+
+// Field is one entry of a document's header: a name FieldKind knows and a
+// value of its kind, Ints or Text.
+type Field struct {
+	Name string
+	Ints []int
+	Text string
+}
+
+// Kind is the kind of a header field's value.
+type Kind uint8
+
+// The kinds of header values: one integer (Field.Ints holds it), a list
+// of integers (written in a text format as decimal numbers separated by
+// commas, AppendInts), or a text.
+const (
+	Int Kind = iota + 1
+	IntList
+	Text
+)
+
+// The header fields, in the order a document writes them.
+const (
+	FieldDelta         = "graphwire_delta" // Int: Version; opens a delta
+	FieldCheck         = "check"           // Text: the Check
+	FieldNodesChanged  = "nodes_changed"
+	FieldNodesRemoved  = "nodes_removed"
+	FieldNodesMoved    = "nodes_moved"    // base positions; with FieldNodesMovedTo
+	FieldNodesMovedTo  = "nodes_moved_to" // their positions in the result
+	FieldNodesAdded    = "nodes_added"
+	FieldEdgesRemoved  = "edges_removed"
+	FieldEdgesMoved    = "edges_moved"
+	FieldEdgesMovedTo  = "edges_moved_to"
+	FieldEdgesAdded    = "edges_added"
+	FieldRowsRemoved   = "rows_removed"
+	FieldRowsMoved     = "rows_moved"
+	FieldRowsMovedTo   = "rows_moved_to"
+	FieldRowsAdded     = "rows_added"
+	FieldSentEarlier   = "sent_earlier"    // Text: the references, by type (see Session)
+	FieldSentEarlierAt = "sent_earlier_at" // IntList: their positions in the response
+)
+
+// Version is the version of the delta document, the value of its
+// graphwire_delta field. Version 1 wrote two SHA-256 fingerprints and
+// named elements by identity; a reader of version 2 refuses it with a
+// *wire.DecodeError, and the client asks for the whole response.
+const Version = 2
+
+var fieldKinds = map[string]Kind{
+	FieldDelta: Int, FieldCheck: Text,
+	FieldNodesChanged: IntList, FieldNodesRemoved: IntList, FieldNodesMoved: IntList, FieldNodesMovedTo: IntList, FieldNodesAdded: IntList,
+	FieldEdgesRemoved: IntList, FieldEdgesMoved: IntList, FieldEdgesMovedTo: IntList, FieldEdgesAdded: IntList,
+	FieldRowsRemoved: IntList, FieldRowsMoved: IntList, FieldRowsMovedTo: IntList, FieldRowsAdded: IntList,
+	FieldSentEarlier: Text, FieldSentEarlierAt: IntList,
+}
+
+// FieldKind returns the kind of the header field called name, and false
+// for a name no document has: a codec's reader refuses such a field.
+func FieldKind(name string) (Kind, bool) {
+	k, ok := fieldKinds[name]
+	return k, ok
+}
+
+// DocumentCodec is the optional interface of a wire.Codec that writes and
+// reads documents: every codec of this module implements it, and a codec
+// of one's own takes part by implementing two methods. AppendDelta,
+// DecodeDelta and Session find it by type assertion, as grpc-go finds
+// CodecV2, so wire.Codec does not change; a codec without it is
+// ErrNoSyntax.
+//
+// AppendDocument appends the header's fields, in order, in the codec's
+// header syntax, then content in its ordinary syntax; with no fields it
+// appends exactly what AppendEncode appends, and a nil content (the
+// unchanged delta) writes the header alone. It follows AppendEncode's
+// rules (on error, dst as given and an *wire.EncodeError).
+//
+// DecodeDocument reads what AppendDocument wrote, and any response of the
+// codec (a document with no header): the fields in order, each name
+// checked with FieldKind (once each) and its value read as its kind,
+// and the content (nil when there is none) read by the codec's ordinary
+// reader under its Limits. It follows Decode's rules: a positioned
+// *wire.DecodeError, never a panic, lists grown by what was read.
+type DocumentCodec interface {
+	AppendDocument(dst []byte, header []Field, content *wire.GraphResponse) ([]byte, error)
+	DecodeDocument(data []byte) ([]Field, *wire.GraphResponse, error)
+}
+
+// ErrNoSyntax is matched (errors.Is) by the error of a function of this
+// package given a codec that does not implement DocumentCodec: send that
+// client the full response.
+var ErrNoSyntax = errors.New("the codec has no document syntax")
+
+type noSyntaxError struct{ codec string }
+
+func (e *noSyntaxError) Error() string {
+	return "delta: codec " + e.codec + " writes no documents (it does not implement delta.DocumentCodec)"
+}
+
+func (e *noSyntaxError) Is(target error) bool { return target == ErrNoSyntax }
+
+// documentCodec is c as a DocumentCodec.
+func documentCodec(c wire.Codec) (DocumentCodec, error) {
+	dc, ok := c.(DocumentCodec)
+	if !ok {
+		return nil, &noSyntaxError{codec: c.Info().Name}
+	}
+	return dc, nil
+}
+
+// lookup finds the codec registered in g (the default registry when nil)
+// under name.
+func lookup(g *wire.Registry, name string) (wire.Codec, error) {
+	return registry(g).Lookup(name)
+}
+
+// registry is g, or the default registry when g is nil.
+func registry(g *wire.Registry) *wire.Registry {
+	if g == nil {
+		return wire.DefaultRegistry()
+	}
+	return g
+}
+
+// EncodeWith writes d as a document of the codec registered in g (nil:
+// the default registry) under name (AppendDelta).
+func EncodeWith(g *wire.Registry, name string, d *Delta) ([]byte, error) {
+	c, err := lookup(g, name)
+	if err != nil {
+		return nil, err
+	}
+	return AppendDelta(c, nil, d)
+}
+
+// DecodeWith reads a delta document of the codec registered in g (nil:
+// the default registry) under name (DecodeDelta).
+func DecodeWith(g *wire.Registry, name string, data []byte) (*Delta, error) {
+	c, err := lookup(g, name)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeDelta(c, data)
+}
+
+// AppendDelta appends d to dst as a document of c: its operations in the
+// header, its Content in c's ordinary syntax. A codec that is not
+// lossless (wire.Lossy) writes a delta only when it reads back exactly:
+// AppendDelta reads its document back and refuses, with a
+// *wire.EncodeError and dst as given, one whose content the codec does not
+// carry as it is (GOON truncates a long string); a delta between two
+// responses as the codec reads them, which is what its client holds,
+// always reads back.
+func AppendDelta(c wire.Codec, dst []byte, d *Delta) ([]byte, error) {
+	dc, err := documentCodec(c)
+	if err != nil {
+		return dst, err
+	}
+	if d == nil {
+		return dst, &wire.EncodeError{Codec: c.Info().Name, Msg: "nil delta"}
+	}
+	out, err := dc.AppendDocument(dst, d.header(), d.Content)
+	if err != nil || c.Info().Fidelity != wire.Lossy {
+		return out, err
+	}
+	back, err := DecodeDelta(c, out[len(dst):])
+	if err != nil {
+		return dst, &wire.EncodeError{Codec: c.Info().Name, Msg: "the delta does not read back: " + err.Error()}
+	}
+	if what := Differs(d, back); what != "" {
+		return dst, &wire.EncodeError{Codec: c.Info().Name, Path: what,
+			Msg: "the codec does not carry the delta exactly (a value it truncates, retypes or leaves out); send the whole response"}
+	}
+	return out, nil
+}
+
+// DecodeDelta reads a delta document of c. A document that is not a delta
+// (a response) is a *wire.DecodeError matching ErrNotDelta. The Delta is
+// not trusted: Patch verifies it against its base.
+func DecodeDelta(c wire.Codec, data []byte) (*Delta, error) {
+	dc, err := documentCodec(c)
+	if err != nil {
+		return nil, err
+	}
+	h, content, err := dc.DecodeDocument(data)
+	if err != nil {
+		return nil, err
+	}
+	d, err := deltaOf(h, content)
+	if err != nil {
+		return nil, &wire.DecodeError{Codec: c.Info().Name, Msg: err.Error(), Err: err}
+	}
+	return d, nil
+}
+
+// ErrNotDelta is matched (errors.Is) by DecodeDelta's error for a
+// document that is not a delta (a response, or one with references).
+var ErrNotDelta = errors.New("delta: the document is not a delta")
+
+// header is d's header: the fields that are not empty, in order.
+func (d *Delta) header() []Field {
+	h := []Field{{Name: FieldDelta, Ints: []int{Version}}, {Name: FieldCheck, Text: d.Check.String()}}
+	add := func(name string, v []int) {
+		if len(v) > 0 {
+			h = append(h, Field{Name: name, Ints: v})
+		}
+	}
+	ops := func(o *Ops, removed, moved, movedTo, added string) {
+		add(removed, o.Removed)
+		if len(o.Moved) > 0 {
+			from, at := make([]int, len(o.Moved)), make([]int, len(o.Moved))
+			for i, m := range o.Moved {
+				from[i], at[i] = m.From, m.At
+			}
+			add(moved, from)
+			add(movedTo, at)
+		}
+		add(added, o.Added)
+	}
+	add(FieldNodesChanged, d.Changed)
+	ops(&d.Nodes, FieldNodesRemoved, FieldNodesMoved, FieldNodesMovedTo, FieldNodesAdded)
+	ops(&d.Edges, FieldEdgesRemoved, FieldEdgesMoved, FieldEdgesMovedTo, FieldEdgesAdded)
+	ops(&d.Rows, FieldRowsRemoved, FieldRowsMoved, FieldRowsMovedTo, FieldRowsAdded)
+	return h
+}
+
+// deltaOf is the Delta a document's header and content state.
+func deltaOf(h []Field, content *wire.GraphResponse) (*Delta, error) {
+	v := fieldMap(h)
+	ver, ok := v[FieldDelta]
+	if !ok {
+		return nil, ErrNotDelta
+	}
+	if len(ver.Ints) != 1 || ver.Ints[0] != Version {
+		return nil, errors.New("delta: graphwire_delta " + intsText(ver.Ints) + " is not version " + strconv.Itoa(Version) +
+			", the one this reader reads: ask for the whole response")
+	}
+	chk, ok := v[FieldCheck]
+	if !ok {
+		return nil, errors.New("delta: the delta has no check")
+	}
+	d := &Delta{Content: content}
+	var err error
+	if d.Check, err = ParseCheck(chk.Text); err != nil {
+		return nil, err
+	}
+	if _, ok := v[FieldSentEarlier]; ok {
+		return nil, errors.New("delta: a delta does not carry references (sent_earlier)")
+	}
+	d.Changed = v[FieldNodesChanged].Ints
+	for _, o := range []struct {
+		ops                             *Ops
+		removed, moved, movedTo, added string
+	}{
+		{&d.Nodes, FieldNodesRemoved, FieldNodesMoved, FieldNodesMovedTo, FieldNodesAdded},
+		{&d.Edges, FieldEdgesRemoved, FieldEdgesMoved, FieldEdgesMovedTo, FieldEdgesAdded},
+		{&d.Rows, FieldRowsRemoved, FieldRowsMoved, FieldRowsMovedTo, FieldRowsAdded},
+	} {
+		o.ops.Removed, o.ops.Added = v[o.removed].Ints, v[o.added].Ints
+		from, at := v[o.moved].Ints, v[o.movedTo].Ints
+		if len(from) != len(at) {
+			return nil, errors.New("delta: " + o.moved + " has " + strconv.Itoa(len(from)) + " positions and " + o.movedTo + " " + strconv.Itoa(len(at)))
+		}
+		if len(from) > 0 {
+			o.ops.Moved = make([]Move, len(from))
+			for i := range from {
+				o.ops.Moved[i] = Move{From: from[i], At: at[i]}
+			}
+		}
+	}
+	if content == nil && (len(d.Changed) > 0 || !d.Nodes.empty() || !d.Edges.empty() || !d.Rows.empty()) {
+		return nil, errors.New("delta: operations without content")
+	}
+	return d, nil
+}
+
+// fieldMap indexes h by name (a codec's reader has refused a name twice).
+func fieldMap(h []Field) map[string]Field {
+	m := make(map[string]Field, len(h))
+	for _, f := range h {
+		m[f.Name] = f
+	}
+	return m
+}
+
+func intsText(v []int) string {
+	b := []byte{'['}
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if i == 3 {
+			b = append(b, "..."...)
+			break
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return string(append(b, ']'))
+}
+
+// AppendInts appends v as a text format writes an IntList: decimal
+// numbers separated by commas, nothing for an empty list.
+func AppendInts(dst []byte, v []int) []byte {
+	for i, x := range v {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strconv.AppendInt(dst, int64(x), 10)
+	}
+	return dst
+}
+
+// ParseInts reads an IntList as AppendInts writes it, at most max numbers
+// (a codec's MaxElements): the list grows by what it reads. The error says
+// which number is wrong and why.
+func ParseInts(s string, max int) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var v []int
+	for i := 0; ; {
+		j := i
+		for j < len(s) && s[j] != ',' {
+			j++
+		}
+		x, err := strconv.Atoi(s[i:j])
+		if err != nil || s[i] == '+' {
+			return nil, errors.New("number " + strconv.Itoa(len(v)) + " of the list, " + strconv.Quote(short(s[i:j])) + ", is not a decimal integer")
+		}
+		if len(v) == max {
+			return nil, errors.New("the list has more than " + strconv.Itoa(max) + " numbers (MaxElements)")
+		}
+		v = append(v, x)
+		if j == len(s) {
+			return v, nil
+		}
+		i = j + 1
+	}
+}
