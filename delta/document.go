@@ -262,7 +262,7 @@ func deltaOf(h []Field, content *wire.GraphResponse) (*Delta, error) {
 	}
 	d.Changed = v[FieldNodesChanged].Ints
 	for _, o := range []struct {
-		ops                             *Ops
+		ops                            *Ops
 		removed, moved, movedTo, added string
 	}{
 		{&d.Nodes, FieldNodesRemoved, FieldNodesMoved, FieldNodesMovedTo, FieldNodesAdded},

@@ -67,7 +67,7 @@ func referencingText(t testing.TB, codec string, n wire.Node, times int) []byte 
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := deltatest.RepeatedReferences(c.(delta.SessionCodec), n, times)
+	b, err := deltatest.RepeatedReferences(c.(delta.DocumentCodec), n, times)
 	if err != nil {
 		t.Fatalf("%s: writing %d references: %v", codec, times, err)
 	}

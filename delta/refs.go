@@ -228,11 +228,7 @@ func AppendReferenced(c DocumentCodec, dst []byte, r *wire.GraphResponse, refs [
 	if r != nil {
 		for k, i := range refs {
 			if i < 0 || i >= len(r.Nodes) || k > 0 && i <= refs[k-1] {
-				name := "?"
-				if wc, ok := c.(wire.Codec); ok {
-					name = wc.Info().Name
-				}
-				return dst, &wire.EncodeError{Codec: name, Path: "nodes",
+				return dst, &wire.EncodeError{Codec: codecName(c), Path: "nodes",
 					Msg: "reference " + strconv.Itoa(k) + " is to node " + strconv.Itoa(i) + ": references are positions of the nodes, ascending, each once"}
 			}
 		}

@@ -22,9 +22,15 @@ func sessionCodec(g *wire.Registry, name string) (DocumentCodec, bool, error) {
 	return dc, c.Info().Fidelity == wire.Lossy, nil
 }
 
-// readReferenced reads a document of c: the response with each reference
-// a node of its type and id and nil properties, and the references'
-// positions, ascending.
+// DecodeReferenced reads a document of c that AppendReferenced wrote, or
+// any response of c: the response with each reference a node of its type
+// and id and nil properties, and the references' positions, ascending
+// (none for a response). Session.Resolve puts the nodes back;
+// Session.Decode does both. A delta is an error.
+func DecodeReferenced(c DocumentCodec, data []byte) (*wire.GraphResponse, []int, error) {
+	return readReferenced(c, codecName(c), data)
+}
+
 func readReferenced(c DocumentCodec, codec string, data []byte) (*wire.GraphResponse, []int, error) {
 	h, content, err := c.DecodeDocument(data)
 	if err != nil {
@@ -35,6 +41,14 @@ func readReferenced(c DocumentCodec, codec string, data []byte) (*wire.GraphResp
 		return nil, nil, &wire.DecodeError{Codec: codec, Offset: int64(len(data)), Msg: err.Error(), Err: err}
 	}
 	return r, refs, nil
+}
+
+// codecName is c's registry name, when it is a wire.Codec.
+func codecName(c DocumentCodec) string {
+	if wc, ok := c.(wire.Codec); ok {
+		return wc.Info().Name
+	}
+	return "document"
 }
 
 // Encode writes r in the codec registered in g (nil: the default

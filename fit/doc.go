@@ -152,7 +152,7 @@
 // still remembered: delta.Session.Mark's rule) costs its reference in the
 // codec, not its properties, so a page holds more nodes than it would
 // outside the session; the page is written with the codec's
-// AppendReferenced (delta.SessionCodec; a codec without it is an error
+// delta.AppendReferenced (delta.DocumentCodec; a codec without it is an error
 // matching delta.ErrNoSyntax), and Result.Encoding is exactly what
 // Session.Encode writes for Result.Page, within the budget. Result.Page
 // holds the full nodes; the reader's Session.Decode of Encoding gives it

@@ -45,7 +45,7 @@ type Options struct {
 	// the page is delivered in (see "Sessions" in the package doc): a node
 	// the session would write as a reference (delivered before, unchanged
 	// since, still remembered) is priced and written as one, in the
-	// codec's session syntax (delta.SessionCodec; a codec without one is
+	// codec's document syntax (delta.DocumentCodec; a codec without one is
 	// an error matching delta.ErrNoSyntax), and the page returned is
 	// remembered as delivered. Nil pages without a session.
 	Session *delta.Session

@@ -24,7 +24,7 @@ type setting struct {
 	// sess is the session pages are delivered in, nil for none; sc is the
 	// codec's session syntax then.
 	sess *delta.Session
-	sc   delta.SessionCodec
+	sc   delta.DocumentCodec
 }
 
 // setup checks the response, the codec and the counter names, and, with
@@ -88,7 +88,7 @@ type fitter struct {
 	// none), the codec's session syntax, and for each node of r whether
 	// the session writes it as a reference (as last asked, see refresh).
 	sess *delta.Session
-	sc   delta.SessionCodec
+	sc   delta.DocumentCodec
 	refs []bool
 	plan *plan
 	fp   fingerprint

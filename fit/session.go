@@ -18,10 +18,10 @@ var ErrSessionChanged = errors.New("fit: the session changed while the page was 
 
 // sessionCodec returns the session syntax of codec, or an error matching
 // delta.ErrNoSyntax.
-func sessionCodec(codec wire.Codec) (delta.SessionCodec, error) {
-	sc, ok := codec.(delta.SessionCodec)
+func sessionCodec(codec wire.Codec) (delta.DocumentCodec, error) {
+	sc, ok := codec.(delta.DocumentCodec)
 	if !ok {
-		return nil, fmt.Errorf("fit: codec %s cannot page within a session: %w (it does not implement delta.SessionCodec)", codec.Info().Name, delta.ErrNoSyntax)
+		return nil, fmt.Errorf("fit: codec %s cannot page within a session: %w (it does not implement delta.DocumentCodec)", codec.Info().Name, delta.ErrNoSyntax)
 	}
 	return sc, nil
 }
@@ -54,7 +54,7 @@ func (f *fitter) encodePage(dst []byte, from, to int, pag *wire.Pagination) ([]b
 			refs = append(refs, j)
 		}
 	}
-	return f.sc.AppendReferenced(dst, pg, refs)
+	return delta.AppendReferenced(f.sc, dst, pg, refs)
 }
 
 // encodeWhole appends the encoding of the whole response, within a
@@ -69,7 +69,7 @@ func (f *fitter) encodeWhole(dst []byte) ([]byte, error) {
 			refs = append(refs, i)
 		}
 	}
-	return f.sc.AppendReferenced(dst, f.r, refs)
+	return delta.AppendReferenced(f.sc, dst, f.r, refs)
 }
 
 // refresh asks the session for its references again before the page

@@ -101,7 +101,7 @@ func (c *conversation) receive(page *wire.GraphResponse, enc []byte, budget ...i
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	_, rs, err := codec.(delta.SessionCodec).DecodeReferenced(enc)
+	_, rs, err := delta.DecodeReferenced(codec.(delta.DocumentCodec), enc)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -324,7 +324,7 @@ func TestPageInSessionBuiltins(t *testing.T) {
 	ran := 0
 	for _, info := range reg.List() {
 		codec, _ := reg.Lookup(info.Name)
-		if _, ok := codec.(delta.SessionCodec); !ok || info.Binary {
+		if _, ok := codec.(delta.DocumentCodec); !ok || info.Binary {
 			continue
 		}
 		ran++

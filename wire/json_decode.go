@@ -25,32 +25,21 @@ import (
 // codecs/json's Decode and UnmarshalJSON call it; most callers want
 // codecs/json, whose Codec carries the Limits.
 func DecodeJSON(data []byte, l Limits) (*GraphResponse, error) {
-	r, _, err := decodeJSON(data, l, false)
-	return r, err
-}
-
-// decodeJSON is DecodeJSON, reading references when referenced is set
-// (DecodeJSONReferenced).
-func decodeJSON(data []byte, l Limits, referenced bool) (*GraphResponse, []int, error) {
 	l, err := l.WithDefaults()
 	if err != nil {
-		return nil, nil, &DecodeError{Codec: "json", Msg: err.Error()}
+		return nil, &DecodeError{Codec: "json", Msg: err.Error()}
 	}
 	if int64(len(data)) > l.MaxInputBytes {
-		return nil, nil, &DecodeError{Codec: "json", Offset: l.MaxInputBytes, Limit: "MaxInputBytes",
+		return nil, &DecodeError{Codec: "json", Offset: l.MaxInputBytes, Limit: "MaxInputBytes",
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
 	}
 	// One copy of the input as a string: every string without escapes in
 	// the response is a substring of it, which costs no allocation.
-	d := decoder{data: data, src: string(data), l: l, m: newMeter(l, len(data)), referenced: referenced}
+	d := decoder{data: data, src: string(data), l: l, m: newMeter(l, len(data))}
 	if len(data) >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf {
 		d.pos = 3 // a UTF-8 byte order mark
 	}
-	r, err := d.response()
-	if err != nil {
-		return nil, nil, err
-	}
-	return r, d.refs, nil
+	return d.response()
 }
 
 func (d *decoder) response() (*GraphResponse, error) {
@@ -170,9 +159,6 @@ func (d *decoder) node(n *Node) error {
 	var keys objectKeys
 	start := d.pos
 	base := len(d.props)
-	index := d.nodes
-	d.nodes++
-	refOff := -1 // the offset of a sent_earlier_id's value
 	defer func() { d.props = d.props[:base] }()
 	err := d.object("node", func(key string, keyOff int) error {
 		var err error
@@ -190,9 +176,6 @@ func (d *decoder) node(n *Node) error {
 			haveID = true
 			n.ID, err = d.id("node id")
 		default:
-			if key == refIDName {
-				refOff = d.pos
-			}
 			err = d.property(&keys, base, "node", key, keyOff)
 		}
 		return err
@@ -207,9 +190,6 @@ func (d *decoder) node(n *Node) error {
 		return d.errAt(start, "node: missing \"type\"")
 	}
 	if !haveID {
-		if refOff >= 0 {
-			return d.reference(n, index, start, refOff)
-		}
 		return d.errAt(start, "node: missing \"id\"")
 	}
 	return nil

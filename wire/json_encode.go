@@ -57,19 +57,11 @@ func AppendJSON(dst []byte, r *GraphResponse) ([]byte, error) {
 // It is codecs/json's AppendEncode; a NaN or infinite float is reported
 // before MaxInputBytes, as when the output was measured after writing it.
 func AppendJSONWithin(dst []byte, r *GraphResponse, l Limits) ([]byte, error) {
-	return appendJSONWithin(dst, r, nil, l)
-}
-
-// appendJSONWithin is AppendJSONWithin writing the nodes at positions refs
-// as references (see AppendJSONReferenced); r holds those nodes without
-// their properties.
-func appendJSONWithin(dst []byte, r *GraphResponse, refs []int, l Limits) ([]byte, error) {
 	m, err := l.Measure("json", r)
 	if err != nil {
 		return dst, err
 	}
-	extra := int64(len(refs) * (len(refIDKey) - len(`"id"`)))
-	n, hi := m.lo+extra, m.hi+extra
+	n, hi := m.lo, m.hi
 	max := l.MaxInputBytes
 	if max == 0 {
 		max = DefaultMaxInputBytes
@@ -80,7 +72,7 @@ func appendJSONWithin(dst []byte, r *GraphResponse, refs []int, l Limits) ([]byt
 		if err != nil {
 			return dst, err // not reached: Measure accepted r
 		}
-		n, hi = exact+extra, exact+extra
+		n, hi = exact, exact
 	}
 	if n > max {
 		// What the encoder refuses (NaN, ±Inf, ...) it refuses first;
@@ -100,7 +92,7 @@ func appendJSONWithin(dst []byte, r *GraphResponse, refs []int, l Limits) ([]byt
 	if cap(dst)-len(dst) < int(n) {
 		dst = slices.Grow(dst, int(min(hi, n+n/32+64)))
 	}
-	e := encoder{b: dst, refs: refs}
+	e := encoder{b: dst}
 	if err := e.response(r); err != nil {
 		return dst, err
 	}
@@ -184,9 +176,6 @@ type encoder struct {
 	// -Inf rather than fail: Value.String's form, not JSON.
 	nonFinite bool
 	cache     writeCache
-	// refs are the positions of the nodes still to come that are written
-	// as references, ascending.
-	refs []int
 }
 
 // response appends r to e.b. The writing functions below take and return
@@ -235,17 +224,6 @@ func (e *encoder) appendResponse(b []byte, r *GraphResponse) ([]byte, error) {
 			b = append(b, ',')
 		}
 		n := &r.Nodes[i]
-		if len(e.refs) > 0 && e.refs[0] == i {
-			e.refs = e.refs[1:]
-			b = append(b, `{"type":`...)
-			b = appendJSONQuoted(b, n.Type)
-			b = append(b, ',')
-			b = append(b, refIDKey...)
-			b = append(b, `:"`...)
-			b = textwire.AppendInt(b, n.ID)
-			b = append(b, `"}`...)
-			continue
-		}
 		b = c.piece(b, c.types[:], `{"type":"`, n.Type, `","id":"`)
 		b = textwire.AppendInt(b, n.ID)
 		b = append(b, '"')

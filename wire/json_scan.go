@@ -18,13 +18,6 @@ type decoder struct {
 	l     Limits
 	m     Meter
 
-	// referenced makes the decoder read references to nodes sent earlier
-	// (DecodeJSONReferenced), whose positions in nodes go to refs; nodes
-	// counts the nodes read.
-	referenced bool
-	refs       []int
-	nodes      int
-
 	strs []byte // the chunk unescaped strings are written to (see str)
 	// escaped says a string read since the last part charged to m was
 	// not taken as it was from the input (see cleanCharge).

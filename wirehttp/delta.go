@@ -15,7 +15,7 @@ import (
 // DeltaIM is the instance-manipulation name (RFC 3229) of graphwire's
 // delta encoding: a client that sends it in A-IM may be answered 226 IM
 // Used with a delta in the negotiated codec's delta syntax
-// (delta.Codec), against the base its If-None-Match names.
+// (delta.AppendDelta), against the base its If-None-Match names.
 const DeltaIM = "graphwire-delta"
 
 // MaxIMs is the most elements of A-IM (all its field lines read as one
@@ -154,22 +154,18 @@ func zeroQ(params string) bool {
 	return false
 }
 
-// deltaCodec returns o's codec as a delta.Codec when the Server may
-// answer a request for it with a delta: delta encoding on, a GET or HEAD
-// that accepts DeltaIM, a codec that implements delta.Codec, and a body
-// that is not enveloped.
-func (s *Server) deltaCodec(r *http.Request, o *offer) (delta.Codec, bool) {
+// deltaCodec reports whether the Server may answer a request for o's
+// codec with a delta: delta encoding on, a GET or HEAD that accepts
+// DeltaIM, a codec that writes documents (delta.DocumentCodec), and a
+// body that is not enveloped.
+func (s *Server) deltaCodec(r *http.Request, o *offer) bool {
 	if s.bases == nil || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
-		return nil, false
+		return false
 	}
-	dc, ok := o.codec.(delta.Codec)
-	if !ok || (s.opts.Envelope && !o.info.Binary) {
-		return nil, false
+	if _, ok := o.codec.(delta.DocumentCodec); !ok || (s.opts.Envelope && !o.info.Binary) {
+		return false
 	}
-	if !acceptsDelta(r.Header.Values("A-IM")) {
-		return nil, false
-	}
-	return dc, true
+	return acceptsDelta(r.Header.Values("A-IM"))
 }
 
 // answerDelta answers r, whose answer in offer i is body with tag etag,
@@ -186,8 +182,7 @@ func (s *Server) deltaCodec(r *http.Request, o *offer) (delta.Codec, bool) {
 // back to the full answer; the server's faults among them are logged.
 func (s *Server) answerDelta(w http.ResponseWriter, r *http.Request, i int, body []byte, etag string) bool {
 	o := &s.offers[i]
-	dc, ok := s.deltaCodec(r, o)
-	if !ok {
+	if !s.deltaCodec(r, o) {
 		return false
 	}
 	current := etag[1 : len(etag)-1]
@@ -204,7 +199,7 @@ func (s *Server) answerDelta(w http.ResponseWriter, r *http.Request, i int, body
 		return false
 	}
 	ans, ok := s.deltas.answer(r.Context(), key, func() (deltaAnswer, bool) {
-		return s.computeDelta(r, o, dc, key, body)
+		return s.computeDelta(r, o, key, body)
 	})
 	if !ok {
 		return false
@@ -268,7 +263,7 @@ func (s *Server) deltaBase(inm []string, i int, current string) (string, deltaKe
 // DecodeFactor x both bodies, and the delta written. It reports false
 // when the bound cannot hold it, the base is no longer kept, or the
 // codec fails (logged).
-func (s *Server) computeDelta(r *http.Request, o *offer, dc delta.Codec, key deltaKey, body []byte) (deltaAnswer, bool) {
+func (s *Server) computeDelta(r *http.Request, o *offer, key deltaKey, body []byte) (deltaAnswer, bool) {
 	baseBody, bi, ok := s.bases.get(key.base)
 	if !ok || bi != key.offer {
 		return deltaAnswer{}, false
@@ -278,7 +273,7 @@ func (s *Server) computeDelta(r *http.Request, o *offer, dc delta.Codec, key del
 	if !c.grow(2*DecodeOverhead + DecodeFactor*int64(len(baseBody)+len(body))) {
 		return deltaAnswer{}, false
 	}
-	choice, patch, err := s.chooseDelta(o, dc, key, baseBody, body)
+	choice, patch, err := s.chooseDelta(o, key, baseBody, body)
 	if err != nil {
 		s.opts.ErrorLog.Printf("wirehttp: %s %s: delta in %s, sending the full answer: %v", r.Method, clip(r.URL.Path), o.info.Name, err)
 		return deltaAnswer{}, false
@@ -297,7 +292,7 @@ func (s *Server) computeDelta(r *http.Request, o *offer, dc delta.Codec, key del
 // kept by key's offer and current tag: every client that holds another
 // base asks for the same current answer. With SendDelta it returns the
 // delta written in the codec's delta syntax.
-func (s *Server) chooseDelta(o *offer, dc delta.Codec, key deltaKey, baseBody, body []byte) (delta.Choice, []byte, error) {
+func (s *Server) chooseDelta(o *offer, key deltaKey, baseBody, body []byte) (delta.Choice, []byte, error) {
 	base, err := o.codec.Decode(baseBody)
 	if err != nil {
 		return delta.SendFull, nil, fmt.Errorf("decoding the base: %w", err)
@@ -318,7 +313,7 @@ func (s *Server) chooseDelta(o *offer, dc delta.Codec, key deltaKey, baseBody, b
 	choice, _, err := delta.Choose(base, next, s.opts.Delta.Threshold,
 		func(d *delta.Delta) (int, error) {
 			var err error
-			if patch, err = dc.AppendDelta(nil, d); err != nil {
+			if patch, err = delta.AppendDelta(o.codec, nil, d); err != nil {
 				return 0, err
 			}
 			return cost(patch)

@@ -114,8 +114,8 @@
 //
 //   - whole: every response encoded alone;
 //   - with references: the session's responses encoded in order in one
-//     writer's delta.Session (Session.Encode, the codec's
-//     delta.SessionCodec);
+//     writer's delta.Session (Session.Encode, a document of the codec:
+//     delta.DocumentCodec);
 //   - with deltas: each re-query answered with delta.Diff between the
 //     earlier and the new response as the codec carries them (encoded and
 //     decoded, what its client holds), written by delta.EncodeWith, when

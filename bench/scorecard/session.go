@@ -23,8 +23,8 @@ var SessionFormats = []string{"json", "gcf", "goon", "toon"}
 var ADRSessionFormats = []string{"goon", "toon", "json"}
 
 // Unavailable is the token count recorded for what a codec cannot write:
-// references from a codec without a session syntax (delta.SessionCodec),
-// deltas from one without a delta syntax (delta.Codec).
+// references and deltas from a codec that writes no documents
+// (delta.DocumentCodec).
 const Unavailable = -1
 
 // SessionResult is one simulated session priced in one codec, in o200k

@@ -72,10 +72,10 @@ func (c *Card) sessionSection(w *writer, _ []Chart) {
 	w.p("ADR 012 puts an agent's session at 5–10 graph queries and %s–%s tokens, most of it structure and entities the agent has already read. knowing answers that with session references and deltas: %.1f%% fewer tokens at %.1f%% overlap in its benchmark. Measured here on %d simulated sessions per profile (`corpus.Sessions`: 5–10 queries of mixed types — traversals, searches, neighbours, paths, aggregations — over one universe of entities per session, from the corpus's seed), priced in o200k tokens in each text codec:\n\n",
 		num(adrSessionTokens[0]), num(adrSessionTokens[1]), knowingSaving, knowingOverlap, corpus.SessionCount)
 	w.p("- **whole**: every response encoded alone, as each query costs without a session;\n")
-	w.p("- **references**: the session's responses encoded in one `delta.Session` (`Session.Encode`, the codec's `AppendReferenced`): a node delivered earlier in the session and unchanged since is written as a reference, its type and id;\n")
-	w.p("- **deltas**: every query of the session asked again after %s of its nodes changed (%s overlap), answered with `delta.Diff` in the codec's delta syntax (`delta.EncodeWith`) when `delta.Worth` says it costs under %.0f%% of the full response, and in full otherwise; beside it, the same re-queries encoded in the session that delivered the first answers (references).\n\n",
+	w.p("- **references**: the session's responses encoded in one `delta.Session` (`Session.Encode`, a document of the codec): a node delivered earlier in the session and unchanged since is left out of the content and named in the header's `sent_earlier` by its type and id;\n")
+	w.p("- **deltas**: every query of the session asked again after %s of its nodes changed (%s overlap), answered with `delta.Diff` as a document of the codec (`delta.EncodeWith`) when `delta.Worth` says it costs under %.0f%% of the full response, and in full otherwise; beside it, the same re-queries encoded in the session that delivered the first answers (references).\n\n",
 		strings.Join(rates, ", "), overlaps(), 100*0.60)
-	w.p("Medians over each profile's sessions of each session's totals; a saving is against the same responses whole. A codec without a session syntax (`delta.SessionCodec`) or a delta syntax (`delta.Codec`) says so instead of a number. Every text counted here is counted against gpt-tokenizer by the test suite.\n")
+	w.p("Medians over each profile's sessions of each session's totals; a saving is against the same responses whole. A codec that writes no documents (`delta.DocumentCodec`) says so instead of a number. Every text counted here is counted against gpt-tokenizer by the test suite.\n")
 	c.sessionTable(w)
 	c.requeryTable(w, rates)
 	c.adrSessionTable(w)

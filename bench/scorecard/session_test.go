@@ -112,7 +112,7 @@ func TestSessionDeltas(t *testing.T) {
 					t.Errorf("%s in json at %d%%: %d of %d re-queries answered by a delta", s.ID(), corpus.RequeryRates[ri], q.Deltas, q.Queries)
 				}
 			}
-			_, ok := wireCodec(t, f).(delta.SessionCodec)
+			_, ok := wireCodec(t, f).(delta.DocumentCodec)
 			if got := res.Referenced != Unavailable; got != ok {
 				t.Errorf("%s in %s: references priced %v, codec has a session syntax %v", s.ID(), f, got, ok)
 			}

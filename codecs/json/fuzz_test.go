@@ -2,7 +2,6 @@ package json_test
 
 import (
 	"errors"
-	"slices"
 	"strings"
 	"testing"
 
@@ -66,61 +65,6 @@ func FuzzDecode(f *testing.F) {
 		// encoding is a fixed point.
 		if err := wiretest.RoundTrip(json.Default(), wire.Exact, r); err != nil {
 			t.Fatal(err)
-		}
-	})
-}
-
-// FuzzDecodeReferenced: DecodeReferenced never panics; an error is a
-// positioned *wire.DecodeError with no response; a response it reads has
-// its references' positions ascending, each a node with nil Properties,
-// and writing it back with those references gives a document that reads
-// back to the same response and positions.
-func FuzzDecodeReferenced(f *testing.F) {
-	c := json.Default()
-	for i := range 3 {
-		r := wiretest.Response().Example(i)
-		var refs []int
-		for j := 0; j < len(r.Nodes); j += 2 {
-			refs = append(refs, j)
-		}
-		b, err := c.AppendReferenced(nil, r, refs)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
-	doc := func(nodes string) string {
-		return `{"format_version":"1.2.0","query_type":"traversal","nodes":[` + nodes + `],"edges":[]}`
-	}
-	f.Add([]byte(doc(`{"type":"U","sent_earlier_id":"1"},{"type":"U","id":"2","sent_earlier_id":"1"}`)))
-	f.Add([]byte(doc(`{"sent_earlier_id":"-9223372036854775808","type":"U"}`)))
-	f.Add([]byte(doc(`{"type":"U","sent_earlier_id":"x"}`)))
-	f.Add([]byte(doc(`{"type":"U","sent_earlier_id":"1","a":1}`)))
-	f.Add([]byte(doc(`{"type":"U"}`)))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		r, refs, err := c.DecodeReferenced(data)
-		if err != nil {
-			var de *wire.DecodeError
-			if r != nil || refs != nil || !errors.As(err, &de) || de.Offset < 0 || de.Offset > int64(len(data)) {
-				t.Fatalf("DecodeReferenced: %v, %v, %v", r, refs, err)
-			}
-			return
-		}
-		for k, i := range refs {
-			if (k > 0 && i <= refs[k-1]) || i >= len(r.Nodes) || r.Nodes[i].Properties != nil {
-				t.Fatalf("refs %v of %d nodes", refs, len(r.Nodes))
-			}
-		}
-		b, err := c.AppendReferenced(nil, r, refs)
-		if err != nil {
-			t.Fatalf("AppendReferenced of what DecodeReferenced read: %v", err)
-		}
-		r2, refs2, err := c.DecodeReferenced(b)
-		if err != nil {
-			t.Fatalf("reading back %s: %v", b, err)
-		}
-		if !wire.Equal(r, r2, wire.Exact) || !slices.Equal(refs, refs2) {
-			t.Fatalf("round trip changed the response or refs %v -> %v:\n%s", refs, refs2, b)
 		}
 	})
 }

@@ -2,7 +2,6 @@ package deltatest
 
 import (
 	"bytes"
-	"errors"
 	"slices"
 	"testing"
 
@@ -14,40 +13,19 @@ import (
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
-// CodecSuite describes a codec's delta syntax for RunCodec.
+// CodecSuite describes a codec for RunCodec.
 type CodecSuite struct {
-	Codec delta.Codec
-
-	// Normalize, when set, gives the response as the codec's reader holds
-	// it (for a lossy codec, Decode(Encode(r))); RunCodec diffs the
-	// normalized base and next, since a client patches what it read. An
-	// error skips the response (the codec cannot carry it).
-	Normalize func(*wire.GraphResponse) (*wire.GraphResponse, error)
+	Codec wire.Codec
 
 	// Options shape the generated responses.
 	Options wiretest.Options
-
-	// SniffResponse is the codec's wire.Sniffer, SniffDelta its delta
-	// sniffer: a delta must score below 0.5 on the first and at least 0.9
-	// on the second, a response the reverse.
-	SniffResponse func([]byte) float64
-	SniffDelta    func([]byte) float64
-	// Encode writes a response, for the sniffing checks.
-	Encode func(*wire.GraphResponse) ([]byte, error)
-
-	// Partial says the syntax expresses only some deltas: an
-	// *wire.EncodeError from AppendDelta skips the pair, and RunCodec
-	// requires only that some pairs, and some corpus re-queries, are
-	// carried (it logs how many).
-	Partial bool
 }
 
 // RunCodec checks a codec's delta syntax: on generated pairs and on every
 // corpus case with 1%, 5% and 20% of its nodes changed, the delta written
 // and read back patches the base into next exactly and writes the same
-// bytes again; every truncation and many one-byte alterations of a delta
-// are an error (from DecodeDelta or from Patch), never a wrong response;
-// Sniff tells a delta from a response.
+// bytes again (every codec carries every delta); every truncation and many one-byte alterations of a delta
+// are an error (from DecodeDelta or from Patch), never a wrong response.
 func RunCodec(t *testing.T, s CodecSuite) {
 	t.Run("generated", func(t *testing.T) {
 		rapid.Check(t, func(rt *rapid.T) {
@@ -57,7 +35,7 @@ func RunCodec(t *testing.T, s CodecSuite) {
 				rt.Skip("the codec cannot carry the response")
 			}
 			if s.roundTrip(rt, "generated pair", base, next) == nil {
-				rt.Skip("the codec's delta syntax cannot express the delta")
+				rt.Fatal("no delta written")
 			}
 		})
 	})
@@ -80,7 +58,7 @@ func RunCodec(t *testing.T, s CodecSuite) {
 					continue
 				}
 				carried++
-				if full, err := s.Encode(next); err == nil && len(full) > 0 {
+				if full, err := s.Codec.AppendEncode(nil, next); err == nil && len(full) > 0 {
 					ratios[pct] = append(ratios[pct], float64(len(b))/float64(len(full)))
 				}
 			}
@@ -93,8 +71,8 @@ func RunCodec(t *testing.T, s CodecSuite) {
 					pct, 100*rs[len(rs)/2], 100*rs[0], 100*rs[len(rs)-1], len(rs))
 			}
 		}
-		if carried == 0 {
-			t.Fatal("no corpus re-query carried")
+		if carried != all {
+			t.Fatalf("%d of %d corpus re-queries carried: every delta must be", carried, all)
 		}
 	})
 	t.Run("damaged", func(t *testing.T) {
@@ -119,62 +97,27 @@ func RunCodec(t *testing.T, s CodecSuite) {
 		}
 		t.Fatal("no corpus re-query carried")
 	})
-	t.Run("sniff", func(t *testing.T) {
-		sniffed := 0
-		for _, c := range corpus.Generate() {
-			if sniffed == 8 {
-				break
-			}
-			base, next, ok := s.normalize(c.Response, ChangeRate(c.Response, 5))
-			if !ok {
-				t.Fatalf("%s: the codec cannot carry the corpus case", c.ID())
-			}
-			for _, n := range []*wire.GraphResponse{next, base} {
-				d, err := delta.Diff(base, n)
-				if err != nil {
-					t.Fatal(err)
-				}
-				b, err := s.Codec.AppendDelta(nil, d)
-				var ee *wire.EncodeError
-				if s.Partial && errors.As(err, &ee) {
-					continue
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				sniffed++
-				r, err := s.Encode(n)
-				if err != nil {
-					t.Fatal(err)
-				}
-				prefix := b[:min(len(b), wire.SniffLen)]
-				if got := s.SniffResponse(prefix); got >= 0.5 {
-					t.Errorf("%s: the response sniffer rates a delta %.2f:\n%.80q", c.ID(), got, prefix)
-				}
-				if got := s.SniffDelta(prefix); got < 0.9 {
-					t.Errorf("%s: the delta sniffer rates a delta %.2f:\n%.80q", c.ID(), got, prefix)
-				}
-				rp := r[:min(len(r), wire.SniffLen)]
-				if got := s.SniffDelta(rp); got != 0 {
-					t.Errorf("%s: the delta sniffer rates a response %.2f", c.ID(), got)
-				}
-				if got := s.SniffResponse(rp); got < 0.9 {
-					t.Errorf("%s: the response sniffer rates a response %.2f", c.ID(), got)
-				}
-			}
-		}
-	})
 }
 
+// normalize gives base and next as the codec's reader holds them: as they
+// are for an exact codec, Decode(Encode(r)) for another (a client patches
+// what it read). false: the codec cannot carry one of them.
 func (s *CodecSuite) normalize(base, next *wire.GraphResponse) (*wire.GraphResponse, *wire.GraphResponse, bool) {
-	if s.Normalize == nil {
+	if s.Codec.Info().Fidelity == wire.Exact {
 		return base, next, true
 	}
-	b, err := s.Normalize(base)
+	held := func(r *wire.GraphResponse) (*wire.GraphResponse, error) {
+		b, err := s.Codec.AppendEncode(nil, r)
+		if err != nil {
+			return nil, err
+		}
+		return s.Codec.Decode(b)
+	}
+	b, err := held(base)
 	if err != nil {
 		return nil, nil, false
 	}
-	n, err := s.Normalize(next)
+	n, err := held(next)
 	if err != nil {
 		return nil, nil, false
 	}
@@ -182,23 +125,18 @@ func (s *CodecSuite) normalize(base, next *wire.GraphResponse) (*wire.GraphRespo
 }
 
 // roundTrip writes Diff(base, next), reads it back, patches base with it
-// and returns the bytes written: nil when a Partial syntax cannot express
-// the delta.
+// and returns the bytes written.
 func (s *CodecSuite) roundTrip(t rapid.TB, name string, base, next *wire.GraphResponse) []byte {
 	t.Helper()
 	d, err := delta.Diff(base, next)
 	if err != nil {
 		t.Fatalf("%s: Diff: %v", name, err)
 	}
-	b, err := s.Codec.AppendDelta(nil, d)
-	var ee *wire.EncodeError
-	if s.Partial && errors.As(err, &ee) {
-		return nil
-	}
+	b, err := delta.AppendDelta(s.Codec, nil, d)
 	if err != nil {
 		t.Fatalf("%s: AppendDelta: %v", name, err)
 	}
-	d2, err := s.Codec.DecodeDelta(b)
+	d2, err := delta.DecodeDelta(s.Codec, b)
 	if err != nil {
 		t.Fatalf("%s: DecodeDelta: %v\n%s", name, err, excerpt(b))
 	}
@@ -209,7 +147,7 @@ func (s *CodecSuite) roundTrip(t rapid.TB, name string, base, next *wire.GraphRe
 	if !wire.Equal(next, got, wire.Exact) {
 		t.Fatalf("%s: patched (-want +got):\n%s", name, wiretest.Diff(next, got, wire.Exact))
 	}
-	again, err := s.Codec.AppendDelta(nil, d2)
+	again, err := delta.AppendDelta(s.Codec, nil, d2)
 	if err != nil {
 		t.Fatalf("%s: AppendDelta of the decoded delta: %v", name, err)
 	}
@@ -225,7 +163,7 @@ func (s *CodecSuite) roundTrip(t rapid.TB, name string, base, next *wire.GraphRe
 func (s *CodecSuite) damaged(t *testing.T, id int, base, next *wire.GraphResponse, b []byte) {
 	t.Helper()
 	check := func(what string, bad []byte) {
-		d, err := s.Codec.DecodeDelta(bad)
+		d, err := delta.DecodeDelta(s.Codec, bad)
 		if err != nil {
 			return
 		}

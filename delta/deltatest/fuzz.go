@@ -10,29 +10,27 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// FuzzDecode is the body of a codec's FuzzDecodeDelta: it seeds f with the
-// codec's deltas of the first corpus cases (as normalize reads them back,
-// 20% changed, and unchanged), then holds that DecodeDelta never panics and
-// that a delta it reads writes text that reads back to a fixed point. A
-// lossy codec's AppendDelta may refuse, with a *wire.EncodeError, a delta
-// it would not carry exactly (one edited by hand can hold such values);
-// any other failure to write fails the target.
-func FuzzDecode(f *testing.F, c delta.Codec, normalize func(*wire.GraphResponse) (*wire.GraphResponse, error)) {
+// FuzzDecode is the body of a fuzz target of a codec's delta documents: it
+// seeds f with the codec's deltas of the first corpus cases (as the codec
+// reads them back, 20% changed, and unchanged), then holds that
+// delta.DecodeDelta never panics and that a delta it reads writes text
+// that reads back to a fixed point. A lossy codec's AppendDelta may
+// refuse, with a *wire.EncodeError, a delta it would not carry exactly
+// (one edited by hand can hold such values); any other failure to write
+// fails the target.
+func FuzzDecode(f *testing.F, c wire.Codec) {
+	s := CodecSuite{Codec: c}
 	for _, cs := range corpus.Generate()[:6] {
-		base, err := normalize(cs.Response)
-		if err != nil {
-			f.Fatal(err)
-		}
-		next, err := normalize(ChangeRate(cs.Response, 20))
-		if err != nil {
-			f.Fatal(err)
+		base, next, ok := s.normalize(cs.Response, ChangeRate(cs.Response, 20))
+		if !ok {
+			f.Fatalf("%s: the codec cannot carry the case", cs.ID())
 		}
 		for _, n := range []*wire.GraphResponse{next, base} {
 			d, err := delta.Diff(base, n)
 			if err != nil {
 				f.Fatal(err)
 			}
-			b, err := c.AppendDelta(nil, d)
+			b, err := delta.AppendDelta(c, nil, d)
 			if err != nil {
 				f.Fatal(err)
 			}
@@ -40,11 +38,11 @@ func FuzzDecode(f *testing.F, c delta.Codec, normalize func(*wire.GraphResponse)
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d, err := c.DecodeDelta(data)
+		d, err := delta.DecodeDelta(c, data)
 		if err != nil {
 			return
 		}
-		b, err := c.AppendDelta(nil, d)
+		b, err := delta.AppendDelta(c, nil, d)
 		var ee *wire.EncodeError
 		if errors.As(err, &ee) {
 			return
@@ -52,11 +50,11 @@ func FuzzDecode(f *testing.F, c delta.Codec, normalize func(*wire.GraphResponse)
 		if err != nil {
 			t.Fatalf("a decoded delta does not write, and the error is not an *wire.EncodeError: %v", err)
 		}
-		d2, err := c.DecodeDelta(b)
+		d2, err := delta.DecodeDelta(c, b)
 		if err != nil {
 			t.Fatalf("the written delta does not read: %v\n%s", err, b)
 		}
-		if b2, _ := c.AppendDelta(nil, d2); !bytes.Equal(b, b2) {
+		if b2, _ := delta.AppendDelta(c, nil, d2); !bytes.Equal(b, b2) {
 			t.Fatalf("not a fixed point:\n%s\nthen\n%s", b, b2)
 		}
 	})

@@ -10,55 +10,30 @@ import (
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
-// The hostile deltas of the delta decoders' memory tests. Their base and
-// result are two fixed, different fingerprints: a decoder does not see
-// the base.
-var (
-	hostileBase   = delta.Hash{1}
-	hostileResult = delta.Hash{2}
-)
-
-// RemovedKeys is a delta of n removed node keys, all the same (A 0): a
-// decoder does not look for repeats (Patch refuses them), so each costs
-// its input a few bytes.
-func RemovedKeys(n int) *delta.Delta {
-	d := &delta.Delta{Base: hostileBase, Result: hostileResult, QueryType: wire.Search}
-	d.Nodes.Removed = make([]delta.NodeKey, n)
-	for i := range d.Nodes.Removed {
-		d.Nodes.Removed[i] = delta.NodeKey{Type: "A"}
-	}
-	return d
-}
-
-// LongType is the type name of LongKeys's keys.
-const LongType = "ProjectMergeRequestApproval"
-
-// LongKeys is a delta of n removed node keys, each with its own id and
-// the type LongType: a delta a decoder reads within its bound.
-func LongKeys(n int) *delta.Delta {
-	d := RemovedKeys(n)
-	for i := range d.Nodes.Removed {
-		d.Nodes.Removed[i] = delta.NodeKey{Type: LongType, ID: int64(i)}
-	}
-	return d
-}
-
-// EveryList is RemovedKeys(n) with every other list of operations of n
-// elements too: moved node keys, removed and moved edges, removed and
-// moved rows.
+// EveryList is a delta whose every list of operations holds n positions
+// (most of them wrong for any base: a decoder does not check them, Patch
+// does), each a few bytes of input: what a hostile writer sends to make a
+// decoder build large lists from a small text.
 func EveryList(n int) *delta.Delta {
-	d := RemovedKeys(n)
-	e := wire.Edge{From: "A", FromID: 1, To: "A", ToID: 2, Type: "R"}
-	d.Nodes.Moved = make([]delta.Move[delta.NodeKey], n)
-	d.Edges.Removed = make([]delta.EdgeKey, n)
-	d.Edges.Moved = make([]delta.Move[delta.EdgeKey], n)
-	d.Rows.Present = true
-	d.Rows.Removed = make([]int, n)
-	d.Rows.Moved = make([]delta.Move[int], n)
-	for i := range n {
-		d.Nodes.Moved[i] = delta.Move[delta.NodeKey]{Key: delta.NodeKey{Type: "A"}}
-		d.Edges.Removed[i] = delta.EdgeKey{Edge: e}
-		d.Edges.Moved[i] = delta.Move[delta.EdgeKey]{Key: delta.EdgeKey{Edge: e}}
+	d := &delta.Delta{Check: delta.MakeCheck(delta.Hash{1}, delta.Hash{2}),
+		Content: &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Search, Rows: []wire.Row{}}}
+	list := func() []int {
+		v := make([]int, n)
+		for i := range v {
+			v[i] = i % 10
+		}
+		return v
+	}
+	moves := func() []delta.Move {
+		v := make([]delta.Move, n)
+		for i := range v {
+			v[i] = delta.Move{From: i % 10, At: i % 10}
+		}
+		return v
+	}
+	d.Changed = list()
+	for _, o := range []*delta.Ops{&d.Nodes, &d.Edges, &d.Rows} {
+		o.Removed, o.Moved, o.Added = list(), moves(), list()
 	}
 	return d
 }

@@ -17,22 +17,33 @@ import (
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
-// SessionSuite describes a codec's session syntax for RunSession.
+// SessionSuite describes a codec for RunSession.
 type SessionSuite struct {
-	// Codec is the codec under test; it implements delta.SessionCodec.
+	// Codec is the codec under test; it implements delta.DocumentCodec.
 	Codec wire.Codec
-
-	// Encode is the codec's plain encoding: a response with no reference
-	// must be written with exactly its bytes.
-	Encode func(*wire.GraphResponse) ([]byte, error)
-
-	// Normalize, when set, gives the response as the codec's reader holds
-	// it (for a lossy codec, Decode(Encode(r))): what a resolved response
-	// must equal. An error skips the response (the codec cannot carry it).
-	Normalize func(*wire.GraphResponse) (*wire.GraphResponse, error)
 
 	// Options shape the generated responses.
 	Options wiretest.Options
+}
+
+// Encode is the codec's plain encoding: a response with no reference
+// must be written with exactly its bytes.
+func (s *SessionSuite) Encode(r *wire.GraphResponse) ([]byte, error) {
+	return s.Codec.AppendEncode(nil, r)
+}
+
+// Normalize gives the response as the codec's reader holds it: r for an
+// exact codec, Decode(Encode(r)) for another; what a resolved response
+// must equal. An error: the codec cannot carry it.
+func (s *SessionSuite) Normalize(r *wire.GraphResponse) (*wire.GraphResponse, error) {
+	if s.Codec.Info().Fidelity == wire.Exact {
+		return r, nil
+	}
+	b, err := s.Codec.AppendEncode(nil, r)
+	if err != nil {
+		return nil, err
+	}
+	return s.Codec.Decode(b)
 }
 
 // RunSession checks a codec's session syntax: with no reference it writes
@@ -49,8 +60,8 @@ type SessionSuite struct {
 // decode limits, is refused with a *wire.DecodeError matching
 // wire.ErrLimit, the reader's session unchanged.
 func RunSession(t *testing.T, s SessionSuite) {
-	if _, ok := s.Codec.(delta.SessionCodec); !ok {
-		t.Fatalf("codec %s does not implement delta.SessionCodec", s.Codec.Info().Name)
+	if _, ok := s.Codec.(delta.DocumentCodec); !ok {
+		t.Fatalf("codec %s does not implement delta.DocumentCodec", s.Codec.Info().Name)
 	}
 	t.Run("plain", func(t *testing.T) {
 		rapid.Check(t, func(rt *rapid.T) {
@@ -59,7 +70,7 @@ func RunSession(t *testing.T, s SessionSuite) {
 			if err != nil {
 				rt.Skip("the codec cannot carry the response")
 			}
-			got, err := s.sc().AppendReferenced(nil, r, nil)
+			got, err := delta.AppendReferenced(s.sc(), nil, r, nil)
 			if err != nil {
 				rt.Fatalf("AppendReferenced without references: %v", err)
 			}
@@ -162,11 +173,11 @@ func RunSession(t *testing.T, s SessionSuite) {
 		if len(refs) == 0 {
 			t.Fatalf("%s: a response sent twice has no reference", c.ID())
 		}
-		b, err := s.sc().AppendReferenced(nil, c.Response, refs)
+		b, err := delta.AppendReferenced(s.sc(), nil, c.Response, refs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, got, err := s.sc().DecodeReferenced(b)
+		r, got, err := delta.DecodeReferenced(s.sc(), b)
 		if err != nil {
 			t.Fatalf("DecodeReferenced: %v\n%s", err, excerpt(b))
 		}
@@ -183,23 +194,23 @@ func RunSession(t *testing.T, s SessionSuite) {
 // writer that refuses the response (it measures the nodes it will not
 // write) is given the listings without their properties, which writes the
 // same references.
-func RepeatedReferences(c delta.SessionCodec, n wire.Node, times int) ([]byte, error) {
+func RepeatedReferences(c delta.DocumentCodec, n wire.Node, times int) ([]byte, error) {
 	r := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Traversal, Nodes: make([]wire.Node, times)}
 	refs := make([]int, times)
 	for i := range refs {
 		r.Nodes[i], refs[i] = n, i
 	}
-	b, err := c.AppendReferenced(nil, r, refs)
+	b, err := delta.AppendReferenced(c, nil, r, refs)
 	if err != nil {
 		for i := range r.Nodes {
 			r.Nodes[i].Properties = nil
 		}
-		b, err = c.AppendReferenced(nil, r, refs)
+		b, err = delta.AppendReferenced(c, nil, r, refs)
 	}
 	return b, err
 }
 
-func (s *SessionSuite) sc() delta.SessionCodec { return s.Codec.(delta.SessionCodec) }
+func (s *SessionSuite) sc() delta.DocumentCodec { return s.Codec.(delta.DocumentCodec) }
 
 // conversation is a writer's and a reader's Session with the same limits,
 // and a registry holding only the codec, for Session.Encode.
@@ -225,19 +236,16 @@ func newConversation(t rapid.TB, s SessionSuite, lim delta.SessionLimits) *conve
 // (nil when the codec cannot carry r).
 func (c *conversation) send(t rapid.TB, name string, r *wire.GraphResponse) ([]byte, int) {
 	t.Helper()
-	want := r
-	if c.s.Normalize != nil {
-		var err error
-		if want, err = c.s.Normalize(r); err != nil {
-			return nil, 0
-		}
+	want, err := c.s.Normalize(r)
+	if err != nil {
+		return nil, 0
 	}
 	refs := c.ws.References(r)
 	b, err := c.ws.Encode(c.g, c.s.Codec.Info().Name, r)
 	if err != nil {
 		t.Fatalf("%s: Session.Encode: %v", name, err)
 	}
-	got, grefs, err := c.s.sc().DecodeReferenced(b)
+	got, grefs, err := delta.DecodeReferenced(c.s.sc(), b)
 	if err != nil {
 		t.Fatalf("%s: DecodeReferenced: %v\n%s", name, err, excerpt(b))
 	}

@@ -3,19 +3,22 @@ package cli
 // The delta commands: diff and patch.
 //
 // diff BASE NEXT -f NAME writes the delta that turns BASE into NEXT in the
-// delta syntax of codec NAME (package delta; the codec implements
-// delta.Codec). BASE and NEXT may be in any codec: -from names it, or
+// delta document of codec NAME (package delta; the codec implements
+// delta.DocumentCodec). BASE and NEXT may be in any codec: -from names it, or
 // auto (the default) detects each. When NAME is a lossy codec (goon), the
 // delta is between the responses as a reader of NAME holds them (each
 // encoded in NAME and decoded back), which is what such a client patches.
 //
 // patch BASE DELTA applies DELTA to BASE and writes the result, by default
 // in BASE's codec (-f NAME for another). The delta's syntax is detected
-// (-d NAME to name it); a delta for another base, or truncated or altered,
+// (-d NAME to name it: otherwise the first codec, by its Sniff, that
+// reads DELTA as a delta); a delta for another base, or truncated or altered,
 // is an error and nothing is written.
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/graphwire/graphwire/delta"
@@ -25,12 +28,6 @@ import (
 func init() {
 	register("diff", "-f NAME [-from A|auto] [-o FILE] BASE NEXT: the delta that turns BASE into NEXT, in NAME's delta syntax", runDiff)
 	register("patch", "[-from A|auto] [-d NAME|auto] [-f NAME] [-o FILE] BASE DELTA: BASE with DELTA applied, in BASE's codec or NAME", runPatch)
-}
-
-// deltaSniffer is implemented by the codecs whose deltas can be told from
-// their first bytes (json, goon).
-type deltaSniffer interface {
-	SniffDelta(prefix []byte) float64
 }
 
 func runDiff(env *Env) error {
@@ -73,7 +70,7 @@ func runDiff(env *Env) error {
 	if err != nil {
 		return err
 	}
-	b, err := enc.(delta.Codec).AppendDelta(nil, d)
+	b, err := delta.AppendDelta(enc, nil, d)
 	if err != nil {
 		return fmt.Errorf("writing the delta as %s: %w", enc.Info().Name, err)
 	}
@@ -138,12 +135,12 @@ func runPatch(env *Env) error {
 	if err != nil {
 		return err
 	}
+	var d *delta.Delta
 	if dc == nil {
-		if dc, err = detectDelta(ddata); err != nil {
-			return fmt.Errorf("%s%w", dn, err)
-		}
+		d, err = detectDelta(ddata)
+	} else {
+		d, err = delta.DecodeDelta(dc, ddata)
 	}
-	d, err := dc.(delta.Codec).DecodeDelta(ddata)
 	if err != nil {
 		return fmt.Errorf("%s%w", dn, err)
 	}
@@ -180,7 +177,7 @@ func deltaCodec(name string) (wire.Codec, error) {
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
-	if _, ok := c.(delta.Codec); !ok {
+	if _, ok := c.(delta.DocumentCodec); !ok {
 		return nil, usagef("codec %s has no delta syntax (codecs with one: %s)", c.Info().Name, deltaCodecNames())
 	}
 	return c, nil
@@ -190,7 +187,7 @@ func deltaCodecNames() string {
 	var names []string
 	for _, info := range wire.List() {
 		if c, err := wire.Lookup(info.Name); err == nil {
-			if _, ok := c.(delta.Codec); ok {
+			if _, ok := c.(delta.DocumentCodec); ok {
 				names = append(names, info.Name)
 			}
 		}
@@ -226,25 +223,35 @@ func asRead(c wire.Codec, r *wire.GraphResponse) (*wire.GraphResponse, error) {
 	return c.Decode(b)
 }
 
-// detectDelta returns the codec whose delta syntax data most likely is.
-func detectDelta(data []byte) (wire.Codec, error) {
-	var best wire.Codec
-	conf := 0.0
+// detectDelta reads data as a delta of the codec it most likely is:
+// codecs that write documents, in order of their Sniff's confidence, the
+// first that reads it.
+func detectDelta(data []byte) (*delta.Delta, error) {
+	type candidate struct {
+		c    wire.Codec
+		conf float64
+	}
+	var cs []candidate
+	prefix := data[:min(len(data), wire.SniffLen)]
 	for _, info := range wire.List() {
 		c, err := wire.Lookup(info.Name)
 		if err != nil {
 			continue
 		}
-		s, ok := c.(deltaSniffer)
-		if _, isDelta := c.(delta.Codec); !ok || !isDelta {
+		if _, ok := c.(delta.DocumentCodec); !ok {
 			continue
 		}
-		if v := s.SniffDelta(data[:min(len(data), wire.SniffLen)]); v > conf {
-			best, conf = c, v
+		conf := 0.0
+		if s, ok := c.(wire.Sniffer); ok {
+			conf = s.Sniff(prefix)
+		}
+		cs = append(cs, candidate{c, conf})
+	}
+	slices.SortStableFunc(cs, func(a, b candidate) int { return cmp.Compare(b.conf, a.conf) })
+	for _, cand := range cs {
+		if d, err := delta.DecodeDelta(cand.c, data); err == nil {
+			return d, nil
 		}
 	}
-	if best == nil || conf < minConfidence {
-		return nil, fmt.Errorf("cannot tell the delta's syntax (it starts %s); name its codec with -d NAME (codecs with a delta syntax: %s)", excerpt(data), deltaCodecNames())
-	}
-	return best, nil
+	return nil, fmt.Errorf("cannot read the delta in any codec (it starts %s); name its codec with -d NAME (codecs with a delta syntax: %s)", excerpt(data), deltaCodecNames())
 }

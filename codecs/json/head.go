@@ -1,0 +1,298 @@
+package json
+
+import (
+	stdjson "encoding/json"
+	"errors"
+	"strconv"
+
+	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// The header syntax of a document (package delta): one object whose keys
+// are the header's fields, in order, an Int as a number, an IntList as an
+// array of numbers, a Text as a string, and last "content", the response
+// in canonical JSON (absent in the unchanged delta):
+//
+//	{"graphwire_delta":2,"check":"…","nodes_changed":[0],"content":{…}}
+
+var _ delta.DocumentCodec = (*Codec)(nil)
+
+// contentKey is the key of a document's content.
+const contentKey = "content"
+
+// AppendDocument implements delta.DocumentCodec: with no header it is
+// AppendEncode; otherwise the object above.
+func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.GraphResponse) ([]byte, error) {
+	if len(header) == 0 {
+		return c.AppendEncode(dst, content)
+	}
+	b := append(dst, '{')
+	for i, f := range header {
+		k, ok := delta.FieldKind(f.Name)
+		if !ok {
+			return dst, &wire.EncodeError{Codec: Name, Path: f.Name, Msg: "not a header field"}
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = wire.AppendJSONString(b, f.Name)
+		b = append(b, ':')
+		switch k {
+		case delta.Int:
+			if len(f.Ints) != 1 {
+				return dst, &wire.EncodeError{Codec: Name, Path: f.Name, Msg: "an Int field holds one integer"}
+			}
+			b = strconv.AppendInt(b, int64(f.Ints[0]), 10)
+		case delta.IntList:
+			b = append(delta.AppendInts(append(b, '['), f.Ints), ']')
+		default:
+			b = wire.AppendJSONString(b, f.Text)
+		}
+	}
+	if content != nil {
+		b = append(b, `,"`+contentKey+`":`...)
+		var err error
+		if b, err = c.AppendEncode(b, content); err != nil {
+			return dst, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// DecodeDocument implements delta.DocumentCodec: a response (its first key
+// not a header field's name) is Decode's; a document's fields are read in
+// order, its content by Decode, under the codec's Limits. Errors are
+// *wire.DecodeError with a byte offset into data.
+func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse, error) {
+	h := headReader{data: data, max: c.limits.MaxElements, maxText: c.limits.MaxStringBytes}
+	if !h.isDocument() {
+		r, err := c.Decode(data)
+		return nil, r, err
+	}
+	if int64(len(data)) > c.limits.MaxInputBytes {
+		return nil, nil, &wire.DecodeError{Codec: Name, Offset: c.limits.MaxInputBytes, Limit: "MaxInputBytes",
+			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	}
+	fields, start, err := h.fields()
+	if err != nil {
+		return nil, nil, err
+	}
+	if start < 0 {
+		return fields, nil, nil
+	}
+	end := len(data)
+	for end > start && isSpace(data[end-1]) {
+		end--
+	}
+	if end == start || data[end-1] != '}' {
+		return nil, nil, h.errAt(end, `"}" expected at the end of the document`)
+	}
+	r, err := c.Decode(data[start : end-1])
+	if err != nil {
+		var de *wire.DecodeError
+		if errors.As(err, &de) && de.Line == 0 {
+			de.Offset += int64(start)
+		}
+		return nil, nil, err
+	}
+	return fields, r, nil
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// headReader reads a document's header object.
+type headReader struct {
+	data    []byte
+	pos     int
+	max     int // MaxElements
+	maxText int
+}
+
+func (h *headReader) errAt(off int, msg string) error {
+	return &wire.DecodeError{Codec: Name, Offset: int64(off), Msg: msg}
+}
+
+func (h *headReader) ws() {
+	for h.pos < len(h.data) && isSpace(h.data[h.pos]) {
+		h.pos++
+	}
+}
+
+// isDocument reports whether data opens an object whose first key is a
+// header field's name.
+func (h *headReader) isDocument() bool {
+	h.ws()
+	if h.pos >= len(h.data) || h.data[h.pos] != '{' {
+		return false
+	}
+	save := h.pos
+	h.pos++
+	h.ws()
+	key, ok := h.key()
+	h.pos = save
+	_, known := delta.FieldKind(key)
+	return ok && known
+}
+
+// key reads a key of letters and underscores in quotes (every field name
+// and "content" is one), and reports false for anything else.
+func (h *headReader) key() (string, bool) {
+	if h.pos >= len(h.data) || h.data[h.pos] != '"' {
+		return "", false
+	}
+	i := h.pos + 1
+	for i < len(h.data) && (h.data[i] >= 'a' && h.data[i] <= 'z' || h.data[i] == '_') {
+		i++
+	}
+	if i >= len(h.data) || h.data[i] != '"' {
+		return "", false
+	}
+	k := string(h.data[h.pos+1 : i])
+	h.pos = i + 1
+	return k, true
+}
+
+// fields reads the header from the opening brace, and gives the offset of
+// the content's value (-1 without content).
+func (h *headReader) fields() ([]delta.Field, int, error) {
+	h.ws()
+	h.pos++ // '{', seen by isDocument
+	var out []delta.Field
+	seen := map[string]bool{}
+	for {
+		h.ws()
+		off := h.pos
+		key, ok := h.key()
+		if !ok {
+			return nil, 0, h.errAt(off, "a header field's name or \""+contentKey+"\" expected")
+		}
+		h.ws()
+		if h.pos >= len(h.data) || h.data[h.pos] != ':' {
+			return nil, 0, h.errAt(h.pos, `":" expected after "`+key+`"`)
+		}
+		h.pos++
+		h.ws()
+		if key == contentKey {
+			return out, h.pos, nil
+		}
+		kind, known := delta.FieldKind(key)
+		if !known {
+			return nil, 0, h.errAt(off, strconv.Quote(key)+" is not a header field")
+		}
+		if seen[key] {
+			return nil, 0, h.errAt(off, strconv.Quote(key)+" appears twice")
+		}
+		seen[key] = true
+		f := delta.Field{Name: key}
+		var err error
+		switch kind {
+		case delta.Int:
+			var x int
+			if x, err = h.int(key); err == nil {
+				f.Ints = []int{x}
+			}
+		case delta.IntList:
+			f.Ints, err = h.ints(key)
+		default:
+			f.Text, err = h.text(key)
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, f)
+		h.ws()
+		switch {
+		case h.pos < len(h.data) && h.data[h.pos] == ',':
+			h.pos++
+		case h.pos < len(h.data) && h.data[h.pos] == '}':
+			h.pos++
+			h.ws()
+			if h.pos != len(h.data) {
+				return nil, 0, h.errAt(h.pos, "nothing expected after the document")
+			}
+			return out, -1, nil
+		default:
+			return nil, 0, h.errAt(h.pos, `"," or "}" expected after "`+key+`"`)
+		}
+	}
+}
+
+// int reads a decimal integer.
+func (h *headReader) int(key string) (int, error) {
+	i := h.pos
+	if i < len(h.data) && h.data[i] == '-' {
+		i++
+	}
+	for i < len(h.data) && h.data[i] >= '0' && h.data[i] <= '9' && i-h.pos < 20 {
+		i++
+	}
+	x, err := strconv.Atoi(string(h.data[h.pos:i]))
+	if err != nil {
+		return 0, h.errAt(h.pos, "an integer expected in "+strconv.Quote(key))
+	}
+	h.pos = i
+	return x, nil
+}
+
+// ints reads an array of integers, at most max of them.
+func (h *headReader) ints(key string) ([]int, error) {
+	if h.pos >= len(h.data) || h.data[h.pos] != '[' {
+		return nil, h.errAt(h.pos, "an array of integers expected in "+strconv.Quote(key))
+	}
+	h.pos++
+	var v []int
+	for {
+		h.ws()
+		if h.pos < len(h.data) && h.data[h.pos] == ']' && len(v) == 0 {
+			h.pos++
+			return v, nil
+		}
+		if len(v) == h.max {
+			return nil, &wire.DecodeError{Codec: Name, Offset: int64(h.pos), Limit: "MaxElements",
+				Msg: strconv.Quote(key) + " holds more than " + strconv.Itoa(h.max) + " integers"}
+		}
+		x, err := h.int(key)
+		if err != nil {
+			return nil, err
+		}
+		v = append(v, x)
+		h.ws()
+		if h.pos < len(h.data) && h.data[h.pos] == ',' {
+			h.pos++
+			continue
+		}
+		if h.pos < len(h.data) && h.data[h.pos] == ']' {
+			h.pos++
+			return v, nil
+		}
+		return nil, h.errAt(h.pos, `"," or "]" expected in `+strconv.Quote(key))
+	}
+}
+
+// text reads a JSON string of at most maxText bytes.
+func (h *headReader) text(key string) (string, error) {
+	if h.pos >= len(h.data) || h.data[h.pos] != '"' {
+		return "", h.errAt(h.pos, "a string expected in "+strconv.Quote(key))
+	}
+	i := h.pos + 1
+	for i < len(h.data) && h.data[i] != '"' {
+		if h.data[i] == '\\' {
+			i++
+		}
+		i++
+	}
+	if i >= len(h.data) {
+		return "", h.errAt(h.pos, "an unterminated string in "+strconv.Quote(key))
+	}
+	if i-h.pos > h.maxText {
+		return "", &wire.DecodeError{Codec: Name, Offset: int64(h.pos), Limit: "MaxStringBytes",
+			Msg: strconv.Quote(key) + " is longer than " + strconv.Itoa(h.maxText) + " bytes"}
+	}
+	var s string
+	if err := stdjson.Unmarshal(h.data[h.pos:i+1], &s); err != nil {
+		return "", h.errAt(h.pos, "not a valid JSON string in "+strconv.Quote(key))
+	}
+	h.pos = i + 1
+	return s, nil
+}
