@@ -10,16 +10,17 @@ import (
 	"strings"
 	"testing"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
-// TestPythonPatcher applies the JSON form of generated deltas with
-// testdata/patch.py, an independent implementation of the documented
-// schema and fingerprint in Python's standard library: every result must
-// be next exactly, and every delta applied to a wrong base or with an
-// altered result fingerprint or content must be refused. It runs when
+// TestPythonPatcher applies the json codec's delta documents of generated
+// deltas with testdata/patch.py, an independent implementation of the
+// documented document, check and fingerprint in Python's standard
+// library: every result must be next exactly, and every delta applied to
+// a wrong base or with an altered check or content must be refused. It runs when
 // python3 is on the PATH, and must under CI=true.
 func TestPythonPatcher(t *testing.T) {
 	python, err := exec.LookPath("python3")
@@ -64,7 +65,7 @@ func TestPythonPatcher(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dj, err := delta.AppendJSON(nil, d)
+		dj, err := delta.AppendDelta(jsonc, nil, d)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,23 +75,23 @@ func TestPythonPatcher(t *testing.T) {
 			continue
 		}
 		other := wiretest.Response().Example(seed + 1_000_000)
-		if delta.Fingerprint(other) != d.Base {
+		if delta.Fingerprint(other) != delta.Fingerprint(base) {
 			add(tc{name: name + ", wrong base", wantErr: true}, other, dj)
 		}
-		if !d.Unchanged() {
-			bad := *d
-			bad.Result[0] ^= 1
-			bj, err := delta.AppendJSON(nil, &bad)
-			if err != nil {
-				t.Fatal(err)
-			}
-			add(tc{name: name + ", altered result fingerprint", wantErr: true}, base, bj)
+		bad := *d
+		bad.Check[0] ^= 1
+		bj, err := delta.AppendDelta(jsonc, nil, &bad)
+		if err != nil {
+			t.Fatal(err)
 		}
+		add(tc{name: name + ", altered check", wantErr: true}, base, bj)
 		if len(d.Nodes.Added) > 0 {
 			bad := *d
-			bad.Nodes.Added = append([]delta.Placed[wire.Node](nil), d.Nodes.Added...)
-			bad.Nodes.Added[0].Item.Type += "x"
-			bj, err := delta.AppendJSON(nil, &bad)
+			c := *d.Content
+			c.Nodes = append([]wire.Node(nil), d.Content.Nodes...)
+			c.Nodes[len(d.Changed)].Type += "x"
+			bad.Content = &c
+			bj, err := delta.AppendDelta(jsonc, nil, &bad)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,3 +149,6 @@ func TestPythonPatcher(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// jsonc is the json codec, whose documents patch.py reads.
+var jsonc = jsoncodec.Default()

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """An independent patcher for graphwire's JSON delta, standard library only.
 
-It applies the JSON form of a delta (package delta's documentation) to a
-response in canonical JSON, verifying the base fingerprint before and the
-result fingerprint after, as the documentation specifies, without any of the
-Go code. Input on stdin: one JSON object per line, {"base": RESPONSE, "delta":
+It applies a delta document of the json codec (package delta's
+documentation) to a response in canonical JSON, verifying the check that
+binds the base and the result fingerprints, as the documentation specifies,
+without any of the Go code. Input on stdin: one JSON object per line, {"base": RESPONSE, "delta":
 DELTA}. Output on stdout, one line per input line: {"result": RESPONSE} or
 {"error": "..."}.
 """
+import base64
 import hashlib
 import json
 import struct
@@ -109,37 +110,24 @@ def fingerprint(r):
         if "truncated" in p:
             b += flag(p["truncated"])
         b += opt_str(p, "next_cursor")
-    return "sha256:" + hashlib.sha256(b).hexdigest()
+    return hashlib.sha256(b).digest()
 
 
-# --- patch ---------------------------------------------------------------
+# --- patch: graphwire delta document, version 2 ---------------------------
 
-def node_key(n, occurrence):
-    return (n["type"], int(n["id"]), occurrence)
-
-
-def edge_key(e, occurrence):
-    return (e["from"], int(e["from_id"]), e["to"], int(e["to_id"]), e["type"],
-            e.get("depth"), e.get("path_id"), e.get("step"), occurrence)
-
-
-def keyed(items, key):
-    """Maps the identity of each item (key(item, n), n counting equal
-    identities from 0) to its position."""
-    seen, at = {}, {}
-    for i, it in enumerate(items):
-        base = key(it, 0)
-        n = seen.get(base, 0)
-        seen[base] = n + 1
-        at[key(it, n)] = i
-    return at
+def check(base_fp, result_fp):
+    """The 128-bit check of a delta, unpadded base64url."""
+    h = hashlib.sha256(b"graphwire-delta-check-v2\n" + base_fp + result_fp).digest()[:16]
+    return base64.urlsafe_b64encode(h).decode("ascii").rstrip("=")
 
 
 def build(what, base, removed, moved, added, get):
+    """The result list: moved and added elements at their positions, the
+    other base elements, minus the removed, in base order in the gaps."""
     taken = set()
     for bi in removed + [bi for bi, _ in moved]:
-        if bi in taken:
-            raise PatchError("%s: element %d named twice" % (what, bi))
+        if not 0 <= bi < len(base) or bi in taken:
+            raise PatchError("%s: base position %d outside the base or named twice" % (what, bi))
         taken.add(bi)
     n = len(base) - len(removed) + len(added)
     out, filled = [None] * n, [False] * n
@@ -157,67 +145,62 @@ def build(what, base, removed, moved, added, get):
     return out
 
 
-def lookup(at, key, what):
-    if key not in at:
-        raise PatchError("%s: not in the base: %r" % (what, key))
-    return at[key]
+def ops(d, name):
+    moved, to = d.get(name + "_moved", []), d.get(name + "_moved_to", [])
+    if len(moved) != len(to):
+        raise PatchError("%s: moved and moved_to differ in length" % name)
+    return d.get(name + "_removed", []), list(zip(moved, to)), d.get(name + "_added", [])
 
 
 def patch(base, d):
-    if d.get("graphwire_delta") != 1:
+    if d.get("graphwire_delta") != 2:
         raise PatchError("unknown delta version")
-    if fingerprint(base) != d["base"]:
-        raise PatchError("wrong base")
-    if d.get("unchanged"):
+    fb = fingerprint(base)
+    if "content" not in d:
+        if check(fb, fb) != d["check"]:
+            raise PatchError("wrong base")
         return base
     c = d["content"]
     out = {"format_version": c["format_version"], "query_type": c["query_type"]}
 
-    ops = d.get("nodes", {})
-    at = keyed(base["nodes"], node_key)
-    key = lambda k: (k["type"], int(k["id"]), k.get("n", 0))
-    removed = [lookup(at, key(k), "nodes.removed") for k in ops.get("removed", [])]
-    moved = [(lookup(at, key(k), "nodes.moved"), k["at"]) for k in ops.get("moved", [])]
-    changed_n = ops.get("changed", [])
+    changed = d.get("nodes_changed", [])
+    if len(c["nodes"]) != len(changed) + len(d.get("nodes_added", [])):
+        raise PatchError("nodes: content does not match the operations")
+    removed, moved, added_at = ops(d, "nodes")
     replace = {}
-    for n, node in zip(changed_n, c["nodes"]):
-        replace[lookup(at, node_key(node, n), "nodes.changed")] = node
-    added = list(zip(ops.get("added_at", []), c["nodes"][len(changed_n):]))
+    for bi, node in zip(changed, c["nodes"]):
+        if not 0 <= bi < len(base["nodes"]) or bi in replace or bi in removed:
+            raise PatchError("nodes_changed: bad base position %d" % bi)
+        replace[bi] = node
+    added = list(zip(added_at, c["nodes"][len(changed):]))
     out["nodes"] = build("nodes", base["nodes"], removed, moved, added,
                          lambda bi: replace.get(bi, base["nodes"][bi]))
 
-    ops = d.get("edges", {})
-    at = keyed(base["edges"], edge_key)
-    key = lambda k: edge_key(k, k.get("n", 0))
-    removed = [lookup(at, key(k), "edges.removed") for k in ops.get("removed", [])]
-    moved = [(lookup(at, key(k), "edges.moved"), k["at"]) for k in ops.get("moved", [])]
-    added = list(zip(ops.get("added_at", []), c["edges"]))
-    out["edges"] = build("edges", base["edges"], removed, moved, added, lambda bi: base["edges"][bi])
+    removed, moved, added_at = ops(d, "edges")
+    if len(c["edges"]) != len(added_at):
+        raise PatchError("edges: content does not match the operations")
+    out["edges"] = build("edges", base["edges"], removed, moved, list(zip(added_at, c["edges"])),
+                         lambda bi: base["edges"][bi])
 
     for field in ("columns", "group_columns"):
-        src = c if field in d.get("set", []) else base
-        if field in src:
-            out[field] = src[field]
+        if field in c:
+            out[field] = c[field]
 
-    ops = d.get("rows", {})
     base_rows = base.get("rows", [])
-    moved = [(m["from"], m["at"]) for m in ops.get("moved", [])]
-    for bi in ops.get("removed", []) + [bi for bi, _ in moved]:
-        if not 0 <= bi < len(base_rows):
-            raise PatchError("rows: no row %d in the base" % bi)
-    added = list(zip(ops.get("added_at", []), c.get("rows", [])))
-    rows = build("rows", base_rows, ops.get("removed", []), moved, added, lambda bi: base_rows[bi])
+    removed, moved, added_at = ops(d, "rows")
+    if len(c.get("rows", [])) != len(added_at):
+        raise PatchError("rows: content does not match the operations")
+    rows = build("rows", base_rows, removed, moved, list(zip(added_at, c.get("rows", []))),
+                 lambda bi: base_rows[bi])
     if "rows" in c:
         out["rows"] = rows
     elif rows:
         raise PatchError("rows: a result without rows keeps rows")
+    if "pagination" in c:
+        out["pagination"] = c["pagination"]
 
-    src = c if "pagination" in d.get("set", []) else base
-    if "pagination" in src:
-        out["pagination"] = src["pagination"]
-
-    if fingerprint(out) != d["result"]:
-        raise PatchError("result fingerprint mismatch")
+    if check(fb, fingerprint(out)) != d["check"]:
+        raise PatchError("check mismatch: another base, or an altered delta")
     return out
 
 
