@@ -46,7 +46,7 @@ func requery(n, pct int) (base, next *wire.GraphResponse) {
 	return base, next
 }
 
-// TestDeltaSize reports the JSON delta's size against the full canonical
+// TestDeltaSize reports the json delta document's size against the full canonical
 // JSON at 1%, 5% and 20% of the nodes changed (and as many replaced), and
 // holds the 1% and 5% ones under the 60% threshold.
 func TestDeltaSize(t *testing.T) {
@@ -56,7 +56,7 @@ func TestDeltaSize(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		db, err := delta.AppendJSON(nil, d)
+		db, err := delta.AppendDelta(jsonc, nil, d)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +66,7 @@ func TestDeltaSize(t *testing.T) {
 		}
 		ratio := float64(len(db)) / float64(len(full))
 		t.Logf("%2d%% changed: delta %7d bytes, full %7d bytes: %.1f%% (%d nodes changed, %d removed, %d added; %d edges removed, %d added)",
-			pct, len(db), len(full), 100*ratio, len(d.Nodes.Changed), len(d.Nodes.Removed), len(d.Nodes.Added), len(d.Edges.Removed), len(d.Edges.Added))
+			pct, len(db), len(full), 100*ratio, len(d.Changed), len(d.Nodes.Removed), len(d.Nodes.Added), len(d.Edges.Removed), len(d.Edges.Added))
 		if pct <= 5 && !delta.Worth(len(db), len(full), 0) {
 			t.Errorf("%d%% changed: a delta of %.1f%% of the full response is not worth sending", pct, 100*ratio)
 		}
@@ -76,7 +76,7 @@ func TestDeltaSize(t *testing.T) {
 func BenchmarkDelta(b *testing.B) {
 	base, next := requery(2000, 5)
 	d, _ := delta.Diff(base, next)
-	dj, _ := delta.AppendJSON(nil, d)
+	dj, _ := delta.AppendDelta(jsonc, nil, d)
 	b.Run("Fingerprint", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -99,20 +99,20 @@ func BenchmarkDelta(b *testing.B) {
 			}
 		}
 	})
-	b.Run("AppendJSON", func(b *testing.B) {
+	b.Run("AppendDelta", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(dj)))
 		for b.Loop() {
-			if _, err := delta.AppendJSON(nil, d); err != nil {
+			if _, err := delta.AppendDelta(jsonc, nil, d); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
-	b.Run("DecodeJSON", func(b *testing.B) {
+	b.Run("DecodeDelta", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(dj)))
 		for b.Loop() {
-			if _, err := delta.DecodeJSON(dj, wire.Limits{}); err != nil {
+			if _, err := delta.DecodeDelta(jsonc, dj); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -20,7 +20,7 @@ import (
 // TestCorpusRequeries diffs every corpus case against its re-query after
 // 1%, 5% and 20% of its nodes and rows changed, patches it back in Go and,
 // when python3 is present (required under CI), with testdata/patch.py,
-// and reports the median size of the JSON delta against the full canonical
+// and reports the median size of the json delta document against the full canonical
 // JSON at each rate.
 func TestCorpusRequeries(t *testing.T) {
 	cases := corpus.Generate()
@@ -45,11 +45,11 @@ func TestCorpusRequeries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			dj, err := delta.AppendJSON(nil, d)
+			dj, err := delta.AppendDelta(jsonc, nil, d)
 			if err != nil {
 				t.Fatalf("%s at %d%%: %v", c.ID(), pct, err)
 			}
-			d2, err := delta.DecodeJSON(dj, wire.Limits{})
+			d2, err := delta.DecodeDelta(jsonc, dj)
 			if err != nil {
 				t.Fatalf("%s at %d%%: %v", c.ID(), pct, err)
 			}

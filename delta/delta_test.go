@@ -49,11 +49,11 @@ func TestPatchDiff(t *testing.T) {
 			if d.Unchanged() != wire.Equal(base, next, wire.Exact) {
 				rt.Fatalf("Unchanged() = %v for responses whose equality is %v", d.Unchanged(), !d.Unchanged())
 			}
-			if !d.Unchanged() && delta.Fingerprint(next) != d.Result {
-				rt.Fatalf("Result is not next's fingerprint")
+			if d.Check != delta.MakeCheck(delta.Fingerprint(base), delta.Fingerprint(next)) {
+				rt.Fatalf("Check is not the check of base and next")
 			}
 			other := wiretest.ResponseWith(o).Draw(rt, "other")
-			if delta.Fingerprint(other) != d.Base {
+			if delta.Fingerprint(other) != delta.Fingerprint(base) {
 				_, err := delta.Patch(other, d)
 				var pe *delta.PatchError
 				if !errors.Is(err, delta.ErrWrongBase) || !errors.As(err, &pe) {

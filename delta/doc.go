@@ -1,34 +1,96 @@
-// Package delta sends a client only what changed: a format-independent
-// fingerprint of a response, Diff and Patch between two responses, the
-// choice between unchanged, delta and full, and the JSON form of a delta
-// that another language can apply (SPEC §12; GCF §9, §10 and §10a gave the
-// ideas).
+// Package delta sends a client only what changed, and what it has not
+// seen: a format-independent fingerprint of a response, Diff and Patch
+// between two responses, the choice between unchanged, delta and full, a
+// Session that sends a node delivered before as a reference, and the one
+// contract by which every codec writes both: a document (SPEC §12; GCF §9,
+// §10 and §10a gave the ideas).
 //
-//	d, _ := delta.Diff(base, next)     // what turns base into next
-//	b, _ := delta.AppendJSON(nil, d)   // its JSON form
+//	d, _ := delta.Diff(base, next)             // what turns base into next
+//	b, _ := delta.AppendDelta(codec, nil, d)   // a document of any codec
 //	...
-//	d, err := delta.DecodeJSON(b, wire.Limits{})
-//	next, err := delta.Patch(base, d)  // next exactly, or an error
+//	d, err := delta.DecodeDelta(codec, b)
+//	next, err := delta.Patch(base, d)          // next exactly, or an error
 //
-// # Identity
+// # Documents
 //
-// A node is identified by (type, id); an edge by its whole tuple (from,
-// from_id, to, to_id, type, depth, path_id, step), so an edge is never
-// "changed", only removed and added; an aggregation row is identified by its
-// position in the base, and a row whose content changed is removed and
-// added (Diff pairs rows of equal content, so an unchanged row costs
-// nothing wherever it moves).
+// A delta, or a response with references, is a document: a small header
+// of named fields, each an integer, a list of integers or a text, then a
+// response, the content, written by the codec's ordinary encoder and read
+// by its ordinary reader. A response alone is a document without a
+// header. A codec takes part by implementing DocumentCodec, which writes
+// and reads a header in the codec's own header syntax (each codec's
+// documentation shows it) and nothing else: diff, patch, positions,
+// references, checks and the read-back check of a lossy codec are this
+// package's, once for every codec. So every codec carries every delta:
+// nodes and edges added, removed, changed and moved, rows, header fields.
 //
-// A response may list one node (or one edge, or one row) more than once;
-// GKG's do not, but nothing in the model forbids it, and Patch must give
-// such a response back exactly too. The identity of the k-th listing (from
-// 0, in response order) of a node with a given type and id is (type, id, k):
-// NodeKey.N and EdgeKey.N hold k, and the JSON form writes "n" only when it
-// is not 0. So duplicates are diffed, removed, changed and moved one by
-// one, like any other node, and, unlike GCF, an added node may share its
-// type and id with one the result keeps (the result lists it twice): the
-// result's fingerprint, not a uniqueness rule, tells a right patch from a
-// wrong one.
+// The header fields, in the order a document writes them (FieldKind gives
+// each one's kind; a list is written only when it is not empty):
+//
+//	graphwire_delta   Int: Version (2); the field that opens a delta
+//	check             Text: the Check (below)
+//	nodes_changed     base positions of the nodes whose content changed:
+//	                  the content's first nodes replace them, in order
+//	nodes_removed     base positions of the nodes the result drops
+//	nodes_moved       base positions of nodes placed elsewhere,
+//	nodes_moved_to    and their positions in the result
+//	nodes_added       result positions of the content's other nodes
+//	edges_removed, edges_moved, edges_moved_to, edges_added
+//	rows_removed, rows_moved, rows_moved_to, rows_added
+//	                  the same for edges and aggregation rows, whose new
+//	                  ones are the content's edges and rows
+//	sent_earlier      Text: the nodes a response references (Sessions)
+//	sent_earlier_at   their positions in the response's nodes
+//
+// In json, a one-node change and a response with references read
+//
+//	{"graphwire_delta":2,"check":"taVrJ12S6VSssQ7B5aCPtQ","nodes_changed":[0],"content":{…}}
+//	{"sent_earlier":"User 1 2; MergeRequest 7","sent_earlier_at":[0,3,1],"content":{…}}
+//
+// A delta's content is a response: the result's format_version,
+// query_type, columns, group_columns and pagination, whether or not they
+// changed; its nodes are the changed then the added nodes, its edges the
+// added edges, its rows the added rows, present exactly when the result
+// has rows (an empty list for a result with rows and none added). The
+// unchanged delta has no content: its header is graphwire_delta and a
+// check of the base with itself.
+//
+// Version 2 of the delta document replaced version 1, which wrote two
+// SHA-256 fingerprints (76 o200k tokens) and named nodes and edges by
+// identity in each codec's own syntax; a reader of version 2 refuses a
+// version 1 delta with a *wire.DecodeError (an unknown header field or
+// version), and its client asks for the whole response.
+//
+// # Positions
+//
+// Every operation names elements by position: a base position (from 0, in
+// the base's list) for what the base had, a result position for where an
+// element goes. The Check fixes the base, so a position names exactly one
+// element. Diff pairs elements by identity to find the operations: a node
+// by (type, id, k), its k-th listing with that type and id in response
+// order, so a response that lists a node twice is diffed exactly too; an
+// edge by its whole tuple and k likewise, so an edge is never "changed",
+// only removed and added; a row by its content, so an unchanged row costs
+// nothing wherever it moves and a changed row is removed and added.
+//
+// Order is kept exactly, with few positions: the elements that kept their
+// relative order (a longest increasing run) stay where they are and only
+// the others move, so an unchanged order costs nothing and an append, an
+// insert or a removal moves nothing. Patch builds each list so: the moved
+// and added elements at their positions, the base elements neither
+// removed nor moved, in base order, in the positions left; a changed
+// node's content is replaced whole (no property-level patch).
+//
+// # Check
+//
+// A delta carries one Check: the first 128 bits of SHA-256 over
+// "graphwire-delta-check-v2\n", the base's Fingerprint and the result's,
+// written as 22 characters of unpadded base64url (about 14 o200k tokens).
+// Patch computes the base's fingerprint, builds the result, and compares
+// the check of the two with the delta's: a delta applied to another base,
+// or altered, is refused (ErrWrongBase), never a wrong response. One value
+// verifies both ends because the reader always holds the base it patches;
+// 128 bits leave a chance of 2^-128 that a mismatch goes unnoticed.
 //
 // # Fingerprint
 //
@@ -69,27 +131,13 @@
 //
 // # Diff and Patch
 //
-// Diff(base, next) gives the Delta that turns base into next: nodes
-// removed, added, changed (whole-node replacement, no property-level
-// patch) and moved; edges and rows removed, added and moved; the result's
-// format_version and query_type; and columns, group columns and pagination
-// when they changed (Set). Order is kept exactly, with few bytes: the
-// elements that kept their relative order (a longest increasing run) stay
-// where they are, and only the others carry a position, so an unchanged
-// order costs nothing and an append, an insert or a removal moves nothing.
-// The result's list is its moved and added elements at their positions and
-// the remaining base elements, in base order, in the positions left.
-//
-// Patch(base, d) gives next back exactly (wire.Exact, order included) or
-// fails atomically: it checks base's fingerprint against the delta's base
-// (ErrWrongBase), validates every operation before it builds anything,
-// and checks the fingerprint of what it built against the delta's result
-// (ErrCorrupt); errors are *PatchError. A delta applied to the wrong base,
-// truncated or altered is an error, never a wrong response. Patch never
-// modifies base.
-//
-// When base and next have the same fingerprint the Delta is the unchanged
-// one (Delta.Unchanged): nothing but the two equal fingerprints.
+// Diff(base, next) gives the Delta that turns base into next; Patch(base,
+// d) gives next back exactly (wire.Exact, order included) or fails
+// atomically: every operation is checked before anything is built (a
+// position outside the base or the result: ErrWrongBase; an element named
+// twice, two at one position, content that does not match the operations:
+// ErrCorrupt), and the result against the Check. Errors are *PatchError.
+// Patch never modifies base.
 //
 // # Worth it
 //
@@ -98,110 +146,44 @@
 // threshold × fullCost, with DefaultThreshold 0.60 (GCF's rule). Choose
 // applies the three outcomes: unchanged when the fingerprints agree, else
 // the delta when it is worth it, else the full response. The caller gives
-// the cost functions (tokens for a text format, bytes for a binary one), so
-// the package depends on no codec.
+// the cost functions (tokens for a text format, bytes for a binary one).
 //
-// # JSON form
+// # Lossy codecs
 //
-// AppendJSON and DecodeJSON (and Delta's MarshalJSON and UnmarshalJSON)
-// write and read this object; keys are written in this order, and a
-// reader accepts any order:
-//
-//	{
-//	  "graphwire_delta": 1,                 the version of this form
-//	  "base":   "sha256:…",                 Fingerprint of the base
-//	  "result": "sha256:…",                 Fingerprint of the result
-//
-//	  "unchanged": true                     the unchanged delta: base equals
-//	                                        result, and no other key follows
-//
-//	  "set": ["columns", "group_columns", "pagination"],
-//	                                        header fields the result takes
-//	                                        from "content" (absent there:
-//	                                        absent in the result); the
-//	                                        others stay the base's
-//	  "nodes": {
-//	    "removed":  [KEY, …],               base nodes not in the result
-//	    "moved":    [KEY + "at", …],        base nodes placed at "at"
-//	    "changed":  [n, …],                 one per changed node: the first
-//	                                        len(changed) nodes of content
-//	                                        replace the base nodes with
-//	                                        their type and id and this n
-//	    "added_at": [position, …]           the remaining content nodes, in
-//	                                        order, go at these positions
-//	  },
-//	  "edges": {"removed": [EDGE, …], "moved": [EDGE + "at", …],
-//	            "added_at": [position, …]}, the content edges, in order
-//	  "rows":  {"removed": [base position, …],
-//	            "moved": [{"from": base position, "at": position}, …],
-//	            "added_at": [position, …]}, the content rows, in order
-//	  "content": RESPONSE
-//	}
-//
-// KEY is {"type": string, "id": "decimal int64", "n": k}, "n" written only
-// when not 0. EDGE is an edge object of canonical JSON (ids as decimal
-// strings, depth, path_id and step when present) with "n" likewise.
-// Positions are indexes into the result's list, from 0. Every list, and
-// every group, is left out when empty.
-//
-// RESPONSE is a response in canonical JSON (SPEC §4, what the json codec
-// writes, read by wire.DecodeJSON): the result's format_version and
-// query_type; nodes, the changed then the added nodes; edges, the added
-// edges; rows, the added rows, present exactly when the result has rows
-// (an empty list for a result with rows and none added); and columns,
-// group_columns and pagination as "set" says. So every node, edge, row and
-// value of a delta is written exactly as the json codec writes it.
-//
-// The first key, "graphwire_delta", tells a delta from a response, whose
-// canonical JSON opens with "format_version": SniffJSON says which it is.
-// The json codec's Sniff rates a delta 0, so -f auto never takes one for a
-// response.
-//
-// To apply it elsewhere: check the base's fingerprint; number the base's
-// nodes and edges by identity and occurrence; resolve every removed and
-// moved element; replace the changed nodes; build each list (moved and
-// added at their positions, the other base elements in order in the gaps);
-// take the header from content and "set"; check the result's fingerprint.
-// testdata/patch.py does exactly that, and the test suite runs it.
-//
-// # Codecs
-//
-// A codec writes and reads deltas in its own syntax by implementing Codec
-// (AppendDelta, DecodeDelta) beside wire.Codec; EncodeWith and DecodeWith
-// find it by type assertion on the registered codec, so wire.Codec does
-// not change, and a codec without a delta syntax is ErrNoSyntax (send the
-// full response). The json codec offers the JSON form (AppendJSON and
-// DecodeJSON), goon and toon documents of their own in their node syntax,
-// msgpack and cbor a delta record beside the response's layout, and gcf
-// GCF's generic delta where GCF can carry it (see each codec's
-// documentation). Package
-// deltatest holds the generators and RunCodec, the checks every codec's
-// delta syntax passes.
+// A client holds a response as its codec carries it: for GOON, which
+// truncates long strings and drops nulls, Decode(Encode(r)). A delta is
+// computed between the two responses as the client holds them, and
+// AppendDelta reads a lossy codec's document back and refuses (a
+// *wire.EncodeError) a delta it would not carry exactly; Session.Encode
+// remembers what its reader will hold. testdata/patch.py applies the json
+// codec's delta documents in a page of Python, and the tests run it.
 //
 // # Sessions
 //
 // A Session remembers the nodes delivered in one conversation, each with a
 // SHA-256 hash of its content, so that a response written in the session
-// sends a node delivered before and unchanged since as a reference (its
-// type and id, marked as sent earlier) and a node whose content changed in
-// full. The API knows no format: Session.Mark(r) gives the positions of the
-// nodes to write as references (a codec writes those), and the reader's
-// Session.Resolve(r, refs, fingerprint) puts the remembered nodes back and
-// gives the original response exactly. The writer and the reader each keep
-// a Session with the same SessionLimits; both remember the nodes of every
-// response the same way, in the order of their identities (so a codec that
-// reorders nodes changes nothing), least recently delivered forgotten
-// first, so they
-// stay in step, and eviction only makes the writer send a node in full
-// again: a Session never emits a reference it cannot resolve. Given the
-// writer's fingerprint of the response, Resolve also refuses (ErrUnresolved)
-// to resolve from a session that fell out of step.
+// leaves out of its content a node delivered before and unchanged since
+// and names it in the header instead; a node whose content changed goes in
+// full. sent_earlier groups the references by type, in order of first
+// appearance, each group the type then its ids, groups separated by "; "
+// (a type that is not a run of ASCII letters, digits and underscores is
+// written as a JSON string); sent_earlier_at gives each reference's
+// position in the response's nodes, in the same order; the reader puts the
+// content's nodes, in order, in the positions left.
 //
-// A codec writes references in its own syntax through the optional
-// interface SessionCodec (AppendReferenced, DecodeReferenced); with it,
-// Session.Encode(registry, name, r) writes r in the session and the
-// reader's Session.Decode(registry, name, data) gives it back, as that
-// codec carries it. Each codec's documentation shows its references.
+// Session.Mark(r) gives the positions of the nodes to write as references,
+// and the reader's Session.Resolve(r, refs, fingerprint) puts the
+// remembered nodes back and gives the original response exactly;
+// Session.Encode(registry, name, r) and Session.Decode do both with a
+// codec's documents (AppendReferenced and DecodeReferenced are the halves
+// without a session). The writer and the reader each keep a Session with
+// the same SessionLimits; both remember the nodes of every response the
+// same way, in the order of their identities (so a codec that reorders
+// nodes changes nothing), least recently delivered forgotten first, so
+// they stay in step, and eviction only makes the writer send a node in
+// full again: a Session never emits a reference it cannot resolve. Given
+// the writer's fingerprint of the response, Resolve also refuses
+// (ErrUnresolved) to resolve from a session that fell out of step.
 //
 // SessionLimits bound a Session: MaxNodes (default 10,000) and MaxBytes
 // (default 16 MiB, each node counted as an estimate of the heap it holds,
@@ -210,35 +192,17 @@
 //
 // # Limits and security
 //
-// DecodeJSON reads untrusted input under wire.Limits (zero fields select
-// their defaults): MaxInputBytes (64 MiB) bounds the input, MaxElements
-// (1,048,576) every list of operations, MaxStringBytes (16 MiB) every
-// string, and the content is read by wire.DecodeJSON under all of them,
-// MaxDepth and MaxMaterializedBytes included. It allocates by what it has
-// read, never by a number the input states: a position is only compared,
-// and Patch sizes its lists by the base and the delta's own lists. Errors
-// are *wire.DecodeError with a byte offset; a limit's matches
-// errors.Is(err, wire.ErrLimit). A decoded delta is not trusted: Patch
-// verifies it against the base and the result fingerprint.
-//
-// Every delta decoder, DecodeJSON and each codec's DecodeDelta, holds what
-// it builds to the bound of a response decoder with a Meter: the keys,
-// positions and slots of its lists of operations (charged as a list grows:
-// the array it grows into, whole, and the one it outgrew, which stays on
-// the heap until collected), the nodes, edges, rows and header fields it
-// holds (as wire.Meter charges a response's), and its scratch (its copy of the input; the
-// generic parse a text codec reads first, charged line by line before it
-// parses, at the cost its codec gives, ParseCost) together stay within
-// MaxExpansion (default 8) times the input plus wire.ExpansionAllowance
-// (8 MiB) bytes in memory, so that a decode peaks within 16 times its
-// input plus 16 MiB. A decoder refuses past it, before it allocates, with
-// a positioned *wire.DecodeError whose Limit is "MaxExpansion"
-// (errors.Is(err, wire.ErrLimit)); the content and the nodes stay under
-// MaxMaterializedBytes (256 MiB of canonical JSON) too. The lists of a
-// delta cost 32 (a node key) to 128 (a moved edge) bytes an element, and
-// 1.5 to 3 times that as they grow, so a delta of many short keys
-// (GOON's "0" lines, two bytes a key) is refused after some hundred
-// thousand keys, well before MaxElements.
+// A document is read under its codec's wire.Limits: the content by the
+// codec's ordinary reader, under all of them; the header's lists of
+// integers at most MaxElements (1,048,576) each and its texts at most
+// MaxStringBytes (16 MiB), grown by what was read, never by a number the
+// input states. A header list costs 8 bytes an integer of at least two
+// bytes of input (a digit and a separator), so a document peaks within
+// 16 times its input plus 16 MiB like a response. Errors are
+// *wire.DecodeError with a position; a limit's matches errors.Is(err,
+// wire.ErrLimit). A decoded delta is not trusted: a position is only
+// compared, Patch sizes its lists by the base and the delta's own lists,
+// and verifies the result against the Check.
 //
 // A session text is untrusted too: a few bytes can name a remembered node
 // of a megabyte thousands of times. A resolved response obeys the limits

@@ -2,16 +2,16 @@ package delta
 
 import "errors"
 
-// ErrWrongBase is matched (errors.Is) by the *PatchError of a Delta whose
-// Check does not hold for the base it was applied to and the response
-// built: a delta for another base, or one altered since Diff made it (the
-// check binds both, so the two are not told apart).
+// ErrWrongBase is matched (errors.Is) by the *PatchError of a Delta that
+// does not fit the base it was applied to: a position outside the base or
+// the result, or a Check that does not hold for the base and the response
+// built. It is a delta for another base, or one altered since Diff made
+// it (the check binds both, so the two are not told apart).
 var ErrWrongBase = errors.New("the delta is for another base")
 
 // ErrCorrupt is matched (errors.Is) by the *PatchError of a Delta that
-// contradicts itself or its base: an operation on a position the base does
-// not have, an element named twice, two elements at one position, content
-// that does not match the operations.
+// contradicts itself, whatever the base: an element named twice, two
+// elements at one position, content that does not match the operations.
 var ErrCorrupt = errors.New("the delta is corrupt")
 
 // PatchError is the error of Patch: where in the Delta (Op, such as

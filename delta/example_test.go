@@ -3,6 +3,8 @@ package delta_test
 import (
 	"fmt"
 
+	_ "github.com/graphwire/graphwire/codecs/json" // registers "json"
+
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -25,7 +27,7 @@ func Example() {
 		},
 	}
 	d, _ := delta.Diff(base, next)
-	b, _ := delta.AppendJSON(nil, d)
+	b, _ := delta.EncodeWith(nil, "json", d)
 	fmt.Printf("%s\n", b)
 
 	got, err := delta.Patch(base, d)
@@ -34,7 +36,7 @@ func Example() {
 	_, err = delta.Patch(next, d)
 	fmt.Println(err != nil)
 	// Output:
-	// {"graphwire_delta":1,"base":"sha256:67b04e64f68430f0fdfa80a54bd3e8effcec82fead63e0ba1644bce9dd6a4257","result":"sha256:c3175eda655f2620ca0ba0b3952b1929918e209f31eb59846f0b13b7a46a5ad1","nodes":{"removed":[{"type":"User","id":"2"}],"added_at":[1]},"content":{"format_version":"1.2.0","query_type":"search","nodes":[{"type":"User","id":"3","username":"cy"}],"edges":[]}}
+	// {"graphwire_delta":2,"check":"taVrJ12S6VSssQ7B5aCPtQ","nodes_removed":[1],"nodes_added":[1],"content":{"format_version":"1.2.0","query_type":"search","nodes":[{"type":"User","id":"3","username":"cy"}],"edges":[]}}
 	// <nil> true
 	// true
 }
@@ -42,7 +44,7 @@ func Example() {
 func ExampleChoose() {
 	base := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Search}
 	bytesOf := func(d *delta.Delta) (int, error) {
-		b, err := delta.AppendJSON(nil, d)
+		b, err := delta.EncodeWith(nil, "json", d)
 		return len(b), err
 	}
 	fullOf := func(r *wire.GraphResponse) (int, error) {
@@ -54,7 +56,7 @@ func ExampleChoose() {
 	next := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Search,
 		Nodes: []wire.Node{{Type: "User", ID: 1}}}
 	choice, _, _ = delta.Choose(base, next, 0, bytesOf, fullOf)
-	fmt.Println(choice) // the delta repeats the header and adds fingerprints: not worth it
+	fmt.Println(choice) // the delta repeats the header and adds its check: not worth it
 	// Output:
 	// unchanged
 	// full
@@ -70,7 +72,7 @@ func ExampleSession() {
 	writer, _ := delta.NewSession(delta.SessionLimits{})
 	reader, _ := delta.NewSession(delta.SessionLimits{})
 	for _, r := range []*wire.GraphResponse{first, second} {
-		refs := writer.Mark(r) // the codec writes these nodes as "sent earlier"
+		refs := writer.Mark(r) // a document names these nodes as sent earlier
 		sent := *r
 		sent.Nodes = append([]wire.Node(nil), r.Nodes...)
 		for _, i := range refs {

@@ -13,7 +13,7 @@ import (
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
-// validDeltas are the JSON forms of deltas between the harness's fixed
+// validDeltas are the json documents of deltas between the harness's fixed
 // responses and of a large generated one.
 func validDeltas(t *testing.T) [][]byte {
 	rs := wiretest.FixedResponses()
@@ -24,7 +24,7 @@ func validDeltas(t *testing.T) [][]byte {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := delta.AppendJSON(nil, d)
+			b, err := delta.AppendDelta(jsonc, nil, d)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -33,17 +33,17 @@ func validDeltas(t *testing.T) [][]byte {
 	}
 	p := pairGen().Example(7)
 	d, _ := delta.Diff(p[0], p[1])
-	b, err := delta.AppendJSON(nil, d)
+	b, err := delta.AppendDelta(jsonc, nil, d)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return append(out, b)
 }
 
-// TestDecodeHostile feeds DecodeJSON the harness's hostile inputs (every
+// TestDecodeHostile feeds the json codec's delta reader the harness's hostile inputs (every
 // prefix, byte flips, huge declared numbers, deep nesting, invalid UTF-8,
 // NULs, a valid prefix repeated to 8 MiB): each must give a one-line
-// *wire.DecodeError naming "delta", or a delta that writes the same bytes
+// *wire.DecodeError naming "json", or a delta that writes the same bytes
 // again, within 2 s + 200 ns/byte and 8 MiB + 64 bytes/byte allocated.
 func TestDecodeHostile(t *testing.T) {
 	if testing.Short() {
@@ -56,7 +56,7 @@ func TestDecodeHostile(t *testing.T) {
 		var m0, m1 runtime.MemStats
 		runtime.ReadMemStats(&m0)
 		start := time.Now()
-		d, err := delta.DecodeJSON(in.Data, wire.Limits{})
+		d, err := delta.DecodeDelta(jsonc, in.Data)
 		elapsed := time.Since(start)
 		runtime.ReadMemStats(&m1)
 		alloc := m1.TotalAlloc - m0.TotalAlloc
@@ -69,24 +69,24 @@ func TestDecodeHostile(t *testing.T) {
 		if err != nil {
 			refused++
 			var de *wire.DecodeError
-			if !errors.As(err, &de) || de.Codec != "delta" || strings.ContainsAny(err.Error(), "\r\n") {
-				t.Errorf("%s %s: error %T %q, want a one-line *wire.DecodeError of codec delta", in.Class, in.Name, err, err)
+			if !errors.As(err, &de) || de.Codec != "json" || strings.ContainsAny(err.Error(), "\r\n") {
+				t.Errorf("%s %s: error %T %q, want a one-line *wire.DecodeError of codec json", in.Class, in.Name, err, err)
 			}
 			if d != nil {
 				t.Errorf("%s %s: both a delta and an error", in.Class, in.Name)
 			}
 			continue
 		}
-		b, err := delta.AppendJSON(nil, d)
+		b, err := delta.AppendDelta(jsonc, nil, d)
 		if err != nil {
 			continue // accepted, yet not writable again: rows added to a result without rows is refused by Patch too
 		}
-		d2, err := delta.DecodeJSON(b, wire.Limits{})
+		d2, err := delta.DecodeDelta(jsonc, b)
 		if err != nil {
 			t.Errorf("%s %s: the accepted delta re-encodes to bytes that do not decode: %v", in.Class, in.Name, err)
 			continue
 		}
-		if b2, _ := delta.AppendJSON(nil, d2); !bytes.Equal(b, b2) {
+		if b2, _ := delta.AppendDelta(jsonc, nil, d2); !bytes.Equal(b, b2) {
 			t.Errorf("%s %s: not stable", in.Class, in.Name)
 		}
 	}
@@ -112,12 +112,12 @@ func TestDecodeMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := delta.AppendJSON(nil, d)
+	b, err := delta.AppendDelta(jsonc, nil, d)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got *delta.Delta
-	f := wiretest.Measure(func() { got, err = delta.DecodeJSON(b, wire.Limits{}) })
+	f := wiretest.Measure(func() { got, err = delta.DecodeDelta(jsonc, b) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,12 +10,13 @@ import (
 // one Diff was given as next, under wire.Exact, order included. It never
 // modifies base or d.
 //
-// Patch is atomic. It checks every operation against the base and the
-// others (a position outside its list, an element named twice, content
-// that does not match the operations: a *PatchError matching ErrCorrupt),
-// builds the result, and checks it against d.Check: a result whose check
-// with the base is not d's matches ErrWrongBase (the delta is for another
-// base, or altered since it was made). No response is returned on error,
+// Patch is atomic. It checks every operation against the others (an
+// element named twice, two at one position, content that does not match
+// the operations: a *PatchError matching ErrCorrupt) and against the base
+// (a position outside the base or the result: ErrWrongBase), builds the
+// result, and checks it against d.Check: a result whose check with the
+// base is not d's matches ErrWrongBase (the delta is for another base, or
+// altered since it was made). No response is returned on error,
 // so a Delta applied to the wrong base, truncated or altered gives an
 // error, never a wrong response.
 //
@@ -73,7 +74,7 @@ func Patch(base *wire.GraphResponse, d *Delta) (*wire.GraphResponse, error) {
 		return nil, err
 	}
 	if c.Rows == nil && len(base.Rows)-len(d.Rows.Removed) > 0 {
-		return nil, corrupt("rows", "the result has no rows, yet base rows remain")
+		return nil, misfit("rows", "the result has no rows, yet base rows remain")
 	}
 	if r.Rows, err = build("rows", base.Rows, &d.Rows, c.Rows, nil, c.Rows != nil); err != nil {
 		return nil, err
@@ -82,6 +83,12 @@ func Patch(base *wire.GraphResponse, d *Delta) (*wire.GraphResponse, error) {
 		return nil, wrongBase(d.Check)
 	}
 	return r, nil
+}
+
+// misfit is the error of an operation that does not fit the base: a
+// delta for another base (or altered).
+func misfit(op, msg string) error {
+	return &PatchError{Op: op, Msg: msg + " (a delta for another base?)", Err: ErrWrongBase}
 }
 
 func wrongBase(c Check) error {
@@ -114,7 +121,7 @@ func patchNodes(base []wire.Node, d *Delta) ([]wire.Node, error) {
 			op := opName("nodes.changed", i)
 			switch {
 			case bi < 0 || bi >= len(base):
-				return nil, corrupt(op, outside(bi, len(base), "nodes"))
+				return nil, misfit(op, outside(bi, len(base), "nodes"))
 			case changed[bi] != nil:
 				return nil, corrupt(op, "node "+strconv.Itoa(bi)+" is changed twice")
 			case gone[bi]:
@@ -148,7 +155,7 @@ func build[T any](what string, base []T, o *Ops, added []T, get func(bi int) T, 
 	take := func(op string, bi int) error {
 		switch {
 		case bi < 0 || bi >= len(base):
-			return corrupt(op, outside(bi, len(base), what))
+			return misfit(op, outside(bi, len(base), what))
 		case gone[bi]:
 			return corrupt(op, what+" "+strconv.Itoa(bi)+" is named twice")
 		}
@@ -174,7 +181,7 @@ func build[T any](what string, base []T, o *Ops, added []T, get func(bi int) T, 
 	place := func(op string, at int) error {
 		switch {
 		case at < 0 || at >= n:
-			return corrupt(op, "position "+strconv.Itoa(at)+" is outside the result's "+strconv.Itoa(n)+" "+what)
+			return misfit(op, "position "+strconv.Itoa(at)+" is outside the result's "+strconv.Itoa(n)+" "+what)
 		case filled[at]:
 			return corrupt(op, "position "+strconv.Itoa(at)+" is taken twice")
 		}

@@ -3,12 +3,14 @@ package delta_test
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	_ "github.com/graphwire/graphwire/codecs"
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -148,7 +150,7 @@ func TestDiffIsSmall(t *testing.T) {
 			t.Fatal(err)
 		}
 		o := dl.Nodes
-		got := []int{len(o.Removed), len(o.Moved), len(o.Changed), len(o.Added)}
+		got := []int{len(o.Removed), len(o.Moved), len(dl.Changed), len(o.Added)}
 		if diff := cmp.Diff([]int{tc.removed, tc.moved, tc.changed, tc.added}, got); diff != "" {
 			t.Errorf("%s: removed, moved, changed, added (-want +got):\n%s", tc.name, diff)
 		}
@@ -163,7 +165,8 @@ func TestDiffIsSmall(t *testing.T) {
 }
 
 // TestPatchRefuses: deltas that contradict their base are *PatchError
-// matching ErrCorrupt, each naming the operation.
+// matching ErrCorrupt, each naming the operation; a delta whose check
+// does not hold matches ErrWrongBase.
 func TestPatchRefuses(t *testing.T) {
 	base := resp(node("A", 1), node("A", 2))
 	next := resp(node("A", 2, "k", 1), node("A", 3))
@@ -171,76 +174,89 @@ func TestPatchRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if diff := cmp.Diff([]int{0}, good.Nodes.Removed); diff != "" || len(good.Changed) != 1 || len(good.Nodes.Added) != 1 {
+		t.Fatalf("the delta is not one removed, one changed, one added: %+v", good)
+	}
 	for _, tc := range []struct {
 		name, op string
+		class    error
 		edit     func(d *delta.Delta)
 	}{
-		{"remove an absent node", "nodes.removed[0]", func(d *delta.Delta) { d.Nodes.Removed[0].ID = 9 }},
-		{"remove twice", "nodes.removed[1]", func(d *delta.Delta) { d.Nodes.Removed = append(d.Nodes.Removed, d.Nodes.Removed[0]) }},
-		{"remove and change", "nodes.changed[0]", func(d *delta.Delta) { d.Nodes.Removed = append(d.Nodes.Removed, delta.NodeKey{Type: "A", ID: 2}) }},
-		{"add out of range", "nodes.added[0]", func(d *delta.Delta) { d.Nodes.Added[0].At = 5 }},
-		{"two at one place", "nodes.added[1]", func(d *delta.Delta) { d.Nodes.Added = append(d.Nodes.Added, d.Nodes.Added[0]) }},
-		{"an added node dropped", "result", func(d *delta.Delta) { d.Nodes.Added = nil }},
-		{"content altered", "result", func(d *delta.Delta) { d.Nodes.Changed[0].Node.Properties = nil }},
-		{"remove an absent row", "rows.removed[0]", func(d *delta.Delta) { d.Rows.Removed = []int{0} }},
-		{"unchanged with operations", "result", func(d *delta.Delta) { d.Result = d.Base }},
+		{"remove an absent node", "nodes.removed[0]", delta.ErrWrongBase, func(d *delta.Delta) { d.Nodes.Removed[0] = 9 }},
+		{"remove twice", "nodes.removed[1]", delta.ErrCorrupt, func(d *delta.Delta) { d.Nodes.Removed = append(d.Nodes.Removed, d.Nodes.Removed[0]) }},
+		{"remove and change", "nodes.changed[0]", delta.ErrCorrupt, func(d *delta.Delta) { d.Nodes.Removed = append(d.Nodes.Removed, 1) }},
+		{"change twice", "content.nodes", delta.ErrCorrupt, func(d *delta.Delta) { d.Changed = append(d.Changed, 1) }},
+		{"add out of range", "nodes.added[0]", delta.ErrWrongBase, func(d *delta.Delta) { d.Nodes.Added[0] = 5 }},
+		{"move onto an added one", "nodes.added[0]", delta.ErrCorrupt, func(d *delta.Delta) {
+			d.Nodes.Moved = []delta.Move{{From: 1, At: d.Nodes.Added[0]}}
+		}},
+		{"an added node dropped", "content.nodes", delta.ErrCorrupt, func(d *delta.Delta) { d.Nodes.Added = nil }},
+		{"content altered", "check", delta.ErrWrongBase, func(d *delta.Delta) {
+			c := *d.Content
+			c.Nodes = append([]wire.Node(nil), c.Nodes...)
+			c.Nodes[0].Properties = nil
+			d.Content = &c
+		}},
+		{"check altered", "check", delta.ErrWrongBase, func(d *delta.Delta) { d.Check[3]++ }},
+		{"remove an absent row", "rows.removed[0]", delta.ErrWrongBase, func(d *delta.Delta) { d.Rows.Removed = []int{0} }},
+		{"unchanged with operations", "content", delta.ErrCorrupt, func(d *delta.Delta) { d.Content = nil }},
 	} {
 		d := *good
-		d.Nodes.Removed = append([]delta.NodeKey(nil), good.Nodes.Removed...)
-		d.Nodes.Added = append([]delta.Placed[wire.Node](nil), good.Nodes.Added...)
-		d.Nodes.Changed = append([]delta.Changed(nil), good.Nodes.Changed...)
+		d.Nodes.Removed = slices.Clone(good.Nodes.Removed)
+		d.Nodes.Added = slices.Clone(good.Nodes.Added)
+		d.Changed = slices.Clone(good.Changed)
 		tc.edit(&d)
 		got, err := delta.Patch(base, &d)
 		var pe *delta.PatchError
-		if got != nil || !errors.As(err, &pe) || !errors.Is(err, delta.ErrCorrupt) || pe.Op != tc.op {
-			t.Errorf("%s: got %v, %v; want a *PatchError at %s matching ErrCorrupt", tc.name, got, err, tc.op)
+		if got != nil || !errors.As(err, &pe) || !errors.Is(err, tc.class) || pe.Op != tc.op {
+			t.Errorf("%s: got %v, %v; want a *PatchError at %s matching %v", tc.name, got, err, tc.op, tc.class)
 		}
+	}
+	if _, err := delta.Patch(next, good); !errors.Is(err, delta.ErrWrongBase) {
+		t.Errorf("the delta applied to its result: %v, want ErrWrongBase", err)
 	}
 }
 
-// TestDecodeJSONErrors: bad JSON deltas give positioned *wire.DecodeError.
-func TestDecodeJSONErrors(t *testing.T) {
-	h0 := `"sha256:` + strings.Repeat("0", 64) + `"`
-	h1 := `"sha256:` + strings.Repeat("1", 64) + `"`
-	head := `{"graphwire_delta":1,"base":` + h0 + `,"result":` + h1
+// TestDecodeDeltaErrors: json delta documents that are not deltas, or
+// whose header breaks the contract, give a *wire.DecodeError that says
+// what is wrong and where.
+func TestDecodeDeltaErrors(t *testing.T) {
+	chk := `"check":"` + delta.MakeCheck(delta.Hash{1}, delta.Hash{2}).String() + `"`
+	head := `{"graphwire_delta":2,` + chk
 	content := `,"content":{"format_version":"","query_type":"search","nodes":[],"edges":[]}`
 	for _, tc := range []struct {
 		name, in, msg string
 		offset        int64
 		limit         bool
+		class         error
 	}{
-		{"not an object", `[]`, "delta: expected an object, found an array", 0, false},
-		{"version", `{"graphwire_delta":2}`, "version 2 is not supported", 19, false},
-		{"unknown key", head + `,"extra":1}`, `unknown key "extra"`, int64(len(head)) + 1, false},
-		{"duplicate key", head + `,"base":` + h0 + `}`, `duplicate key "base"`, int64(len(head)) + 1, false},
-		{"bad hash", `{"graphwire_delta":1,"base":"md5:00"}`, `base: expected "sha256:"`, 28, false},
-		{"missing content", head + `}`, `missing key "content"`, int64(len(head)) + 1, false},
-		{"bad id", head + `,"nodes":{"removed":[{"type":"A","id":"x1"}]}` + content + `}`, "nodes.removed[0].id: expected an id", int64(len(head)) + 38, false},
-		{"negative position", head + `,"nodes":{"added_at":[-1]}` + content + `}`, "expected a non-negative position", int64(len(head)) + 22, false},
-		{"count mismatch", head + `,"nodes":{"added_at":[0]}` + content + `}`, "content: 0 nodes, the operations place 1", int64(len(head)) + 36, false},
-		{"content error", head + `,"content":{"format_version":"","query_type":"nope","nodes":[],"edges":[]}}`, "content: query_type: expected one of", int64(len(head)) + 45, false},
-		{"columns not set", head + `,"content":{"format_version":"","query_type":"search","nodes":[],"edges":[],"columns":[]}}`, `columns without "columns" in set`, int64(len(head)) + 11, false},
-		{"unchanged differs", head + `,"unchanged":true}`, "unchanged, yet the base and result fingerprints differ", 0, false},
-		{"truncated", head, "unexpected end of input", int64(len(head)), false},
-		{"trailing", head + content + `}x`, "unexpected data after the delta", int64(len(head+content)) + 1, false},
-		{"content syntax", head + `,"content":{"format_version":"","query_type":"search","nodes":[x]}}`, "content: expected node object, found 'x'", int64(len(head)) + 63, false},
-		{"too many", head + `,"rows":{"removed":[0,1,2]}` + content + `}`, "more than 2 elements", int64(len(head)) + 24, true},
+		{"a response", `{"format_version":"","query_type":"search","nodes":[],"edges":[]}`, "not a delta", 0, false, delta.ErrNotDelta},
+		{"version 1", `{"graphwire_delta":1,"check":"x"}`, "graphwire_delta [1] is not version 2", 0, false, nil},
+		{"unknown key", head + `,"extra":1}`, `"extra" is not a header field`, int64(len(head)) + 1, false, nil},
+		{"duplicate key", head + `,` + chk + `}`, `"check" appears twice`, int64(len(head)) + 1, false, nil},
+		{"bad check", `{"graphwire_delta":2,"check":"00"}`, `a check is 22 characters`, 0, false, nil},
+		{"no check", `{"graphwire_delta":2}`, `no check`, 0, false, nil},
+		{"not an integer", head + `,"nodes_added":["0"]}`, `an integer expected in "nodes_added"`, int64(len(head)) + 16, false, nil},
+		{"moved unpaired", head + `,"nodes_moved":[0]` + content + `}`, "nodes_moved has 1 positions and nodes_moved_to 0", 0, false, nil},
+		{"operations without content", head + `,"nodes_added":[0]}`, "operations without content", 0, false, nil},
+		{"references in a delta", head + `,"sent_earlier":"A 1","sent_earlier_at":[0]` + content + `}`, "does not carry references", 0, false, nil},
+		{"content error", head + `,"content":{"format_version":"","query_type":"nope","nodes":[],"edges":[]}}`, "query_type", int64(len(head)) + 45, false, nil},
+		{"truncated", head, `"," or "}" expected`, int64(len(head)), false, nil},
+		{"too many", head + `,"rows_removed":[0,1,2]` + content + `}`, "more than 2 integers", int64(len(head)) + 21, true, nil},
 	} {
-		_, err := delta.DecodeJSON([]byte(tc.in), wire.Limits{MaxElements: 2})
-		if tc.name == "bad id" { // the same after a byte order mark, three bytes later
-			_, bomErr := delta.DecodeJSON([]byte("\ufeff"+tc.in), wire.Limits{MaxElements: 2})
-			var de, bom *wire.DecodeError
-			if errors.As(err, &de) && errors.As(bomErr, &bom) && bom.Offset != de.Offset+3 {
-				t.Errorf("after a byte order mark: offset %d, want %d", bom.Offset, de.Offset+3)
-			}
+		c, err := jsoncodec.New(jsoncodec.Options{Limits: wire.Limits{MaxElements: 2}})
+		if err != nil {
+			t.Fatal(err)
 		}
+		_, err = delta.DecodeDelta(c, []byte(tc.in))
 		var de *wire.DecodeError
 		if !errors.As(err, &de) {
 			t.Errorf("%s: got %v, want a *wire.DecodeError", tc.name, err)
 			continue
 		}
-		if !strings.Contains(de.Error(), tc.msg) || de.Offset != tc.offset || errors.Is(err, wire.ErrLimit) != tc.limit {
-			t.Errorf("%s: got %q (offset %d, limit %v), want %q at offset %d (limit %v)", tc.name, de.Error(), de.Offset, errors.Is(err, wire.ErrLimit), tc.msg, tc.offset, tc.limit)
+		if !strings.Contains(de.Error(), tc.msg) || de.Offset != tc.offset || errors.Is(err, wire.ErrLimit) != tc.limit ||
+			tc.class != nil && !errors.Is(err, tc.class) {
+			t.Errorf("%s: got %q (offset %d, limit %v), want %q at offset %d (limit %v, class %v)", tc.name, de.Error(), de.Offset, errors.Is(err, wire.ErrLimit), tc.msg, tc.offset, tc.limit, tc.class)
 		}
 	}
 }
@@ -251,7 +267,7 @@ func TestWorthAndChoose(t *testing.T) {
 	}
 	base := resp(node("A", 1, "text", strings.Repeat("x", 500)), node("A", 2))
 	next := resp(node("A", 1, "text", strings.Repeat("x", 500)), node("A", 3))
-	size := func(d *delta.Delta) (int, error) { b, err := delta.AppendJSON(nil, d); return len(b), err }
+	size := func(d *delta.Delta) (int, error) { b, err := delta.AppendDelta(jsonc, nil, d); return len(b), err }
 	full := func(r *wire.GraphResponse) (int, error) { b, err := wire.AppendJSON(nil, r); return len(b), err }
 	for _, tc := range []struct {
 		name       string
@@ -284,28 +300,32 @@ func TestDiffers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := delta.AppendJSON(nil, d)
-	same, err := delta.DecodeJSON(b, wire.Limits{})
+	b, _ := delta.AppendDelta(jsonc, nil, d)
+	same, err := delta.DecodeDelta(jsonc, b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := delta.Differs(d, same); got != "" {
-		t.Errorf("a delta read back from its JSON differs at %q", got)
+		t.Errorf("a delta read back from its document differs at %q", got)
 	}
 	other := *same
-	other.FormatVersion += "x"
-	if got := delta.Differs(d, &other); got != "format_version" {
+	c := *same.Content
+	c.FormatVersion += "x"
+	other.Content = &c
+	if got := delta.Differs(d, &other); got != "content" {
 		t.Errorf("another format_version: Differs = %q", got)
 	}
-	if len(d.Nodes.Changed)+len(d.Nodes.Added) > 0 {
+	other = *same
+	other.Check[0]++
+	if got := delta.Differs(d, &other); got != "check" {
+		t.Errorf("another check: Differs = %q", got)
+	}
+	if len(same.Content.Nodes) > 0 {
 		other = *same
-		other.Nodes.Added = append([]delta.Placed[wire.Node](nil), same.Nodes.Added...)
-		other.Nodes.Changed = append([]delta.Changed(nil), same.Nodes.Changed...)
-		if len(other.Nodes.Added) > 0 {
-			other.Nodes.Added[0].Item.ID++
-		} else {
-			other.Nodes.Changed[0].Node.ID++
-		}
+		c := *same.Content
+		c.Nodes = slices.Clone(c.Nodes)
+		c.Nodes[0].ID++
+		other.Content = &c
 		if got := delta.Differs(d, &other); got == "" {
 			t.Error("a node's id changed: Differs sees nothing")
 		}
