@@ -25,39 +25,31 @@ import (
 	"github.com/graphwire/graphwire/wirehttp"
 )
 
-// deltaJSON is the json codec with delta's JSON form as its delta
-// syntax (delta.Codec): a text codec, so deltas are priced in tokens.
-type deltaJSON struct{ *cjson.Codec }
-
-func (deltaJSON) AppendDelta(dst []byte, d *delta.Delta) ([]byte, error) {
-	return delta.AppendJSON(dst, d)
-}
-
-func (deltaJSON) DecodeDelta(data []byte) (*delta.Delta, error) {
-	return delta.DecodeJSON(data, wire.Limits{})
-}
-
-// deltaFake is the binary fake codec with the same delta syntax: its
-// deltas are priced in bytes.
+// deltaFake is the binary fake codec writing the json codec's
+// documents: its deltas are priced in bytes.
 type deltaFake struct{ fakeCodec }
 
-func (deltaFake) AppendDelta(dst []byte, d *delta.Delta) ([]byte, error) {
-	return delta.AppendJSON(dst, d)
+func (deltaFake) AppendDocument(dst []byte, h []delta.Field, content *wire.GraphResponse) ([]byte, error) {
+	return cjson.Default().AppendDocument(dst, h, content)
 }
 
-func (deltaFake) DecodeDelta(data []byte) (*delta.Delta, error) {
-	return delta.DecodeJSON(data, wire.Limits{})
+func (deltaFake) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse, error) {
+	return cjson.Default().DecodeDocument(data)
 }
 
-// deltaRegistry holds json with a delta syntax, the fake codec with one
-// (binary), and a codec without one, "plain".
+// jsonDelta reads a delta in the json codec's documents, which every
+// codec of deltaRegistry writes.
+func jsonDelta(b []byte) (*delta.Delta, error) { return delta.DecodeDelta(cjson.Default(), b) }
+
+// deltaRegistry holds json, the fake codec writing documents (binary),
+// and a codec without documents, "plain".
 func deltaRegistry(t testing.TB) *wire.Registry {
 	t.Helper()
 	reg, err := wire.NewRegistry(wire.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg.Register(deltaJSON{cjson.Default()})
+	reg.Register(cjson.Default())
 	reg.Register(deltaFake{})
 	reg.Register(plainCodec{})
 	return reg
@@ -186,7 +178,7 @@ func TestDeltaSequence(t *testing.T) {
 					t.Errorf("226: %s %q, want %q", k, got, want)
 				}
 			}
-			d, err := delta.DecodeJSON(a.body, wire.Limits{})
+			d, err := jsonDelta(a.body)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -371,7 +363,7 @@ func TestDeltaStaticCompressed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	d, err := delta.DecodeJSON(body, wire.Limits{})
+	d, err := jsonDelta(body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,17 +374,6 @@ func TestDeltaStaticCompressed(t *testing.T) {
 	if diff := wiretest.Diff(next, got, wire.Exact); diff != "" {
 		t.Errorf("patched (-want +got):\n%s", diff)
 	}
-}
-
-// deltaWrap gives any codec delta's JSON form as its delta syntax.
-type deltaWrap struct{ wire.Codec }
-
-func (deltaWrap) AppendDelta(dst []byte, d *delta.Delta) ([]byte, error) {
-	return delta.AppendJSON(dst, d)
-}
-
-func (deltaWrap) DecodeDelta(data []byte) (*delta.Delta, error) {
-	return delta.DecodeJSON(data, wire.Limits{})
 }
 
 // TestDeltaLossyCodec: toon writes the float 1.0 as 1, so what a client
@@ -408,7 +389,7 @@ func TestDeltaLossyCodec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg.Register(deltaWrap{tn})
+	reg.Register(tn)
 	s, err := wirehttp.New(reg, wirehttp.Options{Default: "toon"})
 	if err != nil {
 		t.Fatal(err)
@@ -437,7 +418,7 @@ func TestDeltaLossyCodec(t *testing.T) {
 	if a.status != 226 {
 		t.Fatalf("status %d, want 226", a.status)
 	}
-	d, err := delta.DecodeJSON(a.body, wire.Limits{})
+	d, err := delta.DecodeDelta(tn, a.body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -522,7 +503,7 @@ func TestDeltaFallbacks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		reg.Register(deltaWrap{blindJSON{cjson.Default()}})
+		reg.Register(blindJSON{cjson.Default()})
 		var logged bytes.Buffer
 		run(t, reg, wirehttp.Options{ErrorLog: log.New(&logged, "", 0)}, 200, nil)
 		if !strings.Contains(logged.String(), "decoding the base") {

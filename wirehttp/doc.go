@@ -188,19 +188,20 @@
 //	              the current answer's (the tag the client holds once it
 //	              applied the delta), Cache-Control: no-store, im,
 //	              Content-Type: the codec's, and as the body the delta
-//	              (package delta) in the codec's own delta syntax;
+//	              (package delta) as a document of the codec;
 //	304           when nothing changed (the current tag is among the
 //	              client's, as for any request, or the base reads as the
 //	              same response);
 //	200           with the full answer otherwise.
 //
-// The client decodes the body with delta.DecodeWith (or the codec's
-// DecodeDelta) and applies it with delta.Patch to the response it holds,
+// The client decodes the body with delta.DecodeWith (or
+// delta.DecodeDelta) and applies it with delta.Patch to the response it holds,
 // decoded from the bytes it was sent: it gets exactly the response it
 // would decode from the full answer, or an error (a wrong base, a
 // damaged delta), never a wrong response.
 //
-// Only a codec that implements delta.Codec answers 226; any other codec
+// Only a codec that writes documents (delta.DocumentCodec, every built-in
+// codec) answers 226; any other codec
 // answers 200 and keeps no base, whatever A-IM says. So do text codecs
 // under Options.Envelope (the delta is not enveloped), responses Respond
 // streams (Options.StreamElements or more), Convert's answers (POST), and

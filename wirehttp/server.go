@@ -114,7 +114,7 @@ type Options struct {
 	// A-IM: graphwire-delta (DeltaIM) and the ETag of an answer it holds
 	// in If-None-Match gets 226 IM Used and a delta when the Server still
 	// keeps that base and the delta is worth it. On by default for the
-	// codecs that implement delta.Codec, with a cache of DefaultDeltaBases
+	// codecs that write documents (delta.DocumentCodec), with a cache of DefaultDeltaBases
 	// bases and DefaultDeltaBytes bytes. See the package doc, "Deltas".
 	Delta DeltaOptions
 }
