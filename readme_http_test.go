@@ -72,7 +72,7 @@ func newService(addr string, resp *wire.GraphResponse) (*http.Server, error) {
 	mux := http.NewServeMux()
 	mux.Handle("/graph", s.Static(resp)) // GET/HEAD, each format encoded once
 	mux.Handle("/convert", s.Convert())  // POST a body in any format, get any format back
-	return wirehttp.NewServer(addr, mux, wirehttp.ServerOptions{}), nil
+	return wirehttp.NewHTTPServer(addr, mux, wirehttp.HTTPServerOptions{}), nil
 }
 
 // fetchGraph reads the response back as an agent does: it asks for GOON

@@ -180,7 +180,7 @@ func loadSize() (clients, size int, d time.Duration, limits wire.Limits) {
 const rssOverhead = 512 << 20
 
 // TestLoadLargeBodies: many clients POST large bodies to the documented
-// server (NewServer over Convert) at once. Every request is answered 200,
+// server (NewHTTPServer over Convert) at once. Every request is answered 200,
 // 413 or 503; the peak RSS stays under the in-flight bound plus
 // rssOverhead over the idle RSS; and RSS comes back within 2x its idle
 // level within 60 s of the load.
@@ -202,7 +202,7 @@ func TestLoadLargeBodies(t *testing.T) {
 	}
 	max := reg.Limits().MaxInputBytes
 	bound := wirehttp.DefaultMaxInFlightBytes(max)
-	base := startServer(t, s.Convert(), wirehttp.ServerOptions{})
+	base := startServer(t, s.Convert(), wirehttp.HTTPServerOptions{})
 	body := jsonBody(t, size)
 
 	// Idle: the server warmed by one small request, the body in hand.

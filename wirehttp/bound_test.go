@@ -53,9 +53,9 @@ func jsonBody(t testing.TB, size int) []byte {
 	return b
 }
 
-// startServer runs h under wirehttp.NewServer with o on a loopback port
+// startServer runs h under wirehttp.NewHTTPServer with o on a loopback port
 // until the test ends, and returns its base URL.
-func startServer(t *testing.T, h http.Handler, o wirehttp.ServerOptions) string {
+func startServer(t *testing.T, h http.Handler, o wirehttp.HTTPServerOptions) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -64,7 +64,7 @@ func startServer(t *testing.T, h http.Handler, o wirehttp.ServerOptions) string 
 	if o.ErrorLog == nil {
 		o.ErrorLog = log.New(io.Discard, "", 0)
 	}
-	srv := wirehttp.NewServer(ln.Addr().String(), h, o)
+	srv := wirehttp.NewHTTPServer(ln.Addr().String(), h, o)
 	go srv.Serve(ln) //nolint:errcheck // ErrServerClosed at Close
 	t.Cleanup(func() { srv.Close() })
 	return "http://" + ln.Addr().String()
@@ -90,15 +90,15 @@ func TestNewServerDefaults(t *testing.T) {
 	of := func(s *http.Server) limits {
 		return limits{s.Addr, s.ReadHeaderTimeout, s.ReadTimeout, s.WriteTimeout, s.IdleTimeout, s.MaxHeaderBytes}
 	}
-	got := wirehttp.NewServer("127.0.0.1:1", h, wirehttp.ServerOptions{})
+	got := wirehttp.NewHTTPServer("127.0.0.1:1", h, wirehttp.HTTPServerOptions{})
 	want := limits{"127.0.0.1:1", 10 * time.Second, time.Minute, 2 * time.Minute, 2 * time.Minute, 64 << 10}
 	if d := cmp.Diff(want, of(got)); d != "" {
-		t.Errorf("NewServer defaults (-want +got):\n%s", d)
+		t.Errorf("NewHTTPServer defaults (-want +got):\n%s", d)
 	}
 	if got.Handler == nil {
-		t.Error("NewServer dropped the handler")
+		t.Error("NewHTTPServer dropped the handler")
 	}
-	got = wirehttp.NewServer("", h, wirehttp.ServerOptions{ReadTimeout: -1, WriteTimeout: time.Second, MaxHeaderBytes: -1})
+	got = wirehttp.NewHTTPServer("", h, wirehttp.HTTPServerOptions{ReadTimeout: -1, WriteTimeout: time.Second, MaxHeaderBytes: -1})
 	if got.ReadTimeout != 0 || got.WriteTimeout != time.Second || got.MaxHeaderBytes != 0 {
 		t.Errorf("negative means off, positive is kept: ReadTimeout %v, WriteTimeout %v, MaxHeaderBytes %d",
 			got.ReadTimeout, got.WriteTimeout, got.MaxHeaderBytes)
@@ -115,7 +115,7 @@ func TestSlowClientsDropped(t *testing.T) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/convert", s.Convert())
-	so := wirehttp.ServerOptions{ReadHeaderTimeout: 300 * time.Millisecond, ReadTimeout: 2 * time.Second,
+	so := wirehttp.HTTPServerOptions{ReadHeaderTimeout: 300 * time.Millisecond, ReadTimeout: 2 * time.Second,
 		WriteTimeout: 4 * time.Second, IdleTimeout: time.Second}
 	base := startServer(t, mux, so)
 	addr := strings.TrimPrefix(base, "http://")
@@ -254,7 +254,7 @@ func TestInFlightBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := startServer(t, s.Convert(), wirehttp.ServerOptions{})
+	base := startServer(t, s.Convert(), wirehttp.HTTPServerOptions{})
 	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{DisableCompression: true}}
 	small := jsonBody(t, 4<<10)
 	holder := append(jsonBody(t, holdSize/2), bytes.Repeat([]byte(" "), holdSize)...)[:holdSize]
@@ -386,7 +386,7 @@ func TestStatusBlame(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.Handle("/convert", s.Convert())
 	mux.Handle("/own", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.Respond(w, r, tinyResp()) }))
-	base := startServer(t, mux, wirehttp.ServerOptions{})
+	base := startServer(t, mux, wirehttp.HTTPServerOptions{})
 	client := &http.Client{Timeout: 30 * time.Second}
 
 	do := func(method, path, ctype string, body []byte) (int, []byte) {
@@ -457,7 +457,7 @@ func TestAcceptCostBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := s.Static(tinyResp())
-	srv := httptest.NewServer(h) // net/http's 1 MiB header limit, so that the big field arrives
+	srv := httptest.NewHTTPServer(h) // net/http's 1 MiB header limit, so that the big field arrives
 	defer srv.Close()
 	client := &http.Client{Timeout: 30 * time.Second}
 	get := func(accept string) int {

@@ -80,7 +80,7 @@ func TestClientFollowsCursors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := startServer(t, s.Wrap(up.handler(s)), wirehttp.ServerOptions{})
+	base := startServer(t, s.Wrap(up.handler(s)), wirehttp.HTTPServerOptions{})
 	ctx := context.Background()
 	for _, tc := range []struct {
 		format, accept string
@@ -164,7 +164,7 @@ func TestClientErrors(t *testing.T) {
 		w.Write(big) //nolint:errcheck
 	}))
 	mux.Handle("/loop", s.Static(loop))
-	base := startServer(t, mux, wirehttp.ServerOptions{})
+	base := startServer(t, mux, wirehttp.HTTPServerOptions{})
 	limits := wire.Limits{MaxInputBytes: int64(len(big) / 2)}
 	reg, err := wire.NewRegistry(limits)
 	if err != nil {
@@ -238,7 +238,7 @@ func TestClientWalksFitPages(t *testing.T) {
 			return
 		}
 		s.RespondEncoded(w, r, wirehttp.Encoded{Codec: res.Stats.Codec, Body: res.Encoding, Response: res.Page})
-	}), wirehttp.ServerOptions{})
+	}), wirehttp.HTTPServerOptions{})
 	c, err := wirehttp.NewClient(nil, wirehttp.ClientOptions{Format: "goon"})
 	if err != nil {
 		t.Fatal(err)

@@ -11,10 +11,10 @@
 //	mux.Handle("/graph", s.Static(resp))  // GET/HEAD, encoded once per format
 //	mux.Handle("/convert", s.Convert())   // POST a body in any format
 //	// or, per request: s.Respond(w, r, resp)
-//	srv := wirehttp.NewServer(":8080", mux, wirehttp.ServerOptions{})
+//	srv := wirehttp.NewHTTPServer(":8080", mux, wirehttp.HTTPServerOptions{})
 //	log.Fatal(srv.ListenAndServe())
 //
-// That is a complete server, safe to expose: NewServer sets every
+// That is a complete server, safe to expose: NewHTTPServer sets every
 // connection limit (below, "Bounds"), and the Server bounds the memory
 // of the requests in flight. Serving mux with http.ListenAndServe or a
 // bare http.Server instead leaves slow clients free to hold connections
@@ -327,8 +327,8 @@
 // RSS of a server after a burst of 60 MB bodies returns within twice its
 // idle level within seconds.
 //
-// NewServer returns an *http.Server with every connection limit set
-// (ServerOptions; zero fields take the defaults):
+// NewHTTPServer returns an *http.Server with every connection limit set
+// (HTTPServerOptions; zero fields take the defaults):
 //
 //	ReadHeaderTimeout  10 s      request line and headers (slow headers are dropped)
 //	ReadTimeout        1 min     the whole request: a stalled body is answered 408

@@ -49,7 +49,7 @@ func TestRespondEncodedFitPage(t *testing.T) {
 		wirehttp.Encoded{Codec: goon.MediaType, Body: res.Encoding, ETag: `"page-1-goon"`},
 		wirehttp.Encoded{Codec: "raw", Body: pageJSON, ETag: `"page-1-json"`}))
 	mux.Handle("/bad", serve(wirehttp.Encoded{Codec: "nope", Body: res.Encoding}))
-	base := startServer(t, mux, wirehttp.ServerOptions{})
+	base := startServer(t, mux, wirehttp.HTTPServerOptions{})
 	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{DisableCompression: true}}
 	goonType := goon.MediaType + "; charset=utf-8"
 
@@ -155,7 +155,7 @@ func TestRespondEncodedDoesNotEncode(t *testing.T) {
 	body := mustEncode("json", bigResponse(60_000))
 	base := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.RespondEncoded(w, r, wirehttp.Encoded{Codec: "text/x-stream", Body: body})
-	}), wirehttp.ServerOptions{})
+	}), wirehttp.HTTPServerOptions{})
 	code, hdr, got := get(t, &http.Client{Timeout: 30 * time.Second}, "GET", base)
 	if code != 200 || hdr.Get("Content-Type") != "text/x-stream; charset=utf-8" || !bytes.Equal(got, body) {
 		t.Fatalf("%d %q, same bytes %v", code, hdr.Get("Content-Type"), bytes.Equal(got, body))
@@ -187,7 +187,7 @@ func TestRespondEncodedEnvelope(t *testing.T) {
 	mux.Handle("/bare", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.RespondEncoded(w, r, wirehttp.Encoded{Codec: "toon", Body: res.Encoding})
 	}))
-	base := startServer(t, mux, wirehttp.ServerOptions{})
+	base := startServer(t, mux, wirehttp.HTTPServerOptions{})
 	client := &http.Client{Timeout: 30 * time.Second}
 	_, whdr, want := get(t, client, "GET", base+"/static?format=toon")
 	code, hdr, got := get(t, client, "GET", base+"/page")

@@ -116,7 +116,7 @@ func TestCodecRegisteredAfterNew(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.Handle("/graph", s.Static(resp))
 	mux.Handle("/own", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.Respond(w, r, resp) }))
-	base := startServer(t, mux, wirehttp.ServerOptions{})
+	base := startServer(t, mux, wirehttp.HTTPServerOptions{})
 	client := &http.Client{Timeout: 30 * time.Second}
 
 	for _, path := range []string{"/graph?format=fake", "/own?format=FK", "/graph?format=fake"} {
@@ -153,7 +153,7 @@ func TestCodecRegisteredAfterNew(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base2 := startServer(t, s2.Static(resp), wirehttp.ServerOptions{})
+	base2 := startServer(t, s2.Static(resp), wirehttp.HTTPServerOptions{})
 	code, hdr, body := get(t, client, "GET", base2+"/?format=fake")
 	if code != 200 || hdr.Get("Content-Type") != "application/x-fake; v=2" {
 		t.Fatalf("new Server: %d %q %q", code, hdr.Get("Content-Type"), body)
@@ -182,7 +182,7 @@ func TestUnencodableAnswer(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.Handle("/static", s.Static(resp))
 	mux.Handle("/respond", s.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.Respond(w, r, resp) })))
-	base := startServer(t, mux, wirehttp.ServerOptions{})
+	base := startServer(t, mux, wirehttp.HTTPServerOptions{})
 	client := &http.Client{Timeout: 30 * time.Second}
 	for _, path := range []string{"/static", "/respond"} {
 		code, _, body := get(t, client, "GET", base+path+"?format=json")

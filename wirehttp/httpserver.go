@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The defaults of ServerOptions.
+// The defaults of HTTPServerOptions.
 const (
 	DefaultReadHeaderTimeout = 10 * time.Second // request line and headers
 	DefaultReadTimeout       = time.Minute      // the whole request, body included
@@ -15,10 +15,10 @@ const (
 	DefaultMaxHeaderBytes    = 64 << 10         // 64 KiB of request line and headers
 )
 
-// ServerOptions are the connection limits of NewServer. A zero field
+// HTTPServerOptions are the connection limits of NewHTTPServer. A zero field
 // selects its default; a negative one turns the limit off (which a
 // server reachable by untrusted clients should not do).
-type ServerOptions struct {
+type HTTPServerOptions struct {
 	// ReadHeaderTimeout bounds reading the request line and headers: a
 	// client sending them slowly is dropped. Default 10 s.
 	ReadHeaderTimeout time.Duration
@@ -48,14 +48,14 @@ type ServerOptions struct {
 	ErrorLog *log.Logger
 }
 
-// NewServer returns an *http.Server for h on addr with every connection
-// limit set (ServerOptions, defaults where a field is zero). Serve it
+// NewHTTPServer returns an *http.Server for h on addr with every connection
+// limit set (HTTPServerOptions, defaults where a field is zero). Serve it
 // with ListenAndServe, or Serve on a listener of your own; stop it with
 // Shutdown. Together with the in-flight bound of a Server
 // (Options.MaxInFlightBytes), it bounds what slow or numerous clients
 // can hold: headers, bodies and answers are all subject to a deadline,
 // and the bytes in flight to a total.
-func NewServer(addr string, h http.Handler, o ServerOptions) *http.Server {
+func NewHTTPServer(addr string, h http.Handler, o HTTPServerOptions) *http.Server {
 	dur := func(d, def time.Duration) time.Duration {
 		switch {
 		case d == 0:

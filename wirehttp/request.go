@@ -33,7 +33,7 @@ import (
 //   - 503 (with Retry-After) when the in-flight bound cannot hold the body
 //     and its decode;
 //   - 408 when the body stops arriving before the connection's read
-//     deadline (see NewServer);
+//     deadline (see NewHTTPServer);
 //   - 400 when the Content-Type does not parse, the body ends early, or
 //     the decoder refuses it; the message is the decoder's positioned
 //     error (json: offset N, goon: line N), and Err the *wire.DecodeError.

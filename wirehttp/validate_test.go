@@ -45,7 +45,7 @@ func TestValidateBeforeEncoding(t *testing.T) {
 	mux.Handle("/respond", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.Respond(w, r, resp) }))
 	mux.Handle("/convert", s.Convert())
 	mux.Handle("/plain", plain.Static(resp))
-	base := startServer(t, mux, wirehttp.ServerOptions{})
+	base := startServer(t, mux, wirehttp.HTTPServerOptions{})
 	client := &http.Client{Timeout: 30 * time.Second}
 
 	if code, _, body := get(t, client, "GET", base+"/plain?format=json"); code != http.StatusOK {
@@ -127,7 +127,7 @@ func TestValidateBeforeEncoding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base2 := startServer(t, s2.Static(ok), wirehttp.ServerOptions{})
+	base2 := startServer(t, s2.Static(ok), wirehttp.HTTPServerOptions{})
 	for _, info := range s2.Codecs() {
 		if code, _, body := get(t, client, "GET", base2+"/?format="+info.Name); code != http.StatusOK || !bytes.Equal(body, mustEncode(info.Name, ok)) {
 			t.Errorf("valid response in %s: %d, %d bytes", info.Name, code, len(body))

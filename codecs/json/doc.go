@@ -73,57 +73,34 @@
 // response), an array 0.2, other objects 0.1, anything else 0. Whitespace
 // and a byte order mark may come first, as Decode allows. Only the
 // opening is read (at most wire.SniffLen bytes), so a response sniffed as
-// json may still fail to decode. The JSON form of a delta, whose first key
-// is "graphwire_delta", scores 0: it is not a response.
+// json may still fail to decode. A delta document, whose first key is
+// "graphwire_delta", scores 0: it is not a response.
 //
-// # Deltas
+// # Documents: deltas and references
 //
-// Codec implements delta.Codec: AppendDelta and DecodeDelta write and read
-// the JSON form of a delta documented by package delta (delta.AppendJSON,
-// delta.DecodeJSON under the codec's Limits), an object another language
-// applies (delta/testdata/patch.py does). SniffDelta (delta.SniffJSON)
-// rates it 0.99 and a response 0.
+// Codec implements delta.DocumentCodec, so it writes every delta and every
+// response with references (package delta, "Documents") as one object: the
+// header's fields as its first keys, in order (an Int as a number, a list
+// of integers as an array, a text as a string), then "content", the
+// response in canonical JSON, absent from the unchanged delta. A
+// one-node change and a response whose User 42 was sent earlier:
 //
-// # Session references
-//
-// Codec implements delta.SessionCodec, so a delta.Session can write a node
-// it delivered earlier in the conversation, unchanged since, as a
-// reference. A reference stays in place in nodes, near the edges that use
-// it, as the node's type and its id under the key "sent_earlier_id" in
-// place of "id"; its properties are left out:
-//
-//	{"format_version":"1.2.0","query_type":"traversal","nodes":[
-//	  {"type":"User","sent_earlier_id":"42"},
+//	{"graphwire_delta":2,"check":"taVrJ12S6VSssQ7B5aCPtQ","nodes_changed":[0],
+//	 "content":{"format_version":"1.2.0","query_type":"traversal","nodes":[
+//	  {"type":"User","id":"42","username":"ada"}],"edges":[]}}
+//	{"sent_earlier":"User 42","sent_earlier_at":[0],
+//	 "content":{"format_version":"1.2.0","query_type":"traversal","nodes":[
 //	  {"type":"MergeRequest","id":"7","title":"Fix cache"}],
-//	 "edges":[{"from":"User","from_id":"42","to":"MergeRequest","to_id":"7","type":"AUTHORED"}]}
+//	 "edges":[{"from":"User","from_id":"42","to":"MergeRequest","to_id":"7","type":"AUTHORED"}]}}
 //
-// (shown on several lines; it is written compact). The rule another
-// language applies: every node object has "id" and no reference has, so a
-// node object with "id" is a node, whatever its properties are called (a
-// property named sent_earlier_id included), and a node object without
-// "id" is a reference when it holds exactly "type" and "sent_earlier_id",
-// a decimal int64 string like every id; anything else is an error. The
-// reader replaces each reference with the node of that type and id it
-// remembers from the conversation. A response with no reference is
-// written byte for byte as AppendEncode writes it, and Sniff rates a
-// document with references as any response (it opens the same way).
-//
-// AppendReferenced writes the references at the positions Session.Mark
-// gives; DecodeReferenced returns the response, each reference a node of
-// its type and id with nil Properties, and their positions in nodes, which
-// Session.Resolve takes. Decode, without a session, refuses a reference
-// with a *wire.DecodeError at its node, saying it is read only in a
-// session. A reference is a few tokens where the node took its whole
-// properties: the saving is the properties of every node sent again.
-//
-// A reference is read under the same Limits as any node, and it can only
-// name a type and an id: it makes the decoder allocate nothing a node of
-// the same size would not, and it cannot say what the node holds. What
-// it stands for comes from the reader's own Session, which refuses
-// (delta.ErrUnresolved) a reference to a node it does not hold with the
-// same content hash; a malformed reference (an id that is not a decimal
-// int64 string, a key besides type and sent_earlier_id) is a positioned
-// *wire.DecodeError.
+// (shown on several lines; it is written compact). A response is a
+// document without a header: its bytes are AppendEncode's, and
+// DecodeDocument reads it as Decode does. The reader refuses, with a
+// *wire.DecodeError at its byte offset, a key that is not a header field,
+// a field twice, a value of the wrong kind, a list past MaxElements, a
+// text past MaxStringBytes, and anything after the content; the content
+// is read by Decode under the codec's Limits. delta/testdata/patch.py
+// applies these deltas in Python.
 //
 // # Security
 //

@@ -11,8 +11,8 @@ import (
 // "format_version" or "query_type" (the encoder's first key, and the one a
 // server writing query_type first would use) scores 0.99; any other object
 // that opens with a key, is empty or is cut off after its '{' scores 0.6,
-// except the JSON form of a delta (first key "graphwire_delta"), which is
-// not a response and scores 0 (SniffDelta rates it);
+// except a delta document (first key "graphwire_delta"), which is not a
+// response and scores 0;
 // any other object 0.1, an array 0.2. Whitespace and a UTF-8 byte order
 // mark may come first (Decode accepts both); bytes that are not text score
 // 0.

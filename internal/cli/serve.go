@@ -3,7 +3,7 @@ package cli
 // wirebench serve: the corpus over HTTP in every format, by negotiation
 // (package wirehttp does the work). It listens on loopback addresses only:
 // it is a tool for trying formats and clients on one machine, with no
-// authentication. It runs wirehttp.NewServer, with every connection
+// authentication. It runs wirehttp.NewHTTPServer, with every connection
 // timeout and the in-flight bound of wirehttp set (-read-timeout,
 // -write-timeout, -max-inflight). One line per request goes to stderr;
 // SIGINT or SIGTERM stops it cleanly (http.Server.Shutdown, 10 s for
@@ -103,7 +103,7 @@ func runServe(env *Env) error {
 		return err
 	}
 	logger := log.New(env.Stderr, "", 0)
-	srv := wirehttp.NewServer(*addr, logRequests(h, logger), wirehttp.ServerOptions{
+	srv := wirehttp.NewHTTPServer(*addr, logRequests(h, logger), wirehttp.HTTPServerOptions{
 		ReadTimeout: *readTimeout, WriteTimeout: *writeTimeout, ErrorLog: errLog})
 	logger.Printf("wirebench serve: %d responses from %s on http://%s/", len(resources), from, ln.Addr())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
