@@ -219,6 +219,17 @@ func (h *headReader) next() *token {
 	return &h.tok
 }
 
+// value is next for an item of the value of the field called name: the
+// source's refusal names the field.
+func (h *headReader) value(name string) *token {
+	t := h.next()
+	var de *wire.DecodeError
+	if t == nil && errors.As(h.err, &de) && !strings.HasPrefix(de.Msg, name+": ") {
+		de.Msg = name + ": " + de.Msg
+	}
+	return t
+}
+
 // object reads the map head that opens the document: its number of
 // entries.
 func (h *headReader) object() int {
@@ -288,7 +299,7 @@ func (h *headReader) field(name string, read []delta.Field) delta.Field {
 		}
 	}
 	f := delta.Field{Name: strings.Clone(name)}
-	t := h.next()
+	t := h.value(name)
 	switch {
 	case t == nil:
 	case k == delta.Int && t.kind == kInt:
@@ -327,7 +338,7 @@ func (h *headReader) ints(name string, n int) []int {
 	}
 	var v []int
 	for i := 0; i < n; i++ {
-		t := h.next()
+		t := h.value(name)
 		if t == nil {
 			return nil
 		}
