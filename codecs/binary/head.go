@@ -223,11 +223,19 @@ func (h *headReader) next() *token {
 // source's refusal names the field.
 func (h *headReader) value(name string) *token {
 	t := h.next()
-	var de *wire.DecodeError
-	if t == nil && errors.As(h.err, &de) && !strings.HasPrefix(de.Msg, name+": ") {
-		de.Msg = name + ": " + de.Msg
+	if t == nil {
+		h.name(name)
 	}
 	return t
+}
+
+// name puts the name of the field being read before the message of the
+// source's error.
+func (h *headReader) name(field string) {
+	var de *wire.DecodeError
+	if errors.As(h.err, &de) && !strings.HasPrefix(de.Msg, field+": ") {
+		de.Msg = field + ": " + de.Msg
+	}
 }
 
 // object reads the map head that opens the document: its number of
@@ -330,13 +338,18 @@ func (h *headReader) int(name string, i int64) int {
 var kindNames = [...]string{delta.Int: "integer", delta.IntList: "array of integers", delta.Text: "string"}
 
 // ints reads the n integers of an IntList field's array, whose head has
-// been read. The list grows by what is read.
+// been read. The list is allocated whole: the source has checked that
+// the bytes left hold n items (a byte each at least), so it takes 8 bytes
+// an input byte at most, and never grows by copying.
 func (h *headReader) ints(name string, n int) []int {
 	if n > h.c.limits.MaxElements {
 		h.err = h.src.failLimit("MaxElements", fmt.Sprintf("%s: %d integers, more than the limit of %d", name, n, h.c.limits.MaxElements))
 		return nil
 	}
-	var v []int
+	if n == 0 {
+		return nil
+	}
+	v := make([]int, 0, n)
 	for i := 0; i < n; i++ {
 		t := h.value(name)
 		if t == nil {
