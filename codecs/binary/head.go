@@ -49,18 +49,7 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	if content != nil {
 		entries++
 	}
-	var s interface {
-		sink
-		object(n int)
-	}
-	var out *[]byte
-	if c.format == CBOR {
-		cs := &cborSink{b: dst}
-		s, out = cs, &cs.b
-	} else {
-		ms := &mpSink{b: dst}
-		s, out = ms, &ms.b
-	}
+	s, out := newHeadSink(c.format, dst)
 	s.object(entries)
 	for _, f := range header {
 		s.str(f.Name)
@@ -91,6 +80,23 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	return b, nil
 }
 
+// headSink is a sink that also writes the map head of a document.
+type headSink interface {
+	sink
+	object(n int)
+}
+
+// newHeadSink returns the headSink of format f appending to dst, and where
+// its bytes are.
+func newHeadSink(f Format, dst []byte) (headSink, *[]byte) {
+	if f == CBOR {
+		cs := &cborSink{b: dst}
+		return cs, &cs.b
+	}
+	ms := &mpSink{b: dst}
+	return ms, &ms.b
+}
+
 // checkHeader refuses a header DecodeDocument would refuse.
 func (c *Codec) checkHeader(header []delta.Field) error {
 	fail := func(i int, limit, format string, args ...any) error {
@@ -98,7 +104,7 @@ func (c *Codec) checkHeader(header []delta.Field) error {
 			Msg: fmt.Sprintf(format, args...)}
 	}
 	if len(header) >= maxDocumentEntries {
-		return fail(maxDocumentEntries-1, "", "a header of %d fields names one twice", len(header))
+		return fail(maxDocumentEntries-1, "", "a header of %d fields, past the %d a document has", len(header), maxDocumentEntries-1)
 	}
 	for i, f := range header {
 		k, ok := delta.FieldKind(f.Name)
