@@ -518,3 +518,24 @@ func TestOneNodeDeltaTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestDocumentPlainCostsNothing: DecodeDocument reads a response with
+// the allocations of Decode, no more.
+func TestDocumentPlainCostsNothing(t *testing.T) {
+	if raceSlowdown > 1 {
+		t.Skip("allocation counts are not meaningful under -race")
+	}
+	r := benchCases()[0].resp
+	for _, f := range formats {
+		c := Default(f)
+		data, err := c.AppendEncode(nil, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain := testing.AllocsPerRun(20, func() { _, _ = c.Decode(data) })
+		doc := testing.AllocsPerRun(20, func() { _, _, _ = c.DecodeDocument(data) })
+		if doc != plain {
+			t.Errorf("%s: DecodeDocument %v allocations, Decode %v", f, doc, plain)
+		}
+	}
+}
