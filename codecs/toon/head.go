@@ -142,7 +142,11 @@ func headerField(line []byte) (n int, kind delta.Kind, ok bool) {
 // that is neither a header field nor one of the layout's is refused by
 // Decode as an unknown field, at its line.
 func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse, error) {
-	if _, _, ok := headerField(data); !ok {
+	start := 0
+	if bytes.HasPrefix(data, bom) {
+		start = len(bom)
+	}
+	if _, _, ok := headerField(data[start:]); !ok {
 		r, err := c.Decode(data)
 		return nil, r, err
 	}
@@ -150,7 +154,7 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 		return nil, nil, &wire.DecodeError{Codec: Name, Offset: c.limits.MaxInputBytes, Limit: "MaxInputBytes",
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
 	}
-	hr := headReader{src: data, lim: c.limits}
+	hr := headReader{src: data, lim: c.limits, off: start}
 	header, err := hr.read()
 	if err != nil {
 		return nil, nil, err
@@ -166,13 +170,18 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 			if moved.Line > 0 {
 				moved.Line += hr.line
 			}
-			moved.Offset += int64(hr.off)
+			if moved.Offset > 0 || moved.Line == 0 {
+				moved.Offset += int64(hr.off)
+			}
 			return nil, nil, &moved
 		}
 		return nil, nil, err
 	}
 	return header, r, nil
 }
+
+// bom is the UTF-8 byte order mark, which may open a document.
+var bom = []byte("\uFEFF")
 
 // headReader reads a document's header lines.
 type headReader struct {
@@ -192,7 +201,7 @@ func (h *headReader) read() ([]delta.Field, error) {
 		if end < 0 {
 			end, next = len(h.src)-h.off, len(h.src)
 		}
-		line := h.src[h.off : h.off+end]
+		line := bytes.TrimSuffix(h.src[h.off:h.off+end], []byte{'\r'})
 		n, kind, ok := headerField(line)
 		if !ok {
 			break
@@ -264,11 +273,11 @@ func (h *headReader) field(line []byte, name string, kind delta.Kind) (delta.Fie
 // listHeader reads "[N]: " at the start of rest, the opening of an inline
 // array, and returns N and the text after it, the list.
 func (h *headReader) listHeader(rest string, at int, name string) (int, string, error) {
-	rb := 0 // the closing bracket
-	if len(rest) > 0 && rest[0] == '[' {
+	rb := -1 // the closing bracket
+	if strings.HasPrefix(rest, "[") {
 		rb = strings.IndexByte(rest, ']')
 	}
-	if rb <= 0 || len(rest) < rb+3 || rest[rb+1:rb+3] != ": " {
+	if rb < 0 {
 		return 0, "", h.fail(at, "expected the list "+name+"[N]: followed by N integers, found "+textwire.Excerpt(rest), "")
 	}
 	n, ok := textwire.ParseInt(rest[1:rb])
@@ -279,6 +288,8 @@ func (h *headReader) listHeader(rest string, at int, name string) (int, string, 
 		return 0, "", h.fail(at+1, name+": an empty list is left out of the header, not written [0]", "")
 	case n > int64(h.lim.MaxElements):
 		return 0, "", h.fail(at+1, name+": "+strconv.FormatInt(n, 10)+" numbers, more than the limit of "+strconv.Itoa(h.lim.MaxElements), "MaxElements")
+	case len(rest) < rb+3 || rest[rb+1:rb+3] != ": ":
+		return 0, "", h.fail(at+rb+1, "expected \": \" and "+strconv.FormatInt(n, 10)+" integers after "+name+rest[:rb+1]+", found "+textwire.Excerpt(rest[rb+1:]), "")
 	}
 	return int(n), rest[rb+3:], nil
 }
