@@ -228,6 +228,16 @@
 //     for each row that repeats them. A table whose declared rows times
 //     its names' bytes already exceed the limit is refused at its header.
 //
+// A document's header (DecodeDocument) is held to the same limits:
+// MaxInputBytes bounds the whole document, MaxElements each list of the
+// header (a list whose [N] says more is refused there; the numbers are
+// read one by one, never into room sized by N), MaxStringBytes each text,
+// and the content is read by Decode under every limit above. A header
+// holds each of its 17 fields once at most, so reading it takes about
+// 20 times the bytes of its lists (their numbers, grown as read) and
+// one copy of its texts: a list of MaxElements one-digit numbers, 2 MiB
+// of text, peaks at 40 MiB.
+//
 // A leading UTF-8 byte order mark is skipped and CRLF line ends are read
 // as LF. The encoder is symmetric: AppendEncode first checks r with
 // wire.Limits.Check (a *wire.EncodeError naming the path and the limit,

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/delta"
@@ -131,7 +132,8 @@ func headerField(line []byte) (n int, kind delta.Kind, ok bool) {
 // to Decode as it is). The header's lines are read until the first line
 // that opens with no header field's name; the rest, when there is any, is
 // the content, read by Decode under the codec's limits, its errors placed
-// in the whole input (line and byte offset).
+// in the whole input (line and byte offset). As in the content, a leading
+// byte order mark is skipped and a CRLF line end read as LF.
 //
 // Errors are *wire.DecodeError with the line and column: a field given
 // twice, a value not of its field's kind (an Int is a decimal integer, an
@@ -227,7 +229,8 @@ func (h *headReader) field(line []byte, name string, kind delta.Kind) (delta.Fie
 	if !utf8.Valid(line) {
 		return f, h.fail(0, "the line is not valid UTF-8", "")
 	}
-	rest, at := string(line[len(name):]), len(name)
+	// The line, read in place: a text is copied out of it (toonString).
+	rest, at := unsafe.String(unsafe.SliceData(line), len(line))[len(name):], len(name)
 	if kind == delta.IntList {
 		n, list, err := h.listHeader(rest, at, name)
 		if err != nil {
@@ -294,10 +297,11 @@ func (h *headReader) listHeader(rest string, at int, name string) (int, string, 
 	return int(n), rest[rb+3:], nil
 }
 
-// toonString reads tok, a TOON value token, as a string: a quoted string
-// with TOON's escapes, or the token as it is, which TOON reads as a
-// string unless it is a number, true, false or null. It returns the
-// message of what is wrong, and where, instead.
+// toonString reads tok, a TOON value token, as a string (a copy, tok
+// being the input's): a quoted string with TOON's escapes, or the token
+// as it is, which TOON reads as a string unless it is a number, true,
+// false or null. It returns the message of what is wrong, and where,
+// instead.
 func toonString(tok string) (string, string, int) {
 	if tok == "" || tok[0] == ' ' || tok[len(tok)-1] == ' ' {
 		return "", "expected a string, found " + textwire.Excerpt(tok) + " (a TOON string with spaces around it is quoted)", 0
@@ -306,7 +310,7 @@ func toonString(tok string) (string, string, int) {
 		if _, isNum := jsonvalue.LiteralNumber(tok); isNum || tok == "true" || tok == "false" || tok == "null" {
 			return "", "expected a string, found " + textwire.Excerpt(tok) + " (quoted, it is a string)", 0
 		}
-		return tok, "", 0
+		return strings.Clone(tok), "", 0
 	}
 	end := 1
 	for end < len(tok) && tok[end] != '"' {
@@ -321,11 +325,11 @@ func toonString(tok string) (string, string, int) {
 	case end != len(tok)-1:
 		return "", "unexpected characters after the closing quote: " + textwire.Excerpt(tok[end+1:]), end + 1
 	}
-	b, err := textwire.TOONUnescaping.Unescape(nil, tok[1:end])
+	b, err := textwire.TOONUnescaping.Unescape(make([]byte, 0, end-1), tok[1:end])
 	if err != nil {
 		return "", err.Msg, 1 + err.Off
 	}
-	return string(b), "", 0
+	return unsafe.String(unsafe.SliceData(b), len(b)), "", 0 // b is the text's own
 }
 
 // fail returns the error of the line being read, at byte at of it.

@@ -3,6 +3,7 @@ package toon_test
 import (
 	"bytes"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -501,4 +502,32 @@ func FuzzDocument(f *testing.F) {
 			t.Fatalf("content differs once written and read again:\n%s", b)
 		}
 	})
+}
+
+// TestDocumentHostileHeaders: a header at the limits, or past them, is
+// read or refused within the decode memory bound: the numbers of a list
+// are grown by what is read, whatever its [N] says.
+func TestDocumentHostileHeaders(t *testing.T) {
+	c := toon.Default()
+	decode := func(in []byte) error { _, _, err := c.DecodeDocument(in); return err }
+	max := c.Limits().MaxElements
+	list := func(declared, held int) []byte {
+		b := []byte("graphwire_delta: 2\nnodes_removed[" + strconv.Itoa(declared) + "]: ")
+		b = append(b, bytes.Repeat([]byte("7,"), held)...)
+		return append(b[:len(b)-1], "\nsent_earlier: \""...)
+	}
+	tests := []struct {
+		name    string
+		in      []byte
+		wantErr bool
+	}{
+		{"a list of MaxElements numbers", append(list(max, max), "x\""...), false},
+		{"a list past MaxElements", append(list(max, 4*max), "x\""...), true},
+		{"a list declaring MaxElements, holding three", append(list(max, 3), "x\""...), true},
+		{"a text of escapes at MaxStringBytes", append(append(list(1, 1), bytes.Repeat([]byte(`\t`), c.Limits().MaxStringBytes)...), '"'), false},
+		{"a text past MaxStringBytes", append(append(list(1, 1), bytes.Repeat([]byte("é"), c.Limits().MaxStringBytes/2+1)...), '"'), true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { measureDecode(t, tc.in, tc.wantErr, decode) })
+	}
 }
