@@ -46,10 +46,8 @@ const layoutFields = 8
 // Decode parses TOON text into a response under the codec's limits; see
 // the package-level Decode.
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
-	l := c.limits
-	if int64(len(data)) > l.MaxInputBytes {
-		return nil, &wire.DecodeError{Codec: Name, Offset: l.MaxInputBytes, Limit: "MaxInputBytes",
-			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
+	if err := c.inputFits(data); err != nil {
+		return nil, err
 	}
 	if r, ok, err := c.readFast(data); ok {
 		return r, err
@@ -57,14 +55,22 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 	return c.decodeGeneric(data)
 }
 
+// inputFits refuses input longer than MaxInputBytes, before reading it.
+func (c *Codec) inputFits(data []byte) error {
+	if l := c.limits.MaxInputBytes; int64(len(data)) > l {
+		return &wire.DecodeError{Codec: Name, Offset: l, Limit: "MaxInputBytes",
+			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l, 10)}
+	}
+	return nil
+}
+
 // decodeGeneric is decode through the generic TOON value: the reference
 // the fast reader (decodeFast) is held to, and the reader of whatever the
 // fast reader gives up on.
 func (c *Codec) decodeGeneric(data []byte) (*wire.GraphResponse, error) {
 	l := c.limits
-	if int64(len(data)) > l.MaxInputBytes {
-		return nil, &wire.DecodeError{Codec: Name, Offset: l.MaxInputBytes, Limit: "MaxInputBytes",
-			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
+	if err := c.inputFits(data); err != nil {
+		return nil, err
 	}
 	v, err := toonread.Decode(data, toonread.Options{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
 		toonread.Limits{Set: true, MaxElements: l.MaxElements, MaxFields: l.MaxElements + layoutFields, MaxString: l.MaxStringBytes, MaxMaterialized: l.MaxMaterializedBytes})

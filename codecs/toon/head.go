@@ -152,9 +152,8 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 		r, err := c.Decode(data)
 		return nil, r, err
 	}
-	if int64(len(data)) > c.limits.MaxInputBytes {
-		return nil, nil, &wire.DecodeError{Codec: Name, Offset: c.limits.MaxInputBytes, Limit: "MaxInputBytes",
-			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	if err := c.inputFits(data); err != nil {
+		return nil, nil, err
 	}
 	hr := headReader{src: data, lim: c.limits, off: start}
 	header, err := hr.read()
