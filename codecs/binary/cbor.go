@@ -43,7 +43,11 @@ func (s *cborSink) head(major byte, n uint64) {
 }
 
 func (s *cborSink) array(n int) { s.head(majorArray, uint64(n)) }
-func (s *cborSink) null()       { s.b = append(s.b, majorPrim|22) }
+
+// object writes a map head of n entries (a document's, see head.go).
+func (s *cborSink) object(n int) { s.head(cborMap<<5, uint64(n)) }
+
+func (s *cborSink) null() { s.b = append(s.b, majorPrim|22) }
 
 func (s *cborSink) boolean(v bool) {
 	if v {
@@ -107,4 +111,8 @@ func cborHead(b []byte) (major byte, arg uint64, n int, ok bool) {
 	return major, bigEndian(b[1 : 1+size]), 1 + size, true
 }
 
-const cborArray = 4
+// The major types of an array and a map.
+const (
+	cborArray = 4
+	cborMap   = 5
+)

@@ -19,19 +19,12 @@ import (
 // bytes that remain. The registry (wire.Codec) and the package's Decode
 // call it.
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
-	r, _, err := c.decode(data, false)
-	return r, err
-}
-
-// decode is Decode and, with referenced, DecodeReferenced: it also reads
-// layoutReferenced and returns the positions of the references.
-func (c *Codec) decode(data []byte, referenced bool) (*wire.GraphResponse, []int, error) {
 	switch {
 	case int64(len(data)) > c.limits.MaxInputBytes:
-		return nil, nil, limitError(c.format.String(), int(c.limits.MaxInputBytes), "MaxInputBytes",
+		return nil, limitError(c.format.String(), int(c.limits.MaxInputBytes), "MaxInputBytes",
 			fmt.Sprintf("input of %d bytes exceeds the limit of %d", len(data), c.limits.MaxInputBytes))
 	case len(data) == 0:
-		return nil, nil, decodeError(c.format.String(), 0, "empty input", nil)
+		return nil, decodeError(c.format.String(), 0, "empty input", nil)
 	}
 	st := decPool.Get().(*decState)
 	defer func() {
@@ -41,15 +34,14 @@ func (c *Codec) decode(data []byte, referenced bool) (*wire.GraphResponse, []int
 	}()
 	st.src.reset(data, c.format, c)
 	st.d.reset(&st.src, c)
-	st.d.referenced = referenced
 	r := st.d.response()
 	if st.d.err != nil {
-		return nil, nil, st.d.err
+		return nil, st.d.err
 	}
 	if st.src.off != len(data) {
-		return nil, nil, st.src.failAt(st.src.off, fmt.Sprintf("%d trailing bytes after the response", len(data)-st.src.off), nil)
+		return nil, st.src.failAt(st.src.off, fmt.Sprintf("%d trailing bytes after the response", len(data)-st.src.off), nil)
 	}
-	return r, st.d.refs, nil
+	return r, nil
 }
 
 // decState is what a decode borrows from decPool: its source and decoder,
@@ -64,7 +56,9 @@ var decPool = sync.Pool{New: func() any { return &decState{} }}
 func (d *decoder) response() *wire.GraphResponse {
 	n := d.array("response", 5, 9)
 	layout := d.int("layout version")
-	d.layoutVersion(layout)
+	if d.err == nil && layout != layoutVersion && layout != layoutV1 {
+		d.failf("unsupported layout version %d (Decode reads %d and %d)", layout, layoutV1, layoutVersion)
+	}
 	r := &wire.GraphResponse{}
 	r.FormatVersion = d.str("format_version")
 	r.QueryType = wire.QueryType(d.enum("query_type"))
@@ -73,9 +67,6 @@ func (d *decoder) response() *wire.GraphResponse {
 	}
 
 	r.Nodes = records(d, "nodes", d.array("nodes", 0, math.MaxInt), d.nodeRecord, d.m.Node)
-	if d.err == nil && layout == layoutReferenced && len(d.refs) == 0 {
-		d.failf("layout %d without a reference: a response without references is written under layout %d", layoutReferenced, layoutVersion)
-	}
 	r.Edges = records(d, "edges", d.array("edges", 0, math.MaxInt), d.edge, d.m.Edge)
 	if n > 5 {
 		if cnt := d.optArray("columns"); cnt >= 0 {
@@ -185,14 +176,7 @@ func (d *decoder) pagination(n int, layout int64) *wire.Pagination {
 // ...].
 func (d *decoder) nodeRecord(nd *wire.Node) {
 	m := d.array("node", 2, math.MaxInt)
-	at := d.nodeAt
-	d.nodeAt++
 	if d.err == nil && m%2 != 0 {
-		if m == referenceItems && d.layout == layoutReferenced {
-			d.reference(nd, at)
-			d.leave()
-			return
-		}
 		d.failf("node: %d elements, expected an even number", m)
 	}
 	d.node(nd, m-2)

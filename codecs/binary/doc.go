@@ -21,7 +21,6 @@
 //	response     = [2, format_version, query_type, nodes, edges, columns?, group_columns?, rows?, pagination?]
 //	nodes        = [node ...]
 //	node         = [type, id, key, value, key, value, ...]
-//	             | [type, id, "sent_earlier"]             a reference (layout 3 only)
 //	edges        = [edge ...]
 //	edge         = [from, from_id, to, to_id, type, depth?, path_id?, step?]
 //	columns      = [column ...] | null
@@ -49,10 +48,10 @@
 // earlier graphwire decode as they did. Since a v2 pagination has the same
 // record in both layouts, only a v5 pagination needed the new version;
 // the encoder writes 2 for every response, so that one number tells a
-// reader which records it may meet. Layout 3 is a response with session
-// references (below), which only DecodeReferenced reads. Any other layout
-// version is an error naming it ("unsupported layout version 4 (Decode
-// reads 1 and 2, DecodeReferenced also 3)").
+// reader which records it may meet. Any other layout version is an error
+// naming it ("unsupported layout version 3 (Decode reads 1 and 2)"); 3
+// led a response with session references in an earlier graphwire, which
+// now writes those as documents (below).
 //
 // A value is written in the format's own item of its kind, so the
 // six kinds of wire.Value never mix: integers in their shortest form,
@@ -76,7 +75,8 @@
 //
 // CBOR uses RFC 8949 core deterministic encoding (definite lengths,
 // shortest heads and floats), NaN excepted as above. The layout has no maps,
-// so map key order never arises.
+// so map key order never arises (a document's map, below, keeps its
+// header's order).
 //
 // One walk of the layout (encode.go) feeds one byte writer per format:
 // this package's own appenders of MessagePack items (msgpack.go) and of
@@ -106,7 +106,7 @@
 // responses the decoder would refuse, with a *wire.EncodeError whose Path
 // is the wire.Path of the offending element: nodes[1].properties.tags[2]
 // for a string that is not UTF-8 in a list, rows[0].g.type for the type
-// of the node a cell holds, edges.added[0].type in a delta record.
+// of the node a cell holds.
 //
 // # Security
 //
@@ -174,93 +174,68 @@
 // immutable and safe for concurrent use. Default(format) is the codec with
 // the default Limits that the default registry holds.
 //
-// # Deltas
+// # Documents: deltas and references
 //
-// Each Codec implements delta.Codec: AppendDelta writes a delta.Delta as a
-// delta record in the codec's format, DecodeDelta reads it back, and
-// SniffDelta tells it from a response. The record uses the layout's own
-// node, edge, column, group column, row and pagination records and its
-// string table:
+// A delta, or a response whose nodes the reader's session already holds,
+// is a document (delta.DocumentCodec, which each Codec implements): a
+// header of named fields, then a response, the content, in the layout
+// above. Package delta gives the fields their meaning and does all the
+// work (delta.AppendDelta and DecodeDelta, delta.Session); this package
+// writes only the syntax. A document is a map: its keys are the header's
+// field names, in the header's order, each with its value (an Int an
+// integer, an IntList an array of integers, a Text a string), and last
+// "content", whose value is the content written exactly as AppendEncode
+// writes it, string table and all; the unchanged delta has no content
+// and no "content" key. A response with no header is written as it is,
+// AppendEncode's bytes unchanged. So a document opens with a map head
+// and a response with an array head, and DecodeDocument tells them apart
+// by the first byte: a response goes to Decode whole, at no cost.
 //
-//	[tag, version, base, result]   the unchanged delta (base = result)
-//	[tag, version, base, result, format_version, query_type,
-//	 [removed, moved, changed, added], [edges_removed, edges_moved, edges_added],
-//	 [rows_present, rows_removed, rows_moved, rows_added],
-//	 set, columns, group_columns, pagination]
+// The search of two users where the second one's username changes from
+// "bob" to "bobby" gives this one-node delta, as a generic decoder of
+// either format shows it (RFC 8949 diagnostic notation; 110 bytes in
+// both formats):
 //
-// tag is the string "graphwire_delta" and version the integer 1; base and
-// result are the fingerprints (delta.Fingerprint) as strings. removed is
-// [[type, id, n]...], moved [[type, id, n, at]...], changed [[n, node]...],
-// added [[at, node]...]; edges_removed [[n, edge]...], edges_moved [[n,
-// at, edge]...], edges_added [[at, edge]...]; rows_removed [position...],
-// rows_moved [[from, at]...], rows_added [[at, row]...]. n tells which of
-// equal identities is meant (0 for the first); at is a position in the
-// result. set is delta.Fields as an integer (columns 1, group_columns 2,
-// pagination 4); a field not set is null, a field set absent is null too.
-// A response's array has 5 to 9 items and opens with an integer layout
-// version, a record 4 or 13 and opens with the tag: Sniff rates a record
-// 0, SniffDelta rates it 0.99 and a response 0, and Decode and DecodeDelta
-// each refuse the other's input. DecodeDelta applies the codec's Limits as
-// Decode does (MaxElements bounds each list of the record); its errors
-// are *wire.DecodeError naming the byte offset. A decoded delta is not
-// trusted: delta.Patch checks it against the base and result
-// fingerprints.
+//	{"graphwire_delta": 2, "check": "RJzw_LsaU2VBWqbhEs9t8Q", "nodes_changed": [1],
+//	 "content": [2, "1.2.0", "search", [["User", 2, "username", "bobby"]], []]}
 //
-// # Session references
+// and a traversal from User 1, which the reader holds, to the merge
+// request it authored is written with User 1 as a reference:
 //
-// Each Codec implements delta.SessionCodec, so delta.Session.Encode and
-// Session.Decode (or Session.Mark and Resolve around AppendReferenced and
-// DecodeReferenced) send a node the reader's session holds unchanged as a
-// reference. A reference is a record in place of the node, in the nodes
-// array, that holds its type and id and the marker name "sent_earlier":
+//	{"sent_earlier": "User 1", "sent_earlier_at": [0],
+//	 "content": [2, "1.2.0", "traversal", [["MergeRequest", 7, "title", "Fix"]],
+//	             [["User", 1, 1, 7, "AUTHORED"]]]}
 //
-//	node_reference = [type, id, "sent_earlier"]
+// (in the edge, the 1 after "User" is its id and the next 1 the table
+// index of "MergeRequest"). The unchanged delta between a response and
+// itself is {"graphwire_delta": 2, "check": "swP5MkPglIIDJjSLPqTKlw"},
+// 47 bytes.
 //
-// A node record always has an even number of items (type, id, then a key
-// and a value per property), a reference three: a node with no property
-// ([type, id]) or with a property named sent_earlier ([type, id,
-// "sent_earlier", value]) is never one. The marker is a name, so it goes
-// through the string table like the type: its first use costs its 13
-// bytes, each later one a table index of one byte (two when the index is
-// past 127 in msgpack, past 23 in CBOR). A response holding at least one reference leads
-// with layout version 3 instead of 2; everything else is layout 2's. So
-// the response
+// DecodeDocument refuses, with a *wire.DecodeError at the offending
+// item's offset in the whole input: a map of no entries or of more than
+// 18 (the 17 header fields and the content), or of indefinite length; a
+// key that is not a string; a field delta.FieldKind does not know, or
+// one given twice; a value not of its field's kind; a list longer than
+// MaxElements or a text longer than MaxStringBytes (errors.Is(err,
+// wire.ErrLimit)); "content" anywhere but last, or with no field before
+// it; bytes after the last field of a document without content; and
+// whatever Decode refuses in the content, which it reads under the
+// codec's Limits from the byte after the "content" key to the end of the
+// input (its offsets are moved to the whole input's). The header is read
+// in place, and a declared length is checked against the Limits and the
+// bytes left before anything is allocated for it: a list then takes
+// 8 bytes an integer, which takes a byte of input at least, and a text
+// is copied once. A header of 2^20 integers (1 MiB of msgpack) decodes
+// with 8 MiB allocated in all, a 16 MiB text with 16 MiB. AppendDocument refuses,
+// with a *wire.EncodeError, a header DecodeDocument would refuse and a
+// document longer than MaxInputBytes.
 //
-//	User 1 {name: "ada"} (sent earlier), User 2 {name: "bob"}, User 1 -FOLLOWS-> User 2
-//
-// with its first node a reference is, as a generic decoder of either
-// format shows it (the type of the second node and the edge's from and to
-// are 1, the table index of "User", after "traversal" at 0):
-//
-//	[3, "1.0", "traversal",
-//	 [["User", 1, "sent_earlier"], [1, 2, "name", "bob"]],
-//	 [[1, 1, 1, 2, "FOLLOWS"]]]
-//
-// With no reference, AppendReferenced writes exactly AppendEncode's bytes
-// (layout 2). The version is what keeps a response with references from
-// being taken for a plain one: Decode refuses layout 3 at its second byte
-// ("layout version 3 holds session references: DecodeReferenced reads it,
-// Decode does not"), every graphwire decoder written before references
-// (which read layouts 1 and 2) refuses it there as an unsupported layout
-// version, and a reference under layout 2 would be a node record of odd
-// length, an error too. DecodeReferenced
-// reads layouts 1, 2 and 3; it refuses layout 3 without a reference, a
-// reference whose third item is not the marker, and one of any other
-// length, each a *wire.DecodeError at the item at fault. Sniff recognises
-// layout 3 as the codec's own, with the same confidence. A response with
-// references is meant for the reader's session, not for a client that
-// negotiated the media type, whose version parameter stays 2.
-//
-// Security: a reference only names a type and an id. DecodeReferenced
-// gives a node of that type and id with nil properties and its position,
-// under the same Limits as Decode (a reference counts as a node; the
-// positions it returns, 8 bytes a reference, are at most twice the 4 bytes
-// a reference takes in the input at least). It never looks anything
-// up: what a reference resolves to is decided by the reader's
-// delta.Session.Resolve, which refuses a node its session does not hold
-// (delta.ErrUnresolved) and, given the writer's fingerprint, a session out
-// of step. A reference cannot make the decoder read, allocate or copy
-// anything beyond what its own bytes hold.
+// The codec's own delta record (graphwire_delta version 1, with SHA-256
+// fingerprints and elements named by identity) and layout 3's reference
+// records of earlier graphwire releases are no longer written or read.
+// A document's map keeps the header's order, the content last, rather
+// than sorting its keys as RFC 8949's core deterministic encoding would:
+// the bytes are still one per document.
 //
 // # Media types
 //
@@ -293,13 +268,12 @@
 // 64 printable ASCII bytes, and the query type written in full, one of
 // wire.QueryTypes. That scores 0.95; an opening cut off after the layout
 // version, or with a longer format_version or an unknown query type,
-// scores 0.3, and anything else 0. The versions accepted are the
-// decoders' own (layouts 1 and 2 for Decode, 3 for DecodeReferenced's
-// responses with session references), taken from the same constants, so
-// stored layout 1 bytes are recognised and a new layout version needs no
-// change anywhere else; a test holds Sniff to what Decode and
-// DecodeReferenced read, plain and with a reference, for every version
-// from 0 to 299 and for larger ones of every integer size. The layout
+// scores 0.3, and anything else 0 (a document's map among them). The
+// versions accepted are Decode's own (layouts 1 and 2), taken from the
+// same constants, so stored layout 1 bytes are recognised and a new
+// layout version needs no change anywhere else; a test holds Sniff to
+// what Decode reads for every version from 0 to 299 and for larger ones
+// of every integer size. The layout
 // version is read only in its shortest form, the one every deterministic
 // encoder of either format writes.
 package binary

@@ -42,9 +42,6 @@ type encoder struct {
 	// length), so that an encoding far past MaxInputBytes is refused
 	// before it is all built.
 	maxOut, strBytes int64
-	// refs are the positions of the nodes written as references
-	// (AppendReferenced), ascending.
-	refs []int
 	// recent, when not nil, caches the names of the table (see name);
 	// its entries of generation gen are those of this encoding.
 	recent *[recentNames]recentName

@@ -13,13 +13,10 @@ import (
 
 // layoutVersion is the first element of every encoding of a response.
 // Version 2 added schema v5's fields to pagination; Decode reads layoutV1
-// and layoutVersion and rejects any other. layoutReferenced leads a
-// response written with session references (AppendReferenced): layout 2
-// whose nodes may be references, which only DecodeReferenced reads.
+// and layoutVersion and rejects any other.
 const (
-	layoutVersion    = 2
-	layoutV1         = 1
-	layoutReferenced = 3
+	layoutVersion = 2
+	layoutV1      = 1
 )
 
 // AppendEncode appends the encoding of r to dst. On error it returns dst as
@@ -33,7 +30,7 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 	if err != nil {
 		return dst, err
 	}
-	out, err := c.write(dst, r, true, c.limits.MaxInputBytes, nil, nil)
+	out, err := c.write(dst, r, true, c.limits.MaxInputBytes, nil)
 	if err != nil {
 		return dst, err
 	}
@@ -62,13 +59,13 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	}
 	buf := make([]byte, 0, streamChunk+streamChunk/4)
 	var n byteCounter
-	if _, err := c.write(buf, r, true, c.limits.MaxInputBytes, &n, nil); err != nil {
+	if _, err := c.write(buf, r, true, c.limits.MaxInputBytes, &n); err != nil {
 		return err
 	}
 	if err := c.checkOut(size, int64(n)); err != nil {
 		return err
 	}
-	_, err = c.write(buf, r, true, 0, w, nil)
+	_, err = c.write(buf, r, true, 0, w)
 	return err
 }
 
@@ -148,10 +145,8 @@ func putEncState(st *encState) {
 // positive, stops the walk once the encoding is surely longer (see
 // encoder.maxOut). When w is not nil, the bytes go to w after each node,
 // edge or row once streamChunk of them are gathered, and at the end; what
-// write returns is then dst emptied. The nodes at the positions refs
-// (ascending, in range) are written as references, under layoutReferenced;
-// with none, the response is a plain one under layoutVersion.
-func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int64, w io.Writer, refs []int) ([]byte, error) {
+// write returns is then dst emptied.
+func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int64, w io.Writer) ([]byte, error) {
 	st := getEncState()
 	defer putEncState(st)
 	// Without a writer the bytes gather in the pooled scratch buffer and
@@ -170,7 +165,7 @@ func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int6
 		st.mp.b = buf
 		s, out = &st.mp, &st.mp.b
 	}
-	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut, refs: refs, checked: true}
+	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut, checked: true}
 	if table {
 		e.names = st.names
 		st.gen++
@@ -252,11 +247,7 @@ func (e *encoder) response(r *wire.GraphResponse) {
 		n = 6
 	}
 	e.sink.array(n)
-	if len(e.refs) > 0 {
-		e.sink.integer(layoutReferenced)
-	} else {
-		e.sink.integer(layoutVersion)
-	}
+	e.sink.integer(layoutVersion)
 	if !e.text(r.FormatVersion) {
 		e.fail(wire.Path{}.Field("format_version"), notUTF8)
 		return
@@ -264,15 +255,8 @@ func (e *encoder) response(r *wire.GraphResponse) {
 	e.name(string(r.QueryType))
 
 	e.sink.array(len(r.Nodes))
-	refs := e.refs
 	for i := range r.Nodes {
-		var ok bool
-		if len(refs) > 0 && refs[0] == i {
-			ok, refs = e.reference(&r.Nodes[i], i), refs[1:]
-		} else {
-			ok = e.node(&r.Nodes[i], nil, "nodes", i, -1)
-		}
-		if !ok || !e.next("nodes", i) {
+		if !e.node(&r.Nodes[i], nil, "nodes", i, -1) || !e.next("nodes", i) {
 			return
 		}
 	}

@@ -4,13 +4,11 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
 )
 
 // TestEncodeErrorPaths: every refusal of the binary encoder names the
-// offending element with wire.Path, in responses and in delta records,
-// and writes nothing.
+// offending element with wire.Path and writes nothing.
 func TestEncodeErrorPaths(t *testing.T) {
 	const bad = "\xff"
 	resp := func(change func(r *wire.GraphResponse)) *wire.GraphResponse {
@@ -67,41 +65,6 @@ func TestEncodeErrorPaths(t *testing.T) {
 			}
 			if string(out) != "x" {
 				t.Errorf("%s %s: wrote % x", f, tc.name, out)
-			}
-		}
-	}
-}
-
-// TestDeltaEncodeErrorPaths: a delta's node, edge and row records name
-// their place in the delta's own lists.
-func TestDeltaEncodeErrorPaths(t *testing.T) {
-	const bad = "\xff"
-	base := func(change func(d *delta.Delta)) *delta.Delta {
-		d := &delta.Delta{Base: delta.Hash{1}, Result: delta.Hash{2}, FormatVersion: "1.0", QueryType: wire.Traversal}
-		change(d)
-		return d
-	}
-	tests := []struct {
-		name string
-		d    *delta.Delta
-		want wire.Path
-	}{
-		{"changed node property", base(func(d *delta.Delta) {
-			d.Nodes.Changed = []delta.Changed{{}, {Node: wire.Node{Type: "U", Properties: []wire.Property{wire.Prop("s", wire.String(bad))}}}}
-		}), wire.Path{}.Field("nodes").Field("changed").Index(1).Property(0, "s")},
-		{"added edge type", base(func(d *delta.Delta) {
-			d.Edges.Added = []delta.Placed[wire.Edge]{{Item: wire.Edge{From: "A", To: "B", Type: bad}}}
-		}), wire.Path{}.Field("edges").Field("added").Index(0).Field("type")},
-		{"removed node type", base(func(d *delta.Delta) {
-			d.Nodes.Removed = []delta.NodeKey{{Type: bad}}
-		}), wire.Path{}.Field("nodes").Field("removed").Index(0).Field("type")},
-	}
-	for _, f := range formats {
-		for _, tc := range tests {
-			_, err := Default(f).AppendDelta(nil, tc.d)
-			var ee *wire.EncodeError
-			if !errors.As(err, &ee) || ee.Path != tc.want.String() {
-				t.Errorf("%s %s: error %v, want an *EncodeError at %q", f, tc.name, err, tc.want)
 			}
 		}
 	}

@@ -29,13 +29,7 @@ func FuzzDecode(f *testing.F) {
 			c := Default(fm)
 			r, err := c.Decode(data)
 			if err != nil {
-				var de *wire.DecodeError
-				if !errors.As(err, &de) || de.Codec != fm.String() || de.Offset < 0 || de.Offset > int64(len(data)) {
-					t.Fatalf("%s: bad error %T: %v", fm, err, err)
-				}
-				if msg := err.Error(); strings.Contains(msg, "\n") || !strings.HasPrefix(msg, fm.String()+": offset ") {
-					t.Fatalf("%s: badly formed error %q", fm, msg)
-				}
+				wantPositioned(t, fm, data, err)
 				continue
 			}
 			b, err := c.AppendEncode(nil, r)
@@ -55,6 +49,20 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// wantPositioned fails t unless err, decoding data in format fm, is a
+// *wire.DecodeError of the format positioned inside data, rendered on
+// one line.
+func wantPositioned(t *testing.T, fm Format, data []byte, err error) {
+	t.Helper()
+	var de *wire.DecodeError
+	if !errors.As(err, &de) || de.Codec != fm.String() || de.Offset < 0 || de.Offset > int64(len(data)) {
+		t.Fatalf("%s: bad error %T: %v", fm, err, err)
+	}
+	if msg := err.Error(); strings.Contains(msg, "\n") || !strings.HasPrefix(msg, fm.String()+": offset ") {
+		t.Fatalf("%s: badly formed error %q", fm, msg)
+	}
 }
 
 // fuzzSeeds returns valid encodings of small generated responses in both

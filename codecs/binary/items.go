@@ -61,14 +61,6 @@ type decoder struct {
 	cells []wire.Cell
 	nodes []wire.Node
 	vals  []wire.Value
-	// referenced is set for DecodeReferenced, which also reads
-	// layoutReferenced; layout is the version read, nodeAt the position
-	// of the next node of the response, refs those of the references
-	// read.
-	referenced bool
-	layout     int64
-	nodeAt     int
-	refs       []int
 }
 
 func (d *decoder) reset(src *source, c *Codec) {

@@ -23,6 +23,18 @@ func (s *mpSink) array(n int) {
 	}
 }
 
+// object writes a map head of n entries (a document's, see head.go).
+func (s *mpSink) object(n int) {
+	switch {
+	case n < 16:
+		s.b = append(s.b, mpFixMap|byte(n))
+	case n <= math.MaxUint16:
+		s.b = binary.BigEndian.AppendUint16(append(s.b, mpMap16), uint16(n))
+	default:
+		s.b = binary.BigEndian.AppendUint32(append(s.b, mpMap32), uint32(n))
+	}
+}
+
 func (s *mpSink) null() { s.b = append(s.b, mpNil) }
 
 func (s *mpSink) boolean(v bool) {

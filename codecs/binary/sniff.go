@@ -9,9 +9,8 @@ const (
 	maxResponseItems = 9
 )
 
-// readsLayout reports whether a decoder of the package reads layout
-// version v: Decode 1 and 2, DecodeReferenced 3 as well.
-func readsLayout(v uint64) bool { return v == layoutV1 || v == layoutVersion || v == layoutReferenced }
+// readsLayout reports whether Decode reads layout version v: 1 and 2.
+func readsLayout(v uint64) bool { return v == layoutV1 || v == layoutVersion }
 
 // Sniff implements wire.Sniffer: the confidence that prefix opens the
 // layout in the codec's format. The layout's opening is read as the encoder

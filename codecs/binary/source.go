@@ -150,6 +150,9 @@ const (
 	mpStr32   = 0xdb
 	mpArray16 = 0xdc
 	mpArray32 = 0xdd
+	mpFixMap  = 0x80 // a document's map (head.go), never the layout's
+	mpMap16   = 0xde
+	mpMap32   = 0xdf
 )
 
 func (s *source) nextMsgpack(t *token) error {

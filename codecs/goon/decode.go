@@ -23,24 +23,21 @@ func Decode(data []byte) (*wire.GraphResponse, error) { return std.Decode(data) 
 // Decode parses GOON text into a response under the codec's limits; see
 // the package-level Decode. A wire.Registry calls it as wire.Codec.
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
-	r, _, err := c.decode(data, false)
-	return r, err
-}
-
-// decode parses GOON text; with acceptRefs, session references too, whose
-// positions it returns.
-func (c *Codec) decode(data []byte, acceptRefs bool) (*wire.GraphResponse, []int, error) {
-	if int64(len(data)) > c.limits.MaxInputBytes {
-		return nil, nil, &wire.DecodeError{Codec: Name, Offset: c.limits.MaxInputBytes, Limit: "MaxInputBytes",
-			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	if err := c.checkInput(data); err != nil {
+		return nil, err
 	}
 	data = bytes.TrimPrefix(data, bom)
-	p := parser{src: string(data), lim: c.limits, meter: wire.NewMeter(c.limits, len(data)), acceptRefs: acceptRefs}
-	r, err := p.parse()
-	if err != nil {
-		return nil, nil, err
+	p := parser{src: string(data), lim: c.limits, meter: wire.NewMeter(c.limits, len(data))}
+	return p.parse()
+}
+
+// checkInput refuses input longer than MaxInputBytes.
+func (c *Codec) checkInput(data []byte) error {
+	if int64(len(data)) > c.limits.MaxInputBytes {
+		return &wire.DecodeError{Codec: Name, Offset: c.limits.MaxInputBytes, Limit: "MaxInputBytes",
+			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
 	}
-	return r, p.sentRefs, nil
+	return nil
 }
 
 // bom is the UTF-8 byte order mark, which Decode skips at the start of the
@@ -56,9 +53,6 @@ type parser struct {
 	lim      wire.Limits
 	meter    *wire.Meter // the response's materialised size
 	restored int64       // bytes restoring truncated values added that the meter has not counted
-
-	acceptRefs bool  // session references are read (DecodeReferenced)
-	sentRefs   []int // positions of the references in the nodes read
 
 	r      *wire.GraphResponse
 	header [numFields]headerField
@@ -132,11 +126,17 @@ func (p *parser) parse() (*wire.GraphResponse, error) {
 	if err := p.checkText(); err != nil {
 		return nil, err
 	}
-	p.r = &wire.GraphResponse{}
 	p.next()
 	if p.cur != "@header" {
 		return nil, p.errf("expected @header, found " + textwire.Excerpt(p.cur))
 	}
+	return p.parseSections()
+}
+
+// parseSections reads the response from the line after "@header" (or
+// after a document's header fields, DecodeDocument) to the end.
+func (p *parser) parseSections() (*wire.GraphResponse, error) {
+	p.r = &wire.GraphResponse{}
 	if err := p.parseHeader(); err != nil {
 		return nil, err
 	}
@@ -209,10 +209,6 @@ func (p *parser) finish() (*wire.GraphResponse, error) {
 	if r.QueryType == wire.Aggregation {
 		if err := p.resolveLifted(); err != nil {
 			return nil, err
-		}
-		if n := len(p.sentRefs); n > 0 && p.sentRefs[n-1] >= len(r.Nodes) {
-			i := p.sentRefs[n-1]
-			return nil, lineError(p.nodeLines[i], "a reference (sent earlier) in the place of a node lifted from rows (those are written whole)")
 		}
 		for i := range r.Nodes {
 			if !p.meter.Node(&r.Nodes[i]) {

@@ -277,12 +277,10 @@
 // skipped and a line may end in CRLF; the encoder writes LF, so such text
 // reaches the same fixed point.
 //
-// A session reference makes the decoder do no more than a node without
-// properties does: it is a row of its own (so MaxElements and the meter
-// count it as one), it allocates nothing beyond its position, and
-// sent_earlier: is a count checked against the rows read, never used to
-// size anything. The content a reference stands for comes from the
-// reader's own delta.Session, never from the text.
+// A document's header (see Deltas and references) is read under the same
+// Limits: an integer list holds at most MaxElements numbers, counted
+// before it is parsed, and grows by the numbers read; a text holds at most
+// MaxStringBytes; the content is metered against its own length.
 //
 // Encoding is symmetric: AppendEncode and EncodeTo first check r with
 // wire.Limits.Check (nothing is written on error, a *wire.EncodeError
@@ -300,124 +298,75 @@
 // refuses, naming MaxExpansion, what Decode would refuse. So whatever the
 // encoder writes, Decode under the same limits reads.
 //
-// # Session references
+// # Deltas and references
 //
-// Codec implements delta.SessionCodec: in a delta.Session, a node the
-// reader was sent earlier and that has not changed since is written as a
-// reference, in its place in its Type(n): group, its row reduced to its
-// id and the words "(sent earlier)"; the header counts the references in
-// sent_earlier:N, right after nodes: (which still counts every row):
+// Codec implements delta.DocumentCodec. A delta, or a response written in
+// a delta.Session with the nodes its reader holds as references, is a
+// document: a header of named fields (package delta gives them their
+// meaning), then a response, the content, written and read as any other
+// GOON text. The fields are name:value lines at the top of the @header
+// section, before GOON's own: an integer as a number, an integer list as
+// numbers separated by commas (delta.AppendInts), a text as next_cursor is
+// written, bare when GOON's value rule lets it be and quoted otherwise.
+// The delta that changes one property of one node (delta.AppendDelta):
 //
 //	@header
+//	graphwire_delta:2
+//	check:s_nJE3KaAzHzQNUk8LHG9g
+//	nodes_changed:1
 //	query_type:traversal
 //	goon_version:1.0.0
-//	nodes:3
-//	sent_earlier:2
-//	edges:2
+//	nodes:1
+//	edges:0
 //	@nodes
-//	MergeRequest(1):
-//	482927048 (sent earlier)
-//	User(2):
-//	5252563 (sent earlier)
-//	5252564 name="Kim Lee" username=kim
-//	@edges
-//	...
-//
-// The marker costs three o200k tokens a node. It cannot be mistaken: after
-// its id a node row holds only " key=value" pairs, whose keys are names,
-// so " (" never starts one; a node without properties is its id alone, and
-// a property named sent_earlier is sent_earlier=VALUE. A text without
-// references has no sent_earlier: line and is byte for byte what
-// AppendEncode writes, so a reader of GKG's GOON never meets the syntax
-// outside a session. Nodes keep GOON's order (by type, then id, with a
-// node listed twice ordered by its whole row's text; in an aggregation,
-// the server's order), so a reference sits where its node would be.
-// Nodes lifted from an aggregation's rows are always written whole.
-//
-// DecodeReferenced returns each reference as a node of its type and id
-// with nil Properties, and the references' positions in the decoded
-// nodes, ascending; delta.Session.Resolve puts the remembered nodes back.
-// Decode refuses a text with sent_earlier: (its references would come
-// back as empty nodes): a caller without the session must ask for the full
-// response. A reference in a text without sent_earlier:, a count that
-// disagrees with the rows, "id (" followed by anything but "sent
-// earlier)", or a reference in a lifted node's place is a positioned
-// *wire.DecodeError.
-//
-// A session counts each node it remembers against
-// delta.SessionLimits.MaxBytes, and GOON changes nodes' sizes: it leaves
-// out null and "" properties, reads "42" back as 42 and restores a
-// truncated value with one byte for each code point cut (smaller), and
-// reads a list of strings that JSON escaping lengthens, or invalid UTF-8
-// (each bad byte becoming the three bytes of U+FFFD), back larger.
-// delta.Session.Encode reads GOON's output back and remembers the nodes
-// as the reader will hold them, so writer and reader stay in step at
-// their bounds. A writer that marks with delta.Session.Mark and calls
-// AppendReferenced itself counts the nodes as given: under a MaxBytes
-// close to one node's size its reader may forget a node it still
-// references, and Resolve fails with delta.ErrUnresolved (never a wrong
-// response).
-//
-// # Deltas
-//
-// Codec implements delta.Codec: AppendDelta and DecodeDelta write and read
-// a delta (package delta: what turns a base response into its result) as
-// a document a model reads without a manual, in GOON's own node-row and
-// edge-line syntax:
-//
-//	@delta
-//	base:sha256:…                the fingerprints of the base and result
-//	result:sha256:…
-//	query_type:traversal         the result's
-//	format_version:"2.0"         the result's, as a JSON string, when not ""
-//	@removed                     base nodes not in the result
-//	User(1):
-//	2
-//	@moved                       base nodes at another position
-//	User(1):
-//	at=0 5
-//	@changed                     base nodes replaced whole, GOON node rows
 //	User(1):
 //	1 name="ada lovelace"
-//	@added                       new nodes at their positions
+//	@edges
+//
+// The unchanged delta is its first three lines: "@header" and its fields,
+// no content. A response of three nodes of which the reader holds two
+// (delta.AppendReferenced), the content the one node left and the edge:
+//
+//	@header
+//	sent_earlier:"MergeRequest 7; User 2"
+//	sent_earlier_at:0,2
+//	query_type:traversal
+//	goon_version:1.0.0
+//	nodes:1
+//	edges:1
+//	@nodes
 //	User(1):
-//	at=2 3 name=cy
-//	@edges_removed               edges as GOON edge lines
+//	1 name="ada lovelace"
+//	@edges
 //	AUTHORED(1):
 //	User:1 --> MergeRequest:7
-//	@edges_moved
-//	@edges_added
-//	AUTHORED(1):
-//	at=0 User:3 --> MergeRequest:7
-//	@rows                        row positions in the base; FROM>AT
-//	removed:0 3
-//	moved:1>4
-//	added_at:2
-//	@content pagination          the header fields set, then one line of
-//	{"format_version":…}         canonical JSON: those fields, and the
-//	                             rows added (present when the result has rows)
 //
-// and "@delta unchanged sha256:…" alone when nothing changed. Sections
-// come in this order and an empty one is left out. Node and edge lines
-// are grouped under Type(n): and REL(n): as in a response, one group for
-// each run of one type in the delta's order (which is the result's), so a
-// type may head several groups. "at=P " gives a position in the result,
-// "n=K " which listing of a node or edge the base lists more than once
-// (package delta, Identity), left out for the first. Rows and header
-// fields travel as canonical JSON because GOON's row and header syntax
-// leaves out what a patch must restore exactly (aliases, absent cells,
-// value types).
+// A response is a document with no header: AppendDocument without fields
+// writes exactly what AppendEncode writes, and DecodeDocument, which looks
+// at the line after "@header" and reads any other text as Decode does,
+// reads every GOON response. Decode refuses a document with fields
+// (unknown header field), so a reader without package delta never takes a
+// delta for a response.
 //
-// GOON is lossy and a patch must be exact (delta.Patch checks the
-// result's fingerprint), so AppendDelta reads its own text back and
-// refuses, with a *wire.EncodeError, a delta GOON does not carry exactly:
-// one whose nodes hold a value GOON truncates, retypes or leaves out, or
-// properties out of GOON's order. A delta between two responses as a GOON
-// client holds them (Decode's results) is always carried. DecodeDelta
-// applies the codec's Limits as Decode does (MaxElements bounds each list
-// of operations; the @content line is read by wire.DecodeJSON under the
-// same Limits) and names the line of an error. Sniff rates a delta 0;
-// SniffDelta rates it 0.99 and a response 0.
+// DecodeDocument refuses, with a *wire.DecodeError naming the line: a
+// field twice; a value not of its kind (an integer in GOON's grammar, a
+// list as delta.ParseInts reads it, a bare token or quoted text); a list
+// of more than MaxElements numbers or a text of more than MaxStringBytes
+// (errors.Is wire.ErrLimit); and whatever Decode refuses in the content,
+// at its line in the whole document. A name package delta does not know
+// ends the fields, and GOON's header refuses it as an unknown header
+// field. AppendDocument refuses a field name package delta does not know,
+// a name twice, a value past those limits, and a text GOON's quoting does
+// not carry (invalid UTF-8, a control character other than tab, CR and
+// LF, which quoting drops).
+//
+// GOON is lossy and a patch must be exact, so delta.AppendDelta reads a
+// GOON delta back and refuses one whose content GOON does not carry as it
+// is (a string it truncates, a null it leaves out); a delta between two
+// responses as a GOON client holds them (Decode's results) is carried.
+// The one-node delta above costs 88 o200k tokens for a node of the
+// corpus's lean/traversal_m: 31 in the fields (20 of them the check line), 38
+// in GOON's own header and section lines, 19 in the node's row.
 //
 // # Versions
 //

@@ -145,7 +145,7 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 			}
 			text = whole.b
 		}
-		if _, _, err := c.decode(text, e.nrefs > 0); err != nil {
+		if _, err := c.Decode(text); err != nil {
 			var de *wire.DecodeError
 			if errors.As(err, &de) {
 				return &wire.EncodeError{Codec: Name, Limit: de.Limit, Msg: "Decode would refuse the text: " + de.Msg}
@@ -159,34 +159,27 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 // maxPooledBuffer bounds the scratch buffer an encoder keeps for reuse.
 const maxPooledBuffer = 64 << 20
 
-var encoderPool = sync.Pool{New: func() any { return &encoder{lifted: map[nodeKey]struct{}{}, refs: map[*wire.Node]struct{}{}} }}
+var encoderPool = sync.Pool{New: func() any { return &encoder{lifted: map[nodeKey]struct{}{}} }}
 
 // encoder holds the scratch space of one encode; it is pooled.
 type encoder struct {
-	b      []byte
-	nodes  []*wire.Node // server nodes, then nodes lifted from rows, in output order
-	edges  []*wire.Edge // de-duplicated, in output order
-	props  []propRef
-	keys   []string // the keys, in input order, whose order props holds
-	keysOK bool     // keys and props are set (the keys passed propOrder's checks)
-	cols   []rowCol
-	lifted map[nodeKey]struct{}
-	refs   map[*wire.Node]struct{} // the nodes written as references (AppendReferenced)
-	nrefs  int                     // len(refs): sent_earlier's count
-	r      *wire.GraphResponse     // the response being encoded, for error paths
-	// atSection[atIndex] is the place of the delta node being written,
-	// for error paths.
-	atSection string
-	atIndex   int
-	server    int // e.nodes[:server] are the response's own, the rest lifted from rows
-	tmpA      []byte
-	tmpB      []byte
-	list      []byte
-	maxList   int       // the longest JSON text of a list value written
-	fills     bool      // a truncated value's kept prefix lost control characters to quoting
-	err       error     // set by a sort comparator that had to encode a node row
-	out       io.Writer // EncodeTo's writer; nil when appending to a slice
-	written   int64     // bytes handed to out so far
+	b       []byte
+	nodes   []*wire.Node // server nodes, then nodes lifted from rows, in output order
+	edges   []*wire.Edge // de-duplicated, in output order
+	props   []propRef
+	keys    []string // the keys, in input order, whose order props holds
+	keysOK  bool     // keys and props are set (the keys passed propOrder's checks)
+	cols    []rowCol
+	lifted  map[nodeKey]struct{}
+	r       *wire.GraphResponse // the response being encoded, for error paths
+	tmpA    []byte
+	tmpB    []byte
+	list    []byte
+	maxList int       // the longest JSON text of a list value written
+	fills   bool      // a truncated value's kept prefix lost control characters to quoting
+	err     error     // set by a sort comparator that had to encode a node row
+	out     io.Writer // EncodeTo's writer; nil when appending to a slice
+	written int64     // bytes handed to out so far
 }
 
 func (e *encoder) release() {
@@ -211,8 +204,6 @@ func (e *encoder) reset() {
 	clear(e.cols)
 	clear(e.lifted)
 	e.r = nil
-	clear(e.refs)
-	e.nrefs = 0
 	e.nodes, e.edges, e.props, e.cols = e.nodes[:0], e.edges[:0], e.props[:0], e.cols[:0]
 	e.err = nil
 	e.maxList = 0
@@ -240,7 +231,6 @@ func (e *encoder) encode(r *wire.GraphResponse, version string) error {
 	for i := range r.Nodes {
 		e.nodes = append(e.nodes, &r.Nodes[i])
 	}
-	e.server = len(e.nodes)
 	if agg {
 		if err := e.liftNodes(r); err != nil {
 			return err

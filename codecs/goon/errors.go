@@ -41,13 +41,9 @@ func (e *encoder) badKey(n *wire.Node, i int, k string, class uint8) error {
 // place in the response only once an error is certain.
 
 // nodePath is the wire.Path of n: nodes[i] for a node of the response
-// being encoded, the row cell that holds it for a node lifted from rows,
-// and its section and index while writing a delta.
+// being encoded, the row cell that holds it for a node lifted from rows.
 func (e *encoder) nodePath(n *wire.Node) wire.Path {
 	r := e.r
-	if r == nil {
-		return wire.Path{}.Field(e.atSection).Index(e.atIndex)
-	}
 	for i := range r.Nodes {
 		if &r.Nodes[i] == n {
 			return wire.NodePath(i)

@@ -22,7 +22,6 @@ const (
 	fQueryType = iota
 	fVersion
 	fNodes
-	fSentEarlier
 	fEdges
 	fHasMore
 	fTotalRows
@@ -34,7 +33,7 @@ const (
 	numFields
 )
 
-var fieldNames = [numFields]string{"query_type", "goon_version", "nodes", "sent_earlier", "edges", "has_more", "total_rows", "truncated", "next_cursor", "rows", "group_by", "aggregations"}
+var fieldNames = [numFields]string{"query_type", "goon_version", "nodes", "edges", "has_more", "total_rows", "truncated", "next_cursor", "rows", "group_by", "aggregations"}
 
 func (p *parser) parseHeader() error {
 	last := -1
@@ -105,8 +104,6 @@ func (p *parser) headerValue(f int, val string) error {
 		if !supportedVersion(val) {
 			return p.errf("unsupported goon_version " + textwire.Excerpt(val) + " (this decoder reads " + minMajor + ".x.y to " + maxMajor + ".x.y)")
 		}
-	case fSentEarlier:
-		return p.sentEarlier(val)
 	case fNodes, fEdges, fRows:
 		n, ok := parseInt(val)
 		if !ok || n < 0 {
@@ -145,33 +142,41 @@ func (p *parser) headerValue(f int, val string) error {
 // written, unescaped, before a fillRune) it is refused; the meter counts
 // it with the pagination (wire.Meter.Finish).
 func (p *parser) cursor(val string) error {
-	p.cursorText = val
-	if val == "" {
-		return p.errf("expected a token after next_cursor:")
-	}
-	if val[0] != '"' {
-		for i := 0; i < len(val); i++ {
-			if !bareByte[val[i]] {
-				return p.errf("unexpected " + quoteByte(val[i]) + " in the bare next_cursor (such tokens are quoted)")
-			}
-		}
-		return p.checkString(len(val), "next_cursor")
-	}
-	t, n, err := p.unquote(val)
+	t, quoted, err := p.headerString(val, "next_cursor")
 	if err != nil {
 		return err
 	}
-	if n != len(val) {
-		return p.errf("unexpected " + quoteByte(val[n]) + " after the quoted next_cursor")
-	}
-	if err := p.checkString(len(t), "next_cursor"); err != nil {
-		return err
-	}
-	if cursorBare(t) {
+	if quoted && cursorBare(t) {
 		t += string(fillRune)
 	}
 	p.cursorText = t
 	return nil
+}
+
+// headerString reads the string value of the header field what, as
+// appendCursor writes it: a bare token as it is, or quoted text unescaped
+// (quoted reports which); longer than MaxStringBytes, unescaped, it is
+// refused.
+func (p *parser) headerString(val, what string) (s string, quoted bool, err error) {
+	if val == "" {
+		return "", false, p.errf("expected a token after " + what + ":")
+	}
+	if val[0] != '"' {
+		for i := 0; i < len(val); i++ {
+			if !bareByte[val[i]] {
+				return "", false, p.errf("unexpected " + quoteByte(val[i]) + " in the bare " + what + " (such tokens are quoted)")
+			}
+		}
+		return val, false, p.checkString(len(val), what)
+	}
+	t, n, err := p.unquote(val)
+	if err != nil {
+		return "", false, err
+	}
+	if n != len(val) {
+		return "", false, p.errf("unexpected " + quoteByte(val[n]) + " after the quoted " + what)
+	}
+	return t, true, p.checkString(len(t), what)
 }
 
 // pagination builds the response's pagination from the header fields read:
@@ -343,10 +348,6 @@ func (e *encoder) writeHeader(b []byte, r *wire.GraphResponse, version string) (
 	b = append(b, version...)
 	b = append(b, "\nnodes:"...)
 	b = strconv.AppendInt(b, int64(len(e.nodes)), 10)
-	if e.nrefs > 0 {
-		b = append(b, "\nsent_earlier:"...)
-		b = strconv.AppendInt(b, int64(e.nrefs), 10)
-	}
 	b = append(b, "\nedges:"...)
 	b = strconv.AppendInt(b, int64(len(e.edges)), 10)
 	b = append(b, '\n')

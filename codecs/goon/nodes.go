@@ -23,15 +23,9 @@ func (p *parser) parseNodes() error {
 	reserve, full := p.declared(fNodes, minNodeLine, int(unsafe.Sizeof(wire.Node{})), true)
 	nodes := make([]wire.Node, 0, reserve)
 	err := p.grouped(&nodeGroups, func(typ string) error {
-		n, ref, err := p.reference(typ)
-		if err == nil && !ref {
-			n, err = p.nodeRow(typ)
-		}
+		n, err := p.nodeRow(typ)
 		if err != nil {
 			return err
-		}
-		if ref {
-			p.sentRefs = append(p.sentRefs, len(nodes))
 		}
 		nodes = append(room(nodes, full), n)
 		if p.r.QueryType == wire.Aggregation {
@@ -50,9 +44,6 @@ func (p *parser) parseNodes() error {
 	}
 	if h := p.header[fNodes]; strconv.Itoa(len(nodes)) != h.value {
 		return lineError(h.line, "nodes:"+textwire.Clip(h.value)+" but @nodes has "+strconv.Itoa(len(nodes))+" rows")
-	}
-	if err := p.checkReferences(); err != nil {
-		return err
 	}
 	p.r.Nodes = nodes
 	return nil
@@ -166,15 +157,7 @@ func (e *encoder) writeNodes(b []byte) ([]byte, error) {
 		b = append(b, "):\n"...)
 		for ; i < j; i++ {
 			var err error
-			if e.nrefs > 0 && i < e.server && e.isRef(nodes[i]) {
-				// Checked as a whole row would be, so that a response
-				// is refused (or not) whatever it references.
-				if e.tmpA, err = e.nodeRow(e.tmpA[:0], nodes[i]); err != nil {
-					return b, err
-				}
-				b = strconv.AppendInt(b, nodes[i].ID, 10)
-				b = append(b, refMarker...)
-			} else if b, err = e.nodeRow(b, nodes[i]); err != nil {
+			if b, err = e.nodeRow(b, nodes[i]); err != nil {
 				return b, err
 			}
 			b = append(b, '\n')

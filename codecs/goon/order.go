@@ -80,9 +80,8 @@ func lessProp(x, y propRef) bool {
 }
 
 // cmpNodes orders nodes by (type bytewise, id numerically); nodes that
-// share both are ordered by the text of their rows, and a whole row before
-// the same row written as a reference, so that the output does not depend
-// on the input order.
+// share both are ordered by the text of their rows, so that the output
+// does not depend on the input order.
 func (e *encoder) cmpNodes(a, b *wire.Node) int {
 	if c := strings.Compare(a.Type, b.Type); c != 0 {
 		return c
@@ -99,19 +98,7 @@ func (e *encoder) cmpNodes(a, b *wire.Node) int {
 		e.err = err
 		return 0
 	}
-	if c := bytes.Compare(e.tmpA, e.tmpB); c != 0 || e.nrefs == 0 {
-		return c
-	}
-	// The same row twice, one of them written as a reference (which
-	// AppendReferenced's caller may ask for, though a session does not):
-	// the whole row first, so that the text does not depend on the order.
-	switch ra, rb := e.isRef(a), e.isRef(b); {
-	case ra == rb:
-		return 0
-	case rb:
-		return -1
-	}
-	return 1
+	return bytes.Compare(e.tmpA, e.tmpB)
 }
 
 // cmpEdges is the total edge order of GOON: (path_id, step, type, from,

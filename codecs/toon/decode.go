@@ -46,50 +46,46 @@ const layoutFields = 8
 // Decode parses TOON text into a response under the codec's limits; see
 // the package-level Decode.
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
-	r, _, err := c.decode(data, false)
-	return r, err
+	if err := c.inputFits(data); err != nil {
+		return nil, err
+	}
+	if r, ok, err := c.readFast(data); ok {
+		return r, err
+	}
+	return c.decodeGeneric(data)
 }
 
-// decode is Decode, and, when withRefs, DecodeReferenced: a sent_earlier
-// section is read as references, whose positions it returns, rather than
-// refused.
-func (c *Codec) decode(data []byte, withRefs bool) (*wire.GraphResponse, []int, error) {
-	l := c.limits
-	if int64(len(data)) > l.MaxInputBytes {
-		return nil, nil, &wire.DecodeError{Codec: Name, Offset: l.MaxInputBytes, Limit: "MaxInputBytes",
-			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
+// inputFits refuses input longer than MaxInputBytes, before reading it.
+func (c *Codec) inputFits(data []byte) error {
+	if l := c.limits.MaxInputBytes; int64(len(data)) > l {
+		return &wire.DecodeError{Codec: Name, Offset: l, Limit: "MaxInputBytes",
+			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l, 10)}
 	}
-	if !withRefs {
-		if r, ok, err := c.readFast(data); ok {
-			return r, nil, err
-		}
-	}
-	return c.decodeGeneric(data, withRefs)
+	return nil
 }
 
 // decodeGeneric is decode through the generic TOON value: the reference
 // the fast reader (decodeFast) is held to, and the reader of whatever the
 // fast reader gives up on.
-func (c *Codec) decodeGeneric(data []byte, withRefs bool) (*wire.GraphResponse, []int, error) {
+func (c *Codec) decodeGeneric(data []byte) (*wire.GraphResponse, error) {
 	l := c.limits
-	if int64(len(data)) > l.MaxInputBytes {
-		return nil, nil, &wire.DecodeError{Codec: Name, Offset: l.MaxInputBytes, Limit: "MaxInputBytes",
-			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
+	if err := c.inputFits(data); err != nil {
+		return nil, err
 	}
 	v, err := toonread.Decode(data, toonread.Options{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
 		toonread.Limits{Set: true, MaxElements: l.MaxElements, MaxFields: l.MaxElements + layoutFields, MaxString: l.MaxStringBytes, MaxMaterialized: l.MaxMaterializedBytes})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	d := graphDecoder{src: data, lim: l, withRefs: withRefs}
+	d := graphDecoder{src: data, lim: l}
 	r := d.document(v)
 	if d.err == nil {
 		d.measure(r)
 	}
 	if d.err != nil {
-		return nil, nil, d.err
+		return nil, d.err
 	}
-	return r, d.refs, nil
+	return r, nil
 }
 
 type graphDecoder struct {
@@ -97,8 +93,6 @@ type graphDecoder struct {
 	lim      wire.Limits
 	err      *wire.DecodeError
 	propSlab []wire.Property // see props
-	withRefs bool            // a sent_earlier section is read (DecodeReferenced)
-	refs     []int           // the positions of the references read
 }
 
 // name refuses a key that is a name of the response (a node type, a
@@ -177,7 +171,7 @@ func (d *graphDecoder) document(v jsonvalue.Value) *wire.GraphResponse {
 	}
 	r := &wire.GraphResponse{}
 	var haveVersion, haveType bool
-	var nodes, order, refs jsonvalue.Value
+	var nodes, order jsonvalue.Value
 	var haveOrder bool
 	for _, m := range doc.Members {
 		path := newPath(keyStep(m.Key))
@@ -199,11 +193,6 @@ func (d *graphDecoder) document(v jsonvalue.Value) *wire.GraphResponse {
 			r.Edges = d.edges(m.Value, path)
 		case "columns", "group_columns", "rows", "pagination":
 			d.aggregationSection(r, m.Key, m.Value, path)
-		case refKey:
-			if !d.withRefs {
-				d.fail(path, "references to nodes sent earlier, which only a session reads (DecodeReferenced)")
-			}
-			refs = m.Value
 		default:
 			d.fail(path, "unknown field")
 		}
@@ -219,7 +208,7 @@ func (d *graphDecoder) document(v jsonvalue.Value) *wire.GraphResponse {
 	if d.err != nil {
 		return nil
 	}
-	r.Nodes = d.nodes(nodes, order, haveOrder, refs)
+	r.Nodes = d.nodes(nodes, order, haveOrder)
 	if d.err != nil {
 		return nil
 	}

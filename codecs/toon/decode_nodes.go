@@ -9,15 +9,11 @@ import (
 
 // nodes reads the nodes section: an object of type groups, or a list of
 // one-key objects; then applies node_order.
-// The groups of references (a sent_earlier section: refs, not nil) come
-// after the node groups, numbered after them in node_order; their items
-// are ids.
-func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool, refs jsonvalue.Value) []wire.Node {
+func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.Node {
 	type group struct {
 		typ   string
 		items []jsonvalue.Value
 		path  []pathStep
-		ref   bool
 	}
 	var groups []group
 	total := 0
@@ -34,7 +30,7 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool, refs json
 			if d.err != nil {
 				return nil
 			}
-			groups = append(groups, group{m.Key, items, path, false})
+			groups = append(groups, group{m.Key, items, path})
 			total += len(items)
 		}
 	case []jsonvalue.Value:
@@ -57,31 +53,12 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool, refs json
 			if d.err != nil {
 				return nil
 			}
-			groups = append(groups, group{m.Key, items, path, false})
+			groups = append(groups, group{m.Key, items, path})
 			total += len(items)
 		}
 	default:
 		d.fail([]pathStep{keyStep("nodes")}, "expected an object of node types or a list of type groups, found "+describe(v))
 		return nil
-	}
-
-	if refs != nil {
-		o := d.object(refs, []pathStep{keyStep(refKey)})
-		if d.err != nil {
-			return nil
-		}
-		for _, m := range o.Members {
-			path := newPath(keyStep(refKey), keyStep(m.Key))
-			if !d.name(m.Key, path) {
-				return nil
-			}
-			items := d.array(m.Value, path)
-			if d.err != nil {
-				return nil
-			}
-			groups = append(groups, group{m.Key, items, path, true})
-			total += len(items)
-		}
 	}
 
 	if total > d.lim.MaxElements {
@@ -94,7 +71,7 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool, refs json
 	nprops := 0
 	for _, gr := range groups {
 		for _, item := range gr.items {
-			if o, ok := item.(*jsonvalue.Object); ok && o != nil && len(o.Members) > 1 && !gr.ref {
+			if o, ok := item.(*jsonvalue.Object); ok && o != nil && len(o.Members) > 1 {
 				nprops += len(o.Members) - 1
 			}
 		}
@@ -103,7 +80,7 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool, refs json
 	if !haveOrder {
 		for _, gr := range groups {
 			for i, item := range gr.items {
-				nodes = append(nodes, d.groupNode(gr.typ, gr.ref, item, append(gr.path, indexStep(i)), len(nodes)))
+				nodes = append(nodes, d.node(gr.typ, item, append(gr.path, indexStep(i))))
 				if d.err != nil {
 					return nil
 				}
@@ -138,23 +115,12 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool, refs json
 			return nil
 		}
 		next[k]++
-		nodes = append(nodes, d.groupNode(gr.typ, gr.ref, gr.items[j], append(gr.path, indexStep(j)), len(nodes)))
+		nodes = append(nodes, d.node(gr.typ, gr.items[j], append(gr.path, indexStep(j))))
 		if d.err != nil {
 			return nil
 		}
 	}
 	return nodes
-}
-
-// groupNode reads an item of a group, the node at position at: a node,
-// or, in a group of references (ref), an id, read as a node of that type
-// and id with nil Properties whose position is recorded.
-func (d *graphDecoder) groupNode(typ string, ref bool, v jsonvalue.Value, path []pathStep, at int) wire.Node {
-	if !ref {
-		return d.node(typ, v, path)
-	}
-	d.refs = append(d.refs, at)
-	return wire.Node{Type: typ, ID: d.integer(v, path)}
 }
 
 func (d *graphDecoder) node(typ string, v jsonvalue.Value, path []pathStep) wire.Node {

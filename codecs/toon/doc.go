@@ -16,7 +16,7 @@
 // decode.go, decode_nodes.go,
 // decode_sections.go (the generic reader), fast.go, fast_sections.go,
 // fast_lists.go and fast_rows.go (the fast reader, below), path.go (error paths and their lines), errors.go,
-// sniff.go, delta.go and delta_decode.go (Deltas), session.go (Sessions).
+// sniff.go, head.go (a document's header: Deltas and references).
 //
 // # The toon codec: layout of a GraphResponse
 //
@@ -25,7 +25,6 @@
 //	format_version  string, always
 //	query_type      string, always
 //	nodes           the nodes, grouped (below), always
-//	sent_earlier    references to nodes sent earlier, only in a session (see Sessions)
 //	node_order      only when grouping changed the order of the nodes
 //	edges           one table, always ("edges: []" when there are none)
 //	columns         table, only when the response has columns
@@ -124,83 +123,68 @@
 // stay strings; type names, property keys and cell names may be any text
 // and are quoted when needed.
 //
-// # Deltas
+// # Deltas and references
 //
-// The codec implements delta.Codec: AppendDelta writes a delta.Delta as a
-// TOON document a model reads as it reads a response, DecodeDelta reads
-// it back, SniffDelta tells it from a response (0.99 for a delta, 0 for
-// anything else) and Sniff rates a delta 0. The unchanged delta is one
-// line:
+// A delta (delta.Delta), or a response written in a delta.Session with
+// some of its nodes as references to nodes sent earlier, is a document
+// (delta.DocumentCodec): a header of named fields, then a response, the
+// content, which is the layout above, written by AppendEncode and read by
+// Decode. What the fields mean is package delta's, the same for every
+// codec; this codec gives them their syntax, and AppendDocument and
+// DecodeDocument (head.go) write and read them. A plain response is a
+// document with no header: its text is AppendEncode's, byte for byte.
 //
-//	graphwire_delta: "unchanged sha256:…"
+// Each field is one top-level line before the content's first line
+// (format_version), in the order of the header: an integer is
+// "name: 2", a list of integers a TOON inline primitive array,
+// "name[3]: 0,3,5" (an empty list is left out), a text a TOON string
+// value, quoted by TOON's rules when it must be. The content follows at
+// the same indentation, a TOON document of its own; a reader that knows
+// the layout reads it as a response. A delta in which one node's string
+// property changed:
 //
-// Any other delta opens with graphwire_delta: 1, then base, result (the
-// fingerprints, delta.Fingerprint), query_type and format_version (left
-// out when empty), then these keys in this order, each left out when
-// empty:
-//
-//	removed{type,id[,n]}   nodes removed (n: which of the equal identities, 0 left out)
-//	moved{type,id[,n],at}  nodes moved to position at of the result
-//	changed_n, changed, changed_order     nodes whose content changed
-//	added_at, added, added_order          nodes added, and their positions
-//	edges_removed_n, edges_removed
-//	edges_moved_n, edges_moved_at, edges_moved
-//	edges_added_at, edges_added
-//	rows_removed, rows_moved{from,at}, rows_added_at, rows_added
-//	columns, group_columns, pagination    header fields set (null: set absent)
-//
-// changed and added are written by the layout's node writer, as a
-// response's nodes and node_order; the edge sections by its edge writer;
-// rows_added, columns, group_columns and pagination by its section
-// writers; and each is read by the matching reader of Decode, so a node or
-// edge reads as it does in a response. The lists beside a section (n, at)
-// hold one entry per node, edge or row, in the section's order; a list of
-// n is written only when some n is not 0. rows_added is present exactly
-// when the result has rows (possibly rows_added[0]:). TOON retypes a float
-// such as 1.0 into the integer 1, so AppendDelta reads its text back and
-// refuses (a *wire.EncodeError, dst as given) a delta that does not come
-// back as it is; a delta between two responses as toon reads them always
-// does. DecodeDelta applies the codec's Limits as Decode does (MaxElements
-// bounds each list); its errors are *wire.DecodeError naming the line and
-// the key. A decoded delta is not trusted: delta.Patch checks it against
-// the base and result fingerprints.
-//
-// # Sessions
-//
-// The codec implements delta.SessionCodec. In a delta.Session, a node the
-// reader was sent earlier, unchanged since, is written as a reference: its
-// type and id in the sent_earlier section, which follows nodes, the ids
-// of each type as one inline array, types in the order their first
-// reference comes. node_order places the references among the nodes
-// written in full: the reference groups are numbered after the node
-// groups (here, for the nodes Repo 7, User 1 and User 2, of which the
-// first and the last were sent earlier, User is group 0 and the
-// references Repo 1 and User 2):
-//
+//	graphwire_delta: 2
+//	check: Qmfj4IGxJBQAwzxVm-zpUA
+//	nodes_changed[1]: 0
+//	format_version: 1.2.0
+//	query_type: traversal
 //	nodes:
-//	  User[1]{id,name}:
-//	    1,Ann
-//	sent_earlier:
-//	  Repo[1]: 7
-//	  User[1]: 2
-//	node_order[3]: 1,0,2
-//	edges[2]{from,from_id,to,to_id,type}:
-//	  User,1,Repo,7,OWNS
-//	  User,2,Repo,7,OWNS
+//	  User[1]{id,username}:
+//	    1007430,ada.lovelace
+//	edges: []
 //
-// A reference costs its id (and its type once per type), and its entry in
-// node_order when references and full nodes interleave. sent_earlier is a
-// key of the document, never a node type or property (those sit inside
-// nodes), so a reference is never read as a node with no properties, nor
-// as a type or property named sent_earlier. With no references the text
-// is exactly Encode's. DecodeReferenced reads each reference as a node of
-// its type and id with nil Properties and returns the references'
-// positions; Decode refuses a document with a sent_earlier section (an
-// error, not a response missing its nodes' properties). A reference can
-// only make the decoder produce such a node, under the same limits as any
-// node (MaxElements counts references with the nodes); what it stands for
-// comes from the reader's Session, which refuses (delta.ErrUnresolved) a
-// reference it did not deliver or whose identity was forgotten.
+// The unchanged delta is its first two lines alone. A response in which
+// the nodes MergeRequest 480003477 and User 1007430, at positions 1 and 2
+// of its nodes, were sent earlier in the session (sent_earlier names them
+// by type and id, sent_earlier_at gives their positions; the content holds
+// the other nodes, in order):
+//
+//	sent_earlier: MergeRequest 480003477; User 1007430
+//	sent_earlier_at[2]: 1,2
+//	format_version: 1.2.0
+//	query_type: traversal
+//	nodes:
+//	  User[1]{id,username}:
+//	    1007431,grace
+//	edges[1]{from,from_id,to,to_id,type}:
+//	  User,1007431,MergeRequest,480003477,REVIEWED
+//
+// A line is a header line when it opens with a header field's name
+// (delta.FieldKind); the header ends at the first line that does not,
+// where the content starts. DecodeDocument looks at the first line only
+// to tell a plain response, which it hands to Decode whole. It refuses,
+// with a *wire.DecodeError at the line and column: a field given twice;
+// a value not of its field's kind (an integer is a decimal integer; a
+// list "[N]: " then N decimal integers separated by commas, N at least
+// one, other delimiters refused; a text a TOON string, quoted or not, but
+// not a number, true, false or null); a list of more than MaxElements
+// numbers or a text longer than MaxStringBytes (Limit set); input past
+// MaxInputBytes. A name that is neither a header field nor one of the
+// layout's is refused by Decode, as an unknown field, at its line; every
+// error of the content is placed in the whole input (its line and byte
+// offset). Decode and Sniff do not take a document with a header for a
+// response: Decode refuses the header's first line as an unknown field
+// and Sniff rates the document 0.
 //
 // # Security
 //
@@ -243,6 +227,16 @@
 //     JSON would be larger, counting a table header's field names once
 //     for each row that repeats them. A table whose declared rows times
 //     its names' bytes already exceed the limit is refused at its header.
+//
+// A document's header (DecodeDocument) is held to the same limits:
+// MaxInputBytes bounds the whole document, MaxElements each list of the
+// header (a list whose [N] says more is refused there; the numbers are
+// read one by one, never into room sized by N), MaxStringBytes each text,
+// and the content is read by Decode under every limit above. A header
+// holds each of its 17 fields once at most, so reading it takes about
+// 20 times the bytes of its lists (their numbers, grown as read) and
+// one copy of its texts: a list of MaxElements one-digit numbers, 2 MiB
+// of text, peaks at 40 MiB.
 //
 // A leading UTF-8 byte order mark is skipped and CRLF line ends are read
 // as LF. The encoder is symmetric: AppendEncode first checks r with

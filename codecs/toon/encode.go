@@ -44,12 +44,6 @@ func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 // It is EncodeTo's writer with dst as its sink: the layout is written
 // straight into dst, line by line, with no document built first.
 func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
-	return c.appendEncode(dst, r, nil)
-}
-
-// appendEncode is AppendEncode with the nodes at positions refs written
-// as references (AppendReferenced).
-func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse, refs []int) ([]byte, error) {
 	if r == nil {
 		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
@@ -59,7 +53,7 @@ func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse, refs []int) ([]b
 	}
 	s := getStreamer()
 	defer putStreamer(s)
-	if err := s.prepare(r, refs); err != nil {
+	if err := s.prepare(r); err != nil {
 		return dst, err
 	}
 	orig, n := dst, len(dst)
@@ -129,7 +123,7 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	}
 	s := getStreamer()
 	defer putStreamer(s)
-	if err := s.prepare(r, nil); err != nil {
+	if err := s.prepare(r); err != nil {
 		return err
 	}
 	var n byteCounter
@@ -168,26 +162,12 @@ type streamer struct {
 	groups []nodeRuns
 	split  bool
 	fields []toonwrite.Field
-	types  []nodeRuns // group's scratch: the nodes of each type
-	order  []int      // nodeOrder's scratch: each node's group
-	// A referenced response (AppendReferenced): the nodes written in
-	// full, the position of each in the response (for error paths), and
-	// the references grouped by type. pos is nil for a plain response.
-	full []wire.Node
-	pos  []int
-	refs []refGroup
-	memo []plainMemo // a table's columns (memos)
+	types  []nodeRuns  // group's scratch: the nodes of each type
+	order  []int       // nodeOrder's scratch: each node's group
+	memo   []plainMemo // a table's columns (memos)
 	// The rows table's header (tableRows): a field a cell, and the
 	// fields of its node cells' groups.
 	rowFields, nodeFields []toonwrite.Field
-}
-
-// nodePath is the wire.Path of the i-th node written.
-func (s *streamer) nodePath(i int) wire.Path {
-	if s.pos != nil {
-		i = s.pos[i]
-	}
-	return wire.NodePath(i)
 }
 
 // streamers keeps streamers' scratch space from one encode to the next, so
@@ -214,7 +194,6 @@ func putStreamer(s *streamer) {
 	for i := range s.types {
 		s.types[i].typ = ""
 	}
-	s.full, s.pos, s.refs = nil, nil, nil
 	if cap(s.memo) > 1024 {
 		s.memo = nil
 	}
@@ -233,8 +212,8 @@ func putStreamer(s *streamer) {
 
 // prepare refuses a bad query type or pagination, and groups the nodes
 // (refusing property keys the layout cannot carry), before anything is
-// written. The nodes at positions refs are set apart as references.
-func (s *streamer) prepare(r *wire.GraphResponse, refs []int) error {
+// written.
+func (s *streamer) prepare(r *wire.GraphResponse) error {
 	if !r.QueryType.Valid() {
 		return &wire.EncodeError{Codec: Name, Path: "query_type", Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
 	}
@@ -243,10 +222,6 @@ func (s *streamer) prepare(r *wire.GraphResponse, refs []int) error {
 			return &wire.EncodeError{Codec: Name, Path: "pagination", Msg: err.Error()}
 		}
 	}
-	if len(refs) > 0 {
-		return s.prepareRefs(r.Nodes, refs)
-	}
-	s.full, s.pos, s.refs = nil, nil, s.refs[:0]
 	return s.group(r.Nodes)
 }
 
@@ -256,18 +231,10 @@ func (s *streamer) prepare(r *wire.GraphResponse, refs []int) error {
 func (s *streamer) write(e *toonwrite.Writer, r *wire.GraphResponse) error {
 	e.StringField("format_version", r.FormatVersion, 0)
 	e.StringField("query_type", string(r.QueryType), 0)
-	if s.pos == nil {
-		if err := s.nodes(e, r.Nodes); err != nil {
-			return err
-		}
-		s.nodeOrder(e, len(r.Nodes))
-	} else {
-		if err := s.nodes(e, s.full); err != nil {
-			return err
-		}
-		s.sentEarlier(e, r.Nodes)
-		s.refOrder(e, len(r.Nodes))
+	if err := s.nodes(e, r.Nodes); err != nil {
+		return err
 	}
+	s.nodeOrder(e, len(r.Nodes))
 	s.edges(e, r.Edges)
 	if r.Columns != nil {
 		s.columns(e, r.Columns)

@@ -5,8 +5,7 @@ import "github.com/graphwire/graphwire/wire"
 // DecodeGeneric is Decode through the generic TOON value only;
 // DecodeFast is the fast reader alone (false: it gave up).
 func (c *Codec) DecodeGeneric(data []byte) (*wire.GraphResponse, error) {
-	r, _, err := c.decodeGeneric(data, false)
-	return r, err
+	return c.decodeGeneric(data)
 }
 
 func (c *Codec) DecodeFast(data []byte) (*wire.GraphResponse, bool) { return c.decodeFast(data) }

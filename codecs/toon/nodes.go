@@ -108,7 +108,7 @@ func (s *streamer) group(nodes []wire.Node) error {
 				same := i > tg.runs[0].lo && wire.SameKeys(first, ps)
 				if !same {
 					if j, msg := badKeys(ps); msg != "" {
-						return &wire.EncodeError{Codec: Name, Path: s.nodePath(i).Property(j, ps[j].Key).String(), Msg: msg + " " + strconv.Quote(ps[j].Key)}
+						return &wire.EncodeError{Codec: Name, Path: wire.NodePath(i).Property(j, ps[j].Key).String(), Msg: msg + " " + strconv.Quote(ps[j].Key)}
 					}
 				}
 				for _, p := range ps {
@@ -230,7 +230,7 @@ func (s *streamer) groupBody(e *toonwrite.Writer, nodes []wire.Node, gr nodeRuns
 						continue
 					}
 					if msg := cell(e, n.Properties[p].Value); msg != "" {
-						return valueError(s.nodePath(i).Property(p, n.Properties[p].Key), n.Properties[p].Value, msg)
+						return valueError(wire.NodePath(i).Property(p, n.Properties[p].Key), n.Properties[p].Value, msg)
 					}
 				}
 			}
@@ -272,7 +272,7 @@ func (s *streamer) listNode(e *toonwrite.Writer, nodes []wire.Node, i, depth int
 	for p := range n.Properties {
 		key, v := n.Properties[p].Key, n.Properties[p].Value
 		fail := func(msg string) error {
-			return valueError(s.nodePath(i).Property(p, key), v, msg)
+			return valueError(wire.NodePath(i).Property(p, key), v, msg)
 		}
 		if v.Kind() != wire.KindList {
 			e.Line(depth + 1)
@@ -367,13 +367,12 @@ func (s *streamer) nodeOrder(e *toonwrite.Writer, n int) {
 	if sorted {
 		return
 	}
-	writeOrder(e, s.groupOf(n, nil))
+	writeOrder(e, s.groupOf(n))
 }
 
-// groupOf returns the group number of each of the n nodes written in
-// full, in a scratch slice of n entries, at the positions pos gives
-// (nil: in order).
-func (s *streamer) groupOf(n int, pos []int) []int {
+// groupOf returns the group number of each of the n nodes, in order, in
+// a scratch slice of n entries.
+func (s *streamer) groupOf(n int) []int {
 	if cap(s.order) < n {
 		s.order = make([]int, n)
 	}
@@ -381,11 +380,7 @@ func (s *streamer) groupOf(n int, pos []int) []int {
 	for k, gr := range s.groups {
 		for _, sp := range gr.runs {
 			for i := sp.lo; i < sp.hi; i++ {
-				if pos != nil {
-					of[pos[i]] = k
-				} else {
-					of[i] = k
-				}
+				of[i] = k
 			}
 		}
 	}

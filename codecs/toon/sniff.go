@@ -13,9 +13,11 @@ import (
 // and value ("key: value") or opens a block ("key:") scores 0.3, since
 // plain TOON may hold anything. A first line opening with '{', '[', '@'
 // or '"' scores 0: that is JSON or GOON, or a TOON root array or quoted
-// key, which the graph layout never starts with; a delta (SniffDelta)
-// scores 0. Blank lines and a UTF-8
-// byte order mark may come first; bytes that are not text score 0.
+// key, which the graph layout never starts with; so does a document with
+// a header (a delta, a response with references: its first line opens
+// with a header field), which Decode does not read (DecodeDocument does).
+// Blank lines and a UTF-8 byte order mark may come first; bytes that are
+// not text score 0.
 func (c *Codec) Sniff(prefix []byte) float64 {
 	t, ok := wire.SniffText(prefix)
 	if !ok || len(t) == 0 {
@@ -30,10 +32,17 @@ func (c *Codec) Sniff(prefix []byte) float64 {
 		return 0.95
 	case line[0] == '{' || line[0] == '[' || line[0] == '@' || line[0] == '"':
 		return 0
-	case isDelta(t): // a delta, which SniffDelta rates
+	case isHeaderLine(line):
 		return 0
 	case bytes.Contains(line, []byte(": ")) || bytes.HasSuffix(bytes.TrimRight(line, "\r"), []byte(":")):
 		return 0.3
 	}
 	return 0
+}
+
+// isHeaderLine reports whether line is a document's header line: a
+// header field's name then ": " or "[".
+func isHeaderLine(line []byte) bool {
+	n, _, ok := headerField(line)
+	return ok && n < len(line) && (line[n] == ':' || line[n] == '[')
 }

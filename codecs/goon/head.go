@@ -1,0 +1,230 @@
+package goon
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/internal/textwire"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// The header of a document (package delta): a delta, or a response with
+// references, is GOON text whose @header section opens with the
+// document's fields, one "name:value" line each, before GOON's own
+// (query_type:, goon_version:, ...). See the package documentation,
+// Deltas and references.
+
+var _ delta.DocumentCodec = (*Codec)(nil)
+
+// headerMarker is the first line of every GOON text.
+const headerMarker = "@header\n"
+
+// AppendDocument implements delta.DocumentCodec: it appends "@header",
+// then the fields of header in order as name:value lines (an Int as a
+// number, an IntList as numbers separated by commas, a Text as
+// next_cursor's value is written: bare when it can be, quoted otherwise),
+// then the GOON text of content after its own "@header" line. With no
+// fields it appends what AppendEncode appends; a nil content writes the
+// header alone. A field name delta.FieldKind does not know, a name twice,
+// a value not of its kind, a list of more than MaxElements numbers, a
+// text of more than MaxStringBytes or one that GOON's quoting does not
+// carry (invalid UTF-8, a control character other than tab, CR, LF), and
+// a document longer than MaxInputBytes are a *wire.EncodeError, with dst
+// given back as it was.
+func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.GraphResponse) ([]byte, error) {
+	if len(header) == 0 {
+		return c.AppendEncode(dst, content)
+	}
+	out, err := c.appendFields(append(dst, headerMarker...), header)
+	if err != nil {
+		return dst, err
+	}
+	if content != nil {
+		e := encoderPool.Get().(*encoder)
+		defer e.release()
+		if err := c.encode(e, content); err != nil {
+			return dst, err
+		}
+		out = append(out, e.b[len(headerMarker):]...)
+	}
+	if n := len(out) - len(dst); int64(n) > c.limits.MaxInputBytes {
+		return dst, &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
+			Msg: "the document would take " + strconv.Itoa(n) + " bytes, more than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	}
+	return out, nil
+}
+
+// appendFields appends the header's field lines.
+func (c *Codec) appendFields(b []byte, header []delta.Field) ([]byte, error) {
+	for i, f := range header {
+		kind, ok := delta.FieldKind(f.Name)
+		if !ok {
+			return b, fieldError(f.Name, "is not a document header field")
+		}
+		for _, g := range header[:i] {
+			if g.Name == f.Name {
+				return b, fieldError(f.Name, "is in the header twice")
+			}
+		}
+		b = append(b, f.Name...)
+		b = append(b, ':')
+		switch kind {
+		case delta.Int:
+			if len(f.Ints) != 1 {
+				return b, fieldError(f.Name, "holds one integer, not "+strconv.Itoa(len(f.Ints)))
+			}
+			b = strconv.AppendInt(b, int64(f.Ints[0]), 10)
+		case delta.IntList:
+			if len(f.Ints) > c.limits.MaxElements {
+				return b, &wire.EncodeError{Codec: Name, Limit: "MaxElements",
+					Msg: "header field " + f.Name + " holds " + strconv.Itoa(len(f.Ints)) + " numbers, more than the limit of " + strconv.Itoa(c.limits.MaxElements)}
+			}
+			b = delta.AppendInts(b, f.Ints)
+		case delta.Text:
+			if len(f.Text) > c.limits.MaxStringBytes {
+				return b, &wire.EncodeError{Codec: Name, Limit: "MaxStringBytes",
+					Msg: "header field " + f.Name + " holds " + strconv.Itoa(len(f.Text)) + " bytes, more than the limit of " + strconv.Itoa(c.limits.MaxStringBytes)}
+			}
+			if !quotable(f.Text) {
+				return b, fieldError(f.Name, "holds invalid UTF-8 or a control character, which GOON's quoting does not carry")
+			}
+			b = appendCursor(b, f.Text)
+		}
+		b = append(b, '\n')
+	}
+	return b, nil
+}
+
+func fieldError(name, msg string) error {
+	return &wire.EncodeError{Codec: Name, Msg: "header field " + strconv.Quote(name) + " " + msg}
+}
+
+// quotable reports whether GOON's quoting carries s as it is: valid UTF-8
+// without control characters other than tab, CR and LF.
+func quotable(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+			return false
+		}
+	}
+	return utf8.ValidString(s)
+}
+
+// DecodeDocument implements delta.DocumentCodec: it reads what
+// AppendDocument writes, and any GOON response, a document with no
+// header. The fields are the lines at the top of @header whose name
+// delta.FieldKind knows; the first other line starts the content, read as
+// Decode reads a response, under the codec's limits (MaxExpansion against
+// the content's length), its errors at their line in the whole input; a
+// text that ends after the fields has no content. A field twice, a value
+// not of its kind (an Int: a GOON integer; an IntList: delta.ParseInts,
+// at most MaxElements numbers; a Text: a bare token or quoted text, at
+// most MaxStringBytes) is a *wire.DecodeError naming the line; a name
+// delta.FieldKind does not know is refused by the content's header, as
+// Decode refuses it.
+func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse, error) {
+	if !opensDocument(data) {
+		r, err := c.Decode(data)
+		return nil, r, err
+	}
+	if err := c.checkInput(data); err != nil {
+		return nil, nil, err
+	}
+	data = bytes.TrimPrefix(data, bom)
+	p := parser{src: string(data), lim: c.limits}
+	if err := p.checkText(); err != nil {
+		return nil, nil, err
+	}
+	p.next() // "@header"
+	header, err := p.documentHeader()
+	if err != nil {
+		return nil, nil, err
+	}
+	if p.pos == len(p.src) {
+		return header, nil, nil
+	}
+	p.meter = wire.NewMeter(c.limits, len(headerMarker)+len(p.src)-p.pos)
+	r, err := p.parseSections()
+	if err != nil {
+		return nil, nil, err
+	}
+	return header, r, nil
+}
+
+// opensDocument reports whether data opens with "@header" (after an
+// optional byte order mark) and then a line that starts with a document
+// header field: it looks at no more than the first two lines' first bytes.
+func opensDocument(data []byte) bool {
+	data = bytes.TrimPrefix(data, bom)
+	switch {
+	case bytes.HasPrefix(data, []byte(headerMarker)):
+		data = data[len(headerMarker):]
+	case bytes.HasPrefix(data, []byte("@header\r\n")):
+		data = data[len("@header\r\n"):]
+	default:
+		return false
+	}
+	i := bytes.IndexByte(data[:min(len(data), maxFieldName+1)], ':')
+	if i < 0 {
+		return false
+	}
+	_, ok := delta.FieldKind(string(data[:i]))
+	return ok
+}
+
+// maxFieldName bounds the length of a document header field's name
+// (sent_earlier_at, nodes_moved_to, the longest, have 15 bytes).
+const maxFieldName = 32
+
+// documentHeader reads the document header's fields, from the line after
+// "@header" to the first line that is not one, which it leaves unread.
+func (p *parser) documentHeader() ([]delta.Field, error) {
+	var h []delta.Field
+	var lines []int
+	for {
+		pos, line := p.pos, p.line
+		if !p.next() {
+			return h, nil
+		}
+		name, val, ok := strings.Cut(p.cur, ":")
+		kind, known := delta.FieldKind(name)
+		if !ok || !known {
+			p.pos, p.line = pos, line
+			return h, nil
+		}
+		for k, f := range h {
+			if f.Name == name {
+				return nil, p.errf("header field " + name + " twice (first on line " + strconv.Itoa(lines[k]) + ")")
+			}
+		}
+		f := delta.Field{Name: name}
+		switch kind {
+		case delta.Int:
+			n, ok := parseInt(val)
+			if !ok || int64(int(n)) != n {
+				return nil, p.errf("expected an integer after " + name + ":, found " + textwire.Excerpt(val))
+			}
+			f.Ints = []int{int(n)}
+		case delta.IntList:
+			if strings.Count(val, ",") >= p.lim.MaxElements {
+				return nil, p.checkElements(p.lim.MaxElements+1, "numbers in "+name)
+			}
+			v, err := delta.ParseInts(val, p.lim.MaxElements)
+			if err != nil {
+				return nil, p.errf(name + ": " + err.Error())
+			}
+			f.Ints = v
+		case delta.Text:
+			s, _, err := p.headerString(val, name)
+			if err != nil {
+				return nil, err
+			}
+			f.Text = s
+		}
+		h = append(h, f)
+		lines = append(lines, p.line)
+	}
+}

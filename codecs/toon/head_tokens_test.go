@@ -1,0 +1,91 @@
+package toon_test
+
+import (
+	"testing"
+
+	"github.com/graphwire/graphwire/bench/corpus"
+	"github.com/graphwire/graphwire/codecs/toon"
+	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/tokens"
+	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wire/wiretest"
+)
+
+// The o200k tokens the one-node delta of the corpus's lean/traversal_m
+// takes today, whole and its header (the lines before the content's
+// format_version), which the test holds it to. The target is 60 and 30.
+// Counted line by line: the header takes 32 (graphwire_delta: 2, 7; the
+// check's line 17, nearly all of it the 22 base64 characters of its 128
+// bits; nodes_changed[1]: 0, 8), 31 as one text; the content, the
+// layout's text of the one node, 49 (format_version and query_type 15,
+// "nodes:" and "edges: []" 5, the User table's header 12, its row 17),
+// 50 as one text.
+const (
+	maxOneNodeDeltaTokens = 81
+	maxDeltaHeaderTokens  = 31
+)
+
+// TestOneNodeDeltaTokens: the delta of lean/traversal_m in which one
+// node's string property changed takes no more o200k tokens than today.
+func TestOneNodeDeltaTokens(t *testing.T) {
+	var base *wire.GraphResponse
+	for _, c := range corpus.Generate() {
+		if c.ID() == "lean/traversal_m" {
+			base = c.Response
+		}
+	}
+	if base == nil {
+		t.Fatal("the corpus has no lean/traversal_m")
+	}
+	// One user is blocked: the first node with a state property.
+	next := wiretest.Clone(base)
+	changed := false
+	for i := range next.Nodes {
+		for j, p := range next.Nodes[i].Properties {
+			if p.Key == "state" && p.Value.Kind() == wire.KindString && !changed {
+				next.Nodes[i].Properties[j].Value = wire.String("blocked")
+				changed = p.Value.Text() != "blocked"
+			}
+		}
+	}
+	if !changed {
+		t.Fatal("no node of lean/traversal_m has a state to change")
+	}
+	d, err := delta.Diff(base, next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Changed) != 1 {
+		t.Fatalf("the delta changes %d nodes, want 1", len(d.Changed))
+	}
+	text, err := delta.AppendDelta(toon.Default(), nil, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o200k, err := tokens.Get(tokens.O200k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := o200k.Count(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := text[:len(text)-len(mustEncode(t, d.Content))-1]
+	nh, err := o200k.Count(head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d o200k tokens, %d of them the header's:\n%s", n, nh, text)
+	if n > maxOneNodeDeltaTokens || nh > maxDeltaHeaderTokens {
+		t.Fatalf("the delta takes %d o200k tokens (header %d), more than %d (%d)", n, nh, maxOneNodeDeltaTokens, maxDeltaHeaderTokens)
+	}
+}
+
+func mustEncode(t *testing.T, r *wire.GraphResponse) []byte {
+	t.Helper()
+	b, err := toon.Encode(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
