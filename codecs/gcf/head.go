@@ -123,13 +123,12 @@ func fieldName(data []byte, i int) (string, bool) {
 	if j == i || j == len(data) || data[j] != '=' {
 		return "", false
 	}
-	name := string(data[i:j])
 	for _, m := range contentMembers {
-		if name == m {
+		if string(data[i:j]) == m {
 			return "", false
 		}
 	}
-	return name, true
+	return string(data[i:j]), true
 }
 
 // DecodeDocument reads a document (see delta.DocumentCodec): the header
@@ -202,10 +201,10 @@ func (c *Codec) readFields(data []byte) ([]delta.Field, int, error) {
 			}
 			f.Ints, err = delta.ParseInts(value, 1)
 		case delta.IntList:
-			f.Ints, err = delta.ParseInts(value, c.limits.MaxElements)
-			if err != nil && strings.Count(value, ",") >= c.limits.MaxElements {
-				return nil, 0, fail(col, "MaxElements", err.Error())
+			if strings.Count(value, ",") >= c.limits.MaxElements {
+				return nil, 0, fail(col, "MaxElements", "more than "+strconv.Itoa(c.limits.MaxElements)+" numbers (MaxElements)")
 			}
+			f.Ints, err = delta.ParseInts(value, c.limits.MaxElements)
 		case delta.Text:
 			f.Text, err = c.text(value)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/codecs/gcf"
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -168,6 +169,18 @@ func TestDocumentPlain(t *testing.T) {
 	})
 }
 
+// TestDocumentPlainAllocs: DecodeDocument reads a response with the
+// allocations of Decode, no more.
+func TestDocumentPlainAllocs(t *testing.T) {
+	c := gcf.Default()
+	text := mustEncode(t, c, sessionResponse())
+	plain := testing.AllocsPerRun(50, func() { _, _ = c.Decode(text) })
+	doc := testing.AllocsPerRun(50, func() { _, _, _ = c.DecodeDocument(text) })
+	if doc > plain {
+		t.Errorf("DecodeDocument: %v allocations, Decode %v", doc, plain)
+	}
+}
+
 // TestDocumentContent: every response the tests use reads back as the
 // content of a delta's header.
 func TestDocumentContent(t *testing.T) {
@@ -220,6 +233,7 @@ var documentErrors = []struct {
 	{"list of one plus", "GCF profile=generic\nnodes_changed=+1\n", false, 2, 15, "", "not a decimal integer"},
 	{"int of two", "GCF profile=generic\ngraphwire_delta=2,3\n", false, 2, 17, "", "one integer expected"},
 	{"list past MaxElements", "GCF profile=generic\nnodes_removed=0,1,2,3\n", true, 2, 15, "MaxElements", "more than 3 numbers"},
+	{"bad list past MaxElements", "GCF profile=generic\nnodes_removed=0,1,x,3\n", true, 2, 15, "MaxElements", "more than 3 numbers"},
 	{"text past MaxStringBytes", "GCF profile=generic\ncheck=abcdefghi\n", true, 2, 7, "MaxStringBytes", "9 bytes"},
 	{"quoted text past MaxStringBytes", "GCF profile=generic\ncheck=\"abc\\tdefgh\"\n", true, 2, 7, "MaxStringBytes", "9 bytes"},
 	{"bare text GCF quotes", "GCF profile=generic\ncheck=true\n", false, 2, 7, "", "quoted is bare"},
@@ -227,6 +241,51 @@ var documentErrors = []struct {
 	{"text not UTF-8", "GCF profile=generic\ncheck=a\xffb\n", false, 2, 7, "", "not UTF-8"},
 	{"truncated line", "GCF profile=generic\ngraphwire_delta=2\ncheck=AAA", false, 3, 10, "", "ends within the field's line"},
 	{"truncated quote", "GCF profile=generic\nsent_earlier=\"User 1\n", false, 2, 14, "", "malformed quoted string"},
+}
+
+// headerShapes are documents of about n bytes whose header holds one
+// long value: a list of ten-digit numbers (within the default MaxElements
+// up to 11 MB), a list of one-digit numbers (refused past MaxElements),
+// and a quoted text of escapes.
+var headerShapes = map[string]func(n int) []byte{
+	"long list": func(n int) []byte {
+		return []byte("GCF profile=generic\nnodes_changed=" + strings.Repeat("1234567890,", n/11) + "7\n")
+	},
+	"list past MaxElements": func(n int) []byte {
+		return []byte("GCF profile=generic\nnodes_changed=" + strings.Repeat("7,", n/2) + "7\n")
+	},
+	"long text": func(n int) []byte {
+		return []byte("GCF profile=generic\nsent_earlier=\"" + strings.Repeat(`\n`, n/2) + "\"\n")
+	},
+}
+
+// TestDocumentHeaderScaling: DecodeDocument reads or refuses a long
+// header value in time linear in its input.
+func TestDocumentHeaderScaling(t *testing.T) {
+	for name, build := range headerShapes {
+		wiretest.Scaling(t, name, build, func(b []byte) error { _, _, err := gcf.Default().DecodeDocument(b); return err })
+	}
+}
+
+// TestDocumentHeaderMemory: a long header value of about 8 MB is read, or
+// refused with a limit's error, within wiretest.DecodeMemoryBound.
+func TestDocumentHeaderMemory(t *testing.T) {
+	if testsupport.Race {
+		t.Skip("the race detector's shadow memory makes heap figures meaningless")
+	}
+	for name, build := range headerShapes {
+		in := build(8 << 20)
+		var err error
+		f := wiretest.Measure(func() { _, _, err = gcf.Default().DecodeDocument(in) })
+		bound := wiretest.DecodeMemoryBound(len(in))
+		t.Logf("%s: %d bytes in: %v (bound %d KiB, %.1fx the input); err %v", name, len(in), f, bound>>10, float64(f.PeakHeap)/float64(len(in)), err)
+		if f.PeakHeap > bound {
+			t.Errorf("%s: peak heap %d KiB for %d bytes of input, more than %d KiB", name, f.PeakHeap>>10, len(in), bound>>10)
+		}
+		if de, ok := err.(*wire.DecodeError); err != nil && (!ok || de.Limit == "") {
+			t.Errorf("%s: %v, want the header or a limit's *wire.DecodeError", name, err)
+		}
+	}
 }
 
 // TestDocumentErrors: a bad header is a *wire.DecodeError at its line
