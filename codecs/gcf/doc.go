@@ -112,108 +112,79 @@
 // which the SDK, holding it as a JavaScript number, rounds to a double (a
 // departure from spec §2.3.2; see gcfvalue's documentation).
 //
-// # Session references
+// # Documents: deltas and references
 //
-// Codec implements delta.SessionCodec, GCF §9's session references in the
-// generic profile. A node sent earlier in the session is written as a
-// reference: its row in its nodes table holds its type and id only,
-// followed by two spaces and GCF's marker "# previously transmitted", and
-// the header line ends in " session=true":
+// Codec implements delta.DocumentCodec: a delta, or a response whose
+// nodes sent earlier are references (delta.Session), is a document, a few
+// header fields then a response, the content, written by AppendEncode and
+// read by Decode. The fields are name=value lines right after the first
+// line "GCF profile=generic" and before the content's own lines
+// (format_version=...): an integer or an integer list as decimal numbers
+// separated by commas, a text as GCF writes a string value, bare or
+// quoted by spec §2.4 (the empty text is ""); a list with no numbers is
+// left out. The GCF line is written once, the content's. A delta that
+// changes one node (its name, from "ada" to "ada lovelace"):
 //
-//	GCF profile=generic session=true
+//	GCF profile=generic
+//	graphwire_delta=2
+//	check=8tJ3q-lzF6XOx7dCMTOHkQ
+//	nodes_changed=0
 //	format_version=1.2.0
 //	query_type=traversal
-//	## nodes [2]{type,id,username,name}
-//	User|1001  # previously transmitted
-//	User|1002|bob|Bob
+//	## nodes [1]{type,id,name}
+//	User|1001|ada lovelace
+//	## edges [0]
+//
+// the unchanged delta, its header alone:
+//
+//	GCF profile=generic
+//	graphwire_delta=2
+//	check=JMNaKHO0T6RR-WUAN4d-rA
+//
+// and the response after it, with the node User 1001 sent earlier:
+//
+//	GCF profile=generic
+//	sent_earlier=User 1001
+//	sent_earlier_at=0
+//	format_version=1.2.0
+//	query_type=traversal
+//	## nodes [1]{type,id,name}
+//	User|1002|bob
 //	## edges [1]{from,from_id,to,to_id,type}
 //	User|1001|User|1002|KNOWS
 //
-// A reference stays in place among the nodes, so a model reads its
-// identity next to the edges that use it. Its row has two cells where a
-// node's row has one per column, and its id cell is an integer only with
-// the marker taken off: a node without properties ("User|1001|~|~", or
-// "User|1001" in a {type,id} table) and a property whose value ends in
-// the marker (a third cell) are never read as references. References are
-// read only in a document whose header has session=true; without
-// references AppendReferenced writes exactly what AppendEncode writes. A
-// referenced node takes part in the grouping of nodes into tables as a
-// node without properties.
+// Package delta gives the fields their meaning. A response is a document
+// with no fields: AppendDocument without fields writes AppendEncode's
+// bytes, and DecodeDocument reads any response as Decode does. A line
+// name=value after the GCF line is a field unless name is one of the
+// layout's members (format_version, query_type, nodes, ...): the content
+// starts at the first line that is not a field.
 //
-// Where graphwire departs from §9: GCF's graph profile names a symbol by
-// a session-local id ("@12  # previously transmitted") that the session
-// assigns and keeps; graphwire's identity is the node's (type, id), which
-// the reference writes itself, so a reference needs no id table and reads
-// the same in any document. The reader's delta.Session, not the document,
-// says which nodes were sent earlier and gives their properties back
-// (Session.Resolve). §9's bare reference is a line of the graph profile;
-// here it is a row of the generic profile's node table.
+// DecodeDocument refuses, with a *wire.DecodeError at the field's line and
+// column, a field name delta.FieldKind does not know or one given twice,
+// an integer that is not one decimal number, an integer list that is
+// empty, holds something other than decimal numbers separated by commas
+// (delta.ParseInts) or more than MaxElements numbers, a text bare where
+// GCF quotes it, malformed when quoted, not UTF-8 or longer than
+// MaxStringBytes (by default wire.DefaultLimits: 1,048,576 elements,
+// 16 MiB), and a field line without its line end; the content is
+// read under the codec's Limits, as Decode reads a response, its errors
+// positioned in the whole document. AppendDocument refuses the same
+// header, and a document longer than MaxInputBytes. The content is read
+// from the document in place by the reader of Speed; the generic path
+// reads a copy of it (the GCF line and what follows the fields), counted
+// in its memory bound.
 //
-// Security: a reference can only stand for a node of the type and id it
-// writes, with no properties, at its place among the nodes; the decoder
-// reads it under the same Limits as any row and gives its position. It
-// cannot make the decoder look anything up or reach another document:
-// resolving is the caller's Session, which refuses a reference it does
-// not hold (delta.ErrUnresolved). DecodeReferenced rewrites each reference
-// row into a row of absent cells before reading, at most 4 times the
-// input plus 1 MiB (and MaxInputBytes) in all, refusing more with a limit
-// error; a malformed reference is not a reference, and the row it is in
-// gives Decode's positioned error. AppendReferenced checks the whole
-// response with wire.Limits.Check; the properties of the referenced nodes
-// are not written, so what only the layout refuses (a NaN, a string that
-// is not UTF-8) is not checked in them.
+// Earlier versions wrote a delta in GCF's own generic delta (spec §10a:
+// "delta=true base_root=... new_root=... key=node_key", sections added,
+// changed and removed) and references as rows marked "# previously
+// transmitted" under "session=true" (§9). This codec neither writes nor
+// reads them any longer: Decode and DecodeDocument read such a text as a
+// response, and refuse a §10a delta (its sections are not the layout's)
+// and a reference row (a row of too few cells).
 //
-// # Deltas
-//
-// Codec implements delta.Codec with GCF's own generic delta (spec §10a),
-// written and read by gcfvalue: the node set keyed by an identity column
-// node_key ("Type:id", "#k" added for the k-th listing of a node the base
-// lists more than once), ## added and ## changed tables of node rows
-// (node_key, type, id, then the properties) and ## removed, the
-// identities alone:
-//
-//	GCF profile=generic tool=graphwire delta=true base_root=sha256:… new_root=sha256:… key=node_key query_type=search added_at=1
-//	## added [1]{@node_key,type,id,name}
-//	User:3|User|3|cy
-//	## changed [1]{@node_key,type,id,name}
-//	User:1|User|1|ada lovelace
-//	## removed [1]{@node_key}
-//	User:2
-//
-// and "GCF profile=generic tool=graphwire unchanged=true pack_root=sha256:…"
-// when nothing changed. Where GCF's delta cannot say what a graphwire
-// delta must, these are the choices:
-//
-//   - base_root, new_root and pack_root are graphwire's fingerprints of
-//     the whole responses (delta.Fingerprint), not gcf-pack-root-v1 of
-//     the node set: delta.Patch checks the whole response, order, edges
-//     and header included, which a pack root of one keyed set does not
-//     name. A GCF consumer that computes its own pack root finds no match
-//     and asks for the full payload, as §10.2 tells it to. The count= of
-//     §10a.4 is left out of the unchanged payload: a delta does not know
-//     the base's size.
-//   - query_type, format_version (when not empty), rows=present (the
-//     result has aggregation rows, none of them changed) and added_at
-//     are extra header fields. GCF appends added rows at the end (set
-//     semantics); graphwire keeps order, so the added nodes must form one
-//     run in the result, starting at added_at.
-//   - What §10a has no section for is refused with a *wire.EncodeError
-//     (send the full response): moved nodes, added nodes that are not one
-//     run, edges, aggregation rows and header fields (columns, group
-//     columns, pagination). Of the corpus re-queries with 1, 5 or 20% of
-//     the nodes changed, every one but the aggregations' is carried.
-//   - A table keeps one column order, so the columns are the properties
-//     in an order that agrees with every row's own; nodes whose property
-//     orders contradict (a before b in one, b before a in another) are
-//     refused. GCF writes numbers by value, so AppendDelta reads its text
-//     back and refuses a delta that does not come back exactly (a float
-//     2.0); a delta between two responses as gcf reads them is carried.
-//
-// DecodeDelta reads under the codec's Limits, like Decode. Sniff rates a
-// delta or unchanged payload 0 and SniffDelta 0.99.
-//
-// Sniff scores a first line "GCF profile=generic" 0.95 and any other GCF
-// header 0.5. EncodeTo builds the text before writing it (a table needs
-// the union of its keys before its first row), then writes it in pieces
-// of at most 32 KiB.
+// Sniff scores a first line "GCF profile=generic" (a response or a
+// document) 0.95 and any other GCF header 0.5. EncodeTo builds the text
+// before writing it (a table needs the union of its keys before its first
+// row), then writes it in pieces of at most 32 KiB.
 package gcf

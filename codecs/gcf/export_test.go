@@ -17,4 +17,4 @@ func (c *Codec) AppendFast(dst []byte, r *wire.GraphResponse) ([]byte, bool) {
 // the reader alone.
 func (c *Codec) DecodeGeneric(data []byte) (*wire.GraphResponse, error) { return c.decode(data, false) }
 
-func (c *Codec) DecodeFast(data []byte) (*wire.GraphResponse, bool) { return c.decodeFast(data) }
+func (c *Codec) DecodeFast(data []byte) (*wire.GraphResponse, bool) { return c.decodeFast(data, 0) }

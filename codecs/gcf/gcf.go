@@ -203,16 +203,30 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 // decode is Decode, through the reader first when fast (see decodeFast),
 // through the generic value otherwise.
 func (c *Codec) decode(data []byte, fast bool) (*wire.GraphResponse, error) {
+	return c.decodeAt(data, 0, 0, fast)
+}
+
+// decodeAt is decode of the response whose text is the GCF line then
+// data[body:], after the GCF line and fields lines of a document's header
+// (a response's own text when body is 0); its errors are positioned in
+// data. The generic path reads a copy of that text, which its memory
+// budget is charged with.
+func (c *Codec) decodeAt(data []byte, body, fields int, fast bool) (*wire.GraphResponse, error) {
 	r, ok := (*wire.GraphResponse)(nil), false
 	if fast {
-		r, ok = c.decodeFast(data)
+		r, ok = c.decodeFast(data, body)
 	}
 	if !ok {
+		text, scratch := data, 0
+		if body > 0 {
+			text = append(append(make([]byte, 0, len(gcfLine)+len(data)-body), gcfLine...), data[body:]...)
+			scratch = len(text)
+		}
 		opts := c.valueOptions()
-		opts.Limits.MaxMaterializedBytes = min(opts.Limits.MaxMaterializedBytes, genericBudget(len(data)))
-		v, err := gcfvalue.Decode(data, opts)
+		opts.Limits.MaxMaterializedBytes = min(opts.Limits.MaxMaterializedBytes, genericBudget(len(data))-int64(scratch))
+		v, err := gcfvalue.Decode(text, opts)
 		if err != nil {
-			return nil, sessionHint(data, err)
+			return nil, shiftError(err, body, fields)
 		}
 		if r, err = response(v); err != nil {
 			return nil, err
@@ -236,9 +250,9 @@ func (c *Codec) decode(data []byte, fast bool) (*wire.GraphResponse, error) {
 }
 
 // Sniff implements wire.Sniffer: 0.95 for text whose first line is a GCF
-// generic-profile header, 0.5 for any other GCF header ("GCF " and a
-// profile field), 0 otherwise, and 0 for a delta or unchanged payload
-// (see SniffDelta). A byte order mark and blank lines may come first.
+// generic-profile header (a response, or a document of delta.DocumentCodec),
+// 0.5 for any other GCF header ("GCF " and a profile field), 0 otherwise.
+// A byte order mark and blank lines may come first.
 func (c *Codec) Sniff(prefix []byte) float64 {
 	t, ok := wire.SniffText(prefix)
 	if !ok {
@@ -250,8 +264,6 @@ func (c *Codec) Sniff(prefix []byte) float64 {
 	}
 	line = bytes.TrimRight(line, "\r")
 	switch {
-	case isDeltaHeader(t):
-		return 0 // a delta or unchanged payload (SniffDelta), not a response
 	case bytes.Equal(line, []byte("GCF profile=generic")), bytes.HasPrefix(line, []byte("GCF profile=generic ")):
 		return 0.95
 	case bytes.HasPrefix(line, []byte("GCF profile=")):

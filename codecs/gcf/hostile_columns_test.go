@@ -13,8 +13,7 @@ import (
 
 const (
 	responseHead = "GCF profile=generic\nformat_version=1.2.0\nquery_type=search\n## nodes [0]\n## edges [0]\n"
-	deltaHead    = "GCF profile=generic tool=graphwire delta=true base_root=sha256:" + "0000000000000000000000000000000000000000000000000000000000000000" +
-		" new_root=sha256:" + "1111111111111111111111111111111111111111111111111111111111111111" + " key=node_key query_type=search\n"
+	documentHead = "GCF profile=generic\ngraphwire_delta=2\ncheck=AAAAAAAAAAAAAAAAAAAAAA\nrows_added=0,1,2,3\nformat_version=1.2.0\nquery_type=search\n## nodes [0]\n## edges [0]\n"
 )
 
 // columnTable is a table section: its lead columns, then columns named
@@ -38,19 +37,15 @@ func columnTable(section, leadCols string, lead func(r int) string, n int, prefi
 	return []byte(b.String())
 }
 
-// Lead columns: none, a node cell's type and id, a delta row's key, and
-// its key, type and id.
+// Lead columns: none, and a node cell's type and id.
 var (
-	noLead     = func(int) string { return "" }
-	nodeLead   = func(r int) string { return "User|" + strconv.Itoa(r+1) + "|" }
-	keyLead    = func(r int) string { return `"User:` + strconv.Itoa(r+1) + `"|` }
-	keyRowLead = func(r int) string { return `"User:` + strconv.Itoa(r+1) + `"|User|` + strconv.Itoa(r+1) + "|" }
+	noLead   = func(int) string { return "" }
+	nodeLead = func(r int) string { return "User|" + strconv.Itoa(r+1) + "|" }
 )
 
 // The codec's column shapes, of about n bytes: a rows table whose node
 // cell has many path columns, a rows table of many columns in one row
-// and in a few, and a delta whose changed rows have many path columns or
-// many properties.
+// and in a few, and those rows as a document's content.
 var codecColumnShapes = map[string]struct {
 	build  func(n int) []byte
 	decode func(c *gcf.Codec, b []byte) error
@@ -64,18 +59,15 @@ var codecColumnShapes = map[string]struct {
 	"a few wide rows": {func(n int) []byte {
 		return append([]byte(responseHead), columnTable("rows", "", noLead, n/2, "", false, 4, "1")...)
 	}, decodeResponse},
-	"delta of many path columns": {func(n int) []byte {
-		return append([]byte(deltaHead), columnTable("changed", "@node_key,", keyLead, n, "p>", true, 1, "abcdefgh")...)
-	}, decodeDelta},
-	"delta of many properties": {func(n int) []byte {
-		return append([]byte(deltaHead), columnTable("changed", "@node_key,type,id,", keyRowLead, n, "", false, 1, "abcdefgh")...)
-	}, decodeDelta},
+	"a document of a few wide rows": {func(n int) []byte {
+		return append([]byte(documentHead), columnTable("rows", "", noLead, n/2, "", false, 4, "1")...)
+	}, decodeDocument},
 }
 
 func decodeResponse(c *gcf.Codec, b []byte) error { _, err := c.Decode(b); return err }
-func decodeDelta(c *gcf.Codec, b []byte) error    { _, err := c.DecodeDelta(b); return err }
+func decodeDocument(c *gcf.Codec, b []byte) error { _, _, err := c.DecodeDocument(b); return err }
 
-// TestColumnScaling: Decode and DecodeDelta read each column shape in
+// TestColumnScaling: Decode and DecodeDocument read each column shape in
 // time linear in its input.
 func TestColumnScaling(t *testing.T) {
 	for name, s := range codecColumnShapes {
@@ -100,7 +92,7 @@ func TestColumnMemory(t *testing.T) {
 			if f.PeakHeap > bound {
 				t.Errorf("peak heap %d KiB for %d bytes of input, more than %d KiB", f.PeakHeap>>10, len(in), bound>>10)
 			}
-			if de, ok := err.(*wire.DecodeError); err != nil && (!ok || de.Limit == "" && !strings.Contains(name, "delta")) {
+			if de, ok := err.(*wire.DecodeError); err != nil && (!ok || de.Limit == "") {
 				t.Errorf("%v, want the response or a limit's *wire.DecodeError", err)
 			}
 		})

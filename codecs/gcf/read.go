@@ -74,8 +74,10 @@ func (d *freader) charge(n int64) {
 // two stay within a decode's 16 times plus 16 MiB.
 func readerBudget(n int) int64 { return 4*int64(n) + 4<<20 }
 
-// decodeFast reads data, or reports false (see the reader).
-func (c *Codec) decodeFast(data []byte) (r *wire.GraphResponse, ok bool) {
+// decodeFast reads data, or reports false (see the reader); when body is
+// not 0, the response's lines after its GCF line start at data[body]
+// (decodeAt).
+func (c *Codec) decodeFast(data []byte, body int) (r *wire.GraphResponse, ok bool) {
 	if !utf8.Valid(data) {
 		return nil, false
 	}
@@ -89,6 +91,10 @@ func (c *Codec) decodeFast(data []byte) (r *wire.GraphResponse, ok bool) {
 	}()
 	d := freader{s: string(data), maxElem: c.limits.MaxElements, maxStr: c.limits.MaxStringBytes,
 		maxDepth: min(c.limits.MaxDepth+layoutDepth, wire.HardMaxDepth), budget: readerBudget(len(data))}
+	d.expect(d.line(), "GCF profile=generic")
+	if body > 0 {
+		d.i = body
+	}
 	return d.response(), true
 }
 
@@ -118,8 +124,8 @@ func (d *freader) expect(l, want string) {
 	}
 }
 
+// response reads the response's lines after its GCF line.
 func (d *freader) response() *wire.GraphResponse {
-	d.expect(d.line(), "GCF profile=generic")
 	r := &wire.GraphResponse{}
 	r.FormatVersion = d.member("format_version")
 	r.QueryType = wire.QueryType(d.member("query_type"))

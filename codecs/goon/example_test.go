@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/graphwire/graphwire/codecs/goon"
+	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -106,4 +107,40 @@ func Example_registry() {
 	// @edges
 	// @rows
 	// total=2347
+}
+
+// A document: a response with the nodes its reader holds as references,
+// its header fields at the top of @header.
+func ExampleCodec_AppendDocument() {
+	c := goon.Default()
+	header := []delta.Field{
+		{Name: delta.FieldSentEarlier, Text: "User 2"},
+		{Name: delta.FieldSentEarlierAt, Ints: []int{1}},
+	}
+	content := &wire.GraphResponse{QueryType: wire.Search, Nodes: []wire.Node{
+		{Type: "User", ID: 1, Properties: []wire.Property{wire.Prop("name", wire.String("ada"))}},
+	}}
+	text, err := c.AppendDocument(nil, header, content)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(string(text))
+	back, _, err := c.DecodeDocument(text)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%s=%q %s=%v\n", back[0].Name, back[0].Text, back[1].Name, back[1].Ints)
+	// Output:
+	// @header
+	// sent_earlier:"User 2"
+	// sent_earlier_at:1
+	// query_type:search
+	// goon_version:1.0.0
+	// nodes:1
+	// edges:0
+	// @nodes
+	// User(1):
+	// 1 name=ada
+	// @edges
+	// sent_earlier="User 2" sent_earlier_at=[1]
 }

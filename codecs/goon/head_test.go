@@ -339,6 +339,46 @@ func TestDocumentEncodeErrors(t *testing.T) {
 	}
 }
 
+// TestDocumentHeaderMemory: a header list of MaxElements numbers, the
+// shortest each can be, reads within the decode memory bound, and one
+// number more is refused before the list is read, with nothing allocated
+// but the copy of the input every decode makes.
+func TestDocumentHeaderMemory(t *testing.T) {
+	c := goon.Default()
+	n := c.Limits().MaxElements
+	list := strings.Repeat("0,", n)
+	for _, tc := range []struct {
+		name string
+		list string
+		want int // numbers read, or -1 for the MaxElements error
+	}{
+		{"MaxElements numbers", list[:len(list)-1], n},
+		{"one more", list + "0", -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := doc3(cat(lines("nodes_added:"+tc.list), head("search", "0", "0")[1:], lines("@nodes", "@edges"))...)
+			var h []delta.Field
+			var err error
+			f := wiretest.Measure(func() { h, _, err = c.DecodeDocument(in) })
+			bound := wiretest.DecodeMemoryBound(len(in))
+			t.Logf("input %d bytes: %v (bound %d KiB)", len(in), f, bound>>10)
+			if f.PeakHeap > bound {
+				t.Errorf("peak heap %d bytes for an input of %d, more than %d", f.PeakHeap, len(in), bound)
+			}
+			if tc.want < 0 {
+				wiretest.WantDecodeError(t, err, "goon", 5, "more than 1048576 numbers in nodes_added", "MaxElements")
+				if f.TotalAlloc > uint64(len(in))+64<<10 { // the input's copy, as Decode makes it
+					t.Errorf("allocated %d bytes to refuse the list, more than the input's %d", f.TotalAlloc, len(in))
+				}
+				return
+			}
+			if err != nil || len(h) != 4 || len(h[3].Ints) != tc.want {
+				t.Fatalf("error %v, header of %d fields", err, len(h))
+			}
+		})
+	}
+}
+
 // TestOneNodeDeltaTokens: the delta of the corpus's lean/traversal_m in
 // which one user's state changed, as GOON writes it, in o200k tokens.
 func TestOneNodeDeltaTokens(t *testing.T) {
@@ -492,4 +532,41 @@ func FuzzDocument(f *testing.F) {
 			t.Fatalf("fixed point broken\ninput:\n%q\nfirst:\n%s\nsecond:\n%s", data, out, again)
 		}
 	})
+}
+
+// BenchmarkDecodeDocument: a response read by DecodeDocument, beside
+// Decode (the two should not differ), and the same text as the content of
+// a document with a header of a check and a list.
+func BenchmarkDecodeDocument(b *testing.B) {
+	c := goon.Default()
+	header := []delta.Field{{Name: delta.FieldSentEarlier, Text: "User 1 2 3; MergeRequest 7"}, {Name: delta.FieldSentEarlierAt, Ints: []int{0, 5, 9, 11}}}
+	for _, bc := range benchCases() {
+		text, err := goon.Encode(bc.r)
+		if err != nil {
+			b.Fatal(err)
+		}
+		withHeader, err := c.AppendDocument(nil, header, bc.r)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, run := range []struct {
+			name string
+			in   []byte
+			read func([]byte) error
+		}{
+			{"decode/", text, func(in []byte) error { _, err := c.Decode(in); return err }},
+			{"document/", text, func(in []byte) error { _, _, err := c.DecodeDocument(in); return err }},
+			{"document_with_header/", withHeader, func(in []byte) error { _, _, err := c.DecodeDocument(in); return err }},
+		} {
+			b.Run(run.name+bc.name, func(b *testing.B) {
+				b.SetBytes(int64(len(run.in)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := run.read(run.in); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

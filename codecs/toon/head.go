@@ -113,13 +113,14 @@ func fieldIndex(h []delta.Field, name string) int {
 }
 
 // headerField returns the length and kind of the header field's name
-// that opens line (a run of lowercase letters and underscores); ok is
-// false for a line that is no header line. It allocates nothing.
+// that opens line, the whole of its first word (a TOON key's letters,
+// digits, underscores and dots); ok is false for a line that is no header
+// line. It allocates nothing.
 func headerField(line []byte) (n int, kind delta.Kind, ok bool) {
 	for n < len(line) && (line[n] >= 'a' && line[n] <= 'z' || line[n] == '_') {
 		n++
 	}
-	if n == 0 {
+	if n == 0 || n < len(line) && (line[n] == '.' || line[n] >= '0' && line[n] <= '9' || line[n] >= 'A' && line[n] <= 'Z') {
 		return 0, 0, false
 	}
 	kind, ok = delta.FieldKind(string(line[:n]))

@@ -298,6 +298,7 @@ func TestDocumentDecodeErrors(t *testing.T) {
 	}{
 		{"unknown field", "graphwire_delta: 2\nbogus: 1\n" + content, 2, 0, "", "bogus"},
 		{"unknown field, first", "graphwire_deltas: 2\n" + content, 1, 0, "", "graphwire_deltas"},
+		{"unknown field, a field's name and more", "graphwire_delta: 2\ncheck2: x\n" + content, 2, 0, "", "check2"},
 		{"field twice", "graphwire_delta: 2\ncheck: a\ngraphwire_delta: 2\n" + content, 3, 1, "", "given twice"},
 		{"int not a number", "graphwire_delta: two\n" + content, 1, 18, "", `"two"`},
 		{"int with a plus", "graphwire_delta: +2", 1, 18, "", "integer"},

@@ -1,0 +1,261 @@
+package gcf
+
+import (
+	"bytes"
+	"errors"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
+	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/internal/textwire"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// The header syntax of a document (delta.DocumentCodec): its fields are
+// name=value lines between the content's first line, "GCF profile=generic",
+// and the content's own lines (format_version=...). See the package
+// documentation.
+
+var _ delta.DocumentCodec = (*Codec)(nil)
+
+// gcfLine opens every document this codec writes.
+const gcfLine = "GCF profile=generic\n"
+
+// AppendDocument appends a document of header and content to dst (see
+// delta.DocumentCodec): the GCF line, then one name=value line per field
+// in the order given (an integer list as decimal numbers separated by
+// commas, a text as GCF writes a string, quoted when spec §2.4 requires
+// it; an empty list is left out), then the rest of content's text. With no
+// fields it appends what AppendEncode appends; a nil content writes the
+// GCF line and the fields alone. It refuses, with a *wire.EncodeError and
+// dst as given, a field name delta.FieldKind does not know or given
+// twice, a value not of its kind, a list of more than MaxElements
+// numbers, a text of more than MaxStringBytes or not UTF-8, and a
+// document longer than MaxInputBytes.
+func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.GraphResponse) ([]byte, error) {
+	if len(header) == 0 {
+		return c.AppendEncode(dst, content)
+	}
+	n := len(dst)
+	out, err := c.appendFields(append(dst, gcfLine...), header)
+	if err != nil {
+		return dst[:n], err
+	}
+	if content != nil {
+		at := len(out)
+		if out, err = c.AppendEncode(out, content); err != nil {
+			return dst[:n], err
+		}
+		// The content's GCF line is the document's, written already.
+		if !bytes.HasPrefix(out[at:], []byte(gcfLine)) {
+			return dst[:n], &wire.EncodeError{Codec: Name, Msg: "the content's text does not open with " + strconv.Quote(gcfLine)}
+		}
+		out = append(out[:at], out[at+len(gcfLine):]...)
+	}
+	if int64(len(out)-n) > c.limits.MaxInputBytes {
+		return dst[:n], &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
+			Msg: "the document would take " + strconv.Itoa(len(out)-n) + " bytes, more than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	}
+	return out, nil
+}
+
+// appendFields appends the header's lines.
+func (c *Codec) appendFields(b []byte, header []delta.Field) ([]byte, error) {
+	for i, f := range header {
+		bad := func(limit, msg string) error {
+			return &wire.EncodeError{Codec: Name, Limit: limit, Msg: "header field " + textwire.Excerpt(f.Name) + ": " + msg}
+		}
+		k, ok := delta.FieldKind(f.Name)
+		switch {
+		case !ok:
+			return b, bad("", "not a field of a document")
+		case fieldIndex(header[:i], f.Name) >= 0:
+			return b, bad("", "given twice")
+		case k == delta.Text && f.Ints != nil, k != delta.Text && f.Text != "":
+			return b, bad("", "holds a value of another kind")
+		case k == delta.Int && len(f.Ints) != 1:
+			return b, bad("", "holds "+strconv.Itoa(len(f.Ints))+" integers, not one")
+		case k == delta.IntList && len(f.Ints) > c.limits.MaxElements:
+			return b, bad("MaxElements", strconv.Itoa(len(f.Ints))+" numbers, more than the limit of "+strconv.Itoa(c.limits.MaxElements))
+		case k == delta.IntList && len(f.Ints) == 0:
+			continue // an empty list is not written
+		case k == delta.Text && len(f.Text) > c.limits.MaxStringBytes:
+			return b, bad("MaxStringBytes", "a text of "+strconv.Itoa(len(f.Text))+" bytes, more than the limit of "+strconv.Itoa(c.limits.MaxStringBytes))
+		}
+		b = append(append(b, f.Name...), '=')
+		if k == delta.Text {
+			if b, ok = gcfvalue.AppendValidString(b, f.Text); !ok {
+				return b, bad("", "the text is not UTF-8")
+			}
+		} else {
+			b = delta.AppendInts(b, f.Ints)
+		}
+		b = append(b, '\n')
+	}
+	return b, nil
+}
+
+// fieldIndex is the index of the field called name in h, -1 when none.
+func fieldIndex(h []delta.Field, name string) int {
+	for i := range h {
+		if h[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// contentMembers are the names of the layout's members at the top of a
+// response: a name=value line of one of them opens the content.
+var contentMembers = []string{"format_version", "query_type", "nodes", "edges", "columns", "group_columns", "rows", "pagination"}
+
+// fieldName is the name of the header field that the line starting at
+// data[i] writes, and false when the line is not one: a name (lower-case
+// letters and underscores) then '=', the name not one of the content's
+// members.
+func fieldName(data []byte, i int) (string, bool) {
+	j := i
+	for j < len(data) && ('a' <= data[j] && data[j] <= 'z' || data[j] == '_') {
+		j++
+	}
+	if j == i || j == len(data) || data[j] != '=' {
+		return "", false
+	}
+	for _, m := range contentMembers {
+		if string(data[i:j]) == m {
+			return "", false
+		}
+	}
+	return string(data[i:j]), true
+}
+
+// DecodeDocument reads a document (see delta.DocumentCodec): the header
+// fields between the GCF line and the content's lines, then the content
+// with the reader of Decode, under the codec's Limits; a text with no
+// fields is a response, read by Decode itself. A field's name must be one
+// delta.FieldKind knows, once; an integer list is read by
+// delta.ParseInts (at most MaxElements numbers, never empty); a text is
+// a string bare or quoted as GCF writes it (at most MaxStringBytes). Every
+// error is a *wire.DecodeError with the line and column in data.
+func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse, error) {
+	if !bytes.HasPrefix(data, []byte(gcfLine)) {
+		r, err := c.Decode(data)
+		return nil, r, err
+	}
+	if _, ok := fieldName(data, len(gcfLine)); !ok {
+		r, err := c.Decode(data)
+		return nil, r, err
+	}
+	if int64(len(data)) > c.limits.MaxInputBytes {
+		return nil, nil, &wire.DecodeError{Codec: Name, Offset: c.limits.MaxInputBytes, Limit: "MaxInputBytes",
+			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	}
+	h, body, err := c.readFields(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	if body == len(data) {
+		return h, nil, nil // the unchanged delta
+	}
+	r, err := c.decodeAt(data, body, len(h), true)
+	if err != nil {
+		return nil, nil, err
+	}
+	return h, r, nil
+}
+
+// readFields reads the header's lines, from the one after the GCF line,
+// and reports where the content starts.
+func (c *Codec) readFields(data []byte) ([]delta.Field, int, error) {
+	var h []delta.Field
+	i := len(gcfLine)
+	for line := 2; ; line++ {
+		name, ok := fieldName(data, i)
+		if !ok {
+			return h, i, nil
+		}
+		fail := func(col int, limit, msg string) error {
+			return &wire.DecodeError{Codec: Name, Line: line, Column: col, Limit: limit, Msg: "header field " + name + ": " + msg}
+		}
+		end := bytes.IndexByte(data[i:], '\n')
+		if end < 0 {
+			return nil, 0, fail(len(data)-i+1, "", "the document ends within the field's line")
+		}
+		value := string(data[i+len(name)+1 : i+end])
+		col := len(name) + 2 // the value's column
+		k, known := delta.FieldKind(name)
+		switch {
+		case !known:
+			return nil, 0, fail(1, "", "not a field of a document")
+		case fieldIndex(h, name) >= 0:
+			return nil, 0, fail(1, "", "given twice")
+		}
+		f := delta.Field{Name: name}
+		var err error
+		switch k {
+		case delta.Int:
+			if strings.IndexByte(value, ',') >= 0 {
+				return nil, 0, fail(col, "", "one integer expected, not "+textwire.Excerpt(value))
+			}
+			f.Ints, err = delta.ParseInts(value, 1)
+		case delta.IntList:
+			if strings.Count(value, ",") >= c.limits.MaxElements {
+				return nil, 0, fail(col, "MaxElements", "more than "+strconv.Itoa(c.limits.MaxElements)+" numbers (MaxElements)")
+			}
+			f.Ints, err = delta.ParseInts(value, c.limits.MaxElements)
+		case delta.Text:
+			f.Text, err = c.text(value)
+		}
+		switch {
+		case err != nil:
+			return nil, 0, fail(col, "", err.Error())
+		case k != delta.Text && len(f.Ints) == 0:
+			return nil, 0, fail(col, "", "no value")
+		case k == delta.Text && len(f.Text) > c.limits.MaxStringBytes:
+			return nil, 0, fail(col, "MaxStringBytes", "a text of "+strconv.Itoa(len(f.Text))+" bytes, more than the limit of "+strconv.Itoa(c.limits.MaxStringBytes))
+		}
+		h = append(h, f)
+		i += end + 1
+	}
+}
+
+// text reads a text value as appendFields writes it: a quoted string, or
+// the bare one that GCF does not quote.
+func (c *Codec) text(v string) (string, error) {
+	if !utf8.ValidString(v) {
+		return "", errors.New("the text is not UTF-8")
+	}
+	if !strings.HasPrefix(v, `"`) {
+		if gcfvalue.NeedsQuotes(v) {
+			return "", errors.New("a text that GCF writes quoted is bare: " + textwire.Excerpt(v))
+		}
+		return v, nil
+	}
+	s, end, ok := gcfvalue.Unquote(v, 0)
+	switch {
+	case !ok:
+		return "", errors.New("a malformed quoted string: " + textwire.Excerpt(v))
+	case end != len(v):
+		return "", errors.New("text after the closing quote: " + textwire.Excerpt(v[end:]))
+	}
+	return s, nil
+}
+
+// shiftError moves the position of an error in the content's text (the
+// GCF line, then data from body on, after fields header lines) to its
+// place in data.
+func shiftError(err error, body, fields int) error {
+	de, ok := err.(*wire.DecodeError)
+	if !ok || body == 0 {
+		return err
+	}
+	switch {
+	case de.Line > 1:
+		de.Line += fields
+	case de.Line == 0 && de.Offset >= int64(len(gcfLine)):
+		de.Offset += int64(body - len(gcfLine))
+	}
+	return err
+}
