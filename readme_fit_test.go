@@ -142,7 +142,7 @@ func upstreamPages(t *testing.T) map[string]*wire.GraphResponse {
 func TestReadmePagingLoop(t *testing.T) {
 	pages := upstreamPages(t)
 	var asked []string
-	srv := httptest.NewHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		c := req.URL.Query().Get("cursor")
 		asked = append(asked, c)
 		r, ok := pages[c]

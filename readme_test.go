@@ -189,7 +189,7 @@ func TestReadmeExampleServes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) { render(reg, w, req) }))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) { render(reg, w, req) }))
 	defer srv.Close()
 	post := func(body []byte, accept string) (int, string, []byte) {
 		t.Helper()

@@ -36,7 +36,7 @@ func TestOwnRegistryRefusesLargeBodies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		_, err := reg.DecodeFrom(req.URL.Query().Get("format"), req.Body)
 		switch {
 		case errors.Is(err, wire.ErrLimit):

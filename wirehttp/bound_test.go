@@ -457,7 +457,7 @@ func TestAcceptCostBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := s.Static(tinyResp())
-	srv := httptest.NewHTTPServer(h) // net/http's 1 MiB header limit, so that the big field arrives
+	srv := httptest.NewServer(h) // net/http's 1 MiB header limit, so that the big field arrives
 	defer srv.Close()
 	client := &http.Client{Timeout: 30 * time.Second}
 	get := func(accept string) int {

@@ -149,7 +149,7 @@ func TestDeltaSequence(t *testing.T) {
 			base, next := deltaCase(t)
 			m := &mutable{s: s}
 			m.resp.Store(base)
-			srv := httptest.NewHTTPServer(m)
+			srv := httptest.NewServer(m)
 			defer srv.Close()
 			url := srv.URL + "/g?format=" + codec
 			c := srv.Client()
@@ -269,7 +269,7 @@ func TestDeltaNotWorth(t *testing.T) {
 		Nodes: []wire.Node{{Type: "User", ID: 1, Properties: []wire.Property{{Key: "name", Value: wire.String("x")}}}}}
 	m := &mutable{s: s}
 	m.resp.Store(base)
-	srv := httptest.NewHTTPServer(m)
+	srv := httptest.NewServer(m)
 	defer srv.Close()
 	c := srv.Client()
 
@@ -286,7 +286,7 @@ func TestDeltaNotWorth(t *testing.T) {
 	}
 	m2 := &mutable{s: s2}
 	m2.resp.Store(base)
-	srv2 := httptest.NewHTTPServer(m2)
+	srv2 := httptest.NewServer(m2)
 	defer srv2.Close()
 	e := fetchIM(t, c, "GET", srv2.URL+"/?format=plain", "A-IM", wirehttp.DeltaIM).header.Get("ETag")
 	_, next := deltaCase(t)
@@ -310,7 +310,7 @@ func TestDeltaOff(t *testing.T) {
 	base, next := deltaCase(t)
 	m := &mutable{s: s}
 	m.resp.Store(base)
-	srv := httptest.NewHTTPServer(m)
+	srv := httptest.NewServer(m)
 	defer srv.Close()
 	e := fetchIM(t, srv.Client(), "GET", srv.URL, "A-IM", wirehttp.DeltaIM).header.Get("ETag")
 	m.resp.Store(next)
@@ -341,7 +341,7 @@ func TestDeltaStaticCompressed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewHTTPServer(h)
+	srv := httptest.NewServer(h)
 	defer srv.Close()
 	c := &http.Client{Transport: &http.Transport{DisableCompression: true}}
 	first := fetchIM(t, c, "GET", srv.URL+"/v1", "A-IM", wirehttp.DeltaIM, "Accept-Encoding", "gzip")
@@ -410,7 +410,7 @@ func TestDeltaLossyCodec(t *testing.T) {
 	}
 	m := &mutable{s: s}
 	m.resp.Store(base)
-	srv := httptest.NewHTTPServer(m)
+	srv := httptest.NewServer(m)
 	defer srv.Close()
 	first := fetchIM(t, srv.Client(), "GET", srv.URL, "A-IM", wirehttp.DeltaIM)
 	m.resp.Store(next)
@@ -464,7 +464,7 @@ func TestDeltaFallbacks(t *testing.T) {
 			}
 			s.RespondEncoded(w, r, wirehttp.Encoded{Codec: "json", Body: body})
 		})
-		srv := httptest.NewHTTPServer(mux)
+		srv := httptest.NewServer(mux)
 		defer func() {
 			srv.CloseClientConnections() // a busy POST never ends on its own
 			srv.Close()

@@ -84,7 +84,7 @@ func deltaLoad(t *testing.T, opts wirehttp.DeltaOptions) {
 		n.Properties = append([]wire.Property{{Key: "rev", Value: wire.Int(int64(i))}}, n.Properties...)
 		cur.Load().Respond(w, r, &resp)
 	})
-	srv := httptest.NewHTTPServer(h)
+	srv := httptest.NewServer(h)
 	defer srv.Close()
 	tr := &http.Transport{MaxIdleConnsPerHost: clients}
 	defer tr.CloseIdleConnections()

@@ -139,7 +139,7 @@ func TestDeltaCostsAsGet(t *testing.T) {
 	old := testsupport.LargeTraversal(nodes)
 	var sw swapped
 	sw.set(s.Static(old))
-	srv := httptest.NewHTTPServer(&sw)
+	srv := httptest.NewServer(&sw)
 	defer srv.Close()
 	c := &http.Client{Transport: &http.Transport{DisableCompression: true}}
 	defer c.CloseIdleConnections()
@@ -226,7 +226,7 @@ func TestDeltaWorkBounded(t *testing.T) {
 	}
 	file := testsupport.LargeTraversal(60)
 	var sw swapped
-	srv := httptest.NewHTTPServer(&sw)
+	srv := httptest.NewServer(&sw)
 	defer srv.Close()
 	tr := &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: clients}
 	defer tr.CloseIdleConnections()
@@ -346,7 +346,7 @@ func TestDeltaComputedOnce(t *testing.T) {
 			}
 			var sw swapped
 			sw.set(s.Static(file))
-			srv := httptest.NewHTTPServer(&sw)
+			srv := httptest.NewServer(&sw)
 			defer srv.Close()
 			tr := &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: clients}
 			defer tr.CloseIdleConnections()

@@ -24,7 +24,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	srv := httptest.NewHTTPServer(s.Static(resp))
+	srv := httptest.NewServer(s.Static(resp))
 	defer srv.Close()
 
 	get := func(path, accept, ifNoneMatch string) *http.Response {
@@ -92,7 +92,7 @@ func ExampleClient_Pages() {
 	if err != nil {
 		panic(err)
 	}
-	upstream := httptest.NewHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Query().Get("cursor") {
 		case "":
 			s.Respond(w, r, page(1, "c2"))
@@ -133,7 +133,7 @@ func ExampleServer_RespondEncoded() {
 	if err != nil {
 		panic(err)
 	}
-	srv := httptest.NewHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.RespondEncoded(w, r, wirehttp.Encoded{Codec: res.Stats.Codec, Body: res.Encoding})
 	}))
 	defer srv.Close()

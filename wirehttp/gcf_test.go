@@ -27,7 +27,7 @@ func TestNegotiateGCF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewHTTPServer(s.Static(resp))
+	srv := httptest.NewServer(s.Static(resp))
 	defer srv.Close()
 	gcfBody, err := wire.EncodeWith("gcf", resp)
 	if err != nil {

@@ -64,7 +64,7 @@ func serveCatalog(t *testing.T, rs []wirehttp.Resource) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewHTTPServer(h)
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv
 }
@@ -179,7 +179,7 @@ func BenchmarkServeADR(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := httptest.NewHTTPServer(s.Static(adr))
+	srv := httptest.NewServer(s.Static(adr))
 	defer srv.Close()
 	for _, info := range wire.List() {
 		b.Run(info.Name, func(b *testing.B) {

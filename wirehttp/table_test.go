@@ -29,7 +29,7 @@ import (
 const smallLimit = 16 << 10
 
 // fixture is the set of servers the table runs against, each a real
-// loopback server (httptest.NewHTTPServer) reached with a real http.Client.
+// loopback server (httptest.NewServer) reached with a real http.Client.
 type fixture struct {
 	small, adr *wire.GraphResponse
 	std        *wire.Registry // the default registry: every built-in
@@ -90,7 +90,7 @@ func newFixture(t *testing.T) *fixture {
 			s.Respond(w, r, f.small)
 		})))
 		mux.Handle("/convert", s.Convert())
-		srv := httptest.NewHTTPServer(mux)
+		srv := httptest.NewServer(mux)
 		t.Cleanup(srv.Close)
 		f.urls[name] = srv.URL
 	}
@@ -539,7 +539,7 @@ func TestRespondStreams(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv := httptest.NewHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.Respond(w, r, adr) }))
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.Respond(w, r, adr) }))
 		defer srv.Close()
 		req, _ := http.NewRequest("GET", srv.URL, nil)
 		if inm != "" {
