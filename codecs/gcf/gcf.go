@@ -207,7 +207,7 @@ func (c *Codec) decode(data []byte, fast bool) (*wire.GraphResponse, error) {
 }
 
 // decodeAt is decode of the response whose text is the GCF line then
-// data[body:], after the GCF line and fields lines of a document's header
+// data[body:], after the GCF line and the fields lines of a header
 // (a response's own text when body is 0); its errors are positioned in
 // data. The generic path reads a copy of that text, which its memory
 // budget is charged with.

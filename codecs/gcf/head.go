@@ -177,14 +177,8 @@ func (c *Codec) readFields(data []byte) ([]delta.Field, int, error) {
 			return h, i, nil
 		}
 		fail := func(col int, limit, msg string) error {
-			return &wire.DecodeError{Codec: Name, Line: line, Column: col, Limit: limit, Msg: "header field " + name + ": " + msg}
+			return &wire.DecodeError{Codec: Name, Line: line, Column: col, Limit: limit, Msg: "header field " + textwire.Clip(name) + ": " + msg}
 		}
-		end := bytes.IndexByte(data[i:], '\n')
-		if end < 0 {
-			return nil, 0, fail(len(data)-i+1, "", "the document ends within the field's line")
-		}
-		value := string(data[i+len(name)+1 : i+end])
-		col := len(name) + 2 // the value's column
 		k, known := delta.FieldKind(name)
 		switch {
 		case !known:
@@ -192,6 +186,12 @@ func (c *Codec) readFields(data []byte) ([]delta.Field, int, error) {
 		case fieldIndex(h, name) >= 0:
 			return nil, 0, fail(1, "", "given twice")
 		}
+		end := bytes.IndexByte(data[i:], '\n')
+		if end < 0 {
+			return nil, 0, fail(len(data)-i+1, "", "the document ends within the field's line")
+		}
+		value := string(data[i+len(name)+1 : i+end])
+		col := len(name) + 2 // the value's column
 		f := delta.Field{Name: name}
 		var err error
 		switch k {
@@ -206,7 +206,7 @@ func (c *Codec) readFields(data []byte) ([]delta.Field, int, error) {
 			}
 			f.Ints, err = delta.ParseInts(value, c.limits.MaxElements)
 		case delta.Text:
-			f.Text, err = c.text(value)
+			f.Text, err = readText(value)
 		}
 		switch {
 		case err != nil:
@@ -221,9 +221,9 @@ func (c *Codec) readFields(data []byte) ([]delta.Field, int, error) {
 	}
 }
 
-// text reads a text value as appendFields writes it: a quoted string, or
-// the bare one that GCF does not quote.
-func (c *Codec) text(v string) (string, error) {
+// readText reads a text value as appendFields writes it: a quoted
+// string, or the bare one that GCF does not quote.
+func readText(v string) (string, error) {
 	if !utf8.ValidString(v) {
 		return "", errors.New("the text is not UTF-8")
 	}

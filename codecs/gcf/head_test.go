@@ -227,6 +227,7 @@ var documentErrors = []struct {
 	limit, msg   string
 }{
 	{"unknown field", "GCF profile=generic\ngraphwire_delta=2\nbase_root=x\n", false, 3, 1, "", "base_root: not a field"},
+	{"long unknown field", "GCF profile=generic\n" + strings.Repeat("a", 1000) + "=1\n", false, 2, 1, "", "aaa...: not a field"},
 	{"field twice", "GCF profile=generic\nnodes_added=1\ncheck=a\nnodes_added=2\n", false, 4, 1, "", "nodes_added: given twice"},
 	{"bad int list", "GCF profile=generic\nnodes_changed=0,x,5\n", false, 2, 15, "", `number 1 of the list, "x"`},
 	{"empty int list", "GCF profile=generic\nnodes_changed=\n", false, 2, 15, "", "no value"},

@@ -344,9 +344,9 @@
 // A response is a document with no header: AppendDocument without fields
 // writes exactly what AppendEncode writes, and DecodeDocument, which looks
 // at the line after "@header" and reads any other text as Decode does,
-// reads every GOON response. Decode refuses a document with fields
-// (unknown header field), so a reader without package delta never takes a
-// delta for a response.
+// reads every GOON response. Decode refuses a document with fields ("document
+// header field ... among GOON's header fields"), so a reader without
+// package delta never takes a delta for a response.
 //
 // DecodeDocument refuses, with a *wire.DecodeError naming the line: a
 // field twice; a value not of its kind (an integer in GOON's grammar, a
@@ -355,7 +355,7 @@
 // (errors.Is wire.ErrLimit); and whatever Decode refuses in the content,
 // at its line in the whole document. A name package delta does not know
 // ends the fields, and GOON's header refuses it as an unknown header
-// field. AppendDocument refuses a field name package delta does not know,
+// field, as it refuses a document's field after its own. AppendDocument refuses a field name package delta does not know,
 // a name twice, a value past those limits, and a text GOON's quoting does
 // not carry (invalid UTF-8, a control character other than tab, CR and
 // LF, which quoting drops).

@@ -99,7 +99,7 @@ func (c *Codec) appendFields(b []byte, header []delta.Field) ([]byte, error) {
 }
 
 func fieldError(name, msg string) error {
-	return &wire.EncodeError{Codec: Name, Msg: "header field " + strconv.Quote(name) + " " + msg}
+	return &wire.EncodeError{Codec: Name, Msg: "header field " + textwire.Excerpt(name) + " " + msg}
 }
 
 // quotable reports whether GOON's quoting carries s as it is: valid UTF-8

@@ -154,6 +154,8 @@ func TestDocumentText(t *testing.T) {
 			if what := delta.Differs(tc.d, back); what != "" {
 				t.Errorf("the delta reads back different at %s", what)
 			}
+			_, err = c.Decode(b)
+			wiretest.WantDecodeError(t, err, "goon", 2, "document header field graphwire_delta among GOON's header fields", "")
 		})
 	}
 
@@ -265,6 +267,7 @@ func TestDocumentDecodeErrors(t *testing.T) {
 	}{
 		{name: "unknown field first", in: []byte(doc("@header", "nodes_edited:1", "query_type:search")), line: 2, msg: `unknown header field "nodes_edited"`},
 		{name: "unknown field after one", in: []byte(doc("@header", "graphwire_delta:2", "nodes_edited:1")), line: 3, msg: `unknown header field "nodes_edited"`},
+		{name: "field after GOON's", in: doc3(cat(head("search", "0", "0")[1:2], lines("sent_earlier_at:1"))...), line: 6, msg: "document header field sent_earlier_at among GOON's header fields"},
 		{name: "field twice", in: []byte(doc("@header", "check:a", "nodes_changed:1", "check:b")), line: 4, msg: "header field check twice (first on line 2)"},
 		{name: "bad int", in: []byte(doc("@header", "graphwire_delta:02")), line: 2, msg: `expected an integer after graphwire_delta:, found "02"`},
 		{name: "bad int list", in: []byte(doc("@header", "graphwire_delta:2", "nodes_changed:1,,3")), line: 3, msg: `nodes_changed: number 1 of the list, "", is not a decimal integer`},

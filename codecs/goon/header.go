@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -62,6 +63,9 @@ func (p *parser) parseHeader() error {
 		}
 		switch {
 		case f < 0:
+			if _, ok := delta.FieldKind(key); ok {
+				return p.errf("document header field " + key + " among GOON's header fields (a document's fields come first, and DecodeDocument reads them)")
+			}
 			return p.errf("unknown header field " + textwire.Excerpt(key))
 		case p.header[f].set:
 			return p.errf("duplicate header field " + textwire.Clip(key))

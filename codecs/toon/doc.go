@@ -153,11 +153,12 @@
 //	    1007430,ada.lovelace
 //	edges: []
 //
-// The unchanged delta is its first two lines alone. A response in which
-// the nodes MergeRequest 480003477 and User 1007430, at positions 1 and 2
-// of its nodes, were sent earlier in the session (sent_earlier names them
-// by type and id, sent_earlier_at gives their positions; the content holds
-// the other nodes, in order):
+// The unchanged delta is two lines alone, graphwire_delta and check. A
+// response in which the nodes MergeRequest 480003477 and User 1007430, at
+// positions 1 and 2 of its nodes, were sent earlier in the session
+// (sent_earlier names them by type and id, sent_earlier_at gives their
+// positions; the content holds the other nodes, in order; head_test.go
+// holds both texts):
 //
 //	sent_earlier: MergeRequest 480003477; User 1007430
 //	sent_earlier_at[2]: 1,2
