@@ -21,21 +21,23 @@ type Delta struct {
 	// Patch verifies the response it builds against it.
 	Check Check
 
-	// Changed holds the base positions of the nodes whose content changed,
-	// in the order of Content's first len(Changed) nodes, which replace
-	// them whole (no property-level patch). A changed node keeps its
-	// place, unless a move in Nodes moves it too.
+	// Changed holds the base positions of the nodes whose content changed.
+	// Each is replaced whole (no property-level patch) by the content node
+	// of its type and id: the first not yet taken, in the order of
+	// Changed; no added node shares the type and id of a changed one. A
+	// changed node keeps its place, unless a move in Nodes moves it too.
 	Changed []int
 
 	// Nodes, Edges and Rows are the operations on the three lists: the
 	// elements removed and moved, and the positions of the elements
-	// added, which are Content's (after the changed nodes), in order.
+	// added, which are Content's (its nodes other than the changed ones),
+	// in order.
 	Nodes, Edges, Rows Ops
 
 	// Content is the result's header (format_version, query_type,
 	// columns, group_columns, pagination, as the result has them) with
-	// the new material: the changed then the added nodes, the added
-	// edges, the added rows. Its Rows is non-nil exactly when the
+	// the new material: the changed and the added nodes, in result order,
+	// the added edges, the added rows. Its Rows is non-nil exactly when the
 	// result's is (an empty list for a result with rows and none added).
 	Content *wire.GraphResponse
 }

@@ -39,14 +39,28 @@ func Diff(base, next *wire.GraphResponse) (*Delta, error) {
 	d.Content = c
 
 	p := planSeq(nodeKeys(base.Nodes), nodeKeys(next.Nodes))
+	changed := p.changedNodes(base.Nodes, next.Nodes)
 	d.Nodes = p.ops()
-	for _, m := range p.matched {
-		if !sameNode(&base.Nodes[m.bi], &next.Nodes[m.ni]) {
-			d.Changed = append(d.Changed, m.bi)
-			c.Nodes = append(c.Nodes, next.Nodes[m.ni])
-		}
+	// The content's nodes are the changed and the added ones in result
+	// order (a codec that reorders nodes, as GOON groups them by type,
+	// keeps a subsequence of what it wrote in its own order), each changed
+	// one told by its identity (Patch).
+	isChanged := make(map[int]int, len(changed)) // result position -> base position
+	for _, m := range changed {
+		isChanged[m.ni] = m.bi
 	}
-	for _, ni := range p.added {
+	at := append(slices.Clone(p.added), func() []int {
+		v := make([]int, 0, len(changed))
+		for _, m := range changed {
+			v = append(v, m.ni)
+		}
+		return v
+	}()...)
+	slices.Sort(at)
+	for _, ni := range at {
+		if bi, ok := isChanged[ni]; ok {
+			d.Changed = append(d.Changed, bi)
+		}
 		c.Nodes = append(c.Nodes, next.Nodes[ni])
 	}
 
@@ -65,6 +79,39 @@ func Diff(base, next *wire.GraphResponse) (*Delta, error) {
 		c.Rows = append(c.Rows, next.Rows[ni])
 	}
 	return d, nil
+}
+
+// changedNodes returns the pairs of p whose content changed, and makes
+// each of them whose identity (type and id) is also an added node's a
+// removal and an addition instead: Patch tells a changed node in the
+// content by its identity, which an added node must not share.
+func (p *plan) changedNodes(base, next []wire.Node) []pair {
+	var changed []pair
+	for _, m := range p.matched {
+		if !sameNode(&base[m.bi], &next[m.ni]) {
+			changed = append(changed, m)
+		}
+	}
+	if len(changed) == 0 || len(p.added) == 0 {
+		return changed
+	}
+	added := make(map[sessionKey]bool, len(p.added))
+	for _, ni := range p.added {
+		added[sessionKey{next[ni].Type, next[ni].ID}] = true
+	}
+	kept := changed[:0]
+	for _, m := range changed {
+		if !added[sessionKey{next[m.ni].Type, next[m.ni].ID}] {
+			kept = append(kept, m)
+			continue
+		}
+		p.removed = append(p.removed, m.bi)
+		p.added = append(p.added, m.ni)
+		p.moved = slices.DeleteFunc(p.moved, func(x pair) bool { return x == m })
+	}
+	slices.Sort(p.removed)
+	slices.Sort(p.added)
+	return kept
 }
 
 // ops is p as the operations of a Delta.

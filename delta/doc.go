@@ -30,11 +30,13 @@
 //	graphwire_delta   Int: Version (2); the field that opens a delta
 //	check             Text: the Check (below)
 //	nodes_changed     base positions of the nodes whose content changed:
-//	                  the content's first nodes replace them, in order
+//	                  each is replaced by the content node of its type
+//	                  and id (the first not yet taken, in this order)
 //	nodes_removed     base positions of the nodes the result drops
 //	nodes_moved       base positions of nodes placed elsewhere,
 //	nodes_moved_to    and their positions in the result
-//	nodes_added       result positions of the content's other nodes
+//	nodes_added       result positions of the content's other nodes,
+//	                  in order
 //	edges_removed, edges_moved, edges_moved_to, edges_added
 //	rows_removed, rows_moved, rows_moved_to, rows_added
 //	                  the same for edges and aggregation rows, whose new
@@ -49,8 +51,11 @@
 //
 // A delta's content is a response: the result's format_version,
 // query_type, columns, group_columns and pagination, whether or not they
-// changed; its nodes are the changed then the added nodes, its edges the
-// added edges, its rows the added rows, present exactly when the result
+// changed; its nodes are the changed and the added nodes in result order
+// (so a codec that reorders nodes, as GOON groups them by type, reads a
+// subsequence of its own order back as it wrote it), a node that shares
+// the type and id of a changed one sent as a removal and an addition; its
+// edges the added edges, its rows the added rows, present exactly when the result
 // has rows (an empty list for a result with rows and none added). The
 // unchanged delta has no content: its header is graphwire_delta and a
 // check of the base with itself.

@@ -105,32 +105,51 @@ func cloneList[T any](s []T) []T {
 }
 
 // patchNodes builds the result's nodes: d.Nodes, with the changed nodes'
-// content replaced by the content's first nodes.
+// content replaced. A content node is a changed one when its type and id
+// are those of a base node named in Changed and not yet matched (in the
+// order of Changed), an added one otherwise (in the order of Added).
 func patchNodes(base []wire.Node, d *Delta) ([]wire.Node, error) {
-	nc := len(d.Changed)
 	var changed map[int]*wire.Node
-	if nc > 0 {
+	added := d.Content.Nodes
+	if len(d.Changed) > 0 {
 		gone := make([]bool, len(base))
 		for _, bi := range d.Nodes.Removed {
 			if bi >= 0 && bi < len(base) {
 				gone[bi] = true
 			}
 		}
-		changed = make(map[int]*wire.Node, nc)
+		waiting := make(map[sessionKey][]int, len(d.Changed))
+		seen := make(map[int]bool, len(d.Changed))
 		for i, bi := range d.Changed {
 			op := opName("nodes.changed", i)
 			switch {
 			case bi < 0 || bi >= len(base):
 				return nil, misfit(op, outside(bi, len(base), "nodes"))
-			case changed[bi] != nil:
+			case seen[bi]:
 				return nil, corrupt(op, "node "+strconv.Itoa(bi)+" is changed twice")
 			case gone[bi]:
 				return nil, corrupt(op, "node "+strconv.Itoa(bi)+" is removed and changed")
 			}
-			changed[bi] = &d.Content.Nodes[i]
+			seen[bi] = true
+			k := sessionKey{base[bi].Type, base[bi].ID}
+			waiting[k] = append(waiting[k], bi)
+		}
+		changed = make(map[int]*wire.Node, len(d.Changed))
+		added = make([]wire.Node, 0, len(d.Content.Nodes)-len(d.Changed))
+		for i := range d.Content.Nodes {
+			n := &d.Content.Nodes[i]
+			k := sessionKey{n.Type, n.ID}
+			if q := waiting[k]; len(q) > 0 {
+				changed[q[0]], waiting[k] = n, q[1:]
+				continue
+			}
+			added = append(added, *n)
+		}
+		if len(changed) != len(d.Changed) {
+			return nil, misfit("nodes.changed", "a changed node has no node of its type and id in the content")
 		}
 	}
-	return build("nodes", base, &d.Nodes, d.Content.Nodes[nc:], func(bi int) wire.Node {
+	return build("nodes", base, &d.Nodes, added, func(bi int) wire.Node {
 		if n := changed[bi]; n != nil {
 			return *n
 		}

@@ -64,16 +64,26 @@ func codecName(c DocumentCodec) string {
 // wire.ErrLimit and nothing is written.
 //
 // With a Lossy codec (GOON drops nulls, truncates long strings and adds
-// their key_len) the reader holds other nodes than r's, which count other
-// bytes against MaxBytes; so Encode reads its own output back and
-// remembers what the reader will hold, keeping the two sessions in step
-// at their bounds, with each node's identity tied to the content of r
-// that produced it (a node r lists more than once is never written as a
-// reference until a response lists it once again).
+// their key_len, and groups nodes by type) the reader holds other nodes
+// than r's, in another order; so Encode writes the response as the
+// reader holds it, Decode(Encode(r)), which the codec writes as it wrote
+// r (a lossy codec's fixed point), marks its references on that, reads
+// its own output back, and remembers what the reader will hold, keeping
+// the two sessions in step at their bounds.
 func (s *Session) Encode(g *wire.Registry, name string, r *wire.GraphResponse) ([]byte, error) {
 	c, lossy, err := sessionCodec(g, name)
 	if err != nil {
 		return nil, err
+	}
+	if lossy && r != nil {
+		wc := c.(wire.Codec)
+		b, err := wc.AppendEncode(nil, r)
+		if err != nil {
+			return nil, err
+		}
+		if r, err = wc.Decode(b); err != nil {
+			return nil, readerRefuses(name, fmt.Errorf("delta: session: the codec cannot read back what it wrote: %w", err))
+		}
 	}
 	l := registry(g).Limits()
 	s.mu.Lock()
@@ -92,19 +102,9 @@ func (s *Session) Encode(g *wire.Registry, name string, r *wire.GraphResponse) (
 		s.deliver(r.Nodes, hashes)
 		return out, nil
 	}
-	listed := make(map[sessionKey]int, len(r.Nodes))
-	for i := range r.Nodes {
-		listed[sessionKey{r.Nodes[i].Type, r.Nodes[i].ID}]++
-	}
-	of := make(map[sessionKey]Hash, len(r.Nodes))
-	for i := range r.Nodes {
-		if k := (sessionKey{r.Nodes[i].Type, r.Nodes[i].ID}); listed[k] == 1 {
-			of[k] = hashes[i]
-		}
-	}
 	heldHashes := make([]Hash, len(held.Nodes))
 	for i := range held.Nodes {
-		heldHashes[i] = of[sessionKey{held.Nodes[i].Type, held.Nodes[i].ID}] // zero: never a reference
+		heldHashes[i] = nodeHash(&held.Nodes[i])
 	}
 	s.deliver(held.Nodes, heldHashes)
 	return out, nil

@@ -240,7 +240,7 @@ func (c *conversation) send(t rapid.TB, name string, r *wire.GraphResponse) ([]b
 	if err != nil {
 		return nil, 0
 	}
-	refs := c.ws.References(r)
+	refs := c.ws.References(want) // a lossy codec writes the response as its reader holds it
 	b, err := c.ws.Encode(c.g, c.s.Codec.Info().Name, r)
 	if err != nil {
 		t.Fatalf("%s: Session.Encode: %v", name, err)

@@ -167,12 +167,22 @@ def patch(base, d):
     if len(c["nodes"]) != len(changed) + len(d.get("nodes_added", [])):
         raise PatchError("nodes: content does not match the operations")
     removed, moved, added_at = ops(d, "nodes")
-    replace = {}
-    for bi, node in zip(changed, c["nodes"]):
-        if not 0 <= bi < len(base["nodes"]) or bi in replace or bi in removed:
+    waiting = {}  # (type, id) -> base positions of changed nodes, in order
+    for bi in changed:
+        if not 0 <= bi < len(base["nodes"]) or bi in removed or any(bi in q for q in waiting.values()):
             raise PatchError("nodes_changed: bad base position %d" % bi)
-        replace[bi] = node
-    added = list(zip(added_at, c["nodes"][len(changed):]))
+        n = base["nodes"][bi]
+        waiting.setdefault((n["type"], n["id"]), []).append(bi)
+    replace, new = {}, []
+    for node in c["nodes"]:  # a changed node is told by its type and id
+        q = waiting.get((node["type"], node["id"]))
+        if q:
+            replace[q.pop(0)] = node
+        else:
+            new.append(node)
+    if len(replace) != len(changed):
+        raise PatchError("nodes_changed: a changed node has no content node")
+    added = list(zip(added_at, new))
     out["nodes"] = build("nodes", base["nodes"], removed, moved, added,
                          lambda bi: replace.get(bi, base["nodes"][bi]))
 
