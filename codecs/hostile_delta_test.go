@@ -68,3 +68,7 @@ func TestDeltaDecodeScaling(t *testing.T) {
 		})
 	}
 }
+
+// documentCodecs are the built-in codecs, every one of which writes
+// documents (delta.DocumentCodec): deltas and responses with references.
+var documentCodecs = []string{"json", "goon", "toon", "gcf", "msgpack", "cbor"}

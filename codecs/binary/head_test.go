@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"github.com/graphwire/graphwire/delta/deltatest"
 	"math"
 	"strings"
 	"testing"
@@ -537,5 +538,18 @@ func TestDocumentPlainCostsNothing(t *testing.T) {
 		if doc != plain {
 			t.Errorf("%s: DecodeDocument %v allocations, Decode %v", f, doc, plain)
 		}
+	}
+}
+
+// TestDocumentContract runs package deltatest's checks on both formats'
+// documents, over responses with names and floats of any kind: every
+// generated delta and corpus re-query patches exactly, damaged deltas are
+// errors, and session conversations resolve exactly.
+func TestDocumentContract(t *testing.T) {
+	o := wiretest.Options{AwkwardNames: true, NonFinite: true}
+	for _, f := range []Format{Msgpack, CBOR} {
+		c := Default(f)
+		t.Run(c.Info().Name+"/delta", func(t *testing.T) { deltatest.RunCodec(t, deltatest.CodecSuite{Codec: c, Options: o}) })
+		t.Run(c.Info().Name+"/session", func(t *testing.T) { deltatest.RunSession(t, deltatest.SessionSuite{Codec: c, Options: o}) })
 	}
 }

@@ -3,6 +3,7 @@ package gcf_test
 import (
 	"bytes"
 	"errors"
+	"github.com/graphwire/graphwire/delta/deltatest"
 	"strings"
 	"testing"
 
@@ -492,4 +493,12 @@ func FuzzDocument(f *testing.F) {
 			t.Fatalf("content (-first +second):\n%s\n%s", wiretest.Diff(r, r2, c.Info().Fidelity), out)
 		}
 	})
+}
+
+// TestDocumentContract runs package deltatest's checks on the codec's
+// documents: every generated delta and corpus re-query patches exactly,
+// damaged deltas are errors, and session conversations resolve exactly.
+func TestDocumentContract(t *testing.T) {
+	t.Run("delta", func(t *testing.T) { deltatest.RunCodec(t, deltatest.CodecSuite{Codec: gcf.Default()}) })
+	t.Run("session", func(t *testing.T) { deltatest.RunSession(t, deltatest.SessionSuite{Codec: gcf.Default()}) })
 }

@@ -3,6 +3,7 @@ package goon_test
 import (
 	"bytes"
 	"errors"
+	"github.com/graphwire/graphwire/delta/deltatest"
 	"strings"
 	"testing"
 
@@ -572,4 +573,12 @@ func BenchmarkDecodeDocument(b *testing.B) {
 			})
 		}
 	}
+}
+
+// TestDocumentContract runs package deltatest's checks on the codec's
+// documents: every generated delta and corpus re-query patches exactly,
+// damaged deltas are errors, and session conversations resolve exactly.
+func TestDocumentContract(t *testing.T) {
+	t.Run("delta", func(t *testing.T) { deltatest.RunCodec(t, deltatest.CodecSuite{Codec: goon.Default()}) })
+	t.Run("session", func(t *testing.T) { deltatest.RunSession(t, deltatest.SessionSuite{Codec: goon.Default()}) })
 }

@@ -3,6 +3,7 @@ package json_test
 import (
 	"bytes"
 	"errors"
+	"github.com/graphwire/graphwire/delta/deltatest"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -156,4 +157,12 @@ func FuzzDocument(f *testing.F) {
 			t.Fatalf("round trip changed the document (-want +got):\n%s", diff)
 		}
 	})
+}
+
+// TestDocumentContract runs package deltatest's checks on the codec's
+// documents: every generated delta and corpus re-query patches exactly,
+// damaged deltas are errors, and session conversations resolve exactly.
+func TestDocumentContract(t *testing.T) {
+	t.Run("delta", func(t *testing.T) { deltatest.RunCodec(t, deltatest.CodecSuite{Codec: json.Default()}) })
+	t.Run("session", func(t *testing.T) { deltatest.RunSession(t, deltatest.SessionSuite{Codec: json.Default()}) })
 }

@@ -3,6 +3,7 @@ package toon_test
 import (
 	"bytes"
 	"errors"
+	"github.com/graphwire/graphwire/delta/deltatest"
 	"strconv"
 	"strings"
 	"testing"
@@ -531,4 +532,12 @@ func TestDocumentHostileHeaders(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { measureDecode(t, tc.in, tc.wantErr, decode) })
 	}
+}
+
+// TestDocumentContract runs package deltatest's checks on the codec's
+// documents: every generated delta and corpus re-query patches exactly,
+// damaged deltas are errors, and session conversations resolve exactly.
+func TestDocumentContract(t *testing.T) {
+	t.Run("delta", func(t *testing.T) { deltatest.RunCodec(t, deltatest.CodecSuite{Codec: toon.Default()}) })
+	t.Run("session", func(t *testing.T) { deltatest.RunSession(t, deltatest.SessionSuite{Codec: toon.Default()}) })
 }
