@@ -46,8 +46,8 @@ func measure(call func()) cost {
 // TestPagerCost prints, for the adopter's response (3,500 nodes, 9,000
 // edges, about 227K o200k tokens of GOON) and for traversal_xl, what
 // paging them at 4,000 tokens costs in GOON beside one encoding and one
-// o200k count of the whole, in the same run: NewPager (the plan and the
-// fingerprint), the first page, a page in the middle after the pages
+// o200k count of the whole, in the same run: NewPager (the plan), the
+// first page (and the fingerprint its cursor carries), a page in the middle after the pages
 // before it, and walking every page with a new Pager, with the ratio of
 // the walk's CPU time to the encode + count's. It prints figures and
 // asserts none of them; it asserts that the walk's pages are each within
@@ -124,7 +124,7 @@ func TestPagerCost(t *testing.T) {
 		})
 		t.Logf("%s, %s, budget %d: whole %d o200k tokens, %d pages", tc.name, codec, budget, whole, len(pages))
 		t.Logf("  encode + count of the whole %s", peer)
-		t.Logf("  NewPager (plan, fingerprint) %s", planned)
+		t.Logf("  NewPager (plan)             %s", planned)
 		t.Logf("  first page                  %s", firstPage)
 		t.Logf("  a middle page               %s", middle)
 		t.Logf("  walk: NewPager + every page %s", walk)

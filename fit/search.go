@@ -75,8 +75,9 @@ func resolve(reg *wire.Registry, codecName, counterName string) (*setting, error
 }
 
 // fitter holds what every page of one response, codec and counter shares:
-// the unit plan, the fingerprint (once a cursor needs it), the counts of every text tokenized so
-// far, and what was learnt of the whole when asked for. It is not safe
+// the unit plan, the fingerprint (once a cursor needs it), the counts of
+// every text tokenized so far, and what was learnt of the whole when
+// asked for. It is not safe
 // for concurrent use (Pager serializes its calls).
 type fitter struct {
 	r       *wire.GraphResponse
