@@ -91,10 +91,14 @@ type canon struct {
 	b []byte
 }
 
+// newCanon returns a canon writing to h through a buffer of 4096 bytes,
+// which never grows: a hash reads a response in fixed memory, whatever
+// the length of its strings and lists.
 func newCanon(h hash.Hash) *canon { return &canon{h: h, b: make([]byte, 0, 4096)} }
 
-func (w *canon) flush() {
-	if w.h != nil && len(w.b) >= 4096 {
+// room writes the buffer to the hash when n more bytes would not fit.
+func (w *canon) room(n int) {
+	if w.h != nil && len(w.b)+n > cap(w.b) {
 		w.h.Write(w.b)
 		w.b = w.b[:0]
 	}
@@ -107,11 +111,21 @@ func (w *canon) sum() Hash {
 	return h
 }
 
-func (w *canon) u64(n uint64) { w.b = binary.BigEndian.AppendUint64(w.b, n) }
+func (w *canon) u64(n uint64) { w.room(8); w.b = binary.BigEndian.AppendUint64(w.b, n) }
 func (w *canon) count(n int)  { w.u64(uint64(n)) }
 func (w *canon) i64(i int64)  { w.u64(uint64(i)) }
-func (w *canon) byte1(c byte) { w.b = append(w.b, c) }
-func (w *canon) str(s string) { w.count(len(s)); w.b = append(w.b, s...); w.flush() }
+func (w *canon) byte1(c byte) { w.room(1); w.b = append(w.b, c) }
+
+func (w *canon) str(s string) {
+	w.count(len(s))
+	for w.h != nil && cap(w.b) > 0 && len(w.b)+len(s) > cap(w.b) { // in pieces
+		n := copy(w.b[len(w.b):cap(w.b)], s)
+		w.b, s = w.b[:len(w.b)+n], s[n:]
+		w.h.Write(w.b)
+		w.b = w.b[:0]
+	}
+	w.b = append(w.b, s...)
+}
 func (w *canon) present(ok bool) bool {
 	if ok {
 		w.byte1(1)

@@ -1,28 +1,30 @@
 package fit
 
 import (
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
-	"hash"
-	"math"
 
+	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
 )
 
 // A cursor is the base64url text (no padding) of 16 bytes: a version byte
-// (1), three reserved zero bytes, the index of the next unit as a
+// (2), three reserved zero bytes, the index of the next unit as a
 // big-endian uint32, and the first 8 bytes of the response's fingerprint,
-// a SHA-256 over every field of the response. It is opaque to readers,
-// stateless (the response and the cursor are all Page needs) and free of
-// characters that GOON or TOON would quote.
+// delta.Fingerprint. It is opaque to readers, stateless (the response and
+// the cursor are all Page needs) and free of characters that GOON or TOON
+// would quote. Version 1 carried a fingerprint of fit's own, which this
+// version no longer computes: such a cursor is refused as outdated.
 const (
-	cursorVersion = 1
+	cursorVersion = 2
 	cursorBytes   = 16
 	fingerprintN  = 8
 	maxCursorLen  = 64 // longer text is refused before it is decoded
 )
 
+// fingerprint is the part of a response's delta.Fingerprint a cursor
+// carries: enough to tell a cursor of another response from one of this
+// response, short enough to keep the cursor short.
 type fingerprint [fingerprintN]byte
 
 func encodeCursor(next int, fp fingerprint) string {
@@ -37,6 +39,9 @@ func encodeCursor(next int, fp fingerprint) string {
 // The next_cursor of a last page is the upstream server's (see the
 // package doc), and is the likeliest such text.
 const notFits = "not a cursor issued by fit (a last page's next_cursor is the upstream server's)"
+
+// outdated is the message for a cursor of an earlier version's form.
+const outdated = "an earlier version of fit's cursor, no longer read: page the response again from its start"
 
 // cursorText is a cursor whose text has been parsed but not yet checked
 // against a response.
@@ -59,8 +64,11 @@ func parseCursor(s string) (cursorText, error) {
 		return cursorText{}, &CursorError{Cursor: s, Msg: notFits}
 	}
 	n, err := base64.RawURLEncoding.Decode(b[:], []byte(s))
-	if err != nil || n != cursorBytes || b[0] != cursorVersion || b[1]|b[2]|b[3] != 0 {
+	if err != nil || n != cursorBytes || b[1]|b[2]|b[3] != 0 || b[0] == 0 || b[0] > cursorVersion {
 		return cursorText{}, &CursorError{Cursor: s, Msg: notFits}
+	}
+	if b[0] < cursorVersion {
+		return cursorText{}, &CursorError{Cursor: s, Outdated: true, Msg: outdated}
 	}
 	c := cursorText{text: s, next: binary.BigEndian.Uint32(b[4:8]), fp: fingerprint(b[8:])}
 	if c.next == 0 {
@@ -124,152 +132,10 @@ func decodeCursor(s string, fp fingerprint, units int) (int, error) {
 	return c.index(units)
 }
 
-// fingerprintOf hashes every field of r, each length-prefixed, so that two
-// responses share a fingerprint only when they are equal field for field
-// (kinds and float bits included).
+// fingerprintOf returns the fingerprint a cursor of r carries. Reading
+// all of r, it is taken only when a cursor is read or written (see
+// fitter.fingerprint).
 func fingerprintOf(r *wire.GraphResponse) fingerprint {
-	h := &hasher{h: sha256.New()}
-	h.str(r.FormatVersion)
-	h.str(string(r.QueryType))
-	h.int(int64(len(r.Nodes)))
-	for i := range r.Nodes {
-		h.node(&r.Nodes[i])
-	}
-	h.int(int64(len(r.Edges)))
-	for _, e := range r.Edges {
-		h.str(e.From)
-		h.int(e.FromID)
-		h.str(e.To)
-		h.int(e.ToID)
-		h.str(e.Type)
-		h.optInt(e.Depth)
-		h.optInt(e.PathID)
-		h.optInt(e.Step)
-	}
-	h.present(r.Columns != nil)
-	h.int(int64(len(r.Columns)))
-	for _, c := range r.Columns {
-		h.str(c.Name)
-		h.str(c.Function)
-		h.optStr(c.Target)
-		h.optStr(c.Property)
-	}
-	h.present(r.GroupColumns != nil)
-	h.int(int64(len(r.GroupColumns)))
-	for _, g := range r.GroupColumns {
-		h.str(g.Name)
-		h.str(string(g.Kind))
-		h.str(g.Node)
-		h.optStr(g.Property)
-		h.optStr(g.Entity)
-	}
-	h.present(r.Rows != nil)
-	h.int(int64(len(r.Rows)))
-	for _, row := range r.Rows {
-		h.int(int64(len(row)))
-		for _, c := range row {
-			h.str(c.Name)
-			h.present(c.Node != nil)
-			if c.Node != nil {
-				h.node(c.Node)
-			} else {
-				h.value(c.Value)
-			}
-		}
-	}
-	h.present(r.Pagination != nil)
-	if pg := r.Pagination; pg != nil {
-		h.present(pg.HasMore)
-		h.optInt(pg.TotalRows)
-		h.present(pg.Truncated.Valid)
-		h.present(pg.Truncated.Bool)
-		h.optStr(pg.NextCursor)
-	}
-	h.flush()
-	var fp fingerprint
-	copy(fp[:], h.h.Sum(nil))
-	return fp
-}
-
-// hasher feeds a hash through a buffer of hashBuf bytes, so that the
-// many small fields of a response cost the hash one call per block
-// rather than one per field.
-type hasher struct {
-	h   hash.Hash
-	n   int // bytes of buf in use
-	buf [hashBuf]byte
-}
-
-const hashBuf = 8 << 10
-
-func (h *hasher) flush() {
-	h.h.Write(h.buf[:h.n])
-	h.n = 0
-}
-
-func (h *hasher) int(i int64) {
-	if h.n > hashBuf-8 {
-		h.flush()
-	}
-	binary.BigEndian.PutUint64(h.buf[h.n:], uint64(i))
-	h.n += 8
-}
-
-func (h *hasher) str(s string) {
-	h.int(int64(len(s)))
-	for len(s) > 0 { // through the buffer: no copy of the string is allocated
-		if h.n == hashBuf {
-			h.flush()
-		}
-		n := copy(h.buf[h.n:], s)
-		h.n += n
-		s = s[n:]
-	}
-}
-
-func (h *hasher) present(b bool) {
-	if b {
-		h.int(1)
-	} else {
-		h.int(0)
-	}
-}
-
-func (h *hasher) optInt(o wire.OptInt) {
-	h.present(o.Valid)
-	h.int(o.Int)
-}
-
-func (h *hasher) optStr(o wire.OptString) {
-	h.present(o.Valid)
-	h.str(o.String)
-}
-
-func (h *hasher) node(n *wire.Node) {
-	h.str(n.Type)
-	h.int(n.ID)
-	h.int(int64(len(n.Properties)))
-	for _, p := range n.Properties {
-		h.str(p.Key)
-		h.value(p.Value)
-	}
-}
-
-func (h *hasher) value(v wire.Value) {
-	h.int(int64(v.Kind()))
-	switch v.Kind() {
-	case wire.KindBool:
-		h.present(v.Bool())
-	case wire.KindInt:
-		h.int(v.Int())
-	case wire.KindFloat:
-		h.int(int64(math.Float64bits(v.Float())))
-	case wire.KindString:
-		h.str(v.Text())
-	case wire.KindList:
-		h.int(int64(len(v.List())))
-		for _, x := range v.List() {
-			h.value(x)
-		}
-	}
+	h := delta.Fingerprint(r)
+	return fingerprint(h[:fingerprintN])
 }

@@ -52,10 +52,11 @@
 // more (a schema v2 has_more). A schema v2 total_rows is not carried: a
 // page's pagination is v5 only, since a mix of the two schemas is refused
 // by every codec. A cursor is opaque and stateless:
-// base64url of the next unit's index and a fingerprint of the response
-// (SHA-256 over every field); Page refuses a cursor of a different
-// response with a *CursorError (Mismatch set), and anything else that is
-// not a cursor it issued.
+// base64url of the next unit's index and the first 8 bytes of the
+// response's delta.Fingerprint (SHA-256 over every field, the name
+// package delta gives a response, whatever codec it travelled in); Page
+// refuses a cursor of a different response with a *CursorError (Mismatch
+// set), and anything else that is not a cursor it issued.
 //
 // # Whose cursor
 //
@@ -64,7 +65,7 @@
 // keeps the two kinds of cursor apart:
 //
 //   - While units of the response follow, a page's next_cursor is fit's:
-//     22 characters of base64url (version 1, the unit index and the
+//     22 characters of base64url (version 2, the unit index and the
 //     fingerprint), which CheckCursor accepts; has_more and truncated are
 //     true, and so is Stats.Truncated. Pass it to Page (or Pager.Page)
 //     with the same response.
@@ -87,14 +88,17 @@
 // names the server's cursor (Upstream), and Stats.Truncated, which a Go
 // caller has, is always exact. The README's paging loop follows these
 // rules and is tested end to end over a server whose result comes in
-// pages.
+// pages. A cursor of version 1 (whose fingerprint was fit's own, not
+// delta's) is refused with Outdated set: page the response again from
+// its start.
 //
 // Cheap checks come first. Page refuses a bad budget, then a cursor whose
 // text is not a cursor (the response's own next_cursor, length, encoding,
 // version), then an unknown or binary codec or an estimating counter, then
 // a cursor of another response (its fingerprint, one walk of the response
-// allocating nothing) or past the response's end, before it encodes or
-// counts anything; so a bad cursor costs nothing near the price of a page.
+// allocating a few kilobytes) or past the response's end, before it
+// encodes or counts anything; so a bad cursor costs nothing near the
+// price of a page.
 // CheckCursor makes the first cursor checks without a response, for a
 // caller that has yet to read or decode one. NewPager checks the codec and
 // counter names before it prices anything, and Pager.Page the budget and
@@ -102,12 +106,15 @@
 //
 // # Cost
 //
-// Page reads the whole response twice, cheaply: once to plan its units
-// (a map from each node's type and id to its unit) and once for its
-// fingerprint (SHA-256 over every field), which every cursor carries.
-// Beyond that it encodes and counts only candidate pages from the cursor
-// on (see Pricing), each at most about twice the page, so its time and
-// memory follow the page, not the response. On a traversal of 100,000
+// Page reads the whole response once, cheaply, to plan its units (a map
+// from each node's type and id to its unit), and once more for its
+// fingerprint when it reads or writes a cursor: a response that fits on
+// one page is read for none. Beyond that it encodes and counts only
+// candidate pages from the cursor on (see Pricing), each at most about
+// twice the page, so its time and memory follow the page, not the
+// response. A page that holds the rest of the response (a response that
+// fits whole, the last page of a walk) mostly costs one encoding and one
+// count of it (see Pricing). On a traversal of 100,000
 // nodes and 66,666 edges (22 MB of canonical JSON) a page of 4,000
 // tokens costs a fraction of one encoding of the whole (go test ./fit
 // -bench LargePage prints both, in goon, toon, json and gcf), and
@@ -131,7 +138,8 @@
 // o200k tokens of GOON) and for the corpus case traversal_xl, the time
 // and allocations of NewPager, of the first page, of a later page and of
 // the whole walk beside one encoding and count of the whole, and that
-// ratio for every text-heavy corpus case in goon, toon and json. With
+// ratio for every text-heavy corpus case in goon, toon and json, which
+// the test holds to at most 2.5 (least of a few runs, in CPU time). With
 // PagerOptions.WholeStats, the first page of a budget also walks that
 // budget's pages from the start, for Stats.Pages; the walk is remembered
 // (for up to 16 budgets), so a later page of that budget is one encoding
@@ -226,7 +234,11 @@
 // largest candidate that fits and the smallest that does not ends the
 // search (doubling while none has failed). So a search reads the weights
 // and encodings of at most about twice the page's units, whatever lies
-// beyond.
+// beyond. When the weight of every unit left, at the rate last seen, is
+// within the budget before any header is counted, the first candidate is
+// all of them: if it fits, as it does for a response that fits whole and
+// for most last pages, the page costs that one encoding and count, and
+// the empty page is not counted; if not, it anchors the model.
 //
 // The segment property is tested on every corpus case in goon, toon,
 // compact and indented JSON with both tokenizers, and on generated

@@ -28,6 +28,10 @@ type CursorError struct {
 	// the upstream server's cursor, which a last page carries, to be
 	// passed to that server rather than to fit.
 	Upstream bool
+	// Outdated is set when the cursor has the form of one an earlier
+	// version of fit issued, which this version no longer reads: the
+	// response is to be paged again from its start.
+	Outdated bool
 }
 
 func (e *CursorError) Error() string {

@@ -35,11 +35,11 @@ func Example() {
 		cursor = res.Page.Pagination.NextCursor.String
 	}
 	// Output:
-	// tokens=1991 nodes=65 edges=15 of 250/200
-	// tokens=1977 nodes=32 edges=32 of 250/200
-	// tokens=1931 nodes=30 edges=30 of 250/200
+	// tokens=1993 nodes=65 edges=15 of 250/200
+	// tokens=1979 nodes=32 edges=32 of 250/200
+	// tokens=1932 nodes=30 edges=30 of 250/200
 	// tokens=1967 nodes=31 edges=31 of 250/200
-	// tokens=1965 nodes=29 edges=29 of 250/200
-	// tokens=1995 nodes=32 edges=32 of 250/200
+	// tokens=1967 nodes=29 edges=29 of 250/200
+	// tokens=1997 nodes=32 edges=32 of 250/200
 	// tokens=1898 nodes=31 edges=31 of 250/200
 }

@@ -120,10 +120,11 @@ var ErrBinaryCodec = errors.New("fit: binary codecs have no token count")
 // unit would not. r is only read.
 //
 // Page prices the page from its cursor forward and stops at the budget:
-// its cost follows the page's size, not the response's, beside one cheap
-// pass over r (its units and its fingerprint). A caller serving several
-// pages of one response from one process may keep a Pager, which
-// remembers the counts of what it has tokenized.
+// its cost follows the page's size, not the response's, beside a cheap
+// pass or two over r (its units, and its fingerprint when a cursor is
+// read or written). A caller serving several pages of one response from
+// one process may keep a Pager, which remembers the counts of what it has
+// tokenized.
 func Page(r *wire.GraphResponse, opts Options) (*Result, error) {
 	// Cheap checks first: the budget and the cursor's text, then the
 	// codec and counter names, then the cursor against the response

@@ -52,9 +52,10 @@ type Pager struct {
 	ask asked
 }
 
-// NewPager checks the codec and counter names, then plans r's units and
-// takes its fingerprint, one pass over r each; it encodes and counts
-// nothing. ctx is checked before it returns; a done ctx returns
+// NewPager checks the codec and counter names, then plans r's units, one
+// pass over r; it encodes and counts nothing. r's fingerprint, another
+// pass, is taken when a cursor is first read or written, so a response
+// that fits on one page needs none. ctx is checked before it returns; a done ctx returns
 // ctx.Err(). r is only read, and must not change while the Pager is in
 // use.
 func NewPager(ctx context.Context, r *wire.GraphResponse, opts PagerOptions) (*Pager, error) {
@@ -74,21 +75,25 @@ func (p *Pager) Page(ctx context.Context, budget int, cursor string) (*Result, e
 	if err := checkBudget(budget); err != nil {
 		return nil, err
 	}
-	from := 0
+	var cur cursorText
 	if cursor != "" {
-		cur, err := parseCursorFor(p.f.r, cursor)
-		if err != nil {
-			return nil, err
-		}
-		if err := cur.matchFingerprint(p.f.fp); err != nil {
-			return nil, err
-		}
-		if from, err = cur.index(p.f.plan.units); err != nil {
+		var err error
+		if cur, err = parseCursorFor(p.f.r, cursor); err != nil {
 			return nil, err
 		}
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	from := 0
+	if cursor != "" {
+		if err := cur.matchFingerprint(p.f.fingerprint()); err != nil {
+			return nil, err
+		}
+		var err error
+		if from, err = cur.index(p.f.plan.units); err != nil {
+			return nil, err
+		}
+	}
 	if err := p.f.refresh(from); err != nil {
 		return nil, err
 	}

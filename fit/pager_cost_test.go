@@ -5,6 +5,7 @@ package fit_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -45,8 +46,8 @@ func measure(call func()) cost {
 // TestPagerCost prints, for the adopter's response (3,500 nodes, 9,000
 // edges, about 227K o200k tokens of GOON) and for traversal_xl, what
 // paging them at 4,000 tokens costs in GOON beside one encoding and one
-// o200k count of the whole, in the same run: NewPager (the plan and the
-// fingerprint), the first page, a page in the middle after the pages
+// o200k count of the whole, in the same run: NewPager (the plan), the
+// first page (and the fingerprint its cursor carries), a page in the middle after the pages
 // before it, and walking every page with a new Pager, with the ratio of
 // the walk's CPU time to the encode + count's. It prints figures and
 // asserts none of them; it asserts that the walk's pages are each within
@@ -123,7 +124,7 @@ func TestPagerCost(t *testing.T) {
 		})
 		t.Logf("%s, %s, budget %d: whole %d o200k tokens, %d pages", tc.name, codec, budget, whole, len(pages))
 		t.Logf("  encode + count of the whole %s", peer)
-		t.Logf("  NewPager (plan, fingerprint) %s", planned)
+		t.Logf("  NewPager (plan)             %s", planned)
 		t.Logf("  first page                  %s", firstPage)
 		t.Logf("  a middle page               %s", middle)
 		t.Logf("  walk: NewPager + every page %s", walk)
@@ -134,15 +135,20 @@ func TestPagerCost(t *testing.T) {
 }
 
 // TestPagerCostOnCorpus walks every page of every text-heavy corpus case
-// at 2,000 tokens in goon, toon and json with a new Pager, and prints the
-// CPU time of the walk beside one encoding and count of the whole
-// (repeated until each takes at least 20 ms, for the small cases), and
-// the worst ratio. It asserts no timing; it asserts the walk's
-// deterministic cost: the bytes given to the tokenizer are at most 1.75
-// times the whole's (each unit once, where the search of a page first
-// reads it, and the lines of each candidate page that no text before held
-// in that order: headers, cursors, the seams between them), plus 512 a
-// page.
+// at 2,000 tokens in goon, toon and json with a new Pager, and asserts
+// that the walk costs at most maxWalkRatio times one encoding and count of
+// the whole, in CPU time: a walk has no fixed cost beyond that, whether
+// the response takes one page or hundreds. Each figure is the least of a
+// few rounds (minRounds, more while a case is over the bound, up to
+// maxRounds), each round repeating the call until it has taken at least
+// 20 ms and charging it the collection of its own garbage, so that the
+// load of other processes and the collector's timing do not decide the
+// outcome, while a walk that does cost more stays over the bound in
+// every round. It also asserts the walk's deterministic cost: the bytes given
+// to the tokenizer are at most 1.75 times the whole's (each unit once,
+// where the search of a page first reads it, and the lines of each
+// candidate page that no text before held in that order: headers,
+// cursors, the seams between them), plus 512 a page.
 func TestPagerCostOnCorpus(t *testing.T) {
 	if testing.Short() || fit.RaceEnabled() {
 		t.Skip("walks every page of 21 cases in 3 codecs")
@@ -151,19 +157,36 @@ func TestPagerCostOnCorpus(t *testing.T) {
 	if err != nil || len(entries) == 0 {
 		t.Fatalf("corpus: %v", err)
 	}
-	const budget = 2000
+	const (
+		budget       = 2000
+		maxWalkRatio = 2.5
+		minRounds    = 2
+		maxRounds    = 9
+	)
 	ctx := context.Background()
 	o200k, err := tokens.Get(tokens.O200k)
 	if err != nil {
 		t.Fatal(err)
 	}
-	worst, worstName := 0.0, ""
+	// The first use of a codec and of the tokenizer loads tables: not a
+	// cost of any walk.
+	for _, codec := range []string{"goon", "toon", "json"} {
+		enc, err := wire.EncodeWith(codec, loadCase(t, entries[0]))
+		if err == nil {
+			_, err = o200k.Count(enc)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	worst := map[string]float64{}
+	worstName := map[string]string{}
 	for _, path := range entries {
 		r := loadCase(t, path)
 		name := strings.TrimSuffix(filepath.Base(path), ".json")
 		for _, codec := range []string{"goon", "toon", "json"} {
 			var wholeBytes int
-			peer := perCall(func() {
+			peerCall := func() {
 				enc, err := wire.EncodeWith(codec, r)
 				if err == nil {
 					_, err = o200k.Count(enc)
@@ -172,9 +195,9 @@ func TestPagerCostOnCorpus(t *testing.T) {
 					t.Fatal(err)
 				}
 				wholeBytes = len(enc)
-			})
+			}
 			var pages, tokenized int
-			walk := perCall(func() {
+			walkCall := func() {
 				p, err := fit.NewPager(ctx, r, fit.PagerOptions{Codec: codec})
 				if err != nil {
 					t.Fatal(err)
@@ -192,29 +215,44 @@ func TestPagerCostOnCorpus(t *testing.T) {
 				}
 				pages++
 				tokenized = fit.TokenizedBytes(p)
-			})
+			}
+			peer, walk := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
+			rounds := 0
+			for ; rounds < minRounds || rounds < maxRounds && float64(walk) > maxWalkRatio*float64(peer); rounds++ {
+				peer = min(peer, perCall(peerCall))
+				walk = min(walk, perCall(walkCall))
+			}
 			ratio := float64(walk) / float64(peer)
-			t.Logf("%-28s %-4s %4d pages: walk %9.3f ms cpu, encode + count %9.3f ms: %.2fx; tokenized %.2fx the whole's bytes",
-				name, codec, pages, ms(walk), ms(peer), ratio, float64(tokenized)/float64(wholeBytes))
-			if ratio > worst {
-				worst, worstName = ratio, name+" in "+codec
+			t.Logf("%-28s %-4s %4d pages: walk %9.3f ms cpu, encode + count %9.3f ms (least of %d rounds): %.2fx; tokenized %.2fx the whole's bytes",
+				name, codec, pages, ms(walk), ms(peer), rounds, ratio, float64(tokenized)/float64(wholeBytes))
+			if ratio > worst[codec] {
+				worst[codec], worstName[codec] = ratio, name
+			}
+			if ratio > maxWalkRatio {
+				t.Errorf("%s in %s: walking %d pages cost %.2fx one encode + count of the whole (%.3f ms / %.3f ms cpu), want at most %.1fx",
+					name, codec, pages, ratio, ms(walk), ms(peer), maxWalkRatio)
 			}
 			if limit := wholeBytes*7/4 + pages*512; tokenized > limit {
 				t.Errorf("%s in %s: the walk tokenized %d bytes, want at most %d (1.75 times the whole's %d, and 512 a page)", name, codec, tokenized, limit, wholeBytes)
 			}
 		}
 	}
-	t.Logf("worst walk / (encode + count): %.2fx (%s)", worst, worstName)
+	for _, codec := range []string{"goon", "toon", "json"} {
+		t.Logf("worst walk / (encode + count) in %s: %.2fx (%s)", codec, worst[codec], worstName[codec])
+	}
 }
 
 // perCall runs call until it has taken at least 20 ms of CPU time (at
-// least once) and returns the CPU time of one call.
+// least once), collecting the garbage left before it starts and charging
+// it the collection of its own, and returns the CPU time of one call.
 func perCall(call func()) time.Duration {
+	runtime.GC()
 	start := cpuTime()
 	for n := 1; ; n++ {
 		call()
 		if spent := cpuTime() - start; spent >= 20*time.Millisecond {
-			return spent / time.Duration(n)
+			runtime.GC()
+			return (cpuTime() - start) / time.Duration(n)
 		}
 	}
 }

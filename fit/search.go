@@ -20,7 +20,7 @@ type setting struct {
 	name    string
 	counter tokens.Counter
 	plan    *plan        // nil until needed
-	fp      *fingerprint // nil until needed
+	fp      *fingerprint // nil until a cursor needs it
 	// sess is the session pages are delivered in, nil for none; sc is the
 	// codec's session syntax then.
 	sess *delta.Session
@@ -75,8 +75,9 @@ func resolve(reg *wire.Registry, codecName, counterName string) (*setting, error
 }
 
 // fitter holds what every page of one response, codec and counter shares:
-// the unit plan, the fingerprint, the counts of every text tokenized so
-// far, and what was learnt of the whole when asked for. It is not safe
+// the unit plan, the fingerprint (once a cursor needs it), the counts of
+// every text tokenized so far, and what was learnt of the whole when
+// asked for. It is not safe
 // for concurrent use (Pager serializes its calls).
 type fitter struct {
 	r       *wire.GraphResponse
@@ -91,8 +92,12 @@ type fitter struct {
 	sc   delta.DocumentCodec
 	refs []bool
 	plan *plan
-	fp   fingerprint
-	pr   *pricer
+	// fp is r's fingerprint, once fpDone: taken when a cursor is first
+	// read or written (fingerprint), never for a response that fits on
+	// one page.
+	fp     fingerprint
+	fpDone bool
+	pr     *pricer
 	// rate is the tokens per byte of unit weight (plan.weight) the last
 	// search found, the first guess of the next one.
 	rate float64
@@ -142,9 +147,8 @@ func (w *walk) size(from int) (int, bool) {
 	return int(w.bounds[i+1]) - from, true
 }
 
-// prepare readies r for pages in the named codec and counter: the plan
-// and the fingerprint, one cheap pass over r each. Nothing is encoded or
-// counted.
+// prepare readies r for pages in the named codec and counter: the plan,
+// one cheap pass over r. Nothing is encoded or counted.
 func prepare(ctx context.Context, r *wire.GraphResponse, reg *wire.Registry, codecName, counterName string) (*fitter, error) {
 	return prepareIn(ctx, r, reg, codecName, counterName, nil)
 }
@@ -163,10 +167,6 @@ func (s *setting) prepare(ctx context.Context) (*fitter, error) {
 	if s.plan == nil {
 		s.plan = newPlan(r)
 	}
-	if s.fp == nil {
-		fp := fingerprintOf(r)
-		s.fp = &fp
-	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -174,8 +174,11 @@ func (s *setting) prepare(ctx context.Context) (*fitter, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &fitter{r: r, reg: s.reg, codec: s.codec, name: s.name, counter: s.counter, plan: s.plan, fp: *s.fp,
+	f := &fitter{r: r, reg: s.reg, codec: s.codec, name: s.name, counter: s.counter, plan: s.plan,
 		sess: s.sess, sc: s.sc, pr: pr, rate: initialRate}
+	if s.fp != nil {
+		f.fp, f.fpDone = *s.fp, true
+	}
 	if f.sess != nil {
 		refs, err := sessionRefs(f.sess, r)
 		if err != nil {
@@ -184,6 +187,15 @@ func (s *setting) prepare(ctx context.Context) (*fitter, error) {
 		f.refs = refs
 	}
 	return f, nil
+}
+
+// fingerprint returns r's fingerprint, taking it the first time a cursor
+// is read or written: a response that fits on one page is read for none.
+func (f *fitter) fingerprint() fingerprint {
+	if !f.fpDone {
+		f.fp, f.fpDone = fingerprintOf(f.r), true
+	}
+	return f.fp
 }
 
 // whole returns the count of the whole response in the codec (within a
@@ -233,7 +245,7 @@ func (f *fitter) pagination(from, to int) *wire.Pagination {
 	if to < f.plan.units {
 		pg.HasMore = true
 		pg.Truncated = wire.SomeBool(true)
-		pg.NextCursor = wire.SomeString(encodeCursor(to, f.fp))
+		pg.NextCursor = wire.SomeString(encodeCursor(to, f.fingerprint()))
 		return pg
 	}
 	pg.Truncated = wire.SomeBool(false)

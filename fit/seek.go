@@ -67,7 +67,8 @@ func (s *search) weight(k int) float64 {
 // left (a response with none), it is 0 when the empty page fits.
 //
 // The model T(k) ≈ T(a) + rate × (weight of units [a, k)), anchored at
-// the last probe a (at first the empty page, counted once per response),
+// the last probe a (at first the empty page, counted once per response,
+// or the whole rest, when the model let it be probed first),
 // proposes the next candidate, so that the probes close in on the answer
 // from both sides in a few steps; halving between the closest probes
 // that fit and do not fit ends the search, or doubling while every probe
@@ -87,12 +88,32 @@ func (s *search) run() (int, error) {
 		}
 		return 0, nil
 	}
+	lo, hi := 0, n+1 // units [0, lo) fit (lo > 0), [0, hi) do not (hi <= n)
+	// A rest that the rate last seen puts within the budget, before any
+	// header, is probed whole first: when it fits (the page of a response
+	// that fits whole, the last page of a walk), the page costs one
+	// encoding and one count, and no count of the empty page.
+	if s.propose(0, 0, f.rate, n) == n {
+		ok, err := s.fits(n)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			return n, nil
+		}
+		hi = n
+	}
 	empty, err := f.empty()
 	if err != nil {
 		return 0, err
 	}
-	lo, hi := 0, n+1 // units [0, lo) fit (lo > 0), [0, hi) do not (hi <= n)
 	anchor, anchorT, rate := 0, empty, f.rate
+	if hi == n { // the rest, counted, anchors the model
+		anchor, anchorT = n, s.probes[n].tokens
+		if w := s.weight(n); w > 0 {
+			rate = max(float64(anchorT-empty)/w, minRate)
+		}
+	}
 	for step := 0; hi-lo > 1 && lo < n; step++ {
 		var k int
 		switch {
