@@ -592,3 +592,35 @@ func (x *extractor) callsIn(file *ast.File, body *ast.BlockStmt) []string {
 	})
 	return out
 }
+
+var stdlibCache struct {
+	sync.Mutex
+	version string
+	corpus  *StdlibCorpus
+}
+
+// LoadStdlib generates the Stdlib profile from the toolchain at GOROOT(),
+// once per process and Go version, and returns it with that version. When
+// the version is known but the profile cannot be made, it returns the
+// version with the error.
+func LoadStdlib() (std *StdlibCorpus, goVersion string, err error) {
+	root, err := GOROOT()
+	if err != nil {
+		return nil, "", err
+	}
+	v, err := GoVersion(root)
+	if err != nil {
+		return nil, "", err
+	}
+	stdlibCache.Lock()
+	defer stdlibCache.Unlock()
+	if stdlibCache.corpus != nil && stdlibCache.version == v {
+		return stdlibCache.corpus, v, nil
+	}
+	std, err = GenerateStdlib(root)
+	if err != nil {
+		return nil, v, err
+	}
+	stdlibCache.version, stdlibCache.corpus = v, std
+	return std, v, nil
+}

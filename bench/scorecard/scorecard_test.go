@@ -47,14 +47,16 @@ func root(t *testing.T) string {
 func TestCommittedScorecardIsCurrent(t *testing.T) {
 	skipUnderRace(t)
 	r := root(t)
-	fresh, err := Generate(filepath.Join(r, corpus.Dir), FileName)
+	cases, err := corpus.Load(filepath.Join(r, corpus.Dir))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(fresh) != 1+2*len(corpus.Profiles()) {
-		t.Errorf("%d files, want scorecard.md and two charts per profile", len(fresh))
+	mismatch, err := CheckCommitted(filepath.Join(r, FileName), cases)
+	if mismatch != nil {
+		// Another Go version: everything but the go-stdlib profile checked.
+		t.Log(mismatch)
 	}
-	if err := CheckFiles(r, fresh); err != nil {
+	if err != nil {
 		var stale *StaleError
 		if errors.As(err, &stale) {
 			t.Fatalf("%v\n%s", err, stale.Details())
