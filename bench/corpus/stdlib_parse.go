@@ -227,31 +227,29 @@ func parsePackage(ctx *build.Context, fset *token.FileSet, goroot, path string) 
 		}
 		return nil
 	}
-	for _, v := range dp.Consts {
-		x.values(v, "const")
-	}
-	for _, v := range dp.Vars {
-		x.values(v, "var")
-	}
-	for _, fn := range dp.Funcs {
-		x.function(fn, "")
-	}
+	x.group(dp.Consts, dp.Vars, dp.Funcs)
 	for _, t := range dp.Types {
 		x.typ(t)
-		for _, v := range t.Consts {
-			x.values(v, "const")
-		}
-		for _, v := range t.Vars {
-			x.values(v, "var")
-		}
-		for _, fn := range t.Funcs {
-			x.function(fn, "")
-		}
+		x.group(t.Consts, t.Vars, t.Funcs)
 		for _, m := range t.Methods {
 			x.function(m, t.Name)
 		}
 	}
 	return p, nil
+}
+
+// group adds constants, variables and functions, as go/doc lists them for
+// a package or beside a type.
+func (x *extractor) group(consts, vars []*doc.Value, funcs []*doc.Func) {
+	for _, v := range consts {
+		x.values(v, "const")
+	}
+	for _, v := range vars {
+		x.values(v, "var")
+	}
+	for _, fn := range funcs {
+		x.function(fn, "")
+	}
 }
 
 // importNames maps the names a file refers to its imports by to their

@@ -105,18 +105,7 @@ func (c *Card) buildSpread() ([]SpreadRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Count every text on all CPUs.
-	var all []*Text
-	for i := range texts {
-		for j := range texts[i] {
-			all = append(all, &texts[i][j])
-		}
-	}
-	counts := make([]int, len(all))
-	err = parallel(len(all), func(k int) (err error) {
-		counts[k], err = countO200k(all[k].Data)
-		return err
-	})
+	counts, err := countTexts(slices.Concat(texts...))
 	if err != nil {
 		return nil, err
 	}
@@ -168,6 +157,16 @@ func (c *Card) buildSpread() ([]SpreadRow, error) {
 		}
 	}
 	return rows, nil
+}
+
+// countTexts counts the o200k tokens of every text, on all CPUs.
+func countTexts(texts []Text) ([]int, error) {
+	counts := make([]int, len(texts))
+	err := parallel(len(texts), func(k int) (err error) {
+		counts[k], err = countO200k(texts[k].Data)
+		return err
+	})
+	return counts, err
 }
 
 // spreadSection gives each format's median saving per profile on the

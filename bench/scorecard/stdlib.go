@@ -80,11 +80,7 @@ func (c *Card) buildStdlibSpread(std *corpus.StdlibCorpus) ([]SpreadRow, error) 
 	if err != nil {
 		return nil, err
 	}
-	counts := make([]int, len(texts))
-	err = parallel(len(texts), func(k int) (err error) {
-		counts[k], err = countO200k(texts[k].Data)
-		return err
-	})
+	counts, err := countTexts(texts)
 	if err != nil {
 		return nil, err
 	}
