@@ -300,7 +300,11 @@ func TestTokenCountsMatchGPTTokenizer(t *testing.T) {
 		gotErr <- errors.Join(errs...)
 	}()
 
-	cmd := exec.CommandContext(ctx, node, scriptPath, manifestPath)
+	// node's own deadline, from now: the texts above take their time on a
+	// loaded machine, and node should not pay for it.
+	nctx, ncancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer ncancel()
+	cmd := exec.CommandContext(nctx, node, scriptPath, manifestPath)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	start := time.Now()
