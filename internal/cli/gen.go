@@ -55,6 +55,11 @@ func genStdlib(env *Env, dir string) error {
 	if dir == "" || dir == "-" {
 		return usagef("-stdlib: the %s profile is generated, never committed; name a directory with -o DIR", corpus.Stdlib)
 	}
+	if root, err := moduleRoot(); err == nil {
+		if abs, err := filepath.Abs(dir); err == nil && abs == filepath.Join(root, corpus.Dir) {
+			return usagef("-stdlib: the %s profile is never written into %s; name another directory with -o DIR", corpus.Stdlib, corpus.Dir)
+		}
+	}
 	std, version, err := corpus.LoadStdlib()
 	if err != nil {
 		return err

@@ -19,6 +19,13 @@ func TestGenStdlib(t *testing.T) {
 	if res := runCmd(false, "", "gen", "-stdlib"); res.code != cli.ExitUsage || !strings.Contains(res.stderr, "-o DIR") {
 		t.Errorf("gen -stdlib without -o: %+v", res)
 	}
+	root, err := corpus.ModuleRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := runCmd(false, "", "gen", "-stdlib", "-o", filepath.Join(root, corpus.Dir)); res.code != cli.ExitUsage {
+		t.Errorf("gen -stdlib into the committed corpus: %+v", res)
+	}
 	dir := t.TempDir()
 	res := runCmd(false, "", "gen", "-stdlib", "-o", dir)
 	if res.code != 0 || res.stdout != "" {
