@@ -288,7 +288,12 @@ func testADRCase(t *testing.T, r *wire.GraphResponse) {
 // TestEdgesReferenceNodes: every edge joins two nodes of its response, as
 // a real query result's do; path steps run from 0 without gaps.
 func TestEdgesReferenceNodes(t *testing.T) {
-	for _, c := range Generate() {
+	checkEdgesReferenceNodes(t, Generate())
+}
+
+func checkEdgesReferenceNodes(t *testing.T, cases []Case) {
+	t.Helper()
+	for _, c := range cases {
 		ids := map[[2]any]bool{}
 		for _, n := range c.Response.Nodes {
 			k := [2]any{n.Type, n.ID}

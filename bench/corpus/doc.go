@@ -55,6 +55,28 @@
 // searches, aggregation_m and traversal_xl the v2 form (has_more,
 // total_rows).
 //
+// # Real data: the Go standard library
+//
+// The profile Stdlib ("go-stdlib") is text nobody here wrote: a code graph
+// of the Go standard library of the toolchain at hand, GOROOT/src
+// (BSD-3-Clause, the Go project's licence). GenerateStdlib reads it
+// offline with go/parser, go/ast and go/doc, without type checking:
+// packages (import path, name, synopsis, file count), their exported
+// functions, methods, types, constants and variables (name, package,
+// receiver, signature or declaration, doc comment, position, whether it
+// is deprecated, parameter or member counts), and IMPORTS, DECLARES,
+// HAS_METHOD, CALLS and REFERENCES edges between them. Files are chosen
+// as a linux/amd64 build without cgo would choose them, on any machine. It
+// parses the packages of StdlibSets (about 55, in about a second) and
+// draws from each set the fifteen cases StdlibCaseNames lists: every
+// query type in sizes S, M and L, as questions about code (see
+// stdlibSpecs). The first set is the profile; the others its spread.
+//
+// The profile is a pure function of the Go version (GoVersion, from
+// GOROOT/VERSION): it is generated when the scorecard is, never written
+// to this directory by default nor committed; `wirebench gen -stdlib -o
+// DIR` writes it out for reading.
+//
 // # Regenerating
 //
 // The files are a pure function of Seed (the generator carries its own

@@ -128,6 +128,9 @@ type Card struct {
 	// Omitted names the cases left out because not every profile has
 	// them (see Generate).
 	Omitted []string
+	// Stdlib is the provenance of the real-data profile, corpus.Stdlib,
+	// when the card has it (BuildWithStdlib); nil otherwise.
+	Stdlib *StdlibInfo
 }
 
 // Text is one text a scorecard counts: a case in one text format.

@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/graphwire/graphwire/bench/corpus"
 )
 
 // Chart is one generated SVG chart: its file name (beside the markdown
@@ -51,14 +53,18 @@ func slug(p string) string {
 // and no embedded font, and its numbers are printed by strconv.
 func (c *Card) Charts(stem string) ([]Chart, error) {
 	var out []Chart
-	for _, p := range c.Profiles() {
+	profiles := c.Profiles()
+	if c.Stdlib != nil && len(c.casesOf(corpus.Stdlib)) > 0 {
+		profiles = append(profiles, corpus.Stdlib)
+	}
+	for _, p := range profiles {
 		s, err := c.savingChart(p)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, Chart{Name: stem + "-saving-" + slug(p) + ".svg", Title: "o200k saving against JSON per case, " + profileLabel(p), SVG: s})
 	}
-	for _, p := range c.Profiles() {
+	for _, p := range profiles {
 		s, err := c.tokensChart(p)
 		if err != nil {
 			return nil, err

@@ -33,7 +33,7 @@ func TestCommittedChartsRender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 2 * len(corpus.Profiles()); len(charts) != want {
+	if want := 2 * (len(corpus.Profiles()) + 1); len(charts) != want { // and go-stdlib
 		t.Fatalf("%d committed charts, want %d", len(charts), want)
 	}
 	out := t.TempDir()

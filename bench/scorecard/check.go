@@ -133,11 +133,20 @@ func (e *StaleFilesError) Unwrap() []error {
 // bytes), as Check does each. It returns nil when all agree, and otherwise
 // a *StaleFilesError.
 func CheckFiles(dir string, fresh map[string][]byte) error {
+	return checkFiles(dir, fresh, nil)
+}
+
+// checkFiles is CheckFiles, the committed markdown first passed through
+// edit when edit is not nil.
+func checkFiles(dir string, fresh map[string][]byte, edit func([]byte) []byte) error {
 	var errs []*StaleError
 	for _, name := range sortedNames(fresh) {
 		committed, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("scorecard: %w", err)
+		}
+		if edit != nil && committed != nil && filepath.Ext(name) == ".md" {
+			committed = edit(committed)
 		}
 		if err := Check(committed, fresh[name]); err != nil {
 			var stale *StaleError

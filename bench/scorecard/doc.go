@@ -45,6 +45,33 @@
 // files directly in a directory) is one profile, "your corpus"; its
 // subdirectories, if any, are profiles named after them.
 //
+// # Real data
+//
+// Beside the generated profiles, the repository's scorecard measures
+// corpus.Stdlib ("go-stdlib"), a code graph of the Go standard library
+// of the toolchain that generates it (corpus.GenerateStdlib, read from
+// GOROOT/src at scorecard time and never committed; BuildWithStdlib). It
+// is drawn apart, in parts of its own, each between the markers
+// "<!-- go-stdlib: generated under goX.Y.Z -->" and "<!-- /go-stdlib -->",
+// and in two charts of its own (scorecard-saving-go-stdlib.svg,
+// scorecard-tokens-go-stdlib.svg): its section gives its provenance (Go
+// version, packages, licence), its median savings of every text format
+// and, for gcf, goon and toon, the median and range of the medians over
+// corpus.StdlibSets (its spread, as seeds are the generated profiles');
+// its table by profile, its anatomy, its budgets and its cases follow the
+// others'. Card.Profiles leaves it out, so every table across profiles
+// (summary, spread, equal information, GCF's claims, budgets) reads as
+// before, and the file without those parts is, byte for byte, the file
+// without the profile.
+//
+// That is what lets -check run under any Go version: CheckCommitted reads
+// the Go version the committed file names (CommittedGoVersion); under that
+// version it checks everything, and under another, or with no toolchain
+// at hand, it checks the file without the go-stdlib parts and the other
+// charts, and returns a *GoVersionMismatch that says the profile was not
+// checked and why. The test suite counts every go-stdlib text, its spread
+// included, with gpt-tokenizer.
+//
 // # Token anatomy
 //
 // Each text format's o200k count of a case is split in two parts that add
@@ -167,11 +194,12 @@
 //
 //	go run ./cmd/wirebench scorecard          # rewrite scorecard.md and its charts
 //	go run ./cmd/wirebench scorecard -check   # exit 1 with a diff summary if any is stale
+//	                                          # (go-stdlib: only under the Go version the file names)
 //	go run ./cmd/wirebench scorecard -corpus DIR -o FILE   # your own files
 //
 // The files are byte-stable: they hold no timings, dates or map order, and
-// the same corpus and codecs give the same bytes on any machine and any
-// number of CPUs. The test suite runs the check against the committed
+// the same corpus, codecs and Go version give the same bytes on any
+// machine and any number of CPUs. The test suite runs the check against the committed
 // files, renders every chart with rsvg-convert, and compares every token
 // count with the npm package gpt-tokenizer (GPTTokenizerVersion), an
 // independent implementation.

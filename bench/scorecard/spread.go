@@ -53,7 +53,7 @@ func SpreadTexts() ([]Text, error) {
 	var out []Text
 	for _, seed := range corpus.SpreadSeeds {
 		cases, _ := common(corpus.GenerateSeed(seed))
-		texts, err := spreadTexts(seed, cases)
+		texts, err := spreadTexts("seed "+strconv.FormatUint(seed, 10), cases)
 		if err != nil {
 			return nil, err
 		}
@@ -62,7 +62,9 @@ func SpreadTexts() ([]Text, error) {
 	return out, nil
 }
 
-func spreadTexts(seed uint64, cases []corpus.Case) ([]Text, error) {
+// spreadTexts returns each case in each of SpreadFormats, case by case,
+// each text's case named label/ID.
+func spreadTexts(label string, cases []corpus.Case) ([]Text, error) {
 	var formats []Format
 	for _, f := range Formats() {
 		if slices.Contains(SpreadFormats, f.Name) {
@@ -82,9 +84,9 @@ func spreadTexts(seed uint64, cases []corpus.Case) ([]Text, error) {
 			}
 			b, err := formats[i].encode(c.Response, canonical)
 			if err != nil {
-				return nil, fmt.Errorf("scorecard: seed %d: %s: %s: %w", seed, c.ID(), name, err)
+				return nil, fmt.Errorf("scorecard: %s: %s: %s: %w", label, c.ID(), name, err)
 			}
-			out = append(out, Text{Case: "seed " + strconv.FormatUint(seed, 10) + "/" + c.ID(), Format: name, Data: b})
+			out = append(out, Text{Case: label + "/" + c.ID(), Format: name, Data: b})
 		}
 	}
 	return out, nil
@@ -97,24 +99,13 @@ func (c *Card) buildSpread() ([]SpreadRow, error) {
 	texts := make([][]Text, len(seeds))
 	err := parallel(len(seeds), func(i int) (err error) {
 		cases, _ := common(corpus.GenerateSeed(seeds[i]))
-		texts[i], err = spreadTexts(seeds[i], cases)
+		texts[i], err = spreadTexts("seed "+strconv.FormatUint(seeds[i], 10), cases)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	// Count every text on all CPUs.
-	var all []*Text
-	for i := range texts {
-		for j := range texts[i] {
-			all = append(all, &texts[i][j])
-		}
-	}
-	counts := make([]int, len(all))
-	err = parallel(len(all), func(k int) (err error) {
-		counts[k], err = countO200k(all[k].Data)
-		return err
-	})
+	counts, err := countTexts(slices.Concat(texts...))
 	if err != nil {
 		return nil, err
 	}
@@ -166,6 +157,16 @@ func (c *Card) buildSpread() ([]SpreadRow, error) {
 		}
 	}
 	return rows, nil
+}
+
+// countTexts counts the o200k tokens of every text, on all CPUs.
+func countTexts(texts []Text) ([]int, error) {
+	counts := make([]int, len(texts))
+	err := parallel(len(texts), func(k int) (err error) {
+		counts[k], err = countO200k(texts[k].Data)
+		return err
+	})
+	return counts, err
 }
 
 // spreadSection gives each format's median saving per profile on the

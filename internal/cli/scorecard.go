@@ -10,13 +10,13 @@ import (
 )
 
 func init() {
-	register("scorecard", "[-o FILE] [-check] [-corpus DIR]: write scorecard.md and its charts, bytes and real tokens per format over the corpus", runScorecard)
+	register("scorecard", "[-o FILE] [-check] [-corpus DIR]: write scorecard.md and its charts, bytes and real tokens per format over the corpus and the "+corpus.Stdlib+" profile (read from the Go toolchain's GOROOT)", runScorecard)
 }
 
 func runScorecard(env *Env) error {
 	flags := newFlags(env, "scorecard")
 	out := flags.String("o", "", "scorecard `FILE`, its charts written beside it; - is standard output, the markdown alone (default: "+scorecard.FileName+" in the repository when run inside it, standard output elsewhere)")
-	check := flags.Bool("check", false, "do not write; exit 1 with a diff summary if the file or a chart is stale")
+	check := flags.Bool("check", false, "do not write; exit 1 with a diff summary if the file or a chart is stale (the "+corpus.Stdlib+" profile is checked only under the Go version the file names; under another, -check says so)")
 	dir := flags.String("corpus", "", "corpus `DIR`: canonical-JSON files, directly or one subdirectory per profile (default: the corpus generated from its seed, equal to "+corpus.Dir+")")
 	if err := parseFlags(flags, env); err != nil {
 		return err
@@ -46,6 +46,22 @@ func runScorecard(env *Env) error {
 	if env.StderrIsTerminal {
 		fmt.Fprintf(env.Stderr, "wirebench scorecard: counting tokens over %s ...\r", source)
 	}
+	if *check && *dir == "" {
+		// The repository's scorecard: its go-stdlib profile is checked
+		// only under the Go version it names.
+		mismatch, err := scorecard.CheckCommitted(*out, generatedCases())
+		if env.StderrIsTerminal {
+			fmt.Fprintf(env.Stderr, "\r\033[K")
+		}
+		if mismatch != nil {
+			fmt.Fprintf(env.Stderr, "wirebench %v\n", mismatch)
+		}
+		if err != nil {
+			return staleDetails(env, err)
+		}
+		fmt.Fprintf(env.Stderr, "wirebench scorecard: %s is current, and so are its charts\n", *out)
+		return nil
+	}
 	fresh, err := generateScorecard(*dir, name)
 	if env.StderrIsTerminal {
 		fmt.Fprintf(env.Stderr, "\r\033[K")
@@ -60,17 +76,7 @@ func runScorecard(env *Env) error {
 	outDir := filepath.Dir(*out)
 	if *check {
 		if err := scorecard.CheckFiles(outDir, fresh); err != nil {
-			// The differing lines of each stale file first; the one-line
-			// error last.
-			var stale *scorecard.StaleFilesError
-			if errors.As(err, &stale) {
-				for _, f := range stale.Files {
-					if !f.Missing {
-						fmt.Fprintf(env.Stderr, "%s:\n%s\n", f.File, f.Details())
-					}
-				}
-			}
-			return err
+			return staleDetails(env, err)
 		}
 		fmt.Fprintf(env.Stderr, "wirebench scorecard: %s is current, and so are its %d chart(s)\n", *out, len(fresh)-1)
 		return nil
@@ -82,13 +88,32 @@ func runScorecard(env *Env) error {
 	return nil
 }
 
+// staleDetails writes the differing lines of each stale file of a failed
+// check, and returns its one-line error, which is printed last.
+func staleDetails(env *Env, err error) error {
+	var stale *scorecard.StaleFilesError
+	if errors.As(err, &stale) {
+		for _, f := range stale.Files {
+			if !f.Missing {
+				fmt.Fprintf(env.Stderr, "%s:\n%s\n", f.File, f.Details())
+			}
+		}
+	}
+	return err
+}
+
 // generateScorecard returns the scorecard files (see scorecard.Generate) of
-// the corpus in dir, or of the generated corpus when dir is "".
+// the corpus in dir, or, when dir is "", of the generated corpus with the
+// go-stdlib profile of the Go toolchain at hand.
 func generateScorecard(dir, file string) (map[string][]byte, error) {
 	if dir != "" {
 		return scorecard.Generate(dir, file)
 	}
-	card, err := scorecard.BuildCorpus(generatedCases())
+	std, _, err := corpus.LoadStdlib()
+	if err != nil {
+		return nil, err
+	}
+	card, err := scorecard.BuildWithStdlib(generatedCases(), std)
 	if err != nil {
 		return nil, err
 	}
