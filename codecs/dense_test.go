@@ -117,9 +117,7 @@ func denseShapes() map[string]*wire.GraphResponse {
 // its footprint, and holds it to wiretest.DecodeMemoryBound.
 func measureDense(t *testing.T, codec, shape string, data []byte) error {
 	t.Helper()
-	if raceEnabled {
-		t.Skip("the race detector's shadow memory makes heap figures meaningless")
-	}
+	skipHeapUnderRace(t)
 	var r *wire.GraphResponse
 	var err error
 	fp := wiretest.Measure(func() { r, err = wire.DecodeWith(codec, data) })
@@ -141,6 +139,7 @@ func measureDense(t *testing.T, codec, shape string, data []byte) error {
 // refusal is a positioned *wire.DecodeError naming MaxExpansion), and an
 // accepted one within the in-memory limit.
 func TestDecodeMemoryOfDenseInputs(t *testing.T) {
+	skipHeapUnderRace(t)
 	for shape, r := range denseShapes() {
 		for _, codec := range allCodecs {
 			data, err := forceEncode(codec, r)
@@ -167,7 +166,14 @@ func TestDecodeMemoryOfDenseInputs(t *testing.T) {
 // an encoder under the default Limits refuses (naming MaxExpansion)
 // exactly when its own decoder refuses the encoding, and what it writes
 // decodes.
+//
+// It encodes and decodes thirty inputs of 2^20 elements on one goroutine,
+// which the race detector slows severalfold while it has nothing to watch;
+// .ci/run runs it in its pass without the race detector.
 func TestEncodeRefusesWhatItsDecoderWould(t *testing.T) {
+	if raceEnabled {
+		t.Skip("single-goroutine work on 2^20 elements; .ci/run runs it without -race")
+	}
 	refused := 0
 	for shape, r := range denseShapes() {
 		for _, codec := range allCodecs {

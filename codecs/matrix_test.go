@@ -18,14 +18,22 @@ import (
 
 var matrixN = flag.Int("matrix.n", defaultMatrixN(), "generated responses per codec pair in TestMatrix (env MATRIX_N sets the default)")
 
+// defaultMatrixN is MATRIX_N, or 500 responses per pair; 100 under the
+// race detector, which slows every trip severalfold and has, beyond the
+// first hundred, only more of the same single-goroutine work to watch
+// (.ci/run runs TestMatrix again without -race, at 500).
 func defaultMatrixN() int {
-	if s := os.Getenv("MATRIX_N"); s != "" {
-		if n, err := strconv.Atoi(s); err == nil && n > 0 {
-			return n
-		}
-		fmt.Fprintf(os.Stderr, "MATRIX_N=%q is not a positive integer; using 500\n", s)
+	n := 500
+	if raceEnabled {
+		n = 100
 	}
-	return 500
+	if s := os.Getenv("MATRIX_N"); s != "" {
+		if v, err := strconv.Atoi(s); err == nil && v > 0 {
+			return v
+		}
+		fmt.Fprintf(os.Stderr, "MATRIX_N=%q is not a positive integer; using %d\n", s, n)
+	}
+	return n
 }
 
 // keep is what a json → A → B → json trip must preserve.
@@ -144,7 +152,8 @@ func hasGT(r *wire.GraphResponse) bool {
 }
 
 // TestMatrix checks, for every ordered pair (A, B) of registered codecs and
-// -matrix.n generated responses r (500 by default; MATRIX_N=100000 or
+// -matrix.n generated responses r (500 by default, 100 under the race
+// detector; MATRIX_N=100000 or
 // -matrix.n=100000 for a long local run), that
 //
 //	json → A → B → json

@@ -34,9 +34,7 @@ func generatedNodes(n int) *wire.GraphResponse {
 // reports its footprint, holding it to wiretest.DecodeMemoryBound.
 func measureDecode(t *testing.T, reg *wire.Registry, name, what string, data []byte) error {
 	t.Helper()
-	if raceEnabled {
-		t.Skip("the race detector's shadow memory makes heap figures meaningless")
-	}
+	skipHeapUnderRace(t)
 	var err error
 	fp := wiretest.Measure(func() { _, err = reg.DecodeWith(name, data) })
 	bound := wiretest.DecodeMemoryBound(len(data))
@@ -50,6 +48,7 @@ func measureDecode(t *testing.T, reg *wire.Registry, name, what string, data []b
 // TestDecodeMemoryOfALargeJSONBody: a valid JSON body of about 60 MB
 // (generated nodes) decodes within 16x its size + 16 MiB of heap.
 func TestDecodeMemoryOfALargeJSONBody(t *testing.T) {
+	skipHeapUnderRace(t)
 	if testing.Short() {
 		t.Skip("decodes 60 MB")
 	}
@@ -68,6 +67,7 @@ func TestDecodeMemoryOfALargeJSONBody(t *testing.T) {
 // TestDecodeMemoryOfTheLargestCorpusCases: the largest corpus cases in
 // each binary codec (and JSON) decode within the bound.
 func TestDecodeMemoryOfTheLargestCorpusCases(t *testing.T) {
+	skipHeapUnderRace(t)
 	for _, file := range []string{"../bench/corpus/text-heavy/traversal_xl.json", "../bench/corpus/text-heavy/traversal_l.json", "../bench/corpus/text-heavy/search_l.json"} {
 		src, err := os.ReadFile(file)
 		if err != nil {
@@ -94,6 +94,7 @@ func TestDecodeMemoryOfTheLargestCorpusCases(t *testing.T) {
 // referred to 4,000 times, 4 GB as JSON) stay within the bound whether
 // they are accepted or refused at MaxMaterializedBytes.
 func TestDecodeMemoryOfNameTables(t *testing.T) {
+	skipHeapUnderRace(t)
 	small, err := codecs.NewRegistry(codecs.Options{Limits: wire.Limits{MaxMaterializedBytes: 1 << 20}})
 	if err != nil {
 		t.Fatal(err)
@@ -123,6 +124,16 @@ func TestDecodeMemoryOfNameTables(t *testing.T) {
 	}
 }
 
+// skipHeapUnderRace skips a test that measures the heap under the race
+// detector, whose shadow memory makes heap figures meaningless. It is
+// called before the test builds its inputs, which are large.
+func skipHeapUnderRace(t *testing.T) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory makes heap figures meaningless")
+	}
+}
+
 // forceEncode encodes r in codec under limits large enough for any test
 // response, so that the decoder's limits are what is tested.
 func forceEncode(codec string, r *wire.GraphResponse) ([]byte, error) {
@@ -137,6 +148,7 @@ func forceEncode(codec string, r *wire.GraphResponse) ([]byte, error) {
 // more than the input holds, alone and nested, cost no more than the bound
 // before they are refused.
 func TestDecodeMemoryOfDeclaredLengthBombs(t *testing.T) {
+	skipHeapUnderRace(t)
 	one := search(wire.Node{Type: "A", ID: 1, Properties: []wire.Property{wire.Prop("k", wire.ListOf(wire.Null()))}})
 	for _, codec := range []string{"msgpack", "cbor"} {
 		valid, err := wire.EncodeWith(codec, one)
@@ -187,9 +199,7 @@ func TestDecodeMemoryOfDeclaredLengthBombs(t *testing.T) {
 // built: JSON from its size, unwritten; msgpack and CBOR once the strings
 // written pass the limit.
 func TestEncodePastMaxInputBytesStopsEarly(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector's shadow memory makes heap figures meaningless")
-	}
+	skipHeapUnderRace(t)
 	name := strings.Repeat("n", 16_000_000)
 	r := search()
 	for i := range 15 {

@@ -3,10 +3,12 @@ package main_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	_ "github.com/graphwire/graphwire/codecs"
@@ -14,22 +16,49 @@ import (
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
-// build compiles wirebench into a temporary directory.
+// built is the wirebench binary the tests run, compiled once per test
+// process by build and removed by TestMain.
+var built struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// build compiles wirebench into a temporary directory, once for all the
+// tests that run it, and returns its path.
 func build(t *testing.T) string {
 	t.Helper()
-	// The go command of the toolchain running the tests, when go test
-	// says which (it sets GOROOT), else the one on PATH.
-	goTool := "go"
-	if root := os.Getenv("GOROOT"); root != "" {
-		if p, err := exec.LookPath(filepath.Join(root, "bin", "go")); err == nil {
-			goTool = p
+	built.once.Do(func() {
+		// The go command of the toolchain running the tests, when go test
+		// says which (it sets GOROOT), else the one on PATH.
+		goTool := "go"
+		if root := os.Getenv("GOROOT"); root != "" {
+			if p, err := exec.LookPath(filepath.Join(root, "bin", "go")); err == nil {
+				goTool = p
+			}
 		}
+		if built.dir, built.err = os.MkdirTemp("", "wirebench-test-"); built.err != nil {
+			return
+		}
+		bin := filepath.Join(built.dir, "wirebench")
+		if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		built.bin = bin
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	bin := filepath.Join(t.TempDir(), "wirebench")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return built.bin
 }
 
 // sample picks from each class of hostile inputs the first four and every

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -111,8 +112,13 @@ func BenchmarkDecode(b *testing.B) {
 
 // TestSizes checks the size goal (at most 0.6x canonical JSON) on the
 // benchmark cases and that the string table pays for itself, and logs the
-// figures (go test -run Sizes -v).
+// figures (go test -run Sizes -v). Sizes do not depend on the race
+// detector, which would only slow its round trips of 10,000 nodes on one
+// goroutine severalfold; .ci/run runs it without -race.
 func TestSizes(t *testing.T) {
+	if testsupport.Race {
+		t.Skip("sizes are the same without the race detector; .ci/run runs this without -race")
+	}
 	for _, bc := range benchCases() {
 		canonical, err := json.Encode(bc.resp)
 		if err != nil {

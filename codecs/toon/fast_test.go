@@ -52,8 +52,14 @@ func fastSeeds(tb testing.TB) [][]byte {
 // TestFastReaderMatchesGeneric: on the layout cases, the fixed responses
 // and the graph files, Decode (the fast reader first) gives what the
 // generic path gives; and the fast reader itself reads Encode's text of
-// node tables and edges.
+// node tables and edges. Its traversals of up to 2,000 nodes are
+// compared three ways on one goroutine, which the race detector slows
+// severalfold with nothing to watch (the fast reader runs under it in the
+// package's other tests); .ci/run runs it without -race.
 func TestFastReaderMatchesGeneric(t *testing.T) {
+	if raceEnabled {
+		t.Skip("large single-goroutine comparisons; .ci/run runs this without -race")
+	}
 	c := toon.Default()
 	for _, data := range fastSeeds(t) {
 		sameAsGeneric(t, c, data)
@@ -81,7 +87,9 @@ func TestFastReaderMatchesGeneric(t *testing.T) {
 
 // TestFastReaderCorpus: every corpus case's text decodes to the generic
 // path's response, and the fast reader reads at least nine in ten of
-// them itself (it reads them all today).
+// them itself (it reads them all today). Under the race detector it takes
+// the small and medium cases (testsupport.CorpusUnderRace); .ci/run runs
+// it without, on all.
 func TestFastReaderCorpus(t *testing.T) {
 	root, err := corpus.ModuleRoot(".")
 	if err != nil {
@@ -91,6 +99,7 @@ func TestFastReaderCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cases = testsupport.CorpusUnderRace(cases)
 	c := toon.Default()
 	fast := 0
 	for _, cs := range cases {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/internal/cli"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -43,10 +44,12 @@ func oneErrorLine(t *testing.T, res result, code int, cmd, substr string) {
 
 // TestDecodeAutoNamesEveryCodec: "decode -f auto" detects the codec of
 // every codec's encoding of every corpus case, and prints what "decode -f
-// NAME" would.
+// NAME" would. Under the race detector it takes the small and medium
+// cases (testsupport.CorpusUnderRace); .ci/run runs it without, on all.
 func TestDecodeAutoNamesEveryCodec(t *testing.T) {
 	n := 0
-	for _, c := range corpus.Generate() {
+	cases := testsupport.CorpusUnderRace(corpus.Generate())
+	for _, c := range cases {
 		for _, info := range wire.List() {
 			data, err := wire.EncodeWith(info.Name, c.Response)
 			if err != nil {
@@ -65,7 +68,7 @@ func TestDecodeAutoNamesEveryCodec(t *testing.T) {
 			n++
 		}
 	}
-	t.Logf("decode -f auto named the codec of %d encodings (%d cases × %d codecs)", n, len(corpus.Generate()), len(wire.List()))
+	t.Logf("decode -f auto named the codec of %d encodings (%d cases × %d codecs)", n, len(cases), len(wire.List()))
 }
 
 // TestDecodeAutoRefusesRandomBytes: bytes that look like no codec are

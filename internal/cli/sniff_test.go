@@ -6,6 +6,7 @@ import (
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/internal/cli"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -38,13 +39,15 @@ func TestSniffNamesEveryCodec(t *testing.T) {
 // as "decode -f auto" does (TestDecodeAutoNamesEveryCodec): convert names
 // it and converts as "convert -from NAME" would; tokens counts a text
 // codec's encoding as "tokens -f NAME" would and refuses a binary one
-// naming its codec.
+// naming its codec. Under the race detector it takes the small and medium
+// cases (testsupport.CorpusUnderRace); .ci/run runs it without, on all.
 func TestConvertAndTokensAutoNameEveryCodec(t *testing.T) {
 	if testing.Short() {
 		t.Skip("converts every corpus case from every codec")
 	}
 	n := 0
-	for _, c := range corpus.Generate() {
+	cases := testsupport.CorpusUnderRace(corpus.Generate())
+	for _, c := range cases {
 		for _, info := range wire.List() {
 			data, err := wire.EncodeWith(info.Name, c.Response)
 			if err != nil {
@@ -67,5 +70,5 @@ func TestConvertAndTokensAutoNameEveryCodec(t *testing.T) {
 			n++
 		}
 	}
-	t.Logf("convert -from auto and tokens -f auto named the codec of %d encodings (%d cases × %d codecs)", n, len(corpus.Generate()), len(wire.List()))
+	t.Logf("convert -from auto and tokens -f auto named the codec of %d encodings (%d cases × %d codecs)", n, len(cases), len(wire.List()))
 }
