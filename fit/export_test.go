@@ -17,3 +17,11 @@ func TokenizedBytes(p *Pager) int {
 	defer p.mu.Unlock()
 	return p.f.pr.counted
 }
+
+// FingerprintTaken reports whether the Pager has read its response for
+// the fingerprint, which only a cursor needs.
+func FingerprintTaken(p *Pager) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.f.fpDone
+}

@@ -240,7 +240,11 @@ func (c *conversation) send(t rapid.TB, name string, r *wire.GraphResponse) ([]b
 	if err != nil {
 		return nil, 0
 	}
-	refs := c.ws.References(want) // a lossy codec writes the response as its reader holds it
+	marked := r
+	if c.s.Codec.Info().Fidelity == wire.Lossy {
+		marked = want // a lossy codec writes the response as its reader holds it
+	}
+	refs := c.ws.References(marked)
 	b, err := c.ws.Encode(c.g, c.s.Codec.Info().Name, r)
 	if err != nil {
 		t.Fatalf("%s: Session.Encode: %v", name, err)
