@@ -13,6 +13,7 @@ import (
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/delta/deltatest"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -23,7 +24,7 @@ import (
 // and reports the median size of the json delta document against the full canonical
 // JSON at each rate.
 func TestCorpusRequeries(t *testing.T) {
-	cases := corpus.Generate()
+	cases := testsupport.CorpusUnderRace(corpus.Generate())
 	rates := []int{1, 5, 20}
 	python, err := exec.LookPath("python3")
 	if err != nil && os.Getenv("CI") == "true" {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -46,8 +47,8 @@ func validDeltas(t *testing.T) [][]byte {
 // *wire.DecodeError naming "json", or a delta that writes the same bytes
 // again, within 2 s + 200 ns/byte and 8 MiB + 64 bytes/byte allocated.
 func TestDecodeHostile(t *testing.T) {
-	if testing.Short() {
-		t.Skip("hostile inputs take a while; run without -short")
+	if testing.Short() || testsupport.Race {
+		t.Skip("hostile inputs take a while and time bounds hold without the race detector (.ci/run runs it so)")
 	}
 	valid := validDeltas(t)
 	var n, refused int
@@ -96,6 +97,9 @@ func TestDecodeHostile(t *testing.T) {
 // TestDecodeMemory: decoding a large delta holds at most 16 times its size
 // plus 16 MiB at its peak.
 func TestDecodeMemory(t *testing.T) {
+	if testsupport.Race {
+		t.Skip("the race detector's shadow memory distorts heap figures (.ci/run runs it without)")
+	}
 	n := 40_000
 	if testing.Short() {
 		n = 5_000

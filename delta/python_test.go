@@ -12,6 +12,7 @@ import (
 
 	jsoncodec "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -31,7 +32,7 @@ func TestPythonPatcher(t *testing.T) {
 		t.Skipf("python3 not found (%v); the independent patcher does not run", err)
 	}
 	n := 600
-	if testing.Short() {
+	if testing.Short() || testsupport.Race {
 		n = 150
 	}
 	type tc struct {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -42,7 +43,7 @@ func RunCodec(t *testing.T, s CodecSuite) {
 		})
 	})
 	t.Run("corpus", func(t *testing.T) {
-		cases := corpus.Generate()
+		cases := testsupport.CorpusUnderRace(corpus.Generate())
 		if testing.Short() {
 			cases = cases[:min(len(cases), 12)]
 		}

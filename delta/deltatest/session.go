@@ -13,6 +13,7 @@ import (
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -95,7 +96,7 @@ func RunSession(t *testing.T, s SessionSuite) {
 		})
 	})
 	t.Run("corpus", func(t *testing.T) {
-		cases := corpus.Generate()
+		cases := testsupport.CorpusUnderRace(corpus.Generate())
 		byProfile := map[string][]corpus.Case{}
 		for _, c := range cases {
 			byProfile[c.Profile] = append(byProfile[c.Profile], c)
