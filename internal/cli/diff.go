@@ -225,7 +225,8 @@ func asRead(c wire.Codec, r *wire.GraphResponse) (*wire.GraphResponse, error) {
 
 // detectDelta reads data as a delta of the codec it most likely is:
 // codecs that write documents, in order of their Sniff's confidence, the
-// first that reads it.
+// first that reads it; when none does, the error of the likeliest (of
+// confidence minConfidence or more), else one that says so.
 func detectDelta(data []byte) (*delta.Delta, error) {
 	type candidate struct {
 		c    wire.Codec
@@ -248,10 +249,18 @@ func detectDelta(data []byte) (*delta.Delta, error) {
 		cs = append(cs, candidate{c, conf})
 	}
 	slices.SortStableFunc(cs, func(a, b candidate) int { return cmp.Compare(b.conf, a.conf) })
+	var first error
 	for _, cand := range cs {
-		if d, err := delta.DecodeDelta(cand.c, data); err == nil {
+		d, err := delta.DecodeDelta(cand.c, data)
+		if err == nil {
 			return d, nil
 		}
+		if first == nil && cand.conf >= minConfidence {
+			first = err // the likeliest codec's reason
+		}
+	}
+	if first != nil {
+		return nil, first
 	}
 	return nil, fmt.Errorf("cannot read the delta in any codec (it starts %s); name its codec with -d NAME (codecs with a delta syntax: %s)", excerpt(data), deltaCodecNames())
 }

@@ -79,9 +79,9 @@ func TestDiffPatchErrors(t *testing.T) {
 	if err := os.WriteFile(truncated, []byte(d.stdout[:len(d.stdout)/2]), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// One digit of the result's fingerprint altered: the delta reads, and
-	// the result is not the one it names.
-	at := strings.Index(d.stdout, "result:sha256:") + len("result:sha256:")
+	// One character of the check altered: the delta reads, and the
+	// result does not match it.
+	at := strings.Index(d.stdout, "check:") + len("check:")
 	digit := byte('0')
 	if d.stdout[at] == '0' {
 		digit = '1'
@@ -102,10 +102,10 @@ func TestDiffPatchErrors(t *testing.T) {
 		{"no codec", []string{"diff", base, next}, cli.ExitUsage, "diff", "missing -f NAME (codecs with a delta syntax: cbor, gcf, goon, json, msgpack, toon)"},
 		{"unknown codec", []string{"diff", "-f", "nope", base, next}, cli.ExitUsage, "diff", "nope"},
 		{"one file", []string{"diff", "-f", "json", base}, cli.ExitUsage, "diff", "want two files"},
-		{"wrong base", []string{"patch", other, deltaPath}, cli.ExitError, "patch", "the delta's base is sha256:"},
+		{"wrong base", []string{"patch", other, deltaPath}, cli.ExitError, "patch", "another base"},
 		{"truncated", []string{"patch", goonBase, truncated}, cli.ExitError, "patch", "goon: line"},
-		{"altered", []string{"patch", goonBase, altered}, cli.ExitError, "patch", "delta: result"},
-		{"a response for a delta", []string{"patch", goonBase, base}, cli.ExitError, "patch", "cannot tell the delta's syntax"},
+		{"altered", []string{"patch", goonBase, altered}, cli.ExitError, "patch", "does not match the delta's check"},
+		{"a response for a delta", []string{"patch", goonBase, base}, cli.ExitError, "patch", "not a delta"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			oneErrorLine(t, run("", c.args...), c.code, c.cmd, c.want)
@@ -114,17 +114,18 @@ func TestDiffPatchErrors(t *testing.T) {
 }
 
 // TestDecodeAutoRefusesDeltas: -f auto never takes a delta for a
-// response.
+// response: it cannot tell json's delta from a response's format, and
+// GOON's reader names the delta's header field it will not read.
 func TestDecodeAutoRefusesDeltas(t *testing.T) {
 	dir := t.TempDir()
 	c := corpus.Generate()[0]
 	base := writeEncoded(t, dir, "base.json", "json", c.Response)
 	next := writeEncoded(t, dir, "next.json", "json", deltatest.ChangeRate(c.Response, 5))
-	for _, name := range []string{"json", "goon"} {
+	for name, want := range map[string]string{"json": "cannot tell the input's format", "goon": "graphwire_delta"} {
 		d := run("", "diff", "-f", name, base, next)
 		if d.code != cli.ExitOK {
 			t.Fatalf("diff -f %s: %s", name, d.stderr)
 		}
-		oneErrorLine(t, run(d.stdout, "decode", "-f", "auto"), cli.ExitError, "decode", "cannot tell the input's format")
+		oneErrorLine(t, run(d.stdout, "decode", "-f", "auto"), cli.ExitError, "decode", want)
 	}
 }
