@@ -47,7 +47,9 @@ type Options struct {
 	// since, still remembered) is priced and written as one, in the
 	// codec's document syntax (delta.DocumentCodec; a codec without one is
 	// an error matching delta.ErrNoSyntax), and the page returned is
-	// remembered as delivered. Nil pages without a session.
+	// remembered as delivered. With a lossy codec (GOON) the pages are of
+	// the response as its reader holds it, Decode(Encode(r)), which is
+	// what Session.Encode writes. Nil pages without a session.
 	Session *delta.Session
 }
 

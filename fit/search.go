@@ -43,6 +43,18 @@ func setup(r *wire.GraphResponse, reg *wire.Registry, codecName, counterName str
 			return nil, err
 		}
 		s.sess = sess
+		if s.codec.Info().Fidelity == wire.Lossy {
+			// Session.Encode writes a lossy codec's response as its
+			// reader holds it (GOON groups nodes by type): the pages are
+			// of that response, so that what is priced is what is sent.
+			b, err := s.codec.AppendEncode(nil, r)
+			if err != nil {
+				return nil, fmt.Errorf("fit: %w", err)
+			}
+			if s.r, err = s.codec.Decode(b); err != nil {
+				return nil, fmt.Errorf("fit: the codec cannot read back what it wrote: %w", err)
+			}
+		}
 	}
 	return s, nil
 }
