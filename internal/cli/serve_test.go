@@ -522,10 +522,10 @@ func TestServeBounded(t *testing.T) {
 	bin := buildWirebench(t)
 	cmd, lines, base := startServe(t, bin, t.TempDir(), "-addr", "127.0.0.1:0", "-compress=false",
 		"-max-inflight", strconv.FormatInt(bound, 10))
-	go func() {
+	go func(lines <-chan string) {
 		for range lines { // drained, so that the process never blocks on stderr
 		}
-	}()
+	}(lines) // lines is set again below, for the next server
 	pid := cmd.Process.Pid
 	body := bigJSON(t, size)
 	tr := &http.Transport{MaxIdleConnsPerHost: clients, DisableCompression: true, ExpectContinueTimeout: 5 * time.Second}
@@ -627,10 +627,10 @@ func TestServeBounded(t *testing.T) {
 
 	// A body that stalls: 408 at the read timeout, no addresses.
 	cmd, lines, base = startServe(t, bin, t.TempDir(), "-addr", "127.0.0.1:0", "-read-timeout", "2s")
-	go func() {
+	go func(lines <-chan string) {
 		for range lines {
 		}
-	}()
+	}(lines)
 	pr, pw := io.Pipe()
 	go pw.Write(bytes.Repeat([]byte(" "), 1<<20)) //nolint:errcheck // then the body stalls
 	defer pw.Close()
