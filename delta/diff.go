@@ -123,13 +123,6 @@ func (p *plan) ops() Ops {
 	return o
 }
 
-func samePagination(a, b *wire.Pagination) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
-}
-
 // sameNode reports whether a and b have the same content, exactly.
 func sameNode(a, b *wire.Node) bool {
 	return a.Type == b.Type && a.ID == b.ID && slices.EqualFunc(a.Properties, b.Properties, func(p, q wire.Property) bool {
