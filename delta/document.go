@@ -3,6 +3,7 @@ package delta
 import (
 	"errors"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/wire"
 )
@@ -349,4 +350,43 @@ func ParseInts(s string, max int) ([]int, error) {
 		}
 		i = j + 1
 	}
+}
+
+// CheckHeader returns the *wire.EncodeError, of codec, for the first field
+// of h that no reader under l would read back: a name FieldKind does not
+// know or given twice, a value not of its field's kind (an Int holds one
+// integer), a list past l.MaxElements, a text past l.MaxStringBytes or not
+// valid UTF-8; nil when every field is well formed. Every codec's
+// AppendDocument checks its header with it before writing.
+func CheckHeader(codec string, h []Field, l wire.Limits) error {
+	for i, f := range h {
+		fail := func(limit, msg string) error {
+			return &wire.EncodeError{Codec: codec, Path: "header." + short(f.Name), Limit: limit,
+				Msg: "header field " + strconv.Quote(short(f.Name)) + " " + msg}
+		}
+		k, ok := FieldKind(f.Name)
+		if !ok {
+			return fail("", "is not a document header field")
+		}
+		for _, g := range h[:i] {
+			if g.Name == f.Name {
+				return fail("", "is given twice")
+			}
+		}
+		switch {
+		case k == Int && (len(f.Ints) != 1 || f.Text != ""):
+			return fail("", "holds one integer, not "+strconv.Itoa(len(f.Ints)))
+		case k == IntList && f.Text != "":
+			return fail("", "holds integers, not a text")
+		case k == IntList && len(f.Ints) > l.MaxElements:
+			return fail("MaxElements", "holds "+strconv.Itoa(len(f.Ints))+" numbers, more than the limit of "+strconv.Itoa(l.MaxElements))
+		case k == Text && f.Ints != nil:
+			return fail("", "holds a text, not integers")
+		case k == Text && len(f.Text) > l.MaxStringBytes:
+			return fail("MaxStringBytes", "holds "+strconv.Itoa(len(f.Text))+" bytes, more than the limit of "+strconv.Itoa(l.MaxStringBytes))
+		case k == Text && !utf8.ValidString(f.Text):
+			return fail("", "holds text that is not valid UTF-8")
+		}
+	}
+	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/graphwire/graphwire/delta"
@@ -97,41 +96,14 @@ func newHeadSink(f Format, dst []byte) (headSink, *[]byte) {
 	return ms, &ms.b
 }
 
-// checkHeader refuses a header DecodeDocument would refuse.
+// checkHeader refuses a header DecodeDocument would refuse: past the
+// entries a document's map holds, or one delta.CheckHeader refuses.
 func (c *Codec) checkHeader(header []delta.Field) error {
-	fail := func(i int, limit, format string, args ...any) error {
-		return &wire.EncodeError{Codec: c.format.String(), Path: fmt.Sprintf("header[%d]", i), Limit: limit,
-			Msg: fmt.Sprintf(format, args...)}
-	}
 	if len(header) >= maxDocumentEntries {
-		return fail(maxDocumentEntries-1, "", "a header of %d fields, past the %d a document has", len(header), maxDocumentEntries-1)
+		return &wire.EncodeError{Codec: c.format.String(), Path: "header",
+			Msg: fmt.Sprintf("a header of %d fields, past the %d a document has", len(header), maxDocumentEntries-1)}
 	}
-	for i, f := range header {
-		k, ok := delta.FieldKind(f.Name)
-		if !ok {
-			return fail(i, "", "unknown header field %s", textwire.Excerpt(f.Name))
-		}
-		for _, g := range header[:i] {
-			if g.Name == f.Name {
-				return fail(i, "", "header field %s given twice", f.Name)
-			}
-		}
-		switch {
-		case k == delta.Int && (len(f.Ints) != 1 || f.Text != ""):
-			return fail(i, "", "%s holds one integer, not %d integers and a text of %d bytes", f.Name, len(f.Ints), len(f.Text))
-		case k == delta.IntList && f.Text != "":
-			return fail(i, "", "%s holds integers, not a text", f.Name)
-		case k == delta.IntList && len(f.Ints) > c.limits.MaxElements:
-			return fail(i, "MaxElements", "%s: %d integers, more than the limit of %d", f.Name, len(f.Ints), c.limits.MaxElements)
-		case k == delta.Text && f.Ints != nil:
-			return fail(i, "", "%s holds a text, not integers", f.Name)
-		case k == delta.Text && len(f.Text) > c.limits.MaxStringBytes:
-			return fail(i, "MaxStringBytes", "%s: a text of %d bytes, longer than the limit of %d", f.Name, len(f.Text), c.limits.MaxStringBytes)
-		case k == delta.Text && !utf8.ValidString(f.Text):
-			return fail(i, "", "%s: %s", f.Name, notUTF8)
-		}
-	}
-	return nil
+	return delta.CheckHeader(c.format.String(), header, c.limits)
 }
 
 // DecodeDocument implements delta.DocumentCodec: it reads what

@@ -389,14 +389,14 @@ func TestAppendDocumentRefuses(t *testing.T) {
 		header []delta.Field
 		msg    string
 	}{
-		{"an unknown field", Default(CBOR), []delta.Field{{Name: "base", Text: "x"}}, `unknown header field "base"`},
+		{"an unknown field", Default(CBOR), []delta.Field{{Name: "base", Text: "x"}}, `header field "base" is not a document header field`},
 		{"a field twice", Default(CBOR), []delta.Field{{Name: "check", Text: "x"}, {Name: "check", Text: "y"}}, "given twice"},
 		{"an Int of two integers", Default(CBOR), []delta.Field{{Name: "graphwire_delta", Ints: []int{1, 2}}}, "holds one integer"},
 		{"a list with a text", Default(CBOR), []delta.Field{{Name: "nodes_added", Ints: []int{1}, Text: "1"}}, "holds integers, not a text"},
 		{"a text with integers", Default(CBOR), []delta.Field{{Name: "check", Ints: []int{1}}}, "holds a text, not integers"},
 		{"a text not UTF-8", Default(CBOR), []delta.Field{{Name: "check", Text: "\xff"}}, notUTF8},
 		{"a list past MaxElements", small, []delta.Field{{Name: "nodes_added", Ints: []int{1, 2, 3}}}, "more than the limit of 2"},
-		{"a text past MaxStringBytes", small, []delta.Field{{Name: "check", Text: strings.Repeat("x", 71)}}, "longer than the limit of 70"},
+		{"a text past MaxStringBytes", small, []delta.Field{{Name: "check", Text: strings.Repeat("x", 71)}}, "more than the limit of 70"},
 		{"18 fields", Default(CBOR), append(everyField(), delta.Field{Name: "check"}), "a header of 18 fields, past the 17"},
 	}
 	for _, tc := range tests {

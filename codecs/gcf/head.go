@@ -38,11 +38,12 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	if len(header) == 0 {
 		return c.AppendEncode(dst, content)
 	}
-	n := len(dst)
-	out, err := c.appendFields(append(dst, gcfLine...), header)
-	if err != nil {
-		return dst[:n], err
+	if err := delta.CheckHeader(Name, header, c.limits); err != nil {
+		return dst, err
 	}
+	n := len(dst)
+	out := c.appendFields(append(dst, gcfLine...), header)
+	var err error
 	if content != nil {
 		at := len(out)
 		if out, err = c.AppendEncode(out, content); err != nil {
@@ -61,40 +62,23 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	return out, nil
 }
 
-// appendFields appends the header's lines.
-func (c *Codec) appendFields(b []byte, header []delta.Field) ([]byte, error) {
-	for i, f := range header {
-		bad := func(limit, msg string) error {
-			return &wire.EncodeError{Codec: Name, Limit: limit, Msg: "header field " + textwire.Excerpt(f.Name) + ": " + msg}
-		}
-		k, ok := delta.FieldKind(f.Name)
-		switch {
-		case !ok:
-			return b, bad("", "not a field of a document")
-		case fieldIndex(header[:i], f.Name) >= 0:
-			return b, bad("", "given twice")
-		case k == delta.Text && f.Ints != nil, k != delta.Text && f.Text != "":
-			return b, bad("", "holds a value of another kind")
-		case k == delta.Int && len(f.Ints) != 1:
-			return b, bad("", "holds "+strconv.Itoa(len(f.Ints))+" integers, not one")
-		case k == delta.IntList && len(f.Ints) > c.limits.MaxElements:
-			return b, bad("MaxElements", strconv.Itoa(len(f.Ints))+" numbers, more than the limit of "+strconv.Itoa(c.limits.MaxElements))
-		case k == delta.IntList && len(f.Ints) == 0:
-			continue // an empty list is not written
-		case k == delta.Text && len(f.Text) > c.limits.MaxStringBytes:
-			return b, bad("MaxStringBytes", "a text of "+strconv.Itoa(len(f.Text))+" bytes, more than the limit of "+strconv.Itoa(c.limits.MaxStringBytes))
+// appendFields appends the header's lines (checked by
+// delta.CheckHeader); an empty list is not written.
+func (c *Codec) appendFields(b []byte, header []delta.Field) []byte {
+	for _, f := range header {
+		k, _ := delta.FieldKind(f.Name)
+		if k == delta.IntList && len(f.Ints) == 0 {
+			continue
 		}
 		b = append(append(b, f.Name...), '=')
 		if k == delta.Text {
-			if b, ok = gcfvalue.AppendValidString(b, f.Text); !ok {
-				return b, bad("", "the text is not UTF-8")
-			}
+			b, _ = gcfvalue.AppendValidString(b, f.Text) // valid UTF-8: checked
 		} else {
 			b = delta.AppendInts(b, f.Ints)
 		}
 		b = append(b, '\n')
 	}
-	return b, nil
+	return b
 }
 
 // fieldIndex is the index of the field called name in h, -1 when none.

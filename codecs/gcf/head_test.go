@@ -366,13 +366,13 @@ func TestDocumentRefusals(t *testing.T) {
 		limit   string
 		msg     string
 	}{
-		{"unknown field", []delta.Field{{Name: "base_root", Text: "x"}}, nil, "", "not a field"},
+		{"unknown field", []delta.Field{{Name: "base_root", Text: "x"}}, nil, "", "not a document header field"},
 		{"field twice", []delta.Field{{Name: "check", Text: "x"}, {Name: "check", Text: "y"}}, nil, "", "given twice"},
-		{"int of two", []delta.Field{{Name: "graphwire_delta", Ints: []int{1, 2}}}, nil, "", "not one"},
-		{"text with ints", []delta.Field{{Name: "check", Text: "x", Ints: []int{1}}}, nil, "", "another kind"},
+		{"int of two", []delta.Field{{Name: "graphwire_delta", Ints: []int{1, 2}}}, nil, "", "holds one integer, not 2"},
+		{"text with ints", []delta.Field{{Name: "check", Text: "x", Ints: []int{1}}}, nil, "", "holds a text, not integers"},
 		{"list past MaxElements", []delta.Field{{Name: "nodes_added", Ints: []int{1, 2, 3, 4}}}, nil, "MaxElements", "4 numbers"},
 		{"text past MaxStringBytes", []delta.Field{{Name: "check", Text: "123456789"}}, nil, "MaxStringBytes", "9 bytes"},
-		{"text not UTF-8", []delta.Field{{Name: "check", Text: "a\xff"}}, nil, "", "not UTF-8"},
+		{"text not UTF-8", []delta.Field{{Name: "check", Text: "a\xff"}}, nil, "", "not valid UTF-8"},
 		{"document past MaxInputBytes", []delta.Field{{Name: "nodes_added", Ints: []int{100000, 200000, 300000}},
 			{Name: "nodes_removed", Ints: []int{100000, 200000, 300000}}}, long, "MaxInputBytes", "more than the limit"},
 	} {

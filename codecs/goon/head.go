@@ -38,6 +38,9 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	if len(header) == 0 {
 		return c.AppendEncode(dst, content)
 	}
+	if err := delta.CheckHeader(Name, header, c.limits); err != nil {
+		return dst, err
+	}
 	out, err := c.appendFields(append(dst, headerMarker...), header)
 	if err != nil {
 		return dst, err
@@ -57,39 +60,20 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	return out, nil
 }
 
-// appendFields appends the header's field lines.
+// appendFields appends the header's field lines (checked by
+// delta.CheckHeader); a text GOON's quoting does not carry is refused.
 func (c *Codec) appendFields(b []byte, header []delta.Field) ([]byte, error) {
-	for i, f := range header {
-		kind, ok := delta.FieldKind(f.Name)
-		if !ok {
-			return b, fieldError(f.Name, "is not a document header field")
-		}
-		for _, g := range header[:i] {
-			if g.Name == f.Name {
-				return b, fieldError(f.Name, "is in the header twice")
-			}
-		}
+	for _, f := range header {
 		b = append(b, f.Name...)
 		b = append(b, ':')
-		switch kind {
+		switch kind, _ := delta.FieldKind(f.Name); kind {
 		case delta.Int:
-			if len(f.Ints) != 1 {
-				return b, fieldError(f.Name, "holds one integer, not "+strconv.Itoa(len(f.Ints)))
-			}
 			b = strconv.AppendInt(b, int64(f.Ints[0]), 10)
 		case delta.IntList:
-			if len(f.Ints) > c.limits.MaxElements {
-				return b, &wire.EncodeError{Codec: Name, Limit: "MaxElements",
-					Msg: "header field " + f.Name + " holds " + strconv.Itoa(len(f.Ints)) + " numbers, more than the limit of " + strconv.Itoa(c.limits.MaxElements)}
-			}
 			b = delta.AppendInts(b, f.Ints)
 		case delta.Text:
-			if len(f.Text) > c.limits.MaxStringBytes {
-				return b, &wire.EncodeError{Codec: Name, Limit: "MaxStringBytes",
-					Msg: "header field " + f.Name + " holds " + strconv.Itoa(len(f.Text)) + " bytes, more than the limit of " + strconv.Itoa(c.limits.MaxStringBytes)}
-			}
 			if !quotable(f.Text) {
-				return b, fieldError(f.Name, "holds invalid UTF-8 or a control character, which GOON's quoting does not carry")
+				return b, fieldError(f.Name, "holds a control character, which GOON's quoting does not carry")
 			}
 			b = appendCursor(b, f.Text)
 		}

@@ -320,12 +320,12 @@ func TestDocumentEncodeErrors(t *testing.T) {
 		limit   string
 	}{
 		{"unknown field", []delta.Field{{Name: "nodes_edited", Ints: []int{1}}}, nil, `header field "nodes_edited" is not a document header field`, ""},
-		{"field twice", []delta.Field{{Name: "check", Text: "a"}, {Name: "check", Text: "a"}}, nil, `header field "check" is in the header twice`, ""},
+		{"field twice", []delta.Field{{Name: "check", Text: "a"}, {Name: "check", Text: "a"}}, nil, `header field "check" is given twice`, ""},
 		{"int of two numbers", []delta.Field{{Name: "graphwire_delta", Ints: []int{1, 2}}}, nil, "holds one integer, not 2", ""},
 		{"list past MaxElements", []delta.Field{{Name: "nodes_added", Ints: []int{1, 2, 3, 4}}}, nil, "holds 4 numbers, more than the limit of 3", "MaxElements"},
 		{"text past MaxStringBytes", []delta.Field{{Name: "check", Text: "abcdefghi"}}, nil, "holds 9 bytes, more than the limit of 8", "MaxStringBytes"},
 		{"text with a control character", []delta.Field{{Name: "check", Text: "a\x01"}}, nil, "control character", ""},
-		{"text of invalid UTF-8", []delta.Field{{Name: "check", Text: "a\xff"}}, nil, "invalid UTF-8", ""},
+		{"text of invalid UTF-8", []delta.Field{{Name: "check", Text: "a\xff"}}, nil, "not valid UTF-8", ""},
 		{"content refused", []delta.Field{{Name: "check", Text: "a"}}, &wire.GraphResponse{QueryType: "bogus"}, "invalid query type", ""},
 		{"document past MaxInputBytes", []delta.Field{{Name: "nodes_added", Ints: []int{1000000, 2000000, 3000000}}, {Name: "check", Text: "abcdefgh"}}, content, "the document would take", "MaxInputBytes"},
 	} {

@@ -27,12 +27,12 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	if len(header) == 0 {
 		return c.AppendEncode(dst, content)
 	}
+	if err := delta.CheckHeader(Name, header, c.limits); err != nil {
+		return dst, err
+	}
 	b := append(dst, '{')
 	for i, f := range header {
-		k, ok := delta.FieldKind(f.Name)
-		if !ok {
-			return dst, &wire.EncodeError{Codec: Name, Path: f.Name, Msg: "not a header field"}
-		}
+		k, _ := delta.FieldKind(f.Name)
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -40,9 +40,6 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 		b = append(b, ':')
 		switch k {
 		case delta.Int:
-			if len(f.Ints) != 1 {
-				return dst, &wire.EncodeError{Codec: Name, Path: f.Name, Msg: "an Int field holds one integer"}
-			}
 			b = strconv.AppendInt(b, int64(f.Ints[0]), 10)
 		case delta.IntList:
 			b = append(delta.AppendInts(append(b, '['), f.Ints), ']')

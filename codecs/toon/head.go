@@ -37,10 +37,11 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	if len(header) == 0 {
 		return c.AppendEncode(dst, content)
 	}
-	out, err := c.appendHeader(dst, header)
-	if err != nil {
+	if err := delta.CheckHeader(Name, header, c.limits); err != nil {
 		return dst, err
 	}
+	out := c.appendHeader(dst, header)
+	var err error
 	if content != nil {
 		if len(out) > len(dst) {
 			out = append(out, '\n')
@@ -56,23 +57,13 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	return out, nil
 }
 
-// appendHeader appends the header's lines, a newline between two.
-func (c *Codec) appendHeader(dst []byte, header []delta.Field) ([]byte, error) {
+// appendHeader appends the header's lines (checked by delta.CheckHeader),
+// a newline between two; an empty list is left out.
+func (c *Codec) appendHeader(dst []byte, header []delta.Field) []byte {
 	e := newWriter(dst, nil)
-	for i, f := range header {
-		kind, ok := delta.FieldKind(f.Name)
-		path := "header." + f.Name
-		switch {
-		case !ok:
-			return dst, &wire.EncodeError{Codec: Name, Path: "header", Msg: "unknown header field " + textwire.Excerpt(f.Name)}
-		case fieldIndex(header[:i], f.Name) >= 0:
-			return dst, &wire.EncodeError{Codec: Name, Path: path, Msg: "the field is given twice"}
-		}
-		switch kind {
+	for _, f := range header {
+		switch kind, _ := delta.FieldKind(f.Name); kind {
 		case delta.Int:
-			if len(f.Ints) != 1 {
-				return dst, &wire.EncodeError{Codec: Name, Path: path, Msg: "an integer field holds one number, not " + strconv.Itoa(len(f.Ints))}
-			}
 			e.Line(0)
 			e.Buf = append(e.Buf, f.Name...)
 			e.Buf = append(e.Buf, ':', ' ')
@@ -81,25 +72,14 @@ func (c *Codec) appendHeader(dst []byte, header []delta.Field) ([]byte, error) {
 			if len(f.Ints) == 0 {
 				continue
 			}
-			if len(f.Ints) > c.limits.MaxElements {
-				return dst, &wire.EncodeError{Codec: Name, Path: path, Limit: "MaxElements",
-					Msg: strconv.Itoa(len(f.Ints)) + " numbers, more than the limit of " + strconv.Itoa(c.limits.MaxElements)}
-			}
 			e.Line(0)
 			e.Header(&f.Name, len(f.Ints), nil, false)
 			e.Buf = delta.AppendInts(append(e.Buf, ' '), f.Ints)
 		case delta.Text:
-			if len(f.Text) > c.limits.MaxStringBytes {
-				return dst, &wire.EncodeError{Codec: Name, Path: path, Limit: "MaxStringBytes",
-					Msg: "a text of " + strconv.Itoa(len(f.Text)) + " bytes, longer than the limit of " + strconv.Itoa(c.limits.MaxStringBytes)}
-			}
-			if !utf8.ValidString(f.Text) {
-				return dst, &wire.EncodeError{Codec: Name, Path: path, Msg: "the text is not valid UTF-8"}
-			}
 			e.StringField(f.Name, f.Text, 0)
 		}
 	}
-	return e.Buf, nil
+	return e.Buf
 }
 
 // fieldIndex is the position of the field called name in h, or -1.
