@@ -45,23 +45,16 @@ func Diff(base, next *wire.GraphResponse) (*Delta, error) {
 	// order (a codec that reorders nodes, as GOON groups them by type,
 	// keeps a subsequence of what it wrote in its own order), each changed
 	// one told by its identity (Patch).
-	isChanged := make(map[int]int, len(changed)) // result position -> base position
-	for _, m := range changed {
-		isChanged[m.ni] = m.bi
-	}
-	at := append(slices.Clone(p.added), func() []int {
-		v := make([]int, 0, len(changed))
-		for _, m := range changed {
-			v = append(v, m.ni)
+	// Both lists are ascending by result position: merge them.
+	for k, a := 0, 0; k < len(changed) || a < len(p.added); {
+		if a == len(p.added) || k < len(changed) && changed[k].ni < p.added[a] {
+			d.Changed = append(d.Changed, changed[k].bi)
+			c.Nodes = append(c.Nodes, next.Nodes[changed[k].ni])
+			k++
+			continue
 		}
-		return v
-	}()...)
-	slices.Sort(at)
-	for _, ni := range at {
-		if bi, ok := isChanged[ni]; ok {
-			d.Changed = append(d.Changed, bi)
-		}
-		c.Nodes = append(c.Nodes, next.Nodes[ni])
+		c.Nodes = append(c.Nodes, next.Nodes[p.added[a]])
+		a++
 	}
 
 	p = planSeq(edgeKeys(base.Edges), edgeKeys(next.Edges))

@@ -1,12 +1,12 @@
 package delta
 
 import (
-	"encoding/json"
 	"errors"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -195,9 +195,10 @@ func readType(s string) (string, int, error) {
 		if end >= len(s) {
 			return "", 0, errors.New("delta: sent_earlier: an unterminated type " + strconv.Quote(short(s)))
 		}
-		var t string
-		if err := json.Unmarshal([]byte(s[:end+1]), &t); err != nil {
-			return "", 0, errors.New("delta: sent_earlier: type " + strconv.Quote(short(s[:end+1])) + " is not a JSON string")
+		lit := s[:end+1]
+		t, _, serr := textwire.JSONString([]byte(lit), lit, 0, len(lit))
+		if serr != nil {
+			return "", 0, errors.New("delta: sent_earlier: type " + strconv.Quote(short(lit)) + " is not a JSON string: " + serr.Msg)
 		}
 		return t, end + 1, nil
 	}

@@ -1,11 +1,11 @@
 package json
 
 import (
-	stdjson "encoding/json"
 	"errors"
 	"strconv"
 
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -272,24 +272,14 @@ func (h *headReader) text(key string) (string, error) {
 	if h.pos >= len(h.data) || h.data[h.pos] != '"' {
 		return "", h.errAt(h.pos, "a string expected in "+strconv.Quote(key))
 	}
-	i := h.pos + 1
-	for i < len(h.data) && h.data[i] != '"' {
-		if h.data[i] == '\\' {
-			i++
+	s, end, serr := textwire.JSONString(h.data, "", h.pos, h.maxText)
+	if serr != nil {
+		de := &wire.DecodeError{Codec: Name, Offset: int64(serr.Off), Msg: strconv.Quote(key) + ": " + serr.Msg}
+		if serr.TooLong {
+			de.Limit = "MaxStringBytes"
 		}
-		i++
+		return "", de
 	}
-	if i >= len(h.data) {
-		return "", h.errAt(h.pos, "an unterminated string in "+strconv.Quote(key))
-	}
-	if i-h.pos > h.maxText {
-		return "", &wire.DecodeError{Codec: Name, Offset: int64(h.pos), Limit: "MaxStringBytes",
-			Msg: strconv.Quote(key) + " is longer than " + strconv.Itoa(h.maxText) + " bytes"}
-	}
-	var s string
-	if err := stdjson.Unmarshal(h.data[h.pos:i+1], &s); err != nil {
-		return "", h.errAt(h.pos, "not a valid JSON string in "+strconv.Quote(key))
-	}
-	h.pos = i + 1
+	h.pos = end
 	return s, nil
 }
