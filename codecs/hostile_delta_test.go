@@ -21,7 +21,7 @@ func hostileDocument(t testing.TB, codec string, n int) []byte {
 		t.Fatal(err)
 	}
 	d := deltatest.EveryList(n)
-	h := []delta.Field{{Name: delta.FieldDelta, Ints: []int{delta.Version}}, {Name: delta.FieldCheck, Text: d.Check.String()}}
+	h := []delta.Field{{Name: delta.FieldDelta, Text: d.Check.String()}}
 	list := make([]int, n)
 	for i := range list {
 		list[i] = i % 10

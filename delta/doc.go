@@ -27,8 +27,7 @@
 // The header fields, in the order a document writes them (FieldKind gives
 // each one's kind; a list is written only when it is not empty):
 //
-//	graphwire_delta   Int: Version (2); the field that opens a delta
-//	check             Text: the Check (below)
+//	graphwire_delta   Text: the Check (below); the field that opens a delta
 //	nodes_changed     base positions of the nodes whose content changed:
 //	                  each is replaced by the content node of its type
 //	                  and id (the first not yet taken, in this order)
@@ -46,7 +45,7 @@
 //
 // In json, a one-node change and a response with references read
 //
-//	{"graphwire_delta":2,"check":"taVrJ12S6VSssQ7B5aCPtQ","nodes_changed":[0],"content":{…}}
+//	{"graphwire_delta":"034729650244591786432106655137043211902","nodes_changed":[0],"content":{…}}
 //	{"sent_earlier":"User 1 2; MergeRequest 7","sent_earlier_at":[0,3,1],"content":{…}}
 //
 // A delta's content is a response: the result's format_version,
@@ -57,14 +56,17 @@
 // the type and id of a changed one sent as a removal and an addition; its
 // edges the added edges, its rows the added rows, present exactly when the result
 // has rows (an empty list for a result with rows and none added). The
-// unchanged delta has no content: its header is graphwire_delta and a
-// check of the base with itself.
+// unchanged delta has no content: its header is graphwire_delta alone,
+// holding the check of the base with itself.
 //
-// Version 2 of the delta document replaced version 1, which wrote two
-// SHA-256 fingerprints (76 o200k tokens) and named nodes and edges by
-// identity in each codec's own syntax; a reader of version 2 refuses a
-// version 1 delta with a *wire.DecodeError (an unknown header field or
-// version), and its client asks for the whole response.
+// This is version 3 of the delta document (Version). Version 2 wrote
+// "graphwire_delta: 2" and the Check in base64url in a field "check" of
+// its own (about 22 o200k tokens for the two lines; version 3's one line
+// takes about 16), and version 1 two SHA-256 fingerprints (76 tokens),
+// naming nodes and edges by identity in each codec's own syntax. A reader
+// of version 3 refuses both with a *wire.DecodeError (their
+// graphwire_delta holds no check, or "check" is no header field), and its
+// client asks for the whole response.
 //
 // # Positions
 //
@@ -90,7 +92,8 @@
 //
 // A delta carries one Check: the first 128 bits of SHA-256 over
 // "graphwire-delta-check-v2\n", the base's Fingerprint and the result's,
-// written as 22 characters of unpadded base64url (about 14 o200k tokens).
+// written as the number it is in 39 decimal digits (13 o200k tokens,
+// whatever the value: the tokenizer reads digits three at a time).
 // Patch computes the base's fingerprint, builds the result, and compares
 // the check of the two with the delta's: a delta applied to another base,
 // or altered, is refused (ErrWrongBase), never a wrong response. One value

@@ -26,19 +26,16 @@ type Field struct {
 // Kind is the kind of a header field's value.
 type Kind uint8
 
-// The kinds of header values: one integer (Field.Ints holds it), a list
-// of integers (written in a text format as decimal numbers separated by
-// commas, AppendInts), or a text.
+// The kinds of header values: a list of integers (written in a text
+// format as decimal numbers separated by commas, AppendInts), or a text.
 const (
-	Int Kind = iota + 1
-	IntList
+	IntList Kind = iota + 1
 	Text
 )
 
 // The header fields, in the order a document writes them.
 const (
-	FieldDelta         = "graphwire_delta" // Int: Version; opens a delta
-	FieldCheck         = "check"           // Text: the Check
+	FieldDelta         = "graphwire_delta" // Text: the Check; opens a delta
 	FieldNodesChanged  = "nodes_changed"
 	FieldNodesRemoved  = "nodes_removed"
 	FieldNodesMoved    = "nodes_moved"    // base positions; with FieldNodesMovedTo
@@ -56,14 +53,17 @@ const (
 	FieldSentEarlierAt = "sent_earlier_at" // IntList: their positions in the response
 )
 
-// Version is the version of the delta document, the value of its
-// graphwire_delta field. Version 1 wrote two SHA-256 fingerprints and
-// named elements by identity; a reader of version 2 refuses it with a
-// *wire.DecodeError, and the client asks for the whole response.
-const Version = 2
+// Version is the version of the delta document. Version 3 writes the
+// Check as the value of its graphwire_delta field; version 2 wrote the
+// number 2 there and the Check in base64url in a field of its own, and
+// version 1 two SHA-256 fingerprints, naming elements by identity. A
+// reader of version 3 refuses either with a *wire.DecodeError (their
+// graphwire_delta holds no check), and the client asks for the whole
+// response.
+const Version = 3
 
 var fieldKinds = map[string]Kind{
-	FieldDelta: Int, FieldCheck: Text,
+	FieldDelta:        Text,
 	FieldNodesChanged: IntList, FieldNodesRemoved: IntList, FieldNodesMoved: IntList, FieldNodesMovedTo: IntList, FieldNodesAdded: IntList,
 	FieldEdgesRemoved: IntList, FieldEdgesMoved: IntList, FieldEdgesMovedTo: IntList, FieldEdgesAdded: IntList,
 	FieldRowsRemoved: IntList, FieldRowsMoved: IntList, FieldRowsMovedTo: IntList, FieldRowsAdded: IntList,
@@ -213,7 +213,7 @@ var ErrNotDelta = errors.New("delta: the document is not a delta")
 
 // header is d's header: the fields that are not empty, in order.
 func (d *Delta) header() []Field {
-	h := []Field{{Name: FieldDelta, Ints: []int{Version}}, {Name: FieldCheck, Text: d.Check.String()}}
+	h := []Field{{Name: FieldDelta, Text: d.Check.String()}}
 	add := func(name string, v []int) {
 		if len(v) > 0 {
 			h = append(h, Field{Name: name, Ints: v})
@@ -241,22 +241,15 @@ func (d *Delta) header() []Field {
 // deltaOf is the Delta a document's header and content state.
 func deltaOf(h []Field, content *wire.GraphResponse) (*Delta, error) {
 	v := fieldMap(h)
-	ver, ok := v[FieldDelta]
+	chk, ok := v[FieldDelta]
 	if !ok {
 		return nil, ErrNotDelta
-	}
-	if len(ver.Ints) != 1 || ver.Ints[0] != Version {
-		return nil, errors.New("delta: graphwire_delta " + intsText(ver.Ints) + " is not version " + strconv.Itoa(Version) +
-			", the one this reader reads: ask for the whole response")
-	}
-	chk, ok := v[FieldCheck]
-	if !ok {
-		return nil, errors.New("delta: the delta has no check")
 	}
 	d := &Delta{Content: content}
 	var err error
 	if d.Check, err = ParseCheck(chk.Text); err != nil {
-		return nil, err
+		return nil, errors.New("delta: graphwire_delta " + strconv.Quote(short(chk.Text)) + " is not a check of 39 decimal digits: " +
+			"not a delta of version " + strconv.Itoa(Version) + ", the one this reader reads; ask for the whole response")
 	}
 	if _, ok := v[FieldSentEarlier]; ok {
 		return nil, errors.New("delta: a delta does not carry references (sent_earlier)")
@@ -295,21 +288,6 @@ func fieldMap(h []Field) map[string]Field {
 		m[f.Name] = f
 	}
 	return m
-}
-
-func intsText(v []int) string {
-	b := []byte{'['}
-	for i, x := range v {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if i == 3 {
-			b = append(b, "..."...)
-			break
-		}
-		b = strconv.AppendInt(b, int64(x), 10)
-	}
-	return string(append(b, ']'))
 }
 
 // AppendInts appends v as a text format writes an IntList: decimal
@@ -354,8 +332,7 @@ func ParseInts(s string, max int) ([]int, error) {
 
 // CheckHeader returns the *wire.EncodeError, of codec, for the first field
 // of h that no reader under l would read back: a name FieldKind does not
-// know or given twice, a value not of its field's kind (an Int holds one
-// integer), a list past l.MaxElements, a text past l.MaxStringBytes or not
+// know or given twice, a value not of its field's kind, a list past l.MaxElements, a text past l.MaxStringBytes or not
 // valid UTF-8; nil when every field is well formed. Every codec's
 // AppendDocument checks its header with it before writing.
 func CheckHeader(codec string, h []Field, l wire.Limits) error {
@@ -374,8 +351,6 @@ func CheckHeader(codec string, h []Field, l wire.Limits) error {
 			}
 		}
 		switch {
-		case k == Int && (len(f.Ints) != 1 || f.Text != ""):
-			return fail("", "holds one integer, not "+strconv.Itoa(len(f.Ints)))
 		case k == IntList && f.Text != "":
 			return fail("", "holds integers, not a text")
 		case k == IntList && len(f.Ints) > l.MaxElements:

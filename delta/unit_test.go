@@ -221,8 +221,8 @@ func TestPatchRefuses(t *testing.T) {
 // whose header breaks the contract, give a *wire.DecodeError that says
 // what is wrong and where.
 func TestDecodeDeltaErrors(t *testing.T) {
-	chk := `"check":"` + delta.MakeCheck(delta.Hash{1}, delta.Hash{2}).String() + `"`
-	head := `{"graphwire_delta":2,` + chk
+	chk := `"graphwire_delta":"` + delta.MakeCheck(delta.Hash{1}, delta.Hash{2}).String() + `"`
+	head := `{` + chk
 	content := `,"content":{"format_version":"","query_type":"search","nodes":[],"edges":[]}`
 	for _, tc := range []struct {
 		name, in, msg string
@@ -231,11 +231,13 @@ func TestDecodeDeltaErrors(t *testing.T) {
 		class         error
 	}{
 		{"a response", `{"format_version":"","query_type":"search","nodes":[],"edges":[]}`, "not a delta", 0, false, delta.ErrNotDelta},
-		{"version 1", `{"graphwire_delta":1,"check":"x"}`, "graphwire_delta [1] is not version 2", 0, false, nil},
+		{"version 1", `{"graphwire_delta":1,"base":"sha256:00"}`, `a string expected in "graphwire_delta"`, 19, false, nil},
+		{"version 2", `{"graphwire_delta":2,"check":"taVrJ12S6VSssQ7B5aCPtQ"}`, `a string expected in "graphwire_delta"`, 19, false, nil},
+		{"a version 2 check", `{"graphwire_delta":"taVrJ12S6VSssQ7B5aCPtQ"}`, "is not a check of 39 decimal digits: not a delta of version 3", 0, false, nil},
 		{"unknown key", head + `,"extra":1}`, `"extra" is not a header field`, int64(len(head)) + 1, false, nil},
-		{"duplicate key", head + `,` + chk + `}`, `"check" appears twice`, int64(len(head)) + 1, false, nil},
-		{"bad check", `{"graphwire_delta":2,"check":"00"}`, `a check is 22 characters`, 0, false, nil},
-		{"no check", `{"graphwire_delta":2}`, `no check`, 0, false, nil},
+		{"duplicate key", head + `,` + chk + `}`, `"graphwire_delta" appears twice`, int64(len(head)) + 1, false, nil},
+		{"bad check", `{"graphwire_delta":"00"}`, `"00" is not a check of 39 decimal digits`, 0, false, nil},
+		{"a check past 2^128", `{"graphwire_delta":"340282366920938463463374607431768211456"}`, `is not a check of 39 decimal digits`, 0, false, nil},
 		{"not an integer", head + `,"nodes_added":["0"]}`, `an integer expected in "nodes_added"`, int64(len(head)) + 16, false, nil},
 		{"moved unpaired", head + `,"nodes_moved":[0]` + content + `}`, "nodes_moved has 1 positions and nodes_moved_to 0", 0, false, nil},
 		{"operations without content", head + `,"nodes_added":[0]}`, "operations without content", 0, false, nil},

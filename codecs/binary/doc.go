@@ -182,8 +182,7 @@
 // above. Package delta gives the fields their meaning and does all the
 // work (delta.AppendDelta and DecodeDelta, delta.Session); this package
 // writes only the syntax. A document is a map: its keys are the header's
-// field names, in the header's order, each with its value (an Int an
-// integer, an IntList an array of integers, a Text a string), and last
+// field names, in the header's order, each with its value (an IntList an array of integers, a Text a string), and last
 // "content", whose value is the content written exactly as AppendEncode
 // writes it, string table and all; the unchanged delta has no content
 // and no "content" key. A response with no header is written as it is,
@@ -193,10 +192,10 @@
 //
 // The search of two users where the second one's username changes from
 // "bob" to "bobby" gives this one-node delta, as a generic decoder of
-// either format shows it (RFC 8949 diagnostic notation; 110 bytes in
+// either format shows it (RFC 8949 diagnostic notation; 121 bytes in
 // both formats):
 //
-//	{"graphwire_delta": 2, "check": "RJzw_LsaU2VBWqbhEs9t8Q", "nodes_changed": [1],
+//	{"graphwire_delta": "091202389825013065195174456121082473969", "nodes_changed": [1],
 //	 "content": [2, "1.2.0", "search", [["User", 2, "username", "bobby"]], []]}
 //
 // and a traversal from User 1, which the reader holds, to the merge
@@ -208,8 +207,8 @@
 //
 // (in the edge, the 1 after "User" is its id and the next 1 the table
 // index of "MergeRequest"). The unchanged delta between a response and
-// itself is {"graphwire_delta": 2, "check": "swP5MkPglIIDJjSLPqTKlw"},
-// 47 bytes.
+// itself is {"graphwire_delta": "237952442438481977061986415255249799831"},
+// 58 bytes.
 //
 // DecodeDocument refuses, with a *wire.DecodeError at the offending
 // item's offset in the whole input: a map of no entries or of more than

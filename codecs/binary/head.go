@@ -25,7 +25,7 @@ const contentKey = "content"
 
 // maxDocumentEntries is the most entries a document's map holds: each
 // header field once, and the content.
-const maxDocumentEntries = 18
+const maxDocumentEntries = 17
 
 // AppendDocument implements delta.DocumentCodec: it appends the header's
 // fields, in order, as the entries of a map, then the content under the
@@ -53,8 +53,6 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	for _, f := range header {
 		s.str(f.Name)
 		switch k, _ := delta.FieldKind(f.Name); k {
-		case delta.Int:
-			s.integer(int64(f.Ints[0]))
 		case delta.IntList:
 			s.array(len(f.Ints))
 			for _, x := range f.Ints {
@@ -109,9 +107,8 @@ func (c *Codec) checkHeader(header []delta.Field) error {
 // DecodeDocument implements delta.DocumentCodec: it reads what
 // AppendDocument wrote, and any response Decode reads (a document with
 // no header, told apart by its first byte, and then read by Decode
-// alone). A document's map holds one to 18 entries: fields delta.FieldKind
-// knows, each once, an integer (Int), an array of integers (IntList, at
-// most MaxElements) or a string (Text, at most MaxStringBytes), and last,
+// alone). A document's map holds one to 17 entries: fields delta.FieldKind
+// knows, each once, an array of integers (IntList, at most MaxElements) or a string (Text, at most MaxStringBytes), and last,
 // if present, "content", whose value, up to the end of the input, Decode
 // reads under the codec's Limits. Any other map, key or value is a
 // *wire.DecodeError at the offending item's offset in the whole input
@@ -288,8 +285,6 @@ func (h *headReader) field(name string, read []delta.Field) delta.Field {
 	t := h.value(name)
 	switch {
 	case t == nil:
-	case k == delta.Int && t.kind == kInt:
-		f.Ints = []int{h.int(name, t.i)}
 	case k == delta.IntList && t.kind == kArray:
 		f.Ints = h.ints(name, int(t.i))
 	case k == delta.Text && t.kind == kString:
@@ -313,7 +308,7 @@ func (h *headReader) int(name string, i int64) int {
 }
 
 // kindNames names the item each kind of header value is written as.
-var kindNames = [...]string{delta.Int: "integer", delta.IntList: "array of integers", delta.Text: "string"}
+var kindNames = [...]string{delta.IntList: "array of integers", delta.Text: "string"}
 
 // ints reads the n integers of an IntList field's array, whose head has
 // been read. The list is allocated whole: the source has checked that

@@ -24,8 +24,8 @@ func TestDocumentHostileHeader(t *testing.T) {
 	}
 	for _, f := range formats {
 		c := Default(f)
-		longList, _ := docItems(f, -1, "graphwire_delta", 2, "nodes_changed", list)
-		longText, _ := docItems(f, -1, "check", strings.Repeat("x", c.Limits().MaxStringBytes))
+		longList, _ := docItems(f, -1, "graphwire_delta", "x", "nodes_changed", list)
+		longText, _ := docItems(f, -1, "sent_earlier", strings.Repeat("x", c.Limits().MaxStringBytes))
 		for name, data := range map[string][]byte{"a list of MaxElements": longList, "a text of MaxStringBytes": longText} {
 			var err error
 			fp := wiretest.Measure(func() { _, _, err = c.DecodeDocument(data) })
@@ -40,7 +40,7 @@ func TestDocumentHostileHeader(t *testing.T) {
 		// Heads declaring 2^20 integers and a 2^24-byte text, with a few
 		// bytes after them.
 		shortList, _ := docItems(f, -1, "nodes_changed", []byte{})
-		shortText, _ := docItems(f, -1, "check", []byte{})
+		shortText, _ := docItems(f, -1, "sent_earlier", []byte{})
 		if f == CBOR {
 			shortList = append(shortList, 0x9a, 0, 0x10, 0, 0, 1, 2)
 			shortText = append(shortText, 0x7a, 1, 0, 0, 0, 'x')

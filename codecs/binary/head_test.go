@@ -71,19 +71,19 @@ func goldenDocuments(t testing.TB, c *Codec) map[string][]byte {
 func TestDocumentGolden(t *testing.T) {
 	want := map[Format]map[string]string{
 		Msgpack: {
-			"delta":      "84af6772617068776972655f64656c746102a5636865636bb6524a7a775f4c73615532564257716268457339743851ad6e6f6465735f6368616e6765649101a7636f6e74656e749502a5312e322e30a67365617263689194a45573657202a8757365726e616d65a5626f62627990",
-			"unchanged":  "82af6772617068776972655f64656c746102a5636865636bb6737750354d6b50676c4949444a6a534c5071544b6c77",
+			"delta":      "83af6772617068776972655f64656c7461d927303931323032333839383235303133303635313935313734343536313231303832343733393639ad6e6f6465735f6368616e6765649101a7636f6e74656e749502a5312e322e30a67365617263689194a45573657202a8757365726e616d65a5626f62627990",
+			"unchanged":  "81af6772617068776972655f64656c7461d927323337393532343432343338343831393737303631393836343135323535323439373939383331",
 			"referenced": "83ac73656e745f6561726c696572a6557365722031af73656e745f6561726c6965725f61749100a7636f6e74656e749502a5312e322e30a974726176657273616c9194ac4d657267655265717565737407a57469746c65a34669789195a455736572010107a8415554484f524544",
 		},
 		CBOR: {
-			"delta":      "a46f6772617068776972655f64656c74610265636865636b76524a7a775f4c736155325642577162684573397438516d6e6f6465735f6368616e676564810167636f6e74656e74850265312e322e3066736561726368818464557365720268757365726e616d6565626f62627980",
-			"unchanged":  "a26f6772617068776972655f64656c74610265636865636b76737750354d6b50676c4949444a6a534c5071544b6c77",
+			"delta":      "a36f6772617068776972655f64656c746178273039313230323338393832353031333036353139353137343435363132313038323437333936396d6e6f6465735f6368616e676564810167636f6e74656e74850265312e322e3066736561726368818464557365720268757365726e616d6565626f62627980",
+			"unchanged":  "a16f6772617068776972655f64656c74617827323337393532343432343338343831393737303631393836343135323535323439373939383331",
 			"referenced": "a36c73656e745f6561726c696572665573657220316f73656e745f6561726c6965725f6174810067636f6e74656e74850265312e322e306974726176657273616c81846c4d657267655265717565737407657469746c65634669788185645573657201010768415554484f524544",
 		},
 	}
 	diagnostic := map[string]string{
-		"delta":      `{"graphwire_delta": 2, "check": "RJzw_LsaU2VBWqbhEs9t8Q", "nodes_changed": [1], "content": [2, "1.2.0", "search", [["User", 2, "username", "bobby"]], []]}`,
-		"unchanged":  `{"graphwire_delta": 2, "check": "swP5MkPglIIDJjSLPqTKlw"}`,
+		"delta":      `{"graphwire_delta": "091202389825013065195174456121082473969", "nodes_changed": [1], "content": [2, "1.2.0", "search", [["User", 2, "username", "bobby"]], []]}`,
+		"unchanged":  `{"graphwire_delta": "237952442438481977061986415255249799831"}`,
 		"referenced": `{"sent_earlier": "User 1", "sent_earlier_at": [0], "content": [2, "1.2.0", "traversal", [["MergeRequest", 7, "title", "Fix"]], [["User", 1, 1, 7, "AUTHORED"]]]}`,
 	}
 	for _, f := range formats {
@@ -123,7 +123,7 @@ func TestDocumentReadsBack(t *testing.T) {
 			t.Errorf("%s: patched (-want +got):\n%s", f, diff)
 		}
 		h, content, err := c.DecodeDocument(docs["unchanged"])
-		if err != nil || content != nil || len(h) != 2 {
+		if err != nil || content != nil || len(h) != 1 {
 			t.Errorf("%s: unchanged delta: %v, content %v, header %v", f, err, content, h)
 		}
 		h, content, err = c.DecodeDocument(docs["referenced"])
@@ -146,13 +146,11 @@ func TestDocumentReadsBack(t *testing.T) {
 func everyField() []delta.Field {
 	var h []delta.Field
 	lists := [][]int{{0, 3, 5}, {}, {math.MaxInt64, math.MinInt64, -1}, {127, 128, 255, 256, 65535, 65536, 1 << 32}}
-	for i, name := range []string{delta.FieldDelta, delta.FieldCheck, delta.FieldNodesChanged, delta.FieldNodesRemoved,
+	for i, name := range []string{delta.FieldDelta, delta.FieldNodesChanged, delta.FieldNodesRemoved,
 		delta.FieldNodesMoved, delta.FieldNodesMovedTo, delta.FieldNodesAdded, delta.FieldEdgesRemoved, delta.FieldEdgesMoved,
 		delta.FieldEdgesMovedTo, delta.FieldEdgesAdded, delta.FieldRowsRemoved, delta.FieldRowsMoved, delta.FieldRowsMovedTo,
 		delta.FieldRowsAdded, delta.FieldSentEarlier, delta.FieldSentEarlierAt} {
 		switch k, _ := delta.FieldKind(name); k {
-		case delta.Int:
-			h = append(h, delta.Field{Name: name, Ints: []int{-7}})
 		case delta.IntList:
 			h = append(h, delta.Field{Name: name, Ints: lists[i%len(lists)]})
 		default:
@@ -307,37 +305,37 @@ func TestDocumentErrors(t *testing.T) {
 			msg   string
 			limit string
 		}{
-			{"unknown field", c, -1, []any{"graphwire_delta", 2, "nodes_changd", []any{0}},
+			{"unknown field", c, -1, []any{"graphwire_delta", "x", "nodes_changd", []any{0}},
 				func(_ []byte, at []int) int { return at[2] }, `unknown header field "nodes_changd"`, ""},
-			{"a field twice", c, -1, []any{"graphwire_delta", 2, "check", "x", "graphwire_delta", 2},
+			{"a field twice", c, -1, []any{"graphwire_delta", "x", "sent_earlier", "x", "graphwire_delta", "x"},
 				func(_ []byte, at []int) int { return at[4] }, "header field graphwire_delta given twice", ""},
 			{"a list holding a string", c, -1, []any{"nodes_changed", []any{0, "1"}},
 				func(_ []byte, at []int) int { return at[1] + 2 }, "nodes_changed: number 1: expected integer, found string", ""},
 			{"a list written as text", c, -1, []any{"nodes_changed", "0,1"},
 				func(_ []byte, at []int) int { return at[1] }, "nodes_changed: expected array of integers, found string", ""},
-			{"an integer written as a list", c, -1, []any{"graphwire_delta", []any{2}},
-				func(_ []byte, at []int) int { return at[1] }, "graphwire_delta: expected integer, found array", ""},
-			{"a text written as an integer", c, -1, []any{"check", 5},
-				func(_ []byte, at []int) int { return at[1] }, "check: expected string, found integer", ""},
+			{"a text written as a list", c, -1, []any{"graphwire_delta", []any{2}},
+				func(_ []byte, at []int) int { return at[1] }, "graphwire_delta: expected string, found array", ""},
+			{"a text written as an integer", c, -1, []any{"sent_earlier", 5},
+				func(_ []byte, at []int) int { return at[1] }, "sent_earlier: expected string, found integer", ""},
 			{"a list past MaxElements", small, -1, []any{"nodes_changed", []any{0, 1, 2, 3, 4}},
 				func(_ []byte, at []int) int { return at[1] }, "nodes_changed: 5 integers, more than the limit of 4", "MaxElements"},
 			{"a text past MaxStringBytes", small, -1, []any{"sent_earlier", strings.Repeat("x", 71)},
 				func(_ []byte, at []int) int { return at[1] }, "sent_earlier: string of 71 bytes exceeds the limit of 70", "MaxStringBytes"},
-			{"a text past a small MaxStringBytes", tiny, -1, []any{"check", strings.Repeat("x", 11)},
-				func(_ []byte, at []int) int { return at[1] }, "check: a text of 11 bytes, longer than the limit of 10", "MaxStringBytes"},
-			{"a key that is not a string", c, -1, []any{"graphwire_delta", 2, 7, 2},
+			{"a text past a small MaxStringBytes", tiny, -1, []any{"sent_earlier", strings.Repeat("x", 11)},
+				func(_ []byte, at []int) int { return at[1] }, "sent_earlier: a text of 11 bytes, longer than the limit of 10", "MaxStringBytes"},
+			{"a key that is not a string", c, -1, []any{"graphwire_delta", "x", 7, 2},
 				func(_ []byte, at []int) int { return at[2] }, "document key: expected string, found integer", ""},
 			{"the content alone", c, -1, []any{"content", plain},
 				func(_ []byte, at []int) int { return at[0] }, `"content" is the last entry of a document, after at least one header field`, ""},
-			{"the content before a field", c, 3, []any{"graphwire_delta", 2, "content", plain},
+			{"the content before a field", c, 3, []any{"graphwire_delta", "x", "content", plain},
 				func(_ []byte, at []int) int { return at[2] }, `"content" is the last entry`, ""},
 			{"an empty map", c, 0, nil,
 				func([]byte, []int) int { return 0 }, "a document's map of 0 entries", ""},
-			{"a map of 19 entries", c, 19, []any{"graphwire_delta", 2},
+			{"a map of 19 entries", c, 19, []any{"graphwire_delta", "x"},
 				func([]byte, []int) int { return 0 }, "a document's map of 19 entries", ""},
-			{"a truncated header", c, 3, []any{"graphwire_delta", 2, "check", "x"},
+			{"a truncated header", c, 3, []any{"graphwire_delta", "x", "sent_earlier", "x"},
 				func(data []byte, _ []int) int { return len(data) }, "unexpected end of input", ""},
-			{"trailing bytes", c, -1, []any{"graphwire_delta", 2, "check", "x", []byte{0}},
+			{"trailing bytes", c, -1, []any{"graphwire_delta", "x", "sent_earlier", "x", []byte{0}},
 				func(data []byte, _ []int) int { return len(data) - 1 }, "1 trailing bytes after the document", ""},
 			{"an error in the content", c, -1, []any{"sent_earlier", "User 1", "content", badID},
 				func(_ []byte, at []int) int { return at[3] + int(ce.Offset) }, "node id: expected integer, found string", ""},
@@ -390,14 +388,13 @@ func TestAppendDocumentRefuses(t *testing.T) {
 		msg    string
 	}{
 		{"an unknown field", Default(CBOR), []delta.Field{{Name: "base", Text: "x"}}, `header field "base" is not a document header field`},
-		{"a field twice", Default(CBOR), []delta.Field{{Name: "check", Text: "x"}, {Name: "check", Text: "y"}}, "given twice"},
-		{"an Int of two integers", Default(CBOR), []delta.Field{{Name: "graphwire_delta", Ints: []int{1, 2}}}, "holds one integer"},
+		{"a field twice", Default(CBOR), []delta.Field{{Name: "sent_earlier", Text: "x"}, {Name: "sent_earlier", Text: "y"}}, "given twice"},
 		{"a list with a text", Default(CBOR), []delta.Field{{Name: "nodes_added", Ints: []int{1}, Text: "1"}}, "holds integers, not a text"},
-		{"a text with integers", Default(CBOR), []delta.Field{{Name: "check", Ints: []int{1}}}, "holds a text, not integers"},
-		{"a text not UTF-8", Default(CBOR), []delta.Field{{Name: "check", Text: "\xff"}}, notUTF8},
+		{"a text with integers", Default(CBOR), []delta.Field{{Name: "sent_earlier", Ints: []int{1}}}, "holds a text, not integers"},
+		{"a text not UTF-8", Default(CBOR), []delta.Field{{Name: "sent_earlier", Text: "\xff"}}, notUTF8},
 		{"a list past MaxElements", small, []delta.Field{{Name: "nodes_added", Ints: []int{1, 2, 3}}}, "more than the limit of 2"},
-		{"a text past MaxStringBytes", small, []delta.Field{{Name: "check", Text: strings.Repeat("x", 71)}}, "more than the limit of 70"},
-		{"18 fields", Default(CBOR), append(everyField(), delta.Field{Name: "check"}), "a header of 18 fields, past the 17"},
+		{"a text past MaxStringBytes", small, []delta.Field{{Name: "sent_earlier", Text: strings.Repeat("x", 71)}}, "more than the limit of 70"},
+		{"18 fields", Default(CBOR), append(everyField(), delta.Field{Name: "sent_earlier"}), "a header of 17 fields, past the 16"},
 	}
 	for _, tc := range tests {
 		out, err := tc.c.AppendDocument([]byte("x"), tc.header, docTrail)
@@ -418,9 +415,9 @@ func FuzzDocument(f *testing.F) {
 		}
 		b, _ := Default(fm).AppendDocument(nil, everyField(), docTrail)
 		f.Add(b)
-		b, _ = docItems(fm, -1, "graphwire_delta", 2, "nodes_changed", []any{0, "1"})
+		b, _ = docItems(fm, -1, "graphwire_delta", "x", "nodes_changed", []any{0, "1"})
 		f.Add(b)
-		b, _ = docItems(fm, 3, "graphwire_delta", 2, "content", []byte{0x90})
+		b, _ = docItems(fm, 3, "graphwire_delta", "x", "content", []byte{0x90})
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

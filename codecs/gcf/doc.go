@@ -119,15 +119,14 @@
 // header fields then a response, the content, written by AppendEncode and
 // read by Decode. The fields are name=value lines right after the first
 // line "GCF profile=generic" and before the content's own lines
-// (format_version=...): an integer or an integer list as decimal numbers
-// separated by commas, a text as GCF writes a string value, bare or
+// (format_version=...): an integer list as decimal numbers separated by
+// commas, a text as GCF writes a string value, bare or
 // quoted by spec §2.4 (the empty text is ""); a list with no numbers is
 // left out. The GCF line is written once, the content's. A delta that
 // changes one node (its name, from "ada" to "ada lovelace"):
 //
 //	GCF profile=generic
-//	graphwire_delta=2
-//	check=8tJ3q-lzF6XOx7dCMTOHkQ
+//	graphwire_delta="246335714778093070011878324393808589389"
 //	nodes_changed=0
 //	format_version=1.2.0
 //	query_type=traversal
@@ -138,8 +137,7 @@
 // the unchanged delta, its header alone:
 //
 //	GCF profile=generic
-//	graphwire_delta=2
-//	check=JMNaKHO0T6RR-WUAN4d-rA
+//	graphwire_delta="240460647752741596027434308015247144903"
 //
 // and the response after it, with the node User 1001 sent earlier:
 //
@@ -162,8 +160,7 @@
 //
 // DecodeDocument refuses, with a *wire.DecodeError at the field's line and
 // column, a field name delta.FieldKind does not know or one given twice,
-// an integer that is not one decimal number, an integer list that is
-// empty, holds something other than decimal numbers separated by commas
+// an integer list that is empty, holds something other than decimal numbers separated by commas
 // (delta.ParseInts) or more than MaxElements numbers, a text bare where
 // GCF quotes it, malformed when quoted, not UTF-8 or longer than
 // MaxStringBytes (by default wire.DefaultLimits: 1,048,576 elements,

@@ -179,11 +179,6 @@ func (c *Codec) readFields(data []byte) ([]delta.Field, int, error) {
 		f := delta.Field{Name: name}
 		var err error
 		switch k {
-		case delta.Int:
-			if strings.IndexByte(value, ',') >= 0 {
-				return nil, 0, fail(col, "", "one integer expected, not "+textwire.Excerpt(value))
-			}
-			f.Ints, err = delta.ParseInts(value, 1)
 		case delta.IntList:
 			if strings.Count(value, ",") >= c.limits.MaxElements {
 				return nil, 0, fail(col, "MaxElements", "more than "+strconv.Itoa(c.limits.MaxElements)+" numbers (MaxElements)")

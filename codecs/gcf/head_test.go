@@ -47,8 +47,7 @@ func documentResponses() []*wire.GraphResponse {
 // everyKind is a header with a field of every kind, texts GCF writes bare
 // and quoted.
 var everyKind = []delta.Field{
-	{Name: delta.FieldDelta, Ints: []int{2}},
-	{Name: delta.FieldCheck, Text: "-5a_B"},
+	{Name: delta.FieldDelta, Text: "-5a_B"},
 	{Name: delta.FieldNodesChanged, Ints: []int{0, 3, -5, 1 << 40}},
 	{Name: delta.FieldSentEarlier, Text: `User 1007430 1007431; "a|b" -7; MergeRequest 4`},
 	{Name: delta.FieldSentEarlierAt, Ints: []int{7}},
@@ -62,7 +61,7 @@ func TestDocumentRoundTrip(t *testing.T) {
 	for _, content := range []*wire.GraphResponse{nil, sessionResponse()} {
 		for _, text := range texts {
 			h := append([]delta.Field(nil), everyKind...)
-			h[3].Text = text
+			h[2].Text = text
 			out, err := c.AppendDocument([]byte("prefix"), h, content)
 			if err != nil {
 				t.Fatalf("%q: %v", text, err)
@@ -109,11 +108,11 @@ func TestDocumentText(t *testing.T) {
 		return string(b)
 	}
 	for _, tc := range []struct{ got, want string }{
-		{text(delta.AppendDelta(c, nil, d)), "GCF profile=generic\ngraphwire_delta=2\ncheck=" + d.Check.String() + "\nnodes_changed=0\n" +
+		{text(delta.AppendDelta(c, nil, d)), "GCF profile=generic\ngraphwire_delta=\"" + d.Check.String() + "\"\nnodes_changed=0\n" +
 			"format_version=1.2.0\nquery_type=search\n## nodes [1]{type,id,name}\nUser|1|ada lovelace\n## edges [0]\n"},
 		{text(delta.AppendReferenced(c, nil, next, []int{1})), "GCF profile=generic\nsent_earlier=User 2\nsent_earlier_at=1\n" +
 			"format_version=1.2.0\nquery_type=search\n## nodes [1]{type,id,name}\nUser|1|ada lovelace\n## edges [0]\n"},
-		{text(delta.AppendDelta(c, nil, same)), "GCF profile=generic\ngraphwire_delta=2\ncheck=" + same.Check.String() + "\n"},
+		{text(delta.AppendDelta(c, nil, same)), "GCF profile=generic\ngraphwire_delta=\"" + same.Check.String() + "\"\n"},
 	} {
 		if diff := cmp.Diff(tc.want, tc.got); diff != "" {
 			t.Errorf("document (-want +got):\n%s", diff)
@@ -227,21 +226,20 @@ var documentErrors = []struct {
 	line, column int
 	limit, msg   string
 }{
-	{"unknown field", "GCF profile=generic\ngraphwire_delta=2\nbase_root=x\n", false, 3, 1, "", "base_root: not a field"},
+	{"unknown field", "GCF profile=generic\ngraphwire_delta=x\nbase_root=x\n", false, 3, 1, "", "base_root: not a field"},
 	{"long unknown field", "GCF profile=generic\n" + strings.Repeat("a", 1000) + "=1\n", false, 2, 1, "", "aaa...: not a field"},
-	{"field twice", "GCF profile=generic\nnodes_added=1\ncheck=a\nnodes_added=2\n", false, 4, 1, "", "nodes_added: given twice"},
+	{"field twice", "GCF profile=generic\nnodes_added=1\ngraphwire_delta=a\nnodes_added=2\n", false, 4, 1, "", "nodes_added: given twice"},
 	{"bad int list", "GCF profile=generic\nnodes_changed=0,x,5\n", false, 2, 15, "", `number 1 of the list, "x"`},
 	{"empty int list", "GCF profile=generic\nnodes_changed=\n", false, 2, 15, "", "no value"},
 	{"list of one plus", "GCF profile=generic\nnodes_changed=+1\n", false, 2, 15, "", "not a decimal integer"},
-	{"int of two", "GCF profile=generic\ngraphwire_delta=2,3\n", false, 2, 17, "", "one integer expected"},
 	{"list past MaxElements", "GCF profile=generic\nnodes_removed=0,1,2,3\n", true, 2, 15, "MaxElements", "more than 3 numbers"},
 	{"bad list past MaxElements", "GCF profile=generic\nnodes_removed=0,1,x,3\n", true, 2, 15, "MaxElements", "more than 3 numbers"},
-	{"text past MaxStringBytes", "GCF profile=generic\ncheck=abcdefghi\n", true, 2, 7, "MaxStringBytes", "9 bytes"},
-	{"quoted text past MaxStringBytes", "GCF profile=generic\ncheck=\"abc\\tdefgh\"\n", true, 2, 7, "MaxStringBytes", "9 bytes"},
-	{"bare text GCF quotes", "GCF profile=generic\ncheck=true\n", false, 2, 7, "", "quoted is bare"},
-	{"text after the quote", "GCF profile=generic\ncheck=\"a\"b\n", false, 2, 7, "", "after the closing quote"},
-	{"text not UTF-8", "GCF profile=generic\ncheck=a\xffb\n", false, 2, 7, "", "not UTF-8"},
-	{"truncated line", "GCF profile=generic\ngraphwire_delta=2\ncheck=AAA", false, 3, 10, "", "ends within the field's line"},
+	{"text past MaxStringBytes", "GCF profile=generic\ngraphwire_delta=abcdefghi\n", true, 2, 17, "MaxStringBytes", "9 bytes"},
+	{"quoted text past MaxStringBytes", "GCF profile=generic\ngraphwire_delta=\"abc\\tdefgh\"\n", true, 2, 17, "MaxStringBytes", "9 bytes"},
+	{"bare text GCF quotes", "GCF profile=generic\ngraphwire_delta=true\n", false, 2, 17, "", "quoted is bare"},
+	{"text after the quote", "GCF profile=generic\ngraphwire_delta=\"a\"b\n", false, 2, 17, "", "after the closing quote"},
+	{"text not UTF-8", "GCF profile=generic\ngraphwire_delta=a\xffb\n", false, 2, 17, "", "not UTF-8"},
+	{"truncated line", "GCF profile=generic\nnodes_added=0\ngraphwire_delta=AAA", false, 3, 20, "", "ends within the field's line"},
 	{"truncated quote", "GCF profile=generic\nsent_earlier=\"User 1\n", false, 2, 14, "", "malformed quoted string"},
 }
 
@@ -320,7 +318,7 @@ func TestDocumentErrors(t *testing.T) {
 // whole document: the content's line moved by the header's lines.
 func TestDocumentContentError(t *testing.T) {
 	c := gcf.Default()
-	head := "GCF profile=generic\ngraphwire_delta=2\ncheck=AAAAAAAAAAAAAAAAAAAAAA\nnodes_added=0\n"
+	head := "GCF profile=generic\ngraphwire_delta=x\nnodes_removed=0\nnodes_added=0\n"
 	for _, content := range []string{
 		"format_version=1.2.0\nquery_type=search\n## nodes [1]{type,id}\nUser|1|2\n## edges [0]\n", // a row of three cells
 		"format_version=1.2.0\nquery_type=search\n## nodes [1]{type,id}\nUser|\"x\n## edges [0]\n", // an unterminated string
@@ -367,12 +365,11 @@ func TestDocumentRefusals(t *testing.T) {
 		msg     string
 	}{
 		{"unknown field", []delta.Field{{Name: "base_root", Text: "x"}}, nil, "", "not a document header field"},
-		{"field twice", []delta.Field{{Name: "check", Text: "x"}, {Name: "check", Text: "y"}}, nil, "", "given twice"},
-		{"int of two", []delta.Field{{Name: "graphwire_delta", Ints: []int{1, 2}}}, nil, "", "holds one integer, not 2"},
-		{"text with ints", []delta.Field{{Name: "check", Text: "x", Ints: []int{1}}}, nil, "", "holds a text, not integers"},
+		{"field twice", []delta.Field{{Name: "graphwire_delta", Text: "x"}, {Name: "graphwire_delta", Text: "y"}}, nil, "", "given twice"},
+		{"text with ints", []delta.Field{{Name: "graphwire_delta", Text: "x", Ints: []int{1}}}, nil, "", "holds a text, not integers"},
 		{"list past MaxElements", []delta.Field{{Name: "nodes_added", Ints: []int{1, 2, 3, 4}}}, nil, "MaxElements", "4 numbers"},
-		{"text past MaxStringBytes", []delta.Field{{Name: "check", Text: "123456789"}}, nil, "MaxStringBytes", "9 bytes"},
-		{"text not UTF-8", []delta.Field{{Name: "check", Text: "a\xff"}}, nil, "", "not valid UTF-8"},
+		{"text past MaxStringBytes", []delta.Field{{Name: "graphwire_delta", Text: "123456789"}}, nil, "MaxStringBytes", "9 bytes"},
+		{"text not UTF-8", []delta.Field{{Name: "graphwire_delta", Text: "a\xff"}}, nil, "", "not valid UTF-8"},
 		{"document past MaxInputBytes", []delta.Field{{Name: "nodes_added", Ints: []int{100000, 200000, 300000}},
 			{Name: "nodes_removed", Ints: []int{100000, 200000, 300000}}}, long, "MaxInputBytes", "more than the limit"},
 	} {
@@ -441,8 +438,8 @@ func TestOneNodeDeltaTokens(t *testing.T) {
 	whole, head, body := count(text), count(fields), count(content)
 	t.Logf("one-node delta: %d bytes, %d o200k tokens: its header fields %d, its content %d (the response: %d)\n%s",
 		len(text), whole, head, body, count(mustEncode(t, gcf.Default(), next)), text)
-	if head > 30 || whole > head+body+1 {
-		t.Errorf("the one-node delta takes %d tokens: %d in its header fields (want at most 30) and %d in its content", whole, head, body)
+	if head > 24 || whole > head+body+1 {
+		t.Errorf("the one-node delta takes %d tokens: %d in its header fields (want at most 24) and %d in its content", whole, head, body)
 	}
 }
 

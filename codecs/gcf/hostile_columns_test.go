@@ -13,7 +13,7 @@ import (
 
 const (
 	responseHead = "GCF profile=generic\nformat_version=1.2.0\nquery_type=search\n## nodes [0]\n## edges [0]\n"
-	documentHead = "GCF profile=generic\ngraphwire_delta=2\ncheck=AAAAAAAAAAAAAAAAAAAAAA\nrows_added=0,1,2,3\nformat_version=1.2.0\nquery_type=search\n## nodes [0]\n## edges [0]\n"
+	documentHead = "GCF profile=generic\ngraphwire_delta=x\nnodes_removed=0\nrows_added=0,1,2,3\nformat_version=1.2.0\nquery_type=search\n## nodes [0]\n## edges [0]\n"
 )
 
 // columnTable is a table section: its lead columns, then columns named

@@ -305,14 +305,12 @@
 // document: a header of named fields (package delta gives them their
 // meaning), then a response, the content, written and read as any other
 // GOON text. The fields are name:value lines at the top of the @header
-// section, before GOON's own: an integer as a number, an integer list as
-// numbers separated by commas (delta.AppendInts), a text as next_cursor is
+// section, before GOON's own: an integer list as numbers separated by commas (delta.AppendInts), a text as next_cursor is
 // written, bare when GOON's value rule lets it be and quoted otherwise.
 // The delta that changes one property of one node (delta.AppendDelta):
 //
 //	@header
-//	graphwire_delta:2
-//	check:s_nJE3KaAzHzQNUk8LHG9g
+//	graphwire_delta:239228771468408015870435328103594182390
 //	nodes_changed:1
 //	query_type:traversal
 //	goon_version:1.0.0
@@ -349,8 +347,7 @@
 // package delta never takes a delta for a response.
 //
 // DecodeDocument refuses, with a *wire.DecodeError naming the line: a
-// field twice; a value not of its kind (an integer in GOON's grammar, a
-// list as delta.ParseInts reads it, a bare token or quoted text); a list
+// field twice; a value not of its kind (a list as delta.ParseInts reads it, a bare token or quoted text); a list
 // of more than MaxElements numbers or a text of more than MaxStringBytes
 // (errors.Is wire.ErrLimit); and whatever Decode refuses in the content,
 // at its line in the whole document. A name package delta does not know

@@ -67,8 +67,6 @@ func (c *Codec) appendFields(b []byte, header []delta.Field) ([]byte, error) {
 		b = append(b, f.Name...)
 		b = append(b, ':')
 		switch kind, _ := delta.FieldKind(f.Name); kind {
-		case delta.Int:
-			b = strconv.AppendInt(b, int64(f.Ints[0]), 10)
 		case delta.IntList:
 			b = delta.AppendInts(b, f.Ints)
 		case delta.Text:
@@ -186,12 +184,6 @@ func (p *parser) documentHeader() ([]delta.Field, error) {
 		}
 		f := delta.Field{Name: name}
 		switch kind {
-		case delta.Int:
-			n, ok := parseInt(val)
-			if !ok || int64(int(n)) != n {
-				return nil, p.errf("expected an integer after " + name + ":, found " + textwire.Excerpt(val))
-			}
-			f.Ints = []int{int(n)}
 		case delta.IntList:
 			if strings.Count(val, ",") >= p.lim.MaxElements {
 				return nil, p.checkElements(p.lim.MaxElements+1, "numbers in "+name)

@@ -71,15 +71,14 @@ func TestDocumentRoundTrip(t *testing.T) {
 		name   string
 		header []delta.Field
 	}{
-		{"int", []delta.Field{{Name: delta.FieldDelta, Ints: []int{2}}}},
-		{"negative int", []delta.Field{{Name: delta.FieldDelta, Ints: []int{-17}}}},
+		{"a check", []delta.Field{{Name: delta.FieldDelta, Text: "123456789012345678901234567890123456789"}}},
 		{"int list", []delta.Field{{Name: delta.FieldNodesChanged, Ints: []int{0, 3, 5}}, {Name: delta.FieldRowsAdded, Ints: []int{-1, 1 << 40}}}},
 		{"one-number list", []delta.Field{{Name: delta.FieldEdgesRemoved, Ints: []int{9}}}},
-		{"bare text", []delta.Field{{Name: delta.FieldCheck, Text: "s_nJE3KaAzHzQNUk8LHG9g"}}},
-		{"text like a number or keyword", []delta.Field{{Name: delta.FieldCheck, Text: "42"}, {Name: delta.FieldSentEarlier, Text: "true"}}},
+		{"bare text", []delta.Field{{Name: delta.FieldDelta, Text: "s_nJE3KaAzHzQNUk8LHG9g"}}},
+		{"text like a number or keyword", []delta.Field{{Name: delta.FieldDelta, Text: "42"}, {Name: delta.FieldSentEarlier, Text: "true"}}},
 		{"quoted text", []delta.Field{{Name: delta.FieldSentEarlier, Text: `User 1 2; "a \"b\"" 3`}}},
 		{"text with line ends, tabs, non-ASCII", []delta.Field{{Name: delta.FieldSentEarlier, Text: "a\nb\r\tc ✓"}}},
-		{"empty text", []delta.Field{{Name: delta.FieldCheck, Text: ""}}},
+		{"empty text", []delta.Field{{Name: delta.FieldDelta, Text: ""}}},
 		{"every field", everyField()},
 	} {
 		for _, content := range []*wire.GraphResponse{smallTraversal(), nil} {
@@ -99,7 +98,7 @@ func TestDocumentRoundTrip(t *testing.T) {
 
 // everyField is a header with every field name, in order.
 func everyField() []delta.Field {
-	names := []string{delta.FieldDelta, delta.FieldCheck, delta.FieldNodesChanged, delta.FieldNodesRemoved, delta.FieldNodesMoved,
+	names := []string{delta.FieldDelta, delta.FieldNodesChanged, delta.FieldNodesRemoved, delta.FieldNodesMoved,
 		delta.FieldNodesMovedTo, delta.FieldNodesAdded, delta.FieldEdgesRemoved, delta.FieldEdgesMoved, delta.FieldEdgesMovedTo,
 		delta.FieldEdgesAdded, delta.FieldRowsRemoved, delta.FieldRowsMoved, delta.FieldRowsMovedTo, delta.FieldRowsAdded,
 		delta.FieldSentEarlier, delta.FieldSentEarlierAt}
@@ -107,8 +106,6 @@ func everyField() []delta.Field {
 	for i, n := range names {
 		h[i].Name = n
 		switch k, _ := delta.FieldKind(n); k {
-		case delta.Int:
-			h[i].Ints = []int{i}
 		case delta.IntList:
 			h[i].Ints = []int{i, i + 1}
 		case delta.Text:
@@ -129,16 +126,16 @@ func TestDocumentText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const check = "check:s_nJE3KaAzHzQNUk8LHG9g\n"
+	check := "graphwire_delta:" + d.Check.String() + "\n"
 	for _, tc := range []struct {
 		name string
 		d    *delta.Delta
 		want string
 	}{
-		{"one node changed", d, "@header\ngraphwire_delta:2\n" + check + "nodes_changed:1\n" +
+		{"one node changed", d, "@header\n" + check + "nodes_changed:1\n" +
 			"query_type:traversal\ngoon_version:1.0.0\nnodes:1\nedges:0\n" +
 			"@nodes\nUser(1):\n1 name=\"ada lovelace\"\n@edges\n"},
-		{"unchanged", &delta.Delta{Check: d.Check}, "@header\ngraphwire_delta:2\n" + check},
+		{"unchanged", &delta.Delta{Check: d.Check}, "@header\n" + check},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := delta.AppendDelta(c, nil, tc.d)
@@ -250,7 +247,7 @@ func TestDocumentPlain(t *testing.T) {
 // doc3 is a document with three header fields, so that its content
 // starts on line 5.
 func doc3(content ...string) []byte {
-	return []byte(doc(cat(lines("@header", "graphwire_delta:2", "check:s_nJE3KaAzHzQNUk8LHG9g", "nodes_changed:0"), content)...))
+	return []byte(doc(cat(lines("@header", "graphwire_delta:s_nJE3KaAzHzQNUk8LHG9g", "nodes_changed:0", "nodes_removed:1"), content)...))
 }
 
 // TestDocumentDecodeErrors: what DecodeDocument refuses, and where.
@@ -267,19 +264,18 @@ func TestDocumentDecodeErrors(t *testing.T) {
 		limit  string
 	}{
 		{name: "unknown field first", in: []byte(doc("@header", "nodes_edited:1", "query_type:search")), line: 2, msg: `unknown header field "nodes_edited"`},
-		{name: "unknown field after one", in: []byte(doc("@header", "graphwire_delta:2", "nodes_edited:1")), line: 3, msg: `unknown header field "nodes_edited"`},
+		{name: "unknown field after one", in: []byte(doc("@header", "graphwire_delta:x", "nodes_edited:1")), line: 3, msg: `unknown header field "nodes_edited"`},
 		{name: "field after GOON's", in: doc3(cat(head("search", "0", "0")[1:2], lines("sent_earlier_at:1"))...), line: 6, msg: "document header field sent_earlier_at among GOON's header fields"},
-		{name: "field twice", in: []byte(doc("@header", "check:a", "nodes_changed:1", "check:b")), line: 4, msg: "header field check twice (first on line 2)"},
-		{name: "bad int", in: []byte(doc("@header", "graphwire_delta:02")), line: 2, msg: `expected an integer after graphwire_delta:, found "02"`},
-		{name: "bad int list", in: []byte(doc("@header", "graphwire_delta:2", "nodes_changed:1,,3")), line: 3, msg: `nodes_changed: number 1 of the list, "", is not a decimal integer`},
+		{name: "field twice", in: []byte(doc("@header", "graphwire_delta:a", "nodes_changed:1", "graphwire_delta:b")), line: 4, msg: "header field graphwire_delta twice (first on line 2)"},
+		{name: "bad int list", in: []byte(doc("@header", "graphwire_delta:x", "nodes_changed:1,,3")), line: 3, msg: `nodes_changed: number 1 of the list, "", is not a decimal integer`},
 		{name: "int list not numbers", in: []byte(doc("@header", "nodes_changed:1 2")), line: 2, msg: `number 0 of the list, "1 2"`},
 		{name: "list past MaxElements", in: []byte(doc("@header", "nodes_changed:1,2,3,4")), limits: few, line: 2, msg: "more than 3 numbers in nodes_changed", limit: "MaxElements"},
-		{name: "bare text past MaxStringBytes", in: []byte(doc("@header", "check:abcdefghi")), limits: short, line: 2, msg: "check of 9 bytes", limit: "MaxStringBytes"},
+		{name: "bare text past MaxStringBytes", in: []byte(doc("@header", "graphwire_delta:abcdefghi")), limits: short, line: 2, msg: "graphwire_delta of 9 bytes", limit: "MaxStringBytes"},
 		{name: "quoted text past MaxStringBytes", in: []byte(doc("@header", `sent_earlier:"User 1 2 3"`)), limits: short, line: 2, msg: "sent_earlier of 10 bytes", limit: "MaxStringBytes"},
 		{name: "text not a token", in: []byte(doc("@header", "sent_earlier:User 1")), line: 2, msg: "unexpected ' ' in the bare sent_earlier"},
 		{name: "text unterminated", in: []byte(doc("@header", `sent_earlier:"User 1`)), line: 2, msg: "unterminated quoted value"},
-		{name: "text empty", in: []byte(doc("@header", "check:")), line: 2, msg: "expected a token after check:"},
-		{name: "header cut in a line", in: []byte("@header\ngraphwire_delta:2\ncheck:abc"), line: 3, msg: "the last line does not end with a newline"},
+		{name: "text empty", in: []byte(doc("@header", "graphwire_delta:")), line: 2, msg: "expected a token after graphwire_delta:"},
+		{name: "header cut in a line", in: []byte("@header\ngraphwire_delta:x\nnodes_changed:1"), line: 3, msg: "the last line does not end with a newline"},
 		{name: "content cut after its header", in: doc3(trav...), line: 8, msg: "input ends, expected @nodes"},
 		{name: "blank line after the fields", in: doc3(""), line: 5, msg: "blank line"},
 		{name: "content error at its line", in: doc3(cat(trav, lines("@nodes", "User(1):", "1 name=a name=b", "@edges"))...), line: 11, msg: "duplicate key name"},
@@ -320,14 +316,13 @@ func TestDocumentEncodeErrors(t *testing.T) {
 		limit   string
 	}{
 		{"unknown field", []delta.Field{{Name: "nodes_edited", Ints: []int{1}}}, nil, `header field "nodes_edited" is not a document header field`, ""},
-		{"field twice", []delta.Field{{Name: "check", Text: "a"}, {Name: "check", Text: "a"}}, nil, `header field "check" is given twice`, ""},
-		{"int of two numbers", []delta.Field{{Name: "graphwire_delta", Ints: []int{1, 2}}}, nil, "holds one integer, not 2", ""},
+		{"field twice", []delta.Field{{Name: "graphwire_delta", Text: "a"}, {Name: "graphwire_delta", Text: "a"}}, nil, `header field "graphwire_delta" is given twice`, ""},
 		{"list past MaxElements", []delta.Field{{Name: "nodes_added", Ints: []int{1, 2, 3, 4}}}, nil, "holds 4 numbers, more than the limit of 3", "MaxElements"},
-		{"text past MaxStringBytes", []delta.Field{{Name: "check", Text: "abcdefghi"}}, nil, "holds 9 bytes, more than the limit of 8", "MaxStringBytes"},
-		{"text with a control character", []delta.Field{{Name: "check", Text: "a\x01"}}, nil, "control character", ""},
-		{"text of invalid UTF-8", []delta.Field{{Name: "check", Text: "a\xff"}}, nil, "not valid UTF-8", ""},
-		{"content refused", []delta.Field{{Name: "check", Text: "a"}}, &wire.GraphResponse{QueryType: "bogus"}, "invalid query type", ""},
-		{"document past MaxInputBytes", []delta.Field{{Name: "nodes_added", Ints: []int{1000000, 2000000, 3000000}}, {Name: "check", Text: "abcdefgh"}}, content, "the document would take", "MaxInputBytes"},
+		{"text past MaxStringBytes", []delta.Field{{Name: "graphwire_delta", Text: "abcdefghi"}}, nil, "holds 9 bytes, more than the limit of 8", "MaxStringBytes"},
+		{"text with a control character", []delta.Field{{Name: "graphwire_delta", Text: "a\x01"}}, nil, "control character", ""},
+		{"text of invalid UTF-8", []delta.Field{{Name: "graphwire_delta", Text: "a\xff"}}, nil, "not valid UTF-8", ""},
+		{"content refused", []delta.Field{{Name: "graphwire_delta", Text: "a"}}, &wire.GraphResponse{QueryType: "bogus"}, "invalid query type", ""},
+		{"document past MaxInputBytes", []delta.Field{{Name: "nodes_added", Ints: []int{1000000, 2000000, 3000000}}, {Name: "graphwire_delta", Text: "abcdefgh"}}, content, "the document would take", "MaxInputBytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dst := []byte("dst")
@@ -442,12 +437,12 @@ func TestOneNodeDeltaTokens(t *testing.T) {
 	total, fields, row := count(b), count(b[len("@header\n"):fieldsEnd]), count(b[rowStart:rowEnd])
 	t.Logf("one-node delta, %d bytes, %d o200k tokens: %d in the document's fields, %d in GOON's header and section lines, %d in the node row:\n%s",
 		len(b), total, fields, total-fields-row, row, b)
-	// The fields cost what delta.Check costs (22 characters of base64,
-	// about 18 tokens) and about 12 more; GOON's own header and section
-	// lines, which every GOON response has, about 38; the row what the
-	// node costs in any GOON response.
-	if fields > 32 || total-fields-row > 40 {
-		t.Errorf("the one-node delta takes %d tokens in its fields (want at most 32) and %d in GOON's frame (want at most 40)", fields, total-fields-row)
+	// The fields cost what delta.Check costs (39 digits, 13 tokens) and
+	// about 10 more; GOON's own header and section lines, which every
+	// GOON response has, about 38; the row what the node costs in any
+	// GOON response.
+	if fields > 24 || total-fields-row > 40 {
+		t.Errorf("the one-node delta takes %d tokens in its fields (want at most 24) and %d in GOON's frame (want at most 40)", fields, total-fields-row)
 	}
 }
 
@@ -485,7 +480,7 @@ func FuzzDocument(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add(doc3(cat(head("traversal", "1", "0")[1:], lines("@nodes", "User(1):", "1 name=a name=b", "@edges"))...))
-	f.Add([]byte(doc("@header", "check:a", "nodes_changed:1", "check:b")))
+	f.Add([]byte(doc("@header", "graphwire_delta:a", "nodes_changed:1", "graphwire_delta:b")))
 	f.Add([]byte(doc("@header", "nodes_changed:1,,3", `sent_earlier:"User 1`)))
 	for _, gc := range goldenCases() {
 		if out, err := goon.Encode(gc.in); err == nil {

@@ -80,12 +80,12 @@
 //
 // Codec implements delta.DocumentCodec, so it writes every delta and every
 // response with references (package delta, "Documents") as one object: the
-// header's fields as its first keys, in order (an Int as a number, a list
-// of integers as an array, a text as a string), then "content", the
+// header's fields as its first keys, in order (a list of integers as an
+// array, a text as a string), then "content", the
 // response in canonical JSON, absent from the unchanged delta. A
 // one-node change and a response whose User 42 was sent earlier:
 //
-//	{"graphwire_delta":2,"check":"taVrJ12S6VSssQ7B5aCPtQ","nodes_changed":[0],
+//	{"graphwire_delta":"034729650244591786432106655137043211902","nodes_changed":[0],
 //	 "content":{"format_version":"1.2.0","query_type":"traversal","nodes":[
 //	  {"type":"User","id":"42","username":"ada"}],"edges":[]}}
 //	{"sent_earlier":"User 42","sent_earlier_at":[0],

@@ -39,8 +39,6 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 		b = wire.AppendJSONString(b, f.Name)
 		b = append(b, ':')
 		switch k {
-		case delta.Int:
-			b = strconv.AppendInt(b, int64(f.Ints[0]), 10)
 		case delta.IntList:
 			b = append(delta.AppendInts(append(b, '['), f.Ints), ']')
 		default:
@@ -184,11 +182,6 @@ func (h *headReader) fields() ([]delta.Field, int, error) {
 		f := delta.Field{Name: key}
 		var err error
 		switch kind {
-		case delta.Int:
-			var x int
-			if x, err = h.int(key); err == nil {
-				f.Ints = []int{x}
-			}
 		case delta.IntList:
 			f.Ints, err = h.ints(key)
 		default:

@@ -22,8 +22,7 @@ func TestDocument(t *testing.T) {
 	r := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Search,
 		Nodes: []wire.Node{{Type: "User", ID: 42, Properties: []wire.Property{wire.Prop("username", wire.String("ada"))}}}}
 	h := []delta.Field{
-		{Name: delta.FieldDelta, Ints: []int{2}},
-		{Name: delta.FieldCheck, Text: "taVrJ12S6VSssQ7B5aCPtQ"},
+		{Name: delta.FieldDelta, Text: "123456789012345678901234567890123456789"},
 		{Name: delta.FieldNodesAdded, Ints: []int{0, 3}},
 		{Name: delta.FieldSentEarlier, Text: `"Odd type" 1; A 2`},
 	}
@@ -33,9 +32,9 @@ func TestDocument(t *testing.T) {
 		content *wire.GraphResponse
 		want    string
 	}{
-		{"fields and content", h, r, `{"graphwire_delta":2,"check":"taVrJ12S6VSssQ7B5aCPtQ","nodes_added":[0,3],"sent_earlier":"\"Odd type\" 1; A 2",` +
+		{"fields and content", h, r, `{"graphwire_delta":"123456789012345678901234567890123456789","nodes_added":[0,3],"sent_earlier":"\"Odd type\" 1; A 2",` +
 			`"content":{"format_version":"1.2.0","query_type":"search","nodes":[{"type":"User","id":"42","username":"ada"}],"edges":[]}}`},
-		{"no content", h[:2], nil, `{"graphwire_delta":2,"check":"taVrJ12S6VSssQ7B5aCPtQ"}`},
+		{"no content", h[:1], nil, `{"graphwire_delta":"123456789012345678901234567890123456789"}`},
 	} {
 		b, err := c.AppendDocument(nil, tc.h, tc.content)
 		if err != nil {
@@ -78,16 +77,16 @@ func TestDocumentErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	head := `{"graphwire_delta":2,"content":`
+	head := `{"graphwire_delta":"1","content":`
 	for _, tc := range []struct {
 		name, in string
 		offset   int64
 		limit    string
 	}{
 		{"content", head + `{"format_version":1}}`, int64(len(head)) + 18, ""},
-		{"list", `{"graphwire_delta":2,"nodes_added":[1,2,3]}`, 40, "MaxElements"},
-		{"text", `{"graphwire_delta":2,"check":"0123456789"}`, 29, "MaxStringBytes"},
-		{"after", `{"graphwire_delta":2} x`, 22, ""},
+		{"list", `{"graphwire_delta":"1","nodes_added":[1,2,3]}`, 42, "MaxElements"},
+		{"text", `{"graphwire_delta":"0123456789"}`, 19, "MaxStringBytes"},
+		{"after", `{"graphwire_delta":"1"} x`, 24, ""},
 	} {
 		_, _, err := c.DecodeDocument([]byte(tc.in))
 		var de *wire.DecodeError
@@ -135,7 +134,7 @@ func FuzzDocument(f *testing.F) {
 			f.Add(b)
 		}
 	}
-	f.Add([]byte(`{"graphwire_delta":2,"check":"x","sent_earlier":"A 1; \"b\\\" c\" 2","content":{}}`))
+	f.Add([]byte(`{"graphwire_delta":"x","sent_earlier":"A 1; \"b\\\" c\" 2","content":{}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		h, r, err := c.DecodeDocument(data)
 		if err != nil {

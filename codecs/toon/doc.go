@@ -135,16 +135,14 @@
 // document with no header: its text is AppendEncode's, byte for byte.
 //
 // Each field is one top-level line before the content's first line
-// (format_version), in the order of the header: an integer is
-// "name: 2", a list of integers a TOON inline primitive array,
+// (format_version), in the order of the header: a list of integers a TOON inline primitive array,
 // "name[3]: 0,3,5" (an empty list is left out), a text a TOON string
 // value, quoted by TOON's rules when it must be. The content follows at
 // the same indentation, a TOON document of its own; a reader that knows
 // the layout reads it as a response. A delta in which one node's string
 // property changed:
 //
-//	graphwire_delta: 2
-//	check: Qmfj4IGxJBQAwzxVm-zpUA
+//	graphwire_delta: "088268476192459683492996286049982146896"
 //	nodes_changed[1]: 0
 //	format_version: 1.2.0
 //	query_type: traversal
@@ -153,7 +151,8 @@
 //	    1007430,ada.lovelace
 //	edges: []
 //
-// The unchanged delta is two lines alone, graphwire_delta and check. A
+// The unchanged delta is one line alone, graphwire_delta (its check, 39
+// digits, is quoted because TOON reads bare digits as a number). A
 // response in which the nodes MergeRequest 480003477 and User 1007430, at
 // positions 1 and 2 of its nodes, were sent earlier in the session
 // (sent_earlier names them by type and id, sent_earlier_at gives their
@@ -175,8 +174,7 @@
 // where the content starts. DecodeDocument looks at the first line only
 // to tell a plain response, which it hands to Decode whole. It refuses,
 // with a *wire.DecodeError at the line and column: a field given twice;
-// a value not of its field's kind (an integer is a decimal integer; a
-// list "[N]: " then N decimal integers separated by commas, N at least
+// a value not of its field's kind (a list "[N]: " then N decimal integers separated by commas, N at least
 // one, other delimiters refused; a text a TOON string, quoted or not, but
 // not a number, true, false or null); a list of more than MaxElements
 // numbers or a text longer than MaxStringBytes (Limit set); input past

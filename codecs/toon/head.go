@@ -63,11 +63,6 @@ func (c *Codec) appendHeader(dst []byte, header []delta.Field) []byte {
 	e := newWriter(dst, nil)
 	for _, f := range header {
 		switch kind, _ := delta.FieldKind(f.Name); kind {
-		case delta.Int:
-			e.Line(0)
-			e.Buf = append(e.Buf, f.Name...)
-			e.Buf = append(e.Buf, ':', ' ')
-			e.Buf = textwire.AppendInt(e.Buf, int64(f.Ints[0]))
 		case delta.IntList:
 			if len(f.Ints) == 0 {
 				continue
@@ -234,14 +229,6 @@ func (h *headReader) field(line []byte, name string, kind delta.Kind) (delta.Fie
 		return f, h.fail(at, "expected \": \" and a value after the header field "+name+", found "+textwire.Excerpt(rest), "")
 	}
 	tok, at := rest[2:], at+2
-	if kind == delta.Int {
-		x, ok := textwire.ParseInt(tok)
-		if !ok || int64(int(x)) != x {
-			return f, h.fail(at, name+": expected an integer, found "+textwire.Excerpt(tok), "")
-		}
-		f.Ints = []int{int(x)}
-		return f, nil
-	}
 	text, msg, off := toonString(tok)
 	if msg != "" {
 		return f, h.fail(at+off, name+": "+msg, "")

@@ -41,8 +41,7 @@ func docResponses() (base, next, later *wire.GraphResponse) {
 
 // The documents of docResponses, as the package documentation shows them.
 const (
-	oneNodeDelta = `graphwire_delta: 2
-check: Qmfj4IGxJBQAwzxVm-zpUA
+	oneNodeDelta = `graphwire_delta: "088268476192459683492996286049982146896"
 nodes_changed[1]: 0
 format_version: 1.2.0
 query_type: traversal
@@ -50,9 +49,8 @@ nodes:
   User[1]{id,username}:
     1007430,ada.lovelace
 edges: []`
-	unchangedDelta = `graphwire_delta: 2
-check: xH9p56kvcNNbi2K-COt1Aw`
-	referencing = `sent_earlier: MergeRequest 480003477; User 1007430
+	unchangedDelta = `graphwire_delta: "261190256881951677395660815205021742339"`
+	referencing    = `sent_earlier: MergeRequest 480003477; User 1007430
 sent_earlier_at[2]: 1,2
 format_version: 1.2.0
 query_type: traversal
@@ -75,8 +73,8 @@ func TestDocumentDeltaText(t *testing.T) {
 		want       string
 		wantFields int
 	}{
-		{"one node changed", next, oneNodeDelta, 3},
-		{"unchanged", base, unchangedDelta, 2},
+		{"one node changed", next, oneNodeDelta, 2},
+		{"unchanged", base, unchangedDelta, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := delta.Diff(base, tc.next)
@@ -160,8 +158,7 @@ func TestDocumentFieldKinds(t *testing.T) {
 		"line\nbreak\ttab", "[1]", "a,b|c", "é and 日本", "MergeRequest 480003477; \"odd type\" 7"}
 	for _, text := range texts {
 		header := []delta.Field{
-			{Name: delta.FieldDelta, Ints: []int{-7}},
-			{Name: delta.FieldCheck, Text: text},
+			{Name: delta.FieldDelta, Text: text},
 			{Name: delta.FieldNodesRemoved, Ints: []int{0, 3, 5, 1 << 40}},
 			{Name: delta.FieldSentEarlierAt, Ints: []int{9}},
 		}
@@ -210,8 +207,8 @@ func TestDocumentLineEnds(t *testing.T) {
 	if diff := wiretest.Diff(wantContent, content, wire.NumbersByValue); diff != "" {
 		t.Fatalf("content (-want +got):\n%s", diff)
 	}
-	b, err := c.AppendDocument(nil, []delta.Field{{Name: delta.FieldDelta, Ints: []int{2}}, {Name: delta.FieldNodesAdded}}, nil)
-	if err != nil || string(b) != "graphwire_delta: 2" {
+	b, err := c.AppendDocument(nil, []delta.Field{{Name: delta.FieldDelta, Text: "x"}, {Name: delta.FieldNodesAdded}}, nil)
+	if err != nil || string(b) != "graphwire_delta: x" {
 		t.Fatalf("with an empty list: %q, %v; want the other field alone", b, err)
 	}
 }
@@ -297,13 +294,11 @@ func TestDocumentDecodeErrors(t *testing.T) {
 		line, col     int
 		limit, substr string
 	}{
-		{"unknown field", "graphwire_delta: 2\nbogus: 1\n" + content, 2, 0, "", "bogus"},
+		{"unknown field", "graphwire_delta: x\nbogus: 1\n" + content, 2, 0, "", "bogus"},
 		{"unknown field, first", "graphwire_deltas: 2\n" + content, 1, 0, "", "graphwire_deltas"},
-		{"unknown field, a field's name and more", "graphwire_delta: 2\ncheck2: x\n" + content, 2, 0, "", "check2"},
-		{"field twice", "graphwire_delta: 2\ncheck: a\ngraphwire_delta: 2\n" + content, 3, 1, "", "given twice"},
-		{"int not a number", "graphwire_delta: two\n" + content, 1, 18, "", `"two"`},
-		{"int with a plus", "graphwire_delta: +2", 1, 18, "", "integer"},
-		{"int without a space", "graphwire_delta:2", 1, 16, "", `": "`},
+		{"unknown field, a field's name and more", "graphwire_delta: x\ncheck2: x\n" + content, 2, 0, "", "check2"},
+		{"field twice", "graphwire_delta: x\nsent_earlier: a\ngraphwire_delta: x\n" + content, 3, 1, "", "given twice"},
+		{"text without a space", "graphwire_delta:2", 1, 16, "", `": "`},
 		{"int list not a number", "nodes_removed[2]: 1,x\n" + content, 1, 19, "", `"x"`},
 		{"int list with spaces", "nodes_removed[2]: 1, 2", 1, 19, "", `" 2"`},
 		{"int list too short", "nodes_removed[3]: 1,2", 1, 19, "", "holds 2 numbers"},
@@ -313,20 +308,20 @@ func TestDocumentDecodeErrors(t *testing.T) {
 		{"int list, other delimiter", "nodes_removed[2|]: 1|2", 1, 15, "", "not a count"},
 		{"int list past MaxElements, declared", "nodes_removed[5]: 1,2,3,4,5", 1, 15, "MaxElements", "limit of 4"},
 		{"int list past MaxElements, held", "nodes_removed[2]: 1,2,3,4,5,6", 1, 19, "MaxElements", "MaxElements"},
-		{"text past MaxStringBytes", "check: abcdefghijklm", 1, 8, "MaxStringBytes", "limit of 12"},
-		{"quoted text past MaxStringBytes", `check: "abcd\tefghijkl"`, 1, 8, "MaxStringBytes", "limit of 12"},
-		{"text a number", "check: 42", 1, 8, "", "expected a string"},
-		{"text empty", "check: ", 1, 8, "", "expected a string"},
-		{"text, bad escape", `check: "a\x"`, 1, 10, "", "escape"},
-		{"text, characters after the quote", `check: "a"b`, 1, 11, "", "after the closing quote"},
-		{"truncated after the name", "graphwire_delta: 2\ncheck", 2, 6, "", `": "`},
-		{"truncated in a string", "graphwire_delta: 2\ncheck: \"abc", 2, 8, "", "unterminated"},
+		{"text past MaxStringBytes", "graphwire_delta: abcdefghijklm", 1, 18, "MaxStringBytes", "limit of 12"},
+		{"quoted text past MaxStringBytes", `graphwire_delta: "abcd\tefghijkl"`, 1, 18, "MaxStringBytes", "limit of 12"},
+		{"text a number", "graphwire_delta: 2", 1, 18, "", "expected a string"},
+		{"text empty", "graphwire_delta: ", 1, 18, "", "expected a string"},
+		{"text, bad escape", `graphwire_delta: "a\x"`, 1, 20, "", "escape"},
+		{"text, characters after the quote", `graphwire_delta: "a"b`, 1, 21, "", "after the closing quote"},
+		{"truncated after the name", "graphwire_delta: x\nsent_earlier", 2, 13, "", `": "`},
+		{"truncated in a string", "graphwire_delta: x\nsent_earlier: \"abc", 2, 15, "", "unterminated"},
 		{"truncated in a length", "nodes_removed[3", 1, 14, "", "[N]"},
 		{"truncated after a length", "nodes_removed[3]", 1, 17, "", `": "`},
 		{"truncated after the colon", "graphwire_delta:", 1, 16, "", `": "`},
-		{"not UTF-8", "check: a\xff", 1, 1, "", "UTF-8"},
-		{"content error", "graphwire_delta: 2\ncheck: x\nnodes_changed[1]: 0\nformat_version: x\nquery_type: bogus\nnodes: {}\nedges: []", 5, 0, "", "unknown query type"},
-		{"content syntax error", "graphwire_delta: 2\ncheck: x\nformat_version: x\nquery_type: traversal\nnodes:\n  User[2]{id}:\n    1\nedges: []", 7, 0, "", ""},
+		{"not UTF-8", "graphwire_delta: a\xff", 1, 1, "", "UTF-8"},
+		{"content error", "graphwire_delta: x\nsent_earlier: x\nnodes_changed[1]: 0\nformat_version: x\nquery_type: bogus\nnodes: {}\nedges: []", 5, 0, "", "unknown query type"},
+		{"content syntax error", "graphwire_delta: x\nsent_earlier: x\nformat_version: x\nquery_type: traversal\nnodes:\n  User[2]{id}:\n    1\nedges: []", 7, 0, "", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -353,7 +348,7 @@ func TestDocumentDecodeErrors(t *testing.T) {
 // by the header's lines and bytes.
 func TestDocumentContentErrorPlace(t *testing.T) {
 	c := toon.Default()
-	const head = "graphwire_delta: 2\ncheck: x\n"
+	const head = "graphwire_delta: x\nsent_earlier: x\n"
 	for _, content := range []string{
 		"format_version: x\nquery_type: bogus\nnodes: {}\nedges: []",
 		"format_version: x\nquery_type: traversal\nnodes:\n  User[1]{id}:\n    x\nedges: []",
@@ -417,12 +412,10 @@ func TestDocumentEncodeErrors(t *testing.T) {
 		limit  string
 	}{
 		{"unknown name", []delta.Field{{Name: "bogus", Ints: []int{1}}}, ""},
-		{"name twice", []delta.Field{{Name: delta.FieldCheck, Text: "a"}, {Name: delta.FieldCheck, Text: "b"}}, ""},
-		{"int of two numbers", []delta.Field{{Name: delta.FieldDelta, Ints: []int{1, 2}}}, ""},
-		{"int of none", []delta.Field{{Name: delta.FieldDelta}}, ""},
+		{"name twice", []delta.Field{{Name: delta.FieldDelta, Text: "a"}, {Name: delta.FieldDelta, Text: "b"}}, ""},
 		{"list past MaxElements", []delta.Field{{Name: delta.FieldNodesAdded, Ints: []int{1, 2, 3}}}, "MaxElements"},
-		{"text past MaxStringBytes", []delta.Field{{Name: delta.FieldCheck, Text: "abcde"}}, "MaxStringBytes"},
-		{"text not UTF-8", []delta.Field{{Name: delta.FieldCheck, Text: "a\xff"}}, ""},
+		{"text past MaxStringBytes", []delta.Field{{Name: delta.FieldDelta, Text: "abcde"}}, "MaxStringBytes"},
+		{"text not UTF-8", []delta.Field{{Name: delta.FieldDelta, Text: "a\xff"}}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -459,9 +452,9 @@ func TestDocumentHeaderIsNoResponse(t *testing.T) {
 // document that reads back to the same header and content.
 func FuzzDocument(f *testing.F) {
 	for _, s := range []string{oneNodeDelta, unchangedDelta, referencing, unchangedDelta + "\n",
-		"graphwire_delta: 2\nbogus: 1\nformat_version: 1\nquery_type: search\nnodes: {}\nedges: []",
-		"graphwire_delta: 2\ngraphwire_delta: 2", "nodes_removed[2]: 1,x", "nodes_removed[3]: 1,2", "nodes_removed[0]:",
-		"check: \"a\\tb\"", "check: 42", "check: \"abc", "graphwire_delta: 2\ncheck", "\uFEFFcheck: a\r\nnodes_added[1]: 3\r\n"} {
+		"graphwire_delta: x\nbogus: 1\nformat_version: 1\nquery_type: search\nnodes: {}\nedges: []",
+		"graphwire_delta: x\ngraphwire_delta: x", "nodes_removed[2]: 1,x", "nodes_removed[3]: 1,2", "nodes_removed[0]:",
+		"graphwire_delta: \"a\\tb\"", "graphwire_delta: 42", "graphwire_delta: \"abc", "graphwire_delta: x\nsent_earlier", "\uFEFFgraphwire_delta: a\r\nnodes_added[1]: 3\r\n"} {
 		f.Add([]byte(s))
 	}
 	for _, tc := range layoutCases {
@@ -514,7 +507,7 @@ func TestDocumentHostileHeaders(t *testing.T) {
 	decode := func(in []byte) error { _, _, err := c.DecodeDocument(in); return err }
 	max := c.Limits().MaxElements
 	list := func(declared, held int) []byte {
-		b := []byte("graphwire_delta: 2\nnodes_removed[" + strconv.Itoa(declared) + "]: ")
+		b := []byte("graphwire_delta: x\nnodes_removed[" + strconv.Itoa(declared) + "]: ")
 		b = append(b, bytes.Repeat([]byte("7,"), held)...)
 		return append(b[:len(b)-1], "\nsent_earlier: \""...)
 	}

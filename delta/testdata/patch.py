@@ -8,7 +8,6 @@ without any of the Go code. Input on stdin: one JSON object per line, {"base": R
 DELTA}. Output on stdout, one line per input line: {"result": RESPONSE} or
 {"error": "..."}.
 """
-import base64
 import hashlib
 import json
 import struct
@@ -113,12 +112,12 @@ def fingerprint(r):
     return hashlib.sha256(b).digest()
 
 
-# --- patch: graphwire delta document, version 2 ---------------------------
+# --- patch: graphwire delta document, version 3 ---------------------------
 
 def check(base_fp, result_fp):
-    """The 128-bit check of a delta, unpadded base64url."""
+    """The 128-bit check of a delta, as 39 decimal digits (zero-padded)."""
     h = hashlib.sha256(b"graphwire-delta-check-v2\n" + base_fp + result_fp).digest()[:16]
-    return base64.urlsafe_b64encode(h).decode("ascii").rstrip("=")
+    return "%039d" % int.from_bytes(h, "big")
 
 
 def build(what, base, removed, moved, added, get):
@@ -153,11 +152,12 @@ def ops(d, name):
 
 
 def patch(base, d):
-    if d.get("graphwire_delta") != 2:
+    chk = d.get("graphwire_delta")
+    if not isinstance(chk, str) or len(chk) != 39 or not chk.isdigit():
         raise PatchError("unknown delta version")
     fb = fingerprint(base)
     if "content" not in d:
-        if check(fb, fb) != d["check"]:
+        if check(fb, fb) != chk:
             raise PatchError("wrong base")
         return base
     c = d["content"]
@@ -209,7 +209,7 @@ def patch(base, d):
     if "pagination" in c:
         out["pagination"] = c["pagination"]
 
-    if check(fb, fingerprint(out)) != d["check"]:
+    if check(fb, fingerprint(out)) != chk:
         raise PatchError("check mismatch: another base, or an altered delta")
     return out
 

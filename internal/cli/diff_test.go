@@ -81,7 +81,7 @@ func TestDiffPatchErrors(t *testing.T) {
 	}
 	// One character of the check altered: the delta reads, and the
 	// result does not match it.
-	at := strings.Index(d.stdout, "check:") + len("check:")
+	at := strings.Index(d.stdout, "graphwire_delta:") + len("graphwire_delta:")
 	digit := byte('0')
 	if d.stdout[at] == '0' {
 		digit = '1'
