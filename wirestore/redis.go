@@ -179,3 +179,9 @@ var (
 	_ io.Closer = (*Memory)(nil)
 	_ io.Closer = (*Redis)(nil)
 )
+
+// RedisKeyOverhead is what Redis holds for one value besides the value's
+// bytes (rounded up by its allocator, by at most a quarter): the key of
+// namespace, kind and 64 hex digits, its entries in the key space and the
+// expiry table, and their objects, measured on Redis 7.
+const RedisKeyOverhead = 256
