@@ -42,3 +42,19 @@ func TestRedisServer(t *testing.T) {
 		t.Fatalf("PING after Thaw: %q", got)
 	}
 }
+
+// TestStartRedisMissing: without redis-server on PATH, StartRedis skips
+// the test, or fails it when CI is set.
+func TestStartRedisMissing(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	for _, tc := range []struct {
+		ci                 string
+		wantSkip, wantFail bool
+	}{{"", true, false}, {"true", false, true}} {
+		t.Setenv("CI", tc.ci)
+		r := run(t, func(tb testing.TB) { StartRedis(tb) })
+		if r.skipped != tc.wantSkip || r.failed != tc.wantFail {
+			t.Fatalf("CI=%q: skipped %v, failed %v (%q); want skipped %v, failed %v", tc.ci, r.skipped, r.failed, r.msg, tc.wantSkip, tc.wantFail)
+		}
+	}
+}
