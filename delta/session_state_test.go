@@ -227,7 +227,9 @@ func mustRestore(tb testing.TB, lim delta.SessionLimits, state []byte) *delta.Se
 // matching ErrSessionState, never a panic; a restored session is within
 // its limits, and its own state restores to the same state.
 func FuzzRestoreSession(f *testing.F) {
-	f.Add(corpusState(f, delta.SessionLimits{MaxNodes: 50}))
+	seed, _ := delta.NewSession(delta.SessionLimits{})
+	seed.Mark(&wire.GraphResponse{Nodes: []wire.Node{node("User", 1, "name", "ada"), node("User", -7), node("Project", 1<<40, "tags", []any{"a", "b"})}})
+	f.Add(seed.AppendState(nil))
 	f.Add([]byte("GWSS\x01\x00"))
 	lim := delta.SessionLimits{MaxNodes: 200, MaxBytes: 64 << 10}
 	f.Fuzz(func(t *testing.T, state []byte) {
