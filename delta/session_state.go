@@ -225,17 +225,10 @@ func (r *stateReader) uvarint() uint64 {
 	return v
 }
 
+// varint reads what binary.AppendVarint wrote: a zig-zag uvarint.
 func (r *stateReader) varint() int64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Varint(r.b[r.at:])
-	if n <= 0 {
-		r.fail("a truncated or overlong number")
-		return 0
-	}
-	r.at += n
-	return v
+	u := r.uvarint()
+	return int64(u>>1) ^ -int64(u&1)
 }
 
 // count reads a uvarint that must not pass limit.
