@@ -249,3 +249,38 @@ func FuzzRestoreSession(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkSessionState is one request of a stored conversation on the
+// largest corpus case of at most 2,000 nodes, sent before: the session
+// restored from its state, the response encoded (all references), the
+// state saved.
+func BenchmarkSessionState(b *testing.B) {
+	cases := corpus.Generate()
+	c := cases[0]
+	for _, cc := range cases {
+		if n := len(cc.Response.Nodes); n > len(c.Response.Nodes) && n <= 2000 {
+			c = cc
+		}
+	}
+	for _, codec := range []string{"json", "goon"} {
+		b.Run(codec, func(b *testing.B) {
+			w, _ := delta.NewSession(delta.SessionLimits{})
+			if _, err := w.Encode(nil, codec, c.Response); err != nil {
+				b.Fatal(err)
+			}
+			state := w.AppendState(nil)
+			b.ReportMetric(float64(len(state)), "state-bytes")
+			b.ReportAllocs()
+			for b.Loop() {
+				s, err := delta.RestoreSession(delta.SessionLimits{}, state)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := s.Encode(nil, codec, c.Response); err != nil {
+					b.Fatal(err)
+				}
+				state = s.AppendState(state[:0])
+			}
+		})
+	}
+}
