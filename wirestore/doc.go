@@ -46,7 +46,10 @@
 // rather than adopting the client's. No client input becomes a store key:
 // keys are the service's namespace, the kind and the hex SHA-256 of the id
 // (Key), so one client cannot name, read, extend or evict another's
-// session without its id. A stored state is read by
+// session without its id. The id is a bearer secret: send it over TLS
+// and keep it out of logs. A stored state holds node types, ids and
+// SHA-256 hashes of node contents, never the contents. A stored state is
+// read by
 // delta.RestoreSession, which refuses any state it cannot read, past the
 // session limits, or longer than delta.MaxStateBytes (an error, then a new
 // session), and allocates nothing sized by a number it reads.

@@ -122,6 +122,9 @@ func TestOpen(t *testing.T) {
 	}
 }
 
+// IDPrefix is how much of a real id a guessed one keeps.
+const IDPrefix = 11
+
 // corpusResponses are responses of the benchmark corpus of at most max
 // nodes each, at least one node.
 func corpusResponses(max int) []*wire.GraphResponse {
@@ -198,6 +201,22 @@ func TestRedisSessions(t *testing.T) {
 	}
 	if n := dbsize(t, srv); n != len(ids) {
 		t.Fatalf("DBSIZE %d, want %d sessions", n, len(ids))
+	}
+	// Forged, guessed and 1 MB ids are new sessions, each with nothing of
+	// the others', and leave no key.
+	forged := []string{replicas[0].NewID(), ids[0][:IDPrefix] + strings.Repeat("A", wirestore.IDLength-IDPrefix),
+		strings.Repeat("A", 1<<20), "svc:session:" + strings.Repeat("0", 64), "*"}
+	for _, id := range forged {
+		sess, err := replicas[1].Load(ctx, id)
+		if !errors.Is(err, wirestore.ErrUnknownSession) {
+			t.Fatalf("Load of a forged id (%d bytes): %v, want ErrUnknownSession", len(id), err)
+		}
+		if refs := sess.References(responses[0]); len(refs) != 0 {
+			t.Fatalf("a forged id reached another's session: references %v", refs)
+		}
+	}
+	if n := dbsize(t, srv); n != len(ids) {
+		t.Fatalf("DBSIZE %d after forged ids, want %d", n, len(ids))
 	}
 	waitEmpty(t, srv)
 	if _, err := replicas[0].Load(ctx, ids[0]); !errors.Is(err, wirestore.ErrUnknownSession) {

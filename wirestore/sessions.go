@@ -150,8 +150,9 @@ func (s *Sessions) Load(ctx context.Context, id string) (*delta.Session, error) 
 // Save stores the state of sess under id, to be kept for Idle. An id not
 // WellFormed is an error matching ErrUnknownSession and nothing is
 // stored. When the store refuses or fails, Save deletes what it held
-// under id (within its own Timeout), so that the next Load starts anew
-// rather than from an older state, and returns the error.
+// under id (within its own Timeout: a Save takes at most twice the
+// Timeout), so that the next Load starts anew rather than from an older
+// state, and returns the error.
 func (s *Sessions) Save(ctx context.Context, id string, sess *delta.Session) error {
 	if !WellFormed(id) {
 		return fmt.Errorf("%w: the id is not one NewID issues", ErrUnknownSession)
