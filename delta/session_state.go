@@ -64,7 +64,11 @@ func MaxStateBytes(l SessionLimits) int64 {
 	if err != nil {
 		return 0
 	}
-	l = s.lim
+	return maxStateBytes(s.lim)
+}
+
+// maxStateBytes is MaxStateBytes of limits with their defaults.
+func maxStateBytes(l SessionLimits) int64 {
 	perNode := int64(maxStateEntry + binary.MaxVarintLen64)
 	if int64(l.MaxNodes) > (math.MaxInt64-16-l.MaxBytes)/perNode {
 		return math.MaxInt64
@@ -120,10 +124,13 @@ func RestoreSession(l SessionLimits, state []byte) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(state)) > MaxStateBytes(s.lim) {
+	if limit := maxStateBytes(s.lim); int64(len(state)) > limit {
 		return nil, stateError(0, "the state is "+strconv.Itoa(len(state))+" bytes, past the "+
-			strconv.FormatInt(MaxStateBytes(s.lim), 10)+" its limits allow", "")
+			strconv.FormatInt(limit, 10)+" its limits allow", "")
 	}
+	// A cost no node reaches, low enough that the costs of all the
+	// remembered nodes add up without overflow.
+	maxCost := uint64(math.MaxInt64/2) / uint64(s.lim.MaxNodes)
 	r := stateReader{b: state}
 	if len(state) < len(stateMagic) || string(state[:len(stateMagic)]) != stateMagic {
 		return nil, stateError(0, "the state does not begin with "+strconv.Quote(stateMagic), "")
@@ -154,7 +161,7 @@ func RestoreSession(l SessionLimits, state []byte) (*Session, error) {
 		id := r.varint()
 		var e sessionEntry
 		copy(e.hash[:], r.bytes(uint64(len(e.hash))))
-		size, cost := r.count(math.MaxInt64), r.count(math.MaxInt64)
+		size, cost := r.count(math.MaxInt64), r.count(maxCost)
 		e.shape = nodeShape{elems: int(r.count(math.MaxInt32)), depth: int(r.count(math.MaxInt32)), longest: int(r.count(math.MaxInt32))}
 		if r.err != nil {
 			break

@@ -191,6 +191,7 @@ func TestSessionStateHostile(t *testing.T) {
 	check("bytes below the overhead", delta.SessionLimits{}, entry(head(1), 0, "User", 1, 100, 50, 1, 0, 4), "counts 100 bytes")
 	check("bytes past MaxBytes", delta.SessionLimits{MaxBytes: 1000}, entry(head(1), 0, "User", 1, 1001, 50, 1, 0, 4), "counts 1001 bytes")
 	check("sum past MaxBytes", delta.SessionLimits{MaxBytes: 1000}, entry(entry(head(2), 0, "User", 1, 600, 50, 1, 0, 4), 0, "", 2, 600, 50, 1, 0, 4), "past MaxBytes")
+	check("cost past its bound", delta.SessionLimits{}, entry(head(1), 0, "User", 1, 300, 1<<62, 1, 0, 4), "is past")
 	check("shape past int32", delta.SessionLimits{}, entry(head(1), 0, "User", 1, 300, 50, 1<<40, 0, 4), "is past")
 	check("longest below the type", delta.SessionLimits{}, entry(head(1), 0, "User", 1, 300, 50, 1, 0, 2), "shorter than its type")
 	long := append(good[:len(good):len(good)], make([]byte, delta.MaxStateBytes(delta.SessionLimits{MaxNodes: 10, MaxBytes: 4096}))...)
