@@ -65,6 +65,9 @@ type Session struct {
 	nodes map[sessionKey]*list.Element // of *sessionEntry
 	lru   *list.List                   // most recently delivered first
 	bytes int64
+	// writerOnly: restored from a state (RestoreSession), which holds no
+	// node contents; Resolve and Decode refuse until Reset.
+	writerOnly bool
 }
 
 type sessionKey struct {
@@ -91,6 +94,9 @@ type sessionEntry struct {
 	// the node is remembered.
 	cost  int64
 	shape nodeShape
+	// bare: restored from a state, node holds only the type and id; mark
+	// gives it the content of a node listed with the same hash.
+	bare bool
 }
 
 // NewSession returns an empty Session bounded by l.
@@ -165,6 +171,9 @@ func (s *Session) mark(r *wire.GraphResponse) ([]int, []Hash) {
 			hashes[i] = h
 		}
 		if el, ok := s.nodes[sessionKey{n.Type, n.ID}]; ok && el.Value.(*sessionEntry).hash == hashes[i] {
+			if e := el.Value.(*sessionEntry); e.bare {
+				e.node, e.bare = ownNode(n), false
+			}
 			refs = append(refs, i)
 		}
 	}
@@ -207,6 +216,9 @@ func (s *Session) Resolve(r *wire.GraphResponse, refs []int, want Hash) (*wire.G
 // resolve is Resolve under the limits l for a text of n bytes in codec
 // (n < 0: r as given, measured as canonical JSON).
 func (s *Session) resolve(r *wire.GraphResponse, refs []int, want Hash, l wire.Limits, codec string, n int64) (*wire.GraphResponse, error) {
+	if s.writerOnly {
+		return nil, fmt.Errorf("%w (%w)", ErrUnresolved, ErrWriterOnly)
+	}
 	out, ents, err := s.resolved(r, refs, want, l, codec, n)
 	if err != nil {
 		return nil, err
@@ -264,6 +276,7 @@ func (s *Session) Reset() {
 	clear(s.nodes)
 	s.lru.Init()
 	s.bytes = 0
+	s.writerOnly = false
 }
 
 // deliver remembers nodes as the most recently delivered, then forgets the
