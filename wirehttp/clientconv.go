@@ -82,9 +82,11 @@ func (c *Client) exchange(req *http.Request, key string, fresh bool) (*wire.Grap
 	var held heldAnswer
 	var holds bool
 	if c.held != nil && !fresh {
+		// A-IM on every request, so that the server keeps the answer as
+		// the base of the next delta.
+		r.Header.Set("A-IM", DeltaIM)
 		if held, holds = c.held.get(key); holds {
 			r.Header.Set("If-None-Match", held.etag)
-			r.Header.Set("A-IM", DeltaIM)
 		}
 	}
 	if c.sess != nil {
