@@ -67,6 +67,7 @@ type wireLog struct {
 	bytes    int
 	tokens   int
 	deltas   [][]byte
+	full     [][]byte // the bodies of 200 answers
 	sessions map[string]int // SessionHeader values sent
 	base     http.RoundTripper
 }
@@ -91,8 +92,11 @@ func (l *wireLog) RoundTrip(req *http.Request) (*http.Response, error) {
 	l.status[res.StatusCode]++
 	l.bytes += len(body)
 	l.tokens += n
-	if res.StatusCode == http.StatusIMUsed {
+	switch res.StatusCode {
+	case http.StatusIMUsed:
 		l.deltas = append(l.deltas, body)
+	case http.StatusOK:
+		l.full = append(l.full, body)
 	}
 	if v := req.Header.Get(wirehttp.SessionHeader); v != "" {
 		l.sessions[v]++
@@ -228,5 +232,51 @@ func TestConversationDeltasAndReferences(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestClientGoonLossyInSession: GOON truncates long strings and drops
+// nulls, so its reader holds another response than the server's; in a
+// session the server remembers what the reader holds (Session.Encode's
+// held response), so the second query's shared nodes come as references
+// that resolve, the Client never asks again fresh, and the answers
+// equal the data as GOON carries it.
+func TestClientGoonLossyInSession(t *testing.T) {
+	st, err := wirestore.NewSessions(nil, wirestore.SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, base := startQueryServer(t, st)
+	lossy := sessionResponse(30)
+	for i := range lossy.Nodes {
+		lossy.Nodes[i].Properties = append(lossy.Nodes[i].Properties,
+			wire.Property{Key: "bio", Value: wire.String(strings.Repeat("long text ", 150))},
+			wire.Property{Key: "avatar", Value: wire.Null()},
+			wire.Property{Key: "score", Value: wire.Float(81.0)})
+	}
+	second := wiretest.Clone(lossy)
+	second.Nodes = second.Nodes[10:]
+	q.set("a", lossy)
+	q.set("b", second)
+	wl := newWireLog(t)
+	c, err := wirehttp.NewClient(nil, wirehttp.ClientOptions{Format: "goon", Deltas: true, Session: true, HTTP: &http.Client{Transport: wl}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a", "b", "a", "b"} {
+		data := map[string]*wire.GraphResponse{"a": lossy, "b": second}[name]
+		got, err := c.Get(context.Background(), base+"/q/"+name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := wiretest.Diff(heldBy(t, "goon", data), got, wire.Exact); diff != "" {
+			t.Fatalf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+	if wl.sessions[wirehttp.SessionNew] != 1 || wl.status[http.StatusOK] != 2 || wl.status[http.StatusNotModified] != 2 {
+		t.Fatalf("new sessions asked %d times (want 1), answers %v (want two 200 and two 304)", wl.sessions[wirehttp.SessionNew], wl.status)
+	}
+	if b := wl.full[1]; !strings.Contains(string(b), delta.FieldSentEarlier) {
+		t.Errorf("the second query's answer has no references:\n%.300s", b)
 	}
 }
