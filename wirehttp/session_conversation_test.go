@@ -67,7 +67,7 @@ type wireLog struct {
 	bytes    int
 	tokens   int
 	deltas   [][]byte
-	full     [][]byte // the bodies of 200 answers
+	full     [][]byte       // the bodies of 200 answers
 	sessions map[string]int // SessionHeader values sent
 	base     http.RoundTripper
 }
