@@ -190,6 +190,12 @@ func statusError(res *http.Response) error {
 	line, _ := bufio.NewReader(io.LimitReader(res.Body, 200)).ReadString('\n')
 	line = strings.TrimSpace(strings.TrimPrefix(line, "wirehttp: "))
 	io.Copy(io.Discard, io.LimitReader(res.Body, 4<<10)) //nolint:errcheck // to reuse the connection
+	switch {
+	case res.StatusCode == http.StatusNotModified:
+		line = "the answer the request's If-None-Match names is current (ClientOptions.Deltas keeps answers and returns them)"
+	case line == "":
+		line = "(no body)"
+	}
 	return &Error{Status: res.StatusCode, Msg: fmt.Sprintf("upstream answered %s: %s", res.Status, line)}
 }
 

@@ -114,7 +114,7 @@ func (c *Client) exchange(req *http.Request, key string, fresh bool) (*wire.Grap
 	switch {
 	case res.StatusCode == http.StatusNotModified:
 		if !holds {
-			return nil, &Error{Status: res.StatusCode, Msg: "upstream answered 304 Not Modified to a request whose If-None-Match the Client did not set"}
+			return nil, statusError(res) // the caller's own If-None-Match
 		}
 		return held.resp, nil
 	case res.StatusCode >= 300:
