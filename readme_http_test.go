@@ -107,6 +107,13 @@ func startService(t *testing.T, resp *wire.GraphResponse) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveLoopback(t, srv)
+}
+
+// serveLoopback runs srv on its loopback address until the test ends and
+// returns its URL.
+func serveLoopback(t *testing.T, srv *http.Server) string {
+	t.Helper()
 	srv.ErrorLog = log.New(io.Discard, "", 0)
 	ln, err := net.Listen("tcp", srv.Addr)
 	if err != nil {
@@ -304,16 +311,10 @@ func TestReadmeSessionExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.ErrorLog = log.New(io.Discard, "", 0)
-	ln, err := net.Listen("tcp", srv.Addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln) //nolint:errcheck // ErrServerClosed at Close
-	t.Cleanup(func() { srv.Close() })
+	base := serveLoopback(t, srv)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	err = watchGraph(ctx, "http://"+ln.Addr().String()+"/graph", time.Millisecond, func(got *wire.GraphResponse) {
+	err = watchGraph(ctx, base+"/graph", time.Millisecond, func(got *wire.GraphResponse) {
 		want, err := wire.DecodeWith("goon", mustEncodeWith(t, "goon", current()))
 		if err != nil {
 			t.Fatal(err)

@@ -17,28 +17,12 @@ import (
 	"github.com/graphwire/graphwire/wirestore"
 )
 
-// sessionGet sends a GET of url in json with SessionHeader id (none when
-// empty) and returns the answer's status, SessionHeader and body.
+// sessionGet sends a GET of url in json with SessionHeader id and returns
+// the answer's status, SessionHeader and body.
 func sessionGet(t *testing.T, url, id string) (int, string, []byte) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Accept", "application/json")
-	if id != "" {
-		req.Header.Set(wirehttp.SessionHeader, id)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.StatusCode, res.Header.Get(wirehttp.SessionHeader), body
+	status, h, body := get(t, http.DefaultClient, http.MethodGet, url, "Accept", "application/json", wirehttp.SessionHeader, id)
+	return status, h.Get(wirehttp.SessionHeader), body
 }
 
 // sessionResponse is a search of n users, each with a few properties.
