@@ -146,3 +146,28 @@ func TestSessionPatchPlainDelta(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionPatchWriterOnly: a session restored from its state writes
+// and resolves nothing, deltas included.
+func TestSessionPatchWriterOnly(t *testing.T) {
+	r := &wire.GraphResponse{FormatVersion: "1.0.0", QueryType: wire.Search,
+		Nodes: []wire.Node{{Type: "User", ID: 1, Properties: []wire.Property{{Key: "name", Value: wire.String("a")}}}}}
+	next := wiretest.Clone(r)
+	next.Nodes[0].Properties[0].Value = wire.String("b")
+	d, err := delta.Diff(r, next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := delta.EncodeWith(nil, "json", d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := delta.NewSession(delta.SessionLimits{})
+	restored, err := delta.RestoreSession(delta.SessionLimits{}, s.AppendState(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := restored.Patch(nil, "json", r, text); !errors.Is(err, delta.ErrWriterOnly) {
+		t.Errorf("Patch in a restored session: %v, want ErrWriterOnly", err)
+	}
+}

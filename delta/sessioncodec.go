@@ -294,7 +294,8 @@ func readSessionDocument(c DocumentCodec, codec string, data []byte) ([]Field, *
 // not a delta matches ErrNotDelta; a reference the session cannot
 // resolve, ErrUnresolved; a delta for another base, ErrWrongBase. On any
 // error nothing is returned and the session is unchanged: the reader
-// asks for the whole response. The resolved content obeys g's Limits as
+// asks for the whole response. A session restored from its state
+// (RestoreSession) refuses, as Resolve does (ErrWriterOnly). The resolved content obeys g's Limits as
 // Decode's response does.
 func (s *Session) Patch(g *wire.Registry, name string, base *wire.GraphResponse, data []byte) (*wire.GraphResponse, error) {
 	c, _, err := sessionCodec(g, name)
@@ -310,6 +311,9 @@ func (s *Session) Patch(g *wire.Registry, name string, base *wire.GraphResponse,
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.writerOnly {
+		return nil, fmt.Errorf("%w (%w)", ErrUnresolved, ErrWriterOnly)
+	}
 	var ents []*sessionEntry
 	if len(refs) > 0 {
 		if content, ents, err = s.resolved(content, refs, Hash{}, registry(g).Limits(), name, int64(len(data))); err != nil {
