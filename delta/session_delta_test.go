@@ -171,3 +171,90 @@ func TestSessionPatchWriterOnly(t *testing.T) {
 		t.Errorf("Patch in a restored session: %v, want ErrWriterOnly", err)
 	}
 }
+
+// TestSessionEncodeHeld: for every session codec and generated
+// responses, Session.Encode's held response is what the codec's reader
+// holds, Decode(Encode(r)), exactly; and a codec that keeps numbers by
+// value (toon, gcf) carries a response without floats exactly, which
+// Encode relies on to write such a response as it is.
+func TestSessionEncodeHeld(t *testing.T) {
+	g, err := codecs.NewRegistry(codecs.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var floatFree, withFloats int
+	rapid.Check(t, func(rt *rapid.T) {
+		for range 10 {
+			checkHeld(rt, g, &floatFree, &withFloats)
+		}
+	})
+	t.Logf("numbers by value: %d responses carried exactly, %d changed (each holding a float)", floatFree, withFloats)
+}
+
+// checkHeld is one case of TestSessionEncodeHeld.
+func checkHeld(rt *rapid.T, g *wire.Registry, floatFree, withFloats *int) {
+	name := rapid.SampledFrom(sessionCodecs).Draw(rt, "codec")
+	c, _ := g.Lookup(name)
+	r := wiretest.Response().Draw(rt, "r")
+	want, ok := heldBy(c, r)
+	if !ok {
+		return
+	}
+	w, _ := delta.NewSession(delta.SessionLimits{})
+	_, held, err := w.Encode(g, name, r)
+	if err != nil {
+		rt.Fatalf("%s: %v", name, err)
+	}
+	if diff := wiretest.Diff(want, held, wire.Exact); diff != "" {
+		rt.Fatalf("%s: held (-Decode(Encode(r)) +held):\n%s", name, diff)
+	}
+	if c.Info().Fidelity != wire.NumbersByValue {
+		return
+	}
+	if !wire.Equal(r, want, wire.Exact) {
+		*withFloats++
+		if !responseHoldsFloat(r) {
+			rt.Fatalf("%s changed a response without floats:\n%s", name, wiretest.Diff(r, want, wire.Exact))
+		}
+	} else {
+		*floatFree++
+	}
+}
+
+// responseHoldsFloat reports whether a property or cell value of r is a
+// float, at any depth.
+func responseHoldsFloat(r *wire.GraphResponse) bool {
+	var in func(v wire.Value) bool
+	in = func(v wire.Value) bool {
+		if v.Kind() == wire.KindFloat {
+			return true
+		}
+		for _, x := range v.List() {
+			if in(x) {
+				return true
+			}
+		}
+		return false
+	}
+	props := func(ps []wire.Property) bool {
+		for _, p := range ps {
+			if in(p.Value) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, n := range r.Nodes {
+		if props(n.Properties) {
+			return true
+		}
+	}
+	for _, row := range r.Rows {
+		for _, c := range row {
+			if in(c.Value) || c.Node != nil && props(c.Node.Properties) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -9,20 +9,73 @@ import (
 )
 
 // sessionCodec finds the DocumentCodec registered in g (the default
-// registry when nil) under name, and whether its reader may hold another
-// response than the one written (a round trip that is not wire.Exact:
-// GOON's, or TOON's and GCF's, which write 81.0 as 81); one without
-// documents is ErrNoSyntax.
-func sessionCodec(g *wire.Registry, name string) (DocumentCodec, bool, error) {
+// registry when nil) under name, and its Fidelity; one without documents
+// is ErrNoSyntax.
+func sessionCodec(g *wire.Registry, name string) (DocumentCodec, wire.Fidelity, error) {
 	c, err := registry(g).Lookup(name)
 	if err != nil {
-		return nil, false, err
+		return nil, 0, err
 	}
 	dc, err := documentCodec(c)
 	if err != nil {
-		return nil, false, err
+		return nil, 0, err
 	}
-	return dc, c.Info().Fidelity != wire.Exact, nil
+	return dc, c.Info().Fidelity, nil
+}
+
+// heldOther reports whether a reader of a codec of fidelity f may hold
+// another response than r: always for a Lossy codec (GOON), for one that
+// keeps numbers by value (TOON and GCF write 81.0 as 81) when r holds a
+// float, whose form the round trip may change; never for an Exact one.
+func heldOther(f wire.Fidelity, r *wire.GraphResponse) bool {
+	switch f {
+	case wire.Exact:
+		return false
+	case wire.NumbersByValue:
+		return r != nil && holdsFloat(r)
+	}
+	return true
+}
+
+// holdsFloat reports whether a value of r, in a property or a cell, at
+// any depth, is a float.
+func holdsFloat(r *wire.GraphResponse) bool {
+	for i := range r.Nodes {
+		if propsHoldFloat(r.Nodes[i].Properties) {
+			return true
+		}
+	}
+	for _, row := range r.Rows {
+		for _, c := range row {
+			if valueHoldsFloat(c.Value) || c.Node != nil && propsHoldFloat(c.Node.Properties) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func propsHoldFloat(ps []wire.Property) bool {
+	for _, p := range ps {
+		if valueHoldsFloat(p.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+func valueHoldsFloat(v wire.Value) bool {
+	switch v.Kind() {
+	case wire.KindFloat:
+		return true
+	case wire.KindList:
+		for _, x := range v.List() {
+			if valueHoldsFloat(x) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // DecodeReferenced reads a document of c that AppendReferenced wrote, or
@@ -80,10 +133,11 @@ func codecName(c DocumentCodec) string {
 // its own output back, and remembers what the reader will hold, keeping
 // the two sessions in step at their bounds.
 func (s *Session) Encode(g *wire.Registry, name string, r *wire.GraphResponse) (text []byte, held *wire.GraphResponse, err error) {
-	c, lossy, err := sessionCodec(g, name)
+	c, fid, err := sessionCodec(g, name)
 	if err != nil {
 		return nil, nil, err
 	}
+	lossy := heldOther(fid, r)
 	if lossy && r != nil {
 		wc := c.(wire.Codec)
 		b, err := wc.AppendEncode(nil, r)
@@ -114,13 +168,14 @@ func (s *Session) Encode(g *wire.Registry, name string, r *wire.GraphResponse) (
 // back exactly d (AppendDelta's rule), else an *wire.EncodeError. On an
 // error the session is unchanged.
 func (s *Session) EncodeDelta(g *wire.Registry, name string, d *Delta) ([]byte, error) {
-	c, lossy, err := sessionCodec(g, name)
+	c, fid, err := sessionCodec(g, name)
 	if err != nil {
 		return nil, err
 	}
 	if d == nil {
 		return nil, &wire.EncodeError{Codec: name, Msg: "nil delta"}
 	}
+	lossy := heldOther(fid, d.Content)
 	if d.Content == nil || lossy {
 		// The unchanged delta has nothing to reference; a lossy codec's
 		// delta is first checked to read back exactly, so that its
