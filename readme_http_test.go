@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	_ "github.com/graphwire/graphwire/codecs"
+	"github.com/graphwire/graphwire/internal/cli"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 	"github.com/graphwire/graphwire/wirehttp"
@@ -328,5 +329,38 @@ func TestReadmeSessionExample(t *testing.T) {
 	})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("watchGraph: %v", err)
+	}
+}
+
+// TestReadmeCommandList: the command list under "## wirebench" names
+// every command "wirebench help" lists.
+func TestReadmeCommandList(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## wirebench\n\n```\n")
+	if !ok {
+		t.Fatal(`README.md has no "## wirebench" section opening with a code block`)
+	}
+	list, _, _ := strings.Cut(section, "```\n")
+	var out, errOut bytes.Buffer
+	if code := cli.Run(&cli.Env{Args: []string{"help"}, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut}); code != cli.ExitOK {
+		t.Fatalf("wirebench help: exit %d: %s", code, errOut.String())
+	}
+	_, commands, _ := strings.Cut(out.String(), "commands:\n")
+	n := 0
+	for line := range strings.Lines(commands) {
+		if !strings.HasPrefix(line, "  ") {
+			break
+		}
+		name := strings.Fields(line)[0]
+		n++
+		if !strings.Contains(list, "wirebench "+name+" ") && !strings.Contains(list, "wirebench "+name+"\n") {
+			t.Errorf("README's command list has no line for %q", name)
+		}
+	}
+	if n < 10 {
+		t.Errorf("wirebench help listed %d commands:\n%s", n, out.String())
 	}
 }
