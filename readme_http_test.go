@@ -13,15 +13,18 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	_ "github.com/graphwire/graphwire/codecs"
+	"github.com/graphwire/graphwire/internal/cli"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 	"github.com/graphwire/graphwire/wirehttp"
+	"github.com/graphwire/graphwire/wirestore"
 )
 
 // The README's service example, verbatim between the markers
@@ -105,6 +108,13 @@ func startService(t *testing.T, resp *wire.GraphResponse) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveLoopback(t, srv)
+}
+
+// serveLoopback runs srv on its loopback address until the test ends and
+// returns its URL.
+func serveLoopback(t *testing.T, srv *http.Server) string {
+	t.Helper()
 	srv.ErrorLog = log.New(io.Discard, "", 0)
 	ln, err := net.Listen("tcp", srv.Addr)
 	if err != nil {
@@ -230,4 +240,127 @@ func mustEncodeWith(t *testing.T, name string, r *wire.GraphResponse) []byte {
 
 func TestReadmeServiceText(t *testing.T) {
 	checkReadmeHolds(t, "readme_http_test.go", "README:http")
+	checkReadmeHolds(t, "readme_http_test.go", "README:session")
+}
+
+// README:session:begin
+
+// newQueryService answers GET /graph with what query returns now, in
+// sessions kept in memory (wirestore.Open("redis://...") shares them
+// between replicas): an unchanged answer is a 304, a changed one a delta
+// (226), and the nodes a session sent before go as references.
+func newQueryService(addr string, query func() *wire.GraphResponse) (*http.Server, error) {
+	sessions, err := wirestore.NewSessions(nil, wirestore.SessionOptions{})
+	if err != nil {
+		return nil, err
+	}
+	s, err := wirehttp.New(nil, wirehttp.Options{Sessions: sessions})
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /graph", func(w http.ResponseWriter, r *http.Request) { s.Respond(w, r, query()) })
+	return wirehttp.NewHTTPServer(addr, mux, wirehttp.HTTPServerOptions{}), nil
+}
+
+// watchGraph asks for url in GOON every interval until ctx ends, in a
+// session and with deltas; use gets the whole response each time, as
+// GOON carries it.
+func watchGraph(ctx context.Context, url string, every time.Duration, use func(*wire.GraphResponse)) error {
+	c, err := wirehttp.NewClient(nil, wirehttp.ClientOptions{Format: "goon", Deltas: true, Session: true})
+	if err != nil {
+		return err
+	}
+	for {
+		resp, err := c.Get(ctx, url)
+		if err != nil {
+			return err
+		}
+		use(resp)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(every):
+		}
+	}
+}
+
+// README:session:end
+
+// The README's re-query loop against its session service over loopback:
+// each answer is the service's data as GOON carries it, while the data
+// change between some of the calls.
+func TestReadmeSessionExample(t *testing.T) {
+	issues, authors := readmeIssues()
+	first, err := issueGraph(issues, authors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	issues[1].Title = "Quote this, edited"
+	second, err := issueGraph(issues, authors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls atomic.Int32 // read by the server's goroutine
+	current := func() *wire.GraphResponse {
+		if calls.Load() < 2 {
+			return first
+		}
+		return second
+	}
+	srv, err := newQueryService("127.0.0.1:0", current)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := serveLoopback(t, srv)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	err = watchGraph(ctx, base+"/graph", time.Millisecond, func(got *wire.GraphResponse) {
+		want, err := wire.DecodeWith("goon", mustEncodeWith(t, "goon", current()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := wiretest.Diff(want, got, wire.Exact); d != "" {
+			t.Errorf("call %d (-want +got):\n%s", calls.Load(), d)
+		}
+		if calls.Add(1) == 4 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("watchGraph: %v", err)
+	}
+}
+
+// TestReadmeCommandList: the command list under "## wirebench" names
+// every command "wirebench help" lists.
+func TestReadmeCommandList(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## wirebench\n\n```\n")
+	if !ok {
+		t.Fatal(`README.md has no "## wirebench" section opening with a code block`)
+	}
+	list, _, _ := strings.Cut(section, "```\n")
+	var out, errOut bytes.Buffer
+	if code := cli.Run(&cli.Env{Args: []string{"help"}, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut}); code != cli.ExitOK {
+		t.Fatalf("wirebench help: exit %d: %s", code, errOut.String())
+	}
+	_, commands, _ := strings.Cut(out.String(), "commands:\n")
+	n := 0
+	for line := range strings.Lines(commands) {
+		if !strings.HasPrefix(line, "  ") {
+			break
+		}
+		name := strings.Fields(line)[0]
+		n++
+		if !strings.Contains(list, "wirebench "+name+" ") && !strings.Contains(list, "wirebench "+name+"\n") {
+			t.Errorf("README's command list has no line for %q", name)
+		}
+	}
+	if n < 10 {
+		t.Errorf("wirebench help listed %d commands:\n%s", n, out.String())
+	}
 }

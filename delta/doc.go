@@ -193,6 +193,14 @@
 // the writer's fingerprint of the response, Resolve also refuses
 // (ErrUnresolved) to resolve from a session that fell out of step.
 //
+// A delta is written in a session too: Session.EncodeDelta writes the
+// nodes of its content that the session sent before as references, the
+// delta's fields then sent_earlier and sent_earlier_at (positions in the
+// content) in one header, and the reader's Session.Patch resolves them
+// and applies the delta; DecodeDelta, without a session, refuses such a
+// document. Session.Encode returns, beside the text, the response its
+// reader will hold, whose Fingerprint is the want of Resolve.
+//
 // SessionLimits bound a Session: MaxNodes (default 10,000) and MaxBytes
 // (default 16 MiB, each node counted as an estimate of the heap it holds,
 // which the tests hold to within 25% of the live heap); a node larger than

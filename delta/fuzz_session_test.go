@@ -38,7 +38,7 @@ func FuzzResolve(f *testing.F) {
 	for k, codec := range sessionCodecs {
 		w, _ := delta.NewSession(delta.SessionLimits{})
 		for range 2 { // in full, then every node a reference
-			text, err := w.Encode(g, codec, remembered)
+			text, _, err := w.Encode(g, codec, remembered)
 			if err != nil {
 				f.Fatal(err)
 			}

@@ -164,7 +164,7 @@ func inStep(t *testing.T, codec string, n wire.Node) (writer, reader *delta.Sess
 	t.Helper()
 	writer, _ = delta.NewSession(delta.SessionLimits{})
 	reader, _ = delta.NewSession(delta.SessionLimits{})
-	text, err := writer.Encode(nil, codec, listing(n, 1))
+	text, _, err := writer.Encode(nil, codec, listing(n, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestSessionEncodeRepeats(t *testing.T) {
 			if err == nil {
 				want, err = c.Decode(plain)
 			}
-			text, encErr := writer.Encode(nil, codec, r)
+			text, _, encErr := writer.Encode(nil, codec, r)
 			switch {
 			case errors.Is(err, wire.ErrLimit):
 				// The codec cannot carry the response within its limits
@@ -228,7 +228,7 @@ func TestSessionEncodeRepeats(t *testing.T) {
 			}
 
 			nodes, bytes := writer.Len()
-			f := wiretest.Measure(func() { _, err = writer.Encode(nil, codec, listing(node, 40_000)) })
+			f := wiretest.Measure(func() { _, _, err = writer.Encode(nil, codec, listing(node, 40_000)) })
 			t.Logf("Encode of 40,000 listings refused: %s", f)
 			var ee *wire.EncodeError
 			if !errors.As(err, &ee) || !errors.Is(err, wire.ErrLimit) {
@@ -238,7 +238,7 @@ func TestSessionEncodeRepeats(t *testing.T) {
 				t.Fatalf("after a refusal the writer remembers %d nodes, %d bytes; want %d, %d", n, b, nodes, bytes)
 			}
 
-			text, err = writer.Encode(nil, codec, listing(node, 1))
+			text, _, err = writer.Encode(nil, codec, listing(node, 1))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -223,6 +223,13 @@ func (s *Session) resolve(r *wire.GraphResponse, refs []int, want Hash, l wire.L
 	if err != nil {
 		return nil, err
 	}
+	s.remember(out, refs, ents)
+	return out, nil
+}
+
+// remember delivers the nodes of out, a response resolved from the
+// entries ents at the positions refs.
+func (s *Session) remember(out *wire.GraphResponse, refs []int, ents []*sessionEntry) {
 	hashes := make([]Hash, len(out.Nodes))
 	for k, i := range refs {
 		hashes[i] = ents[k].hash
@@ -233,7 +240,6 @@ func (s *Session) resolve(r *wire.GraphResponse, refs []int, want Hash, l wire.L
 		}
 	}
 	s.deliver(out.Nodes, hashes)
-	return out, nil
 }
 
 // resolved is resolve without remembering: the resolved response, charged

@@ -25,7 +25,7 @@ func BenchmarkSession(b *testing.B) {
 				w, _ := delta.NewSession(delta.SessionLimits{})
 				r, _ := delta.NewSession(delta.SessionLimits{})
 				for range 2 {
-					text, err := w.Encode(nil, codec, c.Response)
+					text, _, err := w.Encode(nil, codec, c.Response)
 					if err != nil {
 						b.Fatal(err)
 					}

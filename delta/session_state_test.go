@@ -54,8 +54,8 @@ func TestSessionStateRestored(t *testing.T) {
 				}
 				refs += len(want)
 			} else {
-				want, werr := orig.Encode(g, name, r)
-				got, gerr := restored.Encode(g, name, r)
+				want, _, werr := orig.Encode(g, name, r)
+				got, _, gerr := restored.Encode(g, name, r)
 				if (werr == nil) != (gerr == nil) {
 					rt.Fatalf("step %d: Encode %s: original's error %v, restored's %v", step, name, werr, gerr)
 				}

@@ -3,23 +3,79 @@ package delta
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/graphwire/graphwire/wire"
 )
 
 // sessionCodec finds the DocumentCodec registered in g (the default
-// registry when nil) under name, and whether its round trip is lossy; one
-// without is ErrNoSyntax.
-func sessionCodec(g *wire.Registry, name string) (DocumentCodec, bool, error) {
+// registry when nil) under name, and its Fidelity; one without documents
+// is ErrNoSyntax.
+func sessionCodec(g *wire.Registry, name string) (DocumentCodec, wire.Fidelity, error) {
 	c, err := registry(g).Lookup(name)
 	if err != nil {
-		return nil, false, err
+		return nil, 0, err
 	}
 	dc, err := documentCodec(c)
 	if err != nil {
-		return nil, false, err
+		return nil, 0, err
 	}
-	return dc, c.Info().Fidelity == wire.Lossy, nil
+	return dc, c.Info().Fidelity, nil
+}
+
+// heldOther reports whether a reader of a codec of fidelity f may hold
+// another response than r: always for a Lossy codec (GOON), for one that
+// keeps numbers by value (TOON and GCF write 81.0 as 81) when r holds a
+// float, whose form the round trip may change; never for an Exact one.
+func heldOther(f wire.Fidelity, r *wire.GraphResponse) bool {
+	switch f {
+	case wire.Exact:
+		return false
+	case wire.NumbersByValue:
+		return r != nil && holdsFloat(r)
+	}
+	return true
+}
+
+// holdsFloat reports whether a value of r, in a property or a cell, at
+// any depth, is a float.
+func holdsFloat(r *wire.GraphResponse) bool {
+	for i := range r.Nodes {
+		if propsHoldFloat(r.Nodes[i].Properties) {
+			return true
+		}
+	}
+	for _, row := range r.Rows {
+		for _, c := range row {
+			if valueHoldsFloat(c.Value) || c.Node != nil && propsHoldFloat(c.Node.Properties) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func propsHoldFloat(ps []wire.Property) bool {
+	for _, p := range ps {
+		if valueHoldsFloat(p.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+func valueHoldsFloat(v wire.Value) bool {
+	switch v.Kind() {
+	case wire.KindFloat:
+		return true
+	case wire.KindList:
+		for _, x := range v.List() {
+			if valueHoldsFloat(x) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // DecodeReferenced reads a document of c that AppendReferenced wrote, or
@@ -53,8 +109,14 @@ func codecName(c DocumentCodec) string {
 
 // Encode writes r in the codec registered in g (nil: the default
 // registry) under name, the nodes Mark picks written as references, and
-// remembers r as delivered. A codec that writes no documents is
-// ErrNoSyntax. On an error the session is unchanged.
+// remembers r as delivered. It returns the text and held, the response
+// its reader's Decode returns: r itself for a codec that carries every
+// response exactly, and for a Lossy one the response as the codec
+// carries it. Fingerprint(held) is the want a reader's Resolve checks
+// (a writer that sends Fingerprint(r) instead fails every response a
+// lossy codec changes); held shares its nodes with the session: treat it
+// as read-only. A codec that writes no documents is ErrNoSyntax. On an
+// error the session is unchanged.
 //
 // Encode never writes a text its reader's Session.Decode, under the same
 // registry's Limits, would refuse: when the references of a node that r
@@ -70,52 +132,104 @@ func codecName(c DocumentCodec) string {
 // r (a lossy codec's fixed point), marks its references on that, reads
 // its own output back, and remembers what the reader will hold, keeping
 // the two sessions in step at their bounds.
-func (s *Session) Encode(g *wire.Registry, name string, r *wire.GraphResponse) ([]byte, error) {
-	c, lossy, err := sessionCodec(g, name)
+func (s *Session) Encode(g *wire.Registry, name string, r *wire.GraphResponse) (text []byte, held *wire.GraphResponse, err error) {
+	c, fid, err := sessionCodec(g, name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	lossy := heldOther(fid, r)
 	if lossy && r != nil {
 		wc := c.(wire.Codec)
 		b, err := wc.AppendEncode(nil, r)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if r, err = wc.Decode(b); err != nil {
-			return nil, readerRefuses(name, fmt.Errorf("delta: session: the codec cannot read back what it wrote: %w", err))
+			return nil, nil, readerRefuses(name, fmt.Errorf("delta: session: the codec cannot read back what it wrote: %w", err))
 		}
 	}
-	l := registry(g).Limits()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	refs, hashes := s.mark(r)
-	out, held, err := s.write(c, lossy, l, name, r, refs)
-	if errors.Is(err, wire.ErrLimit) {
-		if firsts := firstListings(r, refs); len(firsts) < len(refs) {
-			out, held, err = s.write(c, lossy, l, name, r, firsts)
-		}
-	}
+	return s.encode(c, lossy, registry(g).Limits(), name, nil, r)
+}
+
+// EncodeDelta writes d, a delta whose result is what the reader will
+// hold (computed between two responses as the codec carries them), as a
+// document of the codec registered in g (nil: the default registry)
+// under name, the nodes of its content that the session delivered before
+// and unchanged since written as references: one document whose header
+// holds the delta's fields and then sent_earlier and sent_earlier_at,
+// which name positions in the delta's content. It remembers the
+// content's nodes as delivered (the nodes the delta sends; those the
+// reader keeps from its base are not delivered again). Its reader is
+// Session.Patch; DecodeDelta, which has no session, refuses it with a
+// *wire.DecodeError.
+//
+// Like Encode it never writes a text its reader would refuse under g's
+// Limits, and with a Lossy codec it writes d only when its reader reads
+// back exactly d (AppendDelta's rule), else an *wire.EncodeError. On an
+// error the session is unchanged.
+func (s *Session) EncodeDelta(g *wire.Registry, name string, d *Delta) ([]byte, error) {
+	c, fid, err := sessionCodec(g, name)
 	if err != nil {
 		return nil, err
 	}
+	if d == nil {
+		return nil, &wire.EncodeError{Codec: name, Msg: "nil delta"}
+	}
+	lossy := heldOther(fid, d.Content)
+	if d.Content == nil || lossy {
+		// The unchanged delta has nothing to reference; a lossy codec's
+		// delta is first checked to read back exactly, so that its
+		// content's nodes are what the reader will remember.
+		plain, err := AppendDelta(c.(wire.Codec), nil, d)
+		if err != nil || d.Content == nil {
+			return plain, err
+		}
+	}
+	out, _, err := s.encode(c, lossy, registry(g).Limits(), name, d.header(), d.Content)
+	return out, err
+}
+
+// encode writes r, a response or (after the header fields pre) a delta's
+// content, with the references Mark picks, and remembers what the reader
+// will hold of it, which it returns.
+func (s *Session) encode(c DocumentCodec, lossy bool, l wire.Limits, name string, pre []Field, r *wire.GraphResponse) ([]byte, *wire.GraphResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	refs, hashes := s.mark(r)
+	out, held, err := s.write(c, lossy, l, name, pre, r, refs)
+	if errors.Is(err, wire.ErrLimit) {
+		if firsts := firstListings(r, refs); len(firsts) < len(refs) {
+			out, held, err = s.write(c, lossy, l, name, pre, r, firsts)
+		}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
 	if !lossy {
 		s.deliver(r.Nodes, hashes)
-		return out, nil
+		return out, r, nil
 	}
 	heldHashes := make([]Hash, len(held.Nodes))
 	for i := range held.Nodes {
 		heldHashes[i] = nodeHash(&held.Nodes[i])
 	}
 	s.deliver(held.Nodes, heldHashes)
-	return out, nil
+	return out, held, nil
 }
 
-// write is the text of r with references at refs in c, checked as its
-// reader under l would check it, and, for a lossy codec, the response the
-// reader will hold. A text the reader would refuse is an *wire.EncodeError
-// matching wire.ErrLimit.
-func (s *Session) write(c DocumentCodec, lossy bool, l wire.Limits, name string, r *wire.GraphResponse, refs []int) ([]byte, *wire.GraphResponse, error) {
-	out, err := AppendReferenced(c, nil, r, refs)
+// write is the text of r with references at refs in c, after the header
+// fields pre, checked as its reader under l would check it, and, for a
+// lossy codec, the response (or content) the reader will hold. A text
+// the reader would refuse is an *wire.EncodeError matching wire.ErrLimit.
+func (s *Session) write(c DocumentCodec, lossy bool, l wire.Limits, name string, pre []Field, r *wire.GraphResponse, refs []int) ([]byte, *wire.GraphResponse, error) {
+	var out []byte
+	var err error
+	if len(pre) == 0 {
+		out, err = AppendReferenced(c, nil, r, refs)
+	} else {
+		h, content := referencedDocument(r, refs)
+		out, err = c.AppendDocument(nil, append(slices.Clip(pre), h...), content)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -128,7 +242,7 @@ func (s *Session) write(c DocumentCodec, lossy bool, l wire.Limits, name string,
 		}
 		return out, r, nil
 	}
-	back, backRefs, err := readReferenced(c, name, out)
+	_, back, backRefs, err := readSessionDocument(c, name, out)
 	if err != nil {
 		return nil, nil, readerRefuses(name, fmt.Errorf("delta: session: the codec cannot read back what it wrote: %w", err))
 	}
@@ -197,4 +311,80 @@ func (s *Session) Decode(g *wire.Registry, name string, data []byte) (*wire.Grap
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.resolve(r, refs, Hash{}, registry(g).Limits(), name, int64(len(data)))
+}
+
+// readSessionDocument reads a document of c written in a session: the
+// header fields of a delta (none for a response), and the response or
+// the delta's content with each reference a node of its type and id and
+// nil properties, with the references' positions, ascending.
+func readSessionDocument(c DocumentCodec, codec string, data []byte) ([]Field, *wire.GraphResponse, []int, error) {
+	h, content, err := c.DecodeDocument(data)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var dh, rh []Field
+	for _, f := range h {
+		if f.Name == FieldSentEarlier || f.Name == FieldSentEarlierAt {
+			rh = append(rh, f)
+		} else {
+			dh = append(dh, f)
+		}
+	}
+	if len(dh) > 0 && len(rh) == 0 {
+		return dh, content, nil, nil
+	}
+	r, refs, err := referenced(rh, content)
+	if err != nil {
+		return nil, nil, nil, &wire.DecodeError{Codec: codec, Offset: int64(len(data)), Msg: err.Error(), Err: err}
+	}
+	return dh, r, refs, nil
+}
+
+// Patch reads data, a delta the writer's session wrote in the codec
+// registered in g under name (EncodeDelta, or any delta document of the
+// codec), resolves the references of its content, and applies it to
+// base, the response the reader holds (Patch): the result as the codec
+// carries it, checked against the delta's Check. It then remembers the
+// content's nodes as delivered, as EncodeDelta did. A document that is
+// not a delta matches ErrNotDelta; a reference the session cannot
+// resolve, ErrUnresolved; a delta for another base, ErrWrongBase. On any
+// error nothing is returned and the session is unchanged: the reader
+// asks for the whole response. A session restored from its state
+// (RestoreSession) refuses, as Resolve does (ErrWriterOnly). The resolved content obeys g's Limits as
+// Decode's response does.
+func (s *Session) Patch(g *wire.Registry, name string, base *wire.GraphResponse, data []byte) (*wire.GraphResponse, error) {
+	c, _, err := sessionCodec(g, name)
+	if err != nil {
+		return nil, err
+	}
+	dh, content, refs, err := readSessionDocument(c, name, data)
+	if err != nil {
+		return nil, err
+	}
+	if len(dh) == 0 {
+		return nil, &wire.DecodeError{Codec: name, Offset: int64(len(data)), Msg: ErrNotDelta.Error(), Err: ErrNotDelta}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.writerOnly {
+		return nil, fmt.Errorf("%w (%w)", ErrUnresolved, ErrWriterOnly)
+	}
+	var ents []*sessionEntry
+	if len(refs) > 0 {
+		if content, ents, err = s.resolved(content, refs, Hash{}, registry(g).Limits(), name, int64(len(data))); err != nil {
+			return nil, err
+		}
+	}
+	d, err := deltaOf(dh, content)
+	if err != nil {
+		return nil, &wire.DecodeError{Codec: name, Offset: int64(len(data)), Msg: err.Error(), Err: err}
+	}
+	next, err := Patch(base, d)
+	if err != nil {
+		return nil, err
+	}
+	if content != nil {
+		s.remember(content, refs, ents)
+	}
+	return next, nil
 }

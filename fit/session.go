@@ -105,7 +105,7 @@ func (f *fitter) deliver(page *wire.GraphResponse, enc []byte) error {
 	if f.sess == nil {
 		return nil
 	}
-	got, err := f.sess.Encode(f.reg, f.name, page)
+	got, _, err := f.sess.Encode(f.reg, f.name, page)
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}

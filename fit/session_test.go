@@ -60,7 +60,7 @@ func newConversation(t testing.TB, reg *wire.Registry) *conversation {
 // pages.
 func (c *conversation) send(r *wire.GraphResponse) {
 	c.t.Helper()
-	b, err := c.writer.Encode(c.reg, c.name, r)
+	b, _, err := c.writer.Encode(c.reg, c.name, r)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func (c *conversation) send(r *wire.GraphResponse) {
 // exactly.
 func (c *conversation) receive(page *wire.GraphResponse, enc []byte, budget ...int) (refs int) {
 	c.t.Helper()
-	twin, err := c.twin.Encode(c.reg, c.name, page)
+	twin, _, err := c.twin.Encode(c.reg, c.name, page)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestPageSessionRefusals(t *testing.T) {
 	if n, _ := s.Len(); n != 0 {
 		t.Errorf("the session remembers %d nodes after refused pages", n)
 	}
-	if _, err := s.Encode(reg, "refjson", &wire.GraphResponse{QueryType: wire.Search, Nodes: r.Nodes[:5]}); err != nil {
+	if _, _, err := s.Encode(reg, "refjson", &wire.GraphResponse{QueryType: wire.Search, Nodes: r.Nodes[:5]}); err != nil {
 		t.Fatal(err)
 	}
 	n, b := s.Len()

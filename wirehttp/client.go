@@ -10,7 +10,9 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
+	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -38,7 +40,37 @@ type ClientOptions struct {
 	// CursorParam is the query parameter by which Pages hands a page's
 	// next_cursor back to the upstream. Empty means DefaultCursorParam.
 	CursorParam string
+
+	// Deltas keeps the answer to each URL a GET fetched and asks for that
+	// URL again with its ETag in If-None-Match and A-IM: DeltaIM (RFC
+	// 3229): a 304 gives the response held, a 226 is applied to it and
+	// verified. See "Client" in the package doc.
+	Deltas bool
+
+	// Session converses in a session of the server (SessionHeader): the
+	// nodes the server sent before come as references, which the Client
+	// puts back from its own delta.Session. See "Client" in the package
+	// doc.
+	Session bool
+
+	// SessionLimits bound the Client's session. They must be the
+	// server's (wirestore.SessionOptions.Limits), so that the two
+	// remember and forget the same; zero fields take delta's defaults.
+	SessionLimits delta.SessionLimits
+
+	// MaxHeld and MaxHeldBytes bound the answers Deltas keeps, each
+	// counted as its response's wire.InMemorySize, least recently used
+	// forgotten first. Zero means DefaultMaxHeld (256) and
+	// DefaultMaxHeldBytes (64 MiB).
+	MaxHeld      int
+	MaxHeldBytes int64
 }
+
+// The defaults of ClientOptions.MaxHeld and MaxHeldBytes.
+const (
+	DefaultMaxHeld      = 256
+	DefaultMaxHeldBytes = 64 << 20
+)
 
 // Client fetches graph responses over HTTP: it asks for a format by
 // Accept, reads the answer within the registry's Limits.MaxInputBytes,
@@ -59,6 +91,12 @@ type Client struct {
 	accept string
 	header http.Header
 	param  string
+
+	// A conversation (Deltas or Session): one request at a time.
+	conv   sync.Mutex
+	held   *lru[string, heldAnswer] // nil without Deltas
+	sess   *delta.Session           // nil without Session
+	sessID string
 }
 
 // NewClient returns a Client over reg (nil: wire.DefaultRegistry()). It
@@ -68,6 +106,9 @@ func NewClient(reg *wire.Registry, o ClientOptions) (*Client, error) {
 		reg = wire.DefaultRegistry()
 	}
 	c := &Client{reg: reg, http: o.HTTP, header: o.Header.Clone(), param: o.CursorParam}
+	if err := c.converses(o); err != nil {
+		return nil, err
+	}
 	if c.http == nil {
 		c.http = http.DefaultClient
 	}
@@ -112,39 +153,79 @@ func (c *Client) Get(ctx context.Context, rawURL string) (*wire.GraphResponse, e
 // wire.ErrUnknownCodec; a body the codec refuses is its
 // *wire.DecodeError (matching wire.ErrLimit past MaxInputBytes).
 func (c *Client) Do(req *http.Request) (*wire.GraphResponse, error) {
-	for k, vs := range c.header {
-		for _, v := range vs {
-			req.Header.Add(k, v)
+	c.prepare(req)
+	if c.held != nil || c.sess != nil {
+		if req.Method == http.MethodGet && (req.Body == nil || req.Body == http.NoBody) {
+			return c.converse(req)
 		}
 	}
-	req.Header.Set("Accept", c.accept)
 	res, err := c.http.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("wirehttp: %w", err)
 	}
 	defer res.Body.Close()
 	if res.StatusCode >= 300 {
-		line, _ := bufio.NewReader(io.LimitReader(res.Body, 200)).ReadString('\n')
-		line = strings.TrimSpace(strings.TrimPrefix(line, "wirehttp: "))
-		io.Copy(io.Discard, io.LimitReader(res.Body, 4<<10)) //nolint:errcheck // to reuse the connection
-		return nil, &Error{Status: res.StatusCode,
-			Msg: fmt.Sprintf("upstream answered %s: %s", res.Status, line)}
+		return nil, statusError(res)
 	}
+	codec, err := c.answerCodec(res)
+	if err != nil {
+		return nil, err
+	}
+	return c.decodeAnswer(res, codec)
+}
+
+// prepare adds the Client's Header to req's and sets its Accept.
+func (c *Client) prepare(req *http.Request) {
+	for k, vs := range c.header {
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	req.Header.Set("Accept", c.accept)
+}
+
+// statusError is the *Error of an answer of status 300 or more: its
+// status and the first line of its body (at most 200 bytes of it).
+func statusError(res *http.Response) error {
+	line, _ := bufio.NewReader(io.LimitReader(res.Body, 200)).ReadString('\n')
+	line = strings.TrimSpace(strings.TrimPrefix(line, "wirehttp: "))
+	io.Copy(io.Discard, io.LimitReader(res.Body, 4<<10)) //nolint:errcheck // to reuse the connection
+	switch {
+	case res.StatusCode == http.StatusNotModified:
+		line = "the answer the request's If-None-Match names is current (ClientOptions.Deltas keeps answers and returns them)"
+	case line == "":
+		line = "(no body)"
+	}
+	return &Error{Status: res.StatusCode, Msg: fmt.Sprintf("upstream answered %s: %s", res.Status, line)}
+}
+
+// answerCodec is the codec of res's Content-Type (nil without one), and
+// the error of an answer longer than MaxInputBytes by its Content-Length.
+func (c *Client) answerCodec(res *http.Response) (wire.Codec, error) {
 	max := c.reg.Limits().MaxInputBytes
 	var codec wire.Codec
 	if ct := res.Header.Get("Content-Type"); ct != "" {
+		var err error
 		if codec, err = c.reg.LookupMediaType(ct); err != nil {
 			return nil, fmt.Errorf("wirehttp: answer's Content-Type %q: %w", clip(ct), err)
 		}
 	}
-	name := "answer"
-	if codec != nil {
-		name = codec.Info().Name
-	}
 	if res.ContentLength > max {
+		name := "answer"
+		if codec != nil {
+			name = codec.Info().Name
+		}
 		return nil, &wire.DecodeError{Codec: name, Offset: max, Limit: "MaxInputBytes",
 			Msg: fmt.Sprintf("answer of %d bytes is longer than the limit of %d bytes (MaxInputBytes)", res.ContentLength, max)}
 	}
+	return codec, nil
+}
+
+// decodeAnswer reads res's body, a response of codec (nil: as it looks),
+// within MaxInputBytes.
+func (c *Client) decodeAnswer(res *http.Response, codec wire.Codec) (*wire.GraphResponse, error) {
+	max := c.reg.Limits().MaxInputBytes
+	name := "answer"
 	if codec != nil { // read as it arrives, in chunks, within the limit
 		resp, err := c.reg.DecodeFrom(codec.Info().Name, res.Body)
 		return resp, answerFailure(err)

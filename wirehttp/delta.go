@@ -171,7 +171,8 @@ func (s *Server) deltaCodec(r *http.Request, o *offer) bool {
 // answerDelta answers r, whose answer in offer i is body with tag etag,
 // with 226 (a delta) or 304 (the base the client holds is current) when
 // it can, and reports whether it did; otherwise the caller sends the
-// full answer (or the 304 of a matching tag). Before that, it keeps body
+// full answer (or the 304 of a matching tag). In a conversation (cv not
+// nil) the delta is written in its session (sessionDelta). Before that, it keeps body
 // as a base under etag: the client that asked for deltas holds it next.
 //
 // The answer from a base to the current answer is computed once and
@@ -180,7 +181,7 @@ func (s *Server) deltaCodec(r *http.Request, o *offer) bool {
 // Every failure of the delta path (the budget cannot hold the decodes, a
 // codec that cannot read its own output, a cost it cannot count) falls
 // back to the full answer; the server's faults among them are logged.
-func (s *Server) answerDelta(w http.ResponseWriter, r *http.Request, i int, body []byte, etag string) bool {
+func (s *Server) answerDelta(w http.ResponseWriter, r *http.Request, i int, body []byte, etag string, cv *conversation) bool {
 	o := &s.offers[i]
 	if !s.deltaCodec(r, o) {
 		return false
@@ -211,15 +212,21 @@ func (s *Server) answerDelta(w http.ResponseWriter, r *http.Request, i int, body
 		w.WriteHeader(http.StatusNotModified)
 		return true
 	case delta.SendDelta:
+		patch := ans.patch
+		if cv != nil {
+			if patch, ok = s.sessionDelta(r, o, patch, cv); !ok {
+				return false
+			}
+		}
 		h.Set("Content-Type", contentType(o.info))
 		h.Set("ETag", etag)
 		h.Set("IM", DeltaIM)
 		h.Set("Delta-Base", `"`+baseTag+`"`)
 		h.Set("Cache-Control", "no-store, im")
-		h.Set("Content-Length", strconv.Itoa(len(ans.patch)))
+		h.Set("Content-Length", strconv.Itoa(len(patch)))
 		w.WriteHeader(http.StatusIMUsed)
 		if r.Method != http.MethodHead {
-			w.Write(ans.patch) //nolint:errcheck // the client went away
+			w.Write(patch) //nolint:errcheck // the client went away
 		}
 		return true
 	}

@@ -90,12 +90,7 @@ func (s *Server) RespondEncoded(w http.ResponseWriter, r *http.Request, encs ...
 	if etag == "" {
 		etag = etagOf(ctype, body)
 	}
-	if s.answerDelta(w, r, i, body, etag) {
-		return
-	}
-	if s.writeHead(w, r, ctype, etag, int64(len(body))) {
-		w.Write(body) //nolint:errcheck // the client went away
-	}
+	s.answer(w, r, i, body, ctype, etag, e.Response)
 }
 
 // encodedOffers returns the offer index of each of encs, in the order of

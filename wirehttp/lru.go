@@ -116,3 +116,12 @@ func (c *lru[K, V]) remove(e *lruEntry[K, V]) {
 	delete(c.byKey, e.key)
 	c.bytes -= e.cost
 }
+
+// drop forgets the value kept under k, if any.
+func (c *lru[K, V]) drop(k K) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.byKey[k]; ok {
+		c.remove(e)
+	}
+}

@@ -74,7 +74,8 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp *wire.Grap
 		return
 	}
 	etag := etagOf(ctype, body)
-	if !converted && s.answerDelta(w, r, i, body, etag) {
+	if !converted {
+		s.answer(w, r, i, body, ctype, etag, resp)
 		return
 	}
 	if s.writeHead(w, r, ctype, etag, int64(len(body))) {

@@ -15,6 +15,7 @@ import (
 	"github.com/klauspost/compress/gzhttp"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirestore"
 )
 
 // DefaultStreamElements is Options.StreamElements when it is zero.
@@ -117,6 +118,15 @@ type Options struct {
 	// codecs that write documents (delta.DocumentCodec), with a cache of DefaultDeltaBases
 	// bases and DefaultDeltaBytes bytes. See the package doc, "Deltas".
 	Delta DeltaOptions
+
+	// Sessions, when set, keeps conversations: a GET that sends
+	// SessionHeader is answered in its session, the nodes the session
+	// sent before and unchanged since written as references, in the full
+	// answer and in a delta alike. Its options bound the sessions (count,
+	// nodes and bytes each, idle time); a Redis store shares them between
+	// replicas. Nil: no sessions, SessionHeader is ignored. See the
+	// package doc, "Sessions".
+	Sessions *wirestore.Sessions
 }
 
 // Server answers HTTP requests with graph responses in the format each
@@ -141,6 +151,7 @@ type Server struct {
 	bases    *baseCache     // nil with Delta.Off
 	deltas   *deltaWork     // nil with Delta.Off
 	served   *wire.Registry // the codecs of offers, for Validate; nil without it
+	sessions *sessions      // nil without Options.Sessions
 }
 
 // New builds a Server over reg (nil: wire.DefaultRegistry()). It fails
@@ -178,6 +189,7 @@ func New(reg *wire.Registry, o Options) (*Server, error) {
 		o.FreeMemoryAfter = DefaultFreeMemoryAfter
 	}
 	s.budget = newBudget(maxInFlight, o.FreeMemoryAfter)
+	s.sessions = newSessions(o.Sessions)
 	if !o.Delta.Off {
 		s.bases = newBaseCache(o.Delta.MaxBases, o.Delta.MaxBytes)
 		s.deltas = newDeltaWork(o.Delta)
@@ -459,12 +471,7 @@ func (st *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.WriteError(w, r, rp.err)
 		return
 	}
-	if s.answerDelta(w, r, i, rp.body, rp.etag) {
-		return
-	}
-	if s.writeHead(w, r, rp.ctype, rp.etag, int64(len(rp.body))) {
-		w.Write(rp.body) //nolint:errcheck // the client went away
-	}
+	s.answer(w, r, i, rp.body, rp.ctype, rp.etag, st.resp)
 }
 
 // Codecs lists the codecs the Server offers, in its order of preference:

@@ -10,7 +10,7 @@
 //	if errors.Is(err, wirestore.ErrUnknownSession) {
 //		id = sessions.NewID()
 //	}
-//	body, err := sess.Encode(registry, "goon", resp)
+//	body, _, err := sess.Encode(registry, "goon", resp)
 //	err = sessions.Save(ctx, id, sess)
 //
 // A Store holds opaque values by key, each with a time to live: Memory,

@@ -99,11 +99,11 @@ func TestSessionsConversation(t *testing.T) {
 					t.Fatalf("%s: Load %d: %v", name, i, err)
 				}
 			}
-			want, err := local.Encode(g, name, r)
+			want, _, err := local.Encode(g, name, r)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := sess.Encode(g, name, r)
+			got, _, err := sess.Encode(g, name, r)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -237,7 +237,7 @@ func (p sessionPricer) whole(label string, r *wire.GraphResponse) (int, error) {
 // referenced encodes r in the writer's session s and counts it;
 // Unavailable when the codec has no session syntax.
 func (p sessionPricer) referenced(label string, s *delta.Session, r *wire.GraphResponse) (int, error) {
-	b, err := s.Encode(p.reg, p.format, r)
+	b, _, err := s.Encode(p.reg, p.format, r)
 	if errors.Is(err, delta.ErrNoSyntax) {
 		return Unavailable, nil
 	}
@@ -340,7 +340,7 @@ func priceSession(reg *wire.Registry, s corpus.Session, format string, record re
 		// re-queries.
 		rs := newWriter()
 		for _, q := range s.Queries {
-			if _, err := rs.Encode(reg, format, q.Response); err != nil && !errors.Is(err, delta.ErrNoSyntax) {
+			if _, _, err := rs.Encode(reg, format, q.Response); err != nil && !errors.Is(err, delta.ErrNoSyntax) {
 				return res, err
 			}
 		}

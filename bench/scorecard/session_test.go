@@ -60,7 +60,7 @@ func TestSessionPricing(t *testing.T) {
 			}
 			whole += n
 			// The reader resolves every response exactly.
-			rb, err := ws.Encode(reg, "refjson", q.Response)
+			rb, _, err := ws.Encode(reg, "refjson", q.Response)
 			if err != nil {
 				t.Fatal(err)
 			}

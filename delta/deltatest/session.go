@@ -246,9 +246,12 @@ func (c *conversation) send(t rapid.TB, name string, r *wire.GraphResponse) ([]b
 		marked = want // a lossy codec writes the response as its reader holds it
 	}
 	refs := c.ws.References(marked)
-	b, err := c.ws.Encode(c.g, c.s.Codec.Info().Name, r)
+	b, held, err := c.ws.Encode(c.g, c.s.Codec.Info().Name, r)
 	if err != nil {
 		t.Fatalf("%s: Session.Encode: %v", name, err)
+	}
+	if !wire.Equal(want, held, wire.Exact) {
+		t.Fatalf("%s: Session.Encode's held response is not what the reader holds (-want +got):\n%s", name, wiretest.Diff(want, held, wire.Exact))
 	}
 	got, grefs, err := delta.DecodeReferenced(c.s.sc(), b)
 	if err != nil {

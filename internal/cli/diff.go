@@ -13,7 +13,11 @@ package cli
 // in BASE's codec (-f NAME for another). The delta's syntax is detected
 // (-d NAME to name it: otherwise the first codec, by its Sniff, that
 // reads DELTA as a delta); a delta for another base, or truncated or altered,
-// is an error and nothing is written.
+// is an error and nothing is written. BASE is read as the delta's codec
+// carries it before the delta is checked against it: for a codec that is
+// not exact (goon; toon and gcf, which write 81.0 as 81), BASE encoded in
+// that codec and decoded back, as diff computed the delta; so the file
+// given to diff, in whatever codec, is a base the delta applies to.
 
 import (
 	"cmp"
@@ -27,7 +31,7 @@ import (
 
 func init() {
 	register("diff", "-f NAME [-from A|auto] [-o FILE] BASE NEXT: the delta that turns BASE into NEXT, in NAME's delta syntax", runDiff)
-	register("patch", "[-from A|auto] [-d NAME|auto] [-f NAME] [-o FILE] BASE DELTA: BASE with DELTA applied, in BASE's codec or NAME", runPatch)
+	register("patch", "[-from A|auto] [-d NAME|auto] [-f NAME] [-o FILE] BASE DELTA: BASE, as DELTA's codec carries it, with DELTA applied, in BASE's codec or NAME", runPatch)
 }
 
 func runDiff(env *Env) error {
@@ -82,7 +86,7 @@ func runDiff(env *Env) error {
 
 func runPatch(env *Env) error {
 	fs := newFlags(env, "patch")
-	from := fs.String("from", Auto, "codec `NAME` of BASE, or auto to detect it")
+	from := fs.String("from", Auto, "codec `NAME` of BASE, or auto to detect it. BASE is read as the delta's codec carries it before the\ndelta's check: encoded in that codec and decoded back when it is not exact (goon; toon and gcf write 81.0 as 81),\nas diff computed the delta; so the file given to diff, in any codec, is a base its delta applies to")
 	dname := fs.String("d", Auto, "delta syntax of DELTA: a codec `NAME`, or auto to detect it")
 	to := fs.String("f", "", "output codec `NAME` (default: BASE's codec)")
 	out := fs.String("o", "", "output `FILE` (default: standard output; - is standard output)")
@@ -137,12 +141,17 @@ func runPatch(env *Env) error {
 	}
 	var d *delta.Delta
 	if dc == nil {
-		d, err = detectDelta(ddata)
+		d, dc, err = detectDelta(ddata)
 	} else {
 		d, err = delta.DecodeDelta(dc, ddata)
 	}
 	if err != nil {
 		return fmt.Errorf("%s%w", dn, err)
+	}
+	if dc.Info().Fidelity != wire.Exact {
+		if base, err = asRead(dc, base); err != nil {
+			return fmt.Errorf("%sreading the base as %s carries it: %w", name, dc.Info().Name, err)
+		}
 	}
 	next, err := delta.Patch(base, d)
 	if err != nil {
@@ -225,9 +234,9 @@ func asRead(c wire.Codec, r *wire.GraphResponse) (*wire.GraphResponse, error) {
 
 // detectDelta reads data as a delta of the codec it most likely is:
 // codecs that write documents, in order of their Sniff's confidence, the
-// first that reads it; when none does, the error of the likeliest (of
-// confidence minConfidence or more), else one that says so.
-func detectDelta(data []byte) (*delta.Delta, error) {
+// first that reads it, and that codec; when none does, the error of the
+// likeliest (of confidence minConfidence or more), else one that says so.
+func detectDelta(data []byte) (*delta.Delta, wire.Codec, error) {
 	type candidate struct {
 		c    wire.Codec
 		conf float64
@@ -253,14 +262,14 @@ func detectDelta(data []byte) (*delta.Delta, error) {
 	for _, cand := range cs {
 		d, err := delta.DecodeDelta(cand.c, data)
 		if err == nil {
-			return d, nil
+			return d, cand.c, nil
 		}
 		if first == nil && cand.conf >= minConfidence {
 			first = err // the likeliest codec's reason
 		}
 	}
 	if first != nil {
-		return nil, first
+		return nil, nil, first
 	}
-	return nil, fmt.Errorf("cannot read the delta in any codec (it starts %s); name its codec with -d NAME (codecs with a delta syntax: %s)", excerpt(data), deltaCodecNames())
+	return nil, nil, fmt.Errorf("cannot read the delta in any codec (it starts %s); name its codec with -d NAME (codecs with a delta syntax: %s)", excerpt(data), deltaCodecNames())
 }
