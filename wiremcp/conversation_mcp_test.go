@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wiremcp"
 )
@@ -65,7 +64,7 @@ func TestEveryFormat(t *testing.T) {
 		srv, _ := newService(t, g, wiremcp.Options{})
 		cs := connect(t, srv)
 		a := call(t, cs, "merge_requests", map[string]any{"from": 1, "to": 3, "format": format})
-		if a.isError || a.kind != wiremcp.AnswerFull {
+		if a.IsError || a.Kind != wiremcp.AnswerFull {
 			t.Fatalf("%s: %+v", format, a)
 		}
 		c, err := wire.Lookup(format)
@@ -73,10 +72,10 @@ func TestEveryFormat(t *testing.T) {
 			t.Fatal(err)
 		}
 		name := c.Info().Name
-		if a.format != name {
-			t.Errorf("%s: _meta format %q", format, a.format)
+		if a.Format != name {
+			t.Errorf("%s: _meta format %q", format, a.Format)
 		}
-		got, err := wire.DecodeWith(name, []byte(a.text))
+		got, err := wire.DecodeWith(name, []byte(a.Text))
 		if err != nil {
 			t.Fatalf("%s: %v", format, err)
 		}
@@ -96,7 +95,7 @@ func TestConversation(t *testing.T) {
 			g := &graph{}
 			srv, _ := newService(t, g, wiremcp.Options{})
 			cs := connect(t, srv)
-			rd := newReader(t, delta.SessionLimits{MaxBytes: wiremcp.DefaultSessionBytes})
+			rd := newReader(t)
 			steps := []struct {
 				from, to int64
 				edit     bool
@@ -120,24 +119,24 @@ func TestConversation(t *testing.T) {
 				}
 				key := fmt.Sprint(st.from, st.to)
 				a := call(t, cs, "merge_requests", map[string]any{"from": st.from, "to": st.to, "format": format})
-				if a.isError {
-					t.Fatalf("call %d: %s", i, a.text)
+				if a.IsError {
+					t.Fatalf("call %d: %s", i, a.Text)
 				}
-				if a.kind != st.want {
-					t.Errorf("call %d: %s, want %s", i, a.kind, st.want)
+				if a.Kind != st.want {
+					t.Errorf("call %d: %s, want %s", i, a.Kind, st.want)
 				}
 				want := carried(t, format, g.mergeRequests(st.from, st.to))
-				got := rd.read(t, key, format, a)
+				got := read(t, rd, key, a)
 				if diff := cmp.Diff(want, got); diff != "" {
-					t.Fatalf("call %d (%s) (-want +got):\n%s", i, a.kind, diff)
+					t.Fatalf("call %d (%s) (-want +got):\n%s", i, a.Kind, diff)
 				}
 				whole, err := wire.EncodeWith(format, want)
 				if err != nil {
 					t.Fatal(err)
 				}
-				n, w := countTokens(t, a.text), countTokens(t, string(whole))
+				n, w := countTokens(t, a.Text), countTokens(t, string(whole))
 				if i > 0 && n >= w {
-					t.Errorf("call %d (%s): %d tokens, the answer alone %d", i, a.kind, n, w)
+					t.Errorf("call %d (%s): %d tokens, the answer alone %d", i, a.Kind, n, w)
 				}
 				withSession += n
 				alone += w
@@ -153,7 +152,7 @@ func TestPagesAndFresh(t *testing.T) {
 	g := &graph{}
 	srv, _ := newService(t, g, wiremcp.Options{})
 	cs := connect(t, srv)
-	rd := newReader(t, delta.SessionLimits{MaxBytes: wiremcp.DefaultSessionBytes})
+	rd := newReader(t)
 	whole := carried(t, "toon", g.mergeRequests(1, 30))
 	var nodes []wire.Node
 	var edges []wire.Edge
@@ -164,17 +163,17 @@ func TestPagesAndFresh(t *testing.T) {
 			args["cursor"] = cursor
 		}
 		a := call(t, cs, "merge_requests", args)
-		if a.isError || a.kind != wiremcp.AnswerPage && a.kind != wiremcp.AnswerFull {
+		if a.IsError || a.Kind != wiremcp.AnswerPage && a.Kind != wiremcp.AnswerFull {
 			t.Fatalf("page %d: %+v", pages, a)
 		}
-		if n := countTokens(t, a.text); n > 600 {
+		if n := countTokens(t, a.Text); n > 600 {
 			t.Fatalf("page %d: %d tokens over the budget", pages, n)
 		}
-		p := rd.read(t, "pages", "toon", a)
+		p := read(t, rd, "pages", a)
 		nodes = append(nodes, p.Nodes...)
 		edges = append(edges, p.Edges...)
 		pages++
-		if cursor = a.nextCursor; cursor == "" {
+		if cursor = a.NextCursor; cursor == "" {
 			break
 		}
 	}
@@ -189,14 +188,14 @@ func TestPagesAndFresh(t *testing.T) {
 	}
 	// Everything was sent: the whole is all references, unless fresh.
 	a := call(t, cs, "merge_requests", map[string]any{"from": 1, "to": 30, "format": "toon"})
-	if !strings.Contains(a.text, "sent_earlier") {
-		t.Errorf("after the pages, the whole has no references:\n%.300s", a.text)
+	if !strings.Contains(a.Text, "sent_earlier") {
+		t.Errorf("after the pages, the whole has no references:\n%.300s", a.Text)
 	}
 	a = call(t, cs, "merge_requests", map[string]any{"from": 1, "to": 30, "format": "toon", "fresh": true})
-	if a.kind != wiremcp.AnswerFull || strings.Contains(a.text, "sent_earlier") {
-		t.Errorf("fresh: %s with references:\n%.300s", a.kind, a.text)
+	if a.Kind != wiremcp.AnswerFull || strings.Contains(a.Text, "sent_earlier") {
+		t.Errorf("fresh: %s with references:\n%.300s", a.Kind, a.Text)
 	}
-	got, err := wire.DecodeWith("toon", []byte(a.text))
+	got, err := wire.DecodeWith("toon", []byte(a.Text))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,8 +211,8 @@ func TestSessionsAreSeparate(t *testing.T) {
 	a, b := connect(t, srv), connect(t, srv)
 	call(t, a, "merge_requests", map[string]any{"from": 1, "to": 5})
 	got := call(t, b, "merge_requests", map[string]any{"from": 1, "to": 5})
-	if got.kind != wiremcp.AnswerFull || strings.Contains(got.text, "sent_earlier") {
-		t.Errorf("the second session's first answer: %s\n%.200s", got.kind, got.text)
+	if got.Kind != wiremcp.AnswerFull || strings.Contains(got.Text, "sent_earlier") {
+		t.Errorf("the second session's first answer: %s\n%.200s", got.Kind, got.Text)
 	}
 	if st := svc.Stats(); st.Sessions != 2 || st.Bases != 2 {
 		t.Errorf("stats %+v, want 2 sessions with a base each", st)

@@ -15,6 +15,7 @@ import (
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wiremcp"
+	"github.com/graphwire/graphwire/wiremcp/wiremcptest"
 )
 
 // textFormats are the built-in text codecs every test calls.
@@ -122,101 +123,41 @@ func connect(t testing.TB, srv *mcp.Server) *mcp.ClientSession {
 	return cs
 }
 
-// answer is one tool result as a client reads it.
-type answer struct {
-	text, kind, format, nextCursor string
-	isError                        bool
-}
-
-func call(t testing.TB, cs *mcp.ClientSession, tool string, args map[string]any) answer {
+func call(t testing.TB, cs *mcp.ClientSession, tool string, args map[string]any) wiremcptest.Answer {
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {
 		t.Fatalf("%s %v: %v", tool, args, err)
 	}
-	return readResult(t, res)
-}
-
-func readResult(t testing.TB, res *mcp.CallToolResult) answer {
-	t.Helper()
-	if len(res.Content) != 1 {
-		t.Fatalf("%d contents, want 1", len(res.Content))
-	}
-	tc, ok := res.Content[0].(*mcp.TextContent)
-	if !ok {
-		t.Fatalf("content %T, want text", res.Content[0])
-	}
-	a := answer{text: tc.Text, isError: res.IsError}
-	if m, ok := res.Meta[wiremcp.MetaKey].(map[string]any); ok {
-		a.kind, _ = m["answer"].(string)
-		a.format, _ = m["format"].(string)
-		a.nextCursor, _ = m["next_cursor"].(string)
+	a, err := wiremcptest.ReadResult(res)
+	if err != nil {
+		t.Fatalf("%s %v: %v (%+v)", tool, args, err, a)
 	}
 	return a
 }
 
-// reader is the model's side of a conversation: what it was sent, read
-// back as the documents say, so a test can check every answer against
-// the server's data.
-type reader struct {
-	sess *delta.Session
-	held map[string]*wire.GraphResponse // by call
-}
-
-func newReader(t testing.TB, l delta.SessionLimits) *reader {
-	s, err := delta.NewSession(l)
+func newReader(t testing.TB) *wiremcptest.Reader {
+	t.Helper()
+	rd, err := wiremcptest.NewReader(nil, delta.SessionLimits{MaxBytes: wiremcp.DefaultSessionBytes})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &reader{sess: s, held: map[string]*wire.GraphResponse{}}
+	return rd
 }
 
-// read returns the response an answer to the call key gives its reader.
-func (rd *reader) read(t testing.TB, key, format string, a answer) *wire.GraphResponse {
+func read(t testing.TB, rd *wiremcptest.Reader, call string, a wiremcptest.Answer) *wire.GraphResponse {
 	t.Helper()
-	switch a.kind {
-	case wiremcp.AnswerDelta, wiremcp.AnswerUnchanged:
-		d, err := delta.DecodeWith(nil, format, []byte(a.text))
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", a.kind, err, a.text)
-		}
-		base, ok := rd.held[key]
-		if !ok {
-			t.Fatalf("a %s for a call the reader holds no answer of", a.kind)
-		}
-		next, err := delta.Patch(base, d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := rd.sess.Resolve(next, nil, delta.Hash{}); err != nil {
-			t.Fatal(err)
-		}
-		rd.held[key] = next
-		return next
-	case wiremcp.AnswerFull, wiremcp.AnswerPage:
-		r, err := rd.sess.Decode(nil, format, []byte(a.text))
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", a.kind, err, a.text)
-		}
-		if a.kind == wiremcp.AnswerFull {
-			rd.held[key] = r
-		} else {
-			delete(rd.held, key)
-		}
-		return r
+	r, err := rd.Read(call, a)
+	if err != nil {
+		t.Fatalf("%v\n%.400s", err, a.Text)
 	}
-	t.Fatalf("answer kind %q", a.kind)
-	return nil
+	return r
 }
 
 // carried is r as a client of format holds it.
 func carried(t testing.TB, format string, r *wire.GraphResponse) *wire.GraphResponse {
 	t.Helper()
-	b, err := wire.EncodeWith(format, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := wire.DecodeWith(format, b)
+	out, err := wiremcptest.Carried(nil, format, r)
 	if err != nil {
 		t.Fatal(err)
 	}

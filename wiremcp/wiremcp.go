@@ -245,11 +245,11 @@ func (s *Service) parseCall(raw json.RawMessage, schema *jsonschema.Resolved) (c
 			return c, nil, toolErrorf("cursor must be a string: the next_cursor of a page; got %s", excerpt(v))
 		}
 		if c.cursor != "" {
-			if err := fit.CheckCursor(c.cursor); err != nil {
-				return c, nil, cursorError(err)
-			}
 			if c.budget == 0 {
 				return c, nil, toolErrorf("a cursor continues a paged answer: pass budget too")
+			}
+			if err := fit.CheckCursor(c.cursor); err != nil {
+				return c, nil, cursorError(err)
 			}
 		}
 	}
