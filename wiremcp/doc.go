@@ -29,9 +29,10 @@
 // # Conversations
 //
 // An MCP session is one conversation: over stdio the connection, over
-// streamable HTTP the Mcp-Session-Id (the SDK's sessions, which the
-// 2026-07-28 protocol's per-request sessions do not give: there every
-// call is a conversation of its own, answered whole). Within it:
+// streamable HTTP the Mcp-Session-Id of the SDK's stateful handler (whose
+// clients of the sessionless 2026-07-28 protocol fall back to 2025-11-25;
+// with StreamableHTTPOptions.Stateless every call is a conversation of
+// its own, answered whole). Within it:
 //
 //   - a node sent before and unchanged since goes as a reference: the
 //     answer's header lists it in sent_earlier (delta.Session);

@@ -176,3 +176,8 @@ func countTokens(t testing.TB, text string) int {
 	}
 	return n
 }
+
+// newServiceOrErr is wiremcp.New on a new server.
+func newServiceOrErr(opts wiremcp.Options) (*wiremcp.Service, error) {
+	return wiremcp.New(mcp.NewServer(&mcp.Implementation{Name: "graph", Version: "1"}, nil), opts)
+}
