@@ -215,7 +215,7 @@ func (s *Service) parseCall(raw json.RawMessage, schema *jsonschema.Resolved) (c
 	var args map[string]json.RawMessage
 	if len(bytes.TrimSpace(raw)) > 0 {
 		if err := json.Unmarshal(raw, &args); err != nil {
-			return controls{}, nil, toolErrorf("the arguments are not a JSON object: %v", err)
+			return controls{}, nil, toolErrorf("the arguments are not a JSON object: %s", brief(err))
 		}
 	}
 	if args == nil {
@@ -263,14 +263,14 @@ func (s *Service) parseCall(raw json.RawMessage, schema *jsonschema.Resolved) (c
 	}
 	own, err := json.Marshal(args) // keys sorted: the same arguments give the same text
 	if err != nil {
-		return c, nil, toolErrorf("the arguments: %v", err)
+		return c, nil, toolErrorf("the arguments: %s", brief(err))
 	}
 	var instance map[string]any
 	if err := json.Unmarshal(own, &instance); err != nil {
-		return c, nil, toolErrorf("the arguments: %v", err)
+		return c, nil, toolErrorf("the arguments: %s", brief(err))
 	}
 	if err := schema.Validate(instance); err != nil {
-		return c, nil, toolErrorf("the arguments do not match the tool's input schema: %v", err)
+		return c, nil, toolErrorf("the arguments do not match the tool's input schema: %s", brief(err))
 	}
 	return c, own, nil
 }
@@ -320,8 +320,11 @@ func cursorError(err error) error {
 }
 
 // excerpt quotes at most the first 40 bytes of v.
-func excerpt(v []byte) string {
-	const most = 40
+func excerpt(v []byte) string { return excerptN(v, 40) }
+
+// excerptN quotes at most the first most bytes of v, cut between UTF-8
+// sequences.
+func excerptN(v []byte, most int) string {
 	if len(v) <= most {
 		return string(v)
 	}
@@ -331,6 +334,10 @@ func excerpt(v []byte) string {
 	}
 	return fmt.Sprintf("%s… (%d bytes)", v[:cut], len(v))
 }
+
+// brief is an error's message cut to 200 bytes: a message that quotes
+// its input (a schema's, a JSON decoder's) quotes little of it.
+func brief(err error) string { return excerptN([]byte(err.Error()), 200) }
 
 func strconvQuote(s string) string {
 	b, _ := json.Marshal(s)
