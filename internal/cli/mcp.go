@@ -58,8 +58,10 @@ func runMCP(env *Env) error {
 	if *sessions <= 0 || *idle <= 0 {
 		return usagef("-sessions and -idle must be above 0")
 	}
-	if _, err := wire.Lookup(*format); err != nil {
+	if c, err := wire.Lookup(*format); err != nil {
 		return usagef("-format: %v", err)
+	} else if c.Info().Binary {
+		return usagef("-format: %s is binary, which a model cannot read", c.Info().Name)
 	}
 	logger := log.New(env.Stderr, "wirebench mcp: ", 0)
 	cat, err := newMCPCatalog(fs.Arg(0), *watch, logger)

@@ -313,7 +313,7 @@ func TestMCPGoClientHTTP(t *testing.T) {
 }
 
 func TestMCPUsage(t *testing.T) {
-	for _, args := range [][]string{{"mcp"}, {"mcp", "a", "b"}, {"mcp", "-http", "0.0.0.0:1", "."}, {"mcp", "-format", "xml", "."}, {"mcp", "-sessions", "0", "."}} {
+	for _, args := range [][]string{{"mcp"}, {"mcp", "a", "b"}, {"mcp", "-http", "0.0.0.0:1", "."}, {"mcp", "-format", "xml", "."}, {"mcp", "-format", "msgpack", "."}, {"mcp", "-sessions", "0", "."}} {
 		var stderr strings.Builder
 		if code := cli.Run(&cli.Env{Args: args, Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr}); code != cli.ExitUsage {
 			t.Errorf("%v: exit %d, want %d; %s", args, code, cli.ExitUsage, stderr.String())
