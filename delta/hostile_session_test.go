@@ -96,6 +96,9 @@ func refusedAsLimit(t testing.TB, codec string, err error) {
 // MiB) and in time that scales with the text (4 times the references:
 // at most 5 times the time), and leaves the reader's session unchanged.
 func TestSessionReferencesHostile(t *testing.T) {
+	if testsupport.Race {
+		t.Skip("heap and time figures mean nothing under the race detector; .ci/run runs it without")
+	}
 	const size = 1 << 20
 	node := bigNode(size)
 	for _, codec := range sessionCodecs {
@@ -117,12 +120,9 @@ func TestSessionReferencesHostile(t *testing.T) {
 				f := wiretest.Measure(func() { _, err = reader.Decode(nil, codec, texts[n]) })
 				refusedAsLimit(t, codec, err)
 				t.Logf("%d references, %d bytes of text: %s", n, len(texts[n]), f)
-				if bound := uint64(16*len(texts[n]) + 16<<20); !testsupport.Race && f.PeakHeap > bound {
+				if bound := uint64(16*len(texts[n]) + 16<<20); f.PeakHeap > bound {
 					t.Errorf("%d references (%d bytes): peak heap %d, bound %d", n, len(texts[n]), f.PeakHeap, bound)
 				}
-			}
-			if testsupport.Race {
-				return // timings mean nothing under the race detector
 			}
 			decode := func(n int) func() { return func() { reader.Decode(nil, codec, texts[n]) } }
 			var ratio float64
@@ -182,7 +182,13 @@ func inStep(t *testing.T, codec string, n wire.Node) (writer, reader *delta.Sess
 // sessions still in step; one listing it 40,000 times, which no reader
 // would accept however it is written, is refused with an
 // *wire.EncodeError matching wire.ErrLimit, the session unchanged.
+//
+// One goroutine encodes and decodes tens of megabytes, which the race
+// detector slows tenfold with nothing to watch: .ci/run runs it without.
 func TestSessionEncodeRepeats(t *testing.T) {
+	if testsupport.Race {
+		t.Skip("single-goroutine work on 20 MiB responses; .ci/run runs it without -race")
+	}
 	node := bigNode(1 << 20)
 	for _, codec := range sessionCodecs {
 		t.Run(codec, func(t *testing.T) {
@@ -256,6 +262,9 @@ func TestSessionEncodeRepeats(t *testing.T) {
 // are refused as a limit of codec "delta", before the fingerprint is
 // checked, and change nothing.
 func TestResolveRepeats(t *testing.T) {
+	if testsupport.Race {
+		t.Skip("allocation figures and 40 MiB responses on one goroutine; .ci/run runs it without -race")
+	}
 	node := bigNode(1 << 20)
 	stubs := func(n int) (*wire.GraphResponse, []int) {
 		r := listing(wire.Node{Type: node.Type, ID: node.ID}, n)
@@ -279,7 +288,7 @@ func TestResolveRepeats(t *testing.T) {
 		t.Fatalf("resolved (-want +got):\n%s", diff)
 	}
 	t.Logf("10 references to a node of 1 MiB resolved: %s", f)
-	if !testsupport.Race && f.TotalAlloc > 2<<20 {
+	if f.TotalAlloc > 2<<20 {
 		t.Errorf("resolving 10 references to one node of 1 MiB allocated %d bytes: a copy per use", f.TotalAlloc)
 	}
 

@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -29,7 +30,14 @@ func sendRefs(r *wire.GraphResponse, refs []int) *wire.GraphResponse {
 // sessions bounded tightly enough to evict, the reader resolves every
 // response the writer marked back to the original exactly, and the two
 // sessions remember the same.
+//
+// A thousand conversations on one goroutine, which the race detector
+// slows severalfold with nothing to watch (TestSessionConcurrent is the
+// sessions' race test): .ci/run runs it without.
 func TestSessionResolve(t *testing.T) {
+	if testsupport.Race {
+		t.Skip("a thousand single-goroutine conversations; .ci/run runs it without -race")
+	}
 	var responses, refsTotal, nodesTotal, atBound int
 	per := wiretest.PerCase(1000)
 	rapid.Check(t, func(rt *rapid.T) {
@@ -179,6 +187,9 @@ func TestSessionConcurrent(t *testing.T) {
 // TestSessionMemory: a Session at its MaxBytes bound holds a live heap
 // within 25% of MaxBytes: the bytes it counts are the heap it holds.
 func TestSessionMemory(t *testing.T) {
+	if testsupport.Race {
+		t.Skip("heap figures: the race detector's shadow memory distorts them; .ci/run runs it without -race")
+	}
 	const maxBytes = 4 << 20
 	var before, after runtime.MemStats
 	runtime.GC()
@@ -212,6 +223,9 @@ func TestSessionMemory(t *testing.T) {
 // TestSessionKeepsNoInput: a node remembered from a decoded response does
 // not keep the decoder's input alive (its strings may point into it).
 func TestSessionKeepsNoInput(t *testing.T) {
+	if testsupport.Race {
+		t.Skip("heap figures: the race detector's shadow memory distorts them; .ci/run runs it without -race")
+	}
 	r := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Search}
 	for i := range 20_000 {
 		r.Nodes = append(r.Nodes, wire.Node{Type: "Note", ID: int64(i), Properties: []wire.Property{

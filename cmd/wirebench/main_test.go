@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	_ "github.com/graphwire/graphwire/codecs"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -97,6 +98,9 @@ func countClass(ins []wiretest.Input, class string) int {
 // (codec and position); when Decode succeeds (some hostile inputs are
 // valid), it exits 0 and writes the canonical JSON.
 func TestDecodeHostile(t *testing.T) {
+	if testsupport.Race {
+		t.Skip("decodes each codec's hostile inputs, 64 MiB ones among them, on one goroutine beside the binary; .ci/run runs it without -race")
+	}
 	bin := build(t)
 	js, err := wire.Lookup("json")
 	if err != nil {

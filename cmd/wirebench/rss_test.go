@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -156,6 +157,9 @@ func largeJSON(t *testing.T) []byte {
 func TestDecodeRSS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary on inputs of up to 60 MB")
+	}
+	if testsupport.Race {
+		t.Skip("builds its inputs of up to 60 MB on one goroutine; .ci/run runs it without -race")
 	}
 	bin := build(t)
 	tiny := writeTemp(t, "tiny.json", []byte(`{"format_version":"1.2.0","query_type":"search","nodes":[{"type":"User","id":"1"}],"edges":[]}`))

@@ -250,6 +250,9 @@ func plainDocument(t fataler, c *toon.Codec, r *wire.GraphResponse) {
 // text through AppendDocument with no header, and DecodeDocument reads
 // that text as Decode does.
 func TestDocumentPlain(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the whole corpus and generated responses on one goroutine; .ci/run runs it without -race")
+	}
 	c := toon.Default()
 	for _, tc := range layoutCases {
 		plainDocument(t, c, tc.r)

@@ -9,6 +9,7 @@ import (
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/delta/deltatest"
 	"github.com/graphwire/graphwire/internal/cli"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -32,6 +33,9 @@ func writeEncoded(t *testing.T, dir, file, name string, r *wire.GraphResponse) s
 // the re-query, for each codec with a delta syntax, and the delta of a
 // response of 20 nodes or more is smaller than the full response.
 func TestDiffPatch(t *testing.T) {
+	if testsupport.Race {
+		t.Skip("every corpus case, whole, diffed and patched on one goroutine; .ci/run runs it without -race")
+	}
 	dir := t.TempDir()
 	for _, c := range corpus.Generate() {
 		next := deltatest.ChangeRate(c.Response, 5)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/internal/cli"
+	"github.com/graphwire/graphwire/internal/testsupport"
 )
 
 // TestGenStdlib: gen -stdlib writes the go-stdlib profile, read from the
@@ -16,6 +17,9 @@ import (
 // DIR/go-stdlib; without -o it refuses, since the profile is never
 // written into the repository.
 func TestGenStdlib(t *testing.T) {
+	if testsupport.Race {
+		t.Skip("reads and encodes the standard library on one goroutine; .ci/run runs it without -race")
+	}
 	if res := runCmd(false, "", "gen", "-stdlib"); res.code != cli.ExitUsage || !strings.Contains(res.stderr, "-o DIR") {
 		t.Errorf("gen -stdlib without -o: %+v", res)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/cli"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/internal/toongen"
 )
 
@@ -247,6 +248,9 @@ func arrayIndex(k string) (int64, bool) {
 // reference library on every corpus file and on generated documents, in
 // each of the three delimiters.
 func TestToonReference(t *testing.T) {
+	if testsupport.Race {
+		t.Skip("every corpus file, whole, against the reference library on one goroutine; .ci/run runs it without -race")
+	}
 	ref := startToonReference(t)
 	files, err := corpus.Files(corpus.Generate())
 	if err != nil {
@@ -286,6 +290,9 @@ func TestToonReference(t *testing.T) {
 // documents are taken as JavaScript reads them: integers beyond 2^53
 // rounded, which the reference could not write back otherwise.)
 func TestToonDecodeReference(t *testing.T) {
+	if testsupport.Race {
+		t.Skip("every corpus file, whole, against the reference library on one goroutine; .ci/run runs it without -race")
+	}
 	ref := startToonReference(t)
 	files, err := corpus.Files(corpus.Generate())
 	if err != nil {
