@@ -266,7 +266,7 @@ func BenchmarkSessionState(b *testing.B) {
 	for _, codec := range []string{"json", "goon"} {
 		b.Run(codec, func(b *testing.B) {
 			w, _ := delta.NewSession(delta.SessionLimits{})
-			if _, err := w.Encode(nil, codec, c.Response); err != nil {
+			if _, _, err := w.Encode(nil, codec, c.Response); err != nil {
 				b.Fatal(err)
 			}
 			state := w.AppendState(nil)
@@ -277,7 +277,7 @@ func BenchmarkSessionState(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := s.Encode(nil, codec, c.Response); err != nil {
+				if _, _, err := s.Encode(nil, codec, c.Response); err != nil {
 					b.Fatal(err)
 				}
 				state = s.AppendState(state[:0])

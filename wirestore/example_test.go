@@ -35,7 +35,7 @@ func Example() {
 		case err != nil:
 			fmt.Println("store:", err) // answered in full, reported
 		}
-		body, err := sess.Encode(registry, "json", resp)
+		body, _, err := sess.Encode(registry, "json", resp)
 		if err != nil {
 			panic(err)
 		}

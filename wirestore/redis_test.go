@@ -167,8 +167,8 @@ func TestRedisSessions(t *testing.T) {
 			if i > 0 && err != nil {
 				t.Fatalf("session %d, request %d: Load: %v", k, i, err)
 			}
-			want, _ := local.Encode(g, "goon", r)
-			got, err := sess.Encode(g, "goon", r)
+			want, _, _ := local.Encode(g, "goon", r)
+			got, _, err := sess.Encode(g, "goon", r)
 			if err != nil {
 				t.Fatal(err)
 			}

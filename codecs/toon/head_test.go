@@ -123,14 +123,14 @@ func TestDocumentReferencesText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := w.Encode(nil, toon.Name, base)
+	first, _, err := w.Encode(nil, toon.Name, base)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if plain, _ := toon.Encode(base); !bytes.Equal(first, plain) {
 		t.Fatalf("a response with no references is not the plain text:\n%s\nwant:\n%s", first, plain)
 	}
-	second, err := w.Encode(nil, toon.Name, later)
+	second, _, err := w.Encode(nil, toon.Name, later)
 	if err != nil {
 		t.Fatal(err)
 	}
