@@ -38,7 +38,9 @@
 //     answer's header lists it in sent_earlier (delta.Session);
 //   - a repeated call (the same tool, format and own arguments, with no
 //     cursor) whose client holds the whole earlier answer gets the
-//     format's unchanged marker when the result is the same, and a delta
+//     format's unchanged marker when the result is the same (its
+//     delta.Fingerprint, one hash of the result, is the one answered
+//     before; the marker sends no node, so it refreshes none), and a delta
 //     document (delta.AppendDelta) when it changed and the delta costs
 //     less than Threshold (60%) of the full answer with its references
 //     (delta.Choose); otherwise the full answer;
