@@ -92,11 +92,20 @@ func (s *Service) answer(conv *conversation, key string, c controls, resp *wire.
 	if c.fresh {
 		conv.reset()
 	}
-	if base, ok := conv.held(key); ok && docs && c.cursor == "" {
-		if held, err := hold(codec, resp); err == nil {
-			if a, ok := s.tryDelta(conv, codec, dc, base, held, c.budget); ok {
-				conv.session.Mark(held)
-				conv.keep(key, held)
+	if b, ok := conv.held(key); ok && docs && c.cursor == "" {
+		src := delta.Fingerprint(resp)
+		if src == b.src {
+			// The same result: the marker, which sends (and so refreshes)
+			// no node.
+			if m, err := b.unchangedMarker(codec); err == nil && s.fits(m, c.budget) {
+				return answer{text: m, kind: AnswerUnchanged}, nil
+			}
+		} else if held, err := hold(codec, resp); err == nil {
+			if a, ok := s.tryDelta(conv, codec, dc, b.resp, held, c.budget); ok {
+				if a.kind == AnswerDelta {
+					conv.session.Mark(held)
+				}
+				conv.keep(key, held, src)
 				return a, nil
 			}
 		}
@@ -158,12 +167,23 @@ func (s *Service) keepWhole(conv *conversation, key string, codec wire.Codec, re
 		conv.drop(key)
 		return
 	}
-	conv.keep(key, held)
+	conv.keep(key, held, delta.Fingerprint(resp))
 }
 
-// tryDelta answers with the unchanged marker or a delta from base, the
-// client's earlier answer, to held, when delta.Choose says so and the
-// text fits the budget (0: none). The full answer it is priced against
+// fits reports whether text costs at most budget o200k tokens (0: no
+// budget).
+func (s *Service) fits(text []byte, budget int) bool {
+	if budget == 0 {
+		return true
+	}
+	n, err := s.counter.Count(text)
+	return err == nil && n <= budget
+}
+
+// tryDelta answers with a delta from base, the client's earlier answer,
+// to held (or the unchanged marker, when the results differ only in what
+// the codec does not carry), when delta.Choose says so and the text fits
+// the budget (0: none). The full answer it is priced against
 // is held with the conversation's references.
 func (s *Service) tryDelta(conv *conversation, codec wire.Codec, dc delta.DocumentCodec, base, held *wire.GraphResponse, budget int) (answer, bool) {
 	var doc []byte
@@ -192,10 +212,8 @@ func (s *Service) tryDelta(conv *conversation, codec wire.Codec, dc delta.Docume
 			return answer{}, false
 		}
 	}
-	if budget > 0 {
-		if n, err := s.counter.Count(doc); err != nil || n > budget {
-			return answer{}, false
-		}
+	if !s.fits(doc, budget) {
+		return answer{}, false
 	}
 	return answer{text: doc, kind: kind}, true
 }

@@ -170,30 +170,51 @@ type conversation struct {
 
 // base is the answer a client holds for one call, as its codec carried it.
 type base struct {
-	key   string
-	resp  *wire.GraphResponse
-	bytes int64
+	key  string
+	resp *wire.GraphResponse
+	// src is the fingerprint of the result the answer was written from,
+	// as the tool gave it: a repeat whose result has it is unchanged.
+	src    delta.Hash
+	marker []byte // the unchanged marker, once written
+	bytes  int64
 }
 
-// held returns the answer the client holds for the call key.
-func (c *conversation) held(key string) (*wire.GraphResponse, bool) {
+// held returns the answer the client holds for the call key, and makes
+// it the most recently used.
+func (c *conversation) held(key string) (*base, bool) {
 	el, ok := c.bases[key]
 	if !ok {
 		return nil, false
 	}
-	return el.Value.(*base).resp, true
+	c.order.MoveToFront(el)
+	return el.Value.(*base), true
 }
 
-// keep remembers r as what the client holds for the call key, forgetting
-// the least recently kept answers past the bounds; an answer larger than
-// MaxBaseBytes alone is not kept.
-func (c *conversation) keep(key string, r *wire.GraphResponse) {
+// unchangedMarker is the codec's unchanged marker for b: the delta from
+// b's answer to itself.
+func (b *base) unchangedMarker(codec wire.Codec) ([]byte, error) {
+	if b.marker == nil {
+		h := delta.Fingerprint(b.resp)
+		m, err := delta.AppendDelta(codec, nil, &delta.Delta{Check: delta.MakeCheck(h, h)})
+		if err != nil {
+			return nil, err
+		}
+		b.marker = m
+	}
+	return b.marker, nil
+}
+
+// keep remembers r as what the client holds for the call key, written
+// from a result of fingerprint src, forgetting the least recently kept
+// answers past the bounds; an answer larger than MaxBaseBytes alone is
+// not kept.
+func (c *conversation) keep(key string, r *wire.GraphResponse, src delta.Hash) {
 	c.drop(key)
 	size := wire.InMemorySize(r) + int64(len(key))
 	if size > c.lim.MaxBaseBytes {
 		return
 	}
-	c.bases[key] = c.order.PushFront(&base{key: key, resp: r, bytes: size})
+	c.bases[key] = c.order.PushFront(&base{key: key, resp: r, src: src, bytes: size})
 	c.baseBytes += size
 	for c.order.Len() > c.lim.MaxBases || c.baseBytes > c.lim.MaxBaseBytes {
 		c.drop(c.order.Back().Value.(*base).key)

@@ -38,7 +38,9 @@
 //     answer's header lists it in sent_earlier (delta.Session);
 //   - a repeated call (the same tool, format and own arguments, with no
 //     cursor) whose client holds the whole earlier answer gets the
-//     format's unchanged marker when the result is the same, and a delta
+//     format's unchanged marker when the result is the same (its
+//     delta.Fingerprint, one hash of the result, is the one answered
+//     before; the marker sends no node, so it refreshes none), and a delta
 //     document (delta.AppendDelta) when it changed and the delta costs
 //     less than Threshold (60%) of the full answer with its references
 //     (delta.Choose); otherwise the full answer;
@@ -92,9 +94,10 @@
 // 10,000 MCP sessions over streamable HTTP on loopback, each opened,
 // calling a tool once and abandoned, with MaxSessions 64 and the SDK's
 // SessionTimeout 3 s: the service remembered 64 conversations, 0.9 MB of
-// nodes and 0.7 MB of answers counted; the heap peaked 31 MiB above the
-// start and settled 3 MiB above it once the SDK's sessions timed out (go
-// test -run TestAbandonedSessions -v ./wiremcp). A call with a 1 MB
-// cursor is a tool error at a peak heap of 24 MiB, client included,
-// within 16 times its input plus 16 MiB (TestHugeCursorMemory).
+// nodes and 0.7 MB of answers counted; the heap peaked 31 to 46 MiB
+// above the start (two runs) and settled 3 MiB above it once the SDK's
+// sessions timed out (go test -run TestAbandonedSessions -v ./wiremcp).
+// A call with a 1 MB cursor is a tool error at a peak heap of 20 to
+// 24 MiB, client included, within 16 times its input plus 16 MiB
+// (TestHugeCursorMemory).
 package wiremcp
