@@ -148,17 +148,20 @@ func Page(r *wire.GraphResponse, opts Options) (*Result, error) {
 	}
 	from := 0
 	if opts.Cursor != "" {
-		fp := fingerprintOf(r)
+		// The cursor names a unit of the response as paged: s.r, which
+		// within a session of a codec that is not exact is the response
+		// as its reader holds it.
+		fp := fingerprintOf(s.r)
 		if err := cur.matchFingerprint(fp); err != nil {
 			return nil, err
 		}
 		s.fp = &fp
 		// Every unit holds a node, an edge or a row, so an index past
 		// their number is refused without planning the units.
-		if _, err := cur.index(max(1, len(r.Nodes)+len(r.Edges)+len(r.Rows))); err != nil {
+		if _, err := cur.index(max(1, len(s.r.Nodes)+len(s.r.Edges)+len(s.r.Rows))); err != nil {
 			return nil, err
 		}
-		s.plan = newPlan(r)
+		s.plan = newPlan(s.r)
 		if from, err = cur.index(s.plan.units); err != nil {
 			return nil, err
 		}
