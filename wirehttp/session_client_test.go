@@ -71,7 +71,7 @@ func TestClientAsksAgainFresh(t *testing.T) {
 				w.Header().Set("Delta-Base", r.Header.Get("If-None-Match"))
 				w.Header().Set("ETag", `"other"`)
 				w.WriteHeader(http.StatusIMUsed)
-				w.Write([]byte(`{"graphwire_delta":2,"check":"AAAAAAAAAAAAAAAAAAAAAA"}`)) //nolint:errcheck
+				w.Write([]byte(`{"graphwire_delta":"000000000000000000000000000000000000000"}`)) //nolint:errcheck
 				return true
 			}, false},
 		{"a reference the session cannot resolve", wirehttp.ClientOptions{Format: "json", Session: true},

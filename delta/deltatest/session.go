@@ -242,8 +242,8 @@ func (c *conversation) send(t rapid.TB, name string, r *wire.GraphResponse) ([]b
 		return nil, 0
 	}
 	marked := r
-	if c.s.Codec.Info().Fidelity == wire.Lossy {
-		marked = want // a lossy codec writes the response as its reader holds it
+	if c.s.Codec.Info().Fidelity != wire.Exact {
+		marked = want // Session.Encode writes the response as its reader holds it
 	}
 	refs := c.ws.References(marked)
 	b, held, err := c.ws.Encode(c.g, c.s.Codec.Info().Name, r)
