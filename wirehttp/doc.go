@@ -286,7 +286,11 @@
 // names nodes sent earlier, and its reader (delta.Session.Patch) puts
 // them back before applying it. A reader without the session cannot
 // read such a delta (delta.DecodeDelta refuses it): deltas and
-// references go together only within a session.
+// references go together only within a session. A service does not
+// write references into the responses or bytes it gives the Server
+// (Respond, Static, RespondEncoded take whole answers, which every
+// client can read and every delta is computed from); Options.Sessions
+// writes them, per client.
 //
 // The ETag of an answer in a session is the tag of the whole answer, as
 // without a session (the body differs: it is the text with references),
