@@ -48,9 +48,14 @@ type replicaSet struct {
 // startReplicas starts n replicas that share st for sessions and delta
 // bases, or, when st is nil, each keeps its own in memory (the default).
 // Each replica computes up to 64 deltas at once, so that no request of
-// the test is answered whole for want of a computation.
+// the test is answered whole for want of a computation, and its store
+// calls may take 2 s (so.Timeout when set): the machine may be loaded,
+// and a store that is down fails at once.
 func startReplicas(t *testing.T, n int, st wirestore.Store, so wirestore.SessionOptions) *replicaSet {
 	t.Helper()
+	if so.Timeout == 0 {
+		so.Timeout = 2 * time.Second
+	}
 	rs := &replicaSet{proxy: &http.Transport{MaxIdleConnsPerHost: 64}}
 	var targets []*url.URL
 	for range n {
@@ -59,7 +64,7 @@ func startReplicas(t *testing.T, n int, st wirestore.Store, so wirestore.Session
 			t.Fatal(err)
 		}
 		s, err := wirehttp.New(nil, wirehttp.Options{Sessions: sessions, ErrorLog: log.New(&rs.errors, "", 0),
-			Delta: wirehttp.DeltaOptions{MaxComputations: 64, Shared: wirehttp.SharedBases{Store: st, Namespace: so.Namespace, TTL: so.Idle}}})
+			Delta: wirehttp.DeltaOptions{MaxComputations: 64, Shared: wirehttp.SharedBases{Store: st, Namespace: so.Namespace, TTL: so.Idle, Timeout: so.Timeout}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -255,10 +260,10 @@ func TestReplicasShareThroughRedis(t *testing.T) {
 }
 
 // openRedisStore is a Redis store on srv, closed when the test ends, whose
-// calls may take a second (the machine is loaded; outages fail at once).
+// calls may take 2 s (the machine may be loaded; outages fail at once).
 func openRedisStore(t *testing.T, srv *testsupport.RedisServer) *wirestore.Redis {
 	t.Helper()
-	st, err := wirestore.NewRedis(wirestore.RedisOptions{Addr: srv.Addr(), Timeout: time.Second})
+	st, err := wirestore.NewRedis(wirestore.RedisOptions{Addr: srv.Addr(), Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,28 @@ import (
 // through a wirestore.Store (see the package doc, "Deltas"), so that a
 // replica answers with a delta against a base another replica served. A
 // zero field selects its default; a negative one is an error of New.
+//
+// Each replica keeps its bases in its own cache as without a store
+// (DeltaOptions.MaxBases, MaxBytes), and writes each base it keeps to the
+// store too, before it answers: under wirestore.Key(Namespace, BaseKind,
+// tag), so the key is the service's prefix and a hash, never the client's
+// tag, and the value is the codec's name and the body, for TTL. A replica
+// that does not keep a base a request names asks the store for it — once
+// per request, for the first such tag of If-None-Match — and keeps what it
+// finds, if it is in the codec negotiated now. A base is shared only if
+// the replica's cache can hold it, and the store refuses one past its own
+// value bound (wirestore.DefaultMaxValueBytes, 4 MiB, for Memory and
+// Redis): such a base serves its replica only. The store holds at most a
+// base per answer served with A-IM within TTL; bound it with the store's
+// own limits (for Redis, maxmemory with volatile-lru).
+//
+// The store is an optimisation: each call takes at most Timeout, and a
+// store that fails or is slow is logged to ErrorLog, the request answered
+// as if the base were not kept (the full answer, 200) or the base kept
+// in the process only. So a request costs at most two calls, 2 x
+// Timeout, when the store hangs, and nothing more when it is down. When
+// it answers again, bases are shared again: a replica writes again every
+// base it wrote before a failure.
 type SharedBases struct {
 	// Store keeps the bases every replica reads; nil keeps them in the
 	// process only (the cache DeltaOptions.MaxBases and MaxBytes bound).
