@@ -382,3 +382,58 @@ func TestReplicaHostileSessionIDs(t *testing.T) {
 	}
 	t.Logf("%d keys in Redis", len(keys))
 }
+
+// hangingStore is a Store whose every call hangs until its context ends.
+type hangingStore struct{ calls atomic.Int64 }
+
+func (h *hangingStore) Get(ctx context.Context, _ string) ([]byte, error) {
+	h.calls.Add(1)
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func (h *hangingStore) Set(ctx context.Context, _ string, _ []byte, _ time.Duration) error {
+	h.calls.Add(1)
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+func (h *hangingStore) Delete(ctx context.Context, _ string) error {
+	h.calls.Add(1)
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// TestSharedBasesStoreHangs: a store of bases that never answers (each
+// call returns only when its context ends: without the Timeout the
+// request would hang) costs a request its calls' Timeout, at most two;
+// the request naming a base no replica keeps is answered whole (200),
+// and each failure is logged.
+func TestSharedBasesStoreHangs(t *testing.T) {
+	const timeout = 50 * time.Millisecond
+	hs := &hangingStore{}
+	var errs countingLog
+	s, err := wirehttp.New(nil, wirehttp.Options{ErrorLog: log.New(&errs, "", 0),
+		Delta: wirehttp.DeltaOptions{Shared: wirehttp.SharedBases{Store: hs, Timeout: timeout}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := &queryServer{data: map[string]*wire.GraphResponse{"a": sessionResponse(20)}, s: s}
+	url := startServer(t, q, wirehttp.HTTPServerOptions{}) + "/q/a"
+	whole := ""
+	for _, inm := range []string{"", `"AAAAAAAAAAAAAAAAAAAAAAAAAAAA"`} {
+		start := time.Now()
+		status, _, body := get(t, http.DefaultClient, http.MethodGet, url, "Accept", "application/json", "A-IM", wirehttp.DeltaIM, "If-None-Match", inm)
+		took := time.Since(start)
+		if whole == "" {
+			whole = string(body)
+		}
+		t.Logf("If-None-Match %q: %d in %v", inm, status, took)
+		if status != http.StatusOK || string(body) != whole {
+			t.Errorf("If-None-Match %q: status %d, want 200 and the whole answer", inm, status)
+		}
+	}
+	if hs.calls.Load() != 3 || errs.n.Load() != 3 {
+		t.Errorf("%d store calls, %d failures logged: want 3 of each (two writes of the base, one read)", hs.calls.Load(), errs.n.Load())
+	}
+}
