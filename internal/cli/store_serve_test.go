@@ -36,6 +36,37 @@ func TestStoreUsage(t *testing.T) {
 	}
 }
 
+// adrVersions are the text-heavy ADR case and a copy of it with a
+// property added to one node: an answer and its re-query after an edit.
+func adrVersions() (v1, v2 *wire.GraphResponse) {
+	for _, c := range corpus.Generate() {
+		if c.Profile == corpus.TextHeavy && c.Name == corpus.ADRCase {
+			v1 = c.Response
+		}
+	}
+	v2 = wiretest.Clone(v1)
+	n := &v2.Nodes[len(v2.Nodes)/3]
+	n.Properties = append(n.Properties, wire.Property{Key: "reviewed", Value: wire.Bool(true)})
+	return v1, v2
+}
+
+// writeResponseFile writes r in json to file: written then renamed, so
+// that a server never reads half a file, and a new modification time
+// tells it the file changed.
+func writeResponseFile(t *testing.T, file string, r *wire.GraphResponse) {
+	t.Helper()
+	b, err := wire.EncodeWith("json", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file+".tmp", b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(file+".tmp", file); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // alternating is a RoundTripper that sends each request to the next of
 // hosts in turn, as a round-robin load balancer in front of replicas.
 type alternating struct {
@@ -70,27 +101,8 @@ func TestServeReplicasShareRedis(t *testing.T) {
 	srv := testsupport.StartRedis(t)
 	bin := buildWirebench(t)
 	file := filepath.Join(t.TempDir(), "adr.json")
-	var v1 *wire.GraphResponse
-	for _, c := range corpus.Generate() {
-		if c.Profile == corpus.TextHeavy && c.Name == corpus.ADRCase {
-			v1 = c.Response
-		}
-	}
-	v2 := wiretest.Clone(v1)
-	v2.Nodes[len(v2.Nodes)/3].Properties = append(v2.Nodes[len(v2.Nodes)/3].Properties, wire.Property{Key: "reviewed", Value: wire.Bool(true)})
-	write := func(r *wire.GraphResponse) {
-		t.Helper()
-		b, err := wire.EncodeWith("json", r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file+".tmp", b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(file+".tmp", file); err != nil {
-			t.Fatal(err)
-		}
-	}
+	v1, v2 := adrVersions()
+	write := func(r *wire.GraphResponse) { t.Helper(); writeResponseFile(t, file, r) }
 	write(v1)
 	var hosts []string
 	var procs []func()
