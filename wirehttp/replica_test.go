@@ -437,3 +437,44 @@ func TestSharedBasesStoreHangs(t *testing.T) {
 		t.Errorf("%d store calls, %d failures logged: want 3 of each (two writes of the base, one read)", hs.calls.Load(), errs.n.Load())
 	}
 }
+
+// TestSharedBasesCodec: a base another replica stored is taken only in the
+// codec it was served in; a value under the base's key in another codec,
+// or that does not read as a base, is no base (200), and the key is the
+// namespace's, never the client's tag.
+func TestSharedBasesCodec(t *testing.T) {
+	st := wirestore.NewMemory(wirestore.MemoryOptions{})
+	replica := func() string {
+		s, err := wirehttp.New(nil, wirehttp.Options{ErrorLog: log.New(io.Discard, "", 0),
+			Delta: wirehttp.DeltaOptions{Shared: wirehttp.SharedBases{Store: st, Namespace: "codec"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v1 := sessionResponse(40)
+		v2 := wiretest.Clone(v1)
+		v2.Nodes[3].Properties[0].Value = wire.String("renamed")
+		q := &queryServer{data: map[string]*wire.GraphResponse{"v1": v1, "v2": v2}, s: s}
+		return startServer(t, q, wirehttp.HTTPServerOptions{})
+	}
+	ask := func(base, path, inm string) (int, string) {
+		status, h, _ := get(t, http.DefaultClient, http.MethodGet, base+path, "Accept", "application/json", "A-IM", wirehttp.DeltaIM, "If-None-Match", inm)
+		return status, h.Get("ETag")
+	}
+	_, tag := ask(replica(), "/q/v1", "")
+	key := wirestore.Key("codec", wirehttp.BaseKind, strings.Trim(tag, `"`))
+	stored, err := st.Get(context.Background(), key)
+	if err != nil || !strings.HasPrefix(string(stored), "json\n") {
+		t.Fatalf("the base under %s: %v, %.20q", key, err, stored)
+	}
+	if status, _ := ask(replica(), "/q/v2", tag); status != http.StatusIMUsed {
+		t.Errorf("another replica, the base in the store: status %d, want 226", status)
+	}
+	for _, v := range []string{"goon\n" + string(stored[5:]), "no newline", ""} {
+		if err := st.Set(context.Background(), key, []byte(v), time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		if status, _ := ask(replica(), "/q/v2", tag); status != http.StatusOK {
+			t.Errorf("the value under the base's key %.20q: status %d, want 200", v, status)
+		}
+	}
+}

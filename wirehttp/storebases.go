@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/graphwire/graphwire/wirestore"
@@ -147,7 +146,7 @@ func (s *Server) findBase(r *http.Request, tag string, i int, asked *bool) bool 
 		return false
 	}
 	name, body, ok := bytes.Cut(v, []byte{'\n'})
-	if !ok || !strings.EqualFold(string(name), s.offers[i].info.Name) {
+	if !ok || !bytes.EqualFold(name, []byte(s.offers[i].info.Name)) {
 		return false
 	}
 	b := s.bases.put(tag, i, body)
