@@ -304,6 +304,7 @@ func TestReplicasRedisOutage(t *testing.T) {
 	if !waitFor(5*time.Second, func() bool { return runtime.NumGoroutine() <= goroutines+8 }) {
 		t.Errorf("goroutines: %d before the outage, %d after", goroutines, runtime.NumGoroutine())
 	}
+	t.Logf("goroutines: %d before the outage, %d after", goroutines, runtime.NumGoroutine())
 
 	srv.Start()
 	one := runAgents(t, startReplicas(t, 1, nil, wirestore.SessionOptions{}))
