@@ -59,6 +59,10 @@ type DeltaOptions struct {
 	// when that many are running, gets the full answer (200) at once
 	// rather than wait. Zero means DefaultMaxComputations (2).
 	MaxComputations int
+
+	// Shared keeps the bases in a wirestore.Store too, which the
+	// replicas of a service share. Default: in the process only.
+	Shared SharedBases
 }
 
 // withDefaults returns o with its zero fields set, or an error for a
@@ -96,7 +100,9 @@ func (o DeltaOptions) withDefaults() (DeltaOptions, error) {
 	case !(o.Threshold > 0 && o.Threshold <= 1):
 		return o, fmt.Errorf("wirehttp: Options.Delta.Threshold %v is not in (0, 1]", o.Threshold)
 	}
-	return o, nil
+	var err error
+	o.Shared, err = o.Shared.withDefaults()
+	return o, err
 }
 
 // DeltaStats reports the bases the Server keeps: how many, and their
@@ -187,7 +193,7 @@ func (s *Server) answerDelta(w http.ResponseWriter, r *http.Request, i int, body
 		return false
 	}
 	current := etag[1 : len(etag)-1]
-	s.bases.put(current, i, body)
+	s.keepBase(r, current, i, body)
 	inm := r.Header.Values("If-None-Match")
 	if len(inm) == 0 {
 		return false
@@ -195,7 +201,7 @@ func (s *Server) answerDelta(w http.ResponseWriter, r *http.Request, i int, body
 	if _, ok := matchIfNoneMatch(inm, etag, s.compress != nil); ok {
 		return false // the caller's 304
 	}
-	baseTag, key, ok := s.deltaBase(inm, i, current)
+	baseTag, key, ok := s.deltaBase(r, inm, i, current)
 	if !ok {
 		return false
 	}
@@ -235,9 +241,10 @@ func (s *Server) answerDelta(w http.ResponseWriter, r *http.Request, i int, body
 
 // deltaBase finds, among the tags of If-None-Match in order, the first
 // the Server can answer from in offer i: one whose answer to current is
-// kept, or a base kept in that codec. It returns the tag as the client
-// sent it and the key of the answer.
-func (s *Server) deltaBase(inm []string, i int, current string) (string, deltaKey, bool) {
+// kept, or a base kept in that codec (findBase). It returns the tag as
+// the client sent it and the key of the answer.
+func (s *Server) deltaBase(r *http.Request, inm []string, i int, current string) (string, deltaKey, bool) {
+	asked := false
 	for tag, star := range ifNoneMatchTags(inm) {
 		if star {
 			continue
@@ -258,7 +265,7 @@ func (s *Server) deltaBase(inm []string, i int, current string) (string, deltaKe
 		if _, ok := s.deltas.cached(dk); ok {
 			return tag, dk, true
 		}
-		if _, bi, ok := s.bases.get(key); ok && bi == i {
+		if s.findBase(r, key, i, &asked) {
 			return tag, dk, true
 		}
 	}

@@ -267,7 +267,11 @@
 // 200 with the full answer, the state the client starts from, unless
 // its delta to the current answer is still kept ("Computed deltas").
 // Options.Delta.Off turns all this off. Static, Catalog, Respond and
-// RespondEncoded all answer this way.
+// RespondEncoded all answer this way. Replicas of a service share their
+// bases through a wirestore.Store such as Redis with Options.Delta.Shared
+// (SharedBases), so that a client's next request finds its base on
+// whichever replica it lands; a store down or slow makes the answer
+// whole, never an error.
 //
 // # Sessions
 //

@@ -43,12 +43,6 @@ func (c *lru[K, V]) get(k K) (V, bool) {
 	return e.val, true
 }
 
-// touch marks k used and reports whether it is kept.
-func (c *lru[K, V]) touch(k K) bool {
-	_, ok := c.get(k)
-	return ok
-}
-
 // add keeps v under k, evicting the least recently used values until both
 // bounds hold. A value whose cost alone exceeds the byte bound is not
 // kept. A key already kept keeps its value and is only marked used.

@@ -53,6 +53,22 @@
 // _meta (MetaKey) names the format and the kind of answer: full, page,
 // delta or unchanged.
 //
+// # Replicas
+//
+// Conversations are not shared between processes: a conversation is an
+// MCP session, and the SDK's stateful streamable-HTTP handler keeps its
+// sessions in the process that opened them (a request whose
+// Mcp-Session-Id another process issued is answered 404, session not
+// found, and the client starts a new session). Its stateless mode drops
+// Mcp-Session-Id altogether, so each call would be a conversation of its
+// own; carrying one across calls would take an id of the service's own
+// in the tool's arguments, which a model would have to copy from answer
+// to answer, and which no MCP client sends by itself. So behind a load
+// balancer, route by Mcp-Session-Id (sticky sessions) to keep
+// conversations; "wirebench mcp -store" takes only memory. HTTP services
+// (package wirehttp) share sessions and delta bases through package
+// wirestore instead.
+//
 // # Format
 //
 // DefaultFormat is goon (alias llm): in scorecard.md it saves the most

@@ -50,6 +50,10 @@ func Key(namespace, kind, id string) string {
 	return b.String()
 }
 
+// CheckNamespace returns an error unless ns can be the namespace of Key:
+// 1 to MaxNameBytes bytes without ":" or spaces.
+func CheckNamespace(ns string) error { return checkName("namespace", ns) }
+
 // checkName checks a namespace or kind: what Key puts before the hash.
 func checkName(what, s string) error {
 	if s == "" || len(s) > MaxNameBytes || strings.ContainsAny(s, ": \t\r\n") {

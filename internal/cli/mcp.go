@@ -8,6 +8,11 @@ package cli
 // (references, deltas on repeated calls, pages). With -watch the files
 // are read again when they change (checked on every call: modification
 // times and sizes), so a repeated call after an edit gets a delta.
+//
+// -store takes only "memory": a conversation is the SDK's MCP session,
+// which lives in the process that opened it (see wiremcp's doc,
+// "Replicas"), so several mcp processes cannot share conversations
+// through a store, and a Redis URL is refused rather than ignored.
 
 import (
 	"context"
@@ -44,8 +49,13 @@ func runMCP(env *Env) error {
 	format := fs.String("format", wiremcp.DefaultFormat, "the `format` of a call that names none")
 	sessions := fs.Int("sessions", wiremcp.DefaultMaxSessions, "the most conversations remembered at once")
 	idle := fs.Duration("idle", wiremcp.DefaultIdleTimeout, "forget a conversation, and over HTTP its MCP session, idle this long")
+	store := fs.String("store", "memory", "where conversations are kept: only `memory` (MCP sessions live in the process)")
 	if err := parseFlags(fs, env); err != nil {
 		return err
+	}
+	if *store != "memory" {
+		// The value is not echoed: a Redis URL may hold a password.
+		return usagef("-store: MCP conversations are the SDK's sessions, kept in the process that opened them; only -store memory is served (see: go doc ./wiremcp, Replicas)")
 	}
 	if fs.NArg() != 1 {
 		return usagef("one DIR or FILE, got %d arguments (see: wirebench help mcp)", fs.NArg())

@@ -17,11 +17,19 @@ package cli
 // With -watch it re-reads DIR or FILE when a file changes (checked on
 // every request: modification times and sizes), so that a client holding
 // an answer can re-query after an edit and get a delta.
+//
+// Sessions (header Graphwire-Session) are on. -store names where sessions
+// and delta bases are kept: "memory" (the default, in the process) or
+// redis://HOST:PORT/DB, which several serve processes behind one load
+// balancer share, so that a conversation goes on and a delta is found on
+// whichever one a request lands; with Redis the bases are kept in the
+// process too, as without it.
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log"
 	"maps"
@@ -39,6 +47,7 @@ import (
 	"github.com/graphwire/graphwire/bench/corpus"
 	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wirehttp"
+	"github.com/graphwire/graphwire/wirestore"
 )
 
 func init() {
@@ -58,6 +67,7 @@ func runServe(env *Env) error {
 	deltaCache := fs.Int64("delta-cache", wirehttp.DefaultMaxDeltaBytes, "the most `bytes` of deltas kept once computed")
 	deltaComputations := fs.Int("delta-computations", wirehttp.DefaultMaxComputations, "the most deltas computed at `once`; past it, a request gets the full answer")
 	watch := fs.Bool("watch", false, "re-read DIR or FILE when it changes (checked on every request)")
+	storeURL := fs.String("store", "memory", "where sessions and delta bases are kept: memory, or redis://`HOST:PORT/DB`, which replicas share")
 	if err := parseFlags(fs, env); err != nil {
 		return err
 	}
@@ -80,12 +90,22 @@ func runServe(env *Env) error {
 	if *watch && fs.NArg() == 0 {
 		return usagef("-watch needs the DIR or FILE to watch")
 	}
+	st, shared, err := openStore(*storeURL)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	sessions, err := wirestore.NewSessions(st, wirestore.SessionOptions{})
+	if err != nil {
+		return err
+	}
 	errLog := log.New(env.Stderr, "wirebench serve: ", 0)
 	var errs errorCounts
 	s, err := wirehttp.New(nil, wirehttp.Options{Envelope: *envelope, Compress: *compress,
-		MaxInFlightBytes: *maxInFlight, ErrorLog: errLog, OnError: errs.add,
+		MaxInFlightBytes: *maxInFlight, ErrorLog: errLog, OnError: errs.add, Sessions: sessions,
 		Delta: wirehttp.DeltaOptions{Off: *deltaBases == 0, MaxBases: *deltaBases, MaxBytes: *deltaBytes,
-			MaxDeltaBytes: *deltaCache, MaxComputations: *deltaComputations}})
+			MaxDeltaBytes: *deltaCache, MaxComputations: *deltaComputations,
+			Shared: wirehttp.SharedBases{Store: shared}}})
 	if err != nil {
 		return err
 	}
@@ -159,6 +179,28 @@ func (c *errorCounts) summary() string {
 		parts = append(parts, fmt.Sprintf("%d x%d", st, c.byStatus[st]))
 	}
 	return fmt.Sprintf("%d error answers: %s", total, strings.Join(parts, ", "))
+}
+
+// storeCloser is a wirestore.Store that holds connections.
+type storeCloser interface {
+	wirestore.Store
+	io.Closer
+}
+
+// openStore opens the store of -store (wirestore.Open), a usage error when
+// it does not parse. It returns the store of sessions and the store that
+// shares delta bases: nil for "memory", where the process's own cache of
+// bases is the store.
+func openStore(rawURL string) (st storeCloser, shared wirestore.Store, err error) {
+	opened, err := wirestore.Open(rawURL)
+	if err != nil {
+		return nil, nil, usagef("-store: %v", err)
+	}
+	st = opened.(storeCloser) // every Store Open returns is an io.Closer
+	if _, ok := opened.(*wirestore.Memory); ok {
+		return st, nil, nil
+	}
+	return st, st, nil
 }
 
 // checkLoopback accepts host:port where host is localhost or a loopback

@@ -246,33 +246,11 @@ func TestServeDeltaWithCurl(t *testing.T) {
 	}
 	bin := buildWirebench(t)
 	tmp := t.TempDir()
-	var v1 *wire.GraphResponse
-	for _, c := range corpus.Generate() {
-		if c.Profile == corpus.TextHeavy && c.Name == corpus.ADRCase {
-			v1 = c.Response
-		}
-	}
-	v2 := wiretest.Clone(v1)
-	n := &v2.Nodes[len(v2.Nodes)/3]
-	n.Properties = append(n.Properties, wire.Property{Key: "reviewed", Value: wire.Bool(true)})
+	v1, v2 := adrVersions()
 	v3 := &wire.GraphResponse{FormatVersion: v1.FormatVersion, QueryType: v1.QueryType,
 		Nodes: []wire.Node{{Type: "User", ID: 7, Properties: []wire.Property{{Key: "username", Value: wire.String("someone")}}}}}
 	file := filepath.Join(tmp, "adr.json")
-	write := func(r *wire.GraphResponse) {
-		t.Helper()
-		b, err := wire.EncodeWith("json", r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// Write then rename, so that the server never reads half a file;
-		// a new modification time tells it the file changed.
-		if err := os.WriteFile(file+".tmp", b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(file+".tmp", file); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(r *wire.GraphResponse) { t.Helper(); writeResponseFile(t, file, r) }
 	write(v1)
 	cmd, lines, base := startServe(t, bin, "", "-addr", "127.0.0.1:0", "-watch", "-delta-bases", "16", file)
 	url := base + "/adr?format=" + format
