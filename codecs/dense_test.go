@@ -22,6 +22,9 @@ var allCodecs = []string{"json", "goon", "toon", "msgpack", "cbor"}
 // the limit that refuses dense inputs. It logs the largest ratio of the
 // in-memory size to the input per codec.
 func TestInMemorySizeOfTheCorpus(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the whole corpus in every codec on one goroutine; .ci/run runs it without -race")
+	}
 	cases, err := corpus.Load("../bench/corpus")
 	if err != nil {
 		t.Fatal(err)

@@ -17,9 +17,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -112,14 +113,5 @@ func runArgs(skipped []key) string {
 	if len(names) == 0 {
 		return ""
 	}
-	return strings.Join(sorted(names), "|") + "\n" + strings.Join(sorted(pkgs), "\n") + "\n"
-}
-
-func sorted(set map[string]bool) []string {
-	out := make([]string, 0, len(set))
-	for s := range set {
-		out = append(out, s)
-	}
-	sort.Strings(out)
-	return out
+	return strings.Join(slices.Sorted(maps.Keys(names)), "|") + "\n" + strings.Join(slices.Sorted(maps.Keys(pkgs)), "\n") + "\n"
 }

@@ -16,6 +16,9 @@ import (
 // TestCorpusRoundTrip: every corpus case reads back under the codec's
 // declared fidelity, and encoding is deterministic.
 func TestCorpusRoundTrip(t *testing.T) {
+	if testsupport.Race {
+		t.Skip("the whole corpus on one goroutine; .ci/run runs it without -race")
+	}
 	c := gcf.Default()
 	f := c.Info().Fidelity
 	for _, cs := range corpus.Generate() {

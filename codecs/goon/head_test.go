@@ -230,6 +230,9 @@ func checkPlainText(t fataler, text []byte) {
 // read as AppendEncode and Decode write and read it: the golden cases, the
 // corpus, GKG's reference texts and generated responses.
 func TestDocumentPlain(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the whole corpus and generated responses on one goroutine; .ci/run runs it without -race")
+	}
 	for name, r := range plainResponses() {
 		t.Run(name, func(t *testing.T) { checkPlain(t, r) })
 	}

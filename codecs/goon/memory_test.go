@@ -253,6 +253,9 @@ func TestEncodeRefusesPastMaxExpansion(t *testing.T) {
 // at most half the default MaxExpansion times its length, so the default
 // refuses none of them with a margin of two (the largest ratio is logged).
 func TestCorpusWithinMaxExpansion(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the whole corpus on one goroutine; .ci/run runs it without -race")
+	}
 	texts := map[string][]byte{}
 	for _, c := range corpus.Generate() {
 		text, err := goon.Encode(c.Response)
