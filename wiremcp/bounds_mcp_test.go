@@ -2,44 +2,26 @@ package wiremcp_test
 
 import (
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wiremcp"
 )
-
-// fakeClock is a clock a test moves.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // A conversation idle past IdleTimeout is forgotten: its next answers are
 // whole, never a reference or a delta against what it was sent before.
 func TestIdleConversationIsForgotten(t *testing.T) {
-	clock := &fakeClock{now: time.Unix(1e9, 0)}
+	clock := testsupport.NewClock(time.Unix(1e9, 0))
 	srv, svc := newService(t, &graph{}, wiremcp.Options{Now: clock.Now, Sessions: wiremcp.SessionLimits{IdleTimeout: time.Minute}})
 	a, b := connect(t, srv), connect(t, srv)
 	call(t, a, "merge_requests", map[string]any{"from": 1, "to": 5})
-	clock.advance(50 * time.Second)
+	clock.Advance(50 * time.Second)
 	call(t, b, "merge_requests", map[string]any{"from": 1, "to": 5})
 	if got := call(t, a, "merge_requests", map[string]any{"from": 1, "to": 5}); got.Kind != wiremcp.AnswerUnchanged {
 		t.Fatalf("within the timeout: %s", got.Kind)
 	}
-	clock.advance(61 * time.Second)
+	clock.Advance(61 * time.Second)
 	got := call(t, a, "merge_requests", map[string]any{"from": 1, "to": 5})
 	if got.Kind != wiremcp.AnswerFull || strings.Contains(got.Text, "sent_earlier") {
 		t.Errorf("after the timeout: %s\n%.200s", got.Kind, got.Text)

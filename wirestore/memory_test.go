@@ -9,28 +9,11 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/graphwire/graphwire/internal/testsupport"
 )
 
-// fakeClock is a Memory's clock that moves only when told.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
-func newTestMemory(o MemoryOptions) (*Memory, *fakeClock) {
-	c := &fakeClock{now: time.Unix(1_700_000_000, 0)}
+func newTestMemory(o MemoryOptions) (*Memory, *testsupport.Clock) {
+	c := testsupport.NewClock(time.Unix(1_700_000_000, 0))
 	m := NewMemory(o)
 	m.now = c.Now
 	return m, c
