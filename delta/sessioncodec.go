@@ -138,17 +138,33 @@ func (s *Session) Encode(g *wire.Registry, name string, r *wire.GraphResponse) (
 		return nil, nil, err
 	}
 	lossy := heldOther(fid, r)
-	if lossy && r != nil {
-		wc := c.(wire.Codec)
-		b, err := wc.AppendEncode(nil, r)
-		if err != nil {
-			return nil, nil, err
-		}
-		if r, err = wc.Decode(b); err != nil {
-			return nil, nil, readerRefuses(name, fmt.Errorf("delta: session: the codec cannot read back what it wrote: %w", err))
-		}
+	if r, err = Held(c.(wire.Codec), r); err != nil {
+		return nil, nil, err
 	}
 	return s.encode(c, lossy, registry(g).Limits(), name, nil, r)
+}
+
+// Held returns r as a reader of c holds it once c has carried it: r
+// itself when c carries r exactly (an Exact codec; one that keeps numbers
+// by value, TOON and GCF, for a response that holds no float), else what
+// c reads back of what it writes of r (GOON groups nodes by type and
+// truncates long strings; TOON and GCF read 81.0 as 81). A diff, a page
+// or a kept answer made from Held(c, r) is one the reader's copy matches.
+// An r that c does not write is its *wire.EncodeError; a text c does not
+// read back, an error saying so.
+func Held(c wire.Codec, r *wire.GraphResponse) (*wire.GraphResponse, error) {
+	if r == nil || !heldOther(c.Info().Fidelity, r) {
+		return r, nil
+	}
+	b, err := c.AppendEncode(nil, r)
+	if err != nil {
+		return nil, err
+	}
+	held, err := c.Decode(b)
+	if err != nil {
+		return nil, readerRefuses(c.Info().Name, fmt.Errorf("delta: %s cannot read back what it wrote: %w", c.Info().Name, err))
+	}
+	return held, nil
 }
 
 // EncodeDelta writes d, a delta whose result is what the reader will

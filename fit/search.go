@@ -43,18 +43,11 @@ func setup(r *wire.GraphResponse, reg *wire.Registry, codecName, counterName str
 			return nil, err
 		}
 		s.sess = sess
-		if s.codec.Info().Fidelity != wire.Exact {
-			// Session.Encode writes the response of a codec that is not
-			// exact as its reader holds it (GOON groups nodes by type,
-			// TOON and GCF write 81.0 as 81): the pages are of that
-			// response, so that what is priced is what is sent.
-			b, err := s.codec.AppendEncode(nil, r)
-			if err != nil {
-				return nil, fmt.Errorf("fit: %w", err)
-			}
-			if s.r, err = s.codec.Decode(b); err != nil {
-				return nil, fmt.Errorf("fit: the codec cannot read back what it wrote: %w", err)
-			}
+		// Session.Encode writes the response as its reader holds it
+		// (delta.Held): the pages are of that response, so that what is
+		// priced is what is sent.
+		if s.r, err = delta.Held(s.codec, r); err != nil {
+			return nil, fmt.Errorf("fit: %w", err)
 		}
 	}
 	return s, nil

@@ -100,7 +100,7 @@ func (s *Service) answer(conv *conversation, key string, c controls, resp *wire.
 			if m, err := b.unchangedMarker(codec); err == nil && s.fits(m, c.budget) {
 				return answer{text: m, kind: AnswerUnchanged}, nil
 			}
-		} else if held, err := hold(codec, resp); err == nil {
+		} else if held, err := delta.Held(codec, resp); err == nil {
 			if a, ok := s.tryDelta(conv, codec, dc, b.resp, held, c.budget); ok {
 				if a.kind == AnswerDelta {
 					conv.session.Mark(held)
@@ -113,16 +113,18 @@ func (s *Service) answer(conv *conversation, key string, c controls, resp *wire.
 	if c.budget > 0 {
 		return s.page(conv, key, codec, docs, c, resp)
 	}
-	var text []byte
-	if docs {
-		text, _, err = conv.session.Encode(s.reg, c.format, resp)
-	} else {
-		text, err = s.reg.EncodeWith(c.format, resp)
+	if !docs {
+		text, err := s.reg.EncodeWith(c.format, resp)
+		if err != nil {
+			return answer{}, toolErrorf("the result cannot be written in %s (%v): try another format", c.format, err)
+		}
+		return answer{text: text, kind: AnswerFull}, nil
 	}
+	text, held, err := conv.session.Encode(s.reg, c.format, resp)
 	if err != nil {
 		return answer{}, toolErrorf("the result cannot be written in %s (%v): try another format", c.format, err)
 	}
-	s.keepWhole(conv, key, codec, resp)
+	conv.keep(key, held, delta.Fingerprint(resp))
 	return answer{text: text, kind: AnswerFull}, nil
 }
 
@@ -162,7 +164,7 @@ func (s *Service) keepWhole(conv *conversation, key string, codec wire.Codec, re
 	if _, docs := codec.(delta.DocumentCodec); !docs {
 		return
 	}
-	held, err := hold(codec, resp)
+	held, err := delta.Held(codec, resp)
 	if err != nil {
 		conv.drop(key)
 		return
@@ -216,17 +218,4 @@ func (s *Service) tryDelta(conv *conversation, codec wire.Codec, dc delta.Docume
 		return answer{}, false
 	}
 	return answer{text: doc, kind: kind}, true
-}
-
-// hold returns resp as a client of codec holds it: resp itself for a
-// codec that carries it exactly, else decode(encode(resp)).
-func hold(codec wire.Codec, resp *wire.GraphResponse) (*wire.GraphResponse, error) {
-	if codec.Info().Fidelity == wire.Exact {
-		return resp, nil
-	}
-	b, err := codec.AppendEncode(nil, resp)
-	if err != nil {
-		return nil, err
-	}
-	return codec.Decode(b)
 }

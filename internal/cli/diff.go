@@ -64,10 +64,8 @@ func runDiff(env *Env) error {
 		if rs[i], err = readResponse(env, file, inCodec); err != nil {
 			return err
 		}
-		if enc.Info().Fidelity != wire.Exact {
-			if rs[i], err = asRead(enc, rs[i]); err != nil {
-				return fmt.Errorf("%s: %w", file, err)
-			}
+		if rs[i], err = delta.Held(enc, rs[i]); err != nil {
+			return fmt.Errorf("%s: %w", file, err)
 		}
 	}
 	d, err := delta.Diff(rs[0], rs[1])
@@ -148,10 +146,8 @@ func runPatch(env *Env) error {
 	if err != nil {
 		return fmt.Errorf("%s%w", dn, err)
 	}
-	if dc.Info().Fidelity != wire.Exact {
-		if base, err = asRead(dc, base); err != nil {
-			return fmt.Errorf("%sreading the base as %s carries it: %w", name, dc.Info().Name, err)
-		}
+	if base, err = delta.Held(dc, base); err != nil {
+		return fmt.Errorf("%sreading the base as %s carries it: %w", name, dc.Info().Name, err)
 	}
 	next, err := delta.Patch(base, d)
 	if err != nil {
@@ -221,15 +217,6 @@ func readResponse(env *Env, file string, c wire.Codec) (*wire.GraphResponse, err
 		return nil, fmt.Errorf("%s%w%s", name, err, looksLike(data, c.Info().Name))
 	}
 	return r, nil
-}
-
-// asRead is r as a reader of codec c holds it: encoded and decoded back.
-func asRead(c wire.Codec, r *wire.GraphResponse) (*wire.GraphResponse, error) {
-	b, err := c.AppendEncode(nil, r)
-	if err != nil {
-		return nil, fmt.Errorf("encoding as %s: %w", c.Info().Name, err)
-	}
-	return c.Decode(b)
 }
 
 // detectDelta reads data as a delta of the codec it most likely is:
