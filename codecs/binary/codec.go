@@ -3,6 +3,7 @@ package binary
 import (
 	"fmt"
 
+	"github.com/graphwire/graphwire/codecs/internal/codecbase"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -63,7 +64,7 @@ type Options struct {
 // and safe for concurrent use.
 type Codec struct {
 	format Format
-	limits wire.Limits
+	core   codecbase.Core
 	b      bounds
 }
 
@@ -74,22 +75,14 @@ func New(f Format, o Options) (*Codec, error) {
 	if f != Msgpack && f != CBOR {
 		return nil, fmt.Errorf("binary: unknown format %d", uint8(f))
 	}
-	l, err := o.Limits.WithDefaults()
+	core, err := codecbase.New(f.String(), o.Limits)
 	if err != nil {
 		return nil, err
 	}
-	return &Codec{format: f, limits: l, b: boundsFor(l)}, nil
+	return &Codec{format: f, core: core, b: boundsFor(core.Limits)}, nil
 }
 
-func mustNew(f Format, o Options) *Codec {
-	c, err := New(f, o)
-	if err != nil {
-		panic(err)
-	}
-	return c
-}
-
-var defaults = [...]*Codec{Msgpack: mustNew(Msgpack, Options{}), CBOR: mustNew(CBOR, Options{})}
+var defaults = [...]*Codec{Msgpack: codecbase.Must(New(Msgpack, Options{})), CBOR: codecbase.Must(New(CBOR, Options{}))}
 
 // Default returns the codec for f with default Options: the one registered
 // in the wire registry, for callers that want it without a registry lookup.
@@ -108,7 +101,7 @@ func init() {
 
 // Limits reports the codec's limits, defaults filled in; the registry and
 // the shared limit suites (wiretest) read them.
-func (c *Codec) Limits() wire.Limits { return c.limits }
+func (c *Codec) Limits() wire.Limits { return c.core.Limits }
 
 // Info describes the codec for the registry (wire.Codec).
 func (c *Codec) Info() wire.Info {

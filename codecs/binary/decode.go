@@ -19,10 +19,10 @@ import (
 // bytes that remain. The registry (wire.Codec) and the package's Decode
 // call it.
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
+	if err := c.core.CheckInput(len(data)); err != nil {
+		return nil, err
+	}
 	switch {
-	case int64(len(data)) > c.limits.MaxInputBytes:
-		return nil, limitError(c.format.String(), int(c.limits.MaxInputBytes), "MaxInputBytes",
-			fmt.Sprintf("input of %d bytes exceeds the limit of %d", len(data), c.limits.MaxInputBytes))
 	case len(data) == 0:
 		return nil, decodeError(c.format.String(), 0, "empty input", nil)
 	}

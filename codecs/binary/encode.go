@@ -30,7 +30,7 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 	if err != nil {
 		return dst, err
 	}
-	out, err := c.write(dst, r, true, c.limits.MaxInputBytes, nil)
+	out, err := c.write(dst, r, true, c.core.Limits.MaxInputBytes, nil)
 	if err != nil {
 		return dst, err
 	}
@@ -59,7 +59,7 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	}
 	buf := make([]byte, 0, streamChunk+streamChunk/4)
 	var n byteCounter
-	if _, err := c.write(buf, r, true, c.limits.MaxInputBytes, &n); err != nil {
+	if _, err := c.write(buf, r, true, c.core.Limits.MaxInputBytes, &n); err != nil {
 		return err
 	}
 	if err := c.checkOut(size, int64(n)); err != nil {
@@ -75,17 +75,15 @@ func (c *Codec) check(r *wire.GraphResponse) (wire.Measurement, error) {
 	if r == nil {
 		return wire.Measurement{}, &wire.EncodeError{Codec: c.format.String(), Msg: "nil response"}
 	}
-	return c.limits.Measure(c.format.String(), r)
+	return c.core.Limits.Measure(c.format.String(), r)
 }
 
 // checkOut refuses an encoding of n bytes that Decode would refuse: longer
 // than MaxInputBytes, or expanding the measured response past what the
 // Limits allow.
 func (c *Codec) checkOut(size wire.Measurement, n int64) error {
-	name := c.format.String()
-	if n > c.limits.MaxInputBytes {
-		return &wire.EncodeError{Codec: name, Limit: "MaxInputBytes",
-			Msg: fmt.Sprintf("the encoding of %d bytes is longer than the limit of %d", n, c.limits.MaxInputBytes)}
+	if err := c.core.CheckOutput(n, "encoding"); err != nil {
+		return err
 	}
 	return size.CheckExpansion(n)
 }

@@ -70,9 +70,8 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 			return dst, err
 		}
 	}
-	if n := int64(len(b) - len(dst)); n > c.limits.MaxInputBytes {
-		return dst, &wire.EncodeError{Codec: c.format.String(), Limit: "MaxInputBytes",
-			Msg: fmt.Sprintf("the document of %d bytes is longer than the limit of %d", n, c.limits.MaxInputBytes)}
+	if err := c.core.CheckOutput(int64(len(b)-len(dst)), "document"); err != nil {
+		return dst, err
 	}
 	return b, nil
 }
@@ -101,7 +100,7 @@ func (c *Codec) checkHeader(header []delta.Field) error {
 		return &wire.EncodeError{Codec: c.format.String(), Path: "header",
 			Msg: fmt.Sprintf("a header of %d fields, past the %d a document has", len(header), maxDocumentEntries-1)}
 	}
-	return delta.CheckHeader(c.format.String(), header, c.limits)
+	return delta.CheckHeader(c.format.String(), header, c.core.Limits)
 }
 
 // DecodeDocument implements delta.DocumentCodec: it reads what
@@ -118,14 +117,13 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 		r, err := c.Decode(data)
 		return nil, r, err
 	}
-	if int64(len(data)) > c.limits.MaxInputBytes {
-		return nil, nil, limitError(c.format.String(), int(c.limits.MaxInputBytes), "MaxInputBytes",
-			fmt.Sprintf("input of %d bytes exceeds the limit of %d", len(data), c.limits.MaxInputBytes))
+	if err := c.core.CheckInput(len(data)); err != nil {
+		return nil, nil, err
 	}
 	// The source reads the header in place. Its strings alias data and
 	// are copied before they are kept (the names are compared, the texts
 	// cloned), so that the input is not copied whole as Decode copies it.
-	src := source{data: data, text: unsafe.String(unsafe.SliceData(data), len(data)), format: c.format, b: &c.b, lim: &c.limits}
+	src := source{data: data, text: unsafe.String(unsafe.SliceData(data), len(data)), format: c.format, b: &c.b, lim: &c.core.Limits}
 	h := headReader{src: &src, c: c}
 	entries := h.object()
 	header := make([]delta.Field, 0, max(entries, 0))
@@ -288,8 +286,8 @@ func (h *headReader) field(name string, read []delta.Field) delta.Field {
 	case k == delta.IntList && t.kind == kArray:
 		f.Ints = h.ints(name, int(t.i))
 	case k == delta.Text && t.kind == kString:
-		if len(t.s) > h.c.limits.MaxStringBytes {
-			h.err = h.src.failLimit("MaxStringBytes", fmt.Sprintf("%s: a text of %d bytes, longer than the limit of %d", name, len(t.s), h.c.limits.MaxStringBytes))
+		if len(t.s) > h.c.core.Limits.MaxStringBytes {
+			h.err = h.src.failLimit("MaxStringBytes", fmt.Sprintf("%s: a text of %d bytes, longer than the limit of %d", name, len(t.s), h.c.core.Limits.MaxStringBytes))
 		}
 		f.Text = strings.Clone(t.s)
 	default:
@@ -315,8 +313,8 @@ var kindNames = [...]string{delta.IntList: "array of integers", delta.Text: "str
 // the bytes left hold n items (a byte each at least), so it takes 8 bytes
 // an input byte at most, and never grows by copying.
 func (h *headReader) ints(name string, n int) []int {
-	if n > h.c.limits.MaxElements {
-		h.err = h.src.failLimit("MaxElements", fmt.Sprintf("%s: %d integers, more than the limit of %d", name, n, h.c.limits.MaxElements))
+	if n > h.c.core.Limits.MaxElements {
+		h.err = h.src.failLimit("MaxElements", fmt.Sprintf("%s: %d integers, more than the limit of %d", name, n, h.c.core.Limits.MaxElements))
 		return nil
 	}
 	if n == 0 {

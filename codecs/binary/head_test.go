@@ -15,6 +15,7 @@ import (
 	"github.com/vmihailenco/msgpack/v5"
 
 	"github.com/graphwire/graphwire/bench/corpus"
+	"github.com/graphwire/graphwire/codecs/internal/codecbase"
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
@@ -294,8 +295,8 @@ func TestDocumentErrors(t *testing.T) {
 		if !errors.As(contentErr, &ce) || ce.Offset == 0 || !strings.Contains(ce.Msg, "node id") {
 			t.Fatalf("%s: the bad content decodes with %v", f, contentErr)
 		}
-		small := mustNew(f, Options{Limits: wire.Limits{MaxElements: 4, MaxStringBytes: 70}})
-		tiny := mustNew(f, Options{Limits: wire.Limits{MaxStringBytes: 10}}) // below what the source bounds (64)
+		small := codecbase.Must(New(f, Options{Limits: wire.Limits{MaxElements: 4, MaxStringBytes: 70}}))
+		tiny := codecbase.Must(New(f, Options{Limits: wire.Limits{MaxStringBytes: 10}})) // below what the source bounds (64)
 		tests := []struct {
 			name  string
 			c     *Codec
@@ -380,7 +381,7 @@ func TestDocumentTruncated(t *testing.T) {
 // TestAppendDocumentRefuses: a header DecodeDocument would refuse is not
 // written.
 func TestAppendDocumentRefuses(t *testing.T) {
-	small := mustNew(CBOR, Options{Limits: wire.Limits{MaxElements: 2, MaxStringBytes: 70}})
+	small := codecbase.Must(New(CBOR, Options{Limits: wire.Limits{MaxElements: 2, MaxStringBytes: 70}}))
 	tests := []struct {
 		name   string
 		c      *Codec

@@ -67,8 +67,8 @@ func (d *decoder) reset(src *source, c *Codec) {
 	d.names.reset()
 	*d = decoder{src: src, c: c, names: d.names}
 	if c != nil {
-		d.m = wire.NewMeter(c.limits, src.size())
-		d.memLimit = memLimit(c.limits.MaxExpansion, src.size())
+		d.m = wire.NewMeter(c.core.Limits, src.size())
+		d.memLimit = memLimit(c.core.Limits.MaxExpansion, src.size())
 	}
 }
 
@@ -185,15 +185,15 @@ func (d *decoder) failLimit(limit, format string, args ...any) {
 // count checks the length of one sequence of the response against
 // MaxElements.
 func (d *decoder) count(what string, n int) {
-	if n > d.c.limits.MaxElements {
-		d.failLimit("MaxElements", "%s: %d elements, more than the limit of %d", what, n, d.c.limits.MaxElements)
+	if n > d.c.core.Limits.MaxElements {
+		d.failLimit("MaxElements", "%s: %d elements, more than the limit of %d", what, n, d.c.core.Limits.MaxElements)
 	}
 }
 
 // checkLen checks a string, name or key against MaxStringBytes.
 func (d *decoder) checkLen(what, s string) {
-	if len(s) > d.c.limits.MaxStringBytes {
-		d.failLimit("MaxStringBytes", "%s: a string of %d bytes, longer than the limit of %d", what, len(s), d.c.limits.MaxStringBytes)
+	if len(s) > d.c.core.Limits.MaxStringBytes {
+		d.failLimit("MaxStringBytes", "%s: a string of %d bytes, longer than the limit of %d", what, len(s), d.c.core.Limits.MaxStringBytes)
 	}
 }
 
@@ -365,8 +365,8 @@ func (d *decoder) value(what string) wire.Value {
 		d.checkLen(what, t.s)
 		return wire.String(t.s)
 	}
-	if d.lists >= d.c.limits.MaxDepth {
-		d.failLimit("MaxDepth", "%s: lists nested more than %d deep", what, d.c.limits.MaxDepth)
+	if d.lists >= d.c.core.Limits.MaxDepth {
+		d.failLimit("MaxDepth", "%s: lists nested more than %d deep", what, d.c.core.Limits.MaxDepth)
 		return wire.Value{}
 	}
 	d.count(what, int(t.i))

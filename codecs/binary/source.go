@@ -39,7 +39,7 @@ type source struct {
 func (s *source) reset(data []byte, f Format, c *Codec) {
 	*s = source{data: data, format: f}
 	if c != nil {
-		s.text, s.b, s.lim = string(data), &c.b, &c.limits
+		s.text, s.b, s.lim = string(data), &c.b, &c.core.Limits
 	}
 }
 

@@ -3,6 +3,7 @@ package goon
 import (
 	"errors"
 
+	"github.com/graphwire/graphwire/codecs/internal/codecbase"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -43,7 +44,7 @@ type Options struct {
 // concurrent use. A wire.Registry calls it as a wire.Codec, a
 // wire.StreamEncoder and a wire.Sniffer; a service may call it directly.
 type Codec struct {
-	limits  wire.Limits
+	core    codecbase.Core
 	version string
 }
 
@@ -51,7 +52,7 @@ type Codec struct {
 // out of range. A service calls it for limits or a goon_version other than
 // the defaults, and registers the result in its wire.Registry.
 func New(o Options) (*Codec, error) {
-	l, err := o.Limits.WithDefaults()
+	core, err := codecbase.New(Name, o.Limits)
 	if err != nil {
 		return nil, err
 	}
@@ -62,10 +63,10 @@ func New(o Options) (*Codec, error) {
 	if !supportedVersion(v) {
 		return nil, errors.New("goon: Options.Version " + textwire.Excerpt(v) + " is not a version Decode reads (MAJOR.MINOR.PATCH, major " + minMajor + " to " + maxMajor + ")")
 	}
-	return &Codec{limits: l, version: v}, nil
+	return &Codec{core: core, version: v}, nil
 }
 
-var std = &Codec{limits: wire.DefaultLimits(), version: Version}
+var std = codecbase.Must(New(Options{}))
 
 // Default returns the codec with default Options: the one registered in
 // the default wire registry, stamping goon_version 1.0.0. Callers that want
@@ -76,7 +77,7 @@ func init() { wire.Register(std) }
 
 // Limits reports the codec's limits, defaults filled in; registries and
 // HTTP servers read it to bound what they read before decoding.
-func (c *Codec) Limits() wire.Limits { return c.limits }
+func (c *Codec) Limits() wire.Limits { return c.core.Limits }
 
 // Version reports the goon_version the codec stamps, for a caller that
 // built the codec with New and logs or checks what it speaks.

@@ -3,7 +3,6 @@ package goon
 import (
 	"bytes"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -23,22 +22,13 @@ func Decode(data []byte) (*wire.GraphResponse, error) { return std.Decode(data) 
 // Decode parses GOON text into a response under the codec's limits; see
 // the package-level Decode. A wire.Registry calls it as wire.Codec.
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
-	if err := c.checkInput(data); err != nil {
+	if err := c.core.CheckInput(len(data)); err != nil {
 		return nil, err
 	}
 	data = bytes.TrimPrefix(data, bom)
-	p := newParser(data, c.limits)
-	p.meter = wire.NewMeter(c.limits, len(data))
+	p := newParser(data, c.core.Limits)
+	p.meter = wire.NewMeter(c.core.Limits, len(data))
 	return p.parse()
-}
-
-// checkInput refuses input longer than MaxInputBytes.
-func (c *Codec) checkInput(data []byte) error {
-	if int64(len(data)) > c.limits.MaxInputBytes {
-		return &wire.DecodeError{Codec: Name, Offset: c.limits.MaxInputBytes, Limit: "MaxInputBytes",
-			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
-	}
-	return nil
 }
 
 // bom is the UTF-8 byte order mark, which Decode skips at the start of the

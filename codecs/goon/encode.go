@@ -105,7 +105,7 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 	if r == nil {
 		return &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
-	l := c.limits
+	l := c.core.Limits
 	// One walk of r in the usual case: checked against half the
 	// materialised limit, and again in full only when that half is passed.
 	half := l
@@ -129,9 +129,8 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 		return &wire.EncodeError{Codec: Name, Path: "nodes", Limit: "MaxElements",
 			Msg: strconv.Itoa(n) + " node lines with the nodes lifted from rows, more than the limit of " + strconv.Itoa(l.MaxElements)}
 	}
-	if n := e.written + int64(len(e.b)); n > l.MaxInputBytes {
-		return &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
-			Msg: "the text would take " + strconv.FormatInt(n, 10) + " bytes, more than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
+	if err := c.core.CheckOutput(e.written+int64(len(e.b)), "text"); err != nil {
+		return err
 	}
 	if e.maxList > 0 && (nearLimit || e.maxList > l.MaxStringBytes/2) || e.mayExpand(&size, l) {
 		text := e.b

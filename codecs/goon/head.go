@@ -38,7 +38,7 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	if len(header) == 0 {
 		return c.AppendEncode(dst, content)
 	}
-	if err := delta.CheckHeader(Name, header, c.limits); err != nil {
+	if err := delta.CheckHeader(Name, header, c.core.Limits); err != nil {
 		return dst, err
 	}
 	out, err := c.appendFields(append(dst, headerMarker...), header)
@@ -53,9 +53,8 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 		}
 		out = append(out, e.b[len(headerMarker):]...)
 	}
-	if n := len(out) - len(dst); int64(n) > c.limits.MaxInputBytes {
-		return dst, &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
-			Msg: "the document would take " + strconv.Itoa(n) + " bytes, more than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	if err := c.core.CheckOutput(int64(len(out)-len(dst)), "document"); err != nil {
+		return dst, err
 	}
 	return out, nil
 }
@@ -112,11 +111,11 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 		r, err := c.Decode(data)
 		return nil, r, err
 	}
-	if err := c.checkInput(data); err != nil {
+	if err := c.core.CheckInput(len(data)); err != nil {
 		return nil, nil, err
 	}
 	data = bytes.TrimPrefix(data, bom)
-	p := newParser(data, c.limits)
+	p := newParser(data, c.core.Limits)
 	if err := p.checkText(); err != nil {
 		return nil, nil, err
 	}
@@ -129,7 +128,7 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 	if rest == 0 {
 		return header, nil, nil
 	}
-	p.meter = wire.NewMeter(c.limits, len(headerMarker)+rest)
+	p.meter = wire.NewMeter(c.core.Limits, len(headerMarker)+rest)
 	r, err := p.parseSections()
 	if err != nil {
 		return nil, nil, err

@@ -10,5 +10,5 @@ func Decode(data []byte) (*wire.GraphResponse, error) { return std.Decode(data) 
 // documentation for what it accepts. Errors are *wire.DecodeError with a
 // byte offset.
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
-	return wire.DecodeJSON(data, c.limits)
+	return wire.DecodeJSON(data, c.core.Limits)
 }

@@ -29,7 +29,7 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 	// response's materialised size, counted by the walk that checks the
 	// limits): an encoding past MaxInputBytes is refused unwritten, and
 	// one within it is written into a buffer grown once.
-	return wire.AppendJSONWithin(dst, r, c.limits)
+	return wire.AppendJSONWithin(dst, r, c.core.Limits)
 }
 
 // EncodeTo writes the canonical JSON of r to w as it produces it, in
@@ -41,7 +41,7 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	if r != nil {
 		// The canonical JSON of r is exactly its materialised size, so one
 		// check with the smaller of the two limits also bounds the output.
-		l := c.limits
+		l := c.core.Limits
 		asInput := l.MaxInputBytes < l.MaxMaterializedBytes
 		if asInput {
 			l.MaxMaterializedBytes = l.MaxInputBytes
@@ -52,14 +52,14 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 				// What the codec's own limits refuse, or the encoder
 				// refuses (NaN, ±Inf), AppendEncode refuses for that
 				// before measuring its output.
-				if _, err := c.limits.Measure(Name, r); err != nil {
+				if _, err := c.core.Limits.Measure(Name, r); err != nil {
 					return err
 				}
 				if err := wire.EncodeJSONTo(io.Discard, r); err != nil {
 					return err
 				}
 				return &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
-					Msg: "the encoding is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10) + " bytes"}
+					Msg: "the encoding is longer than the limit of " + strconv.FormatInt(c.core.Limits.MaxInputBytes, 10) + " bytes"}
 			}
 			return err
 		}

@@ -27,7 +27,7 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	if len(header) == 0 {
 		return c.AppendEncode(dst, content)
 	}
-	if err := delta.CheckHeader(Name, header, c.limits); err != nil {
+	if err := delta.CheckHeader(Name, header, c.core.Limits); err != nil {
 		return dst, err
 	}
 	b := append(dst, '{')
@@ -60,14 +60,13 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 // order, its content by Decode, under the codec's Limits. Errors are
 // *wire.DecodeError with a byte offset into data.
 func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse, error) {
-	h := headReader{data: data, max: c.limits.MaxElements, maxText: c.limits.MaxStringBytes}
+	h := headReader{data: data, max: c.core.Limits.MaxElements, maxText: c.core.Limits.MaxStringBytes}
 	if !h.isDocument() {
 		r, err := c.Decode(data)
 		return nil, r, err
 	}
-	if int64(len(data)) > c.limits.MaxInputBytes {
-		return nil, nil, &wire.DecodeError{Codec: Name, Offset: c.limits.MaxInputBytes, Limit: "MaxInputBytes",
-			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	if err := c.core.CheckInput(len(data)); err != nil {
+		return nil, nil, err
 	}
 	fields, start, err := h.fields()
 	if err != nil {
