@@ -232,13 +232,3 @@ func (p *parser) unquote(s string) (string, int, error) {
 	}
 	return unsafe.String(unsafe.SliceData(b), len(b)), end + 1, nil
 }
-
-// parseInt parses a GOON integer: JSON's integer grammar, an optional '-'
-// and no leading zeros, exact in an int64, except "-0", which the encoder
-// never writes.
-func parseInt(s string) (int64, bool) {
-	if s == "-0" {
-		return 0, false
-	}
-	return textwire.ParseInt(s)
-}

@@ -1,7 +1,6 @@
 package goon
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -11,47 +10,13 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// What one line of text stands for beyond itself: the nodes an
-// aggregation lifts from its rows into @nodes (and the decoder resolves back
-// into cells), and truncated values the decoder restores from their key_len
-// breadcrumbs.
+// What one line of text stands for beyond itself, read: the nodes an
+// aggregation lifted from its rows into @nodes, resolved back into cells,
+// and truncated values restored from their key_len breadcrumbs.
 
 type nodeKey struct {
 	typ string
 	id  int64
-}
-
-// liftNodes appends to e.nodes the node cells of node-kind group columns,
-// in first-seen order (row by row, group column by group column),
-// de-duplicated by (type, id) among themselves.
-func (e *encoder) liftNodes(r *wire.GraphResponse) error {
-	if r.Rows == nil {
-		return nil
-	}
-	var nodeCols []string
-	for _, g := range r.GroupColumns {
-		if g.Kind == wire.GroupByNode {
-			nodeCols = append(nodeCols, g.Name)
-		}
-	}
-	if len(nodeCols) == 0 {
-		return nil
-	}
-	for _, row := range r.Rows {
-		for _, name := range nodeCols {
-			c := firstCell(row, name)
-			if c == nil || c.Node == nil {
-				continue
-			}
-			k := nodeKey{c.Node.Type, c.Node.ID}
-			if _, dup := e.lifted[k]; dup {
-				continue
-			}
-			e.lifted[k] = struct{}{}
-			e.nodes = append(e.nodes, c.Node)
-		}
-	}
-	return nil
 }
 
 // liftedRef returns the node a row's reference to k names, as the row is
@@ -118,19 +83,6 @@ func (p *parser) resolveLifted() error {
 
 func refString(k nodeKey) string { return textwire.Clip(k.typ) + ":" + strconv.FormatInt(k.id, 10) }
 
-// fillRune stands in, in a restored truncated value, for the control
-// characters that quoting dropped from the kept prefix (see the package
-// documentation): quoting drops it again, so the value re-encodes to the
-// same text.
-const fillRune = '\x1a'
-
-// padByte pads a restored truncated value to its declared length.
-const padByte = '.'
-
-func isBreadcrumbKey(k, key string) bool {
-	return len(k) == len(key)+4 && strings.HasPrefix(k, key) && strings.HasSuffix(k, "_len")
-}
-
 // breadcrumb reports whether v followed by crumb is a truncated value and
 // its breadcrumb (see isCrumb), and the declared length.
 func (p *parser) breadcrumb(v, crumb pair) (int64, bool) {
@@ -142,22 +94,6 @@ func (p *parser) breadcrumb(v, crumb pair) (int64, bool) {
 		return 0, false
 	}
 	return total, true
-}
-
-// isCrumb reports whether text, written under key (quoted or bare),
-// followed by key_len=total reads as a truncated value and its
-// breadcrumb: text ends in "...", has at most the key's limit in code
-// points (exactly the limit when bare, since only quoting drops
-// characters), and total exceeds the limit. The decoder asks it of what
-// it reads, and the encoder of what it writes, to keep such a pair
-// together (see keyLenAfter).
-func isCrumb(key, text string, quoted bool, total int64) bool {
-	limit := limitFor(key)
-	if total <= int64(limit) || !strings.HasSuffix(text, "...") {
-		return false
-	}
-	l := utf8.RuneCountInString(text)
-	return l <= limit && (quoted || l == limit)
 }
 
 // settleCrumbs decides which breadcrumbs of a node row, marked crumb,
@@ -222,64 +158,4 @@ func (p *parser) restore(key, text string, total int64) (string, error) {
 		b.WriteByte(padByte)
 	}
 	return b.String(), nil
-}
-
-// A value that reads as truncated — text the encoder did not cut, which
-// ends in "..." as a cut one does — is written with the node's int
-// property key_len right after it, rather than in its place, when the two
-// read as a truncated value and its breadcrumb (isCrumb). That is how a
-// decoded truncated value, read back as its text and its key_len
-// property, is written again as it was read.
-var dots, quotedDots = []byte("..."), []byte(`..."`)
-
-// keyLen returns the int property key_len of n, if any.
-func keyLen(n *wire.Node, key string) (int64, bool) {
-	for _, p := range n.Properties {
-		if len(p.Key) == len(key)+4 && p.Value.Kind() == wire.KindInt && isBreadcrumbKey(p.Key, key) {
-			return p.Value.Int(), true
-		}
-	}
-	return 0, false
-}
-
-// keyLenAfter reports whether the property key_len of n, of int value
-// total, is written right after the value of key (see dots).
-func keyLenAfter(n *wire.Node, key string, total int64) bool {
-	if total <= int64(limitFor(key)) {
-		return false
-	}
-	for _, p := range n.Properties {
-		if p.Key != key || p.Value.Kind() != wire.KindString {
-			continue
-		}
-		s := p.Value.Text()
-		if !strings.HasSuffix(s, "...") && !strings.HasSuffix(s, "..."+string(fillRune)) {
-			return false
-		}
-		w := appendText(nil, key, s, true, false)
-		return (bytes.HasSuffix(w, dots) || bytes.HasSuffix(w, quotedDots)) &&
-			isCrumb(key, writtenText(w), w[len(w)-1] == '"', total)
-	}
-	return false
-}
-
-// writtenText returns the text a value written as w reads back as, for
-// counting its code points: w itself when bare, the inside of the quotes
-// with each escape as one byte when quoted.
-func writtenText(w []byte) string {
-	if len(w) < 2 || w[0] != '"' {
-		return string(w)
-	}
-	in := w[1 : len(w)-1]
-	if bytes.IndexByte(in, '\\') < 0 {
-		return string(in)
-	}
-	out := make([]byte, 0, len(in))
-	for i := 0; i < len(in); i++ {
-		if in[i] == '\\' {
-			i++
-		}
-		out = append(out, in[i])
-	}
-	return string(out)
 }

@@ -3,122 +3,12 @@ package goon
 import (
 	"math"
 	"strconv"
-	"strings"
-	"unsafe"
 
-	"github.com/graphwire/graphwire/internal/keyset"
-	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
-// The @rows section: an aggregation's cells matched to its header's
-// columns (or a plain row's cells in stored order), read and written.
-
-type rowCol struct {
-	name     string
-	nodeKind bool
-}
-
-func (p *parser) parseRows() error {
-	agg := p.r.QueryType == wire.Aggregation
-	var rows []wire.Row
-	full := 0
-	if agg {
-		var reserve int
-		reserve, full = p.declared(fRows, minRowLine, int(unsafe.Sizeof(wire.Row{})), true)
-		rows = make([]wire.Row, 0, reserve)
-	} else {
-		rows = []wire.Row{}
-	}
-	err := p.eachLine(func() error {
-		if err := p.parsePairs(p.cur, false, p.lim.MaxElements); err != nil {
-			return err
-		}
-		var row wire.Row
-		var err error
-		if agg {
-			row, err = p.aggregationRow()
-		} else {
-			// A row names each cell once (the model's rule, which every
-			// decoder keeps and wire.Limits.Check holds encoders to).
-			if i := keyset.FirstRepeat(len(p.pairs), func(i int) string { return p.pairs[i].key }); i >= 0 {
-				return p.errf("duplicate cell " + textwire.Clip(p.pairs[i].key))
-			}
-			row = p.cells.take(len(p.pairs))
-			for i, pr := range p.pairs {
-				row[i] = wire.Cell{Name: pr.key, Value: cellValue(pr)}
-			}
-		}
-		if err != nil {
-			return err
-		}
-		if !p.meter.Row(row) {
-			return p.tooBig(p.line)
-		}
-		rows = append(room(rows, full), row)
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	if h := p.header[fRows]; agg && strconv.Itoa(len(rows)) != h.value {
-		return lineError(h.line, "rows:"+textwire.Clip(h.value)+" but @rows has "+strconv.Itoa(len(rows))+" rows")
-	}
-	p.r.Rows = rows
-	return nil
-}
-
-// aggregationRow matches the pairs of an @rows line to the header's
-// columns (group_by, then aggregations; each at most once, in that order).
-func (p *parser) aggregationRow() (wire.Row, error) {
-	row := p.cells.take(len(p.pairs))[:0]
-	next := 0
-	for _, pr := range p.pairs {
-		k := p.column(pr.key)
-		switch {
-		case k < 0:
-			return nil, p.errf("cell " + textwire.Clip(pr.key) + " is not a column the header declares")
-		case k < next:
-			return nil, p.errf("cell " + textwire.Clip(pr.key) + " repeats or is out of order (cells follow group_by, then aggregations, once each)")
-		}
-		next = k + 1
-		c := wire.Cell{Name: pr.key}
-		switch {
-		case pr.quoted:
-			c.Value = wire.String(quotedString(pr.text, p.cols[k].nodeKind))
-		case p.cols[k].nodeKind:
-			if typ, id, ok := nodeRef(pr.text); ok {
-				c.Node = p.liftedRef(nodeKey{typ, id})
-				break
-			}
-			c.Value = bareValue(pr.text)
-			if c.Value.Kind() == wire.KindString {
-				return nil, p.errf("expected a node reference Type:id (or a number, bool or null) in node column " + textwire.Clip(pr.key) + ", found " + textwire.Excerpt(pr.text))
-			}
-		default:
-			c.Value = bareValue(pr.text)
-		}
-		row = append(row, c)
-	}
-	return row, nil
-}
-
-func cellValue(pr pair) wire.Value {
-	if pr.quoted {
-		return wire.String(quotedString(pr.text, false))
-	}
-	return bareValue(pr.text)
-}
-
-// nodeRef parses a bare Type:id.
-func nodeRef(s string) (string, int64, bool) {
-	colon := strings.IndexByte(s, ':')
-	if colon < 0 || !isName(s[:colon]) {
-		return "", 0, false
-	}
-	id, ok := parseInt(s[colon+1:])
-	return s[:colon], id, ok
-}
+// The @rows section, written: an aggregation's cells in its header's
+// columns, or a plain row's cells in stored order.
 
 // rowColumns fills e.cols with the cells an aggregation row is written
 // with: group columns, then metric columns. Their names must differ, since

@@ -1,0 +1,125 @@
+package goon
+
+import (
+	"strconv"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// The @header section, written: its fields in their fixed order.
+
+// writeHeader appends the @header section: the fields every response has,
+// the pagination, and an aggregation's rows count and column descriptors.
+func (e *encoder) writeHeader(b []byte, r *wire.GraphResponse, version string) ([]byte, error) {
+	b = append(b, "@header\nquery_type:"...)
+	b = append(b, r.QueryType...)
+	b = append(b, "\ngoon_version:"...)
+	b = append(b, version...)
+	b = append(b, "\nnodes:"...)
+	b = strconv.AppendInt(b, int64(len(e.nodes)), 10)
+	b = append(b, "\nedges:"...)
+	b = strconv.AppendInt(b, int64(len(e.edges)), 10)
+	b = append(b, '\n')
+	if p := r.Pagination; p != nil {
+		if p.HasMore {
+			b = append(b, "has_more:true\n"...)
+		}
+		if p.TotalRows.Valid {
+			b = append(b, "total_rows:"...)
+			b = strconv.AppendInt(b, p.TotalRows.Int, 10)
+			b = append(b, '\n')
+		}
+		if p.Truncated.Bool {
+			b = append(b, "truncated:true\n"...)
+		}
+		if p.NextCursor.Valid {
+			b = append(b, "next_cursor:"...)
+			b = appendCursor(b, p.NextCursor.String)
+			b = append(b, '\n')
+		}
+	}
+	if r.QueryType == wire.Aggregation {
+		return e.aggregationHeader(b, r)
+	}
+	return b, nil
+}
+
+// aggregationHeader appends an aggregation's rows:, group_by: and
+// aggregations: fields.
+func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) ([]byte, error) {
+	if r.Rows != nil {
+		n := 0
+		for _, row := range r.Rows {
+			if e.rowWrites(row) {
+				n++
+			}
+		}
+		b = append(b, "rows:"...)
+		b = strconv.AppendInt(b, int64(n), 10)
+		b = append(b, '\n')
+	}
+	if len(r.GroupColumns) > 0 {
+		b = append(b, "group_by:"...)
+		for i, g := range r.GroupColumns {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, g.Name...)
+			switch g.Kind {
+			case wire.GroupByNode:
+				b = append(b, "(node"...)
+				if g.Entity.Valid {
+					if !isName(g.Entity.String) {
+						return b, notName(wire.GroupColumnPath(i).Field("entity").String(), "entity", g.Entity.String)
+					}
+					b = append(b, ':')
+					b = append(b, g.Entity.String...)
+				}
+			case wire.GroupByProperty:
+				b = append(b, "(property"...)
+				if g.Property.Valid && g.Property.String != g.Name {
+					if !isName(g.Property.String) {
+						return b, notName(wire.GroupColumnPath(i).Field("property").String(), "property", g.Property.String)
+					}
+					b = append(b, ':')
+					b = append(b, g.Property.String...)
+				}
+			default:
+				return b, &wire.EncodeError{Codec: Name, Path: wire.GroupColumnPath(i).Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
+			}
+			b = append(b, ')')
+		}
+		b = append(b, '\n')
+	}
+	if len(r.Columns) > 0 {
+		b = append(b, "aggregations:"...)
+		for i, c := range r.Columns {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if !isName(c.Function) {
+				return b, notName(wire.ColumnPath(i).Field("function").String(), "function", c.Function)
+			}
+			b = append(b, c.Name...)
+			b = append(b, '(')
+			b = append(b, c.Function...)
+			if c.Target.Valid {
+				if !isName(c.Target.String) {
+					return b, notName(wire.ColumnPath(i).Field("target").String(), "target", c.Target.String)
+				}
+				b = append(b, ':')
+				b = append(b, c.Target.String...)
+				if c.Property.Valid {
+					if !isName(c.Property.String) {
+						return b, notName(wire.ColumnPath(i).Field("property").String(), "property", c.Property.String)
+					}
+					b = append(b, '.')
+					b = append(b, c.Property.String...)
+				}
+			}
+			b = append(b, ')')
+		}
+		b = append(b, '\n')
+	}
+	return b, nil
+}
