@@ -16,16 +16,6 @@ import (
 // response.
 type cborSink struct{ b []byte }
 
-// The major types of CBOR (RFC 8949 §3.1) the layout uses, in the high
-// three bits of an initial byte.
-const (
-	majorUint  = 0 << 5
-	majorNeg   = 1 << 5
-	majorText  = 3 << 5
-	majorArray = cborArray << 5
-	majorPrim  = 7 << 5
-)
-
 // head appends an item head in its shortest form.
 func (s *cborSink) head(major byte, n uint64) {
 	switch {
@@ -90,29 +80,3 @@ func (s *cborSink) float(f float64) {
 	}
 	s.b = binary.BigEndian.AppendUint64(append(s.b, majorPrim|27), math.Float64bits(f))
 }
-
-// cborHead reads the head of a definite-length item (RFC 8949 §3): major
-// type, argument, head length, for Sniff.
-func cborHead(b []byte) (major byte, arg uint64, n int, ok bool) {
-	if len(b) == 0 {
-		return 0, 0, 0, false
-	}
-	major, ai := b[0]>>5, b[0]&0x1f
-	if ai < 24 {
-		return major, uint64(ai), 1, true
-	}
-	if ai > 27 {
-		return major, 0, 1, false
-	}
-	size := 1 << (ai - 24)
-	if len(b) < 1+size {
-		return major, 0, 1, false
-	}
-	return major, bigEndian(b[1 : 1+size]), 1 + size, true
-}
-
-// The major types of an array and a map.
-const (
-	cborArray = 4
-	cborMap   = 5
-)

@@ -8,7 +8,8 @@ import (
 )
 
 // The items of the layout on the writing side: what the encoder hands a
-// sink (one format's implementation in msgpack.go and cbor.go), and the
+// sink (one format's implementation in encode_msgpack.go and
+// encode_cbor.go), and the
 // encoder's writes of single items, names through the string table.
 // sink receives the layout as a stream of items, in the order a source
 // yields them: an array announces how many items follow as its elements.

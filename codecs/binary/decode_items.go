@@ -8,9 +8,9 @@ import (
 )
 
 // The items of the layout on the reading side: what the decoder reads
-// from a source (one format's implementation in source.go), its typed
-// reads of single items, and the bounds a source checks. The writing side
-// is in encitems.go.
+// from a source (decode_source.go, one format's items in decode_msgpack.go
+// and decode_cbor.go), its typed reads of single items, the string table
+// and the bounds a source checks. The writing side is in encode_items.go.
 
 // kind is the kind of one item of the layout as a source reports it.
 type kind uint8
@@ -436,3 +436,38 @@ func boundsFor(l wire.Limits) bounds {
 		maxString:  max(l.MaxStringBytes, minEnumBytes),
 	}
 }
+
+// nameTable holds the names a decoder has read in full, in chunks of
+// nameChunk, so that a table of many names grows without copying (and
+// without the garbage of the copies).
+type nameTable struct {
+	chunks [][]string
+	n      int
+}
+
+const nameChunk = 4096
+
+func (t *nameTable) add(s string) {
+	c, i := t.n/nameChunk, t.n%nameChunk
+	if c == len(t.chunks) {
+		t.chunks = append(t.chunks, make([]string, nameChunk))
+	}
+	t.chunks[c][i] = s
+	t.n++
+}
+
+func (t *nameTable) get(i int) string { return t.chunks[i/nameChunk][i%nameChunk] }
+
+// reset empties the table for the next response, keeping its first chunk
+// only.
+func (t *nameTable) reset() {
+	if len(t.chunks) > 0 {
+		clear(t.chunks[0][:min(t.n, nameChunk)])
+		clear(t.chunks[1:])
+		t.chunks = t.chunks[:1]
+	}
+	t.n = 0
+}
+
+// resolve turns a name item into its text: a string is a new table entry,
+// an integer an index into the table.

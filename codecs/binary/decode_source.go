@@ -1,0 +1,133 @@
+package binary
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"unicode/utf8"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// source reads the items of one encoding in place, in either format, one
+// item per call of next: no tree of the whole input is built first, every
+// error is positioned at the item at fault, and each declared length is
+// checked against the limits and the bytes that remain before the decoder
+// allocates anything for it.
+type source struct {
+	data []byte
+	// text is data as a string, made once per decode: every string item
+	// is a substring of it, so that a response's strings take one
+	// allocation of the input's length rather than one each.
+	text   string
+	off    int
+	start  int // offset of the item last read
+	format Format
+	b      *bounds
+	lim    *wire.Limits
+	// pending counts the elements that open arrays have declared and that
+	// have not been read yet. Each needs at least one byte, so a new array
+	// may declare no more elements than the bytes left less pending: nested
+	// arrays cannot claim the same remaining bytes twice over, and what the
+	// decoder allocates for declared lengths stays within the input's size.
+	pending int
+}
+
+func (s *source) reset(data []byte, f Format, c *Codec) {
+	*s = source{data: data, format: f}
+	if c != nil {
+		s.text, s.b, s.lim = string(data), &c.b, &c.core.Limits
+	}
+}
+
+func (s *source) size() int { return len(s.data) }
+
+// left is the number of bytes not yet read.
+func (s *source) left() int { return len(s.data) - s.off }
+
+func (s *source) failAt(off int, msg string, err error) error {
+	return decodeError(s.format.String(), off, msg, err)
+}
+
+// fail returns a *wire.DecodeError positioned at the item last read.
+func (s *source) fail(msg string) error { return s.failAt(s.start, msg, nil) }
+
+// failLimit is fail for a refusal by the Limits field limit.
+func (s *source) failLimit(limit, msg string) error {
+	return limitError(s.format.String(), s.start, limit, msg)
+}
+
+func (s *source) truncated() error {
+	return s.failAt(s.start, "truncated item", io.ErrUnexpectedEOF)
+}
+
+// next reads the next item into t. Its errors are *wire.DecodeError.
+func (s *source) next(t *token) error {
+	s.start = s.off
+	if s.pending > 0 {
+		s.pending-- // this item is an element of an open array
+	}
+	if s.off >= len(s.data) {
+		return s.failAt(s.off, "unexpected end of input", nil)
+	}
+	if s.format == CBOR {
+		return s.nextCBOR(t)
+	}
+	return s.nextMsgpack(t)
+}
+
+// uintAt reads the big-endian unsigned integer of size bytes (1, 2, 4 or
+// 8) after the head byte at s.off, or reports false when the input ends
+// first.
+func (s *source) uintAt(size int) (uint64, bool) {
+	p := s.off + 1
+	if len(s.data)-p < size {
+		return 0, false
+	}
+	b := s.data[p : p+size]
+	switch size {
+	case 1:
+		return uint64(b[0]), true
+	case 2:
+		return uint64(binary.BigEndian.Uint16(b)), true
+	case 4:
+		return uint64(binary.BigEndian.Uint32(b)), true
+	}
+	return binary.BigEndian.Uint64(b), true
+}
+
+// str reads the n bytes of a string item whose head takes h bytes.
+func (s *source) str(t *token, n uint64, h int) error {
+	left := len(s.data) - s.off - h
+	switch {
+	case n > uint64(s.b.maxString):
+		return s.failLimit("MaxStringBytes", fmt.Sprintf("string of %d bytes exceeds the limit of %d", n, s.lim.MaxStringBytes))
+	case n > uint64(left):
+		return s.fail(fmt.Sprintf("string of %d bytes runs past the end of input (%d bytes left)", n, left))
+	}
+	p := s.off + h
+	b := s.data[p : p+int(n)]
+	if !utf8.Valid(b) {
+		return s.fail("string is not valid UTF-8")
+	}
+	t.kind, t.s = kString, s.text[p:p+int(n)]
+	s.off = p + int(n)
+	return nil
+}
+
+// array reads an array head of h bytes declaring n elements.
+func (s *source) array(t *token, n uint64, h int) error {
+	left := len(s.data) - s.off - h
+	switch {
+	case n > uint64(s.b.maxArray):
+		return s.failLimit("MaxElements", fmt.Sprintf("array of %d items exceeds the limit of %d elements", n, s.lim.MaxElements))
+	case n > uint64(left):
+		return s.fail(fmt.Sprintf("array of %d elements runs past the end of input (%d bytes left)", n, left))
+	case int(n) > left-s.pending:
+		return s.fail(fmt.Sprintf("array of %d elements does not fit in the %d bytes left after the %d elements already declared", n, left, s.pending))
+	}
+	s.pending += int(n)
+	s.off += h
+	t.kind, t.i = kArray, int64(n)
+	return nil
+}
