@@ -239,24 +239,13 @@ func appendFloat(dst []byte, f float64) []byte {
 	if f == 0 {
 		return append(dst, '0')
 	}
-	abs := math.Abs(f)
-	if abs >= 1<<53 && abs < 1<<63 && f == math.Trunc(f) {
+	if abs := math.Abs(f); abs >= 1<<53 && abs < 1<<63 && f == math.Trunc(f) {
 		// The shortest form of such a float (18014398509482030 for
 		// 18014398509482032.0) would read back as a different int64: write
 		// every digit instead.
 		return strconv.AppendFloat(dst, f, 'f', 0, 64)
 	}
-	if abs >= 1e-6 && abs < 1e21 {
-		return strconv.AppendFloat(dst, f, 'f', -1, 64)
-	}
-	n := len(dst)
-	dst = strconv.AppendFloat(dst, f, 'e', -1, 64)
-	// Go writes a two-digit exponent (1e-07); JavaScript writes 1e-7.
-	if m := len(dst) - n; m >= 4 && dst[len(dst)-2] == '0' && (dst[len(dst)-3] == '-' || dst[len(dst)-3] == '+') {
-		dst[len(dst)-2] = dst[len(dst)-1]
-		dst = dst[:len(dst)-1]
-	}
-	return dst
+	return textwire.AppendShortest(dst, f)
 }
 
 // Equal reports whether a and b are the same JSON value (callers comparing

@@ -7,34 +7,37 @@ import (
 	"strconv"
 )
 
-// AppendFloat appends f as canonical JSON writes a float: the shortest
-// decimal that reads back as f, in exponent form outside
-// 1e-6 ≤ |f| < 1e21 exactly as encoding/json writes it, with ".0"
-// appended when the result would otherwise read as an integer. f must be
-// finite.
+// AppendFloat appends f as canonical JSON writes a float: AppendShortest's
+// text, with ".0" appended when it would otherwise read as an integer. f
+// must be finite.
 func AppendFloat(dst []byte, f float64) []byte {
-	abs := math.Abs(f)
-	format := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
 	start := len(dst)
-	dst = strconv.AppendFloat(dst, f, format, -1, 64)
-	if format == 'e' {
-		// Clean up e-09 to e-9, as encoding/json does.
-		n := len(dst)
-		if n-start >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
-			dst[n-2] = dst[n-1]
-			dst = dst[:n-1]
-		}
-		return dst
-	}
+	dst = AppendShortest(dst, f)
 	for _, c := range dst[start:] {
-		if c == '.' {
+		if c == '.' || c == 'e' {
 			return dst
 		}
 	}
 	return append(dst, ".0"...)
+}
+
+// AppendShortest appends the shortest decimal that reads back as f, in
+// exponent form outside 1e-6 ≤ |f| < 1e21 exactly as encoding/json and
+// JavaScript write it (1e-7, 1e+21). f must be finite.
+func AppendShortest(dst []byte, f float64) []byte {
+	abs := math.Abs(f)
+	if abs == 0 || abs >= 1e-6 && abs < 1e21 {
+		return strconv.AppendFloat(dst, f, 'f', -1, 64)
+	}
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, f, 'e', -1, 64)
+	// Clean up e-09 to e-9, as encoding/json does.
+	n := len(dst)
+	if n-start >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+		dst[n-2] = dst[n-1]
+		dst = dst[:n-1]
+	}
+	return dst
 }
 
 // ParseInt parses JSON's integer grammar, -?(0|[1-9][0-9]*), exactly into

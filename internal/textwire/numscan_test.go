@@ -1,6 +1,10 @@
 package textwire
 
-import "testing"
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
 
 func TestScanNumber(t *testing.T) {
 	tests := []struct {
@@ -40,5 +44,27 @@ func TestNumericLike(t *testing.T) {
 		if got := NumericLike(s); got != want {
 			t.Errorf("NumericLike(%q) = %v, want %v", s, got, want)
 		}
+	}
+}
+
+// TestAppendShortest: the shortest text reads back as the float, and
+// AppendFloat is it with ".0" where it would read as an integer.
+func TestAppendShortest(t *testing.T) {
+	for _, f := range []float64{0, 1, -2.5, 1e-7, 1e21, 123456789e15, 5e-324, 1.7976931348623157e308, 0.000001} {
+		s := string(AppendShortest(nil, f))
+		back, err := strconv.ParseFloat(s, 64)
+		if err != nil || back != f {
+			t.Errorf("AppendShortest(%g) = %s, reads back as %g (%v)", f, s, back, err)
+		}
+		want := s
+		if !strings.ContainsAny(s, ".e") {
+			want += ".0"
+		}
+		if got := string(AppendFloat(nil, f)); got != want {
+			t.Errorf("AppendFloat(%g) = %s, want %s", f, got, want)
+		}
+	}
+	if got := string(AppendShortest(nil, 1e-7)); got != "1e-7" {
+		t.Errorf("AppendShortest(1e-7) = %s, want 1e-7", got)
 	}
 }
