@@ -56,8 +56,8 @@ func (p *parser) parseEdges() error {
 	if err != nil {
 		return err
 	}
-	if h := p.header[fEdges]; strconv.Itoa(len(edges)) != h.value {
-		return lineError(h.line, "edges:"+textwire.Clip(h.value)+" but @edges has "+strconv.Itoa(len(edges))+" edges")
+	if err := p.checkCount(fEdges, "@edges", len(edges), "edges"); err != nil {
+		return err
 	}
 	p.r.Edges = edges
 	return nil
@@ -174,8 +174,8 @@ func (p *parser) parsePaths() error {
 	if err != nil {
 		return err
 	}
-	if h := p.header[fEdges]; strconv.Itoa(len(edges)) != h.value {
-		return lineError(h.line, "edges:"+textwire.Clip(h.value)+" but @paths has "+strconv.Itoa(len(edges))+" edges")
+	if err := p.checkCount(fEdges, "@paths", len(edges), "edges"); err != nil {
+		return err
 	}
 	p.r.Edges = edges
 	return nil

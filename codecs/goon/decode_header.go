@@ -233,7 +233,10 @@ func supportedVersion(v string) bool {
 	return true
 }
 
-func (p *parser) groupBy(val string) error {
+// descriptors calls each for each name(inner) descriptor of the list
+// val, separated by commas, and stops at the first error; a descriptor
+// that is not name(inner) is an error expecting form.
+func (p *parser) descriptors(val, form string, each func(d, name, inner string) error) error {
 	// Cut one descriptor at a time rather than split the line: a line of
 	// commas would otherwise cost sixteen bytes a byte before its first
 	// error.
@@ -242,8 +245,17 @@ func (p *parser) groupBy(val string) error {
 		d, rest, more = strings.Cut(rest, ",")
 		name, inner, ok := descriptor(d)
 		if !ok {
-			return p.errf("expected a group descriptor name(node[:Entity]) or name(property[:property]), found " + textwire.Excerpt(d))
+			return p.errf("expected " + form + ", found " + textwire.Excerpt(d))
 		}
+		if err := each(d, name, inner); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *parser) groupBy(val string) error {
+	return p.descriptors(val, "a group descriptor name(node[:Entity]) or name(property[:property])", func(d, name, inner string) error {
 		kind, detail, hasDetail := strings.Cut(inner, ":")
 		if hasDetail && !isName(detail) {
 			return p.errf("bad group descriptor " + textwire.Excerpt(d))
@@ -268,18 +280,12 @@ func (p *parser) groupBy(val string) error {
 			return err
 		}
 		p.r.GroupColumns = append(p.r.GroupColumns, g)
-	}
-	return nil
+		return nil
+	})
 }
 
 func (p *parser) aggregations(val string) error {
-	for rest, more := val, true; more; {
-		var d string
-		d, rest, more = strings.Cut(rest, ",")
-		name, inner, ok := descriptor(d)
-		if !ok {
-			return p.errf("expected an aggregation descriptor name(function[:target[.property]]), found " + textwire.Excerpt(d))
-		}
+	return p.descriptors(val, "an aggregation descriptor name(function[:target[.property]])", func(d, name, inner string) error {
 		c := wire.Column{Name: name}
 		fn, rest, hasTarget := strings.Cut(inner, ":")
 		c.Function = fn
@@ -300,8 +306,8 @@ func (p *parser) aggregations(val string) error {
 			return err
 		}
 		p.r.Columns = append(p.r.Columns, c)
-	}
-	return nil
+		return nil
+	})
 }
 
 func (p *parser) addColumn(name string, nodeKind bool) error {

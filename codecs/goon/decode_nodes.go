@@ -1,7 +1,6 @@
 package goon
 
 import (
-	"strconv"
 	"strings"
 	"unsafe"
 
@@ -39,8 +38,8 @@ func (p *parser) parseNodes() error {
 	if err != nil {
 		return err
 	}
-	if h := p.header[fNodes]; strconv.Itoa(len(nodes)) != h.value {
-		return lineError(h.line, "nodes:"+textwire.Clip(h.value)+" but @nodes has "+strconv.Itoa(len(nodes))+" rows")
+	if err := p.checkCount(fNodes, "@nodes", len(nodes), "rows"); err != nil {
+		return err
 	}
 	p.r.Nodes = nodes
 	return nil

@@ -1,7 +1,6 @@
 package goon
 
 import (
-	"strconv"
 	"strings"
 	"unsafe"
 
@@ -60,8 +59,10 @@ func (p *parser) parseRows() error {
 	if err != nil {
 		return err
 	}
-	if h := p.header[fRows]; agg && strconv.Itoa(len(rows)) != h.value {
-		return lineError(h.line, "rows:"+textwire.Clip(h.value)+" but @rows has "+strconv.Itoa(len(rows))+" rows")
+	if agg {
+		if err := p.checkCount(fRows, "@rows", len(rows), "rows"); err != nil {
+			return err
+		}
 	}
 	p.r.Rows = rows
 	return nil

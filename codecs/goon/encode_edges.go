@@ -10,30 +10,17 @@ import (
 // "From:id --> To:id" lines, and path chains.
 
 func (e *encoder) writeEdges(b []byte) ([]byte, error) {
-	edges := e.edges
-	for i := 0; i < len(edges); {
-		typ := edges[i].Type
-		j := i + 1
-		for j < len(edges) && edges[j].Type == typ {
-			j++
-		}
-		if !isName(typ) {
-			return b, notName(e.edgePath(edges[i]).Field("type").String(), "relationship type", typ)
-		}
-		b = append(b, typ...)
-		b = append(b, '(')
-		b = strconv.AppendInt(b, int64(j-i), 10)
-		b = append(b, "):\n"...)
-		for ; i < j; i++ {
-			var err error
-			if b, err = appendEdge(b, edges[i]); err != nil {
-				return b, edgeError(err, e.edgePath(edges[i]))
-			}
-			b = append(b, '\n')
-			if b, err = e.spill(b); err != nil {
-				return b, err
-			}
-		}
+	return writeGroups(e, b, e.edges, edgeType, "relationship type", e.edgePath, e.edgeLine)
+}
+
+func edgeType(ed *wire.Edge) string { return ed.Type }
+
+// edgeLine appends the line of ed (appendEdge), an error placed at the
+// edge's path.
+func (e *encoder) edgeLine(b []byte, ed *wire.Edge) ([]byte, error) {
+	b, err := appendEdge(b, ed)
+	if err != nil {
+		return b, edgeError(err, e.edgePath(ed))
 	}
 	return b, nil
 }

@@ -13,15 +13,25 @@ import (
 // a node's properties in their order.
 
 func (e *encoder) writeNodes(b []byte) ([]byte, error) {
-	nodes := e.nodes
-	for i := 0; i < len(nodes); {
-		typ := nodes[i].Type
+	return writeGroups(e, b, e.nodes, nodeType, "type", e.nodePath, e.nodeRow)
+}
+
+func nodeType(n *wire.Node) string { return n.Type }
+
+// writeGroups appends items, in their order (by type), as GOON's groups
+// of lines: a "Type(n):" line for each run of n items of one type, then
+// the line of each item, written by line. A type that is not a name is
+// an error at the item's path, calling the type what.
+func writeGroups[T any](e *encoder, b []byte, items []*T, typeOf func(*T) string, what string,
+	path func(*T) wire.Path, line func([]byte, *T) ([]byte, error)) ([]byte, error) {
+	for i := 0; i < len(items); {
+		typ := typeOf(items[i])
 		j := i + 1
-		for j < len(nodes) && nodes[j].Type == typ {
+		for j < len(items) && typeOf(items[j]) == typ {
 			j++
 		}
 		if !isName(typ) {
-			return b, notName(e.nodePath(nodes[i]).Field("type").String(), "type", typ)
+			return b, notName(path(items[i]).Field("type").String(), what, typ)
 		}
 		b = append(b, typ...)
 		b = append(b, '(')
@@ -29,7 +39,7 @@ func (e *encoder) writeNodes(b []byte) ([]byte, error) {
 		b = append(b, "):\n"...)
 		for ; i < j; i++ {
 			var err error
-			if b, err = e.nodeRow(b, nodes[i]); err != nil {
+			if b, err = line(b, items[i]); err != nil {
 				return b, err
 			}
 			b = append(b, '\n')

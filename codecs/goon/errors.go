@@ -135,3 +135,12 @@ func (p *parser) checkElements(n int, what string) error {
 	}
 	return nil
 }
+
+// checkCount refuses a section that held n items where its header field
+// f declared another count.
+func (p *parser) checkCount(f int, section string, n int, items string) error {
+	if h := p.header[f]; strconv.Itoa(n) != h.value {
+		return lineError(h.line, fieldNames[f]+":"+textwire.Clip(h.value)+" but "+section+" has "+strconv.Itoa(n)+" "+items)
+	}
+	return nil
+}
