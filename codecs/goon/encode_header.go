@@ -46,7 +46,7 @@ func (e *encoder) writeHeader(b []byte, r *wire.GraphResponse, version string) (
 
 // aggregationHeader appends an aggregation's rows:, group_by: and
 // aggregations: fields.
-func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) ([]byte, error) {
+func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) (_ []byte, err error) {
 	if r.Rows != nil {
 		n := 0
 		for _, row := range r.Rows {
@@ -69,20 +69,16 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) ([]byte, er
 			case wire.GroupByNode:
 				b = append(b, "(node"...)
 				if g.Entity.Valid {
-					if !isName(g.Entity.String) {
-						return b, notName(wire.GroupColumnPath(i).Field("entity").String(), "entity", g.Entity.String)
+					if b, err = appendPart(b, ':', g.Entity.String, wire.GroupColumnPath(i), "entity"); err != nil {
+						return b, err
 					}
-					b = append(b, ':')
-					b = append(b, g.Entity.String...)
 				}
 			case wire.GroupByProperty:
 				b = append(b, "(property"...)
 				if g.Property.Valid && g.Property.String != g.Name {
-					if !isName(g.Property.String) {
-						return b, notName(wire.GroupColumnPath(i).Field("property").String(), "property", g.Property.String)
+					if b, err = appendPart(b, ':', g.Property.String, wire.GroupColumnPath(i), "property"); err != nil {
+						return b, err
 					}
-					b = append(b, ':')
-					b = append(b, g.Property.String...)
 				}
 			default:
 				return b, &wire.EncodeError{Codec: Name, Path: wire.GroupColumnPath(i).Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
@@ -104,17 +100,13 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) ([]byte, er
 			b = append(b, '(')
 			b = append(b, c.Function...)
 			if c.Target.Valid {
-				if !isName(c.Target.String) {
-					return b, notName(wire.ColumnPath(i).Field("target").String(), "target", c.Target.String)
+				if b, err = appendPart(b, ':', c.Target.String, wire.ColumnPath(i), "target"); err != nil {
+					return b, err
 				}
-				b = append(b, ':')
-				b = append(b, c.Target.String...)
 				if c.Property.Valid {
-					if !isName(c.Property.String) {
-						return b, notName(wire.ColumnPath(i).Field("property").String(), "property", c.Property.String)
+					if b, err = appendPart(b, '.', c.Property.String, wire.ColumnPath(i), "property"); err != nil {
+						return b, err
 					}
-					b = append(b, '.')
-					b = append(b, c.Property.String...)
 				}
 			}
 			b = append(b, ')')
@@ -122,4 +114,13 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) ([]byte, er
 		b = append(b, '\n')
 	}
 	return b, nil
+}
+
+// appendPart appends sep and the name s, a part of a column descriptor;
+// s that is not a name is an error at the column's field what.
+func appendPart(b []byte, sep byte, s string, col wire.Path, what string) ([]byte, error) {
+	if !isName(s) {
+		return b, notName(col.Field(what).String(), what, s)
+	}
+	return append(append(b, sep), s...), nil
 }
