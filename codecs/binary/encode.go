@@ -267,30 +267,10 @@ func (e *encoder) response(r *wire.GraphResponse) {
 	if n == 5 {
 		return
 	}
-	if r.Columns == nil {
-		e.sink.null()
-	} else {
-		e.sink.array(len(r.Columns))
-		for i := range r.Columns {
-			if !e.column(&r.Columns[i], i) {
-				return
-			}
-		}
-	}
-	if n == 6 {
+	if !optList(e, r.Columns, e.column) || n == 6 {
 		return
 	}
-	if r.GroupColumns == nil {
-		e.sink.null()
-	} else {
-		e.sink.array(len(r.GroupColumns))
-		for i := range r.GroupColumns {
-			if !e.groupColumn(&r.GroupColumns[i], i) {
-				return
-			}
-		}
-	}
-	if n == 7 {
+	if !optList(e, r.GroupColumns, e.groupColumn) || n == 7 {
 		return
 	}
 	if r.Rows == nil {
@@ -313,6 +293,22 @@ func (e *encoder) response(r *wire.GraphResponse) {
 		return
 	}
 	e.pagination(r.Pagination)
+}
+
+// optList writes items as null when nil, otherwise as an array of the
+// items item writes; it reports false at the first item that fails.
+func optList[T any](e *encoder, items []T, item func(*T, int) bool) bool {
+	if items == nil {
+		e.sink.null()
+		return true
+	}
+	e.sink.array(len(items))
+	for i := range items {
+		if !item(&items[i], i) {
+			return false
+		}
+	}
+	return true
 }
 
 // width is the length of a record of required fields followed by optional
