@@ -107,11 +107,7 @@ func (h *headReader) errAt(off int, msg string) error {
 	return &wire.DecodeError{Codec: Name, Offset: int64(off), Msg: msg}
 }
 
-func (h *headReader) ws() {
-	for h.pos < len(h.data) && isSpace(h.data[h.pos]) {
-		h.pos++
-	}
-}
+func (h *headReader) ws() { h.pos = textwire.SkipJSONSpace(h.data, h.pos) }
 
 // isDocument reports whether data opens an object whose first key is a
 // header field's name.
@@ -190,12 +186,11 @@ func (h *headReader) fields() ([]delta.Field, int, error) {
 			return nil, 0, err
 		}
 		out = append(out, f)
-		h.ws()
+		var more, found bool
+		h.pos, more, found = textwire.JSONListNext(h.data, h.pos, '}')
 		switch {
-		case h.pos < len(h.data) && h.data[h.pos] == ',':
-			h.pos++
-		case h.pos < len(h.data) && h.data[h.pos] == '}':
-			h.pos++
+		case found && more:
+		case found:
 			h.ws()
 			if h.pos != len(h.data) {
 				return nil, 0, h.errAt(h.pos, "nothing expected after the document")
@@ -246,16 +241,12 @@ func (h *headReader) ints(key string) ([]int, error) {
 			return nil, err
 		}
 		v = append(v, x)
-		h.ws()
-		if h.pos < len(h.data) && h.data[h.pos] == ',' {
-			h.pos++
-			continue
-		}
-		if h.pos < len(h.data) && h.data[h.pos] == ']' {
-			h.pos++
+		var more, ok bool
+		if h.pos, more, ok = textwire.JSONListNext(h.data, h.pos, ']'); !ok {
+			return nil, h.errAt(h.pos, `"," or "]" expected in `+strconv.Quote(key))
+		} else if !more {
 			return v, nil
 		}
-		return nil, h.errAt(h.pos, `"," or "]" expected in `+strconv.Quote(key))
 	}
 }
 

@@ -58,15 +58,12 @@ func (p *jsonParser) errorf(format string, args ...any) error {
 	return &wire.DecodeError{Codec: codecName, Offset: int64(p.i), Msg: fmt.Sprintf(format, args...)}
 }
 
-func (p *jsonParser) space() {
-	for p.i < len(p.data) {
-		switch p.data[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
+func (p *jsonParser) space() { p.i = textwire.SkipJSONSpace(p.data, p.i) }
+
+// listNext reads the ',' or close after an element; more reports a ','.
+func (p *jsonParser) listNext(close byte) (more, ok bool) {
+	p.i, more, ok = textwire.JSONListNext(p.data, p.i, close)
+	return more, ok
 }
 
 func (p *jsonParser) value(depth int) (Value, error) {
@@ -131,16 +128,11 @@ func (p *jsonParser) value(depth int) (Value, error) {
 					}
 				}
 			}
-			p.space()
-			if p.i < len(p.data) && p.data[p.i] == ',' {
-				p.i++
-				continue
-			}
-			if p.i < len(p.data) && p.data[p.i] == '}' {
-				p.i++
+			if more, ok := p.listNext('}'); !ok {
+				return nil, p.errorf("expected ',' or '}' in object")
+			} else if !more {
 				return o, nil
 			}
-			return nil, p.errorf("expected ',' or '}' in object")
 		}
 	case '[':
 		p.i++
@@ -156,16 +148,11 @@ func (p *jsonParser) value(depth int) (Value, error) {
 				return nil, err
 			}
 			vs = append(vs, v)
-			p.space()
-			if p.i < len(p.data) && p.data[p.i] == ',' {
-				p.i++
-				continue
-			}
-			if p.i < len(p.data) && p.data[p.i] == ']' {
-				p.i++
+			if more, ok := p.listNext(']'); !ok {
+				return nil, p.errorf("expected ',' or ']' in array")
+			} else if !more {
 				return vs, nil
 			}
-			return nil, p.errorf("expected ',' or ']' in array")
 		}
 	case '"':
 		return p.str(false)

@@ -131,3 +131,35 @@ func jsonStringSlow(data []byte, start, i, max int) (string, int, *StringError) 
 func tooLong(start, max int) *StringError {
 	return &StringError{Off: start, Msg: "a string longer than " + strconv.Itoa(max) + " bytes", TooLong: true}
 }
+
+// SkipJSONSpace returns the offset of the first byte of data at or after
+// off that is not JSON whitespace (space, tab, LF, CR).
+func SkipJSONSpace(data []byte, off int) int {
+	for off < len(data) {
+		switch data[off] {
+		case ' ', '\t', '\n', '\r':
+			off++
+		default:
+			return off
+		}
+	}
+	return off
+}
+
+// JSONListNext reads what follows an element of a JSON array or object:
+// after whitespace at off, a ',' (more is true: another element follows)
+// or the closing byte close, ']' or '}'. It returns the offset after the
+// byte read; ok is false, with the offset of the byte found instead (or
+// len(data)), when neither is there.
+func JSONListNext(data []byte, off int, close byte) (next int, more, ok bool) {
+	off = SkipJSONSpace(data, off)
+	if off < len(data) {
+		switch data[off] {
+		case ',':
+			return off + 1, true, true
+		case close:
+			return off + 1, false, true
+		}
+	}
+	return off, false, false
+}
