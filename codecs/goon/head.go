@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/internal/textwire"
@@ -81,17 +80,6 @@ func (c *Codec) appendFields(b []byte, header []delta.Field) ([]byte, error) {
 
 func fieldError(name, msg string) error {
 	return &wire.EncodeError{Codec: Name, Msg: "header field " + textwire.Excerpt(name) + " " + msg}
-}
-
-// quotable reports whether GOON's quoting carries s as it is: valid UTF-8
-// without control characters other than tab, CR and LF.
-func quotable(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
-			return false
-		}
-	}
-	return utf8.ValidString(s)
 }
 
 // DecodeDocument implements delta.DocumentCodec: it reads what

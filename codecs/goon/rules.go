@@ -333,3 +333,14 @@ func quotedString(t string, forceQuote bool) string {
 	}
 	return t
 }
+
+// quotable reports whether GOON's quoting carries s as it is: valid UTF-8
+// without control characters other than tab, CR and LF.
+func quotable(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+			return false
+		}
+	}
+	return utf8.ValidString(s)
+}
