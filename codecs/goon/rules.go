@@ -12,8 +12,9 @@ import (
 )
 
 // The value rules of GOON 1.0.0 that the encoder and the decoder share:
-// truncation limits, the bytes of bare values and names, keywords,
-// ClickHouse datetimes.
+// truncation limits and key_len breadcrumbs, the bytes of bare values and
+// names, keywords, quoting, integers, ClickHouse datetimes, and a value's
+// text both ways (below: how it is written, what it reads back as).
 
 const (
 	// longTextLimit is the code-point limit of the long-text keys body,
