@@ -69,14 +69,14 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) (_ []byte, 
 			case wire.GroupByNode:
 				b = append(b, "(node"...)
 				if g.Entity.Valid {
-					if b, err = appendPart(b, ':', g.Entity.String, wire.GroupColumnPath(i), "entity"); err != nil {
+					if b, err = appendPart(b, ':', g.Entity.String, wire.GroupColumnPath, i, "entity"); err != nil {
 						return b, err
 					}
 				}
 			case wire.GroupByProperty:
 				b = append(b, "(property"...)
 				if g.Property.Valid && g.Property.String != g.Name {
-					if b, err = appendPart(b, ':', g.Property.String, wire.GroupColumnPath(i), "property"); err != nil {
+					if b, err = appendPart(b, ':', g.Property.String, wire.GroupColumnPath, i, "property"); err != nil {
 						return b, err
 					}
 				}
@@ -100,11 +100,11 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) (_ []byte, 
 			b = append(b, '(')
 			b = append(b, c.Function...)
 			if c.Target.Valid {
-				if b, err = appendPart(b, ':', c.Target.String, wire.ColumnPath(i), "target"); err != nil {
+				if b, err = appendPart(b, ':', c.Target.String, wire.ColumnPath, i, "target"); err != nil {
 					return b, err
 				}
 				if c.Property.Valid {
-					if b, err = appendPart(b, '.', c.Property.String, wire.ColumnPath(i), "property"); err != nil {
+					if b, err = appendPart(b, '.', c.Property.String, wire.ColumnPath, i, "property"); err != nil {
 						return b, err
 					}
 				}
@@ -116,11 +116,12 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) (_ []byte, 
 	return b, nil
 }
 
-// appendPart appends sep and the name s, a part of a column descriptor;
-// s that is not a name is an error at the column's field what.
-func appendPart(b []byte, sep byte, s string, col wire.Path, what string) ([]byte, error) {
+// appendPart appends sep and the name s, a part of the descriptor of
+// column i; s that is not a name is an error at the field what of the
+// column's path (made only then: a path allocates).
+func appendPart(b []byte, sep byte, s string, path func(int) wire.Path, i int, what string) ([]byte, error) {
 	if !isName(s) {
-		return b, notName(col.Field(what).String(), what, s)
+		return b, notName(path(i).Field(what).String(), what, s)
 	}
 	return append(append(b, sep), s...), nil
 }
