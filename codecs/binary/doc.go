@@ -79,9 +79,10 @@
 // header's order).
 //
 // One walk of the layout (encode.go) feeds one byte writer per format:
-// this package's own appenders of MessagePack items (encode_msgpack.go) and
-// of core deterministic CBOR items (encode_cbor.go), which tests hold to what the
-// msgpack library's Encoder and the CBOR library write for the same items.
+// this package's own appenders of MessagePack items (encode_msgpack.go)
+// and of core deterministic CBOR items (encode_cbor.go), which tests hold
+// to what the msgpack library's Encoder and the CBOR library write for the
+// same items.
 // AppendEncode and EncodeTo both run it. AppendEncode gathers the bytes in
 // a reused scratch buffer and appends them to dst once: one allocation
 // per encode, none when dst has room. One scratch buffer (of at most
@@ -160,11 +161,11 @@
 // its input, 2^20 rows of one integer at 13.6x, 2^20 properties decode
 // at 9.1x.
 //
-// Both formats are decoded item by item in place (decode_source.go), without a
-// library decoder or an intermediate tree: each item's head is checked
-// (lengths against the bounds above, kinds against what the layout
-// holds) before the item is used, and every error is positioned at the
-// item at fault. Decoding never panics.
+// Both formats are decoded item by item in place (decode_source.go),
+// without a library decoder or an intermediate tree: each item's head is
+// checked (lengths against the bounds above, kinds against what the
+// layout holds) before the item is used, and every error is positioned at
+// the item at fault. Decoding never panics.
 //
 // AppendEncode refuses, with a *wire.EncodeError naming the path, exactly
 // what Decode under the same Limits would refuse (wire.Limits.Check, and an
