@@ -111,10 +111,9 @@ func (a *textArena) take(n int) []byte {
 
 // newParser returns a parser of data (its byte order mark removed by
 // the caller) under the limits l.
-func newParser(data []byte, l wire.Limits) *parser {
-	p := &parser{src: string(data), lim: l}
-	p.lines = textwire.NewLines(p.src, &lineRules)
-	return p
+func newParser(data []byte, l wire.Limits) parser {
+	src := string(data)
+	return parser{src: src, lim: l, lines: textwire.NewLines(src, &lineRules)}
 }
 
 func (p *parser) parse() (*wire.GraphResponse, error) {
