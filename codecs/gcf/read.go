@@ -241,9 +241,6 @@ func (d *freader) scalar(l string, i int, delim byte) (wire.Value, int, int) {
 	case "false":
 		return wire.Bool(false), tokValue, end
 	}
-	if v, ok := smallInt(t); ok {
-		return wire.Int(v), tokValue, end
-	}
 	if n, isNum, ok := gcfvalue.ParseNumber(t); isNum {
 		if !ok {
 			d.fail()
@@ -258,24 +255,6 @@ func (d *freader) scalar(l string, i int, delim byte) (wire.Value, int, int) {
 		d.fail()
 	}
 	return wire.String(t), tokValue, end
-}
-
-// smallInt reads a token of 1 to 18 digits, no leading zero, the
-// integers most cells hold, as the number it is; anything else is left to
-// gcfvalue.ParseNumber.
-func smallInt(t string) (int64, bool) {
-	if len(t) == 0 || len(t) > 18 || t[0] == '0' && len(t) > 1 {
-		return 0, false
-	}
-	var v int64
-	for i := 0; i < len(t); i++ {
-		c := t[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-	}
-	return v, true
 }
 
 // str reads a string token.
@@ -325,7 +304,7 @@ func (d *freader) decl(l string, i int) {
 				j++
 			}
 			name, i = l[i:j], j
-			if !isBare(name) {
+			if !gcfvalue.IsBareKey(name) {
 				d.fail()
 			}
 		}
@@ -349,20 +328,6 @@ func (d *freader) decl(l string, i int) {
 		}
 		i++
 	}
-}
-
-// isBare reports whether k is a bare key.
-func isBare(k string) bool {
-	if k == "" {
-		return false
-	}
-	for i := 0; i < len(k); i++ {
-		c := k[i]
-		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // indent steps over the 2*depth spaces that start l.
@@ -522,7 +487,7 @@ func (d *freader) attachment(name string, rowDepth, level int) wire.Value {
 			d.fail()
 		}
 		key, i = l[1:j], j
-		if !isBare(key) {
+		if !gcfvalue.IsBareKey(key) {
 			d.fail()
 		}
 	}

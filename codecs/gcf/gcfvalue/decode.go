@@ -223,7 +223,7 @@ func (d *decoder) header(doc *Document) {
 	doc.Header = fields[1:]
 }
 
-func isHeaderKey(k string) bool { return isBareKey(k) }
+func isHeaderKey(k string) bool { return IsBareKey(k) }
 
 func isHeaderValue(v string) bool {
 	for i := 0; i < len(v); i++ {
