@@ -124,12 +124,11 @@ func genericBudget(n int) int64 { return 6*int64(n) + 6<<20 }
 // name), and text longer than MaxInputBytes; on error dst comes back
 // unchanged.
 func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
-	return c.appendEncode(dst, r, true)
+	return c.appendEncode(dst, r)
 }
 
-// appendEncode is AppendEncode, through the writer when fast (see
-// appendFast) and through the generic value otherwise.
-func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse, fast bool) ([]byte, error) {
+// appendEncode is AppendEncode.
+func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	if r == nil {
 		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
@@ -138,32 +137,19 @@ func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse, fast bool) ([]by
 		return dst, err
 	}
 	n := len(dst)
-	out, ok := dst, false
-	if fast {
-		out, ok = c.appendFast(dst, r, int64(m.SizeHint()))
-	}
+	out, ok := c.appendFast(dst, r, int64(m.SizeHint()))
 	if !ok {
-		var err error
-		if out, err = c.appendGeneric(dst, r); err != nil {
+		if err := c.refusal(r); err != nil {
 			return dst, err
 		}
+		return dst, &wire.EncodeError{Codec: Name, Limit: "MaxDepth",
+			Msg: "the document nests deeper than the limit of " + strconv.Itoa(min(c.limits.MaxDepth+layoutDepth, wire.HardMaxDepth)) + " (MaxDepth and the layout's " + strconv.Itoa(layoutDepth) + " levels)"}
 	}
 	if int64(len(out)-n) > c.limits.MaxInputBytes {
 		return out[:n], &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
 			Msg: "the text would take " + strconv.Itoa(len(out)-n) + " bytes, more than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
 	}
 	return out, nil
-}
-
-// appendGeneric appends the document of r through its generic value: the
-// reference the writer (appendFast) is held to, and what writes the
-// documents and errors the writer leaves to it.
-func (c *Codec) appendGeneric(dst []byte, r *wire.GraphResponse) ([]byte, error) {
-	doc, err := document(r)
-	if err != nil {
-		return dst, err
-	}
-	return gcfvalue.AppendEncode(dst, doc, c.valueOptions())
 }
 
 // writeChunk is the most EncodeTo hands w in one Write.

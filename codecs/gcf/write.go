@@ -12,15 +12,13 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// The writer writes the document of a response straight from the response
-// into one buffer: the bytes gcfvalue.AppendEncode writes for the
-// document's generic value (document), without building that value. It
-// covers what responses hold; where it meets what it does not cover (a
-// string that is not UTF-8 or past MaxStringBytes, a NaN, an invalid
-// enumeration or pagination, a key with '>', a node cell a table cannot
-// flatten, a list nested past the depth limit), it gives up and
-// AppendEncode takes the generic path, which writes the same bytes or the
-// error. The differential tests hold the two to the same bytes.
+// The writer writes the document of a response straight from the
+// response into one buffer: the bytes gcfvalue.AppendEncode writes for
+// the document's generic value, without building that value. Where it
+// meets what the layout cannot carry (a string that is not UTF-8 or past
+// MaxStringBytes, a NaN, an invalid enumeration or pagination, a list
+// nested past the depth limit), it stops and reports false; refusal then
+// names the place.
 
 // writer is the scratch of one encode, pooled.
 type writer struct {
@@ -46,7 +44,7 @@ var writers = sync.Pool{New: func() any { return &writer{pos: make(map[string]in
 const maxPooled = 8 << 20
 
 // appendFast appends the document of r to dst, or reports false when the
-// writer gave up (dst is then unchanged). size is r's size as
+// writer stopped at what the layout cannot carry (dst is then unchanged). size is r's size as
 // wire.Measurement.SizeHint gives it (the larger of its canonical JSON and
 // its memory), within the limits. The writer writes into dst's spare room
 // when dst has at least a quarter of size to spare (a caller's reused buffer),
@@ -198,8 +196,8 @@ func (w *writer) startRun() {
 
 // addKey appends k to the run's union.
 func (w *writer) addKey(k string) {
-	if strings.IndexByte(k, '>') >= 0 || len(k) > w.maxStr || !utf8.ValidString(k) {
-		w.fail = true // a '>' key is an attachment: the generic path's
+	if len(k) > w.maxStr || !utf8.ValidString(k) {
+		w.fail = true
 	}
 	w.cols = append(w.cols, k)
 	n := len(w.cols) - w.colBase
@@ -215,7 +213,7 @@ func (w *writer) addKey(k string) {
 
 // fitsKeys reports whether the n keys key(0..n-1), after first columns
 // the union always starts with, keep their order in the run's union
-// extended by their new keys (see grouped), and whether there are new
+// extended by their new keys (see addToRun), and whether there are new
 // keys.
 func (w *writer) fitsKeys(n int, key func(int) string, first int) (fits, grows bool) {
 	last, next := first-1, len(w.cols)-w.colBase
@@ -253,7 +251,10 @@ var nodeColumns = []string{"type", "id"}
 // addToRun puts element i, whose n keys key gives, in the last run when
 // joinable and its keys fit the run's columns (growing them if need be),
 // and otherwise in a run of its own, whose columns are fixed, then its
-// keys.
+// keys. A table's columns are the union of its rows' keys in first-seen
+// order, and a row reads back with its members in column order: an element
+// fits a run when its keys, taken in the order of the run's union extended
+// by its own new keys, are in its own order.
 func (w *writer) addToRun(i, n int, key func(int) string, fixed []string, joinable bool) {
 	if joinable && len(w.runs) > 0 {
 		if fits, grows := w.fitsKeys(n, key, len(fixed)); fits {
@@ -273,7 +274,7 @@ func (w *writer) addToRun(i, n int, key func(int) string, fixed []string, joinab
 	w.runs = append(w.runs, span{start: i, end: i + 1, c0: w.colBase, c1: len(w.cols)})
 }
 
-// nodes writes the nodes: one table, or a list of tables (see grouped).
+// nodes writes the nodes: one table, or a list of tables (see addToRun).
 func (w *writer) nodes(nodes []wire.Node) {
 	if len(nodes) == 0 {
 		w.b = append(w.b, "## nodes [0]\n"...)
@@ -323,6 +324,9 @@ func (w *writer) decl(n int, cols []string) {
 	w.b = textwire.AppendInt(w.b, int64(n))
 	w.b = append(w.b, "]{"...)
 	for i, c := range cols {
+		if isPathName(c) {
+			continue
+		}
 		if i > 0 {
 			w.b = append(w.b, ',')
 		}
@@ -331,16 +335,38 @@ func (w *writer) decl(n int, cols []string) {
 	w.b = append(w.b, "}\n"...)
 }
 
+// isPathName reports whether a property or cell name holds '>': it
+// cannot be a column (spec §7.4.6.1) and travels as an attachment after
+// its row.
+func isPathName(k string) bool { return strings.IndexByte(k, '>') >= 0 }
+
+// anyPathName reports whether some name of cols holds '>'.
+func anyPathName(cols []string) bool {
+	for _, c := range cols {
+		if isPathName(c) {
+			return true
+		}
+	}
+	return false
+}
+
 // nodeTable writes a run of nodes as a table, rows at rowDepth (an indent)
-// and level (the generic value's nesting of a row).
+// and level (the generic value's nesting of a row). A list property is a ^
+// cell and an attachment after the row, a property whose name holds '>'
+// an attachment alone, after the lists'.
 func (w *writer) nodeTable(nodes []wire.Node, s span, rowDepth, level int) {
 	cols := w.cols[s.c0:s.c1]
+	paths := anyPathName(cols)
 	w.decl(s.end-s.start, cols)
 	for i := s.start; i < s.end; i++ {
 		n := &nodes[i]
+		ps := n.Properties
 		w.indent(rowDepth)
-		lists := hasList(n.Properties)
-		if lists {
+		attach := false
+		for k := range ps {
+			attach = attach || ps[k].Value.Kind() == wire.KindList || paths && isPathName(ps[k].Key)
+		}
+		if attach {
 			w.b = append(w.b, '@')
 			w.b = textwire.AppendInt(w.b, int64(i-s.start))
 			w.b = append(w.b, ' ')
@@ -348,11 +374,17 @@ func (w *writer) nodeTable(nodes []wire.Node, s span, rowDepth, level int) {
 		w.str(n.Type)
 		w.b = append(w.b, '|')
 		w.b = textwire.AppendInt(w.b, n.ID)
-		ps := n.Properties
 		j := 0
 		for _, c := range cols[2:] {
+			present := j < len(ps) && ps[j].Key == c
+			if paths && isPathName(c) {
+				if present {
+					j++
+				}
+				continue
+			}
 			w.b = append(w.b, '|')
-			if j < len(ps) && ps[j].Key == c {
+			if present {
 				w.cell(ps[j].Value)
 				j++
 				continue
@@ -360,10 +392,15 @@ func (w *writer) nodeTable(nodes []wire.Node, s span, rowDepth, level int) {
 			w.b = append(w.b, '~')
 		}
 		w.b = append(w.b, '\n')
-		if lists {
+		if attach {
 			for k := range ps {
-				if ps[k].Value.Kind() == wire.KindList {
-					w.attachment(ps[k].Key, ps[k].Value.List(), rowDepth, level+1)
+				if ps[k].Value.Kind() == wire.KindList && !(paths && isPathName(ps[k].Key)) {
+					w.attach(ps[k].Key, ps[k].Value, nil, rowDepth, level+1)
+				}
+			}
+			for k := range ps {
+				if paths && isPathName(ps[k].Key) {
+					w.attach(ps[k].Key, ps[k].Value, nil, rowDepth, level+1)
 				}
 			}
 		}
@@ -382,14 +419,95 @@ func hasList(ps []wire.Property) bool {
 	return false
 }
 
-// attachment writes ".name <list>" after a row at rowDepth; level is the
-// list's nesting in the generic value.
-func (w *writer) attachment(name string, items []wire.Value, rowDepth, level int) {
+// key writes a key, bare or quoted.
+func (w *writer) key(k string) {
+	if len(k) > w.maxStr || !utf8.ValidString(k) {
+		w.fail = true
+		return
+	}
+	w.b = gcfvalue.AppendKey(w.b, k)
+}
+
+// attach writes the attachment ".name ..." of a row at rowDepth: a node's
+// members ("{}" then its members two levels beneath the row), a list, or
+// a scalar ("=value", for a name with '>'); level is the value's nesting
+// in the generic value.
+func (w *writer) attach(name string, v wire.Value, node *wire.Node, rowDepth, level int) {
 	w.indent(rowDepth)
 	w.b = append(w.b, '.')
-	w.b = gcfvalue.AppendKey(w.b, name)
+	w.key(name)
 	w.b = append(w.b, ' ')
-	w.list(items, rowDepth+2, level)
+	switch {
+	case node != nil:
+		w.b = append(w.b, "{}\n"...)
+		w.nodeMembers(node, rowDepth+2, level)
+	case v.Kind() == wire.KindList:
+		w.list(v.List(), rowDepth+2, level)
+	default:
+		w.b = append(w.b, '=')
+		w.scalar(v)
+		w.b = append(w.b, '\n')
+	}
+}
+
+// nodeMembers writes a node as the members of an object at depth: type,
+// id, then its properties; level is the object's nesting.
+func (w *writer) nodeMembers(n *wire.Node, depth, level int) {
+	if level > w.maxDepth {
+		w.fail = true
+		return
+	}
+	w.indent(depth)
+	w.b = append(w.b, "type="...)
+	w.str(n.Type)
+	w.b = append(w.b, '\n')
+	w.indent(depth)
+	w.b = append(w.b, "id="...)
+	w.b = textwire.AppendInt(w.b, n.ID)
+	w.b = append(w.b, '\n')
+	for k := range n.Properties {
+		w.member(n.Properties[k].Key, n.Properties[k].Value, nil, depth, level+1)
+	}
+}
+
+// member writes the member name of an object at depth: a node as a
+// section, a list inline ("name[N]: a,b") when it holds scalars and as a
+// section otherwise, a scalar as name=value; level is the value's
+// nesting.
+func (w *writer) member(name string, v wire.Value, node *wire.Node, depth, level int) {
+	w.indent(depth)
+	switch {
+	case node != nil:
+		w.b = append(w.b, "## "...)
+		w.key(name)
+		w.b = append(w.b, '\n')
+		w.nodeMembers(node, depth+1, level)
+	case v.Kind() == wire.KindList:
+		items := v.List()
+		if len(items) == 0 || !scalars(items) {
+			w.b = append(w.b, "## "...)
+			w.key(name)
+			w.b = append(w.b, ' ')
+		} else {
+			w.key(name)
+		}
+		w.list(items, depth, level)
+	default:
+		w.key(name)
+		w.b = append(w.b, '=')
+		w.scalar(v)
+		w.b = append(w.b, '\n')
+	}
+}
+
+// scalars reports whether no item is a list.
+func scalars(items []wire.Value) bool {
+	for i := range items {
+		if items[i].Kind() == wire.KindList {
+			return false
+		}
+	}
+	return true
 }
 
 // list writes, after a header prefix, the body of a list: "[0]", the
@@ -405,14 +523,7 @@ func (w *writer) list(items []wire.Value, depth, level int) {
 		w.b = append(w.b, "]\n"...)
 		return
 	}
-	scalars := true
-	for i := range items {
-		if items[i].Kind() == wire.KindList {
-			scalars = false
-			break
-		}
-	}
-	if scalars {
+	if scalars(items) {
 		w.b = append(w.b, "]:"...)
 		for i := range items {
 			if i == 0 {
