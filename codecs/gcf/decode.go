@@ -244,12 +244,8 @@ func (d *freader) count(l string, i int) (int, int) {
 	if j < 2 {
 		d.fail()
 	}
-	t := l[i+1 : i+j]
-	if len(t) > 1 && t[0] == '0' {
-		d.fail()
-	}
-	n, err := strconv.Atoi(t)
-	if err != nil || n < 0 || n > d.maxElem || t[0] == '+' || t[0] == '-' {
+	n, ok := gcfvalue.ParseCount(l[i+1 : i+j])
+	if !ok || n > d.maxElem {
 		d.fail()
 	}
 	return n, i + j + 1

@@ -407,7 +407,7 @@ func (d *decoder) summary(l *line) {
 		}
 		d.summaryCounts = []int{}
 		for _, s := range strings.Split(f[eq+1:], ",") {
-			n, ok := parseCount(s)
+			n, ok := ParseCount(s)
 			if !ok {
 				d.failIn(l, 0, KindInvalidCount, "a summary count is a decimal integer: "+excerpt(s))
 			}
@@ -417,22 +417,6 @@ func (d *decoder) summary(l *line) {
 			d.summaryCounts = append(d.summaryCounts, n)
 		}
 	}
-}
-
-// parseCount parses "0" or a decimal without leading zeros (that fits an
-// int32).
-func parseCount(s string) (int, bool) {
-	if s == "" || len(s) > 10 || (s[0] == '0' && len(s) > 1) {
-		return 0, false
-	}
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			return 0, false
-		}
-		n = n*10 + int(s[i]-'0')
-	}
-	return n, n <= 1<<31-1
 }
 
 // block kinds, for notAMember.

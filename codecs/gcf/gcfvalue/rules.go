@@ -114,6 +114,13 @@ func SmallInt(t string) (int64, bool) {
 	return v, true
 }
 
+// ParseCount reads the count of an array or table header ("[N]", spec
+// §7.3): "0" or a decimal without a leading zero or sign, within int32.
+func ParseCount(s string) (int, bool) {
+	n, ok := SmallInt(s)
+	return int(n), ok && n <= 1<<31-1
+}
+
 // IsBareKey reports whether k is a bare-key, written without quotes:
 // [A-Za-z_][A-Za-z0-9_]* (spec §2a.1).
 func IsBareKey(k string) bool {
