@@ -27,7 +27,8 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 		return nil, err
 	}
 	data = bytes.TrimPrefix(data, bom)
-	p := parser{src: string(data), lim: c.limits, meter: wire.NewMeter(c.limits, len(data))}
+	p := newParser(data, c.limits)
+	p.meter = wire.NewMeter(c.limits, len(data))
 	return p.parse()
 }
 
@@ -46,10 +47,9 @@ var bom = []byte("\xef\xbb\xbf")
 
 type parser struct {
 	src      string
-	pos      int    // offset of the next line
+	lines    textwire.Lines
 	line     int    // number of the current line
 	cur      string // the current line, without its newline
-	lines    int    // lines in src
 	lim      wire.Limits
 	meter    *wire.Meter // the response's materialised size
 	restored int64       // bytes restoring truncated values added that the meter has not counted
@@ -117,6 +117,14 @@ func (a *textArena) take(n int) []byte {
 	l := len(a.buf)
 	a.buf = a.buf[:l+n]
 	return a.buf[l : l : l+n]
+}
+
+// newParser returns a parser of data (its byte order mark removed by
+// the caller) under the limits l.
+func newParser(data []byte, l wire.Limits) *parser {
+	p := &parser{src: string(data), lim: l}
+	p.lines = textwire.NewLines(p.src, &lineRules)
+	return p
 }
 
 func (p *parser) parse() (*wire.GraphResponse, error) {
@@ -188,18 +196,13 @@ func (p *parser) parseSections() (*wire.GraphResponse, error) {
 // checkText checks what every GOON text is: lines that end in a
 // newline, valid UTF-8.
 func (p *parser) checkText() error {
-	p.lines = strings.Count(p.src, "\n")
-	if p.src[len(p.src)-1] != '\n' {
-		return lineError(p.lines+1, "the last line does not end with a newline")
+	if err := p.lines.Check(); err != nil {
+		le := err.(*textwire.LineError)
+		return lineError(le.Line, le.Msg())
 	}
 	if !utf8.ValidString(p.src) {
-		for i := 0; i < len(p.src); {
-			r, size := utf8.DecodeRuneInString(p.src[i:])
-			if r == utf8.RuneError && size == 1 {
-				return lineError(strings.Count(p.src[:i], "\n")+1, "invalid UTF-8")
-			}
-			i += size
-		}
+		line, _ := textwire.LineCol(p.src, textwire.InvalidUTF8(p.src))
+		return lineError(line, "invalid UTF-8")
 	}
 	return nil
 }
@@ -237,7 +240,7 @@ func (p *parser) expectSection(want string) error {
 	if p.cur == want {
 		return nil
 	}
-	if p.cur == "" && p.pos >= len(p.src) {
+	if p.cur == "" && p.lines.Offset() >= len(p.src) {
 		return p.errf("input ends, expected " + want)
 	}
 	if want == "@paths" && p.cur == "@edges" {
@@ -262,7 +265,7 @@ func (p *parser) expectSection(want string) error {
 // room) up to the count.
 func (p *parser) declared(f int, minLine, elemSize int, oneALine bool) (reserve, full int) {
 	n, _ := parseInt(p.header[f].value)
-	rest := int64(len(p.src) - p.pos)
+	rest := int64(len(p.lines.Rest()))
 	full = int(min(n, rest/int64(minLine)))
 	reserve = int(min(int64(full), p.meter.MemoryRoom()/int64(elemSize)+1))
 	if oneALine {
@@ -274,7 +277,7 @@ func (p *parser) declared(f int, minLine, elemSize int, oneALine bool) (reserve,
 // sectionLines counts the lines from the next one to the next section
 // marker (a line that starts with '@') or the end of the input.
 func (p *parser) sectionLines() int {
-	rest := p.src[p.pos:]
+	rest := p.lines.Rest()
 	if i := strings.Index(rest, "\n@"); i >= 0 {
 		rest = rest[:i+1]
 	}

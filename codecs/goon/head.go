@@ -116,7 +116,7 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 		return nil, nil, err
 	}
 	data = bytes.TrimPrefix(data, bom)
-	p := parser{src: string(data), lim: c.limits}
+	p := newParser(data, c.limits)
 	if err := p.checkText(); err != nil {
 		return nil, nil, err
 	}
@@ -125,10 +125,11 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 	if err != nil {
 		return nil, nil, err
 	}
-	if p.pos == len(p.src) {
+	rest := len(p.lines.Rest())
+	if rest == 0 {
 		return header, nil, nil
 	}
-	p.meter = wire.NewMeter(c.limits, len(headerMarker)+len(p.src)-p.pos)
+	p.meter = wire.NewMeter(c.limits, len(headerMarker)+rest)
 	r, err := p.parseSections()
 	if err != nil {
 		return nil, nil, err
@@ -167,14 +168,15 @@ func (p *parser) documentHeader() ([]delta.Field, error) {
 	var h []delta.Field
 	var lines []int
 	for {
-		pos, line := p.pos, p.line
+		mark, line := p.lines.Mark(), p.line
 		if !p.next() {
 			return h, nil
 		}
 		name, val, ok := strings.Cut(p.cur, ":")
 		kind, known := delta.FieldKind(name)
 		if !ok || !known {
-			p.pos, p.line = pos, line
+			p.lines.Reset(mark)
+			p.line = line
 			return h, nil
 		}
 		for k, f := range h {

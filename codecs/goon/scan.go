@@ -13,19 +13,17 @@ import (
 // The line lexer: lines and section bodies, key=value pairs, quoted
 // values, group headers and descriptors.
 
-// next reads the next line into p.cur; it reports false at the end of the
-// input.
+// lineRules are GOON's lines: no indentation, every line ends in '\n'
+// (or "\r\n"), blank lines are read (and refused by the sections).
+var lineRules = textwire.LineRules{FinalNewline: true}
+
+// next reads the next line into p.cur and its number into p.line; it
+// reports false at the end of the input.
 func (p *parser) next() bool {
-	if p.pos >= len(p.src) {
+	if !p.lines.Next() {
 		return false
 	}
-	i := strings.IndexByte(p.src[p.pos:], '\n')
-	p.cur = p.src[p.pos : p.pos+i] // the input ends with '\n' (checked)
-	p.pos += i + 1
-	if len(p.cur) > 0 && p.cur[len(p.cur)-1] == '\r' { // a CRLF line end
-		p.cur = p.cur[:len(p.cur)-1]
-	}
-	p.line++
+	p.cur, p.line = p.lines.Line.Text, p.lines.Line.Num
 	return true
 }
 
