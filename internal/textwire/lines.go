@@ -24,17 +24,22 @@ type LineRules struct {
 	// are dropped.
 	StrictIndent bool
 
-	// TrimRight drops trailing spaces and tabs from a line's Text.
-	TrimRight bool
+	// TrimRight holds the bytes dropped from the end of a line's Text:
+	// " " (TOON), " \t" (GCF), "" none.
+	TrimRight string
 
 	// SkipBlank skips lines with nothing but indentation, counting them
 	// in Lines.Blank; without it they are returned with Blank set.
 	SkipBlank bool
 
 	// IsComment, when set, is asked about every line whose Text starts
-	// with '#' and whose indentation holds no tab; the lines it reports
-	// are skipped.
-	IsComment func(text string) bool
+	// with '#', and told whether its indentation holds a tab; the lines
+	// it reports are skipped, before any indentation check.
+	IsComment func(text string, tabbed bool) bool
+
+	// SkipBOM skips a UTF-8 byte order mark at the start of the text: the
+	// first line starts after it.
+	SkipBOM bool
 
 	// FinalNewline refuses a last line without a '\n'
 	// (ProblemNoFinalNewline): GOON's lines all end in one.
@@ -137,9 +142,13 @@ type Lines struct {
 // mark is part of the first line: a format that allows one skips it
 // before.
 func NewLines(src string, rules *LineRules) Lines {
-	plain := rules.IndentUnit == 0 && !rules.TrimRight && !rules.SkipBlank &&
+	plain := rules.IndentUnit == 0 && rules.TrimRight == "" && !rules.SkipBlank &&
 		rules.IsComment == nil && rules.MaxLines <= 0 && rules.MaxLineBytes <= 0
-	return Lines{src: src, rules: rules, plain: plain}
+	l := Lines{src: src, rules: rules, plain: plain}
+	if rules.SkipBOM && strings.HasPrefix(src, "\uFEFF") {
+		l.pos = len("\uFEFF")
+	}
+	return l
 }
 
 // Check checks, before the first Next, what the rules say of the whole
@@ -230,9 +239,9 @@ func (l *Lines) shape(start int, text string) (ok, skip bool) {
 		depth = (indent-tabs)/r.IndentUnit + tabs
 	}
 	body := text[indent:]
-	if r.TrimRight {
+	if r.TrimRight != "" {
 		e := len(body)
-		for e > 0 && (body[e-1] == ' ' || body[e-1] == '\t') {
+		for e > 0 && strings.IndexByte(r.TrimRight, body[e-1]) >= 0 {
 			e--
 		}
 		body = body[:e]
@@ -241,7 +250,7 @@ func (l *Lines) shape(start int, text string) (ok, skip bool) {
 		l.Blank++
 		return false, true
 	}
-	if body != "" && body[0] == '#' && tab < 0 && r.IsComment != nil && r.IsComment(body) {
+	if body != "" && body[0] == '#' && r.IsComment != nil && r.IsComment(body, tab >= 0) {
 		return false, true
 	}
 	if body != "" && r.StrictIndent {

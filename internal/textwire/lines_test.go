@@ -19,8 +19,8 @@ func readAll(src string, rules *LineRules) ([]Line, error) {
 	return out, ls.Err()
 }
 
-var indented = LineRules{IndentUnit: 2, StrictIndent: true, TrimRight: true, SkipBlank: true,
-	IsComment: func(text string) bool { return len(text) == 1 || text[1] == ' ' }}
+var indented = LineRules{IndentUnit: 2, StrictIndent: true, TrimRight: " \t", SkipBlank: true, SkipBOM: true,
+	IsComment: func(text string, tabbed bool) bool { return !tabbed && (len(text) == 1 || text[1] == ' ') }}
 
 func TestLines(t *testing.T) {
 	tests := []struct {
@@ -55,6 +55,11 @@ func TestLines(t *testing.T) {
 		{"a line too long", "ab\nabcd\n", LineRules{MaxLineBytes: 3},
 			[]Line{{Num: 1, Text: "ab"}}, &LineError{Problem: ProblemTooLong, Line: 2, Col: 4, Offset: 6, N: 4, Limit: 3}},
 		{"empty text", "", LineRules{FinalNewline: true}, nil, nil},
+		{"a byte order mark skipped", "\uFEFFa\n", indented, []Line{{Num: 1, Start: 3, Text: "a"}}, nil},
+		{"a byte order mark kept", "\uFEFFa\n", LineRules{}, []Line{{Num: 1, Text: "\uFEFFa"}}, nil},
+		{"only spaces trimmed", "a \t \n", LineRules{IndentUnit: 2, TrimRight: " "}, []Line{{Num: 1, Text: "a \t"}}, nil},
+		{"a comment after a tab is content", "\t# c\n", LineRules{IndentUnit: 2, IsComment: indented.IsComment},
+			[]Line{{Num: 1, Indent: 1, Depth: 1, Text: "# c"}}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -122,17 +127,18 @@ func naiveLines(src string, r *LineRules) []Line {
 	for i, p := range parts {
 		lineStart := start
 		start += len(p) + 1
+		if i == 0 && r.SkipBOM && strings.HasPrefix(p, "\uFEFF") {
+			p, lineStart = p[3:], 3
+		}
 		p = strings.TrimSuffix(p, "\r")
 		body := strings.TrimLeft(p, " \t")
 		indent := len(p) - len(body)
-		if r.TrimRight {
-			body = strings.TrimRight(body, " \t")
-		}
+		body = strings.TrimRight(body, r.TrimRight)
 		if body == "" && r.SkipBlank {
 			continue
 		}
 		tabs := strings.Count(p[:indent], "\t")
-		if strings.HasPrefix(body, "#") && tabs == 0 && r.IsComment != nil && r.IsComment(body) {
+		if strings.HasPrefix(body, "#") && r.IsComment != nil && r.IsComment(body, tabs > 0) {
 			continue
 		}
 		out = append(out, Line{Num: i + 1, Start: lineStart, Indent: indent,
@@ -202,6 +208,7 @@ func TestInvalidUTF8AndLineCol(t *testing.T) {
 func FuzzLines(f *testing.F) {
 	f.Add("k:\n  a: 1\n\n  # c\n\t b\r\n", uint8(2), true)
 	f.Add("a\nb", uint8(0), false)
+	f.Add("\uFEFF  # x\n\t\ta \t\r\n", uint8(1), false)
 	f.Fuzz(func(t *testing.T, src string, unit uint8, strict bool) {
 		rules := indented
 		rules.IndentUnit = int(unit%4) + 1
