@@ -123,18 +123,16 @@ func ParseCount(s string) (int, bool) {
 
 // IsBareKey reports whether k is a bare-key, written without quotes:
 // [A-Za-z_][A-Za-z0-9_]* (spec §2a.1).
-func IsBareKey(k string) bool {
-	if k == "" {
-		return false
+func IsBareKey(k string) bool { return k != "" && BareKeyEnd(k, 0) == len(k) }
+
+// BareKeyEnd returns the index after the longest bare-key that starts at
+// s[i], i when none does.
+func BareKeyEnd(s string, i int) int {
+	j := i
+	for j < len(s) && (s[j] == '_' || (s[j] >= 'a' && s[j] <= 'z') || (s[j] >= 'A' && s[j] <= 'Z') || (j > i && isDigit(s[j]))) {
+		j++
 	}
-	for i := 0; i < len(k); i++ {
-		c := k[i]
-		if c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && isDigit(c)) {
-			continue
-		}
-		return false
-	}
-	return true
+	return j
 }
 
 // appendKey writes k bare when it is a bare-key and quoted otherwise (spec
