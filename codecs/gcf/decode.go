@@ -364,14 +364,11 @@ func (d *freader) decl(l string, i int) {
 			}
 			name, i = s, e
 		} else {
-			j := i
-			for j < len(l) && l[j] != ',' && l[j] != '}' {
-				j++
-			}
-			name, i = l[i:j], j
-			if !gcfvalue.IsBareKey(name) {
+			j := gcfvalue.BareKeyEnd(l, i)
+			if j == i {
 				d.fail()
 			}
+			name, i = l[i:j], j
 		}
 		for k := range d.cols {
 			if d.cols[k].name == name || len(d.cols) > 64 {

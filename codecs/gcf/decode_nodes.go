@@ -98,14 +98,11 @@ func (d *freader) attachment(name string, rowDepth, level int) wire.Value {
 		}
 		key, i = s, e
 	} else {
-		j := strings.IndexByte(l, ' ')
-		if j < 0 {
+		i = gcfvalue.BareKeyEnd(l, 1)
+		if i == 1 {
 			d.fail()
 		}
-		key, i = l[1:j], j
-		if !gcfvalue.IsBareKey(key) {
-			d.fail()
-		}
+		key = l[1:i]
 	}
 	if key != name || i >= len(l) || l[i] != ' ' {
 		d.fail()

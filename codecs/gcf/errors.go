@@ -24,7 +24,7 @@ func shapeError(path, msg string) *wire.DecodeError {
 // accepted, that the layout cannot carry: a query type or group kind
 // outside its enumeration, a pagination in neither shape, a NaN or
 // infinite float, a string or name that is not UTF-8 or is longer than
-// MaxStringBytes, a property named type or id (Measure refuses two
+// MaxStringBytes (Measure refuses a property named type or id and two
 // properties or cells of one name). The writer stops at the first of
 // them; refusal walks the response again only then, to name it.
 func (c *Codec) refusal(r *wire.GraphResponse) *wire.EncodeError {
@@ -112,9 +112,6 @@ func (c *Codec) nodeRefusal(n *wire.Node, path wire.Path, text func(wire.Path, s
 		at := path.Property(j, p.Key)
 		if err := text(at, p.Key); err != nil {
 			return err
-		}
-		if p.Key == "type" || p.Key == "id" {
-			return encErr(at, "a property cannot be named type or id")
 		}
 		if err := valueRefusal(p.Value, at, text); err != nil {
 			return err
