@@ -306,6 +306,9 @@ func (d *freader) scalar(l string, i int, delim byte) (wire.Value, int, int) {
 	case "false":
 		return wire.Bool(false), tokValue, end
 	}
+	if v, ok := gcfvalue.SmallInt(t); ok {
+		return wire.Int(v), tokValue, end // the integers most cells hold
+	}
 	if n, isNum, ok := gcfvalue.ParseNumber(t); isNum {
 		if !ok {
 			d.fail()
