@@ -111,52 +111,41 @@ func (w *writer) edges(edges []wire.Edge) {
 	}
 }
 
-func (w *writer) columns(cols []wire.Column) {
-	opt := func(c *wire.Column, f int) wire.OptString {
-		if f == 0 {
-			return c.Target
+// stringTable writes a section of n rows of strings: fixed(i, f) gives
+// row i's f-th required field, opt(i, f) its f-th optional one.
+func (w *writer) stringTable(name string, n int, fixedNames, optNames []string, fixed func(i, f int) string, opt func(i, f int) wire.OptString) {
+	k := w.optOrder(n, func(i, f int) bool { return f < len(optNames) && opt(i, f).Valid })
+	w.header(name, n, fixedNames, optNames, k)
+	for i := range n {
+		for f := range fixedNames {
+			if f > 0 {
+				w.b = append(w.b, '|')
+			}
+			w.str(fixed(i, f))
 		}
-		return c.Property
-	}
-	k := w.optOrder(len(cols), func(i, f int) bool { return f < 2 && opt(&cols[i], f).Valid })
-	w.header("columns", len(cols), columnFixed, columnOpt, k)
-	for i := range cols {
-		c := &cols[i]
-		w.str(c.Name)
-		w.b = append(w.b, '|')
-		w.str(c.Function)
 		for _, f := range w.opt[:k] {
-			w.optString(opt(c, int(f)))
+			w.optString(opt(i, int(f)))
 		}
 		w.b = append(w.b, '\n')
 	}
 }
 
+func (w *writer) columns(cols []wire.Column) {
+	w.stringTable("columns", len(cols), columnFixed, columnOpt,
+		func(i, f int) string { return [...]string{cols[i].Name, cols[i].Function}[f] },
+		func(i, f int) wire.OptString { return [...]wire.OptString{cols[i].Target, cols[i].Property}[f] })
+}
+
 func (w *writer) groupColumns(gcs []wire.GroupColumn) {
-	opt := func(g *wire.GroupColumn, f int) wire.OptString {
-		if f == 0 {
-			return g.Property
-		}
-		return g.Entity
-	}
-	k := w.optOrder(len(gcs), func(i, f int) bool { return f < 2 && opt(&gcs[i], f).Valid })
-	w.header("group_columns", len(gcs), groupFixed, groupOpt, k)
 	for i := range gcs {
-		g := &gcs[i]
-		if !g.Kind.Valid() {
+		if !gcs[i].Kind.Valid() {
 			w.fail = true
 			return
 		}
-		w.str(g.Name)
-		w.b = append(w.b, '|')
-		w.str(string(g.Kind))
-		w.b = append(w.b, '|')
-		w.str(g.Node)
-		for _, f := range w.opt[:k] {
-			w.optString(opt(g, int(f)))
-		}
-		w.b = append(w.b, '\n')
 	}
+	w.stringTable("group_columns", len(gcs), groupFixed, groupOpt,
+		func(i, f int) string { return [...]string{gcs[i].Name, string(gcs[i].Kind), gcs[i].Node}[f] },
+		func(i, f int) wire.OptString { return [...]wire.OptString{gcs[i].Property, gcs[i].Entity}[f] })
 }
 
 func (w *writer) pagination(p *wire.Pagination) {
