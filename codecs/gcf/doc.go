@@ -39,8 +39,11 @@
 // rows a table (or a list of tables, as for nodes); a cell that holds a
 // node is the node's object, which the table flattens into path columns
 // ("u>type", "u>id", "u>name") when every row's node has the same keys and
-// no list, and writes as an attachment otherwise. Optional fields (a column's target, a
-// pagination's total_rows, ...) are absent (~, or no line) when absent.
+// no list, and writes as an attachment otherwise (".u {}" and the node's
+// members beneath it). Rows none of whose cells can be a column are a list
+// of the rows' objects ("## rows [2]", "@0 {}", ...). Optional fields (a
+// column's target, a pagination's total_rows, ...) are absent (~, or no
+// line) when absent.
 //
 // # Fidelity
 //
@@ -64,11 +67,12 @@
 //
 // AppendEncode writes the document straight from the response into one
 // pooled buffer and appends it to dst: one allocation per encode (the
-// output), none when dst has room. It writes exactly the bytes of the
-// generic path (the document's generic value written by gcfvalue), which
-// it leaves the few shapes it does not write itself to (a property or cell
-// name with '>', a node cell a rows table cannot flatten, rows without
-// cells) and every refusal, so the errors are the generic path's too.
+// output), none when dst has room. It writes every shape of the layout
+// itself, through gcfvalue's rules (keys, quoting, numbers), in the
+// canonical form gcfvalue writes for the document's generic value (the
+// tests hold it to that), without building that value. When it meets what
+// the layout cannot carry, it stops, and a second walk of the response
+// names the place for the *wire.EncodeError.
 //
 // Decode reads a document in the form AppendEncode writes straight into
 // the response: its strings share one copy of the input (a quoted string

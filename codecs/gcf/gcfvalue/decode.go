@@ -7,6 +7,7 @@ import (
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/keyset"
+	"github.com/graphwire/graphwire/internal/textwire"
 )
 
 // Document is a decoded GCF document: its header and its value.
@@ -90,9 +91,8 @@ type decoder struct {
 	src string
 	lim limits
 
-	pos     int  // offset of the next raw line
-	done    bool // every raw line has been scanned
-	lineNum int
+	lines   textwire.Lines // the body's lines, after the header line
+	base    int            // the offset in src of the body's first line
 	peeked  bool
 	hasNext bool
 	next    line
@@ -169,16 +169,16 @@ func (d *decoder) checkUTF8() {
 
 // header reads the header line (spec §3).
 func (d *decoder) header(doc *Document) {
-	src := d.src
-	src = strings.TrimPrefix(src, "\uFEFF")
+	src := strings.TrimPrefix(d.src, "\uFEFF")
 	off := len(d.src) - len(src)
 	end := strings.IndexByte(src, '\n')
-	if end < 0 {
+	d.base = len(d.src)
+	if end >= 0 {
+		d.base = off + end + 1
+	} else {
 		end = len(src)
-		d.done = true
 	}
-	d.pos = off + end + 1
-	d.lineNum = 1
+	d.lines = textwire.NewLines(d.src[d.base:], &bodyLines)
 	h := strings.TrimRight(src[:end], "\r")
 	if h != "GCF" && !strings.HasPrefix(h, "GCF ") {
 		failAt(1, 1, KindMissingHeader, "the first line is not a GCF header (GCF profile=...): "+excerpt(h))
@@ -223,7 +223,7 @@ func (d *decoder) header(doc *Document) {
 	doc.Header = fields[1:]
 }
 
-func isHeaderKey(k string) bool { return isBareKey(k) }
+func isHeaderKey(k string) bool { return IsBareKey(k) }
 
 func isHeaderValue(v string) bool {
 	for i := 0; i < len(v); i++ {
@@ -257,52 +257,27 @@ func (d *decoder) read() *line {
 	return &d.last
 }
 
-// scan reads raw lines up to the next one that is neither blank nor a
-// comment (spec §11), checking its indentation (spec §4.1).
+// bodyLines are the rules of the body's lines (spec §4.1, §11): two
+// spaces a level, no tab in the indentation, blanks trimmed at the end;
+// blank lines and comments ("#" alone, or "# " and the comment) skipped.
+var bodyLines = textwire.LineRules{IndentUnit: 2, StrictIndent: true, TrimRight: " \t", SkipBlank: true,
+	IsComment: func(text string, _ bool) bool { return len(text) == 1 || text[1] == ' ' }}
+
+// scan reads the next line that is neither blank nor a comment, checking
+// its indentation.
 func (d *decoder) scan(l *line) bool {
-	src := d.src
-	for !d.done {
-		start := d.pos
-		if start >= len(src) {
-			d.done = true
-			break
+	if !d.lines.Next() {
+		if le, ok := d.lines.Err().(*textwire.LineError); ok {
+			if le.Problem == textwire.ProblemTab {
+				failAt(le.Line+1, le.Col, KindTabIndentation, "a tab in the indentation (indent with two spaces per level)")
+			}
+			failAt(le.Line+1, le.Col, KindInvalidIndent, "an indentation of "+strconv.Itoa(le.N)+" spaces (two spaces per level)")
 		}
-		end := len(src)
-		if nl := strings.IndexByte(src[start:], '\n'); nl >= 0 {
-			end = start + nl
-			d.pos = end + 1
-		} else {
-			d.done = true
-			d.pos = end
-		}
-		d.lineNum++
-		if end > start && src[end-1] == '\r' {
-			end--
-		}
-		i := start
-		for i < end && (src[i] == ' ' || src[i] == '\t') {
-			i++
-		}
-		ce := end
-		for ce > i && (src[ce-1] == ' ' || src[ce-1] == '\t') {
-			ce--
-		}
-		if i == ce {
-			continue // blank
-		}
-		if src[i] == '#' && (i+1 == ce || src[i+1] == ' ') {
-			continue // comment
-		}
-		if t := strings.IndexByte(src[start:i], '\t'); t >= 0 {
-			failAt(d.lineNum, t+1, KindTabIndentation, "a tab in the indentation (indent with two spaces per level)")
-		}
-		if (i-start)%2 != 0 {
-			failAt(d.lineNum, 1, KindInvalidIndent, "an indentation of "+strconv.Itoa(i-start)+" spaces (two spaces per level)")
-		}
-		*l = line{num: d.lineNum, start: start, cstart: i, depth: (i - start) / 2, content: src[i:ce]}
-		return true
+		return false
 	}
-	return false
+	ln := &d.lines.Line
+	*l = line{num: ln.Num + 1, start: d.base + ln.Start, cstart: d.base + ln.TextStart(), depth: ln.Depth, content: ln.Text}
+	return true
 }
 
 // The estimated memory of the parts of a value: an object, a member, an
@@ -407,7 +382,7 @@ func (d *decoder) summary(l *line) {
 		}
 		d.summaryCounts = []int{}
 		for _, s := range strings.Split(f[eq+1:], ",") {
-			n, ok := parseCount(s)
+			n, ok := ParseCount(s)
 			if !ok {
 				d.failIn(l, 0, KindInvalidCount, "a summary count is a decimal integer: "+excerpt(s))
 			}
@@ -417,22 +392,6 @@ func (d *decoder) summary(l *line) {
 			d.summaryCounts = append(d.summaryCounts, n)
 		}
 	}
-}
-
-// parseCount parses "0" or a decimal without leading zeros (that fits an
-// int32).
-func parseCount(s string) (int, bool) {
-	if s == "" || len(s) > 10 || (s[0] == '0' && len(s) > 1) {
-		return 0, false
-	}
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			return 0, false
-		}
-		n = n*10 + int(s[i]-'0')
-	}
-	return n, n <= 1<<31-1
 }
 
 // block kinds, for notAMember.
@@ -541,10 +500,7 @@ func (d *decoder) members(depth int) *jsonvalue.Object {
 }
 
 // startsKey reports whether a line can start with a key.
-func startsKey(c string) bool {
-	ch := c[0]
-	return ch == '"' || ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')
-}
+func startsKey(c string) bool { return c[0] == '"' || BareKeyEnd(c, 0) > 0 }
 
 // key reads a key (bare or quoted, spec §2a) at index i of l's content and
 // returns it and the index after it.
@@ -555,15 +511,7 @@ func (d *decoder) key(l *line, i int) (string, int) {
 		d.checkString(l, i, len(s))
 		return s, end
 	}
-	j := i
-	for j < len(c) {
-		ch := c[j]
-		if ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (j > i && isDigit(ch)) {
-			j++
-			continue
-		}
-		break
-	}
+	j := BareKeyEnd(c, i)
 	if j == i {
 		d.failIn(l, i, KindSyntax, "expected a key (a bare key [A-Za-z_][A-Za-z0-9_]* or a quoted string)")
 	}

@@ -2,117 +2,10 @@ package gcfvalue
 
 import (
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/keyset"
-	"github.com/graphwire/graphwire/internal/textwire"
 )
-
-// unquote parses the quoted string (spec §2.2) that starts at s[i] == '"'.
-// It returns the string and the index after its closing quote, or the
-// Kind of the error and its index.
-func unquote(s string, i int) (string, int, Kind, int) {
-	j := i + 1
-	for j+8 <= len(s) && quotedWord(textwire.Load8(s, j)) {
-		j += 8
-	}
-	for j < len(s) && s[j] != '"' && s[j] != '\\' && s[j] >= 0x20 {
-		j++
-	}
-	if j < len(s) && s[j] == '"' {
-		return s[i+1 : j], j + 1, "", 0 // no escape: a substring
-	}
-	buf := make([]byte, 0, j-i+16)
-	buf = append(buf, s[i+1:j]...)
-	for {
-		if j >= len(s) {
-			return "", 0, KindUnterminatedQuote, i
-		}
-		c := s[j]
-		switch {
-		case c == '"':
-			return string(buf), j + 1, "", 0
-		case c < 0x20:
-			return "", 0, KindInvalidEscape, j // a control character must be escaped
-		case c != '\\':
-			buf = append(buf, c)
-			j++
-			continue
-		}
-		if j+1 >= len(s) {
-			return "", 0, KindUnterminatedQuote, i
-		}
-		e := s[j+1]
-		switch e {
-		case '"', '\\', '/':
-			buf = append(buf, e)
-		case 'b':
-			buf = append(buf, '\b')
-		case 'f':
-			buf = append(buf, '\f')
-		case 'n':
-			buf = append(buf, '\n')
-		case 'r':
-			buf = append(buf, '\r')
-		case 't':
-			buf = append(buf, '\t')
-		case 'u':
-			r, ok := hex4(s, j+2)
-			if !ok {
-				return "", 0, KindInvalidEscape, j
-			}
-			switch {
-			case utf16.IsSurrogate(r) && r < 0xDC00:
-				r2, ok := rune(0), false
-				if j+7 < len(s) && s[j+6] == '\\' && s[j+7] == 'u' {
-					r2, ok = hex4(s, j+8)
-				}
-				if !ok || r2 < 0xDC00 || r2 > 0xDFFF {
-					return "", 0, KindInvalidSurrogate, j
-				}
-				buf = utf8.AppendRune(buf, utf16.DecodeRune(r, r2))
-				j += 6
-			case utf16.IsSurrogate(r):
-				return "", 0, KindInvalidSurrogate, j
-			default:
-				buf = utf8.AppendRune(buf, r)
-			}
-			j += 4
-		default:
-			return "", 0, KindInvalidEscape, j
-		}
-		j += 2
-	}
-}
-
-func hex4(s string, i int) (rune, bool) {
-	if i+4 > len(s) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range []byte(s[i : i+4]) {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
-}
-
-var quoteErrMsg = map[Kind]string{
-	KindUnterminatedQuote: "a quoted string without its closing quote",
-	KindInvalidEscape:     "an invalid escape or an unescaped control character in a quoted string",
-	KindInvalidSurrogate:  "an unpaired UTF-16 surrogate escape",
-}
 
 // quoted reads the quoted string at index i of l's content.
 func (d *decoder) quoted(l *line, i int) (string, int) {
@@ -200,8 +93,7 @@ func (d *decoder) token(l *line, s, e int, cell bool) (Value, cellKind, []field)
 			return false, cellValue, nil
 		}
 	}
-	if isNumberLiteral(t) {
-		n, ok := parseNumber(t)
+	if n, isNum, ok := ParseNumber(t); isNum {
 		if !ok {
 			d.failIn(l, s, KindOutOfRange, "the number "+excerpt(t)+" is outside int64 or float64 (model it as a string)")
 		}
@@ -254,7 +146,7 @@ func parseInlineDecl(s string) ([]field, bool) {
 				j++
 			}
 			k = s[i:j]
-			if !isBareKey(k) {
+			if !IsBareKey(k) {
 				return nil, false
 			}
 			i = j

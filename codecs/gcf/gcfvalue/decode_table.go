@@ -40,7 +40,7 @@ func (d *decoder) bracket(l *line, i int) arrHeader {
 	if inner == "?" {
 		h.deferred = true
 	} else {
-		n, ok := parseCount(inner)
+		n, ok := ParseCount(inner)
 		if !ok {
 			d.failIn(l, i+1, KindInvalidCount, "a count is 0, a decimal without leading zeros, or ?: "+excerpt(inner))
 		}

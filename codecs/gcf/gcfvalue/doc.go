@@ -91,6 +91,16 @@
 //   - A graph-profile document is refused with KindUnknownProfile:
 //     DecodeGraph and DecodeGraphDelta read that profile.
 //
+// # Syntax rules
+//
+// Each rule of GCF's syntax is written once, in rules.go, and the gcf
+// codec reads and writes through the exported ones: the number literal
+// (ParseNumber, SmallInt, AppendFloat), the count of a header
+// (ParseCount), bare keys (IsBareKey, BareKeyEnd, AppendKey,
+// AppendPathColumn), quoting and unquoting (NeedsQuotes, AppendString,
+// AppendValidString, Unquote). The decoder reads its lines with
+// internal/textwire's line scanner.
+//
 // # Limits
 //
 // Options.Limits bounds both directions (zero fields take the defaults of

@@ -68,7 +68,7 @@ func (e *encoder) failLimit(limit, msg string) {
 func (e *encoder) push(seg string) { e.path = append(e.path, seg) }
 func (e *encoder) pop()            { e.path = e.path[:len(e.path)-1] }
 func (e *encoder) pushKey(k string) {
-	if isBareKey(k) {
+	if IsBareKey(k) {
 		e.push("." + k)
 	} else {
 		e.push("[" + strconv.Quote(k) + "]")

@@ -385,7 +385,7 @@ func (d *decoder) graphBody(g *Graph) {
 					inner := strings.TrimSuffix(strings.TrimPrefix(name, "edges ["), "]")
 					if inner == "?" {
 						deferred = true
-					} else if n, ok := parseCount(inner); ok && strings.HasSuffix(name, "]") {
+					} else if n, ok := ParseCount(inner); ok && strings.HasSuffix(name, "]") {
 						declared = n
 					} else {
 						d.failIn(l, 9, KindInvalidCount, "a count is 0, a decimal without leading zeros, or ?")

@@ -1,6 +1,7 @@
 package gcf
 
 import (
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -12,15 +13,71 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// The writer writes the document of a response straight from the response
-// into one buffer: the bytes gcfvalue.AppendEncode writes for the
-// document's generic value (document), without building that value. It
-// covers what responses hold; where it meets what it does not cover (a
-// string that is not UTF-8 or past MaxStringBytes, a NaN, an invalid
-// enumeration or pagination, a key with '>', a node cell a table cannot
-// flatten, a list nested past the depth limit), it gives up and
-// AppendEncode takes the generic path, which writes the same bytes or the
-// error. The differential tests hold the two to the same bytes.
+// AppendEncode appends the GCF text of r to dst (see the package
+// documentation for the layout). It refuses what wire.Limits.Check
+// refuses, what the layout cannot carry (a NaN or infinite float, a query
+// type or group kind outside the enumerations, a pagination in neither
+// shape, a property named type or id, two properties or cells of one
+// name), and text longer than MaxInputBytes; on error dst comes back
+// unchanged.
+func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	return c.appendEncode(dst, r)
+}
+
+// appendEncode is AppendEncode.
+func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	if r == nil {
+		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
+	}
+	m, err := c.limits.Measure(Name, r)
+	if err != nil {
+		return dst, err
+	}
+	n := len(dst)
+	out, ok := c.appendFast(dst, r, int64(m.SizeHint()))
+	if !ok {
+		if err := c.refusal(r); err != nil {
+			return dst, err
+		}
+		return dst, &wire.EncodeError{Codec: Name, Limit: "MaxDepth",
+			Msg: "the document nests deeper than the limit of " + strconv.Itoa(min(c.limits.MaxDepth+layoutDepth, wire.HardMaxDepth)) + " (MaxDepth and the layout's " + strconv.Itoa(layoutDepth) + " levels)"}
+	}
+	if int64(len(out)-n) > c.limits.MaxInputBytes {
+		return out[:n], &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
+			Msg: "the text would take " + strconv.Itoa(len(out)-n) + " bytes, more than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	}
+	return out, nil
+}
+
+// writeChunk is the most EncodeTo hands w in one Write.
+const writeChunk = 32 << 10
+
+// EncodeTo writes the GCF text of r to w, in writes of at most 32 KiB. It
+// builds the text in memory first (GCF's tables need their field union
+// before their first row), so an *wire.EncodeError means nothing was
+// written.
+func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
+	out, err := c.AppendEncode(nil, r)
+	if err != nil {
+		return err
+	}
+	for len(out) > 0 {
+		n := min(len(out), writeChunk)
+		if _, err := w.Write(out[:n]); err != nil {
+			return err
+		}
+		out = out[n:]
+	}
+	return nil
+}
+
+// The writer writes the document of a response straight from the
+// response into one buffer: the bytes gcfvalue.AppendEncode writes for
+// the document's generic value, without building that value. Where it
+// meets what the layout cannot carry (a string that is not UTF-8 or past
+// MaxStringBytes, a NaN, an invalid enumeration or pagination, a list
+// nested past the depth limit), it stops and reports false; refusal then
+// names the place.
 
 // writer is the scratch of one encode, pooled.
 type writer struct {
@@ -46,7 +103,7 @@ var writers = sync.Pool{New: func() any { return &writer{pos: make(map[string]in
 const maxPooled = 8 << 20
 
 // appendFast appends the document of r to dst, or reports false when the
-// writer gave up (dst is then unchanged). size is r's size as
+// writer stopped at what the layout cannot carry (dst is then unchanged). size is r's size as
 // wire.Measurement.SizeHint gives it (the larger of its canonical JSON and
 // its memory), within the limits. The writer writes into dst's spare room
 // when dst has at least a quarter of size to spare (a caller's reused buffer),
@@ -198,8 +255,8 @@ func (w *writer) startRun() {
 
 // addKey appends k to the run's union.
 func (w *writer) addKey(k string) {
-	if strings.IndexByte(k, '>') >= 0 || len(k) > w.maxStr || !utf8.ValidString(k) {
-		w.fail = true // a '>' key is an attachment: the generic path's
+	if len(k) > w.maxStr || !utf8.ValidString(k) {
+		w.fail = true
 	}
 	w.cols = append(w.cols, k)
 	n := len(w.cols) - w.colBase
@@ -215,7 +272,7 @@ func (w *writer) addKey(k string) {
 
 // fitsKeys reports whether the n keys key(0..n-1), after first columns
 // the union always starts with, keep their order in the run's union
-// extended by their new keys (see grouped), and whether there are new
+// extended by their new keys (see addToRun), and whether there are new
 // keys.
 func (w *writer) fitsKeys(n int, key func(int) string, first int) (fits, grows bool) {
 	last, next := first-1, len(w.cols)-w.colBase
@@ -253,7 +310,10 @@ var nodeColumns = []string{"type", "id"}
 // addToRun puts element i, whose n keys key gives, in the last run when
 // joinable and its keys fit the run's columns (growing them if need be),
 // and otherwise in a run of its own, whose columns are fixed, then its
-// keys.
+// keys. A table's columns are the union of its rows' keys in first-seen
+// order, and a row reads back with its members in column order: an element
+// fits a run when its keys, taken in the order of the run's union extended
+// by its own new keys, are in its own order.
 func (w *writer) addToRun(i, n int, key func(int) string, fixed []string, joinable bool) {
 	if joinable && len(w.runs) > 0 {
 		if fits, grows := w.fitsKeys(n, key, len(fixed)); fits {
@@ -273,7 +333,7 @@ func (w *writer) addToRun(i, n int, key func(int) string, fixed []string, joinab
 	w.runs = append(w.runs, span{start: i, end: i + 1, c0: w.colBase, c1: len(w.cols)})
 }
 
-// nodes writes the nodes: one table, or a list of tables (see grouped).
+// nodes writes the nodes: one table, or a list of tables (see addToRun).
 func (w *writer) nodes(nodes []wire.Node) {
 	if len(nodes) == 0 {
 		w.b = append(w.b, "## nodes [0]\n"...)
@@ -323,6 +383,9 @@ func (w *writer) decl(n int, cols []string) {
 	w.b = textwire.AppendInt(w.b, int64(n))
 	w.b = append(w.b, "]{"...)
 	for i, c := range cols {
+		if isPathName(c) {
+			continue
+		}
 		if i > 0 {
 			w.b = append(w.b, ',')
 		}
@@ -331,112 +394,17 @@ func (w *writer) decl(n int, cols []string) {
 	w.b = append(w.b, "}\n"...)
 }
 
-// nodeTable writes a run of nodes as a table, rows at rowDepth (an indent)
-// and level (the generic value's nesting of a row).
-func (w *writer) nodeTable(nodes []wire.Node, s span, rowDepth, level int) {
-	cols := w.cols[s.c0:s.c1]
-	w.decl(s.end-s.start, cols)
-	for i := s.start; i < s.end; i++ {
-		n := &nodes[i]
-		w.indent(rowDepth)
-		lists := hasList(n.Properties)
-		if lists {
-			w.b = append(w.b, '@')
-			w.b = textwire.AppendInt(w.b, int64(i-s.start))
-			w.b = append(w.b, ' ')
-		}
-		w.str(n.Type)
-		w.b = append(w.b, '|')
-		w.b = textwire.AppendInt(w.b, n.ID)
-		ps := n.Properties
-		j := 0
-		for _, c := range cols[2:] {
-			w.b = append(w.b, '|')
-			if j < len(ps) && ps[j].Key == c {
-				w.cell(ps[j].Value)
-				j++
-				continue
-			}
-			w.b = append(w.b, '~')
-		}
-		w.b = append(w.b, '\n')
-		if lists {
-			for k := range ps {
-				if ps[k].Value.Kind() == wire.KindList {
-					w.attachment(ps[k].Key, ps[k].Value.List(), rowDepth, level+1)
-				}
-			}
-		}
-		if w.fail {
-			return
-		}
-	}
-}
+// isPathName reports whether a property or cell name holds '>': it
+// cannot be a column (spec §7.4.6.1) and travels as an attachment after
+// its row.
+func isPathName(k string) bool { return strings.IndexByte(k, '>') >= 0 }
 
-func hasList(ps []wire.Property) bool {
-	for i := range ps {
-		if ps[i].Value.Kind() == wire.KindList {
+// anyPathName reports whether some name of cols holds '>'.
+func anyPathName(cols []string) bool {
+	for _, c := range cols {
+		if isPathName(c) {
 			return true
 		}
 	}
 	return false
-}
-
-// attachment writes ".name <list>" after a row at rowDepth; level is the
-// list's nesting in the generic value.
-func (w *writer) attachment(name string, items []wire.Value, rowDepth, level int) {
-	w.indent(rowDepth)
-	w.b = append(w.b, '.')
-	w.b = gcfvalue.AppendKey(w.b, name)
-	w.b = append(w.b, ' ')
-	w.list(items, rowDepth+2, level)
-}
-
-// list writes, after a header prefix, the body of a list: "[0]", the
-// inline "[N]: a,b" of scalars, or "[N]" and its items at depth.
-func (w *writer) list(items []wire.Value, depth, level int) {
-	if level > w.maxDepth {
-		w.fail = true
-		return
-	}
-	w.b = append(w.b, '[')
-	w.b = strconv.AppendInt(w.b, int64(len(items)), 10)
-	if len(items) == 0 {
-		w.b = append(w.b, "]\n"...)
-		return
-	}
-	scalars := true
-	for i := range items {
-		if items[i].Kind() == wire.KindList {
-			scalars = false
-			break
-		}
-	}
-	if scalars {
-		w.b = append(w.b, "]:"...)
-		for i := range items {
-			if i == 0 {
-				w.b = append(w.b, ' ')
-			} else {
-				w.b = append(w.b, ',')
-			}
-			w.scalar(items[i])
-		}
-		w.b = append(w.b, '\n')
-		return
-	}
-	w.b = append(w.b, "]\n"...)
-	for i := range items {
-		w.indent(depth)
-		w.b = append(w.b, '@')
-		w.b = textwire.AppendInt(w.b, int64(i))
-		w.b = append(w.b, ' ')
-		if items[i].Kind() == wire.KindList {
-			w.list(items[i].List(), depth+1, level+1)
-			continue
-		}
-		w.b = append(w.b, '=')
-		w.scalar(items[i])
-		w.b = append(w.b, '\n')
-	}
 }

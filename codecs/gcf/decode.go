@@ -10,6 +10,75 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
+// Decode parses GCF text in the codec's layout into a new response. Bad
+// text gives a *wire.DecodeError: positioned (line, column) when the GCF
+// is malformed, naming the place in the layout ("nodes[3].id: ...") when
+// well-formed GCF does not hold a response.
+func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
+	if int64(len(data)) > c.limits.MaxInputBytes {
+		return nil, &wire.DecodeError{Codec: Name, Offset: c.limits.MaxInputBytes, Limit: "MaxInputBytes",
+			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	}
+	return c.decode(data, true)
+}
+
+// decode is Decode, through the reader first when fast (see decodeFast),
+// through the generic value otherwise.
+func (c *Codec) decode(data []byte, fast bool) (*wire.GraphResponse, error) {
+	return c.decodeAt(data, 0, 0, fast)
+}
+
+// decodeAt is decode of the response whose text is the GCF line then
+// data[body:], after the GCF line and the fields lines of a header
+// (a response's own text when body is 0); its errors are positioned in
+// data. The generic path reads a copy of that text, which its memory
+// budget is charged with.
+func (c *Codec) decodeAt(data []byte, body, fields int, fast bool) (*wire.GraphResponse, error) {
+	r, ok := (*wire.GraphResponse)(nil), false
+	if fast {
+		r, ok = c.decodeFast(data, body)
+	}
+	if !ok {
+		text, scratch := data, 0
+		if body > 0 {
+			text = append(append(make([]byte, 0, len(gcfLine)+len(data)-body), gcfLine...), data[body:]...)
+			scratch = len(text)
+		}
+		opts := c.valueOptions()
+		opts.Limits.MaxMaterializedBytes = min(opts.Limits.MaxMaterializedBytes, genericBudget(len(data))-int64(scratch))
+		v, err := gcfvalue.Decode(text, opts)
+		if err != nil {
+			return nil, shiftError(err, body, fields)
+		}
+		if r, err = response(v); err != nil {
+			return nil, err
+		}
+	}
+	// What a decoder of GCF cannot refuse as it reads (the model's rules,
+	// the limits of the response as a whole) it refuses here, with the
+	// encoders' own check (Measure refuses exactly what Check does).
+	if _, err := c.limits.Measure(Name, r); err != nil {
+		var ee *wire.EncodeError
+		if e, ok := err.(*wire.EncodeError); ok {
+			ee = e
+		}
+		de := &wire.DecodeError{Codec: Name, Msg: err.Error()}
+		if ee != nil {
+			de.Msg, de.Limit = ee.Path+": "+ee.Msg, ee.Limit
+		}
+		return nil, de
+	}
+	return r, nil
+}
+
+// genericBudget is the most memory, as the generic layer estimates it,
+// that the generic value decoded from n input bytes may take: 6 times the
+// input plus 6 MiB. The response read from it takes at most half as much
+// again (a row's cell, 48 bytes, for a member of 32), and the value is
+// held until the response is read: the two stay within a decode's 16
+// times the input plus 16 MiB.
+func genericBudget(n int) int64 { return 6*int64(n) + 6<<20 }
+
 // The reader reads a document in the form AppendEncode writes straight
 // into a response, without the generic value: every line in its canonical
 // place, every string bare where the encoder writes it bare, every count
@@ -175,12 +244,8 @@ func (d *freader) count(l string, i int) (int, int) {
 	if j < 2 {
 		d.fail()
 	}
-	t := l[i+1 : i+j]
-	if len(t) > 1 && t[0] == '0' {
-		d.fail()
-	}
-	n, err := strconv.Atoi(t)
-	if err != nil || n < 0 || n > d.maxElem || t[0] == '+' || t[0] == '-' {
+	n, ok := gcfvalue.ParseCount(l[i+1 : i+j])
+	if !ok || n > d.maxElem {
 		d.fail()
 	}
 	return n, i + j + 1
@@ -241,8 +306,8 @@ func (d *freader) scalar(l string, i int, delim byte) (wire.Value, int, int) {
 	case "false":
 		return wire.Bool(false), tokValue, end
 	}
-	if v, ok := smallInt(t); ok {
-		return wire.Int(v), tokValue, end
+	if v, ok := gcfvalue.SmallInt(t); ok {
+		return wire.Int(v), tokValue, end // the integers most cells hold
 	}
 	if n, isNum, ok := gcfvalue.ParseNumber(t); isNum {
 		if !ok {
@@ -258,24 +323,6 @@ func (d *freader) scalar(l string, i int, delim byte) (wire.Value, int, int) {
 		d.fail()
 	}
 	return wire.String(t), tokValue, end
-}
-
-// smallInt reads a token of 1 to 18 digits, no leading zero, the
-// integers most cells hold, as the number it is; anything else is left to
-// gcfvalue.ParseNumber.
-func smallInt(t string) (int64, bool) {
-	if len(t) == 0 || len(t) > 18 || t[0] == '0' && len(t) > 1 {
-		return 0, false
-	}
-	var v int64
-	for i := 0; i < len(t); i++ {
-		c := t[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-	}
-	return v, true
 }
 
 // str reads a string token.
@@ -320,14 +367,11 @@ func (d *freader) decl(l string, i int) {
 			}
 			name, i = s, e
 		} else {
-			j := i
-			for j < len(l) && l[j] != ',' && l[j] != '}' {
-				j++
-			}
-			name, i = l[i:j], j
-			if !isBare(name) {
+			j := gcfvalue.BareKeyEnd(l, i)
+			if j == i {
 				d.fail()
 			}
+			name, i = l[i:j], j
 		}
 		for k := range d.cols {
 			if d.cols[k].name == name || len(d.cols) > 64 {
@@ -349,20 +393,6 @@ func (d *freader) decl(l string, i int) {
 		}
 		i++
 	}
-}
-
-// isBare reports whether k is a bare key.
-func isBare(k string) bool {
-	if k == "" {
-		return false
-	}
-	for i := 0; i < len(k); i++ {
-		c := k[i]
-		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // indent steps over the 2*depth spaces that start l.
@@ -425,166 +455,4 @@ func (d *freader) section(name string) string {
 		d.fail()
 	}
 	return l[4+len(name):]
-}
-
-func (d *freader) nodes(r *wire.GraphResponse) {
-	d.tables(d.section("nodes"), func(n, rowDepth, level int) {
-		if len(d.cols) < 2 || d.cols[0].name != "type" || d.cols[1].name != "id" {
-			d.fail()
-		}
-		for _, c := range d.cols[2:] {
-			if c.name == "type" || c.name == "id" || strings.IndexByte(c.name, '>') >= 0 {
-				d.fail()
-			}
-		}
-		if r.Nodes == nil {
-			c := d.capFor(n, 4)
-			d.charge(sizeNode * int64(c))
-			r.Nodes = make([]wire.Node, 0, c)
-		}
-		for k := range n {
-			if len(r.Nodes) >= d.maxElem {
-				d.fail()
-			}
-			r.Nodes = append(r.Nodes, d.nodeRow(k, rowDepth, level))
-		}
-	})
-}
-
-// slab is the length of a new slab that has room for n: slabLen, or less
-// when the rest of the input cannot fill it (a property or a cell takes
-// two bytes or more).
-func (d *freader) slab(n int) int {
-	return max(n, min(slabLen, (len(d.s)-d.i)/2))
-}
-
-// propSlab returns room for n more properties.
-func (d *freader) propSlab(n int) {
-	if cap(d.props)-len(d.props) < n {
-		d.props = make([]wire.Property, 0, d.slab(n))
-	}
-}
-
-// nodeRow reads the k-th row of a node table.
-func (d *freader) nodeRow(k, rowDepth, level int) wire.Node {
-	l, lists := d.rowPrefix(d.indent(d.line(), rowDepth), k)
-	d.charge(sizeNode)
-	var n wire.Node
-	var i int
-	n.Type, i = d.str(l, 0, '|')
-	n.ID, i = d.integer(l, sep(d, l, i), '|')
-	d.propSlab(len(d.cols) - 2)
-	start := len(d.props)
-	d.marks = d.marks[:0]
-	for _, c := range d.cols[2:] {
-		v, kind, end := d.scalar(l, sep(d, l, i), '|')
-		i = end
-		switch kind {
-		case tokAbsent:
-			continue
-		case tokList:
-			d.marks = append(d.marks, len(d.props)-start)
-		}
-		d.charge(sizeProp)
-		d.props = append(d.props, wire.Property{Key: c.name, Value: v})
-	}
-	if i != len(l) || (len(d.marks) > 0) != lists {
-		d.fail()
-	}
-	if len(d.props) > start {
-		n.Properties = d.props[start:len(d.props):len(d.props)]
-	}
-	for _, m := range d.marks {
-		p := &n.Properties[m]
-		p.Value = d.attachment(p.Key, rowDepth, level)
-	}
-	return n
-}
-
-// attachment reads the list attachment ".name <list>" of a row's field
-// name, the next line at rowDepth.
-func (d *freader) attachment(name string, rowDepth, level int) wire.Value {
-	l := d.indent(d.line(), rowDepth)
-	if len(l) < 2 || l[0] != '.' {
-		d.fail()
-	}
-	var key string
-	var i int
-	if l[1] == '"' {
-		s, e, ok := gcfvalue.Unquote(l, 1)
-		if !ok {
-			d.fail()
-		}
-		key, i = s, e
-	} else {
-		j := strings.IndexByte(l, ' ')
-		if j < 0 {
-			d.fail()
-		}
-		key, i = l[1:j], j
-		if !isBare(key) {
-			d.fail()
-		}
-	}
-	if key != name || i >= len(l) || l[i] != ' ' {
-		d.fail()
-	}
-	return d.list(l, i+1, rowDepth+2, level+1)
-}
-
-// list reads a list body at l[i:]: "[0]", "[N]: a,b" or "[N]" and N item
-// lines at depth; level is the list's nesting in the generic value.
-func (d *freader) list(l string, i, depth, level int) wire.Value {
-	if level > d.maxDepth {
-		d.fail()
-	}
-	n, j := d.count(l, i)
-	d.charge(sizeVal * int64(n)) // the items, and room for them: n is within the input
-	if j == len(l) {
-		if n == 0 {
-			return wire.ListOf()
-		}
-		items := make([]wire.Value, 0, d.capFor(n, 4))
-		for k := range n {
-			t := d.indent(d.line(), depth)
-			p := "@" + strconv.Itoa(k) + " "
-			if !strings.HasPrefix(t, p) {
-				d.fail()
-			}
-			t = t[len(p):]
-			if strings.HasPrefix(t, "=") {
-				v, kind, end := d.scalar(t, 1, '\n')
-				if kind != tokValue || end != len(t) {
-					d.fail()
-				}
-				items = append(items, v)
-				continue
-			}
-			items = append(items, d.list(t, 0, depth+1, level+1))
-		}
-		return wire.ListOf(items...)
-	}
-	if n == 0 || !strings.HasPrefix(l[j:], ": ") {
-		d.fail()
-	}
-	items := make([]wire.Value, 0, d.capFor(n, 1))
-	j += 2
-	for k := range n {
-		if k > 0 {
-			if j >= len(l) || l[j] != ',' {
-				d.fail()
-			}
-			j++
-		}
-		v, kind, end := d.scalar(l, j, ',')
-		if kind != tokValue {
-			d.fail()
-		}
-		items = append(items, v)
-		j = end
-	}
-	if j != len(l) {
-		d.fail()
-	}
-	return wire.ListOf(items...)
 }

@@ -7,13 +7,6 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// shapeError is a well-formed GCF document that does not hold a response
-// in the codec's layout: the place, in the layout's terms, and what is
-// wrong.
-func shapeError(path, msg string) *wire.DecodeError {
-	return &wire.DecodeError{Codec: Name, Msg: path + ": " + msg}
-}
-
 // reader walks the generic value of a document, recording the first
 // layout error.
 type reader struct{ err *wire.DecodeError }

@@ -2,84 +2,95 @@ package gcf_test
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"strconv"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/codecs/gcf"
+	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
-// sameAsGeneric checks that AppendEncode writes, for r, the bytes (or the
-// error) of the generic path, and reports whether the writer took r
-// itself.
-func sameAsGeneric(t interface {
+// canonical checks that AppendEncode writes, for r, GCF in the canonical
+// form: gcfvalue reads it and writes the value it reads as the same
+// bytes. A refusal must be an *wire.EncodeError that leaves dst as it
+// was. It reports whether r was written.
+func canonical(t interface {
 	Helper()
 	Fatalf(string, ...any)
 }, c *gcf.Codec, r *wire.GraphResponse) bool {
 	t.Helper()
-	want, wantErr := c.AppendGeneric([]byte("prefix"), r)
 	got, err := c.AppendEncode([]byte("prefix"), r)
-	if (err == nil) != (wantErr == nil) {
-		t.Fatalf("AppendEncode error %v, generic path %v\n%s", err, wantErr, wiretest.Describe(r))
-	}
 	if err != nil {
-		if diff := cmp.Diff(wantErr.Error(), err.Error()); diff != "" {
-			t.Fatalf("errors differ (-generic +AppendEncode):\n%s", diff)
+		var ee *wire.EncodeError
+		if !errors.As(err, &ee) || string(got) != "prefix" {
+			t.Fatalf("AppendEncode = %q, %v", got, err)
 		}
 		return false
 	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("AppendEncode differs from the generic path:\n%s\ngeneric:\n%s\ngot:\n%s", wiretest.ByteDiff(want, got), want, got)
+	got = got[len("prefix"):]
+	opts := gcfvalue.Options{Limits: wire.Limits{MaxDepth: wire.HardMaxDepth}}
+	v, err := gcfvalue.Decode(got, opts)
+	if err != nil {
+		t.Fatalf("gcfvalue reads the text: %v\n%s", err, got)
 	}
-	_, fast := c.AppendFast(nil, r)
-	return fast
+	want, err := gcfvalue.AppendEncode(nil, v, opts)
+	if err != nil {
+		t.Fatalf("gcfvalue writes the value read: %v\n%s", err, got)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("AppendEncode differs from the canonical form:\n%s\ncanonical:\n%s\ngot:\n%s", wiretest.ByteDiff(want, got), want, got)
+	}
+	return true
 }
 
-// TestWriterMatchesGenericCorpus: on every corpus case the writer, not the
-// generic path, writes the document, and writes the generic path's bytes.
-func TestWriterMatchesGenericCorpus(t *testing.T) {
+// TestWriterCanonicalCorpus: every corpus case is written, in the
+// canonical form.
+func TestWriterCanonicalCorpus(t *testing.T) {
 	c := gcf.Default()
 	for _, cs := range corpusCases(t) {
-		if !sameAsGeneric(t, c, cs.Response) {
-			t.Errorf("%s: the writer gave the response up", cs.ID())
+		if !canonical(t, c, cs.Response) {
+			t.Errorf("%s: refused", cs.ID())
 		}
 	}
 }
 
-// TestWriterMatchesGenericGenerated: generated responses, awkward names,
+// TestWriterCanonicalGenerated: generated responses, awkward names,
 // lists, node cells and refused shapes included.
-func TestWriterMatchesGenericGenerated(t *testing.T) {
+func TestWriterCanonicalGenerated(t *testing.T) {
 	c := gcf.Default()
 	small, err := gcf.New(gcf.Options{Limits: wire.Limits{MaxDepth: 2, MaxStringBytes: 40}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fast := 0
+	written := 0
 	rapid.Check(t, func(rt *rapid.T) {
 		awkward := rapid.Bool().Draw(rt, "awkward")
 		r := wiretest.ResponseWith(wiretest.Options{AwkwardNames: awkward, NonFinite: rapid.Bool().Draw(rt, "nonfinite")}).Draw(rt, "r")
-		if sameAsGeneric(rt, c, r) {
-			fast++
+		if canonical(rt, c, r) {
+			written++
 		}
-		sameAsGeneric(rt, small, r)
+		canonical(rt, small, r)
 	})
 	rapid.Check(t, func(rt *rapid.T) {
 		refuse := rapid.SampledFrom(wiretest.Refusals()).Draw(rt, "refuse")
 		r := wiretest.ResponseWith(wiretest.Options{Refuse: refuse}).Draw(rt, "r")
-		sameAsGeneric(rt, c, r)
+		if canonical(rt, c, r) {
+			rt.Fatalf("AppendEncode wrote a response with %v", refuse)
+		}
 	})
-	if fast == 0 {
-		t.Error("the writer gave up every generated response")
+	if written == 0 {
+		t.Error("AppendEncode refused every generated response")
 	}
 }
 
-// TestWriterShapes: the shapes the writer leaves to the generic path, and
-// a few it writes, against the generic path's bytes.
+// TestWriterShapes: the awkward shapes of the layout (names with '>',
+// node cells a table cannot flatten, rows with no column, lists) in the
+// canonical form, and refusals.
 func TestWriterShapes(t *testing.T) {
 	c := gcf.Default()
 	node := func(typ string, id int64, ps ...wire.Property) wire.Node {
@@ -94,7 +105,7 @@ func TestWriterShapes(t *testing.T) {
 	cases := []struct {
 		name string
 		r    *wire.GraphResponse
-		fast bool
+		want bool // written, not refused
 	}{
 		{"sparse and reordered nodes", &wire.GraphResponse{QueryType: wire.Search, Nodes: []wire.Node{
 			node("A", 1, p("x", i(1)), p("y", i(2))), node("A", 2, p("y", i(3))), node("A", 3, p("y", i(1)), p("x", i(2))),
@@ -106,19 +117,30 @@ func TestWriterShapes(t *testing.T) {
 		{"nested lists", &wire.GraphResponse{QueryType: wire.Search, Nodes: []wire.Node{
 			node("A", 1, p("l", l(l(s("a"), l()), s("b,c"), wire.Float(2), wire.Float(1e-9)))), node("A", 2, p("l", l())),
 		}}, true},
-		{"a key with >", &wire.GraphResponse{QueryType: wire.Search, Nodes: []wire.Node{node("A", 1, p("a>b", i(1)))}}, false},
+		{"a key with >", &wire.GraphResponse{QueryType: wire.Search, Nodes: []wire.Node{node("A", 1, p("a>b", i(1)))}}, true},
+		{"keys with > out of order", &wire.GraphResponse{QueryType: wire.Search, Nodes: []wire.Node{
+			node("A", 1, p("a>b", i(1)), p("x", s("y")), p("d>", l(i(1), i(2)))), node("A", 2, p("x", i(2)), p("a>b", l())),
+		}}, true},
 		{"a NaN", &wire.GraphResponse{QueryType: wire.Search, Nodes: []wire.Node{node("A", 1, p("f", wire.Float(math.NaN())))}}, false},
 		{"node cells of different keys", &wire.GraphResponse{QueryType: wire.Aggregation, Rows: []wire.Row{
 			{{Name: "u", Node: &wire.Node{Type: "U", ID: 1, Properties: []wire.Property{p("a", i(1))}}}},
 			{{Name: "u", Node: &wire.Node{Type: "U", ID: 2}}},
-		}}, false},
+		}}, true},
+		{"node cells with lists, a scalar beside them, > names", &wire.GraphResponse{QueryType: wire.Aggregation, Rows: []wire.Row{
+			{{Name: "u", Node: &wire.Node{Type: "U", ID: 1, Properties: []wire.Property{p("a", l(i(1), l(s("q")))), p("b>c", i(3)), p("", i(1))}}}, {Name: "x", Value: l(i(1))}, {Name: "y>z", Value: s("w")}},
+			{{Name: "u", Node: &wire.Node{Type: "U", ID: 2, Properties: []wire.Property{p("a", l())}}}, {Name: "y>z", Node: &wire.Node{Type: "V", ID: 3}}},
+			{{Name: "u", Value: i(5)}},
+		}}, true},
+		{"rows of > names only", &wire.GraphResponse{QueryType: wire.Aggregation, Rows: []wire.Row{
+			{{Name: "a>b", Value: i(1)}, {Name: "c>d", Value: l(i(1))}}, {{Name: "c>d", Value: i(1)}, {Name: "a>b", Node: &wire.Node{Type: "U", ID: 1}}}, {},
+		}}, true},
 		{"node cells, a null and an absent cell", &wire.GraphResponse{QueryType: wire.Aggregation, Rows: []wire.Row{
 			{{Name: "u", Node: &wire.Node{Type: "U", ID: 1, Properties: []wire.Property{p("a b", i(1))}}}, {Name: "n", Value: i(3)}},
 			{{Name: "u", Value: wire.Null()}, {Name: "n", Value: l(i(1))}},
 			{{Name: "n", Value: i(4)}},
 			{{Name: "n", Value: i(4)}, {Name: "u", Value: wire.Null()}},
 		}}, true},
-		{"empty rows", &wire.GraphResponse{QueryType: wire.Aggregation, Rows: []wire.Row{{}, {}}}, false},
+		{"empty rows", &wire.GraphResponse{QueryType: wire.Aggregation, Rows: []wire.Row{{}, {}}}, true},
 		{"edges and columns in first-seen order", &wire.GraphResponse{QueryType: wire.PathFinding,
 			Edges:        []wire.Edge{{From: "A", To: "B", Type: "t", Step: wire.SomeInt(1)}, {From: "A", To: "B", Type: "t", Depth: wire.SomeInt(2), Step: wire.SomeInt(3)}},
 			Columns:      []wire.Column{{Name: "n", Function: "count", Property: wire.SomeString("p")}, {Name: "m", Function: "max", Target: wire.SomeString("t"), Property: wire.SomeString("q")}},
@@ -128,8 +150,8 @@ func TestWriterShapes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := sameAsGeneric(t, c, tc.r); got != tc.fast {
-				t.Errorf("the writer took the response: %v, want %v", got, tc.fast)
+			if got := canonical(t, c, tc.r); got != tc.want {
+				t.Errorf("written: %v, want %v", got, tc.want)
 			}
 		})
 	}

@@ -1,10 +1,16 @@
 package gcfvalue
 
+// The rules of GCF's syntax that every reader and writer of it shares,
+// written once: the number literal (spec §2.3), bare keys (§2a.1),
+// quoting and unquoting strings (§2.2, §2.4). The gcf codec reads and
+// writes through the exported ones.
+
 import (
 	"math"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
@@ -90,47 +96,49 @@ func isNumberLiteral(s string) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// parseNumber converts a literal already known to match the number grammar:
-// an integer literal (no '.', 'e' or 'E') to an exact int64, anything else
-// to the nearest float64. ok is false when the value is outside the numeric
-// domain (spec §2.3.2): an integer outside int64, a float past float64.
-func parseNumber(s string) (n jsonvalue.Number, ok bool) {
-	if !strings.ContainsAny(s, ".eE") {
-		i, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return n, false
+// SmallInt reads a token of 1 to 18 ASCII digits without a leading zero,
+// the integers most cells hold, as the number it is; any other token is
+// not one (ParseNumber reads every number literal).
+func SmallInt(t string) (int64, bool) {
+	if len(t) == 0 || len(t) > 18 || t[0] == '0' && len(t) > 1 {
+		return 0, false
+	}
+	var v int64
+	for i := 0; i < len(t); i++ {
+		c := t[i] - '0'
+		if c > 9 {
+			return 0, false
 		}
-		return jsonvalue.Int(i), true
+		v = v*10 + int64(c)
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsInf(f, 0) {
-		return n, false
-	}
-	if f == 0 {
-		f = 0 // -0.0 reads as 0 (spec §2.3.1)
-	}
-	return jsonvalue.Float(f), true
+	return v, true
 }
 
-// isBareKey reports whether k is a bare-key: [A-Za-z_][A-Za-z0-9_]*.
-func isBareKey(k string) bool {
-	if k == "" {
-		return false
+// ParseCount reads the count of an array or table header ("[N]", spec
+// §7.3): "0" or a decimal without a leading zero or sign, within int32.
+func ParseCount(s string) (int, bool) {
+	n, ok := SmallInt(s)
+	return int(n), ok && n <= 1<<31-1
+}
+
+// IsBareKey reports whether k is a bare-key, written without quotes:
+// [A-Za-z_][A-Za-z0-9_]* (spec §2a.1).
+func IsBareKey(k string) bool { return k != "" && BareKeyEnd(k, 0) == len(k) }
+
+// BareKeyEnd returns the index after the longest bare-key that starts at
+// s[i], i when none does.
+func BareKeyEnd(s string, i int) int {
+	j := i
+	for j < len(s) && (s[j] == '_' || (s[j] >= 'a' && s[j] <= 'z') || (s[j] >= 'A' && s[j] <= 'Z') || (j > i && isDigit(s[j]))) {
+		j++
 	}
-	for i := 0; i < len(k); i++ {
-		c := k[i]
-		if c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && isDigit(c)) {
-			continue
-		}
-		return false
-	}
-	return true
+	return j
 }
 
 // appendKey writes k bare when it is a bare-key and quoted otherwise (spec
 // §2a.1).
 func appendKey(dst []byte, k string) []byte {
-	if isBareKey(k) {
+	if IsBareKey(k) {
 		return append(dst, k...)
 	}
 	return appendQuoted(dst, k)
@@ -272,6 +280,110 @@ func isNumericLike(s string) bool {
 
 const hexDigits = "0123456789abcdef"
 
+// unquote parses the quoted string (spec §2.2) that starts at s[i] == '"'.
+// It returns the string and the index after its closing quote, or the
+// Kind of the error and its index.
+func unquote(s string, i int) (string, int, Kind, int) {
+	j := i + 1
+	for j+8 <= len(s) && quotedWord(textwire.Load8(s, j)) {
+		j += 8
+	}
+	for j < len(s) && s[j] != '"' && s[j] != '\\' && s[j] >= 0x20 {
+		j++
+	}
+	if j < len(s) && s[j] == '"' {
+		return s[i+1 : j], j + 1, "", 0 // no escape: a substring
+	}
+	buf := make([]byte, 0, j-i+16)
+	buf = append(buf, s[i+1:j]...)
+	for {
+		if j >= len(s) {
+			return "", 0, KindUnterminatedQuote, i
+		}
+		c := s[j]
+		switch {
+		case c == '"':
+			return string(buf), j + 1, "", 0
+		case c < 0x20:
+			return "", 0, KindInvalidEscape, j // a control character must be escaped
+		case c != '\\':
+			buf = append(buf, c)
+			j++
+			continue
+		}
+		if j+1 >= len(s) {
+			return "", 0, KindUnterminatedQuote, i
+		}
+		e := s[j+1]
+		switch e {
+		case '"', '\\', '/':
+			buf = append(buf, e)
+		case 'b':
+			buf = append(buf, '\b')
+		case 'f':
+			buf = append(buf, '\f')
+		case 'n':
+			buf = append(buf, '\n')
+		case 'r':
+			buf = append(buf, '\r')
+		case 't':
+			buf = append(buf, '\t')
+		case 'u':
+			r, ok := hex4(s, j+2)
+			if !ok {
+				return "", 0, KindInvalidEscape, j
+			}
+			switch {
+			case utf16.IsSurrogate(r) && r < 0xDC00:
+				r2, ok := rune(0), false
+				if j+7 < len(s) && s[j+6] == '\\' && s[j+7] == 'u' {
+					r2, ok = hex4(s, j+8)
+				}
+				if !ok || r2 < 0xDC00 || r2 > 0xDFFF {
+					return "", 0, KindInvalidSurrogate, j
+				}
+				buf = utf8.AppendRune(buf, utf16.DecodeRune(r, r2))
+				j += 6
+			case utf16.IsSurrogate(r):
+				return "", 0, KindInvalidSurrogate, j
+			default:
+				buf = utf8.AppendRune(buf, r)
+			}
+			j += 4
+		default:
+			return "", 0, KindInvalidEscape, j
+		}
+		j += 2
+	}
+}
+
+func hex4(s string, i int) (rune, bool) {
+	if i+4 > len(s) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range []byte(s[i : i+4]) {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+var quoteErrMsg = map[Kind]string{
+	KindUnterminatedQuote: "a quoted string without its closing quote",
+	KindInvalidEscape:     "an invalid escape or an unescaped control character in a quoted string",
+	KindInvalidSurrogate:  "an unpaired UTF-16 surrogate escape",
+}
+
 // appendQuoted writes s as a quoted string (spec §2.2): '"' and '\\'
 // escaped, control characters as \b \f \n \r \t or \u00XX, everything else
 // literal UTF-8. s must be valid UTF-8 (the encoder checks).
@@ -362,14 +474,28 @@ func Unquote(s string, i int) (str string, end int, ok bool) {
 	return str, end, kind == ""
 }
 
-// ParseNumber reads a token as the decoder reads a number: isNumber
-// reports whether s matches the number grammar, ok whether it is inside
-// the numeric domain (an int64 for a literal without '.', 'e' or 'E', a
-// finite float64 otherwise, -0 read as 0).
+// ParseNumber reads a token as every reader of GCF reads a number:
+// isNumber reports whether s matches the number grammar (spec §2.3), ok
+// whether it is inside the numeric domain (§2.3.2): an exact int64 for a
+// literal without '.', 'e' or 'E', the nearest finite float64 otherwise,
+// -0 read as 0.
 func ParseNumber(s string) (n jsonvalue.Number, isNumber, ok bool) {
+	if v, small := SmallInt(s); small {
+		return jsonvalue.Int(v), true, true
+	}
 	if !isNumberLiteral(s) {
 		return n, false, false
 	}
-	n, ok = parseNumber(s)
-	return n, true, ok
+	if !strings.ContainsAny(s, ".eE") {
+		i, err := strconv.ParseInt(s, 10, 64)
+		return jsonvalue.Int(i), true, err == nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return n, true, false
+	}
+	if f == 0 {
+		f = 0 // -0.0 reads as 0 (spec §2.3.1)
+	}
+	return jsonvalue.Float(f), true, true
 }

@@ -111,52 +111,41 @@ func (w *writer) edges(edges []wire.Edge) {
 	}
 }
 
-func (w *writer) columns(cols []wire.Column) {
-	opt := func(c *wire.Column, f int) wire.OptString {
-		if f == 0 {
-			return c.Target
+// stringTable writes a section of n rows of strings: fixed(i, f) gives
+// row i's f-th required field, opt(i, f) its f-th optional one.
+func (w *writer) stringTable(name string, n int, fixedNames, optNames []string, fixed func(i, f int) string, opt func(i, f int) wire.OptString) {
+	k := w.optOrder(n, func(i, f int) bool { return f < len(optNames) && opt(i, f).Valid })
+	w.header(name, n, fixedNames, optNames, k)
+	for i := range n {
+		for f := range fixedNames {
+			if f > 0 {
+				w.b = append(w.b, '|')
+			}
+			w.str(fixed(i, f))
 		}
-		return c.Property
-	}
-	k := w.optOrder(len(cols), func(i, f int) bool { return f < 2 && opt(&cols[i], f).Valid })
-	w.header("columns", len(cols), columnFixed, columnOpt, k)
-	for i := range cols {
-		c := &cols[i]
-		w.str(c.Name)
-		w.b = append(w.b, '|')
-		w.str(c.Function)
 		for _, f := range w.opt[:k] {
-			w.optString(opt(c, int(f)))
+			w.optString(opt(i, int(f)))
 		}
 		w.b = append(w.b, '\n')
 	}
 }
 
+func (w *writer) columns(cols []wire.Column) {
+	w.stringTable("columns", len(cols), columnFixed, columnOpt,
+		func(i, f int) string { return [...]string{cols[i].Name, cols[i].Function}[f] },
+		func(i, f int) wire.OptString { return [...]wire.OptString{cols[i].Target, cols[i].Property}[f] })
+}
+
 func (w *writer) groupColumns(gcs []wire.GroupColumn) {
-	opt := func(g *wire.GroupColumn, f int) wire.OptString {
-		if f == 0 {
-			return g.Property
-		}
-		return g.Entity
-	}
-	k := w.optOrder(len(gcs), func(i, f int) bool { return f < 2 && opt(&gcs[i], f).Valid })
-	w.header("group_columns", len(gcs), groupFixed, groupOpt, k)
 	for i := range gcs {
-		g := &gcs[i]
-		if !g.Kind.Valid() {
+		if !gcs[i].Kind.Valid() {
 			w.fail = true
 			return
 		}
-		w.str(g.Name)
-		w.b = append(w.b, '|')
-		w.str(string(g.Kind))
-		w.b = append(w.b, '|')
-		w.str(g.Node)
-		for _, f := range w.opt[:k] {
-			w.optString(opt(g, int(f)))
-		}
-		w.b = append(w.b, '\n')
 	}
+	w.stringTable("group_columns", len(gcs), groupFixed, groupOpt,
+		func(i, f int) string { return [...]string{gcs[i].Name, string(gcs[i].Kind), gcs[i].Node}[f] },
+		func(i, f int) wire.OptString { return [...]wire.OptString{gcs[i].Property, gcs[i].Entity}[f] })
 }
 
 func (w *writer) pagination(p *wire.Pagination) {
@@ -182,9 +171,7 @@ func (w *writer) pagination(p *wire.Pagination) {
 }
 
 // rows writes the aggregation rows: one table, or a list of tables (see
-// grouped). A column whose cells hold nodes is flattened into the node's
-// path columns; when it cannot be (nodes of different keys, a list
-// property, a scalar beside a node), the writer gives up.
+// addToRun; rowTable writes each).
 func (w *writer) rows(rows []wire.Row) {
 	if len(rows) == 0 {
 		w.b = append(w.b, "## rows [0]\n"...)
@@ -224,7 +211,7 @@ func cellNamed(row wire.Row, name string) *wire.Cell {
 // whether the column is flattened into its path columns: every present,
 // non-null cell a node of the same keys (in order), none of them empty,
 // with '>' or not UTF-8, and no list among the nodes' values. A column
-// that holds a node and is not flattened is the generic writer's.
+// that holds a node and is not flattened is a ^ cell and an attachment.
 func flatShape(rows []wire.Row, name string) (first *wire.Node, flat bool) {
 	for _, row := range rows {
 		c := cellNamed(row, name)
@@ -249,31 +236,36 @@ func flatShape(rows []wire.Row, name string) (first *wire.Node, flat bool) {
 	return first, first != nil
 }
 
-// rowTable writes a run of rows as a table (see nodeTable).
+// rowTable writes a run of rows as a table (see nodeTable). A column
+// whose cells hold nodes of one shape is flattened into the nodes' path
+// columns; any other node is a ^ cell and an attachment of the node's
+// members. A run with no column (its cells' names all hold '>', or it
+// has none) is an expanded list of the rows' objects.
 func (w *writer) rowTable(rows []wire.Row, s span, rowDepth, level int) {
 	cols := w.cols[s.c0:s.c1]
 	run := rows[s.start:s.end]
-	if len(cols) == 0 {
-		w.fail = true // rows without cells: the generic writer's expanded form
-		return
-	}
-	// The declaration: a node column's path columns, or the column.
+	paths := anyPathName(cols)
+	// The declaration: a node column's path columns, or the column; -1
+	// marks a '>' name, which is no column.
 	w.nodeCols = w.nodeCols[:0]
 	w.b = append(w.b, '[')
 	w.b = strconv.AppendInt(w.b, int64(len(run)), 10)
-	w.b = append(w.b, "]{"...)
-	for i, c := range cols {
-		if i > 0 {
+	declared := 0
+	for _, c := range cols {
+		if paths && isPathName(c) {
+			w.nodeCols = append(w.nodeCols, -1)
+			continue
+		}
+		if declared == 0 {
+			w.b = append(w.b, "]{"...)
+		} else {
 			w.b = append(w.b, ',')
 		}
+		declared++
 		shape, flat := flatShape(run, c)
-		if !flat && (shape != nil || hasNode(run, c)) {
-			w.fail = true
-			return
-		}
 		if !flat {
 			w.nodeCols = append(w.nodeCols, 0)
-			w.b = gcfvalue.AppendKey(w.b, c)
+			w.key(c)
 			continue
 		}
 		w.nodeCols = append(w.nodeCols, 2+len(shape.Properties))
@@ -285,28 +277,51 @@ func (w *writer) rowTable(rows []wire.Row, s span, rowDepth, level int) {
 			w.b = gcfvalue.AppendPathColumn(w.b, c, p.Key)
 		}
 	}
+	if declared == 0 {
+		w.b = append(w.b, "]\n"...)
+		for i, row := range run {
+			w.indent(rowDepth)
+			w.b = append(w.b, '@')
+			w.b = textwire.AppendInt(w.b, int64(i))
+			w.b = append(w.b, " {}\n"...)
+			for k := range row {
+				w.member(row[k].Name, row[k].Value, row[k].Node, rowDepth+1, level+1)
+			}
+		}
+		return
+	}
 	w.b = append(w.b, "}\n"...)
 	for i, row := range run {
 		w.indent(rowDepth)
-		lists := false
-		for j := range row {
-			lists = lists || row[j].Node == nil && row[j].Value.Kind() == wire.KindList
+		attach := false
+		j := 0
+		for ci, c := range cols {
+			if cell := findCell(row, c, &j); cell != nil {
+				attach = attach || w.nodeCols[ci] < 0 || w.nodeCols[ci] == 0 && (cell.Node != nil || cell.Value.Kind() == wire.KindList)
+			}
 		}
-		if lists {
+		if attach {
 			w.b = append(w.b, '@')
 			w.b = textwire.AppendInt(w.b, int64(i))
 			w.b = append(w.b, ' ')
 		}
-		j := 0
+		j = 0
+		first := true
 		for ci, c := range cols {
-			if ci > 0 {
-				w.b = append(w.b, '|')
-			}
 			cell := findCell(row, c, &j)
 			width := w.nodeCols[ci]
+			if width < 0 {
+				continue
+			}
+			if !first {
+				w.b = append(w.b, '|')
+			}
+			first = false
 			switch {
 			case width == 0 && cell == nil:
 				w.b = append(w.b, '~')
+			case width == 0 && cell.Node != nil:
+				w.b = append(w.b, '^')
 			case width == 0:
 				w.cell(cell.Value)
 			case cell == nil || cell.Node == nil:
@@ -332,10 +347,16 @@ func (w *writer) rowTable(rows []wire.Row, s span, rowDepth, level int) {
 			}
 		}
 		w.b = append(w.b, '\n')
-		if lists {
-			for k := range row {
-				if row[k].Node == nil && row[k].Value.Kind() == wire.KindList {
-					w.attachment(row[k].Name, row[k].Value.List(), rowDepth, level+1)
+		if attach {
+			for pass := range 2 {
+				j = 0
+				for ci, c := range cols {
+					cell := findCell(row, c, &j)
+					switch {
+					case cell == nil, (w.nodeCols[ci] < 0) != (pass == 1):
+					case w.nodeCols[ci] < 0, w.nodeCols[ci] == 0 && (cell.Node != nil || cell.Value.Kind() == wire.KindList):
+						w.attach(c, cell.Value, cell.Node, rowDepth, level+1)
+					}
 				}
 			}
 		}
@@ -343,15 +364,4 @@ func (w *writer) rowTable(rows []wire.Row, s span, rowDepth, level int) {
 			return
 		}
 	}
-}
-
-func hasNode(rows []wire.Row, name string) bool {
-	for _, row := range rows {
-		for j := range row {
-			if row[j].Name == name && row[j].Node != nil {
-				return true
-			}
-		}
-	}
-	return false
 }

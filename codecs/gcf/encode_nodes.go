@@ -1,0 +1,212 @@
+package gcf
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
+	"github.com/graphwire/graphwire/internal/textwire"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// nodeTable writes a run of nodes as a table, rows at rowDepth (an indent)
+// and level (the generic value's nesting of a row). A list property is a ^
+// cell and an attachment after the row, a property whose name holds '>'
+// an attachment alone, after the lists'.
+func (w *writer) nodeTable(nodes []wire.Node, s span, rowDepth, level int) {
+	cols := w.cols[s.c0:s.c1]
+	paths := anyPathName(cols)
+	w.decl(s.end-s.start, cols)
+	for i := s.start; i < s.end; i++ {
+		n := &nodes[i]
+		ps := n.Properties
+		w.indent(rowDepth)
+		attach := false
+		for k := range ps {
+			attach = attach || ps[k].Value.Kind() == wire.KindList || paths && isPathName(ps[k].Key)
+		}
+		if attach {
+			w.b = append(w.b, '@')
+			w.b = textwire.AppendInt(w.b, int64(i-s.start))
+			w.b = append(w.b, ' ')
+		}
+		w.str(n.Type)
+		w.b = append(w.b, '|')
+		w.b = textwire.AppendInt(w.b, n.ID)
+		j := 0
+		for _, c := range cols[2:] {
+			present := j < len(ps) && ps[j].Key == c
+			if paths && isPathName(c) {
+				if present {
+					j++
+				}
+				continue
+			}
+			w.b = append(w.b, '|')
+			if present {
+				w.cell(ps[j].Value)
+				j++
+				continue
+			}
+			w.b = append(w.b, '~')
+		}
+		w.b = append(w.b, '\n')
+		if attach {
+			for k := range ps {
+				if ps[k].Value.Kind() == wire.KindList && !(paths && isPathName(ps[k].Key)) {
+					w.attach(ps[k].Key, ps[k].Value, nil, rowDepth, level+1)
+				}
+			}
+			for k := range ps {
+				if paths && isPathName(ps[k].Key) {
+					w.attach(ps[k].Key, ps[k].Value, nil, rowDepth, level+1)
+				}
+			}
+		}
+		if w.fail {
+			return
+		}
+	}
+}
+
+func hasList(ps []wire.Property) bool {
+	for i := range ps {
+		if ps[i].Value.Kind() == wire.KindList {
+			return true
+		}
+	}
+	return false
+}
+
+// key writes a key, bare or quoted.
+func (w *writer) key(k string) {
+	if len(k) > w.maxStr || !utf8.ValidString(k) {
+		w.fail = true
+		return
+	}
+	w.b = gcfvalue.AppendKey(w.b, k)
+}
+
+// attach writes the attachment ".name ..." of a row at rowDepth: a node's
+// members ("{}" then its members two levels beneath the row), a list, or
+// a scalar ("=value", for a name with '>'); level is the value's nesting
+// in the generic value.
+func (w *writer) attach(name string, v wire.Value, node *wire.Node, rowDepth, level int) {
+	w.indent(rowDepth)
+	w.b = append(w.b, '.')
+	w.key(name)
+	w.b = append(w.b, ' ')
+	switch {
+	case node != nil:
+		w.b = append(w.b, "{}\n"...)
+		w.nodeMembers(node, rowDepth+2, level)
+	case v.Kind() == wire.KindList:
+		w.list(v.List(), rowDepth+2, level)
+	default:
+		w.b = append(w.b, '=')
+		w.scalar(v)
+		w.b = append(w.b, '\n')
+	}
+}
+
+// nodeMembers writes a node as the members of an object at depth: type,
+// id, then its properties; level is the object's nesting.
+func (w *writer) nodeMembers(n *wire.Node, depth, level int) {
+	if level > w.maxDepth {
+		w.fail = true
+		return
+	}
+	w.indent(depth)
+	w.b = append(w.b, "type="...)
+	w.str(n.Type)
+	w.b = append(w.b, '\n')
+	w.indent(depth)
+	w.b = append(w.b, "id="...)
+	w.b = textwire.AppendInt(w.b, n.ID)
+	w.b = append(w.b, '\n')
+	for k := range n.Properties {
+		w.member(n.Properties[k].Key, n.Properties[k].Value, nil, depth, level+1)
+	}
+}
+
+// member writes the member name of an object at depth: a node as a
+// section, a list inline ("name[N]: a,b") when it holds scalars and as a
+// section otherwise, a scalar as name=value; level is the value's
+// nesting.
+func (w *writer) member(name string, v wire.Value, node *wire.Node, depth, level int) {
+	w.indent(depth)
+	switch {
+	case node != nil:
+		w.b = append(w.b, "## "...)
+		w.key(name)
+		w.b = append(w.b, '\n')
+		w.nodeMembers(node, depth+1, level)
+	case v.Kind() == wire.KindList:
+		items := v.List()
+		if len(items) == 0 || !scalars(items) {
+			w.b = append(w.b, "## "...)
+			w.key(name)
+			w.b = append(w.b, ' ')
+		} else {
+			w.key(name)
+		}
+		w.list(items, depth, level)
+	default:
+		w.key(name)
+		w.b = append(w.b, '=')
+		w.scalar(v)
+		w.b = append(w.b, '\n')
+	}
+}
+
+// scalars reports whether no item is a list.
+func scalars(items []wire.Value) bool {
+	for i := range items {
+		if items[i].Kind() == wire.KindList {
+			return false
+		}
+	}
+	return true
+}
+
+// list writes, after a header prefix, the body of a list: "[0]", the
+// inline "[N]: a,b" of scalars, or "[N]" and its items at depth.
+func (w *writer) list(items []wire.Value, depth, level int) {
+	if level > w.maxDepth {
+		w.fail = true
+		return
+	}
+	w.b = append(w.b, '[')
+	w.b = strconv.AppendInt(w.b, int64(len(items)), 10)
+	if len(items) == 0 {
+		w.b = append(w.b, "]\n"...)
+		return
+	}
+	if scalars(items) {
+		w.b = append(w.b, "]:"...)
+		for i := range items {
+			if i == 0 {
+				w.b = append(w.b, ' ')
+			} else {
+				w.b = append(w.b, ',')
+			}
+			w.scalar(items[i])
+		}
+		w.b = append(w.b, '\n')
+		return
+	}
+	w.b = append(w.b, "]\n"...)
+	for i := range items {
+		w.indent(depth)
+		w.b = append(w.b, '@')
+		w.b = textwire.AppendInt(w.b, int64(i))
+		w.b = append(w.b, ' ')
+		if items[i].Kind() == wire.KindList {
+			w.list(items[i].List(), depth+1, level+1)
+			continue
+		}
+		w.b = append(w.b, '=')
+		w.scalar(items[i])
+		w.b = append(w.b, '\n')
+	}
+}

@@ -1,0 +1,140 @@
+package gcf
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/graphwire/graphwire/wire"
+)
+
+// encErr is an *wire.EncodeError at path, in the terms of the response.
+func encErr(path wire.Path, msg string) *wire.EncodeError {
+	return &wire.EncodeError{Codec: Name, Path: path.String(), Msg: msg}
+}
+
+// shapeError is a well-formed GCF document that does not hold a response
+// in the codec's layout: the place, in the layout's terms, and what is
+// wrong.
+func shapeError(path, msg string) *wire.DecodeError {
+	return &wire.DecodeError{Codec: Name, Msg: path + ": " + msg}
+}
+
+// refusal names the first thing in r, a response wire.Limits.Measure
+// accepted, that the layout cannot carry: a query type or group kind
+// outside its enumeration, a pagination in neither shape, a NaN or
+// infinite float, a string or name that is not UTF-8 or is longer than
+// MaxStringBytes (Measure refuses a property named type or id and two
+// properties or cells of one name). The writer stops at the first of
+// them; refusal walks the response again only then, to name it.
+func (c *Codec) refusal(r *wire.GraphResponse) *wire.EncodeError {
+	if !r.QueryType.Valid() {
+		return encErr(wire.Path{}.Field("query_type"), "invalid query type "+strconv.Quote(string(r.QueryType)))
+	}
+	text := func(p wire.Path, s string) *wire.EncodeError {
+		switch {
+		case !utf8.ValidString(s):
+			return encErr(p, "a string that is not valid UTF-8")
+		case len(s) > c.limits.MaxStringBytes:
+			e := encErr(p, "a string of "+strconv.Itoa(len(s))+" bytes, longer than the limit of "+strconv.Itoa(c.limits.MaxStringBytes))
+			e.Limit = "MaxStringBytes"
+			return e
+		}
+		return nil
+	}
+	if err := text(wire.Path{}.Field("format_version"), r.FormatVersion); err != nil {
+		return err
+	}
+	for i := range r.Nodes {
+		if err := c.nodeRefusal(&r.Nodes[i], wire.NodePath(i), text); err != nil {
+			return err
+		}
+	}
+	for i, e := range r.Edges {
+		p := wire.EdgePath(i)
+		for _, f := range [...]struct{ name, v string }{{"from", e.From}, {"to", e.To}, {"type", e.Type}} {
+			if err := text(p.Field(f.name), f.v); err != nil {
+				return err
+			}
+		}
+	}
+	for i, col := range r.Columns {
+		p := wire.ColumnPath(i)
+		for _, f := range [...]struct{ name, v string }{{"name", col.Name}, {"function", col.Function}, {"target", col.Target.String}, {"property", col.Property.String}} {
+			if err := text(p.Field(f.name), f.v); err != nil {
+				return err
+			}
+		}
+	}
+	for i, g := range r.GroupColumns {
+		p := wire.GroupColumnPath(i)
+		if !g.Kind.Valid() {
+			return encErr(p.Field("kind"), "invalid group kind "+strconv.Quote(string(g.Kind)))
+		}
+		for _, f := range [...]struct{ name, v string }{{"name", g.Name}, {"node", g.Node}, {"property", g.Property.String}, {"entity", g.Entity.String}} {
+			if err := text(p.Field(f.name), f.v); err != nil {
+				return err
+			}
+		}
+	}
+	for i, row := range r.Rows {
+		for j, cell := range row {
+			p := wire.RowPath(i).Key(j, cell.Name)
+			if err := text(p, cell.Name); err != nil {
+				return err
+			}
+			var err *wire.EncodeError
+			if cell.Node != nil {
+				err = c.nodeRefusal(cell.Node, p, text)
+			} else {
+				err = valueRefusal(cell.Value, p, text)
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	if pg := r.Pagination; pg != nil {
+		if err := pg.Check(); err != nil {
+			return encErr(wire.Path{}.Field("pagination"), err.Error())
+		}
+		return text(wire.Path{}.Field("pagination").Field("next_cursor"), pg.NextCursor.String)
+	}
+	return nil
+}
+
+// nodeRefusal is refusal for a node at path.
+func (c *Codec) nodeRefusal(n *wire.Node, path wire.Path, text func(wire.Path, string) *wire.EncodeError) *wire.EncodeError {
+	if err := text(path.Field("type"), n.Type); err != nil {
+		return err
+	}
+	for j, p := range n.Properties {
+		at := path.Property(j, p.Key)
+		if err := text(at, p.Key); err != nil {
+			return err
+		}
+		if err := valueRefusal(p.Value, at, text); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// valueRefusal is refusal for a property or cell value at path.
+func valueRefusal(v wire.Value, path wire.Path, text func(wire.Path, string) *wire.EncodeError) *wire.EncodeError {
+	switch v.Kind() {
+	case wire.KindFloat:
+		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+			return encErr(path, "NaN and infinite floats have no GCF form")
+		}
+	case wire.KindString:
+		return text(path, v.Text())
+	case wire.KindList:
+		for i, e := range v.List() {
+			if err := valueRefusal(e, path.Index(i), text); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
