@@ -151,6 +151,10 @@ type SessionStats struct {
 	Bases            int
 	BaseBytes        int64
 	MaxRememberBytes int64 // the bound: MaxSessions × (Nodes.MaxBytes + MaxBaseBytes)
+	// SharedSessions is, with Options.Shared, the MCP sessions this
+	// process serves under the service's ids (their conversations are in
+	// the store, not counted above); each leaves when the SDK closes it.
+	SharedSessions int
 }
 
 // conversation is one MCP session's state: the nodes sent (references)

@@ -11,6 +11,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -51,19 +52,20 @@ var sharedLimits = delta.SessionLimits{MaxBytes: wiremcp.DefaultSessionBytes}
 // startReplicas starts n services on g; st nil keeps conversations in
 // each process (Options.Shared nil).
 func startReplicas(t *testing.T, g *graph, n int, st wirestore.Store) *replicas {
-	return startReplicasIdle(t, g, n, st, 0)
+	return startReplicasIdle(t, g, n, st, 0, 0)
 }
 
 // startReplicasIdle is startReplicas with the SDK's SessionTimeout idle
-// (0: the store's Idle).
-func startReplicasIdle(t *testing.T, g *graph, n int, st wirestore.Store, idle time.Duration) *replicas {
+// and the store's Idle storeIdle (0: their defaults, the SDK's being the
+// store's Idle).
+func startReplicasIdle(t *testing.T, g *graph, n int, st wirestore.Store, idle, storeIdle time.Duration) *replicas {
 	t.Helper()
 	rs := &replicas{}
 	var targets []*url.URL
 	for range n {
 		opts := wiremcp.Options{ErrorLog: log.New(countWriter{&rs.errors}, "", 0)}
 		if st != nil {
-			sessions, err := wirestore.NewSessions(st, wirestore.SessionOptions{Limits: sharedLimits, Timeout: time.Second})
+			sessions, err := wirestore.NewSessions(st, wirestore.SessionOptions{Limits: sharedLimits, Timeout: time.Second, Idle: storeIdle})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -288,7 +290,7 @@ func TestReplicasRedisOutage(t *testing.T) {
 	t.Cleanup(func() { st.Close() })
 	const agents, rounds = 6, 8
 	g := &graph{}
-	rs := startReplicasIdle(t, g, 3, st, time.Second)
+	rs := startReplicasIdle(t, g, 3, st, time.Second, 0)
 	runAgents(t, g, rs.url, 2, 2, nil)  // warm: connections, the SDK's goroutines
 	time.Sleep(1500 * time.Millisecond) // the SDK closes the sessions idle
 	rs.closeIdle()
@@ -334,4 +336,50 @@ func settleGoroutines(n int) int {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return got
+}
+
+// TestReplicaSessionsExpire: conversations idle past the store's Idle
+// leave no key in Redis (their kept answers after twice Idle), and every
+// replica forgets the SDK sessions it served once they are idle past
+// the SDK's timeout (Idle by default).
+func TestReplicaSessionsExpire(t *testing.T) {
+	srv := testsupport.StartRedis(t)
+	st := openRedis(t, srv)
+	const idle = time.Second
+	g := &graph{}
+	rs := startReplicasIdle(t, g, 3, st, 0, idle)
+	for k := range 4 {
+		a := newAgent(t, rs.url)
+		a.call(agentCall(k, 0)) // on the replica after the one that opened it
+	}
+	keys := dbsize(t, srv)
+	served := 0
+	for _, svc := range rs.svcs {
+		served += svc.Stats().SharedSessions
+	}
+	if keys == 0 || served < 8 {
+		t.Fatalf("%d keys, %d sessions served: the conversations were not shared", keys, served)
+	}
+	deadline := time.Now().Add(2*idle + 5*time.Second)
+	for (keys > 0 || served > 0) && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+		keys, served = dbsize(t, srv), 0
+		for _, svc := range rs.svcs {
+			served += svc.Stats().SharedSessions
+		}
+	}
+	t.Logf("idle %v: %d keys and %d sessions served left", idle, keys, served)
+	if keys != 0 || served != 0 {
+		t.Errorf("%d keys and %d sessions served left past twice the idle time", keys, served)
+	}
+}
+
+// dbsize is Redis's DBSIZE.
+func dbsize(t *testing.T, srv *testsupport.RedisServer) int {
+	t.Helper()
+	n, err := strconv.Atoi(strings.TrimPrefix(srv.Command("DBSIZE"), ":"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

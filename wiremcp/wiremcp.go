@@ -149,6 +149,9 @@ func (s *Service) Stats() SessionStats {
 	st := s.convs.stats()
 	l := s.opts.Sessions
 	st.MaxRememberBytes = int64(l.MaxSessions) * (l.Nodes.MaxBytes + l.MaxBaseBytes)
+	if s.shared != nil {
+		st.SharedSessions = s.shared.sessionsServed()
+	}
 	return st
 }
 
