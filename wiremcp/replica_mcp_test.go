@@ -11,7 +11,6 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -352,7 +351,7 @@ func TestReplicaSessionsExpire(t *testing.T) {
 		a := newAgent(t, rs.url)
 		a.call(agentCall(k, 0)) // on the replica after the one that opened it
 	}
-	keys := dbsize(t, srv)
+	keys := srv.Keys(0)
 	served := 0
 	for _, svc := range rs.svcs {
 		served += svc.Stats().SharedSessions
@@ -363,7 +362,7 @@ func TestReplicaSessionsExpire(t *testing.T) {
 	deadline := time.Now().Add(2*idle + 5*time.Second)
 	for (keys > 0 || served > 0) && time.Now().Before(deadline) {
 		time.Sleep(100 * time.Millisecond)
-		keys, served = dbsize(t, srv), 0
+		keys, served = srv.Keys(0), 0
 		for _, svc := range rs.svcs {
 			served += svc.Stats().SharedSessions
 		}
@@ -372,14 +371,4 @@ func TestReplicaSessionsExpire(t *testing.T) {
 	if keys != 0 || served != 0 {
 		t.Errorf("%d keys and %d sessions served left past twice the idle time", keys, served)
 	}
-}
-
-// dbsize is Redis's DBSIZE.
-func dbsize(t *testing.T, srv *testsupport.RedisServer) int {
-	t.Helper()
-	n, err := strconv.Atoi(strings.TrimPrefix(srv.Command("DBSIZE"), ":"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -92,12 +91,12 @@ func TestRedisTenThousandSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := usedMemory(t, srv)
+	before := srv.UsedMemory()
 	start = time.Now()
 	states := saveSessions(t, ss)
-	after := usedMemory(t, srv)
+	after := srv.UsedMemory()
 	t.Logf("saving %d sessions took %v; idle time %v", boundSessions, time.Since(start), idle.Round(time.Millisecond))
-	if n := dbsize(t, srv); n != boundSessions {
+	if n := srv.Keys(0); n != boundSessions {
 		t.Fatalf("DBSIZE %d, want %d", n, boundSessions)
 	}
 	per, state := (after-before)/boundSessions, states/boundSessions
@@ -107,21 +106,6 @@ func TestRedisTenThousandSessions(t *testing.T) {
 		t.Fatalf("Redis holds %d bytes a session, past the documented %d", per, redisBound(state))
 	}
 	waitEmpty(t, srv)
-}
-
-func usedMemory(t *testing.T, srv *testsupport.RedisServer) int64 {
-	t.Helper()
-	for _, line := range strings.Split(srv.Command("INFO", "memory"), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "used_memory:"); ok {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return n
-		}
-	}
-	t.Fatal("INFO memory has no used_memory")
-	return 0
 }
 
 // TestMemoryTenThousandSessions: 10,000 sessions of 50 nodes each in the

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -77,13 +76,13 @@ func TestReplicaRSSTenThousandSessions(t *testing.T) {
 			t.Fatalf("replica %d: %v", i, err)
 		}
 	}
-	start, memStart := rs.rss(t), usedMemory(t, srv)
+	start, memStart := rs.rss(t), srv.UsedMemory()
 	began := time.Now()
 	renewed := rs.sessions(t, 2_500)
 	quarter := rs.rss(t)
 	renewed += rs.sessions(t, 7_500)
 	took := time.Since(began)
-	end, memEnd := rs.rss(t), usedMemory(t, srv)
+	end, memEnd := rs.rss(t), srv.UsedMemory()
 	sess, err := delta.NewSession(delta.SessionLimits{})
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +103,7 @@ func TestReplicaRSSTenThousandSessions(t *testing.T) {
 			t.Errorf("replica %d: RSS %.1f MiB, past %.1f + %d MiB", i, mib(end[i]), mib(start[i]), rssPerReplica>>20)
 		}
 	}
-	keys := dbSize(t, srv)
+	keys := srv.Keys(0)
 	keyspace := srv.Command("INFO", "keyspace")
 	t.Logf("redis: %d keys (%s), used_memory %.2f → %.2f MB, %d B a session (state %d B; bound %d B a session + %d MiB)",
 		keys, strings.TrimSpace(keyspace[strings.Index(keyspace, "db0:"):]), float64(memStart)/1e6, float64(memEnd)/1e6,
@@ -120,9 +119,9 @@ func TestReplicaRSSTenThousandSessions(t *testing.T) {
 	const idle = 2 * time.Second
 	short := startRSSReplicas(t, bin, strings.TrimSuffix(srv.URL(), "/0")+"/1", idle, file)
 	short.sessions(t, 1_000)
-	n := dbSizeOf(t, srv, 1)
+	n := srv.Keys(1)
 	deadline := time.Now().Add(idle + 10*time.Second)
-	for left := n; ; left = dbSizeOf(t, srv, 1) {
+	for left := n; ; left = srv.Keys(1) {
 		if left == 0 || time.Now().After(deadline) {
 			t.Logf("%d sessions with -idle %v: %d keys, %d left after it", short.opened, idle, n, left)
 			if n == 0 || left != 0 {
@@ -254,48 +253,6 @@ func (rs *rssReplicas) sessions(t *testing.T, n int) (renewed int) {
 		t.Fatalf("%d of %d sessions failed", failed.Load(), n)
 	}
 	return int(other.Load())
-}
-
-// usedMemory is Redis's INFO memory used_memory.
-func usedMemory(t *testing.T, srv *testsupport.RedisServer) int64 {
-	t.Helper()
-	for _, line := range strings.Split(srv.Command("INFO", "memory"), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "used_memory:"); ok {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return n
-		}
-	}
-	t.Fatal("no used_memory in INFO memory")
-	return 0
-}
-
-// dbSizeOf is the number of keys in database db ("INFO keyspace").
-func dbSizeOf(t *testing.T, srv *testsupport.RedisServer, db int) int {
-	t.Helper()
-	prefix := fmt.Sprintf("db%d:keys=", db)
-	for _, line := range strings.Split(srv.Command("INFO", "keyspace"), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), prefix); ok {
-			n, err := strconv.Atoi(v[:strings.IndexByte(v, ',')])
-			if err != nil {
-				t.Fatal(err)
-			}
-			return n
-		}
-	}
-	return 0 // an empty database is not listed
-}
-
-// dbSize is Redis's DBSIZE.
-func dbSize(t *testing.T, srv *testsupport.RedisServer) int {
-	t.Helper()
-	n, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(srv.Command("DBSIZE")), ":"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 func mib(b int64) float64 { return float64(b) / (1 << 20) }
