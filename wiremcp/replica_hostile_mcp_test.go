@@ -201,3 +201,31 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+// TestReplicaDamagedRecord: a conversation's record that does not read
+// (damaged, of another version) is no conversation: a replica that does
+// not hold the session answers 404 (the client opens a new one), and the
+// one that does answers whole, starting the conversation anew.
+func TestReplicaDamagedRecord(t *testing.T) {
+	st := wirestore.NewMemory(wirestore.MemoryOptions{})
+	g := &graph{}
+	rs := startReplicas(t, g, 2, st)
+	a := newAgent(t, rs.url) // initialize on one replica, initialized on the other
+	a.call(map[string]any{"from": 1, "to": 4})
+	key := wirestore.Key(wirestore.DefaultNamespace, wiremcp.ConversationKind, a.cs.ID())
+	for _, bad := range [][]byte{[]byte("gwmcp\x02"), []byte("gwmcp\x01\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01"), {}} {
+		if err := st.Set(context.Background(), key, bad, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		if ans, _ := a.call(map[string]any{"from": 1, "to": 4}); ans.Kind != wiremcp.AnswerFull || strings.Contains(ans.Text, "sent_earlier") {
+			t.Errorf("%q: a call after the record was damaged: %s", bad, ans.Kind)
+		}
+	}
+	fresh := startReplicas(t, g, 1, st) // holds no session
+	if err := st.Set(context.Background(), key, []byte("gwmcp\x02"), time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if status, body := postCall(t, fresh.url, "", a.cs.ID()); status != http.StatusNotFound {
+		t.Errorf("a damaged record taken over: %d %.200s", status, body)
+	}
+}
