@@ -51,13 +51,13 @@ var sharedLimits = delta.SessionLimits{MaxBytes: wiremcp.DefaultSessionBytes}
 // startReplicas starts n services on g; st nil keeps conversations in
 // each process (Options.Shared nil).
 func startReplicas(t *testing.T, g *graph, n int, st wirestore.Store) *replicas {
-	return startReplicasIdle(t, g, n, st, 0, 0)
+	return startReplicasWith(t, g, n, st, mcp.StreamableHTTPOptions{JSONResponse: true}, 0)
 }
 
-// startReplicasIdle is startReplicas with the SDK's SessionTimeout idle
-// and the store's Idle storeIdle (0: their defaults, the SDK's being the
-// store's Idle).
-func startReplicasIdle(t *testing.T, g *graph, n int, st wirestore.Store, idle, storeIdle time.Duration) *replicas {
+// startReplicasWith is startReplicas with the SDK's options hopts (a
+// SessionTimeout of 0 is the store's Idle) and the store's Idle storeIdle
+// (0: its default).
+func startReplicasWith(t *testing.T, g *graph, n int, st wirestore.Store, hopts mcp.StreamableHTTPOptions, storeIdle time.Duration) *replicas {
 	t.Helper()
 	rs := &replicas{}
 	var targets []*url.URL
@@ -71,7 +71,7 @@ func startReplicasIdle(t *testing.T, g *graph, n int, st wirestore.Store, idle, 
 			opts.Shared = sessions
 		}
 		_, svc := newService(t, g, opts)
-		ts := httptest.NewServer(svc.Handler(&mcp.StreamableHTTPOptions{JSONResponse: true, SessionTimeout: idle}))
+		ts := httptest.NewServer(svc.Handler(&hopts))
 		t.Cleanup(ts.Close)
 		u, _ := url.Parse(ts.URL)
 		rs.svcs, targets = append(rs.svcs, svc), append(targets, u)
@@ -289,7 +289,7 @@ func TestReplicasRedisOutage(t *testing.T) {
 	t.Cleanup(func() { st.Close() })
 	const agents, rounds = 6, 8
 	g := &graph{}
-	rs := startReplicasIdle(t, g, 3, st, time.Second, 0)
+	rs := startReplicasWith(t, g, 3, st, mcp.StreamableHTTPOptions{JSONResponse: true, SessionTimeout: time.Second}, 0)
 	runAgents(t, g, rs.url, 2, 2, nil)  // warm: connections, the SDK's goroutines
 	time.Sleep(1500 * time.Millisecond) // the SDK closes the sessions idle
 	rs.closeIdle()
@@ -349,7 +349,7 @@ func TestReplicaSessionsExpire(t *testing.T) {
 		idle = 3 * time.Second
 	}
 	g := &graph{}
-	rs := startReplicasIdle(t, g, 3, st, 0, idle)
+	rs := startReplicasWith(t, g, 3, st, mcp.StreamableHTTPOptions{JSONResponse: true}, idle)
 	for k := range 4 {
 		a := newAgent(t, rs.url)
 		a.call(agentCall(k, 0)) // on the replica after the one that opened it
@@ -373,5 +373,23 @@ func TestReplicaSessionsExpire(t *testing.T) {
 	t.Logf("idle %v: %d keys and %d sessions served left", idle, keys, served)
 	if keys != 0 || served != 0 {
 		t.Errorf("%d keys and %d sessions served left past twice the idle time", keys, served)
+	}
+}
+
+// TestReplicasEventStream: with event streams and an EventStore (the SDK
+// then answers initialize's headers before its handler runs), sessions
+// still go from replica to replica.
+func TestReplicasEventStream(t *testing.T) {
+	g := &graph{}
+	rs := startReplicasWith(t, g, 3, wirestore.NewMemory(wirestore.MemoryOptions{}),
+		mcp.StreamableHTTPOptions{EventStore: mcp.NewMemoryEventStore(nil)}, 0)
+	a := newAgent(t, rs.url)
+	var kinds []string
+	for range 3 {
+		ans, _ := a.call(map[string]any{"from": 1, "to": 4})
+		kinds = append(kinds, ans.Kind)
+	}
+	if diff := cmp.Diff([]string{wiremcp.AnswerFull, wiremcp.AnswerUnchanged, wiremcp.AnswerUnchanged}, kinds); diff != "" || a.reopen != 0 {
+		t.Errorf("answers (-want +got), %d sessions opened again:\n%s", a.reopen, diff)
 	}
 }

@@ -55,7 +55,11 @@ func (h *replicaHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if len(vs) == 0 {
 		// A new session (initialize): the SDK's id is replaced by a new
 		// service id in the answer.
-		h.inner.ServeHTTP(&idWriter{ResponseWriter: w, h: h, ctx: r.Context(), user: tokenUser(r)}, r)
+		iw := &idWriter{ResponseWriter: w, h: h, ctx: r.Context(), user: tokenUser(r)}
+		h.inner.ServeHTTP(iw, r)
+		if iw.opened != nil {
+			h.svc.settle(r.Context(), iw.opened)
+		}
 		return
 	}
 	ext := vs[0]
@@ -168,7 +172,8 @@ func (h *replicaHandler) adopt(r *http.Request, ext string) (*sessionEntry, int)
 		return nil, http.StatusNotFound
 	}
 	e := &sessionEntry{internal: internal, external: ext, user: rec.user, adopted: true}
-	if !h.svc.serveUnder(r.Context(), e) {
+	h.svc.serveUnder(r.Context(), e)
+	if !h.svc.settle(r.Context(), e) {
 		return nil, http.StatusNotFound
 	}
 	rw = h.synthetic(r, internal, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`))
@@ -219,6 +224,7 @@ type idWriter struct {
 	body   *readCounter
 	status int
 	held   bool
+	opened *sessionEntry // the new session this answer gave an id
 }
 
 func (w *idWriter) WriteHeader(code int) {
@@ -236,6 +242,7 @@ func (w *idWriter) WriteHeader(code int) {
 		if e == nil {
 			e = &sessionEntry{internal: id, external: w.h.sh.sessions.NewID(), user: w.user}
 			w.h.svc.serveUnder(w.ctx, e)
+			w.opened = e
 		}
 		hd.Set(SessionHeader, e.external)
 	}

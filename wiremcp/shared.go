@@ -142,28 +142,51 @@ func (s *Service) initializing(next mcp.MethodHandler) mcp.MethodHandler {
 // serveUnder gives the SDK's session internal, just initialized, the
 // service's id external: it is served under it from now on. A new
 // session (not adopted) has its record written, so that any replica can
-// take it over from its next request on. False when the SDK holds no
-// such session (it ended).
-func (s *Service) serveUnder(ctx context.Context, e *sessionEntry) bool {
+// take it over from its next request on. The SDK may send the answer's
+// header before its initialize handler ran (a priming event, with an
+// EventStore): the entry is then kept without the session, and settle
+// completes it once the initialize request is answered.
+func (s *Service) serveUnder(ctx context.Context, e *sessionEntry) {
 	sh := s.shared
 	sh.mu.Lock()
-	ss := sh.opened[e.internal]
-	if ss != nil {
-		e.ss = ss
-		sh.byInternal[e.internal] = e
-		sh.byExternal[e.external] = e
-	}
+	e.ss = sh.opened[e.internal]
+	sh.byInternal[e.internal] = e
+	sh.byExternal[e.external] = e
 	sh.mu.Unlock()
-	if ss == nil {
-		return false
+	if e.ss != nil && !e.adopted {
+		s.saveNew(ctx, e)
 	}
-	if !e.adopted {
-		mu := sh.lock(e.external)
-		mu.Lock()
-		s.saveRecord(ctx, ss, e, nil)
-		mu.Unlock()
+}
+
+// settle completes e once its initialize request was answered: the
+// SDK's session, or, when the SDK opened none (initialize failed), the
+// entry is dropped. It reports whether the session is served.
+func (s *Service) settle(ctx context.Context, e *sessionEntry) bool {
+	sh := s.shared
+	sh.mu.Lock()
+	late := e.ss == nil
+	if late {
+		e.ss = sh.opened[e.internal]
+	}
+	ss := e.ss
+	sh.mu.Unlock()
+	switch {
+	case ss == nil:
+		sh.forget(e)
+		return false
+	case late && !e.adopted:
+		s.saveNew(ctx, e)
 	}
 	return true
+}
+
+// saveNew writes the record of a new session: its initialize parameters,
+// nothing sent yet.
+func (s *Service) saveNew(ctx context.Context, e *sessionEntry) {
+	mu := s.shared.lock(e.external)
+	mu.Lock()
+	s.saveRecord(ctx, e.ss, e, nil)
+	mu.Unlock()
 }
 
 // openShared returns the conversation of the session e from the store,
