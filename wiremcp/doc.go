@@ -119,6 +119,16 @@
 // Over stdio, and for sessions served by a handler other than Handler, a
 // conversation stays in the process, as without Options.Shared.
 //
+// Bounds with Options.Shared: a record is the initialize parameters (at
+// most MaxInitializeBytes), the node state (at most
+// delta.MaxStateBytes of the Sessions' Limits, about 45 bytes a node) and
+// about 100 bytes per kept answer (at most MaxBases); each kept answer is
+// one value of wire's JSON (the store's value bound applies: an answer
+// past it is not kept, its repeat is whole), shared by the conversations
+// sent it. A replica holds, per session it serves, the SDK's session and
+// an entry of two ids (SessionStats.SharedSessions), and per call the
+// conversation it answers in; nothing between calls.
+//
 // # Format
 //
 // DefaultFormat is goon (alias llm): in scorecard.md it saves the most
