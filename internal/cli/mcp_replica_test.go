@@ -51,7 +51,7 @@ func TestMCPReplicasGoClient(t *testing.T) {
 	dir, data := mcpFiles(t)
 	endpoint := startMCPReplicas(t, bin, "-watch", "-store", srv.URL(), dir)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
-		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}, nil)
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: endpoint}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
