@@ -64,7 +64,7 @@ func startReplicasWith(t *testing.T, g *graph, n int, st wirestore.Store, hopts 
 	for range n {
 		opts := wiremcp.Options{ErrorLog: log.New(countWriter{&rs.errors}, "", 0)}
 		if st != nil {
-			sessions, err := wirestore.NewSessions(st, wirestore.SessionOptions{Limits: sharedLimits, Timeout: time.Second, Idle: storeIdle})
+			sessions, err := wirestore.NewSessions(st, wirestore.SessionOptions{Limits: sharedLimits, Timeout: 2 * time.Second, Idle: storeIdle})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -296,7 +296,9 @@ func openRedis(t *testing.T, srv *testsupport.RedisServer) *wirestore.Redis {
 // replica's again.
 func TestReplicasRedisOutage(t *testing.T) {
 	srv := testsupport.StartRedis(t)
-	st, err := wirestore.NewRedis(wirestore.RedisOptions{Addr: srv.Addr(), Timeout: 200 * time.Millisecond})
+	// A stopped server refuses at once: the timeout only keeps a slow
+	// machine's calls from failing when the server runs.
+	st, err := wirestore.NewRedis(wirestore.RedisOptions{Addr: srv.Addr(), Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
