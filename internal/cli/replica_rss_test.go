@@ -108,7 +108,9 @@ func TestReplicaRSSTenThousandSessions(t *testing.T) {
 	t.Logf("redis: %d keys (%s), used_memory %.2f → %.2f MB, %d B a session (state %d B; bound %d B a session + %d MiB)",
 		keys, strings.TrimSpace(keyspace[strings.Index(keyspace, "db0:"):]), float64(memStart)/1e6, float64(memEnd)/1e6,
 		(memEnd-memStart)/int64(rs.opened), state, perSession, redisFixed>>20)
-	if keys < rs.opened || keys > rs.opened+renewed || !strings.Contains(keyspace, fmt.Sprintf("db0:keys=%d,expires=%d,", keys, keys)) {
+	// A session whose save took past the timeout under load is deleted
+	// (its next request opens another): at most 1% of them.
+	if keys < rs.opened-rs.opened/100 || keys > rs.opened+renewed || !strings.Contains(keyspace, fmt.Sprintf("db0:keys=%d,expires=%d,", keys, keys)) {
 		t.Errorf("%d keys for %d sessions, or a key without a time to live: %s", keys, rs.opened, keyspace)
 	}
 	if memEnd-memStart > int64(rs.opened)*perSession+redisFixed {
