@@ -55,13 +55,12 @@ func (s *Service) call(ctx context.Context, t Tool, schema *jsonschema.Resolved,
 	if resp == nil {
 		return errorResult(fmt.Errorf("tool %s returned no result", t.Name))
 	}
-	conv, err := s.convs.get(req.Session)
+	conv, release, err := s.openConversation(ctx, req.Session)
 	if err != nil {
 		return errorResult(err)
 	}
-	conv.mu.Lock()
-	defer conv.mu.Unlock()
 	a, err := s.answer(conv, t.Name+"\x00"+c.format+"\x00"+string(own), c, resp)
+	release()
 	if err != nil {
 		return errorResult(err)
 	}
@@ -73,6 +72,26 @@ func (s *Service) call(ctx context.Context, t Tool, schema *jsonschema.Resolved,
 		Meta:    mcp.Meta{MetaKey: meta},
 		Content: []mcp.Content{&mcp.TextContent{Text: string(a.text)}},
 	}
+}
+
+// openConversation returns the conversation of the call's session and
+// the function that ends the call in it: a conversation of Options.Shared
+// for a session Handler serves under the service's ids, loaded from the
+// store and saved back; otherwise the process's own. The calls of one
+// conversation run one at a time.
+func (s *Service) openConversation(ctx context.Context, ss *mcp.ServerSession) (*conversation, func(), error) {
+	if s.shared != nil && ss != nil {
+		if e := s.shared.internal(ss.ID()); e != nil {
+			conv, release := s.openShared(ctx, ss, e)
+			return conv, release, nil
+		}
+	}
+	conv, err := s.convs.get(ss)
+	if err != nil {
+		return nil, nil, err
+	}
+	conv.mu.Lock()
+	return conv, conv.mu.Unlock, nil
 }
 
 func errorResult(err error) *mcp.CallToolResult {

@@ -151,6 +151,10 @@ type SessionStats struct {
 	Bases            int
 	BaseBytes        int64
 	MaxRememberBytes int64 // the bound: MaxSessions × (Nodes.MaxBytes + MaxBaseBytes)
+	// SharedSessions is, with Options.Shared, the MCP sessions this
+	// process serves under the service's ids (their conversations are in
+	// the store, not counted above); each leaves when the SDK closes it.
+	SharedSessions int
 }
 
 // conversation is one MCP session's state: the nodes sent (references)
@@ -166,6 +170,10 @@ type conversation struct {
 	bases     map[string]*list.Element // of *base, by call key
 	order     *list.List               // most recently kept first
 	baseBytes int64
+	// fetch reads a kept answer that a conversation loaded from
+	// Options.Shared names but does not hold (resp nil): false when the
+	// store no longer has it. Nil for a conversation in the process.
+	fetch func(*base) bool
 }
 
 // base is the answer a client holds for one call, as its codec carried it.
@@ -177,6 +185,13 @@ type base struct {
 	src    delta.Hash
 	marker []byte // the unchanged marker, once written
 	bytes  int64
+
+	// In a conversation of Options.Shared: the fingerprint of resp, its
+	// key in the store, when it was last written there (unix seconds),
+	// and whether this call kept or used it (to be written again).
+	fp      delta.Hash
+	written int64
+	touched bool
 }
 
 // held returns the answer the client holds for the call key, and makes
@@ -186,8 +201,14 @@ func (c *conversation) held(key string) (*base, bool) {
 	if !ok {
 		return nil, false
 	}
+	b := el.Value.(*base)
+	if b.resp == nil && (c.fetch == nil || !c.fetch(b)) {
+		c.drop(key)
+		return nil, false
+	}
 	c.order.MoveToFront(el)
-	return el.Value.(*base), true
+	b.touched = true
+	return b, true
 }
 
 // unchangedMarker is the codec's unchanged marker for b: the delta from
@@ -214,7 +235,7 @@ func (c *conversation) keep(key string, r *wire.GraphResponse, src delta.Hash) {
 	if size > c.lim.MaxBaseBytes {
 		return
 	}
-	c.bases[key] = c.order.PushFront(&base{key: key, resp: r, src: src, bytes: size})
+	c.bases[key] = c.order.PushFront(&base{key: key, resp: r, src: src, bytes: size, touched: true})
 	c.baseBytes += size
 	for c.order.Len() > c.lim.MaxBases || c.baseBytes > c.lim.MaxBaseBytes {
 		c.drop(c.order.Back().Value.(*base).key)

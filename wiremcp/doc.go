@@ -55,19 +55,79 @@
 //
 // # Replicas
 //
-// Conversations are not shared between processes: a conversation is an
-// MCP session, and the SDK's stateful streamable-HTTP handler keeps its
-// sessions in the process that opened them (a request whose
-// Mcp-Session-Id another process issued is answered 404, session not
-// found, and the client starts a new session). Its stateless mode drops
-// Mcp-Session-Id altogether, so each call would be a conversation of its
-// own; carrying one across calls would take an id of the service's own
-// in the tool's arguments, which a model would have to copy from answer
-// to answer, and which no MCP client sends by itself. So behind a load
-// balancer, route by Mcp-Session-Id (sticky sessions) to keep
-// conversations; "wirebench mcp -store" takes only memory. HTTP services
-// (package wirehttp) share sessions and delta bases through package
-// wirestore instead.
+// With Options.Shared (a *wirestore.Sessions, in Redis or any store every
+// replica shares) and the service's own HTTP handler (Service.Handler),
+// a conversation goes on whichever replica a call lands on, and so does
+// its MCP session. Behind a round-robin balancer, three replicas give an
+// agent the same answers, references and deltas as one (go test -run
+// TestReplicasShareConversations -v ./wiremcp).
+//
+// The SDK's stateful streamable-HTTP handler keeps its sessions in the
+// process that opened them (another process answers 404, session not
+// found), takes their ids from ServerOptions.GetSessionID, which is told
+// nothing of the request, and its stateless mode drops Mcp-Session-Id
+// (and so the conversation) altogether. So Handler keeps the SDK's
+// stateful handler and gives each session an id of the service's own:
+//
+//   - at initialize, the SDK opens its session under its own id, which
+//     the client never sees: the answer carries a new wirestore id
+//     (Sessions.NewID, 128 random bits) instead, and the store records,
+//     under the hash of that id (wirestore.Key, ConversationKind), the
+//     client's initialize parameters (at most MaxInitializeBytes) and the
+//     user of its token (package auth);
+//   - a request under a service id is served in the SDK session it maps
+//     to in this process; when there is none (another replica opened the
+//     session, or the SDK closed it idle), Handler takes the record from
+//     the store and opens the session again in the SDK, under a new
+//     internal id, by sending the SDK's own handler the stored initialize
+//     request and the initialized notification, in the request's context
+//     (its token, its addresses); then it serves the request. A session
+//     is taken over once per process at a time (its calls are serialized
+//     on one of 256 locks its id hashes to). No id is handed to
+//     GetSessionID, so nothing depends on which request the SDK asks it
+//     for, and a service keeps its own ServerOptions;
+//   - every tool call loads the conversation's record (the nodes sent,
+//     as delta.Session's state, and the call keys and fingerprints of the
+//     answers kept for deltas), answers, and saves it; a kept answer is
+//     read from the store only when its call is repeated, under the hash
+//     of its fingerprint (AnswerKind, shared by the conversations that
+//     were sent the same answer), and checked against it.
+//
+// Any other id is the SDK's 404, session not found, and the client opens
+// a new session: an id not of the service's form (forged, guessed in the
+// SDK's form, 1 MB long, given twice) without a store call, one of the
+// form that the store holds no record under after one read of its
+// hashed key. A record opened with another user's token is refused, 403,
+// as the SDK refuses it in the process that opened it. A client's id
+// never becomes a key unhashed, and no record is read but the one of the
+// id given.
+//
+// The store is an optimisation here too. When it is down or slow (each
+// call at most the Sessions' Timeout), a call is answered whole, as in a
+// new conversation, and the failure goes to ErrorLog; a replica still
+// serves the sessions it holds, and a session it does not hold is a 404
+// (the client opens a new one, which a round-robin balancer can only
+// keep once the store is back). When the store answers again,
+// conversations are stored again. A conversation idle past the Sessions'
+// Idle leaves its record to expire (its time to live), and its kept
+// answers after twice that; the SDK's sessions close after
+// StreamableHTTPOptions.SessionTimeout, which Handler sets to Idle
+// unless given. Two calls of one session at once on two replicas each
+// save what they sent, the last one wins: a conversation then remembers
+// less than its client holds (more whole answers), never more.
+//
+// Over stdio, and for sessions served by a handler other than Handler, a
+// conversation stays in the process, as without Options.Shared.
+//
+// Bounds with Options.Shared: a record is the initialize parameters (at
+// most MaxInitializeBytes), the node state (at most
+// delta.MaxStateBytes of the Sessions' Limits, about 45 bytes a node) and
+// about 100 bytes per kept answer (at most MaxBases); each kept answer is
+// one value of wire's JSON (the store's value bound applies: an answer
+// past it is not kept, its repeat is whole), shared by the conversations
+// sent it. A replica holds, per session it serves, the SDK's session and
+// an entry of two ids (SessionStats.SharedSessions), and per call the
+// conversation it answers in; nothing between calls.
 //
 // # Format
 //

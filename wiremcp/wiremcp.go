@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/graphwire/graphwire/fit"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirestore"
 )
 
 // DefaultFormat is the format of an answer whose call names none: GOON,
@@ -61,6 +63,24 @@ type Options struct {
 	Threshold float64
 	// Now is the clock of the idle timeout; nil is time.Now.
 	Now func() time.Time
+
+	// Shared, when set, keeps the conversations of the sessions served
+	// by Handler in a store every replica of the service shares (package
+	// wirestore: in memory, or Redis), so that a call goes on with its
+	// conversation whichever replica it lands on, and a replica serves a
+	// session another one opened (see the package doc, "Replicas"). Its
+	// Limits bound the nodes each conversation remembers (in place of
+	// Sessions.Nodes: every replica reads the others' states with them),
+	// its Idle is how long a conversation not called is kept, and its
+	// Timeout bounds each store call; Sessions.MaxBases and MaxBaseBytes
+	// still bound the answers each keeps for deltas. Nil keeps every
+	// conversation in the process, as over stdio.
+	Shared *wirestore.Sessions
+
+	// ErrorLog receives the failures of Shared's store, one line each:
+	// the call is answered, whole. Nil means the log package's standard
+	// logger; log.New(io.Discard, "", 0) silences it.
+	ErrorLog *log.Logger
 }
 
 // Service serves graph query tools on an MCP server, with one
@@ -71,6 +91,7 @@ type Service struct {
 	format  string // canonical name
 	opts    Options
 	convs   *conversations
+	shared  *shared // nil without Options.Shared
 	counter tokens.Counter
 	names   string // the text formats, for errors: "json (raw), goon (llm), ..."
 }
@@ -95,6 +116,9 @@ func New(srv *mcp.Server, opts Options) (*Service, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.ErrorLog == nil {
+		opts.ErrorLog = log.Default()
+	}
 	counter, err := tokens.Get(tokens.O200k)
 	if err != nil {
 		return nil, err
@@ -113,6 +137,10 @@ func New(srv *mcp.Server, opts Options) (*Service, error) {
 		return nil, fmt.Errorf("wiremcp: Options.Format: %w", err)
 	}
 	s.format = c.Info().Name
+	if opts.Shared != nil {
+		s.shared = newShared(opts.Shared)
+		srv.AddReceivingMiddleware(s.initializing)
+	}
 	return s, nil
 }
 
@@ -121,6 +149,9 @@ func (s *Service) Stats() SessionStats {
 	st := s.convs.stats()
 	l := s.opts.Sessions
 	st.MaxRememberBytes = int64(l.MaxSessions) * (l.Nodes.MaxBytes + l.MaxBaseBytes)
+	if s.shared != nil {
+		st.SharedSessions = s.shared.sessionsServed()
+	}
 	return st
 }
 

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"regexp"
 	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,23 +31,13 @@ func openRedis(t *testing.T, srv *testsupport.RedisServer, timeout time.Duration
 	return r
 }
 
-// dbsize is the number of keys the server holds.
-func dbsize(t *testing.T, srv *testsupport.RedisServer) int {
-	t.Helper()
-	n, err := strconv.Atoi(strings.TrimPrefix(srv.Command("DBSIZE"), ":"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 // waitEmpty waits until the server's expired keys are gone (Redis drops
 // them in its background cycle), failing after two minutes.
 func waitEmpty(t *testing.T, srv *testsupport.RedisServer) {
 	t.Helper()
-	for deadline := time.Now().Add(2 * time.Minute); dbsize(t, srv) != 0; {
+	for deadline := time.Now().Add(2 * time.Minute); srv.Keys(0) != 0; {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d keys left two minutes on", dbsize(t, srv))
+			t.Fatalf("%d keys left two minutes on", srv.Keys(0))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -89,7 +78,7 @@ func TestRedisStore(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := dbsize(t, srv); n != 20 {
+	if n := srv.Keys(0); n != 20 {
 		t.Fatalf("DBSIZE %d, want 20", n)
 	}
 	waitEmpty(t, srv)
@@ -199,7 +188,7 @@ func TestRedisSessions(t *testing.T) {
 	if len(keys) != len(ids) {
 		t.Fatalf("keys %q, want one for each of %d sessions", keys, len(ids))
 	}
-	if n := dbsize(t, srv); n != len(ids) {
+	if n := srv.Keys(0); n != len(ids) {
 		t.Fatalf("DBSIZE %d, want %d sessions", n, len(ids))
 	}
 	// Forged, guessed and 1 MB ids are new sessions, each with nothing of
@@ -215,7 +204,7 @@ func TestRedisSessions(t *testing.T) {
 			t.Fatalf("a forged id reached another's session: references %v", refs)
 		}
 	}
-	if n := dbsize(t, srv); n != len(ids) {
+	if n := srv.Keys(0); n != len(ids) {
 		t.Fatalf("DBSIZE %d after forged ids, want %d", n, len(ids))
 	}
 	waitEmpty(t, srv)

@@ -128,15 +128,7 @@ func WellFormed(id string) bool {
 // send every node in full, which is always safe, so the caller answers
 // with it and reports the error (the id stays the client's).
 func (s *Sessions) Load(ctx context.Context, id string) (*delta.Session, error) {
-	if !WellFormed(id) {
-		return s.empty(), fmt.Errorf("%w: the id is not one this service issues", ErrUnknownSession)
-	}
-	ctx, cancel := context.WithTimeout(ctx, s.o.Timeout)
-	defer cancel()
-	state, err := s.st.Get(ctx, Key(s.o.Namespace, SessionKind, id))
-	if errors.Is(err, ErrNotFound) {
-		return s.empty(), fmt.Errorf("%w: never issued, expired or evicted", ErrUnknownSession)
-	}
+	state, err := s.LoadValue(ctx, SessionKind, id)
 	if err != nil {
 		return s.empty(), err
 	}
@@ -147,6 +139,26 @@ func (s *Sessions) Load(ctx context.Context, id string) (*delta.Session, error) 
 	return sess, nil
 }
 
+// LoadValue returns the value SaveValue stored under id among the values
+// of kind (1 to MaxNameBytes bytes without ":" or spaces): a service
+// keeps in it what else it remembers of a session, such as an MCP
+// conversation. The errors are those of Load: an id not WellFormed, or
+// one the store holds no value under, matches ErrUnknownSession (the
+// first without a store call); a store that fails or does not answer
+// within the Timeout gives its *StoreError.
+func (s *Sessions) LoadValue(ctx context.Context, kind, id string) ([]byte, error) {
+	if !WellFormed(id) {
+		return nil, fmt.Errorf("%w: the id is not one this service issues", ErrUnknownSession)
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.o.Timeout)
+	defer cancel()
+	v, err := s.st.Get(ctx, Key(s.o.Namespace, kind, id))
+	if errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("%w: never issued, expired or evicted", ErrUnknownSession)
+	}
+	return v, err
+}
+
 // Save stores the state of sess under id, to be kept for Idle. An id not
 // WellFormed is an error matching ErrUnknownSession and nothing is
 // stored. When the store refuses or fails, Save deletes what it held
@@ -154,12 +166,20 @@ func (s *Sessions) Load(ctx context.Context, id string) (*delta.Session, error) 
 // Timeout), so that the next Load starts anew rather than from an older
 // state, and returns the error.
 func (s *Sessions) Save(ctx context.Context, id string, sess *delta.Session) error {
+	return s.SaveValue(ctx, SessionKind, id, sess.AppendState(nil))
+}
+
+// SaveValue stores v under id among the values of kind, to be kept for
+// Idle, as Save does a session's state: an id not WellFormed is an error
+// matching ErrUnknownSession and nothing is stored; when the store
+// refuses or fails, what it held under the key is deleted.
+func (s *Sessions) SaveValue(ctx context.Context, kind, id string, v []byte) error {
 	if !WellFormed(id) {
 		return fmt.Errorf("%w: the id is not one NewID issues", ErrUnknownSession)
 	}
-	key := Key(s.o.Namespace, SessionKind, id)
+	key := Key(s.o.Namespace, kind, id)
 	setCtx, cancel := context.WithTimeout(ctx, s.o.Timeout)
-	err := s.st.Set(setCtx, key, sess.AppendState(nil), s.o.Idle)
+	err := s.st.Set(setCtx, key, v, s.o.Idle)
 	cancel()
 	if err == nil {
 		return nil
@@ -172,13 +192,23 @@ func (s *Sessions) Save(ctx context.Context, id string, sess *delta.Session) err
 
 // Delete forgets the session under id, as when its client ends it.
 func (s *Sessions) Delete(ctx context.Context, id string) error {
+	return s.DeleteValue(ctx, SessionKind, id)
+}
+
+// DeleteValue forgets the value under id among the values of kind.
+func (s *Sessions) DeleteValue(ctx context.Context, kind, id string) error {
 	if !WellFormed(id) {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.o.Timeout)
 	defer cancel()
-	return s.st.Delete(ctx, Key(s.o.Namespace, SessionKind, id))
+	return s.st.Delete(ctx, Key(s.o.Namespace, kind, id))
 }
+
+// Store returns the store the sessions are kept in, where a service may
+// keep what its sessions share (under Key, with the Namespace of
+// Options, and within the Timeout).
+func (s *Sessions) Store() Store { return s.st }
 
 func (s *Sessions) empty() *delta.Session {
 	sess, _ := delta.NewSession(s.o.Limits) // checked by NewSessions

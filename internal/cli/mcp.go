@@ -9,10 +9,12 @@ package cli
 // are read again when they change (checked on every call: modification
 // times and sizes), so a repeated call after an edit gets a delta.
 //
-// -store takes only "memory": a conversation is the SDK's MCP session,
-// which lives in the process that opened it (see wiremcp's doc,
-// "Replicas"), so several mcp processes cannot share conversations
-// through a store, and a Redis URL is refused rather than ignored.
+// -store memory (the default) keeps each conversation in the process
+// that opened its MCP session; -store redis://HOST:PORT/DB keeps the
+// conversations of the HTTP sessions in Redis, so that several mcp
+// processes behind one address serve each other's sessions (see
+// wiremcp's doc, "Replicas"). Over stdio a conversation is the
+// connection's, in the process.
 
 import (
 	"context"
@@ -34,12 +36,14 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wiremcp"
+	"github.com/graphwire/graphwire/wirestore"
 )
 
 func init() {
-	register("mcp", "[-http ADDR] [-watch] DIR|FILE: the responses as MCP tools, over stdio or streamable HTTP", runMCP)
+	register("mcp", "[-http ADDR] [-watch] [-store redis://HOST:PORT/DB] DIR|FILE: the responses as MCP tools, over stdio or streamable HTTP", runMCP)
 }
 
 func runMCP(env *Env) error {
@@ -47,15 +51,11 @@ func runMCP(env *Env) error {
 	addr := fs.String("http", "", "serve streamable HTTP at http://`ADDR`/mcp, a loopback address, instead of stdio")
 	watch := fs.Bool("watch", false, "read DIR or FILE again when it changes (checked on every call)")
 	format := fs.String("format", wiremcp.DefaultFormat, "the `format` of a call that names none")
-	sessions := fs.Int("sessions", wiremcp.DefaultMaxSessions, "the most conversations remembered at once")
+	maxSessions := fs.Int("sessions", wiremcp.DefaultMaxSessions, "the most conversations remembered at once")
 	idle := fs.Duration("idle", wiremcp.DefaultIdleTimeout, "forget a conversation, and over HTTP its MCP session, idle this long")
-	store := fs.String("store", "memory", "where conversations are kept: only `memory` (MCP sessions live in the process)")
+	storeURL := fs.String("store", "memory", "where the HTTP sessions' conversations are kept: memory, or redis://`HOST:PORT/DB`, which replicas share")
 	if err := parseFlags(fs, env); err != nil {
 		return err
-	}
-	if *store != "memory" {
-		// The value is not echoed: a Redis URL may hold a password.
-		return usagef("-store: MCP conversations are the SDK's sessions, kept in the process that opened them; only -store memory is served (see: go doc ./wiremcp, Replicas)")
 	}
 	if fs.NArg() != 1 {
 		return usagef("one DIR or FILE, got %d arguments (see: wirebench help mcp)", fs.NArg())
@@ -65,13 +65,27 @@ func runMCP(env *Env) error {
 			return usagef("-http: %v", err)
 		}
 	}
-	if *sessions <= 0 || *idle <= 0 {
+	if *maxSessions <= 0 || *idle <= 0 {
 		return usagef("-sessions and -idle must be above 0")
 	}
 	if c, err := wire.Lookup(*format); err != nil {
 		return usagef("-format: %v", err)
 	} else if c.Info().Binary {
 		return usagef("-format: %s is binary, which a model cannot read", c.Info().Name)
+	}
+	st, shared, err := openStore(*storeURL)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	var sessions *wirestore.Sessions
+	if shared != nil {
+		// Limits as the conversations in the process have them.
+		sessions, err = wirestore.NewSessions(st, wirestore.SessionOptions{Idle: *idle,
+			Limits: delta.SessionLimits{MaxBytes: wiremcp.DefaultSessionBytes}})
+		if err != nil {
+			return err
+		}
 	}
 	logger := log.New(env.Stderr, "wirebench mcp: ", 0)
 	cat, err := newMCPCatalog(fs.Arg(0), *watch, logger)
@@ -81,7 +95,8 @@ func runMCP(env *Env) error {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "wirebench", Version: moduleVersion()},
 		&mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
 	svc, err := wiremcp.New(srv, wiremcp.Options{Format: *format,
-		Sessions: wiremcp.SessionLimits{MaxSessions: *sessions, IdleTimeout: *idle}})
+		Sessions: wiremcp.SessionLimits{MaxSessions: *maxSessions, IdleTimeout: *idle},
+		Shared:   sessions, ErrorLog: logger})
 	if err != nil {
 		return err
 	}
@@ -98,14 +113,13 @@ func runMCP(env *Env) error {
 		}
 		return nil
 	}
-	return serveMCPHTTP(ctx, srv, *addr, *idle, cat, logger)
+	return serveMCPHTTP(ctx, svc, *addr, *idle, cat, logger)
 }
 
-// serveMCPHTTP serves srv at /mcp until ctx ends, then shuts down.
-func serveMCPHTTP(ctx context.Context, srv *mcp.Server, addr string, idle time.Duration, cat *mcpCatalog, logger *log.Logger) error {
+// serveMCPHTTP serves svc at /mcp until ctx ends, then shuts down.
+func serveMCPHTTP(ctx context.Context, svc *wiremcp.Service, addr string, idle time.Duration, cat *mcpCatalog, logger *log.Logger) error {
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{SessionTimeout: idle}))
+	mux.Handle("/mcp", svc.Handler(&mcp.StreamableHTTPOptions{SessionTimeout: idle}))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err

@@ -68,6 +68,7 @@ func runServe(env *Env) error {
 	deltaComputations := fs.Int("delta-computations", wirehttp.DefaultMaxComputations, "the most deltas computed at `once`; past it, a request gets the full answer")
 	watch := fs.Bool("watch", false, "re-read DIR or FILE when it changes (checked on every request)")
 	storeURL := fs.String("store", "memory", "where sessions and delta bases are kept: memory, or redis://`HOST:PORT/DB`, which replicas share")
+	idle := fs.Duration("idle", wirestore.DefaultIdle, "forget a session, and a shared delta base, not used this long")
 	if err := parseFlags(fs, env); err != nil {
 		return err
 	}
@@ -81,8 +82,8 @@ func runServe(env *Env) error {
 	if err != nil {
 		return err
 	}
-	if *maxInFlight < 0 || *readTimeout <= 0 || *writeTimeout <= 0 {
-		return usagef("-max-inflight must be at least 0, -read-timeout and -write-timeout above 0")
+	if *maxInFlight < 0 || *readTimeout <= 0 || *writeTimeout <= 0 || *idle <= 0 {
+		return usagef("-max-inflight must be at least 0, -read-timeout, -write-timeout and -idle above 0")
 	}
 	if *deltaBases < 0 || *deltaBytes <= 0 || *deltaCache <= 0 || *deltaComputations <= 0 {
 		return usagef("-delta-bases must be at least 0, -delta-bytes, -delta-cache and -delta-computations above 0")
@@ -95,7 +96,7 @@ func runServe(env *Env) error {
 		return err
 	}
 	defer st.Close()
-	sessions, err := wirestore.NewSessions(st, wirestore.SessionOptions{})
+	sessions, err := wirestore.NewSessions(st, wirestore.SessionOptions{Idle: *idle})
 	if err != nil {
 		return err
 	}
@@ -105,7 +106,7 @@ func runServe(env *Env) error {
 		MaxInFlightBytes: *maxInFlight, ErrorLog: errLog, OnError: errs.add, Sessions: sessions,
 		Delta: wirehttp.DeltaOptions{Off: *deltaBases == 0, MaxBases: *deltaBases, MaxBytes: *deltaBytes,
 			MaxDeltaBytes: *deltaCache, MaxComputations: *deltaComputations,
-			Shared: wirehttp.SharedBases{Store: shared}}})
+			Shared: wirehttp.SharedBases{Store: shared, TTL: *idle}}})
 	if err != nil {
 		return err
 	}

@@ -20,14 +20,13 @@ import (
 )
 
 // TestStoreUsage: a -store that is not a store URL is a usage error of
-// serve; mcp refuses any store but memory, without echoing the URL (it
-// may hold a password).
+// serve and of mcp, which do not echo the URL (it may hold a password).
 func TestStoreUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"serve", "-store", "mysql://127.0.0.1:3306"},
 		{"serve", "-store", "redis://127.0.0.1:6379/0?pool=1"},
 		{"serve", "-store", ""},
-		{"mcp", "-store", "redis://user:secret@127.0.0.1:6379/0", "x.json"},
+		{"mcp", "-store", "mysql://user:secret@127.0.0.1:3306", "x.json"},
 	} {
 		res := run("", args...)
 		if res.code != 2 || res.stdout != "" || !strings.Contains(res.stderr, "-store") || strings.Contains(res.stderr, "secret") {

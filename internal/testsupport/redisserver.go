@@ -191,3 +191,36 @@ func readReply(r *bufio.Reader) (string, error) {
 	}
 	return string(body[:n]), nil
 }
+
+// Keys is the number of keys in database db, from INFO keyspace (DBSIZE
+// of that database): expired keys count until Redis drops them.
+func (s *RedisServer) Keys(db int) int {
+	s.tb.Helper()
+	prefix := "db" + strconv.Itoa(db) + ":keys="
+	for _, line := range strings.Split(s.Command("INFO", "keyspace"), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), prefix); ok {
+			n, err := strconv.Atoi(v[:strings.IndexByte(v+",", ',')])
+			if err != nil {
+				s.tb.Fatalf("INFO keyspace: %q", line)
+			}
+			return n
+		}
+	}
+	return 0 // an empty database is not listed
+}
+
+// UsedMemory is INFO memory's used_memory, in bytes.
+func (s *RedisServer) UsedMemory() int64 {
+	s.tb.Helper()
+	for _, line := range strings.Split(s.Command("INFO", "memory"), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "used_memory:"); ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				s.tb.Fatalf("INFO memory: %q", line)
+			}
+			return n
+		}
+	}
+	s.tb.Fatal("INFO memory has no used_memory")
+	return 0
+}
