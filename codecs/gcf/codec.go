@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
+	"github.com/graphwire/graphwire/codecs/internal/codecbase"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -23,20 +24,20 @@ type Options struct {
 // Codec is the gcf GraphResponse codec with fixed Options. It is
 // immutable and safe for concurrent use.
 type Codec struct {
-	limits wire.Limits
+	core codecbase.Core
 }
 
 // New returns a codec configured by o, or an error naming the first option
 // out of range.
 func New(o Options) (*Codec, error) {
-	l, err := o.Limits.WithDefaults()
+	core, err := codecbase.New(Name, o.Limits)
 	if err != nil {
 		return nil, err
 	}
-	return &Codec{limits: l}, nil
+	return &Codec{core: core}, nil
 }
 
-var std = &Codec{limits: wire.DefaultLimits()}
+var std = codecbase.Must(New(Options{}))
 
 // Default returns the codec with default Options: the one registered in
 // the default wire registry when this package is imported.
@@ -45,7 +46,7 @@ func Default() *Codec { return std }
 func init() { wire.Register(std) }
 
 // Limits reports the codec's limits, defaults filled in.
-func (c *Codec) Limits() wire.Limits { return c.limits }
+func (c *Codec) Limits() wire.Limits { return c.core.Limits }
 
 // Info describes the codec for a registry.
 func (c *Codec) Info() wire.Info {
@@ -89,7 +90,7 @@ const (
 // the limit itself once built. The generic layer's own bound, 10 times
 // the input plus 10 MiB, holds either way.
 func (c *Codec) valueOptions() gcfvalue.Options {
-	l := c.limits
+	l := c.core.Limits
 	m := int64(l.MaxElements)
 	if l.MaxMaterializedBytes < (math.MaxInt64-valueMemSlack)/valueMemFactor {
 		l.MaxMaterializedBytes = l.MaxMaterializedBytes*valueMemFactor + valueMemSlack

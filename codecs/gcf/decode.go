@@ -15,9 +15,8 @@ import (
 // is malformed, naming the place in the layout ("nodes[3].id: ...") when
 // well-formed GCF does not hold a response.
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
-	if int64(len(data)) > c.limits.MaxInputBytes {
-		return nil, &wire.DecodeError{Codec: Name, Offset: c.limits.MaxInputBytes, Limit: "MaxInputBytes",
-			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	if err := c.core.CheckInput(len(data)); err != nil {
+		return nil, err
 	}
 	return c.decode(data, true)
 }
@@ -57,7 +56,7 @@ func (c *Codec) decodeAt(data []byte, body, fields int, fast bool) (*wire.GraphR
 	// What a decoder of GCF cannot refuse as it reads (the model's rules,
 	// the limits of the response as a whole) it refuses here, with the
 	// encoders' own check (Measure refuses exactly what Check does).
-	if _, err := c.limits.Measure(Name, r); err != nil {
+	if _, err := c.core.Limits.Measure(Name, r); err != nil {
 		var ee *wire.EncodeError
 		if e, ok := err.(*wire.EncodeError); ok {
 			ee = e
@@ -158,8 +157,8 @@ func (c *Codec) decodeFast(data []byte, body int) (r *wire.GraphResponse, ok boo
 			r, ok = nil, false
 		}
 	}()
-	d := freader{s: string(data), maxElem: c.limits.MaxElements, maxStr: c.limits.MaxStringBytes,
-		maxDepth: min(c.limits.MaxDepth+layoutDepth, wire.HardMaxDepth), budget: readerBudget(len(data))}
+	d := freader{s: string(data), maxElem: c.core.Limits.MaxElements, maxStr: c.core.Limits.MaxStringBytes,
+		maxDepth: min(c.core.Limits.MaxDepth+layoutDepth, wire.HardMaxDepth), budget: readerBudget(len(data))}
 	d.expect(d.line(), "GCF profile=generic")
 	if body > 0 {
 		d.i = body

@@ -29,7 +29,7 @@ func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 	if r == nil {
 		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
-	m, err := c.limits.Measure(Name, r)
+	m, err := c.core.Limits.Measure(Name, r)
 	if err != nil {
 		return dst, err
 	}
@@ -40,11 +40,10 @@ func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 			return dst, err
 		}
 		return dst, &wire.EncodeError{Codec: Name, Limit: "MaxDepth",
-			Msg: "the document nests deeper than the limit of " + strconv.Itoa(min(c.limits.MaxDepth+layoutDepth, wire.HardMaxDepth)) + " (MaxDepth and the layout's " + strconv.Itoa(layoutDepth) + " levels)"}
+			Msg: "the document nests deeper than the limit of " + strconv.Itoa(min(c.core.Limits.MaxDepth+layoutDepth, wire.HardMaxDepth)) + " (MaxDepth and the layout's " + strconv.Itoa(layoutDepth) + " levels)"}
 	}
-	if int64(len(out)-n) > c.limits.MaxInputBytes {
-		return out[:n], &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
-			Msg: "the text would take " + strconv.Itoa(len(out)-n) + " bytes, more than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	if err := c.core.CheckOutput(int64(len(out)-n), "text"); err != nil {
+		return out[:n], err
 	}
 	return out, nil
 }
@@ -124,8 +123,8 @@ func (c *Codec) appendFast(dst []byte, r *wire.GraphResponse, size int64) ([]byt
 		w.b = pooled[:0]
 	}
 	w.fail = false
-	w.maxStr = c.limits.MaxStringBytes
-	w.maxDepth = min(c.limits.MaxDepth+layoutDepth, wire.HardMaxDepth)
+	w.maxStr = c.core.Limits.MaxStringBytes
+	w.maxDepth = min(c.core.Limits.MaxDepth+layoutDepth, wire.HardMaxDepth)
 	w.document(r)
 	ok := !w.fail
 	switch {

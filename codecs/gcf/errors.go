@@ -35,8 +35,8 @@ func (c *Codec) refusal(r *wire.GraphResponse) *wire.EncodeError {
 		switch {
 		case !utf8.ValidString(s):
 			return encErr(p, "a string that is not valid UTF-8")
-		case len(s) > c.limits.MaxStringBytes:
-			e := encErr(p, "a string of "+strconv.Itoa(len(s))+" bytes, longer than the limit of "+strconv.Itoa(c.limits.MaxStringBytes))
+		case len(s) > c.core.Limits.MaxStringBytes:
+			e := encErr(p, "a string of "+strconv.Itoa(len(s))+" bytes, longer than the limit of "+strconv.Itoa(c.core.Limits.MaxStringBytes))
 			e.Limit = "MaxStringBytes"
 			return e
 		}

@@ -38,7 +38,7 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	if len(header) == 0 {
 		return c.AppendEncode(dst, content)
 	}
-	if err := delta.CheckHeader(Name, header, c.limits); err != nil {
+	if err := delta.CheckHeader(Name, header, c.core.Limits); err != nil {
 		return dst, err
 	}
 	n := len(dst)
@@ -55,9 +55,8 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 		}
 		out = append(out[:at], out[at+len(gcfLine):]...)
 	}
-	if int64(len(out)-n) > c.limits.MaxInputBytes {
-		return dst[:n], &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
-			Msg: "the document would take " + strconv.Itoa(len(out)-n) + " bytes, more than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	if err := c.core.CheckOutput(int64(len(out)-n), "document"); err != nil {
+		return dst[:n], err
 	}
 	return out, nil
 }
@@ -132,9 +131,8 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 		r, err := c.Decode(data)
 		return nil, r, err
 	}
-	if int64(len(data)) > c.limits.MaxInputBytes {
-		return nil, nil, &wire.DecodeError{Codec: Name, Offset: c.limits.MaxInputBytes, Limit: "MaxInputBytes",
-			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	if err := c.core.CheckInput(len(data)); err != nil {
+		return nil, nil, err
 	}
 	h, body, err := c.readFields(data)
 	if err != nil {
@@ -180,10 +178,10 @@ func (c *Codec) readFields(data []byte) ([]delta.Field, int, error) {
 		var err error
 		switch k {
 		case delta.IntList:
-			if strings.Count(value, ",") >= c.limits.MaxElements {
-				return nil, 0, fail(col, "MaxElements", "more than "+strconv.Itoa(c.limits.MaxElements)+" numbers (MaxElements)")
+			if strings.Count(value, ",") >= c.core.Limits.MaxElements {
+				return nil, 0, fail(col, "MaxElements", "more than "+strconv.Itoa(c.core.Limits.MaxElements)+" numbers (MaxElements)")
 			}
-			f.Ints, err = delta.ParseInts(value, c.limits.MaxElements)
+			f.Ints, err = delta.ParseInts(value, c.core.Limits.MaxElements)
 		case delta.Text:
 			f.Text, err = readText(value)
 		}
@@ -192,8 +190,8 @@ func (c *Codec) readFields(data []byte) ([]delta.Field, int, error) {
 			return nil, 0, fail(col, "", err.Error())
 		case k != delta.Text && len(f.Ints) == 0:
 			return nil, 0, fail(col, "", "no value")
-		case k == delta.Text && len(f.Text) > c.limits.MaxStringBytes:
-			return nil, 0, fail(col, "MaxStringBytes", "a text of "+strconv.Itoa(len(f.Text))+" bytes, more than the limit of "+strconv.Itoa(c.limits.MaxStringBytes))
+		case k == delta.Text && len(f.Text) > c.core.Limits.MaxStringBytes:
+			return nil, 0, fail(col, "MaxStringBytes", "a text of "+strconv.Itoa(len(f.Text))+" bytes, more than the limit of "+strconv.Itoa(c.core.Limits.MaxStringBytes))
 		}
 		h = append(h, f)
 		i += end + 1
