@@ -1,15 +1,14 @@
 package testsupport
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/graphwire/graphwire/bench/corpus"
 )
 
 // TestCorpusUnderRace: without the race detector every case is kept;
-// under it the large ones go and every profile keeps a case of each
-// query shape the large ones had.
+// under it, exactly one case of each shape in each profile, the smallest,
+// and none of the large ones.
 func TestCorpusUnderRace(t *testing.T) {
 	all := corpus.Generate()
 	got := CorpusUnderRace(all)
@@ -19,19 +18,45 @@ func TestCorpusUnderRace(t *testing.T) {
 		}
 		return
 	}
-	kept := map[string]bool{}
+	type shape struct{ profile, stem string }
+	kept := map[shape]int{}
 	for _, c := range got {
-		if strings.HasSuffix(c.Name, "_l") || strings.HasSuffix(c.Name, "_xl") {
+		stem, rank := SizeOf(c.Name)
+		if rank >= 2 {
 			t.Errorf("%s kept under the race detector", c.ID())
 		}
-		kept[c.Profile+"/"+string(c.Response.QueryType)] = true
+		kept[shape{c.Profile, stem}]++
 	}
 	for _, c := range all {
-		if !kept[c.Profile+"/"+string(c.Response.QueryType)] {
-			t.Errorf("%s: no case of query type %s left in profile %s", c.ID(), c.Response.QueryType, c.Profile)
+		stem, rank := SizeOf(c.Name)
+		k := shape{c.Profile, stem}
+		if kept[k] != 1 {
+			t.Errorf("%s: %d cases of its shape kept, want 1", c.ID(), kept[k])
+		}
+		for _, g := range got {
+			if _, r := SizeOf(g.Name); g.Profile == c.Profile && g.Name != c.Name && r > rank {
+				if s, _ := SizeOf(g.Name); s == stem {
+					t.Errorf("%s kept, %s is smaller", g.ID(), c.ID())
+				}
+			}
 		}
 	}
-	if len(got) == len(all) || len(got) == 0 {
+	if len(got) >= len(all) || len(got) == 0 {
 		t.Errorf("%d of %d cases kept under the race detector", len(got), len(all))
+	}
+	t.Logf("%d of %d cases kept under the race detector", len(got), len(all))
+}
+
+func TestSizeOf(t *testing.T) {
+	for name, want := range map[string]struct {
+		shape string
+		rank  int
+	}{
+		"aggregation_s": {"aggregation", 0}, "neighbors_vulnerabilities_m": {"neighbors_vulnerabilities", 1},
+		"search_l": {"search", 2}, "traversal_xl": {"traversal", 3}, corpus.ADRCase: {corpus.ADRCase, 0},
+	} {
+		if s, r := SizeOf(name); s != want.shape || r != want.rank {
+			t.Errorf("SizeOf(%q) = %q, %d; want %q, %d", name, s, r, want.shape, want.rank)
+		}
 	}
 }
