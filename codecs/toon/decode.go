@@ -49,10 +49,7 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 	if err := c.inputFits(data); err != nil {
 		return nil, err
 	}
-	if r, ok, err := c.readFast(data); ok {
-		return r, err
-	}
-	return c.decodeGeneric(data)
+	return c.decode(data, &tables{lim: c.limits, size: len(data)})
 }
 
 // inputFits refuses input longer than MaxInputBytes, before reading it.
@@ -64,16 +61,12 @@ func (c *Codec) inputFits(data []byte) error {
 	return nil
 }
 
-// decodeGeneric is decode through the generic TOON value: the reference
-// the fast reader (decodeFast) is held to, and the reader of whatever the
-// fast reader gives up on.
-func (c *Codec) decodeGeneric(data []byte) (*wire.GraphResponse, error) {
+// decode reads data in one pass, the tables t takes read by its sinks
+// and the rest into generic values, then converts the document.
+func (c *Codec) decode(data []byte, t toonread.Tables) (*wire.GraphResponse, error) {
 	l := c.limits
-	if err := c.inputFits(data); err != nil {
-		return nil, err
-	}
-	v, err := toonread.Decode(data, toonread.Options{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
-		toonread.Limits{Set: true, MaxElements: l.MaxElements, MaxFields: l.MaxElements + layoutFields, MaxString: l.MaxStringBytes, MaxMaterialized: l.MaxMaterializedBytes})
+	v, err := toonread.DecodeTables(data, toonread.Options{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
+		toonread.Limits{Set: true, MaxElements: l.MaxElements, MaxFields: l.MaxElements + layoutFields, MaxString: l.MaxStringBytes, MaxMaterialized: l.MaxMaterializedBytes}, t)
 	if err != nil {
 		return nil, err
 	}

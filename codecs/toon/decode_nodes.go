@@ -13,6 +13,7 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 	type group struct {
 		typ   string
 		items []jsonvalue.Value
+		built []wire.Node // the nodes of a table (nodeTable), when items is nil
 		path  []pathStep
 	}
 	var groups []group
@@ -26,11 +27,16 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 			if !d.name(m.Key, path) {
 				return nil
 			}
+			if t, ok := m.Value.(*nodeTable); ok {
+				groups = append(groups, group{typ: m.Key, built: t.nodes, path: path})
+				total += len(t.nodes)
+				continue
+			}
 			items := d.array(m.Value, path)
 			if d.err != nil {
 				return nil
 			}
-			groups = append(groups, group{m.Key, items, path})
+			groups = append(groups, group{m.Key, items, nil, path})
 			total += len(items)
 		}
 	case []jsonvalue.Value:
@@ -49,11 +55,16 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 			if !d.name(m.Key, path) {
 				return nil
 			}
+			if t, ok := m.Value.(*nodeTable); ok {
+				groups = append(groups, group{typ: m.Key, built: t.nodes, path: path})
+				total += len(t.nodes)
+				continue
+			}
 			items := d.array(m.Value, path)
 			if d.err != nil {
 				return nil
 			}
-			groups = append(groups, group{m.Key, items, path})
+			groups = append(groups, group{m.Key, items, nil, path})
 			total += len(items)
 		}
 	default:
@@ -78,7 +89,14 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 	}
 	d.propSlab = make([]wire.Property, nprops)
 	if !haveOrder {
+		if len(groups) == 1 && groups[0].items == nil {
+			return groups[0].built
+		}
 		for _, gr := range groups {
+			if gr.items == nil {
+				nodes = append(nodes, gr.built...)
+				continue
+			}
 			for i, item := range gr.items {
 				nodes = append(nodes, d.node(gr.typ, item, append(gr.path, indexStep(i))))
 				if d.err != nil {
@@ -110,11 +128,15 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 		}
 		gr := &groups[k]
 		j := next[k]
-		if j >= len(gr.items) {
-			d.fail(append(path, indexStep(i)), "group "+strconv.FormatInt(k, 10)+" has only "+counted(len(gr.items), "node", "nodes"))
+		if size := len(gr.items) + len(gr.built); j >= size {
+			d.fail(append(path, indexStep(i)), "group "+strconv.FormatInt(k, 10)+" has only "+counted(size, "node", "nodes"))
 			return nil
 		}
 		next[k]++
+		if gr.items == nil {
+			nodes = append(nodes, gr.built[j])
+			continue
+		}
 		nodes = append(nodes, d.node(gr.typ, gr.items[j], append(gr.path, indexStep(j))))
 		if d.err != nil {
 			return nil

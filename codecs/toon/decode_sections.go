@@ -12,6 +12,9 @@ import (
 var edgeFields = []string{"from", "from_id", "to", "to_id", "type", "depth", "path_id", "step"}
 
 func (d *graphDecoder) edges(v jsonvalue.Value, path []pathStep) []wire.Edge {
+	if t, ok := v.(*edgeTable); ok {
+		return t.edges
+	}
 	items := d.array(v, path)
 	if d.err != nil {
 		return nil
@@ -111,6 +114,9 @@ func (d *graphDecoder) groupColumns(v jsonvalue.Value, path []pathStep) []wire.G
 }
 
 func (d *graphDecoder) rows(v jsonvalue.Value, path []pathStep) []wire.Row {
+	if t, ok := v.(*rowsTable); ok {
+		return t.rows
+	}
 	items := d.array(v, path)
 	if d.err != nil {
 		return nil

@@ -71,11 +71,18 @@ type Limits struct {
 // A leading UTF-8 byte-order mark is ignored, CRLF line endings are
 // accepted, and full-line comments (# after optional spaces) are skipped.
 func Decode(data []byte, opts Options, lim Limits) (v jsonvalue.Value, err error) {
+	return DecodeTables(data, opts, lim, nil)
+}
+
+// DecodeTables is Decode with the rows of the tables t chooses read by
+// t's sinks (see Tables); the document holds what the sinks' Value
+// return where their tables are.
+func DecodeTables(data []byte, opts Options, lim Limits, t Tables) (v jsonvalue.Value, err error) {
 	o, err := opts.resolve()
 	if err != nil {
 		return nil, err
 	}
-	d := decoder{opts: o, strict: !o.Lenient, lim: lim}
+	d := decoder{opts: o, strict: !o.Lenient, lim: lim, tables: t}
 	if len(data) > 0 {
 		d.src = unsafe.String(&data[0], len(data))
 	}
@@ -119,6 +126,10 @@ type decoder struct {
 	slabs [slabKinds]int     // the size of each kind's last slab
 	objs  []jsonvalue.Object // slab of the rows' objects
 	mems  []jsonvalue.Member // slab of the rows' members
+	spans [maxSplit]span     // the cells of the row being read (cells)
+
+	tables Tables   // see DecodeTables
+	path   []string // with tables: the keys of the values being read
 }
 
 // line is one non-blank, non-comment line.
@@ -328,7 +339,9 @@ func (d *decoder) keyValue(l *line, c string, coff, baseDepth int, b *objBuilder
 	if h, ok := d.header(l, c, coff); ok {
 		if h.hasKey {
 			i := d.claim(b, h.key, l, coff)
+			d.push(h.key)
 			b.set(i, h.key, d.arrayFromHeader(&h, baseDepth, l))
+			d.pop()
 			return
 		}
 		if d.strict {
@@ -348,7 +361,9 @@ func (d *decoder) keyValue(l *line, c string, coff, baseDepth int, b *objBuilder
 		if next := d.peek(); next != nil && next.depth > baseDepth {
 			d.noDepthJump(next, baseDepth)
 			d.enter(next)
+			d.push(key)
 			v = d.objectFields(baseDepth + 1)
+			d.pop()
 			d.leave()
 		} else {
 			v = &jsonvalue.Object{Members: []jsonvalue.Member{}}
@@ -358,6 +373,19 @@ func (d *decoder) keyValue(l *line, c string, coff, baseDepth int, b *objBuilder
 		b.set(i, key, []jsonvalue.Value{})
 	default:
 		b.set(i, key, d.primitive(l, rest, coff+roff))
+	}
+}
+
+// push and pop keep, for the Tables, the keys of the values being read.
+func (d *decoder) push(key string) {
+	if d.tables != nil {
+		d.path = append(d.path, key)
+	}
+}
+
+func (d *decoder) pop() {
+	if d.tables != nil {
+		d.path = d.path[:len(d.path)-1]
 	}
 }
 

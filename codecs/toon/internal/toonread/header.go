@@ -18,6 +18,7 @@ type header struct {
 	leaves    int
 	inline    string // content after the colon, trimmed
 	inlineOff int    // its offset in d.src
+	room      int    // see Header.Room
 }
 
 // header parses c (at offset coff of d.src) as an array header. It reports

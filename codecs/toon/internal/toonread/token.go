@@ -47,41 +47,58 @@ func (d *decoder) clone(s string) string {
 
 // primitive decodes a value token (spec §4); off is its offset in d.src.
 func (d *decoder) primitive(l *line, tok string, off int) jsonvalue.Value {
+	s := d.scalar(l, tok, off)
+	switch s.Kind {
+	case Null:
+		return nil
+	case Bool:
+		return s.Bool
+	case Number:
+		if i, _ := s.Num.Int64(); s.Num.IsInt() && i >= 0 && i < int64(len(smallInts)) {
+			return smallInts[i]
+		}
+		return d.boxNum(s.Num)
+	}
+	return d.boxStr(s.Str)
+}
+
+// scalar decodes a value token (spec §4) at offset off of d.src: the
+// rules of literals, numbers and quoted strings, once for every reader.
+// A string is a copy (see clone), or shared when one byte long: it
+// never points into the input.
+func (d *decoder) scalar(l *line, tok string, off int) Scalar {
 	t, toff := trimSpacesOff(tok, 0)
 	off += toff
 	if t == "" {
-		return ""
+		return Scalar{Kind: String}
 	}
 	switch t[0] {
 	case '"':
 		v := d.quoted(l, t, off)
 		d.checkString(l, len(v), off)
-		return d.boxStr(v)
+		return Scalar{Kind: String, Str: v}
 	case 't':
 		if t == "true" {
-			return true
+			return Scalar{Kind: Bool, Bool: true}
 		}
 	case 'f':
 		if t == "false" {
-			return false
+			return Scalar{Kind: Bool}
 		}
 	case 'n':
 		if t == "null" {
-			return nil
+			return Scalar{}
 		}
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		if n, ok := jsonvalue.LiteralNumber(t); ok {
-			if i, _ := n.Int64(); n.IsInt() && i >= 0 && i < int64(len(smallInts)) {
-				return smallInts[i]
-			}
-			return d.boxNum(n)
+			return Scalar{Kind: Number, Num: n}
 		}
 	}
 	d.checkString(l, len(t), off)
 	if len(t) == 1 {
-		return d.boxStr(t)
+		return Scalar{Kind: String, Str: oneByte[t[0]]}
 	}
-	return d.boxStr(d.clone(t))
+	return Scalar{Kind: String, Str: d.clone(t)}
 }
 
 // quoted decodes a quoted token that must end at its closing quote.
@@ -212,6 +229,7 @@ func trimSpacesOff(s string, from int) (string, int) {
 var (
 	smallInts      [256]jsonvalue.Value
 	oneByteStrings [utf8.RuneSelf]jsonvalue.Value
+	oneByte        [utf8.RuneSelf]string
 )
 
 func init() {
@@ -219,6 +237,7 @@ func init() {
 		smallInts[i] = jsonvalue.Int(int64(i))
 	}
 	for i := range oneByteStrings {
-		oneByteStrings[i] = string(rune(i))
+		oneByte[i] = string(rune(i))
+		oneByteStrings[i] = oneByte[i]
 	}
 }

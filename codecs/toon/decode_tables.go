@@ -1,0 +1,369 @@
+package toon
+
+import (
+	"unsafe"
+
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/codecs/toon/internal/toonread"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// The tables of the layout — a type's nodes, the edges, the rows — are
+// read row by row straight into the response, inside the one pass that
+// reads the document (toonread.Tables): no generic TOON value of them is
+// built. A table in a shape the sinks do not take (a field group where a
+// node has none, groups nested in a row's node cell) is read as a generic
+// value and converted like the rest of the document.
+
+// tables chooses the layout's tables and keeps what they have read, for
+// the meter of a rows table.
+type tables struct {
+	lim      wire.Limits
+	size     int          // the input's length
+	nodes    []*nodeTable // the node tables read so far
+	edges    *edgeTable
+	inGroups int // node tables read in nodes' list form
+
+	offered, taken int // the layout's tables, and those read by a sink
+}
+
+// Table implements toonread.Tables.
+func (t *tables) Table(path []string, h toonread.Header) toonread.TableSink {
+	s := t.table(path, h)
+	if s != nil {
+		t.taken++
+	}
+	return s
+}
+
+func (t *tables) table(path []string, h toonread.Header) toonread.TableSink {
+	t.offered++
+	switch {
+	case len(path) == 2 && path[0] == "nodes":
+		return t.nodeTable(newPath(keyStep("nodes"), keyStep(path[1])), h)
+	case len(path) == 3 && path[0] == "nodes" && path[1] == "":
+		t.inGroups++
+		return t.nodeTable(newPath(keyStep("nodes"), indexStep(t.inGroups-1), keyStep(path[2])), h)
+	case len(path) == 1 && path[0] == "edges":
+		return t.edgeTable(h)
+	case len(path) == 1 && path[0] == "rows":
+		return t.rowsTable(h)
+	}
+	t.offered--
+	return nil
+}
+
+// tableError is the error of the value at path, a cell of a table's row
+// at line, or the row.
+func tableError(line int, path []pathStep, limit, msg string) *wire.DecodeError {
+	return &wire.DecodeError{Codec: Name, Line: line, Msg: pathString(path) + ": " + msg, Limit: limit}
+}
+
+// scalarValue converts a cell.
+func scalarValue(s toonread.Scalar) wire.Value {
+	switch s.Kind {
+	case toonread.Null:
+		return wire.Null()
+	case toonread.Bool:
+		return wire.Bool(s.Bool)
+	case toonread.Number:
+		if i, ok := s.Num.Int64(); ok && s.Num.IsInt() {
+			return wire.Int(i)
+		}
+		return wire.Float(s.Num.Float64())
+	}
+	return wire.String(s.Str)
+}
+
+// describeScalar names a cell's kind for error messages.
+func describeScalar(s toonread.Scalar) string {
+	switch s.Kind {
+	case toonread.Null:
+		return describe(nil)
+	case toonread.Bool:
+		return describe(s.Bool)
+	case toonread.Number:
+		return describe(s.Num)
+	}
+	return describe(s.Str)
+}
+
+// leafFields returns the header's names when it has no field group and
+// each name is short enough for a name of the response.
+func (t *tables) leafFields(h toonread.Header) ([]string, bool) {
+	if h.Fields() != h.Leaves() {
+		return nil, false
+	}
+	names := make([]string, h.Fields())
+	for i := range names {
+		names[i], _ = h.Field(i)
+		if len(names[i]) > t.lim.MaxStringBytes {
+			return nil, false
+		}
+	}
+	return names, true
+}
+
+// nodeTable is the sink of a table of one type's nodes.
+type nodeTable struct {
+	path   []pathStep // nodes.Type
+	fields []string
+	id     int // the index of "id" in fields
+	nodes  []wire.Node
+	props  []wire.Property // room for the nodes' properties
+	room   int             // rows the input can hold
+}
+
+// nodeTable returns the sink of a node table whose header holds id, not
+// type, and no more properties than MaxElements; any other is converted
+// from its generic value, which has the error.
+func (t *tables) nodeTable(path []pathStep, h toonread.Header) toonread.TableSink {
+	fields, ok := t.leafFields(h)
+	if !ok || len(fields)-1 > t.lim.MaxElements {
+		return nil
+	}
+	s := &nodeTable{path: path, fields: fields, id: -1}
+	for j, name := range fields {
+		switch name {
+		case "id":
+			s.id = j
+		case "type":
+			return nil
+		}
+	}
+	if s.id < 0 {
+		return nil
+	}
+	s.room = min(h.Len(), h.Room())
+	s.nodes = make([]wire.Node, 0, s.room)
+	t.nodes = append(t.nodes, s)
+	return s
+}
+
+func (s *nodeTable) Value() jsonvalue.Value { return s }
+
+func (s *nodeTable) Row(r *toonread.Row) *wire.DecodeError {
+	i := len(s.nodes)
+	n := wire.Node{Type: s.path[len(s.path)-1].key}
+	if k := len(s.fields) - 1; k > 0 {
+		n.Properties = take(&s.props, k, k, s.room-i)[:0]
+	}
+	for j, name := range s.fields {
+		v := r.Next()
+		if j != s.id {
+			n.Properties = append(n.Properties, wire.Property{Key: name, Value: scalarValue(v)})
+			continue
+		}
+		if v.Kind != toonread.Number || !v.Num.IsInt() {
+			return tableError(r.Line(), append(s.path, indexStep(i), keyStep("id")), "", "expected an integer, found "+describeScalar(v))
+		}
+		n.ID, _ = v.Num.Int64()
+	}
+	s.nodes = append(s.nodes, n)
+	return nil
+}
+
+// edgeTable is the sink of the edges table.
+type edgeTable struct {
+	which []int // the edgeFields index of each of the header's fields
+	names []string
+	edges []wire.Edge
+}
+
+// edgeTable returns the sink of an edges table whose header holds the
+// required fields and no unknown one; any other is converted from its
+// generic value, which has the error.
+func (t *tables) edgeTable(h toonread.Header) toonread.TableSink {
+	names, ok := t.leafFields(h)
+	if !ok {
+		return nil
+	}
+	s := &edgeTable{names: names, which: make([]int, len(names)), edges: make([]wire.Edge, 0, min(h.Len(), h.Room()))}
+	var seen uint16
+	for j, name := range names {
+		k := 0
+		for k < len(edgeFields) && edgeFields[k] != name {
+			k++
+		}
+		if k == len(edgeFields) {
+			return nil
+		}
+		s.which[j] = k
+		seen |= 1 << k
+	}
+	if seen&0x1f != 0x1f {
+		return nil
+	}
+	t.edges = s
+	return s
+}
+
+func (s *edgeTable) Value() jsonvalue.Value { return s }
+
+func (s *edgeTable) Row(r *toonread.Row) *wire.DecodeError {
+	i := len(s.edges)
+	var e wire.Edge
+	for j, k := range s.which {
+		v := r.Next()
+		fail := func(msg string) *wire.DecodeError {
+			return tableError(r.Line(), []pathStep{keyStep("edges"), indexStep(i), keyStep(s.names[j])}, "", msg)
+		}
+		switch k {
+		case 0, 2, 4:
+			if v.Kind != toonread.String {
+				return fail("expected a string, found " + describeScalar(v))
+			}
+			*[...]*string{&e.From, &e.To, &e.Type}[k/2] = v.Str
+		case 1, 3:
+			if v.Kind != toonread.Number || !v.Num.IsInt() {
+				return fail("expected an integer, found " + describeScalar(v))
+			}
+			id, _ := v.Num.Int64()
+			*[...]*int64{&e.FromID, &e.ToID}[k/2] = id
+		default:
+			var o wire.OptInt
+			if v.Kind != toonread.Null {
+				if v.Kind != toonread.Number || !v.Num.IsInt() {
+					return fail("expected an integer, found " + describeScalar(v))
+				}
+				id, _ := v.Num.Int64()
+				o = wire.SomeInt(id)
+			}
+			*[...]*wire.OptInt{&e.Depth, &e.PathID, &e.Step}[k-5] = o
+		}
+	}
+	s.edges = append(s.edges, e)
+	return nil
+}
+
+// rowField is a field of a rows table's header: a cell, or, when keys is
+// not nil, a node cell whose keys are the field group's names.
+type rowField struct {
+	name    string
+	keys    []string
+	typ, id int // the indexes in keys of "type" and "id"
+}
+
+// rowsTable is the sink of a rows table: each row is metered as it is
+// read, and kept in blocks sized by what the meter still allows, so that
+// a dense table is refused at the row that passes the limit before the
+// rows it holds take more than the limit.
+type rowsTable struct {
+	m      *wire.Meter
+	fields []rowField
+	rows   []wire.Row
+	keep   int // rows a block holds
+	cells  []wire.Cell
+	nodes  []wire.Node
+	props  []wire.Property
+}
+
+func (t *tables) rowsTable(h toonread.Header) toonread.TableSink {
+	s := &rowsTable{}
+	nodes, props := 0, 0
+	for i := 0; i < h.Fields(); {
+		name, end := h.Field(i)
+		if len(name) > t.lim.MaxStringBytes {
+			return nil
+		}
+		fd := rowField{name: name, typ: -1, id: -1}
+		if end > i+1 {
+			for j := i + 1; j < end; j++ {
+				k, kend := h.Field(j)
+				if kend > j+1 || len(k) > t.lim.MaxStringBytes {
+					return nil // a group in a node cell, or a name too long
+				}
+				switch k {
+				case "type":
+					fd.typ = len(fd.keys)
+				case "id":
+					fd.id = len(fd.keys)
+				}
+				fd.keys = append(fd.keys, k)
+			}
+			if fd.typ < 0 || fd.id < 0 || len(fd.keys)-2 > t.lim.MaxElements {
+				return nil
+			}
+			nodes++
+			props += len(fd.keys) - 2
+		}
+		s.fields = append(s.fields, fd)
+		i = end
+	}
+	if len(s.fields) > t.lim.MaxElements {
+		return nil
+	}
+	s.m = wire.NewMeter(t.lim, t.size)
+	for _, nt := range t.nodes {
+		for i := range nt.nodes {
+			s.m.Node(&nt.nodes[i])
+		}
+	}
+	if t.edges != nil {
+		for i := range t.edges.edges {
+			s.m.Edge(&t.edges.edges[i])
+		}
+	}
+	// Room for the rows the meter can accept, which charges each at
+	// least what it takes here.
+	perRow := int64(unsafe.Sizeof(wire.Row{})) + int64(len(s.fields))*int64(unsafe.Sizeof(wire.Cell{})) +
+		int64(nodes)*int64(unsafe.Sizeof(wire.Node{})) + int64(props)*int64(unsafe.Sizeof(wire.Property{}))
+	s.keep = int(min(int64(min(h.Len(), h.Room())), s.m.MemoryRoom()/perRow+1))
+	s.rows = make([]wire.Row, 0, s.keep)
+	return s
+}
+
+func (s *rowsTable) Value() jsonvalue.Value { return s }
+
+// take returns room for n more of a block's elements, in a new block of
+// s.keep rows' worth when the current one has less.
+func take[T any](block *[]T, n, perRow, keep int) []T {
+	if cap(*block)-len(*block) < n {
+		*block = make([]T, 0, max(n, perRow*keep))
+	}
+	start := len(*block)
+	*block = (*block)[:start+n]
+	return (*block)[start : start+n : start+n]
+}
+
+func (s *rowsTable) Row(r *toonread.Row) *wire.DecodeError {
+	i := len(s.rows)
+	row := wire.Row(take(&s.cells, len(s.fields), len(s.fields), s.keep))
+	for c, fd := range s.fields {
+		if fd.keys == nil {
+			row[c] = wire.Cell{Name: fd.name, Value: scalarValue(r.Next())}
+			continue
+		}
+		nd := &take(&s.nodes, 1, 1, s.keep)[0]
+		nd.Properties = []wire.Property{}
+		if k := len(fd.keys) - 2; k > 0 {
+			nd.Properties = take(&s.props, k, k, s.keep)[:0]
+		}
+		for j, k := range fd.keys {
+			v := r.Next()
+			fail := func(msg string) *wire.DecodeError {
+				return tableError(r.Line(), []pathStep{keyStep("rows"), indexStep(i), keyStep(fd.name), keyStep(k)}, "", msg)
+			}
+			switch j {
+			case fd.typ:
+				if v.Kind != toonread.String {
+					return fail("expected a string, found " + describeScalar(v))
+				}
+				nd.Type = v.Str
+			case fd.id:
+				if v.Kind != toonread.Number || !v.Num.IsInt() {
+					return fail("expected an integer, found " + describeScalar(v))
+				}
+				nd.ID, _ = v.Num.Int64()
+			default:
+				nd.Properties = append(nd.Properties, wire.Property{Key: k, Value: scalarValue(v)})
+			}
+		}
+		row[c] = wire.Cell{Name: fd.name, Node: nd}
+	}
+	if !s.m.Row(row) {
+		return tableError(r.Line(), []pathStep{keyStep("rows"), indexStep(i)}, s.m.LimitName(), s.m.Msg())
+	}
+	s.rows = append(s.rows, row)
+	return nil
+}

@@ -1,0 +1,90 @@
+package toonread
+
+import (
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/wire"
+)
+
+// Tables lets a reader that knows a document's layout take the rows of
+// chosen tabular arrays itself, as they are read, instead of their generic
+// value: the GraphResponse codec reads its node, edge and row tables this
+// way, in the one pass that reads the rest of the document into generic
+// values. Everything else about a table (its header, row count, cell
+// count, indentation, blank lines, limits) is checked as for any table.
+type Tables interface {
+	// Table is called at the header of each tabular array. path holds
+	// the keys of the objects enclosing it, "" for a list item, then the
+	// array's own key. It returns the sink of the table's rows, or nil
+	// for the table's generic value.
+	Table(path []string, h Header) TableSink
+}
+
+// A TableSink takes the rows of one table.
+type TableSink interface {
+	// Row reads one row; an error ends the decode with it.
+	Row(r *Row) *wire.DecodeError
+	// Value is what the document holds where the table is, once its rows
+	// are read.
+	Value() jsonvalue.Value
+}
+
+// Header is a tabular array's header as a TableSink's reader sees it.
+type Header struct{ h *header }
+
+// Len is the declared number of rows.
+func (h Header) Len() int { return h.h.length }
+
+// Fields is the number of names in the field list, group names included
+// (the list is flat: a group's members follow it up to End).
+func (h Header) Fields() int { return len(h.h.fields) }
+
+// Field returns name i of the field list and the index past it and, for
+// a field group, past its members.
+func (h Header) Field(i int) (name string, end int) {
+	return h.h.fields[i].name, int(h.h.fields[i].end)
+}
+
+// Leaves is the number of cells a row holds.
+func (h Header) Leaves() int { return h.h.leaves }
+
+// Room is an upper bound of the rows the rest of the input can hold (each
+// takes at least a byte a cell), to size what a sink keeps by what is
+// there rather than by the declared length.
+func (h Header) Room() int { return h.h.room }
+
+// Row is one row of a table being read: its cells in the order of the
+// header's leaves.
+type Row struct {
+	d    *decoder
+	l    *line
+	c    string
+	coff int
+	cs   cells
+}
+
+// Line is the row's line number.
+func (r *Row) Line() int { return r.l.num }
+
+// Next decodes the next cell; the caller reads as many as the header has
+// leaves (the decoder has counted them).
+func (r *Row) Next() Scalar {
+	sp, _ := r.cs.next()
+	return r.d.scalar(r.l, r.c[sp.start:sp.end], r.coff+sp.start)
+}
+
+// The kinds of a Scalar.
+const (
+	Null = iota
+	Bool
+	Number
+	String
+)
+
+// Scalar is a primitive value token (spec §4), decoded: Kind, and the
+// Bool, Num or Str it holds.
+type Scalar struct {
+	Kind uint8
+	Bool bool
+	Num  jsonvalue.Number
+	Str  string
+}
