@@ -49,7 +49,7 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 	if err := c.inputFits(data); err != nil {
 		return nil, err
 	}
-	return c.decode(data, &tables{lim: c.limits, size: len(data)})
+	return c.decode(data, &tables{lim: c.limits, src: data})
 }
 
 // inputFits refuses input longer than MaxInputBytes, before reading it.
@@ -61,12 +61,12 @@ func (c *Codec) inputFits(data []byte) error {
 	return nil
 }
 
-// decode reads data in one pass, the tables t takes read by its sinks
-// and the rest into generic values, then converts the document.
-func (c *Codec) decode(data []byte, t toonread.Tables) (*wire.GraphResponse, error) {
+// decode reads data in one pass, the arrays s takes read by its sinks and
+// the rest into generic values, then converts the document.
+func (c *Codec) decode(data []byte, s toonread.Sinks) (*wire.GraphResponse, error) {
 	l := c.limits
-	v, err := toonread.DecodeTables(data, toonread.Options{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
-		toonread.Limits{Set: true, MaxElements: l.MaxElements, MaxFields: l.MaxElements + layoutFields, MaxString: l.MaxStringBytes, MaxMaterialized: l.MaxMaterializedBytes}, t)
+	v, err := toonread.DecodeSinks(data, toonread.Options{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
+		toonread.Limits{Set: true, MaxElements: l.MaxElements, MaxFields: l.MaxElements + layoutFields, MaxString: l.MaxStringBytes, MaxMaterialized: l.MaxMaterializedBytes}, s)
 	if err != nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 			if !d.name(m.Key, path) {
 				return nil
 			}
-			if t, ok := m.Value.(*nodeTable); ok {
+			if t, ok := m.Value.(*nodeGroup); ok {
 				groups = append(groups, group{typ: m.Key, built: t.nodes, path: path})
 				total += len(t.nodes)
 				continue
@@ -55,7 +55,7 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 			if !d.name(m.Key, path) {
 				return nil
 			}
-			if t, ok := m.Value.(*nodeTable); ok {
+			if t, ok := m.Value.(*nodeGroup); ok {
 				groups = append(groups, group{typ: m.Key, built: t.nodes, path: path})
 				total += len(t.nodes)
 				continue

@@ -15,16 +15,42 @@ import (
 // node has none, groups nested in a row's node cell) is read as a generic
 // value and converted like the rest of the document.
 
-// tables chooses the layout's tables and keeps what they have read, for
-// the meter of a rows table.
+// tables chooses the layout's tables and node lists (toonread.Sinks) and
+// keeps what they have read, for the meter of a rows table.
 type tables struct {
 	lim      wire.Limits
-	size     int          // the input's length
-	nodes    []*nodeTable // the node tables read so far
+	src      []byte       // the input
+	nodes    []*nodeGroup // the node groups read so far
 	edges    *edgeTable
-	inGroups int // node tables read in nodes' list form
+	inGroups int // node groups read in nodes' list form
 
-	offered, taken int // the layout's tables, and those read by a sink
+	offered, taken int // the layout's arrays, and those read by a sink
+}
+
+// group returns the path of the node group a sink at path reads, or nil.
+func (t *tables) group(path []string) []pathStep {
+	switch {
+	case len(path) == 2 && path[0] == "nodes":
+		return newPath(keyStep("nodes"), keyStep(path[1]))
+	case len(path) == 3 && path[0] == "nodes" && path[1] == "":
+		t.inGroups++
+		return newPath(keyStep("nodes"), indexStep(t.inGroups-1), keyStep(path[2]))
+	}
+	return nil
+}
+
+// List implements toonread.Sinks: a type's nodes in list form.
+func (t *tables) List(path []string, h toonread.Header) toonread.ListSink {
+	p := t.group(path)
+	if p == nil {
+		return nil
+	}
+	t.offered++
+	t.taken++
+	s := &nodeList{d: graphDecoder{src: t.src, lim: t.lim}, path: p}
+	s.nodes = make([]wire.Node, 0, min(h.Len(), h.Room()))
+	t.nodes = append(t.nodes, &s.nodeGroup)
+	return s
 }
 
 // Table implements toonread.Tables.
@@ -38,12 +64,10 @@ func (t *tables) Table(path []string, h toonread.Header) toonread.TableSink {
 
 func (t *tables) table(path []string, h toonread.Header) toonread.TableSink {
 	t.offered++
+	if p := t.group(path); p != nil {
+		return t.nodeTable(p, h)
+	}
 	switch {
-	case len(path) == 2 && path[0] == "nodes":
-		return t.nodeTable(newPath(keyStep("nodes"), keyStep(path[1])), h)
-	case len(path) == 3 && path[0] == "nodes" && path[1] == "":
-		t.inGroups++
-		return t.nodeTable(newPath(keyStep("nodes"), indexStep(t.inGroups-1), keyStep(path[2])), h)
 	case len(path) == 1 && path[0] == "edges":
 		return t.edgeTable(h)
 	case len(path) == 1 && path[0] == "rows":
@@ -104,12 +128,41 @@ func (t *tables) leafFields(h toonread.Header) ([]string, bool) {
 	return names, true
 }
 
+// nodeGroup is what the document holds where a sink read a type's
+// nodes.
+type nodeGroup struct{ nodes []wire.Node }
+
+// nodeList is the sink of a type's nodes in list form: each item is
+// converted as it is read.
+type nodeList struct {
+	nodeGroup
+	d    graphDecoder
+	path []pathStep // nodes.Type
+}
+
+func (s *nodeList) Value() jsonvalue.Value { return &s.nodeGroup }
+
+func (s *nodeList) Item(v jsonvalue.Value, line int) *wire.DecodeError {
+	if o, ok := v.(*jsonvalue.Object); ok && len(s.d.propSlab) < len(o.Members)-1 {
+		s.d.propSlab = make([]wire.Property, max(len(o.Members)-1, propChunk))
+	}
+	n := s.d.node(s.path[len(s.path)-1].key, v, append(s.path, indexStep(len(s.nodes))))
+	if s.d.err != nil {
+		return s.d.err
+	}
+	s.nodes = append(s.nodes, n)
+	return nil
+}
+
+// propChunk is how many properties of listed nodes one allocation holds.
+const propChunk = 1024
+
 // nodeTable is the sink of a table of one type's nodes.
 type nodeTable struct {
+	nodeGroup
 	path   []pathStep // nodes.Type
 	fields []string
-	id     int // the index of "id" in fields
-	nodes  []wire.Node
+	id     int             // the index of "id" in fields
 	props  []wire.Property // room for the nodes' properties
 	room   int             // rows the input can hold
 }
@@ -136,11 +189,11 @@ func (t *tables) nodeTable(path []pathStep, h toonread.Header) toonread.TableSin
 	}
 	s.room = min(h.Len(), h.Room())
 	s.nodes = make([]wire.Node, 0, s.room)
-	t.nodes = append(t.nodes, s)
+	t.nodes = append(t.nodes, &s.nodeGroup)
 	return s
 }
 
-func (s *nodeTable) Value() jsonvalue.Value { return s }
+func (s *nodeTable) Value() jsonvalue.Value { return &s.nodeGroup }
 
 func (s *nodeTable) Row(r *toonread.Row) *wire.DecodeError {
 	i := len(s.nodes)
@@ -293,7 +346,7 @@ func (t *tables) rowsTable(h toonread.Header) toonread.TableSink {
 	if len(s.fields) > t.lim.MaxElements {
 		return nil
 	}
-	s.m = wire.NewMeter(t.lim, t.size)
+	s.m = wire.NewMeter(t.lim, len(t.src))
 	for _, nt := range t.nodes {
 		for i := range nt.nodes {
 			s.m.Node(&nt.nodes[i])

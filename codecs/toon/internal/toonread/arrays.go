@@ -62,9 +62,9 @@ func capFor(n int) int { return min(n, 256) }
 func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
 	d.checkTable(h, &hl)
 	var sink TableSink
-	if d.tables != nil {
+	if d.sinks != nil {
 		h.room = (len(d.src)-d.pos)/max(h.leaves, 1) + 1
-		sink = d.tables.Table(d.path, Header{h})
+		sink = d.sinks.Table(d.path, Header{h})
 	}
 	rowDepth := d.scopeDepth(baseDepth)
 	var rows []jsonvalue.Value
@@ -231,11 +231,19 @@ func (d *decoder) keyedObject(h *header, baseDepth int, hl line) jsonvalue.Value
 func isListItem(c string) bool { return c == "-" || strings.HasPrefix(c, "- ") }
 
 func (d *decoder) list(h *header, baseDepth int, hl line) jsonvalue.Value {
+	var sink ListSink
+	var items []jsonvalue.Value
+	if d.sinks != nil {
+		h.room = (len(d.src)-d.pos)/2 + 1
+		sink = d.sinks.List(d.path, Header{h})
+	}
+	if sink == nil {
+		items = make([]jsonvalue.Value, 0, capFor(h.length))
+	}
 	itemDepth := d.scopeDepth(baseDepth)
-	items := make([]jsonvalue.Value, 0, capFor(h.length))
-	first, last := 0, 0
+	n, first, last := 0, 0, 0
 	lastLine := hl
-	for !d.strict || len(items) < h.length {
+	for !d.strict || n < h.length {
 		l := d.peek()
 		if l == nil || l.depth <= baseDepth {
 			break
@@ -249,26 +257,41 @@ func (d *decoder) list(h *header, baseDepth int, hl line) jsonvalue.Value {
 		if first == 0 {
 			first = l.num
 		}
+		num := l.num
+		n++
 		d.push("")
-		items = append(items, d.listItem(itemDepth))
+		if sink == nil {
+			items = append(items, d.listItem(itemDepth))
+		} else {
+			d.reuseItem = true
+			v := d.listItem(itemDepth)
+			if err := sink.Item(v, num); err != nil {
+				panic(failure{err})
+			}
+		}
 		d.pop()
 		last = d.last.num
 		lastLine = d.last
 	}
 	if d.strict {
-		if len(items) != h.length {
-			d.fail(&lastLine, lastLine.cstart, "list array declares %d items but has %d", h.length, len(items))
+		if n != h.length {
+			d.fail(&lastLine, lastLine.cstart, "list array declares %d items but has %d", h.length, n)
 		}
 		d.noBlankLines(first, last, "a list array")
 		if next := d.peek(); next != nil && next.depth == itemDepth && strings.HasPrefix(next.content, "- ") {
 			d.fail(next, next.cstart, "list array declares %d items but has more", h.length)
 		}
 	}
+	if sink != nil {
+		return sink.Value()
+	}
 	return items
 }
 
 // listItem decodes one "- ..." item whose hyphen is at baseDepth.
 func (d *decoder) listItem(baseDepth int) jsonvalue.Value {
+	reuse := d.reuseItem
+	d.reuseItem = false
 	l := d.read()
 	if l.content == "-" {
 		return &jsonvalue.Object{Members: []jsonvalue.Member{}}
@@ -299,7 +322,7 @@ func (d *decoder) listItem(baseDepth int) jsonvalue.Value {
 		}
 	}
 	if ok && h.hasKey && h.fields != nil {
-		b := d.newObject(4)
+		b := d.itemObject(reuse)
 		hl := *l
 		d.push(h.key)
 		v := d.arrayFromHeader(&h, baseDepth+1, &hl)
@@ -309,7 +332,7 @@ func (d *decoder) listItem(baseDepth int) jsonvalue.Value {
 		return d.finish(&b)
 	}
 	if isKeyValue(after) {
-		b := d.newObject(4)
+		b := d.itemObject(reuse)
 		hl := *l
 		d.keyValue(&hl, after, aoff, baseDepth+1, &b)
 		d.siblings(baseDepth+1, &b)
@@ -331,4 +354,18 @@ func (d *decoder) siblings(depth int, b *objBuilder) {
 		l = d.read()
 		d.keyValue(l, l.content, l.cstart, depth, b)
 	}
+}
+
+// itemObject returns the builder of a list item's object: for the item a
+// ListSink takes (reuse), the decoder's one item object, emptied;
+// otherwise a new one.
+func (d *decoder) itemObject(reuse bool) objBuilder {
+	if !reuse {
+		return d.newObject(4)
+	}
+	if d.item == nil {
+		d.item = &jsonvalue.Object{Members: make([]jsonvalue.Member, 0, 8)}
+	}
+	d.item.Members = d.item.Members[:0]
+	return objBuilder{o: d.item}
 }

@@ -71,18 +71,18 @@ type Limits struct {
 // A leading UTF-8 byte-order mark is ignored, CRLF line endings are
 // accepted, and full-line comments (# after optional spaces) are skipped.
 func Decode(data []byte, opts Options, lim Limits) (v jsonvalue.Value, err error) {
-	return DecodeTables(data, opts, lim, nil)
+	return DecodeSinks(data, opts, lim, nil)
 }
 
-// DecodeTables is Decode with the rows of the tables t chooses read by
-// t's sinks (see Tables); the document holds what the sinks' Value
-// return where their tables are.
-func DecodeTables(data []byte, opts Options, lim Limits, t Tables) (v jsonvalue.Value, err error) {
+// DecodeSinks is Decode with the arrays s chooses read by its sinks (see
+// Sinks); the document holds what the sinks' Value return where their
+// arrays are.
+func DecodeSinks(data []byte, opts Options, lim Limits, s Sinks) (v jsonvalue.Value, err error) {
 	o, err := opts.resolve()
 	if err != nil {
 		return nil, err
 	}
-	d := decoder{opts: o, strict: !o.Lenient, lim: lim, tables: t}
+	d := decoder{opts: o, strict: !o.Lenient, lim: lim, sinks: s}
 	if len(data) > 0 {
 		d.src = unsafe.String(&data[0], len(data))
 	}
@@ -95,10 +95,9 @@ func DecodeTables(data []byte, opts Options, lim Limits, t Tables) (v jsonvalue.
 			v, err = nil, f.err
 		}
 	}()
-	if !utf8.ValidString(d.src) {
-		if d.strict {
-			d.invalidUTF8()
-		}
+	// In strict mode each line is checked as it is scanned, so that an
+	// error early in the text is found without reading the rest.
+	if !d.strict && !utf8.ValidString(d.src) {
 		d.src = strings.ToValidUTF8(d.src, "\uFFFD")
 	}
 	return d.document(), nil
@@ -128,8 +127,12 @@ type decoder struct {
 	mems  []jsonvalue.Member // slab of the rows' members
 	spans [maxSplit]span     // the cells of the row being read (cells)
 
-	tables Tables   // see DecodeTables
-	path   []string // with tables: the keys of the values being read
+	sinks Sinks    // see DecodeSinks
+	path  []string // with sinks: the keys of the values being read
+	// reuseItem: the list item about to be read goes to a ListSink, and
+	// its object, if it is one, is item, reused (listItem takes it).
+	reuseItem bool
+	item      *jsonvalue.Object
 }
 
 // line is one non-blank, non-comment line.
@@ -376,15 +379,15 @@ func (d *decoder) keyValue(l *line, c string, coff, baseDepth int, b *objBuilder
 	}
 }
 
-// push and pop keep, for the Tables, the keys of the values being read.
+// push and pop keep, for the Sinks, the keys of the values being read.
 func (d *decoder) push(key string) {
-	if d.tables != nil {
+	if d.sinks != nil {
 		d.path = append(d.path, key)
 	}
 }
 
 func (d *decoder) pop() {
-	if d.tables != nil {
+	if d.sinks != nil {
 		d.path = d.path[:len(d.path)-1]
 	}
 }

@@ -6,21 +6,13 @@ import (
 	"unicode/utf8"
 )
 
-func (d *decoder) invalidUTF8() {
-	num, start := 1, 0
-	for i := 0; i < len(d.src); {
-		c := d.src[i]
-		if c == '\n' {
-			num++
-			start = i + 1
-		}
-		if c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(d.src[i:])
+// invalidUTF8 fails at the first ill-formed byte of line, which is
+// line num and starts at offset start of d.src.
+func (d *decoder) invalidUTF8(line string, num int) {
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRuneInString(line[i:])
 		if r == utf8.RuneError && size == 1 {
-			d.failAt(num, i-start+1, "invalid UTF-8 (byte 0x%02x)", c)
+			d.failAt(num, i+1, "invalid UTF-8 (byte 0x%02x)", line[i])
 		}
 		i += size
 	}
@@ -84,6 +76,9 @@ func (d *decoder) scan(l *line) bool {
 			d.pos = end
 		}
 		d.lineNum++
+		if d.strict && !utf8.ValidString(src[start:end]) {
+			d.invalidUTF8(src[start:end], d.lineNum)
+		}
 		if d.lineNum == 1 && strings.HasPrefix(src[start:end], "\uFEFF") {
 			start += 3
 		}

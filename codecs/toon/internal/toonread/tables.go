@@ -5,18 +5,32 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// Tables lets a reader that knows a document's layout take the rows of
-// chosen tabular arrays itself, as they are read, instead of their generic
-// value: the GraphResponse codec reads its node, edge and row tables this
-// way, in the one pass that reads the rest of the document into generic
-// values. Everything else about a table (its header, row count, cell
-// count, indentation, blank lines, limits) is checked as for any table.
-type Tables interface {
-	// Table is called at the header of each tabular array. path holds
-	// the keys of the objects enclosing it, "" for a list item, then the
-	// array's own key. It returns the sink of the table's rows, or nil
-	// for the table's generic value.
+// Sinks let a reader that knows a document's layout take the rows of
+// chosen tabular arrays, and the items of chosen list arrays, itself, as
+// they are read, instead of their generic value: the GraphResponse codec
+// reads its node groups, edges and rows this way, in the one pass that
+// reads the rest of the document into generic values. Everything else
+// about an array (its header, length, cell count, indentation, blank
+// lines, limits) is checked as for any array.
+//
+// Table and List are called at the header of each tabular or list array.
+// path holds the keys of the objects enclosing it, "" for a list item,
+// then the array's own key. They return the sink of the array, or nil for
+// its generic value.
+type Sinks interface {
 	Table(path []string, h Header) TableSink
+	List(path []string, h Header) ListSink
+}
+
+// A ListSink takes the items of one list array.
+type ListSink interface {
+	// Item reads one item, its generic value, which it must not keep
+	// (an object item's members are reused for the next one); line is
+	// the line of its "- ". An error ends the decode with it.
+	Item(v jsonvalue.Value, line int) *wire.DecodeError
+	// Value is what the document holds where the list is, once its items
+	// are read.
+	Value() jsonvalue.Value
 }
 
 // A TableSink takes the rows of one table.
@@ -47,9 +61,9 @@ func (h Header) Field(i int) (name string, end int) {
 // Leaves is the number of cells a row holds.
 func (h Header) Leaves() int { return h.h.leaves }
 
-// Room is an upper bound of the rows the rest of the input can hold (each
-// takes at least a byte a cell), to size what a sink keeps by what is
-// there rather than by the declared length.
+// Room is an upper bound of the rows or items the rest of the input can
+// hold (a row takes at least a byte a cell, an item two), to size what a
+// sink keeps by what is there rather than by the declared length.
 func (h Header) Room() int { return h.h.room }
 
 // Row is one row of a table being read: its cells in the order of the

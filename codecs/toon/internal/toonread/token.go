@@ -196,6 +196,9 @@ func isKeyValue(c string) bool { return unquotedIndex(c, ':', 0) >= 0 }
 
 // isDataRow tells a tabular row from a key-value line (spec §9.3).
 func isDataRow(c string, delim byte) bool {
+	if strings.IndexByte(c, ':') < 0 {
+		return true // the common row, told at memory speed
+	}
 	colon := unquotedIndex(c, ':', 0)
 	if colon < 0 {
 		return true
