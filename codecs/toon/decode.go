@@ -166,8 +166,9 @@ func (d *graphDecoder) document(v jsonvalue.Value) *wire.GraphResponse {
 	var haveVersion, haveType bool
 	var nodes, order jsonvalue.Value
 	var haveOrder bool
+	buf := newPath()
 	for _, m := range doc.Members {
-		path := newPath(keyStep(m.Key))
+		path := append(buf[:0], keyStep(m.Key))
 		switch m.Key {
 		case "format_version":
 			r.FormatVersion, haveVersion = d.str(m.Value, path)

@@ -27,27 +27,43 @@ type tables struct {
 	offered, taken int // the layout's arrays, and those read by a sink
 }
 
-// group returns the path of the node group a sink at path reads, or nil.
-func (t *tables) group(path []string) []pathStep {
+// group returns the node group a sink at path reads: its type and, in
+// nodes' list form, its index there (-1 in the object form).
+func (t *tables) group(path []string) (g groupAt, ok bool) {
 	switch {
 	case len(path) == 2 && path[0] == "nodes":
-		return newPath(keyStep("nodes"), keyStep(path[1]))
+		return groupAt{typ: path[1], at: -1}, true
 	case len(path) == 3 && path[0] == "nodes" && path[1] == "":
 		t.inGroups++
-		return newPath(keyStep("nodes"), indexStep(t.inGroups-1), keyStep(path[2]))
+		return groupAt{typ: path[2], at: t.inGroups - 1}, true
 	}
-	return nil
+	return g, false
+}
+
+// groupAt is where a node group is: its type, and its index in nodes'
+// list form (-1 in the object form).
+type groupAt struct {
+	typ string
+	at  int
+}
+
+// path is the path of the group's node i.
+func (g groupAt) path(i int) []pathStep {
+	if g.at < 0 {
+		return newPath(keyStep("nodes"), keyStep(g.typ), indexStep(i))
+	}
+	return newPath(keyStep("nodes"), indexStep(g.at), keyStep(g.typ), indexStep(i))
 }
 
 // List implements toonread.Sinks: a type's nodes in list form.
 func (t *tables) List(path []string, h toonread.Header) toonread.ListSink {
-	p := t.group(path)
-	if p == nil {
+	g, ok := t.group(path)
+	if !ok {
 		return nil
 	}
 	t.offered++
 	t.taken++
-	s := &nodeList{d: graphDecoder{src: t.src, lim: t.lim}, path: p}
+	s := &nodeList{d: graphDecoder{src: t.src, lim: t.lim}, groupAt: g}
 	s.nodes = make([]wire.Node, 0, min(h.Len(), h.Room()))
 	t.nodes = append(t.nodes, &s.nodeGroup)
 	return s
@@ -64,8 +80,8 @@ func (t *tables) Table(path []string, h toonread.Header) toonread.TableSink {
 
 func (t *tables) table(path []string, h toonread.Header) toonread.TableSink {
 	t.offered++
-	if p := t.group(path); p != nil {
-		return t.nodeTable(p, h)
+	if g, ok := t.group(path); ok {
+		return t.nodeTable(g, h)
 	}
 	switch {
 	case len(path) == 1 && path[0] == "edges":
@@ -84,7 +100,7 @@ func tableError(line int, path []pathStep, limit, msg string) *wire.DecodeError 
 }
 
 // scalarValue converts a cell.
-func scalarValue(s toonread.Scalar) wire.Value {
+func scalarValue(s *toonread.Scalar) wire.Value {
 	switch s.Kind {
 	case toonread.Null:
 		return wire.Null()
@@ -100,7 +116,7 @@ func scalarValue(s toonread.Scalar) wire.Value {
 }
 
 // describeScalar names a cell's kind for error messages.
-func describeScalar(s toonread.Scalar) string {
+func describeScalar(s *toonread.Scalar) string {
 	switch s.Kind {
 	case toonread.Null:
 		return describe(nil)
@@ -136,8 +152,8 @@ type nodeGroup struct{ nodes []wire.Node }
 // converted as it is read.
 type nodeList struct {
 	nodeGroup
-	d    graphDecoder
-	path []pathStep // nodes.Type
+	groupAt
+	d graphDecoder
 }
 
 func (s *nodeList) Value() jsonvalue.Value { return &s.nodeGroup }
@@ -146,7 +162,7 @@ func (s *nodeList) Item(v jsonvalue.Value, line int) *wire.DecodeError {
 	if o, ok := v.(*jsonvalue.Object); ok && len(s.d.propSlab) < len(o.Members)-1 {
 		s.d.propSlab = make([]wire.Property, max(len(o.Members)-1, propChunk))
 	}
-	n := s.d.node(s.path[len(s.path)-1].key, v, append(s.path, indexStep(len(s.nodes))))
+	n := s.d.node(s.typ, v, s.path(len(s.nodes)))
 	if s.d.err != nil {
 		return s.d.err
 	}
@@ -160,7 +176,7 @@ const propChunk = 1024
 // nodeTable is the sink of a table of one type's nodes.
 type nodeTable struct {
 	nodeGroup
-	path   []pathStep // nodes.Type
+	groupAt
 	fields []string
 	id     int             // the index of "id" in fields
 	props  []wire.Property // room for the nodes' properties
@@ -170,12 +186,12 @@ type nodeTable struct {
 // nodeTable returns the sink of a node table whose header holds id, not
 // type, and no more properties than MaxElements; any other is converted
 // from its generic value, which has the error.
-func (t *tables) nodeTable(path []pathStep, h toonread.Header) toonread.TableSink {
+func (t *tables) nodeTable(g groupAt, h toonread.Header) toonread.TableSink {
 	fields, ok := t.leafFields(h)
 	if !ok || len(fields)-1 > t.lim.MaxElements {
 		return nil
 	}
-	s := &nodeTable{path: path, fields: fields, id: -1}
+	s := &nodeTable{groupAt: g, fields: fields, id: -1}
 	for j, name := range fields {
 		switch name {
 		case "id":
@@ -197,7 +213,8 @@ func (s *nodeTable) Value() jsonvalue.Value { return &s.nodeGroup }
 
 func (s *nodeTable) Row(r *toonread.Row) *wire.DecodeError {
 	i := len(s.nodes)
-	n := wire.Node{Type: s.path[len(s.path)-1].key}
+	s.nodes = append(s.nodes, wire.Node{Type: s.typ})
+	n := &s.nodes[i]
 	if k := len(s.fields) - 1; k > 0 {
 		n.Properties = take(&s.props, k, k, s.room-i)[:0]
 	}
@@ -208,11 +225,10 @@ func (s *nodeTable) Row(r *toonread.Row) *wire.DecodeError {
 			continue
 		}
 		if v.Kind != toonread.Number || !v.Num.IsInt() {
-			return tableError(r.Line(), append(s.path, indexStep(i), keyStep("id")), "", "expected an integer, found "+describeScalar(v))
+			return tableError(r.Line(), append(s.path(i), keyStep("id")), "", "expected an integer, found "+describeScalar(v))
 		}
 		n.ID, _ = v.Num.Int64()
 	}
-	s.nodes = append(s.nodes, n)
 	return nil
 }
 

@@ -64,7 +64,7 @@ func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
 	var sink TableSink
 	if d.sinks != nil {
 		h.room = (len(d.src)-d.pos)/max(h.leaves, 1) + 1
-		sink = d.sinks.Table(d.path, Header{h})
+		sink = d.sinks.Table(d.path, Header{*h})
 	}
 	rowDepth := d.scopeDepth(baseDepth)
 	var rows []jsonvalue.Value
@@ -73,7 +73,7 @@ func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
 	}
 	n, first, last := 0, 0, 0
 	lastLine := hl
-	var r Row
+	r := Row{d: d, leaves: h.leaves}
 	for !d.strict || n < h.length {
 		l := d.peek()
 		if l == nil || l.depth <= baseDepth {
@@ -96,10 +96,13 @@ func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
 			rows = append(rows, d.row(h, l, l.content, l.cstart))
 			continue
 		}
-		r = Row{d: d, l: l, c: l.content, coff: l.cstart}
-		d.cells(h, l, l.content, l.cstart, &r.cs)
+		r.l, r.c, r.coff, r.n = l, l.content, l.cstart, 0
+		r.cs = newCells(l.content, h.delim)
 		if err := sink.Row(&r); err != nil {
 			panic(failure{err})
+		}
+		if sp, ok := r.cs.next(); ok {
+			d.fail(l, l.cstart+sp.start, "row has more than the %d values the header declares", h.leaves)
 		}
 	}
 	if d.strict {
@@ -132,6 +135,9 @@ func (d *decoder) row(h *header, l *line, c string, coff int) *jsonvalue.Object 
 // cells kept in the decoder's spans, rather than counted and then split.
 func (d *decoder) cells(h *header, l *line, c string, coff int, cs *cells) {
 	if h.leaves <= maxSplit {
+		if d.spans == nil {
+			d.spans = make([]span, maxSplit)
+		}
 		*cs = newCells(c, h.delim)
 		n := 0
 		for {
@@ -235,7 +241,7 @@ func (d *decoder) list(h *header, baseDepth int, hl line) jsonvalue.Value {
 	var items []jsonvalue.Value
 	if d.sinks != nil {
 		h.room = (len(d.src)-d.pos)/2 + 1
-		sink = d.sinks.List(d.path, Header{h})
+		sink = d.sinks.List(d.path, Header{*h})
 	}
 	if sink == nil {
 		items = make([]jsonvalue.Value, 0, capFor(h.length))

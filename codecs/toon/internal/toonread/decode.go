@@ -84,7 +84,7 @@ func DecodeSinks(data []byte, opts Options, lim Limits, s Sinks) (v jsonvalue.Va
 	}
 	d := decoder{opts: o, strict: !o.Lenient, lim: lim, sinks: s}
 	if len(data) > 0 {
-		d.src = unsafe.String(&data[0], len(data))
+		d.src = unsafe.String(&data[0], len(data)) // read only; strings are copied (clone)
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -125,7 +125,7 @@ type decoder struct {
 	slabs [slabKinds]int     // the size of each kind's last slab
 	objs  []jsonvalue.Object // slab of the rows' objects
 	mems  []jsonvalue.Member // slab of the rows' members
-	spans [maxSplit]span     // the cells of the row being read (cells)
+	spans []span             // the cells of the row being read (cells)
 
 	sinks Sinks    // see DecodeSinks
 	path  []string // with sinks: the keys of the values being read

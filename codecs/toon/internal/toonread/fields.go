@@ -258,7 +258,7 @@ func (d *decoder) fieldName(l *line, name string, off int, c string) string {
 		// c is a substring of d.src; find its offset to report columns.
 		return d.quoted(l, name, d.offsetOf(c)+off)
 	}
-	return d.intern(name)
+	return d.clone(name)
 }
 
 // offsetOf returns the offset in d.src of s, a substring of it.

@@ -43,7 +43,7 @@ type TableSink interface {
 }
 
 // Header is a tabular array's header as a TableSink's reader sees it.
-type Header struct{ h *header }
+type Header struct{ h header }
 
 // Len is the declared number of rows.
 func (h Header) Len() int { return h.h.length }
@@ -69,21 +69,31 @@ func (h Header) Room() int { return h.h.room }
 // Row is one row of a table being read: its cells in the order of the
 // header's leaves.
 type Row struct {
-	d    *decoder
-	l    *line
-	c    string
-	coff int
-	cs   cells
+	d      *decoder
+	leaves int
+	l      *line
+	c      string
+	coff   int
+	cs     cells
+	n      int    // cells read
+	v      Scalar // the cell Next read
 }
 
 // Line is the row's line number.
 func (r *Row) Line() int { return r.l.num }
 
-// Next decodes the next cell; the caller reads as many as the header has
-// leaves (the decoder has counted them).
-func (r *Row) Next() Scalar {
-	sp, _ := r.cs.next()
-	return r.d.scalar(r.l, r.c[sp.start:sp.end], r.coff+sp.start)
+// Next decodes the next cell, valid until the next call; the caller reads
+// as many as the header has leaves. The cells are split as they are read:
+// a row with fewer fails at the first missing, one with more once the
+// sink has read its own.
+func (r *Row) Next() *Scalar {
+	sp, ok := r.cs.next()
+	if !ok {
+		r.d.fail(r.l, r.coff, "row has %d values but the header declares %d fields", r.n, r.leaves)
+	}
+	r.n++
+	r.d.scalar(r.l, r.c[sp.start:sp.end], r.coff+sp.start, &r.v)
+	return &r.v
 }
 
 // The kinds of a Scalar.

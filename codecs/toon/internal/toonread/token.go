@@ -9,9 +9,6 @@ import (
 	"github.com/graphwire/graphwire/internal/textwire"
 )
 
-// intern returns a copy of key s (see clone).
-func (d *decoder) intern(s string) string { return d.clone(s) }
-
 // reserve makes room for n more bytes in the arena, starting a new chunk
 // when the current one has less.
 func (d *decoder) reserve(n int) {
@@ -28,7 +25,7 @@ const minArena = 4 << 10
 // memory with the input. Copies are packed into chunks of an arena that
 // double in size up to the input's length, so that a decode allocates
 // for its strings a few times, not once per string, and at most about
-// twice the input's length in all.
+// twice the input's length in all; a one-byte string is a shared one.
 //
 // The string returned points into the chunk (unsafe.String): sound
 // because a chunk's bytes are written once, by the append that copies s,
@@ -36,8 +33,11 @@ const minArena = 4 << 10
 // cannot hold the next copy is left as it is for a new one), so the
 // string's bytes never change.
 func (d *decoder) clone(s string) string {
-	if len(s) == 0 {
+	switch len(s) {
+	case 0:
 		return ""
+	case 1:
+		return oneByte[s[0]]
 	}
 	d.reserve(len(s))
 	start := len(d.arena)
@@ -47,7 +47,8 @@ func (d *decoder) clone(s string) string {
 
 // primitive decodes a value token (spec §4); off is its offset in d.src.
 func (d *decoder) primitive(l *line, tok string, off int) jsonvalue.Value {
-	s := d.scalar(l, tok, off)
+	var s Scalar
+	d.scalar(l, tok, off, &s)
 	switch s.Kind {
 	case Null:
 		return nil
@@ -62,43 +63,49 @@ func (d *decoder) primitive(l *line, tok string, off int) jsonvalue.Value {
 	return d.boxStr(s.Str)
 }
 
-// scalar decodes a value token (spec §4) at offset off of d.src: the
-// rules of literals, numbers and quoted strings, once for every reader.
-// A string is a copy (see clone), or shared when one byte long: it
-// never points into the input.
-func (d *decoder) scalar(l *line, tok string, off int) Scalar {
+// scalar decodes a value token (spec §4) at offset off of d.src into
+// s: the rules of literals, numbers and quoted strings, once for every
+// reader. A string is a copy (see clone).
+func (d *decoder) scalar(l *line, tok string, off int, s *Scalar) {
 	t, toff := trimSpacesOff(tok, 0)
 	off += toff
 	if t == "" {
-		return Scalar{Kind: String}
+		*s = Scalar{Kind: String}
+		return
 	}
 	switch t[0] {
 	case '"':
 		v := d.quoted(l, t, off)
 		d.checkString(l, len(v), off)
-		return Scalar{Kind: String, Str: v}
+		*s = Scalar{Kind: String, Str: v}
+		return
 	case 't':
 		if t == "true" {
-			return Scalar{Kind: Bool, Bool: true}
+			*s = Scalar{Kind: Bool, Bool: true}
+			return
 		}
 	case 'f':
 		if t == "false" {
-			return Scalar{Kind: Bool}
+			*s = Scalar{Kind: Bool}
+			return
 		}
 	case 'n':
 		if t == "null" {
-			return Scalar{}
+			*s = Scalar{}
+			return
 		}
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		if n, ok := smallInt(t); ok {
+			*s = Scalar{Kind: Number, Num: jsonvalue.Int(n)}
+			return
+		}
 		if n, ok := jsonvalue.LiteralNumber(t); ok {
-			return Scalar{Kind: Number, Num: n}
+			*s = Scalar{Kind: Number, Num: n}
+			return
 		}
 	}
 	d.checkString(l, len(t), off)
-	if len(t) == 1 {
-		return Scalar{Kind: String, Str: oneByte[t[0]]}
-	}
-	return Scalar{Kind: String, Str: d.clone(t)}
+	*s = Scalar{Kind: String, Str: d.clone(t)}
 }
 
 // quoted decodes a quoted token that must end at its closing quote.
@@ -196,9 +203,21 @@ func isKeyValue(c string) bool { return unquotedIndex(c, ':', 0) >= 0 }
 
 // isDataRow tells a tabular row from a key-value line (spec §9.3).
 func isDataRow(c string, delim byte) bool {
-	if strings.IndexByte(c, ':') < 0 {
-		return true // the common row, told at memory speed
+	// The common row: a delimiter before any colon or quote.
+	for i := 0; i < len(c); i++ {
+		switch c[i] {
+		case delim:
+			return true
+		case ':':
+			return false
+		case '"':
+			return isQuotedDataRow(c, delim)
+		}
 	}
+	return true
+}
+
+func isQuotedDataRow(c string, delim byte) bool {
 	colon := unquotedIndex(c, ':', 0)
 	if colon < 0 {
 		return true
@@ -243,4 +262,21 @@ func init() {
 		oneByte[i] = string(rune(i))
 		oneByteStrings[i] = oneByte[i]
 	}
+}
+
+// smallInt reads 0 or [1-9][0-9]{0,17}, the commonest number literal,
+// short enough not to overflow, ahead of the number grammar.
+func smallInt(s string) (int64, bool) {
+	if len(s) > 18 || (s[0] == '0' && len(s) > 1) {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(s); i++ {
+		c := s[i] - '0'
+		if c > 9 {
+			return 0, false
+		}
+		n = n*10 + int64(c)
+	}
+	return n, true
 }
