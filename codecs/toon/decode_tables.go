@@ -99,22 +99,6 @@ func tableError(line int, path []pathStep, limit, msg string) *wire.DecodeError 
 	return &wire.DecodeError{Codec: Name, Line: line, Msg: pathString(path) + ": " + msg, Limit: limit}
 }
 
-// scalarValue converts a cell.
-func scalarValue(s *toonread.Scalar) wire.Value {
-	switch s.Kind {
-	case toonread.Null:
-		return wire.Null()
-	case toonread.Bool:
-		return wire.Bool(s.Bool)
-	case toonread.Number:
-		if i, ok := s.Num.Int64(); ok && s.Num.IsInt() {
-			return wire.Int(i)
-		}
-		return wire.Float(s.Num.Float64())
-	}
-	return wire.String(s.Str)
-}
-
 // describeScalar names a cell's kind for error messages.
 func describeScalar(s *toonread.Scalar) string {
 	switch s.Kind {
