@@ -73,7 +73,8 @@ func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
 	}
 	n, first, last := 0, 0, 0
 	lastLine := hl
-	r := Row{d: d, leaves: h.leaves}
+	r := &d.sinkRow
+	*r = Row{d: d, leaves: h.leaves}
 	for !d.strict || n < h.length {
 		l := d.peek()
 		if l == nil || l.depth <= baseDepth {
@@ -98,7 +99,7 @@ func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
 		}
 		r.l, r.c, r.coff, r.n = l, l.content, l.cstart, 0
 		r.cs = newCells(l.content, h.delim)
-		if err := sink.Row(&r); err != nil {
+		if err := sink.Row(r); err != nil {
 			panic(failure{err})
 		}
 		if sp, ok := r.cs.next(); ok {

@@ -83,6 +83,7 @@ func DecodeSinks(data []byte, opts Options, lim Limits, s Sinks) (v jsonvalue.Va
 		return nil, err
 	}
 	d := decoder{opts: o, strict: !o.Lenient, lim: lim, sinks: s}
+	d.path = d.pathBuf[:0]
 	if len(data) > 0 {
 		d.src = unsafe.String(&data[0], len(data)) // read only; strings are copied (clone)
 	}
@@ -127,8 +128,10 @@ type decoder struct {
 	mems  []jsonvalue.Member // slab of the rows' members
 	spans []span             // the cells of the row being read (cells)
 
-	sinks Sinks    // see DecodeSinks
-	path  []string // with sinks: the keys of the values being read
+	sinks   Sinks     // see DecodeSinks
+	path    []string  // with sinks: the keys of the values being read
+	pathBuf [8]string // path\'s first room
+	sinkRow Row       // the row a TableSink reads (a Row given to a sink escapes)
 	// reuseItem: the list item about to be read goes to a ListSink, and
 	// its object, if it is one, is item, reused (listItem takes it).
 	reuseItem bool
