@@ -98,7 +98,7 @@ func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
 			continue
 		}
 		r.l, r.c, r.coff, r.n = l, l.content, l.cstart, 0
-		r.cs = newCells(l.content, h.delim)
+		r.cs.reset(l.content, h.delim)
 		if err := sink.Row(r); err != nil {
 			panic(failure{err})
 		}

@@ -18,11 +18,18 @@ type cells struct {
 }
 
 func newCells(s string, delim byte) cells {
-	c := cells{s: s, delim: delim, done: s == "", quote: len(s)}
+	var c cells
+	c.reset(s, delim)
+	return c
+}
+
+// reset sets c to read the cells of s, field by field (c may be in the
+// heap, where a whole-struct copy costs a bulk write barrier).
+func (c *cells) reset(s string, delim byte) {
+	c.s, c.delim, c.pos, c.done, c.quote, c.spans = s, delim, 0, s == "", len(s), nil
 	if q := strings.IndexByte(s, '"'); q >= 0 {
 		c.quote = q
 	}
-	return c
 }
 
 // next returns the next cell's span in s, spaces trimmed, or false after

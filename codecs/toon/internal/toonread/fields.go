@@ -151,7 +151,9 @@ func fieldsAhead(c string, j int, delim byte, level int) int {
 // returns the fields and the index after the '}', or an error message and
 // its offset in c.
 func (d *decoder) fields(l *line, c string, brace int, delim byte) ([]hfield, int, string, int) {
-	fl := fieldList{strict: d.strict}
+	// Room for the fields the list can hold, up to presizeAt (add sizes
+	// a longer one), so that a usual header is kept in one allocation.
+	fl := fieldList{strict: d.strict, fields: make([]hfield, 0, min(fieldsAhead(c, brace+1, delim, 1), presizeAt))}
 	end, msg, moff := d.parseFields(l, c, brace+1, delim, 1, -1, &fl)
 	return fl.fields, end, msg, moff
 }

@@ -40,7 +40,7 @@ func (d *decoder) read() *line {
 	if l == nil {
 		return nil
 	}
-	d.last = *l
+	d.last.set(l.num, l.start, l.cstart, l.depth, l.content)
 	d.peeked = false
 	return &d.last
 }
@@ -129,13 +129,7 @@ func (d *decoder) scan(l *line) bool {
 				d.failAt(d.lineNum, 1, "indentation of %d spaces is not a multiple of %d", indent, d.opts.IndentSize)
 			}
 		}
-		*l = line{
-			num:     d.lineNum,
-			start:   start,
-			cstart:  cs,
-			depth:   (indent-tabIndent)/d.opts.IndentSize + tabIndent,
-			content: src[cs:ce],
-		}
+		l.set(d.lineNum, start, cs, (indent-tabIndent)/d.opts.IndentSize+tabIndent, src[cs:ce])
 		return true
 	}
 	return false
@@ -178,4 +172,11 @@ func (d *decoder) noBlankLines(first, last int, what string) {
 			d.failAt(b, 1, "blank line inside %s", what)
 		}
 	}
+}
+
+// set sets l's fields one by one: a line lives in the decoder, and a
+// copy of the whole struct there costs a bulk write barrier per line
+// while the collector runs.
+func (l *line) set(num, start, cstart, depth int, content string) {
+	l.num, l.start, l.cstart, l.depth, l.content = num, start, cstart, depth, content
 }

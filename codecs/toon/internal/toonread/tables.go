@@ -105,7 +105,8 @@ const (
 )
 
 // Scalar is a primitive value token (spec §4), decoded: Kind, and the
-// Bool, Num or Str it holds.
+// Bool, Num or Str it holds; the other two fields are left over from an
+// earlier token and mean nothing.
 type Scalar struct {
 	Kind uint8
 	Bool bool

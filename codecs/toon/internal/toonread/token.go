@@ -65,47 +65,49 @@ func (d *decoder) primitive(l *line, tok string, off int) jsonvalue.Value {
 
 // scalar decodes a value token (spec §4) at offset off of d.src into
 // s: the rules of literals, numbers and quoted strings, once for every
-// reader. A string is a copy (see clone).
+// reader. A string is a copy (see clone). Only the field of s's Kind is
+// set, one by one: s lives in the decoder, where a whole-struct copy per
+// cell costs a bulk write barrier while the collector runs.
 func (d *decoder) scalar(l *line, tok string, off int, s *Scalar) {
 	t, toff := trimSpacesOff(tok, 0)
 	off += toff
 	if t == "" {
-		*s = Scalar{Kind: String}
+		s.Kind, s.Str = String, ""
 		return
 	}
 	switch t[0] {
 	case '"':
 		v := d.quoted(l, t, off)
 		d.checkString(l, len(v), off)
-		*s = Scalar{Kind: String, Str: v}
+		s.Kind, s.Str = String, v
 		return
 	case 't':
 		if t == "true" {
-			*s = Scalar{Kind: Bool, Bool: true}
+			s.Kind, s.Bool = Bool, true
 			return
 		}
 	case 'f':
 		if t == "false" {
-			*s = Scalar{Kind: Bool}
+			s.Kind, s.Bool = Bool, false
 			return
 		}
 	case 'n':
 		if t == "null" {
-			*s = Scalar{}
+			s.Kind = Null
 			return
 		}
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		if n, ok := smallInt(t); ok {
-			*s = Scalar{Kind: Number, Num: jsonvalue.Int(n)}
+			s.Kind, s.Num = Number, jsonvalue.Int(n)
 			return
 		}
 		if n, ok := jsonvalue.LiteralNumber(t); ok {
-			*s = Scalar{Kind: Number, Num: n}
+			s.Kind, s.Num = Number, n
 			return
 		}
 	}
 	d.checkString(l, len(t), off)
-	*s = Scalar{Kind: String, Str: d.clone(t)}
+	s.Kind, s.Str = String, d.clone(t)
 }
 
 // quoted decodes a quoted token that must end at its closing quote.
