@@ -19,8 +19,9 @@ import (
 // keeps what they have read, for the meter of a rows table.
 type tables struct {
 	lim      wire.Limits
-	src      []byte       // the input
-	nodes    []*nodeGroup // the node groups read so far
+	src      []byte        // the input
+	nodes    []*nodeGroup  // the node groups read so far
+	groups   [8]*nodeGroup // nodes' first room
 	edges    *edgeTable
 	inGroups int // node groups read in nodes' list form
 
@@ -65,8 +66,16 @@ func (t *tables) List(path []string, h toonread.Header) toonread.ListSink {
 	t.taken++
 	s := &nodeList{d: graphDecoder{src: t.src, lim: t.lim}, groupAt: g}
 	s.nodes = make([]wire.Node, 0, min(h.Len(), h.Room()))
-	t.nodes = append(t.nodes, &s.nodeGroup)
+	t.addGroup(&s.nodeGroup)
 	return s
+}
+
+// addGroup records a node group read by a sink.
+func (t *tables) addGroup(g *nodeGroup) {
+	if t.nodes == nil {
+		t.nodes = t.groups[:0]
+	}
+	t.nodes = append(t.nodes, g)
 }
 
 // Table implements toonread.Tables.
@@ -137,7 +146,8 @@ type nodeGroup struct{ nodes []wire.Node }
 type nodeList struct {
 	nodeGroup
 	groupAt
-	d graphDecoder
+	d    graphDecoder
+	path []pathStep // the path of the item being read, its index last
 }
 
 func (s *nodeList) Value() jsonvalue.Value { return &s.nodeGroup }
@@ -146,7 +156,12 @@ func (s *nodeList) Item(v jsonvalue.Value, line int) *wire.DecodeError {
 	if o, ok := v.(*jsonvalue.Object); ok && len(s.d.propSlab) < len(o.Members)-1 {
 		s.d.propSlab = make([]wire.Property, max(len(o.Members)-1, propChunk))
 	}
-	n := s.d.node(s.typ, v, s.path(len(s.nodes)))
+	i := len(s.nodes)
+	if s.path == nil {
+		s.path = s.groupAt.path(i)
+	}
+	s.path[len(s.path)-1] = indexStep(i)
+	n := s.d.node(s.typ, v, s.path)
 	if s.d.err != nil {
 		return s.d.err
 	}
@@ -189,7 +204,7 @@ func (t *tables) nodeTable(g groupAt, h toonread.Header) toonread.TableSink {
 	}
 	s.room = min(h.Len(), h.Room())
 	s.nodes = make([]wire.Node, 0, s.room)
-	t.nodes = append(t.nodes, &s.nodeGroup)
+	t.addGroup(&s.nodeGroup)
 	return s
 }
 
@@ -197,8 +212,8 @@ func (s *nodeTable) Value() jsonvalue.Value { return &s.nodeGroup }
 
 func (s *nodeTable) Row(r *toonread.Row) *wire.DecodeError {
 	i := len(s.nodes)
-	s.nodes = append(s.nodes, wire.Node{Type: s.typ})
-	n := &s.nodes[i]
+	n := grow(&s.nodes)
+	n.Type = s.typ
 	if k := len(s.fields) - 1; k > 0 {
 		n.Properties = take(&s.props, k, k, s.room-i)[:0]
 	}
@@ -255,7 +270,7 @@ func (s *edgeTable) Value() jsonvalue.Value { return s }
 
 func (s *edgeTable) Row(r *toonread.Row) *wire.DecodeError {
 	i := len(s.edges)
-	var e wire.Edge
+	e := grow(&s.edges)
 	for j, k := range s.which {
 		v := r.Next()
 		fail := func(msg string) *wire.DecodeError {
@@ -285,8 +300,23 @@ func (s *edgeTable) Row(r *toonread.Row) *wire.DecodeError {
 			*[...]*wire.OptInt{&e.Depth, &e.PathID, &e.Step}[k-5] = o
 		}
 	}
-	s.edges = append(s.edges, e)
 	return nil
+}
+
+// grow appends a zero element to *s and returns it, to be filled in
+// place: a whole struct with pointers copied into the heap costs a bulk
+// write barrier while the collector runs, its fields set one by one do
+// not. A row that fails leaves its element half filled, but then the
+// decode ends.
+func grow[T any](s *[]T) *T {
+	var zero T
+	if len(*s) == cap(*s) {
+		*s = append(*s, zero)
+	} else {
+		*s = (*s)[:len(*s)+1]
+		(*s)[len(*s)-1] = zero
+	}
+	return &(*s)[len(*s)-1]
 }
 
 // rowField is a field of a rows table's header: a cell, or, when keys is

@@ -13,12 +13,13 @@ import (
 // when the current one has less.
 func (d *decoder) reserve(n int) {
 	if cap(d.arena)-len(d.arena) < n {
-		size := max(min(2*cap(d.arena), len(d.src)), minArena, n)
+		size := max(min(max(2*cap(d.arena), minArena), len(d.src)), n)
 		d.arena = make([]byte, 0, size)
 	}
 }
 
-// minArena is the smallest chunk clone allocates.
+// minArena is the smallest chunk clone allocates, unless the input is
+// shorter.
 const minArena = 4 << 10
 
 // clone returns a copy of s, a string of the input, that does not share
