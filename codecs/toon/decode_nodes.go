@@ -22,6 +22,7 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 	case nil:
 		// No nodes section: no nodes.
 	case *jsonvalue.Object:
+		groups = make([]group, 0, len(x.Members))
 		for _, m := range x.Members {
 			path := newPath(keyStep("nodes"), keyStep(m.Key))
 			if !d.name(m.Key, path) {
@@ -40,6 +41,7 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 			total += len(items)
 		}
 	case []jsonvalue.Value:
+		groups = make([]group, 0, len(x))
 		for k, e := range x {
 			path := newPath(keyStep("nodes"), indexStep(k))
 			o := d.object(e, path)

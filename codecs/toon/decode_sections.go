@@ -9,7 +9,7 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-var edgeFields = []string{"from", "from_id", "to", "to_id", "type", "depth", "path_id", "step"}
+var edgeFields = [...]string{"from", "from_id", "to", "to_id", "type", "depth", "path_id", "step"}
 
 func (d *graphDecoder) edges(v jsonvalue.Value, path []pathStep) []wire.Edge {
 	if t, ok := v.(*edgeTable); ok {
@@ -22,7 +22,7 @@ func (d *graphDecoder) edges(v jsonvalue.Value, path []pathStep) []wire.Edge {
 	edges := make([]wire.Edge, len(items))
 	for i, item := range items {
 		e := &edges[i]
-		d.fields(item, append(path, indexStep(i)), edgeFields, 5, func(k int, v jsonvalue.Value, p []pathStep) {
+		d.fields(item, append(path, indexStep(i)), edgeFields[:], 5, func(k int, v jsonvalue.Value, p []pathStep) {
 			switch k {
 			case 0:
 				e.From, _ = d.str(v, p)

@@ -121,21 +121,26 @@ func describeScalar(s *toonread.Scalar) string {
 	return describe(s.Str)
 }
 
-// leafFields returns the header's names when it has no field group and
-// each name is short enough for a name of the response.
-func (t *tables) leafFields(h toonread.Header) ([]string, bool) {
+// leafFields appends to names the header's names, and reports whether it
+// has no field group and each name is short enough for a name of the
+// response.
+func (t *tables) leafFields(names []string, h toonread.Header) ([]string, bool) {
 	if h.Fields() != h.Leaves() {
 		return nil, false
 	}
-	names := make([]string, h.Fields())
-	for i := range names {
-		names[i], _ = h.Field(i)
-		if len(names[i]) > t.lim.MaxStringBytes {
+	for i := range h.Fields() {
+		name, _ := h.Field(i)
+		if len(name) > t.lim.MaxStringBytes {
 			return nil, false
 		}
+		names = append(names, name)
 	}
 	return names, true
 }
+
+// tableNames is the room in a table's sink for the names of a usual
+// header, so that they cost no allocation of their own.
+const tableNames = 16
 
 // nodeGroup is what the document holds where a sink read a type's
 // nodes.
@@ -177,20 +182,22 @@ type nodeTable struct {
 	nodeGroup
 	groupAt
 	fields []string
-	id     int             // the index of "id" in fields
-	props  []wire.Property // room for the nodes' properties
-	room   int             // rows the input can hold
+	names  [tableNames]string // fields' first room
+	id     int                // the index of "id" in fields
+	props  []wire.Property    // room for the nodes' properties
+	room   int                // rows the input can hold
 }
 
 // nodeTable returns the sink of a node table whose header holds id, not
 // type, and no more properties than MaxElements; any other is converted
 // from its generic value, which has the error.
 func (t *tables) nodeTable(g groupAt, h toonread.Header) toonread.TableSink {
-	fields, ok := t.leafFields(h)
+	s := &nodeTable{groupAt: g, id: -1}
+	fields, ok := t.leafFields(s.names[:0], h)
 	if !ok || len(fields)-1 > t.lim.MaxElements {
 		return nil
 	}
-	s := &nodeTable{groupAt: g, fields: fields, id: -1}
+	s.fields = fields
 	for j, name := range fields {
 		switch name {
 		case "id":
@@ -236,17 +243,26 @@ type edgeTable struct {
 	which []int // the edgeFields index of each of the header's fields
 	names []string
 	edges []wire.Edge
+	room  struct {
+		which [len(edgeFields)]int
+		names [len(edgeFields)]string
+	} // which and names' room: a header with more fields repeats one
 }
 
 // edgeTable returns the sink of an edges table whose header holds the
 // required fields and no unknown one; any other is converted from its
 // generic value, which has the error.
 func (t *tables) edgeTable(h toonread.Header) toonread.TableSink {
-	names, ok := t.leafFields(h)
+	if h.Fields() > len(edgeFields) {
+		return nil // a name repeated, or not an edge's
+	}
+	s := &edgeTable{}
+	names, ok := t.leafFields(s.room.names[:0], h)
 	if !ok {
 		return nil
 	}
-	s := &edgeTable{names: names, which: make([]int, len(names)), edges: make([]wire.Edge, 0, min(h.Len(), h.Room()))}
+	s.names, s.which = names, s.room.which[:len(names)]
+	s.edges = make([]wire.Edge, 0, min(h.Len(), h.Room()))
 	var seen uint16
 	for j, name := range names {
 		k := 0

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/textwire"
@@ -85,7 +84,9 @@ func DecodeSinks(data []byte, opts Options, lim Limits, s Sinks) (v jsonvalue.Va
 	d := decoder{opts: o, strict: !o.Lenient, lim: lim, sinks: s}
 	d.path = d.pathBuf[:0]
 	if len(data) > 0 {
-		d.src = unsafe.String(&data[0], len(data)) // read only; strings are copied (clone)
+		// One copy of the input, which the decoded strings share (see
+		// clone): one allocation, not one per string.
+		d.src = string(data)
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -120,7 +121,7 @@ type decoder struct {
 
 	lim   Limits
 	depth int
-	arena []byte             // see clone
+	arena []byte             // unescaped strings (see unescape)
 	strs  []string           // slab of boxed strings (box.go)
 	nums  []jsonvalue.Number // slab of boxed numbers
 	slabs [slabKinds]int     // the size of each kind's last slab

@@ -18,33 +18,14 @@ func (d *decoder) reserve(n int) {
 	}
 }
 
-// minArena is the smallest chunk clone allocates, unless the input is
+// minArena is the smallest chunk unescape allocates, unless the input is
 // shorter.
 const minArena = 4 << 10
 
-// clone returns a copy of s, a string of the input, that does not share
-// memory with the input. Copies are packed into chunks of an arena that
-// double in size up to the input's length, so that a decode allocates
-// for its strings a few times, not once per string, and at most about
-// twice the input's length in all; a one-byte string is a shared one.
-//
-// The string returned points into the chunk (unsafe.String): sound
-// because a chunk's bytes are written once, by the append that copies s,
-// and never again (later copies go past len(d.arena), and a chunk that
-// cannot hold the next copy is left as it is for a new one), so the
-// string's bytes never change.
-func (d *decoder) clone(s string) string {
-	switch len(s) {
-	case 0:
-		return ""
-	case 1:
-		return oneByte[s[0]]
-	}
-	d.reserve(len(s))
-	start := len(d.arena)
-	d.arena = append(d.arena, s...)
-	return unsafe.String(&d.arena[start], len(s))
-}
+// clone returns s, a string of d.src, as a decoded string: d.src is the
+// decoder's own copy of the input, so s shares no memory with the
+// caller's buffer, and the strings of a document cost that one copy.
+func (d *decoder) clone(s string) string { return s }
 
 // primitive decodes a value token (spec §4); off is its offset in d.src.
 func (d *decoder) primitive(l *line, tok string, off int) jsonvalue.Value {
@@ -130,9 +111,14 @@ func (d *decoder) unescape(l *line, s string, off int) string {
 	if i < 0 {
 		return d.clone(s)
 	}
-	// Unescaped into the arena (see clone), where the text, never longer
-	// than s, fits in the room reserved: the bytes written are the
-	// string's, and later copies go past them.
+	// Unescaped into the arena, whose chunks double in size up to the
+	// input's length, so that a decode allocates for its escaped strings
+	// a few times, not once per string. The text, never longer than s,
+	// fits in the room reserved; the string returned points into the
+	// chunk (unsafe.String): sound because a chunk's bytes are written
+	// once, by this append, and never again (later strings go past
+	// len(d.arena), and a chunk that cannot hold the next is left as it
+	// is for a new one).
 	d.reserve(len(s))
 	start := len(d.arena)
 	b := append(d.arena, s[:i]...)
@@ -254,7 +240,6 @@ func trimSpacesOff(s string, from int) (string, int) {
 var (
 	smallInts      [256]jsonvalue.Value
 	oneByteStrings [utf8.RuneSelf]jsonvalue.Value
-	oneByte        [utf8.RuneSelf]string
 )
 
 func init() {
@@ -262,8 +247,7 @@ func init() {
 		smallInts[i] = jsonvalue.Int(int64(i))
 	}
 	for i := range oneByteStrings {
-		oneByte[i] = string(rune(i))
-		oneByteStrings[i] = oneByte[i]
+		oneByteStrings[i] = string(rune(i))
 	}
 }
 
