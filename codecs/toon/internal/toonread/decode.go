@@ -97,10 +97,15 @@ func DecodeSinks(data []byte, opts Options, lim Limits, s Sinks) (v jsonvalue.Va
 			v, err = nil, f.err
 		}
 	}()
-	// In strict mode each line is checked as it is scanned, so that an
-	// error early in the text is found without reading the rest.
-	if !d.strict && !utf8.ValidString(d.src) {
-		d.src = strings.ToValidUTF8(d.src, "\uFFFD")
+	// The input is checked once, at memory speed; in strict mode, ill-formed
+	// input is then checked line by line as it is scanned (checkLines), so
+	// that the error reported is the first in the text, whatever its kind.
+	if !utf8.ValidString(d.src) {
+		if d.strict {
+			d.checkLines = true
+		} else {
+			d.src = strings.ToValidUTF8(d.src, "\uFFFD")
+		}
 	}
 	return d.document(), nil
 }
@@ -109,6 +114,9 @@ type decoder struct {
 	src    string
 	opts   Options
 	strict bool
+	// checkLines: the input is not valid UTF-8; each line is checked as
+	// it is scanned (strict mode).
+	checkLines bool
 
 	pos     int  // offset of the next raw line
 	done    bool // every raw line has been scanned

@@ -76,7 +76,7 @@ func (d *decoder) scan(l *line) bool {
 			d.pos = end
 		}
 		d.lineNum++
-		if d.strict && !utf8.ValidString(src[start:end]) {
+		if d.checkLines && !utf8.ValidString(src[start:end]) {
 			d.invalidUTF8(src[start:end], d.lineNum)
 		}
 		if d.lineNum == 1 && strings.HasPrefix(src[start:end], "\uFEFF") {
