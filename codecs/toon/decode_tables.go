@@ -227,7 +227,8 @@ func (s *nodeTable) Row(r *toonread.Row) *wire.DecodeError {
 	for j, name := range s.fields {
 		v := r.Next()
 		if j != s.id {
-			n.Properties = append(n.Properties, wire.Property{Key: name, Value: scalarValue(v)})
+			p := grow(&n.Properties)
+			p.Key, p.Value = name, scalarValue(v)
 			continue
 		}
 		if v.Kind != toonread.Number || !v.Num.IsInt() {
@@ -319,18 +320,19 @@ func (s *edgeTable) Row(r *toonread.Row) *wire.DecodeError {
 	return nil
 }
 
-// grow appends a zero element to *s and returns it, to be filled in
-// place: a whole struct with pointers copied into the heap costs a bulk
-// write barrier while the collector runs, its fields set one by one do
-// not. A row that fails leaves its element half filled, but then the
-// decode ends.
+// grow appends an element to *s and returns it, to be filled in place: a
+// whole struct with pointers copied into the heap costs a bulk write
+// barrier while the collector runs, its fields set one by one do not.
+// The element is zero when *s's room past its length has never been
+// written, as in the sinks' slices (made, then only grown): it is not
+// zeroed again. A row that fails leaves its element half filled, but
+// then the decode ends.
 func grow[T any](s *[]T) *T {
-	var zero T
 	if len(*s) == cap(*s) {
+		var zero T
 		*s = append(*s, zero)
 	} else {
 		*s = (*s)[:len(*s)+1]
-		(*s)[len(*s)-1] = zero
 	}
 	return &(*s)[len(*s)-1]
 }
@@ -455,7 +457,8 @@ func (s *rowsTable) Row(r *toonread.Row) *wire.DecodeError {
 				}
 				nd.ID, _ = v.Num.Int64()
 			default:
-				nd.Properties = append(nd.Properties, wire.Property{Key: k, Value: scalarValue(v)})
+				p := grow(&nd.Properties)
+				p.Key, p.Value = k, scalarValue(v)
 			}
 		}
 		row[c] = wire.Cell{Name: fd.name, Node: nd}
