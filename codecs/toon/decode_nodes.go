@@ -24,15 +24,16 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 	case *jsonvalue.Object:
 		groups = make([]group, 0, len(x.Members))
 		for _, m := range x.Members {
-			path := newPath(keyStep("nodes"), keyStep(m.Key))
-			if !d.name(m.Key, path) {
+			var at [2]pathStep // the path of a group read by a sink, which keeps none
+			if !d.name(m.Key, append(at[:0], keyStep("nodes"), keyStep(m.Key))) {
 				return nil
 			}
 			if t, ok := m.Value.(*nodeGroup); ok {
-				groups = append(groups, group{typ: m.Key, built: t.nodes, path: path})
+				groups = append(groups, group{typ: m.Key, built: t.nodes})
 				total += len(t.nodes)
 				continue
 			}
+			path := newPath(keyStep("nodes"), keyStep(m.Key))
 			items := d.array(m.Value, path)
 			if d.err != nil {
 				return nil
