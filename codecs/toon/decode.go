@@ -25,34 +25,13 @@ import (
 // own (see Security in the package documentation).
 func Decode(data []byte) (*wire.GraphResponse, error) { return std.Decode(data) }
 
-// layoutDepth is the TOON nesting the layout adds around a value, and
-// depthPerList the nesting each level of a list inside a list takes (a
-// "- [N]:" item opens an item and an array): the generic decoder's
-// MaxDepth is the codec's MaxDepth translated by them, and the list depth
-// itself is checked exactly on the decoded values.
-const (
-	layoutDepth  = 8
-	depthPerList = 2
-)
-
-// layoutFields is the most names the layout adds to a header's field
-// group or an object beside a response's own (an edge has eight and no
-// others; a node adds id; a node in a row adds type and id; the document
-// has nine, MaxElements being at least one): the generic decoder refuses
-// a group or an object of more than MaxElements+layoutFields names as it
-// reads them.
-const layoutFields = 8
-
 // Decode parses TOON text into a response under the codec's limits; see
 // the package-level Decode.
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 	if err := c.inputFits(data); err != nil {
 		return nil, err
 	}
-	if r, ok, err := c.readFast(data); ok {
-		return r, err
-	}
-	return c.decodeGeneric(data)
+	return c.decode(data, &tables{lim: c.limits, src: data})
 }
 
 // inputFits refuses input longer than MaxInputBytes, before reading it.
@@ -64,16 +43,12 @@ func (c *Codec) inputFits(data []byte) error {
 	return nil
 }
 
-// decodeGeneric is decode through the generic TOON value: the reference
-// the fast reader (decodeFast) is held to, and the reader of whatever the
-// fast reader gives up on.
-func (c *Codec) decodeGeneric(data []byte) (*wire.GraphResponse, error) {
+// decode reads data in one pass, the arrays s takes read by its sinks and
+// the rest into generic values, then converts the document.
+func (c *Codec) decode(data []byte, s toonread.Sinks) (*wire.GraphResponse, error) {
 	l := c.limits
-	if err := c.inputFits(data); err != nil {
-		return nil, err
-	}
-	v, err := toonread.Decode(data, toonread.Options{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
-		toonread.Limits{Set: true, MaxElements: l.MaxElements, MaxFields: l.MaxElements + layoutFields, MaxString: l.MaxStringBytes, MaxMaterialized: l.MaxMaterializedBytes})
+	v, err := toonread.DecodeSinks(data, toonread.Options{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
+		toonread.Limits{Set: true, MaxElements: l.MaxElements, MaxFields: l.MaxElements + layoutFields, MaxString: l.MaxStringBytes, MaxMaterialized: l.MaxMaterializedBytes}, s)
 	if err != nil {
 		return nil, err
 	}
@@ -173,8 +148,9 @@ func (d *graphDecoder) document(v jsonvalue.Value) *wire.GraphResponse {
 	var haveVersion, haveType bool
 	var nodes, order jsonvalue.Value
 	var haveOrder bool
+	buf := newPath()
 	for _, m := range doc.Members {
-		path := newPath(keyStep(m.Key))
+		path := append(buf[:0], keyStep(m.Key))
 		switch m.Key {
 		case "format_version":
 			r.FormatVersion, haveVersion = d.str(m.Value, path)
@@ -191,8 +167,14 @@ func (d *graphDecoder) document(v jsonvalue.Value) *wire.GraphResponse {
 			order, haveOrder = m.Value, true
 		case "edges":
 			r.Edges = d.edges(m.Value, path)
-		case "columns", "group_columns", "rows", "pagination":
-			d.aggregationSection(r, m.Key, m.Value, path)
+		case "columns":
+			r.Columns = d.columns(m.Value, path)
+		case "group_columns":
+			r.GroupColumns = d.groupColumns(m.Value, path)
+		case "rows":
+			r.Rows = d.rows(m.Value, path)
+		case "pagination":
+			r.Pagination = d.pagination(m.Value, path)
 		default:
 			d.fail(path, "unknown field")
 		}
@@ -265,11 +247,7 @@ func (d *graphDecoder) valueAt(v jsonvalue.Value, path []pathStep, depth int) wi
 	case string:
 		return wire.String(x)
 	case jsonvalue.Number:
-		if x.IsInt() {
-			i, _ := x.Int64()
-			return wire.Int(i)
-		}
-		return wire.Float(x.Float64())
+		return numberValue(x)
 	case []jsonvalue.Value:
 		if depth == d.lim.MaxDepth {
 			d.failLimit(path, "MaxDepth", "lists nested more than "+strconv.Itoa(d.lim.MaxDepth)+" deep")
@@ -333,24 +311,4 @@ func (d *graphDecoder) optString(v jsonvalue.Value, path []pathStep) wire.OptStr
 	}
 	s, _ := d.str(v, path)
 	return wire.SomeString(s)
-}
-
-// aggregationSection reads one of the sections after nodes and edges
-// (columns, group_columns, rows, pagination) into r: for the generic
-// reader and for the fast reader's rest alike. It reports false for any
-// other key.
-func (d *graphDecoder) aggregationSection(r *wire.GraphResponse, key string, v jsonvalue.Value, path []pathStep) bool {
-	switch key {
-	case "columns":
-		r.Columns = d.columns(v, path)
-	case "group_columns":
-		r.GroupColumns = d.groupColumns(v, path)
-	case "rows":
-		r.Rows = d.rows(v, path)
-	case "pagination":
-		r.Pagination = d.pagination(v, path)
-	default:
-		return false
-	}
-	return true
 }

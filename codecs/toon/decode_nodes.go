@@ -13,6 +13,7 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 	type group struct {
 		typ   string
 		items []jsonvalue.Value
+		built []wire.Node // the nodes of a table (nodeTable), when items is nil
 		path  []pathStep
 	}
 	var groups []group
@@ -21,19 +22,27 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 	case nil:
 		// No nodes section: no nodes.
 	case *jsonvalue.Object:
+		groups = make([]group, 0, len(x.Members))
 		for _, m := range x.Members {
-			path := newPath(keyStep("nodes"), keyStep(m.Key))
-			if !d.name(m.Key, path) {
+			var at [2]pathStep // the path of a group read by a sink, which keeps none
+			if !d.name(m.Key, append(at[:0], keyStep("nodes"), keyStep(m.Key))) {
 				return nil
 			}
+			if t, ok := m.Value.(*nodeGroup); ok {
+				groups = append(groups, group{typ: m.Key, built: t.nodes})
+				total += len(t.nodes)
+				continue
+			}
+			path := newPath(keyStep("nodes"), keyStep(m.Key))
 			items := d.array(m.Value, path)
 			if d.err != nil {
 				return nil
 			}
-			groups = append(groups, group{m.Key, items, path})
+			groups = append(groups, group{m.Key, items, nil, path})
 			total += len(items)
 		}
 	case []jsonvalue.Value:
+		groups = make([]group, 0, len(x))
 		for k, e := range x {
 			path := newPath(keyStep("nodes"), indexStep(k))
 			o := d.object(e, path)
@@ -49,11 +58,16 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 			if !d.name(m.Key, path) {
 				return nil
 			}
+			if t, ok := m.Value.(*nodeGroup); ok {
+				groups = append(groups, group{typ: m.Key, built: t.nodes, path: path})
+				total += len(t.nodes)
+				continue
+			}
 			items := d.array(m.Value, path)
 			if d.err != nil {
 				return nil
 			}
-			groups = append(groups, group{m.Key, items, path})
+			groups = append(groups, group{m.Key, items, nil, path})
 			total += len(items)
 		}
 	default:
@@ -78,7 +92,14 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 	}
 	d.propSlab = make([]wire.Property, nprops)
 	if !haveOrder {
+		if len(groups) == 1 && groups[0].items == nil {
+			return groups[0].built
+		}
 		for _, gr := range groups {
+			if gr.items == nil {
+				nodes = append(nodes, gr.built...)
+				continue
+			}
 			for i, item := range gr.items {
 				nodes = append(nodes, d.node(gr.typ, item, append(gr.path, indexStep(i))))
 				if d.err != nil {
@@ -110,11 +131,15 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 		}
 		gr := &groups[k]
 		j := next[k]
-		if j >= len(gr.items) {
-			d.fail(append(path, indexStep(i)), "group "+strconv.FormatInt(k, 10)+" has only "+counted(len(gr.items), "node", "nodes"))
+		if size := len(gr.items) + len(gr.built); j >= size {
+			d.fail(append(path, indexStep(i)), "group "+strconv.FormatInt(k, 10)+" has only "+counted(size, "node", "nodes"))
 			return nil
 		}
 		next[k]++
+		if gr.items == nil {
+			nodes = append(nodes, gr.built[j])
+			continue
+		}
 		nodes = append(nodes, d.node(gr.typ, gr.items[j], append(gr.path, indexStep(j))))
 		if d.err != nil {
 			return nil

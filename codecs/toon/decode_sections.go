@@ -9,9 +9,12 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-var edgeFields = []string{"from", "from_id", "to", "to_id", "type", "depth", "path_id", "step"}
+var edgeFields = [...]string{"from", "from_id", "to", "to_id", "type", "depth", "path_id", "step"}
 
 func (d *graphDecoder) edges(v jsonvalue.Value, path []pathStep) []wire.Edge {
+	if t, ok := v.(*edgeTable); ok {
+		return t.edges
+	}
 	items := d.array(v, path)
 	if d.err != nil {
 		return nil
@@ -19,7 +22,7 @@ func (d *graphDecoder) edges(v jsonvalue.Value, path []pathStep) []wire.Edge {
 	edges := make([]wire.Edge, len(items))
 	for i, item := range items {
 		e := &edges[i]
-		d.fields(item, append(path, indexStep(i)), edgeFields, 5, func(k int, v jsonvalue.Value, p []pathStep) {
+		d.fields(item, append(path, indexStep(i)), edgeFields[:], 5, func(k int, v jsonvalue.Value, p []pathStep) {
 			switch k {
 			case 0:
 				e.From, _ = d.str(v, p)
@@ -111,6 +114,9 @@ func (d *graphDecoder) groupColumns(v jsonvalue.Value, path []pathStep) []wire.G
 }
 
 func (d *graphDecoder) rows(v jsonvalue.Value, path []pathStep) []wire.Row {
+	if t, ok := v.(*rowsTable); ok {
+		return t.rows
+	}
 	items := d.array(v, path)
 	if d.err != nil {
 		return nil

@@ -9,14 +9,18 @@
 // packages toonwrite and toonread).
 //
 // Files: codec.go (Codec, Options, New, Default, Name, MediaType),
-// encode.go (Encode, AppendEncode, EncodeTo: one writer), nodes.go and
-// edges.go (the node groups, node_order and the edges table, written line
-// by line), smallsections.go (columns, group_columns and pagination,
-// written line by line), sections.go (rows, built as a generic value),
-// decode.go, decode_nodes.go,
-// decode_sections.go (the generic reader), fast.go, fast_sections.go,
-// fast_lists.go and fast_rows.go (the fast reader, below), path.go (error paths and their lines), errors.go,
-// sniff.go, head.go (a document's header: Deltas and references).
+// encode.go (Encode, AppendEncode, EncodeTo: one writer),
+// encode_nodes.go and encode_edges.go (the node groups, node_order and
+// the edges table, written line by line), encode_columns.go (columns,
+// group_columns and pagination, written line by line), encode_rows.go
+// (rows as a table or a list, line by line) and encode_sections.go (rows
+// of other shapes, built as a generic value), decode.go (the one reader),
+// decode_tables.go (node groups, edges and rows read straight into the
+// response inside it), decode_nodes.go and decode_sections.go (the
+// conversion of generic values), decode_path.go (error paths and their
+// lines), rules.go (the layout's depth and width, value tokens as wire
+// values), errors.go, sniff.go, head.go (a document's header: Deltas and
+// references).
 //
 // # The toon codec: layout of a GraphResponse
 //
@@ -209,16 +213,14 @@
 //     keeps a decode's peak heap within 16 times its input plus 16 MiB
 //     before any error. A valid response whose text is dense (a table of
 //     one-digit cells) takes more once decoded, its cells 48 bytes each;
-//     the meter (MaxExpansion, MaxMaterializedBytes) bounds it then. The
-//     fast reader meters a rows table row by row as it reads it, into
-//     room sized by what the meter still allows, and refuses it at the row
-//     that passes (with the generic reader's error), so a dense table
-//     decodes within 16 times its input plus 16 MiB, accepted or refused
-//     (about 10 times for a table of one to five one-digit ints or of
-//     node cells). The generic reader, for text in another shape (list
-//     rows, another delimiter), builds the TOON value of the whole
-//     document before it meters the response: a dense table in such a
-//     shape can take about 40 times its input before it is refused.
+//     the meter (MaxExpansion, MaxMaterializedBytes) bounds it then. A
+//     rows table is metered row by row as it is read, into room sized by
+//     what the meter still allows, and refused at the row that passes,
+//     so a dense table decodes within 16 times its input plus 16 MiB,
+//     accepted or refused (about 10 times for a table of one to five
+//     one-digit ints or of node cells). Rows in list form are read as
+//     TOON values and metered once the document is read: a dense list of
+//     rows can take about 40 times its input before it is refused.
 //   - MaxStringBytes (default 16 MiB): a longer string value, node type,
 //     property key or cell name, as decoded. The layout's own keys
 //     (format_version, group_columns, ...) are not response strings.
@@ -264,27 +266,25 @@
 // other scratch space in a pool: an encode allocates its output and
 // nothing else (none when dst has that room), except for the rows section
 // and properties holding lists of lists, which go through generic values.
-// Decode reads a document in the shape Encode writes (header fields, node
-// tables and node groups in list form whose values are primitives or
-// inline arrays, node_order, the edges table) straight into the
-// response, without building a generic TOON value of those sections
-// (fast.go, fast_sections.go, fast_lists.go), and a rows table of
-// primitives and node cells too, metered as it is read (fast_rows.go);
-// the sections around it (columns, group_columns, rows in another form,
-// pagination) go through the generic reader. At anything else — other delimiters, quoted keys, blank or
-// comment lines, a value of the wrong kind, a limit reached, any error —
-// it gives up, and the whole document is read by the generic reader,
-// which is the reference: the same response for what the fast reader
-// reads (FuzzDecodeFast holds them to it), and the positioned errors.
-// The fast reader copies the input once and its strings point into that
-// copy (escaped ones into one buffer of at most the input's length), so
-// a decoded response's strings keep that copy alive; it allocates a few
-// times per node type, not per node (22 times for traversal_xl, about
-// 0.001 allocations per node; 857 through the generic reader, 292,591
-// before that). The generic reader copies the strings of the input into
-// a few growing chunks and takes values, row objects and node properties
-// from slabs: it allocates per slab, not per value, and a decoded
-// response's strings keep the chunks they sit in alive.
+// One reader: Decode reads a document in one pass, by the syntax layer
+// the generic library uses (internal/toonread), whatever its shape: the
+// layout's sections in any order, quoted keys, tables or lists, any
+// delimiter, comments and blank lines where TOON allows them. A node
+// table, the edges table and a rows table are read row by row straight
+// into the response, each cell decoded by the same rule as any TOON value
+// and converted, with no generic value of the table built; a type's nodes
+// in list form are read item by item, each item's value read into one
+// object reused and converted at once; the rest (format_version,
+// query_type, node_order, columns, group_columns, rows in list form,
+// pagination, and a table of a shape the layout does not write) is read
+// into generic TOON values and converted once the document is read. No
+// part of the input is read twice. Errors are positioned where they are
+// found: a syntax error at its line and column, a value of the wrong
+// kind at the line of its row or member. The reader copies the strings
+// of the input into a few growing chunks and takes values and node
+// properties from slabs: it allocates per slab or per table, not per
+// value, and a decoded response's strings keep the chunks they sit in
+// alive.
 //
 // Output size: TOON indents each level of a nested list, so deep lists
 // cost more than in JSON. For any response the encoder accepts, the text

@@ -2,14 +2,23 @@ package toon
 
 import "github.com/graphwire/graphwire/wire"
 
-// DecodeGeneric is Decode through the generic TOON value only;
-// DecodeFast is the fast reader alone (false: it gave up).
+// DecodeGeneric is Decode with every table read as a generic value and
+// converted, the reference the table sinks are held to.
 func (c *Codec) DecodeGeneric(data []byte) (*wire.GraphResponse, error) {
-	return c.decodeGeneric(data)
+	if err := c.inputFits(data); err != nil {
+		return nil, err
+	}
+	return c.decode(data, nil)
 }
-
-func (c *Codec) DecodeFast(data []byte) (*wire.GraphResponse, bool) { return c.decodeFast(data) }
 
 // GenericRows sends every rows section to the generic writer while on
 // (true), for comparing it with the table writer.
 func GenericRows(on bool) { genericRows.Store(on) }
+
+// TablesRead decodes data and reports how many of the layout's tables
+// it holds and how many of them the table sinks read.
+func (c *Codec) TablesRead(data []byte) (offered, taken int, err error) {
+	t := &tables{lim: c.limits, src: data}
+	_, err = c.decode(data, t)
+	return t.offered, t.taken, err
+}

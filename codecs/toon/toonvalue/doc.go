@@ -60,9 +60,11 @@
 // The writer and the reader live in codecs/toon/internal/toonwrite and
 // codecs/toon/internal/toonread, shared with the GraphResponse codec: the
 // codec writes its layout line by line through toonwrite.Writer (the same
-// writer Marshal uses) and reads with toonread.Decode under wire.Limits,
-// which this package does not apply. Quoting and unescaping are
-// internal/textwire's TOON rules.
+// writer Marshal uses) and reads with the reader Unmarshal uses, under
+// wire.Limits, which this package does not apply, its node groups, edges
+// and rows taken row by row by the codec as the reader reads them
+// (toonread.Sinks). Quoting and unescaping are internal/textwire's TOON
+// rules.
 //
 // # Security
 //

@@ -61,11 +61,21 @@ func capFor(n int) int { return min(n, 256) }
 
 func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
 	d.checkTable(h, &hl)
+	var sink TableSink
+	if d.sinks != nil {
+		h.room = (len(d.src)-d.pos)/max(h.leaves, 1) + 1
+		sink = d.sinks.Table(d.path, Header{*h})
+	}
 	rowDepth := d.scopeDepth(baseDepth)
-	rows := make([]jsonvalue.Value, 0, capFor(h.length))
-	first, last := 0, 0
+	var rows []jsonvalue.Value
+	if sink == nil {
+		rows = make([]jsonvalue.Value, 0, capFor(h.length))
+	}
+	n, first, last := 0, 0, 0
 	lastLine := hl
-	for !d.strict || len(rows) < h.length {
+	r := &d.sinkRow
+	*r = Row{d: d, leaves: h.leaves}
+	for !d.strict || n < h.length {
 		l := d.peek()
 		if l == nil || l.depth <= baseDepth {
 			break
@@ -82,29 +92,54 @@ func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
 		}
 		last = l.num
 		lastLine = *l
-		rows = append(rows, d.row(h, l, l.content, l.cstart))
+		n++
+		if sink == nil {
+			rows = append(rows, d.row(h, l, l.content, l.cstart))
+			continue
+		}
+		r.l, r.c, r.coff, r.n = l, l.content, l.cstart, 0
+		r.cs.reset(l.content, h.delim)
+		if err := sink.Row(r); err != nil {
+			panic(failure{err})
+		}
+		if sp, ok := r.cs.next(); ok {
+			d.fail(l, l.cstart+sp.start, "row has more than the %d values the header declares", h.leaves)
+		}
 	}
 	if d.strict {
-		if len(rows) != h.length {
-			d.fail(&lastLine, lastLine.cstart, "tabular array declares %d rows but has %d", h.length, len(rows))
+		if n != h.length {
+			d.fail(&lastLine, lastLine.cstart, "tabular array declares %d rows but has %d", h.length, n)
 		}
 		d.noBlankLines(first, last, "a tabular array")
 		if next := d.peek(); next != nil && next.depth == rowDepth && !strings.HasPrefix(next.content, "- ") && isDataRow(next.content, h.delim) {
 			d.fail(next, next.cstart, "tabular array declares %d rows but has more", h.length)
 		}
 	}
+	if sink != nil {
+		return sink.Value()
+	}
 	return rows
 }
 
 // row decodes the cells in c (at offset coff) into an object shaped by the
-// header's field list. The cells are counted first, no further than one
-// past the header's fields: a longer row fails at its first extra cell.
+// header's field list.
 func (d *decoder) row(h *header, l *line, c string, coff int) *jsonvalue.Object {
+	var cs cells
+	d.cells(h, l, c, coff, &cs)
+	return d.rowObject(h.fields, 0, len(h.fields), &cs, l, c, coff)
+}
+
+// cells sets cs to read the cells of row c (at offset coff), checking
+// that it has as many as the header's leaves. The cells are counted
+// first, no further than one past the header's fields: a longer row fails
+// at its first extra cell. A row of a usual width is split once, its
+// cells kept in the decoder's spans, rather than counted and then split.
+func (d *decoder) cells(h *header, l *line, c string, coff int, cs *cells) {
 	if h.leaves <= maxSplit {
-		// A row of a usual width is split once, its cells kept on the
-		// stack, rather than counted and then split.
-		var spans [maxSplit]span
-		cs := newCells(c, h.delim)
+		if d.spans == nil {
+			d.spans = make([]span, maxSplit)
+		}
+		*cs = newCells(c, h.delim)
 		n := 0
 		for {
 			sp, ok := cs.next()
@@ -114,14 +149,14 @@ func (d *decoder) row(h *header, l *line, c string, coff int) *jsonvalue.Object 
 			if n == h.leaves {
 				d.fail(l, coff+sp.start, "row has more than the %d values the header declares", h.leaves)
 			}
-			spans[n] = sp
+			d.spans[n] = sp
 			n++
 		}
 		if n < h.leaves {
 			d.fail(l, coff, "row has %d values but the header declares %d fields", n, h.leaves)
 		}
-		split := cells{spans: spans[:n]}
-		return d.rowObject(h.fields, 0, len(h.fields), &split, l, c, coff)
+		*cs = cells{spans: d.spans[:n]}
+		return
 	}
 	n, past := countCells(c, h.delim, h.leaves)
 	if n > h.leaves {
@@ -130,12 +165,10 @@ func (d *decoder) row(h *header, l *line, c string, coff int) *jsonvalue.Object 
 	if n < h.leaves {
 		d.fail(l, coff, "row has %d values but the header declares %d fields", n, h.leaves)
 	}
-	cs := newCells(c, h.delim)
-	return d.rowObject(h.fields, 0, len(h.fields), &cs, l, c, coff)
+	*cs = newCells(c, h.delim)
 }
 
-// maxSplit is the widest row (in leaf fields) that row splits on the
-// stack.
+// maxSplit is the widest row (in leaf fields) that cells splits once.
 const maxSplit = 64
 
 // rowObject builds the object of the fields lo to hi of a header (the
@@ -205,11 +238,19 @@ func (d *decoder) keyedObject(h *header, baseDepth int, hl line) jsonvalue.Value
 func isListItem(c string) bool { return c == "-" || strings.HasPrefix(c, "- ") }
 
 func (d *decoder) list(h *header, baseDepth int, hl line) jsonvalue.Value {
+	var sink ListSink
+	var items []jsonvalue.Value
+	if d.sinks != nil {
+		h.room = (len(d.src)-d.pos)/2 + 1
+		sink = d.sinks.List(d.path, Header{*h})
+	}
+	if sink == nil {
+		items = make([]jsonvalue.Value, 0, capFor(h.length))
+	}
 	itemDepth := d.scopeDepth(baseDepth)
-	items := make([]jsonvalue.Value, 0, capFor(h.length))
-	first, last := 0, 0
+	n, first, last := 0, 0, 0
 	lastLine := hl
-	for !d.strict || len(items) < h.length {
+	for !d.strict || n < h.length {
 		l := d.peek()
 		if l == nil || l.depth <= baseDepth {
 			break
@@ -223,24 +264,41 @@ func (d *decoder) list(h *header, baseDepth int, hl line) jsonvalue.Value {
 		if first == 0 {
 			first = l.num
 		}
-		items = append(items, d.listItem(itemDepth))
+		num := l.num
+		n++
+		d.push("")
+		if sink == nil {
+			items = append(items, d.listItem(itemDepth))
+		} else {
+			d.reuseItem = true
+			v := d.listItem(itemDepth)
+			if err := sink.Item(v, num); err != nil {
+				panic(failure{err})
+			}
+		}
+		d.pop()
 		last = d.last.num
 		lastLine = d.last
 	}
 	if d.strict {
-		if len(items) != h.length {
-			d.fail(&lastLine, lastLine.cstart, "list array declares %d items but has %d", h.length, len(items))
+		if n != h.length {
+			d.fail(&lastLine, lastLine.cstart, "list array declares %d items but has %d", h.length, n)
 		}
 		d.noBlankLines(first, last, "a list array")
 		if next := d.peek(); next != nil && next.depth == itemDepth && strings.HasPrefix(next.content, "- ") {
 			d.fail(next, next.cstart, "list array declares %d items but has more", h.length)
 		}
 	}
+	if sink != nil {
+		return sink.Value()
+	}
 	return items
 }
 
 // listItem decodes one "- ..." item whose hyphen is at baseDepth.
 func (d *decoder) listItem(baseDepth int) jsonvalue.Value {
+	reuse := d.reuseItem
+	d.reuseItem = false
 	l := d.read()
 	if l.content == "-" {
 		return &jsonvalue.Object{Members: []jsonvalue.Member{}}
@@ -271,15 +329,17 @@ func (d *decoder) listItem(baseDepth int) jsonvalue.Value {
 		}
 	}
 	if ok && h.hasKey && h.fields != nil {
-		b := d.newObject(4)
+		b := d.itemObject(reuse)
 		hl := *l
+		d.push(h.key)
 		v := d.arrayFromHeader(&h, baseDepth+1, &hl)
+		d.pop()
 		d.put(&b, h.key, v, &hl, aoff)
 		d.siblings(baseDepth+1, &b)
 		return d.finish(&b)
 	}
 	if isKeyValue(after) {
-		b := d.newObject(4)
+		b := d.itemObject(reuse)
 		hl := *l
 		d.keyValue(&hl, after, aoff, baseDepth+1, &b)
 		d.siblings(baseDepth+1, &b)
@@ -301,4 +361,18 @@ func (d *decoder) siblings(depth int, b *objBuilder) {
 		l = d.read()
 		d.keyValue(l, l.content, l.cstart, depth, b)
 	}
+}
+
+// itemObject returns the builder of a list item's object: for the item a
+// ListSink takes (reuse), the decoder's one item object, emptied;
+// otherwise a new one.
+func (d *decoder) itemObject(reuse bool) objBuilder {
+	if !reuse {
+		return d.newObject(4)
+	}
+	if d.item == nil {
+		d.item = &jsonvalue.Object{Members: make([]jsonvalue.Member, 0, 8)}
+	}
+	d.item.Members = d.item.Members[:0]
+	return objBuilder{o: d.item}
 }

@@ -58,8 +58,7 @@ func makeValue(typ, data unsafe.Pointer) jsonvalue.Value {
 }
 
 // boxStr returns s as a jsonvalue.Value: a shared one for a one-byte
-// string, otherwise held in the decoder's string slab. s must not share
-// memory with the input unless it is one byte long.
+// string, otherwise held in the decoder's string slab.
 func (d *decoder) boxStr(s string) jsonvalue.Value {
 	if len(s) == 1 && s[0] < 0x80 {
 		return oneByteStrings[s[0]]

@@ -1,7 +1,5 @@
 package toonread
 
-import "strings"
-
 // cells reads the values of a delimited row or inline array one at a
 // time, splitting at unquoted delimiters (spec §11.2), so that no list of
 // a line's cells is ever built: a line of millions of delimiters costs
@@ -11,22 +9,27 @@ type cells struct {
 	delim byte
 	pos   int
 	done  bool
-	quote int // offset of the first '"' at or after pos, or len(s) when none
 	// spans, when not nil, are the cells already split: next returns
 	// them in turn.
 	spans []span
 }
 
 func newCells(s string, delim byte) cells {
-	c := cells{s: s, delim: delim, done: s == "", quote: len(s)}
-	if q := strings.IndexByte(s, '"'); q >= 0 {
-		c.quote = q
-	}
+	var c cells
+	c.reset(s, delim)
 	return c
 }
 
+// reset sets c to read the cells of s, field by field (c may be in the
+// heap, where a whole-struct copy costs a bulk write barrier).
+func (c *cells) reset(s string, delim byte) {
+	c.s, c.delim, c.pos, c.done, c.spans = s, delim, 0, s == "", nil
+}
+
 // next returns the next cell's span in s, spaces trimmed, or false after
-// the last.
+// the last. A cell without a quote, the common one, is read in one pass
+// up to its delimiter; at a quote the cell is read again by scan, which
+// knows quoted text, so that each byte is read at most twice.
 func (c *cells) next() (span, bool) {
 	if c.spans != nil {
 		if c.pos == len(c.spans) {
@@ -38,38 +41,26 @@ func (c *cells) next() (span, bool) {
 	if c.done {
 		return span{}, false
 	}
-	s := c.s
-	if c.pos <= c.quote {
-		// No quote before the next delimiter: the cell ends there, found
-		// at memory speed.
-		end := len(s)
-		if i := strings.IndexByte(s[c.pos:c.quote], c.delim); i >= 0 {
-			end = c.pos + i
-		} else if c.quote < len(s) {
-			return c.slow()
-		}
-		sp := trimSpan(s, c.pos, end)
-		if end == len(s) {
-			c.done = true
-		} else {
-			c.pos = end + 1
-		}
-		return sp, true
+	s, i := c.s, c.pos
+	for i < len(s) && s[i] == ' ' {
+		i++
 	}
-	return c.slow()
-}
-
-// slow scans the next cell byte by byte, through quoted text, and finds
-// the next quote past it.
-func (c *cells) slow() (span, bool) {
-	sp, ok := c.scan()
-	if !c.done && c.pos > c.quote {
-		c.quote = len(c.s)
-		if q := strings.IndexByte(c.s[c.pos:], '"'); q >= 0 {
-			c.quote = c.pos + q
+	start := i
+	for ; i < len(s) && s[i] != c.delim; i++ {
+		if s[i] == '"' {
+			return c.scan()
 		}
 	}
-	return sp, ok
+	end := i
+	for end > start && s[end-1] == ' ' {
+		end--
+	}
+	if i == len(s) {
+		c.done = true
+	} else {
+		c.pos = i + 1
+	}
+	return span{start, end}, true
 }
 
 func (c *cells) scan() (span, bool) {

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/textwire"
@@ -71,13 +70,23 @@ type Limits struct {
 // A leading UTF-8 byte-order mark is ignored, CRLF line endings are
 // accepted, and full-line comments (# after optional spaces) are skipped.
 func Decode(data []byte, opts Options, lim Limits) (v jsonvalue.Value, err error) {
+	return DecodeSinks(data, opts, lim, nil)
+}
+
+// DecodeSinks is Decode with the arrays s chooses read by its sinks (see
+// Sinks); the document holds what the sinks' Value return where their
+// arrays are.
+func DecodeSinks(data []byte, opts Options, lim Limits, s Sinks) (v jsonvalue.Value, err error) {
 	o, err := opts.resolve()
 	if err != nil {
 		return nil, err
 	}
-	d := decoder{opts: o, strict: !o.Lenient, lim: lim}
+	d := decoder{opts: o, strict: !o.Lenient, lim: lim, sinks: s}
+	d.path = d.pathBuf[:0]
 	if len(data) > 0 {
-		d.src = unsafe.String(&data[0], len(data))
+		// One copy of the input, which the decoded strings share (see
+		// clone): one allocation, not one per string.
+		d.src = string(data)
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -88,11 +97,15 @@ func Decode(data []byte, opts Options, lim Limits) (v jsonvalue.Value, err error
 			v, err = nil, f.err
 		}
 	}()
+	// The input is checked once, at memory speed; in strict mode, ill-formed
+	// input is then checked line by line as it is scanned (checkLines), so
+	// that the error reported is the first in the text, whatever its kind.
 	if !utf8.ValidString(d.src) {
 		if d.strict {
-			d.invalidUTF8()
+			d.checkLines = true
+		} else {
+			d.src = strings.ToValidUTF8(d.src, "\uFFFD")
 		}
-		d.src = strings.ToValidUTF8(d.src, "\uFFFD")
 	}
 	return d.document(), nil
 }
@@ -101,6 +114,9 @@ type decoder struct {
 	src    string
 	opts   Options
 	strict bool
+	// checkLines: the input is not valid UTF-8; each line is checked as
+	// it is scanned (strict mode).
+	checkLines bool
 
 	pos     int  // offset of the next raw line
 	done    bool // every raw line has been scanned
@@ -113,12 +129,22 @@ type decoder struct {
 
 	lim   Limits
 	depth int
-	arena []byte             // see clone
+	arena []byte             // unescaped strings (see unescape)
 	strs  []string           // slab of boxed strings (box.go)
 	nums  []jsonvalue.Number // slab of boxed numbers
 	slabs [slabKinds]int     // the size of each kind's last slab
 	objs  []jsonvalue.Object // slab of the rows' objects
 	mems  []jsonvalue.Member // slab of the rows' members
+	spans []span             // the cells of the row being read (cells)
+
+	sinks   Sinks     // see DecodeSinks
+	path    []string  // with sinks: the keys of the values being read
+	pathBuf [8]string // path\'s first room
+	sinkRow Row       // the row a TableSink reads (a Row given to a sink escapes)
+	// reuseItem: the list item about to be read goes to a ListSink, and
+	// its object, if it is one, is item, reused (listItem takes it).
+	reuseItem bool
+	item      *jsonvalue.Object
 }
 
 // line is one non-blank, non-comment line.
@@ -328,7 +354,9 @@ func (d *decoder) keyValue(l *line, c string, coff, baseDepth int, b *objBuilder
 	if h, ok := d.header(l, c, coff); ok {
 		if h.hasKey {
 			i := d.claim(b, h.key, l, coff)
+			d.push(h.key)
 			b.set(i, h.key, d.arrayFromHeader(&h, baseDepth, l))
+			d.pop()
 			return
 		}
 		if d.strict {
@@ -348,7 +376,9 @@ func (d *decoder) keyValue(l *line, c string, coff, baseDepth int, b *objBuilder
 		if next := d.peek(); next != nil && next.depth > baseDepth {
 			d.noDepthJump(next, baseDepth)
 			d.enter(next)
+			d.push(key)
 			v = d.objectFields(baseDepth + 1)
+			d.pop()
 			d.leave()
 		} else {
 			v = &jsonvalue.Object{Members: []jsonvalue.Member{}}
@@ -358,6 +388,19 @@ func (d *decoder) keyValue(l *line, c string, coff, baseDepth int, b *objBuilder
 		b.set(i, key, []jsonvalue.Value{})
 	default:
 		b.set(i, key, d.primitive(l, rest, coff+roff))
+	}
+}
+
+// push and pop keep, for the Sinks, the keys of the values being read.
+func (d *decoder) push(key string) {
+	if d.sinks != nil {
+		d.path = append(d.path, key)
+	}
+}
+
+func (d *decoder) pop() {
+	if d.sinks != nil {
+		d.path = d.path[:len(d.path)-1]
 	}
 }
 

@@ -74,7 +74,7 @@ func (fl *fieldList) hashOf(i int) uint64 {
 // of an earlier field of its group with the same name, or -1.
 func (fl *fieldList) add(f hfield, c string, j int, delim byte, level int, maxFields int) int {
 	if len(fl.fields) == cap(fl.fields) && !fl.sized && len(fl.fields) >= presizeAt {
-		n := len(fl.fields) + fieldsAhead(c, j, delim, level)
+		n := len(fl.fields) + fieldsAhead(c, j, delim, level, math.MaxInt)
 		if maxFields > 0 {
 			n = min(n, maxFields)
 		}
@@ -114,11 +114,12 @@ func (fl *fieldList) add(f hfield, c string, j int, delim byte, level int, maxFi
 
 // fieldsAhead returns an upper bound of the fields that begin at or after
 // c[j] before the list's closing brace, at level (1 for the outermost
-// group): one for each delimiter or brace, which ends at most one field.
-func fieldsAhead(c string, j int, delim byte, level int) int {
+// group): one for each delimiter or brace, which ends at most one field;
+// it stops counting at limit.
+func fieldsAhead(c string, j int, delim byte, level, limit int) int {
 	n := 0
 	inQuotes := false
-	for ; j < len(c); j++ {
+	for ; j < len(c) && n < limit; j++ {
 		ch := c[j]
 		if inQuotes {
 			if ch == '\\' {
@@ -151,7 +152,9 @@ func fieldsAhead(c string, j int, delim byte, level int) int {
 // returns the fields and the index after the '}', or an error message and
 // its offset in c.
 func (d *decoder) fields(l *line, c string, brace int, delim byte) ([]hfield, int, string, int) {
-	fl := fieldList{strict: d.strict}
+	// Room for the fields the list can hold, up to presizeAt (add sizes
+	// a longer one), so that a usual header is kept in one allocation.
+	fl := fieldList{strict: d.strict, fields: make([]hfield, 0, fieldsAhead(c, brace+1, delim, 1, presizeAt))}
 	end, msg, moff := d.parseFields(l, c, brace+1, delim, 1, -1, &fl)
 	return fl.fields, end, msg, moff
 }
@@ -258,7 +261,7 @@ func (d *decoder) fieldName(l *line, name string, off int, c string) string {
 		// c is a substring of d.src; find its offset to report columns.
 		return d.quoted(l, name, d.offsetOf(c)+off)
 	}
-	return d.intern(name)
+	return d.clone(name)
 }
 
 // offsetOf returns the offset in d.src of s, a substring of it.

@@ -18,6 +18,7 @@ type header struct {
 	leaves    int
 	inline    string // content after the colon, trimmed
 	inlineOff int    // its offset in d.src
+	room      int    // see Header.Room
 }
 
 // header parses c (at offset coff of d.src) as an array header. It reports
@@ -114,7 +115,7 @@ func (d *decoder) parseHeader(l *line, c string, coff int) (h header, reason str
 		if raw[0] == '"' {
 			h.key = d.quoted(l, raw, coff)
 		} else {
-			h.key = d.intern(raw)
+			h.key = d.clone(raw)
 		}
 	}
 	h.inline, h.inlineOff = trimSpacesOff(c, colon+1)
@@ -189,7 +190,7 @@ func (d *decoder) keyToken(l *line, c string, coff int) (string, int) {
 	if colon < 0 {
 		d.fail(l, coff+len(c), "missing colon after key %s", textwire.Excerpt(c))
 	}
-	return d.intern(trimSpaces(c[:colon])), colon + 1
+	return d.clone(trimSpaces(c[:colon])), colon + 1
 }
 
 // maxExcerpt bounds the input an error message quotes, in bytes.

@@ -6,21 +6,13 @@ import (
 	"unicode/utf8"
 )
 
-func (d *decoder) invalidUTF8() {
-	num, start := 1, 0
-	for i := 0; i < len(d.src); {
-		c := d.src[i]
-		if c == '\n' {
-			num++
-			start = i + 1
-		}
-		if c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(d.src[i:])
+// invalidUTF8 fails at the first ill-formed byte of line, which is
+// line num and starts at offset start of d.src.
+func (d *decoder) invalidUTF8(line string, num int) {
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRuneInString(line[i:])
 		if r == utf8.RuneError && size == 1 {
-			d.failAt(num, i-start+1, "invalid UTF-8 (byte 0x%02x)", c)
+			d.failAt(num, i+1, "invalid UTF-8 (byte 0x%02x)", line[i])
 		}
 		i += size
 	}
@@ -48,7 +40,7 @@ func (d *decoder) read() *line {
 	if l == nil {
 		return nil
 	}
-	d.last = *l
+	d.last.set(l.num, l.start, l.cstart, l.depth, l.content)
 	d.peeked = false
 	return &d.last
 }
@@ -84,6 +76,9 @@ func (d *decoder) scan(l *line) bool {
 			d.pos = end
 		}
 		d.lineNum++
+		if d.checkLines && !utf8.ValidString(src[start:end]) {
+			d.invalidUTF8(src[start:end], d.lineNum)
+		}
 		if d.lineNum == 1 && strings.HasPrefix(src[start:end], "\uFEFF") {
 			start += 3
 		}
@@ -134,13 +129,7 @@ func (d *decoder) scan(l *line) bool {
 				d.failAt(d.lineNum, 1, "indentation of %d spaces is not a multiple of %d", indent, d.opts.IndentSize)
 			}
 		}
-		*l = line{
-			num:     d.lineNum,
-			start:   start,
-			cstart:  cs,
-			depth:   (indent-tabIndent)/d.opts.IndentSize + tabIndent,
-			content: src[cs:ce],
-		}
+		l.set(d.lineNum, start, cs, (indent-tabIndent)/d.opts.IndentSize+tabIndent, src[cs:ce])
 		return true
 	}
 	return false
@@ -183,4 +172,11 @@ func (d *decoder) noBlankLines(first, last int, what string) {
 			d.failAt(b, 1, "blank line inside %s", what)
 		}
 	}
+}
+
+// set sets l's fields one by one: a line lives in the decoder, and a
+// copy of the whole struct there costs a bulk write barrier per line
+// while the collector runs.
+func (l *line) set(num, start, cstart, depth int, content string) {
+	l.num, l.start, l.cstart, l.depth, l.content = num, start, cstart, depth, content
 }

@@ -9,79 +9,87 @@ import (
 	"github.com/graphwire/graphwire/internal/textwire"
 )
 
-// intern returns a copy of key s (see clone).
-func (d *decoder) intern(s string) string { return d.clone(s) }
-
 // reserve makes room for n more bytes in the arena, starting a new chunk
 // when the current one has less.
 func (d *decoder) reserve(n int) {
 	if cap(d.arena)-len(d.arena) < n {
-		size := max(min(2*cap(d.arena), len(d.src)), minArena, n)
+		size := max(min(max(2*cap(d.arena), minArena), len(d.src)), n)
 		d.arena = make([]byte, 0, size)
 	}
 }
 
-// minArena is the smallest chunk clone allocates.
+// minArena is the smallest chunk unescape allocates, unless the input is
+// shorter.
 const minArena = 4 << 10
 
-// clone returns a copy of s, a string of the input, that does not share
-// memory with the input. Copies are packed into chunks of an arena that
-// double in size up to the input's length, so that a decode allocates
-// for its strings a few times, not once per string, and at most about
-// twice the input's length in all.
-//
-// The string returned points into the chunk (unsafe.String): sound
-// because a chunk's bytes are written once, by the append that copies s,
-// and never again (later copies go past len(d.arena), and a chunk that
-// cannot hold the next copy is left as it is for a new one), so the
-// string's bytes never change.
-func (d *decoder) clone(s string) string {
-	if len(s) == 0 {
-		return ""
-	}
-	d.reserve(len(s))
-	start := len(d.arena)
-	d.arena = append(d.arena, s...)
-	return unsafe.String(&d.arena[start], len(s))
-}
+// clone returns s, a string of d.src, as a decoded string: d.src is the
+// decoder's own copy of the input, so s shares no memory with the
+// caller's buffer, and the strings of a document cost that one copy.
+func (d *decoder) clone(s string) string { return s }
 
 // primitive decodes a value token (spec §4); off is its offset in d.src.
 func (d *decoder) primitive(l *line, tok string, off int) jsonvalue.Value {
+	var s Scalar
+	d.scalar(l, tok, off, &s)
+	switch s.Kind {
+	case Null:
+		return nil
+	case Bool:
+		return s.Bool
+	case Number:
+		if i, _ := s.Num.Int64(); s.Num.IsInt() && i >= 0 && i < int64(len(smallInts)) {
+			return smallInts[i]
+		}
+		return d.boxNum(s.Num)
+	}
+	return d.boxStr(s.Str)
+}
+
+// scalar decodes a value token (spec §4) at offset off of d.src into
+// s: the rules of literals, numbers and quoted strings, once for every
+// reader. A string is a copy (see clone). Only the field of s's Kind is
+// set, one by one: s lives in the decoder, where a whole-struct copy per
+// cell costs a bulk write barrier while the collector runs.
+func (d *decoder) scalar(l *line, tok string, off int, s *Scalar) {
 	t, toff := trimSpacesOff(tok, 0)
 	off += toff
 	if t == "" {
-		return ""
+		s.Kind, s.Str = String, ""
+		return
 	}
 	switch t[0] {
 	case '"':
 		v := d.quoted(l, t, off)
 		d.checkString(l, len(v), off)
-		return d.boxStr(v)
+		s.Kind, s.Str = String, v
+		return
 	case 't':
 		if t == "true" {
-			return true
+			s.Kind, s.Bool = Bool, true
+			return
 		}
 	case 'f':
 		if t == "false" {
-			return false
+			s.Kind, s.Bool = Bool, false
+			return
 		}
 	case 'n':
 		if t == "null" {
-			return nil
+			s.Kind = Null
+			return
 		}
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		if n, ok := smallInt(t); ok {
+			s.Kind, s.Num = Number, jsonvalue.Int(n)
+			return
+		}
 		if n, ok := jsonvalue.LiteralNumber(t); ok {
-			if i, _ := n.Int64(); n.IsInt() && i >= 0 && i < int64(len(smallInts)) {
-				return smallInts[i]
-			}
-			return d.boxNum(n)
+			s.Kind, s.Num = Number, n
+			return
 		}
 	}
 	d.checkString(l, len(t), off)
-	if len(t) == 1 {
-		return d.boxStr(t)
-	}
-	return d.boxStr(d.clone(t))
+	s.Kind, s.Str = String, d.clone(t)
 }
 
 // quoted decodes a quoted token that must end at its closing quote.
@@ -103,9 +111,14 @@ func (d *decoder) unescape(l *line, s string, off int) string {
 	if i < 0 {
 		return d.clone(s)
 	}
-	// Unescaped into the arena (see clone), where the text, never longer
-	// than s, fits in the room reserved: the bytes written are the
-	// string's, and later copies go past them.
+	// Unescaped into the arena, whose chunks double in size up to the
+	// input's length, so that a decode allocates for its escaped strings
+	// a few times, not once per string. The text, never longer than s,
+	// fits in the room reserved; the string returned points into the
+	// chunk (unsafe.String): sound because a chunk's bytes are written
+	// once, by this append, and never again (later strings go past
+	// len(d.arena), and a chunk that cannot hold the next is left as it
+	// is for a new one).
 	d.reserve(len(s))
 	start := len(d.arena)
 	b := append(d.arena, s[:i]...)
@@ -179,6 +192,21 @@ func isKeyValue(c string) bool { return unquotedIndex(c, ':', 0) >= 0 }
 
 // isDataRow tells a tabular row from a key-value line (spec §9.3).
 func isDataRow(c string, delim byte) bool {
+	// The common row: a delimiter before any colon or quote.
+	for i := 0; i < len(c); i++ {
+		switch c[i] {
+		case delim:
+			return true
+		case ':':
+			return false
+		case '"':
+			return isQuotedDataRow(c, delim)
+		}
+	}
+	return true
+}
+
+func isQuotedDataRow(c string, delim byte) bool {
 	colon := unquotedIndex(c, ':', 0)
 	if colon < 0 {
 		return true
@@ -221,4 +249,21 @@ func init() {
 	for i := range oneByteStrings {
 		oneByteStrings[i] = string(rune(i))
 	}
+}
+
+// smallInt reads 0 or [1-9][0-9]{0,17}, the commonest number literal,
+// short enough not to overflow, ahead of the number grammar.
+func smallInt(s string) (int64, bool) {
+	if len(s) > 18 || (s[0] == '0' && len(s) > 1) {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(s); i++ {
+		c := s[i] - '0'
+		if c > 9 {
+			return 0, false
+		}
+		n = n*10 + int64(c)
+	}
+	return n, true
 }

@@ -1,9 +1,12 @@
 package toon_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/codecs/toon"
@@ -12,12 +15,27 @@ import (
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
-// sameAsGeneric fails unless Decode and the generic path agree on data:
-// the same response, in Go terms, or the same error. It reports whether
-// the fast reader read data itself.
-func sameAsGeneric(t testing.TB, c *toon.Codec, data []byte) bool {
+// sameAsGeneric fails unless Decode, which reads the layout's tables
+// row by row into the response, and the same pass with every table read
+// as a generic value and converted agree on data: the same response, in
+// Go terms, or an error each, positioned.
+func sameAsGeneric(t testing.TB, c *toon.Codec, data []byte) {
 	t.Helper()
-	return testsupport.ReadsAsGeneric(t, data, c.Decode, c.DecodeGeneric, c.DecodeFast)
+	want, wantErr := c.DecodeGeneric(data)
+	got, err := c.Decode(data)
+	if (err == nil) != (wantErr == nil) {
+		t.Fatalf("Decode error %v, generic tables %v\n%s", err, wantErr, wiretest.Quote(data))
+	}
+	if err != nil {
+		var de *wire.DecodeError
+		if !errors.As(err, &de) || de.Line < 1 {
+			t.Fatalf("error %v is not a positioned *wire.DecodeError", err)
+		}
+		return
+	}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(wire.Value{})); diff != "" {
+		t.Fatalf("Decode differs from the generic tables (-generic +Decode):\n%s\n%s", diff, wiretest.Quote(data))
+	}
 }
 
 func fastSeeds(tb testing.TB) [][]byte {
@@ -49,14 +67,25 @@ func fastSeeds(tb testing.TB) [][]byte {
 	return seeds
 }
 
-// TestFastReaderMatchesGeneric: on the layout cases, the fixed responses
-// and the graph files, Decode (the fast reader first) gives what the
-// generic path gives; and the fast reader itself reads Encode's text of
-// node tables and edges. Its traversals of up to 2,000 nodes are
-// compared three ways on one goroutine, which the race detector slows
-// severalfold with nothing to watch (the fast reader runs under it in the
-// package's other tests); .ci/run runs it without -race.
-func TestFastReaderMatchesGeneric(t *testing.T) {
+// allTablesRead fails unless Decode reads every table of data with its
+// table sinks, without a generic value.
+func allTablesRead(t testing.TB, c *toon.Codec, data []byte) bool {
+	t.Helper()
+	offered, taken, err := c.TablesRead(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return offered == taken
+}
+
+// TestTablesMatchGeneric: on the layout cases, the fixed responses and
+// the graph files, Decode gives what the generic tables give; and it
+// reads the node tables, edges and rows of Encode's text with its table
+// sinks. Its traversals of up to 2,000 nodes are compared on one
+// goroutine, which the race detector slows severalfold with nothing to
+// watch (the sinks run under it in the package's other tests); .ci/run
+// runs it without -race.
+func TestTablesMatchGeneric(t *testing.T) {
 	if raceEnabled {
 		t.Skip("large single-goroutine comparisons; .ci/run runs this without -race")
 	}
@@ -69,28 +98,29 @@ func TestFastReaderMatchesGeneric(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !sameAsGeneric(t, c, data) {
-			t.Errorf("the fast reader gave up on testdata/graph/%s.toon", name)
+		sameAsGeneric(t, c, data)
+		if !allTablesRead(t, c, data) {
+			t.Errorf("a table of testdata/graph/%s.toon was read as a generic value", name)
 		}
 	}
-	// Node groups in list form, with inline arrays.
 	for _, r := range []*wire.GraphResponse{testsupport.Traversal(50, 200), testsupport.ADRTraversal(20, 60), testsupport.LargeTraversal(2000)} {
 		data, err := toon.Encode(r)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !sameAsGeneric(t, c, data) {
-			t.Errorf("the fast reader gave up on Encode's text of a traversal:\n%.300s", data)
+		sameAsGeneric(t, c, data)
+		if !allTablesRead(t, c, data) {
+			t.Errorf("a table of Encode's text of a traversal was read as a generic value:\n%.300s", data)
 		}
 	}
 }
 
-// TestFastReaderCorpus: every corpus case's text decodes to the generic
-// path's response, and the fast reader reads at least nine in ten of
-// them itself (it reads them all today). Under the race detector it takes
-// the small and medium cases (testsupport.CorpusUnderRace); .ci/run runs
-// it without, on all.
-func TestFastReaderCorpus(t *testing.T) {
+// TestTablesCorpus: every corpus case's text decodes to the generic
+// tables' response, and Decode reads every table of at least nine cases
+// in ten with its sinks. Under the race detector it takes the small and
+// medium cases (testsupport.CorpusUnderRace); .ci/run runs it without,
+// on all.
+func TestTablesCorpus(t *testing.T) {
 	root, err := corpus.ModuleRoot(".")
 	if err != nil {
 		t.Fatal(err)
@@ -101,26 +131,26 @@ func TestFastReaderCorpus(t *testing.T) {
 	}
 	cases = testsupport.CorpusUnderRace(cases)
 	c := toon.Default()
-	fast := 0
+	all := 0
 	for _, cs := range cases {
 		data, err := toon.Encode(cs.Response)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sameAsGeneric(t, c, data) {
-			fast++
+		sameAsGeneric(t, c, data)
+		if allTablesRead(t, c, data) {
+			all++
 		}
 	}
-	t.Logf("the fast reader read %d of %d corpus cases", fast, len(cases))
-	if fast < len(cases)*9/10 {
-		t.Errorf("the fast reader read %d of %d corpus cases, want at least 90%%", fast, len(cases))
+	t.Logf("the table sinks read every table of %d of %d corpus cases", all, len(cases))
+	if all < len(cases)*9/10 {
+		t.Errorf("the table sinks read every table of %d of %d corpus cases, want at least 90%%", all, len(cases))
 	}
 }
 
-// TestFastReaderGivesUp: text the fast reader does not read itself, or
-// that is wrong, still decodes as the generic path decodes it, errors
-// and their positions included.
-func TestFastReaderGivesUp(t *testing.T) {
+// TestTablesVariants: text in other shapes than Encode's, or wrong, decodes
+// as with the generic tables: the same response, or an error each.
+func TestTablesVariants(t *testing.T) {
 	c := toon.Default()
 	base := "format_version: 1.2.0\nquery_type: traversal\nnodes:\n  User[2]{id,name}:\n    1,ada\n    2,bob\nedges[1]{from,from_id,to,to_id,type}:\n  User,1,User,2,KNOWS\n"
 	for _, data := range []string{
@@ -171,8 +201,8 @@ func TestFastReaderGivesUp(t *testing.T) {
 	}
 }
 
-// FuzzDecodeFast: on any input, Decode (the fast reader first) and the
-// generic path agree: the same response, or the same error.
+// FuzzDecodeFast: on any input, Decode and the generic tables agree: the
+// same response, or an error each.
 func FuzzDecodeFast(f *testing.F) {
 	for _, data := range fastSeeds(f) {
 		f.Add(data)
