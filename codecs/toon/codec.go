@@ -1,6 +1,9 @@
 package toon
 
-import "github.com/graphwire/graphwire/wire"
+import (
+	"github.com/graphwire/graphwire/codecs/internal/codecbase"
+	"github.com/graphwire/graphwire/wire"
+)
 
 // Name is the registry name of the GraphResponse codec (see Encode for its
 // layout).
@@ -21,20 +24,20 @@ type Options struct {
 // Codec is the toon GraphResponse codec with fixed Options. It is
 // immutable and safe for concurrent use.
 type Codec struct {
-	limits wire.Limits
+	core codecbase.Core
 }
 
 // New returns a codec configured by o, or an error naming the first option
 // out of range.
 func New(o Options) (*Codec, error) {
-	l, err := o.Limits.WithDefaults()
+	core, err := codecbase.New(Name, o.Limits)
 	if err != nil {
 		return nil, err
 	}
-	return &Codec{limits: l}, nil
+	return &Codec{core: core}, nil
 }
 
-var std = &Codec{limits: wire.DefaultLimits()}
+var std = codecbase.Must(New(Options{}))
 
 // Default returns the codec with default Options: the one registered in
 // the default wire registry.
@@ -43,7 +46,7 @@ func Default() *Codec { return std }
 func init() { wire.Register(std) }
 
 // Limits reports the codec's limits, defaults filled in.
-func (c *Codec) Limits() wire.Limits { return c.limits }
+func (c *Codec) Limits() wire.Limits { return c.core.Limits }
 
 // Info describes the codec for a registry.
 func (c *Codec) Info() wire.Info {

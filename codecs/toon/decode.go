@@ -31,22 +31,18 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 	if err := c.inputFits(data); err != nil {
 		return nil, err
 	}
-	return c.decode(data, &tables{lim: c.limits, src: data})
+	return c.decode(data, &tables{lim: c.core.Limits, src: data})
 }
 
 // inputFits refuses input longer than MaxInputBytes, before reading it.
 func (c *Codec) inputFits(data []byte) error {
-	if l := c.limits.MaxInputBytes; int64(len(data)) > l {
-		return &wire.DecodeError{Codec: Name, Offset: l, Limit: "MaxInputBytes",
-			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l, 10)}
-	}
-	return nil
+	return c.core.CheckInput(len(data))
 }
 
 // decode reads data in one pass, the arrays s takes read by its sinks and
 // the rest into generic values, then converts the document.
 func (c *Codec) decode(data []byte, s toonread.Sinks) (*wire.GraphResponse, error) {
-	l := c.limits
+	l := c.core.Limits
 	v, err := toonread.DecodeSinks(data, toonread.Options{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
 		toonread.Limits{Set: true, MaxElements: l.MaxElements, MaxFields: l.MaxElements + layoutFields, MaxString: l.MaxStringBytes, MaxMaterialized: l.MaxMaterializedBytes}, s)
 	if err != nil {

@@ -47,7 +47,7 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 	if r == nil {
 		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
-	m, err := c.limits.Measure(Name, r)
+	m, err := c.core.Limits.Measure(Name, r)
 	if err != nil {
 		return dst, err
 	}
@@ -70,9 +70,8 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 		return orig, err
 	}
 	out := e.Buf
-	if int64(len(out)-n) > c.limits.MaxInputBytes {
-		return orig, &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
-			Msg: "the text would take " + strconv.Itoa(len(out)-n) + " bytes, more than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	if err := c.core.CheckOutput(int64(len(out)-n), "text"); err != nil {
+		return orig, err
 	}
 	if err := m.CheckExpansion(int64(len(out) - n)); err != nil {
 		return orig, err
@@ -117,7 +116,7 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	if r == nil {
 		return &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
-	m, err := c.limits.Measure(Name, r)
+	m, err := c.core.Limits.Measure(Name, r)
 	if err != nil {
 		return err
 	}
@@ -133,9 +132,8 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	if err := s.write(newWriter(s.buf[:0], &n), r); err != nil {
 		return err
 	}
-	if int64(n) > c.limits.MaxInputBytes {
-		return &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
-			Msg: "the text would take " + strconv.FormatInt(int64(n), 10) + " bytes, more than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	if err := c.core.CheckOutput(int64(n), "text"); err != nil {
+		return err
 	}
 	if err := m.CheckExpansion(int64(n)); err != nil {
 		return err

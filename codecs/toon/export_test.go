@@ -18,7 +18,7 @@ func GenericRows(on bool) { genericRows.Store(on) }
 // TablesRead decodes data and reports how many of the layout's tables
 // it holds and how many of them the table sinks read.
 func (c *Codec) TablesRead(data []byte) (offered, taken int, err error) {
-	t := &tables{lim: c.limits, src: data}
+	t := &tables{lim: c.core.Limits, src: data}
 	_, err = c.decode(data, t)
 	return t.offered, t.taken, err
 }

@@ -37,7 +37,7 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	if len(header) == 0 {
 		return c.AppendEncode(dst, content)
 	}
-	if err := delta.CheckHeader(Name, header, c.limits); err != nil {
+	if err := delta.CheckHeader(Name, header, c.core.Limits); err != nil {
 		return dst, err
 	}
 	out := c.appendHeader(dst, header)
@@ -50,9 +50,8 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 			return dst, err
 		}
 	}
-	if n := int64(len(out) - len(dst)); n > c.limits.MaxInputBytes {
-		return dst, &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
-			Msg: "the document would take " + strconv.FormatInt(n, 10) + " bytes, more than the limit of " + strconv.FormatInt(c.limits.MaxInputBytes, 10)}
+	if err := c.core.CheckOutput(int64(len(out)-len(dst)), "document"); err != nil {
+		return dst, err
 	}
 	return out, nil
 }
@@ -131,7 +130,7 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 	if err := c.inputFits(data); err != nil {
 		return nil, nil, err
 	}
-	hr := headReader{src: data, lim: c.limits, off: start}
+	hr := headReader{src: data, lim: c.core.Limits, off: start}
 	header, err := hr.read()
 	if err != nil {
 		return nil, nil, err
