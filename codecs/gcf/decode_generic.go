@@ -247,11 +247,7 @@ func (d *reader) value(v jsonvalue.Value, path string) wire.Value {
 	case string:
 		return wire.String(x)
 	case jsonvalue.Number:
-		if x.IsInt() {
-			i, _ := x.Int64()
-			return wire.Int(i)
-		}
-		return wire.Float(x.Float64())
+		return x.Value()
 	case []jsonvalue.Value:
 		items := make([]wire.Value, len(x))
 		for i, e := range x {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/graphwire/graphwire/internal/textwire"
+	"github.com/graphwire/graphwire/wire"
 )
 
 // Value is any JSON value, in the form Parse returns, Append writes, and
@@ -125,6 +126,15 @@ func (n Number) Int64() (int64, bool) {
 		return 0, false
 	}
 	return int64(f), true
+}
+
+// Value returns n as a wire.Value: wire.Int for an integer Number,
+// wire.Float for a float64 one.
+func (n Number) Value() wire.Value {
+	if !n.isFloat {
+		return wire.Int(int64(n.bits))
+	}
+	return wire.Float(math.Float64frombits(n.bits))
 }
 
 // Float64 returns n as a float64 (rounded when n is an int64 beyond 2^53).

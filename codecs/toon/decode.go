@@ -243,7 +243,7 @@ func (d *graphDecoder) valueAt(v jsonvalue.Value, path []pathStep, depth int) wi
 	case string:
 		return wire.String(x)
 	case jsonvalue.Number:
-		return numberValue(x)
+		return x.Value()
 	case []jsonvalue.Value:
 		if depth == d.lim.MaxDepth {
 			d.failLimit(path, "MaxDepth", "lists nested more than "+strconv.Itoa(d.lim.MaxDepth)+" deep")

@@ -1,7 +1,6 @@
 package toon
 
 import (
-	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/codecs/toon/internal/toonread"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -38,15 +37,7 @@ func scalarValue(s *toonread.Scalar) wire.Value {
 	case toonread.Bool:
 		return wire.Bool(s.Bool)
 	case toonread.Number:
-		return numberValue(s.Num)
+		return s.Num.Value()
 	}
 	return wire.String(s.Str)
-}
-
-// numberValue converts a TOON number.
-func numberValue(n jsonvalue.Number) wire.Value {
-	if i, ok := n.Int64(); ok && n.IsInt() {
-		return wire.Int(i)
-	}
-	return wire.Float(n.Float64())
 }
