@@ -175,7 +175,8 @@ func description(r *rng, heading string, target int) string {
 		b.WriteString(heading)
 		b.WriteString("\n\n")
 	}
-	for runeLen(b.String()) < target {
+	// n counts the runes written so far, each part once.
+	for n, counted := runeLen(b.String()), b.Len(); n < target; n, counted = n+runeLen(b.String()[counted:]), b.Len() {
 		switch r.intn(6) {
 		case 0:
 			b.WriteString(pick(r, codeSnippets))

@@ -2,13 +2,8 @@ package main_test
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	_ "github.com/graphwire/graphwire/codecs"
@@ -17,49 +12,8 @@ import (
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
-// built is the wirebench binary the tests run, compiled once per test
-// process by build and removed by TestMain.
-var built struct {
-	once     sync.Once
-	dir, bin string
-	err      error
-}
-
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if built.dir != "" {
-		os.RemoveAll(built.dir)
-	}
-	os.Exit(code)
-}
-
-// build compiles wirebench into a temporary directory, once for all the
-// tests that run it, and returns its path.
-func build(t *testing.T) string {
-	t.Helper()
-	built.once.Do(func() {
-		// The go command of the toolchain running the tests, when go test
-		// says which (it sets GOROOT), else the one on PATH.
-		goTool := "go"
-		if root := os.Getenv("GOROOT"); root != "" {
-			if p, err := exec.LookPath(filepath.Join(root, "bin", "go")); err == nil {
-				goTool = p
-			}
-		}
-		if built.dir, built.err = os.MkdirTemp("", "wirebench-test-"); built.err != nil {
-			return
-		}
-		bin := filepath.Join(built.dir, "wirebench")
-		if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("go build: %v\n%s", err, out)
-			return
-		}
-		built.bin = bin
-	})
-	if built.err != nil {
-		t.Fatal(built.err)
-	}
-	return built.bin
+	os.Exit(testsupport.RemoveWirebench(m.Run()))
 }
 
 // sample picks from each class of hostile inputs the first four and every
@@ -101,7 +55,7 @@ func TestDecodeHostile(t *testing.T) {
 	if testsupport.Race {
 		t.Skip("decodes each codec's hostile inputs, 64 MiB ones among them, on one goroutine beside the binary; .ci/run runs it without -race")
 	}
-	bin := build(t)
+	bin := testsupport.Wirebench(t)
 	js, err := wire.Lookup("json")
 	if err != nil {
 		t.Fatal(err)
@@ -122,28 +76,18 @@ func TestDecodeHostile(t *testing.T) {
 			var failures, successes int
 			for _, in := range sample(valid) {
 				resp, decErr := codec.Decode(in.Data)
-				cmd := exec.Command(bin, "decode", "-f", name)
-				cmd.Stdin = bytes.NewReader(in.Data)
-				var stdout, stderr bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &stdout, &stderr
-				runErr := cmd.Run()
-				code := 0
-				var ee *exec.ExitError
-				if errors.As(runErr, &ee) {
-					code = ee.ExitCode()
-				} else if runErr != nil {
-					t.Fatalf("running wirebench: %v", runErr)
-				}
+				res := testsupport.RunIn(t, "", in.Data, bin, "decode", "-f", name)
+				code := res.Code
 				what := in.Class + " input " + in.Name
 				if decErr != nil {
 					failures++
 					if code != 1 {
-						t.Errorf("%s: exit code %d, want 1 (stderr %q)", what, code, stderr.String())
+						t.Errorf("%s: exit code %d, want 1 (stderr %q)", what, code, res.Stderr)
 					}
-					if stdout.Len() != 0 {
-						t.Errorf("%s: %d bytes on stdout, want none: %s", what, stdout.Len(), wiretest.Quote(stdout.Bytes()))
+					if len(res.Stdout) != 0 {
+						t.Errorf("%s: %d bytes on stdout, want none: %s", what, len(res.Stdout), wiretest.Quote([]byte(res.Stdout)))
 					}
-					msg := stderr.String()
+					msg := res.Stderr
 					if !strings.HasSuffix(msg, "\n") || strings.Count(msg, "\n") != 1 {
 						t.Errorf("%s: stderr is not one line: %q", what, msg)
 					}
@@ -159,10 +103,10 @@ func TestDecodeHostile(t *testing.T) {
 					continue
 				}
 				if code != 0 {
-					t.Errorf("%s: decodes in the library, but wirebench exits %d: %s", what, code, stderr.String())
+					t.Errorf("%s: decodes in the library, but wirebench exits %d: %s", what, code, res.Stderr)
 					continue
 				}
-				if got := bytes.TrimSuffix(stdout.Bytes(), []byte("\n")); !bytes.Equal(got, want) {
+				if got := []byte(strings.TrimSuffix(res.Stdout, "\n")); !bytes.Equal(got, want) {
 					t.Errorf("%s: stdout is not the canonical JSON %s", what, wiretest.ByteDiff(want, got))
 				}
 			}

@@ -2,24 +2,18 @@ package main_test
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/bench/scorecard"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 )
-
-type ran struct {
-	code           int
-	stdout, stderr string
-}
 
 // TestFromAnEmptyDirectory runs the built binary as someone who installed
 // it would: from an empty directory, far from any checkout. Every command
@@ -28,7 +22,7 @@ type ran struct {
 // TestCommittedScorecardIsCurrent), and agrees with the repository's
 // files.
 func TestFromAnEmptyDirectory(t *testing.T) {
-	bin := build(t)
+	bin := testsupport.Wirebench(t)
 	root, err := corpus.ModuleRoot(".")
 	if err != nil {
 		t.Fatal(err)
@@ -37,27 +31,14 @@ func TestFromAnEmptyDirectory(t *testing.T) {
 	if _, err := corpus.ModuleRoot(dir); err == nil {
 		t.Fatalf("%s is inside the module", dir)
 	}
-	exe := func(stdin []byte, args ...string) ran {
+	exe := func(stdin []byte, args ...string) testsupport.Run {
 		t.Helper()
-		cmd := exec.Command(bin, args...)
-		cmd.Dir = dir
-		cmd.Stdin = bytes.NewReader(stdin)
-		var out, errOut bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errOut
-		err := cmd.Run()
-		code := 0
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return ran{code, out.String(), errOut.String()}
+		return testsupport.RunIn(t, dir, stdin, bin, args...)
 	}
-	ok := func(res ran, what string) bool {
+	ok := func(res testsupport.Run, what string) bool {
 		t.Helper()
-		if res.code != 0 {
-			t.Errorf("%s: exit %d, stderr %q", what, res.code, res.stderr)
+		if res.Code != 0 {
+			t.Errorf("%s: exit %d, stderr %q", what, res.Code, res.Stderr)
 			return false
 		}
 		return true
@@ -65,16 +46,16 @@ func TestFromAnEmptyDirectory(t *testing.T) {
 
 	if res := exe(nil, "list"); ok(res, "list") {
 		for _, info := range wire.List() {
-			if !strings.Contains(res.stdout, "\n"+info.Name+" ") {
-				t.Errorf("list lacks %s:\n%s", info.Name, res.stdout)
+			if !strings.Contains(res.Stdout, "\n"+info.Name+" ") {
+				t.Errorf("list lacks %s:\n%s", info.Name, res.Stdout)
 			}
 		}
 	}
 
 	if res := exe(nil, "bench", "-time", "10ms", "-case", "_s$"); ok(res, "bench") {
 		for _, c := range corpus.Generate() {
-			if strings.HasSuffix(c.Name, "_s") != strings.Contains(res.stdout, c.Name) {
-				t.Errorf("bench -case _s$: case %s present: %v\n%s", c.Name, !strings.HasSuffix(c.Name, "_s"), res.stdout)
+			if strings.HasSuffix(c.Name, "_s") != strings.Contains(res.Stdout, c.Name) {
+				t.Errorf("bench -case _s$: case %s present: %v\n%s", c.Name, !strings.HasSuffix(c.Name, "_s"), res.Stdout)
 			}
 		}
 	}
@@ -103,7 +84,7 @@ func TestFromAnEmptyDirectory(t *testing.T) {
 	// again above, byte for byte. Here, once and not again, the command
 	// outside a checkout: -check has no file to default to, and a corpus
 	// of one's own, two files gen wrote, gives the library's scorecard.
-	if res := exe(nil, "scorecard", "-check"); res.code != 2 || !strings.Contains(res.stderr, "not inside the repository") {
+	if res := exe(nil, "scorecard", "-check"); res.Code != 2 || !strings.Contains(res.Stderr, "not inside the repository") {
 		t.Errorf("scorecard -check outside a checkout: %+v, want exit 2 saying it is not inside the repository", res)
 	}
 	own := filepath.Join(dir, "own")
@@ -124,7 +105,7 @@ func TestFromAnEmptyDirectory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := scorecard.Check(want[scorecard.FileName], []byte(res.stdout)); err != nil {
+		if err := scorecard.Check(want[scorecard.FileName], []byte(res.Stdout)); err != nil {
 			t.Errorf("scorecard -corpus DIR -o - differs from the library's: %v", err)
 		}
 	}
@@ -145,8 +126,8 @@ func TestFromAnEmptyDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := exe(nil, "tokens", adr); ok(res, "tokens") && res.stdout != fmt.Sprintf("%d\n", n) {
-		t.Errorf("tokens: %q, want %d", res.stdout, n)
+	if res := exe(nil, "tokens", adr); ok(res, "tokens") && res.Stdout != fmt.Sprintf("%d\n", n) {
+		t.Errorf("tokens: %q, want %d", res.Stdout, n)
 	}
 
 	resp, err := wire.DecodeWith("json", files[corpus.TextHeavy+"/"+corpus.ADRCase+".json"])
@@ -181,8 +162,8 @@ func TestFromAnEmptyDirectory(t *testing.T) {
 				wantOut = append(wantOut, '\n') // text read from text that ends in a newline ends in one
 			}
 			res := exe(nil, "convert", "-from", "auto", "-to", to.Name, "-v", out)
-			if ok(res, "convert -from auto -to "+to.Name+" adr."+name) && (res.stdout != string(wantOut) || res.stderr != "wirebench convert: "+out+": detected "+name+"\n") {
-				t.Errorf("convert -from auto -to %s adr.%s: stderr %q, output differs from the library's", to.Name, name, res.stderr)
+			if ok(res, "convert -from auto -to "+to.Name+" adr."+name) && (res.Stdout != string(wantOut) || res.Stderr != "wirebench convert: "+out+": detected "+name+"\n") {
+				t.Errorf("convert -from auto -to %s adr.%s: stderr %q, output differs from the library's", to.Name, name, res.Stderr)
 			}
 		}
 		wantJSON, err := wire.EncodeWith("json", back)
@@ -193,18 +174,18 @@ func TestFromAnEmptyDirectory(t *testing.T) {
 			wantJSON = append(wantJSON, '\n')
 		}
 		res := exe(want, "decode", "-f", "auto", "-v")
-		if ok(res, "decode -f auto of "+name) && (res.stdout != string(wantJSON) || res.stderr != "wirebench decode: detected "+name+"\n") {
-			t.Errorf("decode -f auto of %s: stderr %q, output differs from decode -f %s", name, res.stderr, name)
+		if ok(res, "decode -f auto of "+name) && (res.Stdout != string(wantJSON) || res.Stderr != "wirebench decode: detected "+name+"\n") {
+			t.Errorf("decode -f auto of %s: stderr %q, output differs from decode -f %s", name, res.Stderr, name)
 		}
 		if !info.Binary {
 			if res := exe(want, "tokens", "-f", "auto"); !ok(res, "tokens -f auto of "+name) {
 				continue
 			}
-		} else if res := exe(want, "tokens"); res.code != 1 || !strings.Contains(res.stderr, "the input is binary") {
+		} else if res := exe(want, "tokens"); res.Code != 1 || !strings.Contains(res.Stderr, "the input is binary") {
 			t.Errorf("tokens of %s: %+v, want a refusal that says it is binary", name, res)
 		}
 	}
-	if res := exe(nil, "version"); ok(res, "version") && !strings.HasPrefix(res.stdout, "wirebench "+corpus.ModulePath+" ") {
-		t.Errorf("version: %q", res.stdout)
+	if res := exe(nil, "version"); ok(res, "version") && !strings.HasPrefix(res.Stdout, "wirebench "+corpus.ModulePath+" ") {
+		t.Errorf("version: %q", res.Stdout)
 	}
 }

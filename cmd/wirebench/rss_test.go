@@ -161,7 +161,7 @@ func TestDecodeRSS(t *testing.T) {
 	if testsupport.Race {
 		t.Skip("builds its inputs of up to 60 MB on one goroutine; .ci/run runs it without -race")
 	}
-	bin := build(t)
+	bin := testsupport.Wirebench(t)
 	tiny := writeTemp(t, "tiny.json", []byte(`{"format_version":"1.2.0","query_type":"search","nodes":[{"type":"User","id":"1"}],"edges":[]}`))
 	base := runRSS(t, bin, tiny, "decode", "-f", "json")
 	if base.code != 0 {

@@ -2,9 +2,7 @@ package cli_test
 
 import (
 	"bytes"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -289,29 +287,11 @@ func TestList(t *testing.T) {
 // TestBuiltBinary builds cmd/wirebench and runs it as a user would.
 func TestBuiltBinary(t *testing.T) {
 	cases := testsupport.ReferenceCases(t)
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command to build wirebench: %v", err)
-	}
-	bin := filepath.Join(t.TempDir(), "wirebench")
-	build := exec.Command(gobin, "build", "-o", bin, "github.com/graphwire/graphwire/cmd/wirebench")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testsupport.Wirebench(t)
 	exe := func(stdin []byte, args ...string) result {
-		cmd := exec.Command(bin, args...)
-		cmd.Stdin = bytes.NewReader(stdin)
-		var out, errOut bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errOut
-		err := cmd.Run()
-		code := 0
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return result{code, out.String(), errOut.String()}
+		t.Helper()
+		res := testsupport.RunIn(t, "", stdin, bin, args...)
+		return result{res.Code, res.Stdout, res.Stderr}
 	}
 	for _, c := range cases {
 		f, want := c.Path, c.JSON

@@ -47,7 +47,7 @@ func startMCPReplicas(t *testing.T, bin string, args ...string) string {
 // same answers, references, deltas and unchanged markers.
 func TestMCPReplicasGoClient(t *testing.T) {
 	srv := testsupport.StartRedis(t)
-	bin := buildWirebench(t)
+	bin := testsupport.Wirebench(t)
 	dir, data := mcpFiles(t)
 	endpoint := startMCPReplicas(t, bin, "-watch", "-store", srv.URL(), dir)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
@@ -69,7 +69,7 @@ func TestMCPReplicasGoClient(t *testing.T) {
 func TestMCPReplicasNodeClient(t *testing.T) {
 	mcpTestdata(t)
 	srv := testsupport.StartRedis(t)
-	bin := buildWirebench(t)
+	bin := testsupport.Wirebench(t)
 	dir, data := mcpFiles(t)
 	endpoint := startMCPReplicas(t, bin, "-watch", "-store", srv.URL(), dir)
 	mcpConversation(t, startNodeClient(t, "http", endpoint), dir, data)

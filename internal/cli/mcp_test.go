@@ -22,6 +22,7 @@ import (
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/internal/cli"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wiremcp"
@@ -282,7 +283,7 @@ func mcpConversation(t *testing.T, c mcpClient, dir string, data map[string]*wir
 // TestMCPGoClientStdio runs the built wirebench mcp under the Go SDK's
 // CommandTransport.
 func TestMCPGoClientStdio(t *testing.T) {
-	bin := buildWirebench(t)
+	bin := testsupport.Wirebench(t)
 	dir, data := mcpFiles(t)
 	cmd := exec.Command(bin, "mcp", "-watch", dir)
 	cmd.Stderr = os.Stderr
@@ -299,7 +300,7 @@ func TestMCPGoClientStdio(t *testing.T) {
 // TestMCPGoClientHTTP runs wirebench mcp -http on loopback and the Go
 // SDK's streamable HTTP client.
 func TestMCPGoClientHTTP(t *testing.T) {
-	bin := buildWirebench(t)
+	bin := testsupport.Wirebench(t)
 	dir, data := mcpFiles(t)
 	url := startMCP(t, bin, "-watch", dir)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
@@ -492,7 +493,7 @@ func (c *nodeClient) callTool(_ context.Context, name string, args map[string]an
 // stdio.
 func TestMCPNodeClientStdio(t *testing.T) {
 	mcpTestdata(t)
-	bin := buildWirebench(t)
+	bin := testsupport.Wirebench(t)
 	dir, data := mcpFiles(t)
 	mcpConversation(t, startNodeClient(t, "stdio", bin, "mcp", "-watch", dir), dir, data)
 }
@@ -500,7 +501,7 @@ func TestMCPNodeClientStdio(t *testing.T) {
 // TestMCPNodeClientHTTP: the npm SDK's client over streamable HTTP.
 func TestMCPNodeClientHTTP(t *testing.T) {
 	mcpTestdata(t)
-	bin := buildWirebench(t)
+	bin := testsupport.Wirebench(t)
 	dir, data := mcpFiles(t)
 	url := startMCP(t, bin, "-watch", dir)
 	mcpConversation(t, startNodeClient(t, "http", url), dir, data)
@@ -512,7 +513,7 @@ func TestMCPNodeClientHTTP(t *testing.T) {
 // lists, with the reason, must pass.
 func TestMCPConformance(t *testing.T) {
 	dir := mcpTestdata(t)
-	bin := buildWirebench(t)
+	bin := testsupport.Wirebench(t)
 	files, _ := mcpFiles(t)
 	url := startMCP(t, bin, files)
 	cmd := exec.Command(filepath.Join(dir, "node_modules", ".bin", "conformance"), "server", "--url", url,

@@ -66,7 +66,7 @@ func TestReplicaRSSTenThousandSessions(t *testing.T) {
 		t.Skip("memory figures mean little under the race detector")
 	}
 	srv := testsupport.StartRedis(t)
-	bin := buildWirebench(t)
+	bin := testsupport.Wirebench(t)
 	file := filepath.Join(t.TempDir(), "mrs.json")
 	resp := rssResponse(t)
 	writeResponseFile(t, file, resp)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 	"github.com/graphwire/graphwire/wirehttp"
@@ -56,15 +57,8 @@ func TestServeWithCurl(t *testing.T) {
 		}
 		t.Skipf("no curl on this machine (%v); the end-to-end serve test needs it", err)
 	}
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command to build wirebench: %v", err)
-	}
+	bin := testsupport.Wirebench(t)
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "wirebench")
-	if out, err := exec.Command(gobin, "build", "-o", bin, "github.com/graphwire/graphwire/cmd/wirebench").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	dir := filepath.Join(tmp, "cases")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -244,7 +238,7 @@ func TestServeDeltaWithCurl(t *testing.T) {
 	if format == "" {
 		t.Skip("no built-in codec implements delta.DocumentCodec: no 226 to drive")
 	}
-	bin := buildWirebench(t)
+	bin := testsupport.Wirebench(t)
 	tmp := t.TempDir()
 	v1, v2 := adrVersions()
 	v3 := &wire.GraphResponse{FormatVersion: v1.FormatVersion, QueryType: v1.QueryType,
@@ -418,18 +412,10 @@ func stopServe(t *testing.T, cmd *exec.Cmd, lines <-chan string, sig os.Signal) 
 	return logged
 }
 
-// buildWirebench builds the wirebench binary into a temporary directory.
-func buildWirebench(t *testing.T) string {
-	t.Helper()
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command to build wirebench: %v", err)
-	}
-	bin := filepath.Join(t.TempDir(), "wirebench")
-	if out, err := exec.Command(gobin, "build", "-o", bin, "github.com/graphwire/graphwire/cmd/wirebench").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+// TestMain removes the wirebench binary the tests built
+// (testsupport.Wirebench builds it once for all of them).
+func TestMain(m *testing.M) {
+	os.Exit(testsupport.RemoveWirebench(m.Run()))
 }
 
 // procBytes reads a "kB" field of /proc/PID/status in bytes.
@@ -497,7 +483,7 @@ func TestServeBounded(t *testing.T) {
 		clients, size, d = 64, 60<<20, 30*time.Second
 		bound = 2 * (17*maxInput + 16<<20) // wirehttp's default
 	}
-	bin := buildWirebench(t)
+	bin := testsupport.Wirebench(t)
 	cmd, lines, base := startServe(t, bin, t.TempDir(), "-addr", "127.0.0.1:0", "-compress=false",
 		"-max-inflight", strconv.FormatInt(bound, 10))
 	go func(lines <-chan string) {

@@ -98,7 +98,7 @@ func (a *alternating) RoundTrip(req *http.Request) (*http.Response, error) {
 // from the process that never served the base.
 func TestServeReplicasShareRedis(t *testing.T) {
 	srv := testsupport.StartRedis(t)
-	bin := buildWirebench(t)
+	bin := testsupport.Wirebench(t)
 	file := filepath.Join(t.TempDir(), "adr.json")
 	v1, v2 := adrVersions()
 	write := func(r *wire.GraphResponse) { t.Helper(); writeResponseFile(t, file, r) }

@@ -338,10 +338,7 @@ func BenchmarkToonCLI(b *testing.B) {
 	if err := os.WriteFile(doc, files["search_l.json"], 0o644); err != nil {
 		b.Fatal(err)
 	}
-	bin := filepath.Join(dir, "wirebench")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/graphwire/graphwire/cmd/wirebench").CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testsupport.Wirebench(b)
 	prefix := npmInstall(b, toonCLI)
 	refBin := filepath.Join(prefix, "node_modules", "@toon-format", "cli", "bin", "toon.mjs")
 	var wb, rf bytes.Buffer

@@ -1,3 +1,9 @@
+// The harness's hostile check decodes inputs of up to 64 MiB on one
+// goroutine, which the race detector slows severalfold with nothing to
+// watch; .ci/run runs this example without it.
+
+//go:build !race
+
 package wiretest_test
 
 import (
