@@ -180,7 +180,7 @@ func TestPagerInSession(t *testing.T) {
 	ctx := context.Background()
 	var rs []*wire.GraphResponse
 	for _, name := range []string{"traversal_m", "neighbors_m"} {
-		rs = append(rs, loadCase(t, filepath.Join(corpusDir, name+".json")))
+		rs = append(rs, loadCase(t, sized(name)))
 	}
 	gen := wiretest.ResponseWith(wiretest.Options{MaxNodes: 30})
 	for seed := range 30 {
