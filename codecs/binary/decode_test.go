@@ -513,9 +513,10 @@ func forceEncode(t *testing.T, f Format, r *wire.GraphResponse) []byte {
 		t.Fatal(e.err)
 	}
 	b := out()
+	at := 0 // the placeholders stand in the order they are swapped
 	for _, n := range r2.Nodes {
 		for i, p := range n.Properties {
-			b = replaceName(f, b, "\x00placeholder"+string(rune('A'+i)), p.Key)
+			b, at = replaceNameFrom(f, b, at, "\x00placeholder"+string(rune('A'+i)), p.Key)
 		}
 	}
 	if !q.Valid() {
@@ -527,14 +528,29 @@ func forceEncode(t *testing.T, f Format, r *wire.GraphResponse) []byte {
 	return b
 }
 
-// replaceName swaps an encoded string for another in an encoding.
+// replaceName swaps the first encoded string from for to in an encoding.
 func replaceName(f Format, b []byte, from, to string) []byte {
+	b, _ = replaceNameFrom(f, b, 0, from, to)
+	return b
+}
+
+// replaceNameFrom swaps the first encoded string from at or after offset
+// at (else the first anywhere) for to, and returns the encoding and the
+// offset after the swapped string, or at when from is not there.
+func replaceNameFrom(f Format, b []byte, at int, from, to string) ([]byte, int) {
 	enc := func(s string) []byte {
 		w, out := newSink(f)
 		w.str(s)
 		return out()
 	}
-	return bytes.Replace(b, enc(from), enc(to), 1)
+	old, repl := enc(from), enc(to)
+	i := bytes.Index(b[at:], old)
+	if i >= 0 {
+		i += at
+	} else if i = bytes.Index(b, old); i < 0 {
+		return b, at
+	}
+	return append(b[:i:i], append(repl, b[i+len(old):]...)...), i + len(repl)
 }
 
 // TestHostileNestedDeclaredLengths: nested arrays that each declare as many
