@@ -14,6 +14,7 @@ import (
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -165,9 +166,10 @@ var conversationModes = []struct {
 	{"both", true, true},
 }
 
-// TestConversationDeltasAndReferences runs the conversations of the
-// corpus's lean sessions (every query, then every query again after 5%
-// of its nodes changed, then again unchanged) through a real loopback
+// TestConversationDeltasAndReferences runs the conversations of four of
+// the corpus's lean sessions, two under the race detector (every query,
+// then every query again after 5% of its nodes changed, then again
+// unchanged) through a real loopback
 // server with sessions and deltas and the real Client, in json, goon,
 // toon and gcf, in the four modes. Every answer is the server's data as
 // the codec carries it (cmp.Diff), and with both on the Client gets
@@ -175,9 +177,13 @@ var conversationModes = []struct {
 // change, and never has to ask again fresh; both costs less than either
 // alone, and each less than the whole answers.
 func TestConversationDeltasAndReferences(t *testing.T) {
+	n := 4
+	if testsupport.Race {
+		n = 2 // the same goroutines, fewer answers to count tokens of; .ci/run runs all four without it
+	}
 	var sessions []corpus.Session
 	for _, s := range corpus.Sessions() {
-		if s.Profile == "lean" && len(sessions) < 4 {
+		if s.Profile == "lean" && len(sessions) < n {
 			sessions = append(sessions, s)
 		}
 	}
