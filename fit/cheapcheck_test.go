@@ -3,26 +3,19 @@ package fit_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/graphwire/graphwire/fit"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
-// bigTraversal is a traversal of n nodes, each with a few properties, and
-// its canonical JSON size.
+// bigTraversal is testsupport.People(n) and its canonical JSON size.
 func bigTraversal(t testing.TB, n int) (*wire.GraphResponse, int) {
 	t.Helper()
-	r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Traversal, Nodes: make([]wire.Node, n)}
-	for i := range r.Nodes {
-		r.Nodes[i] = wire.Node{Type: "Person", ID: int64(i + 1), Properties: []wire.Property{
-			{Key: "name", Value: wire.String(fmt.Sprintf("person number %d", i))},
-			{Key: "age", Value: wire.Int(int64(20 + i%50))},
-		}}
-	}
+	r := testsupport.People(n)
 	b, err := wire.AppendJSON(nil, r)
 	if err != nil {
 		t.Fatal(err)

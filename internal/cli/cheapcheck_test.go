@@ -2,28 +2,22 @@ package cli_test
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/graphwire/graphwire/internal/cli"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
-// writeTraversal writes the canonical JSON of a traversal of n nodes to a
+// writeTraversal writes the canonical JSON of testsupport.People(n) to a
 // file and returns its path and size.
 func writeTraversal(t *testing.T, n int) (string, int) {
 	t.Helper()
-	r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Traversal, Nodes: make([]wire.Node, n)}
-	for i := range r.Nodes {
-		r.Nodes[i] = wire.Node{Type: "Person", ID: int64(i + 1), Properties: []wire.Property{
-			{Key: "name", Value: wire.String(fmt.Sprintf("person number %d", i))},
-			{Key: "age", Value: wire.Int(int64(20 + i%50))},
-		}}
-	}
+	r := testsupport.People(n)
 	b, err := wire.AppendJSON(nil, r)
 	if err != nil {
 		t.Fatal(err)

@@ -29,16 +29,55 @@ func adrFile(t *testing.T) string {
 // many as the first page's statistics say, and together they hold every
 // node and edge of the case.
 func TestFitPagesThroughTheADRCase(t *testing.T) {
-	file := adrFile(t)
-	counter, err := tokens.Get(tokens.O200k)
+	var perPage []int
+	nodes, edges, units := 0, 0, 0
+	walkFit(t, adrFile(t), tokens.O200k, []string{"-f", "goon"}, func(page int, stdout string, st fitStats) {
+		if !strings.Contains(stdout, "\nnodes:"+strconv.Itoa(st.NodesKept)+"\nedges:"+strconv.Itoa(st.EdgesKept)+"\n") {
+			t.Fatalf("page %d: the GOON header does not say %d nodes and %d edges:\n%.200s", page, st.NodesKept, st.EdgesKept, stdout)
+		}
+		if st.FirstUnit != units || st.NodesTotal != 250 || st.EdgesTotal != 200 || st.UnitsTotal != 250 {
+			t.Fatalf("page %d: %+v, want it to start at unit %d of 250", page, st, units)
+		}
+		perPage = append(perPage, st.PageTokens)
+		nodes, edges, units = nodes+st.NodesKept, edges+st.EdgesKept, units+st.UnitsKept
+	})
+	t.Logf("ADR case, goon, 2000 o200k tokens: %d pages of %v tokens", len(perPage), perPage)
+	if nodes != 250 || edges != 200 || units != 250 {
+		t.Errorf("the pages hold %d nodes, %d edges, %d units; want 250, 200, 250", nodes, edges, units)
+	}
+}
+
+// fitStats is the statistics line of "wirebench fit -stats-json".
+type fitStats struct {
+	PageTokens int    `json:"page_tokens"`
+	NodesKept  int    `json:"nodes_kept"`
+	NodesTotal int    `json:"nodes_total"`
+	EdgesKept  int    `json:"edges_kept"`
+	EdgesTotal int    `json:"edges_total"`
+	FirstUnit  int    `json:"first_unit"`
+	UnitsKept  int    `json:"units_kept"`
+	UnitsTotal int    `json:"units_total"`
+	Pages      int    `json:"pages"`
+	Truncated  bool   `json:"truncated"`
+	NextCursor string `json:"next_cursor"`
+}
+
+// walkFit pages through file with "wirebench fit" and args (the codec) at
+// 2,000 tokens of the counter named, following next_cursor, and calls each
+// with every page's stdout and statistics. Every page must cost at most
+// 2,000 tokens by that counter and be what its statistics counted, and the
+// pages must be as many as the first page's statistics say (-whole); it
+// returns how many there were.
+func walkFit(t *testing.T, file, counterName string, args []string, each func(page int, stdout string, st fitStats)) int {
+	t.Helper()
+	counter, err := tokens.Get(counterName)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var perPage []int
-	nodes, edges, units, pages := 0, 0, 0, 0
+	pages := 0
 	cursor := ""
 	for page := 1; page <= 50; page++ {
-		args := []string{"fit", "-f", "goon", "-budget", "2000", "-stats-json"}
+		args := append([]string{"fit", "-t", counterName, "-budget", "2000", "-stats-json"}, args...)
 		if cursor != "" {
 			args = append(args, "-cursor", cursor)
 		} else {
@@ -48,34 +87,15 @@ func TestFitPagesThroughTheADRCase(t *testing.T) {
 		if res.code != 0 || strings.Count(res.stderr, "\n") != 1 {
 			t.Fatalf("page %d: %+v", page, res)
 		}
-		var st struct {
-			PageTokens int    `json:"page_tokens"`
-			NodesKept  int    `json:"nodes_kept"`
-			NodesTotal int    `json:"nodes_total"`
-			EdgesKept  int    `json:"edges_kept"`
-			EdgesTotal int    `json:"edges_total"`
-			FirstUnit  int    `json:"first_unit"`
-			UnitsKept  int    `json:"units_kept"`
-			UnitsTotal int    `json:"units_total"`
-			Pages      int    `json:"pages"`
-			Truncated  bool   `json:"truncated"`
-			NextCursor string `json:"next_cursor"`
-		}
+		var st fitStats
 		if err := json.Unmarshal([]byte(res.stderr), &st); err != nil {
 			t.Fatalf("page %d: stats %q: %v", page, res.stderr, err)
 		}
 		n, err := counter.Count([]byte(res.stdout))
 		if err != nil || n != st.PageTokens || n > 2000 {
-			t.Fatalf("page %d: stdout counts %d tokens, stats say %d, budget 2000", page, n, st.PageTokens)
+			t.Fatalf("page %d: stdout counts %d %s tokens, stats say %d, budget 2000", page, n, counterName, st.PageTokens)
 		}
-		if !strings.Contains(res.stdout, "\nnodes:"+strconv.Itoa(st.NodesKept)+"\nedges:"+strconv.Itoa(st.EdgesKept)+"\n") {
-			t.Fatalf("page %d: the GOON header does not say %d nodes and %d edges:\n%.200s", page, st.NodesKept, st.EdgesKept, res.stdout)
-		}
-		if st.FirstUnit != units || st.NodesTotal != 250 || st.EdgesTotal != 200 || st.UnitsTotal != 250 {
-			t.Fatalf("page %d: %+v, want it to start at unit %d of 250", page, st, units)
-		}
-		perPage = append(perPage, n)
-		nodes, edges, units = nodes+st.NodesKept, edges+st.EdgesKept, units+st.UnitsKept
+		each(page, res.stdout, st)
 		if page == 1 {
 			pages = st.Pages
 		}
@@ -83,14 +103,12 @@ func TestFitPagesThroughTheADRCase(t *testing.T) {
 			if page != pages {
 				t.Errorf("%d pages, the first page's statistics say %d", page, pages)
 			}
-			break
+			return page
 		}
 		cursor = st.NextCursor
 	}
-	t.Logf("ADR case, goon, 2000 o200k tokens: %d pages of %v tokens", len(perPage), perPage)
-	if nodes != 250 || edges != 200 || units != 250 {
-		t.Errorf("the pages hold %d nodes, %d edges, %d units; want 250, 200, 250", nodes, edges, units)
-	}
+	t.Fatalf("more than 50 pages")
+	return 0
 }
 
 func TestFitStatsLine(t *testing.T) {

@@ -3,6 +3,7 @@ package testsupport
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"time"
 
@@ -164,6 +165,19 @@ func ADRTraversal(users, mrs int) *wire.GraphResponse {
 		r.Nodes = append(r.Nodes, mr)
 		author := r.Nodes[rng.IntN(users)]
 		r.Edges = append(r.Edges, wire.Edge{From: "User", FromID: author.ID, To: "MergeRequest", ToID: mr.ID, Type: "AUTHORED"})
+	}
+	return r
+}
+
+// People is a traversal of n Person nodes, each with a name and an age:
+// a response as large as a test needs, cheap to build.
+func People(n int) *wire.GraphResponse {
+	r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Traversal, Nodes: make([]wire.Node, n)}
+	for i := range r.Nodes {
+		r.Nodes[i] = wire.Node{Type: "Person", ID: int64(i + 1), Properties: []wire.Property{
+			wire.Prop("name", wire.String("person number "+strconv.Itoa(i))),
+			wire.Prop("age", wire.Int(int64(20+i%50))),
+		}}
 	}
 	return r
 }
