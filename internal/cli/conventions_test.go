@@ -46,28 +46,36 @@ func oneErrorLine(t *testing.T, res result, code int, cmd, substr string) {
 // NAME" would. Under the race detector it takes the small and medium
 // cases (testsupport.CorpusUnderRace); .ci/run runs it without, on all.
 func TestDecodeAutoNamesEveryCodec(t *testing.T) {
+	n := everyEncoding(t, func(c corpus.Case, info wire.Info, data []byte) {
+		want := run(string(data), "decode", "-f", info.Name)
+		res := run(string(data), "decode", "-f", "auto", "-v")
+		if res.code != cli.ExitOK || res.stderr != "wirebench decode: detected "+info.Name+"\n" {
+			t.Errorf("%s as %s: exit %d, stderr %q", c.Name, info.Name, res.code, res.stderr)
+		} else if res.stdout != want.stdout {
+			t.Errorf("%s as %s: decode -f auto prints other JSON than decode -f %s", c.Name, info.Name, info.Name)
+		}
+	})
+	t.Logf("decode -f auto named the codec of %d encodings", n)
+}
+
+// everyEncoding calls check with every registered codec's encoding of
+// every corpus case (under the race detector, of
+// testsupport.CorpusUnderRace's cases) and returns how many there were.
+func everyEncoding(t *testing.T, check func(c corpus.Case, info wire.Info, data []byte)) int {
+	t.Helper()
 	n := 0
-	cases := testsupport.CorpusUnderRace(corpus.Generate())
-	for _, c := range cases {
+	for _, c := range testsupport.CorpusUnderRace(corpus.Generate()) {
 		for _, info := range wire.List() {
 			data, err := wire.EncodeWith(info.Name, c.Response)
 			if err != nil {
 				t.Errorf("%s as %s: %v", c.Name, info.Name, err)
 				continue
 			}
-			want := run(string(data), "decode", "-f", info.Name)
-			res := run(string(data), "decode", "-f", "auto", "-v")
-			if res.code != cli.ExitOK || res.stderr != "wirebench decode: detected "+info.Name+"\n" {
-				t.Errorf("%s as %s: exit %d, stderr %q", c.Name, info.Name, res.code, res.stderr)
-				continue
-			}
-			if res.stdout != want.stdout {
-				t.Errorf("%s as %s: decode -f auto prints other JSON than decode -f %s", c.Name, info.Name, info.Name)
-			}
+			check(c, info, data)
 			n++
 		}
 	}
-	t.Logf("decode -f auto named the codec of %d encodings (%d cases × %d codecs)", n, len(cases), len(wire.List()))
+	return n
 }
 
 // TestDecodeAutoRefusesRandomBytes: bytes that look like no codec are

@@ -6,7 +6,6 @@ import (
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/internal/cli"
-	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -45,30 +44,20 @@ func TestConvertAndTokensAutoNameEveryCodec(t *testing.T) {
 	if testing.Short() {
 		t.Skip("converts every corpus case from every codec")
 	}
-	n := 0
-	cases := testsupport.CorpusUnderRace(corpus.Generate())
-	for _, c := range cases {
-		for _, info := range wire.List() {
-			data, err := wire.EncodeWith(info.Name, c.Response)
-			if err != nil {
-				t.Errorf("%s as %s: %v", c.Name, info.Name, err)
-				continue
-			}
-			want := run(string(data), "convert", "-from", info.Name, "-to", "goon")
-			res := run(string(data), "convert", "-from", "auto", "-to", "goon", "-v")
-			if res.code != cli.ExitOK || res.stderr != "wirebench convert: detected "+info.Name+"\n" || res.stdout != want.stdout {
-				t.Errorf("%s as %s: convert -from auto: exit %d, stderr %q, same output as -from %s: %v", c.Name, info.Name, res.code, res.stderr, info.Name, res.stdout == want.stdout)
-			}
-			res = run(string(data), "tokens", "-f", "auto", "-t", "words")
-			if info.Binary {
-				if wantErr := "the input is binary (it looks like " + info.Name + ")"; res.code != cli.ExitError || !strings.Contains(res.stderr, wantErr) {
-					t.Errorf("%s as %s: tokens -f auto: exit %d, stderr %q, want %q", c.Name, info.Name, res.code, res.stderr, wantErr)
-				}
-			} else if want := run(string(data), "tokens", "-f", info.Name, "-t", "words"); res.code != cli.ExitOK || res != want {
-				t.Errorf("%s as %s: tokens -f auto = %+v, tokens -f %s = %+v", c.Name, info.Name, res, info.Name, want)
-			}
-			n++
+	n := everyEncoding(t, func(c corpus.Case, info wire.Info, data []byte) {
+		want := run(string(data), "convert", "-from", info.Name, "-to", "goon")
+		res := run(string(data), "convert", "-from", "auto", "-to", "goon", "-v")
+		if res.code != cli.ExitOK || res.stderr != "wirebench convert: detected "+info.Name+"\n" || res.stdout != want.stdout {
+			t.Errorf("%s as %s: convert -from auto: exit %d, stderr %q, same output as -from %s: %v", c.Name, info.Name, res.code, res.stderr, info.Name, res.stdout == want.stdout)
 		}
-	}
-	t.Logf("convert -from auto and tokens -f auto named the codec of %d encodings (%d cases × %d codecs)", n, len(cases), len(wire.List()))
+		res = run(string(data), "tokens", "-f", "auto", "-t", "words")
+		if info.Binary {
+			if wantErr := "the input is binary (it looks like " + info.Name + ")"; res.code != cli.ExitError || !strings.Contains(res.stderr, wantErr) {
+				t.Errorf("%s as %s: tokens -f auto: exit %d, stderr %q, want %q", c.Name, info.Name, res.code, res.stderr, wantErr)
+			}
+		} else if want := run(string(data), "tokens", "-f", info.Name, "-t", "words"); res.code != cli.ExitOK || res != want {
+			t.Errorf("%s as %s: tokens -f auto = %+v, tokens -f %s = %+v", c.Name, info.Name, res, info.Name, want)
+		}
+	})
+	t.Logf("convert -from auto and tokens -f auto named the codec of %d encodings", n)
 }
