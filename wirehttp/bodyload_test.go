@@ -9,8 +9,6 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sort"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -21,22 +19,6 @@ import (
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirehttp"
 )
-
-// procStatus reads a "kB" field of /proc/PID/status ("self" for this
-// process) in bytes; ok is false where there is no /proc.
-func procStatus(pid, field string) (int64, bool) {
-	b, err := os.ReadFile("/proc/" + pid + "/status")
-	if err != nil {
-		return 0, false
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, field+":"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb << 10, err == nil
-		}
-	}
-	return 0, false
-}
 
 // spaces is an endless reader of spaces: an oversized body that costs the
 // client no memory.
@@ -188,7 +170,7 @@ func TestLoadLargeBodies(t *testing.T) {
 	if testing.Short() {
 		t.Skip("body load skipped in -short mode")
 	}
-	if _, ok := procStatus("self", "VmRSS"); !ok {
+	if _, ok := testsupport.ProcStatus(0, "VmRSS"); !ok {
 		t.Skip("no /proc/self/status to read RSS from")
 	}
 	clients, size, d, limits := loadSize()
@@ -214,7 +196,7 @@ func TestLoadLargeBodies(t *testing.T) {
 	}
 	debug.FreeOSMemory() // the garbage of building the body, not the server's
 	time.Sleep(time.Second)
-	idle, _ := procStatus("self", "VmRSS")
+	idle, _ := testsupport.ProcStatus(0, "VmRSS")
 	os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) //nolint:errcheck // resets VmHWM where allowed
 
 	heap := sampleHeap(50 * time.Millisecond)
@@ -222,7 +204,7 @@ func TestLoadLargeBodies(t *testing.T) {
 	res := postLoad(base, body, max+1, clients, d)
 	elapsed := time.Since(start)
 	peakHeap := heap.Stop()
-	hwm, _ := procStatus("self", "VmHWM")
+	hwm, _ := testsupport.ProcStatus(0, "VmHWM")
 	res.check(t)
 	if !waitFor(10*time.Second, func() bool { return s.InFlightBytes() == 0 }) {
 		t.Errorf("%d bytes still charged after the load", s.InFlightBytes())
@@ -230,7 +212,7 @@ func TestLoadLargeBodies(t *testing.T) {
 	var after int64
 	back := time.Now()
 	for {
-		after, _ = procStatus("self", "VmRSS")
+		after, _ = testsupport.ProcStatus(0, "VmRSS")
 		if after <= 2*idle || time.Since(back) > 60*time.Second {
 			break
 		}

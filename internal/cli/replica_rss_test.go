@@ -205,7 +205,7 @@ func (rs *rssReplicas) rss(t *testing.T) []int64 {
 	t.Helper()
 	var out []int64
 	for _, pid := range rs.pids {
-		b, ok := procBytes(pid, "VmRSS")
+		b, ok := testsupport.ProcStatus(pid, "VmRSS")
 		if !ok {
 			t.Fatalf("no VmRSS for %d", pid)
 		}

@@ -418,21 +418,6 @@ func TestMain(m *testing.M) {
 	os.Exit(testsupport.RemoveWirebench(m.Run()))
 }
 
-// procBytes reads a "kB" field of /proc/PID/status in bytes.
-func procBytes(pid int, field string) (int64, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return 0, false
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, field+":"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb << 10, err == nil
-		}
-	}
-	return 0, false
-}
-
 // bigJSON is the canonical JSON of a search response of about size bytes.
 func bigJSON(t *testing.T, size int) []byte {
 	t.Helper()
@@ -473,7 +458,7 @@ func TestServeBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("process load skipped in -short mode")
 	}
-	if _, ok := procBytes(os.Getpid(), "VmRSS"); !ok {
+	if _, ok := testsupport.ProcStatus(0, "VmRSS"); !ok {
 		t.Skip("no /proc to read RSS from")
 	}
 	clients, size, d := 8, 4<<20, 4*time.Second
@@ -515,7 +500,7 @@ func TestServeBounded(t *testing.T) {
 		t.Fatalf("warm-up: %d %q %v", code, b, err)
 	}
 	time.Sleep(time.Second)
-	idle, _ := procBytes(pid, "VmRSS")
+	idle, _ := testsupport.ProcStatus(pid, "VmRSS")
 
 	var mu sync.Mutex
 	status := map[int]int{}
@@ -552,7 +537,7 @@ func TestServeBounded(t *testing.T) {
 	wg.Wait()
 	elapsed := time.Since(start)
 	tr.CloseIdleConnections()
-	hwm, _ := procBytes(pid, "VmHWM")
+	hwm, _ := testsupport.ProcStatus(pid, "VmHWM")
 	for code, n := range status {
 		if code != 200 && code != 413 && code != 503 {
 			t.Errorf("%d answers of status %d", n, code)
@@ -567,7 +552,7 @@ func TestServeBounded(t *testing.T) {
 	var after int64
 	back := time.Now()
 	for {
-		after, _ = procBytes(pid, "VmRSS")
+		after, _ = testsupport.ProcStatus(pid, "VmRSS")
 		if after <= 2*idle || time.Since(back) > 60*time.Second {
 			break
 		}
