@@ -70,6 +70,35 @@ func startServer(t *testing.T, h http.Handler, o wirehttp.HTTPServerOptions) str
 	return "http://" + ln.Addr().String()
 }
 
+// registryOf is a registry with limits lim holding the json codec with
+// those limits, then more.
+func registryOf(t *testing.T, lim wire.Limits, more ...wire.Codec) *wire.Registry {
+	t.Helper()
+	reg, err := wire.NewRegistry(lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jc, err := cjson.New(cjson.Options{Limits: lim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Register(jc)
+	for _, c := range more {
+		reg.Register(c)
+	}
+	return reg
+}
+
+// limitedGoon is the goon codec with limits lim.
+func limitedGoon(t *testing.T, lim wire.Limits) wire.Codec {
+	t.Helper()
+	gc, err := goon.New(goon.Options{Limits: lim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gc
+}
+
 // waitFor polls cond every 10 ms up to d and reports whether it held.
 func waitFor(d time.Duration, cond func() bool) bool {
 	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
@@ -363,21 +392,7 @@ func TestStatusBlame(t *testing.T) {
 	if int64(len(goonBody)) >= limits.MaxInputBytes || int64(jsonLen) <= limits.MaxInputBytes {
 		t.Fatalf("goon %d, json %d: no limit between them", len(goonBody), jsonLen)
 	}
-	reg, err := wire.NewRegistry(limits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jc, err := cjson.New(cjson.Options{Limits: limits})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gc, err := goon.New(goon.Options{Limits: limits})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg.Register(jc)
-	reg.Register(gc)
-	reg.Register(failCodec{})
+	reg := registryOf(t, limits, limitedGoon(t, limits), failCodec{})
 	var logged bytes.Buffer
 	s, err := wirehttp.New(reg, wirehttp.Options{ErrorLog: log.New(&logged, "", 0)})
 	if err != nil {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/fit"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -166,16 +165,7 @@ func TestClientErrors(t *testing.T) {
 	mux.Handle("/loop", s.Static(loop))
 	base := startServer(t, mux, wirehttp.HTTPServerOptions{})
 	limits := wire.Limits{MaxInputBytes: int64(len(big) / 2)}
-	reg, err := wire.NewRegistry(limits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jc, err := cjson.New(cjson.Options{Limits: limits})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg.Register(jc)
-	reg.Register(fakeCodec{})
+	reg := registryOf(t, limits, fakeCodec{})
 	ctx := context.Background()
 
 	// Asking for a format the server does not have: its 406, as an *Error.

@@ -15,7 +15,6 @@ import (
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/codecs/goon"
-	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/fit"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirehttp"
@@ -137,16 +136,8 @@ func TestRespondEncodedFitPage(t *testing.T) {
 
 // RespondEncoded never calls the codec: the bytes given are the answer.
 func TestRespondEncodedDoesNotEncode(t *testing.T) {
-	reg, err := wire.NewRegistry(wire.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	jc, err := cjson.New(cjson.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := registryOf(t, wire.Limits{})
 	var appends, streams atomic.Int64
-	reg.Register(jc)
 	reg.Register(streamCodec{appends: &appends, streams: &streams})
 	s, err := wirehttp.New(reg, wirehttp.Options{Default: "stream"})
 	if err != nil {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirehttp"
 )
@@ -94,15 +93,7 @@ func get(t *testing.T, client *http.Client, method, url string, header ...string
 // wrong; a Server built after the registration serves it. (Before, the
 // refusal was a plain "unknown format" and nothing was logged.)
 func TestCodecRegisteredAfterNew(t *testing.T) {
-	reg, err := wire.NewRegistry(wire.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	jc, err := cjson.New(cjson.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg.Register(jc)
+	reg := registryOf(t, wire.Limits{})
 	var h hookLog
 	s, err := wirehttp.New(reg, h.options(wirehttp.Options{}))
 	if err != nil {

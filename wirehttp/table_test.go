@@ -61,22 +61,7 @@ func newFixture(t *testing.T) *fixture {
 	t.Cleanup(f.client.CloseIdleConnections)
 
 	lim := wire.Limits{MaxInputBytes: smallLimit}
-	user, err := wire.NewRegistry(lim)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jc, err := cjson.New(cjson.Options{Limits: lim})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gc, err := goon.New(goon.Options{Limits: lim})
-	if err != nil {
-		t.Fatal(err)
-	}
-	user.Register(jc)
-	user.Register(gc)
-	user.Register(fakeCodec{})
-	f.user = user
+	f.user = registryOf(t, lim, limitedGoon(t, lim), fakeCodec{})
 
 	start := func(name string, reg *wire.Registry, o wirehttp.Options) {
 		s, err := wirehttp.New(reg, o)
@@ -97,7 +82,7 @@ func newFixture(t *testing.T) *fixture {
 	start("std", nil, wirehttp.Options{})
 	start("env", nil, wirehttp.Options{Envelope: true})
 	start("gz", nil, wirehttp.Options{Compress: true})
-	start("user", user, wirehttp.Options{})
+	start("user", f.user, wirehttp.Options{})
 	return f
 }
 
