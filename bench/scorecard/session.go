@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"sync"
 
 	"github.com/graphwire/graphwire/bench/corpus"
@@ -148,40 +147,27 @@ func buildSessions(cases []corpus.Case) ([]SessionRow, []ADRSessionRow, error) {
 		}
 	}
 	adr := make([]ADRSessionRow, len(adrCases)*len(ADRSessionFormats))
-	errs := make([]error, len(jobs)+len(adr))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				if k < len(jobs) {
-					j := jobs[k]
-					s, f := ss[j.s], SessionFormats[j.f]
-					res, err := priceSessionCached(s, f)
-					if err != nil {
-						errs[k] = fmt.Errorf("scorecard: %s in %s: %w", s.ID(), f, err)
-					}
-					rows[j.s].Results[j.f] = res
-					continue
-				}
-				a := k - len(jobs)
-				c, f := adrCases[a/len(ADRSessionFormats)], ADRSessionFormats[a%len(ADRSessionFormats)]
-				row, err := priceADRSession(nil, c, f, nil)
-				if err != nil {
-					errs[k] = fmt.Errorf("scorecard: the ADR session of %s in %s: %w", c.ID(), f, err)
-				}
-				adr[a] = row
+	err := parallel(len(jobs)+len(adr), func(k int) error {
+		if k < len(jobs) {
+			j := jobs[k]
+			s, f := ss[j.s], SessionFormats[j.f]
+			res, err := priceSessionCached(s, f)
+			if err != nil {
+				return fmt.Errorf("scorecard: %s in %s: %w", s.ID(), f, err)
 			}
-		}()
-	}
-	for k := range len(jobs) + len(adr) {
-		next <- k
-	}
-	close(next)
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+			rows[j.s].Results[j.f] = res
+			return nil
+		}
+		a := k - len(jobs)
+		c, f := adrCases[a/len(ADRSessionFormats)], ADRSessionFormats[a%len(ADRSessionFormats)]
+		row, err := priceADRSession(nil, c, f, nil)
+		if err != nil {
+			return fmt.Errorf("scorecard: the ADR session of %s in %s: %w", c.ID(), f, err)
+		}
+		adr[a] = row
+		return nil
+	})
+	if err != nil {
 		return nil, nil, err
 	}
 	return rows, adr, nil
