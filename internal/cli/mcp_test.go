@@ -419,18 +419,7 @@ func startNodeClient(t *testing.T, args ...string) *nodeClient {
 	dir := mcpTestdata(t)
 	cmd := exec.Command("node", append([]string{filepath.Join(dir, "client.mjs")}, args...)...)
 	cmd.Dir = dir
-	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	in, out := startPiped(t, cmd)
 	sc := bufio.NewScanner(out)
 	sc.Buffer(nil, 64<<20)
 	t.Cleanup(func() {

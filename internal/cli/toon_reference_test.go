@@ -89,6 +89,16 @@ func startToonReference(t *testing.T) *toonReference {
 	t.Helper()
 	prefix := npmInstall(t, toonLibrary)
 	cmd := exec.Command("node", filepath.Join("testdata", "toon-reference.mjs"), prefix)
+	in, out := startPiped(t, cmd)
+	t.Cleanup(func() { in.Close(); cmd.Wait() })
+	return &toonReference{in: in, out: bufio.NewReaderSize(out, 1<<20)}
+}
+
+// startPiped starts cmd with pipes to its standard input and from its
+// standard output, and its standard error on the test's.
+func startPiped(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, io.Reader) {
+	t.Helper()
+	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -97,12 +107,10 @@ func startToonReference(t *testing.T) *toonReference {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { in.Close(); cmd.Wait() })
-	return &toonReference{in: in, out: bufio.NewReaderSize(out, 1<<20)}
+	return in, out
 }
 
 func (r *toonReference) encode(jsonText []byte, delimiter string, indent int) (string, error) {
@@ -244,10 +252,12 @@ func arrayIndex(k string) (int64, bool) {
 	return n, err == nil && n >= 0 && n <= math.MaxUint32-1
 }
 
-// TestToonReference: "wirebench toon" agrees byte for byte with the
-// reference library on every corpus file and on generated documents, in
-// each of the three delimiters.
-func TestToonReference(t *testing.T) {
+// referenceAndCorpus starts the reference library and returns it with the
+// generated corpus's files; under the race detector it skips the test,
+// which compares every file whole on one goroutine (.ci/run runs it without
+// -race).
+func referenceAndCorpus(t *testing.T) (*toonReference, map[string][]byte) {
+	t.Helper()
 	if testsupport.Race {
 		t.Skip("every corpus file, whole, against the reference library on one goroutine; .ci/run runs it without -race")
 	}
@@ -256,6 +266,14 @@ func TestToonReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ref, files
+}
+
+// TestToonReference: "wirebench toon" agrees byte for byte with the
+// reference library on every corpus file and on generated documents, in
+// each of the three delimiters.
+func TestToonReference(t *testing.T) {
+	ref, files := referenceAndCorpus(t)
 	names := make([]string, 0, len(files))
 	for name := range files {
 		names = append(names, name)
@@ -290,14 +308,7 @@ func TestToonReference(t *testing.T) {
 // documents are taken as JavaScript reads them: integers beyond 2^53
 // rounded, which the reference could not write back otherwise.)
 func TestToonDecodeReference(t *testing.T) {
-	if testsupport.Race {
-		t.Skip("every corpus file, whole, against the reference library on one goroutine; .ci/run runs it without -race")
-	}
-	ref := startToonReference(t)
-	files, err := corpus.Files(corpus.Generate())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref, files := referenceAndCorpus(t)
 	for name, doc := range files {
 		v, err := jsonvalue.Parse(doc)
 		if err != nil {
