@@ -105,6 +105,17 @@ type mutable struct {
 
 func (m *mutable) ServeHTTP(w http.ResponseWriter, r *http.Request) { m.s.Respond(w, r, m.resp.Load()) }
 
+// serveMutable serves r through s from a loopback server closed when the
+// test ends; Store on the mutable changes what it serves.
+func serveMutable(t *testing.T, s *wirehttp.Server, r *wire.GraphResponse) (*mutable, *httptest.Server) {
+	t.Helper()
+	m := &mutable{s: s}
+	m.resp.Store(r)
+	srv := httptest.NewServer(m)
+	t.Cleanup(srv.Close)
+	return m, srv
+}
+
 type answer struct {
 	status int
 	header http.Header
@@ -164,10 +175,7 @@ func TestDeltaSequence(t *testing.T) {
 				t.Fatal(err)
 			}
 			base, next := deltaCase(t)
-			m := &mutable{s: s}
-			m.resp.Store(base)
-			srv := httptest.NewServer(m)
-			defer srv.Close()
+			m, srv := serveMutable(t, s, base)
 			url := srv.URL + "/g?format=" + codec
 			c := srv.Client()
 
@@ -276,10 +284,7 @@ func TestDeltaNotWorth(t *testing.T) {
 	base, _ := deltaCase(t)
 	other := &wire.GraphResponse{FormatVersion: base.FormatVersion, QueryType: base.QueryType,
 		Nodes: []wire.Node{{Type: "User", ID: 1, Properties: []wire.Property{{Key: "name", Value: wire.String("x")}}}}}
-	m := &mutable{s: s}
-	m.resp.Store(base)
-	srv := httptest.NewServer(m)
-	defer srv.Close()
+	m, srv := serveMutable(t, s, base)
 	c := srv.Client()
 
 	e1 := fetchIM(t, c, "GET", srv.URL+"/?format=json", "A-IM", wirehttp.DeltaIM).header.Get("ETag")
@@ -317,10 +322,7 @@ func TestDeltaOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	base, next := deltaCase(t)
-	m := &mutable{s: s}
-	m.resp.Store(base)
-	srv := httptest.NewServer(m)
-	defer srv.Close()
+	m, srv := serveMutable(t, s, base)
 	e := fetchIM(t, srv.Client(), "GET", srv.URL, "A-IM", wirehttp.DeltaIM).header.Get("ETag")
 	m.resp.Store(next)
 	if a := fetchIM(t, srv.Client(), "GET", srv.URL, "A-IM", wirehttp.DeltaIM, "If-None-Match", e); a.status != 200 {
@@ -409,10 +411,7 @@ func TestDeltaLossyCodec(t *testing.T) {
 	if wiretest.Diff(base, held, wire.Exact) == "" {
 		t.Fatal("toon kept 1.0 a float: the test needs a lossy codec")
 	}
-	m := &mutable{s: s}
-	m.resp.Store(base)
-	srv := httptest.NewServer(m)
-	defer srv.Close()
+	m, srv := serveMutable(t, s, base)
 	first := fetchIM(t, srv.Client(), "GET", srv.URL, "A-IM", wirehttp.DeltaIM)
 	m.resp.Store(next)
 	a := fetchIM(t, srv.Client(), "GET", srv.URL, "A-IM", wirehttp.DeltaIM, "If-None-Match", first.header.Get("ETag"))
