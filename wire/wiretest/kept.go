@@ -1,6 +1,7 @@
 package wiretest
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -32,9 +33,9 @@ func Kept(want, got *wire.GraphResponse) error {
 		}
 		return sortedSet(ks, func(a, b nodeKey) int {
 			if a.typ != b.typ {
-				return cmpStr(a.typ, b.typ)
+				return cmp.Compare(a.typ, b.typ)
 			}
-			return cmpInt(a.id, b.id)
+			return cmp.Compare(a.id, b.id)
 		})
 	}
 	if w, g := nodes(want), nodes(got); !slices.Equal(w, g) {
@@ -50,7 +51,7 @@ func Kept(want, got *wire.GraphResponse) error {
 			ks = append(ks, edgeKey{e.From, e.To, e.Type, e.FromID, e.ToID})
 		}
 		return sortedSet(ks, func(a, b edgeKey) int {
-			for _, c := range []int{cmpStr(a.from, b.from), cmpInt(a.fromID, b.fromID), cmpStr(a.to, b.to), cmpInt(a.toID, b.toID), cmpStr(a.typ, b.typ)} {
+			for _, c := range []int{cmp.Compare(a.from, b.from), cmp.Compare(a.fromID, b.fromID), cmp.Compare(a.to, b.to), cmp.Compare(a.toID, b.toID), cmp.Compare(a.typ, b.typ)} {
 				if c != 0 {
 					return c
 				}
@@ -76,24 +77,4 @@ func Kept(want, got *wire.GraphResponse) error {
 func sortedSet[T comparable](s []T, cmp func(a, b T) int) []T {
 	slices.SortFunc(s, cmp)
 	return slices.Compact(s)
-}
-
-func cmpStr(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
