@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -180,10 +181,14 @@ func nodeCount(r *wire.GraphResponse) int {
 	return len(r.Nodes)
 }
 
+// generated is Generate's corpus, built once for the tests that only read
+// it.
+var generated = sync.OnceValue(Generate)
+
 // byProfile returns the generated cases of one profile.
 func byProfile(profile string) []Case {
 	var out []Case
-	for _, c := range Generate() {
+	for _, c := range generated() {
 		if c.Profile == profile {
 			out = append(out, c)
 		}
@@ -288,7 +293,7 @@ func testADRCase(t *testing.T, r *wire.GraphResponse) {
 // TestEdgesReferenceNodes: every edge joins two nodes of its response, as
 // a real query result's do; path steps run from 0 without gaps.
 func TestEdgesReferenceNodes(t *testing.T) {
-	checkEdgesReferenceNodes(t, Generate())
+	checkEdgesReferenceNodes(t, generated())
 }
 
 func checkEdgesReferenceNodes(t *testing.T, cases []Case) {
@@ -369,7 +374,7 @@ func TestAwkwardValues(t *testing.T) {
 			}
 		}
 	}
-	for _, c := range Generate() {
+	for _, c := range generated() {
 		r := c.Response
 		for _, n := range r.Nodes {
 			if n.ID > 1<<53 {

@@ -35,7 +35,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 // rows in every profile; only properties differ.
 func TestProfilesHoldTheSameEntities(t *testing.T) {
 	byID := map[string]map[string]*wire.GraphResponse{}
-	for _, c := range Generate() {
+	for _, c := range generated() {
 		if byID[c.Name] == nil {
 			byID[c.Name] = map[string]*wire.GraphResponse{}
 		}
@@ -60,7 +60,7 @@ func TestProfilesHoldTheSameEntities(t *testing.T) {
 func TestProfileProperties(t *testing.T) {
 	longest := map[string]int{}
 	timestamps := map[string]int{}
-	for _, c := range Generate() {
+	for _, c := range generated() {
 		check := func(n *wire.Node) {
 			for _, p := range n.Properties {
 				isTS := slices.Contains(timestampKeys, p.Key)

@@ -163,7 +163,7 @@ func checkChanged(t *testing.T, label string, base, next *wire.GraphResponse, pc
 }
 
 func TestADRSession(t *testing.T) {
-	for _, c := range Generate() {
+	for _, c := range generated() {
 		if c.Name != ADRCase {
 			continue
 		}
