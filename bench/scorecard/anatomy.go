@@ -105,10 +105,18 @@ func jsonValues(r *wire.GraphResponse) ([]string, error) {
 // where TOON requires it, the quotes then left out); list elements one by
 // one.
 func toonValues(r *wire.GraphResponse) ([]string, error) {
+	return scalarTexts(r, func(v jsonvalue.Value) ([]byte, error) {
+		return toonvalue.Marshal(v, toonvalue.EncodeOptions{})
+	})
+}
+
+// scalarTexts writes every scalar of r's values (list elements one by one)
+// with write, its quotes left out.
+func scalarTexts(r *wire.GraphResponse, write func(jsonvalue.Value) ([]byte, error)) ([]string, error) {
 	var out []string
-	add := func(v wire.Value) error {
-		return eachScalar(v, func(tv jsonvalue.Value) error {
-			b, err := toonvalue.Marshal(tv, toonvalue.EncodeOptions{})
+	for _, va := range valuesOf(r, false) {
+		err := eachScalar(va.v, func(v jsonvalue.Value) error {
+			b, err := write(v)
 			if err != nil {
 				return err
 			}
@@ -118,9 +126,7 @@ func toonValues(r *wire.GraphResponse) ([]string, error) {
 			out = append(out, string(b))
 			return nil
 		})
-	}
-	for _, va := range valuesOf(r, false) {
-		if err := add(va.v); err != nil {
+		if err != nil {
 			return nil, err
 		}
 	}

@@ -15,34 +15,20 @@ import (
 // as -); list elements one by one, as the codec's attachment lists them.
 // A node cell is written in every row that holds it (its path columns).
 func gcfValues(r *wire.GraphResponse) ([]string, error) {
-	var out []string
-	add := func(v wire.Value) error {
-		return eachScalar(v, func(gv jsonvalue.Value) error {
-			o := jsonvalue.NewObject(1)
-			o.Add("v", gv)
-			b, err := gcfvalue.Marshal(o)
-			if err != nil {
-				return err
-			}
-			// "GCF profile=generic\nv=<value>\n"
-			_, b, ok := bytes.Cut(b, []byte("\nv="))
-			if !ok || len(b) == 0 || b[len(b)-1] != '\n' {
-				return fmt.Errorf("scorecard: gcf: unexpected document for one value: %q", b)
-			}
-			b = b[:len(b)-1]
-			if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
-				b = b[1 : len(b)-1]
-			}
-			out = append(out, string(b))
-			return nil
-		})
-	}
-	for _, va := range valuesOf(r, false) {
-		if err := add(va.v); err != nil {
+	return scalarTexts(r, func(v jsonvalue.Value) ([]byte, error) {
+		o := jsonvalue.NewObject(1)
+		o.Add("v", v)
+		b, err := gcfvalue.Marshal(o)
+		if err != nil {
 			return nil, err
 		}
-	}
-	return out, nil
+		// "GCF profile=generic\nv=<value>\n"
+		_, b, ok := bytes.Cut(b, []byte("\nv="))
+		if !ok || len(b) == 0 || b[len(b)-1] != '\n' {
+			return nil, fmt.Errorf("scorecard: gcf: unexpected document for one value: %q", b)
+		}
+		return b[:len(b)-1], nil
+	})
 }
 
 // gcfClaim is one saving GCF's documents publish.
