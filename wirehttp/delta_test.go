@@ -19,6 +19,7 @@ import (
 	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/codecs/toon"
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -83,7 +84,7 @@ func (plainCodec) Info() wire.Info {
 // property changed: a re-query after one change.
 func deltaCase(t testing.TB) (base, next *wire.GraphResponse) {
 	t.Helper()
-	for _, c := range corpus.Generate() {
+	for _, c := range testsupport.Generated() {
 		if c.Profile == corpus.TextHeavy && c.Name == corpus.ADRCase {
 			base = c.Response
 		}

@@ -35,7 +35,7 @@ type loadRequest struct {
 func loadMix(t testing.TB) ([]wirehttp.Resource, []loadRequest) {
 	var rs []wirehttp.Resource
 	var mix []loadRequest
-	for _, c := range corpus.Generate() {
+	for _, c := range testsupport.Generated() {
 		if c.Profile != corpus.TextHeavy || c.Name != corpus.ADRCase && c.Name != "traversal_s" && c.Name != "aggregation_m" && c.Name != "path_finding_s" {
 			continue
 		}
@@ -177,7 +177,7 @@ func liveHeap() uint64 {
 // clients asking by Accept.
 func BenchmarkServeADR(b *testing.B) {
 	var adr *wire.GraphResponse
-	for _, c := range corpus.Generate() {
+	for _, c := range testsupport.Generated() {
 		if c.Profile == corpus.TextHeavy && c.Name == corpus.ADRCase {
 			adr = c.Response
 		}
@@ -252,7 +252,7 @@ var realisticAccepts = map[string]string{
 // (the goal is at most 1%).
 func BenchmarkNegotiate(b *testing.B) {
 	var adr *wire.GraphResponse
-	for _, c := range corpus.Generate() {
+	for _, c := range testsupport.Generated() {
 		if c.Profile == corpus.TextHeavy && c.Name == corpus.ADRCase {
 			adr = c.Response
 		}

@@ -20,6 +20,7 @@ import (
 	_ "github.com/graphwire/graphwire/codecs"
 	"github.com/graphwire/graphwire/codecs/goon"
 	cjson "github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 	"github.com/graphwire/graphwire/wirehttp"
@@ -40,7 +41,7 @@ type fixture struct {
 
 func caseByName(t testing.TB, name string) *wire.GraphResponse {
 	t.Helper()
-	for _, c := range corpus.Generate() {
+	for _, c := range testsupport.Generated() {
 		if c.Profile == corpus.TextHeavy && c.Name == name {
 			return c.Response
 		}
@@ -231,7 +232,7 @@ func cases() []tcase {
 }
 
 var smallCase = func() *wire.GraphResponse {
-	for _, c := range corpus.Generate() {
+	for _, c := range testsupport.Generated() {
 		if c.Profile == corpus.TextHeavy && c.Name == "traversal_s" {
 			return c.Response
 		}

@@ -64,7 +64,7 @@ func TestDecodeAutoNamesEveryCodec(t *testing.T) {
 func everyEncoding(t *testing.T, check func(c corpus.Case, info wire.Info, data []byte)) int {
 	t.Helper()
 	n := 0
-	for _, c := range testsupport.CorpusUnderRace(corpus.Generate()) {
+	for _, c := range testsupport.CorpusUnderRace(testsupport.Generated()) {
 		for _, info := range wire.List() {
 			data, err := wire.EncodeWith(info.Name, c.Response)
 			if err != nil {

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/delta/deltatest"
 	"github.com/graphwire/graphwire/internal/cli"
 	"github.com/graphwire/graphwire/internal/testsupport"
@@ -37,7 +36,7 @@ func TestDiffPatch(t *testing.T) {
 		t.Skip("every corpus case, whole, diffed and patched on one goroutine; .ci/run runs it without -race")
 	}
 	dir := t.TempDir()
-	for _, c := range corpus.Generate() {
+	for _, c := range testsupport.Generated() {
 		next := deltatest.ChangeRate(c.Response, 5)
 		for _, name := range []string{"json", "goon"} {
 			basePath := writeEncoded(t, dir, "base."+name, name, c.Response)
@@ -67,7 +66,7 @@ func TestDiffPatch(t *testing.T) {
 
 func TestDiffPatchErrors(t *testing.T) {
 	dir := t.TempDir()
-	cases := corpus.Generate()
+	cases := testsupport.Generated()
 	base := writeEncoded(t, dir, "base.json", "json", cases[0].Response)
 	next := writeEncoded(t, dir, "next.json", "json", deltatest.ChangeRate(cases[0].Response, 20))
 	other := writeEncoded(t, dir, "other.json", "json", cases[1].Response)
@@ -122,7 +121,7 @@ func TestDiffPatchErrors(t *testing.T) {
 // GOON's reader names the delta's header field it will not read.
 func TestDecodeAutoRefusesDeltas(t *testing.T) {
 	dir := t.TempDir()
-	c := corpus.Generate()[0]
+	c := testsupport.Generated()[0]
 	base := writeEncoded(t, dir, "base.json", "json", c.Response)
 	next := writeEncoded(t, dir, "next.json", "json", deltatest.ChangeRate(c.Response, 5))
 	for name, want := range map[string]string{"json": "cannot tell the input's format", "goon": "graphwire_delta"} {

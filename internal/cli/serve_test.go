@@ -64,7 +64,7 @@ func TestServeWithCurl(t *testing.T) {
 		t.Fatal(err)
 	}
 	var small, adr *wire.GraphResponse
-	for _, c := range corpus.Generate() {
+	for _, c := range testsupport.Generated() {
 		if c.Profile != corpus.TextHeavy {
 			continue
 		}

@@ -38,7 +38,7 @@ func TestStoreUsage(t *testing.T) {
 // adrVersions are the text-heavy ADR case and a copy of it with a
 // property added to one node: an answer and its re-query after an edit.
 func adrVersions() (v1, v2 *wire.GraphResponse) {
-	for _, c := range corpus.Generate() {
+	for _, c := range testsupport.Generated() {
 		if c.Profile == corpus.TextHeavy && c.Name == corpus.ADRCase {
 			v1 = c.Response
 		}

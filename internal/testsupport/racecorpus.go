@@ -2,9 +2,15 @@ package testsupport
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/graphwire/graphwire/bench/corpus"
 )
+
+// Generated is corpus.Generate's corpus, built once per test process for
+// the tests that only read it (a test that changes a response changes a
+// clone).
+var Generated = sync.OnceValue(corpus.Generate)
 
 // CorpusUnderRace returns cases as they are, or, under the race detector,
 // the smallest case of each shape in each profile: a case's shape is its
