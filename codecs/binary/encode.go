@@ -26,7 +26,14 @@ const (
 // longer than MaxInputBytes). The registry (wire.Codec) and Encode call
 // it.
 func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
-	size, err := c.check(r)
+	return c.appendEncode(dst, r, r)
+}
+
+// appendEncode is AppendEncode with r checked and measured as checked: a
+// document's content as delta.Checkable gives it, which may have no query
+// type (a delta's whose result keeps the base's), written as "".
+func (c *Codec) appendEncode(dst []byte, r, checked *wire.GraphResponse) ([]byte, error) {
+	size, err := c.check(checked)
 	if err != nil {
 		return dst, err
 	}
@@ -223,7 +230,7 @@ func (s *spiller) flush() bool {
 const notUTF8 = "not valid UTF-8"
 
 func (e *encoder) response(r *wire.GraphResponse) {
-	if !r.QueryType.Valid() {
+	if !r.QueryType.Valid() && !(e.checked && r.QueryType == "") {
 		e.fail(wire.Path{}.Field("query_type"), "unknown query type %q", r.QueryType)
 		return
 	}
