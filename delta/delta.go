@@ -75,7 +75,14 @@ type Move struct{ From, At int }
 // equal.
 func (d *Delta) Unchanged() bool { return d.Content == nil }
 
-func (o *Ops) empty() bool { return len(o.Removed)+len(o.Moved)+len(o.Added) == 0 }
+// operates reports whether d has an operation.
+func (d *Delta) operates() bool {
+	n := len(d.Changed)
+	for _, o := range d.lists() {
+		n += len(o.Removed) + len(o.Moved) + len(o.Added)
+	}
+	return n > 0
+}
 
 // nodeKey is the identity of a node within a response: its type, its id,
 // and n, which of the nodes with this type and id it is (0 for the first

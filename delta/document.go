@@ -228,24 +228,31 @@ func (d *Delta) header() []Field {
 			h = append(h, Field{Name: name, Ints: v})
 		}
 	}
-	ops := func(o *Ops, removed, moved, movedTo, added string) {
-		add(removed, o.Removed)
-		if len(o.Moved) > 0 {
-			from, at := make([]int, len(o.Moved)), make([]int, len(o.Moved))
-			for i, m := range o.Moved {
-				from[i], at[i] = m.From, m.At
-			}
-			add(moved, from)
-			add(movedTo, at)
-		}
-		add(added, o.Added)
-	}
 	add(FieldNodesChanged, d.Changed)
-	ops(&d.Nodes, FieldNodesRemoved, FieldNodesMoved, FieldNodesMovedTo, FieldNodesAdded)
-	ops(&d.Edges, FieldEdgesRemoved, FieldEdgesMoved, FieldEdgesMovedTo, FieldEdgesAdded)
-	ops(&d.Rows, FieldRowsRemoved, FieldRowsMoved, FieldRowsMovedTo, FieldRowsAdded)
+	for i, o := range d.lists() {
+		names := opFields[i]
+		add(names[0], o.Removed)
+		from, at := make([]int, len(o.Moved)), make([]int, len(o.Moved))
+		for i, m := range o.Moved {
+			from[i], at[i] = m.From, m.At
+		}
+		add(names[1], from)
+		add(names[2], at)
+		add(names[3], o.Added)
+	}
 	return h
 }
+
+// opFields names the header fields of the operations on each list of
+// lists: removed, moved, moved_to and added.
+var opFields = [3][4]string{
+	{FieldNodesRemoved, FieldNodesMoved, FieldNodesMovedTo, FieldNodesAdded},
+	{FieldEdgesRemoved, FieldEdgesMoved, FieldEdgesMovedTo, FieldEdgesAdded},
+	{FieldRowsRemoved, FieldRowsMoved, FieldRowsMovedTo, FieldRowsAdded},
+}
+
+// lists is d's operations on the nodes, the edges and the rows.
+func (d *Delta) lists() [3]*Ops { return [3]*Ops{&d.Nodes, &d.Edges, &d.Rows} }
 
 // deltaOf is the Delta a document's header and content state.
 func deltaOf(h []Field, content *wire.GraphResponse) (*Delta, error) {
@@ -270,27 +277,21 @@ func deltaOf(h []Field, content *wire.GraphResponse) (*Delta, error) {
 		d.Cleared = strings.Split(f.Text, ",")
 	}
 	d.Changed = v[FieldNodesChanged].Ints
-	for _, o := range []struct {
-		ops                            *Ops
-		removed, moved, movedTo, added string
-	}{
-		{&d.Nodes, FieldNodesRemoved, FieldNodesMoved, FieldNodesMovedTo, FieldNodesAdded},
-		{&d.Edges, FieldEdgesRemoved, FieldEdgesMoved, FieldEdgesMovedTo, FieldEdgesAdded},
-		{&d.Rows, FieldRowsRemoved, FieldRowsMoved, FieldRowsMovedTo, FieldRowsAdded},
-	} {
-		o.ops.Removed, o.ops.Added = v[o.removed].Ints, v[o.added].Ints
-		from, at := v[o.moved].Ints, v[o.movedTo].Ints
+	for i, o := range d.lists() {
+		names := opFields[i]
+		o.Removed, o.Added = v[names[0]].Ints, v[names[3]].Ints
+		from, at := v[names[1]].Ints, v[names[2]].Ints
 		if len(from) != len(at) {
-			return nil, errors.New("delta: " + o.moved + " has " + strconv.Itoa(len(from)) + " positions and " + o.movedTo + " " + strconv.Itoa(len(at)))
+			return nil, errors.New("delta: " + names[1] + " has " + strconv.Itoa(len(from)) + " positions and " + names[2] + " " + strconv.Itoa(len(at)))
 		}
 		if len(from) > 0 {
-			o.ops.Moved = make([]Move, len(from))
-			for i := range from {
-				o.ops.Moved[i] = Move{From: from[i], At: at[i]}
-			}
+			o.Moved = make([]Move, len(from))
+		}
+		for i := range from {
+			o.Moved[i] = Move{From: from[i], At: at[i]}
 		}
 	}
-	if content == nil && (len(d.Changed) > 0 || !d.Nodes.empty() || !d.Edges.empty() || !d.Rows.empty()) {
+	if content == nil && d.operates() {
 		return nil, errors.New("delta: operations without content")
 	}
 	return d, nil

@@ -31,7 +31,7 @@ func Patch(base *wire.GraphResponse, d *Delta) (*wire.GraphResponse, error) {
 	}
 	fb := Fingerprint(base)
 	if d.Unchanged() {
-		if len(d.Changed) > 0 || !d.Nodes.empty() || !d.Edges.empty() || !d.Rows.empty() {
+		if d.operates() {
 			return nil, corrupt("content", "an unchanged delta (no content) with operations")
 		}
 		if MakeCheck(fb, fb) != d.Check {
