@@ -8,7 +8,7 @@ import (
 )
 
 // Check binds a delta to its base and its result: the first 128 bits of
-// SHA-256 over "graphwire-delta-check-v2\n", the base's Fingerprint and
+// SHA-256 over "graphwire-delta-check-v4\n", the base's Fingerprint and
 // the result's. A document writes it as the value of its graphwire_delta
 // field, in 39 decimal digits (the number, zero-padded): 13 o200k tokens
 // whatever the value, since the tokenizer reads digits three at a time,
@@ -25,8 +25,11 @@ import (
 // differently (both ask for the whole response).
 type Check [16]byte
 
-// checkPrefix makes a Check's hashed bytes differ from any Fingerprint's.
-const checkPrefix = "graphwire-delta-check-v2\n"
+// checkPrefix makes a Check's hashed bytes differ from any Fingerprint's,
+// and from the Check of a delta of another version: it names the version
+// whose meaning the check vouches for (version 3's was "...-v2"), so a
+// delta read under another version's rules never verifies.
+const checkPrefix = "graphwire-delta-check-v4\n"
 
 // CheckDigits is the length of a Check as a document writes it: 2^128-1
 // has 39 decimal digits.

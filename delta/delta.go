@@ -34,13 +34,28 @@ type Delta struct {
 	// in order.
 	Nodes, Edges, Rows Ops
 
-	// Content is the result's header (format_version, query_type,
-	// columns, group_columns, pagination, as the result has them) with
-	// the new material: the changed and the added nodes, in result order,
-	// the added edges, the added rows. Its Rows is non-nil exactly when the
-	// result's is (an empty list for a result with rows and none added).
+	// Cleared names the fields of the response header, among
+	// format_version and query_type (FieldFormatVersion, FieldQueryType,
+	// in that order), that the result has empty while the base does not.
+	Cleared []string
+
+	// Content is the result's header with the new material: the changed
+	// and the added nodes, in result order, the added edges, the added
+	// rows. Its format_version and query_type are the result's where they
+	// differ from the base's and empty where they are the base's (Patch
+	// takes the base's, unless Cleared names the field); its columns,
+	// group_columns and pagination are the result's. Its Rows is non-nil
+	// exactly when the result's is (an empty list for a result with rows
+	// and none added).
 	Content *wire.GraphResponse
 }
+
+// The fields of the response header that Cleared names, by their names in
+// canonical JSON.
+const (
+	FieldFormatVersion = "format_version"
+	FieldQueryType     = "query_type"
+)
 
 // Ops are the operations on one list of a response. The result's list is
 // built so: the moved and added elements at their positions; the base
@@ -60,7 +75,14 @@ type Move struct{ From, At int }
 // equal.
 func (d *Delta) Unchanged() bool { return d.Content == nil }
 
-func (o *Ops) empty() bool { return len(o.Removed)+len(o.Moved)+len(o.Added) == 0 }
+// operates reports whether d has an operation.
+func (d *Delta) operates() bool {
+	n := len(d.Changed)
+	for _, o := range d.lists() {
+		n += len(o.Removed) + len(o.Moved) + len(o.Added)
+	}
+	return n > 0
+}
 
 // nodeKey is the identity of a node within a response: its type, its id,
 // and n, which of the nodes with this type and id it is (0 for the first

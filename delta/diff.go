@@ -30,13 +30,19 @@ func Diff(base, next *wire.GraphResponse) (*Delta, error) {
 		return d, nil
 	}
 	c := &wire.GraphResponse{
-		FormatVersion: next.FormatVersion,
-		QueryType:     next.QueryType,
+		FormatVersion: fresh(base.FormatVersion, next.FormatVersion),
+		QueryType:     wire.QueryType(fresh(string(base.QueryType), string(next.QueryType))),
 		Columns:       next.Columns,
 		GroupColumns:  next.GroupColumns,
 		Pagination:    next.Pagination,
 	}
 	d.Content = c
+	if next.FormatVersion == "" && base.FormatVersion != "" {
+		d.Cleared = append(d.Cleared, FieldFormatVersion)
+	}
+	if next.QueryType == "" && base.QueryType != "" {
+		d.Cleared = append(d.Cleared, FieldQueryType)
+	}
 
 	p := planSeq(nodeKeys(base.Nodes), nodeKeys(next.Nodes))
 	changed := p.changedNodes(base.Nodes, next.Nodes)
@@ -72,6 +78,16 @@ func Diff(base, next *wire.GraphResponse) (*Delta, error) {
 		c.Rows = append(c.Rows, next.Rows[ni])
 	}
 	return d, nil
+}
+
+// fresh is what a delta's content holds for a header field whose value is
+// base in the base and next in the result: next when they differ, "" when
+// the result keeps the base's.
+func fresh(base, next string) string {
+	if base == next {
+		return ""
+	}
+	return next
 }
 
 // changedNodes returns the pairs of p whose content changed, and makes

@@ -28,6 +28,9 @@
 // each one's kind; a list is written only when it is not empty):
 //
 //	graphwire_delta   Text: the Check (below); the field that opens a delta
+//	cleared           Text: Delta.Cleared, the response header fields
+//	                  (format_version, query_type) the result has empty
+//	                  while the base does not, separated by commas
 //	nodes_changed     base positions of the nodes whose content changed:
 //	                  each is replaced by the content node of its type
 //	                  and id (the first not yet taken, in this order)
@@ -45,12 +48,22 @@
 //
 // In json, a one-node change and a response with references read
 //
-//	{"graphwire_delta":"034729650244591786432106655137043211902","nodes_changed":[0],"content":{…}}
+//	{"graphwire_delta":"034729650244591786432106655137043211902","nodes_changed":[0],"content":{"nodes":[…]}}
 //	{"sent_earlier":"User 1 2; MergeRequest 7","sent_earlier_at":[0,3,1],"content":{…}}
 //
-// A delta's content is a response: the result's format_version,
-// query_type, columns, group_columns and pagination, whether or not they
-// changed; its nodes are the changed and the added nodes in result order
+// A delta's content is a response: the result's columns, group_columns
+// and pagination, whether or not they changed, and its format_version and
+// query_type only where they differ from the base's: where the result
+// keeps the base's, the content's is empty, and Patch takes the base's.
+// A result whose format_version or query_type is empty while the base's
+// is not names it in cleared (a header field, in the rare case; the
+// content's is empty and stays so). In a document with a header, every
+// text codec writes its content as a fragment: format_version and
+// query_type only when not empty, the nodes and edges only when there
+// are some, an absent one read back as empty (each codec's documentation
+// gives its fragment; a plain response is written as before, and its
+// reader still requires what a response has). So the one-node change of
+// a response costs its header fields, its check and the node. Its nodes are the changed and the added nodes in result order
 // (so a codec that reorders nodes, as GOON groups them by type, reads a
 // subsequence of its own order back as it wrote it), a node that shares
 // the type and id of a changed one sent as a removal and an addition; its
@@ -59,14 +72,17 @@
 // unchanged delta has no content: its header is graphwire_delta alone,
 // holding the check of the base with itself.
 //
-// This is version 3 of the delta document (Version). Version 2 wrote
+// This is version 4 of the delta document (Version). Version 3 wrote the
+// content's format_version and query_type always, and hashed its Check
+// under "graphwire-delta-check-v2": a version-3 delta reads as a version-4
+// one, but its check never verifies, so Patch refuses it with
+// ErrWrongBase rather than read its content by another version's rules,
+// and the client asks for the whole response. Version 2 wrote
 // "graphwire_delta: 2" and the Check in base64url in a field "check" of
-// its own (about 22 o200k tokens for the two lines; version 3's one line
-// takes about 16), and version 1 two SHA-256 fingerprints (76 tokens),
-// naming nodes and edges by identity in each codec's own syntax. A reader
-// of version 3 refuses both with a *wire.DecodeError (their
-// graphwire_delta holds no check, or "check" is no header field), and its
-// client asks for the whole response.
+// its own, and version 1 two SHA-256 fingerprints, naming nodes and edges
+// by identity in each codec's own syntax: a reader of version 4 refuses
+// both with a *wire.DecodeError (their graphwire_delta holds no check, or
+// "check" is no header field).
 //
 // # Positions
 //
@@ -91,7 +107,7 @@
 // # Check
 //
 // A delta carries one Check: the first 128 bits of SHA-256 over
-// "graphwire-delta-check-v2\n", the base's Fingerprint and the result's,
+// "graphwire-delta-check-v4\n", the base's Fingerprint and the result's,
 // written as the number it is in 39 decimal digits (13 o200k tokens,
 // whatever the value: the tokenizer reads digits three at a time).
 // Patch computes the base's fingerprint, builds the result, and compares

@@ -3,6 +3,7 @@ package delta
 import (
 	"errors"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/wire"
@@ -36,6 +37,7 @@ const (
 // The header fields, in the order a document writes them.
 const (
 	FieldDelta         = "graphwire_delta" // Text: the Check; opens a delta
+	FieldCleared       = "cleared"         // Text: Delta.Cleared, separated by commas
 	FieldNodesChanged  = "nodes_changed"
 	FieldNodesRemoved  = "nodes_removed"
 	FieldNodesMoved    = "nodes_moved"    // base positions; with FieldNodesMovedTo
@@ -53,17 +55,21 @@ const (
 	FieldSentEarlierAt = "sent_earlier_at" // IntList: their positions in the response
 )
 
-// Version is the version of the delta document. Version 3 writes the
-// Check as the value of its graphwire_delta field; version 2 wrote the
-// number 2 there and the Check in base64url in a field of its own, and
-// version 1 two SHA-256 fingerprints, naming elements by identity. A
-// reader of version 3 refuses either with a *wire.DecodeError (their
-// graphwire_delta holds no check), and the client asks for the whole
-// response.
-const Version = 3
+// Version is the version of the delta document. Version 4 leaves the
+// content's format_version and query_type empty where the result keeps
+// the base's (a text codec then writes neither), and hashes its Check
+// under "graphwire-delta-check-v4". Version 3 wrote them always and
+// hashed under "...-v2": a version-3 delta reads as a version-4 one but
+// never verifies, so Patch refuses it (ErrWrongBase) rather than patch
+// by the other version's rules. Version 2 wrote the number 2 in
+// graphwire_delta and the Check in a field of its own, version 1 two
+// SHA-256 fingerprints: their graphwire_delta holds no check, and
+// DecodeDelta refuses them with a *wire.DecodeError. In every case the
+// client asks for the whole response.
+const Version = 4
 
 var fieldKinds = map[string]Kind{
-	FieldDelta:        Text,
+	FieldDelta: Text, FieldCleared: Text,
 	FieldNodesChanged: IntList, FieldNodesRemoved: IntList, FieldNodesMoved: IntList, FieldNodesMovedTo: IntList, FieldNodesAdded: IntList,
 	FieldEdgesRemoved: IntList, FieldEdgesMoved: IntList, FieldEdgesMovedTo: IntList, FieldEdgesAdded: IntList,
 	FieldRowsRemoved: IntList, FieldRowsMoved: IntList, FieldRowsMovedTo: IntList, FieldRowsAdded: IntList,
@@ -214,29 +220,39 @@ var ErrNotDelta = errors.New("delta: the document is not a delta")
 // header is d's header: the fields that are not empty, in order.
 func (d *Delta) header() []Field {
 	h := []Field{{Name: FieldDelta, Text: d.Check.String()}}
+	if len(d.Cleared) > 0 {
+		h = append(h, Field{Name: FieldCleared, Text: strings.Join(d.Cleared, ",")})
+	}
 	add := func(name string, v []int) {
 		if len(v) > 0 {
 			h = append(h, Field{Name: name, Ints: v})
 		}
 	}
-	ops := func(o *Ops, removed, moved, movedTo, added string) {
-		add(removed, o.Removed)
-		if len(o.Moved) > 0 {
-			from, at := make([]int, len(o.Moved)), make([]int, len(o.Moved))
-			for i, m := range o.Moved {
-				from[i], at[i] = m.From, m.At
-			}
-			add(moved, from)
-			add(movedTo, at)
-		}
-		add(added, o.Added)
-	}
 	add(FieldNodesChanged, d.Changed)
-	ops(&d.Nodes, FieldNodesRemoved, FieldNodesMoved, FieldNodesMovedTo, FieldNodesAdded)
-	ops(&d.Edges, FieldEdgesRemoved, FieldEdgesMoved, FieldEdgesMovedTo, FieldEdgesAdded)
-	ops(&d.Rows, FieldRowsRemoved, FieldRowsMoved, FieldRowsMovedTo, FieldRowsAdded)
+	for i, o := range d.lists() {
+		names := opFields[i]
+		add(names[0], o.Removed)
+		from, at := make([]int, len(o.Moved)), make([]int, len(o.Moved))
+		for i, m := range o.Moved {
+			from[i], at[i] = m.From, m.At
+		}
+		add(names[1], from)
+		add(names[2], at)
+		add(names[3], o.Added)
+	}
 	return h
 }
+
+// opFields names the header fields of the operations on each list of
+// lists: removed, moved, moved_to and added.
+var opFields = [3][4]string{
+	{FieldNodesRemoved, FieldNodesMoved, FieldNodesMovedTo, FieldNodesAdded},
+	{FieldEdgesRemoved, FieldEdgesMoved, FieldEdgesMovedTo, FieldEdgesAdded},
+	{FieldRowsRemoved, FieldRowsMoved, FieldRowsMovedTo, FieldRowsAdded},
+}
+
+// lists is d's operations on the nodes, the edges and the rows.
+func (d *Delta) lists() [3]*Ops { return [3]*Ops{&d.Nodes, &d.Edges, &d.Rows} }
 
 // deltaOf is the Delta a document's header and content state.
 func deltaOf(h []Field, content *wire.GraphResponse) (*Delta, error) {
@@ -254,31 +270,45 @@ func deltaOf(h []Field, content *wire.GraphResponse) (*Delta, error) {
 	if _, ok := v[FieldSentEarlier]; ok {
 		return nil, errors.New("delta: a delta does not carry references (sent_earlier)")
 	}
+	if f, ok := v[FieldCleared]; ok {
+		if content == nil {
+			return nil, errors.New("delta: cleared without content")
+		}
+		d.Cleared = strings.Split(f.Text, ",")
+	}
 	d.Changed = v[FieldNodesChanged].Ints
-	for _, o := range []struct {
-		ops                            *Ops
-		removed, moved, movedTo, added string
-	}{
-		{&d.Nodes, FieldNodesRemoved, FieldNodesMoved, FieldNodesMovedTo, FieldNodesAdded},
-		{&d.Edges, FieldEdgesRemoved, FieldEdgesMoved, FieldEdgesMovedTo, FieldEdgesAdded},
-		{&d.Rows, FieldRowsRemoved, FieldRowsMoved, FieldRowsMovedTo, FieldRowsAdded},
-	} {
-		o.ops.Removed, o.ops.Added = v[o.removed].Ints, v[o.added].Ints
-		from, at := v[o.moved].Ints, v[o.movedTo].Ints
+	for i, o := range d.lists() {
+		names := opFields[i]
+		o.Removed, o.Added = v[names[0]].Ints, v[names[3]].Ints
+		from, at := v[names[1]].Ints, v[names[2]].Ints
 		if len(from) != len(at) {
-			return nil, errors.New("delta: " + o.moved + " has " + strconv.Itoa(len(from)) + " positions and " + o.movedTo + " " + strconv.Itoa(len(at)))
+			return nil, errors.New("delta: " + names[1] + " has " + strconv.Itoa(len(from)) + " positions and " + names[2] + " " + strconv.Itoa(len(at)))
 		}
 		if len(from) > 0 {
-			o.ops.Moved = make([]Move, len(from))
-			for i := range from {
-				o.ops.Moved[i] = Move{From: from[i], At: at[i]}
-			}
+			o.Moved = make([]Move, len(from))
+		}
+		for i := range from {
+			o.Moved[i] = Move{From: from[i], At: at[i]}
 		}
 	}
-	if content == nil && (len(d.Changed) > 0 || !d.Nodes.empty() || !d.Edges.empty() || !d.Rows.empty()) {
+	if content == nil && d.operates() {
 		return nil, errors.New("delta: operations without content")
 	}
 	return d, nil
+}
+
+// Checkable returns content as wire.Limits checks and measures a
+// response: the content of a delta whose result keeps the base's query
+// type has none, which a response must have, and is given one (a shallow
+// copy, whose canonical JSON is a few bytes longer). A codec's
+// AppendDocument checks and measures its content through it.
+func Checkable(content *wire.GraphResponse) *wire.GraphResponse {
+	if content == nil || content.QueryType != "" {
+		return content
+	}
+	c := *content
+	c.QueryType = wire.Search
+	return &c
 }
 
 // fieldMap indexes h by name (a codec's reader has refused a name twice).

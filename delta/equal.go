@@ -15,6 +15,8 @@ func Differs(a, b *Delta) string {
 	switch {
 	case a.Check != b.Check:
 		return "check"
+	case !slices.Equal(a.Cleared, b.Cleared):
+		return "cleared"
 	case !slices.Equal(a.Changed, b.Changed):
 		return "nodes_changed"
 	case !sameOps(&a.Nodes, &b.Nodes):

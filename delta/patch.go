@@ -1,6 +1,7 @@
 package delta
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/graphwire/graphwire/wire"
@@ -30,7 +31,7 @@ func Patch(base *wire.GraphResponse, d *Delta) (*wire.GraphResponse, error) {
 	}
 	fb := Fingerprint(base)
 	if d.Unchanged() {
-		if len(d.Changed) > 0 || !d.Nodes.empty() || !d.Edges.empty() || !d.Rows.empty() {
+		if d.operates() {
 			return nil, corrupt("content", "an unchanged delta (no content) with operations")
 		}
 		if MakeCheck(fb, fb) != d.Check {
@@ -46,9 +47,13 @@ func Patch(base *wire.GraphResponse, d *Delta) (*wire.GraphResponse, error) {
 		return &r, nil
 	}
 	c := d.Content
+	fv, qt, err := d.headerOf(base)
+	if err != nil {
+		return nil, err
+	}
 	r := &wire.GraphResponse{
-		FormatVersion: c.FormatVersion,
-		QueryType:     c.QueryType,
+		FormatVersion: fv,
+		QueryType:     wire.QueryType(qt),
 		Columns:       cloneList(c.Columns),
 		GroupColumns:  cloneList(c.GroupColumns),
 	}
@@ -66,7 +71,6 @@ func Patch(base *wire.GraphResponse, d *Delta) (*wire.GraphResponse, error) {
 	if len(c.Rows) != len(d.Rows.Added) {
 		return nil, corrupt("content.rows", "the content has "+strconv.Itoa(len(c.Rows))+" rows for "+strconv.Itoa(len(d.Rows.Added))+" added")
 	}
-	var err error
 	if r.Nodes, err = patchNodes(base.Nodes, d); err != nil {
 		return nil, err
 	}
@@ -83,6 +87,33 @@ func Patch(base *wire.GraphResponse, d *Delta) (*wire.GraphResponse, error) {
 		return nil, wrongBase(d.Check)
 	}
 	return r, nil
+}
+
+// headerOf returns the result's format_version and query_type: the
+// content's when not empty, else "" for a field Cleared names and the
+// base's for the others.
+func (d *Delta) headerOf(base *wire.GraphResponse) (fv, qt string, err error) {
+	fv, qt = d.Content.FormatVersion, string(d.Content.QueryType)
+	var cleared [2]bool
+	for i, name := range d.Cleared {
+		k := slices.Index([]string{FieldFormatVersion, FieldQueryType}, name)
+		switch {
+		case k < 0:
+			return "", "", corrupt(opName("cleared", i), strconv.Quote(short(name))+" is not format_version or query_type")
+		case cleared[k] || i > 0 && k == 0:
+			return "", "", corrupt(opName("cleared", i), "cleared names "+name+" out of order or twice")
+		case k == 0 && fv != "" || k == 1 && qt != "":
+			return "", "", corrupt(opName("cleared", i), name+" is cleared and given in the content")
+		}
+		cleared[k] = true
+	}
+	if fv == "" && !cleared[0] {
+		fv = base.FormatVersion
+	}
+	if qt == "" && !cleared[1] {
+		qt = string(base.QueryType)
+	}
+	return fv, qt, nil
 }
 
 // misfit is the error of an operation that does not fit the base: a

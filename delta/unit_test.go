@@ -233,7 +233,7 @@ func TestDecodeDeltaErrors(t *testing.T) {
 		{"a response", `{"format_version":"","query_type":"search","nodes":[],"edges":[]}`, "not a delta", 0, false, delta.ErrNotDelta},
 		{"version 1", `{"graphwire_delta":1,"base":"sha256:00"}`, `a string expected in "graphwire_delta"`, 19, false, nil},
 		{"version 2", `{"graphwire_delta":2,"check":"taVrJ12S6VSssQ7B5aCPtQ"}`, `a string expected in "graphwire_delta"`, 19, false, nil},
-		{"a version 2 check", `{"graphwire_delta":"taVrJ12S6VSssQ7B5aCPtQ"}`, "is not a check of 39 decimal digits: not a delta of version 3", 0, false, nil},
+		{"a version 2 check", `{"graphwire_delta":"taVrJ12S6VSssQ7B5aCPtQ"}`, "is not a check of 39 decimal digits: not a delta of version 4", 0, false, nil},
 		{"unknown key", head + `,"extra":1}`, `"extra" is not a header field`, int64(len(head)) + 1, false, nil},
 		{"duplicate key", head + `,` + chk + `}`, `"graphwire_delta" appears twice`, int64(len(head)) + 1, false, nil},
 		{"bad check", `{"graphwire_delta":"00"}`, `"00" is not a check of 39 decimal digits`, 0, false, nil},

@@ -18,7 +18,11 @@ import (
 // before that length has been checked against the limits and against the
 // bytes that remain. The registry (wire.Codec) and the package's Decode
 // call it.
-func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
+func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) { return c.decode(data, false) }
+
+// decode is Decode, or with content that of a document, whose query type
+// may be "" (a delta's whose result keeps the base's).
+func (c *Codec) decode(data []byte, content bool) (*wire.GraphResponse, error) {
 	if err := c.core.CheckInput(len(data)); err != nil {
 		return nil, err
 	}
@@ -34,6 +38,7 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 	}()
 	st.src.reset(data, c.format, c)
 	st.d.reset(&st.src, c)
+	st.d.content = content
 	r := st.d.response()
 	if st.d.err != nil {
 		return nil, st.d.err
@@ -62,7 +67,7 @@ func (d *decoder) response() *wire.GraphResponse {
 	r := &wire.GraphResponse{}
 	r.FormatVersion = d.str("format_version")
 	r.QueryType = wire.QueryType(d.enum("query_type"))
-	if d.err == nil && !r.QueryType.Valid() {
+	if d.err == nil && !r.QueryType.Valid() && !(d.content && r.QueryType == "") {
 		d.failf("unknown query type %q", r.QueryType)
 	}
 

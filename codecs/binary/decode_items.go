@@ -61,6 +61,9 @@ type decoder struct {
 	cells []wire.Cell
 	nodes []wire.Node
 	vals  []wire.Value
+	// content is set for a document's content, whose query type may be
+	// "" (a delta's whose result keeps the base's).
+	content bool
 }
 
 func (d *decoder) reset(src *source, c *Codec) {

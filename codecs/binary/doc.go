@@ -193,11 +193,13 @@
 //
 // The search of two users where the second one's username changes from
 // "bob" to "bobby" gives this one-node delta, as a generic decoder of
-// either format shows it (RFC 8949 diagnostic notation; 121 bytes in
-// both formats):
+// either format shows it (RFC 8949 diagnostic notation; 110 bytes in
+// both formats; the content's format_version and query_type are empty, as
+// the result keeps the base's, and Decode reads "" there only in a
+// document's content):
 //
-//	{"graphwire_delta": "091202389825013065195174456121082473969", "nodes_changed": [1],
-//	 "content": [2, "1.2.0", "search", [["User", 2, "username", "bobby"]], []]}
+//	{"graphwire_delta": "122341154542354260606422251279106206365", "nodes_changed": [1],
+//	 "content": [2, "", "", [["User", 2, "username", "bobby"]], []]}
 //
 // and a traversal from User 1, which the reader holds, to the merge
 // request it authored is written with User 1 as a reference:
@@ -208,7 +210,7 @@
 //
 // (in the edge, the 1 after "User" is its id and the next 1 the table
 // index of "MergeRequest"). The unchanged delta between a response and
-// itself is {"graphwire_delta": "237952442438481977061986415255249799831"},
+// itself is {"graphwire_delta": "003619328864958628044397808975727622729"},
 // 58 bytes.
 //
 // DecodeDocument refuses, with a *wire.DecodeError at the offending

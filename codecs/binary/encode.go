@@ -26,11 +26,19 @@ const (
 // longer than MaxInputBytes). The registry (wire.Codec) and Encode call
 // it.
 func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
-	size, err := c.check(r)
+	return c.appendEncode(dst, r, r)
+}
+
+// appendEncode is AppendEncode with r checked and measured as checked: a
+// document's content as delta.Checkable gives it, a copy when the content
+// has no query type (a delta's whose result keeps the base's), which is
+// then written as "".
+func (c *Codec) appendEncode(dst []byte, r, checked *wire.GraphResponse) ([]byte, error) {
+	size, err := c.check(checked)
 	if err != nil {
 		return dst, err
 	}
-	out, err := c.write(dst, r, true, c.core.Limits.MaxInputBytes, nil)
+	out, err := c.write(dst, r, true, c.core.Limits.MaxInputBytes, nil, r != checked)
 	if err != nil {
 		return dst, err
 	}
@@ -59,13 +67,13 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	}
 	buf := make([]byte, 0, streamChunk+streamChunk/4)
 	var n byteCounter
-	if _, err := c.write(buf, r, true, c.core.Limits.MaxInputBytes, &n); err != nil {
+	if _, err := c.write(buf, r, true, c.core.Limits.MaxInputBytes, &n, false); err != nil {
 		return err
 	}
 	if err := c.checkOut(size, int64(n)); err != nil {
 		return err
 	}
-	_, err = c.write(buf, r, true, 0, w)
+	_, err = c.write(buf, r, true, 0, w, false)
 	return err
 }
 
@@ -143,8 +151,9 @@ func putEncState(st *encState) {
 // positive, stops the walk once the encoding is surely longer (see
 // encoder.maxOut). When w is not nil, the bytes go to w after each node,
 // edge or row once streamChunk of them are gathered, and at the end; what
-// write returns is then dst emptied.
-func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int64, w io.Writer) ([]byte, error) {
+// write returns is then dst emptied. content is set for a document's
+// content, whose query type may be "".
+func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int64, w io.Writer, content bool) ([]byte, error) {
 	st := getEncState()
 	defer putEncState(st)
 	// Without a writer the bytes gather in the pooled scratch buffer and
@@ -163,7 +172,7 @@ func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int6
 		st.mp.b = buf
 		s, out = &st.mp, &st.mp.b
 	}
-	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut, checked: true}
+	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut, checked: true, content: content}
 	if table {
 		e.names = st.names
 		st.gen++
@@ -223,7 +232,7 @@ func (s *spiller) flush() bool {
 const notUTF8 = "not valid UTF-8"
 
 func (e *encoder) response(r *wire.GraphResponse) {
-	if !r.QueryType.Valid() {
+	if !r.QueryType.Valid() && !(e.content && r.QueryType == "") {
 		e.fail(wire.Path{}.Field("query_type"), "unknown query type %q", r.QueryType)
 		return
 	}

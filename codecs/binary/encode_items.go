@@ -51,6 +51,9 @@ type encoder struct {
 	// model check refuses reserved and repeated property keys: node then
 	// leaves them to it.
 	checked bool
+	// content is set for a document's content, whose query type may be
+	// "".
+	content bool
 }
 
 // next is called after each node, edge and row: it reports false, with

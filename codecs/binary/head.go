@@ -66,7 +66,7 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	if content != nil {
 		s.str(contentKey)
 		var err error
-		if b, err = c.AppendEncode(*out, content); err != nil {
+		if b, err = c.appendEncode(*out, content, delta.Checkable(content)); err != nil {
 			return dst, err
 		}
 	}
@@ -137,7 +137,7 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 				h.fail("%q is the last entry of a document, after at least one header field", contentKey)
 				break
 			}
-			r, err := c.Decode(data[src.off:])
+			r, err := c.decode(data[src.off:], true)
 			if err != nil {
 				var de *wire.DecodeError
 				if errors.As(err, &de) {

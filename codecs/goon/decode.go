@@ -2,6 +2,7 @@ package goon
 
 import (
 	"bytes"
+	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -21,13 +22,18 @@ func Decode(data []byte) (*wire.GraphResponse, error) { return std.Decode(data) 
 
 // Decode parses GOON text into a response under the codec's limits; see
 // the package-level Decode. A wire.Registry calls it as wire.Codec.
-func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
+func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) { return c.decode(data, false) }
+
+// decode reads a response, or with fragment the content of a document
+// after its fields, as text of its own (see DecodeDocument).
+func (c *Codec) decode(data []byte, fragment bool) (*wire.GraphResponse, error) {
 	if err := c.core.CheckInput(len(data)); err != nil {
 		return nil, err
 	}
 	data = bytes.TrimPrefix(data, bom)
 	p := newParser(data, c.core.Limits)
 	p.meter = wire.NewMeter(c.core.Limits, len(data))
+	p.fragment = fragment
 	return p.parse()
 }
 
@@ -46,6 +52,12 @@ type parser struct {
 
 	r      *wire.GraphResponse
 	header [numFields]headerField
+	// fragment is set for the content of a document with a header: its
+	// query_type, goon_version and counts, and its empty sections, may be
+	// left out (see Deltas and references). agg and paths are the layout
+	// read: an aggregation's (rows lifted, columns declared) and
+	// path_finding's (@paths).
+	fragment, agg, paths bool
 	// cursorText is next_cursor's value, unquoted.
 	cursorText string
 	cols       []rowCol
@@ -138,25 +150,30 @@ func (p *parser) parseSections() (*wire.GraphResponse, error) {
 		return nil, err
 	}
 	// p.cur is the first section marker after the header.
-	qt := p.r.QueryType
-	if err := p.expectSection("@nodes"); err != nil {
-		return nil, err
+	if !p.fragment || p.cur == "@nodes" {
+		if err := p.expectSection("@nodes"); err != nil {
+			return nil, err
+		}
+		if err := p.parseNodes(); err != nil {
+			return nil, err
+		}
 	}
-	if err := p.parseNodes(); err != nil {
-		return nil, err
+	if p.fragment && p.r.QueryType == "" && !p.agg && p.cur == "@paths" {
+		p.paths = true
 	}
-	if qt == wire.PathFinding {
-		if err := p.expectSection("@paths"); err != nil {
+	edges := "@edges"
+	if p.paths {
+		edges = "@paths"
+	}
+	if !p.fragment || p.cur == "@edges" || p.cur == "@paths" {
+		if err := p.expectSection(edges); err != nil {
 			return nil, err
 		}
-		if err := p.parsePaths(); err != nil {
-			return nil, err
+		parse := p.parseEdges
+		if p.paths {
+			parse = p.parsePaths
 		}
-	} else {
-		if err := p.expectSection("@edges"); err != nil {
-			return nil, err
-		}
-		if err := p.parseEdges(); err != nil {
+		if err := parse(); err != nil {
 			return nil, err
 		}
 	}
@@ -170,7 +187,7 @@ func (p *parser) parseSections() (*wire.GraphResponse, error) {
 	if p.cur != "@rows" {
 		return nil, p.sectionError("@rows or the end of the input")
 	}
-	if qt == wire.Aggregation && !rowsField.set {
+	if p.agg && !rowsField.set {
 		return nil, p.errf("@rows in an aggregation whose header has no rows: field")
 	}
 	if err := p.parseRows(); err != nil {
@@ -198,7 +215,7 @@ func (p *parser) checkText() error {
 
 func (p *parser) finish() (*wire.GraphResponse, error) {
 	r := p.r
-	if r.QueryType == wire.Aggregation {
+	if p.agg {
 		if err := p.resolveLifted(); err != nil {
 			return nil, err
 		}
@@ -254,6 +271,9 @@ func (p *parser) expectSection(want string) error {
 // room) up to the count.
 func (p *parser) declared(f int, minLine, elemSize int, oneALine bool) (reserve, full int) {
 	n, _ := parseInt(p.header[f].value)
+	if !p.header[f].set { // a fragment's: as many as the lines hold
+		n = math.MaxInt64
+	}
 	rest := int64(len(p.lines.Rest()))
 	full = int(min(n, rest/int64(minLine)))
 	reserve = int(min(int64(full), p.meter.MemoryRoom()/int64(elemSize)+1))

@@ -78,14 +78,19 @@ func (p *parser) parseHeader() error {
 		}
 	}
 	for _, f := range [...]int{fQueryType, fVersion, fNodes, fEdges} {
-		if !p.header[f].set {
+		if !p.header[f].set && !p.fragment {
 			return p.errf("header has no " + fieldNames[f] + " field")
 		}
 	}
 	if err := p.pagination(); err != nil {
 		return err
 	}
-	if p.r.QueryType != wire.Aggregation {
+	// A fragment without a query type has an aggregation's layout when it
+	// declares rows or columns, as the encoder writes it (layout).
+	p.agg = p.r.QueryType == wire.Aggregation ||
+		p.fragment && p.r.QueryType == "" && (p.header[fRows].set || p.header[fGroupBy].set || p.header[fAggregations].set)
+	p.paths = p.r.QueryType == wire.PathFinding
+	if !p.agg {
 		for _, f := range [...]int{fRows, fGroupBy, fAggregations} {
 			if h := p.header[f]; h.set {
 				return lineError(h.line, fieldNames[f]+" in a "+string(p.r.QueryType)+" response (only aggregation has it)")

@@ -24,7 +24,7 @@ func (p *parser) parseNodes() error {
 			return err
 		}
 		nodes = append(room(nodes, full), n)
-		if p.r.QueryType == wire.Aggregation {
+		if p.agg {
 			// Metered in finish, once the nodes lifted from rows are
 			// told apart.
 			p.nodeLines = append(p.nodeLines, p.line)

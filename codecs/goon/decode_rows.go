@@ -18,7 +18,7 @@ type rowCol struct {
 }
 
 func (p *parser) parseRows() error {
-	agg := p.r.QueryType == wire.Aggregation
+	agg := p.agg
 	var rows []wire.Row
 	full := 0
 	if agg {

@@ -303,23 +303,32 @@
 // Codec implements delta.DocumentCodec. A delta, or a response written in
 // a delta.Session with the nodes its reader holds as references, is a
 // document: a header of named fields (package delta gives them their
-// meaning), then a response, the content, written and read as any other
-// GOON text. The fields are name:value lines at the top of the @header
-// section, before GOON's own: an integer list as numbers separated by commas (delta.AppendInts), a text as next_cursor is
-// written, bare when GOON's value rule lets it be and quoted otherwise.
-// The delta that changes one property of one node (delta.AppendDelta):
+// meaning), then a response, the content. The fields are name:value
+// lines at the top of the @header section, before GOON's own: an integer
+// list as numbers separated by commas (delta.AppendInts), a text as
+// next_cursor is written, bare when GOON's value rule lets it be and
+// quoted otherwise.
+//
+// The content is GOON text without its "@header" line, written as a
+// fragment: query_type only when not empty, no goon_version and no
+// nodes:/edges: counts, and the @nodes and @edges (@paths) sections only
+// when they hold something, though a content with neither nodes, edges
+// nor rows writes "@nodes", so that it is told from no content. A content
+// without a query type (a delta's whose result keeps the base's) is
+// written in the layout it shows: an aggregation's when it has rows or
+// columns (rows:, group_by: or aggregations: in the header tells the
+// reader), path_finding's when each of its edges has a path id and none
+// a depth (@paths tells the reader), a traversal's otherwise. Only
+// DecodeDocument reads a fragment, after a header; Decode still requires
+// what every response has. The delta that changes one property of one
+// node (delta.AppendDelta):
 //
 //	@header
-//	graphwire_delta:239228771468408015870435328103594182390
+//	graphwire_delta:308993489190197980744170871255175690256
 //	nodes_changed:1
-//	query_type:traversal
-//	goon_version:1.0.0
-//	nodes:1
-//	edges:0
 //	@nodes
 //	User(1):
 //	1 name="ada lovelace"
-//	@edges
 //
 // The unchanged delta is its first three lines: "@header" and its fields,
 // no content. A response of three nodes of which the reader holds two
@@ -329,9 +338,6 @@
 //	sent_earlier:"MergeRequest 7; User 2"
 //	sent_earlier_at:0,2
 //	query_type:traversal
-//	goon_version:1.0.0
-//	nodes:1
-//	edges:1
 //	@nodes
 //	User(1):
 //	1 name="ada lovelace"
@@ -361,9 +367,9 @@
 // GOON delta back and refuses one whose content GOON does not carry as it
 // is (a string it truncates, a null it leaves out); a delta between two
 // responses as a GOON client holds them (Decode's results) is carried.
-// The one-node delta above costs 88 o200k tokens for a node of the
-// corpus's lean/traversal_m: 31 in the fields (20 of them the check line), 38
-// in GOON's own header and section lines, 19 in the node's row.
+// The one-node delta above costs 52 o200k tokens for a node of the
+// corpus's lean/traversal_m: 23 in the fields, 10 in GOON's own header
+// and section lines, 19 in the node's row (TestOneNodeDeltaTokens).
 //
 // # Versions
 //

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -111,13 +112,13 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 	half := l
 	half.MaxMaterializedBytes = max(l.MaxMaterializedBytes/2, 1)
 	nearLimit := false
-	size, err := half.Measure(Name, r)
+	size, err := half.Measure(Name, delta.Checkable(r))
 	if err != nil {
 		var ee *wire.EncodeError
 		if !errors.As(err, &ee) || ee.Limit != "MaxMaterializedBytes" {
 			return err
 		}
-		if size, err = l.Measure(Name, r); err != nil {
+		if size, err = l.Measure(Name, delta.Checkable(r)); err != nil {
 			return err
 		}
 		nearLimit = true
@@ -139,12 +140,13 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 			// decode it.
 			whole := encoderPool.Get().(*encoder)
 			defer whole.release()
+			whole.fragment = e.fragment
 			if err := whole.encode(r, c.version); err != nil {
 				return err
 			}
 			text = whole.b
 		}
-		if _, err := c.Decode(text); err != nil {
+		if _, err := c.decode(text, e.fragment); err != nil {
 			var de *wire.DecodeError
 			if errors.As(err, &de) {
 				return &wire.EncodeError{Codec: Name, Limit: de.Limit, Msg: "Decode would refuse the text: " + de.Msg}
@@ -179,6 +181,9 @@ type encoder struct {
 	err     error     // set by a sort comparator that had to encode a node row
 	out     io.Writer // EncodeTo's writer; nil when appending to a slice
 	written int64     // bytes handed to out so far
+	// fragment is set for the content of a document with a header (see
+	// Deltas and references); agg and paths are the layout written.
+	fragment, agg, paths bool
 }
 
 func (e *encoder) release() {
@@ -209,10 +214,11 @@ func (e *encoder) reset() {
 	e.fills = false
 	e.b = e.b[:0]
 	e.written = 0
+	e.fragment = false
 }
 
 func (e *encoder) encode(r *wire.GraphResponse, version string) error {
-	if !r.QueryType.Valid() {
+	if !r.QueryType.Valid() && !(e.fragment && r.QueryType == "") {
 		return &wire.EncodeError{Codec: Name, Path: "query_type", Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
 	}
 	if p := r.Pagination; p != nil {
@@ -220,8 +226,8 @@ func (e *encoder) encode(r *wire.GraphResponse, version string) error {
 			return &wire.EncodeError{Codec: Name, Path: "pagination", Msg: err.Error()}
 		}
 	}
-	agg := r.QueryType == wire.Aggregation
-	paths := r.QueryType == wire.PathFinding
+	e.layout(r)
+	agg, paths := e.agg, e.paths
 	e.r = r
 
 	// Nodes: server nodes, sorted by (type, id) except in aggregation,
@@ -263,14 +269,21 @@ func (e *encoder) encode(r *wire.GraphResponse, version string) error {
 	if err != nil {
 		return err
 	}
-	b = append(b, "@nodes\n"...)
-	if b, err = e.writeNodes(b); err != nil {
-		return err
+	// A fragment leaves out an empty section, but writes @nodes when it
+	// has neither edges nor rows, so that an empty content is told from
+	// none.
+	if !e.fragment || len(e.nodes) > 0 || len(e.edges) == 0 && r.Rows == nil {
+		b = append(b, "@nodes\n"...)
+		if b, err = e.writeNodes(b); err != nil {
+			return err
+		}
 	}
-	if paths {
+	switch {
+	case e.fragment && len(e.edges) == 0:
+	case paths:
 		b = append(b, "@paths\n"...)
 		b, err = e.writePaths(b)
-	} else {
+	default:
 		b = append(b, "@edges\n"...)
 		b, err = e.writeEdges(b)
 	}
@@ -285,6 +298,21 @@ func (e *encoder) encode(r *wire.GraphResponse, version string) error {
 	}
 	e.b = b
 	return nil
+}
+
+// layout chooses how r is written: as an aggregation (nodes in server
+// order, node cells lifted from rows, columns in the header) and with
+// @paths as path_finding, by the query type; a fragment without one (its
+// query type is the base's) is written as an aggregation when it has
+// rows or columns, which the reader sees in its header, and with @paths
+// when its edges are path_finding's as GOON reads them (each with a path
+// id, none with a depth).
+func (e *encoder) layout(r *wire.GraphResponse) {
+	e.agg, e.paths = r.QueryType == wire.Aggregation, r.QueryType == wire.PathFinding
+	if e.fragment && r.QueryType == "" {
+		e.agg = r.Rows != nil || len(r.Columns) > 0 || len(r.GroupColumns) > 0
+		e.paths = !e.agg && len(r.Edges) > 0 && !slices.ContainsFunc(r.Edges, func(x wire.Edge) bool { return !x.PathID.Valid || x.Depth.Valid })
+	}
 }
 
 // mayExpand reports whether the response, of materialised size size, may

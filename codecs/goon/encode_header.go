@@ -11,15 +11,21 @@ import (
 // writeHeader appends the @header section: the fields every response has,
 // the pagination, and an aggregation's rows count and column descriptors.
 func (e *encoder) writeHeader(b []byte, r *wire.GraphResponse, version string) ([]byte, error) {
-	b = append(b, "@header\nquery_type:"...)
-	b = append(b, r.QueryType...)
-	b = append(b, "\ngoon_version:"...)
-	b = append(b, version...)
-	b = append(b, "\nnodes:"...)
-	b = strconv.AppendInt(b, int64(len(e.nodes)), 10)
-	b = append(b, "\nedges:"...)
-	b = strconv.AppendInt(b, int64(len(e.edges)), 10)
-	b = append(b, '\n')
+	b = append(b, headerMarker...)
+	if !e.fragment || r.QueryType != "" {
+		b = append(b, "query_type:"...)
+		b = append(b, r.QueryType...)
+		b = append(b, '\n')
+	}
+	if !e.fragment {
+		b = append(b, "goon_version:"...)
+		b = append(b, version...)
+		b = append(b, "\nnodes:"...)
+		b = strconv.AppendInt(b, int64(len(e.nodes)), 10)
+		b = append(b, "\nedges:"...)
+		b = strconv.AppendInt(b, int64(len(e.edges)), 10)
+		b = append(b, '\n')
+	}
 	if p := r.Pagination; p != nil {
 		if p.HasMore {
 			b = append(b, "has_more:true\n"...)
@@ -38,7 +44,7 @@ func (e *encoder) writeHeader(b []byte, r *wire.GraphResponse, version string) (
 			b = append(b, '\n')
 		}
 	}
-	if r.QueryType == wire.Aggregation {
+	if e.agg {
 		return e.aggregationHeader(b, r)
 	}
 	return b, nil

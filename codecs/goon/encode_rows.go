@@ -83,7 +83,7 @@ func (e *encoder) rowWrites(row wire.Row) bool {
 // columns for them) every cell, in stored order. A row with nothing to
 // write is left out.
 func (e *encoder) writeRows(b []byte, r *wire.GraphResponse) ([]byte, error) {
-	agg := r.QueryType == wire.Aggregation
+	agg := e.agg
 	for i, row := range r.Rows {
 		start := len(b)
 		n := len(row)

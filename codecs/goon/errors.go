@@ -139,7 +139,7 @@ func (p *parser) checkElements(n int, what string) error {
 // checkCount refuses a section that held n items where its header field
 // f declared another count.
 func (p *parser) checkCount(f int, section string, n int, items string) error {
-	if h := p.header[f]; strconv.Itoa(n) != h.value {
+	if h := p.header[f]; h.set && strconv.Itoa(n) != h.value { // a fragment may have no count
 		return lineError(h.line, fieldNames[f]+":"+textwire.Clip(h.value)+" but "+section+" has "+strconv.Itoa(n)+" "+items)
 	}
 	return nil

@@ -135,12 +135,8 @@ func ExampleCodec_AppendDocument() {
 	// sent_earlier:"User 2"
 	// sent_earlier_at:1
 	// query_type:search
-	// goon_version:1.0.0
-	// nodes:1
-	// edges:0
 	// @nodes
 	// User(1):
 	// 1 name=ada
-	// @edges
 	// sent_earlier="User 2" sent_earlier_at=[1]
 }

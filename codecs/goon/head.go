@@ -47,6 +47,7 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	if content != nil {
 		e := encoderPool.Get().(*encoder)
 		defer e.release()
+		e.fragment = true
 		if err := c.encode(e, content); err != nil {
 			return dst, err
 		}
@@ -117,6 +118,7 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 		return header, nil, nil
 	}
 	p.meter = wire.NewMeter(c.core.Limits, len(headerMarker)+rest)
+	p.fragment = true
 	r, err := p.parseSections()
 	if err != nil {
 		return nil, nil, err

@@ -27,11 +27,16 @@ func Decode(data []byte) (*wire.GraphResponse, error) { return std.Decode(data) 
 
 // Decode parses TOON text into a response under the codec's limits; see
 // the package-level Decode.
-func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
+func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) { return c.read(data, false) }
+
+// read reads a response, or with fragment the content of a document with
+// a header, which may leave out an empty format_version, query_type,
+// nodes and edges.
+func (c *Codec) read(data []byte, fragment bool) (*wire.GraphResponse, error) {
 	if err := c.inputFits(data); err != nil {
 		return nil, err
 	}
-	return c.decode(data, &tables{lim: c.core.Limits, src: data})
+	return c.decode(data, &tables{lim: c.core.Limits, src: data}, fragment)
 }
 
 // inputFits refuses input longer than MaxInputBytes, before reading it.
@@ -41,14 +46,14 @@ func (c *Codec) inputFits(data []byte) error {
 
 // decode reads data in one pass, the arrays s takes read by its sinks and
 // the rest into generic values, then converts the document.
-func (c *Codec) decode(data []byte, s toonread.Sinks) (*wire.GraphResponse, error) {
+func (c *Codec) decode(data []byte, s toonread.Sinks, fragment bool) (*wire.GraphResponse, error) {
 	l := c.core.Limits
 	v, err := toonread.DecodeSinks(data, toonread.Options{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
 		toonread.Limits{Set: true, MaxElements: l.MaxElements, MaxFields: l.MaxElements + layoutFields, MaxString: l.MaxStringBytes, MaxMaterialized: l.MaxMaterializedBytes}, s)
 	if err != nil {
 		return nil, err
 	}
-	d := graphDecoder{src: data, lim: l}
+	d := graphDecoder{src: data, lim: l, fragment: fragment}
 	r := d.document(v)
 	if d.err == nil {
 		d.measure(r)
@@ -64,6 +69,7 @@ type graphDecoder struct {
 	lim      wire.Limits
 	err      *wire.DecodeError
 	propSlab []wire.Property // see props
+	fragment bool            // a document's content: see decodeFragment
 }
 
 // name refuses a key that is a name of the response (a node type, a
@@ -178,7 +184,9 @@ func (d *graphDecoder) document(v jsonvalue.Value) *wire.GraphResponse {
 			return nil
 		}
 	}
-	if !haveVersion {
+	if d.fragment {
+		// An empty format_version and query_type are left out.
+	} else if !haveVersion {
 		d.fail(nil, "missing format_version")
 	} else if !haveType {
 		d.fail(nil, "missing query_type")

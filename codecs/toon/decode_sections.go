@@ -15,102 +15,85 @@ func (d *graphDecoder) edges(v jsonvalue.Value, path []pathStep) []wire.Edge {
 	if t, ok := v.(*edgeTable); ok {
 		return t.edges
 	}
+	return records(d, v, path, edgeFields[:], 5, func(e *wire.Edge, k int, v jsonvalue.Value, p []pathStep) {
+		switch k {
+		case 0:
+			e.From, _ = d.str(v, p)
+		case 1:
+			e.FromID = d.integer(v, p)
+		case 2:
+			e.To, _ = d.str(v, p)
+		case 3:
+			e.ToID = d.integer(v, p)
+		case 4:
+			e.Type, _ = d.str(v, p)
+		case 5:
+			e.Depth = d.optInt(v, p)
+		case 6:
+			e.PathID = d.optInt(v, p)
+		case 7:
+			e.Step = d.optInt(v, p)
+		}
+	})
+}
+
+// records reads the array v of objects into a list of T, each object's
+// members by d.fields (allowed, the first required of them required), each
+// given to set; nil after an error.
+func records[T any](d *graphDecoder, v jsonvalue.Value, path []pathStep, allowed []string, required int, set func(r *T, k int, v jsonvalue.Value, p []pathStep)) []T {
 	items := d.array(v, path)
 	if d.err != nil {
 		return nil
 	}
-	edges := make([]wire.Edge, len(items))
+	out := make([]T, len(items))
 	for i, item := range items {
-		e := &edges[i]
-		d.fields(item, append(path, indexStep(i)), edgeFields[:], 5, func(k int, v jsonvalue.Value, p []pathStep) {
-			switch k {
-			case 0:
-				e.From, _ = d.str(v, p)
-			case 1:
-				e.FromID = d.integer(v, p)
-			case 2:
-				e.To, _ = d.str(v, p)
-			case 3:
-				e.ToID = d.integer(v, p)
-			case 4:
-				e.Type, _ = d.str(v, p)
-			case 5:
-				e.Depth = d.optInt(v, p)
-			case 6:
-				e.PathID = d.optInt(v, p)
-			case 7:
-				e.Step = d.optInt(v, p)
-			}
-		})
+		r := &out[i]
+		d.fields(item, append(path, indexStep(i)), allowed, required, func(k int, v jsonvalue.Value, p []pathStep) { set(r, k, v, p) })
 		if d.err != nil {
 			return nil
 		}
 	}
-	return edges
+	return out
 }
 
 var columnFields = []string{"name", "function", "target", "property"}
 
 func (d *graphDecoder) columns(v jsonvalue.Value, path []pathStep) []wire.Column {
-	items := d.array(v, path)
-	if d.err != nil {
-		return nil
-	}
-	cols := make([]wire.Column, len(items))
-	for i, item := range items {
-		c := &cols[i]
-		d.fields(item, append(path, indexStep(i)), columnFields, 2, func(k int, v jsonvalue.Value, p []pathStep) {
-			switch k {
-			case 0:
-				c.Name, _ = d.str(v, p)
-			case 1:
-				c.Function, _ = d.str(v, p)
-			case 2:
-				c.Target = d.optString(v, p)
-			case 3:
-				c.Property = d.optString(v, p)
-			}
-		})
-		if d.err != nil {
-			return nil
+	return records(d, v, path, columnFields, 2, func(c *wire.Column, k int, v jsonvalue.Value, p []pathStep) {
+		switch k {
+		case 0:
+			c.Name, _ = d.str(v, p)
+		case 1:
+			c.Function, _ = d.str(v, p)
+		case 2:
+			c.Target = d.optString(v, p)
+		case 3:
+			c.Property = d.optString(v, p)
 		}
-	}
-	return cols
+	})
 }
 
 var groupColumnFields = []string{"name", "kind", "node", "property", "entity"}
 
 func (d *graphDecoder) groupColumns(v jsonvalue.Value, path []pathStep) []wire.GroupColumn {
-	items := d.array(v, path)
-	if d.err != nil {
-		return nil
-	}
-	gcs := make([]wire.GroupColumn, len(items))
-	for i, item := range items {
-		c := &gcs[i]
-		d.fields(item, append(path, indexStep(i)), groupColumnFields, 3, func(k int, v jsonvalue.Value, p []pathStep) {
-			switch k {
-			case 0:
-				c.Name, _ = d.str(v, p)
-			case 1:
-				s, ok := d.str(v, p)
-				c.Kind = wire.GroupKind(s)
-				if ok && !c.Kind.Valid() {
-					d.fail(p, "unknown group kind "+textwire.Excerpt(s)+" (want node or property)")
-				}
-			case 2:
-				c.Node, _ = d.str(v, p)
-			case 3:
-				c.Property = d.optString(v, p)
-			case 4:
-				c.Entity = d.optString(v, p)
+	return records(d, v, path, groupColumnFields, 3, func(c *wire.GroupColumn, k int, v jsonvalue.Value, p []pathStep) {
+		switch k {
+		case 0:
+			c.Name, _ = d.str(v, p)
+		case 1:
+			s, ok := d.str(v, p)
+			c.Kind = wire.GroupKind(s)
+			if ok && !c.Kind.Valid() {
+				d.fail(p, "unknown group kind "+textwire.Excerpt(s)+" (want node or property)")
 			}
-		})
-		if d.err != nil {
-			return nil
+		case 2:
+			c.Node, _ = d.str(v, p)
+		case 3:
+			c.Property = d.optString(v, p)
+		case 4:
+			c.Entity = d.optString(v, p)
 		}
-	}
-	return gcs
+	})
 }
 
 func (d *graphDecoder) rows(v jsonvalue.Value, path []pathStep) []wire.Row {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/graphwire/graphwire/codecs/toon/internal/toonwrite"
 	"github.com/graphwire/graphwire/codecs/toon/toonvalue"
+	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -44,15 +45,22 @@ func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 // It is EncodeTo's writer with dst as its sink: the layout is written
 // straight into dst, line by line, with no document built first.
 func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	return c.appendEncode(dst, r, false)
+}
+
+// appendEncode is AppendEncode, or with fragment the content of a
+// document with a header (see Deltas and references).
+func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse, fragment bool) ([]byte, error) {
 	if r == nil {
 		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
-	m, err := c.core.Limits.Measure(Name, r)
+	m, err := c.core.Limits.Measure(Name, delta.Checkable(r))
 	if err != nil {
 		return dst, err
 	}
 	s := getStreamer()
 	defer putStreamer(s)
+	s.fragment = fragment
 	if err := s.prepare(r); err != nil {
 		return dst, err
 	}
@@ -166,6 +174,9 @@ type streamer struct {
 	// The rows table's header (tableRows): a field a cell, and the
 	// fields of its node cells' groups.
 	rowFields, nodeFields []toonwrite.Field
+	// fragment is set for the content of a document with a header: an
+	// empty format_version, query_type, nodes or edges is left out.
+	fragment bool
 }
 
 // streamers keeps streamers' scratch space from one encode to the next, so
@@ -205,6 +216,7 @@ func putStreamer(s *streamer) {
 	if cap(s.order) > maxPooledOrder {
 		s.order = nil
 	}
+	s.fragment = false
 	streamers.Put(s)
 }
 
@@ -212,7 +224,7 @@ func putStreamer(s *streamer) {
 // (refusing property keys the layout cannot carry), before anything is
 // written.
 func (s *streamer) prepare(r *wire.GraphResponse) error {
-	if !r.QueryType.Valid() {
+	if !r.QueryType.Valid() && !(s.fragment && r.QueryType == "") {
 		return &wire.EncodeError{Codec: Name, Path: "query_type", Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
 	}
 	if p := r.Pagination; p != nil {
@@ -227,13 +239,24 @@ func (s *streamer) prepare(r *wire.GraphResponse) error {
 // (a bad property value, group kind or cell) wins over an error of the
 // generic writer met earlier in the text.
 func (s *streamer) write(e *toonwrite.Writer, r *wire.GraphResponse) error {
-	e.StringField("format_version", r.FormatVersion, 0)
-	e.StringField("query_type", string(r.QueryType), 0)
-	if err := s.nodes(e, r.Nodes); err != nil {
-		return err
+	f := s.fragment
+	if !f || r.FormatVersion != "" {
+		e.StringField("format_version", r.FormatVersion, 0)
 	}
-	s.nodeOrder(e, len(r.Nodes))
-	s.edges(e, r.Edges)
+	if !f || r.QueryType != "" {
+		e.StringField("query_type", string(r.QueryType), 0)
+	}
+	// A fragment writes its nodes when it has some, or neither edges nor
+	// rows, so that an empty content is told from none.
+	if !f || len(r.Nodes) > 0 || len(r.Edges) == 0 && r.Rows == nil {
+		if err := s.nodes(e, r.Nodes); err != nil {
+			return err
+		}
+		s.nodeOrder(e, len(r.Nodes))
+	}
+	if !f || len(r.Edges) > 0 {
+		s.edges(e, r.Edges)
+	}
 	if r.Columns != nil {
 		s.columns(e, r.Columns)
 	}

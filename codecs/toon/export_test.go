@@ -8,7 +8,7 @@ func (c *Codec) DecodeGeneric(data []byte) (*wire.GraphResponse, error) {
 	if err := c.inputFits(data); err != nil {
 		return nil, err
 	}
-	return c.decode(data, nil)
+	return c.decode(data, nil, false)
 }
 
 // GenericRows sends every rows section to the generic writer while on
@@ -19,6 +19,6 @@ func GenericRows(on bool) { genericRows.Store(on) }
 // it holds and how many of them the table sinks read.
 func (c *Codec) TablesRead(data []byte) (offered, taken int, err error) {
 	t := &tables{lim: c.core.Limits, src: data}
-	_, err = c.decode(data, t)
+	_, err = c.decode(data, t, false)
 	return t.offered, t.taken, err
 }

@@ -46,7 +46,7 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 		if len(out) > len(dst) {
 			out = append(out, '\n')
 		}
-		if out, err = c.AppendEncode(out, content); err != nil {
+		if out, err = c.appendEncode(out, content, true); err != nil {
 			return dst, err
 		}
 	}
@@ -138,7 +138,7 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 	if hr.off == len(data) {
 		return header, nil, nil
 	}
-	r, err := c.Decode(data[hr.off:])
+	r, err := c.read(data[hr.off:], true)
 	if err != nil {
 		var de *wire.DecodeError
 		if errors.As(err, &de) {

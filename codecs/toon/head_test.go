@@ -41,15 +41,12 @@ func docResponses() (base, next, later *wire.GraphResponse) {
 
 // The documents of docResponses, as the package documentation shows them.
 const (
-	oneNodeDelta = `graphwire_delta: "088268476192459683492996286049982146896"
+	oneNodeDelta = `graphwire_delta: "270670938487002172079740440993224071359"
 nodes_changed[1]: 0
-format_version: 1.2.0
-query_type: traversal
 nodes:
   User[1]{id,username}:
-    1007430,ada.lovelace
-edges: []`
-	unchangedDelta = `graphwire_delta: "261190256881951677395660815205021742339"`
+    1007430,ada.lovelace`
+	unchangedDelta = `graphwire_delta: "018341914618967313098806875701715783882"`
 	referencing    = `sent_earlier: MergeRequest 480003477; User 1007430
 sent_earlier_at[2]: 1,2
 format_version: 1.2.0

@@ -116,7 +116,7 @@ def fingerprint(r):
 
 def check(base_fp, result_fp):
     """The 128-bit check of a delta, as 39 decimal digits (zero-padded)."""
-    h = hashlib.sha256(b"graphwire-delta-check-v2\n" + base_fp + result_fp).digest()[:16]
+    h = hashlib.sha256(b"graphwire-delta-check-v4\n" + base_fp + result_fp).digest()[:16]
     return "%039d" % int.from_bytes(h, "big")
 
 
@@ -161,7 +161,18 @@ def patch(base, d):
             raise PatchError("wrong base")
         return base
     c = d["content"]
-    out = {"format_version": c["format_version"], "query_type": c["query_type"]}
+    c.setdefault("nodes", [])
+    c.setdefault("edges", [])
+    cleared = d["cleared"].split(",") if "cleared" in d else []
+    if any(f not in ("format_version", "query_type") for f in cleared):
+        raise PatchError("cleared: unknown field")
+    out = {}
+    for f in ("format_version", "query_type"):  # empty: the base's, unless cleared
+        out[f] = c.get(f, "")
+        if f in cleared and out[f]:
+            raise PatchError("cleared: %s is given in the content" % f)
+        if not out[f] and f not in cleared:
+            out[f] = base[f]
 
     changed = d.get("nodes_changed", [])
     if len(c["nodes"]) != len(changed) + len(d.get("nodes_added", [])):
