@@ -3,6 +3,8 @@ package wire_test
 import (
 	"fmt"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -80,7 +82,7 @@ func ExampleGroupColumn() {
 	}
 
 	// The descriptors as canonical JSON writes them.
-	b, err := wire.AppendJSON(nil, &wire.GraphResponse{QueryType: wire.Aggregation, Columns: r.Columns[2:3], GroupColumns: r.GroupColumns})
+	b, err := jsoncodec.AppendEncode(nil, &wire.GraphResponse{QueryType: wire.Aggregation, Columns: r.Columns[2:3], GroupColumns: r.GroupColumns})
 	fmt.Println(string(b), err)
 	// Output:
 	// group p: the Project node bound to p

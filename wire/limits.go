@@ -99,13 +99,6 @@ const (
 	DefaultMaxExpansion         = 8         // bytes of canonical JSON per input byte, beyond ExpansionAllowance
 )
 
-// ExpansionAllowance is the materialised size every input may reach
-// whatever its length, beyond MaxExpansion times its length: 8 MiB of
-// canonical JSON, so that a short document holding one long truncated
-// value still decodes, while the memory a decode may spend on what its
-// input does not hold stays within 16 times the input plus 16 MiB.
-const ExpansionAllowance = 8 << 20
-
 // HardMaxDepth is the largest MaxDepth a Limits may set: decoders recurse
 // once per level, and the binary decoders' libraries bound nesting too.
 const HardMaxDepth = 10_000
@@ -159,42 +152,4 @@ func (l Limits) WithDefaults() (Limits, error) {
 		return l, fmt.Errorf("wire: Limits.MaxExpansion %d is out of range [0, %d]", l.MaxExpansion, math.MaxInt32)
 	}
 	return l, nil
-}
-
-// MaterializedLimit returns the largest materialised size (see
-// MaterializedSize) a decoder configured with l accepts from an input of
-// n bytes: the smaller of MaxMaterializedBytes and MaxExpansion times n
-// plus ExpansionAllowance. Zero fields of l select their defaults. The
-// in-memory size (see InMemorySize) is held to MaxExpansion times n plus
-// ExpansionAllowance alone.
-func (l Limits) MaterializedLimit(n int64) int64 {
-	lim, _ := l.materializedLimit(n)
-	return lim
-}
-
-// materializedLimit is MaterializedLimit and the name of the Limits field
-// that sets it ("MaxMaterializedBytes" when both give the same).
-func (l Limits) materializedLimit(n int64) (int64, string) {
-	abs := l.MaxMaterializedBytes
-	if abs <= 0 {
-		abs = DefaultMaxMaterializedBytes
-	}
-	ratio := int64(l.MaxExpansion)
-	if ratio <= 0 {
-		ratio = DefaultMaxExpansion
-	}
-	if rel := expansionLimit(ratio, n); rel < abs {
-		return rel, "MaxExpansion"
-	}
-	return abs, "MaxMaterializedBytes"
-}
-
-// expansionLimit is ratio times n plus ExpansionAllowance, or MaxInt64
-// when that overflows.
-func expansionLimit(ratio, n int64) int64 {
-	n = max(n, 0)
-	if n > (math.MaxInt64-ExpansionAllowance)/ratio {
-		return math.MaxInt64
-	}
-	return ratio*n + ExpansionAllowance
 }

@@ -9,9 +9,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// sniffer is a fake codec that implements wire.Sniffer with a function,
+// sniffer is a fake codec that implements wirecodec.Sniffer with a function,
 // recording the prefixes it was given.
 type sniffer struct {
 	*fake
@@ -100,10 +101,10 @@ func TestSniffPrefix(t *testing.T) {
 		return 0.5
 	})
 	reg := newRegistry(t, s)
-	for _, n := range []int{0, 1, wire.SniffLen - 1, wire.SniffLen, wire.SniffLen + 1, 1 << 20} {
+	for _, n := range []int{0, 1, wirecodec.SniffLen - 1, wirecodec.SniffLen, wirecodec.SniffLen + 1, 1 << 20} {
 		s.seen = nil
 		g := reg.Sniff(bytes.Repeat([]byte("x"), n))
-		if want := min(n, wire.SniffLen); !cmp.Equal(s.seen, []int{want}) || len(g) != 1 {
+		if want := min(n, wirecodec.SniffLen); !cmp.Equal(s.seen, []int{want}) || len(g) != 1 {
 			t.Errorf("input of %d bytes: Sniff = %v, prefixes judged %v, want one of %d bytes", n, g, s.seen, want)
 		}
 	}
@@ -165,7 +166,7 @@ func TestSniffText(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			text, ok := wire.SniffText([]byte(tc.input))
+			text, ok := wirecodec.SniffText([]byte(tc.input))
 			if string(text) != tc.text || ok != tc.ok {
 				t.Errorf("SniffText(%q) = %q, %v; want %q, %v", tc.input, text, ok, tc.text, tc.ok)
 			}
@@ -196,7 +197,7 @@ func (lines) Decode(data []byte) (*wire.GraphResponse, error) {
 // Sniff: text whose first word is a version number and whose second is a
 // query type.
 func (lines) Sniff(prefix []byte) float64 {
-	text, ok := wire.SniffText(prefix)
+	text, ok := wirecodec.SniffText(prefix)
 	if !ok {
 		return 0
 	}

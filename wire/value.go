@@ -198,7 +198,6 @@ func intEqualsFloat(i int64, f float64) bool {
 // U+FFFD, as canonical JSON writes it. fmt's %v prints values this way;
 // Text is the accessor for a string value's text.
 func (v Value) String() string {
-	e := encoder{nonFinite: true}
-	e.value(v)
-	return string(e.b)
+	b, _ := appendValue(nil, v, goFloat)
+	return string(b)
 }

@@ -342,8 +342,7 @@ func numberValue(n json.Number, path string) (Value, error) {
 		}
 		return valueOfErr(path, numberType, "json.Number "+strconv.Quote(s)+": "+msg)
 	}
-	d := decoder{data: []byte(n)}
-	end, isFloat, ok := d.scanNumber()
+	end, isFloat, ok := textwire.ScanNumber(string(n), 0)
 	if !ok || end != len(n) {
 		return Value{}, bad("not a JSON number")
 	}
@@ -354,7 +353,7 @@ func numberValue(n json.Number, path string) (Value, error) {
 		}
 		return Float(f), nil
 	}
-	i, ok := textwire.ParseInt(d.data)
+	i, ok := textwire.ParseInt(string(n))
 	if !ok {
 		return Value{}, bad("integer out of int64 range")
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/codecs/json"
@@ -27,7 +29,7 @@ func TestRegistered(t *testing.T) {
 		t.Errorf("Info (-want +got):\n%s", diff)
 	}
 	r := wiretest.Response().Example(3)
-	canonical, err := wire.AppendJSON(nil, r)
+	canonical, err := jsoncodec.AppendEncode(nil, r)
 	if err != nil {
 		t.Fatal(err)
 	}

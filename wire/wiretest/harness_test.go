@@ -14,6 +14,8 @@ import (
 	"time"
 	"unsafe"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
@@ -513,5 +515,5 @@ func TestRefusalsCatchAnEncoderThatSkipsTheModel(t *testing.T) {
 // laxJSON writes r as canonical JSON, refusing only what wire.AppendJSON
 // refuses: not the repeated keys and cells.
 func laxJSON(dst []byte, r *wire.GraphResponse) ([]byte, error) {
-	return wire.AppendJSON(dst, r)
+	return jsoncodec.AppendEncode(dst, r)
 }
