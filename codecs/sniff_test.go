@@ -35,7 +35,7 @@ func TestNewRegistrySniffs(t *testing.T) {
 			if len(g) == 0 || g[0].Name != info.Name || g[0].Confidence < 0.9 {
 				t.Errorf("%s as %s: Sniff = %v, want %s first with confidence ≥ 0.9", c.Name, info.Name, g, info.Name)
 			}
-			if diff := cmp.Diff(wire.Sniff(b), g); diff != "" {
+			if diff := cmp.Diff(wire.DefaultRegistry().Sniff(b), g); diff != "" {
 				t.Errorf("%s as %s: the default registry's guesses (-) and this one's (+):\n%s", c.Name, info.Name, diff)
 			}
 			n++

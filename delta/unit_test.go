@@ -270,7 +270,7 @@ func TestWorthAndChoose(t *testing.T) {
 	base := resp(node("A", 1, "text", strings.Repeat("x", 500)), node("A", 2))
 	next := resp(node("A", 1, "text", strings.Repeat("x", 500)), node("A", 3))
 	size := func(d *delta.Delta) (int, error) { b, err := delta.AppendDelta(jsonc, nil, d); return len(b), err }
-	full := func(r *wire.GraphResponse) (int, error) { b, err := wire.AppendJSON(nil, r); return len(b), err }
+	full := func(r *wire.GraphResponse) (int, error) { b, err := jsoncodec.AppendEncode(nil, r); return len(b), err }
 	for _, tc := range []struct {
 		name       string
 		base, next *wire.GraphResponse

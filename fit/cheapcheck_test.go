@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/graphwire/graphwire/fit"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -23,7 +25,7 @@ func bigTraversal(t testing.TB, n int) (*wire.GraphResponse, int) {
 			{Key: "age", Value: wire.Int(int64(20 + i%50))},
 		}}
 	}
-	b, err := wire.AppendJSON(nil, r)
+	b, err := jsoncodec.AppendEncode(nil, r)
 	if err != nil {
 		t.Fatal(err)
 	}

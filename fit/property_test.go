@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/google/go-cmp/cmp"
 
 	_ "github.com/graphwire/graphwire/codecs"
@@ -57,7 +59,7 @@ func mustCount(t *testing.T, counter string, text []byte) int {
 func itemKey(t *testing.T, r *wire.GraphResponse) string {
 	t.Helper()
 	r.QueryType = wire.Traversal
-	b, err := wire.AppendJSON(nil, r)
+	b, err := jsoncodec.AppendEncode(nil, r)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
@@ -403,7 +405,7 @@ func (f *fitter) jsonBaseline() (int, error) {
 		return 0, err
 	}
 	if f.name != "json" {
-		b, err := wire.AppendJSON(nil, f.r)
+		b, err := jsoncodec.AppendEncode(nil, f.r)
 		var ee *wire.EncodeError
 		switch {
 		case errors.As(err, &ee):

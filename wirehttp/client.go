@@ -14,6 +14,7 @@ import (
 
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // DefaultCursorParam is ClientOptions.CursorParam when it is empty.
@@ -59,7 +60,7 @@ type ClientOptions struct {
 	SessionLimits delta.SessionLimits
 
 	// MaxHeld and MaxHeldBytes bound the answers Deltas keeps, each
-	// counted as its response's wire.InMemorySize, least recently used
+	// counted as its response's wirecodec.InMemorySize, least recently used
 	// forgotten first. Zero means DefaultMaxHeld (256) and
 	// DefaultMaxHeldBytes (64 MiB).
 	MaxHeld      int
@@ -230,7 +231,7 @@ func (c *Client) decodeAnswer(res *http.Response, codec wire.Codec) (*wire.Graph
 		resp, err := c.reg.DecodeFrom(codec.Info().Name, res.Body)
 		return resp, answerFailure(err)
 	}
-	data, err := wire.ReadLimited(name, res.Body, max)
+	data, err := wirecodec.ReadLimited(name, res.Body, max)
 	if err != nil {
 		return nil, answerFailure(err)
 	}

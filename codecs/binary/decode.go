@@ -316,7 +316,7 @@ func repeatedKey(ps []wire.Property, keys *keyset.Seq, key func(int) string) int
 const maxKeySet = 1024
 
 // The sizes in memory of the elements of a node, a row and a list, as the
-// meter counts them (wire.InMemorySize).
+// meter counts them (wirecodec.InMemorySize).
 const (
 	sizeProperty = int64(unsafe.Sizeof(wire.Property{}))
 	sizeCell     = int64(unsafe.Sizeof(wire.Cell{}))

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // The items of the layout on the reading side: what the decoder reads
@@ -48,11 +49,11 @@ type decoder struct {
 	props []wire.Property // the chunk node properties are taken from
 	depth int             // arrays entered
 	lists int             // list values entered
-	m     *wire.Meter
+	m     *wirecodec.Meter
 	err   error
 	tok   token
 	// memLimit is the in-memory size the meter refuses a response past
-	// (MaxExpansion times the input plus wire.ExpansionAllowance);
+	// (MaxExpansion times the input plus wirecodec.ExpansionAllowance);
 	// reserved is the room allocated ahead for elements declared and not
 	// yet read (see reserve).
 	memLimit, reserved int64
@@ -67,21 +68,21 @@ func (d *decoder) reset(src *source, c *Codec) {
 	d.names.reset()
 	*d = decoder{src: src, c: c, names: d.names}
 	if c != nil {
-		d.m = wire.NewMeter(c.core.Limits, src.size())
+		d.m = wirecodec.NewMeter(c.core.Limits, src.size())
 		d.memLimit = memLimit(c.core.Limits.MaxExpansion, src.size())
 	}
 }
 
-// memLimit is wire.Meter's bound on the in-memory size of a response
-// decoded from n bytes: ratio times n plus wire.ExpansionAllowance.
+// memLimit is wirecodec.Meter's bound on the in-memory size of a response
+// decoded from n bytes: ratio times n plus wirecodec.ExpansionAllowance.
 func memLimit(ratio, n int) int64 {
 	if ratio <= 0 {
 		ratio = wire.DefaultMaxExpansion
 	}
-	if int64(n) > (math.MaxInt64-wire.ExpansionAllowance)/int64(ratio) {
+	if int64(n) > (math.MaxInt64-wirecodec.ExpansionAllowance)/int64(ratio) {
 		return math.MaxInt64
 	}
-	return int64(ratio)*int64(n) + wire.ExpansionAllowance
+	return int64(ratio)*int64(n) + wirecodec.ExpansionAllowance
 }
 
 // reserve returns the capacity to allocate for a sequence that declares n

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // The items of the layout on the writing side: what the encoder hands a
@@ -80,7 +81,7 @@ func (e *encoder) within(at string, i int) bool {
 }
 
 // fail records the first error of the walk, at the place p.
-func (e *encoder) fail(p wire.Path, format string, args ...any) {
+func (e *encoder) fail(p wirecodec.Path, format string, args ...any) {
 	if e.err == nil {
 		e.err = &wire.EncodeError{Codec: e.codec, Path: p.String(), Msg: fmt.Sprintf(format, args...)}
 	}

@@ -12,7 +12,7 @@ const (
 // readsLayout reports whether Decode reads layout version v: 1 and 2.
 func readsLayout(v uint64) bool { return v == layoutV1 || v == layoutVersion }
 
-// Sniff implements wire.Sniffer: the confidence that prefix opens the
+// Sniff implements wirecodec.Sniffer: the confidence that prefix opens the
 // layout in the codec's format. The layout's opening is read as the encoder
 // writes it: an array of 5 to 9 items, a layout version a decoder reads
 // (1 or 2, or 3 for a response with session references) as an integer in its shortest form, format_version as a string

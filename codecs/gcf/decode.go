@@ -8,6 +8,7 @@ import (
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // Decode parses GCF text in the codec's layout into a new response. Bad
@@ -56,7 +57,7 @@ func (c *Codec) decodeAt(data []byte, body, fields int, fast bool) (*wire.GraphR
 	// What a decoder of GCF cannot refuse as it reads (the model's rules,
 	// the limits of the response as a whole) it refuses here, with the
 	// encoders' own check (Measure refuses exactly what Check does).
-	if _, err := c.core.Limits.Measure(Name, r); err != nil {
+	if _, err := wirecodec.Measure(c.core.Limits, Name, r); err != nil {
 		var ee *wire.EncodeError
 		if e, ok := err.(*wire.EncodeError); ok {
 			ee = e

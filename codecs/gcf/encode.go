@@ -11,6 +11,7 @@ import (
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // AppendEncode appends the GCF text of r to dst (see the package
@@ -29,7 +30,7 @@ func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 	if r == nil {
 		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
-	m, err := c.core.Limits.Measure(Name, r)
+	m, err := wirecodec.Measure(c.core.Limits, Name, r)
 	if err != nil {
 		return dst, err
 	}
@@ -103,7 +104,7 @@ const maxPooled = 8 << 20
 
 // appendFast appends the document of r to dst, or reports false when the
 // writer stopped at what the layout cannot carry (dst is then unchanged). size is r's size as
-// wire.Measurement.SizeHint gives it (the larger of its canonical JSON and
+// wirecodec.Measurement.SizeHint gives it (the larger of its canonical JSON and
 // its memory), within the limits. The writer writes into dst's spare room
 // when dst has at least a quarter of size to spare (a caller's reused buffer),
 // and otherwise into its pooled buffer, made size long at once when too

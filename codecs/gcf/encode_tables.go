@@ -8,6 +8,7 @@ import (
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // optOrder records, in w.opt, the optional fields present[i] says each
@@ -229,7 +230,7 @@ func flatShape(rows []wire.Row, name string) (first *wire.Node, flat bool) {
 					return first, false
 				}
 			}
-		case !wire.SameKeys(first.Properties, c.Node.Properties):
+		case !wirecodec.SameKeys(first.Properties, c.Node.Properties):
 			return first, false
 		}
 	}

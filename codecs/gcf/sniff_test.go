@@ -19,7 +19,7 @@ func TestSniffAmongCodecs(t *testing.T) {
 				t.Fatalf("%s as %s: %v", cs.ID(), info.Name, err)
 			}
 			if info.Name == gcf.Name {
-				if g := wire.Sniff(data); len(g) == 0 || g[0].Name != gcf.Name {
+				if g := wire.DefaultRegistry().Sniff(data); len(g) == 0 || g[0].Name != gcf.Name {
 					t.Errorf("%s: the registry's guesses for gcf text are %v", cs.ID(), g)
 				}
 				continue

@@ -143,7 +143,7 @@ func (p *parser) headerValue(f int, val string) error {
 // quoting drops again, so that it re-encodes to the same text. The cursor
 // is a string like any other: longer than MaxStringBytes (measured as
 // written, unescaped, before a fillRune) it is refused; the meter counts
-// it with the pagination (wire.Meter.Finish).
+// it with the pagination (wirecodec.Meter.Finish).
 func (p *parser) cursor(val string) error {
 	t, quoted, err := p.headerString(val, "next_cursor")
 	if err != nil {

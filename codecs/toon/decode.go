@@ -8,6 +8,7 @@ import (
 	"github.com/graphwire/graphwire/codecs/toon/internal/toonread"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // Decode reads a response written in the layout of Encode. It accepts any
@@ -82,7 +83,7 @@ func (d *graphDecoder) name(s string, path []pathStep) bool {
 // A key shared by the rows of a table counts once per row, in constant
 // time per use.
 func (d *graphDecoder) measure(r *wire.GraphResponse) {
-	m := wire.NewMeter(d.lim, len(d.src))
+	m := wirecodec.NewMeter(d.lim, len(d.src))
 	fail := func(path ...pathStep) { d.failLimit(path, m.LimitName(), m.Msg()) }
 	if path, ok := meterHead(m, r.Nodes, r); !ok {
 		fail(path...)
@@ -102,7 +103,7 @@ func (d *graphDecoder) measure(r *wire.GraphResponse) {
 // meterHead gives m nodes, then r's edges, columns and group columns, in
 // the order measure charges them before the rows, and returns the path
 // of the first it refuses.
-func meterHead(m *wire.Meter, nodes []wire.Node, r *wire.GraphResponse) ([]pathStep, bool) {
+func meterHead(m *wirecodec.Meter, nodes []wire.Node, r *wire.GraphResponse) ([]pathStep, bool) {
 	for i := range nodes {
 		if !m.Node(&nodes[i]) {
 			return []pathStep{keyStep("nodes")}, false

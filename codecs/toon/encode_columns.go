@@ -5,6 +5,7 @@ import (
 
 	"github.com/graphwire/graphwire/codecs/toon/internal/toonwrite"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // The columns, group_columns and pagination sections, written line by
@@ -71,7 +72,7 @@ func (s *streamer) groupColumns(e *toonwrite.Writer, gcs []wire.GroupColumn) err
 	var property, entity bool
 	for i, c := range gcs {
 		if !c.Kind.Valid() {
-			return &wire.EncodeError{Codec: Name, Path: wire.GroupColumnPath(i).Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(c.Kind))}
+			return &wire.EncodeError{Codec: Name, Path: wirecodec.GroupColumnPath(i).Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(c.Kind))}
 		}
 		property = property || c.Property.Valid
 		entity = entity || c.Entity.Valid

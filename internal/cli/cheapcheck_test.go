@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/graphwire/graphwire/internal/cli"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -24,7 +26,7 @@ func writeTraversal(t *testing.T, n int) (string, int) {
 			{Key: "age", Value: wire.Int(int64(20 + i%50))},
 		}}
 	}
-	b, err := wire.AppendJSON(nil, r)
+	b, err := jsoncodec.AppendEncode(nil, r)
 	if err != nil {
 		t.Fatal(err)
 	}

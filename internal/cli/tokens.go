@@ -93,7 +93,7 @@ func runTokens(env *Env) error {
 // checkText refuses binary input: a binary codec's encoding, or bytes that
 // are not UTF-8 text.
 func checkText(data []byte) error {
-	if g := wire.Sniff(data); len(g) > 0 && g[0].Confidence >= minConfidence {
+	if g := wire.DefaultRegistry().Sniff(data); len(g) > 0 && g[0].Confidence >= minConfidence {
 		if c, err := wire.Lookup(g[0].Name); err == nil && c.Info().Binary {
 			return fmt.Errorf("the input is binary (it looks like %s); tokens counts text (convert it first: wirebench convert -from %s -to goon)", g[0].Name, g[0].Name)
 		}
