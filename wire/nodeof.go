@@ -103,8 +103,8 @@ func propertiesOf(x any) ([]Property, error) {
 		}
 		switch rv.Kind() {
 		case reflect.Interface, reflect.Pointer:
-			if depth >= DefaultMaxDepth {
-				return nil, nodeOfErr("", "", t, "props: pointers nested deeper than "+strconv.Itoa(DefaultMaxDepth))
+			if depth >= defaultMaxDepth {
+				return nil, nodeOfErr("", "", t, "props: pointers nested deeper than "+strconv.Itoa(defaultMaxDepth))
 			}
 			rv = rv.Elem()
 			continue

@@ -46,7 +46,7 @@ func TestValueAccessors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			g := got{
-				Kind: tc.v.Kind(), Null: tc.v.IsNull(), Bool: tc.v.Bool(), Int: tc.v.Int(),
+				Kind: tc.v.Kind(), Null: tc.v.Kind() == wire.KindNull, Bool: tc.v.Bool(), Int: tc.v.Int(),
 				Float: tc.v.Float(), Text: tc.v.Text(), Len: len(tc.v.List()), List: tc.v.List() != nil,
 			}
 			if diff := cmp.Diff(tc.want, g); diff != "" {
@@ -205,10 +205,10 @@ func TestModelHelpers(t *testing.T) {
 	if v, ok := n.Get("name"); !ok || !v.Equal(wire.String("Ann")) {
 		t.Errorf("Get(name) = %v, %v", v, ok)
 	}
-	if v, ok := n.Get("deleted_at"); !ok || !v.IsNull() {
+	if v, ok := n.Get("deleted_at"); !ok || v.Kind() != wire.KindNull {
 		t.Errorf("Get(deleted_at) = %v, %v; want present null", v, ok)
 	}
-	if v, ok := n.Get("missing"); ok || !v.IsNull() {
+	if v, ok := n.Get("missing"); ok || v.Kind() != wire.KindNull {
 		t.Errorf("Get(missing) = %v, %v; want absent", v, ok)
 	}
 	if got := wire.SomeInt(0); !got.Valid || got.Int != 0 {

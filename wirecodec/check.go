@@ -93,7 +93,7 @@ func checkSizes(l wire.Limits, codec string, r *wire.GraphResponse) (n, size int
 func CheckExpansion(l wire.Limits, codec string, size, n int64) error {
 	ratio := int64(l.MaxExpansion)
 	if ratio <= 0 {
-		ratio = wire.DefaultMaxExpansion
+		ratio = int64(wire.DefaultLimits().MaxExpansion)
 	}
 	limit, name := expansionLimit(ratio, n), "MaxExpansion"
 	if size <= limit {

@@ -177,7 +177,7 @@ func TestCheckMaterializedSize(t *testing.T) {
 }
 
 func TestCheckDefaultsAndInvalid(t *testing.T) {
-	r := &wire.GraphResponse{QueryType: wire.Search, Nodes: []wire.Node{{Type: strings.Repeat("x", wire.DefaultMaxStringBytes+1)}}}
+	r := &wire.GraphResponse{QueryType: wire.Search, Nodes: []wire.Node{{Type: strings.Repeat("x", wire.DefaultLimits().MaxStringBytes+1)}}}
 	if err := wirecodec.Check((wire.Limits{}), "json", r); !errors.Is(err, wire.ErrLimit) {
 		t.Errorf("zero Limits: Check = %v, want the default MaxStringBytes to refuse", err)
 	}
@@ -218,7 +218,7 @@ func TestMeterStopsAtTheLimit(t *testing.T) {
 		t.Errorf("LimitName = %q, want MaxMaterializedBytes", m.LimitName())
 	}
 	big := wirecodec.NewMeter(wire.Limits{}, 64<<20)
-	if big.Limit() != wire.DefaultMaxMaterializedBytes || big.LimitName() != "MaxMaterializedBytes" {
+	if big.Limit() != wire.DefaultLimits().MaxMaterializedBytes || big.LimitName() != "MaxMaterializedBytes" {
 		t.Errorf("NewMeter(zero Limits, 64 MiB): limit %d (%s), want the default MaxMaterializedBytes", big.Limit(), big.LimitName())
 	}
 }
@@ -233,11 +233,11 @@ func TestMeterExpansion(t *testing.T) {
 		limit int64
 		name  string
 	}{
-		{wire.Limits{}, 3712, wire.DefaultMaxExpansion*3712 + wirecodec.ExpansionAllowance, "MaxExpansion"},
+		{wire.Limits{}, 3712, int64(wire.DefaultLimits().MaxExpansion)*3712 + wirecodec.ExpansionAllowance, "MaxExpansion"},
 		{wire.Limits{}, 0, wirecodec.ExpansionAllowance, "MaxExpansion"},
-		{wire.Limits{MaxExpansion: 2}, 200 << 20, wire.DefaultMaxMaterializedBytes, "MaxMaterializedBytes"},
+		{wire.Limits{MaxExpansion: 2}, 200 << 20, wire.DefaultLimits().MaxMaterializedBytes, "MaxMaterializedBytes"},
 		{wire.Limits{MaxExpansion: 2}, 10 << 20, 2*(10<<20) + wirecodec.ExpansionAllowance, "MaxExpansion"},
-		{wire.Limits{MaxExpansion: math.MaxInt32}, math.MaxInt32, wire.DefaultMaxMaterializedBytes, "MaxMaterializedBytes"},
+		{wire.Limits{MaxExpansion: math.MaxInt32}, math.MaxInt32, wire.DefaultLimits().MaxMaterializedBytes, "MaxMaterializedBytes"},
 		{wire.Limits{MaxMaterializedBytes: 1 << 20}, 10, 1 << 20, "MaxMaterializedBytes"},
 	} {
 		m := wirecodec.NewMeter(tc.l, tc.input)
@@ -278,8 +278,8 @@ func TestDecodedLen(t *testing.T) {
 
 func TestWithDefaultsMaxExpansion(t *testing.T) {
 	l, err := wire.Limits{}.WithDefaults()
-	if err != nil || l.MaxExpansion != wire.DefaultMaxExpansion {
-		t.Errorf("zero MaxExpansion: %d, %v; want the default %d", l.MaxExpansion, err, wire.DefaultMaxExpansion)
+	if err != nil || l.MaxExpansion != wire.DefaultLimits().MaxExpansion {
+		t.Errorf("zero MaxExpansion: %d, %v; want the default %d", l.MaxExpansion, err, wire.DefaultLimits().MaxExpansion)
 	}
 	if l, err := (wire.Limits{MaxExpansion: 3}).WithDefaults(); err != nil || l.MaxExpansion != 3 {
 		t.Errorf("MaxExpansion 3: %d, %v", l.MaxExpansion, err)

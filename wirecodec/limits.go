@@ -29,11 +29,11 @@ func MaterializedLimit(l wire.Limits, n int64) int64 {
 func materializedLimit(l wire.Limits, n int64) (int64, string) {
 	abs := l.MaxMaterializedBytes
 	if abs <= 0 {
-		abs = wire.DefaultMaxMaterializedBytes
+		abs = wire.DefaultLimits().MaxMaterializedBytes
 	}
 	ratio := int64(l.MaxExpansion)
 	if ratio <= 0 {
-		ratio = wire.DefaultMaxExpansion
+		ratio = int64(wire.DefaultLimits().MaxExpansion)
 	}
 	if rel := expansionLimit(ratio, n); rel < abs {
 		return rel, "MaxExpansion"
@@ -50,3 +50,8 @@ func expansionLimit(ratio, n int64) int64 {
 	}
 	return ratio*n + ExpansionAllowance
 }
+
+// HardMaxDepth is the largest MaxDepth a wire.Limits may set
+// (Limits.WithDefaults refuses more): decoders recurse once per level, and
+// the binary decoders' libraries bound nesting too.
+const HardMaxDepth = 10_000

@@ -142,7 +142,7 @@ func newMeter(l wire.Limits, n int) Meter {
 	limit, name := materializedLimit(l, int64(n))
 	ratio := int64(l.MaxExpansion)
 	if ratio <= 0 {
-		ratio = wire.DefaultMaxExpansion
+		ratio = int64(wire.DefaultLimits().MaxExpansion)
 	}
 	return Meter{limit: limit, name: name, input: int64(n), ratio: ratio, cache: true, memLimit: expansionLimit(ratio, int64(n))}
 }

@@ -215,7 +215,7 @@ func TestGraphResponseUnmarshalJSON(t *testing.T) {
 	if r.FormatVersion != "keep" {
 		t.Fatalf("response changed on error: %+v", r)
 	}
-	big := make([]byte, wire.DefaultMaxInputBytes+1)
+	big := make([]byte, wire.DefaultLimits().MaxInputBytes+1)
 	err = r.UnmarshalJSON(big)
 	if !errors.As(err, &de) || !errors.Is(err, wire.ErrLimit) || de.Limit != "MaxInputBytes" {
 		t.Fatalf("over-long input: error %v, want MaxInputBytes", err)
