@@ -50,7 +50,7 @@ func FuzzCrossCodec(f *testing.F) {
 		}
 	}
 	for _, r := range []*wire.GraphResponse{
-		search(user(1, wire.Prop("l", nested(wire.DefaultMaxDepth)))),
+		search(user(1, wire.Prop("l", nested(wire.DefaultLimits().MaxDepth)))),
 		aggregation(3, nested(8)),
 		search(nodesN(40)...),
 	} {

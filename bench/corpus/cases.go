@@ -400,7 +400,7 @@ func severityCounts(b *builder) *wire.GraphResponse {
 	for _, sev := range buckets {
 		count = count/2 + int64(b.r.intn(int(count/3+1)))
 		avg := wire.Null()
-		if !sev.IsNull() && sev.Text() != "info" {
+		if sev.Kind() != wire.KindNull && sev.Text() != "info" {
 			lo, hi := cvssScore(b.r, sev.Text()), cvssScore(b.r, sev.Text())
 			avg = wire.Float(lo + (hi-lo)*b.r.float()) // an average: full precision
 		}

@@ -77,7 +77,7 @@ func (d *decoder) reset(src *source, c *Codec) {
 // decoded from n bytes: ratio times n plus wirecodec.ExpansionAllowance.
 func memLimit(ratio, n int) int64 {
 	if ratio <= 0 {
-		ratio = wire.DefaultMaxExpansion
+		ratio = wire.DefaultLimits().MaxExpansion
 	}
 	if int64(n) > (math.MaxInt64-wirecodec.ExpansionAllowance)/int64(ratio) {
 		return math.MaxInt64

@@ -516,7 +516,7 @@ func (e *encoder) groupColumn(g *wire.GroupColumn, i int) bool {
 func (e *encoder) cell(c *wire.Cell, list string, i, j int) bool {
 	at := func() wirecodec.Path { return wirecodec.Path{}.Field(list).Index(i).Key(j, c.Name) }
 	if c.Node != nil {
-		if !c.Value.IsNull() {
+		if c.Value.Kind() != wire.KindNull {
 			e.fail(at(), "cell holds both a node and a value")
 			return false
 		}

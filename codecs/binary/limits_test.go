@@ -187,8 +187,8 @@ func sized(t *testing.T, n int64) *wire.GraphResponse {
 }
 
 func TestOptionsAreWireLimits(t *testing.T) {
-	if _, err := New(CBOR, Options{Limits: wire.Limits{MaxDepth: wire.HardMaxDepth + 1}}); err == nil {
-		t.Error("New accepted a MaxDepth past wire.HardMaxDepth")
+	if _, err := New(CBOR, Options{Limits: wire.Limits{MaxDepth: wirecodec.HardMaxDepth + 1}}); err == nil {
+		t.Error("New accepted a MaxDepth past wirecodec.HardMaxDepth")
 	}
 	c, err := New(Msgpack, Options{Limits: wire.Limits{MaxStringBytes: 100}})
 	if err != nil {

@@ -159,7 +159,7 @@ func (c *Codec) decodeFast(data []byte, body int) (r *wire.GraphResponse, ok boo
 		}
 	}()
 	d := freader{s: string(data), maxElem: c.core.Limits.MaxElements, maxStr: c.core.Limits.MaxStringBytes,
-		maxDepth: min(c.core.Limits.MaxDepth+layoutDepth, wire.HardMaxDepth), budget: readerBudget(len(data))}
+		maxDepth: min(c.core.Limits.MaxDepth+layoutDepth, wirecodec.HardMaxDepth), budget: readerBudget(len(data))}
 	d.expect(d.line(), "GCF profile=generic")
 	if body > 0 {
 		d.i = body

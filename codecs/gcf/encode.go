@@ -41,7 +41,7 @@ func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 			return dst, err
 		}
 		return dst, &wire.EncodeError{Codec: Name, Limit: "MaxDepth",
-			Msg: "the document nests deeper than the limit of " + strconv.Itoa(min(c.core.Limits.MaxDepth+layoutDepth, wire.HardMaxDepth)) + " (MaxDepth and the layout's " + strconv.Itoa(layoutDepth) + " levels)"}
+			Msg: "the document nests deeper than the limit of " + strconv.Itoa(min(c.core.Limits.MaxDepth+layoutDepth, wirecodec.HardMaxDepth)) + " (MaxDepth and the layout's " + strconv.Itoa(layoutDepth) + " levels)"}
 	}
 	if err := c.core.CheckOutput(int64(len(out)-n), "text"); err != nil {
 		return out[:n], err
@@ -125,7 +125,7 @@ func (c *Codec) appendFast(dst []byte, r *wire.GraphResponse, size int64) ([]byt
 	}
 	w.fail = false
 	w.maxStr = c.core.Limits.MaxStringBytes
-	w.maxDepth = min(c.core.Limits.MaxDepth+layoutDepth, wire.HardMaxDepth)
+	w.maxDepth = min(c.core.Limits.MaxDepth+layoutDepth, wirecodec.HardMaxDepth)
 	w.document(r)
 	ok := !w.fail
 	switch {

@@ -217,7 +217,7 @@ func flatShape(rows []wire.Row, name string) (first *wire.Node, flat bool) {
 	for _, row := range rows {
 		c := cellNamed(row, name)
 		switch {
-		case c == nil || c.Node == nil && c.Value.IsNull():
+		case c == nil || c.Node == nil && c.Value.Kind() == wire.KindNull:
 		case c.Node == nil:
 			return nil, false
 		case hasList(c.Node.Properties):

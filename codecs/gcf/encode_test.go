@@ -13,6 +13,7 @@ import (
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // canonical checks that AppendEncode writes, for r, GCF in the canonical
@@ -33,7 +34,7 @@ func canonical(t interface {
 		return false
 	}
 	got = got[len("prefix"):]
-	opts := gcfvalue.Options{Limits: wire.Limits{MaxDepth: wire.HardMaxDepth}}
+	opts := gcfvalue.Options{Limits: wire.Limits{MaxDepth: wirecodec.HardMaxDepth}}
 	v, err := gcfvalue.Decode(got, opts)
 	if err != nil {
 		t.Fatalf("gcfvalue reads the text: %v\n%s", err, got)

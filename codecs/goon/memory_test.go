@@ -190,8 +190,8 @@ func TestLargeDocumentWithinMemoryBound(t *testing.T) {
 	}
 	ratio := float64(wirecodec.MaterializedSize(r)) / float64(len(in))
 	t.Logf("materialises to %.2f times its text", ratio)
-	if ratio > wire.DefaultMaxExpansion/2 {
-		t.Errorf("materialises to %.2f times its text, within a factor 2 of the default MaxExpansion %d", ratio, wire.DefaultMaxExpansion)
+	if ratio > float64(wire.DefaultLimits().MaxExpansion)/2 {
+		t.Errorf("materialises to %.2f times its text, within a factor 2 of the default MaxExpansion %d", ratio, wire.DefaultLimits().MaxExpansion)
 	}
 }
 
@@ -283,7 +283,7 @@ func TestCorpusWithinMaxExpansion(t *testing.T) {
 		}
 	}
 	t.Logf("%d texts; the largest ratio is %.2f (%s)", len(texts), worst, worstID)
-	if worst > wire.DefaultMaxExpansion/2 {
-		t.Errorf("%s materialises to %.2f times its text, within a factor 2 of the default MaxExpansion %d", worstID, worst, wire.DefaultMaxExpansion)
+	if worst > float64(wire.DefaultLimits().MaxExpansion)/2 {
+		t.Errorf("%s materialises to %.2f times its text, within a factor 2 of the default MaxExpansion %d", worstID, worst, wire.DefaultLimits().MaxExpansion)
 	}
 }

@@ -116,7 +116,7 @@ func TestInputPastTheLimitIsNotRead(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	in := bytes.Repeat([]byte{' '}, wire.DefaultMaxInputBytes+1)
+	in := bytes.Repeat([]byte{' '}, int(wire.DefaultLimits().MaxInputBytes)+1)
 	res, fp := measureRun(in, "decode", "-f", "json")
 	t.Logf("decode of %d bytes of stdin: %v", len(in), fp)
 	oneErrorLine(t, res, 1, "decode", "is longer than 67108864 bytes")

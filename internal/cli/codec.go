@@ -257,7 +257,7 @@ func writeOutput(env *Env, out string, data []byte) error {
 // longer input under the default Limits, so reading more would only spend
 // memory before the refusal. A file is refused from its size before it is
 // read; standard input after maxInput+1 bytes.
-const maxInput = wire.DefaultMaxInputBytes
+var maxInput = wire.DefaultLimits().MaxInputBytes
 
 // readInput reads the one FILE argument, or stdin when there is none or it
 // is "-", refusing input longer than maxInput. It returns a prefix for
