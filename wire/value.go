@@ -108,7 +108,6 @@ func ListOf(vs ...Value) Value {
 // Kind reports the kind of v.
 func (v Value) Kind() Kind { return v.kind }
 
-
 // Bool returns the bool held by v, or false when v is not a bool.
 func (v Value) Bool() bool { return v.kind == KindBool && v.num == 1 }
 
