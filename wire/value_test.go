@@ -211,13 +211,13 @@ func TestModelHelpers(t *testing.T) {
 	if v, ok := n.Get("missing"); ok || v.Kind() != wire.KindNull {
 		t.Errorf("Get(missing) = %v, %v; want absent", v, ok)
 	}
-	if got := wire.SomeInt(0); !got.Valid || got.Int != 0 {
-		t.Errorf("SomeInt(0) = %+v", got)
+	if got := wire.Some[int64](0); !got.Valid || got.V != 0 {
+		t.Errorf("Some[int64](0) = %+v", got)
 	}
-	if got := wire.SomeString(""); !got.Valid || got.String != "" {
-		t.Errorf("SomeString(\"\") = %+v", got)
+	if got := wire.Some(""); !got.Valid || got.V != "" {
+		t.Errorf("Some(\"\") = %+v", got)
 	}
-	if (wire.OptInt{}).Valid || (wire.OptString{}).Valid {
+	if (wire.Opt[int64]{}).Valid || (wire.Opt[string]{}).Valid {
 		t.Errorf("zero optionals are present")
 	}
 }

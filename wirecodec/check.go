@@ -194,10 +194,10 @@ func (c *checker) response(codec string, r *wire.GraphResponse) error {
 	if err := c.fields(codec, nil, field{"format_version", r.FormatVersion}); err != nil {
 		return err
 	}
-	if pg := r.Pagination; pg != nil && pg.NextCursor.Valid && !c.strOK(pg.NextCursor.String) {
+	if pg := r.Pagination; pg != nil && pg.NextCursor.Valid && !c.strOK(pg.NextCursor.V) {
 		p := path{key: "pagination"}
 		fp := p.key1("next_cursor")
-		return c.tooLong(codec, pg.NextCursor.String, &fp)
+		return c.tooLong(codec, pg.NextCursor.V, &fp)
 	}
 	p := path{key: "nodes"}
 	if len(r.Nodes) > c.l.MaxElements {
@@ -247,7 +247,7 @@ func (c *checker) response(codec string, r *wire.GraphResponse) error {
 		col := &r.Columns[i]
 		cp := p.idx(i)
 		if err := c.fields(codec, &cp, field{"name", col.Name}, field{"function", col.Function},
-			field{"target", col.Target.String}, field{"property", col.Property.String}); err != nil {
+			field{"target", col.Target.V}, field{"property", col.Property.V}); err != nil {
 			return err
 		}
 		if !c.m.Column(col) {
@@ -265,7 +265,7 @@ func (c *checker) response(codec string, r *wire.GraphResponse) error {
 			return err
 		}
 		if err := c.fields(codec, &gp, field{"name", g.Name}, field{"node", g.Node},
-			field{"property", g.Property.String}, field{"entity", g.Entity.String}); err != nil {
+			field{"property", g.Property.V}, field{"entity", g.Entity.V}); err != nil {
 			return err
 		}
 		if !c.m.GroupColumn(g) {

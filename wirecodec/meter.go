@@ -220,13 +220,13 @@ func (m *Meter) Edge(e *wire.Edge) bool {
 	s := int64(len(`{"from":`)+len(`,"from_id":`)+len(`,"to":`)+len(`,"to_id":`)+len(`,"type":`)+len(`}`)+len(`,`)) +
 		m.str(e.From) + idLen(e.FromID) + m.str(e.To) + idLen(e.ToID) + m.str(e.Type)
 	if e.Depth.Valid {
-		s += int64(len(`,"depth":`)) + intLen(e.Depth.Int)
+		s += int64(len(`,"depth":`)) + intLen(e.Depth.V)
 	}
 	if e.PathID.Valid {
-		s += int64(len(`,"path_id":`)) + intLen(e.PathID.Int)
+		s += int64(len(`,"path_id":`)) + intLen(e.PathID.V)
 	}
 	if e.Step.Valid {
-		s += int64(len(`,"step":`)) + intLen(e.Step.Int)
+		s += int64(len(`,"step":`)) + intLen(e.Step.V)
 	}
 	return m.add(s, sizeEdge)
 }
@@ -235,10 +235,10 @@ func (m *Meter) Edge(e *wire.Edge) bool {
 func (m *Meter) Column(c *wire.Column) bool {
 	s := int64(len(`{"name":`)+len(`,"function":`)+len(`}`)+len(`,`)) + m.str(c.Name) + m.str(c.Function)
 	if c.Target.Valid {
-		s += int64(len(`,"target":`)) + m.str(c.Target.String)
+		s += int64(len(`,"target":`)) + m.str(c.Target.V)
 	}
 	if c.Property.Valid {
-		s += int64(len(`,"property":`)) + m.str(c.Property.String)
+		s += int64(len(`,"property":`)) + m.str(c.Property.V)
 	}
 	return m.add(s, sizeColumn)
 }
@@ -248,10 +248,10 @@ func (m *Meter) GroupColumn(g *wire.GroupColumn) bool {
 	s := int64(len(`{"name":`)+len(`,"kind":`)+len(`,"node":`)+len(`}`)+len(`,`)) +
 		m.str(g.Name) + m.str(string(g.Kind)) + m.str(g.Node)
 	if g.Property.Valid {
-		s += int64(len(`,"property":`)) + m.str(g.Property.String)
+		s += int64(len(`,"property":`)) + m.str(g.Property.V)
 	}
 	if g.Entity.Valid {
-		s += int64(len(`,"entity":`)) + m.str(g.Entity.String)
+		s += int64(len(`,"entity":`)) + m.str(g.Entity.V)
 	}
 	return m.add(s, sizeGroupColumn)
 }
@@ -317,13 +317,13 @@ func (m *Meter) Finish(r *wire.GraphResponse) bool {
 		mem += sizePagination
 		s += int64(len(`,"pagination":{"has_more":`)+len(`}`)) + boolLen(p.HasMore)
 		if p.TotalRows.Valid {
-			s += int64(len(`,"total_rows":`)) + intLen(p.TotalRows.Int)
+			s += int64(len(`,"total_rows":`)) + intLen(p.TotalRows.V)
 		}
 		if p.Truncated.Valid {
-			s += int64(len(`,"truncated":`)) + boolLen(p.Truncated.Bool)
+			s += int64(len(`,"truncated":`)) + boolLen(p.Truncated.V)
 		}
 		if p.NextCursor.Valid {
-			s += int64(len(`,"next_cursor":`)) + m.str(p.NextCursor.String)
+			s += int64(len(`,"next_cursor":`)) + m.str(p.NextCursor.V)
 		}
 	}
 	return m.add(s, mem)

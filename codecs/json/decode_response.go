@@ -223,13 +223,13 @@ func (d *decoder) edge(e *wire.Edge) error {
 		case 4:
 			e.Type, err = d.name1("edge type")
 		case 5:
-			e.Depth.Int, err = d.integer("edge depth")
+			e.Depth.V, err = d.integer("edge depth")
 			e.Depth.Valid = true
 		case 6:
-			e.PathID.Int, err = d.integer("edge path_id")
+			e.PathID.V, err = d.integer("edge path_id")
 			e.PathID.Valid = true
 		case 7:
-			e.Step.Int, err = d.integer("edge step")
+			e.Step.V, err = d.integer("edge step")
 			e.Step.Valid = true
 		}
 		return err
@@ -247,10 +247,10 @@ func (d *decoder) column(c *wire.Column) error {
 		case 1:
 			c.Function, err = d.name1("column function")
 		case 2:
-			c.Target.String, err = d.name1("column target")
+			c.Target.V, err = d.name1("column target")
 			c.Target.Valid = true
 		case 3:
-			c.Property.String, err = d.name1("column property")
+			c.Property.V, err = d.name1("column property")
 			c.Property.Valid = true
 		}
 		return err
@@ -277,10 +277,10 @@ func (d *decoder) groupColumn(g *wire.GroupColumn) error {
 		case 2:
 			g.Node, err = d.name1("group column node")
 		case 3:
-			g.Property.String, err = d.name1("group column property")
+			g.Property.V, err = d.name1("group column property")
 			g.Property.Valid = true
 		case 4:
-			g.Entity.String, err = d.name1("group column entity")
+			g.Entity.V, err = d.name1("group column entity")
 			g.Entity.Valid = true
 		}
 		return err
@@ -437,13 +437,13 @@ func (d *decoder) pagination(p *wire.Pagination) error {
 		case 0:
 			p.HasMore, err = d.boolean("pagination has_more")
 		case 1:
-			p.TotalRows.Int, err = d.integer("pagination total_rows")
+			p.TotalRows.V, err = d.integer("pagination total_rows")
 			p.TotalRows.Valid = true
 		case 2:
-			p.Truncated.Bool, err = d.boolean("pagination truncated")
+			p.Truncated.V, err = d.boolean("pagination truncated")
 			p.Truncated.Valid = true
 		case 3:
-			p.NextCursor.String, err = d.str("next_cursor")
+			p.NextCursor.V, err = d.str("next_cursor")
 			p.NextCursor.Valid = true
 		}
 		return err

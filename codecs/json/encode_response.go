@@ -58,11 +58,11 @@ func sizeHint(r *wire.GraphResponse) int {
 	}
 	for i := range r.Columns {
 		c := &r.Columns[i]
-		n += 26 + len(c.Name) + len(c.Function) + len(c.Target.String) + len(c.Property.String)
+		n += 26 + len(c.Name) + len(c.Function) + len(c.Target.V) + len(c.Property.V)
 	}
 	for i := range r.GroupColumns {
 		g := &r.GroupColumns[i]
-		n += 30 + len(g.Name) + len(g.Node) + len(g.Property.String) + len(g.Entity.String)
+		n += 30 + len(g.Name) + len(g.Node) + len(g.Property.V) + len(g.Entity.V)
 	}
 	for _, row := range r.Rows {
 		n += 3
@@ -305,7 +305,7 @@ func (e *encoder) appendResponse(b []byte, r *wire.GraphResponse) ([]byte, error
 		b = appendOptInt(b, `,"total_rows":`, p.TotalRows)
 		if p.Truncated.Valid {
 			b = append(b, `,"truncated":`...)
-			b = strconv.AppendBool(b, p.Truncated.Bool)
+			b = strconv.AppendBool(b, p.Truncated.V)
 		}
 		b = appendOptStr(b, `,"next_cursor":`, p.NextCursor)
 		b = append(b, '}')
@@ -364,18 +364,18 @@ func firstNonFinite(v wire.Value, p wirecodec.Path) (wirecodec.Path, float64, bo
 	return p, 0, false
 }
 
-func appendOptInt(b []byte, key string, o wire.OptInt) []byte {
+func appendOptInt(b []byte, key string, o wire.Opt[int64]) []byte {
 	if o.Valid {
 		b = append(b, key...)
-		b = textwire.AppendInt(b, o.Int)
+		b = textwire.AppendInt(b, o.V)
 	}
 	return b
 }
 
-func appendOptStr(b []byte, key string, o wire.OptString) []byte {
+func appendOptStr(b []byte, key string, o wire.Opt[string]) []byte {
 	if o.Valid {
 		b = append(b, key...)
-		b = appendJSONQuoted(b, o.String)
+		b = appendJSONQuoted(b, o.V)
 	}
 	return b
 }

@@ -223,9 +223,9 @@ func TestEncodeIntegersAndIDs(t *testing.T) {
 			QueryType:     wire.PathFinding,
 			Nodes:         []wire.Node{{Type: "T", ID: tc.id, Properties: []wire.Property{wire.Prop("n", wire.Int(tc.id))}}},
 			Edges: []wire.Edge{{From: "T", FromID: tc.id, To: "U", ToID: tc.id, Type: "R",
-				Depth: wire.SomeInt(tc.id), PathID: wire.SomeInt(tc.id), Step: wire.SomeInt(tc.id)}},
+				Depth: wire.Some[int64](tc.id), PathID: wire.Some[int64](tc.id), Step: wire.Some[int64](tc.id)}},
 			Rows:       []wire.Row{{{Name: "c", Node: &wire.Node{Type: "T", ID: tc.id}}, {Name: "n", Value: wire.Int(tc.id)}}},
-			Pagination: &wire.Pagination{TotalRows: wire.SomeInt(tc.id)},
+			Pagination: &wire.Pagination{TotalRows: wire.Some[int64](tc.id)},
 		}
 		want := `{"format_version":"1.2.0","query_type":"path_finding",` +
 			`"nodes":[{"type":"T","id":` + tc.want + `,"n":` + num + `}],` +
@@ -282,16 +282,16 @@ func fullResponse() *wire.GraphResponse {
 			{Type: "Project", ID: 8},
 		},
 		Edges: []wire.Edge{
-			{From: "User", FromID: 7, To: "Project", ToID: 8, Type: "MEMBER_OF", Depth: wire.SomeInt(2), PathID: wire.SomeInt(0), Step: wire.SomeInt(1)},
+			{From: "User", FromID: 7, To: "Project", ToID: 8, Type: "MEMBER_OF", Depth: wire.Some[int64](2), PathID: wire.Some[int64](0), Step: wire.Some[int64](1)},
 			{From: "User", FromID: 7, To: "Project", ToID: 8, Type: "OWNS"},
 		},
 		Columns: []wire.Column{
-			{Name: "n", Function: "count", Target: wire.SomeString("u"), Property: wire.SomeString("id")},
+			{Name: "n", Function: "count", Target: wire.Some("u"), Property: wire.Some("id")},
 			{Name: "all", Function: "collect"},
 		},
 		GroupColumns: []wire.GroupColumn{
-			{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.SomeString("User")},
-			{Name: "s", Kind: wire.GroupByProperty, Node: "p", Property: wire.SomeString("state"), Entity: wire.SomeString("Project")},
+			{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.Some("User")},
+			{Name: "s", Kind: wire.GroupByProperty, Node: "p", Property: wire.Some("state"), Entity: wire.Some("Project")},
 		},
 		Rows: []wire.Row{
 			{
@@ -302,7 +302,7 @@ func fullResponse() *wire.GraphResponse {
 			},
 			{},
 		},
-		Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(12)},
+		Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](12)},
 	}
 }
 
@@ -346,18 +346,18 @@ func TestEncodeAbsentAndEmpty(t *testing.T) {
 			head + `,"nodes":[],"edges":[],"rows":[]}`},
 		{"nil and empty row", func(r *wire.GraphResponse) { r.Rows = []wire.Row{nil, {}} },
 			head + `,"nodes":[],"edges":[],"rows":[{},{}]}`},
-		{"zero pagination is present", func(r *wire.GraphResponse) { r.Pagination = &wire.Pagination{TotalRows: wire.SomeInt(0)} },
+		{"zero pagination is present", func(r *wire.GraphResponse) { r.Pagination = &wire.Pagination{TotalRows: wire.Some[int64](0)} },
 			head + `,"nodes":[],"edges":[],"pagination":{"has_more":false,"total_rows":0}}`},
 		{"node without properties", func(r *wire.GraphResponse) { r.Nodes = []wire.Node{{Type: "T", ID: 1, Properties: []wire.Property{}}} },
 			head + `,"nodes":[{"type":"T","id":"1"}],"edges":[]}`},
 		{"empty type names", func(r *wire.GraphResponse) { r.Nodes = []wire.Node{{}}; r.Edges = []wire.Edge{{}} },
 			head + `,"nodes":[{"type":"","id":"0"}],"edges":[{"from":"","from_id":"0","to":"","to_id":"0","type":""}]}`},
 		{"present zero edge fields", func(r *wire.GraphResponse) {
-			r.Edges = []wire.Edge{{Depth: wire.SomeInt(0), PathID: wire.SomeInt(0), Step: wire.SomeInt(0)}}
+			r.Edges = []wire.Edge{{Depth: wire.Some[int64](0), PathID: wire.Some[int64](0), Step: wire.Some[int64](0)}}
 		}, head + `,"nodes":[],"edges":[{"from":"","from_id":"0","to":"","to_id":"0","type":"","depth":0,"path_id":0,"step":0}]}`},
 		{"present empty optional strings", func(r *wire.GraphResponse) {
-			r.Columns = []wire.Column{{Target: wire.SomeString(""), Property: wire.SomeString("")}}
-			r.GroupColumns = []wire.GroupColumn{{Kind: wire.GroupByProperty, Property: wire.SomeString(""), Entity: wire.SomeString("")}}
+			r.Columns = []wire.Column{{Target: wire.Some(""), Property: wire.Some("")}}
+			r.GroupColumns = []wire.GroupColumn{{Kind: wire.GroupByProperty, Property: wire.Some(""), Entity: wire.Some("")}}
 		}, head + `,"nodes":[],"edges":[],"columns":[{"name":"","function":"","target":"","property":""}],` +
 			`"group_columns":[{"name":"","kind":"property","node":"","property":"","entity":""}]}`},
 		{"absent optional strings", func(r *wire.GraphResponse) {

@@ -23,16 +23,16 @@ func TestPaginationShapes(t *testing.T) {
 		json string
 		want wire.Pagination
 	}{
-		{"v2", `{"has_more":true,"total_rows":4312}`, wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(4312)}},
-		{"v2 last page", `{"has_more":false,"total_rows":0}`, wire.Pagination{TotalRows: wire.SomeInt(0)}},
+		{"v2", `{"has_more":true,"total_rows":4312}`, wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](4312)}},
+		{"v2 last page", `{"has_more":false,"total_rows":0}`, wire.Pagination{TotalRows: wire.Some[int64](0)}},
 		{"v5 with a cursor", `{"has_more":true,"truncated":true,"next_cursor":"eyJoIjoiYWQyMTczMWM5MTZm"}`,
-			wire.Pagination{HasMore: true, Truncated: wire.SomeBool(true), NextCursor: wire.SomeString("eyJoIjoiYWQyMTczMWM5MTZm")}},
-		{"v5 exhausted", `{"has_more":false,"truncated":false}`, wire.Pagination{Truncated: wire.SomeBool(false)}},
-		{"v5 truncated without more", `{"has_more":false,"truncated":true}`, wire.Pagination{Truncated: wire.SomeBool(true)}},
+			wire.Pagination{HasMore: true, Truncated: wire.Some(true), NextCursor: wire.Some("eyJoIjoiYWQyMTczMWM5MTZm")}},
+		{"v5 exhausted", `{"has_more":false,"truncated":false}`, wire.Pagination{Truncated: wire.Some(false)}},
+		{"v5 truncated without more", `{"has_more":false,"truncated":true}`, wire.Pagination{Truncated: wire.Some(true)}},
 		{"v5 empty cursor", `{"has_more":true,"truncated":false,"next_cursor":""}`,
-			wire.Pagination{HasMore: true, Truncated: wire.SomeBool(false), NextCursor: wire.SomeString("")}},
+			wire.Pagination{HasMore: true, Truncated: wire.Some(false), NextCursor: wire.Some("")}},
 		{"v5 awkward cursor", `{"has_more":true,"truncated":false,"next_cursor":"a b\"c\n☃\u0001"}`,
-			wire.Pagination{HasMore: true, Truncated: wire.SomeBool(false), NextCursor: wire.SomeString("a b\"c\n☃\x01")}},
+			wire.Pagination{HasMore: true, Truncated: wire.Some(false), NextCursor: wire.Some("a b\"c\n☃\x01")}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -120,9 +120,9 @@ func TestPaginationRefused(t *testing.T) {
 func TestPaginationEncodeRefused(t *testing.T) {
 	for _, p := range []wire.Pagination{
 		{HasMore: true},
-		{TotalRows: wire.SomeInt(1), Truncated: wire.SomeBool(false)},
-		{TotalRows: wire.SomeInt(1), NextCursor: wire.SomeString("c")},
-		{HasMore: true, NextCursor: wire.SomeString("c")},
+		{TotalRows: wire.Some[int64](1), Truncated: wire.Some(false)},
+		{TotalRows: wire.Some[int64](1), NextCursor: wire.Some("c")},
+		{HasMore: true, NextCursor: wire.Some("c")},
 	} {
 		r := &wire.GraphResponse{QueryType: wire.Traversal, Pagination: &p}
 		out, err := jsoncodec.AppendEncode([]byte("x"), r)
@@ -140,8 +140,8 @@ func TestPaginationEncodeRefused(t *testing.T) {
 // responses come back exactly.
 func TestPaginationExactRoundTrip(t *testing.T) {
 	for i, p := range []wire.Pagination{
-		{HasMore: true, TotalRows: wire.SomeInt(-1 << 63)},
-		{HasMore: false, Truncated: wire.SomeBool(true), NextCursor: wire.SomeString("\x00\x1f\x7f 😀 \"q\" \\")},
+		{HasMore: true, TotalRows: wire.Some[int64](-1 << 63)},
+		{HasMore: false, Truncated: wire.Some(true), NextCursor: wire.Some("\x00\x1f\x7f 😀 \"q\" \\")},
 	} {
 		r := &wire.GraphResponse{FormatVersion: "5.0.1", QueryType: wire.Aggregation, Pagination: &p}
 		out, err := encodeJSON(r)

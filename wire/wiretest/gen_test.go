@@ -27,7 +27,7 @@ func TestGeneratorPaginations(t *testing.T) {
 		}
 		if p.NextCursor.Valid {
 			cursors++
-			if strings.ContainsAny(p.NextCursor.String, " \"\n\x00\x01") || p.NextCursor.String == "" {
+			if strings.ContainsAny(p.NextCursor.V, " \"\n\x00\x01") || p.NextCursor.V == "" {
 				awkward++
 			}
 		}

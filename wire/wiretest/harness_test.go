@@ -362,7 +362,7 @@ func TestClone(t *testing.T) {
 			}
 		}
 		if r.Pagination != nil {
-			c.Pagination.TotalRows.Int++
+			c.Pagination.TotalRows.V++
 		}
 		if wire.Equal(r, c, wire.Exact) && (len(r.Nodes) > 0 || r.Pagination != nil) {
 			rt.Fatalf("changing the clone changed the original")
