@@ -76,7 +76,7 @@ func edgesN(n int) []wire.Edge {
 // each holding v.
 func aggregation(rows int, v wire.Value) *wire.GraphResponse {
 	r := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Aggregation,
-		Columns: []wire.Column{{Name: "c", Function: "collect", Target: wire.SomeString("u"), Property: wire.SomeString("name")}},
+		Columns: []wire.Column{{Name: "c", Function: "collect", Target: wire.Some("u"), Property: wire.Some("name")}},
 		Rows:    make([]wire.Row, rows)}
 	for i := range r.Rows {
 		r.Rows[i] = wire.Row{{Name: "c", Value: v}}

@@ -79,7 +79,7 @@ func decodeRefused(t *testing.T, shape wiretest.Refusal, name string, small, ful
 		GroupColumns: []wire.GroupColumn{{Name: "cqa", Kind: wire.GroupByProperty, Node: "u"}},
 		Columns:      []wire.Column{{Name: "cqb", Function: "count"}},
 		Rows:         []wire.Row{{{Name: "cqa", Value: wire.Int(5)}, {Name: "cqb", Value: wire.Int(6)}}},
-		Pagination:   &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(3)},
+		Pagination:   &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](3)},
 	}
 	var from, to string
 	switch shape {

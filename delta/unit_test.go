@@ -53,12 +53,12 @@ func TestFingerprintTellsApart(t *testing.T) {
 		"two nodes":     resp(node("User", 1, "x", 1), node("User", 1, "x", 1)),
 		"pagination v2": func() *wire.GraphResponse {
 			r := resp(node("User", 1, "x", 1))
-			r.Pagination = &wire.Pagination{TotalRows: wire.SomeInt(0)}
+			r.Pagination = &wire.Pagination{TotalRows: wire.Some[int64](0)}
 			return r
 		}(),
 		"pagination v5": func() *wire.GraphResponse {
 			r := resp(node("User", 1, "x", 1))
-			r.Pagination = &wire.Pagination{Truncated: wire.SomeBool(false)}
+			r.Pagination = &wire.Pagination{Truncated: wire.Some(false)}
 			return r
 		}(),
 		"NaN": resp(node("User", 1, "x", math.NaN())),

@@ -45,7 +45,7 @@ func TestBadCursorIsRefusedBeforeAnyWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	foreign := small.Page.Pagination.NextCursor.String
+	foreign := small.Page.Pagination.NextCursor.V
 	if foreign == "" {
 		t.Fatal("the small response gave no cursor to try")
 	}
@@ -89,7 +89,7 @@ func TestCheckCursor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := res.Page.Pagination.NextCursor.String
+	c := res.Page.Pagination.NextCursor.V
 	if err := fit.CheckCursor(c); err != nil {
 		t.Errorf("CheckCursor(%q) = %v for a cursor Page issued", c, err)
 	}
@@ -134,8 +134,8 @@ func TestPagerChecksItsArgumentsFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	foreign := res.Page.Pagination.NextCursor.String
-	r.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(false), NextCursor: wire.SomeString("srv-page-2")}
+	foreign := res.Page.Pagination.NextCursor.V
+	r.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.Some(false), NextCursor: wire.Some("srv-page-2")}
 	p, err := fit.NewPager(context.Background(), r, fit.PagerOptions{Codec: "goon"})
 	if err != nil {
 		t.Fatal(err)

@@ -252,14 +252,14 @@ func (f *fitter) pagination(from, to int) *wire.Pagination {
 	pg := &wire.Pagination{}
 	if to < f.plan.units {
 		pg.HasMore = true
-		pg.Truncated = wire.SomeBool(true)
-		pg.NextCursor = wire.SomeString(encodeCursor(to, f.fingerprint()))
+		pg.Truncated = wire.Some(true)
+		pg.NextCursor = wire.Some(encodeCursor(to, f.fingerprint()))
 		return pg
 	}
-	pg.Truncated = wire.SomeBool(false)
+	pg.Truncated = wire.Some(false)
 	if orig != nil {
 		pg.HasMore = orig.HasMore
-		pg.Truncated = wire.SomeBool(orig.HasMore || orig.Truncated.Bool)
+		pg.Truncated = wire.Some(orig.HasMore || orig.Truncated.V)
 		pg.NextCursor = orig.NextCursor
 	}
 	return pg

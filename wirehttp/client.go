@@ -293,7 +293,7 @@ func (c *Client) Pages(ctx context.Context, rawURL string) iter.Seq2[*wire.Graph
 			if p == nil || !p.NextCursor.Valid {
 				return
 			}
-			cursor := p.NextCursor.String
+			cursor := p.NextCursor.V
 			if seen[cursor] {
 				yield(nil, fmt.Errorf("wirehttp: page %d: the upstream gave cursor %q before: it would loop", n, clip(cursor)))
 				return

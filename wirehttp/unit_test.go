@@ -67,7 +67,7 @@ func TestEnvelopeBytes(t *testing.T) {
 
 func TestRowCount(t *testing.T) {
 	e := func(pathID int64, valid bool) wire.Edge {
-		return wire.Edge{From: "A", To: "B", Type: "R", PathID: wire.OptInt{Int: pathID, Valid: valid}}
+		return wire.Edge{From: "A", To: "B", Type: "R", PathID: wire.Opt[int64]{V: pathID, Valid: valid}}
 	}
 	nodes := []wire.Node{{Type: "A", ID: 1}, {Type: "B", ID: 2}, {Type: "B", ID: 3}}
 	for _, tc := range []struct {

@@ -308,7 +308,7 @@ func checkEdgesReferenceNodes(t *testing.T, cases []Case) {
 				t.Errorf("%s: edge %s:%d -%s-> %s:%d joins a node not in the response", c.Name, e.From, e.FromID, e.Type, e.To, e.ToID)
 			}
 			if e.PathID.Valid {
-				steps[e.PathID.Int] = append(steps[e.PathID.Int], e.Step.Int)
+				steps[e.PathID.V] = append(steps[e.PathID.V], e.Step.V)
 			}
 		}
 		for p, ss := range steps {

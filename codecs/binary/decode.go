@@ -142,19 +142,19 @@ func (d *decoder) pagination(n int, layout int64) *wire.Pagination {
 	p := &wire.Pagination{}
 	p.HasMore = d.boolean("pagination has_more")
 	if layout == layoutV1 {
-		p.TotalRows = wire.SomeInt(d.int("pagination total_rows"))
+		p.TotalRows = wire.Some[int64](d.int("pagination total_rows"))
 	} else {
 		p.TotalRows = d.optInt("pagination total_rows")
 		if n > 2 {
 			if t := d.read(); t != nil && t.kind == kBool {
-				p.Truncated = wire.SomeBool(t.b)
+				p.Truncated = wire.Some(t.b)
 			} else if t != nil && t.kind != kNull {
 				d.wrongKind("pagination truncated", "bool or null", t)
 			}
 		}
 		if n > 3 {
 			if t := d.read(); t != nil && t.kind == kString {
-				p.NextCursor = wire.SomeString(t.s)
+				p.NextCursor = wire.Some(t.s)
 			} else if t != nil && t.kind != kNull {
 				d.wrongKind("pagination next_cursor", "string or null", t)
 			}

@@ -271,19 +271,19 @@ func (d *decoder) int(what string) int64 {
 	return t.i
 }
 
-func (d *decoder) optInt(what string) wire.OptInt {
+func (d *decoder) optInt(what string) wire.Opt[int64] {
 	t := d.read()
 	if t == nil {
-		return wire.OptInt{}
+		return wire.Opt[int64]{}
 	}
 	switch t.kind {
 	case kNull:
-		return wire.OptInt{}
+		return wire.Opt[int64]{}
 	case kInt:
-		return wire.SomeInt(t.i)
+		return wire.Some[int64](t.i)
 	}
 	d.wrongKind(what, "integer or null", t)
-	return wire.OptInt{}
+	return wire.Opt[int64]{}
 }
 
 func (d *decoder) str(what string) string {
@@ -335,17 +335,17 @@ func (d *decoder) resolve(what string, t *token) string {
 	return ""
 }
 
-func (d *decoder) optName(what string) wire.OptString {
+func (d *decoder) optName(what string) wire.Opt[string] {
 	t := d.read()
 	if t == nil || t.kind == kNull {
-		return wire.OptString{}
+		return wire.Opt[string]{}
 	}
 	s := d.resolve(what, t)
 	d.checkLen(what, s)
 	if d.err != nil {
-		return wire.OptString{}
+		return wire.Opt[string]{}
 	}
-	return wire.SomeString(s)
+	return wire.Some(s)
 }
 
 func (d *decoder) value(what string) wire.Value {

@@ -361,7 +361,7 @@ func TestHostileWrongTypeEverywhere(t *testing.T) {
 func TestHostileWrongScalar(t *testing.T) {
 	r := &wire.GraphResponse{FormatVersion: "v", QueryType: wire.Search,
 		Nodes:      []wire.Node{{Type: "T", ID: 1, Properties: []wire.Property{wire.Prop("k", wire.Int(1))}}},
-		Pagination: &wire.Pagination{TotalRows: wire.SomeInt(0)}}
+		Pagination: &wire.Pagination{TotalRows: wire.Some[int64](0)}}
 	type edit struct {
 		item int // index of the item in the stream
 		want string

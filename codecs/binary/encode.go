@@ -334,9 +334,9 @@ func (e *encoder) pagination(p *wire.Pagination) {
 	e.sink.boolean(p.HasMore)
 	e.optInt(p.TotalRows)
 	if n > 2 {
-		e.sink.boolean(p.Truncated.Bool)
+		e.sink.boolean(p.Truncated.V)
 	}
-	if n > 3 && !e.text(p.NextCursor.String) {
+	if n > 3 && !e.text(p.NextCursor.V) {
 		e.fail(wirecodec.Path{}.Field("pagination").Field("next_cursor"), notUTF8)
 	}
 }

@@ -171,17 +171,17 @@ func (e *encoder) text(s string) bool {
 }
 
 // optName writes a present optional name, or null for an absent one.
-func (e *encoder) optName(o wire.OptString) bool {
+func (e *encoder) optName(o wire.Opt[string]) bool {
 	if !o.Valid {
 		e.sink.null()
 		return true
 	}
-	return e.name(o.String)
+	return e.name(o.V)
 }
 
-func (e *encoder) optInt(o wire.OptInt) {
+func (e *encoder) optInt(o wire.Opt[int64]) {
 	if o.Valid {
-		e.sink.integer(o.Int)
+		e.sink.integer(o.V)
 	} else {
 		e.sink.null()
 	}

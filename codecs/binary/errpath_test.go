@@ -36,10 +36,10 @@ func TestEncodeErrorPaths(t *testing.T) {
 			r.Columns = []wire.Column{{Name: "n", Function: bad}}
 		}), wirecodec.ColumnPath(0).Field("function")},
 		{"column property", resp(func(r *wire.GraphResponse) {
-			r.Columns = []wire.Column{{Name: "n", Function: "count", Property: wire.SomeString(bad)}}
+			r.Columns = []wire.Column{{Name: "n", Function: "count", Property: wire.Some(bad)}}
 		}), wirecodec.ColumnPath(0).Field("property")},
 		{"group column entity", resp(func(r *wire.GraphResponse) {
-			r.GroupColumns = []wire.GroupColumn{{Name: "g", Kind: wire.GroupKind("property"), Node: "n", Entity: wire.SomeString(bad)}}
+			r.GroupColumns = []wire.GroupColumn{{Name: "g", Kind: wire.GroupKind("property"), Node: "n", Entity: wire.Some(bad)}}
 		}), wirecodec.GroupColumnPath(0).Field("entity")},
 		{"cell value", resp(func(r *wire.GraphResponse) {
 			r.Rows = []wire.Row{{{Name: "a", Value: wire.Int(1)}}, {{Name: "a", Value: wire.Int(1)}, {Name: "b c", Value: wire.String(bad)}}}

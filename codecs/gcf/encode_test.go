@@ -143,10 +143,10 @@ func TestWriterShapes(t *testing.T) {
 		}}, true},
 		{"empty rows", &wire.GraphResponse{QueryType: wire.Aggregation, Rows: []wire.Row{{}, {}}}, true},
 		{"edges and columns in first-seen order", &wire.GraphResponse{QueryType: wire.PathFinding,
-			Edges:        []wire.Edge{{From: "A", To: "B", Type: "t", Step: wire.SomeInt(1)}, {From: "A", To: "B", Type: "t", Depth: wire.SomeInt(2), Step: wire.SomeInt(3)}},
-			Columns:      []wire.Column{{Name: "n", Function: "count", Property: wire.SomeString("p")}, {Name: "m", Function: "max", Target: wire.SomeString("t"), Property: wire.SomeString("q")}},
+			Edges:        []wire.Edge{{From: "A", To: "B", Type: "t", Step: wire.Some[int64](1)}, {From: "A", To: "B", Type: "t", Depth: wire.Some[int64](2), Step: wire.Some[int64](3)}},
+			Columns:      []wire.Column{{Name: "n", Function: "count", Property: wire.Some("p")}, {Name: "m", Function: "max", Target: wire.Some("t"), Property: wire.Some("q")}},
 			GroupColumns: []wire.GroupColumn{}, Rows: []wire.Row{},
-			Pagination: &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(false), NextCursor: wire.SomeString("a b|c")},
+			Pagination: &wire.Pagination{HasMore: true, Truncated: wire.Some(false), NextCursor: wire.Some("a b|c")},
 		}, true},
 	}
 	for _, tc := range cases {

@@ -61,7 +61,7 @@ func (c *Codec) refusal(r *wire.GraphResponse) *wire.EncodeError {
 	}
 	for i, col := range r.Columns {
 		p := wirecodec.ColumnPath(i)
-		for _, f := range [...]struct{ name, v string }{{"name", col.Name}, {"function", col.Function}, {"target", col.Target.String}, {"property", col.Property.String}} {
+		for _, f := range [...]struct{ name, v string }{{"name", col.Name}, {"function", col.Function}, {"target", col.Target.V}, {"property", col.Property.V}} {
 			if err := text(p.Field(f.name), f.v); err != nil {
 				return err
 			}
@@ -72,7 +72,7 @@ func (c *Codec) refusal(r *wire.GraphResponse) *wire.EncodeError {
 		if !g.Kind.Valid() {
 			return encErr(p.Field("kind"), "invalid group kind "+strconv.Quote(string(g.Kind)))
 		}
-		for _, f := range [...]struct{ name, v string }{{"name", g.Name}, {"node", g.Node}, {"property", g.Property.String}, {"entity", g.Entity.String}} {
+		for _, f := range [...]struct{ name, v string }{{"name", g.Name}, {"node", g.Node}, {"property", g.Property.V}, {"entity", g.Entity.V}} {
 			if err := text(p.Field(f.name), f.v); err != nil {
 				return err
 			}
@@ -99,7 +99,7 @@ func (c *Codec) refusal(r *wire.GraphResponse) *wire.EncodeError {
 		if err := pg.Check(); err != nil {
 			return encErr(wirecodec.Path{}.Field("pagination"), err.Error())
 		}
-		return text(wirecodec.Path{}.Field("pagination").Field("next_cursor"), pg.NextCursor.String)
+		return text(wirecodec.Path{}.Field("pagination").Field("next_cursor"), pg.NextCursor.V)
 	}
 	return nil
 }

@@ -27,15 +27,15 @@ func (e *encoder) writeHeader(b []byte, r *wire.GraphResponse, version string) (
 		}
 		if p.TotalRows.Valid {
 			b = append(b, "total_rows:"...)
-			b = strconv.AppendInt(b, p.TotalRows.Int, 10)
+			b = strconv.AppendInt(b, p.TotalRows.V, 10)
 			b = append(b, '\n')
 		}
-		if p.Truncated.Bool {
+		if p.Truncated.V {
 			b = append(b, "truncated:true\n"...)
 		}
 		if p.NextCursor.Valid {
 			b = append(b, "next_cursor:"...)
-			b = appendCursor(b, p.NextCursor.String)
+			b = appendCursor(b, p.NextCursor.V)
 			b = append(b, '\n')
 		}
 	}
@@ -70,14 +70,14 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) (_ []byte, 
 			case wire.GroupByNode:
 				b = append(b, "(node"...)
 				if g.Entity.Valid {
-					if b, err = appendPart(b, ':', g.Entity.String, wirecodec.GroupColumnPath, i, "entity"); err != nil {
+					if b, err = appendPart(b, ':', g.Entity.V, wirecodec.GroupColumnPath, i, "entity"); err != nil {
 						return b, err
 					}
 				}
 			case wire.GroupByProperty:
 				b = append(b, "(property"...)
-				if g.Property.Valid && g.Property.String != g.Name {
-					if b, err = appendPart(b, ':', g.Property.String, wirecodec.GroupColumnPath, i, "property"); err != nil {
+				if g.Property.Valid && g.Property.V != g.Name {
+					if b, err = appendPart(b, ':', g.Property.V, wirecodec.GroupColumnPath, i, "property"); err != nil {
 						return b, err
 					}
 				}
@@ -101,11 +101,11 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) (_ []byte, 
 			b = append(b, '(')
 			b = append(b, c.Function...)
 			if c.Target.Valid {
-				if b, err = appendPart(b, ':', c.Target.String, wirecodec.ColumnPath, i, "target"); err != nil {
+				if b, err = appendPart(b, ':', c.Target.V, wirecodec.ColumnPath, i, "target"); err != nil {
 					return b, err
 				}
 				if c.Property.Valid {
-					if b, err = appendPart(b, '.', c.Property.String, wirecodec.ColumnPath, i, "property"); err != nil {
+					if b, err = appendPart(b, '.', c.Property.V, wirecodec.ColumnPath, i, "property"); err != nil {
 						return b, err
 					}
 				}

@@ -295,17 +295,17 @@ func (d *graphDecoder) fields(v jsonvalue.Value, path []pathStep, allowed []stri
 	}
 }
 
-func (d *graphDecoder) optInt(v jsonvalue.Value, path []pathStep) wire.OptInt {
+func (d *graphDecoder) optInt(v jsonvalue.Value, path []pathStep) wire.Opt[int64] {
 	if v == nil {
-		return wire.OptInt{}
+		return wire.Opt[int64]{}
 	}
-	return wire.SomeInt(d.integer(v, path))
+	return wire.Some[int64](d.integer(v, path))
 }
 
-func (d *graphDecoder) optString(v jsonvalue.Value, path []pathStep) wire.OptString {
+func (d *graphDecoder) optString(v jsonvalue.Value, path []pathStep) wire.Opt[string] {
 	if v == nil {
-		return wire.OptString{}
+		return wire.Opt[string]{}
 	}
 	s, _ := d.str(v, path)
-	return wire.SomeString(s)
+	return wire.Some(s)
 }

@@ -307,15 +307,15 @@ func (s *edgeTable) Row(r *toonread.Row) *wire.DecodeError {
 			id, _ := v.Num.Int64()
 			*[...]*int64{&e.FromID, &e.ToID}[k/2] = id
 		default:
-			var o wire.OptInt
+			var o wire.Opt[int64]
 			if v.Kind != toonread.Null {
 				if v.Kind != toonread.Number || !v.Num.IsInt() {
 					return fail("expected an integer, found " + describeScalar(v))
 				}
 				id, _ := v.Num.Int64()
-				o = wire.SomeInt(id)
+				o = wire.Some[int64](id)
 			}
-			*[...]*wire.OptInt{&e.Depth, &e.PathID, &e.Step}[k-5] = o
+			*[...]*wire.Opt[int64]{&e.Depth, &e.PathID, &e.Step}[k-5] = o
 		}
 	}
 	return nil

@@ -28,13 +28,13 @@ func (s *streamer) emptyOrHeader(e *toonwrite.Writer, key string, n int) bool {
 }
 
 // optCell appends the delimiter and an optional string's token.
-func optCell(e *toonwrite.Writer, o wire.OptString) {
+func optCell(e *toonwrite.Writer, o wire.Opt[string]) {
 	e.Buf = append(e.Buf, e.Delim())
 	if !o.Valid {
 		e.Buf = append(e.Buf, "null"...)
 		return
 	}
-	e.Buf = e.AppendString(e.Buf, o.String)
+	e.Buf = e.AppendString(e.Buf, o.V)
 }
 
 func (s *streamer) columns(e *toonwrite.Writer, cols []wire.Column) {
@@ -116,14 +116,14 @@ func (s *streamer) pagination(e *toonwrite.Writer, p *wire.Pagination) {
 	if p.TotalRows.Valid {
 		e.Line(1)
 		e.Buf = append(e.Buf, "total_rows: "...)
-		e.Buf = strconv.AppendInt(e.Buf, p.TotalRows.Int, 10)
+		e.Buf = strconv.AppendInt(e.Buf, p.TotalRows.V, 10)
 	}
 	if p.Truncated.Valid {
 		e.Line(1)
 		e.Buf = append(e.Buf, "truncated: "...)
-		e.Buf = strconv.AppendBool(e.Buf, p.Truncated.Bool)
+		e.Buf = strconv.AppendBool(e.Buf, p.Truncated.V)
 	}
 	if p.NextCursor.Valid {
-		e.StringField("next_cursor", p.NextCursor.String, 1)
+		e.StringField("next_cursor", p.NextCursor.V, 1)
 	}
 }

@@ -67,7 +67,7 @@ func TestStreamNodeShapes(t *testing.T) {
 	for name, nodes := range cases {
 		t.Run(name, func(t *testing.T) {
 			r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Traversal, Nodes: nodes,
-				Edges: []wire.Edge{{From: "U", FromID: 1, To: "M", ToID: 2, Type: "true"}, {From: "U", FromID: 3, To: "M", ToID: 2, Type: "A", Step: wire.SomeInt(2)}}}
+				Edges: []wire.Edge{{From: "U", FromID: 1, To: "M", ToID: 2, Type: "true"}, {From: "U", FromID: 3, To: "M", ToID: 2, Type: "A", Step: wire.Some[int64](2)}}}
 			checkStream(t, r)
 		})
 	}
