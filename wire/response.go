@@ -13,11 +13,6 @@ const (
 	Aggregation QueryType = "aggregation"
 )
 
-// QueryTypes lists every valid query type, in the order of SPEC §2.
-func QueryTypes() []QueryType {
-	return []QueryType{Traversal, Search, Neighbors, PathFinding, Aggregation}
-}
-
 // Valid reports whether q is one of the five query types.
 func (q QueryType) Valid() bool {
 	switch q {

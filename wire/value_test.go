@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 func TestValueAccessors(t *testing.T) {
@@ -168,10 +169,10 @@ func TestValueString(t *testing.T) {
 }
 
 func TestModelHelpers(t *testing.T) {
-	if diff := cmp.Diff([]wire.QueryType{"traversal", "search", "neighbors", "path_finding", "aggregation"}, wire.QueryTypes()); diff != "" {
+	if diff := cmp.Diff([]wire.QueryType{"traversal", "search", "neighbors", "path_finding", "aggregation"}, wirecodec.QueryTypes()); diff != "" {
 		t.Errorf("QueryTypes (-want +got):\n%s", diff)
 	}
-	for _, q := range wire.QueryTypes() {
+	for _, q := range wirecodec.QueryTypes() {
 		if !q.Valid() {
 			t.Errorf("%q.Valid() = false", q)
 		}
@@ -182,9 +183,9 @@ func TestModelHelpers(t *testing.T) {
 		}
 	}
 	// QueryTypes returns a fresh slice each time.
-	qs := wire.QueryTypes()
+	qs := wirecodec.QueryTypes()
 	qs[0] = "changed"
-	if wire.QueryTypes()[0] != wire.Traversal {
+	if wirecodec.QueryTypes()[0] != wire.Traversal {
 		t.Errorf("QueryTypes shares its slice")
 	}
 	for _, k := range []wire.GroupKind{wire.GroupByNode, wire.GroupByProperty} {

@@ -26,6 +26,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // Options shapes generated responses. The zero value is a sensible default.
@@ -63,7 +64,7 @@ func (o Options) withDefaults() Options {
 		o.MaxRows = 8
 	}
 	if len(o.QueryTypes) == 0 {
-		o.QueryTypes = wire.QueryTypes()
+		o.QueryTypes = wirecodec.QueryTypes()
 	}
 	return o
 }
