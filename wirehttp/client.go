@@ -251,7 +251,7 @@ func answerFailure(err error) error {
 // sniff is the codec to read an answer without Content-Type in: the one
 // it looks like at SniffConfidence or more, else json, else the first.
 func (c *Client) sniff(data []byte) wire.Codec {
-	if g := c.reg.Sniff(data); len(g) > 0 && g[0].Confidence >= SniffConfidence {
+	if g := wirecodec.Sniff(c.reg, data); len(g) > 0 && g[0].Confidence >= SniffConfidence {
 		if codec, err := c.reg.Lookup(g[0].Name); err == nil {
 			return codec
 		}

@@ -15,6 +15,7 @@ import (
 	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // committed returns the committed corpus files (this package's directory
@@ -212,7 +213,7 @@ func testShape(t *testing.T, cases []Case, xl bool) {
 		}
 	}
 	sizes := map[string][2]int{"s": {1, 10}, "m": {60, 200}, "l": {600, 2000}}
-	for _, q := range wire.QueryTypes() {
+	for _, q := range wirecodec.QueryTypes() {
 		for sz, bounds := range sizes {
 			name := string(q) + "_" + sz
 			var r *wire.GraphResponse

@@ -266,7 +266,7 @@
 // (5 to 9 items, one byte in both formats, and different bytes in each),
 // a layout version a decoder reads, format_version as a string of at most
 // 64 printable ASCII bytes, and the query type written in full, one of
-// wire.QueryTypes. That scores 0.95; an opening cut off after the layout
+// wirecodec.QueryTypes. That scores 0.95; an opening cut off after the layout
 // version, or with a longer format_version or an unknown query type,
 // scores 0.3, and anything else 0 (a document's map among them). The
 // versions accepted are Decode's own (layouts 1 and 2), taken from the

@@ -34,6 +34,7 @@ import (
 
 	_ "github.com/graphwire/graphwire/codecs" // every built-in codec
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 func init() {
@@ -176,7 +177,7 @@ func detect(data []byte) (wire.Codec, error) {
 	if len(data) == 0 {
 		return nil, fmt.Errorf("cannot tell the format of empty input; name its codec with -f NAME")
 	}
-	guesses := wire.DefaultRegistry().Sniff(data)
+	guesses := wirecodec.Sniff(wire.DefaultRegistry(), data)
 	if len(guesses) == 0 || guesses[0].Confidence < minConfidence {
 		return nil, fmt.Errorf("cannot tell the input's format: it looks like none of %s (it starts %s); name its codec with -f NAME", codecNames(), excerpt(data))
 	}
@@ -186,7 +187,7 @@ func detect(data []byte) (wire.Codec, error) {
 // looksLike returns " (input looks like NAME)" when data, which codec
 // tried could not decode, looks like another codec.
 func looksLike(data []byte, tried string) string {
-	g := wire.DefaultRegistry().Sniff(data)
+	g := wirecodec.Sniff(wire.DefaultRegistry(), data)
 	if len(g) == 0 || g[0].Confidence < minConfidence || g[0].Name == tried {
 		return ""
 	}
