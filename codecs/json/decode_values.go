@@ -78,47 +78,10 @@ func (d *decoder) list(field string) (wire.Value, error) {
 }
 
 // scanNumber checks JSON number syntax at the current position and returns
-// its end and whether it has a fraction or exponent.
+// its end and whether it has a fraction or exponent (textwire.ScanNumber,
+// the rule every text codec reads numbers by).
 func (d *decoder) scanNumber() (end int, isFloat bool, ok bool) {
-	i := d.pos
-	data := d.data
-	if i < len(data) && data[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(data) && data[i] == '0':
-		i++
-	case i < len(data) && data[i] >= '1' && data[i] <= '9':
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
-	default:
-		return i, false, false
-	}
-	if i < len(data) && data[i] == '.' {
-		isFloat = true
-		i++
-		if i >= len(data) || data[i] < '0' || data[i] > '9' {
-			return i, false, false
-		}
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
-	}
-	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
-		isFloat = true
-		i++
-		if i < len(data) && (data[i] == '+' || data[i] == '-') {
-			i++
-		}
-		if i >= len(data) || data[i] < '0' || data[i] > '9' {
-			return i, false, false
-		}
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
-	}
-	return i, isFloat, true
+	return textwire.ScanNumber(d.data, d.pos)
 }
 
 func (d *decoder) number(field string) (wire.Value, error) {
