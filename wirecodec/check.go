@@ -104,7 +104,7 @@ func CheckExpansion(l wire.Limits, codec string, size, n int64) error {
 		strconv.FormatInt(n, 10) + " bytes (" + name + ")"}
 }
 
-// checker walks a response for Limits.Check.
+// checker walks a response for Check.
 type checker struct {
 	l wire.Limits
 	m Meter
@@ -398,7 +398,7 @@ func (c *checker) value1(v wire.Value, depth int) *valueFail {
 }
 
 // The model's own rules, which every built-in decoder enforces whatever
-// the format, and which Limits.Check therefore checks for every encoder
+// the format, and which Check therefore checks for every encoder
 // (see Check):
 //
 //   - the query type is one of QueryTypes;

@@ -68,7 +68,7 @@ type StreamEncoder interface {
 // response without encoding it. CheckEncode returns exactly the error
 // AppendEncode would return for r (nil when it would succeed), from the
 // same code: a codec implements it with the checks its encoder runs, never
-// with a second copy of them. wire.Registry.Validate finds it by type
+// with a second copy of them. Validate finds it by type
 // assertion.
 type Checker interface {
 	CheckEncode(r *wire.GraphResponse) error

@@ -46,7 +46,7 @@ func Measure(l wire.Limits, codec string, r *wire.GraphResponse) (Measurement, e
 	return Measurement{l: l, codec: codec, r: r, lo: n, hi: n, mem: size, exact: true}, nil
 }
 
-// A Measurement is what Limits.Measure learned of a response it accepted.
+// A Measurement is what Measure learned of a response it accepted.
 // The zero Measurement is that of a nil response.
 type Measurement struct {
 	l      wire.Limits
@@ -102,7 +102,7 @@ func (m *Measurement) settle() {
 	m.lo, m.hi, m.mem, m.exact = n, n, size, true
 }
 
-// CheckExpansion is Limits.CheckExpansion for an encoding of n bytes of
+// CheckExpansion is CheckExpansion for an encoding of n bytes of
 // the measured response: nil when a decoder accepts the response from n
 // bytes, or the *EncodeError naming MaxExpansion that CheckExpansion
 // returns with the size CheckSize measures. Only when the bounds do not

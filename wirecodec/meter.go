@@ -11,14 +11,14 @@ import (
 )
 
 // MaterializedSize returns the length of r's canonical JSON: for a response
-// AppendJSON accepts, exactly len(AppendJSON(nil, r)). It counts rather
-// than encodes, and counts a string or a node's properties shared by many
+// the json codec accepts, exactly the length of its encoding. It counts
+// rather than encodes, and counts a string or a node's properties shared by many
 // places once per place (so a small response in memory may have a large
 // materialised size), in time proportional to r's distinct contents.
 func MaterializedSize(r *wire.GraphResponse) int64 { return measure(r).n }
 
 // InMemorySize returns an estimate of the bytes r holds in memory as a
-// decoder builds it, the measure that Limits.MaterializedLimit bounds
+// decoder builds it, the measure that MaterializedLimit bounds
 // beside the materialised size (see Limits.MaxExpansion):
 //
 //	unsafe.Sizeof(GraphResponse{}), plus unsafe.Sizeof(Pagination{}) when present
@@ -75,7 +75,7 @@ func measure(r *wire.GraphResponse) *Meter {
 // Meter adds up the materialised size of a response (see MaterializedSize)
 // and its in-memory size (see InMemorySize) while a decoder builds it, so
 // that the decoder can refuse a response past MaxMaterializedBytes, or
-// past MaxExpansion times its input (see Limits.MaterializedLimit) in
+// past MaxExpansion times its input (see MaterializedLimit) in
 // either measure, as soon as it gets there rather than after building
 // it. Every built-in decoder uses one.
 //
@@ -103,7 +103,7 @@ type Meter struct {
 	// ExpansionAllowance, whatever MaxMaterializedBytes.
 	memLimit int64
 	cache    bool
-	// loose, for Limits.Measure, counts a string as its bytes and quotes
+	// loose, for Measure, counts a string as its bytes and quotes
 	// without looking at them, and slack as the most its escapes could
 	// add (five bytes a byte: a control character written \u00XX): the
 	// canonical JSON size is within [n, n+slack], and add compares

@@ -13,7 +13,7 @@ import (
 // name), and errors.Is(err, ErrLimit) holds when any of them is a limit's.
 type ValidationError struct {
 	// Model is the error of the model's own rules and the registry's
-	// Limits (Limits.Check), or nil when the response keeps them. Its
+	// Limits (Check), or nil when the response keeps them. Its
 	// Codec is "": it is no codec's.
 	Model *wire.EncodeError
 	// Codecs holds one error for each codec that refuses the response,

@@ -131,10 +131,10 @@ const streamChunk = 32 << 10
 // in writes of about 32 KiB at node, edge and row boundaries, so the whole
 // text is never held in memory. The response is checked first: an
 // *EncodeError means nothing was written; only an error from w can leave
-// partial output. The bytes are those of AppendJSON.
+// partial output. The bytes are those of AppendEncode.
 //
 // The check is a first encoding pass whose output is discarded chunk by
-// chunk, so streaming costs about twice AppendJSON's time for memory that
+// chunk, so streaming costs about twice AppendEncode's time for memory that
 // stays bounded. codecs/json's Codec.EncodeTo calls it, as may any
 // server that streams canonical JSON.
 func encodeTo(w io.Writer, r *wire.GraphResponse) error {
