@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"testing"
 
-	jsoncodec "github.com/graphwire/graphwire/codecs/json"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -29,7 +28,7 @@ func TestRegistered(t *testing.T) {
 		t.Errorf("Info (-want +got):\n%s", diff)
 	}
 	r := wiretest.Response().Example(3)
-	canonical, err := jsoncodec.AppendEncode(nil, r)
+	canonical, err := json.AppendEncode(nil, r)
 	if err != nil {
 		t.Fatal(err)
 	}
