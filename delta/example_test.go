@@ -38,7 +38,7 @@ func Example() {
 	_, err = delta.Patch(next, d)
 	fmt.Println(err != nil)
 	// Output:
-	// {"graphwire_delta":"241449169555413659295750719850359590837","nodes_removed":[1],"nodes_added":[1],"content":{"format_version":"1.2.0","query_type":"search","nodes":[{"type":"User","id":"3","username":"cy"}],"edges":[]}}
+	// {"graphwire_delta":"241449169555413659295750719850359590837","nodes_removed":[1],"nodes_added":[1],"content":{"format_version":"1.2.0","query_type":"search","nodes":[{"type":"User","id":"3","username":"cy"}]}}
 	// <nil> true
 	// true
 }

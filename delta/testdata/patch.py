@@ -160,7 +160,8 @@ def patch(base, d):
         if check(fb, fb) != chk:
             raise PatchError("wrong base")
         return base
-    c = d["content"]
+    # The content is a fragment: an absent field is empty.
+    c = dict({"format_version": "", "query_type": "", "nodes": [], "edges": []}, **d["content"])
     out = {"format_version": c["format_version"], "query_type": c["query_type"]}
 
     changed = d.get("nodes_changed", [])
