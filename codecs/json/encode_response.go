@@ -343,25 +343,16 @@ func (e *encoder) nodeRef(b []byte, n *wire.Node, row, cell int, name string) ([
 }
 
 // nonFiniteError is the *EncodeError for the first NaN or infinite float
-// in v, the value at p: its path goes down to the float inside lists.
+// in v, the value at p: Value.MarshalJSON's, whose path goes down to the
+// float inside lists, below p.
 func nonFiniteError(v wire.Value, p wirecodec.Path) *wire.EncodeError {
-	at, f, _ := firstNonFinite(v, p)
-	return &wire.EncodeError{Codec: "json", Path: at.String(), Msg: "unsupported float value " + strconv.FormatFloat(f, 'g', -1, 64)}
-}
-
-// firstNonFinite finds the first NaN or infinite float in v, the value at
-// p, lists included: its path, its value and whether there is one.
-func firstNonFinite(v wire.Value, p wirecodec.Path) (wirecodec.Path, float64, bool) {
-	if v.Kind() == wire.KindFloat {
-		f := v.Float()
-		return p, f, math.IsNaN(f) || math.IsInf(f, 0)
+	_, err := v.MarshalJSON()
+	ee, ok := err.(*wire.EncodeError)
+	if !ok { // not reached: v holds a NaN or an infinity
+		ee = &wire.EncodeError{Codec: Name, Msg: "unsupported float value"}
 	}
-	for i, x := range v.List() {
-		if at, f, ok := firstNonFinite(x, p.Index(i)); ok {
-			return at, f, true
-		}
-	}
-	return p, 0, false
+	ee.Path = p.String() + ee.Path
+	return ee
 }
 
 func appendOptInt(b []byte, key string, o wire.Opt[int64]) []byte {
