@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"testing"
 
-
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/codecs/json"
