@@ -47,13 +47,13 @@ func pageAll(ctx context.Context, fetch func(cursor string) (*wire.GraphResponse
 			}
 			next := res.Page.Pagination.NextCursor
 			if res.Stats.Truncated { // more of this response: fit's cursor
-				cursor = next.String
+				cursor = next.V
 				continue
 			}
 			if !next.Valid { // the end (or has_more with no cursor to follow)
 				return nil
 			}
-			cursor, upstream = "", next.String // the server's cursor: its next page
+			cursor, upstream = "", next.V // the server's cursor: its next page
 			break
 		}
 	}
@@ -96,7 +96,7 @@ func TestReadmeFirstPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := r.Pagination; p == nil || !p.HasMore || fit.CheckCursor(p.NextCursor.String) != nil {
+	if p := r.Pagination; p == nil || !p.HasMore || fit.CheckCursor(p.NextCursor.V) != nil {
 		t.Errorf("first page's pagination %+v; want has_more with fit's cursor", p)
 	}
 }
@@ -124,7 +124,7 @@ func upstreamPages(t *testing.T) map[string]*wire.GraphResponse {
 		return r
 	}
 	more := func(r *wire.GraphResponse, next string) *wire.GraphResponse {
-		r.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(false), NextCursor: wire.SomeString(next)}
+		r.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.Some(false), NextCursor: wire.Some(next)}
 		return r
 	}
 	return map[string]*wire.GraphResponse{
@@ -226,7 +226,7 @@ func TestUpstreamCursorIsNamed(t *testing.T) {
 		if !res.Page.Pagination.HasMore || page > 2 {
 			t.Fatalf("page %d: has_more %v", page, res.Page.Pagination.HasMore)
 		}
-		cursor = res.Page.Pagination.NextCursor.String
+		cursor = res.Page.Pagination.NextCursor.V
 		if fromFit := fit.CheckCursor(cursor) == nil; fromFit != res.Stats.Truncated {
 			t.Errorf("page %d: CheckCursor(%q) says fit's: %v; Stats.Truncated %v", page, cursor, fromFit, res.Stats.Truncated)
 		}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/graphwire/graphwire/codecs/goon"
 	"github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
@@ -214,7 +216,7 @@ func TestReadmeExampleServes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := wire.DecodeJSON(in, wire.Limits{})
+	r, err := jsoncodec.DecodeWithin(in, wire.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +256,7 @@ func bigResponse(t *testing.T, n int) []byte {
 	for i := 0; i*100 < n; i++ {
 		r.Nodes = append(r.Nodes, wire.Node{Type: "User", ID: int64(i), Properties: []wire.Property{wire.Prop("bio", wire.String(strings.Repeat("x", 80)))}})
 	}
-	b, err := wire.AppendJSON(nil, r)
+	b, err := jsoncodec.AppendEncode(nil, r)
 	if err != nil {
 		t.Fatal(err)
 	}

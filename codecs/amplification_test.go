@@ -9,6 +9,7 @@ import (
 	"github.com/graphwire/graphwire/codecs"
 	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // amplified are responses that are small in memory and large as canonical
@@ -50,7 +51,7 @@ func TestAmplification(t *testing.T) {
 		t.Fatal(err)
 	}
 	for shape, r := range amplified() {
-		size := wire.MaterializedSize(r)
+		size := wirecodec.MaterializedSize(r)
 		if size < 8_000_000 {
 			t.Fatalf("%s: materialises to %d bytes only", shape, size)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 var allCodecs = []string{"json", "goon", "toon", "msgpack", "cbor"}
@@ -51,14 +52,14 @@ func TestInMemorySizeOfTheCorpus(t *testing.T) {
 				t.Errorf("%s, %s: %v", c.ID(), codec, err)
 				continue
 			}
-			mem, size := wire.InMemorySize(r), wire.MaterializedSize(r)
+			mem, size := wirecodec.InMemorySize(r), wirecodec.MaterializedSize(r)
 			if len(data) > 1<<20 {
 				t.Logf("%s, %s: %d bytes, %.2fx in memory, %.2fx as JSON", c.ID(), codec, len(data), float64(mem)/float64(len(data)), float64(size)/float64(len(data)))
 			}
 			if ratio := float64(mem) / float64(len(data)); ratio > worst {
 				worst, worstCase = ratio, c.ID()
 			}
-			if limit := lim.MaterializedLimit(int64(len(data))); 2*max(mem, size) > limit {
+			if limit := wirecodec.MaterializedLimit(lim, int64(len(data))); 2*max(mem, size) > limit {
 				t.Errorf("%s, %s: %d bytes in, %d in memory, %d as JSON: within %d but not by a clear margin", c.ID(), codec, len(data), mem, size, limit)
 			}
 		}
@@ -127,7 +128,7 @@ func measureDense(t *testing.T, codec, shape string, data []byte) error {
 	bound := wiretest.DecodeMemoryBound(len(data))
 	var mem int64
 	if r != nil {
-		mem = wire.InMemorySize(r)
+		mem = wirecodec.InMemorySize(r)
 	}
 	t.Logf("%s, %s: %d bytes in: %v, %.1fx the input (bound %d KiB); in memory %d KiB (%.1fx); err %v",
 		shape, codec, len(data), fp, float64(fp.PeakHeap)/float64(len(data)), bound>>10, mem>>10, float64(mem)/float64(len(data)), err)

@@ -47,7 +47,7 @@ func Example_stream() {
 	}
 	for _, info := range wire.List() {
 		var w countingWriter
-		if err := wire.EncodeTo(info.Name, &w, r); err != nil {
+		if err := wire.DefaultRegistry().EncodeTo(info.Name, &w, r); err != nil {
 			panic(err)
 		}
 		fmt.Printf("%s: %d bytes\n", info.Name, w.n)
@@ -56,7 +56,7 @@ func Example_stream() {
 	// JSON cannot carry a NaN: the error comes before any byte is written.
 	r.Nodes[1].Properties = append(r.Nodes[1].Properties, wire.Prop("ratio", wire.Float(math.NaN())))
 	var w countingWriter
-	err := wire.EncodeTo("json", &w, r)
+	err := wire.DefaultRegistry().EncodeTo("json", &w, r)
 	fmt.Printf("%v (%d bytes written)\n", err, w.n)
 	// Output:
 	// cbor: 68 bytes

@@ -10,6 +10,7 @@ import (
 	"github.com/graphwire/graphwire/codecs"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // The cross-codec fuzz target decodes under Limits scaled to the input:
@@ -49,7 +50,7 @@ func FuzzCrossCodec(f *testing.F) {
 		}
 	}
 	for _, r := range []*wire.GraphResponse{
-		search(user(1, wire.Prop("l", nested(wire.DefaultMaxDepth)))),
+		search(user(1, wire.Prop("l", nested(wire.DefaultLimits().MaxDepth)))),
 		aggregation(3, nested(8)),
 		search(nodesN(40)...),
 	} {
@@ -88,7 +89,7 @@ func FuzzCrossCodec(f *testing.F) {
 // crossCheck checks that every codec of reg encodes r, decoded by codec
 // from, and decodes it back.
 func crossCheck(reg *wire.Registry, from string, r *wire.GraphResponse, lim wire.Limits) error {
-	size := wire.MaterializedSize(r)
+	size := wirecodec.MaterializedSize(r)
 	if size > lim.MaxMaterializedBytes {
 		return fmt.Errorf("%s decoded a response of %d bytes materialised, past its limit of %d", from, size, lim.MaxMaterializedBytes)
 	}

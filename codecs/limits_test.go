@@ -8,6 +8,7 @@ import (
 
 	"github.com/graphwire/graphwire/codecs"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // edgeLimits are the small Limits of the at-the-limits matrix: small enough
@@ -75,7 +76,7 @@ func edgesN(n int) []wire.Edge {
 // each holding v.
 func aggregation(rows int, v wire.Value) *wire.GraphResponse {
 	r := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Aggregation,
-		Columns: []wire.Column{{Name: "c", Function: "collect", Target: wire.SomeString("u"), Property: wire.SomeString("name")}},
+		Columns: []wire.Column{{Name: "c", Function: "collect", Target: wire.Some("u"), Property: wire.Some("name")}},
 		Rows:    make([]wire.Row, rows)}
 	for i := range r.Rows {
 		r.Rows[i] = wire.Row{{Name: "c", Value: v}}
@@ -105,7 +106,7 @@ func sizedTo(t *testing.T, n int64) *wire.GraphResponse {
 			lens[i][j] = 64
 		}
 	}
-	size := wire.MaterializedSize(build())
+	size := wirecodec.MaterializedSize(build())
 	for i := range lens {
 		for j := range lens[i] {
 			for size > n && lens[i][j] > 0 {
@@ -115,7 +116,7 @@ func sizedTo(t *testing.T, n int64) *wire.GraphResponse {
 		}
 	}
 	r := build()
-	if got := wire.MaterializedSize(r); got != n {
+	if got := wirecodec.MaterializedSize(r); got != n {
 		t.Fatalf("sized response is %d bytes, want %d", got, n)
 	}
 	return r
@@ -163,7 +164,7 @@ func TestMatrixAtLimits(t *testing.T) {
 	}
 	for _, tc := range edgeCases(t) {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := edgeLimits.Check("test", tc.at); err != nil {
+			if err := wirecodec.Check(edgeLimits, "test", tc.at); err != nil {
 				t.Fatalf("the response at the limit is past it: %v", err)
 			}
 			for _, a := range names {

@@ -27,11 +27,11 @@ func TestLookupMediaType(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, err := wire.LookupMediaType(c.Info().MediaType); err != nil || got.Info().Name != tc.codec {
+		if got, err := wire.DefaultRegistry().LookupMediaType(c.Info().MediaType); err != nil || got.Info().Name != tc.codec {
 			t.Errorf("LookupMediaType(%q) = %v, %v; want %s", c.Info().MediaType, got, err, tc.codec)
 		}
 		for _, mt := range tc.found {
-			got, err := wire.LookupMediaType(mt)
+			got, err := wire.DefaultRegistry().LookupMediaType(mt)
 			if err != nil || got.Info().Name != tc.codec {
 				t.Errorf("LookupMediaType(%q) = %v, %v; want %s", mt, got, err, tc.codec)
 			}
@@ -44,7 +44,7 @@ func TestLookupMediaType(t *testing.T) {
 		"application/msgpack", // not registered, not served
 		"text/x-goon; version=2.0.0",
 	} {
-		if c, err := wire.LookupMediaType(mt); !errors.Is(err, wire.ErrUnknownCodec) {
+		if c, err := wire.DefaultRegistry().LookupMediaType(mt); !errors.Is(err, wire.ErrUnknownCodec) {
 			t.Errorf("LookupMediaType(%q) = %v, %v; want ErrUnknownCodec", mt, c, err)
 		}
 	}

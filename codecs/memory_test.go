@@ -56,7 +56,7 @@ func TestDecodeMemoryOfALargeJSONBody(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(data) < 55<<20 || len(data) > wire.DefaultMaxInputBytes {
+	if len(data) < 55<<20 || int64(len(data)) > wire.DefaultLimits().MaxInputBytes {
 		t.Fatalf("generated %d bytes, want about 60 MB within MaxInputBytes", len(data))
 	}
 	if err := measureDecode(t, wire.DefaultRegistry(), "json", "60 MB of generated nodes", data); err != nil {
@@ -212,7 +212,7 @@ func TestEncodePastMaxInputBytesStopsEarly(t *testing.T) {
 		if !errors.Is(err, wire.ErrLimit) || !strings.Contains(err.Error(), "limit of 67108864") {
 			t.Errorf("%s: %v, want a MaxInputBytes *wire.EncodeError", codec, err)
 		}
-		if limit := uint64(3 * wire.DefaultMaxInputBytes); fp.TotalAlloc > limit { // a buffer grown to the limit
+		if limit := uint64(3 * wire.DefaultLimits().MaxInputBytes); fp.TotalAlloc > limit { // a buffer grown to the limit
 			t.Errorf("%s: allocated %d bytes refusing the encoding, want at most %d", codec, fp.TotalAlloc, limit)
 		}
 	}

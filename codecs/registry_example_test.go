@@ -24,7 +24,7 @@ func ExampleNewRegistry() {
 	fmt.Println(err)
 
 	// The default registry's limits are larger.
-	_, err = wire.DecodeFrom("json", strings.NewReader(body))
+	_, err = wire.DefaultRegistry().DecodeFrom("json", strings.NewReader(body))
 	fmt.Println(err)
 	// Output:
 	// true

@@ -43,7 +43,7 @@ func jsonLongEscapedString(n int) []byte {
 // jsonDeepLists is many nodes, each holding a list nested to the default
 // MaxDepth.
 func jsonDeepLists(n int) []byte {
-	deep := strings.Repeat("[", wire.DefaultMaxDepth) + "1" + strings.Repeat("]", wire.DefaultMaxDepth)
+	deep := strings.Repeat("[", wire.DefaultLimits().MaxDepth) + "1" + strings.Repeat("]", wire.DefaultLimits().MaxDepth)
 	var b strings.Builder
 	b.WriteString(`{"format_version":"1","query_type":"search","nodes":[`)
 	for i := 0; b.Len() < n; i++ {

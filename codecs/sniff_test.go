@@ -8,6 +8,7 @@ import (
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/codecs"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // TestNewRegistrySniffs: codecs built with other options judge their
@@ -31,11 +32,11 @@ func TestNewRegistrySniffs(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s as %s: %v", c.Name, info.Name, err)
 			}
-			g := reg.Sniff(b)
+			g := wirecodec.Sniff(reg, b)
 			if len(g) == 0 || g[0].Name != info.Name || g[0].Confidence < 0.9 {
 				t.Errorf("%s as %s: Sniff = %v, want %s first with confidence ≥ 0.9", c.Name, info.Name, g, info.Name)
 			}
-			if diff := cmp.Diff(wire.Sniff(b), g); diff != "" {
+			if diff := cmp.Diff(wirecodec.Sniff(wire.DefaultRegistry(), b), g); diff != "" {
 				t.Errorf("%s as %s: the default registry's guesses (-) and this one's (+):\n%s", c.Name, info.Name, diff)
 			}
 			n++

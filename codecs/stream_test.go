@@ -10,6 +10,9 @@ import (
 	"slices"
 	"testing"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+	"github.com/graphwire/graphwire/wirecodec"
+
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/bench/corpus"
@@ -45,9 +48,9 @@ func (w *recorder) Write(p []byte) (int, error) {
 // writer EncodeTo wrote to, the Limit of the refusal ("" for none, or for a
 // refusal that is no limit's), and whether r was refused.
 func streamAgrees(t interface{ Fatalf(string, ...any) }, name string, c wire.Codec, r *wire.GraphResponse) (w *recorder, limit string, refused bool) {
-	s, ok := c.(wire.StreamEncoder)
+	s, ok := c.(wirecodec.StreamEncoder)
 	if !ok {
-		t.Fatalf("%s does not implement wire.StreamEncoder", name)
+		t.Fatalf("%s does not implement wirecodec.StreamEncoder", name)
 	}
 	want, err := c.AppendEncode(nil, r)
 	w = &recorder{keep: true}
@@ -79,17 +82,17 @@ func streamAgrees(t interface{ Fatalf(string, ...any) }, name string, c wire.Cod
 	return w, ee.Limit, true
 }
 
-func streamers(t testing.TB) map[string]wire.StreamEncoder {
+func streamers(t testing.TB) map[string]wirecodec.StreamEncoder {
 	t.Helper()
-	out := map[string]wire.StreamEncoder{}
+	out := map[string]wirecodec.StreamEncoder{}
 	for _, info := range wire.List() {
 		c, err := wire.Lookup(info.Name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, ok := c.(wire.StreamEncoder)
+		s, ok := c.(wirecodec.StreamEncoder)
 		if !ok {
-			t.Fatalf("%s does not implement wire.StreamEncoder", info.Name)
+			t.Fatalf("%s does not implement wirecodec.StreamEncoder", info.Name)
 		}
 		out[info.Name] = s
 	}
@@ -102,7 +105,7 @@ func loadXL(t testing.TB) *wire.GraphResponse {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := wire.DecodeJSON(data, wire.Limits{})
+	r, err := jsoncodec.DecodeWithin(data, wire.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +243,7 @@ func TestStreamHeapGrowth(t *testing.T) {
 	for _, tc := range cases {
 		for name := range streamers(t) {
 			c, _ := big.Lookup(name)
-			s := c.(wire.StreamEncoder)
+			s := c.(wirecodec.StreamEncoder)
 			var out []byte
 			appendAlloc := allocated(func() { out, _ = c.AppendEncode(nil, tc.r) })
 			w := &recorder{}

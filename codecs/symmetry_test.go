@@ -8,6 +8,7 @@ import (
 	"github.com/graphwire/graphwire/codecs"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // symmetryLimits are small enough that a response past them is cheap, and
@@ -48,8 +49,8 @@ func TestEncodersRefuseWhatDecodersRefuse(t *testing.T) {
 						t.Errorf("%s, seed %d: %v: Limit %q, want %q", info.Name, seed, err, ee.Limit, shape.Limit())
 					}
 				}
-				var ve *wire.ValidationError
-				if err := small.Validate(r); !errors.As(err, &ve) || len(ve.Codecs) != len(small.List()) || ve.Model == nil {
+				var ve *wirecodec.ValidationError
+				if err := wirecodec.Validate(small, r); !errors.As(err, &ve) || len(ve.Codecs) != len(small.List()) || ve.Model == nil {
 					t.Fatalf("seed %d: Validate gave %v, want the model's error and every codec's", seed, err)
 				}
 			}
@@ -78,7 +79,7 @@ func decodeRefused(t *testing.T, shape wiretest.Refusal, name string, small, ful
 		GroupColumns: []wire.GroupColumn{{Name: "cqa", Kind: wire.GroupByProperty, Node: "u"}},
 		Columns:      []wire.Column{{Name: "cqb", Function: "count"}},
 		Rows:         []wire.Row{{{Name: "cqa", Value: wire.Int(5)}, {Name: "cqb", Value: wire.Int(6)}}},
-		Pagination:   &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(3)},
+		Pagination:   &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](3)},
 	}
 	var from, to string
 	switch shape {

@@ -13,6 +13,7 @@ import (
 	"github.com/graphwire/graphwire/codecs"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 func validRegistry(t *testing.T) *wire.Registry {
@@ -24,13 +25,13 @@ func validRegistry(t *testing.T) *wire.Registry {
 	return reg
 }
 
-// refusals returns codec name -> path of each codec a *wire.ValidationError
+// refusals returns codec name -> path of each codec a *wirecodec.ValidationError
 // lists.
-func refusals(t *testing.T, err error) (map[string]string, *wire.ValidationError) {
+func refusals(t *testing.T, err error) (map[string]string, *wirecodec.ValidationError) {
 	t.Helper()
-	var ve *wire.ValidationError
+	var ve *wirecodec.ValidationError
 	if !errors.As(err, &ve) {
-		t.Fatalf("Validate: %v, want a *wire.ValidationError", err)
+		t.Fatalf("Validate: %v, want a *wirecodec.ValidationError", err)
 	}
 	got := map[string]string{}
 	for _, ce := range ve.Codecs {
@@ -46,7 +47,7 @@ func TestValidateNamesEveryRefusingCodec(t *testing.T) {
 	reg := validRegistry(t)
 	r := &wire.GraphResponse{FormatVersion: "1.0", QueryType: wire.Search, Edges: []wire.Edge{},
 		Nodes: []wire.Node{{Type: "User", ID: 1}, {Type: "Merge Request", ID: 2, Properties: []wire.Property{wire.Prop("title", wire.String("x"))}}}}
-	got, ve := refusals(t, reg.Validate(r))
+	got, ve := refusals(t, wirecodec.Validate(reg, r))
 	if ve.Model != nil {
 		t.Errorf("model error %v for a response the model allows", ve.Model)
 	}
@@ -67,7 +68,7 @@ func TestValidateNamesEveryRefusingCodec(t *testing.T) {
 	}
 
 	r.Nodes[1].Type = "MergeRequest"
-	if err := reg.Validate(r); err != nil {
+	if err := wirecodec.Validate(reg, r); err != nil {
 		t.Errorf("Validate of a valid response: %v", err)
 	}
 }
@@ -78,7 +79,7 @@ func TestValidateModelAndLimits(t *testing.T) {
 	reg := validRegistry(t)
 	r := &wire.GraphResponse{FormatVersion: "1.0", QueryType: wire.Search, Edges: []wire.Edge{},
 		Nodes: []wire.Node{{Type: "User", ID: 1, Properties: []wire.Property{wire.Prop("score", wire.Float(math.NaN()))}}}}
-	got, ve := refusals(t, reg.Validate(r))
+	got, ve := refusals(t, wirecodec.Validate(reg, r))
 	if ve.Model != nil {
 		t.Errorf("model error %v for a NaN", ve.Model)
 	}
@@ -92,7 +93,7 @@ func TestValidateModelAndLimits(t *testing.T) {
 	}
 
 	r.Nodes[0].Properties = []wire.Property{wire.Prop("a", wire.Int(1)), wire.Prop("a", wire.Int(2))}
-	got, ve = refusals(t, reg.Validate(r))
+	got, ve = refusals(t, wirecodec.Validate(reg, r))
 	if ve.Model == nil || ve.Model.Path != "nodes[0].properties.a" {
 		t.Errorf("model error %v, want one at nodes[0].properties.a", ve.Model)
 	}
@@ -111,10 +112,10 @@ func TestValidateModelAndLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Nodes[0].Properties = []wire.Property{wire.Prop("a", wire.String("too long"))}
-	if err := small.Validate(r); !errors.Is(err, wire.ErrLimit) {
+	if err := wirecodec.Validate(small, r); !errors.Is(err, wire.ErrLimit) {
 		t.Errorf("Validate past MaxStringBytes: %v, want ErrLimit", err)
 	}
-	if err := reg.Validate(nil); err == nil {
+	if err := wirecodec.Validate(reg, nil); err == nil {
 		t.Error("Validate(nil) = nil")
 	}
 }
@@ -140,10 +141,10 @@ func TestValidateAgreesWithEveryEncoder(t *testing.T) {
 		gen := wiretest.ResponseWith(o)
 		for seed := range n {
 			r := gen.Example(seed)
-			err := reg.Validate(r)
-			var ve *wire.ValidationError
+			err := wirecodec.Validate(reg, r)
+			var ve *wirecodec.ValidationError
 			if err != nil && !errors.As(err, &ve) {
-				t.Fatalf("Validate: %v is not a *wire.ValidationError", err)
+				t.Fatalf("Validate: %v is not a *wirecodec.ValidationError", err)
 			}
 			for _, info := range reg.List() {
 				c, _ := reg.Lookup(info.Name)

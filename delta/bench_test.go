@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -60,7 +62,7 @@ func TestDeltaSize(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		full, err := wire.AppendJSON(nil, next)
+		full, err := jsoncodec.AppendEncode(nil, next)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"testing"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/delta/deltatest"
@@ -36,7 +38,7 @@ func TestCorpusRequeries(t *testing.T) {
 	ratios := map[int][]float64{}
 	for _, c := range cases {
 		base := c.Response
-		bj, err := wire.AppendJSON(nil, base)
+		bj, err := jsoncodec.AppendEncode(nil, base)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +63,7 @@ func TestCorpusRequeries(t *testing.T) {
 			if !wire.Equal(next, got, wire.Exact) {
 				t.Fatalf("%s at %d%% (-want +got):\n%s", c.ID(), pct, wiretest.Diff(next, got, wire.Exact))
 			}
-			full, _ := wire.AppendJSON(nil, next)
+			full, _ := jsoncodec.AppendEncode(nil, next)
 			ratios[pct] = append(ratios[pct], float64(len(dj))/float64(len(full)))
 			fmt.Fprintf(&in, `{"base":%s,"delta":%s}`+"\n", bj, dj)
 			want = append(want, next)
@@ -96,7 +98,7 @@ func TestCorpusRequeries(t *testing.T) {
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil || line.Error != "" {
 			t.Fatalf("%s: patch.py: %v %s", names[i], err, line.Error)
 		}
-		got, err := wire.DecodeJSON(line.Result, wire.Limits{})
+		got, err := jsoncodec.DecodeWithin(line.Result, wire.Limits{})
 		if err != nil {
 			t.Fatalf("%s: %v", names[i], err)
 		}

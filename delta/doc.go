@@ -242,8 +242,8 @@
 // reference put back and each use of a node in full: MaxMaterializedBytes
 // (256 MiB of canonical JSON), and MaxExpansion (8) times an input that
 // is the text's length plus the bytes of the distinct remembered nodes it
-// references, plus wire.ExpansionAllowance (8 MiB), both in canonical
-// JSON and in memory (wire.Limits.MaterializedLimit, wire.InMemorySize); and
+// references, plus wirecodec.ExpansionAllowance (8 MiB), both in canonical
+// JSON and in memory (wire.Limits.MaterializedLimit, wirecodec.InMemorySize); and
 // MaxElements, MaxDepth and MaxStringBytes within each node referenced.
 // The bytes of a remembered node are the larger of its canonical JSON and
 // its in-memory size, measured once, when it is remembered. So a text

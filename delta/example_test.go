@@ -3,6 +3,8 @@ package delta_test
 import (
 	"fmt"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	_ "github.com/graphwire/graphwire/codecs/json" // registers "json"
 
 	"github.com/graphwire/graphwire/delta"
@@ -48,7 +50,7 @@ func ExampleChoose() {
 		return len(b), err
 	}
 	fullOf := func(r *wire.GraphResponse) (int, error) {
-		b, err := wire.AppendJSON(nil, r)
+		b, err := jsoncodec.AppendEncode(nil, r)
 		return len(b), err
 	}
 	choice, _, _ := delta.Choose(base, base, 0, bytesOf, fullOf)

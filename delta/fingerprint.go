@@ -137,15 +137,15 @@ func (w *canon) present(ok bool) bool {
 
 func (w *canon) boolean(b bool) { w.present(b) }
 
-func (w *canon) optInt(o wire.OptInt) {
+func (w *canon) optInt(o wire.Opt[int64]) {
 	if w.present(o.Valid) {
-		w.i64(o.Int)
+		w.i64(o.V)
 	}
 }
 
-func (w *canon) optStr(o wire.OptString) {
+func (w *canon) optStr(o wire.Opt[string]) {
 	if w.present(o.Valid) {
-		w.str(o.String)
+		w.str(o.V)
 	}
 }
 
@@ -258,7 +258,7 @@ func (w *canon) response(r *wire.GraphResponse) {
 		w.boolean(p.HasMore)
 		w.optInt(p.TotalRows)
 		if w.present(p.Truncated.Valid) {
-			w.boolean(p.Truncated.Bool)
+			w.boolean(p.Truncated.V)
 		}
 		w.optStr(p.NextCursor)
 	}

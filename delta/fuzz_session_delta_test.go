@@ -9,6 +9,7 @@ import (
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // FuzzSessionPatch: a reader's session that remembers a corpus response
@@ -75,7 +76,7 @@ func FuzzSessionPatch(f *testing.F) {
 			}
 			return
 		}
-		if err := g.Limits().Check(codec, out); err != nil {
+		if err := wirecodec.Check(g.Limits(), codec, out); err != nil {
 			t.Fatalf("the patched response breaks the limits: %v", err)
 		}
 	})

@@ -9,6 +9,7 @@ import (
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // FuzzResolve: a reader's session that remembers a corpus response and a
@@ -34,7 +35,7 @@ func FuzzResolve(f *testing.F) {
 	}
 	big := bigNode(16 << 10)
 	remembered.Nodes = append(remembered.Nodes, big)
-	bound := wire.MaterializedSize(remembered) + wire.InMemorySize(remembered)
+	bound := wirecodec.MaterializedSize(remembered) + wirecodec.InMemorySize(remembered)
 	for k, codec := range sessionCodecs {
 		w, _ := delta.NewSession(delta.SessionLimits{})
 		for range 2 { // in full, then every node a reference
@@ -64,10 +65,10 @@ func FuzzResolve(f *testing.F) {
 			}
 			return
 		}
-		if size, most := wire.MaterializedSize(out), lim.MaterializedLimit(int64(len(data))+bound); size > most {
+		if size, most := wirecodec.MaterializedSize(out), wirecodec.MaterializedLimit(lim, int64(len(data))+bound); size > most {
 			t.Fatalf("resolved to %d bytes of canonical JSON from %d bytes, more than %d", size, len(data), most)
 		}
-		if err := lim.Check(codec, out); err != nil {
+		if err := wirecodec.Check(lim, codec, out); err != nil {
 			t.Fatalf("the resolved response breaks the limits: %v", err)
 		}
 	})

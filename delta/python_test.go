@@ -43,7 +43,7 @@ func TestPythonPatcher(t *testing.T) {
 	var cases []tc
 	var in bytes.Buffer
 	add := func(c tc, base *wire.GraphResponse, deltaJSON []byte) {
-		bj, err := wire.AppendJSON(nil, base)
+		bj, err := jsoncodec.AppendEncode(nil, base)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +133,7 @@ func TestPythonPatcher(t *testing.T) {
 			t.Errorf("%s: patch.py refused: %s", c.name, line.Error)
 			continue
 		}
-		got, err := wire.DecodeJSON(line.Result, wire.Limits{})
+		got, err := jsoncodec.DecodeWithin(line.Result, wire.Limits{})
 		if err != nil {
 			t.Errorf("%s: patch.py's result does not decode: %v", c.name, err)
 			continue

@@ -87,7 +87,7 @@ func appendType(b []byte, t string) []byte {
 	if plainType(t) {
 		return append(b, t...)
 	}
-	return wire.AppendJSONString(b, t)
+	return textwire.JSON.AppendQuoted(b, t)
 }
 
 // referenced is the response a document's header and content carry, each

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // This file holds the rule that keeps resolving references proportional
@@ -48,9 +49,9 @@ var unbounded = wire.Limits{MaxMaterializedBytes: math.MaxInt64, MaxExpansion: m
 
 // listingCost is what one more listing of n adds to a response, the
 // larger of its canonical JSON (separator included) and its in-memory
-// size as wire.InMemorySize counts them, measured on m, a meter of
+// size as wirecodec.InMemorySize counts them, measured on m, a meter of
 // unbounded limits that sees each node once.
-func listingCost(m *wire.Meter, n *wire.Node) int64 {
+func listingCost(m *wirecodec.Meter, n *wire.Node) int64 {
 	json, mem := m.Size(), m.InMemory()
 	m.Node(n)
 	return max(m.Size()-json, m.InMemory()-mem)
@@ -106,7 +107,7 @@ type refusal struct {
 // remembered node referenced: each per-value limit once per distinct
 // node, MaxElements, MaxDepth and MaxStringBytes, then the size of the
 // whole resolved response, each reference charged in full for each use,
-// against MaxMaterializedBytes and MaxExpansion (wire.Meter). A meter
+// against MaxMaterializedBytes and MaxExpansion (wirecodec.Meter). A meter
 // remembers the size of a large property list by its address, so a node
 // referenced many times costs constant time per use after the first.
 // Nothing is built.
@@ -141,7 +142,7 @@ func charge(l wire.Limits, text int64, out *wire.GraphResponse, refs []int, ents
 	for _, i := range refs {
 		isRef[i] = true
 	}
-	m := wire.NewMeter(l, int(min(text+distinct, math.MaxInt)))
+	m := wirecodec.NewMeter(l, int(min(text+distinct, math.MaxInt)))
 	fail := func(at int) *refusal {
 		return &refusal{limit: m.LimitName(), at: at, ref: at >= 0 && isRef[at], msg: m.Msg(), text: text, distinct: distinct}
 	}

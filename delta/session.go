@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // SessionLimits bound what a Session remembers. A zero field selects its
@@ -254,7 +255,7 @@ func (s *Session) resolved(r *wire.GraphResponse, refs []int, want Hash, l wire.
 	// the codec's limits.
 	if len(refs) > 0 {
 		if n < 0 {
-			n = wire.MaterializedSize(r)
+			n = wirecodec.MaterializedSize(r)
 		}
 		if f := charge(l, n, out, refs, ents); f != nil {
 			return nil, nil, f.decodeError(codec, n, out)
@@ -293,7 +294,7 @@ func (s *Session) deliver(nodes []wire.Node, hashes []Hash) {
 	slices.SortStableFunc(order, func(a, b int) int {
 		return cmp.Or(strings.Compare(nodes[a].Type, nodes[b].Type), cmp.Compare(nodes[a].ID, nodes[b].ID))
 	})
-	var m *wire.Meter
+	var m *wirecodec.Meter
 	for _, i := range order {
 		n := &nodes[i]
 		k := sessionKey{n.Type, n.ID}
@@ -311,7 +312,7 @@ func (s *Session) deliver(nodes []wire.Node, hashes []Hash) {
 			continue
 		}
 		if m == nil {
-			m = wire.NewMeter(unbounded, math.MaxInt)
+			m = wirecodec.NewMeter(unbounded, math.MaxInt)
 		}
 		c := ownNode(n)
 		e := &sessionEntry{key: sessionKey{c.Type, c.ID}, hash: hashes[i], bytes: size, node: c,

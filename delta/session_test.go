@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"testing"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
@@ -237,12 +239,12 @@ func TestSessionKeepsNoInput(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	n := 0
 	func() {
-		b, err := wire.AppendJSON(nil, r) // the input, garbage once decoded
+		b, err := jsoncodec.AppendEncode(nil, r) // the input, garbage once decoded
 		if err != nil {
 			t.Fatal(err)
 		}
 		n = len(b)
-		decoded, err := wire.DecodeJSON(b, wire.Limits{})
+		decoded, err := jsoncodec.DecodeWithin(b, wire.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}

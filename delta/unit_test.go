@@ -53,12 +53,12 @@ func TestFingerprintTellsApart(t *testing.T) {
 		"two nodes":     resp(node("User", 1, "x", 1), node("User", 1, "x", 1)),
 		"pagination v2": func() *wire.GraphResponse {
 			r := resp(node("User", 1, "x", 1))
-			r.Pagination = &wire.Pagination{TotalRows: wire.SomeInt(0)}
+			r.Pagination = &wire.Pagination{TotalRows: wire.Some[int64](0)}
 			return r
 		}(),
 		"pagination v5": func() *wire.GraphResponse {
 			r := resp(node("User", 1, "x", 1))
-			r.Pagination = &wire.Pagination{Truncated: wire.SomeBool(false)}
+			r.Pagination = &wire.Pagination{Truncated: wire.Some(false)}
 			return r
 		}(),
 		"NaN": resp(node("User", 1, "x", math.NaN())),
@@ -270,7 +270,7 @@ func TestWorthAndChoose(t *testing.T) {
 	base := resp(node("A", 1, "text", strings.Repeat("x", 500)), node("A", 2))
 	next := resp(node("A", 1, "text", strings.Repeat("x", 500)), node("A", 3))
 	size := func(d *delta.Delta) (int, error) { b, err := delta.AppendDelta(jsonc, nil, d); return len(b), err }
-	full := func(r *wire.GraphResponse) (int, error) { b, err := wire.AppendJSON(nil, r); return len(b), err }
+	full := func(r *wire.GraphResponse) (int, error) { b, err := jsoncodec.AppendEncode(nil, r); return len(b), err }
 	for _, tc := range []struct {
 		name       string
 		base, next *wire.GraphResponse

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/graphwire/graphwire/fit"
 	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
@@ -16,7 +18,7 @@ import (
 func bigTraversal(t testing.TB, n int) (*wire.GraphResponse, int) {
 	t.Helper()
 	r := testsupport.People(n)
-	b, err := wire.AppendJSON(nil, r)
+	b, err := jsoncodec.AppendEncode(nil, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +38,7 @@ func TestBadCursorIsRefusedBeforeAnyWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	foreign := small.Page.Pagination.NextCursor.String
+	foreign := small.Page.Pagination.NextCursor.V
 	if foreign == "" {
 		t.Fatal("the small response gave no cursor to try")
 	}
@@ -80,7 +82,7 @@ func TestCheckCursor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := res.Page.Pagination.NextCursor.String
+	c := res.Page.Pagination.NextCursor.V
 	if err := fit.CheckCursor(c); err != nil {
 		t.Errorf("CheckCursor(%q) = %v for a cursor Page issued", c, err)
 	}
@@ -125,8 +127,8 @@ func TestPagerChecksItsArgumentsFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	foreign := res.Page.Pagination.NextCursor.String
-	r.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(false), NextCursor: wire.SomeString("srv-page-2")}
+	foreign := res.Page.Pagination.NextCursor.V
+	r.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.Some(false), NextCursor: wire.Some("srv-page-2")}
 	p, err := fit.NewPager(context.Background(), r, fit.PagerOptions{Codec: "goon"})
 	if err != nil {
 		t.Fatal(err)

@@ -83,7 +83,7 @@ func parseCursor(s string) (cursorText, error) {
 // Upstream set, whatever the text looks like; the comparison costs no more
 // than reading the cursor.
 func parseCursorFor(r *wire.GraphResponse, s string) (cursorText, error) {
-	if r != nil && r.Pagination != nil && r.Pagination.NextCursor.Valid && r.Pagination.NextCursor.String == s {
+	if r != nil && r.Pagination != nil && r.Pagination.NextCursor.Valid && r.Pagination.NextCursor.V == s {
 		return cursorText{}, &CursorError{Cursor: s, Upstream: true,
 			Msg: "the upstream server's cursor (the response's own next_cursor), not fit's: fit has paged all of this response; fetch the server's next page with it"}
 	}

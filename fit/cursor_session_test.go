@@ -39,7 +39,7 @@ func TestCursorWithinSessionOfInexactCodec(t *testing.T) {
 				if pages > 40 {
 					t.Fatal("more pages than nodes")
 				}
-				cursor = res.Page.Pagination.NextCursor.String
+				cursor = res.Page.Pagination.NextCursor.V
 			}
 			if seen != len(r.Nodes) {
 				t.Fatalf("the pages hold %d nodes, want %d", seen, len(r.Nodes))

@@ -54,7 +54,7 @@ func TestOutdatedCursorIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cur := first.Page.Pagination.NextCursor.String
+	cur := first.Page.Pagination.NextCursor.V
 	if first.Stats.Units.Kept != 3 || !first.Stats.Truncated {
 		t.Fatalf("first page: %d units, truncated %v; want 3 units and more to follow", first.Stats.Units.Kept, first.Stats.Truncated)
 	}

@@ -96,7 +96,7 @@ func TestStatelessPagesOnCorpus(t *testing.T) {
 					}
 					break
 				}
-				cursor, from = res.Page.Pagination.NextCursor.String, to
+				cursor, from = res.Page.Pagination.NextCursor.V, to
 			}
 			var want items
 			want.add(t, r)

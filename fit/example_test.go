@@ -32,7 +32,7 @@ func Example() {
 		if !st.Truncated { // the last page; its pagination is the response's own
 			break
 		}
-		cursor = res.Page.Pagination.NextCursor.String
+		cursor = res.Page.Pagination.NextCursor.V
 	}
 	// Output:
 	// tokens=1993 nodes=65 edges=15 of 250/200

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -20,7 +22,7 @@ func (spaced) Info() wire.Info {
 }
 
 func (spaced) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
-	b, err := wire.AppendJSON(nil, r)
+	b, err := jsoncodec.AppendEncode(nil, r)
 	if err != nil {
 		return dst, err
 	}

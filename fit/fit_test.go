@@ -85,7 +85,7 @@ func TestWholeFits(t *testing.T) {
 			t.Errorf("%s: stats %+v", codec, st)
 		}
 		want := wiretest.Clone(r)
-		want.Pagination = &wire.Pagination{Truncated: wire.SomeBool(false)}
+		want.Pagination = &wire.Pagination{Truncated: wire.Some(false)}
 		if diff := wiretest.Diff(want, res.Page, wire.Exact); diff != "" {
 			t.Errorf("%s: the page is not the whole (-want +got):\n%s", codec, diff)
 		}
@@ -136,7 +136,7 @@ func TestPagesOfTheADRCase(t *testing.T) {
 				}
 				break
 			}
-			cursor = res.Page.Pagination.NextCursor.String
+			cursor = res.Page.Pagination.NextCursor.V
 		}
 		if nodes != 250 || edges != 200 {
 			t.Errorf("%s: pages hold %d nodes and %d edges, want 250 and 200", codec, nodes, edges)
@@ -152,14 +152,14 @@ func TestCursorOfAnotherResponse(t *testing.T) {
 	}
 	other := wiretest.Clone(r)
 	other.Nodes[0].ID++
-	_, err = fit.Page(other, fit.Options{Codec: "goon", Budget: 2000, Cursor: res.Page.Pagination.NextCursor.String})
+	_, err = fit.Page(other, fit.Options{Codec: "goon", Budget: 2000, Cursor: res.Page.Pagination.NextCursor.V})
 	var ce *fit.CursorError
 	if !errors.As(err, &ce) || !ce.Mismatch || !strings.Contains(err.Error(), "different response") {
 		t.Fatalf("cursor of another response: %v", err)
 	}
 	// The same cursor on its own response, in another codec and budget,
 	// resumes where the first page ended.
-	next, err := fit.Page(r, fit.Options{Codec: "json", Budget: 5000, Cursor: res.Page.Pagination.NextCursor.String})
+	next, err := fit.Page(r, fit.Options{Codec: "json", Budget: 5000, Cursor: res.Page.Pagination.NextCursor.V})
 	if err != nil || next.Stats.FirstUnit != res.Stats.Units.Kept {
 		t.Fatalf("resume: %+v, %v", next, err)
 	}

@@ -92,12 +92,12 @@ func TestPagerCost(t *testing.T) {
 		}
 		// A page in the middle, from a pager that served the pages before
 		// it.
-		cursor := first.Page.Pagination.NextCursor.String
+		cursor := first.Page.Pagination.NextCursor.V
 		for res := first; res.Stats.FirstUnit < res.Stats.Units.Total/2; {
 			if res, err = p.Page(ctx, budget, cursor); err != nil {
 				t.Fatal(err)
 			}
-			cursor = res.Page.Pagination.NextCursor.String
+			cursor = res.Page.Pagination.NextCursor.V
 		}
 		middle := measure(func() { _, err = p.Page(ctx, budget, cursor) })
 		if err != nil {
@@ -119,7 +119,7 @@ func TestPagerCost(t *testing.T) {
 				if !res.Stats.Truncated {
 					break
 				}
-				cursor = res.Page.Pagination.NextCursor.String
+				cursor = res.Page.Pagination.NextCursor.V
 			}
 		})
 		t.Logf("%s, %s, budget %d: whole %d o200k tokens, %d pages", tc.name, codec, budget, whole, len(pages))
@@ -211,7 +211,7 @@ func TestPagerCostOnCorpus(t *testing.T) {
 					if !res.Stats.Truncated {
 						break
 					}
-					cursor = res.Page.Pagination.NextCursor.String
+					cursor = res.Page.Pagination.NextCursor.V
 				}
 				pages++
 				tokenized = fit.TokenizedBytes(p)

@@ -148,7 +148,7 @@ func TestPagerServesWhatPageServes(t *testing.T) {
 			if !got.Stats.Truncated {
 				break
 			}
-			cursor = got.Page.Pagination.NextCursor.String
+			cursor = got.Page.Pagination.NextCursor.V
 		}
 	}
 }
@@ -189,7 +189,7 @@ func TestPagerConcurrentPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	next := first.Page.Pagination.NextCursor.String
+	next := first.Page.Pagination.NextCursor.V
 	want, err := fit.Page(r, fit.Options{Codec: "toon", Budget: 1500, Cursor: next})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/google/go-cmp/cmp"
 
 	_ "github.com/graphwire/graphwire/codecs"
@@ -57,7 +59,7 @@ func mustCount(t *testing.T, counter string, text []byte) int {
 func itemKey(t *testing.T, r *wire.GraphResponse) string {
 	t.Helper()
 	r.QueryType = wire.Traversal
-	b, err := wire.AppendJSON(nil, r)
+	b, err := jsoncodec.AppendEncode(nil, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +172,7 @@ func checkPages(t *testing.T, name string, r *wire.GraphResponse, codec, counter
 		to := from + st.Units.Kept
 		more := to < f.plan.units
 		pg := res.Page.Pagination
-		if pg == nil || st.Truncated != more || !pg.Truncated.Valid || (more && (!pg.HasMore || !pg.Truncated.Bool || !pg.NextCursor.Valid)) {
+		if pg == nil || st.Truncated != more || !pg.Truncated.Valid || (more && (!pg.HasMore || !pg.Truncated.V || !pg.NextCursor.Valid)) {
 			t.Fatalf("%s page %d: units [%d,%d) of %d, truncated %v, pagination %+v", name, page, from, to, f.plan.units, st.Truncated, pg)
 		}
 		if more {
@@ -201,10 +203,10 @@ func checkPages(t *testing.T, name string, r *wire.GraphResponse, codec, counter
 				}
 			}
 			if r.QueryType == wire.PathFinding && e.PathID.Valid {
-				if p, ok := pathPage[e.PathID.Int]; ok && p != page {
-					t.Fatalf("%s: path %d split between pages %d and %d", name, e.PathID.Int, p, page)
+				if p, ok := pathPage[e.PathID.V]; ok && p != page {
+					t.Fatalf("%s: path %d split between pages %d and %d", name, e.PathID.V, p, page)
 				}
-				pathPage[e.PathID.Int] = page
+				pathPage[e.PathID.V] = page
 			}
 		}
 		got.add(t, res.Page)
@@ -214,7 +216,7 @@ func checkPages(t *testing.T, name string, r *wire.GraphResponse, codec, counter
 			}
 			break
 		}
-		cursor, from = pg.NextCursor.String, to
+		cursor, from = pg.NextCursor.V, to
 		budget = 1 + rnd.IntN(whole*11/10+1)
 	}
 	var want items

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
@@ -250,14 +252,14 @@ func (f *fitter) pagination(from, to int) *wire.Pagination {
 	pg := &wire.Pagination{}
 	if to < f.plan.units {
 		pg.HasMore = true
-		pg.Truncated = wire.SomeBool(true)
-		pg.NextCursor = wire.SomeString(encodeCursor(to, f.fingerprint()))
+		pg.Truncated = wire.Some(true)
+		pg.NextCursor = wire.Some(encodeCursor(to, f.fingerprint()))
 		return pg
 	}
-	pg.Truncated = wire.SomeBool(false)
+	pg.Truncated = wire.Some(false)
 	if orig != nil {
 		pg.HasMore = orig.HasMore
-		pg.Truncated = wire.SomeBool(orig.HasMore || orig.Truncated.Bool)
+		pg.Truncated = wire.Some(orig.HasMore || orig.Truncated.V)
 		pg.NextCursor = orig.NextCursor
 	}
 	return pg
@@ -403,7 +405,7 @@ func (f *fitter) jsonBaseline() (int, error) {
 		return 0, err
 	}
 	if f.name != "json" {
-		b, err := wire.AppendJSON(nil, f.r)
+		b, err := jsoncodec.AppendEncode(nil, f.r)
 		var ee *wire.EncodeError
 		switch {
 		case errors.As(err, &ee):

@@ -245,7 +245,7 @@ func TestPagerInSession(t *testing.T) {
 				}
 				break
 			}
-			cursor = res.Page.Pagination.NextCursor.String
+			cursor = res.Page.Pagination.NextCursor.V
 		}
 	}
 	if walked < len(rs)/2 {
@@ -310,7 +310,7 @@ func TestPagerReferencesItsOwnPages(t *testing.T) {
 			}
 			break
 		}
-		cursor = res.Page.Pagination.NextCursor.String
+		cursor = res.Page.Pagination.NextCursor.V
 	}
 	if last != 1 {
 		t.Errorf("%d references on the last page, want the node listed again", last)

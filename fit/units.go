@@ -223,10 +223,10 @@ func (p *planner) paths() {
 	byPath := map[int64][]int32{}
 	for i, e := range r.Edges {
 		if e.PathID.Valid {
-			if _, ok := byPath[e.PathID.Int]; !ok {
-				ids = append(ids, e.PathID.Int)
+			if _, ok := byPath[e.PathID.V]; !ok {
+				ids = append(ids, e.PathID.V)
 			}
-			byPath[e.PathID.Int] = append(byPath[e.PathID.Int], int32(i))
+			byPath[e.PathID.V] = append(byPath[e.PathID.V], int32(i))
 		}
 	}
 	slices.Sort(ids)

@@ -18,7 +18,7 @@ func edge(from string, fromID int64, to string, toID int64) wire.Edge {
 }
 
 func pathEdge(e wire.Edge, path, step int64) wire.Edge {
-	e.PathID, e.Step = wire.SomeInt(path), wire.SomeInt(step)
+	e.PathID, e.Step = wire.Some[int64](path), wire.Some[int64](step)
 	return e
 }
 

@@ -57,12 +57,6 @@ func (g *Registry) NewDecoder(name string, rd io.Reader) (*Decoder, error) {
 	return &Decoder{c: c, rd: rd, max: g.Limits().MaxInputBytes, framed: isJSONMediaType(c.Info().MediaType)}, nil
 }
 
-// NewDecoder returns a Decoder of the default registry; see
-// Registry.NewDecoder.
-func NewDecoder(name string, rd io.Reader) (*Decoder, error) {
-	return defaultRegistry.NewDecoder(name, rd)
-}
-
 // isJSONMediaType reports whether a codec of this media type writes one
 // JSON text: application/json, or a structured syntax suffix of +json.
 func isJSONMediaType(mediaType string) bool {

@@ -10,6 +10,8 @@ import (
 	"testing/iotest"
 	"time"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/wire"
@@ -22,10 +24,10 @@ type canonicalCodec struct{ name, mediaType string }
 
 func (c canonicalCodec) Info() wire.Info { return wire.Info{Name: c.name, MediaType: c.mediaType} }
 func (c canonicalCodec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
-	return wire.AppendJSON(dst, r)
+	return jsoncodec.AppendEncode(dst, r)
 }
 func (c canonicalCodec) Decode(data []byte) (*wire.GraphResponse, error) {
-	return wire.DecodeJSON(data, wire.Limits{})
+	return jsoncodec.DecodeWithin(data, wire.Limits{})
 }
 
 // streamRegistry holds "json" (application/json) and "whole" (the same
@@ -51,7 +53,7 @@ func streamResponse(t testing.TB, id int64) []byte {
 			wire.Prop("text", wire.String(`a "quoted" }] {[ \ back\slash\\" end`)),
 			wire.Prop("n", wire.Int(id)),
 		}}}}
-	b, err := wire.AppendJSON(nil, r)
+	b, err := jsoncodec.AppendEncode(nil, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +62,7 @@ func streamResponse(t testing.TB, id int64) []byte {
 
 func canonical(t testing.TB, r *wire.GraphResponse) string {
 	t.Helper()
-	b, err := wire.AppendJSON(nil, r)
+	b, err := jsoncodec.AppendEncode(nil, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +152,7 @@ func TestDecoderErrorsArePositionedInTheStream(t *testing.T) {
 	reg := streamRegistry(t, wire.Limits{})
 	first := streamResponse(t, 1)
 	bad := `{"format_version":"1.2.0","query_type":"walk","nodes":[],"edges":[]}`
-	_, wantFirst := wire.DecodeJSON([]byte(bad), wire.Limits{})
+	_, wantFirst := jsoncodec.DecodeWithin([]byte(bad), wire.Limits{})
 	if wantFirst == nil {
 		t.Fatal("the bad response decodes")
 	}
@@ -181,7 +183,7 @@ func TestDecoderErrorsArePositionedInTheStream(t *testing.T) {
 	}
 
 	cut := first[:len(first)-5]
-	_, want := wire.DecodeJSON(cut, wire.Limits{})
+	_, want := jsoncodec.DecodeWithin(cut, wire.Limits{})
 	d, _ = reg.NewDecoder("json", bytes.NewReader(cut))
 	if _, err := d.Decode(); want == nil || fmt.Sprint(err) != want.Error() {
 		t.Errorf("cut stream: %v; want %v", err, want)
@@ -208,7 +210,7 @@ func TestDecodeFromReadsTheWholeStream(t *testing.T) {
 	reg := streamRegistry(t, wire.Limits{})
 	first := streamResponse(t, 1)
 	for _, in := range []string{string(first) + " x", string(first) + string(first), "", "  "} {
-		_, want := wire.DecodeJSON([]byte(in), wire.Limits{})
+		_, want := jsoncodec.DecodeWithin([]byte(in), wire.Limits{})
 		_, got := reg.DecodeFrom("json", iotest.HalfReader(strings.NewReader(in)))
 		if want == nil || cmp.Diff(want, got) != "" {
 			t.Errorf("DecodeFrom(%.20q...) = %v, want Decode's error %v", in, got, want)
@@ -313,7 +315,7 @@ func TestDecodeFromMemory(t *testing.T) {
 		r.Nodes = append(r.Nodes, wire.Node{Type: "User", ID: int64(i), Properties: []wire.Property{
 			wire.Prop("bio", wire.String(strings.Repeat("x", 120))), wire.Prop("n", wire.Int(int64(i)))}})
 	}
-	body, err := wire.AppendJSON(nil, r)
+	body, err := jsoncodec.AppendEncode(nil, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +367,7 @@ func FuzzDecoder(f *testing.F) {
 					return append(out, err.Error())
 				}
 				c := canonical(t, r)
-				if again, err := wire.DecodeJSON(data[start:d.InputOffset()], wire.Limits{}); err != nil || canonical(t, again) != c {
+				if again, err := jsoncodec.DecodeWithin(data[start:d.InputOffset()], wire.Limits{}); err != nil || canonical(t, again) != c {
 					t.Fatalf("response at %d..%d is not Decode's of its bytes: %v", start, d.InputOffset(), err)
 				}
 				out = append(out, c)

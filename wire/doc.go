@@ -43,9 +43,11 @@
 // registers every built-in codec. Names and aliases are case-insensitive;
 // the registry is safe for concurrent use and reads never take a lock.
 //
-// Registries are values too: the package-level functions (Register,
-// Lookup, EncodeWith, ...) work on DefaultRegistry, and NewRegistry makes
-// one of a service's own, bounded by its Limits.
+// Registries are values too: the package-level functions Register,
+// Lookup, EncodeWith, DecodeWith and List work on DefaultRegistry; the
+// rest are its methods (wire.DefaultRegistry().DecodeFrom(...), EncodeTo,
+// LookupMediaType, NewDecoder), and NewRegistry makes one of a service's
+// own, bounded by its Limits.
 //
 // # Reading from a stream
 //
@@ -63,60 +65,34 @@
 // # Validity: the model's rules and each codec's
 //
 // A response is valid for the model when it keeps the rules every built-in
-// decoder enforces, whatever the format: a query type of QueryTypes, group
-// kinds node or property, a pagination of schema v2 or v5, no property
-// named "type" or "id", no property key twice in one node, no cell name
-// twice in one row, and the Limits (nesting, sequence lengths, string and
-// materialised sizes). Limits.Check holds all of them in one walk, and
-// every built-in encoder runs it before writing, so an encoder refuses
-// what its decoder would refuse. A format may refuse more on its own: JSON
-// and TOON cannot carry a NaN or an infinity (GOON drops them by design),
-// GOON needs identifier names (a type "Merge Request" is refused by goon
-// only), msgpack and CBOR need valid UTF-8.
-//
-// Registry.Validate (and Validate, on the default registry) asks both
-// questions at once: it runs Limits.Check under the registry's Limits and
-// each codec's own encoder checks (CheckEncode: a codec's CheckEncode
-// method when it is a Checker, else its encoder into a discarding
-// writer), and returns a *ValidationError naming the broken rule and every
-// codec that refuses, each with its path. A service serving several
-// formats validates once, before choosing the format.
-//
-// # Format detection
-//
-// Sniff names the registered codecs some bytes may be encoded in, most
-// likely first, each with a confidence from 0 to 1, from the first
-// SniffLen bytes. The registry knows no format itself: each codec judges
-// its own encoding by implementing Sniffer, an optional interface found by
-// type assertion, and a codec that does not implement it is never named.
-// So the rule for a format lives with its codec and changes with it (the
-// binary codecs read every layout version their decoder reads), and a
-// codec of one's own takes part exactly as the built-in ones do: register
-// it, give it a Sniff method (see the Sniffer example). SniffText does the
-// common first step of text formats: it skips a byte order mark and
-// leading whitespace and tells text from binary.
-//
-// Confidences follow one convention, which wirebench's -f auto relies on
-// (it takes the first guess at 0.5 or more): 0.9 or more when the bytes
-// open with the format's own signature, lower for weaker signs that
-// another format may share, 0 when the bytes cannot be the format. The
-// built-in codecs' rules (each codec's Sniff method documents its own):
-// canonical JSON, an object whose first key is "format_version" or
-// "query_type" (0.99); GOON, an "@header" first line (0.99); graph TOON, a
-// "format_version: " or "query_type: " first line (0.95); msgpack and
-// CBOR, the binary layout's opening array with a layout version the
-// decoder reads, a format version and a query type (0.95).
+// decoder enforces, whatever the format: a valid query type
+// (QueryType.Valid), group kinds node or property, a pagination of schema
+// v2 or v5 (Pagination.Check), no property named "type" or "id", no
+// property key twice in one node, no cell name twice in one row, and the
+// Limits (nesting, sequence lengths, string and materialised sizes).
+// wirecodec.Check holds all of them in one walk, and every built-in
+// encoder runs it before writing, so an encoder refuses what its decoder
+// would refuse. A format may refuse more on its own: JSON and TOON cannot
+// carry a NaN or an infinity (GOON drops them by design), GOON needs
+// identifier names, msgpack and CBOR need valid UTF-8. wirecodec.Validate
+// asks every codec of a registry at once, for a service that validates a
+// response before it chooses the format.
 //
 // # Canonical JSON
 //
-// The canonical JSON of a response (SPEC §4, GKG's RAW shape) is defined
-// here, with the model: AppendJSON and DecodeJSON implement it, codecs/json
-// registers it, and GraphResponse and Value implement json.Marshaler and
-// json.Unmarshaler with it: json.Marshal writes the canonical bytes (a
-// float stays 1.0, an int64 stays exact, a list is an array) and
-// json.Unmarshal reads them back exactly, strictly, under the default
-// Limits. Value.UnmarshalJSON takes any JSON scalar or array and refuses
-// objects. EncodeJSONTo streams the same bytes to an io.Writer.
+// The canonical JSON of a response (SPEC §4, GKG's RAW shape) is the json
+// codec's, package codecs/json: its reader and its writer live there and
+// nowhere else, and it is the one way to write it (json.Encode,
+// AppendEncode, EncodeTo, or EncodeWith("json", r)). GraphResponse
+// implements json.Marshaler and json.Unmarshaler through the codec
+// registered as "json" in the default registry, so they need codecs/json
+// registered, as DecodeWith does: json.Marshal writes the canonical bytes
+// (a float stays 1.0, an int64 stays exact, a list is an array) and
+// json.Unmarshal reads them back exactly and strictly, under that codec's
+// Limits. Value.UnmarshalJSON reads one JSON value (any scalar or array,
+// no object) with that codec as well. A value's own canonical JSON is
+// written here, by Value.MarshalJSON, Value.String and AppendValueJSON,
+// since Value is the model's.
 //
 // MarshalJSON has a value receiver on GraphResponse as on Value, so a
 // response held by value (a struct field, a slice element, a map value)
@@ -126,28 +102,18 @@
 // float, "x" for a string; NaN, +Inf and -Inf where JSON has none), and
 // Value.Text is the accessor for a string value's text.
 //
-// # Where an error points
-//
-// An *EncodeError's Path names the place refused in one syntax for every
-// codec, the Path type's: nodes[3].properties.score,
-// rows[0].g.properties.name, nodes[3].properties.tags[1],
-// group_columns[1].kind. The examples of Path and EncodeError print them.
-//
 // One encoding/json behaviour applies on top: json.Marshal (and a
 // json.Encoder left with SetEscapeHTML(true)) rewrites '<', '>', '&',
 // U+2028 and U+2029 inside strings as \u escapes. That is the same JSON
 // text, decoding to the same response; for the canonical bytes themselves
-// use AppendJSON, EncodeJSONTo or a json.Encoder with SetEscapeHTML(false).
+// use the json codec.
 //
-// The reader and writer live in this package, not in codecs/json, because
-// MarshalJSON and UnmarshalJSON need them and codecs/json imports wire: Go
-// forbids the cycle. Their files: json_encode.go (the writer),
-// json_scan.go (the scanner: objects, arrays, strings, error builders),
-// json_decode.go (the response's schema: which keys, which types),
-// json_decode_values.go (values, numbers, ids) and json_methods.go (the
-// encoding/json methods and EncodeJSONTo). Escaping, the string scanner,
-// floats, integers and error excerpts come from internal/textwire, the
-// text toolkit every text codec shares.
+// # Where an error points
+//
+// An *EncodeError's Path names the place refused in one syntax for every
+// codec, wirecodec.Path's: nodes[3].properties.score,
+// rows[0].g.properties.name, nodes[3].properties.tags[1],
+// group_columns[1].kind.
 //
 // ValueOf builds a Value from ordinary Go values (nil, bools, integers of
 // every kind, floats, strings, json.Number, slices and arrays of these) and
@@ -160,4 +126,19 @@
 //
 // Equal compares two responses under a Fidelity (Exact or NumbersByValue);
 // package wiretest gives the same rules as go-cmp options for tests.
+//
+// # What is not here
+//
+// This package is what a user of graphwire needs: the model, the
+// registry, errors and limits. What only a codec's author needs is
+// package wirecodec's, and implemented there: the Meter a decoder counts
+// with, the checks an encoder runs (Check, Measure, CheckExpansion),
+// validation over a registry, the Path of an *EncodeError, format
+// detection (Sniff) and the optional interfaces the registry finds by type
+// assertion (StreamEncoder, Sniffer, Checker). Package wire depends on
+// none of it: its registry asks a codec for those methods by their
+// signatures, and its encoding/json methods go through the registered
+// json codec. One generic Opt[T] (Some) holds every optional field; the
+// defaults of Limits are written on its fields and returned by
+// DefaultLimits.
 package wire

@@ -19,14 +19,14 @@ func baseResponse() *wire.GraphResponse {
 			wire.Prop("username", wire.String("ghost")),
 			wire.Prop("score", wire.Float(1)),
 		}}},
-		Edges:        []wire.Edge{{From: "User", FromID: 1, To: "Project", ToID: 2, Type: "MEMBER_OF", Depth: wire.SomeInt(1)}},
-		Columns:      []wire.Column{{Name: "n", Function: "count", Target: wire.SomeString("u")}},
-		GroupColumns: []wire.GroupColumn{{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.SomeString("User")}},
+		Edges:        []wire.Edge{{From: "User", FromID: 1, To: "Project", ToID: 2, Type: "MEMBER_OF", Depth: wire.Some[int64](1)}},
+		Columns:      []wire.Column{{Name: "n", Function: "count", Target: wire.Some("u")}},
+		GroupColumns: []wire.GroupColumn{{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.Some("User")}},
 		Rows: []wire.Row{{
 			{Name: "u", Node: &wire.Node{Type: "User", ID: 1, Properties: []wire.Property{}}},
 			{Name: "n", Value: wire.Int(3)},
 		}},
-		Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(10)},
+		Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](10)},
 	}
 }
 
@@ -63,9 +63,9 @@ func TestEquality(t *testing.T) {
 		{"absent group columns vs present empty", func(r *wire.GraphResponse) { r.GroupColumns = nil }, false, false, ""},
 		{"absent rows vs present empty", func(r *wire.GraphResponse) { r.Rows = nil }, false, false, ""},
 		{"absent pagination vs zero", func(r *wire.GraphResponse) { r.Pagination = nil }, false, false, ""},
-		{"absent depth vs zero", func(r *wire.GraphResponse) { r.Edges[0].Depth = wire.OptInt{} }, false, false, ""},
-		{"present depth 0 vs absent", func(r *wire.GraphResponse) { r.Edges[0].Depth = wire.SomeInt(0) }, false, false, ""},
-		{"absent target vs empty", func(r *wire.GraphResponse) { r.Columns[0].Target = wire.SomeString("") }, false, false, ""},
+		{"absent depth vs zero", func(r *wire.GraphResponse) { r.Edges[0].Depth = wire.Opt[int64]{} }, false, false, ""},
+		{"present depth 0 vs absent", func(r *wire.GraphResponse) { r.Edges[0].Depth = wire.Some[int64](0) }, false, false, ""},
+		{"absent target vs empty", func(r *wire.GraphResponse) { r.Columns[0].Target = wire.Some("") }, false, false, ""},
 		{"cell node vs value", func(r *wire.GraphResponse) { r.Rows[0][0].Node = nil }, false, false, ""},
 	}
 	for _, tc := range tests {

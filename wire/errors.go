@@ -26,11 +26,8 @@ type DecodeError struct {
 	Offset int64  // byte offset into the input; meaningful when Line is 0
 	Msg    string // what was expected or found
 	Limit  string // the Limits field exceeded ("MaxInputBytes"), or ""
-	Err    error  // an underlying error, if any (errors.Unwrap returns it)
+	Err    error  // an underlying error, if any (errors.Is and errors.As look into it)
 }
-
-// Is reports whether target is ErrLimit and e was caused by a limit.
-func (e *DecodeError) Is(target error) bool { return target == ErrLimit && e.Limit != "" }
 
 func (e *DecodeError) Error() string {
 	b := make([]byte, 0, len(e.Codec)+len(e.Msg)+32)
@@ -60,7 +57,9 @@ func (e *DecodeError) Error() string {
 	return string(b)
 }
 
-func (e *DecodeError) Unwrap() error { return e.Err }
+// Unwrap returns Err, if any, and ErrLimit when a limit caused e, for
+// errors.Is and errors.As.
+func (e *DecodeError) Unwrap() []error { return unwrap(e.Err, e.Limit) }
 
 // EncodeError is the error every built-in encoder returns for a response it
 // cannot write: a value the format cannot carry (NaN in JSON), a response
@@ -76,7 +75,7 @@ type EncodeError struct {
 	Path  string // where in the response, a Path's String (nodes[3].properties.score); "" for the whole
 	Msg   string // what is wrong
 	Limit string // the Limits field exceeded ("MaxDepth"), or ""
-	Err   error  // an underlying error, if any (errors.Unwrap returns it)
+	Err   error  // an underlying error, if any (errors.Is and errors.As look into it)
 }
 
 func (e *EncodeError) Error() string {
@@ -94,7 +93,19 @@ func (e *EncodeError) Error() string {
 	return s
 }
 
-func (e *EncodeError) Unwrap() error { return e.Err }
+// Unwrap returns Err, if any, and ErrLimit when a limit caused e, for
+// errors.Is and errors.As.
+func (e *EncodeError) Unwrap() []error { return unwrap(e.Err, e.Limit) }
 
-// Is reports whether target is ErrLimit and e was caused by a limit.
-func (e *EncodeError) Is(target error) bool { return target == ErrLimit && e.Limit != "" }
+// unwrap is the Unwrap of an error with the underlying error err, caused
+// by the limit named limit ("" for none).
+func unwrap(err error, limit string) []error {
+	var errs []error
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if limit != "" {
+		errs = append(errs, ErrLimit)
+	}
+	return errs
+}

@@ -3,6 +3,8 @@ package wire_test
 import (
 	"fmt"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -17,14 +19,14 @@ func ExampleGroupColumn() {
 		FormatVersion: "1.0",
 		QueryType:     wire.Aggregation,
 		GroupColumns: []wire.GroupColumn{
-			{Name: "p", Kind: wire.GroupByNode, Node: "p", Entity: wire.SomeString("Project")},
-			{Name: "mr_state", Kind: wire.GroupByProperty, Node: "mr", Property: wire.SomeString("state")},
+			{Name: "p", Kind: wire.GroupByNode, Node: "p", Entity: wire.Some("Project")},
+			{Name: "mr_state", Kind: wire.GroupByProperty, Node: "mr", Property: wire.Some("state")},
 		},
 		Columns: []wire.Column{
 			{Name: "total", Function: "count"},
-			{Name: "mr_count", Function: "count", Target: wire.SomeString("mr")},
-			{Name: "notes", Function: "sum", Target: wire.SomeString("mr"), Property: wire.SomeString("user_notes_count")},
-			{Name: "labels", Function: "collect", Target: wire.SomeString("mr"), Property: wire.SomeString("labels")},
+			{Name: "mr_count", Function: "count", Target: wire.Some("mr")},
+			{Name: "notes", Function: "sum", Target: wire.Some("mr"), Property: wire.Some("user_notes_count")},
+			{Name: "labels", Function: "collect", Target: wire.Some("mr"), Property: wire.Some("labels")},
 		},
 		Rows: []wire.Row{
 			{
@@ -50,17 +52,17 @@ func ExampleGroupColumn() {
 	for _, g := range r.GroupColumns {
 		switch g.Kind {
 		case wire.GroupByNode:
-			fmt.Printf("group %s: the %s node bound to %s\n", g.Name, g.Entity.String, g.Node)
+			fmt.Printf("group %s: the %s node bound to %s\n", g.Name, g.Entity.V, g.Node)
 		case wire.GroupByProperty:
-			fmt.Printf("group %s: the value of %s.%s\n", g.Name, g.Node, g.Property.String)
+			fmt.Printf("group %s: the value of %s.%s\n", g.Name, g.Node, g.Property.V)
 		}
 	}
 	for _, c := range r.Columns {
 		arg := "*"
 		if c.Target.Valid {
-			arg = c.Target.String
+			arg = c.Target.V
 			if c.Property.Valid {
-				arg += "." + c.Property.String
+				arg += "." + c.Property.V
 			}
 		}
 		fmt.Printf("metric %s: %s(%s)\n", c.Name, c.Function, arg)
@@ -80,7 +82,7 @@ func ExampleGroupColumn() {
 	}
 
 	// The descriptors as canonical JSON writes them.
-	b, err := wire.AppendJSON(nil, &wire.GraphResponse{QueryType: wire.Aggregation, Columns: r.Columns[2:3], GroupColumns: r.GroupColumns})
+	b, err := jsoncodec.AppendEncode(nil, &wire.GraphResponse{QueryType: wire.Aggregation, Columns: r.Columns[2:3], GroupColumns: r.GroupColumns})
 	fmt.Println(string(b), err)
 	// Output:
 	// group p: the Project node bound to p

@@ -16,7 +16,7 @@ func ExampleDecoder() {
 	stream := strings.NewReader(`{"format_version":"1","query_type":"search","nodes":[{"type":"User","id":"1"}],"edges":[]}
 {"format_version":"1","query_type":"search","nodes":[{"type":"User","id":"2"},{"type":"User","id":"3"}],"edges":[]}
 {"format_version":"1","query_type":"walk","nodes":[],"edges":[]}`)
-	d, err := wire.NewDecoder("json", stream)
+	d, err := wire.DefaultRegistry().NewDecoder("json", stream)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -44,7 +46,7 @@ func ExampleNodeOf() {
 		return
 	}
 	r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Search, Nodes: []wire.Node{n}}
-	b, err := wire.AppendJSON(nil, r)
+	b, err := jsoncodec.AppendEncode(nil, r)
 	fmt.Println(string(b), err)
 
 	// A field that would be named "id" is refused, naming the field.
@@ -75,7 +77,7 @@ func ExampleNodeOf_map() {
 		return
 	}
 	r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Search, Nodes: []wire.Node{n}}
-	b, err := wire.AppendJSON(nil, r)
+	b, err := jsoncodec.AppendEncode(nil, r)
 	fmt.Println(string(b), err)
 	// Output:
 	// {"format_version":"1","query_type":"search","nodes":[{"type":"Repo","id":"12","archived":false,"name":"graphwire","score":0.5,"stars":1200,"topics":["graphs","go"]}],"edges":[]} <nil>
@@ -127,7 +129,7 @@ func ExampleValueOf_nilSlice() {
 	}
 	n, err := wire.NodeOf("T", 1, tags{Empty: []string{}, Omit: []string{}})
 	r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Search, Nodes: []wire.Node{n}}
-	b, _ := wire.AppendJSON(nil, r)
+	b, _ := jsoncodec.AppendEncode(nil, r)
 	fmt.Println(string(b), err)
 	// Output:
 	// null []

@@ -17,18 +17,18 @@ import (
 // for what it bounds, and refuse past it with a positioned *DecodeError.
 type Limits struct {
 	// MaxInputBytes is the longest input a decoder reads, in bytes.
-	// Default DefaultMaxInputBytes.
+	// Default 64 MiB.
 	MaxInputBytes int64
 
 	// MaxDepth is the deepest nesting of list values: a list holding
 	// scalars is at depth 1, a list inside it at depth 2. Default
-	// DefaultMaxDepth; at most HardMaxDepth.
+	// 32; at most 10,000 (wirecodec.HardMaxDepth).
 	MaxDepth int
 
 	// MaxElements is the most elements in any one sequence of a
 	// response: its nodes, its edges, its rows, the cells of one row, the
 	// properties of one node, the items of one list value.
-	// Default DefaultMaxElements.
+	// Default 1,048,576 (1 << 20).
 	MaxElements int
 
 	// MaxStringBytes is the longest string value, name or key, in bytes
@@ -36,7 +36,7 @@ type Limits struct {
 	// three bytes of the U+FFFD a decoder returns for it). The query type,
 	// the group kinds and a format's own field names are compared with
 	// their fixed values instead, so a small MaxStringBytes never refuses
-	// them. Default DefaultMaxStringBytes.
+	// them. Default 16 MiB.
 	MaxStringBytes int
 
 	// MaxMaterializedBytes bounds the size of the decoded response as
@@ -45,13 +45,13 @@ type Limits struct {
 	// aggregation's node cells) in full. It is what keeps a small input
 	// that refers to a large value many times from becoming a large
 	// output when the response is encoded again. Default
-	// DefaultMaxMaterializedBytes.
+	// 256 MiB.
 	MaxMaterializedBytes int64
 
 	// MaxExpansion bounds the same materialised size relative to the
 	// input: a decoder refuses a response whose canonical JSON would take
 	// more than MaxExpansion times the length of its input plus
-	// ExpansionAllowance bytes, so that what it builds, and what encoding
+	// wirecodec.ExpansionAllowance (8 MiB) bytes, so that what it builds, and what encoding
 	// the response again writes, stays proportional to what it read. It
 	// matters where a format writes less than it means: a binary codec's
 	// name table, GOON's truncated values restored to the length their
@@ -85,40 +85,34 @@ type Limits struct {
 	// bound for the length of its own encoding (Measure and
 	// Measurement.CheckExpansion), as its decoder would.
 	//
-	// Default DefaultMaxExpansion; at most math.MaxInt32.
+	// Default 8; at most math.MaxInt32.
 	MaxExpansion int
 }
 
-// The defaults of Limits.
+// The defaults of Limits (DefaultLimits), written on each field.
 const (
-	DefaultMaxInputBytes        = 64 << 20  // 64 MiB
-	DefaultMaxDepth             = 32        // list nesting
-	DefaultMaxElements          = 1 << 20   // 1,048,576 per sequence
-	DefaultMaxStringBytes       = 16 << 20  // 16 MiB
-	DefaultMaxMaterializedBytes = 256 << 20 // 256 MiB of canonical JSON
-	DefaultMaxExpansion         = 8         // bytes of canonical JSON per input byte, beyond ExpansionAllowance
+	defaultMaxInputBytes        = 64 << 20  // 64 MiB
+	defaultMaxDepth             = 32        // list nesting
+	defaultMaxElements          = 1 << 20   // 1,048,576 per sequence
+	defaultMaxStringBytes       = 16 << 20  // 16 MiB
+	defaultMaxMaterializedBytes = 256 << 20 // 256 MiB of canonical JSON
+	defaultMaxExpansion         = 8         // bytes of canonical JSON per input byte, beyond wirecodec.ExpansionAllowance
 )
 
-// ExpansionAllowance is the materialised size every input may reach
-// whatever its length, beyond MaxExpansion times its length: 8 MiB of
-// canonical JSON, so that a short document holding one long truncated
-// value still decodes, while the memory a decode may spend on what its
-// input does not hold stays within 16 times the input plus 16 MiB.
-const ExpansionAllowance = 8 << 20
-
-// HardMaxDepth is the largest MaxDepth a Limits may set: decoders recurse
-// once per level, and the binary decoders' libraries bound nesting too.
-const HardMaxDepth = 10_000
+// hardMaxDepth is the largest MaxDepth a Limits may set (wirecodec.HardMaxDepth):
+// decoders recurse once per level, and the binary decoders' libraries
+// bound nesting too.
+const hardMaxDepth = 10_000
 
 // DefaultLimits returns the Limits with every field at its default.
 func DefaultLimits() Limits {
 	return Limits{
-		MaxInputBytes:        DefaultMaxInputBytes,
-		MaxDepth:             DefaultMaxDepth,
-		MaxElements:          DefaultMaxElements,
-		MaxStringBytes:       DefaultMaxStringBytes,
-		MaxMaterializedBytes: DefaultMaxMaterializedBytes,
-		MaxExpansion:         DefaultMaxExpansion,
+		MaxInputBytes:        defaultMaxInputBytes,
+		MaxDepth:             defaultMaxDepth,
+		MaxElements:          defaultMaxElements,
+		MaxStringBytes:       defaultMaxStringBytes,
+		MaxMaterializedBytes: defaultMaxMaterializedBytes,
+		MaxExpansion:         defaultMaxExpansion,
 	}
 }
 
@@ -147,8 +141,8 @@ func (l Limits) WithDefaults() (Limits, error) {
 	switch {
 	case l.MaxInputBytes < 0:
 		return l, fmt.Errorf("wire: Limits.MaxInputBytes is negative (%d)", l.MaxInputBytes)
-	case l.MaxDepth < 0 || l.MaxDepth > HardMaxDepth:
-		return l, fmt.Errorf("wire: Limits.MaxDepth %d is out of range [0, %d]", l.MaxDepth, HardMaxDepth)
+	case l.MaxDepth < 0 || l.MaxDepth > hardMaxDepth:
+		return l, fmt.Errorf("wire: Limits.MaxDepth %d is out of range [0, %d]", l.MaxDepth, hardMaxDepth)
 	case l.MaxElements < 0 || l.MaxElements > math.MaxInt32:
 		return l, fmt.Errorf("wire: Limits.MaxElements %d is out of range [0, %d]", l.MaxElements, math.MaxInt32)
 	case l.MaxStringBytes < 0:
@@ -159,42 +153,4 @@ func (l Limits) WithDefaults() (Limits, error) {
 		return l, fmt.Errorf("wire: Limits.MaxExpansion %d is out of range [0, %d]", l.MaxExpansion, math.MaxInt32)
 	}
 	return l, nil
-}
-
-// MaterializedLimit returns the largest materialised size (see
-// MaterializedSize) a decoder configured with l accepts from an input of
-// n bytes: the smaller of MaxMaterializedBytes and MaxExpansion times n
-// plus ExpansionAllowance. Zero fields of l select their defaults. The
-// in-memory size (see InMemorySize) is held to MaxExpansion times n plus
-// ExpansionAllowance alone.
-func (l Limits) MaterializedLimit(n int64) int64 {
-	lim, _ := l.materializedLimit(n)
-	return lim
-}
-
-// materializedLimit is MaterializedLimit and the name of the Limits field
-// that sets it ("MaxMaterializedBytes" when both give the same).
-func (l Limits) materializedLimit(n int64) (int64, string) {
-	abs := l.MaxMaterializedBytes
-	if abs <= 0 {
-		abs = DefaultMaxMaterializedBytes
-	}
-	ratio := int64(l.MaxExpansion)
-	if ratio <= 0 {
-		ratio = DefaultMaxExpansion
-	}
-	if rel := expansionLimit(ratio, n); rel < abs {
-		return rel, "MaxExpansion"
-	}
-	return abs, "MaxMaterializedBytes"
-}
-
-// expansionLimit is ratio times n plus ExpansionAllowance, or MaxInt64
-// when that overflows.
-func expansionLimit(ratio, n int64) int64 {
-	n = max(n, 0)
-	if n > (math.MaxInt64-ExpansionAllowance)/ratio {
-		return math.MaxInt64
-	}
-	return ratio*n + ExpansionAllowance
 }

@@ -103,8 +103,8 @@ func propertiesOf(x any) ([]Property, error) {
 		}
 		switch rv.Kind() {
 		case reflect.Interface, reflect.Pointer:
-			if depth >= DefaultMaxDepth {
-				return nil, nodeOfErr("", "", t, "props: pointers nested deeper than "+strconv.Itoa(DefaultMaxDepth))
+			if depth >= defaultMaxDepth {
+				return nil, nodeOfErr("", "", t, "props: pointers nested deeper than "+strconv.Itoa(defaultMaxDepth))
 			}
 			rv = rv.Elem()
 			continue
@@ -136,19 +136,11 @@ func jsonProperties(rv reflect.Value, m methods) ([]Property, error) {
 	if isJSONNull(b) {
 		return nil, nil
 	}
-	if err := checkJSONSize(b); err != nil {
-		return fail("MarshalJSON of "+t.String()+" wrote what NodeOf cannot read", err)
+	c, err := defaultJSON()
+	if err != nil {
+		return fail("MarshalJSON of "+t.String()+" wrote JSON, which NodeOf reads with the json codec", err)
 	}
-	l := DefaultLimits()
-	d := decoder{data: b, src: string(b), l: l, m: Meter{limit: l.MaxMaterializedBytes, cache: true}}
-	d.ws()
-	ps, err := d.refProperties()
-	if err == nil {
-		d.ws()
-		if d.pos < len(d.data) {
-			err = d.errAt(d.pos, "unexpected data after the object: "+d.found())
-		}
-	}
+	ps, err := c.DecodeProperties(b)
 	if err != nil {
 		return fail("MarshalJSON of "+t.String()+" wrote no object of properties"+promotedFrom(t), err)
 	}

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
@@ -521,11 +523,11 @@ func TestNodeOfRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Search, Nodes: []wire.Node{n}, Edges: []wire.Edge{}}
-	b, err := wire.AppendJSON(nil, r)
+	b, err := jsoncodec.AppendEncode(nil, r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := wire.DecodeJSON(b, wire.Limits{})
+	back, err := jsoncodec.DecodeWithin(b, wire.Limits{})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, b)
 	}

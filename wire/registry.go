@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/graphwire/graphwire/internal/mediatype"
 )
 
 // Codec is one wire format for GraphResponse.
@@ -28,13 +30,9 @@ type Codec interface {
 	Decode(data []byte) (*GraphResponse, error)
 }
 
-// StreamEncoder is implemented by codecs that can write an encoding to an
-// io.Writer as they produce it, without holding the whole output in
-// memory. EncodeTo finds it by type assertion. Like AppendEncode, it
-// checks the whole response before writing its first byte, so an
-// *EncodeError means nothing was written; an error from w may leave a
-// partial output behind.
-type StreamEncoder interface {
+// streamEncoder is wirecodec.StreamEncoder: a codec that writes its
+// encoding to an io.Writer as it produces it.
+type streamEncoder interface {
 	EncodeTo(w io.Writer, r *GraphResponse) error
 }
 
@@ -227,7 +225,7 @@ func (g *Registry) LookupMediaType(mediaType string) (Codec, error) {
 	}
 	t := g.current()
 	for i, info := range t.infos {
-		if MediaTypeMatches(info, want, wantParams) {
+		if mediatype.Matches(info.MediaType, info.Binary, want, wantParams) {
 			return t.byName[i], nil
 		}
 	}
@@ -236,27 +234,6 @@ func (g *Registry) LookupMediaType(mediaType string) (Codec, error) {
 		offered[i] = info.MediaType
 	}
 	return nil, &unknownMediaTypeError{mediaType: mediaType, have: offered}
-}
-
-// MediaTypeMatches reports whether the codec described by info serves the
-// parsed media type typ (lower case, as mime.ParseMediaType gives it) with
-// the parameters params: the same type, and every parameter of params
-// equal to the codec's, except a charset of utf-8 on a text codec.
-// LookupMediaType uses it, and wirehttp for content negotiation.
-func MediaTypeMatches(info Info, typ string, params map[string]string) bool {
-	have, haveParams, err := mime.ParseMediaType(info.MediaType)
-	if err != nil || have != typ {
-		return false
-	}
-	for k, v := range params {
-		if k == "charset" && !info.Binary && strings.EqualFold(v, "utf-8") {
-			continue
-		}
-		if haveParams[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 type unknownMediaTypeError struct {
@@ -292,14 +269,14 @@ func (g *Registry) EncodeWith(name string, r *GraphResponse) ([]byte, error) {
 }
 
 // EncodeTo encodes r with the codec registered under name and writes it to
-// w: as it goes when the codec is a StreamEncoder, otherwise in one Write
+// w: as it goes when the codec implements wirecodec.StreamEncoder, otherwise in one Write
 // of the whole encoding. An encoding error means nothing was written.
 func (g *Registry) EncodeTo(name string, w io.Writer, r *GraphResponse) error {
 	c, err := g.Lookup(name)
 	if err != nil {
 		return err
 	}
-	if s, ok := c.(StreamEncoder); ok {
+	if s, ok := c.(streamEncoder); ok {
 		return s.EncodeTo(w, r)
 	}
 	b, err := c.AppendEncode(nil, r)
@@ -336,30 +313,6 @@ func (g *Registry) DecodeFrom(name string, rd io.Reader) (*GraphResponse, error)
 	return d.next(true)
 }
 
-// ReadLimited reads rd to its end, refusing a stream longer than max bytes
-// with a *DecodeError for codec that matches ErrLimit. It never buffers more
-// than max+1 bytes. wirehttp's Client reads with it a body it must sniff
-// before it knows its codec.
-func ReadLimited(codec string, rd io.Reader, max int64) ([]byte, error) {
-	var buf []byte
-	var err error
-	for err == nil && int64(len(buf)) <= max {
-		buf, err = readChunk(buf, rd, max+1-int64(len(buf)))
-	}
-	if err != nil && err != io.EOF {
-		return nil, err
-	}
-	if int64(len(buf)) > max {
-		return nil, &DecodeError{
-			Codec:  codec,
-			Offset: max,
-			Msg:    fmt.Sprintf("input is longer than the limit of %d bytes (MaxInputBytes)", max),
-			Limit:  "MaxInputBytes",
-		}
-	}
-	return buf, nil
-}
-
 // Register makes c available in the default registry by its name and
 // aliases; see Registry.Register. Codec packages call it from init.
 func Register(c Codec) { defaultRegistry.Register(c) }
@@ -367,12 +320,6 @@ func Register(c Codec) { defaultRegistry.Register(c) }
 // Lookup returns the codec registered in the default registry under name or
 // alias; see Registry.Lookup.
 func Lookup(name string) (Codec, error) { return defaultRegistry.Lookup(name) }
-
-// LookupMediaType returns the codec of the default registry that serves
-// mediaType; see Registry.LookupMediaType.
-func LookupMediaType(mediaType string) (Codec, error) {
-	return defaultRegistry.LookupMediaType(mediaType)
-}
 
 // List describes every codec of the default registry; see Registry.List.
 func List() []Info { return defaultRegistry.List() }
@@ -382,20 +329,7 @@ func EncodeWith(name string, r *GraphResponse) ([]byte, error) {
 	return defaultRegistry.EncodeWith(name, r)
 }
 
-// EncodeTo encodes r with the default registry's codec named name and
-// writes it to w; see Registry.EncodeTo.
-func EncodeTo(name string, w io.Writer, r *GraphResponse) error {
-	return defaultRegistry.EncodeTo(name, w, r)
-}
-
 // DecodeWith decodes data with the default registry's codec named name.
 func DecodeWith(name string, data []byte) (*GraphResponse, error) {
 	return defaultRegistry.DecodeWith(name, data)
-}
-
-// DecodeFrom reads rd, within the default Limits' MaxInputBytes, and
-// decodes it with the default registry's codec named name; see
-// Registry.DecodeFrom.
-func DecodeFrom(name string, rd io.Reader) (*GraphResponse, error) {
-	return defaultRegistry.DecodeFrom(name, rd)
 }

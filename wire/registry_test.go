@@ -266,11 +266,11 @@ func TestUnknownCodec(t *testing.T) {
 		t.Errorf("DecodeWith: %+v, want nil", r)
 	}
 	var w bytes.Buffer
-	check("EncodeTo", wire.EncodeTo("No-Such", &w, &wire.GraphResponse{}))
+	check("EncodeTo", wire.DefaultRegistry().EncodeTo("No-Such", &w, &wire.GraphResponse{}))
 	if w.Len() != 0 {
 		t.Errorf("EncodeTo wrote %q", w.Bytes())
 	}
-	_, err = wire.DecodeFrom("No-Such", strings.NewReader("1.0.0 traversal"))
+	_, err = wire.DefaultRegistry().DecodeFrom("No-Such", strings.NewReader("1.0.0 traversal"))
 	check("DecodeFrom", err)
 }
 
@@ -293,15 +293,15 @@ func TestEncodeDecodeWith(t *testing.T) {
 	}
 
 	var w bytes.Buffer
-	if err := wire.EncodeTo("with-codec", &w, in); err != nil || w.String() != "1.2.0 search" {
+	if err := wire.DefaultRegistry().EncodeTo("with-codec", &w, in); err != nil || w.String() != "1.2.0 search" {
 		t.Errorf("EncodeTo wrote %q, %v", w.Bytes(), err)
 	}
 	// An encoding error writes nothing.
 	w.Reset()
-	if err := wire.EncodeTo("with-codec", &w, nil); err == nil || w.Len() != 0 {
+	if err := wire.DefaultRegistry().EncodeTo("with-codec", &w, nil); err == nil || w.Len() != 0 {
 		t.Errorf("EncodeTo(nil) = %v and wrote %q; want an error and nothing written", err, w.Bytes())
 	}
-	out, err = wire.DecodeFrom("With-Codec", strings.NewReader("1.2.0 search"))
+	out, err = wire.DefaultRegistry().DecodeFrom("With-Codec", strings.NewReader("1.2.0 search"))
 	if err != nil {
 		t.Fatalf("DecodeFrom: %v", err)
 	}
@@ -316,7 +316,7 @@ func TestEncodeDecodeWith(t *testing.T) {
 	}
 	// A reader that fails gives its error.
 	readErr := errors.New("broken reader")
-	if _, err := wire.DecodeFrom("with-codec", errReader{readErr}); !errors.Is(err, readErr) {
+	if _, err := wire.DefaultRegistry().DecodeFrom("with-codec", errReader{readErr}); !errors.Is(err, readErr) {
 		t.Errorf("DecodeFrom(failing reader) = %v, want %v", err, readErr)
 	}
 }

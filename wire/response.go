@@ -13,11 +13,6 @@ const (
 	Aggregation QueryType = "aggregation"
 )
 
-// QueryTypes lists every valid query type, in the order of SPEC §2.
-func QueryTypes() []QueryType {
-	return []QueryType{Traversal, Search, Neighbors, PathFinding, Aggregation}
-}
-
 // Valid reports whether q is one of the five query types.
 func (q QueryType) Valid() bool {
 	switch q {
@@ -79,39 +74,21 @@ type Edge struct {
 	To     string
 	ToID   int64
 	Type   string
-	Depth  OptInt // hop count of variable-length traversals
-	PathID OptInt // path of a path_finding result
-	Step   OptInt // position within the path, from 0
+	Depth  Opt[int64] // hop count of variable-length traversals
+	PathID Opt[int64] // path of a path_finding result
+	Step   Opt[int64] // position within the path, from 0
 }
 
-// OptInt is an optional integer: absent when Valid is false.
-type OptInt struct {
-	Int   int64
+// Opt is an optional field of the model (an edge's depth, a column's
+// target, a pagination's total_rows): V when Valid, absent otherwise,
+// which is not the same as present and zero.
+type Opt[T int64 | bool | string] struct {
+	V     T
 	Valid bool
 }
 
-// SomeInt returns a present OptInt holding i.
-func SomeInt(i int64) OptInt { return OptInt{Int: i, Valid: true} }
-
-// OptBool is an optional bool: absent when Valid is false, which is not the
-// same as present and false.
-type OptBool struct {
-	Bool  bool
-	Valid bool
-}
-
-// SomeBool returns a present OptBool holding b.
-func SomeBool(b bool) OptBool { return OptBool{Bool: b, Valid: true} }
-
-// OptString is an optional string: absent when Valid is false, which is not
-// the same as present and empty.
-type OptString struct {
-	String string
-	Valid  bool
-}
-
-// SomeString returns a present OptString holding s.
-func SomeString(s string) OptString { return OptString{String: s, Valid: true} }
+// Some returns v, present: Some[int64](3), Some(true), Some("mr").
+func Some[T int64 | bool | string](v T) Opt[T] { return Opt[T]{V: v, Valid: true} }
 
 // Column describes one aggregation metric: a value the query computes over
 // the matches of each group, held in every row by the cell named Name.
@@ -121,7 +98,7 @@ func SomeString(s string) OptString { return OptString{String: s, Valid: true} }
 // example shows the whole response), the metric
 // sum(mr.user_notes_count) AS notes is
 //
-//	Column{Name: "notes", Function: "sum", Target: SomeString("mr"), Property: SomeString("user_notes_count")}
+//	Column{Name: "notes", Function: "sum", Target: Some("mr"), Property: Some("user_notes_count")}
 //
 // count(mr) AS mr_count has no Property, and count(*) AS total neither a
 // Target nor a Property.
@@ -140,12 +117,12 @@ type Column struct {
 	// Target is the query variable whose matches are aggregated: "mr" for
 	// the merge requests the query binds to mr. Absent when the function
 	// counts the rows themselves (count(*)).
-	Target OptString
+	Target Opt[string]
 
 	// Property is the property of Target's nodes the function reads:
 	// "user_notes_count" for sum(mr.user_notes_count). Absent when the
 	// function counts Target's nodes (count(mr)).
-	Property OptString
+	Property Opt[string]
 }
 
 // GroupKind is the kind of an aggregation group column.
@@ -166,10 +143,10 @@ func (k GroupKind) Valid() bool { return k == GroupByNode || k == GroupByPropert
 //
 //   - GroupByNode: a node, and the cell holds a reference to it
 //     (Cell.Node). Grouping by the project p:
-//     GroupColumn{Name: "p", Kind: GroupByNode, Node: "p", Entity: SomeString("Project")}
+//     GroupColumn{Name: "p", Kind: GroupByNode, Node: "p", Entity: Some("Project")}
 //   - GroupByProperty: a property value of a node, and the cell holds the
 //     value (Cell.Value). Grouping by the state of the merge request mr:
-//     GroupColumn{Name: "mr_state", Kind: GroupByProperty, Node: "mr", Property: SomeString("state")}
+//     GroupColumn{Name: "mr_state", Kind: GroupByProperty, Node: "mr", Property: Some("state")}
 //
 // The GroupColumn example shows a response with both.
 type GroupColumn struct {
@@ -187,12 +164,12 @@ type GroupColumn struct {
 
 	// Property is, for kind property, the property of Node that is the
 	// key ("state"). The server leaves it absent for kind node.
-	Property OptString
+	Property Opt[string]
 
 	// Entity is, for kind node, the type of the grouped nodes, the Type of
 	// the node in each of this column's cells ("Project"). The server
 	// leaves it absent for kind property.
-	Entity OptString
+	Entity Opt[string]
 }
 
 // Row is one aggregation row, one group: its cells in stored order, the
@@ -222,7 +199,7 @@ type Cell struct {
 // by every built-in codec; see the package documentation.
 type Pagination struct {
 	HasMore    bool
-	TotalRows  OptInt    // v2: how many rows there are in all
-	Truncated  OptBool   // v5: the response omits matching rows
-	NextCursor OptString // v5: the token that resumes after this page
+	TotalRows  Opt[int64]  // v2: how many rows there are in all
+	Truncated  Opt[bool]   // v5: the response omits matching rows
+	NextCursor Opt[string] // v5: the token that resumes after this page
 }

@@ -9,9 +9,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// sniffer is a fake codec that implements wire.Sniffer with a function,
+// sniffer is a fake codec that implements wirecodec.Sniffer with a function,
 // recording the prefixes it was given.
 type sniffer struct {
 	*fake
@@ -63,15 +64,15 @@ func TestRegistrySniff(t *testing.T) {
 	tests := []struct {
 		name  string
 		input string
-		want  []wire.Guess
+		want  []wirecodec.Guess
 	}{
-		{"signature", "MAGIC and more", []wire.Guess{{"eager", 1}, {"magic", 0.99}, {"alpha", 0.7}, {"zeta", 0.7}}},
-		{"no signature", "something else", []wire.Guess{{"eager", 1}, {"alpha", 0.7}, {"zeta", 0.7}}},
-		{"empty", "", []wire.Guess{{"eager", 1}, {"alpha", 0.7}, {"zeta", 0.7}}},
+		{"signature", "MAGIC and more", []wirecodec.Guess{{Name: "eager", Confidence: 1}, {Name: "magic", Confidence: 0.99}, {Name: "alpha", Confidence: 0.7}, {Name: "zeta", Confidence: 0.7}}},
+		{"no signature", "something else", []wirecodec.Guess{{Name: "eager", Confidence: 1}, {Name: "alpha", Confidence: 0.7}, {Name: "zeta", Confidence: 0.7}}},
+		{"empty", "", []wirecodec.Guess{{Name: "eager", Confidence: 1}, {Name: "alpha", Confidence: 0.7}, {Name: "zeta", Confidence: 0.7}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, reg.Sniff([]byte(tc.input))); diff != "" {
+			if diff := cmp.Diff(tc.want, wirecodec.Sniff(reg, []byte(tc.input))); diff != "" {
 				t.Errorf("Sniff(%q) (-want +got):\n%s", tc.input, diff)
 			}
 		})
@@ -84,7 +85,7 @@ func TestRegistrySniff(t *testing.T) {
 func TestSniffNoSniffers(t *testing.T) {
 	reg := newRegistry(t, newFake("json"), newFake("goon"), newFake("toon"), newFake("msgpack"), newFake("cbor"))
 	for _, in := range []string{`{"format_version":"1.2.0"}`, "@header\n", "format_version: 1.2.0\n", "\x95\x02\xa51.2.0\xa6search", "\x85\x02\x651.2.0\x66search"} {
-		if g := reg.Sniff([]byte(in)); len(g) != 0 {
+		if g := wirecodec.Sniff(reg, []byte(in)); len(g) != 0 {
 			t.Errorf("Sniff(%q) = %v, want none", in, g)
 		}
 	}
@@ -100,10 +101,10 @@ func TestSniffPrefix(t *testing.T) {
 		return 0.5
 	})
 	reg := newRegistry(t, s)
-	for _, n := range []int{0, 1, wire.SniffLen - 1, wire.SniffLen, wire.SniffLen + 1, 1 << 20} {
+	for _, n := range []int{0, 1, wirecodec.SniffLen - 1, wirecodec.SniffLen, wirecodec.SniffLen + 1, 1 << 20} {
 		s.seen = nil
-		g := reg.Sniff(bytes.Repeat([]byte("x"), n))
-		if want := min(n, wire.SniffLen); !cmp.Equal(s.seen, []int{want}) || len(g) != 1 {
+		g := wirecodec.Sniff(reg, bytes.Repeat([]byte("x"), n))
+		if want := min(n, wirecodec.SniffLen); !cmp.Equal(s.seen, []int{want}) || len(g) != 1 {
 			t.Errorf("input of %d bytes: Sniff = %v, prefixes judged %v, want one of %d bytes", n, g, s.seen, want)
 		}
 	}
@@ -114,7 +115,7 @@ func TestSniffPrefix(t *testing.T) {
 func TestSniffAliases(t *testing.T) {
 	s := newSniffer("main", constant(0.8), "other", "third")
 	reg := newRegistry(t, s)
-	if diff := cmp.Diff([]wire.Guess{{"main", 0.8}}, reg.Sniff([]byte("x"))); diff != "" {
+	if diff := cmp.Diff([]wirecodec.Guess{{Name: "main", Confidence: 0.8}}, wirecodec.Sniff(reg, []byte("x"))); diff != "" {
 		t.Errorf("Sniff (-want +got):\n%s", diff)
 	}
 	if len(s.seen) != 1 {
@@ -131,10 +132,10 @@ func TestSniffOnlyRegistered(t *testing.T) {
 		}
 		return 0
 	}))
-	if g := reg.Sniff([]byte(`{"format_version":"1.2.0"}`)); len(g) != 0 {
+	if g := wirecodec.Sniff(reg, []byte(`{"format_version":"1.2.0"}`)); len(g) != 0 {
 		t.Errorf("Sniff names %v, which the registry does not hold", g)
 	}
-	if diff := cmp.Diff([]wire.Guess{{"goon", 0.99}}, reg.Sniff([]byte("@header\n"))); diff != "" {
+	if diff := cmp.Diff([]wirecodec.Guess{{Name: "goon", Confidence: 0.99}}, wirecodec.Sniff(reg, []byte("@header\n"))); diff != "" {
 		t.Errorf("Sniff (-want +got):\n%s", diff)
 	}
 }
@@ -165,7 +166,7 @@ func TestSniffText(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			text, ok := wire.SniffText([]byte(tc.input))
+			text, ok := wirecodec.SniffText([]byte(tc.input))
 			if string(text) != tc.text || ok != tc.ok {
 				t.Errorf("SniffText(%q) = %q, %v; want %q, %v", tc.input, text, ok, tc.text, tc.ok)
 			}
@@ -196,7 +197,7 @@ func (lines) Decode(data []byte) (*wire.GraphResponse, error) {
 // Sniff: text whose first word is a version number and whose second is a
 // query type.
 func (lines) Sniff(prefix []byte) float64 {
-	text, ok := wire.SniffText(prefix)
+	text, ok := wirecodec.SniffText(prefix)
 	if !ok {
 		return 0
 	}
@@ -217,9 +218,9 @@ func ExampleSniffer() {
 		panic(err)
 	}
 	reg.Register(lines{})
-	fmt.Println(reg.Sniff([]byte("1.2.0 search\n")))
-	fmt.Println(reg.Sniff([]byte("1.2.0 other\n")))
-	fmt.Println(reg.Sniff([]byte("hello")))
+	fmt.Println(wirecodec.Sniff(reg, []byte("1.2.0 search\n")))
+	fmt.Println(wirecodec.Sniff(reg, []byte("1.2.0 other\n")))
+	fmt.Println(wirecodec.Sniff(reg, []byte("hello")))
 	// Output:
 	// [{lines 0.9}]
 	// [{lines 0.2}]

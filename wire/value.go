@@ -108,9 +108,6 @@ func ListOf(vs ...Value) Value {
 // Kind reports the kind of v.
 func (v Value) Kind() Kind { return v.kind }
 
-// IsNull reports whether v is null.
-func (v Value) IsNull() bool { return v.kind == KindNull }
-
 // Bool returns the bool held by v, or false when v is not a bool.
 func (v Value) Bool() bool { return v.kind == KindBool && v.num == 1 }
 
@@ -198,7 +195,6 @@ func intEqualsFloat(i int64, f float64) bool {
 // U+FFFD, as canonical JSON writes it. fmt's %v prints values this way;
 // Text is the accessor for a string value's text.
 func (v Value) String() string {
-	e := encoder{nonFinite: true}
-	e.value(v)
-	return string(e.b)
+	b, _ := appendValue(nil, v, goFloat)
+	return string(b)
 }

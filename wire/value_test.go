@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 func TestValueAccessors(t *testing.T) {
@@ -46,7 +47,7 @@ func TestValueAccessors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			g := got{
-				Kind: tc.v.Kind(), Null: tc.v.IsNull(), Bool: tc.v.Bool(), Int: tc.v.Int(),
+				Kind: tc.v.Kind(), Null: tc.v.Kind() == wire.KindNull, Bool: tc.v.Bool(), Int: tc.v.Int(),
 				Float: tc.v.Float(), Text: tc.v.Text(), Len: len(tc.v.List()), List: tc.v.List() != nil,
 			}
 			if diff := cmp.Diff(tc.want, g); diff != "" {
@@ -168,10 +169,10 @@ func TestValueString(t *testing.T) {
 }
 
 func TestModelHelpers(t *testing.T) {
-	if diff := cmp.Diff([]wire.QueryType{"traversal", "search", "neighbors", "path_finding", "aggregation"}, wire.QueryTypes()); diff != "" {
+	if diff := cmp.Diff([]wire.QueryType{"traversal", "search", "neighbors", "path_finding", "aggregation"}, wirecodec.QueryTypes()); diff != "" {
 		t.Errorf("QueryTypes (-want +got):\n%s", diff)
 	}
-	for _, q := range wire.QueryTypes() {
+	for _, q := range wirecodec.QueryTypes() {
 		if !q.Valid() {
 			t.Errorf("%q.Valid() = false", q)
 		}
@@ -182,9 +183,9 @@ func TestModelHelpers(t *testing.T) {
 		}
 	}
 	// QueryTypes returns a fresh slice each time.
-	qs := wire.QueryTypes()
+	qs := wirecodec.QueryTypes()
 	qs[0] = "changed"
-	if wire.QueryTypes()[0] != wire.Traversal {
+	if wirecodec.QueryTypes()[0] != wire.Traversal {
 		t.Errorf("QueryTypes shares its slice")
 	}
 	for _, k := range []wire.GroupKind{wire.GroupByNode, wire.GroupByProperty} {
@@ -205,19 +206,19 @@ func TestModelHelpers(t *testing.T) {
 	if v, ok := n.Get("name"); !ok || !v.Equal(wire.String("Ann")) {
 		t.Errorf("Get(name) = %v, %v", v, ok)
 	}
-	if v, ok := n.Get("deleted_at"); !ok || !v.IsNull() {
+	if v, ok := n.Get("deleted_at"); !ok || v.Kind() != wire.KindNull {
 		t.Errorf("Get(deleted_at) = %v, %v; want present null", v, ok)
 	}
-	if v, ok := n.Get("missing"); ok || !v.IsNull() {
+	if v, ok := n.Get("missing"); ok || v.Kind() != wire.KindNull {
 		t.Errorf("Get(missing) = %v, %v; want absent", v, ok)
 	}
-	if got := wire.SomeInt(0); !got.Valid || got.Int != 0 {
-		t.Errorf("SomeInt(0) = %+v", got)
+	if got := wire.Some[int64](0); !got.Valid || got.V != 0 {
+		t.Errorf("Some[int64](0) = %+v", got)
 	}
-	if got := wire.SomeString(""); !got.Valid || got.String != "" {
-		t.Errorf("SomeString(\"\") = %+v", got)
+	if got := wire.Some(""); !got.Valid || got.V != "" {
+		t.Errorf("Some(\"\") = %+v", got)
 	}
-	if (wire.OptInt{}).Valid || (wire.OptString{}).Valid {
+	if (wire.Opt[int64]{}).Valid || (wire.Opt[string]{}).Valid {
 		t.Errorf("zero optionals are present")
 	}
 }

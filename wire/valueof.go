@@ -50,7 +50,7 @@ import (
 // the result never depends on how the value was passed.
 //
 // Named types count by their underlying kind (a type MyID int64 gives an
-// int). Lists and pointers nest at most DefaultMaxDepth levels together,
+// int). Lists and pointers nest at most defaultMaxDepth levels together,
 // so a cycle through pointers or slices ends in an error, never a loop.
 //
 // Anything else is an error: maps and structs (a Value has no objects; to
@@ -193,8 +193,8 @@ func reflectValue(rv reflect.Value, path string, depth int) (Value, error) {
 	case reflect.String:
 		return String(rv.String()), nil
 	case reflect.Pointer:
-		if depth >= DefaultMaxDepth {
-			return Value{}, valueOfErr(path, t, "pointers or lists nested deeper than "+strconv.Itoa(DefaultMaxDepth))
+		if depth >= defaultMaxDepth {
+			return Value{}, valueOfErr(path, t, "pointers or lists nested deeper than "+strconv.Itoa(defaultMaxDepth))
 		}
 		return reflectValue(rv.Elem(), path, depth+1)
 	case reflect.Slice, reflect.Array:
@@ -204,8 +204,8 @@ func reflectValue(rv reflect.Value, path string, depth int) (Value, error) {
 		if rv.Kind() == reflect.Slice && rv.IsNil() {
 			return Null(), nil
 		}
-		if depth >= DefaultMaxDepth {
-			return Value{}, valueOfErr(path, t, "lists nested deeper than "+strconv.Itoa(DefaultMaxDepth))
+		if depth >= defaultMaxDepth {
+			return Value{}, valueOfErr(path, t, "lists nested deeper than "+strconv.Itoa(defaultMaxDepth))
 		}
 		n := rv.Len()
 		vs := make([]Value, n)
@@ -318,8 +318,8 @@ func marshaled(rv reflect.Value, m methods, path string, depth int) (Value, erro
 		if err := v.UnmarshalJSON(b); err != nil {
 			return fail("MarshalJSON of "+t.String()+" wrote what a Value cannot hold", err)
 		}
-		if depth+listDepth(v) > DefaultMaxDepth {
-			return Value{}, valueOfErr(path, t, "pointers or lists nested deeper than "+strconv.Itoa(DefaultMaxDepth))
+		if depth+listDepth(v) > defaultMaxDepth {
+			return Value{}, valueOfErr(path, t, "pointers or lists nested deeper than "+strconv.Itoa(defaultMaxDepth))
 		}
 		return v, nil
 	}
@@ -342,8 +342,7 @@ func numberValue(n json.Number, path string) (Value, error) {
 		}
 		return valueOfErr(path, numberType, "json.Number "+strconv.Quote(s)+": "+msg)
 	}
-	d := decoder{data: []byte(n)}
-	end, isFloat, ok := d.scanNumber()
+	end, isFloat, ok := textwire.ScanNumber(string(n), 0)
 	if !ok || end != len(n) {
 		return Value{}, bad("not a JSON number")
 	}
@@ -354,7 +353,7 @@ func numberValue(n json.Number, path string) (Value, error) {
 		}
 		return Float(f), nil
 	}
-	i, ok := textwire.ParseInt(d.data)
+	i, ok := textwire.ParseInt(string(n))
 	if !ok {
 		return Value{}, bad("integer out of int64 range")
 	}

@@ -13,6 +13,8 @@ import (
 	"time"
 	"unsafe"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/wire"
@@ -285,7 +287,7 @@ func TestValueOfInResponse(t *testing.T) {
 	}
 	r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Search, Edges: []wire.Edge{},
 		Nodes: []wire.Node{{Type: "Project", ID: 1, Properties: []wire.Property{wire.Prop("tags", tags), wire.Prop("score", score)}}}}
-	b, err := wire.AppendJSON(nil, r)
+	b, err := jsoncodec.AppendEncode(nil, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +295,7 @@ func TestValueOfInResponse(t *testing.T) {
 	if string(b) != want {
 		t.Fatalf("got  %s\nwant %s", b, want)
 	}
-	back, err := wire.DecodeJSON(b, wire.Limits{})
+	back, err := jsoncodec.DecodeWithin(b, wire.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

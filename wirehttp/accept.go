@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // offer is one codec the server can answer with, its media type parsed
@@ -33,7 +34,7 @@ func newOffer(c wire.Codec, info wire.Info) (offer, error) {
 
 // paramMemo remembers, per offer, the specificity that the parameter text
 // of a range of the offer's own type earned, so that the Accept field a
-// client sends on every request is matched by wire.MediaTypeMatches once.
+// client sends on every request is matched by wirecodec.MediaTypeMatches once.
 // It is copy-on-write and holds at most maxMemo texts of at most
 // maxMemoKey bytes, so clients cannot make it grow.
 type paramMemo struct {
@@ -49,7 +50,7 @@ const maxMemoKey = 256
 
 // paramSpec is the specificity of a range of o's type and subtype with the
 // parameter text raw: specExact when it holds no parameter, specParamed
-// plus their count when wire.MediaTypeMatches accepts them, 0 otherwise.
+// plus their count when wirecodec.MediaTypeMatches accepts them, 0 otherwise.
 func (o *offer) paramSpec(raw string) int {
 	if t := o.memo.tab.Load(); t != nil {
 		if spec, ok := (*t)[raw]; ok {
@@ -61,7 +62,7 @@ func (o *offer) paramSpec(raw string) int {
 		switch {
 		case len(params) == 0: // only empty parameters (";;")
 			spec = specExact
-		case wire.MediaTypeMatches(o.info, o.full, params):
+		case wirecodec.MediaTypeMatches(o.info, o.full, params):
 			spec = specParamed + len(params)
 		}
 	}
@@ -155,7 +156,7 @@ func choose(values []string, offers []offer, best []rangeMatch) (idx int, parsed
 }
 
 // matchRange reports how specifically mr matches o, 0 when it does not.
-// Parameters are compared by wire.MediaTypeMatches: each parameter of the
+// Parameters are compared by wirecodec.MediaTypeMatches: each parameter of the
 // range must equal the codec's (a charset of utf-8 on a text codec aside).
 func matchRange(mr mediaRange, o *offer) int {
 	switch {
@@ -186,7 +187,7 @@ func matchRange(mr mediaRange, o *offer) int {
 	if !ok {
 		return 0
 	}
-	if !wire.MediaTypeMatches(o.info, o.full, params) {
+	if !wirecodec.MediaTypeMatches(o.info, o.full, params) {
 		return 0
 	}
 	if mr.typ == "*" {

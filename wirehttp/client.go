@@ -14,6 +14,7 @@ import (
 
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // DefaultCursorParam is ClientOptions.CursorParam when it is empty.
@@ -59,7 +60,7 @@ type ClientOptions struct {
 	SessionLimits delta.SessionLimits
 
 	// MaxHeld and MaxHeldBytes bound the answers Deltas keeps, each
-	// counted as its response's wire.InMemorySize, least recently used
+	// counted as its response's wirecodec.InMemorySize, least recently used
 	// forgotten first. Zero means DefaultMaxHeld (256) and
 	// DefaultMaxHeldBytes (64 MiB).
 	MaxHeld      int
@@ -230,7 +231,7 @@ func (c *Client) decodeAnswer(res *http.Response, codec wire.Codec) (*wire.Graph
 		resp, err := c.reg.DecodeFrom(codec.Info().Name, res.Body)
 		return resp, answerFailure(err)
 	}
-	data, err := wire.ReadLimited(name, res.Body, max)
+	data, err := wirecodec.ReadLimited(name, res.Body, max)
 	if err != nil {
 		return nil, answerFailure(err)
 	}
@@ -250,7 +251,7 @@ func answerFailure(err error) error {
 // sniff is the codec to read an answer without Content-Type in: the one
 // it looks like at SniffConfidence or more, else json, else the first.
 func (c *Client) sniff(data []byte) wire.Codec {
-	if g := c.reg.Sniff(data); len(g) > 0 && g[0].Confidence >= SniffConfidence {
+	if g := wirecodec.Sniff(c.reg, data); len(g) > 0 && g[0].Confidence >= SniffConfidence {
 		if codec, err := c.reg.Lookup(g[0].Name); err == nil {
 			return codec
 		}
@@ -292,7 +293,7 @@ func (c *Client) Pages(ctx context.Context, rawURL string) iter.Seq2[*wire.Graph
 			if p == nil || !p.NextCursor.Valid {
 				return
 			}
-			cursor := p.NextCursor.String
+			cursor := p.NextCursor.V
 			if seen[cursor] {
 				yield(nil, fmt.Errorf("wirehttp: page %d: the upstream gave cursor %q before: it would loop", n, clip(cursor)))
 				return

@@ -34,9 +34,9 @@ func newUpstream() *upstream {
 	for i := range 3 {
 		p := *all
 		p.Nodes = all.Nodes[i*10 : (i+1)*10]
-		p.Pagination = &wire.Pagination{HasMore: i < 2, Truncated: wire.SomeBool(i < 2)}
+		p.Pagination = &wire.Pagination{HasMore: i < 2, Truncated: wire.Some(i < 2)}
 		if i < 2 {
-			p.Pagination.NextCursor = wire.SomeString("srv-page-" + strconv.Itoa(i+2))
+			p.Pagination.NextCursor = wire.Some("srv-page-" + strconv.Itoa(i+2))
 		}
 		u.pages = append(u.pages, &p)
 	}
@@ -151,7 +151,7 @@ func TestClientErrors(t *testing.T) {
 	}
 	big := mustEncode("json", bigResponse(200))
 	loop := tinyResp()
-	loop.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(true), NextCursor: wire.SomeString("again")}
+	loop.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.Some(true), NextCursor: wire.Some("again")}
 	mux := http.NewServeMux()
 	mux.Handle("/static", s.Static(tinyResp()))
 	mux.Handle("/html", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

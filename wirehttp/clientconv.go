@@ -8,6 +8,7 @@ import (
 
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // heldAnswer is the answer a Client keeps for a URL (ClientOptions.Deltas):
@@ -139,7 +140,7 @@ func (c *Client) exchange(req *http.Request, key string, fresh bool) (*wire.Grap
 	if c.held != nil && codec != nil {
 		c.held.drop(key)
 		if tag := res.Header.Get("ETag"); tag != "" {
-			c.held.add(key, heldAnswer{etag: tag, codec: codec.Info().Name, resp: resp}, wire.InMemorySize(resp))
+			c.held.add(key, heldAnswer{etag: tag, codec: codec.Info().Name, resp: resp}, wirecodec.InMemorySize(resp))
 		}
 	}
 	return resp, nil
@@ -147,7 +148,7 @@ func (c *Client) exchange(req *http.Request, key string, fresh bool) (*wire.Grap
 
 // readBody reads res's body, of codec, within MaxInputBytes.
 func (c *Client) readBody(res *http.Response, codec wire.Codec) ([]byte, error) {
-	data, err := wire.ReadLimited(codec.Info().Name, res.Body, c.reg.Limits().MaxInputBytes)
+	data, err := wirecodec.ReadLimited(codec.Info().Name, res.Body, c.reg.Limits().MaxInputBytes)
 	return data, answerFailure(err)
 }
 

@@ -39,7 +39,7 @@
 //     range that matches its media type (Info().MediaType): a range with
 //     parameters over one without, text/x-goon over text/*, text/* over
 //     */*; among ranges equally specific, the first listed. Parameters
-//     match by wire.MediaTypeMatches: each one the range gives must equal
+//     match by wirecodec.MediaTypeMatches: each one the range gives must equal
 //     the codec's (names case-insensitive, values exact, quoted strings
 //     unquoted), except charset=utf-8 on a text codec; so "text/x-goon;
 //     version=1.0.0" matches GOON 1.0.0 and "version=2.0.0" does not.
@@ -112,7 +112,7 @@
 // so that one response gets one verdict whatever format a client asks
 // for: a response goon cannot carry (Type "Merge Request") is a 500 in
 // json, cbor and every other format too, not only for agent clients, and
-// OnError's *Error holds the *wire.ValidationError naming each refusing
+// OnError's *Error holds the *wirecodec.ValidationError naming each refusing
 // codec and its path (errors.As). It is the server's fault, hence 500
 // with the generic body; a response converted from the client's body
 // (Convert) that fails is 422 with the validation's message. Static
@@ -151,7 +151,7 @@
 // each format once, on its first request, and keeps bytes and tag.
 // Respond encodes into a pooled buffer, except a response of at least
 // Options.StreamElements nodes + edges + rows (default 50,000) in a codec
-// that implements wire.StreamEncoder: that one is encoded twice, first
+// that implements wirecodec.StreamEncoder: that one is encoded twice, first
 // into the hash and a byte count (ETag, Content-Length, the 304 decided
 // there), then straight into the connection. Its encoding is never held
 // in memory, for twice the encoding time; determinism makes the two
@@ -443,7 +443,7 @@
 // With Deltas the Client sends A-IM: graphwire-delta on every GET, keeps
 // each answer (the response, its codec and its ETag) by URL, at most
 // MaxHeld (256) answers and MaxHeldBytes (64 MiB, each counted as
-// wire.InMemorySize), and asks for a URL it holds with its tag in
+// wirecodec.InMemorySize), and asks for a URL it holds with its tag in
 // If-None-Match: a 304 returns the response held (the same value each
 // time: treat it as read-only), a 226 is applied to it (delta.Patch,
 // whose check verifies base and result). With Session it sends

@@ -68,8 +68,8 @@ func RowCount(r *wire.GraphResponse) int {
 				n++
 				continue
 			}
-			if !seen[e.PathID.Int] {
-				seen[e.PathID.Int] = true
+			if !seen[e.PathID.V] {
+				seen[e.PathID.V] = true
 				n++
 			}
 		}

@@ -82,9 +82,9 @@ func ExampleClient_Pages() {
 	page := func(id int64, next string) *wire.GraphResponse {
 		r := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Search, Edges: []wire.Edge{},
 			Nodes:      []wire.Node{{Type: "User", ID: id}},
-			Pagination: &wire.Pagination{HasMore: next != "", Truncated: wire.SomeBool(next != "")}}
+			Pagination: &wire.Pagination{HasMore: next != "", Truncated: wire.Some(next != "")}}
 		if next != "" {
-			r.Pagination.NextCursor = wire.SomeString(next)
+			r.Pagination.NextCursor = wire.Some(next)
 		}
 		return r
 	}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"sync/atomic"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -22,7 +24,7 @@ func (fakeCodec) Info() wire.Info {
 
 func (fakeCodec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	dst = append(dst, fakePrefix...)
-	return wire.AppendJSON(dst, r)
+	return jsoncodec.AppendEncode(dst, r)
 }
 
 func (fakeCodec) Decode(data []byte) (*wire.GraphResponse, error) {
@@ -33,7 +35,7 @@ func (fakeCodec) Decode(data []byte) (*wire.GraphResponse, error) {
 	return cjson.Decode(rest)
 }
 
-// streamCodec is a text codec that implements wire.StreamEncoder; it
+// streamCodec is a text codec that implements wirecodec.StreamEncoder; it
 // counts the calls of each encoding path.
 type streamCodec struct {
 	appends, streams *atomic.Int64
@@ -45,13 +47,13 @@ func (streamCodec) Info() wire.Info {
 
 func (c streamCodec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	c.appends.Add(1)
-	return wire.AppendJSON(dst, r)
+	return jsoncodec.AppendEncode(dst, r)
 }
 
 // EncodeTo writes the same bytes as AppendEncode, in small pieces.
 func (c streamCodec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	c.streams.Add(1)
-	b, err := wire.AppendJSON(nil, r)
+	b, err := jsoncodec.AppendEncode(nil, r)
 	if err != nil {
 		return err
 	}

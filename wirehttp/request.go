@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // DecodeRequest reads r's body as a graph response, choosing the codec by
@@ -199,7 +200,7 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
-// SniffConfidence is the least confidence (see wire.Guess) at which
+// SniffConfidence is the least confidence (see wirecodec.Guess) at which
 // DecodeRequest reads a body without Content-Type in the codec it looks
 // like.
 const SniffConfidence = 0.5
@@ -208,7 +209,7 @@ const SniffConfidence = 0.5
 // registry's most likely codec for data, if it is sure enough and serves
 // it, else json when offered, else the Default codec.
 func (s *Server) sniff(data []byte) wire.Codec {
-	if g := s.reg.Sniff(data); len(g) > 0 && g[0].Confidence >= SniffConfidence {
+	if g := wirecodec.Sniff(s.reg, data); len(g) > 0 && g[0].Confidence >= SniffConfidence {
 		if i, ok := s.byName[g[0].Name]; ok {
 			return s.offers[i].codec
 		}

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // Respond writes resp to w in the codec r negotiates, with Content-Type,
@@ -20,7 +21,7 @@ import (
 // compress: wrap the handler with Wrap for that.
 //
 // A response of Options.StreamElements or more in a codec that
-// implements wire.StreamEncoder is encoded twice, first into the hash
+// implements wirecodec.StreamEncoder is encoded twice, first into the hash
 // (for the ETag and Content-Length), then into the connection, so its
 // encoding is never held in memory; every other response is encoded once
 // into a buffer.
@@ -57,7 +58,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp *wire.Grap
 	if converted {
 		limit = s.limits.MaxInputBytes
 	}
-	if se, ok := o.codec.(wire.StreamEncoder); ok && s.streams(o, resp) {
+	if se, ok := o.codec.(wirecodec.StreamEncoder); ok && s.streams(o, resp) {
 		s.stream(w, r, o, se, resp, limit, converted)
 		return
 	}
@@ -90,7 +91,7 @@ func (s *Server) validate(resp *wire.GraphResponse, converted bool) error {
 	if s.served == nil {
 		return nil
 	}
-	err := s.served.Validate(resp)
+	err := wirecodec.Validate(s.served, resp)
 	if err == nil {
 		return nil
 	}
@@ -135,7 +136,7 @@ func (s *Server) streams(o *offer, resp *wire.GraphResponse) bool {
 	return len(resp.Nodes)+len(resp.Edges)+len(resp.Rows) >= s.opts.StreamElements
 }
 
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, o *offer, se wire.StreamEncoder, resp *wire.GraphResponse, limit int64, converted bool) {
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, o *offer, se wirecodec.StreamEncoder, resp *wire.GraphResponse, limit int64, converted bool) {
 	ctype := contentType(o.info)
 	hc := newHashCounter(ctype)
 	hc.max = limit
@@ -188,7 +189,7 @@ func (b *chargedBuffer) Write(p []byte) (int, error) {
 // encoding the budget cannot hold, or longer than limit, stops early;
 // any other is encoded by AppendEncode and charged when it returns.
 func (s *Server) encodeCharged(dst []byte, o *offer, resp *wire.GraphResponse, c *charge, limit int64) ([]byte, string, error) {
-	if se, ok := o.codec.(wire.StreamEncoder); ok && limit > 0 && !(s.opts.Envelope && !o.info.Binary) {
+	if se, ok := o.codec.(wirecodec.StreamEncoder); ok && limit > 0 && !(s.opts.Envelope && !o.info.Binary) {
 		cb := &chargedBuffer{buf: dst, c: c, max: limit}
 		if err := se.EncodeTo(cb, resp); err != nil {
 			return cb.buf, "", err

@@ -50,7 +50,7 @@ type Options struct {
 
 	// StreamElements is the size, in nodes + edges + rows, from which
 	// Respond streams the response of a codec that implements
-	// wire.StreamEncoder instead of holding its encoding in memory.
+	// wirecodec.StreamEncoder instead of holding its encoding in memory.
 	// Zero means DefaultStreamElements; a negative value never streams.
 	StreamElements int
 
@@ -100,13 +100,13 @@ type Options struct {
 	// type with a space, which goon refuses) is refused whatever format
 	// the client asked for, instead of answered in some formats and
 	// failing in others. A response that fails is the server's fault:
-	// 500 with the generic body; the *wire.ValidationError, naming each
+	// 500 with the generic body; the *wirecodec.ValidationError, naming each
 	// refusing codec and its path, goes to ErrorLog and is the Err of
 	// the *Error OnError receives. An answer converted from the client's
 	// body (Convert) that fails is the client's: 422 with the
 	// validation's message. Static validates its response once, on its
 	// first request; Respond on every call, which costs about one
-	// encoding per served codec (a codec that implements wire.Checker
+	// encoding per served codec (a codec that implements wirecodec.Checker
 	// less). RespondEncoded serves bytes already encoded and does not
 	// validate. Off by default.
 	Validate bool

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/wire"
@@ -29,7 +31,7 @@ func tiny() *wire.GraphResponse {
 // layer sends: result, query_type, row_count; compact; HTML characters
 // escaped as encoding/json's Encoder does; one trailing newline.
 func TestEnvelopeBytes(t *testing.T) {
-	canon, err := wire.AppendJSON(nil, tiny())
+	canon, err := jsoncodec.AppendEncode(nil, tiny())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +67,7 @@ func TestEnvelopeBytes(t *testing.T) {
 
 func TestRowCount(t *testing.T) {
 	e := func(pathID int64, valid bool) wire.Edge {
-		return wire.Edge{From: "A", To: "B", Type: "R", PathID: wire.OptInt{Int: pathID, Valid: valid}}
+		return wire.Edge{From: "A", To: "B", Type: "R", PathID: wire.Opt[int64]{V: pathID, Valid: valid}}
 	}
 	nodes := []wire.Node{{Type: "A", ID: 1}, {Type: "B", ID: 2}, {Type: "B", ID: 3}}
 	for _, tc := range []struct {
@@ -253,7 +255,7 @@ func TestCatalog(t *testing.T) {
 }
 
 // The memo of parameter matches is bounded and gives the answers
-// wire.MediaTypeMatches gives.
+// wirecodec.MediaTypeMatches gives.
 func TestParamMemo(t *testing.T) {
 	s, err := New(nil, Options{})
 	if err != nil {

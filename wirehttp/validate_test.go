@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 	"github.com/graphwire/graphwire/wirehttp"
 )
 
@@ -27,7 +28,7 @@ func mergeRequest() *wire.GraphResponse {
 // With Options.Validate, a response one format cannot carry is refused in
 // every format, over a real server and client: Static and Respond answer
 // 500 with the generic line, Convert 422, and OnError gets the
-// *wire.ValidationError naming goon and the path. Without it, json
+// *wirecodec.ValidationError naming goon and the path. Without it, json
 // answers 200 and only goon clients get the 500 (issue 24, item 7).
 func TestValidateBeforeEncoding(t *testing.T) {
 	resp := mergeRequest()
@@ -67,9 +68,9 @@ func TestValidateBeforeEncoding(t *testing.T) {
 		if len(calls) != 1 || calls[0].Status != status {
 			t.Fatalf("%s: OnError calls %+v; want one of status %d", what, calls, status)
 		}
-		var ve *wire.ValidationError
+		var ve *wirecodec.ValidationError
 		if !errors.As(calls[0].Err, &ve) {
-			t.Fatalf("%s: OnError's error %v holds no *wire.ValidationError", what, calls[0].Err)
+			t.Fatalf("%s: OnError's error %v holds no *wirecodec.ValidationError", what, calls[0].Err)
 		}
 		if len(ve.Codecs) != 1 || ve.Model != nil || ve.For("goon") == nil || ve.For("goon").Path == "" {
 			t.Fatalf("%s: validation error %v; want goon alone refusing, with a path", what, ve)

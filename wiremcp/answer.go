@@ -169,7 +169,7 @@ func (s *Service) page(conv *conversation, key string, codec wire.Codec, docs bo
 		conv.drop(key)
 		a := answer{text: res.Encoding, kind: AnswerPage}
 		if res.Stats.Truncated && res.Page.Pagination != nil {
-			a.nextCursor = res.Page.Pagination.NextCursor.String
+			a.nextCursor = res.Page.Pagination.NextCursor.V
 		}
 		return a, nil
 	}

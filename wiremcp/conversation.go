@@ -8,6 +8,7 @@ import (
 
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // SessionLimits bound what a Service remembers of its conversations. A
@@ -28,7 +29,7 @@ type SessionLimits struct {
 	// DefaultMaxBases.
 	MaxBases int
 	// MaxBaseBytes bounds the memory of the answers one conversation
-	// keeps, each counted as wire.InMemorySize plus the length of its
+	// keeps, each counted as wirecodec.InMemorySize plus the length of its
 	// call's arguments; an answer larger alone is not kept (its repeated
 	// call is answered in full). Default DefaultMaxBaseBytes.
 	MaxBaseBytes int64
@@ -231,7 +232,7 @@ func (b *base) unchangedMarker(codec wire.Codec) ([]byte, error) {
 // not kept.
 func (c *conversation) keep(key string, r *wire.GraphResponse, src delta.Hash) {
 	c.drop(key)
-	size := wire.InMemorySize(r) + int64(len(key))
+	size := wirecodec.InMemorySize(r) + int64(len(key))
 	if size > c.lim.MaxBaseBytes {
 		return
 	}

@@ -11,6 +11,8 @@ import (
 	"hash/maphash"
 	"sync"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/graphwire/graphwire/delta"
@@ -259,7 +261,7 @@ func (s *Service) fetchAnswer(ctx context.Context, b *base) bool {
 		}
 		return false
 	}
-	r, err := wire.DecodeJSON(v, wire.Limits{MaxInputBytes: int64(len(v))})
+	r, err := jsoncodec.DecodeWithin(v, wire.Limits{MaxInputBytes: int64(len(v))})
 	if err != nil || delta.Fingerprint(r) != b.fp {
 		return false
 	}
@@ -304,7 +306,7 @@ func (s *Service) writeAnswers(ctx context.Context, conv *conversation) {
 			continue
 		}
 		b.fp = delta.Fingerprint(b.resp)
-		v, err := wire.AppendJSON(nil, b.resp)
+		v, err := jsoncodec.AppendEncode(nil, b.resp)
 		if err == nil {
 			sctx, cancel := context.WithTimeout(ctx, o.Timeout)
 			err = s.shared.sessions.Store().Set(sctx, wirestore.Key(o.Namespace, AnswerKind, hex.EncodeToString(b.fp[:])), v, 2*o.Idle)

@@ -189,11 +189,11 @@ func membership(b *builder, users, groups int) *wire.GraphResponse {
 		for j, n := 0, 1+b.r.intn(3); j < n; j++ {
 			g := b.r.intn(groups)
 			e := edge(u, MemberOf, gs[g])
-			e.Depth = wire.SomeInt(int64(level[g]))
+			e.Depth = wire.Some[int64](int64(level[g]))
 			r.Edges = append(r.Edges, e)
 		}
 	}
-	r.Pagination = &wire.Pagination{HasMore: false, TotalRows: wire.SomeInt(int64(len(r.Nodes)))}
+	r.Pagination = &wire.Pagination{HasMore: false, TotalRows: wire.Some[int64](int64(len(r.Nodes)))}
 	return r
 }
 
@@ -222,7 +222,7 @@ func xl(b *builder, users, mrs int) *wire.GraphResponse {
 		}
 		r.Edges = append(r.Edges, edge(author, Authored, mr))
 	}
-	r.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(1_284_077)}
+	r.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](1_284_077)}
 	return r
 }
 
@@ -251,7 +251,7 @@ func search(b *builder, n int, total int64) *wire.GraphResponse {
 			r.Nodes = append(r.Nodes, b.issue(full))
 		}
 	}
-	r.Pagination = &wire.Pagination{HasMore: int64(n) < total, TotalRows: wire.SomeInt(total)}
+	r.Pagination = &wire.Pagination{HasMore: int64(n) < total, TotalRows: wire.Some[int64](total)}
 	return r
 }
 
@@ -262,7 +262,7 @@ func pipelines(b *builder, n int) *wire.GraphResponse {
 	for i := 0; i < n; i++ {
 		r.Nodes = append(r.Nodes, b.pipeline(full))
 	}
-	r.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(90_210)}
+	r.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](90_210)}
 	return r
 }
 
@@ -298,7 +298,7 @@ func neighbors(b *builder, n int) *wire.GraphResponse {
 	if n >= 100 {
 		// What GKG serves today (schema v5, which has no search query
 		// type): more neighbours behind an opaque cursor.
-		r.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(false), NextCursor: wire.SomeString(b.cursor())}
+		r.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.Some(false), NextCursor: wire.Some(b.cursor())}
 	}
 	return r
 }
@@ -374,14 +374,14 @@ func paths(b *builder, nPaths, poolUsers int) *wire.GraphResponse {
 		}
 		for s, rel := range rels {
 			e := edge(chain[s], rel, chain[s+1])
-			e.PathID = wire.SomeInt(int64(p))
-			e.Step = wire.SomeInt(int64(s))
+			e.PathID = wire.Some[int64](int64(p))
+			e.Step = wire.Some[int64](int64(s))
 			r.Edges = append(r.Edges, e)
 		}
 	}
 	if nPaths >= 500 {
 		// Schema v5: the path search stopped at its limit, with no cursor.
-		r.Pagination = &wire.Pagination{HasMore: false, Truncated: wire.SomeBool(true)}
+		r.Pagination = &wire.Pagination{HasMore: false, Truncated: wire.Some(true)}
 	}
 	return r
 }
@@ -390,17 +390,17 @@ func paths(b *builder, nPaths, poolUsers int) *wire.GraphResponse {
 // aggregation with a count and a float average, and a null bucket.
 func severityCounts(b *builder) *wire.GraphResponse {
 	r := response(wire.Aggregation)
-	r.GroupColumns = []wire.GroupColumn{{Name: "severity", Kind: wire.GroupByProperty, Node: "v", Property: wire.SomeString("severity")}}
+	r.GroupColumns = []wire.GroupColumn{{Name: "severity", Kind: wire.GroupByProperty, Node: "v", Property: wire.Some("severity")}}
 	r.Columns = []wire.Column{
-		{Name: "vulnerability_count", Function: "count", Target: wire.SomeString("v")},
-		{Name: "avg_cvss", Function: "avg", Target: wire.SomeString("v"), Property: wire.SomeString("cvss_score")},
+		{Name: "vulnerability_count", Function: "count", Target: wire.Some("v")},
+		{Name: "avg_cvss", Function: "avg", Target: wire.Some("v"), Property: wire.Some("cvss_score")},
 	}
 	buckets := []wire.Value{str("medium"), str("high"), str("low"), str("critical"), str("info"), wire.Null()}
 	count := int64(9000)
 	for _, sev := range buckets {
 		count = count/2 + int64(b.r.intn(int(count/3+1)))
 		avg := wire.Null()
-		if !sev.IsNull() && sev.Text() != "info" {
+		if sev.Kind() != wire.KindNull && sev.Text() != "info" {
 			lo, hi := cvssScore(b.r, sev.Text()), cvssScore(b.r, sev.Text())
 			avg = wire.Float(lo + (hi-lo)*b.r.float()) // an average: full precision
 		}
@@ -413,12 +413,12 @@ func severityCounts(b *builder) *wire.GraphResponse {
 // float average, a max datetime and a collect list.
 func authorStats(b *builder, n int) *wire.GraphResponse {
 	r := response(wire.Aggregation)
-	r.GroupColumns = []wire.GroupColumn{{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.SomeString(User)}}
+	r.GroupColumns = []wire.GroupColumn{{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.Some(User)}}
 	r.Columns = []wire.Column{
-		{Name: "merged_count", Function: "count", Target: wire.SomeString("mr")},
-		{Name: "avg_hours_to_merge", Function: "avg", Target: wire.SomeString("mr"), Property: wire.SomeString("time_to_merge")},
-		{Name: "latest_merge", Function: "max", Target: wire.SomeString("mr"), Property: wire.SomeString("merged_at")},
-		{Name: "labels", Function: "collect", Target: wire.SomeString("mr"), Property: wire.SomeString("labels")},
+		{Name: "merged_count", Function: "count", Target: wire.Some("mr")},
+		{Name: "avg_hours_to_merge", Function: "avg", Target: wire.Some("mr"), Property: wire.Some("time_to_merge")},
+		{Name: "latest_merge", Function: "max", Target: wire.Some("mr"), Property: wire.Some("merged_at")},
+		{Name: "labels", Function: "collect", Target: wire.Some("mr"), Property: wire.Some("labels")},
 	}
 	count := int64(70_000)
 	for i := 0; i < n; i++ {
@@ -436,7 +436,7 @@ func authorStats(b *builder, n int) *wire.GraphResponse {
 			{Name: "labels", Value: wire.ListOf(ls...)},
 		})
 	}
-	r.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(8_812)}
+	r.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](8_812)}
 	return r
 }
 
@@ -445,13 +445,13 @@ func authorStats(b *builder, n int) *wire.GraphResponse {
 func projectStates(b *builder, projects int) *wire.GraphResponse {
 	r := response(wire.Aggregation)
 	r.GroupColumns = []wire.GroupColumn{
-		{Name: "p", Kind: wire.GroupByNode, Node: "p", Entity: wire.SomeString(Project)},
-		{Name: "mr_state", Kind: wire.GroupByProperty, Node: "mr", Property: wire.SomeString("state")},
+		{Name: "p", Kind: wire.GroupByNode, Node: "p", Entity: wire.Some(Project)},
+		{Name: "mr_state", Kind: wire.GroupByProperty, Node: "mr", Property: wire.Some("state")},
 	}
 	r.Columns = []wire.Column{
-		{Name: "mr_count", Function: "count", Target: wire.SomeString("mr")},
-		{Name: "notes", Function: "sum", Target: wire.SomeString("mr"), Property: wire.SomeString("user_notes_count")},
-		{Name: "first_created", Function: "min", Target: wire.SomeString("mr"), Property: wire.SomeString("created_at")},
+		{Name: "mr_count", Function: "count", Target: wire.Some("mr")},
+		{Name: "notes", Function: "sum", Target: wire.Some("mr"), Property: wire.Some("user_notes_count")},
+		{Name: "first_created", Function: "min", Target: wire.Some("mr"), Property: wire.Some("created_at")},
 	}
 	states := []wire.Value{str("merged"), str("opened"), str("closed"), wire.Null(), str("null")}
 	for i := 0; i < projects; i++ {
@@ -477,8 +477,8 @@ func totals(b *builder) *wire.GraphResponse {
 	r.GroupColumns = []wire.GroupColumn{}
 	r.Columns = []wire.Column{
 		{Name: "total", Function: "count"},
-		{Name: "avg_duration", Function: "avg", Target: wire.SomeString("p"), Property: wire.SomeString("duration")},
-		{Name: "max_id", Function: "max", Target: wire.SomeString("p"), Property: wire.SomeString("id")},
+		{Name: "avg_duration", Function: "avg", Target: wire.Some("p"), Property: wire.Some("duration")},
+		{Name: "max_id", Function: "max", Target: wire.Some("p"), Property: wire.Some("id")},
 	}
 	r.Rows = []wire.Row{{
 		{Name: "total", Value: wire.Int(int64(2_000 + b.r.intn(1_000)))},

@@ -16,6 +16,7 @@ import (
 	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // committed returns the committed corpus files (this package's directory
@@ -217,7 +218,7 @@ func testShape(t *testing.T, cases []Case, xl bool) {
 		}
 	}
 	sizes := map[string][2]int{"s": {1, 10}, "m": {60, 200}, "l": {600, 2000}}
-	for _, q := range wire.QueryTypes() {
+	for _, q := range wirecodec.QueryTypes() {
 		for sz, bounds := range sizes {
 			name := string(q) + "_" + sz
 			var r *wire.GraphResponse
@@ -313,7 +314,7 @@ func checkEdgesReferenceNodes(t *testing.T, cases []Case) {
 				t.Errorf("%s: edge %s:%d -%s-> %s:%d joins a node not in the response", c.Name, e.From, e.FromID, e.Type, e.To, e.ToID)
 			}
 			if e.PathID.Valid {
-				steps[e.PathID.Int] = append(steps[e.PathID.Int], e.Step.Int)
+				steps[e.PathID.V] = append(steps[e.PathID.V], e.Step.V)
 			}
 		}
 		for p, ss := range steps {

@@ -76,7 +76,7 @@ func project(profile string, r *wire.GraphResponse) {
 	if profile == Lean {
 		var cols []wire.Column
 		for _, c := range r.Columns {
-			if c.Property.Valid && slices.Contains(timestampKeys, c.Property.String) {
+			if c.Property.Valid && slices.Contains(timestampKeys, c.Property.V) {
 				drop[c.Name] = true
 				continue
 			}

@@ -476,7 +476,7 @@ func (u *universe) search(p int) *wire.GraphResponse {
 	}
 	total := len(hits)
 	r.Nodes = append(r.Nodes, hits[:min(total, 25)]...)
-	r.Pagination = &wire.Pagination{HasMore: total > 25, TotalRows: wire.SomeInt(int64(total))}
+	r.Pagination = &wire.Pagination{HasMore: total > 25, TotalRows: wire.Some[int64](int64(total))}
 	return r
 }
 
@@ -515,7 +515,7 @@ func (u *universe) neighbors(p int) *wire.GraphResponse {
 		r.Edges = append(r.Edges, edge(h.n, h.rel, center))
 	}
 	if len(hops) > 60 {
-		r.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(false), NextCursor: wire.SomeString(u.b.cursor())}
+		r.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.Some(false), NextCursor: wire.Some(u.b.cursor())}
 	}
 	return r
 }
@@ -540,8 +540,8 @@ func (u *universe) paths(a int) *wire.GraphResponse {
 		proj := add(u.projects[p])
 		g := add(u.groups[u.projectGroup[p]])
 		for s, e := range []wire.Edge{edge(user, Authored, mr), edge(mr, InProject, proj), edge(proj, InGroup, g)} {
-			e.PathID = wire.SomeInt(int64(pid))
-			e.Step = wire.SomeInt(int64(s))
+			e.PathID = wire.Some[int64](int64(pid))
+			e.Step = wire.Some[int64](int64(s))
 			r.Edges = append(r.Edges, e)
 		}
 	}
@@ -552,10 +552,10 @@ func (u *universe) paths(a int) *wire.GraphResponse {
 // with a count and the latest creation time.
 func (u *universe) perAuthor(p int) *wire.GraphResponse {
 	r := response(wire.Aggregation)
-	r.GroupColumns = []wire.GroupColumn{{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.SomeString(User)}}
+	r.GroupColumns = []wire.GroupColumn{{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.Some(User)}}
 	r.Columns = []wire.Column{
-		{Name: "mr_count", Function: "count", Target: wire.SomeString("mr")},
-		{Name: "latest_created", Function: "max", Target: wire.SomeString("mr"), Property: wire.SomeString("created_at")},
+		{Name: "mr_count", Function: "count", Target: wire.Some("mr")},
+		{Name: "latest_created", Function: "max", Target: wire.Some("mr"), Property: wire.Some("created_at")},
 	}
 	count := map[int]int64{}
 	latest := map[int]string{}

@@ -107,6 +107,6 @@ func inState(r *wire.GraphResponse, s string) *wire.GraphResponse {
 		v, ok := n.Get("state")
 		return n.Type != MergeRequest || !ok || v.Text() != s
 	})
-	out.Pagination = &wire.Pagination{HasMore: false, TotalRows: wire.SomeInt(int64(len(out.Nodes)))}
+	out.Pagination = &wire.Pagination{HasMore: false, TotalRows: wire.Some[int64](int64(len(out.Nodes)))}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 
 	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // sessionJSON is every response of the sessions as canonical JSON.
@@ -55,7 +56,7 @@ func TestSessionsShape(t *testing.T) {
 		seen := map[key]int{} // queries that return each node
 		for _, q := range s.Queries {
 			kinds[q.Response.QueryType]++
-			if err := wire.Validate(q.Response); err != nil {
+			if err := wirecodec.Validate(wire.DefaultRegistry(), q.Response); err != nil {
 				t.Errorf("%s: %s: %v", s.ID(), q.Label, err)
 			}
 			here := map[key]bool{}
@@ -179,7 +180,7 @@ func TestADRSession(t *testing.T) {
 			t.Fatalf("%s: %d steps, want 10", c.ID(), len(steps))
 		}
 		for i, s := range steps {
-			if err := wire.Validate(s.Response); err != nil {
+			if err := wirecodec.Validate(wire.DefaultRegistry(), s.Response); err != nil {
 				t.Errorf("%s: step %d: %v", c.ID(), i, err)
 			}
 			if !wire.Equal(s.Response, again[i].Response, wire.Exact) {

@@ -176,7 +176,7 @@ func (g *codeGraph) traversal(limit int) *wire.GraphResponse {
 		}
 	}
 	if len(r.Nodes) < total {
-		r.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(int64(total))}
+		r.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](int64(total))}
 	}
 	return r
 }
@@ -199,7 +199,7 @@ func (g *codeGraph) search(word string, limit int) *wire.GraphResponse {
 	for _, h := range hits[:min(limit, len(hits))] {
 		r.Nodes = append(r.Nodes, h.d.wire(false))
 	}
-	r.Pagination = &wire.Pagination{HasMore: len(hits) > limit, TotalRows: wire.SomeInt(int64(len(hits)))}
+	r.Pagination = &wire.Pagination{HasMore: len(hits) > limit, TotalRows: wire.Some[int64](int64(len(hits)))}
 	return r
 }
 
@@ -295,8 +295,8 @@ func (g *codeGraph) importPaths(target string, limit int) *wire.GraphResponse {
 						}
 						if i > 0 {
 							e := edge(g.packageNode(path[i-1]), Imports, g.packageNode(p))
-							e.PathID = wire.SomeInt(int64(paths))
-							e.Step = wire.SomeInt(int64(i - 1))
+							e.PathID = wire.Some[int64](int64(paths))
+							e.Step = wire.Some[int64](int64(i - 1))
 							r.Edges = append(r.Edges, e)
 						}
 					}
@@ -316,7 +316,7 @@ func (g *codeGraph) importPaths(target string, limit int) *wire.GraphResponse {
 		truncated = truncated || found == share
 	}
 	if truncated {
-		r.Pagination = &wire.Pagination{HasMore: false, Truncated: wire.SomeBool(true)}
+		r.Pagination = &wire.Pagination{HasMore: false, Truncated: wire.Some(true)}
 	}
 	return r
 }
@@ -339,11 +339,11 @@ func kindOf(d *decl) string {
 // parameters) and a minimum.
 func (g *codeGraph) perKind() *wire.GraphResponse {
 	r := response(wire.Aggregation)
-	r.GroupColumns = []wire.GroupColumn{{Name: "kind", Kind: wire.GroupByProperty, Node: "d", Property: wire.SomeString("kind")}}
+	r.GroupColumns = []wire.GroupColumn{{Name: "kind", Kind: wire.GroupByProperty, Node: "d", Property: wire.Some("kind")}}
 	r.Columns = []wire.Column{
-		{Name: "declarations", Function: "count", Target: wire.SomeString("d")},
-		{Name: "avg_params", Function: "avg", Target: wire.SomeString("d"), Property: wire.SomeString("params")},
-		{Name: "first_name", Function: "min", Target: wire.SomeString("d"), Property: wire.SomeString("name")},
+		{Name: "declarations", Function: "count", Target: wire.Some("d")},
+		{Name: "avg_params", Function: "avg", Target: wire.Some("d"), Property: wire.Some("params")},
+		{Name: "first_name", Function: "min", Target: wire.Some("d"), Property: wire.Some("name")},
 	}
 	kinds := []string{"func", "method", "type", "const", "var"}
 	for _, k := range kinds {
@@ -379,11 +379,11 @@ func (g *codeGraph) perKind() *wire.GraphResponse {
 // counts and the methods' names collected.
 func (g *codeGraph) typeMethods(n int) *wire.GraphResponse {
 	r := response(wire.Aggregation)
-	r.GroupColumns = []wire.GroupColumn{{Name: "t", Kind: wire.GroupByNode, Node: "t", Entity: wire.SomeString(GoType)}}
+	r.GroupColumns = []wire.GroupColumn{{Name: "t", Kind: wire.GroupByNode, Node: "t", Entity: wire.Some(GoType)}}
 	r.Columns = []wire.Column{
-		{Name: "methods", Function: "count", Target: wire.SomeString("m")},
-		{Name: "referenced_by", Function: "count", Target: wire.SomeString("d")},
-		{Name: "method_names", Function: "collect", Target: wire.SomeString("m"), Property: wire.SomeString("name")},
+		{Name: "methods", Function: "count", Target: wire.Some("m")},
+		{Name: "referenced_by", Function: "count", Target: wire.Some("d")},
+		{Name: "method_names", Function: "collect", Target: wire.Some("m"), Property: wire.Some("name")},
 	}
 	refs := map[string]int{}
 	for _, d := range g.declList {
@@ -418,7 +418,7 @@ func (g *codeGraph) typeMethods(n int) *wire.GraphResponse {
 			{Name: "method_names", Value: wire.ListOf(x.names...)},
 		})
 	}
-	r.Pagination = &wire.Pagination{HasMore: len(rows) > n, TotalRows: wire.SomeInt(int64(len(rows)))}
+	r.Pagination = &wire.Pagination{HasMore: len(rows) > n, TotalRows: wire.Some[int64](int64(len(rows)))}
 	return r
 }
 
@@ -428,9 +428,9 @@ func (g *codeGraph) callers(n int) *wire.GraphResponse {
 	r := response(wire.Aggregation)
 	r.GroupColumns = []wire.GroupColumn{{Name: "f", Kind: wire.GroupByNode, Node: "f"}}
 	r.Columns = []wire.Column{
-		{Name: "calls", Function: "count", Target: wire.SomeString("g")},
-		{Name: "params", Function: "max", Target: wire.SomeString("f"), Property: wire.SomeString("params")},
-		{Name: "packages_called", Function: "collect", Target: wire.SomeString("g"), Property: wire.SomeString("package")},
+		{Name: "calls", Function: "count", Target: wire.Some("g")},
+		{Name: "params", Function: "max", Target: wire.Some("f"), Property: wire.Some("params")},
+		{Name: "packages_called", Function: "collect", Target: wire.Some("g"), Property: wire.Some("package")},
 	}
 	type row struct {
 		f    *decl
@@ -469,6 +469,6 @@ func (g *codeGraph) callers(n int) *wire.GraphResponse {
 			{Name: "packages_called", Value: wire.ListOf(x.pkgs...)},
 		})
 	}
-	r.Pagination = &wire.Pagination{HasMore: len(rows) > n, TotalRows: wire.SomeInt(int64(len(rows)))}
+	r.Pagination = &wire.Pagination{HasMore: len(rows) > n, TotalRows: wire.Some[int64](int64(len(rows)))}
 	return r
 }

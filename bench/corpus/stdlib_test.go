@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 var (
@@ -109,7 +110,7 @@ func TestStdlibCases(t *testing.T) {
 			if want := wire.QueryType(cs.Name[:strings.LastIndex(cs.Name, "_")]); r.QueryType != want {
 				t.Errorf("set %d: %s is a %s", i, cs.Name, r.QueryType)
 			}
-			if err := wire.Validate(r); err != nil {
+			if err := wirecodec.Validate(wire.DefaultRegistry(), r); err != nil {
 				t.Errorf("set %d: %s: %v", i, cs.Name, err)
 			}
 			size[cs.Name] = len(r.Nodes) + len(r.Rows)

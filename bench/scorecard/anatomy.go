@@ -14,6 +14,7 @@ import (
 	"github.com/graphwire/graphwire/codecs/goon"
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/codecs/toon/toonvalue"
+	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -84,10 +85,10 @@ func jsonValues(r *wire.GraphResponse) ([]string, error) {
 			if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
 				out = append(out, "null")
 			} else {
-				out = append(out, string(wire.AppendJSONFloat(nil, f)))
+				out = append(out, string(textwire.AppendFloat(nil, f)))
 			}
 		case wire.KindString:
-			q := wire.AppendJSONString(nil, v.Text())
+			q := textwire.JSON.AppendQuoted(nil, v.Text())
 			out = append(out, string(q[1:len(q)-1]))
 		case wire.KindList:
 			for _, e := range v.List() {
@@ -156,7 +157,7 @@ func goonValues(r *wire.GraphResponse) ([]string, error) {
 var goonCache sync.Map // string → string
 
 func goonValue(va valueAt) (string, error) {
-	ck := string(wire.AppendJSONString(nil, va.key)) + strconv.FormatBool(va.cell)
+	ck := string(textwire.JSON.AppendQuoted(nil, va.key)) + strconv.FormatBool(va.cell)
 	if va.v.Kind() == wire.KindFloat {
 		ck += "f" + strconv.FormatUint(math.Float64bits(va.v.Float()), 16)
 	} else {

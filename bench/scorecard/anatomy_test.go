@@ -33,7 +33,7 @@ func anatomyResponse() (*wire.GraphResponse, *wire.GraphResponse) {
 	u := wire.Node{Type: "User", ID: 1, Properties: []wire.Property{wire.Prop("username", wire.String("ada"))}}
 	agg := &wire.GraphResponse{
 		FormatVersion: corpus.FormatVersion, QueryType: wire.Aggregation, Nodes: []wire.Node{}, Edges: []wire.Edge{},
-		GroupColumns: []wire.GroupColumn{{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.SomeString("User")}},
+		GroupColumns: []wire.GroupColumn{{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.Some("User")}},
 		Columns:      []wire.Column{{Name: "n", Function: "count"}},
 		Rows: []wire.Row{
 			{{Name: "u", Node: &u}, {Name: "n", Value: wire.Int(3)}},

@@ -454,11 +454,11 @@ func validStrings(r *wire.GraphResponse) bool {
 		ok = ok && utf8.ValidString(e.From) && utf8.ValidString(e.To) && utf8.ValidString(e.Type)
 	}
 	for _, c := range r.Columns {
-		ok = ok && utf8.ValidString(c.Name) && utf8.ValidString(c.Function) && utf8.ValidString(c.Target.String) && utf8.ValidString(c.Property.String)
+		ok = ok && utf8.ValidString(c.Name) && utf8.ValidString(c.Function) && utf8.ValidString(c.Target.V) && utf8.ValidString(c.Property.V)
 	}
 	for _, g := range r.GroupColumns {
 		ok = ok && utf8.ValidString(g.Name) && utf8.ValidString(string(g.Kind)) && utf8.ValidString(g.Node) &&
-			utf8.ValidString(g.Property.String) && utf8.ValidString(g.Entity.String)
+			utf8.ValidString(g.Property.V) && utf8.ValidString(g.Entity.V)
 	}
 	for _, row := range r.Rows {
 		for _, c := range row {

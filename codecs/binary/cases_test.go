@@ -80,7 +80,7 @@ func traversalCase(rng *rand.Rand, users, mrs, edges int) *wire.GraphResponse {
 		u := r.Nodes[rng.IntN(users)]
 		e := wire.Edge{From: "User", FromID: u.ID, To: "MergeRequest", ToID: mr.ID, Type: "AUTHORED"}
 		if i%3 == 0 {
-			e.Depth = wire.SomeInt(1)
+			e.Depth = wire.Some[int64](1)
 		}
 		r.Edges = append(r.Edges, e)
 	}

@@ -147,19 +147,19 @@ func (d *decoder) pagination(n int, layout int64) *wire.Pagination {
 	p := &wire.Pagination{}
 	p.HasMore = d.boolean("pagination has_more")
 	if layout == layoutV1 {
-		p.TotalRows = wire.SomeInt(d.int("pagination total_rows"))
+		p.TotalRows = wire.Some[int64](d.int("pagination total_rows"))
 	} else {
 		p.TotalRows = d.optInt("pagination total_rows")
 		if n > 2 {
 			if t := d.read(); t != nil && t.kind == kBool {
-				p.Truncated = wire.SomeBool(t.b)
+				p.Truncated = wire.Some(t.b)
 			} else if t != nil && t.kind != kNull {
 				d.wrongKind("pagination truncated", "bool or null", t)
 			}
 		}
 		if n > 3 {
 			if t := d.read(); t != nil && t.kind == kString {
-				p.NextCursor = wire.SomeString(t.s)
+				p.NextCursor = wire.Some(t.s)
 			} else if t != nil && t.kind != kNull {
 				d.wrongKind("pagination next_cursor", "string or null", t)
 			}
@@ -321,7 +321,7 @@ func repeatedKey(ps []wire.Property, keys *keyset.Seq, key func(int) string) int
 const maxKeySet = 1024
 
 // The sizes in memory of the elements of a node, a row and a list, as the
-// meter counts them (wire.InMemorySize).
+// meter counts them (wirecodec.InMemorySize).
 const (
 	sizeProperty = int64(unsafe.Sizeof(wire.Property{}))
 	sizeCell     = int64(unsafe.Sizeof(wire.Cell{}))

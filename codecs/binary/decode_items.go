@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // The items of the layout on the reading side: what the decoder reads
@@ -48,11 +49,11 @@ type decoder struct {
 	props []wire.Property // the chunk node properties are taken from
 	depth int             // arrays entered
 	lists int             // list values entered
-	m     *wire.Meter
+	m     *wirecodec.Meter
 	err   error
 	tok   token
 	// memLimit is the in-memory size the meter refuses a response past
-	// (MaxExpansion times the input plus wire.ExpansionAllowance);
+	// (MaxExpansion times the input plus wirecodec.ExpansionAllowance);
 	// reserved is the room allocated ahead for elements declared and not
 	// yet read (see reserve).
 	memLimit, reserved int64
@@ -70,21 +71,21 @@ func (d *decoder) reset(src *source, c *Codec) {
 	d.names.reset()
 	*d = decoder{src: src, c: c, names: d.names}
 	if c != nil {
-		d.m = wire.NewMeter(c.core.Limits, src.size())
+		d.m = wirecodec.NewMeter(c.core.Limits, src.size())
 		d.memLimit = memLimit(c.core.Limits.MaxExpansion, src.size())
 	}
 }
 
-// memLimit is wire.Meter's bound on the in-memory size of a response
-// decoded from n bytes: ratio times n plus wire.ExpansionAllowance.
+// memLimit is wirecodec.Meter's bound on the in-memory size of a response
+// decoded from n bytes: ratio times n plus wirecodec.ExpansionAllowance.
 func memLimit(ratio, n int) int64 {
 	if ratio <= 0 {
-		ratio = wire.DefaultMaxExpansion
+		ratio = wire.DefaultLimits().MaxExpansion
 	}
-	if int64(n) > (math.MaxInt64-wire.ExpansionAllowance)/int64(ratio) {
+	if int64(n) > (math.MaxInt64-wirecodec.ExpansionAllowance)/int64(ratio) {
 		return math.MaxInt64
 	}
-	return int64(ratio)*int64(n) + wire.ExpansionAllowance
+	return int64(ratio)*int64(n) + wirecodec.ExpansionAllowance
 }
 
 // reserve returns the capacity to allocate for a sequence that declares n
@@ -273,19 +274,19 @@ func (d *decoder) int(what string) int64 {
 	return t.i
 }
 
-func (d *decoder) optInt(what string) wire.OptInt {
+func (d *decoder) optInt(what string) wire.Opt[int64] {
 	t := d.read()
 	if t == nil {
-		return wire.OptInt{}
+		return wire.Opt[int64]{}
 	}
 	switch t.kind {
 	case kNull:
-		return wire.OptInt{}
+		return wire.Opt[int64]{}
 	case kInt:
-		return wire.SomeInt(t.i)
+		return wire.Some[int64](t.i)
 	}
 	d.wrongKind(what, "integer or null", t)
-	return wire.OptInt{}
+	return wire.Opt[int64]{}
 }
 
 func (d *decoder) str(what string) string {
@@ -337,17 +338,17 @@ func (d *decoder) resolve(what string, t *token) string {
 	return ""
 }
 
-func (d *decoder) optName(what string) wire.OptString {
+func (d *decoder) optName(what string) wire.Opt[string] {
 	t := d.read()
 	if t == nil || t.kind == kNull {
-		return wire.OptString{}
+		return wire.Opt[string]{}
 	}
 	s := d.resolve(what, t)
 	d.checkLen(what, s)
 	if d.err != nil {
-		return wire.OptString{}
+		return wire.Opt[string]{}
 	}
-	return wire.SomeString(s)
+	return wire.Some(s)
 }
 
 func (d *decoder) value(what string) wire.Value {

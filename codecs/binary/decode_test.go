@@ -190,9 +190,9 @@ func TestHostileNesting(t *testing.T) {
 
 		// Right at the limit decodes; one more level does not.
 		at := &wire.GraphResponse{QueryType: wire.Search, Nodes: []wire.Node{{Type: "T", ID: 1,
-			Properties: []wire.Property{wire.Prop("k", deepList(wire.DefaultMaxDepth))}}}}
+			Properties: []wire.Property{wire.Prop("k", deepList(wire.DefaultLimits().MaxDepth))}}}}
 		roundTrip(t, c, at)
-		at.Nodes[0].Properties[0].Value = deepList(wire.DefaultMaxDepth + 1)
+		at.Nodes[0].Properties[0].Value = deepList(wire.DefaultLimits().MaxDepth + 1)
 		b = forceEncode(t, f, at)
 		if de := mustReject(t, c, b, "one level past MaxDepth"); de.Limit != "MaxDepth" {
 			t.Errorf("%s: one level past MaxDepth: Limit %q", f, de.Limit)
@@ -361,7 +361,7 @@ func TestHostileWrongTypeEverywhere(t *testing.T) {
 func TestHostileWrongScalar(t *testing.T) {
 	r := &wire.GraphResponse{FormatVersion: "v", QueryType: wire.Search,
 		Nodes:      []wire.Node{{Type: "T", ID: 1, Properties: []wire.Property{wire.Prop("k", wire.Int(1))}}},
-		Pagination: &wire.Pagination{TotalRows: wire.SomeInt(0)}}
+		Pagination: &wire.Pagination{TotalRows: wire.Some[int64](0)}}
 	type edit struct {
 		item int // index of the item in the stream
 		want string

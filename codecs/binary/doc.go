@@ -105,7 +105,7 @@
 // past 1,024 of them a sort of 32-bit hashes beside their indices, 8 bytes
 // a key) and reported at the node's last item. The encoder refuses the
 // responses the decoder would refuse, with a *wire.EncodeError whose Path
-// is the wire.Path of the offending element: nodes[1].properties.tags[2]
+// is the wirecodec.Path of the offending element: nodes[1].properties.tags[2]
 // for a string that is not UTF-8 in a list, rows[0].g.type for the type
 // of the node a cell holds.
 //
@@ -140,9 +140,9 @@
 //
 // Memory: a decode's peak heap stays within 16 times its input plus
 // 16 MiB (wiretest.DecodeMemoryBound), the densest inputs included. The
-// decoded response is held by wire.Meter to MaxExpansion (8) times the
-// input plus wire.ExpansionAllowance (8 MiB) in memory, as
-// wire.InMemorySize estimates it, and the decoder's own scratch stays
+// decoded response is held by wirecodec.Meter to MaxExpansion (8) times the
+// input plus wirecodec.ExpansionAllowance (8 MiB) in memory, as
+// wirecodec.InMemorySize estimates it, and the decoder's own scratch stays
 // within that same bound: a sequence whose declared elements cannot fit
 // under it beside what is already decoded (a node takes 48 bytes in
 // memory, a property 40, a cell 48, a row 24, a list item 24) is refused
@@ -253,7 +253,7 @@
 // reads arrays of arrays: layout=graphwire says the items are this
 // package's positional records, and version is the layout version that
 // leads the encoding, so a client can refuse a version it does not know
-// before it decodes. wire.LookupMediaType finds each codec by its full
+// before it decodes. wire.Registry.LookupMediaType finds each codec by its full
 // media type, by the base type alone, or with either parameter; another
 // layout or version finds nothing.
 //
@@ -262,13 +262,13 @@
 //
 // # Detection
 //
-// Each Codec implements wire.Sniffer, so wire.Sniff (and wirebench's -f
+// Each Codec implements wirecodec.Sniffer, so wire.Registry.Sniff (and wirebench's -f
 // auto) tells the two formats from each other and from text by the
 // layout's opening, as the encoder writes it: the response's array head
 // (5 to 9 items, one byte in both formats, and different bytes in each),
 // a layout version a decoder reads, format_version as a string of at most
 // 64 printable ASCII bytes, and the query type written in full, one of
-// wire.QueryTypes. That scores 0.95; an opening cut off after the layout
+// wirecodec.QueryTypes. That scores 0.95; an opening cut off after the layout
 // version, or with a longer format_version or an unknown query type,
 // scores 0.3, and anything else 0 (a document's map among them). The
 // versions accepted are Decode's own (layouts 1 and 2), taken from the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // layoutVersion is the first element of every encoding of a response.
@@ -59,7 +60,7 @@ const streamChunk = 32 << 10
 // response, discarding its bytes as it goes, and a second writes them
 // (about twice AppendEncode's time, for memory that does not grow with the
 // output). Only an error from w can leave partial output. The registry
-// calls it through wire.StreamEncoder.
+// calls it through wirecodec.StreamEncoder.
 func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	size, err := c.check(r)
 	if err != nil {
@@ -79,17 +80,17 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 
 // check refuses a nil response and one over the codec's Limits, returning
 // the response's measurement for checkOut.
-func (c *Codec) check(r *wire.GraphResponse) (wire.Measurement, error) {
+func (c *Codec) check(r *wire.GraphResponse) (wirecodec.Measurement, error) {
 	if r == nil {
-		return wire.Measurement{}, &wire.EncodeError{Codec: c.format.String(), Msg: "nil response"}
+		return wirecodec.Measurement{}, &wire.EncodeError{Codec: c.format.String(), Msg: "nil response"}
 	}
-	return c.core.Limits.Measure(c.format.String(), r)
+	return wirecodec.Measure(c.core.Limits, c.format.String(), r)
 }
 
 // checkOut refuses an encoding of n bytes that Decode would refuse: longer
 // than MaxInputBytes, or expanding the measured response past what the
 // Limits allow.
-func (c *Codec) checkOut(size wire.Measurement, n int64) error {
+func (c *Codec) checkOut(size wirecodec.Measurement, n int64) error {
 	if err := c.core.CheckOutput(n, "encoding"); err != nil {
 		return err
 	}
@@ -233,12 +234,12 @@ const notUTF8 = "not valid UTF-8"
 
 func (e *encoder) response(r *wire.GraphResponse) {
 	if !r.QueryType.Valid() && !(e.content && r.QueryType == "") {
-		e.fail(wire.Path{}.Field("query_type"), "unknown query type %q", r.QueryType)
+		e.fail(wirecodec.Path{}.Field("query_type"), "unknown query type %q", r.QueryType)
 		return
 	}
 	if r.Pagination != nil {
 		if err := r.Pagination.Check(); err != nil {
-			e.fail(wire.Path{}.Field("pagination"), "%s", err.Error())
+			e.fail(wirecodec.Path{}.Field("pagination"), "%s", err.Error())
 			return
 		}
 	}
@@ -256,7 +257,7 @@ func (e *encoder) response(r *wire.GraphResponse) {
 	e.sink.array(n)
 	e.sink.integer(layoutVersion)
 	if !e.text(r.FormatVersion) {
-		e.fail(wire.Path{}.Field("format_version"), notUTF8)
+		e.fail(wirecodec.Path{}.Field("format_version"), notUTF8)
 		return
 	}
 	e.name(string(r.QueryType))
@@ -342,10 +343,10 @@ func (e *encoder) pagination(p *wire.Pagination) {
 	e.sink.boolean(p.HasMore)
 	e.optInt(p.TotalRows)
 	if n > 2 {
-		e.sink.boolean(p.Truncated.Bool)
+		e.sink.boolean(p.Truncated.V)
 	}
-	if n > 3 && !e.text(p.NextCursor.String) {
-		e.fail(wire.Path{}.Field("pagination").Field("next_cursor"), notUTF8)
+	if n > 3 && !e.text(p.NextCursor.V) {
+		e.fail(wirecodec.Path{}.Field("pagination").Field("next_cursor"), notUTF8)
 	}
 }
 
@@ -356,8 +357,8 @@ func (e *encoder) pagination(p *wire.Pagination) {
 // delta's list of nodes) or the node of the cell named *cellName, the j-th
 // of list[i] (list is "rows" or a delta's list of rows).
 func (e *encoder) node(nd *wire.Node, cellName *string, list string, i, j int) bool {
-	at := func() wire.Path {
-		p := wire.Path{}.Field(list).Index(i)
+	at := func() wirecodec.Path {
+		p := wirecodec.Path{}.Field(list).Index(i)
 		if j >= 0 {
 			p = p.Key(j, *cellName)
 		}
@@ -403,12 +404,12 @@ func (e *encoder) node(nd *wire.Node, cellName *string, list string, i, j int) b
 // badText returns the path of the first string of v that is not valid
 // UTF-8, v being at p: p itself, or the element of a list that holds it.
 // The encoder calls it once it has found such a string.
-func badText(p wire.Path, v wire.Value) wire.Path {
+func badText(p wirecodec.Path, v wire.Value) wirecodec.Path {
 	q, _ := findBadText(p, v)
 	return q
 }
 
-func findBadText(p wire.Path, v wire.Value) (wire.Path, bool) {
+func findBadText(p wirecodec.Path, v wire.Value) (wirecodec.Path, bool) {
 	switch v.Kind() {
 	case wire.KindString:
 		return p, !utf8.ValidString(v.Text())
@@ -476,7 +477,7 @@ func (e *encoder) edge(ed *wire.Edge, list string, i int) bool {
 // failField records that the field of list[i] is not UTF-8, and reports
 // false.
 func (e *encoder) failField(list string, i int, field string) bool {
-	e.fail(wire.Path{}.Field(list).Index(i).Field(field), notUTF8)
+	e.fail(wirecodec.Path{}.Field(list).Index(i).Field(field), notUTF8)
 	return false
 }
 
@@ -498,7 +499,7 @@ func (e *encoder) column(c *wire.Column, i int) bool {
 
 func (e *encoder) groupColumn(g *wire.GroupColumn, i int) bool {
 	if !g.Kind.Valid() {
-		e.fail(wire.GroupColumnPath(i).Field("kind"), "unknown group kind %q", g.Kind)
+		e.fail(wirecodec.GroupColumnPath(i).Field("kind"), "unknown group kind %q", g.Kind)
 		return false
 	}
 	n := width(3, g.Property.Valid, g.Entity.Valid)
@@ -522,9 +523,9 @@ func (e *encoder) groupColumn(g *wire.GroupColumn, i int) bool {
 // reference; its place, for error messages, is the j-th cell of list[i]
 // (list is "rows" or a delta's list of rows).
 func (e *encoder) cell(c *wire.Cell, list string, i, j int) bool {
-	at := func() wire.Path { return wire.Path{}.Field(list).Index(i).Key(j, c.Name) }
+	at := func() wirecodec.Path { return wirecodec.Path{}.Field(list).Index(i).Key(j, c.Name) }
 	if c.Node != nil {
-		if !c.Value.IsNull() {
+		if c.Value.Kind() != wire.KindNull {
 			e.fail(at(), "cell holds both a node and a value")
 			return false
 		}

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // The items of the layout on the writing side: what the encoder hands a
@@ -83,7 +84,7 @@ func (e *encoder) within(at string, i int) bool {
 }
 
 // fail records the first error of the walk, at the place p.
-func (e *encoder) fail(p wire.Path, format string, args ...any) {
+func (e *encoder) fail(p wirecodec.Path, format string, args ...any) {
 	if e.err == nil {
 		e.err = &wire.EncodeError{Codec: e.codec, Path: p.String(), Msg: fmt.Sprintf(format, args...)}
 	}
@@ -173,17 +174,17 @@ func (e *encoder) text(s string) bool {
 }
 
 // optName writes a present optional name, or null for an absent one.
-func (e *encoder) optName(o wire.OptString) bool {
+func (e *encoder) optName(o wire.Opt[string]) bool {
 	if !o.Valid {
 		e.sink.null()
 		return true
 	}
-	return e.name(o.String)
+	return e.name(o.V)
 }
 
-func (e *encoder) optInt(o wire.OptInt) {
+func (e *encoder) optInt(o wire.Opt[int64]) {
 	if o.Valid {
-		e.sink.integer(o.Int)
+		e.sink.integer(o.V)
 	} else {
 		e.sink.null()
 	}

@@ -88,28 +88,28 @@ func TestRoundTripEdgeValues(t *testing.T) {
 		Nodes: []wire.Node{{Type: "User", ID: math.MinInt64, Properties: props}, {Type: "User", ID: math.MaxInt64}},
 		Edges: []wire.Edge{
 			{From: "User", FromID: 1, To: "User", ToID: 2, Type: "R"},
-			{From: "User", FromID: 1, To: "User", ToID: 2, Type: "R", Depth: wire.SomeInt(0)},
-			{From: "User", FromID: 1, To: "User", ToID: 2, Type: "R", PathID: wire.SomeInt(0)},
-			{From: "User", FromID: 1, To: "User", ToID: 2, Type: "R", Step: wire.SomeInt(-1)},
+			{From: "User", FromID: 1, To: "User", ToID: 2, Type: "R", Depth: wire.Some[int64](0)},
+			{From: "User", FromID: 1, To: "User", ToID: 2, Type: "R", PathID: wire.Some[int64](0)},
+			{From: "User", FromID: 1, To: "User", ToID: 2, Type: "R", Step: wire.Some[int64](-1)},
 		},
-		Columns: []wire.Column{{Name: "c", Function: "count"}, {Name: "d", Function: "sum", Property: wire.SomeString("")},
-			{Name: "e", Function: "min", Target: wire.SomeString("")}},
-		GroupColumns: []wire.GroupColumn{{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.SomeString("User")},
-			{Name: "s", Kind: wire.GroupByProperty, Node: "u", Property: wire.SomeString("state")},
+		Columns: []wire.Column{{Name: "c", Function: "count"}, {Name: "d", Function: "sum", Property: wire.Some("")},
+			{Name: "e", Function: "min", Target: wire.Some("")}},
+		GroupColumns: []wire.GroupColumn{{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.Some("User")},
+			{Name: "s", Kind: wire.GroupByProperty, Node: "u", Property: wire.Some("state")},
 			{Name: "t", Kind: wire.GroupByProperty, Node: ""}},
 		Rows: []wire.Row{
 			{{Name: "u", Node: &wire.Node{Type: "User", ID: 7}}, {Name: "s", Value: wire.String("x")}},
 			{{Name: "u", Node: &wire.Node{Type: "User", ID: 8, Properties: props[:3]}}, {Name: "s", Value: wire.Null()}},
 			{},
 		},
-		Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(0)},
+		Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](0)},
 	}
 	empty := []*wire.GraphResponse{
 		{QueryType: wire.Traversal},
 		{QueryType: wire.Search, Columns: []wire.Column{}},
 		{QueryType: wire.Search, GroupColumns: []wire.GroupColumn{}},
 		{QueryType: wire.Search, Rows: []wire.Row{}},
-		{QueryType: wire.Search, Pagination: &wire.Pagination{TotalRows: wire.SomeInt(0)}},
+		{QueryType: wire.Search, Pagination: &wire.Pagination{TotalRows: wire.Some[int64](0)}},
 	}
 	for _, f := range formats {
 		c := Default(f)

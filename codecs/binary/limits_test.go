@@ -10,6 +10,7 @@ import (
 	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // encodeUnchecked writes r as AppendEncode would, name table included,
@@ -167,7 +168,7 @@ func sized(t *testing.T, n int64) *wire.GraphResponse {
 			}
 		}
 	}
-	size := wire.MaterializedSize(build())
+	size := wirecodec.MaterializedSize(build())
 	for i := range lens {
 		for j := range lens[i] {
 			for k := range lens[i][j] {
@@ -179,15 +180,15 @@ func sized(t *testing.T, n int64) *wire.GraphResponse {
 		}
 	}
 	r := build()
-	if got := wire.MaterializedSize(r); got != n {
+	if got := wirecodec.MaterializedSize(r); got != n {
 		t.Fatalf("sized response is %d bytes, want %d", got, n)
 	}
 	return r
 }
 
 func TestOptionsAreWireLimits(t *testing.T) {
-	if _, err := New(CBOR, Options{Limits: wire.Limits{MaxDepth: wire.HardMaxDepth + 1}}); err == nil {
-		t.Error("New accepted a MaxDepth past wire.HardMaxDepth")
+	if _, err := New(CBOR, Options{Limits: wire.Limits{MaxDepth: wirecodec.HardMaxDepth + 1}}); err == nil {
+		t.Error("New accepted a MaxDepth past wirecodec.HardMaxDepth")
 	}
 	c, err := New(Msgpack, Options{Limits: wire.Limits{MaxStringBytes: 100}})
 	if err != nil {

@@ -62,9 +62,9 @@ func TestPaginationLayout(t *testing.T) {
 		p    wire.Pagination
 		want any
 	}{
-		{wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(5)}, []any{true, 5}},
-		{wire.Pagination{Truncated: wire.SomeBool(true)}, []any{false, nil, true}},
-		{wire.Pagination{HasMore: true, Truncated: wire.SomeBool(false), NextCursor: wire.SomeString("eyJo")}, []any{true, nil, false, "eyJo"}},
+		{wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](5)}, []any{true, 5}},
+		{wire.Pagination{Truncated: wire.Some(true)}, []any{false, nil, true}},
+		{wire.Pagination{HasMore: true, Truncated: wire.Some(false), NextCursor: wire.Some("eyJo")}, []any{true, nil, false, "eyJo"}},
 	}
 	for _, f := range formats {
 		for _, tc := range tests {
@@ -90,7 +90,7 @@ func TestPaginationLayout1(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: layout 1: %v", f, err)
 		}
-		if diff := cmp.Diff(&wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(4312)}, r.Pagination); diff != "" {
+		if diff := cmp.Diff(&wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](4312)}, r.Pagination); diff != "" {
 			t.Errorf("%s: layout 1 pagination (-want +got):\n%s", f, diff)
 		}
 		if r, err := c.Decode(layoutBytes(t, f, 1, nil)); err != nil || r.Pagination != nil {
@@ -126,7 +126,7 @@ var (
 // response they held.
 func TestPaginationLayout1Stored(t *testing.T) {
 	want := &wire.GraphResponse{QueryType: wire.Search, Nodes: []wire.Node{}, Edges: []wire.Edge{},
-		Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(1234)}}
+		Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](1234)}}
 	for f, b := range map[Format][]byte{Msgpack: layout1Msgpack, CBOR: layout1CBOR} {
 		r, err := Default(f).Decode(b)
 		if err != nil {
@@ -176,9 +176,9 @@ func TestPaginationEncodeRefused(t *testing.T) {
 			field string
 		}{
 			{wire.Pagination{HasMore: true}, "pagination"},
-			{wire.Pagination{TotalRows: wire.SomeInt(1), Truncated: wire.SomeBool(true)}, "pagination"},
-			{wire.Pagination{NextCursor: wire.SomeString("c")}, "pagination"},
-			{wire.Pagination{Truncated: wire.SomeBool(true), NextCursor: wire.SomeString("\xff")}, "pagination.next_cursor"},
+			{wire.Pagination{TotalRows: wire.Some[int64](1), Truncated: wire.Some(true)}, "pagination"},
+			{wire.Pagination{NextCursor: wire.Some("c")}, "pagination"},
+			{wire.Pagination{Truncated: wire.Some(true), NextCursor: wire.Some("\xff")}, "pagination.next_cursor"},
 		} {
 			r := &wire.GraphResponse{QueryType: wire.Traversal, Pagination: &tc.p}
 			out, err := Default(f).AppendEncode([]byte("x"), r)

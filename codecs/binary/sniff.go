@@ -12,12 +12,12 @@ const (
 // readsLayout reports whether Decode reads layout version v: 1 and 2.
 func readsLayout(v uint64) bool { return v == layoutV1 || v == layoutVersion }
 
-// Sniff implements wire.Sniffer: the confidence that prefix opens the
+// Sniff implements wirecodec.Sniffer: the confidence that prefix opens the
 // layout in the codec's format. The layout's opening is read as the encoder
 // writes it: an array of 5 to 9 items, a layout version a decoder reads
 // (1 or 2, or 3 for a response with session references) as an integer in its shortest form, format_version as a string
 // of at most 64 printable ASCII bytes, then the query type as a string
-// naming one of wire.QueryTypes. All of it scores 0.95; an opening cut
+// naming one of wirecodec.QueryTypes. All of it scores 0.95; an opening cut
 // off, or whose format_version is longer or whose query type is unknown,
 // 0.3; anything else 0. (A msgpack opening is never a CBOR one and the
 // other way round: their array heads differ.)

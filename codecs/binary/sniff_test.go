@@ -10,6 +10,7 @@ import (
 
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // TestSniff: each format's confidence on openings of the layout, of the
@@ -113,7 +114,7 @@ func TestSniffOwnEncodings(t *testing.T) {
 				continue // a response the codec refuses
 			}
 			n++
-			b = b[:min(len(b), wire.SniffLen)]
+			b = b[:min(len(b), wirecodec.SniffLen)]
 			whole := c.Sniff(b)
 			if whole < 0.9 {
 				t.Errorf("%s of response %d: Sniff = %v, want at least 0.9", f, i, whole)
@@ -145,7 +146,7 @@ func TestSniffRandomBytes(t *testing.T) {
 	for _, f := range formats {
 		c := Default(f)
 		for i := range 10000 {
-			b := make([]byte, 1+rng.IntN(wire.SniffLen))
+			b := make([]byte, 1+rng.IntN(wirecodec.SniffLen))
 			for j := range b {
 				b[j] = byte(rng.Uint32())
 			}

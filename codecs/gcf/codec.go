@@ -6,6 +6,7 @@ import (
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
 	"github.com/graphwire/graphwire/codecs/internal/codecbase"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // Name is the codec's registry name.
@@ -97,7 +98,7 @@ func (c *Codec) valueOptions() gcfvalue.Options {
 	} else {
 		l.MaxMaterializedBytes = math.MaxInt64
 	}
-	l.MaxDepth = min(l.MaxDepth+layoutDepth, wire.HardMaxDepth)
+	l.MaxDepth = min(l.MaxDepth+layoutDepth, wirecodec.HardMaxDepth)
 	l.MaxElements = int(min(max(m+2, 8), math.MaxInt32))
 	fields := int64(math.MaxInt32)
 	if m < 1<<10 { // m*m*(m+2) fits well below 2^31

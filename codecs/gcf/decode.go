@@ -8,6 +8,7 @@ import (
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // Decode parses GCF text in the codec's layout into a new response. Bad
@@ -56,7 +57,7 @@ func (c *Codec) decodeAt(data []byte, body, fields int, fast bool) (*wire.GraphR
 	// What a decoder of GCF cannot refuse as it reads (the model's rules,
 	// the limits of the response as a whole) it refuses here, with the
 	// encoders' own check (Measure refuses exactly what Check does).
-	if _, err := c.core.Limits.Measure(Name, r); err != nil {
+	if _, err := wirecodec.Measure(c.core.Limits, Name, r); err != nil {
 		var ee *wire.EncodeError
 		if e, ok := err.(*wire.EncodeError); ok {
 			ee = e
@@ -158,7 +159,7 @@ func (c *Codec) decodeFast(data []byte, body int) (r *wire.GraphResponse, ok boo
 		}
 	}()
 	d := freader{s: string(data), maxElem: c.core.Limits.MaxElements, maxStr: c.core.Limits.MaxStringBytes,
-		maxDepth: min(c.core.Limits.MaxDepth+layoutDepth, wire.HardMaxDepth), budget: readerBudget(len(data))}
+		maxDepth: min(c.core.Limits.MaxDepth+layoutDepth, wirecodec.HardMaxDepth), budget: readerBudget(len(data))}
 	d.expect(d.line(), "GCF profile=generic")
 	if body > 0 {
 		d.i = body

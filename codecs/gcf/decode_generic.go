@@ -77,20 +77,20 @@ func (d *reader) fields(o *jsonvalue.Object, path string, req, opt []string) map
 	return m
 }
 
-func (d *reader) optInt(m map[string]jsonvalue.Value, k, path string) wire.OptInt {
+func (d *reader) optInt(m map[string]jsonvalue.Value, k, path string) wire.Opt[int64] {
 	v, ok := m[k]
 	if !ok {
-		return wire.OptInt{}
+		return wire.Opt[int64]{}
 	}
-	return wire.SomeInt(d.integer(v, path+"."+k))
+	return wire.Some[int64](d.integer(v, path+"."+k))
 }
 
-func (d *reader) optString(m map[string]jsonvalue.Value, k, path string) wire.OptString {
+func (d *reader) optString(m map[string]jsonvalue.Value, k, path string) wire.Opt[string] {
 	v, ok := m[k]
 	if !ok {
-		return wire.OptString{}
+		return wire.Opt[string]{}
 	}
-	return wire.SomeString(d.str(v, path+"."+k))
+	return wire.Some(d.str(v, path+"."+k))
 }
 
 // response reads a document into a response.
@@ -176,7 +176,7 @@ func (d *reader) response(v jsonvalue.Value) *wire.GraphResponse {
 			if !isBool {
 				d.fail("pagination.truncated", "expected true or false")
 			}
-			pg.Truncated = wire.SomeBool(b)
+			pg.Truncated = wire.Some(b)
 		}
 		if d.err == nil {
 			if err := pg.Check(); err != nil {

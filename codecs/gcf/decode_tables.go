@@ -94,11 +94,11 @@ func (d *freader) edges(r *wire.GraphResponse) {
 			case 4:
 				e.Type = s
 			case 5:
-				e.Depth = wire.SomeInt(v)
+				e.Depth = wire.Some[int64](v)
 			case 6:
-				e.PathID = wire.SomeInt(v)
+				e.PathID = wire.Some[int64](v)
 			case 7:
-				e.Step = wire.SomeInt(v)
+				e.Step = wire.Some[int64](v)
 			}
 		}
 		if i != len(l) || seen&31 != 31 {
@@ -134,11 +134,11 @@ func (d *freader) stringRow(l string, idx []int, out []string) int {
 	return seen
 }
 
-func seenString(s string, seen, bit int) wire.OptString {
+func seenString(s string, seen, bit int) wire.Opt[string] {
 	if seen&(1<<bit) == 0 {
-		return wire.OptString{}
+		return wire.Opt[string]{}
 	}
-	return wire.SomeString(s)
+	return wire.Some(s)
 }
 
 var columnFields = []string{"name", "function", "target", "property"}
@@ -197,15 +197,15 @@ func (d *freader) pagination(r *wire.GraphResponse) {
 		if end != len(l) {
 			d.fail()
 		}
-		p.TotalRows = wire.SomeInt(v)
+		p.TotalRows = wire.Some[int64](v)
 	}
 	switch d.peek() {
 	case "  truncated=true":
 		d.line()
-		p.Truncated = wire.SomeBool(true)
+		p.Truncated = wire.Some(true)
 	case "  truncated=false":
 		d.line()
-		p.Truncated = wire.SomeBool(false)
+		p.Truncated = wire.Some(false)
 	}
 	if l, ok := strings.CutPrefix(d.peek(), "  next_cursor="); ok {
 		d.line()
@@ -213,7 +213,7 @@ func (d *freader) pagination(r *wire.GraphResponse) {
 		if end != len(l) {
 			d.fail()
 		}
-		p.NextCursor = wire.SomeString(s)
+		p.NextCursor = wire.Some(s)
 	}
 	if p.Check() != nil {
 		d.fail()

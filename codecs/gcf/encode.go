@@ -11,6 +11,7 @@ import (
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // AppendEncode appends the GCF text of r to dst (see the package
@@ -29,7 +30,7 @@ func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 	if r == nil {
 		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
-	m, err := c.core.Limits.Measure(Name, r)
+	m, err := wirecodec.Measure(c.core.Limits, Name, r)
 	if err != nil {
 		return dst, err
 	}
@@ -40,7 +41,7 @@ func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 			return dst, err
 		}
 		return dst, &wire.EncodeError{Codec: Name, Limit: "MaxDepth",
-			Msg: "the document nests deeper than the limit of " + strconv.Itoa(min(c.core.Limits.MaxDepth+layoutDepth, wire.HardMaxDepth)) + " (MaxDepth and the layout's " + strconv.Itoa(layoutDepth) + " levels)"}
+			Msg: "the document nests deeper than the limit of " + strconv.Itoa(min(c.core.Limits.MaxDepth+layoutDepth, wirecodec.HardMaxDepth)) + " (MaxDepth and the layout's " + strconv.Itoa(layoutDepth) + " levels)"}
 	}
 	if err := c.core.CheckOutput(int64(len(out)-n), "text"); err != nil {
 		return out[:n], err
@@ -103,7 +104,7 @@ const maxPooled = 8 << 20
 
 // appendFast appends the document of r to dst, or reports false when the
 // writer stopped at what the layout cannot carry (dst is then unchanged). size is r's size as
-// wire.Measurement.SizeHint gives it (the larger of its canonical JSON and
+// wirecodec.Measurement.SizeHint gives it (the larger of its canonical JSON and
 // its memory), within the limits. The writer writes into dst's spare room
 // when dst has at least a quarter of size to spare (a caller's reused buffer),
 // and otherwise into its pooled buffer, made size long at once when too
@@ -124,7 +125,7 @@ func (c *Codec) appendFast(dst []byte, r *wire.GraphResponse, size int64) ([]byt
 	}
 	w.fail = false
 	w.maxStr = c.core.Limits.MaxStringBytes
-	w.maxDepth = min(c.core.Limits.MaxDepth+layoutDepth, wire.HardMaxDepth)
+	w.maxDepth = min(c.core.Limits.MaxDepth+layoutDepth, wirecodec.HardMaxDepth)
 	w.document(r)
 	ok := !w.fail
 	switch {

@@ -8,6 +8,7 @@ import (
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // optOrder records, in w.opt, the optional fields present[i] says each
@@ -62,7 +63,7 @@ var (
 	groupOpt    = []string{"property", "entity"}
 )
 
-func edgeOptional(e *wire.Edge, f int) wire.OptInt {
+func edgeOptional(e *wire.Edge, f int) wire.Opt[int64] {
 	switch f {
 	case 0:
 		return e.Depth
@@ -72,22 +73,22 @@ func edgeOptional(e *wire.Edge, f int) wire.OptInt {
 	return e.Step
 }
 
-func (w *writer) optInt(v wire.OptInt) {
+func (w *writer) optInt(v wire.Opt[int64]) {
 	w.b = append(w.b, '|')
 	if !v.Valid {
 		w.b = append(w.b, '~')
 		return
 	}
-	w.b = textwire.AppendInt(w.b, v.Int)
+	w.b = textwire.AppendInt(w.b, v.V)
 }
 
-func (w *writer) optString(v wire.OptString) {
+func (w *writer) optString(v wire.Opt[string]) {
 	w.b = append(w.b, '|')
 	if !v.Valid {
 		w.b = append(w.b, '~')
 		return
 	}
-	w.str(v.String)
+	w.str(v.V)
 }
 
 func (w *writer) edges(edges []wire.Edge) {
@@ -113,7 +114,7 @@ func (w *writer) edges(edges []wire.Edge) {
 
 // stringTable writes a section of n rows of strings: fixed(i, f) gives
 // row i's f-th required field, opt(i, f) its f-th optional one.
-func (w *writer) stringTable(name string, n int, fixedNames, optNames []string, fixed func(i, f int) string, opt func(i, f int) wire.OptString) {
+func (w *writer) stringTable(name string, n int, fixedNames, optNames []string, fixed func(i, f int) string, opt func(i, f int) wire.Opt[string]) {
 	k := w.optOrder(n, func(i, f int) bool { return f < len(optNames) && opt(i, f).Valid })
 	w.header(name, n, fixedNames, optNames, k)
 	for i := range n {
@@ -133,7 +134,7 @@ func (w *writer) stringTable(name string, n int, fixedNames, optNames []string, 
 func (w *writer) columns(cols []wire.Column) {
 	w.stringTable("columns", len(cols), columnFixed, columnOpt,
 		func(i, f int) string { return [...]string{cols[i].Name, cols[i].Function}[f] },
-		func(i, f int) wire.OptString { return [...]wire.OptString{cols[i].Target, cols[i].Property}[f] })
+		func(i, f int) wire.Opt[string] { return [...]wire.Opt[string]{cols[i].Target, cols[i].Property}[f] })
 }
 
 func (w *writer) groupColumns(gcs []wire.GroupColumn) {
@@ -145,7 +146,7 @@ func (w *writer) groupColumns(gcs []wire.GroupColumn) {
 	}
 	w.stringTable("group_columns", len(gcs), groupFixed, groupOpt,
 		func(i, f int) string { return [...]string{gcs[i].Name, string(gcs[i].Kind), gcs[i].Node}[f] },
-		func(i, f int) wire.OptString { return [...]wire.OptString{gcs[i].Property, gcs[i].Entity}[f] })
+		func(i, f int) wire.Opt[string] { return [...]wire.Opt[string]{gcs[i].Property, gcs[i].Entity}[f] })
 }
 
 func (w *writer) pagination(p *wire.Pagination) {
@@ -157,15 +158,15 @@ func (w *writer) pagination(p *wire.Pagination) {
 	w.b = strconv.AppendBool(w.b, p.HasMore)
 	if p.TotalRows.Valid {
 		w.b = append(w.b, "\n  total_rows="...)
-		w.b = textwire.AppendInt(w.b, p.TotalRows.Int)
+		w.b = textwire.AppendInt(w.b, p.TotalRows.V)
 	}
 	if p.Truncated.Valid {
 		w.b = append(w.b, "\n  truncated="...)
-		w.b = strconv.AppendBool(w.b, p.Truncated.Bool)
+		w.b = strconv.AppendBool(w.b, p.Truncated.V)
 	}
 	if p.NextCursor.Valid {
 		w.b = append(w.b, "\n  next_cursor="...)
-		w.str(p.NextCursor.String)
+		w.str(p.NextCursor.V)
 	}
 	w.b = append(w.b, '\n')
 }
@@ -216,7 +217,7 @@ func flatShape(rows []wire.Row, name string) (first *wire.Node, flat bool) {
 	for _, row := range rows {
 		c := cellNamed(row, name)
 		switch {
-		case c == nil || c.Node == nil && c.Value.IsNull():
+		case c == nil || c.Node == nil && c.Value.Kind() == wire.KindNull:
 		case c.Node == nil:
 			return nil, false
 		case hasList(c.Node.Properties):
@@ -229,7 +230,7 @@ func flatShape(rows []wire.Row, name string) (first *wire.Node, flat bool) {
 					return first, false
 				}
 			}
-		case !wire.SameKeys(first.Properties, c.Node.Properties):
+		case !wirecodec.SameKeys(first.Properties, c.Node.Properties):
 			return first, false
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // canonical checks that AppendEncode writes, for r, GCF in the canonical
@@ -33,7 +34,7 @@ func canonical(t interface {
 		return false
 	}
 	got = got[len("prefix"):]
-	opts := gcfvalue.Options{Limits: wire.Limits{MaxDepth: wire.HardMaxDepth}}
+	opts := gcfvalue.Options{Limits: wire.Limits{MaxDepth: wirecodec.HardMaxDepth}}
 	v, err := gcfvalue.Decode(got, opts)
 	if err != nil {
 		t.Fatalf("gcfvalue reads the text: %v\n%s", err, got)
@@ -142,10 +143,10 @@ func TestWriterShapes(t *testing.T) {
 		}}, true},
 		{"empty rows", &wire.GraphResponse{QueryType: wire.Aggregation, Rows: []wire.Row{{}, {}}}, true},
 		{"edges and columns in first-seen order", &wire.GraphResponse{QueryType: wire.PathFinding,
-			Edges:        []wire.Edge{{From: "A", To: "B", Type: "t", Step: wire.SomeInt(1)}, {From: "A", To: "B", Type: "t", Depth: wire.SomeInt(2), Step: wire.SomeInt(3)}},
-			Columns:      []wire.Column{{Name: "n", Function: "count", Property: wire.SomeString("p")}, {Name: "m", Function: "max", Target: wire.SomeString("t"), Property: wire.SomeString("q")}},
+			Edges:        []wire.Edge{{From: "A", To: "B", Type: "t", Step: wire.Some[int64](1)}, {From: "A", To: "B", Type: "t", Depth: wire.Some[int64](2), Step: wire.Some[int64](3)}},
+			Columns:      []wire.Column{{Name: "n", Function: "count", Property: wire.Some("p")}, {Name: "m", Function: "max", Target: wire.Some("t"), Property: wire.Some("q")}},
 			GroupColumns: []wire.GroupColumn{}, Rows: []wire.Row{},
-			Pagination: &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(false), NextCursor: wire.SomeString("a b|c")},
+			Pagination: &wire.Pagination{HasMore: true, Truncated: wire.Some(false), NextCursor: wire.Some("a b|c")},
 		}, true},
 	}
 	for _, tc := range cases {

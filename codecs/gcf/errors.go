@@ -6,10 +6,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // encErr is an *wire.EncodeError at path, in the terms of the response.
-func encErr(path wire.Path, msg string) *wire.EncodeError {
+func encErr(path wirecodec.Path, msg string) *wire.EncodeError {
 	return &wire.EncodeError{Codec: Name, Path: path.String(), Msg: msg}
 }
 
@@ -29,9 +30,9 @@ func shapeError(path, msg string) *wire.DecodeError {
 // them; refusal walks the response again only then, to name it.
 func (c *Codec) refusal(r *wire.GraphResponse) *wire.EncodeError {
 	if !r.QueryType.Valid() {
-		return encErr(wire.Path{}.Field("query_type"), "invalid query type "+strconv.Quote(string(r.QueryType)))
+		return encErr(wirecodec.Path{}.Field("query_type"), "invalid query type "+strconv.Quote(string(r.QueryType)))
 	}
-	text := func(p wire.Path, s string) *wire.EncodeError {
+	text := func(p wirecodec.Path, s string) *wire.EncodeError {
 		switch {
 		case !utf8.ValidString(s):
 			return encErr(p, "a string that is not valid UTF-8")
@@ -42,16 +43,16 @@ func (c *Codec) refusal(r *wire.GraphResponse) *wire.EncodeError {
 		}
 		return nil
 	}
-	if err := text(wire.Path{}.Field("format_version"), r.FormatVersion); err != nil {
+	if err := text(wirecodec.Path{}.Field("format_version"), r.FormatVersion); err != nil {
 		return err
 	}
 	for i := range r.Nodes {
-		if err := c.nodeRefusal(&r.Nodes[i], wire.NodePath(i), text); err != nil {
+		if err := c.nodeRefusal(&r.Nodes[i], wirecodec.NodePath(i), text); err != nil {
 			return err
 		}
 	}
 	for i, e := range r.Edges {
-		p := wire.EdgePath(i)
+		p := wirecodec.EdgePath(i)
 		for _, f := range [...]struct{ name, v string }{{"from", e.From}, {"to", e.To}, {"type", e.Type}} {
 			if err := text(p.Field(f.name), f.v); err != nil {
 				return err
@@ -59,19 +60,19 @@ func (c *Codec) refusal(r *wire.GraphResponse) *wire.EncodeError {
 		}
 	}
 	for i, col := range r.Columns {
-		p := wire.ColumnPath(i)
-		for _, f := range [...]struct{ name, v string }{{"name", col.Name}, {"function", col.Function}, {"target", col.Target.String}, {"property", col.Property.String}} {
+		p := wirecodec.ColumnPath(i)
+		for _, f := range [...]struct{ name, v string }{{"name", col.Name}, {"function", col.Function}, {"target", col.Target.V}, {"property", col.Property.V}} {
 			if err := text(p.Field(f.name), f.v); err != nil {
 				return err
 			}
 		}
 	}
 	for i, g := range r.GroupColumns {
-		p := wire.GroupColumnPath(i)
+		p := wirecodec.GroupColumnPath(i)
 		if !g.Kind.Valid() {
 			return encErr(p.Field("kind"), "invalid group kind "+strconv.Quote(string(g.Kind)))
 		}
-		for _, f := range [...]struct{ name, v string }{{"name", g.Name}, {"node", g.Node}, {"property", g.Property.String}, {"entity", g.Entity.String}} {
+		for _, f := range [...]struct{ name, v string }{{"name", g.Name}, {"node", g.Node}, {"property", g.Property.V}, {"entity", g.Entity.V}} {
 			if err := text(p.Field(f.name), f.v); err != nil {
 				return err
 			}
@@ -79,7 +80,7 @@ func (c *Codec) refusal(r *wire.GraphResponse) *wire.EncodeError {
 	}
 	for i, row := range r.Rows {
 		for j, cell := range row {
-			p := wire.RowPath(i).Key(j, cell.Name)
+			p := wirecodec.RowPath(i).Key(j, cell.Name)
 			if err := text(p, cell.Name); err != nil {
 				return err
 			}
@@ -96,15 +97,15 @@ func (c *Codec) refusal(r *wire.GraphResponse) *wire.EncodeError {
 	}
 	if pg := r.Pagination; pg != nil {
 		if err := pg.Check(); err != nil {
-			return encErr(wire.Path{}.Field("pagination"), err.Error())
+			return encErr(wirecodec.Path{}.Field("pagination"), err.Error())
 		}
-		return text(wire.Path{}.Field("pagination").Field("next_cursor"), pg.NextCursor.String)
+		return text(wirecodec.Path{}.Field("pagination").Field("next_cursor"), pg.NextCursor.V)
 	}
 	return nil
 }
 
 // nodeRefusal is refusal for a node at path.
-func (c *Codec) nodeRefusal(n *wire.Node, path wire.Path, text func(wire.Path, string) *wire.EncodeError) *wire.EncodeError {
+func (c *Codec) nodeRefusal(n *wire.Node, path wirecodec.Path, text func(wirecodec.Path, string) *wire.EncodeError) *wire.EncodeError {
 	if err := text(path.Field("type"), n.Type); err != nil {
 		return err
 	}
@@ -121,7 +122,7 @@ func (c *Codec) nodeRefusal(n *wire.Node, path wire.Path, text func(wire.Path, s
 }
 
 // valueRefusal is refusal for a property or cell value at path.
-func valueRefusal(v wire.Value, path wire.Path, text func(wire.Path, string) *wire.EncodeError) *wire.EncodeError {
+func valueRefusal(v wire.Value, path wirecodec.Path, text func(wirecodec.Path, string) *wire.EncodeError) *wire.EncodeError {
 	switch v.Kind() {
 	case wire.KindFloat:
 		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {

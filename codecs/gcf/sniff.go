@@ -3,15 +3,15 @@ package gcf
 import (
 	"bytes"
 
-	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// Sniff implements wire.Sniffer: 0.95 for text whose first line is a GCF
+// Sniff implements wirecodec.Sniffer: 0.95 for text whose first line is a GCF
 // generic-profile header (a response, or a document of delta.DocumentCodec),
 // 0.5 for any other GCF header ("GCF " and a profile field), 0 otherwise.
 // A byte order mark and blank lines may come first.
 func (c *Codec) Sniff(prefix []byte) float64 {
-	t, ok := wire.SniffText(prefix)
+	t, ok := wirecodec.SniffText(prefix)
 	if !ok {
 		return 0
 	}

@@ -7,6 +7,7 @@ import (
 	_ "github.com/graphwire/graphwire/codecs" // the other built-in codecs
 	"github.com/graphwire/graphwire/codecs/gcf"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // TestSniffAmongCodecs: beside every built-in codec, the default registry
@@ -19,7 +20,7 @@ func TestSniffAmongCodecs(t *testing.T) {
 				t.Fatalf("%s as %s: %v", cs.ID(), info.Name, err)
 			}
 			if info.Name == gcf.Name {
-				if g := wire.Sniff(data); len(g) == 0 || g[0].Name != gcf.Name {
+				if g := wirecodec.Sniff(wire.DefaultRegistry(), data); len(g) == 0 || g[0].Name != gcf.Name {
 					t.Errorf("%s: the registry's guesses for gcf text are %v", cs.ID(), g)
 				}
 				continue

@@ -42,7 +42,7 @@ type Options struct {
 
 // Codec is the goon codec with fixed Options. It is immutable and safe for
 // concurrent use. A wire.Registry calls it as a wire.Codec, a
-// wire.StreamEncoder and a wire.Sniffer; a service may call it directly.
+// wirecodec.StreamEncoder and a wirecodec.Sniffer; a service may call it directly.
 type Codec struct {
 	core    codecbase.Core
 	version string

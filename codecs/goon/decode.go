@@ -9,6 +9,7 @@ import (
 
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // Decode parses GOON text into a response under the default wire.Limits.
@@ -32,7 +33,7 @@ func (c *Codec) decode(data []byte, fragment bool) (*wire.GraphResponse, error) 
 	}
 	data = bytes.TrimPrefix(data, bom)
 	p := newParser(data, c.core.Limits)
-	p.meter = wire.NewMeter(c.core.Limits, len(data))
+	p.meter = wirecodec.NewMeter(c.core.Limits, len(data))
 	p.fragment = fragment
 	return p.parse()
 }
@@ -47,8 +48,8 @@ type parser struct {
 	line     int    // number of the current line
 	cur      string // the current line, without its newline
 	lim      wire.Limits
-	meter    *wire.Meter // the response's materialised size
-	restored int64       // bytes restoring truncated values added that the meter has not counted
+	meter    *wirecodec.Meter // the response's materialised size
+	restored int64            // bytes restoring truncated values added that the meter has not counted
 
 	r      *wire.GraphResponse
 	header [numFields]headerField

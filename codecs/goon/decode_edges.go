@@ -83,7 +83,7 @@ func (p *parser) edgeLine(typ string) (wire.Edge, error) {
 	s = s[n:]
 	opts := [...]struct {
 		key string
-		v   *wire.OptInt
+		v   *wire.Opt[int64]
 	}{{" depth=", &e.Depth}, {" path_id=", &e.PathID}, {" step=", &e.Step}}
 	for _, o := range opts {
 		if !strings.HasPrefix(s, o.key) {
@@ -98,7 +98,7 @@ func (p *parser) edgeLine(typ string) (wire.Edge, error) {
 		if !ok {
 			return e, p.errf("expected an integer after" + o.key + ", found " + textwire.Excerpt(s[:end]))
 		}
-		*o.v = wire.SomeInt(v)
+		*o.v = wire.Some[int64](v)
 		s = s[end:]
 	}
 	if s != "" {
@@ -163,7 +163,7 @@ func (p *parser) parsePaths() error {
 			}
 			s = s[n:]
 			edges = append(room(edges, full), wire.Edge{From: from, FromID: fromID, To: to, ToID: toID, Type: rel,
-				PathID: wire.SomeInt(pid), Step: wire.SomeInt(step)})
+				PathID: wire.Some[int64](pid), Step: wire.Some[int64](step)})
 			if !p.meter.Edge(&edges[len(edges)-1]) {
 				return p.tooBig(p.line)
 			}

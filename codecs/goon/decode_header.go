@@ -148,7 +148,7 @@ func (p *parser) headerValue(f int, val string) error {
 // quoting drops again, so that it re-encodes to the same text. The cursor
 // is a string like any other: longer than MaxStringBytes (measured as
 // written, unescaped, before a fillRune) it is refused; the meter counts
-// it with the pagination (wire.Meter.Finish).
+// it with the pagination (wirecodec.Meter.Finish).
 func (p *parser) cursor(val string) error {
 	t, quoted, err := p.headerString(val, "next_cursor")
 	if err != nil {
@@ -201,11 +201,11 @@ func (p *parser) pagination() error {
 		return lineError(nc.line, "next_cursor (schema v5) in a header with total_rows (schema v2)")
 	case tr.set:
 		n, _ := parseInt(tr.value)
-		p.r.Pagination = &wire.Pagination{HasMore: hm.set, TotalRows: wire.SomeInt(n)}
+		p.r.Pagination = &wire.Pagination{HasMore: hm.set, TotalRows: wire.Some[int64](n)}
 	case hm.set || tt.set || nc.set:
-		pg := &wire.Pagination{HasMore: hm.set, Truncated: wire.SomeBool(tt.set)}
+		pg := &wire.Pagination{HasMore: hm.set, Truncated: wire.Some(tt.set)}
 		if nc.set {
-			pg.NextCursor = wire.SomeString(p.cursorText)
+			pg.NextCursor = wire.Some(p.cursorText)
 		}
 		p.r.Pagination = pg
 	}
@@ -270,13 +270,13 @@ func (p *parser) groupBy(val string) error {
 		case "node":
 			g.Kind = wire.GroupByNode
 			if hasDetail {
-				g.Entity = wire.SomeString(detail)
+				g.Entity = wire.Some(detail)
 			}
 		case "property":
 			g.Kind = wire.GroupByProperty
-			g.Property = wire.SomeString(name)
+			g.Property = wire.Some(name)
 			if hasDetail {
-				g.Property = wire.SomeString(detail)
+				g.Property = wire.Some(detail)
 			}
 		default:
 			return p.errf("unknown group kind " + textwire.Excerpt(kind) + " in " + textwire.Excerpt(d))
@@ -297,10 +297,10 @@ func (p *parser) aggregations(val string) error {
 		bad := !isName(fn)
 		if hasTarget {
 			target, prop, hasProp := strings.Cut(rest, ".")
-			c.Target = wire.SomeString(target)
+			c.Target = wire.Some(target)
 			bad = bad || !isName(target)
 			if hasProp {
-				c.Property = wire.SomeString(prop)
+				c.Property = wire.Some(prop)
 				bad = bad || !isName(prop)
 			}
 		}

@@ -110,7 +110,7 @@ func (p *parser) nodeRow(typ string) (wire.Node, error) {
 			v = wire.String(quotedString(pr.text, false))
 		} else {
 			v = bareValue(pr.text)
-			if v.IsNull() {
+			if v.Kind() == wire.KindNull {
 				return wire.Node{}, p.errf("null in a node row (a node row omits null; bare null appears only in @rows)")
 			}
 		}

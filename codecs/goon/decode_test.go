@@ -275,22 +275,22 @@ func TestDecodeStructure(t *testing.T) {
 			QueryType: wire.Aggregation,
 			Nodes:     nodes(node("Group", 1, P("name", S("own")))),
 			GroupColumns: []wire.GroupColumn{
-				{Name: "u", Kind: wire.GroupByNode, Entity: wire.SomeString("User")},
-				{Name: "sev", Kind: wire.GroupByProperty, Property: wire.SomeString("severity")},
-				{Name: "state", Kind: wire.GroupByProperty, Property: wire.SomeString("state")},
+				{Name: "u", Kind: wire.GroupByNode, Entity: wire.Some("User")},
+				{Name: "sev", Kind: wire.GroupByProperty, Property: wire.Some("severity")},
+				{Name: "state", Kind: wire.GroupByProperty, Property: wire.Some("state")},
 				{Name: "g", Kind: wire.GroupByNode},
 			},
 			Columns: []wire.Column{
 				count("n"),
-				{Name: "m", Function: "max", Target: wire.SomeString("v"), Property: wire.SomeString("updated_at")},
-				{Name: "t", Function: "sum", Target: wire.SomeString("v")},
+				{Name: "m", Function: "max", Target: wire.Some("v"), Property: wire.Some("updated_at")},
+				{Name: "t", Function: "sum", Target: wire.Some("v")},
 			},
 			Rows: []wire.Row{
 				row(ref("u", u9), cell("sev", N()), cell("state", S("User:1")), cell("n", I(5))),
 				row(ref("u", u3), cell("g", N()), cell("m", F(1.5)), cell("t", I(2))),
 				row(ref("u", u9), cell("g", I(7))),
 			},
-			Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(40)},
+			Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](40)},
 		}
 		if diff := wiretest.Diff(want, r, wire.Exact); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)

@@ -203,7 +203,7 @@
 //
 // # Detection
 //
-// Codec implements wire.Sniffer, so wire.Sniff (and wirebench's -f auto)
+// Codec implements wirecodec.Sniffer, so wire.Registry.Sniff (and wirebench's -f auto)
 // names goon for text whose first line is "@header" (confidence 0.99),
 // which every GOON document starts with under every goon_version; any
 // other line opening with '@' scores 0.4 and anything else 0. Blank lines
@@ -234,7 +234,7 @@
 //     the one reported; restored truncated values count before they are
 //     allocated.
 //   - MaxExpansion (default 8): the same canonical JSON, at most 8 times
-//     the length of the text plus wire.ExpansionAllowance (8 MiB). GOON
+//     the length of the text plus wirecodec.ExpansionAllowance (8 MiB). GOON
 //     writes much less than it means — a value restored to the length its
 //     breadcrumb declares (see Decoding), a type name written once in a
 //     Type(n): line is the type of each of its rows, a lifted node is the
@@ -252,7 +252,7 @@
 // reserves no more than the rest of the input can hold at the shortest
 // line of its section, nor more than the lines before the next section
 // (nodes, edges, rows: one a line), nor more than the in-memory size the
-// meter still allows (wire.Meter.MemoryRoom), so a count the lines back is
+// meter still allows (wirecodec.Meter.MemoryRoom), so a count the lines back is
 // reserved once and exactly, and the meter refuses a dense section before
 // its reserve runs out; the pairs of a line reserve no more than the line
 // can hold; a row's node cells point at the lifted nodes as they are read,
@@ -261,7 +261,7 @@
 // Limits the largest text of graphwire's corpus (1.9 MB) peaks under 8 MiB
 // of heap, within 16 times its input plus 16 MiB. The response's own
 // structures are bounded by the meter's in-memory measure (see
-// wire.InMemorySize): a wire.Node, Property, Edge and Cell take 48, 40,
+// wirecodec.InMemorySize): a wire.Node, Property, Edge and Cell take 48, 40,
 // 112 and 48 bytes, so a text made only of the shortest lines (node rows
 // "0", cells "a=0", node cells "u=T:1") is refused at MaxExpansion times
 // its length plus 8 MiB in memory, and its decode peaks within 16 times

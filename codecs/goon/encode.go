@@ -9,6 +9,7 @@ import (
 
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // Encode returns the GOON text of r under the default wire.Limits (see
@@ -52,7 +53,7 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 // first pass checks the response and measures its text, discarding it as
 // it goes, and a second writes it (about twice AppendEncode's time, for
 // memory that does not grow with the output). Only an error from w can
-// leave partial output. A wire.Registry calls it as wire.StreamEncoder.
+// leave partial output. A wire.Registry calls it as wirecodec.StreamEncoder.
 func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	e := encoderPool.Get().(*encoder)
 	defer e.release()
@@ -112,13 +113,13 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 	half := l
 	half.MaxMaterializedBytes = max(l.MaxMaterializedBytes/2, 1)
 	nearLimit := false
-	size, err := half.Measure(Name, delta.Checkable(r))
+	size, err := wirecodec.Measure(half, Name, delta.Checkable(r))
 	if err != nil {
 		var ee *wire.EncodeError
 		if !errors.As(err, &ee) || ee.Limit != "MaxMaterializedBytes" {
 			return err
 		}
-		if size, err = l.Measure(Name, delta.Checkable(r)); err != nil {
+		if size, err = wirecodec.Measure(l, Name, delta.Checkable(r)); err != nil {
 			return err
 		}
 		nearLimit = true
@@ -324,8 +325,8 @@ func (e *encoder) layout(r *wire.GraphResponse) {
 // edge before, a group column's property restored from its name; and a
 // truncated value whose kept prefix lost control characters to quoting
 // gains a fillRune, six bytes of canonical JSON, for each of them.
-func (e *encoder) mayExpand(size *wire.Measurement, l wire.Limits) bool {
-	limit := l.MaterializedLimit(e.written + int64(len(e.b)))
+func (e *encoder) mayExpand(size *wirecodec.Measurement, l wire.Limits) bool {
+	limit := wirecodec.MaterializedLimit(l, e.written+int64(len(e.b)))
 	factor := int64(2)
 	if e.fills {
 		factor = 6

@@ -44,15 +44,15 @@ func appendEdge(b []byte, ed *wire.Edge) ([]byte, error) {
 	b = strconv.AppendInt(b, ed.ToID, 10)
 	if ed.Depth.Valid {
 		b = append(b, " depth="...)
-		b = strconv.AppendInt(b, ed.Depth.Int, 10)
+		b = strconv.AppendInt(b, ed.Depth.V, 10)
 	}
 	if ed.PathID.Valid {
 		b = append(b, " path_id="...)
-		b = strconv.AppendInt(b, ed.PathID.Int, 10)
+		b = strconv.AppendInt(b, ed.PathID.V, 10)
 	}
 	if ed.Step.Valid {
 		b = append(b, " step="...)
-		b = strconv.AppendInt(b, ed.Step.Int, 10)
+		b = strconv.AppendInt(b, ed.Step.V, 10)
 	}
 	return b, nil
 }
@@ -62,7 +62,7 @@ func appendEdge(b []byte, ed *wire.Edge) ([]byte, error) {
 func (e *encoder) writePaths(b []byte) ([]byte, error) {
 	edges := e.edges
 	for i := 0; i < len(edges); {
-		pid := edges[i].PathID.Int
+		pid := edges[i].PathID.V
 		b = append(b, "path="...)
 		b = strconv.AppendInt(b, pid, 10)
 		b = append(b, ": "...)
@@ -72,7 +72,7 @@ func (e *encoder) writePaths(b []byte) ([]byte, error) {
 		b = append(b, edges[i].From...)
 		b = append(b, ':')
 		b = strconv.AppendInt(b, edges[i].FromID, 10)
-		for ; i < len(edges) && edges[i].PathID.Int == pid; i++ {
+		for ; i < len(edges) && edges[i].PathID.V == pid; i++ {
 			ed := edges[i]
 			if !isName(ed.Type) {
 				return b, notName(e.edgePath(ed).Field("type").String(), "relationship type", ed.Type)

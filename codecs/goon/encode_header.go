@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // The @header section, written: its fields in their fixed order.
@@ -32,15 +33,15 @@ func (e *encoder) writeHeader(b []byte, r *wire.GraphResponse, version string) (
 		}
 		if p.TotalRows.Valid {
 			b = append(b, "total_rows:"...)
-			b = strconv.AppendInt(b, p.TotalRows.Int, 10)
+			b = strconv.AppendInt(b, p.TotalRows.V, 10)
 			b = append(b, '\n')
 		}
-		if p.Truncated.Bool {
+		if p.Truncated.V {
 			b = append(b, "truncated:true\n"...)
 		}
 		if p.NextCursor.Valid {
 			b = append(b, "next_cursor:"...)
-			b = appendCursor(b, p.NextCursor.String)
+			b = appendCursor(b, p.NextCursor.V)
 			b = append(b, '\n')
 		}
 	}
@@ -75,19 +76,19 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) (_ []byte, 
 			case wire.GroupByNode:
 				b = append(b, "(node"...)
 				if g.Entity.Valid {
-					if b, err = appendPart(b, ':', g.Entity.String, wire.GroupColumnPath, i, "entity"); err != nil {
+					if b, err = appendPart(b, ':', g.Entity.V, wirecodec.GroupColumnPath, i, "entity"); err != nil {
 						return b, err
 					}
 				}
 			case wire.GroupByProperty:
 				b = append(b, "(property"...)
-				if g.Property.Valid && g.Property.String != g.Name {
-					if b, err = appendPart(b, ':', g.Property.String, wire.GroupColumnPath, i, "property"); err != nil {
+				if g.Property.Valid && g.Property.V != g.Name {
+					if b, err = appendPart(b, ':', g.Property.V, wirecodec.GroupColumnPath, i, "property"); err != nil {
 						return b, err
 					}
 				}
 			default:
-				return b, &wire.EncodeError{Codec: Name, Path: wire.GroupColumnPath(i).Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
+				return b, &wire.EncodeError{Codec: Name, Path: wirecodec.GroupColumnPath(i).Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
 			}
 			b = append(b, ')')
 		}
@@ -100,17 +101,17 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) (_ []byte, 
 				b = append(b, ',')
 			}
 			if !isName(c.Function) {
-				return b, notName(wire.ColumnPath(i).Field("function").String(), "function", c.Function)
+				return b, notName(wirecodec.ColumnPath(i).Field("function").String(), "function", c.Function)
 			}
 			b = append(b, c.Name...)
 			b = append(b, '(')
 			b = append(b, c.Function...)
 			if c.Target.Valid {
-				if b, err = appendPart(b, ':', c.Target.String, wire.ColumnPath, i, "target"); err != nil {
+				if b, err = appendPart(b, ':', c.Target.V, wirecodec.ColumnPath, i, "target"); err != nil {
 					return b, err
 				}
 				if c.Property.Valid {
-					if b, err = appendPart(b, '.', c.Property.String, wire.ColumnPath, i, "property"); err != nil {
+					if b, err = appendPart(b, '.', c.Property.V, wirecodec.ColumnPath, i, "property"); err != nil {
 						return b, err
 					}
 				}
@@ -125,7 +126,7 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) (_ []byte, 
 // appendPart appends sep and the name s, a part of the descriptor of
 // column i; s that is not a name is an error at the field what of the
 // column's path (made only then: a path allocates).
-func appendPart(b []byte, sep byte, s string, path func(int) wire.Path, i int, what string) ([]byte, error) {
+func appendPart(b []byte, sep byte, s string, path func(int) wirecodec.Path, i int, what string) ([]byte, error) {
 	if !isName(s) {
 		return b, notName(path(i).Field(what).String(), what, s)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // The @nodes section, written: Type(n): groups of "id key=value ..." rows,
@@ -23,7 +24,7 @@ func nodeType(n *wire.Node) string { return n.Type }
 // the line of each item, written by line. A type that is not a name is
 // an error at the item's path, calling the type what.
 func writeGroups[T any](e *encoder, b []byte, items []*T, typeOf func(*T) string, what string,
-	path func(*T) wire.Path, line func([]byte, *T) ([]byte, error)) ([]byte, error) {
+	path func(*T) wirecodec.Path, line func([]byte, *T) ([]byte, error)) ([]byte, error) {
 	for i := 0; i < len(items); {
 		typ := typeOf(items[i])
 		j := i + 1

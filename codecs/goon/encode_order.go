@@ -133,15 +133,15 @@ func cmpEdges(a, b *wire.Edge) int {
 		}
 		return -1
 	case a.Depth.Valid:
-		return cmp.Compare(a.Depth.Int, b.Depth.Int)
+		return cmp.Compare(a.Depth.V, b.Depth.V)
 	}
 	return 0
 }
 
-func cmpAbsentLast(a, b wire.OptInt) int {
+func cmpAbsentLast(a, b wire.Opt[int64]) int {
 	switch {
 	case a.Valid && b.Valid:
-		return cmp.Compare(a.Int, b.Int)
+		return cmp.Compare(a.V, b.V)
 	case a.Valid:
 		return -1
 	case b.Valid:

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // The @rows section, written: an aggregation's cells in its header's
@@ -15,12 +16,12 @@ import (
 // a row names its cells by them.
 func (e *encoder) rowColumns(r *wire.GraphResponse) error {
 	for i, g := range r.GroupColumns {
-		if err := e.addColumn(wire.GroupColumnPath, i, g.Name, g.Kind == wire.GroupByNode); err != nil {
+		if err := e.addColumn(wirecodec.GroupColumnPath, i, g.Name, g.Kind == wire.GroupByNode); err != nil {
 			return err
 		}
 	}
 	for i, c := range r.Columns {
-		if err := e.addColumn(wire.ColumnPath, i, c.Name, false); err != nil {
+		if err := e.addColumn(wirecodec.ColumnPath, i, c.Name, false); err != nil {
 			return err
 		}
 	}
@@ -28,8 +29,8 @@ func (e *encoder) rowColumns(r *wire.GraphResponse) error {
 }
 
 // addColumn adds the column named name, the i-th of those at, which
-// names its path (wire.GroupColumnPath or wire.ColumnPath).
-func (e *encoder) addColumn(at func(int) wire.Path, i int, name string, nodeKind bool) error {
+// names its path (wirecodec.GroupColumnPath or wirecodec.ColumnPath).
+func (e *encoder) addColumn(at func(int) wirecodec.Path, i int, name string, nodeKind bool) error {
 	if !isName(name) {
 		return notName(at(i).Field("name").String(), "name", name)
 	}
@@ -96,7 +97,7 @@ func (e *encoder) writeRows(b []byte, r *wire.GraphResponse) ([]byte, error) {
 			if agg {
 				c, nodeKind = firstCell(row, e.cols[j].name), e.cols[j].nodeKind
 			} else if c = &row[j]; !isName(c.Name) {
-				return b, notName(wire.RowPath(i).Key(j, c.Name).String(), "cell name", c.Name)
+				return b, notName(wirecodec.RowPath(i).Key(j, c.Name).String(), "cell name", c.Name)
 			}
 			if c == nil || !cellWrites(c) {
 				continue
@@ -133,7 +134,7 @@ func (e *encoder) appendCell(b []byte, c *wire.Cell, forceQuote bool, row wire.R
 			for j < len(row) && &row[j] != c {
 				j++
 			}
-			return b, notName(wire.RowPath(i).Key(j, c.Name).Field("type").String(), "node type", n.Type)
+			return b, notName(wirecodec.RowPath(i).Key(j, c.Name).Field("type").String(), "node type", n.Type)
 		}
 		b = append(b, n.Type...)
 		b = append(b, ':')

@@ -56,7 +56,7 @@ func encodeCases() []encodeCase {
 			name: "rule3_has_more_then_total_rows",
 			in: func() *wire.GraphResponse {
 				r := resp(wire.Traversal, nodes(node("MR", 1, P("iid", I(42)))))
-				r.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(100)}
+				r.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](100)}
 				return r
 			}(),
 			want: doc(cat(head("traversal", "1", "0"), lines("has_more:true", "total_rows:100", "@nodes", "MR(1):", "1 iid=42", "@edges"))...),
@@ -65,7 +65,7 @@ func encodeCases() []encodeCase {
 			name: "rule3_has_more_false_is_omitted",
 			in: func() *wire.GraphResponse {
 				r := resp(wire.Neighbors, nil)
-				r.Pagination = &wire.Pagination{TotalRows: wire.SomeInt(7)}
+				r.Pagination = &wire.Pagination{TotalRows: wire.Some[int64](7)}
 				return r
 			}(),
 			want: doc(cat(head("neighbors", "0", "0"), lines("total_rows:7", "@nodes", "@edges"))...),
@@ -75,7 +75,7 @@ func encodeCases() []encodeCase {
 			in: func() *wire.GraphResponse {
 				r := agg([]wire.GroupColumn{propGroup("state", "state")}, []wire.Column{count("n")},
 					row(cell("state", S("opened")), cell("n", I(3))))
-				r.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(9)}
+				r.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](9)}
 				return r
 			}(),
 			want: doc(cat(head("aggregation", "0", "0"), lines("has_more:true", "total_rows:9", "rows:1", "group_by:state(property)",
@@ -393,9 +393,9 @@ func encodeCases() []encodeCase {
 			why:  "a property without a target is not written",
 			in: agg(nil, []wire.Column{
 				count("n"),
-				{Name: "users", Function: "count", Target: wire.SomeString("u")},
-				{Name: "latest", Function: "max", Target: wire.SomeString("v"), Property: wire.SomeString("updated_at")},
-				{Name: "s", Function: "sum", Property: wire.SomeString("weight")},
+				{Name: "users", Function: "count", Target: wire.Some("u")},
+				{Name: "latest", Function: "max", Target: wire.Some("v"), Property: wire.Some("updated_at")},
+				{Name: "s", Function: "sum", Property: wire.Some("weight")},
 			}),
 			want: doc(cat(head("aggregation", "0", "0"), lines("rows:0", "aggregations:n(count),users(count:u),latest(max:v.updated_at),s(sum)",
 				"@nodes", "@edges", "@rows"))...),
@@ -437,7 +437,7 @@ func encodeCases() []encodeCase {
 		{
 			name: "rule12_absent_step_sorts_last",
 			in: resp(wire.PathFinding, nil,
-				wire.Edge{Type: "B", From: "Y", FromID: 2, To: "Z", ToID: 3, PathID: wire.SomeInt(4)},
+				wire.Edge{Type: "B", From: "Y", FromID: 2, To: "Z", ToID: 3, PathID: wire.Some[int64](4)},
 				onPath(edge("A", "X", 1, "Y", 2), 4, 0)),
 			want: doc(cat(head("path_finding", "0", "2"), lines("@nodes", "@paths", "path=4: X:1 --A--> Y:2 --B--> Z:3"))...),
 		},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // Encode errors are *wire.EncodeError values with Codec "goon". Besides
@@ -36,44 +37,44 @@ func (e *encoder) badKey(n *wire.Node, i int, k string, class uint8) error {
 	return notName(path, "property key", k)
 }
 
-// Encode errors name the place with wire.Path. The encoder holds nodes
+// Encode errors name the place with wirecodec.Path. The encoder holds nodes
 // and edges by pointer, in output order; the functions below find their
 // place in the response only once an error is certain.
 
-// nodePath is the wire.Path of n: nodes[i] for a node of the response
+// nodePath is the wirecodec.Path of n: nodes[i] for a node of the response
 // being encoded, the row cell that holds it for a node lifted from rows.
-func (e *encoder) nodePath(n *wire.Node) wire.Path {
+func (e *encoder) nodePath(n *wire.Node) wirecodec.Path {
 	r := e.r
 	for i := range r.Nodes {
 		if &r.Nodes[i] == n {
-			return wire.NodePath(i)
+			return wirecodec.NodePath(i)
 		}
 	}
 	for i, row := range r.Rows {
 		for j := range row {
 			if row[j].Node == n {
-				return wire.RowPath(i).Key(j, row[j].Name)
+				return wirecodec.RowPath(i).Key(j, row[j].Name)
 			}
 		}
 	}
-	return wire.Path{}.Field("nodes")
+	return wirecodec.Path{}.Field("nodes")
 }
 
-// edgePath is the wire.Path of ed, an edge of the response being encoded.
-func (e *encoder) edgePath(ed *wire.Edge) wire.Path {
+// edgePath is the wirecodec.Path of ed, an edge of the response being encoded.
+func (e *encoder) edgePath(ed *wire.Edge) wirecodec.Path {
 	if r := e.r; r != nil {
 		for i := range r.Edges {
 			if &r.Edges[i] == ed {
-				return wire.EdgePath(i)
+				return wirecodec.EdgePath(i)
 			}
 		}
 	}
-	return wire.Path{}.Field("edges")
+	return wirecodec.Path{}.Field("edges")
 }
 
 // edgeError places an error of appendEdge, whose Path is the field of the
 // edge, under the edge's path.
-func edgeError(err error, at wire.Path) error {
+func edgeError(err error, at wirecodec.Path) error {
 	if ee, ok := err.(*wire.EncodeError); ok {
 		ee.Path = at.Field(ee.Path).String()
 	}

@@ -17,8 +17,8 @@ func ExampleNew_version() {
 	r := &wire.GraphResponse{
 		QueryType: wire.Traversal,
 		Nodes:     []wire.Node{{Type: "MR", ID: 1, Properties: []wire.Property{wire.Prop("iid", wire.Int(42))}}},
-		Pagination: &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(true),
-			NextCursor: wire.SomeString("eyJoIjoiYWQyMTczMWM5MTZm")},
+		Pagination: &wire.Pagination{HasMore: true, Truncated: wire.Some(true),
+			NextCursor: wire.Some("eyJoIjoiYWQyMTczMWM5MTZm")},
 	}
 	out, err := c.AppendEncode(nil, r)
 	if err != nil {

@@ -27,9 +27,9 @@ func TestFragmentLayouts(t *testing.T) {
 	aggNext := wiretest.Clone(agg)
 	aggNext.Rows = append(aggNext.Rows, wire.Row{{Name: "u", Node: &wire.Node{Type: "User", ID: 2}}, {Name: "n", Value: wire.Int(1)}})
 	path := resp(wire.PathFinding, nodes(user(1, "a"), user(2, "b")),
-		wire.Edge{From: "User", FromID: 1, To: "User", ToID: 2, Type: "KNOWS", PathID: wire.SomeInt(0), Step: wire.SomeInt(0)})
+		wire.Edge{From: "User", FromID: 1, To: "User", ToID: 2, Type: "KNOWS", PathID: wire.Some[int64](0), Step: wire.Some[int64](0)})
 	pathNext := wiretest.Clone(path)
-	pathNext.Edges = append(pathNext.Edges, wire.Edge{From: "User", FromID: 2, To: "User", ToID: 1, Type: "KNOWS", PathID: wire.SomeInt(1), Step: wire.SomeInt(0)})
+	pathNext.Edges = append(pathNext.Edges, wire.Edge{From: "User", FromID: 2, To: "User", ToID: 1, Type: "KNOWS", PathID: wire.Some[int64](1), Step: wire.Some[int64](0)})
 	trav := resp(wire.Traversal, nodes(user(1, "a"), user(2, "b")))
 	travNext := resp(wire.Traversal, nodes(user(1, "a")))
 	for _, tc := range []struct {

@@ -92,7 +92,7 @@ func goldenCases() []goldenCase {
 	)
 
 	byNode := agg([]wire.GroupColumn{nodeGroup("u", "User")},
-		[]wire.Column{{Name: "merged_count", Function: "count", Target: wire.SomeString("mr")}},
+		[]wire.Column{{Name: "merged_count", Function: "count", Target: wire.Some("mr")}},
 		row(ref("u", node("User", 1243277, P("username", S("ghost1")))), cell("merged_count", I(65555))),
 		row(ref("u", node("User", 35702613, P("username", S("bot_a")), P("bot", B(true)))), cell("merged_count", I(21277))),
 		row(ref("u", node("User", 26832240, P("username", S("bot_b")), P("bot", B(true)))), cell("merged_count", I(20289))),
@@ -100,9 +100,9 @@ func goldenCases() []goldenCase {
 
 	byProperty := agg([]wire.GroupColumn{propGroup("severity_bucket", "severity")},
 		[]wire.Column{
-			{Name: "vulnerability_count", Function: "count", Target: wire.SomeString("v")},
-			{Name: "latest_update", Function: "max", Target: wire.SomeString("v"), Property: wire.SomeString("updated_at")},
-			{Name: "avg_score", Function: "avg", Target: wire.SomeString("v"), Property: wire.SomeString("cvss")},
+			{Name: "vulnerability_count", Function: "count", Target: wire.Some("v")},
+			{Name: "latest_update", Function: "max", Target: wire.Some("v"), Property: wire.Some("updated_at")},
+			{Name: "avg_score", Function: "avg", Target: wire.Some("v"), Property: wire.Some("cvss")},
 		},
 		row(cell("severity_bucket", S("critical")), cell("vulnerability_count", I(120)), cell("latest_update", S("2026-05-08 22:55:58")), cell("avg_score", F(9.4125))),
 		row(cell("severity_bucket", S("high")), cell("vulnerability_count", I(2350)), cell("latest_update", S("2026-05-08 21:00:00")), cell("avg_score", F(7.5))),
@@ -110,32 +110,32 @@ func goldenCases() []goldenCase {
 	)
 
 	byBoth := agg([]wire.GroupColumn{nodeGroup("project", "Project"), propGroup("state", "state")},
-		[]wire.Column{count("mr_count"), {Name: "authors", Function: "collect", Target: wire.SomeString("u"), Property: wire.SomeString("username")}},
+		[]wire.Column{count("mr_count"), {Name: "authors", Function: "collect", Target: wire.Some("u"), Property: wire.Some("username")}},
 		row(ref("project", project), cell("state", S("merged")), cell("mr_count", I(45)), cell("authors", L(S("alice"), S("bob")))),
 		row(ref("project", project), cell("state", S("opened")), cell("mr_count", I(12)), cell("authors", L(S("carol")))),
 		row(ref("project", node("Project", 13083, P("name", S("GitLab FOSS")))), cell("state", S("closed")), cell("mr_count", I(3)), cell("authors", L())),
 	)
 
 	ungrouped := agg([]wire.GroupColumn{}, []wire.Column{
-		{Name: "total", Function: "count", Target: wire.SomeString("u")},
-		{Name: "avg_age_days", Function: "avg", Target: wire.SomeString("u"), Property: wire.SomeString("age_days")},
+		{Name: "total", Function: "count", Target: wire.Some("u")},
+		{Name: "avg_age_days", Function: "avg", Target: wire.Some("u"), Property: wire.Some("age_days")},
 	}, row(cell("total", I(2347)), cell("avg_age_days", F(941.131772070606))))
 
 	paginated := resp(wire.Traversal, nodes(mr(1, 42, "First page only", "opened")))
-	paginated.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(100)}
+	paginated.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](100)}
 
 	aggPaginated := agg([]wire.GroupColumn{propGroup("state", "state")}, []wire.Column{count("n")},
 		row(cell("state", S("opened")), cell("n", I(1000))), row(cell("state", S("merged")), cell("n", I(900))))
-	aggPaginated.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(5)}
+	aggPaginated.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](5)}
 
 	// Schema v5 pagination: GKG's current header, and a cursor the value
 	// rule quotes.
 	paginatedV5 := resp(wire.Traversal, nodes(mr(1, 42, "First page only", "opened"), mr(2, 43, "Second result", "merged")))
-	paginatedV5.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(true), NextCursor: wire.SomeString("eyJoIjoiYWQyMTczMWM5MTZmIiwibyI6Mn0")}
+	paginatedV5.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.Some(true), NextCursor: wire.Some("eyJoIjoiYWQyMTczMWM5MTZmIiwibyI6Mn0")}
 
 	aggPaginatedV5 := agg([]wire.GroupColumn{propGroup("state", "state")}, []wire.Column{count("n")},
 		row(cell("state", S("opened")), cell("n", I(1000))))
-	aggPaginatedV5.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(false), NextCursor: wire.SomeString("page 2 \"after\"=☃\n")}
+	aggPaginatedV5.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.Some(false), NextCursor: wire.Some("page 2 \"after\"=☃\n")}
 
 	return []goldenCase{
 		{"traversal", traversal},

@@ -8,6 +8,7 @@ import (
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // The header of a document (package delta): a delta, or a response with
@@ -117,7 +118,7 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 	if rest == 0 {
 		return header, nil, nil
 	}
-	p.meter = wire.NewMeter(c.core.Limits, len(headerMarker)+rest)
+	p.meter = wirecodec.NewMeter(c.core.Limits, len(headerMarker)+rest)
 	p.fragment = true
 	r, err := p.parseSections()
 	if err != nil {

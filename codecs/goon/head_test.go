@@ -3,9 +3,10 @@ package goon_test
 import (
 	"bytes"
 	"errors"
-	"github.com/graphwire/graphwire/delta/deltatest"
 	"strings"
 	"testing"
+
+	"github.com/graphwire/graphwire/delta/deltatest"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"

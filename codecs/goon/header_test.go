@@ -24,9 +24,9 @@ func paginated(p wire.Pagination) *wire.GraphResponse {
 // when the value rule allows and quoted otherwise.
 func TestPaginationHeader(t *testing.T) {
 	v5 := func(hasMore, truncated bool, cursor ...string) wire.Pagination {
-		p := wire.Pagination{HasMore: hasMore, Truncated: wire.SomeBool(truncated)}
+		p := wire.Pagination{HasMore: hasMore, Truncated: wire.Some(truncated)}
 		if len(cursor) > 0 {
-			p.NextCursor = wire.SomeString(cursor[0])
+			p.NextCursor = wire.Some(cursor[0])
 		}
 		return p
 	}
@@ -35,8 +35,8 @@ func TestPaginationHeader(t *testing.T) {
 		p    wire.Pagination
 		want []string
 	}{
-		{"v2", wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(100)}, lines("has_more:true", "total_rows:100")},
-		{"v2 last page", wire.Pagination{TotalRows: wire.SomeInt(0)}, lines("total_rows:0")},
+		{"v2", wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](100)}, lines("has_more:true", "total_rows:100")},
+		{"v2 last page", wire.Pagination{TotalRows: wire.Some[int64](0)}, lines("total_rows:0")},
 		{"v5 as GKG writes it", v5(true, true, "eyJoIjoiYWQyMTczMWM5MTZm"), lines("has_more:true", "truncated:true", "next_cursor:eyJoIjoiYWQyMTczMWM5MTZm")},
 		{"v5 more, not truncated", v5(true, false, "abc-_.:/@+"), lines("has_more:true", "next_cursor:abc-_.:/@+")},
 		{"base64 padding is quoted", v5(true, false, "abc="), lines("has_more:true", `next_cursor:"abc="`)},
@@ -72,9 +72,9 @@ func TestPaginationHeader(t *testing.T) {
 func TestPaginationEncodeRefused(t *testing.T) {
 	for _, p := range []wire.Pagination{
 		{HasMore: true},
-		{TotalRows: wire.SomeInt(1), Truncated: wire.SomeBool(true)},
-		{TotalRows: wire.SomeInt(1), NextCursor: wire.SomeString("c")},
-		{Truncated: wire.OptBool{}, NextCursor: wire.SomeString("c")},
+		{TotalRows: wire.Some[int64](1), Truncated: wire.Some(true)},
+		{TotalRows: wire.Some[int64](1), NextCursor: wire.Some("c")},
+		{Truncated: wire.Opt[bool]{}, NextCursor: wire.Some("c")},
 	} {
 		out, err := goon.AppendEncode([]byte("x"), paginated(p))
 		var ee *wire.EncodeError
@@ -96,18 +96,18 @@ func TestPaginationDecode(t *testing.T) {
 		want   *wire.Pagination
 	}{
 		{"none", nil, nil},
-		{"v2", lines("has_more:true", "total_rows:7"), &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(7)}},
-		{"v2 without has_more", lines("total_rows:-3"), &wire.Pagination{TotalRows: wire.SomeInt(-3)}},
-		{"has_more alone", lines("has_more:true"), &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(false)}},
-		{"truncated alone", lines("truncated:true"), &wire.Pagination{Truncated: wire.SomeBool(true)}},
+		{"v2", lines("has_more:true", "total_rows:7"), &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](7)}},
+		{"v2 without has_more", lines("total_rows:-3"), &wire.Pagination{TotalRows: wire.Some[int64](-3)}},
+		{"has_more alone", lines("has_more:true"), &wire.Pagination{HasMore: true, Truncated: wire.Some(false)}},
+		{"truncated alone", lines("truncated:true"), &wire.Pagination{Truncated: wire.Some(true)}},
 		{"GKG's current header", lines("has_more:true", "truncated:true", "next_cursor:eyJoIjoi"),
-			&wire.Pagination{HasMore: true, Truncated: wire.SomeBool(true), NextCursor: wire.SomeString("eyJoIjoi")}},
-		{"cursor alone", lines("next_cursor:x:y/z"), &wire.Pagination{Truncated: wire.SomeBool(false), NextCursor: wire.SomeString("x:y/z")}},
+			&wire.Pagination{HasMore: true, Truncated: wire.Some(true), NextCursor: wire.Some("eyJoIjoi")}},
+		{"cursor alone", lines("next_cursor:x:y/z"), &wire.Pagination{Truncated: wire.Some(false), NextCursor: wire.Some("x:y/z")}},
 		{"quoted cursor", lines("has_more:true", `next_cursor:"a \"b\"\n☃"`),
-			&wire.Pagination{HasMore: true, Truncated: wire.SomeBool(false), NextCursor: wire.SomeString("a \"b\"\n☃")}},
-		{"quoted empty cursor", lines(`next_cursor:""`), &wire.Pagination{Truncated: wire.SomeBool(false), NextCursor: wire.SomeString("")}},
+			&wire.Pagination{HasMore: true, Truncated: wire.Some(false), NextCursor: wire.Some("a \"b\"\n☃")}},
+		{"quoted empty cursor", lines(`next_cursor:""`), &wire.Pagination{Truncated: wire.Some(false), NextCursor: wire.Some("")}},
 		{"quoted bare-safe cursor", lines(`next_cursor:"abc"`),
-			&wire.Pagination{Truncated: wire.SomeBool(false), NextCursor: wire.SomeString("abc\x1a")}},
+			&wire.Pagination{Truncated: wire.Some(false), NextCursor: wire.Some("abc\x1a")}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -139,7 +139,7 @@ func TestPaginationBareKeywordCursor(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := &wire.Pagination{Truncated: wire.SomeBool(false), NextCursor: wire.SomeString(k)}
+		want := &wire.Pagination{Truncated: wire.Some(false), NextCursor: wire.Some(k)}
 		if diff := cmp.Diff(want, r.Pagination); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", k, diff)
 		}
@@ -174,11 +174,11 @@ func TestPaginationFixedPoint(t *testing.T) {
 				t.Fatalf("fixed point broken:\nfirst:\n%s\nsecond:\n%s", first, second)
 			}
 			p := c.Pagination
-			if p.NextCursor.Valid && strings.ContainsFunc(p.NextCursor.String, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\r' && r != '\t' || r == 0x7f }) {
+			if p.NextCursor.Valid && strings.ContainsFunc(p.NextCursor.V, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\r' && r != '\t' || r == 0x7f }) {
 				return // quoting dropped some of it
 			}
 			want := &p
-			if p.Schema() == wire.PaginationV5 && !p.HasMore && !p.Truncated.Bool && !p.NextCursor.Valid {
+			if p.Schema() == 5 && !p.HasMore && !p.Truncated.V && !p.NextCursor.Valid {
 				want = nil // nothing to write: GOON shows no pagination
 			}
 			if diff := cmp.Diff(want, d.Pagination); diff != "" {
@@ -209,7 +209,7 @@ func TestVersionOption(t *testing.T) {
 	if c.Version() != "4.0.1" {
 		t.Errorf("Version() = %q", c.Version())
 	}
-	r := paginated(wire.Pagination{HasMore: true, Truncated: wire.SomeBool(true), NextCursor: wire.SomeString("eyJvIjo1MH0=")})
+	r := paginated(wire.Pagination{HasMore: true, Truncated: wire.Some(true), NextCursor: wire.Some("eyJvIjo1MH0=")})
 	got, err := c.AppendEncode(nil, r)
 	if err != nil {
 		t.Fatal(err)
@@ -260,7 +260,7 @@ func TestDecodeVersions(t *testing.T) {
 			t.Errorf("%s: %v", v, err)
 			continue
 		}
-		want := &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(true), NextCursor: wire.SomeString("abc")}
+		want := &wire.Pagination{HasMore: true, Truncated: wire.Some(true), NextCursor: wire.Some("abc")}
 		if diff := cmp.Diff(want, r.Pagination); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", v, diff)
 		}
@@ -348,7 +348,7 @@ func TestDecodeCursorLimit(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s cursor of %d bytes: %v", tc.name, limit, err)
 		}
-		if r.Pagination == nil || r.Pagination.NextCursor != wire.SomeString(tc.want) {
+		if r.Pagination == nil || r.Pagination.NextCursor != wire.Some(tc.want) {
 			t.Fatalf("%s cursor of %d bytes read as %+v", tc.name, limit, r.Pagination)
 		}
 	}

@@ -27,12 +27,12 @@ func edge(typ, from string, fromID int64, to string, toID int64) wire.Edge {
 }
 
 func withDepth(e wire.Edge, d int64) wire.Edge {
-	e.Depth = wire.SomeInt(d)
+	e.Depth = wire.Some[int64](d)
 	return e
 }
 
 func onPath(e wire.Edge, path, step int64) wire.Edge {
-	e.PathID, e.Step = wire.SomeInt(path), wire.SomeInt(step)
+	e.PathID, e.Step = wire.Some[int64](path), wire.Some[int64](step)
 	return e
 }
 
@@ -58,7 +58,7 @@ func count(name string) wire.Column { return wire.Column{Name: name, Function: "
 func propGroup(name, property string) wire.GroupColumn {
 	g := wire.GroupColumn{Name: name, Kind: wire.GroupByProperty, Node: "v"}
 	if property != "" {
-		g.Property = wire.SomeString(property)
+		g.Property = wire.Some(property)
 	}
 	return g
 }
@@ -66,7 +66,7 @@ func propGroup(name, property string) wire.GroupColumn {
 func nodeGroup(name, entity string) wire.GroupColumn {
 	g := wire.GroupColumn{Name: name, Kind: wire.GroupByNode, Node: name}
 	if entity != "" {
-		g.Entity = wire.SomeString(entity)
+		g.Entity = wire.Some(entity)
 	}
 	return g
 }

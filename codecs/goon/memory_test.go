@@ -12,6 +12,7 @@ import (
 	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // restoredDoc is a traversal of count User nodes, each with a name whose
@@ -78,7 +79,7 @@ func TestRestoredValuesBoundedByInput(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := wire.MaterializedSize(r); got > 2*int64(len(c.in)) {
+			if got := wirecodec.MaterializedSize(r); got > 2*int64(len(c.in)) {
 				t.Errorf("materialised size %d for %d bytes of text", got, len(c.in))
 			}
 			want := []wire.Property{P("name", S(c.prefix)), P("name_len", I(total))}
@@ -110,7 +111,7 @@ func TestRestoredValuesBoundedByInput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := wire.MaterializedSize(r); got < 16*480_000 || got > wire.DefaultLimits().MaterializedLimit(int64(len(in))) {
+		if got := wirecodec.MaterializedSize(r); got < 16*480_000 || got > wirecodec.MaterializedLimit(wire.DefaultLimits(), int64(len(in))) {
 			t.Errorf("materialised size %d", got)
 		}
 	})
@@ -187,10 +188,10 @@ func TestLargeDocumentWithinMemoryBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ratio := float64(wire.MaterializedSize(r)) / float64(len(in))
+	ratio := float64(wirecodec.MaterializedSize(r)) / float64(len(in))
 	t.Logf("materialises to %.2f times its text", ratio)
-	if ratio > wire.DefaultMaxExpansion/2 {
-		t.Errorf("materialises to %.2f times its text, within a factor 2 of the default MaxExpansion %d", ratio, wire.DefaultMaxExpansion)
+	if ratio > float64(wire.DefaultLimits().MaxExpansion)/2 {
+		t.Errorf("materialises to %.2f times its text, within a factor 2 of the default MaxExpansion %d", ratio, wire.DefaultLimits().MaxExpansion)
 	}
 }
 
@@ -276,13 +277,13 @@ func TestCorpusWithinMaxExpansion(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", id, err)
 		}
-		ratio := float64(wire.MaterializedSize(r)) / float64(len(text))
+		ratio := float64(wirecodec.MaterializedSize(r)) / float64(len(text))
 		if ratio > worst {
 			worst, worstID = ratio, id
 		}
 	}
 	t.Logf("%d texts; the largest ratio is %.2f (%s)", len(texts), worst, worstID)
-	if worst > wire.DefaultMaxExpansion/2 {
-		t.Errorf("%s materialises to %.2f times its text, within a factor 2 of the default MaxExpansion %d", worstID, worst, wire.DefaultMaxExpansion)
+	if worst > float64(wire.DefaultLimits().MaxExpansion)/2 {
+		t.Errorf("%s materialises to %.2f times its text, within a factor 2 of the default MaxExpansion %d", worstID, worst, wire.DefaultLimits().MaxExpansion)
 	}
 }

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/graphwire/graphwire/codecs/goon"
-	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // TestSniff: the codec's confidence on openings of GOON and of other
@@ -57,7 +57,7 @@ func TestSniffOwnEncodings(t *testing.T) {
 				continue // a response the codec refuses
 			}
 			n++
-			for k := len("@header\n"); k <= min(len(b), wire.SniffLen); k++ {
+			for k := len("@header\n"); k <= min(len(b), wirecodec.SniffLen); k++ {
 				if got := c.Sniff(b[:k]); got < 0.9 {
 					t.Fatalf("%s, response %d cut after %d bytes: Sniff = %v, want at least 0.9", version, i, k, got)
 				}
@@ -74,7 +74,7 @@ func TestSniffRandomBytes(t *testing.T) {
 	c := goon.Default()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 10000 {
-		b := make([]byte, 1+rng.IntN(wire.SniffLen))
+		b := make([]byte, 1+rng.IntN(wirecodec.SniffLen))
 		for j := range b {
 			b[j] = byte(rng.Uint32())
 		}

@@ -27,7 +27,7 @@ func TestRegistered(t *testing.T) {
 		t.Errorf("Info (-want +got):\n%s", diff)
 	}
 	r := wiretest.Response().Example(3)
-	canonical, err := wire.AppendJSON(nil, r)
+	canonical, err := json.AppendEncode(nil, r)
 	if err != nil {
 		t.Fatal(err)
 	}

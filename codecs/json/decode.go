@@ -1,14 +1,113 @@
 package json
 
-import "github.com/graphwire/graphwire/wire"
+import (
+	"strconv"
+
+	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
+)
 
 // Decode parses canonical-shaped JSON into a response under the default
 // Limits; see Codec.Decode.
 func Decode(data []byte) (*wire.GraphResponse, error) { return std.Decode(data) }
 
-// Decode parses canonical-shaped JSON into a response; see the package
-// documentation for what it accepts. Errors are *wire.DecodeError with a
-// byte offset.
+// DecodeWithin is Decode under the Limits l (zero fields select their
+// defaults), for a caller with no Codec at hand.
+func DecodeWithin(data []byte, l wire.Limits) (*wire.GraphResponse, error) {
+	return decode(data, l, false)
+}
+
+// Decode parses canonical-shaped JSON into a response, within the codec's
+// Limits. It accepts any whitespace, any key order and a leading UTF-8
+// byte order mark, and is otherwise strict: see the package
+// documentation. Errors are *wire.DecodeError with a byte offset; one
+// caused by a limit names it in Limit and matches errors.Is(err,
+// wire.ErrLimit).
+//
+// Every limit is checked before the decoder allocates for what it bounds:
+// the input's length first, list nesting and the number of elements as
+// they are read, a string's length before it is copied, and the response's
+// materialised size (see wirecodec.MaterializedSize) element by element.
+// A long sequence (a list value, a node's properties, rows) is sized once,
+// from a count of the rest of its text, rather than grown by append, so
+// that a dense input (one-digit list items, one-int rows, 2^20
+// properties) peaks within 16 times its input plus 16 MiB, accepted or
+// refused (measured: 9 to 13 times).
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
-	return wire.DecodeJSON(data, c.core.Limits)
+	return decode(data, c.core.Limits, false)
+}
+
+// decode is Decode under l; with fragment, data is a document's content.
+func decode(data []byte, l wire.Limits, fragment bool) (*wire.GraphResponse, error) {
+	d, err := newDecoder(data, l)
+	if err != nil {
+		return nil, err
+	}
+	d.fragment = fragment
+	if len(data) >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf {
+		d.pos = 3 // a UTF-8 byte order mark
+	}
+	return d.response()
+}
+
+// newDecoder is the decoder of data under l, once the input's length is
+// within MaxInputBytes.
+func newDecoder(data []byte, l wire.Limits) (decoder, error) {
+	l, err := l.WithDefaults()
+	if err != nil {
+		return decoder{}, &wire.DecodeError{Codec: Name, Msg: err.Error()}
+	}
+	if int64(len(data)) > l.MaxInputBytes {
+		return decoder{}, &wire.DecodeError{Codec: Name, Offset: l.MaxInputBytes, Limit: "MaxInputBytes",
+			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
+	}
+	// One copy of the input as a string: every string without escapes in
+	// the response is a substring of it, which costs no allocation.
+	return decoder{data: data, src: string(data), l: l, m: *wirecodec.NewMeter(l, len(data))}, nil
+}
+
+// DecodeValue reads one JSON value into a wire.Value, under the codec's
+// Limits: null, true or false, a number (an int when it has no fraction
+// and no exponent and fits int64, a float otherwise: 1 is wire.Int(1),
+// 1.0 is wire.Float(1)), a string, or an array of these, nested arrays
+// included. An object is refused, and so are an integer outside int64 and
+// a float outside float64's range. Errors are *wire.DecodeError with a
+// byte offset. wire.Value's UnmarshalJSON calls it.
+func (c *Codec) DecodeValue(data []byte) (wire.Value, error) {
+	d, err := newDecoder(data, c.core.Limits)
+	if err != nil {
+		return wire.Value{}, err
+	}
+	d.ws()
+	v, err := d.value("value")
+	if err != nil {
+		return wire.Value{}, err
+	}
+	return v, d.end("value")
+}
+
+// DecodeProperties reads one JSON object into properties, in the order
+// read, under the codec's Limits: each member's value as DecodeValue
+// reads it. A key twice is refused. wire.NodeOf calls it for a type whose
+// MarshalJSON writes its properties.
+func (c *Codec) DecodeProperties(data []byte) ([]wire.Property, error) {
+	d, err := newDecoder(data, c.core.Limits)
+	if err != nil {
+		return nil, err
+	}
+	d.ws()
+	ps, err := d.refProperties()
+	if err != nil {
+		return nil, err
+	}
+	return ps, d.end("object")
+}
+
+// end refuses anything but white space after the value read, what.
+func (d *decoder) end(what string) error {
+	d.ws()
+	if d.pos < len(d.data) {
+		return d.errAt(d.pos, "unexpected data after the "+what+": "+d.found())
+	}
+	return nil
 }

@@ -118,7 +118,7 @@
 // was passed, and matches errors.Is(err, wire.ErrLimit).
 //
 // AppendEncode refuses, with a *wire.EncodeError naming the path, exactly
-// what Decode under the same Limits would refuse (wire.Limits.Check), and
+// what Decode under the same Limits would refuse (wirecodec.Check), and
 // an encoding longer than MaxInputBytes, so a response it writes always
 // reads back.
 //
@@ -145,14 +145,27 @@
 // materialised size), so an encoding past MaxInputBytes is refused
 // without being written.
 //
+// # Documents: a header and a content fragment
+//
+// AppendDocument writes a delta (package delta) or a response with
+// references as one object: the header's fields, then "content". The
+// content is a fragment: format_version and query_type are written only
+// when they are not empty, nodes and edges only when they hold something,
+// and DecodeDocument reads an absent one back as empty (absent ⇔ empty,
+// so nothing is lost). Only under a header: Decode, and DecodeDocument of
+// a plain response, still require all four.
+//
 // # Where the code is
 //
-// This package is the codec: its name, options, limits, registration,
-// detection and streaming (codec.go, encode.go, decode.go, sniff.go). The
-// canonical JSON reader and writer it calls are wire.DecodeJSON and
-// wire.AppendJSON, in package wire (json_*.go there, with their tests),
-// because wire's own GraphResponse.MarshalJSON and UnmarshalJSON need them
-// and wire cannot import this package (codecs/json imports wire; Go
-// forbids the cycle). Escaping, number formatting and error excerpts are
+// This package is canonical JSON's one reader and one writer, and the
+// codec: its name, options and registration (codec.go), the writer
+// (encode.go, encode_response.go, encode_fast.go), the reader
+// (decode.go, decode_response.go, decode_values.go, decode_scan.go,
+// decode_presize.go), the document header (head.go) and detection
+// (sniff.go). wire's GraphResponse.MarshalJSON and UnmarshalJSON, and
+// wire.NodeOf for a type with a MarshalJSON method, reach it through the
+// default registry (DecodeValue, DecodeProperties), since wire cannot
+// import it. The meter and the checks of the Limits are wirecodec's;
+// escaping, number scanning and formatting and error excerpts are
 // internal/textwire's, shared by every text codec.
 package json

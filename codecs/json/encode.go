@@ -7,6 +7,7 @@ import (
 
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // Encode returns the canonical JSON of r, under the default Limits.
@@ -18,25 +19,79 @@ func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	return std.AppendEncode(dst, r)
 }
 
+// AppendWithin is AppendEncode under the Limits l (zero fields select
+// their defaults), for a caller with no Codec at hand.
+func AppendWithin(dst []byte, r *wire.GraphResponse, l wire.Limits) ([]byte, error) {
+	return appendWithin(dst, r, l, false)
+}
+
 // AppendEncode appends the canonical JSON of r to dst. On error it returns
 // dst unchanged and a *wire.EncodeError naming the place: a NaN or
 // infinite float, a query type or group kind outside the enumerations, a
 // property named "type" or "id", or a response its own Decode would refuse
-// under the codec's Limits (wire.Limits.Check, and an encoding longer than
+// under the codec's Limits (wirecodec.Check, and an encoding longer than
 // MaxInputBytes).
 func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
-	// The length of the encoding is known before it is written (it is the
-	// response's materialised size, counted by the walk that checks the
-	// limits): an encoding past MaxInputBytes is refused unwritten, and
-	// one within it is written into a buffer grown once.
-	return wire.AppendJSONWithin(dst, r, c.core.Limits)
+	return appendWithin(dst, r, c.core.Limits, false)
 }
+
+// appendWithin is AppendEncode under l; with fragment, r is a document's
+// content (see AppendDocument).
+//
+// One walk of r checks it and bounds the length of its encoding
+// (wirecodec.Measure): an encoding past MaxInputBytes is refused
+// unwritten, and dst grows once, and again only when the strings of r
+// escape more than one byte in 32. A NaN or infinite float is reported
+// before MaxInputBytes, as when the output was measured after writing it.
+func appendWithin(dst []byte, r *wire.GraphResponse, l wire.Limits, fragment bool) ([]byte, error) {
+	if r == nil {
+		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
+	}
+	checked := r
+	if fragment && r.QueryType == "" {
+		// A document's content may leave the query type out; the
+		// checks are the response's with one.
+		with := *r
+		with.QueryType = wire.Search
+		checked = &with
+	}
+	m, err := wirecodec.Measure(l, Name, checked)
+	if err != nil {
+		return dst, err
+	}
+	n, hi := m.JSONBounds()
+	max := l.MaxInputBytes
+	if max == 0 {
+		max = wire.DefaultLimits().MaxInputBytes
+	}
+	if hi > max && n != hi {
+		// Near the limit: the exact length decides.
+		n = wirecodec.MaterializedSize(r)
+		hi = n
+	}
+	if n > max {
+		// What the encoder refuses (NaN, ±Inf, ...) it refuses first;
+		// found by encoding to nowhere, which holds no output.
+		if err := encodeTo(io.Discard, r); err != nil {
+			return dst, err
+		}
+		return dst, &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
+			Msg: "the encoding of " + strconv.FormatInt(n, 10) + " bytes is longer than the limit of " + strconv.FormatInt(max, 10)}
+	}
+	// Room for the encoding with no byte escaped and a few escapes more:
+	// one allocation, unless its strings escape more than one byte in 32;
+	// none in a caller's buffer with room for the encoding unescaped.
+	return appendResponse(dst, r, int(n), int(min(hi, n+n/32+64)), fragment)
+}
+
+// EncodeTo writes the canonical JSON of r to w under the default Limits;
+// see Codec.EncodeTo.
+func EncodeTo(w io.Writer, r *wire.GraphResponse) error { return std.EncodeTo(w, r) }
 
 // EncodeTo writes the canonical JSON of r to w as it produces it, in
 // writes of about 32 KiB at node, edge and row boundaries; the bytes are
 // AppendEncode's, and so are the refusals: nothing is written when encoding
-// fails (see wire.EncodeJSONTo); only an error from w can leave partial
-// output.
+// fails; only an error from w can leave partial output.
 func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	if r != nil {
 		// The canonical JSON of r is exactly its materialised size, so one
@@ -46,16 +101,16 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 		if asInput {
 			l.MaxMaterializedBytes = l.MaxInputBytes
 		}
-		if _, err := l.Measure(Name, r); err != nil {
+		if _, err := wirecodec.Measure(l, Name, r); err != nil {
 			var ee *wire.EncodeError
 			if asInput && errors.As(err, &ee) && ee.Limit == "MaxMaterializedBytes" {
 				// What the codec's own limits refuse, or the encoder
 				// refuses (NaN, ±Inf), AppendEncode refuses for that
 				// before measuring its output.
-				if _, err := c.core.Limits.Measure(Name, r); err != nil {
+				if _, err := wirecodec.Measure(c.core.Limits, Name, r); err != nil {
 					return err
 				}
-				if err := wire.EncodeJSONTo(io.Discard, r); err != nil {
+				if err := encodeTo(io.Discard, r); err != nil {
 					return err
 				}
 				return &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
@@ -64,7 +119,56 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 			return err
 		}
 	}
-	return wire.EncodeJSONTo(w, r)
+	return encodeTo(w, r)
+}
+
+// streamChunk is how many bytes a streaming encoder gathers before it
+// hands them to the writer; it writes at element boundaries, so one write
+// may exceed it by one node, edge or row.
+const streamChunk = 32 << 10
+
+// encodeTo writes the canonical JSON of r to w as it produces it,
+// in writes of about 32 KiB at node, edge and row boundaries, so the whole
+// text is never held in memory. The response is checked first: an
+// *EncodeError means nothing was written; only an error from w can leave
+// partial output. The bytes are those of AppendEncode.
+//
+// The check is a first encoding pass whose output is discarded chunk by
+// chunk, so streaming costs about twice AppendEncode's time for memory that
+// stays bounded. codecs/json's Codec.EncodeTo calls it, as may any
+// server that streams canonical JSON.
+func encodeTo(w io.Writer, r *wire.GraphResponse) error {
+	if r == nil {
+		return &wire.EncodeError{Codec: "json", Msg: "nil response"}
+	}
+	buf := make([]byte, 0, streamChunk+streamChunk/4)
+	check := encoder{b: buf, out: io.Discard}
+	if err := check.response(r); err != nil {
+		return err
+	}
+	e := encoder{b: check.b[:0], out: w}
+	if err := e.response(r); err != nil {
+		return err
+	}
+	if len(e.b) > 0 {
+		if _, err := w.Write(e.b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// spill hands the bytes gathered so far to the encoder's writer once they
+// reach streamChunk; it does nothing when the encoder appends to a slice.
+func (e *encoder) spill() error {
+	if e.out == nil || len(e.b) < streamChunk {
+		return nil
+	}
+	if _, err := e.out.Write(e.b); err != nil {
+		return err
+	}
+	e.b = e.b[:0]
+	return nil
 }
 
 // AppendString appends s as a canonical JSON string: only '"', '\\' and

@@ -12,8 +12,8 @@ func Example() {
 	resp := &wire.GraphResponse{
 		FormatVersion: "1.2.0",
 		QueryType:     wire.Aggregation,
-		Columns:       []wire.Column{{Name: "n", Function: "count", Target: wire.SomeString("u")}},
-		GroupColumns:  []wire.GroupColumn{{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.SomeString("User")}},
+		Columns:       []wire.Column{{Name: "n", Function: "count", Target: wire.Some("u")}},
+		GroupColumns:  []wire.GroupColumn{{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.Some("User")}},
 		Rows: []wire.Row{{
 			{Name: "u", Node: &wire.Node{Type: "User", ID: 1, Properties: []wire.Property{wire.Prop("username", wire.String("ana"))}}},
 			{Name: "n", Value: wire.Int(3)},

@@ -14,6 +14,12 @@ import (
 // array of numbers, a Text as a string, and last "content", the response
 // in canonical JSON (absent in the unchanged delta):
 //
+// The content is a fragment of a response: its format_version and
+// query_type are written only when they are not empty, and its nodes and
+// edges only when they hold something; DecodeDocument reads an absent one
+// back as empty. A plain response (no header) is written and read as
+// AppendEncode and Decode do, every field required.
+//
 //	{"graphwire_delta":2,"check":"…","nodes_changed":[0],"content":{…}}
 
 var _ delta.DocumentCodec = (*Codec)(nil)
@@ -36,19 +42,19 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = wire.AppendJSONString(b, f.Name)
+		b = textwire.JSON.AppendQuoted(b, f.Name)
 		b = append(b, ':')
 		switch k {
 		case delta.IntList:
 			b = append(delta.AppendInts(append(b, '['), f.Ints), ']')
 		default:
-			b = wire.AppendJSONString(b, f.Text)
+			b = textwire.JSON.AppendQuoted(b, f.Text)
 		}
 	}
 	if content != nil {
 		b = append(b, `,"`+contentKey+`":`...)
 		var err error
-		if b, err = c.AppendEncode(b, content); err != nil {
+		if b, err = appendWithin(b, content, c.core.Limits, true); err != nil {
 			return dst, err
 		}
 	}
@@ -82,7 +88,7 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 	if end == start || data[end-1] != '}' {
 		return nil, nil, h.errAt(end, `"}" expected at the end of the document`)
 	}
-	r, err := c.Decode(data[start : end-1])
+	r, err := decode(data[start:end-1], c.core.Limits, true)
 	if err != nil {
 		var de *wire.DecodeError
 		if errors.As(err, &de) && de.Line == 0 {

@@ -3,8 +3,9 @@ package json_test
 import (
 	"bytes"
 	"errors"
-	"github.com/graphwire/graphwire/delta/deltatest"
 	"testing"
+
+	"github.com/graphwire/graphwire/delta/deltatest"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -33,7 +34,14 @@ func TestDocument(t *testing.T) {
 		want    string
 	}{
 		{"fields and content", h, r, `{"graphwire_delta":"123456789012345678901234567890123456789","nodes_added":[0,3],"sent_earlier":"\"Odd type\" 1; A 2",` +
-			`"content":{"format_version":"1.2.0","query_type":"search","nodes":[{"type":"User","id":"42","username":"ada"}],"edges":[]}}`},
+			`"content":{"format_version":"1.2.0","query_type":"search","nodes":[{"type":"User","id":"42","username":"ada"}]}}`},
+		{"a fragment: no format_version, query_type or nodes", h[:1], &wire.GraphResponse{Nodes: []wire.Node{},
+			Edges: []wire.Edge{{From: "User", FromID: 1, To: "Project", ToID: 2, Type: "MEMBER_OF"}}},
+			`{"graphwire_delta":"123456789012345678901234567890123456789","content":{"edges":[{"from":"User","from_id":"1","to":"Project","to_id":"2","type":"MEMBER_OF"}]}}`},
+		{"an empty fragment", h[:1], &wire.GraphResponse{Nodes: []wire.Node{}, Edges: []wire.Edge{}},
+			`{"graphwire_delta":"123456789012345678901234567890123456789","content":{}}`},
+		{"a fragment with rows only", h[:1], &wire.GraphResponse{Nodes: []wire.Node{}, Edges: []wire.Edge{}, Rows: []wire.Row{{{Name: "n", Value: wire.Int(3)}}}},
+			`{"graphwire_delta":"123456789012345678901234567890123456789","content":{"rows":[{"n":3}]}}`},
 		{"no content", h[:1], nil, `{"graphwire_delta":"123456789012345678901234567890123456789"}`},
 	} {
 		b, err := c.AppendDocument(nil, tc.h, tc.content)
@@ -67,6 +75,38 @@ func TestDocument(t *testing.T) {
 		if err != nil || h != nil || !wire.Equal(r, back, wire.Exact) {
 			t.Fatalf("a response read as a document: %v, header %v", err, h)
 		}
+	}
+}
+
+// TestFragmentOnlyUnderAHeader: a plain response still needs every field
+// a fragment may leave out, and the query type and format version left out
+// of a fragment read back as "".
+func TestFragmentOnlyUnderAHeader(t *testing.T) {
+	c := json.Default()
+	for _, plain := range []string{
+		`{"query_type":"search","nodes":[],"edges":[]}`,
+		`{"format_version":"1","nodes":[],"edges":[]}`,
+		`{"format_version":"1","query_type":"search","edges":[]}`,
+		`{"format_version":"1","query_type":"search","nodes":[]}`,
+		`{}`,
+	} {
+		if _, err := c.Decode([]byte(plain)); err == nil {
+			t.Errorf("Decode(%s) accepted a response missing a required field", plain)
+		}
+		if _, _, err := c.DecodeDocument([]byte(plain)); err == nil {
+			t.Errorf("DecodeDocument(%s), no header, accepted a response missing a required field", plain)
+		}
+	}
+	h, got, err := c.DecodeDocument([]byte(`{"graphwire_delta":"x","content":{"rows":[]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &wire.GraphResponse{Nodes: []wire.Node{}, Edges: []wire.Edge{}, Rows: []wire.Row{}}
+	if len(h) != 1 || !wire.Equal(want, got, wire.Exact) || got.QueryType != "" || got.FormatVersion != "" {
+		t.Errorf("fragment read back as %+v, header %v", got, h)
+	}
+	if _, err := c.AppendEncode(nil, &wire.GraphResponse{}); err == nil {
+		t.Error("AppendEncode wrote a response without a query type")
 	}
 }
 

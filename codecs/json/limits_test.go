@@ -11,6 +11,7 @@ import (
 	"github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 func small(t *testing.T, l wire.Limits) *json.Codec {
@@ -133,7 +134,7 @@ func TestDecodeMaterializedSize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	size := wire.MaterializedSize(r)
+	size := wirecodec.MaterializedSize(r)
 	if size <= int64(len(in)) {
 		t.Fatalf("test input does not grow: %d ≤ %d", size, len(in))
 	}
@@ -181,7 +182,7 @@ func TestDecodeMeasuresExactly(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}
-		size := wire.MaterializedSize(r)
+		size := wirecodec.MaterializedSize(r)
 		if _, err := within(t, size).Decode(in); err != nil {
 			t.Fatalf("%s: at the limit of %d: %v", in, size, err)
 		}

@@ -3,7 +3,7 @@ package json
 import (
 	"bytes"
 
-	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // Sniff implements wire.Sniffer: the confidence that prefix opens canonical
@@ -17,7 +17,7 @@ import (
 // mark may come first (Decode accepts both); bytes that are not text score
 // 0.
 func (c *Codec) Sniff(prefix []byte) float64 {
-	t, ok := wire.SniffText(prefix)
+	t, ok := wirecodec.SniffText(prefix)
 	if !ok || len(t) == 0 {
 		return 0
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/graphwire/graphwire/codecs/toon/internal/toonread"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // Decode reads a response written in the layout of Encode. It accepts any
@@ -88,7 +89,7 @@ func (d *graphDecoder) name(s string, path []pathStep) bool {
 // A key shared by the rows of a table counts once per row, in constant
 // time per use.
 func (d *graphDecoder) measure(r *wire.GraphResponse) {
-	m := wire.NewMeter(d.lim, len(d.src))
+	m := wirecodec.NewMeter(d.lim, len(d.src))
 	fail := func(path ...pathStep) { d.failLimit(path, m.LimitName(), m.Msg()) }
 	if path, ok := meterHead(m, r.Nodes, r); !ok {
 		fail(path...)
@@ -108,7 +109,7 @@ func (d *graphDecoder) measure(r *wire.GraphResponse) {
 // meterHead gives m nodes, then r's edges, columns and group columns, in
 // the order measure charges them before the rows, and returns the path
 // of the first it refuses.
-func meterHead(m *wire.Meter, nodes []wire.Node, r *wire.GraphResponse) ([]pathStep, bool) {
+func meterHead(m *wirecodec.Meter, nodes []wire.Node, r *wire.GraphResponse) ([]pathStep, bool) {
 	for i := range nodes {
 		if !m.Node(&nodes[i]) {
 			return []pathStep{keyStep("nodes")}, false
@@ -302,17 +303,17 @@ func (d *graphDecoder) fields(v jsonvalue.Value, path []pathStep, allowed []stri
 	}
 }
 
-func (d *graphDecoder) optInt(v jsonvalue.Value, path []pathStep) wire.OptInt {
+func (d *graphDecoder) optInt(v jsonvalue.Value, path []pathStep) wire.Opt[int64] {
 	if v == nil {
-		return wire.OptInt{}
+		return wire.Opt[int64]{}
 	}
-	return wire.SomeInt(d.integer(v, path))
+	return wire.Some[int64](d.integer(v, path))
 }
 
-func (d *graphDecoder) optString(v jsonvalue.Value, path []pathStep) wire.OptString {
+func (d *graphDecoder) optString(v jsonvalue.Value, path []pathStep) wire.Opt[string] {
 	if v == nil {
-		return wire.OptString{}
+		return wire.Opt[string]{}
 	}
 	s, _ := d.str(v, path)
-	return wire.SomeString(s)
+	return wire.Some(s)
 }

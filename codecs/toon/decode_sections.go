@@ -222,12 +222,12 @@ func (d *graphDecoder) pagination(v jsonvalue.Value, path []pathStep) *wire.Pagi
 		case 0:
 			p.HasMore = boolean(v, fp)
 		case 1:
-			p.TotalRows = wire.SomeInt(d.integer(v, fp))
+			p.TotalRows = wire.Some[int64](d.integer(v, fp))
 		case 2:
-			p.Truncated = wire.SomeBool(boolean(v, fp))
+			p.Truncated = wire.Some(boolean(v, fp))
 		case 3:
 			s, _ := d.str(v, fp)
-			p.NextCursor = wire.SomeString(s)
+			p.NextCursor = wire.Some(s)
 		}
 	})
 	if d.err == nil {

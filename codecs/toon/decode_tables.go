@@ -6,6 +6,7 @@ import (
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/codecs/toon/internal/toonread"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // The tables of the layout — a type's nodes, the edges, the rows — are
@@ -306,15 +307,15 @@ func (s *edgeTable) Row(r *toonread.Row) *wire.DecodeError {
 			id, _ := v.Num.Int64()
 			*[...]*int64{&e.FromID, &e.ToID}[k/2] = id
 		default:
-			var o wire.OptInt
+			var o wire.Opt[int64]
 			if v.Kind != toonread.Null {
 				if v.Kind != toonread.Number || !v.Num.IsInt() {
 					return fail("expected an integer, found " + describeScalar(v))
 				}
 				id, _ := v.Num.Int64()
-				o = wire.SomeInt(id)
+				o = wire.Some[int64](id)
 			}
-			*[...]*wire.OptInt{&e.Depth, &e.PathID, &e.Step}[k-5] = o
+			*[...]*wire.Opt[int64]{&e.Depth, &e.PathID, &e.Step}[k-5] = o
 		}
 	}
 	return nil
@@ -350,7 +351,7 @@ type rowField struct {
 // a dense table is refused at the row that passes the limit before the
 // rows it holds take more than the limit.
 type rowsTable struct {
-	m      *wire.Meter
+	m      *wirecodec.Meter
 	fields []rowField
 	rows   []wire.Row
 	keep   int // rows a block holds
@@ -394,7 +395,7 @@ func (t *tables) rowsTable(h toonread.Header) toonread.TableSink {
 	if len(s.fields) > t.lim.MaxElements {
 		return nil
 	}
-	s.m = wire.NewMeter(t.lim, len(t.src))
+	s.m = wirecodec.NewMeter(t.lim, len(t.src))
 	for _, nt := range t.nodes {
 		for i := range nt.nodes {
 			s.m.Node(&nt.nodes[i])

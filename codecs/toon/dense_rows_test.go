@@ -15,7 +15,7 @@ func denseTable(n int) *wire.GraphResponse {
 	r := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Aggregation,
 		Columns:      []wire.Column{{Name: "a", Function: "count"}},
 		GroupColumns: []wire.GroupColumn{{Name: "u", Kind: wire.GroupByNode, Node: "T"}},
-		Pagination:   &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(int64(n))}}
+		Pagination:   &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](int64(n))}}
 	for i := range n {
 		node := &wire.Node{Type: "T", ID: int64(i), Properties: []wire.Property{wire.Prop("k", wire.String("v"))}}
 		r.Rows = append(r.Rows, wire.Row{{Name: "u", Node: node}, {Name: "a", Value: wire.Int(int64(i % 10))}})

@@ -10,6 +10,7 @@ import (
 	"github.com/graphwire/graphwire/codecs/toon/toonvalue"
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // Encode returns the TOON text of r in graphwire's graph-aware layout, a
@@ -20,7 +21,7 @@ import (
 // codec: layout of a GraphResponse".
 //
 // Encode fails, with a *wire.EncodeError naming the place (Path, in the
-// response's own terms, as wire.Path writes them: nodes[3].properties.score,
+// response's own terms, as wirecodec.Path writes them: nodes[3].properties.score,
 // rows[0].u.properties.name, query_type), for what the default wire.Limits refuse (see Security in
 // the package documentation) and for what the layout cannot carry: a NaN
 // or infinite float (TOON would write null), a query type or group kind
@@ -54,7 +55,7 @@ func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse, fragment bool) (
 	if r == nil {
 		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
-	m, err := c.core.Limits.Measure(Name, delta.Checkable(r))
+	m, err := wirecodec.Measure(c.core.Limits, Name, delta.Checkable(r))
 	if err != nil {
 		return dst, err
 	}
@@ -124,7 +125,7 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	if r == nil {
 		return &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
-	m, err := c.core.Limits.Measure(Name, r)
+	m, err := wirecodec.Measure(c.core.Limits, Name, r)
 	if err != nil {
 		return err
 	}

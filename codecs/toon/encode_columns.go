@@ -5,6 +5,7 @@ import (
 
 	"github.com/graphwire/graphwire/codecs/toon/internal/toonwrite"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // The columns, group_columns and pagination sections, written line by
@@ -27,13 +28,13 @@ func (s *streamer) emptyOrHeader(e *toonwrite.Writer, key string, n int) bool {
 }
 
 // optCell appends the delimiter and an optional string's token.
-func optCell(e *toonwrite.Writer, o wire.OptString) {
+func optCell(e *toonwrite.Writer, o wire.Opt[string]) {
 	e.Buf = append(e.Buf, e.Delim())
 	if !o.Valid {
 		e.Buf = append(e.Buf, "null"...)
 		return
 	}
-	e.Buf = e.AppendString(e.Buf, o.String)
+	e.Buf = e.AppendString(e.Buf, o.V)
 }
 
 func (s *streamer) columns(e *toonwrite.Writer, cols []wire.Column) {
@@ -71,7 +72,7 @@ func (s *streamer) groupColumns(e *toonwrite.Writer, gcs []wire.GroupColumn) err
 	var property, entity bool
 	for i, c := range gcs {
 		if !c.Kind.Valid() {
-			return &wire.EncodeError{Codec: Name, Path: wire.GroupColumnPath(i).Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(c.Kind))}
+			return &wire.EncodeError{Codec: Name, Path: wirecodec.GroupColumnPath(i).Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(c.Kind))}
 		}
 		property = property || c.Property.Valid
 		entity = entity || c.Entity.Valid
@@ -115,14 +116,14 @@ func (s *streamer) pagination(e *toonwrite.Writer, p *wire.Pagination) {
 	if p.TotalRows.Valid {
 		e.Line(1)
 		e.Buf = append(e.Buf, "total_rows: "...)
-		e.Buf = strconv.AppendInt(e.Buf, p.TotalRows.Int, 10)
+		e.Buf = strconv.AppendInt(e.Buf, p.TotalRows.V, 10)
 	}
 	if p.Truncated.Valid {
 		e.Line(1)
 		e.Buf = append(e.Buf, "truncated: "...)
-		e.Buf = strconv.AppendBool(e.Buf, p.Truncated.Bool)
+		e.Buf = strconv.AppendBool(e.Buf, p.Truncated.V)
 	}
 	if p.NextCursor.Valid {
-		e.StringField("next_cursor", p.NextCursor.String, 1)
+		e.StringField("next_cursor", p.NextCursor.V, 1)
 	}
 }

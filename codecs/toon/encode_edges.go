@@ -35,13 +35,13 @@ func (s *streamer) edges(e *toonwrite.Writer, edges []wire.Edge) {
 		s.fields = append(s.fields, toonwrite.Field{Name: "step"})
 	}
 	e.Header(&key, len(edges), s.fields, false)
-	optInt := func(o wire.OptInt) {
+	optInt := func(o wire.Opt[int64]) {
 		e.Buf = append(e.Buf, e.Delim())
 		if !o.Valid {
 			e.Buf = append(e.Buf, "null"...)
 			return
 		}
-		e.Buf = textwire.AppendInt(e.Buf, o.Int)
+		e.Buf = textwire.AppendInt(e.Buf, o.V)
 	}
 	var from, to, typ plainMemo
 	for i := range edges {

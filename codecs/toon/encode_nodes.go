@@ -9,6 +9,7 @@ import (
 	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // maxScannedTypes is the most node types group finds by scanning before it
@@ -105,16 +106,16 @@ func (s *streamer) group(nodes []wire.Node) error {
 				ps := nodes[i].Properties
 				// A node with the first node's key sequence has its keys,
 				// checked once with the first node's.
-				same := i > tg.runs[0].lo && wire.SameKeys(first, ps)
+				same := i > tg.runs[0].lo && wirecodec.SameKeys(first, ps)
 				if !same {
 					if j, msg := badKeys(ps); msg != "" {
-						return &wire.EncodeError{Codec: Name, Path: wire.NodePath(i).Property(j, ps[j].Key).String(), Msg: msg + " " + strconv.Quote(ps[j].Key)}
+						return &wire.EncodeError{Codec: Name, Path: wirecodec.NodePath(i).Property(j, ps[j].Key).String(), Msg: msg + " " + strconv.Quote(ps[j].Key)}
 					}
 				}
 				for _, p := range ps {
 					lists = lists || p.Value.Kind() == wire.KindList
 				}
-				if !sameSets || same || wire.SameKeys(first, ps) {
+				if !sameSets || same || wirecodec.SameKeys(first, ps) {
 					continue
 				}
 				sameSeqs = false
@@ -230,7 +231,7 @@ func (s *streamer) groupBody(e *toonwrite.Writer, nodes []wire.Node, gr nodeRuns
 						continue
 					}
 					if msg := cell(e, n.Properties[p].Value); msg != "" {
-						return valueError(wire.NodePath(i).Property(p, n.Properties[p].Key), n.Properties[p].Value, msg)
+						return valueError(wirecodec.NodePath(i).Property(p, n.Properties[p].Key), n.Properties[p].Value, msg)
 					}
 				}
 			}
@@ -272,7 +273,7 @@ func (s *streamer) listNode(e *toonwrite.Writer, nodes []wire.Node, i, depth int
 	for p := range n.Properties {
 		key, v := n.Properties[p].Key, n.Properties[p].Value
 		fail := func(msg string) error {
-			return valueError(wire.NodePath(i).Property(p, key), v, msg)
+			return valueError(wirecodec.NodePath(i).Property(p, key), v, msg)
 		}
 		if v.Kind() != wire.KindList {
 			e.Line(depth + 1)
@@ -421,7 +422,7 @@ func badKeys(props []wire.Property) (int, string) {
 // valueError is the refusal, with msg (cell's or propertyValue's), of the
 // value v at p: its path names the element of a list that holds what the
 // layout cannot carry.
-func valueError(p wire.Path, v wire.Value, msg string) error {
+func valueError(p wirecodec.Path, v wire.Value, msg string) error {
 	for v.Kind() == wire.KindList {
 		found := false
 		for i, x := range v.List() {

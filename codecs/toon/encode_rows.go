@@ -7,6 +7,7 @@ import (
 	"github.com/graphwire/graphwire/codecs/toon/internal/toonwrite"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // tableRows is the rows section's fast writer: when the rows form a TOON
@@ -43,7 +44,7 @@ func (s *streamer) tableRows(e *toonwrite.Writer, rows []wire.Row) bool {
 				continue
 			}
 			ps := c.Node.Properties
-			if !wire.SameKeys(ps, f.Node.Properties) {
+			if !wirecodec.SameKeys(ps, f.Node.Properties) {
 				return false
 			}
 			for k := range ps {

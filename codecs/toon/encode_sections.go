@@ -7,6 +7,7 @@ import (
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // The rows section is built as a generic value and written by the generic
@@ -54,12 +55,12 @@ func (g *graphEncoder) rows(rows []wire.Row) (jsonvalue.Value, error) {
 	objs := make([]*jsonvalue.Object, len(rows))
 	for i, row := range rows {
 		if j := keyset.FirstRepeat(len(row), func(j int) string { return row[j].Name }); j >= 0 {
-			return nil, &wire.EncodeError{Codec: Name, Path: wire.RowPath(i).Key(j, row[j].Name).String(), Msg: "duplicate cell " + strconv.Quote(row[j].Name)}
+			return nil, &wire.EncodeError{Codec: Name, Path: wirecodec.RowPath(i).Key(j, row[j].Name).String(), Msg: "duplicate cell " + strconv.Quote(row[j].Name)}
 		}
 		o := jsonvalue.NewObject(len(row))
 		for j := range row {
 			c := &row[j]
-			path := wire.RowPath(i).Key(j, c.Name)
+			path := wirecodec.RowPath(i).Key(j, c.Name)
 			if c.Node != nil {
 				n := c.Node
 				if k, msg := badKeys(n.Properties); msg != "" {

@@ -10,6 +10,7 @@ import (
 	"github.com/graphwire/graphwire/codecs/toon"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // streamed returns what EncodeTo writes for r and its error.
@@ -66,7 +67,7 @@ func TestStreamNodeShapes(t *testing.T) {
 	for name, nodes := range cases {
 		t.Run(name, func(t *testing.T) {
 			r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Traversal, Nodes: nodes,
-				Edges: []wire.Edge{{From: "U", FromID: 1, To: "M", ToID: 2, Type: "true"}, {From: "U", FromID: 3, To: "M", ToID: 2, Type: "A", Step: wire.SomeInt(2)}}}
+				Edges: []wire.Edge{{From: "U", FromID: 1, To: "M", ToID: 2, Type: "true"}, {From: "U", FromID: 3, To: "M", ToID: 2, Type: "A", Step: wire.Some[int64](2)}}}
 			checkStream(t, r)
 		})
 	}
@@ -99,7 +100,7 @@ func TestStreamGenerated(t *testing.T) {
 	})
 }
 
-// A list nested as deep as wire.HardMaxDepth passes the limits but not
+// A list nested as deep as wirecodec.HardMaxDepth passes the limits but not
 // the generic encoder's nesting bound; a NaN in a later section is still
 // the refusal, in both forms, as the document is checked before it is
 // encoded. It walks 10,000 levels on one goroutine, which the race
@@ -109,12 +110,12 @@ func TestStreamErrorPrecedence(t *testing.T) {
 	if raceEnabled {
 		t.Skip("10,000 levels on one goroutine; .ci/run runs this without -race")
 	}
-	c, err := toon.New(toon.Options{Limits: wire.Limits{MaxDepth: wire.HardMaxDepth}})
+	c, err := toon.New(toon.Options{Limits: wire.Limits{MaxDepth: wirecodec.HardMaxDepth}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	deep := vInt(1)
-	for range wire.HardMaxDepth - 1 {
+	for range wirecodec.HardMaxDepth - 1 {
 		deep = wire.ListOf(deep)
 	}
 	r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Aggregation,

@@ -24,9 +24,9 @@ func ExampleEncode() {
 		},
 		Edges: []wire.Edge{
 			{From: "User", FromID: 1001, To: "MergeRequest", ToID: 9007199254740993, Type: "AUTHORED"},
-			{From: "User", FromID: 1002, To: "MergeRequest", ToID: 42, Type: "REVIEWED", Depth: wire.SomeInt(1)},
+			{From: "User", FromID: 1002, To: "MergeRequest", ToID: 42, Type: "REVIEWED", Depth: wire.Some[int64](1)},
 		},
-		Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(4312)},
+		Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](4312)},
 	}
 	text, err := toon.Encode(r)
 	if err != nil {

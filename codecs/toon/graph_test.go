@@ -212,7 +212,7 @@ var layoutCases = []struct {
 			{From: "User", FromID: 1001, To: "MergeRequest", ToID: 9007199254740993, Type: "AUTHORED"},
 			{From: "User", FromID: 1002, To: "MergeRequest", ToID: 9007199254740993, Type: "REVIEWED"},
 		},
-		Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(4312)},
+		Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](4312)},
 	}},
 	{"interleaved", "types alternate: groups plus node_order", &wire.GraphResponse{
 		FormatVersion: "1.2.0", QueryType: wire.Neighbors,
@@ -253,7 +253,7 @@ var layoutCases = []struct {
 	{"edges_optional", "depth only where some edge has it; null is absent", &wire.GraphResponse{
 		FormatVersion: "1.2.0", QueryType: wire.Traversal,
 		Edges: []wire.Edge{
-			{From: "User", FromID: 1, To: "Group", ToID: 2, Type: "MEMBER_OF", Depth: wire.SomeInt(1)},
+			{From: "User", FromID: 1, To: "Group", ToID: 2, Type: "MEMBER_OF", Depth: wire.Some[int64](1)},
 			{From: "Group", FromID: 2, To: "Project", ToID: 3, Type: "CONTAINS"},
 		},
 	}},
@@ -261,23 +261,23 @@ var layoutCases = []struct {
 		FormatVersion: "1.2.0", QueryType: wire.PathFinding,
 		Nodes: []wire.Node{node("User", 64248, "username", vStr("stanhu")), node("Project", 278964, "name", vStr("GitLab"))},
 		Edges: []wire.Edge{
-			{From: "User", FromID: 64248, To: "Project", ToID: 278964, Type: "MEMBER_OF", PathID: wire.SomeInt(0), Step: wire.SomeInt(0)},
+			{From: "User", FromID: 64248, To: "Project", ToID: 278964, Type: "MEMBER_OF", PathID: wire.Some[int64](0), Step: wire.Some[int64](0)},
 		},
 	}},
 	{"aggregation_node_grouped", "rows as one table, node references as field groups", &wire.GraphResponse{
 		FormatVersion: "1.2.0", QueryType: wire.Aggregation,
-		Columns:      []wire.Column{{Name: "merged_count", Function: "count", Target: wire.SomeString("u")}},
-		GroupColumns: []wire.GroupColumn{{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.SomeString("User")}},
+		Columns:      []wire.Column{{Name: "merged_count", Function: "count", Target: wire.Some("u")}},
+		GroupColumns: []wire.GroupColumn{{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.Some("User")}},
 		Rows: []wire.Row{
 			{{Name: "u", Node: ref(node("User", 1243277, "username", vStr("ghost1")))}, {Name: "merged_count", Value: vInt(65555)}},
 			{{Name: "u", Node: ref(node("User", 35702613, "username", vStr("bot_a")))}, {Name: "merged_count", Value: vInt(21277)}},
 		},
-		Pagination: &wire.Pagination{TotalRows: wire.SomeInt(2)},
+		Pagination: &wire.Pagination{TotalRows: wire.Some[int64](2)},
 	}},
 	{"aggregation_collect", "a list cell puts the rows in list form", &wire.GraphResponse{
 		FormatVersion: "1.2.0", QueryType: wire.Aggregation,
-		Columns:      []wire.Column{{Name: "names", Function: "collect", Target: wire.SomeString("u"), Property: wire.SomeString("username")}, {Name: "avg_score", Function: "avg"}},
-		GroupColumns: []wire.GroupColumn{{Name: "state", Kind: wire.GroupByProperty, Node: "u", Property: wire.SomeString("state")}},
+		Columns:      []wire.Column{{Name: "names", Function: "collect", Target: wire.Some("u"), Property: wire.Some("username")}, {Name: "avg_score", Function: "avg"}},
+		GroupColumns: []wire.GroupColumn{{Name: "state", Kind: wire.GroupByProperty, Node: "u", Property: wire.Some("state")}},
 		Rows: []wire.Row{
 			{{Name: "state", Value: vStr("active")}, {Name: "names", Value: wire.ListOf(vStr("ada"), vStr("bob"))}, {Name: "avg_score", Value: vFloat(0.5)}},
 			{{Name: "state", Value: wire.Null()}, {Name: "names", Value: wire.ListOf()}, {Name: "avg_score", Value: wire.Null()}},
@@ -496,7 +496,7 @@ func TestGraphDecodeVariants(t *testing.T) {
 	want := &wire.GraphResponse{
 		FormatVersion: "1.2.0", QueryType: wire.Traversal,
 		Nodes: []wire.Node{node("User", 1, "name", vStr("Ada")), node("User", 2, "name", vStr("Bob"))},
-		Edges: []wire.Edge{{From: "User", FromID: 1, To: "User", ToID: 2, Type: "FOLLOWS", Depth: wire.SomeInt(2)}},
+		Edges: []wire.Edge{{From: "User", FromID: 1, To: "User", ToID: 2, Type: "FOLLOWS", Depth: wire.Some[int64](2)}},
 	}
 	tests := []struct{ name, in string }{
 		{"as encoded", "format_version: 1.2.0\nquery_type: traversal\nnodes:\n  User[2]{id,name}:\n    1,Ada\n    2,Bob\nedges[1]{from,from_id,to,to_id,type,depth}:\n  User,1,User,2,FOLLOWS,2"},

@@ -3,10 +3,11 @@ package toon_test
 import (
 	"bytes"
 	"errors"
-	"github.com/graphwire/graphwire/delta/deltatest"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/graphwire/graphwire/delta/deltatest"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"

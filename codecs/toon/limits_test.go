@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/codecs/toon"
@@ -91,7 +93,7 @@ func TestLimits(t *testing.T) {
 		TextInput: map[string][]byte{},
 		// The text stays within MaxDepth+8 times the canonical JSON.
 		Written: func(t *rapid.T, l wire.Limits, r *wire.GraphResponse, text []byte) {
-			if js, err := wire.AppendJSON(nil, r); err == nil && len(text) > (l.MaxDepth+8)*len(js) {
+			if js, err := jsoncodec.AppendEncode(nil, r); err == nil && len(text) > (l.MaxDepth+8)*len(js) {
 				t.Fatalf("TOON %d bytes, JSON %d", len(text), len(js))
 			}
 		},
@@ -318,7 +320,7 @@ func TestOutputAmplification(t *testing.T) {
 			}
 			c := mustCodec(t, wire.Limits{MaxDepth: maxDepth})
 			for name, r := range responses {
-				js, err := wire.AppendJSON(nil, r)
+				js, err := jsoncodec.AppendEncode(nil, r)
 				if err != nil {
 					t.Fatal(err)
 				}

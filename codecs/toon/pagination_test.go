@@ -27,11 +27,11 @@ func TestPaginationText(t *testing.T) {
 		p    wire.Pagination
 		want string
 	}{
-		{wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(4312)}, "pagination:\n  has_more: true\n  total_rows: 4312"},
-		{wire.Pagination{Truncated: wire.SomeBool(false)}, "pagination:\n  has_more: false\n  truncated: false"},
-		{wire.Pagination{HasMore: true, Truncated: wire.SomeBool(true), NextCursor: wire.SomeString("eyJoIjoi")},
+		{wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](4312)}, "pagination:\n  has_more: true\n  total_rows: 4312"},
+		{wire.Pagination{Truncated: wire.Some(false)}, "pagination:\n  has_more: false\n  truncated: false"},
+		{wire.Pagination{HasMore: true, Truncated: wire.Some(true), NextCursor: wire.Some("eyJoIjoi")},
 			"pagination:\n  has_more: true\n  truncated: true\n  next_cursor: eyJoIjoi"},
-		{wire.Pagination{HasMore: true, Truncated: wire.SomeBool(true), NextCursor: wire.SomeString("42")},
+		{wire.Pagination{HasMore: true, Truncated: wire.Some(true), NextCursor: wire.Some("42")},
 			"pagination:\n  has_more: true\n  truncated: true\n  next_cursor: \"42\""},
 	}
 	for _, tc := range tests {
@@ -50,8 +50,8 @@ func TestPaginationText(t *testing.T) {
 func TestPaginationEncodeRefused(t *testing.T) {
 	for _, p := range []wire.Pagination{
 		{HasMore: true},
-		{TotalRows: wire.SomeInt(1), Truncated: wire.SomeBool(true)},
-		{Truncated: wire.OptBool{}, NextCursor: wire.SomeString("c")},
+		{TotalRows: wire.Some[int64](1), Truncated: wire.Some(true)},
+		{Truncated: wire.Opt[bool]{}, NextCursor: wire.Some("c")},
 	} {
 		out, err := toon.AppendEncode([]byte("x"), &wire.GraphResponse{QueryType: wire.Search, Pagination: &p})
 		var ee *wire.EncodeError

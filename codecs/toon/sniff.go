@@ -3,10 +3,10 @@ package toon
 import (
 	"bytes"
 
-	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// Sniff implements wire.Sniffer: the confidence that prefix opens the toon
+// Sniff implements wirecodec.Sniffer: the confidence that prefix opens the toon
 // codec's graph layout. Text whose first line starts "format_version: "
 // or "query_type: " (the layout's first field, or a document written with
 // query_type first) scores 0.95; any other first line that is a TOON key
@@ -19,7 +19,7 @@ import (
 // Blank lines and a UTF-8 byte order mark may come first; bytes that are
 // not text score 0.
 func (c *Codec) Sniff(prefix []byte) float64 {
-	t, ok := wire.SniffText(prefix)
+	t, ok := wirecodec.SniffText(prefix)
 	if !ok || len(t) == 0 {
 		return 0
 	}

@@ -4,8 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // TestSniff: the codec's confidence on openings of the graph layout, of
@@ -56,7 +56,7 @@ func TestSniffOwnEncodings(t *testing.T) {
 			continue // a response the codec refuses
 		}
 		n++
-		for k := len("format_version: "); k <= min(len(b), wire.SniffLen); k++ {
+		for k := len("format_version: "); k <= min(len(b), wirecodec.SniffLen); k++ {
 			if got := c.Sniff(b[:k]); got < 0.9 {
 				t.Fatalf("response %d cut after %d bytes (%q): Sniff = %v, want at least 0.9", i, k, b[:k], got)
 			}
@@ -72,7 +72,7 @@ func TestSniffRandomBytes(t *testing.T) {
 	c := Default()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 10000 {
-		b := make([]byte, 1+rng.IntN(wire.SniffLen))
+		b := make([]byte, 1+rng.IntN(wirecodec.SniffLen))
 		for j := range b {
 			b[j] = byte(rng.Uint32())
 		}

@@ -84,7 +84,7 @@ func Edit(t *rapid.T, next, other *wire.GraphResponse, nonFinite bool) {
 		}
 	})
 	next.Edges = editList(t, "edges", next.Edges, other.Edges, func(e wire.Edge) wire.Edge {
-		e.Depth = wire.SomeInt(e.Depth.Int + 1)
+		e.Depth = wire.Some[int64](e.Depth.V + 1)
 		return e
 	})
 	if chance(t, 10, "rows_presence") {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
 	"github.com/graphwire/graphwire/internal/cli"
 	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
@@ -18,7 +20,7 @@ import (
 func writeTraversal(t *testing.T, n int) (string, int) {
 	t.Helper()
 	r := testsupport.People(n)
-	b, err := wire.AppendJSON(nil, r)
+	b, err := jsoncodec.AppendEncode(nil, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +110,7 @@ func TestInputPastTheLimitIsNotRead(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	in := bytes.Repeat([]byte{' '}, wire.DefaultMaxInputBytes+1)
+	in := bytes.Repeat([]byte{' '}, int(wire.DefaultLimits().MaxInputBytes)+1)
 	res, fp := measureRun(in, "decode", "-f", "json")
 	t.Logf("decode of %d bytes of stdin: %v", len(in), fp)
 	oneErrorLine(t, res, 1, "decode", "is longer than 67108864 bytes")

@@ -10,7 +10,7 @@
 //   - Flags may come anywhere on the line, before or after FILE; "--" ends
 //     them. Flags take one dash or two ("-f" or "--f").
 //   - A FILE or output path of "-" means standard input or output.
-//   - Input longer than 64 MiB (wire.DefaultMaxInputBytes, which every
+//   - Input longer than 64 MiB (wire.DefaultLimits().MaxInputBytes, which every
 //     decoder refuses past) is an error: a FILE is refused from its size,
 //     unread, standard input once one byte past the limit has arrived.
 //     Cheap checks come first: flags, codec and tokenizer names, budgets

@@ -13,7 +13,7 @@ package cli
 // unless -o names the destination ("-o -" writes it anyway), as curl does.
 //
 // -f auto (decode; convert -from auto) detects the input's codec with
-// wire.Sniff and decodes with the most likely one; with -v, or when stderr
+// wire.Registry.Sniff and decodes with the most likely one; with -v, or when stderr
 // is a terminal, the codec found is named on stderr. Input that looks like
 // no codec is refused. When an explicitly named codec fails to decode the
 // input and the input looks like another codec, the error says so:
@@ -34,6 +34,7 @@ import (
 
 	_ "github.com/graphwire/graphwire/codecs" // every built-in codec
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 func init() {
@@ -176,7 +177,7 @@ func detect(data []byte) (wire.Codec, error) {
 	if len(data) == 0 {
 		return nil, fmt.Errorf("cannot tell the format of empty input; name its codec with -f NAME")
 	}
-	guesses := wire.Sniff(data)
+	guesses := wirecodec.Sniff(wire.DefaultRegistry(), data)
 	if len(guesses) == 0 || guesses[0].Confidence < minConfidence {
 		return nil, fmt.Errorf("cannot tell the input's format: it looks like none of %s (it starts %s); name its codec with -f NAME", codecNames(), excerpt(data))
 	}
@@ -186,7 +187,7 @@ func detect(data []byte) (wire.Codec, error) {
 // looksLike returns " (input looks like NAME)" when data, which codec
 // tried could not decode, looks like another codec.
 func looksLike(data []byte, tried string) string {
-	g := wire.Sniff(data)
+	g := wirecodec.Sniff(wire.DefaultRegistry(), data)
 	if len(g) == 0 || g[0].Confidence < minConfidence || g[0].Name == tried {
 		return ""
 	}
@@ -257,7 +258,7 @@ func writeOutput(env *Env, out string, data []byte) error {
 // longer input under the default Limits, so reading more would only spend
 // memory before the refusal. A file is refused from its size before it is
 // read; standard input after maxInput+1 bytes.
-const maxInput = wire.DefaultMaxInputBytes
+var maxInput = wire.DefaultLimits().MaxInputBytes
 
 // readInput reads the one FILE argument, or stdin when there is none or it
 // is "-", refusing input longer than maxInput. It returns a prefix for

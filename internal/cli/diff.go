@@ -27,6 +27,7 @@ import (
 
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 func init() {
@@ -229,7 +230,7 @@ func detectDelta(data []byte) (*delta.Delta, wire.Codec, error) {
 		conf float64
 	}
 	var cs []candidate
-	prefix := data[:min(len(data), wire.SniffLen)]
+	prefix := data[:min(len(data), wirecodec.SniffLen)]
 	for _, info := range wire.List() {
 		c, err := wire.Lookup(info.Name)
 		if err != nil {
@@ -239,7 +240,7 @@ func detectDelta(data []byte) (*delta.Delta, wire.Codec, error) {
 			continue
 		}
 		conf := 0.0
-		if s, ok := c.(wire.Sniffer); ok {
+		if s, ok := c.(wirecodec.Sniffer); ok {
 			conf = s.Sniff(prefix)
 		}
 		cs = append(cs, candidate{c, conf})

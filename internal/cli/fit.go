@@ -123,7 +123,7 @@ func fitAll(env *Env, name string, r *wire.GraphResponse, opts fit.PagerOptions,
 		if !res.Stats.Truncated {
 			return nil
 		}
-		cursor = res.Page.Pagination.NextCursor.String
+		cursor = res.Page.Pagination.NextCursor.V
 	}
 }
 
@@ -157,7 +157,7 @@ func statsLine(res *fit.Result, asJSON, whole bool) (string, error) {
 	st := res.Stats
 	next := ""
 	if pg := res.Page.Pagination; pg != nil && st.Truncated {
-		next = pg.NextCursor.String
+		next = pg.NextCursor.V
 	}
 	if asJSON {
 		b, err := json.Marshal(fitStats{

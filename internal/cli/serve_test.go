@@ -462,7 +462,7 @@ func TestServeBounded(t *testing.T) {
 		t.Skip("no /proc to read RSS from")
 	}
 	clients, size, d := 8, 4<<20, 4*time.Second
-	const maxInput = wire.DefaultMaxInputBytes
+	var maxInput = wire.DefaultLimits().MaxInputBytes
 	bound := int64(200 << 20) // room for two 4 MB bodies' charges: some 503s
 	if os.Getenv("GRAPHWIRE_LOAD") == "1" {
 		clients, size, d = 64, 60<<20, 30*time.Second

@@ -8,6 +8,7 @@ import (
 	"github.com/graphwire/graphwire/internal/cli"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // TestSniffNamesEveryCodec: every built-in codec's encoding of every fixed
@@ -21,7 +22,7 @@ func TestSniffNamesEveryCodec(t *testing.T) {
 			if err != nil {
 				continue // a response this codec refuses
 			}
-			g := wire.Sniff(b)
+			g := wirecodec.Sniff(wire.DefaultRegistry(), b)
 			if len(g) == 0 || g[0].Name != info.Name || g[0].Confidence < 0.9 {
 				t.Errorf("%s of response %d: Sniff = %v, want %s first with confidence ≥ 0.9", info.Name, i, g, info.Name)
 			}

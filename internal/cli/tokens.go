@@ -16,6 +16,7 @@ import (
 
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 func init() {
@@ -93,7 +94,7 @@ func runTokens(env *Env) error {
 // checkText refuses binary input: a binary codec's encoding, or bytes that
 // are not UTF-8 text.
 func checkText(data []byte) error {
-	if g := wire.Sniff(data); len(g) > 0 && g[0].Confidence >= minConfidence {
+	if g := wirecodec.Sniff(wire.DefaultRegistry(), data); len(g) > 0 && g[0].Confidence >= minConfidence {
 		if c, err := wire.Lookup(g[0].Name); err == nil && c.Info().Binary {
 			return fmt.Errorf("the input is binary (it looks like %s); tokens counts text (convert it first: wirebench convert -from %s -to goon)", g[0].Name, g[0].Name)
 		}

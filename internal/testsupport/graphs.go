@@ -98,7 +98,7 @@ func Traversal(users, mrs int) *wire.GraphResponse {
 		author := r.Nodes[rng.IntN(users)]
 		r.Edges = append(r.Edges, wire.Edge{From: "User", FromID: author.ID, To: "MergeRequest", ToID: mr.ID, Type: "AUTHORED"})
 	}
-	r.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(4312)}
+	r.Pagination = &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](4312)}
 	return r
 }
 
@@ -111,7 +111,7 @@ func LargeTraversal(n int) *wire.GraphResponse {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := users; i < n; i += 2 {
 		reviewer := r.Nodes[rng.IntN(users)]
-		r.Edges = append(r.Edges, wire.Edge{From: "User", FromID: reviewer.ID, To: "MergeRequest", ToID: r.Nodes[i].ID, Type: "REVIEWED", Depth: wire.SomeInt(1)})
+		r.Edges = append(r.Edges, wire.Edge{From: "User", FromID: reviewer.ID, To: "MergeRequest", ToID: r.Nodes[i].ID, Type: "REVIEWED", Depth: wire.Some[int64](1)})
 	}
 	return r
 }

@@ -40,18 +40,18 @@ var Cursors = []string{
 // every cursor of Cursors. The result is new on every call.
 func Paginations() []PaginationCase {
 	cases := []PaginationCase{
-		{"v2", wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(4312)}},
-		{"v2 last page", wire.Pagination{TotalRows: wire.SomeInt(0)}},
-		{"v2 max", wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(1<<63 - 1)}},
-		{"v2 min", wire.Pagination{TotalRows: wire.SomeInt(-1 << 63)}},
-		{"v5 exhausted", wire.Pagination{Truncated: wire.SomeBool(false)}},
-		{"v5 truncated", wire.Pagination{Truncated: wire.SomeBool(true)}},
-		{"v5 has_more only", wire.Pagination{HasMore: true, Truncated: wire.SomeBool(false)}},
+		{"v2", wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](4312)}},
+		{"v2 last page", wire.Pagination{TotalRows: wire.Some[int64](0)}},
+		{"v2 max", wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](1<<63 - 1)}},
+		{"v2 min", wire.Pagination{TotalRows: wire.Some[int64](-1 << 63)}},
+		{"v5 exhausted", wire.Pagination{Truncated: wire.Some(false)}},
+		{"v5 truncated", wire.Pagination{Truncated: wire.Some(true)}},
+		{"v5 has_more only", wire.Pagination{HasMore: true, Truncated: wire.Some(false)}},
 	}
 	for i, c := range Cursors {
 		cases = append(cases, PaginationCase{
 			Name:       "v5 cursor " + string(rune('a'+i)),
-			Pagination: wire.Pagination{HasMore: i%2 == 0, Truncated: wire.SomeBool(i%3 == 0), NextCursor: wire.SomeString(c)},
+			Pagination: wire.Pagination{HasMore: i%2 == 0, Truncated: wire.Some(i%3 == 0), NextCursor: wire.Some(c)},
 		})
 	}
 	return cases

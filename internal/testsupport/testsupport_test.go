@@ -188,9 +188,9 @@ func TestPaginations(t *testing.T) {
 			t.Errorf("%s: %v", c.Name, err)
 		}
 		switch c.Pagination.Schema() {
-		case wire.PaginationV2:
+		case 2:
 			v2++
-		case wire.PaginationV5:
+		case 5:
 			v5++
 		}
 		if c.Pagination.NextCursor.Valid {

@@ -38,7 +38,7 @@ func Clone(r *wire.GraphResponse) *wire.GraphResponse {
 		c.Columns = make([]wire.Column, len(r.Columns))
 		for i, col := range r.Columns {
 			col.Name, col.Function = strings.Clone(col.Name), strings.Clone(col.Function)
-			col.Target.String, col.Property.String = strings.Clone(col.Target.String), strings.Clone(col.Property.String)
+			col.Target.V, col.Property.V = strings.Clone(col.Target.V), strings.Clone(col.Property.V)
 			c.Columns[i] = col
 		}
 	}
@@ -47,7 +47,7 @@ func Clone(r *wire.GraphResponse) *wire.GraphResponse {
 		for i, g := range r.GroupColumns {
 			g.Name, g.Node = strings.Clone(g.Name), strings.Clone(g.Node)
 			g.Kind = wire.GroupKind(strings.Clone(string(g.Kind)))
-			g.Property.String, g.Entity.String = strings.Clone(g.Property.String), strings.Clone(g.Entity.String)
+			g.Property.V, g.Entity.V = strings.Clone(g.Property.V), strings.Clone(g.Entity.V)
 			c.GroupColumns[i] = g
 		}
 	}

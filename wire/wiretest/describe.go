@@ -94,23 +94,23 @@ func Describe(r *wire.GraphResponse) string {
 		p := r.Pagination
 		truncated := "-"
 		if p.Truncated.Valid {
-			truncated = fmt.Sprint(p.Truncated.Bool)
+			truncated = fmt.Sprint(p.Truncated.V)
 		}
 		fmt.Fprintf(&b, "pagination has_more=%v total_rows=%s truncated=%s next_cursor=%s\n", p.HasMore, optInt(p.TotalRows), truncated, optStr(p.NextCursor))
 	}
 	return b.String()
 }
 
-func optInt(o wire.OptInt) string {
+func optInt(o wire.Opt[int64]) string {
 	if !o.Valid {
 		return "-"
 	}
-	return fmt.Sprint(o.Int)
+	return fmt.Sprint(o.V)
 }
 
-func optStr(o wire.OptString) string {
+func optStr(o wire.Opt[string]) string {
 	if !o.Valid {
 		return "-"
 	}
-	return fmt.Sprintf("%q", o.String)
+	return fmt.Sprintf("%q", o.V)
 }

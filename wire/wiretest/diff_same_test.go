@@ -44,7 +44,7 @@ func TestDiffAgreesWithCmp(t *testing.T) {
 			}
 		case 4:
 			if len(b.Edges) > 0 {
-				b.Edges[0].Depth = wire.SomeInt(b.Edges[0].Depth.Int + 1)
+				b.Edges[0].Depth = wire.Some[int64](b.Edges[0].Depth.V + 1)
 			}
 		}
 		n := check(rt, a, b)

@@ -38,9 +38,9 @@ func FixedResponses() []*wire.GraphResponse {
 			},
 			Edges: []wire.Edge{
 				{From: "User", FromID: 1, To: "MergeRequest", ToID: math.MaxInt64, Type: "AUTHORED"},
-				{From: "MergeRequest", FromID: math.MaxInt64, To: "Project", ToID: math.MinInt64, Type: "IN_PROJECT", Depth: wire.SomeInt(2)},
+				{From: "MergeRequest", FromID: math.MaxInt64, To: "Project", ToID: math.MinInt64, Type: "IN_PROJECT", Depth: wire.Some[int64](2)},
 			},
-			Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.SomeInt(1234)},
+			Pagination: &wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](1234)},
 		},
 		{
 			FormatVersion: "1.2.0",
@@ -48,13 +48,13 @@ func FixedResponses() []*wire.GraphResponse {
 			Nodes:         []wire.Node{},
 			Edges:         []wire.Edge{},
 			GroupColumns: []wire.GroupColumn{
-				{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.SomeString("User")},
-				{Name: "state", Kind: wire.GroupByProperty, Node: "mr", Property: wire.SomeString("state")},
+				{Name: "u", Kind: wire.GroupByNode, Node: "u", Entity: wire.Some("User")},
+				{Name: "state", Kind: wire.GroupByProperty, Node: "mr", Property: wire.Some("state")},
 			},
 			Columns: []wire.Column{
-				{Name: "merged_count", Function: "count", Target: wire.SomeString("mr")},
-				{Name: "avg_score", Function: "avg", Target: wire.SomeString("mr"), Property: wire.SomeString("score")},
-				{Name: "names", Function: "collect", Target: wire.SomeString("mr"), Property: wire.SomeString("title")},
+				{Name: "merged_count", Function: "count", Target: wire.Some("mr")},
+				{Name: "avg_score", Function: "avg", Target: wire.Some("mr"), Property: wire.Some("score")},
+				{Name: "names", Function: "collect", Target: wire.Some("mr"), Property: wire.Some("title")},
 			},
 			Rows: []wire.Row{
 				{
@@ -72,7 +72,7 @@ func FixedResponses() []*wire.GraphResponse {
 					{Name: "names", Value: wire.ListOf()},
 				},
 			},
-			Pagination: &wire.Pagination{TotalRows: wire.SomeInt(2)},
+			Pagination: &wire.Pagination{TotalRows: wire.Some[int64](2)},
 		},
 		{
 			FormatVersion: "1.2.0",
@@ -83,10 +83,10 @@ func FixedResponses() []*wire.GraphResponse {
 				{Type: "Project", ID: 3},
 			},
 			Edges: []wire.Edge{
-				{From: "User", FromID: 1, To: "Group", ToID: 2, Type: "MEMBER_OF", PathID: wire.SomeInt(0), Step: wire.SomeInt(0)},
-				{From: "Group", FromID: 2, To: "Project", ToID: 3, Type: "CONTAINS", PathID: wire.SomeInt(0), Step: wire.SomeInt(1)},
+				{From: "User", FromID: 1, To: "Group", ToID: 2, Type: "MEMBER_OF", PathID: wire.Some[int64](0), Step: wire.Some[int64](0)},
+				{From: "Group", FromID: 2, To: "Project", ToID: 3, Type: "CONTAINS", PathID: wire.Some[int64](0), Step: wire.Some[int64](1)},
 			},
-			Pagination: &wire.Pagination{HasMore: true, Truncated: wire.SomeBool(true), NextCursor: wire.SomeString("page 2: \"after\" ☃")},
+			Pagination: &wire.Pagination{HasMore: true, Truncated: wire.Some(true), NextCursor: wire.Some("page 2: \"after\" ☃")},
 		},
 		{FormatVersion: "1.2.0", QueryType: wire.Search, Nodes: []wire.Node{}, Edges: []wire.Edge{}},
 	}

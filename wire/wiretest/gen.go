@@ -26,6 +26,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // Options shapes generated responses. The zero value is a sensible default.
@@ -63,7 +64,7 @@ func (o Options) withDefaults() Options {
 		o.MaxRows = 8
 	}
 	if len(o.QueryTypes) == 0 {
-		o.QueryTypes = wire.QueryTypes()
+		o.QueryTypes = wirecodec.QueryTypes()
 	}
 	return o
 }
@@ -318,14 +319,14 @@ func (g gen) response() *wire.GraphResponse {
 			e.To, e.ToID = g.typeName("to_type"), g.id("to_id")
 		}
 		if r.QueryType == wire.PathFinding {
-			e.PathID = wire.SomeInt(int64(g.intn(nPaths, "path_id")))
-			e.Step = wire.SomeInt(int64(g.intn(4, "step")))
+			e.PathID = wire.Some[int64](int64(g.intn(nPaths, "path_id")))
+			e.Step = wire.Some[int64](int64(g.intn(4, "step")))
 		} else if g.chance(10, "edge_path") {
-			e.PathID = wire.SomeInt(g.id("path_id"))
-			e.Step = wire.SomeInt(g.id("step"))
+			e.PathID = wire.Some[int64](g.id("path_id"))
+			e.Step = wire.Some[int64](g.id("step"))
 		}
 		if g.chance(25, "edge_depth") {
-			e.Depth = wire.SomeInt(int64(1 + g.intn(5, "depth")))
+			e.Depth = wire.Some[int64](int64(1 + g.intn(5, "depth")))
 		}
 		r.Edges = append(r.Edges, e)
 	}
@@ -343,12 +344,12 @@ func (g gen) response() *wire.GraphResponse {
 func (g gen) pagination() *wire.Pagination {
 	p := &wire.Pagination{HasMore: rapid.Bool().Draw(g.t, "has_more")}
 	if !g.chance(50, "pagination_v5") {
-		p.TotalRows = wire.SomeInt(int64(g.intn(1_000_000, "total_rows")))
+		p.TotalRows = wire.Some[int64](int64(g.intn(1_000_000, "total_rows")))
 		return p
 	}
-	p.Truncated = wire.SomeBool(rapid.Bool().Draw(g.t, "truncated"))
+	p.Truncated = wire.Some(rapid.Bool().Draw(g.t, "truncated"))
 	if g.chance(60, "next_cursor_present") {
-		p.NextCursor = wire.SomeString(g.cursor())
+		p.NextCursor = wire.Some(g.cursor())
 	}
 	return p
 }
@@ -371,11 +372,11 @@ func (g gen) cursor() string {
 	return g.str("next_cursor")
 }
 
-func (g gen) optString(label string, pct int) wire.OptString {
+func (g gen) optString(label string, pct int) wire.Opt[string] {
 	if g.chance(pct, label+"_present") {
-		return wire.SomeString(g.colName(label))
+		return wire.Some(g.colName(label))
 	}
-	return wire.OptString{}
+	return wire.Opt[string]{}
 }
 
 func (g gen) colName(label string) string {
@@ -408,13 +409,13 @@ func (g gen) aggregation(r *wire.GraphResponse) {
 		if g.chance(50, "group_kind_node") {
 			gc.Kind = wire.GroupByNode
 			if g.chance(85, "entity_present") {
-				gc.Entity = wire.SomeString(g.typeName("entity"))
+				gc.Entity = wire.Some(g.typeName("entity"))
 			}
 		} else {
 			gc.Kind = wire.GroupByProperty
 			gc.Property = g.optString("group_property", 80)
 			if g.chance(10, "prop_entity") {
-				gc.Entity = wire.SomeString(g.typeName("entity"))
+				gc.Entity = wire.Some(g.typeName("entity"))
 			}
 		}
 		r.GroupColumns[i] = gc
@@ -438,7 +439,7 @@ func (g gen) aggregation(r *wire.GraphResponse) {
 		for _, gc := range r.GroupColumns {
 			c := wire.Cell{Name: gc.Name}
 			if gc.Kind == wire.GroupByNode && g.chance(90, "cell_is_node") {
-				typ := gc.Entity.String
+				typ := gc.Entity.V
 				if !gc.Entity.Valid {
 					typ = g.typeName("cell_type")
 				}

@@ -3,8 +3,6 @@ package wiretest
 import (
 	"strings"
 	"testing"
-
-	"github.com/graphwire/graphwire/wire"
 )
 
 // TestGeneratorPaginations: the generator draws both schemas' paginations,
@@ -22,14 +20,14 @@ func TestGeneratorPaginations(t *testing.T) {
 			t.Fatalf("seed %d: generated pagination %+v: %v", seed, p, err)
 		}
 		switch p.Schema() {
-		case wire.PaginationV2:
+		case 2:
 			v2++
-		case wire.PaginationV5:
+		case 5:
 			v5++
 		}
 		if p.NextCursor.Valid {
 			cursors++
-			if strings.ContainsAny(p.NextCursor.String, " \"\n\x00\x01") || p.NextCursor.String == "" {
+			if strings.ContainsAny(p.NextCursor.V, " \"\n\x00\x01") || p.NextCursor.V == "" {
 				awkward++
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // MaxErrorLen bounds the text of any decode error the limit suite checks:
@@ -249,7 +250,7 @@ func (s LimitSuite) encode(t *testing.T, c EncodeCase) {
 	if string(out) != "keep" {
 		t.Errorf("dst changed to %q", out)
 	}
-	if se, ok := codec.(wire.StreamEncoder); ok {
+	if se, ok := codec.(wirecodec.StreamEncoder); ok {
 		var w bytes.Buffer
 		if err := se.EncodeTo(&w, c.R); err == nil || w.Len() != 0 {
 			t.Errorf("EncodeTo: error %v, wrote %d bytes", err, w.Len())

@@ -102,11 +102,11 @@ func (g gen) refuse(r *wire.GraphResponse) {
 		switch g.intn(4, "bad_pagination") {
 		case 0: // has_more alone
 		case 1:
-			p.TotalRows, p.Truncated = wire.SomeInt(3), wire.SomeBool(false)
+			p.TotalRows, p.Truncated = wire.Some[int64](3), wire.Some(false)
 		case 2:
-			p.TotalRows, p.Truncated, p.NextCursor = wire.SomeInt(3), wire.SomeBool(true), wire.SomeString("c")
+			p.TotalRows, p.Truncated, p.NextCursor = wire.Some[int64](3), wire.Some(true), wire.Some("c")
 		default:
-			p.NextCursor = wire.SomeString(g.cursor())
+			p.NextCursor = wire.Some(g.cursor())
 		}
 		r.Pagination = p
 	case RefuseDepth, RefuseElements, RefuseStringBytes:

@@ -5,20 +5,21 @@ import (
 	"testing"
 
 	"github.com/graphwire/graphwire/wire"
+	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // SniffSuite is the format-detection suite of one codec (see
-// wire.Sniffer): each codec's sniff_test.go fills one in with openings of
+// wirecodec.Sniffer): each codec's sniff_test.go fills one in with openings of
 // its own format and of others, and calls RunSniff.
 type SniffSuite struct {
 	// Sniffer is the codec under test.
-	Sniffer wire.Sniffer
+	Sniffer wirecodec.Sniffer
 	// Cases are openings and the confidence Sniff must give each, exactly.
 	Cases []SniffCase
 	// Encoders write the codec's own encodings (the codec itself, or one
 	// per option that changes its opening): every encoding they write of
 	// FixedResponses must score at least 0.9 from its first From bytes
-	// on, up to wire.SniffLen.
+	// on, up to wirecodec.SniffLen.
 	Encoders []wire.Codec
 	From     int
 }
@@ -31,7 +32,7 @@ type SniffCase struct {
 }
 
 // RunSniff runs s, each part as a subtest of t: Cases, OwnEncodings, and
-// RandomBytes (10,000 random prefixes of up to wire.SniffLen bytes, none
+// RandomBytes (10,000 random prefixes of up to wirecodec.SniffLen bytes, none
 // of which may score 0.5 or more).
 func RunSniff(t *testing.T, s SniffSuite) {
 	t.Helper()
@@ -53,7 +54,7 @@ func RunSniff(t *testing.T, s SniffSuite) {
 					continue // a response the codec refuses
 				}
 				n++
-				for k := s.From; k <= min(len(b), wire.SniffLen); k++ {
+				for k := s.From; k <= min(len(b), wirecodec.SniffLen); k++ {
 					if got := s.Sniffer.Sniff(b[:k]); got < 0.9 {
 						t.Fatalf("encoder %d, response %d cut after %d bytes (%q): Sniff = %v, want at least 0.9", ci, i, k, b[:k], got)
 					}
@@ -67,7 +68,7 @@ func RunSniff(t *testing.T, s SniffSuite) {
 	t.Run("RandomBytes", func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(1, 2))
 		for i := range 10000 {
-			b := make([]byte, 1+rng.IntN(wire.SniffLen))
+			b := make([]byte, 1+rng.IntN(wirecodec.SniffLen))
 			for j := range b {
 				b[j] = byte(rng.Uint32())
 			}

@@ -155,7 +155,7 @@ func TestPathColumnDepth(t *testing.T) {
 	ok := strings.Repeat("a>", 29) + "a"
 	v, err := gcfvalue.Unmarshal([]byte("GCF profile=generic\n## t [1]{\"" + ok + "\"}\n1\n"))
 	if err != nil {
-		t.Fatalf("29 groups under MaxDepth %d: %v", wire.DefaultMaxDepth, err)
+		t.Fatalf("29 groups under MaxDepth %d: %v", wire.DefaultLimits().MaxDepth, err)
 	}
 	if _, err := gcfvalue.Encode(v, gcfvalue.Options{}); err != nil {
 		t.Errorf("what decodes at the depth limit does not encode: %v", err)

@@ -22,7 +22,7 @@ const DefaultIndentSize = 2
 
 // DefaultMaxDepth bounds the nesting of arrays, objects and field groups
 // Unmarshal follows when DecodeOptions leaves MaxDepth zero. (It is a TOON
-// nesting bound, unrelated to wire.DefaultMaxDepth, the GraphResponse
+// nesting bound, unrelated to wire.DefaultLimits().MaxDepth, the GraphResponse
 // codecs' bound on nested property lists.)
 const DefaultMaxDepth = 1000
 

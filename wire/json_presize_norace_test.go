@@ -1,5 +1,0 @@
-//go:build !race
-
-package wire_test
-
-const presizeRace = false
