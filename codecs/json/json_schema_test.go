@@ -104,7 +104,7 @@ func TestReferenceInputsMatchSchemaV2(t *testing.T) {
 // whose pagination has truncated (schema v5's) is a valid v5 response.
 func TestCorpusV5MatchesSchemaV5(t *testing.T) {
 	s := schemaV5(t)
-	cases, err := corpus.Load(filepath.Join("..", corpus.Dir))
+	cases, err := corpus.Load(filepath.Join("..", "..", corpus.Dir))
 	if err != nil {
 		t.Fatal(err)
 	}
