@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
+	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirecodec"
@@ -189,15 +190,13 @@ func (w *writer) document(r *wire.GraphResponse, fragment bool) {
 }
 
 // checked is the response the encoder's and decoder's checks see for r:
-// r itself, or, for a fragment whose query type is absent, r with a valid
-// one in its place (the model requires one; a fragment may leave it out).
+// r itself, or for a fragment delta.Checkable's (a fragment may leave the
+// query type out, which the model requires).
 func checked(r *wire.GraphResponse, fragment bool) *wire.GraphResponse {
-	if !fragment || r.QueryType != "" {
+	if !fragment {
 		return r
 	}
-	c := *r
-	c.QueryType = wire.Traversal
-	return &c
+	return delta.Checkable(r)
 }
 
 // onlyNodes reports whether r holds nothing a fragment writes but its

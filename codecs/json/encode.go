@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirecodec"
@@ -48,12 +49,8 @@ func appendWithin(dst []byte, r *wire.GraphResponse, l wire.Limits, fragment boo
 		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
 	checked := r
-	if fragment && r.QueryType == "" {
-		// A document's content may leave the query type out; the
-		// checks are the response's with one.
-		with := *r
-		with.QueryType = wire.Search
-		checked = &with
+	if fragment {
+		checked = delta.Checkable(r) // a content may leave the query type out
 	}
 	m, err := wirecodec.Measure(l, Name, checked)
 	if err != nil {
