@@ -307,6 +307,9 @@ func TestReplicasRedisOutage(t *testing.T) {
 	t.Logf("goroutines: %d before the outage, %d after", goroutines, runtime.NumGoroutine())
 
 	srv.Start()
+	testsupport.AwaitClient(t, 64, func() error {
+		return st.Set(context.Background(), "probe", []byte{1}, time.Second)
+	})
 	one := runAgents(t, startReplicas(t, 1, nil, wirestore.SessionOptions{}))
 	before := rs.errors.n.Load()
 	back := runAgents(t, rs)

@@ -334,17 +334,9 @@ func TestReplicasRedisOutage(t *testing.T) {
 		t.Logf("goroutines: %d before the outage, %d after", before, n)
 	}
 	srv.Start()
-	// The client dials again once its pool's back-off ends, and drops
-	// each connection of its pool that the restart broke on its first
-	// use (a call answered whole): wait for both.
-	ok := 0
-	for end := time.Now().Add(10 * time.Second); ok < 64 && time.Now().Before(end); {
-		if st.Set(context.Background(), "probe", []byte{1}, time.Second) == nil {
-			ok++
-		} else {
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
+	testsupport.AwaitClient(t, 64, func() error {
+		return st.Set(context.Background(), "probe", []byte{1}, time.Second)
+	})
 	// The same replicas, on the graph as the outage left it.
 	after := runAgents(t, g, rs.url, agents, rounds, nil)
 	g1 := &graph{edits: g.edits - rounds/4}

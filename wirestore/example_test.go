@@ -53,5 +53,5 @@ func Example() {
 	fmt.Println(body)
 	// Output:
 	// {"format_version":"1.0.0","query_type":"search","nodes":[{"type":"User","id":"1","name":"ada"}],"edges":[]}
-	// {"sent_earlier":"User 1","sent_earlier_at":[0],"content":{"format_version":"1.0.0","query_type":"search","nodes":[],"edges":[]}}
+	// {"sent_earlier":"User 1","sent_earlier_at":[0],"content":{"format_version":"1.0.0","query_type":"search"}}
 }

@@ -224,3 +224,23 @@ func (s *RedisServer) UsedMemory() int64 {
 	s.tb.Fatal("INFO memory has no used_memory")
 	return 0
 }
+
+// AwaitClient waits, up to 10 seconds, until a client of the server
+// stored n values in a row through set after Start brought it back: its
+// pool dials again once its back-off after failed dials ends, and drops
+// each connection the restart broke on that connection's first use.
+func AwaitClient(tb testing.TB, n int, set func() error) {
+	tb.Helper()
+	ok := 0
+	for end := time.Now().Add(10 * time.Second); ok < n; {
+		if set() == nil {
+			ok++
+			continue
+		}
+		ok = 0
+		if time.Now().After(end) {
+			tb.Fatalf("the store's client did not reach the restarted server within 10s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
