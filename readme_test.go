@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	jsoncodec "github.com/graphwire/graphwire/codecs/json"
-
 	"github.com/graphwire/graphwire/codecs/goon"
 	"github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
@@ -216,7 +214,7 @@ func TestReadmeExampleServes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := jsoncodec.DecodeWithin(in, wire.Limits{})
+	r, err := json.DecodeWithin(in, wire.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +254,7 @@ func bigResponse(t *testing.T, n int) []byte {
 	for i := 0; i*100 < n; i++ {
 		r.Nodes = append(r.Nodes, wire.Node{Type: "User", ID: int64(i), Properties: []wire.Property{wire.Prop("bio", wire.String(strings.Repeat("x", 80)))}})
 	}
-	b, err := jsoncodec.AppendEncode(nil, r)
+	b, err := json.AppendEncode(nil, r)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,6 @@ import (
 	"io"
 	"sync/atomic"
 
-	jsoncodec "github.com/graphwire/graphwire/codecs/json"
-
 	cjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -24,7 +22,7 @@ func (fakeCodec) Info() wire.Info {
 
 func (fakeCodec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	dst = append(dst, fakePrefix...)
-	return jsoncodec.AppendEncode(dst, r)
+	return cjson.AppendEncode(dst, r)
 }
 
 func (fakeCodec) Decode(data []byte) (*wire.GraphResponse, error) {
@@ -47,13 +45,13 @@ func (streamCodec) Info() wire.Info {
 
 func (c streamCodec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	c.appends.Add(1)
-	return jsoncodec.AppendEncode(dst, r)
+	return cjson.AppendEncode(dst, r)
 }
 
 // EncodeTo writes the same bytes as AppendEncode, in small pieces.
 func (c streamCodec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	c.streams.Add(1)
-	b, err := jsoncodec.AppendEncode(nil, r)
+	b, err := cjson.AppendEncode(nil, r)
 	if err != nil {
 		return err
 	}

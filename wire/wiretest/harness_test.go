@@ -14,8 +14,6 @@ import (
 	"time"
 	"unsafe"
 
-	jsoncodec "github.com/graphwire/graphwire/codecs/json"
-
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
@@ -547,12 +545,12 @@ func laxJSON(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 			}
 		}
 	}
-	b, err := jsoncodec.AppendEncode(nil, c)
+	b, err := json.AppendEncode(nil, c)
 	if err != nil {
 		return dst, err
 	}
 	for i, k := range keys {
-		b = bytes.ReplaceAll(b, []byte(`"\ue000`+strconv.Itoa(i)+`"`), jsoncodec.AppendString(nil, k))
+		b = bytes.ReplaceAll(b, []byte(`"\ue000`+strconv.Itoa(i)+`"`), json.AppendString(nil, k))
 	}
 	return append(dst, b...), nil
 }
