@@ -384,36 +384,7 @@ func TestDocumentHeaderMemory(t *testing.T) {
 // TestOneNodeDeltaTokens: the delta of the corpus's lean/traversal_m in
 // which one user's state changed, as GOON writes it, in o200k tokens.
 func TestOneNodeDeltaTokens(t *testing.T) {
-	var base *wire.GraphResponse
-	for _, c := range corpus.Generate() {
-		if c.ID() == "lean/traversal_m" {
-			base = asRead(t, c.Response)
-		}
-	}
-	if base == nil {
-		t.Fatal("the corpus has no lean/traversal_m")
-	}
-	next := wiretest.Clone(base)
-	changed := false
-	for i := range next.Nodes {
-		n := &next.Nodes[i]
-		for j := range n.Properties {
-			if p := &n.Properties[j]; !changed && n.Type == "User" && p.Key == "state" {
-				state := "blocked"
-				if p.Value.Text() == state {
-					state = "active"
-				}
-				p.Value, changed = S(state), true
-			}
-		}
-	}
-	if !changed {
-		t.Fatal("no user with a state in lean/traversal_m")
-	}
-	d, err := delta.Diff(base, next)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, d := deltatest.OneNodeDelta(t, func(r *wire.GraphResponse) *wire.GraphResponse { return asRead(t, r) })
 	b, err := delta.AppendDelta(goon.Default(), nil, d)
 	if err != nil {
 		t.Fatal(err)

@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/codecs/toon"
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/delta/deltatest"
 	"github.com/graphwire/graphwire/tokens"
-	"github.com/graphwire/graphwire/wire"
-	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
 // The o200k tokens the one-node delta of the corpus's lean/traversal_m
@@ -27,36 +25,7 @@ const (
 // TestOneNodeDeltaTokens: the delta of lean/traversal_m in which one
 // node's string property changed takes at most 60 o200k tokens.
 func TestOneNodeDeltaTokens(t *testing.T) {
-	var base *wire.GraphResponse
-	for _, c := range corpus.Generate() {
-		if c.ID() == "lean/traversal_m" {
-			base = c.Response
-		}
-	}
-	if base == nil {
-		t.Fatal("the corpus has no lean/traversal_m")
-	}
-	// One user is blocked: the first node with a state property.
-	next := wiretest.Clone(base)
-	changed := false
-	for i := range next.Nodes {
-		for j, p := range next.Nodes[i].Properties {
-			if p.Key == "state" && p.Value.Kind() == wire.KindString && !changed {
-				next.Nodes[i].Properties[j].Value = wire.String("blocked")
-				changed = p.Value.Text() != "blocked"
-			}
-		}
-	}
-	if !changed {
-		t.Fatal("no node of lean/traversal_m has a state to change")
-	}
-	d, err := delta.Diff(base, next)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(d.Changed) != 1 {
-		t.Fatalf("the delta changes %d nodes, want 1", len(d.Changed))
-	}
+	_, d := deltatest.OneNodeDelta(t, nil)
 	text, err := delta.AppendDelta(toon.Default(), nil, d)
 	if err != nil {
 		t.Fatal(err)
