@@ -123,21 +123,43 @@ type field struct {
 }
 
 // parseInlineDecl parses "{a,b,...}" (the whole of s) as the field
-// declaration of an inline schema, without @ marks or duplicates.
+// declaration of an inline schema, without @ marks or duplicates. It
+// reads the names twice, to count them and then to keep them, so that
+// the fields are allocated once, at their number.
 func parseInlineDecl(s string) ([]field, bool) {
-	if len(s) < 2 || s[0] != '{' {
+	n, ok := inlineNames(s, nil)
+	if !ok {
 		return nil, false
 	}
-	var out []field
+	out := make([]field, 0, n)
 	var seq keyset.Seq
 	name := func(k int) string { return out[k].name }
-	i := 1
+	if _, ok := inlineNames(s, func(k string) bool {
+		if seq.Add(k, name) {
+			return false
+		}
+		out = append(out, field{name: k})
+		return true
+	}); !ok || seq.Repeat(name) >= 0 {
+		return nil, false
+	}
+	return out, true
+}
+
+// inlineNames walks the names of "{a,b,...}" (the whole of s), giving
+// each to emit, when not nil, until it returns false; it returns their
+// number and whether s is such a declaration.
+func inlineNames(s string, emit func(string) bool) (int, bool) {
+	if len(s) < 2 || s[0] != '{' {
+		return 0, false
+	}
+	n, i := 0, 1
 	for {
 		var k string
 		if i < len(s) && s[i] == '"' {
 			str, end, kind, _ := unquote(s, i)
 			if kind != "" {
-				return nil, false
+				return 0, false
 			}
 			k, i = str, end
 		} else {
@@ -147,22 +169,22 @@ func parseInlineDecl(s string) ([]field, bool) {
 			}
 			k = s[i:j]
 			if !IsBareKey(k) {
-				return nil, false
+				return 0, false
 			}
 			i = j
 		}
-		if seq.Add(k, name) {
-			return nil, false
+		if emit != nil && !emit(k) {
+			return 0, false
 		}
-		out = append(out, field{name: k})
+		n++
 		if i >= len(s) {
-			return nil, false
+			return 0, false
 		}
 		if s[i] == '}' {
-			return out, i == len(s)-1 && seq.Repeat(name) < 0
+			return n, i == len(s)-1
 		}
 		if s[i] != ',' {
-			return nil, false
+			return 0, false
 		}
 		i++
 	}
