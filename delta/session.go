@@ -45,21 +45,12 @@ var ErrUnresolved = errors.New("delta: a reference the session cannot resolve")
 
 // Session remembers the nodes delivered in one conversation, so that a
 // node delivered before and unchanged since is sent as a reference (its
-// type and id, marked as sent earlier) instead of in full.
-//
-// The writer and the reader of a conversation each keep a Session with the
-// same limits: the writer calls Mark on every response it sends, the
-// reader Resolve on every response it receives. Both remember the nodes of
-// each response the same way (least recently delivered forgotten first,
-// whenever the count or the bytes pass their bound), so the two stay in
-// step, and a reference the writer emits is always one the reader can
-// resolve. Eviction only makes the writer send a node in full again: a
-// Session never emits a reference to a node it has forgotten or whose
-// content changed.
-//
-// A Session is safe for concurrent use, but a conversation is a sequence:
-// the reader must resolve the responses in the order the writer marked
-// them. A session belongs to one conversation and one reader (GCF §9.3).
+// type and id) instead of in full. The writer and the reader each keep a
+// Session with the same limits and remember each response's nodes the
+// same way (least recently delivered forgotten first), so a reference the
+// writer emits is always one the reader can resolve. A Session is safe
+// for concurrent use, but the reader must resolve the responses in the
+// order the writer marked them.
 type Session struct {
 	mu    sync.Mutex
 	lim   SessionLimits
@@ -122,14 +113,10 @@ func (s *Session) Len() (nodes int, bytes int64) {
 }
 
 // Mark returns the positions in r.Nodes, ascending, of the nodes to write
-// as references: each delivered in an earlier response of the session
-// with exactly the same content, and still remembered. It then remembers
-// every node of r as delivered: call it for a response that will be
-// delivered (Reset both sessions if it was not). Mark remembers r's nodes
-// as given, which is what the reader holds only for a codec that carries
-// them exactly (or by value); with a Lossy codec (GOON) use Encode, which
-// remembers what the reader will hold. A node listed twice in r
-// is a reference only if it was delivered before r. r is not modified.
+// as references (delivered earlier with the same content, still
+// remembered), then remembers every node of r as delivered (Reset both
+// sessions if r is not). With a codec that does not carry r exactly, use
+// Encode, which remembers what the reader will hold.
 func (s *Session) Mark(r *wire.GraphResponse) []int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -138,9 +125,7 @@ func (s *Session) Mark(r *wire.GraphResponse) []int {
 	return refs
 }
 
-// References returns the positions in r.Nodes, ascending, that Mark (or
-// Encode) would write as references now, and changes nothing: for a
-// caller that prices a response before deciding to send it, as fit does.
+// References returns what Mark would return now, and changes nothing.
 func (s *Session) References(r *wire.GraphResponse) []int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -183,31 +168,16 @@ func (s *Session) mark(r *wire.GraphResponse) ([]int, []Hash) {
 
 // Resolve returns r with the nodes at the positions refs (as Mark returned
 // them) replaced by the nodes the session remembers under their type and
-// id (whatever else those nodes hold is replaced), and remembers every node
-// of the result as delivered, as Mark did on the writer's side. The nodes
-// put back share their properties with the session and with each other:
-// treat them as read-only (copy a node before changing it).
+// id, and remembers the result's nodes as delivered. The nodes put back
+// share their properties with the session: treat them as read-only.
 //
 // want, when not the zero Hash, is the Fingerprint of the response the
-// writer marked, and Resolve checks the result against it: a reader whose
-// session is out of step with the writer's (one that missed a response,
-// or has other limits) then gets an error instead of a response with stale
-// nodes. With a zero want, Resolve trusts the two sessions to be in step.
-//
-// A reference the session cannot resolve (a position out of range or
-// named twice, a node it does not remember) or a result without the
-// fingerprint want is an error matching ErrUnresolved: nothing is
-// returned, the session is unchanged, and the reader asks for the full
-// response (GCF §9.4). r is not modified; the result shares what it does
-// not replace with r.
-//
-// The result obeys the default wire.Limits, measured against the
-// canonical JSON size of r as given plus the bytes of the distinct
-// remembered nodes it references (see the package doc, "Limits and
-// security"); past them the error is a *wire.DecodeError of codec
-// "delta" matching wire.ErrLimit, found before anything is copied or
-// hashed. Session.Decode applies its registry's Limits to the text it
-// reads instead.
+// writer marked; a result without it (the sessions are out of step), or a
+// reference the session cannot resolve, is an error matching
+// ErrUnresolved, and the session is unchanged. The result obeys the
+// default wire.Limits (see the package doc, "Limits and security"): past
+// them the error is a *wire.DecodeError of codec "delta" matching
+// wire.ErrLimit.
 func (s *Session) Resolve(r *wire.GraphResponse, refs []int, want Hash) (*wire.GraphResponse, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -282,10 +252,8 @@ func (s *Session) Reset() {
 
 // deliver remembers nodes as the most recently delivered, then forgets the
 // least recently delivered until the bounds hold. It takes them in the
-// order of their identities (type, then id; a node listed twice in
-// response order), never in the response's own order, which a codec may
-// not keep (GOON groups nodes by type): a writer and a reader whose codec
-// reorders nodes still remember, and forget, the same.
+// order of their identities, not the response's, which a codec (GOON)
+// may not keep, so writer and reader remember the same.
 func (s *Session) deliver(nodes []wire.Node, hashes []Hash) {
 	order := make([]int, len(nodes))
 	for i := range order {
@@ -357,10 +325,10 @@ func ownValue(v wire.Value) wire.Value {
 	return v
 }
 
-// nodeSize is what a remembered node counts against MaxBytes: an estimate
-// of the heap it holds, its entry, list element and map slot
+// nodeSize is what a remembered node counts against MaxBytes: its entry
 // (sessionEntryOverhead), each property's struct and key, each value's
 // string and list elements.
+
 func nodeSize(n *wire.Node) int64 {
 	size := int64(sessionEntryOverhead + len(n.Type))
 	for i := range n.Properties {

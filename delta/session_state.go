@@ -9,16 +9,11 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// A session's state is what its writer needs to go on marking and
-// encoding the conversation in another process: for each remembered node,
-// most recently delivered first, its type and id, its hash, the bytes it
-// counts against MaxBytes, and the cost and shape Encode charges a
-// reference to it with. The nodes' contents are not kept: the writer never
-// reads them back except to check a reference it writes, and it writes a
-// reference only to a node of the response it is writing, with the same
-// hash, from which the restored session takes the content.
-//
-// The layout, where uvarint and varint are encoding/binary's:
+// A session's state is what its writer needs to go on in another process:
+// each remembered node, most recently delivered first, without its
+// content (a reference is only written to a node of the response being
+// written, with the same hash, which gives the restored entry its
+// content). The layout, where uvarint and varint are encoding/binary's:
 //
 //	"GWSS" uvarint(version = 1) uvarint(count)
 //	count entries, each:
@@ -107,18 +102,13 @@ func (s *Session) AppendState(dst []byte) []byte {
 }
 
 // RestoreSession returns a Session bounded by l that remembers what the
-// state AppendState wrote says, for writing: its Mark, References and
-// Encode give what the Session that wrote the state would have given, and
-// it goes on remembering and forgetting as that one would, so it stays in
-// step with the conversation's reader. It holds no node contents (a node
-// of a response it writes with the same hash as a remembered one gives
-// the remembered one its content), so its Resolve and Decode refuse
-// (ErrWriterOnly) until Reset.
-//
-// A state longer than MaxStateBytes(l), of another version, damaged, or
-// remembering more nodes or bytes than l allows, is an error matching
-// ErrSessionState, a *wire.DecodeError of codec "session-state" with the
-// offset; nothing is allocated beyond what the state's own bytes hold.
+// state AppendState wrote says, for writing: it marks and encodes as the
+// Session that wrote the state would have, and its Resolve, Decode and
+// Patch refuse (ErrWriterOnly) until Reset. A state longer than
+// MaxStateBytes(l), of another version, damaged, or past l is a
+// *wire.DecodeError of codec "session-state" matching ErrSessionState;
+// nothing is allocated beyond what the state's own bytes hold.
+
 func RestoreSession(l SessionLimits, state []byte) (*Session, error) {
 	s, err := NewSession(l)
 	if err != nil {

@@ -80,9 +80,8 @@ func valueHoldsFloat(v wire.Value) bool {
 
 // DecodeReferenced reads a document of c that AppendReferenced wrote, or
 // any response of c: the response with each reference a node of its type
-// and id and nil properties, and the references' positions, ascending
-// (none for a response). Session.Resolve puts the nodes back;
-// Session.Decode does both. A delta is an error.
+// and id and nil properties, and the references' positions, ascending.
+// Session.Resolve puts the nodes back; Session.Decode does both.
 func DecodeReferenced(c DocumentCodec, data []byte) (*wire.GraphResponse, []int, error) {
 	return readReferenced(c, codecName(c), data)
 }
@@ -109,29 +108,13 @@ func codecName(c DocumentCodec) string {
 
 // Encode writes r in the codec registered in g (nil: the default
 // registry) under name, the nodes Mark picks written as references, and
-// remembers r as delivered. It returns the text and held, the response
-// its reader's Decode returns: r itself for a codec that carries every
-// response exactly, and for a Lossy one the response as the codec
-// carries it. Fingerprint(held) is the want a reader's Resolve checks
-// (a writer that sends Fingerprint(r) instead fails every response a
-// lossy codec changes); held shares its nodes with the session: treat it
-// as read-only. A codec that writes no documents is ErrNoSyntax. On an
+// remembers what the reader will hold. It returns the text and held, the
+// response its reader's Decode returns (Held(codec, r)), whose
+// Fingerprint is the want of Resolve; held shares its nodes with the
+// session: treat it as read-only. A codec that writes no documents is
+// ErrNoSyntax; a text the reader would refuse under g's Limits is a
+// *wire.EncodeError matching wire.ErrLimit (see the package doc). On an
 // error the session is unchanged.
-//
-// Encode never writes a text its reader's Session.Decode, under the same
-// registry's Limits, would refuse: when the references of a node that r
-// lists many times would resolve past a limit, only the first listing
-// of each node is written as a reference and the others in full; if the
-// reader would still refuse, the error is a *wire.EncodeError matching
-// wire.ErrLimit and nothing is written.
-//
-// With a Lossy codec (GOON drops nulls, truncates long strings and adds
-// their key_len, and groups nodes by type) the reader holds other nodes
-// than r's, in another order; so Encode writes the response as the
-// reader holds it, Decode(Encode(r)), which the codec writes as it wrote
-// r (a lossy codec's fixed point), marks its references on that, reads
-// its own output back, and remembers what the reader will hold, keeping
-// the two sessions in step at their bounds.
 func (s *Session) Encode(g *wire.Registry, name string, r *wire.GraphResponse) (text []byte, held *wire.GraphResponse, err error) {
 	c, fid, err := sessionCodec(g, name)
 	if err != nil {
@@ -145,13 +128,9 @@ func (s *Session) Encode(g *wire.Registry, name string, r *wire.GraphResponse) (
 }
 
 // Held returns r as a reader of c holds it once c has carried it: r
-// itself when c carries r exactly (an Exact codec; one that keeps numbers
-// by value, TOON and GCF, for a response that holds no float), else what
-// c reads back of what it writes of r (GOON groups nodes by type and
-// truncates long strings; TOON and GCF read 81.0 as 81). A diff, a page
-// or a kept answer made from Held(c, r) is one the reader's copy matches.
-// An r that c does not write is its *wire.EncodeError; a text c does not
-// read back, an error saying so.
+// itself when c carries r exactly, else what c reads back of what it
+// writes of r (GOON truncates long strings; TOON and GCF read 81.0 as
+// 81). A diff made from Held(c, r) is one the reader's copy matches.
 func Held(c wire.Codec, r *wire.GraphResponse) (*wire.GraphResponse, error) {
 	if r == nil || !heldOther(c.Info().Fidelity, r) {
 		return r, nil
@@ -167,22 +146,14 @@ func Held(c wire.Codec, r *wire.GraphResponse) (*wire.GraphResponse, error) {
 	return held, nil
 }
 
-// EncodeDelta writes d, a delta whose result is what the reader will
-// hold (computed between two responses as the codec carries them), as a
-// document of the codec registered in g (nil: the default registry)
-// under name, the nodes of its content that the session delivered before
-// and unchanged since written as references: one document whose header
-// holds the delta's fields and then sent_earlier and sent_earlier_at,
-// which name positions in the delta's content. It remembers the
-// content's nodes as delivered (the nodes the delta sends; those the
-// reader keeps from its base are not delivered again). Its reader is
-// Session.Patch; DecodeDelta, which has no session, refuses it with a
-// *wire.DecodeError.
-//
-// Like Encode it never writes a text its reader would refuse under g's
-// Limits, and with a Lossy codec it writes d only when its reader reads
-// back exactly d (AppendDelta's rule), else an *wire.EncodeError. On an
-// error the session is unchanged.
+// EncodeDelta writes d, a delta between two responses as the reader holds
+// them, as a document of the codec registered in g under name, the nodes
+// of its content that the session delivered before written as references
+// (sent_earlier and sent_earlier_at after the delta's fields, positions
+// in the content), and remembers the content's nodes as delivered. Its
+// reader is Session.Patch. Like Encode it never writes a text its reader
+// would refuse, and like AppendDelta it writes a lossy codec's delta only
+// when it reads back exactly. On an error the session is unchanged.
 func (s *Session) EncodeDelta(g *wire.Registry, name string, d *Delta) ([]byte, error) {
 	c, fid, err := sessionCodec(g, name)
 	if err != nil {
@@ -304,17 +275,10 @@ func firstListings(r *wire.GraphResponse, refs []int) []int {
 }
 
 // Decode reads data, a response the writer's session encoded in the codec
-// registered in g under name, and resolves its references (Resolve): the
-// response the writer encoded, as the codec carries it. A reference the
-// session cannot resolve matches ErrUnresolved; on any error the session
-// is unchanged.
-//
-// The resolved response obeys g's Limits as any response the codec
-// decodes, measured against the length of data plus the bytes of the
-// distinct remembered nodes it references: past them the error is a
-// *wire.DecodeError of the codec matching wire.ErrLimit, which names the
-// limit and the reference, found before anything is copied or hashed
-// (see the package doc, "Limits and security").
+// registered in g under name, and resolves its references (Resolve) under
+// g's Limits (see the package doc, "Limits and security"). A reference
+// the session cannot resolve matches ErrUnresolved; on any error the
+// session is unchanged.
 func (s *Session) Decode(g *wire.Registry, name string, data []byte) (*wire.GraphResponse, error) {
 	c, _, err := sessionCodec(g, name)
 	if err != nil {
@@ -357,17 +321,13 @@ func readSessionDocument(c DocumentCodec, codec string, data []byte) ([]Field, *
 }
 
 // Patch reads data, a delta the writer's session wrote in the codec
-// registered in g under name (EncodeDelta, or any delta document of the
-// codec), resolves the references of its content, and applies it to
-// base, the response the reader holds (Patch): the result as the codec
-// carries it, checked against the delta's Check. It then remembers the
-// content's nodes as delivered, as EncodeDelta did. A document that is
-// not a delta matches ErrNotDelta; a reference the session cannot
-// resolve, ErrUnresolved; a delta for another base, ErrWrongBase. On any
-// error nothing is returned and the session is unchanged: the reader
-// asks for the whole response. A session restored from its state
-// (RestoreSession) refuses, as Resolve does (ErrWriterOnly). The resolved content obeys g's Limits as
-// Decode's response does.
+// registered in g under name, resolves the references of its content as
+// Decode does, applies it to base (Patch) and remembers the content's
+// nodes as delivered. A document that is not a delta matches
+// ErrNotDelta; a reference the session cannot resolve, ErrUnresolved; a
+// delta for another base, ErrWrongBase. On any error the session is
+// unchanged.
+
 func (s *Session) Patch(g *wire.Registry, name string, base *wire.GraphResponse, data []byte) (*wire.GraphResponse, error) {
 	c, _, err := sessionCodec(g, name)
 	if err != nil {
