@@ -25,9 +25,8 @@
 //	}
 //	resp, err := reg.DecodeFrom(req.Header.Get("X-Format"), req.Body)
 //
-// The registry's own Limits (which bound DecodeFrom's reading) and every
-// codec's are the same Limits, so whatever one codec of the registry decodes,
-// every codec of it encodes and decodes back.
+// The registry's Limits and every codec's are the same, so whatever one
+// codec of the registry decodes, every codec of it encodes and decodes back.
 package codecs
 
 import (
@@ -55,35 +54,23 @@ type Options struct {
 // configured with o, under the usual names and aliases, or an error naming
 // the first option out of range.
 func NewRegistry(o Options) (*wire.Registry, error) {
-	reg, err := wire.NewRegistry(o.Limits)
+	l := o.Limits
+	reg, err := wire.NewRegistry(l)
 	if err != nil {
 		return nil, err
 	}
-	js, err := json.New(json.Options{Limits: o.Limits})
-	if err != nil {
-		return nil, err
-	}
-	gn, err := goon.New(goon.Options{Limits: o.Limits, Version: o.GOONVersion})
-	if err != nil {
-		return nil, err
-	}
-	tn, err := toon.New(toon.Options{Limits: o.Limits})
-	if err != nil {
-		return nil, err
-	}
-	gc, err := gcf.New(gcf.Options{Limits: o.Limits})
-	if err != nil {
-		return nil, err
-	}
-	mp, err := binary.New(binary.Msgpack, binary.Options{Limits: o.Limits})
-	if err != nil {
-		return nil, err
-	}
-	cb, err := binary.New(binary.CBOR, binary.Options{Limits: o.Limits})
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range []wire.Codec{js, gn, tn, gc, mp, cb} {
+	for _, build := range []func() (wire.Codec, error){
+		func() (wire.Codec, error) { return json.New(json.Options{Limits: l}) },
+		func() (wire.Codec, error) { return goon.New(goon.Options{Limits: l, Version: o.GOONVersion}) },
+		func() (wire.Codec, error) { return toon.New(toon.Options{Limits: l}) },
+		func() (wire.Codec, error) { return gcf.New(gcf.Options{Limits: l}) },
+		func() (wire.Codec, error) { return binary.New(binary.Msgpack, binary.Options{Limits: l}) },
+		func() (wire.Codec, error) { return binary.New(binary.CBOR, binary.Options{Limits: l}) },
+	} {
+		c, err := build()
+		if err != nil {
+			return nil, err
+		}
 		reg.Register(c)
 	}
 	return reg, nil

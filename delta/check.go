@@ -10,25 +10,14 @@ import (
 // Check binds a delta to its base and its result: the first 128 bits of
 // SHA-256 over "graphwire-delta-check-v4\n", the base's Fingerprint and
 // the result's. A document writes it as the value of its graphwire_delta
-// field, in 39 decimal digits (the number, zero-padded): 13 o200k tokens
-// whatever the value, since the tokenizer reads digits three at a time,
-// where the same 128 bits in base64url take 13 to 18 (15 on average) and
-// the two fingerprints of version 1 took 76.
-//
-// Why one 128-bit value rather than two fingerprints: a reader always
-// holds the base it patches (the caller names it) and computes the
-// result's fingerprint after patching, so a check over both verifies the
-// base and the result at once; 128 bits leave a chance of 2^-128 that a
-// wrong base or an altered delta goes unnoticed, and a deliberate forgery
-// needs a second preimage of truncated SHA-256. What is lost is telling
-// a wrong base from an altered delta, which no caller acts on
-// differently (both ask for the whole response).
+// field, in 39 decimal digits (13 o200k tokens whatever the value). The
+// reader holds the base and computes the result, so one value verifies
+// both (README, Decisions).
 type Check [16]byte
 
-// checkPrefix makes a Check's hashed bytes differ from any Fingerprint's,
-// and from the Check of a delta of another version: it names the version
-// whose meaning the check vouches for (version 3's was "...-v2"), so a
+// checkPrefix names the version whose meaning the check vouches for, so a
 // delta read under another version's rules never verifies.
+
 const checkPrefix = "graphwire-delta-check-v4\n"
 
 // CheckDigits is the length of a Check as a document writes it: 2^128-1

@@ -5,17 +5,9 @@ import (
 )
 
 // Delta turns one response, its base, into another, its result: Patch(base,
-// d) gives the result back exactly, order included, or an error. Diff
-// builds one; a codec writes it as a document (AppendDelta): its
-// operations in the document's header, as integer lists, and its Content,
-// a response, in the codec's ordinary syntax.
-//
-// Every operation names elements by position: a base position (from 0, in
-// the base's list) or a position in the result's list. The base is fixed
-// by Check, so a position names one element exactly.
-//
-// The Delta whose Content is nil is the unchanged one: base and result are
-// equal, and it carries nothing but its Check.
+// d) gives the result back exactly, order included, or an error. Every
+// operation names elements by position (see the package doc). The Delta
+// whose Content is nil is the unchanged one, carrying only its Check.
 type Delta struct {
 	// Check binds the delta to its base and its result (MakeCheck):
 	// Patch verifies the response it builds against it.
@@ -39,14 +31,12 @@ type Delta struct {
 	// in that order), that the result has empty while the base does not.
 	Cleared []string
 
-	// Content is the result's header with the new material: the changed
-	// and the added nodes, in result order, the added edges, the added
-	// rows. Its format_version and query_type are the result's where they
-	// differ from the base's and empty where they are the base's (Patch
-	// takes the base's, unless Cleared names the field); its columns,
-	// group_columns and pagination are the result's. Its Rows is non-nil
-	// exactly when the result's is (an empty list for a result with rows
-	// and none added).
+	// Content is the new material: the changed and the added nodes, in
+	// result order, the added edges and rows (non-nil exactly when the
+	// result's are); the result's columns, group_columns and pagination;
+	// its format_version and query_type only where they differ from the
+	// base's.
+
 	Content *wire.GraphResponse
 }
 
@@ -84,61 +74,23 @@ func (d *Delta) operates() bool {
 	return n > 0
 }
 
-// nodeKey is the identity of a node within a response: its type, its id,
-// and n, which of the nodes with this type and id it is (0 for the first
-// in response order, 1 for the second...). A response that lists a node
-// once, as GKG's do, has n = 0 everywhere. Diff pairs the nodes of two
-// responses by it.
-type nodeKey struct {
-	typ string
-	id  int64
+// occurrence is the identity of an element within its list, by which Diff
+// pairs the elements of two responses: its key (a node's type and id, a
+// whole edge, a row's canonical bytes) and which of the elements with
+// that key it is, from 0 in list order.
+type occurrence[K comparable] struct {
+	key K
 	n   int
 }
 
-// nodeKeys returns the identity of every node of ns, in order.
-func nodeKeys(ns []wire.Node) []nodeKey {
-	keys := make([]nodeKey, len(ns))
-	seen := make(map[nodeKey]int, len(ns))
-	for i := range ns {
-		k := nodeKey{typ: ns[i].Type, id: ns[i].ID}
-		keys[i] = nodeKey{typ: k.typ, id: k.id, n: seen[k]}
+// occurrences returns the identity of every element of xs, in order.
+func occurrences[T any, K comparable](xs []T, key func(*T) K) []occurrence[K] {
+	out := make([]occurrence[K], len(xs))
+	seen := make(map[K]int, len(xs))
+	for i := range xs {
+		k := key(&xs[i])
+		out[i] = occurrence[K]{k, seen[k]}
 		seen[k]++
 	}
-	return keys
-}
-
-// edgeKey is the identity of an edge within a response: the whole edge
-// and which of the equal edges it is, from 0 in response order.
-type edgeKey struct {
-	edge wire.Edge
-	n    int
-}
-
-// edgeKeys returns the identity of every edge of es, in order.
-func edgeKeys(es []wire.Edge) []edgeKey {
-	keys := make([]edgeKey, len(es))
-	seen := make(map[wire.Edge]int, len(es))
-	for i, e := range es {
-		keys[i] = edgeKey{edge: e, n: seen[e]}
-		seen[e]++
-	}
-	return keys
-}
-
-// rowID is the content identity of a row within a response, used by Diff
-// to pair rows of the base and the next response.
-type rowID struct {
-	content string
-	n       int
-}
-
-func rowKeys(rows []wire.Row) []rowID {
-	keys := make([]rowID, len(rows))
-	seen := make(map[string]int, len(rows))
-	for i, row := range rows {
-		c := rowKey(row)
-		keys[i] = rowID{content: c, n: seen[c]}
-		seen[c]++
-	}
-	return keys
+	return out
 }

@@ -10,16 +10,11 @@ import (
 // ErrNilResponse is returned by Diff and Patch for a nil response.
 var ErrNilResponse = errors.New("delta: nil response")
 
-// Diff returns the Delta that turns base into next. It never fails for two
-// responses (a nil one is ErrNilResponse) and does not modify either; the
-// Delta shares nodes, edges and rows of next rather than copying them.
-//
-// The Delta is small where the change is small: a node, edge or row that
-// kept its identity and its content costs nothing, and one that kept its
-// content but not its place costs a Move only when it is out of the
-// longest run of elements that kept their relative order (so appending,
-// inserting or removing moves nothing, and swapping two elements moves
-// one).
+// Diff returns the Delta that turns base into next (see the package doc,
+// "Positions and the check"). It never fails for two responses (a nil one
+// is ErrNilResponse) and does not modify either; the Delta shares nodes,
+// edges and rows of next.
+
 func Diff(base, next *wire.GraphResponse) (*Delta, error) {
 	if base == nil || next == nil {
 		return nil, ErrNilResponse
@@ -44,7 +39,8 @@ func Diff(base, next *wire.GraphResponse) (*Delta, error) {
 		d.Cleared = append(d.Cleared, FieldQueryType)
 	}
 
-	p := planSeq(nodeKeys(base.Nodes), nodeKeys(next.Nodes))
+	nodeKey := func(n *wire.Node) sessionKey { return sessionKey{n.Type, n.ID} }
+	p := planSeq(occurrences(base.Nodes, nodeKey), occurrences(next.Nodes, nodeKey))
 	changed := p.changedNodes(base.Nodes, next.Nodes)
 	d.Nodes = p.ops()
 	// The content's nodes are the changed and the added ones in result
@@ -63,13 +59,15 @@ func Diff(base, next *wire.GraphResponse) (*Delta, error) {
 		a++
 	}
 
-	p = planSeq(edgeKeys(base.Edges), edgeKeys(next.Edges))
+	edgeKey := func(e *wire.Edge) wire.Edge { return *e }
+	p = planSeq(occurrences(base.Edges, edgeKey), occurrences(next.Edges, edgeKey))
 	d.Edges = p.ops()
 	for _, ni := range p.added {
 		c.Edges = append(c.Edges, next.Edges[ni])
 	}
 
-	p = planSeq(rowKeys(base.Rows), rowKeys(next.Rows))
+	rowID := func(r *wire.Row) string { return rowKey(*r) }
+	p = planSeq(occurrences(base.Rows, rowID), occurrences(next.Rows, rowID))
 	d.Rows = p.ops()
 	if next.Rows != nil {
 		c.Rows = make([]wire.Row, 0, len(p.added))

@@ -9,13 +9,6 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// A document is what a codec writes for a delta or for a response with
-// references: a small header of named fields, then a response, the
-// content, in the codec's ordinary syntax. A response alone is a document
-// with no header. Every codec writes every header in its own header
-// syntax (see each codec's documentation); this package gives the fields
-// their meaning, once for every codec.
-
 // Field is one entry of a document's header: a name FieldKind knows and a
 // value of its kind, Ints or Text.
 type Field struct {
@@ -55,17 +48,10 @@ const (
 	FieldSentEarlierAt = "sent_earlier_at" // IntList: their positions in the response
 )
 
-// Version is the version of the delta document. Version 4 leaves the
-// content's format_version and query_type empty where the result keeps
-// the base's (a text codec then writes neither), and hashes its Check
-// under "graphwire-delta-check-v4". Version 3 wrote them always and
-// hashed under "...-v2": a version-3 delta reads as a version-4 one but
-// never verifies, so Patch refuses it (ErrWrongBase) rather than patch
-// by the other version's rules. Version 2 wrote the number 2 in
-// graphwire_delta and the Check in a field of its own, version 1 two
-// SHA-256 fingerprints: their graphwire_delta holds no check, and
-// DecodeDelta refuses them with a *wire.DecodeError. In every case the
-// client asks for the whole response.
+// Version is the version of the delta document. A version-3 delta (its
+// check hashed under another prefix) never verifies, so Patch refuses it
+// with ErrWrongBase; versions 1 and 2 hold no check in graphwire_delta,
+// and DecodeDelta refuses them with a *wire.DecodeError.
 const Version = 4
 
 var fieldKinds = map[string]Kind{
@@ -84,24 +70,13 @@ func FieldKind(name string) (Kind, bool) {
 }
 
 // DocumentCodec is the optional interface of a wire.Codec that writes and
-// reads documents: every codec of this module implements it, and a codec
-// of one's own takes part by implementing two methods. AppendDelta,
-// DecodeDelta and Session find it by type assertion, as grpc-go finds
-// CodecV2, so wire.Codec does not change; a codec without it is
-// ErrNoSyntax.
-//
-// AppendDocument appends the header's fields, in order, in the codec's
-// header syntax, then content in its ordinary syntax; with no fields it
-// appends exactly what AppendEncode appends, and a nil content (the
-// unchanged delta) writes the header alone. It follows AppendEncode's
-// rules (on error, dst as given and an *wire.EncodeError).
-//
-// DecodeDocument reads what AppendDocument wrote, and any response of the
-// codec (a document with no header): the fields in order, each name
-// checked with FieldKind (once each) and its value read as its kind,
-// and the content (nil when there is none) read by the codec's ordinary
-// reader under its Limits. It follows Decode's rules: a positioned
-// *wire.DecodeError, never a panic, lists grown by what was read.
+// reads documents, found by type assertion; a codec without it is
+// ErrNoSyntax. AppendDocument appends the header's fields in the codec's
+// header syntax, then content (none when nil) in its ordinary syntax;
+// with no fields, exactly what AppendEncode appends. DecodeDocument reads
+// it back, and any response of the codec: each field name checked with
+// FieldKind, once, and its value read as its kind. Both follow
+// AppendEncode's and Decode's rules.
 type DocumentCodec interface {
 	AppendDocument(dst []byte, header []Field, content *wire.GraphResponse) ([]byte, error)
 	DecodeDocument(data []byte) ([]Field, *wire.GraphResponse, error)
@@ -163,14 +138,11 @@ func DecodeWith(g *wire.Registry, name string, data []byte) (*Delta, error) {
 	return DecodeDelta(c, data)
 }
 
-// AppendDelta appends d to dst as a document of c: its operations in the
-// header, its Content in c's ordinary syntax. A codec that is not
-// lossless (wire.Lossy) writes a delta only when it reads back exactly:
-// AppendDelta reads its document back and refuses, with a
-// *wire.EncodeError and dst as given, one whose content the codec does not
-// carry as it is (GOON truncates a long string); a delta between two
-// responses as the codec reads them, which is what its client holds,
-// always reads back.
+// AppendDelta appends d to dst as a document of c. A Lossy codec's
+// document is read back, and one that does not carry d exactly (GOON
+// truncates a long string) is refused with a *wire.EncodeError and dst
+// as given; a delta between two responses as the codec reads them always
+// reads back.
 func AppendDelta(c wire.Codec, dst []byte, d *Delta) ([]byte, error) {
 	dc, err := documentCodec(c)
 	if err != nil {
@@ -361,10 +333,9 @@ func ParseInts(s string, max int) ([]int, error) {
 }
 
 // CheckHeader returns the *wire.EncodeError, of codec, for the first field
-// of h that no reader under l would read back: a name FieldKind does not
-// know or given twice, a value not of its field's kind, a list past l.MaxElements, a text past l.MaxStringBytes or not
-// valid UTF-8; nil when every field is well formed. Every codec's
-// AppendDocument checks its header with it before writing.
+// of h that no reader under l would read back (an unknown or repeated
+// name, a value not of its kind, past MaxElements or MaxStringBytes, not
+// UTF-8), or nil. Every codec's AppendDocument checks its header with it.
 func CheckHeader(codec string, h []Field, l wire.Limits) error {
 	for i, f := range h {
 		fail := func(limit, msg string) error {

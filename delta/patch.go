@@ -8,23 +8,13 @@ import (
 )
 
 // Patch applies d to base and returns the result: a response equal to the
-// one Diff was given as next, under wire.Exact, order included. It never
-// modifies base or d.
-//
-// Patch is atomic. It checks every operation against the others (an
-// element named twice, two at one position, content that does not match
-// the operations: a *PatchError matching ErrCorrupt) and against the base
-// (a position outside the base or the result: ErrWrongBase), builds the
-// result, and checks it against d.Check: a result whose check with the
-// base is not d's matches ErrWrongBase (the delta is for another base, or
-// altered since it was made). No response is returned on error,
-// so a Delta applied to the wrong base, truncated or altered gives an
-// error, never a wrong response.
-//
-// The result is a new response with lists of its own; the property lists,
-// row cells and values of its nodes and rows are shared with base and d,
-// as the values of a response are, and are to be treated as read-only
-// (wiretest.Clone makes a private copy).
+// one Diff was given as next, under wire.Exact, order included. It is
+// atomic: an operation that contradicts another (ErrCorrupt) or does not
+// fit the base (ErrWrongBase), or a result whose check is not d's
+// (ErrWrongBase), is a *PatchError and no response. The result has lists
+// of its own; its nodes' properties and its rows' cells are shared with
+// base and d, read-only. It never modifies base or d.
+
 func Patch(base *wire.GraphResponse, d *Delta) (*wire.GraphResponse, error) {
 	if base == nil || d == nil {
 		return nil, ErrNilResponse

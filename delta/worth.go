@@ -35,10 +35,10 @@ func (c Choice) String() string {
 }
 
 // Worth reports whether a delta costing deltaCost is worth sending instead
-// of a full response costing fullCost: deltaCost < threshold × fullCost.
-// The costs are in one unit of the caller's choice, the one its codec is
-// priced in: tokens for a text format, bytes for a binary one. A threshold
-// of 0 selects DefaultThreshold.
+// of a full response costing fullCost, in one unit (tokens, bytes):
+// deltaCost < threshold × fullCost. A threshold of 0 selects
+// DefaultThreshold.
+
 func Worth(deltaCost, fullCost int, threshold float64) bool {
 	if threshold == 0 {
 		threshold = DefaultThreshold
@@ -47,16 +47,11 @@ func Worth(deltaCost, fullCost int, threshold float64) bool {
 }
 
 // Choose decides between unchanged, delta and full for a client holding
-// base when next is current, and returns the Delta with SendDelta (and
-// the unchanged Delta with SendUnchanged; nil with SendFull).
-// Unchanged (same fingerprint) costs nothing to decide; otherwise Choose
-// computes Diff(base, next) and prices it and next with the caller's cost
-// functions (an encoding's length in bytes, or its token count: the
-// package knows no codec), and sends the delta only when Worth says so.
-//
-// threshold 0 selects DefaultThreshold; a threshold that is not in
-// (0, 1] is an error, and so is an error of either cost function, which
-// the caller may answer by sending the full response.
+// base when next is current, and returns the Delta with SendDelta and
+// SendUnchanged. It prices the delta and next with the caller's cost
+// functions and sends the delta when Worth says so. threshold 0 selects
+// DefaultThreshold; one not in (0, 1], or an error of a cost function,
+// is an error.
 func Choose(base, next *wire.GraphResponse, threshold float64,
 	deltaCost func(*Delta) (int, error), fullCost func(*wire.GraphResponse) (int, error)) (Choice, *Delta, error) {
 	if threshold == 0 {

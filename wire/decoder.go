@@ -9,30 +9,17 @@ import (
 )
 
 // A Decoder reads graph responses one after another from a stream, in one
-// codec, each within the registry's Limits.MaxInputBytes.
-//
-// What it reads at a time depends on whether the codec's encoding ends by
-// itself. A codec whose media type is JSON (application/json, or a type
-// ending in +json) writes one JSON text per response, and a JSON text says
-// where it ends: the Decoder reads in chunks of at most 32 KiB until the
-// bytes read hold one whole value (it follows strings, escapes and
-// brackets, nothing more), decodes exactly that value and keeps what it
-// read past it for the next Decode. So several responses on one stream
-// (a log of responses, a pipe, a connection that stays open) are read one
-// after another, as encoding/json.Decoder reads values, and a reader that
-// blocks after a response still gives that response. The encodings of the
-// other built-in codecs do not end by themselves (goon, toon, gcf: text up
-// to the end; msgpack, cbor: the layout is read whole): for them the
-// Decoder reads the stream to its end, and that is one response.
-//
-// Either way the codecs decode from bytes: a Decoder holds the encoding
-// of one response (at most MaxInputBytes, plus one chunk read ahead) while
-// it decodes it, never the whole stream, and never reads more than
-// MaxInputBytes + 1 bytes of one response. A response longer than that is
-// a *DecodeError matching ErrLimit. Errors are the codec's, with Offset
-// counted from the start of the stream (for the first response, exactly
-// the error Decode gives on the same bytes). A Decoder is not safe for
-// concurrent use.
+// codec, each within the registry's Limits.MaxInputBytes. A codec whose
+// media type is JSON (application/json, or +json) writes one JSON text per
+// response, which says where it ends: the Decoder reads in chunks of at
+// most 32 KiB until it holds one whole value (following strings, escapes
+// and brackets), decodes it and keeps the rest for the next Decode, as
+// encoding/json.Decoder does. The other built-in codecs' encodings do not
+// end by themselves, and the Decoder reads the stream to its end as one
+// response. It never holds more than one response (MaxInputBytes plus a
+// chunk read ahead); a longer one is a *DecodeError matching ErrLimit.
+// Errors are the codec's, with Offset counted from the start of the
+// stream. A Decoder is not safe for concurrent use.
 type Decoder struct {
 	c      Codec
 	rd     io.Reader

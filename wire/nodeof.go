@@ -12,52 +12,26 @@ import (
 // NodeOf builds a node of type typ and id id whose properties come from
 // props, named and valued as encoding/json would write props as an object:
 //
-//   - a struct gives one property per exported field, in field order,
-//     named by the field's json tag (`json:"name"`) or else by the field's
-//     Go name; `json:"-"` skips a field, omitempty skips an empty one
-//     (false, 0, "", a nil pointer or interface, an empty slice, map,
-//     array or string) and omitzero a zero one (by the field type's
-//     IsZero method when it has one); the string option (`json:",string"`)
-//     gives a bool, number or string field as the string encoding/json
-//     writes for it. Unexported fields are skipped; the fields of an
-//     untagged embedded struct, or pointer to struct, count as fields of
-//     the outer struct (a nil embedded pointer contributes none), and a
-//     shallower field hides a deeper one of the same name, as Go's
-//     embedding rules say;
+//   - a struct gives one property per exported field, in field order, by
+//     encoding/json's rules: the json tag's name, "-", omitempty,
+//     omitzero (by the type's IsZero method when it has one) and the
+//     string option; untagged embedded structs flatten by Go's embedding
+//     rules (a nil embedded pointer contributes none);
 //   - a map whose keys are strings, integers or encoding.TextMarshalers
-//     gives one property per entry, named by the key (an integer in
-//     decimal, a TextMarshaler by its text), in sorted order of the names
-//     (bytewise, as encoding/json sorts them), so the node is the same on
-//     every call whatever Go's map order;
-//   - a type with a MarshalJSON method (json.Marshaler), checked first as
-//     encoding/json does, gives the properties of the JSON object it
-//     writes, in the order written, read as DecodeJSON reads a node
-//     reference's properties (null gives none; anything but an object, a
-//     key "type" or "id", or a repeated key is an error);
-//   - a pointer gives what it points to; nil, a nil pointer and a nil map
-//     give a node without properties.
+//     gives one property per entry, sorted bytewise by name, so the node
+//     is the same whatever Go's map order;
+//   - a json.Marshaler, checked first, gives the properties of the JSON
+//     object it writes, in order (null gives none);
+//   - a pointer gives what it points to; nil and a nil map give none.
 //
-// Every property value goes through ValueOf, with its rules and refusals:
-// a field holding a struct or a map is an error (a property value has no
-// objects; embed the struct to flatten its fields, or give its type a
-// MarshalText or MarshalJSON method).
-//
-// The model forbids some names encoding/json would write, and NodeOf
-// refuses them, naming the field: a property named "type" or "id" (the
-// node's own type and id; tag such a field `json:"-"` and pass its value as
-// typ or id), and two fields of the same name at the same depth, which
-// encoding/json would drop silently (or, if one is tagged, keep the tagged
-// one) and NodeOf reports instead. Two map keys with the same text are
-// refused too. Other types for props are refused: a TextMarshaler (its
-// text is a string, not properties), slices, scalars.
-//
-// typ and id are stored as given. Errors are *ValueOfError with Func
-// "NodeOf", Path the property name (then list indexes, "tags[1]") and, for
-// a struct, Field the Go field. What NodeOf learns about a struct type is
-// kept for later calls (one lookup per call after the first).
-//
-// Services call NodeOf to build a response's nodes, and aggregation node
-// references (Cell.Node), from their own structs and maps.
+// Every property value goes through ValueOf: a field holding a struct or
+// a map is an error (embed it, or give its type a MarshalText or
+// MarshalJSON method). NodeOf refuses, naming the field, what the model
+// forbids and encoding/json would write or drop silently: a property
+// named "type" or "id" (pass it as typ or id), two fields or map keys of
+// the same name, and props of any other type. Errors are *ValueOfError
+// with Func "NodeOf". What NodeOf learns about a struct type is kept for
+// later calls.
 func NodeOf(typ string, id int64, props any) (Node, error) {
 	ps, err := propertiesOf(props)
 	if err != nil {

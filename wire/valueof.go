@@ -13,55 +13,28 @@ import (
 )
 
 // ValueOf builds a Value from an ordinary Go value, as encoding/json would
-// write it where the model can hold that:
+// write it where the model can hold that: nil, a nil pointer or interface
+// and a nil slice give null; a bool a bool; every integer type an int (a
+// uint above math.MaxInt64 is an error); float64 a float, and float32 the
+// float64 of the shortest decimal that reads back as the same float32
+// (NaN and ±Inf are kept, and refused by the codecs that cannot carry
+// them); a string a string; a time.Time its RFC 3339 text
+// (time.RFC3339Nano); a json.Number an int when it is a JSON integer and
+// a float otherwise, never silently rounded; a Value itself; a slice or
+// an array a list; a pointer what it points to.
 //
-//   - nil, a nil pointer and a nil interface give null;
-//   - a bool gives a bool;
-//   - every signed and unsigned integer type gives an int (a uint, uint64
-//     or uintptr above math.MaxInt64 is an error: int64 cannot hold it);
-//   - float64 gives a float; float32 gives the float64 of the number
-//     encoding/json writes for it, the shortest decimal that reads back as
-//     the same float32 (float32(0.1) gives 0.1, not 0.10000000149011612,
-//     and converts back to the same float32); NaN and ±Inf are kept, and
-//     refused by the codecs that cannot carry them;
-//   - a string gives a string;
-//   - a time.Time gives a string in RFC 3339 with the fraction of a second
-//     it has (time.RFC3339Nano), the text encoding/json writes; a year
-//     outside 0 to 9999 is an error, as it is for encoding/json;
-//   - a json.Number gives an int when it is a JSON integer (no '.', 'e' or
-//     'E') and a float otherwise, by the canonical JSON rules: an integer
-//     outside int64, a float outside float64's range and a string that is
-//     not a JSON number are errors, never a silently rounded value;
-//   - a Value is returned as it is;
-//   - a type with a MarshalJSON method (json.Marshaler) gives the value
-//     its JSON reads as under Value.UnmarshalJSON (1 is an int, 1.0 a
-//     float, an array a list); JSON holding an object is an error;
-//   - otherwise a type with a MarshalText method (encoding.TextMarshaler)
-//     gives its text as a string;
-//   - a nil slice gives null and a non-nil slice, empty or not, a list,
-//     as encoding/json writes them; an array gives a list;
-//   - a non-nil pointer gives what it points to.
+// A json.Marshaler gives the value its JSON reads as under
+// Value.UnmarshalJSON (an object is an error), else an
+// encoding.TextMarshaler gives its text, both before the kind of the
+// type, as in encoding/json; unlike encoding/json, a method with a pointer
+// receiver is used even when the value is not addressable. Named types
+// count by their underlying kind. Lists and pointers nest at most
+// defaultMaxDepth levels, so a cycle ends in an error.
 //
-// json.Marshaler comes before encoding.TextMarshaler, as in encoding/json,
-// and both come before the kind of the type (a named string type with a
-// MarshalText method gives its text, not the string). Unlike encoding/json,
-// a method with a pointer receiver is used even when the value is not
-// addressable (a struct field reached through a value, a map element), so
-// the result never depends on how the value was passed.
-//
-// Named types count by their underlying kind (a type MyID int64 gives an
-// int). Lists and pointers nest at most defaultMaxDepth levels together,
-// so a cycle through pointers or slices ends in an error, never a loop.
-//
-// Anything else is an error: maps and structs (a Value has no objects; to
-// build a node's properties from one, use NodeOf), channels, functions,
-// complex numbers, unsafe pointers, and []byte (and [N]byte), whose meaning
-// (text or numbers) ValueOf cannot know; convert it to string or to []int
-// first. Errors are *ValueOfError, naming the Go type and where in x it
-// was found.
-//
-// Services call ValueOf to build property and cell values from their own
-// data; NodeOf calls it for every property.
+// Anything else is an error: maps and structs (use NodeOf), channels,
+// functions, complex numbers, and []byte, whose meaning (text or numbers)
+// ValueOf cannot know. Errors are *ValueOfError, naming the Go type and
+// where in x it was found.
 func ValueOf(x any) (Value, error) {
 	return valueOf(x, "", 0)
 }

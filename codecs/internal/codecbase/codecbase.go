@@ -5,30 +5,10 @@
 // decode refuses before reading it and the output an encode refuses
 // because the decoder would.
 //
-// A codec package keeps a Core in an unexported field and answers its
-// Limits method from it:
-//
-//	type Codec struct{ core codecbase.Core }
-//
-//	func New(o Options) (*Codec, error) {
-//		core, err := codecbase.New(Name, o.Limits)
-//		if err != nil {
-//			return nil, err
-//		}
-//		return &Codec{core: core}, nil
-//	}
-//
-//	var std = codecbase.Must(New(Options{}))
-//
-//	func Default() *Codec { return std }
-//
-//	func init() { wire.Register(std) }
-//
-//	func (c *Codec) Limits() wire.Limits { return c.core.Limits }
-//
-// and calls c.core.CheckInput(data) first in Decode and DecodeDocument,
-// c.core.CheckOutput(n, "text") once it knows the length of what it
-// writes.
+// A codec package keeps a Core in an unexported field, answers its Limits
+// method from it, builds its default codec with Must(New(Options{})), and
+// calls c.core.CheckInput(data) first in Decode and DecodeDocument,
+// c.core.CheckOutput(n, "text") once it knows the length of what it writes.
 package codecbase
 
 import (
