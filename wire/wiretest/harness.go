@@ -50,26 +50,19 @@ const Goroutines = 8
 // Config is the full set of choices for a harness run. The zero value (with
 // a Fidelity) is what Run uses.
 type Config struct {
-	// Fidelity is the codec's round-trip promise.
 	Fidelity Fidelity
-	// Gen shapes the generated responses. The zero value gives identifier
-	// names and finite floats, which every built-in codec carries; widen it
-	// (AwkwardNames, NonFinite) when the codec can carry more.
+	// Gen shapes the generated responses (widen it, AwkwardNames or
+	// NonFinite, when the codec can carry more).
 	Gen Options
 	// N is how many generated responses the round-trip and determinism
-	// properties check (default 500). The responses are drawn by rapid, so
-	// a failure shrinks to the smallest failing response and prints the
-	// seed that reproduces it.
+	// checks draw (default 500).
 	N int
 	// Checks selects the checks (default: all).
 	Checks Checks
-	// Responses are checked besides the generated ones, and are used, with
-	// the harness's own fixed responses, as the valid encodings from which
-	// hostile inputs are made.
+	// Responses are checked besides the generated ones, and are valid
+	// encodings from which hostile inputs are made.
 	Responses []*wire.GraphResponse
-	// Bounds bound the cost of decoding one hostile input (see Bounds for
-	// the defaults).
-	Bounds Bounds
+	Bounds    Bounds
 	// BigInput is the size of the repeated-valid-prefix hostile input
 	// (default 64 MiB).
 	BigInput int
@@ -101,46 +94,35 @@ func Run(t *testing.T, name string, f Fidelity) {
 }
 
 // Check runs the checks of Run without a *testing.T (in an Example, say)
-// and returns an error listing every failure, or nil when the codec passes.
-// Like every rapid check, it must run inside a test binary.
+// and returns an error listing every failure, or nil. It must run inside
+// a test binary.
 func Check(name string, f Fidelity) error {
 	return Config{Fidelity: f}.Check(name)
 }
 
 // Run runs the checks selected by c on the codec registered under name in
 // the default registry (RunCodec takes any codec value), as subtests of t.
-// The fidelity c declares must be the codec's Info().Fidelity. The checks:
-//
-//   - roundtrip: for N generated responses (and c.Responses), Decode(Encode(r))
-//     is r under the fidelity's equality (Exact, NumbersByValue), and
-//     Encode(Decode(Encode(r))) == Encode(r) byte for byte (all fidelities);
-//     under FixedPoint, Decode(Encode(r)) keeps what every lossy codec
-//     must (see Kept); encoding does not modify r.
-//   - determinism: encoding r twice, and encoding a deep copy of r, give the
-//     same bytes; AppendEncode appends exactly those bytes to a non-empty
-//     dst; the decoded response does not share memory with the input (the
-//     input is overwritten after Decode and the result re-encoded).
-//   - concurrency: Goroutines goroutines encode and decode the same
-//     responses and bytes at once and get what a sequential run got (run it
-//     under -race).
-//   - hostile: see Hostile and Bounds.
-//   - refusals: for each shape of Refusals that breaks a rule of the model
-//     (not a limit, which the default Limits put out of a test's reach),
-//     responses drawn with Options.Refuse give an *wire.EncodeError and no
-//     output: an encoder refuses what every decoder refuses.
-//
-// A failing round trip is shrunk by rapid to the smallest response.
+// The fidelity c declares must be the codec's Info().Fidelity. The checks
+// (Checks) are the roundtrip (RoundTrip), determinism (Determinism),
+// concurrency (Goroutines goroutines encode and decode at once, under
+// -race), hostile (Hostile, DecodeHostile, Bounds) and refusals (each
+// Refusal that breaks a rule of the model, drawn with Options.Refuse, is
+// an *wire.EncodeError: Refused). A failing round trip is shrunk by rapid
+// to the smallest response.
 func (c Config) Run(t *testing.T, name string) {
 	t.Helper()
 	c.run(testingT{t}, name)
 }
 
-// Check runs the checks of c.Run without a *testing.T and returns an error
-// listing every failure, or nil when the codec passes. It must run inside a
-// test binary.
+// Check runs the checks of c.Run without a *testing.T; see Check.
 func (c Config) Check(name string) error {
+	return check(name, func(t reporter) { c.run(t, name) })
+}
+
+// check runs checks on a recorder and returns the failures as an error.
+func check(name string, checks func(reporter)) error {
 	rec := &recorder{name: "wiretest-" + name, log: new([]string)}
-	rec.do(func() { c.run(rec, name) })
+	rec.do(func() { checks(rec) })
 	if !rec.failed {
 		return nil
 	}
@@ -159,9 +141,7 @@ func (c Config) run(t reporter, name string) {
 
 // RunCodec runs every check of the harness on codec, which promises
 // fidelity f, each as a subtest of t. The codec need not be registered
-// anywhere: a codec of a service's own registry (reg.Lookup) or a value
-// built in the test works alike, and nothing is registered, so the test
-// runs again under -count=2.
+// anywhere, and nothing is registered:
 //
 //	func TestConformance(t *testing.T) { wiretest.RunCodec(t, mycodec.New(), wiretest.Exact) }
 func RunCodec(t *testing.T, codec wire.Codec, f Fidelity) {
@@ -180,16 +160,9 @@ func (c Config) RunCodec(t *testing.T, codec wire.Codec) {
 	c.runCodec(testingT{t}, codec)
 }
 
-// CheckCodec runs the checks of c.RunCodec without a *testing.T and
-// returns an error listing every failure, or nil when the codec passes.
+// CheckCodec runs the checks of c.RunCodec without a *testing.T; see Check.
 func (c Config) CheckCodec(codec wire.Codec) error {
-	name := codec.Info().Name
-	rec := &recorder{name: "wiretest-" + name, log: new([]string)}
-	rec.do(func() { c.runCodec(rec, codec) })
-	if !rec.failed {
-		return nil
-	}
-	return fmt.Errorf("wiretest: codec %q fails:\n%s", name, strings.Join(*rec.log, "\n"))
+	return check(codec.Info().Name, func(t reporter) { c.runCodec(t, codec) })
 }
 
 func (c Config) runCodec(t reporter, codec wire.Codec) {
@@ -198,20 +171,22 @@ func (c Config) runCodec(t reporter, codec wire.Codec) {
 	if got := codec.Info().Fidelity; got != c.Fidelity {
 		t.Errorf("wiretest: the test declares fidelity %v, the codec's Info().Fidelity is %v", c.Fidelity, got)
 	}
-	if c.Checks&CheckRoundTrip != 0 {
-		t.run("roundtrip", func(t reporter) { c.checkRoundTrips(t, codec) })
-	}
-	if c.Checks&CheckDeterminism != 0 {
-		t.run("determinism", func(t reporter) { c.checkDeterminisms(t, codec) })
-	}
-	if c.Checks&CheckConcurrency != 0 {
-		t.run("concurrency", func(t reporter) { c.checkConcurrency(t, codec) })
-	}
-	if c.Checks&CheckHostile != 0 {
-		t.run("hostile", func(t reporter) { c.checkHostile(t, codec) })
-	}
-	if c.Checks&CheckRefusals != 0 {
-		t.run("refusals", func(t reporter) { c.checkRefusals(t, codec) })
+	for _, k := range []struct {
+		check Checks
+		name  string
+		run   func(reporter, wire.Codec)
+	}{
+		{CheckRoundTrip, "roundtrip", func(t reporter, codec wire.Codec) { c.checkEach(t, codec, RoundTrip) }},
+		{CheckDeterminism, "determinism", func(t reporter, codec wire.Codec) {
+			c.checkEach(t, codec, func(codec wire.Codec, _ Fidelity, r *wire.GraphResponse) error { return Determinism(codec, r) })
+		}},
+		{CheckConcurrency, "concurrency", c.checkConcurrency},
+		{CheckHostile, "hostile", c.checkHostile},
+		{CheckRefusals, "refusals", c.checkRefusals},
+	} {
+		if c.Checks&k.check != 0 {
+			t.run(k.name, func(t reporter) { k.run(t, codec) })
+		}
 	}
 }
 
@@ -291,30 +266,20 @@ func Refused(codec wire.Codec, r *wire.GraphResponse) (err error) {
 	return nil
 }
 
-func (c Config) checkRoundTrips(t reporter, codec wire.Codec) {
+// checkEach runs check on c.Responses and on c.N generated responses.
+func (c Config) checkEach(t reporter, codec wire.Codec, check func(wire.Codec, Fidelity, *wire.GraphResponse) error) {
 	t.Helper()
 	for i, r := range c.Responses {
-		if err := RoundTrip(codec, c.Fidelity, r); err != nil {
+		if err := check(codec, c.Fidelity, r); err != nil {
 			t.Errorf("Config.Responses[%d]: %v\nresponse:\n%s", i, err, Describe(r))
 		}
 	}
-	c.forEachGenerated(t, func(r *wire.GraphResponse) error { return RoundTrip(codec, c.Fidelity, r) })
+	c.forEachGenerated(t, func(r *wire.GraphResponse) error { return check(codec, c.Fidelity, r) })
 }
 
-func (c Config) checkDeterminisms(t reporter, codec wire.Codec) {
-	t.Helper()
-	for i, r := range c.Responses {
-		if err := Determinism(codec, r); err != nil {
-			t.Errorf("Config.Responses[%d]: %v\nresponse:\n%s", i, err, Describe(r))
-		}
-	}
-	c.forEachGenerated(t, func(r *wire.GraphResponse) error { return Determinism(codec, r) })
-}
-
-// RoundTrip checks one response: Encode does not modify r, Decode(Encode(r))
-// is r under f's equality (Exact and NumbersByValue) or keeps what Kept
-// asks (FixedPoint), and
-// Encode(Decode(Encode(r))) == Encode(r) byte for byte (every fidelity).
+// RoundTrip checks one response: Encode does not modify r,
+// Decode(Encode(r)) is r under f's equality (or keeps what Kept asks, for
+// FixedPoint), and Encode(Decode(Encode(r))) == Encode(r) byte for byte.
 // A panic in the codec is returned as an error.
 func RoundTrip(c wire.Codec, f Fidelity, r *wire.GraphResponse) (err error) {
 	defer recoverTo(&err)
@@ -340,6 +305,11 @@ func RoundTrip(c wire.Codec, f Fidelity, r *wire.GraphResponse) (err error) {
 	} else if err := Kept(r, got); err != nil {
 		return fmt.Errorf("lossy round trip: %v\nencoding: %s", err, Quote(b1))
 	}
+	return encodesAgain(c, got, b1)
+}
+
+// encodesAgain checks that got, decoded from b1, encodes to b1 again.
+func encodesAgain(c wire.Codec, got *wire.GraphResponse, b1 []byte) error {
 	b2, err := c.AppendEncode(nil, got)
 	if err != nil {
 		return fmt.Errorf("encode of the decoded response: %v\nencoding: %s", err, Quote(b1))
@@ -350,11 +320,9 @@ func RoundTrip(c wire.Codec, f Fidelity, r *wire.GraphResponse) (err error) {
 	return nil
 }
 
-// Determinism checks one response: encoding r twice and encoding a deep
-// copy of r give the same bytes; AppendEncode to a non-empty dst appends
-// exactly those bytes; and the response Decode returns does not share
-// memory with its input (the input is overwritten after Decode and the
-// result encoded again).
+// Determinism checks one response: encoding r twice, or a deep copy of r,
+// gives the same bytes; AppendEncode to a non-empty dst appends exactly
+// those; and the decoded response does not share memory with its input.
 func Determinism(c wire.Codec, r *wire.GraphResponse) (err error) {
 	defer recoverTo(&err)
 	b1, err := c.AppendEncode(nil, r)

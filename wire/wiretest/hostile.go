@@ -38,36 +38,16 @@ const NestingDepth = 100_000
 // Big declared lengths: 2^31, 2^32 and 2^62.
 var bigLengths = []uint64{1 << 31, 1 << 32, 1 << 62}
 
-// Hostile returns the hostile inputs made from valid, the valid encodings of
-// some responses in the codec under test, with repeated-prefix inputs of
-// bigSize bytes. The inputs are built one at a time as the sequence is
-// read, since some are large. They know nothing of the format: each class
-// applies every format's way of going wrong, so that a text decoder also
-// sees binary length headers, and the reverse.
-//
-//   - prefix: every proper prefix of each valid encoding (at most 4096
-//     evenly spaced ones of an encoding longer than that).
-//   - flip: each byte of each valid encoding XORed with 0xFF and, apart, with
-//     a single bit (at most 1024 evenly spaced positions per encoding).
-//   - length: every decimal number in an encoding replaced by 2^31, 2^32
-//     and 2^62; every MessagePack length header replaced by its 32-bit form
-//     declaring 2^31 and 2^32−1; every CBOR length head replaced by its
-//     8-byte form declaring 2^31, 2^32 and 2^62 — each followed by the rest
-//     of the encoding and, apart, by nothing (first 32 of each per
-//     encoding); and ten-byte inputs that are nothing but such a header.
-//   - nesting: 100,000 nested openers of every kind ('[', '{', "[{", "- ",
-//     "[1]: ", MessagePack and CBOR one-element arrays and maps, CBOR
-//     indefinite arrays), alone and spliced into the first encoding at 12
-//     evenly spaced positions; and 4096 levels of indented "k:" lines
-//     (about 16 MiB: indentation grows with the square of the depth, so
-//     100,000 levels would be 10 GB).
-//   - utf8: seven invalid UTF-8 sequences inserted at, and written over,
-//     up to 32 evenly spaced positions of each encoding.
-//   - nul: a NUL byte inserted at, and written over, up to 64 evenly
-//     spaced positions of each encoding; the empty input, one NUL, 1024
-//     NULs.
-//   - big: half of the first two encodings, and each whole, repeated to
-//     bigSize bytes.
+// Hostile returns the hostile inputs made from valid, the valid encodings
+// of some responses in the codec under test, with repeated-prefix inputs
+// of bigSize bytes, built one at a time as the sequence is read. They
+// know nothing of the format: each class applies every format's way of
+// going wrong (text numbers, MessagePack and CBOR length heads, every
+// kind of opener), at evenly spaced places of each encoding, so that a
+// text decoder also sees binary length headers, and the reverse. The
+// class constants say what each holds; nesting also includes 4096 levels
+// of indented "k:" lines (about 16 MiB, as indentation grows with the
+// square of the depth).
 func Hostile(valid [][]byte, bigSize int) iter.Seq[Input] {
 	return func(yield func(Input) bool) {
 		for _, class := range Classes() {
