@@ -51,53 +51,23 @@ type Limits struct {
 	// MaxExpansion bounds the same materialised size relative to the
 	// input: a decoder refuses a response whose canonical JSON would take
 	// more than MaxExpansion times the length of its input plus
-	// wirecodec.ExpansionAllowance (8 MiB) bytes, so that what it builds, and what encoding
-	// the response again writes, stays proportional to what it read. It
-	// matters where a format writes less than it means: a binary codec's
-	// name table, GOON's truncated values restored to the length their
-	// key_len breadcrumb declares, shared type names and nodes lifted
-	// from rows. Every built-in encoding of graphwire's corpus and of
-	// GKG's reference cases materialises to at most 3.8 times its length
-	// (msgpack and cbor; goon and toon 2.5, json 1), well under the
-	// default. An encoder whose output can be much smaller than its
-	// materialised size refuses a response its own decoder would refuse
-	// under this limit.
-	//
-	// The same bound, MaxExpansion times the input plus
-	// ExpansionAllowance (but not MaxMaterializedBytes), holds the
-	// decoded response's size in memory, estimated by InMemorySize from
-	// the sizes of the structs it is made of and the bytes of its
-	// strings. It matters where a format writes an element in one to
-	// three bytes that takes a struct of 24 to 112 bytes once decoded: a
-	// GOON or TOON row of one digit, a binary node of a shared type name,
-	// a JSON list of one-digit numbers. It is one knob rather than two
-	// because both bound what a decode builds per input byte, and it is
-	// set at MaxExpansion rather than twice it because a decoder's own
-	// scratch (slices grown by appending, the parse before the response)
-	// comes on top: a decoder whose scratch is no larger than what it
-	// builds stays within 16 times its input plus 16 MiB at its peak.
-	// graphwire's corpus and GKG's reference cases take at most 2.7
-	// (json), 5.8 (goon), 6.5 (toon), 9.0 (msgpack) and 8.5 (cbor) times
-	// their encoding's length in memory, all within ExpansionAllowance;
-	// the largest, text-heavy/traversal_xl, at most 4.7 (msgpack and
-	// cbor). Every encoder refuses,
-	// naming MaxExpansion, a response whose in-memory size is past the
-	// bound for the length of its own encoding (Measure and
-	// Measurement.CheckExpansion), as its decoder would.
-	//
+	// wirecodec.ExpansionAllowance (8 MiB), so that what it builds stays
+	// proportional to what it read (a binary codec's name table, GOON's
+	// key_len breadcrumbs, nodes lifted from rows). The same bound holds
+	// the decoded response's size in memory (InMemorySize), where a format
+	// writes in a byte or two what takes a struct once decoded; a decoder
+	// whose scratch is no larger than what it builds then stays within 16
+	// times its input plus 16 MiB at its peak. graphwire's corpus and
+	// GKG's reference cases take at most 3.8 times their encoding's length
+	// in canonical JSON and 9.0 in memory. Every encoder refuses, naming
+	// MaxExpansion, a response its own decoder would refuse under it.
 	// Default 8; at most math.MaxInt32.
 	MaxExpansion int
 }
 
-// The defaults of Limits (DefaultLimits), written on each field.
-const (
-	defaultMaxInputBytes        = 64 << 20  // 64 MiB
-	defaultMaxDepth             = 32        // list nesting
-	defaultMaxElements          = 1 << 20   // 1,048,576 per sequence
-	defaultMaxStringBytes       = 16 << 20  // 16 MiB
-	defaultMaxMaterializedBytes = 256 << 20 // 256 MiB of canonical JSON
-	defaultMaxExpansion         = 8         // bytes of canonical JSON per input byte, beyond wirecodec.ExpansionAllowance
-)
+// defaultMaxDepth is the default of Limits.MaxDepth, which ValueOf and
+// NodeOf apply too.
+const defaultMaxDepth = 32
 
 // hardMaxDepth is the largest MaxDepth a Limits may set (wirecodec.HardMaxDepth):
 // decoders recurse once per level, and the binary decoders' libraries
@@ -107,12 +77,12 @@ const hardMaxDepth = 10_000
 // DefaultLimits returns the Limits with every field at its default.
 func DefaultLimits() Limits {
 	return Limits{
-		MaxInputBytes:        defaultMaxInputBytes,
+		MaxInputBytes:        64 << 20,
 		MaxDepth:             defaultMaxDepth,
-		MaxElements:          defaultMaxElements,
-		MaxStringBytes:       defaultMaxStringBytes,
-		MaxMaterializedBytes: defaultMaxMaterializedBytes,
-		MaxExpansion:         defaultMaxExpansion,
+		MaxElements:          1 << 20,
+		MaxStringBytes:       16 << 20,
+		MaxMaterializedBytes: 256 << 20,
+		MaxExpansion:         8,
 	}
 }
 
@@ -120,24 +90,12 @@ func DefaultLimits() Limits {
 // error naming the first field out of range.
 func (l Limits) WithDefaults() (Limits, error) {
 	d := DefaultLimits()
-	if l.MaxInputBytes == 0 {
-		l.MaxInputBytes = d.MaxInputBytes
-	}
-	if l.MaxDepth == 0 {
-		l.MaxDepth = d.MaxDepth
-	}
-	if l.MaxElements == 0 {
-		l.MaxElements = d.MaxElements
-	}
-	if l.MaxStringBytes == 0 {
-		l.MaxStringBytes = d.MaxStringBytes
-	}
-	if l.MaxMaterializedBytes == 0 {
-		l.MaxMaterializedBytes = d.MaxMaterializedBytes
-	}
-	if l.MaxExpansion == 0 {
-		l.MaxExpansion = d.MaxExpansion
-	}
+	orDefault(&l.MaxInputBytes, d.MaxInputBytes)
+	orDefault(&l.MaxDepth, d.MaxDepth)
+	orDefault(&l.MaxElements, d.MaxElements)
+	orDefault(&l.MaxStringBytes, d.MaxStringBytes)
+	orDefault(&l.MaxMaterializedBytes, d.MaxMaterializedBytes)
+	orDefault(&l.MaxExpansion, d.MaxExpansion)
 	switch {
 	case l.MaxInputBytes < 0:
 		return l, fmt.Errorf("wire: Limits.MaxInputBytes is negative (%d)", l.MaxInputBytes)
@@ -153,4 +111,11 @@ func (l Limits) WithDefaults() (Limits, error) {
 		return l, fmt.Errorf("wire: Limits.MaxExpansion %d is out of range [0, %d]", l.MaxExpansion, math.MaxInt32)
 	}
 	return l, nil
+}
+
+// orDefault sets a zero field to its default.
+func orDefault[T int | int64](field *T, def T) {
+	if *field == 0 {
+		*field = def
+	}
 }

@@ -83,9 +83,13 @@ type Registry struct {
 }
 
 type table struct {
-	codecs map[string]Codec // every lower-cased name and alias
-	infos  []Info           // sorted by Name
-	byName []Codec          // the codec of infos[i]
+	codecs  map[string]Codec // every lower-cased name and alias
+	entries []entry          // sorted by Name
+}
+
+type entry struct {
+	info  Info
+	codec Codec
 }
 
 var defaultRegistry Registry
@@ -155,18 +159,8 @@ func (g *Registry) Register(c Codec) {
 	for i, a := range info.Aliases {
 		info.Aliases[i] = strings.ToLower(a)
 	}
-	next.infos = append(slices.Clone(old.infos), info)
-	next.byName = append(slices.Clone(old.byName), c)
-	idx := make([]int, len(next.infos))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(next.infos[a].Name, next.infos[b].Name) })
-	infos, byName := make([]Info, len(idx)), make([]Codec, len(idx))
-	for i, j := range idx {
-		infos[i], byName[i] = next.infos[j], next.byName[j]
-	}
-	next.infos, next.byName = infos, byName
+	next.entries = append(slices.Clone(old.entries), entry{info, c})
+	slices.SortStableFunc(next.entries, func(a, b entry) int { return strings.Compare(a.info.Name, b.info.Name) })
 	g.tab.Store(next)
 }
 
@@ -183,13 +177,18 @@ func (g *Registry) Lookup(name string) (Codec, error) {
 	if c, ok := t.codecs[strings.ToLower(name)]; ok {
 		return c, nil
 	}
-	return nil, &unknownCodecError{name: name, have: t.names()}
+	have := t.names()
+	if len(have) == 0 {
+		have = []string{"none; forgotten import of github.com/graphwire/graphwire/codecs?"}
+	}
+	return nil, &unknownError{what: "unknown codec", name: name, have: have}
 }
 
 // names lists every name with its aliases: "json (raw)".
 func (t *table) names() []string {
-	names := make([]string, len(t.infos))
-	for i, info := range t.infos {
+	names := make([]string, len(t.entries))
+	for i, e := range t.entries {
+		info := e.info
 		names[i] = info.Name
 		if len(info.Aliases) > 0 {
 			names[i] += " (" + strings.Join(info.Aliases, ", ") + ")"
@@ -198,20 +197,17 @@ func (t *table) names() []string {
 	return names
 }
 
-type unknownCodecError struct {
-	name string
-	have []string
+// unknownError is the error of a lookup that found no codec.
+type unknownError struct {
+	what, name string
+	have       []string
 }
 
-func (e *unknownCodecError) Error() string {
-	have := strings.Join(e.have, ", ")
-	if have == "" {
-		have = "none; forgotten import of github.com/graphwire/graphwire/codecs?"
-	}
-	return fmt.Sprintf("wire: unknown codec %q (have: %s)", e.name, have)
+func (e *unknownError) Error() string {
+	return fmt.Sprintf("wire: %s %q (have: %s)", e.what, e.name, strings.Join(e.have, ", "))
 }
 
-func (e *unknownCodecError) Is(target error) bool { return target == ErrUnknownCodec }
+func (e *unknownError) Is(target error) bool { return target == ErrUnknownCodec }
 
 // LookupMediaType returns the codec whose media type matches mediaType: the
 // same type and subtype (case-insensitive), and every parameter mediaType
@@ -224,37 +220,24 @@ func (g *Registry) LookupMediaType(mediaType string) (Codec, error) {
 		return nil, fmt.Errorf("wire: media type %q: %w", mediaType, err)
 	}
 	t := g.current()
-	for i, info := range t.infos {
-		if mediatype.Matches(info.MediaType, info.Binary, want, wantParams) {
-			return t.byName[i], nil
+	offered := make([]string, len(t.entries))
+	for i, e := range t.entries {
+		if mediatype.Matches(e.info.MediaType, e.info.Binary, want, wantParams) {
+			return e.codec, nil
 		}
+		offered[i] = e.info.MediaType
 	}
-	offered := make([]string, len(t.infos))
-	for i, info := range t.infos {
-		offered[i] = info.MediaType
-	}
-	return nil, &unknownMediaTypeError{mediaType: mediaType, have: offered}
+	return nil, &unknownError{what: "no codec for media type", name: mediaType, have: offered}
 }
-
-type unknownMediaTypeError struct {
-	mediaType string
-	have      []string
-}
-
-func (e *unknownMediaTypeError) Error() string {
-	return fmt.Sprintf("wire: no codec for media type %q (have: %s)", e.mediaType, strings.Join(e.have, ", "))
-}
-
-func (e *unknownMediaTypeError) Is(target error) bool { return target == ErrUnknownCodec }
 
 // List returns every registered codec's Info, sorted by name, names and
 // aliases in lower case. The result is a copy: changing it does not change
 // the registry.
 func (g *Registry) List() []Info {
 	t := g.current()
-	out := make([]Info, len(t.infos))
-	for i, info := range t.infos {
-		out[i] = cloneInfo(info)
+	out := make([]Info, len(t.entries))
+	for i, e := range t.entries {
+		out[i] = cloneInfo(e.info)
 	}
 	return out
 }

@@ -139,39 +139,31 @@ func (v Value) List() []Value { return v.listv() }
 // Equal reports whether v and w are the same value: the same kind and the
 // same contents, floats compared bit for bit (so -0.0 differs from 0.0 and a
 // NaN equals the same NaN).
-func (v Value) Equal(w Value) bool {
-	if v.kind != w.kind || v.num != w.num || v.strv() != w.strv() {
-		return false
-	}
-	vl, wl := v.listv(), w.listv()
-	for i := range vl {
-		if !vl[i].Equal(wl[i]) {
-			return false
-		}
-	}
-	return true
-}
+func (v Value) Equal(w Value) bool { return v.equal(w, false) }
 
 // EqualNumeric is Equal, except that numbers compare by value across kinds:
 // Int(1) equals Float(1.0), and Float(-0.0) equals Int(0). It is the equality
 // of codecs whose wire format has one number type (TOON).
-func (v Value) EqualNumeric(w Value) bool {
-	if v.kind == KindInt && w.kind == KindFloat {
-		return intEqualsFloat(v.Int(), w.Float())
-	}
-	if v.kind == KindFloat && w.kind == KindInt {
-		return intEqualsFloat(w.Int(), v.Float())
-	}
-	if v.kind == KindFloat && w.kind == KindFloat {
-		a, b := v.Float(), w.Float()
-		return a == b || (a != a && b != b)
+func (v Value) EqualNumeric(w Value) bool { return v.equal(w, true) }
+
+func (v Value) equal(w Value, numeric bool) bool {
+	if numeric {
+		switch {
+		case v.kind == KindInt && w.kind == KindFloat:
+			return intEqualsFloat(v.Int(), w.Float())
+		case v.kind == KindFloat && w.kind == KindInt:
+			return intEqualsFloat(w.Int(), v.Float())
+		case v.kind == KindFloat && w.kind == KindFloat:
+			a, b := v.Float(), w.Float()
+			return a == b || (a != a && b != b)
+		}
 	}
 	if v.kind != w.kind || v.num != w.num || v.strv() != w.strv() {
 		return false
 	}
 	vl, wl := v.listv(), w.listv()
 	for i := range vl {
-		if !vl[i].EqualNumeric(wl[i]) {
+		if !vl[i].equal(wl[i], numeric) {
 			return false
 		}
 	}
