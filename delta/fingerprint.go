@@ -137,15 +137,10 @@ func (w *canon) present(ok bool) bool {
 
 func (w *canon) boolean(b bool) { w.present(b) }
 
-func (w *canon) optInt(o wire.Opt[int64]) {
+// opt writes an optional field: absent, or present and written by write.
+func opt[T int64 | bool | string](w *canon, o wire.Opt[T], write func(T)) {
 	if w.present(o.Valid) {
-		w.i64(o.V)
-	}
-}
-
-func (w *canon) optStr(o wire.Opt[string]) {
-	if w.present(o.Valid) {
-		w.str(o.V)
+		write(o.V)
 	}
 }
 
@@ -200,9 +195,9 @@ func (w *canon) edge(e *wire.Edge) {
 	w.str(e.To)
 	w.i64(e.ToID)
 	w.str(e.Type)
-	w.optInt(e.Depth)
-	w.optInt(e.PathID)
-	w.optInt(e.Step)
+	opt(w, e.Depth, w.i64)
+	opt(w, e.PathID, w.i64)
+	opt(w, e.Step, w.i64)
 }
 
 func (w *canon) row(row wire.Row) {
@@ -234,8 +229,8 @@ func (w *canon) response(r *wire.GraphResponse) {
 		for _, c := range r.Columns {
 			w.str(c.Name)
 			w.str(c.Function)
-			w.optStr(c.Target)
-			w.optStr(c.Property)
+			opt(w, c.Target, w.str)
+			opt(w, c.Property, w.str)
 		}
 	}
 	if w.present(r.GroupColumns != nil) {
@@ -244,8 +239,8 @@ func (w *canon) response(r *wire.GraphResponse) {
 			w.str(g.Name)
 			w.str(string(g.Kind))
 			w.str(g.Node)
-			w.optStr(g.Property)
-			w.optStr(g.Entity)
+			opt(w, g.Property, w.str)
+			opt(w, g.Entity, w.str)
 		}
 	}
 	if w.present(r.Rows != nil) {
@@ -256,11 +251,9 @@ func (w *canon) response(r *wire.GraphResponse) {
 	}
 	if p := r.Pagination; w.present(p != nil) {
 		w.boolean(p.HasMore)
-		w.optInt(p.TotalRows)
-		if w.present(p.Truncated.Valid) {
-			w.boolean(p.Truncated.V)
-		}
-		w.optStr(p.NextCursor)
+		opt(w, p.TotalRows, w.i64)
+		opt(w, p.Truncated, w.boolean)
+		opt(w, p.NextCursor, w.str)
 	}
 }
 

@@ -10,19 +10,9 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// References in a document: a response written in a Session leaves the
-// nodes it references out of its content and names them in two header
-// fields. sent_earlier is a text, the referenced nodes grouped by type in
-// order of first appearance, each group the type then its ids, groups
-// separated by "; ":
-//
-//	sent_earlier: User 1007430 1007431; MergeRequest 480003477
-//	sent_earlier_at: 3,5,0
-//
-// and sent_earlier_at gives each one's position in the response's nodes,
-// in the same order. A type that is not a run of ASCII letters, digits
-// and underscores is written as a JSON string. The reader puts the
-// content's nodes, in order, in the positions left.
+// References in a document: the nodes a response references leave its
+// content and are named in sent_earlier and sent_earlier_at (see the
+// package doc, "Sessions").
 
 // referencedDocument is the header and content that carry r with the
 // nodes at positions refs (ascending, in range, each once) as references.

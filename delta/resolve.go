@@ -10,9 +10,8 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// This file holds the rule that keeps resolving references proportional
-// to what was read: a resolved response obeys the limits a decoder
-// applies to any response (see the package doc, "Limits and security").
+// A resolved response obeys the limits a decoder applies to any response
+// (see the package doc, "Limits and security").
 
 // nodeShape is what a remembered node holds that the per-value limits
 // bound: its longest sequence (its properties, or the items of one list
@@ -58,11 +57,10 @@ func listingCost(m *wirecodec.Meter, n *wire.Node) int64 {
 }
 
 // substitute returns r with the nodes at positions refs replaced by the
-// nodes the session remembers under their type and id, and those
-// remembered entries, in the order of refs. The nodes put back are
-// shallow: they share their properties with the session. Nothing else is
-// copied or hashed. A position out of range or named twice, or a node not
-// remembered, is an error matching ErrUnresolved.
+// remembered nodes of their type and id (sharing their properties), and
+// those entries, in the order of refs; nothing else is copied or hashed.
+// A position out of range or named twice, or a node not remembered, is an
+// error matching ErrUnresolved.
 func (s *Session) substitute(r *wire.GraphResponse, refs []int) (*wire.GraphResponse, []*sessionEntry, error) {
 	out := *r
 	out.Nodes = slices.Clone(r.Nodes)
@@ -103,14 +101,10 @@ type refusal struct {
 
 // charge checks out, a response whose nodes at refs were put back from
 // ents (substitute), against l, as a decoder checks a response read from
-// an input of text bytes plus the bytes (listingCost) of every distinct
-// remembered node referenced: each per-value limit once per distinct
-// node, MaxElements, MaxDepth and MaxStringBytes, then the size of the
-// whole resolved response, each reference charged in full for each use,
-// against MaxMaterializedBytes and MaxExpansion (wirecodec.Meter). A meter
-// remembers the size of a large property list by its address, so a node
-// referenced many times costs constant time per use after the first.
-// Nothing is built.
+// an input of text bytes plus the cost of every distinct remembered node
+// referenced: the per-value limits once per distinct node, then the whole
+// response, each reference charged in full for each use (a meter sizes a
+// large property list once, by its address). Nothing is built.
 func charge(l wire.Limits, text int64, out *wire.GraphResponse, refs []int, ents []*sessionEntry) *refusal {
 	l, err := l.WithDefaults()
 	if err != nil {

@@ -209,14 +209,8 @@ func (s *Session) encode(c DocumentCodec, lossy bool, l wire.Limits, name string
 // lossy codec, the response (or content) the reader will hold. A text
 // the reader would refuse is an *wire.EncodeError matching wire.ErrLimit.
 func (s *Session) write(c DocumentCodec, lossy bool, l wire.Limits, name string, pre []Field, r *wire.GraphResponse, refs []int) ([]byte, *wire.GraphResponse, error) {
-	var out []byte
-	var err error
-	if len(pre) == 0 {
-		out, err = AppendReferenced(c, nil, r, refs)
-	} else {
-		h, content := referencedDocument(r, refs)
-		out, err = c.AppendDocument(nil, append(slices.Clip(pre), h...), content)
-	}
+	h, content := referencedDocument(r, refs)
+	out, err := c.AppendDocument(nil, append(slices.Clip(pre), h...), content)
 	if err != nil {
 		return nil, nil, err
 	}

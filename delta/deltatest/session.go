@@ -34,17 +34,13 @@ func (s *SessionSuite) Encode(r *wire.GraphResponse) ([]byte, error) {
 }
 
 // RunSession checks a codec's session syntax: with no reference it writes
-// the plain response's bytes; over generated conversations (responses
-// that repeat, edit and mix earlier ones' nodes) and over conversations of
-// corpus cases and their re-queries, a writer's and a reader's Session,
-// with the same limits drawn down to a few nodes or bytes, stay in step:
-// every response read back and resolved equals what the reader would hold
-// of the response written whole, the reader sees exactly as many
-// references as the writer wrote, and none is ever unresolvable; a
-// reader that missed the conversation gets an error matching
-// delta.ErrUnresolved, never a response; and a text repeating one
-// reference to a large remembered node, which would resolve past the
-// decode limits, is refused with a *wire.DecodeError matching
+// the plain response's bytes; over generated conversations and corpus
+// conversations, a writer's and a reader's Session, with limits drawn
+// down to a few nodes or bytes, stay in step, every response resolved
+// equals what the reader would hold of it written whole, with as many
+// references read as written; a reader that missed the conversation gets
+// delta.ErrUnresolved; and a text repeating one reference to a large
+// node past the decode limits is a *wire.DecodeError matching
 // wire.ErrLimit, the reader's session unchanged.
 func RunSession(t *testing.T, s SessionSuite) {
 	if _, ok := s.Codec.(delta.DocumentCodec); !ok {

@@ -2,21 +2,13 @@
 // them: graphwire's own tests use it, and so can the tests of anyone's codec.
 //
 // RunCodec (or CheckCodec, outside a *testing.T) is the conformance
-// harness: given a codec value, of any registry or none, and its declared
-// fidelity (Exact, NumbersByValue or FixedPoint, which must be the codec's
-// Info().Fidelity), it runs the round-trip property, determinism,
-// concurrency and hostile-input checks (Hostile, DecodeHostile, Bounds) and
-// reports the smallest failing response. A FixedPoint codec is held to
-// Kept as well as to its fixed point. Run and Check take the name of a
-// codec of the default registry. Options.Refuse draws responses of each
-// shape the model refuses (Refusals), for tests of encoder/decoder
-// symmetry. Config chooses the generator options, the
-// count and the checks; Clone deep-copies a response. The package Example
-// registers a user-defined codec and checks it in one line.
-//
-// The generators are pgregory.net/rapid generators, so a failing property
-// test shrinks to the smallest failing response; outside a property test,
-// Generator.Example(seed) draws a reproducible value from a seed.
+// harness: given a codec and its declared fidelity, it runs the
+// round-trip property, determinism, concurrency, hostile-input and
+// refusal checks and reports the smallest failing response (the
+// generators are pgregory.net/rapid's, so a failure shrinks; outside a
+// property test, Generator.Example(seed) draws a reproducible value).
+// LimitSuite, SniffSuite and Scaling are the suites each codec fills in
+// with inputs of its own format.
 package wiretest
 
 import (

@@ -17,22 +17,14 @@ const (
 )
 
 // Scaling checks that decode runs in time linear in its input on one shape
-// of input: build(n) returns an input of about n bytes of that shape (the
-// worst case the decoder has, such as one line holding many escaped values),
-// and the time per byte decoding build(ScalingLarge) must be within
-// ScalingMaxRatio of the time per byte decoding build(ScalingSmall).
-//
-// Both are measured in the same run, as the best of several attempts (the
-// small input repeated for at least 20 ms and as many bytes as the large
-// one per attempt, with the garbage collector off; a ratio over the
-// bound measured up to four times more, the smallest counting), in processor time
-// used by the whole process (the garbage collector's included; on Unix,
-// from getrusage), so that other work on a busy machine does not count.
-// Run it from a test that does not call t.Parallel. decode's
-// error, if any, is ignored: a shape may be one that a decoder refuses, as
-// long as it refuses it in linear time. Under the race detector or -short,
-// Scaling skips t with a message: the timings would mean nothing or take
-// too long.
+// of input: build(n) returns about n bytes of that shape, and the time per
+// byte decoding build(ScalingLarge) must be within ScalingMaxRatio of the
+// time per byte decoding build(ScalingSmall). Both are the best of several
+// attempts in processor time of the whole process, with the collector
+// off, and a ratio over the bound is measured up to four times more, so a
+// busy machine does not fail it. decode's error is ignored (a refusal
+// must be linear too). It skips under the race detector and -short; run
+// it from a test that does not call t.Parallel.
 func Scaling(t *testing.T, name string, build func(n int) []byte, decode func(data []byte) error) {
 	t.Helper()
 	if raceEnabled {
@@ -44,11 +36,6 @@ func Scaling(t *testing.T, name string, build func(n int) []byte, decode func(da
 	small, large := build(ScalingSmall), build(ScalingLarge)
 	var ps, pl, ratio float64
 	var errS, errL error
-	// A ratio over the bound is measured up to four times more, and the
-	// smallest counts, as in the hostile-input checks: a collection or a
-	// busy machine (other test binaries sharing the processor's caches,
-	// which a 10 MB input feels more than a 1 MB one) during one
-	// measurement does not fail the test.
 	for round := 0; round < 5; round++ {
 		s, es := perByte(small, 5, 20*time.Millisecond, len(large), decode)
 		l, el := perByte(large, 2, 0, 0, decode)
@@ -73,11 +60,8 @@ func Scaling(t *testing.T, name string, build func(n int) []byte, decode func(da
 func perByte(data []byte, attempts int, min time.Duration, minBytes int, decode func([]byte) error) (float64, error) {
 	best := 0.0
 	var err error
-	// The collector is off while a attempt runs: its cost per byte depends
-	// on the heap's size against its minimum (a small input's garbage may
-	// never start a cycle), not on the decoder. An attempt keeps at most
-	// MaxExpansion times its input plus ExpansionAllowance a decode, and
-	// is collected before the next.
+	// The collector is off while an attempt runs: its cost per byte depends
+	// on the heap's size against its minimum, not on the decoder.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	for a := 0; a < attempts; a++ {
 		runtime.GC()
