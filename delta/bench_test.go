@@ -7,6 +7,7 @@ import (
 	jsoncodec "github.com/graphwire/graphwire/codecs/json"
 
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/delta/deltatest"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -54,14 +55,7 @@ func requery(n, pct int) (base, next *wire.GraphResponse) {
 func TestDeltaSize(t *testing.T) {
 	for _, pct := range []int{1, 5, 20} {
 		base, next := requery(1000, pct)
-		d, err := delta.Diff(base, next)
-		if err != nil {
-			t.Fatal(err)
-		}
-		db, err := delta.AppendDelta(jsonc, nil, d)
-		if err != nil {
-			t.Fatal(err)
-		}
+		d, db := deltatest.Document(t, jsonc, base, next)
 		full, err := jsoncodec.AppendEncode(nil, next)
 		if err != nil {
 			t.Fatal(err)

@@ -1,9 +1,7 @@
 package delta_test
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -79,24 +77,13 @@ func TestCorpusRequeries(t *testing.T) {
 	if python == "" {
 		t.Skip("python3 not found: the independent patcher does not run")
 	}
-	cmd := exec.Command(python, "testdata/patch.py")
-	cmd.Stdin = &in
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("patch.py: %v\n%s", err, stderr.String())
+	lines := runPatchPy(t, python, &in)
+	if len(lines) != len(want) {
+		t.Fatalf("patch.py answered %d of %d", len(lines), len(want))
 	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 256<<20)
-	i := 0
-	for ; sc.Scan(); i++ {
-		var line struct {
-			Result json.RawMessage `json:"result"`
-			Error  string          `json:"error"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &line); err != nil || line.Error != "" {
-			t.Fatalf("%s: patch.py: %v %s", names[i], err, line.Error)
+	for i, line := range lines {
+		if line.Error != "" {
+			t.Fatalf("%s: patch.py: %s", names[i], line.Error)
 		}
 		got, err := jsoncodec.DecodeWithin(line.Result, wire.Limits{})
 		if err != nil {
@@ -106,8 +93,5 @@ func TestCorpusRequeries(t *testing.T) {
 			t.Errorf("%s: patch.py's result (-want +got):\n%s", names[i], wiretest.Diff(want[i], got, wire.Exact))
 		}
 	}
-	if i != len(want) {
-		t.Fatalf("patch.py answered %d of %d", i, len(want))
-	}
-	t.Logf("patch.py applied all %d corpus re-query deltas exactly", i)
+	t.Logf("patch.py applied all %d corpus re-query deltas exactly", len(lines))
 }

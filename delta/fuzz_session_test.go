@@ -73,3 +73,70 @@ func FuzzResolve(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSessionPatch: a reader's session that remembers a corpus response
+// reads any document as a delta written in the session, in any session
+// codec, against that response, without a panic. An error is one of the
+// package's (ErrUnresolved, ErrNotDelta, ErrWrongBase, ErrCorrupt) or a
+// *wire.DecodeError, and leaves the session as it was; a result obeys
+// the registry's limits.
+func FuzzSessionPatch(f *testing.F) {
+	g := newRegistry(f)
+	var base *wire.GraphResponse
+	for _, c := range corpus.Generate() {
+		if n := len(c.Response.Nodes); n > 0 && n <= 40 {
+			base = wiretest.Clone(c.Response)
+			break
+		}
+	}
+	next := wiretest.Clone(base)
+	next.Nodes = append(next.Nodes[1:], next.Nodes[0])
+	next.Nodes[0].Properties = nil
+	for k, codec := range sessionCodecs {
+		c, _ := g.Lookup(codec)
+		b, _ := heldBy(c, base)
+		n, _ := heldBy(c, next)
+		d, err := delta.Diff(b, n)
+		if err != nil {
+			f.Fatal(err)
+		}
+		w, _ := delta.NewSession(delta.SessionLimits{})
+		if _, _, err := w.Encode(g, codec, next); err != nil {
+			f.Fatal(err)
+		}
+		text, err := w.EncodeDelta(g, codec, d)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(uint8(k), text)
+	}
+	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
+		codec := sessionCodecs[int(which)%len(sessionCodecs)]
+		reader, _ := delta.NewSession(delta.SessionLimits{})
+		c, _ := g.Lookup(codec)
+		held, ok := heldBy(c, next)
+		if !ok {
+			t.Fatal("the codec cannot carry the response")
+		}
+		if _, err := reader.Resolve(held, nil, delta.Hash{}); err != nil {
+			t.Fatal(err)
+		}
+		start, _ := heldBy(c, base)
+		nodes, bytes := reader.Len()
+		out, err := reader.Patch(g, codec, start, data)
+		if err != nil {
+			var de *wire.DecodeError
+			var pe *delta.PatchError
+			if !errors.As(err, &de) && !errors.As(err, &pe) && !errors.Is(err, delta.ErrUnresolved) && !errors.Is(err, delta.ErrNotDelta) {
+				t.Fatalf("error %T %v", err, err)
+			}
+			if n, b := reader.Len(); n != nodes || b != bytes {
+				t.Fatalf("after %v the reader remembers %d nodes, %d bytes; want %d, %d", err, n, b, nodes, bytes)
+			}
+			return
+		}
+		if err := wirecodec.Check(g.Limits(), codec, out); err != nil {
+			t.Fatalf("the patched response breaks the limits: %v", err)
+		}
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/delta/deltatest"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -20,14 +21,7 @@ func FuzzDecodeDelta(f *testing.F) {
 	for i, base := range bases {
 		next := bases[(i+1)%len(bases)]
 		for _, pair := range [][2]*wire.GraphResponse{{base, next}, {base, base}} {
-			d, err := delta.Diff(pair[0], pair[1])
-			if err != nil {
-				f.Fatal(err)
-			}
-			b, err := delta.AppendDelta(jsonc, nil, d)
-			if err != nil {
-				f.Fatal(err)
-			}
+			_, b := deltatest.Document(f, jsonc, pair[0], pair[1])
 			f.Add(b)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/delta/deltatest"
 	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -21,14 +22,7 @@ func validDeltas(t *testing.T) [][]byte {
 	var out [][]byte
 	for i := range rs {
 		for j := range rs {
-			d, err := delta.Diff(rs[i], rs[j])
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := delta.AppendDelta(jsonc, nil, d)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, b := deltatest.Document(t, jsonc, rs[i], rs[j])
 			out = append(out, b)
 		}
 	}
@@ -112,15 +106,9 @@ func TestDecodeMemory(t *testing.T) {
 		next.Nodes = append(next.Nodes, wire.Node{Type: "B", ID: int64(i), Properties: []wire.Property{wire.Prop("k", wire.String("v"))}})
 		next.Edges = append(next.Edges, wire.Edge{From: "B", FromID: int64(i), To: "B", ToID: int64(i + 1), Type: "R"})
 	}
-	d, err := delta.Diff(base, next)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := delta.AppendDelta(jsonc, nil, d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, b := deltatest.Document(t, jsonc, base, next)
 	var got *delta.Delta
+	var err error
 	f := wiretest.Measure(func() { got, err = delta.DecodeDelta(jsonc, b) })
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 
 	jsoncodec "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/delta/deltatest"
 	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -62,14 +63,7 @@ func TestPythonPatcher(t *testing.T) {
 		}
 		p := gen.Example(seed)
 		base, next := p[0], p[1]
-		d, err := delta.Diff(base, next)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dj, err := delta.AppendDelta(jsonc, nil, d)
-		if err != nil {
-			t.Fatal(err)
-		}
+		d, dj := deltatest.Document(t, jsonc, base, next)
 		name := "seed " + itoa(seed)
 		add(tc{name: name, base: base, next: next}, base, dj)
 		if seed%3 != 0 {
@@ -99,29 +93,13 @@ func TestPythonPatcher(t *testing.T) {
 			add(tc{name: name + ", altered added node", wantErr: true}, base, bj)
 		}
 	}
-	cmd := exec.Command(python, "testdata/patch.py")
-	cmd.Stdin = &in
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("patch.py: %v\n%s", err, stderr.String())
+	lines := runPatchPy(t, python, &in)
+	if len(lines) != len(cases) {
+		t.Fatalf("patch.py answered %d of %d cases", len(lines), len(cases))
 	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 64<<20)
-	i, applied, refused := 0, 0, 0
-	for ; sc.Scan(); i++ {
-		if i >= len(cases) {
-			t.Fatalf("patch.py wrote more lines than the %d cases", len(cases))
-		}
+	applied, refused := 0, 0
+	for i, line := range lines {
 		c := cases[i]
-		var line struct {
-			Result json.RawMessage `json:"result"`
-			Error  string          `json:"error"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
-			t.Fatalf("%s: patch.py wrote %q: %v", c.name, sc.Text(), err)
-		}
 		if c.wantErr {
 			if line.Error == "" {
 				t.Errorf("%s: patch.py applied a delta it must refuse", c.name)
@@ -143,13 +121,42 @@ func TestPythonPatcher(t *testing.T) {
 		}
 		applied++
 	}
-	if i != len(cases) {
-		t.Fatalf("patch.py answered %d of %d cases\n%s", i, len(cases), strings.TrimSpace(stderr.String()))
-	}
 	t.Logf("patch.py applied %d deltas exactly and refused %d bad ones", applied, refused)
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// patchLine is one answer of testdata/patch.py: the result, or why it
+// refused the delta.
+type patchLine struct {
+	Result json.RawMessage `json:"result"`
+	Error  string          `json:"error"`
+}
+
+// runPatchPy runs testdata/patch.py on in, one {"base", "delta"} object a
+// line, and returns its answers, one a line.
+func runPatchPy(t *testing.T, python string, in *bytes.Buffer) []patchLine {
+	t.Helper()
+	cmd := exec.Command(python, "testdata/patch.py")
+	cmd.Stdin = in
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("patch.py: %v\n%s", err, stderr.String())
+	}
+	var lines []patchLine
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 256<<20)
+	for sc.Scan() {
+		var l patchLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("patch.py wrote %q: %v\n%s", sc.Text(), err, strings.TrimSpace(stderr.String()))
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}
 
 // jsonc is the json codec, whose documents patch.py reads.
 var jsonc = jsoncodec.Default()

@@ -3,7 +3,6 @@ package delta_test
 import (
 	"testing"
 
-	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/delta"
 )
 
@@ -11,13 +10,7 @@ import (
 // case of at most 2,000 nodes, the second all references, written and read in each session
 // codec: the cost of Session.Encode and Session.Decode.
 func BenchmarkSession(b *testing.B) {
-	cases := corpus.Generate()
-	c := cases[0]
-	for _, cc := range cases {
-		if n := len(cc.Response.Nodes); n > len(c.Response.Nodes) && n <= 2000 {
-			c = cc
-		}
-	}
+	c := largestCase(2000)
 	for _, codec := range sessionCodecs {
 		b.Run(codec, func(b *testing.B) {
 			b.ReportAllocs()

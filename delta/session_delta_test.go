@@ -7,12 +7,36 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/codecs"
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/delta/deltatest"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
+
+// newRegistry is a registry of every built-in codec under the default
+// Limits, of its own.
+func newRegistry(t testing.TB) *wire.Registry {
+	t.Helper()
+	g, err := codecs.NewRegistry(codecs.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// largestCase is the corpus case of the most nodes, at most max.
+func largestCase(max int) corpus.Case {
+	cases := corpus.Generate()
+	c := cases[0]
+	for _, cc := range cases {
+		if n := len(cc.Response.Nodes); n > len(c.Response.Nodes) && n <= max {
+			c = cc
+		}
+	}
+	return c
+}
 
 // heldBy is r as a reader of codec holds it: Decode(Encode(r)); false when
 // the codec cannot carry r.
@@ -35,10 +59,7 @@ func heldBy(c wire.Codec, r *wire.GraphResponse) (*wire.GraphResponse, bool) {
 // document, and a reader whose session lacks the nodes gets
 // ErrUnresolved and stays as it was.
 func TestSessionDeltaReferences(t *testing.T) {
-	g, err := codecs.NewRegistry(codecs.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := newRegistry(t)
 	refDeltas := map[string]int{}
 	per := wiretest.PerCase(300)
 	rapid.Check(t, func(rt *rapid.T) {
@@ -178,10 +199,7 @@ func TestSessionPatchWriterOnly(t *testing.T) {
 // value (toon, gcf) carries a response without floats exactly, which
 // Encode relies on to write such a response as it is.
 func TestSessionEncodeHeld(t *testing.T) {
-	g, err := codecs.NewRegistry(codecs.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := newRegistry(t)
 	var floatFree, withFloats int
 	rapid.Check(t, func(rt *rapid.T) {
 		for range 10 {

@@ -11,7 +11,6 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/bench/corpus"
-	"github.com/graphwire/graphwire/codecs"
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/delta/deltatest"
 	"github.com/graphwire/graphwire/wire"
@@ -25,10 +24,7 @@ import (
 // references from Mark, the same bytes from Encode in every text codec,
 // lossy GOON included, remember the same (Len), and save the same state.
 func TestSessionStateRestored(t *testing.T) {
-	g, err := codecs.NewRegistry(codecs.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := newRegistry(t)
 	names := []string{"", "json", "goon", "toon", "gcf"} // "": Mark
 	var steps, refs, evicting int
 	rapid.Check(t, func(rt *rapid.T) {
@@ -256,13 +252,7 @@ func FuzzRestoreSession(f *testing.F) {
 // restored from its state, the response encoded (all references), the
 // state saved.
 func BenchmarkSessionState(b *testing.B) {
-	cases := corpus.Generate()
-	c := cases[0]
-	for _, cc := range cases {
-		if n := len(cc.Response.Nodes); n > len(c.Response.Nodes) && n <= 2000 {
-			c = cc
-		}
-	}
+	c := largestCase(2000)
 	for _, codec := range []string{"json", "goon"} {
 		b.Run(codec, func(b *testing.B) {
 			w, _ := delta.NewSession(delta.SessionLimits{})

@@ -26,14 +26,7 @@ func FuzzDecode(f *testing.F, c wire.Codec) {
 			f.Fatalf("%s: the codec cannot carry the case", cs.ID())
 		}
 		for _, n := range []*wire.GraphResponse{next, base} {
-			d, err := delta.Diff(base, n)
-			if err != nil {
-				f.Fatal(err)
-			}
-			b, err := delta.AppendDelta(c, nil, d)
-			if err != nil {
-				f.Fatal(err)
-			}
+			_, b := Document(f, c, base, n)
 			f.Add(b)
 		}
 	}
