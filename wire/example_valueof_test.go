@@ -35,12 +35,8 @@ type User struct {
 	password string
 }
 
-// NodeOf builds a node from a struct tagged for encoding/json: the same
-// names, the same order, the same values encoding/json would write.
-func ExampleNodeOf() {
-	u := User{ID: 7, Name: "Ada", Role: 2, Groups: []string{"eng"}, password: "x",
-		Audit: Audit{Created: time.Date(2025, 3, 1, 9, 30, 0, 0, time.UTC)}}
-	n, err := wire.NodeOf("User", u.ID, u)
+// printNode prints a response holding n in canonical JSON.
+func printNode(n wire.Node, err error) {
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -48,13 +44,21 @@ func ExampleNodeOf() {
 	r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Search, Nodes: []wire.Node{n}}
 	b, err := jsoncodec.AppendEncode(nil, r)
 	fmt.Println(string(b), err)
+}
+
+// NodeOf builds a node from a struct tagged for encoding/json: the same
+// names, the same order, the same values encoding/json would write.
+func ExampleNodeOf() {
+	u := User{ID: 7, Name: "Ada", Role: 2, Groups: []string{"eng"}, password: "x",
+		Audit: Audit{Created: time.Date(2025, 3, 1, 9, 30, 0, 0, time.UTC)}}
+	printNode(wire.NodeOf("User", u.ID, u))
 
 	// A field that would be named "id" is refused, naming the field.
 	type row struct {
 		ID   int64 `json:"id"`
 		Name string
 	}
-	_, err = wire.NodeOf("User", 7, row{7, "Ada"})
+	_, err := wire.NodeOf("User", 7, row{7, "Ada"})
 	var ve *wire.ValueOfError
 	fmt.Println(errors.As(err, &ve), ve.Field)
 	// Output:
@@ -65,20 +69,13 @@ func ExampleNodeOf() {
 // NodeOf builds a node from a map; its properties come in sorted key
 // order, so the node is the same whatever Go's map order.
 func ExampleNodeOf_map() {
-	n, err := wire.NodeOf("Repo", 12, map[string]any{
+	printNode(wire.NodeOf("Repo", 12, map[string]any{
 		"stars":    1200,
 		"name":     "graphwire",
 		"archived": false,
 		"score":    0.5,
 		"topics":   []string{"graphs", "go"},
-	})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Search, Nodes: []wire.Node{n}}
-	b, err := jsoncodec.AppendEncode(nil, r)
-	fmt.Println(string(b), err)
+	}))
 	// Output:
 	// {"format_version":"1","query_type":"search","nodes":[{"type":"Repo","id":"12","archived":false,"name":"graphwire","score":0.5,"stars":1200,"topics":["graphs","go"]}],"edges":[]} <nil>
 }

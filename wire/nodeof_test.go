@@ -160,7 +160,7 @@ func TestNodeOfStruct(t *testing.T) {
 
 // jsonObject decodes the JSON object b into its keys in order and its
 // values, numbers as json.Number.
-func jsonObject(t *testing.T, b []byte) ([]string, map[string]any) {
+func jsonObject(t rapid.TB, b []byte) ([]string, map[string]any) {
 	t.Helper()
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
@@ -259,27 +259,32 @@ func TestNodeOfMatchesEncodingJSON(t *testing.T) {
 		{"tag names encoding/json refuses fall back to the Go name", stringStruct(`json:"a\"b"`, `json:"a\\b"`, `json:"ok-name_1.$"`)},
 		{"tag with options only", stringStruct(`json:",omitempty"`, `json:""`)},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			b, err := json.Marshal(tc.in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantKeys, vals := jsonObject(t, b)
-			n, err := wire.NodeOf("T", 1, tc.in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var keys []string
-			for _, pr := range n.Properties {
-				keys = append(keys, pr.Key)
-				if d := sameAsJSON(pr.Value, vals[pr.Key]); d != "" {
-					t.Errorf("property %q%s", pr.Key, d)
-				}
-			}
-			if d := cmp.Diff(wantKeys, keys); d != "" {
-				t.Fatalf("keys (-encoding/json +NodeOf):\n%s\nencoding/json: %s", d, b)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { nodeOfMatchesJSON(t, tc.in) })
+	}
+}
+
+// nodeOfMatchesJSON checks that NodeOf gives props the keys, in order,
+// and the values encoding/json writes for it.
+func nodeOfMatchesJSON(t rapid.TB, props any) {
+	t.Helper()
+	b, err := json.Marshal(props)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantKeys, vals := jsonObject(t, b)
+	n, err := wire.NodeOf("T", 1, props)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, p := range n.Properties {
+		keys = append(keys, p.Key)
+		if d := sameAsJSON(p.Value, vals[p.Key]); d != "" {
+			t.Errorf("property %q%s\nencoding/json: %s", p.Key, d, b)
+		}
+	}
+	if d := cmp.Diff(wantKeys, keys); d != "" {
+		t.Fatalf("keys (-encoding/json +NodeOf):\n%s\nencoding/json: %s", d, b)
 	}
 }
 
@@ -670,39 +675,6 @@ func TestNodeOfMatchesEncodingJSONProperty(t *testing.T) {
 			}
 			m[k] = goValue(t, 0)
 		}
-		b, err := json.Marshal(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := json.NewDecoder(bytes.NewReader(b))
-		d.UseNumber()
-		var keys []string
-		vals := map[string]any{}
-		if _, err := d.Token(); err != nil {
-			t.Fatal(err)
-		}
-		for d.More() {
-			tok, _ := d.Token()
-			var v any
-			if err := d.Decode(&v); err != nil {
-				t.Fatal(err)
-			}
-			keys = append(keys, tok.(string))
-			vals[tok.(string)] = v
-		}
-		n, err := wire.NodeOf("T", 1, m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, p := range n.Properties {
-			got = append(got, p.Key)
-			if diff := sameAsJSON(p.Value, vals[p.Key]); diff != "" {
-				t.Fatalf("property %q%s\nencoding/json: %s", p.Key, diff, b)
-			}
-		}
-		if diff := cmp.Diff(keys, got); diff != "" {
-			t.Fatalf("keys (-encoding/json +NodeOf):\n%s", diff)
-		}
+		nodeOfMatchesJSON(t, m)
 	})
 }
