@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -126,31 +125,6 @@ var matrix = map[[2]string]pair{
 	{"cbor", "cbor"}:    {exact, true, false},
 }
 
-// hasGT reports whether a property key or a cell name of r contains '>'.
-func hasGT(r *wire.GraphResponse) bool {
-	node := func(n *wire.Node) bool {
-		for _, p := range n.Properties {
-			if strings.Contains(p.Key, ">") {
-				return true
-			}
-		}
-		return false
-	}
-	for i := range r.Nodes {
-		if node(&r.Nodes[i]) {
-			return true
-		}
-	}
-	for _, row := range r.Rows {
-		for _, c := range row {
-			if strings.Contains(c.Name, ">") || (c.Node != nil && node(c.Node)) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // TestMatrix checks, for every ordered pair (A, B) of registered codecs and
 // -matrix.n generated responses r (500 by default, 100 under the race
 // detector; MATRIX_N=100000 or
@@ -186,7 +160,7 @@ func TestMatrix(t *testing.T) {
 				}
 				gen := wiretest.ResponseWith(wiretest.Options{AwkwardNames: p.awkward})
 				if p.noGT {
-					gen = gen.Filter(func(r *wire.GraphResponse) bool { return !hasGT(r) })
+					gen = gen.Filter(func(r *wire.GraphResponse) bool { return !wiretest.NameContains(r, ">") })
 				}
 				per := wiretest.PerCase(*matrixN)
 				var count atomic.Int64

@@ -2,6 +2,7 @@ package wiretest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/graphwire/graphwire/wire"
@@ -113,4 +114,26 @@ func optStr(o wire.Opt[string]) string {
 		return "-"
 	}
 	return fmt.Sprintf("%q", o.V)
+}
+
+// NameContains reports whether a property key or a cell name of r, in a
+// node, a row or a row's node, contains s: a name some layouts treat
+// apart (GCF orders the members of a name holding '>').
+func NameContains(r *wire.GraphResponse, s string) bool {
+	props := func(n *wire.Node) bool {
+		return slices.ContainsFunc(n.Properties, func(p wire.Property) bool { return strings.Contains(p.Key, s) })
+	}
+	for i := range r.Nodes {
+		if props(&r.Nodes[i]) {
+			return true
+		}
+	}
+	for _, row := range r.Rows {
+		for _, c := range row {
+			if strings.Contains(c.Name, s) || c.Node != nil && props(c.Node) {
+				return true
+			}
+		}
+	}
+	return false
 }
