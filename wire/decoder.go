@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -170,7 +171,7 @@ func (s *jsonEnd) scan(p []byte, eof bool) (int, bool) {
 				s.esc = false
 				continue
 			}
-			j := indexQuoteOrBackslash(p[i:])
+			j := bytes.IndexAny(p[i:], `"\`)
 			if j < 0 {
 				return len(p), false
 			}
@@ -224,14 +225,4 @@ func (s *jsonEnd) scan(p []byte, eof bool) (int, bool) {
 		return len(p), true
 	}
 	return len(p), false
-}
-
-// indexQuoteOrBackslash is the index in p of the first '"' or '\\', or -1.
-func indexQuoteOrBackslash(p []byte) int {
-	for i, c := range p {
-		if c == '"' || c == '\\' {
-			return i
-		}
-	}
-	return -1
 }
