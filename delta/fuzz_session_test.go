@@ -94,12 +94,7 @@ func FuzzSessionPatch(f *testing.F) {
 	next.Nodes[0].Properties = nil
 	for k, codec := range sessionCodecs {
 		c, _ := g.Lookup(codec)
-		b, _ := heldBy(c, base)
-		n, _ := heldBy(c, next)
-		d, err := delta.Diff(b, n)
-		if err != nil {
-			f.Fatal(err)
-		}
+		_, _, d := heldDiff(f, c, base, next)
 		w, _ := delta.NewSession(delta.SessionLimits{})
 		if _, _, err := w.Encode(g, codec, next); err != nil {
 			f.Fatal(err)

@@ -49,6 +49,19 @@ func heldBy(c wire.Codec, r *wire.GraphResponse) (*wire.GraphResponse, bool) {
 	return h, err == nil
 }
 
+// heldDiff returns base and next as a reader of c holds them, and the
+// Diff between the two.
+func heldDiff(t testing.TB, c wire.Codec, base, next *wire.GraphResponse) (*wire.GraphResponse, *wire.GraphResponse, *delta.Delta) {
+	t.Helper()
+	b, _ := heldBy(c, base)
+	n, _ := heldBy(c, next)
+	d, err := delta.Diff(b, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, n, d
+}
+
 // TestSessionDeltaReferences is the property of a delta written in a
 // session, in every codec: a writer that sent a response (the result of
 // another query) and then the base, and sends the delta from the base to
@@ -143,12 +156,7 @@ func TestSessionPatchPlainDelta(t *testing.T) {
 	second.Nodes[0].Properties[0].Value = wire.String("b")
 	for _, name := range sessionCodecs {
 		c, _ := wire.DefaultRegistry().Lookup(name)
-		base, _ := heldBy(c, first)
-		next, _ := heldBy(c, second)
-		d, err := delta.Diff(base, next)
-		if err != nil {
-			t.Fatal(err)
-		}
+		base, next, d := heldDiff(t, c, first, second)
 		s, _ := delta.NewSession(delta.SessionLimits{})
 		text, err := delta.EncodeWith(nil, name, d)
 		if err != nil {
