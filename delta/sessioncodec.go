@@ -40,24 +40,17 @@ func heldOther(f wire.Fidelity, r *wire.GraphResponse) bool {
 // holdsFloat reports whether a value of r, in a property or a cell, at
 // any depth, is a float.
 func holdsFloat(r *wire.GraphResponse) bool {
+	props := func(n *wire.Node) bool {
+		return slices.ContainsFunc(n.Properties, func(p wire.Property) bool { return valueHoldsFloat(p.Value) })
+	}
+	cell := func(c wire.Cell) bool { return valueHoldsFloat(c.Value) || c.Node != nil && props(c.Node) }
 	for i := range r.Nodes {
-		if propsHoldFloat(r.Nodes[i].Properties) {
+		if props(&r.Nodes[i]) {
 			return true
 		}
 	}
 	for _, row := range r.Rows {
-		for _, c := range row {
-			if valueHoldsFloat(c.Value) || c.Node != nil && propsHoldFloat(c.Node.Properties) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func propsHoldFloat(ps []wire.Property) bool {
-	for _, p := range ps {
-		if valueHoldsFloat(p.Value) {
+		if slices.ContainsFunc(row, cell) {
 			return true
 		}
 	}
@@ -65,17 +58,7 @@ func propsHoldFloat(ps []wire.Property) bool {
 }
 
 func valueHoldsFloat(v wire.Value) bool {
-	switch v.Kind() {
-	case wire.KindFloat:
-		return true
-	case wire.KindList:
-		for _, x := range v.List() {
-			if valueHoldsFloat(x) {
-				return true
-			}
-		}
-	}
-	return false
+	return v.Kind() == wire.KindFloat || slices.ContainsFunc(v.List(), valueHoldsFloat)
 }
 
 // DecodeReferenced reads a document of c that AppendReferenced wrote, or
