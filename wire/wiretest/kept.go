@@ -31,12 +31,7 @@ func Kept(want, got *wire.GraphResponse) error {
 		for _, n := range r.Nodes {
 			ks = append(ks, nodeKey{n.Type, n.ID})
 		}
-		return sortedSet(ks, func(a, b nodeKey) int {
-			if a.typ != b.typ {
-				return cmp.Compare(a.typ, b.typ)
-			}
-			return cmp.Compare(a.id, b.id)
-		})
+		return sortedSet(ks, func(a, b nodeKey) int { return cmp.Or(cmp.Compare(a.typ, b.typ), cmp.Compare(a.id, b.id)) })
 	}
 	if w, g := nodes(want), nodes(got); !slices.Equal(w, g) {
 		return fmt.Errorf("nodes (type, id) %v came back as %v", w, g)
@@ -51,12 +46,7 @@ func Kept(want, got *wire.GraphResponse) error {
 			ks = append(ks, edgeKey{e.From, e.To, e.Type, e.FromID, e.ToID})
 		}
 		return sortedSet(ks, func(a, b edgeKey) int {
-			for _, c := range []int{cmp.Compare(a.from, b.from), cmp.Compare(a.fromID, b.fromID), cmp.Compare(a.to, b.to), cmp.Compare(a.toID, b.toID), cmp.Compare(a.typ, b.typ)} {
-				if c != 0 {
-					return c
-				}
-			}
-			return 0
+			return cmp.Or(cmp.Compare(a.from, b.from), cmp.Compare(a.fromID, b.fromID), cmp.Compare(a.to, b.to), cmp.Compare(a.toID, b.toID), cmp.Compare(a.typ, b.typ))
 		})
 	}
 	w, g := edges(want), edges(got)

@@ -53,30 +53,18 @@ func (r *recorder) run(name string, f func(reporter)) bool {
 	return !child.failed
 }
 
-func (r *recorder) Helper()      {}
-func (r *recorder) Name() string { return r.name }
-func (r *recorder) Logf(string, ...any) {
-}
-func (r *recorder) Log(...any) {}
-func (r *recorder) Skipf(format string, args ...any) {
-	r.skipped = true
-	panic(stopCheck{})
-}
-func (r *recorder) Skip(args ...any) { r.skipped = true; panic(stopCheck{}) }
-func (r *recorder) SkipNow()         { r.skipped = true; panic(stopCheck{}) }
-func (r *recorder) Errorf(format string, args ...any) {
-	r.record(fmt.Sprintf(format, args...))
-}
-func (r *recorder) Error(args ...any) { r.record(fmt.Sprint(args...)) }
-func (r *recorder) Fatalf(format string, args ...any) {
-	r.record(fmt.Sprintf(format, args...))
-	panic(stopCheck{})
-}
-func (r *recorder) Fatal(args ...any) {
-	r.record(fmt.Sprint(args...))
-	panic(stopCheck{})
-}
-func (r *recorder) FailNow() { r.Fail(); panic(stopCheck{}) }
+func (r *recorder) Helper()                           {}
+func (r *recorder) Name() string                      { return r.name }
+func (r *recorder) Logf(string, ...any)               {}
+func (r *recorder) Log(...any)                        {}
+func (r *recorder) Skipf(string, ...any)              { r.SkipNow() }
+func (r *recorder) Skip(...any)                       { r.SkipNow() }
+func (r *recorder) SkipNow()                          { r.skipped = true; panic(stopCheck{}) }
+func (r *recorder) Errorf(format string, args ...any) { r.record(fmt.Sprintf(format, args...)) }
+func (r *recorder) Error(args ...any)                 { r.record(fmt.Sprint(args...)) }
+func (r *recorder) Fatalf(format string, args ...any) { r.Errorf(format, args...); panic(stopCheck{}) }
+func (r *recorder) Fatal(args ...any)                 { r.Error(args...); panic(stopCheck{}) }
+func (r *recorder) FailNow()                          { r.Fail(); panic(stopCheck{}) }
 func (r *recorder) Fail() {
 	for p := r; p != nil; p = p.parent {
 		p.failed = true
