@@ -132,19 +132,17 @@ func (g gen) intn(n int, label string) int { return rapid.IntRange(0, n-1).Draw(
 
 func (g gen) chance(pct int, label string) bool { return rapid.IntRange(0, 99).Draw(g.t, label) < pct }
 
-func (g gen) typeName(label string) string {
+// name draws an awkward name now and then (AwkwardNames), else one of
+// idents.
+func (g gen) name(label string, idents []string) string {
 	if g.o.AwkwardNames && g.chance(20, label+"_awk") {
 		return g.awkwardName(label)
 	}
-	return rapid.SampledFrom(identTypes).Draw(g.t, label)
+	return rapid.SampledFrom(idents).Draw(g.t, label)
 }
 
-func (g gen) relName(label string) string {
-	if g.o.AwkwardNames && g.chance(20, label+"_awk") {
-		return g.awkwardName(label)
-	}
-	return rapid.SampledFrom(identRels).Draw(g.t, label)
-}
+func (g gen) typeName(label string) string { return g.name(label, identTypes) }
+func (g gen) relName(label string) string  { return g.name(label, identRels) }
 
 func (g gen) key(label string) string {
 	if g.o.AwkwardNames && g.chance(25, label+"_awk") {
@@ -371,12 +369,9 @@ func (g gen) optString(label string, pct int) wire.Opt[string] {
 	return wire.Opt[string]{}
 }
 
-func (g gen) colName(label string) string {
-	if g.o.AwkwardNames && g.chance(20, label+"_awk") {
-		return g.awkwardName(label)
-	}
-	return rapid.SampledFrom([]string{"u", "v", "p", "severity", "count", "total", "merged_count", "state", "avg_score", "names", "c1", "latest"}).Draw(g.t, label)
-}
+func (g gen) colName(label string) string { return g.name(label, colNames) }
+
+var colNames = []string{"u", "v", "p", "severity", "count", "total", "merged_count", "state", "avg_score", "names", "c1", "latest"}
 
 func (g gen) aggregation(r *wire.GraphResponse) {
 	used := map[string]bool{}

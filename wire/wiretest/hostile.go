@@ -295,16 +295,9 @@ func lengthInputs(vi int, v []byte, emit func(string, []byte) bool) bool {
 		if major < 2 || major > 5 || ai > 27 {
 			continue
 		}
-		w := 1
-		switch ai {
-		case 24:
-			w = 2
-		case 25:
-			w = 3
-		case 26:
-			w = 5
-		case 27:
-			w = 9
+		w := 1 // the head, then 1, 2, 4 or 8 bytes of length for ai 24 to 27
+		if ai >= 24 {
+			w += 1 << (ai - 24)
 		}
 		if p+w > len(v) {
 			continue
