@@ -262,8 +262,13 @@ func buildPlan(t reflect.Type) *structPlan {
 		return a.depth - b.depth
 	})
 	var won []candidate
-	var errs []*ValueOfError // each with the index of its field, to report the first in field order
-	var errAt [][]int
+	var first *ValueOfError // the refusal of the first field in field order
+	var firstAt []int
+	refuse := func(c candidate, msg string) {
+		if first == nil || slices.Compare(c.index, firstAt) < 0 {
+			first, firstAt = nodeOfErr(c.name, c.goName, c.goType, msg), c.index
+		}
+	}
 	for i := 0; i < len(cands); {
 		j := i + 1
 		for j < len(cands) && cands[j].name == cands[i].name {
@@ -272,27 +277,18 @@ func buildPlan(t reflect.Type) *structPlan {
 		c := cands[i]
 		switch {
 		case j > i+1 && cands[i+1].depth == c.depth:
-			errs = append(errs, nodeOfErr(c.name, c.goName, c.goType, "duplicate property "+strconv.Quote(c.name)+": also field "+cands[i+1].goName))
-			errAt = append(errAt, c.index)
+			refuse(c, "duplicate property "+strconv.Quote(c.name)+": also field "+cands[i+1].goName)
 		case c.also != "":
-			errs = append(errs, nodeOfErr(c.name, c.goName, c.goType, "duplicate property "+strconv.Quote(c.name)+": also field "+c.also))
-			errAt = append(errAt, c.index)
+			refuse(c, "duplicate property "+strconv.Quote(c.name)+": also field "+c.also)
 		case reservedName(c.name) != "":
-			errs = append(errs, nodeOfErr(c.name, c.goName, c.goType, "a field named "+strconv.Quote(c.name)+": "+reservedName(c.name)+
-				`, not a property; tag the field json:"-" and pass its value to NodeOf`))
-			errAt = append(errAt, c.index)
+			refuse(c, "a field named "+strconv.Quote(c.name)+": "+reservedName(c.name)+
+				`, not a property; tag the field json:"-" and pass its value to NodeOf`)
 		}
 		won = append(won, c)
 		i = j
 	}
-	if len(errs) > 0 {
-		first := 0
-		for k := range errs {
-			if slices.Compare(errAt[k], errAt[first]) < 0 {
-				first = k
-			}
-		}
-		return &structPlan{err: errs[first]}
+	if first != nil {
+		return &structPlan{err: first}
 	}
 	slices.SortFunc(won, func(a, b candidate) int { return slices.Compare(a.index, b.index) })
 	p := &structPlan{fields: make([]fieldPlan, len(won))}
