@@ -138,11 +138,11 @@ func (s *CodecSuite) roundTrip(t rapid.TB, name string, base, next *wire.GraphRe
 	}
 	d2, err := delta.DecodeDelta(s.Codec, b)
 	if err != nil {
-		t.Fatalf("%s: DecodeDelta: %v\n%s", name, err, excerpt(b))
+		t.Fatalf("%s: DecodeDelta: %v\n%s", name, err, wiretest.Quote(b))
 	}
 	got, err := delta.Patch(base, d2)
 	if err != nil {
-		t.Fatalf("%s: Patch with the decoded delta: %v\n%s", name, err, excerpt(b))
+		t.Fatalf("%s: Patch with the decoded delta: %v\n%s", name, err, wiretest.Quote(b))
 	}
 	if !wire.Equal(next, got, wire.Exact) {
 		t.Fatalf("%s: patched (-want +got):\n%s", name, wiretest.Diff(next, got, wire.Exact))
@@ -152,7 +152,7 @@ func (s *CodecSuite) roundTrip(t rapid.TB, name string, base, next *wire.GraphRe
 		t.Fatalf("%s: AppendDelta of the decoded delta: %v", name, err)
 	}
 	if !bytes.Equal(b, again) {
-		t.Fatalf("%s: the decoded delta writes other bytes:\n%s\nthen\n%s", name, excerpt(b), excerpt(again))
+		t.Fatalf("%s: the decoded delta writes other bytes:\n%s\nthen\n%s", name, wiretest.Quote(b), wiretest.Quote(again))
 	}
 	return b
 }
@@ -188,13 +188,6 @@ func (s *CodecSuite) damaged(t *testing.T, id int, base, next *wire.GraphRespons
 			check("altered", bad)
 		}
 	}
-}
-
-func excerpt(b []byte) string {
-	if len(b) > 2000 {
-		return string(b[:2000]) + "…"
-	}
-	return string(b)
 }
 
 // Document returns Diff(base, next) and its document in c (AppendDelta),
@@ -252,7 +245,7 @@ func RunSession(t *testing.T, s SessionSuite) {
 				rt.Fatalf("AppendReferenced without references: %v", err)
 			}
 			if !bytes.Equal(want, got) {
-				rt.Fatalf("without references the bytes differ from the plain encoding:\n%s\nthen\n%s", excerpt(want), excerpt(got))
+				rt.Fatalf("without references the bytes differ from the plain encoding:\n%s\nthen\n%s", wiretest.Quote(want), wiretest.Quote(got))
 			}
 		})
 	})
@@ -356,7 +349,7 @@ func RunSession(t *testing.T, s SessionSuite) {
 		}
 		r, got, err := delta.DecodeReferenced(s.sc(), b)
 		if err != nil {
-			t.Fatalf("DecodeReferenced: %v\n%s", err, excerpt(b))
+			t.Fatalf("DecodeReferenced: %v\n%s", err, wiretest.Quote(b))
 		}
 		rs, _ := delta.NewSession(delta.SessionLimits{})
 		if _, err := rs.Resolve(r, got, delta.Hash{}); !errors.Is(err, delta.ErrUnresolved) {
@@ -427,10 +420,10 @@ func (c *conversation) send(t rapid.TB, name string, r *wire.GraphResponse) ([]b
 	}
 	got, grefs, err := delta.DecodeReferenced(c.s.sc(), b)
 	if err != nil {
-		t.Fatalf("%s: DecodeReferenced: %v\n%s", name, err, excerpt(b))
+		t.Fatalf("%s: DecodeReferenced: %v\n%s", name, err, wiretest.Quote(b))
 	}
 	if len(grefs) != len(refs) {
-		t.Fatalf("%s: %d references written, %d read:\n%s", name, len(refs), len(grefs), excerpt(b))
+		t.Fatalf("%s: %d references written, %d read:\n%s", name, len(refs), len(grefs), wiretest.Quote(b))
 	}
 	for _, i := range grefs {
 		if got.Nodes[i].Properties != nil {
@@ -439,7 +432,7 @@ func (c *conversation) send(t rapid.TB, name string, r *wire.GraphResponse) ([]b
 	}
 	out, err := c.rs.Resolve(got, grefs, delta.Hash{})
 	if err != nil {
-		t.Fatalf("%s: Resolve: %v\n%s", name, err, excerpt(b))
+		t.Fatalf("%s: Resolve: %v\n%s", name, err, wiretest.Quote(b))
 	}
 	if !wire.Equal(want, out, wire.Exact) {
 		t.Fatalf("%s: resolved (-want +got):\n%s", name, wiretest.Diff(want, out, wire.Exact))
