@@ -103,25 +103,17 @@ func Some[T int64 | bool | string](v T) Opt[T] { return Opt[T]{V: v, Valid: true
 // count(mr) AS mr_count has no Property, and count(*) AS total neither a
 // Target nor a Property.
 type Column struct {
-	// Name is the metric's name, which is also the name of the cell that
-	// holds its value in every row ("notes"), so no other column or group
-	// column has it (goon refuses a repeat).
+	// Name is the metric's name and the name of the cell that holds its
+	// value in every row ("notes"), so no other column has it.
 	Name string
-
-	// Function is the aggregation that computes the value, as the server
-	// names it: count, sum, avg, min, max or collect, whose value is the
-	// list of the values collected. The model carries any name; goon
-	// refuses one that is not a GOON name.
+	// Function is the aggregation, as the server names it: count, sum,
+	// avg, min, max or collect (whose value is the list collected).
 	Function string
-
-	// Target is the query variable whose matches are aggregated: "mr" for
-	// the merge requests the query binds to mr. Absent when the function
-	// counts the rows themselves (count(*)).
+	// Target is the query variable whose matches are aggregated ("mr");
+	// absent when the function counts the rows themselves (count(*)).
 	Target Opt[string]
-
-	// Property is the property of Target's nodes the function reads:
-	// "user_notes_count" for sum(mr.user_notes_count). Absent when the
-	// function counts Target's nodes (count(mr)).
+	// Property is the property of Target's nodes the function reads
+	// ("user_notes_count"); absent for count(mr).
 	Property Opt[string]
 }
 
@@ -150,25 +142,18 @@ func (k GroupKind) Valid() bool { return k == GroupByNode || k == GroupByPropert
 //
 // The GroupColumn example shows a response with both.
 type GroupColumn struct {
-	// Name is the key's name, which is also the name of the cell that
-	// holds it in every row ("p", "mr_state").
+	// Name is the key's name and the name of the cell that holds it in
+	// every row ("p", "mr_state").
 	Name string
-
-	// Kind is GroupByNode or GroupByProperty.
 	Kind GroupKind
-
 	// Node is the query variable the key comes from: the grouped node
-	// itself for kind node ("p"), the node whose property is the key for
-	// kind property ("mr").
+	// ("p"), or the node whose property is the key ("mr").
 	Node string
-
 	// Property is, for kind property, the property of Node that is the
-	// key ("state"). The server leaves it absent for kind node.
+	// key ("state").
 	Property Opt[string]
-
-	// Entity is, for kind node, the type of the grouped nodes, the Type of
-	// the node in each of this column's cells ("Project"). The server
-	// leaves it absent for kind property.
+	// Entity is, for kind node, the type of the grouped nodes
+	// ("Project").
 	Entity Opt[string]
 }
 
