@@ -98,25 +98,20 @@ func jsonProperties(rv reflect.Value, m methods) ([]Property, error) {
 	if m&jsonMethod == 0 {
 		rv = addressable(rv).Addr()
 	}
-	fail := func(msg string, err error) ([]Property, error) {
-		e := nodeOfErr("", "", t, msg)
-		e.Err = err
-		return nil, e
-	}
 	b, err := rv.Interface().(json.Marshaler).MarshalJSON()
 	if err != nil {
-		return fail("MarshalJSON of "+t.String()+" failed", err)
+		return nil, nodeOfErr("", "", t, "MarshalJSON of "+t.String()+" failed").because(err)
 	}
 	if isJSONNull(b) {
 		return nil, nil
 	}
 	c, err := defaultJSON()
 	if err != nil {
-		return fail("MarshalJSON of "+t.String()+" wrote JSON, which NodeOf reads with the json codec", err)
+		return nil, nodeOfErr("", "", t, "MarshalJSON of "+t.String()+" wrote JSON, which NodeOf reads with the json codec").because(err)
 	}
 	ps, err := c.DecodeProperties(b)
 	if err != nil {
-		return fail("MarshalJSON of "+t.String()+" wrote no object of properties"+promotedFrom(t), err)
+		return nil, nodeOfErr("", "", t, "MarshalJSON of "+t.String()+" wrote no object of properties"+promotedFrom(t)).because(err)
 	}
 	return ps, nil
 }
@@ -182,9 +177,7 @@ func mapProperties(rv reflect.Value) ([]Property, error) {
 	for it := rv.MapRange(); it.Next(); {
 		name, err := keyName(it.Key())
 		if err != nil {
-			e := nodeOfErr("", "", t.Key(), "MarshalText of map key failed")
-			e.Err = err
-			return nil, e
+			return nil, nodeOfErr("", "", t.Key(), "MarshalText of map key failed").because(err)
 		}
 		es = append(es, entry{name, it.Value()})
 	}

@@ -130,9 +130,7 @@ func quotedValue(fv reflect.Value, path string) (Value, error) {
 	}
 	b, err := json.Marshal(fv.Interface())
 	if err != nil {
-		e := valueOfErr(path, fv.Type(), "no JSON for the string option").(*ValueOfError)
-		e.Err = err
-		return Value{}, e
+		return Value{}, valueOfErr(path, fv.Type(), "no JSON for the string option").because(err)
 	}
 	return String(string(b)), nil
 }

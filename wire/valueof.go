@@ -80,7 +80,13 @@ func (e *ValueOfError) Error() string {
 // MarshalText.
 func (e *ValueOfError) Unwrap() error { return e.Err }
 
-func valueOfErr(path string, t reflect.Type, msg string) error {
+// because sets the error of the method that failed, and returns e.
+func (e *ValueOfError) because(err error) *ValueOfError {
+	e.Err = err
+	return e
+}
+
+func valueOfErr(path string, t reflect.Type, msg string) *ValueOfError {
 	name := "nil"
 	if t != nil {
 		name = t.String()
@@ -209,9 +215,7 @@ func float32Value(f float64) float64 {
 func timeValue(t time.Time, path string) (Value, error) {
 	b, err := t.MarshalText()
 	if err != nil {
-		e := valueOfErr(path, timeType, "time.Time has no RFC 3339 form").(*ValueOfError)
-		e.Err = err
-		return Value{}, e
+		return Value{}, valueOfErr(path, timeType, "time.Time has no RFC 3339 form").because(err)
 	}
 	return String(string(b)), nil
 }
@@ -274,22 +278,17 @@ func marshaled(rv reflect.Value, m methods, path string, depth int) (Value, erro
 	if !rv.CanInterface() {
 		return Value{}, valueOfErr(path, t, "unexported value of type "+t.String())
 	}
-	fail := func(msg string, err error) (Value, error) {
-		e := valueOfErr(path, t, msg).(*ValueOfError)
-		e.Err = err
-		return Value{}, e
-	}
 	if m&(jsonMethod|jsonPtrMethod) != 0 {
 		if m&jsonMethod == 0 {
 			rv = addressable(rv).Addr()
 		}
 		b, err := rv.Interface().(json.Marshaler).MarshalJSON()
 		if err != nil {
-			return fail("MarshalJSON of "+t.String()+" failed", err)
+			return Value{}, valueOfErr(path, t, "MarshalJSON of "+t.String()+" failed").because(err)
 		}
 		var v Value
 		if err := v.UnmarshalJSON(b); err != nil {
-			return fail("MarshalJSON of "+t.String()+" wrote what a Value cannot hold", err)
+			return Value{}, valueOfErr(path, t, "MarshalJSON of "+t.String()+" wrote what a Value cannot hold").because(err)
 		}
 		if depth+listDepth(v) > defaultMaxDepth {
 			return Value{}, valueOfErr(path, t, "pointers or lists nested deeper than "+strconv.Itoa(defaultMaxDepth))
@@ -301,7 +300,7 @@ func marshaled(rv reflect.Value, m methods, path string, depth int) (Value, erro
 	}
 	b, err := rv.Interface().(encoding.TextMarshaler).MarshalText()
 	if err != nil {
-		return fail("MarshalText of "+t.String()+" failed", err)
+		return Value{}, valueOfErr(path, t, "MarshalText of "+t.String()+" failed").because(err)
 	}
 	return String(string(b)), nil
 }
