@@ -90,13 +90,8 @@ func (d *decoder) response() *wire.GraphResponse {
 		}
 	}
 	if n > 8 {
-		t := d.read()
-		switch {
-		case t == nil:
-		case t.kind == kArray:
+		if t := d.item("pagination", kArray, true); t != nil {
 			r.Pagination = d.pagination(int(t.i), layout)
-		case t.kind != kNull:
-			d.wrongKind("pagination", "array or null", t)
 		}
 	}
 	d.leave()
@@ -151,17 +146,13 @@ func (d *decoder) pagination(n int, layout int64) *wire.Pagination {
 	} else {
 		p.TotalRows = d.optInt("pagination total_rows")
 		if n > 2 {
-			if t := d.read(); t != nil && t.kind == kBool {
+			if t := d.item("pagination truncated", kBool, true); t != nil {
 				p.Truncated = wire.Some(t.b)
-			} else if t != nil && t.kind != kNull {
-				d.wrongKind("pagination truncated", "bool or null", t)
 			}
 		}
 		if n > 3 {
-			if t := d.read(); t != nil && t.kind == kString {
+			if t := d.item("pagination next_cursor", kString, true); t != nil {
 				p.NextCursor = wire.Some(t.s)
-			} else if t != nil && t.kind != kNull {
-				d.wrongKind("pagination next_cursor", "string or null", t)
 			}
 		}
 		if d.err == nil {

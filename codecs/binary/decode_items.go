@@ -23,9 +23,10 @@ const (
 	kFloat
 	kString
 	kArray
+	kMap // a document's map only
 )
 
-var itemNames = [...]string{"null", "bool", "integer", "float", "string", "array"}
+var itemNames = [...]string{"null", "bool", "integer", "float", "string", "array", "map"}
 
 func (k kind) String() string { return itemNames[k] }
 
@@ -212,17 +213,28 @@ func (d *decoder) wrongKind(what string, want string, t *token) {
 	d.failf("%s: expected %s, found %s", what, want, t.kind)
 }
 
+// item reads an item of kind k, or with opt null; it returns nil for
+// null and after an error.
+func (d *decoder) item(what string, k kind, opt bool) *token {
+	t := d.read()
+	switch {
+	case t == nil || t.kind == k:
+		return t
+	case opt && t.kind == kNull:
+	case opt:
+		d.wrongKind(what, itemNames[k]+" or null", t)
+	default:
+		d.wrongKind(what, itemNames[k], t)
+	}
+	return nil
+}
+
 // array reads an array head of min to max elements and enters it.
 func (d *decoder) array(what string, min, max int) int {
-	t := d.read()
-	if t == nil {
-		return 0
+	if t := d.item(what, kArray, false); t != nil {
+		return d.enter(what, int(t.i), min, max)
 	}
-	if t.kind != kArray {
-		d.wrongKind(what, "array", t)
-		return 0
-	}
-	return d.enter(what, int(t.i), min, max)
+	return 0
 }
 
 func (d *decoder) enter(what string, n, min, max int) int {
@@ -248,58 +260,32 @@ func (d *decoder) leave() { d.depth-- }
 
 // optArray reads null (absent: -1) or an array head.
 func (d *decoder) optArray(what string) int {
-	t := d.read()
-	if t == nil {
-		return -1
-	}
-	switch t.kind {
-	case kNull:
-		return -1
-	case kArray:
+	if t := d.item(what, kArray, true); t != nil {
 		return d.enter(what, int(t.i), 0, math.MaxInt)
 	}
-	d.wrongKind(what, "array or null", t)
 	return -1
 }
 
 func (d *decoder) int(what string) int64 {
-	t := d.read()
-	if t == nil {
-		return 0
+	if t := d.item(what, kInt, false); t != nil {
+		return t.i
 	}
-	if t.kind != kInt {
-		d.wrongKind(what, "integer", t)
-		return 0
-	}
-	return t.i
+	return 0
 }
 
 func (d *decoder) optInt(what string) wire.Opt[int64] {
-	t := d.read()
-	if t == nil {
-		return wire.Opt[int64]{}
+	if t := d.item(what, kInt, true); t != nil {
+		return wire.Some(t.i)
 	}
-	switch t.kind {
-	case kNull:
-		return wire.Opt[int64]{}
-	case kInt:
-		return wire.Some[int64](t.i)
-	}
-	d.wrongKind(what, "integer or null", t)
 	return wire.Opt[int64]{}
 }
 
 func (d *decoder) str(what string) string {
-	t := d.read()
-	if t == nil {
-		return ""
+	if t := d.item(what, kString, false); t != nil {
+		d.checkLen(what, t.s)
+		return t.s
 	}
-	if t.kind != kString {
-		d.wrongKind(what, "string", t)
-		return ""
-	}
-	d.checkLen(what, t.s)
-	return t.s
+	return ""
 }
 
 func (d *decoder) name(what string) string {
@@ -322,6 +308,8 @@ func (d *decoder) enum(what string) string {
 	return d.resolve(what, t)
 }
 
+// resolve turns a name item into its text: a string is a new table entry,
+// an integer an index into the table.
 func (d *decoder) resolve(what string, t *token) string {
 	switch t.kind {
 	case kString:
@@ -401,15 +389,8 @@ const maxPrealloc = 1024
 func prealloc(n int) int { return min(n, maxPrealloc) }
 
 func (d *decoder) boolean(what string) bool {
-	t := d.read()
-	if t == nil {
-		return false
-	}
-	if t.kind != kBool {
-		d.wrongKind(what, "bool", t)
-		return false
-	}
-	return t.b
+	t := d.item(what, kBool, false)
+	return t != nil && t.b
 }
 
 // structuralLevels is how deep the layout's own arrays nest above a list
@@ -472,6 +453,3 @@ func (t *nameTable) reset() {
 	}
 	t.n = 0
 }
-
-// resolve turns a name item into its text: a string is a new table entry,
-// an integer an index into the table.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/wire"
@@ -31,6 +32,8 @@ type source struct {
 	// arrays cannot claim the same remaining bytes twice over, and what the
 	// decoder allocates for declared lengths stays within the input's size.
 	pending int
+	// maps lets the next item be a map head, a document's (head.go).
+	maps bool
 }
 
 func (s *source) reset(data []byte, f Format, c *Codec) {
@@ -129,5 +132,13 @@ func (s *source) array(t *token, n uint64, h int) error {
 	s.pending += int(n)
 	s.off += h
 	t.kind, t.i = kArray, int64(n)
+	return nil
+}
+
+// mapHead reads a map head of h bytes declaring n entries; the caller
+// (headReader.object) bounds n before reading any entry.
+func (s *source) mapHead(t *token, n uint64, h int) error {
+	t.kind, t.i = kMap, int64(min(n, math.MaxInt64))
+	s.off += h
 	return nil
 }

@@ -214,42 +214,17 @@ func (h *headReader) name(field string) {
 // object reads the map head that opens the document: its number of
 // entries.
 func (h *headReader) object() int {
-	s := h.src
-	s.start = 0
-	var n uint64
-	var size int
-	switch c := s.data[0]; {
-	case s.format == CBOR && c&0x1f == cborIndef:
-		h.fail("indefinite-length map (a document's map has a definite length)")
+	h.src.maps = true
+	t := h.next()
+	h.src.maps = false
+	switch {
+	case t == nil:
 		return 0
-	case s.format == CBOR:
-		_, arg, hs, ok := cborHead(s.data)
-		if !ok && c&0x1f > 27 {
-			h.fail("malformed CBOR item (initial byte 0x%02x)", c)
-			return 0
-		}
-		if !ok {
-			h.err = s.failAt(len(s.data), "unexpected end of input", nil)
-			return 0
-		}
-		n, size = arg, hs
-	case c&0xf0 == mpFixMap:
-		n, size = uint64(c&0x0f), 1
-	default:
-		lenSize := 2 << (c - mpMap16) // map 16 or map 32
-		v, ok := s.uintAt(lenSize)
-		if !ok {
-			h.err = s.truncated()
-			return 0
-		}
-		n, size = v, 1+lenSize
-	}
-	if n == 0 || n > maxDocumentEntries {
-		h.fail("a document's map of %d entries (1 to %d: header fields, then the content)", n, maxDocumentEntries)
+	case t.kind != kMap || t.i == 0 || t.i > maxDocumentEntries:
+		h.fail("a document's map of %d entries (1 to %d: header fields, then the content)", t.i, maxDocumentEntries)
 		return 0
 	}
-	s.off = size
-	return int(n)
+	return int(t.i)
 }
 
 // key reads an entry's key, a string.
