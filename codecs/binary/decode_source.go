@@ -11,26 +11,20 @@ import (
 )
 
 // source reads the items of one encoding in place, in either format, one
-// item per call of next: no tree of the whole input is built first, every
-// error is positioned at the item at fault, and each declared length is
-// checked against the limits and the bytes that remain before the decoder
-// allocates anything for it.
+// per call of next, checking each declared length before anything is
+// allocated for it.
 type source struct {
 	data []byte
-	// text is data as a string, made once per decode: every string item
-	// is a substring of it, so that a response's strings take one
-	// allocation of the input's length rather than one each.
+	// text is data as a string, made once: string items are substrings.
 	text   string
 	off    int
 	start  int // offset of the item last read
 	format Format
 	b      *bounds
 	lim    *wire.Limits
-	// pending counts the elements that open arrays have declared and that
-	// have not been read yet. Each needs at least one byte, so a new array
-	// may declare no more elements than the bytes left less pending: nested
-	// arrays cannot claim the same remaining bytes twice over, and what the
-	// decoder allocates for declared lengths stays within the input's size.
+	// pending counts the elements open arrays have declared and not yet
+	// read: a new array may declare no more than the bytes left less
+	// pending, so nested arrays cannot claim the same bytes twice.
 	pending int
 	// maps lets the next item be a map head, a document's (head.go).
 	maps bool
@@ -79,9 +73,8 @@ func (s *source) next(t *token) error {
 	return s.nextMsgpack(t)
 }
 
-// uintAt reads the big-endian unsigned integer of size bytes (1, 2, 4 or
-// 8) after the head byte at s.off, or reports false when the input ends
-// first.
+// uintAt reads the big-endian integer of size bytes after the head byte
+// at s.off; false when the input ends first.
 func (s *source) uintAt(size int) (uint64, bool) {
 	p := s.off + 1
 	if len(s.data)-p < size {

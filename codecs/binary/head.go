@@ -11,12 +11,8 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// The header syntax of a document (delta.DocumentCodec) in either format:
-// a map whose keys are the header's field names, in the header's order,
-// each with its value (an integer, an array of integers or a string), and
-// last the key contentKey with the content's ordinary encoding as its
-// value, absent when there is no content. A response's ordinary encoding
-// is an array, so the first byte tells a document from a response.
+// The header syntax of a document (delta.DocumentCodec): see the package
+// documentation, Documents.
 
 var _ delta.DocumentCodec = (*Codec)(nil)
 
@@ -27,16 +23,11 @@ const contentKey = "content"
 // header field once, and the content.
 const maxDocumentEntries = 17
 
-// AppendDocument implements delta.DocumentCodec: it appends the header's
-// fields, in order, as the entries of a map, then the content under the
-// key "content", written as AppendEncode writes it; a nil content (the
-// unchanged delta) leaves the key out. With no fields it appends exactly
-// what AppendEncode appends. On error it returns dst as given and a
-// *wire.EncodeError: a field DecodeDocument would refuse (a name
-// delta.FieldKind does not know or given twice, a value not of the
-// field's kind, a list longer than MaxElements, a text longer than
-// MaxStringBytes or not UTF-8), AppendEncode's refusals of the content,
-// and a document longer than MaxInputBytes.
+// AppendDocument implements delta.DocumentCodec: the header's fields as
+// the entries of a map, then "content" and the content as AppendEncode
+// writes it (left out for a nil content); with no fields, what
+// AppendEncode appends. On error, a *wire.EncodeError, dst comes back as
+// given.
 func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.GraphResponse) ([]byte, error) {
 	if len(header) == 0 {
 		return c.AppendEncode(dst, content)
@@ -76,14 +67,13 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	return b, nil
 }
 
-// headSink is a sink that also writes the map head of a document.
+// headSink is a sink that also writes a document's map head.
 type headSink interface {
 	sink
 	object(n int)
 }
 
-// newHeadSink returns the headSink of format f appending to dst, and where
-// its bytes are.
+// newHeadSink returns the headSink of f appending to dst, and its bytes.
 func newHeadSink(f Format, dst []byte) (headSink, *[]byte) {
 	if f == CBOR {
 		cs := &cborSink{b: dst}
@@ -93,8 +83,7 @@ func newHeadSink(f Format, dst []byte) (headSink, *[]byte) {
 	return ms, &ms.b
 }
 
-// checkHeader refuses a header DecodeDocument would refuse: past the
-// entries a document's map holds, or one delta.CheckHeader refuses.
+// checkHeader refuses a header DecodeDocument would refuse.
 func (c *Codec) checkHeader(header []delta.Field) error {
 	if len(header) >= maxDocumentEntries {
 		return &wire.EncodeError{Codec: c.format.String(), Path: "header",
@@ -104,14 +93,9 @@ func (c *Codec) checkHeader(header []delta.Field) error {
 }
 
 // DecodeDocument implements delta.DocumentCodec: it reads what
-// AppendDocument wrote, and any response Decode reads (a document with
-// no header, told apart by its first byte, and then read by Decode
-// alone). A document's map holds one to 17 entries: fields delta.FieldKind
-// knows, each once, an array of integers (IntList, at most MaxElements) or a string (Text, at most MaxStringBytes), and last,
-// if present, "content", whose value, up to the end of the input, Decode
-// reads under the codec's Limits. Any other map, key or value is a
-// *wire.DecodeError at the offending item's offset in the whole input
-// (the content's errors included).
+// AppendDocument writes, and any response (told apart by its first byte,
+// and read by Decode alone). Errors are *wire.DecodeError at the
+// offending item's offset in the whole input.
 func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse, error) {
 	if len(data) == 0 || !c.document(data[0]) {
 		r, err := c.Decode(data)
@@ -120,9 +104,8 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 	if err := c.core.CheckInput(len(data)); err != nil {
 		return nil, nil, err
 	}
-	// The source reads the header in place. Its strings alias data and
-	// are copied before they are kept (the names are compared, the texts
-	// cloned), so that the input is not copied whole as Decode copies it.
+	// The header is read in place: its strings alias data and are cloned
+	// before they are kept.
 	src := source{data: data, text: unsafe.String(unsafe.SliceData(data), len(data)), format: c.format, b: &c.b, lim: &c.core.Limits}
 	h := headReader{src: &src, c: c}
 	entries := h.object()
@@ -158,8 +141,7 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 	return header, nil, nil
 }
 
-// document reports whether b, an encoding's first byte, opens a map: a
-// document with a header.
+// document reports whether b, an encoding's first byte, opens a map.
 func (c *Codec) document(b byte) bool {
 	if c.format == CBOR {
 		return b>>5 == cborMap
@@ -167,8 +149,7 @@ func (c *Codec) document(b byte) bool {
 	return b&0xf0 == mpFixMap || b == mpMap16 || b == mpMap32
 }
 
-// headReader reads a document's map and header fields over a source. The
-// first error sticks.
+// headReader reads a document's map and fields; the first error sticks.
 type headReader struct {
 	src *source
 	c   *Codec
@@ -192,8 +173,8 @@ func (h *headReader) next() *token {
 	return &h.tok
 }
 
-// value is next for an item of the value of the field called name: the
-// source's refusal names the field.
+// value is next for an item of the field name's value, whose errors
+// name the field.
 func (h *headReader) value(name string) *token {
 	t := h.next()
 	if t == nil {
@@ -202,8 +183,7 @@ func (h *headReader) value(name string) *token {
 	return t
 }
 
-// name puts the name of the field being read before the message of the
-// source's error.
+// name puts the field's name before the source's error message.
 func (h *headReader) name(field string) {
 	var de *wire.DecodeError
 	if errors.As(h.err, &de) && !strings.HasPrefix(de.Msg, field+": ") {
@@ -211,8 +191,7 @@ func (h *headReader) name(field string) {
 	}
 }
 
-// object reads the map head that opens the document: its number of
-// entries.
+// object reads the document's map head: its number of entries.
 func (h *headReader) object() int {
 	h.src.maps = true
 	t := h.next()
@@ -240,8 +219,7 @@ func (h *headReader) key() string {
 	return t.s
 }
 
-// field reads the value of the header field called name, the fields
-// before it being read.
+// field reads the value of the header field name, after the fields read.
 func (h *headReader) field(name string, read []delta.Field) delta.Field {
 	k, ok := delta.FieldKind(name)
 	if !ok {
@@ -271,8 +249,7 @@ func (h *headReader) field(name string, read []delta.Field) delta.Field {
 	return f
 }
 
-// int is the integer i of the field called name as an int, which may be
-// narrower than the int64 an item holds.
+// int is the integer i of the field name as an int, which may be narrower.
 func (h *headReader) int(name string, i int64) int {
 	if int64(int(i)) != i {
 		h.fail("%s: %d is out of range", name, i)
@@ -284,9 +261,8 @@ func (h *headReader) int(name string, i int64) int {
 var kindNames = [...]string{delta.IntList: "array of integers", delta.Text: "string"}
 
 // ints reads the n integers of an IntList field's array, whose head has
-// been read. The list is allocated whole: the source has checked that
-// the bytes left hold n items (a byte each at least), so it takes 8 bytes
-// an input byte at most, and never grows by copying.
+// been read, into a list allocated whole (the source has checked that the
+// bytes left hold n items).
 func (h *headReader) ints(name string, n int) []int {
 	if n > h.c.core.Limits.MaxElements {
 		h.err = h.src.failLimit("MaxElements", fmt.Sprintf("%s: %d integers, more than the limit of %d", name, n, h.c.core.Limits.MaxElements))
