@@ -12,21 +12,14 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// Decode parses GOON text into a response under the default wire.Limits.
-// It reads everything Encode writes, so that re-encoding the result
-// reproduces the text byte for byte, and rejects anything else with a
-// *wire.DecodeError naming the line. See the package documentation for what
-// comes back (GOON is lossy) and for the limits. Callers: a service or
-// tool reading GOON without a registry (wire.DecodeWith goes through the
-// registered Codec).
+// Decode parses GOON text into a response under the default wire.Limits;
+// see the package documentation for what comes back and the errors.
 func Decode(data []byte) (*wire.GraphResponse, error) { return std.Decode(data) }
 
-// Decode parses GOON text into a response under the codec's limits; see
-// the package-level Decode. A wire.Registry calls it as wire.Codec.
+// Decode parses GOON text into a response under the codec's limits.
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) { return c.decode(data, false) }
 
-// decode reads a response, or with fragment the content of a document
-// after its fields, as text of its own (see DecodeDocument).
+// decode reads a response, or with fragment a document's content.
 func (c *Codec) decode(data []byte, fragment bool) (*wire.GraphResponse, error) {
 	if err := c.core.CheckInput(len(data)); err != nil {
 		return nil, err
@@ -38,8 +31,7 @@ func (c *Codec) decode(data []byte, fragment bool) (*wire.GraphResponse, error) 
 	return p.parse()
 }
 
-// bom is the UTF-8 byte order mark, which Decode skips at the start of the
-// input.
+// bom is the UTF-8 byte order mark, skipped at the start of the input.
 var bom = []byte("\xef\xbb\xbf")
 
 type parser struct {
@@ -53,11 +45,8 @@ type parser struct {
 
 	r      *wire.GraphResponse
 	header [numFields]headerField
-	// fragment is set for the content of a document with a header: its
-	// query_type, goon_version and counts, and its empty sections, may be
-	// left out (see Deltas and references). agg and paths are the layout
-	// read: an aggregation's (rows lifted, columns declared) and
-	// path_finding's (@paths).
+	// fragment: a document's content, which may leave out header fields
+	// and sections; agg and paths: the layout read.
 	fragment, agg, paths bool
 	// cursorText is next_cursor's value, unquoted.
 	cursorText string
@@ -69,9 +58,8 @@ type parser struct {
 	props     arena[wire.Property]
 	cells     arena[wire.Cell]
 	nodeLines []int // line of each node row
-	// lifted holds the first reference to each node a row references, in
-	// the order of those first references, and liftIndex the position
-	// in lifted of each node's.
+	// lifted holds the first reference to each node rows reference, in
+	// order, and liftIndex each one's position in it.
 	lifted    []cellRef
 	liftIndex map[nodeKey]int
 	lastNode  map[nodeKey]int // index of the last node row of each key, once rows reference nodes
@@ -89,8 +77,7 @@ type cellRef struct {
 	line int
 }
 
-// arena hands out slices carved from shared blocks, so that decoding makes
-// a few large allocations rather than one per node or row.
+// arena hands out slices carved from shared blocks.
 type arena[T any] struct{ buf []T }
 
 func (a *arena[T]) take(n int) []T {
@@ -106,13 +93,11 @@ func (a *arena[T]) take(n int) []T {
 	return a.buf[l : l+n : l+n]
 }
 
-// textArena holds the text of unescaped values in shared blocks. A value
-// is appended once and never written again, so the strings handed out
-// (unsafe.String over a block) stay immutable.
+// textArena holds unescaped values in shared blocks, each written once,
+// so the strings over them stay immutable.
 type textArena struct{ buf []byte }
 
-// take returns an empty slice with room for n bytes; the caller appends
-// at most n.
+// take returns an empty slice with room for n bytes.
 func (a *textArena) take(n int) []byte {
 	if cap(a.buf)-len(a.buf) < n {
 		a.buf = make([]byte, 0, max(min(2*cap(a.buf), 1<<20), 4096, n))
@@ -122,8 +107,7 @@ func (a *textArena) take(n int) []byte {
 	return a.buf[l : l : l+n]
 }
 
-// newParser returns a parser of data (its byte order mark removed by
-// the caller) under the limits l.
+// newParser returns a parser of data, without its byte order mark.
 func newParser(data []byte, l wire.Limits) parser {
 	src := string(data)
 	return parser{src: src, lim: l, lines: textwire.NewLines(src, &lineRules)}
@@ -144,7 +128,7 @@ func (p *parser) parse() (*wire.GraphResponse, error) {
 }
 
 // parseSections reads the response from the line after "@header" (or
-// after a document's header fields, DecodeDocument) to the end.
+// after a document's fields) to the end.
 func (p *parser) parseSections() (*wire.GraphResponse, error) {
 	p.r = &wire.GraphResponse{}
 	if err := p.parseHeader(); err != nil {
@@ -200,8 +184,7 @@ func (p *parser) parseSections() (*wire.GraphResponse, error) {
 	return p.finish()
 }
 
-// checkText checks what every GOON text is: lines that end in a
-// newline, valid UTF-8.
+// checkText checks that the text is lines that end in a newline, UTF-8.
 func (p *parser) checkText() error {
 	if err := p.lines.Check(); err != nil {
 		le := err.(*textwire.LineError)
@@ -259,17 +242,12 @@ func (p *parser) expectSection(want string) error {
 	return p.sectionError(want)
 }
 
-// declared returns the capacity to reserve for the count a header field
+// declared returns the capacity to reserve for the count header field f
 // declares, of elements of elemSize bytes, and the count as far as the
-// rest of the input can hold it, at minLine bytes a line. The reserve is
-// no more than the meter lets the response grow in memory (one element
-// more, so that the meter, not the slice, stops a response past it), and,
-// in a section of one element a line (oneALine), no more than the lines
-// before the next section: a count the input backs is reserved once,
-// exactly, rather than grown by doubling (whose garbage would be a
-// multiple of the elements), and one it does not back reserves no more
-// than the response may hold. Lines past the reserve grow the slice (see
-// room) up to the count.
+// rest of the input holds it at minLine bytes a line. The reserve is no
+// more than the meter's room (plus one, so the meter stops a response
+// past it) and, with oneALine, the lines before the next section: a count
+// the input backs is reserved once, exactly.
 func (p *parser) declared(f int, minLine, elemSize int, oneALine bool) (reserve, full int) {
 	n, _ := parseInt(p.header[f].value)
 	if !p.header[f].set { // a fragment's: as many as the lines hold
@@ -294,9 +272,7 @@ func (p *parser) sectionLines() int {
 	return strings.Count(rest, "\n")
 }
 
-// room returns s with room for one more element. Below full, a full s
-// doubles, but not past full: the lines that back a declared count grow
-// the slice in a few steps and no further than the count.
+// room returns s with room for one more element, doubling up to full.
 func room[T any](s []T, full int) []T {
 	if len(s) < cap(s) || len(s) >= full {
 		return s
@@ -304,8 +280,8 @@ func room[T any](s []T, full int) []T {
 	return slices.Grow(s, min(max(2*cap(s), 64), full)-len(s))
 }
 
-// Shortest lines of each section, newline included: a node row "0", an
-// edge "A:0 --> B:0", a path's further edge " --R--> B:0", a row "a=0".
+// Shortest lines, newline included: "0", "A:0 --> B:0", a path's further
+// edge " --R--> B:0", "a=0".
 const (
 	minNodeLine = 2
 	minEdgeLine = 12

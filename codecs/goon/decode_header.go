@@ -8,10 +8,6 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// The @header section: its fields in their fixed order, the pagination
-// they make, goon_version, and an aggregation's column descriptors
-// (group_by, aggregations), read.
-
 type headerField struct {
 	set   bool
 	line  int
@@ -85,8 +81,8 @@ func (p *parser) parseHeader() error {
 	if err := p.pagination(); err != nil {
 		return err
 	}
-	// A fragment without a query type has an aggregation's layout when it
-	// declares rows or columns, as the encoder writes it (layout).
+	// A fragment without a query type is an aggregation when it declares
+	// rows or columns (encoder.layout).
 	p.agg = p.r.QueryType == wire.Aggregation ||
 		p.fragment && p.r.QueryType == "" && (p.header[fRows].set || p.header[fGroupBy].set || p.header[fAggregations].set)
 	p.paths = p.r.QueryType == wire.PathFinding
@@ -142,13 +138,8 @@ func (p *parser) headerValue(f int, val string) error {
 	return nil
 }
 
-// cursor reads the value of next_cursor: a bare token as it is, or a
-// quoted one unescaped. Quoted text the encoder would have written bare
-// had control characters that quoting dropped; it gains one fillRune, which
-// quoting drops again, so that it re-encodes to the same text. The cursor
-// is a string like any other: longer than MaxStringBytes (measured as
-// written, unescaped, before a fillRune) it is refused; the meter counts
-// it with the pagination (wirecodec.Meter.Finish).
+// cursor reads next_cursor's value; quoted text the encoder would write
+// bare gains one fillRune, as a quoted value does.
 func (p *parser) cursor(val string) error {
 	t, quoted, err := p.headerString(val, "next_cursor")
 	if err != nil {
@@ -162,9 +153,7 @@ func (p *parser) cursor(val string) error {
 }
 
 // headerString reads the string value of the header field what, as
-// appendCursor writes it: a bare token as it is, or quoted text unescaped
-// (quoted reports which); longer than MaxStringBytes, unescaped, it is
-// refused.
+// appendCursor writes it (quoted reports how), within MaxStringBytes.
 func (p *parser) headerString(val, what string) (s string, quoted bool, err error) {
 	if val == "" {
 		return "", false, p.errf("expected a token after " + what + ":")
@@ -187,11 +176,8 @@ func (p *parser) headerString(val, what string) (s string, quoted bool, err erro
 	return t, true, p.checkString(len(t), what)
 }
 
-// pagination builds the response's pagination from the header fields read:
-// total_rows makes it schema v2's, truncated or next_cursor (or has_more
-// alone) schema v5's, none of them no pagination. A header with total_rows
-// and a v5 field is refused at the later line, as canonical JSON refuses
-// the mix.
+// pagination builds the response's pagination from the header fields read
+// (see the package documentation, The text).
 func (p *parser) pagination() error {
 	hm, tr, tt, nc := p.header[fHasMore], p.header[fTotalRows], p.header[fTruncated], p.header[fNextCursor]
 	switch {
@@ -212,16 +198,14 @@ func (p *parser) pagination() error {
 	return nil
 }
 
-// The goon_version majors Decode reads, and so the ones Options.Version
-// may name.
+// The goon_version majors Decode reads.
 const (
 	minMajor = "1"
 	maxMajor = "4"
 )
 
-// supportedVersion reports whether v is a goon_version Decode reads:
-// MAJOR.MINOR.PATCH, each a decimal without leading zeros, the major from
-// minMajor to maxMajor.
+// supportedVersion reports whether v is MAJOR.MINOR.PATCH, decimals
+// without leading zeros, the major from minMajor to maxMajor.
 func supportedVersion(v string) bool {
 	if len(v) > 3*19+2 { // three int64 decimals: no split of a long value
 		return false
@@ -238,13 +222,10 @@ func supportedVersion(v string) bool {
 	return true
 }
 
-// descriptors calls each for each name(inner) descriptor of the list
-// val, separated by commas, and stops at the first error; a descriptor
-// that is not name(inner) is an error expecting form.
+// descriptors calls each for each name(inner) descriptor of the list val
+// until an error; one that is not name(inner) is an error expecting form.
 func (p *parser) descriptors(val, form string, each func(d, name, inner string) error) error {
-	// Cut one descriptor at a time rather than split the line: a line of
-	// commas would otherwise cost sixteen bytes a byte before its first
-	// error.
+	// One at a time: splitting a line of commas costs 16 bytes a byte.
 	for rest, more := val, true; more; {
 		var d string
 		d, rest, more = strings.Cut(rest, ",")

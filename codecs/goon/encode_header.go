@@ -7,10 +7,7 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// The @header section, written: its fields in their fixed order.
-
-// writeHeader appends the @header section: the fields every response has,
-// the pagination, and an aggregation's rows count and column descriptors.
+// writeHeader appends the @header section.
 func (e *encoder) writeHeader(b []byte, r *wire.GraphResponse, version string) ([]byte, error) {
 	b = append(b, headerMarker...)
 	if !e.fragment || r.QueryType != "" {
@@ -123,9 +120,8 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) (_ []byte, 
 	return b, nil
 }
 
-// appendPart appends sep and the name s, a part of the descriptor of
-// column i; s that is not a name is an error at the field what of the
-// column's path (made only then: a path allocates).
+// appendPart appends sep and the name s, a part of column i's descriptor;
+// s that is not a name is an error at the column's field what.
 func appendPart(b []byte, sep byte, s string, path func(int) wirecodec.Path, i int, what string) ([]byte, error) {
 	if !isName(s) {
 		return b, notName(path(i).Field(what).String(), what, s)

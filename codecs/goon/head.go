@@ -11,29 +11,16 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// The header of a document (package delta): a delta, or a response with
-// references, is GOON text whose @header section opens with the
-// document's fields, one "name:value" line each, before GOON's own
-// (query_type:, goon_version:, ...). See the package documentation,
-// Deltas and references.
-
 var _ delta.DocumentCodec = (*Codec)(nil)
 
 // headerMarker is the first line of every GOON text.
 const headerMarker = "@header\n"
 
-// AppendDocument implements delta.DocumentCodec: it appends "@header",
-// then the fields of header in order as name:value lines (an Int as a
-// number, an IntList as numbers separated by commas, a Text as
-// next_cursor's value is written: bare when it can be, quoted otherwise),
-// then the GOON text of content after its own "@header" line. With no
-// fields it appends what AppendEncode appends; a nil content writes the
-// header alone. A field name delta.FieldKind does not know, a name twice,
-// a value not of its kind, a list of more than MaxElements numbers, a
-// text of more than MaxStringBytes or one that GOON's quoting does not
-// carry (invalid UTF-8, a control character other than tab, CR, LF), and
-// a document longer than MaxInputBytes are a *wire.EncodeError, with dst
-// given back as it was.
+// AppendDocument implements delta.DocumentCodec: "@header", the fields as
+// name:value lines, then the content as a fragment (see the package
+// documentation, Deltas and references). With no fields it appends what
+// AppendEncode appends. On error, a *wire.EncodeError, dst comes back as
+// it was.
 func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.GraphResponse) ([]byte, error) {
 	if len(header) == 0 {
 		return c.AppendEncode(dst, content)
@@ -60,8 +47,8 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	return out, nil
 }
 
-// appendFields appends the header's field lines (checked by
-// delta.CheckHeader); a text GOON's quoting does not carry is refused.
+// appendFields appends the header's field lines; a text GOON's quoting
+// does not carry is refused.
 func (c *Codec) appendFields(b []byte, header []delta.Field) ([]byte, error) {
 	for _, f := range header {
 		b = append(b, f.Name...)
@@ -85,17 +72,9 @@ func fieldError(name, msg string) error {
 }
 
 // DecodeDocument implements delta.DocumentCodec: it reads what
-// AppendDocument writes, and any GOON response, a document with no
-// header. The fields are the lines at the top of @header whose name
-// delta.FieldKind knows; the first other line starts the content, read as
-// Decode reads a response, under the codec's limits (MaxExpansion against
-// the content's length), its errors at their line in the whole input; a
-// text that ends after the fields has no content. A field twice, a value
-// not of its kind (an Int: a GOON integer; an IntList: delta.ParseInts,
-// at most MaxElements numbers; a Text: a bare token or quoted text, at
-// most MaxStringBytes) is a *wire.DecodeError naming the line; a name
-// delta.FieldKind does not know is refused by the content's header, as
-// Decode refuses it.
+// AppendDocument writes, and any GOON response. The fields are the lines
+// at the top of @header whose name delta.FieldKind knows; the first other
+// line starts the content, metered against its own length.
 func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse, error) {
 	if !opensDocument(data) {
 		r, err := c.Decode(data)
@@ -127,9 +106,8 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 	return header, r, nil
 }
 
-// opensDocument reports whether data opens with "@header" (after an
-// optional byte order mark) and then a line that starts with a document
-// header field: it looks at no more than the first two lines' first bytes.
+// opensDocument reports whether data opens with "@header" and then a
+// document header field.
 func opensDocument(data []byte) bool {
 	data = bytes.TrimPrefix(data, bom)
 	switch {
@@ -148,12 +126,11 @@ func opensDocument(data []byte) bool {
 	return ok
 }
 
-// maxFieldName bounds the length of a document header field's name
-// (sent_earlier_at, nodes_moved_to, the longest, have 15 bytes).
+// maxFieldName bounds a document field's name (the longest has 15 bytes).
 const maxFieldName = 32
 
-// documentHeader reads the document header's fields, from the line after
-// "@header" to the first line that is not one, which it leaves unread.
+// documentHeader reads the fields from the line after "@header" to the
+// first line that is not one, which it leaves unread.
 func (p *parser) documentHeader() ([]delta.Field, error) {
 	var h []delta.Field
 	var lines []int
