@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
@@ -154,11 +155,7 @@ func (p *parser) parseSections() (*wire.GraphResponse, error) {
 		if err := p.expectSection(edges); err != nil {
 			return nil, err
 		}
-		parse := p.parseEdges
-		if p.paths {
-			parse = p.parsePaths
-		}
-		if err := parse(); err != nil {
+		if err := p.parseEdges(); err != nil {
 			return nil, err
 		}
 	}
@@ -270,6 +267,26 @@ func (p *parser) sectionLines() int {
 		rest = rest[:i+1]
 	}
 	return strings.Count(rest, "\n")
+}
+
+// collect reads the elements of a section: read calls add for each, which
+// appends it (reserved as declared says for the count header field f
+// declares) and meters it; the count is then checked.
+func collect[T any](p *parser, f, minLine int, oneALine bool, section, items string, meter func(*T) bool, read func(add func(T) error) error) ([]T, error) {
+	var zero T
+	reserve, full := p.declared(f, minLine, int(unsafe.Sizeof(zero)), oneALine)
+	s := make([]T, 0, reserve)
+	err := read(func(x T) error {
+		s = append(room(s, full), x)
+		if !meter(&s[len(s)-1]) {
+			return p.tooBig(p.line)
+		}
+		return nil
+	})
+	if err == nil {
+		err = p.checkCount(f, section, len(s), items)
+	}
+	return s, err
 }
 
 // room returns s with room for one more element, doubling up to full.

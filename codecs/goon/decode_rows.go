@@ -2,74 +2,46 @@ package goon
 
 import (
 	"strings"
-	"unsafe"
 
 	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
-// The @rows section: an aggregation's cells matched to its header's
-// columns (or a plain row's cells in stored order), read.
-
 type rowCol struct {
 	name     string
 	nodeKind bool
 }
 
-func (p *parser) parseRows() error {
-	agg := p.agg
-	var rows []wire.Row
-	full := 0
-	if agg {
-		var reserve int
-		reserve, full = p.declared(fRows, minRowLine, int(unsafe.Sizeof(wire.Row{})), true)
-		rows = make([]wire.Row, 0, reserve)
-	} else {
-		rows = []wire.Row{}
-	}
-	err := p.eachLine(func() error {
-		if err := p.parsePairs(p.cur, false, p.lim.MaxElements); err != nil {
-			return err
-		}
-		var row wire.Row
-		var err error
-		if agg {
-			row, err = p.aggregationRow()
-		} else {
-			// A row names each cell once (the model's rule, which every
-			// decoder keeps and wire.Limits.Check holds encoders to).
+func (p *parser) parseRows() (err error) {
+	p.r.Rows, err = collect(p, fRows, minRowLine, true, "@rows", "rows", func(row *wire.Row) bool { return p.meter.Row(*row) }, func(add func(wire.Row) error) error {
+		return p.eachLine(func() error {
+			if err := p.parsePairs(p.cur, false, p.lim.MaxElements); err != nil {
+				return err
+			}
+			if p.agg {
+				row, err := p.aggregationRow()
+				if err != nil {
+					return err
+				}
+				return add(row)
+			}
+			// A row names each cell once (the model's rule).
 			if i := keyset.FirstRepeat(len(p.pairs), func(i int) string { return p.pairs[i].key }); i >= 0 {
 				return p.errf("duplicate cell " + textwire.Clip(p.pairs[i].key))
 			}
-			row = p.cells.take(len(p.pairs))
+			row := p.cells.take(len(p.pairs))
 			for i, pr := range p.pairs {
 				row[i] = wire.Cell{Name: pr.key, Value: cellValue(pr)}
 			}
-		}
-		if err != nil {
-			return err
-		}
-		if !p.meter.Row(row) {
-			return p.tooBig(p.line)
-		}
-		rows = append(room(rows, full), row)
-		return nil
+			return add(row)
+		})
 	})
-	if err != nil {
-		return err
-	}
-	if agg {
-		if err := p.checkCount(fRows, "@rows", len(rows), "rows"); err != nil {
-			return err
-		}
-	}
-	p.r.Rows = rows
-	return nil
+	return err
 }
 
-// aggregationRow matches the pairs of an @rows line to the header's
-// columns (group_by, then aggregations; each at most once, in that order).
+// aggregationRow matches an @rows line's pairs to the header's columns,
+// once each, in order.
 func (p *parser) aggregationRow() (wire.Row, error) {
 	row := p.cells.take(len(p.pairs))[:0]
 	next := 0

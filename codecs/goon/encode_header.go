@@ -11,46 +11,30 @@ import (
 func (e *encoder) writeHeader(b []byte, r *wire.GraphResponse, version string) ([]byte, error) {
 	b = append(b, headerMarker...)
 	if !e.fragment || r.QueryType != "" {
-		b = append(b, "query_type:"...)
-		b = append(b, r.QueryType...)
-		b = append(b, '\n')
+		b = append(append(append(b, "query_type:"...), r.QueryType...), '\n')
 	}
 	if !e.fragment {
-		b = append(b, "goon_version:"...)
-		b = append(b, version...)
-		b = append(b, "\nnodes:"...)
-		b = strconv.AppendInt(b, int64(len(e.nodes)), 10)
-		b = append(b, "\nedges:"...)
-		b = strconv.AppendInt(b, int64(len(e.edges)), 10)
-		b = append(b, '\n')
+		b = append(append(append(b, "goon_version:"...), version...), '\n')
+		b = intField(b, "nodes:", int64(len(e.nodes)))
+		b = intField(b, "edges:", int64(len(e.edges)))
 	}
 	if p := r.Pagination; p != nil {
 		if p.HasMore {
 			b = append(b, "has_more:true\n"...)
 		}
 		if p.TotalRows.Valid {
-			b = append(b, "total_rows:"...)
-			b = strconv.AppendInt(b, p.TotalRows.V, 10)
-			b = append(b, '\n')
+			b = intField(b, "total_rows:", p.TotalRows.V)
 		}
 		if p.Truncated.V {
 			b = append(b, "truncated:true\n"...)
 		}
 		if p.NextCursor.Valid {
-			b = append(b, "next_cursor:"...)
-			b = appendCursor(b, p.NextCursor.V)
-			b = append(b, '\n')
+			b = append(appendCursor(append(b, "next_cursor:"...), p.NextCursor.V), '\n')
 		}
 	}
-	if e.agg {
-		return e.aggregationHeader(b, r)
+	if !e.agg {
+		return b, nil
 	}
-	return b, nil
-}
-
-// aggregationHeader appends an aggregation's rows:, group_by: and
-// aggregations: fields.
-func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) (_ []byte, err error) {
 	if r.Rows != nil {
 		n := 0
 		for _, row := range r.Rows {
@@ -58,66 +42,70 @@ func (e *encoder) aggregationHeader(b []byte, r *wire.GraphResponse) (_ []byte, 
 				n++
 			}
 		}
-		b = append(b, "rows:"...)
-		b = strconv.AppendInt(b, int64(n), 10)
-		b = append(b, '\n')
+		b = intField(b, "rows:", int64(n))
 	}
-	if len(r.GroupColumns) > 0 {
-		b = append(b, "group_by:"...)
-		for i, g := range r.GroupColumns {
-			if i > 0 {
-				b = append(b, ',')
+	b, err := descriptors(b, "group_by:", len(r.GroupColumns), func(b []byte, i int) ([]byte, error) {
+		g := &r.GroupColumns[i]
+		b = append(b, g.Name...)
+		switch g.Kind {
+		case wire.GroupByNode:
+			b = append(b, "(node"...)
+			if g.Entity.Valid {
+				return appendPart(b, ':', g.Entity.V, wirecodec.GroupColumnPath, i, "entity")
 			}
-			b = append(b, g.Name...)
-			switch g.Kind {
-			case wire.GroupByNode:
-				b = append(b, "(node"...)
-				if g.Entity.Valid {
-					if b, err = appendPart(b, ':', g.Entity.V, wirecodec.GroupColumnPath, i, "entity"); err != nil {
-						return b, err
-					}
-				}
-			case wire.GroupByProperty:
-				b = append(b, "(property"...)
-				if g.Property.Valid && g.Property.V != g.Name {
-					if b, err = appendPart(b, ':', g.Property.V, wirecodec.GroupColumnPath, i, "property"); err != nil {
-						return b, err
-					}
-				}
-			default:
-				return b, &wire.EncodeError{Codec: Name, Path: wirecodec.GroupColumnPath(i).Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
+		case wire.GroupByProperty:
+			b = append(b, "(property"...)
+			if g.Property.Valid && g.Property.V != g.Name {
+				return appendPart(b, ':', g.Property.V, wirecodec.GroupColumnPath, i, "property")
 			}
-			b = append(b, ')')
+		default:
+			return b, &wire.EncodeError{Codec: Name, Path: wirecodec.GroupColumnPath(i).Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
 		}
-		b = append(b, '\n')
+		return b, nil
+	})
+	if err != nil {
+		return b, err
 	}
-	if len(r.Columns) > 0 {
-		b = append(b, "aggregations:"...)
-		for i, c := range r.Columns {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if !isName(c.Function) {
-				return b, notName(wirecodec.ColumnPath(i).Field("function").String(), "function", c.Function)
-			}
-			b = append(b, c.Name...)
-			b = append(b, '(')
-			b = append(b, c.Function...)
-			if c.Target.Valid {
-				if b, err = appendPart(b, ':', c.Target.V, wirecodec.ColumnPath, i, "target"); err != nil {
-					return b, err
-				}
-				if c.Property.Valid {
-					if b, err = appendPart(b, '.', c.Property.V, wirecodec.ColumnPath, i, "property"); err != nil {
-						return b, err
-					}
-				}
-			}
-			b = append(b, ')')
+	return descriptors(b, "aggregations:", len(r.Columns), func(b []byte, i int) ([]byte, error) {
+		c := &r.Columns[i]
+		if !isName(c.Function) {
+			return b, notName(wirecodec.ColumnPath(i).Field("function").String(), "function", c.Function)
 		}
-		b = append(b, '\n')
+		b = append(append(append(b, c.Name...), '('), c.Function...)
+		var err error
+		if c.Target.Valid {
+			if b, err = appendPart(b, ':', c.Target.V, wirecodec.ColumnPath, i, "target"); err == nil && c.Property.Valid {
+				b, err = appendPart(b, '.', c.Property.V, wirecodec.ColumnPath, i, "property")
+			}
+		}
+		return b, err
+	})
+}
+
+// intField appends the header line of an integer field.
+func intField(b []byte, field string, n int64) []byte {
+	return append(strconv.AppendInt(append(b, field...), n, 10), '\n')
+}
+
+// descriptors appends the header line field of n descriptors, written by
+// each without its closing parenthesis, separated by commas; nothing when
+// n is 0.
+func descriptors(b []byte, field string, n int, each func([]byte, int) ([]byte, error)) ([]byte, error) {
+	if n == 0 {
+		return b, nil
 	}
-	return b, nil
+	b = append(b, field...)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = each(b, i); err != nil {
+			return b, err
+		}
+		b = append(b, ')')
+	}
+	return append(b, '\n'), nil
 }
 
 // appendPart appends sep and the name s, a part of column i's descriptor;
