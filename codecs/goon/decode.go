@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirecodec"
@@ -22,14 +23,25 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) { return c.deco
 
 // decode reads a response, or with fragment a document's content.
 func (c *Codec) decode(data []byte, fragment bool) (*wire.GraphResponse, error) {
+	_, r, err := c.read(data, fragment, false)
+	return r, err
+}
+
+// read parses a response, or with doc a document, whose content is a
+// fragment; a document without content gives a nil response.
+func (c *Codec) read(data []byte, fragment, doc bool) ([]delta.Field, *wire.GraphResponse, error) {
 	if err := c.core.CheckInput(len(data)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	data = bytes.TrimPrefix(data, bom)
 	p := newParser(data, c.core.Limits)
 	p.meter = wirecodec.NewMeter(c.core.Limits, len(data))
-	p.fragment = fragment
-	return p.parse()
+	p.fragment, p.doc = fragment, doc
+	r, err := p.parse()
+	if err != nil {
+		return nil, nil, err
+	}
+	return p.fields, r, nil
 }
 
 // bom is the UTF-8 byte order mark, skipped at the start of the input.
@@ -47,8 +59,14 @@ type parser struct {
 	r      *wire.GraphResponse
 	header [numFields]headerField
 	// fragment: a document's content, which may leave out header fields
-	// and sections; agg and paths: the layout read.
-	fragment, agg, paths bool
+	// and sections; doc: a document, whose fields open @header; agg and
+	// paths: the layout read.
+	fragment, doc, agg, paths bool
+	// fields are a document's, read on fieldLines; contentLen is the
+	// length of the text after them.
+	fields     []delta.Field
+	fieldLines []int
+	contentLen int
 	// cursorText is next_cursor's value, unquoted.
 	cursorText string
 	cols       []rowCol
@@ -132,8 +150,16 @@ func (p *parser) parse() (*wire.GraphResponse, error) {
 // after a document's fields) to the end.
 func (p *parser) parseSections() (*wire.GraphResponse, error) {
 	p.r = &wire.GraphResponse{}
+	p.contentLen = len(p.lines.Rest())
 	if err := p.parseHeader(); err != nil {
 		return nil, err
+	}
+	if p.doc {
+		if p.contentLen == 0 {
+			return nil, nil
+		}
+		// The content is metered against its own length.
+		p.meter = wirecodec.NewMeter(p.lim, len(headerMarker)+p.contentLen)
 	}
 	// p.cur is the first section marker after the header.
 	if !p.fragment || p.cur == "@nodes" {

@@ -43,13 +43,7 @@ func (p *parser) parseEdges() (err error) {
 		if p.paths {
 			return p.parsePaths(add)
 		}
-		return p.grouped(&edgeGroups, func(typ string) error {
-			e, err := p.edgeLine(typ)
-			if err != nil {
-				return err
-			}
-			return add(e)
-		})
+		return grouped(p, &edgeGroups, p.edgeLine, add)
 	})
 	return err
 }

@@ -1,6 +1,7 @@
 package goon
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/graphwire/graphwire/delta"
@@ -39,26 +40,25 @@ func (p *parser) parseHeader() error {
 			return err
 		}
 		if !ok {
-			if p.cur == "" {
+			if p.cur == "" && !(p.doc && p.contentLen == 0) {
 				return p.errf("input ends, expected @nodes")
 			}
 			break
 		}
-		colon := strings.IndexByte(p.cur, ':')
-		if colon < 0 {
+		key, val, ok := strings.Cut(p.cur, ":")
+		if !ok {
 			return p.errf("expected a header field key:value, found " + textwire.Excerpt(p.cur))
 		}
-		key, val := p.cur[:colon], p.cur[colon+1:]
-		f := -1
-		for i, n := range fieldNames {
-			if n == key {
-				f = i
-				break
-			}
-		}
+		f := slices.Index(fieldNames[:], key)
+		k, docField := delta.FieldKind(key)
 		switch {
+		case f < 0 && docField && p.doc && last < 0: // a document's field, before GOON's own
+			if err := p.documentField(key, val, k); err != nil {
+				return err
+			}
+			continue
 		case f < 0:
-			if _, ok := delta.FieldKind(key); ok {
+			if docField {
 				return p.errf("document header field " + key + " among GOON's header fields (a document's fields come first, and DecodeDocument reads them)")
 			}
 			return p.errf("unknown header field " + textwire.Excerpt(key))

@@ -59,9 +59,9 @@ type groupKind struct {
 	items  string // what a group counts: "rows", "edges"
 }
 
-// grouped reads a section of Name(n): groups, calling line for each of
-// a group's n lines with its name.
-func (p *parser) grouped(k *groupKind, line func(typ string) error) error {
+// grouped reads a section of Name(n): groups, parsing each of a group's n
+// lines with its name and adding the result.
+func grouped[T any](p *parser, k *groupKind, parse func(typ string) (T, error), add func(T) error) error {
 	typ, declared, left := "", 0, 0
 	err := p.eachLine(func() error {
 		if isGroupLine(p.cur) {
@@ -85,7 +85,11 @@ func (p *parser) grouped(k *groupKind, line func(typ string) error) error {
 			return p.errf("more " + k.items + " than group " + textwire.Clip(typ) + " declares")
 		}
 		left--
-		return line(typ)
+		x, err := parse(typ)
+		if err != nil {
+			return err
+		}
+		return add(x)
 	})
 	if err != nil {
 		return err

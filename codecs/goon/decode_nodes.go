@@ -14,13 +14,7 @@ var nodeGroups = groupKind{header: "a node group Type(count):", orphan: "a node 
 // parseNodes reads @nodes into the response's nodes.
 func (p *parser) parseNodes() (err error) {
 	p.r.Nodes, err = collect(p, fNodes, minNodeLine, true, "@nodes", "rows", p.meterNode, func(add func(wire.Node) error) error {
-		return p.grouped(&nodeGroups, func(typ string) error {
-			n, err := p.nodeRow(typ)
-			if err != nil {
-				return err
-			}
-			return add(n)
-		})
+		return grouped(p, &nodeGroups, p.nodeRow, add)
 	})
 	return err
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
-	"github.com/graphwire/graphwire/wirecodec"
 )
 
 var _ delta.DocumentCodec = (*Codec)(nil)
@@ -80,30 +79,7 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 		r, err := c.Decode(data)
 		return nil, r, err
 	}
-	if err := c.core.CheckInput(len(data)); err != nil {
-		return nil, nil, err
-	}
-	data = bytes.TrimPrefix(data, bom)
-	p := newParser(data, c.core.Limits)
-	if err := p.checkText(); err != nil {
-		return nil, nil, err
-	}
-	p.next() // "@header"
-	header, err := p.documentHeader()
-	if err != nil {
-		return nil, nil, err
-	}
-	rest := len(p.lines.Rest())
-	if rest == 0 {
-		return header, nil, nil
-	}
-	p.meter = wirecodec.NewMeter(c.core.Limits, len(headerMarker)+rest)
-	p.fragment = true
-	r, err := p.parseSections()
-	if err != nil {
-		return nil, nil, err
-	}
-	return header, r, nil
+	return c.read(data, true, true)
 }
 
 // opensDocument reports whether data opens with "@header" and then a
@@ -129,47 +105,32 @@ func opensDocument(data []byte) bool {
 // maxFieldName bounds a document field's name (the longest has 15 bytes).
 const maxFieldName = 32
 
-// documentHeader reads the fields from the line after "@header" to the
-// first line that is not one, which it leaves unread.
-func (p *parser) documentHeader() ([]delta.Field, error) {
-	var h []delta.Field
-	var lines []int
-	for {
-		mark, line := p.lines.Mark(), p.line
-		if !p.next() {
-			return h, nil
+// documentField reads a document's header field name:val of kind k.
+func (p *parser) documentField(name, val string, k delta.Kind) error {
+	for i, f := range p.fields {
+		if f.Name == name {
+			return p.errf("header field " + name + " twice (first on line " + strconv.Itoa(p.fieldLines[i]) + ")")
 		}
-		name, val, ok := strings.Cut(p.cur, ":")
-		kind, known := delta.FieldKind(name)
-		if !ok || !known {
-			p.lines.Reset(mark)
-			p.line = line
-			return h, nil
-		}
-		for k, f := range h {
-			if f.Name == name {
-				return nil, p.errf("header field " + name + " twice (first on line " + strconv.Itoa(lines[k]) + ")")
-			}
-		}
-		f := delta.Field{Name: name}
-		switch kind {
-		case delta.IntList:
-			if strings.Count(val, ",") >= p.lim.MaxElements {
-				return nil, p.checkElements(p.lim.MaxElements+1, "numbers in "+name)
-			}
-			v, err := delta.ParseInts(val, p.lim.MaxElements)
-			if err != nil {
-				return nil, p.errf(name + ": " + err.Error())
-			}
-			f.Ints = v
-		case delta.Text:
-			s, _, err := p.headerString(val, name)
-			if err != nil {
-				return nil, err
-			}
-			f.Text = s
-		}
-		h = append(h, f)
-		lines = append(lines, p.line)
 	}
+	f := delta.Field{Name: name}
+	switch k {
+	case delta.IntList:
+		if strings.Count(val, ",") >= p.lim.MaxElements {
+			return p.checkElements(p.lim.MaxElements+1, "numbers in "+name)
+		}
+		v, err := delta.ParseInts(val, p.lim.MaxElements)
+		if err != nil {
+			return p.errf(name + ": " + err.Error())
+		}
+		f.Ints = v
+	case delta.Text:
+		s, _, err := p.headerString(val, name)
+		if err != nil {
+			return err
+		}
+		f.Text = s
+	}
+	p.fields, p.fieldLines = append(p.fields, f), append(p.fieldLines, p.line)
+	p.contentLen = len(p.lines.Rest())
+	return nil
 }
