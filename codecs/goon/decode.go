@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -331,3 +332,199 @@ const (
 	minPathEdge = 11
 	minRowLine  = 4
 )
+
+func (p *parser) parseHeader() error {
+	last := -1
+	for {
+		ok, err := p.body()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			if p.cur == "" && !(p.doc && p.contentLen == 0) {
+				return p.errf("input ends, expected @nodes")
+			}
+			break
+		}
+		key, val, ok := strings.Cut(p.cur, ":")
+		if !ok {
+			return p.errf("expected a header field key:value, found " + textwire.Excerpt(p.cur))
+		}
+		f := slices.Index(fieldNames[:], key)
+		k, docField := delta.FieldKind(key)
+		switch {
+		case f < 0 && docField && p.doc && last < 0: // a document's field, before GOON's own
+			if err := p.documentField(key, val, k); err != nil {
+				return err
+			}
+			continue
+		case f < 0:
+			if docField {
+				return p.errf("document header field " + key + " among GOON's header fields (a document's fields come first, and DecodeDocument reads them)")
+			}
+			return p.errf("unknown header field " + textwire.Excerpt(key))
+		case p.header[f].set:
+			return p.errf("duplicate header field " + textwire.Clip(key))
+		case f < last:
+			return p.errf("header field " + textwire.Clip(key) + " out of order (after " + fieldNames[last] + ")")
+		}
+		last = f
+		p.header[f] = headerField{set: true, line: p.line, value: val}
+		if err := p.headerValue(f, val); err != nil {
+			return err
+		}
+	}
+	for _, f := range [...]int{fQueryType, fVersion, fNodes, fEdges} {
+		if !p.header[f].set && !p.fragment {
+			return p.errf("header has no " + fieldNames[f] + " field")
+		}
+	}
+	if err := p.pagination(); err != nil {
+		return err
+	}
+	// A fragment without a query type is an aggregation when it declares
+	// rows or columns (encoder.layout).
+	p.agg = p.r.QueryType == wire.Aggregation ||
+		p.fragment && p.r.QueryType == "" && (p.header[fRows].set || p.header[fGroupBy].set || p.header[fAggregations].set)
+	p.paths = p.r.QueryType == wire.PathFinding
+	if !p.agg {
+		for _, f := range [...]int{fRows, fGroupBy, fAggregations} {
+			if h := p.header[f]; h.set {
+				return lineError(h.line, fieldNames[f]+" in a "+string(p.r.QueryType)+" response (only aggregation has it)")
+			}
+		}
+	}
+	return nil
+}
+
+func (p *parser) headerValue(f int, val string) error {
+	switch f {
+	case fQueryType:
+		q := wire.QueryType(val)
+		if !q.Valid() {
+			return p.errf("unknown query_type " + textwire.Excerpt(val))
+		}
+		p.r.QueryType = q
+	case fVersion:
+		if !supportedVersion(val) {
+			return p.errf("unsupported goon_version " + textwire.Excerpt(val) + " (this decoder reads " + minMajor + ".x.y to " + maxMajor + ".x.y)")
+		}
+	case fNodes, fEdges, fRows:
+		n, ok := parseInt(val)
+		if !ok || n < 0 {
+			return p.errf("expected a count after " + fieldNames[f] + ":, found " + textwire.Excerpt(val))
+		}
+		if n > int64(p.lim.MaxElements) {
+			return p.checkElements(p.lim.MaxElements+1, fieldNames[f])
+		}
+	case fHasMore:
+		if val != "true" {
+			return p.errf("expected has_more:true, found " + textwire.Excerpt(val))
+		}
+	case fTotalRows:
+		if _, ok := parseInt(val); !ok {
+			return p.errf("expected an integer after total_rows:, found " + textwire.Excerpt(val))
+		}
+	case fTruncated:
+		if val != "true" {
+			return p.errf("expected truncated:true, found " + textwire.Excerpt(val))
+		}
+	case fNextCursor:
+		return p.cursor(val)
+	case fGroupBy:
+		return p.groupBy(val)
+	case fAggregations:
+		return p.aggregations(val)
+	}
+	return nil
+}
+
+// cursor reads next_cursor's value; quoted text the encoder would write
+// bare gains one fillRune, as a quoted value does.
+func (p *parser) cursor(val string) error {
+	t, quoted, err := p.headerString(val, "next_cursor")
+	if err != nil {
+		return err
+	}
+	if quoted && cursorBare(t) {
+		t += string(fillRune)
+	}
+	p.cursorText = t
+	return nil
+}
+
+// headerString reads the string value of the header field what, as
+// appendCursor writes it (quoted reports how), within MaxStringBytes.
+func (p *parser) headerString(val, what string) (s string, quoted bool, err error) {
+	if val == "" {
+		return "", false, p.errf("expected a token after " + what + ":")
+	}
+	if val[0] != '"' {
+		for i := 0; i < len(val); i++ {
+			if !bareByte[val[i]] {
+				return "", false, p.errf("unexpected " + quoteByte(val[i]) + " in the bare " + what + " (such tokens are quoted)")
+			}
+		}
+		return val, false, p.checkString(len(val), what)
+	}
+	t, n, err := p.unquote(val)
+	if err != nil {
+		return "", false, err
+	}
+	if n != len(val) {
+		return "", false, p.errf("unexpected " + quoteByte(val[n]) + " after the quoted " + what)
+	}
+	return t, true, p.checkString(len(t), what)
+}
+
+// pagination builds the response's pagination from the header fields read
+// (see the package documentation, The text).
+func (p *parser) pagination() error {
+	hm, tr, tt, nc := p.header[fHasMore], p.header[fTotalRows], p.header[fTruncated], p.header[fNextCursor]
+	switch {
+	case tr.set && tt.set:
+		return lineError(tt.line, "truncated (schema v5) in a header with total_rows (schema v2)")
+	case tr.set && nc.set:
+		return lineError(nc.line, "next_cursor (schema v5) in a header with total_rows (schema v2)")
+	case tr.set:
+		n, _ := parseInt(tr.value)
+		p.r.Pagination = &wire.Pagination{HasMore: hm.set, TotalRows: wire.Some[int64](n)}
+	case hm.set || tt.set || nc.set:
+		pg := &wire.Pagination{HasMore: hm.set, Truncated: wire.Some(tt.set)}
+		if nc.set {
+			pg.NextCursor = wire.Some(p.cursorText)
+		}
+		p.r.Pagination = pg
+	}
+	return nil
+}
+
+// documentField reads a document's header field name:val of kind k.
+func (p *parser) documentField(name, val string, k delta.Kind) error {
+	for i, f := range p.fields {
+		if f.Name == name {
+			return p.errf("header field " + name + " twice (first on line " + strconv.Itoa(p.fieldLines[i]) + ")")
+		}
+	}
+	f := delta.Field{Name: name}
+	switch k {
+	case delta.IntList:
+		if strings.Count(val, ",") >= p.lim.MaxElements {
+			return p.checkElements(p.lim.MaxElements+1, "numbers in "+name)
+		}
+		v, err := delta.ParseInts(val, p.lim.MaxElements)
+		if err != nil {
+			return p.errf(name + ": " + err.Error())
+		}
+		f.Ints = v
+	case delta.Text:
+		s, _, err := p.headerString(val, name)
+		if err != nil {
+			return err
+		}
+		f.Text = s
+	}
+	p.fields, p.fieldLines = append(p.fields, f), append(p.fieldLines, p.line)
+	p.contentLen = len(p.lines.Rest())
+	return nil
+}

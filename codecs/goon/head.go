@@ -2,11 +2,8 @@ package goon
 
 import (
 	"bytes"
-	"strconv"
-	"strings"
 
 	"github.com/graphwire/graphwire/delta"
-	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -46,30 +43,6 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	return out, nil
 }
 
-// appendFields appends the header's field lines; a text GOON's quoting
-// does not carry is refused.
-func (c *Codec) appendFields(b []byte, header []delta.Field) ([]byte, error) {
-	for _, f := range header {
-		b = append(b, f.Name...)
-		b = append(b, ':')
-		switch kind, _ := delta.FieldKind(f.Name); kind {
-		case delta.IntList:
-			b = delta.AppendInts(b, f.Ints)
-		case delta.Text:
-			if !quotable(f.Text) {
-				return b, fieldError(f.Name, "holds a control character, which GOON's quoting does not carry")
-			}
-			b = appendCursor(b, f.Text)
-		}
-		b = append(b, '\n')
-	}
-	return b, nil
-}
-
-func fieldError(name, msg string) error {
-	return &wire.EncodeError{Codec: Name, Msg: "header field " + textwire.Excerpt(name) + " " + msg}
-}
-
 // DecodeDocument implements delta.DocumentCodec: it reads what
 // AppendDocument writes, and any GOON response. The fields are the lines
 // at the top of @header whose name delta.FieldKind knows; the first other
@@ -105,32 +78,29 @@ func opensDocument(data []byte) bool {
 // maxFieldName bounds a document field's name (the longest has 15 bytes).
 const maxFieldName = 32
 
-// documentField reads a document's header field name:val of kind k.
-func (p *parser) documentField(name, val string, k delta.Kind) error {
-	for i, f := range p.fields {
-		if f.Name == name {
-			return p.errf("header field " + name + " twice (first on line " + strconv.Itoa(p.fieldLines[i]) + ")")
-		}
-	}
-	f := delta.Field{Name: name}
-	switch k {
-	case delta.IntList:
-		if strings.Count(val, ",") >= p.lim.MaxElements {
-			return p.checkElements(p.lim.MaxElements+1, "numbers in "+name)
-		}
-		v, err := delta.ParseInts(val, p.lim.MaxElements)
-		if err != nil {
-			return p.errf(name + ": " + err.Error())
-		}
-		f.Ints = v
-	case delta.Text:
-		s, _, err := p.headerString(val, name)
-		if err != nil {
-			return err
-		}
-		f.Text = s
-	}
-	p.fields, p.fieldLines = append(p.fields, f), append(p.fieldLines, p.line)
-	p.contentLen = len(p.lines.Rest())
-	return nil
+// The header fields of GOON itself, in their fixed order (SPEC §5.3),
+// read by parseHeader and written by writeHeader; a document's fields
+// (delta.FieldKind) come before them.
+
+type headerField struct {
+	set   bool
+	line  int
+	value string
 }
+
+const (
+	fQueryType = iota
+	fVersion
+	fNodes
+	fEdges
+	fHasMore
+	fTotalRows
+	fTruncated
+	fNextCursor
+	fRows
+	fGroupBy
+	fAggregations
+	numFields
+)
+
+var fieldNames = [numFields]string{"query_type", "goon_version", "nodes", "edges", "has_more", "total_rows", "truncated", "next_cursor", "rows", "group_by", "aggregations"}

@@ -293,3 +293,27 @@ func quotable(s string) bool {
 	}
 	return utf8.ValidString(s)
 }
+
+// The goon_version majors Decode reads.
+const (
+	minMajor = "1"
+	maxMajor = "4"
+)
+
+// supportedVersion reports whether v is MAJOR.MINOR.PATCH, decimals
+// without leading zeros, the major from minMajor to maxMajor.
+func supportedVersion(v string) bool {
+	if len(v) > 3*19+2 { // three int64 decimals: no split of a long value
+		return false
+	}
+	parts := strings.Split(v, ".")
+	if len(parts) != 3 || len(parts[0]) != 1 || parts[0] < minMajor || parts[0] > maxMajor {
+		return false
+	}
+	for _, s := range parts[1:] {
+		if n, ok := parseInt(s); !ok || n < 0 {
+			return false
+		}
+	}
+	return true
+}
