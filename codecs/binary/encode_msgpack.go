@@ -5,11 +5,9 @@ import (
 	"math"
 )
 
-// mpSink writes the layout as MessagePack bytes, appending to b, in the
-// forms the msgpack library's Encoder writes (a test holds the two
-// together): integers and lengths in their shortest form, positive
-// integers as unsigned; a float in 4 bytes when float32 holds it bit for
-// bit, 8 otherwise (NaN always 8, so its payload stays).
+// mpSink writes MessagePack as the msgpack library's Encoder does (a test
+// holds the two together): shortest forms, a float in 4 bytes when
+// float32 holds it bit for bit (never NaN), 8 otherwise.
 type mpSink struct{ b []byte }
 
 func (s *mpSink) array(n int) { s.head(n, 15, 0x90, mpArray16) }

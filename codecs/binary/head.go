@@ -107,36 +107,35 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 	// The header is read in place: its strings alias data and are cloned
 	// before they are kept.
 	src := source{data: data, text: unsafe.String(unsafe.SliceData(data), len(data)), format: c.format, b: &c.b, lim: &c.core.Limits}
-	h := headReader{src: &src, c: c}
-	entries := h.object()
-	header := make([]delta.Field, 0, max(entries, 0))
-	for i := 0; i < entries && h.err == nil; i++ {
-		name := h.key()
-		if h.err != nil {
-			break
-		}
-		if name == contentKey {
-			if i == 0 || i != entries-1 {
-				h.fail("%q is the last entry of a document, after at least one header field", contentKey)
-				break
-			}
+	var d decoder
+	d.reset(&src, c)
+	entries := d.object()
+	header := make([]delta.Field, 0, entries)
+	for i := 0; i < entries && d.err == nil; i++ {
+		t := d.item("document key", kString, false)
+		switch {
+		case t == nil:
+		case t.s == contentKey && (i == 0 || i != entries-1):
+			d.failf("%q is the last entry of a document, after at least one header field", contentKey)
+		case t.s == contentKey:
 			r, err := c.decode(data[src.off:], true)
+			var de *wire.DecodeError
+			if errors.As(err, &de) {
+				de.Offset += int64(src.off)
+			}
 			if err != nil {
-				var de *wire.DecodeError
-				if errors.As(err, &de) {
-					de.Offset += int64(src.off)
-				}
 				return nil, nil, err
 			}
 			return header, r, nil
+		default:
+			header = append(header, d.field(t.s, header))
 		}
-		header = append(header, h.field(name, header))
 	}
-	if h.err == nil && src.off != len(data) {
-		return nil, nil, src.failAt(src.off, fmt.Sprintf("%d trailing bytes after the document", len(data)-src.off), nil)
+	if d.err == nil && src.off != len(data) {
+		d.err = src.failAt(src.off, fmt.Sprintf("%d trailing bytes after the document", len(data)-src.off), nil)
 	}
-	if h.err != nil {
-		return nil, nil, h.err
+	if d.err != nil {
+		return nil, nil, d.err
 	}
 	return header, nil, nil
 }
@@ -149,112 +148,60 @@ func (c *Codec) document(b byte) bool {
 	return b&0xf0 == mpFixMap || b == mpMap16 || b == mpMap32
 }
 
-// headReader reads a document's map and fields; the first error sticks.
-type headReader struct {
-	src *source
-	c   *Codec
-	tok token
-	err error
-}
-
-func (h *headReader) fail(format string, args ...any) {
-	if h.err == nil {
-		h.err = h.src.fail(fmt.Sprintf(format, args...))
-	}
-}
-
-func (h *headReader) next() *token {
-	if h.err == nil {
-		h.err = h.src.next(&h.tok)
-	}
-	if h.err != nil {
-		return nil
-	}
-	return &h.tok
-}
-
-// value is next for an item of the field name's value, whose errors
-// name the field.
-func (h *headReader) value(name string) *token {
-	t := h.next()
-	if t == nil {
-		h.name(name)
+// fieldItem reads an item of the value of the field name, whose errors name
+// the field.
+func (d *decoder) fieldItem(name string) *token {
+	t := d.read()
+	var de *wire.DecodeError
+	if t == nil && errors.As(d.err, &de) && !strings.HasPrefix(de.Msg, name+": ") {
+		de.Msg = name + ": " + de.Msg
 	}
 	return t
 }
 
-// name puts the field's name before the source's error message.
-func (h *headReader) name(field string) {
-	var de *wire.DecodeError
-	if errors.As(h.err, &de) && !strings.HasPrefix(de.Msg, field+": ") {
-		de.Msg = field + ": " + de.Msg
-	}
-}
-
 // object reads the document's map head: its number of entries.
-func (h *headReader) object() int {
-	h.src.maps = true
-	t := h.next()
-	h.src.maps = false
+func (d *decoder) object() int {
+	d.src.maps = true
+	t := d.read()
+	d.src.maps = false
 	switch {
 	case t == nil:
 		return 0
 	case t.kind != kMap || t.i == 0 || t.i > maxDocumentEntries:
-		h.fail("a document's map of %d entries (1 to %d: header fields, then the content)", t.i, maxDocumentEntries)
+		d.failf("a document's map of %d entries (1 to %d: header fields, then the content)", t.i, maxDocumentEntries)
 		return 0
 	}
 	return int(t.i)
 }
 
-// key reads an entry's key, a string.
-func (h *headReader) key() string {
-	t := h.next()
-	if t == nil {
-		return ""
-	}
-	if t.kind != kString {
-		h.fail("document key: expected string, found %s", t.kind)
-		return ""
-	}
-	return t.s
-}
-
 // field reads the value of the header field name, after the fields read.
-func (h *headReader) field(name string, read []delta.Field) delta.Field {
+func (d *decoder) field(name string, read []delta.Field) delta.Field {
 	k, ok := delta.FieldKind(name)
 	if !ok {
-		h.fail("unknown header field %s", textwire.Excerpt(name))
+		d.failf("unknown header field %s", textwire.Excerpt(name))
 		return delta.Field{}
 	}
 	for _, f := range read {
 		if f.Name == name {
-			h.fail("header field %s given twice", name)
+			d.failf("header field %s given twice", name)
 			return delta.Field{}
 		}
 	}
 	f := delta.Field{Name: strings.Clone(name)}
-	t := h.value(name)
+	t := d.fieldItem(name)
 	switch {
 	case t == nil:
 	case k == delta.IntList && t.kind == kArray:
-		f.Ints = h.ints(name, int(t.i))
+		f.Ints = d.ints(name, int(t.i))
 	case k == delta.Text && t.kind == kString:
-		if len(t.s) > h.c.core.Limits.MaxStringBytes {
-			h.err = h.src.failLimit("MaxStringBytes", fmt.Sprintf("%s: a text of %d bytes, longer than the limit of %d", name, len(t.s), h.c.core.Limits.MaxStringBytes))
+		if len(t.s) > d.c.core.Limits.MaxStringBytes {
+			d.failLimit("MaxStringBytes", "%s: a text of %d bytes, longer than the limit of %d", name, len(t.s), d.c.core.Limits.MaxStringBytes)
 		}
 		f.Text = strings.Clone(t.s)
 	default:
-		h.fail("%s: expected %s, found %s", name, kindNames[k], t.kind)
+		d.failf("%s: expected %s, found %s", name, kindNames[k], t.kind)
 	}
 	return f
-}
-
-// int is the integer i of the field name as an int, which may be narrower.
-func (h *headReader) int(name string, i int64) int {
-	if int64(int(i)) != i {
-		h.fail("%s: %d is out of range", name, i)
-	}
-	return int(i)
 }
 
 // kindNames names the item each kind of header value is written as.
@@ -263,25 +210,26 @@ var kindNames = [...]string{delta.IntList: "array of integers", delta.Text: "str
 // ints reads the n integers of an IntList field's array, whose head has
 // been read, into a list allocated whole (the source has checked that the
 // bytes left hold n items).
-func (h *headReader) ints(name string, n int) []int {
-	if n > h.c.core.Limits.MaxElements {
-		h.err = h.src.failLimit("MaxElements", fmt.Sprintf("%s: %d integers, more than the limit of %d", name, n, h.c.core.Limits.MaxElements))
+func (d *decoder) ints(name string, n int) []int {
+	if n > d.c.core.Limits.MaxElements {
+		d.failLimit("MaxElements", "%s: %d integers, more than the limit of %d", name, n, d.c.core.Limits.MaxElements)
 		return nil
 	}
 	if n == 0 {
 		return nil
 	}
 	v := make([]int, 0, n)
-	for i := 0; i < n; i++ {
-		t := h.value(name)
-		if t == nil {
-			return nil
+	for i := 0; i < n && d.err == nil; i++ {
+		t := d.fieldItem(name)
+		switch {
+		case t == nil:
+		case t.kind != kInt:
+			d.failf("%s: number %d: expected integer, found %s", name, i, t.kind)
+		case int64(int(t.i)) != t.i:
+			d.failf("%s: %d is out of range", name, t.i)
+		default:
+			v = append(v, int(t.i))
 		}
-		if t.kind != kInt {
-			h.fail("%s: number %d: expected integer, found %s", name, i, t.kind)
-			return nil
-		}
-		v = append(v, h.int(name, t.i))
 	}
 	return v
 }

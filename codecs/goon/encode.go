@@ -134,8 +134,7 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 	return nil
 }
 
-// maxPooledBuffer bounds the scratch buffer an encoder keeps for reuse.
-const maxPooledBuffer = 64 << 20
+const maxPooledBuffer = 64 << 20 // the largest scratch buffer kept
 
 var encoderPool = sync.Pool{New: func() any { return &encoder{lifted: map[nodeKey]struct{}{}} }}
 
@@ -174,23 +173,17 @@ func (e *encoder) release() {
 	encoderPool.Put(e)
 }
 
-// reset empties the encoder's scratch space for another encode.
+// reset empties the encoder's scratch space for another encode, keeping
+// its buffers and writer.
 func (e *encoder) reset() {
 	clear(e.nodes)
 	clear(e.edges)
 	clear(e.props)
 	clear(e.keys)
-	e.keys, e.keysOK = e.keys[:0], false
 	clear(e.cols)
 	clear(e.lifted)
-	e.r = nil
-	e.nodes, e.edges, e.props, e.cols = e.nodes[:0], e.edges[:0], e.props[:0], e.cols[:0]
-	e.err = nil
-	e.maxList = 0
-	e.fills = false
-	e.b = e.b[:0]
-	e.written = 0
-	e.fragment = false
+	*e = encoder{b: e.b[:0], nodes: e.nodes[:0], edges: e.edges[:0], props: e.props[:0], keys: e.keys[:0], cols: e.cols[:0],
+		lifted: e.lifted, tmpA: e.tmpA, tmpB: e.tmpB, list: e.list, out: e.out}
 }
 
 func (e *encoder) encode(r *wire.GraphResponse, version string) error {

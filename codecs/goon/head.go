@@ -44,9 +44,7 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 }
 
 // DecodeDocument implements delta.DocumentCodec: it reads what
-// AppendDocument writes, and any GOON response. The fields are the lines
-// at the top of @header whose name delta.FieldKind knows; the first other
-// line starts the content, metered against its own length.
+// AppendDocument writes, and any GOON response.
 func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse, error) {
 	if !opensDocument(data) {
 		r, err := c.Decode(data)
