@@ -230,12 +230,7 @@ func (d *decoder) column(c *wire.Column) {
 	n := d.array("column", 2, 4)
 	c.Name = d.name("column name")
 	c.Function = d.name("column function")
-	if n > 2 {
-		c.Target = d.optName("column target")
-	}
-	if n > 3 {
-		c.Property = d.optName("column property")
-	}
+	d.optNames(n-2, []string{"column target", "column property"}, &c.Target, &c.Property)
 	d.leave()
 }
 
@@ -247,13 +242,15 @@ func (d *decoder) groupColumn(g *wire.GroupColumn) {
 		d.failf("unknown group kind %q", g.Kind)
 	}
 	g.Node = d.name("group column node")
-	if n > 3 {
-		g.Property = d.optName("group column property")
-	}
-	if n > 4 {
-		g.Entity = d.optName("group column entity")
-	}
+	d.optNames(n-3, []string{"group column property", "group column entity"}, &g.Property, &g.Entity)
 	d.leave()
+}
+
+// optNames reads a record's n optional names, called what, into fields.
+func (d *decoder) optNames(n int, what []string, fields ...*wire.Opt[string]) {
+	for k := 0; k < n && k < len(fields); k++ {
+		*fields[k] = d.optName(what[k])
+	}
 }
 
 // repeatedKey returns the index of the first property whose key an earlier

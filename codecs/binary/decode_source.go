@@ -94,12 +94,8 @@ func (s *source) uintAt(size int) (uint64, bool) {
 
 // str reads the n bytes of a string item whose head takes h bytes.
 func (s *source) str(t *token, n uint64, h int) error {
-	left := len(s.data) - s.off - h
-	switch {
-	case n > uint64(s.b.maxString):
-		return s.failLimit("MaxStringBytes", fmt.Sprintf("string of %d bytes exceeds the limit of %d", n, s.lim.MaxStringBytes))
-	case n > uint64(left):
-		return s.fail(fmt.Sprintf("string of %d bytes runs past the end of input (%d bytes left)", n, left))
+	if _, err := s.declared(n, h, s.b.maxString, "MaxStringBytes", "string of %d bytes", s.lim.MaxStringBytes); err != nil {
+		return err
 	}
 	p := s.off + h
 	b := s.data[p : p+int(n)]
@@ -111,14 +107,25 @@ func (s *source) str(t *token, n uint64, h int) error {
 	return nil
 }
 
-// array reads an array head of h bytes declaring n elements.
-func (s *source) array(t *token, n uint64, h int) error {
+// declared checks a length n that a head of h bytes declares against
+// bound (limit, whose value is max) and the bytes left, which it returns.
+func (s *source) declared(n uint64, h, bound int, limit, noun string, max int) (int, error) {
 	left := len(s.data) - s.off - h
 	switch {
-	case n > uint64(s.b.maxArray):
-		return s.failLimit("MaxElements", fmt.Sprintf("array of %d items exceeds the limit of %d elements", n, s.lim.MaxElements))
+	case n > uint64(bound):
+		return left, s.failLimit(limit, fmt.Sprintf(noun+" exceeds the limit of %d", n, max))
 	case n > uint64(left):
-		return s.fail(fmt.Sprintf("array of %d elements runs past the end of input (%d bytes left)", n, left))
+		return left, s.fail(fmt.Sprintf(noun+" runs past the end of input (%d bytes left)", n, left))
+	}
+	return left, nil
+}
+
+// array reads an array head of h bytes declaring n elements.
+func (s *source) array(t *token, n uint64, h int) error {
+	left, err := s.declared(n, h, s.b.maxArray, "MaxElements", "array of %d items", s.lim.MaxElements)
+	switch {
+	case err != nil:
+		return err
 	case int(n) > left-s.pending:
 		return s.fail(fmt.Sprintf("array of %d elements does not fit in the %d bytes left after the %d elements already declared", n, left, s.pending))
 	}

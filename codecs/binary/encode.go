@@ -443,19 +443,7 @@ func (e *encoder) failField(list string, i int, field string) bool {
 }
 
 func (e *encoder) column(c *wire.Column, i int) bool {
-	n := width(2, c.Target.Valid, c.Property.Valid)
-	e.sink.array(n)
-	switch {
-	case !e.name(c.Name):
-		return e.failField("columns", i, "name")
-	case !e.name(c.Function):
-		return e.failField("columns", i, "function")
-	case n > 2 && !e.optName(c.Target):
-		return e.failField("columns", i, "target")
-	case n > 3 && !e.optName(c.Property):
-		return e.failField("columns", i, "property")
-	}
-	return true
+	return e.record("columns", i, []string{"name", "function", "target", "property"}, []string{c.Name, c.Function}, c.Target, c.Property)
 }
 
 func (e *encoder) groupColumn(g *wire.GroupColumn, i int) bool {
@@ -463,19 +451,18 @@ func (e *encoder) groupColumn(g *wire.GroupColumn, i int) bool {
 		e.fail(wirecodec.GroupColumnPath(i).Field("kind"), "unknown group kind %q", g.Kind)
 		return false
 	}
-	n := width(3, g.Property.Valid, g.Entity.Valid)
+	return e.record("group_columns", i, []string{"name", "kind", "node", "property", "entity"}, []string{g.Name, string(g.Kind), g.Node}, g.Property, g.Entity)
+}
+
+// record writes list[i], a record of the names req, then the two optional
+// ones opt; false at one that is not UTF-8, named by fields.
+func (e *encoder) record(list string, i int, fields, req []string, opt ...wire.Opt[string]) bool {
+	n := width(len(req), opt[0].Valid, opt[1].Valid)
 	e.sink.array(n)
-	switch {
-	case !e.name(g.Name):
-		return e.failField("group_columns", i, "name")
-	case !e.name(string(g.Kind)):
-		return e.failField("group_columns", i, "kind")
-	case !e.name(g.Node):
-		return e.failField("group_columns", i, "node")
-	case n > 3 && !e.optName(g.Property):
-		return e.failField("group_columns", i, "property")
-	case n > 4 && !e.optName(g.Entity):
-		return e.failField("group_columns", i, "entity")
+	for j := 0; j < n; j++ {
+		if j < len(req) && !e.name(req[j]) || j >= len(req) && !e.optName(opt[j-len(req)]) {
+			return e.failField(list, i, fields[j])
+		}
 	}
 	return true
 }
