@@ -296,24 +296,32 @@ func (p *parser) sectionLines() int {
 	return strings.Count(rest, "\n")
 }
 
-// collect reads the elements of a section: read calls add for each, which
-// appends it (reserved as declared says for the count header field f
-// declares) and meters it; the count is then checked.
-func collect[T any](p *parser, f, minLine int, oneALine bool, section, items string, meter func(*T) bool, read func(add func(T) error) error) ([]T, error) {
+// counted holds a section's elements, reserved as declared says for the
+// count a header field declares.
+type counted[T any] struct {
+	s    []T
+	full int
+}
+
+func newCounted[T any](p *parser, f, minLine int, oneALine bool) counted[T] {
 	var zero T
 	reserve, full := p.declared(f, minLine, int(unsafe.Sizeof(zero)), oneALine)
-	s := make([]T, 0, reserve)
-	err := read(func(x T) error {
-		s = append(room(s, full), x)
-		if !meter(&s[len(s)-1]) {
-			return p.tooBig(p.line)
-		}
-		return nil
-	})
+	return counted[T]{make([]T, 0, reserve), full}
+}
+
+// add appends x and returns it in place, for the meter.
+func (c *counted[T]) add(x T) *T {
+	c.s = append(room(c.s, c.full), x)
+	return &c.s[len(c.s)-1]
+}
+
+// done returns the elements, after err, the section's, or the check of
+// their count against header field f.
+func (c *counted[T]) done(p *parser, err error, f int, section, items string) ([]T, error) {
 	if err == nil {
-		err = p.checkCount(f, section, len(s), items)
+		err = p.checkCount(f, section, len(c.s), items)
 	}
-	return s, err
+	return c.s, err
 }
 
 // room returns s with room for one more element, doubling up to full.

@@ -39,12 +39,19 @@ func (p *parser) parseEdges() (err error) {
 	if p.paths {
 		minLine, section = minPathEdge, "@paths"
 	}
-	p.r.Edges, err = collect(p, fEdges, minLine, !p.paths, section, "edges", p.meter.Edge, func(add func(wire.Edge) error) error {
-		if p.paths {
-			return p.parsePaths(add)
+	c := newCounted[wire.Edge](p, fEdges, minLine, !p.paths)
+	add := func(e wire.Edge) error {
+		if !p.meter.Edge(c.add(e)) {
+			return p.tooBig(p.line)
 		}
-		return grouped(p, &edgeGroups, p.edgeLine, add)
-	})
+		return nil
+	}
+	if p.paths {
+		err = p.parsePaths(add)
+	} else {
+		err = grouped(p, &edgeGroups, p.edgeLine, add)
+	}
+	p.r.Edges, err = c.done(p, err, fEdges, section, "edges")
 	return err
 }
 

@@ -13,9 +13,14 @@ var nodeGroups = groupKind{header: "a node group Type(count):", orphan: "a node 
 
 // parseNodes reads @nodes into the response's nodes.
 func (p *parser) parseNodes() (err error) {
-	p.r.Nodes, err = collect(p, fNodes, minNodeLine, true, "@nodes", "rows", p.meterNode, func(add func(wire.Node) error) error {
-		return grouped(p, &nodeGroups, p.nodeRow, add)
+	c := newCounted[wire.Node](p, fNodes, minNodeLine, true)
+	err = grouped(p, &nodeGroups, p.nodeRow, func(n wire.Node) error {
+		if !p.meterNode(c.add(n)) {
+			return p.tooBig(p.line)
+		}
+		return nil
 	})
+	p.r.Nodes, err = c.done(p, err, fNodes, "@nodes", "rows")
 	return err
 }
 

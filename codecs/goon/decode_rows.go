@@ -14,29 +14,34 @@ type rowCol struct {
 }
 
 func (p *parser) parseRows() (err error) {
-	p.r.Rows, err = collect(p, fRows, minRowLine, true, "@rows", "rows", func(row *wire.Row) bool { return p.meter.Row(*row) }, func(add func(wire.Row) error) error {
-		return p.eachLine(func() error {
-			if err := p.parsePairs(p.cur, false, p.lim.MaxElements); err != nil {
+	c := newCounted[wire.Row](p, fRows, minRowLine, true)
+	err = p.eachLine(func() error {
+		if err := p.parsePairs(p.cur, false, p.lim.MaxElements); err != nil {
+			return err
+		}
+		var row wire.Row
+		if p.agg {
+			var err error
+			if row, err = p.aggregationRow(); err != nil {
 				return err
 			}
-			if p.agg {
-				row, err := p.aggregationRow()
-				if err != nil {
-					return err
-				}
-				return add(row)
-			}
+		} else {
 			// A row names each cell once (the model's rule).
 			if i := keyset.FirstRepeat(len(p.pairs), func(i int) string { return p.pairs[i].key }); i >= 0 {
 				return p.errf("duplicate cell " + textwire.Clip(p.pairs[i].key))
 			}
-			row := p.cells.take(len(p.pairs))
+			row = p.cells.take(len(p.pairs))
 			for i, pr := range p.pairs {
 				row[i] = wire.Cell{Name: pr.key, Value: cellValue(pr)}
 			}
-			return add(row)
-		})
+		}
+		if !p.meter.Row(row) {
+			return p.tooBig(p.line)
+		}
+		c.add(row)
+		return nil
 	})
+	p.r.Rows, err = c.done(p, err, fRows, "@rows", "rows")
 	return err
 }
 
