@@ -49,65 +49,51 @@ func canonicalMap(b *testing.B, r *wire.GraphResponse) ([]byte, map[string]any) 
 }
 
 func BenchmarkEncode(b *testing.B) {
-	for _, bc := range benchCases() {
-		canonical, m := canonicalMap(b, bc.resp)
-		b.Run("encoding_json/"+bc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			b.ReportMetric(float64(len(canonical)), "wire-bytes")
-			for b.Loop() {
-				if _, err := stdjson.Marshal(m); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		for _, c := range benchCodecs() {
-			out, err := c.encode(nil, bc.resp)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Run(c.name+"/"+bc.name, func(b *testing.B) {
-				b.ReportAllocs()
-				b.ReportMetric(float64(len(out)), "wire-bytes")
-				buf := make([]byte, 0, len(out))
-				for b.Loop() {
-					if _, err := c.encode(buf[:0], bc.resp); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
-		}
-	}
+	benchEach(b, func(_ []byte, m map[string]any) error {
+		_, err := stdjson.Marshal(m)
+		return err
+	}, func(c benchCodec, r *wire.GraphResponse, buf []byte) error {
+		_, err := c.encode(buf[:0], r)
+		return err
+	})
 }
 
 func BenchmarkDecode(b *testing.B) {
+	benchEach(b, func(canonical []byte, _ map[string]any) error {
+		var m map[string]any
+		return stdjson.Unmarshal(canonical, &m)
+	}, func(c benchCodec, _ *wire.GraphResponse, data []byte) error {
+		_, err := c.decode(data)
+		return err
+	})
+}
+
+// benchEach runs, for each case, baseline on its canonical JSON and its
+// map, then op for each codec on the response and its encoding.
+func benchEach(b *testing.B, baseline func(canonical []byte, m map[string]any) error, op func(c benchCodec, r *wire.GraphResponse, data []byte) error) {
 	for _, bc := range benchCases() {
-		canonical, _ := canonicalMap(b, bc.resp)
-		b.Run("encoding_json/"+bc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			b.ReportMetric(float64(len(canonical)), "wire-bytes")
-			for b.Loop() {
-				var m map[string]any
-				if err := stdjson.Unmarshal(canonical, &m); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		canonical, m := canonicalMap(b, bc.resp)
+		benchRun(b, "encoding_json/"+bc.name, len(canonical), func() error { return baseline(canonical, m) })
 		for _, c := range benchCodecs() {
 			data, err := c.encode(nil, bc.resp)
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.Run(c.name+"/"+bc.name, func(b *testing.B) {
-				b.ReportAllocs()
-				b.ReportMetric(float64(len(data)), "wire-bytes")
-				for b.Loop() {
-					if _, err := c.decode(data); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
+			benchRun(b, c.name+"/"+bc.name, len(data), func() error { return op(c, bc.resp, data) })
 		}
 	}
+}
+
+func benchRun(b *testing.B, name string, wireBytes int, op func() error) {
+	b.Run(name, func(b *testing.B) {
+		b.ReportAllocs()
+		b.ReportMetric(float64(wireBytes), "wire-bytes")
+		for b.Loop() {
+			if err := op(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // TestSizes checks the size goal (at most 0.6x canonical JSON) on the

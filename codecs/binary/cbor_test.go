@@ -46,11 +46,7 @@ func libraryCBOR(t tb, b []byte) []byte {
 	if err := cbor.Unmarshal(b, &v); err != nil {
 		t.Fatalf("the library cannot read the encoding: %v", err)
 	}
-	out, err := cborEnc.Marshal(v)
-	if err != nil {
-		t.Fatalf("library encode: %v", err)
-	}
-	return out
+	return libraryEncode(t, CBOR, v)
 }
 
 // TestCBORSinkIsCoreDeterministic: what the codec writes is what the CBOR

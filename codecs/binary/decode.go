@@ -13,21 +13,16 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// Decode parses one response. Bad input gives a *wire.DecodeError naming
-// the byte offset; nothing is allocated for a length the input declares
-// before that length has been checked against the limits and against the
-// bytes that remain. The registry (wire.Codec) and the package's Decode
-// call it.
+// Decode parses one response; bad input gives a *wire.DecodeError naming
+// the byte offset (see the package documentation, Security).
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) { return c.decode(data, false) }
 
-// decode is Decode, or with content that of a document, whose query type
-// may be "" (a delta's whose result keeps the base's).
+// decode is Decode, or with content a document's, whose query type may be "".
 func (c *Codec) decode(data []byte, content bool) (*wire.GraphResponse, error) {
 	if err := c.core.CheckInput(len(data)); err != nil {
 		return nil, err
 	}
-	switch {
-	case len(data) == 0:
+	if len(data) == 0 {
 		return nil, decodeError(c.format.String(), 0, "empty input", nil)
 	}
 	st := decPool.Get().(*decState)
@@ -49,8 +44,8 @@ func (c *Codec) decode(data []byte, content bool) (*wire.GraphResponse, error) {
 	return r, nil
 }
 
-// decState is what a decode borrows from decPool: its source and decoder,
-// whose string table and chunks are kept from one response to the next.
+// decState is what a decode borrows: its source and decoder, whose string
+// table is kept from one response to the next.
 type decState struct {
 	src source
 	d   decoder
@@ -90,13 +85,8 @@ func (d *decoder) response() *wire.GraphResponse {
 		}
 	}
 	if n > 8 {
-		t := d.read()
-		switch {
-		case t == nil:
-		case t.kind == kArray:
+		if t := d.item("pagination", kArray, true); t != nil {
 			r.Pagination = d.pagination(int(t.i), layout)
-		case t.kind != kNull:
-			d.wrongKind("pagination", "array or null", t)
 		}
 	}
 	d.leave()
@@ -109,11 +99,8 @@ func (d *decoder) response() *wire.GraphResponse {
 	return r
 }
 
-// records reads the n records of one sequence of the response, whose array
-// the decoder has entered, each with read and then, when meter is not nil,
-// through the Meter (MaxMaterializedBytes), and leaves the array. The
-// sequence is checked against MaxElements first, and room is reserved for
-// no more than maxPrealloc records ahead of reading them.
+// records reads the n records of an entered array, each with read and
+// then meter (when not nil), and leaves the array.
 func records[T any](d *decoder, what string, n int, read func(*T), meter func(*T) bool) []T {
 	d.count(what, n)
 	var zero T
@@ -134,10 +121,8 @@ func records[T any](d *decoder, what string, n int, read func(*T), meter func(*T
 	return s
 }
 
-// pagination reads the body of a pagination record of n elements, the
-// array head having been read: [has_more, total_rows] in layout 1;
-// [has_more, total_rows?, truncated?, next_cursor?] in layout 2, which
-// must follow schema v2 or v5 (wire.Pagination.Check).
+// pagination reads the body of a pagination record of n elements:
+// [has_more, total_rows] in layout 1, schema v2's or v5's in layout 2.
 func (d *decoder) pagination(n int, layout int64) *wire.Pagination {
 	if layout == layoutV1 {
 		d.enter("pagination", n, 2, 2)
@@ -151,17 +136,13 @@ func (d *decoder) pagination(n int, layout int64) *wire.Pagination {
 	} else {
 		p.TotalRows = d.optInt("pagination total_rows")
 		if n > 2 {
-			if t := d.read(); t != nil && t.kind == kBool {
+			if t := d.item("pagination truncated", kBool, true); t != nil {
 				p.Truncated = wire.Some(t.b)
-			} else if t != nil && t.kind != kNull {
-				d.wrongKind("pagination truncated", "bool or null", t)
 			}
 		}
 		if n > 3 {
-			if t := d.read(); t != nil && t.kind == kString {
+			if t := d.item("pagination next_cursor", kString, true); t != nil {
 				p.NextCursor = wire.Some(t.s)
-			} else if t != nil && t.kind != kNull {
-				d.wrongKind("pagination next_cursor", "string or null", t)
 			}
 		}
 		if d.err == nil {
@@ -177,8 +158,7 @@ func (d *decoder) pagination(n int, layout int64) *wire.Pagination {
 	return p
 }
 
-// nodeRecord reads a node of the response's nodes: [type, id, key, value,
-// ...].
+// nodeRecord reads [type, id, key, value, ...].
 func (d *decoder) nodeRecord(nd *wire.Node) {
 	m := d.array("node", 2, math.MaxInt)
 	if d.err == nil && m%2 != 0 {
@@ -188,8 +168,7 @@ func (d *decoder) nodeRecord(nd *wire.Node) {
 	d.leave()
 }
 
-// node reads the body of a node record, type, id and props/2 pairs, the
-// array head having been read.
+// node reads type, id and props/2 pairs, the array head having been read.
 func (d *decoder) node(nd *wire.Node, props int) {
 	nd.Type = d.name("node type")
 	nd.ID = d.int("node id")
@@ -251,12 +230,7 @@ func (d *decoder) column(c *wire.Column) {
 	n := d.array("column", 2, 4)
 	c.Name = d.name("column name")
 	c.Function = d.name("column function")
-	if n > 2 {
-		c.Target = d.optName("column target")
-	}
-	if n > 3 {
-		c.Property = d.optName("column property")
-	}
+	d.optNames(n-2, []string{"column target", "column property"}, &c.Target, &c.Property)
 	d.leave()
 }
 
@@ -268,21 +242,20 @@ func (d *decoder) groupColumn(g *wire.GroupColumn) {
 		d.failf("unknown group kind %q", g.Kind)
 	}
 	g.Node = d.name("group column node")
-	if n > 3 {
-		g.Property = d.optName("group column property")
-	}
-	if n > 4 {
-		g.Entity = d.optName("group column entity")
-	}
+	d.optNames(n-3, []string{"group column property", "group column entity"}, &g.Property, &g.Entity)
 	d.leave()
 }
 
-// repeatedKey returns the index of the first property of ps whose key an
-// earlier one has, or -1: keys (to which every key has been added) finds
-// it for a few hundred properties; for more, it is found by sorting
-// 8 bytes a property, a 32-bit hash of its key above its index, and
-// comparing the keys of equal hashes (the key set would take its hash
-// records and their sorting buffer, 32 bytes a property).
+// optNames reads a record's n optional names, called what, into fields.
+func (d *decoder) optNames(n int, what []string, fields ...*wire.Opt[string]) {
+	for k := 0; k < n && k < len(fields); k++ {
+		*fields[k] = d.optName(what[k])
+	}
+}
+
+// repeatedKey returns the index of the first property whose key an earlier
+// one has, or -1: keys finds it for up to maxKeySet properties; past
+// that, sorting a 32-bit hash above its index, 8 bytes a property.
 func repeatedKey(ps []wire.Property, keys *keyset.Seq, key func(int) string) int {
 	if len(ps) <= maxKeySet || len(ps) > math.MaxUint32 {
 		return keys.Repeat(key)
@@ -299,8 +272,7 @@ func repeatedKey(ps []wire.Property, keys *keyset.Seq, key func(int) string) int
 		for hi < len(hs) && hs[hi]>>32 == hs[lo]>>32 {
 			hi++
 		}
-		// A run of equal hashes is in index order: a key equal to an
-		// earlier one of the run repeats it.
+		// A run of equal hashes is in index order.
 		for j := lo + 1; j < hi; j++ {
 			kj := int(uint32(hs[j]))
 			for i := lo; i < j; i++ {
@@ -320,8 +292,7 @@ func repeatedKey(ps []wire.Property, keys *keyset.Seq, key func(int) string) int
 // maxKeySet is the most properties whose repeated key keyset finds.
 const maxKeySet = 1024
 
-// The sizes in memory of the elements of a node, a row and a list, as the
-// meter counts them (wirecodec.InMemorySize).
+// The sizes in memory of a property, a cell and a list item.
 const (
 	sizeProperty = int64(unsafe.Sizeof(wire.Property{}))
 	sizeCell     = int64(unsafe.Sizeof(wire.Cell{}))
@@ -361,7 +332,6 @@ func (d *decoder) row() wire.Row {
 		d.leave()
 	}
 	if d.err == nil {
-		// The model's rule every decoder keeps: a row names each cell once.
 		if i := keyset.FirstRepeat(len(row), func(i int) string { return row[i].Name }); i >= 0 {
 			d.failf("row: duplicate cell %s", textwire.Excerpt(row[i].Name))
 		}

@@ -24,7 +24,7 @@ func (s *source) nextCBOR(t *token) error {
 		}
 		arg, h = u, 1+size
 	case ai == cborIndef && major >= 2 && major <= 5:
-		return s.fail("indefinite-length item (the layout uses definite lengths only)")
+		return s.fail(fmt.Sprintf("indefinite-length %s (graphwire writes definite lengths only)", [...]string{"byte string", "string", "array", "map"}[major-2]))
 	default:
 		return s.fail(fmt.Sprintf("malformed CBOR item (initial byte 0x%02x)", c))
 	}
@@ -48,7 +48,10 @@ func (s *source) nextCBOR(t *token) error {
 		return s.str(t, arg, h)
 	case cborArray:
 		return s.array(t, arg, h)
-	case 5:
+	case cborMap:
+		if s.maps {
+			return s.mapHead(t, arg, h)
+		}
 		return s.fail("unsupported CBOR item (map)")
 	case 6:
 		return s.fail(fmt.Sprintf("unsupported CBOR item (tag %d)", arg))

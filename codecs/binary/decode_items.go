@@ -8,11 +8,6 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// The items of the layout on the reading side: what the decoder reads
-// from a source (decode_source.go, one format's items in decode_msgpack.go
-// and decode_cbor.go), its typed reads of single items, the string table
-// and the bounds a source checks. The writing side is in encode_items.go.
-
 // kind is the kind of one item of the layout as a source reports it.
 type kind uint8
 
@@ -23,9 +18,10 @@ const (
 	kFloat
 	kString
 	kArray
+	kMap // a document's map only
 )
 
-var itemNames = [...]string{"null", "bool", "integer", "float", "string", "array"}
+var itemNames = [...]string{"null", "bool", "integer", "float", "string", "array", "map"}
 
 func (k kind) String() string { return itemNames[k] }
 
@@ -38,10 +34,8 @@ type token struct {
 	s    string
 }
 
-// decoder walks the layout over a source. It is the one description of the
-// layout on the reading side, shared by both formats: its single items
-// here, its records in decode.go. The first error sticks: later reads
-// return zero values and loops stop.
+// decoder walks the layout over a source, for both formats: its single
+// items here, its records in decode.go. The first error sticks.
 type decoder struct {
 	src   *source
 	c     *Codec          // its limits and bounds
@@ -52,18 +46,14 @@ type decoder struct {
 	m     *wirecodec.Meter
 	err   error
 	tok   token
-	// memLimit is the in-memory size the meter refuses a response past
-	// (MaxExpansion times the input plus wirecodec.ExpansionAllowance);
-	// reserved is the room allocated ahead for elements declared and not
-	// yet read (see reserve).
+	// memLimit is the meter's in-memory bound; reserved is the room
+	// allocated ahead for elements not yet read (reserve).
 	memLimit, reserved int64
-	// Chunks that small rows, node references and lists take their
-	// elements from, as props does for properties (see take).
+	// Chunks for small rows, node references and lists (take).
 	cells []wire.Cell
 	nodes []wire.Node
 	vals  []wire.Value
-	// content is set for a document's content, whose query type may be
-	// "" (a delta's whose result keeps the base's).
+	// content: a document's content, whose query type may be "".
 	content bool
 }
 
@@ -76,8 +66,8 @@ func (d *decoder) reset(src *source, c *Codec) {
 	}
 }
 
-// memLimit is wirecodec.Meter's bound on the in-memory size of a response
-// decoded from n bytes: ratio times n plus wirecodec.ExpansionAllowance.
+// memLimit is the meter's in-memory bound for n bytes of input: ratio
+// times n plus wirecodec.ExpansionAllowance.
 func memLimit(ratio, n int) int64 {
 	if ratio <= 0 {
 		ratio = wire.DefaultLimits().MaxExpansion
@@ -88,17 +78,10 @@ func memLimit(ratio, n int) int64 {
 	return int64(ratio)*int64(n) + wirecodec.ExpansionAllowance
 }
 
-// reserve returns the capacity to allocate for a sequence that declares n
-// elements (already checked against the bytes left), each of which the
-// meter will count as at least size bytes in memory once read. When they
-// cannot fit under the in-memory bound beside what the meter has counted,
-// the response is refused now, naming MaxExpansion, as the meter would
-// refuse it later, before anything is allocated for them. When they fit
-// beside what is counted and what other open sequences have reserved,
-// the room is allocated whole (and reserved until release): no slice
-// grows by copying, so the decoder's own scratch stays within the bound
-// the meter holds the response to. Otherwise the slice starts at
-// maxPrealloc elements and grows with the elements actually read.
+// reserve returns the capacity for a sequence of n elements of at least
+// size bytes in memory: refused (MaxExpansion) when they cannot fit under
+// the in-memory bound, the whole when they fit beside what is counted and
+// reserved (reserved until release), otherwise maxPrealloc at most.
 func (d *decoder) reserve(what string, n int, size int64) (capacity int, reserved int64) {
 	need := int64(n) * size
 	switch mem := d.m.InMemory(); {
@@ -118,18 +101,9 @@ func (d *decoder) reserve(what string, n int, size int64) (capacity int, reserve
 // release returns what reserve reserved once its sequence is read.
 func (d *decoder) release(reserved int64) { d.reserved -= reserved }
 
-// chunkLen is how many elements the decoder allocates at once for small
-// sequences (a node's properties, a row's cells, a list, a node
-// reference) at most: a sequence of at most smallSeq elements takes its
-// room from a shared chunk, so that a response of many small ones costs a
-// few large allocations rather than one each (and the garbage collector
-// has fewer objects to mark). The chunks of one kind grow four-fold from
-// 16 elements to chunkLen, and never past the bytes left in the input
-// (each element takes one at least), so that a small response does not
-// pay for a large chunk and the room a chunk leaves unused is at most
-// chunkLen elements of each kind: 8,192 × 48 bytes, 384 KiB, for the
-// largest (a cell or a node), 1.4 MiB for the four kinds, counted in the
-// 16 MiB beside the input that a decode's peak heap is held to.
+// A sequence of at most smallSeq elements takes its room from a chunk
+// shared by its kind; chunks grow four-fold from 16 elements to chunkLen,
+// never past the bytes left, so a chunk's unused room is at most 384 KiB.
 const (
 	chunkLen = 8192
 	smallSeq = 64
@@ -147,9 +121,8 @@ func take[T any](chunk *[]T, n, left int) []T {
 	return s
 }
 
-// alloc returns an empty slice with room for the n elements, of size
-// bytes each in memory, that a sequence declares: from chunk for a small
-// one, otherwise as reserve decides (release the second result after).
+// alloc returns an empty slice with room for n elements of size bytes:
+// from chunk for a small sequence, otherwise as reserve decides.
 func alloc[T any](d *decoder, chunk *[]T, what string, n int, size int64) ([]T, int64) {
 	if n <= smallSeq {
 		return take(chunk, n, d.src.left()), 0
@@ -178,16 +151,14 @@ func (d *decoder) failf(format string, args ...any) {
 	}
 }
 
-// failLimit records a refusal by the Limits field limit, positioned at the
-// item last read.
+// failLimit records a refusal by the Limits field limit.
 func (d *decoder) failLimit(limit, format string, args ...any) {
 	if d.err == nil {
 		d.err = d.src.failLimit(limit, fmt.Sprintf(format, args...))
 	}
 }
 
-// count checks the length of one sequence of the response against
-// MaxElements.
+// count checks a sequence's length against MaxElements.
 func (d *decoder) count(what string, n int) {
 	if n > d.c.core.Limits.MaxElements {
 		d.failLimit("MaxElements", "%s: %d elements, more than the limit of %d", what, n, d.c.core.Limits.MaxElements)
@@ -212,17 +183,28 @@ func (d *decoder) wrongKind(what string, want string, t *token) {
 	d.failf("%s: expected %s, found %s", what, want, t.kind)
 }
 
+// item reads an item of kind k, or with opt null; it returns nil for
+// null and after an error.
+func (d *decoder) item(what string, k kind, opt bool) *token {
+	t := d.read()
+	switch {
+	case t == nil || t.kind == k:
+		return t
+	case opt && t.kind == kNull:
+	case opt:
+		d.wrongKind(what, itemNames[k]+" or null", t)
+	default:
+		d.wrongKind(what, itemNames[k], t)
+	}
+	return nil
+}
+
 // array reads an array head of min to max elements and enters it.
 func (d *decoder) array(what string, min, max int) int {
-	t := d.read()
-	if t == nil {
-		return 0
+	if t := d.item(what, kArray, false); t != nil {
+		return d.enter(what, int(t.i), min, max)
 	}
-	if t.kind != kArray {
-		d.wrongKind(what, "array", t)
-		return 0
-	}
-	return d.enter(what, int(t.i), min, max)
+	return 0
 }
 
 func (d *decoder) enter(what string, n, min, max int) int {
@@ -248,58 +230,32 @@ func (d *decoder) leave() { d.depth-- }
 
 // optArray reads null (absent: -1) or an array head.
 func (d *decoder) optArray(what string) int {
-	t := d.read()
-	if t == nil {
-		return -1
-	}
-	switch t.kind {
-	case kNull:
-		return -1
-	case kArray:
+	if t := d.item(what, kArray, true); t != nil {
 		return d.enter(what, int(t.i), 0, math.MaxInt)
 	}
-	d.wrongKind(what, "array or null", t)
 	return -1
 }
 
 func (d *decoder) int(what string) int64 {
-	t := d.read()
-	if t == nil {
-		return 0
+	if t := d.item(what, kInt, false); t != nil {
+		return t.i
 	}
-	if t.kind != kInt {
-		d.wrongKind(what, "integer", t)
-		return 0
-	}
-	return t.i
+	return 0
 }
 
 func (d *decoder) optInt(what string) wire.Opt[int64] {
-	t := d.read()
-	if t == nil {
-		return wire.Opt[int64]{}
+	if t := d.item(what, kInt, true); t != nil {
+		return wire.Some(t.i)
 	}
-	switch t.kind {
-	case kNull:
-		return wire.Opt[int64]{}
-	case kInt:
-		return wire.Some[int64](t.i)
-	}
-	d.wrongKind(what, "integer or null", t)
 	return wire.Opt[int64]{}
 }
 
 func (d *decoder) str(what string) string {
-	t := d.read()
-	if t == nil {
-		return ""
+	if t := d.item(what, kString, false); t != nil {
+		d.checkLen(what, t.s)
+		return t.s
 	}
-	if t.kind != kString {
-		d.wrongKind(what, "string", t)
-		return ""
-	}
-	d.checkLen(what, t.s)
-	return t.s
+	return ""
 }
 
 func (d *decoder) name(what string) string {
@@ -312,8 +268,7 @@ func (d *decoder) name(what string) string {
 	return s
 }
 
-// enum reads a name whose value must be one of an enumeration's; the
-// caller compares it, and MaxStringBytes does not bound it.
+// enum reads a name of an enumeration, which the caller compares.
 func (d *decoder) enum(what string) string {
 	t := d.read()
 	if t == nil {
@@ -322,6 +277,8 @@ func (d *decoder) enum(what string) string {
 	return d.resolve(what, t)
 }
 
+// resolve turns a name item into its text: a string is a new table entry,
+// an integer an index into the table.
 func (d *decoder) resolve(what string, t *token) string {
 	switch t.kind {
 	case kString:
@@ -392,45 +349,29 @@ func (d *decoder) value(what string) wire.Value {
 	return wire.ListOf(vs...)
 }
 
-// maxPrealloc bounds how many elements a declared length may reserve room
-// for ahead of reading them. Declared lengths are checked against the bytes
-// left, but an element of one byte on the wire can take tens of bytes in
-// memory; past this bound, slices grow with the elements actually read.
+// maxPrealloc bounds the room a declared length reserves unmetered.
 const maxPrealloc = 1024
 
 func prealloc(n int) int { return min(n, maxPrealloc) }
 
 func (d *decoder) boolean(what string) bool {
-	t := d.read()
-	if t == nil {
-		return false
-	}
-	if t.kind != kBool {
-		d.wrongKind(what, "bool", t)
-		return false
-	}
-	return t.b
+	t := d.item(what, kBool, false)
+	return t != nil && t.b
 }
 
-// structuralLevels is how deep the layout's own arrays nest above a list
-// value at its deepest place: response, rows, row, cell. A list value in a
-// node property sits one level higher (response, nodes, node).
+// structuralLevels is how deep the layout's arrays nest above a list
+// value: response, rows, row, cell.
 const structuralLevels = 4
 
-// bounds are what a source checks as it reads each item, before it
-// allocates for it: coarse limits derived from wire.Limits that no valid
-// response reaches before the decoder's exact checks do. An array may hold
-// two items per property plus a node reference's three leading items; a
-// string item may be a name of an enumeration, which MaxStringBytes does not
-// bound.
+// bounds are what a source checks of each item before it allocates: coarse
+// limits from wire.Limits no valid response reaches before the exact ones.
 type bounds struct {
 	maxNesting int // arrays, the response counting as level 1
 	maxArray   int // items of one array
 	maxString  int // bytes of one string item
 }
 
-// minEnumBytes is the least string-item bound a source applies, so that
-// the enumerations (query types, group kinds) always read.
+// minEnumBytes is the least string bound, so enumerations always read.
 const minEnumBytes = 64
 
 func boundsFor(l wire.Limits) bounds {
@@ -441,9 +382,7 @@ func boundsFor(l wire.Limits) bounds {
 	}
 }
 
-// nameTable holds the names a decoder has read in full, in chunks of
-// nameChunk, so that a table of many names grows without copying (and
-// without the garbage of the copies).
+// nameTable holds the names read in full, in chunks that grow without copying.
 type nameTable struct {
 	chunks [][]string
 	n      int
@@ -462,8 +401,7 @@ func (t *nameTable) add(s string) {
 
 func (t *nameTable) get(i int) string { return t.chunks[i/nameChunk][i%nameChunk] }
 
-// reset empties the table for the next response, keeping its first chunk
-// only.
+// reset empties the table, keeping its first chunk.
 func (t *nameTable) reset() {
 	if len(t.chunks) > 0 {
 		clear(t.chunks[0][:min(t.n, nameChunk)])
@@ -472,6 +410,3 @@ func (t *nameTable) reset() {
 	}
 	t.n = 0
 }
-
-// resolve turns a name item into its text: a string is a new table entry,
-// an integer an index into the table.

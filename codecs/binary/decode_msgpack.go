@@ -72,13 +72,18 @@ func (s *source) nextMsgpack(t *token) error {
 			return s.truncated()
 		}
 		return s.str(t, n, 1+size)
-	case c == mpArray16 || c == mpArray32:
-		size := 2 << (c - mpArray16)
+	case c == mpArray16 || c == mpArray32 || s.maps && (c == mpMap16 || c == mpMap32):
+		size := 2 << (c & 1) // 16 or 32 bits
 		n, ok := s.uintAt(size)
 		if !ok {
 			return s.truncated()
 		}
+		if c >= mpMap16 {
+			return s.mapHead(t, n, 1+size)
+		}
 		return s.array(t, n, 1+size)
+	case s.maps && c&0xf0 == mpFixMap:
+		return s.mapHead(t, uint64(c&0x0f), 1)
 	default:
 		return s.fail(fmt.Sprintf("unsupported msgpack item (%s, code 0x%02x)", mpCodeName(c), c))
 	}

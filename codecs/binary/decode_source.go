@@ -4,33 +4,30 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/wire"
 )
 
 // source reads the items of one encoding in place, in either format, one
-// item per call of next: no tree of the whole input is built first, every
-// error is positioned at the item at fault, and each declared length is
-// checked against the limits and the bytes that remain before the decoder
-// allocates anything for it.
+// per call of next, checking each declared length before anything is
+// allocated for it.
 type source struct {
 	data []byte
-	// text is data as a string, made once per decode: every string item
-	// is a substring of it, so that a response's strings take one
-	// allocation of the input's length rather than one each.
+	// text is data as a string, made once: string items are substrings.
 	text   string
 	off    int
 	start  int // offset of the item last read
 	format Format
 	b      *bounds
 	lim    *wire.Limits
-	// pending counts the elements that open arrays have declared and that
-	// have not been read yet. Each needs at least one byte, so a new array
-	// may declare no more elements than the bytes left less pending: nested
-	// arrays cannot claim the same remaining bytes twice over, and what the
-	// decoder allocates for declared lengths stays within the input's size.
+	// pending counts the elements open arrays have declared and not yet
+	// read: a new array may declare no more than the bytes left less
+	// pending, so nested arrays cannot claim the same bytes twice.
 	pending int
+	// maps lets the next item be a map head, a document's (head.go).
+	maps bool
 }
 
 func (s *source) reset(data []byte, f Format, c *Codec) {
@@ -76,9 +73,8 @@ func (s *source) next(t *token) error {
 	return s.nextMsgpack(t)
 }
 
-// uintAt reads the big-endian unsigned integer of size bytes (1, 2, 4 or
-// 8) after the head byte at s.off, or reports false when the input ends
-// first.
+// uintAt reads the big-endian integer of size bytes after the head byte
+// at s.off; false when the input ends first.
 func (s *source) uintAt(size int) (uint64, bool) {
 	p := s.off + 1
 	if len(s.data)-p < size {
@@ -98,12 +94,8 @@ func (s *source) uintAt(size int) (uint64, bool) {
 
 // str reads the n bytes of a string item whose head takes h bytes.
 func (s *source) str(t *token, n uint64, h int) error {
-	left := len(s.data) - s.off - h
-	switch {
-	case n > uint64(s.b.maxString):
-		return s.failLimit("MaxStringBytes", fmt.Sprintf("string of %d bytes exceeds the limit of %d", n, s.lim.MaxStringBytes))
-	case n > uint64(left):
-		return s.fail(fmt.Sprintf("string of %d bytes runs past the end of input (%d bytes left)", n, left))
+	if _, err := s.declared(n, h, s.b.maxString, "MaxStringBytes", "string of %d bytes", s.lim.MaxStringBytes); err != nil {
+		return err
 	}
 	p := s.off + h
 	b := s.data[p : p+int(n)]
@@ -115,19 +107,38 @@ func (s *source) str(t *token, n uint64, h int) error {
 	return nil
 }
 
-// array reads an array head of h bytes declaring n elements.
-func (s *source) array(t *token, n uint64, h int) error {
+// declared checks a length n that a head of h bytes declares against
+// bound (limit, whose value is max) and the bytes left, which it returns.
+func (s *source) declared(n uint64, h, bound int, limit, noun string, max int) (int, error) {
 	left := len(s.data) - s.off - h
 	switch {
-	case n > uint64(s.b.maxArray):
-		return s.failLimit("MaxElements", fmt.Sprintf("array of %d items exceeds the limit of %d elements", n, s.lim.MaxElements))
+	case n > uint64(bound):
+		return left, s.failLimit(limit, fmt.Sprintf(noun+" exceeds the limit of %d", n, max))
 	case n > uint64(left):
-		return s.fail(fmt.Sprintf("array of %d elements runs past the end of input (%d bytes left)", n, left))
+		return left, s.fail(fmt.Sprintf(noun+" runs past the end of input (%d bytes left)", n, left))
+	}
+	return left, nil
+}
+
+// array reads an array head of h bytes declaring n elements.
+func (s *source) array(t *token, n uint64, h int) error {
+	left, err := s.declared(n, h, s.b.maxArray, "MaxElements", "array of %d items", s.lim.MaxElements)
+	switch {
+	case err != nil:
+		return err
 	case int(n) > left-s.pending:
 		return s.fail(fmt.Sprintf("array of %d elements does not fit in the %d bytes left after the %d elements already declared", n, left, s.pending))
 	}
 	s.pending += int(n)
 	s.off += h
 	t.kind, t.i = kArray, int64(n)
+	return nil
+}
+
+// mapHead reads a map head of h bytes declaring n entries; the caller
+// (headReader.object) bounds n before reading any entry.
+func (s *source) mapHead(t *token, n uint64, h int) error {
+	t.kind, t.i = kMap, int64(min(n, math.MaxInt64))
+	s.off += h
 	return nil
 }

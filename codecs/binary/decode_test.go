@@ -200,32 +200,52 @@ func TestHostileNesting(t *testing.T) {
 	}
 }
 
-// foreignSink writes the layout unchanged except for item k, which it
-// replaces with an item the layout never holds in any position (a map, or
-// a byte string), remembering where in the msgpack output that item starts.
-// CBOR is edited afterwards (replaceInCBOR): its decoder reads the whole
-// encoding before the layout, so an array must be replaced with its
-// elements.
-type foreignSink struct {
+// hookSink writes the layout through sink, except item k (counted in the
+// order of the stream), which replace, when set, writes instead.
+type hookSink struct {
 	sink
 	k, n    int
-	binary  bool
-	mp      *mpSink
-	foundAt int
+	replace func()
 }
 
-func (s *foreignSink) hit() bool {
+func (s *hookSink) hit() bool {
 	s.n++
-	if s.n-1 != s.k || s.mp == nil {
+	if s.n-1 != s.k || s.replace == nil {
 		return false
 	}
-	s.foundAt = len(s.mp.b)
-	if s.binary {
-		s.mp.b = append(s.mp.b, 0xc4, 1, 1) // bin 8 of one byte
-	} else {
-		s.mp.b = append(s.mp.b, 0x80) // fixmap of 0 pairs
-	}
+	s.replace()
 	return true
+}
+
+func (s *hookSink) array(n int) {
+	if !s.hit() {
+		s.sink.array(n)
+	}
+}
+func (s *hookSink) null() {
+	if !s.hit() {
+		s.sink.null()
+	}
+}
+func (s *hookSink) boolean(b bool) {
+	if !s.hit() {
+		s.sink.boolean(b)
+	}
+}
+func (s *hookSink) integer(i int64) {
+	if !s.hit() {
+		s.sink.integer(i)
+	}
+}
+func (s *hookSink) float(f float64) {
+	if !s.hit() {
+		s.sink.float(f)
+	}
+}
+func (s *hookSink) str(v string) {
+	if !s.hit() {
+		s.sink.str(v)
+	}
 }
 
 // replaceInCBOR replaces the k-th item of a CBOR encoding, counted in
@@ -264,54 +284,37 @@ func replaceNth(item any, k int, n *int, v any) (any, bool) {
 	return item, false
 }
 
-func (s *foreignSink) array(n int) {
-	if !s.hit() {
-		s.sink.array(n)
-	}
-}
-func (s *foreignSink) null() {
-	if !s.hit() {
-		s.sink.null()
-	}
-}
-func (s *foreignSink) boolean(b bool) {
-	if !s.hit() {
-		s.sink.boolean(b)
-	}
-}
-func (s *foreignSink) integer(i int64) {
-	if !s.hit() {
-		s.sink.integer(i)
-	}
-}
-func (s *foreignSink) float(f float64) {
-	if !s.hit() {
-		s.sink.float(f)
-	}
-}
-func (s *foreignSink) str(v string) {
-	if !s.hit() {
-		s.sink.str(v)
-	}
-}
-
 // encodeForeign encodes r with item k replaced; ok is false once k is past
 // the last item.
 func encodeForeign(t *testing.T, f Format, r *wire.GraphResponse, k int, binary bool) (data []byte, at int, ok bool) {
-	fs := &foreignSink{k: k, binary: binary}
+	// A map or a byte string, which the layout never holds, in msgpack
+	// where it starts; CBOR is edited afterwards (replaceInCBOR): its
+	// decoder reads the whole encoding first, so an array must be
+	// replaced with its elements.
+	hs := &hookSink{k: k}
 	var out func() []byte
-	fs.sink, out = newSink(f)
-	fs.mp, _ = fs.sink.(*mpSink)
-	e := encoder{sink: fs, codec: f.String(), names: map[string]int64{}}
+	hs.sink, out = newSink(f)
+	foundAt := -1
+	if mp, ok := hs.sink.(*mpSink); ok {
+		hs.replace = func() {
+			foundAt = len(mp.b)
+			if binary {
+				mp.b = append(mp.b, 0xc4, 1, 1) // bin 8 of one byte
+			} else {
+				mp.b = append(mp.b, 0x80) // fixmap of 0 pairs
+			}
+		}
+	}
+	e := encoder{sink: hs, codec: f.String(), names: map[string]int64{}}
 	e.response(r)
 	if e.err != nil {
 		t.Fatal(e.err)
 	}
-	if fs.n <= k {
+	if hs.n <= k {
 		return nil, 0, false
 	}
 	if f == Msgpack {
-		return out(), fs.foundAt, true
+		return out(), foundAt, true
 	}
 	var foreign any = map[any]any{}
 	if binary {
@@ -381,13 +384,15 @@ func TestHostileWrongScalar(t *testing.T) {
 	for _, f := range formats {
 		c := Default(f)
 		for _, ed := range edits {
-			ws := &swapSink{k: ed.item}
+			// Item k becomes a float, and the error must come at item k.
+			ws := &hookSink{k: ed.item}
 			s, written := newSink(f)
 			ws.sink = s
 			out := written
 			if f == CBOR {
-				ws.k = -1
 				out = func() []byte { return replaceInCBOR(t, written(), ed.item, math.Pi) }
+			} else {
+				ws.replace = func() { s.float(math.Pi) }
 			}
 			e := encoder{sink: ws, codec: f.String(), names: map[string]int64{}}
 			e.response(r)
@@ -396,48 +401,6 @@ func TestHostileWrongScalar(t *testing.T) {
 				t.Errorf("%s: item %d: error %q does not contain %q", f, ed.item, de, ed.want)
 			}
 		}
-	}
-}
-
-// swapSink writes item k as a bool (or, where the layout wants a bool, as a
-// float) and stops counting array contents from there: the error must come
-// at item k.
-type swapSink struct {
-	sink
-	k, n int
-}
-
-func (s *swapSink) swap() bool {
-	s.n++
-	if s.n-1 != s.k {
-		return false
-	}
-	s.sink.float(math.Pi)
-	return true
-}
-func (s *swapSink) array(n int) {
-	if !s.swap() {
-		s.sink.array(n)
-	}
-}
-func (s *swapSink) null() {
-	if !s.swap() {
-		s.sink.null()
-	}
-}
-func (s *swapSink) boolean(b bool) {
-	if !s.swap() {
-		s.sink.boolean(b)
-	}
-}
-func (s *swapSink) integer(i int64) {
-	if !s.swap() {
-		s.sink.integer(i)
-	}
-}
-func (s *swapSink) str(v string) {
-	if !s.swap() {
-		s.sink.str(v)
 	}
 }
 

@@ -12,9 +12,7 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// layoutVersion is the first element of every encoding of a response.
-// Version 2 added schema v5's fields to pagination; Decode reads layoutV1
-// and layoutVersion and rejects any other.
+// layoutVersion leads every encoding; Decode reads layoutV1 too.
 const (
 	layoutVersion = 2
 	layoutV1      = 1
@@ -22,18 +20,13 @@ const (
 
 // AppendEncode appends the encoding of r to dst. On error it returns dst as
 // given and a *wire.EncodeError naming the place: a response the layout
-// cannot carry (see the package documentation), or one that Decode under
-// the codec's Limits would refuse (wire.Limits.Check, and an encoding
-// longer than MaxInputBytes). The registry (wire.Codec) and Encode call
-// it.
+// cannot carry, or one Decode under the codec's Limits would refuse.
 func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	return c.appendEncode(dst, r, r)
 }
 
-// appendEncode is AppendEncode with r checked and measured as checked: a
-// document's content as delta.Checkable gives it, a copy when the content
-// has no query type (a delta's whose result keeps the base's), which is
-// then written as "".
+// appendEncode is AppendEncode with r checked as checked (a document's
+// content as delta.Checkable gives it; its query type may be "").
 func (c *Codec) appendEncode(dst []byte, r, checked *wire.GraphResponse) ([]byte, error) {
 	size, err := c.check(checked)
 	if err != nil {
@@ -49,18 +42,13 @@ func (c *Codec) appendEncode(dst []byte, r, checked *wire.GraphResponse) ([]byte
 	return out, nil
 }
 
-// streamChunk is how many bytes EncodeTo gathers before it writes them; it
-// writes after a node, edge or row, so one write may exceed it by one.
+// streamChunk is how many bytes EncodeTo gathers before it writes them.
 const streamChunk = 32 << 10
 
-// EncodeTo writes the encoding of r to w as it produces it, in writes of
-// about 32 KiB after whole nodes, edges and rows, so the output is never
-// held whole in memory. The bytes and the refusals are AppendEncode's.
-// Nothing is written when encoding fails: a first pass checks the
-// response, discarding its bytes as it goes, and a second writes them
-// (about twice AppendEncode's time, for memory that does not grow with the
-// output). Only an error from w can leave partial output. The registry
-// calls it through wirecodec.StreamEncoder.
+// EncodeTo writes AppendEncode's bytes to w in writes of about 32 KiB,
+// never holding them whole. Nothing is written when encoding fails: a
+// first pass checks the response and counts its bytes, a second writes
+// them. Only an error from w can leave partial output.
 func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	size, err := c.check(r)
 	if err != nil {
@@ -78,8 +66,7 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	return err
 }
 
-// check refuses a nil response and one over the codec's Limits, returning
-// the response's measurement for checkOut.
+// check refuses a nil response and one over the codec's Limits.
 func (c *Codec) check(r *wire.GraphResponse) (wirecodec.Measurement, error) {
 	if r == nil {
 		return wirecodec.Measurement{}, &wire.EncodeError{Codec: c.format.String(), Msg: "nil response"}
@@ -87,9 +74,7 @@ func (c *Codec) check(r *wire.GraphResponse) (wirecodec.Measurement, error) {
 	return wirecodec.Measure(c.core.Limits, c.format.String(), r)
 }
 
-// checkOut refuses an encoding of n bytes that Decode would refuse: longer
-// than MaxInputBytes, or expanding the measured response past what the
-// Limits allow.
+// checkOut refuses an encoding of n bytes that Decode would refuse.
 func (c *Codec) checkOut(size wirecodec.Measurement, n int64) error {
 	if err := c.core.CheckOutput(n, "encoding"); err != nil {
 		return err
@@ -97,8 +82,7 @@ func (c *Codec) checkOut(size wirecodec.Measurement, n int64) error {
 	return size.CheckExpansion(n)
 }
 
-// byteCounter is a writer that only counts: the first pass of EncodeTo
-// checks the response and measures its encoding without keeping it.
+// byteCounter is a writer that only counts, for EncodeTo's first pass.
 type byteCounter int64
 
 func (n *byteCounter) Write(p []byte) (int, error) {
@@ -106,9 +90,8 @@ func (n *byteCounter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// encState is what an encoding borrows (getEncState): a sink of each
-// format, the string table and the scratch buffer the bytes gather in,
-// kept from one response to the next.
+// encState is what an encoding borrows: a sink of each format, the string
+// table and the scratch buffer, kept from one response to the next.
 type encState struct {
 	mp      mpSink
 	cb      cborSink
@@ -118,11 +101,8 @@ type encState struct {
 	scratch []byte
 }
 
-// The encoders' states: one kept in lastEnc, which the garbage collector
-// never empties, so that one goroutine encoding response after response
-// always finds its scratch buffer grown (and an encode allocates its
-// output only), and the rest in encPool for concurrent encodes. The
-// package so keeps one scratch buffer of at most maxScratch for good.
+// The encoders' states: one in lastEnc, which the garbage collector never
+// empties (an encode then allocates its output only), the rest in encPool.
 var (
 	lastEnc atomic.Pointer[encState]
 	encPool = sync.Pool{New: func() any {
@@ -146,20 +126,16 @@ func putEncState(st *encState) {
 	}
 }
 
-// write is the one writer of the layout behind AppendEncode and EncodeTo:
-// it walks r in c's format, appending to dst. With table false every name
-// is written in full (kept to measure the string table). maxOut, when
-// positive, stops the walk once the encoding is surely longer (see
-// encoder.maxOut). When w is not nil, the bytes go to w after each node,
-// edge or row once streamChunk of them are gathered, and at the end; what
-// write returns is then dst emptied. content is set for a document's
-// content, whose query type may be "".
+// write walks r in c's format, appending to dst, or with w writing to w in
+// chunks (and returning dst emptied). With table false every name is
+// written in full. maxOut, when positive, stops the walk once the
+// encoding is surely longer (encoder.maxOut). content is set for a
+// document's content, whose query type may be "".
 func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int64, w io.Writer, content bool) ([]byte, error) {
 	st := getEncState()
 	defer putEncState(st)
-	// Without a writer the bytes gather in the pooled scratch buffer and
-	// are appended to dst once at the end: one allocation when dst has
-	// no room, none when it has.
+	// Without a writer the bytes gather in the scratch buffer and are
+	// appended to dst once.
 	buf := dst
 	if w == nil {
 		buf = st.scratch[:0]
@@ -211,8 +187,7 @@ type spiller struct {
 	err error
 }
 
-// chunk writes the bytes gathered once they reach streamChunk; it reports
-// false once w has failed.
+// chunk writes the bytes once they reach streamChunk; false once w failed.
 func (s *spiller) chunk() bool {
 	if len(*s.out) < streamChunk {
 		return s.err == nil
@@ -220,8 +195,7 @@ func (s *spiller) chunk() bool {
 	return s.flush()
 }
 
-// flush writes the bytes gathered, if any; it reports false once w has
-// failed.
+// flush writes the bytes gathered; false once w has failed.
 func (s *spiller) flush() bool {
 	if s.err == nil && len(*s.out) > 0 {
 		_, s.err = s.w.Write(*s.out)
@@ -305,8 +279,8 @@ func (e *encoder) response(r *wire.GraphResponse) {
 	e.pagination(r.Pagination)
 }
 
-// optList writes items as null when nil, otherwise as an array of the
-// items item writes; it reports false at the first item that fails.
+// optList writes nil items as null, others as an array; false at the
+// first item that fails.
 func optList[T any](e *encoder, items []T, item func(*T, int) bool) bool {
 	if items == nil {
 		e.sink.null()
@@ -321,9 +295,8 @@ func optList[T any](e *encoder, items []T, item func(*T, int) bool) bool {
 	return true
 }
 
-// width is the length of a record of required fields followed by optional
-// ones, whose presence is given in order: the record ends at the last
-// optional field present, and every field before that one is written.
+// width is the length of a record of required fields then optional ones
+// (present in order): it ends at the last one present.
 func width(required int, present ...bool) int {
 	n := required
 	for i, p := range present {
@@ -334,9 +307,8 @@ func width(required int, present ...bool) int {
 	return n
 }
 
-// pagination writes [has_more, total_rows?, truncated?, next_cursor?] by
-// the presence rule: [has_more, total_rows] for schema v2, [has_more, null,
-// truncated, next_cursor?] for schema v5 (p has passed Check).
+// pagination writes [has_more, total_rows?, truncated?, next_cursor?]
+// (p has passed Check).
 func (e *encoder) pagination(p *wire.Pagination) {
 	n := width(2, p.Truncated.Valid, p.NextCursor.Valid)
 	e.sink.array(n)
@@ -350,12 +322,9 @@ func (e *encoder) pagination(p *wire.Pagination) {
 	}
 }
 
-// node writes [type, id, key, value, ...], or, for a row cell, the same
-// preceded by the cell's name (cellName not nil).
-//
-// Its place, for error messages, is list[i] (j < 0: list is "nodes" or a
-// delta's list of nodes) or the node of the cell named *cellName, the j-th
-// of list[i] (list is "rows" or a delta's list of rows).
+// node writes [type, id, key, value, ...], preceded by the cell's name for
+// a row cell (cellName not nil). Its place is list[i] (j < 0) or the j-th
+// cell of list[i].
 func (e *encoder) node(nd *wire.Node, cellName *string, list string, i, j int) bool {
 	at := func() wirecodec.Path {
 		p := wirecodec.Path{}.Field(list).Index(i)
@@ -364,9 +333,7 @@ func (e *encoder) node(nd *wire.Node, cellName *string, list string, i, j int) b
 		}
 		return p
 	}
-	// A response has passed the model's check (Limits.Measure refuses
-	// a reserved or repeated key at the same path); a delta's nodes have
-	// not.
+	// A response has passed the model's check; a delta's nodes have not.
 	if !e.checked {
 		if k, msg := badProperty(nd.Properties); msg != "" {
 			e.fail(at().Property(k, nd.Properties[k].Key), "%s", msg)
@@ -401,9 +368,8 @@ func (e *encoder) node(nd *wire.Node, cellName *string, list string, i, j int) b
 	return true
 }
 
-// badText returns the path of the first string of v that is not valid
-// UTF-8, v being at p: p itself, or the element of a list that holds it.
-// The encoder calls it once it has found such a string.
+// badText returns the path of the first string of v (at p) that is not
+// valid UTF-8: p itself, or the list element that holds it.
 func badText(p wirecodec.Path, v wire.Value) wirecodec.Path {
 	q, _ := findBadText(p, v)
 	return q
@@ -423,11 +389,8 @@ func findBadText(p wirecodec.Path, v wire.Value) (wirecodec.Path, bool) {
 	return p, false
 }
 
-// badProperty reports the first property that breaks the model's rules (no
-// key "type" or "id", no key twice), with what is wrong; msg is "" when all
-// are well. It finds them in the order the decoder does: a reserved key,
-// or a repeat among the first keyset.Eager keys, as the keys come, and a
-// later repeat after the last key.
+// badProperty reports the first property with a reserved or repeated key,
+// in the order the decoder finds them; msg is "" when all are well.
 func badProperty(props []wire.Property) (i int, msg string) {
 	var keys keyset.Seq
 	key := func(j int) string { return props[j].Key }
@@ -446,8 +409,7 @@ func badProperty(props []wire.Property) (i int, msg string) {
 	return 0, ""
 }
 
-// edge writes [from, from_id, to, to_id, type, depth?, path_id?, step?];
-// its place, for error messages, is list[i].
+// edge writes [from, from_id, to, to_id, type, depth?, path_id?, step?].
 func (e *encoder) edge(ed *wire.Edge, list string, i int) bool {
 	n := width(5, ed.Depth.Valid, ed.PathID.Valid, ed.Step.Valid)
 	e.sink.array(n)
@@ -474,27 +436,14 @@ func (e *encoder) edge(ed *wire.Edge, list string, i int) bool {
 	return true
 }
 
-// failField records that the field of list[i] is not UTF-8, and reports
-// false.
+// failField records that the field of list[i] is not UTF-8.
 func (e *encoder) failField(list string, i int, field string) bool {
 	e.fail(wirecodec.Path{}.Field(list).Index(i).Field(field), notUTF8)
 	return false
 }
 
 func (e *encoder) column(c *wire.Column, i int) bool {
-	n := width(2, c.Target.Valid, c.Property.Valid)
-	e.sink.array(n)
-	switch {
-	case !e.name(c.Name):
-		return e.failField("columns", i, "name")
-	case !e.name(c.Function):
-		return e.failField("columns", i, "function")
-	case n > 2 && !e.optName(c.Target):
-		return e.failField("columns", i, "target")
-	case n > 3 && !e.optName(c.Property):
-		return e.failField("columns", i, "property")
-	}
-	return true
+	return e.record("columns", i, []string{"name", "function", "target", "property"}, []string{c.Name, c.Function}, c.Target, c.Property)
 }
 
 func (e *encoder) groupColumn(g *wire.GroupColumn, i int) bool {
@@ -502,26 +451,24 @@ func (e *encoder) groupColumn(g *wire.GroupColumn, i int) bool {
 		e.fail(wirecodec.GroupColumnPath(i).Field("kind"), "unknown group kind %q", g.Kind)
 		return false
 	}
-	n := width(3, g.Property.Valid, g.Entity.Valid)
+	return e.record("group_columns", i, []string{"name", "kind", "node", "property", "entity"}, []string{g.Name, string(g.Kind), g.Node}, g.Property, g.Entity)
+}
+
+// record writes list[i], a record of the names req, then the two optional
+// ones opt; false at one that is not UTF-8, named by fields.
+func (e *encoder) record(list string, i int, fields, req []string, opt ...wire.Opt[string]) bool {
+	n := width(len(req), opt[0].Valid, opt[1].Valid)
 	e.sink.array(n)
-	switch {
-	case !e.name(g.Name):
-		return e.failField("group_columns", i, "name")
-	case !e.name(string(g.Kind)):
-		return e.failField("group_columns", i, "kind")
-	case !e.name(g.Node):
-		return e.failField("group_columns", i, "node")
-	case n > 3 && !e.optName(g.Property):
-		return e.failField("group_columns", i, "property")
-	case n > 4 && !e.optName(g.Entity):
-		return e.failField("group_columns", i, "entity")
+	for j := 0; j < n; j++ {
+		if j < len(req) && !e.name(req[j]) || j >= len(req) && !e.optName(opt[j-len(req)]) {
+			return e.failField(list, i, fields[j])
+		}
 	}
 	return true
 }
 
 // cell writes [name, value], or [name, type, id, key, value, ...] for a node
-// reference; its place, for error messages, is the j-th cell of list[i]
-// (list is "rows" or a delta's list of rows).
+// reference; it is the j-th cell of list[i].
 func (e *encoder) cell(c *wire.Cell, list string, i, j int) bool {
 	at := func() wirecodec.Path { return wirecodec.Path{}.Field(list).Index(i).Key(j, c.Name) }
 	if c.Node != nil {

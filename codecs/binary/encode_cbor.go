@@ -7,13 +7,9 @@ import (
 	"github.com/x448/float16"
 )
 
-// cborSink writes the layout as CBOR bytes, in RFC 8949's core
-// deterministic forms: shortest heads, definite lengths, a float as
-// float16, float32 or float64, whichever holds it exactly, ±Inf as
-// float16, and NaN as float64 with its payload (§4.2.2 leaves NaN to the
-// application; the payload survives bit for bit). It writes directly rather
-// than through the CBOR library's value tree, which would hold the whole
-// response.
+// cborSink writes CBOR in RFC 8949's core deterministic forms: shortest
+// heads, definite lengths, the shortest exact float, ±Inf as float16, NaN
+// as float64 with its payload.
 type cborSink struct{ b []byte }
 
 // head appends an item head in its shortest form.

@@ -8,13 +8,9 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// The items of the layout on the writing side: what the encoder hands a
-// sink (one format's implementation in encode_msgpack.go and
-// encode_cbor.go), and the
-// encoder's writes of single items, names through the string table.
-// sink receives the layout as a stream of items, in the order a source
-// yields them: an array announces how many items follow as its elements.
-// Each format writes them straight to bytes (mpSink, cborSink).
+// sink receives the layout as a stream of items; an array announces how
+// many follow as its elements. Each format writes them straight to bytes
+// (mpSink, cborSink).
 type sink interface {
 	array(n int)
 	null()
@@ -24,42 +20,32 @@ type sink interface {
 	str(s string)
 }
 
-// encoder walks a response and feeds the layout to a sink. It is the one
-// description of the layout on the writing side, shared by both formats:
-// its single items here, its records in encode.go.
+// encoder walks a response and feeds the layout to a sink, for both
+// formats: its single items here, its records in encode.go.
 type encoder struct {
 	sink  sink
 	codec string
-	// names maps each name already written to its index in the string
-	// table; nil disables the table (every name written in full), which is
-	// kept for measuring the table's effect.
+	// names maps each name written to its table index; nil writes every
+	// name in full.
 	names map[string]int64
 	err   *wire.EncodeError
-	// spill, when set (EncodeTo), is called after each node, edge and
-	// row to hand the bytes so far to the writer; false stops the walk.
+	// spill, when set (EncodeTo), hands the bytes to the writer after
+	// each node, edge and row; false stops the walk.
 	spill func() bool
-	// maxOut, when positive, stops the walk after the node, edge or row
-	// whose strings take the encoding past maxOut bytes (strBytes counts
-	// the bytes of every string written, a lower bound of the encoding's
-	// length), so that an encoding far past MaxInputBytes is refused
-	// before it is all built.
+	// maxOut, when positive, stops the walk once the strings written
+	// (strBytes, a lower bound of the length) pass it.
 	maxOut, strBytes int64
-	// recent, when not nil, caches the names of the table (see name);
-	// its entries of generation gen are those of this encoding.
+	// recent caches the table's short names; its entries of generation
+	// gen are this encoding's.
 	recent *[recentNames]recentName
 	gen    uint64
-	// checked says the response has passed wire.Limits.Measure, whose
-	// model check refuses reserved and repeated property keys: node then
-	// leaves them to it.
-	checked bool
-	// content is set for a document's content, whose query type may be
-	// "".
-	content bool
+	// checked: the response has passed the model's check of property
+	// keys. content: a document's content, whose query type may be "".
+	checked, content bool
 }
 
-// next is called after each node, edge and row: it reports false, with
-// the error set, once the strings are past maxOut (from then on they are
-// no longer written), and otherwise spills when spilling.
+// next is called after each node, edge and row: false once the strings
+// are past maxOut, otherwise it spills when spilling.
 func (e *encoder) next(at string, i int) bool {
 	if !e.within(at, i) {
 		return false
@@ -67,8 +53,8 @@ func (e *encoder) next(at string, i int) bool {
 	return e.spill == nil || e.spill()
 }
 
-// within reports whether the strings are within maxOut, setting the error
-// (which names at[i], or at alone when i < 0) when they are not.
+// within reports whether the strings are within maxOut, or sets the error
+// at at[i] (at alone when i < 0).
 func (e *encoder) within(at string, i int) bool {
 	if e.maxOut <= 0 || e.strBytes <= e.maxOut {
 		return true
@@ -90,14 +76,11 @@ func (e *encoder) fail(p wirecodec.Path, format string, args ...any) {
 	}
 }
 
-// name writes a name (entity type, edge type, property key, column or cell
-// name...): in full the first time, as its table index afterwards. It
-// reports false when s is not UTF-8.
+// name writes a name in full the first time, as its table index
+// afterwards; false when s is not UTF-8.
 func (e *encoder) name(s string) bool {
 	if e.names != nil {
-		// Most names are met again and again in the same few places (a
-		// node's type, its keys): a small cache of short names finds them
-		// before the map does.
+		// A small cache of short names finds them before the map does.
 		if len(s) > maxRecentName || e.recent == nil {
 			if i, ok := e.names[s]; ok {
 				e.sink.integer(i)
@@ -133,26 +116,21 @@ func (e *encoder) name(s string) bool {
 	return true
 }
 
-// recentName is an entry of the encoder's cache of names: a name, its
-// index in the string table, and the encoding it belongs to (an entry of
-// another gen is empty).
+// recentName is an entry of the cache of names (empty for another gen).
 type recentName struct {
 	s   string
 	i   int64
 	gen uint64
 }
 
-// recentNames is the size of the cache, a power of two; it holds names
-// of maxRecentName bytes at most, so that the names it keeps from one
-// encoding to the next (until their entries are taken) hold little
-// memory.
+// recentNames is the size of the cache, a power of two, of names of at
+// most maxRecentName bytes.
 const (
 	recentNames   = 256
 	maxRecentName = 64
 )
 
-// nameSlot is the cache entry of s: its length and its first, middle and
-// last bytes, mixed.
+// nameSlot mixes the length and first, middle and last bytes of s.
 func nameSlot(s string) int {
 	h := uint(len(s)) * 0x9e3779b1
 	if n := len(s); n > 0 {

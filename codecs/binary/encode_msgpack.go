@@ -5,33 +5,26 @@ import (
 	"math"
 )
 
-// mpSink writes the layout as MessagePack bytes, appending to b, in the
-// forms the msgpack library's Encoder writes (a test holds the two
-// together): integers and lengths in their shortest form, positive
-// integers as unsigned; a float in 4 bytes when float32 holds it bit for
-// bit, 8 otherwise (NaN always 8, so its payload stays).
+// mpSink writes MessagePack as the msgpack library's Encoder does (a test
+// holds the two together): shortest forms, a float in 4 bytes when
+// float32 holds it bit for bit (never NaN), 8 otherwise.
 type mpSink struct{ b []byte }
 
-func (s *mpSink) array(n int) {
-	switch {
-	case n < 16:
-		s.b = append(s.b, 0x90|byte(n))
-	case n <= math.MaxUint16:
-		s.b = binary.BigEndian.AppendUint16(append(s.b, mpArray16), uint16(n))
-	default:
-		s.b = binary.BigEndian.AppendUint32(append(s.b, mpArray32), uint32(n))
-	}
-}
+func (s *mpSink) array(n int) { s.head(n, 15, 0x90, mpArray16) }
 
 // object writes a map head of n entries (a document's, see head.go).
-func (s *mpSink) object(n int) {
+func (s *mpSink) object(n int) { s.head(n, 15, mpFixMap, mpMap16) }
+
+// head writes a length head: fix|n up to fixMax, otherwise code16 and 16
+// bits, or the code after it and 32 bits.
+func (s *mpSink) head(n, fixMax int, fix, code16 byte) {
 	switch {
-	case n < 16:
-		s.b = append(s.b, mpFixMap|byte(n))
+	case n <= fixMax:
+		s.b = append(s.b, fix|byte(n))
 	case n <= math.MaxUint16:
-		s.b = binary.BigEndian.AppendUint16(append(s.b, mpMap16), uint16(n))
+		s.b = binary.BigEndian.AppendUint16(append(s.b, code16), uint16(n))
 	default:
-		s.b = binary.BigEndian.AppendUint32(append(s.b, mpMap32), uint32(n))
+		s.b = binary.BigEndian.AppendUint32(append(s.b, code16+1), uint32(n))
 	}
 }
 
@@ -69,15 +62,10 @@ func (s *mpSink) integer(i int64) {
 }
 
 func (s *mpSink) str(v string) {
-	switch n := len(v); {
-	case n < 32:
-		s.b = append(s.b, 0xa0|byte(n))
-	case n <= math.MaxUint8:
+	if n := len(v); n >= 32 && n <= math.MaxUint8 {
 		s.b = append(s.b, mpStr8, byte(n))
-	case n <= math.MaxUint16:
-		s.b = binary.BigEndian.AppendUint16(append(s.b, mpStr8+1), uint16(n))
-	default:
-		s.b = binary.BigEndian.AppendUint32(append(s.b, mpStr32), uint32(n))
+	} else {
+		s.head(n, 31, 0xa0, mpStr8+1)
 	}
 	s.b = append(s.b, v...)
 }

@@ -122,7 +122,8 @@ func TestRoundTripEdgeValues(t *testing.T) {
 
 // TestEncodeAllocations: an encode allocates its output only, and nothing
 // when the caller's buffer has room, however often the garbage collector
-// runs between encodes.
+// runs between encodes; DecodeDocument reads a response with the
+// allocations of Decode, no more.
 func TestEncodeAllocations(t *testing.T) {
 	if raceSlowdown > 1 {
 		t.Skip("the race detector allocates on its own")
@@ -154,6 +155,11 @@ func TestEncodeAllocations(t *testing.T) {
 		})
 		if fresh != 1 || into != 0 {
 			t.Errorf("%s: %v allocations an encode, %v into a buffer with room; want 1 and 0", f, fresh, into)
+		}
+		plain := testing.AllocsPerRun(20, func() { _, _ = c.Decode(out) })
+		doc := testing.AllocsPerRun(20, func() { _, _, _ = c.DecodeDocument(out) })
+		if doc != plain {
+			t.Errorf("%s: DecodeDocument %v allocations, Decode %v", f, doc, plain)
 		}
 	}
 }

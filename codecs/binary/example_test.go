@@ -37,5 +37,5 @@ func Example() {
 	// Output:
 	// 61 bytes: 85 02 65 31 2e 32 2e 30 69 74 72 61 76 65 72 73 61 6c 82 84 64 55 73 65 72 01 68 75 73 65 72 6e 61 6d 65 63 61 64 61 84 01 02 02 63 62 6f 62 81 85 01 01 01 02 67 46 4f 4c 4c 4f 57 53
 	// same response: true
-	// cbor: offset 0: array of 4294967296 items exceeds the limit of 1048576 elements
+	// cbor: offset 0: array of 4294967296 items exceeds the limit of 1048576
 }

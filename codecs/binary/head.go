@@ -11,12 +11,8 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// The header syntax of a document (delta.DocumentCodec) in either format:
-// a map whose keys are the header's field names, in the header's order,
-// each with its value (an integer, an array of integers or a string), and
-// last the key contentKey with the content's ordinary encoding as its
-// value, absent when there is no content. A response's ordinary encoding
-// is an array, so the first byte tells a document from a response.
+// The header syntax of a document (delta.DocumentCodec): see the package
+// documentation, Documents.
 
 var _ delta.DocumentCodec = (*Codec)(nil)
 
@@ -27,16 +23,11 @@ const contentKey = "content"
 // header field once, and the content.
 const maxDocumentEntries = 17
 
-// AppendDocument implements delta.DocumentCodec: it appends the header's
-// fields, in order, as the entries of a map, then the content under the
-// key "content", written as AppendEncode writes it; a nil content (the
-// unchanged delta) leaves the key out. With no fields it appends exactly
-// what AppendEncode appends. On error it returns dst as given and a
-// *wire.EncodeError: a field DecodeDocument would refuse (a name
-// delta.FieldKind does not know or given twice, a value not of the
-// field's kind, a list longer than MaxElements, a text longer than
-// MaxStringBytes or not UTF-8), AppendEncode's refusals of the content,
-// and a document longer than MaxInputBytes.
+// AppendDocument implements delta.DocumentCodec: the header's fields as
+// the entries of a map, then "content" and the content as AppendEncode
+// writes it (left out for a nil content); with no fields, what
+// AppendEncode appends. On error, a *wire.EncodeError, dst comes back as
+// given.
 func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.GraphResponse) ([]byte, error) {
 	if len(header) == 0 {
 		return c.AppendEncode(dst, content)
@@ -76,14 +67,13 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	return b, nil
 }
 
-// headSink is a sink that also writes the map head of a document.
+// headSink is a sink that also writes a document's map head.
 type headSink interface {
 	sink
 	object(n int)
 }
 
-// newHeadSink returns the headSink of format f appending to dst, and where
-// its bytes are.
+// newHeadSink returns the headSink of f appending to dst, and its bytes.
 func newHeadSink(f Format, dst []byte) (headSink, *[]byte) {
 	if f == CBOR {
 		cs := &cborSink{b: dst}
@@ -93,8 +83,7 @@ func newHeadSink(f Format, dst []byte) (headSink, *[]byte) {
 	return ms, &ms.b
 }
 
-// checkHeader refuses a header DecodeDocument would refuse: past the
-// entries a document's map holds, or one delta.CheckHeader refuses.
+// checkHeader refuses a header DecodeDocument would refuse.
 func (c *Codec) checkHeader(header []delta.Field) error {
 	if len(header) >= maxDocumentEntries {
 		return &wire.EncodeError{Codec: c.format.String(), Path: "header",
@@ -104,14 +93,9 @@ func (c *Codec) checkHeader(header []delta.Field) error {
 }
 
 // DecodeDocument implements delta.DocumentCodec: it reads what
-// AppendDocument wrote, and any response Decode reads (a document with
-// no header, told apart by its first byte, and then read by Decode
-// alone). A document's map holds one to 17 entries: fields delta.FieldKind
-// knows, each once, an array of integers (IntList, at most MaxElements) or a string (Text, at most MaxStringBytes), and last,
-// if present, "content", whose value, up to the end of the input, Decode
-// reads under the codec's Limits. Any other map, key or value is a
-// *wire.DecodeError at the offending item's offset in the whole input
-// (the content's errors included).
+// AppendDocument writes, and any response (told apart by its first byte,
+// and read by Decode alone). Errors are *wire.DecodeError at the
+// offending item's offset in the whole input.
 func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse, error) {
 	if len(data) == 0 || !c.document(data[0]) {
 		r, err := c.Decode(data)
@@ -120,46 +104,43 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 	if err := c.core.CheckInput(len(data)); err != nil {
 		return nil, nil, err
 	}
-	// The source reads the header in place. Its strings alias data and
-	// are copied before they are kept (the names are compared, the texts
-	// cloned), so that the input is not copied whole as Decode copies it.
+	// The header is read in place: its strings alias data and are cloned
+	// before they are kept.
 	src := source{data: data, text: unsafe.String(unsafe.SliceData(data), len(data)), format: c.format, b: &c.b, lim: &c.core.Limits}
-	h := headReader{src: &src, c: c}
-	entries := h.object()
-	header := make([]delta.Field, 0, max(entries, 0))
-	for i := 0; i < entries && h.err == nil; i++ {
-		name := h.key()
-		if h.err != nil {
-			break
-		}
-		if name == contentKey {
-			if i == 0 || i != entries-1 {
-				h.fail("%q is the last entry of a document, after at least one header field", contentKey)
-				break
-			}
+	var d decoder
+	d.reset(&src, c)
+	entries := d.object()
+	header := make([]delta.Field, 0, entries)
+	for i := 0; i < entries && d.err == nil; i++ {
+		t := d.item("document key", kString, false)
+		switch {
+		case t == nil:
+		case t.s == contentKey && (i == 0 || i != entries-1):
+			d.failf("%q is the last entry of a document, after at least one header field", contentKey)
+		case t.s == contentKey:
 			r, err := c.decode(data[src.off:], true)
+			var de *wire.DecodeError
+			if errors.As(err, &de) {
+				de.Offset += int64(src.off)
+			}
 			if err != nil {
-				var de *wire.DecodeError
-				if errors.As(err, &de) {
-					de.Offset += int64(src.off)
-				}
 				return nil, nil, err
 			}
 			return header, r, nil
+		default:
+			header = append(header, d.field(t.s, header))
 		}
-		header = append(header, h.field(name, header))
 	}
-	if h.err == nil && src.off != len(data) {
-		return nil, nil, src.failAt(src.off, fmt.Sprintf("%d trailing bytes after the document", len(data)-src.off), nil)
+	if d.err == nil && src.off != len(data) {
+		d.err = src.failAt(src.off, fmt.Sprintf("%d trailing bytes after the document", len(data)-src.off), nil)
 	}
-	if h.err != nil {
-		return nil, nil, h.err
+	if d.err != nil {
+		return nil, nil, d.err
 	}
 	return header, nil, nil
 }
 
-// document reports whether b, an encoding's first byte, opens a map: a
-// document with a header.
+// document reports whether b, an encoding's first byte, opens a map.
 func (c *Codec) document(b byte) bool {
 	if c.format == CBOR {
 		return b>>5 == cborMap
@@ -167,170 +148,88 @@ func (c *Codec) document(b byte) bool {
 	return b&0xf0 == mpFixMap || b == mpMap16 || b == mpMap32
 }
 
-// headReader reads a document's map and header fields over a source. The
-// first error sticks.
-type headReader struct {
-	src *source
-	c   *Codec
-	tok token
-	err error
-}
-
-func (h *headReader) fail(format string, args ...any) {
-	if h.err == nil {
-		h.err = h.src.fail(fmt.Sprintf(format, args...))
-	}
-}
-
-func (h *headReader) next() *token {
-	if h.err == nil {
-		h.err = h.src.next(&h.tok)
-	}
-	if h.err != nil {
-		return nil
-	}
-	return &h.tok
-}
-
-// value is next for an item of the value of the field called name: the
-// source's refusal names the field.
-func (h *headReader) value(name string) *token {
-	t := h.next()
-	if t == nil {
-		h.name(name)
+// fieldItem reads an item of the value of the field name, whose errors name
+// the field.
+func (d *decoder) fieldItem(name string) *token {
+	t := d.read()
+	var de *wire.DecodeError
+	if t == nil && errors.As(d.err, &de) && !strings.HasPrefix(de.Msg, name+": ") {
+		de.Msg = name + ": " + de.Msg
 	}
 	return t
 }
 
-// name puts the name of the field being read before the message of the
-// source's error.
-func (h *headReader) name(field string) {
-	var de *wire.DecodeError
-	if errors.As(h.err, &de) && !strings.HasPrefix(de.Msg, field+": ") {
-		de.Msg = field + ": " + de.Msg
-	}
-}
-
-// object reads the map head that opens the document: its number of
-// entries.
-func (h *headReader) object() int {
-	s := h.src
-	s.start = 0
-	var n uint64
-	var size int
-	switch c := s.data[0]; {
-	case s.format == CBOR && c&0x1f == cborIndef:
-		h.fail("indefinite-length map (a document's map has a definite length)")
+// object reads the document's map head: its number of entries.
+func (d *decoder) object() int {
+	d.src.maps = true
+	t := d.read()
+	d.src.maps = false
+	switch {
+	case t == nil:
 		return 0
-	case s.format == CBOR:
-		_, arg, hs, ok := cborHead(s.data)
-		if !ok && c&0x1f > 27 {
-			h.fail("malformed CBOR item (initial byte 0x%02x)", c)
-			return 0
-		}
-		if !ok {
-			h.err = s.failAt(len(s.data), "unexpected end of input", nil)
-			return 0
-		}
-		n, size = arg, hs
-	case c&0xf0 == mpFixMap:
-		n, size = uint64(c&0x0f), 1
-	default:
-		lenSize := 2 << (c - mpMap16) // map 16 or map 32
-		v, ok := s.uintAt(lenSize)
-		if !ok {
-			h.err = s.truncated()
-			return 0
-		}
-		n, size = v, 1+lenSize
-	}
-	if n == 0 || n > maxDocumentEntries {
-		h.fail("a document's map of %d entries (1 to %d: header fields, then the content)", n, maxDocumentEntries)
+	case t.kind != kMap || t.i == 0 || t.i > maxDocumentEntries:
+		d.failf("a document's map of %d entries (1 to %d: header fields, then the content)", t.i, maxDocumentEntries)
 		return 0
 	}
-	s.off = size
-	return int(n)
+	return int(t.i)
 }
 
-// key reads an entry's key, a string.
-func (h *headReader) key() string {
-	t := h.next()
-	if t == nil {
-		return ""
-	}
-	if t.kind != kString {
-		h.fail("document key: expected string, found %s", t.kind)
-		return ""
-	}
-	return t.s
-}
-
-// field reads the value of the header field called name, the fields
-// before it being read.
-func (h *headReader) field(name string, read []delta.Field) delta.Field {
+// field reads the value of the header field name, after the fields read.
+func (d *decoder) field(name string, read []delta.Field) delta.Field {
 	k, ok := delta.FieldKind(name)
 	if !ok {
-		h.fail("unknown header field %s", textwire.Excerpt(name))
+		d.failf("unknown header field %s", textwire.Excerpt(name))
 		return delta.Field{}
 	}
 	for _, f := range read {
 		if f.Name == name {
-			h.fail("header field %s given twice", name)
+			d.failf("header field %s given twice", name)
 			return delta.Field{}
 		}
 	}
 	f := delta.Field{Name: strings.Clone(name)}
-	t := h.value(name)
+	t := d.fieldItem(name)
 	switch {
 	case t == nil:
 	case k == delta.IntList && t.kind == kArray:
-		f.Ints = h.ints(name, int(t.i))
+		f.Ints = d.ints(name, int(t.i))
 	case k == delta.Text && t.kind == kString:
-		if len(t.s) > h.c.core.Limits.MaxStringBytes {
-			h.err = h.src.failLimit("MaxStringBytes", fmt.Sprintf("%s: a text of %d bytes, longer than the limit of %d", name, len(t.s), h.c.core.Limits.MaxStringBytes))
+		if len(t.s) > d.c.core.Limits.MaxStringBytes {
+			d.failLimit("MaxStringBytes", "%s: a text of %d bytes, longer than the limit of %d", name, len(t.s), d.c.core.Limits.MaxStringBytes)
 		}
 		f.Text = strings.Clone(t.s)
 	default:
-		h.fail("%s: expected %s, found %s", name, kindNames[k], t.kind)
+		d.failf("%s: expected %s, found %s", name, kindNames[k], t.kind)
 	}
 	return f
-}
-
-// int is the integer i of the field called name as an int, which may be
-// narrower than the int64 an item holds.
-func (h *headReader) int(name string, i int64) int {
-	if int64(int(i)) != i {
-		h.fail("%s: %d is out of range", name, i)
-	}
-	return int(i)
 }
 
 // kindNames names the item each kind of header value is written as.
 var kindNames = [...]string{delta.IntList: "array of integers", delta.Text: "string"}
 
 // ints reads the n integers of an IntList field's array, whose head has
-// been read. The list is allocated whole: the source has checked that
-// the bytes left hold n items (a byte each at least), so it takes 8 bytes
-// an input byte at most, and never grows by copying.
-func (h *headReader) ints(name string, n int) []int {
-	if n > h.c.core.Limits.MaxElements {
-		h.err = h.src.failLimit("MaxElements", fmt.Sprintf("%s: %d integers, more than the limit of %d", name, n, h.c.core.Limits.MaxElements))
+// been read, into a list allocated whole (the source has checked that the
+// bytes left hold n items).
+func (d *decoder) ints(name string, n int) []int {
+	if n > d.c.core.Limits.MaxElements {
+		d.failLimit("MaxElements", "%s: %d integers, more than the limit of %d", name, n, d.c.core.Limits.MaxElements)
 		return nil
 	}
 	if n == 0 {
 		return nil
 	}
 	v := make([]int, 0, n)
-	for i := 0; i < n; i++ {
-		t := h.value(name)
-		if t == nil {
-			return nil
+	for i := 0; i < n && d.err == nil; i++ {
+		t := d.fieldItem(name)
+		switch {
+		case t == nil:
+		case t.kind != kInt:
+			d.failf("%s: number %d: expected integer, found %s", name, i, t.kind)
+		case int64(int(t.i)) != t.i:
+			d.failf("%s: %d is out of range", name, t.i)
+		default:
+			v = append(v, int(t.i))
 		}
-		if t.kind != kInt {
-			h.fail("%s: number %d: expected integer, found %s", name, i, t.kind)
-			return nil
-		}
-		v = append(v, h.int(name, t.i))
 	}
 	return v
 }

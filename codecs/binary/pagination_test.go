@@ -17,16 +17,20 @@ import (
 // full, with the format's own library.
 func layoutBytes(t *testing.T, f Format, layout int, pagination any) []byte {
 	t.Helper()
-	rec := []any{layout, "5.0.1", "traversal", []any{}, []any{}, nil, nil, nil, pagination}
+	return libraryEncode(t, f, []any{layout, "5.0.1", "traversal", []any{}, []any{}, nil, nil, nil, pagination})
+}
+
+// libraryEncode encodes v with the format's own library.
+func libraryEncode(t tb, f Format, v any) []byte {
 	var b []byte
 	var err error
 	if f == Msgpack {
-		b, err = msgpack.Marshal(rec)
+		b, err = msgpack.Marshal(v)
 	} else {
-		b, err = cborEnc.Marshal(rec)
+		b, err = cborEnc.Marshal(v)
 	}
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("library encode: %v", err)
 	}
 	return b
 }

@@ -12,15 +12,8 @@ const (
 // readsLayout reports whether Decode reads layout version v: 1 and 2.
 func readsLayout(v uint64) bool { return v == layoutV1 || v == layoutVersion }
 
-// Sniff implements wirecodec.Sniffer: the confidence that prefix opens the
-// layout in the codec's format. The layout's opening is read as the encoder
-// writes it: an array of 5 to 9 items, a layout version a decoder reads
-// (1 or 2, or 3 for a response with session references) as an integer in its shortest form, format_version as a string
-// of at most 64 printable ASCII bytes, then the query type as a string
-// naming one of wirecodec.QueryTypes. All of it scores 0.95; an opening cut
-// off, or whose format_version is longer or whose query type is unknown,
-// 0.3; anything else 0. (A msgpack opening is never a CBOR one and the
-// other way round: their array heads differ.)
+// Sniff implements wirecodec.Sniffer (see the package documentation,
+// Detection).
 func (c *Codec) Sniff(prefix []byte) float64 {
 	h := msgpackHeads
 	if c.format == CBOR {
@@ -59,12 +52,9 @@ func (c *Codec) Sniff(prefix []byte) float64 {
 }
 
 // heads reads the heads of one format's items; ok is false for any other
-// item, and for a head cut off by the end of p. Integers are read only in
-// the shortest form, which the encoder always writes.
+// item and for one cut off. Integers are read in the shortest form only.
 type heads struct {
-	// response reports whether b is the head of an array of
-	// minResponseItems to maxResponseItems items, which fits in the one
-	// byte in both formats.
+	// response reports whether b heads an array of a response's length.
 	response func(b byte) bool
 	// uint reads an unsigned integer: its value and the head's size.
 	uint func(p []byte) (v uint64, size int, ok bool)
@@ -109,8 +99,6 @@ var cborHeads = heads{
 	},
 	uint: func(p []byte) (uint64, int, bool) {
 		major, v, size, ok := cborHead(p)
-		// Only the shortest form (RFC 8949 §4.2.1, which the encoder
-		// follows).
 		return v, size, ok && major == 0 && size == headSize(v, 24)
 	},
 	str: func(p []byte) (int, int, bool) {
@@ -124,10 +112,8 @@ var cborHeads = heads{
 	},
 }
 
-// headSize is the size of the shortest head holding v, in either format:
-// one byte when v is below inHead (what the initial byte holds itself:
-// 0x80 in msgpack, 24 in CBOR), otherwise the initial byte and v in 1, 2,
-// 4 or 8 bytes.
+// headSize is the size of the shortest head holding v: one byte below
+// inHead (0x80 in msgpack, 24 in CBOR), otherwise 2, 3, 5 or 9.
 func headSize(v, inHead uint64) int {
 	switch {
 	case v < inHead:

@@ -4,42 +4,48 @@ import (
 	"bytes"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
+	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// Decode parses GOON text into a response under the default wire.Limits.
-// It reads everything Encode writes, so that re-encoding the result
-// reproduces the text byte for byte, and rejects anything else with a
-// *wire.DecodeError naming the line. See the package documentation for what
-// comes back (GOON is lossy) and for the limits. Callers: a service or
-// tool reading GOON without a registry (wire.DecodeWith goes through the
-// registered Codec).
+// Decode parses GOON text into a response under the default wire.Limits;
+// see the package documentation for what comes back and the errors.
 func Decode(data []byte) (*wire.GraphResponse, error) { return std.Decode(data) }
 
-// Decode parses GOON text into a response under the codec's limits; see
-// the package-level Decode. A wire.Registry calls it as wire.Codec.
+// Decode parses GOON text into a response under the codec's limits.
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) { return c.decode(data, false) }
 
-// decode reads a response, or with fragment the content of a document
-// after its fields, as text of its own (see DecodeDocument).
+// decode reads a response, or with fragment a document's content.
 func (c *Codec) decode(data []byte, fragment bool) (*wire.GraphResponse, error) {
+	_, r, err := c.read(data, fragment, false)
+	return r, err
+}
+
+// read parses a response, or with doc a document, whose content is a
+// fragment; a document without content gives a nil response.
+func (c *Codec) read(data []byte, fragment, doc bool) ([]delta.Field, *wire.GraphResponse, error) {
 	if err := c.core.CheckInput(len(data)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	data = bytes.TrimPrefix(data, bom)
 	p := newParser(data, c.core.Limits)
 	p.meter = wirecodec.NewMeter(c.core.Limits, len(data))
-	p.fragment = fragment
-	return p.parse()
+	p.fragment, p.doc = fragment, doc
+	r, err := p.parse()
+	if err != nil {
+		return nil, nil, err
+	}
+	return p.fields, r, nil
 }
 
-// bom is the UTF-8 byte order mark, which Decode skips at the start of the
-// input.
+// bom is the UTF-8 byte order mark, skipped at the start of the input.
 var bom = []byte("\xef\xbb\xbf")
 
 type parser struct {
@@ -53,12 +59,15 @@ type parser struct {
 
 	r      *wire.GraphResponse
 	header [numFields]headerField
-	// fragment is set for the content of a document with a header: its
-	// query_type, goon_version and counts, and its empty sections, may be
-	// left out (see Deltas and references). agg and paths are the layout
-	// read: an aggregation's (rows lifted, columns declared) and
-	// path_finding's (@paths).
-	fragment, agg, paths bool
+	// fragment: a document's content, which may leave out header fields
+	// and sections; doc: a document, whose fields open @header; agg and
+	// paths: the layout read.
+	fragment, doc, agg, paths bool
+	// fields are a document's, read on fieldLines; contentLen is the
+	// length of the text after them.
+	fields     []delta.Field
+	fieldLines []int
+	contentLen int
 	// cursorText is next_cursor's value, unquoted.
 	cursorText string
 	cols       []rowCol
@@ -69,9 +78,8 @@ type parser struct {
 	props     arena[wire.Property]
 	cells     arena[wire.Cell]
 	nodeLines []int // line of each node row
-	// lifted holds the first reference to each node a row references, in
-	// the order of those first references, and liftIndex the position
-	// in lifted of each node's.
+	// lifted holds the first reference to each node rows reference, in
+	// order, and liftIndex each one's position in it.
 	lifted    []cellRef
 	liftIndex map[nodeKey]int
 	lastNode  map[nodeKey]int // index of the last node row of each key, once rows reference nodes
@@ -89,8 +97,7 @@ type cellRef struct {
 	line int
 }
 
-// arena hands out slices carved from shared blocks, so that decoding makes
-// a few large allocations rather than one per node or row.
+// arena hands out slices carved from shared blocks.
 type arena[T any] struct{ buf []T }
 
 func (a *arena[T]) take(n int) []T {
@@ -106,13 +113,11 @@ func (a *arena[T]) take(n int) []T {
 	return a.buf[l : l+n : l+n]
 }
 
-// textArena holds the text of unescaped values in shared blocks. A value
-// is appended once and never written again, so the strings handed out
-// (unsafe.String over a block) stay immutable.
+// textArena holds unescaped values in shared blocks, each written once,
+// so the strings over them stay immutable.
 type textArena struct{ buf []byte }
 
-// take returns an empty slice with room for n bytes; the caller appends
-// at most n.
+// take returns an empty slice with room for n bytes.
 func (a *textArena) take(n int) []byte {
 	if cap(a.buf)-len(a.buf) < n {
 		a.buf = make([]byte, 0, max(min(2*cap(a.buf), 1<<20), 4096, n))
@@ -122,8 +127,7 @@ func (a *textArena) take(n int) []byte {
 	return a.buf[l : l : l+n]
 }
 
-// newParser returns a parser of data (its byte order mark removed by
-// the caller) under the limits l.
+// newParser returns a parser of data, without its byte order mark.
 func newParser(data []byte, l wire.Limits) parser {
 	src := string(data)
 	return parser{src: src, lim: l, lines: textwire.NewLines(src, &lineRules)}
@@ -144,11 +148,19 @@ func (p *parser) parse() (*wire.GraphResponse, error) {
 }
 
 // parseSections reads the response from the line after "@header" (or
-// after a document's header fields, DecodeDocument) to the end.
+// after a document's fields) to the end.
 func (p *parser) parseSections() (*wire.GraphResponse, error) {
 	p.r = &wire.GraphResponse{}
+	p.contentLen = len(p.lines.Rest())
 	if err := p.parseHeader(); err != nil {
 		return nil, err
+	}
+	if p.doc {
+		if p.contentLen == 0 {
+			return nil, nil
+		}
+		// The content is metered against its own length.
+		p.meter = wirecodec.NewMeter(p.lim, len(headerMarker)+p.contentLen)
 	}
 	// p.cur is the first section marker after the header.
 	if !p.fragment || p.cur == "@nodes" {
@@ -170,11 +182,7 @@ func (p *parser) parseSections() (*wire.GraphResponse, error) {
 		if err := p.expectSection(edges); err != nil {
 			return nil, err
 		}
-		parse := p.parseEdges
-		if p.paths {
-			parse = p.parsePaths
-		}
-		if err := parse(); err != nil {
+		if err := p.parseEdges(); err != nil {
 			return nil, err
 		}
 	}
@@ -200,8 +208,7 @@ func (p *parser) parseSections() (*wire.GraphResponse, error) {
 	return p.finish()
 }
 
-// checkText checks what every GOON text is: lines that end in a
-// newline, valid UTF-8.
+// checkText checks that the text is lines that end in a newline, UTF-8.
 func (p *parser) checkText() error {
 	if err := p.lines.Check(); err != nil {
 		le := err.(*textwire.LineError)
@@ -259,17 +266,12 @@ func (p *parser) expectSection(want string) error {
 	return p.sectionError(want)
 }
 
-// declared returns the capacity to reserve for the count a header field
+// declared returns the capacity to reserve for the count header field f
 // declares, of elements of elemSize bytes, and the count as far as the
-// rest of the input can hold it, at minLine bytes a line. The reserve is
-// no more than the meter lets the response grow in memory (one element
-// more, so that the meter, not the slice, stops a response past it), and,
-// in a section of one element a line (oneALine), no more than the lines
-// before the next section: a count the input backs is reserved once,
-// exactly, rather than grown by doubling (whose garbage would be a
-// multiple of the elements), and one it does not back reserves no more
-// than the response may hold. Lines past the reserve grow the slice (see
-// room) up to the count.
+// rest of the input holds it at minLine bytes a line. The reserve is no
+// more than the meter's room (plus one, so the meter stops a response
+// past it) and, with oneALine, the lines before the next section: a count
+// the input backs is reserved once, exactly.
 func (p *parser) declared(f int, minLine, elemSize int, oneALine bool) (reserve, full int) {
 	n, _ := parseInt(p.header[f].value)
 	if !p.header[f].set { // a fragment's: as many as the lines hold
@@ -294,9 +296,35 @@ func (p *parser) sectionLines() int {
 	return strings.Count(rest, "\n")
 }
 
-// room returns s with room for one more element. Below full, a full s
-// doubles, but not past full: the lines that back a declared count grow
-// the slice in a few steps and no further than the count.
+// counted holds a section's elements, reserved as declared says for the
+// count a header field declares.
+type counted[T any] struct {
+	s    []T
+	full int
+}
+
+func newCounted[T any](p *parser, f, minLine int, oneALine bool) counted[T] {
+	var zero T
+	reserve, full := p.declared(f, minLine, int(unsafe.Sizeof(zero)), oneALine)
+	return counted[T]{make([]T, 0, reserve), full}
+}
+
+// add appends x and returns it in place, for the meter.
+func (c *counted[T]) add(x T) *T {
+	c.s = append(room(c.s, c.full), x)
+	return &c.s[len(c.s)-1]
+}
+
+// done returns the elements, after err, the section's, or the check of
+// their count against header field f.
+func (c *counted[T]) done(p *parser, err error, f int, section, items string) ([]T, error) {
+	if err == nil {
+		err = p.checkCount(f, section, len(c.s), items)
+	}
+	return c.s, err
+}
+
+// room returns s with room for one more element, doubling up to full.
 func room[T any](s []T, full int) []T {
 	if len(s) < cap(s) || len(s) >= full {
 		return s
@@ -304,11 +332,207 @@ func room[T any](s []T, full int) []T {
 	return slices.Grow(s, min(max(2*cap(s), 64), full)-len(s))
 }
 
-// Shortest lines of each section, newline included: a node row "0", an
-// edge "A:0 --> B:0", a path's further edge " --R--> B:0", a row "a=0".
+// Shortest lines, newline included: "0", "A:0 --> B:0", a path's further
+// edge " --R--> B:0", "a=0".
 const (
 	minNodeLine = 2
 	minEdgeLine = 12
 	minPathEdge = 11
 	minRowLine  = 4
 )
+
+func (p *parser) parseHeader() error {
+	last := -1
+	for {
+		ok, err := p.body()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			if p.cur == "" && !(p.doc && p.contentLen == 0) {
+				return p.errf("input ends, expected @nodes")
+			}
+			break
+		}
+		key, val, ok := strings.Cut(p.cur, ":")
+		if !ok {
+			return p.errf("expected a header field key:value, found " + textwire.Excerpt(p.cur))
+		}
+		f := slices.Index(fieldNames[:], key)
+		k, docField := delta.FieldKind(key)
+		switch {
+		case f < 0 && docField && p.doc && last < 0: // a document's field, before GOON's own
+			if err := p.documentField(key, val, k); err != nil {
+				return err
+			}
+			continue
+		case f < 0:
+			if docField {
+				return p.errf("document header field " + key + " among GOON's header fields (a document's fields come first, and DecodeDocument reads them)")
+			}
+			return p.errf("unknown header field " + textwire.Excerpt(key))
+		case p.header[f].set:
+			return p.errf("duplicate header field " + textwire.Clip(key))
+		case f < last:
+			return p.errf("header field " + textwire.Clip(key) + " out of order (after " + fieldNames[last] + ")")
+		}
+		last = f
+		p.header[f] = headerField{set: true, line: p.line, value: val}
+		if err := p.headerValue(f, val); err != nil {
+			return err
+		}
+	}
+	for _, f := range [...]int{fQueryType, fVersion, fNodes, fEdges} {
+		if !p.header[f].set && !p.fragment {
+			return p.errf("header has no " + fieldNames[f] + " field")
+		}
+	}
+	if err := p.pagination(); err != nil {
+		return err
+	}
+	// A fragment without a query type is an aggregation when it declares
+	// rows or columns (encoder.layout).
+	p.agg = p.r.QueryType == wire.Aggregation ||
+		p.fragment && p.r.QueryType == "" && (p.header[fRows].set || p.header[fGroupBy].set || p.header[fAggregations].set)
+	p.paths = p.r.QueryType == wire.PathFinding
+	if !p.agg {
+		for _, f := range [...]int{fRows, fGroupBy, fAggregations} {
+			if h := p.header[f]; h.set {
+				return lineError(h.line, fieldNames[f]+" in a "+string(p.r.QueryType)+" response (only aggregation has it)")
+			}
+		}
+	}
+	return nil
+}
+
+func (p *parser) headerValue(f int, val string) error {
+	switch f {
+	case fQueryType:
+		q := wire.QueryType(val)
+		if !q.Valid() {
+			return p.errf("unknown query_type " + textwire.Excerpt(val))
+		}
+		p.r.QueryType = q
+	case fVersion:
+		if !supportedVersion(val) {
+			return p.errf("unsupported goon_version " + textwire.Excerpt(val) + " (this decoder reads " + minMajor + ".x.y to " + maxMajor + ".x.y)")
+		}
+	case fNodes, fEdges, fRows:
+		n, ok := parseInt(val)
+		if !ok || n < 0 {
+			return p.errf("expected a count after " + fieldNames[f] + ":, found " + textwire.Excerpt(val))
+		}
+		if n > int64(p.lim.MaxElements) {
+			return p.checkElements(p.lim.MaxElements+1, fieldNames[f])
+		}
+	case fHasMore:
+		if val != "true" {
+			return p.errf("expected has_more:true, found " + textwire.Excerpt(val))
+		}
+	case fTotalRows:
+		if _, ok := parseInt(val); !ok {
+			return p.errf("expected an integer after total_rows:, found " + textwire.Excerpt(val))
+		}
+	case fTruncated:
+		if val != "true" {
+			return p.errf("expected truncated:true, found " + textwire.Excerpt(val))
+		}
+	case fNextCursor:
+		return p.cursor(val)
+	case fGroupBy:
+		return p.groupBy(val)
+	case fAggregations:
+		return p.aggregations(val)
+	}
+	return nil
+}
+
+// cursor reads next_cursor's value; quoted text the encoder would write
+// bare gains one fillRune, as a quoted value does.
+func (p *parser) cursor(val string) error {
+	t, quoted, err := p.headerString(val, "next_cursor")
+	if err != nil {
+		return err
+	}
+	if quoted && cursorBare(t) {
+		t += string(fillRune)
+	}
+	p.cursorText = t
+	return nil
+}
+
+// headerString reads the string value of the header field what, as
+// appendCursor writes it (quoted reports how), within MaxStringBytes.
+func (p *parser) headerString(val, what string) (s string, quoted bool, err error) {
+	if val == "" {
+		return "", false, p.errf("expected a token after " + what + ":")
+	}
+	if val[0] != '"' {
+		for i := 0; i < len(val); i++ {
+			if !bareByte[val[i]] {
+				return "", false, p.errf("unexpected " + quoteByte(val[i]) + " in the bare " + what + " (such tokens are quoted)")
+			}
+		}
+		return val, false, p.checkString(len(val), what)
+	}
+	t, n, err := p.unquote(val)
+	if err != nil {
+		return "", false, err
+	}
+	if n != len(val) {
+		return "", false, p.errf("unexpected " + quoteByte(val[n]) + " after the quoted " + what)
+	}
+	return t, true, p.checkString(len(t), what)
+}
+
+// pagination builds the response's pagination from the header fields read
+// (see the package documentation, The text).
+func (p *parser) pagination() error {
+	hm, tr, tt, nc := p.header[fHasMore], p.header[fTotalRows], p.header[fTruncated], p.header[fNextCursor]
+	switch {
+	case tr.set && tt.set:
+		return lineError(tt.line, "truncated (schema v5) in a header with total_rows (schema v2)")
+	case tr.set && nc.set:
+		return lineError(nc.line, "next_cursor (schema v5) in a header with total_rows (schema v2)")
+	case tr.set:
+		n, _ := parseInt(tr.value)
+		p.r.Pagination = &wire.Pagination{HasMore: hm.set, TotalRows: wire.Some[int64](n)}
+	case hm.set || tt.set || nc.set:
+		pg := &wire.Pagination{HasMore: hm.set, Truncated: wire.Some(tt.set)}
+		if nc.set {
+			pg.NextCursor = wire.Some(p.cursorText)
+		}
+		p.r.Pagination = pg
+	}
+	return nil
+}
+
+// documentField reads a document's header field name:val of kind k.
+func (p *parser) documentField(name, val string, k delta.Kind) error {
+	for i, f := range p.fields {
+		if f.Name == name {
+			return p.errf("header field " + name + " twice (first on line " + strconv.Itoa(p.fieldLines[i]) + ")")
+		}
+	}
+	f := delta.Field{Name: name}
+	switch k {
+	case delta.IntList:
+		if strings.Count(val, ",") >= p.lim.MaxElements {
+			return p.checkElements(p.lim.MaxElements+1, "numbers in "+name)
+		}
+		v, err := delta.ParseInts(val, p.lim.MaxElements)
+		if err != nil {
+			return p.errf(name + ": " + err.Error())
+		}
+		f.Ints = v
+	case delta.Text:
+		s, _, err := p.headerString(val, name)
+		if err != nil {
+			return err
+		}
+		f.Text = s
+	}
+	p.fields, p.fieldLines = append(p.fields, f), append(p.fieldLines, p.line)
+	p.contentLen = len(p.lines.Rest())
+	return nil
+}

@@ -3,17 +3,12 @@ package goon
 import (
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
-// The @edges and @paths sections: Type:id endpoints, REL(n): groups of
-// "From:id --> To:id" lines, and path chains, read.
-
-// endpoint parses Type:id at the start of s and returns the bytes taken;
-// the id ends at a space or at the end of s.
+// endpoint parses Type:id, ending at a space, at the start of s.
 func (p *parser) endpoint(s, what string) (string, int64, int, error) {
 	colon := strings.IndexByte(s, ':')
 	if colon < 0 || !isName(s[:colon]) {
@@ -38,29 +33,26 @@ func (p *parser) endpoint(s, what string) (string, int64, int, error) {
 // edgeGroups words the errors of @edges' groups.
 var edgeGroups = groupKind{header: "an edge group REL(count):", orphan: "an edge before its REL(n): group", items: "edges"}
 
-// parseEdges reads @edges into the response's edges.
-func (p *parser) parseEdges() error {
-	reserve, full := p.declared(fEdges, minEdgeLine, int(unsafe.Sizeof(wire.Edge{})), true)
-	edges := make([]wire.Edge, 0, reserve)
-	err := p.grouped(&edgeGroups, func(typ string) error {
-		e, err := p.edgeLine(typ)
-		if err != nil {
-			return err
-		}
-		edges = append(room(edges, full), e)
-		if !p.meter.Edge(&edges[len(edges)-1]) {
+// parseEdges reads @edges, or @paths, into the response's edges.
+func (p *parser) parseEdges() (err error) {
+	minLine, section := minEdgeLine, "@edges"
+	if p.paths {
+		minLine, section = minPathEdge, "@paths"
+	}
+	c := newCounted[wire.Edge](p, fEdges, minLine, !p.paths)
+	add := func(e wire.Edge) error {
+		if !p.meter.Edge(c.add(e)) {
 			return p.tooBig(p.line)
 		}
 		return nil
-	})
-	if err != nil {
-		return err
 	}
-	if err := p.checkCount(fEdges, "@edges", len(edges), "edges"); err != nil {
-		return err
+	if p.paths {
+		err = p.parsePaths(add)
+	} else {
+		err = grouped(p, &edgeGroups, p.edgeLine, add)
 	}
-	p.r.Edges = edges
-	return nil
+	p.r.Edges, err = c.done(p, err, fEdges, section, "edges")
+	return err
 }
 
 // edgeLine parses "From:id --> To:id[ depth=D][ path_id=P][ step=S]".
@@ -107,14 +99,12 @@ func (p *parser) edgeLine(typ string) (wire.Edge, error) {
 	return e, nil
 }
 
-// parsePaths parses "path=P: T:id --REL--> T:id ..." lines, one per path,
-// in increasing path id; edge k of a path gets step k.
-func (p *parser) parsePaths() error {
-	reserve, full := p.declared(fEdges, minPathEdge, int(unsafe.Sizeof(wire.Edge{})), false)
-	edges := make([]wire.Edge, 0, reserve)
+// parsePaths parses "path=P: T:id --REL--> T:id ..." lines, in increasing
+// path id; edge k of a path gets step k.
+func (p *parser) parsePaths(add func(wire.Edge) error) error {
 	var last int64
 	first := true
-	err := p.eachLine(func() error {
+	return p.eachLine(func() error {
 		s := p.cur
 		if !strings.HasPrefix(s, "path=") {
 			return p.errf("expected path=ID: ..., found " + textwire.Excerpt(s))
@@ -162,21 +152,12 @@ func (p *parser) parsePaths() error {
 				return err
 			}
 			s = s[n:]
-			edges = append(room(edges, full), wire.Edge{From: from, FromID: fromID, To: to, ToID: toID, Type: rel,
-				PathID: wire.Some[int64](pid), Step: wire.Some[int64](step)})
-			if !p.meter.Edge(&edges[len(edges)-1]) {
-				return p.tooBig(p.line)
+			if err := add(wire.Edge{From: from, FromID: fromID, To: to, ToID: toID, Type: rel,
+				PathID: wire.Some[int64](pid), Step: wire.Some[int64](step)}); err != nil {
+				return err
 			}
 			from, fromID = to, toID
 		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	if err := p.checkCount(fEdges, "@paths", len(edges), "edges"); err != nil {
-		return err
-	}
-	p.r.Edges = edges
-	return nil
 }

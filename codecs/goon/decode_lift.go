@@ -10,22 +10,14 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// What one line of text stands for beyond itself, read: the nodes an
-// aggregation lifted from its rows into @nodes, resolved back into cells,
-// and truncated values restored from their key_len breadcrumbs.
-
 type nodeKey struct {
 	typ string
 	id  int64
 }
 
-// liftedRef returns the node a row's reference to k names, as the row is
-// read: the last node row of that type and id, where the lifted nodes are
-// (resolveLifted fails on any other), or nil when there is none. It notes
-// the first reference to each node for resolveLifted. Each row is metered
-// with the nodes it references as it is read, so that a million
-// references to a large lifted node stop at the row that passes the
-// limit; the meter charges a use of a node it has seen in constant time.
+// liftedRef returns the node a row's reference to k names: the last node
+// row of that type and id (resolveLifted checks it), or nil, noting the
+// first reference to each node.
 func (p *parser) liftedRef(k nodeKey) *wire.Node {
 	if p.liftIndex == nil {
 		p.liftIndex = make(map[nodeKey]int)
@@ -52,11 +44,8 @@ func (p *parser) liftedNode(k nodeKey) *wire.Node {
 }
 
 // resolveLifted splits an aggregation's @nodes into the response's own
-// nodes and the nodes lifted from row references. The encoder writes the
-// lifted nodes last, in the order the rows first reference them, so the
-// last len(F) node rows must be exactly those references F; the rows'
-// cells, which point at the last node row of each key (liftedRef), then
-// point at them, and the node rows before them are the response's nodes.
+// nodes and the lifted ones: the last node rows, which must be the rows'
+// references in first-reference order.
 func (p *parser) resolveLifted() error {
 	order := p.lifted
 	if len(order) == 0 {
@@ -83,8 +72,8 @@ func (p *parser) resolveLifted() error {
 
 func refString(k nodeKey) string { return textwire.Clip(k.typ) + ":" + strconv.FormatInt(k.id, 10) }
 
-// breadcrumb reports whether v followed by crumb is a truncated value and
-// its breadcrumb (see isCrumb), and the declared length.
+// breadcrumb reports whether v and crumb are a truncated value and its
+// breadcrumb, and the declared length.
 func (p *parser) breadcrumb(v, crumb pair) (int64, bool) {
 	if crumb.quoted || !v.quoted && bareValue(v.text).Kind() != wire.KindString {
 		return 0, false
@@ -96,12 +85,9 @@ func (p *parser) breadcrumb(v, crumb pair) (int64, bool) {
 	return total, true
 }
 
-// settleCrumbs decides which breadcrumbs of a node row, marked crumb,
-// stay breadcrumbs, and returns their number. A breadcrumb reads back as
-// the property it is written as (key_len, an int), beside the value as
-// written, unless the node has a property of that name too: then it stays
-// a breadcrumb, and the value is restored to the declared length (see
-// restore). Duplicate properties are left for checkDuplicateKeys.
+// settleCrumbs returns how many marked breadcrumbs stay breadcrumbs: only
+// those whose key_len the node also has as a property (the value is then
+// restored); the others read back as the property key_len.
 func settleCrumbs(pairs []pair) int {
 	if keyset.FirstRepeat(len(pairs), func(i int) string { return pairs[i].key }) < 0 {
 		for i := range pairs {
@@ -127,9 +113,9 @@ func settleCrumbs(pairs []pair) int {
 	return n
 }
 
-// restore rebuilds a truncated value so that it re-encodes to the same
-// text and breadcrumb: the kept prefix, one fillRune for each code point
-// quoting dropped from it, "...", then padByte up to total code points.
+// restore rebuilds a truncated value that re-encodes to the same text and
+// breadcrumb: the kept prefix, a fillRune for each code point quoting
+// dropped, "...", then padByte up to total code points.
 func (p *parser) restore(key, text string, total int64) (string, error) {
 	l := int64(utf8.RuneCountInString(text))
 	limit := int64(limitFor(key))
@@ -138,11 +124,8 @@ func (p *parser) restore(key, text string, total int64) (string, error) {
 		return "", p.limitErr("MaxStringBytes", textwire.Clip(key)+"_len="+strconv.FormatInt(total, 10)+
 			" restores a value longer than the limit of "+strconv.Itoa(p.lim.MaxStringBytes)+" bytes")
 	}
-	// The restored bytes are part of the materialised size, which the
-	// meter counts with the node once it is built: asking the meter
-	// first, with the bytes restored since it last counted, refuses past
-	// MaxExpansion times the input (or MaxMaterializedBytes) before
-	// allocating, so a few short lines cannot make megabytes.
+	// The meter is asked before allocating, with the bytes restored since
+	// it last counted.
 	if !p.meter.Fits(p.restored + grow) {
 		return "", p.tooBig(p.line)
 	}

@@ -10,15 +10,10 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// The line lexer: lines and section bodies, key=value pairs, quoted
-// values, group headers and descriptors.
-
-// lineRules are GOON's lines: no indentation, every line ends in '\n'
-// (or "\r\n"), blank lines are read (and refused by the sections).
+// lineRules are GOON's lines: no indentation, a final newline required.
 var lineRules = textwire.LineRules{FinalNewline: true}
 
-// next reads the next line into p.cur and its number into p.line; it
-// reports false at the end of the input.
+// next reads the next line into p.cur and p.line; false at the end.
 func (p *parser) next() bool {
 	if !p.lines.Next() {
 		return false
@@ -27,9 +22,8 @@ func (p *parser) next() bool {
 	return true
 }
 
-// body reads the next line of the current section. It reports false at
-// the end of the section, leaving the next marker in p.cur ("" at the end
-// of the input).
+// body reads the next line of the current section; false at its end,
+// with the next marker in p.cur ("" at the end of the input).
 func (p *parser) body() (bool, error) {
 	if !p.next() {
 		p.cur = ""
@@ -44,8 +38,8 @@ func (p *parser) body() (bool, error) {
 	return true, nil
 }
 
-// eachLine calls line for each line of the current section's body, with
-// the line in p.cur, and stops at the first error.
+// eachLine calls line for each line of the section (in p.cur) until an
+// error.
 func (p *parser) eachLine(line func() error) error {
 	for {
 		ok, err := p.body()
@@ -65,10 +59,9 @@ type groupKind struct {
 	items  string // what a group counts: "rows", "edges"
 }
 
-// grouped reads the lines of a section made of Name(n): groups, each
-// followed by exactly n lines, calling line for each of those with the
-// group's name.
-func (p *parser) grouped(k *groupKind, line func(typ string) error) error {
+// grouped reads a section of Name(n): groups, parsing each of a group's n
+// lines with its name and adding the result.
+func grouped[T any](p *parser, k *groupKind, parse func(typ string) (T, error), add func(T) error) error {
 	typ, declared, left := "", 0, 0
 	err := p.eachLine(func() error {
 		if isGroupLine(p.cur) {
@@ -92,7 +85,11 @@ func (p *parser) grouped(k *groupKind, line func(typ string) error) error {
 			return p.errf("more " + k.items + " than group " + textwire.Clip(typ) + " declares")
 		}
 		left--
-		return line(typ)
+		x, err := parse(typ)
+		if err != nil {
+			return err
+		}
+		return add(x)
 	})
 	if err != nil {
 		return err
@@ -128,13 +125,11 @@ func descriptor(s string) (name, inner string, ok bool) {
 	return s[:open], s[open+1 : len(s)-1], isName(s[:open])
 }
 
-// parsePairs parses "key=value key=value ..." into p.pairs; when spaced
-// is set, every pair, the first included, follows a space.
+// parsePairs parses "key=value ..." into p.pairs; with spaced every pair
+// follows a space.
 func (p *parser) parsePairs(s string, spaced bool, maxPairs int) error {
-	// Every pair has an '=' and takes at least four bytes (" k=v"), so
-	// both bound the pairs: reserving that much at once spares a wide line
-	// the copies of a growing slice, and an '=' inside quoted values
-	// cannot reserve more than the line can hold.
+	// A pair has an '=' and takes four bytes at least: both bound the
+	// room reserved at once.
 	if n := min(strings.Count(s, "="), len(s)/4+1, maxPairs); n > cap(p.pairs) {
 		p.pairs = make([]pair, 0, n)
 	}
@@ -187,8 +182,7 @@ func (p *parser) parsePairs(s string, spaced bool, maxPairs int) error {
 		if err := p.checkString(len(pr.key), "key"); err != nil {
 			return err
 		}
-		// A bare number may be longer than the string limit; it is no
-		// string.
+		// A bare number is no string.
 		if len(pr.text) > p.lim.MaxStringBytes && (pr.quoted || bareValue(pr.text).Kind() == wire.KindString) {
 			return p.checkString(len(pr.text), "value of "+textwire.Clip(pr.key))
 		}
@@ -200,9 +194,8 @@ func (p *parser) parsePairs(s string, spaced bool, maxPairs int) error {
 	return nil
 }
 
-// unquote reads a quoted value at the start of s and returns its text and
-// the bytes it took. It looks at each byte of the value at most twice and
-// allocates only for a value with escapes, the value's own length.
+// unquote reads a quoted value at the start of s: its text and the bytes
+// it took, allocating only for escapes.
 func (p *parser) unquote(s string) (string, int, error) {
 	end, escaped := 1, false
 	for ; end < len(s); end++ {
@@ -225,7 +218,6 @@ func (p *parser) unquote(s string) (string, int, error) {
 	if !escaped {
 		return s[1:end], end + 1, nil
 	}
-	// Unescaping only shortens the text: the arena's room for it suffices.
 	b, err := textwire.GOONUnescaping.Unescape(p.text.take(end-1), s[1:end])
 	if err != nil {
 		return "", 0, p.errf(err.Msg)

@@ -2,47 +2,37 @@ package goon
 
 import (
 	"strings"
-	"unsafe"
 
 	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
-// The @nodes section: Type(n): groups of "id key=value ..." rows, read.
-
 // nodeGroups words the errors of @nodes' groups.
 var nodeGroups = groupKind{header: "a node group Type(count):", orphan: "a node row before its Type(n): group", items: "rows"}
 
 // parseNodes reads @nodes into the response's nodes.
-func (p *parser) parseNodes() error {
-	reserve, full := p.declared(fNodes, minNodeLine, int(unsafe.Sizeof(wire.Node{})), true)
-	nodes := make([]wire.Node, 0, reserve)
-	err := p.grouped(&nodeGroups, func(typ string) error {
-		n, err := p.nodeRow(typ)
-		if err != nil {
-			return err
-		}
-		nodes = append(room(nodes, full), n)
-		if p.agg {
-			// Metered in finish, once the nodes lifted from rows are
-			// told apart.
-			p.nodeLines = append(p.nodeLines, p.line)
-		} else if !p.meter.Node(&nodes[len(nodes)-1]) {
+func (p *parser) parseNodes() (err error) {
+	c := newCounted[wire.Node](p, fNodes, minNodeLine, true)
+	err = grouped(p, &nodeGroups, p.nodeRow, func(n wire.Node) error {
+		if !p.meterNode(c.add(n)) {
 			return p.tooBig(p.line)
-		} else {
-			p.restored = 0 // counted with the node
 		}
 		return nil
 	})
-	if err != nil {
-		return err
+	p.r.Nodes, err = c.done(p, err, fNodes, "@nodes", "rows")
+	return err
+}
+
+// meterNode meters a node row, with the bytes its restored values added;
+// an aggregation's are metered in finish, once lifted nodes are told apart.
+func (p *parser) meterNode(n *wire.Node) bool {
+	if p.agg {
+		p.nodeLines = append(p.nodeLines, p.line)
+		return true
 	}
-	if err := p.checkCount(fNodes, "@nodes", len(nodes), "rows"); err != nil {
-		return err
-	}
-	p.r.Nodes = nodes
-	return nil
+	p.restored = 0
+	return p.meter.Node(n)
 }
 
 // nodeRow parses "id key=value ..." into a node of type typ.
@@ -56,8 +46,7 @@ func (p *parser) nodeRow(typ string) (wire.Node, error) {
 	if !ok {
 		return wire.Node{}, p.errf("bad id " + textwire.Excerpt(line[:sp]) + ", expected a decimal int64")
 	}
-	// A property may bring a breadcrumb: twice the properties' limit
-	// bounds the pairs.
+	// With breadcrumbs, twice the properties' limit bounds the pairs.
 	if err := p.parsePairs(line[sp:], true, 2*p.lim.MaxElements); err != nil {
 		return wire.Node{}, err
 	}
@@ -79,8 +68,7 @@ func (p *parser) nodeRow(typ string) (wire.Node, error) {
 	if err := p.checkElements(n, "properties"); err != nil {
 		return wire.Node{}, err
 	}
-	// Checked before the properties are built, so that a line of repeated
-	// keys costs no more than its pairs.
+	// Checked before the properties are built.
 	if err := p.checkDuplicateKeys(pairs); err != nil {
 		return wire.Node{}, err
 	}
@@ -121,8 +109,7 @@ func (p *parser) nodeRow(typ string) (wire.Node, error) {
 }
 
 // checkDuplicateKeys rejects a node row with two properties of one key (a
-// key_len breadcrumb, marked crumb, is not a property: it may share its
-// key with one, so it is compared under a key no name can have).
+// breadcrumb, not a property, is compared under a key no name can have).
 func (p *parser) checkDuplicateKeys(pairs []pair) error {
 	i := keyset.FirstRepeat(len(pairs), func(i int) string {
 		if pairs[i].crumb {

@@ -192,22 +192,12 @@ func TestDecodeValues(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			in := trav("1", "0", "@nodes", "User(1):", c.line, "@edges")
-			r, err := goon.Decode([]byte(in))
-			if err != nil {
-				t.Fatal(err)
-			}
+			// The text writes back as it was read.
+			r := fixedPoint(t, goon.Default(), []byte(in))
 			want := resp(wire.Traversal, nodes(node("User", 1, c.want...)))
 			want.FormatVersion = ""
 			if diff := wiretest.Diff(want, r, wire.Exact); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
-			}
-			// And the text writes back as it was read.
-			out, err := goon.Encode(r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(in, string(out)); diff != "" {
-				t.Errorf("re-encode (-in +out):\n%s", diff)
 			}
 		})
 	}
@@ -265,10 +255,7 @@ func TestDecodeStructure(t *testing.T) {
 			"group_by:u(node:User),sev(property:severity),state(property),g(node)", "aggregations:n(count),m(max:v.updated_at),t(sum:v)",
 			"@nodes", "Group(1):", "1 name=own", "User(2):", "9 username=i", "3 username=c", "@edges", "@rows",
 			"u=User:9 sev=null state=User:1 n=5", "u=User:3 g=null m=1.5 t=2", "u=User:9 g=7"))...)
-		r, err := goon.Decode([]byte(in))
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := fixedPoint(t, goon.Default(), []byte(in))
 		u3 := node("User", 3, P("username", S("c")))
 		u9 := node("User", 9, P("username", S("i")))
 		want := &wire.GraphResponse{
@@ -294,13 +281,6 @@ func TestDecodeStructure(t *testing.T) {
 		}
 		if diff := wiretest.Diff(want, r, wire.Exact); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
-		}
-		out, err := goon.Encode(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(in, string(out)); diff != "" {
-			t.Errorf("re-encode (-in +out):\n%s", diff)
 		}
 	})
 }
@@ -339,10 +319,7 @@ func TestDecodeTruncatedValues(t *testing.T) {
 			if !strings.Contains(string(first), " "+c.key+"_len=") {
 				t.Fatalf("no breadcrumb in\n%s", first)
 			}
-			d, err := goon.Decode(first)
-			if err != nil {
-				t.Fatal(err)
-			}
+			d := fixedPoint(t, goon.Default(), first)
 			got := d.Nodes[0].Properties[0]
 			if got.Key != c.key || got.Value.Kind() != wire.KindString {
 				t.Fatalf("first property %v", got)
@@ -377,13 +354,6 @@ func TestDecodeTruncatedValues(t *testing.T) {
 				if diff := cmp.Diff(want, d.Nodes[0].Properties[1:]); diff != "" {
 					t.Errorf("breadcrumb (-want +got):\n%s", diff)
 				}
-			}
-			second, err := goon.Encode(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(string(first), string(second)); diff != "" {
-				t.Errorf("fixed point (-first +second):\n%s", diff)
 			}
 		})
 	}
@@ -434,17 +404,8 @@ func TestDecodeWide(t *testing.T) {
 	}
 	r := agg([]wire.GroupColumn{propGroup("g", "")}, cols, row(append([]wire.Cell{cell("g", S("x"))}, cells...)...))
 	r.Nodes = nodes(node("N", 1, props...))
-	text, err := goon.Encode(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := goon.Decode(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if again, _ := goon.Encode(d); string(again) != string(text) {
-		t.Fatalf("fixed point broken:\n%s\n---\n%s", text, again)
-	}
+	text := encode(t, r)
+	fixedPoint(t, goon.Default(), text)
 	for _, c := range []struct{ from, to, msg string }{
 		{" c39=39\n", " c39=39 c3=3\n", "cell c3 repeats or is out of order"},
 		{" c39=39\n", " c39=39 zz=1\n", "cell zz is not a column the header declares"},
@@ -467,22 +428,13 @@ func TestDecodeWide(t *testing.T) {
 // where the decoder reads it back as it was.
 func TestKeyLenBesideTextThatReadsTruncated(t *testing.T) {
 	in := resp(wire.Search, nodes(node("Issue", 3, P("description", S("a b...")), P("description_len", I(500)), P("iid", I(9)))))
-	text, err := goon.Encode(in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	text := encode(t, in)
 	if !strings.Contains(string(text), "\n3 iid=9 description=\"a b...\" description_len=500\n") {
 		t.Fatalf("key_len not beside its text:\n%s", text)
 	}
-	back, err := goon.Decode(text)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := fixedPoint(t, goon.Default(), text)
 	want := []wire.Property{P("iid", I(9)), P("description", S("a b...")), P("description_len", I(500))}
 	if diff := cmp.Diff(want, back.Nodes[0].Properties); diff != "" {
 		t.Errorf("read back (-want +got):\n%s", diff)
-	}
-	if again, _ := goon.Encode(back); string(again) != string(text) {
-		t.Errorf("fixed point:\n%s\n---\n%s", text, again)
 	}
 }

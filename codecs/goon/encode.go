@@ -8,35 +8,25 @@ import (
 	"sync"
 
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// Encode returns the GOON text of r under the default wire.Limits (see
-// AppendEncode). Callers: a service writing GOON for an agent, without a
-// registry.
+// Encode returns the GOON text of r under the default wire.Limits.
 func Encode(r *wire.GraphResponse) ([]byte, error) { return AppendEncode(nil, r) }
 
-// AppendEncode appends the GOON text of r to dst, under the default
-// wire.Limits, and returns the extended slice. On error, a
-// *wire.EncodeError, it returns dst unchanged: r is outside GOON's rules
-// (see the package documentation) or its text would be refused by Decode
-// under the same limits (see Security).
-//
-// The text is built in a pooled scratch buffer and copied to dst once, so
-// an encode makes a fixed number of allocations whatever the size of r.
-// Callers: a service building a larger buffer without a registry.
+// AppendEncode appends the GOON text of r to dst under the default
+// wire.Limits. On error, a *wire.EncodeError, it returns dst unchanged: r
+// is outside GOON's rules or Decode would refuse its text. The text is
+// built in a pooled buffer and copied to dst once.
 func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) { return std.AppendEncode(dst, r) }
 
 // EncodeTo writes the GOON text of r to w under the default wire.Limits.
-// Nothing is written when encoding fails. The text goes to w straight from
-// a pooled buffer, without a copy. Callers: a service streaming GOON to a
-// connection without a registry.
 func EncodeTo(w io.Writer, r *wire.GraphResponse) error { return std.EncodeTo(w, r) }
 
-// AppendEncode appends the GOON text of r to dst under the codec's
-// limits; see the package-level AppendEncode. A wire.Registry calls it as
-// wire.Codec.
+// AppendEncode appends the GOON text of r to dst under the codec's limits
+// (see the package-level AppendEncode).
 func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	e := encoderPool.Get().(*encoder)
 	err := c.encode(e, r)
@@ -47,13 +37,10 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 	return dst, err
 }
 
-// EncodeTo writes the GOON text of r to w under the codec's limits, as it
-// produces it, in writes of about 32 KiB at line boundaries, so the text is
-// never held whole in memory. Nothing is written when encoding fails: a
-// first pass checks the response and measures its text, discarding it as
-// it goes, and a second writes it (about twice AppendEncode's time, for
-// memory that does not grow with the output). Only an error from w can
-// leave partial output. A wire.Registry calls it as wirecodec.StreamEncoder.
+// EncodeTo writes the GOON text of r to w under the codec's limits, in
+// writes of about 32 KiB, never holding it whole. Nothing is written when
+// encoding fails: a first pass checks and measures the text, a second
+// writes it. Only an error from w can leave partial output.
 func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	e := encoderPool.Get().(*encoder)
 	defer e.release()
@@ -78,8 +65,7 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 const streamChunk = 32 << 10
 
 // spill writes b to e.out once it holds streamChunk bytes and returns it
-// emptied, counting what it wrote; without e.out (AppendEncode) it returns
-// b as it is.
+// emptied; without e.out it returns b.
 func (e *encoder) spill(b []byte) ([]byte, error) {
 	if e.out == nil || len(b) < streamChunk {
 		return b, nil
@@ -91,25 +77,16 @@ func (e *encoder) spill(b []byte) ([]byte, error) {
 	return b[:0], nil
 }
 
-// encode writes r into e.b, or refuses it: first whatever the codec's
-// limits refuse (wire.Limits.Check), then what GOON cannot carry, then
-// text longer than MaxInputBytes, or with more node lines than
-// MaxElements. GOON writes a list value as its JSON text, a string that
-// escaping can make up to twice as long in canonical JSON; when that could
-// take the decoded response past MaxMaterializedBytes, or the string past
-// MaxStringBytes, the text is decoded to make sure. Likewise for
-// MaxExpansion, which Decode applies to the length of the text: a
-// truncated value restored to its declared length, a type name shared by
-// a group, a node lifted from rows make the response much larger than its
-// text; when the response could pass MaxExpansion times the text, the
-// text is decoded to make sure.
+// encode writes r into e.b, or refuses what the limits refuse, what GOON
+// cannot carry, and text Decode would refuse: where a list's JSON text
+// (escaped again as a string) or MaxExpansion could make Decode refuse
+// it, the text is decoded to make sure.
 func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 	if r == nil {
 		return &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
 	l := c.core.Limits
-	// One walk of r in the usual case: checked against half the
-	// materialised limit, and again in full only when that half is passed.
+	// Checked against half the materialised limit, in full only past it.
 	half := l
 	half.MaxMaterializedBytes = max(l.MaxMaterializedBytes/2, 1)
 	nearLimit := false
@@ -137,8 +114,7 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 	if e.maxList > 0 && (nearLimit || e.maxList > l.MaxStringBytes/2) || e.mayExpand(&size, l) {
 		text := e.b
 		if e.out != nil {
-			// Streaming has handed the text on; make it again whole, to
-			// decode it.
+			// Streaming has handed the text on; make it again whole.
 			whole := encoderPool.Get().(*encoder)
 			defer whole.release()
 			whole.fragment = e.fragment
@@ -158,8 +134,7 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 	return nil
 }
 
-// maxPooledBuffer bounds the scratch buffer an encoder keeps for reuse.
-const maxPooledBuffer = 64 << 20
+const maxPooledBuffer = 64 << 20 // the largest scratch buffer kept
 
 var encoderPool = sync.Pool{New: func() any { return &encoder{lifted: map[nodeKey]struct{}{}} }}
 
@@ -182,8 +157,7 @@ type encoder struct {
 	err     error     // set by a sort comparator that had to encode a node row
 	out     io.Writer // EncodeTo's writer; nil when appending to a slice
 	written int64     // bytes handed to out so far
-	// fragment is set for the content of a document with a header (see
-	// Deltas and references); agg and paths are the layout written.
+	// fragment: a document's content; agg and paths: the layout written.
 	fragment, agg, paths bool
 }
 
@@ -199,23 +173,17 @@ func (e *encoder) release() {
 	encoderPool.Put(e)
 }
 
-// reset empties the encoder's scratch space for another encode.
+// reset empties the encoder's scratch space for another encode, keeping
+// its buffers and writer.
 func (e *encoder) reset() {
 	clear(e.nodes)
 	clear(e.edges)
 	clear(e.props)
 	clear(e.keys)
-	e.keys, e.keysOK = e.keys[:0], false
 	clear(e.cols)
 	clear(e.lifted)
-	e.r = nil
-	e.nodes, e.edges, e.props, e.cols = e.nodes[:0], e.edges[:0], e.props[:0], e.cols[:0]
-	e.err = nil
-	e.maxList = 0
-	e.fills = false
-	e.b = e.b[:0]
-	e.written = 0
-	e.fragment = false
+	*e = encoder{b: e.b[:0], nodes: e.nodes[:0], edges: e.edges[:0], props: e.props[:0], keys: e.keys[:0], cols: e.cols[:0],
+		lifted: e.lifted, tmpA: e.tmpA, tmpB: e.tmpB, list: e.list, out: e.out}
 }
 
 func (e *encoder) encode(r *wire.GraphResponse, version string) error {
@@ -231,8 +199,7 @@ func (e *encoder) encode(r *wire.GraphResponse, version string) error {
 	agg, paths := e.agg, e.paths
 	e.r = r
 
-	// Nodes: server nodes, sorted by (type, id) except in aggregation,
-	// where server order is kept and node cells are lifted from rows.
+	// Nodes sorted by (type, id), except in aggregation (lifted from rows).
 	e.nodes = slices.Grow(e.nodes, len(r.Nodes))
 	for i := range r.Nodes {
 		e.nodes = append(e.nodes, &r.Nodes[i])
@@ -248,8 +215,8 @@ func (e *encoder) encode(r *wire.GraphResponse, version string) error {
 		}
 	}
 
-	// Edges: sorted by the full key, de-duplicated by it; path_finding
-	// keeps only the edges that belong to a path.
+	// Edges sorted and de-duplicated by the full key; path_finding keeps
+	// only the edges of a path.
 	e.edges = slices.Grow(e.edges, len(r.Edges))
 	for i := range r.Edges {
 		if paths && !r.Edges[i].PathID.Valid {
@@ -270,9 +237,8 @@ func (e *encoder) encode(r *wire.GraphResponse, version string) error {
 	if err != nil {
 		return err
 	}
-	// A fragment leaves out an empty section, but writes @nodes when it
-	// has neither edges nor rows, so that an empty content is told from
-	// none.
+	// A fragment leaves out empty sections, but writes @nodes when it
+	// has nothing else, so that an empty content is told from none.
 	if !e.fragment || len(e.nodes) > 0 || len(e.edges) == 0 && r.Rows == nil {
 		b = append(b, "@nodes\n"...)
 		if b, err = e.writeNodes(b); err != nil {
@@ -301,13 +267,9 @@ func (e *encoder) encode(r *wire.GraphResponse, version string) error {
 	return nil
 }
 
-// layout chooses how r is written: as an aggregation (nodes in server
-// order, node cells lifted from rows, columns in the header) and with
-// @paths as path_finding, by the query type; a fragment without one (its
-// query type is the base's) is written as an aggregation when it has
-// rows or columns, which the reader sees in its header, and with @paths
-// when its edges are path_finding's as GOON reads them (each with a path
-// id, none with a depth).
+// layout chooses whether r is written as an aggregation and with @paths,
+// by its query type, or for a fragment without one by what it holds (see
+// the package documentation, Deltas and references).
 func (e *encoder) layout(r *wire.GraphResponse) {
 	e.agg, e.paths = r.QueryType == wire.Aggregation, r.QueryType == wire.PathFinding
 	if e.fragment && r.QueryType == "" {
@@ -317,14 +279,10 @@ func (e *encoder) layout(r *wire.GraphResponse) {
 }
 
 // mayExpand reports whether the response, of materialised size size, may
-// decode from the text in e past the limit Decode applies to a text that
-// long (wire.Limits.MaterializedLimit: MaxExpansion times its length, or
-// MaxMaterializedBytes).
-// What Decode builds from the text is at most twice size: a list's JSON
-// text escaped again as a string, a path edge's source taken from the
-// edge before, a group column's property restored from its name; and a
-// truncated value whose kept prefix lost control characters to quoting
-// gains a fillRune, six bytes of canonical JSON, for each of them.
+// decode from the text in e past the limit Decode applies to it. Decode
+// builds at most twice size (a list's JSON escaped again, a path edge's
+// source, a group column's property), six times where a truncated value's
+// kept prefix lost control characters (each a six-byte fillRune in JSON).
 func (e *encoder) mayExpand(size *wirecodec.Measurement, l wire.Limits) bool {
 	limit := wirecodec.MaterializedLimit(l, e.written+int64(len(e.b)))
 	factor := int64(2)
@@ -332,4 +290,138 @@ func (e *encoder) mayExpand(size *wirecodec.Measurement, l wire.Limits) bool {
 		factor = 6
 	}
 	return size.Exceeds(limit / factor)
+}
+
+// writeHeader appends the @header section.
+func (e *encoder) writeHeader(b []byte, r *wire.GraphResponse, version string) ([]byte, error) {
+	b = append(b, headerMarker...)
+	if !e.fragment || r.QueryType != "" {
+		b = append(append(append(b, "query_type:"...), r.QueryType...), '\n')
+	}
+	if !e.fragment {
+		b = append(append(append(b, "goon_version:"...), version...), '\n')
+		b = intField(b, "nodes:", int64(len(e.nodes)))
+		b = intField(b, "edges:", int64(len(e.edges)))
+	}
+	if p := r.Pagination; p != nil {
+		if p.HasMore {
+			b = append(b, "has_more:true\n"...)
+		}
+		if p.TotalRows.Valid {
+			b = intField(b, "total_rows:", p.TotalRows.V)
+		}
+		if p.Truncated.V {
+			b = append(b, "truncated:true\n"...)
+		}
+		if p.NextCursor.Valid {
+			b = append(appendCursor(append(b, "next_cursor:"...), p.NextCursor.V), '\n')
+		}
+	}
+	if !e.agg {
+		return b, nil
+	}
+	if r.Rows != nil {
+		n := 0
+		for _, row := range r.Rows {
+			if e.rowWrites(row) {
+				n++
+			}
+		}
+		b = intField(b, "rows:", int64(n))
+	}
+	b, err := descriptors(b, "group_by:", len(r.GroupColumns), func(b []byte, i int) ([]byte, error) {
+		g := &r.GroupColumns[i]
+		b = append(b, g.Name...)
+		switch g.Kind {
+		case wire.GroupByNode:
+			b = append(b, "(node"...)
+			if g.Entity.Valid {
+				return appendPart(b, ':', g.Entity.V, wirecodec.GroupColumnPath, i, "entity")
+			}
+		case wire.GroupByProperty:
+			b = append(b, "(property"...)
+			if g.Property.Valid && g.Property.V != g.Name {
+				return appendPart(b, ':', g.Property.V, wirecodec.GroupColumnPath, i, "property")
+			}
+		default:
+			return b, &wire.EncodeError{Codec: Name, Path: wirecodec.GroupColumnPath(i).Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
+		}
+		return b, nil
+	})
+	if err != nil {
+		return b, err
+	}
+	return descriptors(b, "aggregations:", len(r.Columns), func(b []byte, i int) ([]byte, error) {
+		c := &r.Columns[i]
+		if !isName(c.Function) {
+			return b, notName(wirecodec.ColumnPath(i).Field("function").String(), "function", c.Function)
+		}
+		b = append(append(append(b, c.Name...), '('), c.Function...)
+		var err error
+		if c.Target.Valid {
+			if b, err = appendPart(b, ':', c.Target.V, wirecodec.ColumnPath, i, "target"); err == nil && c.Property.Valid {
+				b, err = appendPart(b, '.', c.Property.V, wirecodec.ColumnPath, i, "property")
+			}
+		}
+		return b, err
+	})
+}
+
+// intField appends the header line of an integer field.
+func intField(b []byte, field string, n int64) []byte {
+	return append(strconv.AppendInt(append(b, field...), n, 10), '\n')
+}
+
+// descriptors appends the header line field of n descriptors, written by
+// each without its closing parenthesis, separated by commas; nothing when
+// n is 0.
+func descriptors(b []byte, field string, n int, each func([]byte, int) ([]byte, error)) ([]byte, error) {
+	if n == 0 {
+		return b, nil
+	}
+	b = append(b, field...)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = each(b, i); err != nil {
+			return b, err
+		}
+		b = append(b, ')')
+	}
+	return append(b, '\n'), nil
+}
+
+// appendPart appends sep and the name s, a part of column i's descriptor;
+// s that is not a name is an error at the column's field what.
+func appendPart(b []byte, sep byte, s string, path func(int) wirecodec.Path, i int, what string) ([]byte, error) {
+	if !isName(s) {
+		return b, notName(path(i).Field(what).String(), what, s)
+	}
+	return append(append(b, sep), s...), nil
+}
+
+// appendFields appends the header's field lines; a text GOON's quoting
+// does not carry is refused.
+func (c *Codec) appendFields(b []byte, header []delta.Field) ([]byte, error) {
+	for _, f := range header {
+		b = append(b, f.Name...)
+		b = append(b, ':')
+		switch kind, _ := delta.FieldKind(f.Name); kind {
+		case delta.IntList:
+			b = delta.AppendInts(b, f.Ints)
+		case delta.Text:
+			if !quotable(f.Text) {
+				return b, fieldError(f.Name, "holds a control character, which GOON's quoting does not carry")
+			}
+			b = appendCursor(b, f.Text)
+		}
+		b = append(b, '\n')
+	}
+	return b, nil
+}
+
+func fieldError(name, msg string) error {
+	return &wire.EncodeError{Codec: Name, Msg: "header field " + textwire.Excerpt(name) + " " + msg}
 }

@@ -6,17 +6,13 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// The @edges and @paths sections, written: REL(n): groups of
-// "From:id --> To:id" lines, and path chains.
-
 func (e *encoder) writeEdges(b []byte) ([]byte, error) {
 	return writeGroups(e, b, e.edges, edgeType, "relationship type", e.edgePath, e.edgeLine)
 }
 
 func edgeType(ed *wire.Edge) string { return ed.Type }
 
-// edgeLine appends the line of ed (appendEdge), an error placed at the
-// edge's path.
+// edgeLine appends the line of ed, an error placed at its path.
 func (e *encoder) edgeLine(b []byte, ed *wire.Edge) ([]byte, error) {
 	b, err := appendEdge(b, ed)
 	if err != nil {
@@ -25,9 +21,8 @@ func (e *encoder) edgeLine(b []byte, ed *wire.Edge) ([]byte, error) {
 	return b, nil
 }
 
-// appendEdge appends the line of ed without its type and newline:
-// "From:id --> To:id[ depth=D][ path_id=P][ step=S]". An error's Path is
-// the field of the edge (edgeError places it).
+// appendEdge appends "From:id --> To:id[ depth=D][ path_id=P][ step=S]";
+// an error's Path is the edge's field.
 func appendEdge(b []byte, ed *wire.Edge) ([]byte, error) {
 	if !isName(ed.From) {
 		return b, notName("from", "node type", ed.From)
@@ -57,8 +52,8 @@ func appendEdge(b []byte, ed *wire.Edge) ([]byte, error) {
 	return b, nil
 }
 
-// writePaths writes one chain per path id: the first edge's source, then
-// --REL--> target for every edge of the path in edge order.
+// writePaths writes a line per path id: the first edge's source, then
+// --REL--> target for each edge.
 func (e *encoder) writePaths(b []byte) ([]byte, error) {
 	edges := e.edges
 	for i := 0; i < len(edges); {

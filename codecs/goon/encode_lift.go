@@ -7,13 +7,8 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// What one line of text stands for beyond itself, written: the nodes an
-// aggregation lifts from its rows into @nodes, and the key_len breadcrumb
-// after a value that reads as truncated.
-
 // liftNodes appends to e.nodes the node cells of node-kind group columns,
-// in first-seen order (row by row, group column by group column),
-// de-duplicated by (type, id) among themselves.
+// in first-seen order, de-duplicated by (type, id).
 func (e *encoder) liftNodes(r *wire.GraphResponse) error {
 	if r.Rows == nil {
 		return nil
@@ -44,12 +39,9 @@ func (e *encoder) liftNodes(r *wire.GraphResponse) error {
 	return nil
 }
 
-// A value that reads as truncated — text the encoder did not cut, which
-// ends in "..." as a cut one does — is written with the node's int
-// property key_len right after it, rather than in its place, when the two
-// read as a truncated value and its breadcrumb (isCrumb). That is how a
-// decoded truncated value, read back as its text and its key_len
-// property, is written again as it was read.
+// A value that reads as truncated is written with the node's int property
+// key_len right after it, when the two read as a breadcrumb (isCrumb), as
+// a decoded truncated value was read.
 var dots, quotedDots = []byte("..."), []byte(`..."`)
 
 // keyLen returns the int property key_len of n, if any.
@@ -62,8 +54,8 @@ func keyLen(n *wire.Node, key string) (int64, bool) {
 	return 0, false
 }
 
-// keyLenAfter reports whether the property key_len of n, of int value
-// total, is written right after the value of key (see dots).
+// keyLenAfter reports whether n's key_len, of value total, is written
+// right after the value of key.
 func keyLenAfter(n *wire.Node, key string, total int64) bool {
 	if total <= int64(limitFor(key)) {
 		return false
@@ -84,8 +76,7 @@ func keyLenAfter(n *wire.Node, key string, total int64) bool {
 }
 
 // writtenText returns the text a value written as w reads back as, for
-// counting its code points: w itself when bare, the inside of the quotes
-// with each escape as one byte when quoted.
+// counting its code points (an escape as one byte).
 func writtenText(w []byte) string {
 	if len(w) < 2 || w[0] != '"' {
 		return string(w)

@@ -10,19 +10,14 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// The @nodes section, written: Type(n): groups of "id key=value ..." rows,
-// a node's properties in their order.
-
 func (e *encoder) writeNodes(b []byte) ([]byte, error) {
 	return writeGroups(e, b, e.nodes, nodeType, "type", e.nodePath, e.nodeRow)
 }
 
 func nodeType(n *wire.Node) string { return n.Type }
 
-// writeGroups appends items, in their order (by type), as GOON's groups
-// of lines: a "Type(n):" line for each run of n items of one type, then
-// the line of each item, written by line. A type that is not a name is
-// an error at the item's path, calling the type what.
+// writeGroups appends items (sorted by type) as groups: "Type(n):" for
+// each run of n items of one type, then each item's line.
 func writeGroups[T any](e *encoder, b []byte, items []*T, typeOf func(*T) string, what string,
 	path func(*T) wirecodec.Path, line func([]byte, *T) ([]byte, error)) ([]byte, error) {
 	for i := 0; i < len(items); {
@@ -52,8 +47,7 @@ func writeGroups[T any](e *encoder, b []byte, items []*T, typeOf func(*T) string
 	return b, nil
 }
 
-// nodeRow appends the row of n, without the newline: its id, then its
-// properties in priority order.
+// nodeRow appends the row of n, without the newline.
 func (e *encoder) nodeRow(b []byte, n *wire.Node) ([]byte, error) {
 	b = strconv.AppendInt(b, n.ID, 10)
 	ps, err := e.propOrder(n)
@@ -77,10 +71,9 @@ func (e *encoder) nodeRow(b []byte, n *wire.Node) ([]byte, error) {
 	return b, nil
 }
 
-// propOrder returns the properties of n in the order a row writes them,
-// or the error for a key GOON cannot write. The nodes of a group mostly
-// share their keys, in the same order: for a node whose keys are those of
-// the node before it, the order (and the checks) of that node hold.
+// propOrder returns the properties of n in the order a row writes them, or
+// the error for a key GOON cannot write; a node with the keys of the node
+// before it takes that node's order.
 func (e *encoder) propOrder(n *wire.Node) ([]propRef, error) {
 	if e.keysOK && len(n.Properties) == len(e.keys) {
 		same := true
@@ -120,8 +113,7 @@ func (e *encoder) propOrder(n *wire.Node) ([]propRef, error) {
 	return ps, nil
 }
 
-// prop appends " key=value" for a node-row property, or nothing for the
-// values a node row omits (null, "", NaN, ±Inf).
+// prop appends " key=value", or nothing for null, "", NaN, ±Inf.
 func (e *encoder) prop(b []byte, key string, v wire.Value) []byte {
 	switch v.Kind() {
 	case wire.KindBool:

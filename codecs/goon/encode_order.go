@@ -9,11 +9,7 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// The orders GOON writes in: nodes by (type, id), edges by their full
-// key, a node's properties by priority class, then bytewise.
-
-// Property priority classes: identity, status enums, everything else,
-// timestamps, long text. Keys sort by class, then bytewise.
+// Property priority classes (SPEC §5.8).
 const (
 	classIdentity uint8 = iota
 	classStatus
@@ -23,8 +19,7 @@ const (
 	classReserved // "id" and "type": not property names
 )
 
-// priority returns the class of a property key (classReserved for the
-// node's own id and type).
+// priority returns the class of a property key.
 func priority(key string) uint8 {
 	switch key {
 	case "iid", "username", "name", "full_path", "path", "uuid":
@@ -41,17 +36,15 @@ func priority(key string) uint8 {
 	return classOther
 }
 
-// propRef is a node's property as nodeRow sorts it: its key, class and
-// index in the node.
+// propRef is a node's property as nodeRow sorts it.
 type propRef struct {
 	key   string
 	class uint8
 	i     int32
 }
 
-// sortProps sorts a node's properties by priority class, then bytewise:
-// by insertion for the few most nodes have, which spares the sort's
-// set-up.
+// sortProps sorts properties by class, then bytewise (by insertion for
+// the few most nodes have).
 func sortProps(ps []propRef) {
 	if len(ps) > 12 {
 		slices.SortFunc(ps, func(x, y propRef) int {
@@ -79,9 +72,7 @@ func lessProp(x, y propRef) bool {
 	return x.key < y.key
 }
 
-// cmpNodes orders nodes by (type bytewise, id numerically); nodes that
-// share both are ordered by the text of their rows, so that the output
-// does not depend on the input order.
+// cmpNodes orders nodes by type and id, then by the text of their rows.
 func (e *encoder) cmpNodes(a, b *wire.Node) int {
 	if c := strings.Compare(a.Type, b.Type); c != 0 {
 		return c
@@ -101,9 +92,7 @@ func (e *encoder) cmpNodes(a, b *wire.Node) int {
 	return bytes.Compare(e.tmpA, e.tmpB)
 }
 
-// cmpEdges is the total edge order of GOON: (path_id, step, type, from,
-// from_id, to, to_id, depth), absent path_id and step after present ones,
-// absent depth before present.
+// cmpEdges is GOON's total edge order (SPEC §5.6).
 func cmpEdges(a, b *wire.Edge) int {
 	if c := cmpAbsentLast(a.PathID, b.PathID); c != 0 {
 		return c

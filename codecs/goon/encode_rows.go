@@ -8,12 +8,8 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// The @rows section, written: an aggregation's cells in its header's
-// columns, or a plain row's cells in stored order.
-
-// rowColumns fills e.cols with the cells an aggregation row is written
-// with: group columns, then metric columns. Their names must differ, since
-// a row names its cells by them.
+// rowColumns fills e.cols with an aggregation's group columns, then
+// metric columns, whose names must differ.
 func (e *encoder) rowColumns(r *wire.GraphResponse) error {
 	for i, g := range r.GroupColumns {
 		if err := e.addColumn(wirecodec.GroupColumnPath, i, g.Name, g.Kind == wire.GroupByNode); err != nil {
@@ -28,8 +24,7 @@ func (e *encoder) rowColumns(r *wire.GraphResponse) error {
 	return nil
 }
 
-// addColumn adds the column named name, the i-th of those at, which
-// names its path (wirecodec.GroupColumnPath or wirecodec.ColumnPath).
+// addColumn adds the column name, the i-th of those whose path is at.
 func (e *encoder) addColumn(at func(int) wirecodec.Path, i int, name string, nodeKind bool) error {
 	if !isName(name) {
 		return notName(at(i).Field("name").String(), "name", name)
@@ -53,8 +48,7 @@ func firstCell(row wire.Row, name string) *wire.Cell {
 	return nil
 }
 
-// cellWrites reports whether a row cell writes anything: every value does
-// except "", NaN and ±Inf.
+// cellWrites reports whether a cell writes anything (not "", NaN, ±Inf).
 func cellWrites(c *wire.Cell) bool {
 	if c.Node != nil {
 		return true
@@ -78,11 +72,8 @@ func (e *encoder) rowWrites(row wire.Row) bool {
 	return false
 }
 
-// writeRows writes one line a row. An aggregation's row has its cells in
-// group_by then aggregations order (the first cell of each column's name);
-// any other response's (GKG never sends one; the header declares no
-// columns for them) every cell, in stored order. A row with nothing to
-// write is left out.
+// writeRows writes a line a row: an aggregation's cells in column order,
+// any other row's every cell, in stored order; an empty row is left out.
 func (e *encoder) writeRows(b []byte, r *wire.GraphResponse) ([]byte, error) {
 	agg := e.agg
 	for i, row := range r.Rows {
@@ -121,10 +112,8 @@ func (e *encoder) writeRows(b []byte, r *wire.GraphResponse) ([]byte, error) {
 	return b, nil
 }
 
-// appendCell appends name=value for a row cell that writes something: a
-// node reference as Type:id, null as bare null, a string quoted when
-// forceQuote is set (node-kind group columns, where a bare Type:id is a
-// reference).
+// appendCell appends name=value for a row cell: a node reference as
+// Type:id, a string always quoted with forceQuote.
 func (e *encoder) appendCell(b []byte, c *wire.Cell, forceQuote bool, row wire.Row, i int) ([]byte, error) {
 	b = append(b, c.Name...)
 	b = append(b, '=')

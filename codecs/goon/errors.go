@@ -9,26 +9,16 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// Encode errors are *wire.EncodeError values with Codec "goon". Besides
-// the limits (see Security), GOON refuses a response it cannot carry: an
-// invalid query type or group kind, a name that is not a GOON name (entity
-// and relationship types, property keys, column names and aliases must be
-// ASCII letters, digits and underscores, since the line grammar is built
-// from them), a property named "id" or "type", or two properties of one
-// node with the same key.
-//
-// Decode errors are *wire.DecodeError values with Codec "goon" and the
-// 1-based line: "goon: line 7: expected ...". A limit passed sets the
-// error's Limit, so errors.Is(err, wire.ErrLimit) holds. Input quoted in a
-// message is cut by textwire.Excerpt.
+// Encode errors are *wire.EncodeError, decode errors *wire.DecodeError
+// with the 1-based line, both with Codec "goon"; a limit passed sets
+// Limit. Input quoted in a message is cut by textwire.Excerpt.
 
 // notName is the encode error for a name outside GOON's name rule.
 func notName(path, what, s string) error {
 	return &wire.EncodeError{Codec: Name, Path: path, Msg: what + " " + strconv.Quote(s) + " is not a GOON name (ASCII letters, digits, '_')"}
 }
 
-// badKey is the encode error for the property key k, the i-th of n,
-// that GOON cannot write.
+// badKey is the encode error for n's i-th property key k.
 func (e *encoder) badKey(n *wire.Node, i int, k string, class uint8) error {
 	path := e.nodePath(n).Property(i, k).String()
 	if class == classReserved {
@@ -37,12 +27,8 @@ func (e *encoder) badKey(n *wire.Node, i int, k string, class uint8) error {
 	return notName(path, "property key", k)
 }
 
-// Encode errors name the place with wirecodec.Path. The encoder holds nodes
-// and edges by pointer, in output order; the functions below find their
-// place in the response only once an error is certain.
-
-// nodePath is the wirecodec.Path of n: nodes[i] for a node of the response
-// being encoded, the row cell that holds it for a node lifted from rows.
+// nodePath is the wirecodec.Path of n, found only once an error is
+// certain: nodes[i], or the row cell of a node lifted from rows.
 func (e *encoder) nodePath(n *wire.Node) wirecodec.Path {
 	r := e.r
 	for i := range r.Nodes {
@@ -60,7 +46,7 @@ func (e *encoder) nodePath(n *wire.Node) wirecodec.Path {
 	return wirecodec.Path{}.Field("nodes")
 }
 
-// edgePath is the wirecodec.Path of ed, an edge of the response being encoded.
+// edgePath is the wirecodec.Path of ed.
 func (e *encoder) edgePath(ed *wire.Edge) wirecodec.Path {
 	if r := e.r; r != nil {
 		for i := range r.Edges {
@@ -72,8 +58,7 @@ func (e *encoder) edgePath(ed *wire.Edge) wirecodec.Path {
 	return wirecodec.Path{}.Field("edges")
 }
 
-// edgeError places an error of appendEdge, whose Path is the field of the
-// edge, under the edge's path.
+// edgeError places an error of appendEdge under the edge's path.
 func edgeError(err error, at wirecodec.Path) error {
 	if ee, ok := err.(*wire.EncodeError); ok {
 		ee.Path = at.Field(ee.Path).String()
@@ -108,9 +93,7 @@ func quoteByte(c byte) string {
 	return "byte 0x" + strconv.FormatUint(uint64(c), 16)
 }
 
-// tooBig is the error for a response whose materialised size passes the
-// meter's limit at line: MaxMaterializedBytes, or MaxExpansion times the
-// input.
+// tooBig is the error for a response the meter refuses at line.
 func (p *parser) tooBig(line int) error {
 	return &wire.DecodeError{Codec: Name, Line: line, Msg: p.meter.Msg(), Limit: p.meter.LimitName()}
 }
@@ -120,8 +103,7 @@ func (p *parser) limitErr(limit, msg string) error {
 	return &wire.DecodeError{Codec: Name, Line: p.line, Msg: msg, Limit: limit}
 }
 
-// checkString refuses a string (a value, key or name) longer than the
-// MaxStringBytes limit.
+// checkString refuses a string longer than MaxStringBytes.
 func (p *parser) checkString(n int, what string) error {
 	if n > p.lim.MaxStringBytes {
 		return p.limitErr("MaxStringBytes", what+" of "+strconv.Itoa(n)+" bytes is longer than the limit of "+strconv.Itoa(p.lim.MaxStringBytes))
@@ -137,8 +119,8 @@ func (p *parser) checkElements(n int, what string) error {
 	return nil
 }
 
-// checkCount refuses a section that held n items where its header field
-// f declared another count.
+// checkCount refuses a section of n items where header field f declared
+// another count.
 func (p *parser) checkCount(f int, section string, n int, items string) error {
 	if h := p.header[f]; h.set && strconv.Itoa(n) != h.value { // a fragment may have no count
 		return lineError(h.line, fieldNames[f]+":"+textwire.Clip(h.value)+" but "+section+" has "+strconv.Itoa(n)+" "+items)

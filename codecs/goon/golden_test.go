@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/graphwire/graphwire/codecs/goon"
 	gjson "github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/internal/testsupport"
@@ -156,28 +154,14 @@ func goldenCases() []goldenCase {
 func TestGolden(t *testing.T) {
 	for _, c := range goldenCases() {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := goon.Encode(c.in)
-			if err != nil {
-				t.Fatal(err)
-			}
+			got := encode(t, c.in)
 			input, err := gjson.Encode(c.in)
 			if err != nil {
 				t.Fatal(err)
 			}
 			testsupport.Golden(t, filepath.Join("testdata", "golden", c.name+".goon"), got, *update)
 			testsupport.Golden(t, filepath.Join("testdata", "golden", c.name+".json"), input, *update)
-
-			d, err := goon.Decode(got)
-			if err != nil {
-				t.Fatalf("Decode: %v", err)
-			}
-			again, err := goon.Encode(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(string(got), string(again)); diff != "" {
-				t.Errorf("fixed point (-first +second):\n%s", diff)
-			}
+			fixedPoint(t, goon.Default(), got)
 		})
 	}
 }

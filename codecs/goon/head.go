@@ -2,38 +2,21 @@ package goon
 
 import (
 	"bytes"
-	"strconv"
-	"strings"
 
 	"github.com/graphwire/graphwire/delta"
-	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
-	"github.com/graphwire/graphwire/wirecodec"
 )
-
-// The header of a document (package delta): a delta, or a response with
-// references, is GOON text whose @header section opens with the
-// document's fields, one "name:value" line each, before GOON's own
-// (query_type:, goon_version:, ...). See the package documentation,
-// Deltas and references.
 
 var _ delta.DocumentCodec = (*Codec)(nil)
 
 // headerMarker is the first line of every GOON text.
 const headerMarker = "@header\n"
 
-// AppendDocument implements delta.DocumentCodec: it appends "@header",
-// then the fields of header in order as name:value lines (an Int as a
-// number, an IntList as numbers separated by commas, a Text as
-// next_cursor's value is written: bare when it can be, quoted otherwise),
-// then the GOON text of content after its own "@header" line. With no
-// fields it appends what AppendEncode appends; a nil content writes the
-// header alone. A field name delta.FieldKind does not know, a name twice,
-// a value not of its kind, a list of more than MaxElements numbers, a
-// text of more than MaxStringBytes or one that GOON's quoting does not
-// carry (invalid UTF-8, a control character other than tab, CR, LF), and
-// a document longer than MaxInputBytes are a *wire.EncodeError, with dst
-// given back as it was.
+// AppendDocument implements delta.DocumentCodec: "@header", the fields as
+// name:value lines, then the content as a fragment (see the package
+// documentation, Deltas and references). With no fields it appends what
+// AppendEncode appends. On error, a *wire.EncodeError, dst comes back as
+// it was.
 func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.GraphResponse) ([]byte, error) {
 	if len(header) == 0 {
 		return c.AppendEncode(dst, content)
@@ -60,76 +43,18 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	return out, nil
 }
 
-// appendFields appends the header's field lines (checked by
-// delta.CheckHeader); a text GOON's quoting does not carry is refused.
-func (c *Codec) appendFields(b []byte, header []delta.Field) ([]byte, error) {
-	for _, f := range header {
-		b = append(b, f.Name...)
-		b = append(b, ':')
-		switch kind, _ := delta.FieldKind(f.Name); kind {
-		case delta.IntList:
-			b = delta.AppendInts(b, f.Ints)
-		case delta.Text:
-			if !quotable(f.Text) {
-				return b, fieldError(f.Name, "holds a control character, which GOON's quoting does not carry")
-			}
-			b = appendCursor(b, f.Text)
-		}
-		b = append(b, '\n')
-	}
-	return b, nil
-}
-
-func fieldError(name, msg string) error {
-	return &wire.EncodeError{Codec: Name, Msg: "header field " + textwire.Excerpt(name) + " " + msg}
-}
-
 // DecodeDocument implements delta.DocumentCodec: it reads what
-// AppendDocument writes, and any GOON response, a document with no
-// header. The fields are the lines at the top of @header whose name
-// delta.FieldKind knows; the first other line starts the content, read as
-// Decode reads a response, under the codec's limits (MaxExpansion against
-// the content's length), its errors at their line in the whole input; a
-// text that ends after the fields has no content. A field twice, a value
-// not of its kind (an Int: a GOON integer; an IntList: delta.ParseInts,
-// at most MaxElements numbers; a Text: a bare token or quoted text, at
-// most MaxStringBytes) is a *wire.DecodeError naming the line; a name
-// delta.FieldKind does not know is refused by the content's header, as
-// Decode refuses it.
+// AppendDocument writes, and any GOON response.
 func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse, error) {
 	if !opensDocument(data) {
 		r, err := c.Decode(data)
 		return nil, r, err
 	}
-	if err := c.core.CheckInput(len(data)); err != nil {
-		return nil, nil, err
-	}
-	data = bytes.TrimPrefix(data, bom)
-	p := newParser(data, c.core.Limits)
-	if err := p.checkText(); err != nil {
-		return nil, nil, err
-	}
-	p.next() // "@header"
-	header, err := p.documentHeader()
-	if err != nil {
-		return nil, nil, err
-	}
-	rest := len(p.lines.Rest())
-	if rest == 0 {
-		return header, nil, nil
-	}
-	p.meter = wirecodec.NewMeter(c.core.Limits, len(headerMarker)+rest)
-	p.fragment = true
-	r, err := p.parseSections()
-	if err != nil {
-		return nil, nil, err
-	}
-	return header, r, nil
+	return c.read(data, true, true)
 }
 
-// opensDocument reports whether data opens with "@header" (after an
-// optional byte order mark) and then a line that starts with a document
-// header field: it looks at no more than the first two lines' first bytes.
+// opensDocument reports whether data opens with "@header" and then a
+// document header field.
 func opensDocument(data []byte) bool {
 	data = bytes.TrimPrefix(data, bom)
 	switch {
@@ -148,51 +73,32 @@ func opensDocument(data []byte) bool {
 	return ok
 }
 
-// maxFieldName bounds the length of a document header field's name
-// (sent_earlier_at, nodes_moved_to, the longest, have 15 bytes).
+// maxFieldName bounds a document field's name (the longest has 15 bytes).
 const maxFieldName = 32
 
-// documentHeader reads the document header's fields, from the line after
-// "@header" to the first line that is not one, which it leaves unread.
-func (p *parser) documentHeader() ([]delta.Field, error) {
-	var h []delta.Field
-	var lines []int
-	for {
-		mark, line := p.lines.Mark(), p.line
-		if !p.next() {
-			return h, nil
-		}
-		name, val, ok := strings.Cut(p.cur, ":")
-		kind, known := delta.FieldKind(name)
-		if !ok || !known {
-			p.lines.Reset(mark)
-			p.line = line
-			return h, nil
-		}
-		for k, f := range h {
-			if f.Name == name {
-				return nil, p.errf("header field " + name + " twice (first on line " + strconv.Itoa(lines[k]) + ")")
-			}
-		}
-		f := delta.Field{Name: name}
-		switch kind {
-		case delta.IntList:
-			if strings.Count(val, ",") >= p.lim.MaxElements {
-				return nil, p.checkElements(p.lim.MaxElements+1, "numbers in "+name)
-			}
-			v, err := delta.ParseInts(val, p.lim.MaxElements)
-			if err != nil {
-				return nil, p.errf(name + ": " + err.Error())
-			}
-			f.Ints = v
-		case delta.Text:
-			s, _, err := p.headerString(val, name)
-			if err != nil {
-				return nil, err
-			}
-			f.Text = s
-		}
-		h = append(h, f)
-		lines = append(lines, p.line)
-	}
+// The header fields of GOON itself, in their fixed order (SPEC §5.3),
+// read by parseHeader and written by writeHeader; a document's fields
+// (delta.FieldKind) come before them.
+
+type headerField struct {
+	set   bool
+	line  int
+	value string
 }
+
+const (
+	fQueryType = iota
+	fVersion
+	fNodes
+	fEdges
+	fHasMore
+	fTotalRows
+	fTruncated
+	fNextCursor
+	fRows
+	fGroupBy
+	fAggregations
+	numFields
+)
+
+var fieldNames = [numFields]string{"query_type", "goon_version", "nodes", "edges", "has_more", "total_rows", "truncated", "next_cursor", "rows", "group_by", "aggregations"}

@@ -23,15 +23,7 @@ import (
 // asRead is r as a GOON client holds it: Decode(Encode(r)).
 func asRead(t testing.TB, r *wire.GraphResponse) *wire.GraphResponse {
 	t.Helper()
-	b, err := goon.Encode(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := goon.Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return fixedPoint(t, goon.Default(), encode(t, r))
 }
 
 // smallTraversal is a merge request and two users, one edge.

@@ -2,7 +2,10 @@ package goon_test
 
 import (
 	"strings"
+	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/graphwire/graphwire/codecs/goon"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -97,3 +100,31 @@ func cat(parts ...[]string) []string {
 }
 
 func lines(l ...string) []string { return l }
+
+// fixedPoint decodes text with c and checks that it encodes back to the
+// same bytes; it returns the decoded response.
+func fixedPoint(t testing.TB, c *goon.Codec, text []byte) *wire.GraphResponse {
+	t.Helper()
+	d, err := c.Decode(text)
+	if err != nil {
+		t.Fatalf("Decode: %v\n%s", err, text)
+	}
+	again, err := c.AppendEncode(nil, d)
+	if err != nil {
+		t.Fatalf("a decoded response does not encode: %v\n%s", err, text)
+	}
+	if diff := cmp.Diff(string(text), string(again)); diff != "" {
+		t.Fatalf("fixed point broken (-first +second):\n%s", diff)
+	}
+	return d
+}
+
+// encode is goon.Encode, failing t on error.
+func encode(t testing.TB, r *wire.GraphResponse) []byte {
+	t.Helper()
+	b, err := goon.Encode(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

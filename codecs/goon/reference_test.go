@@ -31,17 +31,7 @@ func TestReferenceCases(t *testing.T) {
 			if diff := cmp.Diff(string(want), string(got)); diff != "" {
 				t.Errorf("encoding differs from GKG's (-gkg +ours):\n%s", diff)
 			}
-			d, err := goon.Decode(want)
-			if err != nil {
-				t.Fatalf("Decode of GKG's output: %v", err)
-			}
-			again, err := goon.Encode(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(string(want), string(again)); diff != "" {
-				t.Errorf("fixed point (-gkg +re-encoded):\n%s", diff)
-			}
+			fixedPoint(t, goon.Default(), want)
 		})
 	}
 }

@@ -11,10 +11,7 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// The value rules of GOON 1.0.0 that the encoder and the decoder share:
-// truncation limits and key_len breadcrumbs, the bytes of bare values and
-// names, keywords, quoting, integers, ClickHouse datetimes, and a value's
-// text both ways (below: how it is written, what it reads back as).
+// The value rules the encoder and the decoder share.
 
 const (
 	// longTextLimit is the code-point limit of the long-text keys body,
@@ -24,8 +21,7 @@ const (
 	valueLimit = 1000
 )
 
-// limitFor returns the truncation limit, in code points, of a string value
-// written under key.
+// limitFor returns the truncation limit, in code points, under key.
 func limitFor(key string) int {
 	switch key {
 	case "body", "description", "name", "note", "title":
@@ -34,44 +30,31 @@ func limitFor(key string) int {
 	return valueLimit
 }
 
-// bareByte[c] is true for the bytes a value may be written with unquoted:
-// [A-Za-z0-9_\-:./@+].
-var bareByte = func() (t [256]bool) {
-	for c := '0'; c <= '9'; c++ {
-		t[c] = true
+// bareByte[c] and nameByte[c] are true for the bytes of a bare value,
+// [A-Za-z0-9_\-:./@+], and of a name, [A-Za-z0-9_].
+var bareByte, nameByte = byteSet("_-:./@+"), byteSet("_")
+
+// byteSet is the set of ASCII letters, digits and the bytes of extra.
+func byteSet(extra string) (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'z'
 	}
-	for c := 'a'; c <= 'z'; c++ {
-		t[c] = true
-		t[c-'a'+'A'] = true
-	}
-	for _, c := range "_-:./@+" {
-		t[c] = true
+	for i := 0; i < len(extra); i++ {
+		t[extra[i]] = true
 	}
 	return t
-}()
+}
 
-// nameByte[c] is true for the bytes of a GOON name: [A-Za-z0-9_].
-var nameByte = func() (t [256]bool) {
-	for c := '0'; c <= '9'; c++ {
-		t[c] = true
-	}
-	for c := 'a'; c <= 'z'; c++ {
-		t[c] = true
-		t[c-'a'+'A'] = true
-	}
-	t['_'] = true
-	return t
-}()
+// isName reports whether s is a GOON name (entity and relationship types,
+// property keys, column names, aliases).
+func isName(s string) bool { return s != "" && all(s, &nameByte) }
 
-// isName reports whether s can be written as a GOON name (entity type,
-// relationship type, property key, column name, alias): one or more ASCII
-// letters, digits and underscores.
-func isName(s string) bool {
-	if s == "" {
-		return false
-	}
+// isBare reports whether every byte of s may be written bare.
+func isBare(s string) bool { return all(s, &bareByte) }
+
+func all(s string, set *[256]bool) bool {
 	for i := 0; i < len(s); i++ {
-		if !nameByte[s[i]] {
+		if !set[s[i]] {
 			return false
 		}
 	}
@@ -84,10 +67,8 @@ func isKeyword(s string) bool {
 	return s == "true" || s == "false" || s == "null"
 }
 
-// isClickHouseDatetime reports whether s is a valid ClickHouse datetime,
-// YYYY-MM-DD HH:MM:SS with an optional fraction (a '.' and one or more
-// digits): a real calendar date (proleptic Gregorian), hour 00–23, minute
-// 00–59, second 00–60 (a leap second).
+// isClickHouseDatetime reports whether s is YYYY-MM-DD HH:MM:SS[.digits]
+// with a real date, hour 00–23, minute 00–59, second 00–60.
 func isClickHouseDatetime(s string) bool {
 	if len(s) < 19 || len(s) == 20 || s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' || s[16] != ':' {
 		return false
@@ -142,10 +123,8 @@ func daysIn(year, month int) int {
 	return 31
 }
 
-// fillRune stands in, in a restored truncated value, for the control
-// characters that quoting dropped from the kept prefix (see the package
-// documentation): quoting drops it again, so the value re-encodes to the
-// same text.
+// fillRune stands in for control characters quoting dropped; quoting
+// drops it again, so the value re-encodes to the same text.
 const fillRune = '\x1a'
 
 // padByte pads a restored truncated value to its declared length.
@@ -155,13 +134,10 @@ func isBreadcrumbKey(k, key string) bool {
 	return len(k) == len(key)+4 && strings.HasPrefix(k, key) && strings.HasSuffix(k, "_len")
 }
 
-// isCrumb reports whether text, written under key (quoted or bare),
-// followed by key_len=total reads as a truncated value and its
-// breadcrumb: text ends in "...", has at most the key's limit in code
-// points (exactly the limit when bare, since only quoting drops
-// characters), and total exceeds the limit. The decoder asks it of what
-// it reads, and the encoder of what it writes, to keep such a pair
-// together (see keyLenAfter).
+// isCrumb reports whether text, written under key, followed by
+// key_len=total reads as a truncated value and its breadcrumb: it ends in
+// "...", has at most the key's limit in code points (exactly, when bare),
+// and total exceeds the limit.
 func isCrumb(key, text string, quoted bool, total int64) bool {
 	limit := limitFor(key)
 	if total <= int64(limit) || !strings.HasSuffix(text, "...") {
@@ -171,9 +147,8 @@ func isCrumb(key, text string, quoted bool, total int64) bool {
 	return l <= limit && (quoted || l == limit)
 }
 
-// parseInt parses a GOON integer: JSON's integer grammar, an optional '-'
-// and no leading zeros, exact in an int64, except "-0", which the encoder
-// never writes.
+// parseInt parses a GOON integer: JSON's integer grammar in an int64,
+// except "-0".
 func parseInt(s string) (int64, bool) {
 	if s == "-0" {
 		return 0, false
@@ -181,14 +156,9 @@ func parseInt(s string) (int64, bool) {
 	return textwire.ParseInt(s)
 }
 
-// Value text, both ways: how a value is written (bare, quoted, in T-form,
-// truncated with a key_len breadcrumb; a list as its JSON text) and what a
-// bare token or quoted text reads back as.
-
-// appendText appends the string s written under key: truncated past the
-// key's limit (with a key_len breadcrumb when breadcrumb is set), a
-// ClickHouse datetime in T-form, bare when it may be, quoted otherwise.
-// forceQuote writes it quoted even when it could be bare. s is not empty.
+// appendText appends the string s (not empty) written under key:
+// truncated (with a breadcrumb when breadcrumb is set), in T-form, bare or
+// quoted (always with forceQuote).
 func appendText(b []byte, key, s string, breadcrumb, forceQuote bool) []byte {
 	limit := limitFor(key)
 	body, count, trunc := s, 0, false
@@ -231,10 +201,8 @@ func appendText(b []byte, key, s string, breadcrumb, forceQuote bool) []byte {
 	return b
 }
 
-// appendCursor appends a next_cursor token: as it is when the value rule
-// lets it be bare (GKG's tokens always are), otherwise quoted and escaped
-// by the value rule. A cursor is never truncated and never put in T-form:
-// it is opaque, and a shortened one would fetch nothing.
+// appendCursor appends a next_cursor token (or a document's text): bare
+// when it may be, otherwise quoted; never truncated or put in T-form.
 func appendCursor(b []byte, s string) []byte {
 	if cursorBare(s) {
 		return append(b, s...)
@@ -247,17 +215,7 @@ func appendCursor(b []byte, s string) []byte {
 // cursorBare reports whether a cursor is written bare.
 func cursorBare(s string) bool { return s != "" && isBare(s) && !isKeyword(s) }
 
-func isBare(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !bareByte[s[i]] {
-			return false
-		}
-	}
-	return true
-}
-
-// runeOffset returns the byte offset of the n-th code point of s (each
-// invalid byte counting as one).
+// runeOffset returns the byte offset of the n-th code point of s.
 func runeOffset(s string, n int) int {
 	i := 0
 	for ; n > 0 && i < len(s); n-- {
@@ -271,8 +229,8 @@ func runeOffset(s string, n int) int {
 	return i
 }
 
-// dropsInPrefix reports whether the part of s that truncation under limit
-// keeps holds a character quoting drops (see textwire.GOON).
+// dropsInPrefix reports whether the part of s truncation keeps holds a
+// character quoting drops.
 func dropsInPrefix(s string, limit int) bool {
 	for i, n := 0, 0; i < len(s) && n < limit-3; n++ {
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -284,17 +242,13 @@ func dropsInPrefix(s string, limit int) bool {
 	return false
 }
 
-// listText returns the JSON text in e.list as a string without copying it.
-// The string is valid until e.list is next written; appendText, which it is
-// passed to, reads it and keeps nothing.
+// listText returns e.list as a string without copying it, valid until
+// e.list is next written.
 func (e *encoder) listText() string {
 	return unsafe.String(unsafe.SliceData(e.list), len(e.list))
 }
 
-// bareValue reads a bare token back as the value that writes it: true,
-// false, null; an int when formatting the int gives the token; a finite
-// float when formatting the float (shortest, no exponent) gives the token;
-// otherwise a string.
+// bareValue reads a bare token back as the value that writes it.
 func bareValue(tok string) wire.Value {
 	switch tok {
 	case "true":
@@ -307,9 +261,8 @@ func bareValue(tok string) wire.Value {
 	if i, ok := parseInt(tok); ok {
 		return wire.Int(i)
 	}
-	// Only a token of JSON's number grammar can be what AppendFloat
-	// writes; checking that first keeps ParseFloat (and the error it
-	// allocates) away from dates, versions and other near-numbers.
+	// Only JSON's number grammar reaches ParseFloat, which allocates its
+	// errors.
 	if end, _, ok := textwire.ScanNumber(tok, 0); ok && end == len(tok) {
 		if f, err := strconv.ParseFloat(tok, 64); err == nil && !math.IsInf(f, 0) {
 			var buf [64]byte
@@ -322,12 +275,8 @@ func bareValue(tok string) wire.Value {
 }
 
 // quotedString returns the string a quoted value reads back as: its text,
-// plus one fillRune when the encoder would write the text itself some other
-// way (bare, in T-form, or not at all, being empty). That happens only when
-// quoting dropped control characters from the original; the fillRune is
-// dropped again, so the value re-encodes to the same quoted text.
-// forceQuote is set in node-kind group columns, where strings are always
-// quoted.
+// plus one fillRune when the encoder would write the text some other way
+// (bare, in T-form, or not at all). forceQuote: a node-kind group column.
 func quotedString(t string, forceQuote bool) string {
 	if t == "" || isClickHouseDatetime(t) || (!forceQuote && isBare(t) && !isKeyword(t)) {
 		return t + string(fillRune)
@@ -335,8 +284,7 @@ func quotedString(t string, forceQuote bool) string {
 	return t
 }
 
-// quotable reports whether GOON's quoting carries s as it is: valid UTF-8
-// without control characters other than tab, CR and LF.
+// quotable reports whether GOON's quoting carries s as it is.
 func quotable(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
@@ -344,4 +292,28 @@ func quotable(s string) bool {
 		}
 	}
 	return utf8.ValidString(s)
+}
+
+// The goon_version majors Decode reads.
+const (
+	minMajor = "1"
+	maxMajor = "4"
+)
+
+// supportedVersion reports whether v is MAJOR.MINOR.PATCH, decimals
+// without leading zeros, the major from minMajor to maxMajor.
+func supportedVersion(v string) bool {
+	if len(v) > 3*19+2 { // three int64 decimals: no split of a long value
+		return false
+	}
+	parts := strings.Split(v, ".")
+	if len(parts) != 3 || len(parts[0]) != 1 || parts[0] < minMajor || parts[0] > maxMajor {
+		return false
+	}
+	for _, s := range parts[1:] {
+		if n, ok := parseInt(s); !ok || n < 0 {
+			return false
+		}
+	}
+	return true
 }
