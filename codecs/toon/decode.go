@@ -6,6 +6,7 @@ import (
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/codecs/toon/internal/toonread"
+	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirecodec"
@@ -28,41 +29,35 @@ func Decode(data []byte) (*wire.GraphResponse, error) { return std.Decode(data) 
 
 // Decode parses TOON text into a response under the codec's limits; see
 // the package-level Decode.
-func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) { return c.read(data, false) }
+func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
+	_, r, err := c.read(data, &tables{lim: c.core.Limits, src: data}, false)
+	return r, err
+}
 
-// read reads a response, or with fragment the content of a document with
-// a header, which may leave out an empty format_version, query_type,
-// nodes and edges.
-func (c *Codec) read(data []byte, fragment bool) (*wire.GraphResponse, error) {
-	if err := c.inputFits(data); err != nil {
-		return nil, err
+// read reads data in one pass, the arrays s takes read by its sinks and
+// the rest into generic values, then converts the document: a response,
+// or with doc a document, whose header fields (head.go) are members of
+// the same object as the content's and whose content is nil when it has
+// none of the layout's.
+func (c *Codec) read(data []byte, s toonread.Sinks, doc bool) ([]delta.Field, *wire.GraphResponse, error) {
+	if err := c.core.CheckInput(len(data)); err != nil {
+		return nil, nil, err
 	}
-	return c.decode(data, &tables{lim: c.core.Limits, src: data}, fragment)
-}
-
-// inputFits refuses input longer than MaxInputBytes, before reading it.
-func (c *Codec) inputFits(data []byte) error {
-	return c.core.CheckInput(len(data))
-}
-
-// decode reads data in one pass, the arrays s takes read by its sinks and
-// the rest into generic values, then converts the document.
-func (c *Codec) decode(data []byte, s toonread.Sinks, fragment bool) (*wire.GraphResponse, error) {
 	l := c.core.Limits
 	v, err := toonread.DecodeSinks(data, toonread.Options{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
 		toonread.Limits{Set: true, MaxElements: l.MaxElements, MaxFields: l.MaxElements + layoutFields, MaxString: l.MaxStringBytes, MaxMaterialized: l.MaxMaterializedBytes}, s)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	d := graphDecoder{src: data, lim: l, fragment: fragment}
+	d := graphDecoder{src: data, lim: l, doc: doc}
 	r := d.document(v)
-	if d.err == nil {
+	if d.err == nil && r != nil {
 		d.measure(r)
 	}
 	if d.err != nil {
-		return nil, d.err
+		return nil, nil, d.err
 	}
-	return r, nil
+	return d.header, r, nil
 }
 
 type graphDecoder struct {
@@ -70,7 +65,8 @@ type graphDecoder struct {
 	lim      wire.Limits
 	err      *wire.DecodeError
 	propSlab []wire.Property // see props
-	fragment bool            // a document's content: see decodeFragment
+	doc      bool            // reading a document: see headerField
+	header   []delta.Field   // the document's header, as read
 }
 
 // name refuses a key that is a name of the response (a node type, a
@@ -179,14 +175,20 @@ func (d *graphDecoder) document(v jsonvalue.Value) *wire.GraphResponse {
 		case "pagination":
 			r.Pagination = d.pagination(m.Value, path)
 		default:
-			d.fail(path, "unknown field")
+			if !d.headerField(m.Key, m.Value, path) {
+				d.fail(path, "unknown field")
+			}
 		}
 		if d.err != nil {
 			return nil
 		}
 	}
-	if d.fragment {
-		// An empty format_version and query_type are left out.
+	if len(d.header) == len(doc.Members) && d.header != nil {
+		return nil // a header alone
+	}
+	if d.header != nil {
+		// A content after a header leaves out an empty format_version
+		// and query_type.
 	} else if !haveVersion {
 		d.fail(nil, "missing format_version")
 	} else if !haveType {

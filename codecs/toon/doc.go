@@ -138,17 +138,18 @@
 // DecodeDocument (head.go) write and read them. A plain response is a
 // document with no header: its text is AppendEncode's, byte for byte.
 //
-// Each field is one top-level line before the content's first line, in
-// the order of the header: a list of integers a TOON inline primitive
-// array, "name[3]: 0,3,5" (an empty list is left out), a text a TOON
-// string value, quoted by TOON's rules when it must be. The content
-// follows at the same indentation, in the layout, as a fragment: its
-// format_version and query_type are written only when not empty, and its
-// nodes and edges only when it has some (an absent one reads back empty);
-// a content with neither nodes, edges nor rows writes "nodes:", so that
-// it is told from no content. Decode, which reads responses, still
-// requires format_version and query_type; only DecodeDocument reads a
-// fragment, after a header. A delta in which one node's string property
+// Each field is one member of the document's top-level object, written
+// before the content's, in the order of the header: a list of integers a
+// TOON inline primitive array, "name[3]: 0,3,5" (an empty list is left
+// out), a text a TOON string value, quoted by TOON's rules when it must
+// be. The content follows at the same indentation, in the layout, as a
+// fragment: its format_version and query_type are written only when not
+// empty, and its nodes and edges only when it has some (an absent one
+// reads back empty); a content with neither nodes, edges nor rows writes
+// "nodes:", so that it is told from no content. Decode, which reads
+// responses, still requires format_version and query_type; only
+// DecodeDocument reads a fragment, after a header. A delta in which one
+// node's string property
 // changed (the content keeps the base's format_version and query_type):
 //
 //	graphwire_delta: "270670938487002172079740440993224071359"
@@ -178,21 +179,16 @@
 //	edges[1]{from,from_id,to,to_id,type}:
 //	  User,1007431,MergeRequest,480003477,REVIEWED
 //
-// A line is a header line when it opens with a header field's name
-// (delta.FieldKind); the header ends at the first line that does not,
-// where the content starts. DecodeDocument looks at the first line only
-// to tell a plain response, which it hands to Decode whole. It refuses,
-// with a *wire.DecodeError at the line and column: a field given twice;
-// a value not of its field's kind (a list "[N]: " then N decimal integers separated by commas, N at least
-// one, other delimiters refused; a text a TOON string, quoted or not, but
-// not a number, true, false or null); a list of more than MaxElements
-// numbers or a text longer than MaxStringBytes (Limit set); input past
-// MaxInputBytes. A name that is neither a header field nor one of the
-// layout's is refused by Decode, as an unknown field, at its line; every
-// error of the content is placed in the whole input (its line and byte
-// offset). Decode and Sniff do not take a document with a header for a
-// response: Decode refuses the header's first line as an unknown field
-// and Sniff rates the document 0.
+// DecodeDocument reads a document with Decode's one reader, in one pass:
+// the members of the top-level object whose names are header fields
+// (delta.FieldKind) are the header, in the order read, the others the
+// content (nil when there are none). A field given twice is a duplicate
+// key; a value not of its field's kind (a list of integers, not empty; a
+// string, not a number, true, false or null) is refused at its line, and
+// lists and texts are held to MaxElements and MaxStringBytes as any TOON
+// array and string. Decode and Sniff do not take a document with a
+// header for a response: Decode refuses a header field as an unknown
+// field and Sniff rates the document 0.
 //
 // # Security
 //
@@ -234,15 +230,8 @@
 //     for each row that repeats them. A table whose declared rows times
 //     its names' bytes already exceed the limit is refused at its header.
 //
-// A document's header (DecodeDocument) is held to the same limits:
-// MaxInputBytes bounds the whole document, MaxElements each list of the
-// header (a list whose [N] says more is refused there; the numbers are
-// read one by one, never into room sized by N), MaxStringBytes each text,
-// and the content is read by Decode under every limit above. A header
-// holds each of its 17 fields once at most, so reading it takes about
-// 20 times the bytes of its lists (their numbers, grown as read) and
-// one copy of its texts: a list of MaxElements one-digit numbers, 2 MiB
-// of text, peaks at 40 MiB.
+// A document's header (DecodeDocument) is read by the same reader under
+// the same limits.
 //
 // A leading UTF-8 byte order mark is skipped and CRLF line ends are read
 // as LF. The encoder is symmetric: AppendEncode first checks r with

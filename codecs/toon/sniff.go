@@ -3,6 +3,8 @@ package toon
 import (
 	"bytes"
 
+	"github.com/graphwire/graphwire/delta"
+
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
@@ -41,8 +43,8 @@ func (c *Codec) Sniff(prefix []byte) float64 {
 }
 
 // isHeaderLine reports whether line is a document's header line: a
-// header field's name then ": " or "[".
+// header field's name then ':' or '['.
 func isHeaderLine(line []byte) bool {
-	n, _, ok := headerField(line)
-	return ok && n < len(line) && (line[n] == ':' || line[n] == '[')
+	_, ok := delta.FieldKind(string(line[:max(bytes.IndexAny(line, ":["), 0)]))
+	return ok
 }
