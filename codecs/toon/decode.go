@@ -12,23 +12,12 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// Decode reads a response written in the layout of Encode. It accepts any
-// TOON text (spec v4.0, strict mode) that has that shape; both forms of
-// nodes (object and list of groups), all three row forms, and any TOON
-// encoding of the same values (list form where Encode writes a table,
-// other delimiters, quoting) read the same.
-//
-// Errors are *wire.DecodeError. A TOON syntax error has the line and
-// column; a value of the wrong shape names the field and the line where it
-// was found: "toon: line 7: nodes.User[3].id: expected an integer, found
-// string "x"".
-//
-// Decode applies the default wire.Limits; a Codec from New applies its
-// own (see Security in the package documentation).
+// Decode reads a response written in the layout of Encode, or any TOON
+// text (spec v4.0, strict mode) of that shape, under the default
+// wire.Limits (see Errors and Security in the package documentation).
 func Decode(data []byte) (*wire.GraphResponse, error) { return std.Decode(data) }
 
-// Decode parses TOON text into a response under the codec's limits; see
-// the package-level Decode.
+// Decode is the package-level Decode under the codec's limits.
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 	_, r, err := c.read(data, &tables{lim: c.core.Limits, src: data}, false)
 	return r, err
