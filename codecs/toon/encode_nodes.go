@@ -169,35 +169,26 @@ func (s *streamer) group(nodes []wire.Node) error {
 // nodes writes the nodes section: an object of one array per group, or,
 // when a type is split, a list of one-member objects.
 func (s *streamer) nodes(e *toonwrite.Writer, nodes []wire.Node) error {
-	if !s.split {
-		// toonwrite.Writer.field of an object that is not keyed (its members are
-		// arrays): "nodes:" and one field per group.
-		e.Enter()
-		e.Line(0)
-		e.Buf = toonwrite.AppendKey(e.Buf, "nodes")
-		e.Buf = append(e.Buf, ':')
-		for _, gr := range s.groups {
-			// toonwrite.Writer.array of a non-empty array of objects.
-			e.Enter()
-			e.Line(1)
-			if err := s.groupBody(e, nodes, gr, 2, false); err != nil {
-				return err
-			}
-			e.Leave()
-		}
-		e.Leave()
-		return nil
-	}
-	// toonwrite.Writer.array of objects that are not tabular (their values are
-	// arrays), written as list items: toonwrite.Writer.listObject for each.
 	e.Enter()
 	e.Line(0)
 	key := "nodes"
-	e.Header(&key, len(s.groups), nil, false)
+	if s.split {
+		// An array of one-member objects, written as list items.
+		e.Header(&key, len(s.groups), nil, false)
+	} else {
+		// An object of arrays: "nodes:" and one field per group.
+		e.Buf = append(e.Buf, "nodes:"...)
+	}
 	for _, gr := range s.groups {
 		e.Enter()
-		e.ListItem(1)
-		if err := s.groupBody(e, nodes, gr, 3, true); err != nil {
+		depth := 2
+		if s.split {
+			e.ListItem(1)
+			depth = 3
+		} else {
+			e.Line(1)
+		}
+		if err := s.groupBody(e, nodes, gr, depth, s.split); err != nil {
 			return err
 		}
 		e.Leave()
