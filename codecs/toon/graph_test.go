@@ -444,22 +444,29 @@ func TestGraphDecodeErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := toon.Decode([]byte(tc.in))
-			if err == nil {
-				t.Fatalf("no error; decoded %+v", r)
-			}
-			if r != nil {
-				t.Errorf("Decode returned a response with its error")
-			}
-			var de *wire.DecodeError
-			if !errors.As(err, &de) || de.Codec != "toon" || de.Line < 1 {
-				t.Fatalf("error %v (%T) is not a positioned toon *wire.DecodeError", err, err)
-			}
-			if !strings.HasPrefix(err.Error(), tc.want) {
+			if err := decodeError(t, tc.in); !strings.HasPrefix(err.Error(), tc.want) {
 				t.Errorf("error\n  %s\nwant it to start with\n  %s", err, tc.want)
 			}
 		})
 	}
+}
+
+// decodeError returns Decode's error for in, failing unless it is a
+// positioned toon *wire.DecodeError that comes without a response.
+func decodeError(t *testing.T, in string) error {
+	t.Helper()
+	r, err := toon.Decode([]byte(in))
+	if err == nil {
+		t.Fatalf("no error; decoded %+v", r)
+	}
+	if r != nil {
+		t.Errorf("Decode returned a response with its error")
+	}
+	var de *wire.DecodeError
+	if !errors.As(err, &de) || de.Codec != "toon" || de.Line < 1 {
+		t.Fatalf("error %v (%T) is not a positioned toon *wire.DecodeError", err, err)
+	}
+	return err
 }
 
 // TestGraphDecodeErrorText: whole messages, where a prefix would not tell
@@ -479,11 +486,7 @@ func TestGraphDecodeErrorText(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := toon.Decode([]byte(tc.in))
-			if err == nil {
-				t.Fatal("no error")
-			}
-			if diff := cmp.Diff(tc.want, err.Error()); diff != "" {
+			if diff := cmp.Diff(tc.want, decodeError(t, tc.in).Error()); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
