@@ -193,6 +193,18 @@ func (d *graphDecoder) document(v jsonvalue.Value) *wire.GraphResponse {
 	return r
 }
 
+// only returns the one member of the object v, or fails: expected what.
+func (d *graphDecoder) only(v jsonvalue.Value, path []pathStep, what string) (jsonvalue.Member, bool) {
+	o := d.object(v, path)
+	if d.err == nil && len(o.Members) != 1 {
+		d.fail(path, "expected "+what+", found "+strconv.Itoa(len(o.Members))+" members")
+	}
+	if d.err != nil {
+		return jsonvalue.Member{}, false
+	}
+	return o.Members[0], true
+}
+
 func (d *graphDecoder) str(v jsonvalue.Value, path []pathStep) (string, bool) {
 	s, ok := v.(string)
 	if !ok {

@@ -49,15 +49,8 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 		groups = make([]group, 0, len(x))
 		for k, e := range x {
 			path := append(at[:0], keyStep("nodes"), indexStep(k))
-			o := d.object(e, path)
-			if d.err != nil {
-				return nil
-			}
-			if len(o.Members) != 1 {
-				d.fail(path, "expected an object with one member, a type and its nodes, found "+strconv.Itoa(len(o.Members))+" members")
-				return nil
-			}
-			if !add(o.Members[0], append(path, keyStep(o.Members[0].Key))) {
+			m, ok := d.only(e, path, "an object with one member, a type and its nodes")
+			if !ok || !add(m, append(path, keyStep(m.Key))) {
 				return nil
 			}
 		}

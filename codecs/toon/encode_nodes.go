@@ -6,6 +6,7 @@ import (
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/codecs/toon/internal/toonwrite"
+	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
@@ -359,7 +360,7 @@ func (s *streamer) nodeOrder(e *toonwrite.Writer, n int) {
 	if sorted {
 		return
 	}
-	writeOrder(e, s.groupOf(n))
+	intList(e, "node_order", s.groupOf(n))
 }
 
 // groupOf returns the group number of each of the n nodes, in order, in
@@ -379,21 +380,12 @@ func (s *streamer) groupOf(n int) []int {
 	return of
 }
 
-// writeOrder writes node_order: each node's group number, inline.
-func writeOrder(e *toonwrite.Writer, of []int) {
-	e.Enter()
+// intList writes the top-level inline array "key[N]: a,b,c" of v, as
+// the generic writer writes an array of integers.
+func intList(e *toonwrite.Writer, key string, v []int) {
 	e.Line(0)
-	key := "node_order"
-	e.Header(&key, len(of), nil, false)
-	for i, k := range of {
-		if i == 0 {
-			e.Buf = append(e.Buf, ' ')
-		} else {
-			e.Buf = append(e.Buf, e.Delim())
-		}
-		e.Buf = textwire.AppendInt(e.Buf, int64(k))
-	}
-	e.Leave()
+	e.Header(&key, len(v), nil, false)
+	e.Buf = delta.AppendInts(append(e.Buf, ' '), v)
 }
 
 // badKeys returns the position of the first property key the layout

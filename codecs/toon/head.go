@@ -51,12 +51,9 @@ func (c *Codec) appendHeader(dst []byte, header []delta.Field) []byte {
 	for _, f := range header {
 		switch kind, _ := delta.FieldKind(f.Name); kind {
 		case delta.IntList:
-			if len(f.Ints) == 0 {
-				continue
+			if len(f.Ints) > 0 {
+				intList(e, f.Name, f.Ints)
 			}
-			e.Line(0)
-			e.Header(&f.Name, len(f.Ints), nil, false)
-			e.Buf = delta.AppendInts(append(e.Buf, ' '), f.Ints)
 		case delta.Text:
 			e.StringField(f.Name, f.Text, 0)
 		}
