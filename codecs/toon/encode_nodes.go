@@ -267,46 +267,21 @@ func (s *streamer) listNode(e *toonwrite.Writer, nodes []wire.Node, i, depth int
 		fail := func(msg string) error {
 			return valueError(wirecodec.NodePath(i).Property(p, key), v, msg)
 		}
-		if v.Kind() != wire.KindList {
+		if v.Kind() != wire.KindList || flatList(v.List()) {
 			e.Line(depth + 1)
 			e.Buf = toonwrite.AppendKey(e.Buf, key)
-			e.Buf = append(e.Buf, ':', ' ')
-			if msg := cell(e, v); msg != "" {
+			if msg := listField(e, v); msg != "" {
 				return fail(msg)
 			}
 			continue
 		}
-		list := v.List()
-		if !flatList(list) {
-			pv, msg := propertyValue(v)
-			if msg != "" {
-				return fail(msg)
-			}
-			if e.Err() == nil {
-				e.Field(key, pv, depth+1)
-			}
-			continue
+		pv, msg := propertyValue(v)
+		if msg != "" {
+			return fail(msg)
 		}
-		// toonwrite.Writer.array of primitives.
-		e.Enter()
-		e.Line(depth + 1)
-		if len(list) == 0 {
-			e.Buf = toonwrite.AppendKey(e.Buf, key)
-			e.Buf = append(e.Buf, ':', ' ', '[', ']')
-		} else {
-			e.Header(&key, len(list), nil, false)
-			for j, x := range list {
-				if j == 0 {
-					e.Buf = append(e.Buf, ' ')
-				} else {
-					e.Buf = append(e.Buf, e.Delim())
-				}
-				if msg := cell(e, x); msg != "" {
-					return fail(msg)
-				}
-			}
+		if e.Err() == nil {
+			e.Field(key, pv, depth+1)
 		}
-		e.Leave()
 	}
 	return nil
 }

@@ -182,18 +182,18 @@ func itemValue(v wire.Value, lists *bool) bool {
 	return true
 }
 
-// listField appends, after a field's key, the rest of the field for v
-// (itemValue): ": v", ": []", or "[N]: v1,v2".
-func listField(e *toonwrite.Writer, v wire.Value) {
+// listField appends, after a field's key, the rest of the field for v, a
+// primitive or a list of them: ": v", ": []", or "[N]: v1,v2"; when the
+// layout cannot carry a value, it returns cell's message.
+func listField(e *toonwrite.Writer, v wire.Value) string {
 	if v.Kind() != wire.KindList {
 		e.Buf = append(e.Buf, ':', ' ')
-		cell(e, v)
-		return
+		return cell(e, v)
 	}
 	list := v.List()
 	if len(list) == 0 {
 		e.Buf = append(e.Buf, ": []"...)
-		return
+		return ""
 	}
 	e.Header(nil, len(list), nil, false)
 	for i, x := range list {
@@ -202,8 +202,11 @@ func listField(e *toonwrite.Writer, v wire.Value) {
 		} else {
 			e.Buf = append(e.Buf, e.Delim())
 		}
-		cell(e, x)
+		if msg := cell(e, x); msg != "" {
+			return msg
+		}
 	}
+	return ""
 }
 
 // genericRows, when set, sends every rows section to the generic writer.
