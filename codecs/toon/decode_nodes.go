@@ -28,19 +28,19 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 			total += len(t.nodes)
 			return true
 		}
-		path = append(newPath(), path...)
-		items := d.array(m.Value, path)
-		groups = append(groups, group{m.Key, items, nil, path})
+		kept := append(newPath(), path...)
+		items := d.array(m.Value, kept)
+		groups = append(groups, group{m.Key, items, nil, kept})
 		total += len(items)
 		return d.err == nil
 	}
-	var at [3]pathStep
 	switch x := v.(type) {
 	case nil:
 		// No nodes section: no nodes.
 	case *jsonvalue.Object:
 		groups = make([]group, 0, len(x.Members))
 		for _, m := range x.Members {
+			var at [2]pathStep
 			if !add(m, append(at[:0], keyStep("nodes"), keyStep(m.Key))) {
 				return nil
 			}
@@ -48,6 +48,7 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 	case []jsonvalue.Value:
 		groups = make([]group, 0, len(x))
 		for k, e := range x {
+			var at [3]pathStep
 			path := append(at[:0], keyStep("nodes"), indexStep(k))
 			m, ok := d.only(e, path, "an object with one member, a type and its nodes")
 			if !ok || !add(m, append(path, keyStep(m.Key))) {
