@@ -27,23 +27,28 @@ func graphBenchCases() []graphBenchCase {
 	}
 }
 
-func BenchmarkGraphEncode(b *testing.B) {
+// runBench runs op as the benchmark name, which reads or writes n bytes.
+func runBench(b *testing.B, name string, n int, op func() error) {
+	b.Run(name, func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(n))
+		for b.Loop() {
+			if err := op(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// graphBench runs, for each case, toon's op on its text and encoding/json's
+// stdlib op on its canonical JSON read as map[string]any (m).
+func graphBench(b *testing.B, op func(r *wire.GraphResponse, text []byte) error, stdlib func(canonical []byte, m map[string]any) error) {
 	for _, bc := range graphBenchCases() {
 		data, err := toon.Encode(bc.r)
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run("toon/"+bc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			var buf []byte
-			for b.Loop() {
-				buf, err = toon.AppendEncode(buf[:0], bc.r)
-				if err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		runBench(b, "toon/"+bc.name, len(data), func() error { return op(bc.r, data) })
 		canonical, err := json.Encode(bc.r)
 		if err != nil {
 			b.Fatal(err)
@@ -52,46 +57,27 @@ func BenchmarkGraphEncode(b *testing.B) {
 		if err := gojson.Unmarshal(canonical, &m); err != nil {
 			b.Fatal(err)
 		}
-		b.Run("encoding-json/"+bc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(canonical)))
-			for b.Loop() {
-				if _, err := gojson.Marshal(m); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		runBench(b, "encoding-json/"+bc.name, len(canonical), func() error { return stdlib(canonical, m) })
 	}
 }
 
+func BenchmarkGraphEncode(b *testing.B) {
+	var buf []byte
+	graphBench(b, func(r *wire.GraphResponse, _ []byte) (err error) {
+		buf, err = toon.AppendEncode(buf[:0], r)
+		return err
+	}, func(_ []byte, m map[string]any) error {
+		_, err := gojson.Marshal(m)
+		return err
+	})
+}
+
 func BenchmarkGraphDecode(b *testing.B) {
-	for _, bc := range graphBenchCases() {
-		data, err := toon.Encode(bc.r)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run("toon/"+bc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				if _, err := toon.Decode(data); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		canonical, err := json.Encode(bc.r)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run("encoding-json/"+bc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(canonical)))
-			for b.Loop() {
-				var m map[string]any
-				if err := gojson.Unmarshal(canonical, &m); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	graphBench(b, func(_ *wire.GraphResponse, data []byte) error {
+		_, err := toon.Decode(data)
+		return err
+	}, func(canonical []byte, _ map[string]any) error {
+		var m map[string]any
+		return gojson.Unmarshal(canonical, &m)
+	})
 }

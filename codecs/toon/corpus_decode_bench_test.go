@@ -30,14 +30,6 @@ func BenchmarkCorpusDecode(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(strings.TrimSuffix(filepath.Base(f), ".json"), func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				if _, err := toon.Decode(data); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		runBench(b, strings.TrimSuffix(filepath.Base(f), ".json"), len(data), func() error { _, err := toon.Decode(data); return err })
 	}
 }

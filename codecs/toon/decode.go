@@ -6,63 +6,47 @@ import (
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/codecs/toon/internal/toonread"
+	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// Decode reads a response written in the layout of Encode. It accepts any
-// TOON text (spec v4.0, strict mode) that has that shape; both forms of
-// nodes (object and list of groups), all three row forms, and any TOON
-// encoding of the same values (list form where Encode writes a table,
-// other delimiters, quoting) read the same.
-//
-// Errors are *wire.DecodeError. A TOON syntax error has the line and
-// column; a value of the wrong shape names the field and the line where it
-// was found: "toon: line 7: nodes.User[3].id: expected an integer, found
-// string "x"".
-//
-// Decode applies the default wire.Limits; a Codec from New applies its
-// own (see Security in the package documentation).
+// Decode reads a response written in the layout of Encode, or any TOON
+// text (spec v4.0, strict mode) of that shape, under the default
+// wire.Limits (see Errors and Security in the package documentation).
 func Decode(data []byte) (*wire.GraphResponse, error) { return std.Decode(data) }
 
-// Decode parses TOON text into a response under the codec's limits; see
-// the package-level Decode.
-func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) { return c.read(data, false) }
+// Decode is the package-level Decode under the codec's limits.
+func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
+	_, r, err := c.read(data, &tables{lim: c.core.Limits, src: data}, false)
+	return r, err
+}
 
-// read reads a response, or with fragment the content of a document with
-// a header, which may leave out an empty format_version, query_type,
-// nodes and edges.
-func (c *Codec) read(data []byte, fragment bool) (*wire.GraphResponse, error) {
-	if err := c.inputFits(data); err != nil {
-		return nil, err
+// read reads data in one pass, the arrays s takes read by its sinks and
+// the rest into generic values, then converts the document: a response,
+// or with doc a document, whose header fields (head.go) are members of
+// the same object as the content's and whose content is nil when it has
+// none of the layout's.
+func (c *Codec) read(data []byte, s toonread.Sinks, doc bool) ([]delta.Field, *wire.GraphResponse, error) {
+	if err := c.core.CheckInput(len(data)); err != nil {
+		return nil, nil, err
 	}
-	return c.decode(data, &tables{lim: c.core.Limits, src: data}, fragment)
-}
-
-// inputFits refuses input longer than MaxInputBytes, before reading it.
-func (c *Codec) inputFits(data []byte) error {
-	return c.core.CheckInput(len(data))
-}
-
-// decode reads data in one pass, the arrays s takes read by its sinks and
-// the rest into generic values, then converts the document.
-func (c *Codec) decode(data []byte, s toonread.Sinks, fragment bool) (*wire.GraphResponse, error) {
 	l := c.core.Limits
 	v, err := toonread.DecodeSinks(data, toonread.Options{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
 		toonread.Limits{Set: true, MaxElements: l.MaxElements, MaxFields: l.MaxElements + layoutFields, MaxString: l.MaxStringBytes, MaxMaterialized: l.MaxMaterializedBytes}, s)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	d := graphDecoder{src: data, lim: l, fragment: fragment}
+	d := graphDecoder{src: data, lim: l, doc: doc}
 	r := d.document(v)
-	if d.err == nil {
+	if d.err == nil && r != nil {
 		d.measure(r)
 	}
 	if d.err != nil {
-		return nil, d.err
+		return nil, nil, d.err
 	}
-	return r, nil
+	return d.header, r, nil
 }
 
 type graphDecoder struct {
@@ -70,7 +54,8 @@ type graphDecoder struct {
 	lim      wire.Limits
 	err      *wire.DecodeError
 	propSlab []wire.Property // see props
-	fragment bool            // a document's content: see decodeFragment
+	doc      bool            // reading a document: see headerField
+	header   []delta.Field   // the document's header, as read
 }
 
 // name refuses a key that is a name of the response (a node type, a
@@ -179,14 +164,20 @@ func (d *graphDecoder) document(v jsonvalue.Value) *wire.GraphResponse {
 		case "pagination":
 			r.Pagination = d.pagination(m.Value, path)
 		default:
-			d.fail(path, "unknown field")
+			if !d.headerField(m.Key, m.Value, path) {
+				d.fail(path, "unknown field")
+			}
 		}
 		if d.err != nil {
 			return nil
 		}
 	}
-	if d.fragment {
-		// An empty format_version and query_type are left out.
+	if len(d.header) == len(doc.Members) && d.header != nil {
+		return nil // a header alone
+	}
+	if d.header != nil {
+		// A content after a header leaves out an empty format_version
+		// and query_type.
 	} else if !haveVersion {
 		d.fail(nil, "missing format_version")
 	} else if !haveType {
@@ -200,6 +191,18 @@ func (d *graphDecoder) document(v jsonvalue.Value) *wire.GraphResponse {
 		return nil
 	}
 	return r
+}
+
+// only returns the one member of the object v, or fails: expected what.
+func (d *graphDecoder) only(v jsonvalue.Value, path []pathStep, what string) (jsonvalue.Member, bool) {
+	o := d.object(v, path)
+	if d.err == nil && len(o.Members) != 1 {
+		d.fail(path, "expected "+what+", found "+strconv.Itoa(len(o.Members))+" members")
+	}
+	if d.err != nil {
+		return jsonvalue.Member{}, false
+	}
+	return o.Members[0], true
 }
 
 func (d *graphDecoder) str(v jsonvalue.Value, path []pathStep) (string, bool) {

@@ -18,57 +18,42 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 	}
 	var groups []group
 	total := 0
+	// add adds the group m, at path (a group read by a sink keeps none).
+	add := func(m jsonvalue.Member, path []pathStep) bool {
+		if !d.name(m.Key, path) {
+			return false
+		}
+		if t, ok := m.Value.(*nodeGroup); ok {
+			groups = append(groups, group{typ: m.Key, built: t.nodes})
+			total += len(t.nodes)
+			return true
+		}
+		kept := append(newPath(), path...)
+		items := d.array(m.Value, kept)
+		groups = append(groups, group{m.Key, items, nil, kept})
+		total += len(items)
+		return d.err == nil
+	}
 	switch x := v.(type) {
 	case nil:
 		// No nodes section: no nodes.
 	case *jsonvalue.Object:
 		groups = make([]group, 0, len(x.Members))
 		for _, m := range x.Members {
-			var at [2]pathStep // the path of a group read by a sink, which keeps none
-			if !d.name(m.Key, append(at[:0], keyStep("nodes"), keyStep(m.Key))) {
+			var at [2]pathStep
+			if !add(m, append(at[:0], keyStep("nodes"), keyStep(m.Key))) {
 				return nil
 			}
-			if t, ok := m.Value.(*nodeGroup); ok {
-				groups = append(groups, group{typ: m.Key, built: t.nodes})
-				total += len(t.nodes)
-				continue
-			}
-			path := newPath(keyStep("nodes"), keyStep(m.Key))
-			items := d.array(m.Value, path)
-			if d.err != nil {
-				return nil
-			}
-			groups = append(groups, group{m.Key, items, nil, path})
-			total += len(items)
 		}
 	case []jsonvalue.Value:
 		groups = make([]group, 0, len(x))
 		for k, e := range x {
-			path := newPath(keyStep("nodes"), indexStep(k))
-			o := d.object(e, path)
-			if d.err != nil {
+			var at [3]pathStep
+			path := append(at[:0], keyStep("nodes"), indexStep(k))
+			m, ok := d.only(e, path, "an object with one member, a type and its nodes")
+			if !ok || !add(m, append(path, keyStep(m.Key))) {
 				return nil
 			}
-			if len(o.Members) != 1 {
-				d.fail(path, "expected an object with one member, a type and its nodes, found "+strconv.Itoa(len(o.Members))+" members")
-				return nil
-			}
-			m := o.Members[0]
-			path = append(path, keyStep(m.Key))
-			if !d.name(m.Key, path) {
-				return nil
-			}
-			if t, ok := m.Value.(*nodeGroup); ok {
-				groups = append(groups, group{typ: m.Key, built: t.nodes, path: path})
-				total += len(t.nodes)
-				continue
-			}
-			items := d.array(m.Value, path)
-			if d.err != nil {
-				return nil
-			}
-			groups = append(groups, group{m.Key, items, nil, path})
-			total += len(items)
 		}
 	default:
 		d.fail([]pathStep{keyStep("nodes")}, "expected an object of node types or a list of type groups, found "+describe(v))

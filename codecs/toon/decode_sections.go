@@ -129,15 +129,11 @@ func (d *graphDecoder) rows(v jsonvalue.Value, path []pathStep) []wire.Row {
 			row := make(wire.Row, len(x))
 			for j, c := range x {
 				cp := append(p, indexStep(j))
-				o := d.object(c, cp)
-				if d.err != nil {
+				m, ok := d.only(c, cp, "a one-cell object")
+				if !ok {
 					return nil
 				}
-				if len(o.Members) != 1 {
-					d.fail(cp, "expected a one-cell object, found "+strconv.Itoa(len(o.Members))+" members")
-					return nil
-				}
-				row[j] = d.cell(o.Members[0].Key, o.Members[0].Value, append(cp, keyStep(o.Members[0].Key)))
+				row[j] = d.cell(m.Key, m.Value, append(cp, keyStep(m.Key)))
 				if d.err != nil {
 					return nil
 				}

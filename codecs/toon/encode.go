@@ -13,20 +13,9 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// Encode returns the TOON text of r in graphwire's graph-aware layout, a
-// TOON spec v4.0 document that any TOON decoder reads. The output is
-// deterministic, has LF line endings and no trailing newline.
-//
-// The layout is described in the package documentation, under "The toon
-// codec: layout of a GraphResponse".
-//
-// Encode fails, with a *wire.EncodeError naming the place (Path, in the
-// response's own terms, as wirecodec.Path writes them: nodes[3].properties.score,
-// rows[0].u.properties.name, query_type), for what the default wire.Limits refuse (see Security in
-// the package documentation) and for what the layout cannot carry: a NaN
-// or infinite float (TOON would write null), a query type or group kind
-// outside the enumerations, a property named "type" or "id", two
-// properties of one node (or cells of one row) with the same key.
+// Encode returns the TOON text of r in the layout of the package
+// documentation, under the default wire.Limits: deterministic, LF line
+// ends, no trailing newline. Its errors are in the package documentation.
 func Encode(r *wire.GraphResponse) ([]byte, error) {
 	return std.AppendEncode(nil, r)
 }
@@ -38,13 +27,8 @@ func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	return std.AppendEncode(dst, r)
 }
 
-// AppendEncode appends the TOON text of r to dst under the codec's limits:
-// it first refuses what wire.Limits.Check refuses, and, once written, text
-// longer than MaxInputBytes; on error dst comes back unchanged. See the
-// package-level Encode.
-//
-// It is EncodeTo's writer with dst as its sink: the layout is written
-// straight into dst, line by line, with no document built first.
+// AppendEncode appends the TOON text of r to dst under the codec's
+// limits (see Encode); on error dst comes back unchanged.
 func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	return c.appendEncode(dst, r, false)
 }
@@ -100,27 +84,13 @@ func newWriter(dst []byte, w io.Writer) *toonwrite.Writer {
 // wire.Limits; see Codec.EncodeTo.
 func EncodeTo(w io.Writer, r *wire.GraphResponse) error { return std.EncodeTo(w, r) }
 
-// EncodeTo writes the TOON text of r to w as it produces it, in writes of
-// about 32 KiB at line boundaries; the bytes and the refusals are
-// AppendEncode's. Nothing is written when encoding fails: the response is
-// checked and its text produced once into a counter (which also measures
-// it against MaxInputBytes) before it is produced again into w. Only an
-// error from w can leave partial output.
-//
-// Neither pass builds the layout's whole document (AppendEncode runs the
-// same writer into its dst). The header fields, the
-// node tables, node_order and the edges table are written line by line
-// from the response, one node or edge at a time (only a property holding
-// lists of lists is converted to a generic value first), and so are the
-// columns, group_columns and pagination sections, and the rows section
-// when it is a table (tableRows) or list items of primitives, lists of
-// them and nodes (listRows); other rows sections (lists of lists, an
-// empty row) are built as a document and written. So memory beyond a
-// 32 KiB buffer is bounded by such a rows section, plus, per node group,
-// one
-// index run for each stretch of its nodes that others interrupt (one run
-// per group when each type's nodes are contiguous), and node_order's
-// group numbers (one int per node) when that section is written.
+// EncodeTo writes AppendEncode's bytes to w, in writes of about 32 KiB
+// at line boundaries. Nothing is written when encoding fails: the text is
+// produced once into a counter (measured against MaxInputBytes) before it
+// is produced again into w; only an error from w leaves partial output.
+// Memory beyond the 32 KiB buffer is a rows section of a rare shape, one
+// index run per stretch of a type's nodes that others interrupt, and
+// node_order's group numbers.
 func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	if r == nil {
 		return &wire.EncodeError{Codec: Name, Msg: "nil response"}
@@ -158,12 +128,9 @@ func (n *byteCounter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// streamer writes the layout section by section through a
-// toonwrite.Writer: the header fields, nodes (nodes.go) and edges
-// (edges.go) line by line from the response, the small sections
-// (sections.go) as generic values. The one writer of the codec, behind
-// both AppendEncode and EncodeTo. Its scratch space (EncodeTo's buffer,
-// the node groups) is kept from one pass to the next.
+// streamer is the codec's one writer, behind AppendEncode and EncodeTo:
+// it writes the layout section by section through a toonwrite.Writer.
+// Its scratch space is kept from one pass to the next.
 type streamer struct {
 	buf    []byte
 	groups []nodeRuns

@@ -9,99 +9,66 @@ import (
 )
 
 // The columns, group_columns and pagination sections, written line by
-// line from the response as the generic writer writes the values
-// graphEncoder would build for them: a table of primitives (or "key: []"
-// when empty), and an object of primitives. The rows section, whose
-// table or list form depends on its cells, goes through graphEncoder.
+// line from the response as the generic writer writes them: a table of
+// strings (or "key: []" when empty), and an object of primitives.
 
-// emptyOrHeader starts the table named key at depth 0 with the given
-// fields, or writes "key: []" and reports false when it has no rows.
-func (s *streamer) emptyOrHeader(e *toonwrite.Writer, key string, n int) bool {
+// optionalTable writes the table key of n rows of strings (or "key: []"
+// when n is 0): its first required columns always, each other column of
+// names when some row has it (cell(i, k) is row i's column k).
+func (s *streamer) optionalTable(e *toonwrite.Writer, key string, names []string, required, n int, cell func(i, k int) wire.Opt[string]) {
+	var has [8]bool
+	s.fields = s.fields[:0]
+	for k, name := range names {
+		for i := 0; i < n && !has[k]; i++ {
+			has[k] = k < required || cell(i, k).Valid
+		}
+		if has[k] || k < required {
+			s.fields = append(s.fields, toonwrite.Field{Name: name})
+		}
+	}
 	e.Line(0)
 	if n == 0 {
 		e.Buf = toonwrite.AppendKey(e.Buf, key)
 		e.Buf = append(e.Buf, ':', ' ', '[', ']')
-		return false
-	}
-	e.Header(&key, n, s.fields, false)
-	return true
-}
-
-// optCell appends the delimiter and an optional string's token.
-func optCell(e *toonwrite.Writer, o wire.Opt[string]) {
-	e.Buf = append(e.Buf, e.Delim())
-	if !o.Valid {
-		e.Buf = append(e.Buf, "null"...)
 		return
 	}
-	e.Buf = e.AppendString(e.Buf, o.V)
+	e.Header(&key, n, s.fields, false)
+	for i := 0; i < n; i++ {
+		e.Line(1)
+		for k := range names {
+			switch o := cell(i, k); {
+			case k < required:
+				if k > 0 {
+					e.Buf = append(e.Buf, e.Delim())
+				}
+				e.Buf = e.AppendString(e.Buf, o.V)
+			case !has[k]:
+			case !o.Valid:
+				e.Buf = append(append(e.Buf, e.Delim()), "null"...)
+			default:
+				e.Buf = e.AppendString(append(e.Buf, e.Delim()), o.V)
+			}
+		}
+	}
 }
 
 func (s *streamer) columns(e *toonwrite.Writer, cols []wire.Column) {
-	var target, property bool
-	for _, c := range cols {
-		target = target || c.Target.Valid
-		property = property || c.Property.Valid
-	}
-	s.fields = append(s.fields[:0], toonwrite.Field{Name: "name"}, toonwrite.Field{Name: "function"})
-	if target {
-		s.fields = append(s.fields, toonwrite.Field{Name: "target"})
-	}
-	if property {
-		s.fields = append(s.fields, toonwrite.Field{Name: "property"})
-	}
-	if !s.emptyOrHeader(e, "columns", len(cols)) {
-		return
-	}
-	for i := range cols {
+	s.optionalTable(e, "columns", columnFields, 2, len(cols), func(i, k int) wire.Opt[string] {
 		c := &cols[i]
-		e.Line(1)
-		e.Buf = e.AppendString(e.Buf, c.Name)
-		e.Buf = append(e.Buf, e.Delim())
-		e.Buf = e.AppendString(e.Buf, c.Function)
-		if target {
-			optCell(e, c.Target)
-		}
-		if property {
-			optCell(e, c.Property)
-		}
-	}
+		return [...]wire.Opt[string]{wire.Some(c.Name), wire.Some(c.Function), c.Target, c.Property}[k]
+	})
 }
 
 func (s *streamer) groupColumns(e *toonwrite.Writer, gcs []wire.GroupColumn) error {
-	var property, entity bool
 	for i, c := range gcs {
 		if !c.Kind.Valid() {
 			return &wire.EncodeError{Codec: Name, Path: wirecodec.GroupColumnPath(i).Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(c.Kind))}
 		}
-		property = property || c.Property.Valid
-		entity = entity || c.Entity.Valid
 	}
-	s.fields = append(s.fields[:0], toonwrite.Field{Name: "name"}, toonwrite.Field{Name: "kind"}, toonwrite.Field{Name: "node"})
-	if property {
-		s.fields = append(s.fields, toonwrite.Field{Name: "property"})
-	}
-	if entity {
-		s.fields = append(s.fields, toonwrite.Field{Name: "entity"})
-	}
-	if !s.emptyOrHeader(e, "group_columns", len(gcs)) {
-		return nil
-	}
-	for i := range gcs {
+	s.optionalTable(e, "group_columns", groupColumnFields, 3, len(gcs), func(i, k int) wire.Opt[string] {
 		c := &gcs[i]
-		e.Line(1)
-		e.Buf = e.AppendString(e.Buf, c.Name)
-		e.Buf = append(e.Buf, e.Delim())
-		e.Buf = e.AppendString(e.Buf, string(c.Kind))
-		e.Buf = append(e.Buf, e.Delim())
-		e.Buf = e.AppendString(e.Buf, c.Node)
-		if property {
-			optCell(e, c.Property)
-		}
-		if entity {
-			optCell(e, c.Entity)
-		}
-	}
+		return [...]wire.Opt[string]{wire.Some(c.Name), wire.Some(string(c.Kind)), wire.Some(c.Node), c.Property, c.Entity}[k]
+	})
 	return nil
 }
 

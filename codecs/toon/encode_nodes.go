@@ -6,6 +6,7 @@ import (
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/codecs/toon/internal/toonwrite"
+	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
@@ -169,35 +170,26 @@ func (s *streamer) group(nodes []wire.Node) error {
 // nodes writes the nodes section: an object of one array per group, or,
 // when a type is split, a list of one-member objects.
 func (s *streamer) nodes(e *toonwrite.Writer, nodes []wire.Node) error {
-	if !s.split {
-		// toonwrite.Writer.field of an object that is not keyed (its members are
-		// arrays): "nodes:" and one field per group.
-		e.Enter()
-		e.Line(0)
-		e.Buf = toonwrite.AppendKey(e.Buf, "nodes")
-		e.Buf = append(e.Buf, ':')
-		for _, gr := range s.groups {
-			// toonwrite.Writer.array of a non-empty array of objects.
-			e.Enter()
-			e.Line(1)
-			if err := s.groupBody(e, nodes, gr, 2, false); err != nil {
-				return err
-			}
-			e.Leave()
-		}
-		e.Leave()
-		return nil
-	}
-	// toonwrite.Writer.array of objects that are not tabular (their values are
-	// arrays), written as list items: toonwrite.Writer.listObject for each.
 	e.Enter()
 	e.Line(0)
 	key := "nodes"
-	e.Header(&key, len(s.groups), nil, false)
+	if s.split {
+		// An array of one-member objects, written as list items.
+		e.Header(&key, len(s.groups), nil, false)
+	} else {
+		// An object of arrays: "nodes:" and one field per group.
+		e.Buf = append(e.Buf, "nodes:"...)
+	}
 	for _, gr := range s.groups {
 		e.Enter()
-		e.ListItem(1)
-		if err := s.groupBody(e, nodes, gr, 3, true); err != nil {
+		depth := 2
+		if s.split {
+			e.ListItem(1)
+			depth = 3
+		} else {
+			e.Line(1)
+		}
+		if err := s.groupBody(e, nodes, gr, depth, s.split); err != nil {
 			return err
 		}
 		e.Leave()
@@ -275,46 +267,21 @@ func (s *streamer) listNode(e *toonwrite.Writer, nodes []wire.Node, i, depth int
 		fail := func(msg string) error {
 			return valueError(wirecodec.NodePath(i).Property(p, key), v, msg)
 		}
-		if v.Kind() != wire.KindList {
+		if v.Kind() != wire.KindList || flatList(v.List()) {
 			e.Line(depth + 1)
 			e.Buf = toonwrite.AppendKey(e.Buf, key)
-			e.Buf = append(e.Buf, ':', ' ')
-			if msg := cell(e, v); msg != "" {
+			if msg := listField(e, v); msg != "" {
 				return fail(msg)
 			}
 			continue
 		}
-		list := v.List()
-		if !flatList(list) {
-			pv, msg := propertyValue(v)
-			if msg != "" {
-				return fail(msg)
-			}
-			if e.Err() == nil {
-				e.Field(key, pv, depth+1)
-			}
-			continue
+		pv, msg := propertyValue(v)
+		if msg != "" {
+			return fail(msg)
 		}
-		// toonwrite.Writer.array of primitives.
-		e.Enter()
-		e.Line(depth + 1)
-		if len(list) == 0 {
-			e.Buf = toonwrite.AppendKey(e.Buf, key)
-			e.Buf = append(e.Buf, ':', ' ', '[', ']')
-		} else {
-			e.Header(&key, len(list), nil, false)
-			for j, x := range list {
-				if j == 0 {
-					e.Buf = append(e.Buf, ' ')
-				} else {
-					e.Buf = append(e.Buf, e.Delim())
-				}
-				if msg := cell(e, x); msg != "" {
-					return fail(msg)
-				}
-			}
+		if e.Err() == nil {
+			e.Field(key, pv, depth+1)
 		}
-		e.Leave()
 	}
 	return nil
 }
@@ -368,7 +335,7 @@ func (s *streamer) nodeOrder(e *toonwrite.Writer, n int) {
 	if sorted {
 		return
 	}
-	writeOrder(e, s.groupOf(n))
+	intList(e, "node_order", s.groupOf(n))
 }
 
 // groupOf returns the group number of each of the n nodes, in order, in
@@ -388,21 +355,12 @@ func (s *streamer) groupOf(n int) []int {
 	return of
 }
 
-// writeOrder writes node_order: each node's group number, inline.
-func writeOrder(e *toonwrite.Writer, of []int) {
-	e.Enter()
+// intList writes the top-level inline array "key[N]: a,b,c" of v, as
+// the generic writer writes an array of integers.
+func intList(e *toonwrite.Writer, key string, v []int) {
 	e.Line(0)
-	key := "node_order"
-	e.Header(&key, len(of), nil, false)
-	for i, k := range of {
-		if i == 0 {
-			e.Buf = append(e.Buf, ' ')
-		} else {
-			e.Buf = append(e.Buf, e.Delim())
-		}
-		e.Buf = textwire.AppendInt(e.Buf, int64(k))
-	}
-	e.Leave()
+	e.Header(&key, len(v), nil, false)
+	e.Buf = delta.AppendInts(append(e.Buf, ' '), v)
 }
 
 // badKeys returns the position of the first property key the layout

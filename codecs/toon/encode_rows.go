@@ -10,19 +10,14 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// tableRows is the rows section's fast writer: when the rows form a TOON
-// table (spec §9.3) of the simplest kind, it writes them straight from the
-// response, as the generic writer would write the document graphEncoder.rows
-// builds, and reports true. That kind: at least one row, every row with
-// the cells of the first in the same order, and each column holding in
-// every row either a value that is not a list (a primitive; a float
-// finite) or a node whose properties have the keys of the first row's
-// node in the same order, none reserved, each value not a list (a field
-// group name{type,id,keys...}); a cell name twice and a reserved or
-// repeated key the model's check (wire.Limits.Measure) has refused before
-// anything is written. For anything else it writes nothing and
-// reports false, and the generic document is written (or refused) instead.
-// genericRows turns it off, for the tests that compare the two.
+// tableRows writes the rows straight from the response as the generic
+// writer writes graphEncoder.rows' document, and reports true, when they
+// are a table of the simplest kind: every row with the first's cells in
+// the same order, each column a primitive (a float finite) in every row
+// or a node whose properties have the first's keys in the same order, no
+// list among them (wire.Limits.Measure has refused repeated and reserved
+// names). Otherwise it writes nothing and reports false. genericRows
+// turns it off, for the tests that compare the two.
 func (s *streamer) tableRows(e *toonwrite.Writer, rows []wire.Row) bool {
 	if genericRows.Load() || len(rows) == 0 || len(rows[0]) == 0 {
 		return false
@@ -182,18 +177,18 @@ func itemValue(v wire.Value, lists *bool) bool {
 	return true
 }
 
-// listField appends, after a field's key, the rest of the field for v
-// (itemValue): ": v", ": []", or "[N]: v1,v2".
-func listField(e *toonwrite.Writer, v wire.Value) {
+// listField appends, after a field's key, the rest of the field for v, a
+// primitive or a list of them: ": v", ": []", or "[N]: v1,v2"; when the
+// layout cannot carry a value, it returns cell's message.
+func listField(e *toonwrite.Writer, v wire.Value) string {
 	if v.Kind() != wire.KindList {
 		e.Buf = append(e.Buf, ':', ' ')
-		cell(e, v)
-		return
+		return cell(e, v)
 	}
 	list := v.List()
 	if len(list) == 0 {
 		e.Buf = append(e.Buf, ": []"...)
-		return
+		return ""
 	}
 	e.Header(nil, len(list), nil, false)
 	for i, x := range list {
@@ -202,8 +197,11 @@ func listField(e *toonwrite.Writer, v wire.Value) {
 		} else {
 			e.Buf = append(e.Buf, e.Delim())
 		}
-		cell(e, x)
+		if msg := cell(e, x); msg != "" {
+			return msg
+		}
 	}
+	return ""
 }
 
 // genericRows, when set, sends every rows section to the generic writer.

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/codecs/toon/internal/toonwrite"
 	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirecodec"
@@ -88,7 +89,7 @@ func (g *graphEncoder) rows(rows []wire.Row) (jsonvalue.Value, error) {
 		objs[i] = o
 	}
 	out := make([]jsonvalue.Value, len(rows))
-	if tabularShape(objs) && !sameShape(objs) {
+	if toonwrite.Tabular(objs) && !sameShape(objs) {
 		// A TOON table would impose the first row's orders on the others:
 		// write each row as a list of one-cell objects instead.
 		for i, o := range objs {
@@ -106,67 +107,6 @@ func (g *graphEncoder) rows(rows []wire.Row) (jsonvalue.Value, error) {
 		out[i] = o
 	}
 	return out, nil
-}
-
-// tabularShape reports whether objs qualify for a TOON table (spec §9.3,
-// with nested objects as field groups): every object non-empty, all with
-// the same set of keys, and each key's values all primitive or all such
-// objects, recursively. Row objects here hold primitives, lists and node
-// references (objects of primitives and lists).
-func tabularShape(objs []*jsonvalue.Object) bool {
-	if len(objs) == 0 || len(objs[0].Members) == 0 {
-		return false
-	}
-	first := objs[0]
-	for _, o := range objs[1:] {
-		if len(o.Members) != len(first.Members) {
-			return false
-		}
-		if sameShape([]*jsonvalue.Object{first, o}) {
-			continue
-		}
-		set := make(map[string]struct{}, len(o.Members))
-		for _, m := range o.Members {
-			set[m.Key] = struct{}{}
-		}
-		for _, m := range first.Members {
-			if _, ok := set[m.Key]; !ok {
-				return false
-			}
-		}
-	}
-	var sub []*jsonvalue.Object
-	for j, m := range first.Members {
-		sub = sub[:0]
-		prim := true
-		for _, o := range objs {
-			v := memberValue(o, m.Key, j)
-			switch x := v.(type) {
-			case []jsonvalue.Value:
-				return false
-			case *jsonvalue.Object:
-				prim = false
-				sub = append(sub, x)
-			}
-		}
-		if prim {
-			continue
-		}
-		if len(sub) != len(objs) || !tabularShape(sub) {
-			return false
-		}
-	}
-	return true
-}
-
-// memberValue returns the value of key in o, looking at position hint
-// first.
-func memberValue(o *jsonvalue.Object, key string, hint int) jsonvalue.Value {
-	if hint < len(o.Members) && o.Members[hint].Key == key {
-		return o.Members[hint].Value
-	}
-	v, _ := o.Get(key)
-	return v
 }
 
 // sameShape reports whether objs have the same keys in the same order,

@@ -5,10 +5,8 @@ import "github.com/graphwire/graphwire/wire"
 // DecodeGeneric is Decode with every table read as a generic value and
 // converted, the reference the table sinks are held to.
 func (c *Codec) DecodeGeneric(data []byte) (*wire.GraphResponse, error) {
-	if err := c.inputFits(data); err != nil {
-		return nil, err
-	}
-	return c.decode(data, nil, false)
+	_, r, err := c.read(data, nil, false)
+	return r, err
 }
 
 // GenericRows sends every rows section to the generic writer while on
@@ -19,6 +17,6 @@ func GenericRows(on bool) { genericRows.Store(on) }
 // it holds and how many of them the table sinks read.
 func (c *Codec) TablesRead(data []byte) (offered, taken int, err error) {
 	t := &tables{lim: c.core.Limits, src: data}
-	_, err = c.decode(data, t, false)
+	_, _, err = c.read(data, t, false)
 	return t.offered, t.taken, err
 }

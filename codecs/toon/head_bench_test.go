@@ -17,43 +17,10 @@ func BenchmarkDocumentPlain(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run("decode/plain/"+bc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				if _, err := c.Decode(data); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run("decode/document/"+bc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				if _, _, err := c.DecodeDocument(data); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run("encode/plain/"+bc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			buf := make([]byte, 0, 2*len(data))
-			for b.Loop() {
-				if buf, err = c.AppendEncode(buf[:0], bc.r); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run("encode/document/"+bc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			buf := make([]byte, 0, 2*len(data))
-			for b.Loop() {
-				if buf, err = c.AppendDocument(buf[:0], nil, bc.r); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		buf := make([]byte, 0, 2*len(data))
+		runBench(b, "decode/plain/"+bc.name, len(data), func() error { _, err := c.Decode(data); return err })
+		runBench(b, "decode/document/"+bc.name, len(data), func() error { _, _, err := c.DecodeDocument(data); return err })
+		runBench(b, "encode/plain/"+bc.name, len(data), func() (err error) { buf, err = c.AppendEncode(buf[:0], bc.r); return err })
+		runBench(b, "encode/document/"+bc.name, len(data), func() (err error) { buf, err = c.AppendDocument(buf[:0], nil, bc.r); return err })
 	}
 }

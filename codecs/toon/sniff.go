@@ -3,21 +3,17 @@ package toon
 import (
 	"bytes"
 
+	"github.com/graphwire/graphwire/delta"
+
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// Sniff implements wirecodec.Sniffer: the confidence that prefix opens the toon
-// codec's graph layout. Text whose first line starts "format_version: "
-// or "query_type: " (the layout's first field, or a document written with
-// query_type first) scores 0.95; any other first line that is a TOON key
-// and value ("key: value") or opens a block ("key:") scores 0.3, since
-// plain TOON may hold anything. A first line opening with '{', '[', '@'
-// or '"' scores 0: that is JSON or GOON, or a TOON root array or quoted
-// key, which the graph layout never starts with; so does a document with
-// a header (a delta, a response with references: its first line opens
-// with a header field), which Decode does not read (DecodeDocument does).
-// Blank lines and a UTF-8 byte order mark may come first; bytes that are
-// not text score 0.
+// Sniff implements wirecodec.Sniffer: 0.95 when the first line (after
+// blank lines and a byte order mark) starts "format_version: " or
+// "query_type: ", 0.3 for another "key: value" or "key:" line (plain TOON
+// may hold anything), and 0 for a line opening with '{', '[', '@' or '"'
+// (JSON, GOON, a root array or quoted key), for a document's header field
+// (Decode does not read it), and for bytes that are not text.
 func (c *Codec) Sniff(prefix []byte) float64 {
 	t, ok := wirecodec.SniffText(prefix)
 	if !ok || len(t) == 0 {
@@ -41,8 +37,8 @@ func (c *Codec) Sniff(prefix []byte) float64 {
 }
 
 // isHeaderLine reports whether line is a document's header line: a
-// header field's name then ": " or "[".
+// header field's name then ':' or '['.
 func isHeaderLine(line []byte) bool {
-	n, _, ok := headerField(line)
-	return ok && n < len(line) && (line[n] == ':' || line[n] == '[')
+	_, ok := delta.FieldKind(string(line[:max(bytes.IndexAny(line, ":["), 0)]))
+	return ok
 }

@@ -106,49 +106,38 @@ func TestWriteBenchDocument(t *testing.T) {
 	}
 }
 
+// benchOps runs each op as the benchmark <name>/array1MB, each reading or
+// writing the JSON text's bytes.
+func benchOps(b *testing.B, n int, ops []benchOp) {
+	for _, op := range ops {
+		b.Run(op.name+"/array1MB", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				if err := op.run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+type benchOp struct {
+	name string
+	run  func() error
+}
+
 // BenchmarkEncode compares Marshal of the ~1 MB array of objects with
 // encoding/json's Marshal of the same data as structs and as the generic
 // any tree (maps, whose keys encoding/json sorts).
 func BenchmarkEncode(b *testing.B) {
 	d := benchOnce()
-	b.Run("toon/array1MB", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(len(d.json)))
-		var buf []byte
-		for b.Loop() {
-			var err error
-			if buf, err = AppendMarshal(buf[:0], d.value, EncodeOptions{}); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(float64(len(buf)), "out-bytes")
-	})
-	b.Run("toon-alloc/array1MB", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(len(d.json)))
-		for b.Loop() {
-			if _, err := Marshal(d.value, EncodeOptions{}); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("json-struct/array1MB", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(len(d.json)))
-		for b.Loop() {
-			if _, err := json.Marshal(d.records); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("json-any/array1MB", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(len(d.json)))
-		for b.Loop() {
-			if _, err := json.Marshal(d.any); err != nil {
-				b.Fatal(err)
-			}
-		}
+	var buf []byte
+	benchOps(b, len(d.json), []benchOp{
+		{"toon", func() (err error) { buf, err = AppendMarshal(buf[:0], d.value, EncodeOptions{}); return err }},
+		{"toon-alloc", func() error { _, err := Marshal(d.value, EncodeOptions{}); return err }},
+		{"json-struct", func() error { _, err := json.Marshal(d.records); return err }},
+		{"json-any", func() error { _, err := json.Marshal(d.any); return err }},
 	})
 }
 
@@ -156,42 +145,10 @@ func BenchmarkEncode(b *testing.B) {
 // encoding/json's Unmarshal of its JSON text into structs and into any.
 func BenchmarkDecode(b *testing.B) {
 	d := benchOnce()
-	b.Run("toon/array1MB", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(len(d.json)))
-		for b.Loop() {
-			if _, err := Unmarshal(d.toon, DecodeOptions{}); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("json-struct/array1MB", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(len(d.json)))
-		for b.Loop() {
-			var recs []benchRecord
-			if err := json.Unmarshal(d.json, &recs); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("json-any/array1MB", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(len(d.json)))
-		for b.Loop() {
-			var v any
-			if err := json.Unmarshal(d.json, &v); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("toon-fromjson/array1MB", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(len(d.json)))
-		for b.Loop() {
-			if _, err := jsonvalue.Parse(d.json); err != nil {
-				b.Fatal(err)
-			}
-		}
+	benchOps(b, len(d.json), []benchOp{
+		{"toon", func() error { _, err := Unmarshal(d.toon, DecodeOptions{}); return err }},
+		{"json-struct", func() error { var recs []benchRecord; return json.Unmarshal(d.json, &recs) }},
+		{"json-any", func() error { var v any; return json.Unmarshal(d.json, &v) }},
+		{"toon-fromjson", func() error { _, err := jsonvalue.Parse(d.json); return err }},
 	})
 }

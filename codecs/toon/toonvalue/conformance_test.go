@@ -65,36 +65,25 @@ func loadFixtures(t *testing.T, dir string) []fixtureCase {
 	return cases
 }
 
-func fixtureEncodeOptions(t *testing.T, o *jsonvalue.Object) EncodeOptions {
-	var opts EncodeOptions
+// fixtureOptions reads a fixture's options: delimiter and indentSize
+// for an encode, strict and indentSize for a decode.
+func fixtureOptions(t *testing.T, o *jsonvalue.Object) (EncodeOptions, DecodeOptions) {
+	var enc EncodeOptions
+	var dec DecodeOptions
 	for _, m := range o.Members {
 		switch m.Key {
 		case "delimiter":
-			opts.Delimiter = Delimiter(m.Value.(string)[0])
-		case "indentSize":
-			n, _ := m.Value.(jsonvalue.Number).Int64()
-			opts.IndentSize = int(n)
-		default:
-			t.Fatalf("unknown encode option %q", m.Key)
-		}
-	}
-	return opts
-}
-
-func fixtureDecodeOptions(t *testing.T, o *jsonvalue.Object) DecodeOptions {
-	var opts DecodeOptions
-	for _, m := range o.Members {
-		switch m.Key {
+			enc.Delimiter = Delimiter(m.Value.(string)[0])
 		case "strict":
-			opts.Lenient = !m.Value.(bool)
+			dec.Lenient = !m.Value.(bool)
 		case "indentSize":
 			n, _ := m.Value.(jsonvalue.Number).Int64()
-			opts.IndentSize = int(n)
+			enc.IndentSize, dec.IndentSize = int(n), int(n)
 		default:
-			t.Fatalf("unknown decode option %q", m.Key)
+			t.Fatalf("unknown option %q", m.Key)
 		}
 	}
-	return opts
+	return enc, dec
 }
 
 // TestConformance runs every case of the TOON spec v4.0 fixtures: encode
@@ -114,9 +103,10 @@ func TestConformance(t *testing.T) {
 			if c.options == nil {
 				c.options = &jsonvalue.Object{}
 			}
+			enc, dec := fixtureOptions(t, c.options)
 			switch c.category {
 			case "encode":
-				got, err := Marshal(c.input, fixtureEncodeOptions(t, c.options))
+				got, err := Marshal(c.input, enc)
 				if err != nil {
 					t.Fatalf("Marshal: %v", err)
 				}
@@ -124,7 +114,7 @@ func TestConformance(t *testing.T) {
 					t.Errorf("Marshal mismatch\nwant:\n%s\ngot:\n%s", want, got)
 				}
 			case "decode":
-				got, err := Unmarshal([]byte(c.input.(string)), fixtureDecodeOptions(t, c.options))
+				got, err := Unmarshal([]byte(c.input.(string)), dec)
 				if c.shouldError {
 					var de *wire.DecodeError
 					if !errors.As(err, &de) {

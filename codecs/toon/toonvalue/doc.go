@@ -57,54 +57,28 @@
 //
 // # Inside
 //
-// The writer and the reader live in codecs/toon/internal/toonwrite and
-// codecs/toon/internal/toonread, shared with the GraphResponse codec: the
-// codec writes its layout line by line through toonwrite.Writer (the same
-// writer Marshal uses) and reads with the reader Unmarshal uses, under
-// wire.Limits, which this package does not apply, its node groups, edges
-// and rows taken row by row by the codec as the reader reads them
-// (toonread.Sinks). Quoting and unescaping are internal/textwire's TOON
-// rules.
+// The writer and the reader are codecs/toon/internal/toonwrite and
+// toonread, shared with the GraphResponse codec, which applies
+// wire.Limits through them; quoting and unescaping are internal/textwire's.
 //
 // # Security
 //
-// Decoding untrusted input with Unmarshal is bounded:
-// nesting of arrays, objects and header field groups is limited to
-// DecodeOptions.MaxDepth (DefaultMaxDepth, 1000) levels; a declared length
-// [N] is only compared against what is present and never sizes an
-// allocation (preallocation is capped at 256 elements); every allocation
-// is proportional to the input, and no list of a line's parts is built
-// before it is checked:
-//
-//   - a row's cells are counted before any is decoded, and the counting
-//     stops at the first cell past the header's fields, which the error
-//     names;
-//   - an inline array's cells are counted, in strict mode no further than
-//     one past its declared length, before its values are allocated;
-//   - a header's field names are kept in a flat list of 24 bytes a name,
-//     sized once from the delimiters left on its line;
-//   - a repeated header name, or a repeated key of an object, is reported
-//     where it is read, before its value: among the first names by
-//     comparing them, past them through an index of the names (8 to 24
-//     bytes a name, in time per name that does not grow with the header
-//     or object);
-//   - 0 to 255 and one-byte strings decode to values boxed once; other
-//     strings are copied into chunks that double up to the input's length
-//     (about twice the input in all, at most), and strings, numbers and
-//     table rows are boxed from slabs of up to 256, so a decode allocates
-//     per slab, not per value; a decoded string keeps its chunk alive.
-//
-// Header, row and key parsing are linear in the line length. A run of
-// blank lines is kept as one range. The bound that follows, which the
-// tests measure (rows of 60 million delimiters, headers of 9 million
-// names, inline arrays of 10 million one-byte values, the largest corpus
-// response): the peak heap of a decode stays within 16 times its input
-// plus 16 MiB. (An object of millions of keys, each on a line of its
-// own, comes near it: its members take 32 bytes each, and growing the
-// member list copies it.) jsonvalue.Parse limits nesting to 1000 levels
-// too. The encoder refuses values nested deeper than 10000 levels, which
-// also stops reference cycles. Keys such as __proto__ have no special
-// meaning. An error quotes at most 64 bytes of the input.
+// Decoding untrusted input with Unmarshal is bounded: nesting of arrays,
+// objects and field groups by DecodeOptions.MaxDepth (DefaultMaxDepth,
+// 1000); a declared length [N] never sizes an allocation (preallocation
+// is capped at 256 elements); a row's cells, an inline array's values and
+// a header's names are counted before they are decoded, no further than
+// one past what is declared; a repeated key or header name is reported
+// where it is read, by comparison and past the first names through an
+// index (8 to 24 bytes a name); 0 to 255 and one-byte strings are boxed
+// once, other strings copied into chunks that double up to the input's
+// length, values boxed from slabs of up to 256. Parsing is linear in the
+// line length. The peak heap of a decode stays within 16 times its input
+// plus 16 MiB (measured on rows of 60 million delimiters, headers of 9
+// million names, inline arrays of 10 million values). jsonvalue.Parse
+// limits nesting to 1000 levels; the encoder refuses values nested deeper
+// than 10000, which also stops reference cycles. An error quotes at most
+// 64 bytes of the input.
 //
 // # Reference comparison and benchmarks
 //

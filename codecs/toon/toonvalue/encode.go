@@ -60,19 +60,22 @@ func NewEncoder(w io.Writer, opts EncodeOptions) *Encoder {
 	return &Encoder{w: w, opts: o, err: err}
 }
 
-// Encode writes the TOON encoding of v. The value is checked before the
-// first byte is written, so an unsupported value or a duplicate key writes
-// nothing; only a failing writer can leave partial output. Successive
+// Encode writes the TOON encoding of v. The text is produced once into
+// io.Discard before it is written, so an unsupported value or a duplicate
+// key writes nothing; only a failing writer can leave partial output. Successive
 // documents are written back to back: separate them yourself if needed.
 func (enc *Encoder) Encode(v jsonvalue.Value) error {
 	if enc.err != nil {
 		return enc.err
 	}
-	if err := toonwrite.Check(v, 0); err != nil {
-		return err
+	buf := make([]byte, 0, toonwrite.FlushSize+4096)
+	for _, w := range []io.Writer{io.Discard, enc.w} {
+		e := toonwrite.New(buf, w, byte(enc.opts.Delimiter), enc.opts.IndentSize)
+		e.Root(v)
+		e.Flush()
+		if err := e.Err(); err != nil {
+			return err
+		}
 	}
-	e := toonwrite.New(make([]byte, 0, toonwrite.FlushSize+4096), enc.w, byte(enc.opts.Delimiter), enc.opts.IndentSize)
-	e.Root(v)
-	e.Flush()
-	return e.Err()
+	return nil
 }

@@ -2,6 +2,8 @@ package toonvalue
 
 import (
 	"fmt"
+
+	"github.com/graphwire/graphwire/codecs/toon/internal/toonread"
 )
 
 // Delimiter is the character that separates the values of inline arrays and
@@ -18,17 +20,12 @@ const (
 // DefaultIndentSize is the number of spaces per indentation level when an
 // option leaves IndentSize zero (the CLI's --indent default, the
 // GraphResponse codec's indentation).
-const DefaultIndentSize = 2
+const DefaultIndentSize = toonread.DefaultIndentSize
 
 // DefaultMaxDepth bounds the nesting of arrays, objects and field groups
-// Unmarshal follows when DecodeOptions leaves MaxDepth zero. (It is a TOON
-// nesting bound, unrelated to wire.DefaultLimits().MaxDepth, the GraphResponse
-// codecs' bound on nested property lists.)
-const DefaultMaxDepth = 1000
-
-// maxIndentSize bounds IndentSize (an indentation unit of more than 64
-// spaces is a mistake, not a style).
-const maxIndentSize = 64
+// Unmarshal follows when DecodeOptions leaves MaxDepth zero (a TOON
+// nesting bound, not wire.Limits' MaxDepth).
+const DefaultMaxDepth = toonread.DefaultMaxDepth
 
 // EncodeOptions shape the encoder's output. The zero value is the spec's
 // default: comma delimiter, two spaces per level.
@@ -49,13 +46,9 @@ func (o EncodeOptions) resolve() (EncodeOptions, error) {
 	default:
 		return o, fmt.Errorf("toon: invalid delimiter %q (want ',', '\\t' or '|')", rune(o.Delimiter))
 	}
-	switch {
-	case o.IndentSize == 0:
-		o.IndentSize = DefaultIndentSize
-	case o.IndentSize < 0 || o.IndentSize > maxIndentSize:
-		return o, fmt.Errorf("toon: invalid IndentSize %d (want 1 to %d)", o.IndentSize, maxIndentSize)
-	}
-	return o, nil
+	var err error
+	o.IndentSize, err = toonread.IndentSize(o.IndentSize)
+	return o, err
 }
 
 // DecodeOptions shape the decoder. The zero value is the spec's default:

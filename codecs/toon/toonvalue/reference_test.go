@@ -216,37 +216,30 @@ func (r *reference) encode(jsonText []byte, opts EncodeOptions) (string, error) 
 	options := &jsonvalue.Object{}
 	options.Add("delimiter", string(rune(o.Delimiter)))
 	options.Add("indentSize", jsonvalue.Int(int64(o.IndentSize)))
-	req := &jsonvalue.Object{}
-	req.Add("op", "encode")
-	req.Add("json", string(jsonText))
-	req.Add("options", options)
-	resp, err := r.call(req)
-	if err != nil {
-		return "", err
-	}
-	s, _ := resp.Get("toon")
-	text, ok := s.(string)
-	if !ok {
-		return "", errors.New("answer has no toon text")
-	}
-	return text, nil
+	return r.ask("encode", "json", string(jsonText), options, "toon")
 }
 
 func (r *reference) decode(toonText string, indent int) (string, error) {
 	options := &jsonvalue.Object{}
 	options.Add("indentSize", jsonvalue.Int(int64(indent)))
+	return r.ask("decode", "toon", toonText, options, "json")
+}
+
+// ask sends op with its input under key and its options, and returns the
+// text the answer holds under want.
+func (r *reference) ask(op, key, input string, options *jsonvalue.Object, want string) (string, error) {
 	req := &jsonvalue.Object{}
-	req.Add("op", "decode")
-	req.Add("toon", toonText)
+	req.Add("op", op)
+	req.Add(key, input)
 	req.Add("options", options)
 	resp, err := r.call(req)
 	if err != nil {
 		return "", err
 	}
-	s, _ := resp.Get("json")
+	s, _ := resp.Get(want)
 	text, ok := s.(string)
 	if !ok {
-		return "", errors.New("answer has no json text")
+		return "", errors.New("answer has no " + want + " text")
 	}
 	return text, nil
 }

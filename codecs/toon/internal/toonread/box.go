@@ -7,28 +7,14 @@ import (
 )
 
 // Boxing. A string or a jsonvalue.Number stored in a jsonvalue.Value (an
-// interface) normally costs an allocation each: the interface points to a
-// heap copy of the string header or the number. The decoder instead keeps
-// them in slabs of boxSlab and makes the interface point to a slab slot,
-// so that a decode allocates per boxSlab values, not per value.
-//
-// This builds the interface by hand (eface, the layout of an empty
-// interface: a type pointer and a data pointer, the one the Go runtime
-// has always used and that reflect and unsafe-using libraries rely on).
-// It is sound because:
-//   - the type pointer is taken from a real interface holding a value of
-//     the same type (stringType, numberType), so the interface is well
-//     formed;
-//   - a slot is written once, before its interface is made, and never
-//     again (the slab only moves forward; a full slab is left as it is
-//     for a new one), so the value behind the interface never changes, as
-//     the language guarantees for a boxed value;
-//   - the slab's elements have the slot type's pointer layout, so the
-//     garbage collector keeps the slab, and the string bytes it points
-//     to, alive while any interface points into it.
-//
-// Slabs start at minSlab slots and double, up to boxSlab, so that a small
-// document allocates little.
+// interface) normally costs an allocation each. The decoder instead keeps
+// them in slabs (of minSlab slots, doubling up to boxSlab) and builds the
+// interface by hand (eface: the runtime's type and data pointers) to
+// point to a slab slot. It is sound because the type pointer comes from a
+// real interface of the same type; a slot is written once, before its
+// interface is made, and never again; and the slab has the slot type's
+// pointer layout, so the collector keeps it and the bytes it points to
+// alive while any interface points into it.
 const (
 	minSlab = 16
 	boxSlab = 256

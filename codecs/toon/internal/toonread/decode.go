@@ -15,8 +15,20 @@ import (
 const (
 	DefaultIndentSize = 2
 	DefaultMaxDepth   = 1000
-	maxIndentSize     = 64
 )
+
+// IndentSize is the indentation option n of a reader or writer, the
+// default for 0, or an error out of 1 to 64 (wider is a mistake, not a
+// style).
+func IndentSize(n int) (int, error) {
+	switch {
+	case n == 0:
+		return DefaultIndentSize, nil
+	case n < 0 || n > 64:
+		return n, fmt.Errorf("toon: invalid IndentSize %d (want 1 to 64)", n)
+	}
+	return n, nil
+}
 
 // Options are toonvalue.DecodeOptions (which converts to this type): the
 // spaces per level, strict mode off, the nesting bound.
@@ -27,11 +39,9 @@ type Options struct {
 }
 
 func (o Options) resolve() (Options, error) {
-	switch {
-	case o.IndentSize == 0:
-		o.IndentSize = DefaultIndentSize
-	case o.IndentSize < 0 || o.IndentSize > maxIndentSize:
-		return o, fmt.Errorf("toon: invalid IndentSize %d (want 1 to %d)", o.IndentSize, maxIndentSize)
+	var err error
+	if o.IndentSize, err = IndentSize(o.IndentSize); err != nil {
+		return o, err
 	}
 	switch {
 	case o.MaxDepth == 0:
@@ -58,17 +68,8 @@ type Limits struct {
 	MaxMaterialized int64
 }
 
-// Decode decodes one TOON document (spec v4.0) into a jsonvalue.Value:
-// nil, bool, jsonvalue.Number, string, []jsonvalue.Value or
-// *jsonvalue.Object. Callers: toonvalue.Unmarshal (no Limits) and the
-// GraphResponse codec's Decode.
-//
-// Bad input gives a *wire.DecodeError with the line and column of the
-// problem ("toon: line 3, column 5: ..."); it never panics and never
-// returns a partial value. In strict mode (the default) every error of spec
-// §14 is reported; Options.Lenient relaxes them as the spec allows.
-// A leading UTF-8 byte-order mark is ignored, CRLF line endings are
-// accepted, and full-line comments (# after optional spaces) are skipped.
+// Decode decodes one TOON document (spec v4.0), for toonvalue.Unmarshal
+// (which documents it) and the GraphResponse codec.
 func Decode(data []byte, opts Options, lim Limits) (v jsonvalue.Value, err error) {
 	return DecodeSinks(data, opts, lim, nil)
 }

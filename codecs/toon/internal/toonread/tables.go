@@ -5,13 +5,11 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// Sinks let a reader that knows a document's layout take the rows of
-// chosen tabular arrays, and the items of chosen list arrays, itself, as
-// they are read, instead of their generic value: the GraphResponse codec
-// reads its node groups, edges and rows this way, in the one pass that
-// reads the rest of the document into generic values. Everything else
-// about an array (its header, length, cell count, indentation, blank
-// lines, limits) is checked as for any array.
+// Sinks let the GraphResponse codec take the rows of chosen tables, and
+// the items of chosen lists, as they are read, instead of their generic
+// value, in the one pass that reads the rest of the document. Everything
+// else about an array (header, length, cells, indentation, limits) is
+// checked as for any array.
 //
 // Table and List are called at the header of each tabular or list array.
 // path holds the keys of the objects enclosing it, "" for a list item,

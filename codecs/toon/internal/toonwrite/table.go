@@ -53,6 +53,13 @@ func classify(v jsonvalue.Value) uint8 {
 	return colOther
 }
 
+// Tabular reports whether rows are written as a table (spec §9.3, nested
+// objects as field groups).
+func Tabular(rows []*jsonvalue.Object) bool {
+	var e Writer
+	return e.tabularFields(rows) != nil
+}
+
 // tabularFields returns the field list under which rows encode in tabular
 // form (spec §9.3), or nil when they do not qualify.
 func (e *Writer) tabularFields(rows []*jsonvalue.Object) []Field {

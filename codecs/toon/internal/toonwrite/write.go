@@ -479,36 +479,3 @@ func (e *Writer) listObject(o *jsonvalue.Object, depth int) {
 	}
 	e.objectLines(rest, depth+1)
 }
-
-// Check walks v the way the Writer does and reports the first error the
-// Writer would meet (unsupported type, duplicate key, excessive depth).
-func Check(v jsonvalue.Value, depth int) error {
-	if depth > maxDepth {
-		return fmt.Errorf("toon: value nested deeper than %d levels (a cycle?)", maxDepth)
-	}
-	switch x := v.(type) {
-	case nil, bool, string, jsonvalue.Number, int, int64, float64:
-		return nil
-	case []jsonvalue.Value:
-		for _, item := range x {
-			if err := Check(item, depth+1); err != nil {
-				return err
-			}
-		}
-		return nil
-	case *jsonvalue.Object:
-		if x == nil {
-			return nil
-		}
-		if dup, ok := x.Duplicate(); ok {
-			return fmt.Errorf("toon: object has duplicate key %q", dup)
-		}
-		for _, m := range x.Members {
-			if err := Check(m.Value, depth+1); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return fmt.Errorf("toon: cannot encode value of type %T", v)
-}
