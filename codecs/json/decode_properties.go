@@ -12,7 +12,7 @@ func (d *decoder) row(row *wire.Row) error {
 	var keys objectKeys
 	base := len(d.cells)
 	defer func() { d.cells = d.cells[:base] }()
-	more, err := d.Open('{', "row object")
+	more, err := d.Open('{', "row")
 	for ; more; more, err = d.Next('}', "row") {
 		key, off, err := d.Key(max(d.l.MaxStringBytes, 64))
 		if err != nil {
@@ -95,7 +95,7 @@ func (d *decoder) refProperties() ([]wire.Property, error) {
 	var keys objectKeys
 	base := len(d.props)
 	defer func() { d.props = d.props[:base] }()
-	more, err := d.Open('{', "properties object")
+	more, err := d.Open('{', "properties")
 	for ; more; more, err = d.Next('}', "properties") {
 		key, off, err := d.Key(max(d.l.MaxStringBytes, 64))
 		if err != nil {

@@ -28,7 +28,7 @@ var (
 
 // open reads the '{' of the object f and reports whether a key follows.
 func (d *decoder) open(f *fieldSet) (more bool, err error) {
-	return d.Open('{', f.what+" object")
+	return d.Open('{', f.what)
 }
 
 // field reads the next key of the object f and returns its index in
@@ -128,7 +128,7 @@ func (d *decoder) response() (*wire.GraphResponse, error) {
 // from the rest of its text (see grown).
 func elements[T any](d *decoder, what string, sized bool) ([]T, error) {
 	list := []T{}
-	more, err := d.Open('[', what+" array")
+	more, err := d.Open('[', what)
 	for ; more; more, err = d.Next(']', what) {
 		if len(list) == d.l.MaxElements {
 			return nil, d.tooMany(d.Pos, what)
@@ -187,7 +187,7 @@ func (d *decoder) node(n *wire.Node) error {
 	var keys objectKeys
 	start, base := d.Pos, len(d.props)
 	defer func() { d.props = d.props[:base] }()
-	more, err := d.Open('{', "node object")
+	more, err := d.Open('{', "node")
 	for ; more; more, err = d.Next('}', "node") {
 		key, off, err := d.Key(max(d.l.MaxStringBytes, 64))
 		if err != nil {

@@ -57,7 +57,7 @@ func (d *decoder) list(field string) (wire.Value, error) {
 		return wire.Value{}, err
 	}
 	var vs []wire.Value
-	more, err := d.Open('[', "array")
+	more, err := d.Open('[', "an")
 	for ; more; more, err = d.Next(']', "") {
 		if len(vs) == d.l.MaxElements {
 			return wire.Value{}, d.tooMany(d.Pos, "list "+textwire.Excerpt(field))

@@ -150,12 +150,13 @@ func (d *decoder) headField(read []delta.Field, key string, off int) (delta.Fiel
 // ints reads an array of at most MaxElements integers.
 func (d *decoder) ints(key string) ([]int, error) {
 	var v []int
-	more, err := d.Open('[', "an array of integers for "+strconv.Quote(key))
-	for ; more; more, err = d.Next(']', strconv.Quote(key)) {
+	name := strconv.Quote(key)
+	more, err := d.Open('[', name+": an integer")
+	for ; more; more, err = d.Next(']', name) {
 		if len(v) == d.l.MaxElements {
-			return nil, d.tooMany(d.Pos, strconv.Quote(key))
+			return nil, d.tooMany(d.Pos, name)
 		}
-		x, err := d.integer(strconv.Quote(key))
+		x, err := d.integer(name)
 		if err != nil {
 			return nil, err
 		}

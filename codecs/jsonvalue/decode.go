@@ -77,7 +77,7 @@ func parse(s *Scanner) (v Value, err error) {
 func parseObject(s *Scanner) (*Object, error) {
 	o := &Object{Members: []Member{}}
 	var idx map[string]int // past 24 members, the index of each key
-	more, err := s.Open('{', "object")
+	more, err := s.Open('{', "an")
 	for ; more && err == nil; more, err = s.Next('}', "object") {
 		key, _, err := s.Key(math.MaxInt)
 		if err != nil {
@@ -113,7 +113,7 @@ func parseObject(s *Scanner) (*Object, error) {
 
 func parseArray(s *Scanner) ([]Value, error) {
 	vs := []Value{}
-	more, err := s.Open('[', "array")
+	more, err := s.Open('[', "an")
 	for ; more && err == nil; more, err = s.Next(']', "array") {
 		v, err := parse(s)
 		if err != nil {

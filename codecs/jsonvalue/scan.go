@@ -134,12 +134,16 @@ func (s *Scanner) Enter(max int, what string) error {
 // Leave ends a level of nesting Enter counted.
 func (s *Scanner) Leave() { s.depth-- }
 
-// Open reads the '{' or '[' open of an object or array, what in errors,
-// and the white space after it. more reports that an element follows;
-// an empty object or array is read to its end.
+// Open reads the '{' or '[' open of an object or array, named in errors
+// "<what> object" or "<what> array", and the white space after it. more
+// reports that an element follows; an empty object or array is read to
+// its end.
 func (s *Scanner) Open(open byte, what string) (more bool, err error) {
 	if s.Peek() != open {
-		return false, s.Expected(what)
+		if open == '{' {
+			return false, s.Expected(what + " object")
+		}
+		return false, s.Expected(what + " array")
 	}
 	s.Pos++
 	s.Space()
