@@ -32,19 +32,10 @@ func DecodeWithin(data []byte, l wire.Limits) (*wire.GraphResponse, error) {
 // Decode parses canonical-shaped JSON into a response, within the codec's
 // Limits. It accepts any whitespace, any key order and a leading UTF-8
 // byte order mark, and is otherwise strict: see the package
-// documentation. Errors are *wire.DecodeError with a byte offset; one
-// caused by a limit names it in Limit and matches errors.Is(err,
-// wire.ErrLimit).
-//
-// Every limit is checked before the decoder allocates for what it bounds:
-// the input's length first, list nesting and the number of elements as
-// they are read, a string's length before it is copied, and the response's
-// materialised size (see wirecodec.MaterializedSize) element by element.
-// A long sequence (a list value, a node's properties, rows) is sized once,
-// from a count of the rest of its text, rather than grown by append, so
-// that a dense input (one-digit list items, one-int rows, 2^20
-// properties) peaks within 16 times its input plus 16 MiB, accepted or
-// refused (measured: 9 to 13 times).
+// documentation, which says how each limit is checked before the decoder
+// allocates for what it bounds. Errors are *wire.DecodeError with a byte
+// offset; one caused by a limit names it in Limit and matches
+// errors.Is(err, wire.ErrLimit).
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 	return DecodeWithin(data, c.core.Limits)
 }

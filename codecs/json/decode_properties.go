@@ -68,13 +68,7 @@ func (d *decoder) member(n int, what, key string, off int) error {
 func (d *decoder) nodeRef() (*wire.Node, error) {
 	n := d.keptNodes.next()
 	f := fieldSet{what: "node reference", names: nodeRefFields[:], required: len(nodeRefFields)}
-	start := d.Pos
-	more, err := d.open(&f)
-	for ; more; more, err = d.Next('}', "node reference") {
-		idx, err := d.field(&f)
-		if err != nil {
-			return nil, err
-		}
+	return n, d.fields(&f, func(idx int) (err error) {
 		switch idx {
 		case 0:
 			n.Type, err = d.str("node reference type")
@@ -83,11 +77,8 @@ func (d *decoder) nodeRef() (*wire.Node, error) {
 		case 2:
 			n.Properties, err = d.refProperties()
 		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return n, d.end(&f, start, err)
+		return err
+	})
 }
 
 // refProperties reads the properties object of a node reference.

@@ -26,9 +26,34 @@ var (
 	paginationFields  = [...]string{"has_more", "total_rows", "truncated", "next_cursor"}
 )
 
-// open reads the '{' of the object f and reports whether a key follows.
-func (d *decoder) open(f *fieldSet) (more bool, err error) {
-	return d.Open('{', f.what)
+// fields reads the object f, calling read with the index in f.names of
+// each key, at its value, and refuses an object that lacks a required
+// key: at the object, or, for the response, at its end.
+func (d *decoder) fields(f *fieldSet, read func(idx int) error) error {
+	start := d.Pos
+	more, err := d.Open('{', f.what)
+	for ; more; more, err = d.Next('}', f.what) {
+		idx, err := d.field(f)
+		if err == nil {
+			err = read(idx)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err != nil {
+		return err
+	}
+	missing := ": missing "
+	if f.what == "response" {
+		start, missing = d.Pos, ": missing required field "
+	}
+	for i, name := range f.names[:f.required] {
+		if f.at[i] == 0 {
+			return d.Err(start, f.what+missing+strconv.Quote(name))
+		}
+	}
+	return nil
 }
 
 // field reads the next key of the object f and returns its index in
@@ -50,20 +75,6 @@ func (d *decoder) field(f *fieldSet) (int, error) {
 	return 0, d.unknown(off, f.what, key)
 }
 
-// end is the error at off for the first required key f lacks, or err.
-func (d *decoder) end(f *fieldSet, off int, err error) error {
-	missing := ": missing "
-	if f.what == "response" {
-		missing = ": missing required field "
-	}
-	for i, name := range f.names[:f.required] {
-		if err == nil && f.at[i] == 0 {
-			err = d.Err(off, f.what+missing+strconv.Quote(name))
-		}
-	}
-	return err
-}
-
 // response reads the response object, a whole plain response, or, with
 // d.fragment, a document's content, in which an absent format_version,
 // query_type, nodes or edges is empty (see AppendDocument).
@@ -73,12 +84,7 @@ func (d *decoder) response() (*wire.GraphResponse, error) {
 	if d.fragment {
 		f.required = 0
 	}
-	more, err := d.open(&f)
-	for ; more; more, err = d.Next('}', "response") {
-		idx, err := d.field(&f)
-		if err != nil {
-			return nil, err
-		}
+	err := d.fields(&f, func(idx int) (err error) {
 		switch idx {
 		case 0:
 			r.FormatVersion, err = d.str(`"format_version"`)
@@ -104,11 +110,9 @@ func (d *decoder) response() (*wire.GraphResponse, error) {
 			r.Pagination = &wire.Pagination{}
 			err = d.pagination(r.Pagination)
 		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	if err = d.end(&f, d.Pos, err); err != nil {
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	if r.Nodes == nil {
@@ -226,13 +230,7 @@ func (d *decoder) node(n *wire.Node) error {
 
 func (d *decoder) edge(e *wire.Edge) error {
 	f := fieldSet{what: "edge", names: edgeFields[:], required: 5}
-	start := d.Pos
-	more, err := d.open(&f)
-	for ; more; more, err = d.Next('}', "edge") {
-		idx, err := d.field(&f)
-		if err != nil {
-			return err
-		}
+	return d.fields(&f, func(idx int) (err error) {
 		switch idx {
 		case 0:
 			e.From, err = d.str("edge from")
@@ -251,11 +249,8 @@ func (d *decoder) edge(e *wire.Edge) error {
 		case 7:
 			e.Step, err = d.optInt("edge step")
 		}
-		if err != nil {
-			return err
-		}
-	}
-	return d.end(&f, start, err)
+		return err
+	})
 }
 
 func (d *decoder) optInt(field string) (wire.Opt[int64], error) {
@@ -270,13 +265,7 @@ func (d *decoder) optStr(field string) (wire.Opt[string], error) {
 
 func (d *decoder) column(c *wire.Column) error {
 	f := fieldSet{what: "column", names: columnFields[:], required: 2}
-	start := d.Pos
-	more, err := d.open(&f)
-	for ; more; more, err = d.Next('}', "column") {
-		idx, err := d.field(&f)
-		if err != nil {
-			return err
-		}
+	return d.fields(&f, func(idx int) (err error) {
 		switch idx {
 		case 0:
 			c.Name, err = d.str("column name")
@@ -287,22 +276,13 @@ func (d *decoder) column(c *wire.Column) error {
 		case 3:
 			c.Property, err = d.optStr("column property")
 		}
-		if err != nil {
-			return err
-		}
-	}
-	return d.end(&f, start, err)
+		return err
+	})
 }
 
 func (d *decoder) groupColumn(g *wire.GroupColumn) error {
 	f := fieldSet{what: "group column", names: groupColumnFields[:], required: 3}
-	start := d.Pos
-	more, err := d.open(&f)
-	for ; more; more, err = d.Next('}', "group column") {
-		idx, err := d.field(&f)
-		if err != nil {
-			return err
-		}
+	return d.fields(&f, func(idx int) (err error) {
 		switch idx {
 		case 0:
 			g.Name, err = d.str("group column name")
@@ -321,11 +301,8 @@ func (d *decoder) groupColumn(g *wire.GroupColumn) error {
 		case 4:
 			g.Entity, err = d.optStr("group column entity")
 		}
-		if err != nil {
-			return err
-		}
-	}
-	return d.end(&f, start, err)
+		return err
+	})
 }
 
 // pagination reads a pagination object: schema v2's {has_more,
@@ -336,12 +313,7 @@ func (d *decoder) groupColumn(g *wire.GroupColumn) error {
 func (d *decoder) pagination(p *wire.Pagination) error {
 	f := fieldSet{what: "pagination", names: paginationFields[:], required: 1}
 	start := d.Pos
-	more, err := d.open(&f)
-	for ; more; more, err = d.Next('}', "pagination") {
-		idx, err := d.field(&f)
-		if err != nil {
-			return err
-		}
+	err := d.fields(&f, func(idx int) (err error) {
 		switch idx {
 		case 0:
 			p.HasMore, err = d.boolean("pagination has_more")
@@ -353,11 +325,9 @@ func (d *decoder) pagination(p *wire.Pagination) error {
 		case 3:
 			p.NextCursor, err = d.optStr(`"next_cursor"`)
 		}
-		if err != nil {
-			return err
-		}
-	}
-	if err := d.end(&f, start, err); err != nil {
+		return err
+	})
+	if err != nil {
 		return err
 	}
 	if err := p.Check(); err != nil {

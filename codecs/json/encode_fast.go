@@ -25,14 +25,6 @@ var safeASCII = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
-// jsonSpecial[c] is true for the bytes canonical JSON escapes.
-var jsonSpecial = func() (t [256]bool) {
-	for c := range utf8.RuneSelf {
-		t[c] = !safeASCII[c]
-	}
-	return t
-}()
-
 // jsonEscaped[c] is what canonical JSON writes for the byte c when it
 // escapes it ("" when it does not), read from textwire.JSON's rule.
 var jsonEscaped = func() (t [256]string) {

@@ -8,18 +8,8 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// The header syntax of a document (package delta): one object whose keys
-// are the header's fields, in order, an Int as a number, an IntList as an
-// array of numbers, a Text as a string, and last "content", the response
-// in canonical JSON (absent in the unchanged delta):
-//
-// The content is a fragment of a response: its format_version and
-// query_type are written only when they are not empty, and its nodes and
-// edges only when they hold something; DecodeDocument reads an absent one
-// back as empty. A plain response (no header) is written and read as
-// AppendEncode and Decode do, every field required.
-//
-//	{"graphwire_delta":2,"check":"…","nodes_changed":[0],"content":{…}}
+// The header syntax of a document (package delta): see the package
+// documentation, "Documents".
 
 var _ delta.DocumentCodec = (*Codec)(nil)
 
