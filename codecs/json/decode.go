@@ -106,9 +106,9 @@ func (c *Codec) DecodeProperties(data []byte) ([]wire.Property, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps, err := d.refProperties()
-	if err != nil {
+	var n wire.Node
+	if err := d.properties("node reference", &n); err != nil {
 		return nil, err
 	}
-	return ps, d.End("object")
+	return n.Properties, d.End("object")
 }

@@ -75,34 +75,62 @@ func (d *decoder) nodeRef() (*wire.Node, error) {
 		case 1:
 			n.ID, err = d.id("node reference id")
 		case 2:
-			n.Properties, err = d.refProperties()
+			err = d.properties("node reference", n)
 		}
 		return err
 	})
 }
 
-// refProperties reads the properties object of a node reference.
-func (d *decoder) refProperties() ([]wire.Property, error) {
+// properties reads the object of a node (what is "node"), its type, id
+// and properties, or the properties object of a node reference (what is
+// "node reference"), in which a property named type or id is refused, into
+// n.
+func (d *decoder) properties(what string, n *wire.Node) error {
+	whole, haveType, haveID := what == "node", false, false
 	var keys objectKeys
-	base := len(d.props)
+	start, base := d.Pos, len(d.props)
 	defer func() { d.props = d.props[:base] }()
-	more, err := d.Open('{', "properties")
-	for ; more; more, err = d.Next('}', "properties") {
+	open := what
+	if !whole {
+		open = "properties"
+	}
+	more, err := d.Open('{', open)
+	for ; more; more, err = d.Next('}', open) {
 		key, off, err := d.Key(max(d.l.MaxStringBytes, 64))
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if key == "type" || key == "id" {
-			return nil, d.Err(off, "node reference: property named "+strconv.Quote(key))
+		switch {
+		case !whole && (key == "type" || key == "id"):
+			err = d.Err(off, what+": property named "+strconv.Quote(key))
+		case key == "type" && !haveType:
+			haveType = true
+			n.Type, err = d.str("node type")
+		case key == "id" && !haveID:
+			haveID = true
+			n.ID, err = d.id("node id")
+		case key == "type" || key == "id":
+			err = d.Err(off, what+": duplicate field \""+key+"\"")
+		default:
+			err = d.property(&keys, base, what, key, off)
 		}
-		if err := d.property(&keys, base, "node reference", key, off); err != nil {
-			return nil, err
+		if err != nil {
+			return err
 		}
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return d.endProperties(&keys, base, "node reference")
+	if n.Properties, err = d.endProperties(&keys, base, what); err != nil {
+		return err
+	}
+	switch {
+	case whole && !haveType:
+		return d.Err(start, what+": missing \"type\"")
+	case whole && !haveID:
+		return d.Err(start, what+": missing \"id\"")
+	}
+	return nil
 }
 
 // property reads the value of the property key, at off, of a node whose

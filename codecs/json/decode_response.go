@@ -186,47 +186,7 @@ func (d *decoder) element(x any) (err error) {
 	return err
 }
 
-func (d *decoder) node(n *wire.Node) error {
-	var haveType, haveID bool
-	var keys objectKeys
-	start, base := d.Pos, len(d.props)
-	defer func() { d.props = d.props[:base] }()
-	more, err := d.Open('{', "node")
-	for ; more; more, err = d.Next('}', "node") {
-		key, off, err := d.Key(max(d.l.MaxStringBytes, 64))
-		if err != nil {
-			return err
-		}
-		switch {
-		case key == "type" && !haveType:
-			haveType = true
-			n.Type, err = d.str("node type")
-		case key == "id" && !haveID:
-			haveID = true
-			n.ID, err = d.id("node id")
-		case key == "type" || key == "id":
-			err = d.Err(off, "node: duplicate field \""+key+"\"")
-		default:
-			err = d.property(&keys, base, "node", key, off)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	if err != nil {
-		return err
-	}
-	if n.Properties, err = d.endProperties(&keys, base, "node"); err != nil {
-		return err
-	}
-	if !haveType {
-		return d.Err(start, "node: missing \"type\"")
-	}
-	if !haveID {
-		return d.Err(start, "node: missing \"id\"")
-	}
-	return nil
-}
+func (d *decoder) node(n *wire.Node) error { return d.properties("node", n) }
 
 func (d *decoder) edge(e *wire.Edge) error {
 	f := fieldSet{what: "edge", names: edgeFields[:], required: 5}
