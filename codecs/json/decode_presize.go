@@ -6,22 +6,15 @@ import (
 	"github.com/graphwire/graphwire/internal/keyset"
 )
 
-// presizeMin is the length from which a sequence the decoder is reading
-// (a list value, a node's properties, rows) is sized from its rest
-// rather than grown by append: append's growth would leave garbage
-// several times what the sequence holds, and a dense sequence (one-digit
-// list items, one-int rows) holds up to twelve times its input in
-// memory, so the decoder's peak must not be a multiple of it. Nodes and
-// edges, which take at least 20 bytes of input each, grow by append: the
-// count would cost a pass over the section for garbage within the bound.
+// presizeMin is the length from which a dense sequence (a list value, a
+// node's properties, rows: up to twelve times its input in memory) is
+// sized from the rest of its text rather than grown by append, whose
+// garbage would make the decoder's peak a multiple of it.
 const presizeMin = 64
 
 // grown returns s, which holds n elements of the sequence being read,
-// with room for the rest of that sequence when it is full and n is at
-// least presizeMin: counted by the scanner's Remaining from the current position, at most
-// MaxElements in all (the decoder refuses the one past). The allocation
-// is bounded by the input, each element taking at least a byte and its
-// separator.
+// with room for the rest of it (jsonvalue.Scanner.Remaining, at most
+// MaxElements in all) when it is full and n is at least presizeMin.
 func grown[T any](d *decoder, s []T, n int) []T {
 	if len(s) < cap(s) || n < presizeMin {
 		return s
@@ -30,14 +23,10 @@ func grown[T any](d *decoder, s []T, n int) []T {
 }
 
 // A slab hands out copies of slices, and new elements, from backing arrays
-// it allocates a chunk at a time: a decoded response's many small slices
-// cost a few allocations rather than one each. Each chunk is sized by what
-// has been read so far (twice the last, from slabMin up to slabMax
-// elements, or one slice's length when that is more), never by a count
-// the input declares, so the spare room at most doubles what was read.
-// A slice handed out has its length for capacity: appending to it copies
-// it rather than overwriting its neighbour. A chunk lives as long as any
-// slice of it does.
+// it allocates a chunk at a time (twice the last, from slabMin up to
+// slabMax elements, or one slice's length when that is more): a
+// response's many small slices cost a few allocations. A slice handed out
+// has its length for capacity, so appending to it copies it.
 type slab[T any] struct{ buf []T }
 
 const slabMin, slabMax = 16, 1024

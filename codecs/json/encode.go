@@ -124,16 +124,9 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 // may exceed it by one node, edge or row.
 const streamChunk = 32 << 10
 
-// encodeTo writes the canonical JSON of r to w as it produces it,
-// in writes of about 32 KiB at node, edge and row boundaries, so the whole
-// text is never held in memory. The response is checked first: an
-// *EncodeError means nothing was written; only an error from w can leave
-// partial output. The bytes are those of AppendEncode.
-//
-// The check is a first encoding pass whose output is discarded chunk by
-// chunk, so streaming costs about twice AppendEncode's time for memory that
-// stays bounded. codecs/json's Codec.EncodeTo calls it, as may any
-// server that streams canonical JSON.
+// encodeTo writes r to w as Codec.EncodeTo says, after a first pass whose
+// output is discarded chunk by chunk checks it: streaming costs about
+// twice AppendEncode's time for memory that stays bounded.
 func encodeTo(w io.Writer, r *wire.GraphResponse) error {
 	if r == nil {
 		return &wire.EncodeError{Codec: "json", Msg: "nil response"}
@@ -168,16 +161,11 @@ func (e *encoder) spill() error {
 	return nil
 }
 
-// AppendString appends s as a canonical JSON string: only '"', '\\' and
-// control characters escaped, invalid UTF-8 written as U+FFFD. It is for
-// code that writes canonical JSON around a response by hand (a wrapper
-// object, a log line); the rule is internal/textwire's JSON table, the one
-// AppendEncode uses.
+// AppendString appends s as a canonical JSON string (see the package
+// documentation), for code that writes canonical JSON around a response
+// by hand (a wrapper object, a log line).
 func AppendString(dst []byte, s string) []byte { return textwire.JSON.AppendQuoted(dst, s) }
 
-// AppendFloat appends f (finite) as canonical JSON writes a float: the
-// shortest decimal that reads back to f, in exponent form outside
-// 1e-6 ≤ |f| < 1e21, with ".0" added where it would otherwise read as an
-// integer. For the same callers as AppendString; the rule is
-// internal/textwire's AppendFloat, the one AppendEncode uses.
+// AppendFloat appends f (finite) as canonical JSON writes a float (see the
+// package documentation), for the same callers as AppendString.
 func AppendFloat(dst []byte, f float64) []byte { return textwire.AppendFloat(dst, f) }

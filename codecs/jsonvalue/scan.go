@@ -11,19 +11,19 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// A Scanner reads JSON text (RFC 8259) token by token: white space,
-// strings, numbers, literals, and the punctuation and nesting of objects
-// and arrays, each at its byte offset. It is the module's one JSON
-// scanner: Parse builds Values with it, and the json codec (codecs/json)
-// a wire.GraphResponse and a document's header. The caller says which
-// token comes next and keeps what it builds; the Scanner checks each
-// token's syntax. Errors are *wire.DecodeError with the byte offset,
-// quoting at most textwire.MaxExcerpt bytes of the input.
+const strChunkMin, strChunkMax = 512, 64 << 10
+
+// A Scanner reads JSON text (RFC 8259) token by token, each at its byte
+// offset: the module's one JSON scanner, with which Parse builds Values
+// and the json codec (codecs/json) a wire.GraphResponse and a document's
+// header. The caller says which token comes next and keeps what it
+// builds; the Scanner checks each token's syntax. Errors are
+// *wire.DecodeError with the byte offset, quoting at most
+// textwire.MaxExcerpt bytes of the input.
 //
-// The Scanner copies its input once, as a string: a string without
-// escapes is a substring of that copy, and strings with escapes are
-// unescaped into chunks shared by many strings (512 bytes doubling up to
-// 64 KiB), so a document costs a few allocations, not one per string.
+// The Scanner copies its input once: a string without escapes is a
+// substring of that copy, and strings with escapes are unescaped into
+// chunks shared by many strings (512 bytes doubling up to 64 KiB).
 type Scanner struct {
 	src string
 	// Pos is the offset of the next byte to read.
@@ -203,11 +203,10 @@ func (s *Scanner) Number(what string) (lit string, isFloat bool, err error) {
 }
 
 // String reads a string of at most max bytes once decoded. Invalid UTF-8
-// and lone surrogates become U+FFFD. A string without escapes is a
-// substring of the input's copy; one with escapes is unescaped into the
-// shared chunk. Anything else (a control character, invalid UTF-8 with
-// escapes, an unterminated string, a bad escape, a string whose text may
-// pass max) is textwire.JSONString's, which gives the error.
+// and lone surrogates become U+FFFD. What the fast scan below does not
+// take (a control character, invalid UTF-8, an unterminated string, a bad
+// escape, a text that may pass max) is textwire.JSONString's, which gives
+// the error.
 func (s *Scanner) String(max int) (string, error) {
 	if s.Peek() != '"' {
 		return "", s.Expected("a string")
@@ -286,13 +285,9 @@ func (s *Scanner) literal() (end int, esc, ok bool) {
 	}
 }
 
-// Chunks of unescaped strings: each twice the last, from strChunkMin up
-// to strChunkMax bytes (or one string's length when that is more), so the
-// spare room is at most what has been read.
-const strChunkMin, strChunkMax = 512, 64 << 10
-
 // strRoom returns s.strs with room for n more bytes, in a new chunk when
-// the current one has too little.
+// the current one has too little: each twice the last, from strChunkMin
+// up to strChunkMax bytes (or n when that is more).
 func (s *Scanner) strRoom(n int) []byte {
 	if cap(s.strs)-len(s.strs) < n {
 		size := min(max(2*cap(s.strs), strChunkMin), strChunkMax)
@@ -302,12 +297,10 @@ func (s *Scanner) strRoom(n int) []byte {
 }
 
 // Remaining counts the elements of the array or object being read, from
-// the position, inside one of its elements (or a member's value) or just
-// after one, to its end: one, and one more for each separator at its
-// level that follows something other than white space, so that each
-// element counted takes at least two bytes of the input. It checks
-// nothing (the reading that follows does); a caller that sizes a long
-// sequence by it once reads the input twice at most.
+// inside one of its elements (or a member's value) or just after one, to
+// its end: one, and one for each separator at its level that follows
+// something other than white space, so each takes two bytes of input at
+// least. It checks nothing; the reading that follows does.
 func (s *Scanner) Remaining() int {
 	src := s.src
 	n, depth := 1, 0
