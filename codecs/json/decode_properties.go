@@ -65,22 +65,6 @@ func (d *decoder) member(n int, what, key string, off int) error {
 	return nil
 }
 
-func (d *decoder) nodeRef() (*wire.Node, error) {
-	n := d.keptNodes.next()
-	f := fieldSet{what: "node reference", names: nodeRefFields[:], required: len(nodeRefFields)}
-	return n, d.fields(&f, func(idx int) (err error) {
-		switch idx {
-		case 0:
-			n.Type, err = d.str("node reference type")
-		case 1:
-			n.ID, err = d.id("node reference id")
-		case 2:
-			err = d.properties("node reference", n)
-		}
-		return err
-	})
-}
-
 // properties reads the object of a node (what is "node"), its type, id
 // and properties, or the properties object of a node reference (what is
 // "node reference"), in which a property named type or id is refused, into

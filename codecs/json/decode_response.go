@@ -7,72 +7,132 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// A fieldSet is an object of the schema, what in errors, whose keys are
-// among names (at most 8), each at most once; the first required are
-// required.
-type fieldSet struct {
+// A schema is an object of the response's schema, named what in errors,
+// whose keys are among names (at most 8), each at most once, the first
+// required of them required.
+type schema struct {
 	what     string
 	names    []string
+	labels   []string // how errors name each key's value
 	required int
-	at       [8]int // 1 + the offset of each key read, 0 for one not read
+}
+
+func newSchema(what string, required int, names ...string) *schema {
+	s := &schema{what: what, names: names, required: required}
+	for _, n := range names {
+		s.labels = append(s.labels, what+" "+n)
+	}
+	return s
 }
 
 var (
-	responseFields    = [...]string{"format_version", "query_type", "nodes", "edges", "columns", "group_columns", "rows", "pagination"}
-	edgeFields        = [...]string{"from", "from_id", "to", "to_id", "type", "depth", "path_id", "step"}
-	columnFields      = [...]string{"name", "function", "target", "property"}
-	groupColumnFields = [...]string{"name", "kind", "node", "property", "entity"}
-	nodeRefFields     = [...]string{"type", "id", "properties"}
-	paginationFields  = [...]string{"has_more", "total_rows", "truncated", "next_cursor"}
+	responseSchema    = newSchema("response", 4, "format_version", "query_type", "nodes", "edges", "columns", "group_columns", "rows", "pagination")
+	edgeSchema        = newSchema("edge", 5, "from", "from_id", "to", "to_id", "type", "depth", "path_id", "step")
+	columnSchema      = newSchema("column", 2, "name", "function", "target", "property")
+	groupColumnSchema = newSchema("group column", 3, "name", "kind", "node", "property", "entity")
+	nodeRefSchema     = newSchema("node reference", 3, "type", "id", "properties")
+	paginationSchema  = newSchema("pagination", 1, "has_more", "total_rows", "truncated", "next_cursor")
 )
 
-// fields reads the object f, calling read with the index in f.names of
-// each key, at its value, and refuses an object that lacks a required
-// key: at the object, or, for the response, at its end.
-func (d *decoder) fields(f *fieldSet, read func(idx int) error) error {
+func init() { copy(responseSchema.labels, responseSchema.names) } // "query_type", not "response query_type"
+
+// fields reads an object of the schema s, the value of each key into the
+// matching pointer of to (see set), and refuses an object that lacks a
+// required key: at the object, or, for the response, at its end. required
+// overrides s.required when it is not negative. It returns 1 + the offset
+// of each key read, 0 for one not read.
+func (d *decoder) fields(s *schema, required int, to ...any) (at [8]int, err error) {
 	start := d.Pos
-	more, err := d.Open('{', f.what)
-	for ; more; more, err = d.Next('}', f.what) {
-		idx, err := d.field(f)
-		if err == nil {
-			err = read(idx)
-		}
+	more, err := d.Open('{', s.what)
+	for ; more; more, err = d.Next('}', s.what) {
+		key, off, err := d.Key(max(d.l.MaxStringBytes, 64))
 		if err != nil {
-			return err
+			return at, err
+		}
+		i := 0
+		for i < len(s.names) && s.names[i] != key {
+			i++
+		}
+		switch {
+		case i == len(s.names):
+			return at, d.unknown(off, s.what, key)
+		case at[i] != 0:
+			return at, d.Err(off, s.what+": duplicate field "+textwire.Excerpt(key))
+		}
+		at[i] = off + 1
+		if err := d.set(to[i], s.labels[i]); err != nil {
+			return at, err
 		}
 	}
 	if err != nil {
-		return err
+		return at, err
 	}
 	missing := ": missing "
-	if f.what == "response" {
+	if s == responseSchema {
 		start, missing = d.Pos, ": missing required field "
 	}
-	for i, name := range f.names[:f.required] {
-		if f.at[i] == 0 {
-			return d.Err(start, f.what+missing+strconv.Quote(name))
+	if required < 0 {
+		required = s.required
+	}
+	for i, name := range s.names[:required] {
+		if at[i] == 0 {
+			return at, d.Err(start, s.what+missing+strconv.Quote(name))
 		}
 	}
-	return nil
+	return at, nil
 }
 
-// field reads the next key of the object f and returns its index in
-// f.names, the position at its value.
-func (d *decoder) field(f *fieldSet) (int, error) {
-	key, off, err := d.Key(max(d.l.MaxStringBytes, 64))
-	if err != nil {
-		return 0, err
-	}
-	for i, name := range f.names {
-		if name == key {
-			if f.at[i] != 0 {
-				return 0, d.duplicate(off, f.what, key)
+// set reads the value at the position into x, by its type; label names
+// it in errors.
+func (d *decoder) set(x any, label string) (err error) {
+	off := d.Pos
+	switch x := x.(type) {
+	case *string:
+		*x, err = d.str(label)
+	case *wire.Opt[string]:
+		x.V, err = d.str(label)
+		x.Valid = true
+	case *int64: // an id
+		*x, err = d.id(label)
+	case *wire.Opt[int64]:
+		x.V, err = d.integer(label)
+		x.Valid = true
+	case *bool:
+		*x, err = d.boolean(label)
+	case *wire.Opt[bool]:
+		x.V, err = d.boolean(label)
+		x.Valid = true
+	case *wire.QueryType:
+		var s string
+		if s, err = d.enum(label); err == nil {
+			if *x = wire.QueryType(s); !x.Valid() {
+				err = d.Err(off, label+": expected one of traversal, search, neighbors, path_finding, aggregation, found "+textwire.Excerpt(s))
 			}
-			f.at[i] = off + 1
-			return i, nil
 		}
+	case *wire.GroupKind:
+		var s string
+		if s, err = d.enum(label); err == nil {
+			if *x = wire.GroupKind(s); !x.Valid() {
+				err = d.Err(off, label+": expected \"node\" or \"property\", found "+textwire.Excerpt(s))
+			}
+		}
+	case *[]wire.Node:
+		*x, err = elements[wire.Node](d, label, false)
+	case *[]wire.Edge:
+		*x, err = elements[wire.Edge](d, label, false)
+	case *[]wire.Column:
+		*x, err = elements[wire.Column](d, label, false)
+	case *[]wire.GroupColumn:
+		*x, err = elements[wire.GroupColumn](d, label, false)
+	case *[]wire.Row:
+		*x, err = elements[wire.Row](d, label, true)
+	case **wire.Pagination:
+		*x = &wire.Pagination{}
+		err = d.pagination(*x)
+	case *wire.Node: // a node reference's properties
+		err = d.properties("node reference", x)
 	}
-	return 0, d.unknown(off, f.what, key)
+	return err
 }
 
 // response reads the response object, a whole plain response, or, with
@@ -80,38 +140,12 @@ func (d *decoder) field(f *fieldSet) (int, error) {
 // query_type, nodes or edges is empty (see AppendDocument).
 func (d *decoder) response() (*wire.GraphResponse, error) {
 	r := &wire.GraphResponse{}
-	f := fieldSet{what: "response", names: responseFields[:], required: 4}
+	required := -1
 	if d.fragment {
-		f.required = 0
+		required = 0
 	}
-	err := d.fields(&f, func(idx int) (err error) {
-		switch idx {
-		case 0:
-			r.FormatVersion, err = d.str(`"format_version"`)
-		case 1:
-			off := d.Pos
-			var s string
-			if s, err = d.enum("query_type"); err == nil {
-				if r.QueryType = wire.QueryType(s); !r.QueryType.Valid() {
-					err = d.Err(off, "query_type: expected one of traversal, search, neighbors, path_finding, aggregation, found "+textwire.Excerpt(s))
-				}
-			}
-		case 2:
-			r.Nodes, err = elements[wire.Node](d, "nodes", false)
-		case 3:
-			r.Edges, err = elements[wire.Edge](d, "edges", false)
-		case 4:
-			r.Columns, err = elements[wire.Column](d, "columns", false)
-		case 5:
-			r.GroupColumns, err = elements[wire.GroupColumn](d, "group_columns", false)
-		case 6:
-			r.Rows, err = elements[wire.Row](d, "rows", true)
-		case 7:
-			r.Pagination = &wire.Pagination{}
-			err = d.pagination(r.Pagination)
-		}
-		return err
-	})
+	_, err := d.fields(responseSchema, required, &r.FormatVersion, &r.QueryType,
+		&r.Nodes, &r.Edges, &r.Columns, &r.GroupColumns, &r.Rows, &r.Pagination)
 	if err != nil {
 		return nil, err
 	}
@@ -189,80 +223,24 @@ func (d *decoder) element(x any) (err error) {
 func (d *decoder) node(n *wire.Node) error { return d.properties("node", n) }
 
 func (d *decoder) edge(e *wire.Edge) error {
-	f := fieldSet{what: "edge", names: edgeFields[:], required: 5}
-	return d.fields(&f, func(idx int) (err error) {
-		switch idx {
-		case 0:
-			e.From, err = d.str("edge from")
-		case 1:
-			e.FromID, err = d.id("edge from_id")
-		case 2:
-			e.To, err = d.str("edge to")
-		case 3:
-			e.ToID, err = d.id("edge to_id")
-		case 4:
-			e.Type, err = d.str("edge type")
-		case 5:
-			e.Depth, err = d.optInt("edge depth")
-		case 6:
-			e.PathID, err = d.optInt("edge path_id")
-		case 7:
-			e.Step, err = d.optInt("edge step")
-		}
-		return err
-	})
-}
-
-func (d *decoder) optInt(field string) (wire.Opt[int64], error) {
-	i, err := d.integer(field)
-	return wire.Some(i), err
-}
-
-func (d *decoder) optStr(field string) (wire.Opt[string], error) {
-	s, err := d.str(field)
-	return wire.Some(s), err
+	_, err := d.fields(edgeSchema, -1, &e.From, &e.FromID, &e.To, &e.ToID, &e.Type, &e.Depth, &e.PathID, &e.Step)
+	return err
 }
 
 func (d *decoder) column(c *wire.Column) error {
-	f := fieldSet{what: "column", names: columnFields[:], required: 2}
-	return d.fields(&f, func(idx int) (err error) {
-		switch idx {
-		case 0:
-			c.Name, err = d.str("column name")
-		case 1:
-			c.Function, err = d.str("column function")
-		case 2:
-			c.Target, err = d.optStr("column target")
-		case 3:
-			c.Property, err = d.optStr("column property")
-		}
-		return err
-	})
+	_, err := d.fields(columnSchema, -1, &c.Name, &c.Function, &c.Target, &c.Property)
+	return err
 }
 
 func (d *decoder) groupColumn(g *wire.GroupColumn) error {
-	f := fieldSet{what: "group column", names: groupColumnFields[:], required: 3}
-	return d.fields(&f, func(idx int) (err error) {
-		switch idx {
-		case 0:
-			g.Name, err = d.str("group column name")
-		case 1:
-			off := d.Pos
-			var s string
-			if s, err = d.enum("group column kind"); err == nil {
-				if g.Kind = wire.GroupKind(s); !g.Kind.Valid() {
-					err = d.Err(off, "group column kind: expected \"node\" or \"property\", found "+textwire.Excerpt(s))
-				}
-			}
-		case 2:
-			g.Node, err = d.str("group column node")
-		case 3:
-			g.Property, err = d.optStr("group column property")
-		case 4:
-			g.Entity, err = d.optStr("group column entity")
-		}
-		return err
-	})
+	_, err := d.fields(groupColumnSchema, -1, &g.Name, &g.Kind, &g.Node, &g.Property, &g.Entity)
+	return err
+}
+
+func (d *decoder) nodeRef() (*wire.Node, error) {
+	n := d.keptNodes.next()
+	_, err := d.fields(nodeRefSchema, -1, &n.Type, &n.ID, n)
+	return n, err
 }
 
 // pagination reads a pagination object: schema v2's {has_more,
@@ -271,29 +249,15 @@ func (d *decoder) groupColumn(g *wire.GroupColumn) error {
 // schema requires, is an error at the key that makes it a mix, or at the
 // object when a field is missing (see Pagination.Check).
 func (d *decoder) pagination(p *wire.Pagination) error {
-	f := fieldSet{what: "pagination", names: paginationFields[:], required: 1}
 	start := d.Pos
-	err := d.fields(&f, func(idx int) (err error) {
-		switch idx {
-		case 0:
-			p.HasMore, err = d.boolean("pagination has_more")
-		case 1:
-			p.TotalRows, err = d.optInt("pagination total_rows")
-		case 2:
-			p.Truncated.V, err = d.boolean("pagination truncated")
-			p.Truncated.Valid = true
-		case 3:
-			p.NextCursor, err = d.optStr(`"next_cursor"`)
-		}
-		return err
-	})
+	at, err := d.fields(paginationSchema, -1, &p.HasMore, &p.TotalRows, &p.Truncated, &p.NextCursor)
 	if err != nil {
 		return err
 	}
 	if err := p.Check(); err != nil {
 		// Point at the later of the keys that clash, or at the object
 		// when a required field is missing.
-		total, trunc, cursor := f.at[1]-1, f.at[2]-1, f.at[3]-1
+		total, trunc, cursor := at[1]-1, at[2]-1, at[3]-1
 		off := start
 		switch {
 		case total >= 0 && trunc >= 0:
