@@ -50,15 +50,10 @@
 //	{"has_more":true,"truncated":false,"next_cursor":"eyJo"}   schema v5
 //	{"has_more":false,"truncated":false}                       schema v5, last page
 //
-// has_more is required in both; total_rows is required in v2 and truncated
-// in v5, as the published schemas say, so {"has_more":true} alone is an
-// error, as is next_cursor without truncated, and so is total_rows beside
-// truncated or next_cursor (a mix of the two schemas that no server
-// writes: a reader following either schema would misread it). The error
-// points at the key that makes the mix, or at the object when a required
-// key is missing; the encoder refuses the same paginations with an
-// *EncodeError (see wire.Pagination.Check). next_cursor is any JSON string
-// and comes back byte for byte.
+// A mix of the two, or a shape missing a key its schema requires, is
+// refused (see wire.Pagination.Check), at the key that makes the mix or
+// at the object; the encoder refuses the same paginations. next_cursor is
+// any JSON string and comes back byte for byte.
 //
 // An error reads:
 //

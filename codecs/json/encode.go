@@ -91,9 +91,9 @@ func check(r *wire.GraphResponse, l wire.Limits, fragment bool) (n, hi int64, er
 func EncodeTo(w io.Writer, r *wire.GraphResponse) error { return std.EncodeTo(w, r) }
 
 // EncodeTo writes the canonical JSON of r to w as it produces it, in
-// writes of about 32 KiB at node, edge and row boundaries; the bytes are
-// AppendEncode's, and so are the refusals: nothing is written when encoding
-// fails; only an error from w can leave partial output.
+// writes of about 32 KiB at node, edge and row boundaries. The bytes and
+// the refusals are AppendEncode's: only an error from w can leave partial
+// output.
 func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	if _, _, err := check(r, c.core.Limits, false); err != nil {
 		return err
