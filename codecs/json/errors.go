@@ -33,9 +33,3 @@ func (d *decoder) unknown(off int, what, key string) error {
 	}
 	return d.Err(off, what+": unknown field "+textwire.Excerpt(key))
 }
-
-// duplicate is the error for the key at off, which the object what holds
-// already.
-func (d *decoder) duplicate(off int, what, key string) error {
-	return d.Err(off, what+": duplicate field "+textwire.Excerpt(key))
-}
