@@ -133,9 +133,11 @@
 //
 // # Where the code is
 //
-// The writer is encode*.go, the reader decode*.go over jsonvalue.Scanner
-// (the module's one JSON scanner, which jsonvalue.Parse reads with too),
-// the document header head.go, the decoding rules rules.go. wire's
+// codec.go is the codec's name, options and registration; encode*.go the
+// writer; decode*.go the reader, over jsonvalue.Scanner (the module's one
+// JSON scanner, which jsonvalue.Parse reads with too); head.go the
+// document header; rules.go the schema's keys and where the string and
+// number rules live; errors.go the reader's errors; sniff.go detection. wire's
 // GraphResponse.MarshalJSON and UnmarshalJSON, and wire.NodeOf for a type
 // with a MarshalJSON method, reach the codec through the default registry
 // (DecodeValue, DecodeProperties).
