@@ -231,20 +231,20 @@ func TestDecodeDeltaErrors(t *testing.T) {
 		class         error
 	}{
 		{"a response", `{"format_version":"","query_type":"search","nodes":[],"edges":[]}`, "not a delta", 0, false, delta.ErrNotDelta},
-		{"version 1", `{"graphwire_delta":1,"base":"sha256:00"}`, `a string expected in "graphwire_delta"`, 19, false, nil},
-		{"version 2", `{"graphwire_delta":2,"check":"taVrJ12S6VSssQ7B5aCPtQ"}`, `a string expected in "graphwire_delta"`, 19, false, nil},
+		{"version 1", `{"graphwire_delta":1,"base":"sha256:00"}`, `expected a string for "graphwire_delta"`, 19, false, nil},
+		{"version 2", `{"graphwire_delta":2,"check":"taVrJ12S6VSssQ7B5aCPtQ"}`, `expected a string for "graphwire_delta"`, 19, false, nil},
 		{"a version 2 check", `{"graphwire_delta":"taVrJ12S6VSssQ7B5aCPtQ"}`, "is not a check of 39 decimal digits: not a delta of version 4", 0, false, nil},
 		{"unknown key", head + `,"extra":1}`, `"extra" is not a header field`, int64(len(head)) + 1, false, nil},
 		{"duplicate key", head + `,` + chk + `}`, `"graphwire_delta" appears twice`, int64(len(head)) + 1, false, nil},
 		{"bad check", `{"graphwire_delta":"00"}`, `"00" is not a check of 39 decimal digits`, 0, false, nil},
 		{"a check past 2^128", `{"graphwire_delta":"340282366920938463463374607431768211456"}`, `is not a check of 39 decimal digits`, 0, false, nil},
-		{"not an integer", head + `,"nodes_added":["0"]}`, `an integer expected in "nodes_added"`, int64(len(head)) + 16, false, nil},
+		{"not an integer", head + `,"nodes_added":["0"]}`, `expected an integer for "nodes_added"`, int64(len(head)) + 16, false, nil},
 		{"moved unpaired", head + `,"nodes_moved":[0]` + content + `}`, "nodes_moved has 1 positions and nodes_moved_to 0", 0, false, nil},
 		{"operations without content", head + `,"nodes_added":[0]}`, "operations without content", 0, false, nil},
 		{"references in a delta", head + `,"sent_earlier":"A 1","sent_earlier_at":[0]` + content + `}`, "does not carry references", 0, false, nil},
 		{"content error", head + `,"content":{"format_version":"","query_type":"nope","nodes":[],"edges":[]}}`, "query_type", int64(len(head)) + 45, false, nil},
-		{"truncated", head, `"," or "}" expected`, int64(len(head)), false, nil},
-		{"too many", head + `,"rows_removed":[0,1,2]` + content + `}`, "more than 2 integers", int64(len(head)) + 21, true, nil},
+		{"truncated", head, `expected ',' or '}' in document`, int64(len(head)), false, nil},
+		{"too many", head + `,"rows_removed":[0,1,2]` + content + `}`, `"rows_removed": more than 2 elements`, int64(len(head)) + 21, true, nil},
 	} {
 		c, err := jsoncodec.New(jsoncodec.Options{Limits: wire.Limits{MaxElements: 2}})
 		if err != nil {

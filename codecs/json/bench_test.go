@@ -72,30 +72,14 @@ func BenchmarkEncode(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run("json/"+bc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			// A fresh buffer each time, as Marshal has; AppendEncode into a
-			// reused buffer would allocate nothing.
-			for b.Loop() {
-				if _, err := json.Encode(bc.r); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		// A fresh buffer each time, as Marshal has; AppendEncode into a
+		// reused buffer would allocate nothing.
+		bench(b, "json/"+bc.name, len(data), func() error { _, err := json.Encode(bc.r); return err })
 		var m map[string]any
 		if err := gojson.Unmarshal(data, &m); err != nil {
 			b.Fatal(err)
 		}
-		b.Run("encoding-json/"+bc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				if _, err := gojson.Marshal(m); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		bench(b, "encoding-json/"+bc.name, len(data), func() error { _, err := gojson.Marshal(m); return err })
 	}
 }
 
@@ -105,24 +89,23 @@ func BenchmarkDecode(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run("json/"+bc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				if _, err := json.Decode(data); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run("encoding-json/"+bc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				var m map[string]any
-				if err := gojson.Unmarshal(data, &m); err != nil {
-					b.Fatal(err)
-				}
-			}
+		bench(b, "json/"+bc.name, len(data), func() error { _, err := json.Decode(data); return err })
+		bench(b, "encoding-json/"+bc.name, len(data), func() error {
+			var m map[string]any
+			return gojson.Unmarshal(data, &m)
 		})
 	}
+}
+
+// bench runs op as the sub-benchmark name, over size bytes each time.
+func bench(b *testing.B, name string, size int, op func() error) {
+	b.Run(name, func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(size))
+		for b.Loop() {
+			if err := op(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

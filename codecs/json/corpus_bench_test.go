@@ -9,7 +9,7 @@ import (
 )
 
 // The corpus's large cases, the ones issue 21's speed table is taken over;
-// BenchmarkCorpusEncode and BenchmarkCorpusDecode run the codec on each so
+// BenchmarkCorpus encodes and decodes each (encode/<case>, decode/<case>) so
 // that two commits compare with benchstat. MB/s is over the case's
 // canonical JSON, which is the codec's own output.
 var largeCases = []string{
@@ -41,41 +41,14 @@ func corpusCases(b *testing.B) map[string]*wire.GraphResponse {
 	return byID
 }
 
-func BenchmarkCorpusEncode(b *testing.B) {
-	cases := corpusCases(b)
-	for _, id := range largeCases {
-		r := cases[id]
-		data, err := json.Encode(r)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run(id, func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				if _, err := json.Encode(r); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
-func BenchmarkCorpusDecode(b *testing.B) {
+func BenchmarkCorpus(b *testing.B) {
 	cases := corpusCases(b)
 	for _, id := range largeCases {
 		data, err := json.Encode(cases[id])
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(id, func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				if _, err := json.Decode(data); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		bench(b, "encode/"+id, len(data), func() error { _, err := json.Encode(cases[id]); return err })
+		bench(b, "decode/"+id, len(data), func() error { _, err := json.Decode(data); return err })
 	}
 }

@@ -3,6 +3,7 @@ package json
 import (
 	"strconv"
 
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirecodec"
 )
@@ -14,44 +15,52 @@ func Decode(data []byte) (*wire.GraphResponse, error) { return std.Decode(data) 
 // DecodeWithin is Decode under the Limits l (zero fields select their
 // defaults), for a caller with no Codec at hand.
 func DecodeWithin(data []byte, l wire.Limits) (*wire.GraphResponse, error) {
-	return decode(data, l, false)
+	d, err := newDecoder(data, l)
+	if err != nil {
+		return nil, err
+	}
+	r, err := d.response()
+	if err == nil {
+		err = d.End("response")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // Decode parses canonical-shaped JSON into a response, within the codec's
 // Limits. It accepts any whitespace, any key order and a leading UTF-8
 // byte order mark, and is otherwise strict: see the package
-// documentation. Errors are *wire.DecodeError with a byte offset; one
-// caused by a limit names it in Limit and matches errors.Is(err,
-// wire.ErrLimit).
-//
-// Every limit is checked before the decoder allocates for what it bounds:
-// the input's length first, list nesting and the number of elements as
-// they are read, a string's length before it is copied, and the response's
-// materialised size (see wirecodec.MaterializedSize) element by element.
-// A long sequence (a list value, a node's properties, rows) is sized once,
-// from a count of the rest of its text, rather than grown by append, so
-// that a dense input (one-digit list items, one-int rows, 2^20
-// properties) peaks within 16 times its input plus 16 MiB, accepted or
-// refused (measured: 9 to 13 times).
+// documentation, which says how each limit is checked before the decoder
+// allocates for what it bounds. Errors are *wire.DecodeError with a byte
+// offset; one caused by a limit names it in Limit and matches
+// errors.Is(err, wire.ErrLimit).
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
-	return decode(data, c.core.Limits, false)
+	return DecodeWithin(data, c.core.Limits)
 }
 
-// decode is Decode under l; with fragment, data is a document's content.
-func decode(data []byte, l wire.Limits, fragment bool) (*wire.GraphResponse, error) {
-	d, err := newDecoder(data, l)
-	if err != nil {
-		return nil, err
-	}
-	d.fragment = fragment
-	if len(data) >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf {
-		d.pos = 3 // a UTF-8 byte order mark
-	}
-	return d.response()
+// A decoder reads a response, a document or a value with the JSON
+// scanner, and keeps what it builds.
+type decoder struct {
+	jsonvalue.Scanner
+	l wire.Limits
+	m wirecodec.Meter
+	// fragment reads a document's content (see decoder.response).
+	fragment bool
+
+	props []wire.Property // scratch for the properties of the node being read
+	cells []wire.Cell     // scratch for the cells of the row being read
+
+	// Where the response's property lists, rows and node references are
+	// kept: a few backing arrays rather than an allocation each.
+	keptProps slab[wire.Property]
+	keptCells slab[wire.Cell]
+	keptNodes slab[wire.Node]
 }
 
 // newDecoder is the decoder of data under l, once the input's length is
-// within MaxInputBytes.
+// within MaxInputBytes, past a UTF-8 byte order mark and white space.
 func newDecoder(data []byte, l wire.Limits) (decoder, error) {
 	l, err := l.WithDefaults()
 	if err != nil {
@@ -61,9 +70,12 @@ func newDecoder(data []byte, l wire.Limits) (decoder, error) {
 		return decoder{}, &wire.DecodeError{Codec: Name, Offset: l.MaxInputBytes, Limit: "MaxInputBytes",
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
 	}
-	// One copy of the input as a string: every string without escapes in
-	// the response is a substring of it, which costs no allocation.
-	return decoder{data: data, src: string(data), l: l, m: *wirecodec.NewMeter(l, len(data))}, nil
+	d := decoder{Scanner: jsonvalue.NewScanner(data), l: l, m: *wirecodec.NewMeter(l, len(data))}
+	if len(data) >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf {
+		d.Pos = 3
+	}
+	d.Space()
+	return d, nil
 }
 
 // DecodeValue reads one JSON value into a wire.Value, under the codec's
@@ -78,12 +90,11 @@ func (c *Codec) DecodeValue(data []byte) (wire.Value, error) {
 	if err != nil {
 		return wire.Value{}, err
 	}
-	d.ws()
 	v, err := d.value("value")
 	if err != nil {
 		return wire.Value{}, err
 	}
-	return v, d.end("value")
+	return v, d.End("value")
 }
 
 // DecodeProperties reads one JSON object into properties, in the order
@@ -95,19 +106,9 @@ func (c *Codec) DecodeProperties(data []byte) ([]wire.Property, error) {
 	if err != nil {
 		return nil, err
 	}
-	d.ws()
-	ps, err := d.refProperties()
-	if err != nil {
+	var n wire.Node
+	if err := d.properties("node reference", &n); err != nil {
 		return nil, err
 	}
-	return ps, d.end("object")
-}
-
-// end refuses anything but white space after the value read, what.
-func (d *decoder) end(what string) error {
-	d.ws()
-	if d.pos < len(d.data) {
-		return d.errAt(d.pos, "unexpected data after the "+what+": "+d.found())
-	}
-	return nil
+	return n.Properties, d.End("object")
 }

@@ -2,87 +2,86 @@ package json
 
 import (
 	"slices"
-	"strings"
+
+	"github.com/graphwire/graphwire/internal/keyset"
 )
 
-// presizeMin is the length from which a sequence the decoder is reading
-// (a list value, a node's properties, rows) is sized from its rest
-// rather than grown by append: append's growth would leave garbage
-// several times what the sequence holds, and a dense sequence (one-digit
-// list items, one-int rows) holds up to twelve times its input in
-// memory, so the decoder's peak must not be a multiple of it. Nodes and
-// edges, which take at least 20 bytes of input each, grow by append: the
-// count would cost a pass over the section for garbage within the bound.
+// presizeMin is the length from which a dense sequence (a list value, a
+// node's properties, rows: up to twelve times its input in memory) is
+// sized from the rest of its text rather than grown by append, whose
+// garbage would make the decoder's peak a multiple of it.
 const presizeMin = 64
 
 // grown returns s, which holds n elements of the sequence being read,
-// with room for the rest of that sequence when it is full and n is at
-// least presizeMin: counted by rest from the current position, at most
-// MaxElements in all (the decoder refuses the one past). The allocation
-// is bounded by the input, each element taking at least a byte and its
-// separator.
+// with room for the rest of it (jsonvalue.Scanner.Remaining, at most
+// MaxElements in all) when it is full and n is at least presizeMin.
 func grown[T any](d *decoder, s []T, n int) []T {
 	if len(s) < cap(s) || n < presizeMin {
 		return s
 	}
-	return slices.Grow(s, max(min(d.rest(), d.l.MaxElements-n), 1))
+	return slices.Grow(s, max(min(d.Remaining(), d.l.MaxElements-n), 1))
 }
 
-// rest counts the elements of the array or object being read from the
-// current position, inside one of its elements (or a member's value) or
-// just after one, to its end: one, and one more for each separator at
-// its level that follows something other than whitespace, so that each
-// element counted takes at least two bytes of the input. It reads no
-// more than the sequence and checks nothing, the parse that follows
-// does; each sequence is counted at most once by grown, so the cost is
-// one pass over the long sequences, once per level of nesting.
-func (d *decoder) rest() int {
-	s := d.src
-	n, depth := 1, 0
-	filled := true // the element before the next separator has a byte
-	for i := d.pos; i < len(s); i++ {
-		switch s[i] {
-		case ' ', '\t', '\n', '\r':
-			continue
-		case '"':
-			i = closingQuote(s, i+1)
-		case '[', '{':
-			depth++
-		case ']', '}':
-			if depth == 0 {
-				return n
-			}
-			depth--
-		case ',':
-			if depth == 0 {
-				if filled {
-					n++
-				}
-				filled = false
-				continue
-			}
-		}
-		filled = true
+// A slab hands out copies of slices, and new elements, from backing arrays
+// it allocates a chunk at a time (twice the last, from slabMin up to
+// slabMax elements, or one slice's length when that is more): a
+// response's many small slices cost a few allocations. A slice handed out
+// has its length for capacity, so appending to it copies it.
+type slab[T any] struct{ buf []T }
+
+const slabMin, slabMax = 16, 1024
+
+// room makes room for n more elements in s.buf.
+func (s *slab[T]) room(n int) {
+	if cap(s.buf)-len(s.buf) >= n {
+		return
 	}
-	return n
+	size := min(max(2*cap(s.buf), slabMin), slabMax)
+	s.buf = make([]T, 0, max(size, n))
 }
 
-// closingQuote returns the offset of the quote that closes the string
-// whose text starts at i, or len(s) when none does.
-func closingQuote(s string, i int) int {
-	for {
-		q := strings.IndexByte(s[i:], '"')
-		if q < 0 {
-			return len(s)
-		}
-		i += q
-		back := 0
-		for back < i && s[i-1-back] == '\\' {
-			back++
-		}
-		if back%2 == 0 {
-			return i
-		}
-		i++
+// keep returns a copy of xs from the slab.
+func (s *slab[T]) keep(xs []T) []T {
+	s.room(len(xs))
+	i := len(s.buf)
+	s.buf = append(s.buf, xs...)
+	return s.buf[i:len(s.buf):len(s.buf)]
+}
+
+// next returns a new zero element from the slab.
+func (s *slab[T]) next() *T {
+	s.room(1)
+	var zero T
+	s.buf = append(s.buf, zero)
+	return &s.buf[len(s.buf)-1]
+}
+
+// objectKeys finds a repeated key in an object: among its first
+// keyset.Eager keys at once, at the key; past them once the object ends,
+// at the first repeat's offset, which it keeps for those keys.
+type objectKeys struct {
+	seq  keyset.Seq
+	late []int // offsets of the keys past keyset.Eager
+}
+
+// add records key, at offset off, as the object's next key; earlier(i)
+// returns the i-th key before it. It reports a repeat it finds at once.
+func (k *objectKeys) add(key string, off int, earlier func(i int) string) bool {
+	if k.seq.Add(key, earlier) {
+		return true
 	}
+	if k.seq.Len() > keyset.Eager {
+		k.late = append(k.late, off)
+	}
+	return false
+}
+
+// repeat returns the offset and text of the first key that repeats an
+// earlier one, once the object has ended; key(i) returns its i-th key.
+func (k *objectKeys) repeat(key func(i int) string) (off int, text string, found bool) {
+	i := k.seq.Repeat(key)
+	if i < 0 {
+		return 0, "", false
+	}
+	return k.late[i-keyset.Eager], key(i), true
 }

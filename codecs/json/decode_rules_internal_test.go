@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -42,10 +43,10 @@ func TestFastPathsMatchTheRules(t *testing.T) {
 		if got := appendJSONQuoted([]byte("x"), s); string(got) != string(want) {
 			t.Fatalf("appendJSONQuoted(%q) = %s, want %s", s, got, want)
 		}
-		d := decoder{data: want[1:], src: string(want[1:]), l: wire.DefaultLimits()}
+		d := decoder{Scanner: jsonvalue.NewScanner(want[1:]), l: wire.DefaultLimits()}
 		got, err := d.str("s")
-		if wantText := eachInvalidByteReplaced(s); err != nil || got != wantText || d.pos != len(want)-1 {
-			t.Fatalf("str(%s) = %q, %v at %d; want %q", want[1:], got, err, d.pos, wantText)
+		if wantText := eachInvalidByteReplaced(s); err != nil || got != wantText || d.Pos != len(want)-1 {
+			t.Fatalf("str(%s) = %q, %v at %d; want %q", want[1:], got, err, d.Pos, wantText)
 		}
 	}
 }

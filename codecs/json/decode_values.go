@@ -3,145 +3,137 @@ package json
 import (
 	"math"
 	"strconv"
-	"unsafe"
+	"strings"
 
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
-// value parses a property or cell value: null, bool, number, string or a
+// str reads a string of at most MaxStringBytes once decoded, for field.
+func (d *decoder) str(field string) (string, error) {
+	if d.Peek() != '"' {
+		return "", d.Expected("a string for " + field)
+	}
+	return d.String(d.l.MaxStringBytes)
+}
+
+// enum reads a string whose value must be one of an enumeration's or a
+// schema's field names: its length is not bounded by MaxStringBytes (the
+// caller compares the value).
+func (d *decoder) enum(field string) (string, error) {
+	if d.Peek() != '"' {
+		return "", d.Expected("a string for " + field)
+	}
+	return d.String(max(d.l.MaxStringBytes, 64))
+}
+
+// value reads a property or cell value: null, bool, number, string or a
 // list of values.
 func (d *decoder) value(field string) (wire.Value, error) {
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
-		s, err := d.str(field)
+		s, err := d.String(d.l.MaxStringBytes)
 		return wire.String(s), err
-	case c == 'n':
-		if d.lit("null") {
-			return wire.Null(), nil
-		}
-	case c == 't':
-		if d.lit("true") {
-			return wire.Bool(true), nil
-		}
-	case c == 'f':
-		if d.lit("false") {
-			return wire.Bool(false), nil
-		}
 	case c == '-' || (c >= '0' && c <= '9'):
 		return d.number(field)
 	case c == '[':
 		return d.list(field)
 	case c == '{':
-		return wire.Value{}, d.errAt(d.pos, textwire.Excerpt(field)+": expected a value (null, boolean, number, string or array), found object")
+		return wire.Value{}, d.Err(d.Pos, textwire.Excerpt(field)+": expected a value (null, boolean, number, string or array), found object")
+	case d.Literal("null"):
+		return wire.Null(), nil
+	case d.Literal("true"):
+		return wire.Bool(true), nil
+	case d.Literal("false"):
+		return wire.Bool(false), nil
 	}
-	return wire.Value{}, d.expected("a value for " + textwire.Excerpt(field))
+	return wire.Value{}, d.Expected("a value for " + textwire.Excerpt(field))
 }
 
-// list parses a list value, nested at most MaxDepth deep and of at most
-// MaxElements items. It is array with error messages that quote field,
-// which comes from the input.
+// list reads a list value, nested at most MaxDepth deep and of at most
+// MaxElements items. Its errors quote field, which comes from the input.
 func (d *decoder) list(field string) (wire.Value, error) {
-	if d.depth++; d.depth > d.l.MaxDepth {
-		return wire.Value{}, d.limitAt(d.pos, "MaxDepth", "lists nested more than "+strconv.Itoa(d.l.MaxDepth)+" deep (MaxDepth)")
+	if err := d.Enter(d.l.MaxDepth, "lists"); err != nil {
+		return wire.Value{}, err
 	}
-	d.pos++ // '['
-	d.ws()
 	var vs []wire.Value
-	if d.peek() == ']' {
-		d.pos++
-		d.depth--
-		return wire.ListOf(), nil
-	}
-	for {
-		d.ws()
+	more, err := d.Open('[', "an")
+	for ; more; more, err = d.Next(']', "") {
 		if len(vs) == d.l.MaxElements {
-			return wire.Value{}, d.tooMany(d.pos, "list "+textwire.Excerpt(field))
+			return wire.Value{}, d.tooMany(d.Pos, "list "+textwire.Excerpt(field))
 		}
 		v, err := d.value(field)
 		if err != nil {
 			return wire.Value{}, err
 		}
 		vs = append(grown(d, vs, len(vs)), v)
-		d.ws()
-		switch d.peek() {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
-			d.depth--
-			return wire.ListOf(vs...), nil
-		default:
-			return wire.Value{}, d.expected("',' or ']' in the list " + textwire.Excerpt(field))
-		}
 	}
+	if err != nil { // the error's message quotes field only when there is one
+		return wire.Value{}, d.Expected("',' or ']' in the list " + textwire.Excerpt(field))
+	}
+	d.Leave()
+	return wire.ListOf(vs...), nil
 }
 
-// scanNumber checks JSON number syntax at the current position and returns
-// its end and whether it has a fraction or exponent (textwire.ScanNumber,
-// the rule every text codec reads numbers by).
-func (d *decoder) scanNumber() (end int, isFloat bool, ok bool) {
-	return textwire.ScanNumber(d.data, d.pos)
-}
-
+// number reads a number: an int when it has no fraction or exponent (and
+// must fit int64), a float otherwise (and must be within float64's range).
 func (d *decoder) number(field string) (wire.Value, error) {
-	start := d.pos
-	end, isFloat, ok := d.scanNumber()
-	if !ok {
-		d.pos = end
-		return wire.Value{}, d.expected("a digit in number for " + textwire.Excerpt(field))
+	lit, isFloat, err := d.Number(field)
+	if err != nil {
+		return wire.Value{}, err
 	}
-	lit := d.data[start:end]
-	if isFloat {
-		f, err := strconv.ParseFloat(unsafe.String(&lit[0], len(lit)), 64)
-		if err != nil && !math.IsInf(f, 0) {
-			return wire.Value{}, d.errAt(start, textwire.Excerpt(field)+": invalid number "+textwire.Excerpt(string(lit)))
+	start := d.Pos - len(lit)
+	if !isFloat {
+		i, ok := textwire.ParseInt(lit)
+		if !ok {
+			return wire.Value{}, d.outOfRange(start, lit, textwire.Excerpt(field))
 		}
-		if math.IsInf(f, 0) {
-			return wire.Value{}, d.errAt(start, textwire.Excerpt(field)+": number "+textwire.Clip(string(lit))+" is out of float64 range")
-		}
-		d.pos = end
-		return wire.Float(f), nil
+		return wire.Int(i), nil
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if math.IsInf(f, 0) {
+		return wire.Value{}, d.Err(start, textwire.Excerpt(field)+": number "+textwire.Clip(lit)+" is out of float64 range")
+	}
+	if err != nil {
+		return wire.Value{}, d.Err(start, textwire.Excerpt(field)+": invalid number "+textwire.Excerpt(lit))
+	}
+	return wire.Float(f), nil
+}
+
+// integer reads an integer number (no fraction, no exponent).
+func (d *decoder) integer(field string) (int64, error) {
+	start := d.Pos
+	lit, isFloat, err := d.Number(field)
+	switch {
+	case err != nil:
+		d.Pos = start
+		return 0, d.Expected("an integer for " + field)
+	case isFloat:
+		return 0, d.Err(start, field+": expected an integer, found "+textwire.Clip(lit))
 	}
 	i, ok := textwire.ParseInt(lit)
 	if !ok {
-		return wire.Value{}, d.errAt(start, textwire.Excerpt(field)+": integer "+textwire.Clip(string(lit))+" is out of int64 range")
+		return 0, d.outOfRange(start, lit, field)
 	}
-	d.pos = end
-	return wire.Int(i), nil
-}
-
-// integer parses a JSON integer number (no fraction, no exponent).
-func (d *decoder) integer(field string) (int64, error) {
-	start := d.pos
-	end, isFloat, ok := d.scanNumber()
-	if !ok || isFloat {
-		if ok {
-			return 0, d.errAt(start, field+": expected an integer, found "+textwire.Clip(string(d.data[start:end])))
-		}
-		return 0, d.expected("an integer for " + field)
-	}
-	i, ok := textwire.ParseInt(d.data[start:end])
-	if !ok {
-		return 0, d.errAt(start, field+": integer "+textwire.Clip(string(d.data[start:end]))+" is out of int64 range")
-	}
-	d.pos = end
 	return i, nil
 }
 
-// id parses an id: a JSON string holding a decimal int64.
+// outOfRange is the error for the integer literal lit, at start, of
+// field, which int64 cannot hold.
+func (d *decoder) outOfRange(start int, lit, field string) error {
+	return d.Err(start, field+": integer "+textwire.Clip(lit)+" is out of int64 range")
+}
+
+// id reads an id: a JSON string holding a decimal int64.
 func (d *decoder) id(field string) (int64, error) {
-	if d.peek() != '"' {
-		return 0, d.expected("a decimal string for " + field)
+	if d.Peek() != '"' {
+		return 0, d.Expected("a decimal string for " + field)
 	}
-	start := d.pos
-	end := start + 1
-	for end < len(d.data) && d.data[end] != '"' && d.data[end] != '\\' && end-start < 24 {
-		end++
-	}
-	if end < len(d.data) && d.data[end] == '"' {
-		if i, ok := textwire.ParseInt(d.data[start+1 : end]); ok {
-			d.pos = end + 1
+	start := d.Pos
+	text := d.Text(start+1, min(d.Len(), start+25))
+	if end := strings.IndexByte(text, '"'); end >= 0 {
+		if i, ok := textwire.ParseInt(text[:end]); ok {
+			d.Pos = start + end + 2
 			return i, nil
 		}
 	}
@@ -149,5 +141,5 @@ func (d *decoder) id(field string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return 0, d.errAt(start, field+": expected a decimal int64 string, found "+textwire.Excerpt(s))
+	return 0, d.Err(start, field+": expected a decimal int64 string, found "+textwire.Excerpt(s))
 }

@@ -50,15 +50,10 @@
 //	{"has_more":true,"truncated":false,"next_cursor":"eyJo"}   schema v5
 //	{"has_more":false,"truncated":false}                       schema v5, last page
 //
-// has_more is required in both; total_rows is required in v2 and truncated
-// in v5, as the published schemas say, so {"has_more":true} alone is an
-// error, as is next_cursor without truncated, and so is total_rows beside
-// truncated or next_cursor (a mix of the two schemas that no server
-// writes: a reader following either schema would misread it). The error
-// points at the key that makes the mix, or at the object when a required
-// key is missing; the encoder refuses the same paginations with an
-// *EncodeError (see wire.Pagination.Check). next_cursor is any JSON string
-// and comes back byte for byte.
+// A mix of the two, or a shape missing a key its schema requires, is
+// refused (see wire.Pagination.Check), at the key that makes the mix or
+// at the object; the encoder refuses the same paginations. next_cursor is
+// any JSON string and comes back byte for byte.
 //
 // An error reads:
 //
@@ -66,15 +61,10 @@
 //
 // # Detection
 //
-// Codec implements wire.Sniffer, so wire.Sniff (and wirebench's -f auto)
-// names json for text whose first value is an object opening with the
-// key "format_version" or "query_type" (confidence 0.99). Any other object
-// opening with a key, or empty, scores 0.6 (JSON, though perhaps not a
-// response), an array 0.2, other objects 0.1, anything else 0. Whitespace
-// and a byte order mark may come first, as Decode allows. Only the
-// opening is read (at most wire.SniffLen bytes), so a response sniffed as
-// json may still fail to decode. A delta document, whose first key is
-// "graphwire_delta", scores 0: it is not a response.
+// Codec implements wire.Sniffer (see Codec.Sniff): an object opening with
+// the key "format_version" or "query_type" scores 0.99; a delta document
+// (first key "graphwire_delta") 0, not being a response. Only the opening
+// is read, so a response sniffed as json may still fail to decode.
 //
 // # Documents: deltas and references
 //
@@ -93,14 +83,17 @@
 //	  {"type":"MergeRequest","id":"7","title":"Fix cache"}],
 //	 "edges":[{"from":"User","from_id":"42","to":"MergeRequest","to_id":"7","type":"AUTHORED"}]}}
 //
-// (shown on several lines; it is written compact). A response is a
-// document without a header: its bytes are AppendEncode's, and
-// DecodeDocument reads it as Decode does. The reader refuses, with a
-// *wire.DecodeError at its byte offset, a key that is not a header field,
-// a field twice, a value of the wrong kind, a list past MaxElements, a
-// text past MaxStringBytes, and anything after the content; the content
-// is read by Decode under the codec's Limits. delta/testdata/patch.py
-// applies these deltas in Python.
+// (shown on several lines; it is written compact). The content is a
+// fragment: format_version and query_type are written only when they are
+// not empty, nodes and edges only when they hold something, and
+// DecodeDocument reads an absent one back as empty (absent ⇔ empty, so
+// nothing is lost). A response is a document without a header: its bytes
+// are AppendEncode's, and DecodeDocument reads it as Decode does, every
+// field required. The reader refuses, with a *wire.DecodeError at its
+// byte offset, a key that is not a header field, a field twice, a value
+// of the wrong kind, a list past MaxElements, a text past MaxStringBytes,
+// and anything after the content. delta/testdata/patch.py applies these
+// deltas in Python.
 //
 // # Security
 //
@@ -125,14 +118,10 @@
 // Decode never panics, allocates in proportion to the input (JSON declares
 // no lengths), and finds duplicate keys in time linear in their number (a
 // key repeated among more than 16 is reported, at its offset, once its
-// object has been read, from a map of the keys or, past 1,024, a sort
-// of their hashes). It
-// does not keep the caller's slice: it copies the input once, and the
-// strings of the response share that copy, or, for a string with escapes,
-// chunks of unescaped text that grow with what has been read (512 bytes
-// doubling up to 64 KiB), so that a response costs a few allocations
-// rather than one per string: 111 for the 3.3 MB traversal_xl case of
-// the corpus.
+// object has been read). It does not keep the caller's slice: the scanner
+// copies the input once, and the response's strings share that copy or a
+// few chunks of unescaped text (see jsonvalue.Scanner): 111 allocations
+// for the 3.3 MB traversal_xl case of the corpus.
 //
 // Memory: a decode's peak heap stays within 16 times its input plus
 // 16 MiB for input whose elements take several bytes each (a 60 MB body
@@ -141,31 +130,15 @@
 // takes 56 bytes in memory and a list item can take two bytes of JSON, so
 // a list of 2^20 one-digit numbers (2 MiB) holds 56 MiB once decoded;
 // MaxElements bounds each such list and MaxInputBytes their number.
-// AppendEncode knows the length of its output before writing it (the
-// materialised size), so an encoding past MaxInputBytes is refused
-// without being written.
-//
-// # Documents: a header and a content fragment
-//
-// AppendDocument writes a delta (package delta) or a response with
-// references as one object: the header's fields, then "content". The
-// content is a fragment: format_version and query_type are written only
-// when they are not empty, nodes and edges only when they hold something,
-// and DecodeDocument reads an absent one back as empty (absent ⇔ empty,
-// so nothing is lost). Only under a header: Decode, and DecodeDocument of
-// a plain response, still require all four.
 //
 // # Where the code is
 //
-// This package is canonical JSON's one reader and one writer, and the
-// codec: its name, options and registration (codec.go), the writer
-// (encode.go, encode_response.go, encode_fast.go), the reader
-// (decode.go, decode_response.go, decode_values.go, decode_scan.go,
-// decode_presize.go), the document header (head.go) and detection
-// (sniff.go). wire's GraphResponse.MarshalJSON and UnmarshalJSON, and
-// wire.NodeOf for a type with a MarshalJSON method, reach it through the
-// default registry (DecodeValue, DecodeProperties), since wire cannot
-// import it. The meter and the checks of the Limits are wirecodec's;
-// escaping, number scanning and formatting and error excerpts are
-// internal/textwire's, shared by every text codec.
+// codec.go is the codec's name, options and registration; encode*.go the
+// writer; decode*.go the reader, over jsonvalue.Scanner (the module's one
+// JSON scanner, which jsonvalue.Parse reads with too); head.go the
+// document header; rules.go the schema's keys and where the string and
+// number rules live; errors.go the reader's errors; sniff.go detection. wire's
+// GraphResponse.MarshalJSON and UnmarshalJSON, and wire.NodeOf for a type
+// with a MarshalJSON method, reach the codec through the default registry
+// (DecodeValue, DecodeProperties).
 package json

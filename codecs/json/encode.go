@@ -1,7 +1,6 @@
 package json
 
 import (
-	"errors"
 	"io"
 	"strconv"
 
@@ -37,16 +36,25 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 }
 
 // appendWithin is AppendEncode under l; with fragment, r is a document's
-// content (see AppendDocument).
-//
-// One walk of r checks it and bounds the length of its encoding
-// (wirecodec.Measure): an encoding past MaxInputBytes is refused
-// unwritten, and dst grows once, and again only when the strings of r
-// escape more than one byte in 32. A NaN or infinite float is reported
-// before MaxInputBytes, as when the output was measured after writing it.
+// content (see AppendDocument). dst grows once, to the measured length
+// with a few escapes more, and again only when the strings of r escape
+// more than one byte in 32.
 func appendWithin(dst []byte, r *wire.GraphResponse, l wire.Limits, fragment bool) ([]byte, error) {
+	n, hi, err := check(r, l, fragment)
+	if err != nil {
+		return dst, err
+	}
+	return appendResponse(dst, r, int(n), int(min(hi, n+n/32+64)), fragment)
+}
+
+// check refuses, with a *wire.EncodeError, what AppendEncode refuses under
+// l, from one walk of r (wirecodec.Measure), which bounds the length of
+// its encoding: n with no byte escaped, at most hi. An encoding past
+// MaxInputBytes is refused unwritten; a NaN or infinite float is reported
+// before it, as when the output was measured after writing it.
+func check(r *wire.GraphResponse, l wire.Limits, fragment bool) (n, hi int64, err error) {
 	if r == nil {
-		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
+		return 0, 0, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
 	checked := r
 	if fragment {
@@ -54,9 +62,9 @@ func appendWithin(dst []byte, r *wire.GraphResponse, l wire.Limits, fragment boo
 	}
 	m, err := wirecodec.Measure(l, Name, checked)
 	if err != nil {
-		return dst, err
+		return 0, 0, err
 	}
-	n, hi := m.JSONBounds()
+	n, hi = m.JSONBounds()
 	max := l.MaxInputBytes
 	if max == 0 {
 		max = wire.DefaultLimits().MaxInputBytes
@@ -70,15 +78,12 @@ func appendWithin(dst []byte, r *wire.GraphResponse, l wire.Limits, fragment boo
 		// What the encoder refuses (NaN, ±Inf, ...) it refuses first;
 		// found by encoding to nowhere, which holds no output.
 		if err := encodeTo(io.Discard, r); err != nil {
-			return dst, err
+			return 0, 0, err
 		}
-		return dst, &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
+		return 0, 0, &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
 			Msg: "the encoding of " + strconv.FormatInt(n, 10) + " bytes is longer than the limit of " + strconv.FormatInt(max, 10)}
 	}
-	// Room for the encoding with no byte escaped and a few escapes more:
-	// one allocation, unless its strings escape more than one byte in 32;
-	// none in a caller's buffer with room for the encoding unescaped.
-	return appendResponse(dst, r, int(n), int(min(hi, n+n/32+64)), fragment)
+	return n, hi, nil
 }
 
 // EncodeTo writes the canonical JSON of r to w under the default Limits;
@@ -86,35 +91,12 @@ func appendWithin(dst []byte, r *wire.GraphResponse, l wire.Limits, fragment boo
 func EncodeTo(w io.Writer, r *wire.GraphResponse) error { return std.EncodeTo(w, r) }
 
 // EncodeTo writes the canonical JSON of r to w as it produces it, in
-// writes of about 32 KiB at node, edge and row boundaries; the bytes are
-// AppendEncode's, and so are the refusals: nothing is written when encoding
-// fails; only an error from w can leave partial output.
+// writes of about 32 KiB at node, edge and row boundaries. The bytes and
+// the refusals are AppendEncode's: only an error from w can leave partial
+// output.
 func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
-	if r != nil {
-		// The canonical JSON of r is exactly its materialised size, so one
-		// check with the smaller of the two limits also bounds the output.
-		l := c.core.Limits
-		asInput := l.MaxInputBytes < l.MaxMaterializedBytes
-		if asInput {
-			l.MaxMaterializedBytes = l.MaxInputBytes
-		}
-		if _, err := wirecodec.Measure(l, Name, r); err != nil {
-			var ee *wire.EncodeError
-			if asInput && errors.As(err, &ee) && ee.Limit == "MaxMaterializedBytes" {
-				// What the codec's own limits refuse, or the encoder
-				// refuses (NaN, ±Inf), AppendEncode refuses for that
-				// before measuring its output.
-				if _, err := wirecodec.Measure(c.core.Limits, Name, r); err != nil {
-					return err
-				}
-				if err := encodeTo(io.Discard, r); err != nil {
-					return err
-				}
-				return &wire.EncodeError{Codec: Name, Limit: "MaxInputBytes",
-					Msg: "the encoding is longer than the limit of " + strconv.FormatInt(c.core.Limits.MaxInputBytes, 10) + " bytes"}
-			}
-			return err
-		}
+	if _, _, err := check(r, c.core.Limits, false); err != nil {
+		return err
 	}
 	return encodeTo(w, r)
 }
@@ -124,16 +106,9 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 // may exceed it by one node, edge or row.
 const streamChunk = 32 << 10
 
-// encodeTo writes the canonical JSON of r to w as it produces it,
-// in writes of about 32 KiB at node, edge and row boundaries, so the whole
-// text is never held in memory. The response is checked first: an
-// *EncodeError means nothing was written; only an error from w can leave
-// partial output. The bytes are those of AppendEncode.
-//
-// The check is a first encoding pass whose output is discarded chunk by
-// chunk, so streaming costs about twice AppendEncode's time for memory that
-// stays bounded. codecs/json's Codec.EncodeTo calls it, as may any
-// server that streams canonical JSON.
+// encodeTo writes r to w as Codec.EncodeTo says, after a first pass whose
+// output is discarded chunk by chunk checks it: streaming costs about
+// twice AppendEncode's time for memory that stays bounded.
 func encodeTo(w io.Writer, r *wire.GraphResponse) error {
 	if r == nil {
 		return &wire.EncodeError{Codec: "json", Msg: "nil response"}
@@ -168,16 +143,11 @@ func (e *encoder) spill() error {
 	return nil
 }
 
-// AppendString appends s as a canonical JSON string: only '"', '\\' and
-// control characters escaped, invalid UTF-8 written as U+FFFD. It is for
-// code that writes canonical JSON around a response by hand (a wrapper
-// object, a log line); the rule is internal/textwire's JSON table, the one
-// AppendEncode uses.
+// AppendString appends s as a canonical JSON string (see the package
+// documentation), for code that writes canonical JSON around a response
+// by hand (a wrapper object, a log line).
 func AppendString(dst []byte, s string) []byte { return textwire.JSON.AppendQuoted(dst, s) }
 
-// AppendFloat appends f (finite) as canonical JSON writes a float: the
-// shortest decimal that reads back to f, in exponent form outside
-// 1e-6 ≤ |f| < 1e21, with ".0" added where it would otherwise read as an
-// integer. For the same callers as AppendString; the rule is
-// internal/textwire's AppendFloat, the one AppendEncode uses.
+// AppendFloat appends f (finite) as canonical JSON writes a float (see the
+// package documentation), for the same callers as AppendString.
 func AppendFloat(dst []byte, f float64) []byte { return textwire.AppendFloat(dst, f) }

@@ -25,25 +25,6 @@ var safeASCII = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
-// jsonSpecial[c] is true for the bytes canonical JSON escapes.
-var jsonSpecial = func() (t [256]bool) {
-	for c := range utf8.RuneSelf {
-		t[c] = !safeASCII[c]
-	}
-	return t
-}()
-
-// jsonEscaped[c] is what canonical JSON writes for the byte c when it
-// escapes it ("" when it does not), read from textwire.JSON's rule.
-var jsonEscaped = func() (t [256]string) {
-	for c := range utf8.RuneSelf {
-		if !safeASCII[c] {
-			t[c] = string(textwire.JSON.Append(nil, string(rune(c))))
-		}
-	}
-	return t
-}()
-
 // jsonClean reports whether s is written as it is between quotes and is
 // ASCII: what writeCache.piece remembers.
 func jsonClean(s string) bool {
@@ -54,7 +35,7 @@ func jsonClean(s string) bool {
 		}
 	}
 	for ; i < len(s); i++ {
-		if jsonEscaped[s[i]] != "" || s[i] >= utf8.RuneSelf {
+		if s[i] >= utf8.RuneSelf || !safeASCII[s[i]] {
 			return false
 		}
 	}

@@ -15,13 +15,9 @@ import (
 // but what the canonical form cannot carry (a NaN or infinite float, a
 // query type or group kind outside the enumerations, a property named
 // "type" or "id"); AppendWithin checks the Limits first. When dst has
-// less room than need, it grows by grow first (0 for both: sizeHint's
-// guess). On error it returns dst unchanged.
+// less room than need, the encoding's measured length, it grows by grow
+// first. On error it returns dst unchanged.
 func appendResponse(dst []byte, r *wire.GraphResponse, need, grow int, frag bool) ([]byte, error) {
-	if need == 0 {
-		need = sizeHint(r)
-		grow = need
-	}
 	e := encoder{b: dst, fragment: frag}
 	if cap(dst)-len(dst) < need {
 		// One allocation of about the right size, rather than the
@@ -32,76 +28,6 @@ func appendResponse(dst []byte, r *wire.GraphResponse, need, grow int, frag bool
 		return dst, err
 	}
 	return e.b, nil
-}
-
-// sizeHint estimates the length of r's encoding from its strings and
-// shape, erring on the short side: a typical id, few escapes.
-func sizeHint(r *wire.GraphResponse) int {
-	const idLen = 12 // a typical id, in quotes
-	n := 96 + len(r.FormatVersion)
-	for i := range r.Nodes {
-		nd := &r.Nodes[i]
-		n += 18 + idLen + len(nd.Type) + propsHint(nd.Properties)
-	}
-	for i := range r.Edges {
-		e := &r.Edges[i]
-		n += 48 + 2*idLen + len(e.From) + len(e.To) + len(e.Type)
-		if e.Depth.Valid {
-			n += 10
-		}
-		if e.PathID.Valid {
-			n += 12
-		}
-		if e.Step.Valid {
-			n += 9
-		}
-	}
-	for i := range r.Columns {
-		c := &r.Columns[i]
-		n += 26 + len(c.Name) + len(c.Function) + len(c.Target.V) + len(c.Property.V)
-	}
-	for i := range r.GroupColumns {
-		g := &r.GroupColumns[i]
-		n += 30 + len(g.Name) + len(g.Node) + len(g.Property.V) + len(g.Entity.V)
-	}
-	for _, row := range r.Rows {
-		n += 3
-		for j := range row {
-			c := &row[j]
-			n += 4 + len(c.Name)
-			if c.Node != nil {
-				n += 34 + idLen + len(c.Node.Type) + propsHint(c.Node.Properties)
-			} else {
-				n += valueHint(c.Value)
-			}
-		}
-	}
-	return n + n/32 // room for a few escapes
-}
-
-func propsHint(ps []wire.Property) int {
-	n := 0
-	for i := range ps {
-		n += 4 + len(ps[i].Key) + valueHint(ps[i].Value)
-	}
-	return n
-}
-
-func valueHint(v wire.Value) int {
-	switch v.Kind() {
-	case wire.KindString:
-		return 2 + len(v.Text())
-	case wire.KindList:
-		n := 2
-		for _, x := range v.List() {
-			n += 1 + valueHint(x)
-		}
-		return n
-	case wire.KindFloat, wire.KindInt:
-		return 8
-	default:
-		return 5
-	}
 }
 
 type encoder struct {

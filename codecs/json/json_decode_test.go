@@ -1,10 +1,15 @@
 package json_test
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"strings"
 	"testing"
+
+	jsoncodec "github.com/graphwire/graphwire/codecs/json"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -15,10 +20,7 @@ import (
 func TestDecodeBeyond2To53(t *testing.T) {
 	const in = `{"format_version":"1.2.0","query_type":"traversal","nodes":[{"type":"Project","id":"9007199254740993","big":9007199254740993,"neg":-9007199254740993}],` +
 		`"edges":[{"from":"Project","from_id":"9007199254740993","to":"Project","to_id":"-9007199254740993","type":"FORKED_FROM"}]}`
-	r, err := decodeJSON([]byte(in))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := decodeCanonical(t, []byte(in))
 	n := r.Nodes[0]
 	if n.ID != 9007199254740993 {
 		t.Errorf("id = %d", n.ID)
@@ -31,13 +33,6 @@ func TestDecodeBeyond2To53(t *testing.T) {
 	}
 	if e := r.Edges[0]; e.FromID != 9007199254740993 || e.ToID != -9007199254740993 {
 		t.Errorf("edge ids = %d, %d", e.FromID, e.ToID)
-	}
-	out, err := encodeJSON(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(out) != in {
-		t.Errorf("re-encoding:\n got %s\nwant %s", out, in)
 	}
 }
 
@@ -227,7 +222,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"query type in another case", `{"query_type":"Traversal"}`, 14, `found "Traversal"`},
 
 		// Wrong types.
-		{"format_version a number", `{"format_version":1}`, 18, "expected a string for \"format_version\", found number"},
+		{"format_version a number", `{"format_version":1}`, 18, "expected a string for format_version, found number"},
 		{"format_version null", `{"format_version":null}`, 18, "found null"},
 		{"query_type a number", `{"query_type":1}`, 14, "found number"},
 		{"nodes an object", `{"nodes":{}}`, 9, "expected nodes array, found object"},
@@ -376,4 +371,186 @@ func TestDecodeManyKeys(t *testing.T) {
 			t.Errorf("message %q", de.Msg)
 		}
 	}
+}
+
+const pageHead = `{"format_version":"5.0.1","query_type":"traversal","nodes":[],"edges":[],"pagination":`
+
+// TestPaginationShapes: both schemas' pagination objects decode to the
+// fields they hold and encode back byte for byte, keys in canonical order.
+func TestPaginationShapes(t *testing.T) {
+	tests := []struct {
+		name string
+		json string
+		want wire.Pagination
+	}{
+		{"v2", `{"has_more":true,"total_rows":4312}`, wire.Pagination{HasMore: true, TotalRows: wire.Some[int64](4312)}},
+		{"v2 last page", `{"has_more":false,"total_rows":0}`, wire.Pagination{TotalRows: wire.Some[int64](0)}},
+		{"v5 with a cursor", `{"has_more":true,"truncated":true,"next_cursor":"eyJoIjoiYWQyMTczMWM5MTZm"}`,
+			wire.Pagination{HasMore: true, Truncated: wire.Some(true), NextCursor: wire.Some("eyJoIjoiYWQyMTczMWM5MTZm")}},
+		{"v5 exhausted", `{"has_more":false,"truncated":false}`, wire.Pagination{Truncated: wire.Some(false)}},
+		{"v5 truncated without more", `{"has_more":false,"truncated":true}`, wire.Pagination{Truncated: wire.Some(true)}},
+		{"v5 empty cursor", `{"has_more":true,"truncated":false,"next_cursor":""}`,
+			wire.Pagination{HasMore: true, Truncated: wire.Some(false), NextCursor: wire.Some("")}},
+		{"v5 awkward cursor", `{"has_more":true,"truncated":false,"next_cursor":"a b\"c\n☃\u0001"}`,
+			wire.Pagination{HasMore: true, Truncated: wire.Some(false), NextCursor: wire.Some("a b\"c\n☃\x01")}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := decodeCanonical(t, []byte(pageHead+tc.json+"}"))
+			if diff := cmp.Diff(&tc.want, r.Pagination); diff != "" {
+				t.Errorf("decoded pagination (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestPaginationKeyOrder: any key order is read; canonical order is
+// written.
+func TestPaginationKeyOrder(t *testing.T) {
+	r, err := decodeJSON([]byte(pageHead + `{"next_cursor":"c","truncated":false,"has_more":true}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := encodeJSON(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := pageHead + `{"has_more":true,"truncated":false,"next_cursor":"c"}}`
+	if string(out) != want {
+		t.Errorf("got  %s\nwant %s", out, want)
+	}
+}
+
+// TestPaginationRefused: what neither schema allows is an error at the key
+// that makes the mix, or at the object when a required field is missing.
+func TestPaginationRefused(t *testing.T) {
+	obj := len(pageHead) // offset of the pagination object
+	tests := []struct {
+		name   string
+		json   string
+		offset int
+		substr string
+	}{
+		{"has_more alone", `{"has_more":true}`, obj, "pagination: neither total_rows (schema v2) nor truncated (schema v5)"},
+		{"empty", `{}`, obj, `pagination: missing "has_more"`},
+		{"v2 without has_more", `{"total_rows":3}`, obj, `pagination: missing "has_more"`},
+		{"v5 without has_more", `{"truncated":true}`, obj, `pagination: missing "has_more"`},
+		{"total_rows and truncated", `{"has_more":true,"total_rows":3,"truncated":false}`, obj + 32, "total_rows (schema v2) together with truncated (schema v5)"},
+		{"truncated then total_rows", `{"has_more":true,"truncated":false,"total_rows":3}`, obj + 35, "total_rows (schema v2) together with truncated (schema v5)"},
+		{"total_rows and next_cursor", `{"has_more":true,"total_rows":3,"next_cursor":"c"}`, obj + 32, "total_rows (schema v2) together with next_cursor (schema v5)"},
+		{"next_cursor without truncated", `{"has_more":true,"next_cursor":"c"}`, obj + 17, "next_cursor without truncated (schema v5 requires truncated)"},
+		{"all four", `{"has_more":true,"total_rows":3,"truncated":true,"next_cursor":"c"}`, obj + 32, "together with truncated"},
+		{"truncated a string", `{"has_more":true,"truncated":"true"}`, obj + 29, "expected boolean for pagination truncated, found string"},
+		{"truncated null", `{"has_more":true,"truncated":null}`, obj + 29, "expected boolean for pagination truncated, found null"},
+		{"next_cursor null", `{"has_more":true,"truncated":true,"next_cursor":null}`, obj + 48, `expected a string for pagination next_cursor, found null`},
+		{"next_cursor a number", `{"has_more":true,"truncated":true,"next_cursor":7}`, obj + 48, `expected a string for pagination next_cursor, found number`},
+		{"duplicate truncated", `{"has_more":true,"truncated":true,"truncated":false}`, obj + 34, `pagination: duplicate field "truncated"`},
+		{"duplicate next_cursor", `{"has_more":true,"truncated":true,"next_cursor":"a","next_cursor":"b"}`, obj + 52, `pagination: duplicate field "next_cursor"`},
+		{"v2 field misspelt", `{"has_more":true,"total":3}`, obj + 17, `pagination: unknown field "total"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			de := checkDecodeFails(t, tc.name, []byte(pageHead+tc.json+"}"))
+			if de == nil {
+				return
+			}
+			if de.Offset != int64(tc.offset) {
+				t.Errorf("offset %d, want %d (%v)", de.Offset, tc.offset, de)
+			}
+			if !strings.Contains(de.Msg, tc.substr) {
+				t.Errorf("message %q, want it to contain %q", de.Msg, tc.substr)
+			}
+		})
+	}
+}
+
+// TestPaginationEncodeRefused: the encoder refuses the paginations the
+// decoder rejects, writing nothing.
+func TestPaginationEncodeRefused(t *testing.T) {
+	for _, p := range []wire.Pagination{
+		{HasMore: true},
+		{TotalRows: wire.Some[int64](1), Truncated: wire.Some(false)},
+		{TotalRows: wire.Some[int64](1), NextCursor: wire.Some("c")},
+		{HasMore: true, NextCursor: wire.Some("c")},
+	} {
+		r := &wire.GraphResponse{QueryType: wire.Traversal, Pagination: &p}
+		out, err := jsoncodec.AppendEncode([]byte("x"), r)
+		var ee *wire.EncodeError
+		if !errors.As(err, &ee) || ee.Path != "pagination" || ee.Msg != p.Check().Error() {
+			t.Errorf("%+v: error %v, want a *wire.EncodeError at pagination saying %q", p, err, p.Check())
+		}
+		if string(out) != "x" {
+			t.Errorf("%+v: wrote %q", p, out)
+		}
+	}
+}
+
+// TestPaginationExactRoundTrip: v2 and v5 paginations of generated
+// responses come back exactly.
+func TestPaginationExactRoundTrip(t *testing.T) {
+	for i, p := range []wire.Pagination{
+		{HasMore: true, TotalRows: wire.Some[int64](-1 << 63)},
+		{HasMore: false, Truncated: wire.Some(true), NextCursor: wire.Some("\x00\x1f\x7f 😀 \"q\" \\")},
+	} {
+		r := &wire.GraphResponse{FormatVersion: "5.0.1", QueryType: wire.Aggregation, Pagination: &p}
+		out, err := encodeJSON(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := decodeJSON(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := wiretest.Diff(r, d, wire.Exact); diff != "" {
+			t.Errorf("case %d (-want +got):\n%s", i, diff)
+		}
+	}
+}
+
+// TestJSONLongSequences: lists, properties and rows long enough to be
+// sized from the rest of their text decode as they always did, and a
+// long list whose rest is separators, not elements, is refused with its
+// error having allocated no more than the bound.
+func TestJSONLongSequences(t *testing.T) {
+	items := make([]wire.Value, 300)
+	props := make([]wire.Property, 300)
+	rows := make([]wire.Row, 300)
+	for i := range items {
+		items[i] = wire.ListOf(wire.Int(int64(i)), wire.String(`a,"]`))
+		props[i] = wire.Prop("k"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+strings.Repeat("y", i/26), wire.Int(int64(i)))
+		rows[i] = wire.Row{{Name: "n", Value: wire.Int(int64(i))}}
+	}
+	r := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Aggregation,
+		Nodes:   []wire.Node{{Type: "T", ID: 1, Properties: append(props, wire.Prop("l", wire.ListOf(items...)))}},
+		Edges:   []wire.Edge{},
+		Columns: []wire.Column{{Name: "n", Function: "count"}}, Rows: rows}
+	data, err := jsoncodec.AppendEncode(nil, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := jsoncodec.DecodeWithin(data, wire.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(r, got, cmp.AllowUnexported(wire.Value{})); diff != "" {
+		t.Errorf("decoded differs (-want +got):\n%s", diff)
+	}
+
+	if testing.Short() || presizeRace {
+		t.Skip("a large input; heap figures under the race detector mean nothing")
+	}
+	head := `{"format_version":"1","query_type":"search","edges":[],"nodes":[{"type":"T","id":"1","l":[` + strings.Repeat("0,", 100)
+	text := head + strings.Repeat(",", 8<<20) + "0]}]}"
+	var derr error
+	fp := wiretest.Measure(func() { _, derr = jsoncodec.DecodeWithin([]byte(text), wire.Limits{MaxElements: 16 << 20}) })
+	var de *wire.DecodeError
+	if !errors.As(derr, &de) || de.Offset != int64(len(head)) {
+		t.Errorf("%v, want a *wire.DecodeError at offset %d", derr, len(head))
+	}
+	// All it allocates, not only its sampled peak: the count of a rest
+	// that holds no elements must not size anything.
+	if bound := wiretest.DecodeMemoryBound(len(text)); fp.TotalAlloc > bound {
+		t.Errorf("allocated %d decoding %d bytes, more than %d", fp.TotalAlloc, len(text), bound)
+	}
+	t.Logf("%d bytes: %v", len(text), fp)
 }

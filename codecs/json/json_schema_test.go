@@ -68,10 +68,7 @@ func validate(t *testing.T, s *jsonschema.Schema, data []byte) error {
 func TestCurrentInputsMatchSchemaV5(t *testing.T) {
 	s := schemaV5(t)
 	cases := testsupport.CurrentCases(t)
-	for _, c := range cases {
-		if err := validate(t, s, c.JSON); err != nil {
-			t.Errorf("%s: %v", c.Name, err)
-		}
+	for _, c := range validCases(t, s, cases) {
 		r, err := decodeJSON(c.JSON)
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
@@ -90,13 +87,7 @@ func TestCurrentInputsMatchSchemaV5(t *testing.T) {
 // TestReferenceInputsMatchSchemaV2: every input of the GOON 1.0.0
 // reference cases is a valid schema v2 response.
 func TestReferenceInputsMatchSchemaV2(t *testing.T) {
-	s := schemaV2(t)
-	cases := testsupport.ReferenceCases(t)
-	for _, c := range cases {
-		if err := validate(t, s, c.JSON); err != nil {
-			t.Errorf("%s: %v", c.Name, err)
-		}
-	}
+	cases := validCases(t, schemaV2(t), testsupport.ReferenceCases(t))
 	t.Logf("%d reference inputs valid under schema v2", len(cases))
 }
 
@@ -186,4 +177,16 @@ func TestSchemasTellPaginationsApart(t *testing.T) {
 	if err := validate(t, v2, []byte(p5)); err == nil || !strings.Contains(err.Error(), "total_rows") {
 		t.Errorf("schema v2 on a v5 pagination: %v", err)
 	}
+}
+
+// validCases checks that the input of each case is valid under s, and
+// returns the cases.
+func validCases(t *testing.T, s *jsonschema.Schema, cases []testsupport.Case) []testsupport.Case {
+	t.Helper()
+	for _, c := range cases {
+		if err := validate(t, s, c.JSON); err != nil {
+			t.Errorf("%s: %v", c.Name, err)
+		}
+	}
+	return cases
 }

@@ -18,8 +18,8 @@
 //
 // Parse follows nesting up to 1000 levels and Append up to 10000 (deeper
 // is almost certainly a cycle); past them they fail. Parse allocates in
-// proportion to its input and keeps no part of it: strings are read by
-// internal/textwire's JSON string scanner, as wire's JSON reader reads
-// them, and copied. A *wire.DecodeError from Parse has the byte offset of
-// the problem ("json: offset 5: ...").
+// proportion to its input and does not keep the caller's slice: it reads
+// with Scanner, the module's one JSON scanner, whose strings share one
+// copy of the input. A *wire.DecodeError from Parse has the byte offset
+// of the problem ("json: offset 5: ...").
 package jsonvalue

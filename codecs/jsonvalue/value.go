@@ -25,9 +25,7 @@ type Value = any
 
 // Object is a JSON object: its members in order. Keys must be unique;
 // encoders report a duplicate key as an error. Build one with NewObject and
-// Add or Set, or fill Members directly. Callers: Parse and the TOON reader
-// build them; the GraphResponse TOON codec builds its small sections
-// (columns, rows, pagination) as Objects for the TOON writer.
+// Add or Set, or fill Members directly.
 type Object struct {
 	Members []Member
 }
@@ -38,8 +36,7 @@ type Member struct {
 	Value Value
 }
 
-// NewObject returns an empty object with room for n members (for callers
-// building a document: the TOON codec's sections, examples, tests).
+// NewObject returns an empty object with room for n members.
 func NewObject(n int) *Object {
 	if n < 0 {
 		n = 0
@@ -103,13 +100,11 @@ type Number struct {
 	isFloat bool
 }
 
-// Int returns an integer Number. (Unlike wire.Int, which returns a
-// wire.Value, it returns a Number: callers building a generic document.)
+// Int returns an integer Number (where wire.Int returns a wire.Value).
 func Int(i int64) Number { return Number{bits: uint64(i)} }
 
-// Float returns a floating-point Number (for callers building a
-// document; the TOON writers write a float64 through it). NaN and ±Inf
-// are representable but encode as null (TOON spec §3).
+// Float returns a floating-point Number. NaN and ±Inf are representable
+// but encode as null (TOON spec §3).
 func Float(f float64) Number { return Number{bits: math.Float64bits(f), isFloat: true} }
 
 // IsInt reports whether n holds an int64 (as opposed to a float64).
@@ -182,11 +177,10 @@ func (n Number) Equal(m Number) bool {
 	return ok && i == int64(n.bits)
 }
 
-// ParseNumber parses a number literal (callers reading a number from text
-// they did not scan themselves) of the JSON grammar (which is also the
-// TOON grammar for unquoted numbers, spec §4): -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
-// An integer literal that fits int64 gives an int64 Number; any other gives
-// the nearest float64. A literal beyond the float64 range is an error.
+// ParseNumber parses a number literal of the JSON grammar (TOON's for
+// unquoted numbers, spec §4): an integer literal that fits int64 gives an
+// int64 Number, any other the nearest float64; one beyond the float64
+// range is an error.
 func ParseNumber(s string) (Number, error) {
 	if !isNumberLiteral(s) {
 		return Number{}, &strconv.NumError{Func: "ParseNumber", Num: s, Err: strconv.ErrSyntax}
@@ -198,10 +192,8 @@ func ParseNumber(s string) (Number, error) {
 	return n, nil
 }
 
-// LiteralNumber is ParseNumber for a hot path that makes its own error
-// (the TOON decoder, for which a token that is not a number is a string):
-// it reports false, allocating nothing, when s is not a number literal or
-// is outside the float64 range.
+// LiteralNumber is ParseNumber for a caller that makes its own error: it
+// reports false, allocating nothing, where ParseNumber fails.
 func LiteralNumber(s string) (Number, bool) {
 	if !isNumberLiteral(s) {
 		return Number{}, false
@@ -258,11 +250,10 @@ func appendFloat(dst []byte, f float64) []byte {
 	return textwire.AppendShortest(dst, f)
 }
 
-// Equal reports whether a and b are the same JSON value (callers comparing
-// generic documents: the TOON conformance and reference tests, the CLI): numbers compare by
-// value (Int(1) equals Float(1)), objects by their members in order, arrays
-// element by element. The convenience number types Marshal accepts (int,
-// int64, float64) compare as the Numbers they encode as.
+// Equal reports whether a and b are the same JSON value: numbers by value
+// (Int(1) equals Float(1); int, int64 and float64 as the Numbers they
+// encode as), objects by their members in order, arrays element by
+// element.
 func Equal(a, b Value) bool {
 	if na, ok := asNumber(a); ok {
 		nb, ok := asNumber(b)

@@ -1,7 +1,7 @@
 // Package textwire is the text toolkit every text codec of graphwire
 // shares: quoting and escaping (one loop, a rule table per format),
-// unescaping, the JSON string scanner and list separators, number
-// formatting and parsing, the line scanner of line-oriented and indented
+// unescaping, the JSON string scanner (codecs/jsonvalue.Scanner reads
+// JSON with it), number formatting and parsing, the line scanner of line-oriented and indented
 // text (Lines, under a format's LineRules: indent unit, tabs, blank lines,
 // comments, bounds), and the bounded excerpts that error messages quote.
 //

@@ -145,21 +145,3 @@ func SkipJSONSpace(data []byte, off int) int {
 	}
 	return off
 }
-
-// JSONListNext reads what follows an element of a JSON array or object:
-// after whitespace at off, a ',' (more is true: another element follows)
-// or the closing byte close, ']' or '}'. It returns the offset after the
-// byte read; ok is false, with the offset of the byte found instead (or
-// len(data)), when neither is there.
-func JSONListNext(data []byte, off int, close byte) (next int, more, ok bool) {
-	off = SkipJSONSpace(data, off)
-	if off < len(data) {
-		switch data[off] {
-		case ',':
-			return off + 1, true, true
-		case close:
-			return off + 1, false, true
-		}
-	}
-	return off, false, false
-}

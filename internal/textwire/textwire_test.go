@@ -248,23 +248,3 @@ func TestAppendMatchesTheRule(t *testing.T) {
 		}
 	})
 }
-
-func TestJSONListNext(t *testing.T) {
-	for _, tc := range []struct {
-		in         string
-		next       int
-		more, ok   bool
-		closeBytes byte
-	}{
-		{" \t\n, 1]", 4, true, true, ']'},
-		{"  ]", 3, false, true, ']'},
-		{" }", 2, false, true, '}'},
-		{" ]", 1, false, false, '}'},
-		{"   ", 3, false, false, ']'},
-	} {
-		next, more, ok := JSONListNext([]byte(tc.in), 0, tc.closeBytes)
-		if next != tc.next || more != tc.more || ok != tc.ok {
-			t.Errorf("JSONListNext(%q, %q) = %d, %v, %v, want %d, %v, %v", tc.in, tc.closeBytes, next, more, ok, tc.next, tc.more, tc.ok)
-		}
-	}
-}
