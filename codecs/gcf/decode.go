@@ -49,14 +49,14 @@ func (c *Codec) decodeAt(data []byte, body, fields int, fast bool) (*wire.GraphR
 		if err != nil {
 			return nil, shiftError(err, body, fields)
 		}
-		if r, err = response(v); err != nil {
+		if r, err = response(v, body > 0); err != nil {
 			return nil, err
 		}
 	}
 	// What a decoder of GCF cannot refuse as it reads (the model's rules,
 	// the limits of the response as a whole) it refuses here, with the
 	// encoders' own check (Measure refuses exactly what Check does).
-	if _, err := c.core.Limits.Measure(Name, r); err != nil {
+	if _, err := c.core.Limits.Measure(Name, checked(r, body > 0)); err != nil {
 		var ee *wire.EncodeError
 		if e, ok := err.(*wire.EncodeError); ok {
 			ee = e
@@ -96,6 +96,7 @@ type giveUp struct{}
 
 type freader struct {
 	s         string
+	fragment  bool // the content of a document with a header
 	i         int
 	maxElem   int
 	maxStr    int
@@ -161,7 +162,7 @@ func (c *Codec) decodeFast(data []byte, body int) (r *wire.GraphResponse, ok boo
 		maxDepth: min(c.core.Limits.MaxDepth+layoutDepth, wire.HardMaxDepth), budget: readerBudget(len(data))}
 	d.expect(d.line(), "GCF profile=generic")
 	if body > 0 {
-		d.i = body
+		d.i, d.fragment = body, true
 	}
 	return d.response(), true
 }
@@ -195,13 +196,21 @@ func (d *freader) expect(l, want string) {
 // response reads the response's lines after its GCF line.
 func (d *freader) response() *wire.GraphResponse {
 	r := &wire.GraphResponse{}
-	r.FormatVersion = d.member("format_version")
-	r.QueryType = wire.QueryType(d.member("query_type"))
-	if !r.QueryType.Valid() {
-		d.fail()
+	if !d.fragment || strings.HasPrefix(d.peek(), "format_version=") {
+		r.FormatVersion = d.member("format_version")
 	}
-	d.nodes(r)
-	d.edges(r)
+	if !d.fragment || strings.HasPrefix(d.peek(), "query_type=") {
+		r.QueryType = wire.QueryType(d.member("query_type"))
+		if !r.QueryType.Valid() {
+			d.fail()
+		}
+	}
+	if !d.fragment || strings.HasPrefix(d.peek(), "## nodes ") {
+		d.nodes(r)
+	}
+	if !d.fragment || strings.HasPrefix(d.peek(), "## edges ") {
+		d.edges(r)
+	}
 	if strings.HasPrefix(d.peek(), "## columns ") {
 		d.columns(r)
 	}

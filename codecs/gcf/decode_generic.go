@@ -9,7 +9,10 @@ import (
 
 // reader walks the generic value of a document, recording the first
 // layout error.
-type reader struct{ err *wire.DecodeError }
+type reader struct {
+	err      *wire.DecodeError
+	fragment bool
+}
 
 func (d *reader) fail(path, msg string) {
 	if d.err == nil {
@@ -94,8 +97,10 @@ func (d *reader) optString(m map[string]jsonvalue.Value, k, path string) wire.Op
 }
 
 // response reads a document into a response.
-func response(v jsonvalue.Value) (*wire.GraphResponse, error) {
-	var d reader
+// A fragment (the content of a document with a header) may leave out
+// format_version, query_type, nodes and edges.
+func response(v jsonvalue.Value, fragment bool) (*wire.GraphResponse, error) {
+	d := reader{fragment: fragment}
 	r := d.response(v)
 	if d.err != nil {
 		return nil, d.err
@@ -104,19 +109,33 @@ func response(v jsonvalue.Value) (*wire.GraphResponse, error) {
 }
 
 func (d *reader) response(v jsonvalue.Value) *wire.GraphResponse {
-	top := d.fields(d.object(v, "document"), "document", []string{"format_version", "query_type", "nodes", "edges"},
-		[]string{"columns", "group_columns", "rows", "pagination"})
-	r := &wire.GraphResponse{FormatVersion: d.str(top["format_version"], "format_version"),
-		QueryType: wire.QueryType(d.str(top["query_type"], "query_type"))}
-	if d.err == nil && !r.QueryType.Valid() {
+	req, opt := []string{"format_version", "query_type", "nodes", "edges"}, []string{"columns", "group_columns", "rows", "pagination"}
+	if d.fragment {
+		req, opt = nil, append(req, opt...)
+	}
+	top := d.fields(d.object(v, "document"), "document", req, opt)
+	r := &wire.GraphResponse{}
+	if v, ok := top["format_version"]; ok || !d.fragment {
+		r.FormatVersion = d.str(v, "format_version")
+	}
+	if v, ok := top["query_type"]; ok || !d.fragment {
+		r.QueryType = wire.QueryType(d.str(v, "query_type"))
+	}
+	if _, ok := top["query_type"]; d.err == nil && ok && !r.QueryType.Valid() {
 		d.fail("query_type", "unknown query type "+strconv.Quote(string(r.QueryType)))
 	}
-	nodes := d.ungroup(top["nodes"], "nodes")
+	var nodes, edges []jsonvalue.Value
+	if v, ok := top["nodes"]; ok || !d.fragment {
+		nodes = d.ungroup(v, "nodes")
+	}
+	if v, ok := top["edges"]; ok || !d.fragment {
+		edges = d.array(v, "edges")
+	}
 	for i, n := range nodes {
 		r.Nodes = append(r.Nodes, d.node(n, "nodes["+strconv.Itoa(i)+"]"))
 		nodes[i] = nil // read: the collector may take it
 	}
-	for i, e := range d.array(top["edges"], "edges") {
+	for i, e := range edges {
 		p := "edges[" + strconv.Itoa(i) + "]"
 		m := d.fields(d.object(e, p), p, []string{"from", "from_id", "to", "to_id", "type"}, []string{"depth", "path_id", "step"})
 		r.Edges = append(r.Edges, wire.Edge{From: d.str(m["from"], p+".from"), FromID: d.integer(m["from_id"], p+".from_id"),

@@ -132,11 +132,8 @@
 //	GCF profile=generic
 //	graphwire_delta="246335714778093070011878324393808589389"
 //	nodes_changed=0
-//	format_version=1.2.0
-//	query_type=traversal
 //	## nodes [1]{type,id,name}
 //	User|1001|ada lovelace
-//	## edges [0]
 //
 // the unchanged delta, its header alone:
 //
@@ -155,6 +152,13 @@
 //	## edges [1]{from,from_id,to,to_id,type}
 //	User|1001|User|1002|KNOWS
 //
+// Under a header the content is a fragment: format_version and query_type
+// are written only when not empty (package delta leaves out those of the
+// base), nodes and edges only when there are some, and an absent one
+// reads back empty, so the rule is lossless. A content with nothing else
+// to write writes its nodes ("## nodes [0]"), since a document with no
+// content lines has no content (the unchanged delta). Only a document
+// with a header may leave them out: a response still needs all four.
 // Package delta gives the fields their meaning. A response is a document
 // with no fields: AppendDocument without fields writes AppendEncode's
 // bytes, and DecodeDocument reads any response as Decode does. A line

@@ -21,22 +21,23 @@ import (
 // name), and text longer than MaxInputBytes; on error dst comes back
 // unchanged.
 func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
-	return c.appendEncode(dst, r)
+	return c.appendEncode(dst, r, false)
 }
 
-// appendEncode is AppendEncode.
-func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+// appendEncode is AppendEncode; with fragment, it writes r as the content
+// of a document with a header (see the package documentation).
+func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse, fragment bool) ([]byte, error) {
 	if r == nil {
 		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
-	m, err := c.core.Limits.Measure(Name, r)
+	m, err := c.core.Limits.Measure(Name, checked(r, fragment))
 	if err != nil {
 		return dst, err
 	}
 	n := len(dst)
-	out, ok := c.appendFast(dst, r, int64(m.SizeHint()))
+	out, ok := c.appendFast(dst, r, int64(m.SizeHint()), fragment)
 	if !ok {
-		if err := c.refusal(r); err != nil {
+		if err := c.refusal(checked(r, fragment)); err != nil {
 			return dst, err
 		}
 		return dst, &wire.EncodeError{Codec: Name, Limit: "MaxDepth",
@@ -108,7 +109,7 @@ const maxPooled = 8 << 20
 // when dst has at least a quarter of size to spare (a caller's reused buffer),
 // and otherwise into its pooled buffer, made size long at once when too
 // short, then appends that to dst: one allocation, or none.
-func (c *Codec) appendFast(dst []byte, r *wire.GraphResponse, size int64) ([]byte, bool) {
+func (c *Codec) appendFast(dst []byte, r *wire.GraphResponse, size int64, fragment bool) ([]byte, bool) {
 	w := writers.Get().(*writer)
 	pooled := w.b
 	room := int64(cap(dst) - len(dst))
@@ -125,7 +126,7 @@ func (c *Codec) appendFast(dst []byte, r *wire.GraphResponse, size int64) ([]byt
 	w.fail = false
 	w.maxStr = c.core.Limits.MaxStringBytes
 	w.maxDepth = min(c.core.Limits.MaxDepth+layoutDepth, wire.HardMaxDepth)
-	w.document(r)
+	w.document(r, fragment)
 	ok := !w.fail
 	switch {
 	case !ok:
@@ -147,18 +148,31 @@ func (c *Codec) appendFast(dst []byte, r *wire.GraphResponse, size int64) ([]byt
 	return dst, ok
 }
 
-func (w *writer) document(r *wire.GraphResponse) {
-	if !r.QueryType.Valid() {
+// document writes r's document; a fragment leaves out an empty
+// format_version, query_type, nodes and edges, but writes "## nodes [0]"
+// when it would otherwise write nothing after its GCF line.
+func (w *writer) document(r *wire.GraphResponse, fragment bool) {
+	if !r.QueryType.Valid() && (!fragment || r.QueryType != "") {
 		w.fail = true
 		return
 	}
-	w.b = append(w.b, "GCF profile=generic\nformat_version="...)
-	w.str(r.FormatVersion)
-	w.b = append(w.b, "\nquery_type="...)
-	w.str(string(r.QueryType))
-	w.b = append(w.b, '\n')
-	w.nodes(r.Nodes)
-	w.edges(r.Edges)
+	w.b = append(w.b, gcfLine...)
+	if !fragment || r.FormatVersion != "" {
+		w.b = append(w.b, "format_version="...)
+		w.str(r.FormatVersion)
+		w.b = append(w.b, '\n')
+	}
+	if !fragment || r.QueryType != "" {
+		w.b = append(w.b, "query_type="...)
+		w.str(string(r.QueryType))
+		w.b = append(w.b, '\n')
+	}
+	if !fragment || len(r.Nodes) > 0 || onlyNodes(r) {
+		w.nodes(r.Nodes)
+	}
+	if !fragment || len(r.Edges) > 0 {
+		w.edges(r.Edges)
+	}
 	if r.Columns != nil {
 		w.columns(r.Columns)
 	}
@@ -171,6 +185,26 @@ func (w *writer) document(r *wire.GraphResponse) {
 	if p := r.Pagination; p != nil {
 		w.pagination(p)
 	}
+}
+
+// checked is the response the encoder's and decoder's checks see for r:
+// r itself, or, for a fragment whose query type is absent, r with a valid
+// one in its place (the model requires one; a fragment may leave it out).
+func checked(r *wire.GraphResponse, fragment bool) *wire.GraphResponse {
+	if !fragment || r.QueryType != "" {
+		return r
+	}
+	c := *r
+	c.QueryType = wire.Traversal
+	return &c
+}
+
+// onlyNodes reports whether r holds nothing a fragment writes but its
+// nodes: a fragment of r writes its nodes, even none, so that a content
+// is never an empty text (which a document reads as no content).
+func onlyNodes(r *wire.GraphResponse) bool {
+	return r.FormatVersion == "" && r.QueryType == "" && len(r.Edges) == 0 &&
+		r.Columns == nil && r.GroupColumns == nil && r.Rows == nil && r.Pagination == nil
 }
 
 // str writes a string value.

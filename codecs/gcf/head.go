@@ -46,7 +46,7 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	var err error
 	if content != nil {
 		at := len(out)
-		if out, err = c.AppendEncode(out, content); err != nil {
+		if out, err = c.appendEncode(out, content, true); err != nil {
 			return dst[:n], err
 		}
 		// The content's GCF line is the document's, written already.
