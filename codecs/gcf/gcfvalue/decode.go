@@ -62,11 +62,18 @@ func Decode(data []byte, opts Options) (Value, error) {
 // KindUnknownProfile after its header is read (this package reads the
 // generic profile only).
 func DecodeDocument(data []byte, opts Options) (doc *Document, err error) {
+	return decodeDocument(data, opts, nil)
+}
+
+// decodeDocument is DecodeDocument, the tables s chooses read by its
+// sinks.
+func decodeDocument(data []byte, opts Options, s Sinks) (doc *Document, err error) {
 	lim, err := opts.resolve()
 	if err != nil {
 		return nil, err
 	}
-	d := decoder{lim: lim}
+	d := decoder{lim: lim, sinks: s}
+	d.path = d.pathBuf[:0]
 	defer recoverFailure(&err)
 	if int64(len(data)) > lim.maxInput {
 		failLimitAt(1, 1, "MaxInputBytes", "an input of "+strconv.Itoa(len(data))+" bytes, longer than the limit of "+strconv.FormatInt(lim.maxInput, 10))
@@ -108,6 +115,13 @@ type decoder struct {
 	prevBlock     int   // what the last member of the object being read was
 	summaryLine   int   // the line of the summary trailer, 0 when none
 	summaryCounts []int // its counts=, nil when none
+
+	sinks      Sinks    // see DecodeSinks
+	path       []string // with sinks: the keys of the values being read
+	pathBuf    [8]string
+	sinkHeader TableHeader // the header given to Sinks.Table
+	sinkState  tableState  // the table a sink reads
+	sinkCur    Row         // the row a sink reads
 }
 
 // line is one non-blank, non-comment line of the body.
@@ -462,6 +476,7 @@ func (d *decoder) members(depth int) *jsonvalue.Object {
 			k, end := d.key(l, 3)
 			rest := c[end:]
 			var v Value
+			d.push(k)
 			switch {
 			case rest == "":
 				d.enter(l)
@@ -473,6 +488,7 @@ func (d *decoder) members(depth int) *jsonvalue.Object {
 			default:
 				d.failIn(l, end, KindSyntax, "expected the end of the line or [count] after the section name")
 			}
+			d.pop()
 			d.put(&b, k, v, l, 3)
 			continue
 		}

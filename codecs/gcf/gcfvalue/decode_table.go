@@ -273,6 +273,7 @@ func (d *decoder) expanded(hl *line, h *arrHeader, depth int) Value {
 		}
 		j++
 		var v Value
+		d.push("")
 		switch {
 		case j < len(c) && c[j] == '=':
 			v, _, _ = d.token(&l, j+1, len(c), false)
@@ -285,6 +286,7 @@ func (d *decoder) expanded(hl *line, h *arrHeader, depth int) Value {
 		default:
 			d.failIn(&l, j, KindSyntax, "expected =value, {}, or [count] after the item id")
 		}
+		d.pop()
 		d.charge(&l, memItem)
 		out = append(out, v)
 	}
