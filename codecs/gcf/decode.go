@@ -115,11 +115,7 @@ func (d *reader) Table(path []string, h *gcfvalue.TableHeader) gcfvalue.TableSin
 	default:
 		return nil
 	}
-	if cap(t.cols) < len(h.Columns) {
-		h.Charge(sizeCol * int64(len(h.Columns)))
-		t.cols = make([]col, 0, len(h.Columns))
-	}
-	t.inList, t.rows, t.cols = inList, 0, t.cols[:0]
+	t.inList, t.rows, t.cols, t.h = inList, 0, t.cols[:0], h
 	d.sizeSlabs(h)
 	switch t {
 	case &d.nodes:
@@ -133,11 +129,11 @@ func (d *reader) Table(path []string, h *gcfvalue.TableHeader) gcfvalue.TableSin
 // tableState is what a sink keeps of the table it reads and of its
 // section.
 type tableState struct {
-	inList bool     // the table is one of a list of tables
-	n      int      // the rows the section's tables held so far
-	rows   int      // the rows of the table being read
-	cols   []col    // the table's columns, as the sink reads them
-	names  []string // the table's declared column names
+	inList bool  // the table is one of a list of tables
+	n      int   // the rows the section's tables held so far
+	rows   int   // the rows of the table being read
+	cols   []col // the table's columns, as the sink reads them
+	h      *gcfvalue.TableHeader
 }
 
 // col is a column of a table being read, or a node cell's group of path
@@ -160,6 +156,15 @@ func (t *tableState) value() Value {
 		return []Value{}
 	}
 	return took
+}
+
+// next counts a row of the table, charging n bytes for what it builds,
+// and returns its index in the section.
+func (t *tableState) next(row *gcfvalue.Row, n int64) int {
+	row.Charge(n)
+	t.rows++
+	t.n++
+	return t.n - 1
 }
 
 // sunk reports whether the section's value v was read by its sink: one

@@ -1,7 +1,6 @@
 package gcf
 
 import (
-	"slices"
 	"strings"
 	"unsafe"
 
@@ -24,21 +23,20 @@ const (
 // other column a property; a table with a path column is left generic
 // (the layout refuses it there).
 func (d *reader) nodeSink(h *gcfvalue.TableHeader, inList bool) gcfvalue.TableSink {
-	t := &d.nodes
 	typed, ided := false, false
-	for i, c := range h.Columns {
+	for i := range h.Columns() {
+		c := h.Column(i)
 		if strings.IndexByte(c, '>') >= 0 {
 			return nil
 		}
 		typed, ided = typed || c == "type", ided || c == "id"
-		t.cols = append(t.cols, col{name: c, cell: i})
 	}
 	if !typed || !ided {
 		return nil
 	}
-	if cap(d.r.Nodes)-len(d.r.Nodes) < h.Rows {
-		h.Charge(sizeNode * int64(len(d.r.Nodes)+h.Rows))
-		d.r.Nodes = slices.Grow(d.r.Nodes, h.Rows)
+	if d.r.Nodes == nil {
+		h.Charge(sizeNode * int64(h.Rows))
+		d.r.Nodes = make([]wire.Node, 0, h.Rows)
 	}
 	return (*nodeSink)(d)
 }
@@ -52,26 +50,23 @@ func (s *nodeSink) Value() Value { return s.nodes.value() }
 // names with '>'.
 func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	d, t := (*reader)(s), &s.nodes
-	idx := t.n
-	t.n++
-	t.rows++
-	row.Charge(2*sizeNode + sizeProp*int64(len(row.Cells)))
+	idx := t.next(row, 2*sizeNode+sizeProp*int64(len(row.Cells)))
 	var n wire.Node
 	d.slab(len(row.Cells))
 	start := len(d.props)
 	seen, marks := 0, 0
-	for _, c := range t.cols {
-		sc := &row.Cells[c.cell]
+	for i := range row.Cells {
+		sc, name := &row.Cells[i], t.h.Column(i)
 		switch {
 		case sc.Kind == gcfvalue.Absent:
 			continue
-		case c.name == "type":
+		case name == "type":
 			if sc.Kind != gcfvalue.String {
 				return rowError(row.Line(), elementPath("nodes", idx)+".type", "expected a string")
 			}
 			n.Type, seen = sc.Str, seen|1
 			continue
-		case c.name == "id":
+		case name == "id":
 			if sc.Kind != gcfvalue.Number || !sc.Num.IsInt() {
 				return rowError(row.Line(), elementPath("nodes", idx)+".id", "expected an integer")
 			}
@@ -82,12 +77,12 @@ func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 		v := scalar(sc)
 		if sc.Kind == gcfvalue.Marker {
 			var err *wire.DecodeError
-			if v, _, err = d.attached(row.Line(), row.Attached.Members[marks].Value, elementPath("nodes", idx)+"."+c.name, false); err != nil {
+			if v, _, err = d.attached(row.Line(), row.Attached.Members[marks].Value, elementPath("nodes", idx)+"."+name, false); err != nil {
 				return err
 			}
 			marks++
 		}
-		d.props = append(d.props, wire.Property{Key: c.name, Value: v})
+		d.props = append(d.props, wire.Property{Key: name, Value: v})
 	}
 	if row.Attached != nil {
 		for _, m := range row.Attached.Members[marks:] {
@@ -116,9 +111,10 @@ func (d *reader) slab(n int) {
 }
 
 // sizeSlabs sets the length of the slabs made for the table h: slabLen,
-// or what the table's cells can fill when fewer.
+// or what the rest of the input can fill when less (a property or a cell
+// takes two bytes or more).
 func (d *reader) sizeSlabs(h *gcfvalue.TableHeader) {
-	d.slabLen = min(slabLen, h.Rows*len(h.Columns))
+	d.slabLen = min(slabLen, h.Room/2)
 }
 
 // nodeSection reads the nodes section: read by the sink, or generic.

@@ -20,7 +20,8 @@ var edgeFields = []string{"from", "from_id", "to", "to_id", "type", "depth", "pa
 // other is left generic (the layout refuses it).
 func (d *reader) edgeSink(h *gcfvalue.TableHeader) gcfvalue.TableSink {
 	t := &d.edges
-	for i, c := range h.Columns {
+	for i := range h.Columns() {
+		c := h.Column(i)
 		f := slices.Index(edgeFields, c)
 		if f < 0 {
 			return nil
@@ -40,10 +41,7 @@ func (s *edgeSink) Value() Value { return s.edges.value() }
 // step that are not absent.
 func (s *edgeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	d, t := (*reader)(s), &s.edges
-	idx := t.n
-	t.n++
-	t.rows++
-	row.Charge(2 * sizeEdge)
+	idx := t.next(row, 2*sizeEdge)
 	if row.Attached != nil {
 		return rowError(row.Line(), elementPath("edges", idx), "an edge has no attachment")
 	}
@@ -123,9 +121,13 @@ func (d *reader) edgeSection(v Value) {
 // a table with a deeper path is left generic (the layout refuses it).
 func (d *reader) rowSink(h *gcfvalue.TableHeader) gcfvalue.TableSink {
 	t := &d.rows
-	t.names = h.Columns
 	var groups map[string]int // a node cell's index in t.cols, by name
-	for i, c := range h.Columns {
+	if cap(t.cols) < h.Columns() {
+		h.Charge(sizeCol * int64(h.Columns()))
+		t.cols = make([]col, 0, h.Columns())
+	}
+	for i := range h.Columns() {
+		c := h.Column(i)
 		f, leaf, isPath := strings.Cut(c, ">")
 		if !isPath || f == "" || leaf == "" {
 			if isPath && strings.Contains(leaf, ">") {
@@ -164,10 +166,7 @@ func (s *rowSink) Value() Value { return s.rows.value() }
 // attachment's, then the row's attachments of names with '>'.
 func (s *rowSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	d, t := (*reader)(s), &s.rows
-	idx := t.n
-	t.n++
-	t.rows++
-	row.Charge(2*sizeRow + sizeCell*int64(len(t.cols)))
+	idx := t.next(row, 2*sizeRow+sizeCell*int64(len(t.cols)))
 	if cap(d.cells)-len(d.cells) < len(row.Cells) {
 		d.cells = make([]wire.Cell, 0, max(len(row.Cells), d.slabLen))
 	}
@@ -241,7 +240,7 @@ func (d *reader) nodeCell(row *gcfvalue.Row, c *col, idx int) (wire.Cell, bool, 
 	seen := 0
 	for _, k := range leaves {
 		sc := &row.Cells[k]
-		name := d.rows.names[k][len(c.name)+1:]
+		name := d.rows.h.Column(k)[len(c.name)+1:]
 		switch {
 		case sc.Kind == gcfvalue.Absent:
 		case name == "type":
@@ -266,7 +265,7 @@ func (d *reader) nodeCell(row *gcfvalue.Row, c *col, idx int) (wire.Cell, bool, 
 		n.Properties = d.props[start:len(d.props):len(d.props)]
 	}
 	if len(d.cellNodes) == cap(d.cellNodes) {
-		d.cellNodes = make([]wire.Node, 0, max(1, d.slabLen/max(len(d.rows.names), 1)))
+		d.cellNodes = make([]wire.Node, 0, max(1, d.slabLen/max(d.rows.h.Columns(), 1)))
 	}
 	d.cellNodes = append(d.cellNodes, n)
 	return wire.Cell{Name: c.name, Node: &d.cellNodes[len(d.cellNodes)-1]}, true, nil

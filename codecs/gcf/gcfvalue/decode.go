@@ -75,15 +75,8 @@ func decodeDocument(data []byte, opts Options, s Sinks) (doc *Document, err erro
 	d := decoder{lim: lim, sinks: s}
 	d.path = d.pathBuf[:0]
 	defer recoverFailure(&err)
-	if int64(len(data)) > lim.maxInput {
-		failLimitAt(1, 1, "MaxInputBytes", "an input of "+strconv.Itoa(len(data))+" bytes, longer than the limit of "+strconv.FormatInt(lim.maxInput, 10))
-	}
-	// The decoded strings share this copy, never the caller's bytes.
-	d.src = string(data)
 	d.budget = min(lim.maxMem, heapBudget(len(data)))
-	d.checkUTF8()
-	doc = &Document{}
-	d.header(doc)
+	doc = d.begin(data)
 	if doc.Profile != "generic" {
 		failAt(1, 1, KindUnknownProfile, "profile="+doc.Profile+" is not supported by this decoder (generic profile only)")
 	}
@@ -92,6 +85,20 @@ func decodeDocument(data []byte, opts Options, s Sinks) (doc *Document, err erro
 	}
 	doc.Value = d.body()
 	return doc, nil
+}
+
+// begin starts reading data: its size within MaxInputBytes, one copy of
+// it, which the decoded strings share (never the caller's bytes), its
+// UTF-8, and its header line.
+func (d *decoder) begin(data []byte) *Document {
+	if int64(len(data)) > d.lim.maxInput {
+		failLimitAt(1, 1, "MaxInputBytes", "an input of "+strconv.Itoa(len(data))+" bytes, longer than the limit of "+strconv.FormatInt(d.lim.maxInput, 10))
+	}
+	d.src = string(data)
+	d.checkUTF8()
+	doc := &Document{}
+	d.header(doc)
+	return doc
 }
 
 type decoder struct {
@@ -122,6 +129,8 @@ type decoder struct {
 	sinkHeader TableHeader // the header given to Sinks.Table
 	sinkState  tableState  // the table a sink reads
 	sinkCur    Row         // the row a sink reads
+	itemLines  []*line     // see itemLine
+	declBufs   [][]field   // see declBuf
 }
 
 // line is one non-blank, non-comment line of the body.

@@ -24,20 +24,26 @@ type Sinks interface {
 
 // TableHeader is the header of a table whose sink is being chosen.
 type TableHeader struct {
-	d *decoder
-	l line
-	// Columns are the declared field names, in order, valid until the
-	// next table's header.
-	Columns []string
+	d      *decoder
+	l      line
+	fields []field
 	// Rows is the declared number of rows bounded by what the rest of
 	// the input can hold (a row takes a byte a cell at least): what a
 	// sink may make room for.
 	Rows int
+	// Room is the number of bytes of input after the header.
+	Room int
 }
 
 // Charge counts n bytes against the decoder's bound of the memory what it
 // builds takes (see Options), ending the decode past it.
 func (h *TableHeader) Charge(n int64) { h.d.charge(&h.l, n) }
+
+// Columns is the number of the table's declared columns.
+func (h *TableHeader) Columns() int { return len(h.fields) }
+
+// Column is the name of declared column i, valid while the table is read.
+func (h *TableHeader) Column(i int) string { return h.fields[i].name }
 
 // A TableSink takes the rows of one table.
 type TableSink interface {
@@ -106,25 +112,15 @@ func (d *decoder) sink(l *line, h *arrHeader) TableSink {
 		return nil
 	}
 	th := &d.sinkHeader
-	if cap(th.Columns) < len(h.fields) {
-		d.charge(l, memString*int64(len(h.fields)))
-		th.Columns = make([]string, 0, len(h.fields))
-	}
-	*th = TableHeader{d: d, l: *l, Columns: th.Columns[:0], Rows: h.count}
-	for _, f := range h.fields {
-		th.Columns = append(th.Columns, f.name)
-	}
-	if room := d.room() / max(len(h.fields), 1); h.deferred || th.Rows > room {
+	*th = TableHeader{d: d, l: *l, fields: h.fields, Rows: h.count, Room: d.room()}
+	if room := th.Room / max(len(h.fields), 1); h.deferred || th.Rows > room {
 		th.Rows = room
 	}
 	return d.sinks.Table(d.path, th)
 }
 
-// The estimated memory of a string header and of a Scalar.
-const (
-	memString = 16
-	memScalar = 48
-)
+// memScalar is the estimated memory of a Scalar.
+const memScalar = 48
 
 // sinkTable reads the rows of the table h at depth into its sink.
 func (d *decoder) sinkTable(hl *line, h *arrHeader, depth int, sink TableSink) Value {

@@ -68,30 +68,28 @@ func isNumberLiteral(s string) bool {
 	default:
 		return false
 	}
+	ok := true
 	if i < len(s) && s[i] == '.' {
-		i++
-		j := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		if i == j {
-			return false
-		}
+		i, ok = digits(s, i+1)
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+	if ok && i < len(s) && (s[i] == 'e' || s[i] == 'E') {
 		i++
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
 			i++
 		}
-		j := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		if i == j {
-			return false
-		}
+		i, ok = digits(s, i)
 	}
-	return i == len(s)
+	return ok && i == len(s)
+}
+
+// digits returns the index after the run of digits at s[i], and whether
+// the run is not empty.
+func digits(s string, i int) (int, bool) {
+	j := i
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	return j, j > i
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
