@@ -80,3 +80,22 @@ func TestReaderMatchesGenericGenerated(t *testing.T) {
 		t.Error("no generated text decoded")
 	}
 }
+
+// TestTableInAttachment: a table inside a row's attachment (which the
+// layout refuses: a list of objects is no value) gives a
+// *wire.DecodeError, whatever the columns of the table around it.
+func TestTableInAttachment(t *testing.T) {
+	c := gcf.Default()
+	head := "GCF profile=generic\nformat_version=1\nquery_type=search\n"
+	for _, in := range []string{
+		head + "## nodes [1]{type,id,tags}\n@0 User|1|^\n.tags [1]{a}\n    1\n## edges [0]\n",
+		head + "## nodes [2]{type,id,tags,x,y}\n@0 User|1|^|1|2\n.tags [1]{a}\n    1\nUser|2|~|3|4\n## edges [0]\n",
+		head + "## nodes [0]\n## edges [0]\n## rows [2]{a,u>type,u>id,u>name}\n@0 ^|User|1|x\n.a [1]{b}\n    1\n2|User|2|y\n",
+		head + "## nodes [0]\n## edges [0]\n## rows [1]{u}\n@0 ^\n.u {}\n    type=User\n    id=1\n    ## tags [1]{b,c,d,e}\n      1|2|3|4\n",
+	} {
+		if !sameReadAsGeneric(t, c, []byte(in)) {
+			continue
+		}
+		t.Errorf("%q decoded", in)
+	}
+}

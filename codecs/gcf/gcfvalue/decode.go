@@ -131,6 +131,7 @@ type decoder struct {
 	sinkCur    Row         // the row a sink reads
 	itemLines  []*line     // see itemLine
 	declBufs   [][]field   // see declBuf
+	inSink     bool        // a sink's table is being read
 }
 
 // line is one non-blank, non-comment line of the body.

@@ -17,7 +17,9 @@ import (
 // field declaration, not a keyed table). path holds the keys of the
 // objects enclosing it, "" for an item of an expanded array and ".name"
 // for a row's attachment, then the table's own key. It returns the sink
-// of the table, or nil for its generic value.
+// of the table, or nil for its generic value. A table within a sink's
+// table (in a row's attachment) is read as a generic value, without
+// asking.
 type Sinks interface {
 	Table(path []string, h *TableHeader) TableSink
 }
@@ -108,7 +110,7 @@ func (d *decoder) pop() {
 
 // sink returns the sink of the table h at l, or nil.
 func (d *decoder) sink(l *line, h *arrHeader) TableSink {
-	if d.sinks == nil || h.keyed {
+	if d.sinks == nil || h.keyed || d.inSink {
 		return nil
 	}
 	th := &d.sinkHeader
@@ -124,6 +126,8 @@ const memScalar = 48
 
 // sinkTable reads the rows of the table h at depth into its sink.
 func (d *decoder) sinkTable(hl *line, h *arrHeader, depth int, sink TableSink) Value {
+	d.inSink = true
+	defer func() { d.inSink = false }()
 	t := d.columns(hl, h, &d.sinkState)
 	r := &d.sinkCur
 	if cap(r.Cells) < t.width {
