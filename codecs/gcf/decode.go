@@ -115,6 +115,9 @@ func (d *reader) Table(path []string, h *gcfvalue.TableHeader) gcfvalue.TableSin
 	default:
 		return nil
 	}
+	if t.cols == nil {
+		t.cols = t.colBuf[:0]
+	}
 	t.inList, t.rows, t.cols, t.h = inList, 0, t.cols[:0], h
 	d.sizeSlabs(h)
 	switch t {
@@ -133,6 +136,7 @@ type tableState struct {
 	n      int   // the rows the section's tables held so far
 	rows   int   // the rows of the table being read
 	cols   []col // the table's columns, as the sink reads them
+	colBuf [8]col
 	h      *gcfvalue.TableHeader
 }
 

@@ -73,7 +73,7 @@ func decodeDocument(data []byte, opts Options, s Sinks) (doc *Document, err erro
 		return nil, err
 	}
 	d := decoder{lim: lim, sinks: s}
-	d.path = d.pathBuf[:0]
+	d.path, d.itemLines, d.declBufs = d.pathBuf[:0], d.itemBuf[:0], d.declBuf0[:0]
 	defer recoverFailure(&err)
 	d.budget = min(lim.maxMem, heapBudget(len(data)))
 	doc = d.begin(data)
@@ -129,9 +129,11 @@ type decoder struct {
 	sinkHeader TableHeader // the header given to Sinks.Table
 	sinkState  tableState  // the table a sink reads
 	sinkCur    Row         // the row a sink reads
-	itemLines  []*line     // see itemLine
-	declBufs   [][]field   // see declBuf
-	inSink     bool        // a sink's table is being read
+	itemLines  []line      // see itemLine
+	itemBuf    [8]line
+	declBufs   [][]field // see declBuf
+	declBuf0   [8][]field
+	inSink     bool // a sink's table is being read
 }
 
 // line is one non-blank, non-comment line of the body.
@@ -211,7 +213,9 @@ func (d *decoder) header(doc *Document) {
 	var fields []HeaderField
 	var seq keyset.Seq
 	key := func(i int) string { return fields[i].Key }
-	for _, f := range strings.Split(h[3:], " ") {
+	for rest, more := h[3:], true; more; {
+		var f string
+		f, rest, more = strings.Cut(rest, " ")
 		if f == "" {
 			col++
 			continue
@@ -466,6 +470,9 @@ func (d *decoder) finish(b *objBuilder) *jsonvalue.Object {
 // members reads the members of an object at depth (spec §7.2).
 func (d *decoder) members(depth int) *jsonvalue.Object {
 	b := objBuilder{o: &jsonvalue.Object{}}
+	if depth == 0 {
+		b.o = jsonvalue.NewObject(8) // a document's top: its sections
+	}
 	if l := d.peek(); l != nil {
 		b.line = l.num
 		d.charge(l, memObject)

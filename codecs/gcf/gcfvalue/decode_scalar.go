@@ -277,9 +277,9 @@ func (d *decoder) split(l *line, i int, delim byte, keep int) ([]span, int) {
 			i++
 		}
 		if i < len(c) && c[i] == '"' {
-			_, end, kind, at := unquote(c, i)
-			if kind != "" {
-				d.failIn(l, at, kind, quoteErrMsg[kind])
+			end := quoteEnd(c, i)
+			if end < 0 {
+				d.quoted(l, i) // its error
 			}
 			i = end
 		} else if end := schemaEnd(c, i, delim); end > i {

@@ -273,12 +273,13 @@ func (d *decoder) more(h *arrHeader, n, depth int) bool {
 // itemLine returns the slot of the item line being read at the current
 // depth (expanded arrays nest one level deeper each): kept in the decoder
 // rather than in expanded's frame, which the recursion would move to the
-// heap once per item.
+// heap once per item. (A slot a deeper array's growth moves stays its
+// reader's own.)
 func (d *decoder) itemLine() *line {
 	for len(d.itemLines) <= d.depth {
-		d.itemLines = append(d.itemLines, new(line))
+		d.itemLines = append(d.itemLines, line{})
 	}
-	return d.itemLines[d.depth]
+	return &d.itemLines[d.depth]
 }
 
 // expanded reads the items of an expanded array (spec §7.6) at depth.
