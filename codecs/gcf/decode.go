@@ -1,6 +1,7 @@
 package gcf
 
 import (
+	"slices"
 	"strconv"
 	"unsafe"
 
@@ -138,6 +139,8 @@ type tableState struct {
 	cols   []col // the table's columns, as the sink reads them
 	colBuf [8]col
 	h      *gcfvalue.TableHeader
+	// a node table's type and id columns
+	typeCol, idCol int
 }
 
 // col is a column of a table being read, or a node cell's group of path
@@ -271,39 +274,49 @@ func (d *reader) integer(v Value, path string) int64 {
 
 // fields reads the members of o: the required ones in req, the optional
 // ones in opt; any other member is an error.
-func (d *reader) fields(o *jsonvalue.Object, path string, req, opt []string) map[string]Value {
-	m := make(map[string]Value, len(o.Members))
-	for _, mem := range o.Members {
-		known := false
-		for _, k := range req {
-			known = known || k == mem.Key
-		}
-		for _, k := range opt {
-			known = known || k == mem.Key
-		}
-		if !known {
+func (d *reader) fields(o *jsonvalue.Object, path string, req, opt []string) fieldMap {
+	m := fieldMap(o.Members)
+	for _, mem := range m {
+		if !slices.Contains(req, mem.Key) && !slices.Contains(opt, mem.Key) {
 			d.fail(path, "unexpected field "+strconv.Quote(mem.Key))
 		}
-		m[mem.Key] = mem.Value
 	}
 	for _, k := range req {
-		if _, ok := m[k]; !ok {
+		if _, ok := m.get(k); !ok {
 			d.fail(path, "missing field "+k)
 		}
 	}
 	return m
 }
 
-func (d *reader) optInt(m map[string]Value, k, path string) wire.OptInt {
-	v, ok := m[k]
+// fieldMap is an object's members (their keys distinct), looked up by key.
+type fieldMap []jsonvalue.Member
+
+func (m fieldMap) get(k string) (Value, bool) {
+	for _, x := range m {
+		if x.Key == k {
+			return x.Value, true
+		}
+	}
+	return nil, false
+}
+
+// v is the value of the member k, nil when absent.
+func (m fieldMap) v(k string) Value {
+	v, _ := m.get(k)
+	return v
+}
+
+func (d *reader) optInt(m fieldMap, k, path string) wire.OptInt {
+	v, ok := m.get(k)
 	if !ok {
 		return wire.OptInt{}
 	}
 	return wire.SomeInt(d.integer(v, path+"."+k))
 }
 
-func (d *reader) optString(m map[string]Value, k, path string) wire.OptString {
-	v, ok := m[k]
+func (d *reader) optString(m fieldMap, k, path string) wire.OptString {
+	v, ok := m.get(k)
 	if !ok {
 		return wire.OptString{}
 	}
@@ -323,31 +336,31 @@ func (d *reader) response(v Value) *wire.GraphResponse {
 	}
 	top := d.fields(d.object(v, "document"), "document", req, opt)
 	r := &d.r
-	if v, ok := top["format_version"]; ok || !d.fragment {
+	if v, ok := top.get("format_version"); ok || !d.fragment {
 		r.FormatVersion = d.str(v, "format_version")
 	}
-	if v, ok := top["query_type"]; ok || !d.fragment {
+	if v, ok := top.get("query_type"); ok || !d.fragment {
 		r.QueryType = wire.QueryType(d.str(v, "query_type"))
 		if d.err == nil && !r.QueryType.Valid() {
 			d.fail("query_type", "unknown query type "+strconv.Quote(string(r.QueryType)))
 		}
 	}
-	if v, ok := top["nodes"]; ok || !d.fragment {
+	if v, ok := top.get("nodes"); ok || !d.fragment {
 		d.nodeSection(v)
 	}
-	if v, ok := top["edges"]; ok || !d.fragment {
+	if v, ok := top.get("edges"); ok || !d.fragment {
 		d.edgeSection(v)
 	}
-	if v, ok := top["columns"]; ok {
+	if v, ok := top.get("columns"); ok {
 		d.columns(v)
 	}
-	if v, ok := top["group_columns"]; ok {
+	if v, ok := top.get("group_columns"); ok {
 		d.groupColumns(v)
 	}
-	if v, ok := top["rows"]; ok {
+	if v, ok := top.get("rows"); ok {
 		d.rowSection(v)
 	}
-	if v, ok := top["pagination"]; ok {
+	if v, ok := top.get("pagination"); ok {
 		d.pagination(v)
 	}
 	return r

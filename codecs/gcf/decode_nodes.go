@@ -23,15 +23,21 @@ const (
 // other column a property; a table with a path column is left generic
 // (the layout refuses it there).
 func (d *reader) nodeSink(h *gcfvalue.TableHeader, inList bool) gcfvalue.TableSink {
-	typed, ided := false, false
+	t := &d.nodes
+	t.typeCol, t.idCol = -1, -1
 	for i := range h.Columns() {
 		c := h.Column(i)
 		if strings.IndexByte(c, '>') >= 0 {
 			return nil
 		}
-		typed, ided = typed || c == "type", ided || c == "id"
+		switch c {
+		case "type":
+			t.typeCol = i
+		case "id":
+			t.idCol = i
+		}
 	}
-	if !typed || !ided {
+	if t.typeCol < 0 || t.idCol < 0 {
 		return nil
 	}
 	if d.r.Nodes == nil {
@@ -56,17 +62,17 @@ func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	start := len(d.props)
 	seen, marks := 0, 0
 	for i := range row.Cells {
-		sc, name := &row.Cells[i], t.h.Column(i)
+		sc := &row.Cells[i]
 		switch {
 		case sc.Kind == gcfvalue.Absent:
 			continue
-		case name == "type":
+		case i == t.typeCol:
 			if sc.Kind != gcfvalue.String {
 				return rowError(row.Line(), elementPath("nodes", idx)+".type", "expected a string")
 			}
 			n.Type, seen = sc.Str, seen|1
 			continue
-		case name == "id":
+		case i == t.idCol:
 			if sc.Kind != gcfvalue.Number || !sc.Num.IsInt() {
 				return rowError(row.Line(), elementPath("nodes", idx)+".id", "expected an integer")
 			}
@@ -74,7 +80,7 @@ func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 			n.ID, seen = id, seen|2
 			continue
 		}
-		v := scalar(sc)
+		v, name := scalar(sc), t.h.Column(i)
 		if sc.Kind == gcfvalue.Marker {
 			var err *wire.DecodeError
 			if v, _, err = d.attached(row.Line(), row.Attached.Members[marks].Value, elementPath("nodes", idx)+"."+name, false); err != nil {
@@ -111,10 +117,10 @@ func (d *reader) slab(n int) {
 }
 
 // sizeSlabs sets the length of the slabs made for the table h: slabLen,
-// or what the rest of the input can fill when less (a property or a cell
-// takes two bytes or more).
+// or what the rest of the input fills at eight bytes a property or cell
+// when less (a slab that runs out is followed by another).
 func (d *reader) sizeSlabs(h *gcfvalue.TableHeader) {
-	d.slabLen = min(slabLen, h.Room/2)
+	d.slabLen = min(slabLen, h.Room/8)
 }
 
 // nodeSection reads the nodes section: read by the sink, or generic.

@@ -110,8 +110,8 @@ func (d *reader) edgeSection(v Value) {
 	for i, e := range d.array(v, "edges") {
 		p := elementPath("edges", i)
 		m := d.fields(d.object(e, p), p, edgeFields[:5], edgeFields[5:])
-		d.r.Edges = append(d.r.Edges, wire.Edge{From: d.str(m["from"], p+".from"), FromID: d.integer(m["from_id"], p+".from_id"),
-			To: d.str(m["to"], p+".to"), ToID: d.integer(m["to_id"], p+".to_id"), Type: d.str(m["type"], p+".type"),
+		d.r.Edges = append(d.r.Edges, wire.Edge{From: d.str(m.v("from"), p+".from"), FromID: d.integer(m.v("from_id"), p+".from_id"),
+			To: d.str(m.v("to"), p+".to"), ToID: d.integer(m.v("to_id"), p+".to_id"), Type: d.str(m.v("type"), p+".type"),
 			Depth: d.optInt(m, "depth", p), PathID: d.optInt(m, "path_id", p), Step: d.optInt(m, "step", p)})
 	}
 }
@@ -303,7 +303,7 @@ func (d *reader) columns(v Value) {
 	for i, c := range d.array(v, "columns") {
 		p := elementPath("columns", i)
 		m := d.fields(d.object(c, p), p, columnFields[:2], columnFields[2:])
-		d.r.Columns = append(d.r.Columns, wire.Column{Name: d.str(m["name"], p+".name"), Function: d.str(m["function"], p+".function"),
+		d.r.Columns = append(d.r.Columns, wire.Column{Name: d.str(m.v("name"), p+".name"), Function: d.str(m.v("function"), p+".function"),
 			Target: d.optString(m, "target", p), Property: d.optString(m, "property", p)})
 	}
 }
@@ -316,8 +316,8 @@ func (d *reader) groupColumns(v Value) {
 	for i, g := range d.array(v, "group_columns") {
 		p := elementPath("group_columns", i)
 		m := d.fields(d.object(g, p), p, groupFields[:3], groupFields[3:])
-		gc := wire.GroupColumn{Name: d.str(m["name"], p+".name"), Kind: wire.GroupKind(d.str(m["kind"], p+".kind")),
-			Node: d.str(m["node"], p+".node"), Property: d.optString(m, "property", p), Entity: d.optString(m, "entity", p)}
+		gc := wire.GroupColumn{Name: d.str(m.v("name"), p+".name"), Kind: wire.GroupKind(d.str(m.v("kind"), p+".kind")),
+			Node: d.str(m.v("node"), p+".node"), Property: d.optString(m, "property", p), Entity: d.optString(m, "entity", p)}
 		if d.err == nil && !gc.Kind.Valid() {
 			d.fail(p+".kind", "unknown group kind "+strconv.Quote(string(gc.Kind)))
 		}
@@ -328,12 +328,12 @@ func (d *reader) groupColumns(v Value) {
 // pagination reads the pagination section.
 func (d *reader) pagination(v Value) {
 	m := d.fields(d.object(v, "pagination"), "pagination", []string{"has_more"}, []string{"total_rows", "truncated", "next_cursor"})
-	hm, ok := m["has_more"].(bool)
+	hm, ok := m.v("has_more").(bool)
 	if !ok {
 		d.fail("pagination.has_more", "expected true or false")
 	}
 	pg := &wire.Pagination{HasMore: hm, TotalRows: d.optInt(m, "total_rows", "pagination"), NextCursor: d.optString(m, "next_cursor", "pagination")}
-	if t, ok := m["truncated"]; ok {
+	if t, ok := m.get("truncated"); ok {
 		b, isBool := t.(bool)
 		if !isBool {
 			d.fail("pagination.truncated", "expected true or false")

@@ -73,7 +73,11 @@ func decodeDocument(data []byte, opts Options, s Sinks) (doc *Document, err erro
 		return nil, err
 	}
 	d := decoder{lim: lim, sinks: s}
-	d.path, d.itemLines, d.declBufs = d.pathBuf[:0], d.itemBuf[:0], d.declBuf0[:0]
+	d.path, d.itemLines, d.declBufs, d.spans = d.pathBuf[:0], d.itemBuf[:0], d.declBuf0[:0], d.spanBuf[:0]
+	d.sinkCur.Cells = d.cellBuf[:0]
+	for i := range d.fieldBuf {
+		d.declBufs = append(d.declBufs, d.fieldBuf[i][:0])
+	}
 	defer recoverFailure(&err)
 	d.budget = min(lim.maxMem, heapBudget(len(data)))
 	doc = d.begin(data)
@@ -96,7 +100,7 @@ func (d *decoder) begin(data []byte) *Document {
 	}
 	d.src = string(data)
 	d.checkUTF8()
-	doc := &Document{}
+	doc := &d.doc
 	d.header(doc)
 	return doc
 }
@@ -129,7 +133,12 @@ type decoder struct {
 	sinkHeader TableHeader // the header given to Sinks.Table
 	sinkState  tableState  // the table a sink reads
 	sinkCur    Row         // the row a sink reads
-	itemLines  []line      // see itemLine
+	doc        Document
+	headerBuf  [4]HeaderField
+	spanBuf    [16]span
+	cellBuf    [16]Scalar
+	fieldBuf   [2][16]field // the first of declBufs
+	itemLines  []line       // see itemLine
 	itemBuf    [8]line
 	declBufs   [][]field // see declBuf
 	declBuf0   [8][]field
@@ -210,7 +219,7 @@ func (d *decoder) header(doc *Document) {
 		failAt(1, 1, KindMissingHeader, "the first line is not a GCF header (GCF profile=...): "+excerpt(h))
 	}
 	col := 4 + off
-	var fields []HeaderField
+	fields := d.headerBuf[:0]
 	var seq keyset.Seq
 	key := func(i int) string { return fields[i].Key }
 	for rest, more := h[3:], true; more; {
