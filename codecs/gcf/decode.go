@@ -214,11 +214,12 @@ func scalar(sc *gcfvalue.Scalar) wire.Value {
 }
 
 // attached converts the generic value v of a row's attachment at line,
-// a node cell when node and v is an object, with the generic conversion.
-func (d *reader) attached(line int, v Value, path string, node bool) (wire.Value, *wire.Node, *wire.DecodeError) {
+// a node cell when node and v is an object, with the generic conversion;
+// path names it, made only when needed.
+func (d *reader) attached(line int, v Value, path func() string, node bool) (wire.Value, *wire.Node, *wire.DecodeError) {
 	g := reader{}
 	if o, ok := v.(*jsonvalue.Object); ok && o != nil && node {
-		n := g.node(o, path)
+		n := g.node(o, path())
 		if g.err != nil {
 			return wire.Value{}, nil, rowError(line, "", g.err.Msg)
 		}

@@ -83,7 +83,7 @@ func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 		v, name := scalar(sc), t.h.Column(i)
 		if sc.Kind == gcfvalue.Marker {
 			var err *wire.DecodeError
-			if v, _, err = d.attached(row.Line(), row.Attached.Members[marks].Value, elementPath("nodes", idx)+"."+name, false); err != nil {
+			if v, _, err = d.attached(row.Line(), row.Attached.Members[marks].Value, func() string { return elementPath("nodes", idx) + "." + name }, false); err != nil {
 				return err
 			}
 			marks++
@@ -92,7 +92,7 @@ func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	}
 	if row.Attached != nil {
 		for _, m := range row.Attached.Members[marks:] {
-			v, _, err := d.attached(row.Line(), m.Value, elementPath("nodes", idx)+"."+m.Key, false)
+			v, _, err := d.attached(row.Line(), m.Value, func() string { return elementPath("nodes", idx) + "." + m.Key }, false)
 			if err != nil {
 				return err
 			}
@@ -153,7 +153,7 @@ func (d *reader) node(v Value, path string) wire.Node {
 			n.ID = d.integer(m.Value, path+".id")
 			seen |= 2
 		default:
-			n.Properties = append(n.Properties, wire.Prop(m.Key, d.value(m.Value, path+"."+m.Key)))
+			n.Properties = append(n.Properties, wire.Prop(m.Key, d.value(m.Value, func() string { return path + "." + m.Key })))
 		}
 	}
 	if seen != 3 {
@@ -162,24 +162,44 @@ func (d *reader) node(v Value, path string) wire.Node {
 	return n
 }
 
-// value reads a property or cell value: a scalar or a list.
-func (d *reader) value(v Value, path string) wire.Value {
+// value reads a property or cell value: a scalar or a list; path names
+// it, made only for an error or a list.
+func (d *reader) value(v Value, path func() string) wire.Value {
+	if w, ok := scalarValue(v); ok {
+		return w
+	}
+	if x, ok := v.([]Value); ok {
+		return d.list(x, path)
+	}
+	d.fail(path(), "expected a value (an object is only a node cell of a row)")
+	return wire.Null()
+}
+
+// list reads the list x at path.
+func (d *reader) list(x []Value, path func() string) wire.Value {
+	items := make([]wire.Value, len(x))
+	for i, e := range x {
+		if w, ok := scalarValue(e); ok {
+			items[i] = w
+			continue
+		}
+		p := path() // a list in a list, or an error
+		items[i] = d.value(e, func() string { return elementPath(p, i) })
+	}
+	return wire.ListOf(items...)
+}
+
+// scalarValue is v as a wire.Value when it is a scalar.
+func scalarValue(v Value) (wire.Value, bool) {
 	switch x := v.(type) {
 	case nil:
-		return wire.Null()
+		return wire.Null(), true
 	case bool:
-		return wire.Bool(x)
+		return wire.Bool(x), true
 	case string:
-		return wire.String(x)
+		return wire.String(x), true
 	case jsonvalue.Number:
-		return x.Value()
-	case []Value:
-		items := make([]wire.Value, len(x))
-		for i, e := range x {
-			items[i] = d.value(e, elementPath(path, i))
-		}
-		return wire.ListOf(items...)
+		return x.Value(), true
 	}
-	d.fail(path, "expected a value (an object is only a node cell of a row)")
-	return wire.Null()
+	return wire.Value{}, false
 }

@@ -189,7 +189,7 @@ func (s *rowSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 		case gcfvalue.Absent:
 			continue
 		case gcfvalue.Marker:
-			v, n, err := d.attached(row.Line(), row.Attached.Members[marks].Value, elementPath("rows", idx)+"."+c.name, true)
+			v, n, err := d.attached(row.Line(), row.Attached.Members[marks].Value, func() string { return elementPath("rows", idx) + "." + c.name }, true)
 			if err != nil {
 				return err
 			}
@@ -201,7 +201,7 @@ func (s *rowSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	}
 	if row.Attached != nil {
 		for _, m := range row.Attached.Members[marks:] {
-			v, n, err := d.attached(row.Line(), m.Value, elementPath("rows", idx)+"."+m.Key, true)
+			v, n, err := d.attached(row.Line(), m.Value, func() string { return elementPath("rows", idx) + "." + m.Key }, true)
 			if err != nil {
 				return err
 			}
@@ -289,7 +289,7 @@ func (d *reader) rowSection(v Value) {
 				cells = append(cells, wire.Cell{Name: m.Key, Node: &node})
 				continue
 			}
-			cells = append(cells, wire.Cell{Name: m.Key, Value: d.value(m.Value, p+"."+m.Key)})
+			cells = append(cells, wire.Cell{Name: m.Key, Value: d.value(m.Value, func() string { return p + "." + m.Key })})
 		}
 		d.r.Rows = append(d.r.Rows, cells)
 	}

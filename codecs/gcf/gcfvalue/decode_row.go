@@ -540,8 +540,10 @@ func (d *decoder) isColumn(t *tableState, name string) bool {
 // attachmentValue reads the value of a .field attachment from index i of
 // l's content; its body sits two levels beneath the row at depth.
 func (d *decoder) attachmentValue(l *line, i, depth int, t *tableState, name string, bare bool) Value {
-	d.push(pathKey(name))
-	defer d.pop()
+	if !d.inSink {
+		d.push(pathKey(name))
+		defer d.pop()
+	}
 	c := l.content
 	switch {
 	case c[i:] == "{}":

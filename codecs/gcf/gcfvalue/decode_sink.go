@@ -95,15 +95,16 @@ func (d *decoder) room() int {
 	return len(d.src) - d.lines.Offset() - d.base
 }
 
-// push and pop keep, for the Sinks, the keys of the values being read.
+// push and pop keep, for the Sinks, the keys of the values being read
+// (none within a sink's table, whose tables no sink reads).
 func (d *decoder) push(key string) {
-	if d.sinks != nil {
+	if d.sinks != nil && !d.inSink {
 		d.path = append(d.path, key)
 	}
 }
 
 func (d *decoder) pop() {
-	if d.sinks != nil {
+	if d.sinks != nil && !d.inSink {
 		d.path = d.path[:len(d.path)-1]
 	}
 }
