@@ -83,12 +83,13 @@ type reader struct {
 	err      *wire.DecodeError
 	fragment bool // the content of a document with a header
 
-	nodes, edges, rows tableState
-	r                  wire.GraphResponse
-	props              []wire.Property // the slab node properties are cut from
-	cells              []wire.Cell     // the slab row cells are cut from
-	cellNodes          []wire.Node     // the slab of row cells' nodes
-	slabLen            int             // the length of a new slab (sizeSlabs)
+	nodes, edges, rows    tableState
+	columnRecs, groupRecs recordSink
+	r                     wire.GraphResponse
+	props                 []wire.Property // the slab node properties are cut from
+	cells                 []wire.Cell     // the slab row cells are cut from
+	cellNodes             []wire.Node     // the slab of row cells' nodes
+	slabLen               int             // the length of a new slab (sizeSlabs)
 }
 
 // took is what the document holds where a sink read a table.
@@ -107,6 +108,10 @@ func (d *reader) Table(path []string, h *gcfvalue.TableHeader) gcfvalue.TableSin
 	inList := len(path) == 2
 	var t *tableState
 	switch {
+	case path[0] == "columns" && !inList:
+		return d.recordSink(&d.columnRecs, h, columnFields, 2)
+	case path[0] == "group_columns" && !inList:
+		return d.recordSink(&d.groupRecs, h, groupFields, 3)
 	case path[0] == "nodes":
 		t = &d.nodes
 	case path[0] == "edges" && !inList:

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
@@ -297,8 +298,92 @@ func (d *reader) rowSection(v Value) {
 
 var columnFields = []string{"name", "function", "target", "property"}
 
-// columns reads the columns section.
+// recordSink reads a columns or group_columns table: each column one of
+// fields (the first req of them required), each value a string.
+type recordSink struct {
+	d      *reader
+	t      tableState
+	fields []string
+	req    int
+	field  [8]int // a column's index in fields
+}
+
+// recordSink returns s, to read the table h, when each of its columns is
+// one of fields.
+func (d *reader) recordSink(s *recordSink, h *gcfvalue.TableHeader, fields []string, req int) gcfvalue.TableSink {
+	if h.Columns() > len(s.field) {
+		return nil
+	}
+	for i := range h.Columns() {
+		if s.field[i] = slices.Index(fields, h.Column(i)); s.field[i] < 0 {
+			return nil
+		}
+	}
+	*s = recordSink{d: d, t: tableState{h: h}, fields: fields, req: req, field: s.field}
+	h.Charge(sizeGroup * int64(h.Rows))
+	if req == 2 {
+		d.r.Columns = make([]wire.Column, 0, h.Rows)
+	} else {
+		d.r.GroupColumns = make([]wire.GroupColumn, 0, h.Rows)
+	}
+	return s
+}
+
+const sizeGroup = int64(unsafe.Sizeof(wire.GroupColumn{}))
+
+func (s *recordSink) Value() Value { return s.t.value() }
+
+// Row reads a column or group column.
+func (s *recordSink) Row(row *gcfvalue.Row) *wire.DecodeError {
+	section := "columns"
+	if s.req == 3 {
+		section = "group_columns"
+	}
+	idx := s.t.next(row, 2*sizeGroup)
+	if row.Attached != nil {
+		return rowError(row.Line(), elementPath(section, idx), "expected strings, not an attachment")
+	}
+	var v [5]string
+	set := 0
+	for i := range row.Cells {
+		sc, f := &row.Cells[i], s.field[i]
+		if sc.Kind == gcfvalue.Absent {
+			continue
+		}
+		if sc.Kind != gcfvalue.String {
+			return rowError(row.Line(), elementPath(section, idx)+"."+s.fields[f], "expected a string")
+		}
+		v[f], set = sc.Str, set|1<<f
+	}
+	opt := func(f int) wire.OptString {
+		if set&(1<<f) == 0 {
+			return wire.OptString{}
+		}
+		return wire.SomeString(v[f])
+	}
+	for f := range s.req {
+		if set&(1<<f) == 0 {
+			return rowError(row.Line(), elementPath(section, idx), "missing field "+s.fields[f])
+		}
+	}
+	d := s.d
+	if s.req == 2 {
+		d.r.Columns = append(d.r.Columns, wire.Column{Name: v[0], Function: v[1], Target: opt(2), Property: opt(3)})
+		return nil
+	}
+	gc := wire.GroupColumn{Name: v[0], Kind: wire.GroupKind(v[1]), Node: v[2], Property: opt(3), Entity: opt(4)}
+	if !gc.Kind.Valid() {
+		return rowError(row.Line(), elementPath(section, idx)+".kind", "unknown group kind "+strconv.Quote(v[1]))
+	}
+	d.r.GroupColumns = append(d.r.GroupColumns, gc)
+	return nil
+}
+
+// columns reads the columns section: read by the sink, or generic.
 func (d *reader) columns(v Value) {
+	if sunk(v) {
+		return
+	}
 	d.r.Columns = []wire.Column{}
 	for i, c := range d.array(v, "columns") {
 		p := elementPath("columns", i)
@@ -310,8 +395,12 @@ func (d *reader) columns(v Value) {
 
 var groupFields = []string{"name", "kind", "node", "property", "entity"}
 
-// groupColumns reads the group_columns section.
+// groupColumns reads the group_columns section: read by the sink, or
+// generic.
 func (d *reader) groupColumns(v Value) {
+	if sunk(v) {
+		return
+	}
 	d.r.GroupColumns = []wire.GroupColumn{}
 	for i, g := range d.array(v, "group_columns") {
 		p := elementPath("group_columns", i)
