@@ -85,6 +85,7 @@ type reader struct {
 
 	nodes, edges, rows    tableState
 	columnRecs, groupRecs recordSink
+	colBuf                [8]col
 	r                     wire.GraphResponse
 	props                 []wire.Property // the slab node properties are cut from
 	cells                 []wire.Cell     // the slab row cells are cut from
@@ -122,7 +123,7 @@ func (d *reader) Table(path []string, h *gcfvalue.TableHeader) gcfvalue.TableSin
 		return nil
 	}
 	if t.cols == nil {
-		t.cols = t.colBuf[:0]
+		t.cols = d.colBuf[:0] // one table is read at a time
 	}
 	t.inList, t.rows, t.cols, t.h = inList, 0, t.cols[:0], h
 	d.sizeSlabs(h)
@@ -142,7 +143,6 @@ type tableState struct {
 	n      int   // the rows the section's tables held so far
 	rows   int   // the rows of the table being read
 	cols   []col // the table's columns, as the sink reads them
-	colBuf [8]col
 	h      *gcfvalue.TableHeader
 	// a node table's type and id columns
 	typeCol, idCol int

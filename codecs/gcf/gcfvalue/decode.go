@@ -135,11 +135,11 @@ type decoder struct {
 	sinkCur    Row         // the row a sink reads
 	doc        Document
 	headerBuf  [4]HeaderField
-	spanBuf    [16]span
-	cellBuf    [16]Scalar
-	fieldBuf   [2][16]field // the first of declBufs
-	itemLines  []line       // see itemLine
-	itemBuf    [8]line
+	spanBuf    [8]span
+	cellBuf    [8]Scalar
+	fieldBuf   [2][8]field // the first of declBufs
+	itemLines  []line      // see itemLine
+	itemBuf    [4]line
 	declBufs   [][]field // see declBuf
 	declBuf0   [8][]field
 	inSink     bool // a sink's table is being read

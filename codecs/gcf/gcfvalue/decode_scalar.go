@@ -156,16 +156,14 @@ func (d *decoder) scalarAt(l *line, s, e int, cell bool, sc *Scalar) (cellKind, 
 			return cellValue, nil
 		}
 	}
-	if v, ok := SmallInt(t); ok {
-		sc.Kind, sc.Num = Number, jsonvalue.Int(v)
-		return cellValue, nil
-	}
-	if n, isNum, ok := ParseNumber(t); isNum {
-		if !ok {
-			d.failIn(l, s, KindOutOfRange, "the number "+excerpt(t)+" is outside int64 or float64 (model it as a string)")
+	if t[0] == '-' || isDigit(t[0]) { // as a number starts
+		if n, isNum, ok := ParseNumber(t); isNum {
+			if !ok {
+				d.failIn(l, s, KindOutOfRange, "the number "+excerpt(t)+" is outside int64 or float64 (model it as a string)")
+			}
+			sc.Kind, sc.Num = Number, n
+			return cellValue, nil
 		}
-		sc.Kind, sc.Num = Number, n
-		return cellValue, nil
 	}
 	d.checkString(l, s, len(t))
 	sc.Str = t
