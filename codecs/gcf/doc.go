@@ -74,15 +74,17 @@
 // the layout cannot carry, it stops, and a second walk of the response
 // names the place for the *wire.EncodeError.
 //
-// Decode reads a document in the form AppendEncode writes straight into
-// the response: its strings share one copy of the input (a quoted string
-// with escapes is its own), node properties and row cells are cut from
-// slabs, and it bounds what it builds to 4 times the input plus 4 MiB.
-// At the first departure from that form (another writer's choices, a
-// malformed line, a count past MaxElements, that memory bound) it leaves
-// the document to the generic path, which reads any GCF document and gives
-// every error; what the reader accepts, the generic path reads to the same
-// response (tests and a fuzz target hold them to it).
+// Decode reads a document in one pass of gcfvalue's reader, the one
+// reader of GCF's syntax: the layout's tables (nodes, edges, rows; one
+// table or a list of them) go row by row into the response through
+// gcfvalue's table sinks, the rest of the document (its small sections,
+// a row's attachments) into generic values converted after. Strings share
+// one copy of the input (a quoted string with escapes is its own), node
+// properties and row cells are cut from slabs. Whatever writer made the
+// document (another writer's quoting, blank lines, comments, a [?]
+// count), it is read the same way; a table of another shape (a path
+// column in nodes, an unknown edge field) is read as a generic value,
+// whose conversion names what the layout refuses.
 //
 // # Decoding and limits
 //
@@ -96,16 +98,14 @@
 // Limits themselves. Malformed GCF gives gcfvalue's positioned
 // *wire.DecodeError ("gcf: line 4, column 10: ...: count_mismatch");
 // well-formed GCF that holds no response gives a *wire.DecodeError naming
-// the place in the layout ("gcf: offset 0: nodes[3].id: expected an
-// integer"). gcfvalue bounds the memory of the value it builds (see its
-// documentation): here to 6 times the input plus 6 MiB, since the value
-// is held while the response is read from it (a row's cell takes half as
-// much again as the member it is read from), which holds a decode's peak
-// heap within 16 times its input plus 16 MiB; a document made of very
-// short rows or cells (a few bytes each) past a few megabytes is refused
-// with a limit error naming MaxMaterializedBytes for that reason, unless
-// it is in the encoder's form and the response it holds stays within the
-// reader's bound (see Speed).
+// the place in the layout, at the line of its table's row when there is
+// one ("gcf: line 6, column 1: nodes[3].id: expected an integer").
+// gcfvalue bounds the memory of what it builds, the response the sinks
+// build included (see its documentation): here to 6 times the input plus
+// 6 MiB, which holds a decode's peak heap within 16 times its input plus
+// 16 MiB; a document made of very short rows or cells (a few bytes each)
+// past a few megabytes is refused with a limit error naming
+// MaxMaterializedBytes for that reason.
 //
 // # Other implementations
 //
@@ -176,9 +176,8 @@
 // read under the codec's Limits, as Decode reads a response, its errors
 // positioned in the whole document. AppendDocument refuses the same
 // header, and a document longer than MaxInputBytes. The content is read
-// from the document in place by the reader of Speed; the generic path
-// reads a copy of it (the GCF line and what follows the fields), counted
-// in its memory bound.
+// from a copy of its text (the GCF line and what follows the fields),
+// counted in the memory bound.
 //
 // Earlier versions wrote a delta in GCF's own generic delta (spec §10a:
 // "delta=true base_root=... new_root=... key=node_key", sections added,

@@ -62,21 +62,25 @@ func Decode(data []byte, opts Options) (Value, error) {
 // KindUnknownProfile after its header is read (this package reads the
 // generic profile only).
 func DecodeDocument(data []byte, opts Options) (doc *Document, err error) {
+	return decodeDocument(data, opts, nil)
+}
+
+// decodeDocument is DecodeDocument, the tables s chooses read by its
+// sinks.
+func decodeDocument(data []byte, opts Options, s Sinks) (doc *Document, err error) {
 	lim, err := opts.resolve()
 	if err != nil {
 		return nil, err
 	}
-	d := decoder{lim: lim}
-	defer recoverFailure(&err)
-	if int64(len(data)) > lim.maxInput {
-		failLimitAt(1, 1, "MaxInputBytes", "an input of "+strconv.Itoa(len(data))+" bytes, longer than the limit of "+strconv.FormatInt(lim.maxInput, 10))
+	d := decoder{lim: lim, sinks: s}
+	d.path, d.itemLines, d.declBufs, d.spans = d.pathBuf[:0], d.itemBuf[:0], d.declBuf0[:0], d.spanBuf[:0]
+	d.sinkCur.Cells = d.cellBuf[:0]
+	for i := range d.fieldBuf {
+		d.declBufs = append(d.declBufs, d.fieldBuf[i][:0])
 	}
-	// The decoded strings share this copy, never the caller's bytes.
-	d.src = string(data)
+	defer recoverFailure(&err)
 	d.budget = min(lim.maxMem, heapBudget(len(data)))
-	d.checkUTF8()
-	doc = &Document{}
-	d.header(doc)
+	doc = d.begin(data)
 	if doc.Profile != "generic" {
 		failAt(1, 1, KindUnknownProfile, "profile="+doc.Profile+" is not supported by this decoder (generic profile only)")
 	}
@@ -85,6 +89,20 @@ func DecodeDocument(data []byte, opts Options) (doc *Document, err error) {
 	}
 	doc.Value = d.body()
 	return doc, nil
+}
+
+// begin starts reading data: its size within MaxInputBytes, one copy of
+// it, which the decoded strings share (never the caller's bytes), its
+// UTF-8, and its header line.
+func (d *decoder) begin(data []byte) *Document {
+	if int64(len(data)) > d.lim.maxInput {
+		failLimitAt(1, 1, "MaxInputBytes", "an input of "+strconv.Itoa(len(data))+" bytes, longer than the limit of "+strconv.FormatInt(d.lim.maxInput, 10))
+	}
+	d.src = string(data)
+	d.checkUTF8()
+	doc := &d.doc
+	d.header(doc)
+	return doc
 }
 
 type decoder struct {
@@ -108,6 +126,23 @@ type decoder struct {
 	prevBlock     int   // what the last member of the object being read was
 	summaryLine   int   // the line of the summary trailer, 0 when none
 	summaryCounts []int // its counts=, nil when none
+
+	sinks      Sinks    // see DecodeSinks
+	path       []string // with sinks: the keys of the values being read
+	pathBuf    [8]string
+	sinkHeader TableHeader // the header given to Sinks.Table
+	sinkState  tableState  // the table a sink reads
+	sinkCur    Row         // the row a sink reads
+	doc        Document
+	headerBuf  [4]HeaderField
+	spanBuf    [8]span
+	cellBuf    [8]Scalar
+	fieldBuf   [2][8]field // the first of declBufs
+	itemLines  []line      // see itemLine
+	itemBuf    [4]line
+	declBufs   [][]field // see declBuf
+	declBuf0   [8][]field
+	inSink     bool // a sink's table is being read
 }
 
 // line is one non-blank, non-comment line of the body.
@@ -184,10 +219,12 @@ func (d *decoder) header(doc *Document) {
 		failAt(1, 1, KindMissingHeader, "the first line is not a GCF header (GCF profile=...): "+excerpt(h))
 	}
 	col := 4 + off
-	var fields []HeaderField
+	fields := d.headerBuf[:0]
 	var seq keyset.Seq
 	key := func(i int) string { return fields[i].Key }
-	for _, f := range strings.Split(h[3:], " ") {
+	for rest, more := h[3:], true; more; {
+		var f string
+		f, rest, more = strings.Cut(rest, " ")
 		if f == "" {
 			col++
 			continue
@@ -442,6 +479,9 @@ func (d *decoder) finish(b *objBuilder) *jsonvalue.Object {
 // members reads the members of an object at depth (spec §7.2).
 func (d *decoder) members(depth int) *jsonvalue.Object {
 	b := objBuilder{o: &jsonvalue.Object{}}
+	if depth == 0 {
+		b.o = jsonvalue.NewObject(8) // a document's top: its sections
+	}
 	if l := d.peek(); l != nil {
 		b.line = l.num
 		d.charge(l, memObject)
@@ -462,6 +502,7 @@ func (d *decoder) members(depth int) *jsonvalue.Object {
 			k, end := d.key(l, 3)
 			rest := c[end:]
 			var v Value
+			d.push(k)
 			switch {
 			case rest == "":
 				d.enter(l)
@@ -473,6 +514,7 @@ func (d *decoder) members(depth int) *jsonvalue.Object {
 			default:
 				d.failIn(l, end, KindSyntax, "expected the end of the line or [count] after the section name")
 			}
+			d.pop()
 			d.put(&b, k, v, l, 3)
 			continue
 		}

@@ -1,6 +1,7 @@
 package gcfvalue
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -85,7 +86,7 @@ func (d *decoder) decl(l *line, i int) ([]field, int) {
 	c := l.content
 	n := min(declWidth(c, i), d.lim.maxFields+1)
 	d.charge(l, memField*int64(n))
-	out := make([]field, 0, n)
+	out := d.declBuf(n)
 	var seq keyset.Seq
 	name := func(k int) string { return out[k].name }
 	i++
@@ -134,6 +135,20 @@ func (d *decoder) decl(l *line, i int) ([]field, int) {
 		d.failIn(l, i, KindSyntax, "more than one @ identity field")
 	}
 	return out, i + 1
+}
+
+// declBuf returns an empty slice with room for n fields, for the field
+// declaration of a table at the current depth: one buffer a depth, since
+// a table's declaration is done with when the next table at its depth
+// starts (a shared array schema, which outlives it, is a copy).
+func (d *decoder) declBuf(n int) []field {
+	for len(d.declBufs) <= d.depth {
+		d.declBufs = append(d.declBufs, nil)
+	}
+	if cap(d.declBufs[d.depth]) < n {
+		d.declBufs[d.depth] = make([]field, 0, n)
+	}
+	return d.declBufs[d.depth][:0]
 }
 
 // declWidth counts the names of the field declaration at c[i] == '{'
@@ -185,7 +200,7 @@ func (d *decoder) arrayFromHeader(l *line, i, bodyDepth int, sh *sharedDecl) Val
 		d.prevBlock = blockArray
 	case h.hasDecl:
 		if sh != nil && !sh.set {
-			sh.set, sh.fields = true, h.fields
+			sh.set, sh.fields = true, slices.Clone(h.fields)
 		}
 		v = d.table(l, &h, bodyDepth)
 	case !h.deferred && h.count == 0:
@@ -255,37 +270,52 @@ func (d *decoder) more(h *arrHeader, n, depth int) bool {
 	return true
 }
 
+// itemLine returns the slot of the item line being read at the current
+// depth (expanded arrays nest one level deeper each): kept in the decoder
+// rather than in expanded's frame, which the recursion would move to the
+// heap once per item. (A slot a deeper array's growth moves stays its
+// reader's own.)
+func (d *decoder) itemLine() *line {
+	for len(d.itemLines) <= d.depth {
+		d.itemLines = append(d.itemLines, line{})
+	}
+	return &d.itemLines[d.depth]
+}
+
 // expanded reads the items of an expanded array (spec §7.6) at depth.
 func (d *decoder) expanded(hl *line, h *arrHeader, depth int) Value {
 	out := make([]Value, 0, min(h.count, 64))
 	for n := 0; d.more(h, n, depth); n++ {
-		l := *d.read()
+		l := d.itemLine()
+		*l = *d.read()
 		c := l.content
 		j := 1
 		for j < len(c) && isDigit(c[j]) {
 			j++
 		}
 		if c[0] != '@' || j == 1 || j >= len(c) || c[j] != ' ' {
-			d.failIn(&l, 0, KindSyntax, "expected item @"+itoa(n)+" followed by =value, {}, or [count]")
+			d.failIn(l, 0, KindSyntax, "expected item @"+itoa(n)+" followed by =value, {}, or [count]")
 		}
 		if id, err := strconv.Atoi(c[1:j]); err != nil || id != n {
-			d.failIn(&l, 1, KindInvalidItemID, "item @"+c[1:j]+" where @"+itoa(n)+" is expected")
+			d.failIn(l, 1, KindInvalidItemID, "item @"+c[1:j]+" where @"+itoa(n)+" is expected")
 		}
 		j++
 		var v Value
+		d.push("")
 		switch {
 		case j < len(c) && c[j] == '=':
-			v, _, _ = d.token(&l, j+1, len(c), false)
+			v, _, _ = d.token(l, j+1, len(c), false)
 		case c[j:] == "{}":
-			d.enter(&l)
+			d.enter(l)
 			v = d.members(depth + 1)
 			d.leave()
 		case j < len(c) && c[j] == '[':
-			v = d.arrayFromHeader(&l, j, depth+1, nil)
+			v = d.arrayFromHeader(l, j, depth+1, nil)
 		default:
-			d.failIn(&l, j, KindSyntax, "expected =value, {}, or [count] after the item id")
+			d.failIn(l, j, KindSyntax, "expected =value, {}, or [count] after the item id")
 		}
-		d.charge(&l, memItem)
+		d.pop()
+		d.charge(l, memItem)
 		out = append(out, v)
 	}
 	d.checkCount(hl, h, len(out))

@@ -91,6 +91,12 @@
 //   - A graph-profile document is refused with KindUnknownProfile:
 //     DecodeGraph and DecodeGraphDelta read that profile.
 //
+// DecodeSinks is the same reader with chosen tables read by the caller's
+// sinks, row by row, instead of into generic values (see Sinks): the
+// GraphResponse codec reads its nodes, edges and rows this way, so that
+// GCF has one reader, whose checks (counts, row widths, markers and
+// attachments, limits, the memory bound) hold for every table alike.
+//
 // # Syntax rules
 //
 // Each rule of GCF's syntax is written once, in rules.go, and the gcf

@@ -395,25 +395,5 @@ func (e *encoder) attachment(name string, v Value, rowDepth int, shared *sharedS
 	e.buf = append(e.buf, '.')
 	e.key(name)
 	e.buf = append(e.buf, ' ')
-	switch x := v.(type) {
-	case *jsonvalue.Object:
-		e.enter()
-		e.checkObject(x)
-		if keyedEligible(x) {
-			e.keyedBody(x, rowDepth+2)
-		} else {
-			e.buf = append(e.buf, "{}\n"...)
-			e.members(x, rowDepth+2)
-		}
-		e.leave()
-	case []Value:
-		e.enter()
-		e.checkArray(x)
-		e.arrayBodyShared(x, rowDepth+2, shared)
-		e.leave()
-	default:
-		e.buf = append(e.buf, '=')
-		e.scalar(v)
-		e.buf = append(e.buf, '\n')
-	}
+	e.headed(v, rowDepth+2, shared)
 }

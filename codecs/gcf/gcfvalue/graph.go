@@ -317,14 +317,7 @@ func DecodeGraph(data []byte, opts Options) (g *Graph, err error) {
 	}
 	d := decoder{lim: lim}
 	defer recoverFailure(&err)
-	if int64(len(data)) > lim.maxInput {
-		failLimitAt(1, 1, "MaxInputBytes", "an input of "+strconv.Itoa(len(data))+" bytes, longer than the limit of "+strconv.FormatInt(lim.maxInput, 10))
-	}
-	// The decoded strings share this copy, never the caller's bytes.
-	d.src = string(data)
-	d.checkUTF8()
-	doc := &Document{}
-	d.header(doc)
+	doc := d.begin(data)
 	if doc.Profile != "graph" {
 		failAt(1, 13, KindUnknownProfile, "not a graph-profile payload")
 	}

@@ -135,14 +135,7 @@ func DecodeGraphDelta(data []byte, opts Options) (gd *GraphDelta, err error) {
 	}
 	d := decoder{lim: lim}
 	defer recoverFailure(&err)
-	if int64(len(data)) > lim.maxInput {
-		failLimitAt(1, 1, "MaxInputBytes", "an input longer than the limit of "+strconv.FormatInt(lim.maxInput, 10))
-	}
-	// The decoded strings share this copy, never the caller's bytes.
-	d.src = string(data)
-	d.checkUTF8()
-	doc := &Document{}
-	d.header(doc)
+	doc := d.begin(data)
 	if v, _ := doc.Get("delta"); doc.Profile != "graph" || v != "true" {
 		failAt(1, 1, KindMalformedDelta, "not a graph delta payload (profile=graph delta=true)")
 	}

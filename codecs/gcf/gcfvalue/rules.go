@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/textwire"
@@ -68,30 +69,28 @@ func isNumberLiteral(s string) bool {
 	default:
 		return false
 	}
+	ok := true
 	if i < len(s) && s[i] == '.' {
-		i++
-		j := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		if i == j {
-			return false
-		}
+		i, ok = digits(s, i+1)
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+	if ok && i < len(s) && (s[i] == 'e' || s[i] == 'E') {
 		i++
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
 			i++
 		}
-		j := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		if i == j {
-			return false
-		}
+		i, ok = digits(s, i)
 	}
-	return i == len(s)
+	return ok && i == len(s)
+}
+
+// digits returns the index after the run of digits at s[i], and whether
+// the run is not empty.
+func digits(s string, i int) (int, bool) {
+	j := i
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	return j, j > i
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -294,7 +293,11 @@ func unquote(s string, i int) (string, int, Kind, int) {
 	if j < len(s) && s[j] == '"' {
 		return s[i+1 : j], j + 1, "", 0 // no escape: a substring
 	}
-	buf := make([]byte, 0, j-i+16)
+	size := j - i + 16
+	if e := quoteEnd(s, j-1); e > 0 {
+		size = e - i // the text is no shorter than what it decodes to
+	}
+	buf := make([]byte, 0, size)
 	buf = append(buf, s[i+1:j]...)
 	for {
 		if j >= len(s) {
@@ -303,7 +306,7 @@ func unquote(s string, i int) (string, int, Kind, int) {
 		c := s[j]
 		switch {
 		case c == '"':
-			return string(buf), j + 1, "", 0
+			return unsafe.String(unsafe.SliceData(buf), len(buf)), j + 1, "", 0 // buf is not written again
 		case c < 0x20:
 			return "", 0, KindInvalidEscape, j // a control character must be escaped
 		case c != '\\':
@@ -354,6 +357,29 @@ func unquote(s string, i int) (string, int, Kind, int) {
 			return "", 0, KindInvalidEscape, j
 		}
 		j += 2
+	}
+}
+
+// quoteEnd returns the index after the closing quote of the quoted string
+// whose opening quote is at s[i] (or whose text is at s[i+1], a byte
+// before it not '\\' or '"'), stepping over escapes unchecked, or -1 when
+// it has none; unquote checks what it steps over.
+func quoteEnd(s string, i int) int {
+	j := i + 1
+	for {
+		for j+8 <= len(s) && quotedWord(textwire.Load8(s, j)) {
+			j += 8
+		}
+		if j >= len(s) {
+			return -1
+		}
+		switch s[j] {
+		case '"':
+			return j + 1
+		case '\\':
+			j++
+		}
+		j++
 	}
 }
 
