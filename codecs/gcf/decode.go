@@ -3,6 +3,7 @@ package gcf
 import (
 	"slices"
 	"strconv"
+	"sync"
 	"unsafe"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
@@ -40,10 +41,12 @@ func (c *Codec) decodeAt(data []byte, body, fields int, sinks bool) (*wire.Graph
 	}
 	opts := c.valueOptions()
 	opts.Limits.MaxMaterializedBytes = min(opts.Limits.MaxMaterializedBytes, decodeBudget(len(data))-int64(scratch))
-	d := reader{fragment: body > 0}
+	d := readers.Get().(*reader)
+	defer d.release()
+	d.fragment, d.r = body > 0, &wire.GraphResponse{}
 	var s gcfvalue.Sinks
 	if sinks {
-		s = &d
+		s = d
 	}
 	v, err := gcfvalue.DecodeSinks(text, opts, s)
 	if err != nil {
@@ -87,11 +90,21 @@ type reader struct {
 	nodes, edges, rows    tableState
 	columnRecs, groupRecs recordSink
 	colBuf                [8]col
-	r                     wire.GraphResponse
+	r                     *wire.GraphResponse
 	props                 []wire.Property // the slab node properties are cut from
 	cells                 []wire.Cell     // the slab row cells are cut from
 	cellNodes             []wire.Node     // the slab of row cells' nodes
 	slabLen               int             // the length of a new slab (sizeSlabs)
+}
+
+// readers holds readers between decodes, so that a decode of a small
+// document neither allocates nor zeroes one.
+var readers = sync.Pool{New: func() any { return new(reader) }}
+
+// release returns d to the pool, holding nothing of the response.
+func (d *reader) release() {
+	*d = reader{}
+	readers.Put(d)
 }
 
 // took is what the document holds where a sink read a table.
@@ -135,6 +148,23 @@ func (d *reader) Table(path []string, h *gcfvalue.TableHeader) gcfvalue.TableSin
 		return d.edgeSink(h)
 	}
 	return d.rowSink(h)
+}
+
+// Scalar takes the document's format_version and query_type when they
+// are strings.
+func (d *reader) Scalar(path []string, key string, sc *gcfvalue.Scalar) (Value, bool) {
+	if len(path) != 0 || sc.Kind != gcfvalue.String {
+		return nil, false
+	}
+	switch key {
+	case "format_version":
+		d.r.FormatVersion = sc.Str
+	case "query_type":
+		d.r.QueryType = wire.QueryType(sc.Str)
+	default:
+		return nil, false
+	}
+	return took, true
 }
 
 // tableState is what a sink keeps of the table it reads and of its
@@ -342,12 +372,14 @@ func (d *reader) response(v Value) *wire.GraphResponse {
 		req, opt = nil, append(req, opt...)
 	}
 	top := d.fields(d.object(v, "document"), "document", req, opt)
-	r := &d.r
-	if v, ok := top.get("format_version"); ok || !d.fragment {
+	r := d.r
+	if v, ok := top.get("format_version"); (ok || !d.fragment) && v != took {
 		r.FormatVersion = d.str(v, "format_version")
 	}
 	if v, ok := top.get("query_type"); ok || !d.fragment {
-		r.QueryType = wire.QueryType(d.str(v, "query_type"))
+		if v != took {
+			r.QueryType = wire.QueryType(d.str(v, "query_type"))
+		}
 		if d.err == nil && !r.QueryType.Valid() {
 			d.fail("query_type", "unknown query type "+strconv.Quote(string(r.QueryType)))
 		}

@@ -1,6 +1,7 @@
 package gcf
 
 import (
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -40,10 +41,7 @@ func (d *reader) nodeSink(h *gcfvalue.TableHeader, inList bool) gcfvalue.TableSi
 	if t.typeCol < 0 || t.idCol < 0 {
 		return nil
 	}
-	if d.r.Nodes == nil {
-		h.Charge(sizeNode * int64(h.Rows))
-		d.r.Nodes = make([]wire.Node, 0, h.Rows)
-	}
+	d.r.Nodes = room(d.r.Nodes, h, inList, sizeNode)
 	return (*nodeSink)(d)
 }
 
@@ -107,6 +105,21 @@ func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	}
 	d.r.Nodes = append(d.r.Nodes, n)
 	return nil
+}
+
+// room makes room in s for the rows of the table h: its count, and for
+// a table in a list of tables (whose section's count is unknown) at least
+// one for each 64 bytes of the rest of the input; size is an element's.
+func room[T any](s []T, h *gcfvalue.TableHeader, inList bool, size int64) []T {
+	n := h.Rows
+	if inList {
+		n = max(n, h.Room/64)
+	}
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	h.Charge(size * int64(n))
+	return slices.Grow(s, n)
 }
 
 // slab makes room for n more properties.

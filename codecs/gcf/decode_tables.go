@@ -155,6 +155,7 @@ func (d *reader) rowSink(h *gcfvalue.TableHeader) gcfvalue.TableSink {
 	if d.r.Rows == nil {
 		d.r.Rows = []wire.Row{}
 	}
+	d.r.Rows = room(d.r.Rows, h, t.inList, sizeRow)
 	return (*rowSink)(d)
 }
 

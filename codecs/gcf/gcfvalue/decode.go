@@ -3,6 +3,7 @@ package gcfvalue
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
@@ -38,22 +39,10 @@ func (d *Document) Get(key string) (string, bool) {
 
 // Unmarshal decodes a generic-profile GCF document under the default
 // Options and returns its value.
-func Unmarshal(data []byte) (Value, error) {
-	doc, err := DecodeDocument(data, Options{})
-	if err != nil {
-		return nil, err
-	}
-	return doc.Value, nil
-}
+func Unmarshal(data []byte) (Value, error) { return Decode(data, Options{}) }
 
 // Decode decodes a generic-profile GCF document and returns its value.
-func Decode(data []byte, opts Options) (Value, error) {
-	doc, err := DecodeDocument(data, opts)
-	if err != nil {
-		return nil, err
-	}
-	return doc.Value, nil
-}
+func Decode(data []byte, opts Options) (Value, error) { return DecodeSinks(data, opts, nil) }
 
 // DecodeDocument decodes a generic-profile GCF document: header and body.
 // Bad input gives a *wire.DecodeError with the line and column of the
@@ -61,34 +50,83 @@ func Decode(data []byte, opts Options) (Value, error) {
 // never returns a partial value. A graph-profile document is refused with
 // KindUnknownProfile after its header is read (this package reads the
 // generic profile only).
-func DecodeDocument(data []byte, opts Options) (doc *Document, err error) {
-	return decodeDocument(data, opts, nil)
-}
-
-// decodeDocument is DecodeDocument, the tables s chooses read by its
-// sinks.
-func decodeDocument(data []byte, opts Options, s Sinks) (doc *Document, err error) {
-	lim, err := opts.resolve()
-	if err != nil {
+func DecodeDocument(data []byte, opts Options) (*Document, error) {
+	doc := &Document{}
+	if err := decodeDocument(data, opts, nil, doc); err != nil {
 		return nil, err
 	}
-	d := decoder{lim: lim, sinks: s}
+	return doc, nil
+}
+
+// decodeDocument is DecodeDocument into doc, the tables s chooses read by
+// its sinks.
+func decodeDocument(data []byte, opts Options, s Sinks, doc *Document) (err error) {
+	lim, err := opts.resolve()
+	if err != nil {
+		return err
+	}
+	d := getDecoder(lim)
+	defer d.release()
+	d.sinks = s
+	defer recoverFailure(&err)
+	d.budget = min(lim.maxMem, heapBudget(len(data)))
+	dd := d.begin(data)
+	if dd.Profile != "generic" {
+		failAt(1, 1, KindUnknownProfile, "profile="+dd.Profile+" is not supported by this decoder (generic profile only)")
+	}
+	if k, ok := dd.Get("key"); ok {
+		d.idField = k
+	}
+	*doc = Document{Profile: dd.Profile, Header: []HeaderField{}, Value: d.body()}
+	if len(dd.Header) > 0 {
+		doc.Header = append(doc.Header, dd.Header...)
+	}
+	return nil
+}
+
+// decoders holds decoders between decodes, so that a decode of a small
+// document neither allocates nor zeroes one.
+var decoders = sync.Pool{New: func() any {
+	d := &decoder{}
 	d.path, d.itemLines, d.declBufs, d.spans = d.pathBuf[:0], d.itemBuf[:0], d.declBuf0[:0], d.spanBuf[:0]
 	d.sinkCur.Cells = d.cellBuf[:0]
 	for i := range d.fieldBuf {
 		d.declBufs = append(d.declBufs, d.fieldBuf[i][:0])
 	}
-	defer recoverFailure(&err)
-	d.budget = min(lim.maxMem, heapBudget(len(data)))
-	doc = d.begin(data)
-	if doc.Profile != "generic" {
-		failAt(1, 1, KindUnknownProfile, "profile="+doc.Profile+" is not supported by this decoder (generic profile only)")
+	return d
+}}
+
+// getDecoder returns a decoder, its scratch kept from an earlier decode.
+func getDecoder(lim limits) *decoder {
+	d := decoders.Get().(*decoder)
+	d.lim = lim
+	return d
+}
+
+// maxKept is the most elements of a scratch slice a pooled decoder keeps.
+const maxKept = 1 << 10
+
+// release returns d to the pool, dropping every reference into the
+// document it read (the scratch keeps its room, unless it grew large).
+func (d *decoder) release() {
+	path, items, decls, spans, cells := d.path[:0], d.itemLines[:0], d.declBufs, d.spans[:0], d.sinkCur.Cells[:0]
+	clear(path[:cap(path)])
+	clear(items[:cap(items)])
+	clear(cells[:cap(cells)])
+	for i := range decls {
+		clear(decls[i][:cap(decls[i])])
+		if cap(decls[i]) > maxKept {
+			decls[i] = nil
+		}
 	}
-	if k, ok := doc.Get("key"); ok {
-		d.idField = k
+	saved := d.declBuf0 // decls's first buffers, which the reset would lose
+	*d = decoder{}
+	d.declBuf0 = saved
+	if cap(path) > maxKept || cap(items) > maxKept || cap(decls) > maxKept || cap(spans) > maxKept || cap(cells) > maxKept {
+		return
 	}
-	doc.Value = d.body()
-	return doc, nil
+	d.path, d.itemLines, d.declBufs, d.spans, d.sinkCur.Cells = path, items, decls, spans, cells
+	decoders.Put(d)
 }
 
 // begin starts reading data: its size within MaxInputBytes, one copy of
@@ -133,6 +171,7 @@ type decoder struct {
 	sinkHeader TableHeader // the header given to Sinks.Table
 	sinkState  tableState  // the table a sink reads
 	sinkCur    Row         // the row a sink reads
+	memberSc   Scalar      // the scalar given to Sinks.Scalar
 	doc        Document
 	headerBuf  [4]HeaderField
 	spanBuf    [8]span
@@ -478,9 +517,11 @@ func (d *decoder) finish(b *objBuilder) *jsonvalue.Object {
 
 // members reads the members of an object at depth (spec §7.2).
 func (d *decoder) members(depth int) *jsonvalue.Object {
-	b := objBuilder{o: &jsonvalue.Object{}}
+	var b objBuilder
 	if depth == 0 {
 		b.o = jsonvalue.NewObject(8) // a document's top: its sections
+	} else {
+		b.o = &jsonvalue.Object{}
 	}
 	if l := d.peek(); l != nil {
 		b.line = l.num
@@ -526,7 +567,7 @@ func (d *decoder) members(depth int) *jsonvalue.Object {
 		k, end := d.key(l, 0)
 		switch {
 		case end < len(c) && c[end] == '=':
-			d.put(&b, k, d.scalar(l, end+1), l, 0)
+			d.put(&b, k, d.memberScalar(l, k, end+1), l, 0)
 		case end < len(c) && c[end] == '[':
 			h := d.bracket(l, end)
 			if !h.inline {

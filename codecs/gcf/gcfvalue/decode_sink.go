@@ -20,8 +20,14 @@ import (
 // of the table, or nil for its generic value. A table within a sink's
 // table (in a row's attachment) is read as a generic value, without
 // asking.
+//
+// Scalar is called for each key=value member of an object, outside a
+// sink's table, path holding the keys of the objects enclosing it. It
+// returns what the object holds for the member and true when it takes
+// the value, or false for its generic value.
 type Sinks interface {
 	Table(path []string, h *TableHeader) TableSink
+	Scalar(path []string, key string, sc *Scalar) (Value, bool)
 }
 
 // TableHeader is the header of a table whose sink is being chosen.
@@ -80,11 +86,25 @@ func (r *Row) Charge(n int64) { r.d.charge(&line{num: r.num}, n) }
 // tables s chooses read by its sinks (see Sinks); the value holds what
 // their Value return where their tables are.
 func DecodeSinks(data []byte, opts Options, s Sinks) (Value, error) {
-	doc, err := decodeDocument(data, opts, s)
-	if err != nil {
+	var doc Document
+	if err := decodeDocument(data, opts, s, &doc); err != nil {
 		return nil, err
 	}
 	return doc.Value, nil
+}
+
+// memberScalar is the value of the member k whose value is at index i of
+// l's content: the sinks', when they take it.
+func (d *decoder) memberScalar(l *line, k string, i int) Value {
+	if d.sinks == nil || d.inSink {
+		return d.scalar(l, i)
+	}
+	sc := &d.memberSc
+	d.scalarAt(l, i, len(l.content), false, sc)
+	if v, ok := d.sinks.Scalar(d.path, k, sc); ok {
+		return v
+	}
+	return d.box(l, sc)
 }
 
 // room is the number of bytes after the last line read.

@@ -80,6 +80,9 @@ func (d *decoder) bracket(l *line, i int) arrHeader {
 	return h
 }
 
+// emptyArray is an empty array's value, boxed once.
+var emptyArray Value = []Value{}
+
 // decl parses the field declaration "{a,"b c",@id}" at index i of l's
 // content (spec §2a.3, §10a.1) and returns it and the index after it.
 func (d *decoder) decl(l *line, i int) ([]field, int) {
@@ -204,7 +207,7 @@ func (d *decoder) arrayFromHeader(l *line, i, bodyDepth int, sh *sharedDecl) Val
 		}
 		v = d.table(l, &h, bodyDepth)
 	case !h.deferred && h.count == 0:
-		v = []Value{}
+		v = emptyArray
 		d.prevBlock = blockArray
 	case sh != nil && sh.set:
 		h.fields = sh.fields

@@ -12,10 +12,11 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// recordSinks takes the tables at the paths in take and records what
-// their sinks are given, as text.
+// recordSinks takes the tables at the paths in take, and the scalar
+// members at those paths, and records what their sinks are given, as
+// text.
 type recordSinks struct {
-	take []string // paths joined by "/"
+	take []string // paths joined by "/", a scalar's with its key
 	got  []string
 	fail string // a cell value whose row the sink refuses
 }
@@ -33,6 +34,17 @@ func (s *recordSinks) Table(path []string, h *gcfvalue.TableHeader) gcfvalue.Tab
 		}
 	}
 	return nil
+}
+
+func (s *recordSinks) Scalar(path []string, key string, sc *gcfvalue.Scalar) (gcfvalue.Value, bool) {
+	p := strings.Join(append(path, key), "/")
+	for _, t := range s.take {
+		if t == p {
+			s.got = append(s.got, "scalar "+p+" "+sc.Str)
+			return "taken", true
+		}
+	}
+	return nil, false
 }
 
 type recordSink recordSinks
@@ -75,9 +87,12 @@ func (s *recordSink) Value() gcfvalue.Value { return "taken" }
 // TestDecodeSinks: the tables a Sinks chooses reach its sinks row by row
 // (cells decoded, markers with their attachments, '>' attachments after),
 // at the path of keys above them; the document holds what the sink's
-// Value returns there; the other tables are generic values.
+// Value returns there; the other tables are generic values. The scalar
+// members it takes reach it decoded, the others are generic values.
 func TestDecodeSinks(t *testing.T) {
 	doc := "GCF profile=generic\n" +
+		"name=\"n 1\"\n" +
+		"kept=k\n" +
 		"## nodes [2]\n" +
 		"@0 [2]{type,id,tags}\n" +
 		"  @0 User|1|^\n" +
@@ -88,12 +103,13 @@ func TestDecodeSinks(t *testing.T) {
 		"  Issue|\"7\"|true\n" +
 		"## edges [1]{from,to}\n" +
 		"a|-\n"
-	s := &recordSinks{take: []string{"nodes/", "edges"}}
+	s := &recordSinks{take: []string{"name", "nodes/", "edges"}}
 	v, err := gcfvalue.DecodeSinks([]byte(doc), gcfvalue.Options{}, s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
+		"scalar name n 1",
 		"table nodes/ {type,id,tags}",
 		"row User|#1|^ attached tags[2]: a,b;",
 		`row User|#2|~ attached "x>y"=3;`,
@@ -106,14 +122,17 @@ func TestDecodeSinks(t *testing.T) {
 		t.Errorf("sinks saw (-want +got):\n%s", d)
 	}
 	o, ok := v.(*jsonvalue.Object)
-	if !ok || len(o.Members) != 2 {
+	if !ok || len(o.Members) != 4 {
 		t.Fatalf("value %#v", v)
 	}
-	if d := cmp.Diff([]gcfvalue.Value{"taken", "taken"}, o.Members[0].Value); d != "" {
+	if o.Members[0].Value != "taken" || o.Members[1].Value != "k" {
+		t.Errorf("scalars %#v", o.Members[:2])
+	}
+	if d := cmp.Diff([]gcfvalue.Value{"taken", "taken"}, o.Members[2].Value); d != "" {
 		t.Errorf("nodes (-want +got):\n%s", d)
 	}
-	if o.Members[1].Value != "taken" {
-		t.Errorf("edges %#v", o.Members[1].Value)
+	if o.Members[3].Value != "taken" {
+		t.Errorf("edges %#v", o.Members[3].Value)
 	}
 
 	// Without the edges' sink, the edges are a generic value.
@@ -126,7 +145,7 @@ func TestDecodeSinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(generic.(*jsonvalue.Object).Members[1], v.(*jsonvalue.Object).Members[1], cmp.AllowUnexported(jsonvalue.Number{})); d != "" {
+	if d := cmp.Diff(generic.(*jsonvalue.Object).Members[3], v.(*jsonvalue.Object).Members[3], cmp.AllowUnexported(jsonvalue.Number{})); d != "" {
 		t.Errorf("generic edges (-want +got):\n%s", d)
 	}
 
