@@ -94,7 +94,7 @@ type reader struct {
 	props                 []wire.Property // the slab node properties are cut from
 	cells                 []wire.Cell     // the slab row cells are cut from
 	cellNodes             []wire.Node     // the slab of row cells' nodes
-	slabLen               int             // the length of a new slab (sizeSlabs)
+	slabLen, slabMax      int             // see newSlab
 }
 
 // readers holds readers between decodes, so that a decode of a small
@@ -391,10 +391,10 @@ func (d *reader) response(v Value) *wire.GraphResponse {
 		d.edgeSection(v)
 	}
 	if v, ok := top.get("columns"); ok {
-		d.columns(v)
+		d.records(v, 2)
 	}
 	if v, ok := top.get("group_columns"); ok {
-		d.groupColumns(v)
+		d.records(v, 3)
 	}
 	if v, ok := top.get("rows"); ok {
 		d.rowSection(v)

@@ -18,6 +18,7 @@ const (
 	sizeCell = int64(unsafe.Sizeof(wire.Cell{}))
 	sizeRow  = int64(unsafe.Sizeof(wire.Row{}))
 	slabLen  = 512
+	maxSlab  = 4096 // a slab's waste stays under a few hundred KiB
 )
 
 // nodeSink reads a node table: its type and id columns anywhere, every
@@ -125,15 +126,26 @@ func room[T any](s []T, h *gcfvalue.TableHeader, inList bool, size int64) []T {
 // slab makes room for n more properties.
 func (d *reader) slab(n int) {
 	if cap(d.props)-len(d.props) < n {
-		d.props = make([]wire.Property, 0, max(n, d.slabLen))
+		d.props = make([]wire.Property, 0, d.newSlab(n))
 	}
 }
 
-// sizeSlabs sets the length of the slabs made for the table h: slabLen,
-// or what the rest of the input fills at eight bytes a property or cell
-// when less (a slab that runs out is followed by another).
+// sizeSlabs bounds the slabs made for the table h (newSlab) by what the
+// rest of the input fills at eight bytes a property or cell.
 func (d *reader) sizeSlabs(h *gcfvalue.TableHeader) {
-	d.slabLen = min(slabLen, h.Room/8)
+	d.slabMax = h.Room / 8
+	if d.slabLen == 0 {
+		d.slabLen = slabLen
+	}
+}
+
+// newSlab is the length of a new slab for at least n elements: slabLen
+// at first, twice as long with each slab made up to maxSlab, at most
+// slabMax.
+func (d *reader) newSlab(n int) int {
+	l := max(n, min(d.slabLen, d.slabMax))
+	d.slabLen = min(2*d.slabLen, maxSlab)
+	return l
 }
 
 // nodeSection reads the nodes section: read by the sink, or generic.
@@ -183,6 +195,13 @@ func (d *reader) value(v Value, path func() string) wire.Value {
 	}
 	if x, ok := v.([]Value); ok {
 		return d.list(x, path)
+	}
+	if x, ok := v.(*gcfvalue.ScalarList); ok {
+		items := make([]wire.Value, len(x.Items))
+		for i := range x.Items {
+			items[i] = scalar(&x.Items[i])
+		}
+		return wire.ListOf(items...)
 	}
 	d.fail(path(), "expected a value (an object is only a node cell of a row)")
 	return wire.Null()

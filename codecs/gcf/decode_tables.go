@@ -170,7 +170,7 @@ func (s *rowSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	d, t := (*reader)(s), &s.rows
 	idx := t.next(row, 2*sizeRow+sizeCell*int64(len(t.cols)))
 	if cap(d.cells)-len(d.cells) < len(row.Cells) {
-		d.cells = make([]wire.Cell, 0, max(len(row.Cells), d.slabLen))
+		d.cells = make([]wire.Cell, 0, d.newSlab(len(row.Cells)))
 	}
 	start := len(d.cells)
 	marks := 0
@@ -267,7 +267,7 @@ func (d *reader) nodeCell(row *gcfvalue.Row, c *col, idx int) (wire.Cell, bool, 
 		n.Properties = d.props[start:len(d.props):len(d.props)]
 	}
 	if len(d.cellNodes) == cap(d.cellNodes) {
-		d.cellNodes = make([]wire.Node, 0, max(1, d.slabLen/max(d.rows.h.Columns(), 1)))
+		d.cellNodes = make([]wire.Node, 0, d.newSlab(4)/4)
 	}
 	d.cellNodes = append(d.cellNodes, n)
 	return wire.Cell{Name: c.name, Node: &d.cellNodes[len(d.cellNodes)-1]}, true, nil
@@ -356,62 +356,73 @@ func (s *recordSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 		}
 		v[f], set = sc.Str, set|1<<f
 	}
+	if at, msg := s.d.addRecord(s.req, &v, set); msg != "" {
+		return rowError(row.Line(), elementPath(section, idx)+at, msg)
+	}
+	return nil
+}
+
+// addRecord appends the column (req 2) or group column (req 3) of the
+// strings v, set marking those present; or it returns the field at
+// fault ("" for the record) and what is wrong.
+func (d *reader) addRecord(req int, v *[5]string, set int) (at, msg string) {
+	fields := columnFields
+	if req == 3 {
+		fields = groupFields
+	}
+	for f := range req {
+		if set&(1<<f) == 0 {
+			return "", "missing field " + fields[f]
+		}
+	}
 	opt := func(f int) wire.Opt[string] {
 		if set&(1<<f) == 0 {
 			return wire.Opt[string]{}
 		}
 		return wire.Some(v[f])
 	}
-	for f := range s.req {
-		if set&(1<<f) == 0 {
-			return rowError(row.Line(), elementPath(section, idx), "missing field "+s.fields[f])
-		}
-	}
-	d := s.d
-	if s.req == 2 {
+	if req == 2 {
 		d.r.Columns = append(d.r.Columns, wire.Column{Name: v[0], Function: v[1], Target: opt(2), Property: opt(3)})
-		return nil
+		return "", ""
 	}
 	gc := wire.GroupColumn{Name: v[0], Kind: wire.GroupKind(v[1]), Node: v[2], Property: opt(3), Entity: opt(4)}
 	if !gc.Kind.Valid() {
-		return rowError(row.Line(), elementPath(section, idx)+".kind", "unknown group kind "+strconv.Quote(v[1]))
+		return ".kind", "unknown group kind " + strconv.Quote(v[1])
 	}
 	d.r.GroupColumns = append(d.r.GroupColumns, gc)
-	return nil
-}
-
-// columns reads the columns section: read by the sink, or generic.
-func (d *reader) columns(v Value) {
-	if sunk(v) {
-		return
-	}
-	d.r.Columns = []wire.Column{}
-	for i, c := range d.array(v, "columns") {
-		p := elementPath("columns", i)
-		m := d.fields(d.object(c, p), p, columnFields[:2], columnFields[2:])
-		d.r.Columns = append(d.r.Columns, wire.Column{Name: d.str(m.v("name"), p+".name"), Function: d.str(m.v("function"), p+".function"),
-			Target: d.optString(m, "target", p), Property: d.optString(m, "property", p)})
-	}
+	return "", ""
 }
 
 var groupFields = []string{"name", "kind", "node", "property", "entity"}
 
-// groupColumns reads the group_columns section: read by the sink, or
-// generic.
-func (d *reader) groupColumns(v Value) {
+// records reads the columns (req 2) or group_columns (req 3) section:
+// read by the sink, or generic.
+func (d *reader) records(v Value, req int) {
 	if sunk(v) {
 		return
 	}
-	d.r.GroupColumns = []wire.GroupColumn{}
-	for i, g := range d.array(v, "group_columns") {
-		p := elementPath("group_columns", i)
-		m := d.fields(d.object(g, p), p, groupFields[:3], groupFields[3:])
-		gc := wire.GroupColumn{Name: d.str(m.v("name"), p+".name"), Kind: wire.GroupKind(d.str(m.v("kind"), p+".kind")),
-			Node: d.str(m.v("node"), p+".node"), Property: d.optString(m, "property", p), Entity: d.optString(m, "entity", p)}
-		if d.err == nil && !gc.Kind.Valid() {
-			d.fail(p+".kind", "unknown group kind "+strconv.Quote(string(gc.Kind)))
+	section, fields := "columns", columnFields
+	if req == 2 {
+		d.r.Columns = []wire.Column{}
+	} else {
+		section, fields = "group_columns", groupFields
+		d.r.GroupColumns = []wire.GroupColumn{}
+	}
+	for i, c := range d.array(v, section) {
+		p := elementPath(section, i)
+		var vals [5]string
+		set := 0
+		for _, m := range d.object(c, p).Members {
+			f := slices.Index(fields, m.Key)
+			if f < 0 {
+				d.fail(p, "unexpected field "+strconv.Quote(m.Key))
+				return
+			}
+			vals[f], set = d.str(m.Value, p+"."+m.Key), set|1<<f
 		}
-		d.r.GroupColumns = append(d.r.GroupColumns, gc)
+		if at, msg := d.addRecord(req, &vals, set); msg != "" {
+			d.fail(p+at, msg)
+		}
 	}
 }
 

@@ -110,9 +110,13 @@ const maxKept = 1 << 10
 // document it read (the scratch keeps its room, unless it grew large).
 func (d *decoder) release() {
 	path, items, decls, spans, cells := d.path[:0], d.itemLines[:0], d.declBufs, d.spans[:0], d.sinkCur.Cells[:0]
+	members, lists, listItems := d.rowObj.Members[:0], d.lists[:0], d.listItems[:0]
 	clear(path[:cap(path)])
 	clear(items[:cap(items)])
 	clear(cells[:cap(cells)])
+	clear(members[:cap(members)])
+	clear(lists[:cap(lists)])
+	clear(listItems[:cap(listItems)])
 	for i := range decls {
 		clear(decls[i][:cap(decls[i])])
 		if cap(decls[i]) > maxKept {
@@ -122,10 +126,11 @@ func (d *decoder) release() {
 	saved := d.declBuf0 // decls's first buffers, which the reset would lose
 	*d = decoder{}
 	d.declBuf0 = saved
-	if cap(path) > maxKept || cap(items) > maxKept || cap(decls) > maxKept || cap(spans) > maxKept || cap(cells) > maxKept {
+	if max(cap(path), cap(items), cap(decls), cap(spans), cap(cells), cap(members), cap(lists), cap(listItems)) > maxKept {
 		return
 	}
 	d.path, d.itemLines, d.declBufs, d.spans, d.sinkCur.Cells = path, items, decls, spans, cells
+	d.rowObj.Members, d.lists, d.listItems = members, lists, listItems
 	decoders.Put(d)
 }
 
@@ -168,10 +173,13 @@ type decoder struct {
 	sinks      Sinks    // see DecodeSinks
 	path       []string // with sinks: the keys of the values being read
 	pathBuf    [8]string
-	sinkHeader TableHeader // the header given to Sinks.Table
-	sinkState  tableState  // the table a sink reads
-	sinkCur    Row         // the row a sink reads
-	memberSc   Scalar      // the scalar given to Sinks.Scalar
+	sinkHeader TableHeader      // the header given to Sinks.Table
+	sinkState  tableState       // the table a sink reads
+	sinkCur    Row              // the row a sink reads
+	memberSc   Scalar           // the scalar given to Sinks.Scalar
+	rowObj     jsonvalue.Object // a sink's row's attachments (rowObject)
+	lists      []ScalarList     // a sink's row's inline arrays (scalarList)
+	listItems  []Scalar
 	doc        Document
 	headerBuf  [4]HeaderField
 	spanBuf    [8]span
@@ -517,12 +525,11 @@ func (d *decoder) finish(b *objBuilder) *jsonvalue.Object {
 
 // members reads the members of an object at depth (spec §7.2).
 func (d *decoder) members(depth int) *jsonvalue.Object {
-	var b objBuilder
+	n := 4 // an object's room: at depth 0 for a document's sections
 	if depth == 0 {
-		b.o = jsonvalue.NewObject(8) // a document's top: its sections
-	} else {
-		b.o = &jsonvalue.Object{}
+		n = 8
 	}
+	b := objBuilder{o: jsonvalue.NewObject(n)}
 	if l := d.peek(); l != nil {
 		b.line = l.num
 		d.charge(l, memObject)

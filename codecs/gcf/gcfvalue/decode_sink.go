@@ -62,6 +62,32 @@ type TableSink interface {
 	Value() Value
 }
 
+// ScalarList is an inline array of scalars ("labels [2]: a,b") in the
+// attachments of a sink's row, where the row's value holds a
+// *ScalarList: its items decoded, valid while the row is read.
+type ScalarList struct{ Items []Scalar }
+
+// scalarList decodes the items at spans of l into the row's scratch.
+func (d *decoder) scalarList(l *line, spans []span) *ScalarList {
+	start := len(d.listItems)
+	for _, s := range spans {
+		d.listItems = append(d.listItems, Scalar{})
+		d.scalarAt(l, s.start, s.end, false, &d.listItems[len(d.listItems)-1])
+	}
+	if len(d.lists) == cap(d.lists) {
+		d.lists = make([]ScalarList, 0, max(8, 2*cap(d.lists))) // the row's earlier lists stay where they are
+	}
+	d.lists = append(d.lists, ScalarList{Items: d.listItems[start:len(d.listItems):len(d.listItems)]})
+	return &d.lists[len(d.lists)-1]
+}
+
+// rowObject is the scratch object of a sink's row's attachments.
+func (d *decoder) rowObject() *jsonvalue.Object {
+	clear(d.rowObj.Members)
+	d.rowObj.Members = d.rowObj.Members[:0]
+	return &d.rowObj
+}
+
 // Row is one row of a table being read.
 type Row struct {
 	d   *decoder
@@ -72,6 +98,8 @@ type Row struct {
 	// Attached holds the values of the row's attachments: its markers'
 	// in the order of their columns, then those of names with '>' that
 	// are no column, in the order written; nil when the row has none.
+	// It, and the *ScalarList values in it, are valid while the row is
+	// read.
 	Attached *jsonvalue.Object
 }
 
@@ -175,6 +203,8 @@ func (d *decoder) sinkTable(hl *line, h *arrHeader, depth int, sink TableSink) V
 // attachments into r.
 func (d *decoder) sinkRow(l *line, r *Row, idx int, t *tableState, depth int) {
 	r.num = l.num
+	clear(d.listItems)
+	d.lists, d.listItems = d.lists[:0], d.listItems[:0]
 	spans, hasID := d.rowCells(l, idx, t)
 	var b objBuilder
 	t.ms = t.ms[:0]
@@ -192,7 +222,7 @@ func (d *decoder) sinkRow(l *line, r *Row, idx int, t *tableState, depth int) {
 			d.failIn(l, s.start, KindInvalidAttachment, "an attachment marker in a flattened path column")
 		}
 		if b.o == nil {
-			b = objBuilder{o: &jsonvalue.Object{}, line: l.num}
+			b = objBuilder{o: d.rowObject(), line: l.num}
 		}
 		ce := cell{start: s.start, kind: kind}
 		if kind == cellInline {
@@ -209,7 +239,7 @@ func (d *decoder) sinkRow(l *line, r *Row, idx int, t *tableState, depth int) {
 			r.Attached = nil
 			return
 		}
-		b = objBuilder{o: &jsonvalue.Object{}, line: l.num}
+		b = objBuilder{o: d.rowObject(), line: l.num}
 	}
 	rl := *l // d.last, which the attachments' lines replace
 	d.attachments(&rl, t, &b, depth)

@@ -223,17 +223,24 @@ func (d *decoder) inlineArray(l *line, h arrHeader) Value {
 	if h.keyed || h.hasDecl {
 		d.failIn(l, h.at, KindSyntax, "an inline array has no field declaration")
 	}
-	var out []Value
+	var spans []span
 	if h.vals < len(l.content) {
-		spans, _ := d.split(l, h.vals, ',', d.lim.maxFields)
+		spans, _ = d.split(l, h.vals, ',', d.lim.maxFields)
 		d.charge(l, memArray+(memItem+16)*int64(len(spans))) // 16: the span
-		out = make([]Value, 0, len(spans))
-		for _, s := range spans {
-			v, _, _ := d.token(l, s.start, s.end, false)
-			out = append(out, v)
-		}
-	} else {
-		out = []Value{}
+	}
+	if d.inSink {
+		v := d.scalarList(l, spans)
+		d.checkCount(l, &h, len(spans))
+		return v
+	}
+	if len(spans) == 0 {
+		d.checkCount(l, &h, 0)
+		return emptyArray
+	}
+	out := make([]Value, 0, len(spans))
+	for _, s := range spans {
+		v, _, _ := d.token(l, s.start, s.end, false)
+		out = append(out, v)
 	}
 	d.checkCount(l, &h, len(out))
 	return out

@@ -216,7 +216,7 @@ func (e *encoder) indent(depth int) {
 }
 
 // key writes k as a key (bare or quoted).
-func (e *encoder) key(k string) { e.buf = appendKey(e.buf, k) }
+func (e *encoder) key(k string) { e.buf = AppendKey(e.buf, k) }
 
 // scalar writes a scalar.
 func (e *encoder) scalar(v Value) {
@@ -229,7 +229,7 @@ func (e *encoder) scalar(v Value) {
 		e.buf = appendNumber(e.buf, x)
 	case string:
 		e.checkString(x)
-		e.buf = appendString(e.buf, x)
+		e.buf = AppendString(e.buf, x)
 	}
 }
 

@@ -260,7 +260,7 @@ func (e *encoder) table(p tablePlan, rows []*jsonvalue.Object, keys []string, ro
 	}
 	var decl []byte
 	if keys != nil {
-		decl = appendKey(decl, keyLabel(rows))
+		decl = AppendKey(decl, keyLabel(rows))
 	}
 	for i, c := range p.cols {
 		if i > 0 || keys != nil {
@@ -269,7 +269,7 @@ func (e *encoder) table(p tablePlan, rows []*jsonvalue.Object, keys []string, ro
 		if mark != "" && c.path == nil && c.field == mark {
 			decl = append(decl, '@')
 		}
-		decl = appendKey(decl, c.name)
+		decl = AppendKey(decl, c.name)
 	}
 	e.buf = append(e.buf, '[')
 	e.buf = strconv.AppendInt(e.buf, int64(len(rows)), 10)
@@ -312,7 +312,7 @@ func (e *encoder) row(p tablePlan, r *jsonvalue.Object, i int, keys []string, de
 	}
 	if keys != nil {
 		e.checkString(keys[i])
-		e.buf = appendString(e.buf, keys[i])
+		e.buf = AppendString(e.buf, keys[i])
 	}
 	for j, c := range p.cols {
 		if j > 0 || keys != nil {

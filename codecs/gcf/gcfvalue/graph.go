@@ -311,13 +311,11 @@ func (gs *GraphSession) Append(dst []byte, g *Graph) ([]byte, error) {
 // spec §16.5 lists for the graph profile with the Kinds named there.
 // Bare session references are refused: this decoder holds no session.
 func DecodeGraph(data []byte, opts Options) (g *Graph, err error) {
-	lim, err := opts.resolve()
+	d, doc, err := beginGraph(data, opts)
 	if err != nil {
 		return nil, err
 	}
-	d := decoder{lim: lim}
 	defer recoverFailure(&err)
-	doc := d.begin(data)
 	if doc.Profile != "graph" {
 		failAt(1, 13, KindUnknownProfile, "not a graph-profile payload")
 	}
@@ -335,6 +333,17 @@ func DecodeGraph(data []byte, opts Options) (g *Graph, err error) {
 	}
 	d.graphBody(g)
 	return g, nil
+}
+
+// beginGraph starts reading a graph-profile payload: its header.
+func beginGraph(data []byte, opts Options) (d *decoder, doc *Document, err error) {
+	lim, err := opts.resolve()
+	if err != nil {
+		return nil, nil, err
+	}
+	d = &decoder{lim: lim}
+	defer recoverFailure(&err)
+	return d, d.begin(data), nil
 }
 
 func (d *decoder) graphBody(g *Graph) {

@@ -21,7 +21,7 @@ func GraphCanonical(g *Graph) ([]byte, error) {
 	for _, s := range g.Symbols {
 		kindOf[s.QualifiedName] = abbreviate(s.Kind)
 		r := []byte("S\t" + abbreviate(s.Kind) + "\t" + s.QualifiedName + "\t")
-		r = appendFloat(r, s.Score)
+		r = AppendFloat(r, s.Score)
 		r = append(r, "\t"+s.Provenance+"\t"+strconv.Itoa(s.Distance)+"\n"...)
 		syms = append(syms, r)
 	}
@@ -129,13 +129,11 @@ func AppendGraphDelta(dst []byte, d *GraphDelta) ([]byte, error) {
 // DecodeGraphDelta decodes a graph delta payload; an unknown section or a
 // line of the wrong form for its section is KindMalformedDelta.
 func DecodeGraphDelta(data []byte, opts Options) (gd *GraphDelta, err error) {
-	lim, err := opts.resolve()
+	d, doc, err := beginGraph(data, opts)
 	if err != nil {
 		return nil, err
 	}
-	d := decoder{lim: lim}
 	defer recoverFailure(&err)
-	doc := d.begin(data)
 	if v, _ := doc.Get("delta"); doc.Profile != "graph" || v != "true" {
 		failAt(1, 1, KindMalformedDelta, "not a graph delta payload (profile=graph delta=true)")
 	}

@@ -27,10 +27,12 @@ func appendNumber(dst []byte, n jsonvalue.Number) []byte {
 		i, _ := n.Int64()
 		return strconv.AppendInt(dst, i, 10)
 	}
-	return appendFloat(dst, n.Float64())
+	return AppendFloat(dst, n.Float64())
 }
 
-func appendFloat(dst []byte, f float64) []byte {
+// AppendFloat appends f as the encoder writes a number (spec §2.3.1). f
+// must be finite.
+func AppendFloat(dst []byte, f float64) []byte {
 	if f == 0 {
 		return append(dst, '0')
 	}
@@ -134,35 +136,38 @@ func BareKeyEnd(s string, i int) int {
 	return j
 }
 
-// appendKey writes k bare when it is a bare-key and quoted otherwise (spec
-// §2a.1).
-func appendKey(dst []byte, k string) []byte {
+// AppendKey appends k as the encoder writes a key or a field name: bare
+// when it is a bare-key, quoted otherwise (spec §2a.1). k must be valid
+// UTF-8.
+func AppendKey(dst []byte, k string) []byte {
 	if IsBareKey(k) {
 		return append(dst, k...)
 	}
 	return appendQuoted(dst, k)
 }
 
-// appendString writes s bare, or quoted when spec §2.4 requires it.
-func appendString(dst []byte, s string) []byte {
-	if needsQuotes(s) {
+// AppendString appends s as the encoder writes a string value: bare, or
+// quoted when spec §2.4 requires it. s must be valid UTF-8.
+func AppendString(dst []byte, s string) []byte {
+	if NeedsQuotes(s) {
 		return appendQuoted(dst, s)
 	}
 	return append(dst, s...)
 }
 
-// needsQuotes reports whether the string s must be quoted (spec §2.4). The
+// NeedsQuotes reports whether the encoder quotes the string s (spec §2.4):
+// whether s written bare would read back as something else. The
 // delimiters '|' and ',' are quoted in every context, not only where they
 // are active (a row cell, a primitive array item), so that a value reads the
 // same wherever it is moved; likewise every string of the shape ^{...} is
 // quoted, whether or not what is between the braces is a valid field
 // declaration.
-func needsQuotes(s string) bool {
+func NeedsQuotes(s string) bool {
 	q, _ := quoteCheck(s, false)
 	return q
 }
 
-// quoteCheck reports whether s must be quoted (needsQuotes) and, when
+// quoteCheck reports whether s must be quoted (NeedsQuotes) and, when
 // validate, whether it is valid UTF-8 (when !validate, valid is
 // meaningless). It looks at each byte once.
 func quoteCheck(s string, validate bool) (quote, valid bool) {
@@ -450,12 +455,6 @@ func appendQuoted(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// AppendString appends s as the encoder writes a string value: bare, or
-// quoted when spec §2.4 requires it. s must be valid UTF-8 (the caller
-// checks), for a writer of a layout of its own that must write the bytes
-// AppendEncode would.
-func AppendString(dst []byte, s string) []byte { return appendString(dst, s) }
-
 // AppendValidString is AppendString for a string not yet known to be
 // valid UTF-8: it reports false, and dst unchanged, when s is not.
 func AppendValidString(dst []byte, s string) ([]byte, bool) {
@@ -469,14 +468,6 @@ func AppendValidString(dst []byte, s string) ([]byte, bool) {
 	return append(dst, s...), true
 }
 
-// AppendKey appends k as the encoder writes a key or a field name: bare
-// when it is a bare-key, quoted otherwise. k must be valid UTF-8.
-func AppendKey(dst []byte, k string) []byte { return appendKey(dst, k) }
-
-// AppendFloat appends f as the encoder writes a number (spec §2.3.1). f
-// must be finite.
-func AppendFloat(dst []byte, f float64) []byte { return appendFloat(dst, f) }
-
 // AppendPathColumn appends the name of the path column field>leaf of a
 // flattened nested object (spec §7.4.6), quoted as every name with a '>'
 // is: the bytes AppendKey writes for field+">"+leaf.
@@ -487,10 +478,6 @@ func AppendPathColumn(dst []byte, field, leaf string) []byte {
 	dst = appendQuoted(dst, leaf)
 	return append(dst[:n], dst[n+1:]...)
 }
-
-// NeedsQuotes reports whether the encoder quotes the string s: whether s
-// written bare would read back as something else (spec §2.4).
-func NeedsQuotes(s string) bool { return needsQuotes(s) }
 
 // Unquote reads the quoted string that starts at s[i] (a '"') as the
 // decoder does, escapes and all: the string and the index just past its
