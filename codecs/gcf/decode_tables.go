@@ -46,60 +46,47 @@ func (s *edgeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	if row.Attached != nil {
 		return rowError(row.Line(), elementPath("edges", idx), "an edge has no attachment")
 	}
-	var e wire.Edge
-	seen := 0
+	var cells [8]*gcfvalue.Scalar
 	for _, c := range t.cols {
-		sc, f := &row.Cells[c.cell], c.field
-		if sc.Kind == gcfvalue.Absent {
-			continue
-		}
-		seen |= 1 << f
-		if f == 0 || f == 2 || f == 4 {
-			if sc.Kind != gcfvalue.String {
-				return rowError(row.Line(), elementPath("edges", idx)+"."+c.name, "expected a string")
-			}
-			switch f {
-			case 0:
-				e.From = sc.Str
-			case 2:
-				e.To = sc.Str
-			default:
-				e.Type = sc.Str
-			}
-			continue
-		}
-		if sc.Kind != gcfvalue.Number || !sc.Num.IsInt() {
-			return rowError(row.Line(), elementPath("edges", idx)+"."+c.name, "expected an integer")
-		}
-		v, _ := sc.Num.Int64()
-		switch f {
-		case 1:
-			e.FromID = v
-		case 3:
-			e.ToID = v
-		case 5:
-			e.Depth = wire.Some[int64](v)
-		case 6:
-			e.PathID = wire.Some[int64](v)
-		case 7:
-			e.Step = wire.Some[int64](v)
-		}
+		cells[c.field] = &row.Cells[c.cell]
 	}
-	if seen&31 != 31 {
-		return rowError(row.Line(), elementPath("edges", idx), "missing field "+edgeFields[firstMissing(seen)])
+	e, at, msg := edgeOf(&cells)
+	if msg != "" {
+		return rowError(row.Line(), elementPath("edges", idx)+at, msg)
 	}
 	d.r.Edges = append(d.r.Edges, e)
 	return nil
 }
 
-// firstMissing is the first of the five required edge fields not in seen.
-func firstMissing(seen int) int {
-	for f := range 5 {
-		if seen&(1<<f) == 0 {
-			return f
+// edgeOf is the edge of the values of its fields, by their index in
+// edgeFields (nil or Absent where absent); or the field at fault ("" for
+// the edge) and what is wrong.
+func edgeOf(cells *[8]*gcfvalue.Scalar) (e wire.Edge, at, msg string) {
+	strs := [...]*string{&e.From, nil, &e.To, nil, &e.Type}
+	ints := [...]*wire.Opt[int64]{nil, nil, nil, nil, nil, &e.Depth, &e.PathID, &e.Step}
+	for f, sc := range cells {
+		switch {
+		case sc == nil || sc.Kind == gcfvalue.Absent:
+			if f < 5 {
+				return e, "", "missing field " + edgeFields[f]
+			}
+		case f == 0 || f == 2 || f == 4:
+			if sc.Kind != gcfvalue.String {
+				return e, "." + edgeFields[f], "expected a string"
+			}
+			*strs[f] = sc.Str
+		case sc.Kind != gcfvalue.Number || !sc.Num.IsInt():
+			return e, "." + edgeFields[f], "expected an integer"
+		case f == 1:
+			e.FromID, _ = sc.Num.Int64()
+		case f == 3:
+			e.ToID, _ = sc.Num.Int64()
+		default:
+			v, _ := sc.Num.Int64()
+			*ints[f] = wire.Some(v)
 		}
 	}
-	return 0
+	return e, "", ""
 }
 
 // edgeSection reads the edges section: read by the sink, or generic.
@@ -108,13 +95,41 @@ func (d *reader) edgeSection(v Value) {
 		return
 	}
 	d.r.Edges = nil
-	for i, e := range d.array(v, "edges") {
+	for i, ev := range d.array(v, "edges") {
 		p := elementPath("edges", i)
-		m := d.fields(d.object(e, p), p, edgeFields[:5], edgeFields[5:])
-		d.r.Edges = append(d.r.Edges, wire.Edge{From: d.str(m.v("from"), p+".from"), FromID: d.integer(m.v("from_id"), p+".from_id"),
-			To: d.str(m.v("to"), p+".to"), ToID: d.integer(m.v("to_id"), p+".to_id"), Type: d.str(m.v("type"), p+".type"),
-			Depth: d.optInt(m, "depth", p), PathID: d.optInt(m, "path_id", p), Step: d.optInt(m, "step", p)})
+		var cells [8]*gcfvalue.Scalar
+		for _, m := range d.object(ev, p).Members {
+			f := slices.Index(edgeFields, m.Key)
+			if f < 0 {
+				d.fail(p, "unexpected field "+strconv.Quote(m.Key))
+				return
+			}
+			cells[f] = scalarOf(m.Value)
+		}
+		e, at, msg := edgeOf(&cells)
+		if msg != "" {
+			d.fail(p+at, msg)
+			return
+		}
+		d.r.Edges = append(d.r.Edges, e)
 	}
+}
+
+// scalarOf is the generic value v as a scalar, of no kind of Scalar's
+// when v is an array or an object.
+func scalarOf(v Value) *gcfvalue.Scalar {
+	sc := &gcfvalue.Scalar{Kind: 255}
+	switch x := v.(type) {
+	case nil:
+		sc.Kind = gcfvalue.Null
+	case bool:
+		sc.Kind, sc.Bool = gcfvalue.Bool, x
+	case jsonvalue.Number:
+		sc.Kind, sc.Num = gcfvalue.Number, x
+	case string:
+		sc.Kind, sc.Str = gcfvalue.String, x
+	}
+	return sc
 }
 
 // rowSink reads a rows table: a plain column is a cell, the path columns
