@@ -137,7 +137,9 @@ func scalarOf(v Value) *gcfvalue.Scalar {
 // a table with a deeper path is left generic (the layout refuses it).
 func (d *reader) rowSink(h *gcfvalue.TableHeader) gcfvalue.TableSink {
 	t := &d.rows
-	var groups map[string]int // a node cell's index in t.cols, by name
+	var groups map[string]int // a node cell's index in t.cols, by name, once there are two
+	last := -1                // the node cell of the last path column
+	var leafBuf []int
 	if cap(t.cols) < h.Columns() {
 		h.Charge(sizeCol * int64(h.Columns()))
 		t.cols = make([]col, 0, h.Columns())
@@ -155,17 +157,35 @@ func (d *reader) rowSink(h *gcfvalue.TableHeader) gcfvalue.TableSink {
 		if strings.IndexByte(leaf, '>') >= 0 {
 			return nil
 		}
-		if groups == nil {
-			groups = make(map[string]int)
+		if leafBuf == nil {
+			leafBuf = make([]int, 0, h.Columns()) // never grown: the leaves' pointers hold
 		}
-		g, ok := groups[f]
+		g, ok := last, last >= 0 && t.cols[last].name == f
+		if !ok && groups == nil && last >= 0 {
+			h.Charge(2 * sizeEntry)
+			groups = map[string]int{t.cols[last].name: last}
+		}
 		if !ok {
-			h.Charge(sizeEntry)
+			g, ok = groups[f]
+		}
+		if !ok {
 			g = len(t.cols)
-			groups[f] = g
+			if groups != nil {
+				h.Charge(sizeEntry)
+				groups[f] = g
+			}
 			t.cols = append(t.cols, col{name: f, cell: -1})
 		}
-		t.cols[g].leaves = append(t.cols[g].leaves, i)
+		last = g
+		// A group's leaves are cut from leafBuf while its columns come
+		// together, as they do in the text this codec writes.
+		lv := &t.cols[g].leaves
+		if n := len(*lv); n == 0 || &leafBuf[len(leafBuf)-1] == &(*lv)[n-1] {
+			leafBuf = append(leafBuf, i)
+			*lv = leafBuf[len(leafBuf)-n-1 : len(leafBuf) : len(leafBuf)]
+		} else {
+			*lv = append(*lv, i)
+		}
 	}
 	if d.r.Rows == nil {
 		d.r.Rows = []wire.Row{}

@@ -74,7 +74,9 @@
 // syntax: the layout's tables go row by row into the response through
 // its sinks (see gcfvalue.Sinks), the rest into generic values converted
 // after; a table of another shape is read as a generic value, whose
-// conversion names what the layout refuses.
+// conversion names what the layout refuses. The format's rules (keys,
+// quoting, numbers) are gcfvalue's (its rules.go), so this package has no
+// rules.go: the writer and the reader use them.
 //
 // # Decoding and limits
 //
