@@ -60,3 +60,33 @@ func TestDecodeRecordTables(t *testing.T) {
 		})
 	}
 }
+
+// TestDecodeNodeCellColumns: a rows table's path columns make one node
+// cell per name wherever they stand, together or interleaved with
+// another's and with plain columns, as the generic tables read them.
+func TestDecodeNodeCellColumns(t *testing.T) {
+	const head = "GCF profile=generic\nformat_version=1.2.0\nquery_type=aggregation\n## nodes [0]\n## edges [0]\n"
+	u := func(id int64, props ...wire.Property) *wire.Node {
+		return &wire.Node{Type: "U", ID: id, Properties: props}
+	}
+	v := &wire.Node{Type: "V", ID: 2}
+	for name, tc := range map[string]struct {
+		rows string
+		want []wire.Row
+	}{
+		"together":    {"## rows [1]{\"a>type\",\"a>id\",\"a>x\",n,\"b>type\",\"b>id\"}\nU|1|3|4|V|2\n", []wire.Row{{{Name: "a", Node: u(1, wire.Prop("x", wire.Int(3)))}, {Name: "n", Value: wire.Int(4)}, {Name: "b", Node: v}}}},
+		"interleaved": {"## rows [1]{\"a>type\",\"b>type\",\"a>id\",\"b>id\",\"a>x\",n}\nU|V|1|2|3|4\n", []wire.Row{{{Name: "a", Node: u(1, wire.Prop("x", wire.Int(3)))}, {Name: "b", Node: v}, {Name: "n", Value: wire.Int(4)}}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			doc := []byte(head + tc.rows)
+			got, err := gcf.Default().Decode(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got.Rows); diff != "" {
+				t.Errorf("rows (-want +got):\n%s", diff)
+			}
+			sameReadAsGeneric(t, gcf.Default(), doc)
+		})
+	}
+}
