@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/testsupport"
@@ -275,38 +273,6 @@ func TestColumnMemory(t *testing.T) {
 				t.Errorf("peak heap %d KiB for %d bytes of input, more than %d KiB", f.PeakHeap>>10, len(in), bound>>10)
 			}
 		})
-	}
-}
-
-// TestPathColumns: path columns nest under their parents, whatever the
-// order they come in, and collide with a column or path of their name.
-func TestPathColumns(t *testing.T) {
-	obj := func(kv ...any) *jsonvalue.Object {
-		o := &jsonvalue.Object{}
-		for i := 0; i < len(kv); i += 2 {
-			o.Add(kv[i].(string), kv[i+1])
-		}
-		return o
-	}
-	one := jsonvalue.Int(1)
-	in := "GCF profile=generic\n## t [2]{\"a>x\",b,\"a>y>z\",\"c>d\",\"a>w\"}\n1|1|1|1|1\n~|1|~|-|~\n"
-	want := obj("t", []jsonvalue.Value{
-		obj("a", obj("x", one, "y", obj("z", one), "w", one), "b", one, "c", obj("d", one)),
-		obj("b", one, "c", nil),
-	})
-	got, err := gcfvalue.Unmarshal([]byte(in))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := cmp.Diff(jsonvalue.Value(want), got); d != "" {
-		t.Errorf("decode (-want +got):\n%s", d)
-	}
-	for _, decl := range []string{`a,"a>b"`, `"a>b",a`, `"a>b","a>b>c"`, `"a>b>c","a>b"`} {
-		in := "GCF profile=generic\n## t [1]{" + decl + "}\n1|1\n"
-		_, err := gcfvalue.Unmarshal([]byte(in))
-		if gcfvalue.ErrorKind(err) != gcfvalue.KindDuplicateFieldName {
-			t.Errorf("{%s}: %v, want %s", decl, err, gcfvalue.KindDuplicateFieldName)
-		}
 	}
 }
 
