@@ -332,3 +332,32 @@ func (d *decoder) expanded(hl *line, h *arrHeader, depth int) Value {
 	d.prevBlock = blockArray
 	return out
 }
+
+// summary reads a "##! summary" trailer (spec §8.4).
+func (d *decoder) summary(l *line) {
+	c := l.content
+	if c != "##! summary" && !strings.HasPrefix(c, "##! summary ") {
+		d.failIn(l, 0, KindSyntax, "a ##! line that is not a summary trailer: "+excerpt(c))
+	}
+	d.summaryLine = l.num
+	for _, f := range strings.Fields(c[len("##! summary"):]) {
+		eq := strings.IndexByte(f, '=')
+		if eq <= 0 {
+			d.failIn(l, 0, KindMalformedHeaderField, "a summary field is key=value: "+excerpt(f))
+		}
+		if f[:eq] != "counts" {
+			continue
+		}
+		d.summaryCounts = []int{}
+		for _, s := range strings.Split(f[eq+1:], ",") {
+			n, ok := ParseCount(s)
+			if !ok {
+				d.failIn(l, 0, KindInvalidCount, "a summary count is a decimal integer: "+excerpt(s))
+			}
+			if len(d.summaryCounts) >= d.lim.maxElements {
+				d.failLimitIn(l, 0, "MaxElements", "more summary counts than the limit of "+strconv.Itoa(d.lim.maxElements))
+			}
+			d.summaryCounts = append(d.summaryCounts, n)
+		}
+	}
+}
