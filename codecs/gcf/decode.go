@@ -1,63 +1,65 @@
 package gcf
 
 import (
+	"slices"
 	"strconv"
-	"strings"
-	"unicode/utf8"
+	"sync"
 	"unsafe"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
 // Decode parses GCF text in the codec's layout into a new response. Bad
 // text gives a *wire.DecodeError: positioned (line, column) when the GCF
-// is malformed, naming the place in the layout ("nodes[3].id: ...") when
-// well-formed GCF does not hold a response.
+// is malformed or a table's row holds no part of a response, naming the
+// place in the layout ("nodes[3].id: ...") when well-formed GCF does not
+// hold a response.
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 	if err := c.core.CheckInput(len(data)); err != nil {
 		return nil, err
 	}
-	return c.decode(data, true)
+	return c.decodeAt(data, 0, 0, true)
 }
 
-// decode is Decode, through the reader first when fast (see decodeFast),
-// through the generic value otherwise.
-func (c *Codec) decode(data []byte, fast bool) (*wire.GraphResponse, error) {
-	return c.decodeAt(data, 0, 0, fast)
-}
-
-// decodeAt is decode of the response whose text is the GCF line then
-// data[body:], after the GCF line and the fields lines of a header
-// (a response's own text when body is 0); its errors are positioned in
-// data. The generic path reads a copy of that text, which its memory
-// budget is charged with.
-func (c *Codec) decodeAt(data []byte, body, fields int, fast bool) (*wire.GraphResponse, error) {
-	r, ok := (*wire.GraphResponse)(nil), false
-	if fast {
-		r, ok = c.decodeFast(data, body)
+// decodeAt reads the response whose text is the GCF line then
+// data[body:], after the GCF line and the fields lines of a header (a
+// response's own text when body is 0: under a header, the content is a
+// fragment); its errors are positioned in data. gcfvalue reads the text
+// in one pass, the layout's tables into the response by the sinks (see
+// sinks), the rest into generic values converted after; without sinks
+// (the tests' reference), every table is converted from its generic
+// value. A document's content is read from a copy of its text, which the
+// memory budget is charged with.
+func (c *Codec) decodeAt(data []byte, body, fields int, sinks bool) (*wire.GraphResponse, error) {
+	text, scratch := data, 0
+	if body > 0 {
+		text = append(append(make([]byte, 0, len(gcfLine)+len(data)-body), gcfLine...), data[body:]...)
+		scratch = len(text)
 	}
-	if !ok {
-		text, scratch := data, 0
-		if body > 0 {
-			text = append(append(make([]byte, 0, len(gcfLine)+len(data)-body), gcfLine...), data[body:]...)
-			scratch = len(text)
-		}
-		opts := c.valueOptions()
-		opts.Limits.MaxMaterializedBytes = min(opts.Limits.MaxMaterializedBytes, genericBudget(len(data))-int64(scratch))
-		v, err := gcfvalue.Decode(text, opts)
-		if err != nil {
-			return nil, shiftError(err, body, fields)
-		}
-		if r, err = response(v, body > 0); err != nil {
-			return nil, err
-		}
+	opts := c.valueOptions()
+	opts.Limits.MaxMaterializedBytes = min(opts.Limits.MaxMaterializedBytes, decodeBudget(len(data))-int64(scratch))
+	d := readers.Get().(*reader)
+	defer d.release()
+	d.fragment, d.r = body > 0, &wire.GraphResponse{}
+	var s gcfvalue.Sinks
+	if sinks {
+		s = d
+	}
+	v, err := gcfvalue.DecodeSinks(text, opts, s)
+	if err != nil {
+		return nil, shiftError(err, body, fields)
+	}
+	r := d.response(v)
+	if d.err != nil {
+		return nil, shiftError(d.err, body, fields)
 	}
 	// What a decoder of GCF cannot refuse as it reads (the model's rules,
 	// the limits of the response as a whole) it refuses here, with the
 	// encoders' own check (Measure refuses exactly what Check does).
-	if _, err := wirecodec.Measure(c.core.Limits, Name, checked(r, body > 0)); err != nil {
+	if _, err := wirecodec.Measure(c.core.Limits, Name, checked(r, d.fragment)); err != nil {
 		var ee *wire.EncodeError
 		if e, ok := err.(*wire.EncodeError); ok {
 			ee = e
@@ -71,397 +73,357 @@ func (c *Codec) decodeAt(data []byte, body, fields int, fast bool) (*wire.GraphR
 	return r, nil
 }
 
-// genericBudget is the most memory, as the generic layer estimates it,
-// that the generic value decoded from n input bytes may take: 6 times the
-// input plus 6 MiB. The response read from it takes at most half as much
-// again (a row's cell, 48 bytes, for a member of 32), and the value is
-// held until the response is read: the two stay within a decode's 16
-// times the input plus 16 MiB.
-func genericBudget(n int) int64 { return 6*int64(n) + 6<<20 }
+// decodeBudget is the most memory, as gcfvalue estimates it, that the
+// value and the response decoded from n input bytes may take together: 6
+// times the input plus 6 MiB, which holds a decode's peak heap (the
+// input's copy and the collector's slack included) within 16 times the
+// input plus 16 MiB.
+func decodeBudget(n int) int64 { return 6*int64(n) + 6<<20 }
 
-// The reader reads a document in the form AppendEncode writes straight
-// into a response, without the generic value: every line in its canonical
-// place, every string bare where the encoder writes it bare, every count
-// right. Where the text departs from that form in any way (another GCF
-// writer's choices, an error, a limit), it gives up and Decode takes the
-// generic path, which reads any GCF document and gives the positioned
-// error. What the reader accepts, the generic path reads to the same
-// response (the differential tests and FuzzDecodeFast hold them to it).
-//
-// The reader's strings are substrings of one copy of the input (a quoted
-// string with escapes is its own). It bounds the memory of what it builds
-// (readerBudget) and gives up past it.
+// reader builds the response: its sinks take the layout's tables as
+// gcfvalue reads them, and response converts the rest of the document's
+// generic value. It records the first layout error.
+type reader struct {
+	err      *wire.DecodeError
+	fragment bool // the content of a document with a header
 
-// giveUp is the reader's panic: the generic path's turn.
-type giveUp struct{}
-
-type freader struct {
-	s         string
-	fragment  bool // the content of a document with a header
-	i         int
-	maxElem   int
-	maxStr    int
-	maxDepth  int
-	mem       int64
-	budget    int64
-	props     []wire.Property // the slab node properties are cut from
-	cols      []rcol
-	cells     []wire.Cell // the slab row cells are cut from
-	marks     []int       // the list cells of the row being read
-	cellNodes []wire.Node // the slab of row cells' nodes
+	nodes, edges, rows    tableState
+	columnRecs, groupRecs recordSink
+	colBuf                [8]col
+	r                     *wire.GraphResponse
+	props                 []wire.Property // the slab node properties are cut from
+	cells                 []wire.Cell     // the slab row cells are cut from
+	cellNodes             []wire.Node     // the slab of row cells' nodes
+	slabLen, slabMax      int             // see newSlab
 }
 
-// rcol is a column of a table being read: a plain column (leaf -1) or the
-// leaf-th path column of the node cell named field (leaf 0 type, 1 id).
-type rcol struct {
-	name  string
-	field string
-	leaf  int
+// readers holds readers between decodes, so that a decode of a small
+// document neither allocates nor zeroes one.
+var readers = sync.Pool{New: func() any { return new(reader) }}
+
+// release returns d to the pool, holding nothing of the response.
+func (d *reader) release() {
+	*d = reader{}
+	readers.Put(d)
 }
 
-const (
-	sizeNode = int64(unsafe.Sizeof(wire.Node{}))
-	sizeProp = int64(unsafe.Sizeof(wire.Property{}))
-	sizeEdge = int64(unsafe.Sizeof(wire.Edge{}))
-	sizeCell = int64(unsafe.Sizeof(wire.Cell{}))
-	sizeVal  = int64(unsafe.Sizeof(wire.Value{}))
-	slabLen  = 512
-)
+// took is what the document holds where a sink read a table.
+var took Value = &jsonvalue.Object{}
 
-func (d *freader) fail() { panic(giveUp{}) }
+// Value is gcfvalue's generic value.
+type Value = jsonvalue.Value
 
-func (d *freader) charge(n int64) {
-	d.mem += n
-	if d.mem > d.budget {
-		d.fail()
+// Table chooses the sink of a table at path: nodes, edges and rows, each
+// one table or (nodes and rows) a list of tables, when its columns are
+// of a shape the sink reads; any other table is read as a generic value.
+func (d *reader) Table(path []string, h *gcfvalue.TableHeader) gcfvalue.TableSink {
+	if len(path) == 0 || len(path) > 2 || len(path) == 2 && path[1] != "" {
+		return nil
 	}
+	inList := len(path) == 2
+	var t *tableState
+	switch {
+	case path[0] == "columns" && !inList:
+		return d.recordSink(&d.columnRecs, h, columnFields, 2)
+	case path[0] == "group_columns" && !inList:
+		return d.recordSink(&d.groupRecs, h, groupFields, 3)
+	case path[0] == "nodes":
+		t = &d.nodes
+	case path[0] == "edges" && !inList:
+		t = &d.edges
+	case path[0] == "rows":
+		t = &d.rows
+	default:
+		return nil
+	}
+	if t.cols == nil {
+		t.cols = d.colBuf[:0] // one table is read at a time
+	}
+	t.inList, t.rows, t.cols, t.h = inList, 0, t.cols[:0], h
+	d.sizeSlabs(h)
+	switch t {
+	case &d.nodes:
+		return d.nodeSink(h, inList)
+	case &d.edges:
+		return d.edgeSink(h)
+	}
+	return d.rowSink(h)
 }
 
-// readerBudget is the most memory the reader lets what it builds take
-// for an input of n bytes: 4 times the input plus 4 MiB. When it gives
-// up, the generic path builds its value within its own bound (10 times
-// plus 10 MiB) while the reader's garbage may not yet be collected; the
-// two stay within a decode's 16 times plus 16 MiB.
-func readerBudget(n int) int64 { return 4*int64(n) + 4<<20 }
-
-// decodeFast reads data, or reports false (see the reader); when body is
-// not 0, the response's lines after its GCF line start at data[body]
-// (decodeAt).
-func (c *Codec) decodeFast(data []byte, body int) (r *wire.GraphResponse, ok bool) {
-	if !utf8.Valid(data) {
+// Scalar takes the document's format_version and query_type when they
+// are strings.
+func (d *reader) Scalar(path []string, key string, sc *gcfvalue.Scalar) (Value, bool) {
+	if len(path) != 0 || sc.Kind != gcfvalue.String {
 		return nil, false
 	}
-	defer func() {
-		if e := recover(); e != nil {
-			if _, mine := e.(giveUp); !mine {
-				panic(e)
-			}
-			r, ok = nil, false
+	switch key {
+	case "format_version":
+		d.r.FormatVersion = sc.Str
+	case "query_type":
+		d.r.QueryType = wire.QueryType(sc.Str)
+	default:
+		return nil, false
+	}
+	return took, true
+}
+
+// tableState is what a sink keeps of the table it reads and of its
+// section.
+type tableState struct {
+	inList bool  // the table is one of a list of tables
+	n      int   // the rows the section's tables held so far
+	rows   int   // the rows of the table being read
+	cols   []col // the table's columns, as the sink reads them
+	h      *gcfvalue.TableHeader
+	// a node table's type and id columns
+	typeCol, idCol int
+}
+
+// col is a column of a table being read, or a node cell's group of path
+// columns of a rows table: cell is the column's index among the row's
+// cells (-1 for a group), leaves the group's columns.
+type col struct {
+	name   string
+	cell   int
+	field  int   // an edge column's index in edgeFields
+	leaves []int // a group's columns
+}
+
+// sizeCol is the memory of a col.
+const sizeCol = int64(unsafe.Sizeof(col{}))
+
+// value is what the document holds where the table is: an empty table in
+// a list of tables, which the layout refuses, is left to response.
+func (t *tableState) value() Value {
+	if t.inList && t.rows == 0 {
+		return []Value{}
+	}
+	return took
+}
+
+// next counts a row of the table, charging n bytes for what it builds,
+// and returns its index in the section.
+func (t *tableState) next(row *gcfvalue.Row, n int64) int {
+	row.Charge(n)
+	t.rows++
+	t.n++
+	return t.n - 1
+}
+
+// sunk reports whether the section's value v was read by its sink: one
+// table, or a list of tables all read by it.
+func sunk(v Value) bool {
+	if v == took {
+		return true
+	}
+	items, ok := v.([]Value)
+	if !ok || len(items) == 0 {
+		return false
+	}
+	for _, it := range items {
+		if it != took {
+			return false
 		}
-	}()
-	d := freader{s: string(data), maxElem: c.core.Limits.MaxElements, maxStr: c.core.Limits.MaxStringBytes,
-		maxDepth: min(c.core.Limits.MaxDepth+layoutDepth, wirecodec.HardMaxDepth), budget: readerBudget(len(data))}
-	d.expect(d.line(), "GCF profile=generic")
-	if body > 0 {
-		d.i, d.fragment = body, true
 	}
-	return d.response(), true
+	return true
 }
 
-// line returns the next line, without its '\n'; every line ends with one.
-func (d *freader) line() string {
-	j := strings.IndexByte(d.s[d.i:], '\n')
-	if j < 0 {
-		d.fail()
-	}
-	l := d.s[d.i : d.i+j]
-	d.i += j + 1
-	return l
+// rowError is the error of a table's row at line in the layout's terms.
+func rowError(line int, path, msg string) *wire.DecodeError {
+	return &wire.DecodeError{Codec: Name, Line: line, Column: 1, Msg: path + ": " + msg}
 }
 
-// peek returns the next line without reading it, "" at the end.
-func (d *freader) peek() string {
-	j := strings.IndexByte(d.s[d.i:], '\n')
-	if j < 0 {
-		return d.s[d.i:]
+// elementPath names the n-th element of a section.
+func elementPath(section string, n int) string { return section + "[" + strconv.Itoa(n) + "]" }
+
+// scalar is a cell's value.
+func scalar(sc *gcfvalue.Scalar) wire.Value {
+	switch sc.Kind {
+	case gcfvalue.Bool:
+		return wire.Bool(sc.Bool)
+	case gcfvalue.Number:
+		return sc.Num.Value()
+	case gcfvalue.String:
+		return wire.String(sc.Str)
 	}
-	return d.s[d.i : d.i+j]
+	return wire.Null()
 }
 
-func (d *freader) expect(l, want string) {
-	if l != want {
-		d.fail()
+// attached converts the generic value v of a row's attachment at line,
+// a node cell when node and v is an object, with the generic conversion;
+// path names it, made only when needed.
+func (d *reader) attached(line int, v Value, path func() string, node bool) (wire.Value, *wire.Node, *wire.DecodeError) {
+	g := reader{}
+	if o, ok := v.(*jsonvalue.Object); ok && o != nil && node {
+		n := g.node(o, path())
+		if g.err != nil {
+			return wire.Value{}, nil, rowError(line, "", g.err.Msg)
+		}
+		return wire.Value{}, &n, nil
+	}
+	w := g.value(v, path)
+	if g.err != nil {
+		return wire.Value{}, nil, rowError(line, "", g.err.Msg)
+	}
+	return w, nil, nil
+}
+
+func (d *reader) fail(path, msg string) {
+	if d.err == nil {
+		d.err = shapeError(path, msg)
 	}
 }
 
-// response reads the response's lines after its GCF line.
-func (d *freader) response() *wire.GraphResponse {
-	r := &wire.GraphResponse{}
-	if !d.fragment || strings.HasPrefix(d.peek(), "format_version=") {
-		r.FormatVersion = d.member("format_version")
+func (d *reader) object(v Value, path string) *jsonvalue.Object {
+	o, ok := v.(*jsonvalue.Object)
+	if !ok || o == nil || o == took {
+		d.fail(path, "expected an object (a section or a table row)")
+		return &jsonvalue.Object{}
 	}
-	if !d.fragment || strings.HasPrefix(d.peek(), "query_type=") {
-		r.QueryType = wire.QueryType(d.member("query_type"))
-		if !r.QueryType.Valid() {
-			d.fail()
+	return o
+}
+
+func (d *reader) array(v Value, path string) []Value {
+	a, ok := v.([]Value)
+	if !ok {
+		d.fail(path, "expected a table or array")
+	}
+	return a
+}
+
+func (d *reader) str(v Value, path string) string {
+	s, ok := v.(string)
+	if !ok {
+		d.fail(path, "expected a string")
+	}
+	return s
+}
+
+func (d *reader) integer(v Value, path string) int64 {
+	n, ok := v.(jsonvalue.Number)
+	if ok && n.IsInt() {
+		i, _ := n.Int64()
+		return i
+	}
+	d.fail(path, "expected an integer")
+	return 0
+}
+
+// fields reads the members of o: the required ones in req, the optional
+// ones in opt; any other member is an error.
+func (d *reader) fields(o *jsonvalue.Object, path string, req, opt []string) fieldMap {
+	m := fieldMap(o.Members)
+	for _, mem := range m {
+		if !slices.Contains(req, mem.Key) && !slices.Contains(opt, mem.Key) {
+			d.fail(path, "unexpected field "+strconv.Quote(mem.Key))
 		}
 	}
-	if !d.fragment || strings.HasPrefix(d.peek(), "## nodes ") {
-		d.nodes(r)
+	for _, k := range req {
+		if _, ok := m.get(k); !ok {
+			d.fail(path, "missing field "+k)
+		}
 	}
-	if !d.fragment || strings.HasPrefix(d.peek(), "## edges ") {
-		d.edges(r)
+	return m
+}
+
+// fieldMap is an object's members (their keys distinct), looked up by key.
+type fieldMap []jsonvalue.Member
+
+func (m fieldMap) get(k string) (Value, bool) {
+	for _, x := range m {
+		if x.Key == k {
+			return x.Value, true
+		}
 	}
-	if strings.HasPrefix(d.peek(), "## columns ") {
-		d.columns(r)
+	return nil, false
+}
+
+// v is the value of the member k, nil when absent.
+func (m fieldMap) v(k string) Value {
+	v, _ := m.get(k)
+	return v
+}
+
+func (d *reader) optInt(m fieldMap, k, path string) wire.Opt[int64] {
+	v, ok := m.get(k)
+	if !ok {
+		return wire.Opt[int64]{}
 	}
-	if strings.HasPrefix(d.peek(), "## group_columns ") {
-		d.groupColumns(r)
+	return wire.Some[int64](d.integer(v, path+"."+k))
+}
+
+func (d *reader) optString(m fieldMap, k, path string) wire.Opt[string] {
+	v, ok := m.get(k)
+	if !ok {
+		return wire.Opt[string]{}
 	}
-	if strings.HasPrefix(d.peek(), "## rows ") {
-		d.rows(r)
+	return wire.Some(d.str(v, path+"."+k))
+}
+
+// response reads the document's value v into the response, taking the
+// tables its sinks read. A fragment (the content of a document with a
+// header) may leave out format_version, query_type, nodes and edges.
+func (d *reader) response(v Value) *wire.GraphResponse {
+	if d.err != nil {
+		return nil
 	}
-	if d.peek() == "## pagination" {
-		d.pagination(r)
+	req, opt := []string{"format_version", "query_type", "nodes", "edges"}, []string{"columns", "group_columns", "rows", "pagination"}
+	if d.fragment {
+		req, opt = nil, append(req, opt...)
 	}
-	if d.i != len(d.s) {
-		d.fail()
+	top := d.fields(d.object(v, "document"), "document", req, opt)
+	r := d.r
+	if v, ok := top.get("format_version"); (ok || !d.fragment) && v != took {
+		r.FormatVersion = d.str(v, "format_version")
+	}
+	if v, ok := top.get("query_type"); ok || !d.fragment {
+		if v != took {
+			r.QueryType = wire.QueryType(d.str(v, "query_type"))
+		}
+		if d.err == nil && !r.QueryType.Valid() {
+			d.fail("query_type", "unknown query type "+strconv.Quote(string(r.QueryType)))
+		}
+	}
+	if v, ok := top.get("nodes"); ok || !d.fragment {
+		d.nodeSection(v)
+	}
+	if v, ok := top.get("edges"); ok || !d.fragment {
+		d.edgeSection(v)
+	}
+	if v, ok := top.get("columns"); ok {
+		d.records(v, 2)
+	}
+	if v, ok := top.get("group_columns"); ok {
+		d.records(v, 3)
+	}
+	if v, ok := top.get("rows"); ok {
+		d.rowSection(v)
+	}
+	if v, ok := top.get("pagination"); ok {
+		d.pagination(v)
 	}
 	return r
 }
 
-// member reads "name=<string>" at depth 0.
-func (d *freader) member(name string) string {
-	l := d.line()
-	if len(l) <= len(name) || l[:len(name)] != name || l[len(name)] != '=' {
-		d.fail()
+// ungroup reads a table of objects, or a list of such tables, as one
+// list of objects.
+func (d *reader) ungroup(v Value, path string) []Value {
+	items := d.array(v, path)
+	if len(items) == 0 {
+		return items
 	}
-	v, end := d.str(l, len(name)+1, '\n')
-	if end != len(l) {
-		d.fail()
+	if _, ok := items[0].([]Value); !ok {
+		return items
 	}
-	return v
-}
-
-// count reads "[N]" at l[i:], N within MaxElements, returning N and the
-// index after ']'.
-func (d *freader) count(l string, i int) (int, int) {
-	if i >= len(l) || l[i] != '[' {
-		d.fail()
-	}
-	j := strings.IndexByte(l[i:], ']')
-	if j < 2 {
-		d.fail()
-	}
-	n, ok := gcfvalue.ParseCount(l[i+1 : i+j])
-	if !ok || n > d.maxElem {
-		d.fail()
-	}
-	return n, i + j + 1
-}
-
-// capFor bounds a slice's capacity by what the rest of the input can
-// hold at minBytes a line.
-func (d *freader) capFor(n, minBytes int) int {
-	return min(n, (len(d.s)-d.i)/minBytes)
-}
-
-// token returns the cell or item at l[i:] up to delim (or the line's end)
-// and the index of that delimiter (len(l) at the end). A quoted token
-// must end at the delimiter.
-func (d *freader) token(l string, i int, delim byte) (tok string, quoted bool, end int) {
-	if i < len(l) && l[i] == '"' {
-		s, e, ok := gcfvalue.Unquote(l, i)
-		if !ok || e < len(l) && l[e] != delim {
-			d.fail()
+	var out []Value
+	for i, g := range items {
+		t, ok := g.([]Value)
+		if !ok || len(t) == 0 {
+			d.fail(elementPath(path, i), "expected a non-empty table in a list of tables")
+			continue
 		}
-		return s, true, e
+		out = append(out, t...)
+		clear(t) // out holds its rows now, and the reader lets go of each once read
 	}
-	j := strings.IndexByte(l[i:], delim)
-	if j < 0 {
-		return l[i:], false, len(l)
-	}
-	return l[i : i+j], false, i + j
-}
-
-// Token kinds besides a value.
-const (
-	tokValue = iota
-	tokAbsent
-	tokList
-)
-
-// scalar reads the token at l[i:] as a value.
-func (d *freader) scalar(l string, i int, delim byte) (wire.Value, int, int) {
-	t, quoted, end := d.token(l, i, delim)
-	if quoted {
-		if len(t) > d.maxStr {
-			d.fail()
-		}
-		if len(t) > 0 && unsafe.StringData(t) != unsafe.StringData(l[i+1:]) {
-			d.charge(int64(len(t)))
-		}
-		return wire.String(t), tokValue, end
-	}
-	switch t {
-	case "-":
-		return wire.Null(), tokValue, end
-	case "~":
-		return wire.Value{}, tokAbsent, end
-	case "^":
-		return wire.Value{}, tokList, end
-	case "true":
-		return wire.Bool(true), tokValue, end
-	case "false":
-		return wire.Bool(false), tokValue, end
-	}
-	if v, ok := gcfvalue.SmallInt(t); ok {
-		return wire.Int(v), tokValue, end // the integers most cells hold
-	}
-	if n, isNum, ok := gcfvalue.ParseNumber(t); isNum {
-		if !ok {
-			d.fail()
-		}
-		if n.IsInt() {
-			v, _ := n.Int64()
-			return wire.Int(v), tokValue, end
-		}
-		return wire.Float(n.Float64()), tokValue, end
-	}
-	if len(t) > d.maxStr || gcfvalue.NeedsQuotes(t) {
-		d.fail()
-	}
-	return wire.String(t), tokValue, end
-}
-
-// str reads a string token.
-func (d *freader) str(l string, i int, delim byte) (string, int) {
-	v, k, end := d.scalar(l, i, delim)
-	if k != tokValue || v.Kind() != wire.KindString {
-		d.fail()
-	}
-	return v.Text(), end
-}
-
-// integer reads an integer token.
-func (d *freader) integer(l string, i int, delim byte) (int64, int) {
-	v, k, end := d.scalar(l, i, delim)
-	if k != tokValue || v.Kind() != wire.KindInt {
-		d.fail()
-	}
-	return v.Int(), end
-}
-
-// sep steps over the delimiter at l[i], which must be there.
-func sep(d *freader, l string, i int) int {
-	if i >= len(l) || l[i] != '|' {
-		d.fail()
-	}
-	return i + 1
-}
-
-// decl reads "{a,b,...}" at l[i:], to the line's end, into d.cols.
-func (d *freader) decl(l string, i int) {
-	d.cols = d.cols[:0]
-	if i >= len(l) || l[i] != '{' || l[len(l)-1] != '}' {
-		d.fail()
-	}
-	i++
-	for {
-		var name string
-		if l[i] == '"' {
-			s, e, ok := gcfvalue.Unquote(l, i)
-			if !ok {
-				d.fail()
-			}
-			name, i = s, e
-		} else {
-			j := gcfvalue.BareKeyEnd(l, i)
-			if j == i {
-				d.fail()
-			}
-			name, i = l[i:j], j
-		}
-		for k := range d.cols {
-			if d.cols[k].name == name || len(d.cols) > 64 {
-				d.fail() // a repeated column, or a union the generic path reads
-			}
-		}
-		d.cols = append(d.cols, rcol{name: name, field: name, leaf: -1})
-		if i >= len(l) {
-			d.fail()
-		}
-		if l[i] == '}' {
-			if i != len(l)-1 {
-				d.fail()
-			}
-			return
-		}
-		if l[i] != ',' {
-			d.fail()
-		}
-		i++
-	}
-}
-
-// indent steps over the 2*depth spaces that start l.
-func (d *freader) indent(l string, depth int) string {
-	n := 2 * depth
-	if len(l) <= n || l[n] == ' ' {
-		d.fail()
-	}
-	for k := range n {
-		if l[k] != ' ' {
-			d.fail()
-		}
-	}
-	return l[n:]
-}
-
-// rowPrefix steps over "@i " when the row has attachments.
-func (d *freader) rowPrefix(l string, i int) (string, bool) {
-	if l == "" || l[0] != '@' {
-		return l, false
-	}
-	p := "@" + strconv.Itoa(i) + " "
-	if !strings.HasPrefix(l, p) {
-		d.fail()
-	}
-	return l[len(p):], true
-}
-
-// tables reads the header of a section of tables ("## name " read): one
-// table, calling one(n, rowDepth, level), or a list of tables.
-func (d *freader) tables(l string, one func(n, rowDepth, level int)) {
-	n, i := d.count(l, 0)
-	if i == len(l) {
-		if n == 0 {
-			return
-		}
-		for g := range n {
-			t := d.line()
-			p := "@" + strconv.Itoa(g) + " "
-			if !strings.HasPrefix(t, p) {
-				d.fail()
-			}
-			m, j := d.count(t, len(p))
-			if m == 0 {
-				d.fail()
-			}
-			d.decl(t, j)
-			one(m, 1, 4)
-		}
-		return
-	}
-	d.decl(l, i)
-	one(n, 0, 3)
-}
-
-// section reads "## name " and returns the rest of the line.
-func (d *freader) section(name string) string {
-	l := d.line()
-	if !strings.HasPrefix(l, "## ") || !strings.HasPrefix(l[3:], name) || len(l) < 4+len(name) || l[3+len(name)] != ' ' {
-		d.fail()
-	}
-	return l[4+len(name):]
+	return out
 }

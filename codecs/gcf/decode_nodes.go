@@ -1,168 +1,237 @@
 package gcf
 
 import (
-	"strconv"
+	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/wire"
 )
 
-func (d *freader) nodes(r *wire.GraphResponse) {
-	d.tables(d.section("nodes"), func(n, rowDepth, level int) {
-		if len(d.cols) < 2 || d.cols[0].name != "type" || d.cols[1].name != "id" {
-			d.fail()
-		}
-		for _, c := range d.cols[2:] {
-			if c.name == "type" || c.name == "id" || strings.IndexByte(c.name, '>') >= 0 {
-				d.fail()
-			}
-		}
-		if r.Nodes == nil {
-			c := d.capFor(n, 4)
-			d.charge(sizeNode * int64(c))
-			r.Nodes = make([]wire.Node, 0, c)
-		}
-		for k := range n {
-			if len(r.Nodes) >= d.maxElem {
-				d.fail()
-			}
-			r.Nodes = append(r.Nodes, d.nodeRow(k, rowDepth, level))
-		}
-	})
-}
+// The memory a sink charges gcfvalue's budget with for what it builds.
+const (
+	sizeNode = int64(unsafe.Sizeof(wire.Node{}))
+	sizeProp = int64(unsafe.Sizeof(wire.Property{}))
+	sizeEdge = int64(unsafe.Sizeof(wire.Edge{}))
+	sizeCell = int64(unsafe.Sizeof(wire.Cell{}))
+	sizeRow  = int64(unsafe.Sizeof(wire.Row{}))
+	slabLen  = 512
+	maxSlab  = 4096 // a slab's waste stays under a few hundred KiB
+)
 
-// slab is the length of a new slab that has room for n: slabLen, or less
-// when the rest of the input cannot fill it (a property or a cell takes
-// two bytes or more).
-func (d *freader) slab(n int) int {
-	return max(n, min(slabLen, (len(d.s)-d.i)/2))
-}
-
-// propSlab returns room for n more properties.
-func (d *freader) propSlab(n int) {
-	if cap(d.props)-len(d.props) < n {
-		d.props = make([]wire.Property, 0, d.slab(n))
+// nodeSink reads a node table: its type and id columns anywhere, every
+// other column a property; a table with a path column is left generic
+// (the layout refuses it there).
+func (d *reader) nodeSink(h *gcfvalue.TableHeader, inList bool) gcfvalue.TableSink {
+	t := &d.nodes
+	t.typeCol, t.idCol = -1, -1
+	for i := range h.Columns() {
+		c := h.Column(i)
+		if strings.IndexByte(c, '>') >= 0 {
+			return nil
+		}
+		switch c {
+		case "type":
+			t.typeCol = i
+		case "id":
+			t.idCol = i
+		}
 	}
+	if t.typeCol < 0 || t.idCol < 0 {
+		return nil
+	}
+	d.r.Nodes = room(d.r.Nodes, h, inList, sizeNode)
+	return (*nodeSink)(d)
 }
 
-// nodeRow reads the k-th row of a node table.
-func (d *freader) nodeRow(k, rowDepth, level int) wire.Node {
-	l, lists := d.rowPrefix(d.indent(d.line(), rowDepth), k)
-	d.charge(sizeNode)
+type nodeSink reader
+
+func (s *nodeSink) Value() Value { return s.nodes.value() }
+
+// Row reads a node: the row's cells in column order, absent ones left
+// out, a marker's value its attachment's, then the row's attachments of
+// names with '>'.
+func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
+	d, t := (*reader)(s), &s.nodes
+	idx := t.next(row, 2*sizeNode+sizeProp*int64(len(row.Cells)))
 	var n wire.Node
-	var i int
-	n.Type, i = d.str(l, 0, '|')
-	n.ID, i = d.integer(l, sep(d, l, i), '|')
-	d.propSlab(len(d.cols) - 2)
+	d.slab(len(row.Cells))
 	start := len(d.props)
-	d.marks = d.marks[:0]
-	for _, c := range d.cols[2:] {
-		v, kind, end := d.scalar(l, sep(d, l, i), '|')
-		i = end
-		switch kind {
-		case tokAbsent:
+	seen, marks := 0, 0
+	for i := range row.Cells {
+		sc := &row.Cells[i]
+		switch {
+		case sc.Kind == gcfvalue.Absent:
 			continue
-		case tokList:
-			d.marks = append(d.marks, len(d.props)-start)
+		case i == t.typeCol:
+			if sc.Kind != gcfvalue.String {
+				return rowError(row.Line(), elementPath("nodes", idx)+".type", "expected a string")
+			}
+			n.Type, seen = sc.Str, seen|1
+			continue
+		case i == t.idCol:
+			if sc.Kind != gcfvalue.Number || !sc.Num.IsInt() {
+				return rowError(row.Line(), elementPath("nodes", idx)+".id", "expected an integer")
+			}
+			id, _ := sc.Num.Int64()
+			n.ID, seen = id, seen|2
+			continue
 		}
-		d.charge(sizeProp)
-		d.props = append(d.props, wire.Property{Key: c.name, Value: v})
+		v, name := scalar(sc), t.h.Column(i)
+		if sc.Kind == gcfvalue.Marker {
+			var err *wire.DecodeError
+			if v, _, err = d.attached(row.Line(), row.Attached.Members[marks].Value, func() string { return elementPath("nodes", idx) + "." + name }, false); err != nil {
+				return err
+			}
+			marks++
+		}
+		d.props = append(d.props, wire.Property{Key: name, Value: v})
 	}
-	if i != len(l) || (len(d.marks) > 0) != lists {
-		d.fail()
+	if row.Attached != nil {
+		for _, m := range row.Attached.Members[marks:] {
+			v, _, err := d.attached(row.Line(), m.Value, func() string { return elementPath("nodes", idx) + "." + m.Key }, false)
+			if err != nil {
+				return err
+			}
+			d.props = append(d.props, wire.Property{Key: m.Key, Value: v})
+		}
+	}
+	if seen != 3 {
+		return rowError(row.Line(), elementPath("nodes", idx), "a node needs its type and id")
 	}
 	if len(d.props) > start {
 		n.Properties = d.props[start:len(d.props):len(d.props)]
 	}
-	for _, m := range d.marks {
-		p := &n.Properties[m]
-		p.Value = d.attachment(p.Key, rowDepth, level)
+	d.r.Nodes = append(d.r.Nodes, n)
+	return nil
+}
+
+// room makes room in s for the rows of the table h: its count, and for
+// a table in a list of tables (whose section's count is unknown) at least
+// one for each 64 bytes of the rest of the input; size is an element's.
+func room[T any](s []T, h *gcfvalue.TableHeader, inList bool, size int64) []T {
+	n := h.Rows
+	if inList {
+		n = max(n, h.Room/64)
+	}
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	h.Charge(size * int64(n))
+	return slices.Grow(s, n)
+}
+
+// slab makes room for n more properties.
+func (d *reader) slab(n int) {
+	if cap(d.props)-len(d.props) < n {
+		d.props = make([]wire.Property, 0, d.newSlab(n))
+	}
+}
+
+// sizeSlabs bounds the slabs made for the table h (newSlab) by what the
+// rest of the input fills at eight bytes a property or cell.
+func (d *reader) sizeSlabs(h *gcfvalue.TableHeader) {
+	d.slabMax = h.Room / 8
+	if d.slabLen == 0 {
+		d.slabLen = slabLen
+	}
+}
+
+// newSlab is the length of a new slab for at least n elements: slabLen
+// at first, twice as long with each slab made up to maxSlab, at most
+// slabMax.
+func (d *reader) newSlab(n int) int {
+	l := max(n, min(d.slabLen, d.slabMax))
+	d.slabLen = min(2*d.slabLen, maxSlab)
+	return l
+}
+
+// nodeSection reads the nodes section: read by the sink, or generic.
+func (d *reader) nodeSection(v Value) {
+	if sunk(v) {
+		return
+	}
+	d.r.Nodes = nil
+	nodes := d.ungroup(v, "nodes")
+	for i, n := range nodes {
+		d.r.Nodes = append(d.r.Nodes, d.node(n, elementPath("nodes", i)))
+		nodes[i] = nil // read: the collector may take it
+	}
+}
+
+// node reads a node object: type, id, then properties.
+func (d *reader) node(v Value, path string) wire.Node {
+	o := d.object(v, path)
+	var n wire.Node
+	if len(o.Members) > 2 {
+		n.Properties = make([]wire.Property, 0, len(o.Members)-2)
+	}
+	seen := 0
+	for _, m := range o.Members {
+		switch m.Key {
+		case "type":
+			n.Type = d.str(m.Value, path+".type")
+			seen |= 1
+		case "id":
+			n.ID = d.integer(m.Value, path+".id")
+			seen |= 2
+		default:
+			n.Properties = append(n.Properties, wire.Prop(m.Key, d.value(m.Value, func() string { return path + "." + m.Key })))
+		}
+	}
+	if seen != 3 {
+		d.fail(path, "a node needs its type and id")
 	}
 	return n
 }
 
-// attachment reads the list attachment ".name <list>" of a row's field
-// name, the next line at rowDepth.
-func (d *freader) attachment(name string, rowDepth, level int) wire.Value {
-	l := d.indent(d.line(), rowDepth)
-	if len(l) < 2 || l[0] != '.' {
-		d.fail()
+// value reads a property or cell value: a scalar or a list; path names
+// it, made only for an error or a list.
+func (d *reader) value(v Value, path func() string) wire.Value {
+	if w, ok := scalarValue(v); ok {
+		return w
 	}
-	var key string
-	var i int
-	if l[1] == '"' {
-		s, e, ok := gcfvalue.Unquote(l, 1)
-		if !ok {
-			d.fail()
-		}
-		key, i = s, e
-	} else {
-		i = gcfvalue.BareKeyEnd(l, 1)
-		if i == 1 {
-			d.fail()
-		}
-		key = l[1:i]
+	if x, ok := v.([]Value); ok {
+		return d.list(x, path)
 	}
-	if key != name || i >= len(l) || l[i] != ' ' {
-		d.fail()
-	}
-	return d.list(l, i+1, rowDepth+2, level+1)
-}
-
-// list reads a list body at l[i:]: "[0]", "[N]: a,b" or "[N]" and N item
-// lines at depth; level is the list's nesting in the generic value.
-func (d *freader) list(l string, i, depth, level int) wire.Value {
-	if level > d.maxDepth {
-		d.fail()
-	}
-	n, j := d.count(l, i)
-	d.charge(sizeVal * int64(n)) // the items, and room for them: n is within the input
-	if j == len(l) {
-		if n == 0 {
-			return wire.ListOf()
-		}
-		items := make([]wire.Value, 0, d.capFor(n, 4))
-		for k := range n {
-			t := d.indent(d.line(), depth)
-			p := "@" + strconv.Itoa(k) + " "
-			if !strings.HasPrefix(t, p) {
-				d.fail()
-			}
-			t = t[len(p):]
-			if strings.HasPrefix(t, "=") {
-				v, kind, end := d.scalar(t, 1, '\n')
-				if kind != tokValue || end != len(t) {
-					d.fail()
-				}
-				items = append(items, v)
-				continue
-			}
-			items = append(items, d.list(t, 0, depth+1, level+1))
+	if x, ok := v.(*gcfvalue.ScalarList); ok {
+		items := make([]wire.Value, len(x.Items))
+		for i := range x.Items {
+			items[i] = scalar(&x.Items[i])
 		}
 		return wire.ListOf(items...)
 	}
-	if n == 0 || !strings.HasPrefix(l[j:], ": ") {
-		d.fail()
-	}
-	items := make([]wire.Value, 0, d.capFor(n, 1))
-	j += 2
-	for k := range n {
-		if k > 0 {
-			if j >= len(l) || l[j] != ',' {
-				d.fail()
-			}
-			j++
+	d.fail(path(), "expected a value (an object is only a node cell of a row)")
+	return wire.Null()
+}
+
+// list reads the list x at path.
+func (d *reader) list(x []Value, path func() string) wire.Value {
+	items := make([]wire.Value, len(x))
+	for i, e := range x {
+		if w, ok := scalarValue(e); ok {
+			items[i] = w
+			continue
 		}
-		v, kind, end := d.scalar(l, j, ',')
-		if kind != tokValue {
-			d.fail()
-		}
-		items = append(items, v)
-		j = end
-	}
-	if j != len(l) {
-		d.fail()
+		p := path() // a list in a list, or an error
+		items[i] = d.value(e, func() string { return elementPath(p, i) })
 	}
 	return wire.ListOf(items...)
+}
+
+// scalarValue is v as a wire.Value when it is a scalar.
+func scalarValue(v Value) (wire.Value, bool) {
+	switch x := v.(type) {
+	case nil:
+		return wire.Null(), true
+	case bool:
+		return wire.Bool(x), true
+	case string:
+		return wire.String(x), true
+	case jsonvalue.Number:
+		return x.Value(), true
+	}
+	return wire.Value{}, false
 }

@@ -1,387 +1,485 @@
 package gcf
 
 import (
+	"slices"
+	"strconv"
 	"strings"
+	"unsafe"
 
+	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
+	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/wire"
 )
 
-// table reads "[0]" or "[N]{decl}" (one table, never a list of them),
-// returning N.
-func (d *freader) table(l string) int {
-	n, i := d.count(l, 0)
-	if i == len(l) {
-		if n != 0 {
-			d.fail()
-		}
-		d.cols = d.cols[:0]
-		return 0
-	}
-	d.decl(l, i)
-	return n
-}
-
-// fieldIndex maps each column of d.cols to its index in names, refusing
-// an unknown one, into idx.
-func (d *freader) fieldIndex(names []string, idx []int) []int {
-	idx = idx[:0]
-	for _, c := range d.cols {
-		k := -1
-		for j, n := range names {
-			if n == c.name {
-				k = j
-			}
-		}
-		if k < 0 {
-			d.fail()
-		}
-		idx = append(idx, k)
-	}
-	return idx
-}
+// sizeEntry is the memory of a map entry and its share of the map's
+// growth.
+const sizeEntry = 64
 
 var edgeFields = []string{"from", "from_id", "to", "to_id", "type", "depth", "path_id", "step"}
 
-func (d *freader) edges(r *wire.GraphResponse) {
-	n := d.table(d.section("edges"))
-	var buf [8]int
-	idx := d.fieldIndex(edgeFields, buf[:])
-	if n > 0 {
-		c := d.capFor(n, 10)
-		d.charge(sizeEdge * int64(c))
-		r.Edges = make([]wire.Edge, 0, c)
-	}
-	for range n {
-		l := d.line()
-		var e wire.Edge
-		seen := 0
-		i := -1
-		for _, f := range idx {
-			var s string
-			var v int64
-			var at int
-			if i >= 0 {
-				i = sep(d, l, i)
-			} else {
-				i = 0
-			}
-			switch f {
-			case 0, 2, 4:
-				s, at = d.str(l, i, '|')
-			default:
-				val, kind, end := d.scalar(l, i, '|')
-				at = end
-				if kind == tokAbsent && f >= 5 {
-					i = at
-					continue
-				}
-				if kind != tokValue || val.Kind() != wire.KindInt {
-					d.fail()
-				}
-				v = val.Int()
-			}
-			i = at
-			seen |= 1 << f
-			switch f {
-			case 0:
-				e.From = s
-			case 1:
-				e.FromID = v
-			case 2:
-				e.To = s
-			case 3:
-				e.ToID = v
-			case 4:
-				e.Type = s
-			case 5:
-				e.Depth = wire.Some[int64](v)
-			case 6:
-				e.PathID = wire.Some[int64](v)
-			case 7:
-				e.Step = wire.Some[int64](v)
-			}
+// edgeSink reads the edges table when its columns are edge fields; any
+// other is left generic (the layout refuses it).
+func (d *reader) edgeSink(h *gcfvalue.TableHeader) gcfvalue.TableSink {
+	t := &d.edges
+	for i := range h.Columns() {
+		c := h.Column(i)
+		f := slices.Index(edgeFields, c)
+		if f < 0 {
+			return nil
 		}
-		if i != len(l) || seen&31 != 31 {
-			d.fail()
-		}
-		r.Edges = append(r.Edges, e)
+		t.cols = append(t.cols, col{name: c, cell: i, field: f})
 	}
+	h.Charge(sizeEdge * int64(h.Rows))
+	d.r.Edges = make([]wire.Edge, 0, h.Rows)
+	return (*edgeSink)(d)
 }
 
-// stringRow reads a row of string cells into out (by field index),
-// reporting which were present.
-func (d *freader) stringRow(l string, idx []int, out []string) int {
-	seen := 0
-	i := 0
-	for k, f := range idx {
-		if k > 0 {
-			i = sep(d, l, i)
-		}
-		v, kind, end := d.scalar(l, i, '|')
-		i = end
-		if kind == tokAbsent {
-			continue
-		}
-		if kind != tokValue || v.Kind() != wire.KindString {
-			d.fail()
-		}
-		out[f] = v.Text()
-		seen |= 1 << f
+type edgeSink reader
+
+func (s *edgeSink) Value() Value { return s.edges.value() }
+
+// Row reads an edge: its five fields, and those of depth, path_id and
+// step that are not absent.
+func (s *edgeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
+	d, t := (*reader)(s), &s.edges
+	idx := t.next(row, 2*sizeEdge)
+	if row.Attached != nil {
+		return rowError(row.Line(), elementPath("edges", idx), "an edge has no attachment")
 	}
-	if i != len(l) {
-		d.fail()
+	var cells [8]*gcfvalue.Scalar
+	for _, c := range t.cols {
+		cells[c.field] = &row.Cells[c.cell]
 	}
-	return seen
+	e, at, msg := edgeOf(&cells)
+	if msg != "" {
+		return rowError(row.Line(), elementPath("edges", idx)+at, msg)
+	}
+	d.r.Edges = append(d.r.Edges, e)
+	return nil
 }
 
-func seenString(s string, seen, bit int) wire.Opt[string] {
-	if seen&(1<<bit) == 0 {
-		return wire.Opt[string]{}
-	}
-	return wire.Some(s)
-}
-
-var columnFields = []string{"name", "function", "target", "property"}
-
-func (d *freader) columns(r *wire.GraphResponse) {
-	n := d.table(d.section("columns"))
-	var buf [4]int
-	idx := d.fieldIndex(columnFields, buf[:])
-	c := d.capFor(n, 4)
-	d.charge(64 * int64(c))
-	r.Columns = make([]wire.Column, 0, c)
-	for range n {
-		var f [4]string
-		seen := d.stringRow(d.line(), idx, f[:])
-		if seen&3 != 3 {
-			d.fail()
-		}
-		r.Columns = append(r.Columns, wire.Column{Name: f[0], Function: f[1], Target: seenString(f[2], seen, 2), Property: seenString(f[3], seen, 3)})
-	}
-}
-
-var groupFields = []string{"name", "kind", "node", "property", "entity"}
-
-func (d *freader) groupColumns(r *wire.GraphResponse) {
-	n := d.table(d.section("group_columns"))
-	var buf [5]int
-	idx := d.fieldIndex(groupFields, buf[:])
-	c := d.capFor(n, 6)
-	d.charge(96 * int64(c))
-	r.GroupColumns = make([]wire.GroupColumn, 0, c)
-	for range n {
-		var f [5]string
-		seen := d.stringRow(d.line(), idx, f[:])
-		g := wire.GroupColumn{Name: f[0], Kind: wire.GroupKind(f[1]), Node: f[2], Property: seenString(f[3], seen, 3), Entity: seenString(f[4], seen, 4)}
-		if seen&7 != 7 || !g.Kind.Valid() {
-			d.fail()
-		}
-		r.GroupColumns = append(r.GroupColumns, g)
-	}
-}
-
-func (d *freader) pagination(r *wire.GraphResponse) {
-	d.line()
-	p := &wire.Pagination{}
-	l := d.indent(d.line(), 1)
-	switch l {
-	case "has_more=true":
-		p.HasMore = true
-	case "has_more=false":
-	default:
-		d.fail()
-	}
-	if l, ok := strings.CutPrefix(d.peek(), "  total_rows="); ok {
-		d.line()
-		v, end := d.integer(l, 0, '\n')
-		if end != len(l) {
-			d.fail()
-		}
-		p.TotalRows = wire.Some[int64](v)
-	}
-	switch d.peek() {
-	case "  truncated=true":
-		d.line()
-		p.Truncated = wire.Some(true)
-	case "  truncated=false":
-		d.line()
-		p.Truncated = wire.Some(false)
-	}
-	if l, ok := strings.CutPrefix(d.peek(), "  next_cursor="); ok {
-		d.line()
-		s, end := d.str(l, 0, '\n')
-		if end != len(l) {
-			d.fail()
-		}
-		p.NextCursor = wire.Some(s)
-	}
-	if p.Check() != nil {
-		d.fail()
-	}
-	r.Pagination = p
-}
-
-// rowCols groups the columns of a rows table: a column "f>leaf" is a path
-// column of the node cell f, whose columns come together, type and id
-// first; any other shape is the generic path's.
-func (d *freader) rowCols() {
-	for k := range d.cols {
-		c := &d.cols[k]
-		f, leaf, ok := strings.Cut(c.name, ">")
-		if !ok {
-			continue
-		}
-		if f == "" || leaf == "" || strings.IndexByte(leaf, '>') >= 0 {
-			d.fail()
-		}
-		c.field = f
+// edgeOf is the edge of the values of its fields, by their index in
+// edgeFields (nil or Absent where absent); or the field at fault ("" for
+// the edge) and what is wrong.
+func edgeOf(cells *[8]*gcfvalue.Scalar) (e wire.Edge, at, msg string) {
+	strs := [...]*string{&e.From, nil, &e.To, nil, &e.Type}
+	ints := [...]*wire.Opt[int64]{nil, nil, nil, nil, nil, &e.Depth, &e.PathID, &e.Step}
+	for f, sc := range cells {
 		switch {
-		case leaf == "type":
-			c.leaf = 0
-			for _, o := range d.cols[:k] {
-				if o.field == f {
-					d.fail()
-				}
+		case sc == nil || sc.Kind == gcfvalue.Absent:
+			if f < 5 {
+				return e, "", "missing field " + edgeFields[f]
 			}
-		case k > 0 && d.cols[k-1].field == f && d.cols[k-1].leaf >= 0:
-			c.leaf = d.cols[k-1].leaf + 1
-			if (leaf == "id") != (c.leaf == 1) {
-				d.fail()
+		case f == 0 || f == 2 || f == 4:
+			if sc.Kind != gcfvalue.String {
+				return e, "." + edgeFields[f], "expected a string"
 			}
+			*strs[f] = sc.Str
+		case sc.Kind != gcfvalue.Number || !sc.Num.IsInt():
+			return e, "." + edgeFields[f], "expected an integer"
+		case f == 1:
+			e.FromID, _ = sc.Num.Int64()
+		case f == 3:
+			e.ToID, _ = sc.Num.Int64()
 		default:
-			d.fail()
+			v, _ := sc.Num.Int64()
+			*ints[f] = wire.Some(v)
 		}
 	}
-	for k := range d.cols {
-		c := &d.cols[k]
-		if c.leaf == 0 && (k+1 >= len(d.cols) || d.cols[k+1].leaf != 1 || d.cols[k+1].field != c.field) {
-			d.fail()
-		}
-		if c.leaf < 0 {
-			for _, o := range d.cols {
-				if o.leaf >= 0 && o.field == c.name {
-					d.fail()
-				}
+	return e, "", ""
+}
+
+// edgeSection reads the edges section: read by the sink, or generic.
+func (d *reader) edgeSection(v Value) {
+	if sunk(v) {
+		return
+	}
+	d.r.Edges = nil
+	for i, ev := range d.array(v, "edges") {
+		p := elementPath("edges", i)
+		var cells [8]*gcfvalue.Scalar
+		for _, m := range d.object(ev, p).Members {
+			f := slices.Index(edgeFields, m.Key)
+			if f < 0 {
+				d.fail(p, "unexpected field "+strconv.Quote(m.Key))
+				return
 			}
+			cells[f] = scalarOf(m.Value)
 		}
+		e, at, msg := edgeOf(&cells)
+		if msg != "" {
+			d.fail(p+at, msg)
+			return
+		}
+		d.r.Edges = append(d.r.Edges, e)
 	}
 }
 
-func (d *freader) rows(r *wire.GraphResponse) {
-	r.Rows = []wire.Row{}
-	d.tables(d.section("rows"), func(n, rowDepth, level int) {
-		d.rowCols()
-		for k := range n {
-			if len(r.Rows) >= d.maxElem {
-				d.fail()
-			}
-			r.Rows = append(r.Rows, d.row(k, rowDepth, level))
-		}
-	})
+// scalarOf is the generic value v as a scalar, of no kind of Scalar's
+// when v is an array or an object.
+func scalarOf(v Value) *gcfvalue.Scalar {
+	sc := &gcfvalue.Scalar{Kind: 255}
+	switch x := v.(type) {
+	case nil:
+		sc.Kind = gcfvalue.Null
+	case bool:
+		sc.Kind, sc.Bool = gcfvalue.Bool, x
+	case jsonvalue.Number:
+		sc.Kind, sc.Num = gcfvalue.Number, x
+	case string:
+		sc.Kind, sc.Str = gcfvalue.String, x
+	}
+	return sc
 }
 
-// row reads the k-th row of a rows table.
-func (d *freader) row(k, rowDepth, level int) wire.Row {
-	l, lists := d.rowPrefix(d.indent(d.line(), rowDepth), k)
-	if cap(d.cells)-len(d.cells) < len(d.cols) {
-		d.cells = make([]wire.Cell, 0, d.slab(len(d.cols)))
+// rowSink reads a rows table: a plain column is a cell, the path columns
+// "f>leaf" of one f a node cell f (its leaves type, id and properties);
+// a table with a deeper path is left generic (the layout refuses it).
+func (d *reader) rowSink(h *gcfvalue.TableHeader) gcfvalue.TableSink {
+	t := &d.rows
+	var groups map[string]int // a node cell's index in t.cols, by name, once there are two
+	last := -1                // the node cell of the last path column
+	var leafBuf []int
+	if cap(t.cols) < h.Columns() {
+		h.Charge(sizeCol * int64(h.Columns()))
+		t.cols = make([]col, 0, h.Columns())
+	}
+	for i := range h.Columns() {
+		c := h.Column(i)
+		f, leaf, isPath := strings.Cut(c, ">")
+		if !isPath || f == "" || leaf == "" {
+			if isPath && strings.Contains(leaf, ">") {
+				return nil
+			}
+			t.cols = append(t.cols, col{name: c, cell: i})
+			continue
+		}
+		if strings.IndexByte(leaf, '>') >= 0 {
+			return nil
+		}
+		if leafBuf == nil {
+			leafBuf = make([]int, 0, h.Columns()) // never grown: the leaves' pointers hold
+		}
+		g, ok := last, last >= 0 && t.cols[last].name == f
+		if !ok && groups == nil && last >= 0 {
+			h.Charge(2 * sizeEntry)
+			groups = map[string]int{t.cols[last].name: last}
+		}
+		if !ok {
+			g, ok = groups[f]
+		}
+		if !ok {
+			g = len(t.cols)
+			if groups != nil {
+				h.Charge(sizeEntry)
+				groups[f] = g
+			}
+			t.cols = append(t.cols, col{name: f, cell: -1})
+		}
+		last = g
+		// A group's leaves are cut from leafBuf while its columns come
+		// together, as they do in the text this codec writes.
+		lv := &t.cols[g].leaves
+		if n := len(*lv); n == 0 || &leafBuf[len(leafBuf)-1] == &(*lv)[n-1] {
+			leafBuf = append(leafBuf, i)
+			*lv = leafBuf[len(leafBuf)-n-1 : len(leafBuf) : len(leafBuf)]
+		} else {
+			*lv = append(*lv, i)
+		}
+	}
+	if d.r.Rows == nil {
+		d.r.Rows = []wire.Row{}
+	}
+	d.r.Rows = room(d.r.Rows, h, t.inList, sizeRow)
+	return (*rowSink)(d)
+}
+
+type rowSink reader
+
+func (s *rowSink) Value() Value { return s.rows.value() }
+
+// Row reads a row: its cells in column order (a node cell where its
+// first path column is), absent ones left out, a marker's value its
+// attachment's, then the row's attachments of names with '>'.
+func (s *rowSink) Row(row *gcfvalue.Row) *wire.DecodeError {
+	d, t := (*reader)(s), &s.rows
+	idx := t.next(row, 2*sizeRow+sizeCell*int64(len(t.cols)))
+	if cap(d.cells)-len(d.cells) < len(row.Cells) {
+		d.cells = make([]wire.Cell, 0, d.newSlab(len(row.Cells)))
 	}
 	start := len(d.cells)
-	d.marks = d.marks[:0]
-	i := 0
-	for c := 0; c < len(d.cols); c++ {
-		if c > 0 {
-			i = sep(d, l, i)
-		}
-		col := d.cols[c]
-		if col.leaf < 0 {
-			v, kind, end := d.scalar(l, i, '|')
-			i = end
-			switch kind {
-			case tokAbsent:
-				continue
-			case tokList:
-				d.marks = append(d.marks, len(d.cells)-start)
+	marks := 0
+	for i := range t.cols {
+		c := &t.cols[i]
+		if c.cell < 0 {
+			cell, ok, err := d.nodeCell(row, c, idx)
+			if err != nil {
+				return err
 			}
-			d.charge(sizeCell)
-			d.cells = append(d.cells, wire.Cell{Name: col.name, Value: v})
+			if ok {
+				d.cells = append(d.cells, cell)
+			}
 			continue
 		}
-		// A node cell: its path columns.
-		w := 1
-		for c+w < len(d.cols) && d.cols[c+w].field == col.field && d.cols[c+w].leaf == w {
-			w++
+		sc := &row.Cells[c.cell]
+		switch sc.Kind {
+		case gcfvalue.Absent:
+			continue
+		case gcfvalue.Marker:
+			v, n, err := d.attached(row.Line(), row.Attached.Members[marks].Value, func() string { return elementPath("rows", idx) + "." + c.name }, true)
+			if err != nil {
+				return err
+			}
+			marks++
+			d.cells = append(d.cells, wire.Cell{Name: c.name, Value: v, Node: n})
+			continue
 		}
-		cell, ok, at := d.nodeCell(l, i, c, w)
-		i = at
-		c += w - 1
-		if ok {
-			d.cells = append(d.cells, cell)
+		d.cells = append(d.cells, wire.Cell{Name: c.name, Value: scalar(sc)})
+	}
+	if row.Attached != nil {
+		for _, m := range row.Attached.Members[marks:] {
+			v, n, err := d.attached(row.Line(), m.Value, func() string { return elementPath("rows", idx) + "." + m.Key }, true)
+			if err != nil {
+				return err
+			}
+			d.cells = append(d.cells, wire.Cell{Name: m.Key, Value: v, Node: n})
 		}
 	}
-	if i != len(l) || (len(d.marks) > 0) != lists {
-		d.fail()
-	}
-	row := wire.Row(d.cells[start:len(d.cells):len(d.cells)])
-	for _, m := range d.marks {
-		ce := &row[m]
-		ce.Value = d.attachment(ce.Name, rowDepth, level)
-	}
-	return row
+	d.r.Rows = append(d.r.Rows, wire.Row(d.cells[start:len(d.cells):len(d.cells)]))
+	return nil
 }
 
-// nodeCell reads the w path columns from d.cols[c] of a node cell at
-// l[i:]: no cell when all are absent, a null cell when all are null, the
-// node otherwise (its type a string, its id an integer).
-func (d *freader) nodeCell(l string, i, c, w int) (wire.Cell, bool, int) {
-	col := d.cols[c]
+// nodeCell reads the node cell of the path columns leaves of a row: no
+// cell when all are absent, a null cell when all are null, otherwise the
+// node of the present ones (type a string, id an integer).
+func (d *reader) nodeCell(row *gcfvalue.Row, c *col, idx int) (wire.Cell, bool, *wire.DecodeError) {
+	path := func() string { return elementPath("rows", idx) + "." + c.name }
+	leaves := c.leaves
 	absent, null := 0, 0
-	typed, ided := false, false
-	d.propSlab(w - 2)
-	start := len(d.props)
-	var n wire.Node
-	for k := range w {
-		if k > 0 {
-			i = sep(d, l, i)
-		}
-		v, kind, end := d.scalar(l, i, '|')
-		i = end
-		switch {
-		case kind == tokList:
-			d.fail()
-		case kind == tokAbsent:
+	for _, k := range leaves {
+		switch row.Cells[k].Kind {
+		case gcfvalue.Absent:
 			absent++
-		case v.Kind() == wire.KindNull:
+		case gcfvalue.Null:
 			null++
-		}
-		switch {
-		case k == 0 && kind == tokValue && v.Kind() == wire.KindString:
-			n.Type, typed = v.Text(), true
-		case k == 1 && kind == tokValue && v.Kind() == wire.KindInt:
-			n.ID, ided = v.Int(), true
-		case k >= 2 && kind == tokValue:
-			d.charge(sizeProp)
-			d.props = append(d.props, wire.Property{Key: d.cols[c+k].name[len(col.field)+1:], Value: v})
 		}
 	}
 	switch {
-	case absent == w:
-		d.props = d.props[:start]
-		return wire.Cell{}, false, i
-	case null == w:
-		d.props = d.props[:start]
-		d.charge(sizeCell)
-		return wire.Cell{Name: col.field, Value: wire.Null()}, true, i
-	case !typed || !ided:
-		d.fail()
+	case absent == len(leaves):
+		return wire.Cell{}, false, nil
+	case null == len(leaves):
+		return wire.Cell{Name: c.name, Value: wire.Null()}, true, nil
 	}
-	d.charge(sizeCell + sizeNode)
+	row.Charge(sizeNode + sizeProp*int64(len(leaves)))
+	d.slab(len(leaves))
+	start := len(d.props)
+	var n wire.Node
+	seen := 0
+	for _, k := range leaves {
+		sc := &row.Cells[k]
+		name := d.rows.h.Column(k)[len(c.name)+1:]
+		switch {
+		case sc.Kind == gcfvalue.Absent:
+		case name == "type":
+			if sc.Kind != gcfvalue.String {
+				return wire.Cell{}, false, rowError(row.Line(), path()+".type", "expected a string")
+			}
+			n.Type, seen = sc.Str, seen|1
+		case name == "id":
+			if sc.Kind != gcfvalue.Number || !sc.Num.IsInt() {
+				return wire.Cell{}, false, rowError(row.Line(), path()+".id", "expected an integer")
+			}
+			n.ID, _ = sc.Num.Int64()
+			seen |= 2
+		default:
+			d.props = append(d.props, wire.Property{Key: name, Value: scalar(sc)})
+		}
+	}
+	if seen != 3 {
+		return wire.Cell{}, false, rowError(row.Line(), path(), "a node needs its type and id")
+	}
 	if len(d.props) > start {
 		n.Properties = d.props[start:len(d.props):len(d.props)]
 	}
 	if len(d.cellNodes) == cap(d.cellNodes) {
-		d.cellNodes = make([]wire.Node, 0, d.slab(1))
+		d.cellNodes = make([]wire.Node, 0, d.newSlab(4)/4)
 	}
 	d.cellNodes = append(d.cellNodes, n)
-	return wire.Cell{Name: col.field, Node: &d.cellNodes[len(d.cellNodes)-1]}, true, i
+	return wire.Cell{Name: c.name, Node: &d.cellNodes[len(d.cellNodes)-1]}, true, nil
+}
+
+// rowSection reads the rows section: read by the sink, or generic.
+func (d *reader) rowSection(v Value) {
+	if sunk(v) {
+		return
+	}
+	d.r.Rows = []wire.Row{}
+	rows := d.ungroup(v, "rows")
+	for i, row := range rows {
+		rows[i] = nil // read below: the collector may take it as the response grows
+		p := elementPath("rows", i)
+		o := d.object(row, p)
+		cells := make(wire.Row, 0, len(o.Members))
+		for _, m := range o.Members {
+			if n, ok := m.Value.(*jsonvalue.Object); ok && n != nil {
+				node := d.node(n, p+"."+m.Key)
+				cells = append(cells, wire.Cell{Name: m.Key, Node: &node})
+				continue
+			}
+			cells = append(cells, wire.Cell{Name: m.Key, Value: d.value(m.Value, func() string { return p + "." + m.Key })})
+		}
+		d.r.Rows = append(d.r.Rows, cells)
+	}
+}
+
+var columnFields = []string{"name", "function", "target", "property"}
+
+// recordSink reads a columns or group_columns table: each column one of
+// fields (the first req of them required), each value a string.
+type recordSink struct {
+	d      *reader
+	t      tableState
+	fields []string
+	req    int
+	field  [8]int // a column's index in fields
+}
+
+// recordSink returns s, to read the table h, when each of its columns is
+// one of fields.
+func (d *reader) recordSink(s *recordSink, h *gcfvalue.TableHeader, fields []string, req int) gcfvalue.TableSink {
+	if h.Columns() > len(s.field) {
+		return nil
+	}
+	for i := range h.Columns() {
+		if s.field[i] = slices.Index(fields, h.Column(i)); s.field[i] < 0 {
+			return nil
+		}
+	}
+	*s = recordSink{d: d, t: tableState{h: h}, fields: fields, req: req, field: s.field}
+	h.Charge(sizeGroup * int64(h.Rows))
+	if req == 2 {
+		d.r.Columns = make([]wire.Column, 0, h.Rows)
+	} else {
+		d.r.GroupColumns = make([]wire.GroupColumn, 0, h.Rows)
+	}
+	return s
+}
+
+const sizeGroup = int64(unsafe.Sizeof(wire.GroupColumn{}))
+
+func (s *recordSink) Value() Value { return s.t.value() }
+
+// Row reads a column or group column.
+func (s *recordSink) Row(row *gcfvalue.Row) *wire.DecodeError {
+	section := "columns"
+	if s.req == 3 {
+		section = "group_columns"
+	}
+	idx := s.t.next(row, 2*sizeGroup)
+	if row.Attached != nil {
+		return rowError(row.Line(), elementPath(section, idx), "expected strings, not an attachment")
+	}
+	var v [5]string
+	set := 0
+	for i := range row.Cells {
+		sc, f := &row.Cells[i], s.field[i]
+		if sc.Kind == gcfvalue.Absent {
+			continue
+		}
+		if sc.Kind != gcfvalue.String {
+			return rowError(row.Line(), elementPath(section, idx)+"."+s.fields[f], "expected a string")
+		}
+		v[f], set = sc.Str, set|1<<f
+	}
+	if at, msg := s.d.addRecord(s.req, &v, set); msg != "" {
+		return rowError(row.Line(), elementPath(section, idx)+at, msg)
+	}
+	return nil
+}
+
+// addRecord appends the column (req 2) or group column (req 3) of the
+// strings v, set marking those present; or it returns the field at
+// fault ("" for the record) and what is wrong.
+func (d *reader) addRecord(req int, v *[5]string, set int) (at, msg string) {
+	fields := columnFields
+	if req == 3 {
+		fields = groupFields
+	}
+	for f := range req {
+		if set&(1<<f) == 0 {
+			return "", "missing field " + fields[f]
+		}
+	}
+	opt := func(f int) wire.Opt[string] {
+		if set&(1<<f) == 0 {
+			return wire.Opt[string]{}
+		}
+		return wire.Some(v[f])
+	}
+	if req == 2 {
+		d.r.Columns = append(d.r.Columns, wire.Column{Name: v[0], Function: v[1], Target: opt(2), Property: opt(3)})
+		return "", ""
+	}
+	gc := wire.GroupColumn{Name: v[0], Kind: wire.GroupKind(v[1]), Node: v[2], Property: opt(3), Entity: opt(4)}
+	if !gc.Kind.Valid() {
+		return ".kind", "unknown group kind " + strconv.Quote(v[1])
+	}
+	d.r.GroupColumns = append(d.r.GroupColumns, gc)
+	return "", ""
+}
+
+var groupFields = []string{"name", "kind", "node", "property", "entity"}
+
+// records reads the columns (req 2) or group_columns (req 3) section:
+// read by the sink, or generic.
+func (d *reader) records(v Value, req int) {
+	if sunk(v) {
+		return
+	}
+	section, fields := "columns", columnFields
+	if req == 2 {
+		d.r.Columns = []wire.Column{}
+	} else {
+		section, fields = "group_columns", groupFields
+		d.r.GroupColumns = []wire.GroupColumn{}
+	}
+	for i, c := range d.array(v, section) {
+		p := elementPath(section, i)
+		var vals [5]string
+		set := 0
+		for _, m := range d.object(c, p).Members {
+			f := slices.Index(fields, m.Key)
+			if f < 0 {
+				d.fail(p, "unexpected field "+strconv.Quote(m.Key))
+				return
+			}
+			vals[f], set = d.str(m.Value, p+"."+m.Key), set|1<<f
+		}
+		if at, msg := d.addRecord(req, &vals, set); msg != "" {
+			d.fail(p+at, msg)
+		}
+	}
+}
+
+// pagination reads the pagination section.
+func (d *reader) pagination(v Value) {
+	m := d.fields(d.object(v, "pagination"), "pagination", []string{"has_more"}, []string{"total_rows", "truncated", "next_cursor"})
+	hm, ok := m.v("has_more").(bool)
+	if !ok {
+		d.fail("pagination.has_more", "expected true or false")
+	}
+	pg := &wire.Pagination{HasMore: hm, TotalRows: d.optInt(m, "total_rows", "pagination"), NextCursor: d.optString(m, "next_cursor", "pagination")}
+	if t, ok := m.get("truncated"); ok {
+		b, isBool := t.(bool)
+		if !isBool {
+			d.fail("pagination.truncated", "expected true or false")
+		}
+		pg.Truncated = wire.Some(b)
+	}
+	if d.err == nil {
+		if err := pg.Check(); err != nil {
+			d.fail("pagination", err.Error())
+		}
+	}
+	d.r.Pagination = pg
 }

@@ -65,24 +65,18 @@
 //
 // # Speed
 //
-// AppendEncode writes the document straight from the response into one
-// pooled buffer and appends it to dst: one allocation per encode (the
-// output), none when dst has room. It writes every shape of the layout
-// itself, through gcfvalue's rules (keys, quoting, numbers), in the
-// canonical form gcfvalue writes for the document's generic value (the
-// tests hold it to that), without building that value. When it meets what
-// the layout cannot carry, it stops, and a second walk of the response
-// names the place for the *wire.EncodeError.
-//
-// Decode reads a document in the form AppendEncode writes straight into
-// the response: its strings share one copy of the input (a quoted string
-// with escapes is its own), node properties and row cells are cut from
-// slabs, and it bounds what it builds to 4 times the input plus 4 MiB.
-// At the first departure from that form (another writer's choices, a
-// malformed line, a count past MaxElements, that memory bound) it leaves
-// the document to the generic path, which reads any GCF document and gives
-// every error; what the reader accepts, the generic path reads to the same
-// response (tests and a fuzz target hold them to it).
+// AppendEncode writes the document straight from the response, through
+// gcfvalue's rules, in the canonical form gcfvalue writes for the
+// document's generic value, into one pooled buffer: one allocation per
+// encode (the output), none when dst has room. Where the layout cannot
+// carry the response, a second walk names the place for the error.
+// Decode is one pass of gcfvalue's reader, the one reader of GCF's
+// syntax: the layout's tables go row by row into the response through
+// its sinks (see gcfvalue.Sinks), the rest into generic values converted
+// after; a table of another shape is read as a generic value, whose
+// conversion names what the layout refuses. The format's rules (keys,
+// quoting, numbers) are gcfvalue's (its rules.go), so this package has no
+// rules.go: the writer and the reader use them.
 //
 // # Decoding and limits
 //
@@ -96,25 +90,17 @@
 // Limits themselves. Malformed GCF gives gcfvalue's positioned
 // *wire.DecodeError ("gcf: line 4, column 10: ...: count_mismatch");
 // well-formed GCF that holds no response gives a *wire.DecodeError naming
-// the place in the layout ("gcf: offset 0: nodes[3].id: expected an
-// integer"). gcfvalue bounds the memory of the value it builds (see its
-// documentation): here to 6 times the input plus 6 MiB, since the value
-// is held while the response is read from it (a row's cell takes half as
-// much again as the member it is read from), which holds a decode's peak
-// heap within 16 times its input plus 16 MiB; a document made of very
-// short rows or cells (a few bytes each) past a few megabytes is refused
-// with a limit error naming MaxMaterializedBytes for that reason, unless
-// it is in the encoder's form and the response it holds stays within the
-// reader's bound (see Speed).
+// the place in the layout, at the line of its table's row when there is
+// one ("gcf: line 6, column 1: nodes[3].id: expected an integer").
+// gcfvalue bounds the memory of what it builds, the response the sinks
+// build included (see its documentation): here to 6 times the input plus
+// 6 MiB, which holds a decode's peak heap within 16 times its input plus
+// 16 MiB; a document made of very short rows or cells (a few bytes each)
+// past a few megabytes is refused with a limit error naming
+// MaxMaterializedBytes for that reason.
 //
-// # Other implementations
-//
-// gcfvalue's differential test checks every corpus response's document
-// against the TypeScript SDK @blackwell-systems/gcf 2.5.2: the SDK writes
-// the value a document decodes to as the same bytes, and both decoders
-// read it to one value, except for an integer beyond ±2^53 (a corpus id),
-// which the SDK, holding it as a JavaScript number, rounds to a double (a
-// departure from spec §2.3.2; see gcfvalue's documentation).
+// gcfvalue's differential test holds every corpus response's document
+// to the TypeScript SDK @blackwell-systems/gcf (see gcfvalue).
 //
 // # Documents: deltas and references
 //
@@ -135,23 +121,6 @@
 //	## nodes [1]{type,id,name}
 //	User|1001|ada lovelace
 //
-// the unchanged delta, its header alone:
-//
-//	GCF profile=generic
-//	graphwire_delta="240460647752741596027434308015247144903"
-//
-// and the response after it, with the node User 1001 sent earlier:
-//
-//	GCF profile=generic
-//	sent_earlier=User 1001
-//	sent_earlier_at=0
-//	format_version=1.2.0
-//	query_type=traversal
-//	## nodes [1]{type,id,name}
-//	User|1002|bob
-//	## edges [1]{from,from_id,to,to_id,type}
-//	User|1001|User|1002|KNOWS
-//
 // Under a header the content is a fragment: format_version and query_type
 // are written only when not empty (package delta leaves out those of the
 // base), nodes and edges only when there are some, and an absent one
@@ -164,7 +133,8 @@
 // bytes, and DecodeDocument reads any response as Decode does. A line
 // name=value after the GCF line is a field unless name is one of the
 // layout's members (format_version, query_type, nodes, ...): the content
-// starts at the first line that is not a field.
+// starts at the first line that is not a field. The unchanged delta is
+// its header alone.
 //
 // DecodeDocument refuses, with a *wire.DecodeError at the field's line and
 // column, a field name delta.FieldKind does not know or one given twice,
@@ -176,17 +146,11 @@
 // read under the codec's Limits, as Decode reads a response, its errors
 // positioned in the whole document. AppendDocument refuses the same
 // header, and a document longer than MaxInputBytes. The content is read
-// from the document in place by the reader of Speed; the generic path
-// reads a copy of it (the GCF line and what follows the fields), counted
-// in its memory bound.
+// from a copy of its text (the GCF line and what follows the fields),
+// counted in the memory bound.
 //
-// Earlier versions wrote a delta in GCF's own generic delta (spec §10a:
-// "delta=true base_root=... new_root=... key=node_key", sections added,
-// changed and removed) and references as rows marked "# previously
-// transmitted" under "session=true" (§9). This codec neither writes nor
-// reads them any longer: Decode and DecodeDocument read such a text as a
-// response, and refuse a §10a delta (its sections are not the layout's)
-// and a reference row (a row of too few cells).
+// A spec §10a delta and a §9 reference row, which earlier versions
+// wrote, are refused: their sections and rows are not the layout's.
 //
 // Sniff scores a first line "GCF profile=generic" (a response or a
 // document) 0.95 and any other GCF header 0.5. EncodeTo builds the text

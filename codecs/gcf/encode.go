@@ -16,12 +16,8 @@ import (
 )
 
 // AppendEncode appends the GCF text of r to dst (see the package
-// documentation for the layout). It refuses what wire.Limits.Check
-// refuses, what the layout cannot carry (a NaN or infinite float, a query
-// type or group kind outside the enumerations, a pagination in neither
-// shape, a property named type or id, two properties or cells of one
-// name), and text longer than MaxInputBytes; on error dst comes back
-// unchanged.
+// documentation for the layout and what the encoder refuses); on error
+// dst comes back unchanged.
 func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	return c.appendEncode(dst, r, false)
 }
@@ -73,13 +69,10 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	return nil
 }
 
-// The writer writes the document of a response straight from the
-// response into one buffer: the bytes gcfvalue.AppendEncode writes for
-// the document's generic value, without building that value. Where it
-// meets what the layout cannot carry (a string that is not UTF-8 or past
-// MaxStringBytes, a NaN, an invalid enumeration or pagination, a list
-// nested past the depth limit), it stops and reports false; refusal then
-// names the place.
+// The writer writes the bytes gcfvalue.AppendEncode writes for the
+// document's generic value, without building it; where the layout cannot
+// carry the response it stops and reports false, and refusal names the
+// place.
 
 // writer is the scratch of one encode, pooled.
 type writer struct {

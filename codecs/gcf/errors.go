@@ -2,7 +2,6 @@ package gcf
 
 import (
 	"math"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/wire"
@@ -21,25 +20,16 @@ func shapeError(path, msg string) *wire.DecodeError {
 	return &wire.DecodeError{Codec: Name, Msg: path + ": " + msg}
 }
 
-// refusal names the first thing in r, a response wire.Limits.Measure
-// accepted, that the layout cannot carry: a query type or group kind
-// outside its enumeration, a pagination in neither shape, a NaN or
-// infinite float, a string or name that is not UTF-8 or is longer than
-// MaxStringBytes (Measure refuses a property named type or id and two
-// properties or cells of one name). The writer stops at the first of
-// them; refusal walks the response again only then, to name it.
+// refusal names the first thing in r, a response wirecodec.Measure
+// accepted (its query type, group kinds, pagination and the lengths of
+// its strings within their rules), that the layout cannot carry: a NaN or
+// infinite float, a string or name that is not UTF-8. The writer stops at
+// the first of them; refusal walks the response again only then, to name
+// it.
 func (c *Codec) refusal(r *wire.GraphResponse) *wire.EncodeError {
-	if !r.QueryType.Valid() {
-		return encErr(wirecodec.Path{}.Field("query_type"), "invalid query type "+strconv.Quote(string(r.QueryType)))
-	}
 	text := func(p wirecodec.Path, s string) *wire.EncodeError {
-		switch {
-		case !utf8.ValidString(s):
+		if !utf8.ValidString(s) {
 			return encErr(p, "a string that is not valid UTF-8")
-		case len(s) > c.core.Limits.MaxStringBytes:
-			e := encErr(p, "a string of "+strconv.Itoa(len(s))+" bytes, longer than the limit of "+strconv.Itoa(c.core.Limits.MaxStringBytes))
-			e.Limit = "MaxStringBytes"
-			return e
 		}
 		return nil
 	}
@@ -69,9 +59,6 @@ func (c *Codec) refusal(r *wire.GraphResponse) *wire.EncodeError {
 	}
 	for i, g := range r.GroupColumns {
 		p := wirecodec.GroupColumnPath(i)
-		if !g.Kind.Valid() {
-			return encErr(p.Field("kind"), "invalid group kind "+strconv.Quote(string(g.Kind)))
-		}
 		for _, f := range [...]struct{ name, v string }{{"name", g.Name}, {"node", g.Node}, {"property", g.Property.V}, {"entity", g.Entity.V}} {
 			if err := text(p.Field(f.name), f.v); err != nil {
 				return err
@@ -96,9 +83,6 @@ func (c *Codec) refusal(r *wire.GraphResponse) *wire.EncodeError {
 		}
 	}
 	if pg := r.Pagination; pg != nil {
-		if err := pg.Check(); err != nil {
-			return encErr(wirecodec.Path{}.Field("pagination"), err.Error())
-		}
 		return text(wirecodec.Path{}.Field("pagination").Field("next_cursor"), pg.NextCursor.V)
 	}
 	return nil

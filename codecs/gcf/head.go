@@ -13,9 +13,7 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// The header syntax of a document (delta.DocumentCodec): its fields are
-// name=value lines between the content's first line, "GCF profile=generic",
-// and the content's own lines (format_version=...). See the package
+// The header syntax of a document (delta.DocumentCodec): see the package
 // documentation.
 
 var _ delta.DocumentCodec = (*Codec)(nil)
@@ -24,16 +22,9 @@ var _ delta.DocumentCodec = (*Codec)(nil)
 const gcfLine = "GCF profile=generic\n"
 
 // AppendDocument appends a document of header and content to dst (see
-// delta.DocumentCodec): the GCF line, then one name=value line per field
-// in the order given (an integer list as decimal numbers separated by
-// commas, a text as GCF writes a string, quoted when spec §2.4 requires
-// it; an empty list is left out), then the rest of content's text. With no
-// fields it appends what AppendEncode appends; a nil content writes the
-// GCF line and the fields alone. It refuses, with a *wire.EncodeError and
-// dst as given, a field name delta.FieldKind does not know or given
-// twice, a value not of its kind, a list of more than MaxElements
-// numbers, a text of more than MaxStringBytes or not UTF-8, and a
-// document longer than MaxInputBytes.
+// delta.DocumentCodec and the package documentation); with no fields, what
+// AppendEncode appends, and a nil content writes the header alone. On
+// error dst comes back as given.
 func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.GraphResponse) ([]byte, error) {
 	if len(header) == 0 {
 		return c.AppendEncode(dst, content)
@@ -114,14 +105,10 @@ func fieldName(data []byte, i int) (string, bool) {
 	return string(data[i:j]), true
 }
 
-// DecodeDocument reads a document (see delta.DocumentCodec): the header
-// fields between the GCF line and the content's lines, then the content
-// with the reader of Decode, under the codec's Limits; a text with no
-// fields is a response, read by Decode itself. A field's name must be one
-// delta.FieldKind knows, once; an integer list is read by
-// delta.ParseInts (at most MaxElements numbers, never empty); a text is
-// a string bare or quoted as GCF writes it (at most MaxStringBytes). Every
-// error is a *wire.DecodeError with the line and column in data.
+// DecodeDocument reads a document (see delta.DocumentCodec and the
+// package documentation): a text with no fields is a response, read by
+// Decode itself. Every error is a *wire.DecodeError with the line and
+// column in data.
 func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse, error) {
 	if !bytes.HasPrefix(data, []byte(gcfLine)) {
 		r, err := c.Decode(data)

@@ -3,6 +3,7 @@ package gcfvalue
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
@@ -38,22 +39,10 @@ func (d *Document) Get(key string) (string, bool) {
 
 // Unmarshal decodes a generic-profile GCF document under the default
 // Options and returns its value.
-func Unmarshal(data []byte) (Value, error) {
-	doc, err := DecodeDocument(data, Options{})
-	if err != nil {
-		return nil, err
-	}
-	return doc.Value, nil
-}
+func Unmarshal(data []byte) (Value, error) { return Decode(data, Options{}) }
 
 // Decode decodes a generic-profile GCF document and returns its value.
-func Decode(data []byte, opts Options) (Value, error) {
-	doc, err := DecodeDocument(data, opts)
-	if err != nil {
-		return nil, err
-	}
-	return doc.Value, nil
-}
+func Decode(data []byte, opts Options) (Value, error) { return DecodeSinks(data, opts, nil) }
 
 // DecodeDocument decodes a generic-profile GCF document: header and body.
 // Bad input gives a *wire.DecodeError with the line and column of the
@@ -61,30 +50,102 @@ func Decode(data []byte, opts Options) (Value, error) {
 // never returns a partial value. A graph-profile document is refused with
 // KindUnknownProfile after its header is read (this package reads the
 // generic profile only).
-func DecodeDocument(data []byte, opts Options) (doc *Document, err error) {
-	lim, err := opts.resolve()
-	if err != nil {
+func DecodeDocument(data []byte, opts Options) (*Document, error) {
+	doc := &Document{}
+	if err := decodeDocument(data, opts, nil, doc); err != nil {
 		return nil, err
 	}
-	d := decoder{lim: lim}
+	return doc, nil
+}
+
+// decodeDocument is DecodeDocument into doc, the tables s chooses read by
+// its sinks.
+func decodeDocument(data []byte, opts Options, s Sinks, doc *Document) (err error) {
+	lim, err := opts.resolve()
+	if err != nil {
+		return err
+	}
+	d := getDecoder(lim)
+	defer d.release()
+	d.sinks = s
 	defer recoverFailure(&err)
-	if int64(len(data)) > lim.maxInput {
-		failLimitAt(1, 1, "MaxInputBytes", "an input of "+strconv.Itoa(len(data))+" bytes, longer than the limit of "+strconv.FormatInt(lim.maxInput, 10))
-	}
-	// The decoded strings share this copy, never the caller's bytes.
-	d.src = string(data)
 	d.budget = min(lim.maxMem, heapBudget(len(data)))
-	d.checkUTF8()
-	doc = &Document{}
-	d.header(doc)
-	if doc.Profile != "generic" {
-		failAt(1, 1, KindUnknownProfile, "profile="+doc.Profile+" is not supported by this decoder (generic profile only)")
+	dd := d.begin(data)
+	if dd.Profile != "generic" {
+		failAt(1, 1, KindUnknownProfile, "profile="+dd.Profile+" is not supported by this decoder (generic profile only)")
 	}
-	if k, ok := doc.Get("key"); ok {
+	if k, ok := dd.Get("key"); ok {
 		d.idField = k
 	}
-	doc.Value = d.body()
-	return doc, nil
+	*doc = Document{Profile: dd.Profile, Header: []HeaderField{}, Value: d.body()}
+	if len(dd.Header) > 0 {
+		doc.Header = append(doc.Header, dd.Header...)
+	}
+	return nil
+}
+
+// decoders holds decoders between decodes, so that a decode of a small
+// document neither allocates nor zeroes one.
+var decoders = sync.Pool{New: func() any {
+	d := &decoder{}
+	d.path, d.itemLines, d.declBufs, d.spans = d.pathBuf[:0], d.itemBuf[:0], d.declBuf0[:0], d.spanBuf[:0]
+	d.sinkCur.Cells = d.cellBuf[:0]
+	for i := range d.fieldBuf {
+		d.declBufs = append(d.declBufs, d.fieldBuf[i][:0])
+	}
+	return d
+}}
+
+// getDecoder returns a decoder, its scratch kept from an earlier decode.
+func getDecoder(lim limits) *decoder {
+	d := decoders.Get().(*decoder)
+	d.lim = lim
+	return d
+}
+
+// maxKept is the most elements of a scratch slice a pooled decoder keeps.
+const maxKept = 1 << 10
+
+// release returns d to the pool, dropping every reference into the
+// document it read (the scratch keeps its room, unless it grew large).
+func (d *decoder) release() {
+	path, items, decls, spans, cells := d.path[:0], d.itemLines[:0], d.declBufs, d.spans[:0], d.sinkCur.Cells[:0]
+	members, lists, listItems := d.rowObj.Members[:0], d.lists[:0], d.listItems[:0]
+	clear(path[:cap(path)])
+	clear(items[:cap(items)])
+	clear(cells[:cap(cells)])
+	clear(members[:cap(members)])
+	clear(lists[:cap(lists)])
+	clear(listItems[:cap(listItems)])
+	for i := range decls {
+		clear(decls[i][:cap(decls[i])])
+		if cap(decls[i]) > maxKept {
+			decls[i] = nil
+		}
+	}
+	saved := d.declBuf0 // decls's first buffers, which the reset would lose
+	*d = decoder{}
+	d.declBuf0 = saved
+	if max(cap(path), cap(items), cap(decls), cap(spans), cap(cells), cap(members), cap(lists), cap(listItems)) > maxKept {
+		return
+	}
+	d.path, d.itemLines, d.declBufs, d.spans, d.sinkCur.Cells = path, items, decls, spans, cells
+	d.rowObj.Members, d.lists, d.listItems = members, lists, listItems
+	decoders.Put(d)
+}
+
+// begin starts reading data: its size within MaxInputBytes, one copy of
+// it, which the decoded strings share (never the caller's bytes), its
+// UTF-8, and its header line.
+func (d *decoder) begin(data []byte) *Document {
+	if int64(len(data)) > d.lim.maxInput {
+		failLimitAt(1, 1, "MaxInputBytes", "an input of "+strconv.Itoa(len(data))+" bytes, longer than the limit of "+strconv.FormatInt(d.lim.maxInput, 10))
+	}
+	d.src = string(data)
+	d.checkUTF8()
+	doc := &d.doc
+	d.header(doc)
+	return doc
 }
 
 type decoder struct {
@@ -108,6 +169,27 @@ type decoder struct {
 	prevBlock     int   // what the last member of the object being read was
 	summaryLine   int   // the line of the summary trailer, 0 when none
 	summaryCounts []int // its counts=, nil when none
+
+	sinks      Sinks    // see DecodeSinks
+	path       []string // with sinks: the keys of the values being read
+	pathBuf    [8]string
+	sinkHeader TableHeader      // the header given to Sinks.Table
+	sinkState  tableState       // the table a sink reads
+	sinkCur    Row              // the row a sink reads
+	memberSc   Scalar           // the scalar given to Sinks.Scalar
+	rowObj     jsonvalue.Object // a sink's row's attachments (rowObject)
+	lists      []ScalarList     // a sink's row's inline arrays (scalarList)
+	listItems  []Scalar
+	doc        Document
+	headerBuf  [4]HeaderField
+	spanBuf    [8]span
+	cellBuf    [8]Scalar
+	fieldBuf   [2][8]field // the first of declBufs
+	itemLines  []line      // see itemLine
+	itemBuf    [4]line
+	declBufs   [][]field // see declBuf
+	declBuf0   [8][]field
+	inSink     bool // a sink's table is being read
 }
 
 // line is one non-blank, non-comment line of the body.
@@ -184,10 +266,12 @@ func (d *decoder) header(doc *Document) {
 		failAt(1, 1, KindMissingHeader, "the first line is not a GCF header (GCF profile=...): "+excerpt(h))
 	}
 	col := 4 + off
-	var fields []HeaderField
+	fields := d.headerBuf[:0]
 	var seq keyset.Seq
 	key := func(i int) string { return fields[i].Key }
-	for _, f := range strings.Split(h[3:], " ") {
+	for rest, more := h[3:], true; more; {
+		var f string
+		f, rest, more = strings.Cut(rest, " ")
 		if f == "" {
 			col++
 			continue
@@ -365,35 +449,6 @@ func (d *decoder) notAMember(l *line, where string) {
 	d.failIn(l, 0, KindSyntax, "expected key=value, key[N]: values or a ## section "+where+": "+excerpt(l.content))
 }
 
-// summary reads a "##! summary" trailer (spec §8.4).
-func (d *decoder) summary(l *line) {
-	c := l.content
-	if c != "##! summary" && !strings.HasPrefix(c, "##! summary ") {
-		d.failIn(l, 0, KindSyntax, "a ##! line that is not a summary trailer: "+excerpt(c))
-	}
-	d.summaryLine = l.num
-	for _, f := range strings.Fields(c[len("##! summary"):]) {
-		eq := strings.IndexByte(f, '=')
-		if eq <= 0 {
-			d.failIn(l, 0, KindMalformedHeaderField, "a summary field is key=value: "+excerpt(f))
-		}
-		if f[:eq] != "counts" {
-			continue
-		}
-		d.summaryCounts = []int{}
-		for _, s := range strings.Split(f[eq+1:], ",") {
-			n, ok := ParseCount(s)
-			if !ok {
-				d.failIn(l, 0, KindInvalidCount, "a summary count is a decimal integer: "+excerpt(s))
-			}
-			if len(d.summaryCounts) >= d.lim.maxElements {
-				d.failLimitIn(l, 0, "MaxElements", "more summary counts than the limit of "+strconv.Itoa(d.lim.maxElements))
-			}
-			d.summaryCounts = append(d.summaryCounts, n)
-		}
-	}
-}
-
 // block kinds, for notAMember.
 const (
 	blockNone = iota
@@ -441,7 +496,11 @@ func (d *decoder) finish(b *objBuilder) *jsonvalue.Object {
 
 // members reads the members of an object at depth (spec §7.2).
 func (d *decoder) members(depth int) *jsonvalue.Object {
-	b := objBuilder{o: &jsonvalue.Object{}}
+	n := 4 // an object's room: at depth 0 for a document's sections
+	if depth == 0 {
+		n = 8
+	}
+	b := objBuilder{o: jsonvalue.NewObject(n)}
 	if l := d.peek(); l != nil {
 		b.line = l.num
 		d.charge(l, memObject)
@@ -462,6 +521,7 @@ func (d *decoder) members(depth int) *jsonvalue.Object {
 			k, end := d.key(l, 3)
 			rest := c[end:]
 			var v Value
+			d.push(k)
 			switch {
 			case rest == "":
 				d.enter(l)
@@ -473,6 +533,7 @@ func (d *decoder) members(depth int) *jsonvalue.Object {
 			default:
 				d.failIn(l, end, KindSyntax, "expected the end of the line or [count] after the section name")
 			}
+			d.pop()
 			d.put(&b, k, v, l, 3)
 			continue
 		}
@@ -484,7 +545,7 @@ func (d *decoder) members(depth int) *jsonvalue.Object {
 		k, end := d.key(l, 0)
 		switch {
 		case end < len(c) && c[end] == '=':
-			d.put(&b, k, d.scalar(l, end+1), l, 0)
+			d.put(&b, k, d.memberScalar(l, k, end+1), l, 0)
 		case end < len(c) && c[end] == '[':
 			h := d.bracket(l, end)
 			if !h.inline {

@@ -95,8 +95,8 @@ func isPath(name string) bool {
 
 // columns builds the columns of a table header: every column a root of
 // the row object, unless path columns group some of them.
-func (d *decoder) columns(l *line, h *arrHeader) *tableState {
-	t := &tableState{keyed: h.keyed, idCell: -1}
+func (d *decoder) columns(l *line, h *arrHeader, t *tableState) *tableState {
+	*t = tableState{keyed: h.keyed, idCell: -1, ms: t.ms[:0]}
 	fs := h.fields
 	if h.keyed {
 		if fs[0].id {
@@ -187,7 +187,10 @@ func (d *decoder) tree(l *line, h *arrHeader, t *tableState, paths int) {
 // table reads the rows of a tabular array or keyed table (spec §7.4,
 // §7.2a) at depth.
 func (d *decoder) table(hl *line, h *arrHeader, depth int) Value {
-	t := d.columns(hl, h)
+	if sink := d.sink(hl, h); sink != nil {
+		return d.sinkTable(hl, h, depth, sink)
+	}
+	t := d.columns(hl, h, new(tableState))
 	var rows []Value
 	var km objBuilder
 	if h.keyed {
@@ -226,33 +229,7 @@ func (d *decoder) table(hl *line, h *arrHeader, depth int) Value {
 
 // row reads one row (l, consumed) at depth and its attachments.
 func (d *decoder) row(l *line, idx int, t *tableState, depth int) (string, *jsonvalue.Object) {
-	c := l.content
-	i, hasID := 0, false
-	if c[0] == '@' {
-		j := 1
-		for j < len(c) && isDigit(c[j]) {
-			j++
-		}
-		if j == 1 || j >= len(c) || c[j] != ' ' {
-			d.failIn(l, 0, KindInvalidItemID, "a row id is @N and a space")
-		}
-		if id, err := strconv.Atoi(c[1:j]); err != nil || id != idx {
-			d.failIn(l, 1, KindInvalidItemID, "row @"+c[1:j]+" where @"+itoa(idx)+" is expected")
-		}
-		i, hasID = j+1, true
-	}
-	want := t.width
-	if t.keyed {
-		want++
-	}
-	if cap(d.spans) < want {
-		d.charge(l, memSpan*int64(want))
-		d.spans = make([]span, 0, want)
-	}
-	spans, n := d.split(l, i, '|', want)
-	if n != want {
-		d.failIn(l, i, KindRowWidthMismatch, "a row of "+itoa(n)+" cells where the header declares "+itoa(want))
-	}
+	spans, hasID := d.rowCells(l, idx, t)
 	var key string
 	if t.keyed {
 		v, kind, _ := d.token(l, spans[0].start, spans[0].end, true)
@@ -289,7 +266,57 @@ func (d *decoder) row(l *line, idx int, t *tableState, depth int) (string, *json
 			d.member(l, t, &b, t.fields[k].name, &ce)
 		}
 	}
-	if markers > 0 && !hasID {
+	d.rowChecks(l, idx, t, markers > 0 && !hasID, &id)
+	d.charge(l, memExact*int64(len(spans)))
+	for _, r := range t.roots {
+		if r >= 0 {
+			d.member(l, t, &b, t.fields[r].name, &t.cells[r])
+		} else if v, ok := d.group(l, t, r); ok {
+			d.put(&b, t.groups[^r].name, v, l, 0)
+		}
+	}
+	d.attachments(l, t, &b, depth)
+	return key, d.finish(&b)
+}
+
+// rowCells splits the row l, the idx-th of its table, into its cells,
+// after its "@idx " prefix when it has one.
+func (d *decoder) rowCells(l *line, idx int, t *tableState) (spans []span, hasID bool) {
+	c := l.content
+	i := 0
+	if c[0] == '@' {
+		j := 1
+		for j < len(c) && isDigit(c[j]) {
+			j++
+		}
+		if j == 1 || j >= len(c) || c[j] != ' ' {
+			d.failIn(l, 0, KindInvalidItemID, "a row id is @N and a space")
+		}
+		if id, err := strconv.Atoi(c[1:j]); err != nil || id != idx {
+			d.failIn(l, 1, KindInvalidItemID, "row @"+c[1:j]+" where @"+itoa(idx)+" is expected")
+		}
+		i, hasID = j+1, true
+	}
+	want := t.width
+	if t.keyed {
+		want++
+	}
+	if cap(d.spans) < want {
+		d.charge(l, memSpan*int64(want))
+		d.spans = make([]span, 0, want)
+	}
+	spans, n := d.split(l, i, '|', want)
+	if n != want {
+		d.failIn(l, i, KindRowWidthMismatch, "a row of "+itoa(n)+" cells where the header declares "+itoa(want))
+	}
+	return spans, hasID
+}
+
+// rowChecks refuses a row with markers and no @idx prefix (bare) and an
+// identity value (id, when its start is not -1) that is not a value or
+// repeats one of an earlier row.
+func (d *decoder) rowChecks(l *line, idx int, t *tableState, bare bool, id *cell) {
+	if bare {
 		d.failIn(l, 0, KindInvalidItemID, "a row with attachment markers needs its @"+itoa(idx)+" prefix")
 	}
 	if id.start >= 0 {
@@ -303,16 +330,6 @@ func (d *decoder) row(l *line, idx int, t *tableState, depth int) (string, *json
 		d.charge(l, memEntry)
 		t.ids[k] = struct{}{}
 	}
-	d.charge(l, memExact*int64(len(spans)))
-	for _, r := range t.roots {
-		if r >= 0 {
-			d.member(l, t, &b, t.fields[r].name, &t.cells[r])
-		} else if v, ok := d.group(l, t, r); ok {
-			d.put(&b, t.groups[^r].name, v, l, 0)
-		}
-	}
-	d.attachments(l, t, &b, depth)
-	return key, d.finish(&b)
 }
 
 // member adds the member of the root column name of a row, its cell ce,
@@ -523,6 +540,10 @@ func (d *decoder) isColumn(t *tableState, name string) bool {
 // attachmentValue reads the value of a .field attachment from index i of
 // l's content; its body sits two levels beneath the row at depth.
 func (d *decoder) attachmentValue(l *line, i, depth int, t *tableState, name string, bare bool) Value {
+	if !d.inSink {
+		d.push(pathKey(name))
+		defer d.pop()
+	}
 	c := l.content
 	switch {
 	case c[i:] == "{}":

@@ -36,9 +36,65 @@ var small = func() (b [256]Value) {
 }()
 
 // token decodes the scalar at content[s:e] of l (spec §2.1), trimming
-// blanks. With cell false (a value context), ~ and ^ are errors; in a
-// cell they come back as their kind, and ^{fields} with its fields.
+// blanks, as a Value. With cell false (a value context), ~ and ^ are
+// errors; in a cell they come back as their kind, and ^{fields} with its
+// fields.
 func (d *decoder) token(l *line, s, e int, cell bool) (Value, cellKind, []field) {
+	var sc Scalar
+	kind, decl := d.scalarAt(l, s, e, cell, &sc)
+	if kind != cellValue {
+		return nil, kind, decl
+	}
+	return d.box(l, &sc), kind, nil
+}
+
+// box is sc as a Value, its memory charged.
+func (d *decoder) box(l *line, sc *Scalar) Value {
+	switch sc.Kind {
+	case Bool:
+		return sc.Bool
+	case Number:
+		if sc.Num.IsInt() {
+			if i, _ := sc.Num.Int64(); i >= 0 && i < int64(len(small)) {
+				return small[i]
+			}
+		}
+		d.charge(l, memBox)
+		return sc.Num
+	case String:
+		if sc.quoted {
+			d.charge(l, memBox+int64(len(sc.Str)))
+		} else {
+			d.charge(l, memBox)
+		}
+		return sc.Str
+	}
+	return nil
+}
+
+// The kinds of a Scalar: a value (Null, Bool, Number, String), or in a
+// table's cell, Absent (~) or Marker (^ or ^{fields}, an attachment's).
+const (
+	Null = iota
+	Bool
+	Number
+	String
+	Absent
+	Marker
+)
+
+// Scalar is a scalar token decoded: its Kind, and the Bool, Num or Str
+// it holds (the other two mean nothing).
+type Scalar struct {
+	Kind   uint8
+	Bool   bool
+	Num    jsonvalue.Number
+	Str    string
+	quoted bool
+}
+
+// scalarAt decodes the scalar at content[s:e] of l into sc (see token).
+func (d *decoder) scalarAt(l *line, s, e int, cell bool, sc *Scalar) (cellKind, []field) {
 	c := l.content
 	for s < e && (c[s] == ' ' || c[s] == '\t') {
 		s++
@@ -47,8 +103,10 @@ func (d *decoder) token(l *line, s, e int, cell bool) (Value, cellKind, []field)
 		e--
 	}
 	t := c[s:e]
+	sc.Kind, sc.quoted = String, false
 	if t == "" {
-		return "", cellValue, nil
+		sc.Str = ""
+		return cellValue, nil
 	}
 	switch t[0] {
 	case '"':
@@ -57,57 +115,59 @@ func (d *decoder) token(l *line, s, e int, cell bool) (Value, cellKind, []field)
 			d.failIn(l, end, KindTrailingCharacters, "characters after the closing quote")
 		}
 		d.checkString(l, s, len(str))
-		d.charge(l, memBox+int64(len(str)))
-		return str, cellValue, nil
+		sc.Str, sc.quoted = str, true
+		return cellValue, nil
 	case '~':
 		if t == "~" {
 			if !cell {
 				d.failIn(l, s, KindInvalidMissing, "~ (absent) is valid only in a tabular row cell")
 			}
-			return nil, cellAbsent, nil
+			sc.Kind = Absent
+			return cellAbsent, nil
 		}
 	case '^':
 		if t == "^" || (len(t) > 1 && t[1] == '{' && t[len(t)-1] == '}') {
 			if !cell {
 				d.failIn(l, s, KindInvalidAttachment, "an attachment marker is valid only in a tabular row cell")
 			}
+			sc.Kind = Marker
 			if t == "^" {
-				return nil, cellMarker, nil
+				return cellMarker, nil
 			}
 			fs, ok := parseInlineDecl(t[1:])
 			if !ok {
 				d.failIn(l, s, KindInvalidAttachment, "a malformed inline schema "+excerpt(t))
 			}
-			return nil, cellInline, fs
+			return cellInline, fs
 		}
 	case '-':
 		if t == "-" {
-			return nil, cellValue, nil
+			sc.Kind = Null
+			return cellValue, nil
 		}
 	case 't':
 		if t == "true" {
-			return true, cellValue, nil
+			sc.Kind, sc.Bool = Bool, true
+			return cellValue, nil
 		}
 	case 'f':
 		if t == "false" {
-			return false, cellValue, nil
+			sc.Kind, sc.Bool = Bool, false
+			return cellValue, nil
 		}
 	}
-	if n, isNum, ok := ParseNumber(t); isNum {
-		if !ok {
-			d.failIn(l, s, KindOutOfRange, "the number "+excerpt(t)+" is outside int64 or float64 (model it as a string)")
-		}
-		if n.IsInt() {
-			if i, _ := n.Int64(); i >= 0 && i < int64(len(small)) {
-				return small[i], cellValue, nil
+	if t[0] == '-' || isDigit(t[0]) { // as a number starts
+		if n, isNum, ok := ParseNumber(t); isNum {
+			if !ok {
+				d.failIn(l, s, KindOutOfRange, "the number "+excerpt(t)+" is outside int64 or float64 (model it as a string)")
 			}
+			sc.Kind, sc.Num = Number, n
+			return cellValue, nil
 		}
-		d.charge(l, memBox)
-		return n, cellValue, nil
 	}
 	d.checkString(l, s, len(t))
-	d.charge(l, memBox)
-	return t, cellValue, nil
+	sc.Str = t
+	return cellValue, nil
 }
 
 // scalar decodes the value text from index i of l's content to its end.
@@ -237,9 +297,9 @@ func (d *decoder) split(l *line, i int, delim byte, keep int) ([]span, int) {
 			i++
 		}
 		if i < len(c) && c[i] == '"' {
-			_, end, kind, at := unquote(c, i)
-			if kind != "" {
-				d.failIn(l, at, kind, quoteErrMsg[kind])
+			end := quoteEnd(c, i)
+			if end < 0 {
+				d.quoted(l, i) // its error
 			}
 			i = end
 		} else if end := schemaEnd(c, i, delim); end > i {

@@ -1,6 +1,7 @@
 package gcfvalue
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -79,13 +80,16 @@ func (d *decoder) bracket(l *line, i int) arrHeader {
 	return h
 }
 
+// emptyArray is an empty array's value, boxed once.
+var emptyArray Value = []Value{}
+
 // decl parses the field declaration "{a,"b c",@id}" at index i of l's
 // content (spec §2a.3, §10a.1) and returns it and the index after it.
 func (d *decoder) decl(l *line, i int) ([]field, int) {
 	c := l.content
 	n := min(declWidth(c, i), d.lim.maxFields+1)
 	d.charge(l, memField*int64(n))
-	out := make([]field, 0, n)
+	out := d.declBuf(n)
 	var seq keyset.Seq
 	name := func(k int) string { return out[k].name }
 	i++
@@ -134,6 +138,20 @@ func (d *decoder) decl(l *line, i int) ([]field, int) {
 		d.failIn(l, i, KindSyntax, "more than one @ identity field")
 	}
 	return out, i + 1
+}
+
+// declBuf returns an empty slice with room for n fields, for the field
+// declaration of a table at the current depth: one buffer a depth, since
+// a table's declaration is done with when the next table at its depth
+// starts (a shared array schema, which outlives it, is a copy).
+func (d *decoder) declBuf(n int) []field {
+	for len(d.declBufs) <= d.depth {
+		d.declBufs = append(d.declBufs, nil)
+	}
+	if cap(d.declBufs[d.depth]) < n {
+		d.declBufs[d.depth] = make([]field, 0, n)
+	}
+	return d.declBufs[d.depth][:0]
 }
 
 // declWidth counts the names of the field declaration at c[i] == '{'
@@ -185,11 +203,11 @@ func (d *decoder) arrayFromHeader(l *line, i, bodyDepth int, sh *sharedDecl) Val
 		d.prevBlock = blockArray
 	case h.hasDecl:
 		if sh != nil && !sh.set {
-			sh.set, sh.fields = true, h.fields
+			sh.set, sh.fields = true, slices.Clone(h.fields)
 		}
 		v = d.table(l, &h, bodyDepth)
 	case !h.deferred && h.count == 0:
-		v = []Value{}
+		v = emptyArray
 		d.prevBlock = blockArray
 	case sh != nil && sh.set:
 		h.fields = sh.fields
@@ -205,17 +223,24 @@ func (d *decoder) inlineArray(l *line, h arrHeader) Value {
 	if h.keyed || h.hasDecl {
 		d.failIn(l, h.at, KindSyntax, "an inline array has no field declaration")
 	}
-	var out []Value
+	var spans []span
 	if h.vals < len(l.content) {
-		spans, _ := d.split(l, h.vals, ',', d.lim.maxFields)
+		spans, _ = d.split(l, h.vals, ',', d.lim.maxFields)
 		d.charge(l, memArray+(memItem+16)*int64(len(spans))) // 16: the span
-		out = make([]Value, 0, len(spans))
-		for _, s := range spans {
-			v, _, _ := d.token(l, s.start, s.end, false)
-			out = append(out, v)
-		}
-	} else {
-		out = []Value{}
+	}
+	if d.inSink {
+		v := d.scalarList(l, spans)
+		d.checkCount(l, &h, len(spans))
+		return v
+	}
+	if len(spans) == 0 {
+		d.checkCount(l, &h, 0)
+		return emptyArray
+	}
+	out := make([]Value, 0, len(spans))
+	for _, s := range spans {
+		v, _, _ := d.token(l, s.start, s.end, false)
+		out = append(out, v)
 	}
 	d.checkCount(l, &h, len(out))
 	return out
@@ -255,40 +280,84 @@ func (d *decoder) more(h *arrHeader, n, depth int) bool {
 	return true
 }
 
+// itemLine returns the slot of the item line being read at the current
+// depth (expanded arrays nest one level deeper each): kept in the decoder
+// rather than in expanded's frame, which the recursion would move to the
+// heap once per item. (A slot a deeper array's growth moves stays its
+// reader's own.)
+func (d *decoder) itemLine() *line {
+	for len(d.itemLines) <= d.depth {
+		d.itemLines = append(d.itemLines, line{})
+	}
+	return &d.itemLines[d.depth]
+}
+
 // expanded reads the items of an expanded array (spec §7.6) at depth.
 func (d *decoder) expanded(hl *line, h *arrHeader, depth int) Value {
 	out := make([]Value, 0, min(h.count, 64))
 	for n := 0; d.more(h, n, depth); n++ {
-		l := *d.read()
+		l := d.itemLine()
+		*l = *d.read()
 		c := l.content
 		j := 1
 		for j < len(c) && isDigit(c[j]) {
 			j++
 		}
 		if c[0] != '@' || j == 1 || j >= len(c) || c[j] != ' ' {
-			d.failIn(&l, 0, KindSyntax, "expected item @"+itoa(n)+" followed by =value, {}, or [count]")
+			d.failIn(l, 0, KindSyntax, "expected item @"+itoa(n)+" followed by =value, {}, or [count]")
 		}
 		if id, err := strconv.Atoi(c[1:j]); err != nil || id != n {
-			d.failIn(&l, 1, KindInvalidItemID, "item @"+c[1:j]+" where @"+itoa(n)+" is expected")
+			d.failIn(l, 1, KindInvalidItemID, "item @"+c[1:j]+" where @"+itoa(n)+" is expected")
 		}
 		j++
 		var v Value
+		d.push("")
 		switch {
 		case j < len(c) && c[j] == '=':
-			v, _, _ = d.token(&l, j+1, len(c), false)
+			v, _, _ = d.token(l, j+1, len(c), false)
 		case c[j:] == "{}":
-			d.enter(&l)
+			d.enter(l)
 			v = d.members(depth + 1)
 			d.leave()
 		case j < len(c) && c[j] == '[':
-			v = d.arrayFromHeader(&l, j, depth+1, nil)
+			v = d.arrayFromHeader(l, j, depth+1, nil)
 		default:
-			d.failIn(&l, j, KindSyntax, "expected =value, {}, or [count] after the item id")
+			d.failIn(l, j, KindSyntax, "expected =value, {}, or [count] after the item id")
 		}
-		d.charge(&l, memItem)
+		d.pop()
+		d.charge(l, memItem)
 		out = append(out, v)
 	}
 	d.checkCount(hl, h, len(out))
 	d.prevBlock = blockArray
 	return out
+}
+
+// summary reads a "##! summary" trailer (spec §8.4).
+func (d *decoder) summary(l *line) {
+	c := l.content
+	if c != "##! summary" && !strings.HasPrefix(c, "##! summary ") {
+		d.failIn(l, 0, KindSyntax, "a ##! line that is not a summary trailer: "+excerpt(c))
+	}
+	d.summaryLine = l.num
+	for _, f := range strings.Fields(c[len("##! summary"):]) {
+		eq := strings.IndexByte(f, '=')
+		if eq <= 0 {
+			d.failIn(l, 0, KindMalformedHeaderField, "a summary field is key=value: "+excerpt(f))
+		}
+		if f[:eq] != "counts" {
+			continue
+		}
+		d.summaryCounts = []int{}
+		for _, s := range strings.Split(f[eq+1:], ",") {
+			n, ok := ParseCount(s)
+			if !ok {
+				d.failIn(l, 0, KindInvalidCount, "a summary count is a decimal integer: "+excerpt(s))
+			}
+			if len(d.summaryCounts) >= d.lim.maxElements {
+				d.failLimitIn(l, 0, "MaxElements", "more summary counts than the limit of "+strconv.Itoa(d.lim.maxElements))
+			}
+			d.summaryCounts = append(d.summaryCounts, n)
+		}
+	}
 }

@@ -357,32 +357,30 @@ func (d *Delta) Apply(base *KeyedSet) (*KeyedSet, error) {
 			return nil, err
 		}
 	}
-	for _, r := range d.Changed {
+	// inBase is the index in the base of the row r a changed or removed
+	// entry names, refusing one the base has not or named twice.
+	inBase := func(r *jsonvalue.Object, what string) (int, error) {
 		k, err := rowIdentity(r, d.Key)
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
 		j, ok := bi[k]
 		if !ok {
-			return nil, fmt.Errorf("gcf: delta: changed identity %s does not exist in the base: %w", displayIdentity(r, d.Key), KindDelta)
+			return 0, fmt.Errorf("gcf: delta: %s identity %s does not exist in the base: %w", what, displayIdentity(r, d.Key), KindDelta)
 		}
-		if err := name(k, displayIdentity(r, d.Key)); err != nil {
+		return j, name(k, displayIdentity(r, d.Key))
+	}
+	for _, r := range d.Changed {
+		j, err := inBase(r, "changed")
+		if err != nil {
 			return nil, err
 		}
 		changed[j] = r
 	}
 	removed := make(map[int]bool)
 	for _, id := range d.Removed {
-		r := &jsonvalue.Object{Members: []jsonvalue.Member{{Key: d.Key, Value: id}}}
-		k, err := rowIdentity(r, d.Key)
+		j, err := inBase(&jsonvalue.Object{Members: []jsonvalue.Member{{Key: d.Key, Value: id}}}, "removed")
 		if err != nil {
-			return nil, err
-		}
-		j, ok := bi[k]
-		if !ok {
-			return nil, fmt.Errorf("gcf: delta: removed identity %s does not exist in the base: %w", displayIdentity(r, d.Key), KindDelta)
-		}
-		if err := name(k, displayIdentity(r, d.Key)); err != nil {
 			return nil, err
 		}
 		removed[j] = true

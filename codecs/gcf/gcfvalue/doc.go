@@ -91,6 +91,12 @@
 //   - A graph-profile document is refused with KindUnknownProfile:
 //     DecodeGraph and DecodeGraphDelta read that profile.
 //
+// DecodeSinks is the same reader with chosen tables read by the caller's
+// sinks, row by row, instead of into generic values (see Sinks): the
+// GraphResponse codec reads its nodes, edges and rows this way, so that
+// GCF has one reader, whose checks (counts, row widths, markers and
+// attachments, limits, the memory bound) hold for every table alike.
+//
 // # Syntax rules
 //
 // Each rule of GCF's syntax is written once, in rules.go, and the gcf
@@ -133,89 +139,33 @@
 // strings quoted and numbers canonical; field names are written as they
 // are.
 //
-// A KeyedSet is rows with an identity field. AppendFull writes its
-// delta-participating full payload (pack_root= and key= in the header,
-// the identity column marked @); AppendUnchanged the header-only
-// unchanged payload (unchanged=true, pack_root=, count=); Diff the Delta
-// between two sets (added in the new set's order, changed when a row's
-// canonical record differs, removed in the base's order); AppendDelta and
-// DecodeDelta its payload (sections added, changed, removed; delta=true,
-// base_root=, new_root=, key=, tool= and savings= when set); Delta.Apply
-// applies it atomically, checking the base root, contradictions (an added
-// identity present, a changed or removed one absent, one identity named
-// twice: KindDelta) and the new root (KindRootMismatch), and never
-// modifies the base. A Session sends a set in full, then deltas; it
-// re-anchors (sends the full set) on a schema change (key, name or
-// declared fields differ) and per its Policy: every N turns, or when the
-// deltas sent since the last full payload, this one included, reach the
-// full payload's bytes. An update that changes nothing gives the
-// unchanged payload. Delta payloads of a session carry no tool= or
-// savings=.
+// A KeyedSet is rows with an identity field: AppendFull writes its full
+// payload, AppendUnchanged the header-only one, Diff the Delta between
+// two sets, AppendDelta and DecodeDelta its payload, Delta.Apply applies
+// it atomically (checking the base root, contradictions, KindDelta, and
+// the new root, KindRootMismatch), never modifying the base. A Session
+// sends a set in full, then deltas, re-anchoring on a schema change and
+// per its Policy.
 //
 // # Graph profile
 //
-// AppendGraph writes a Graph (spec §5-§6a): a group per distance
-// (targets, related, extended, distance_N), symbols by descending score
-// with IDs from 0, kinds abbreviated, scores with two decimals rounded
-// half to even, edges by source then target ID; GraphOptions.Streaming
-// writes the streaming form (§8) with its summary trailer, positional or
-// labeled. GraphSession keeps IDs across calls and writes a symbol sent
-// before as a bare reference (§9). DecodeGraph reads a payload (bare
-// session references are refused: it holds no session; the summary
-// trailer is informational). GraphPackRoot, AppendGraphDelta,
-// DecodeGraphDelta and GraphDelta.Apply are §10's pack root and delta.
-// The graph profile's fields are printable ASCII without blanks (§20);
-// the encoder refuses anything else.
+// AppendGraph writes a Graph (spec §5-§6a, and the streaming form of §8
+// with GraphOptions.Streaming); GraphSession keeps IDs across calls and
+// writes a symbol sent before as a bare reference (§9); DecodeGraph reads
+// a payload, refusing bare references (it holds no session).
+// GraphPackRoot, AppendGraphDelta, DecodeGraphDelta and GraphDelta.Apply
+// are §10's pack root and delta. The graph profile's fields are printable
+// ASCII without blanks (§20); the encoder refuses anything else.
 //
-// # Conformance
+// # Conformance and the TypeScript SDK
 //
-// The tests run the GCF conformance suite from GCF_SPEC_DIR (the
-// gcf-spec tests/conformance directory), every fixture of every
-// operation; a fixture may be skipped only with a reason, and only a
-// graph-profile one. None is skipped today.
-//
-// # The TypeScript SDK
-//
-// A differential test (reference_test.go) compares this package with the
-// TypeScript SDK @blackwell-systems/gcf 2.5.2, which it installs with npm
-// and runs under node (skipped without them, unless CI is set): the
-// generic-profile encoding of every corpus file, of the gcf codec's
-// document of every corpus response, and of generated JSON documents
-// (internal/toongen), byte for byte, and each side's decoding of the
-// other's text. They agree except where the SDK departs from the spec
-// (v3.5.3), each point checked by a model of the departure:
-//
-//   - §2.3.2: the SDK reads JSON integers as JavaScript numbers, so one
-//     beyond ±2^53 becomes the nearest double, silently; it decodes an
-//     integer token beyond ±2^53 the same way (the spec: an exact int64,
-//     or an out-of-range error). An integer literal outside int64, which
-//     ParseJSON refuses, it encodes as the double.
-//   - §2.3.1: it writes a number as JavaScript's String does, so an
-//     integer-valued double in [2^53, 1e21) in plain digits (the spec:
-//     exponent form, so that plain digits always mean an int64); this
-//     package reads such digits beyond int64 as out of range.
-//   - §7.4.6.1 rule 1: it flattens a table field whose objects have the
-//     same keys in different orders, so those rows read back in the
-//     first row's key order.
-//   - §7.4.6.2 rule 5: it flattens an object holding, below its first
-//     level, an object whose leaves are all null; this package reads that
-//     object as null, as rule 5 says, the SDK as the object (it applies
-//     the rule to the field's object only). This package does not
-//     flatten such a field.
-//   - §7.12: it never flattens an object with a key __proto__,
-//     constructor or prototype, and its decoder drops a path column with
-//     such a segment.
-//   - §7.4.6.1: it sometimes writes as an attachment an object the
-//     canonical form flattens (its guard against all-null objects
-//     follows the wrong key chain: {"a":null,"id":{"A":0},"A":null}).
-//   - §2a.1: its decoder fails on an inline array whose quoted name holds
-//     '[' ("[x]"[2]: 1,2), which its own encoder writes.
-//   - §7.4.5.3: for a table field that is a table in an earlier row and an
-//     expanded array in a later one, which Encode refuses (the spec gives
-//     it no form), it writes .field [N] with @i items and reads it back
-//     against decoder rule 1.
-//
-// One difference is a choice the spec leaves open (§7.4.5.1, §7.11): where
-// a table cell's object is not flattened, the SDK writes an inline object
-// schema and this package the attachment; both decoders read both forms.
+// The tests run every fixture of the GCF conformance suite from
+// GCF_SPEC_DIR (none is skipped), and compare this package byte for byte,
+// both ways, with the TypeScript SDK @blackwell-systems/gcf 2.5.2 (npm and
+// node; skipped without them unless CI is set) over the corpus, the gcf
+// codec's documents and generated JSON. They agree except where the SDK
+// departs from the spec, each departure checked by a model of it: the
+// table departures in reference_test.go lists them (JavaScript numbers
+// beyond ±2^53, flattening choices, prototype keys, a bracket in a
+// quoted key, inline object schemas where this package attaches).
 package gcfvalue

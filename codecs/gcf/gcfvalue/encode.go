@@ -216,7 +216,7 @@ func (e *encoder) indent(depth int) {
 }
 
 // key writes k as a key (bare or quoted).
-func (e *encoder) key(k string) { e.buf = appendKey(e.buf, k) }
+func (e *encoder) key(k string) { e.buf = AppendKey(e.buf, k) }
 
 // scalar writes a scalar.
 func (e *encoder) scalar(v Value) {
@@ -229,7 +229,7 @@ func (e *encoder) scalar(v Value) {
 		e.buf = appendNumber(e.buf, x)
 	case string:
 		e.checkString(x)
-		e.buf = appendString(e.buf, x)
+		e.buf = AppendString(e.buf, x)
 	}
 }
 
@@ -385,21 +385,29 @@ func (e *encoder) item(i int, v Value, depth int) {
 	e.buf = append(e.buf, '@')
 	e.buf = strconv.AppendInt(e.buf, int64(i), 10)
 	e.buf = append(e.buf, ' ')
+	e.headed(v, depth+1, nil)
+}
+
+// headed writes v after the head of an item or an attachment ("@i ",
+// ".name "), its body at depth: an object's members (or its keyed
+// table), an array (under the shared schema, for an attachment), or
+// =scalar.
+func (e *encoder) headed(v Value, depth int, shared *sharedSchema) {
 	switch x := v.(type) {
 	case *jsonvalue.Object:
 		e.enter()
 		e.checkObject(x)
 		if keyedEligible(x) {
-			e.keyedBody(x, depth+1)
+			e.keyedBody(x, depth)
 		} else {
 			e.buf = append(e.buf, "{}\n"...)
-			e.members(x, depth+1)
+			e.members(x, depth)
 		}
 		e.leave()
 	case []Value:
 		e.enter()
 		e.checkArray(x)
-		e.arrayBody(x, depth+1)
+		e.arrayBodyShared(x, depth, shared)
 		e.leave()
 	default:
 		e.buf = append(e.buf, '=')

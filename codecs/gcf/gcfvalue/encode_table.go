@@ -260,7 +260,7 @@ func (e *encoder) table(p tablePlan, rows []*jsonvalue.Object, keys []string, ro
 	}
 	var decl []byte
 	if keys != nil {
-		decl = appendKey(decl, keyLabel(rows))
+		decl = AppendKey(decl, keyLabel(rows))
 	}
 	for i, c := range p.cols {
 		if i > 0 || keys != nil {
@@ -269,7 +269,7 @@ func (e *encoder) table(p tablePlan, rows []*jsonvalue.Object, keys []string, ro
 		if mark != "" && c.path == nil && c.field == mark {
 			decl = append(decl, '@')
 		}
-		decl = appendKey(decl, c.name)
+		decl = AppendKey(decl, c.name)
 	}
 	e.buf = append(e.buf, '[')
 	e.buf = strconv.AppendInt(e.buf, int64(len(rows)), 10)
@@ -312,7 +312,7 @@ func (e *encoder) row(p tablePlan, r *jsonvalue.Object, i int, keys []string, de
 	}
 	if keys != nil {
 		e.checkString(keys[i])
-		e.buf = appendString(e.buf, keys[i])
+		e.buf = AppendString(e.buf, keys[i])
 	}
 	for j, c := range p.cols {
 		if j > 0 || keys != nil {
@@ -395,25 +395,5 @@ func (e *encoder) attachment(name string, v Value, rowDepth int, shared *sharedS
 	e.buf = append(e.buf, '.')
 	e.key(name)
 	e.buf = append(e.buf, ' ')
-	switch x := v.(type) {
-	case *jsonvalue.Object:
-		e.enter()
-		e.checkObject(x)
-		if keyedEligible(x) {
-			e.keyedBody(x, rowDepth+2)
-		} else {
-			e.buf = append(e.buf, "{}\n"...)
-			e.members(x, rowDepth+2)
-		}
-		e.leave()
-	case []Value:
-		e.enter()
-		e.checkArray(x)
-		e.arrayBodyShared(x, rowDepth+2, shared)
-		e.leave()
-	default:
-		e.buf = append(e.buf, '=')
-		e.scalar(v)
-		e.buf = append(e.buf, '\n')
-	}
+	e.headed(v, rowDepth+2, shared)
 }

@@ -311,20 +311,11 @@ func (gs *GraphSession) Append(dst []byte, g *Graph) ([]byte, error) {
 // spec §16.5 lists for the graph profile with the Kinds named there.
 // Bare session references are refused: this decoder holds no session.
 func DecodeGraph(data []byte, opts Options) (g *Graph, err error) {
-	lim, err := opts.resolve()
+	d, doc, err := beginGraph(data, opts)
 	if err != nil {
 		return nil, err
 	}
-	d := decoder{lim: lim}
 	defer recoverFailure(&err)
-	if int64(len(data)) > lim.maxInput {
-		failLimitAt(1, 1, "MaxInputBytes", "an input of "+strconv.Itoa(len(data))+" bytes, longer than the limit of "+strconv.FormatInt(lim.maxInput, 10))
-	}
-	// The decoded strings share this copy, never the caller's bytes.
-	d.src = string(data)
-	d.checkUTF8()
-	doc := &Document{}
-	d.header(doc)
 	if doc.Profile != "graph" {
 		failAt(1, 13, KindUnknownProfile, "not a graph-profile payload")
 	}
@@ -342,6 +333,17 @@ func DecodeGraph(data []byte, opts Options) (g *Graph, err error) {
 	}
 	d.graphBody(g)
 	return g, nil
+}
+
+// beginGraph starts reading a graph-profile payload: its header.
+func beginGraph(data []byte, opts Options) (d *decoder, doc *Document, err error) {
+	lim, err := opts.resolve()
+	if err != nil {
+		return nil, nil, err
+	}
+	d = &decoder{lim: lim}
+	defer recoverFailure(&err)
+	return d, d.begin(data), nil
 }
 
 func (d *decoder) graphBody(g *Graph) {

@@ -37,21 +37,25 @@ func graphFrom(v gcfvalue.Value) *gcfvalue.Graph {
 }
 
 func symbolsFrom(v gcfvalue.Value) []gcfvalue.Symbol {
-	var out []gcfvalue.Symbol
-	items, _ := v.([]jsonvalue.Value)
-	for _, s := range items {
-		out = append(out, gcfvalue.Symbol{QualifiedName: strMember(s, "qualifiedName"), Kind: strMember(s, "kind"),
-			Score: num(member(s, "score")), Provenance: strMember(s, "provenance"), Distance: int(num(member(s, "distance")))})
-	}
-	return out
+	return itemsFrom(v, func(s gcfvalue.Value) gcfvalue.Symbol {
+		return gcfvalue.Symbol{QualifiedName: strMember(s, "qualifiedName"), Kind: strMember(s, "kind"),
+			Score: num(member(s, "score")), Provenance: strMember(s, "provenance"), Distance: int(num(member(s, "distance")))}
+	})
 }
 
 func edgesFrom(v gcfvalue.Value) []gcfvalue.Edge {
-	var out []gcfvalue.Edge
+	return itemsFrom(v, func(e gcfvalue.Value) gcfvalue.Edge {
+		return gcfvalue.Edge{Source: strMember(e, "source"), Target: strMember(e, "target"),
+			EdgeType: strMember(e, "edgeType"), Status: strMember(e, "status")}
+	})
+}
+
+// itemsFrom converts each item of the array v, nil when v is none.
+func itemsFrom[T any](v gcfvalue.Value, conv func(gcfvalue.Value) T) []T {
+	var out []T
 	items, _ := v.([]jsonvalue.Value)
-	for _, e := range items {
-		out = append(out, gcfvalue.Edge{Source: strMember(e, "source"), Target: strMember(e, "target"),
-			EdgeType: strMember(e, "edgeType"), Status: strMember(e, "status")})
+	for _, it := range items {
+		out = append(out, conv(it))
 	}
 	return out
 }

@@ -21,7 +21,7 @@ func GraphCanonical(g *Graph) ([]byte, error) {
 	for _, s := range g.Symbols {
 		kindOf[s.QualifiedName] = abbreviate(s.Kind)
 		r := []byte("S\t" + abbreviate(s.Kind) + "\t" + s.QualifiedName + "\t")
-		r = appendFloat(r, s.Score)
+		r = AppendFloat(r, s.Score)
 		r = append(r, "\t"+s.Provenance+"\t"+strconv.Itoa(s.Distance)+"\n"...)
 		syms = append(syms, r)
 	}
@@ -129,20 +129,11 @@ func AppendGraphDelta(dst []byte, d *GraphDelta) ([]byte, error) {
 // DecodeGraphDelta decodes a graph delta payload; an unknown section or a
 // line of the wrong form for its section is KindMalformedDelta.
 func DecodeGraphDelta(data []byte, opts Options) (gd *GraphDelta, err error) {
-	lim, err := opts.resolve()
+	d, doc, err := beginGraph(data, opts)
 	if err != nil {
 		return nil, err
 	}
-	d := decoder{lim: lim}
 	defer recoverFailure(&err)
-	if int64(len(data)) > lim.maxInput {
-		failLimitAt(1, 1, "MaxInputBytes", "an input longer than the limit of "+strconv.FormatInt(lim.maxInput, 10))
-	}
-	// The decoded strings share this copy, never the caller's bytes.
-	d.src = string(data)
-	d.checkUTF8()
-	doc := &Document{}
-	d.header(doc)
 	if v, _ := doc.Get("delta"); doc.Profile != "graph" || v != "true" {
 		failAt(1, 1, KindMalformedDelta, "not a graph delta payload (profile=graph delta=true)")
 	}

@@ -72,8 +72,8 @@ func TestQuoteCheck(t *testing.T) {
 		if ok && q != needsQuotesRef(s) {
 			rt.Fatalf("%q: quote %v, the rule says %v", s, q, needsQuotesRef(s))
 		}
-		if utf8.ValidString(s) && needsQuotes(s) != needsQuotesRef(s) {
-			rt.Fatalf("%q: needsQuotes %v, the rule says %v", s, needsQuotes(s), needsQuotesRef(s))
+		if utf8.ValidString(s) && NeedsQuotes(s) != needsQuotesRef(s) {
+			rt.Fatalf("%q: needsQuotes %v, the rule says %v", s, NeedsQuotes(s), needsQuotesRef(s))
 		}
 	})
 }

@@ -321,37 +321,7 @@ func jsFormat(text []byte) []byte {
 
 // equalUnordered is jsonEqual with object members compared as sets: a
 // table's rows come back in the order of the table's field union.
-func equalUnordered(a, b gcfvalue.Value) bool {
-	switch x := a.(type) {
-	case []gcfvalue.Value:
-		y, ok := b.([]gcfvalue.Value)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !equalUnordered(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case *jsonObject:
-		y, ok := b.(*jsonObject)
-		if !ok || x == nil || y == nil {
-			return jsonEqual(a, b)
-		}
-		if len(x.Members) != len(y.Members) {
-			return false
-		}
-		for _, m := range x.Members {
-			w, ok := y.Get(m.Key)
-			if !ok || !equalUnordered(m.Value, w) {
-				return false
-			}
-		}
-		return true
-	}
-	return jsonEqual(a, b)
-}
+func equalUnordered(a, b gcfvalue.Value) bool { return equalRelaxed(a, b, 0, relax{unordered: true}) }
 
 func jsonOf(v gcfvalue.Value) string {
 	b, err := appendJSON(nil, v)

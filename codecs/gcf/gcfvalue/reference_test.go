@@ -63,8 +63,7 @@ type departure struct {
 }
 
 // departures is the table of every way the SDK 2.5.2 departs from the
-// spec that the corpus and the generated documents show. package doc.go
-// lists the same points.
+// spec that the corpus and the generated documents show.
 var departures = map[string]departure{
 	depJSNumberIn: {depJSNumberIn, "§2.3.2",
 		"the SDK reads a JSON integer literal as a JavaScript number: one beyond ±2^53 becomes the nearest double, " +

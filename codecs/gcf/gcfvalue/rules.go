@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/textwire"
@@ -26,10 +27,12 @@ func appendNumber(dst []byte, n jsonvalue.Number) []byte {
 		i, _ := n.Int64()
 		return strconv.AppendInt(dst, i, 10)
 	}
-	return appendFloat(dst, n.Float64())
+	return AppendFloat(dst, n.Float64())
 }
 
-func appendFloat(dst []byte, f float64) []byte {
+// AppendFloat appends f as the encoder writes a number (spec §2.3.1). f
+// must be finite.
+func AppendFloat(dst []byte, f float64) []byte {
 	if f == 0 {
 		return append(dst, '0')
 	}
@@ -68,30 +71,28 @@ func isNumberLiteral(s string) bool {
 	default:
 		return false
 	}
+	ok := true
 	if i < len(s) && s[i] == '.' {
-		i++
-		j := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		if i == j {
-			return false
-		}
+		i, ok = digits(s, i+1)
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+	if ok && i < len(s) && (s[i] == 'e' || s[i] == 'E') {
 		i++
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
 			i++
 		}
-		j := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		if i == j {
-			return false
-		}
+		i, ok = digits(s, i)
 	}
-	return i == len(s)
+	return ok && i == len(s)
+}
+
+// digits returns the index after the run of digits at s[i], and whether
+// the run is not empty.
+func digits(s string, i int) (int, bool) {
+	j := i
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	return j, j > i
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -135,35 +136,38 @@ func BareKeyEnd(s string, i int) int {
 	return j
 }
 
-// appendKey writes k bare when it is a bare-key and quoted otherwise (spec
-// §2a.1).
-func appendKey(dst []byte, k string) []byte {
+// AppendKey appends k as the encoder writes a key or a field name: bare
+// when it is a bare-key, quoted otherwise (spec §2a.1). k must be valid
+// UTF-8.
+func AppendKey(dst []byte, k string) []byte {
 	if IsBareKey(k) {
 		return append(dst, k...)
 	}
 	return appendQuoted(dst, k)
 }
 
-// appendString writes s bare, or quoted when spec §2.4 requires it.
-func appendString(dst []byte, s string) []byte {
-	if needsQuotes(s) {
+// AppendString appends s as the encoder writes a string value: bare, or
+// quoted when spec §2.4 requires it. s must be valid UTF-8.
+func AppendString(dst []byte, s string) []byte {
+	if NeedsQuotes(s) {
 		return appendQuoted(dst, s)
 	}
 	return append(dst, s...)
 }
 
-// needsQuotes reports whether the string s must be quoted (spec §2.4). The
+// NeedsQuotes reports whether the encoder quotes the string s (spec §2.4):
+// whether s written bare would read back as something else. The
 // delimiters '|' and ',' are quoted in every context, not only where they
 // are active (a row cell, a primitive array item), so that a value reads the
 // same wherever it is moved; likewise every string of the shape ^{...} is
 // quoted, whether or not what is between the braces is a valid field
 // declaration.
-func needsQuotes(s string) bool {
+func NeedsQuotes(s string) bool {
 	q, _ := quoteCheck(s, false)
 	return q
 }
 
-// quoteCheck reports whether s must be quoted (needsQuotes) and, when
+// quoteCheck reports whether s must be quoted (NeedsQuotes) and, when
 // validate, whether it is valid UTF-8 (when !validate, valid is
 // meaningless). It looks at each byte once.
 func quoteCheck(s string, validate bool) (quote, valid bool) {
@@ -294,7 +298,11 @@ func unquote(s string, i int) (string, int, Kind, int) {
 	if j < len(s) && s[j] == '"' {
 		return s[i+1 : j], j + 1, "", 0 // no escape: a substring
 	}
-	buf := make([]byte, 0, j-i+16)
+	size := j - i + 16
+	if e := quoteEnd(s, j-1); e > 0 {
+		size = e - i // the text is no shorter than what it decodes to
+	}
+	buf := make([]byte, 0, size)
 	buf = append(buf, s[i+1:j]...)
 	for {
 		if j >= len(s) {
@@ -303,7 +311,7 @@ func unquote(s string, i int) (string, int, Kind, int) {
 		c := s[j]
 		switch {
 		case c == '"':
-			return string(buf), j + 1, "", 0
+			return unsafe.String(unsafe.SliceData(buf), len(buf)), j + 1, "", 0 // buf is not written again
 		case c < 0x20:
 			return "", 0, KindInvalidEscape, j // a control character must be escaped
 		case c != '\\':
@@ -354,6 +362,29 @@ func unquote(s string, i int) (string, int, Kind, int) {
 			return "", 0, KindInvalidEscape, j
 		}
 		j += 2
+	}
+}
+
+// quoteEnd returns the index after the closing quote of the quoted string
+// whose opening quote is at s[i] (or whose text is at s[i+1], a byte
+// before it not '\\' or '"'), stepping over escapes unchecked, or -1 when
+// it has none; unquote checks what it steps over.
+func quoteEnd(s string, i int) int {
+	j := i + 1
+	for {
+		for j+8 <= len(s) && quotedWord(textwire.Load8(s, j)) {
+			j += 8
+		}
+		if j >= len(s) {
+			return -1
+		}
+		switch s[j] {
+		case '"':
+			return j + 1
+		case '\\':
+			j++
+		}
+		j++
 	}
 }
 
@@ -424,12 +455,6 @@ func appendQuoted(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// AppendString appends s as the encoder writes a string value: bare, or
-// quoted when spec §2.4 requires it. s must be valid UTF-8 (the caller
-// checks), for a writer of a layout of its own that must write the bytes
-// AppendEncode would.
-func AppendString(dst []byte, s string) []byte { return appendString(dst, s) }
-
 // AppendValidString is AppendString for a string not yet known to be
 // valid UTF-8: it reports false, and dst unchanged, when s is not.
 func AppendValidString(dst []byte, s string) ([]byte, bool) {
@@ -443,14 +468,6 @@ func AppendValidString(dst []byte, s string) ([]byte, bool) {
 	return append(dst, s...), true
 }
 
-// AppendKey appends k as the encoder writes a key or a field name: bare
-// when it is a bare-key, quoted otherwise. k must be valid UTF-8.
-func AppendKey(dst []byte, k string) []byte { return appendKey(dst, k) }
-
-// AppendFloat appends f as the encoder writes a number (spec §2.3.1). f
-// must be finite.
-func AppendFloat(dst []byte, f float64) []byte { return appendFloat(dst, f) }
-
 // AppendPathColumn appends the name of the path column field>leaf of a
 // flattened nested object (spec §7.4.6), quoted as every name with a '>'
 // is: the bytes AppendKey writes for field+">"+leaf.
@@ -461,10 +478,6 @@ func AppendPathColumn(dst []byte, field, leaf string) []byte {
 	dst = appendQuoted(dst, leaf)
 	return append(dst[:n], dst[n+1:]...)
 }
-
-// NeedsQuotes reports whether the encoder quotes the string s: whether s
-// written bare would read back as something else (spec §2.4).
-func NeedsQuotes(s string) bool { return needsQuotes(s) }
 
 // Unquote reads the quoted string that starts at s[i] (a '"') as the
 // decoder does, escapes and all: the string and the index just past its
