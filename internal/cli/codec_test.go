@@ -227,9 +227,9 @@ func TestUsageErrors(t *testing.T) {
 		{"encode without -f", []string{"encode"}, "missing -f NAME"},
 		{"convert without -to", []string{"convert", "-from", "json"}, "missing -to NAME"},
 		{"convert without -from", []string{"convert", "-to", "json"}, "missing -from NAME"},
-		{"two files", []string{"decode", "-f", "json", "a", "b"}, "too many arguments"},
+		{"two files", []string{"decode", "-f", "json", "a", "b"}, `want at most one FILE, got 2: ["a" "b"]`},
 		{"unknown flag", []string{"decode", "-x"}, "flag provided but not defined: -x"},
-		{"list with an argument", []string{"list", "json"}, "wirebench list: takes no arguments\n"},
+		{"list with an argument", []string{"list", "json"}, "wirebench list: want no arguments, got 1: [\"json\"]\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

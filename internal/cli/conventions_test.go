@@ -221,7 +221,7 @@ func TestVersion(t *testing.T) {
 	if res.code != 0 || res.stderr != "" || !regexp.MustCompile(`^wirebench github\.com/graphwire/graphwire \S+ \(go1\.\d+[^)]*\)( revision [0-9a-f]+(, modified)?)?\n$`).MatchString(res.stdout) {
 		t.Errorf("version: %+v", res)
 	}
-	oneErrorLine(t, run("", "version", "x"), cli.ExitUsage, "version", "takes no arguments")
+	oneErrorLine(t, run("", "version", "x"), cli.ExitUsage, "version", `want no arguments, got 1: ["x"]`)
 }
 
 // TestErrorsSayTheCommandOnce: package errors that start with the
