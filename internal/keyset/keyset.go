@@ -14,10 +14,10 @@ import (
 	"math"
 )
 
-// smallN and mapN: up to smallN keys are compared pairwise, up to mapN
-// through a map; longer sequences are sorted.
+// smallN and mapN: up to smallN keys are compared pairwise, without
+// allocating, up to mapN through a map; longer sequences are sorted.
 const (
-	smallN = 16
+	smallN = 32
 	mapN   = 1024
 )
 

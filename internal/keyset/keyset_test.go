@@ -43,7 +43,7 @@ func cases(rng *rand.Rand, n int) map[string][]string {
 	return cases
 }
 
-var sizes = []int{0, 1, 2, 15, 16, 17, 18, 1024, 1025, 5000, 100_000}
+var sizes = []int{0, 1, 2, 31, 32, 33, 34, 1024, 1025, 5000, 100_000}
 
 func TestFirstRepeat(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
