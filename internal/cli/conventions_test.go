@@ -274,7 +274,7 @@ func TestDecodeJSONPrintsCorpusFilesBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases, err := corpus.Load(filepath.Join(root, corpus.Dir))
+	cases, err := corpus.LoadCommitted()
 	if err != nil || len(cases) == 0 {
 		t.Fatalf("no corpus files: %v", err)
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -33,9 +34,7 @@ func runScorecard(env *Env, flags *flag.FlagSet) error {
 		return usagef("-check compares with a file; -o - is standard output")
 	}
 	source := *dir
-	if source == "" {
-		source = "the generated corpus"
-	}
+	source = cmp.Or(source, "the generated corpus")
 	name := *out
 	if toStdout {
 		name = scorecard.FileName
