@@ -447,7 +447,7 @@ func (c *checker) propKeys(codec string, ps []wire.Property, p *path) error {
 			return c.fail(codec, "", "property named "+strconv.Quote(k), &at)
 		}
 	}
-	if j := keyset.FirstRepeat(len(ps), func(i int) string { return ps[i].Key }); j >= 0 {
+	if j := firstRepeat(len(ps), func(i int) string { return ps[i].Key }); j >= 0 {
 		props := p.key1("properties")
 		at := props.key1(ps[j].Key)
 		return c.fail(codec, "", "duplicate property "+strconv.Quote(ps[j].Key), &at)
@@ -493,7 +493,7 @@ func (c *checker) cellNames(codec string, row wire.Row, p *path) error {
 	if sameNames(row, c.cellsOK) {
 		return nil
 	}
-	if j := keyset.FirstRepeat(len(row), func(i int) string { return row[i].Name }); j >= 0 {
+	if j := firstRepeat(len(row), func(i int) string { return row[i].Name }); j >= 0 {
 		return c.fail(codec, "", "duplicate cell "+strconv.Quote(row[j].Name), p)
 	}
 	c.cellsOK = row
@@ -512,4 +512,17 @@ func sameNames(a, b wire.Row) bool {
 		}
 	}
 	return true
+}
+
+// pairwiseKeys is the longest sequence whose repeats Check finds by
+// comparing every pair, without allocating.
+const pairwiseKeys = 32
+
+// firstRepeat returns the index of the first of n keys that repeats an
+// earlier one, or -1.
+func firstRepeat(n int, key func(int) string) int {
+	if n > pairwiseKeys {
+		return keyset.FirstRepeat(n, key)
+	}
+	return keyset.FirstRepeatPairwise(n, key)
 }

@@ -43,7 +43,7 @@ func cases(rng *rand.Rand, n int) map[string][]string {
 	return cases
 }
 
-var sizes = []int{0, 1, 2, 31, 32, 33, 34, 1024, 1025, 5000, 100_000}
+var sizes = []int{0, 1, 2, 15, 16, 17, 18, 1024, 1025, 5000, 100_000}
 
 func TestFirstRepeat(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -52,6 +52,12 @@ func TestFirstRepeat(t *testing.T) {
 			want := naive(keys)
 			if got := FirstRepeat(len(keys), func(i int) string { return keys[i] }); got != want {
 				t.Errorf("n=%d %s: FirstRepeat = %d, want %d", n, name, got, want)
+			}
+			if n > 2000 {
+				continue // pairwise is quadratic
+			}
+			if got := FirstRepeatPairwise(len(keys), func(i int) string { return keys[i] }); got != want {
+				t.Errorf("n=%d %s: FirstRepeatPairwise = %d, want %d", n, name, got, want)
 			}
 		}
 	}
