@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 
@@ -13,6 +12,7 @@ import (
 
 	_ "github.com/graphwire/graphwire/codecs"
 	"github.com/graphwire/graphwire/fit"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -113,15 +113,7 @@ func TestReadmePagingExample(t *testing.T) {
 func upstreamPages(t *testing.T) map[string]*wire.GraphResponse {
 	t.Helper()
 	load := func(name string) *wire.GraphResponse {
-		data, err := os.ReadFile("bench/corpus/text-heavy/" + name + ".json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := wire.DecodeWith("json", data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
+		return testsupport.LoadResponse(t, "bench/corpus/text-heavy/"+name+".json")
 	}
 	more := func(r *wire.GraphResponse, next string) *wire.GraphResponse {
 		r.Pagination = &wire.Pagination{HasMore: true, Truncated: wire.Some(false), NextCursor: wire.Some(next)}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/graphwire/graphwire/fit"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -23,7 +24,7 @@ import (
 // issue wants them at most 3.
 func BenchmarkPage(b *testing.B) {
 	for _, name := range []string{"neighbors_l", "traversal_xl"} {
-		r := loadCase(b, filepath.Join(corpusDir, name+".json"))
+		r := testsupport.LoadResponse(b, filepath.Join(corpusDir, name+".json"))
 		for _, codec := range []string{"goon", "toon", "json"} {
 			b.Run(name+"/"+codec, func(b *testing.B) {
 				counter, err := tokens.Get(tokens.O200k)

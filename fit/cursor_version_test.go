@@ -10,6 +10,7 @@ import (
 
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/fit"
+	"github.com/graphwire/graphwire/internal/testsupport"
 )
 
 // v1Cursor is the cursor fit's cursor version 1 issued after the first
@@ -23,7 +24,7 @@ const v1Cursor = "AQAAAAAAAAOrn3uixptBng"
 // response, paged again, gives a cursor of the current version that
 // resumes where the old one pointed.
 func TestOutdatedCursorIsRefused(t *testing.T) {
-	r := loadCase(t, filepath.Join(corpusDir, "traversal_s.json"))
+	r := testsupport.LoadResponse(t, filepath.Join(corpusDir, "traversal_s.json"))
 	ctx := context.Background()
 	p, err := fit.NewPager(ctx, r, fit.PagerOptions{Codec: "goon"})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -32,17 +33,7 @@ func TestStatelessPagesOnCorpus(t *testing.T) {
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("corpus: %v", err)
 	}
-	counter, err := tokens.Get(tokens.O200k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	count := func(b []byte) int {
-		n, err := counter.Count(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
+	count := func(b []byte) int { return testsupport.Tokens(t, tokens.O200k, b) }
 	for _, path := range paths {
 		data, err := os.ReadFile(path)
 		if err != nil {

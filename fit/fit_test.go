@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/graphwire/graphwire/fit"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
 func adr(t testing.TB) *wire.GraphResponse {
-	return loadCase(t, filepath.Join(corpusDir, "traversal_adr_50u_200mr.json"))
+	return testsupport.LoadResponse(t, filepath.Join(corpusDir, "traversal_adr_50u_200mr.json"))
 }
 
 func TestOptionsErrors(t *testing.T) {
@@ -169,24 +170,13 @@ func TestCursorOfAnotherResponse(t *testing.T) {
 // with -race): the tokenizers and registries it shares are safe, and each
 // call gets the page a lone call gets.
 func TestConcurrentPages(t *testing.T) {
-	r := loadCase(t, filepath.Join(corpusDir, "traversal_s.json"))
+	r := testsupport.LoadResponse(t, filepath.Join(corpusDir, "traversal_s.json"))
 	want, err := fit.Page(r, fit.Options{Codec: "toon", Budget: 300})
 	if err != nil {
 		t.Fatal(err)
 	}
-	errs := make(chan error, 4)
-	for range 4 {
-		go func() {
-			got, err := fit.Page(r, fit.Options{Codec: "toon", Budget: 300})
-			if err == nil && string(got.Encoding) != string(want.Encoding) {
-				err = errors.New("a concurrent call returned another page")
-			}
-			errs <- err
-		}()
-	}
-	for range 4 {
-		if err := <-errs; err != nil {
-			t.Error(err)
-		}
-	}
+	concurrently(t, 4, func(int) (*fit.Result, *fit.Result, error) {
+		got, err := fit.Page(r, fit.Options{Codec: "toon", Budget: 300})
+		return got, want, err
+	})
 }

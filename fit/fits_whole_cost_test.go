@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/graphwire/graphwire/fit"
+	"github.com/graphwire/graphwire/internal/testsupport"
 )
 
 // A response that fits the budget whole costs one encoding and one count
@@ -29,7 +30,7 @@ func TestWholeFitsCostsOneCount(t *testing.T) {
 		if st, err := os.Stat(path); err != nil || st.Size() > 300_000 || sized(name) != path {
 			continue // too large, or under the race detector not the smallest of its shape
 		}
-		r := loadCase(t, path)
+		r := testsupport.LoadResponse(t, path)
 		for _, codec := range []string{"goon", "toon", "json", "gcf"} {
 			p, err := fit.NewPager(ctx, r, fit.PagerOptions{Codec: codec})
 			if err != nil {

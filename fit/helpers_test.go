@@ -1,6 +1,7 @@
 package fit_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -8,7 +9,6 @@ import (
 	_ "github.com/graphwire/graphwire/codecs"
 	"github.com/graphwire/graphwire/fit"
 	"github.com/graphwire/graphwire/internal/testsupport"
-	"github.com/graphwire/graphwire/wire"
 )
 
 const corpusDir = "../bench/corpus/text-heavy"
@@ -27,15 +27,24 @@ func sized(name string) string {
 	return filepath.Join(corpusDir, name+".json")
 }
 
-func loadCase(t testing.TB, path string) *wire.GraphResponse {
+// concurrently makes n calls of page at once, page(i) in goroutine i,
+// each returning the page it got and the page a lone call gets; a failed
+// call or another page is an error.
+func concurrently(t *testing.T, n int, page func(i int) (got, want *fit.Result, err error)) {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			got, want, err := page(i)
+			if err == nil && string(got.Encoding) != string(want.Encoding) {
+				err = fmt.Errorf("concurrent call %d returned another page", i)
+			}
+			errs <- err
+		}()
 	}
-	r, err := wire.DecodeWith("json", data)
-	if err != nil {
-		t.Fatal(err)
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
-	return r
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/graphwire/graphwire/fit"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -56,7 +57,7 @@ func TestPagerCost(t *testing.T) {
 	if testing.Short() || fit.RaceEnabled() {
 		t.Skip("prices two responses of 1-2 MB")
 	}
-	xl := loadCase(t, filepath.Join(corpusDir, "traversal_xl.json"))
+	xl := testsupport.LoadResponse(t, filepath.Join(corpusDir, "traversal_xl.json"))
 	for _, tc := range []struct {
 		name string
 		r    *wire.GraphResponse
@@ -171,7 +172,7 @@ func TestPagerCostOnCorpus(t *testing.T) {
 	// The first use of a codec and of the tokenizer loads tables: not a
 	// cost of any walk.
 	for _, codec := range []string{"goon", "toon", "json"} {
-		enc, err := wire.EncodeWith(codec, loadCase(t, entries[0]))
+		enc, err := wire.EncodeWith(codec, testsupport.LoadResponse(t, entries[0]))
 		if err == nil {
 			_, err = o200k.Count(enc)
 		}
@@ -182,7 +183,7 @@ func TestPagerCostOnCorpus(t *testing.T) {
 	worst := map[string]float64{}
 	worstName := map[string]string{}
 	for _, path := range entries {
-		r := loadCase(t, path)
+		r := testsupport.LoadResponse(t, path)
 		name := strings.TrimSuffix(filepath.Base(path), ".json")
 		for _, codec := range []string{"goon", "toon", "json"} {
 			var wholeBytes int

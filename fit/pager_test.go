@@ -194,23 +194,12 @@ func TestPagerConcurrentPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	errs := make(chan error, 6)
-	for i := range 6 {
-		go func() {
-			budget, cursor, w := 1500, next, want
-			if i%2 == 1 {
-				cursor, w = "", first
-			}
-			got, err := p.Page(ctx, budget, cursor)
-			if err == nil && string(got.Encoding) != string(w.Encoding) {
-				err = errors.New("a concurrent call returned another page")
-			}
-			errs <- err
-		}()
-	}
-	for range 6 {
-		if err := <-errs; err != nil {
-			t.Error(err)
+	concurrently(t, 6, func(i int) (*fit.Result, *fit.Result, error) {
+		if i%2 == 1 {
+			got, err := p.Page(ctx, 1500, "")
+			return got, first, err
 		}
-	}
+		got, err := p.Page(ctx, 1500, next)
+		return got, want, err
+	})
 }

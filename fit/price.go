@@ -120,6 +120,15 @@ func newPricer(c tokens.Counter) (*pricer, error) {
 	return &pricer{counter: c, split: split, memo: make(map[string]int), seed: maphash.MakeSeed()}, nil
 }
 
+// segmentEnds returns the offsets at which text's segments end, or false
+// when text does not split into segments.
+func segmentEnds(text []byte) ([]int, bool) {
+	var ends []int
+	off := 0
+	ok := Segments(text, func(seg []byte) { off += len(seg); ends = append(ends, off) })
+	return ends, ok
+}
+
 // learn counts text and remembers the count of each pair of its
 // segments, tokenizing text once: each token is credited to the segment
 // it lies in (tokens.SegmentCounter). Where that cannot be done (invalid
@@ -129,9 +138,8 @@ func (p *pricer) learn(text []byte) (int, error) {
 	if p.split == nil {
 		return p.price(text)
 	}
-	var ends []int
-	off := 0
-	if !Segments(text, func(seg []byte) { off += len(seg); ends = append(ends, off) }) {
+	ends, ok := segmentEnds(text)
+	if !ok {
 		return p.exact(text)
 	}
 	counts, ok, err := p.split.CountSegments(text, ends)

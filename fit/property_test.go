@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	_ "github.com/graphwire/graphwire/codecs"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -40,19 +41,6 @@ var textCodecs = []string{"goon", "toon", "json"}
 type entityKey struct {
 	typ string
 	id  int64
-}
-
-func mustCount(t *testing.T, counter string, text []byte) int {
-	t.Helper()
-	c, err := tokens.Get(counter)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := c.Count(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // itemKey is an item's canonical JSON, for comparing multisets.
@@ -159,7 +147,7 @@ func checkPages(t *testing.T, name string, r *wire.GraphResponse, codec, counter
 		if diff := cmp.Diff(string(enc), string(res.Encoding)); diff != "" {
 			t.Fatalf("%s page %d: Encoding is not the page's encoding (-want +got):\n%s", name, page, diff)
 		}
-		exact := mustCount(t, counter, res.Encoding)
+		exact := testsupport.Tokens(t, counter, res.Encoding)
 		if exact != st.PageTokens || exact > budget {
 			t.Fatalf("%s page %d: %d tokens by count, %d by stats, budget %d", name, page, exact, st.PageTokens, budget)
 		}
@@ -181,7 +169,7 @@ func checkPages(t *testing.T, name string, r *wire.GraphResponse, codec, counter
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := mustCount(t, counter, b); n <= budget {
+			if n := testsupport.Tokens(t, counter, b); n <= budget {
 				t.Fatalf("%s page %d: not tight: %d units cost %d, one more costs %d, budget %d", name, page, to-from, exact, n, budget)
 			}
 		}

@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -69,9 +70,7 @@ func resolve(reg *wire.Registry, codecName, counterName string) (*setting, error
 	if info.Binary {
 		return nil, fmt.Errorf("%w: %s", ErrBinaryCodec, info.Name)
 	}
-	if counterName == "" {
-		counterName = tokens.O200k
-	}
+	counterName = cmp.Or(counterName, tokens.O200k)
 	counter, err := tokens.Get(counterName)
 	if err != nil {
 		return nil, fmt.Errorf("fit: %w", err)
@@ -110,18 +109,15 @@ type fitter struct {
 	// search found, the first guess of the next one.
 	rate float64
 	// emptyTokens is the count of the page with no unit and no
-	// pagination, the first anchor of every search, once emptyDone.
-	emptyTokens int
-	emptyDone   bool
+	// pagination, the first anchor of every search.
+	emptyTokens countOnce
 	// walks remembers, per budget, the pages of a walk from the start
 	// (at most maxWalks budgets), made only for Stats.Pages.
 	walks map[int]*walk
-	// wholeTokens is the whole's count, once wholeDone.
-	wholeTokens int
-	wholeDone   bool
-	// jsonTokens is the whole's count as compact JSON, once jsonDone.
-	jsonTokens int
-	jsonDone   bool
+	// wholeTokens is the whole's count.
+	wholeTokens countOnce
+	// jsonTokens is the whole's count as compact JSON.
+	jsonTokens countOnce
 }
 
 // maxWalks bounds how many budgets' walks a fitter remembers; past it the
@@ -211,34 +207,42 @@ func (f *fitter) fingerprint() fingerprint {
 // for), tokenizing it once. Its segments' counts are remembered, so the
 // pages that follow count little more than their headers.
 func (f *fitter) whole() (int, error) {
-	if f.wholeDone {
-		return f.wholeTokens, nil
-	}
-	enc, err := f.encodeWhole(nil)
-	if err != nil {
-		return 0, fmt.Errorf("fit: %w", err)
-	}
-	if f.wholeTokens, err = f.pr.learn(enc); err != nil {
-		return 0, err
-	}
-	f.wholeDone = true
-	return f.wholeTokens, nil
+	return f.wholeTokens.get(func() (int, error) {
+		enc, err := f.encodeWhole(nil)
+		if err != nil {
+			return 0, fmt.Errorf("fit: %w", err)
+		}
+		return f.pr.learn(enc)
+	})
 }
 
 // empty returns the count of the page with no unit and no pagination.
 func (f *fitter) empty() (int, error) {
-	if f.emptyDone {
-		return f.emptyTokens, nil
+	return f.emptyTokens.get(func() (int, error) {
+		enc, err := f.encodePage(nil, 0, 0, nil)
+		if err != nil {
+			return 0, fmt.Errorf("fit: %w", err)
+		}
+		return f.pr.verify(enc)
+	})
+}
+
+// countOnce is a count computed at most once.
+type countOnce struct {
+	n    int
+	done bool
+}
+
+// get returns the count, computed by count the first time.
+func (c *countOnce) get(count func() (int, error)) (int, error) {
+	if !c.done {
+		n, err := count()
+		if err != nil {
+			return 0, err
+		}
+		c.n, c.done = n, true
 	}
-	enc, err := f.encodePage(nil, 0, 0, nil)
-	if err != nil {
-		return 0, fmt.Errorf("fit: %w", err)
-	}
-	if f.emptyTokens, err = f.pr.verify(enc); err != nil {
-		return 0, err
-	}
-	f.emptyDone = true
-	return f.emptyTokens, nil
+	return c.n, nil
 }
 
 // pagination is the pagination of the page of units [from, to): schema
@@ -397,9 +401,10 @@ func (f *fitter) result(ctx context.Context, budget, from int, ask asked) (*Resu
 // jsonBaseline counts the whole response as compact canonical JSON, once;
 // 0 when JSON cannot carry it.
 func (f *fitter) jsonBaseline() (int, error) {
-	if f.jsonDone {
-		return f.jsonTokens, nil
-	}
+	return f.jsonTokens.get(f.countJSON)
+}
+
+func (f *fitter) countJSON() (int, error) {
 	n, err := f.whole()
 	if err != nil {
 		return 0, err
@@ -418,6 +423,5 @@ func (f *fitter) jsonBaseline() (int, error) {
 			}
 		}
 	}
-	f.jsonTokens, f.jsonDone = n, true
 	return n, nil
 }

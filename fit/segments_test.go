@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/graphwire/graphwire/fit"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -98,7 +99,7 @@ func TestSegmentsAdditiveOnCorpus(t *testing.T) {
 		if fi, err := os.Stat(path); err != nil || limit >= 0 && fi.Size() > limit {
 			continue
 		}
-		r := loadCase(t, path)
+		r := testsupport.LoadResponse(t, path)
 		for format, text := range formats(t, r, false) {
 			for _, name := range []string{tokens.O200k, tokens.Cl100k} {
 				c, err := tokens.Get(name)

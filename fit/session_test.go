@@ -129,7 +129,7 @@ func TestPageInSession(t *testing.T) {
 	reg := refRegistry(t)
 	for _, name := range []string{"traversal_m", "neighbors_m", "search_m", "path_finding_m", "aggregation_m"} {
 		t.Run(name, func(t *testing.T) {
-			r := loadCase(t, filepath.Join(corpusDir, name+".json"))
+			r := testsupport.LoadResponse(t, filepath.Join(corpusDir, name+".json"))
 			// The first half of the nodes was delivered earlier, in a
 			// response of its own.
 			earlier := &wire.GraphResponse{FormatVersion: r.FormatVersion, QueryType: wire.Search, Nodes: r.Nodes[:len(r.Nodes)/2]}
@@ -180,7 +180,7 @@ func TestPagerInSession(t *testing.T) {
 	ctx := context.Background()
 	var rs []*wire.GraphResponse
 	for _, name := range []string{"traversal_m", "neighbors_m"} {
-		rs = append(rs, loadCase(t, sized(name)))
+		rs = append(rs, testsupport.LoadResponse(t, sized(name)))
 	}
 	gen := wiretest.ResponseWith(wiretest.Options{MaxNodes: 30})
 	for seed := range 30 {
@@ -258,7 +258,7 @@ func TestPagerInSession(t *testing.T) {
 // session as it was.
 func TestPageSessionRefusals(t *testing.T) {
 	reg := refRegistry(t)
-	r := loadCase(t, filepath.Join(corpusDir, "traversal_m.json"))
+	r := testsupport.LoadResponse(t, filepath.Join(corpusDir, "traversal_m.json"))
 	s := newSession(t)
 	if _, err := fit.Page(r, fit.Options{Codec: "plainjson", Registry: reg, Budget: 1000, Session: s}); !errors.Is(err, delta.ErrNoSyntax) {
 		t.Errorf("plainjson within a session: %v, want delta.ErrNoSyntax", err)
@@ -287,7 +287,7 @@ func TestPageSessionRefusals(t *testing.T) {
 func TestPagerReferencesItsOwnPages(t *testing.T) {
 	reg := refRegistry(t)
 	ctx := context.Background()
-	r := loadCase(t, filepath.Join(corpusDir, "traversal_m.json"))
+	r := testsupport.LoadResponse(t, filepath.Join(corpusDir, "traversal_m.json"))
 	r.Nodes = append(slices.Clone(r.Nodes), r.Nodes[0])
 	c := newConversation(t, reg)
 	p, err := fit.NewPager(ctx, r, fit.PagerOptions{Codec: "refjson", Registry: reg, Session: c.writer})
@@ -330,7 +330,7 @@ func TestPageInSessionBuiltins(t *testing.T) {
 		ran++
 		t.Run(info.Name, func(t *testing.T) {
 			for _, name := range []string{"traversal_m", "neighbors_m", "search_m"} {
-				r := loadCase(t, filepath.Join(corpusDir, name+".json"))
+				r := testsupport.LoadResponse(t, filepath.Join(corpusDir, name+".json"))
 				earlier := &wire.GraphResponse{FormatVersion: r.FormatVersion, QueryType: wire.Search, Nodes: r.Nodes[:len(r.Nodes)/2]}
 				whole, err := codec.AppendEncode(nil, r)
 				if err != nil {

@@ -78,9 +78,8 @@ func (p *pricer) verify(text []byte) (int, error) {
 	if p.split == nil {
 		return p.exact(text)
 	}
-	var ends []int
-	off := 0
-	if !Segments(text, func(seg []byte) { off += len(seg); ends = append(ends, off) }) {
+	ends, ok := segmentEnds(text)
+	if !ok {
 		return p.exact(text)
 	}
 	m := len(ends)

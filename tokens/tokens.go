@@ -74,9 +74,9 @@ func Get(name string) (Counter, error) {
 	case Cl100k, "cl100k_base":
 		return cl100k, nil
 	case Chars:
-		return charsCounter{}, nil
+		return charsCounter, nil
 	case Words:
-		return wordsCounter{}, nil
+		return wordsCounter, nil
 	}
 	return nil, fmt.Errorf("tokens: %w %q (have: %s)", ErrUnknownCounter, name, strings.Join(Names(), ", "))
 }
@@ -203,32 +203,36 @@ func delStandIn(text []byte) []byte {
 	return out
 }
 
-// charsCounter is the characters ÷ 3.5 estimate: code points × 10 / 35,
-// rounded down.
-type charsCounter struct{}
-
-func (charsCounter) Name() string   { return Chars }
-func (charsCounter) Estimate() bool { return true }
-func (charsCounter) Description() string {
-	return "estimate: Unicode code points × 10 / 35 (characters ÷ 3.5), rounded down"
+// estimate is a Counter that estimates: its name, what it counts, and the
+// count. Its values are pointers, so Counters stay comparable.
+type estimate struct {
+	name, description string
+	count             func(text []byte) int
 }
 
-func (charsCounter) Count(text []byte) (int, error) {
-	return utf8.RuneCount(text) * 10 / 35, nil
+func (e *estimate) Name() string                   { return e.name }
+func (e *estimate) Estimate() bool                 { return true }
+func (e *estimate) Description() string            { return e.description }
+func (e *estimate) Count(text []byte) (int, error) { return e.count(text), nil }
+
+// charsCounter is the characters ÷ 3.5 estimate: code points × 10 / 35,
+// rounded down.
+var charsCounter = &estimate{
+	name:        Chars,
+	description: "estimate: Unicode code points × 10 / 35 (characters ÷ 3.5), rounded down",
+	count:       func(text []byte) int { return utf8.RuneCount(text) * 10 / 35 },
 }
 
 // wordsCounter is the word-and-punctuation estimate: each maximal run of
 // [A-Za-z0-9_.] is one token, and each other rune that is not white space
 // is one token.
-type wordsCounter struct{}
-
-func (wordsCounter) Name() string   { return Words }
-func (wordsCounter) Estimate() bool { return true }
-func (wordsCounter) Description() string {
-	return "estimate: each run of [A-Za-z0-9_.] is one token, each other non-space character one"
+var wordsCounter = &estimate{
+	name:        Words,
+	description: "estimate: each run of [A-Za-z0-9_.] is one token, each other non-space character one",
+	count:       countWords,
 }
 
-func (wordsCounter) Count(text []byte) (int, error) {
+func countWords(text []byte) int {
 	n := 0
 	inWord := false
 	for i := 0; i < len(text); {
@@ -256,7 +260,7 @@ func (wordsCounter) Count(text []byte) (int, error) {
 			n++
 		}
 	}
-	return n, nil
+	return n
 }
 
 func isWordByte(c byte) bool {

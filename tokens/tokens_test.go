@@ -20,6 +20,24 @@ func mustGet(t testing.TB, name string) Counter {
 	return c
 }
 
+// knownCount is a text and its token counts in o200k and cl100k.
+type knownCount struct {
+	text          string
+	o200k, cl100k int
+}
+
+func checkCounts(t *testing.T, tests []knownCount) {
+	t.Helper()
+	for _, tt := range tests {
+		if got := count(t, O200k, tt.text); got != tt.o200k {
+			t.Errorf("o200k(%q) = %d, want %d", tt.text, got, tt.o200k)
+		}
+		if got := count(t, Cl100k, tt.text); got != tt.cl100k {
+			t.Errorf("cl100k(%q) = %d, want %d", tt.text, got, tt.cl100k)
+		}
+	}
+}
+
 func count(t testing.TB, name, text string) int {
 	t.Helper()
 	n, err := mustGet(t, name).Count([]byte(text))
@@ -64,24 +82,14 @@ func TestGet(t *testing.T) {
 // the npm gpt-tokenizer) gives; the full differential test lives in
 // bench/scorecard.
 func TestKnownCounts(t *testing.T) {
-	tests := []struct {
-		text          string
-		o200k, cl100k int
-	}{
+	tests := []knownCount{
 		{"", 0, 0},
 		{"hello world", 2, 2},
 		{`42 iid=101 state=merged title="Fix auth bug"`, 13, 13},
 		// Special-token text is ordinary text: never one special token.
 		{"hello <|endoftext|> world", 9, 8},
 	}
-	for _, tt := range tests {
-		if got := count(t, O200k, tt.text); got != tt.o200k {
-			t.Errorf("o200k(%q) = %d, want %d", tt.text, got, tt.o200k)
-		}
-		if got := count(t, Cl100k, tt.text); got != tt.cl100k {
-			t.Errorf("cl100k(%q) = %d, want %d", tt.text, got, tt.cl100k)
-		}
-	}
+	checkCounts(t, tests)
 }
 
 func TestSpecialTokensAreText(t *testing.T) {
@@ -126,10 +134,7 @@ func TestInvalidUTF8(t *testing.T) {
 // alike; the tokenizer module alone drops the character (0 and 1 for the
 // first two).
 func TestDEL(t *testing.T) {
-	tests := []struct {
-		text          string
-		o200k, cl100k int
-	}{
+	tests := []knownCount{
 		{"\x7f", 1, 1},
 		{"\x7f ctrl", 2, 2},
 		{"\x01\x1f\x7f ctrl", 4, 4},
@@ -139,14 +144,7 @@ func TestDEL(t *testing.T) {
 		{" \x7f\n", 3, 3},
 		{"x\x7fHello's", 4, 4},
 	}
-	for _, tt := range tests {
-		if got := count(t, O200k, tt.text); got != tt.o200k {
-			t.Errorf("o200k(%q) = %d, want %d", tt.text, got, tt.o200k)
-		}
-		if got := count(t, Cl100k, tt.text); got != tt.cl100k {
-			t.Errorf("cl100k(%q) = %d, want %d", tt.text, got, tt.cl100k)
-		}
-	}
+	checkCounts(t, tests)
 }
 
 // TestDELStandIn checks the facts that make counting DEL as the stand-in

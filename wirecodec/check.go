@@ -412,27 +412,6 @@ func (c *checker) value1(v wire.Value, depth int) *valueFail {
 // space in GOON, a string that is not UTF-8 in msgpack and cbor) is the
 // codec's own rule: Validate reaches it through CheckEncode.
 
-// pairwiseKeys is the longest sequence whose repeats Check finds by
-// comparing every pair, without allocating.
-const pairwiseKeys = 32
-
-// firstRepeat returns the index of the first of n keys that repeats an
-// earlier one, or -1.
-func firstRepeat(n int, key func(int) string) int {
-	if n > pairwiseKeys {
-		return keyset.FirstRepeat(n, key)
-	}
-	for i := 1; i < n; i++ {
-		k := key(i)
-		for j := range i {
-			if key(j) == k {
-				return i
-			}
-		}
-	}
-	return -1
-}
-
 // header checks the enumerations and the pagination of r.
 func (c *checker) header(codec string, r *wire.GraphResponse) error {
 	if !r.QueryType.Valid() {
@@ -533,4 +512,17 @@ func sameNames(a, b wire.Row) bool {
 		}
 	}
 	return true
+}
+
+// pairwiseKeys is the longest sequence whose repeats Check finds by
+// comparing every pair, without allocating.
+const pairwiseKeys = 32
+
+// firstRepeat returns the index of the first of n keys that repeats an
+// earlier one, or -1.
+func firstRepeat(n int, key func(int) string) int {
+	if n > pairwiseKeys {
+		return keyset.FirstRepeat(n, key)
+	}
+	return keyset.FirstRepeatPairwise(n, key)
 }

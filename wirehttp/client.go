@@ -2,6 +2,7 @@ package wirehttp
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -113,9 +114,7 @@ func NewClient(reg *wire.Registry, o ClientOptions) (*Client, error) {
 	if c.http == nil {
 		c.http = http.DefaultClient
 	}
-	if c.param == "" {
-		c.param = DefaultCursorParam
-	}
+	c.param = cmp.Or(c.param, DefaultCursorParam)
 	if o.Format != "" {
 		codec, err := reg.Lookup(o.Format)
 		if err != nil {

@@ -1,6 +1,7 @@
 package wirehttp
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
@@ -68,24 +69,12 @@ type DeltaOptions struct {
 // withDefaults returns o with its zero fields set, or an error for a
 // field out of range.
 func (o DeltaOptions) withDefaults() (DeltaOptions, error) {
-	if o.MaxBases == 0 {
-		o.MaxBases = DefaultDeltaBases
-	}
-	if o.MaxBytes == 0 {
-		o.MaxBytes = DefaultDeltaBytes
-	}
-	if o.Threshold == 0 {
-		o.Threshold = delta.DefaultThreshold
-	}
-	if o.MaxDeltas == 0 {
-		o.MaxDeltas = DefaultMaxDeltas
-	}
-	if o.MaxDeltaBytes == 0 {
-		o.MaxDeltaBytes = DefaultMaxDeltaBytes
-	}
-	if o.MaxComputations == 0 {
-		o.MaxComputations = DefaultMaxComputations
-	}
+	o.MaxBases = cmp.Or(o.MaxBases, DefaultDeltaBases)
+	o.MaxBytes = cmp.Or(o.MaxBytes, DefaultDeltaBytes)
+	o.Threshold = cmp.Or(o.Threshold, delta.DefaultThreshold)
+	o.MaxDeltas = cmp.Or(o.MaxDeltas, DefaultMaxDeltas)
+	o.MaxDeltaBytes = cmp.Or(o.MaxDeltaBytes, DefaultMaxDeltaBytes)
+	o.MaxComputations = cmp.Or(o.MaxComputations, DefaultMaxComputations)
 	switch {
 	case o.MaxDeltas < 0:
 		return o, fmt.Errorf("wirehttp: Options.Delta.MaxDeltas %d is negative", o.MaxDeltas)

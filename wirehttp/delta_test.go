@@ -123,29 +123,19 @@ type answer struct {
 	body   []byte
 }
 
+// fetchIM makes a request with the header pairs given and returns the
+// answer with its whole body.
 func fetchIM(t testing.TB, client *http.Client, method, url string, header ...string) answer {
 	t.Helper()
-	resp := sendIM(t, client, method, url, header...)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp, body := send(t, client, request(t, method, url, header...))
 	return answer{resp.StatusCode, resp.Header, body}
 }
 
-// sendIM makes a request with the header pairs given (Add, so a name
-// may come twice); the caller closes the body.
+// sendIM makes a request with the header pairs given; the caller closes
+// the body.
 func sendIM(t testing.TB, client *http.Client, method, url string, header ...string) *http.Response {
 	t.Helper()
-	req, err := http.NewRequest(method, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Add(header[i], header[i+1])
-	}
-	resp, err := client.Do(req)
+	resp, err := client.Do(request(t, method, url, header...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,17 +208,7 @@ func TestDeltaSequence(t *testing.T) {
 			// Worth it, by the codec's unit.
 			cost := func(b []byte) int { return len(b) }
 			if codec == "json" {
-				cost = func(b []byte) int {
-					n, err := tokens.Get(tokens.O200k)
-					if err != nil {
-						t.Fatal(err)
-					}
-					k, err := n.Count(b)
-					if err != nil {
-						t.Fatal(err)
-					}
-					return k
-				}
+				cost = func(b []byte) int { return testsupport.Tokens(t, tokens.O200k, b) }
 			}
 			if dc, fc := cost(a.body), cost(full); !delta.Worth(dc, fc, 0) {
 				t.Errorf("226 sent a delta of cost %d for a full answer of %d", dc, fc)

@@ -3,7 +3,6 @@ package wirehttp_test
 import (
 	"bytes"
 	"errors"
-	"io"
 	"log"
 	"math"
 	"net/http"
@@ -68,23 +67,8 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 // status, headers and body.
 func get(t *testing.T, client *http.Client, method, url string, header ...string) (int, http.Header, []byte) {
 	t.Helper()
-	req, err := http.NewRequest(method, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	res, err := client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.StatusCode, res.Header, body
+	a := fetchIM(t, client, method, url, header...)
+	return a.status, a.header, a.body
 }
 
 // A codec registered after New is not served, deliberately: the request

@@ -1,6 +1,7 @@
 package wirehttp
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log"
@@ -161,12 +162,8 @@ func New(reg *wire.Registry, o Options) (*Server, error) {
 	if reg == nil {
 		reg = wire.DefaultRegistry()
 	}
-	if o.Default == "" {
-		o.Default = "json"
-	}
-	if o.StreamElements == 0 {
-		o.StreamElements = DefaultStreamElements
-	}
+	o.Default = cmp.Or(o.Default, "json")
+	o.StreamElements = cmp.Or(o.StreamElements, DefaultStreamElements)
 	o.Preference = slices.Clone(o.Preference)
 	do, err := o.Delta.withDefaults()
 	if err != nil {
@@ -185,9 +182,7 @@ func New(reg *wire.Registry, o Options) (*Server, error) {
 	case maxInFlight < 0:
 		maxInFlight = math.MaxInt64
 	}
-	if o.FreeMemoryAfter == 0 {
-		o.FreeMemoryAfter = DefaultFreeMemoryAfter
-	}
+	o.FreeMemoryAfter = cmp.Or(o.FreeMemoryAfter, DefaultFreeMemoryAfter)
 	s.budget = newBudget(maxInFlight, o.FreeMemoryAfter)
 	s.sessions = newSessions(o.Sessions)
 	if !o.Delta.Off {

@@ -50,6 +50,16 @@ func (q *queryServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // startQueryServer starts a loopback server whose Server keeps sessions
 // in st (nil: none).
+// memorySessions is a session store in memory with the default options.
+func memorySessions(t *testing.T) *wirestore.Sessions {
+	t.Helper()
+	st, err := wirestore.NewSessions(nil, wirestore.SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
 func startQueryServer(t *testing.T, st *wirestore.Sessions) (*queryServer, string) {
 	t.Helper()
 	s, err := wirehttp.New(nil, wirehttp.Options{Sessions: st, ErrorLog: log.New(io.Discard, "", 0)})
@@ -271,11 +281,7 @@ func TestConversationDeltasAndReferences(t *testing.T) {
 // that resolve, the Client never asks again fresh, and the answers
 // equal the data as GOON carries it.
 func TestClientGoonLossyInSession(t *testing.T) {
-	st, err := wirestore.NewSessions(nil, wirestore.SessionOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, base := startQueryServer(t, st)
+	q, base := startQueryServer(t, memorySessions(t))
 	lossy := sessionResponse(30)
 	for i := range lossy.Nodes {
 		lossy.Nodes[i].Properties = append(lossy.Nodes[i].Properties,

@@ -44,11 +44,7 @@ func sessionResponse(n int) *wire.GraphResponse {
 // SessionHeader of 100 bytes or given twice is 400, one of 1 MB 431
 // (NewHTTPServer's MaxHeaderBytes).
 func TestSessionForgedIDs(t *testing.T) {
-	st, err := wirestore.NewSessions(nil, wirestore.SessionOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, base := startQueryServer(t, st)
+	q, base := startQueryServer(t, memorySessions(t))
 	data := sessionResponse(20)
 	q.set("a", data)
 	url := base + "/q/a"

@@ -2,6 +2,7 @@ package wirehttp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -68,18 +69,12 @@ func (b SharedBases) withDefaults() (SharedBases, error) {
 	if b.TTL < 0 || b.Timeout < 0 {
 		return b, fmt.Errorf("wirehttp: Options.Delta.Shared: TTL %v, Timeout %v: a negative duration", b.TTL, b.Timeout)
 	}
-	if b.Namespace == "" {
-		b.Namespace = wirestore.DefaultNamespace
-	}
+	b.Namespace = cmp.Or(b.Namespace, wirestore.DefaultNamespace)
 	if err := wirestore.CheckNamespace(b.Namespace); err != nil {
 		return b, fmt.Errorf("wirehttp: Options.Delta.Shared: %w", err)
 	}
-	if b.TTL == 0 {
-		b.TTL = DefaultBaseTTL
-	}
-	if b.Timeout == 0 {
-		b.Timeout = wirestore.DefaultTimeout
-	}
+	b.TTL = cmp.Or(b.TTL, DefaultBaseTTL)
+	b.Timeout = cmp.Or(b.Timeout, wirestore.DefaultTimeout)
 	return b, nil
 }
 

@@ -304,8 +304,22 @@ func (f *fixture) do(t *testing.T, tc tcase, path, inm string) (*http.Response, 
 	return send(t, f.client, req)
 }
 
+// request is a request without a body, with the header pairs given (Add,
+// so a name may come twice).
+func request(t testing.TB, method, url string, header ...string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest(method, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Add(header[i], header[i+1])
+	}
+	return req
+}
+
 // send sends req with client and returns the response with its whole body.
-func send(t *testing.T, client *http.Client, req *http.Request) (*http.Response, []byte) {
+func send(t testing.TB, client *http.Client, req *http.Request) (*http.Response, []byte) {
 	t.Helper()
 	resp, err := client.Do(req)
 	if err != nil {

@@ -17,12 +17,11 @@ import (
 // unchanged result, a repeat after one node changed, and a page of 4,000
 // tokens.
 func BenchmarkCall(b *testing.B) {
-	var resp *wire.GraphResponse
-	for _, c := range corpus.Generate() {
-		if c.ID() == "text-heavy/traversal_l" {
-			resp = c.Response
-		}
+	c, ok := corpus.Find(corpus.Generate(), "text-heavy/traversal_l")
+	if !ok {
+		b.Fatal("no case text-heavy/traversal_l")
 	}
+	resp := c.Response
 	edited := *resp
 	edited.Nodes = append([]wire.Node(nil), resp.Nodes...)
 	edited.Nodes[3].Properties = append([]wire.Property{{Key: "edited", Value: wire.Bool(true)}}, edited.Nodes[3].Properties...)

@@ -1,6 +1,7 @@
 package wiremcp
 
 import (
+	"cmp"
 	"container/list"
 	"fmt"
 	"sync"
@@ -49,24 +50,12 @@ func (l SessionLimits) withDefaults() (SessionLimits, error) {
 	if l.MaxSessions < 0 || l.IdleTimeout < 0 || l.Nodes.MaxNodes < 0 || l.Nodes.MaxBytes < 0 || l.MaxBases < 0 || l.MaxBaseBytes < 0 {
 		return l, fmt.Errorf("wiremcp: SessionLimits %+v: a negative bound", l)
 	}
-	if l.MaxSessions == 0 {
-		l.MaxSessions = DefaultMaxSessions
-	}
-	if l.IdleTimeout == 0 {
-		l.IdleTimeout = DefaultIdleTimeout
-	}
-	if l.Nodes.MaxNodes == 0 {
-		l.Nodes.MaxNodes = delta.DefaultSessionNodes
-	}
-	if l.Nodes.MaxBytes == 0 {
-		l.Nodes.MaxBytes = DefaultSessionBytes
-	}
-	if l.MaxBases == 0 {
-		l.MaxBases = DefaultMaxBases
-	}
-	if l.MaxBaseBytes == 0 {
-		l.MaxBaseBytes = DefaultMaxBaseBytes
-	}
+	l.MaxSessions = cmp.Or(l.MaxSessions, DefaultMaxSessions)
+	l.IdleTimeout = cmp.Or(l.IdleTimeout, DefaultIdleTimeout)
+	l.Nodes.MaxNodes = cmp.Or(l.Nodes.MaxNodes, delta.DefaultSessionNodes)
+	l.Nodes.MaxBytes = cmp.Or(l.Nodes.MaxBytes, DefaultSessionBytes)
+	l.MaxBases = cmp.Or(l.MaxBases, DefaultMaxBases)
+	l.MaxBaseBytes = cmp.Or(l.MaxBaseBytes, DefaultMaxBaseBytes)
 	return l, nil
 }
 

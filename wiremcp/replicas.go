@@ -2,6 +2,7 @@ package wiremcp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"io"
@@ -198,9 +199,7 @@ func (h *replicaHandler) synthetic(r *http.Request, internal string, body []byte
 	}
 	rw := &recorder{header: http.Header{}}
 	h.inner.ServeHTTP(rw, req)
-	if rw.status == 0 {
-		rw.status = http.StatusOK
-	}
+	rw.status = cmp.Or(rw.status, http.StatusOK)
 	return rw
 }
 
@@ -298,15 +297,11 @@ type recorder struct {
 func (rw *recorder) Header() http.Header { return rw.header }
 
 func (rw *recorder) WriteHeader(code int) {
-	if rw.status == 0 {
-		rw.status = code
-	}
+	rw.status = cmp.Or(rw.status, code)
 }
 
 func (rw *recorder) Write(p []byte) (int, error) {
-	if rw.status == 0 {
-		rw.status = http.StatusOK
-	}
+	rw.status = cmp.Or(rw.status, http.StatusOK)
 	if room := 64<<10 - rw.body.Len(); room > 0 {
 		rw.body.Write(p[:min(len(p), room)])
 	}

@@ -2,6 +2,7 @@ package wiremcp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -129,9 +130,7 @@ func New(srv *mcp.Server, opts Options) (*Service, error) {
 		return nil, errors.New("wiremcp: the registry holds no text codec (import github.com/graphwire/graphwire/codecs)")
 	}
 	format := opts.Format
-	if format == "" {
-		format = DefaultFormat
-	}
+	format = cmp.Or(format, DefaultFormat)
 	c, err := s.lookup(format)
 	if err != nil {
 		return nil, fmt.Errorf("wiremcp: Options.Format: %w", err)

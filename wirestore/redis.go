@@ -1,6 +1,7 @@
 package wirestore
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -55,15 +56,9 @@ func NewRedis(o RedisOptions) (*Redis, error) {
 	if o.DB < 0 || o.Timeout < 0 || o.MaxValueBytes < 0 || o.PoolSize < 0 {
 		return nil, fmt.Errorf("wirestore: RedisOptions of %s: a negative field", o.Addr)
 	}
-	if o.Addr == "" {
-		o.Addr = DefaultRedisAddr
-	}
-	if o.Timeout == 0 {
-		o.Timeout = DefaultTimeout
-	}
-	if o.MaxValueBytes == 0 {
-		o.MaxValueBytes = DefaultMaxValueBytes
-	}
+	o.Addr = cmp.Or(o.Addr, DefaultRedisAddr)
+	o.Timeout = cmp.Or(o.Timeout, DefaultTimeout)
+	o.MaxValueBytes = cmp.Or(o.MaxValueBytes, DefaultMaxValueBytes)
 	c := redis.NewClient(&redis.Options{
 		Addr:                  o.Addr,
 		DB:                    o.DB,

@@ -1,6 +1,7 @@
 package wirestore
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -73,18 +74,10 @@ func NewSessions(st Store, o SessionOptions) (*Sessions, error) {
 	if _, err := delta.NewSession(o.Limits); err != nil {
 		return nil, err
 	}
-	if o.Idle == 0 {
-		o.Idle = DefaultIdle
-	}
-	if o.MaxSessions == 0 {
-		o.MaxSessions = DefaultMaxSessions
-	}
-	if o.Timeout == 0 {
-		o.Timeout = DefaultTimeout
-	}
-	if o.Namespace == "" {
-		o.Namespace = DefaultNamespace
-	}
+	o.Idle = cmp.Or(o.Idle, DefaultIdle)
+	o.MaxSessions = cmp.Or(o.MaxSessions, DefaultMaxSessions)
+	o.Timeout = cmp.Or(o.Timeout, DefaultTimeout)
+	o.Namespace = cmp.Or(o.Namespace, DefaultNamespace)
 	if err := checkName("namespace", o.Namespace); err != nil {
 		return nil, err
 	}

@@ -102,6 +102,16 @@ func jsonFiles(dir string) ([]jsonFile, error) {
 	return out, nil
 }
 
+// Find returns the case of cases whose ID is id ("lean/traversal_m"), or
+// false.
+func Find(cases []Case, id string) (Case, bool) {
+	i := slices.IndexFunc(cases, func(c Case) bool { return c.ID() == id })
+	if i < 0 {
+		return Case{}, false
+	}
+	return cases[i], true
+}
+
 // Sort puts cases in the order Load returns them: by profile (none first,
 // then Profiles() in order, then any other by name), then by name. A corpus
 // generated in memory, sorted, is the corpus Load reads from its files.
@@ -252,6 +262,16 @@ func Summary(r *wire.GraphResponse) string {
 		}
 	}
 	return b.String()
+}
+
+// LoadCommitted loads the committed corpus: Dir in the module root above
+// the working directory.
+func LoadCommitted() ([]Case, error) {
+	root, err := ModuleRoot(".")
+	if err != nil {
+		return nil, err
+	}
+	return Load(filepath.Join(root, Dir))
 }
 
 // ModulePath is the graphwire module path.

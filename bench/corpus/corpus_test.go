@@ -98,10 +98,11 @@ func TestWriteReportsStaleFiles(t *testing.T) {
 	}
 }
 
-// TestLoadMatchesGenerate: Load reads back what Generate made, profile by
-// profile in Profiles order, each profile's cases by name.
+// TestLoadMatchesGenerate: Load, through LoadCommitted, reads back what
+// Generate made, profile by profile in Profiles order, each profile's
+// cases by name.
 func TestLoadMatchesGenerate(t *testing.T) {
-	loaded, err := Load(".")
+	loaded, err := LoadCommitted()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -469,5 +470,18 @@ func TestReference(t *testing.T) {
 	}
 	if _, err := Reference(filepath.Join(t.TempDir(), "missing")); err == nil {
 		t.Error("Reference of a missing directory succeeded")
+	}
+}
+
+// TestFind: Find returns the case of that ID, and false for an ID no case
+// has.
+func TestFind(t *testing.T) {
+	cases := Generate()
+	c, ok := Find(cases, "lean/traversal_m")
+	if !ok || c.Profile != Lean || c.Name != "traversal_m" || c.Response == nil {
+		t.Fatalf("Find(lean/traversal_m) = %s, %v", c.ID(), ok)
+	}
+	if c, ok := Find(cases, "lean/no_such_case"); ok {
+		t.Errorf("Find(lean/no_such_case) = %s, true; want false", c.ID())
 	}
 }

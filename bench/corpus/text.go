@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 )
@@ -143,9 +144,7 @@ func username(r *rng, name string, n int) string {
 		}
 	}
 	s := strings.Trim(b.String(), "_")
-	if s == "" {
-		s = "user"
-	}
+	s = cmp.Or(s, "user")
 	if r.chance(40) {
 		s += strconv.Itoa(n)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/bench/corpus"
+	"github.com/graphwire/graphwire/internal/testsupport"
 )
 
 // TestCommittedChartsRender renders every committed chart with
@@ -22,13 +23,7 @@ import (
 // does not parse. It skips when rsvg-convert is missing, and fails then
 // when CI is set.
 func TestCommittedChartsRender(t *testing.T) {
-	rsvg, err := exec.LookPath("rsvg-convert")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("rsvg-convert is required when CI is set (apt-get install librsvg2-bin): %v", err)
-		}
-		t.Skipf("rsvg-convert not found (apt-get install librsvg2-bin): %v", err)
-	}
+	rsvg := testsupport.Tool(t, "rsvg-convert", "apt-get install -y librsvg2-bin")
 	charts, err := filepath.Glob(filepath.Join(root(t), "scorecard-*.svg"))
 	if err != nil {
 		t.Fatal(err)

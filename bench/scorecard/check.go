@@ -2,6 +2,7 @@ package scorecard
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -198,9 +199,7 @@ type StaleError struct {
 // Error is one line: what is stale, by how much, and the fix.
 func (e *StaleError) Error() string {
 	file := e.File
-	if file == "" {
-		file = FileName
-	}
+	file = cmp.Or(file, FileName)
 	if e.Missing {
 		return fmt.Sprintf("scorecard: %s does not exist; generate it with: %s", file, Command)
 	}

@@ -8,13 +8,8 @@ import (
 )
 
 func Example() {
-	var cases []corpus.Case
-	for _, c := range corpus.Generate() {
-		if c.ID() == "text-heavy/traversal_s" {
-			cases = append(cases, c)
-		}
-	}
-	card, err := scorecard.Build(cases)
+	c, _ := corpus.Find(corpus.Generate(), "text-heavy/traversal_s")
+	card, err := scorecard.Build([]corpus.Case{c})
 	if err != nil {
 		panic(err)
 	}

@@ -233,6 +233,22 @@ func (p sessionPricer) referenced(label string, s *delta.Session, r *wire.GraphR
 	return p.count(label+", with references", b)
 }
 
+// both prices r whole and with references in the writer's session s,
+// adds each to its total, and returns the whole's count.
+func (p sessionPricer) both(label string, s *delta.Session, r *wire.GraphResponse, whole, referenced *int) (int, error) {
+	n, err := p.whole(label, r)
+	if err != nil {
+		return 0, err
+	}
+	*whole += n
+	m, err := p.referenced(label, s, r)
+	if err != nil {
+		return 0, err
+	}
+	add(referenced, m)
+	return n, nil
+}
+
 // carried returns r as a client of the codec holds it: r encoded and
 // decoded again (a lossy codec's client holds what it read, not what the
 // server had).
@@ -308,16 +324,9 @@ func priceSession(reg *wire.Registry, s corpus.Session, format string, record re
 	ws := newWriter()
 	for qi, q := range s.Queries {
 		label := fmt.Sprintf("%s query %d", s.ID(), qi)
-		n, err := p.whole(label, q.Response)
-		if err != nil {
+		if _, err := p.both(label, ws, q.Response, &res.Whole, &res.Referenced); err != nil {
 			return res, fmt.Errorf("query %d: %w", qi, err)
 		}
-		res.Whole += n
-		m, err := p.referenced(label, ws, q.Response)
-		if err != nil {
-			return res, fmt.Errorf("query %d: %w", qi, err)
-		}
-		add(&res.Referenced, m)
 	}
 	for ri, pct := range corpus.RequeryRates {
 		rq := &res.Requeries[ri]
@@ -377,16 +386,10 @@ func priceADRSession(reg *wire.Registry, c corpus.Case, format string, record re
 	ws := newWriter()
 	for i, st := range steps {
 		label := fmt.Sprintf("%s ADR session step %d", c.ID(), i)
-		full, err := p.whole(label, st.Response)
+		full, err := p.both(label, ws, st.Response, &row.Whole, &row.Referenced)
 		if err != nil {
 			return row, fmt.Errorf("step %d: %w", i, err)
 		}
-		row.Whole += full
-		m, err := p.referenced(label, ws, st.Response)
-		if err != nil {
-			return row, fmt.Errorf("step %d: %w", i, err)
-		}
-		add(&row.Referenced, m)
 		n := full
 		if st.Of >= 0 {
 			if n, _, err = p.delta(label, steps[st.Of].Response, st.Response, full); err != nil {

@@ -50,14 +50,7 @@ func TestSessionPricing(t *testing.T) {
 		whole := 0
 		ws, rs := newWriter(), newWriter()
 		for _, q := range s.Queries {
-			b, err := reg.EncodeWith("refjson", q.Response)
-			if err != nil {
-				t.Fatal(err)
-			}
-			n, err := countO200k(b)
-			if err != nil {
-				t.Fatal(err)
-			}
+			b, n := refjson(t, reg, q.Response)
 			whole += n
 			// The reader resolves every response exactly.
 			rb, _, err := ws.Encode(reg, "refjson", q.Response)
@@ -147,14 +140,7 @@ func TestADRSessionPricing(t *testing.T) {
 		}
 		whole := 0
 		for _, st := range steps {
-			b, err := reg.EncodeWith("refjson", st.Response)
-			if err != nil {
-				t.Fatal(err)
-			}
-			n, err := countO200k(b)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, n := refjson(t, reg, st.Response)
 			whole += n
 		}
 		want := ADRSessionRow{Profile: c.Profile, Format: "refjson", Whole: whole, Referenced: row.Referenced, WithDeltas: row.WithDeltas}
@@ -209,4 +195,18 @@ func TestSessionSectionSaysUnavailable(t *testing.T) {
 	if strings.Contains(md, "NaN") {
 		t.Errorf("the section prints NaN:\n%s", md)
 	}
+}
+
+// refjson returns r encoded in reg's refjson and its o200k count.
+func refjson(t *testing.T, reg *wire.Registry, r *wire.GraphResponse) ([]byte, int) {
+	t.Helper()
+	b, err := reg.EncodeWith("refjson", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := countO200k(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, n
 }

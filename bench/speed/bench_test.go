@@ -15,11 +15,7 @@ func benchName(name string) string { return strings.ReplaceAll(name, "/", "_") }
 // benchCases loads the committed corpus once.
 func benchCases(b *testing.B) []corpus.Case {
 	b.Helper()
-	root, err := corpus.ModuleRoot(".")
-	if err != nil {
-		b.Fatal(err)
-	}
-	cases, err := corpus.Load(root + "/" + corpus.Dir)
+	cases, err := corpus.LoadCommitted()
 	if err != nil {
 		b.Fatal(err)
 	}

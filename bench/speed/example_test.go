@@ -9,13 +9,8 @@ import (
 )
 
 func Example() {
-	var cases []corpus.Case
-	for _, c := range corpus.Generate() {
-		if c.ID() == "lean/traversal_s" {
-			cases = append(cases, c)
-		}
-	}
-	rep, err := speed.Run(cases, speed.Options{Budget: time.Millisecond, Codecs: []string{"json"}})
+	c, _ := corpus.Find(corpus.Generate(), "lean/traversal_s")
+	rep, err := speed.Run([]corpus.Case{c}, speed.Options{Budget: time.Millisecond, Codecs: []string{"json"}})
 	if err != nil {
 		panic(err)
 	}

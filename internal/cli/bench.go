@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"regexp"
@@ -15,18 +16,14 @@ func init() {
 	register("bench", "[-json] [-time D] [-case REGEXP] [-codecs a,b] [-corpus DIR]: encode and decode speed per codec and corpus case, beside encoding/json, goccy/go-json and sonic, with medians over the cases (MB/s, ratios to encoding/json and to sonic, allocations)", runBench)
 }
 
-func runBench(env *Env) error {
-	flags := newFlags(env, "bench")
+func runBench(env *Env, flags *flag.FlagSet) error {
 	asJSON := flags.Bool("json", false, "write the measurements as JSON")
 	budget := flags.Duration("time", speed.DefaultBudget, "time spent on each measurement")
 	dir := flags.String("corpus", "", "corpus `DIR` (default: the corpus generated from its seed, equal to "+corpus.Dir+")")
 	match := flags.String("case", "", "only cases whose profile/name matches this regular expression")
 	codecs := flags.String("codecs", "", "comma-separated codec names (default: every registered codec)")
-	if err := parseFlags(flags, env); err != nil {
+	if err := parseFlags(flags, env, noArguments); err != nil {
 		return err
-	}
-	if flags.NArg() != 0 {
-		return usagef("unexpected arguments: %v", flags.Args())
 	}
 	if *budget <= 0 {
 		return usagef("-time must be positive")

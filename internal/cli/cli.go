@@ -1,7 +1,7 @@
 // Package cli implements the wirebench command line. Each subcommand lives
 // in a file of its own and registers itself in init with register(name,
-// summary, run); run parses its flags with newFlags and parseFlags. cmd/
-// wirebench only calls Run.
+// summary, run); run defines its flags on the flag set it is given and
+// parses them with parseFlags. cmd/wirebench only calls Run.
 //
 // Conventions every subcommand gets from this file:
 //
@@ -62,7 +62,7 @@ type Env struct {
 type command struct {
 	name    string
 	summary string // one line, shown in usage
-	run     func(env *Env) error
+	run     func(env *Env, fs *flag.FlagSet) error
 }
 
 var commands = map[string]command{}
@@ -71,7 +71,7 @@ var commands = map[string]command{}
 // arguments) and what it does, "-f NAME [FILE]: canonical JSON in, NAME
 // out"; "wirebench help" lists it and "wirebench help NAME" prints it above
 // the flags.
-func register(name, summary string, run func(env *Env) error) {
+func register(name, summary string, run func(env *Env, fs *flag.FlagSet) error) {
 	if _, dup := commands[name]; dup {
 		panic("cli: duplicate command " + name)
 	}
@@ -87,9 +87,9 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-// newFlags returns a flag set for a subcommand. Its errors are returned by
-// parseFlags, not printed; its usage goes to stdout.
-func newFlags(env *Env, name string) *flag.FlagSet {
+// newFlags returns the flag set a subcommand's run is given. Its errors are
+// returned by parseFlags, not printed; its usage goes to stdout.
+func newFlags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet("wirebench "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
@@ -99,11 +99,23 @@ func newFlags(env *Env, name string) *flag.FlagSet {
 // errHelp ends a subcommand that was asked for its usage (-h): exit 0.
 var errHelp = errors.New("help requested")
 
+// arguments is how many positional arguments a command takes, from min to
+// max, and what they are, as its usage error names them.
+type arguments struct {
+	min, max int
+	what     string
+}
+
+var (
+	noArguments = arguments{0, 0, "no arguments"}
+	oneFile     = arguments{0, 1, "at most one FILE"}
+)
+
 // parseFlags parses env.Args with fs, flags and arguments in any order, and
 // leaves the arguments in fs.Args(). -h, -help and --help print the
-// command's usage on stdout and return errHelp (exit 0); a bad flag is a
-// usage error that points at the help.
-func parseFlags(fs *flag.FlagSet, env *Env) error {
+// command's usage on stdout and return errHelp (exit 0); a bad flag, or a
+// number of arguments outside want, is a usage error.
+func parseFlags(fs *flag.FlagSet, env *Env, want arguments) error {
 	var positional []string
 	args := env.Args
 	for {
@@ -128,7 +140,13 @@ func parseFlags(fs *flag.FlagSet, env *Env) error {
 	}
 	// Parsing "--" alone resets fs.Args() to the arguments and leaves the
 	// flags as they are.
-	return fs.Parse(append([]string{"--"}, positional...))
+	if err := fs.Parse(append([]string{"--"}, positional...)); err != nil {
+		return err
+	}
+	if n := fs.NArg(); n < want.min || n > want.max {
+		return usagef("want %s, got %d: %q", want.what, n, fs.Args())
+	}
+	return nil
 }
 
 // isFlagValue reports whether the argument after before is the value of a
@@ -171,7 +189,7 @@ func Run(env *Env) int {
 	sub := *env
 	sub.Args = env.Args[1:]
 	sub.cmd = cmd.name
-	err := cmd.run(&sub)
+	err := cmd.run(&sub, newFlags(cmd.name))
 	if err == nil || errors.Is(err, errHelp) {
 		return ExitOK
 	}
@@ -202,7 +220,7 @@ func runHelp(env *Env) int {
 		sub := *env
 		sub.Args = []string{"-h"}
 		sub.cmd = cmd.name
-		if err := cmd.run(&sub); err != nil && !errors.Is(err, errHelp) {
+		if err := cmd.run(&sub, newFlags(cmd.name)); err != nil && !errors.Is(err, errHelp) {
 			fmt.Fprintf(env.Stderr, "wirebench help: %s\n", oneLine(err.Error()))
 			return ExitError
 		}

@@ -26,6 +26,7 @@ package cli
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -50,13 +51,9 @@ const Auto = "auto"
 // minConfidence is the least sniffing confidence -f auto accepts.
 const minConfidence = 0.5
 
-func runList(env *Env) error {
-	fs := newFlags(env, "list")
-	if err := parseFlags(fs, env); err != nil {
+func runList(env *Env, fs *flag.FlagSet) error {
+	if err := parseFlags(fs, env, noArguments); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("takes no arguments")
 	}
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
@@ -83,37 +80,34 @@ type conversion struct {
 	flagName string // the flag that names the codec the user must give
 }
 
-func runEncode(env *Env) error {
-	fs := newFlags(env, "encode")
+func runEncode(env *Env, fs *flag.FlagSet) error {
 	c := conversion{from: "json", flagName: "-f"}
 	fs.StringVar(&c.to, "f", "", "output codec `NAME` (see wirebench list)")
 	fs.StringVar(&c.out, "o", "", "output `FILE` (default: standard output; - is standard output)")
-	if err := parseFlags(fs, env); err != nil {
+	if err := parseFlags(fs, env, oneFile); err != nil {
 		return err
 	}
 	return c.run(env, fs.Args())
 }
 
-func runDecode(env *Env) error {
-	fs := newFlags(env, "decode")
+func runDecode(env *Env, fs *flag.FlagSet) error {
 	c := conversion{to: "json", flagName: "-f"}
 	fs.StringVar(&c.from, "f", "", "input codec `NAME`, or auto to detect it (see wirebench list)")
 	fs.StringVar(&c.out, "o", "", "output `FILE` (default: standard output; - is standard output)")
 	fs.BoolVar(&c.verbose, "v", false, "name the detected codec on stderr (always when stderr is a terminal)")
-	if err := parseFlags(fs, env); err != nil {
+	if err := parseFlags(fs, env, oneFile); err != nil {
 		return err
 	}
 	return c.run(env, fs.Args())
 }
 
-func runConvert(env *Env) error {
-	fs := newFlags(env, "convert")
+func runConvert(env *Env, fs *flag.FlagSet) error {
 	c := conversion{flagName: "-to"}
 	fs.StringVar(&c.from, "from", "", "input codec `NAME`, or auto to detect it")
 	fs.StringVar(&c.to, "to", "", "output codec `NAME`")
 	fs.StringVar(&c.out, "o", "", "output `FILE` (default: standard output; - is standard output)")
 	fs.BoolVar(&c.verbose, "v", false, "name the detected codec on stderr (always when stderr is a terminal)")
-	if err := parseFlags(fs, env); err != nil {
+	if err := parseFlags(fs, env, oneFile); err != nil {
 		return err
 	}
 	if c.from == "" {
@@ -127,9 +121,6 @@ func runConvert(env *Env) error {
 func (c conversion) run(env *Env, args []string) error {
 	if c.from == "" || c.to == "" {
 		return usagef("missing %s NAME (codecs: %s)", c.flagName, codecNames())
-	}
-	if len(args) > 1 {
-		return usagef("too many arguments: %q (want at most one FILE)", args)
 	}
 	var dec wire.Codec
 	if !strings.EqualFold(c.from, Auto) {

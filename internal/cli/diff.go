@@ -21,6 +21,7 @@ package cli
 
 import (
 	"cmp"
+	"flag"
 	"fmt"
 	"slices"
 	"strings"
@@ -35,19 +36,15 @@ func init() {
 	register("patch", "[-from A|auto] [-d NAME|auto] [-f NAME] [-o FILE] BASE DELTA: BASE, as DELTA's codec carries it, with DELTA applied, in BASE's codec or NAME", runPatch)
 }
 
-func runDiff(env *Env) error {
-	fs := newFlags(env, "diff")
+func runDiff(env *Env, fs *flag.FlagSet) error {
 	to := fs.String("f", "", "delta syntax: the codec `NAME` whose delta to write (see wirebench list)")
 	from := fs.String("from", Auto, "codec `NAME` of BASE and NEXT, or auto to detect each")
 	out := fs.String("o", "", "output `FILE` (default: standard output; - is standard output)")
-	if err := parseFlags(fs, env); err != nil {
+	if err := parseFlags(fs, env, arguments{2, 2, "two files, BASE and NEXT"}); err != nil {
 		return err
 	}
 	if *to == "" {
 		return usagef("missing -f NAME (codecs with a delta syntax: %s)", deltaCodecNames())
-	}
-	if fs.NArg() != 2 {
-		return usagef("want two files, BASE and NEXT; got %d arguments", fs.NArg())
 	}
 	enc, err := deltaCodec(*to)
 	if err != nil {
@@ -83,17 +80,13 @@ func runDiff(env *Env) error {
 	return writeOutput(env, *out, b)
 }
 
-func runPatch(env *Env) error {
-	fs := newFlags(env, "patch")
+func runPatch(env *Env, fs *flag.FlagSet) error {
 	from := fs.String("from", Auto, "codec `NAME` of BASE, or auto to detect it. BASE is read as the delta's codec carries it before the\ndelta's check: encoded in that codec and decoded back when it is not exact (goon; toon and gcf write 81.0 as 81),\nas diff computed the delta; so the file given to diff, in any codec, is a base its delta applies to")
 	dname := fs.String("d", Auto, "delta syntax of DELTA: a codec `NAME`, or auto to detect it")
 	to := fs.String("f", "", "output codec `NAME` (default: BASE's codec)")
 	out := fs.String("o", "", "output `FILE` (default: standard output; - is standard output)")
-	if err := parseFlags(fs, env); err != nil {
+	if err := parseFlags(fs, env, arguments{2, 2, "two files, BASE and DELTA"}); err != nil {
 		return err
-	}
-	if fs.NArg() != 2 {
-		return usagef("want two files, BASE and DELTA; got %d arguments", fs.NArg())
 	}
 	inCodec, err := lookupOrAuto(*from)
 	if err != nil {

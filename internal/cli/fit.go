@@ -17,6 +17,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"strconv"
 
@@ -29,8 +30,7 @@ func init() {
 	register("fit", "-f NAME -budget N [-t o200k|cl100k] [-cursor C] [-whole] [-all] [FILE]: the next page within N tokens", runFit)
 }
 
-func runFit(env *Env) error {
-	fs := newFlags(env, "fit")
+func runFit(env *Env, fs *flag.FlagSet) error {
 	codec := fs.String("f", "", "output codec `NAME` (a text codec: goon, toon, gcf, json)")
 	budget := fs.String("budget", "", "the most `N` tokens the page may cost")
 	counter := fs.String("t", tokens.O200k, "tokenizer: o200k or cl100k")
@@ -38,7 +38,7 @@ func runFit(env *Env) error {
 	statsJSON := fs.Bool("stats-json", false, "write the statistics as one JSON line")
 	whole := fs.Bool("whole", false, "also count the whole response: its tokens, its JSON baseline and its pages")
 	all := fs.Bool("all", false, "write every page from the cursor on, each followed by a newline")
-	if err := parseFlags(fs, env); err != nil {
+	if err := parseFlags(fs, env, oneFile); err != nil {
 		return err
 	}
 	if *codec == "" {
@@ -53,9 +53,6 @@ func runFit(env *Env) error {
 	n, err := strconv.Atoi(*budget)
 	if err != nil || n <= 0 {
 		return usagef("-budget: want a positive number of tokens, got %q", *budget)
-	}
-	if fs.NArg() > 1 {
-		return usagef("too many arguments: %q (want at most one FILE)", fs.Args())
 	}
 	// The cursor's text is checked before the response is read: only its
 	// match with the response needs the response.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"maps"
 	"os"
@@ -14,15 +15,11 @@ func init() {
 	register("gen", "[-o DIR]: write the benchmark corpus, generated from its fixed seed, one canonical-JSON file per case", runGen)
 }
 
-func runGen(env *Env) error {
-	fs := newFlags(env, "gen")
+func runGen(env *Env, fs *flag.FlagSet) error {
 	out := fs.String("o", "", "output `DIR` (default: "+corpus.Dir+" in the repository, when run inside it)")
 	stdlib := fs.Bool("stdlib", false, "write the "+corpus.Stdlib+" profile instead, read from the Go toolchain's GOROOT/src, into DIR/"+corpus.Stdlib+" (needs -o: it is never committed)")
-	if err := parseFlags(fs, env); err != nil {
+	if err := parseFlags(fs, env, noArguments); err != nil {
 		return err
-	}
-	if fs.NArg() != 0 {
-		return usagef("unexpected arguments: %v", fs.Args())
 	}
 	dir := *out
 	if *stdlib {

@@ -20,6 +20,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log"
@@ -46,19 +47,15 @@ func init() {
 	register("mcp", "[-http ADDR] [-watch] [-store redis://HOST:PORT/DB] DIR|FILE: the responses as MCP tools, over stdio or streamable HTTP", runMCP)
 }
 
-func runMCP(env *Env) error {
-	fs := newFlags(env, "mcp")
+func runMCP(env *Env, fs *flag.FlagSet) error {
 	addr := fs.String("http", "", "serve streamable HTTP at http://`ADDR`/mcp, a loopback address, instead of stdio")
 	watch := fs.Bool("watch", false, "read DIR or FILE again when it changes (checked on every call)")
 	format := fs.String("format", wiremcp.DefaultFormat, "the `format` of a call that names none")
 	maxSessions := fs.Int("sessions", wiremcp.DefaultMaxSessions, "the most conversations remembered at once")
 	idle := fs.Duration("idle", wiremcp.DefaultIdleTimeout, "forget a conversation, and over HTTP its MCP session, idle this long")
 	storeURL := fs.String("store", "memory", "where the HTTP sessions' conversations are kept: memory, or redis://`HOST:PORT/DB`, which replicas share")
-	if err := parseFlags(fs, env); err != nil {
+	if err := parseFlags(fs, env, arguments{1, 1, "one DIR or FILE"}); err != nil {
 		return err
-	}
-	if fs.NArg() != 1 {
-		return usagef("one DIR or FILE, got %d arguments (see: wirebench help mcp)", fs.NArg())
 	}
 	if *addr != "" {
 		if err := checkLoopback(*addr); err != nil {

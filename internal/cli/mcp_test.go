@@ -199,17 +199,7 @@ func mcpConversation(t *testing.T, c mcpClient, dir string, data map[string]*wir
 		check(-1, "c", codec.Info().Name, a)
 	}
 
-	counter, err := tokens.Get(tokens.O200k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	count := func(s []byte) int {
-		n, err := counter.Count(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
+	count := func(s []byte) int { return testsupport.Tokens(t, tokens.O200k, s) }
 	steps := []struct {
 		name  string
 		edit  int // nodes of the file to edit first
@@ -280,36 +270,35 @@ func mcpConversation(t *testing.T, c mcpClient, dir string, data map[string]*wir
 	}
 }
 
-// TestMCPGoClientStdio runs the built wirebench mcp under the Go SDK's
-// CommandTransport.
-func TestMCPGoClientStdio(t *testing.T) {
-	bin := testsupport.Wirebench(t)
-	dir, data := mcpFiles(t)
-	cmd := exec.Command(bin, "mcp", "-watch", dir)
-	cmd.Stderr = os.Stderr
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mcpConversation(t, goClient{cs}, dir, data)
-	if err := cs.Close(); err != nil {
-		t.Errorf("closing: %v", err)
-	}
-}
-
-// TestMCPGoClientHTTP runs wirebench mcp -http on loopback and the Go
-// SDK's streamable HTTP client.
-func TestMCPGoClientHTTP(t *testing.T) {
-	bin := testsupport.Wirebench(t)
-	dir, data := mcpFiles(t)
-	url := startMCP(t, bin, "-watch", dir)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mcpConversation(t, goClient{cs}, dir, data)
-	if err := cs.Close(); err != nil {
-		t.Errorf("closing: %v", err)
+// TestMCPGoClient runs the built wirebench mcp under the Go SDK's
+// clients: over stdio (CommandTransport), and with -http on loopback
+// (the streamable HTTP client).
+func TestMCPGoClient(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		transport func(t *testing.T, bin, dir string) mcp.Transport
+	}{
+		{"stdio", func(t *testing.T, bin, dir string) mcp.Transport {
+			cmd := exec.Command(bin, "mcp", "-watch", dir)
+			cmd.Stderr = os.Stderr
+			return &mcp.CommandTransport{Command: cmd}
+		}},
+		{"http", func(t *testing.T, bin, dir string) mcp.Transport {
+			return &mcp.StreamableClientTransport{Endpoint: startMCP(t, bin, "-watch", dir)}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bin := testsupport.Wirebench(t)
+			dir, data := mcpFiles(t)
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), tc.transport(t, bin, dir), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mcpConversation(t, goClient{cs}, dir, data)
+			if err := cs.Close(); err != nil {
+				t.Errorf("closing: %v", err)
+			}
+		})
 	}
 }
 

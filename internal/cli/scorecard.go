@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
+	"flag"
 	"fmt"
 	"path/filepath"
 
@@ -13,16 +15,12 @@ func init() {
 	register("scorecard", "[-o FILE] [-check] [-corpus DIR]: write scorecard.md and its charts, bytes and real tokens per format over the corpus and the "+corpus.Stdlib+" profile (read from the Go toolchain's GOROOT)", runScorecard)
 }
 
-func runScorecard(env *Env) error {
-	flags := newFlags(env, "scorecard")
+func runScorecard(env *Env, flags *flag.FlagSet) error {
 	out := flags.String("o", "", "scorecard `FILE`, its charts written beside it; - is standard output, the markdown alone (default: "+scorecard.FileName+" in the repository when run inside it, standard output elsewhere)")
 	check := flags.Bool("check", false, "do not write; exit 1 with a diff summary if the file or a chart is stale (the "+corpus.Stdlib+" profile is checked only under the Go version the file names; under another, -check says so)")
 	dir := flags.String("corpus", "", "corpus `DIR`: canonical-JSON files, directly or one subdirectory per profile (default: the corpus generated from its seed, equal to "+corpus.Dir+")")
-	if err := parseFlags(flags, env); err != nil {
+	if err := parseFlags(flags, env, noArguments); err != nil {
 		return err
-	}
-	if flags.NArg() != 0 {
-		return usagef("unexpected arguments: %v", flags.Args())
 	}
 	if *out == "" {
 		if root, err := moduleRoot(); err == nil {
@@ -36,9 +34,7 @@ func runScorecard(env *Env) error {
 		return usagef("-check compares with a file; -o - is standard output")
 	}
 	source := *dir
-	if source == "" {
-		source = "the generated corpus"
-	}
+	source = cmp.Or(source, "the generated corpus")
 	name := *out
 	if toStdout {
 		name = scorecard.FileName

@@ -28,6 +28,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -54,8 +55,7 @@ func init() {
 	register("serve", "[-addr 127.0.0.1:8080] [DIR|FILE]: every format over HTTP, by negotiation", runServe)
 }
 
-func runServe(env *Env) error {
-	fs := newFlags(env, "serve")
+func runServe(env *Env, fs *flag.FlagSet) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "listen `address`, a loopback one (port 0 picks a free port)")
 	envelope := fs.Bool("envelope", false, "wrap text formats in GKG's JSON envelope")
 	compress := fs.Bool("compress", true, "gzip or zstd responses for clients that accept it")
@@ -69,11 +69,8 @@ func runServe(env *Env) error {
 	watch := fs.Bool("watch", false, "re-read DIR or FILE when it changes (checked on every request)")
 	storeURL := fs.String("store", "memory", "where sessions and delta bases are kept: memory, or redis://`HOST:PORT/DB`, which replicas share")
 	idle := fs.Duration("idle", wirestore.DefaultIdle, "forget a session, and a shared delta base, not used this long")
-	if err := parseFlags(fs, env); err != nil {
+	if err := parseFlags(fs, env, arguments{0, 1, "at most one DIR or FILE"}); err != nil {
 		return err
-	}
-	if fs.NArg() > 1 {
-		return usagef("at most one DIR or FILE, got %v", fs.Args())
 	}
 	if err := checkLoopback(*addr); err != nil {
 		return usagef("-addr: %v", err)

@@ -50,13 +50,7 @@ func TestServeUsage(t *testing.T) {
 // TestServeWithCurl builds wirebench, starts "wirebench serve" as a process
 // on a free loopback port and drives it with the system's curl.
 func TestServeWithCurl(t *testing.T) {
-	curl, err := exec.LookPath("curl")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("curl is required when CI is set (.ci/run installs it): %v", err)
-		}
-		t.Skipf("no curl on this machine (%v); the end-to-end serve test needs it", err)
-	}
+	curl := testsupport.Tool(t, "curl", "apt-get install -y curl")
 	bin := testsupport.Wirebench(t)
 	tmp := t.TempDir()
 	dir := filepath.Join(tmp, "cases")
@@ -218,13 +212,7 @@ func TestServeWithCurl(t *testing.T) {
 // holds into exactly the new answer; then 304 for the new ETag; and 200
 // once the file changed too much for a delta to be worth it.
 func TestServeDeltaWithCurl(t *testing.T) {
-	curl, err := exec.LookPath("curl")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("curl is required when CI is set (.ci/run installs it): %v", err)
-		}
-		t.Skipf("no curl on this machine (%v); the end-to-end serve test needs it", err)
-	}
+	curl := testsupport.Tool(t, "curl", "apt-get install -y curl")
 	// The format: the first built-in codec with a delta syntax.
 	format := ""
 	for _, name := range []string{"json", "goon", "toon", "msgpack", "cbor"} {

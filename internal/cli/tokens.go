@@ -9,6 +9,7 @@ package cli
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -23,15 +24,11 @@ func init() {
 	register("tokens", "[-t o200k|cl100k|chars|words|all] [-f NAME|auto] [FILE]: count the tokens of a text (chars, words are estimates)", runTokens)
 }
 
-func runTokens(env *Env) error {
-	flags := newFlags(env, "tokens")
+func runTokens(env *Env, flags *flag.FlagSet) error {
 	name := flags.String("t", tokens.O200k, "counter: "+strings.Join(tokens.Names(), ", ")+", or all")
 	format := flags.String("f", "", "check that the input is a valid `NAME` document first (auto: detect the codec)")
-	if err := parseFlags(flags, env); err != nil {
+	if err := parseFlags(flags, env, oneFile); err != nil {
 		return err
-	}
-	if flags.NArg() > 1 {
-		return usagef("at most one FILE (got %d arguments)", flags.NArg())
 	}
 	var counters []tokens.Counter
 	if strings.EqualFold(*name, "all") {

@@ -28,6 +28,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -41,8 +42,7 @@ func init() {
 	register("toon", "[-e|-d] [--delimiter , | tab | pipe] [--indent N] [--no-strict] [--stats] [-o FILE] [FILE]: any JSON to TOON, or TOON back to JSON", runToon)
 }
 
-func runToon(env *Env) error {
-	fs := newFlags(env, "toon")
+func runToon(env *Env, fs *flag.FlagSet) error {
 	encode := fs.Bool("e", false, "encode JSON to TOON (default unless FILE ends in .toon)")
 	decode := fs.Bool("d", false, "decode TOON to JSON (default when FILE ends in .toon)")
 	delim := fs.String("delimiter", ",", "delimiter of tabular rows and inline arrays: `D` is , (comma), tab or | (pipe)")
@@ -50,11 +50,8 @@ func runToon(env *Env) error {
 	noStrict := fs.Bool("no-strict", false, "decode leniently: counts unchecked, blank lines and odd indentation allowed (spec §14)")
 	stats := fs.Bool("stats", false, "print the o200k and cl100k tokens of the JSON and the TOON, and the saving, on stderr")
 	out := fs.String("o", "", "output `FILE` (default: standard output; - is standard output)")
-	if err := parseFlags(fs, env); err != nil {
+	if err := parseFlags(fs, env, oneFile); err != nil {
 		return err
-	}
-	if fs.NArg() > 1 {
-		return usagef("too many arguments: %q (want at most one FILE)", fs.Args())
 	}
 	if *encode && *decode {
 		return usagef("-e and -d exclude each other")

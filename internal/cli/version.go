@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"runtime/debug"
 )
@@ -13,13 +14,9 @@ func init() {
 // the binary was built from a checkout. A binary built by "go install
 // MODULE@VERSION" reports that version; one built inside a checkout
 // reports "(devel)" or a pseudo-version, as the go command records it.
-func runVersion(env *Env) error {
-	fs := newFlags(env, "version")
-	if err := parseFlags(fs, env); err != nil {
+func runVersion(env *Env, fs *flag.FlagSet) error {
+	if err := parseFlags(fs, env, noArguments); err != nil {
 		return err
-	}
-	if fs.NArg() != 0 {
-		return usagef("takes no arguments")
 	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {

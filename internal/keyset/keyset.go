@@ -21,21 +21,27 @@ const (
 	mapN   = 1024
 )
 
+// FirstRepeatPairwise is FirstRepeat by comparing every pair of keys:
+// without allocating, in time quadratic in n, for short sequences.
+func FirstRepeatPairwise(n int, key func(int) string) int {
+	for i := 1; i < n; i++ {
+		k := key(i)
+		for j := range i {
+			if key(j) == k {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
 // FirstRepeat returns the smallest i for which key(i) equals key(j) for
 // some j < i, or -1 when the n keys are distinct. It calls key O(n) times
 // and allocates O(n) bytes; n must not exceed math.MaxInt32.
 func FirstRepeat(n int, key func(int) string) int {
 	switch {
 	case n <= smallN:
-		for i := 1; i < n; i++ {
-			k := key(i)
-			for j := range i {
-				if key(j) == k {
-					return i
-				}
-			}
-		}
-		return -1
+		return FirstRepeatPairwise(n, key)
 	case n <= mapN:
 		seen := make(map[string]struct{}, n)
 		for i := range n {

@@ -53,6 +53,12 @@ func TestFirstRepeat(t *testing.T) {
 			if got := FirstRepeat(len(keys), func(i int) string { return keys[i] }); got != want {
 				t.Errorf("n=%d %s: FirstRepeat = %d, want %d", n, name, got, want)
 			}
+			if n > 2000 {
+				continue // pairwise is quadratic
+			}
+			if got := FirstRepeatPairwise(len(keys), func(i int) string { return keys[i] }); got != want {
+				t.Errorf("n=%d %s: FirstRepeatPairwise = %d, want %d", n, name, got, want)
+			}
 		}
 	}
 }

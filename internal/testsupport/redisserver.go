@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"io"
 	"net"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -39,13 +38,7 @@ type RedisServer struct {
 // skips the test, or fails it when CI is set (CI installs it).
 func StartRedis(tb testing.TB) *RedisServer {
 	tb.Helper()
-	path, err := exec.LookPath(RedisServerBinary)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			tb.Fatalf("%s is not installed (required when CI is set): apt-get install -y redis-server", RedisServerBinary)
-		}
-		tb.Skipf("%s is not installed", RedisServerBinary)
-	}
+	path := Tool(tb, RedisServerBinary, "apt-get install -y redis-server")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
