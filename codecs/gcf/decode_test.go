@@ -1,42 +1,22 @@
 package gcf_test
 
 import (
-	"errors"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/codecs/gcf"
 	"github.com/graphwire/graphwire/internal/testsupport"
-	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
 // sameReadAsGeneric checks that Decode, which reads the layout's tables
 // into the response as gcfvalue reads them, and the same pass with every
-// table read as a generic value and converted agree on data: the same
-// response in Go terms, or an error each, a *wire.DecodeError. It reports
-// whether data decoded.
+// table read as a generic value and converted agree on data (see
+// testsupport.ReadsAsGeneric). It reports whether data decoded.
 func sameReadAsGeneric(t testsupport.Fataler, c *gcf.Codec, data []byte) bool {
 	t.Helper()
-	want, wantErr := c.DecodeGeneric(data)
-	got, err := c.Decode(data)
-	if (err == nil) != (wantErr == nil) {
-		t.Fatalf("Decode error %v, generic tables %v\n%s", err, wantErr, wiretest.Quote(data))
-	}
-	if err != nil {
-		var de *wire.DecodeError
-		if !errors.As(err, &de) {
-			t.Fatalf("error %v (%T) is not a *wire.DecodeError", err, err)
-		}
-		return false
-	}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(wire.Value{})); diff != "" {
-		t.Fatalf("Decode differs from the generic tables (-generic +Decode):\n%s\n%s", diff, wiretest.Quote(data))
-	}
-	return true
+	return testsupport.ReadsAsGeneric(t, data, c.Decode, c.DecodeGeneric) == nil
 }
 
 // TestReaderMatchesGenericCorpus: every corpus case's text reads with the

@@ -1,12 +1,9 @@
 package toon_test
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/codecs/toon"
@@ -17,24 +14,12 @@ import (
 
 // sameAsGeneric fails unless Decode, which reads the layout's tables
 // row by row into the response, and the same pass with every table read
-// as a generic value and converted agree on data: the same response, in
-// Go terms, or an error each, positioned.
+// as a generic value and converted agree on data (see
+// testsupport.ReadsAsGeneric), an error each being positioned.
 func sameAsGeneric(t testing.TB, c *toon.Codec, data []byte) {
 	t.Helper()
-	want, wantErr := c.DecodeGeneric(data)
-	got, err := c.Decode(data)
-	if (err == nil) != (wantErr == nil) {
-		t.Fatalf("Decode error %v, generic tables %v\n%s", err, wantErr, wiretest.Quote(data))
-	}
-	if err != nil {
-		var de *wire.DecodeError
-		if !errors.As(err, &de) || de.Line < 1 {
-			t.Fatalf("error %v is not a positioned *wire.DecodeError", err)
-		}
-		return
-	}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(wire.Value{})); diff != "" {
-		t.Fatalf("Decode differs from the generic tables (-generic +Decode):\n%s\n%s", diff, wiretest.Quote(data))
+	if de := testsupport.ReadsAsGeneric(t, data, c.Decode, c.DecodeGeneric); de != nil && de.Line < 1 {
+		t.Fatalf("error %v is not positioned", de)
 	}
 }
 

@@ -25,7 +25,7 @@ func (f *fatalRecorder) check(data []byte, decode, generic func([]byte) (*wire.G
 			panic(r)
 		}
 	}()
-	ReadsAsGeneric(f, data, decode, generic, func([]byte) (*wire.GraphResponse, bool) { return nil, false })
+	ReadsAsGeneric(f, data, decode, generic)
 }
 
 // TestReadsAsGenericNamesEachDifference: a response that differs under
