@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"runtime"
+	"runtime/debug"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -156,8 +157,18 @@ func TestEncodeAllocations(t *testing.T) {
 		if fresh != 1 || into != 0 {
 			t.Errorf("%s: %v allocations an encode, %v into a buffer with room; want 1 and 0", f, fresh, into)
 		}
-		plain := testing.AllocsPerRun(20, func() { _, _ = c.Decode(out) })
-		doc := testing.AllocsPerRun(20, func() { _, _, _ = c.DecodeDocument(out) })
+		// A collection empties the decoders' pool, which costs the next
+		// decode an allocation: the two are counted without one.
+		// The first case is small enough that the decoders' slabs, sized
+		// by what earlier decodes read, take the same count each time.
+		data, err := c.AppendEncode(nil, benchCases()[0].resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gcPercent := debug.SetGCPercent(-1)
+		plain := testing.AllocsPerRun(20, func() { _, _ = c.Decode(data) })
+		doc := testing.AllocsPerRun(20, func() { _, _, _ = c.DecodeDocument(data) })
+		debug.SetGCPercent(gcPercent)
 		if doc != plain {
 			t.Errorf("%s: DecodeDocument %v allocations, Decode %v", f, doc, plain)
 		}
