@@ -16,15 +16,11 @@ import (
 // the base as the codec's reader holds it (a lossy codec's).
 func OneNodeDelta(tb testing.TB, read func(*wire.GraphResponse) *wire.GraphResponse) (*wire.GraphResponse, *delta.Delta) {
 	tb.Helper()
-	var base *wire.GraphResponse
-	for _, c := range corpus.Generate() {
-		if c.ID() == "lean/traversal_m" {
-			base = c.Response
-		}
-	}
-	if base == nil {
+	c, ok := corpus.Find(corpus.Generate(), "lean/traversal_m")
+	if !ok {
 		tb.Fatal("the corpus has no lean/traversal_m")
 	}
+	base := c.Response
 	if read != nil {
 		base = read(base)
 	}
