@@ -59,7 +59,7 @@ func Clone(r *wire.GraphResponse) *wire.GraphResponse {
 			}
 			cr := make(wire.Row, len(row))
 			for j, cell := range row {
-				cc := wire.Cell{Name: strings.Clone(cell.Name), Value: CloneValue(cell.Value)}
+				cc := wire.Cell{Name: strings.Clone(cell.Name), Value: cloneValue(cell.Value)}
 				if cell.Node != nil {
 					n := cloneNode(*cell.Node)
 					cc.Node = &n
@@ -81,15 +81,15 @@ func cloneNode(n wire.Node) wire.Node {
 	if n.Properties != nil {
 		c.Properties = make([]wire.Property, len(n.Properties))
 		for i, p := range n.Properties {
-			c.Properties[i] = wire.Property{Key: strings.Clone(p.Key), Value: CloneValue(p.Value)}
+			c.Properties[i] = wire.Property{Key: strings.Clone(p.Key), Value: cloneValue(p.Value)}
 		}
 	}
 	return c
 }
 
-// CloneValue returns a deep copy of v (list elements and string bytes
+// cloneValue returns a deep copy of v (list elements and string bytes
 // copied).
-func CloneValue(v wire.Value) wire.Value {
+func cloneValue(v wire.Value) wire.Value {
 	switch v.Kind() {
 	case wire.KindString:
 		return wire.String(strings.Clone(v.Text()))
@@ -97,7 +97,7 @@ func CloneValue(v wire.Value) wire.Value {
 		l := v.List()
 		c := make([]wire.Value, len(l))
 		for i, e := range l {
-			c[i] = CloneValue(e)
+			c[i] = cloneValue(e)
 		}
 		return wire.ListOf(c...)
 	}

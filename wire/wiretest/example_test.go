@@ -56,12 +56,12 @@ func (json64) Decode(data []byte) (*wire.GraphResponse, error) {
 // refuses — in one line, whether or not it is registered anywhere (a
 // service's own registry: pass reg.Lookup's codec). In a test:
 //
-//	func TestJSON64(t *testing.T) { wiretest.RunCodec(t, json64{}, wiretest.Exact) }
+//	func TestJSON64(t *testing.T) { wiretest.Config{Fidelity: wiretest.Exact}.RunCodec(t, json64{}) }
 //
 // and anywhere else in a test binary, as here, CheckCodec returns the
 // failures.
 func Example() {
-	err := wiretest.CheckCodec(json64{}, wiretest.Exact)
+	err := wiretest.Config{Fidelity: wiretest.Exact}.CheckCodec(json64{})
 	fmt.Println("json64:", err)
 	// Output: json64: <nil>
 }

@@ -82,26 +82,11 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Run runs every check of the harness on the codec registered under name,
-// which promises fidelity f, each as a subtest of t:
-//
-//	func TestConformance(t *testing.T) { wiretest.Run(t, "mycodec", wiretest.Exact) }
-//
-// See Config.Run for the checks.
-func Run(t *testing.T, name string, f Fidelity) {
-	t.Helper()
-	Config{Fidelity: f}.Run(t, name)
-}
-
-// Check runs the checks of Run without a *testing.T (in an Example, say)
-// and returns an error listing every failure, or nil. It must run inside
-// a test binary.
-func Check(name string, f Fidelity) error {
-	return Config{Fidelity: f}.Check(name)
-}
-
 // Run runs the checks selected by c on the codec registered under name in
-// the default registry (RunCodec takes any codec value), as subtests of t.
+// the default registry, as subtests of t:
+//
+//	func TestConformance(t *testing.T) { wiretest.Config{Fidelity: wiretest.Exact}.Run(t, "mycodec") }
+//
 // The fidelity c declares must be the codec's Info().Fidelity. The checks
 // (Checks) are the roundtrip (RoundTrip), determinism (Determinism),
 // concurrency (Goroutines goroutines encode and decode at once, under
@@ -111,58 +96,31 @@ func Check(name string, f Fidelity) error {
 // to the smallest response.
 func (c Config) Run(t *testing.T, name string) {
 	t.Helper()
-	c.run(testingT{t}, name)
-}
-
-// Check runs the checks of c.Run without a *testing.T; see Check.
-func (c Config) Check(name string) error {
-	return check(name, func(t reporter) { c.run(t, name) })
-}
-
-// check runs checks on a recorder and returns the failures as an error.
-func check(name string, checks func(reporter)) error {
-	rec := &recorder{name: "wiretest-" + name, log: new([]string)}
-	rec.do(func() { checks(rec) })
-	if !rec.failed {
-		return nil
-	}
-	return fmt.Errorf("wiretest: codec %q fails:\n%s", name, strings.Join(*rec.log, "\n"))
-}
-
-func (c Config) run(t reporter, name string) {
-	t.Helper()
 	codec, err := wire.Lookup(name)
 	if err != nil {
 		t.Fatalf("wiretest: %v", err)
-		return
 	}
-	c.runCodec(t, codec)
+	c.RunCodec(t, codec)
 }
 
-// RunCodec runs every check of the harness on codec, which promises
-// fidelity f, each as a subtest of t. The codec need not be registered
-// anywhere, and nothing is registered:
-//
-//	func TestConformance(t *testing.T) { wiretest.RunCodec(t, mycodec.New(), wiretest.Exact) }
-func RunCodec(t *testing.T, codec wire.Codec, f Fidelity) {
-	t.Helper()
-	Config{Fidelity: f}.RunCodec(t, codec)
-}
-
-// CheckCodec is RunCodec without a *testing.T; see Check.
-func CheckCodec(codec wire.Codec, f Fidelity) error {
-	return Config{Fidelity: f}.CheckCodec(codec)
-}
-
-// RunCodec runs the checks selected by c on codec; see Config.Run.
+// RunCodec runs the checks of Run on codec, which need not be registered
+// anywhere; nothing is registered.
 func (c Config) RunCodec(t *testing.T, codec wire.Codec) {
 	t.Helper()
 	c.runCodec(testingT{t}, codec)
 }
 
-// CheckCodec runs the checks of c.RunCodec without a *testing.T; see Check.
+// CheckCodec runs the checks of RunCodec without a *testing.T (in an
+// Example, say) and returns an error listing every failure, or nil. It
+// must run inside a test binary.
 func (c Config) CheckCodec(codec wire.Codec) error {
-	return check(codec.Info().Name, func(t reporter) { c.runCodec(t, codec) })
+	name := codec.Info().Name
+	rec := &recorder{name: "wiretest-" + name, log: new([]string)}
+	rec.do(func() { c.runCodec(rec, codec) })
+	if !rec.failed {
+		return nil
+	}
+	return fmt.Errorf("wiretest: codec %q fails:\n%s", name, strings.Join(*rec.log, "\n"))
 }
 
 func (c Config) runCodec(t reporter, codec wire.Codec) {
