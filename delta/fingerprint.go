@@ -170,10 +170,7 @@ func (w *canon) value(v wire.Value) {
 		w.str(v.Text())
 	case wire.KindList:
 		w.byte1(tagList)
-		w.count(len(v.List()))
-		for _, x := range v.List() {
-			w.value(x)
-		}
+		seq(w, v.List(), func(x *wire.Value) { w.value(*x) })
 	default:
 		w.byte1(tagNull)
 	}
@@ -182,11 +179,10 @@ func (w *canon) value(v wire.Value) {
 func (w *canon) node(n *wire.Node) {
 	w.str(n.Type)
 	w.i64(n.ID)
-	w.count(len(n.Properties))
-	for i := range n.Properties {
-		w.str(n.Properties[i].Key)
-		w.value(n.Properties[i].Value)
-	}
+	seq(w, n.Properties, func(p *wire.Property) {
+		w.str(p.Key)
+		w.value(p.Value)
+	})
 }
 
 func (w *canon) edge(e *wire.Edge) {
@@ -200,54 +196,49 @@ func (w *canon) edge(e *wire.Edge) {
 	opt(w, e.Step, w.i64)
 }
 
-func (w *canon) row(row wire.Row) {
-	w.count(len(row))
-	for i := range row {
-		c := &row[i]
+func (w *canon) row(row *wire.Row) {
+	seq(w, *row, func(c *wire.Cell) {
 		w.str(c.Name)
 		if w.present(c.Node != nil) {
 			w.node(c.Node)
 		} else {
 			w.value(c.Value)
 		}
+	})
+}
+
+// seq writes xs: its length, then each element.
+func seq[T any](w *canon, xs []T, elem func(*T)) {
+	w.count(len(xs))
+	for i := range xs {
+		elem(&xs[i])
 	}
 }
 
 func (w *canon) response(r *wire.GraphResponse) {
 	w.str(r.FormatVersion)
 	w.str(string(r.QueryType))
-	w.count(len(r.Nodes))
-	for i := range r.Nodes {
-		w.node(&r.Nodes[i])
-	}
-	w.count(len(r.Edges))
-	for i := range r.Edges {
-		w.edge(&r.Edges[i])
-	}
+	seq(w, r.Nodes, w.node)
+	seq(w, r.Edges, w.edge)
 	if w.present(r.Columns != nil) {
-		w.count(len(r.Columns))
-		for _, c := range r.Columns {
+		seq(w, r.Columns, func(c *wire.Column) {
 			w.str(c.Name)
 			w.str(c.Function)
 			opt(w, c.Target, w.str)
 			opt(w, c.Property, w.str)
-		}
+		})
 	}
 	if w.present(r.GroupColumns != nil) {
-		w.count(len(r.GroupColumns))
-		for _, g := range r.GroupColumns {
+		seq(w, r.GroupColumns, func(g *wire.GroupColumn) {
 			w.str(g.Name)
 			w.str(string(g.Kind))
 			w.str(g.Node)
 			opt(w, g.Property, w.str)
 			opt(w, g.Entity, w.str)
-		}
+		})
 	}
 	if w.present(r.Rows != nil) {
-		w.count(len(r.Rows))
-		for _, row := range r.Rows {
-			w.row(row)
-		}
+		seq(w, r.Rows, w.row)
 	}
 	if p := r.Pagination; w.present(p != nil) {
 		w.boolean(p.HasMore)
@@ -261,6 +252,6 @@ func (w *canon) response(r *wire.GraphResponse) {
 // response (with its occurrence).
 func rowKey(row wire.Row) string {
 	w := canon{}
-	w.row(row)
+	w.row(&row)
 	return string(w.b)
 }

@@ -118,67 +118,21 @@ func charge(l wire.Limits, text int64, out *wire.GraphResponse, refs []int, ents
 		}
 		counted[e] = true
 		distinct += e.cost
-		var limit string
-		switch {
-		case e.shape.elems > l.MaxElements:
-			limit = "MaxElements"
-		case e.shape.depth > l.MaxDepth:
-			limit = "MaxDepth"
-		case e.shape.longest > l.MaxStringBytes:
-			limit = "MaxStringBytes"
+		for _, c := range [...]struct {
+			limit    string
+			got, max int
+		}{{"MaxElements", e.shape.elems, l.MaxElements}, {"MaxDepth", e.shape.depth, l.MaxDepth}, {"MaxStringBytes", e.shape.longest, l.MaxStringBytes}} {
+			if c.got > c.max {
+				return &refusal{limit: c.limit, at: refs[k], ref: true, text: text,
+					msg: "the remembered node is past " + c.limit + " (" + strconv.Itoa(c.max) + ")"}
+			}
 		}
-		if limit != "" {
-			return &refusal{limit: limit, at: refs[k], ref: true, text: text,
-				msg: "the remembered node is past " + limit + " (" + strconv.FormatInt(limitValue(l, limit), 10) + ")"}
-		}
-	}
-	isRef := make([]bool, len(out.Nodes))
-	for _, i := range refs {
-		isRef[i] = true
 	}
 	m := wirecodec.NewMeter(l, int(min(text+distinct, math.MaxInt)))
-	fail := func(at int) *refusal {
-		return &refusal{limit: m.LimitName(), at: at, ref: at >= 0 && isRef[at], msg: m.Msg(), text: text, distinct: distinct}
-	}
-	for i := range out.Nodes {
-		if !m.Node(&out.Nodes[i]) {
-			return fail(i)
-		}
-	}
-	for i := range out.Edges {
-		if !m.Edge(&out.Edges[i]) {
-			return fail(-1)
-		}
-	}
-	for i := range out.Columns {
-		if !m.Column(&out.Columns[i]) {
-			return fail(-1)
-		}
-	}
-	for i := range out.GroupColumns {
-		if !m.GroupColumn(&out.GroupColumns[i]) {
-			return fail(-1)
-		}
-	}
-	for _, row := range out.Rows {
-		if !m.Row(row) {
-			return fail(-1)
-		}
-	}
-	if !m.Finish(out) {
-		return fail(-1)
+	if at, ok := m.Response(out); !ok {
+		return &refusal{limit: m.LimitName(), at: at, ref: slices.Contains(refs, at), msg: m.Msg(), text: text, distinct: distinct}
 	}
 	return nil
-}
-
-func limitValue(l wire.Limits, name string) int64 {
-	switch name {
-	case "MaxElements":
-		return int64(l.MaxElements)
-	case "MaxDepth":
-		return int64(l.MaxDepth)
-	}
-	return int64(l.MaxStringBytes)
 }
 
 // where names the place of a refusal in a response.

@@ -53,23 +53,40 @@ const (
 
 func measure(r *wire.GraphResponse) *Meter {
 	m := &Meter{limit: math.MaxInt64, memLimit: math.MaxInt64, name: "MaxMaterializedBytes", cache: true}
+	m.Response(r)
+	return m
+}
+
+// Response adds every part of r, a response built already, then Finish.
+// It reports false once the total is past the limit, with the position in
+// r.Nodes of the node that passed it, or -1 when a later part did.
+func (m *Meter) Response(r *wire.GraphResponse) (node int, ok bool) {
 	for i := range r.Nodes {
-		m.Node(&r.Nodes[i])
+		if !m.Node(&r.Nodes[i]) {
+			return i, false
+		}
 	}
 	for i := range r.Edges {
-		m.Edge(&r.Edges[i])
+		if !m.Edge(&r.Edges[i]) {
+			return -1, false
+		}
 	}
 	for i := range r.Columns {
-		m.Column(&r.Columns[i])
+		if !m.Column(&r.Columns[i]) {
+			return -1, false
+		}
 	}
 	for i := range r.GroupColumns {
-		m.GroupColumn(&r.GroupColumns[i])
+		if !m.GroupColumn(&r.GroupColumns[i]) {
+			return -1, false
+		}
 	}
 	for _, row := range r.Rows {
-		m.Row(row)
+		if !m.Row(row) {
+			return -1, false
+		}
 	}
-	m.Finish(r)
-	return m
+	return -1, m.Finish(r)
 }
 
 // Meter adds up the materialised size of a response (see MaterializedSize)
