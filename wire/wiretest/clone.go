@@ -20,71 +20,56 @@ func Clone(r *wire.GraphResponse) *wire.GraphResponse {
 	c := &wire.GraphResponse{
 		FormatVersion: strings.Clone(r.FormatVersion),
 		QueryType:     wire.QueryType(strings.Clone(string(r.QueryType))),
-	}
-	if r.Nodes != nil {
-		c.Nodes = make([]wire.Node, len(r.Nodes))
-		for i := range r.Nodes {
-			c.Nodes[i] = cloneNode(r.Nodes[i])
-		}
-	}
-	if r.Edges != nil {
-		c.Edges = make([]wire.Edge, len(r.Edges))
-		for i, e := range r.Edges {
+		Nodes:         cloneEach(r.Nodes, cloneNode),
+		Edges: cloneEach(r.Edges, func(e wire.Edge) wire.Edge {
 			e.From, e.To, e.Type = strings.Clone(e.From), strings.Clone(e.To), strings.Clone(e.Type)
-			c.Edges[i] = e
-		}
-	}
-	if r.Columns != nil {
-		c.Columns = make([]wire.Column, len(r.Columns))
-		for i, col := range r.Columns {
+			return e
+		}),
+		Columns: cloneEach(r.Columns, func(col wire.Column) wire.Column {
 			col.Name, col.Function = strings.Clone(col.Name), strings.Clone(col.Function)
 			col.Target.V, col.Property.V = strings.Clone(col.Target.V), strings.Clone(col.Property.V)
-			c.Columns[i] = col
-		}
-	}
-	if r.GroupColumns != nil {
-		c.GroupColumns = make([]wire.GroupColumn, len(r.GroupColumns))
-		for i, g := range r.GroupColumns {
-			g.Name, g.Node = strings.Clone(g.Name), strings.Clone(g.Node)
-			g.Kind = wire.GroupKind(strings.Clone(string(g.Kind)))
+			return col
+		}),
+		GroupColumns: cloneEach(r.GroupColumns, func(g wire.GroupColumn) wire.GroupColumn {
+			g.Name, g.Node, g.Kind = strings.Clone(g.Name), strings.Clone(g.Node), wire.GroupKind(strings.Clone(string(g.Kind)))
 			g.Property.V, g.Entity.V = strings.Clone(g.Property.V), strings.Clone(g.Entity.V)
-			c.GroupColumns[i] = g
-		}
-	}
-	if r.Rows != nil {
-		c.Rows = make([]wire.Row, len(r.Rows))
-		for i, row := range r.Rows {
-			if row == nil {
-				continue
-			}
-			cr := make(wire.Row, len(row))
-			for j, cell := range row {
+			return g
+		}),
+		Rows: cloneEach(r.Rows, func(row wire.Row) wire.Row {
+			return cloneEach(row, func(cell wire.Cell) wire.Cell {
 				cc := wire.Cell{Name: strings.Clone(cell.Name), Value: cloneValue(cell.Value)}
 				if cell.Node != nil {
 					n := cloneNode(*cell.Node)
 					cc.Node = &n
 				}
-				cr[j] = cc
-			}
-			c.Rows[i] = cr
-		}
+				return cc
+			})
+		}),
 	}
 	if r.Pagination != nil {
 		p := *r.Pagination
+		p.NextCursor.V = strings.Clone(p.NextCursor.V)
 		c.Pagination = &p
 	}
 	return c
 }
 
-func cloneNode(n wire.Node) wire.Node {
-	c := wire.Node{Type: strings.Clone(n.Type), ID: n.ID}
-	if n.Properties != nil {
-		c.Properties = make([]wire.Property, len(n.Properties))
-		for i, p := range n.Properties {
-			c.Properties[i] = wire.Property{Key: strings.Clone(p.Key), Value: cloneValue(p.Value)}
-		}
+// cloneEach returns the copies of the elements of s, nil when s is nil.
+func cloneEach[T any](s []T, clone func(T) T) []T {
+	if s == nil {
+		return nil
+	}
+	c := make([]T, len(s))
+	for i, x := range s {
+		c[i] = clone(x)
 	}
 	return c
+}
+
+func cloneNode(n wire.Node) wire.Node {
+	return wire.Node{Type: strings.Clone(n.Type), ID: n.ID, Properties: cloneEach(n.Properties, func(p wire.Property) wire.Property {
+		return wire.Property{Key: strings.Clone(p.Key), Value: cloneValue(p.Value)}
+	})}
 }
 
 // cloneValue returns a deep copy of v (list elements and string bytes
@@ -94,12 +79,7 @@ func cloneValue(v wire.Value) wire.Value {
 	case wire.KindString:
 		return wire.String(strings.Clone(v.Text()))
 	case wire.KindList:
-		l := v.List()
-		c := make([]wire.Value, len(l))
-		for i, e := range l {
-			c[i] = cloneValue(e)
-		}
-		return wire.ListOf(c...)
+		return wire.ListOf(cloneEach(v.List(), cloneValue)...)
 	}
 	return v
 }
