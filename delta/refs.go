@@ -83,12 +83,9 @@ func appendType(b []byte, t string) []byte {
 // referenced is the response a document's header and content carry, each
 // reference a node of its type and id with nil properties, and the
 // positions of the references, ascending; a document without references
-// is its content. A delta's header is an error.
+// is its content.
 func referenced(h []Field, content *wire.GraphResponse) (*wire.GraphResponse, []int, error) {
 	v := fieldMap(h)
-	if _, ok := v[FieldDelta]; ok {
-		return nil, nil, errors.New("delta: the document is a delta, not a response")
-	}
 	text, hasText := v[FieldSentEarlier]
 	at, hasAt := v[FieldSentEarlierAt]
 	if !hasText && !hasAt {

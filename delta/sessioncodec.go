@@ -70,15 +70,20 @@ func DecodeReferenced(c DocumentCodec, data []byte) (*wire.GraphResponse, []int,
 }
 
 func readReferenced(c DocumentCodec, codec string, data []byte) (*wire.GraphResponse, []int, error) {
-	h, content, err := c.DecodeDocument(data)
+	dh, r, refs, err := readSessionDocument(c, codec, data)
+	if err == nil && len(dh) > 0 {
+		err = documentError(codec, data, errors.New("delta: the document is a delta, not a response"))
+	}
 	if err != nil {
 		return nil, nil, err
 	}
-	r, refs, err := referenced(h, content)
-	if err != nil {
-		return nil, nil, &wire.DecodeError{Codec: codec, Offset: int64(len(data)), Msg: err.Error(), Err: err}
-	}
 	return r, refs, nil
+}
+
+// documentError is err, of a document's header, as its reader reports it:
+// at the document's end, which the header is checked at.
+func documentError(codec string, data []byte, err error) error {
+	return &wire.DecodeError{Codec: codec, Offset: int64(len(data)), Msg: err.Error(), Err: err}
 }
 
 // codecName is c's registry name, when it is a wire.Codec.
@@ -292,7 +297,7 @@ func readSessionDocument(c DocumentCodec, codec string, data []byte) ([]Field, *
 	}
 	r, refs, err := referenced(rh, content)
 	if err != nil {
-		return nil, nil, nil, &wire.DecodeError{Codec: codec, Offset: int64(len(data)), Msg: err.Error(), Err: err}
+		return nil, nil, nil, documentError(codec, data, err)
 	}
 	return dh, r, refs, nil
 }
@@ -315,7 +320,7 @@ func (s *Session) Patch(g *wire.Registry, name string, base *wire.GraphResponse,
 		return nil, err
 	}
 	if len(dh) == 0 {
-		return nil, &wire.DecodeError{Codec: name, Offset: int64(len(data)), Msg: ErrNotDelta.Error(), Err: ErrNotDelta}
+		return nil, documentError(name, data, ErrNotDelta)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -330,7 +335,7 @@ func (s *Session) Patch(g *wire.Registry, name string, base *wire.GraphResponse,
 	}
 	d, err := deltaOf(dh, content)
 	if err != nil {
-		return nil, &wire.DecodeError{Codec: name, Offset: int64(len(data)), Msg: err.Error(), Err: err}
+		return nil, documentError(name, data, err)
 	}
 	next, err := Patch(base, d)
 	if err != nil {
