@@ -161,27 +161,12 @@ func measureDecode(c wire.Codec, data []byte, hang time.Duration) (Outcome, erro
 	}
 }
 
-// validEncodings encodes the fixed responses, c.Responses and one
-// generated response with codec; the ones it cannot encode are left out.
-func (c Config) validEncodings(codec wire.Codec) ([][]byte, []string) {
-	rs := append(FixedResponses(), c.Responses...)
-	rs = append(rs, ResponseWith(c.Gen).Example(1))
-	var out [][]byte
-	var skipped []string
-	for i, r := range rs {
-		b, err := encodeSafe(codec, r)
-		if err != nil {
-			skipped = append(skipped, fmt.Sprintf("response %d: %v", i, err))
-			continue
-		}
-		out = append(out, b)
-	}
-	return out, skipped
-}
-
 func (c Config) checkHostile(t reporter, codec wire.Codec) {
 	t.Helper()
-	valid, skipped := c.validEncodings(codec)
+	// The hostile inputs are made from the encodings of the fixed
+	// responses, c.Responses and one generated response.
+	rs := append(FixedResponses(), c.Responses...)
+	_, valid, skipped := encodings(codec, append(rs, ResponseWith(c.Gen).Example(1)))
 	for _, s := range skipped {
 		t.Logf("not a base for hostile inputs (cannot encode) %s", s)
 	}

@@ -352,19 +352,25 @@ func (c Config) concurrencyResponses() []*wire.GraphResponse {
 	return rs
 }
 
-func (c Config) checkConcurrency(t reporter, codec wire.Codec) {
-	t.Helper()
-	rs := c.concurrencyResponses()
-	encs := make([][]byte, 0, len(rs))
-	var kept []*wire.GraphResponse
-	for _, r := range rs {
+// encodings returns the responses of rs that codec encodes and their
+// encodings, and says why each other one is left out.
+func encodings(codec wire.Codec, rs []*wire.GraphResponse) (kept []*wire.GraphResponse, encs [][]byte, skipped []string) {
+	for i, r := range rs {
 		b, err := encodeSafe(codec, r)
 		if err != nil {
-			continue // the codec cannot carry it; the round-trip check says so
+			skipped = append(skipped, fmt.Sprintf("response %d: %v", i, err))
+			continue
 		}
-		kept = append(kept, r)
-		encs = append(encs, b)
+		kept, encs = append(kept, r), append(encs, b)
 	}
+	return kept, encs, skipped
+}
+
+func (c Config) checkConcurrency(t reporter, codec wire.Codec) {
+	t.Helper()
+	// A response the codec cannot carry is left out: the round-trip check
+	// says so.
+	kept, encs, _ := encodings(codec, c.concurrencyResponses())
 	if len(kept) == 0 {
 		t.Fatalf("no response encodes; nothing to check")
 		return

@@ -321,35 +321,23 @@ func lengthInputs(vi int, v []byte, emit func(string, []byte) bool) bool {
 // (length bytes to be filled in at [1:5]).
 func msgpackHeader(b []byte) (width int, repl []byte, ok bool) {
 	c := b[0]
-	switch {
-	case c >= 0x80 && c <= 0x8f:
-		return 1, []byte{0xdf, 0, 0, 0, 0}, true
-	case c >= 0x90 && c <= 0x9f:
-		return 1, []byte{0xdd, 0, 0, 0, 0}, true
-	case c >= 0xa0 && c <= 0xbf:
-		return 1, []byte{0xdb, 0, 0, 0, 0}, true
+	for _, f := range [...]struct {
+		fix, fixEnd byte    // the fixed-size headers of the family, if any
+		heads       [3]byte // its 8-, 16- and 32-bit length headers (0: none)
+	}{
+		{0xa0, 0xbf, [3]byte{0xd9, 0xda, 0xdb}}, // str
+		{0, 0, [3]byte{0xc4, 0xc5, 0xc6}},       // bin
+		{0x90, 0x9f, [3]byte{0, 0xdc, 0xdd}},    // array
+		{0x80, 0x8f, [3]byte{0, 0xde, 0xdf}},    // map
+	} {
+		if f.fix != 0 && c >= f.fix && c <= f.fixEnd {
+			width = 1
+		} else if k := bytes.IndexByte(f.heads[:], c); c != 0 && k >= 0 {
+			width = 1 + 1<<k // 2, 3 or 5
+		} else {
+			continue
+		}
+		return width, []byte{f.heads[2], 0, 0, 0, 0}, width <= len(b)
 	}
-	var w int
-	switch c {
-	case 0xd9, 0xc4: // str8, bin8
-		w = 2
-	case 0xda, 0xc5, 0xdc, 0xde: // str16, bin16, array16, map16
-		w = 3
-	case 0xdb, 0xc6, 0xdd, 0xdf: // str32, bin32, array32, map32
-		w = 5
-	default:
-		return 0, nil, false
-	}
-	if len(b) < w {
-		return 0, nil, false
-	}
-	switch c {
-	case 0xd9, 0xda, 0xdb:
-		return w, []byte{0xdb, 0, 0, 0, 0}, true
-	case 0xc4, 0xc5, 0xc6:
-		return w, []byte{0xc6, 0, 0, 0, 0}, true
-	case 0xdc, 0xdd:
-		return w, []byte{0xdd, 0, 0, 0, 0}, true
-	}
-	return w, []byte{0xdf, 0, 0, 0, 0}, true
+	return 0, nil, false
 }
