@@ -7,17 +7,12 @@ import (
 	"math/bits"
 )
 
-// Check binds a delta to its base and its result: the first 128 bits of
-// SHA-256 over "graphwire-delta-check-v4\n", the base's Fingerprint and
-// the result's. A document writes it as the value of its graphwire_delta
-// field, in 39 decimal digits (13 o200k tokens whatever the value). The
-// reader holds the base and computes the result, so one value verifies
-// both (README, Decisions).
+// Check binds a delta to its base and its result (see the package doc,
+// "Positions and the check").
 type Check [16]byte
 
 // checkPrefix names the version whose meaning the check vouches for, so a
 // delta read under another version's rules never verifies.
-
 const checkPrefix = "graphwire-delta-check-v4\n"
 
 // CheckDigits is the length of a Check as a document writes it: 2^128-1

@@ -36,7 +36,6 @@ type Delta struct {
 	// result's are); the result's columns, group_columns and pagination;
 	// its format_version and query_type only where they differ from the
 	// base's.
-
 	Content *wire.GraphResponse
 }
 

@@ -14,7 +14,6 @@ var ErrNilResponse = errors.New("delta: nil response")
 // "Positions and the check"). It never fails for two responses (a nil one
 // is ErrNilResponse) and does not modify either; the Delta shares nodes,
 // edges and rows of next.
-
 func Diff(base, next *wire.GraphResponse) (*Delta, error) {
 	if base == nil || next == nil {
 		return nil, ErrNilResponse

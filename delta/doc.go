@@ -49,8 +49,8 @@
 // of a document with a header what is empty, and read it back empty. The
 // unchanged delta has no content: its header is graphwire_delta alone.
 //
-// This is version 4 of the delta document (Version); older versions are
-// refused (see Version) and the client asks for the whole response.
+// This is version 4 of the delta document; older versions are refused
+// (see Version) and the client asks for the whole response.
 //
 // # Positions and the check
 //
@@ -100,12 +100,10 @@
 //
 // # Worth it, and lossy codecs
 //
-// Worth(deltaCost, fullCost, threshold) is deltaCost < threshold ×
-// fullCost (DefaultThreshold 0.60, GCF's rule); Choose picks unchanged,
-// delta or full with the caller's cost functions. A client holds a
-// response as its codec carries it (Held): a delta is computed between
-// two responses as the client holds them, and AppendDelta refuses (a
-// *wire.EncodeError) a delta a lossy codec would not carry exactly.
+// Choose sends unchanged, a delta when Worth it (below DefaultThreshold,
+// 0.60, of the full response's cost), or the full response. A delta is
+// computed between two responses as the client holds them (Held); a lossy
+// codec's AppendDelta refuses one it would not carry exactly.
 //
 // # Sessions
 //
@@ -116,12 +114,10 @@
 // ids, groups separated by "; " (a type that is not a run of ASCII
 // letters, digits and underscores is a JSON string); sent_earlier_at
 // gives their positions, and the reader puts the content's nodes in the
-// positions left. The writer (Mark, Encode, EncodeDelta) and the reader
-// (Resolve, Decode, Patch) each keep a Session with the same
-// SessionLimits and stay in step: a Session never emits a reference its
-// reader cannot resolve. SessionLimits: MaxNodes (default 10,000) and
-// MaxBytes (default 16 MiB, each node counted as an estimate of the heap
-// it holds, which the tests hold within 25% of the live heap).
+// positions left. Writer and reader each keep a Session with the same
+// SessionLimits: MaxNodes (default 10,000) and MaxBytes (default 16 MiB,
+// each node counted as an estimate of the heap it holds, which the tests
+// hold within 25% of the live heap).
 //
 // # Limits and security
 //

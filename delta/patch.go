@@ -14,7 +14,6 @@ import (
 // (ErrWrongBase), is a *PatchError and no response. The result has lists
 // of its own; its nodes' properties and its rows' cells are shared with
 // base and d, read-only. It never modifies base or d.
-
 func Patch(base *wire.GraphResponse, d *Delta) (*wire.GraphResponse, error) {
 	if base == nil || d == nil {
 		return nil, ErrNilResponse

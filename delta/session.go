@@ -328,7 +328,6 @@ func ownValue(v wire.Value) wire.Value {
 // nodeSize is what a remembered node counts against MaxBytes: its entry
 // (sessionEntryOverhead), each property's struct and key, each value's
 // string and list elements.
-
 func nodeSize(n *wire.Node) int64 {
 	size := int64(sessionEntryOverhead + len(n.Type))
 	for i := range n.Properties {

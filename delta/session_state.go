@@ -108,7 +108,6 @@ func (s *Session) AppendState(dst []byte) []byte {
 // MaxStateBytes(l), of another version, damaged, or past l is a
 // *wire.DecodeError of codec "session-state" matching ErrSessionState;
 // nothing is allocated beyond what the state's own bytes hold.
-
 func RestoreSession(l SessionLimits, state []byte) (*Session, error) {
 	s, err := NewSession(l)
 	if err != nil {

@@ -309,7 +309,6 @@ func readSessionDocument(c DocumentCodec, codec string, data []byte) ([]Field, *
 // ErrNotDelta; a reference the session cannot resolve, ErrUnresolved; a
 // delta for another base, ErrWrongBase. On any error the session is
 // unchanged.
-
 func (s *Session) Patch(g *wire.Registry, name string, base *wire.GraphResponse, data []byte) (*wire.GraphResponse, error) {
 	c, _, err := sessionCodec(g, name)
 	if err != nil {

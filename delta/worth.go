@@ -38,7 +38,6 @@ func (c Choice) String() string {
 // of a full response costing fullCost, in one unit (tokens, bytes):
 // deltaCost < threshold × fullCost. A threshold of 0 selects
 // DefaultThreshold.
-
 func Worth(deltaCost, fullCost int, threshold float64) bool {
 	if threshold == 0 {
 		threshold = DefaultThreshold
