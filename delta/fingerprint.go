@@ -4,10 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"hash"
 	"math"
-	"strings"
 
 	"github.com/graphwire/graphwire/wire"
 )
@@ -29,29 +27,6 @@ func (h Hash) String() string {
 
 // IsZero reports whether h is the zero Hash, which no response has.
 func (h Hash) IsZero() bool { return h == Hash{} }
-
-// ErrHashSyntax is matched (errors.Is) by the error of ParseHash.
-var ErrHashSyntax = errors.New(`delta: a fingerprint is "sha256:" and 64 lowercase hex digits`)
-
-// ParseHash reads the printable form String writes. Anything else (an
-// unknown algorithm, upper case, a truncated digest) is ErrHashSyntax: a
-// fingerprint it cannot read names no response this package knows.
-func ParseHash(s string) (Hash, error) {
-	var h Hash
-	digits, ok := strings.CutPrefix(s, hashPrefix)
-	if !ok || len(digits) != 2*len(h) {
-		return h, ErrHashSyntax
-	}
-	for _, c := range []byte(digits) {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return h, ErrHashSyntax
-		}
-	}
-	if _, err := hex.Decode(h[:], []byte(digits)); err != nil {
-		return h, ErrHashSyntax
-	}
-	return h, nil
-}
 
 // fingerprintTag opens the hashed bytes of a response; nodeTag those of one
 // node (a Session's content hash). They keep the two kinds of digest apart.

@@ -26,41 +26,30 @@
 //
 //	import _ "github.com/graphwire/graphwire/codecs"
 //
-// registers every built-in codec. Names and aliases are case-insensitive;
-// the registry is safe for concurrent use and reads never take a lock.
-// The package-level functions Register, Lookup, EncodeWith, DecodeWith
-// and List work on DefaultRegistry; the rest are its methods, and
-// NewRegistry makes one of a service's own, bounded by its Limits.
-//
-// DecodeFrom reads an io.Reader to its end, in chunks of at most 32 KiB
-// and never past MaxInputBytes + 1 bytes, and decodes it as one response.
-// A Decoder (NewDecoder) reads responses one after another: in a codec
-// whose media type is JSON it stops at the end of each JSON value, as
-// encoding/json.Decoder does; other codecs' encodings do not say where
-// they end, and are read to the end of the stream.
+// registers every built-in codec. The package-level functions Register,
+// Lookup, EncodeWith, DecodeWith and List work on DefaultRegistry; the
+// rest are its methods, and NewRegistry makes one of a service's own,
+// bounded by its Limits. DecodeFrom reads one response from an
+// io.Reader, a Decoder (NewDecoder) one after another.
 //
 // # Validity
 //
-// A response is valid for the model when it keeps the rules every built-in
-// decoder enforces, whatever the format: a valid query type, group kinds
-// node or property, a pagination of schema v2 or v5, no property named
-// "type" or "id", no property key twice in one node, no cell name twice
-// in one row, and the Limits. Every built-in encoder checks them before
-// writing (wirecodec.Check), so an encoder refuses what its decoder would
-// refuse. A format may refuse more: JSON and TOON cannot carry a NaN or
-// an infinity, GOON needs identifier names, msgpack and CBOR valid UTF-8.
-// An *EncodeError's Path names the place refused in one syntax for every
-// codec: nodes[3].properties.tags[1], rows[0].g.properties.name.
+// A response is valid when it keeps the rules every built-in decoder
+// enforces whatever the format (wirecodec.Check lists them) and the
+// Limits; every built-in encoder checks them before writing, so an
+// encoder refuses what its decoder would refuse. A format may refuse
+// more: JSON and TOON cannot carry a NaN or an infinity, GOON needs
+// identifier names, msgpack and CBOR valid UTF-8. An *EncodeError's Path
+// names the place refused in one syntax for every codec:
+// nodes[3].properties.tags[1], rows[0].g.properties.name.
 //
 // # Canonical JSON
 //
-// The canonical JSON of a response (SPEC §4) is the json codec's, package
-// codecs/json. GraphResponse implements json.Marshaler and
-// json.Unmarshaler through the codec registered as "json" in the default
-// registry, so they need codecs/json registered, as DecodeWith does;
-// json.Marshal also rewrites '<', '>', '&', U+2028 and U+2029 as \u
-// escapes, the same JSON text. A value's own canonical JSON is written
-// here, by Value.MarshalJSON, Value.String and AppendValueJSON.
+// The canonical JSON of a response (SPEC §4) is the json codec's
+// (codecs/json); GraphResponse's MarshalJSON and UnmarshalJSON go through
+// the codec registered as "json" in the default registry. A value's own
+// canonical JSON is written here, by Value.MarshalJSON, Value.String and
+// AppendValueJSON.
 //
 // What only a codec's author needs (the Meter a decoder counts with, the
 // checks an encoder runs, format detection, the optional interfaces the
