@@ -18,8 +18,9 @@ import (
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
 
-// CodecSuite describes a codec for RunCodec.
+// CodecSuite describes a codec for RunCodec and RunSession.
 type CodecSuite struct {
+	// Codec is the codec under test; it implements delta.DocumentCodec.
 	Codec wire.Codec
 
 	// Options shape the generated responses.
@@ -205,14 +206,8 @@ func Document(t testing.TB, c wire.Codec, base, next *wire.GraphResponse) (*delt
 	return d, b
 }
 
-// SessionSuite describes a codec for RunSession.
-type SessionSuite struct {
-	// Codec is the codec under test; it implements delta.DocumentCodec.
-	Codec wire.Codec
-
-	// Options shape the generated responses.
-	Options wiretest.Options
-}
+// SessionSuite is the CodecSuite of RunSession.
+type SessionSuite = CodecSuite
 
 // RunSession checks a codec's session syntax: with no reference it writes
 // the plain response's bytes; over generated conversations and corpus
@@ -374,7 +369,7 @@ func RepeatedReferences(c delta.DocumentCodec, n wire.Node, times int) ([]byte, 
 	return b, err
 }
 
-func (s *SessionSuite) sc() delta.DocumentCodec { return s.Codec.(delta.DocumentCodec) }
+func (s *CodecSuite) sc() delta.DocumentCodec { return s.Codec.(delta.DocumentCodec) }
 
 // conversation is a writer's and a reader's Session with the same limits,
 // and a registry holding only the codec, for Session.Encode.
@@ -436,7 +431,7 @@ func (c *conversation) send(t rapid.TB, name string, r *wire.GraphResponse) ([]b
 
 // nextQuery draws the next response of a conversation: an earlier one
 // again, an earlier one edited, or a fresh one holding some earlier nodes.
-func (s *SessionSuite) nextQuery(t *rapid.T, earlier []*wire.GraphResponse) *wire.GraphResponse {
+func (s *CodecSuite) nextQuery(t *rapid.T, earlier []*wire.GraphResponse) *wire.GraphResponse {
 	fresh := wiretest.ResponseWith(s.Options).Draw(t, "fresh")
 	if len(earlier) == 0 {
 		return fresh
