@@ -1,8 +1,8 @@
 // Package wiretest generates random GraphResponses and checks codecs with
 // them: graphwire's own tests use it, and so can the tests of anyone's codec.
 //
-// Config.RunCodec (or CheckCodec, outside a *testing.T) is the conformance
-// harness: given a codec and its declared fidelity, it runs the
+// Config.RunCodec is the conformance harness: given a codec and its
+// declared fidelity, it runs the
 // round-trip property, determinism, concurrency, hostile-input and
 // refusal checks and reports the smallest failing response (the
 // generators are pgregory.net/rapid's, so a failure shrinks; outside a

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"strings"
 	"sync"
 	"testing"
 
@@ -108,19 +107,6 @@ func (c Config) Run(t *testing.T, name string) {
 func (c Config) RunCodec(t *testing.T, codec wire.Codec) {
 	t.Helper()
 	c.runCodec(testingT{t}, codec)
-}
-
-// CheckCodec runs the checks of RunCodec without a *testing.T (in an
-// Example, say) and returns an error listing every failure, or nil. It
-// must run inside a test binary.
-func (c Config) CheckCodec(codec wire.Codec) error {
-	name := codec.Info().Name
-	rec := &recorder{name: "wiretest-" + name, log: new([]string)}
-	rec.do(func() { c.runCodec(rec, codec) })
-	if !rec.failed {
-		return nil
-	}
-	return fmt.Errorf("wiretest: codec %q fails:\n%s", name, strings.Join(*rec.log, "\n"))
 }
 
 func (c Config) runCodec(t reporter, codec wire.Codec) {

@@ -400,7 +400,7 @@ func TestCheckReportsShrunkResponse(t *testing.T) {
 		}
 		return v
 	}
-	err := Config{N: 200, Checks: CheckRoundTrip}.CheckCodec(fake{name: name, enc: func(dst []byte, r *wire.GraphResponse) ([]byte, error) {
+	err := Config{N: 200, Checks: CheckRoundTrip}.check(fake{name: name, enc: func(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 		c := Clone(r)
 		mapValues(c, noFloats)
 		return json.AppendEncode(dst, c)
@@ -430,7 +430,7 @@ func TestCheckReportsShrunkResponse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := (Config{N: 50, Checks: CheckRoundTrip | CheckDeterminism}).CheckCodec(json); err != nil {
+	if err := (Config{N: 50, Checks: CheckRoundTrip | CheckDeterminism}).check(json); err != nil {
 		t.Errorf("json: %v", err)
 	}
 }
@@ -465,15 +465,15 @@ func TestLossyCodecMustKeepTheGraph(t *testing.T) {
 		dec: func([]byte) (*wire.GraphResponse, error) {
 			return &wire.GraphResponse{QueryType: wire.Traversal, Nodes: []wire.Node{}, Edges: []wire.Edge{}}, nil
 		}}
-	err := Config{Fidelity: FixedPoint, N: 100, Checks: CheckRoundTrip}.CheckCodec(dropAll)
+	err := Config{Fidelity: FixedPoint, N: 100, Checks: CheckRoundTrip}.check(dropAll)
 	if err == nil || !strings.Contains(err.Error(), "lossy round trip") {
 		t.Errorf("a codec that drops every response: %v, want a lossy round-trip failure", err)
 	}
 	jsonLike := fake{name: "json-like", fidelity: FixedPoint}
-	if err := (Config{Fidelity: FixedPoint, N: 100, Checks: CheckRoundTrip}).CheckCodec(jsonLike); err != nil {
+	if err := (Config{Fidelity: FixedPoint, N: 100, Checks: CheckRoundTrip}).check(jsonLike); err != nil {
 		t.Errorf("a lossless codec declaring FixedPoint: %v", err)
 	}
-	err = Config{Fidelity: Exact, N: 20, Checks: CheckRoundTrip}.CheckCodec(jsonLike)
+	err = Config{Fidelity: Exact, N: 20, Checks: CheckRoundTrip}.check(jsonLike)
 	if err == nil || !strings.Contains(err.Error(), "Info().Fidelity is lossy") {
 		t.Errorf("a test declaring exact for a codec whose Info says lossy: %v", err)
 	}
@@ -502,11 +502,11 @@ func TestRunTakesACodecOfAnyRegistry(t *testing.T) {
 // repeated property key) fails the refusals check, naming the shape.
 func TestRefusalsCatchAnEncoderThatSkipsTheModel(t *testing.T) {
 	lax := fake{name: "lax", enc: laxJSON}
-	err := Config{N: 200, Checks: CheckRefusals}.CheckCodec(lax)
+	err := Config{N: 200, Checks: CheckRefusals}.check(lax)
 	if err == nil || !strings.Contains(err.Error(), string(RefuseRepeatedProperty)) || !strings.Contains(err.Error(), string(RefuseRepeatedCell)) {
 		t.Errorf("an encoder that writes repeated keys: %v, want the repeated_property and repeated_cell shapes named", err)
 	}
-	if err := (Config{N: 200, Checks: CheckRefusals}).CheckCodec(fake{name: "checked"}); err != nil {
+	if err := (Config{N: 200, Checks: CheckRefusals}).check(fake{name: "checked"}); err != nil {
 		t.Errorf("an encoder that runs Limits.Check: %v", err)
 	}
 }

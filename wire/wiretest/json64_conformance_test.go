@@ -1,6 +1,6 @@
 // The harness's hostile check decodes inputs of up to 64 MiB on one
 // goroutine, which the race detector slows severalfold with nothing to
-// watch; .ci/run runs this example without it.
+// watch; .ci/run runs this test without it.
 
 //go:build !race
 
@@ -9,7 +9,7 @@ package wiretest_test
 import (
 	"encoding/base64"
 	"errors"
-	"fmt"
+	"testing"
 
 	"github.com/graphwire/graphwire/codecs/json"
 	"github.com/graphwire/graphwire/wire"
@@ -54,14 +54,7 @@ func (json64) Decode(data []byte) (*wire.GraphResponse, error) {
 // A codec of your own gets every check of the harness — round trip under its
 // fidelity, determinism, concurrency, hostile input and the shapes the model
 // refuses — in one line, whether or not it is registered anywhere (a
-// service's own registry: pass reg.Lookup's codec). In a test:
-//
-//	func TestJSON64(t *testing.T) { wiretest.Config{Fidelity: wiretest.Exact}.RunCodec(t, json64{}) }
-//
-// and anywhere else in a test binary, as here, CheckCodec returns the
-// failures.
-func Example() {
-	err := wiretest.Config{Fidelity: wiretest.Exact}.CheckCodec(json64{})
-	fmt.Println("json64:", err)
-	// Output: json64: <nil>
+// service's own registry: pass reg.Lookup's codec).
+func TestJSON64Conformance(t *testing.T) {
+	wiretest.Config{Fidelity: wiretest.Exact}.RunCodec(t, json64{})
 }
