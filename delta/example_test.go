@@ -12,22 +12,11 @@ import (
 )
 
 func Example() {
-	base := &wire.GraphResponse{
-		FormatVersion: "1.2.0",
-		QueryType:     wire.Search,
-		Nodes: []wire.Node{
-			{Type: "User", ID: 1, Properties: []wire.Property{wire.Prop("username", wire.String("ada"))}},
-			{Type: "User", ID: 2, Properties: []wire.Property{wire.Prop("username", wire.String("bob"))}},
-		},
+	user := func(id int64, name string) wire.Node {
+		return wire.Node{Type: "User", ID: id, Properties: []wire.Property{wire.Prop("username", wire.String(name))}}
 	}
-	next := &wire.GraphResponse{
-		FormatVersion: "1.2.0",
-		QueryType:     wire.Search,
-		Nodes: []wire.Node{
-			{Type: "User", ID: 1, Properties: []wire.Property{wire.Prop("username", wire.String("ada"))}},
-			{Type: "User", ID: 3, Properties: []wire.Property{wire.Prop("username", wire.String("cy"))}},
-		},
-	}
+	base := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Search, Nodes: []wire.Node{user(1, "ada"), user(2, "bob")}}
+	next := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Search, Nodes: []wire.Node{user(1, "ada"), user(3, "cy")}}
 	d, _ := delta.Diff(base, next)
 	b, _ := delta.EncodeWith(nil, "json", d)
 	fmt.Printf("%s\n", b)

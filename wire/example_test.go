@@ -9,18 +9,11 @@ import (
 )
 
 func ExampleEncodeWith() {
-	resp := &wire.GraphResponse{
-		FormatVersion: "1.2.0",
-		QueryType:     wire.Traversal,
-		Nodes: []wire.Node{
-			{Type: "User", ID: 9007199254740993, Properties: []wire.Property{
-				wire.Prop("username", wire.String("ana")),
-				wire.Prop("score", wire.Float(1)),
-			}},
-			{Type: "MergeRequest", ID: 42, Properties: []wire.Property{wire.Prop("iid", wire.Int(7))}},
-		},
-		Edges: []wire.Edge{{From: "User", FromID: 9007199254740993, To: "MergeRequest", ToID: 42, Type: "AUTHORED"}},
-	}
+	ana := wire.Node{Type: "User", ID: 9007199254740993, Properties: []wire.Property{
+		wire.Prop("username", wire.String("ana")), wire.Prop("score", wire.Float(1))}}
+	mr := wire.Node{Type: "MergeRequest", ID: 42, Properties: []wire.Property{wire.Prop("iid", wire.Int(7))}}
+	resp := &wire.GraphResponse{FormatVersion: "1.2.0", QueryType: wire.Traversal, Nodes: []wire.Node{ana, mr},
+		Edges: []wire.Edge{{From: ana.Type, FromID: ana.ID, To: mr.Type, ToID: mr.ID, Type: "AUTHORED"}}}
 	b, err := wire.EncodeWith("json", resp)
 	if err != nil {
 		fmt.Println(err)
