@@ -22,14 +22,11 @@ const (
 	SendDelta                   // the delta (HTTP 226)
 )
 
+var choiceNames = [...]string{SendFull: "full", SendUnchanged: "unchanged", SendDelta: "delta"}
+
 func (c Choice) String() string {
-	switch c {
-	case SendFull:
-		return "full"
-	case SendUnchanged:
-		return "unchanged"
-	case SendDelta:
-		return "delta"
+	if int(c) < len(choiceNames) {
+		return choiceNames[c]
 	}
 	return fmt.Sprintf("Choice(%d)", uint8(c))
 }

@@ -141,16 +141,13 @@ func (r *GraphResponse) UnmarshalJSON(data []byte) error {
 	if isJSONNull(data) {
 		return nil
 	}
-	c, err := defaultJSON()
-	if err != nil {
+	return unmarshalJSON(func(c jsonCodec) error {
+		got, err := c.Decode(data)
+		if err == nil {
+			*r = *got
+		}
 		return err
-	}
-	got, err := c.Decode(data)
-	if err != nil {
-		return err
-	}
-	*r = *got
-	return nil
+	})
 }
 
 // UnmarshalJSON sets v from one JSON value: null, true or false, a number
@@ -159,16 +156,22 @@ func (r *GraphResponse) UnmarshalJSON(data []byte) error {
 // json codec of the default registry (it needs codecs/json registered),
 // under its Limits. v is unchanged on error.
 func (v *Value) UnmarshalJSON(data []byte) error {
+	return unmarshalJSON(func(c jsonCodec) error {
+		got, err := c.DecodeValue(data)
+		if err == nil {
+			*v = got
+		}
+		return err
+	})
+}
+
+// unmarshalJSON calls read with the json codec of the default registry.
+func unmarshalJSON(read func(jsonCodec) error) error {
 	c, err := defaultJSON()
 	if err != nil {
 		return err
 	}
-	got, err := c.DecodeValue(data)
-	if err != nil {
-		return err
-	}
-	*v = got
-	return nil
+	return read(c)
 }
 
 // isJSONNull reports whether data is the JSON literal null, white space

@@ -50,14 +50,11 @@ const (
 	Lossy
 )
 
+var fidelityNames = [...]string{Exact: "exact", NumbersByValue: "numbers-by-value", Lossy: "lossy"}
+
 func (f Fidelity) String() string {
-	switch f {
-	case Exact:
-		return "exact"
-	case NumbersByValue:
-		return "numbers-by-value"
-	case Lossy:
-		return "lossy"
+	if int(f) < len(fidelityNames) {
+		return fidelityNames[f]
 	}
 	return fmt.Sprintf("Fidelity(%d)", uint8(f))
 }

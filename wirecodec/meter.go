@@ -251,26 +251,23 @@ func (m *Meter) Edge(e *wire.Edge) bool {
 // Column adds c as an element of the response's columns.
 func (m *Meter) Column(c *wire.Column) bool {
 	s := int64(len(`{"name":`)+len(`,"function":`)+len(`}`)+len(`,`)) + m.str(c.Name) + m.str(c.Function)
-	if c.Target.Valid {
-		s += int64(len(`,"target":`)) + m.str(c.Target.V)
+	return m.add(s+m.optStr(`,"target":`, c.Target)+m.optStr(`,"property":`, c.Property), sizeColumn)
+}
+
+// optStr is the size of an optional string member, its key included: 0
+// when absent.
+func (m *Meter) optStr(key string, o wire.Opt[string]) int64 {
+	if !o.Valid {
+		return 0
 	}
-	if c.Property.Valid {
-		s += int64(len(`,"property":`)) + m.str(c.Property.V)
-	}
-	return m.add(s, sizeColumn)
+	return int64(len(key)) + m.str(o.V)
 }
 
 // GroupColumn adds g as an element of the response's group columns.
 func (m *Meter) GroupColumn(g *wire.GroupColumn) bool {
 	s := int64(len(`{"name":`)+len(`,"kind":`)+len(`,"node":`)+len(`}`)+len(`,`)) +
 		m.str(g.Name) + m.str(string(g.Kind)) + m.str(g.Node)
-	if g.Property.Valid {
-		s += int64(len(`,"property":`)) + m.str(g.Property.V)
-	}
-	if g.Entity.Valid {
-		s += int64(len(`,"entity":`)) + m.str(g.Entity.V)
-	}
-	return m.add(s, sizeGroupColumn)
+	return m.add(s+m.optStr(`,"property":`, g.Property)+m.optStr(`,"entity":`, g.Entity), sizeGroupColumn)
 }
 
 // Cell adds c as a cell of the row being decoded; EndRow ends the row.
@@ -339,9 +336,7 @@ func (m *Meter) Finish(r *wire.GraphResponse) bool {
 		if p.Truncated.Valid {
 			s += int64(len(`,"truncated":`)) + boolLen(p.Truncated.V)
 		}
-		if p.NextCursor.Valid {
-			s += int64(len(`,"next_cursor":`)) + m.str(p.NextCursor.V)
-		}
+		s += m.optStr(`,"next_cursor":`, p.NextCursor)
 	}
 	return m.add(s, mem)
 }
