@@ -71,11 +71,15 @@ func DecodeReferenced(c DocumentCodec, data []byte) (*wire.GraphResponse, []int,
 
 func readReferenced(c DocumentCodec, codec string, data []byte) (*wire.GraphResponse, []int, error) {
 	dh, r, refs, err := readSessionDocument(c, codec, data)
-	if err == nil && len(dh) > 0 {
-		err = documentError(codec, data, errors.New("delta: the document is a delta, not a response"))
-	}
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, nil, err
+	case len(dh) > 0:
+		return nil, nil, documentError(codec, data, errors.New("delta: the document is a delta, not a response"))
+	case !r.QueryType.Valid():
+		// A document with a header leaves out an empty query_type, which
+		// only a delta's content may have.
+		return nil, nil, documentError(codec, data, errors.New("delta: the response has no query_type"))
 	}
 	return r, refs, nil
 }
