@@ -3,6 +3,7 @@ package wiretest
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"runtime"
 	"sync"
@@ -134,6 +135,20 @@ func (c Config) runCodec(t reporter, codec wire.Codec) {
 	}
 }
 
+// reporter is what the checks report to: a *testing.T, or, in the
+// harness's own tests, a recorder of the failures it must find.
+type reporter interface {
+	rapid.TB
+	run(name string, f func(reporter)) bool
+}
+
+type testingT struct{ *testing.T }
+
+func (t testingT) run(name string, f func(reporter)) bool {
+	t.Helper()
+	return t.T.Run(name, func(t *testing.T) { f(testingT{t}) })
+}
+
 // forEachGenerated runs check on c.N responses drawn by rapid. rapid runs
 // its -rapid.checks test cases (100 by default); each draws enough
 // responses that the total reaches N.
@@ -156,19 +171,15 @@ func (c Config) forEachGenerated(t reporter, check func(r *wire.GraphResponse) e
 // (divided by 5 under -short, as rapid does).
 func PerCase(n int) int {
 	checks := 100
-	if f := lookupFlag("rapid.checks"); f != nil {
-		if v, ok := f.(interface{ Get() any }); ok {
-			if i, ok := v.Get().(int); ok && i > 0 {
-				checks = i
-			}
+	if f := flag.Lookup("rapid.checks"); f != nil {
+		if i, ok := f.Value.(flag.Getter).Get().(int); ok && i > 0 {
+			checks = i
 		}
 	}
 	if testing.Testing() && testing.Short() {
 		checks /= 5
 	}
-	if checks < 1 {
-		checks = 1
-	}
+	checks = max(checks, 1)
 	return (n + checks - 1) / checks
 }
 
