@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"unsafe"
 
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirecodec"
@@ -16,15 +17,20 @@ import (
 // nodeShape is what a remembered node holds that the per-value limits
 // bound: its longest sequence (its properties, or the items of one list
 // value), its deepest list nesting, and its longest string, key or type,
-// in bytes.
+// in bytes; and bytes, what it counts against MaxBytes: its entry
+// (sessionEntryOverhead), each property's struct and key, each value's
+// string and list elements.
 type nodeShape struct {
 	elems, depth, longest int
+	bytes                 int64
 }
 
 func shapeOf(n *wire.Node) nodeShape {
-	s := nodeShape{elems: len(n.Properties), longest: len(n.Type)}
+	s := nodeShape{elems: len(n.Properties), longest: len(n.Type),
+		bytes: sessionEntryOverhead + int64(len(n.Type)) + int64(len(n.Properties))*propertySize}
 	for i := range n.Properties {
 		s.longest = max(s.longest, len(n.Properties[i].Key))
+		s.bytes += int64(len(n.Properties[i].Key))
 		s.value(n.Properties[i].Value, 0)
 	}
 	return s
@@ -34,14 +40,22 @@ func (s *nodeShape) value(v wire.Value, depth int) {
 	switch v.Kind() {
 	case wire.KindString:
 		s.longest = max(s.longest, len(v.Text()))
+		s.bytes += int64(len(v.Text()))
 	case wire.KindList:
 		s.depth = max(s.depth, depth+1)
 		s.elems = max(s.elems, len(v.List()))
+		s.bytes += int64(len(v.List())) * valueSize
 		for _, x := range v.List() {
 			s.value(x, depth+1)
 		}
 	}
 }
+
+// The sizes a nodeShape counts: a wire.Property and a wire.Value in memory.
+const (
+	propertySize = int64(unsafe.Sizeof(wire.Property{}))
+	valueSize    = int64(unsafe.Sizeof(wire.Value{}))
+)
 
 // unbounded is the Limits of the meter that sizes remembered nodes.
 var unbounded = wire.Limits{MaxMaterializedBytes: math.MaxInt64, MaxExpansion: math.MaxInt32}

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirecodec"
@@ -275,18 +274,18 @@ func (s *Session) deliver(nodes []wire.Node, hashes []Hash) {
 			}
 			s.forget(el)
 		}
-		size := nodeSize(n)
-		if size > s.lim.MaxBytes {
+		shape := shapeOf(n)
+		if shape.bytes > s.lim.MaxBytes {
 			continue
 		}
 		if m == nil {
 			m = wirecodec.NewMeter(unbounded, math.MaxInt)
 		}
 		c := ownNode(n)
-		e := &sessionEntry{key: sessionKey{c.Type, c.ID}, hash: hashes[i], bytes: size, node: c,
-			cost: listingCost(m, &c), shape: shapeOf(&c)}
+		e := &sessionEntry{key: sessionKey{c.Type, c.ID}, hash: hashes[i], bytes: shape.bytes, node: c,
+			cost: listingCost(m, &c), shape: shape}
 		s.nodes[e.key] = s.lru.PushFront(e)
-		s.bytes += size
+		s.bytes += shape.bytes
 	}
 	for s.lru.Len() > s.lim.MaxNodes || s.bytes > s.lim.MaxBytes {
 		s.forget(s.lru.Back())
@@ -323,36 +322,4 @@ func ownValue(v wire.Value) wire.Value {
 		return wire.ListOf(xs...)
 	}
 	return v
-}
-
-// nodeSize is what a remembered node counts against MaxBytes: its entry
-// (sessionEntryOverhead), each property's struct and key, each value's
-// string and list elements.
-func nodeSize(n *wire.Node) int64 {
-	size := int64(sessionEntryOverhead + len(n.Type))
-	for i := range n.Properties {
-		size += propertySize + int64(len(n.Properties[i].Key)) + valueHeap(n.Properties[i].Value)
-	}
-	return size
-}
-
-// The sizes nodeSize counts: a wire.Property and a wire.Value in memory.
-const (
-	propertySize = int64(unsafe.Sizeof(wire.Property{}))
-	valueSize    = int64(unsafe.Sizeof(wire.Value{}))
-)
-
-// valueHeap is the heap a value holds beyond its own struct.
-func valueHeap(v wire.Value) int64 {
-	switch v.Kind() {
-	case wire.KindString:
-		return int64(len(v.Text()))
-	case wire.KindList:
-		size := int64(0)
-		for _, x := range v.List() {
-			size += valueSize + valueHeap(x)
-		}
-		return size
-	}
-	return 0
 }
