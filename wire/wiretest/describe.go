@@ -63,18 +63,18 @@ func Describe(r *wire.GraphResponse) string {
 	}
 	fmt.Fprintf(&b, "edges (%d, nil=%v):\n", len(r.Edges), r.Edges == nil)
 	for _, e := range r.Edges {
-		fmt.Fprintf(&b, "  %q %d -[%q]-> %q %d depth=%s path_id=%s step=%s\n", e.From, e.FromID, e.Type, e.To, e.ToID, optInt(e.Depth), optInt(e.PathID), optInt(e.Step))
+		fmt.Fprintf(&b, "  %q %d -[%q]-> %q %d depth=%s path_id=%s step=%s\n", e.From, e.FromID, e.Type, e.To, e.ToID, opt(e.Depth), opt(e.PathID), opt(e.Step))
 	}
 	if r.Columns != nil {
 		fmt.Fprintf(&b, "columns (%d):\n", len(r.Columns))
 		for _, c := range r.Columns {
-			fmt.Fprintf(&b, "  %q fn=%q target=%s property=%s\n", c.Name, c.Function, optStr(c.Target), optStr(c.Property))
+			fmt.Fprintf(&b, "  %q fn=%q target=%s property=%s\n", c.Name, c.Function, opt(c.Target), opt(c.Property))
 		}
 	}
 	if r.GroupColumns != nil {
 		fmt.Fprintf(&b, "group_columns (%d):\n", len(r.GroupColumns))
 		for _, g := range r.GroupColumns {
-			fmt.Fprintf(&b, "  %q kind=%q node=%q property=%s entity=%s\n", g.Name, g.Kind, g.Node, optStr(g.Property), optStr(g.Entity))
+			fmt.Fprintf(&b, "  %q kind=%q node=%q property=%s entity=%s\n", g.Name, g.Kind, g.Node, opt(g.Property), opt(g.Entity))
 		}
 	}
 	if r.Rows != nil {
@@ -93,27 +93,20 @@ func Describe(r *wire.GraphResponse) string {
 	}
 	if r.Pagination != nil {
 		p := r.Pagination
-		truncated := "-"
-		if p.Truncated.Valid {
-			truncated = fmt.Sprint(p.Truncated.V)
-		}
-		fmt.Fprintf(&b, "pagination has_more=%v total_rows=%s truncated=%s next_cursor=%s\n", p.HasMore, optInt(p.TotalRows), truncated, optStr(p.NextCursor))
+		fmt.Fprintf(&b, "pagination has_more=%v total_rows=%s truncated=%s next_cursor=%s\n", p.HasMore, opt(p.TotalRows), opt(p.Truncated), opt(p.NextCursor))
 	}
 	return b.String()
 }
 
-func optInt(o wire.Opt[int64]) string {
+// opt renders an optional field: "-" when absent, a string quoted.
+func opt[T int64 | bool | string](o wire.Opt[T]) string {
 	if !o.Valid {
 		return "-"
+	}
+	if s, ok := any(o.V).(string); ok {
+		return fmt.Sprintf("%q", s)
 	}
 	return fmt.Sprint(o.V)
-}
-
-func optStr(o wire.Opt[string]) string {
-	if !o.Valid {
-		return "-"
-	}
-	return fmt.Sprintf("%q", o.V)
 }
 
 // NameContains reports whether a property key or a cell name of r, in a
