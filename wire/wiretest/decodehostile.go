@@ -28,18 +28,10 @@ type Bounds struct {
 }
 
 func (l Bounds) withDefaults() Bounds {
-	if l.Time <= 0 {
-		l.Time = 2 * time.Second
-	}
-	if l.TimePerByte <= 0 {
-		l.TimePerByte = 200 * time.Nanosecond
-	}
-	if l.Alloc <= 0 {
-		l.Alloc = 8 << 20
-	}
-	if l.AllocPerByte <= 0 {
-		l.AllocPerByte = 64
-	}
+	l.Time = positiveOr(l.Time, 2*time.Second)
+	l.TimePerByte = positiveOr(l.TimePerByte, 200*time.Nanosecond)
+	l.Alloc = positiveOr(l.Alloc, 8<<20)
+	l.AllocPerByte = positiveOr(l.AllocPerByte, 64)
 	return l
 }
 

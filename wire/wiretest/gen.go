@@ -46,15 +46,9 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.MaxNodes <= 0 {
-		o.MaxNodes = 12
-	}
-	if o.MaxEdges <= 0 {
-		o.MaxEdges = o.MaxNodes
-	}
-	if o.MaxRows <= 0 {
-		o.MaxRows = 8
-	}
+	o.MaxNodes = positiveOr(o.MaxNodes, 12)
+	o.MaxEdges = positiveOr(o.MaxEdges, o.MaxNodes)
+	o.MaxRows = positiveOr(o.MaxRows, 8)
 	if len(o.QueryTypes) == 0 {
 		o.QueryTypes = wirecodec.QueryTypes()
 	}

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 
@@ -68,16 +69,20 @@ type Config struct {
 	BigInput int
 }
 
-func (c Config) withDefaults() Config {
-	if c.N <= 0 {
-		c.N = 500
+// positiveOr is v, or def when v is not positive: a setting's default.
+func positiveOr[T int | int64 | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
 	}
+	return v
+}
+
+func (c Config) withDefaults() Config {
+	c.N = positiveOr(c.N, 500)
 	if c.Checks == 0 {
 		c.Checks = CheckAll
 	}
-	if c.BigInput <= 0 {
-		c.BigInput = 64 << 20
-	}
+	c.BigInput = positiveOr(c.BigInput, 64<<20)
 	c.Bounds = c.Bounds.withDefaults()
 	return c
 }
