@@ -43,10 +43,6 @@ import (
 	"github.com/graphwire/graphwire/wirestore"
 )
 
-func init() {
-	register("mcp", "[-http ADDR] [-watch] [-store redis://HOST:PORT/DB] DIR|FILE: the responses as MCP tools, over stdio or streamable HTTP", runMCP)
-}
-
 func runMCP(env *Env, fs *flag.FlagSet) error {
 	addr := fs.String("http", "", "serve streamable HTTP at http://`ADDR`/mcp, a loopback address, instead of stdio")
 	watch := fs.Bool("watch", false, "read DIR or FILE again when it changes (checked on every call)")

@@ -51,10 +51,6 @@ import (
 	"github.com/graphwire/graphwire/wirestore"
 )
 
-func init() {
-	register("serve", "[-addr 127.0.0.1:8080] [DIR|FILE]: every format over HTTP, by negotiation", runServe)
-}
-
 func runServe(env *Env, fs *flag.FlagSet) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "listen `address`, a loopback one (port 0 picks a free port)")
 	envelope := fs.Bool("envelope", false, "wrap text formats in GKG's JSON envelope")
