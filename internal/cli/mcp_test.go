@@ -507,3 +507,22 @@ func TestMCPConformance(t *testing.T) {
 		t.Errorf("conformance: %v", err)
 	}
 }
+
+// startPiped starts cmd with pipes to its standard input and from its
+// standard output, and its standard error on the test's.
+func startPiped(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, io.Reader) {
+	t.Helper()
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return in, out
+}

@@ -1,5 +1,5 @@
 // Answers TOON encode and decode requests with the reference implementation
-// (@toon-format/toon), for reference_test.go.
+// (@toon-format/toon), for reference_test.go and the wirebench toon tests.
 //
 // Usage: node reference.mjs <npm-prefix>
 //   where <npm-prefix> is a directory holding node_modules/@toon-format/toon.
@@ -9,6 +9,8 @@
 //   {"op":"encode","json":"<JSON text>","options":{...}} -> {"ok":true,"toon":"..."}
 //   {"op":"decode","toon":"<TOON text>","options":{...}} -> {"ok":true,"json":"<JSON text>"}
 //   failure                                              -> {"ok":false,"error":"..."}
+// A decode request with "space":N writes JSON.stringify(value, null, N), as
+// the reference CLI does.
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import readline from 'node:readline'
@@ -28,7 +30,7 @@ for await (const line of rl) {
         response = { ok: true, toon: toon.encode(JSON.parse(request.json), request.options) }
         break
       case 'decode':
-        response = { ok: true, json: JSON.stringify(toon.decode(request.toon, request.options)) }
+        response = { ok: true, json: JSON.stringify(toon.decode(request.toon, request.options), null, request.space) }
         break
       default:
         throw new Error(`unknown op ${request.op}`)
