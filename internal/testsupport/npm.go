@@ -3,6 +3,7 @@ package testsupport
 import (
 	"bufio"
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -85,6 +86,11 @@ func npmVersion(prefix, name string) string {
 	return strings.TrimSpace(p.Version)
 }
 
+// nodeRunner is node.mjs, the loop that answers a Node's requests.
+//
+//go:embed node.mjs
+var nodeRunner string
+
 // Node is a node process that answers requests, one JSON object a line
 // on its standard input, with one JSON object a line on its standard
 // output, in order: {"ok":true, ...} or {"ok":false,"error":"..."}. The
@@ -103,11 +109,11 @@ type nodeStart struct {
 	err  error
 }
 
-// StartNode returns the process running script (a path relative to the
-// test's directory) with the npm prefix holding pkg as its argument,
-// installing pkg (see NpmInstall) and starting it on the first call for
-// them in the test binary; later calls share it. It lives as long as the
-// binary: node exits when its input closes.
+// StartNode returns the process answering requests with the handlers of
+// script (a path relative to the test's directory; see node.mjs) over the
+// npm package pkg, installing pkg (see NpmInstall) and starting the process
+// on the first call for them in the test binary; later calls share it. It
+// lives as long as the binary: node exits when its input closes.
 func StartNode(tb testing.TB, script, pkg string) *Node {
 	tb.Helper()
 	node, prefix := NpmInstall(tb, pkg)
@@ -125,7 +131,7 @@ func startNode(node, script, prefix string) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(node, path, prefix)
+	cmd := exec.Command(node, "--input-type=module", "-e", nodeRunner, prefix, path)
 	cmd.Stderr = os.Stderr
 	in, inErr := cmd.StdinPipe()
 	out, outErr := cmd.StdoutPipe()
