@@ -199,15 +199,11 @@ func Run(env *Env) int {
 		return runHelp(env)
 	}
 	name := env.Args[0]
-	cmd, ok := commands[name]
+	cmd, ok := lookup(env, name, "wirebench", "; see: wirebench help")
 	if !ok {
-		fmt.Fprintf(env.Stderr, "wirebench: unknown command %q (commands: %s; see: wirebench help)\n", name, strings.Join(commandNames(), ", "))
 		return ExitUsage
 	}
-	sub := *env
-	sub.Args = env.Args[1:]
-	sub.cmd = name
-	err := cmd.run(&sub, newFlags(name))
+	err := cmd.runAs(env, name, env.Args[1:])
 	if err == nil || errors.Is(err, errHelp) {
 		return ExitOK
 	}
@@ -231,15 +227,11 @@ func runHelp(env *Env) int {
 		return ExitOK
 	case 2:
 		name := env.Args[1]
-		cmd, ok := commands[name]
+		cmd, ok := lookup(env, name, "wirebench help", "")
 		if !ok {
-			fmt.Fprintf(env.Stderr, "wirebench help: unknown command %q (commands: %s)\n", name, strings.Join(commandNames(), ", "))
 			return ExitUsage
 		}
-		sub := *env
-		sub.Args = []string{"-h"}
-		sub.cmd = name
-		if err := cmd.run(&sub, newFlags(name)); err != nil && !errors.Is(err, errHelp) {
+		if err := cmd.runAs(env, name, []string{"-h"}); err != nil && !errors.Is(err, errHelp) {
 			fmt.Fprintf(env.Stderr, "wirebench help: %s\n", oneLine(err.Error()))
 			return ExitError
 		}
@@ -247,6 +239,23 @@ func runHelp(env *Env) int {
 	}
 	fmt.Fprintln(env.Stderr, "wirebench help: at most one command name (usage: wirebench help [CMD])")
 	return ExitUsage
+}
+
+// lookup returns the command name, or says on stderr, after prefix, that
+// there is none, with the commands there are and hint.
+func lookup(env *Env, name, prefix, hint string) (command, bool) {
+	cmd, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(env.Stderr, "%s: unknown command %q (commands: %s%s)\n", prefix, name, strings.Join(commandNames(), ", "), hint)
+	}
+	return cmd, ok
+}
+
+// runAs runs the command, called name, with args.
+func (c command) runAs(env *Env, name string, args []string) error {
+	sub := *env
+	sub.Args, sub.cmd = args, name
+	return c.run(&sub, newFlags(name))
 }
 
 func oneLine(s string) string {
