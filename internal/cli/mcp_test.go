@@ -327,14 +327,7 @@ func startMCP(t *testing.T, bin string, args ...string) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	lines := make(chan string, 64)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
+	lines := lineChan(stderr, 64)
 	drained := make(chan struct{})
 	t.Cleanup(func() {
 		cmd.Process.Signal(syscall.SIGTERM) //nolint:errcheck // Wait says
