@@ -26,34 +26,19 @@
 //
 // # The text
 //
-// The rules are graphwire's SPEC §5: sections @header, @nodes, @edges (or
-// @paths for path_finding), then @rows when the response has rows; header
-// fields query_type, goon_version, nodes, edges, the pagination, then for
-// an aggregation rows, group_by and aggregations; nodes grouped under
-// Type(count): lines as "id key=value ...", sorted by type and id,
-// properties by priority class then bytewise; edges sorted and
-// de-duplicated by their full key, grouped under REL(count): as
-// "From:id --> To:id[ depth=N]"; a path as one line,
-// "path=P: T:id --REL--> T:id"; each @rows line a row, name=value, a node
-// cell as Type:id. format_version is not written.
-//
-// The pagination follows edges:, as GKG's encoders write it: has_more:true
-// (when true), total_rows:N (schema v2), truncated:true (when true) and
-// next_cursor:TOKEN (schema v5). The token is written bare when the value
-// rule allows (GKG's always are), otherwise quoted; it is never truncated.
-// Decode reads total_rows as schema v2's pagination; truncated,
-// next_cursor, or has_more alone as schema v5's; none as no pagination.
-// total_rows beside a v5 field is an error at the later line.
-//
-// Values: null and "" are left out of node rows (null is bare in @rows);
-// bools, ints and finite floats (shortest, no exponent) bare; NaN and ±Inf
-// left out; a list as its compact JSON, then treated as a string. A string
-// past 200 code points (body, description, name, note, title) or 1000
-// (other keys) keeps its first limit−3 and gains "..." and, in a node row,
-// a key_len=N breadcrumb; a ClickHouse datetime is put in T-form; the text
-// is bare when every byte is in [A-Za-z0-9_\-:./@+] and it is not true,
-// false or null, otherwise quoted with \\ \" \n \r \t escaped, other
-// control characters dropped, invalid UTF-8 as U+FFFD.
+// The rules are graphwire's SPEC §5 (ADR 012 and the decisions listed
+// there): sections @header, @nodes, @edges (@paths for path_finding), then
+// @rows when the response has rows; nodes grouped under Type(count): as
+// "id key=value ...", edges under REL(count): as "From:id --> To:id[
+// depth=N]", a path as one line "path=P: T:id --REL--> T:id", a row as
+// name=value cells, a node cell as Type:id; strings truncated with a
+// key_len=N breadcrumb, ClickHouse datetimes in T-form, then bare or
+// quoted. format_version is not written. The pagination follows edges:,
+// as GKG's encoders write it (has_more:true, total_rows:N, truncated:true,
+// next_cursor:TOKEN, the token bare when the value rule allows, never
+// truncated). Decode reads total_rows as schema v2's pagination;
+// truncated, next_cursor, or has_more alone as schema v5's; total_rows
+// beside a v5 field is an error at the later line.
 //
 // # Decisions where GKG's encoder is silent or differs
 //
@@ -162,16 +147,15 @@
 //
 // # Deltas and references
 //
-// Codec implements delta.DocumentCodec. A document (a delta, or a response
-// with references) is a header of named fields, then a response, the
-// content. The fields are name:value lines at the top of @header, before
-// GOON's own: an integer list as numbers separated by commas, a text as
-// next_cursor is written. The content is written as a fragment: no
-// goon_version or counts, query_type only when set, and a section only
-// when it holds something ("@nodes" when nothing does). A content without
-// a query type takes the layout it shows: an aggregation's when it has
-// rows or columns, path_finding's when every edge has a path id and none a
-// depth. The delta that changes one property of one node:
+// Codec implements delta.DocumentCodec. A document's fields are name:value
+// lines at the top of @header, before GOON's own: an integer list as
+// numbers separated by commas, a text as next_cursor is written. The
+// content is a fragment: no goon_version or counts, query_type only when
+// set, a section only when it holds something ("@nodes" when nothing
+// does). A content without a query type takes the layout it shows: an
+// aggregation's when it has rows or columns, path_finding's when every
+// edge has a path id and none a depth. The delta that changes one
+// property of one node:
 //
 //	@header
 //	graphwire_delta:308993489190197980744170871255175690256
@@ -180,24 +164,15 @@
 //	User(1):
 //	1 name="ada lovelace"
 //
-// It costs 52 o200k tokens for a node of lean/traversal_m
-// (TestOneNodeDeltaTokens). A document without fields is a response:
-// AppendDocument writes what AppendEncode writes and DecodeDocument reads
-// any response. Decode refuses a document's fields ("document header
-// field ... among GOON's header fields"). DecodeDocument refuses a field
-// twice, a value not of its kind or past the limits, and what Decode
-// refuses in the content, at its line in the whole document.
-// AppendDocument refuses what DecodeDocument would, and a text GOON's
-// quoting does not carry. GOON is lossy, so delta.AppendDelta reads a
-// GOON delta back and refuses one whose content GOON does not carry.
+// Decode refuses a document's fields; DecodeDocument refuses a field twice,
+// a value not of its kind or past the limits, and what Decode refuses in
+// the content, at its line in the whole document. AppendDocument refuses
+// what DecodeDocument would, and a text GOON's quoting does not carry.
 //
 // # Versions
 //
-// Version, 1.0.0, is the goon_version the registered codec stamps; tests
-// hold it together with a hash of each golden output. New(Options{Version:
-// "4.0.1"}) stamps another (GKG's current encoder), and nothing else
-// changes: GKG's versions since 1.0.0 differ only in the pagination
-// header, which is written whenever the response has it. Decode accepts
-// MAJOR.MINOR.PATCH with major 1 to 4 and reads every one the same way,
-// without reporting it.
+// Version, 1.0.0, is the goon_version the registered codec stamps;
+// New(Options{Version: "4.0.1"}) stamps GKG's current encoder's, and
+// nothing else changes (GKG's versions since differ only in the pagination
+// header). Decode reads MAJOR.MINOR.PATCH with major 1 to 4 alike.
 package goon
