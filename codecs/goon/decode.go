@@ -74,7 +74,7 @@ type parser struct {
 	colIndex   map[string]int // by name, once there are many columns
 
 	pairs     []pair
-	text      textArena
+	text      arena[byte] // unescaped values, each written once
 	props     arena[wire.Property]
 	cells     arena[wire.Cell]
 	nodeLines []int // line of each node row
@@ -111,20 +111,6 @@ func (a *arena[T]) take(n int) []T {
 	l := len(a.buf)
 	a.buf = a.buf[:l+n]
 	return a.buf[l : l+n : l+n]
-}
-
-// textArena holds unescaped values in shared blocks, each written once,
-// so the strings over them stay immutable.
-type textArena struct{ buf []byte }
-
-// take returns an empty slice with room for n bytes.
-func (a *textArena) take(n int) []byte {
-	if cap(a.buf)-len(a.buf) < n {
-		a.buf = make([]byte, 0, max(min(2*cap(a.buf), 1<<20), 4096, n))
-	}
-	l := len(a.buf)
-	a.buf = a.buf[:l+n]
-	return a.buf[l : l : l+n]
 }
 
 // newParser returns a parser of data, without its byte order mark.
@@ -425,17 +411,13 @@ func (p *parser) headerValue(f int, val string) error {
 		if n > int64(p.lim.MaxElements) {
 			return p.checkElements(p.lim.MaxElements+1, fieldNames[f])
 		}
-	case fHasMore:
+	case fHasMore, fTruncated:
 		if val != "true" {
-			return p.errf("expected has_more:true, found " + textwire.Excerpt(val))
+			return p.errf("expected " + fieldNames[f] + ":true, found " + textwire.Excerpt(val))
 		}
 	case fTotalRows:
 		if _, ok := parseInt(val); !ok {
 			return p.errf("expected an integer after total_rows:, found " + textwire.Excerpt(val))
-		}
-	case fTruncated:
-		if val != "true" {
-			return p.errf("expected truncated:true, found " + textwire.Excerpt(val))
 		}
 	case fNextCursor:
 		return p.cursor(val)
