@@ -1,13 +1,11 @@
 package binary
 
 import (
-	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirecodec"
 )
@@ -149,7 +147,7 @@ func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int6
 		st.mp.b = buf
 		s, out = &st.mp, &st.mp.b
 	}
-	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut, checked: true, content: content}
+	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut, content: content}
 	if table {
 		e.names = st.names
 		st.gen++
@@ -333,13 +331,6 @@ func (e *encoder) node(nd *wire.Node, cellName *string, list string, i, j int) b
 		}
 		return p
 	}
-	// A response has passed the model's check; a delta's nodes have not.
-	if !e.checked {
-		if k, msg := badProperty(nd.Properties); msg != "" {
-			e.fail(at().Property(k, nd.Properties[k].Key), "%s", msg)
-			return false
-		}
-	}
 	extra := 2
 	if cellName != nil {
 		extra = 3
@@ -361,7 +352,8 @@ func (e *encoder) node(nd *wire.Node, cellName *string, list string, i, j int) b
 			return false
 		}
 		if !e.value(p.Value) {
-			e.fail(badText(at().Property(k, p.Key), p.Value), notUTF8)
+			bad, _ := badText(at().Property(k, p.Key), p.Value)
+			e.fail(bad, notUTF8)
 			return false
 		}
 	}
@@ -369,44 +361,20 @@ func (e *encoder) node(nd *wire.Node, cellName *string, list string, i, j int) b
 }
 
 // badText returns the path of the first string of v (at p) that is not
-// valid UTF-8: p itself, or the list element that holds it.
-func badText(p wirecodec.Path, v wire.Value) wirecodec.Path {
-	q, _ := findBadText(p, v)
-	return q
-}
-
-func findBadText(p wirecodec.Path, v wire.Value) (wirecodec.Path, bool) {
+// valid UTF-8 (p itself, or the list element that holds it), and whether
+// there is one.
+func badText(p wirecodec.Path, v wire.Value) (wirecodec.Path, bool) {
 	switch v.Kind() {
 	case wire.KindString:
 		return p, !utf8.ValidString(v.Text())
 	case wire.KindList:
 		for i, x := range v.List() {
-			if q, ok := findBadText(p.Index(i), x); ok {
+			if q, ok := badText(p.Index(i), x); ok {
 				return q, true
 			}
 		}
 	}
 	return p, false
-}
-
-// badProperty reports the first property with a reserved or repeated key,
-// in the order the decoder finds them; msg is "" when all are well.
-func badProperty(props []wire.Property) (i int, msg string) {
-	var keys keyset.Seq
-	key := func(j int) string { return props[j].Key }
-	for i := range props {
-		k := props[i].Key
-		if k == "type" || k == "id" {
-			return i, fmt.Sprintf("property key %q is reserved", k)
-		}
-		if keys.Add(k, key) {
-			return i, fmt.Sprintf("property key %q given twice", k)
-		}
-	}
-	if r := keys.Repeat(key); r >= 0 {
-		return r, fmt.Sprintf("property key %q given twice", props[r].Key)
-	}
-	return 0, ""
 }
 
 // edge writes [from, from_id, to, to_id, type, depth?, path_id?, step?].
@@ -484,7 +452,8 @@ func (e *encoder) cell(c *wire.Cell, list string, i, j int) bool {
 		return false
 	}
 	if !e.value(c.Value) {
-		e.fail(badText(at(), c.Value), notUTF8)
+		bad, _ := badText(at(), c.Value)
+		e.fail(bad, notUTF8)
 		return false
 	}
 	return true

@@ -13,6 +13,7 @@ import (
 // (mpSink, cborSink).
 type sink interface {
 	array(n int)
+	object(n int) // a document's map head (head.go)
 	null()
 	boolean(b bool)
 	integer(i int64)
@@ -39,9 +40,8 @@ type encoder struct {
 	// gen are this encoding's.
 	recent *[recentNames]recentName
 	gen    uint64
-	// checked: the response has passed the model's check of property
-	// keys. content: a document's content, whose query type may be "".
-	checked, content bool
+	// content: a document's content, whose query type may be "".
+	content bool
 }
 
 // next is called after each node, edge and row: false once the strings

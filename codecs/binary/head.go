@@ -67,14 +67,8 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	return b, nil
 }
 
-// headSink is a sink that also writes a document's map head.
-type headSink interface {
-	sink
-	object(n int)
-}
-
-// newHeadSink returns the headSink of f appending to dst, and its bytes.
-func newHeadSink(f Format, dst []byte) (headSink, *[]byte) {
+// newHeadSink returns the sink of f appending to dst, and its bytes.
+func newHeadSink(f Format, dst []byte) (sink, *[]byte) {
 	if f == CBOR {
 		cs := &cborSink{b: dst}
 		return cs, &cs.b

@@ -58,14 +58,6 @@ func (e *encoder) edgePath(ed *wire.Edge) wirecodec.Path {
 	return wirecodec.Path{}.Field("edges")
 }
 
-// edgeError places an error of appendEdge under the edge's path.
-func edgeError(err error, at wirecodec.Path) error {
-	if ee, ok := err.(*wire.EncodeError); ok {
-		ee.Path = at.Field(ee.Path).String()
-	}
-	return err
-}
-
 // lineError is a decode error at the 1-based line.
 func lineError(line int, msg string) error {
 	return &wire.DecodeError{Codec: Name, Line: line, Msg: msg}
