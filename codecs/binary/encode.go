@@ -24,13 +24,13 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 }
 
 // appendEncode is AppendEncode with r checked as checked (a document's
-// content as delta.Checkable gives it; its query type may be "").
+// content as delta.Checkable gives it).
 func (c *Codec) appendEncode(dst []byte, r, checked *wire.GraphResponse) ([]byte, error) {
 	size, err := c.check(checked)
 	if err != nil {
 		return dst, err
 	}
-	out, err := c.write(dst, r, true, c.core.Limits.MaxInputBytes, nil, r != checked)
+	out, err := c.write(dst, r, true, c.core.Limits.MaxInputBytes, nil)
 	if err != nil {
 		return dst, err
 	}
@@ -44,9 +44,8 @@ func (c *Codec) appendEncode(dst []byte, r, checked *wire.GraphResponse) ([]byte
 const streamChunk = 32 << 10
 
 // EncodeTo writes AppendEncode's bytes to w in writes of about 32 KiB,
-// never holding them whole. Nothing is written when encoding fails: a
-// first pass checks the response and counts its bytes, a second writes
-// them. Only an error from w can leave partial output.
+// never holding them whole; a first pass checks them, so only an error
+// from w can leave partial output.
 func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	size, err := c.check(r)
 	if err != nil {
@@ -54,13 +53,13 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	}
 	buf := make([]byte, 0, streamChunk+streamChunk/4)
 	var n byteCounter
-	if _, err := c.write(buf, r, true, c.core.Limits.MaxInputBytes, &n, false); err != nil {
+	if _, err := c.write(buf, r, true, c.core.Limits.MaxInputBytes, &n); err != nil {
 		return err
 	}
 	if err := c.checkOut(size, int64(n)); err != nil {
 		return err
 	}
-	_, err = c.write(buf, r, true, 0, w, false)
+	_, err = c.write(buf, r, true, 0, w)
 	return err
 }
 
@@ -127,9 +126,8 @@ func putEncState(st *encState) {
 // write walks r in c's format, appending to dst, or with w writing to w in
 // chunks (and returning dst emptied). With table false every name is
 // written in full. maxOut, when positive, stops the walk once the
-// encoding is surely longer (encoder.maxOut). content is set for a
-// document's content, whose query type may be "".
-func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int64, w io.Writer, content bool) ([]byte, error) {
+// encoding is surely longer (encoder.maxOut).
+func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int64, w io.Writer) ([]byte, error) {
 	st := getEncState()
 	defer putEncState(st)
 	// Without a writer the bytes gather in the scratch buffer and are
@@ -147,7 +145,7 @@ func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int6
 		st.mp.b = buf
 		s, out = &st.mp, &st.mp.b
 	}
-	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut, content: content}
+	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut}
 	if table {
 		e.names = st.names
 		st.gen++
@@ -205,16 +203,9 @@ func (s *spiller) flush() bool {
 const notUTF8 = "not valid UTF-8"
 
 func (e *encoder) response(r *wire.GraphResponse) {
-	if !r.QueryType.Valid() && !(e.content && r.QueryType == "") {
-		e.fail(wirecodec.Path{}.Field("query_type"), "unknown query type %q", r.QueryType)
-		return
-	}
-	if r.Pagination != nil {
-		if err := r.Pagination.Check(); err != nil {
-			e.fail(wirecodec.Path{}.Field("pagination"), "%s", err.Error())
-			return
-		}
-	}
+	// r has passed wirecodec.Measure: its query type, group kinds and
+	// pagination are valid, its property keys neither reserved nor
+	// repeated.
 	n := 5
 	switch {
 	case r.Pagination != nil:
@@ -415,10 +406,6 @@ func (e *encoder) column(c *wire.Column, i int) bool {
 }
 
 func (e *encoder) groupColumn(g *wire.GroupColumn, i int) bool {
-	if !g.Kind.Valid() {
-		e.fail(wirecodec.GroupColumnPath(i).Field("kind"), "unknown group kind %q", g.Kind)
-		return false
-	}
 	return e.record("group_columns", i, []string{"name", "kind", "node", "property", "entity"}, []string{g.Name, string(g.Kind), g.Node}, g.Property, g.Entity)
 }
 

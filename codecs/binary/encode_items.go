@@ -40,8 +40,6 @@ type encoder struct {
 	// gen are this encoding's.
 	recent *[recentNames]recentName
 	gen    uint64
-	// content: a document's content, whose query type may be "".
-	content bool
 }
 
 // next is called after each node, edge and row: false once the strings

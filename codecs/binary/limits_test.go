@@ -16,7 +16,7 @@ import (
 // without the check against the codec's Limits: what a hostile writer sends.
 func encodeUnchecked(t *testing.T, f Format, r *wire.GraphResponse) []byte {
 	t.Helper()
-	b, err := Default(f).write(nil, r, true, 0, nil, false)
+	b, err := Default(f).write(nil, r, true, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,15 +18,6 @@ func notName(path, what, s string) error {
 	return &wire.EncodeError{Codec: Name, Path: path, Msg: what + " " + strconv.Quote(s) + " is not a GOON name (ASCII letters, digits, '_')"}
 }
 
-// badKey is the encode error for n's i-th property key k.
-func (e *encoder) badKey(n *wire.Node, i int, k string, class uint8) error {
-	path := e.nodePath(n).Property(i, k).String()
-	if class == classReserved {
-		return &wire.EncodeError{Codec: Name, Path: path, Msg: "property named " + strconv.Quote(k) + " (reserved for the node itself)"}
-	}
-	return notName(path, "property key", k)
-}
-
 // nodePath is the wirecodec.Path of n, found only once an error is
 // certain: nodes[i], or the row cell of a node lifted from rows.
 func (e *encoder) nodePath(n *wire.Node) wirecodec.Path {

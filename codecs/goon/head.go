@@ -12,11 +12,8 @@ var _ delta.DocumentCodec = (*Codec)(nil)
 // headerMarker is the first line of every GOON text.
 const headerMarker = "@header\n"
 
-// AppendDocument implements delta.DocumentCodec: "@header", the fields as
-// name:value lines, then the content as a fragment (see the package
-// documentation, Deltas and references). With no fields it appends what
-// AppendEncode appends. On error, a *wire.EncodeError, dst comes back as
-// it was.
+// AppendDocument implements delta.DocumentCodec (see the package
+// documentation, Deltas and references); on error dst comes back as given.
 func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.GraphResponse) ([]byte, error) {
 	if len(header) == 0 {
 		return c.AppendEncode(dst, content)
