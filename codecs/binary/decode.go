@@ -21,7 +21,7 @@ func (c *Codec) decode(data []byte, content bool) (*wire.GraphResponse, error) {
 		return nil, err
 	}
 	if len(data) == 0 {
-		return nil, decodeError(c.format.String(), 0, "empty input", nil)
+		return nil, &wire.DecodeError{Codec: c.format.String(), Msg: "empty input"}
 	}
 	st := decPool.Get().(*decState)
 	defer func() {

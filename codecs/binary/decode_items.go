@@ -246,11 +246,7 @@ func (d *decoder) str(what string) string {
 }
 
 func (d *decoder) name(what string) string {
-	t := d.read()
-	if t == nil {
-		return ""
-	}
-	s := d.resolve(what, t)
+	s := d.enum(what)
 	d.checkLen(what, s)
 	return s
 }

@@ -102,9 +102,6 @@
 // are substrings of one copy of the input. A key repeated in a node of
 // many properties is found by sorting hashes of the keys.
 //
-// New(format, Options) builds a codec with other Limits; Default(format)
-// is the registered one. Both are immutable and safe for concurrent use.
-//
 // # Documents: deltas and references
 //
 // A document (delta.DocumentCodec) is a map: the header's field names in
@@ -129,8 +126,8 @@
 //
 // # Media types
 //
-//	msgpack  application/vnd.msgpack; layout=graphwire; version=2
-//	cbor     application/cbor; layout=graphwire; version=2
+// application/vnd.msgpack and application/cbor, each with "layout=graphwire;
+// version=2", so a client can refuse a layout version it does not know.
 //
 // # Detection
 //

@@ -17,9 +17,7 @@ import (
 func Encode(r *wire.GraphResponse) ([]byte, error) { return AppendEncode(nil, r) }
 
 // AppendEncode appends the GOON text of r to dst under the default
-// wire.Limits. On error, a *wire.EncodeError, it returns dst unchanged: r
-// is outside GOON's rules or Decode would refuse its text. The text is
-// built in a pooled buffer and copied to dst once.
+// wire.Limits; on error, a *wire.EncodeError, it returns dst unchanged.
 func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) { return std.AppendEncode(dst, r) }
 
 // EncodeTo writes the GOON text of r to w under the default wire.Limits.
@@ -122,7 +120,7 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 			}
 			text = whole.b
 		}
-		if _, err := c.decode(text, e.fragment); err != nil {
+		if _, _, err := c.read(text, e.fragment, false); err != nil {
 			var de *wire.DecodeError
 			if errors.As(err, &de) {
 				return &wire.EncodeError{Codec: Name, Limit: de.Limit, Msg: "Decode would refuse the text: " + de.Msg}

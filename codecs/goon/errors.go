@@ -9,10 +9,6 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// Encode errors are *wire.EncodeError, decode errors *wire.DecodeError
-// with the 1-based line, both with Codec "goon"; a limit passed sets
-// Limit. Input quoted in a message is cut by textwire.Excerpt.
-
 // notName is the encode error for a name outside GOON's name rule.
 func notName(path, what, s string) error {
 	return &wire.EncodeError{Codec: Name, Path: path, Msg: what + " " + strconv.Quote(s) + " is not a GOON name (ASCII letters, digits, '_')"}

@@ -54,19 +54,17 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 // document header field.
 func opensDocument(data []byte) bool {
 	data = bytes.TrimPrefix(data, bom)
-	switch {
-	case bytes.HasPrefix(data, []byte(headerMarker)):
-		data = data[len(headerMarker):]
-	case bytes.HasPrefix(data, []byte("@header\r\n")):
-		data = data[len("@header\r\n"):]
-	default:
-		return false
+	data, ok := bytes.CutPrefix(data, []byte(headerMarker))
+	if !ok {
+		if data, ok = bytes.CutPrefix(data, []byte("@header\r\n")); !ok {
+			return false
+		}
 	}
 	i := bytes.IndexByte(data[:min(len(data), maxFieldName+1)], ':')
 	if i < 0 {
 		return false
 	}
-	_, ok := delta.FieldKind(string(data[:i]))
+	_, ok = delta.FieldKind(string(data[:i]))
 	return ok
 }
 
