@@ -93,8 +93,6 @@ type encState struct {
 	mp      mpSink
 	cb      cborSink
 	names   map[string]int64
-	recent  [recentNames]recentName
-	gen     uint64 // of the last encoding, for recent
 	scratch []byte
 }
 
@@ -148,8 +146,6 @@ func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int6
 	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut}
 	if table {
 		e.names = st.names
-		st.gen++
-		e.recent, e.gen = &st.recent, st.gen
 	}
 	var sp *spiller
 	if w != nil {
