@@ -122,11 +122,7 @@ func records[T any](d *decoder, what string, n int, read func(*T), meter func(*T
 // pagination reads the body of a pagination record of n elements:
 // [has_more, total_rows] in layout 1, schema v2's or v5's in layout 2.
 func (d *decoder) pagination(n int, layout int64) *wire.Pagination {
-	if layout == layoutV1 {
-		d.enter("pagination", n, 2, 2)
-	} else {
-		d.enter("pagination", n, 2, 4)
-	}
+	d.enter("pagination", n, 2, 2+2*int(layout-layoutV1)) // layout 1: 2 elements; layout 2: up to 4
 	p := &wire.Pagination{}
 	p.HasMore = d.boolean("pagination has_more")
 	if layout == layoutV1 {

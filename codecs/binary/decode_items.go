@@ -61,7 +61,7 @@ func (d *decoder) reset(src *source, c *Codec) {
 	d.names.reset()
 	*d = decoder{src: src, c: c, names: d.names}
 	if c != nil {
-		d.m = wirecodec.NewMeter(c.core.Limits, src.size())
+		d.m = wirecodec.NewMeter(c.core.Limits, len(src.data))
 	}
 }
 

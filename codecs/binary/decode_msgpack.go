@@ -51,17 +51,20 @@ func (s *source) nextMsgpack(t *token) error {
 		shift := 64 - 8*size // sign-extend
 		t.kind, t.i = kInt, int64(u<<shift)>>shift
 		s.off += 1 + size
-	case c == mpFloat32 || c == mpFloat64:
-		size := 4 << (c - mpFloat32)
-		u, ok := s.uintAt(size)
+	case c == mpFloat32:
+		u, ok := s.uintAt(4)
+		if !ok {
+			return s.truncated()
+		}
+		t.kind, t.f = kFloat, float64(math.Float32frombits(uint32(u)))
+		s.off += 5
+	case c == mpFloat64:
+		u, ok := s.uintAt(8)
 		if !ok {
 			return s.truncated()
 		}
 		t.kind, t.f = kFloat, math.Float64frombits(u)
-		if size == 4 {
-			t.f = float64(math.Float32frombits(uint32(u)))
-		}
-		s.off += 1 + size
+		s.off += 9
 	case c >= mpStr8 && c <= mpStr32:
 		size := 1 << (c - mpStr8)
 		n, ok := s.uintAt(size)

@@ -36,8 +36,6 @@ func (s *source) reset(data []byte, f Format, c *Codec) {
 	}
 }
 
-func (s *source) size() int { return len(s.data) }
-
 // left is the number of bytes not yet read.
 func (s *source) left() int { return len(s.data) - s.off }
 

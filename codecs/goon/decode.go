@@ -20,8 +20,8 @@ import (
 func Decode(data []byte) (*wire.GraphResponse, error) { return std.Decode(data) }
 
 // Decode parses GOON text into a response under the codec's limits.
-func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
-	_, r, err := c.read(data, false, false)
+func (c *Codec) Decode(data []byte) (r *wire.GraphResponse, err error) {
+	_, r, err = c.read(data, false, false)
 	return r, err
 }
 

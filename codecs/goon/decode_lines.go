@@ -64,7 +64,7 @@ type groupKind struct {
 func grouped[T any](p *parser, k *groupKind, parse func(typ string) (T, error), add func(T) error) error {
 	typ, declared, left := "", 0, 0
 	err := p.eachLine(func() error {
-		if isGroupLine(p.cur) {
+		if strings.HasSuffix(p.cur, "):") { // a group line
 			if left > 0 {
 				return p.groupEnds(typ, declared, left, k.items)
 			}
@@ -113,8 +113,6 @@ func (p *parser) group() (string, int, bool) {
 	}
 	return name, int(min(n, math.MaxInt32)), true
 }
-
-func isGroupLine(s string) bool { return strings.HasSuffix(s, "):") }
 
 // descriptor splits name(inner).
 func descriptor(s string) (name, inner string, ok bool) {

@@ -7,10 +7,8 @@ import (
 )
 
 func (e *encoder) writeEdges(b []byte) ([]byte, error) {
-	return writeGroups(e, b, e.edges, edgeType, "relationship type", e.edgePath, e.edgeLine)
+	return writeGroups(e, b, e.edges, func(ed *wire.Edge) string { return ed.Type }, "relationship type", e.edgePath, e.edgeLine)
 }
-
-func edgeType(ed *wire.Edge) string { return ed.Type }
 
 // edgeLine appends "From:id --> To:id[ depth=D][ path_id=P][ step=S]".
 func (e *encoder) edgeLine(b []byte, ed *wire.Edge) ([]byte, error) {

@@ -11,10 +11,8 @@ import (
 )
 
 func (e *encoder) writeNodes(b []byte) ([]byte, error) {
-	return writeGroups(e, b, e.nodes, nodeType, "type", e.nodePath, e.nodeRow)
+	return writeGroups(e, b, e.nodes, func(n *wire.Node) string { return n.Type }, "type", e.nodePath, e.nodeRow)
 }
-
-func nodeType(n *wire.Node) string { return n.Type }
 
 // writeGroups appends items (sorted by type) as groups: "Type(n):" for
 // each run of n items of one type, then each item's line.

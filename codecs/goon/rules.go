@@ -13,21 +13,14 @@ import (
 
 // The value rules the encoder and the decoder share.
 
-const (
-	// longTextLimit is the code-point limit of the long-text keys body,
-	// description, name, note and title.
-	longTextLimit = 200
-	// valueLimit is the code-point limit of every other string value.
-	valueLimit = 1000
-)
-
-// limitFor returns the truncation limit, in code points, under key.
+// limitFor returns the truncation limit, in code points, under key: 200
+// for the long-text keys, 1000 for any other (SPEC §5.10).
 func limitFor(key string) int {
 	switch key {
 	case "body", "description", "name", "note", "title":
-		return longTextLimit
+		return 200
 	}
-	return valueLimit
+	return 1000
 }
 
 // bareByte[c] and nameByte[c] are true for the bytes of a bare value,
