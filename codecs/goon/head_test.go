@@ -6,14 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphwire/graphwire/delta/deltatest"
-
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/codecs/goon"
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/delta/deltatest"
 	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
