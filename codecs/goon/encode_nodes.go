@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirecodec"
@@ -137,6 +138,12 @@ func (e *encoder) prop(b []byte, key string, v wire.Value) []byte {
 		return appendText(b, key, e.listText(), true, false)
 	}
 	return b // null
+}
+
+// listText returns e.list as a string without copying it, valid until
+// e.list is next written.
+func (e *encoder) listText() string {
+	return unsafe.String(unsafe.SliceData(e.list), len(e.list))
 }
 
 func appendKey(b []byte, key string) []byte {

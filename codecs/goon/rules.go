@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
@@ -217,12 +216,6 @@ func dropsInPrefix(s string, limit int) bool {
 		i += size
 	}
 	return false
-}
-
-// listText returns e.list as a string without copying it, valid until
-// e.list is next written.
-func (e *encoder) listText() string {
-	return unsafe.String(unsafe.SliceData(e.list), len(e.list))
 }
 
 // bareValue reads a bare token back as the value that writes it.
