@@ -33,6 +33,7 @@ type Writer struct {
 	lines  int
 	depth  int
 	err    error
+	item   bool // the next Line is a list item's "- " line, a level up
 }
 
 // New returns a Writer appending to dst, and, when w is not nil, writing
@@ -75,11 +76,18 @@ func (e *Writer) Line(depth int) {
 		}
 	}
 	e.lines++
+	item := e.item
+	if item {
+		e.item, depth = false, depth-1
+	}
 	n := depth * e.indent
 	for n > 0 {
 		k := min(n, len(spaces))
 		e.Buf = append(e.Buf, spaces[:k]...)
 		n -= k
+	}
+	if item {
+		e.Buf = append(e.Buf, '-', ' ')
 	}
 }
 
@@ -402,7 +410,9 @@ func (e *Writer) listValue(v jsonvalue.Value, depth int) {
 	}
 }
 
-// listObject writes an object that is a list item (spec §10).
+// listObject writes an object that is a list item (spec §10): its first
+// member as Field writes it one level deeper, on the "- " line, and the
+// others below it.
 func (e *Writer) listObject(o *jsonvalue.Object, depth int) {
 	if !e.Enter() || !e.checkKeys(o) {
 		return
@@ -413,69 +423,7 @@ func (e *Writer) listObject(o *jsonvalue.Object, depth int) {
 		e.Buf = append(e.Buf, '-')
 		return
 	}
-	first := o.Members[0]
-	rest := o.Members[1:]
-	switch x := first.Value.(type) {
-	case []jsonvalue.Value:
-		if rows, ok := objectsOf(x); ok && len(rows) > 0 {
-			if fields := e.tabularFields(rows); fields != nil {
-				e.ListItem(depth)
-				e.Header(&first.Key, len(rows), fields, false)
-				e.rows(rows, fields, depth+2)
-				e.objectLines(rest, depth+1)
-				return
-			}
-			if e.err != nil {
-				return
-			}
-		}
-		e.ListItem(depth)
-		e.Buf = AppendKey(e.Buf, first.Key)
-		switch {
-		case len(x) == 0:
-			e.Buf = append(e.Buf, ':', ' ', '[', ']')
-		case allPrimitive(x):
-			e.Header(nil, len(x), nil, false)
-			e.inlineValues(x)
-		default:
-			if !e.Enter() {
-				return
-			}
-			e.Header(nil, len(x), nil, false)
-			for _, item := range x {
-				if e.err != nil {
-					return
-				}
-				e.listValue(item, depth+2)
-			}
-			e.Leave()
-		}
-	case *jsonvalue.Object:
-		if x == nil {
-			e.ListItem(depth)
-			e.Buf = AppendKey(e.Buf, first.Key)
-			e.Buf = append(e.Buf, ": null"...)
-			break
-		}
-		if !e.Enter() || !e.checkKeys(x) {
-			return
-		}
-		if fields := e.keyedFields(x); fields != nil {
-			e.ListItem(depth)
-			e.Header(&first.Key, len(x.Members), fields, true)
-			e.entries(x, fields, depth+2)
-		} else {
-			e.ListItem(depth)
-			e.Buf = AppendKey(e.Buf, first.Key)
-			e.Buf = append(e.Buf, ':')
-			e.objectLines(x.Members, depth+2)
-		}
-		e.Leave()
-	default:
-		e.ListItem(depth)
-		e.Buf = AppendKey(e.Buf, first.Key)
-		e.Buf = append(e.Buf, ':', ' ')
-		e.Primitive(first.Value)
-	}
-	e.objectLines(rest, depth+1)
+	e.item = true
+	e.Field(o.Members[0].Key, o.Members[0].Value, depth+1)
+	e.objectLines(o.Members[1:], depth+1)
 }
