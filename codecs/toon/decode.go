@@ -33,8 +33,8 @@ func (c *Codec) read(data []byte, s toonread.Sinks, doc bool) ([]delta.Field, *w
 		return nil, nil, err
 	}
 	l := c.core.Limits
-	v, err := toonread.DecodeSinks(data, toonread.Options{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
-		toonread.Limits{Set: true, MaxElements: l.MaxElements, MaxFields: l.MaxElements + layoutFields, MaxString: l.MaxStringBytes, MaxMaterialized: l.MaxMaterializedBytes}, s)
+	opts, lim := readerOptions(l)
+	v, err := toonread.DecodeSinks(data, opts, lim, s)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -47,6 +47,12 @@ func (c *Codec) read(data []byte, s toonread.Sinks, doc bool) ([]delta.Field, *w
 		return nil, nil, d.err
 	}
 	return d.header, r, nil
+}
+
+// readerOptions are the reader's options and limits under l.
+func readerOptions(l wire.Limits) (toonread.Options, toonread.Limits) {
+	return toonread.Options{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
+		toonread.Limits{Set: true, MaxElements: l.MaxElements, MaxFields: l.MaxElements + layoutFields, MaxString: l.MaxStringBytes, MaxMaterialized: l.MaxMaterializedBytes}
 }
 
 type graphDecoder struct {

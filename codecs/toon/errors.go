@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/codecs/toon/internal/toonread"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -24,10 +25,8 @@ func (d *graphDecoder) fail(path []pathStep, msg string) {
 	if len(path) > 0 {
 		msg = pathString(path) + ": " + msg
 	}
-	d.err = &wire.DecodeError{Codec: Name, Line: locate(d.src, path), Msg: msg}
-	if d.err.Line == 0 {
-		d.err.Line = 1
-	}
+	opts, lim := readerOptions(d.lim)
+	d.err = &wire.DecodeError{Codec: Name, Line: max(toonread.Locate(d.src, opts, lim, path), 1), Msg: msg}
 }
 
 // counted returns n followed by the singular or plural noun, as n wants.

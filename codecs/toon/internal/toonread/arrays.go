@@ -92,6 +92,9 @@ func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
 		}
 		last = l.num
 		lastLine = *l
+		if d.find != nil {
+			d.at("", n, l)
+		}
 		n++
 		if sink == nil {
 			rows = append(rows, d.row(h, l, l.content, l.cstart))
@@ -102,9 +105,7 @@ func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
 		if err := sink.Row(r); err != nil {
 			panic(failure{err})
 		}
-		if sp, ok := r.cs.next(); ok {
-			d.fail(l, l.cstart+sp.start, "row has more than the %d values the header declares", h.leaves)
-		}
+		r.end()
 	}
 	if d.strict {
 		if n != h.length {
@@ -122,58 +123,31 @@ func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
 }
 
 // row decodes the cells in c (at offset coff) into an object shaped by the
-// header's field list.
+// header's field list, reading them as a TableSink does.
 func (d *decoder) row(h *header, l *line, c string, coff int) *jsonvalue.Object {
-	var cs cells
-	d.cells(h, l, c, coff, &cs)
-	return d.rowObject(h.fields, 0, len(h.fields), &cs, l, c, coff)
+	r := Row{d: d, leaves: h.leaves, l: l, c: c, coff: coff}
+	r.cs.reset(c, h.delim)
+	if h.leaves > wideRow {
+		// Counted first, so that a short row costs no object of the
+		// header's width.
+		for range h.leaves {
+			r.span()
+		}
+		r.end()
+		r.cs.reset(c, h.delim)
+		r.n = 0
+	}
+	o := d.rowObject(h.fields, 0, len(h.fields), &r)
+	r.end()
+	return o
 }
 
-// cells sets cs to read the cells of row c (at offset coff), checking
-// that it has as many as the header's leaves. The cells are counted
-// first, no further than one past the header's fields: a longer row fails
-// at its first extra cell. A row of a usual width is split once, its
-// cells kept in the decoder's spans, rather than counted and then split.
-func (d *decoder) cells(h *header, l *line, c string, coff int, cs *cells) {
-	if h.leaves <= maxSplit {
-		if d.spans == nil {
-			d.spans = make([]span, maxSplit)
-		}
-		*cs = newCells(c, h.delim)
-		n := 0
-		for {
-			sp, ok := cs.next()
-			if !ok {
-				break
-			}
-			if n == h.leaves {
-				d.fail(l, coff+sp.start, "row has more than the %d values the header declares", h.leaves)
-			}
-			d.spans[n] = sp
-			n++
-		}
-		if n < h.leaves {
-			d.fail(l, coff, "row has %d values but the header declares %d fields", n, h.leaves)
-		}
-		*cs = cells{spans: d.spans[:n]}
-		return
-	}
-	n, past := countCells(c, h.delim, h.leaves)
-	if n > h.leaves {
-		d.fail(l, coff+past, "row has more than the %d values the header declares", h.leaves)
-	}
-	if n < h.leaves {
-		d.fail(l, coff, "row has %d values but the header declares %d fields", n, h.leaves)
-	}
-	*cs = newCells(c, h.delim)
-}
-
-// maxSplit is the widest row (in leaf fields) that cells splits once.
-const maxSplit = 64
+// wideRow is the widest row (in leaf fields) row does not count first.
+const wideRow = 64
 
 // rowObject builds the object of the fields lo to hi of a header (the
-// members of one group), taking leaf values from cs.
-func (d *decoder) rowObject(fields []hfield, lo, hi int, cs *cells, l *line, c string, coff int) *jsonvalue.Object {
+// members of one group), taking leaf values from r.
+func (d *decoder) rowObject(fields []hfield, lo, hi int, r *Row) *jsonvalue.Object {
 	n := 0
 	for i := lo; i < hi; i = int(fields[i].end) {
 		n++
@@ -183,15 +157,14 @@ func (d *decoder) rowObject(fields []hfield, lo, hi int, cs *cells, l *line, c s
 		f := &fields[i]
 		var v jsonvalue.Value
 		if f.group(i) {
-			v = d.rowObject(fields, i+1, int(f.end), cs, l, c, coff)
+			v = d.rowObject(fields, i+1, int(f.end), r)
 		} else {
-			s, _ := cs.next()
-			v = d.primitive(l, c[s.start:s.end], coff+s.start)
+			v = d.box(r.Next())
 		}
 		if d.strict {
 			b.o.Members = append(b.o.Members, jsonvalue.Member{Key: f.name, Value: v}) // names are distinct in strict mode
 		} else {
-			d.put(&b, f.name, v, l, coff)
+			d.put(&b, f.name, v, r.l, r.coff)
 		}
 	}
 	return b.o
@@ -265,6 +238,9 @@ func (d *decoder) list(h *header, baseDepth int, hl line) jsonvalue.Value {
 			first = l.num
 		}
 		num := l.num
+		if d.find != nil {
+			d.at("", n, l)
+		}
 		n++
 		d.push("")
 		if sink == nil {
@@ -331,10 +307,10 @@ func (d *decoder) listItem(baseDepth int) jsonvalue.Value {
 	if ok && h.hasKey && h.fields != nil {
 		b := d.itemObject(reuse)
 		hl := *l
+		i := d.claim(&b, h.key, &hl, aoff)
 		d.push(h.key)
-		v := d.arrayFromHeader(&h, baseDepth+1, &hl)
+		b.set(i, h.key, d.arrayFromHeader(&h, baseDepth+1, &hl))
 		d.pop()
-		d.put(&b, h.key, v, &hl, aoff)
 		d.siblings(baseDepth+1, &b)
 		return d.finish(&b)
 	}

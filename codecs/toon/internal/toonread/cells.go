@@ -9,9 +9,6 @@ type cells struct {
 	delim byte
 	pos   int
 	done  bool
-	// spans, when not nil, are the cells already split: next returns
-	// them in turn.
-	spans []span
 }
 
 func newCells(s string, delim byte) cells {
@@ -23,7 +20,7 @@ func newCells(s string, delim byte) cells {
 // reset sets c to read the cells of s, field by field (c may be in the
 // heap, where a whole-struct copy costs a bulk write barrier).
 func (c *cells) reset(s string, delim byte) {
-	c.s, c.delim, c.pos, c.done, c.spans = s, delim, 0, s == "", nil
+	c.s, c.delim, c.pos, c.done = s, delim, 0, s == ""
 }
 
 // next returns the next cell's span in s, spaces trimmed, or false after
@@ -31,13 +28,6 @@ func (c *cells) reset(s string, delim byte) {
 // up to its delimiter; at a quote the cell is read again by scan, which
 // knows quoted text, so that each byte is read at most twice.
 func (c *cells) next() (span, bool) {
-	if c.spans != nil {
-		if c.pos == len(c.spans) {
-			return span{}, false
-		}
-		c.pos++
-		return c.spans[c.pos-1], true
-	}
 	if c.done {
 		return span{}, false
 	}

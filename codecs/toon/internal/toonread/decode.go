@@ -8,6 +8,7 @@ import (
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/textwire"
+	"github.com/graphwire/graphwire/wire"
 )
 
 // DefaultIndentSize and DefaultMaxDepth are the values an Options field
@@ -68,21 +69,38 @@ type Limits struct {
 	MaxMaterialized int64
 }
 
-// Decode decodes one TOON document (spec v4.0), for toonvalue.Unmarshal
-// (which documents it) and the GraphResponse codec.
-func Decode(data []byte, opts Options, lim Limits) (v jsonvalue.Value, err error) {
-	return DecodeSinks(data, opts, lim, nil)
+// DecodeSinks decodes one TOON document (spec v4.0), for
+// toonvalue.Unmarshal (which documents it, and passes no Sinks and no
+// Limits) and the GraphResponse codec, with the arrays s chooses read by
+// its sinks (see Sinks); the document holds what the sinks' Value return
+// where their arrays are.
+func DecodeSinks(data []byte, opts Options, lim Limits, s Sinks) (jsonvalue.Value, error) {
+	v, _, err := decode(data, opts, lim, s, nil)
+	return v, err
 }
 
-// DecodeSinks is Decode with the arrays s chooses read by its sinks (see
-// Sinks); the document holds what the sinks' Value return where their
-// arrays are.
-func DecodeSinks(data []byte, opts Options, lim Limits, s Sinks) (v jsonvalue.Value, err error) {
+// A Step is one element of a path into a document: a key, or an index
+// when Index >= 0.
+type Step struct {
+	Key   string
+	Index int
+}
+
+// Locate returns the line of data where the value at path starts, or
+// that of its nearest ancestor found, or 0. It reads data again as
+// DecodeSinks does, keeping nothing, up to the value or the first error.
+func Locate(data []byte, opts Options, lim Limits, path []Step) int {
+	_, line, _ := decode(data, opts, lim, discard{}, path)
+	return line
+}
+
+// decode is DecodeSinks, locating find (see Locate) when it is not nil.
+func decode(data []byte, opts Options, lim Limits, s Sinks, find []Step) (v jsonvalue.Value, found int, err error) {
 	o, err := opts.resolve()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	d := decoder{opts: o, strict: !o.Lenient, lim: lim, sinks: s}
+	d := decoder{opts: o, strict: !o.Lenient, lim: lim, sinks: s, find: find}
 	d.path = d.pathBuf[:0]
 	if len(data) > 0 {
 		// One copy of the input, which the decoded strings share (see
@@ -95,7 +113,10 @@ func DecodeSinks(data []byte, opts Options, lim Limits, s Sinks) (v jsonvalue.Va
 			if !ok {
 				panic(r)
 			}
-			v, err = nil, f.err
+			v, found, err = nil, d.found, nil
+			if f.err != nil {
+				err = f.err
+			}
 		}
 	}()
 	// The input is checked once, at memory speed; in strict mode, ill-formed
@@ -108,7 +129,37 @@ func DecodeSinks(data []byte, opts Options, lim Limits, s Sinks) (v jsonvalue.Va
 			d.src = strings.ToValidUTF8(d.src, "\uFFFD")
 		}
 	}
-	return d.document(), nil
+	return d.document(), d.found, nil
+}
+
+// at notes, when locating (d.find), that the value at step key (or index,
+// when index >= 0) of the value being read starts on line l, and ends
+// the read once the whole path is found.
+func (d *decoder) at(key string, index int, l *line) {
+	m := d.matched
+	if m == len(d.find) || m != len(d.path) || d.find[m].Index != index || d.find[m].Key != key {
+		return
+	}
+	d.matched, d.found = m+1, l.num
+	if d.matched == len(d.find) {
+		panic(failure{})
+	}
+}
+
+// discard is Locate's sinks: they read every row and item and keep none.
+type discard struct{}
+
+func (discard) Table(path []string, h Header) TableSink { return discard{} }
+func (discard) List(path []string, h Header) ListSink   { return discard{} }
+func (discard) Value() jsonvalue.Value                  { return nil }
+
+func (discard) Item(v jsonvalue.Value, line int) *wire.DecodeError { return nil }
+
+func (discard) Row(r *Row) *wire.DecodeError {
+	for range r.leaves {
+		r.span()
+	}
+	return nil
 }
 
 type decoder struct {
@@ -136,7 +187,6 @@ type decoder struct {
 	slabs [slabKinds]int     // the size of each kind's last slab
 	objs  []jsonvalue.Object // slab of the rows' objects
 	mems  []jsonvalue.Member // slab of the rows' members
-	spans []span             // the cells of the row being read (cells)
 
 	sinks   Sinks     // see DecodeSinks
 	path    []string  // with sinks: the keys of the values being read
@@ -146,6 +196,9 @@ type decoder struct {
 	// its object, if it is one, is item, reused (listItem takes it).
 	reuseItem bool
 	item      *jsonvalue.Object
+
+	find           []Step // the path Locate looks for, matched steps of it
+	matched, found int    // found: the line of the last step matched
 }
 
 // line is one non-blank, non-comment line.
@@ -310,6 +363,9 @@ func (d *decoder) put(b *objBuilder, key string, v jsonvalue.Value, l *line, off
 // or -1, having indexed key as the next member, which set appends: a key
 // is looked up once, however wide the object.
 func (d *decoder) claim(b *objBuilder, key string, l *line, off int) int {
+	if d.find != nil {
+		d.at(key, -1, l)
+	}
 	d.checkWidth(b, l, off)
 	i := b.add(key)
 	if i >= 0 && d.strict {

@@ -85,13 +85,26 @@ func (r *Row) Line() int { return r.l.num }
 // a row with fewer fails at the first missing, one with more once the
 // sink has read its own.
 func (r *Row) Next() *Scalar {
+	sp := r.span()
+	r.d.scalar(r.l, r.c[sp.start:sp.end], r.coff+sp.start, &r.v)
+	return &r.v
+}
+
+// span splits off the next cell, failing when there is none.
+func (r *Row) span() span {
 	sp, ok := r.cs.next()
 	if !ok {
 		r.d.fail(r.l, r.coff, "row has %d values but the header declares %d fields", r.n, r.leaves)
 	}
 	r.n++
-	r.d.scalar(r.l, r.c[sp.start:sp.end], r.coff+sp.start, &r.v)
-	return &r.v
+	return sp
+}
+
+// end fails at a cell past the header's leaves.
+func (r *Row) end() {
+	if sp, ok := r.cs.next(); ok {
+		r.d.fail(r.l, r.coff+sp.start, "row has more than the %d values the header declares", r.leaves)
+	}
 }
 
 // The kinds of a Scalar.

@@ -31,6 +31,11 @@ func (d *decoder) clone(s string) string { return s }
 func (d *decoder) primitive(l *line, tok string, off int) jsonvalue.Value {
 	var s Scalar
 	d.scalar(l, tok, off, &s)
+	return d.box(&s)
+}
+
+// box returns s as a jsonvalue.Value.
+func (d *decoder) box(s *Scalar) jsonvalue.Value {
 	switch s.Kind {
 	case Null:
 		return nil
