@@ -163,7 +163,7 @@ func (d *graphDecoder) cell(name string, v jsonvalue.Value, path []pathStep) wir
 	}
 	o, ok := v.(*jsonvalue.Object)
 	if !ok || o == nil {
-		c.Value = d.value(v, path)
+		c.Value = d.value(v, path, 0)
 		return c
 	}
 	if len(o.Members)-2 > d.lim.MaxElements {
@@ -184,7 +184,7 @@ func (d *graphDecoder) cell(name string, v jsonvalue.Value, path []pathStep) wir
 			if !d.name(m.Key, p) {
 				return c
 			}
-			n.Properties = append(n.Properties, wire.Property{Key: m.Key, Value: d.value(m.Value, p)})
+			n.Properties = append(n.Properties, wire.Property{Key: m.Key, Value: d.value(m.Value, p, 0)})
 		}
 		if d.err != nil {
 			return c

@@ -2,9 +2,11 @@ package toon
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/codecs/toon/internal/toonread"
+	"github.com/graphwire/graphwire/codecs/toon/internal/toonwrite"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -40,7 +42,7 @@ func counted(n int, one, many string) string {
 // thereAre returns "there is 1 one" or "there are n many".
 func thereAre(n int, one, many string) string {
 	if n == 1 {
-		return "there is " + counted(n, one, many)
+		return "there is 1 " + one
 	}
 	return "there are " + counted(n, one, many)
 }
@@ -62,4 +64,36 @@ func describe(v jsonvalue.Value) string {
 		return "an object"
 	}
 	return "a value"
+}
+
+// pathStep is one element of a path into the document: a key, or an
+// index when Index >= 0.
+type pathStep = toonread.Step
+
+func keyStep(k string) pathStep { return pathStep{Key: k, Index: -1} }
+
+func indexStep(i int) pathStep { return pathStep{Index: i} }
+
+func pathString(path []pathStep) string {
+	var b strings.Builder
+	for i, s := range path {
+		if s.Index >= 0 {
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(s.Index))
+			b.WriteByte(']')
+			continue
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		switch {
+		case len(s.Key) > textwire.MaxExcerpt:
+			b.WriteString(textwire.Excerpt(s.Key))
+		case toonwrite.PlainKey(s.Key) && !strings.Contains(s.Key, "."):
+			b.WriteString(s.Key)
+		default:
+			b.WriteString(strconv.Quote(s.Key))
+		}
+	}
+	return b.String()
 }

@@ -71,31 +71,16 @@ func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
 	if sink == nil {
 		rows = make([]jsonvalue.Value, 0, capFor(h.length))
 	}
-	n, first, last := 0, 0, 0
-	lastLine := hl
+	x := extent{end: hl}
 	r := &d.sinkRow
 	*r = Row{d: d, leaves: h.leaves}
-	for !d.strict || n < h.length {
-		l := d.peek()
-		if l == nil || l.depth <= baseDepth {
-			break
-		}
-		if l.depth != rowDepth {
-			d.overIndented(l, rowDepth)
-		}
-		if !isDataRow(l.content, h.delim) {
+	for !d.strict || x.n < h.length {
+		l := d.nextIn(baseDepth, rowDepth)
+		if l == nil || !isDataRow(l.content, h.delim) {
 			break
 		}
 		l = d.read()
-		if first == 0 {
-			first = l.num
-		}
-		last = l.num
-		lastLine = *l
-		if d.find != nil {
-			d.at("", n, l)
-		}
-		n++
+		d.element(&x, l)
 		if sink == nil {
 			rows = append(rows, d.row(h, l, l.content, l.cstart))
 			continue
@@ -107,14 +92,9 @@ func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
 		}
 		r.end()
 	}
-	if d.strict {
-		if n != h.length {
-			d.fail(&lastLine, lastLine.cstart, "tabular array declares %d rows but has %d", h.length, n)
-		}
-		d.noBlankLines(first, last, "a tabular array")
-		if next := d.peek(); next != nil && next.depth == rowDepth && !strings.HasPrefix(next.content, "- ") && isDataRow(next.content, h.delim) {
-			d.fail(next, next.cstart, "tabular array declares %d rows but has more", h.length)
-		}
+	d.checkExtent(&x, h.length, "tabular array", "rows")
+	if next := d.peek(); d.strict && next != nil && next.depth == rowDepth && !strings.HasPrefix(next.content, "- ") && isDataRow(next.content, h.delim) {
+		d.fail(next, next.cstart, "tabular array declares %d rows but has more", h.length)
 	}
 	if sink != nil {
 		return sink.Value()
@@ -174,38 +154,25 @@ func (d *decoder) keyedObject(h *header, baseDepth int, hl line) jsonvalue.Value
 	d.checkTable(h, &hl)
 	entryDepth := d.scopeDepth(baseDepth)
 	b := d.newObject(capFor(h.length))
-	count, first, last := 0, 0, 0
-	lastLine := hl
+	x := extent{end: hl}
 	for {
-		l := d.peek()
-		if l == nil || l.depth <= baseDepth {
+		l := d.nextIn(baseDepth, entryDepth)
+		if l == nil {
 			break
-		}
-		if l.depth != entryDepth {
-			d.overIndented(l, entryDepth)
 		}
 		if unquotedIndex(l.content, ':', 0) < 0 {
 			d.fail(l, l.cstart, "expected an entry row (key: values) inside a keyed tabular object")
 		}
 		l = d.read()
-		if first == 0 {
-			first = l.num
-		}
-		last = l.num
-		lastLine = *l
+		x.seen(l)
+		x.n++
 		key, end := d.keyToken(l, l.content, l.cstart)
 		i := d.claim(&b, key, l, l.cstart)
 		cells, off := trimSpacesOff(l.content, end)
 		b.set(i, key, d.row(h, l, cells, l.cstart+off))
-		count++
 	}
-	if d.strict {
-		if count != h.length {
-			d.fail(&lastLine, lastLine.cstart, "keyed tabular object declares %d entries but has %d", h.length, count)
-		}
-		d.noBlankLines(first, last, "a keyed tabular object")
-	}
-	return d.finish(&b)
+	d.checkExtent(&x, h.length, "keyed tabular object", "entries")
+	return b.o
 }
 
 func isListItem(c string) bool { return c == "-" || strings.HasPrefix(c, "- ") }
@@ -221,27 +188,14 @@ func (d *decoder) list(h *header, baseDepth int, hl line) jsonvalue.Value {
 		items = make([]jsonvalue.Value, 0, capFor(h.length))
 	}
 	itemDepth := d.scopeDepth(baseDepth)
-	n, first, last := 0, 0, 0
-	lastLine := hl
-	for !d.strict || n < h.length {
-		l := d.peek()
-		if l == nil || l.depth <= baseDepth {
+	x := extent{end: hl}
+	for !d.strict || x.n < h.length {
+		l := d.nextIn(baseDepth, itemDepth)
+		if l == nil || !isListItem(l.content) {
 			break
-		}
-		if l.depth != itemDepth {
-			d.overIndented(l, itemDepth)
-		}
-		if !isListItem(l.content) {
-			break
-		}
-		if first == 0 {
-			first = l.num
 		}
 		num := l.num
-		if d.find != nil {
-			d.at("", n, l)
-		}
-		n++
+		d.element(&x, l)
 		d.push("")
 		if sink == nil {
 			items = append(items, d.listItem(itemDepth))
@@ -253,17 +207,11 @@ func (d *decoder) list(h *header, baseDepth int, hl line) jsonvalue.Value {
 			}
 		}
 		d.pop()
-		last = d.last.num
-		lastLine = d.last
+		x.seen(&d.last)
 	}
-	if d.strict {
-		if n != h.length {
-			d.fail(&lastLine, lastLine.cstart, "list array declares %d items but has %d", h.length, n)
-		}
-		d.noBlankLines(first, last, "a list array")
-		if next := d.peek(); next != nil && next.depth == itemDepth && strings.HasPrefix(next.content, "- ") {
-			d.fail(next, next.cstart, "list array declares %d items but has more", h.length)
-		}
+	d.checkExtent(&x, h.length, "list array", "items")
+	if next := d.peek(); d.strict && next != nil && next.depth == itemDepth && strings.HasPrefix(next.content, "- ") {
+		d.fail(next, next.cstart, "list array declares %d items but has more", h.length)
 	}
 	if sink != nil {
 		return sink.Value()
@@ -276,15 +224,8 @@ func (d *decoder) listItem(baseDepth int) jsonvalue.Value {
 	reuse := d.reuseItem
 	d.reuseItem = false
 	l := d.read()
-	if l.content == "-" {
-		return &jsonvalue.Object{Members: []jsonvalue.Member{}}
-	}
-	off := 2
-	for off < len(l.content) && l.content[off] == ' ' {
-		off++
-	}
-	after := l.content[off:]
-	aoff := l.cstart + off
+	after := strings.TrimLeft(l.content[1:], " ")
+	aoff := l.cstart + len(l.content) - len(after)
 	if after == "" {
 		return &jsonvalue.Object{Members: []jsonvalue.Member{}}
 	}
@@ -312,29 +253,22 @@ func (d *decoder) listItem(baseDepth int) jsonvalue.Value {
 		b.set(i, h.key, d.arrayFromHeader(&h, baseDepth+1, &hl))
 		d.pop()
 		d.siblings(baseDepth+1, &b)
-		return d.finish(&b)
+		return b.o
 	}
 	if isKeyValue(after) {
 		b := d.itemObject(reuse)
 		hl := *l
 		d.keyValue(&hl, after, aoff, baseDepth+1, &b)
 		d.siblings(baseDepth+1, &b)
-		return d.finish(&b)
+		return b.o
 	}
 	return d.primitive(l, after, aoff)
 }
 
 // siblings decodes the further fields of a list-item object, at depth.
 func (d *decoder) siblings(depth int, b *objBuilder) {
-	for {
-		l := d.peek()
-		if l == nil || l.depth < depth {
-			return
-		}
-		if l.depth != depth {
-			d.overIndented(l, depth)
-		}
-		l = d.read()
+	for d.nextIn(depth-1, depth) != nil {
+		l := d.read()
 		d.keyValue(l, l.content, l.cstart, depth, b)
 	}
 }
@@ -351,4 +285,52 @@ func (d *decoder) itemObject(reuse bool) objBuilder {
 	}
 	d.item.Members = d.item.Members[:0]
 	return objBuilder{o: d.item}
+}
+
+// nextIn returns the next line if it is in the scope of depth opened at
+// baseDepth, failing if it is indented deeper, or nil.
+func (d *decoder) nextIn(baseDepth, depth int) *line {
+	l := d.peek()
+	if l == nil || l.depth <= baseDepth {
+		return nil
+	}
+	if l.depth != depth {
+		d.overIndented(l, depth)
+	}
+	return l
+}
+
+// extent is what the strict checks at an array's end need: its elements
+// counted, the lines of the first and last, and the last line read.
+type extent struct {
+	n, first, last int
+	end            line
+}
+
+func (x *extent) seen(l *line) {
+	if x.first == 0 {
+		x.first = l.num
+	}
+	x.last, x.end = l.num, *l
+}
+
+// element counts l, which starts an element, and notes it for Locate.
+func (d *decoder) element(x *extent, l *line) {
+	if d.find != nil {
+		d.at("", x.n, l)
+	}
+	x.seen(l)
+	x.n++
+}
+
+// checkExtent fails, in strict mode, when x has not the n elements (unit)
+// what declares, or holds a blank line.
+func (d *decoder) checkExtent(x *extent, n int, what, unit string) {
+	if !d.strict {
+		return
+	}
+	if x.n != n {
+		d.fail(&x.end, x.end.cstart, "%s declares %d %s but has %d", what, n, unit, x.n)
+	}
+	d.noBlankLines(x.first, x.last, "a "+what)
 }

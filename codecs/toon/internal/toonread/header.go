@@ -21,29 +21,21 @@ type header struct {
 	room      int    // see Header.Room
 }
 
-// header parses c (at offset coff of d.src) as an array header. It reports
-// false when c is not a header, or — in lenient mode — a malformed one that
-// is to be read as a key-value line; a malformed header in strict mode is an
-// error.
+// header parses c (at offset coff of d.src) as an array header, or
+// reports false (lenient mode: for a malformed one too, read as a
+// key-value line).
 func (d *decoder) header(l *line, c string, coff int) (header, bool) {
 	h, reason, roff := d.parseHeader(l, c, coff)
-	switch {
-	case reason == "":
-	case reason == notHeader:
-		return h, false
-	case d.strict:
+	if reason != "" && reason != notHeader && d.strict {
 		d.fail(l, coff+roff, "%s", reason)
-	default:
-		return h, false
 	}
-	return h, true
+	return h, reason == ""
 }
 
 const notHeader = "\x00not a header"
 
-// parseHeader follows the reference decoder's header recognition. It
-// returns reason == "" for a header, notHeader for a line that is not one,
-// or the reason a header-shaped line is malformed, with its offset in c.
+// parseHeader returns reason "" for a header, notHeader for a line that
+// is not one, or why a header-shaped line is malformed and where.
 func (d *decoder) parseHeader(l *line, c string, coff int) (h header, reason string, roff int) {
 	var bracketStart int
 	if strings.HasPrefix(c, `"`) {
@@ -115,7 +107,7 @@ func (d *decoder) parseHeader(l *line, c string, coff int) (h header, reason str
 		if raw[0] == '"' {
 			h.key = d.quoted(l, raw, coff)
 		} else {
-			h.key = d.clone(raw)
+			h.key = raw
 		}
 	}
 	h.inline, h.inlineOff = trimSpacesOff(c, colon+1)
@@ -129,8 +121,7 @@ func (d *decoder) parseHeader(l *line, c string, coff int) (h header, reason str
 	return h, "", 0
 }
 
-// parseLength parses a bracket length: 0 or [1-9][0-9]*. Lengths beyond
-// the int range saturate (no count can reach them).
+// parseLength parses a bracket length, 0 or [1-9][0-9]*, saturating.
 func parseLength(s string) (int, bool) {
 	if s == "" || (s[0] == '0' && len(s) > 1) {
 		return 0, false
@@ -168,8 +159,7 @@ func delimName(c byte) string {
 	return `","`
 }
 
-// keyToken parses the key at the start of c and returns it and the index
-// just after its colon.
+// keyToken returns the key at the start of c and the index past its colon.
 func (d *decoder) keyToken(l *line, c string, coff int) (string, int) {
 	if strings.HasPrefix(c, `"`) {
 		q := closingQuote(c, 0)
@@ -190,9 +180,7 @@ func (d *decoder) keyToken(l *line, c string, coff int) (string, int) {
 	if colon < 0 {
 		d.fail(l, coff+len(c), "missing colon after key %s", textwire.Excerpt(c))
 	}
-	return d.clone(trimSpaces(c[:colon])), colon + 1
+	return trimSpaces(c[:colon]), colon + 1
 }
-
-// maxExcerpt bounds the input an error message quotes, in bytes.
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
