@@ -1,6 +1,7 @@
 package toon
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,8 +28,10 @@ func (d *graphDecoder) fail(path []pathStep, msg string) {
 	if len(path) > 0 {
 		msg = pathString(path) + ": " + msg
 	}
+	// The path is copied: Locate keeps it, and path, built on the stack,
+	// would otherwise be moved to the heap wherever it is built.
 	opts, lim := readerOptions(d.lim)
-	d.err = &wire.DecodeError{Codec: Name, Line: max(toonread.Locate(d.src, opts, lim, path), 1), Msg: msg}
+	d.err = &wire.DecodeError{Codec: Name, Line: max(toonread.Locate(d.src, opts, lim, slices.Clone(path)), 1), Msg: msg}
 }
 
 // counted returns n followed by the singular or plural noun, as n wants.

@@ -332,5 +332,5 @@ func (d *decoder) checkExtent(x *extent, n int, what, unit string) {
 	if x.n != n {
 		d.fail(&x.end, x.end.cstart, "%s declares %d %s but has %d", what, n, unit, x.n)
 	}
-	d.noBlankLines(x.first, x.last, "a "+what)
+	d.noBlankLines(x.first, x.last, what)
 }

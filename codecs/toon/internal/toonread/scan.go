@@ -167,7 +167,7 @@ func (d *decoder) noBlankLines(first, last int, what string) {
 	}
 	if lo < len(d.blanks) {
 		if b := max(d.blanks[lo].first, first+1); b < last {
-			d.failAt(b, 1, "blank line inside %s", what)
+			d.failAt(b, 1, "blank line inside a %s", what)
 		}
 	}
 }
