@@ -208,12 +208,12 @@ func (d *decoder) document() jsonvalue.Value {
 		d.overIndented(first, 0)
 	}
 	c := first.content
-	if trimSpaces(c) == "[]" {
+	if c == "[]" {
 		d.read()
 		d.consumed()
 		return []jsonvalue.Value{}
 	}
-	if strings.HasPrefix(trimSpaces(c), "[") && unquotedIndex(c, ':', 0) >= 0 {
+	if strings.HasPrefix(c, "[") && unquotedIndex(c, ':', 0) >= 0 {
 		if h, ok := d.header(first, c, first.cstart); ok {
 			l := d.read()
 			v := d.arrayFromHeader(&h, 0, l)

@@ -2,6 +2,7 @@ package toonread
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/graphwire/graphwire/internal/textwire"
@@ -86,7 +87,7 @@ func (d *decoder) parseHeader(l *line, c string, coff int) (h header, reason str
 			return h, msg, moff
 		}
 		if bad := mismatchedDelimiter(c[braceStart+1:end-1], h.delim); bad != 0 {
-			return h, "header delimiter mismatch: the bracket declares " + delimName(h.delim) + " but the field list contains an unquoted " + delimName(bad), braceStart
+			return h, "header delimiter mismatch: the bracket declares " + strconv.Quote(string(h.delim)) + " but the field list contains an unquoted " + strconv.Quote(string(bad)), braceStart
 		}
 		h.fields, braceEnd = fields, end
 		h.leaves = countLeaves(fields)
@@ -149,16 +150,6 @@ func mismatchedDelimiter(s string, active byte) byte {
 	return 0
 }
 
-func delimName(c byte) string {
-	switch c {
-	case '\t':
-		return `"\t"`
-	case '|':
-		return `"|"`
-	}
-	return `","`
-}
-
 // keyToken returns the key at the start of c and the index past its colon.
 func (d *decoder) keyToken(l *line, c string, coff int) (string, int) {
 	if strings.HasPrefix(c, `"`) {
@@ -180,7 +171,7 @@ func (d *decoder) keyToken(l *line, c string, coff int) (string, int) {
 	if colon < 0 {
 		d.fail(l, coff+len(c), "missing colon after key %s", textwire.Excerpt(c))
 	}
-	return trimSpaces(c[:colon]), colon + 1
+	return strings.Trim(c[:colon], " "), colon + 1
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

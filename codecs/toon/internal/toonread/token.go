@@ -195,11 +195,6 @@ func isQuotedDataRow(c string, delim byte) bool {
 	return dpos >= 0
 }
 
-func trimSpaces(s string) string {
-	t, _ := trimSpacesOff(s, 0)
-	return t
-}
-
 // trimSpacesOff returns s[from:] without surrounding spaces (U+0020 only)
 // and the offset in s where the result starts.
 func trimSpacesOff(s string, from int) (string, int) {
