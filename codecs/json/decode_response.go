@@ -88,15 +88,15 @@ func (d *decoder) set(x any, label string) (err error) {
 			}
 		}
 	case *[]wire.Node:
-		*x, err = elements[wire.Node](d, label, false)
+		*x, err = elements(d, &d.nodes, label)
 	case *[]wire.Edge:
-		*x, err = elements[wire.Edge](d, label, false)
+		*x, err = elements(d, &d.edges, label)
 	case *[]wire.Column:
-		*x, err = elements[wire.Column](d, label, false)
+		*x, err = elements(d, &d.columns, label)
 	case *[]wire.GroupColumn:
-		*x, err = elements[wire.GroupColumn](d, label, false)
+		*x, err = elements(d, &d.groups, label)
 	case *[]wire.Row:
-		*x, err = elements[wire.Row](d, label, true)
+		*x, err = elements(d, &d.rows, label)
 	case **wire.Pagination:
 		*x = &wire.Pagination{}
 		err = d.pagination(*x)
@@ -133,25 +133,26 @@ func (d *decoder) response() (*wire.GraphResponse, error) {
 }
 
 // elements reads the array what into a new, present list of nodes,
-// edges, columns, group columns or rows. With sized, a long list is sized
-// from the rest of its text (see grown).
-func elements[T any](d *decoder, what string, sized bool) ([]T, error) {
-	list := []T{}
+// edges, columns, group columns or rows, built in the decoder's scratch
+// list and copied out at its length.
+func elements[T any](d *decoder, scratch *[]T, what string) ([]T, error) {
+	list := (*scratch)[:0]
+	defer func() { *scratch = reuse(list) }()
 	more, err := d.Open('[', what)
 	for ; more; more, err = d.Next(']', what) {
 		if len(list) == d.l.MaxElements {
 			return nil, d.tooMany(d.Pos, what)
 		}
-		if sized {
-			list = grown(d, list, len(list))
-		}
 		var zero T
-		list = append(list, zero)
+		list = append(grown(d, list, len(list)), zero)
 		if err := d.element(&list[len(list)-1]); err != nil {
 			return nil, err
 		}
 	}
-	return list, err
+	if err != nil {
+		return nil, err
+	}
+	return append([]T{}, list...), nil
 }
 
 // element reads the element x of a response's list and charges it to the

@@ -59,8 +59,9 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 	if err != nil {
 		return nil, nil, err
 	}
+	defer d.release()
 	if !d.isDocument() {
-		r, err := DecodeWithin(data, c.core.Limits)
+		r, err := d.whole()
 		return nil, r, err
 	}
 	d.fragment = true
