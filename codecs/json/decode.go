@@ -36,12 +36,7 @@ func (d *decoder) whole() (*wire.GraphResponse, error) {
 }
 
 // Decode parses canonical-shaped JSON into a response, within the codec's
-// Limits. It accepts any whitespace, any key order and a leading UTF-8
-// byte order mark, and is otherwise strict: see the package
-// documentation, which says how each limit is checked before the decoder
-// allocates for what it bounds. Errors are *wire.DecodeError with a byte
-// offset; one caused by a limit names it in Limit and matches
-// errors.Is(err, wire.ErrLimit).
+// Limits, as the package documentation says.
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 	return DecodeWithin(data, c.core.Limits)
 }

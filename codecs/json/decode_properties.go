@@ -89,7 +89,7 @@ func (d *decoder) properties(what string, n *wire.Node) error {
 			err = d.Err(off, what+": property named "+strconv.Quote(key))
 		case key == "type" && !haveType:
 			haveType = true
-			n.Type, err = d.str("node type")
+			n.Type, err = d.str("node type", d.l.MaxStringBytes)
 		case key == "id" && !haveID:
 			haveID = true
 			n.ID, err = d.id("node id")

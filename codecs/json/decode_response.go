@@ -59,9 +59,9 @@ func (d *decoder) set(x any, label string) (err error) {
 	off := d.Pos
 	switch x := x.(type) {
 	case *string:
-		*x, err = d.str(label)
+		*x, err = d.str(label, d.l.MaxStringBytes)
 	case *wire.Opt[string]:
-		x.V, err = d.str(label)
+		x.V, err = d.str(label, d.l.MaxStringBytes)
 		x.Valid = true
 	case *int64: // an id
 		*x, err = d.id(label)
@@ -75,14 +75,14 @@ func (d *decoder) set(x any, label string) (err error) {
 		x.Valid = true
 	case *wire.QueryType:
 		var s string
-		if s, err = d.enum(label); err == nil {
+		if s, err = d.str(label, max(d.l.MaxStringBytes, 64)); err == nil {
 			if *x = wire.QueryType(s); !x.Valid() {
 				err = d.Err(off, label+": expected one of traversal, search, neighbors, path_finding, aggregation, found "+textwire.Excerpt(s))
 			}
 		}
 	case *wire.GroupKind:
 		var s string
-		if s, err = d.enum(label); err == nil {
+		if s, err = d.str(label, max(d.l.MaxStringBytes, 64)); err == nil {
 			if *x = wire.GroupKind(s); !x.Valid() {
 				err = d.Err(off, label+": expected \"node\" or \"property\", found "+textwire.Excerpt(s))
 			}
@@ -163,49 +163,27 @@ func (d *decoder) element(x any) (err error) {
 	off, ok := d.Pos, false
 	switch x := x.(type) {
 	case *wire.Node:
-		if err = d.node(x); err == nil {
-			d.m.Clean = !d.Escaped
-			ok = d.m.Node(x)
-		}
+		err = d.properties("node", x)
+		d.m.Clean = !d.Escaped
+		ok = err == nil && d.m.Node(x)
 	case *wire.Edge:
-		if err = d.edge(x); err == nil {
-			d.m.Clean = !d.Escaped
-			ok = d.m.Edge(x)
-		}
+		_, err = d.fields(edgeSchema, -1, &x.From, &x.FromID, &x.To, &x.ToID, &x.Type, &x.Depth, &x.PathID, &x.Step)
+		d.m.Clean = !d.Escaped
+		ok = err == nil && d.m.Edge(x)
 	case *wire.Column:
-		if err = d.column(x); err == nil {
-			ok = d.m.Column(x)
-		}
+		_, err = d.fields(columnSchema, -1, &x.Name, &x.Function, &x.Target, &x.Property)
+		ok = err == nil && d.m.Column(x)
 	case *wire.GroupColumn:
-		if err = d.groupColumn(x); err == nil {
-			ok = d.m.GroupColumn(x)
-		}
+		_, err = d.fields(groupColumnSchema, -1, &x.Name, &x.Kind, &x.Node, &x.Property, &x.Entity)
+		ok = err == nil && d.m.GroupColumn(x)
 	case *wire.Row:
-		if err = d.row(x); err == nil {
-			ok = d.m.EndRow(len(*x))
-		}
+		err = d.row(x)
+		ok = err == nil && d.m.EndRow(len(*x))
 	}
 	d.m.Clean, d.Escaped = false, false
 	if err == nil && !ok {
 		err = d.tooBig(off)
 	}
-	return err
-}
-
-func (d *decoder) node(n *wire.Node) error { return d.properties("node", n) }
-
-func (d *decoder) edge(e *wire.Edge) error {
-	_, err := d.fields(edgeSchema, -1, &e.From, &e.FromID, &e.To, &e.ToID, &e.Type, &e.Depth, &e.PathID, &e.Step)
-	return err
-}
-
-func (d *decoder) column(c *wire.Column) error {
-	_, err := d.fields(columnSchema, -1, &c.Name, &c.Function, &c.Target, &c.Property)
-	return err
-}
-
-func (d *decoder) groupColumn(g *wire.GroupColumn) error {
-	_, err := d.fields(groupColumnSchema, -1, &g.Name, &g.Kind, &g.Node, &g.Property, &g.Entity)
 	return err
 }
 

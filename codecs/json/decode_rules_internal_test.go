@@ -44,7 +44,7 @@ func TestFastPathsMatchTheRules(t *testing.T) {
 			t.Fatalf("appendJSONQuoted(%q) = %s, want %s", s, got, want)
 		}
 		d := decoder{Scanner: jsonvalue.NewScanner(want[1:]), l: wire.DefaultLimits()}
-		got, err := d.str("s")
+		got, err := d.str("s", d.l.MaxStringBytes)
 		if wantText := eachInvalidByteReplaced(s); err != nil || got != wantText || d.Pos != len(want)-1 {
 			t.Fatalf("str(%s) = %q, %v at %d; want %q", want[1:], got, err, d.Pos, wantText)
 		}

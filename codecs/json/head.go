@@ -133,7 +133,7 @@ func (d *decoder) headField(read []delta.Field, key string, off int) (delta.Fiel
 	if kind == delta.IntList {
 		f.Ints, err = d.ints(key)
 	} else {
-		f.Text, err = d.str(strconv.Quote(key))
+		f.Text, err = d.str(strconv.Quote(key), d.l.MaxStringBytes)
 	}
 	return f, err
 }
