@@ -44,19 +44,21 @@ var decoders = sync.Pool{New: func() any { return &decoder{scratch: new(scratch)
 const scratchMax = 1 << 12
 
 // release clears the decoder's scratch, so that it keeps nothing of the
-// response read, and returns the decoder to the pool.
+// response read, and returns the decoder to the pool. (The properties and
+// cells are truncated as each element ends, so they are cleared to their
+// capacity.)
 func (d *decoder) release() {
-	d.props, d.cells = reuse(d.props), reuse(d.cells)
+	d.props, d.cells = reuse(d.props[:cap(d.props)]), reuse(d.cells[:cap(d.cells)])
 	*d = decoder{scratch: d.scratch}
 	decoders.Put(d)
 }
 
-// reuse returns s emptied and cleared, or nil when it is too large to keep.
+// reuse returns s cleared and emptied, or nil when it is too large to keep.
 func reuse[T any](s []T) []T {
 	if cap(s) > scratchMax {
 		return nil
 	}
-	clear(s[:cap(s)])
+	clear(s)
 	return s[:0]
 }
 
