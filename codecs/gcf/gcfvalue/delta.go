@@ -43,19 +43,7 @@ func rowIdentity(r *jsonvalue.Object, key string) (string, error) {
 	if !ok || !isScalar(v) || isNull(v) {
 		return "", fmt.Errorf("no scalar identity field %q: %w", key, KindSyntax)
 	}
-	return identityKey(normalizeNumber(v)), nil
-}
-
-func normalizeNumber(v Value) Value {
-	switch x := v.(type) {
-	case int:
-		return jsonvalue.Int(int64(x))
-	case int64:
-		return jsonvalue.Int(x)
-	case float64:
-		return jsonvalue.Float(x)
-	}
-	return v
+	return identityKey(toNumber(v)), nil
 }
 
 func displayIdentity(r *jsonvalue.Object, key string) string {
@@ -97,24 +85,6 @@ func AppendUnchanged(dst []byte, root string, count int) []byte {
 	dst = append(dst, " count="...)
 	dst = strconv.AppendInt(dst, int64(count), 10)
 	return append(dst, '\n')
-}
-
-func encodeWith(dst []byte, pairs []string, v Value, mark string, initial map[string][]string, opts Options) ([]byte, error) {
-	lim, err := opts.resolve()
-	if err != nil {
-		return dst, err
-	}
-	for _, p := range pairs {
-		if !isHeaderValue(p) {
-			return dst, encodeError("", KindMalformedHeaderField, "a header field with a blank or non-ASCII character: "+excerpt(p))
-		}
-	}
-	e := encoder{buf: dst, lim: lim, initial: initial}
-	out, err := e.document(pairs, v, mark)
-	if err != nil {
-		return dst, err
-	}
-	return out, nil
 }
 
 // Delta is a generic delta payload (spec §10a.2): the rows added, the rows
