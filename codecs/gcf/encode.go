@@ -361,29 +361,31 @@ func (w *writer) addToRun(i, n int, key func(int) string, fixed []string, joinab
 
 // nodes writes the nodes: one table, or a list of tables (see addToRun).
 func (w *writer) nodes(nodes []wire.Node) {
-	if len(nodes) == 0 {
-		w.b = append(w.b, "## nodes [0]\n"...)
+	w.runTables("nodes", len(nodes), func(i int) {
+		ps := nodes[i].Properties
+		sameType := len(w.runs) > 0 && nodes[w.runs[len(w.runs)-1].start].Type == nodes[i].Type
+		w.addToRun(i, len(ps), func(j int) string { return ps[j].Key }, nodeColumns, sameType)
+	}, func(s span, rowDepth, level int) { w.nodeTable(nodes, s, rowDepth, level) })
+}
+
+// runTables writes the section name of n elements, which add(i) puts in
+// runs: "## name [0]" for none, one table after "## name ", or
+// "## name [n]" and each run's table after "@g " (rows one level deeper),
+// stopping when the writer fails.
+func (w *writer) runTables(name string, n int, add func(i int), table func(s span, rowDepth, level int)) {
+	w.b = append(w.b, "## "...)
+	w.b = append(w.b, name...)
+	if n == 0 {
+		w.b = append(w.b, " [0]\n"...)
 		return
 	}
 	w.runs = w.runs[:0]
-	for i := range nodes {
-		n := &nodes[i]
-		ps := n.Properties
-		sameType := len(w.runs) > 0 && nodes[w.runs[len(w.runs)-1].start].Type == n.Type
-		w.addToRun(i, len(ps), func(j int) string { return ps[j].Key }, nodeColumns, sameType)
+	for i := range n {
+		add(i)
 	}
 	if w.fail {
 		return
 	}
-	w.runTables("nodes", func(s span, rowDepth, level int) { w.nodeTable(nodes, s, rowDepth, level) })
-}
-
-// runTables writes the section name's runs: one table after "## name ",
-// or "## name [n]" and each run's table after "@g " (rows one level
-// deeper), stopping when the writer fails.
-func (w *writer) runTables(name string, table func(s span, rowDepth, level int)) {
-	w.b = append(w.b, "## "...)
-	w.b = append(w.b, name...)
 	if len(w.runs) == 1 {
 		w.b = append(w.b, ' ')
 		table(w.runs[0], 0, 3)
@@ -393,14 +395,19 @@ func (w *writer) runTables(name string, table func(s span, rowDepth, level int))
 	w.b = strconv.AppendInt(w.b, int64(len(w.runs)), 10)
 	w.b = append(w.b, "]\n"...)
 	for g, s := range w.runs {
-		w.b = append(w.b, '@')
-		w.b = textwire.AppendInt(w.b, int64(g))
-		w.b = append(w.b, ' ')
+		w.marker(g)
 		table(s, 1, 4)
 		if w.fail {
 			return
 		}
 	}
+}
+
+// marker writes the marker "@i " of an item or a row with attachments.
+func (w *writer) marker(i int) {
+	w.b = append(w.b, '@')
+	w.b = textwire.AppendInt(w.b, int64(i))
+	w.b = append(w.b, ' ')
 }
 
 // decl writes "[n]{c1,c2,...}\n".

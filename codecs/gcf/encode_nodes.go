@@ -26,9 +26,7 @@ func (w *writer) nodeTable(nodes []wire.Node, s span, rowDepth, level int) {
 			attach = attach || ps[k].Value.Kind() == wire.KindList || paths && isPathName(ps[k].Key)
 		}
 		if attach {
-			w.b = append(w.b, '@')
-			w.b = textwire.AppendInt(w.b, int64(i-s.start))
-			w.b = append(w.b, ' ')
+			w.marker(i - s.start)
 		}
 		w.str(n.Type)
 		w.b = append(w.b, '|')
@@ -198,9 +196,7 @@ func (w *writer) list(items []wire.Value, depth, level int) {
 	w.b = append(w.b, "]\n"...)
 	for i := range items {
 		w.indent(depth)
-		w.b = append(w.b, '@')
-		w.b = textwire.AppendInt(w.b, int64(i))
-		w.b = append(w.b, ' ')
+		w.marker(i)
 		if items[i].Kind() == wire.KindList {
 			w.list(items[i].List(), depth+1, level+1)
 			continue

@@ -63,78 +63,65 @@ var (
 	groupOpt    = []string{"property", "entity"}
 )
 
+// fixedTable writes a section of n rows: the fixed columns, then the
+// optional ones some row has, in first-seen order, ~ where a row has not.
+// row(i) writes row i's fixed cells, has(i, f) reports whether it has the
+// f-th optional field, opt(i, f) writes it.
+func (w *writer) fixedTable(name string, n int, fixed, optional []string, has func(i, f int) bool, row func(i int), opt func(i, f int)) {
+	k := w.optOrder(n, func(i, f int) bool { return f < len(optional) && has(i, f) })
+	w.header(name, n, fixed, optional, k)
+	for i := range n {
+		row(i)
+		for _, f := range w.opt[:k] {
+			w.b = append(w.b, '|')
+			if has(i, int(f)) {
+				opt(i, int(f))
+			} else {
+				w.b = append(w.b, '~')
+			}
+		}
+		w.b = append(w.b, '\n')
+	}
+}
+
 func edgeOptional(e *wire.Edge, f int) wire.Opt[int64] {
-	switch f {
-	case 0:
-		return e.Depth
-	case 1:
-		return e.PathID
-	}
-	return e.Step
-}
-
-func (w *writer) optInt(v wire.Opt[int64]) {
-	w.b = append(w.b, '|')
-	if !v.Valid {
-		w.b = append(w.b, '~')
-		return
-	}
-	w.b = textwire.AppendInt(w.b, v.V)
-}
-
-func (w *writer) optString(v wire.Opt[string]) {
-	w.b = append(w.b, '|')
-	if !v.Valid {
-		w.b = append(w.b, '~')
-		return
-	}
-	w.str(v.V)
+	return [...]wire.Opt[int64]{e.Depth, e.PathID, e.Step}[f]
 }
 
 func (w *writer) edges(edges []wire.Edge) {
-	k := w.optOrder(len(edges), func(i, f int) bool { return edgeOptional(&edges[i], f).Valid })
-	w.header("edges", len(edges), edgeFixed, edgeOpt, k)
-	for i := range edges {
-		e := &edges[i]
-		w.str(e.From)
-		w.b = append(w.b, '|')
-		w.b = textwire.AppendInt(w.b, e.FromID)
-		w.b = append(w.b, '|')
-		w.str(e.To)
-		w.b = append(w.b, '|')
-		w.b = textwire.AppendInt(w.b, e.ToID)
-		w.b = append(w.b, '|')
-		w.str(e.Type)
-		for _, f := range w.opt[:k] {
-			w.optInt(edgeOptional(e, int(f)))
-		}
-		w.b = append(w.b, '\n')
-	}
+	w.fixedTable("edges", len(edges), edgeFixed, edgeOpt,
+		func(i, f int) bool { return edgeOptional(&edges[i], f).Valid },
+		func(i int) {
+			e := &edges[i]
+			w.str(e.From)
+			w.b = append(w.b, '|')
+			w.b = textwire.AppendInt(w.b, e.FromID)
+			w.b = append(w.b, '|')
+			w.str(e.To)
+			w.b = append(w.b, '|')
+			w.b = textwire.AppendInt(w.b, e.ToID)
+			w.b = append(w.b, '|')
+			w.str(e.Type)
+		},
+		func(i, f int) { w.b = textwire.AppendInt(w.b, edgeOptional(&edges[i], f).V) })
 }
 
-// stringTable writes a section of n rows of strings: fixed(i, f) gives
-// row i's f-th required field, opt(i, f) its f-th optional one.
-func (w *writer) stringTable(name string, n int, fixedNames, optNames []string, fixed func(i, f int) string, opt func(i, f int) wire.Opt[string]) {
-	k := w.optOrder(n, func(i, f int) bool { return f < len(optNames) && opt(i, f).Valid })
-	w.header(name, n, fixedNames, optNames, k)
-	for i := range n {
-		for f := range fixedNames {
-			if f > 0 {
-				w.b = append(w.b, '|')
-			}
-			w.str(fixed(i, f))
+// strCells writes ss as cells of one row.
+func (w *writer) strCells(ss ...string) {
+	for i, s := range ss {
+		if i > 0 {
+			w.b = append(w.b, '|')
 		}
-		for _, f := range w.opt[:k] {
-			w.optString(opt(i, int(f)))
-		}
-		w.b = append(w.b, '\n')
+		w.str(s)
 	}
 }
 
 func (w *writer) columns(cols []wire.Column) {
-	w.stringTable("columns", len(cols), columnFixed, columnOpt,
-		func(i, f int) string { return [...]string{cols[i].Name, cols[i].Function}[f] },
-		func(i, f int) wire.Opt[string] { return [...]wire.Opt[string]{cols[i].Target, cols[i].Property}[f] })
+	opt := func(i, f int) wire.Opt[string] { return [...]wire.Opt[string]{cols[i].Target, cols[i].Property}[f] }
+	w.fixedTable("columns", len(cols), columnFixed, columnOpt,
+		func(i, f int) bool { return opt(i, f).Valid },
+		func(i int) { w.strCells(cols[i].Name, cols[i].Function) },
+		func(i, f int) { w.str(opt(i, f).V) })
 }
 
 func (w *writer) groupColumns(gcs []wire.GroupColumn) {
@@ -144,9 +131,11 @@ func (w *writer) groupColumns(gcs []wire.GroupColumn) {
 			return
 		}
 	}
-	w.stringTable("group_columns", len(gcs), groupFixed, groupOpt,
-		func(i, f int) string { return [...]string{gcs[i].Name, string(gcs[i].Kind), gcs[i].Node}[f] },
-		func(i, f int) wire.Opt[string] { return [...]wire.Opt[string]{gcs[i].Property, gcs[i].Entity}[f] })
+	opt := func(i, f int) wire.Opt[string] { return [...]wire.Opt[string]{gcs[i].Property, gcs[i].Entity}[f] }
+	w.fixedTable("group_columns", len(gcs), groupFixed, groupOpt,
+		func(i, f int) bool { return opt(i, f).Valid },
+		func(i int) { w.strCells(gcs[i].Name, string(gcs[i].Kind), gcs[i].Node) },
+		func(i, f int) { w.str(opt(i, f).V) })
 }
 
 func (w *writer) pagination(p *wire.Pagination) {
@@ -174,18 +163,10 @@ func (w *writer) pagination(p *wire.Pagination) {
 // rows writes the aggregation rows: one table, or a list of tables (see
 // addToRun; rowTable writes each).
 func (w *writer) rows(rows []wire.Row) {
-	if len(rows) == 0 {
-		w.b = append(w.b, "## rows [0]\n"...)
-		return
-	}
-	w.runs = w.runs[:0]
-	for i, row := range rows {
+	w.runTables("rows", len(rows), func(i int) {
+		row := rows[i]
 		w.addToRun(i, len(row), func(j int) string { return row[j].Name }, nil, true)
-	}
-	if w.fail {
-		return
-	}
-	w.runTables("rows", func(s span, rowDepth, level int) { w.rowTable(rows, s, rowDepth, level) })
+	}, func(s span, rowDepth, level int) { w.rowTable(rows, s, rowDepth, level) })
 }
 
 // findCell returns the cell of row named name, from position *j on (the
@@ -282,9 +263,8 @@ func (w *writer) rowTable(rows []wire.Row, s span, rowDepth, level int) {
 		w.b = append(w.b, "]\n"...)
 		for i, row := range run {
 			w.indent(rowDepth)
-			w.b = append(w.b, '@')
-			w.b = textwire.AppendInt(w.b, int64(i))
-			w.b = append(w.b, " {}\n"...)
+			w.marker(i)
+			w.b = append(w.b, "{}\n"...)
 			for k := range row {
 				w.member(row[k].Name, row[k].Value, row[k].Node, rowDepth+1, level+1)
 			}
@@ -302,9 +282,7 @@ func (w *writer) rowTable(rows []wire.Row, s span, rowDepth, level int) {
 			}
 		}
 		if attach {
-			w.b = append(w.b, '@')
-			w.b = textwire.AppendInt(w.b, int64(i))
-			w.b = append(w.b, ' ')
+			w.marker(i)
 		}
 		j = 0
 		first := true
