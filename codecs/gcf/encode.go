@@ -365,7 +365,7 @@ func (w *writer) nodes(nodes []wire.Node) {
 		ps := nodes[i].Properties
 		sameType := len(w.runs) > 0 && nodes[w.runs[len(w.runs)-1].start].Type == nodes[i].Type
 		w.addToRun(i, len(ps), func(j int) string { return ps[j].Key }, nodeColumns, sameType)
-	}, func(s span, rowDepth, level int) { w.nodeTable(nodes, s, rowDepth, level) })
+	}, func(s span, rowDepth, level int) { w.table(run{nodes: nodes}, s, rowDepth, level) })
 }
 
 // runTables writes the section name of n elements, which add(i) puts in
@@ -410,34 +410,7 @@ func (w *writer) marker(i int) {
 	w.b = append(w.b, ' ')
 }
 
-// decl writes "[n]{c1,c2,...}\n".
-func (w *writer) decl(n int, cols []string) {
-	w.b = append(w.b, '[')
-	w.b = textwire.AppendInt(w.b, int64(n))
-	w.b = append(w.b, "]{"...)
-	for i, c := range cols {
-		if isPathName(c) {
-			continue
-		}
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
-		w.b = gcfvalue.AppendKey(w.b, c)
-	}
-	w.b = append(w.b, "}\n"...)
-}
-
 // isPathName reports whether a property or cell name holds '>': it
 // cannot be a column (spec §7.4.6.1) and travels as an attachment after
 // its row.
 func isPathName(k string) bool { return strings.IndexByte(k, '>') >= 0 }
-
-// anyPathName reports whether some name of cols holds '>'.
-func anyPathName(cols []string) bool {
-	for _, c := range cols {
-		if isPathName(c) {
-			return true
-		}
-	}
-	return false
-}

@@ -9,64 +9,6 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// nodeTable writes a run of nodes as a table, rows at rowDepth (an indent)
-// and level (the generic value's nesting of a row). A list property is a ^
-// cell and an attachment after the row, a property whose name holds '>'
-// an attachment alone, after the lists'.
-func (w *writer) nodeTable(nodes []wire.Node, s span, rowDepth, level int) {
-	cols := w.cols[s.c0:s.c1]
-	paths := anyPathName(cols)
-	w.decl(s.end-s.start, cols)
-	for i := s.start; i < s.end; i++ {
-		n := &nodes[i]
-		ps := n.Properties
-		w.indent(rowDepth)
-		attach := false
-		for k := range ps {
-			attach = attach || ps[k].Value.Kind() == wire.KindList || paths && isPathName(ps[k].Key)
-		}
-		if attach {
-			w.marker(i - s.start)
-		}
-		w.str(n.Type)
-		w.b = append(w.b, '|')
-		w.b = textwire.AppendInt(w.b, n.ID)
-		j := 0
-		for _, c := range cols[2:] {
-			present := j < len(ps) && ps[j].Key == c
-			if paths && isPathName(c) {
-				if present {
-					j++
-				}
-				continue
-			}
-			w.b = append(w.b, '|')
-			if present {
-				w.cell(ps[j].Value)
-				j++
-				continue
-			}
-			w.b = append(w.b, '~')
-		}
-		w.b = append(w.b, '\n')
-		if attach {
-			for k := range ps {
-				if ps[k].Value.Kind() == wire.KindList && !(paths && isPathName(ps[k].Key)) {
-					w.attach(ps[k].Key, ps[k].Value, nil, rowDepth, level+1)
-				}
-			}
-			for k := range ps {
-				if paths && isPathName(ps[k].Key) {
-					w.attach(ps[k].Key, ps[k].Value, nil, rowDepth, level+1)
-				}
-			}
-		}
-		if w.fail {
-			return
-		}
-	}
-}
-
 func hasList(ps []wire.Property) bool {
 	for i := range ps {
 		if ps[i].Value.Kind() == wire.KindList {

@@ -161,22 +161,12 @@ func (w *writer) pagination(p *wire.Pagination) {
 }
 
 // rows writes the aggregation rows: one table, or a list of tables (see
-// addToRun; rowTable writes each).
+// addToRun; table writes each).
 func (w *writer) rows(rows []wire.Row) {
 	w.runTables("rows", len(rows), func(i int) {
 		row := rows[i]
 		w.addToRun(i, len(row), func(j int) string { return row[j].Name }, nil, true)
-	}, func(s span, rowDepth, level int) { w.rowTable(rows, s, rowDepth, level) })
-}
-
-// findCell returns the cell of row named name, from position *j on (the
-// row's cells are in the union's order), advancing *j past it.
-func findCell(row wire.Row, name string, j *int) *wire.Cell {
-	if *j < len(row) && row[*j].Name == name {
-		*j++
-		return &row[*j-1]
-	}
-	return nil
+	}, func(s span, rowDepth, level int) { w.table(run{rows: rows}, s, rowDepth, level) })
 }
 
 // cellNamed returns the cell of row named name, or nil.
@@ -189,13 +179,16 @@ func cellNamed(row wire.Row, name string) *wire.Cell {
 	return nil
 }
 
-// flatShape returns the first node of column name among rows, and
-// whether the column is flattened into its path columns: every present,
-// non-null cell a node of the same keys (in order), none of them empty,
-// with '>' or not UTF-8, and no list among the nodes' values. A column
-// that holds a node and is not flattened is a ^ cell and an attachment.
-func flatShape(rows []wire.Row, name string) (first *wire.Node, flat bool) {
-	for _, row := range rows {
+// flatShape returns the first node of column name among the rows s of t,
+// and whether the column is flattened into its path columns: every
+// present, non-null cell a node of the same keys (in order), none of them
+// empty, with '>' or not UTF-8, and no list among the nodes' values. A
+// node table has no such column.
+func (t run) flatShape(s span, name string) (first *wire.Node, flat bool) {
+	if t.rows == nil {
+		return nil, false
+	}
+	for _, row := range t.rows[s.start:s.end] {
 		c := cellNamed(row, name)
 		switch {
 		case c == nil || c.Node == nil && c.Value.Kind() == wire.KindNull:
@@ -218,24 +211,159 @@ func flatShape(rows []wire.Row, name string) (first *wire.Node, flat bool) {
 	return first, first != nil
 }
 
-// rowTable writes a run of rows as a table (see nodeTable). A column
-// whose cells hold nodes of one shape is flattened into the nodes' path
-// columns; any other node is a ^ cell and an attachment of the node's
-// members. A run with no column (its cells' names all hold '>', or it
-// has none) is an expanded list of the rows' objects.
-func (w *writer) rowTable(rows []wire.Row, s span, rowDepth, level int) {
+// run is the objects a table writes: nodes, whose rows start with the
+// columns type and id, or aggregation rows.
+type run struct {
+	nodes []wire.Node
+	rows  []wire.Row
+}
+
+// find returns the value and node of the member of object i named name,
+// looked for at position *j (an object's members are in its table's
+// column order), advancing *j past it; ok is false when there is none.
+func (t run) find(i int, name string, j *int) (v *wire.Value, n *wire.Node, ok bool) {
+	if t.rows != nil {
+		if row := t.rows[i]; *j < len(row) && row[*j].Name == name {
+			*j++
+			return &row[*j-1].Value, row[*j-1].Node, true
+		}
+		return nil, nil, false
+	}
+	if ps := t.nodes[i].Properties; *j < len(ps) && ps[*j].Key == name {
+		*j++
+		return &ps[*j-1].Value, nil, true
+	}
+	return nil, nil, false
+}
+
+// table writes the objects s of t as a table, rows at rowDepth (an
+// indent) and level (the generic value's nesting of a row). A member
+// whose name holds '>' is no column (spec §7.4.6.1): it is an attachment
+// after its row, after the others. A column of rows whose cells hold
+// nodes of one shape is flattened into the nodes' path columns; any
+// other node, and a list, is a ^ cell and an attachment (the node's
+// members, the list). Rows with no column (their names all hold '>', or
+// they have none) are an expanded list of the rows' objects.
+func (w *writer) table(t run, s span, rowDepth, level int) {
 	cols := w.cols[s.c0:s.c1]
-	run := rows[s.start:s.end]
-	paths := anyPathName(cols)
-	// The declaration: a node column's path columns, or the column; -1
-	// marks a '>' name, which is no column.
+	lead := 0 // the columns type and id of a node table
+	if t.nodes != nil {
+		lead = 2
+	}
+	if !w.declare(t, s, cols, lead) {
+		for i := s.start; i < s.end; i++ {
+			w.indent(rowDepth)
+			w.marker(i - s.start)
+			w.b = append(w.b, "{}\n"...)
+			for _, c := range t.rows[i] {
+				w.member(c.Name, c.Value, c.Node, rowDepth+1, level+1)
+			}
+		}
+		return
+	}
+	cols = cols[lead:]
+	for i := s.start; i < s.end; i++ {
+		w.indent(rowDepth)
+		attach := false
+		j := 0
+		for ci, c := range cols {
+			if v, n, ok := t.find(i, c, &j); ok {
+				width := w.nodeCols[ci]
+				attach = attach || width < 0 || width == 0 && (n != nil || v.Kind() == wire.KindList)
+			}
+		}
+		if attach {
+			w.marker(i - s.start)
+		}
+		first := true
+		if lead > 0 {
+			n := &t.nodes[i]
+			w.str(n.Type)
+			w.b = append(w.b, '|')
+			w.b = textwire.AppendInt(w.b, n.ID)
+			first = false
+		}
+		j = 0
+		for ci, c := range cols {
+			v, node, ok := t.find(i, c, &j)
+			width := w.nodeCols[ci]
+			if width < 0 {
+				continue
+			}
+			if !first {
+				w.b = append(w.b, '|')
+			}
+			first = false
+			switch {
+			case width == 0 && !ok:
+				w.b = append(w.b, '~')
+			case width == 0 && node != nil:
+				w.b = append(w.b, '^')
+			case width == 0:
+				w.cell(*v)
+			case !ok || node == nil:
+				mark := byte('~')
+				if ok {
+					mark = '-'
+				}
+				for k := range width {
+					if k > 0 {
+						w.b = append(w.b, '|')
+					}
+					w.b = append(w.b, mark)
+				}
+			default:
+				w.str(node.Type)
+				w.b = append(w.b, '|')
+				w.b = textwire.AppendInt(w.b, node.ID)
+				for k := range node.Properties {
+					w.b = append(w.b, '|')
+					w.scalar(node.Properties[k].Value)
+				}
+			}
+		}
+		w.b = append(w.b, '\n')
+		for pass := 0; attach && pass < 2; pass++ {
+			j = 0
+			for ci, c := range cols {
+				v, node, ok := t.find(i, c, &j)
+				width := w.nodeCols[ci]
+				switch {
+				case !ok, (width < 0) != (pass == 1):
+				case width < 0, width == 0 && (node != nil || v.Kind() == wire.KindList):
+					w.attach(c, *v, node, rowDepth, level+1)
+				}
+			}
+		}
+		if w.fail {
+			return
+		}
+	}
+}
+
+// declare writes the count and the declaration of a table of the objects
+// s of t, "[n]{...}\n": a column's name, a flattened node column's path
+// columns, nothing for a name with '>'. It sets w.nodeCols for
+// cols[lead:]: -1 for a name with '>', a flattened column's width, 0
+// otherwise. With no column to declare it writes "[n]\n" and reports
+// false.
+func (w *writer) declare(t run, s span, cols []string, lead int) bool {
 	w.nodeCols = w.nodeCols[:0]
 	w.b = append(w.b, '[')
-	w.b = strconv.AppendInt(w.b, int64(len(run)), 10)
+	w.b = strconv.AppendInt(w.b, int64(s.end-s.start), 10)
 	declared := 0
-	for _, c := range cols {
-		if paths && isPathName(c) {
-			w.nodeCols = append(w.nodeCols, -1)
+	for ci, c := range cols {
+		width, shape := -1, (*wire.Node)(nil)
+		if !isPathName(c) {
+			width = 0
+			if sh, flat := t.flatShape(s, c); flat {
+				width, shape = 2+len(sh.Properties), sh
+			}
+		}
+		if ci >= lead {
+			w.nodeCols = append(w.nodeCols, width)
+		}
+		if width < 0 {
 			continue
 		}
 		if declared == 0 {
@@ -244,13 +372,10 @@ func (w *writer) rowTable(rows []wire.Row, s span, rowDepth, level int) {
 			w.b = append(w.b, ',')
 		}
 		declared++
-		shape, flat := flatShape(run, c)
-		if !flat {
-			w.nodeCols = append(w.nodeCols, 0)
+		if shape == nil {
 			w.key(c)
 			continue
 		}
-		w.nodeCols = append(w.nodeCols, 2+len(shape.Properties))
 		w.b = gcfvalue.AppendPathColumn(w.b, c, "type")
 		w.b = append(w.b, ',')
 		w.b = gcfvalue.AppendPathColumn(w.b, c, "id")
@@ -261,86 +386,8 @@ func (w *writer) rowTable(rows []wire.Row, s span, rowDepth, level int) {
 	}
 	if declared == 0 {
 		w.b = append(w.b, "]\n"...)
-		for i, row := range run {
-			w.indent(rowDepth)
-			w.marker(i)
-			w.b = append(w.b, "{}\n"...)
-			for k := range row {
-				w.member(row[k].Name, row[k].Value, row[k].Node, rowDepth+1, level+1)
-			}
-		}
-		return
+		return false
 	}
 	w.b = append(w.b, "}\n"...)
-	for i, row := range run {
-		w.indent(rowDepth)
-		attach := false
-		j := 0
-		for ci, c := range cols {
-			if cell := findCell(row, c, &j); cell != nil {
-				attach = attach || w.nodeCols[ci] < 0 || w.nodeCols[ci] == 0 && (cell.Node != nil || cell.Value.Kind() == wire.KindList)
-			}
-		}
-		if attach {
-			w.marker(i)
-		}
-		j = 0
-		first := true
-		for ci, c := range cols {
-			cell := findCell(row, c, &j)
-			width := w.nodeCols[ci]
-			if width < 0 {
-				continue
-			}
-			if !first {
-				w.b = append(w.b, '|')
-			}
-			first = false
-			switch {
-			case width == 0 && cell == nil:
-				w.b = append(w.b, '~')
-			case width == 0 && cell.Node != nil:
-				w.b = append(w.b, '^')
-			case width == 0:
-				w.cell(cell.Value)
-			case cell == nil || cell.Node == nil:
-				mark := byte('~')
-				if cell != nil {
-					mark = '-'
-				}
-				for k := range width {
-					if k > 0 {
-						w.b = append(w.b, '|')
-					}
-					w.b = append(w.b, mark)
-				}
-			default:
-				n := cell.Node
-				w.str(n.Type)
-				w.b = append(w.b, '|')
-				w.b = textwire.AppendInt(w.b, n.ID)
-				for k := range n.Properties {
-					w.b = append(w.b, '|')
-					w.scalar(n.Properties[k].Value)
-				}
-			}
-		}
-		w.b = append(w.b, '\n')
-		if attach {
-			for pass := range 2 {
-				j = 0
-				for ci, c := range cols {
-					cell := findCell(row, c, &j)
-					switch {
-					case cell == nil, (w.nodeCols[ci] < 0) != (pass == 1):
-					case w.nodeCols[ci] < 0, w.nodeCols[ci] == 0 && (cell.Node != nil || cell.Value.Kind() == wire.KindList):
-						w.attach(c, cell.Value, cell.Node, rowDepth, level+1)
-					}
-				}
-			}
-		}
-		if w.fail {
-			return
-		}
-	}
+	return true
 }
