@@ -152,15 +152,12 @@ func (w *writer) document(r *wire.GraphResponse, fragment bool) {
 		return
 	}
 	w.b = append(w.b, gcfLine...)
-	if !fragment || r.FormatVersion != "" {
-		w.b = append(w.b, "format_version="...)
-		w.str(r.FormatVersion)
-		w.b = append(w.b, '\n')
-	}
-	if !fragment || r.QueryType != "" {
-		w.b = append(w.b, "query_type="...)
-		w.str(string(r.QueryType))
-		w.b = append(w.b, '\n')
+	for _, f := range [...]struct{ name, v string }{{"format_version=", r.FormatVersion}, {"query_type=", string(r.QueryType)}} {
+		if !fragment || f.v != "" {
+			w.b = append(w.b, f.name...)
+			w.str(f.v)
+			w.b = append(w.b, '\n')
+		}
 	}
 	if !fragment || len(r.Nodes) > 0 || onlyNodes(r) {
 		w.nodes(r.Nodes)
@@ -241,18 +238,8 @@ func (w *writer) scalar(v wire.Value) {
 	}
 }
 
-// cell writes a table cell: a scalar, or ^ for a list (written after the
-// row as an attachment).
-func (w *writer) cell(v wire.Value) {
-	if v.Kind() == wire.KindList {
-		w.b = append(w.b, '^')
-		return
-	}
-	w.scalar(v)
-}
-
-// key adds k to the union of the run being planned (cols[colBase:]),
-// reporting its column, and whether it is new. hint is the column the
+// lookup returns the column of k in the union of the run being planned
+// (cols[colBase:]), and whether it is there; hint is the column the
 // caller expects.
 func (w *writer) lookup(k string, hint int) (int, bool) {
 	u := w.cols[w.colBase:]

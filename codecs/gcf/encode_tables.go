@@ -297,10 +297,10 @@ func (w *writer) table(t run, s span, rowDepth, level int) {
 			switch {
 			case width == 0 && !ok:
 				w.b = append(w.b, '~')
-			case width == 0 && node != nil:
+			case width == 0 && (node != nil || v.Kind() == wire.KindList):
 				w.b = append(w.b, '^')
 			case width == 0:
-				w.cell(*v)
+				w.scalar(*v)
 			case !ok || node == nil:
 				mark := byte('~')
 				if ok {
