@@ -283,17 +283,21 @@ func (w *writer) addKey(k string) {
 	}
 }
 
-// fitsKeys reports whether the n keys key(0..n-1), after first columns
-// the union always starts with, keep their order in the run's union
-// extended by their new keys (see addToRun), and whether there are new
-// keys.
-func (w *writer) fitsKeys(n int, key func(int) string, first int) (fits, grows bool) {
+// fit reports whether the n keys key(0..n-1), after first columns the
+// union always starts with, keep their order in the run's union extended
+// by their new keys (see addToRun), and whether there are new keys; with
+// add, it appends those to the union (for keys that fit).
+func (w *writer) fit(n int, key func(int) string, first int, add bool) (fits, grows bool) {
 	last, next := first-1, len(w.cols)-w.colBase
 	for i := range n {
-		p, ok := w.lookup(key(i), last+1)
+		k := key(i)
+		p, ok := w.lookup(k, last+1)
 		if !ok {
 			p = next
 			next++
+			if add {
+				w.addKey(k)
+			}
 		}
 		if p < last {
 			return false, false
@@ -301,20 +305,6 @@ func (w *writer) fitsKeys(n int, key func(int) string, first int) (fits, grows b
 		last = p
 	}
 	return true, next > len(w.cols)-w.colBase
-}
-
-// addKeys adds the keys the union lacks.
-func (w *writer) addKeys(n int, key func(int) string, first int) {
-	last := first - 1
-	for i := range n {
-		k := key(i)
-		p, ok := w.lookup(k, last+1)
-		if !ok {
-			w.addKey(k)
-			p = len(w.cols) - w.colBase - 1
-		}
-		last = p
-	}
 }
 
 // nodeColumns are the columns a node table has before its properties'.
@@ -329,9 +319,9 @@ var nodeColumns = []string{"type", "id"}
 // by its own new keys, are in its own order.
 func (w *writer) addToRun(i, n int, key func(int) string, fixed []string, joinable bool) {
 	if joinable && len(w.runs) > 0 {
-		if fits, grows := w.fitsKeys(n, key, len(fixed)); fits {
+		if fits, grows := w.fit(n, key, len(fixed), false); fits {
 			if grows {
-				w.addKeys(n, key, len(fixed))
+				w.fit(n, key, len(fixed), true)
 			}
 			cur := &w.runs[len(w.runs)-1]
 			cur.end, cur.c1 = i+1, len(w.cols)
@@ -342,7 +332,7 @@ func (w *writer) addToRun(i, n int, key func(int) string, fixed []string, joinab
 	for _, k := range fixed {
 		w.addKey(k)
 	}
-	w.addKeys(n, key, len(fixed))
+	w.fit(n, key, len(fixed), true)
 	w.runs = append(w.runs, span{start: i, end: i + 1, c0: w.colBase, c1: len(w.cols)})
 }
 
