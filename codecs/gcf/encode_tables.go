@@ -85,25 +85,41 @@ func (w *writer) fixedTable(name string, n int, fixed, optional []string, has fu
 }
 
 func edgeOptional(e *wire.Edge, f int) wire.Opt[int64] {
-	return [...]wire.Opt[int64]{e.Depth, e.PathID, e.Step}[f]
+	switch f {
+	case 0:
+		return e.Depth
+	case 1:
+		return e.PathID
+	}
+	return e.Step
 }
 
+// edges writes the edges table (see fixedTable), in a loop of its own:
+// a response has many edges.
 func (w *writer) edges(edges []wire.Edge) {
-	w.fixedTable("edges", len(edges), edgeFixed, edgeOpt,
-		func(i, f int) bool { return edgeOptional(&edges[i], f).Valid },
-		func(i int) {
-			e := &edges[i]
-			w.str(e.From)
+	k := w.optOrder(len(edges), func(i, f int) bool { return edgeOptional(&edges[i], f).Valid })
+	w.header("edges", len(edges), edgeFixed, edgeOpt, k)
+	for i := range edges {
+		e := &edges[i]
+		w.str(e.From)
+		w.b = append(w.b, '|')
+		w.b = textwire.AppendInt(w.b, e.FromID)
+		w.b = append(w.b, '|')
+		w.str(e.To)
+		w.b = append(w.b, '|')
+		w.b = textwire.AppendInt(w.b, e.ToID)
+		w.b = append(w.b, '|')
+		w.str(e.Type)
+		for _, f := range w.opt[:k] {
 			w.b = append(w.b, '|')
-			w.b = textwire.AppendInt(w.b, e.FromID)
-			w.b = append(w.b, '|')
-			w.str(e.To)
-			w.b = append(w.b, '|')
-			w.b = textwire.AppendInt(w.b, e.ToID)
-			w.b = append(w.b, '|')
-			w.str(e.Type)
-		},
-		func(i, f int) { w.b = textwire.AppendInt(w.b, edgeOptional(&edges[i], f).V) })
+			if v := edgeOptional(e, int(f)); v.Valid {
+				w.b = textwire.AppendInt(w.b, v.V)
+			} else {
+				w.b = append(w.b, '~')
+			}
+		}
+		w.b = append(w.b, '\n')
+	}
 }
 
 // strCells writes ss as cells of one row.
@@ -218,20 +234,32 @@ type run struct {
 	rows  []wire.Row
 }
 
-// find returns the value and node of the member of object i named name,
-// looked for at position *j (an object's members are in its table's
-// column order), advancing *j past it; ok is false when there is none.
-func (t run) find(i int, name string, j *int) (v *wire.Value, n *wire.Node, ok bool) {
+// members are the members of one object of a run: a node's properties or
+// a row's cells.
+type members struct {
+	ps []wire.Property
+	cs wire.Row
+}
+
+func (t run) members(i int) members {
 	if t.rows != nil {
-		if row := t.rows[i]; *j < len(row) && row[*j].Name == name {
-			*j++
-			return &row[*j-1].Value, row[*j-1].Node, true
-		}
-		return nil, nil, false
+		return members{cs: t.rows[i]}
 	}
-	if ps := t.nodes[i].Properties; *j < len(ps) && ps[*j].Key == name {
+	return members{ps: t.nodes[i].Properties}
+}
+
+// find returns the value and node of the member named name, looked for at
+// position *j (an object's members are in its table's column order),
+// advancing *j past it; ok is false when there is none.
+func (m members) find(name string, j *int) (v *wire.Value, n *wire.Node, ok bool) {
+	if m.cs != nil {
+		if *j < len(m.cs) && m.cs[*j].Name == name {
+			*j++
+			return &m.cs[*j-1].Value, m.cs[*j-1].Node, true
+		}
+	} else if *j < len(m.ps) && m.ps[*j].Key == name {
 		*j++
-		return &ps[*j-1].Value, nil, true
+		return &m.ps[*j-1].Value, nil, true
 	}
 	return nil, nil, false
 }
@@ -264,17 +292,8 @@ func (w *writer) table(t run, s span, rowDepth, level int) {
 	cols = cols[lead:]
 	for i := s.start; i < s.end; i++ {
 		w.indent(rowDepth)
+		at := len(w.b) // where the row's marker goes, when it has attachments
 		attach := false
-		j := 0
-		for ci, c := range cols {
-			if v, n, ok := t.find(i, c, &j); ok {
-				width := w.nodeCols[ci]
-				attach = attach || width < 0 || width == 0 && (n != nil || v.Kind() == wire.KindList)
-			}
-		}
-		if attach {
-			w.marker(i - s.start)
-		}
 		first := true
 		if lead > 0 {
 			n := &t.nodes[i]
@@ -283,11 +302,13 @@ func (w *writer) table(t run, s span, rowDepth, level int) {
 			w.b = textwire.AppendInt(w.b, n.ID)
 			first = false
 		}
-		j = 0
+		m := t.members(i)
+		j := 0
 		for ci, c := range cols {
-			v, node, ok := t.find(i, c, &j)
+			v, node, ok := m.find(c, &j)
 			width := w.nodeCols[ci]
 			if width < 0 {
+				attach = attach || ok
 				continue
 			}
 			if !first {
@@ -299,6 +320,7 @@ func (w *writer) table(t run, s span, rowDepth, level int) {
 				w.b = append(w.b, '~')
 			case width == 0 && (node != nil || v.Kind() == wire.KindList):
 				w.b = append(w.b, '^')
+				attach = true
 			case width == 0:
 				w.scalar(*v)
 			case !ok || node == nil:
@@ -323,10 +345,13 @@ func (w *writer) table(t run, s span, rowDepth, level int) {
 			}
 		}
 		w.b = append(w.b, '\n')
+		if attach {
+			w.insertMarker(at, i-s.start)
+		}
 		for pass := 0; attach && pass < 2; pass++ {
 			j = 0
 			for ci, c := range cols {
-				v, node, ok := t.find(i, c, &j)
+				v, node, ok := m.find(c, &j)
 				width := w.nodeCols[ci]
 				switch {
 				case !ok, (width < 0) != (pass == 1):
@@ -339,6 +364,18 @@ func (w *writer) table(t run, s span, rowDepth, level int) {
 			return
 		}
 	}
+}
+
+// insertMarker inserts the marker "@i " at w.b[at], before a row found to
+// have attachments while it was written.
+func (w *writer) insertMarker(at, i int) {
+	n := len(w.b)
+	w.marker(i)
+	k := len(w.b) - n
+	var mark [24]byte
+	copy(mark[:], w.b[n:])
+	copy(w.b[at+k:], w.b[at:n])
+	copy(w.b[at:], mark[:k])
 }
 
 // declare writes the count and the declaration of a table of the objects
