@@ -159,21 +159,21 @@ func (w *writer) pagination(p *wire.Pagination) {
 		w.fail = true
 		return
 	}
-	w.b = append(w.b, "## pagination\n  has_more="...)
-	w.b = strconv.AppendBool(w.b, p.HasMore)
-	if p.TotalRows.Valid {
-		w.b = append(w.b, "\n  total_rows="...)
-		w.b = textwire.AppendInt(w.b, p.TotalRows.V)
+	w.b = append(w.b, "## pagination\n"...)
+	for _, f := range [...]struct {
+		name string
+		v    wire.Value
+		ok   bool
+	}{
+		{"has_more", wire.Bool(p.HasMore), true},
+		{"total_rows", wire.Int(p.TotalRows.V), p.TotalRows.Valid},
+		{"truncated", wire.Bool(p.Truncated.V), p.Truncated.Valid},
+		{"next_cursor", wire.String(p.NextCursor.V), p.NextCursor.Valid},
+	} {
+		if f.ok {
+			w.member(f.name, f.v, nil, 1, 2)
+		}
 	}
-	if p.Truncated.Valid {
-		w.b = append(w.b, "\n  truncated="...)
-		w.b = strconv.AppendBool(w.b, p.Truncated.V)
-	}
-	if p.NextCursor.Valid {
-		w.b = append(w.b, "\n  next_cursor="...)
-		w.str(p.NextCursor.V)
-	}
-	w.b = append(w.b, '\n')
 }
 
 // rows writes the aggregation rows: one table, or a list of tables (see
