@@ -238,9 +238,15 @@ func (e *encoder) scalar(v Value) {
 	case jsonvalue.Number:
 		e.buf = appendNumber(e.buf, x)
 	case string:
-		e.checkString(x)
-		e.buf = AppendString(e.buf, x)
+		e.str(x)
 	}
+}
+
+// str writes the string value s, refusing one past MaxStringBytes or not
+// UTF-8.
+func (e *encoder) str(s string) {
+	e.checkString(s)
+	e.buf, _ = AppendValidString(e.buf, s)
 }
 
 // members writes the members of o at depth (spec §7.2): an object as a

@@ -297,8 +297,7 @@ func (e *encoder) row(p tablePlan, r *jsonvalue.Object, i int, keys []string, de
 		break
 	}
 	if keys != nil {
-		e.checkString(keys[i])
-		e.buf = AppendString(e.buf, keys[i])
+		e.str(keys[i])
 	}
 	for j, c := range p.cols {
 		if j > 0 || keys != nil {

@@ -142,15 +142,6 @@ func AppendKey(dst []byte, k string) []byte {
 	return appendQuoted(dst, k)
 }
 
-// AppendString appends s as the encoder writes a string value: bare, or
-// quoted when spec §2.4 requires it. s must be valid UTF-8.
-func AppendString(dst []byte, s string) []byte {
-	if NeedsQuotes(s) {
-		return appendQuoted(dst, s)
-	}
-	return append(dst, s...)
-}
-
 // NeedsQuotes reports whether the encoder quotes the string s (spec §2.4,
 // and the package documentation's two choices): whether s written bare
 // would read back as something else.
@@ -447,8 +438,9 @@ func appendQuoted(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// AppendValidString is AppendString for a string not yet known to be
-// valid UTF-8: it reports false, and dst unchanged, when s is not.
+// AppendValidString appends s as the encoder writes a string value: bare,
+// or quoted when spec §2.4 requires it; it reports false, and dst
+// unchanged, when s is not valid UTF-8.
 func AppendValidString(dst []byte, s string) ([]byte, bool) {
 	q, ok := quoteCheck(s, true)
 	switch {
