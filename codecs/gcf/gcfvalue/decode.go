@@ -88,7 +88,7 @@ func decodeDocument(data []byte, opts Options, s Sinks, doc *Document) (err erro
 // document neither allocates nor zeroes one.
 var decoders = sync.Pool{New: func() any {
 	d := &decoder{}
-	d.path, d.itemLines, d.declBufs, d.spans = d.pathBuf[:0], d.itemBuf[:0], d.declBuf0[:0], d.spanBuf[:0]
+	d.path, d.itemLines, d.declBufs = d.pathBuf[:0], d.itemBuf[:0], d.declBuf0[:0]
 	d.sinkCur.Cells = d.cellBuf[:0]
 	for i := range d.fieldBuf {
 		d.declBufs = append(d.declBufs, d.fieldBuf[i][:0])
@@ -109,11 +109,12 @@ const maxKept = 1 << 10
 // release returns d to the pool, dropping every reference into the
 // document it read (the scratch keeps its room, unless it grew large).
 func (d *decoder) release() {
-	path, items, decls, spans, cells := d.path[:0], d.itemLines[:0], d.declBufs, d.spans[:0], d.sinkCur.Cells[:0]
+	path, items, decls, scratch, cells := d.path[:0], d.itemLines[:0], d.declBufs, d.scratch[:0], d.sinkCur.Cells[:0]
 	members, lists, listItems := d.rowObj.Members[:0], d.lists[:0], d.listItems[:0]
 	clear(path[:cap(path)])
 	clear(items[:cap(items)])
 	clear(cells[:cap(cells)])
+	clear(scratch[:cap(scratch)])
 	clear(members[:cap(members)])
 	clear(lists[:cap(lists)])
 	clear(listItems[:cap(listItems)])
@@ -126,10 +127,10 @@ func (d *decoder) release() {
 	saved := d.declBuf0 // decls's first buffers, which the reset would lose
 	*d = decoder{}
 	d.declBuf0 = saved
-	if max(cap(path), cap(items), cap(decls), cap(spans), cap(cells), cap(members), cap(lists), cap(listItems)) > maxKept {
+	if max(cap(path), cap(items), cap(decls), cap(scratch), cap(cells), cap(members), cap(lists), cap(listItems)) > maxKept {
 		return
 	}
-	d.path, d.itemLines, d.declBufs, d.spans, d.sinkCur.Cells = path, items, decls, spans, cells
+	d.path, d.itemLines, d.declBufs, d.scratch, d.sinkCur.Cells = path, items, decls, scratch, cells
 	d.rowObj.Members, d.lists, d.listItems = members, lists, listItems
 	decoders.Put(d)
 }
@@ -164,7 +165,7 @@ type decoder struct {
 	budget   int64           // the most mem may reach
 	deferred []deferredCount // the [?] sections, in document order
 	idField  string          // the header's key=, "" when none
-	spans    []span          // scratch for splitting
+	scratch  []Scalar        // the cells or items of a line, read by scalars
 
 	prevBlock     int   // what the last member of the object being read was
 	summaryLine   int   // the line of the summary trailer, 0 when none
@@ -182,7 +183,6 @@ type decoder struct {
 	listItems  []Scalar
 	doc        Document
 	headerBuf  [4]HeaderField
-	spanBuf    [8]span
 	cellBuf    [8]Scalar
 	fieldBuf   [2][8]field // the first of declBufs
 	itemLines  []line      // see itemLine
@@ -200,8 +200,6 @@ type line struct {
 	depth   int    // indentation level (two spaces each)
 	content string // the line after indentation, trailing blanks removed
 }
-
-type span struct{ start, end int } // offsets into a line's content
 
 // deferredCount is a [?] section: where it was and how many items it held.
 type deferredCount struct {

@@ -16,16 +16,6 @@ func (d *decoder) quoted(l *line, i int) (string, int) {
 	return s, end
 }
 
-// cellKind classifies a tabular cell.
-type cellKind uint8
-
-const (
-	cellValue  cellKind = iota
-	cellAbsent          // ~
-	cellMarker          // ^
-	cellInline          // ^{fields}
-)
-
 // small boxes the integers 0 to 255 once, so that a table of small
 // numbers does not allocate one box per cell.
 var small = func() (b [256]Value) {
@@ -34,19 +24,6 @@ var small = func() (b [256]Value) {
 	}
 	return b
 }()
-
-// token decodes the scalar at content[s:e] of l (spec §2.1), trimming
-// blanks, as a Value. With cell false (a value context), ~ and ^ are
-// errors; in a cell they come back as their kind, and ^{fields} with its
-// fields.
-func (d *decoder) token(l *line, s, e int, cell bool) (Value, cellKind, []field) {
-	var sc Scalar
-	kind, decl := d.scalarAt(l, s, e, cell, &sc)
-	if kind != cellValue {
-		return nil, kind, decl
-	}
-	return d.box(l, &sc), kind, nil
-}
 
 // box is sc as a Value, its memory charged.
 func (d *decoder) box(l *line, sc *Scalar) Value {
@@ -88,14 +65,19 @@ const (
 type Scalar struct {
 	Kind   uint8
 	Bool   bool
+	quoted bool
+	at     int // the index of the token in its line's content
 	Num    jsonvalue.Number
 	Str    string
-	quoted bool
+	decl   []field // a ^{fields} Marker's schema
 }
 
-// scalarAt decodes the scalar at content[s:e] of l into sc (see token).
-func (d *decoder) scalarAt(l *line, s, e int, cell bool, sc *Scalar) (cellKind, []field) {
+// scalarAt decodes the scalar at content[s:e] of l (spec §2.1) into sc,
+// trimming blanks. With cell false (a value context), ~ and ^ are errors;
+// in a table's cell they are Absent and Marker.
+func (d *decoder) scalarAt(l *line, s, e int, cell bool, sc *Scalar) {
 	c := l.content
+	*sc = Scalar{Kind: String, at: s}
 	for s < e && (c[s] == ' ' || c[s] == '\t') {
 		s++
 	}
@@ -103,10 +85,8 @@ func (d *decoder) scalarAt(l *line, s, e int, cell bool, sc *Scalar) (cellKind, 
 		e--
 	}
 	t := c[s:e]
-	sc.Kind, sc.quoted = String, false
 	if t == "" {
-		sc.Str = ""
-		return cellValue, nil
+		return
 	}
 	switch t[0] {
 	case '"':
@@ -116,14 +96,14 @@ func (d *decoder) scalarAt(l *line, s, e int, cell bool, sc *Scalar) (cellKind, 
 		}
 		d.checkString(l, s, len(str))
 		sc.Str, sc.quoted = str, true
-		return cellValue, nil
+		return
 	case '~':
 		if t == "~" {
 			if !cell {
 				d.failIn(l, s, KindInvalidMissing, "~ (absent) is valid only in a tabular row cell")
 			}
 			sc.Kind = Absent
-			return cellAbsent, nil
+			return
 		}
 	case '^':
 		if t == "^" || (len(t) > 1 && t[1] == '{' && t[len(t)-1] == '}') {
@@ -131,29 +111,29 @@ func (d *decoder) scalarAt(l *line, s, e int, cell bool, sc *Scalar) (cellKind, 
 				d.failIn(l, s, KindInvalidAttachment, "an attachment marker is valid only in a tabular row cell")
 			}
 			sc.Kind = Marker
-			if t == "^" {
-				return cellMarker, nil
+			if t != "^" {
+				fs, ok := parseInlineDecl(t[1:])
+				if !ok {
+					d.failIn(l, s, KindInvalidAttachment, "a malformed inline schema "+excerpt(t))
+				}
+				sc.decl = fs
 			}
-			fs, ok := parseInlineDecl(t[1:])
-			if !ok {
-				d.failIn(l, s, KindInvalidAttachment, "a malformed inline schema "+excerpt(t))
-			}
-			return cellInline, fs
+			return
 		}
 	case '-':
 		if t == "-" {
 			sc.Kind = Null
-			return cellValue, nil
+			return
 		}
 	case 't':
 		if t == "true" {
 			sc.Kind, sc.Bool = Bool, true
-			return cellValue, nil
+			return
 		}
 	case 'f':
 		if t == "false" {
-			sc.Kind, sc.Bool = Bool, false
-			return cellValue, nil
+			sc.Kind = Bool
+			return
 		}
 	}
 	if t[0] == '-' || isDigit(t[0]) { // as a number starts
@@ -162,18 +142,18 @@ func (d *decoder) scalarAt(l *line, s, e int, cell bool, sc *Scalar) (cellKind, 
 				d.failIn(l, s, KindOutOfRange, "the number "+excerpt(t)+" is outside int64 or float64 (model it as a string)")
 			}
 			sc.Kind, sc.Num = Number, n
-			return cellValue, nil
+			return
 		}
 	}
 	d.checkString(l, s, len(t))
 	sc.Str = t
-	return cellValue, nil
 }
 
 // scalar decodes the value text from index i of l's content to its end.
 func (d *decoder) scalar(l *line, i int) Value {
-	v, _, _ := d.token(l, i, len(l.content), false)
-	return v
+	var sc Scalar
+	d.scalarAt(l, i, len(l.content), false, &sc)
+	return d.box(l, &sc)
 }
 
 // field is one name of a field declaration.
@@ -283,44 +263,55 @@ func schemaEnd(c string, i int, delim byte) int {
 	return -1
 }
 
-// split returns the spans of the delim-separated tokens of l's content
-// from index i, the first keep of them, and how many there are: a token
-// that starts with '"' (after blanks) runs to its closing quote, so a
-// delimiter inside it is data.
-func (d *decoder) split(l *line, i int, delim byte, keep int) ([]span, int) {
+// scalars decodes the delim-separated scalars of l's content from index
+// i (see scalarAt), appending the first keep of them to out (or, with
+// vals, each as a Value to vals), and returns out and their number. A
+// token that starts with '"' (after blanks) runs to its closing quote,
+// and an inline schema to its '}', so a delimiter inside them is data.
+func (d *decoder) scalars(l *line, i int, delim byte, cell bool, out []Scalar, keep int, vals *[]Value) ([]Scalar, int) {
 	c := l.content
-	out := d.spans[:0]
-	n := 0
-	for {
-		s := i
-		for i < len(c) && (c[i] == ' ' || c[i] == '\t') {
-			i++
+	var spare Scalar
+	for n := 1; ; n++ {
+		if n > d.lim.maxFields {
+			d.failLimitIn(l, i, "MaxElements", "more values on a line than the limit of "+itoa(d.lim.maxFields))
 		}
-		if i < len(c) && c[i] == '"' {
-			end := quoteEnd(c, i)
-			if end < 0 {
-				d.quoted(l, i) // its error
+		sc := &spare
+		if n <= keep {
+			if len(out) == cap(out) {
+				d.charge(l, memScalar*int64(len(out)+8))
 			}
-			i = end
-		} else if end := schemaEnd(c, i, delim); end > i {
-			i = end // an inline schema: its quoted names may hold delim
+			out = append(out, Scalar{})
+			sc = &out[len(out)-1]
 		}
-		if j := strings.IndexByte(c[i:], delim); j >= 0 {
-			i += j
+		s := i
+		for s < len(c) && (c[s] == ' ' || c[s] == '\t') {
+			s++
+		}
+		e := len(c)
+		if s < len(c) && c[s] == '"' {
+			str, end := d.quoted(l, s)
+			d.checkString(l, s, len(str))
+			*sc = Scalar{Kind: String, Str: str, quoted: true, at: i}
+			for e = end; e < len(c) && (c[e] == ' ' || c[e] == '\t'); e++ {
+			}
+			if e < len(c) && c[e] != delim {
+				d.failIn(l, end, KindTrailingCharacters, "characters after the closing quote")
+			}
 		} else {
-			i = len(c)
+			if end := schemaEnd(c, s, delim); end > s {
+				e = end
+			} else if j := strings.IndexByte(c[s:], delim); j >= 0 {
+				e = s + j
+			}
+			d.scalarAt(l, i, e, cell, sc)
 		}
-		if n < keep {
-			out = append(out, span{s, i})
+		if vals != nil {
+			d.charge(l, memItem)
+			*vals = append(*vals, d.box(l, sc))
 		}
-		if n++; n > d.lim.maxFields {
-			d.failLimitIn(l, s, "MaxElements", "more values on a line than the limit of "+itoa(d.lim.maxFields))
+		if e == len(c) {
+			return out, n
 		}
-		if i == len(c) {
-			break
-		}
-		i++
+		i = e + 1
 	}
-	d.spans = out
-	return out, n
 }

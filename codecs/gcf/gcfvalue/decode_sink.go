@@ -1,6 +1,8 @@
 package gcfvalue
 
 import (
+	"unsafe"
+
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -67,12 +69,11 @@ type TableSink interface {
 // *ScalarList: its items decoded, valid while the row is read.
 type ScalarList struct{ Items []Scalar }
 
-// scalarList decodes the items at spans of l into the row's scratch.
-func (d *decoder) scalarList(l *line, spans []span) *ScalarList {
+// scalarList decodes the items of l from index i into the row's scratch.
+func (d *decoder) scalarList(l *line, i int) *ScalarList {
 	start := len(d.listItems)
-	for _, s := range spans {
-		d.listItems = append(d.listItems, Scalar{})
-		d.scalarAt(l, s.start, s.end, false, &d.listItems[len(d.listItems)-1])
+	if i < len(l.content) {
+		d.listItems, _ = d.scalars(l, i, ',', false, d.listItems, d.lim.maxFields, nil)
 	}
 	if len(d.lists) == cap(d.lists) {
 		d.lists = make([]ScalarList, 0, max(8, 2*cap(d.lists))) // the row's earlier lists stay where they are
@@ -171,7 +172,7 @@ func (d *decoder) sink(l *line, h *arrHeader) TableSink {
 }
 
 // memScalar is the estimated memory of a Scalar.
-const memScalar = 48
+const memScalar = int64(unsafe.Sizeof(Scalar{}))
 
 // sinkTable reads the rows of the table h at depth into its sink.
 func (d *decoder) sinkTable(hl *line, h *arrHeader, depth int, sink TableSink) Value {
@@ -205,32 +206,8 @@ func (d *decoder) sinkRow(l *line, r *Row, idx int, t *tableState, depth int) {
 	r.num = l.num
 	clear(d.listItems)
 	d.lists, d.listItems = d.lists[:0], d.listItems[:0]
-	spans, hasID := d.rowCells(l, idx, t)
 	var b objBuilder
-	t.ms = t.ms[:0]
-	id := cell{start: -1}
-	for k, s := range spans {
-		sc := &r.Cells[k]
-		kind, decl := d.scalarAt(l, s.start, s.end, true, sc)
-		if k == t.idCell {
-			id = cell{v: d.box(l, sc), start: s.start, kind: kind}
-		}
-		if kind != cellMarker && kind != cellInline {
-			continue
-		}
-		if t.roots != nil && isPath(t.fields[k].name) {
-			d.failIn(l, s.start, KindInvalidAttachment, "an attachment marker in a flattened path column")
-		}
-		if b.o == nil {
-			b = objBuilder{o: d.rowObject(), line: l.num}
-		}
-		ce := cell{start: s.start, kind: kind}
-		if kind == cellInline {
-			ce.v = inlineSchema(decl)
-		}
-		d.member(l, t, &b, t.fields[k].name, &ce)
-	}
-	d.rowChecks(l, idx, t, b.o != nil && !hasID, &id)
+	r.Cells = d.rowMembers(l, idx, t, r.Cells[:0], &b, false)
 	if b.o == nil {
 		// Without markers, an attachment can still follow: one for a name
 		// with '>' (spec §7.4.6.1), on a line starting with '.'.

@@ -223,26 +223,19 @@ func (d *decoder) inlineArray(l *line, h arrHeader) Value {
 	if h.keyed || h.hasDecl {
 		d.failIn(l, h.at, KindSyntax, "an inline array has no field declaration")
 	}
-	var spans []span
-	if h.vals < len(l.content) {
-		spans, _ = d.split(l, h.vals, ',', d.lim.maxFields)
-		d.charge(l, memArray+(memItem+16)*int64(len(spans))) // 16: the span
-	}
 	if d.inSink {
-		v := d.scalarList(l, spans)
-		d.checkCount(l, &h, len(spans))
+		v := d.scalarList(l, h.vals)
+		d.checkCount(l, &h, len(v.Items))
 		return v
 	}
-	if len(spans) == 0 {
+	if h.vals >= len(l.content) {
 		d.checkCount(l, &h, 0)
 		return emptyArray
 	}
-	out := make([]Value, 0, len(spans))
-	for _, s := range spans {
-		v, _, _ := d.token(l, s.start, s.end, false)
-		out = append(out, v)
-	}
-	d.checkCount(l, &h, len(out))
+	d.charge(l, memArray)
+	out := make([]Value, 0, min(h.count, 64))
+	_, n := d.scalars(l, h.vals, ',', false, nil, 0, &out)
+	d.checkCount(l, &h, n)
 	return out
 }
 
@@ -314,7 +307,7 @@ func (d *decoder) expanded(hl *line, h *arrHeader, depth int) Value {
 		d.push("")
 		switch {
 		case j < len(c) && c[j] == '=':
-			v, _, _ = d.token(l, j+1, len(c), false)
+			v = d.scalar(l, j+1)
 		case c[j:] == "{}":
 			d.enter(l)
 			v = d.members(depth + 1)
