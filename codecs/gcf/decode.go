@@ -43,12 +43,8 @@ func (c *Codec) decodeAt(data []byte, body, fields int, sinks bool) (*wire.Graph
 	opts.Limits.MaxMaterializedBytes = min(opts.Limits.MaxMaterializedBytes, decodeBudget(len(data))-int64(scratch))
 	d := readers.Get().(*reader)
 	defer d.release()
-	d.fragment, d.r = body > 0, &wire.GraphResponse{}
-	var s gcfvalue.Sinks
-	if sinks {
-		s = d
-	}
-	v, err := gcfvalue.DecodeSinks(text, opts, s)
+	d.fragment, d.generic, d.r = body > 0, !sinks, &wire.GraphResponse{}
+	v, err := gcfvalue.DecodeSinks(text, opts, d)
 	if err != nil {
 		return nil, shiftError(err, body, fields)
 	}
@@ -86,6 +82,7 @@ func decodeBudget(n int) int64 { return 6*int64(n) + 6<<20 }
 type reader struct {
 	err      *wire.DecodeError
 	fragment bool // the content of a document with a header
+	generic  bool // every table read as a generic value (the tests' reference)
 
 	nodes, edges, rows    tableState
 	columnRecs, groupRecs recordSink
@@ -117,7 +114,7 @@ type Value = jsonvalue.Value
 // one table or (nodes and rows) a list of tables, when its columns are
 // of a shape the sink reads; any other table is read as a generic value.
 func (d *reader) Table(path []string, h *gcfvalue.TableHeader) gcfvalue.TableSink {
-	if len(path) == 0 || len(path) > 2 || len(path) == 2 && path[1] != "" {
+	if d.generic || len(path) == 0 || len(path) > 2 || len(path) == 2 && path[1] != "" {
 		return nil
 	}
 	inList := len(path) == 2
@@ -151,15 +148,16 @@ func (d *reader) Table(path []string, h *gcfvalue.TableHeader) gcfvalue.TableSin
 }
 
 // Scalar takes the document's format_version and query_type when they
-// are strings.
+// are strings, and the pagination's fields.
 func (d *reader) Scalar(path []string, key string, sc *gcfvalue.Scalar) (Value, bool) {
-	if len(path) != 0 || sc.Kind != gcfvalue.String {
+	switch {
+	case len(path) == 1 && path[0] == "pagination":
+		return took, d.paginationField(key, sc)
+	case len(path) != 0 || sc.Kind != gcfvalue.String:
 		return nil, false
-	}
-	switch key {
-	case "format_version":
+	case key == "format_version":
 		d.r.FormatVersion = sc.Str
-	case "query_type":
+	case key == "query_type":
 		d.r.QueryType = wire.QueryType(sc.Str)
 	default:
 		return nil, false
@@ -299,108 +297,51 @@ func (d *reader) str(v Value, path string) string {
 	return s
 }
 
-func (d *reader) integer(v Value, path string) int64 {
-	n, ok := v.(jsonvalue.Number)
-	if ok && n.IsInt() {
-		i, _ := n.Int64()
-		return i
-	}
-	d.fail(path, "expected an integer")
-	return 0
-}
-
-// fields reads the members of o: the required ones in req, the optional
-// ones in opt; any other member is an error.
-func (d *reader) fields(o *jsonvalue.Object, path string, req, opt []string) fieldMap {
-	m := fieldMap(o.Members)
-	for _, mem := range m {
-		if !slices.Contains(req, mem.Key) && !slices.Contains(opt, mem.Key) {
-			d.fail(path, "unexpected field "+strconv.Quote(mem.Key))
-		}
-	}
-	for _, k := range req {
-		if _, ok := m.get(k); !ok {
-			d.fail(path, "missing field "+k)
-		}
-	}
-	return m
-}
-
-// fieldMap is an object's members (their keys distinct), looked up by key.
-type fieldMap []jsonvalue.Member
-
-func (m fieldMap) get(k string) (Value, bool) {
-	for _, x := range m {
-		if x.Key == k {
-			return x.Value, true
-		}
-	}
-	return nil, false
-}
-
-// v is the value of the member k, nil when absent.
-func (m fieldMap) v(k string) Value {
-	v, _ := m.get(k)
-	return v
-}
-
-func (d *reader) optInt(m fieldMap, k, path string) wire.Opt[int64] {
-	v, ok := m.get(k)
-	if !ok {
-		return wire.Opt[int64]{}
-	}
-	return wire.Some[int64](d.integer(v, path+"."+k))
-}
-
-func (d *reader) optString(m fieldMap, k, path string) wire.Opt[string] {
-	v, ok := m.get(k)
-	if !ok {
-		return wire.Opt[string]{}
-	}
-	return wire.Some(d.str(v, path+"."+k))
-}
-
 // response reads the document's value v into the response, taking the
 // tables its sinks read. A fragment (the content of a document with a
 // header) may leave out format_version, query_type, nodes and edges.
 func (d *reader) response(v Value) *wire.GraphResponse {
+	r, seen := d.r, 0
+	for _, m := range d.object(v, "document").Members {
+		i := slices.Index(contentMembers, m.Key)
+		if i < 0 {
+			d.fail("document", "unexpected field "+strconv.Quote(m.Key))
+			continue
+		}
+		seen |= 1 << i
+		switch m.Key {
+		case "format_version":
+			if m.Value != took {
+				r.FormatVersion = d.str(m.Value, m.Key)
+			}
+		case "query_type":
+			if m.Value != took {
+				r.QueryType = wire.QueryType(d.str(m.Value, m.Key))
+			}
+		case "nodes":
+			d.nodeSection(m.Value)
+		case "edges":
+			d.edgeSection(m.Value)
+		case "columns":
+			d.records(m.Value, 2)
+		case "group_columns":
+			d.records(m.Value, 3)
+		case "rows":
+			d.rowSection(m.Value)
+		case "pagination":
+			d.pagination(m.Value)
+		}
+	}
+	for i, k := range contentMembers[:4] {
+		if seen&(1<<i) == 0 && !d.fragment {
+			d.fail("document", "missing field "+k)
+		}
+	}
+	if (seen&2 != 0 || !d.fragment) && d.err == nil && !r.QueryType.Valid() {
+		d.fail("query_type", "unknown query type "+strconv.Quote(string(r.QueryType)))
+	}
 	if d.err != nil {
 		return nil
-	}
-	req, opt := []string{"format_version", "query_type", "nodes", "edges"}, []string{"columns", "group_columns", "rows", "pagination"}
-	if d.fragment {
-		req, opt = nil, append(req, opt...)
-	}
-	top := d.fields(d.object(v, "document"), "document", req, opt)
-	r := d.r
-	if v, ok := top.get("format_version"); (ok || !d.fragment) && v != took {
-		r.FormatVersion = d.str(v, "format_version")
-	}
-	if v, ok := top.get("query_type"); ok || !d.fragment {
-		if v != took {
-			r.QueryType = wire.QueryType(d.str(v, "query_type"))
-		}
-		if d.err == nil && !r.QueryType.Valid() {
-			d.fail("query_type", "unknown query type "+strconv.Quote(string(r.QueryType)))
-		}
-	}
-	if v, ok := top.get("nodes"); ok || !d.fragment {
-		d.nodeSection(v)
-	}
-	if v, ok := top.get("edges"); ok || !d.fragment {
-		d.edgeSection(v)
-	}
-	if v, ok := top.get("columns"); ok {
-		d.records(v, 2)
-	}
-	if v, ok := top.get("group_columns"); ok {
-		d.records(v, 3)
-	}
-	if v, ok := top.get("rows"); ok {
-		d.rowSection(v)
-	}
-	if v, ok := top.get("pagination"); ok {
-		d.pagination(v)
 	}
 	return r
 }

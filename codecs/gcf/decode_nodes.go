@@ -65,18 +65,11 @@ func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 		switch {
 		case sc.Kind == gcfvalue.Absent:
 			continue
-		case i == t.typeCol:
-			if sc.Kind != gcfvalue.String {
-				return rowError(row.Line(), elementPath("nodes", idx)+".type", "expected a string")
+		case i == t.typeCol || i == t.idCol:
+			name := t.h.Column(i)
+			if msg := typeID(&n, &seen, name, sc); msg != "" {
+				return rowError(row.Line(), elementPath("nodes", idx)+"."+name, msg)
 			}
-			n.Type, seen = sc.Str, seen|1
-			continue
-		case i == t.idCol:
-			if sc.Kind != gcfvalue.Number || !sc.Num.IsInt() {
-				return rowError(row.Line(), elementPath("nodes", idx)+".id", "expected an integer")
-			}
-			id, _ := sc.Num.Int64()
-			n.ID, seen = id, seen|2
 			continue
 		}
 		v, name := scalar(sc), t.h.Column(i)
@@ -170,21 +163,34 @@ func (d *reader) node(v Value, path string) wire.Node {
 	}
 	seen := 0
 	for _, m := range o.Members {
-		switch m.Key {
-		case "type":
-			n.Type = d.str(m.Value, path+".type")
-			seen |= 1
-		case "id":
-			n.ID = d.integer(m.Value, path+".id")
-			seen |= 2
-		default:
+		if m.Key != "type" && m.Key != "id" {
 			n.Properties = append(n.Properties, wire.Prop(m.Key, d.value(m.Value, func() string { return path + "." + m.Key })))
+		} else if msg := typeID(&n, &seen, m.Key, scalarOf(m.Value)); msg != "" {
+			d.fail(path+"."+m.Key, msg)
 		}
 	}
 	if seen != 3 {
 		d.fail(path, "a node needs its type and id")
 	}
 	return n
+}
+
+// typeID sets n's type or id, the field name, from sc, marking it in
+// seen, and returns what is wrong with it ("" when nothing).
+func typeID(n *wire.Node, seen *int, name string, sc *gcfvalue.Scalar) string {
+	if name == "type" {
+		n.Type, *seen = sc.Str, *seen|1
+		if sc.Kind != gcfvalue.String {
+			return "expected a string"
+		}
+		return ""
+	}
+	n.ID, _ = sc.Num.Int64()
+	*seen |= 2
+	if sc.Kind != gcfvalue.Number || !sc.Num.IsInt() {
+		return "expected an integer"
+	}
+	return ""
 }
 
 // value reads a property or cell value: a scalar or a list; path names

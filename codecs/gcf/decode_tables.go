@@ -280,17 +280,10 @@ func (d *reader) nodeCell(row *gcfvalue.Row, c *col, idx int) (wire.Cell, bool, 
 		name := d.rows.h.Column(k)[len(c.name)+1:]
 		switch {
 		case sc.Kind == gcfvalue.Absent:
-		case name == "type":
-			if sc.Kind != gcfvalue.String {
-				return wire.Cell{}, false, rowError(row.Line(), path()+".type", "expected a string")
+		case name == "type" || name == "id":
+			if msg := typeID(&n, &seen, name, sc); msg != "" {
+				return wire.Cell{}, false, rowError(row.Line(), path()+"."+name, msg)
 			}
-			n.Type, seen = sc.Str, seen|1
-		case name == "id":
-			if sc.Kind != gcfvalue.Number || !sc.Num.IsInt() {
-				return wire.Cell{}, false, rowError(row.Line(), path()+".id", "expected an integer")
-			}
-			n.ID, _ = sc.Num.Int64()
-			seen |= 2
 		default:
 			d.props = append(d.props, wire.Property{Key: name, Value: scalar(sc)})
 		}
@@ -461,25 +454,52 @@ func (d *reader) records(v Value, req int) {
 	}
 }
 
-// pagination reads the pagination section.
-func (d *reader) pagination(v Value) {
-	m := d.fields(d.object(v, "pagination"), "pagination", []string{"has_more"}, []string{"total_rows", "truncated", "next_cursor"})
-	hm, ok := m.v("has_more").(bool)
-	if !ok {
-		d.fail("pagination.has_more", "expected true or false")
+// paginationField takes the pagination's field key, of value sc, and
+// reports whether it is one.
+func (d *reader) paginationField(key string, sc *gcfvalue.Scalar) bool {
+	if d.r.Pagination == nil {
+		d.r.Pagination = &wire.Pagination{}
 	}
-	pg := &wire.Pagination{HasMore: hm, TotalRows: d.optInt(m, "total_rows", "pagination"), NextCursor: d.optString(m, "next_cursor", "pagination")}
-	if t, ok := m.get("truncated"); ok {
-		b, isBool := t.(bool)
-		if !isBool {
-			d.fail("pagination.truncated", "expected true or false")
+	pg, want, ok := d.r.Pagination, "expected true or false", false
+	switch key {
+	case "has_more":
+		ok, pg.HasMore = sc.Kind == gcfvalue.Bool, sc.Bool
+	case "truncated":
+		ok, pg.Truncated = sc.Kind == gcfvalue.Bool, wire.Some(sc.Bool)
+	case "total_rows":
+		n, _ := sc.Num.Int64()
+		ok, pg.TotalRows, want = sc.Kind == gcfvalue.Number && sc.Num.IsInt(), wire.Some(n), "expected an integer"
+	case "next_cursor":
+		ok, pg.NextCursor, want = sc.Kind == gcfvalue.String, wire.Some(sc.Str), "expected a string"
+	default:
+		return false
+	}
+	if !ok {
+		d.fail("pagination."+key, want)
+	}
+	return true
+}
+
+// pagination checks the pagination section, whose fields paginationField
+// took.
+func (d *reader) pagination(v Value) {
+	o := d.object(v, "pagination")
+	if d.r.Pagination == nil {
+		d.r.Pagination = &wire.Pagination{}
+	}
+	hasMore := false
+	for _, m := range o.Members {
+		if m.Value != took {
+			d.fail("pagination", "unexpected field "+strconv.Quote(m.Key))
 		}
-		pg.Truncated = wire.Some(b)
+		hasMore = hasMore || m.Key == "has_more"
+	}
+	if !hasMore {
+		d.fail("pagination", "missing field has_more")
 	}
 	if d.err == nil {
-		if err := pg.Check(); err != nil {
+		if err := d.r.Pagination.Check(); err != nil {
 			d.fail("pagination", err.Error())
 		}
 	}
-	d.r.Pagination = pg
 }
