@@ -106,30 +106,29 @@ func getDecoder(lim limits) *decoder {
 // maxKept is the most elements of a scratch slice a pooled decoder keeps.
 const maxKept = 1 << 10
 
+// kept is s emptied and cleared, or nil when it grew past maxKept.
+func kept[T any](s []T) []T {
+	clear(s[:cap(s)])
+	if cap(s) > maxKept {
+		return nil
+	}
+	return s[:0]
+}
+
 // release returns d to the pool, dropping every reference into the
 // document it read (the scratch keeps its room, unless it grew large).
 func (d *decoder) release() {
-	path, items, decls, scratch, cells := d.path[:0], d.itemLines[:0], d.declBufs, d.scratch[:0], d.sinkCur.Cells[:0]
-	members, lists, listItems := d.rowObj.Members[:0], d.lists[:0], d.listItems[:0]
-	clear(path[:cap(path)])
-	clear(items[:cap(items)])
-	clear(cells[:cap(cells)])
-	clear(scratch[:cap(scratch)])
-	clear(members[:cap(members)])
-	clear(lists[:cap(lists)])
-	clear(listItems[:cap(listItems)])
+	path, items, scratch, cells := kept(d.path), kept(d.itemLines), kept(d.scratch), kept(d.sinkCur.Cells)
+	members, lists, listItems, decls := kept(d.rowObj.Members), kept(d.lists), kept(d.listItems), d.declBufs
 	for i := range decls {
-		clear(decls[i][:cap(decls[i])])
-		if cap(decls[i]) > maxKept {
-			decls[i] = nil
-		}
+		decls[i] = kept(decls[i])
+	}
+	if cap(decls) > maxKept {
+		decls = nil
 	}
 	saved := d.declBuf0 // decls's first buffers, which the reset would lose
 	*d = decoder{}
 	d.declBuf0 = saved
-	if max(cap(path), cap(items), cap(decls), cap(scratch), cap(cells), cap(members), cap(lists), cap(listItems)) > maxKept {
-		return
-	}
 	d.path, d.itemLines, d.declBufs, d.scratch, d.sinkCur.Cells = path, items, decls, scratch, cells
 	d.rowObj.Members, d.lists, d.listItems = members, lists, listItems
 	decoders.Put(d)
@@ -225,26 +224,12 @@ func (d *decoder) checkUTF8() {
 	if utf8.ValidString(d.src) {
 		return
 	}
-	num, start := 1, 0
-	for i := 0; i < len(d.src); {
-		c := d.src[i]
-		if c == '\n' {
-			num++
-			start = i + 1
-		}
-		if c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(d.src[i:])
-		if r == utf8.RuneError && size == 1 {
-			if c == 0xED && i+1 < len(d.src) && d.src[i+1] >= 0xA0 && d.src[i+1] <= 0xBF {
-				failAt(num, i-start+1, KindInvalidSurrogate, "a literal UTF-16 surrogate (U+D800 to U+DFFF) in UTF-8")
-			}
-			failAt(num, i-start+1, KindInvalidUTF8, "invalid UTF-8 (byte 0x"+strconv.FormatUint(uint64(c), 16)+")")
-		}
-		i += size
+	i := textwire.InvalidUTF8(d.src)
+	num, col := textwire.LineCol(d.src, i)
+	if c := d.src[i:]; c[0] == 0xED && len(c) > 1 && c[1] >= 0xA0 && c[1] <= 0xBF {
+		failAt(num, col, KindInvalidSurrogate, "a literal UTF-16 surrogate (U+D800 to U+DFFF) in UTF-8")
 	}
+	failAt(num, col, KindInvalidUTF8, "invalid UTF-8 (byte 0x"+strconv.FormatUint(uint64(d.src[i]), 16)+")")
 }
 
 // header reads the header line (spec §3).
@@ -275,7 +260,7 @@ func (d *decoder) header(doc *Document) {
 			continue
 		}
 		eq := strings.IndexByte(f, '=')
-		if eq <= 0 || !isHeaderKey(f[:eq]) || eq == len(f)-1 || !isHeaderValue(f[eq+1:]) {
+		if eq <= 0 || !IsBareKey(f[:eq]) || eq == len(f)-1 || !isHeaderValue(f[eq+1:]) {
 			failAt(1, col+1, KindMalformedHeaderField, "a header field is key=value: "+excerpt(f))
 		}
 		k := f[:eq]
@@ -304,8 +289,6 @@ func (d *decoder) header(doc *Document) {
 	}
 	doc.Header = fields[1:]
 }
-
-func isHeaderKey(k string) bool { return IsBareKey(k) }
 
 func isHeaderValue(v string) bool {
 	for i := 0; i < len(v); i++ {

@@ -167,64 +167,53 @@ type field struct {
 // reads the names twice, to count them and then to keep them, so that
 // the fields are allocated once, at their number.
 func parseInlineDecl(s string) ([]field, bool) {
-	n, ok := inlineNames(s, nil)
-	if !ok {
+	n, end := inlineNames(s, 0, nil)
+	if end != len(s) {
 		return nil, false
 	}
 	out := make([]field, 0, n)
 	var seq keyset.Seq
 	name := func(k int) string { return out[k].name }
-	if _, ok := inlineNames(s, func(k string) bool {
+	if _, end := inlineNames(s, 0, func(k string) bool {
 		if seq.Add(k, name) {
 			return false
 		}
 		out = append(out, field{name: k})
 		return true
-	}); !ok || seq.Repeat(name) >= 0 {
+	}); end < 0 || seq.Repeat(name) >= 0 {
 		return nil, false
 	}
 	return out, true
 }
 
-// inlineNames walks the names of "{a,b,...}" (the whole of s), giving
-// each to emit, when not nil, until it returns false; it returns their
-// number and whether s is such a declaration.
-func inlineNames(s string, emit func(string) bool) (int, bool) {
-	if len(s) < 2 || s[0] != '{' {
-		return 0, false
+// inlineNames walks the names, bare or quoted (spec §2a.3), of the
+// declaration "{a,b,...}" at s[i], giving each to emit, when not nil,
+// until it returns false; it returns their number and the index after
+// the '}', or -1 when s[i:] starts no such declaration.
+func inlineNames(s string, i int, emit func(string) bool) (int, int) {
+	if i >= len(s) || s[i] != '{' {
+		return 0, -1
 	}
-	n, i := 0, 1
-	for {
+	for n, i := 1, i+1; ; n++ {
 		var k string
 		if i < len(s) && s[i] == '"' {
 			str, end, kind, _ := unquote(s, i)
 			if kind != "" {
-				return 0, false
+				return 0, -1
 			}
 			k, i = str, end
 		} else {
-			j := i
-			for j < len(s) && s[j] != ',' && s[j] != '}' {
-				j++
+			j := BareKeyEnd(s, i)
+			k, i = s[i:j], j
+			if k == "" {
+				return 0, -1
 			}
-			k = s[i:j]
-			if !IsBareKey(k) {
-				return 0, false
-			}
-			i = j
 		}
-		if emit != nil && !emit(k) {
-			return 0, false
-		}
-		n++
-		if i >= len(s) {
-			return 0, false
+		if emit != nil && !emit(k) || i >= len(s) || s[i] != ',' && s[i] != '}' {
+			return 0, -1
 		}
 		if s[i] == '}' {
-			return n, i == len(s)-1
-		}
-		if s[i] != ',' {
-			return 0, false
+			return n, i + 1
 		}
 		i++
 	}
@@ -232,33 +221,14 @@ func inlineNames(s string, emit func(string) bool) (int, bool) {
 
 // schemaEnd returns the index after the inline object schema marker
 // (spec §7.4.5.1) ^{name,...} that starts at c[i] and ends the token
-// (before delim or the end of c), its names bare or quoted (§2a.3); or -1
-// when c[i:] starts no such marker (a bare string such as ^{ or ^{a|b}).
+// (before delim or the end of c); or -1 when c[i:] starts no such marker
+// (a bare string such as ^{ or ^{a|b}).
 func schemaEnd(c string, i int, delim byte) int {
 	if !strings.HasPrefix(c[i:], "^{") {
 		return -1
 	}
-	j := i + 2
-	for j < len(c) {
-		if c[j] == '"' {
-			_, end, kind, _ := unquote(c, j)
-			if kind != "" {
-				return -1
-			}
-			j = end
-		} else {
-			for j < len(c) && (c[j] == '_' || c[j] >= 'a' && c[j] <= 'z' || c[j] >= 'A' && c[j] <= 'Z' || c[j] >= '0' && c[j] <= '9') {
-				j++
-			}
-		}
-		if j < len(c) && c[j] == ',' {
-			j++
-			continue
-		}
-		if j < len(c) && c[j] == '}' && (j+1 == len(c) || c[j+1] == delim) {
-			return j + 1
-		}
-		return -1
+	if _, end := inlineNames(c, i+1, nil); end > 0 && (end == len(c) || c[end] == delim) {
+		return end
 	}
 	return -1
 }

@@ -8,22 +8,18 @@ import (
 )
 
 // Sinks let a reader that knows a document's layout take the rows of
-// chosen tables itself, as they are read, instead of their generic
-// value: the GraphResponse codec reads its nodes, edges and rows this
-// way, in the one pass that reads the rest of the document into generic
-// values. Everything else about a table (its header, count, row width,
-// row ids, markers and their attachments, limits, memory) is checked as
-// for any table.
+// chosen tables itself, as they are read, instead of their generic value
+// (see DecodeSinks). Everything else about a table is checked as for any
+// table.
 //
 // Table is called at the header of each table (a tabular array with a
-// field declaration, not a keyed table). path holds the keys of the
+// field declaration, not a keyed table); path holds the keys of the
 // objects enclosing it, "" for an item of an expanded array and ".name"
-// for a row's attachment, then the table's own key. It returns the sink
-// of the table, or nil for its generic value. A table within a sink's
-// table (in a row's attachment) is read as a generic value, without
-// asking.
+// for a row's attachment, then the table's own key. It returns the
+// table's sink, or nil for its generic value. A table in a sink's row's
+// attachment is read as a generic value, without asking.
 //
-// Scalar is called for each key=value member of an object, outside a
+// Scalar is called for each key=value member of an object outside a
 // sink's table, path holding the keys of the objects enclosing it. It
 // returns what the object holds for the member and true when it takes
 // the value, or false for its generic value.
@@ -38,15 +34,13 @@ type TableHeader struct {
 	l      line
 	fields []field
 	// Rows is the declared number of rows bounded by what the rest of
-	// the input can hold (a row takes a byte a cell at least): what a
-	// sink may make room for.
+	// the input can hold (a byte a cell): what a sink may make room for.
 	Rows int
-	// Room is the number of bytes of input after the header.
-	Room int
+	Room int // the bytes of input after the header
 }
 
-// Charge counts n bytes against the decoder's bound of the memory what it
-// builds takes (see Options), ending the decode past it.
+// Charge counts n bytes of what the caller builds against the decoder's
+// memory bound (see Options), ending the decode past it.
 func (h *TableHeader) Charge(n int64) { h.d.charge(&h.l, n) }
 
 // Columns is the number of the table's declared columns.
@@ -64,9 +58,8 @@ type TableSink interface {
 	Value() Value
 }
 
-// ScalarList is an inline array of scalars ("labels [2]: a,b") in the
-// attachments of a sink's row, where the row's value holds a
-// *ScalarList: its items decoded, valid while the row is read.
+// ScalarList is an inline array of scalars ("labels [2]: a,b") in a sink's
+// row's attachments: its items, valid while the row is read.
 type ScalarList struct{ Items []Scalar }
 
 // scalarList decodes the items of l from index i into the row's scratch.
@@ -93,27 +86,24 @@ func (d *decoder) rowObject() *jsonvalue.Object {
 type Row struct {
 	d   *decoder
 	num int // the row's line number
-	// Cells holds the row's cells, one per column in the header's order;
-	// a Marker cell's value is its attachment's, in Attached.
+	// Cells holds the row's cells in the header's order; a Marker
+	// cell's value is its attachment's.
 	Cells []Scalar
-	// Attached holds the values of the row's attachments: its markers'
-	// in the order of their columns, then those of names with '>' that
-	// are no column, in the order written; nil when the row has none.
-	// It, and the *ScalarList values in it, are valid while the row is
-	// read.
+	// Attached holds the row's attachments (nil when none): its markers'
+	// in column order, then those of names with '>', as written. It is
+	// valid while the row is read.
 	Attached *jsonvalue.Object
 }
 
 // Line is the row's line number in the document.
 func (r *Row) Line() int { return r.num }
 
-// Charge counts n bytes against the decoder's bound of the memory what it
-// builds takes (see Options), ending the decode past it.
+// Charge is TableHeader.Charge.
 func (r *Row) Charge(n int64) { r.d.charge(&line{num: r.num}, n) }
 
 // DecodeSinks decodes a generic-profile GCF document as Decode does, the
-// tables s chooses read by its sinks (see Sinks); the value holds what
-// their Value return where their tables are.
+// tables s chooses read by its sinks (see Sinks), whose Value stands where
+// their tables are.
 func DecodeSinks(data []byte, opts Options, s Sinks) (Value, error) {
 	var doc Document
 	if err := decodeDocument(data, opts, s, &doc); err != nil {
@@ -144,8 +134,7 @@ func (d *decoder) room() int {
 	return len(d.src) - d.lines.Offset() - d.base
 }
 
-// push and pop keep, for the Sinks, the keys of the values being read
-// (none within a sink's table, whose tables no sink reads).
+// push and pop keep, for the Sinks, the keys of the values being read.
 func (d *decoder) push(key string) {
 	if d.sinks != nil && !d.inSink {
 		d.path = append(d.path, key)
