@@ -27,12 +27,9 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 // decodeAt reads the response whose text is the GCF line then
 // data[body:], after the GCF line and the fields lines of a header (a
 // response's own text when body is 0: under a header, the content is a
-// fragment); its errors are positioned in data. gcfvalue reads the text
-// in one pass, the layout's tables into the response by the sinks (see
-// sinks), the rest into generic values converted after; without sinks
-// (the tests' reference), every table is converted from its generic
-// value. A document's content is read from a copy of its text, which the
-// memory budget is charged with.
+// fragment, read from a copy charged to the memory budget); its errors
+// are positioned in data. Without sinks (the tests' reference), every
+// table is converted from its generic value.
 func (c *Codec) decodeAt(data []byte, body, fields int, sinks bool) (*wire.GraphResponse, error) {
 	text, scratch := data, 0
 	if body > 0 {
@@ -56,12 +53,8 @@ func (c *Codec) decodeAt(data []byte, body, fields int, sinks bool) (*wire.Graph
 	// the limits of the response as a whole) it refuses here, with the
 	// encoders' own check (Measure refuses exactly what Check does).
 	if _, err := wirecodec.Measure(c.core.Limits, Name, checked(r, d.fragment)); err != nil {
-		var ee *wire.EncodeError
-		if e, ok := err.(*wire.EncodeError); ok {
-			ee = e
-		}
 		de := &wire.DecodeError{Codec: Name, Msg: err.Error()}
-		if ee != nil {
+		if ee, ok := err.(*wire.EncodeError); ok {
 			de.Msg, de.Limit = ee.Path+": "+ee.Msg, ee.Limit
 		}
 		return nil, de
@@ -76,9 +69,8 @@ func (c *Codec) decodeAt(data []byte, body, fields int, sinks bool) (*wire.Graph
 // input plus 16 MiB.
 func decodeBudget(n int) int64 { return 6*int64(n) + 6<<20 }
 
-// reader builds the response: its sinks take the layout's tables as
-// gcfvalue reads them, and response converts the rest of the document's
-// generic value. It records the first layout error.
+// reader builds the response: its sinks take the layout's tables, and
+// response converts the rest. It records the first layout error.
 type reader struct {
 	err      *wire.DecodeError
 	fragment bool // the content of a document with a header
@@ -247,23 +239,32 @@ func scalar(sc *gcfvalue.Scalar) wire.Value {
 	return wire.Null()
 }
 
-// attached converts the generic value v of a row's attachment at line,
-// a node cell when node and v is an object, with the generic conversion;
-// path names it, made only when needed.
-func (d *reader) attached(line int, v Value, path func() string, node bool) (wire.Value, *wire.Node, *wire.DecodeError) {
+// attached converts the generic value of row's m-th attachment, a node
+// cell when node and it is an object, with the generic conversion.
+func (d *reader) attached(row *gcfvalue.Row, m int, section string, idx int, node bool) (wire.Value, *wire.Node, *wire.DecodeError) {
+	mem := &row.Attached.Members[m]
+	path := func() string { return elementPath(section, idx) + "." + mem.Key }
 	g := reader{}
-	if o, ok := v.(*jsonvalue.Object); ok && o != nil && node {
-		n := g.node(o, path())
-		if g.err != nil {
-			return wire.Value{}, nil, rowError(line, "", g.err.Msg)
-		}
-		return wire.Value{}, &n, nil
+	var w wire.Value
+	var n *wire.Node
+	if o, ok := mem.Value.(*jsonvalue.Object); ok && o != nil && node {
+		nv := g.node(o, path())
+		n = &nv
+	} else {
+		w = g.value(mem.Value, path)
 	}
-	w := g.value(v, path)
 	if g.err != nil {
-		return wire.Value{}, nil, rowError(line, "", g.err.Msg)
+		return wire.Value{}, nil, rowError(row.Line(), "", g.err.Msg)
 	}
-	return w, nil, nil
+	return w, n, nil
+}
+
+// extras is the number of row's attachments after its m markers'.
+func extras(row *gcfvalue.Row, m int) int {
+	if row.Attached == nil {
+		return m
+	}
+	return len(row.Attached.Members)
 }
 
 func (d *reader) fail(path, msg string) {

@@ -6,7 +6,6 @@ import (
 	"unsafe"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
-	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -72,24 +71,22 @@ func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 			}
 			continue
 		}
-		v, name := scalar(sc), t.h.Column(i)
+		v := scalar(sc)
 		if sc.Kind == gcfvalue.Marker {
 			var err *wire.DecodeError
-			if v, _, err = d.attached(row.Line(), row.Attached.Members[marks].Value, func() string { return elementPath("nodes", idx) + "." + name }, false); err != nil {
+			if v, _, err = d.attached(row, marks, "nodes", idx, false); err != nil {
 				return err
 			}
 			marks++
 		}
-		d.props = append(d.props, wire.Property{Key: name, Value: v})
+		d.props = append(d.props, wire.Property{Key: t.h.Column(i), Value: v})
 	}
-	if row.Attached != nil {
-		for _, m := range row.Attached.Members[marks:] {
-			v, _, err := d.attached(row.Line(), m.Value, func() string { return elementPath("nodes", idx) + "." + m.Key }, false)
-			if err != nil {
-				return err
-			}
-			d.props = append(d.props, wire.Property{Key: m.Key, Value: v})
+	for m := marks; m < extras(row, marks); m++ {
+		v, _, err := d.attached(row, m, "nodes", idx, false)
+		if err != nil {
+			return err
 		}
+		d.props = append(d.props, wire.Property{Key: row.Attached.Members[m].Key, Value: v})
 	}
 	if seen != 3 {
 		return rowError(row.Line(), elementPath("nodes", idx), "a node needs its type and id")
@@ -229,15 +226,6 @@ func (d *reader) list(x []Value, path func() string) wire.Value {
 
 // scalarValue is v as a wire.Value when it is a scalar.
 func scalarValue(v Value) (wire.Value, bool) {
-	switch x := v.(type) {
-	case nil:
-		return wire.Null(), true
-	case bool:
-		return wire.Bool(x), true
-	case string:
-		return wire.String(x), true
-	case jsonvalue.Number:
-		return x.Value(), true
-	}
-	return wire.Value{}, false
+	sc := scalarOf(v)
+	return scalar(sc), sc.Kind != notScalar
 }

@@ -115,10 +115,12 @@ func (d *reader) edgeSection(v Value) {
 	}
 }
 
-// scalarOf is the generic value v as a scalar, of no kind of Scalar's
-// when v is an array or an object.
+// notScalar is the Kind scalarOf gives an array or an object.
+const notScalar = 255
+
+// scalarOf is the generic value v as a scalar.
 func scalarOf(v Value) *gcfvalue.Scalar {
-	sc := &gcfvalue.Scalar{Kind: 255}
+	sc := &gcfvalue.Scalar{Kind: notScalar}
 	switch x := v.(type) {
 	case nil:
 		sc.Kind = gcfvalue.Null
@@ -226,7 +228,7 @@ func (s *rowSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 		case gcfvalue.Absent:
 			continue
 		case gcfvalue.Marker:
-			v, n, err := d.attached(row.Line(), row.Attached.Members[marks].Value, func() string { return elementPath("rows", idx) + "." + c.name }, true)
+			v, n, err := d.attached(row, marks, "rows", idx, true)
 			if err != nil {
 				return err
 			}
@@ -236,14 +238,12 @@ func (s *rowSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 		}
 		d.cells = append(d.cells, wire.Cell{Name: c.name, Value: scalar(sc)})
 	}
-	if row.Attached != nil {
-		for _, m := range row.Attached.Members[marks:] {
-			v, n, err := d.attached(row.Line(), m.Value, func() string { return elementPath("rows", idx) + "." + m.Key }, true)
-			if err != nil {
-				return err
-			}
-			d.cells = append(d.cells, wire.Cell{Name: m.Key, Value: v, Node: n})
+	for m := marks; m < extras(row, marks); m++ {
+		v, n, err := d.attached(row, m, "rows", idx, true)
+		if err != nil {
+			return err
 		}
+		d.cells = append(d.cells, wire.Cell{Name: row.Attached.Members[m].Key, Value: v, Node: n})
 	}
 	d.r.Rows = append(d.r.Rows, wire.Row(d.cells[start:len(d.cells):len(d.cells)]))
 	return nil
