@@ -170,44 +170,53 @@ func (d *decoder) tree(l *line, h *arrHeader, t *tableState, paths int) {
 }
 
 // table reads the rows of a tabular array or keyed table (spec §7.4,
-// §7.2a) at depth.
+// §7.2a) at depth: into its sink, when the Sinks choose one.
 func (d *decoder) table(hl *line, h *arrHeader, depth int) Value {
-	if sink := d.sink(hl, h); sink != nil {
-		return d.sinkTable(hl, h, depth, sink)
-	}
-	t := d.columns(hl, h, new(tableState))
+	sink, t := d.sink(hl, h), new(tableState)
 	var rows []Value
-	var km objBuilder
-	if h.keyed {
-		km = objBuilder{o: jsonvalue.NewObject(min(h.count, 64)), line: hl.num}
+	km := objBuilder{line: hl.num}
+	if sink != nil {
+		d.inSink, t = true, &d.sinkState
+		defer func() { d.inSink = false }()
+	} else if h.keyed {
+		km.o = jsonvalue.NewObject(min(h.count, 64))
 	} else {
 		rows = make([]Value, 0, min(h.count, 64))
 	}
+	t = d.columns(hl, h, t)
+	r := &d.sinkCur
+	if r.d = d; sink != nil && cap(r.Cells) < t.width {
+		d.charge(hl, memScalar*int64(t.width))
+		r.Cells = make([]Scalar, 0, t.width)
+	}
 	n := 0
 	for ; d.more(h, n, depth); n++ {
+		if sink != nil {
+			d.sinkRow(d.read(), r, n, t, depth)
+			if err := sink.Row(r); err != nil {
+				panic(failure{err})
+			}
+			continue
+		}
 		l := *d.read()
 		d.charge(&l, memItem+memObject)
 		key, obj := d.row(&l, n, t, depth)
 		if h.keyed {
-			if km.seq.Add(key, km.key) {
-				d.failIn(&l, 0, KindDuplicateKey, "duplicate member key "+excerpt(key))
-			}
-			km.o.Add(key, obj)
+			d.put(&km, key, obj, &l, 0)
 		} else {
 			rows = append(rows, obj)
 		}
 	}
 	d.checkCount(hl, h, n)
+	d.prevBlock = blockArray
 	if t.hadInl {
 		d.prevBlock = blockInline
-	} else {
-		d.prevBlock = blockArray
 	}
-	if h.keyed {
-		if i := km.seq.Repeat(km.key); i >= 0 {
-			failAt(hl.num, 1, KindDuplicateKey, "duplicate member key "+excerpt(km.o.Members[i].Key)+" in the keyed table")
-		}
-		return km.o
+	switch {
+	case sink != nil:
+		return sink.Value()
+	case h.keyed:
+		return d.finish(&km)
 	}
 	return rows
 }
@@ -242,21 +251,11 @@ func (d *decoder) row(l *line, idx int, t *tableState, depth int) (string, *json
 // columns group them), otherwise only the markers, which wait for their
 // attachments. It returns out.
 func (d *decoder) rowMembers(l *line, idx int, t *tableState, out []Scalar, b *objBuilder, all bool) []Scalar {
-	c := l.content
-	i, hasID := 0, false
-	if c[0] == '@' {
-		j := 1
-		for j < len(c) && isDigit(c[j]) {
-			j++
-		}
-		if j == 1 || j >= len(c) || c[j] != ' ' {
-			d.failIn(l, 0, KindInvalidItemID, "a row id is @N and a space")
-		}
-		if id, err := strconv.Atoi(c[1:j]); err != nil || id != idx {
-			d.failIn(l, 1, KindInvalidItemID, "row @"+c[1:j]+" where @"+itoa(idx)+" is expected")
-		}
-		i, hasID = j+1, true
+	i := d.itemID(l, idx)
+	if i < 0 {
+		d.failIn(l, 0, KindInvalidItemID, "a row id is @N and a space")
 	}
+	hasID := i > 0
 	want := t.width
 	if t.keyed {
 		want++
@@ -306,6 +305,26 @@ func (d *decoder) rowMembers(l *line, idx int, t *tableState, out []Scalar, b *o
 		t.ids[key] = struct{}{}
 	}
 	return out
+}
+
+// itemID reads the "@idx " prefix of l, the idx-th row or item, and
+// returns the index after it: 0 when l has none, -1 when it is malformed.
+func (d *decoder) itemID(l *line, idx int) int {
+	c := l.content
+	if c[0] != '@' {
+		return 0
+	}
+	j := 1
+	for j < len(c) && isDigit(c[j]) {
+		j++
+	}
+	if j == 1 || j >= len(c) || c[j] != ' ' {
+		return -1
+	}
+	if id, err := strconv.Atoi(c[1:j]); err != nil || id != idx {
+		d.failIn(l, 1, KindInvalidItemID, "@"+c[1:j]+" where @"+itoa(idx)+" is expected")
+	}
+	return j + 1
 }
 
 // member adds the member of the root column name of a row, its cell sc,

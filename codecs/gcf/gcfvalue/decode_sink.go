@@ -163,32 +163,6 @@ func (d *decoder) sink(l *line, h *arrHeader) TableSink {
 // memScalar is the estimated memory of a Scalar.
 const memScalar = int64(unsafe.Sizeof(Scalar{}))
 
-// sinkTable reads the rows of the table h at depth into its sink.
-func (d *decoder) sinkTable(hl *line, h *arrHeader, depth int, sink TableSink) Value {
-	d.inSink = true
-	defer func() { d.inSink = false }()
-	t := d.columns(hl, h, &d.sinkState)
-	r := &d.sinkCur
-	if cap(r.Cells) < t.width {
-		d.charge(hl, memScalar*int64(t.width))
-		r.Cells = make([]Scalar, t.width)
-	}
-	*r = Row{d: d, Cells: r.Cells[:t.width]}
-	n := 0
-	for ; d.more(h, n, depth); n++ {
-		d.sinkRow(d.read(), r, n, t, depth)
-		if err := sink.Row(r); err != nil {
-			panic(failure{err})
-		}
-	}
-	d.checkCount(hl, h, n)
-	d.prevBlock = blockArray
-	if t.hadInl {
-		d.prevBlock = blockInline
-	}
-	return sink.Value()
-}
-
 // sinkRow reads the row l (d.last), the idx-th of its table, and its
 // attachments into r.
 func (d *decoder) sinkRow(l *line, r *Row, idx int, t *tableState, depth int) {

@@ -291,18 +291,10 @@ func (d *decoder) expanded(hl *line, h *arrHeader, depth int) Value {
 	for n := 0; d.more(h, n, depth); n++ {
 		l := d.itemLine()
 		*l = *d.read()
-		c := l.content
-		j := 1
-		for j < len(c) && isDigit(c[j]) {
-			j++
-		}
-		if c[0] != '@' || j == 1 || j >= len(c) || c[j] != ' ' {
+		c, j := l.content, d.itemID(l, n)
+		if j <= 0 {
 			d.failIn(l, 0, KindSyntax, "expected item @"+itoa(n)+" followed by =value, {}, or [count]")
 		}
-		if id, err := strconv.Atoi(c[1:j]); err != nil || id != n {
-			d.failIn(l, 1, KindInvalidItemID, "item @"+c[1:j]+" where @"+itoa(n)+" is expected")
-		}
-		j++
 		var v Value
 		d.push("")
 		switch {
