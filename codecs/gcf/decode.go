@@ -76,14 +76,14 @@ type reader struct {
 	fragment bool // the content of a document with a header
 	generic  bool // every table read as a generic value (the tests' reference)
 
-	nodes, edges, rows    tableState
-	columnRecs, groupRecs recordSink
-	colBuf                [8]col
-	r                     *wire.GraphResponse
-	props                 []wire.Property // the slab node properties are cut from
-	cells                 []wire.Cell     // the slab row cells are cut from
-	cellNodes             []wire.Node     // the slab of row cells' nodes
-	slabLen, slabMax      int             // see newSlab
+	nodes, rows      tableState
+	recs             [3]recordSink // by record kind
+	colBuf           [8]col
+	r                *wire.GraphResponse
+	props            []wire.Property // the slab node properties are cut from
+	cells            []wire.Cell     // the slab row cells are cut from
+	cellNodes        []wire.Node     // the slab of row cells' nodes
+	slabLen, slabMax int             // see newSlab
 }
 
 // readers holds readers between decodes, so that a decode of a small
@@ -112,14 +112,14 @@ func (d *reader) Table(path []string, h *gcfvalue.TableHeader) gcfvalue.TableSin
 	inList := len(path) == 2
 	var t *tableState
 	switch {
+	case path[0] == "edges" && !inList:
+		return d.recordSink(edgeRecords, h)
 	case path[0] == "columns" && !inList:
-		return d.recordSink(&d.columnRecs, h, columnFields, 2)
+		return d.recordSink(columnRecords, h)
 	case path[0] == "group_columns" && !inList:
-		return d.recordSink(&d.groupRecs, h, groupFields, 3)
+		return d.recordSink(groupRecords, h)
 	case path[0] == "nodes":
 		t = &d.nodes
-	case path[0] == "edges" && !inList:
-		t = &d.edges
 	case path[0] == "rows":
 		t = &d.rows
 	default:
@@ -130,11 +130,8 @@ func (d *reader) Table(path []string, h *gcfvalue.TableHeader) gcfvalue.TableSin
 	}
 	t.inList, t.rows, t.cols, t.h = inList, 0, t.cols[:0], h
 	d.sizeSlabs(h)
-	switch t {
-	case &d.nodes:
+	if t == &d.nodes {
 		return d.nodeSink(h, inList)
-	case &d.edges:
-		return d.edgeSink(h)
 	}
 	return d.rowSink(h)
 }
@@ -175,7 +172,6 @@ type tableState struct {
 type col struct {
 	name   string
 	cell   int
-	field  int   // an edge column's index in edgeFields
 	leaves []int // a group's columns
 }
 
@@ -322,11 +318,11 @@ func (d *reader) response(v Value) *wire.GraphResponse {
 		case "nodes":
 			d.nodeSection(m.Value)
 		case "edges":
-			d.edgeSection(m.Value)
+			d.records(m.Value, edgeRecords)
 		case "columns":
-			d.records(m.Value, 2)
+			d.records(m.Value, columnRecords)
 		case "group_columns":
-			d.records(m.Value, 3)
+			d.records(m.Value, groupRecords)
 		case "rows":
 			d.rowSection(m.Value)
 		case "pagination":

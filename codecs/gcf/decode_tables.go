@@ -15,47 +15,156 @@ import (
 // growth.
 const sizeEntry = 64
 
-var edgeFields = []string{"from", "from_id", "to", "to_id", "type", "depth", "path_id", "step"}
+// The kinds of record a table of fixed fields holds (recordKinds).
+const (
+	edgeRecords = iota
+	columnRecords
+	groupRecords
+)
 
-// edgeSink reads the edges table when its columns are edge fields; any
-// other is left generic (the layout refuses it).
-func (d *reader) edgeSink(h *gcfvalue.TableHeader) gcfvalue.TableSink {
-	t := &d.edges
-	for i := range h.Columns() {
-		c := h.Column(i)
-		f := slices.Index(edgeFields, c)
-		if f < 0 {
-			return nil
-		}
-		t.cols = append(t.cols, col{name: c, cell: i, field: f})
-	}
-	h.Charge(sizeEdge * int64(h.Rows))
-	d.r.Edges = make([]wire.Edge, 0, h.Rows)
-	return (*edgeSink)(d)
+// recordKinds are the sections of records: a table each, of the fields.
+var recordKinds = [...]struct {
+	section string
+	fields  []string
+	size    int64 // a record's memory
+}{
+	{"edges", []string{"from", "from_id", "to", "to_id", "type", "depth", "path_id", "step"}, sizeEdge},
+	{"columns", []string{"name", "function", "target", "property"}, sizeGroup},
+	{"group_columns", []string{"name", "kind", "node", "property", "entity"}, sizeGroup},
 }
 
-type edgeSink reader
+var edgeFields = recordKinds[edgeRecords].fields
 
-func (s *edgeSink) Value() Value { return s.edges.value() }
+const sizeGroup = int64(unsafe.Sizeof(wire.GroupColumn{}))
 
-// Row reads an edge: its five fields, and those of depth, path_id and
-// step that are not absent.
-func (s *edgeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
-	d, t := (*reader)(s), &s.edges
-	idx := t.next(row, 2*sizeEdge)
+// recordSink reads a table of records of kind k when each of its columns
+// is one of the kind's fields.
+type recordSink struct {
+	d     *reader
+	t     tableState
+	k     int
+	field [8]int // a column's index in the kind's fields
+}
+
+func (d *reader) recordSink(k int, h *gcfvalue.TableHeader) gcfvalue.TableSink {
+	s, rk := &d.recs[k], &recordKinds[k]
+	if h.Columns() > len(s.field) {
+		return nil
+	}
+	for i := range h.Columns() {
+		if s.field[i] = slices.Index(rk.fields, h.Column(i)); s.field[i] < 0 {
+			return nil
+		}
+	}
+	*s = recordSink{d: d, t: tableState{h: h}, k: k, field: s.field}
+	h.Charge(rk.size * int64(h.Rows))
+	d.startRecords(k, h.Rows)
+	return s
+}
+
+func (s *recordSink) Value() Value { return s.t.value() }
+
+// Row reads a record.
+func (s *recordSink) Row(row *gcfvalue.Row) *wire.DecodeError {
+	rk := &recordKinds[s.k]
+	idx := s.t.next(row, 2*rk.size)
 	if row.Attached != nil {
-		return rowError(row.Line(), elementPath("edges", idx), "an edge has no attachment")
+		return rowError(row.Line(), elementPath(rk.section, idx), "expected scalars, not an attachment")
 	}
 	var cells [8]*gcfvalue.Scalar
-	for _, c := range t.cols {
-		cells[c.field] = &row.Cells[c.cell]
+	for i := range row.Cells {
+		cells[s.field[i]] = &row.Cells[i]
 	}
-	e, at, msg := edgeOf(&cells)
-	if msg != "" {
-		return rowError(row.Line(), elementPath("edges", idx)+at, msg)
+	if at, msg := s.d.addRecord(s.k, &cells); msg != "" {
+		return rowError(row.Line(), elementPath(rk.section, idx)+at, msg)
 	}
-	d.r.Edges = append(d.r.Edges, e)
 	return nil
+}
+
+// startRecords makes room for n records of kind k, none for the generic
+// reading's n of -1 (no edges, or empty columns).
+func (d *reader) startRecords(k, n int) {
+	switch k {
+	case edgeRecords:
+		d.r.Edges = nil
+		if n >= 0 {
+			d.r.Edges = make([]wire.Edge, 0, n)
+		}
+	case columnRecords:
+		d.r.Columns = make([]wire.Column, 0, max(n, 0))
+	default:
+		d.r.GroupColumns = make([]wire.GroupColumn, 0, max(n, 0))
+	}
+}
+
+// records reads the section v of records of kind k: read by the sink, or
+// generic.
+func (d *reader) records(v Value, k int) {
+	if sunk(v) {
+		return
+	}
+	rk := &recordKinds[k]
+	d.startRecords(k, -1)
+	for i, rv := range d.array(v, rk.section) {
+		p := elementPath(rk.section, i)
+		var cells [8]*gcfvalue.Scalar
+		for _, m := range d.object(rv, p).Members {
+			f := slices.Index(rk.fields, m.Key)
+			if f < 0 {
+				d.fail(p, "unexpected field "+strconv.Quote(m.Key))
+				return
+			}
+			cells[f] = scalarOf(m.Value)
+		}
+		if at, msg := d.addRecord(k, &cells); msg != "" {
+			d.fail(p+at, msg)
+			return
+		}
+	}
+}
+
+// addRecord appends the record of kind k of the cells of its fields, by
+// their index in the kind's fields (nil or Absent where absent); or it
+// returns the field at fault ("" for the record) and what is wrong.
+func (d *reader) addRecord(k int, cells *[8]*gcfvalue.Scalar) (at, msg string) {
+	if k == edgeRecords {
+		e, at, msg := edgeOf(cells)
+		if msg == "" {
+			d.r.Edges = append(d.r.Edges, e)
+		}
+		return at, msg
+	}
+	fields := recordKinds[k].fields
+	var v [5]string
+	set := 0
+	for f := range fields {
+		switch sc := cells[f]; {
+		case sc == nil || sc.Kind == gcfvalue.Absent:
+			if f < k+1 { // the name and function, or name, kind and node
+				return "", "missing field " + fields[f]
+			}
+		case sc.Kind != gcfvalue.String:
+			return "." + fields[f], "expected a string"
+		default:
+			v[f], set = sc.Str, set|1<<f
+		}
+	}
+	opt := func(f int) wire.Opt[string] {
+		if set&(1<<f) == 0 {
+			return wire.Opt[string]{}
+		}
+		return wire.Some(v[f])
+	}
+	if k == columnRecords {
+		d.r.Columns = append(d.r.Columns, wire.Column{Name: v[0], Function: v[1], Target: opt(2), Property: opt(3)})
+		return "", ""
+	}
+	gc := wire.GroupColumn{Name: v[0], Kind: wire.GroupKind(v[1]), Node: v[2], Property: opt(3), Entity: opt(4)}
+	if !gc.Kind.Valid() {
+		return ".kind", "unknown group kind " + strconv.Quote(v[1])
+	}
+	d.r.GroupColumns = append(d.r.GroupColumns, gc)
+	return "", ""
 }
 
 // edgeOf is the edge of the values of its fields, by their index in
@@ -87,32 +196,6 @@ func edgeOf(cells *[8]*gcfvalue.Scalar) (e wire.Edge, at, msg string) {
 		}
 	}
 	return e, "", ""
-}
-
-// edgeSection reads the edges section: read by the sink, or generic.
-func (d *reader) edgeSection(v Value) {
-	if sunk(v) {
-		return
-	}
-	d.r.Edges = nil
-	for i, ev := range d.array(v, "edges") {
-		p := elementPath("edges", i)
-		var cells [8]*gcfvalue.Scalar
-		for _, m := range d.object(ev, p).Members {
-			f := slices.Index(edgeFields, m.Key)
-			if f < 0 {
-				d.fail(p, "unexpected field "+strconv.Quote(m.Key))
-				return
-			}
-			cells[f] = scalarOf(m.Value)
-		}
-		e, at, msg := edgeOf(&cells)
-		if msg != "" {
-			d.fail(p+at, msg)
-			return
-		}
-		d.r.Edges = append(d.r.Edges, e)
-	}
 }
 
 // notScalar is the Kind scalarOf gives an array or an object.
@@ -322,135 +405,6 @@ func (d *reader) rowSection(v Value) {
 			cells = append(cells, wire.Cell{Name: m.Key, Value: d.value(m.Value, func() string { return p + "." + m.Key })})
 		}
 		d.r.Rows = append(d.r.Rows, cells)
-	}
-}
-
-var columnFields = []string{"name", "function", "target", "property"}
-
-// recordSink reads a columns or group_columns table: each column one of
-// fields (the first req of them required), each value a string.
-type recordSink struct {
-	d      *reader
-	t      tableState
-	fields []string
-	req    int
-	field  [8]int // a column's index in fields
-}
-
-// recordSink returns s, to read the table h, when each of its columns is
-// one of fields.
-func (d *reader) recordSink(s *recordSink, h *gcfvalue.TableHeader, fields []string, req int) gcfvalue.TableSink {
-	if h.Columns() > len(s.field) {
-		return nil
-	}
-	for i := range h.Columns() {
-		if s.field[i] = slices.Index(fields, h.Column(i)); s.field[i] < 0 {
-			return nil
-		}
-	}
-	*s = recordSink{d: d, t: tableState{h: h}, fields: fields, req: req, field: s.field}
-	h.Charge(sizeGroup * int64(h.Rows))
-	if req == 2 {
-		d.r.Columns = make([]wire.Column, 0, h.Rows)
-	} else {
-		d.r.GroupColumns = make([]wire.GroupColumn, 0, h.Rows)
-	}
-	return s
-}
-
-const sizeGroup = int64(unsafe.Sizeof(wire.GroupColumn{}))
-
-func (s *recordSink) Value() Value { return s.t.value() }
-
-// Row reads a column or group column.
-func (s *recordSink) Row(row *gcfvalue.Row) *wire.DecodeError {
-	section := "columns"
-	if s.req == 3 {
-		section = "group_columns"
-	}
-	idx := s.t.next(row, 2*sizeGroup)
-	if row.Attached != nil {
-		return rowError(row.Line(), elementPath(section, idx), "expected strings, not an attachment")
-	}
-	var v [5]string
-	set := 0
-	for i := range row.Cells {
-		sc, f := &row.Cells[i], s.field[i]
-		if sc.Kind == gcfvalue.Absent {
-			continue
-		}
-		if sc.Kind != gcfvalue.String {
-			return rowError(row.Line(), elementPath(section, idx)+"."+s.fields[f], "expected a string")
-		}
-		v[f], set = sc.Str, set|1<<f
-	}
-	if at, msg := s.d.addRecord(s.req, &v, set); msg != "" {
-		return rowError(row.Line(), elementPath(section, idx)+at, msg)
-	}
-	return nil
-}
-
-// addRecord appends the column (req 2) or group column (req 3) of the
-// strings v, set marking those present; or it returns the field at
-// fault ("" for the record) and what is wrong.
-func (d *reader) addRecord(req int, v *[5]string, set int) (at, msg string) {
-	fields := columnFields
-	if req == 3 {
-		fields = groupFields
-	}
-	for f := range req {
-		if set&(1<<f) == 0 {
-			return "", "missing field " + fields[f]
-		}
-	}
-	opt := func(f int) wire.Opt[string] {
-		if set&(1<<f) == 0 {
-			return wire.Opt[string]{}
-		}
-		return wire.Some(v[f])
-	}
-	if req == 2 {
-		d.r.Columns = append(d.r.Columns, wire.Column{Name: v[0], Function: v[1], Target: opt(2), Property: opt(3)})
-		return "", ""
-	}
-	gc := wire.GroupColumn{Name: v[0], Kind: wire.GroupKind(v[1]), Node: v[2], Property: opt(3), Entity: opt(4)}
-	if !gc.Kind.Valid() {
-		return ".kind", "unknown group kind " + strconv.Quote(v[1])
-	}
-	d.r.GroupColumns = append(d.r.GroupColumns, gc)
-	return "", ""
-}
-
-var groupFields = []string{"name", "kind", "node", "property", "entity"}
-
-// records reads the columns (req 2) or group_columns (req 3) section:
-// read by the sink, or generic.
-func (d *reader) records(v Value, req int) {
-	if sunk(v) {
-		return
-	}
-	section, fields := "columns", columnFields
-	if req == 2 {
-		d.r.Columns = []wire.Column{}
-	} else {
-		section, fields = "group_columns", groupFields
-		d.r.GroupColumns = []wire.GroupColumn{}
-	}
-	for i, c := range d.array(v, section) {
-		p := elementPath(section, i)
-		var vals [5]string
-		set := 0
-		for _, m := range d.object(c, p).Members {
-			f := slices.Index(fields, m.Key)
-			if f < 0 {
-				d.fail(p, "unexpected field "+strconv.Quote(m.Key))
-				return
-			}
-			vals[f], set = d.str(m.Value, p+"."+m.Key), set|1<<f
-		}
-		if at, msg := d.addRecord(req, &vals, set); msg != "" {
-			d.fail(p+at, msg)
-		}
 	}
 }
 
