@@ -18,9 +18,8 @@ type Document struct {
 	// Header holds the header's fields after profile, in order
 	// ("pack_root", "key", "delta", ...).
 	Header []HeaderField
-	// Value is the body: a generic-profile JSON value. A header-only
-	// document (an unchanged response, an empty root object) has an
-	// empty *jsonvalue.Object.
+	// Value is the body; a header-only document's is an empty
+	// *jsonvalue.Object.
 	Value Value
 }
 
@@ -44,12 +43,8 @@ func Unmarshal(data []byte) (Value, error) { return Decode(data, Options{}) }
 // Decode decodes a generic-profile GCF document and returns its value.
 func Decode(data []byte, opts Options) (Value, error) { return DecodeSinks(data, opts, nil) }
 
-// DecodeDocument decodes a generic-profile GCF document: header and body.
-// Bad input gives a *wire.DecodeError with the line and column of the
-// problem and the Kind of spec §16.5 it falls under; it never panics and
-// never returns a partial value. A graph-profile document is refused with
-// KindUnknownProfile after its header is read (this package reads the
-// generic profile only).
+// DecodeDocument decodes a generic-profile GCF document: header and body
+// (see the package documentation for its errors).
 func DecodeDocument(data []byte, opts Options) (*Document, error) {
 	doc := &Document{}
 	if err := decodeDocument(data, opts, nil, doc); err != nil {
@@ -58,8 +53,7 @@ func DecodeDocument(data []byte, opts Options) (*Document, error) {
 	return doc, nil
 }
 
-// decodeDocument is DecodeDocument into doc, the tables s chooses read by
-// its sinks.
+// decodeDocument is DecodeDocument into doc, with sinks s.
 func decodeDocument(data []byte, opts Options, s Sinks, doc *Document) (err error) {
 	lim, err := opts.resolve()
 	if err != nil {
@@ -84,8 +78,7 @@ func decodeDocument(data []byte, opts Options, s Sinks, doc *Document) (err erro
 	return nil
 }
 
-// decoders holds decoders between decodes, so that a decode of a small
-// document neither allocates nor zeroes one.
+// decoders holds decoders, and their scratch, between decodes.
 var decoders = sync.Pool{New: func() any {
 	d := &decoder{}
 	d.path, d.itemLines, d.declBufs = d.pathBuf[:0], d.itemBuf[:0], d.declBuf0[:0]
@@ -134,9 +127,8 @@ func (d *decoder) release() {
 	decoders.Put(d)
 }
 
-// begin starts reading data: its size within MaxInputBytes, one copy of
-// it, which the decoded strings share (never the caller's bytes), its
-// UTF-8, and its header line.
+// begin starts reading data: its size, one copy of it, which the decoded
+// strings share, its UTF-8, and its header line.
 func (d *decoder) begin(data []byte) *Document {
 	if int64(len(data)) > d.lim.maxInput {
 		failLimitAt(1, 1, "MaxInputBytes", "an input of "+strconv.Itoa(len(data))+" bytes, longer than the limit of "+strconv.FormatInt(d.lim.maxInput, 10))
@@ -322,14 +314,12 @@ func (d *decoder) read() *line {
 	return &d.last
 }
 
-// bodyLines are the rules of the body's lines (spec §4.1, §11): two
-// spaces a level, no tab in the indentation, blanks trimmed at the end;
-// blank lines and comments ("#" alone, or "# " and the comment) skipped.
+// bodyLines are the rules of the body's lines (spec §4.1, §11); comments
+// are "#" alone, or "# " and the comment.
 var bodyLines = textwire.LineRules{IndentUnit: 2, StrictIndent: true, TrimRight: " \t", SkipBlank: true,
 	IsComment: func(text string, _ bool) bool { return len(text) == 1 || text[1] == ' ' }}
 
-// scan reads the next line that is neither blank nor a comment, checking
-// its indentation.
+// scan reads the next line that is neither blank nor a comment.
 func (d *decoder) scan(l *line) bool {
 	if !d.lines.Next() {
 		if le, ok := d.lines.Err().(*textwire.LineError); ok {
@@ -345,8 +335,7 @@ func (d *decoder) scan(l *line) bool {
 	return true
 }
 
-// The estimated memory of the parts of a value: an object, a member, an
-// array, an array item, a boxed string or number.
+// The estimated memory of the parts of a value.
 const (
 	memObject = 32
 	memMember = 48 // 32, and room for the slice to grow
@@ -356,8 +345,8 @@ const (
 	memBox    = 16
 )
 
-// charge adds n bytes to the estimated memory of the value, refusing the
-// document past its budget.
+// charge adds n bytes to the estimated memory, refusing the document past
+// its budget.
 func (d *decoder) charge(l *line, n int64) {
 	d.mem += n
 	if d.mem > d.budget {
@@ -418,8 +407,7 @@ func (d *decoder) body() Value {
 }
 
 // notAMember reports l, a line that is no object member where one was
-// expected: as a count mismatch (or an orphan positional attachment)
-// when it follows an array block, whose declared count it exceeds.
+// expected (after an array block, one its count does not hold).
 func (d *decoder) notAMember(l *line, where string) {
 	switch d.prevBlock {
 	case blockInline:
@@ -440,9 +428,8 @@ const (
 // objBuilder collects the members of an object, refusing a duplicate key.
 type objBuilder struct {
 	o *jsonvalue.Object
-	// exact: o was made, and charged, with room for every member it
-	// gets, and their keys are distinct by construction (a table row's
-	// columns)
+	// exact: o was made, and charged, with room for its members, whose
+	// keys are distinct (a table row's columns)
 	exact bool
 	seq   keyset.Seq
 	line  int // where the object starts, for a repeat found at the end

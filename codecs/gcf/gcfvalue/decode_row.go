@@ -202,7 +202,10 @@ func (d *decoder) table(hl *line, h *arrHeader, depth int) Value {
 		d.charge(&l, memItem+memObject)
 		key, obj := d.row(&l, n, t, depth)
 		if h.keyed {
-			d.put(&km, key, obj, &l, 0)
+			if km.seq.Add(key, km.key) {
+				d.failIn(&l, 0, KindDuplicateKey, "duplicate member key "+excerpt(key))
+			}
+			km.o.Add(key, obj)
 		} else {
 			rows = append(rows, obj)
 		}
@@ -216,7 +219,10 @@ func (d *decoder) table(hl *line, h *arrHeader, depth int) Value {
 	case sink != nil:
 		return sink.Value()
 	case h.keyed:
-		return d.finish(&km)
+		if i := km.seq.Repeat(km.key); i >= 0 {
+			failAt(hl.num, 1, KindDuplicateKey, "duplicate member key "+excerpt(km.o.Members[i].Key)+" in the keyed table")
+		}
+		return km.o
 	}
 	return rows
 }

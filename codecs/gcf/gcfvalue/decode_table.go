@@ -10,8 +10,7 @@ import (
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// arrHeader is a parsed count bracket and what follows it on the line:
-// "[N]", "[?]", "[N:]", then "{fields}", or ": values".
+// arrHeader is a parsed count bracket and what follows it on the line.
 type arrHeader struct {
 	at       int // index of '[' in the line's content
 	count    int
@@ -25,7 +24,7 @@ type arrHeader struct {
 }
 
 // bracket parses the count bracket at index i of l's content and the rest
-// of the line.
+// of the line ("[N]", "[?]", "[N:]", then "{fields}", or ": values").
 func (d *decoder) bracket(l *line, i int) arrHeader {
 	c := l.content
 	h := arrHeader{at: i}
@@ -141,9 +140,8 @@ func (d *decoder) decl(l *line, i int) ([]field, int) {
 }
 
 // declBuf returns an empty slice with room for n fields, for the field
-// declaration of a table at the current depth: one buffer a depth, since
-// a table's declaration is done with when the next table at its depth
-// starts (a shared array schema, which outlives it, is a copy).
+// declaration of a table at the current depth: one buffer a depth (a
+// shared array schema, which outlives its table, is a copy).
 func (d *decoder) declBuf(n int) []field {
 	for len(d.declBufs) <= d.depth {
 		d.declBufs = append(d.declBufs, nil)
@@ -154,9 +152,8 @@ func (d *decoder) declBuf(n int) []field {
 	return d.declBufs[d.depth][:0]
 }
 
-// declWidth counts the names of the field declaration at c[i] == '{'
-// (the commas outside quotes before its '}', and one): the room decl
-// makes, at most one field per byte of the declaration, and charged.
+// declWidth counts the names of the field declaration at c[i] == '{':
+// the commas outside quotes before its '}', and one.
 func declWidth(c string, i int) int {
 	n := 1
 	for i++; i < len(c) && c[i] != '}'; i++ {
@@ -274,10 +271,8 @@ func (d *decoder) more(h *arrHeader, n, depth int) bool {
 }
 
 // itemLine returns the slot of the item line being read at the current
-// depth (expanded arrays nest one level deeper each): kept in the decoder
-// rather than in expanded's frame, which the recursion would move to the
-// heap once per item. (A slot a deeper array's growth moves stays its
-// reader's own.)
+// depth: kept in the decoder rather than in expanded's frame, which the
+// recursion would move to the heap once per item.
 func (d *decoder) itemLine() *line {
 	for len(d.itemLines) <= d.depth {
 		d.itemLines = append(d.itemLines, line{})
