@@ -56,7 +56,7 @@ func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	d, t := (*reader)(s), &s.nodes
 	idx := t.next(row, 2*sizeNode+sizeProp*int64(len(row.Cells)))
 	var n wire.Node
-	d.slab(len(row.Cells))
+	d.props = slab(d, d.props, len(row.Cells))
 	start := len(d.props)
 	seen, marks := 0, 0
 	for i := range row.Cells {
@@ -71,13 +71,9 @@ func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 			}
 			continue
 		}
-		v := scalar(sc)
-		if sc.Kind == gcfvalue.Marker {
-			var err *wire.DecodeError
-			if v, _, err = d.attached(row, marks, "nodes", idx, false); err != nil {
-				return err
-			}
-			marks++
+		v, _, err := d.cellValue(row, sc, &marks, "nodes", idx, false)
+		if err != nil {
+			return err
 		}
 		d.props = append(d.props, wire.Property{Key: t.h.Column(i), Value: v})
 	}
@@ -88,11 +84,8 @@ func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 		}
 		d.props = append(d.props, wire.Property{Key: row.Attached.Members[m].Key, Value: v})
 	}
-	if seen != 3 {
-		return rowError(row.Line(), elementPath("nodes", idx), "a node needs its type and id")
-	}
-	if len(d.props) > start {
-		n.Properties = d.props[start:len(d.props):len(d.props)]
+	if msg := d.endNode(&n, seen, start); msg != "" {
+		return rowError(row.Line(), elementPath("nodes", idx), msg)
 	}
 	d.r.Nodes = append(d.r.Nodes, n)
 	return nil
@@ -113,11 +106,25 @@ func room[T any](s []T, h *gcfvalue.TableHeader, inList bool, size int64) []T {
 	return slices.Grow(s, n)
 }
 
-// slab makes room for n more properties.
-func (d *reader) slab(n int) {
-	if cap(d.props)-len(d.props) < n {
-		d.props = make([]wire.Property, 0, d.newSlab(n))
+// slab returns s, of the reader's slabs, with room for n more elements:
+// a new slab when it has none.
+func slab[T any](d *reader, s []T, n int) []T {
+	if cap(s)-len(s) < n {
+		return make([]T, 0, d.newSlab(n))
 	}
+	return s
+}
+
+// endNode ends the node n whose properties are the slab's from start:
+// what is wrong, when it lacks its type or id (seen, see typeID).
+func (d *reader) endNode(n *wire.Node, seen, start int) string {
+	if seen != 3 {
+		return "a node needs its type and id"
+	}
+	if len(d.props) > start {
+		n.Properties = d.props[start:len(d.props):len(d.props)]
+	}
+	return ""
 }
 
 // sizeSlabs bounds the slabs made for the table h (newSlab) by what the
@@ -188,6 +195,16 @@ func typeID(n *wire.Node, seen *int, name string, sc *gcfvalue.Scalar) string {
 		return "expected an integer"
 	}
 	return ""
+}
+
+// cellValue is the value of a row's cell sc: its own, or for a marker
+// (the row's marks-th) its attachment's, a node when node and it is one.
+func (d *reader) cellValue(row *gcfvalue.Row, sc *gcfvalue.Scalar, marks *int, section string, idx int, node bool) (wire.Value, *wire.Node, *wire.DecodeError) {
+	if sc.Kind != gcfvalue.Marker {
+		return scalar(sc), nil, nil
+	}
+	*marks++
+	return d.attached(row, *marks-1, section, idx, node)
 }
 
 // value reads a property or cell value: a scalar or a list; path names

@@ -289,9 +289,7 @@ func (s *rowSink) Value() Value { return s.rows.value() }
 func (s *rowSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	d, t := (*reader)(s), &s.rows
 	idx := t.next(row, 2*sizeRow+sizeCell*int64(len(t.cols)))
-	if cap(d.cells)-len(d.cells) < len(row.Cells) {
-		d.cells = make([]wire.Cell, 0, d.newSlab(len(row.Cells)))
-	}
+	d.cells = slab(d, d.cells, len(row.Cells))
 	start := len(d.cells)
 	marks := 0
 	for i := range t.cols {
@@ -306,20 +304,13 @@ func (s *rowSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 			}
 			continue
 		}
-		sc := &row.Cells[c.cell]
-		switch sc.Kind {
-		case gcfvalue.Absent:
-			continue
-		case gcfvalue.Marker:
-			v, n, err := d.attached(row, marks, "rows", idx, true)
+		if sc := &row.Cells[c.cell]; sc.Kind != gcfvalue.Absent {
+			v, n, err := d.cellValue(row, sc, &marks, "rows", idx, true)
 			if err != nil {
 				return err
 			}
-			marks++
 			d.cells = append(d.cells, wire.Cell{Name: c.name, Value: v, Node: n})
-			continue
 		}
-		d.cells = append(d.cells, wire.Cell{Name: c.name, Value: scalar(sc)})
 	}
 	for m := marks; m < extras(row, marks); m++ {
 		v, n, err := d.attached(row, m, "rows", idx, true)
@@ -354,7 +345,7 @@ func (d *reader) nodeCell(row *gcfvalue.Row, c *col, idx int) (wire.Cell, bool, 
 		return wire.Cell{Name: c.name, Value: wire.Null()}, true, nil
 	}
 	row.Charge(sizeNode + sizeProp*int64(len(leaves)))
-	d.slab(len(leaves))
+	d.props = slab(d, d.props, len(leaves))
 	start := len(d.props)
 	var n wire.Node
 	seen := 0
@@ -371,14 +362,11 @@ func (d *reader) nodeCell(row *gcfvalue.Row, c *col, idx int) (wire.Cell, bool, 
 			d.props = append(d.props, wire.Property{Key: name, Value: scalar(sc)})
 		}
 	}
-	if seen != 3 {
-		return wire.Cell{}, false, rowError(row.Line(), path(), "a node needs its type and id")
-	}
-	if len(d.props) > start {
-		n.Properties = d.props[start:len(d.props):len(d.props)]
+	if msg := d.endNode(&n, seen, start); msg != "" {
+		return wire.Cell{}, false, rowError(row.Line(), path(), msg)
 	}
 	if len(d.cellNodes) == cap(d.cellNodes) {
-		d.cellNodes = make([]wire.Node, 0, d.newSlab(4)/4)
+		d.cellNodes = make([]wire.Node, 0, d.newSlab(4)/4) // a node takes four properties' room
 	}
 	d.cellNodes = append(d.cellNodes, n)
 	return wire.Cell{Name: c.name, Node: &d.cellNodes[len(d.cellNodes)-1]}, true, nil

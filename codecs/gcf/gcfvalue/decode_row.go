@@ -432,7 +432,7 @@ func (d *decoder) attachments(rl *line, t *tableState, b *objBuilder, depth int)
 	}
 	// Named bodies come in marker order in canonical text: next is where
 	// the next one is looked for first; byField, made when one comes out
-	// of order in a row of many markers, finds the others.
+	// of order, finds the others.
 	next := 0
 	var byField map[string]int
 	var extra []string // the names of the row's '>' attachments
@@ -468,17 +468,9 @@ func (d *decoder) attachments(rl *line, t *tableState, b *objBuilder, depth int)
 		for next < len(ms) && (ms[next].matched || ms[next].inline) {
 			next++
 		}
-		switch {
-		case next < len(ms) && field(next) == name:
+		if next < len(ms) && field(next) == name {
 			m = next
-		case len(ms) <= 8:
-			for i := range ms {
-				if field(i) == name {
-					m = i
-					break
-				}
-			}
-		default:
+		} else if len(ms) > 0 {
 			if byField == nil {
 				d.charge(&al, memEntry*int64(len(ms)))
 				byField = make(map[string]int, len(ms))

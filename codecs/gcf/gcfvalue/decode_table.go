@@ -86,9 +86,7 @@ var emptyArray Value = []Value{}
 // content (spec §2a.3, §10a.1) and returns it and the index after it.
 func (d *decoder) decl(l *line, i int) ([]field, int) {
 	c := l.content
-	n := min(declWidth(c, i), d.lim.maxFields+1)
-	d.charge(l, memField*int64(n))
-	out := d.declBuf(n)
+	out := d.declBuf()
 	var seq keyset.Seq
 	name := func(k int) string { return out[k].name }
 	i++
@@ -112,6 +110,7 @@ func (d *decoder) decl(l *line, i int) ([]field, int) {
 		if seq.Add(f.name, name) {
 			d.failIn(l, at, KindDuplicateFieldName, "duplicate field name "+excerpt(f.name))
 		}
+		d.charge(l, memField)
 		out = append(out, f)
 		if i >= len(c) {
 			d.failIn(l, i, KindSyntax, "a field declaration without its closing }")
@@ -136,39 +135,18 @@ func (d *decoder) decl(l *line, i int) ([]field, int) {
 	if ids > 1 {
 		d.failIn(l, i, KindSyntax, "more than one @ identity field")
 	}
+	d.declBufs[d.depth] = out // its room, for the next declaration
 	return out, i + 1
 }
 
-// declBuf returns an empty slice with room for n fields, for the field
-// declaration of a table at the current depth: one buffer a depth (a
-// shared array schema, which outlives its table, is a copy).
-func (d *decoder) declBuf(n int) []field {
+// declBuf returns the empty buffer of the field declaration of a table
+// at the current depth: one buffer a depth, reused (a shared array
+// schema, which outlives its table, is a copy).
+func (d *decoder) declBuf() []field {
 	for len(d.declBufs) <= d.depth {
 		d.declBufs = append(d.declBufs, nil)
 	}
-	if cap(d.declBufs[d.depth]) < n {
-		d.declBufs[d.depth] = make([]field, 0, n)
-	}
 	return d.declBufs[d.depth][:0]
-}
-
-// declWidth counts the names of the field declaration at c[i] == '{':
-// the commas outside quotes before its '}', and one.
-func declWidth(c string, i int) int {
-	n := 1
-	for i++; i < len(c) && c[i] != '}'; i++ {
-		switch c[i] {
-		case ',':
-			n++
-		case '"':
-			for i++; i < len(c) && c[i] != '"'; i++ {
-				if c[i] == '\\' {
-					i++
-				}
-			}
-		}
-	}
-	return n
 }
 
 // sharedDecl is the shared array schema of one field of one table (spec
