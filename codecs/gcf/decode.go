@@ -12,11 +12,8 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// Decode parses GCF text in the codec's layout into a new response. Bad
-// text gives a *wire.DecodeError: positioned (line, column) when the GCF
-// is malformed or a table's row holds no part of a response, naming the
-// place in the layout ("nodes[3].id: ...") when well-formed GCF does not
-// hold a response.
+// Decode parses GCF text in the codec's layout into a new response (see
+// the package documentation for its errors).
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 	if err := c.core.CheckInput(len(data)); err != nil {
 		return nil, err
@@ -63,10 +60,8 @@ func (c *Codec) decodeAt(data []byte, body, fields int, sinks bool) (*wire.Graph
 }
 
 // decodeBudget is the most memory, as gcfvalue estimates it, that the
-// value and the response decoded from n input bytes may take together: 6
-// times the input plus 6 MiB, which holds a decode's peak heap (the
-// input's copy and the collector's slack included) within 16 times the
-// input plus 16 MiB.
+// value and the response decoded from n input bytes may take together
+// (see the package documentation).
 func decodeBudget(n int) int64 { return 6*int64(n) + 6<<20 }
 
 // reader builds the response: its sinks take the layout's tables, and
@@ -86,8 +81,7 @@ type reader struct {
 	slabLen, slabMax int             // see newSlab
 }
 
-// readers holds readers between decodes, so that a decode of a small
-// document neither allocates nor zeroes one.
+// readers holds readers between decodes.
 var readers = sync.Pool{New: func() any { return new(reader) }}
 
 // release returns d to the pool, holding nothing of the response.
@@ -154,8 +148,7 @@ func (d *reader) Scalar(path []string, key string, sc *gcfvalue.Scalar) (Value, 
 	return took, true
 }
 
-// tableState is what a sink keeps of the table it reads and of its
-// section.
+// tableState is what a sink keeps of its table and section.
 type tableState struct {
 	inList bool  // the table is one of a list of tables
 	n      int   // the rows the section's tables held so far
@@ -166,9 +159,8 @@ type tableState struct {
 	typeCol, idCol int
 }
 
-// col is a column of a table being read, or a node cell's group of path
-// columns of a rows table: cell is the column's index among the row's
-// cells (-1 for a group), leaves the group's columns.
+// col is a column of a table being read, cell its index among the row's
+// cells; or a node cell's group of path columns (cell -1) and its leaves.
 type col struct {
 	name   string
 	cell   int
@@ -178,8 +170,8 @@ type col struct {
 // sizeCol is the memory of a col.
 const sizeCol = int64(unsafe.Sizeof(col{}))
 
-// value is what the document holds where the table is: an empty table in
-// a list of tables, which the layout refuses, is left to response.
+// value is what the document holds where the table is (an empty table in
+// a list of tables is left to response, which refuses it).
 func (t *tableState) value() Value {
 	if t.inList && t.rows == 0 {
 		return []Value{}
@@ -187,8 +179,8 @@ func (t *tableState) value() Value {
 	return took
 }
 
-// next counts a row of the table, charging n bytes for what it builds,
-// and returns its index in the section.
+// next counts a row, charging n bytes, and returns its index in the
+// section.
 func (t *tableState) next(row *gcfvalue.Row, n int64) int {
 	row.Charge(n)
 	t.rows++
@@ -196,8 +188,7 @@ func (t *tableState) next(row *gcfvalue.Row, n int64) int {
 	return t.n - 1
 }
 
-// sunk reports whether the section's value v was read by its sink: one
-// table, or a list of tables all read by it.
+// sunk reports whether the section's value v was read by its sink.
 func sunk(v Value) bool {
 	if v == took {
 		return true
@@ -294,9 +285,8 @@ func (d *reader) str(v Value, path string) string {
 	return s
 }
 
-// response reads the document's value v into the response, taking the
-// tables its sinks read. A fragment (the content of a document with a
-// header) may leave out format_version, query_type, nodes and edges.
+// response reads the document's value v into the response. A fragment
+// may leave out format_version, query_type, nodes and edges.
 func (d *reader) response(v Value) *wire.GraphResponse {
 	r, seen := d.r, 0
 	for _, m := range d.object(v, "document").Members {

@@ -21,8 +21,7 @@ const (
 )
 
 // nodeSink reads a node table: its type and id columns anywhere, every
-// other column a property; a table with a path column is left generic
-// (the layout refuses it there).
+// other column a property (a path column leaves it generic).
 func (d *reader) nodeSink(h *gcfvalue.TableHeader, inList bool) gcfvalue.TableSink {
 	t := &d.nodes
 	t.typeCol, t.idCol = -1, -1
@@ -49,9 +48,8 @@ type nodeSink reader
 
 func (s *nodeSink) Value() Value { return s.nodes.value() }
 
-// Row reads a node: the row's cells in column order, absent ones left
-// out, a marker's value its attachment's, then the row's attachments of
-// names with '>'.
+// Row reads a node: its present cells in column order, then the row's
+// attachments of names with '>'.
 func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	d, t := (*reader)(s), &s.nodes
 	idx := t.next(row, 2*sizeNode+sizeProp*int64(len(row.Cells)))
@@ -91,9 +89,8 @@ func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	return nil
 }
 
-// room makes room in s for the rows of the table h: its count, and for
-// a table in a list of tables (whose section's count is unknown) at least
-// one for each 64 bytes of the rest of the input; size is an element's.
+// room makes room in s for the rows of the table h, of size bytes each:
+// in a list of tables, one for each 64 bytes of the rest at least.
 func room[T any](s []T, h *gcfvalue.TableHeader, inList bool, size int64) []T {
 	n := h.Rows
 	if inList {
@@ -136,9 +133,8 @@ func (d *reader) sizeSlabs(h *gcfvalue.TableHeader) {
 	}
 }
 
-// newSlab is the length of a new slab for at least n elements: slabLen
-// at first, twice as long with each slab made up to maxSlab, at most
-// slabMax.
+// newSlab is the length of a new slab for at least n elements: doubling
+// from slabLen to maxSlab, at most slabMax.
 func (d *reader) newSlab(n int) int {
 	l := max(n, min(d.slabLen, d.slabMax))
 	d.slabLen = min(2*d.slabLen, maxSlab)
@@ -207,8 +203,7 @@ func (d *reader) cellValue(row *gcfvalue.Row, sc *gcfvalue.Scalar, marks *int, s
 	return d.attached(row, *marks-1, section, idx, node)
 }
 
-// value reads a property or cell value: a scalar or a list; path names
-// it, made only for an error or a list.
+// value reads a property or cell value: a scalar or a list at path.
 func (d *reader) value(v Value, path func() string) wire.Value {
 	if w, ok := scalarValue(v); ok {
 		return w

@@ -11,8 +11,7 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// sizeEntry is the memory of a map entry and its share of the map's
-// growth.
+// sizeEntry is the memory of a map entry and its share of growth.
 const sizeEntry = 64
 
 // The kinds of record a table of fixed fields holds (recordKinds).
@@ -167,9 +166,7 @@ func (d *reader) addRecord(k int, cells *[8]*gcfvalue.Scalar) (at, msg string) {
 	return "", ""
 }
 
-// edgeOf is the edge of the values of its fields, by their index in
-// edgeFields (nil or Absent where absent); or the field at fault ("" for
-// the edge) and what is wrong.
+// edgeOf is the edge of the cells of its fields (see addRecord).
 func edgeOf(cells *[8]*gcfvalue.Scalar) (e wire.Edge, at, msg string) {
 	strs := [...]*string{&e.From, nil, &e.To, nil, &e.Type}
 	ints := [...]*wire.Opt[int64]{nil, nil, nil, nil, nil, &e.Depth, &e.PathID, &e.Step}
@@ -218,8 +215,7 @@ func scalarOf(v Value) *gcfvalue.Scalar {
 }
 
 // rowSink reads a rows table: a plain column is a cell, the path columns
-// "f>leaf" of one f a node cell f (its leaves type, id and properties);
-// a table with a deeper path is left generic (the layout refuses it).
+// "f>leaf" of one f a node cell f (a deeper path leaves it generic).
 func (d *reader) rowSink(h *gcfvalue.TableHeader) gcfvalue.TableSink {
 	t := &d.rows
 	var groups map[string]int // a node cell's index in t.cols, by name, once there are two
@@ -283,9 +279,8 @@ type rowSink reader
 
 func (s *rowSink) Value() Value { return s.rows.value() }
 
-// Row reads a row: its cells in column order (a node cell where its
-// first path column is), absent ones left out, a marker's value its
-// attachment's, then the row's attachments of names with '>'.
+// Row reads a row: its present cells in column order (a node cell where
+// its first path column is), then its attachments of names with '>'.
 func (s *rowSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	d, t := (*reader)(s), &s.rows
 	idx := t.next(row, 2*sizeRow+sizeCell*int64(len(t.cols)))

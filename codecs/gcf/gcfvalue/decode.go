@@ -381,9 +381,7 @@ func (d *decoder) body() Value {
 		h := *d.read()
 		v = d.arrayFromHeader(&h, 3, 0, nil)
 	default:
-		d.enter(l)
-		v = d.members(0)
-		d.leave()
+		v = d.members(l, 0)
 	}
 	if l := d.peek(); l != nil && strings.HasPrefix(l.content, "##!") {
 		h := *d.read()
@@ -462,8 +460,11 @@ func (d *decoder) finish(b *objBuilder) *jsonvalue.Object {
 	return b.o
 }
 
-// members reads the members of an object at depth (spec §7.2).
-func (d *decoder) members(depth int) *jsonvalue.Object {
+// members reads the members of an object at depth (spec §7.2), which
+// opens at l.
+func (d *decoder) members(l *line, depth int) *jsonvalue.Object {
+	d.enter(l)
+	defer d.leave()
 	n := 4 // an object's room: at depth 0 for a document's sections
 	if depth == 0 {
 		n = 8
@@ -492,9 +493,7 @@ func (d *decoder) members(depth int) *jsonvalue.Object {
 			d.push(k)
 			switch {
 			case rest == "":
-				d.enter(l)
-				v = d.members(depth + 1)
-				d.leave()
+				v = d.members(l, depth+1)
 				d.prevBlock = blockNone
 			case strings.HasPrefix(rest, " ["):
 				v = d.arrayFromHeader(l, end+1, depth, nil)

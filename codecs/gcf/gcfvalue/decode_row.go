@@ -13,22 +13,19 @@ import (
 // §7.4.6.2), the complement ^g of its index g in tableState.groups.
 type colRef int
 
-// colGroup is a group of path columns: the object a row makes of its
-// leaves.
+// colGroup is a group of path columns, a member of the row object.
 type colGroup struct {
 	name string
 	kids []colRef
 }
 
-// kidKey names the column name under parent, a group's index or, for a
-// root column, -1.
+// kidKey names a column under parent, a group's index (-1 for a root).
 type kidKey struct {
 	parent int
 	name   string
 }
 
-// tableState is what a table's rows share: its columns, and the schemas
-// its rows establish for a field (spec §7.4.5).
+// tableState is what a table's rows share (spec §7.4.5).
 type tableState struct {
 	keyed bool
 	// roots are the row object's columns, nil when the table has no
@@ -55,9 +52,7 @@ type marker struct {
 	matched bool
 }
 
-// The estimated memory of a table's scratch, per column or marker: a
-// declared field, a column reference, a map entry and its share of the
-// map's growth, a marker.
+// The estimated memory of a table's scratch, per column or marker.
 const (
 	memField  = 24
 	memRef    = 8
@@ -108,9 +103,8 @@ func (d *decoder) columns(l *line, h *arrHeader, t *tableState) *tableState {
 	return t
 }
 
-// tree groups the path columns of t, paths of them, under their parents:
-// a column is found under its parent by name in one map, whatever the
-// number of its siblings.
+// tree groups the path columns of t, paths of them, under their parents,
+// found by name in one map.
 func (d *decoder) tree(l *line, h *arrHeader, t *tableState, paths int) {
 	fs := t.fields
 	d.charge(l, memRef*int64(len(fs))+memEntry*int64(paths))
@@ -227,8 +221,8 @@ func (d *decoder) table(hl *line, h *arrHeader, depth int) Value {
 	return rows
 }
 
-// row reads one row (l, consumed) at depth and its attachments: its key
-// (a keyed table's) and its object.
+// row reads the row l and its attachments: its key (a keyed table's) and
+// its object.
 func (d *decoder) row(l *line, idx int, t *tableState, depth int) (string, *jsonvalue.Object) {
 	// Without path columns each cell is a member of the row object, in
 	// order, made as it is read; with them, the cells are read first and
@@ -333,9 +327,8 @@ func (d *decoder) itemID(l *line, idx int) int {
 	return j + 1
 }
 
-// member adds the member of the root column name of a row, its cell sc,
-// to b: nothing when absent, its value, or null for a marker, which waits
-// for its attachment.
+// member adds to b the member name of a row, its cell sc: none when
+// absent, or null for a marker, which waits for its attachment.
 func (d *decoder) member(l *line, t *tableState, b *objBuilder, name string, sc *Scalar) {
 	switch {
 	case sc.Kind == Absent:
@@ -358,8 +351,7 @@ func (d *decoder) member(l *line, t *tableState, b *objBuilder, name string, sc 
 	d.put(b, name, nil, l, sc.at)
 }
 
-// identityKey is a string that tells identity values apart by type and
-// value.
+// identityKey tells identity values apart by type and value.
 func identityKey(v Value) string {
 	switch x := v.(type) {
 	case string:
@@ -404,8 +396,7 @@ func (d *decoder) group(l *line, t *tableState, cells []Scalar, r colRef) (Value
 	return o, true
 }
 
-// kidName is the member name of a group's column r: a group's name, or
-// the last segment of a leaf's path.
+// kidName is the member name of a group's column r.
 func (t *tableState) kidName(r colRef) string {
 	if r < 0 {
 		return t.groups[^r].name
@@ -525,18 +516,16 @@ func (d *decoder) isColumn(t *tableState, name string) bool {
 }
 
 // attachmentValue reads the value of a .field attachment from index i of
-// l's content; its body sits two levels beneath the row at depth.
+// l's content, of the row at depth.
 func (d *decoder) attachmentValue(l *line, i, depth int, t *tableState, name string, bare bool) Value {
 	if !d.inSink {
-		d.push(pathKey(name))
+		d.push("." + name)
 		defer d.pop()
 	}
 	c := l.content
 	switch {
 	case c[i:] == "{}":
-		d.enter(l)
-		v := d.members(depth + 2)
-		d.leave()
+		v := d.members(l, depth+2)
 		return v
 	case i < len(c) && c[i] == '[':
 		if t.shared == nil {

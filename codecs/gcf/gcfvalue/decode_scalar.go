@@ -16,8 +16,7 @@ func (d *decoder) quoted(l *line, i int) (string, int) {
 	return s, end
 }
 
-// small boxes the integers 0 to 255 once, so that a table of small
-// numbers does not allocate one box per cell.
+// small boxes the integers 0 to 255 once.
 var small = func() (b [256]Value) {
 	for i := range b {
 		b[i] = jsonvalue.Int(int64(i))
@@ -163,9 +162,8 @@ type field struct {
 }
 
 // parseInlineDecl parses "{a,b,...}" (the whole of s) as the field
-// declaration of an inline schema, without @ marks or duplicates. It
-// reads the names twice, to count them and then to keep them, so that
-// the fields are allocated once, at their number.
+// declaration of an inline schema, without @ marks or duplicates, its
+// names counted first.
 func parseInlineDecl(s string) ([]field, bool) {
 	n, end := inlineNames(s, 0, nil)
 	if end != len(s) {

@@ -112,8 +112,7 @@ func DecodeSinks(data []byte, opts Options, s Sinks) (Value, error) {
 	return doc.Value, nil
 }
 
-// memberScalar is the value of the member k whose value is at index i of
-// l's content: the sinks', when they take it.
+// memberScalar is the value of member k, at index i of l's content.
 func (d *decoder) memberScalar(l *line, k string, i int) Value {
 	if d.sinks == nil || d.inSink {
 		return d.scalar(l, i)
@@ -124,14 +123,6 @@ func (d *decoder) memberScalar(l *line, k string, i int) Value {
 		return v
 	}
 	return d.box(l, sc)
-}
-
-// room is the number of bytes after the last line read.
-func (d *decoder) room() int {
-	if d.peeked && d.hasNext {
-		return len(d.src) - d.next.start
-	}
-	return len(d.src) - d.lines.Offset() - d.base
 }
 
 // push and pop keep, for the Sinks, the keys of the values being read.
@@ -153,7 +144,7 @@ func (d *decoder) sink(l *line, h *arrHeader) TableSink {
 		return nil
 	}
 	th := &d.sinkHeader
-	*th = TableHeader{d: d, l: *l, fields: h.fields, Rows: h.count, Room: d.room()}
+	*th = TableHeader{d: d, l: *l, fields: h.fields, Rows: h.count, Room: len(d.src) - l.cstart - len(l.content)}
 	if room := th.Room / max(len(h.fields), 1); h.deferred || th.Rows > room {
 		th.Rows = room
 	}
@@ -185,6 +176,3 @@ func (d *decoder) sinkRow(l *line, r *Row, idx int, t *tableState, depth int) {
 	d.attachments(&rl, t, &b, depth)
 	r.Attached = d.finish(&b)
 }
-
-// pathKey is the path element of a row's attachment called name.
-func pathKey(name string) string { return "." + name }

@@ -149,8 +149,7 @@ func (d *decoder) declBuf() []field {
 	return d.declBufs[d.depth][:0]
 }
 
-// sharedDecl is the shared array schema of one field of one table (spec
-// §7.4.5.3).
+// sharedDecl is a table's field's shared array schema (spec §7.4.5.3).
 type sharedDecl struct {
 	set    bool
 	fields []field
@@ -214,8 +213,7 @@ func (d *decoder) inlineArray(l *line, h arrHeader) Value {
 	return out
 }
 
-// checkCount checks the n items of an array against its header (spec
-// §13), or records them for a [?] section.
+// checkCount checks the n items of an array against its header (§13).
 func (d *decoder) checkCount(l *line, h *arrHeader, n int) {
 	if h.deferred {
 		d.deferred[h.slot].n = n
@@ -226,8 +224,7 @@ func (d *decoder) checkCount(l *line, h *arrHeader, n int) {
 	}
 }
 
-// more reports whether another item of an array whose items sit at depth
-// follows, having read n of them.
+// more reports whether the item after the n-th of h, at depth, follows.
 func (d *decoder) more(h *arrHeader, n, depth int) bool {
 	if !h.deferred && n == h.count {
 		return false
@@ -274,9 +271,7 @@ func (d *decoder) expanded(hl *line, h *arrHeader, depth int) Value {
 		case j < len(c) && c[j] == '=':
 			v = d.scalar(l, j+1)
 		case c[j:] == "{}":
-			d.enter(l)
-			v = d.members(depth + 1)
-			d.leave()
+			v = d.members(l, depth+1)
 		case j < len(c) && c[j] == '[':
 			v = d.arrayFromHeader(l, j, depth+1, nil)
 		default:
