@@ -246,14 +246,6 @@ func (d *reader) attached(row *gcfvalue.Row, m int, section string, idx int, nod
 	return w, n, nil
 }
 
-// extras is the number of row's attachments after its m markers'.
-func extras(row *gcfvalue.Row, m int) int {
-	if row.Attached == nil {
-		return m
-	}
-	return len(row.Attached.Members)
-}
-
 func (d *reader) fail(path, msg string) {
 	if d.err == nil {
 		d.err = shapeError(path, msg)

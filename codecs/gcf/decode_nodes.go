@@ -75,7 +75,7 @@ func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 		}
 		d.props = append(d.props, wire.Property{Key: t.h.Column(i), Value: v})
 	}
-	for m := marks; m < extras(row, marks); m++ {
+	for m := marks; row.Attached != nil && m < len(row.Attached.Members); m++ {
 		v, _, err := d.attached(row, m, "nodes", idx, false)
 		if err != nil {
 			return err

@@ -307,7 +307,7 @@ func (s *rowSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 			d.cells = append(d.cells, wire.Cell{Name: c.name, Value: v, Node: n})
 		}
 	}
-	for m := marks; m < extras(row, marks); m++ {
+	for m := marks; row.Attached != nil && m < len(row.Attached.Members); m++ {
 		v, n, err := d.attached(row, m, "rows", idx, true)
 		if err != nil {
 			return err

@@ -197,14 +197,9 @@ type deferredCount struct {
 	line, n int
 }
 
-// fail reports an error at byte offset off of src, on line l.
-func (d *decoder) fail(l *line, off int, kind Kind, msg string) {
-	failAt(l.num, off-l.start+1, kind, msg)
-}
-
 // failIn reports an error at index i of l's content.
 func (d *decoder) failIn(l *line, i int, kind Kind, msg string) {
-	d.fail(l, l.cstart+i, kind, msg)
+	failAt(l.num, l.cstart+i-l.start+1, kind, msg)
 }
 
 func (d *decoder) failLimitIn(l *line, i int, limit, msg string) {

@@ -247,8 +247,10 @@ func (d *decoder) scalars(l *line, i int, delim byte, cell bool, out []Scalar, k
 		if n <= keep {
 			if len(out) == cap(out) {
 				d.charge(l, memScalar*int64(len(out)+8))
+				out = append(out, Scalar{})
+			} else {
+				out = out[:len(out)+1] // scalarAt sets the whole Scalar
 			}
-			out = append(out, Scalar{})
 			sc = &out[len(out)-1]
 		}
 		s := i
