@@ -376,7 +376,7 @@ func (d *decoder) body() Value {
 		h := *d.read()
 		v = d.arrayFromHeader(&h, 3, 0, nil)
 	default:
-		v = d.members(l, 0)
+		v = d.members(*l, 0)
 	}
 	if l := d.peek(); l != nil && strings.HasPrefix(l.content, "##!") {
 		h := *d.read()
@@ -456,9 +456,9 @@ func (d *decoder) finish(b *objBuilder) *jsonvalue.Object {
 }
 
 // members reads the members of an object at depth (spec §7.2), which
-// opens at l.
-func (d *decoder) members(l *line, depth int) *jsonvalue.Object {
-	d.enter(l)
+// opens on the line open.
+func (d *decoder) members(open line, depth int) *jsonvalue.Object {
+	d.enter(&open)
 	defer d.leave()
 	n := 4 // an object's room: at depth 0 for a document's sections
 	if depth == 0 {
@@ -488,7 +488,7 @@ func (d *decoder) members(l *line, depth int) *jsonvalue.Object {
 			d.push(k)
 			switch {
 			case rest == "":
-				v = d.members(l, depth+1)
+				v = d.members(*l, depth+1)
 				d.prevBlock = blockNone
 			case strings.HasPrefix(rest, " ["):
 				v = d.arrayFromHeader(l, end+1, depth, nil)

@@ -179,10 +179,7 @@ func (d *decoder) table(hl *line, h *arrHeader, depth int) Value {
 	}
 	t = d.columns(hl, h, t)
 	r := &d.sinkCur
-	if r.d = d; sink != nil && cap(r.Cells) < t.width {
-		d.charge(hl, memScalar*int64(t.width))
-		r.Cells = make([]Scalar, 0, t.width)
-	}
+	r.d = d
 	n := 0
 	for ; d.more(h, n, depth); n++ {
 		if sink != nil {
@@ -259,6 +256,10 @@ func (d *decoder) rowMembers(l *line, idx int, t *tableState, out []Scalar, b *o
 	want := t.width
 	if t.keyed {
 		want++
+	}
+	if cap(out) < want {
+		d.charge(l, memScalar*int64(want))
+		out = make([]Scalar, 0, want)
 	}
 	out, n := d.scalars(l, i, '|', true, out, want, nil)
 	if n != want {
@@ -525,7 +526,7 @@ func (d *decoder) attachmentValue(l *line, i, depth int, t *tableState, name str
 	c := l.content
 	switch {
 	case c[i:] == "{}":
-		v := d.members(l, depth+2)
+		v := d.members(*l, depth+2)
 		return v
 	case i < len(c) && c[i] == '[':
 		if t.shared == nil {

@@ -87,6 +87,9 @@ var emptyArray Value = []Value{}
 func (d *decoder) decl(l *line, i int) ([]field, int) {
 	c := l.content
 	out := d.declBuf()
+	if n := strings.Count(c[i:], ",") + 1; cap(out) < n { // the names, or more
+		out = make([]field, 0, n)
+	}
 	var seq keyset.Seq
 	name := func(k int) string { return out[k].name }
 	i++
@@ -271,7 +274,7 @@ func (d *decoder) expanded(hl *line, h *arrHeader, depth int) Value {
 		case j < len(c) && c[j] == '=':
 			v = d.scalar(l, j+1)
 		case c[j:] == "{}":
-			v = d.members(l, depth+1)
+			v = d.members(*l, depth+1)
 		case j < len(c) && c[j] == '[':
 			v = d.arrayFromHeader(l, j, depth+1, nil)
 		default:
