@@ -87,13 +87,17 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 	half := l
 	half.MaxMaterializedBytes = max(l.MaxMaterializedBytes/2, 1)
 	nearLimit := false
-	size, err := wirecodec.Measure(half, Name, delta.Checkable(r))
+	checked := r // the model's checks, the query type's among them
+	if e.fragment {
+		checked = delta.Checkable(r) // a document's content may leave it out
+	}
+	size, err := wirecodec.Measure(half, Name, checked)
 	if err != nil {
 		var ee *wire.EncodeError
 		if !errors.As(err, &ee) || ee.Limit != "MaxMaterializedBytes" {
 			return err
 		}
-		if size, err = wirecodec.Measure(l, Name, delta.Checkable(r)); err != nil {
+		if size, err = wirecodec.Measure(l, Name, checked); err != nil {
 			return err
 		}
 		nearLimit = true
