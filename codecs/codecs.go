@@ -50,9 +50,9 @@ type Options struct {
 	GOONVersion string
 }
 
-// NewRegistry returns a new registry holding every built-in codec
-// configured with o, under the usual names and aliases, or an error naming
-// the first option out of range.
+// NewRegistry returns a new registry holding every built-in codec configured
+// with o, under the usual names and aliases, or the error naming the first
+// option out of range.
 func NewRegistry(o Options) (*wire.Registry, error) {
 	l := o.Limits
 	reg, err := wire.NewRegistry(l)

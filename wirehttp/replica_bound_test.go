@@ -10,6 +10,7 @@ import (
 
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/internal/testsupport"
+	"github.com/graphwire/graphwire/internal/testsupport/redistore"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirehttp"
 	"github.com/graphwire/graphwire/wirestore"
@@ -54,7 +55,7 @@ func TestReplicasTenThousandSessions(t *testing.T) {
 	const sessions, workers = 10_000, 8
 	srv := testsupport.StartRedis(t)
 	idle := 10 * time.Minute // long beside the seconds the requests take, even on a loaded machine; nothing waits it out
-	rs := startReplicas(t, 3, openRedisStore(t, srv), wirestore.SessionOptions{Namespace: "bound", Idle: idle})
+	rs := startReplicas(t, 3, redistore.Open(t, srv, redisTimeout), wirestore.SessionOptions{Namespace: "bound", Idle: idle})
 	data := sessionResponse(50)
 	rs.set("a", data)
 	sess, _ := delta.NewSession(delta.SessionLimits{})

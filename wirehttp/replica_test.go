@@ -20,11 +20,16 @@ import (
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/internal/testsupport"
+	"github.com/graphwire/graphwire/internal/testsupport/redistore"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 	"github.com/graphwire/graphwire/wirehttp"
 	"github.com/graphwire/graphwire/wirestore"
 )
+
+// redisTimeout is how long the replicas' Redis calls may take: the machine
+// may be loaded (an outage fails at once).
+const redisTimeout = 2 * time.Second
 
 // countingLog counts the lines a Server writes to its ErrorLog.
 type countingLog struct{ n atomic.Int64 }
@@ -235,7 +240,7 @@ func sameRun(a, b agentRun) string {
 // replicas that each keep their own get fewer of both.
 func TestReplicasShareThroughRedis(t *testing.T) {
 	srv := testsupport.StartRedis(t)
-	st := openRedisStore(t, srv)
+	st := redistore.Open(t, srv, redisTimeout)
 
 	one := runAgents(t, startReplicas(t, 1, nil, wirestore.SessionOptions{}))
 	t.Logf("one replica:                   %v", one)
@@ -259,25 +264,13 @@ func TestReplicasShareThroughRedis(t *testing.T) {
 	}
 }
 
-// openRedisStore is a Redis store on srv, closed when the test ends, whose
-// calls may take 2 s (the machine may be loaded; outages fail at once).
-func openRedisStore(t *testing.T, srv *testsupport.RedisServer) *wirestore.Redis {
-	t.Helper()
-	st, err := wirestore.NewRedis(wirestore.RedisOptions{Addr: srv.Addr(), Timeout: 2 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}
-
 // TestReplicasRedisOutage: redis-server stopped halfway through the
 // agents' run: every request is still answered, rightly, with no client
 // error, the failures go to ErrorLog, and no goroutine is left behind;
 // started again, a new run hits as often as one replica.
 func TestReplicasRedisOutage(t *testing.T) {
 	srv := testsupport.StartRedis(t)
-	st := openRedisStore(t, srv)
+	st := redistore.Open(t, srv, redisTimeout)
 	rs := startReplicas(t, 3, st, wirestore.SessionOptions{Namespace: "outage"})
 	runAgents(t, rs) // warm up: connections, pools
 	goroutines := runtime.NumGoroutine()
@@ -330,7 +323,7 @@ func TestReplicasRedisOutage(t *testing.T) {
 // every key in Redis is a namespace, a kind and 64 hex digits.
 func TestReplicaHostileSessionIDs(t *testing.T) {
 	srv := testsupport.StartRedis(t)
-	st := openRedisStore(t, srv)
+	st := redistore.Open(t, srv, redisTimeout)
 	rs := startReplicas(t, 3, st, wirestore.SessionOptions{Namespace: "orbit"})
 	other := startReplicas(t, 1, st, wirestore.SessionOptions{Namespace: "other"})
 	data := sessionResponse(20)

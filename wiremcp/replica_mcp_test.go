@@ -22,6 +22,7 @@ import (
 
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/internal/testsupport"
+	"github.com/graphwire/graphwire/internal/testsupport/redistore"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wiremcp"
 	"github.com/graphwire/graphwire/wiremcp/wiremcptest"
@@ -255,7 +256,7 @@ func runAgents(t *testing.T, g *graph, url string, agents, rounds int, between f
 // keeps them in its process; three replicas without the store do not.
 func TestReplicasShareConversations(t *testing.T) {
 	srv := testsupport.StartRedis(t)
-	st := openRedis(t, srv, time.Second)
+	st := redistore.Open(t, srv, time.Second)
 	const agents, rounds = 8, 10
 
 	g := &graph{}
@@ -279,18 +280,6 @@ func TestReplicasShareConversations(t *testing.T) {
 	}
 }
 
-// openRedis is a Redis store on srv, closed when the test ends, whose calls
-// may take timeout.
-func openRedis(t *testing.T, srv *testsupport.RedisServer, timeout time.Duration) *wirestore.Redis {
-	t.Helper()
-	st, err := wirestore.NewRedis(wirestore.RedisOptions{Addr: srv.Addr(), Timeout: timeout})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}
-
 // TestReplicasRedisOutage: redis-server stopped halfway through the run:
 // every call is answered, rightly (whole answers, sessions opened again
 // where a replica cannot take one over), the failures are logged and no
@@ -300,7 +289,7 @@ func TestReplicasRedisOutage(t *testing.T) {
 	srv := testsupport.StartRedis(t)
 	// A stopped server refuses at once: the timeout only keeps a slow
 	// machine's calls from failing when the server runs.
-	st := openRedis(t, srv, 2*time.Second)
+	st := redistore.Open(t, srv, 2*time.Second)
 	const agents, rounds = 6, 8
 	// The SDK's copies of the sessions close this idle, so that the
 	// outage's sessions end on every replica; long beside a round (a
@@ -363,7 +352,7 @@ func settleGoroutines(n int, wait time.Duration) int {
 // the SDK's timeout (Idle by default).
 func TestReplicaSessionsExpire(t *testing.T) {
 	srv := testsupport.StartRedis(t)
-	st := openRedis(t, srv, time.Second)
+	st := redistore.Open(t, srv, time.Second)
 	idle := time.Second
 	if testsupport.Race {
 		idle = 3 * time.Second

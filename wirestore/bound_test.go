@@ -11,6 +11,7 @@ import (
 
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/internal/testsupport"
+	"github.com/graphwire/graphwire/internal/testsupport/redistore"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirestore"
 )
@@ -73,7 +74,7 @@ func TestRedisTenThousandSessions(t *testing.T) {
 		t.Skip("10,000 sessions under the race detector take minutes; the memory is Redis's, measured without it")
 	}
 	srv := testsupport.StartRedis(t)
-	st := openRedis(t, srv, 10*time.Second)
+	st := redistore.Open(t, srv, 10*time.Second)
 	// The sessions must all be saved before the first expires, and the
 	// test then waits for them to expire: the idle time is about twice
 	// what saving them takes here and now (twice ten times a tenth of

@@ -17,19 +17,10 @@ import (
 	"github.com/graphwire/graphwire/codecs"
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/internal/testsupport"
+	"github.com/graphwire/graphwire/internal/testsupport/redistore"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirestore"
 )
-
-func openRedis(t *testing.T, srv *testsupport.RedisServer, timeout time.Duration) *wirestore.Redis {
-	t.Helper()
-	r, err := wirestore.NewRedis(wirestore.RedisOptions{Addr: srv.Addr(), Timeout: timeout})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = r.Close() })
-	return r
-}
 
 // waitEmpty waits until the server's expired keys are gone (Redis drops
 // them in its background cycle), failing after two minutes.
@@ -46,7 +37,7 @@ func waitEmpty(t *testing.T, srv *testsupport.RedisServer) {
 func TestRedisStore(t *testing.T) {
 	ctx := context.Background()
 	srv := testsupport.StartRedis(t)
-	r := openRedis(t, srv, 5*time.Second)
+	r := redistore.Open(t, srv, 5*time.Second)
 	if _, err := r.Get(ctx, "k"); !errors.Is(err, wirestore.ErrNotFound) {
 		t.Fatalf("Get of a key never set: %v, want ErrNotFound", err)
 	}
@@ -141,7 +132,7 @@ func TestRedisSessions(t *testing.T) {
 	o := wirestore.SessionOptions{Limits: lim, Namespace: "svc", Idle: time.Second}
 	replicas := make([]*wirestore.Sessions, 3)
 	for i := range replicas {
-		if replicas[i], err = wirestore.NewSessions(openRedis(t, srv, 5*time.Second), o); err != nil {
+		if replicas[i], err = wirestore.NewSessions(redistore.Open(t, srv, 5*time.Second), o); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -221,7 +212,7 @@ func TestRedisOutage(t *testing.T) {
 	ctx := context.Background()
 	srv := testsupport.StartRedis(t)
 	const timeout = 50 * time.Millisecond
-	st := openRedis(t, srv, timeout)
+	st := redistore.Open(t, srv, timeout)
 	ss, err := wirestore.NewSessions(st, wirestore.SessionOptions{Timeout: timeout})
 	if err != nil {
 		t.Fatal(err)

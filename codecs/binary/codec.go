@@ -19,8 +19,7 @@ const (
 	CBORMediaType    = "application/cbor; layout=graphwire; version=" + layoutVersionText
 )
 
-// layoutVersionText is layoutVersion in decimal (a test holds the two
-// together).
+// layoutVersionText is layoutVersion in decimal (a test holds the two together).
 const layoutVersionText = "2"
 
 // Format chooses between the two encodings of the layout.
@@ -33,14 +32,13 @@ const (
 
 // String returns the codec name of f, which prefixes its errors.
 func (f Format) String() string {
-	switch f {
-	case Msgpack:
-		return MsgpackName
-	case CBOR:
-		return CBORName
+	if f.known() {
+		return infos[f].Name
 	}
 	return fmt.Sprintf("Format(%d)", uint8(f))
 }
+
+func (f Format) known() bool { return f == Msgpack || f == CBOR }
 
 // Options configure a Codec. The zero value gives the default Limits.
 type Options struct {
@@ -48,65 +46,45 @@ type Options struct {
 	Limits wire.Limits
 }
 
-// Codec is a wire.Codec for one Format with fixed Options. It is immutable
-// and safe for concurrent use.
+// Codec is a wire.Codec for one Format with fixed Options, immutable and safe for concurrent use.
 type Codec struct {
 	format Format
 	core   codecbase.Core
 	b      bounds
 }
 
-// New returns a codec for f configured by o. Zero fields of o.Limits take
-// their defaults; an out-of-range field is an error.
-func New(f Format, o Options) (*Codec, error) {
-	if f != Msgpack && f != CBOR {
-		return nil, fmt.Errorf("binary: unknown format %d", uint8(f))
-	}
-	core, err := codecbase.New(f.String(), o.Limits)
-	if err != nil {
-		return nil, err
-	}
-	return &Codec{format: f, core: core, b: boundsFor(core.Limits)}, nil
+var infos = [...]wire.Info{
+	Msgpack: {Name: MsgpackName, MediaType: MsgpackMediaType, Fidelity: wire.Exact, Binary: true,
+		Description: "MessagePack, positional layout; lossless, compact, for services, caches and IPC"},
+	CBOR: {Name: CBORName, MediaType: CBORMediaType, Fidelity: wire.Exact, Binary: true,
+		Description: "CBOR (RFC 8949), core deterministic, positional layout; lossless, for services, caches and IPC"},
 }
 
-var defaults = [...]*Codec{Msgpack: codecbase.Must(New(Msgpack, Options{})), CBOR: codecbase.Must(New(CBOR, Options{}))}
+// New returns a codec for f configured by o, or the error naming the first option out of range.
+func New(f Format, o Options) (*Codec, error) {
+	if !f.known() {
+		return nil, fmt.Errorf("binary: unknown format %d", uint8(f))
+	}
+	return codecbase.New(infos[f], o.Limits, func(core codecbase.Core) *Codec {
+		return &Codec{format: f, core: core, b: boundsFor(core.Limits)}
+	})
+}
 
-// Default returns the registered codec for f, with default Options. It
-// panics on an unknown format.
+var defaults = [...]*Codec{Msgpack: codecbase.Register(New(Msgpack, Options{})), CBOR: codecbase.Register(New(CBOR, Options{}))}
+
+// Default returns the registered codec for f, with default Options; it panics on an unknown format.
 func Default(f Format) *Codec {
-	if f != Msgpack && f != CBOR {
+	if !f.known() {
 		panic(fmt.Sprintf("binary: unknown format %d", uint8(f)))
 	}
 	return defaults[f]
-}
-
-func init() {
-	wire.Register(defaults[Msgpack])
-	wire.Register(defaults[CBOR])
 }
 
 // Limits reports the codec's limits, defaults filled in.
 func (c *Codec) Limits() wire.Limits { return c.core.Limits }
 
 // Info describes the codec for the registry (wire.Codec).
-func (c *Codec) Info() wire.Info {
-	if c.format == CBOR {
-		return wire.Info{
-			Name:        CBORName,
-			MediaType:   CBORMediaType,
-			Description: "CBOR (RFC 8949), core deterministic, positional layout; lossless, for services, caches and IPC",
-			Fidelity:    wire.Exact,
-			Binary:      true,
-		}
-	}
-	return wire.Info{
-		Name:        MsgpackName,
-		MediaType:   MsgpackMediaType,
-		Description: "MessagePack, positional layout; lossless, compact, for services, caches and IPC",
-		Fidelity:    wire.Exact,
-		Binary:      true,
-	}
-}
+func (c *Codec) Info() wire.Info { return c.core.Info() }
 
 // Encode returns the encoding of r in format f with the default Options.
 func Encode(f Format, r *wire.GraphResponse) ([]byte, error) {

@@ -17,81 +17,55 @@ const MediaType = "application/vnd.gcf+text"
 
 // Options configure a Codec. The zero value gives the default Limits.
 type Options struct {
-	// Limits bound what Decode accepts and, symmetrically, what
-	// AppendEncode writes (see wire.Limits).
+	// Limits bound what Decode accepts and, symmetrically, what AppendEncode writes.
 	Limits wire.Limits
 }
 
-// Codec is the gcf GraphResponse codec with fixed Options. It is
-// immutable and safe for concurrent use.
+// Codec is the gcf GraphResponse codec with fixed Options, immutable and
+// safe for concurrent use.
 type Codec struct {
-	core codecbase.Core
+	core  codecbase.Core
+	value gcfvalue.Options // the generic layer's, under core.Limits
 }
 
-// New returns a codec configured by o, or an error naming the first option
-// out of range.
+// New returns a codec configured by o, or the error naming the first option out of range.
 func New(o Options) (*Codec, error) {
-	core, err := codecbase.New(Name, o.Limits)
-	if err != nil {
-		return nil, err
-	}
-	return &Codec{core: core}, nil
+	return codecbase.New(wire.Info{Name: Name, MediaType: MediaType, Fidelity: wire.NumbersByValue,
+		Description: "GCF v3.5.3 generic profile: nodes, edges, columns, group columns and rows as tables; numbers compare by value"},
+		o.Limits, func(core codecbase.Core) *Codec { return &Codec{core, valueOptions(core.Limits)} })
 }
 
-var std = codecbase.Must(New(Options{}))
+var std = codecbase.Register(New(Options{}))
 
-// Default returns the codec with default Options: the one registered in
-// the default wire registry when this package is imported.
+// Default returns the codec with default Options, the default wire registry's.
 func Default() *Codec { return std }
-
-func init() { wire.Register(std) }
 
 // Limits reports the codec's limits, defaults filled in.
 func (c *Codec) Limits() wire.Limits { return c.core.Limits }
 
 // Info describes the codec for a registry.
-func (c *Codec) Info() wire.Info {
-	return wire.Info{
-		Name:        Name,
-		MediaType:   MediaType,
-		Description: "GCF v3.5.3 generic profile: nodes, edges, columns, group columns and rows as tables; numbers compare by value",
-		Fidelity:    wire.NumbersByValue,
-	}
-}
+func (c *Codec) Info() wire.Info { return c.core.Info() }
 
-// layoutDepth is how many containers of the generic document stand above
-// a list value at most: the root object, the rows table, a row, a node
-// cell.
+// layoutDepth is how many containers of the generic document stand above a
+// list value at most: the root object, the rows table, a row, a node cell.
 const layoutDepth = 4
 
 // valueMemFactor and valueMemSlack relate the generic layer's memory
-// estimate to MaxMaterializedBytes (see valueOptions): the layout's own
-// objects and sections take the slack.
+// estimate to MaxMaterializedBytes (see valueOptions).
 const (
 	valueMemFactor = 32
 	valueMemSlack  = 4 << 10
 )
 
-// valueOptions are the generic layer's Options under the codec's limits.
-//
-// An object of the layout has at most MaxElements+2 members (a node's
-// properties and its type and id) or 8 (the root, an edge). A table may
-// need more columns than that: nodes has the union of its nodes' keys (at
-// most MaxElements nodes of MaxElements properties each) and rows the
-// union of its rows' cells, a node cell flattened into the node's
-// MaxElements+2 path columns. MaxFields allows them; the response the
-// document holds is then checked against the codec's Limits themselves,
-// and the generic layer's memory bound holds whatever the columns.
-//
-// MaxMaterializedBytes bounds the response's canonical JSON; the generic
-// layer bounds its own estimate of the memory of the value it builds,
-// which takes up to valueMemFactor times the canonical JSON (a list of
-// one-digit ints: two bytes of JSON, 48 of value, per item), so the
-// generic layer gets that much room, and the response is checked against
-// the limit itself once built. The generic layer's own bound, 10 times
-// the input plus 10 MiB, holds either way.
-func (c *Codec) valueOptions() gcfvalue.Options {
-	l := c.core.Limits
+// valueOptions returns the generic layer's Options under l. A node has
+// MaxElements+2 members (properties, type, id), the root and an edge 8;
+// MaxFields allows nodes' columns, the union of their keys, and rows', the
+// union of their cells, a node cell flattened into MaxElements+2 columns.
+// The value built takes up to valueMemFactor times the canonical JSON that
+// MaxMaterializedBytes bounds (a list of one-digit ints: 2 bytes of JSON,
+// 48 of value, per item). The response is then checked against l itself;
+// the generic layer's own bound, 10 times the input plus 10 MiB, holds.
+func valueOptions(l wire.Limits) gcfvalue.Options {
 	m := int64(l.MaxElements)
 	if l.MaxMaterializedBytes < (math.MaxInt64-valueMemSlack)/valueMemFactor {
 		l.MaxMaterializedBytes = l.MaxMaterializedBytes*valueMemFactor + valueMemSlack

@@ -39,7 +39,7 @@ func (c *Codec) decodeAt(data []byte, body, fields int, sinks bool) (*wire.Graph
 		text = append(append(make([]byte, 0, len(gcfLine)+len(data)-body), gcfLine...), data[body:]...)
 		scratch = len(text)
 	}
-	opts := c.valueOptions()
+	opts := c.value
 	opts.Limits.MaxMaterializedBytes = min(opts.Limits.MaxMaterializedBytes, decodeBudget(len(data))-int64(scratch))
 	d := readers.Get().(*reader)
 	defer d.release()

@@ -1,6 +1,7 @@
 package goon
 
 import (
+	"cmp"
 	"errors"
 
 	"github.com/graphwire/graphwire/codecs/internal/codecbase"
@@ -24,42 +25,33 @@ type Options struct {
 	Limits wire.Limits
 
 	// Version is the goon_version stamped in the header and named by the
-	// media type; "" means Version. It must be one Decode reads:
-	// MAJOR.MINOR.PATCH, major 1 to 4 ("4.0.1" is GKG's current encoder).
-	// It changes nothing else.
+	// media type, and changes nothing else; "" means Version. It must be one
+	// Decode reads: MAJOR.MINOR.PATCH, major 1 to 4 ("4.0.1" is GKG's current one).
 	Version string
 }
 
-// Codec is the goon codec with fixed Options. It is immutable and safe for
-// concurrent use.
+// Codec is the goon codec with fixed Options, immutable and safe for concurrent use.
 type Codec struct {
 	core    codecbase.Core
 	version string
 }
 
-// New returns a codec configured by o, or an error naming the first option
-// out of range.
+// New returns a codec configured by o, or the error naming the first option out of range.
 func New(o Options) (*Codec, error) {
-	core, err := codecbase.New(Name, o.Limits)
-	if err != nil {
-		return nil, err
-	}
-	v := o.Version
-	if v == "" {
-		v = Version
-	}
-	if !supportedVersion(v) {
+	v := cmp.Or(o.Version, Version)
+	c, err := codecbase.New(wire.Info{Name: Name, Aliases: []string{"llm"}, MediaType: "text/x-goon; version=" + v, Fidelity: wire.Lossy,
+		Description: "GOON " + v + " (GKG ADR 012), line-oriented text for LLM agents; lossy by design"},
+		o.Limits, func(core codecbase.Core) *Codec { return &Codec{core, v} })
+	if err == nil && !supportedVersion(v) {
 		return nil, errors.New("goon: Options.Version " + textwire.Excerpt(v) + " is not a version Decode reads (MAJOR.MINOR.PATCH, major " + minMajor + " to " + maxMajor + ")")
 	}
-	return &Codec{core: core, version: v}, nil
+	return c, err
 }
 
-var std = codecbase.Must(New(Options{}))
+var std = codecbase.Register(New(Options{}))
 
-// Default returns the registered codec, with default Options.
+// Default returns the codec with default Options, the default wire registry's.
 func Default() *Codec { return std }
-
-func init() { wire.Register(std) }
 
 // Limits reports the codec's limits, defaults filled in.
 func (c *Codec) Limits() wire.Limits { return c.core.Limits }
@@ -68,12 +60,4 @@ func (c *Codec) Limits() wire.Limits { return c.core.Limits }
 func (c *Codec) Version() string { return c.version }
 
 // Info describes the codec for a registry.
-func (c *Codec) Info() wire.Info {
-	return wire.Info{
-		Name:        Name,
-		Aliases:     []string{"llm"},
-		MediaType:   "text/x-goon; version=" + c.version,
-		Description: "GOON " + c.version + " (GKG ADR 012), line-oriented text for LLM agents; lossy by design",
-		Fidelity:    wire.Lossy,
-	}
-}
+func (c *Codec) Info() wire.Info { return c.core.Info() }

@@ -5,8 +5,7 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// Name is the registry name of the GraphResponse codec (see Encode for its
-// layout).
+// Name is the registry name of the GraphResponse codec (see Encode for its layout).
 const Name = "toon"
 
 // MediaType is the media type of TOON text.
@@ -16,44 +15,28 @@ const MediaType = "text/toon"
 // the default Limits. (toonvalue.EncodeOptions and DecodeOptions
 // configure the generic TOON library.)
 type Options struct {
-	// Limits bound what Decode accepts and, symmetrically, what
-	// AppendEncode writes (see wire.Limits).
+	// Limits bound what Decode accepts and, symmetrically, what AppendEncode writes.
 	Limits wire.Limits
 }
 
-// Codec is the toon GraphResponse codec with fixed Options. It is
-// immutable and safe for concurrent use.
-type Codec struct {
-	core codecbase.Core
-}
+// Codec is the toon GraphResponse codec with fixed Options, immutable and
+// safe for concurrent use.
+type Codec struct{ core codecbase.Core }
 
-// New returns a codec configured by o, or an error naming the first option
-// out of range.
+// New returns a codec configured by o, or the error naming the first option out of range.
 func New(o Options) (*Codec, error) {
-	core, err := codecbase.New(Name, o.Limits)
-	if err != nil {
-		return nil, err
-	}
-	return &Codec{core: core}, nil
+	return codecbase.New(wire.Info{Name: Name, MediaType: MediaType, Fidelity: wire.NumbersByValue,
+		Description: "TOON spec v4.0 text, graph-aware: nodes as per-type tables, edges as one table; numbers compare by value"},
+		o.Limits, func(core codecbase.Core) *Codec { return &Codec{core} })
 }
 
-var std = codecbase.Must(New(Options{}))
+var std = codecbase.Register(New(Options{}))
 
-// Default returns the codec with default Options: the one registered in
-// the default wire registry.
+// Default returns the codec with default Options, the default wire registry's.
 func Default() *Codec { return std }
-
-func init() { wire.Register(std) }
 
 // Limits reports the codec's limits, defaults filled in.
 func (c *Codec) Limits() wire.Limits { return c.core.Limits }
 
 // Info describes the codec for a registry.
-func (c *Codec) Info() wire.Info {
-	return wire.Info{
-		Name:        Name,
-		MediaType:   MediaType,
-		Description: "TOON spec v4.0 text, graph-aware: nodes as per-type tables, edges as one table; numbers compare by value",
-		Fidelity:    wire.NumbersByValue,
-	}
-}
+func (c *Codec) Info() wire.Info { return c.core.Info() }

@@ -12,10 +12,6 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-func init() {
-	register("bench", "[-json] [-time D] [-case REGEXP] [-codecs a,b] [-corpus DIR]: encode and decode speed per codec and corpus case, beside encoding/json, goccy/go-json and sonic, with medians over the cases (MB/s, ratios to encoding/json and to sonic, allocations)", runBench)
-}
-
 func runBench(env *Env, flags *flag.FlagSet) error {
 	asJSON := flags.Bool("json", false, "write the measurements as JSON")
 	budget := flags.Duration("time", speed.DefaultBudget, "time spent on each measurement")

@@ -1,7 +1,7 @@
 // Package cli implements the wirebench command line. Each subcommand lives
-// in a file of its own and registers itself in init with register(name,
-// summary, run); run defines its flags on the flag set it is given and
-// parses them with parseFlags. cmd/wirebench only calls Run.
+// in a file of its own and stands in the table of commands by name, with
+// its summary and its run function; run defines its flags on the flag set
+// it is given and parses them with parseFlags. cmd/wirebench only calls Run.
 //
 // Conventions every subcommand gets from this file:
 //
@@ -34,6 +34,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/graphwire/graphwire/bench/corpus"
 )
 
 // Exit codes.
@@ -59,23 +61,38 @@ type Env struct {
 	cmd string // the subcommand being run, for usage
 }
 
+// command is a subcommand. summary is one line: its synopsis (flags and
+// arguments) and what it does, "-f NAME [FILE]: canonical JSON in, NAME
+// out"; "wirebench help" lists it and "wirebench help NAME" prints it above
+// the flags. run defines its flags on the flag set it is given and parses
+// them with parseFlags.
 type command struct {
-	name    string
-	summary string // one line, shown in usage
+	summary string
 	run     func(env *Env, fs *flag.FlagSet) error
 }
 
-var commands = map[string]command{}
+// commands are the subcommands by name; init fills it, since the commands'
+// usage reads it.
+var commands map[string]command
 
-// register adds a subcommand. summary is one line: its synopsis (flags and
-// arguments) and what it does, "-f NAME [FILE]: canonical JSON in, NAME
-// out"; "wirebench help" lists it and "wirebench help NAME" prints it above
-// the flags.
-func register(name, summary string, run func(env *Env, fs *flag.FlagSet) error) {
-	if _, dup := commands[name]; dup {
-		panic("cli: duplicate command " + name)
+func init() {
+	commands = map[string]command{
+		"bench":     {"[-json] [-time D] [-case REGEXP] [-codecs a,b] [-corpus DIR]: encode and decode speed per codec and corpus case, beside encoding/json, goccy/go-json and sonic, with medians over the cases (MB/s, ratios to encoding/json and to sonic, allocations)", runBench},
+		"list":      {"list the registered codecs: name, aliases, media type, description", runList},
+		"encode":    {"-f NAME [-o FILE] [FILE]: canonical JSON in, NAME out", runEncode},
+		"decode":    {"-f NAME|auto [-v] [-o FILE] [FILE]: NAME in, canonical JSON out", runDecode},
+		"convert":   {"-from A|auto -to B [-v] [-o FILE] [FILE]: A in, B out", runConvert},
+		"diff":      {"-f NAME [-from A|auto] [-o FILE] BASE NEXT: the delta that turns BASE into NEXT, in NAME's delta syntax", runDiff},
+		"patch":     {"[-from A|auto] [-d NAME|auto] [-f NAME] [-o FILE] BASE DELTA: BASE, as DELTA's codec carries it, with DELTA applied, in BASE's codec or NAME", runPatch},
+		"fit":       {"-f NAME -budget N [-t o200k|cl100k] [-cursor C] [-whole] [-all] [FILE]: the next page within N tokens", runFit},
+		"gen":       {"[-o DIR]: write the benchmark corpus, generated from its fixed seed, one canonical-JSON file per case", runGen},
+		"mcp":       {"[-http ADDR] [-watch] [-store redis://HOST:PORT/DB] DIR|FILE: the responses as MCP tools, over stdio or streamable HTTP", runMCP},
+		"scorecard": {"[-o FILE] [-check] [-corpus DIR]: write scorecard.md and its charts, bytes and real tokens per format over the corpus and the " + corpus.Stdlib + " profile (read from the Go toolchain's GOROOT)", runScorecard},
+		"serve":     {"[-addr 127.0.0.1:8080] [DIR|FILE]: every format over HTTP, by negotiation", runServe},
+		"tokens":    {"[-t o200k|cl100k|chars|words|all] [-f NAME|auto] [FILE]: count the tokens of a text (chars, words are estimates)", runTokens},
+		"toon":      {"[-e|-d] [--delimiter , | tab | pipe] [--indent N] [--no-strict] [--stats] [-o FILE] [FILE]: any JSON to TOON, or TOON back to JSON", runToon},
+		"version":   {"print the module version, the Go version and the source revision wirebench was built from", runVersion},
 	}
-	commands[name] = command{name: name, summary: summary, run: run}
 }
 
 // usageError marks an error as a usage error (exit 2).
@@ -181,23 +198,20 @@ func Run(env *Env) int {
 	case "help":
 		return runHelp(env)
 	}
-	cmd, ok := commands[env.Args[0]]
+	name := env.Args[0]
+	cmd, ok := lookup(env, name, "wirebench", "; see: wirebench help")
 	if !ok {
-		fmt.Fprintf(env.Stderr, "wirebench: unknown command %q (commands: %s; see: wirebench help)\n", env.Args[0], strings.Join(commandNames(), ", "))
 		return ExitUsage
 	}
-	sub := *env
-	sub.Args = env.Args[1:]
-	sub.cmd = cmd.name
-	err := cmd.run(&sub, newFlags(cmd.name))
+	err := cmd.runAs(env, name, env.Args[1:])
 	if err == nil || errors.Is(err, errHelp) {
 		return ExitOK
 	}
 	msg := oneLine(err.Error())
 	// Package errors start with their package's name, which is often the
 	// command's: say it once.
-	msg = strings.TrimPrefix(msg, cmd.name+": ")
-	fmt.Fprintf(env.Stderr, "wirebench %s: %s\n", cmd.name, msg)
+	msg = strings.TrimPrefix(msg, name+": ")
+	fmt.Fprintf(env.Stderr, "wirebench %s: %s\n", name, msg)
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return ExitUsage
@@ -212,15 +226,12 @@ func runHelp(env *Env) int {
 		printUsage(env.Stdout)
 		return ExitOK
 	case 2:
-		cmd, ok := commands[env.Args[1]]
+		name := env.Args[1]
+		cmd, ok := lookup(env, name, "wirebench help", "")
 		if !ok {
-			fmt.Fprintf(env.Stderr, "wirebench help: unknown command %q (commands: %s)\n", env.Args[1], strings.Join(commandNames(), ", "))
 			return ExitUsage
 		}
-		sub := *env
-		sub.Args = []string{"-h"}
-		sub.cmd = cmd.name
-		if err := cmd.run(&sub, newFlags(cmd.name)); err != nil && !errors.Is(err, errHelp) {
+		if err := cmd.runAs(env, name, []string{"-h"}); err != nil && !errors.Is(err, errHelp) {
 			fmt.Fprintf(env.Stderr, "wirebench help: %s\n", oneLine(err.Error()))
 			return ExitError
 		}
@@ -228,6 +239,23 @@ func runHelp(env *Env) int {
 	}
 	fmt.Fprintln(env.Stderr, "wirebench help: at most one command name (usage: wirebench help [CMD])")
 	return ExitUsage
+}
+
+// lookup returns the command name, or says on stderr, after prefix, that
+// there is none, with the commands there are and hint.
+func lookup(env *Env, name, prefix, hint string) (command, bool) {
+	cmd, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(env.Stderr, "%s: unknown command %q (commands: %s%s)\n", prefix, name, strings.Join(commandNames(), ", "), hint)
+	}
+	return cmd, ok
+}
+
+// runAs runs the command, called name, with args.
+func (c command) runAs(env *Env, name string, args []string) error {
+	sub := *env
+	sub.Args, sub.cmd = args, name
+	return c.run(&sub, newFlags(name))
 }
 
 func oneLine(s string) string {

@@ -38,13 +38,6 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-func init() {
-	register("list", "list the registered codecs: name, aliases, media type, description", runList)
-	register("encode", "-f NAME [-o FILE] [FILE]: canonical JSON in, NAME out", runEncode)
-	register("decode", "-f NAME|auto [-v] [-o FILE] [FILE]: NAME in, canonical JSON out", runDecode)
-	register("convert", "-from A|auto -to B [-v] [-o FILE] [FILE]: A in, B out", runConvert)
-}
-
 // Auto is the codec name that asks for detection.
 const Auto = "auto"
 

@@ -31,11 +31,6 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-func init() {
-	register("diff", "-f NAME [-from A|auto] [-o FILE] BASE NEXT: the delta that turns BASE into NEXT, in NAME's delta syntax", runDiff)
-	register("patch", "[-from A|auto] [-d NAME|auto] [-f NAME] [-o FILE] BASE DELTA: BASE, as DELTA's codec carries it, with DELTA applied, in BASE's codec or NAME", runPatch)
-}
-
 func runDiff(env *Env, fs *flag.FlagSet) error {
 	to := fs.String("f", "", "delta syntax: the codec `NAME` whose delta to write (see wirebench list)")
 	from := fs.String("from", Auto, "codec `NAME` of BASE and NEXT, or auto to detect each")

@@ -26,10 +26,6 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-func init() {
-	register("fit", "-f NAME -budget N [-t o200k|cl100k] [-cursor C] [-whole] [-all] [FILE]: the next page within N tokens", runFit)
-}
-
 func runFit(env *Env, fs *flag.FlagSet) error {
 	codec := fs.String("f", "", "output codec `NAME` (a text codec: goon, toon, gcf, json)")
 	budget := fs.String("budget", "", "the most `N` tokens the page may cost")

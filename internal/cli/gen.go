@@ -11,10 +11,6 @@ import (
 	"github.com/graphwire/graphwire/bench/corpus"
 )
 
-func init() {
-	register("gen", "[-o DIR]: write the benchmark corpus, generated from its fixed seed, one canonical-JSON file per case", runGen)
-}
-
 func runGen(env *Env, fs *flag.FlagSet) error {
 	out := fs.String("o", "", "output `DIR` (default: "+corpus.Dir+" in the repository, when run inside it)")
 	stdlib := fs.Bool("stdlib", false, "write the "+corpus.Stdlib+" profile instead, read from the Go toolchain's GOROOT/src, into DIR/"+corpus.Stdlib+" (needs -o: it is never committed)")

@@ -43,10 +43,6 @@ import (
 	"github.com/graphwire/graphwire/wirestore"
 )
 
-func init() {
-	register("mcp", "[-http ADDR] [-watch] [-store redis://HOST:PORT/DB] DIR|FILE: the responses as MCP tools, over stdio or streamable HTTP", runMCP)
-}
-
 func runMCP(env *Env, fs *flag.FlagSet) error {
 	addr := fs.String("http", "", "serve streamable HTTP at http://`ADDR`/mcp, a loopback address, instead of stdio")
 	watch := fs.Bool("watch", false, "read DIR or FILE again when it changes (checked on every call)")
@@ -125,21 +121,8 @@ func serveMCPHTTP(ctx context.Context, svc *wiremcp.Service, addr string, idle t
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 		MaxHeaderBytes: 64 << 10, ErrorLog: logger}
 	logger.Printf("%d responses from %s on http://%s/mcp", cat.count(), cat.path, ln.Addr())
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-	select {
-	case err := <-served:
+	if err := serveUntil(ctx, hs, ln, true); err != nil {
 		return err
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	err = hs.Shutdown(sctx)
-	if serr := <-served; !errors.Is(serr, http.ErrServerClosed) && err == nil {
-		err = serr
-	}
-	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("shutting down: %w", err)
 	}
 	logger.Printf("stopped")
 	return nil

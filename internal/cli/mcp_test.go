@@ -327,14 +327,7 @@ func startMCP(t *testing.T, bin string, args ...string) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	lines := make(chan string, 64)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
+	lines := lineChan(stderr, 64)
 	drained := make(chan struct{})
 	t.Cleanup(func() {
 		cmd.Process.Signal(syscall.SIGTERM) //nolint:errcheck // Wait says
@@ -506,4 +499,23 @@ func TestMCPConformance(t *testing.T) {
 	if err != nil {
 		t.Errorf("conformance: %v", err)
 	}
+}
+
+// startPiped starts cmd with pipes to its standard input and from its
+// standard output, and its standard error on the test's.
+func startPiped(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, io.Reader) {
+	t.Helper()
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return in, out
 }

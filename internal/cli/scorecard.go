@@ -11,10 +11,6 @@ import (
 	"github.com/graphwire/graphwire/bench/scorecard"
 )
 
-func init() {
-	register("scorecard", "[-o FILE] [-check] [-corpus DIR]: write scorecard.md and its charts, bytes and real tokens per format over the corpus and the "+corpus.Stdlib+" profile (read from the Go toolchain's GOROOT)", runScorecard)
-}
-
 func runScorecard(env *Env, flags *flag.FlagSet) error {
 	out := flags.String("o", "", "scorecard `FILE`, its charts written beside it; - is standard output, the markdown alone (default: "+scorecard.FileName+" in the repository when run inside it, standard output elsewhere)")
 	check := flags.Bool("check", false, "do not write; exit 1 with a diff summary if the file or a chart is stale (the "+corpus.Stdlib+" profile is checked only under the Go version the file names; under another, -check says so)")

@@ -51,10 +51,6 @@ import (
 	"github.com/graphwire/graphwire/wirestore"
 )
 
-func init() {
-	register("serve", "[-addr 127.0.0.1:8080] [DIR|FILE]: every format over HTTP, by negotiation", runServe)
-}
-
 func runServe(env *Env, fs *flag.FlagSet) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "listen `address`, a loopback one (port 0 picks a free port)")
 	envelope := fs.Bool("envelope", false, "wrap text formats in GKG's JSON envelope")
@@ -126,25 +122,35 @@ func runServe(env *Env, fs *flag.FlagSet) error {
 	logger.Printf("wirebench serve: %d responses from %s on http://%s/", len(resources), from, ln.Addr())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	context.AfterFunc(ctx, stop) // a second signal stops at once
+	if err := serveUntil(ctx, srv, ln, false); err != nil {
+		return err
+	}
+	logger.Printf("wirebench serve: %s", errs.summary())
+	logger.Printf("wirebench serve: stopped")
+	return nil
+}
+
+// serveUntil serves hs on ln until ctx ends, then shuts it down, giving
+// the requests under way 10 s; with streams, requests still open then
+// (event streams) are cut without an error.
+func serveUntil(ctx context.Context, hs *http.Server, ln net.Listener, streams bool) error {
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- hs.Serve(ln) }()
 	select {
 	case err := <-served:
 		return err
 	case <-ctx.Done():
 	}
-	stop()
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err = srv.Shutdown(sctx)
+	err := hs.Shutdown(sctx)
 	if serr := <-served; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr
 	}
-	if err != nil {
+	if err != nil && !(streams && errors.Is(err, context.DeadlineExceeded)) {
 		return fmt.Errorf("shutting down: %w", err)
 	}
-	logger.Printf("wirebench serve: %s", errs.summary())
-	logger.Printf("wirebench serve: stopped")
 	return nil
 }
 

@@ -338,14 +338,7 @@ func startServe(t *testing.T, bin, dir string, args ...string) (*exec.Cmd, <-cha
 			cmd.Wait()         //nolint:errcheck
 		}
 	})
-	raw := make(chan string, 256)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			raw <- sc.Text()
-		}
-		close(raw)
-	}()
+	raw := lineChan(stderr, 256)
 	lines := make(chan string, 256)
 	deadline := time.After(30 * time.Second)
 	for {
@@ -368,6 +361,20 @@ func startServe(t *testing.T, bin, dir string, args ...string) (*exec.Cmd, <-cha
 			t.Fatal("wirebench serve did not say where it listens within 30s")
 		}
 	}
+}
+
+// lineChan returns a channel of r's lines, holding up to n unread, closed
+// at r's end.
+func lineChan(r io.Reader, n int) chan string {
+	lines := make(chan string, n)
+	go func() {
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	return lines
 }
 
 // stopServe sends sig and requires a clean exit within 20 s; it returns

@@ -20,10 +20,6 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-func init() {
-	register("tokens", "[-t o200k|cl100k|chars|words|all] [-f NAME|auto] [FILE]: count the tokens of a text (chars, words are estimates)", runTokens)
-}
-
 func runTokens(env *Env, flags *flag.FlagSet) error {
 	name := flags.String("t", tokens.O200k, "counter: "+strings.Join(tokens.Names(), ", ")+", or all")
 	format := flags.String("f", "", "check that the input is a valid `NAME` document first (auto: detect the codec)")

@@ -38,10 +38,6 @@ import (
 	"github.com/graphwire/graphwire/tokens"
 )
 
-func init() {
-	register("toon", "[-e|-d] [--delimiter , | tab | pipe] [--indent N] [--no-strict] [--stats] [-o FILE] [FILE]: any JSON to TOON, or TOON back to JSON", runToon)
-}
-
 func runToon(env *Env, fs *flag.FlagSet) error {
 	encode := fs.Bool("e", false, "encode JSON to TOON (default unless FILE ends in .toon)")
 	decode := fs.Bool("d", false, "decode TOON to JSON (default when FILE ends in .toon)")

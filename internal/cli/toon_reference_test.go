@@ -1,22 +1,14 @@
 package cli_test
 
 import (
-	"bufio"
 	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
-	"strings"
 	"testing"
-	"time"
 
 	"pgregory.net/rapid"
 
@@ -38,118 +30,25 @@ const (
 // converts, each in all three delimiters.
 const generatedDocuments = 1000
 
-// npmInstall installs pkg (name@version) with npm and returns the prefix
-// holding node_modules. It reuses an installation under the user cache
-// directory, else installs into a temporary directory. Without node or npm
-// the test is skipped, unless CI is set, when it fails.
-func npmInstall(t testing.TB, pkg string) string {
-	t.Helper()
-	npm, err := exec.LookPath("npm")
-	if err == nil {
-		_, err = exec.LookPath("node")
-	}
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("node and npm are needed: %v", err)
-		}
-		t.Skipf("node and npm are needed: %v", err)
-	}
-	name := pkg[:strings.LastIndex(pkg, "@")]
-	installed := func(dir string) bool {
-		_, err := os.Stat(filepath.Join(dir, "node_modules", name, "package.json"))
-		return err == nil
-	}
-	dir := t.TempDir()
-	if cache, err := os.UserCacheDir(); err == nil {
-		d := filepath.Join(cache, "graphwire", "npm-"+strings.NewReplacer("/", "+", "@", "").Replace(pkg))
-		if installed(d) {
-			return d
-		}
-		if os.MkdirAll(d, 0o755) == nil {
-			dir = d
-		}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", pkg).CombinedOutput()
-	if err != nil || !installed(dir) {
-		t.Fatalf("npm install %s: %v\n%s", pkg, err, out)
-	}
-	return dir
-}
-
-// toonReference is a node process converting JSON to TOON with the
-// reference library.
-type toonReference struct {
-	in  io.Writer
-	out *bufio.Reader
-}
+// toonReference is the reference library answering encode and decode
+// requests (codecs/toon/toonvalue/testdata/reference.mjs).
+type toonReference struct{ node *testsupport.Node }
 
 func startToonReference(t *testing.T) *toonReference {
 	t.Helper()
-	prefix := npmInstall(t, toonLibrary)
-	cmd := exec.Command("node", filepath.Join("testdata", "toon-reference.mjs"), prefix)
-	in, out := startPiped(t, cmd)
-	t.Cleanup(func() { in.Close(); cmd.Wait() })
-	return &toonReference{in: in, out: bufio.NewReaderSize(out, 1<<20)}
-}
-
-// startPiped starts cmd with pipes to its standard input and from its
-// standard output, and its standard error on the test's.
-func startPiped(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, io.Reader) {
-	t.Helper()
-	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	return in, out
+	return &toonReference{testsupport.StartNode(t, filepath.Join("..", "..", "codecs", "toon", "toonvalue", "testdata", "reference.mjs"), toonLibrary)}
 }
 
 func (r *toonReference) encode(jsonText []byte, delimiter string, indent int) (string, error) {
-	a, err := r.call(map[string]any{"json": string(jsonText), "delimiter": delimiter, "indent": indent})
-	return a.TOON, err
+	options := map[string]any{"delimiter": delimiter, "indentSize": indent}
+	return r.node.Ask(map[string]any{"op": "encode", "json": string(jsonText), "options": options}, "toon")
 }
 
+// decode returns JSON.stringify(decode(toonText), null, indent), as the
+// reference CLI writes it.
 func (r *toonReference) decode(toonText string, indent int) (string, error) {
-	a, err := r.call(map[string]any{"toon": toonText, "indent": indent})
-	return a.JSON, err
-}
-
-type toonAnswer struct {
-	OK    bool   `json:"ok"`
-	TOON  string `json:"toon"`
-	JSON  string `json:"json"`
-	Error string `json:"error"`
-}
-
-func (r *toonReference) call(request map[string]any) (toonAnswer, error) {
-	var answer toonAnswer
-	req, err := json.Marshal(request)
-	if err != nil {
-		return answer, err
-	}
-	if _, err := r.in.Write(append(req, '\n')); err != nil {
-		return answer, err
-	}
-	line, err := r.out.ReadBytes('\n')
-	if err != nil {
-		return answer, fmt.Errorf("reading the reference's answer: %v", err)
-	}
-	if err := json.Unmarshal(line, &answer); err != nil {
-		return answer, fmt.Errorf("bad answer %q: %v", line, err)
-	}
-	if !answer.OK {
-		return answer, fmt.Errorf("reference: %s", answer.Error)
-	}
-	return answer, nil
+	options := map[string]any{"indentSize": indent}
+	return r.node.Ask(map[string]any{"op": "decode", "toon": toonText, "options": options, "space": indent}, "json")
 }
 
 var delimiters = []struct{ flag, char string }{{"comma", ","}, {"tab", "\t"}, {"|", "|"}}
@@ -170,7 +69,7 @@ func compareToon(ref *toonReference, doc []byte, delimiter, char string, indent 
 	if err != nil {
 		return err
 	}
-	theirs, err := jsonvalue.Append(nil, jsView(v))
+	theirs, err := jsonvalue.Append(nil, testsupport.JSView(v))
 	if err != nil {
 		return err
 	}
@@ -189,67 +88,6 @@ func compareToon(ref *toonReference, doc []byte, delimiter, char string, indent 
 		return fmt.Errorf("wirebench toon --delimiter %q --indent %d differs from the reference\ndocument:  %s\nwirebench: %q\nreference: %q", delimiter, indent, doc, res.stdout, want+"\n")
 	}
 	return nil
-}
-
-// jsView is a JSON value as JavaScript holds it: integers beyond ±2^53 are
-// the nearest double, and keys that are array indices come first in
-// ascending order.
-func jsView(v jsonvalue.Value) jsonvalue.Value {
-	switch x := v.(type) {
-	case jsonvalue.Number:
-		i, ok := x.Int64()
-		if ok && x.IsInt() && (i > 1<<53 || i < -(1<<53)) {
-			if n, err := jsonvalue.ParseNumber(jsInteger(float64(i))); err == nil {
-				return n
-			}
-		}
-		return x
-	case []jsonvalue.Value:
-		out := make([]jsonvalue.Value, len(x))
-		for i, item := range x {
-			out[i] = jsView(item)
-		}
-		return out
-	case *jsonvalue.Object:
-		var index, other []jsonvalue.Member
-		for _, m := range x.Members {
-			m.Value = jsView(m.Value)
-			if _, ok := arrayIndex(m.Key); ok {
-				index = append(index, m)
-			} else {
-				other = append(other, m)
-			}
-		}
-		sort.SliceStable(index, func(a, b int) bool {
-			i, _ := arrayIndex(index[a].Key)
-			j, _ := arrayIndex(index[b].Key)
-			return i < j
-		})
-		return &jsonvalue.Object{Members: append(index, other...)}
-	}
-	return v
-}
-
-// jsInteger writes an integral double beyond 2^53 (and below 1e21) as
-// JavaScript does: its shortest round-trip digits, then zeros.
-func jsInteger(f float64) string {
-	s := strconv.FormatFloat(f, 'e', -1, 64) // "-9.223372036854776e+18"
-	mant, exp, _ := strings.Cut(s, "e")
-	e, _ := strconv.Atoi(exp)
-	sign := ""
-	if strings.HasPrefix(mant, "-") {
-		sign, mant = "-", mant[1:]
-	}
-	digits := strings.Replace(mant, ".", "", 1)
-	return sign + digits + strings.Repeat("0", e+1-len(digits))
-}
-
-func arrayIndex(k string) (int64, bool) {
-	if k == "" || len(k) > 10 || k[0] == '0' && len(k) > 1 {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(k, 10, 64)
-	return n, err == nil && n >= 0 && n <= math.MaxUint32-1
 }
 
 // referenceAndCorpus starts the reference library and returns it with the
@@ -314,7 +152,7 @@ func TestToonDecodeReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if doc, err = jsonvalue.Append(nil, jsView(v)); err != nil {
+		if doc, err = jsonvalue.Append(nil, testsupport.JSView(v)); err != nil {
 			t.Fatal(err)
 		}
 		for i, d := range delimiters {
@@ -350,7 +188,7 @@ func BenchmarkToonCLI(b *testing.B) {
 		b.Fatal(err)
 	}
 	bin := testsupport.Wirebench(b)
-	prefix := npmInstall(b, toonCLI)
+	node, prefix := testsupport.NpmInstall(b, toonCLI)
 	refBin := filepath.Join(prefix, "node_modules", "@toon-format", "cli", "bin", "toon.mjs")
 	var wb, rf bytes.Buffer
 	for _, c := range []struct {
@@ -359,7 +197,7 @@ func BenchmarkToonCLI(b *testing.B) {
 		out  *bytes.Buffer
 	}{
 		{"wirebench", []string{bin, "toon", doc}, &wb},
-		{"toon-format-cli", []string{"node", refBin, doc}, &rf},
+		{"toon-format-cli", []string{node, refBin, doc}, &rf},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(files["search_l.json"])))

@@ -6,10 +6,6 @@ import (
 	"runtime/debug"
 )
 
-func init() {
-	register("version", "print the module version, the Go version and the source revision wirebench was built from", runVersion)
-}
-
 // runVersion prints "wirebench MODULE VERSION (GO)", and the revision when
 // the binary was built from a checkout. A binary built by "go install
 // MODULE@VERSION" reports that version; one built inside a checkout
