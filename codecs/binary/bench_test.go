@@ -28,10 +28,10 @@ func benchCodecs() []benchCodec {
 		{"msgpack", Default(Msgpack).AppendEncode, Default(Msgpack).Decode},
 		{"cbor", Default(CBOR).AppendEncode, Default(CBOR).Decode},
 		{"msgpack_notable", func(dst []byte, r *wire.GraphResponse) ([]byte, error) {
-			return Default(Msgpack).write(dst, r, false, 0, nil, false)
+			return Default(Msgpack).write(dst, r, false, 0, nil)
 		}, Default(Msgpack).Decode},
 		{"cbor_notable", func(dst []byte, r *wire.GraphResponse) ([]byte, error) {
-			return Default(CBOR).write(dst, r, false, 0, nil, false)
+			return Default(CBOR).write(dst, r, false, 0, nil)
 		}, Default(CBOR).Decode},
 	}
 }
@@ -115,7 +115,7 @@ func TestSizes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			without, err := Default(f).write(nil, bc.resp, false, 0, nil, false)
+			without, err := Default(f).write(nil, bc.resp, false, 0, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,9 +2,7 @@ package binary
 
 import (
 	"fmt"
-	"hash/maphash"
 	"math"
-	"slices"
 	"sync"
 	"unsafe"
 
@@ -23,7 +21,7 @@ func (c *Codec) decode(data []byte, content bool) (*wire.GraphResponse, error) {
 		return nil, err
 	}
 	if len(data) == 0 {
-		return nil, decodeError(c.format.String(), 0, "empty input", nil)
+		return nil, &wire.DecodeError{Codec: c.format.String(), Msg: "empty input"}
 	}
 	st := decPool.Get().(*decState)
 	defer func() {
@@ -124,11 +122,7 @@ func records[T any](d *decoder, what string, n int, read func(*T), meter func(*T
 // pagination reads the body of a pagination record of n elements:
 // [has_more, total_rows] in layout 1, schema v2's or v5's in layout 2.
 func (d *decoder) pagination(n int, layout int64) *wire.Pagination {
-	if layout == layoutV1 {
-		d.enter("pagination", n, 2, 2)
-	} else {
-		d.enter("pagination", n, 2, 4)
-	}
+	d.enter("pagination", n, 2, 2+2*int(layout-layoutV1)) // layout 1: 2 elements; layout 2: up to 4
 	p := &wire.Pagination{}
 	p.HasMore = d.boolean("pagination has_more")
 	if layout == layoutV1 {
@@ -201,7 +195,7 @@ func (d *decoder) node(nd *wire.Node, props int) {
 		nd.Properties = append(nd.Properties, wire.Property{Key: name, Value: d.value("property value")})
 	}
 	if d.err == nil {
-		if r := repeatedKey(nd.Properties, &keys, key); r >= 0 {
+		if r := keys.Repeat(key); r >= 0 {
 			d.failf("property key %q given twice", nd.Properties[r].Key)
 		}
 	}
@@ -252,45 +246,6 @@ func (d *decoder) optNames(n int, what []string, fields ...*wire.Opt[string]) {
 		*fields[k] = d.optName(what[k])
 	}
 }
-
-// repeatedKey returns the index of the first property whose key an earlier
-// one has, or -1: keys finds it for up to maxKeySet properties; past
-// that, sorting a 32-bit hash above its index, 8 bytes a property.
-func repeatedKey(ps []wire.Property, keys *keyset.Seq, key func(int) string) int {
-	if len(ps) <= maxKeySet || len(ps) > math.MaxUint32 {
-		return keys.Repeat(key)
-	}
-	seed := maphash.MakeSeed()
-	hs := make([]uint64, len(ps))
-	for i := range ps {
-		hs[i] = maphash.String(seed, ps[i].Key)<<32 | uint64(i)
-	}
-	slices.Sort(hs)
-	first := -1
-	for lo := 0; lo < len(hs); {
-		hi := lo + 1
-		for hi < len(hs) && hs[hi]>>32 == hs[lo]>>32 {
-			hi++
-		}
-		// A run of equal hashes is in index order.
-		for j := lo + 1; j < hi; j++ {
-			kj := int(uint32(hs[j]))
-			for i := lo; i < j; i++ {
-				if ps[uint32(hs[i])].Key == ps[kj].Key {
-					if first < 0 || kj < first {
-						first = kj
-					}
-					break
-				}
-			}
-		}
-		lo = hi
-	}
-	return first
-}
-
-// maxKeySet is the most properties whose repeated key keyset finds.
-const maxKeySet = 1024
 
 // The sizes in memory of a property, a cell and a list item.
 const (

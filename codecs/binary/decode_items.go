@@ -46,9 +46,9 @@ type decoder struct {
 	m     *wirecodec.Meter
 	err   error
 	tok   token
-	// memLimit is the meter's in-memory bound; reserved is the room
-	// allocated ahead for elements not yet read (reserve).
-	memLimit, reserved int64
+	// reserved is the room allocated ahead for elements not yet read
+	// (reserve).
+	reserved int64
 	// Chunks for small rows, node references and lists (take).
 	cells []wire.Cell
 	nodes []wire.Node
@@ -61,21 +61,8 @@ func (d *decoder) reset(src *source, c *Codec) {
 	d.names.reset()
 	*d = decoder{src: src, c: c, names: d.names}
 	if c != nil {
-		d.m = wirecodec.NewMeter(c.core.Limits, src.size())
-		d.memLimit = memLimit(c.core.Limits.MaxExpansion, src.size())
+		d.m = wirecodec.NewMeter(c.core.Limits, len(src.data))
 	}
-}
-
-// memLimit is the meter's in-memory bound for n bytes of input: ratio
-// times n plus wirecodec.ExpansionAllowance.
-func memLimit(ratio, n int) int64 {
-	if ratio <= 0 {
-		ratio = wire.DefaultLimits().MaxExpansion
-	}
-	if int64(n) > (math.MaxInt64-wirecodec.ExpansionAllowance)/int64(ratio) {
-		return math.MaxInt64
-	}
-	return int64(ratio)*int64(n) + wirecodec.ExpansionAllowance
 }
 
 // reserve returns the capacity for a sequence of n elements of at least
@@ -84,14 +71,14 @@ func memLimit(ratio, n int) int64 {
 // reserved (reserved until release), otherwise maxPrealloc at most.
 func (d *decoder) reserve(what string, n int, size int64) (capacity int, reserved int64) {
 	need := int64(n) * size
-	switch mem := d.m.InMemory(); {
+	switch room := d.m.MemoryRoom(); {
 	case d.err != nil:
 		return 0, 0
-	case need > d.memLimit-mem:
+	case need > room:
 		d.failLimit("MaxExpansion", "%s: %d elements of at least %d bytes each would take the decoded response past %d bytes in memory",
-			what, n, size, d.memLimit)
+			what, n, size, d.m.InMemory()+room)
 		return 0, 0
-	case need <= d.memLimit-mem-d.reserved:
+	case need <= room-d.reserved:
 		d.reserved += need
 		return n, need
 	}
@@ -259,11 +246,7 @@ func (d *decoder) str(what string) string {
 }
 
 func (d *decoder) name(what string) string {
-	t := d.read()
-	if t == nil {
-		return ""
-	}
-	s := d.resolve(what, t)
+	s := d.enum(what)
 	d.checkLen(what, s)
 	return s
 }

@@ -3,7 +3,6 @@ package binary
 import (
 	"encoding/binary"
 	"fmt"
-	"io"
 	"math"
 	"unicode/utf8"
 
@@ -37,26 +36,8 @@ func (s *source) reset(data []byte, f Format, c *Codec) {
 	}
 }
 
-func (s *source) size() int { return len(s.data) }
-
 // left is the number of bytes not yet read.
 func (s *source) left() int { return len(s.data) - s.off }
-
-func (s *source) failAt(off int, msg string, err error) error {
-	return decodeError(s.format.String(), off, msg, err)
-}
-
-// fail returns a *wire.DecodeError positioned at the item last read.
-func (s *source) fail(msg string) error { return s.failAt(s.start, msg, nil) }
-
-// failLimit is fail for a refusal by the Limits field limit.
-func (s *source) failLimit(limit, msg string) error {
-	return limitError(s.format.String(), s.start, limit, msg)
-}
-
-func (s *source) truncated() error {
-	return s.failAt(s.start, "truncated item", io.ErrUnexpectedEOF)
-}
 
 // next reads the next item into t. Its errors are *wire.DecodeError.
 func (s *source) next(t *token) error {

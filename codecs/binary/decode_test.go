@@ -208,45 +208,22 @@ type hookSink struct {
 	replace func()
 }
 
-func (s *hookSink) hit() bool {
+// item writes one item with write, unless it is item k and replace is set.
+func (s *hookSink) item(write func()) {
 	s.n++
-	if s.n-1 != s.k || s.replace == nil {
-		return false
+	if s.n-1 == s.k && s.replace != nil {
+		s.replace()
+		return
 	}
-	s.replace()
-	return true
+	write()
 }
 
-func (s *hookSink) array(n int) {
-	if !s.hit() {
-		s.sink.array(n)
-	}
-}
-func (s *hookSink) null() {
-	if !s.hit() {
-		s.sink.null()
-	}
-}
-func (s *hookSink) boolean(b bool) {
-	if !s.hit() {
-		s.sink.boolean(b)
-	}
-}
-func (s *hookSink) integer(i int64) {
-	if !s.hit() {
-		s.sink.integer(i)
-	}
-}
-func (s *hookSink) float(f float64) {
-	if !s.hit() {
-		s.sink.float(f)
-	}
-}
-func (s *hookSink) str(v string) {
-	if !s.hit() {
-		s.sink.str(v)
-	}
-}
+func (s *hookSink) array(n int)     { s.item(func() { s.sink.array(n) }) }
+func (s *hookSink) null()           { s.item(s.sink.null) }
+func (s *hookSink) boolean(b bool)  { s.item(func() { s.sink.boolean(b) }) }
+func (s *hookSink) integer(i int64) { s.item(func() { s.sink.integer(i) }) }
+func (s *hookSink) float(f float64) { s.item(func() { s.sink.float(f) }) }
+func (s *hookSink) str(v string)    { s.item(func() { s.sink.str(v) }) }
 
 // replaceInCBOR replaces the k-th item of a CBOR encoding, counted in
 // pre-order (the order of the stream), with v, elements and all.

@@ -55,13 +55,8 @@
 // written in full. The table makes the benchmark responses about 25%
 // smaller (0.56x–0.58x of canonical JSON) and faster to decode.
 //
-// One walk of the layout (encode.go) feeds one byte writer per format
-// (encode_msgpack.go, encode_cbor.go), which tests hold to what the
-// msgpack and CBOR libraries write for the same items. AppendEncode
-// gathers the bytes in a reused scratch buffer (one kept for good, at
-// most 8 MiB; concurrent encodes use a sync.Pool) and appends them to dst
-// once: one allocation per encode. EncodeTo hands them to its writer in
-// chunks of about 32 KiB.
+// AppendEncode allocates once, its output; EncodeTo writes chunks of
+// about 32 KiB.
 //
 // # Decoding
 //
@@ -105,49 +100,34 @@
 // one that fits is allocated whole, and small sequences share chunks that
 // grow four-fold up to 8,192 elements, never past the bytes left. Strings
 // are substrings of one copy of the input. A key repeated in a node of
-// many properties is found by sorting 32-bit hashes, 8 bytes a key.
-//
-// New(format, Options) builds a codec with other Limits; Default(format)
-// is the registered one. Both are immutable and safe for concurrent use.
+// many properties is found by sorting hashes of the keys.
 //
 // # Documents: deltas and references
 //
-// A delta, or a response whose nodes the reader's session already holds,
-// is a document (delta.DocumentCodec): a header of named fields, then a
-// response, the content, in the layout above. Package delta gives the
-// fields their meaning; this package writes only the syntax. A document
-// is a map: the header's field names in order, each with its value (an
-// IntList an array of integers, a Text a string), then "content", whose
-// value is the content exactly as AppendEncode writes it; the unchanged
-// delta has no "content". A response with no header is written as
-// AppendEncode writes it, an array, so DecodeDocument tells the two apart
-// by the first byte. A one-node delta, in RFC 8949 diagnostic notation
-// (110 bytes in both formats; the content's format_version and query_type
-// are empty, as the result keeps the base's):
+// A document (delta.DocumentCodec) is a map: the header's field names in
+// order, each with its value (an IntList an array of integers, a Text a
+// string), then "content", whose value is the content as AppendEncode
+// writes it (left out when there is none). A response with no header is
+// written as AppendEncode writes it, an array, so DecodeDocument tells the
+// two apart by the first byte. A one-node delta, in RFC 8949 diagnostic
+// notation:
 //
 //	{"graphwire_delta": "122341154542354260606422251279106206365", "nodes_changed": [1],
 //	 "content": [2, "", "", [["User", 2, "username", "bobby"]], []]}
 //
-// DecodeDocument refuses, with a *wire.DecodeError at the offending
-// item's offset in the whole input: a map of no entries or more than 17,
-// or of indefinite length; a key that is not a string; a field
-// delta.FieldKind does not know, or given twice; a value not of its
-// field's kind; a list longer than MaxElements or a text longer than
-// MaxStringBytes (errors.Is(err, wire.ErrLimit)); "content" anywhere but
-// last, or first; bytes after a document without content; and what Decode
+// DecodeDocument refuses, at the offending item's offset: a map of no
+// entries, more than 17, or of indefinite length; a key that is not a
+// string; a field delta.FieldKind does not know, or given twice; a value
+// not of its field's kind; a list longer than MaxElements or a text longer
+// than MaxStringBytes (errors.Is(err, wire.ErrLimit)); "content" first or
+// not last; bytes after a document without content; and what Decode
 // refuses in the content. Lengths are checked before anything is
-// allocated: a header of 2^20 integers (1 MiB of msgpack) decodes with
-// 8 MiB allocated. AppendDocument refuses what DecodeDocument would.
+// allocated. AppendDocument refuses what DecodeDocument would.
 //
 // # Media types
 //
-//	msgpack  application/vnd.msgpack; layout=graphwire; version=2
-//	cbor     application/cbor; layout=graphwire; version=2
-//
-// Each format's registered type, with layout=graphwire (the items are
-// this package's records) and the layout version, so a client can refuse
-// a version it does not know before it decodes. wire.Registry finds a
-// codec by its full media type, the base type, or either parameter.
+// application/vnd.msgpack and application/cbor, each with "layout=graphwire;
+// version=2", so a client can refuse a layout version it does not know.
 //
 // # Detection
 //

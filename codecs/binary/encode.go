@@ -1,13 +1,11 @@
 package binary
 
 import (
-	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirecodec"
 )
@@ -26,13 +24,13 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 }
 
 // appendEncode is AppendEncode with r checked as checked (a document's
-// content as delta.Checkable gives it; its query type may be "").
+// content as delta.Checkable gives it).
 func (c *Codec) appendEncode(dst []byte, r, checked *wire.GraphResponse) ([]byte, error) {
 	size, err := c.check(checked)
 	if err != nil {
 		return dst, err
 	}
-	out, err := c.write(dst, r, true, c.core.Limits.MaxInputBytes, nil, r != checked)
+	out, err := c.write(dst, r, true, c.core.Limits.MaxInputBytes, nil)
 	if err != nil {
 		return dst, err
 	}
@@ -46,9 +44,8 @@ func (c *Codec) appendEncode(dst []byte, r, checked *wire.GraphResponse) ([]byte
 const streamChunk = 32 << 10
 
 // EncodeTo writes AppendEncode's bytes to w in writes of about 32 KiB,
-// never holding them whole. Nothing is written when encoding fails: a
-// first pass checks the response and counts its bytes, a second writes
-// them. Only an error from w can leave partial output.
+// never holding them whole; a first pass checks them, so only an error
+// from w can leave partial output.
 func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	size, err := c.check(r)
 	if err != nil {
@@ -56,13 +53,13 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	}
 	buf := make([]byte, 0, streamChunk+streamChunk/4)
 	var n byteCounter
-	if _, err := c.write(buf, r, true, c.core.Limits.MaxInputBytes, &n, false); err != nil {
+	if _, err := c.write(buf, r, true, c.core.Limits.MaxInputBytes, &n); err != nil {
 		return err
 	}
 	if err := c.checkOut(size, int64(n)); err != nil {
 		return err
 	}
-	_, err = c.write(buf, r, true, 0, w, false)
+	_, err = c.write(buf, r, true, 0, w)
 	return err
 }
 
@@ -96,8 +93,6 @@ type encState struct {
 	mp      mpSink
 	cb      cborSink
 	names   map[string]int64
-	recent  [recentNames]recentName
-	gen     uint64 // of the last encoding, for recent
 	scratch []byte
 }
 
@@ -129,9 +124,8 @@ func putEncState(st *encState) {
 // write walks r in c's format, appending to dst, or with w writing to w in
 // chunks (and returning dst emptied). With table false every name is
 // written in full. maxOut, when positive, stops the walk once the
-// encoding is surely longer (encoder.maxOut). content is set for a
-// document's content, whose query type may be "".
-func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int64, w io.Writer, content bool) ([]byte, error) {
+// encoding is surely longer (encoder.maxOut).
+func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int64, w io.Writer) ([]byte, error) {
 	st := getEncState()
 	defer putEncState(st)
 	// Without a writer the bytes gather in the scratch buffer and are
@@ -149,11 +143,9 @@ func (c *Codec) write(dst []byte, r *wire.GraphResponse, table bool, maxOut int6
 		st.mp.b = buf
 		s, out = &st.mp, &st.mp.b
 	}
-	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut, checked: true, content: content}
+	e := encoder{sink: s, codec: c.format.String(), maxOut: maxOut}
 	if table {
 		e.names = st.names
-		st.gen++
-		e.recent, e.gen = &st.recent, st.gen
 	}
 	var sp *spiller
 	if w != nil {
@@ -207,16 +199,9 @@ func (s *spiller) flush() bool {
 const notUTF8 = "not valid UTF-8"
 
 func (e *encoder) response(r *wire.GraphResponse) {
-	if !r.QueryType.Valid() && !(e.content && r.QueryType == "") {
-		e.fail(wirecodec.Path{}.Field("query_type"), "unknown query type %q", r.QueryType)
-		return
-	}
-	if r.Pagination != nil {
-		if err := r.Pagination.Check(); err != nil {
-			e.fail(wirecodec.Path{}.Field("pagination"), "%s", err.Error())
-			return
-		}
-	}
+	// r has passed wirecodec.Measure: its query type, group kinds and
+	// pagination are valid, its property keys neither reserved nor
+	// repeated.
 	n := 5
 	switch {
 	case r.Pagination != nil:
@@ -333,13 +318,6 @@ func (e *encoder) node(nd *wire.Node, cellName *string, list string, i, j int) b
 		}
 		return p
 	}
-	// A response has passed the model's check; a delta's nodes have not.
-	if !e.checked {
-		if k, msg := badProperty(nd.Properties); msg != "" {
-			e.fail(at().Property(k, nd.Properties[k].Key), "%s", msg)
-			return false
-		}
-	}
 	extra := 2
 	if cellName != nil {
 		extra = 3
@@ -361,7 +339,8 @@ func (e *encoder) node(nd *wire.Node, cellName *string, list string, i, j int) b
 			return false
 		}
 		if !e.value(p.Value) {
-			e.fail(badText(at().Property(k, p.Key), p.Value), notUTF8)
+			bad, _ := badText(at().Property(k, p.Key), p.Value)
+			e.fail(bad, notUTF8)
 			return false
 		}
 	}
@@ -369,44 +348,20 @@ func (e *encoder) node(nd *wire.Node, cellName *string, list string, i, j int) b
 }
 
 // badText returns the path of the first string of v (at p) that is not
-// valid UTF-8: p itself, or the list element that holds it.
-func badText(p wirecodec.Path, v wire.Value) wirecodec.Path {
-	q, _ := findBadText(p, v)
-	return q
-}
-
-func findBadText(p wirecodec.Path, v wire.Value) (wirecodec.Path, bool) {
+// valid UTF-8 (p itself, or the list element that holds it), and whether
+// there is one.
+func badText(p wirecodec.Path, v wire.Value) (wirecodec.Path, bool) {
 	switch v.Kind() {
 	case wire.KindString:
 		return p, !utf8.ValidString(v.Text())
 	case wire.KindList:
 		for i, x := range v.List() {
-			if q, ok := findBadText(p.Index(i), x); ok {
+			if q, ok := badText(p.Index(i), x); ok {
 				return q, true
 			}
 		}
 	}
 	return p, false
-}
-
-// badProperty reports the first property with a reserved or repeated key,
-// in the order the decoder finds them; msg is "" when all are well.
-func badProperty(props []wire.Property) (i int, msg string) {
-	var keys keyset.Seq
-	key := func(j int) string { return props[j].Key }
-	for i := range props {
-		k := props[i].Key
-		if k == "type" || k == "id" {
-			return i, fmt.Sprintf("property key %q is reserved", k)
-		}
-		if keys.Add(k, key) {
-			return i, fmt.Sprintf("property key %q given twice", k)
-		}
-	}
-	if r := keys.Repeat(key); r >= 0 {
-		return r, fmt.Sprintf("property key %q given twice", props[r].Key)
-	}
-	return 0, ""
 }
 
 // edge writes [from, from_id, to, to_id, type, depth?, path_id?, step?].
@@ -447,10 +402,6 @@ func (e *encoder) column(c *wire.Column, i int) bool {
 }
 
 func (e *encoder) groupColumn(g *wire.GroupColumn, i int) bool {
-	if !g.Kind.Valid() {
-		e.fail(wirecodec.GroupColumnPath(i).Field("kind"), "unknown group kind %q", g.Kind)
-		return false
-	}
 	return e.record("group_columns", i, []string{"name", "kind", "node", "property", "entity"}, []string{g.Name, string(g.Kind), g.Node}, g.Property, g.Entity)
 }
 
@@ -484,7 +435,8 @@ func (e *encoder) cell(c *wire.Cell, list string, i, j int) bool {
 		return false
 	}
 	if !e.value(c.Value) {
-		e.fail(badText(at(), c.Value), notUTF8)
+		bad, _ := badText(at(), c.Value)
+		e.fail(bad, notUTF8)
 		return false
 	}
 	return true

@@ -13,6 +13,7 @@ import (
 // (mpSink, cborSink).
 type sink interface {
 	array(n int)
+	object(n int) // a document's map head (head.go)
 	null()
 	boolean(b bool)
 	integer(i int64)
@@ -35,13 +36,6 @@ type encoder struct {
 	// maxOut, when positive, stops the walk once the strings written
 	// (strBytes, a lower bound of the length) pass it.
 	maxOut, strBytes int64
-	// recent caches the table's short names; its entries of generation
-	// gen are this encoding's.
-	recent *[recentNames]recentName
-	gen    uint64
-	// checked: the response has passed the model's check of property
-	// keys. content: a document's content, whose query type may be "".
-	checked, content bool
 }
 
 // next is called after each node, edge and row: false once the strings
@@ -80,63 +74,22 @@ func (e *encoder) fail(p wirecodec.Path, format string, args ...any) {
 // afterwards; false when s is not UTF-8.
 func (e *encoder) name(s string) bool {
 	if e.names != nil {
-		// A small cache of short names finds them before the map does.
-		if len(s) > maxRecentName || e.recent == nil {
-			if i, ok := e.names[s]; ok {
-				e.sink.integer(i)
-				return true
-			}
-		} else {
-			slot := &e.recent[nameSlot(s)]
-			if slot.gen == e.gen && slot.s == s {
-				e.sink.integer(slot.i)
-				return true
-			}
-			if i, ok := e.names[s]; ok {
-				*slot = recentName{s: s, i: i, gen: e.gen}
-				e.sink.integer(i)
-				return true
-			}
+		if i, ok := e.names[s]; ok {
+			e.sink.integer(i)
+			return true
 		}
 	}
 	if !utf8.ValidString(s) {
 		return false
 	}
 	if e.names != nil {
-		i := int64(len(e.names))
-		e.names[s] = i
-		if len(s) <= maxRecentName && e.recent != nil {
-			e.recent[nameSlot(s)] = recentName{s: s, i: i, gen: e.gen}
-		}
+		e.names[s] = int64(len(e.names))
 	}
 	if e.strBytes += int64(len(s)); e.maxOut > 0 && e.strBytes > e.maxOut {
 		return true // not written: next refuses the encoding
 	}
 	e.sink.str(s)
 	return true
-}
-
-// recentName is an entry of the cache of names (empty for another gen).
-type recentName struct {
-	s   string
-	i   int64
-	gen uint64
-}
-
-// recentNames is the size of the cache, a power of two, of names of at
-// most maxRecentName bytes.
-const (
-	recentNames   = 256
-	maxRecentName = 64
-)
-
-// nameSlot mixes the length and first, middle and last bytes of s.
-func nameSlot(s string) int {
-	h := uint(len(s)) * 0x9e3779b1
-	if n := len(s); n > 0 {
-		h ^= uint(s[0]) ^ uint(s[n/2])<<3 ^ uint(s[n-1])<<6
-	}
-	return int((h ^ h>>8) & (recentNames - 1))
 }
 
 // text writes a string value, reporting false when s is not UTF-8.

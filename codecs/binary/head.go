@@ -23,11 +23,8 @@ const contentKey = "content"
 // header field once, and the content.
 const maxDocumentEntries = 17
 
-// AppendDocument implements delta.DocumentCodec: the header's fields as
-// the entries of a map, then "content" and the content as AppendEncode
-// writes it (left out for a nil content); with no fields, what
-// AppendEncode appends. On error, a *wire.EncodeError, dst comes back as
-// given.
+// AppendDocument implements delta.DocumentCodec (see the package
+// documentation, Documents); on error dst comes back as given.
 func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.GraphResponse) ([]byte, error) {
 	if len(header) == 0 {
 		return c.AppendEncode(dst, content)
@@ -67,14 +64,8 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	return b, nil
 }
 
-// headSink is a sink that also writes a document's map head.
-type headSink interface {
-	sink
-	object(n int)
-}
-
-// newHeadSink returns the headSink of f appending to dst, and its bytes.
-func newHeadSink(f Format, dst []byte) (headSink, *[]byte) {
+// newHeadSink returns the sink of f appending to dst, and its bytes.
+func newHeadSink(f Format, dst []byte) (sink, *[]byte) {
 	if f == CBOR {
 		cs := &cborSink{b: dst}
 		return cs, &cs.b
@@ -93,9 +84,7 @@ func (c *Codec) checkHeader(header []delta.Field) error {
 }
 
 // DecodeDocument implements delta.DocumentCodec: it reads what
-// AppendDocument writes, and any response (told apart by its first byte,
-// and read by Decode alone). Errors are *wire.DecodeError at the
-// offending item's offset in the whole input.
+// AppendDocument writes, and any response.
 func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse, error) {
 	if len(data) == 0 || !c.document(data[0]) {
 		r, err := c.Decode(data)

@@ -1,8 +1,7 @@
 package binary
 
 // The bytes of the two formats that the writer, the reader and Sniff
-// share: CBOR's major types and simple values, MessagePack's codes, and
-// the reading of a CBOR head.
+// share: CBOR's major types and simple values, MessagePack's codes.
 
 // The major types of CBOR (RFC 8949 §3.1) the layout uses, in the high
 // three bits of an initial byte.
@@ -13,26 +12,6 @@ const (
 	majorArray = cborArray << 5
 	majorPrim  = 7 << 5
 )
-
-// cborHead reads the head of a definite-length item (RFC 8949 §3): major
-// type, argument, head length, for Sniff.
-func cborHead(b []byte) (major byte, arg uint64, n int, ok bool) {
-	if len(b) == 0 {
-		return 0, 0, 0, false
-	}
-	major, ai := b[0]>>5, b[0]&0x1f
-	if ai < 24 {
-		return major, uint64(ai), 1, true
-	}
-	if ai > 27 {
-		return major, 0, 1, false
-	}
-	size := 1 << (ai - 24)
-	if len(b) < 1+size {
-		return major, 0, 1, false
-	}
-	return major, bigEndian(b[1 : 1+size]), 1 + size, true
-}
 
 // The major types of an array and a map.
 const (

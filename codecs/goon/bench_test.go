@@ -145,37 +145,13 @@ func benchCases() []benchCase {
 // same response (as plain Go values) and with graphwire's canonical JSON.
 func BenchmarkEncode(b *testing.B) {
 	for _, c := range benchCases() {
-		b.Run("goon/"+c.name, func(b *testing.B) {
-			out, _ := goon.Encode(c.r)
-			b.SetBytes(int64(len(out)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := goon.Encode(c.r); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run("encoding_json/"+c.name, func(b *testing.B) {
-			p := plain(c.r)
-			out, _ := stdjson.Marshal(p)
-			b.SetBytes(int64(len(out)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := stdjson.Marshal(p); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run("json/"+c.name, func(b *testing.B) {
-			out, _ := gjson.Encode(c.r)
-			b.SetBytes(int64(len(out)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := gjson.Encode(c.r); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		text, _ := goon.Encode(c.r)
+		p := plain(c.r)
+		raw, _ := stdjson.Marshal(p)
+		canonical, _ := gjson.Encode(c.r)
+		benchOp(b, "goon/"+c.name, len(text), func() (err error) { _, err = goon.Encode(c.r); return err })
+		benchOp(b, "encoding_json/"+c.name, len(raw), func() (err error) { _, err = stdjson.Marshal(p); return err })
+		benchOp(b, "json/"+c.name, len(canonical), func() (err error) { _, err = gjson.Encode(c.r); return err })
 	}
 }
 
@@ -191,35 +167,23 @@ func BenchmarkDecode(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run("goon/"+c.name, func(b *testing.B) {
-			b.SetBytes(int64(len(text)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := goon.Decode(text); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run("encoding_json/"+c.name, func(b *testing.B) {
-			b.SetBytes(int64(len(raw)))
-			b.ReportAllocs()
-			for b.Loop() {
-				var p jsonResponse
-				if err := stdjson.Unmarshal(raw, &p); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run("json/"+c.name, func(b *testing.B) {
-			b.SetBytes(int64(len(raw)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := gjson.Decode(raw); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		benchOp(b, "goon/"+c.name, len(text), func() (err error) { _, err = goon.Decode(text); return err })
+		benchOp(b, "encoding_json/"+c.name, len(raw), func() error { var p jsonResponse; return stdjson.Unmarshal(raw, &p) })
+		benchOp(b, "json/"+c.name, len(raw), func() (err error) { _, err = gjson.Decode(raw); return err })
 	}
+}
+
+// benchOp runs op as the sub-benchmark name, over n bytes an operation.
+func benchOp(b *testing.B, name string, n int, op func() error) {
+	b.Run(name, func(b *testing.B) {
+		b.SetBytes(int64(n))
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := op(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // TestEncodeAllocationsDoNotGrow: an encode makes the same few allocations

@@ -20,24 +20,21 @@ import (
 func Decode(data []byte) (*wire.GraphResponse, error) { return std.Decode(data) }
 
 // Decode parses GOON text into a response under the codec's limits.
-func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) { return c.decode(data, false) }
-
-// decode reads a response, or with fragment a document's content.
-func (c *Codec) decode(data []byte, fragment bool) (*wire.GraphResponse, error) {
-	_, r, err := c.read(data, fragment, false)
+func (c *Codec) Decode(data []byte) (r *wire.GraphResponse, err error) {
+	_, r, err = c.read(data, false, false)
 	return r, err
 }
 
-// read parses a response, or with doc a document, whose content is a
-// fragment; a document without content gives a nil response.
+// read parses a response, a document's content (a fragment), or with doc
+// a document; a document without content gives a nil response.
 func (c *Codec) read(data []byte, fragment, doc bool) ([]delta.Field, *wire.GraphResponse, error) {
 	if err := c.core.CheckInput(len(data)); err != nil {
 		return nil, nil, err
 	}
 	data = bytes.TrimPrefix(data, bom)
-	p := newParser(data, c.core.Limits)
-	p.meter = wirecodec.NewMeter(c.core.Limits, len(data))
-	p.fragment, p.doc = fragment, doc
+	src := string(data)
+	p := parser{src: src, lim: c.core.Limits, lines: textwire.NewLines(src, &lineRules),
+		meter: wirecodec.NewMeter(c.core.Limits, len(data)), fragment: fragment, doc: doc}
 	r, err := p.parse()
 	if err != nil {
 		return nil, nil, err
@@ -74,7 +71,7 @@ type parser struct {
 	colIndex   map[string]int // by name, once there are many columns
 
 	pairs     []pair
-	text      textArena
+	text      arena[byte] // unescaped values, each written once
 	props     arena[wire.Property]
 	cells     arena[wire.Cell]
 	nodeLines []int // line of each node row
@@ -113,26 +110,8 @@ func (a *arena[T]) take(n int) []T {
 	return a.buf[l : l+n : l+n]
 }
 
-// textArena holds unescaped values in shared blocks, each written once,
-// so the strings over them stay immutable.
-type textArena struct{ buf []byte }
-
-// take returns an empty slice with room for n bytes.
-func (a *textArena) take(n int) []byte {
-	if cap(a.buf)-len(a.buf) < n {
-		a.buf = make([]byte, 0, max(min(2*cap(a.buf), 1<<20), 4096, n))
-	}
-	l := len(a.buf)
-	a.buf = a.buf[:l+n]
-	return a.buf[l : l : l+n]
-}
-
-// newParser returns a parser of data, without its byte order mark.
-func newParser(data []byte, l wire.Limits) parser {
-	src := string(data)
-	return parser{src: src, lim: l, lines: textwire.NewLines(src, &lineRules)}
-}
-
+// parse reads the response from "@header" to the end (a document's fields
+// are the first lines of its header).
 func (p *parser) parse() (*wire.GraphResponse, error) {
 	if len(p.src) == 0 {
 		return nil, lineError(1, "empty input, expected @header")
@@ -144,12 +123,6 @@ func (p *parser) parse() (*wire.GraphResponse, error) {
 	if p.cur != "@header" {
 		return nil, p.errf("expected @header, found " + textwire.Excerpt(p.cur))
 	}
-	return p.parseSections()
-}
-
-// parseSections reads the response from the line after "@header" (or
-// after a document's fields) to the end.
-func (p *parser) parseSections() (*wire.GraphResponse, error) {
 	p.r = &wire.GraphResponse{}
 	p.contentLen = len(p.lines.Rest())
 	if err := p.parseHeader(); err != nil {
@@ -266,26 +239,6 @@ func (p *parser) expectSection(want string) error {
 	return p.sectionError(want)
 }
 
-// declared returns the capacity to reserve for the count header field f
-// declares, of elements of elemSize bytes, and the count as far as the
-// rest of the input holds it at minLine bytes a line. The reserve is no
-// more than the meter's room (plus one, so the meter stops a response
-// past it) and, with oneALine, the lines before the next section: a count
-// the input backs is reserved once, exactly.
-func (p *parser) declared(f int, minLine, elemSize int, oneALine bool) (reserve, full int) {
-	n, _ := parseInt(p.header[f].value)
-	if !p.header[f].set { // a fragment's: as many as the lines hold
-		n = math.MaxInt64
-	}
-	rest := int64(len(p.lines.Rest()))
-	full = int(min(n, rest/int64(minLine)))
-	reserve = int(min(int64(full), p.meter.MemoryRoom()/int64(elemSize)+1))
-	if oneALine {
-		reserve = min(reserve, p.sectionLines())
-	}
-	return reserve, full
-}
-
 // sectionLines counts the lines from the next one to the next section
 // marker (a line that starts with '@') or the end of the input.
 func (p *parser) sectionLines() int {
@@ -296,16 +249,28 @@ func (p *parser) sectionLines() int {
 	return strings.Count(rest, "\n")
 }
 
-// counted holds a section's elements, reserved as declared says for the
-// count a header field declares.
+// counted holds a section's elements, and the count a header field
+// declares as far as the rest of the input holds it.
 type counted[T any] struct {
 	s    []T
 	full int
 }
 
+// newCounted reserves room for the count header field f declares, at
+// minLine bytes a line: no more than the meter's room (plus one, so the
+// meter stops a response past it) and, with oneALine, the lines before
+// the next section, so a count the input backs is reserved once, exactly.
 func newCounted[T any](p *parser, f, minLine int, oneALine bool) counted[T] {
+	n, _ := parseInt(p.header[f].value)
+	if !p.header[f].set { // a fragment's: as many as the lines hold
+		n = math.MaxInt64
+	}
+	full := int(min(n, int64(len(p.lines.Rest()))/int64(minLine)))
 	var zero T
-	reserve, full := p.declared(f, minLine, int(unsafe.Sizeof(zero)), oneALine)
+	reserve := int(min(int64(full), p.meter.MemoryRoom()/int64(unsafe.Sizeof(zero))+1))
+	if oneALine {
+		reserve = min(reserve, p.sectionLines())
+	}
 	return counted[T]{make([]T, 0, reserve), full}
 }
 
@@ -425,17 +390,13 @@ func (p *parser) headerValue(f int, val string) error {
 		if n > int64(p.lim.MaxElements) {
 			return p.checkElements(p.lim.MaxElements+1, fieldNames[f])
 		}
-	case fHasMore:
+	case fHasMore, fTruncated:
 		if val != "true" {
-			return p.errf("expected has_more:true, found " + textwire.Excerpt(val))
+			return p.errf("expected " + fieldNames[f] + ":true, found " + textwire.Excerpt(val))
 		}
 	case fTotalRows:
 		if _, ok := parseInt(val); !ok {
 			return p.errf("expected an integer after total_rows:, found " + textwire.Excerpt(val))
-		}
-	case fTruncated:
-		if val != "true" {
-			return p.errf("expected truncated:true, found " + textwire.Excerpt(val))
 		}
 	case fNextCursor:
 		return p.cursor(val)

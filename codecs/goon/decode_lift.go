@@ -26,11 +26,6 @@ func (p *parser) liftedRef(k nodeKey) *wire.Node {
 		p.liftIndex[k] = len(p.lifted)
 		p.lifted = append(p.lifted, cellRef{key: k, line: p.line})
 	}
-	return p.liftedNode(k)
-}
-
-// liftedNode returns the last node row of key k, or nil.
-func (p *parser) liftedNode(k nodeKey) *wire.Node {
 	if p.lastNode == nil {
 		p.lastNode = make(map[nodeKey]int, len(p.r.Nodes))
 		for i := range p.r.Nodes {

@@ -64,7 +64,7 @@ type groupKind struct {
 func grouped[T any](p *parser, k *groupKind, parse func(typ string) (T, error), add func(T) error) error {
 	typ, declared, left := "", 0, 0
 	err := p.eachLine(func() error {
-		if isGroupLine(p.cur) {
+		if strings.HasSuffix(p.cur, "):") { // a group line
 			if left > 0 {
 				return p.groupEnds(typ, declared, left, k.items)
 			}
@@ -113,8 +113,6 @@ func (p *parser) group() (string, int, bool) {
 	}
 	return name, int(min(n, math.MaxInt32)), true
 }
-
-func isGroupLine(s string) bool { return strings.HasSuffix(s, "):") }
 
 // descriptor splits name(inner).
 func descriptor(s string) (name, inner string, ok bool) {
@@ -218,7 +216,7 @@ func (p *parser) unquote(s string) (string, int, error) {
 	if !escaped {
 		return s[1:end], end + 1, nil
 	}
-	b, err := textwire.GOONUnescaping.Unescape(p.text.take(end-1), s[1:end])
+	b, err := textwire.GOONUnescaping.Unescape(p.text.take(end - 1)[:0], s[1:end])
 	if err != nil {
 		return "", 0, p.errf(err.Msg)
 	}

@@ -26,80 +26,61 @@
 //
 // # The text
 //
-// The rules are graphwire's SPEC §5: sections @header, @nodes, @edges (or
-// @paths for path_finding), then @rows when the response has rows; header
-// fields query_type, goon_version, nodes, edges, the pagination, then for
-// an aggregation rows, group_by and aggregations; nodes grouped under
-// Type(count): lines as "id key=value ...", sorted by type and id,
-// properties by priority class then bytewise; edges sorted and
-// de-duplicated by their full key, grouped under REL(count): as
-// "From:id --> To:id[ depth=N]"; a path as one line,
-// "path=P: T:id --REL--> T:id"; each @rows line a row, name=value, a node
-// cell as Type:id. format_version is not written.
-//
-// The pagination follows edges:, as GKG's encoders write it: has_more:true
-// (when true), total_rows:N (schema v2), truncated:true (when true) and
-// next_cursor:TOKEN (schema v5). The token is written bare when the value
-// rule allows (GKG's always are), otherwise quoted; it is never truncated.
-// Decode reads total_rows as schema v2's pagination; truncated,
-// next_cursor, or has_more alone as schema v5's; none as no pagination.
-// total_rows beside a v5 field is an error at the later line.
-//
-// Values: null and "" are left out of node rows (null is bare in @rows);
-// bools, ints and finite floats (shortest, no exponent) bare; NaN and ±Inf
-// left out; a list as its compact JSON, then treated as a string. A string
-// past 200 code points (body, description, name, note, title) or 1000
-// (other keys) keeps its first limit−3 and gains "..." and, in a node row,
-// a key_len=N breadcrumb; a ClickHouse datetime is put in T-form; the text
-// is bare when every byte is in [A-Za-z0-9_\-:./@+] and it is not true,
-// false or null, otherwise quoted with \\ \" \n \r \t escaped, other
-// control characters dropped, invalid UTF-8 as U+FFFD.
+// The rules are graphwire's SPEC §5 (ADR 012 and the decisions listed
+// there): sections @header, @nodes, @edges (@paths for path_finding), then
+// @rows when the response has rows; nodes grouped under Type(count): as
+// "id key=value ...", edges under REL(count): as "From:id --> To:id[
+// depth=N]", a path as one line "path=P: T:id --REL--> T:id", a row as
+// name=value cells, a node cell as Type:id; strings truncated with a
+// key_len=N breadcrumb, ClickHouse datetimes in T-form, then bare or
+// quoted. format_version is not written. The pagination follows edges:,
+// as GKG's encoders write it (has_more:true, total_rows:N, truncated:true,
+// next_cursor:TOKEN, the token bare when the value rule allows, never
+// truncated). Decode reads total_rows as schema v2's pagination;
+// truncated, next_cursor, or has_more alone as schema v5's; total_rows
+// beside a v5 field is an error at the later line.
 //
 // # Decisions where GKG's encoder is silent or differs
 //
-//   - Names (types, keys, column names, functions, aliases) must be ASCII
-//     letters, digits and underscores; a property may not be named id or
-//     type or repeat a key; group and metric columns may not share a name.
-//     Encode returns a *wire.EncodeError otherwise.
-//   - The response's own nodes are not de-duplicated; two with the same
-//     type and id are ordered by their row text. Nodes lifted from rows are
-//     de-duplicated among themselves only.
-//   - depth is part of the edge key; outside path_finding an edge's path_id
-//     and step follow depth (path_id=P step=S).
-//   - @paths is written even when empty, and edges: counts its edges.
+//   - Names (types, keys, column names, functions, aliases) are ASCII
+//     letters, digits and underscores; group and metric columns may not
+//     share a name; Encode returns a *wire.EncodeError otherwise.
+//   - The response's own nodes are not de-duplicated (two of one type and
+//     id are ordered by their row text); lifted nodes are, among
+//     themselves.
+//   - depth is part of the edge key; outside path_finding an edge's
+//     path_id and step follow depth. @paths is written even when empty,
+//     and edges: counts its edges.
 //   - In a node-kind group column a string is always quoted (a bare Type:id
-//     is a node reference).
-//   - A row with no cell written is left out, and rows: counts the lines.
-//   - Rows of a response other than an aggregation are written with every
-//     cell, in stored order.
-//   - A list's truncation gets a breadcrumb like a string's.
+//     is a node reference). A row with no cell written is left out, and
+//     rows: counts the lines; rows outside an aggregation are written with
+//     every cell, in stored order.
+//   - A list's truncation gets a breadcrumb like a string's; only the
+//     ClickHouse form gets the datetime rule.
 //   - A string that reads as cut (it ends in "...", within the key's limit,
 //     at the limit when bare) is followed by the node's int property
 //     key_len when that exceeds the limit: a truncated value as Decode
 //     reads it back, written as it was read.
-//   - Only the ClickHouse form gets the datetime rule.
 //
 // # Decoding
 //
 // Decode reads everything Encode writes and promises a fixed point:
-// Encode(Decode(Encode(r))) == Encode(r), byte for byte. GOON is lossy, so
-// what comes back is the response as the text shows it:
+// Encode(Decode(Encode(r))) == Encode(r), byte for byte. What comes back
+// is the response as the text shows it:
 //
 //   - A bare token is an int or a float when formatting that number gives
 //     the token, true and false are bools, null is null (in @rows only);
-//     anything else, and every quoted value, is a string: "42" comes back
-//     as 42, 1.0 as 1, a list as its JSON text, a datetime in T-form.
+//     anything else, and every quoted value, is a string ("42" comes back
+//     as 42, 1.0 as 1, a list as its JSON text).
 //   - A truncated value reads back as written, its key_len=N breadcrumb as
-//     the int property key_len, which the encoder writes together again.
-//     Only where the node also has a key_len property of its own is the
-//     value restored to N code points instead: the kept prefix, "...",
-//     then '.' up to N.
+//     the int property key_len. Only where the node also has a key_len
+//     property of its own is the value restored to N code points: the kept
+//     prefix, "...", then '.' up to N.
 //   - Where quoting dropped control characters so that the text differs
 //     from what the encoder would write for it (bare, T-form, or nothing),
 //     the string gains one U+001A, which quoting drops again.
 //   - A path line names only the first edge's source: edges that do not
-//     chain come back chained (A:1→B:2, C:3→D:4 as A:1→B:2, B:2→D:4), with
-//     steps 0, 1, … and without depth.
+//     chain come back chained, with steps 0, 1, … and without depth.
 //   - In an aggregation, the last node rows that match the rows' node
 //     references, in first-reference order, are the lifted nodes.
 //   - format_version and group columns' node aliases come back empty;
@@ -110,15 +91,13 @@
 // field or section, a count that disagrees with the lines, a row before
 // its group, a bad quote, escape or id, a control character, invalid
 // UTF-8, a blank line, a missing final newline, a repeated key, cells out
-// of column order, lifted nodes that do not match the references. Decode
-// copies its input once; the strings share that copy.
+// of column order, lifted nodes that do not match the references.
 //
 // # Detection
 //
-// Codec implements wirecodec.Sniffer: text whose first line is "@header"
-// scores 0.99 (every version, every document), another line opening with
-// '@' 0.4, anything else 0; blank lines and a byte order mark may come
-// first.
+// Codec implements wirecodec.Sniffer: a first line "@header" scores 0.99,
+// another line opening with '@' 0.4, anything else 0 (blank lines and a
+// byte order mark may come first).
 //
 // # Security
 //
@@ -129,9 +108,8 @@
 //
 //   - MaxInputBytes (64 MiB): the length of the text.
 //   - MaxElements (1,048,576): the nodes:, edges: and rows: counts, the
-//     columns, the properties of a node row (a row line may hold twice as
-//     many pairs, breadcrumbs included), the cells of a row, the numbers
-//     of a document's integer list.
+//     columns, the properties of a node row (twice as many pairs with
+//     breadcrumbs), the cells of a row, a document's integer list.
 //   - MaxStringBytes (16 MiB): every value, key, name and document text,
 //     and a truncated value restored to its declared length.
 //   - MaxMaterializedBytes (256 MiB): the response's canonical JSON,
@@ -139,39 +117,34 @@
 //     and a lifted node once for each reference.
 //   - MaxExpansion (8): that JSON at most 8 times the text plus 8 MiB, so
 //     what GOON writes once and means many times (restored values, group
-//     types, lifted nodes) stays proportional to the input: 16 values
-//     restored to 16 MiB from 3.7 KB are refused at the first. graphwire's
-//     corpus and GKG's cases materialise to at most 2.5 times their text.
+//     types, lifted nodes) stays proportional to the input.
 //   - MaxDepth (32) does not arise: a list reads back as a string.
 //
 // No allocation is sized by a number the input declares: a count reserves
-// no more than the rest of the input can hold at the shortest line, the
-// lines before the next section, and the meter's room
-// (wirecodec.Meter.MemoryRoom). A decode's peak heap stays within 16
-// times its input plus 16 MiB (2^20 shortest lines: 7 to 13 times). Work
-// is linear: a quoted value is scanned once, repeated keys are found by
-// sorting hashes, column lookups use a map once the header is wide. An
-// error quotes at most 64 bytes. A byte order mark is skipped and CRLF
-// accepted.
+// no more than the rest of the input holds at the shortest line, the
+// lines before the next section, and the meter's room. A decode's peak
+// heap stays within 16 times its input plus 16 MiB. Work is linear: a
+// quoted value is scanned once, repeated keys are found by sorting hashes,
+// column lookups use a map once the header is wide. An error quotes at
+// most 64 bytes. Decode copies its input once; the strings share that
+// copy. A byte order mark is skipped and CRLF accepted.
 //
 // Encoding is symmetric: AppendEncode and EncodeTo refuse what
 // wire.Limits.Check refuses, text longer than MaxInputBytes, and more
-// node lines than MaxElements; where a list's JSON text or MaxExpansion
-// could make Decode refuse the text (the response near the limits), the
-// encoder decodes its own text and refuses what Decode would refuse.
+// node lines than MaxElements; near the limits, the encoder decodes its
+// own text and refuses what Decode would refuse.
 //
 // # Deltas and references
 //
-// Codec implements delta.DocumentCodec. A document (a delta, or a response
-// with references) is a header of named fields, then a response, the
-// content. The fields are name:value lines at the top of @header, before
-// GOON's own: an integer list as numbers separated by commas, a text as
-// next_cursor is written. The content is written as a fragment: no
-// goon_version or counts, query_type only when set, and a section only
-// when it holds something ("@nodes" when nothing does). A content without
-// a query type takes the layout it shows: an aggregation's when it has
-// rows or columns, path_finding's when every edge has a path id and none a
-// depth. The delta that changes one property of one node:
+// Codec implements delta.DocumentCodec. A document's fields are name:value
+// lines at the top of @header, before GOON's own: an integer list as
+// numbers separated by commas, a text as next_cursor is written. The
+// content is a fragment: no goon_version or counts, query_type only when
+// set, a section only when it holds something ("@nodes" when nothing
+// does). A content without a query type takes the layout it shows: an
+// aggregation's when it has rows or columns, path_finding's when every
+// edge has a path id and none a depth. The delta that changes one
+// property of one node:
 //
 //	@header
 //	graphwire_delta:308993489190197980744170871255175690256
@@ -180,24 +153,15 @@
 //	User(1):
 //	1 name="ada lovelace"
 //
-// It costs 52 o200k tokens for a node of lean/traversal_m
-// (TestOneNodeDeltaTokens). A document without fields is a response:
-// AppendDocument writes what AppendEncode writes and DecodeDocument reads
-// any response. Decode refuses a document's fields ("document header
-// field ... among GOON's header fields"). DecodeDocument refuses a field
-// twice, a value not of its kind or past the limits, and what Decode
-// refuses in the content, at its line in the whole document.
-// AppendDocument refuses what DecodeDocument would, and a text GOON's
-// quoting does not carry. GOON is lossy, so delta.AppendDelta reads a
-// GOON delta back and refuses one whose content GOON does not carry.
+// Decode refuses a document's fields; DecodeDocument refuses a field twice,
+// a value not of its kind or past the limits, and what Decode refuses in
+// the content, at its line in the whole document. AppendDocument refuses
+// what DecodeDocument would, and a text GOON's quoting does not carry.
 //
 // # Versions
 //
-// Version, 1.0.0, is the goon_version the registered codec stamps; tests
-// hold it together with a hash of each golden output. New(Options{Version:
-// "4.0.1"}) stamps another (GKG's current encoder), and nothing else
-// changes: GKG's versions since 1.0.0 differ only in the pagination
-// header, which is written whenever the response has it. Decode accepts
-// MAJOR.MINOR.PATCH with major 1 to 4 and reads every one the same way,
-// without reporting it.
+// Version, 1.0.0, is the goon_version the registered codec stamps;
+// New(Options{Version: "4.0.1"}) stamps GKG's current encoder's, and
+// nothing else changes (GKG's versions since differ only in the pagination
+// header). Decode reads MAJOR.MINOR.PATCH with major 1 to 4 alike.
 package goon

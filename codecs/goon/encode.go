@@ -17,9 +17,7 @@ import (
 func Encode(r *wire.GraphResponse) ([]byte, error) { return AppendEncode(nil, r) }
 
 // AppendEncode appends the GOON text of r to dst under the default
-// wire.Limits. On error, a *wire.EncodeError, it returns dst unchanged: r
-// is outside GOON's rules or Decode would refuse its text. The text is
-// built in a pooled buffer and copied to dst once.
+// wire.Limits; on error, a *wire.EncodeError, it returns dst unchanged.
 func AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) { return std.AppendEncode(dst, r) }
 
 // EncodeTo writes the GOON text of r to w under the default wire.Limits.
@@ -38,9 +36,8 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 }
 
 // EncodeTo writes the GOON text of r to w under the codec's limits, in
-// writes of about 32 KiB, never holding it whole. Nothing is written when
-// encoding fails: a first pass checks and measures the text, a second
-// writes it. Only an error from w can leave partial output.
+// writes of about 32 KiB, never holding it whole; a first pass checks it,
+// so only an error from w can leave partial output.
 func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	e := encoderPool.Get().(*encoder)
 	defer e.release()
@@ -123,7 +120,7 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 			}
 			text = whole.b
 		}
-		if _, err := c.decode(text, e.fragment); err != nil {
+		if _, _, err := c.read(text, e.fragment, false); err != nil {
 			var de *wire.DecodeError
 			if errors.As(err, &de) {
 				return &wire.EncodeError{Codec: Name, Limit: de.Limit, Msg: "Decode would refuse the text: " + de.Msg}
@@ -187,14 +184,9 @@ func (e *encoder) reset() {
 }
 
 func (e *encoder) encode(r *wire.GraphResponse, version string) error {
-	if !r.QueryType.Valid() && !(e.fragment && r.QueryType == "") {
-		return &wire.EncodeError{Codec: Name, Path: "query_type", Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
-	}
-	if p := r.Pagination; p != nil {
-		if err := p.Check(); err != nil {
-			return &wire.EncodeError{Codec: Name, Path: "pagination", Msg: err.Error()}
-		}
-	}
+	// r has passed wirecodec.Measure: its query type, group kinds and
+	// pagination are valid, its property keys neither reserved nor
+	// repeated.
 	e.layout(r)
 	agg, paths := e.agg, e.paths
 	e.r = r
@@ -343,8 +335,6 @@ func (e *encoder) writeHeader(b []byte, r *wire.GraphResponse, version string) (
 			if g.Property.Valid && g.Property.V != g.Name {
 				return appendPart(b, ':', g.Property.V, wirecodec.GroupColumnPath, i, "property")
 			}
-		default:
-			return b, &wire.EncodeError{Codec: Name, Path: wirecodec.GroupColumnPath(i).Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
 		}
 		return b, nil
 	})

@@ -7,28 +7,15 @@ import (
 )
 
 func (e *encoder) writeEdges(b []byte) ([]byte, error) {
-	return writeGroups(e, b, e.edges, edgeType, "relationship type", e.edgePath, e.edgeLine)
+	return writeGroups(e, b, e.edges, func(ed *wire.Edge) string { return ed.Type }, "relationship type", e.edgePath, e.edgeLine)
 }
 
-func edgeType(ed *wire.Edge) string { return ed.Type }
-
-// edgeLine appends the line of ed, an error placed at its path.
+// edgeLine appends "From:id --> To:id[ depth=D][ path_id=P][ step=S]".
 func (e *encoder) edgeLine(b []byte, ed *wire.Edge) ([]byte, error) {
-	b, err := appendEdge(b, ed)
-	if err != nil {
-		return b, edgeError(err, e.edgePath(ed))
-	}
-	return b, nil
-}
-
-// appendEdge appends "From:id --> To:id[ depth=D][ path_id=P][ step=S]";
-// an error's Path is the edge's field.
-func appendEdge(b []byte, ed *wire.Edge) ([]byte, error) {
-	if !isName(ed.From) {
-		return b, notName("from", "node type", ed.From)
-	}
-	if !isName(ed.To) {
-		return b, notName("to", "node type", ed.To)
+	for _, f := range [...]string{"from", "to"} {
+		if err := e.edgeName(ed, f); err != nil {
+			return b, err
+		}
 	}
 	b = append(b, ed.From...)
 	b = append(b, ':')
@@ -52,6 +39,21 @@ func appendEdge(b []byte, ed *wire.Edge) ([]byte, error) {
 	return b, nil
 }
 
+// edgeName refuses ed's field (from, to or type) when it is not a name.
+func (e *encoder) edgeName(ed *wire.Edge, field string) error {
+	s, what := ed.From, "node type"
+	switch field {
+	case "to":
+		s = ed.To
+	case "type":
+		s, what = ed.Type, "relationship type"
+	}
+	if isName(s) {
+		return nil
+	}
+	return notName(e.edgePath(ed).Field(field).String(), what, s)
+}
+
 // writePaths writes a line per path id: the first edge's source, then
 // --REL--> target for each edge.
 func (e *encoder) writePaths(b []byte) ([]byte, error) {
@@ -61,19 +63,18 @@ func (e *encoder) writePaths(b []byte) ([]byte, error) {
 		b = append(b, "path="...)
 		b = strconv.AppendInt(b, pid, 10)
 		b = append(b, ": "...)
-		if !isName(edges[i].From) {
-			return b, notName(e.edgePath(edges[i]).Field("from").String(), "node type", edges[i].From)
+		if err := e.edgeName(edges[i], "from"); err != nil {
+			return b, err
 		}
 		b = append(b, edges[i].From...)
 		b = append(b, ':')
 		b = strconv.AppendInt(b, edges[i].FromID, 10)
 		for ; i < len(edges) && edges[i].PathID.V == pid; i++ {
 			ed := edges[i]
-			if !isName(ed.Type) {
-				return b, notName(e.edgePath(ed).Field("type").String(), "relationship type", ed.Type)
-			}
-			if !isName(ed.To) {
-				return b, notName(e.edgePath(ed).Field("to").String(), "node type", ed.To)
+			for _, f := range [...]string{"type", "to"} {
+				if err := e.edgeName(ed, f); err != nil {
+					return b, err
+				}
 			}
 			b = append(b, " --"...)
 			b = append(b, ed.Type...)

@@ -5,16 +5,15 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
 func (e *encoder) writeNodes(b []byte) ([]byte, error) {
-	return writeGroups(e, b, e.nodes, nodeType, "type", e.nodePath, e.nodeRow)
+	return writeGroups(e, b, e.nodes, func(n *wire.Node) string { return n.Type }, "type", e.nodePath, e.nodeRow)
 }
-
-func nodeType(n *wire.Node) string { return n.Type }
 
 // writeGroups appends items (sorted by type) as groups: "Type(n):" for
 // each run of n items of one type, then each item's line.
@@ -72,8 +71,9 @@ func (e *encoder) nodeRow(b []byte, n *wire.Node) ([]byte, error) {
 }
 
 // propOrder returns the properties of n in the order a row writes them, or
-// the error for a key GOON cannot write; a node with the keys of the node
-// before it takes that node's order.
+// the error for a key that is not a name (the model's check has refused a
+// reserved or repeated key); a node with the keys of the node before it
+// takes that node's order.
 func (e *encoder) propOrder(n *wire.Node) ([]propRef, error) {
 	if e.keysOK && len(n.Properties) == len(e.keys) {
 		same := true
@@ -91,20 +91,14 @@ func (e *encoder) propOrder(n *wire.Node) ([]propRef, error) {
 	ps := e.props[:0]
 	for i := range n.Properties {
 		k := n.Properties[i].Key
-		class := priority(k)
-		if class == classReserved || !isName(k) {
+		if !isName(k) {
 			e.props = ps
-			return nil, e.badKey(n, i, k, class)
+			return nil, notName(e.nodePath(n).Property(i, k).String(), "property key", k)
 		}
-		ps = append(ps, propRef{key: k, class: class, i: int32(i)})
+		ps = append(ps, propRef{key: k, class: priority(k), i: int32(i)})
 	}
 	sortProps(ps)
 	e.props = ps
-	for i := 1; i < len(ps); i++ {
-		if ps[i].key == ps[i-1].key {
-			return nil, &wire.EncodeError{Codec: Name, Path: e.nodePath(n).Property(int(max(ps[i].i, ps[i-1].i)), ps[i].key).String(), Msg: "two properties named " + strconv.Quote(ps[i].key)}
-		}
-	}
 	e.keys = e.keys[:0]
 	for i := range n.Properties {
 		e.keys = append(e.keys, n.Properties[i].Key)
@@ -144,6 +138,12 @@ func (e *encoder) prop(b []byte, key string, v wire.Value) []byte {
 		return appendText(b, key, e.listText(), true, false)
 	}
 	return b // null
+}
+
+// listText returns e.list as a string without copying it, valid until
+// e.list is next written.
+func (e *encoder) listText() string {
+	return unsafe.String(unsafe.SliceData(e.list), len(e.list))
 }
 
 func appendKey(b []byte, key string) []byte {

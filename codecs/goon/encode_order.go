@@ -47,29 +47,17 @@ type propRef struct {
 // the few most nodes have).
 func sortProps(ps []propRef) {
 	if len(ps) > 12 {
-		slices.SortFunc(ps, func(x, y propRef) int {
-			if x.class != y.class {
-				return cmp.Compare(x.class, y.class)
-			}
-			return strings.Compare(x.key, y.key)
-		})
+		slices.SortFunc(ps, func(x, y propRef) int { return cmp.Or(cmp.Compare(x.class, y.class), strings.Compare(x.key, y.key)) })
 		return
 	}
 	for i := 1; i < len(ps); i++ {
 		x := ps[i]
 		j := i
-		for ; j > 0 && lessProp(x, ps[j-1]); j-- {
+		for ; j > 0 && (x.class < ps[j-1].class || x.class == ps[j-1].class && x.key < ps[j-1].key); j-- {
 			ps[j] = ps[j-1]
 		}
 		ps[j] = x
 	}
-}
-
-func lessProp(x, y propRef) bool {
-	if x.class != y.class {
-		return x.class < y.class
-	}
-	return x.key < y.key
 }
 
 // cmpNodes orders nodes by type and id, then by the text of their rows.

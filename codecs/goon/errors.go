@@ -9,22 +9,9 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// Encode errors are *wire.EncodeError, decode errors *wire.DecodeError
-// with the 1-based line, both with Codec "goon"; a limit passed sets
-// Limit. Input quoted in a message is cut by textwire.Excerpt.
-
 // notName is the encode error for a name outside GOON's name rule.
 func notName(path, what, s string) error {
 	return &wire.EncodeError{Codec: Name, Path: path, Msg: what + " " + strconv.Quote(s) + " is not a GOON name (ASCII letters, digits, '_')"}
-}
-
-// badKey is the encode error for n's i-th property key k.
-func (e *encoder) badKey(n *wire.Node, i int, k string, class uint8) error {
-	path := e.nodePath(n).Property(i, k).String()
-	if class == classReserved {
-		return &wire.EncodeError{Codec: Name, Path: path, Msg: "property named " + strconv.Quote(k) + " (reserved for the node itself)"}
-	}
-	return notName(path, "property key", k)
 }
 
 // nodePath is the wirecodec.Path of n, found only once an error is
@@ -56,14 +43,6 @@ func (e *encoder) edgePath(ed *wire.Edge) wirecodec.Path {
 		}
 	}
 	return wirecodec.Path{}.Field("edges")
-}
-
-// edgeError places an error of appendEdge under the edge's path.
-func edgeError(err error, at wirecodec.Path) error {
-	if ee, ok := err.(*wire.EncodeError); ok {
-		ee.Path = at.Field(ee.Path).String()
-	}
-	return err
 }
 
 // lineError is a decode error at the 1-based line.

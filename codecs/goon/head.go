@@ -12,11 +12,8 @@ var _ delta.DocumentCodec = (*Codec)(nil)
 // headerMarker is the first line of every GOON text.
 const headerMarker = "@header\n"
 
-// AppendDocument implements delta.DocumentCodec: "@header", the fields as
-// name:value lines, then the content as a fragment (see the package
-// documentation, Deltas and references). With no fields it appends what
-// AppendEncode appends. On error, a *wire.EncodeError, dst comes back as
-// it was.
+// AppendDocument implements delta.DocumentCodec (see the package
+// documentation, Deltas and references); on error dst comes back as given.
 func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.GraphResponse) ([]byte, error) {
 	if len(header) == 0 {
 		return c.AppendEncode(dst, content)
@@ -57,19 +54,17 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 // document header field.
 func opensDocument(data []byte) bool {
 	data = bytes.TrimPrefix(data, bom)
-	switch {
-	case bytes.HasPrefix(data, []byte(headerMarker)):
-		data = data[len(headerMarker):]
-	case bytes.HasPrefix(data, []byte("@header\r\n")):
-		data = data[len("@header\r\n"):]
-	default:
-		return false
+	data, ok := bytes.CutPrefix(data, []byte(headerMarker))
+	if !ok {
+		if data, ok = bytes.CutPrefix(data, []byte("@header\r\n")); !ok {
+			return false
+		}
 	}
 	i := bytes.IndexByte(data[:min(len(data), maxFieldName+1)], ':')
 	if i < 0 {
 		return false
 	}
-	_, ok := delta.FieldKind(string(data[:i]))
+	_, ok = delta.FieldKind(string(data[:i]))
 	return ok
 }
 

@@ -6,14 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphwire/graphwire/delta/deltatest"
-
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
 	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/codecs/goon"
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/delta/deltatest"
 	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/tokens"
 	"github.com/graphwire/graphwire/wire"
@@ -514,25 +513,9 @@ func BenchmarkDecodeDocument(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, run := range []struct {
-			name string
-			in   []byte
-			read func([]byte) error
-		}{
-			{"decode/", text, func(in []byte) error { _, err := c.Decode(in); return err }},
-			{"document/", text, func(in []byte) error { _, _, err := c.DecodeDocument(in); return err }},
-			{"document_with_header/", withHeader, func(in []byte) error { _, _, err := c.DecodeDocument(in); return err }},
-		} {
-			b.Run(run.name+bc.name, func(b *testing.B) {
-				b.SetBytes(int64(len(run.in)))
-				b.ReportAllocs()
-				for b.Loop() {
-					if err := run.read(run.in); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
-		}
+		benchOp(b, "decode/"+bc.name, len(text), func() (err error) { _, err = c.Decode(text); return err })
+		benchOp(b, "document/"+bc.name, len(text), func() (err error) { _, _, err = c.DecodeDocument(text); return err })
+		benchOp(b, "document_with_header/"+bc.name, len(withHeader), func() (err error) { _, _, err = c.DecodeDocument(withHeader); return err })
 	}
 }
 

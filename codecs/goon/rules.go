@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
@@ -13,21 +12,14 @@ import (
 
 // The value rules the encoder and the decoder share.
 
-const (
-	// longTextLimit is the code-point limit of the long-text keys body,
-	// description, name, note and title.
-	longTextLimit = 200
-	// valueLimit is the code-point limit of every other string value.
-	valueLimit = 1000
-)
-
-// limitFor returns the truncation limit, in code points, under key.
+// limitFor returns the truncation limit, in code points, under key: 200
+// for the long-text keys, 1000 for any other (SPEC §5.10).
 func limitFor(key string) int {
 	switch key {
 	case "body", "description", "name", "note", "title":
-		return longTextLimit
+		return 200
 	}
-	return valueLimit
+	return 1000
 }
 
 // bareByte[c] and nameByte[c] are true for the bytes of a bare value,
@@ -67,47 +59,31 @@ func isKeyword(s string) bool {
 	return s == "true" || s == "false" || s == "null"
 }
 
+// datetimeLayout is YYYY-MM-DD HH:MM:SS, each digit naming its field.
+const datetimeLayout = "0000-11-22 33:44:55"
+
 // isClickHouseDatetime reports whether s is YYYY-MM-DD HH:MM:SS[.digits]
 // with a real date, hour 00–23, minute 00–59, second 00–60.
 func isClickHouseDatetime(s string) bool {
-	if len(s) < 19 || len(s) == 20 || s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' || s[16] != ':' {
+	if len(s) < 19 || len(s) == 20 || s[4] != '-' || len(s) > 19 && s[19] != '.' {
 		return false
 	}
-	num := func(i, n int) (int, bool) {
-		v := 0
-		for j := i; j < i+n; j++ {
-			c := s[j]
-			if c < '0' || c > '9' {
-				return 0, false
+	var f [6]int // year, month, day, hour, minute, second
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case i == 19:
+		case i < 19 && (datetimeLayout[i] < '0' || datetimeLayout[i] > '9'):
+			if c != datetimeLayout[i] {
+				return false
 			}
-			v = v*10 + int(c-'0')
-		}
-		return v, true
-	}
-	year, ok1 := num(0, 4)
-	month, ok2 := num(5, 2)
-	day, ok3 := num(8, 2)
-	hour, ok4 := num(11, 2)
-	minute, ok5 := num(14, 2)
-	second, ok6 := num(17, 2)
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) {
-		return false
-	}
-	if month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || second > 60 {
-		return false
-	}
-	if len(s) == 19 {
-		return true
-	}
-	if s[19] != '.' {
-		return false
-	}
-	for i := 20; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
+		case c < '0' || c > '9':
 			return false
+		case i < 19:
+			k := datetimeLayout[i] - '0'
+			f[k] = f[k]*10 + int(c-'0')
 		}
 	}
-	return true
+	return f[1] >= 1 && f[1] <= 12 && f[2] >= 1 && f[2] <= daysIn(f[0], f[1]) && f[3] <= 23 && f[4] <= 59 && f[5] <= 60
 }
 
 func daysIn(year, month int) int {
@@ -240,12 +216,6 @@ func dropsInPrefix(s string, limit int) bool {
 		i += size
 	}
 	return false
-}
-
-// listText returns e.list as a string without copying it, valid until
-// e.list is next written.
-func (e *encoder) listText() string {
-	return unsafe.String(unsafe.SliceData(e.list), len(e.list))
 }
 
 // bareValue reads a bare token back as the value that writes it.

@@ -10,10 +10,9 @@ import (
 // Detection).
 func (c *Codec) Sniff(prefix []byte) float64 {
 	t, ok := wirecodec.SniffText(prefix)
-	if !ok || len(t) == 0 {
-		return 0
-	}
 	switch {
+	case !ok || len(t) == 0:
+		return 0
 	case bytes.HasPrefix(t, []byte("@header\n")), bytes.HasPrefix(t, []byte("@header\r\n")):
 		return 0.99
 	case t[0] == '@':
