@@ -23,18 +23,16 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 	return r, err
 }
 
-// read reads data in one pass, the arrays s takes read by its sinks and
-// the rest into generic values, then converts the document: a response,
-// or with doc a document, whose header fields (head.go) are members of
-// the same object as the content's and whose content is nil when it has
-// none of the layout's.
+// read reads data in one pass, the arrays s takes by its sinks and the
+// rest into generic values, then converts it: a response, or with doc a
+// document (see head.go).
 func (c *Codec) read(data []byte, s toonread.Sinks, doc bool) ([]delta.Field, *wire.GraphResponse, error) {
 	if err := c.core.CheckInput(len(data)); err != nil {
 		return nil, nil, err
 	}
 	l := c.core.Limits
-	v, err := toonread.DecodeSinks(data, toonread.Options{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
-		toonread.Limits{Set: true, MaxElements: l.MaxElements, MaxFields: l.MaxElements + layoutFields, MaxString: l.MaxStringBytes, MaxMaterialized: l.MaxMaterializedBytes}, s)
+	opts, lim := readerOptions(l)
+	v, err := toonread.DecodeSinks(data, opts, lim, s)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -49,6 +47,12 @@ func (c *Codec) read(data []byte, s toonread.Sinks, doc bool) ([]delta.Field, *w
 	return d.header, r, nil
 }
 
+// readerOptions are the reader's options and limits under l.
+func readerOptions(l wire.Limits) (toonread.Options, toonread.Limits) {
+	return toonread.Options{MaxDepth: depthPerList*l.MaxDepth + layoutDepth},
+		toonread.Limits{Set: true, MaxElements: l.MaxElements, MaxFields: l.MaxElements + layoutFields, MaxString: l.MaxStringBytes, MaxMaterialized: l.MaxMaterializedBytes}
+}
+
 type graphDecoder struct {
 	src      []byte
 	lim      wire.Limits
@@ -58,9 +62,8 @@ type graphDecoder struct {
 	header   []delta.Field   // the document's header, as read
 }
 
-// name refuses a key that is a name of the response (a node type, a
-// property key, a cell name) longer than MaxStringBytes. The layout's own
-// keys are not checked: they are no strings of the response.
+// name refuses a node type, property key or cell name past
+// MaxStringBytes.
 func (d *graphDecoder) name(s string, path []pathStep) bool {
 	if len(s) > d.lim.MaxStringBytes {
 		d.failLimit(path, "MaxStringBytes", "a name of "+strconv.Itoa(len(s))+" bytes, longer than the limit of "+strconv.Itoa(d.lim.MaxStringBytes))
@@ -70,9 +73,7 @@ func (d *graphDecoder) name(s string, path []pathStep) bool {
 }
 
 // measure refuses a response whose canonical JSON would pass
-// MaxMaterializedBytes, naming the first place where the count passes it.
-// A key shared by the rows of a table counts once per row, in constant
-// time per use.
+// MaxMaterializedBytes, at the first place past it.
 func (d *graphDecoder) measure(r *wire.GraphResponse) {
 	m := wirecodec.NewMeter(d.lim, len(d.src))
 	fail := func(path ...pathStep) { d.failLimit(path, m.LimitName(), m.Msg()) }
@@ -91,9 +92,8 @@ func (d *graphDecoder) measure(r *wire.GraphResponse) {
 	}
 }
 
-// meterHead gives m nodes, then r's edges, columns and group columns, in
-// the order measure charges them before the rows, and returns the path
-// of the first it refuses.
+// meterHead gives m nodes, edges, columns and group columns, and returns
+// the path of the first it refuses.
 func meterHead(m *wirecodec.Meter, nodes []wire.Node, r *wire.GraphResponse) ([]pathStep, bool) {
 	for i := range nodes {
 		if !m.Node(&nodes[i]) {
@@ -118,8 +118,7 @@ func meterHead(m *wirecodec.Meter, nodes []wire.Node, r *wire.GraphResponse) ([]
 	return nil, true
 }
 
-// newPath returns a path holding steps, with room to grow without
-// reallocating in the common case.
+// newPath returns a path holding steps, with room to grow.
 func newPath(steps ...pathStep) []pathStep {
 	p := make([]pathStep, len(steps), 8)
 	copy(p, steps)
@@ -239,14 +238,9 @@ func (d *graphDecoder) object(v jsonvalue.Value, path []pathStep) *jsonvalue.Obj
 	return o
 }
 
-// value converts a property or cell value: a primitive or an array of
-// values.
-func (d *graphDecoder) value(v jsonvalue.Value, path []pathStep) wire.Value {
-	return d.valueAt(v, path, 0)
-}
-
-// valueAt converts a value inside depth lists.
-func (d *graphDecoder) valueAt(v jsonvalue.Value, path []pathStep, depth int) wire.Value {
+// value converts a property or cell value, a primitive or an array of
+// values, inside depth lists.
+func (d *graphDecoder) value(v jsonvalue.Value, path []pathStep, depth int) wire.Value {
 	switch x := v.(type) {
 	case nil:
 		return wire.Null()
@@ -263,7 +257,7 @@ func (d *graphDecoder) valueAt(v jsonvalue.Value, path []pathStep, depth int) wi
 		}
 		vs := make([]wire.Value, len(x))
 		for i, e := range x {
-			vs[i] = d.valueAt(e, append(path, indexStep(i)), depth+1)
+			vs[i] = d.value(e, append(path, indexStep(i)), depth+1)
 			if d.err != nil {
 				return wire.Value{}
 			}
@@ -274,8 +268,8 @@ func (d *graphDecoder) valueAt(v jsonvalue.Value, path []pathStep, depth int) wi
 	return wire.Value{}
 }
 
-// fields walks the members of an object row, checking each key against the
-// allowed ones and requiring the required ones.
+// fields walks the members of an object, each key one of allowed, the
+// first required of them required.
 func (d *graphDecoder) fields(v jsonvalue.Value, path []pathStep, allowed []string, required int, each func(k int, v jsonvalue.Value, path []pathStep)) {
 	o := d.object(v, path)
 	if d.err != nil {

@@ -65,8 +65,6 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 		return nil
 	}
 	nodes := make([]wire.Node, 0, total)
-	// One slab for every node's properties (props), of the size the
-	// decoded nodes need.
 	nprops := 0
 	for _, gr := range groups {
 		for _, item := range gr.items {
@@ -76,18 +74,22 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 		}
 	}
 	d.propSlab = make([]wire.Property, nprops)
+	// take appends node j of gr.
+	take := func(gr *group, j int) bool {
+		if gr.items == nil {
+			nodes = append(nodes, gr.built[j])
+			return true
+		}
+		nodes = append(nodes, d.node(gr.typ, gr.items[j], append(gr.path, indexStep(j))))
+		return d.err == nil
+	}
 	if !haveOrder {
 		if len(groups) == 1 && groups[0].items == nil {
 			return groups[0].built
 		}
-		for _, gr := range groups {
-			if gr.items == nil {
-				nodes = append(nodes, gr.built...)
-				continue
-			}
-			for i, item := range gr.items {
-				nodes = append(nodes, d.node(gr.typ, item, append(gr.path, indexStep(i))))
-				if d.err != nil {
+		for k := range groups {
+			for j := range len(groups[k].items) + len(groups[k].built) {
+				if !take(&groups[k], j) {
 					return nil
 				}
 			}
@@ -121,12 +123,7 @@ func (d *graphDecoder) nodes(v, order jsonvalue.Value, haveOrder bool) []wire.No
 			return nil
 		}
 		next[k]++
-		if gr.items == nil {
-			nodes = append(nodes, gr.built[j])
-			continue
-		}
-		nodes = append(nodes, d.node(gr.typ, gr.items[j], append(gr.path, indexStep(j))))
-		if d.err != nil {
+		if !take(gr, j) {
 			return nil
 		}
 	}
@@ -158,7 +155,7 @@ func (d *graphDecoder) node(typ string, v jsonvalue.Value, path []pathStep) wire
 			if !d.name(m.Key, append(path, keyStep(m.Key))) {
 				return n
 			}
-			n.Properties = append(n.Properties, wire.Property{Key: m.Key, Value: d.value(m.Value, append(path, keyStep(m.Key)))})
+			n.Properties = append(n.Properties, wire.Property{Key: m.Key, Value: d.value(m.Value, append(path, keyStep(m.Key)), 0)})
 		}
 		if d.err != nil {
 			return n
@@ -171,10 +168,7 @@ func (d *graphDecoder) node(typ string, v jsonvalue.Value, path []pathStep) wire
 }
 
 // props returns an empty slice of capacity n for a node's properties,
-// taken from the slab nodes sized for all of them, so that the nodes of a
-// response cost one allocation for their properties rather than one each.
-// The capacity is exactly n: an append by the caller moves the slice off
-// the slab rather than into the next node's properties.
+// taken from the slab nodes sized for all of them.
 func (d *graphDecoder) props(n int) []wire.Property {
 	if len(d.propSlab) < n {
 		return make([]wire.Property, 0, n)

@@ -17,22 +17,12 @@ func (d *graphDecoder) edges(v jsonvalue.Value, path []pathStep) []wire.Edge {
 	}
 	return records(d, v, path, edgeFields[:], 5, func(e *wire.Edge, k int, v jsonvalue.Value, p []pathStep) {
 		switch k {
-		case 0:
-			e.From, _ = d.str(v, p)
-		case 1:
-			e.FromID = d.integer(v, p)
-		case 2:
-			e.To, _ = d.str(v, p)
-		case 3:
-			e.ToID = d.integer(v, p)
-		case 4:
-			e.Type, _ = d.str(v, p)
-		case 5:
-			e.Depth = d.optInt(v, p)
-		case 6:
-			e.PathID = d.optInt(v, p)
-		case 7:
-			e.Step = d.optInt(v, p)
+		case 0, 2, 4:
+			*[...]*string{&e.From, &e.To, &e.Type}[k/2], _ = d.str(v, p)
+		case 1, 3:
+			*[...]*int64{&e.FromID, &e.ToID}[k/2] = d.integer(v, p)
+		default:
+			*[...]*wire.Opt[int64]{&e.Depth, &e.PathID, &e.Step}[k-5] = d.optInt(v, p)
 		}
 	})
 }
@@ -60,38 +50,27 @@ var columnFields = []string{"name", "function", "target", "property"}
 
 func (d *graphDecoder) columns(v jsonvalue.Value, path []pathStep) []wire.Column {
 	return records(d, v, path, columnFields, 2, func(c *wire.Column, k int, v jsonvalue.Value, p []pathStep) {
-		switch k {
-		case 0:
-			c.Name, _ = d.str(v, p)
-		case 1:
-			c.Function, _ = d.str(v, p)
-		case 2:
-			c.Target = d.optString(v, p)
-		case 3:
-			c.Property = d.optString(v, p)
-		}
+		d.strField([]*string{&c.Name, &c.Function}, []*wire.Opt[string]{&c.Target, &c.Property}, k, v, p)
 	})
+}
+
+// strField sets field k of a record of string fields strs, then optional
+// ones opts, from v.
+func (d *graphDecoder) strField(strs []*string, opts []*wire.Opt[string], k int, v jsonvalue.Value, p []pathStep) {
+	if k < len(strs) {
+		*strs[k], _ = d.str(v, p)
+	} else {
+		*opts[k-len(strs)] = d.optString(v, p)
+	}
 }
 
 var groupColumnFields = []string{"name", "kind", "node", "property", "entity"}
 
 func (d *graphDecoder) groupColumns(v jsonvalue.Value, path []pathStep) []wire.GroupColumn {
 	return records(d, v, path, groupColumnFields, 3, func(c *wire.GroupColumn, k int, v jsonvalue.Value, p []pathStep) {
-		switch k {
-		case 0:
-			c.Name, _ = d.str(v, p)
-		case 1:
-			s, ok := d.str(v, p)
-			c.Kind = wire.GroupKind(s)
-			if ok && !c.Kind.Valid() {
-				d.fail(p, "unknown group kind "+textwire.Excerpt(s)+" (want node or property)")
-			}
-		case 2:
-			c.Node, _ = d.str(v, p)
-		case 3:
-			c.Property = d.optString(v, p)
-		case 4:
-			c.Entity = d.optString(v, p)
+		d.strField([]*string{&c.Name, (*string)(&c.Kind), &c.Node}, []*wire.Opt[string]{&c.Property, &c.Entity}, k, v, p)
+		if k == 1 && d.err == nil && !c.Kind.Valid() {
+			d.fail(p, "unknown group kind "+textwire.Excerpt(string(c.Kind))+" (want node or property)")
 		}
 	})
 }
@@ -163,7 +142,7 @@ func (d *graphDecoder) cell(name string, v jsonvalue.Value, path []pathStep) wir
 	}
 	o, ok := v.(*jsonvalue.Object)
 	if !ok || o == nil {
-		c.Value = d.value(v, path)
+		c.Value = d.value(v, path, 0)
 		return c
 	}
 	if len(o.Members)-2 > d.lim.MaxElements {
@@ -184,7 +163,7 @@ func (d *graphDecoder) cell(name string, v jsonvalue.Value, path []pathStep) wir
 			if !d.name(m.Key, p) {
 				return c
 			}
-			n.Properties = append(n.Properties, wire.Property{Key: m.Key, Value: d.value(m.Value, p)})
+			n.Properties = append(n.Properties, wire.Property{Key: m.Key, Value: d.value(m.Value, p, 0)})
 		}
 		if d.err != nil {
 			return c

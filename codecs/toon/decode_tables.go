@@ -9,15 +9,10 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// The tables of the layout — a type's nodes, the edges, the rows — are
-// read row by row straight into the response, inside the one pass that
-// reads the document (toonread.Tables): no generic TOON value of them is
-// built. A table in a shape the sinks do not take (a field group where a
-// node has none, groups nested in a row's node cell) is read as a generic
-// value and converted like the rest of the document.
-
-// tables chooses the layout's tables and node lists (toonread.Sinks) and
-// keeps what they have read, for the meter of a rows table.
+// tables chooses the layout's tables and node lists (toonread.Sinks),
+// read row by row into the response; a table of a shape the sinks do not
+// take is read as a generic value and converted. It keeps what they have
+// read, for the meter of a rows table.
 type tables struct {
 	lim      wire.Limits
 	src      []byte        // the input
@@ -29,8 +24,7 @@ type tables struct {
 	offered, taken int // the layout's arrays, and those read by a sink
 }
 
-// group returns the node group a sink at path reads: its type and, in
-// nodes' list form, its index there (-1 in the object form).
+// group returns the node group a sink at path reads.
 func (t *tables) group(path []string) (g groupAt, ok bool) {
 	switch {
 	case len(path) == 2 && path[0] == "nodes":
@@ -79,32 +73,27 @@ func (t *tables) addGroup(g *nodeGroup) {
 	t.nodes = append(t.nodes, g)
 }
 
-// Table implements toonread.Tables.
+// Table implements toonread.Sinks.
 func (t *tables) Table(path []string, h toonread.Header) toonread.TableSink {
-	s := t.table(path, h)
+	var s toonread.TableSink
+	switch g, ok := t.group(path); {
+	case ok:
+		s = t.nodeTable(g, h)
+	case len(path) == 1 && path[0] == "edges":
+		s = t.edgeTable(h)
+	case len(path) == 1 && path[0] == "rows":
+		s = t.rowsTable(h)
+	default:
+		return nil
+	}
+	t.offered++
 	if s != nil {
 		t.taken++
 	}
 	return s
 }
 
-func (t *tables) table(path []string, h toonread.Header) toonread.TableSink {
-	t.offered++
-	if g, ok := t.group(path); ok {
-		return t.nodeTable(g, h)
-	}
-	switch {
-	case len(path) == 1 && path[0] == "edges":
-		return t.edgeTable(h)
-	case len(path) == 1 && path[0] == "rows":
-		return t.rowsTable(h)
-	}
-	t.offered--
-	return nil
-}
-
-// tableError is the error of the value at path, a cell of a table's row
-// at line, or the row.
+// tableError is the error of the value at path, in a table's row at line.
 func tableError(line int, path []pathStep, limit, msg string) *wire.DecodeError {
 	return &wire.DecodeError{Codec: Name, Line: line, Msg: pathString(path) + ": " + msg, Limit: limit}
 }
@@ -122,9 +111,17 @@ func describeScalar(s *toonread.Scalar) string {
 	return describe(s.Str)
 }
 
+// intCell returns the integer of a cell, or the message refusing it.
+func intCell(v *toonread.Scalar) (int64, string) {
+	if v.Kind != toonread.Number || !v.Num.IsInt() {
+		return 0, "expected an integer, found " + describeScalar(v)
+	}
+	n, _ := v.Num.Int64()
+	return n, ""
+}
+
 // leafFields appends to names the header's names, and reports whether it
-// has no field group and each name is short enough for a name of the
-// response.
+// has no field group and no name past MaxStringBytes.
 func (t *tables) leafFields(names []string, h toonread.Header) ([]string, bool) {
 	if h.Fields() != h.Leaves() {
 		return nil, false
@@ -139,16 +136,13 @@ func (t *tables) leafFields(names []string, h toonread.Header) ([]string, bool) 
 	return names, true
 }
 
-// tableNames is the room in a table's sink for the names of a usual
-// header, so that they cost no allocation of their own.
+// tableNames is a table sink's room for a usual header's names.
 const tableNames = 16
 
-// nodeGroup is what the document holds where a sink read a type's
-// nodes.
+// nodeGroup is what the document holds where a sink read a type's nodes.
 type nodeGroup struct{ nodes []wire.Node }
 
-// nodeList is the sink of a type's nodes in list form: each item is
-// converted as it is read.
+// nodeList is the sink of a type's nodes in list form.
 type nodeList struct {
 	nodeGroup
 	groupAt
@@ -190,8 +184,7 @@ type nodeTable struct {
 }
 
 // nodeTable returns the sink of a node table whose header holds id, not
-// type, and no more properties than MaxElements; any other is converted
-// from its generic value, which has the error.
+// type, and at most MaxElements properties; any other is read generically.
 func (t *tables) nodeTable(g groupAt, h toonread.Header) toonread.TableSink {
 	s := &nodeTable{groupAt: g, id: -1}
 	fields, ok := t.leafFields(s.names[:0], h)
@@ -232,10 +225,10 @@ func (s *nodeTable) Row(r *toonread.Row) *wire.DecodeError {
 			p.Key, p.Value = name, scalarValue(v)
 			continue
 		}
-		if v.Kind != toonread.Number || !v.Num.IsInt() {
-			return tableError(r.Line(), append(s.path(i), keyStep("id")), "", "expected an integer, found "+describeScalar(v))
+		var msg string
+		if n.ID, msg = intCell(v); msg != "" {
+			return tableError(r.Line(), append(s.path(i), keyStep("id")), "", msg)
 		}
-		n.ID, _ = v.Num.Int64()
 	}
 	return nil
 }
@@ -252,8 +245,7 @@ type edgeTable struct {
 }
 
 // edgeTable returns the sink of an edges table whose header holds the
-// required fields and no unknown one; any other is converted from its
-// generic value, which has the error.
+// required fields and no other; any other is read generically.
 func (t *tables) edgeTable(h toonread.Header) toonread.TableSink {
 	if h.Fields() > len(edgeFields) {
 		return nil // a name repeated, or not an edge's
@@ -301,18 +293,18 @@ func (s *edgeTable) Row(r *toonread.Row) *wire.DecodeError {
 			}
 			*[...]*string{&e.From, &e.To, &e.Type}[k/2] = v.Str
 		case 1, 3:
-			if v.Kind != toonread.Number || !v.Num.IsInt() {
-				return fail("expected an integer, found " + describeScalar(v))
+			id, msg := intCell(v)
+			if msg != "" {
+				return fail(msg)
 			}
-			id, _ := v.Num.Int64()
 			*[...]*int64{&e.FromID, &e.ToID}[k/2] = id
 		default:
 			var o wire.Opt[int64]
 			if v.Kind != toonread.Null {
-				if v.Kind != toonread.Number || !v.Num.IsInt() {
-					return fail("expected an integer, found " + describeScalar(v))
+				id, msg := intCell(v)
+				if msg != "" {
+					return fail(msg)
 				}
-				id, _ := v.Num.Int64()
 				o = wire.Some[int64](id)
 			}
 			*[...]*wire.Opt[int64]{&e.Depth, &e.PathID, &e.Step}[k-5] = o
@@ -321,13 +313,9 @@ func (s *edgeTable) Row(r *toonread.Row) *wire.DecodeError {
 	return nil
 }
 
-// grow appends an element to *s and returns it, to be filled in place: a
-// whole struct with pointers copied into the heap costs a bulk write
-// barrier while the collector runs, its fields set one by one do not.
-// The element is zero when *s's room past its length has never been
-// written, as in the sinks' slices (made, then only grown): it is not
-// zeroed again. A row that fails leaves its element half filled, but
-// then the decode ends.
+// grow appends an element to *s and returns it, to be filled field by
+// field (a whole-struct copy into the heap costs a bulk write barrier);
+// the sinks' slices are only grown, so their room is still zero.
 func grow[T any](s *[]T) *T {
 	if len(*s) == cap(*s) {
 		var zero T
@@ -347,9 +335,7 @@ type rowField struct {
 }
 
 // rowsTable is the sink of a rows table: each row is metered as it is
-// read, and kept in blocks sized by what the meter still allows, so that
-// a dense table is refused at the row that passes the limit before the
-// rows it holds take more than the limit.
+// read, and kept in blocks sized by what the meter still allows.
 type rowsTable struct {
 	m      *wirecodec.Meter
 	fields []rowField
@@ -406,8 +392,6 @@ func (t *tables) rowsTable(h toonread.Header) toonread.TableSink {
 			s.m.Edge(&t.edges.edges[i])
 		}
 	}
-	// Room for the rows the meter can accept, which charges each at
-	// least what it takes here.
 	perRow := int64(unsafe.Sizeof(wire.Row{})) + int64(len(s.fields))*int64(unsafe.Sizeof(wire.Cell{})) +
 		int64(nodes)*int64(unsafe.Sizeof(wire.Node{})) + int64(props)*int64(unsafe.Sizeof(wire.Property{}))
 	s.keep = int(min(int64(min(h.Len(), h.Room())), s.m.MemoryRoom()/perRow+1))
@@ -417,8 +401,8 @@ func (t *tables) rowsTable(h toonread.Header) toonread.TableSink {
 
 func (s *rowsTable) Value() jsonvalue.Value { return s }
 
-// take returns room for n more of a block's elements, in a new block of
-// s.keep rows' worth when the current one has less.
+// take returns room for n more elements, in a new block of keep rows'
+// worth when the current one has less.
 func take[T any](block *[]T, n, perRow, keep int) []T {
 	if cap(*block)-len(*block) < n {
 		*block = make([]T, 0, max(n, perRow*keep))
@@ -453,10 +437,10 @@ func (s *rowsTable) Row(r *toonread.Row) *wire.DecodeError {
 				}
 				nd.Type = v.Str
 			case fd.id:
-				if v.Kind != toonread.Number || !v.Num.IsInt() {
-					return fail("expected an integer, found " + describeScalar(v))
+				var msg string
+				if nd.ID, msg = intCell(v); msg != "" {
+					return fail(msg)
 				}
-				nd.ID, _ = v.Num.Int64()
 			default:
 				p := grow(&nd.Properties)
 				p.Key, p.Value = k, scalarValue(v)

@@ -6,16 +6,6 @@
 // both are built on one writer and one reader (internal/toonwrite and
 // internal/toonread).
 //
-// Files: codec.go (Codec, Options), encode.go (Encode, AppendEncode,
-// EncodeTo: one writer) with encode_nodes.go, encode_edges.go,
-// encode_columns.go and encode_rows.go (the sections, written line by
-// line) and encode_sections.go (rows of rare shapes, as a generic value);
-// decode.go (the one reader) with decode_tables.go (tables read row by
-// row into the response), decode_nodes.go and decode_sections.go (the
-// rest, converted from generic values) and decode_path.go (error paths
-// and their lines); head.go (a document's header), rules.go, errors.go,
-// sniff.go.
-//
 // # Layout of a GraphResponse
 //
 // The document is an object with these keys, in this order:
@@ -162,17 +152,10 @@
 //
 // # Inside
 //
-// One writer: AppendEncode and EncodeTo write the layout line by line
-// straight from the response (EncodeTo twice: into a counter, so that a
-// refusal writes nothing, then into the writer in writes of about 32
-// KiB); only rows of rare shapes and lists of lists go through generic
-// values. An encode allocates its output and nothing else.
-//
-// One reader: Decode reads a document in one pass with the generic
-// library's reader, whatever its shape (sections in any order, quoted
-// keys, tables or lists, any delimiter, comments). Node tables, the edges
-// table and a rows table are read row by row into the response
-// (toonread.Sinks), a type's nodes in list form item by item; the rest is
-// read into generic values and converted. Values and properties come from
-// slabs, strings from a few growing chunks that the response keeps alive.
+// AppendEncode and EncodeTo write the layout line by line straight from
+// the response; only rows of rare shapes and lists of lists go through
+// generic values. An encode allocates its output and nothing else.
+// Decode reads a document of any TOON shape in one pass with the generic
+// library's reader, the node tables, edges and rows read row by row into
+// the response (toonread.Sinks), the rest into generic values converted.
 package toon

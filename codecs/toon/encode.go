@@ -36,25 +36,14 @@ func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) 
 // appendEncode is AppendEncode, or with fragment the content of a
 // document with a header (see Deltas and references).
 func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse, fragment bool) ([]byte, error) {
-	if r == nil {
-		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
-	}
-	m, err := wirecodec.Measure(c.core.Limits, Name, delta.Checkable(r))
+	s, m, err := c.begin(r, fragment)
 	if err != nil {
 		return dst, err
 	}
-	s := getStreamer()
 	defer putStreamer(s)
-	s.fragment = fragment
-	if err := s.prepare(r); err != nil {
-		return dst, err
-	}
 	orig, n := dst, len(dst)
-	// The text is rarely longer than the response's canonical JSON
-	// (m.SizeHint): one allocation, made once, usually holds it. A
-	// caller's buffer with room for a quarter of that JSON is written
-	// into as it is (TOON's text is usually half its JSON or more), and
-	// grows only if the text does not fit.
+	// The text is rarely longer than the canonical JSON (m.SizeHint); a
+	// buffer with room for a quarter of it is written into as it is.
 	if lo, _ := m.JSONBounds(); int64(cap(dst)-n) < lo/4 {
 		dst = slices.Grow(dst, m.SizeHint())
 	}
@@ -62,20 +51,40 @@ func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse, fragment bool) (
 	if err := s.write(e, r); err != nil {
 		return orig, err
 	}
-	out := e.Buf
-	if err := c.core.CheckOutput(int64(len(out)-n), "text"); err != nil {
+	if err := c.checkText(m, len(e.Buf)-n); err != nil {
 		return orig, err
 	}
-	if err := m.CheckExpansion(int64(len(out) - n)); err != nil {
-		return orig, err
-	}
-	return out, nil
+	return e.Buf, nil
 }
 
-// newWriter returns the layout's TOON writer: comma delimiter, two
-// spaces per level (the generic library's defaults), appending to dst
-// and, when w is not nil, writing out to w every toonwrite.FlushSize
-// bytes.
+// begin measures r (a fragment: the content of a document) and returns a
+// streamer prepared for it, to be put back.
+func (c *Codec) begin(r *wire.GraphResponse, fragment bool) (*streamer, wirecodec.Measurement, error) {
+	if r == nil {
+		return nil, wirecodec.Measurement{}, &wire.EncodeError{Codec: Name, Msg: "nil response"}
+	}
+	m, err := wirecodec.Measure(c.core.Limits, Name, delta.Checkable(r))
+	if err != nil {
+		return nil, m, err
+	}
+	s := getStreamer()
+	s.fragment = fragment
+	if err := s.prepare(r); err != nil {
+		putStreamer(s)
+		return nil, m, err
+	}
+	return s, m, nil
+}
+
+// checkText refuses n bytes of text past MaxInputBytes or m's expansion.
+func (c *Codec) checkText(m wirecodec.Measurement, n int) error {
+	if err := c.core.CheckOutput(int64(n), "text"); err != nil {
+		return err
+	}
+	return m.CheckExpansion(int64(n))
+}
+
+// newWriter returns the layout's writer (comma, two spaces a level).
 func newWriter(dst []byte, w io.Writer) *toonwrite.Writer {
 	return toonwrite.New(dst, w, ',', toonvalue.DefaultIndentSize)
 }
@@ -84,26 +93,15 @@ func newWriter(dst []byte, w io.Writer) *toonwrite.Writer {
 // wire.Limits; see Codec.EncodeTo.
 func EncodeTo(w io.Writer, r *wire.GraphResponse) error { return std.EncodeTo(w, r) }
 
-// EncodeTo writes AppendEncode's bytes to w, in writes of about 32 KiB
-// at line boundaries. Nothing is written when encoding fails: the text is
-// produced once into a counter (measured against MaxInputBytes) before it
-// is produced again into w; only an error from w leaves partial output.
-// Memory beyond the 32 KiB buffer is a rows section of a rare shape, one
-// index run per stretch of a type's nodes that others interrupt, and
-// node_order's group numbers.
+// EncodeTo writes AppendEncode's bytes to w, in writes of about 32 KiB.
+// The text is produced into a counter before w, so that nothing is
+// written when encoding fails; only an error from w leaves partial output.
 func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
-	if r == nil {
-		return &wire.EncodeError{Codec: Name, Msg: "nil response"}
-	}
-	m, err := wirecodec.Measure(c.core.Limits, Name, r)
+	s, m, err := c.begin(r, false)
 	if err != nil {
 		return err
 	}
-	s := getStreamer()
 	defer putStreamer(s)
-	if err := s.prepare(r); err != nil {
-		return err
-	}
 	var n byteCounter
 	if s.buf == nil {
 		s.buf = make([]byte, 0, toonwrite.FlushSize+4096)
@@ -111,10 +109,7 @@ func (c *Codec) EncodeTo(w io.Writer, r *wire.GraphResponse) error {
 	if err := s.write(newWriter(s.buf[:0], &n), r); err != nil {
 		return err
 	}
-	if err := c.core.CheckOutput(int64(n), "text"); err != nil {
-		return err
-	}
-	if err := m.CheckExpansion(int64(n)); err != nil {
+	if err := c.checkText(m, int(n)); err != nil {
 		return err
 	}
 	return s.write(newWriter(s.buf[:0], w), r)
@@ -128,27 +123,21 @@ func (n *byteCounter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// streamer is the codec's one writer, behind AppendEncode and EncodeTo:
-// it writes the layout section by section through a toonwrite.Writer.
-// Its scratch space is kept from one pass to the next.
+// streamer writes the layout section by section, for AppendEncode and
+// EncodeTo, keeping its scratch space from one encode to the next.
 type streamer struct {
-	buf    []byte
-	groups []nodeRuns
-	split  bool
-	fields []toonwrite.Field
-	types  []nodeRuns  // group's scratch: the nodes of each type
-	order  []int       // nodeOrder's scratch: each node's group
-	memo   []plainMemo // a table's columns (memos)
-	// The rows table's header (tableRows): a field a cell, and the
-	// fields of its node cells' groups.
-	rowFields, nodeFields []toonwrite.Field
-	// fragment is set for the content of a document with a header: an
-	// empty format_version, query_type, nodes or edges is left out.
-	fragment bool
+	buf                   []byte
+	groups                []nodeRuns
+	split                 bool
+	fields                []toonwrite.Field
+	types                 []nodeRuns        // group's scratch: the nodes of each type
+	order                 []int             // nodeOrder's scratch: each node's group
+	memo                  []plainMemo       // a table's columns (memos)
+	rowFields, nodeFields []toonwrite.Field // tableRows' header
+	fragment              bool              // see appendEncode
 }
 
-// streamers keeps streamers' scratch space from one encode to the next, so
-// that an encode allocates its output and nothing else in the common case.
+// streamers keeps streamers, so that an encode allocates its output alone.
 var streamers = sync.Pool{New: func() any { return new(streamer) }}
 
 // maxPooledBuf is the largest EncodeTo buffer a pooled streamer keeps.
@@ -159,8 +148,8 @@ const maxPooledOrder = 1 << 16
 
 func getStreamer() *streamer { return streamers.Get().(*streamer) }
 
-// putStreamer returns s to the pool, dropping what refers to the response
-// just written (group names) and scratch grown unusually large.
+// putStreamer returns s to the pool, dropping the response's names and
+// scratch grown unusually large.
 func putStreamer(s *streamer) {
 	if cap(s.buf) > maxPooledBuf {
 		s.buf = nil
@@ -175,9 +164,7 @@ func putStreamer(s *streamer) {
 		s.memo = nil
 	}
 	clear(s.memo[:cap(s.memo)])
-	for i := range s.fields {
-		s.fields[i] = toonwrite.Field{}
-	}
+	clear(s.fields)
 	if cap(s.groups) > 1024 || cap(s.types) > 1024 {
 		s.groups, s.types = nil, nil
 	}
@@ -188,9 +175,8 @@ func putStreamer(s *streamer) {
 	streamers.Put(s)
 }
 
-// prepare refuses a bad query type or pagination, and groups the nodes
-// (refusing property keys the layout cannot carry), before anything is
-// written.
+// prepare refuses a bad query type, pagination or property key, and
+// groups the nodes, before anything is written.
 func (s *streamer) prepare(r *wire.GraphResponse) error {
 	if !r.QueryType.Valid() && !(s.fragment && r.QueryType == "") {
 		return &wire.EncodeError{Codec: Name, Path: "query_type", Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
@@ -203,9 +189,7 @@ func (s *streamer) prepare(r *wire.GraphResponse) error {
 	return s.group(r.Nodes)
 }
 
-// write produces the text of r (prepared) into e. A refusal of the layout
-// (a bad property value, group kind or cell) wins over an error of the
-// generic writer met earlier in the text.
+// write produces the text of r (prepared) into e.
 func (s *streamer) write(e *toonwrite.Writer, r *wire.GraphResponse) error {
 	f := s.fragment
 	if !f || r.FormatVersion != "" {
@@ -214,8 +198,7 @@ func (s *streamer) write(e *toonwrite.Writer, r *wire.GraphResponse) error {
 	if !f || r.QueryType != "" {
 		e.StringField("query_type", string(r.QueryType), 0)
 	}
-	// A fragment writes its nodes when it has some, or neither edges nor
-	// rows, so that an empty content is told from none.
+	// A fragment writes its nodes when it has some or nothing else.
 	if !f || len(r.Nodes) > 0 || len(r.Edges) == 0 && r.Rows == nil {
 		if err := s.nodes(e, r.Nodes); err != nil {
 			return err
@@ -234,8 +217,7 @@ func (s *streamer) write(e *toonwrite.Writer, r *wire.GraphResponse) error {
 		}
 	}
 	if r.Rows != nil && !s.tableRows(e, r.Rows) && !s.listRows(e, r.Rows) {
-		var g graphEncoder
-		rows, err := g.rows(r.Rows)
+		rows, err := rowsValue(r.Rows)
 		if err != nil {
 			return err
 		}

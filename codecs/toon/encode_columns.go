@@ -8,13 +8,9 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// The columns, group_columns and pagination sections, written line by
-// line from the response as the generic writer writes them: a table of
-// strings (or "key: []" when empty), and an object of primitives.
-
-// optionalTable writes the table key of n rows of strings (or "key: []"
-// when n is 0): its first required columns always, each other column of
-// names when some row has it (cell(i, k) is row i's column k).
+// optionalTable writes the table key of n rows of strings, cell(i, k)
+// row i's column k: the first required columns, and each other some row
+// has.
 func (s *streamer) optionalTable(e *toonwrite.Writer, key string, names []string, required, n int, cell func(i, k int) wire.Opt[string]) {
 	var has [8]bool
 	s.fields = s.fields[:0]
@@ -72,8 +68,7 @@ func (s *streamer) groupColumns(e *toonwrite.Writer, gcs []wire.GroupColumn) err
 	return nil
 }
 
-// pagination writes "pagination:" and has_more, then each optional field
-// present in p, in canonical order, one per line.
+// pagination writes the pagination object.
 func (s *streamer) pagination(e *toonwrite.Writer, p *wire.Pagination) {
 	e.Line(0)
 	e.Buf = append(e.Buf, "pagination:"...)

@@ -6,8 +6,7 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// edges writes the edges table (or "edges: []"), one line per edge, with
-// the optional columns any edge has.
+// edges writes the edges table, with the optional columns any edge has.
 func (s *streamer) edges(e *toonwrite.Writer, edges []wire.Edge) {
 	e.Enter()
 	defer e.Leave()
@@ -69,8 +68,7 @@ func (s *streamer) edges(e *toonwrite.Writer, edges []wire.Edge) {
 }
 
 // plainMemo remembers the last string of a column written unquoted, so
-// that a column whose values repeat (node types, edge types, states) is
-// scanned once per run of equal values rather than once per value.
+// that a run of equal values is scanned once.
 type plainMemo struct {
 	s  string
 	ok bool
@@ -84,7 +82,5 @@ func (m *plainMemo) append(e *toonwrite.Writer, s string) {
 	}
 	n := len(e.Buf)
 	e.Buf = e.AppendString(e.Buf, s)
-	// Quoted text is at least two bytes longer than s: s was written as
-	// it is exactly when it took len(s) bytes.
 	m.s, m.ok = s, len(e.Buf)-n == len(s)
 }

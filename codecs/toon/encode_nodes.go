@@ -13,17 +13,14 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// maxScannedTypes is the most node types group finds by scanning before it
-// indexes them in a map.
+// maxScannedTypes is the most node types group finds by a scan.
 const maxScannedTypes = 16
 
 // indexRun is a run of consecutive node indexes, lo included, hi excluded.
 type indexRun struct{ lo, hi int }
 
-// nodeRuns is one group of the nodes section (see streamer.group), its nodes
-// held as runs of consecutive indexes: one run when the nodes of a type
-// are contiguous, as they usually are. tabular says whether the generic
-// writer writes the group as a table.
+// nodeRuns is one group of the nodes section, its nodes held as runs of
+// consecutive indexes; tabular says whether it is a table.
 type nodeRuns struct {
 	typ     string
 	runs    []indexRun
@@ -40,22 +37,15 @@ func (g *nodeRuns) add(i int) {
 	g.n++
 }
 
-// group computes the node groups of the nodes section (types in
-// first-seen order, a type split into one table per key order when its
-// nodes have the same keys in different orders) and refuses property keys
-// the layout cannot carry (type, id, a key twice in a node), before
-// anything is written. A group is a table
-// when its nodes have one key set and no list value (tabularFields'
-// condition on objects of primitives), and then, split or not, one key
-// sequence.
+// group computes the node groups (see the package documentation) and
+// refuses property keys the layout cannot carry (badKeys).
 func (s *streamer) group(nodes []wire.Node) error {
 	s.groups, s.split = s.groups[:0], false
 	if len(nodes) == 0 {
 		return nil
 	}
-	// The types, in first-seen order, each with its runs (scratch kept by
-	// the streamer). Types are few: they are found by a scan of the last
-	// one and then of all, and by a map only past maxScannedTypes.
+	// The types, in first-seen order, found by a scan, and by a map only
+	// past maxScannedTypes.
 	types := s.types[:0]
 	var typeIndex map[string]int
 	last := -1
@@ -105,8 +95,7 @@ func (s *streamer) group(nodes []wire.Node) error {
 		for _, sp := range tg.runs {
 			for i := sp.lo; i < sp.hi; i++ {
 				ps := nodes[i].Properties
-				// A node with the first node's key sequence has its keys,
-				// checked once with the first node's.
+				// The first node's key sequence is checked once.
 				same := i > tg.runs[0].lo && wirecodec.SameKeys(first, ps)
 				if !same {
 					if j, msg := badKeys(ps); msg != "" {
@@ -167,17 +156,14 @@ func (s *streamer) group(nodes []wire.Node) error {
 	return nil
 }
 
-// nodes writes the nodes section: an object of one array per group, or,
-// when a type is split, a list of one-member objects.
+// nodes writes the nodes section.
 func (s *streamer) nodes(e *toonwrite.Writer, nodes []wire.Node) error {
 	e.Enter()
 	e.Line(0)
 	key := "nodes"
 	if s.split {
-		// An array of one-member objects, written as list items.
 		e.Header(&key, len(s.groups), nil, false)
 	} else {
-		// An object of arrays: "nodes:" and one field per group.
 		e.Buf = append(e.Buf, "nodes:"...)
 	}
 	for _, gr := range s.groups {
@@ -189,7 +175,7 @@ func (s *streamer) nodes(e *toonwrite.Writer, nodes []wire.Node) error {
 		} else {
 			e.Line(1)
 		}
-		if err := s.groupBody(e, nodes, gr, depth, s.split); err != nil {
+		if err := s.groupBody(e, nodes, gr, depth); err != nil {
 			return err
 		}
 		e.Leave()
@@ -198,10 +184,9 @@ func (s *streamer) nodes(e *toonwrite.Writer, nodes []wire.Node) error {
 	return nil
 }
 
-// groupBody writes a group's array from its key on, the line already
-// started (in the list-item form, after "- "): as a table with rows at
-// depth, or as a list of node objects with items at depth.
-func (s *streamer) groupBody(e *toonwrite.Writer, nodes []wire.Node, gr nodeRuns, depth int, listItem bool) error {
+// groupBody writes a group's array from its key on, its rows or items at
+// depth.
+func (s *streamer) groupBody(e *toonwrite.Writer, nodes []wire.Node, gr nodeRuns, depth int) error {
 	key := gr.typ
 	if gr.tabular {
 		first := nodes[gr.runs[0].lo].Properties
@@ -230,16 +215,7 @@ func (s *streamer) groupBody(e *toonwrite.Writer, nodes []wire.Node, gr nodeRuns
 		}
 		return nil
 	}
-	if listItem {
-		// toonwrite.Writer.listObject: the key, then the array's header as a
-		// nested level.
-		e.Buf = toonwrite.AppendKey(e.Buf, key)
-		e.Enter()
-		defer e.Leave()
-		e.Header(nil, gr.n, nil, false)
-	} else {
-		e.Header(&key, gr.n, nil, false)
-	}
+	e.Header(&key, gr.n, nil, false)
 	for _, sp := range gr.runs {
 		for i := sp.lo; i < sp.hi; i++ {
 			if err := s.listNode(e, nodes, i, depth); err != nil {
@@ -250,11 +226,8 @@ func (s *streamer) groupBody(e *toonwrite.Writer, nodes []wire.Node, gr nodeRuns
 	return nil
 }
 
-// listNode writes node i as a list item at depth, as toonwrite.Writer.listObject
-// writes its object {id, properties...}: "- id: N", then one field per
-// property. A list of primitives is written inline from the response; a
-// list holding lists is converted (propertyValue) and written by
-// toonwrite.Writer.field.
+// listNode writes node i as a list item at depth, a property holding a
+// list of lists through its generic value (propertyValue).
 func (s *streamer) listNode(e *toonwrite.Writer, nodes []wire.Node, i, depth int) error {
 	n := &nodes[i]
 	e.Enter()
@@ -296,9 +269,8 @@ func flatList(list []wire.Value) bool {
 	return true
 }
 
-// cell appends the token of a primitive property value, as the generic
-// writer writes propertyValue's result; when the layout cannot carry the
-// value it returns propertyValue's message.
+// cell appends the token of a primitive value, or returns
+// propertyValue's message.
 func cell(e *toonwrite.Writer, v wire.Value) string {
 	switch v.Kind() {
 	case wire.KindNull:
@@ -322,8 +294,7 @@ func cell(e *toonwrite.Writer, v wire.Value) string {
 	return ""
 }
 
-// nodeOrder writes node_order when the groups, concatenated, are not the
-// nodes in order: each node's group number, inline.
+// nodeOrder writes node_order when the groups are not the nodes in order.
 func (s *streamer) nodeOrder(e *toonwrite.Writer, n int) {
 	pos, sorted := 0, true
 	for _, gr := range s.groups {
@@ -338,8 +309,7 @@ func (s *streamer) nodeOrder(e *toonwrite.Writer, n int) {
 	intList(e, "node_order", s.groupOf(n))
 }
 
-// groupOf returns the group number of each of the n nodes, in order, in
-// a scratch slice of n entries.
+// groupOf returns the group number of each of the n nodes.
 func (s *streamer) groupOf(n int) []int {
 	if cap(s.order) < n {
 		s.order = make([]int, n)
@@ -355,16 +325,15 @@ func (s *streamer) groupOf(n int) []int {
 	return of
 }
 
-// intList writes the top-level inline array "key[N]: a,b,c" of v, as
-// the generic writer writes an array of integers.
+// intList writes the top-level inline array "key[N]: a,b,c" of v.
 func intList(e *toonwrite.Writer, key string, v []int) {
 	e.Line(0)
 	e.Header(&key, len(v), nil, false)
 	e.Buf = delta.AppendInts(append(e.Buf, ' '), v)
 }
 
-// badKeys returns the position of the first property key the layout
-// cannot carry and why: a key named type or id, or the repeat of a key.
+// badKeys returns the position of the first key named type or id, or
+// repeated, and why.
 func badKeys(props []wire.Property) (int, string) {
 	for j, p := range props {
 		if p.Key == "type" || p.Key == "id" {
@@ -377,9 +346,8 @@ func badKeys(props []wire.Property) (int, string) {
 	return -1, ""
 }
 
-// valueError is the refusal, with msg (cell's or propertyValue's), of the
-// value v at p: its path names the element of a list that holds what the
-// layout cannot carry.
+// valueError refuses v at p with msg, naming the element of a list at
+// fault.
 func valueError(p wirecodec.Path, v wire.Value, msg string) error {
 	for v.Kind() == wire.KindList {
 		found := false

@@ -11,13 +11,9 @@ import (
 )
 
 // tableRows writes the rows straight from the response as the generic
-// writer writes graphEncoder.rows' document, and reports true, when they
-// are a table of the simplest kind: every row with the first's cells in
-// the same order, each column a primitive (a float finite) in every row
-// or a node whose properties have the first's keys in the same order, no
-// list among them (wire.Limits.Measure has refused repeated and reserved
-// names). Otherwise it writes nothing and reports false. genericRows
-// turns it off, for the tests that compare the two.
+// writer writes rowsValue's, and reports true, when every row has the
+// first's cells, primitives or nodes of the first's keys, in the same
+// order; otherwise it writes nothing and reports false.
 func (s *streamer) tableRows(e *toonwrite.Writer, rows []wire.Row) bool {
 	if genericRows.Load() || len(rows) == 0 || len(rows[0]) == 0 {
 		return false
@@ -96,13 +92,10 @@ func (s *streamer) tableRows(e *toonwrite.Writer, rows []wire.Row) bool {
 	return true
 }
 
-// listRows is the rows section's other fast writer: when a list (of
-// primitives) is among the cells or the node cells' properties, no row
-// can be a table row, and the generic writer writes each row as a list
-// item (spec §10); listRows writes them so straight from the response and
-// reports true, for rows of at least one cell, the first not a list, and
-// whose values are primitives (a float finite) or lists of them. For
-// anything else it writes nothing and reports false.
+// listRows writes rows as list items (spec §10), as the generic writer
+// does when a list is among them, and reports true, for rows of at least
+// one cell, the first not a list, of primitives or lists of them;
+// otherwise it writes nothing and reports false.
 func (s *streamer) listRows(e *toonwrite.Writer, rows []wire.Row) bool {
 	if genericRows.Load() || len(rows) == 0 {
 		return false
@@ -162,8 +155,7 @@ func (s *streamer) listRows(e *toonwrite.Writer, rows []wire.Row) bool {
 	return true
 }
 
-// itemValue reports whether v is a value listRows writes (a primitive, a
-// float finite, or a list of them), noting a list in lists.
+// itemValue reports whether listRows writes v, noting a list in lists.
 func itemValue(v wire.Value, lists *bool) bool {
 	if v.Kind() != wire.KindList {
 		return tablePrimitive(v)
@@ -177,9 +169,8 @@ func itemValue(v wire.Value, lists *bool) bool {
 	return true
 }
 
-// listField appends, after a field's key, the rest of the field for v, a
-// primitive or a list of them: ": v", ": []", or "[N]: v1,v2"; when the
-// layout cannot carry a value, it returns cell's message.
+// listField appends, after a key, ": v", ": []" or "[N]: v1,v2" for v,
+// or returns cell's message.
 func listField(e *toonwrite.Writer, v wire.Value) string {
 	if v.Kind() != wire.KindList {
 		e.Buf = append(e.Buf, ':', ' ')
@@ -204,11 +195,11 @@ func listField(e *toonwrite.Writer, v wire.Value) string {
 	return ""
 }
 
-// genericRows, when set, sends every rows section to the generic writer.
+// genericRows, when set, sends every rows section to the generic writer
+// (for tests).
 var genericRows atomic.Bool
 
-// tablePrimitive reports whether v is a table cell the fast writer
-// writes: not a list, and a float finite.
+// tablePrimitive reports whether v is neither a list nor NaN or ±Inf.
 func tablePrimitive(v wire.Value) bool {
 	switch v.Kind() {
 	case wire.KindList:

@@ -11,14 +11,6 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// The rows section is built as a generic value and written by the generic
-// TOON writer (toonwrite.Writer.Field), which chooses its table or list
-// form as it does for any value. The other sections are written line by
-// line from the response (nodes.go, edges.go, smallsections.go).
-
-// graphEncoder builds the rows section as a generic value.
-type graphEncoder struct{}
-
 // propertyValue converts a property or cell value. When the layout cannot
 // carry it, it returns a message saying why.
 func propertyValue(v wire.Value) (jsonvalue.Value, string) {
@@ -52,7 +44,11 @@ func propertyValue(v wire.Value) (jsonvalue.Value, string) {
 	return nil, "unknown value kind " + v.Kind().String()
 }
 
-func (g *graphEncoder) rows(rows []wire.Row) (jsonvalue.Value, error) {
+// rowsValue builds a rows section of a shape tableRows and listRows do
+// not write as a generic value, which the generic writer
+// (toonwrite.Writer.Field) writes in its table or list form as it does
+// any value.
+func rowsValue(rows []wire.Row) (jsonvalue.Value, error) {
 	objs := make([]*jsonvalue.Object, len(rows))
 	for i, row := range rows {
 		if j := keyset.FirstRepeat(len(row), func(j int) string { return row[j].Name }); j >= 0 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/graphwire/graphwire/codecs/toon"
 	"github.com/graphwire/graphwire/delta"
+	"github.com/graphwire/graphwire/delta/deltatest"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wire/wiretest"
 )
@@ -29,14 +30,7 @@ func TestFragmentContent(t *testing.T) {
 		{"removals only", base, removed, "\nnodes:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := delta.Diff(tc.base, tc.next)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := delta.AppendDelta(c, nil, d)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, b := deltatest.Document(t, c, tc.base, tc.next)
 			if !strings.HasSuffix(string(b), tc.content) || strings.Contains(string(b), "format_version") || strings.Contains(string(b), "query_type") {
 				t.Errorf("the document\n%s\ndoes not end in the fragment%s", b, tc.content)
 			}

@@ -6,21 +6,11 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// The header of a document (see the package documentation, Deltas and
-// references) is a few more members of the document's top-level object:
-// an IntList the inline primitive array "name[3]: 0,3,5", a Text
-// "name: value", quoted by TOON's rules when it must be. They are written
-// before the content's members and read by Decode's reader with them.
-
 var _ delta.DocumentCodec = (*Codec)(nil)
 
-// AppendDocument implements delta.DocumentCodec: it appends header's
-// fields, one line each, then the TOON text of content (AppendEncode's,
-// on the next line); with no fields it is AppendEncode, and a nil content
-// writes the header alone. An IntList with no numbers is left out. A
-// header delta.CheckHeader refuses, and a document longer than
-// MaxInputBytes, are refused with a *wire.EncodeError and dst as given,
-// as is anything AppendEncode refuses in content.
+// AppendDocument implements delta.DocumentCodec (see Deltas and
+// references): header's fields, one line each, then content's text; with
+// no fields it is AppendEncode. On error dst comes back as given.
 func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.GraphResponse) ([]byte, error) {
 	if len(header) == 0 {
 		return c.AppendEncode(dst, content)
@@ -44,8 +34,7 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	return out, nil
 }
 
-// appendHeader appends the header's lines (checked by delta.CheckHeader),
-// a newline between two; an empty list is left out.
+// appendHeader appends the header's lines; an empty list is left out.
 func (c *Codec) appendHeader(dst []byte, header []delta.Field) []byte {
 	e := newWriter(dst, nil)
 	for _, f := range header {
@@ -62,21 +51,14 @@ func (c *Codec) appendHeader(dst []byte, header []delta.Field) []byte {
 }
 
 // DecodeDocument implements delta.DocumentCodec: it reads what
-// AppendDocument writes, and any text Decode reads (a document with no
-// header), by the one reader of Decode. The document is one TOON object:
-// its members named by a header field (delta.FieldKind) are the header,
-// in the order read, and the others the content, nil when there are
-// none. Errors are Decode's, a *wire.DecodeError at the line (and, for
-// TOON syntax and limits, the column): a field given twice (a duplicate
-// key), a value not of its field's kind (a list of integers, not empty;
-// a string), a list past MaxElements or a text past MaxStringBytes.
+// AppendDocument writes, and any text Decode reads, with Decode's reader
+// (see Deltas and references); its errors are Decode's.
 func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse, error) {
 	return c.read(data, &tables{lim: c.core.Limits, src: data}, true)
 }
 
-// headerField reads the member key: v of a document as a header field
-// and reports true, or false when key names none or the reader reads a
-// response (Decode), which has no header.
+// headerField reads the member key: v as a header field and reports
+// true, or false when key names none or Decode reads a response.
 func (d *graphDecoder) headerField(key string, v jsonvalue.Value, path []pathStep) bool {
 	kind, ok := delta.FieldKind(key)
 	if !ok || !d.doc {

@@ -7,6 +7,7 @@ import (
 	"github.com/graphwire/graphwire/codecs/toon"
 	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/delta/deltatest"
+	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/tokens"
 )
 
@@ -30,23 +31,13 @@ func TestOneNodeDeltaTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o200k, err := tokens.Get(tokens.O200k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := o200k.Count(text)
-	if err != nil {
-		t.Fatal(err)
-	}
+	n := testsupport.Tokens(t, tokens.O200k, text)
 	at := bytes.Index(text, []byte("\nnodes:\n"))
 	if at < 0 || bytes.Contains(text, []byte("format_version")) || bytes.Contains(text, []byte("edges")) {
 		t.Fatalf("not a one-node delta written as a fragment:\n%s", text)
 	}
 	head := text[:at]
-	nh, err := o200k.Count(head)
-	if err != nil {
-		t.Fatal(err)
-	}
+	nh := testsupport.Tokens(t, tokens.O200k, head)
 	t.Logf("%d o200k tokens, %d of them the header's:\n%s", n, nh, text)
 	if n > maxOneNodeDeltaTokens || nh > maxDeltaHeaderTokens {
 		t.Fatalf("the delta takes %d o200k tokens (header %d), more than %d (%d)", n, nh, maxOneNodeDeltaTokens, maxDeltaHeaderTokens)

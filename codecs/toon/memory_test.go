@@ -3,7 +3,6 @@ package toon_test
 import (
 	"bytes"
 	"errors"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -186,7 +185,7 @@ func TestHostileSplitMemory(t *testing.T) {
 // TestLargeDocumentMemory: the largest corpus response, as TOON, decodes
 // within the bound, through the codec and through the generic layer.
 func TestLargeDocumentMemory(t *testing.T) {
-	cases, err := corpus.Load(filepath.Join("..", "..", corpus.Dir))
+	cases, err := corpus.LoadCommitted()
 	if err != nil {
 		t.Fatal(err)
 	}

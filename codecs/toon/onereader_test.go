@@ -106,11 +106,7 @@ func TestTablesMatchGeneric(t *testing.T) {
 // medium cases (testsupport.CorpusUnderRace); .ci/run runs it without,
 // on all.
 func TestTablesCorpus(t *testing.T) {
-	root, err := corpus.ModuleRoot(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases, err := corpus.Load(root + "/" + corpus.Dir)
+	cases, err := corpus.LoadCommitted()
 	if err != nil {
 		t.Fatal(err)
 	}

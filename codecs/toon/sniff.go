@@ -36,8 +36,7 @@ func (c *Codec) Sniff(prefix []byte) float64 {
 	return 0
 }
 
-// isHeaderLine reports whether line is a document's header line: a
-// header field's name then ':' or '['.
+// isHeaderLine reports whether line is a document's header line.
 func isHeaderLine(line []byte) bool {
 	_, ok := delta.FieldKind(string(line[:max(bytes.IndexAny(line, ":["), 0)]))
 	return ok

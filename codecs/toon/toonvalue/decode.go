@@ -10,5 +10,5 @@ import (
 // *wire.DecodeError with the line and column, never a panic or a partial
 // value.
 func Unmarshal(data []byte, opts DecodeOptions) (jsonvalue.Value, error) {
-	return toonread.Decode(data, toonread.Options(opts), toonread.Limits{})
+	return toonread.DecodeSinks(data, toonread.Options(opts), toonread.Limits{}, nil)
 }

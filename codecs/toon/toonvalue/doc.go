@@ -55,12 +55,6 @@
 // jsonvalue.Append writes one as compact JSON, and FromJSON / ToJSON
 // convert between the two formats in one call.
 //
-// # Inside
-//
-// The writer and the reader are codecs/toon/internal/toonwrite and
-// toonread, shared with the GraphResponse codec, which applies
-// wire.Limits through them; quoting and unescaping are internal/textwire's.
-//
 // # Security
 //
 // Decoding untrusted input with Unmarshal is bounded: nesting of arrays,
@@ -80,13 +74,6 @@
 // than 10000, which also stops reference cycles. An error quotes at most
 // 64 bytes of the input.
 //
-// # Reference comparison and benchmarks
-//
-// reference_test.go checks this implementation against the reference one,
-// run under node (see testdata/README.md); it needs node and npm, and is
-// skipped without them unless CI is set. testdata/bench-reference.mjs
-// times the reference implementation on the benchmark document:
-//
-//	go test -run TestWriteBenchDocument -bench-doc /tmp/doc.json ./codecs/toon/toonvalue
-//	node codecs/toon/toonvalue/testdata/bench-reference.mjs /tmp/doc.json
+// The tests compare this implementation with the reference one under
+// node (testdata/README.md).
 package toonvalue

@@ -17,14 +17,12 @@ const (
 	Pipe  Delimiter = '|'
 )
 
-// DefaultIndentSize is the number of spaces per indentation level when an
-// option leaves IndentSize zero (the CLI's --indent default, the
-// GraphResponse codec's indentation).
+// DefaultIndentSize is the spaces per indentation level when an option
+// leaves IndentSize zero.
 const DefaultIndentSize = toonread.DefaultIndentSize
 
-// DefaultMaxDepth bounds the nesting of arrays, objects and field groups
-// Unmarshal follows when DecodeOptions leaves MaxDepth zero (a TOON
-// nesting bound, not wire.Limits' MaxDepth).
+// DefaultMaxDepth bounds the nesting Unmarshal follows when
+// DecodeOptions leaves MaxDepth zero.
 const DefaultMaxDepth = toonread.DefaultMaxDepth
 
 // EncodeOptions shape the encoder's output. The zero value is the spec's

@@ -71,28 +71,16 @@ func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
 	if sink == nil {
 		rows = make([]jsonvalue.Value, 0, capFor(h.length))
 	}
-	n, first, last := 0, 0, 0
-	lastLine := hl
+	x := extent{end: hl}
 	r := &d.sinkRow
 	*r = Row{d: d, leaves: h.leaves}
-	for !d.strict || n < h.length {
-		l := d.peek()
-		if l == nil || l.depth <= baseDepth {
-			break
-		}
-		if l.depth != rowDepth {
-			d.overIndented(l, rowDepth)
-		}
-		if !isDataRow(l.content, h.delim) {
+	for !d.strict || x.n < h.length {
+		l := d.nextIn(baseDepth, rowDepth)
+		if l == nil || !isDataRow(l.content, h.delim) {
 			break
 		}
 		l = d.read()
-		if first == 0 {
-			first = l.num
-		}
-		last = l.num
-		lastLine = *l
-		n++
+		d.element(&x, l)
 		if sink == nil {
 			rows = append(rows, d.row(h, l, l.content, l.cstart))
 			continue
@@ -102,18 +90,11 @@ func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
 		if err := sink.Row(r); err != nil {
 			panic(failure{err})
 		}
-		if sp, ok := r.cs.next(); ok {
-			d.fail(l, l.cstart+sp.start, "row has more than the %d values the header declares", h.leaves)
-		}
+		r.end()
 	}
-	if d.strict {
-		if n != h.length {
-			d.fail(&lastLine, lastLine.cstart, "tabular array declares %d rows but has %d", h.length, n)
-		}
-		d.noBlankLines(first, last, "a tabular array")
-		if next := d.peek(); next != nil && next.depth == rowDepth && !strings.HasPrefix(next.content, "- ") && isDataRow(next.content, h.delim) {
-			d.fail(next, next.cstart, "tabular array declares %d rows but has more", h.length)
-		}
+	d.checkExtent(&x, h.length, "tabular array", "rows")
+	if next := d.peek(); d.strict && next != nil && next.depth == rowDepth && !strings.HasPrefix(next.content, "- ") && isDataRow(next.content, h.delim) {
+		d.fail(next, next.cstart, "tabular array declares %d rows but has more", h.length)
 	}
 	if sink != nil {
 		return sink.Value()
@@ -122,58 +103,31 @@ func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
 }
 
 // row decodes the cells in c (at offset coff) into an object shaped by the
-// header's field list.
+// header's field list, reading them as a TableSink does.
 func (d *decoder) row(h *header, l *line, c string, coff int) *jsonvalue.Object {
-	var cs cells
-	d.cells(h, l, c, coff, &cs)
-	return d.rowObject(h.fields, 0, len(h.fields), &cs, l, c, coff)
+	r := Row{d: d, leaves: h.leaves, l: l, c: c, coff: coff}
+	r.cs.reset(c, h.delim)
+	if h.leaves > wideRow {
+		// Counted first, so that a short row costs no object of the
+		// header's width.
+		for range h.leaves {
+			r.span()
+		}
+		r.end()
+		r.cs.reset(c, h.delim)
+		r.n = 0
+	}
+	o := d.rowObject(h.fields, 0, len(h.fields), &r)
+	r.end()
+	return o
 }
 
-// cells sets cs to read the cells of row c (at offset coff), checking
-// that it has as many as the header's leaves. The cells are counted
-// first, no further than one past the header's fields: a longer row fails
-// at its first extra cell. A row of a usual width is split once, its
-// cells kept in the decoder's spans, rather than counted and then split.
-func (d *decoder) cells(h *header, l *line, c string, coff int, cs *cells) {
-	if h.leaves <= maxSplit {
-		if d.spans == nil {
-			d.spans = make([]span, maxSplit)
-		}
-		*cs = newCells(c, h.delim)
-		n := 0
-		for {
-			sp, ok := cs.next()
-			if !ok {
-				break
-			}
-			if n == h.leaves {
-				d.fail(l, coff+sp.start, "row has more than the %d values the header declares", h.leaves)
-			}
-			d.spans[n] = sp
-			n++
-		}
-		if n < h.leaves {
-			d.fail(l, coff, "row has %d values but the header declares %d fields", n, h.leaves)
-		}
-		*cs = cells{spans: d.spans[:n]}
-		return
-	}
-	n, past := countCells(c, h.delim, h.leaves)
-	if n > h.leaves {
-		d.fail(l, coff+past, "row has more than the %d values the header declares", h.leaves)
-	}
-	if n < h.leaves {
-		d.fail(l, coff, "row has %d values but the header declares %d fields", n, h.leaves)
-	}
-	*cs = newCells(c, h.delim)
-}
-
-// maxSplit is the widest row (in leaf fields) that cells splits once.
-const maxSplit = 64
+// wideRow is the widest row (in leaf fields) row does not count first.
+const wideRow = 64
 
 // rowObject builds the object of the fields lo to hi of a header (the
-// members of one group), taking leaf values from cs.
-func (d *decoder) rowObject(fields []hfield, lo, hi int, cs *cells, l *line, c string, coff int) *jsonvalue.Object {
+// members of one group), taking leaf values from r.
+func (d *decoder) rowObject(fields []hfield, lo, hi int, r *Row) *jsonvalue.Object {
 	n := 0
 	for i := lo; i < hi; i = int(fields[i].end) {
 		n++
@@ -183,15 +137,14 @@ func (d *decoder) rowObject(fields []hfield, lo, hi int, cs *cells, l *line, c s
 		f := &fields[i]
 		var v jsonvalue.Value
 		if f.group(i) {
-			v = d.rowObject(fields, i+1, int(f.end), cs, l, c, coff)
+			v = d.rowObject(fields, i+1, int(f.end), r)
 		} else {
-			s, _ := cs.next()
-			v = d.primitive(l, c[s.start:s.end], coff+s.start)
+			v = d.box(r.Next())
 		}
 		if d.strict {
 			b.o.Members = append(b.o.Members, jsonvalue.Member{Key: f.name, Value: v}) // names are distinct in strict mode
 		} else {
-			d.put(&b, f.name, v, l, coff)
+			d.put(&b, f.name, v, r.l, r.coff)
 		}
 	}
 	return b.o
@@ -201,38 +154,25 @@ func (d *decoder) keyedObject(h *header, baseDepth int, hl line) jsonvalue.Value
 	d.checkTable(h, &hl)
 	entryDepth := d.scopeDepth(baseDepth)
 	b := d.newObject(capFor(h.length))
-	count, first, last := 0, 0, 0
-	lastLine := hl
+	x := extent{end: hl}
 	for {
-		l := d.peek()
-		if l == nil || l.depth <= baseDepth {
+		l := d.nextIn(baseDepth, entryDepth)
+		if l == nil {
 			break
-		}
-		if l.depth != entryDepth {
-			d.overIndented(l, entryDepth)
 		}
 		if unquotedIndex(l.content, ':', 0) < 0 {
 			d.fail(l, l.cstart, "expected an entry row (key: values) inside a keyed tabular object")
 		}
 		l = d.read()
-		if first == 0 {
-			first = l.num
-		}
-		last = l.num
-		lastLine = *l
+		x.seen(l)
+		x.n++
 		key, end := d.keyToken(l, l.content, l.cstart)
 		i := d.claim(&b, key, l, l.cstart)
 		cells, off := trimSpacesOff(l.content, end)
 		b.set(i, key, d.row(h, l, cells, l.cstart+off))
-		count++
 	}
-	if d.strict {
-		if count != h.length {
-			d.fail(&lastLine, lastLine.cstart, "keyed tabular object declares %d entries but has %d", h.length, count)
-		}
-		d.noBlankLines(first, last, "a keyed tabular object")
-	}
-	return d.finish(&b)
+	d.checkExtent(&x, h.length, "keyed tabular object", "entries")
+	return b.o
 }
 
 func isListItem(c string) bool { return c == "-" || strings.HasPrefix(c, "- ") }
@@ -248,24 +188,14 @@ func (d *decoder) list(h *header, baseDepth int, hl line) jsonvalue.Value {
 		items = make([]jsonvalue.Value, 0, capFor(h.length))
 	}
 	itemDepth := d.scopeDepth(baseDepth)
-	n, first, last := 0, 0, 0
-	lastLine := hl
-	for !d.strict || n < h.length {
-		l := d.peek()
-		if l == nil || l.depth <= baseDepth {
+	x := extent{end: hl}
+	for !d.strict || x.n < h.length {
+		l := d.nextIn(baseDepth, itemDepth)
+		if l == nil || !isListItem(l.content) {
 			break
-		}
-		if l.depth != itemDepth {
-			d.overIndented(l, itemDepth)
-		}
-		if !isListItem(l.content) {
-			break
-		}
-		if first == 0 {
-			first = l.num
 		}
 		num := l.num
-		n++
+		d.element(&x, l)
 		d.push("")
 		if sink == nil {
 			items = append(items, d.listItem(itemDepth))
@@ -277,17 +207,11 @@ func (d *decoder) list(h *header, baseDepth int, hl line) jsonvalue.Value {
 			}
 		}
 		d.pop()
-		last = d.last.num
-		lastLine = d.last
+		x.seen(&d.last)
 	}
-	if d.strict {
-		if n != h.length {
-			d.fail(&lastLine, lastLine.cstart, "list array declares %d items but has %d", h.length, n)
-		}
-		d.noBlankLines(first, last, "a list array")
-		if next := d.peek(); next != nil && next.depth == itemDepth && strings.HasPrefix(next.content, "- ") {
-			d.fail(next, next.cstart, "list array declares %d items but has more", h.length)
-		}
+	d.checkExtent(&x, h.length, "list array", "items")
+	if next := d.peek(); d.strict && next != nil && next.depth == itemDepth && strings.HasPrefix(next.content, "- ") {
+		d.fail(next, next.cstart, "list array declares %d items but has more", h.length)
 	}
 	if sink != nil {
 		return sink.Value()
@@ -300,15 +224,8 @@ func (d *decoder) listItem(baseDepth int) jsonvalue.Value {
 	reuse := d.reuseItem
 	d.reuseItem = false
 	l := d.read()
-	if l.content == "-" {
-		return &jsonvalue.Object{Members: []jsonvalue.Member{}}
-	}
-	off := 2
-	for off < len(l.content) && l.content[off] == ' ' {
-		off++
-	}
-	after := l.content[off:]
-	aoff := l.cstart + off
+	after := strings.TrimLeft(l.content[1:], " ")
+	aoff := l.cstart + len(l.content) - len(after)
 	if after == "" {
 		return &jsonvalue.Object{Members: []jsonvalue.Member{}}
 	}
@@ -331,34 +248,27 @@ func (d *decoder) listItem(baseDepth int) jsonvalue.Value {
 	if ok && h.hasKey && h.fields != nil {
 		b := d.itemObject(reuse)
 		hl := *l
+		i := d.claim(&b, h.key, &hl, aoff)
 		d.push(h.key)
-		v := d.arrayFromHeader(&h, baseDepth+1, &hl)
+		b.set(i, h.key, d.arrayFromHeader(&h, baseDepth+1, &hl))
 		d.pop()
-		d.put(&b, h.key, v, &hl, aoff)
 		d.siblings(baseDepth+1, &b)
-		return d.finish(&b)
+		return b.o
 	}
 	if isKeyValue(after) {
 		b := d.itemObject(reuse)
 		hl := *l
 		d.keyValue(&hl, after, aoff, baseDepth+1, &b)
 		d.siblings(baseDepth+1, &b)
-		return d.finish(&b)
+		return b.o
 	}
 	return d.primitive(l, after, aoff)
 }
 
 // siblings decodes the further fields of a list-item object, at depth.
 func (d *decoder) siblings(depth int, b *objBuilder) {
-	for {
-		l := d.peek()
-		if l == nil || l.depth < depth {
-			return
-		}
-		if l.depth != depth {
-			d.overIndented(l, depth)
-		}
-		l = d.read()
+	for d.nextIn(depth-1, depth) != nil {
+		l := d.read()
 		d.keyValue(l, l.content, l.cstart, depth, b)
 	}
 }
@@ -375,4 +285,52 @@ func (d *decoder) itemObject(reuse bool) objBuilder {
 	}
 	d.item.Members = d.item.Members[:0]
 	return objBuilder{o: d.item}
+}
+
+// nextIn returns the next line if it is in the scope of depth opened at
+// baseDepth, failing if it is indented deeper, or nil.
+func (d *decoder) nextIn(baseDepth, depth int) *line {
+	l := d.peek()
+	if l == nil || l.depth <= baseDepth {
+		return nil
+	}
+	if l.depth != depth {
+		d.overIndented(l, depth)
+	}
+	return l
+}
+
+// extent is what the strict checks at an array's end need: its elements
+// counted, the lines of the first and last, and the last line read.
+type extent struct {
+	n, first, last int
+	end            line
+}
+
+func (x *extent) seen(l *line) {
+	if x.first == 0 {
+		x.first = l.num
+	}
+	x.last, x.end = l.num, *l
+}
+
+// element counts l, which starts an element, and notes it for Locate.
+func (d *decoder) element(x *extent, l *line) {
+	if d.find != nil {
+		d.at("", x.n, l)
+	}
+	x.seen(l)
+	x.n++
+}
+
+// checkExtent fails, in strict mode, when x has not the n elements (unit)
+// what declares, or holds a blank line.
+func (d *decoder) checkExtent(x *extent, n int, what, unit string) {
+	if !d.strict {
+		return
+	}
+	if x.n != n {
+		d.fail(&x.end, x.end.cstart, "%s declares %d %s but has %d", what, n, unit, x.n)
+	}
+	d.noBlankLines(x.first, x.last, what)
 }

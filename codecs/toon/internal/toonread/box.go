@@ -6,22 +6,17 @@ import (
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 )
 
-// Boxing. A string or a jsonvalue.Number stored in a jsonvalue.Value (an
-// interface) normally costs an allocation each. The decoder instead keeps
-// them in slabs (of minSlab slots, doubling up to boxSlab) and builds the
-// interface by hand (eface: the runtime's type and data pointers) to
-// point to a slab slot. It is sound because the type pointer comes from a
-// real interface of the same type; a slot is written once, before its
-// interface is made, and never again; and the slab has the slot type's
-// pointer layout, so the collector keeps it and the bytes it points to
-// alive while any interface points into it.
+// Boxing: a string or a Number in a jsonvalue.Value costs an allocation
+// each; the decoder keeps them in slabs (minSlab slots, doubling up to
+// boxSlab) and builds the interface by hand to point to a slot. Sound:
+// the type pointer is a real interface's, a slot is written once before
+// its interface is made, and the slab has the slot type's layout.
 const (
 	minSlab = 16
 	boxSlab = 256
 )
 
-// nextSlab returns the size of the next slab after one of *n slots, and
-// records it in *n.
+// nextSlab returns and records in *n the size of the slab after *n.
 func nextSlab(n *int) int {
 	*n = min(max(2**n, minSlab), boxSlab)
 	return *n
@@ -43,8 +38,7 @@ func makeValue(typ, data unsafe.Pointer) jsonvalue.Value {
 	return *(*jsonvalue.Value)(unsafe.Pointer(&e))
 }
 
-// boxStr returns s as a jsonvalue.Value: a shared one for a one-byte
-// string, otherwise held in the decoder's string slab.
+// boxStr returns s as a jsonvalue.Value.
 func (d *decoder) boxStr(s string) jsonvalue.Value {
 	if len(s) == 1 && s[0] < 0x80 {
 		return oneByteStrings[s[0]]
@@ -58,7 +52,7 @@ func (d *decoder) boxStr(s string) jsonvalue.Value {
 	return makeValue(stringType, unsafe.Pointer(p))
 }
 
-// boxNum returns n as a jsonvalue.Value held in the decoder's number slab.
+// boxNum returns n as a jsonvalue.Value.
 func (d *decoder) boxNum(n jsonvalue.Number) jsonvalue.Value {
 	if len(d.nums) == 0 {
 		d.nums = make([]jsonvalue.Number, nextSlab(&d.slabs[slabNums]))

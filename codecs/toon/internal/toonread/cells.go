@@ -1,17 +1,12 @@
 package toonread
 
 // cells reads the values of a delimited row or inline array one at a
-// time, splitting at unquoted delimiters (spec §11.2), so that no list of
-// a line's cells is ever built: a line of millions of delimiters costs
-// nothing before its count is checked.
+// time, splitting at unquoted delimiters (spec §11.2).
 type cells struct {
 	s     string
 	delim byte
 	pos   int
 	done  bool
-	// spans, when not nil, are the cells already split: next returns
-	// them in turn.
-	spans []span
 }
 
 func newCells(s string, delim byte) cells {
@@ -20,24 +15,14 @@ func newCells(s string, delim byte) cells {
 	return c
 }
 
-// reset sets c to read the cells of s, field by field (c may be in the
-// heap, where a whole-struct copy costs a bulk write barrier).
+// reset sets c to read the cells of s, field by field (see line.set).
 func (c *cells) reset(s string, delim byte) {
-	c.s, c.delim, c.pos, c.done, c.spans = s, delim, 0, s == "", nil
+	c.s, c.delim, c.pos, c.done = s, delim, 0, s == ""
 }
 
 // next returns the next cell's span in s, spaces trimmed, or false after
-// the last. A cell without a quote, the common one, is read in one pass
-// up to its delimiter; at a quote the cell is read again by scan, which
-// knows quoted text, so that each byte is read at most twice.
+// the last; a cell with a quote is read again by scan.
 func (c *cells) next() (span, bool) {
-	if c.spans != nil {
-		if c.pos == len(c.spans) {
-			return span{}, false
-		}
-		c.pos++
-		return c.spans[c.pos-1], true
-	}
 	if c.done {
 		return span{}, false
 	}
@@ -83,18 +68,17 @@ func (c *cells) scan() (span, bool) {
 			continue
 		}
 		if ch == c.delim {
-			sp := trimSpan(s, c.pos, i)
+			sp := trimSpan(s[:i], c.pos)
 			c.pos = i + 1
 			return sp, true
 		}
 	}
 	c.done = true
-	return trimSpan(s, c.pos, len(s)), true
+	return trimSpan(s, c.pos), true
 }
 
-// countCells counts the cells of s, stopping once it has more than limit
-// (limit < 0: no limit). It returns the count and, when it passes limit,
-// the offset in s of the first cell past it.
+// countCells counts the cells of s up to one past limit (< 0: none) and
+// returns the count and the offset of a cell past limit.
 func countCells(s string, delim byte, limit int) (n, past int) {
 	c := newCells(s, delim)
 	for {
@@ -107,4 +91,10 @@ func countCells(s string, delim byte, limit int) (n, past int) {
 			return n, sp.start
 		}
 	}
+}
+
+// trimSpan is the span of s[from:] without surrounding spaces.
+func trimSpan(s string, from int) span {
+	t, i := trimSpacesOff(s, from)
+	return span{i, i + len(t)}
 }

@@ -8,18 +8,17 @@ import (
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/textwire"
+	"github.com/graphwire/graphwire/wire"
 )
 
-// DefaultIndentSize and DefaultMaxDepth are the values an Options field
-// left zero takes (toonvalue exports them to its users).
+// DefaultIndentSize and DefaultMaxDepth are Options' defaults.
 const (
 	DefaultIndentSize = 2
 	DefaultMaxDepth   = 1000
 )
 
-// IndentSize is the indentation option n of a reader or writer, the
-// default for 0, or an error out of 1 to 64 (wider is a mistake, not a
-// style).
+// IndentSize is the indentation option n, the default for 0, or an error
+// out of 1 to 64.
 func IndentSize(n int) (int, error) {
 	switch {
 	case n == 0:
@@ -30,8 +29,7 @@ func IndentSize(n int) (int, error) {
 	return n, nil
 }
 
-// Options are toonvalue.DecodeOptions (which converts to this type): the
-// spaces per level, strict mode off, the nesting bound.
+// Options are toonvalue.DecodeOptions, which converts to this type.
 type Options struct {
 	IndentSize int
 	Lenient    bool
@@ -52,14 +50,9 @@ func (o Options) resolve() (Options, error) {
 	return o, nil
 }
 
-// Limits are the wire.Limits the GraphResponse codec applies to the
-// generic layer (toonvalue.Unmarshal passes none): when Set, an array
-// declaring or holding more than MaxElements values, a string or key
-// longer than MaxString bytes, or nesting past Options.MaxDepth fails
-// with an error naming the wire.Limits field; a header's field group or
-// an object of more than MaxFields names fails as it is read; a table
-// whose rows would repeat its field names past MaxMaterialized bytes
-// fails before its rows are read.
+// Limits are the wire.Limits the GraphResponse codec applies (see its
+// Security section); toonvalue.Unmarshal passes none. MaxFields bounds a
+// field group or an object, as it is read.
 type Limits struct {
 	Set             bool
 	MaxElements     int
@@ -68,25 +61,38 @@ type Limits struct {
 	MaxMaterialized int64
 }
 
-// Decode decodes one TOON document (spec v4.0), for toonvalue.Unmarshal
-// (which documents it) and the GraphResponse codec.
-func Decode(data []byte, opts Options, lim Limits) (v jsonvalue.Value, err error) {
-	return DecodeSinks(data, opts, lim, nil)
+// DecodeSinks decodes one TOON document (spec v4.0), the arrays s
+// chooses read by its sinks (see Sinks); s may be nil.
+func DecodeSinks(data []byte, opts Options, lim Limits, s Sinks) (jsonvalue.Value, error) {
+	v, _, err := decode(data, opts, lim, s, nil)
+	return v, err
 }
 
-// DecodeSinks is Decode with the arrays s chooses read by its sinks (see
-// Sinks); the document holds what the sinks' Value return where their
-// arrays are.
-func DecodeSinks(data []byte, opts Options, lim Limits, s Sinks) (v jsonvalue.Value, err error) {
+// A Step is one element of a path into a document: a key, or an index
+// when Index >= 0.
+type Step struct {
+	Key   string
+	Index int
+}
+
+// Locate returns the line of data where the value at path starts, or
+// that of its nearest ancestor found, or 0. It reads data again as
+// DecodeSinks does, keeping nothing, up to the value or the first error.
+func Locate(data []byte, opts Options, lim Limits, path []Step) int {
+	_, line, _ := decode(data, opts, lim, discard{}, path)
+	return line
+}
+
+// decode is DecodeSinks, locating find (see Locate) when it is not nil.
+func decode(data []byte, opts Options, lim Limits, s Sinks, find []Step) (v jsonvalue.Value, found int, err error) {
 	o, err := opts.resolve()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	d := decoder{opts: o, strict: !o.Lenient, lim: lim, sinks: s}
+	d := decoder{opts: o, strict: !o.Lenient, lim: lim, sinks: s, find: find}
 	d.path = d.pathBuf[:0]
 	if len(data) > 0 {
-		// One copy of the input, which the decoded strings share (see
-		// clone): one allocation, not one per string.
+		// One copy of the input, which the decoded strings share.
 		d.src = string(data)
 	}
 	defer func() {
@@ -95,12 +101,14 @@ func DecodeSinks(data []byte, opts Options, lim Limits, s Sinks) (v jsonvalue.Va
 			if !ok {
 				panic(r)
 			}
-			v, err = nil, f.err
+			v, found, err = nil, d.found, nil
+			if f.err != nil {
+				err = f.err
+			}
 		}
 	}()
-	// The input is checked once, at memory speed; in strict mode, ill-formed
-	// input is then checked line by line as it is scanned (checkLines), so
-	// that the error reported is the first in the text, whatever its kind.
+	// Ill-formed UTF-8 is found at memory speed, then in strict mode line
+	// by line (checkLines), so that the error reported is the first.
 	if !utf8.ValidString(d.src) {
 		if d.strict {
 			d.checkLines = true
@@ -108,16 +116,43 @@ func DecodeSinks(data []byte, opts Options, lim Limits, s Sinks) (v jsonvalue.Va
 			d.src = strings.ToValidUTF8(d.src, "\uFFFD")
 		}
 	}
-	return d.document(), nil
+	return d.document(), d.found, nil
+}
+
+// at notes, for Locate, that the member key (or element index) of the
+// value being read starts on line l, and ends the read at the path's end.
+func (d *decoder) at(key string, index int, l *line) {
+	m := d.matched
+	if m == len(d.find) || m != len(d.path) || d.find[m].Index != index || d.find[m].Key != key {
+		return
+	}
+	d.matched, d.found = m+1, l.num
+	if d.matched == len(d.find) {
+		panic(failure{})
+	}
+}
+
+// discard is Locate's sinks: they read every row and item and keep none.
+type discard struct{}
+
+func (discard) Table(path []string, h Header) TableSink { return discard{} }
+func (discard) List(path []string, h Header) ListSink   { return discard{} }
+func (discard) Value() jsonvalue.Value                  { return nil }
+
+func (discard) Item(v jsonvalue.Value, line int) *wire.DecodeError { return nil }
+
+func (discard) Row(r *Row) *wire.DecodeError {
+	for range r.leaves {
+		r.span()
+	}
+	return nil
 }
 
 type decoder struct {
-	src    string
-	opts   Options
-	strict bool
-	// checkLines: the input is not valid UTF-8; each line is checked as
-	// it is scanned (strict mode).
-	checkLines bool
+	src        string
+	opts       Options
+	strict     bool
+	checkLines bool // see decode
 
 	pos     int  // offset of the next raw line
 	done    bool // every raw line has been scanned
@@ -136,16 +171,17 @@ type decoder struct {
 	slabs [slabKinds]int     // the size of each kind's last slab
 	objs  []jsonvalue.Object // slab of the rows' objects
 	mems  []jsonvalue.Member // slab of the rows' members
-	spans []span             // the cells of the row being read (cells)
 
 	sinks   Sinks     // see DecodeSinks
 	path    []string  // with sinks: the keys of the values being read
 	pathBuf [8]string // path\'s first room
 	sinkRow Row       // the row a TableSink reads (a Row given to a sink escapes)
-	// reuseItem: the list item about to be read goes to a ListSink, and
-	// its object, if it is one, is item, reused (listItem takes it).
+	// reuseItem: the next list item goes to a ListSink, in item.
 	reuseItem bool
 	item      *jsonvalue.Object
+
+	find           []Step // the path Locate looks for, matched steps of it
+	matched, found int    // found: the line of the last step matched
 }
 
 // line is one non-blank, non-comment line.
@@ -172,12 +208,12 @@ func (d *decoder) document() jsonvalue.Value {
 		d.overIndented(first, 0)
 	}
 	c := first.content
-	if trimSpaces(c) == "[]" {
+	if c == "[]" {
 		d.read()
 		d.consumed()
 		return []jsonvalue.Value{}
 	}
-	if strings.HasPrefix(trimSpaces(c), "[") && unquotedIndex(c, ':', 0) >= 0 {
+	if strings.HasPrefix(c, "[") && unquotedIndex(c, ':', 0) >= 0 {
 		if h, ok := d.header(first, c, first.cstart); ok {
 			l := d.read()
 			v := d.arrayFromHeader(&h, 0, l)
@@ -208,25 +244,19 @@ func (d *decoder) document() jsonvalue.Value {
 		d.read()
 		d.keyValue(&d.last, d.last.content, d.last.cstart, 0, &b)
 	}
-	return d.finish(&b)
+	return b.o
 }
 
-// consumed fails, in strict mode, when lines follow a complete root array
-// or keyed root object.
+// consumed fails, in strict mode, at lines after a root array.
 func (d *decoder) consumed() {
 	if l := d.peek(); l != nil && d.strict {
 		d.fail(l, l.cstart, "unexpected content after the root value")
 	}
 }
 
-// object builder: keeps the order of keys, detects duplicates (strict) or
-// lets the last value win at the first position (lenient).
-//
-// A key is compared with those before it while the object has at most
-// smallObject members; a wider object indexes its keys (nameIndex), so
-// that a repeat is found as it is read, before its value is decoded, in
-// time per key that does not grow with the object and in 12 to 24 bytes a
-// key.
+// objBuilder builds an object, finding a repeated key (strict mode) or
+// letting the last value win at the first position (lenient) as the key
+// is read: by comparison up to smallObject members, then by a nameIndex.
 type objBuilder struct {
 	o   *jsonvalue.Object
 	idx nameIndex // past smallObject members
@@ -234,15 +264,12 @@ type objBuilder struct {
 
 const smallObject = 24
 
-// rowSlab bounds the members of a row object taken from the members
-// slab (a quarter of it): a wider row has its own.
+// rowSlab bounds the members of a row taken from the members slab.
 const rowSlab = 256
 
 // newRowObject returns a builder of an object of n members taken from the
-// decoder's slabs (growing from minSlab to boxSlab objects, and four
-// times as many members), so that a table's rows cost an allocation per
-// slab rather than two per row. The members slice has capacity n: an
-// append past it (a lenient row that holds more) moves it off the slab.
+// decoder's slabs, so that rows cost an allocation per slab, not two a
+// row; an append past n moves the members off the slab.
 func (d *decoder) newRowObject(n int) objBuilder {
 	if len(d.objs) == 0 {
 		d.objs = make([]jsonvalue.Object, nextSlab(&d.slabs[slabObjs]))
@@ -267,29 +294,17 @@ func (d *decoder) newObject(n int) objBuilder {
 
 func (b *objBuilder) hashOf(i int) uint64 { return b.idx.hash(b.o.Members[i].Key, 0) }
 
-// find returns the position of the member named key, or -1.
-func (b *objBuilder) find(key string) int {
-	ms := b.o.Members
-	if b.idx.slots != nil {
-		return b.idx.find(b.idx.hash(key, 0), func(j int) bool { return ms[j].Key == key })
-	}
-	for i := range ms {
-		if ms[i].Key == key {
-			return i
-		}
-	}
-	return -1
-}
-
-// add returns the position of the member named key, or -1 when there is
-// none: then key is indexed as the next member, which the caller appends.
+// add returns the position of the member named key, or -1, having
+// indexed key as the next member.
 func (b *objBuilder) add(key string) int {
 	ms := b.o.Members
 	if b.idx.slots != nil {
 		return b.idx.add(b.idx.hash(key, 0), len(ms), func(j int) bool { return ms[j].Key == key })
 	}
-	if i := b.find(key); i >= 0 {
-		return i
+	for i := range ms {
+		if ms[i].Key == key {
+			return i
+		}
 	}
 	if len(ms) >= smallObject {
 		b.idx.start(2*len(ms), len(ms), b.hashOf)
@@ -298,18 +313,17 @@ func (b *objBuilder) add(key string) int {
 	return -1
 }
 
-// put adds key=v, failing on a duplicate in strict mode; in lenient mode
-// the last value wins at the first key's position.
+// put adds key=v (claim, set).
 func (d *decoder) put(b *objBuilder, key string, v jsonvalue.Value, l *line, off int) {
 	b.set(d.claim(b, key, l, off), key, v)
 }
 
-// claim checks key before its value is read: the object's width under
-// the limits and, in strict mode, that no member has that name. It
-// returns the position of the member already named key (lenient mode),
-// or -1, having indexed key as the next member, which set appends: a key
-// is looked up once, however wide the object.
+// claim checks key before its value is read (the object's width, a
+// repeat in strict mode) and returns add's position for set.
 func (d *decoder) claim(b *objBuilder, key string, l *line, off int) int {
+	if d.find != nil {
+		d.at(key, -1, l)
+	}
 	d.checkWidth(b, l, off)
 	i := b.add(key)
 	if i >= 0 && d.strict {
@@ -318,8 +332,7 @@ func (d *decoder) claim(b *objBuilder, key string, l *line, off int) int {
 	return i
 }
 
-// set stores the value of the member claim returned i for: over the
-// earlier one (i >= 0, lenient mode), or appended.
+// set stores the value of the member claim returned i for.
 func (b *objBuilder) set(i int, key string, v jsonvalue.Value) {
 	if i >= 0 {
 		b.o.Members[i].Value = v
@@ -327,9 +340,7 @@ func (b *objBuilder) set(i int, key string, v jsonvalue.Value) {
 	}
 	ms := b.o.Members
 	if len(ms) == cap(ms) && len(ms) >= smallObject {
-		// Doubled, not grown by the quarter append grows a long slice
-		// by: a wide object's members are copied about twice in all,
-		// not about four times.
+		// Doubled: a wide object's members are copied twice in all.
 		grown := make([]jsonvalue.Member, len(ms), 2*len(ms))
 		copy(grown, ms)
 		ms = grown
@@ -337,20 +348,15 @@ func (b *objBuilder) set(i int, key string, v jsonvalue.Value) {
 	b.o.Members = append(ms, jsonvalue.Member{Key: key, Value: v})
 }
 
-// finish returns the object.
-func (d *decoder) finish(b *objBuilder) *jsonvalue.Object { return b.o }
-
-// checkWidth refuses, under the codec's limits, a member past maxFields
-// (MaxElements properties or cells and the layout's own keys), before its
-// value is read.
+// checkWidth refuses a member past Limits.MaxFields.
 func (d *decoder) checkWidth(b *objBuilder, l *line, off int) {
 	if d.lim.Set && len(b.o.Members) >= d.lim.MaxFields {
 		d.failLimit(l, off, "MaxElements", "an object of more than "+strconv.Itoa(d.lim.MaxFields)+" members, past the limit of "+strconv.Itoa(d.lim.MaxElements)+" properties or cells")
 	}
 }
 
-// keyValue decodes one field line of an object body at baseDepth. c is the
-// part of the line to parse, starting at offset coff of d.src.
+// keyValue decodes the field line c (at offset coff of d.src) of an object
+// at baseDepth.
 func (d *decoder) keyValue(l *line, c string, coff, baseDepth int, b *objBuilder) {
 	if h, ok := d.header(l, c, coff); ok {
 		if h.hasKey {
@@ -411,8 +417,7 @@ func (d *decoder) noDepthJump(next *line, parentDepth int) {
 	}
 }
 
-// objectFields decodes the fields of a nested object whose lines are at
-// depth >= baseDepth.
+// objectFields decodes a nested object whose lines are at baseDepth or more.
 func (d *decoder) objectFields(baseDepth int) *jsonvalue.Object {
 	b := d.newObject(4)
 	depth := -1
@@ -430,11 +435,10 @@ func (d *decoder) objectFields(baseDepth int) *jsonvalue.Object {
 		l = d.read()
 		d.keyValue(l, l.content, l.cstart, depth, &b)
 	}
-	return d.finish(&b)
+	return b.o
 }
 
-// scopeDepth returns the depth of the content of a scope opened at
-// baseDepth.
+// scopeDepth is the depth of a scope's content opened at baseDepth.
 func (d *decoder) scopeDepth(baseDepth int) int {
 	first := d.peek()
 	if first == nil || first.depth <= baseDepth+1 {

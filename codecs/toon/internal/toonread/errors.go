@@ -7,12 +7,10 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// codecName is the Codec field of every *wire.DecodeError this package
-// returns, so errors read "toon: line N, column M: ...".
+// codecName is the Codec of the errors this package returns.
 const codecName = "toon"
 
-// failure carries a decode error through a panic to Unmarshal's recover; it
-// never escapes the package.
+// failure carries a decode error through a panic to decode's recover.
 type failure struct{ err *wire.DecodeError }
 
 func (d *decoder) failAt(line, col int, format string, args ...any) {
@@ -32,26 +30,21 @@ func (d *decoder) fail(l *line, off int, format string, args ...any) {
 	d.failAt(l.num, col, format, args...)
 }
 
-// failLimit reports, like fail, input past one of the codec's limits,
-// naming the wire.Limits field.
+// failLimit is fail for input past the wire.Limits field limit.
 func (d *decoder) failLimit(l *line, off int, limit, msg string) {
 	col := max(off-l.start+1, 1)
 	panic(failure{&wire.DecodeError{Codec: codecName, Line: l.num, Column: col, Msg: msg, Limit: limit}})
 }
 
-// checkString refuses, under the codec's limits, a decoded string or key
-// of n bytes, longer than the string limit.
+// checkString refuses a decoded string or key of n bytes past MaxString.
 func (d *decoder) checkString(l *line, n int, off int) {
 	if d.lim.Set && n > d.lim.MaxString {
 		d.failLimit(l, off, "MaxStringBytes", "a string of "+strconv.Itoa(n)+" bytes, longer than the limit of "+strconv.Itoa(d.lim.MaxString))
 	}
 }
 
-// checkTable refuses, under the codec's limits, a table whose rows would
-// repeat its header's field names past the materialised-size limit: each
-// of the rows strict mode requires writes every name as a key of its
-// object, so the declared rows times the names' bytes is a lower bound of
-// the response's canonical JSON, known before any row is read.
+// checkTable refuses a table whose declared rows times its names' bytes,
+// a lower bound of its canonical JSON, pass MaxMaterialized.
 func (d *decoder) checkTable(h *header, hl *line) {
 	if !d.lim.Set || d.lim.MaxMaterialized <= 0 {
 		return

@@ -9,18 +9,15 @@ import (
 	"github.com/graphwire/graphwire/internal/textwire"
 )
 
-// hfield is one name of a header's field list (spec §6), the list
-// flattened in the order its names are written: a group's members follow
-// it, up to its end. A field costs 24 bytes however deep its group, so
-// that a header of millions of names costs a bounded multiple of its text.
+// hfield is one name of a header's field list (spec §6), flattened: a
+// group's members follow it, up to its end; 24 bytes however deep.
 type hfield struct {
 	name   string
 	end    int32 // index just past the field and, for a group, its members
 	parent int32 // index of the group holding the field, -1 at the top
 }
 
-// group reports whether the field at index i, f, is a group (a group has
-// at least one member: an empty one is a syntax error).
+// group reports whether f, at index i, is a group.
 func (f *hfield) group(i int) bool { return int(f.end) > i+1 }
 
 // countLeaves is the number of values a row of the header holds.
@@ -43,14 +40,10 @@ func namesBytes(fields []hfield) int {
 	return n
 }
 
-// fieldList gathers the fields of one header as they are read.
-//
-// Once the list outgrows presizeAt fields its capacity is set, once, to
-// an upper bound of the fields left on the line (the delimiters and
-// braces ahead of the closing brace), so that it never grows by copying.
-// In strict mode a repeated name is found as it is read: pairwise among
-// the first few fields, then through a nameIndex of the fields by group
-// and name, sized with the list.
+// fieldList gathers a header's fields as they are read. Past presizeAt
+// fields it is sized once by the fields left on the line (fieldsAhead);
+// in strict mode a repeated name is found as it is read, pairwise among
+// the first pairwiseFields, then through a nameIndex by group and name.
 type fieldList struct {
 	fields []hfield
 	sized  bool
@@ -58,9 +51,6 @@ type fieldList struct {
 	index  nameIndex // strict, past pairwiseFields
 }
 
-// presizeAt is the length at which a field list is sized from the rest of
-// its line; pairwiseFields is how many fields a new name is compared with
-// one by one before the list is indexed.
 const (
 	presizeAt      = 64
 	pairwiseFields = 16
@@ -112,10 +102,8 @@ func (fl *fieldList) add(f hfield, c string, j int, delim byte, level int, maxFi
 	return -1
 }
 
-// fieldsAhead returns an upper bound of the fields that begin at or after
-// c[j] before the list's closing brace, at level (1 for the outermost
-// group): one for each delimiter or brace, which ends at most one field;
-// it stops counting at limit.
+// fieldsAhead returns an upper bound of the fields from c[j] to the
+// list's closing brace (level 1 the outermost group), at most limit.
 func fieldsAhead(c string, j int, delim byte, level, limit int) int {
 	n := 0
 	inQuotes := false
@@ -152,19 +140,14 @@ func fieldsAhead(c string, j int, delim byte, level, limit int) int {
 // returns the fields and the index after the '}', or an error message and
 // its offset in c.
 func (d *decoder) fields(l *line, c string, brace int, delim byte) ([]hfield, int, string, int) {
-	// Room for the fields the list can hold, up to presizeAt (add sizes
-	// a longer one), so that a usual header is kept in one allocation.
 	fl := fieldList{strict: d.strict, fields: make([]hfield, 0, fieldsAhead(c, brace+1, delim, 1, presizeAt))}
 	end, msg, moff := d.parseFields(l, c, brace+1, delim, 1, -1, &fl)
 	return fl.fields, end, msg, moff
 }
 
-// parseFields parses the field entries of one brace group of c, starting
-// at i (just after the '{') and ending after the matching '}', into fl;
-// parent is the index of the group's own field (-1 for the outermost). It
-// returns the index after the '}', or an error message and its offset. Under
-// the codec's limits a group of more than maxFields fields is refused at
-// the first field past it.
+// parseFields parses one brace group of c from i (after its '{') into fl,
+// parent the group's own field (-1 for the outermost), and returns the
+// index after its '}', or an error message and its offset.
 func (d *decoder) parseFields(l *line, c string, i int, delim byte, level int, parent int32, fl *fieldList) (int, string, int) {
 	if level > d.opts.MaxDepth {
 		return 0, "field groups nested deeper than " + strconv.Itoa(d.opts.MaxDepth) + " levels", i
@@ -254,14 +237,13 @@ func (d *decoder) parseFields(l *line, c string, i int, delim byte, level int, p
 	}
 }
 
-// fieldName decodes a (possibly quoted) field name found at offset off of
-// c. Quoted names with bad escapes are errors in every mode.
+// fieldName decodes a field name at offset off of c.
 func (d *decoder) fieldName(l *line, name string, off int, c string) string {
 	if name[0] == '"' {
 		// c is a substring of d.src; find its offset to report columns.
 		return d.quoted(l, name, d.offsetOf(c)+off)
 	}
-	return d.clone(name)
+	return name
 }
 
 // offsetOf returns the offset in d.src of s, a substring of it.

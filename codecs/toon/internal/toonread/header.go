@@ -2,6 +2,7 @@ package toonread
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/graphwire/graphwire/internal/textwire"
@@ -21,29 +22,21 @@ type header struct {
 	room      int    // see Header.Room
 }
 
-// header parses c (at offset coff of d.src) as an array header. It reports
-// false when c is not a header, or — in lenient mode — a malformed one that
-// is to be read as a key-value line; a malformed header in strict mode is an
-// error.
+// header parses c (at offset coff of d.src) as an array header, or
+// reports false (lenient mode: for a malformed one too, read as a
+// key-value line).
 func (d *decoder) header(l *line, c string, coff int) (header, bool) {
 	h, reason, roff := d.parseHeader(l, c, coff)
-	switch {
-	case reason == "":
-	case reason == notHeader:
-		return h, false
-	case d.strict:
+	if reason != "" && reason != notHeader && d.strict {
 		d.fail(l, coff+roff, "%s", reason)
-	default:
-		return h, false
 	}
-	return h, true
+	return h, reason == ""
 }
 
 const notHeader = "\x00not a header"
 
-// parseHeader follows the reference decoder's header recognition. It
-// returns reason == "" for a header, notHeader for a line that is not one,
-// or the reason a header-shaped line is malformed, with its offset in c.
+// parseHeader returns reason "" for a header, notHeader for a line that
+// is not one, or why a header-shaped line is malformed and where.
 func (d *decoder) parseHeader(l *line, c string, coff int) (h header, reason string, roff int) {
 	var bracketStart int
 	if strings.HasPrefix(c, `"`) {
@@ -94,7 +87,7 @@ func (d *decoder) parseHeader(l *line, c string, coff int) (h header, reason str
 			return h, msg, moff
 		}
 		if bad := mismatchedDelimiter(c[braceStart+1:end-1], h.delim); bad != 0 {
-			return h, "header delimiter mismatch: the bracket declares " + delimName(h.delim) + " but the field list contains an unquoted " + delimName(bad), braceStart
+			return h, "header delimiter mismatch: the bracket declares " + strconv.Quote(string(h.delim)) + " but the field list contains an unquoted " + strconv.Quote(string(bad)), braceStart
 		}
 		h.fields, braceEnd = fields, end
 		h.leaves = countLeaves(fields)
@@ -115,7 +108,7 @@ func (d *decoder) parseHeader(l *line, c string, coff int) (h header, reason str
 		if raw[0] == '"' {
 			h.key = d.quoted(l, raw, coff)
 		} else {
-			h.key = d.clone(raw)
+			h.key = raw
 		}
 	}
 	h.inline, h.inlineOff = trimSpacesOff(c, colon+1)
@@ -129,8 +122,7 @@ func (d *decoder) parseHeader(l *line, c string, coff int) (h header, reason str
 	return h, "", 0
 }
 
-// parseLength parses a bracket length: 0 or [1-9][0-9]*. Lengths beyond
-// the int range saturate (no count can reach them).
+// parseLength parses a bracket length, 0 or [1-9][0-9]*, saturating.
 func parseLength(s string) (int, bool) {
 	if s == "" || (s[0] == '0' && len(s) > 1) {
 		return 0, false
@@ -158,18 +150,7 @@ func mismatchedDelimiter(s string, active byte) byte {
 	return 0
 }
 
-func delimName(c byte) string {
-	switch c {
-	case '\t':
-		return `"\t"`
-	case '|':
-		return `"|"`
-	}
-	return `","`
-}
-
-// keyToken parses the key at the start of c and returns it and the index
-// just after its colon.
+// keyToken returns the key at the start of c and the index past its colon.
 func (d *decoder) keyToken(l *line, c string, coff int) (string, int) {
 	if strings.HasPrefix(c, `"`) {
 		q := closingQuote(c, 0)
@@ -190,9 +171,7 @@ func (d *decoder) keyToken(l *line, c string, coff int) (string, int) {
 	if colon < 0 {
 		d.fail(l, coff+len(c), "missing colon after key %s", textwire.Excerpt(c))
 	}
-	return d.clone(trimSpaces(c[:colon])), colon + 1
+	return strings.Trim(c[:colon], " "), colon + 1
 }
-
-// maxExcerpt bounds the input an error message quotes, in bytes.
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

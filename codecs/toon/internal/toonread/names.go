@@ -5,14 +5,10 @@ import (
 	"math"
 )
 
-// nameIndex finds a repeated name among the names of a sequence as each
-// is added: an open-addressing table of the sequence's positions, kept at
-// most two thirds full (a third to two thirds), 12 to 24 bytes a name. An entry holds the high half
-// of its name's hash beside the position, so that a probe compares names
-// only when the hashes agree; the seed is drawn per table, so no input
-// can be made to collide. It replaces a key list sorted once the sequence
-// is complete, which held 32 bytes a name more at its peak and let a
-// repeat be found only at the end.
+// nameIndex finds a repeated name in a sequence as each is added: an
+// open-addressing table of positions, a third to two thirds full (12 to
+// 24 bytes a name), each entry the high half of its name's hash beside
+// its position; the seed is drawn per table, so no input can collide.
 type nameIndex struct {
 	slots []uint64
 	shift uint // 64 - log2(len(slots)): a name's home slot is h >> shift
@@ -36,11 +32,8 @@ func (x *nameIndex) start(size, n int, hashOf func(int) uint64) {
 	}
 }
 
-// resize moves the table to one with room for size names. A name's home
-// slot is the top bits of its hash, which its entry keeps: the entries
-// are moved without hashing a name again, in the order of their homes,
-// and the new table is written from start to end rather than at random
-// (a table of millions of names is moved at memory speed).
+// resize moves the table to one with room for size names, without
+// hashing again, in the order of the entries' home slots.
 func (x *nameIndex) resize(size int) {
 	s, shift := 1, uint(64)
 	for 2*s < 3*size {
@@ -49,8 +42,6 @@ func (x *nameIndex) resize(size int) {
 	}
 	old := x.slots
 	x.slots, x.shift, x.n = make([]uint64, s), max(shift, 32), 0
-	// Clusters are moved whole, from one that starts after an empty slot,
-	// so that homes come in order but for the wrap at the end.
 	first := 0
 	for first < len(old) && old[first] != 0 {
 		first++
@@ -65,8 +56,7 @@ func (x *nameIndex) resize(size int) {
 // place records name i of hash h, known not to be in the table.
 func (x *nameIndex) place(h uint64, i int) { x.put(h&^math.MaxUint32 | uint64(i+1)) }
 
-// put stores entry e: the top half of its name's hash and its position
-// plus one.
+// put stores entry e: the top half of a hash and a position plus one.
 func (x *nameIndex) put(e uint64) {
 	mask := uint64(len(x.slots) - 1)
 	for p := e >> x.shift; ; p = (p + 1) & mask {

@@ -6,8 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// invalidUTF8 fails at the first ill-formed byte of line, which is
-// line num and starts at offset start of d.src.
+// invalidUTF8 fails at the first ill-formed byte of line num.
 func (d *decoder) invalidUTF8(line string, num int) {
 	for i := 0; i < len(line); {
 		r, size := utf8.DecodeRuneInString(line[i:])
@@ -45,8 +44,8 @@ func (d *decoder) read() *line {
 	return &d.last
 }
 
-// scan reads raw lines until a non-blank, non-comment one, recording blank
-// lines and checking indentation (spec §5.1, §12).
+// scan reads raw lines up to a non-blank, non-comment one, recording
+// blank lines and checking indentation (spec §5.1, §12).
 func (d *decoder) scan(l *line) bool {
 	src := d.src
 	for !d.done {
@@ -57,14 +56,9 @@ func (d *decoder) scan(l *line) bool {
 			for j < len(src) && src[j] == '\n' {
 				j++
 			}
-			first := d.lineNum + 1
+			d.blank(d.lineNum+1, d.lineNum+j-start)
 			d.lineNum += j - start
 			d.pos = j
-			if n := len(d.blanks); n > 0 && d.blanks[n-1].last == first-1 {
-				d.blanks[n-1].last = d.lineNum
-			} else {
-				d.blanks = append(d.blanks, blankRun{first, d.lineNum})
-			}
 			continue
 		}
 		end := len(src)
@@ -112,13 +106,7 @@ func (d *decoder) scan(l *line) bool {
 			continue // comment line
 		}
 		if cs == ce {
-			// Consecutive blank lines make one run, so that a flood of
-			// them costs no memory.
-			if n := len(d.blanks); n > 0 && d.blanks[n-1].last == d.lineNum-1 {
-				d.blanks[n-1].last = d.lineNum
-			} else {
-				d.blanks = append(d.blanks, blankRun{d.lineNum, d.lineNum})
-			}
+			d.blank(d.lineNum, d.lineNum)
 			continue
 		}
 		if d.strict {
@@ -133,6 +121,16 @@ func (d *decoder) scan(l *line) bool {
 		return true
 	}
 	return false
+}
+
+// blank records lines first to last as blank, in one run with those
+// just before.
+func (d *decoder) blank(first, last int) {
+	if n := len(d.blanks); n > 0 && d.blanks[n-1].last == first-1 {
+		d.blanks[n-1].last = last
+	} else {
+		d.blanks = append(d.blanks, blankRun{first, last})
+	}
 }
 
 func (d *decoder) enter(l *line) {
@@ -151,8 +149,8 @@ func (d *decoder) overIndented(l *line, want int) {
 	d.fail(l, l.cstart, "line is indented deeper than its scope allows (depth %d, expected %d)", l.depth, want)
 }
 
-// noBlankLines fails, in strict mode, when a blank line lies strictly
-// between lines first and last (spec §12, array spans).
+// noBlankLines fails, in strict mode, at a blank line between lines
+// first and last (spec §12).
 func (d *decoder) noBlankLines(first, last int, what string) {
 	if !d.strict || first == 0 {
 		return
@@ -169,14 +167,13 @@ func (d *decoder) noBlankLines(first, last int, what string) {
 	}
 	if lo < len(d.blanks) {
 		if b := max(d.blanks[lo].first, first+1); b < last {
-			d.failAt(b, 1, "blank line inside %s", what)
+			d.failAt(b, 1, "blank line inside a %s", what)
 		}
 	}
 }
 
-// set sets l's fields one by one: a line lives in the decoder, and a
-// copy of the whole struct there costs a bulk write barrier per line
-// while the collector runs.
+// set sets l's fields one by one: a whole-struct copy into the heap costs
+// a bulk write barrier while the collector runs.
 func (l *line) set(num, start, cstart, depth int, content string) {
 	l.num, l.start, l.cstart, l.depth, l.content = num, start, cstart, depth, content
 }

@@ -5,16 +5,11 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// Sinks let the GraphResponse codec take the rows of chosen tables, and
-// the items of chosen lists, as they are read, instead of their generic
-// value, in the one pass that reads the rest of the document. Everything
-// else about an array (header, length, cells, indentation, limits) is
-// checked as for any array.
-//
-// Table and List are called at the header of each tabular or list array.
-// path holds the keys of the objects enclosing it, "" for a list item,
-// then the array's own key. They return the sink of the array, or nil for
-// its generic value.
+// Sinks take the rows of chosen tables, and the items of chosen lists,
+// as they are read, instead of their generic value; the rest of an array
+// is checked as for any. Table and List are called at each tabular or
+// list array's header with the keys enclosing it ("" for a list item) and
+// its own, and return its sink, or nil for its generic value.
 type Sinks interface {
 	Table(path []string, h Header) TableSink
 	List(path []string, h Header) ListSink
@@ -22,12 +17,10 @@ type Sinks interface {
 
 // A ListSink takes the items of one list array.
 type ListSink interface {
-	// Item reads one item, its generic value, which it must not keep
-	// (an object item's members are reused for the next one); line is
-	// the line of its "- ". An error ends the decode with it.
+	// Item reads one item, which it must not keep, its "- " on line; an
+	// error ends the decode.
 	Item(v jsonvalue.Value, line int) *wire.DecodeError
-	// Value is what the document holds where the list is, once its items
-	// are read.
+	// Value is what the document holds where the list is.
 	Value() jsonvalue.Value
 }
 
@@ -35,8 +28,7 @@ type ListSink interface {
 type TableSink interface {
 	// Row reads one row; an error ends the decode with it.
 	Row(r *Row) *wire.DecodeError
-	// Value is what the document holds where the table is, once its rows
-	// are read.
+	// Value is what the document holds where the table is.
 	Value() jsonvalue.Value
 }
 
@@ -46,12 +38,11 @@ type Header struct{ h header }
 // Len is the declared number of rows.
 func (h Header) Len() int { return h.h.length }
 
-// Fields is the number of names in the field list, group names included
-// (the list is flat: a group's members follow it up to End).
+// Fields is the number of names in the flat field list, groups included.
 func (h Header) Fields() int { return len(h.h.fields) }
 
-// Field returns name i of the field list and the index past it and, for
-// a field group, past its members.
+// Field returns name i of the field list and the index past it and its
+// group's members.
 func (h Header) Field(i int) (name string, end int) {
 	return h.h.fields[i].name, int(h.h.fields[i].end)
 }
@@ -60,8 +51,7 @@ func (h Header) Field(i int) (name string, end int) {
 func (h Header) Leaves() int { return h.h.leaves }
 
 // Room is an upper bound of the rows or items the rest of the input can
-// hold (a row takes at least a byte a cell, an item two), to size what a
-// sink keeps by what is there rather than by the declared length.
+// hold, to size what a sink keeps.
 func (h Header) Room() int { return h.h.room }
 
 // Row is one row of a table being read: its cells in the order of the
@@ -80,18 +70,29 @@ type Row struct {
 // Line is the row's line number.
 func (r *Row) Line() int { return r.l.num }
 
-// Next decodes the next cell, valid until the next call; the caller reads
-// as many as the header has leaves. The cells are split as they are read:
-// a row with fewer fails at the first missing, one with more once the
-// sink has read its own.
+// Next decodes the next cell, valid until the next call; a sink reads as
+// many as the header has leaves (a missing one fails, as does one more).
 func (r *Row) Next() *Scalar {
+	sp := r.span()
+	r.d.scalar(r.l, r.c[sp.start:sp.end], r.coff+sp.start, &r.v)
+	return &r.v
+}
+
+// span splits off the next cell, failing when there is none.
+func (r *Row) span() span {
 	sp, ok := r.cs.next()
 	if !ok {
 		r.d.fail(r.l, r.coff, "row has %d values but the header declares %d fields", r.n, r.leaves)
 	}
 	r.n++
-	r.d.scalar(r.l, r.c[sp.start:sp.end], r.coff+sp.start, &r.v)
-	return &r.v
+	return sp
+}
+
+// end fails at a cell past the header's leaves.
+func (r *Row) end() {
+	if sp, ok := r.cs.next(); ok {
+		r.d.fail(r.l, r.coff+sp.start, "row has more than the %d values the header declares", r.leaves)
+	}
 }
 
 // The kinds of a Scalar.
@@ -102,9 +103,8 @@ const (
 	String
 )
 
-// Scalar is a primitive value token (spec §4), decoded: Kind, and the
-// Bool, Num or Str it holds; the other two fields are left over from an
-// earlier token and mean nothing.
+// Scalar is a decoded primitive token (spec §4): Kind, and the field of
+// that kind (the others mean nothing).
 type Scalar struct {
 	Kind uint8
 	Bool bool

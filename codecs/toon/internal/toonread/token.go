@@ -9,8 +9,7 @@ import (
 	"github.com/graphwire/graphwire/internal/textwire"
 )
 
-// reserve makes room for n more bytes in the arena, starting a new chunk
-// when the current one has less.
+// reserve makes room for n more bytes in the arena.
 func (d *decoder) reserve(n int) {
 	if cap(d.arena)-len(d.arena) < n {
 		size := max(min(max(2*cap(d.arena), minArena), len(d.src)), n)
@@ -22,15 +21,15 @@ func (d *decoder) reserve(n int) {
 // shorter.
 const minArena = 4 << 10
 
-// clone returns s, a string of d.src, as a decoded string: d.src is the
-// decoder's own copy of the input, so s shares no memory with the
-// caller's buffer, and the strings of a document cost that one copy.
-func (d *decoder) clone(s string) string { return s }
-
 // primitive decodes a value token (spec §4); off is its offset in d.src.
 func (d *decoder) primitive(l *line, tok string, off int) jsonvalue.Value {
 	var s Scalar
 	d.scalar(l, tok, off, &s)
+	return d.box(&s)
+}
+
+// box returns s as a jsonvalue.Value.
+func (d *decoder) box(s *Scalar) jsonvalue.Value {
 	switch s.Kind {
 	case Null:
 		return nil
@@ -45,11 +44,8 @@ func (d *decoder) primitive(l *line, tok string, off int) jsonvalue.Value {
 	return d.boxStr(s.Str)
 }
 
-// scalar decodes a value token (spec §4) at offset off of d.src into
-// s: the rules of literals, numbers and quoted strings, once for every
-// reader. A string is a copy (see clone). Only the field of s's Kind is
-// set, one by one: s lives in the decoder, where a whole-struct copy per
-// cell costs a bulk write barrier while the collector runs.
+// scalar decodes a value token (spec §4) at offset off of d.src into s,
+// setting only the field of its Kind (see line.set).
 func (d *decoder) scalar(l *line, tok string, off int, s *Scalar) {
 	t, toff := trimSpacesOff(tok, 0)
 	off += toff
@@ -89,7 +85,7 @@ func (d *decoder) scalar(l *line, tok string, off int, s *Scalar) {
 		}
 	}
 	d.checkString(l, len(t), off)
-	s.Kind, s.Str = String, d.clone(t)
+	s.Kind, s.Str = String, t
 }
 
 // quoted decodes a quoted token that must end at its closing quote.
@@ -104,21 +100,15 @@ func (d *decoder) quoted(l *line, t string, off int) string {
 	return d.unescape(l, t[1:q], off+1)
 }
 
-// unescape decodes the escapes of spec §7.1 in s (at offset off), by
-// textwire.TOONUnescaping.
+// unescape decodes the escapes of spec §7.1 in s (at offset off).
 func (d *decoder) unescape(l *line, s string, off int) string {
 	i := strings.IndexByte(s, '\\')
 	if i < 0 {
-		return d.clone(s)
+		return s
 	}
-	// Unescaped into the arena, whose chunks double in size up to the
-	// input's length, so that a decode allocates for its escaped strings
-	// a few times, not once per string. The text, never longer than s,
-	// fits in the room reserved; the string returned points into the
-	// chunk (unsafe.String): sound because a chunk's bytes are written
-	// once, by this append, and never again (later strings go past
-	// len(d.arena), and a chunk that cannot hold the next is left as it
-	// is for a new one).
+	// Unescaped into the arena, whose chunks double up to the input's
+	// length; the string points into the chunk, whose bytes are written
+	// once and never again.
 	d.reserve(len(s))
 	start := len(d.arena)
 	b := append(d.arena, s[:i]...)
@@ -131,16 +121,6 @@ func (d *decoder) unescape(l *line, s string, off int) string {
 		return ""
 	}
 	return unsafe.String(&b[start], len(b)-start)
-}
-
-func trimSpan(s string, i, j int) span {
-	for i < j && s[i] == ' ' {
-		i++
-	}
-	for j > i && s[j-1] == ' ' {
-		j--
-	}
-	return span{i, j}
 }
 
 // closingQuote returns the index of the quote closing the one at start,
@@ -215,11 +195,6 @@ func isQuotedDataRow(c string, delim byte) bool {
 	return dpos >= 0
 }
 
-func trimSpaces(s string) string {
-	t, _ := trimSpacesOff(s, 0)
-	return t
-}
-
 // trimSpacesOff returns s[from:] without surrounding spaces (U+0020 only)
 // and the offset in s where the result starts.
 func trimSpacesOff(s string, from int) (string, int) {
@@ -233,10 +208,8 @@ func trimSpacesOff(s string, from int) (string, int) {
 	return s[i:j], i
 }
 
-// smallInts and oneByteStrings hold the values of the commonest short
-// tokens boxed once, so that a decoded 0 or "a" costs its slot in an array
-// or object and nothing more: a value never takes more than 16 bytes of
-// heap per byte of its text and delimiter.
+// smallInts and oneByteStrings are the commonest short tokens boxed once,
+// so that no value takes more than 16 bytes of heap per byte of its text.
 var (
 	smallInts      [256]jsonvalue.Value
 	oneByteStrings [utf8.RuneSelf]jsonvalue.Value
@@ -251,8 +224,7 @@ func init() {
 	}
 }
 
-// smallInt reads 0 or [1-9][0-9]{0,17}, the commonest number literal,
-// short enough not to overflow, ahead of the number grammar.
+// smallInt reads 0 or [1-9][0-9]{0,17} ahead of the number grammar.
 func smallInt(s string) (int64, bool) {
 	if len(s) > 18 || (s[0] == '0' && len(s) > 1) {
 		return 0, false

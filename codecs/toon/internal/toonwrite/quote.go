@@ -8,12 +8,8 @@ import (
 
 var safeComma, safeTab, safePipe = safeTable(','), safeTable('\t'), safeTable('|')
 
-// Eight bytes at a time (see textwire's SWAR masks): safeUnquoted skips
-// whole words of bytes that are safe unquoted and looks at bytes one by
-// one only around the first word that flags something.
-
-// structMask flags the bytes of x that are not safe unquoted as ASCII:
-// below 0x20, one of : " \\ [ ] { } or the delimiter.
+// structMask flags the bytes of x, eight at a time, that are not safe
+// unquoted as ASCII: below 0x20, one of : " \\ [ ] { } or the delimiter.
 func (e *Writer) structMask(x uint64) uint64 {
 	return textwire.EscMask(x) | textwire.Equal(x, ':') | textwire.Equal(x, '[') | textwire.Equal(x, ']') |
 		textwire.Equal(x, '{') | textwire.Equal(x, '}') | textwire.Equal(x, e.delim)
@@ -34,11 +30,8 @@ func safeTable(delim byte) [256]bool {
 	return t
 }
 
-// AppendString appends s, quoted when spec §7.2 requires it. A quoted
-// string's prefix that safeUnquoted found clean is copied as it is: no
-// byte TOON escapes (a quote, a backslash, a control character) or
-// replaces (invalid UTF-8) is safe unquoted, and the prefix ends at a
-// rune's boundary, so only the rest is scanned again for escaping.
+// AppendString appends s, quoted when spec §7.2 requires it; the prefix
+// safeUnquoted found clean is copied as it is.
 func (e *Writer) AppendString(dst []byte, s string) []byte {
 	ok, clean := e.safeUnquoted(s)
 	if ok {
@@ -56,9 +49,7 @@ func (e *Writer) safeUnquoted(s string) (bool, int) {
 	if quotedForEnds(s) {
 		return false, 0
 	}
-	// Find the first ASCII byte not safe unquoted eight bytes at a time,
-	// letting non-ASCII bytes through; the prefix before it must then be
-	// valid UTF-8, which one check of the whole prefix tells.
+	// The first ASCII byte not safe unquoted; the prefix must be UTF-8.
 	safe := e.safe
 	i := 0
 	var hi uint64
@@ -81,9 +72,7 @@ func (e *Writer) safeUnquoted(s string) (bool, int) {
 	return e.unquotedWord(s)
 }
 
-// quotedForEnds reports whether s is quoted whatever its middle: empty,
-// or starting with a space, a tab, '-' or '#', or ending with a space or a
-// tab.
+// quotedForEnds reports whether s is quoted whatever its middle.
 func quotedForEnds(s string) bool {
 	if s == "" {
 		return true
@@ -96,8 +85,7 @@ func quotedForEnds(s string) bool {
 	return c == ' ' || c == '\t'
 }
 
-// unquotedWord is safeUnquoted for s whose bytes are all safe unquoted:
-// unquoted unless it reads as a literal or a number.
+// unquotedWord is safeUnquoted for s whose bytes are all safe unquoted.
 func (e *Writer) unquotedWord(s string) (bool, int) {
 	if s == "true" || s == "false" || s == "null" {
 		return false, len(s)
@@ -105,9 +93,7 @@ func (e *Writer) unquotedWord(s string) (bool, int) {
 	return !textwire.NumericLike(s), len(s)
 }
 
-// safeUnquotedByRune is safeUnquoted for s, past its first and last byte's
-// checks, holding invalid UTF-8: byte by byte, rune by rune, to the first
-// byte that is not safe.
+// safeUnquotedByRune is safeUnquoted for s holding invalid UTF-8.
 func (e *Writer) safeUnquotedByRune(s string) (bool, int) {
 	safe := e.safe
 	i := 0
@@ -131,8 +117,7 @@ func (e *Writer) safeUnquotedByRune(s string) (bool, int) {
 	return e.unquotedWord(s)
 }
 
-// PlainKey reports whether key is written unquoted (the codec's error paths
-// quote the others): whether it matches ^[A-Za-z_][A-Za-z0-9_.]*$.
+// PlainKey reports whether key matches ^[A-Za-z_][A-Za-z0-9_.]*$.
 func PlainKey(key string) bool {
 	if key == "" {
 		return false
@@ -149,7 +134,7 @@ func PlainKey(key string) bool {
 	return true
 }
 
-// AppendKey appends key, quoted unless it matches ^[A-Za-z_][A-Za-z0-9_.]*$.
+// AppendKey appends key, quoted unless PlainKey.
 func AppendKey(dst []byte, key string) []byte {
 	if PlainKey(key) {
 		return append(dst, key...)

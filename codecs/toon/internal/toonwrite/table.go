@@ -17,8 +17,6 @@ type Field struct {
 func lookup(o *jsonvalue.Object, key string, hint int) (jsonvalue.Value, bool) {
 	if hint < len(o.Members) {
 		m := &o.Members[hint]
-		// Keys read by one parser are often the same string: compare the
-		// pointers before the bytes.
 		if len(m.Key) == len(key) && (unsafe.StringData(m.Key) == unsafe.StringData(key) || m.Key == key) {
 			return m.Value, true
 		}
@@ -77,9 +75,8 @@ func (e *Writer) tabularFields(rows []*jsonvalue.Object) []Field {
 	} else {
 		kinds = make([]uint8, len(first))
 	}
-	// Same key set in every row (the first row's keys are distinct, so a
-	// row of the same length holding each of them holds exactly them), and
-	// every column all primitives or all non-empty objects.
+	// The first row's keys in every row; each column all primitives or
+	// all non-empty objects.
 	for _, r := range rows {
 		if len(r.Members) != len(first) {
 			return nil

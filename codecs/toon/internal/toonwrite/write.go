@@ -10,20 +10,15 @@ import (
 	"github.com/graphwire/graphwire/internal/textwire"
 )
 
-// FlushSize is how much text a Writer with an io.Writer gathers before it
-// writes it out, at a line boundary.
+// FlushSize is how much text a Writer gathers before it writes it out.
 const FlushSize = 32 << 10
 
-// maxDepth bounds the nesting the writer follows; a deeper value is
-// almost certainly a cycle of *Object or []Value references.
+// maxDepth bounds the nesting the writer follows (a deeper value is
+// almost certainly a cycle).
 const maxDepth = 10000
 
-// Writer writes TOON text line by line: a generic value at once (Root,
-// Field), or a document piece by piece (Line, Key, Header, Primitive...),
-// as the GraphResponse codec writes its layout. Text goes to Buf; with an
-// io.Writer it is written out every FlushSize bytes, at line boundaries,
-// otherwise Buf only grows (the bytes-appending sink of AppendMarshal and
-// the codec's AppendEncode).
+// Writer writes TOON text line by line into Buf; with an io.Writer, Buf
+// is written out every FlushSize bytes, at line boundaries.
 type Writer struct {
 	Buf    []byte
 	w      io.Writer
@@ -33,11 +28,11 @@ type Writer struct {
 	lines  int
 	depth  int
 	err    error
+	item   bool // the next Line is a list item's "- " line, a level up
 }
 
-// New returns a Writer appending to dst, and, when w is not nil, writing
-// out to w (see Writer); delim is ',', '\t' or '|', indent the spaces per
-// level (1 to 64), both checked by the caller.
+// New returns a Writer appending to dst and writing out to w, if not nil;
+// delim and indent are checked by the caller.
 func New(dst []byte, w io.Writer, delim byte, indent int) *Writer {
 	e := &Writer{Buf: dst, w: w, indent: indent, delim: delim}
 	switch delim {
@@ -51,12 +46,10 @@ func New(dst []byte, w io.Writer, delim byte, indent int) *Writer {
 	return e
 }
 
-// Delim returns the document delimiter, written between the cells of a
-// row and the values of an inline array.
+// Delim returns the document delimiter.
 func (e *Writer) Delim() byte { return e.delim }
 
-// Err returns the first error met: an unsupported value, a duplicate key,
-// nesting past 10000 levels, or the io.Writer's.
+// Err returns the first error met.
 func (e *Writer) Err() error { return e.err }
 
 // Fail records err unless an error is already recorded.
@@ -71,22 +64,28 @@ func (e *Writer) Line(depth int) {
 	if e.lines > 0 {
 		e.Buf = append(e.Buf, '\n')
 		if e.w != nil && len(e.Buf) >= FlushSize {
-			e.flush()
+			e.Flush()
 		}
 	}
 	e.lines++
+	item := e.item
+	if item {
+		e.item, depth = false, depth-1
+	}
 	n := depth * e.indent
 	for n > 0 {
 		k := min(n, len(spaces))
 		e.Buf = append(e.Buf, spaces[:k]...)
 		n -= k
 	}
+	if item {
+		e.Buf = append(e.Buf, '-', ' ')
+	}
 }
 
 const spaces = "                                                                "
 
-// Flush writes out what Buf holds to the io.Writer, if there is one and
-// no error has been met, and empties Buf.
+// Flush writes out what Buf holds to the io.Writer, if there is one.
 func (e *Writer) Flush() {
 	if e.w == nil {
 		return
@@ -97,23 +96,13 @@ func (e *Writer) Flush() {
 	e.Buf = e.Buf[:0]
 }
 
-func (e *Writer) flush() {
-	if e.err != nil {
-		e.Buf = e.Buf[:0]
-		return
-	}
-	_, e.err = e.w.Write(e.Buf)
-	e.Buf = e.Buf[:0]
-}
-
 // ListItem starts a "- " line at depth.
 func (e *Writer) ListItem(depth int) {
 	e.Line(depth)
 	e.Buf = append(e.Buf, '-', ' ')
 }
 
-// Enter enters one level of nesting, failing past 10000 levels; Leave
-// leaves it.
+// Enter enters one level of nesting, failing past maxDepth; Leave leaves it.
 func (e *Writer) Enter() bool {
 	e.depth++
 	if e.depth > maxDepth {
@@ -159,18 +148,9 @@ func (e *Writer) Root(v jsonvalue.Value) {
 }
 
 // isPrimitive reports whether v encodes as a primitive token.
-func isPrimitive(v jsonvalue.Value) bool {
-	switch x := v.(type) {
-	case nil, bool, string, jsonvalue.Number, int, int64, float64:
-		return true
-	case *jsonvalue.Object:
-		return x == nil
-	}
-	return false
-}
+func isPrimitive(v jsonvalue.Value) bool { return classify(v) == colPrimitive }
 
-// Primitive appends the token of a primitive value, quoting strings
-// against the document delimiter.
+// Primitive appends the token of a primitive value.
 func (e *Writer) Primitive(v jsonvalue.Value) {
 	switch x := v.(type) {
 	case nil:
@@ -194,8 +174,7 @@ func (e *Writer) Primitive(v jsonvalue.Value) {
 	}
 }
 
-// checkKeys reports whether o's keys are unique, failing the encoding when
-// they are not.
+// checkKeys reports whether o's keys are unique, failing if not.
 func (e *Writer) checkKeys(o *jsonvalue.Object) bool {
 	if dup, ok := o.Duplicate(); ok {
 		e.Fail(fmt.Errorf("toon: object has duplicate key %q", dup))
@@ -244,8 +223,7 @@ func (e *Writer) Field(key string, v jsonvalue.Value, depth int) {
 	e.Primitive(v)
 }
 
-// StringField writes the member "key: s" at depth, as Field does for a
-// string value, without boxing s.
+// StringField writes the member "key: s" at depth, without boxing s.
 func (e *Writer) StringField(key, s string, depth int) {
 	e.Line(depth)
 	e.Buf = AppendKey(e.Buf, key)
@@ -343,8 +321,6 @@ func (e *Writer) array(key *string, vs []jsonvalue.Value, depth int) {
 			return
 		}
 	}
-	// Arrays of primitive arrays and mixed arrays are both list items, and
-	// listValue writes an inner primitive array the same way in both.
 	e.Line(depth)
 	e.Header(key, len(vs), nil, false)
 	for _, v := range vs {
@@ -355,8 +331,7 @@ func (e *Writer) array(key *string, vs []jsonvalue.Value, depth int) {
 	}
 }
 
-// objectsOf returns vs as objects when every element is a non-nil
-// *jsonvalue.Object.
+// objectsOf returns vs as objects when every element is a non-nil object.
 func objectsOf(vs []jsonvalue.Value) ([]*jsonvalue.Object, bool) {
 	for _, v := range vs {
 		if o, ok := v.(*jsonvalue.Object); !ok || o == nil {
@@ -402,7 +377,9 @@ func (e *Writer) listValue(v jsonvalue.Value, depth int) {
 	}
 }
 
-// listObject writes an object that is a list item (spec §10).
+// listObject writes an object that is a list item (spec §10): its first
+// member as Field writes it one level deeper, on the "- " line, and the
+// others below it.
 func (e *Writer) listObject(o *jsonvalue.Object, depth int) {
 	if !e.Enter() || !e.checkKeys(o) {
 		return
@@ -413,69 +390,7 @@ func (e *Writer) listObject(o *jsonvalue.Object, depth int) {
 		e.Buf = append(e.Buf, '-')
 		return
 	}
-	first := o.Members[0]
-	rest := o.Members[1:]
-	switch x := first.Value.(type) {
-	case []jsonvalue.Value:
-		if rows, ok := objectsOf(x); ok && len(rows) > 0 {
-			if fields := e.tabularFields(rows); fields != nil {
-				e.ListItem(depth)
-				e.Header(&first.Key, len(rows), fields, false)
-				e.rows(rows, fields, depth+2)
-				e.objectLines(rest, depth+1)
-				return
-			}
-			if e.err != nil {
-				return
-			}
-		}
-		e.ListItem(depth)
-		e.Buf = AppendKey(e.Buf, first.Key)
-		switch {
-		case len(x) == 0:
-			e.Buf = append(e.Buf, ':', ' ', '[', ']')
-		case allPrimitive(x):
-			e.Header(nil, len(x), nil, false)
-			e.inlineValues(x)
-		default:
-			if !e.Enter() {
-				return
-			}
-			e.Header(nil, len(x), nil, false)
-			for _, item := range x {
-				if e.err != nil {
-					return
-				}
-				e.listValue(item, depth+2)
-			}
-			e.Leave()
-		}
-	case *jsonvalue.Object:
-		if x == nil {
-			e.ListItem(depth)
-			e.Buf = AppendKey(e.Buf, first.Key)
-			e.Buf = append(e.Buf, ": null"...)
-			break
-		}
-		if !e.Enter() || !e.checkKeys(x) {
-			return
-		}
-		if fields := e.keyedFields(x); fields != nil {
-			e.ListItem(depth)
-			e.Header(&first.Key, len(x.Members), fields, true)
-			e.entries(x, fields, depth+2)
-		} else {
-			e.ListItem(depth)
-			e.Buf = AppendKey(e.Buf, first.Key)
-			e.Buf = append(e.Buf, ':')
-			e.objectLines(x.Members, depth+2)
-		}
-		e.Leave()
-	default:
-		e.ListItem(depth)
-		e.Buf = AppendKey(e.Buf, first.Key)
-		e.Buf = append(e.Buf, ':', ' ')
-		e.Primitive(first.Value)
-	}
-	e.objectLines(rest, depth+1)
+	e.item = true
+	e.Field(o.Members[0].Key, o.Members[0].Value, depth+1)
+	e.objectLines(o.Members[1:], depth+1)
 }
