@@ -19,6 +19,12 @@ func DecodeWithin(data []byte, l wire.Limits) (*wire.GraphResponse, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer d.release()
+	return d.whole()
+}
+
+// whole reads a response and the end of the input.
+func (d *decoder) whole() (*wire.GraphResponse, error) {
 	r, err := d.response()
 	if err == nil {
 		err = d.End("response")
@@ -30,12 +36,7 @@ func DecodeWithin(data []byte, l wire.Limits) (*wire.GraphResponse, error) {
 }
 
 // Decode parses canonical-shaped JSON into a response, within the codec's
-// Limits. It accepts any whitespace, any key order and a leading UTF-8
-// byte order mark, and is otherwise strict: see the package
-// documentation, which says how each limit is checked before the decoder
-// allocates for what it bounds. Errors are *wire.DecodeError with a byte
-// offset; one caused by a limit names it in Limit and matches
-// errors.Is(err, wire.ErrLimit).
+// Limits, as the package documentation says.
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 	return DecodeWithin(data, c.core.Limits)
 }
@@ -48,9 +49,7 @@ type decoder struct {
 	m wirecodec.Meter
 	// fragment reads a document's content (see decoder.response).
 	fragment bool
-
-	props []wire.Property // scratch for the properties of the node being read
-	cells []wire.Cell     // scratch for the cells of the row being read
+	*scratch
 
 	// Where the response's property lists, rows and node references are
 	// kept: a few backing arrays rather than an allocation each.
@@ -59,18 +58,20 @@ type decoder struct {
 	keptNodes slab[wire.Node]
 }
 
-// newDecoder is the decoder of data under l, once the input's length is
-// within MaxInputBytes, past a UTF-8 byte order mark and white space.
-func newDecoder(data []byte, l wire.Limits) (decoder, error) {
+// newDecoder is a decoder of data under l, once the input's length is
+// within MaxInputBytes, past a UTF-8 byte order mark and white space. Its
+// caller releases it.
+func newDecoder(data []byte, l wire.Limits) (*decoder, error) {
 	l, err := l.WithDefaults()
 	if err != nil {
-		return decoder{}, &wire.DecodeError{Codec: Name, Msg: err.Error()}
+		return nil, &wire.DecodeError{Codec: Name, Msg: err.Error()}
 	}
 	if int64(len(data)) > l.MaxInputBytes {
-		return decoder{}, &wire.DecodeError{Codec: Name, Offset: l.MaxInputBytes, Limit: "MaxInputBytes",
+		return nil, &wire.DecodeError{Codec: Name, Offset: l.MaxInputBytes, Limit: "MaxInputBytes",
 			Msg: "input of " + strconv.Itoa(len(data)) + " bytes is longer than the limit of " + strconv.FormatInt(l.MaxInputBytes, 10)}
 	}
-	d := decoder{Scanner: jsonvalue.NewScanner(data), l: l, m: *wirecodec.NewMeter(l, len(data))}
+	d := decoders.Get().(*decoder)
+	*d = decoder{Scanner: jsonvalue.NewScanner(data), l: l, m: *wirecodec.NewMeter(l, len(data)), scratch: d.scratch}
 	if len(data) >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf {
 		d.Pos = 3
 	}
@@ -90,6 +91,7 @@ func (c *Codec) DecodeValue(data []byte) (wire.Value, error) {
 	if err != nil {
 		return wire.Value{}, err
 	}
+	defer d.release()
 	v, err := d.value("value")
 	if err != nil {
 		return wire.Value{}, err
@@ -106,6 +108,7 @@ func (c *Codec) DecodeProperties(data []byte) ([]wire.Property, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer d.release()
 	var n wire.Node
 	if err := d.properties("node reference", &n); err != nil {
 		return nil, err

@@ -2,8 +2,10 @@ package json
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/graphwire/graphwire/internal/keyset"
+	"github.com/graphwire/graphwire/wire"
 )
 
 // presizeMin is the length from which a dense sequence (a list value, a
@@ -20,6 +22,44 @@ func grown[T any](d *decoder, s []T, n int) []T {
 		return s
 	}
 	return slices.Grow(s, max(min(d.Remaining(), d.l.MaxElements-n), 1))
+}
+
+// A scratch holds what a decoder reuses from one decode to the next: the
+// properties and cells of the element being read, and the lists of the
+// response being read, which are copied out at their length once read.
+type scratch struct {
+	props   []wire.Property
+	cells   []wire.Cell
+	nodes   []wire.Node
+	edges   []wire.Edge
+	columns []wire.Column
+	groups  []wire.GroupColumn
+	rows    []wire.Row
+}
+
+var decoders = sync.Pool{New: func() any { return &decoder{scratch: new(scratch)} }}
+
+// scratchMax is the capacity past which a scratch list is dropped rather
+// than kept for the next decode.
+const scratchMax = 1 << 12
+
+// release clears the decoder's scratch, so that it keeps nothing of the
+// response read, and returns the decoder to the pool. (The properties and
+// cells are truncated as each element ends, so they are cleared to their
+// capacity.)
+func (d *decoder) release() {
+	d.props, d.cells = reuse(d.props[:cap(d.props)]), reuse(d.cells[:cap(d.cells)])
+	*d = decoder{scratch: d.scratch}
+	decoders.Put(d)
+}
+
+// reuse returns s cleared and emptied, or nil when it is too large to keep.
+func reuse[T any](s []T) []T {
+	if cap(s) > scratchMax {
+		return nil
+	}
+	clear(s)
+	return s[:0]
 }
 
 // A slab hands out copies of slices, and new elements, from backing arrays

@@ -18,7 +18,7 @@ func (d *decoder) row(row *wire.Row) error {
 		if err != nil {
 			return err
 		}
-		if err := d.member(len(d.cells)-base, "row cells", key, off); err != nil {
+		if err := d.member(len(d.cells)-base, "row", " cells", key, off); err != nil {
 			return err
 		}
 		cells := d.cells[base:]
@@ -53,11 +53,11 @@ func (d *decoder) row(row *wire.Row) error {
 }
 
 // member checks the key at off, of the n-th member of an object of
-// properties or cells (what, in errors), against MaxElements and
+// properties or cells (what+items, in errors), against MaxElements and
 // MaxStringBytes.
-func (d *decoder) member(n int, what, key string, off int) error {
+func (d *decoder) member(n int, what, items, key string, off int) error {
 	if n == d.l.MaxElements {
-		return d.tooMany(off, what)
+		return d.tooMany(off, what+items)
 	}
 	if len(key) > d.l.MaxStringBytes {
 		return d.tooLong(off)
@@ -89,7 +89,7 @@ func (d *decoder) properties(what string, n *wire.Node) error {
 			err = d.Err(off, what+": property named "+strconv.Quote(key))
 		case key == "type" && !haveType:
 			haveType = true
-			n.Type, err = d.str("node type")
+			n.Type, err = d.str("node type", d.l.MaxStringBytes)
 		case key == "id" && !haveID:
 			haveID = true
 			n.ID, err = d.id("node id")
@@ -123,7 +123,7 @@ func (d *decoder) properties(what string, n *wire.Node) error {
 // in errors ("node", "node reference").
 func (d *decoder) property(keys *objectKeys, base int, what, key string, off int) error {
 	props := d.props[base:]
-	if err := d.member(len(props), what+" properties", key, off); err != nil {
+	if err := d.member(len(props), what, " properties", key, off); err != nil {
 		return err
 	}
 	if keys.add(key, off, func(i int) string { return props[i].Key }) {

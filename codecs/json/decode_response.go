@@ -59,9 +59,9 @@ func (d *decoder) set(x any, label string) (err error) {
 	off := d.Pos
 	switch x := x.(type) {
 	case *string:
-		*x, err = d.str(label)
+		*x, err = d.str(label, d.l.MaxStringBytes)
 	case *wire.Opt[string]:
-		x.V, err = d.str(label)
+		x.V, err = d.str(label, d.l.MaxStringBytes)
 		x.Valid = true
 	case *int64: // an id
 		*x, err = d.id(label)
@@ -75,28 +75,28 @@ func (d *decoder) set(x any, label string) (err error) {
 		x.Valid = true
 	case *wire.QueryType:
 		var s string
-		if s, err = d.enum(label); err == nil {
+		if s, err = d.str(label, max(d.l.MaxStringBytes, 64)); err == nil {
 			if *x = wire.QueryType(s); !x.Valid() {
 				err = d.Err(off, label+": expected one of traversal, search, neighbors, path_finding, aggregation, found "+textwire.Excerpt(s))
 			}
 		}
 	case *wire.GroupKind:
 		var s string
-		if s, err = d.enum(label); err == nil {
+		if s, err = d.str(label, max(d.l.MaxStringBytes, 64)); err == nil {
 			if *x = wire.GroupKind(s); !x.Valid() {
 				err = d.Err(off, label+": expected \"node\" or \"property\", found "+textwire.Excerpt(s))
 			}
 		}
 	case *[]wire.Node:
-		*x, err = elements[wire.Node](d, label, false)
+		*x, err = elements(d, &d.nodes, label)
 	case *[]wire.Edge:
-		*x, err = elements[wire.Edge](d, label, false)
+		*x, err = elements(d, &d.edges, label)
 	case *[]wire.Column:
-		*x, err = elements[wire.Column](d, label, false)
+		*x, err = elements(d, &d.columns, label)
 	case *[]wire.GroupColumn:
-		*x, err = elements[wire.GroupColumn](d, label, false)
+		*x, err = elements(d, &d.groups, label)
 	case *[]wire.Row:
-		*x, err = elements[wire.Row](d, label, true)
+		*x, err = elements(d, &d.rows, label)
 	case **wire.Pagination:
 		*x = &wire.Pagination{}
 		err = d.pagination(*x)
@@ -133,25 +133,26 @@ func (d *decoder) response() (*wire.GraphResponse, error) {
 }
 
 // elements reads the array what into a new, present list of nodes,
-// edges, columns, group columns or rows. With sized, a long list is sized
-// from the rest of its text (see grown).
-func elements[T any](d *decoder, what string, sized bool) ([]T, error) {
-	list := []T{}
+// edges, columns, group columns or rows, built in the decoder's scratch
+// list and copied out at its length.
+func elements[T any](d *decoder, scratch *[]T, what string) ([]T, error) {
+	list := (*scratch)[:0]
+	defer func() { *scratch = reuse(list) }()
 	more, err := d.Open('[', what)
 	for ; more; more, err = d.Next(']', what) {
 		if len(list) == d.l.MaxElements {
 			return nil, d.tooMany(d.Pos, what)
 		}
-		if sized {
-			list = grown(d, list, len(list))
-		}
 		var zero T
-		list = append(list, zero)
+		list = append(grown(d, list, len(list)), zero)
 		if err := d.element(&list[len(list)-1]); err != nil {
 			return nil, err
 		}
 	}
-	return list, err
+	if err != nil {
+		return nil, err
+	}
+	return append([]T{}, list...), nil
 }
 
 // element reads the element x of a response's list and charges it to the
@@ -162,49 +163,27 @@ func (d *decoder) element(x any) (err error) {
 	off, ok := d.Pos, false
 	switch x := x.(type) {
 	case *wire.Node:
-		if err = d.node(x); err == nil {
-			d.m.Clean = !d.Escaped
-			ok = d.m.Node(x)
-		}
+		err = d.properties("node", x)
+		d.m.Clean = !d.Escaped
+		ok = err == nil && d.m.Node(x)
 	case *wire.Edge:
-		if err = d.edge(x); err == nil {
-			d.m.Clean = !d.Escaped
-			ok = d.m.Edge(x)
-		}
+		_, err = d.fields(edgeSchema, -1, &x.From, &x.FromID, &x.To, &x.ToID, &x.Type, &x.Depth, &x.PathID, &x.Step)
+		d.m.Clean = !d.Escaped
+		ok = err == nil && d.m.Edge(x)
 	case *wire.Column:
-		if err = d.column(x); err == nil {
-			ok = d.m.Column(x)
-		}
+		_, err = d.fields(columnSchema, -1, &x.Name, &x.Function, &x.Target, &x.Property)
+		ok = err == nil && d.m.Column(x)
 	case *wire.GroupColumn:
-		if err = d.groupColumn(x); err == nil {
-			ok = d.m.GroupColumn(x)
-		}
+		_, err = d.fields(groupColumnSchema, -1, &x.Name, &x.Kind, &x.Node, &x.Property, &x.Entity)
+		ok = err == nil && d.m.GroupColumn(x)
 	case *wire.Row:
-		if err = d.row(x); err == nil {
-			ok = d.m.EndRow(len(*x))
-		}
+		err = d.row(x)
+		ok = err == nil && d.m.EndRow(len(*x))
 	}
 	d.m.Clean, d.Escaped = false, false
 	if err == nil && !ok {
 		err = d.tooBig(off)
 	}
-	return err
-}
-
-func (d *decoder) node(n *wire.Node) error { return d.properties("node", n) }
-
-func (d *decoder) edge(e *wire.Edge) error {
-	_, err := d.fields(edgeSchema, -1, &e.From, &e.FromID, &e.To, &e.ToID, &e.Type, &e.Depth, &e.PathID, &e.Step)
-	return err
-}
-
-func (d *decoder) column(c *wire.Column) error {
-	_, err := d.fields(columnSchema, -1, &c.Name, &c.Function, &c.Target, &c.Property)
-	return err
-}
-
-func (d *decoder) groupColumn(g *wire.GroupColumn) error {
-	_, err := d.fields(groupColumnSchema, -1, &g.Name, &g.Kind, &g.Node, &g.Property, &g.Entity)
 	return err
 }
 

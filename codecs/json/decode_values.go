@@ -9,22 +9,14 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// str reads a string of at most MaxStringBytes once decoded, for field.
-func (d *decoder) str(field string) (string, error) {
+// str reads a string of at most max bytes once decoded, for field: the
+// caller passes MaxStringBytes, or, for a value it compares with an
+// enumeration or a schema's field names, at least 64.
+func (d *decoder) str(field string, max int) (string, error) {
 	if d.Peek() != '"' {
 		return "", d.Expected("a string for " + field)
 	}
-	return d.String(d.l.MaxStringBytes)
-}
-
-// enum reads a string whose value must be one of an enumeration's or a
-// schema's field names: its length is not bounded by MaxStringBytes (the
-// caller compares the value).
-func (d *decoder) enum(field string) (string, error) {
-	if d.Peek() != '"' {
-		return "", d.Expected("a string for " + field)
-	}
-	return d.String(max(d.l.MaxStringBytes, 64))
+	return d.String(max)
 }
 
 // value reads a property or cell value: null, bool, number, string or a
@@ -137,7 +129,7 @@ func (d *decoder) id(field string) (int64, error) {
 			return i, nil
 		}
 	}
-	s, err := d.str(field)
+	s, err := d.str(field, d.l.MaxStringBytes)
 	if err != nil {
 		return 0, err
 	}

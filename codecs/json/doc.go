@@ -120,25 +120,11 @@
 // key repeated among more than 16 is reported, at its offset, once its
 // object has been read). It does not keep the caller's slice: the scanner
 // copies the input once, and the response's strings share that copy or a
-// few chunks of unescaped text (see jsonvalue.Scanner): 111 allocations
-// for the 3.3 MB traversal_xl case of the corpus.
+// few chunks of unescaped text (see jsonvalue.Scanner); the decoder's
+// scratch lists are pooled, so a response's lists cost an allocation each.
 //
 // Memory: a decode's peak heap stays within 16 times its input plus
-// 16 MiB for input whose elements take several bytes each (a 60 MB body
-// of generated nodes peaks near 5.4 times its size: codecs/memory_test.go
-// measures it). The densest input goes past the factor: a decoded value
-// takes 56 bytes in memory and a list item can take two bytes of JSON, so
-// a list of 2^20 one-digit numbers (2 MiB) holds 56 MiB once decoded;
-// MaxElements bounds each such list and MaxInputBytes their number.
-//
-// # Where the code is
-//
-// codec.go is the codec's name, options and registration; encode*.go the
-// writer; decode*.go the reader, over jsonvalue.Scanner (the module's one
-// JSON scanner, which jsonvalue.Parse reads with too); head.go the
-// document header; rules.go the schema's keys and where the string and
-// number rules live; errors.go the reader's errors; sniff.go detection. wire's
-// GraphResponse.MarshalJSON and UnmarshalJSON, and wire.NodeOf for a type
-// with a MarshalJSON method, reach the codec through the default registry
-// (DecodeValue, DecodeProperties).
+// 16 MiB (codecs/memory_test.go and codecs/dense_test.go measure it); the
+// densest input, a list of one-digit numbers, takes 24 bytes in memory
+// for each two bytes of JSON.
 package json

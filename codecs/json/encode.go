@@ -26,11 +26,8 @@ func AppendWithin(dst []byte, r *wire.GraphResponse, l wire.Limits) ([]byte, err
 }
 
 // AppendEncode appends the canonical JSON of r to dst. On error it returns
-// dst unchanged and a *wire.EncodeError naming the place: a NaN or
-// infinite float, a query type or group kind outside the enumerations, a
-// property named "type" or "id", or a response its own Decode would refuse
-// under the codec's Limits (wirecodec.Check, and an encoding longer than
-// MaxInputBytes).
+// dst unchanged and a *wire.EncodeError naming the place (see the package
+// documentation, "Encoding" and "Security").
 func (c *Codec) AppendEncode(dst []byte, r *wire.GraphResponse) ([]byte, error) {
 	return appendWithin(dst, r, c.core.Limits, false)
 }

@@ -1,7 +1,6 @@
 package json
 
 import (
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/graphwire/graphwire/internal/textwire"
@@ -15,37 +14,6 @@ import (
 // where the encoder wrote them last rather than written again. Everything
 // else goes through textwire.JSON, the one escaping rule, so the bytes are
 // the same either way.
-
-// safeASCII[c] is true for the ASCII bytes canonical JSON writes as they
-// are, read from textwire.JSON's rule.
-var safeASCII = func() (t [utf8.RuneSelf]bool) {
-	for c := range t {
-		t[c] = textwire.JSON.Plain(string(rune(c)))
-	}
-	return t
-}()
-
-// jsonClean reports whether s is written as it is between quotes and is
-// ASCII: what writeCache.piece remembers.
-func jsonClean(s string) bool {
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		if x := textwire.Load8(s, i); textwire.EscMask(x) != 0 || x&textwire.Highs != 0 {
-			return false
-		}
-	}
-	for ; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf || !safeASCII[s[i]] {
-			return false
-		}
-	}
-	return true
-}
-
-// appendJSONQuoted appends s as a canonical JSON string: the rule's own
-// writer, textwire.JSON, which copies each run between two bytes to
-// escape with one append.
-func appendJSONQuoted(b []byte, s string) []byte { return textwire.JSON.AppendQuoted(b, s) }
 
 // span is where the encoder wrote something in its buffer, b[off:end];
 // the zero span is none.
@@ -69,7 +37,7 @@ type span struct {
 // growing the buffer does not invalidate it, and holds no pointer, so
 // filling it costs no write barrier; the string is compared with the bytes
 // written, or known by its address (span.addr), so only a string written
-// as it is (jsonClean) is remembered.
+// as it is (textwire.JSON.Plain) is remembered.
 // reset must be called when the buffer is emptied (a spill).
 type writeCache struct {
 	keys      [32]span // `,"key":`, for properties and row cells
@@ -97,7 +65,7 @@ func (c *writeCache) piece(b []byte, slots []span, head, s, tail string) []byte 
 	if at := *slot; at.end-at.off == len(head)+len(s)+len(tail) && (at.addr == addr || string(b[at.off+len(head):at.end-len(tail)]) == s) {
 		return append(b, b[at.off:at.end]...)
 	}
-	if !jsonClean(s) {
+	if !textwire.JSON.Plain(s) {
 		b = append(b, head[:len(head)-1]...)
 		b = textwire.JSON.AppendQuoted(b, s)
 		return append(b, tail[1:]...)

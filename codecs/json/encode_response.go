@@ -75,19 +75,19 @@ func (e *encoder) appendResponse(b []byte, r *wire.GraphResponse) ([]byte, error
 		// first one written drops at the end.
 		b = append(b, '{')
 		if r.FormatVersion != "" {
-			b = appendJSONQuoted(append(b, `,"format_version":`...), r.FormatVersion)
+			b = AppendString(append(b, `,"format_version":`...), r.FormatVersion)
 		}
 		if r.QueryType != "" {
-			b = appendJSONQuoted(append(b, `,"query_type":`...), string(r.QueryType))
+			b = AppendString(append(b, `,"query_type":`...), string(r.QueryType))
 		}
 		if len(r.Nodes) > 0 {
 			b = append(b, `,"nodes":[`...)
 		}
 	} else {
 		b = append(b, `{"format_version":`...)
-		b = appendJSONQuoted(b, r.FormatVersion)
+		b = AppendString(b, r.FormatVersion)
 		b = append(b, `,"query_type":`...)
-		b = appendJSONQuoted(b, string(r.QueryType))
+		b = AppendString(b, string(r.QueryType))
 		b = append(b, `,"nodes":[`...)
 	}
 	for i := range r.Nodes {
@@ -105,7 +105,7 @@ func (e *encoder) appendResponse(b []byte, r *wire.GraphResponse) ([]byte, error
 			}
 			b = c.piece(b, c.keys[:], `,"`, p.Key, `":`)
 			if p.Value.Kind() == wire.KindString {
-				b = appendJSONQuoted(b, p.Value.Text())
+				b = AppendString(b, p.Value.Text())
 				continue
 			}
 			var ok bool
@@ -157,9 +157,9 @@ func (e *encoder) appendResponse(b []byte, r *wire.GraphResponse) ([]byte, error
 			}
 			col := &r.Columns[i]
 			b = append(b, `{"name":`...)
-			b = appendJSONQuoted(b, col.Name)
+			b = AppendString(b, col.Name)
 			b = append(b, `,"function":`...)
-			b = appendJSONQuoted(b, col.Function)
+			b = AppendString(b, col.Function)
 			b = appendOptStr(b, `,"target":`, col.Target)
 			b = appendOptStr(b, `,"property":`, col.Property)
 			b = append(b, '}')
@@ -177,11 +177,11 @@ func (e *encoder) appendResponse(b []byte, r *wire.GraphResponse) ([]byte, error
 				return b, &wire.EncodeError{Codec: "json", Path: wirecodec.GroupColumnPath(i).Field("kind").String(), Msg: "invalid group kind " + strconv.Quote(string(g.Kind))}
 			}
 			b = append(b, `{"name":`...)
-			b = appendJSONQuoted(b, g.Name)
+			b = AppendString(b, g.Name)
 			b = append(b, `,"kind":`...)
-			b = appendJSONQuoted(b, string(g.Kind))
+			b = AppendString(b, string(g.Kind))
 			b = append(b, `,"node":`...)
-			b = appendJSONQuoted(b, g.Node)
+			b = AppendString(b, g.Node)
 			b = appendOptStr(b, `,"property":`, g.Property)
 			b = appendOptStr(b, `,"entity":`, g.Entity)
 			b = append(b, '}')
@@ -292,7 +292,7 @@ func appendOptInt(b []byte, key string, o wire.Opt[int64]) []byte {
 func appendOptStr(b []byte, key string, o wire.Opt[string]) []byte {
 	if o.Valid {
 		b = append(b, key...)
-		b = appendJSONQuoted(b, o.V)
+		b = AppendString(b, o.V)
 	}
 	return b
 }

@@ -59,8 +59,9 @@ func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse,
 	if err != nil {
 		return nil, nil, err
 	}
+	defer d.release()
 	if !d.isDocument() {
-		r, err := DecodeWithin(data, c.core.Limits)
+		r, err := d.whole()
 		return nil, r, err
 	}
 	d.fragment = true
@@ -132,7 +133,7 @@ func (d *decoder) headField(read []delta.Field, key string, off int) (delta.Fiel
 	if kind == delta.IntList {
 		f.Ints, err = d.ints(key)
 	} else {
-		f.Text, err = d.str(strconv.Quote(key))
+		f.Text, err = d.str(strconv.Quote(key), d.l.MaxStringBytes)
 	}
 	return f, err
 }

@@ -1,12 +1,8 @@
 package json
 
-// The rules of canonical JSON, each written once: strings are quoted by
-// textwire.JSON (encode_fast.go copies what it writes) and read by
-// jsonvalue.Scanner with textwire.JSONUnescaping; numbers are scanned by
-// textwire.ScanNumber's grammar, integers parsed by textwire.ParseInt and
-// floats written by textwire.AppendFloat; the keys of each object of the
-// schema, in canonical order, are the tables below, which the reader
-// checks keys against.
+// The rules of canonical JSON are each written once, in textwire (strings,
+// numbers) and in the schema tables below, which the reader checks keys
+// against.
 
 // A schema is an object of the response's schema, named what in errors,
 // whose keys are among names (at most 8), each at most once, the first

@@ -6,16 +6,11 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// Sniff implements wire.Sniffer: the confidence that prefix opens canonical
-// JSON. Text whose first value is an object whose first key is
-// "format_version" or "query_type" (the encoder's first key, and the one a
-// server writing query_type first would use) scores 0.99; any other object
-// that opens with a key, is empty or is cut off after its '{' scores 0.6,
-// except a delta document (first key "graphwire_delta"), which is not a
-// response and scores 0;
-// any other object 0.1, an array 0.2. Whitespace and a UTF-8 byte order
-// mark may come first (Decode accepts both); bytes that are not text score
-// 0.
+// Sniff implements wire.Sniffer (see the package documentation,
+// "Detection"): another object that opens with a key, is empty or is cut
+// off after its '{' scores 0.6, any other object 0.1, an array 0.2, and
+// bytes that are not text 0. White space and a byte order mark may come
+// first.
 func (c *Codec) Sniff(prefix []byte) float64 {
 	t, ok := wirecodec.SniffText(prefix)
 	if !ok || len(t) == 0 {

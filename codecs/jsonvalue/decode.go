@@ -14,14 +14,10 @@ const (
 	maxAppendDepth = 10000
 )
 
-// Parse parses one JSON document (RFC 8259) into a Value: objects keep
-// their key order, integer literals that fit int64 stay exact, other numbers
-// become the nearest float64. Like JavaScript's JSON.parse, a duplicate key
-// keeps its first position and takes its last value, and an unpaired UTF-16
-// surrogate escape becomes U+FFFD (as does ill-formed UTF-8). Nesting is
-// bounded at 1000 levels. Errors are *wire.DecodeError values with a byte
-// offset. Callers: toonvalue.FromJSON, the CLI, the tests that compare
-// generic documents.
+// Parse parses one JSON document (RFC 8259) into a Value (see the package
+// documentation). Like JavaScript's JSON.parse, a duplicate key keeps its
+// first position and takes its last value, and an unpaired UTF-16
+// surrogate escape becomes U+FFFD (as does ill-formed UTF-8).
 func Parse(data []byte) (Value, error) {
 	s := NewScanner(data)
 	s.Space()

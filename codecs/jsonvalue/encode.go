@@ -11,10 +11,8 @@ import (
 // Append appends v as compact JSON: members in order; numbers as
 // Number.String writes them (NaN and ±Inf as null); strings escaping only
 // '"', '\\' and control characters (\b \f \n \r \t, others \u00xx), with
-// ill-formed UTF-8 replaced by U+FFFD. This is the byte form of
-// JavaScript's JSON.stringify for the same value. Strings are escaped by
-// textwire.JSON, the rule canonical JSON writes them by. Callers:
-// toonvalue.ToJSON, the CLI, the tests that compare generic documents.
+// ill-formed UTF-8 replaced by U+FFFD (textwire.JSON, canonical JSON's
+// rule): JavaScript's JSON.stringify of the same value.
 func Append(dst []byte, v Value) ([]byte, error) {
 	n := len(dst)
 	dst, err := appendJSON(dst, v, 0)

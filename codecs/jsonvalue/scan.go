@@ -14,16 +14,12 @@ import (
 const strChunkMin, strChunkMax = 512, 64 << 10
 
 // A Scanner reads JSON text (RFC 8259) token by token, each at its byte
-// offset: the module's one JSON scanner, with which Parse builds Values
-// and the json codec (codecs/json) a wire.GraphResponse and a document's
-// header. The caller says which token comes next and keeps what it
-// builds; the Scanner checks each token's syntax. Errors are
-// *wire.DecodeError with the byte offset, quoting at most
-// textwire.MaxExcerpt bytes of the input.
-//
-// The Scanner copies its input once: a string without escapes is a
-// substring of that copy, and strings with escapes are unescaped into
-// chunks shared by many strings (512 bytes doubling up to 64 KiB).
+// offset: the module's one JSON scanner, under Parse and the json codec
+// (codecs/json). The caller says which token comes next and keeps what it
+// builds; errors are *wire.DecodeError at a byte offset, quoting at most
+// textwire.MaxExcerpt bytes. It copies its input once: a string without
+// escapes is a substring of that copy, others are unescaped into chunks
+// shared by many strings (512 bytes doubling up to 64 KiB).
 type Scanner struct {
 	src string
 	// Pos is the offset of the next byte to read.

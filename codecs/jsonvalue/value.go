@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/graphwire/graphwire/internal/keyset"
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
@@ -301,22 +302,8 @@ func Equal(a, b Value) bool {
 // writer refuse such an object.
 func (o *Object) Duplicate() (string, bool) {
 	ms := o.Members
-	if len(ms) <= 16 {
-		for i := 1; i < len(ms); i++ {
-			for j := 0; j < i; j++ {
-				if ms[i].Key == ms[j].Key {
-					return ms[i].Key, true
-				}
-			}
-		}
-		return "", false
-	}
-	seen := make(map[string]struct{}, len(ms))
-	for _, m := range ms {
-		if _, dup := seen[m.Key]; dup {
-			return m.Key, true
-		}
-		seen[m.Key] = struct{}{}
+	if i := keyset.FirstRepeat(len(ms), func(i int) string { return ms[i].Key }); i >= 0 {
+		return ms[i].Key, true
 	}
 	return "", false
 }

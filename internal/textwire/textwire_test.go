@@ -145,6 +145,8 @@ func TestAppendFloatMatchesEncodingJSON(t *testing.T) {
 	})
 }
 
+// TestParseInt: ParseInt reads the decimal int64s and nothing else, and
+// AppendInt writes what strconv does.
 func TestParseInt(t *testing.T) {
 	for in, want := range map[string]int64{"0": 0, "-0": 0, "7": 7, "-9223372036854775808": math.MinInt64, "9223372036854775807": math.MaxInt64} {
 		if got, ok := ParseInt(in); !ok || got != want {
@@ -160,6 +162,9 @@ func TestParseInt(t *testing.T) {
 		i := rapid.Int64().Draw(t, "i")
 		if got, ok := ParseInt(strconv.FormatInt(i, 10)); !ok || got != i {
 			t.Fatalf("ParseInt(%d) = %d, %v", i, got, ok)
+		}
+		if got := string(AppendInt([]byte("x"), i)); got != "x"+strconv.FormatInt(i, 10) {
+			t.Fatalf("AppendInt(%d) = %s", i, got)
 		}
 	})
 }
