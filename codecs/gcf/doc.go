@@ -66,17 +66,11 @@
 // # Speed
 //
 // AppendEncode writes the document straight from the response, through
-// gcfvalue's rules, in the canonical form gcfvalue writes for the
-// document's generic value, into one pooled buffer: one allocation per
-// encode (the output), none when dst has room. Where the layout cannot
-// carry the response, a second walk names the place for the error.
-// Decode is one pass of gcfvalue's reader, the one reader of GCF's
-// syntax: the layout's tables go row by row into the response through
-// its sinks (see gcfvalue.Sinks), the rest into generic values converted
-// after; a table of another shape is read as a generic value, whose
-// conversion names what the layout refuses. The format's rules (keys,
-// quoting, numbers) are gcfvalue's (its rules.go), so this package has no
-// rules.go: the writer and the reader use them.
+// gcfvalue's rules, into one pooled buffer: one allocation per encode
+// (the output), none when dst has room; where the layout cannot carry
+// the response, a second walk names the place. Decode is one pass of
+// gcfvalue's reader, the layout's tables going row by row into the
+// response through its sinks (see gcfvalue.Sinks).
 //
 // # Decoding and limits
 //
@@ -99,21 +93,16 @@
 // past a few megabytes is refused with a limit error naming
 // MaxMaterializedBytes for that reason.
 //
-// gcfvalue's differential test holds every corpus response's document
-// to the TypeScript SDK @blackwell-systems/gcf (see gcfvalue).
-//
 // # Documents: deltas and references
 //
 // Codec implements delta.DocumentCodec: a delta, or a response whose
-// nodes sent earlier are references (delta.Session), is a document, a few
-// header fields then a response, the content, written by AppendEncode and
-// read by Decode. The fields are name=value lines right after the first
-// line "GCF profile=generic" and before the content's own lines
-// (format_version=...): an integer list as decimal numbers separated by
-// commas, a text as GCF writes a string value, bare or
-// quoted by spec §2.4 (the empty text is ""); a list with no numbers is
-// left out. The GCF line is written once, the content's. A delta that
-// changes one node (its name, from "ada" to "ada lovelace"):
+// nodes sent earlier are references (delta.Session), is a document of a
+// few header fields then a response, the content. The fields are
+// name=value lines after the first line "GCF profile=generic", before the
+// content's own lines: an integer list as decimals separated by commas
+// (an empty one is left out), a text as GCF writes a string value (the
+// empty text is ""). The GCF line is written once. A delta that changes
+// one node's name:
 //
 //	GCF profile=generic
 //	graphwire_delta="246335714778093070011878324393808589389"
@@ -121,39 +110,30 @@
 //	## nodes [1]{type,id,name}
 //	User|1001|ada lovelace
 //
-// Under a header the content is a fragment: format_version and query_type
-// are written only when not empty (package delta leaves out those of the
-// base), nodes and edges only when there are some, and an absent one
-// reads back empty, so the rule is lossless. A content with nothing else
-// to write writes its nodes ("## nodes [0]"), since a document with no
-// content lines has no content (the unchanged delta). Only a document
-// with a header may leave them out: a response still needs all four.
-// Package delta gives the fields their meaning. A response is a document
-// with no fields: AppendDocument without fields writes AppendEncode's
-// bytes, and DecodeDocument reads any response as Decode does. A line
-// name=value after the GCF line is a field unless name is one of the
-// layout's members (format_version, query_type, nodes, ...): the content
-// starts at the first line that is not a field. The unchanged delta is
-// its header alone.
+// Under a header the content is a fragment: format_version, query_type,
+// nodes and edges are written only when not empty, and read back empty
+// when absent; a content with nothing else writes "## nodes [0]", since a
+// document without content lines is the header alone (the unchanged
+// delta). A response is a document with no fields: AppendDocument then
+// writes AppendEncode's bytes, and DecodeDocument reads any response as
+// Decode does. The content starts at the first line that is not a field,
+// a line name=value whose name is not one of the layout's members.
 //
 // DecodeDocument refuses, with a *wire.DecodeError at the field's line and
 // column, a field name delta.FieldKind does not know or one given twice,
-// an integer list that is empty, holds something other than decimal numbers separated by commas
-// (delta.ParseInts) or more than MaxElements numbers, a text bare where
-// GCF quotes it, malformed when quoted, not UTF-8 or longer than
-// MaxStringBytes (by default wire.DefaultLimits: 1,048,576 elements,
-// 16 MiB), and a field line without its line end; the content is
-// read under the codec's Limits, as Decode reads a response, its errors
-// positioned in the whole document. AppendDocument refuses the same
-// header, and a document longer than MaxInputBytes. The content is read
-// from a copy of its text (the GCF line and what follows the fields),
-// counted in the memory bound.
+// an integer list that is empty, not decimals separated by commas
+// (delta.ParseInts) or longer than MaxElements, a text bare where GCF
+// quotes it, malformed when quoted, not UTF-8 or longer than
+// MaxStringBytes (defaults, wire.DefaultLimits: 1,048,576 elements, 16
+// MiB), and a field line without its line end; the content is read under
+// the codec's Limits, as Decode reads a response, from a copy counted in
+// the memory bound, its errors positioned in the whole document.
+// AppendDocument refuses the same header, and a document longer than
+// MaxInputBytes. A spec §10a delta and a §9 reference row, which earlier
+// versions wrote, are refused: their sections and rows are not the
+// layout's.
 //
-// A spec §10a delta and a §9 reference row, which earlier versions
-// wrote, are refused: their sections and rows are not the layout's.
-//
-// Sniff scores a first line "GCF profile=generic" (a response or a
-// document) 0.95 and any other GCF header 0.5. EncodeTo builds the text
-// before writing it (a table needs the union of its keys before its first
-// row), then writes it in pieces of at most 32 KiB.
+// Sniff scores a first line "GCF profile=generic" 0.95 and any other GCF
+// header 0.5. EncodeTo builds the text before writing it, in pieces of
+// at most 32 KiB.
 package gcf

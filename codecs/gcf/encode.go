@@ -152,15 +152,12 @@ func (w *writer) document(r *wire.GraphResponse, fragment bool) {
 		return
 	}
 	w.b = append(w.b, gcfLine...)
-	if !fragment || r.FormatVersion != "" {
-		w.b = append(w.b, "format_version="...)
-		w.str(r.FormatVersion)
-		w.b = append(w.b, '\n')
-	}
-	if !fragment || r.QueryType != "" {
-		w.b = append(w.b, "query_type="...)
-		w.str(string(r.QueryType))
-		w.b = append(w.b, '\n')
+	for _, f := range [...]struct{ name, v string }{{"format_version=", r.FormatVersion}, {"query_type=", string(r.QueryType)}} {
+		if !fragment || f.v != "" {
+			w.b = append(w.b, f.name...)
+			w.str(f.v)
+			w.b = append(w.b, '\n')
+		}
 	}
 	if !fragment || len(r.Nodes) > 0 || onlyNodes(r) {
 		w.nodes(r.Nodes)
@@ -241,18 +238,8 @@ func (w *writer) scalar(v wire.Value) {
 	}
 }
 
-// cell writes a table cell: a scalar, or ^ for a list (written after the
-// row as an attachment).
-func (w *writer) cell(v wire.Value) {
-	if v.Kind() == wire.KindList {
-		w.b = append(w.b, '^')
-		return
-	}
-	w.scalar(v)
-}
-
-// key adds k to the union of the run being planned (cols[colBase:]),
-// reporting its column, and whether it is new. hint is the column the
+// lookup returns the column of k in the union of the run being planned
+// (cols[colBase:]), and whether it is there; hint is the column the
 // caller expects.
 func (w *writer) lookup(k string, hint int) (int, bool) {
 	u := w.cols[w.colBase:]
@@ -296,17 +283,21 @@ func (w *writer) addKey(k string) {
 	}
 }
 
-// fitsKeys reports whether the n keys key(0..n-1), after first columns
-// the union always starts with, keep their order in the run's union
-// extended by their new keys (see addToRun), and whether there are new
-// keys.
-func (w *writer) fitsKeys(n int, key func(int) string, first int) (fits, grows bool) {
+// fit reports whether the n keys key(0..n-1), after first columns the
+// union always starts with, keep their order in the run's union extended
+// by their new keys (see addToRun), and whether there are new keys; with
+// add, it appends those to the union (for keys that fit).
+func (w *writer) fit(n int, key func(int) string, first int, add bool) (fits, grows bool) {
 	last, next := first-1, len(w.cols)-w.colBase
 	for i := range n {
-		p, ok := w.lookup(key(i), last+1)
+		k := key(i)
+		p, ok := w.lookup(k, last+1)
 		if !ok {
 			p = next
 			next++
+			if add {
+				w.addKey(k)
+			}
 		}
 		if p < last {
 			return false, false
@@ -314,20 +305,6 @@ func (w *writer) fitsKeys(n int, key func(int) string, first int) (fits, grows b
 		last = p
 	}
 	return true, next > len(w.cols)-w.colBase
-}
-
-// addKeys adds the keys the union lacks.
-func (w *writer) addKeys(n int, key func(int) string, first int) {
-	last := first - 1
-	for i := range n {
-		k := key(i)
-		p, ok := w.lookup(k, last+1)
-		if !ok {
-			w.addKey(k)
-			p = len(w.cols) - w.colBase - 1
-		}
-		last = p
-	}
 }
 
 // nodeColumns are the columns a node table has before its properties'.
@@ -342,9 +319,9 @@ var nodeColumns = []string{"type", "id"}
 // by its own new keys, are in its own order.
 func (w *writer) addToRun(i, n int, key func(int) string, fixed []string, joinable bool) {
 	if joinable && len(w.runs) > 0 {
-		if fits, grows := w.fitsKeys(n, key, len(fixed)); fits {
+		if fits, grows := w.fit(n, key, len(fixed), false); fits {
 			if grows {
-				w.addKeys(n, key, len(fixed))
+				w.fit(n, key, len(fixed), true)
 			}
 			cur := &w.runs[len(w.runs)-1]
 			cur.end, cur.c1 = i+1, len(w.cols)
@@ -355,35 +332,37 @@ func (w *writer) addToRun(i, n int, key func(int) string, fixed []string, joinab
 	for _, k := range fixed {
 		w.addKey(k)
 	}
-	w.addKeys(n, key, len(fixed))
+	w.fit(n, key, len(fixed), true)
 	w.runs = append(w.runs, span{start: i, end: i + 1, c0: w.colBase, c1: len(w.cols)})
 }
 
 // nodes writes the nodes: one table, or a list of tables (see addToRun).
 func (w *writer) nodes(nodes []wire.Node) {
-	if len(nodes) == 0 {
-		w.b = append(w.b, "## nodes [0]\n"...)
+	w.runTables("nodes", len(nodes), func(i int) {
+		ps := nodes[i].Properties
+		sameType := len(w.runs) > 0 && nodes[w.runs[len(w.runs)-1].start].Type == nodes[i].Type
+		w.addToRun(i, len(ps), func(j int) string { return ps[j].Key }, nodeColumns, sameType)
+	}, func(s span, rowDepth, level int) { w.table(run{nodes: nodes}, s, rowDepth, level) })
+}
+
+// runTables writes the section name of n elements, which add(i) puts in
+// runs: "## name [0]" for none, one table after "## name ", or
+// "## name [n]" and each run's table after "@g " (rows one level deeper),
+// stopping when the writer fails.
+func (w *writer) runTables(name string, n int, add func(i int), table func(s span, rowDepth, level int)) {
+	w.b = append(w.b, "## "...)
+	w.b = append(w.b, name...)
+	if n == 0 {
+		w.b = append(w.b, " [0]\n"...)
 		return
 	}
 	w.runs = w.runs[:0]
-	for i := range nodes {
-		n := &nodes[i]
-		ps := n.Properties
-		sameType := len(w.runs) > 0 && nodes[w.runs[len(w.runs)-1].start].Type == n.Type
-		w.addToRun(i, len(ps), func(j int) string { return ps[j].Key }, nodeColumns, sameType)
+	for i := range n {
+		add(i)
 	}
 	if w.fail {
 		return
 	}
-	w.runTables("nodes", func(s span, rowDepth, level int) { w.nodeTable(nodes, s, rowDepth, level) })
-}
-
-// runTables writes the section name's runs: one table after "## name ",
-// or "## name [n]" and each run's table after "@g " (rows one level
-// deeper), stopping when the writer fails.
-func (w *writer) runTables(name string, table func(s span, rowDepth, level int)) {
-	w.b = append(w.b, "## "...)
-	w.b = append(w.b, name...)
 	if len(w.runs) == 1 {
 		w.b = append(w.b, ' ')
 		table(w.runs[0], 0, 3)
@@ -393,9 +372,7 @@ func (w *writer) runTables(name string, table func(s span, rowDepth, level int))
 	w.b = strconv.AppendInt(w.b, int64(len(w.runs)), 10)
 	w.b = append(w.b, "]\n"...)
 	for g, s := range w.runs {
-		w.b = append(w.b, '@')
-		w.b = textwire.AppendInt(w.b, int64(g))
-		w.b = append(w.b, ' ')
+		w.marker(g)
 		table(s, 1, 4)
 		if w.fail {
 			return
@@ -403,34 +380,14 @@ func (w *writer) runTables(name string, table func(s span, rowDepth, level int))
 	}
 }
 
-// decl writes "[n]{c1,c2,...}\n".
-func (w *writer) decl(n int, cols []string) {
-	w.b = append(w.b, '[')
-	w.b = textwire.AppendInt(w.b, int64(n))
-	w.b = append(w.b, "]{"...)
-	for i, c := range cols {
-		if isPathName(c) {
-			continue
-		}
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
-		w.b = gcfvalue.AppendKey(w.b, c)
-	}
-	w.b = append(w.b, "}\n"...)
+// marker writes the marker "@i " of an item or a row with attachments.
+func (w *writer) marker(i int) {
+	w.b = append(w.b, '@')
+	w.b = textwire.AppendInt(w.b, int64(i))
+	w.b = append(w.b, ' ')
 }
 
 // isPathName reports whether a property or cell name holds '>': it
 // cannot be a column (spec §7.4.6.1) and travels as an attachment after
 // its row.
 func isPathName(k string) bool { return strings.IndexByte(k, '>') >= 0 }
-
-// anyPathName reports whether some name of cols holds '>'.
-func anyPathName(cols []string) bool {
-	for _, c := range cols {
-		if isPathName(c) {
-			return true
-		}
-	}
-	return false
-}

@@ -9,66 +9,6 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// nodeTable writes a run of nodes as a table, rows at rowDepth (an indent)
-// and level (the generic value's nesting of a row). A list property is a ^
-// cell and an attachment after the row, a property whose name holds '>'
-// an attachment alone, after the lists'.
-func (w *writer) nodeTable(nodes []wire.Node, s span, rowDepth, level int) {
-	cols := w.cols[s.c0:s.c1]
-	paths := anyPathName(cols)
-	w.decl(s.end-s.start, cols)
-	for i := s.start; i < s.end; i++ {
-		n := &nodes[i]
-		ps := n.Properties
-		w.indent(rowDepth)
-		attach := false
-		for k := range ps {
-			attach = attach || ps[k].Value.Kind() == wire.KindList || paths && isPathName(ps[k].Key)
-		}
-		if attach {
-			w.b = append(w.b, '@')
-			w.b = textwire.AppendInt(w.b, int64(i-s.start))
-			w.b = append(w.b, ' ')
-		}
-		w.str(n.Type)
-		w.b = append(w.b, '|')
-		w.b = textwire.AppendInt(w.b, n.ID)
-		j := 0
-		for _, c := range cols[2:] {
-			present := j < len(ps) && ps[j].Key == c
-			if paths && isPathName(c) {
-				if present {
-					j++
-				}
-				continue
-			}
-			w.b = append(w.b, '|')
-			if present {
-				w.cell(ps[j].Value)
-				j++
-				continue
-			}
-			w.b = append(w.b, '~')
-		}
-		w.b = append(w.b, '\n')
-		if attach {
-			for k := range ps {
-				if ps[k].Value.Kind() == wire.KindList && !(paths && isPathName(ps[k].Key)) {
-					w.attach(ps[k].Key, ps[k].Value, nil, rowDepth, level+1)
-				}
-			}
-			for k := range ps {
-				if paths && isPathName(ps[k].Key) {
-					w.attach(ps[k].Key, ps[k].Value, nil, rowDepth, level+1)
-				}
-			}
-		}
-		if w.fail {
-			return
-		}
-	}
-}
-
 func hasList(ps []wire.Property) bool {
 	for i := range ps {
 		if ps[i].Value.Kind() == wire.KindList {
@@ -87,21 +27,26 @@ func (w *writer) key(k string) {
 	w.b = gcfvalue.AppendKey(w.b, k)
 }
 
-// attach writes the attachment ".name ..." of a row at rowDepth: a node's
-// members ("{}" then its members two levels beneath the row), a list, or
-// a scalar ("=value", for a name with '>'); level is the value's nesting
-// in the generic value.
+// attach writes the attachment ".name ..." of a row at rowDepth, its body
+// two levels beneath the row (see headed).
 func (w *writer) attach(name string, v wire.Value, node *wire.Node, rowDepth, level int) {
 	w.indent(rowDepth)
 	w.b = append(w.b, '.')
 	w.key(name)
 	w.b = append(w.b, ' ')
+	w.headed(v, node, rowDepth+2, level)
+}
+
+// headed writes, after a head ("@i ", ".name ", a key), a node's members
+// ("{}" then the members at depth), a list, or "=value"; level is the
+// value's nesting in the generic value.
+func (w *writer) headed(v wire.Value, node *wire.Node, depth, level int) {
 	switch {
 	case node != nil:
 		w.b = append(w.b, "{}\n"...)
-		w.nodeMembers(node, rowDepth+2, level)
+		w.nodeMembers(node, depth, level)
 	case v.Kind() == wire.KindList:
-		w.list(v.List(), rowDepth+2, level)
+		w.list(v.List(), depth, level)
 	default:
 		w.b = append(w.b, '=')
 		w.scalar(v)
@@ -131,8 +76,7 @@ func (w *writer) nodeMembers(n *wire.Node, depth, level int) {
 
 // member writes the member name of an object at depth: a node as a
 // section, a list inline ("name[N]: a,b") when it holds scalars and as a
-// section otherwise, a scalar as name=value; level is the value's
-// nesting.
+// section otherwise, a scalar as name=value.
 func (w *writer) member(name string, v wire.Value, node *wire.Node, depth, level int) {
 	w.indent(depth)
 	switch {
@@ -141,21 +85,14 @@ func (w *writer) member(name string, v wire.Value, node *wire.Node, depth, level
 		w.key(name)
 		w.b = append(w.b, '\n')
 		w.nodeMembers(node, depth+1, level)
-	case v.Kind() == wire.KindList:
-		items := v.List()
-		if len(items) == 0 || !scalars(items) {
-			w.b = append(w.b, "## "...)
-			w.key(name)
-			w.b = append(w.b, ' ')
-		} else {
-			w.key(name)
-		}
-		w.list(items, depth, level)
+	case v.Kind() == wire.KindList && (len(v.List()) == 0 || !scalars(v.List())):
+		w.b = append(w.b, "## "...)
+		w.key(name)
+		w.b = append(w.b, ' ')
+		w.list(v.List(), depth, level)
 	default:
 		w.key(name)
-		w.b = append(w.b, '=')
-		w.scalar(v)
-		w.b = append(w.b, '\n')
+		w.headed(v, nil, depth, level)
 	}
 }
 
@@ -178,11 +115,10 @@ func (w *writer) list(items []wire.Value, depth, level int) {
 	}
 	w.b = append(w.b, '[')
 	w.b = strconv.AppendInt(w.b, int64(len(items)), 10)
-	if len(items) == 0 {
+	switch {
+	case len(items) == 0:
 		w.b = append(w.b, "]\n"...)
-		return
-	}
-	if scalars(items) {
+	case scalars(items):
 		w.b = append(w.b, "]:"...)
 		for i := range items {
 			if i == 0 {
@@ -193,20 +129,12 @@ func (w *writer) list(items []wire.Value, depth, level int) {
 			w.scalar(items[i])
 		}
 		w.b = append(w.b, '\n')
-		return
-	}
-	w.b = append(w.b, "]\n"...)
-	for i := range items {
-		w.indent(depth)
-		w.b = append(w.b, '@')
-		w.b = textwire.AppendInt(w.b, int64(i))
-		w.b = append(w.b, ' ')
-		if items[i].Kind() == wire.KindList {
-			w.list(items[i].List(), depth+1, level+1)
-			continue
+	default:
+		w.b = append(w.b, "]\n"...)
+		for i := range items {
+			w.indent(depth)
+			w.marker(i)
+			w.headed(items[i], nil, depth+1, level+1)
 		}
-		w.b = append(w.b, '=')
-		w.scalar(items[i])
-		w.b = append(w.b, '\n')
 	}
 }

@@ -45,6 +45,18 @@ func (f *fixture) str(t *testing.T, name string) string {
 	return s
 }
 
+// expect fails the test unless an encoder wrote, without error, the
+// fixture's expected text; what names the encoding.
+func (f *fixture) expect(t *testing.T, what string, got []byte, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if want := f.str(t, "expected"); string(got) != want {
+		t.Fatalf("%s mismatch\n got: %q\nwant: %q", what, got, want)
+	}
+}
+
 // value returns the field name parsed as a JSON Value (exact numbers, key
 // order kept).
 func (f *fixture) value(t *testing.T, name string) gcfvalue.Value {
@@ -340,12 +352,7 @@ func runRoundTripWire(t *testing.T, f *fixture) {
 		t.Fatalf("decode: %v", err)
 	}
 	got, err := gcfvalue.Marshal(v)
-	if err != nil {
-		t.Fatalf("encode: %v", err)
-	}
-	if want := f.str(t, "expected"); string(got) != want {
-		t.Fatalf("re-encode mismatch\n got: %q\nwant: %q", got, want)
-	}
+	f.expect(t, "re-encode", got, err)
 }
 
 func runEncodeError(t *testing.T, f *fixture) {
@@ -460,12 +467,7 @@ func runPackRoot(t *testing.T, f *fixture) {
 func runDelta(t *testing.T, f *fixture) {
 	d := delta(t, f.value(t, "input"))
 	got, err := gcfvalue.AppendDelta(nil, d, gcfvalue.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := f.str(t, "expected"); string(got) != want {
-		t.Fatalf("delta mismatch\n got: %q\nwant: %q", got, want)
-	}
+	f.expect(t, "delta", got, err)
 	back, err := gcfvalue.DecodeDelta(got, gcfvalue.Options{})
 	if err != nil {
 		t.Fatalf("decode the delta back: %v", err)

@@ -43,19 +43,7 @@ func rowIdentity(r *jsonvalue.Object, key string) (string, error) {
 	if !ok || !isScalar(v) || isNull(v) {
 		return "", fmt.Errorf("no scalar identity field %q: %w", key, KindSyntax)
 	}
-	return identityKey(normalizeNumber(v)), nil
-}
-
-func normalizeNumber(v Value) Value {
-	switch x := v.(type) {
-	case int:
-		return jsonvalue.Int(int64(x))
-	case int64:
-		return jsonvalue.Int(x)
-	case float64:
-		return jsonvalue.Float(x)
-	}
-	return v
+	return identityKey(toNumber(v)), nil
 }
 
 func displayIdentity(r *jsonvalue.Object, key string) string {
@@ -80,11 +68,7 @@ func AppendFull(dst []byte, s *KeyedSet, tool string, opts Options) ([]byte, err
 		pairs = append(pairs, "tool="+tool)
 	}
 	pairs = append(pairs, "pack_root="+root, "key="+s.Key)
-	rows := make([]Value, len(s.Rows))
-	for i, r := range s.Rows {
-		rows[i] = r
-	}
-	body := &jsonvalue.Object{Members: []jsonvalue.Member{{Key: s.Name, Value: rows}}}
+	body := &jsonvalue.Object{Members: []jsonvalue.Member{{Key: s.Name, Value: values(s.Rows)}}}
 	return encodeWith(dst, pairs, body, s.Key, map[string][]string{s.Name: s.Fields}, opts)
 }
 
@@ -97,24 +81,6 @@ func AppendUnchanged(dst []byte, root string, count int) []byte {
 	dst = append(dst, " count="...)
 	dst = strconv.AppendInt(dst, int64(count), 10)
 	return append(dst, '\n')
-}
-
-func encodeWith(dst []byte, pairs []string, v Value, mark string, initial map[string][]string, opts Options) ([]byte, error) {
-	lim, err := opts.resolve()
-	if err != nil {
-		return dst, err
-	}
-	for _, p := range pairs {
-		if !isHeaderValue(p) {
-			return dst, encodeError("", KindMalformedHeaderField, "a header field with a blank or non-ASCII character: "+excerpt(p))
-		}
-	}
-	e := encoder{buf: dst, lim: lim, initial: initial}
-	out, err := e.document(pairs, v, mark)
-	if err != nil {
-		return dst, err
-	}
-	return out, nil
 }
 
 // Delta is a generic delta payload (spec §10a.2): the rows added, the rows
@@ -205,24 +171,18 @@ func AppendDelta(dst []byte, d *Delta, opts Options, extra ...string) ([]byte, e
 	if d.Savings != "" {
 		pairs = append(pairs, "savings="+d.Savings)
 	}
-	body := &jsonvalue.Object{}
-	section := func(name string, rows []*jsonvalue.Object) {
-		if len(rows) > 0 {
-			vs := make([]Value, len(rows))
-			for i, r := range rows {
-				vs[i] = r
-			}
-			body.Add(name, vs)
-		}
+	removed := make([]*jsonvalue.Object, len(d.Removed))
+	for i, id := range d.Removed {
+		removed[i] = &jsonvalue.Object{Members: []jsonvalue.Member{{Key: d.Key, Value: id}}}
 	}
-	section("added", d.Added)
-	section("changed", d.Changed)
-	if len(d.Removed) > 0 {
-		vs := make([]Value, len(d.Removed))
-		for i, id := range d.Removed {
-			vs[i] = &jsonvalue.Object{Members: []jsonvalue.Member{{Key: d.Key, Value: id}}}
+	body := &jsonvalue.Object{}
+	for _, sec := range []struct {
+		name string
+		rows []*jsonvalue.Object
+	}{{"added", d.Added}, {"changed", d.Changed}, {"removed", removed}} {
+		if len(sec.rows) > 0 {
+			body.Add(sec.name, values(sec.rows))
 		}
-		body.Add("removed", vs)
 	}
 	initial := map[string][]string{"added": d.Fields, "changed": d.Fields, "removed": {d.Key}}
 	return encodeWith(dst, pairs, body, d.Key, initial, opts)
@@ -301,15 +261,7 @@ func DeltaOf(doc *Document) (*Delta, error) {
 			return nil, bad("unknown section " + excerpt(m.Key) + " (want added, changed or removed)")
 		}
 	}
-	seen := make(map[string]bool)
-	for _, r := range append(slices.Clone(d.Added), d.Changed...) {
-		for _, m := range r.Members {
-			if !seen[m.Key] {
-				seen[m.Key] = true
-				d.Fields = append(d.Fields, m.Key)
-			}
-		}
-	}
+	d.Fields = union(append(slices.Clone(d.Added), d.Changed...), nil)
 	return d, nil
 }
 
@@ -336,42 +288,35 @@ func (d *Delta) Apply(base *KeyedSet) (*KeyedSet, error) {
 	if err != nil {
 		return nil, err
 	}
+	// at is the base row the identity of r names, for an operation of
+	// kind what: each identity named once, an added one absent from the
+	// base, a changed or removed one present.
 	named := make(map[string]bool)
-	name := func(k, what string) error {
-		if named[k] {
-			return fmt.Errorf("gcf: delta: identity %s is named twice: %w", what, KindDelta)
-		}
-		named[k] = true
-		return nil
-	}
-	changed := make(map[int]*jsonvalue.Object)
-	for _, r := range d.Added {
-		k, err := rowIdentity(r, d.Key)
-		if err != nil {
-			return nil, err
-		}
-		if _, ok := bi[k]; ok {
-			return nil, fmt.Errorf("gcf: delta: added identity %s already exists in the base: %w", displayIdentity(r, d.Key), KindDelta)
-		}
-		if err := name(k, displayIdentity(r, d.Key)); err != nil {
-			return nil, err
-		}
-	}
-	// inBase is the index in the base of the row r a changed or removed
-	// entry names, refusing one the base has not or named twice.
-	inBase := func(r *jsonvalue.Object, what string) (int, error) {
+	at := func(r *jsonvalue.Object, what string) (int, error) {
 		k, err := rowIdentity(r, d.Key)
 		if err != nil {
 			return 0, err
 		}
 		j, ok := bi[k]
-		if !ok {
+		switch {
+		case what == "added" && ok:
+			return 0, fmt.Errorf("gcf: delta: added identity %s already exists in the base: %w", displayIdentity(r, d.Key), KindDelta)
+		case what != "added" && !ok:
 			return 0, fmt.Errorf("gcf: delta: %s identity %s does not exist in the base: %w", what, displayIdentity(r, d.Key), KindDelta)
+		case named[k]:
+			return 0, fmt.Errorf("gcf: delta: identity %s is named twice: %w", displayIdentity(r, d.Key), KindDelta)
 		}
-		return j, name(k, displayIdentity(r, d.Key))
+		named[k] = true
+		return j, nil
 	}
+	for _, r := range d.Added {
+		if _, err := at(r, "added"); err != nil {
+			return nil, err
+		}
+	}
+	changed := make(map[int]*jsonvalue.Object)
 	for _, r := range d.Changed {
-		j, err := inBase(r, "changed")
+		j, err := at(r, "changed")
 		if err != nil {
 			return nil, err
 		}
@@ -379,7 +324,7 @@ func (d *Delta) Apply(base *KeyedSet) (*KeyedSet, error) {
 	}
 	removed := make(map[int]bool)
 	for _, id := range d.Removed {
-		j, err := inBase(&jsonvalue.Object{Members: []jsonvalue.Member{{Key: d.Key, Value: id}}}, "removed")
+		j, err := at(&jsonvalue.Object{Members: []jsonvalue.Member{{Key: d.Key, Value: id}}}, "removed")
 		if err != nil {
 			return nil, err
 		}
@@ -404,4 +349,13 @@ func (d *Delta) Apply(base *KeyedSet) (*KeyedSet, error) {
 		return nil, fmt.Errorf("gcf: delta: the applied set's root %s is not new_root %s: %w", got, excerpt(d.NewRoot), KindRootMismatch)
 	}
 	return next, nil
+}
+
+// values returns rows as a []Value.
+func values(rows []*jsonvalue.Object) []Value {
+	vs := make([]Value, len(rows))
+	for i, r := range rows {
+		vs[i] = r
+	}
+	return vs
 }

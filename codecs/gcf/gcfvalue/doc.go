@@ -100,12 +100,7 @@
 // # Syntax rules
 //
 // Each rule of GCF's syntax is written once, in rules.go, and the gcf
-// codec reads and writes through the exported ones: the number literal
-// (ParseNumber, SmallInt, AppendFloat), the count of a header
-// (ParseCount), bare keys (IsBareKey, BareKeyEnd, AppendKey,
-// AppendPathColumn), quoting and unquoting (NeedsQuotes, AppendString,
-// AppendValidString, Unquote). The decoder reads its lines with
-// internal/textwire's line scanner.
+// codec reads and writes through the exported ones.
 //
 // # Limits
 //
@@ -133,19 +128,12 @@
 //
 // # pack_root and generic delta
 //
-// PackRoot computes gcf-pack-root-v1 over rows (§10a.3). Where the spec is
-// open: a field absent from a row has no field in its record; a nested
-// value is written as compact JSON with object members sorted by name,
-// strings quoted and numbers canonical; field names are written as they
-// are.
-//
-// A KeyedSet is rows with an identity field: AppendFull writes its full
-// payload, AppendUnchanged the header-only one, Diff the Delta between
-// two sets, AppendDelta and DecodeDelta its payload, Delta.Apply applies
-// it atomically (checking the base root, contradictions, KindDelta, and
-// the new root, KindRootMismatch), never modifying the base. A Session
-// sends a set in full, then deltas, re-anchoring on a schema change and
-// per its Policy.
+// PackRoot computes gcf-pack-root-v1 over rows (§10a.3). A KeyedSet is
+// rows with an identity field: AppendFull writes its full payload,
+// AppendUnchanged the header-only one, Diff the Delta between two sets,
+// AppendDelta and DecodeDelta its payload, Delta.Apply applies it
+// atomically, never modifying the base. A Session sends a set in full,
+// then deltas, re-anchoring on a schema change and per its Policy.
 //
 // # Graph profile
 //
@@ -159,13 +147,8 @@
 //
 // # Conformance and the TypeScript SDK
 //
-// The tests run every fixture of the GCF conformance suite from
-// GCF_SPEC_DIR (none is skipped), and compare this package byte for byte,
-// both ways, with the TypeScript SDK @blackwell-systems/gcf 2.5.2 (npm and
-// node; skipped without them unless CI is set) over the corpus, the gcf
-// codec's documents and generated JSON. They agree except where the SDK
-// departs from the spec, each departure checked by a model of it: the
-// table departures in reference_test.go lists them (JavaScript numbers
-// beyond ±2^53, flattening choices, prototype keys, a bracket in a
-// quoted key, inline object schemas where this package attaches).
+// The tests run every fixture of the GCF conformance suite (GCF_SPEC_DIR)
+// and compare this package byte for byte, both ways, with the TypeScript
+// SDK @blackwell-systems/gcf 2.5.2; reference_test.go lists where the SDK
+// departs from the spec, each departure checked by a model of it.
 package gcfvalue

@@ -24,12 +24,24 @@ func Encode(v Value, opts Options) ([]byte, error) { return AppendEncode(nil, v,
 // the value it refused (a string that is not UTF-8, NaN or ±Inf, a
 // duplicate key, a value past the Limits, a Go type that is not a Value).
 func AppendEncode(dst []byte, v Value, opts Options) ([]byte, error) {
+	return encodeWith(dst, nil, v, "", nil, opts)
+}
+
+// encodeWith is AppendEncode with extra header pairs ("key=value"), the
+// identity column mark of the root object's tables, and initial: by
+// member of the root object, the fields its table declares first.
+func encodeWith(dst []byte, pairs []string, v Value, mark string, initial map[string][]string, opts Options) ([]byte, error) {
 	lim, err := opts.resolve()
 	if err != nil {
 		return dst, err
 	}
-	e := encoder{buf: dst, lim: lim}
-	out, err := e.document(nil, v, "")
+	for _, p := range pairs {
+		if !isHeaderValue(p) {
+			return dst, encodeError("", KindMalformedHeaderField, "a header field with a blank or non-ASCII character: "+excerpt(p))
+		}
+	}
+	e := encoder{buf: dst, lim: lim, mark: mark, initial: initial}
+	out, err := e.document(pairs, v)
 	if err != nil {
 		return dst, err
 	}
@@ -37,13 +49,11 @@ func AppendEncode(dst []byte, v Value, opts Options) ([]byte, error) {
 }
 
 type encoder struct {
-	buf   []byte
-	lim   limits
-	depth int
-	path  []string // segments of the path of the value being written
-	mark  string   // the identity column of the root object's tables ("" none)
-	// initial gives, by member of the root object, the fields a table
-	// there declares first (a keyed set's declared fields).
+	buf        []byte
+	lim        limits
+	depth      int
+	path       []string // segments of the path of the value being written
+	mark       string   // the identity column of the root object's tables ("" none)
 	initial    map[string][]string
 	rootMember string
 }
@@ -51,18 +61,20 @@ type encoder struct {
 // encFail carries an encode error to document's recover.
 type encFail struct{ err error }
 
-func (e *encoder) fail(kind Kind, msg string) {
-	p := strings.Join(e.path, "")
-	if p != "" && p[0] == '.' {
-		p = p[1:]
-	}
-	panic(encFail{encodeError(p, kind, msg)})
-}
-
-func (e *encoder) failLimit(limit, msg string) {
-	err := encodeError(strings.TrimPrefix(strings.Join(e.path, ""), "."), KindLimit, msg)
+// fail stops the encode with an error at the current path; limit names
+// the Limits field of a KindLimit error.
+func (e *encoder) fail(kind Kind, limit, msg string) {
+	err := encodeError(strings.TrimPrefix(strings.Join(e.path, ""), "."), kind, msg)
 	err.Limit = limit
 	panic(encFail{err})
+}
+
+// checkCount refuses n elements (what they are: "members") of a
+// container ("an object") past limit.
+func (e *encoder) checkCount(container string, n int, what string, limit int) {
+	if n > limit {
+		e.fail(KindLimit, "MaxElements", container+" of "+strconv.Itoa(n)+" "+what+", more than the limit of "+strconv.Itoa(limit))
+	}
 }
 
 func (e *encoder) push(seg string) { e.path = append(e.path, seg) }
@@ -76,9 +88,8 @@ func (e *encoder) pushKey(k string) {
 }
 func (e *encoder) pushIndex(i int) { e.push("[" + strconv.Itoa(i) + "]") }
 
-// document writes the header (with the extra pairs, each "key=value") and
-// the body of v. mark names the identity column of the root table.
-func (e *encoder) document(pairs []string, v Value, mark string) (out []byte, err error) {
+// document writes the header (with the extra pairs) and the body of v.
+func (e *encoder) document(pairs []string, v Value) (out []byte, err error) {
 	start := len(e.buf)
 	defer func() {
 		if r := recover(); r != nil {
@@ -89,30 +100,26 @@ func (e *encoder) document(pairs []string, v Value, mark string) (out []byte, er
 			out, err = e.buf[:start], f.err
 		}
 	}()
-	e.mark = mark
 	e.buf = append(e.buf, "GCF profile=generic"...)
 	for _, p := range pairs {
 		e.buf = append(e.buf, ' ')
 		e.buf = append(e.buf, p...)
 	}
 	e.buf = append(e.buf, '\n')
-	v = e.normalize(v)
-	switch x := v.(type) {
+	switch x := e.normalize(v).(type) {
 	case *jsonvalue.Object:
-		e.enter()
-		e.checkObject(x)
-		if keyedEligible(x) {
-			e.keyedBlock("", false, x, 0)
+		if e.openObject(x) {
+			e.buf = append(e.buf, "## "...)
+			e.keyedBody(x, 0)
 		} else {
 			e.members(x, 0)
 		}
 		e.leave()
 	case []Value:
-		e.arrayBlock("", false, x, 0)
+		e.buf = append(e.buf, "## "...)
+		e.array(x, 0, nil)
 	default:
-		e.buf = append(e.buf, '=')
-		e.scalar(v)
-		e.buf = append(e.buf, '\n')
+		e.headed(x, 0, nil)
 	}
 	return e.buf, nil
 }
@@ -120,7 +127,7 @@ func (e *encoder) document(pairs []string, v Value, mark string) (out []byte, er
 func (e *encoder) enter() {
 	e.depth++
 	if e.depth > e.lim.maxDepth {
-		e.failLimit("MaxDepth", "nested deeper than the limit of "+strconv.Itoa(e.lim.maxDepth))
+		e.fail(KindLimit, "MaxDepth", "nested deeper than the limit of "+strconv.Itoa(e.lim.maxDepth))
 	}
 }
 
@@ -134,7 +141,7 @@ func (e *encoder) normalize(v Value) Value {
 		return v
 	case jsonvalue.Number:
 		if !x.IsInt() && (math.IsNaN(x.Float64()) || math.IsInf(x.Float64(), 0)) {
-			e.fail(KindUnsupported, "NaN and infinite numbers are outside the JSON data model")
+			e.fail(KindUnsupported, "", "NaN and infinite numbers are outside the JSON data model")
 		}
 		return v
 	case *jsonvalue.Object:
@@ -142,18 +149,26 @@ func (e *encoder) normalize(v Value) Value {
 			return nil
 		}
 		return v
+	case int, int64, float64:
+		return e.normalize(toNumber(x))
+	}
+	e.fail(KindUnsupported, "", fmt.Sprintf("a value of Go type %T is not a JSON value", v))
+	return nil
+}
+
+// toNumber maps int, int64 and float64 to a jsonvalue.Number, and leaves
+// any other value as it is.
+func toNumber(v Value) Value {
+	switch x := v.(type) {
 	case int:
 		return jsonvalue.Int(int64(x))
 	case int64:
 		return jsonvalue.Int(x)
 	case float64:
-		return e.normalize(jsonvalue.Float(x))
+		return jsonvalue.Float(x)
 	}
-	e.fail(KindUnsupported, "a value of Go type "+typeName(v)+" is not a JSON value")
-	return nil
+	return v
 }
-
-func typeName(v any) string { return fmt.Sprintf("%T", v) }
 
 // isScalar reports whether v is not a container (a nil *jsonvalue.Object is
 // null, a scalar).
@@ -173,39 +188,34 @@ func asObject(v Value) (*jsonvalue.Object, bool) {
 	return o, ok && o != nil
 }
 
-// checkObject refuses an object past MaxElements or with a duplicate key,
-// and normalizes its member values in place of nothing (members are
-// normalized as they are written).
-func (e *encoder) checkObject(o *jsonvalue.Object) { e.checkObjectMax(o, e.lim.maxElements) }
-
-// checkObjectMax is checkObject with at most limit members: a table row's
-// members are its columns, bounded by maxFields.
-func (e *encoder) checkObjectMax(o *jsonvalue.Object, limit int) {
-	n := len(o.Members)
-	if n > limit {
-		e.failLimit("MaxElements", "an object of "+strconv.Itoa(n)+" members, more than the limit of "+strconv.Itoa(limit))
-	}
-	if i := keyset.FirstRepeat(n, func(i int) string { return o.Members[i].Key }); i >= 0 {
+// checkObject refuses an object of more than limit members (MaxElements;
+// a table row's members are its columns, bounded by maxFields), with a
+// duplicate key or a key that is not a valid string.
+func (e *encoder) checkObject(o *jsonvalue.Object, limit int) {
+	e.checkCount("an object", len(o.Members), "members", limit)
+	if i := keyset.FirstRepeat(len(o.Members), func(i int) string { return o.Members[i].Key }); i >= 0 {
 		e.pushKey(o.Members[i].Key)
-		e.fail(KindDuplicateKey, "duplicate key")
+		e.fail(KindDuplicateKey, "", "duplicate key")
 	}
 	for i := range o.Members {
 		e.checkString(o.Members[i].Key)
 	}
 }
 
-func (e *encoder) checkArray(a []Value) {
-	if len(a) > e.lim.maxElements {
-		e.failLimit("MaxElements", "an array of "+strconv.Itoa(len(a))+" items, more than the limit of "+strconv.Itoa(e.lim.maxElements))
-	}
+// openObject enters o and checks it, reporting whether it is written as a
+// keyed table; the caller leaves it.
+func (e *encoder) openObject(o *jsonvalue.Object) bool {
+	e.enter()
+	e.checkObject(o, e.lim.maxElements)
+	return keyedEligible(o)
 }
 
 func (e *encoder) checkString(s string) {
 	if len(s) > e.lim.maxString {
-		e.failLimit("MaxStringBytes", "a string of "+strconv.Itoa(len(s))+" bytes, longer than the limit of "+strconv.Itoa(e.lim.maxString))
+		e.fail(KindLimit, "MaxStringBytes", "a string of "+strconv.Itoa(len(s))+" bytes, longer than the limit of "+strconv.Itoa(e.lim.maxString))
 	}
 	if !utf8.ValidString(s) {
-		e.fail(KindInvalidUTF8, "a string that is not valid UTF-8")
+		e.fail(KindInvalidUTF8, "", "a string that is not valid UTF-8")
 	}
 }
 
@@ -228,12 +238,20 @@ func (e *encoder) scalar(v Value) {
 	case jsonvalue.Number:
 		e.buf = appendNumber(e.buf, x)
 	case string:
-		e.checkString(x)
-		e.buf = AppendString(e.buf, x)
+		e.str(x)
 	}
 }
 
-// members writes the members of o at depth (spec §7.2).
+// str writes the string value s, refusing one past MaxStringBytes or not
+// UTF-8.
+func (e *encoder) str(s string) {
+	e.checkString(s)
+	e.buf, _ = AppendValidString(e.buf, s)
+}
+
+// members writes the members of o at depth (spec §7.2): an object as a
+// section (or a keyed table), an array inline or as a section, a scalar
+// as key=value.
 func (e *encoder) members(o *jsonvalue.Object, depth int) {
 	for i := range o.Members {
 		m := &o.Members[i]
@@ -241,57 +259,34 @@ func (e *encoder) members(o *jsonvalue.Object, depth int) {
 			e.rootMember = m.Key
 		}
 		e.pushKey(m.Key)
-		v := e.normalize(m.Value)
-		switch x := v.(type) {
+		e.indent(depth)
+		switch x := e.normalize(m.Value).(type) {
 		case *jsonvalue.Object:
-			e.enter()
-			e.checkObject(x)
-			if keyedEligible(x) {
-				e.keyedBlock(m.Key, true, x, depth)
+			e.buf = append(e.buf, "## "...)
+			e.key(m.Key)
+			if e.openObject(x) {
+				e.buf = append(e.buf, ' ')
+				e.keyedBody(x, depth)
 			} else {
-				e.indent(depth)
-				e.buf = append(e.buf, "## "...)
-				e.key(m.Key)
 				e.buf = append(e.buf, '\n')
 				e.members(x, depth+1)
 			}
 			e.leave()
 		case []Value:
-			e.arrayBlock(m.Key, true, x, depth)
+			if len(x) == 0 || !allScalars(x) {
+				e.buf = append(e.buf, "## "...)
+				e.key(m.Key)
+				e.buf = append(e.buf, ' ')
+			} else {
+				e.key(m.Key)
+			}
+			e.array(x, depth, nil)
 		default:
-			e.indent(depth)
 			e.key(m.Key)
-			e.buf = append(e.buf, '=')
-			e.scalar(v)
-			e.buf = append(e.buf, '\n')
+			e.headed(x, depth, nil)
 		}
 		e.pop()
 	}
-}
-
-// arrayBlock writes the array a as the member named name (named) or as the
-// root array, at depth (spec §7.3).
-func (e *encoder) arrayBlock(name string, named bool, a []Value, depth int) {
-	e.enter()
-	defer e.leave()
-	e.checkArray(a)
-	items := a
-	e.indent(depth)
-	if len(items) > 0 && allScalars(items) {
-		if named {
-			e.key(name)
-		} else {
-			e.buf = append(e.buf, "## "...)
-		}
-		e.inlineItems(items)
-		return
-	}
-	e.buf = append(e.buf, "## "...)
-	if named {
-		e.key(name)
-		e.buf = append(e.buf, ' ')
-	}
-	e.arrayBody(items, depth)
 }
 
 func allScalars(items []Value) bool {
@@ -303,7 +298,7 @@ func allScalars(items []Value) bool {
 	return true
 }
 
-// inlineItems writes "[N]: a,b,c" (or "[0]:" for none) and the line end.
+// inlineItems writes "[N]: a,b,c" and the line end.
 func (e *encoder) inlineItems(items []Value) {
 	e.buf = append(e.buf, '[')
 	e.buf = strconv.AppendInt(e.buf, int64(len(items)), 10)
@@ -321,48 +316,48 @@ func (e *encoder) inlineItems(items []Value) {
 	e.buf = append(e.buf, '\n')
 }
 
-// arrayBody writes, after a header prefix already written ("## name ",
-// "@3 ", ".field "), the count bracket and body of a non-inline array, or
-// the inline form for scalars. Rows and items go at bodyDepth. shared is
-// the field's shared array schema in an attachment context (nil elsewhere).
-func (e *encoder) arrayBody(items []Value, bodyDepth int) {
-	e.arrayBodyShared(items, bodyDepth, nil)
-}
-
-func (e *encoder) arrayBodyShared(items []Value, bodyDepth int, shared *sharedSchema) {
+// array writes, after a header prefix already written ("## name ", "@3 ",
+// ".field "), the count bracket and body of a (spec §7.3): "[0]", the
+// inline form for scalars, a table, or expanded items; rows and items go
+// at depth. shared is the field's shared array schema in an attachment
+// (nil elsewhere).
+func (e *encoder) array(a []Value, depth int, shared *sharedSchema) {
+	e.enter()
+	defer e.leave()
+	e.checkCount("an array", len(a), "items", e.lim.maxElements)
 	switch {
-	case len(items) == 0:
+	case len(a) == 0:
 		e.buf = append(e.buf, "[0]\n"...)
-	case allScalars(items):
-		e.inlineItems(items)
-	default:
-		if rows, ok := objectRows(items); ok {
-			if p := e.plan(rows, e.rootTable()); len(p.cols) > 0 {
-				e.table(p, rows, nil, bodyDepth, shared)
-				return
-			}
+		return
+	case allScalars(a):
+		e.inlineItems(a)
+		return
+	}
+	if rows, ok := objectRows(a); ok {
+		var initial []string
+		if e.depth == 2 {
+			initial = e.initial[e.rootMember]
 		}
-		if shared != nil && shared.set {
-			e.fail(KindUnsupported, "an expanded array after a shared array schema for the same field (spec §7.4.5.3 gives it no form)")
-		}
-		e.buf = append(e.buf, '[')
-		e.buf = strconv.AppendInt(e.buf, int64(len(items)), 10)
-		e.buf = append(e.buf, "]\n"...)
-		for i, v := range items {
-			e.pushIndex(i)
-			e.item(i, v, bodyDepth)
-			e.pop()
+		if p := e.plan(rows, initial); len(p.cols) > 0 {
+			e.table(p, rows, nil, depth, shared)
+			return
 		}
 	}
-}
-
-// rootTable returns the initial fields of a table that is a member of the
-// root object, when the caller gave some.
-func (e *encoder) rootTable() []string {
-	if e.depth != 2 || e.initial == nil {
-		return nil
+	if shared != nil && shared.set {
+		e.fail(KindUnsupported, "", "an expanded array after a shared array schema for the same field (spec §7.4.5.3 gives it no form)")
 	}
-	return e.initial[e.rootMember]
+	e.buf = append(e.buf, '[')
+	e.buf = strconv.AppendInt(e.buf, int64(len(a)), 10)
+	e.buf = append(e.buf, "]\n"...)
+	for i, v := range a { // spec §7.6
+		e.pushIndex(i)
+		e.indent(depth)
+		e.buf = append(e.buf, '@')
+		e.buf = strconv.AppendInt(e.buf, int64(i), 10)
+		e.buf = append(e.buf, ' ')
+		e.headed(e.normalize(v), depth+1, nil)
+		e.pop()
+	}
 }
 
 // objectRows returns the items as objects when every one is an object.
@@ -378,26 +373,14 @@ func objectRows(items []Value) ([]*jsonvalue.Object, bool) {
 	return rows, true
 }
 
-// item writes one item of an expanded array (spec §7.6).
-func (e *encoder) item(i int, v Value, depth int) {
-	v = e.normalize(v)
-	e.indent(depth)
-	e.buf = append(e.buf, '@')
-	e.buf = strconv.AppendInt(e.buf, int64(i), 10)
-	e.buf = append(e.buf, ' ')
-	e.headed(v, depth+1, nil)
-}
-
-// headed writes v after the head of an item or an attachment ("@i ",
-// ".name "), its body at depth: an object's members (or its keyed
-// table), an array (under the shared schema, for an attachment), or
-// =scalar.
+// headed writes v, normalized, after the head of an item or an attachment
+// ("@i ", ".name ") or a key, its body at depth: an object's members (or
+// its keyed table), an array (under the shared schema, for an
+// attachment), or =scalar.
 func (e *encoder) headed(v Value, depth int, shared *sharedSchema) {
 	switch x := v.(type) {
 	case *jsonvalue.Object:
-		e.enter()
-		e.checkObject(x)
-		if keyedEligible(x) {
+		if e.openObject(x) {
 			e.keyedBody(x, depth)
 		} else {
 			e.buf = append(e.buf, "{}\n"...)
@@ -405,10 +388,7 @@ func (e *encoder) headed(v Value, depth int, shared *sharedSchema) {
 		}
 		e.leave()
 	case []Value:
-		e.enter()
-		e.checkArray(x)
-		e.arrayBodyShared(x, depth, shared)
-		e.leave()
+		e.array(x, depth, shared)
 	default:
 		e.buf = append(e.buf, '=')
 		e.scalar(v)

@@ -1,6 +1,7 @@
 package gcfvalue
 
 import (
+	"iter"
 	"strconv"
 	"strings"
 
@@ -68,9 +69,7 @@ func (e *encoder) plan(rows []*jsonvalue.Object, initial []string) tablePlan {
 		}
 		p.cols = append(p.cols, column{name: f, field: f})
 	}
-	if len(p.cols) > e.lim.maxFields {
-		e.failLimit("MaxElements", "a table of "+strconv.Itoa(len(p.cols))+" columns, more than the limit of "+strconv.Itoa(e.lim.maxFields))
-	}
+	e.checkCount("a table", len(p.cols), "columns", e.lim.maxFields)
 	return p
 }
 
@@ -237,18 +236,6 @@ func (e *encoder) keyedBody(o *jsonvalue.Object, rowDepth int) {
 	e.table(e.plan(rows, nil), rows, keys, rowDepth, nil)
 }
 
-// keyedBlock writes the keyed table of o as "## name [N:]{...}" (or the
-// anonymous root form) at depth.
-func (e *encoder) keyedBlock(name string, named bool, o *jsonvalue.Object, depth int) {
-	e.indent(depth)
-	e.buf = append(e.buf, "## "...)
-	if named {
-		e.key(name)
-		e.buf = append(e.buf, ' ')
-	}
-	e.keyedBody(o, depth)
-}
-
 // table writes, after a header prefix, "[N]{decl}" ("[N:]" with keys, for
 // a keyed table) and the rows at rowDepth. With shared (an array
 // attachment), the declaration is left out when it repeats the field's
@@ -277,9 +264,7 @@ func (e *encoder) table(p tablePlan, rows []*jsonvalue.Object, keys []string, ro
 		e.buf = append(e.buf, ':')
 	}
 	e.buf = append(e.buf, ']')
-	switch {
-	case shared != nil && shared.set && shared.decl == string(decl):
-	default:
+	if shared == nil || !shared.set || shared.decl != string(decl) {
 		if shared != nil && !shared.set {
 			shared.set, shared.decl = true, string(decl)
 		}
@@ -295,7 +280,7 @@ func (e *encoder) table(p tablePlan, rows []*jsonvalue.Object, keys []string, ro
 			e.path[len(e.path)-1] = "[" + strconv.Quote(keys[i]) + "]"
 		}
 		e.enter()
-		e.checkObjectMax(r, e.lim.maxFields)
+		e.checkObject(r, e.lim.maxFields)
 		e.row(p, r, i, keys, rowDepth, schemas)
 		e.leave()
 		e.pop()
@@ -305,14 +290,14 @@ func (e *encoder) table(p tablePlan, rows []*jsonvalue.Object, keys []string, ro
 // row writes one row of a table and its attachments.
 func (e *encoder) row(p tablePlan, r *jsonvalue.Object, i int, keys []string, depth int, schemas map[string]*sharedSchema) {
 	e.indent(depth)
-	if rowHasAttachment(p, r) {
+	for range p.attachments(r) {
 		e.buf = append(e.buf, '@')
 		e.buf = strconv.AppendInt(e.buf, int64(i), 10)
 		e.buf = append(e.buf, ' ')
+		break
 	}
 	if keys != nil {
-		e.checkString(keys[i])
-		e.buf = AppendString(e.buf, keys[i])
+		e.str(keys[i])
 	}
 	for j, c := range p.cols {
 		if j > 0 || keys != nil {
@@ -322,11 +307,11 @@ func (e *encoder) row(p tablePlan, r *jsonvalue.Object, i int, keys []string, de
 		switch {
 		case !ok:
 			e.buf = append(e.buf, '~')
-		case c.path != nil:
-			if isNull(v) {
-				e.buf = append(e.buf, '-')
-				break
-			}
+		case c.path != nil && isNull(v):
+			e.buf = append(e.buf, '-')
+		case c.path == nil && !isScalar(v):
+			e.buf = append(e.buf, '^')
+		default:
 			for _, k := range c.path {
 				o, _ := asObject(v)
 				v, _ = o.Get(k)
@@ -334,66 +319,40 @@ func (e *encoder) row(p tablePlan, r *jsonvalue.Object, i int, keys []string, de
 			e.pushKey(c.field)
 			e.scalar(v)
 			e.pop()
-		case isScalar(v):
-			e.pushKey(c.field)
-			e.scalar(v)
-			e.pop()
-		default:
-			e.buf = append(e.buf, '^')
 		}
 	}
 	e.buf = append(e.buf, '\n')
-	for _, c := range p.cols {
-		if c.path != nil {
-			continue
+	for f, v := range p.attachments(r) {
+		s := schemas[f]
+		if s == nil {
+			s = &sharedSchema{}
+			schemas[f] = s
 		}
-		if v, ok := r.Get(c.field); ok && !isScalar(v) {
-			e.attachment(c.field, v, depth, schemaOf(schemas, c.field))
-		}
-	}
-	for _, f := range p.gtFields {
-		if v, ok := r.Get(f); ok {
-			e.attachment(f, v, depth, schemaOf(schemas, f))
-		}
+		e.pushKey(f)
+		e.indent(depth)
+		e.buf = append(e.buf, '.')
+		e.key(f)
+		e.buf = append(e.buf, ' ')
+		e.headed(e.normalize(v), depth+2, s)
+		e.pop()
 	}
 }
 
-// schemaOf returns the shared array schema of field f, made on first use.
-func schemaOf(schemas map[string]*sharedSchema, f string) *sharedSchema {
-	s := schemas[f]
-	if s == nil {
-		s = &sharedSchema{}
-		schemas[f] = s
-	}
-	return s
-}
-
-func rowHasAttachment(p tablePlan, r *jsonvalue.Object) bool {
-	for _, f := range p.gtFields {
-		if _, ok := r.Get(f); ok {
-			return true
+// attachments yields the members of r written as attachments after its
+// row (spec §7.4.5): the nested values of its plain columns, then its
+// fields whose names hold '>', scalars included; bodies go two levels
+// beneath the row.
+func (p tablePlan) attachments(r *jsonvalue.Object) iter.Seq2[string, Value] {
+	return func(yield func(string, Value) bool) {
+		for _, c := range p.cols {
+			if v, ok := r.Get(c.field); ok && c.path == nil && !isScalar(v) && !yield(c.field, v) {
+				return
+			}
 		}
-	}
-	for _, c := range p.cols {
-		if c.path == nil {
-			if v, ok := r.Get(c.field); ok && !isScalar(v) {
-				return true
+		for _, f := range p.gtFields {
+			if v, ok := r.Get(f); ok && !yield(f, v) {
+				return
 			}
 		}
 	}
-	return false
-}
-
-// attachment writes ".name ..." for the value v of a row at rowDepth: a
-// scalar (only for a '>' field) as "=value", an object as "{}" or a keyed
-// table, an array in its form; bodies two levels beneath the row.
-func (e *encoder) attachment(name string, v Value, rowDepth int, shared *sharedSchema) {
-	e.pushKey(name)
-	defer e.pop()
-	v = e.normalize(v)
-	e.indent(rowDepth)
-	e.buf = append(e.buf, '.')
-	e.key(name)
-	e.buf = append(e.buf, ' ')
-	e.headed(v, rowDepth+2, shared)
 }

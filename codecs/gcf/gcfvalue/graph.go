@@ -102,7 +102,7 @@ func symbolKey(kind, qname string) string { return kind + "\x00" + qname }
 // checkGraphText refuses a field the graph profile cannot carry: empty, or
 // holding a blank or a character outside printable ASCII (spec §20).
 func checkGraphText(what, s string) error {
-	if s == "" || strings.IndexFunc(s, func(r rune) bool { return r < 0x21 || r > 0x7E }) >= 0 {
+	if s == "" || !isHeaderValue(s) {
 		return encodeError("", KindUnsupported, what+" "+excerpt(s)+" is not printable non-blank ASCII")
 	}
 	return nil
@@ -178,29 +178,29 @@ func appendGraph(dst []byte, g *Graph, opts GraphOptions, s *graphSession) ([]by
 			return cmp.Or(cmp.Compare(a.src, b.src), cmp.Compare(a.tgt, b.tgt))
 		})
 	}
-	b := append(dst, "GCF profile=graph"...)
 	if g.Tool != "" {
 		if err := checkGraphText("tool", g.Tool); err != nil {
 			return dst, err
 		}
+	}
+	b := append(dst, "GCF profile=graph"...)
+	// num writes " name=n" when n is not 0.
+	num := func(name string, n int) {
+		if n != 0 {
+			b = append(b, name...)
+			b = strconv.AppendInt(b, int64(n), 10)
+		}
+	}
+	if g.Tool != "" {
 		b = append(b, " tool="...)
 		b = append(b, g.Tool...)
 	}
-	if g.TokenBudget != 0 {
-		b = append(b, " budget="...)
-		b = strconv.AppendInt(b, int64(g.TokenBudget), 10)
-	}
-	if g.TokensUsed != 0 && !opts.Streaming {
-		b = append(b, " tokens="...)
-		b = strconv.AppendInt(b, int64(g.TokensUsed), 10)
-	}
+	num(" budget=", g.TokenBudget)
 	if !opts.Streaming {
+		num(" tokens=", g.TokensUsed)
 		b = append(b, " symbols="...)
 		b = strconv.AppendInt(b, int64(len(g.Symbols)), 10)
-		if len(edges) > 0 {
-			b = append(b, " edges="...)
-			b = strconv.AppendInt(b, int64(len(edges)), 10)
-		}
+		num(" edges=", len(edges))
 	}
 	if s != nil {
 		b = append(b, " session=true"...)
@@ -366,15 +366,10 @@ func (d *decoder) graphBody(g *Graph) {
 		}
 		if name, ok := strings.CutPrefix(c, "## "); ok {
 			inEdges = false
-			switch {
-			case name == "targets":
-				distance = 0
-			case name == "related":
-				distance = 1
-			case name == "extended":
-				distance = 2
+			switch n, err := strconv.Atoi(strings.TrimPrefix(name, "distance_")); {
+			case name == "targets", name == "related", name == "extended":
+				distance = slices.Index([]string{"targets", "related", "extended"}, name)
 			case strings.HasPrefix(name, "distance_"):
-				n, err := strconv.Atoi(name[len("distance_"):])
 				if err != nil || n < 0 {
 					d.failIn(l, 3, KindSyntax, "a distance group is distance_N: "+excerpt(name))
 				}

@@ -97,12 +97,7 @@ func graphSnapshotValue(g *gcfvalue.Graph) gcfvalue.Value {
 func runGraphEncode(t *testing.T, f *fixture) {
 	g := graphFrom(f.value(t, "input"))
 	got, err := gcfvalue.AppendGraph(nil, g, gcfvalue.GraphOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := f.str(t, "expected"); string(got) != want {
-		t.Fatalf("graph encode mismatch\n got: %q\nwant: %q", got, want)
-	}
+	f.expect(t, "graph encode", got, err)
 	back, err := gcfvalue.DecodeGraph(got, gcfvalue.Options{})
 	if err != nil {
 		t.Fatalf("decode back: %v", err)
@@ -144,12 +139,7 @@ func runGraphStreamEncode(t *testing.T, f *fixture) {
 		opts.LabeledCounts, _ = member(v, "labeledTrailerCounts").(bool)
 	}
 	got, err := gcfvalue.AppendGraph(nil, graphFrom(f.value(t, "input")), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := f.str(t, "expected"); string(got) != want {
-		t.Fatalf("stream encode mismatch\n got: %q\nwant: %q", got, want)
-	}
+	f.expect(t, "stream encode", got, err)
 	if _, err := gcfvalue.DecodeGraph(got, gcfvalue.Options{}); err != nil {
 		t.Fatalf("decode back: %v", err)
 	}
@@ -185,12 +175,7 @@ func runGraphDelta(t *testing.T, f *fixture) {
 			d.Savings = gcfvalue.SavingsPercent(dt, ft)
 		}
 		got, err := gcfvalue.AppendGraphDelta(nil, d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := f.str(t, "expected"); string(got) != want {
-			t.Fatalf("graph delta mismatch\n got: %q\nwant: %q", got, want)
-		}
+		f.expect(t, "graph delta", got, err)
 		if _, err := gcfvalue.DecodeGraphDelta(got, gcfvalue.Options{}); err != nil {
 			t.Fatalf("decode back: %v", err)
 		}

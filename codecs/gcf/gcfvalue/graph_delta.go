@@ -209,52 +209,13 @@ func (d *GraphDelta) Apply(base *Graph) (*Graph, error) {
 		return nil, fmt.Errorf("gcf: delta: base_root %s is not the held root %s: %w", excerpt(d.BaseRoot), root, KindRootMismatch)
 	}
 	next := &Graph{Tool: base.Tool, TokenBudget: base.TokenBudget, TokensUsed: base.TokensUsed}
-	gone := make(map[string]bool)
-	have := make(map[string]bool)
-	for _, s := range base.Symbols {
-		have[symbolKey(s.Kind, s.QualifiedName)] = true
-	}
-	for _, s := range d.Removed {
-		k := symbolKey(s.Kind, s.QualifiedName)
-		if !have[k] || gone[k] {
-			return nil, fmt.Errorf("gcf: delta: removed symbol %s is not in the base: %w", excerpt(s.QualifiedName), KindDelta)
-		}
-		gone[k] = true
-	}
-	for _, s := range base.Symbols {
-		if !gone[symbolKey(s.Kind, s.QualifiedName)] {
-			next.Symbols = append(next.Symbols, s)
-		}
-	}
-	for _, s := range d.Added {
-		k := symbolKey(s.Kind, s.QualifiedName)
-		if have[k] && !gone[k] {
-			return nil, fmt.Errorf("gcf: delta: added symbol %s already exists in the base: %w", excerpt(s.QualifiedName), KindDelta)
-		}
-		next.Symbols = append(next.Symbols, s)
+	symKey := func(s Symbol) string { return symbolKey(s.Kind, s.QualifiedName) }
+	if next.Symbols, err = applyOps(base.Symbols, d.Removed, d.Added, symKey, func(s Symbol) string { return "symbol " + excerpt(s.QualifiedName) }); err != nil {
+		return nil, err
 	}
 	edgeKey := func(e Edge) string { return e.Source + "\x00" + e.Target + "\x00" + e.EdgeType }
-	goneE := make(map[string]bool)
-	haveE := make(map[string]bool)
-	for _, e := range base.Edges {
-		haveE[edgeKey(e)] = true
-	}
-	for _, e := range d.RemovedEdges {
-		if !haveE[edgeKey(e)] || goneE[edgeKey(e)] {
-			return nil, fmt.Errorf("gcf: delta: removed edge %s -> %s is not in the base: %w", e.Source, e.Target, KindDelta)
-		}
-		goneE[edgeKey(e)] = true
-	}
-	for _, e := range base.Edges {
-		if !goneE[edgeKey(e)] {
-			next.Edges = append(next.Edges, e)
-		}
-	}
-	for _, e := range d.AddedEdges {
-		if haveE[edgeKey(e)] && !goneE[edgeKey(e)] {
-			return nil, fmt.Errorf("gcf: delta: added edge %s -> %s already exists: %w", e.Source, e.Target, KindDelta)
-		}
-		next.Edges = append(next.Edges, e)
+	if next.Edges, err = applyOps(base.Edges, d.RemovedEdges, d.AddedEdges, edgeKey, func(e Edge) string { return "edge " + e.Source + " -> " + e.Target }); err != nil {
+		return nil, err
 	}
 	got, err := GraphPackRoot(next)
 	if err != nil {
@@ -262,6 +223,38 @@ func (d *GraphDelta) Apply(base *Graph) (*Graph, error) {
 	}
 	if got != d.NewRoot {
 		return nil, fmt.Errorf("gcf: delta: the applied graph's root %s is not new_root %s: %w", got, excerpt(d.NewRoot), KindRootMismatch)
+	}
+	return next, nil
+}
+
+// applyOps returns base without removed and with added appended, refusing
+// (KindDelta) the removal of an element base lacks or one removed twice,
+// and the addition of one base holds and keeps; key identifies an
+// element, name names it in an error.
+func applyOps[T any](base, removed, added []T, key, name func(T) string) ([]T, error) {
+	have := make(map[string]bool, len(base))
+	for _, x := range base {
+		have[key(x)] = true
+	}
+	gone := make(map[string]bool, len(removed))
+	for _, x := range removed {
+		k := key(x)
+		if !have[k] || gone[k] {
+			return nil, fmt.Errorf("gcf: delta: removed %s is not in the base: %w", name(x), KindDelta)
+		}
+		gone[k] = true
+	}
+	var next []T
+	for _, x := range base {
+		if !gone[key(x)] {
+			next = append(next, x)
+		}
+	}
+	for _, x := range added {
+		if k := key(x); have[k] && !gone[k] {
+			return nil, fmt.Errorf("gcf: delta: added %s already exists in the base: %w", name(x), KindDelta)
+		}
+		next = append(next, x)
 	}
 	return next, nil
 }

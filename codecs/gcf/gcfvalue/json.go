@@ -1,6 +1,7 @@
 package gcfvalue
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
@@ -30,41 +31,27 @@ func FromJSON(jsonText []byte, opts Options) ([]byte, error) {
 }
 
 // bigIntLiteral returns the offset and text of the first integer literal
-// (no '.', 'e' or 'E') outside int64 among the tokens of the JSON text
-// data, or -1. Text that is not JSON is left to the parser.
+// (no fraction or exponent) outside int64 among the tokens of the JSON
+// text data, or -1. Text that is not JSON is left to the parser.
 func bigIntLiteral(data []byte) (int, string) {
-	for i := 0; i < len(data); {
-		c := data[i]
-		switch {
+	s := jsonvalue.NewScanner(data)
+	for s.Pos < s.Len() {
+		switch c := s.Peek(); {
 		case c == '"':
-			i++
-			for i < len(data) && data[i] != '"' {
-				if data[i] == '\\' {
-					i++
-				}
-				i++
+			if _, err := s.String(math.MaxInt); err != nil {
+				return -1, ""
 			}
-			i++
 		case c == '-' || isDigit(c):
-			j := i + 1
-			isInt := true
-			for j < len(data) {
-				d := data[j]
-				if d == '.' || d == 'e' || d == 'E' {
-					isInt = false
-				} else if !isDigit(d) && d != '+' && d != '-' {
-					break
-				}
-				j++
+			at := s.Pos
+			lit, isFloat, err := s.Number("a number")
+			if err != nil {
+				return -1, ""
 			}
-			if isInt {
-				if _, err := strconv.ParseInt(string(data[i:j]), 10, 64); err != nil && isNumberLiteral(string(data[i:j])) {
-					return i, string(data[i:j])
-				}
+			if _, err := strconv.ParseInt(lit, 10, 64); err != nil && !isFloat {
+				return at, lit
 			}
-			i = j
 		default:
-			i++
+			s.Pos++
 		}
 	}
 	return -1, ""

@@ -17,23 +17,16 @@ type Value = jsonvalue.Value
 // Options bound what the encoder writes and the decoder reads. The zero
 // value applies wire.DefaultLimits.
 type Options struct {
-	// Limits: MaxInputBytes bounds a decoder's input; MaxDepth the nesting
-	// of containers (objects and arrays; the root container is at depth
-	// 1); MaxElements the members of one object, items of one array and
-	// columns of one table (unless MaxFields says more); MaxStringBytes every string and key;
-	// MaxMaterializedBytes the memory the decoded value takes, as the
-	// decoder estimates it while building the value (heapBudget lowers it
-	// further for a short input). A zero field takes its default
-	// (wire.DefaultLimits).
+	// Limits bound both directions, as the package documentation's
+	// Limits section says; a zero field takes wire.DefaultLimits'.
 	Limits wire.Limits
 
 	// MaxFields, when above Limits.MaxElements, bounds the columns of one
-	// table (and so the values of one row line and the members of one
-	// row) instead of it: a layout
-	// whose rows are objects of at most MaxElements members may still
-	// need more columns, the union of its rows' keys and the path
-	// columns of flattened nested objects. Zero or less than MaxElements
-	// means MaxElements; at most math.MaxInt32.
+	// table (and so the values of a row line and the members of a row)
+	// instead of it: rows of at most MaxElements members may need more
+	// columns, their union and the path columns of flattened objects.
+	// Zero or less than MaxElements means MaxElements; at most
+	// math.MaxInt32.
 	MaxFields int
 }
 

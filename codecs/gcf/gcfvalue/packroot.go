@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -51,11 +52,9 @@ func PackRoot(rows []*jsonvalue.Object) (string, error) {
 
 // rowRecord is the canonical record of one row.
 func rowRecord(r *jsonvalue.Object) ([]byte, error) {
-	ms := slices.Clone(r.Members)
-	slices.SortStableFunc(ms, func(a, b jsonvalue.Member) int { return strings.Compare(a.Key, b.Key) })
 	rec := []byte{'R'}
 	var err error
-	for _, m := range ms {
+	for _, m := range sortedMembers(r) {
 		if !utf8.ValidString(m.Key) {
 			return nil, fmt.Errorf("gcf: pack root: a field name that is not UTF-8: %w", KindUnsupported)
 		}
@@ -69,26 +68,24 @@ func rowRecord(r *jsonvalue.Object) ([]byte, error) {
 	return append(rec, '\n'), nil
 }
 
+// sortedMembers returns o's members ordered by the bytes of their keys.
+func sortedMembers(o *jsonvalue.Object) []jsonvalue.Member {
+	ms := slices.Clone(o.Members)
+	slices.SortStableFunc(ms, func(a, b jsonvalue.Member) int { return strings.Compare(a.Key, b.Key) })
+	return ms
+}
+
 // appendCanonical writes v in the canonical hashing form of rowRecord.
 func appendCanonical(dst []byte, v Value, depth int) ([]byte, error) {
 	if depth > 10_000 {
 		return nil, fmt.Errorf("gcf: pack root: a value nested too deep: %w", KindUnsupported)
 	}
 	var err error
-	switch x := v.(type) {
+	switch x := toNumber(v).(type) {
 	case nil:
 		return append(dst, '-'), nil
 	case bool:
-		if x {
-			return append(dst, "true"...), nil
-		}
-		return append(dst, "false"...), nil
-	case int:
-		return appendNumber(dst, jsonvalue.Int(int64(x))), nil
-	case int64:
-		return appendNumber(dst, jsonvalue.Int(x)), nil
-	case float64:
-		return appendCanonical(dst, jsonvalue.Float(x), depth)
+		return strconv.AppendBool(dst, x), nil
 	case jsonvalue.Number:
 		if !x.IsInt() && (math.IsNaN(x.Float64()) || math.IsInf(x.Float64(), 0)) {
 			return nil, fmt.Errorf("gcf: pack root: NaN or an infinite number: %w", KindUnsupported)
@@ -114,10 +111,8 @@ func appendCanonical(dst []byte, v Value, depth int) ([]byte, error) {
 		if x == nil {
 			return append(dst, '-'), nil
 		}
-		ms := slices.Clone(x.Members)
-		slices.SortStableFunc(ms, func(a, b jsonvalue.Member) int { return strings.Compare(a.Key, b.Key) })
 		dst = append(dst, '{')
-		for i, m := range ms {
+		for i, m := range sortedMembers(x) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}

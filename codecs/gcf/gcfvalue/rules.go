@@ -1,9 +1,7 @@
 package gcfvalue
 
-// The rules of GCF's syntax that every reader and writer of it shares,
-// written once: the number literal (spec §2.3), bare keys (§2a.1),
-// quoting and unquoting strings (§2.2, §2.4). The gcf codec reads and
-// writes through the exported ones.
+// The rules of GCF's syntax every reader and writer shares: the number
+// literal (spec §2.3), bare keys (§2a.1), quoting (§2.2, §2.4).
 
 import (
 	"math"
@@ -18,10 +16,8 @@ import (
 	"github.com/graphwire/graphwire/internal/textwire"
 )
 
-// appendNumber writes n in the canonical form of spec §2.3.1: an int64 in
-// plain digits; a float64 in plain decimal when 1e-6 <= |n| < 2^53 and in
-// normalized exponent form (1.25e+21, 4e-7) otherwise; zero, -0 included,
-// as 0. n must be finite (the encoder checks).
+// appendNumber writes n, finite, in the canonical form of spec §2.3.1
+// (see the package documentation).
 func appendNumber(dst []byte, n jsonvalue.Number) []byte {
 	if n.IsInt() {
 		i, _ := n.Int64()
@@ -146,22 +142,9 @@ func AppendKey(dst []byte, k string) []byte {
 	return appendQuoted(dst, k)
 }
 
-// AppendString appends s as the encoder writes a string value: bare, or
-// quoted when spec §2.4 requires it. s must be valid UTF-8.
-func AppendString(dst []byte, s string) []byte {
-	if NeedsQuotes(s) {
-		return appendQuoted(dst, s)
-	}
-	return append(dst, s...)
-}
-
-// NeedsQuotes reports whether the encoder quotes the string s (spec §2.4):
-// whether s written bare would read back as something else. The
-// delimiters '|' and ',' are quoted in every context, not only where they
-// are active (a row cell, a primitive array item), so that a value reads the
-// same wherever it is moved; likewise every string of the shape ^{...} is
-// quoted, whether or not what is between the braces is a valid field
-// declaration.
+// NeedsQuotes reports whether the encoder quotes the string s (spec §2.4,
+// and the package documentation's two choices): whether s written bare
+// would read back as something else.
 func NeedsQuotes(s string) bool {
 	q, _ := quoteCheck(s, false)
 	return q
@@ -455,8 +438,9 @@ func appendQuoted(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// AppendValidString is AppendString for a string not yet known to be
-// valid UTF-8: it reports false, and dst unchanged, when s is not.
+// AppendValidString appends s as the encoder writes a string value: bare,
+// or quoted when spec §2.4 requires it; it reports false, and dst
+// unchanged, when s is not valid UTF-8.
 func AppendValidString(dst []byte, s string) ([]byte, bool) {
 	q, ok := quoteCheck(s, true)
 	switch {

@@ -75,10 +75,10 @@ func (s *Session) Next(next *KeyedSet) (payload []byte, full bool, err error) {
 		return AppendUnchanged(nil, d.NewRoot, len(next.Rows)), false, nil
 	}
 	dw, err := AppendDelta(nil, d, s.opts)
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, false, err
-	}
-	if s.policy.SizeGuard && s.sent+len(dw) >= len(fullWire) {
+	case s.policy.SizeGuard && s.sent+len(dw) >= len(fullWire):
 		s.held, s.turns, s.sent = next, 0, 0
 		return fullWire, true, nil
 	}
