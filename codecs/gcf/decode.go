@@ -12,11 +12,8 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// Decode parses GCF text in the codec's layout into a new response. Bad
-// text gives a *wire.DecodeError: positioned (line, column) when the GCF
-// is malformed or a table's row holds no part of a response, naming the
-// place in the layout ("nodes[3].id: ...") when well-formed GCF does not
-// hold a response.
+// Decode parses GCF text in the codec's layout into a new response (see
+// the package documentation for its errors).
 func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 	if err := c.core.CheckInput(len(data)); err != nil {
 		return nil, err
@@ -27,12 +24,9 @@ func (c *Codec) Decode(data []byte) (*wire.GraphResponse, error) {
 // decodeAt reads the response whose text is the GCF line then
 // data[body:], after the GCF line and the fields lines of a header (a
 // response's own text when body is 0: under a header, the content is a
-// fragment); its errors are positioned in data. gcfvalue reads the text
-// in one pass, the layout's tables into the response by the sinks (see
-// sinks), the rest into generic values converted after; without sinks
-// (the tests' reference), every table is converted from its generic
-// value. A document's content is read from a copy of its text, which the
-// memory budget is charged with.
+// fragment, read from a copy charged to the memory budget); its errors
+// are positioned in data. Without sinks (the tests' reference), every
+// table is converted from its generic value.
 func (c *Codec) decodeAt(data []byte, body, fields int, sinks bool) (*wire.GraphResponse, error) {
 	text, scratch := data, 0
 	if body > 0 {
@@ -43,12 +37,8 @@ func (c *Codec) decodeAt(data []byte, body, fields int, sinks bool) (*wire.Graph
 	opts.Limits.MaxMaterializedBytes = min(opts.Limits.MaxMaterializedBytes, decodeBudget(len(data))-int64(scratch))
 	d := readers.Get().(*reader)
 	defer d.release()
-	d.fragment, d.r = body > 0, &wire.GraphResponse{}
-	var s gcfvalue.Sinks
-	if sinks {
-		s = d
-	}
-	v, err := gcfvalue.DecodeSinks(text, opts, s)
+	d.fragment, d.generic, d.r = body > 0, !sinks, &wire.GraphResponse{}
+	v, err := gcfvalue.DecodeSinks(text, opts, d)
 	if err != nil {
 		return nil, shiftError(err, body, fields)
 	}
@@ -60,12 +50,8 @@ func (c *Codec) decodeAt(data []byte, body, fields int, sinks bool) (*wire.Graph
 	// the limits of the response as a whole) it refuses here, with the
 	// encoders' own check (Measure refuses exactly what Check does).
 	if _, err := wirecodec.Measure(c.core.Limits, Name, checked(r, d.fragment)); err != nil {
-		var ee *wire.EncodeError
-		if e, ok := err.(*wire.EncodeError); ok {
-			ee = e
-		}
 		de := &wire.DecodeError{Codec: Name, Msg: err.Error()}
-		if ee != nil {
+		if ee, ok := err.(*wire.EncodeError); ok {
 			de.Msg, de.Limit = ee.Path+": "+ee.Msg, ee.Limit
 		}
 		return nil, de
@@ -74,31 +60,28 @@ func (c *Codec) decodeAt(data []byte, body, fields int, sinks bool) (*wire.Graph
 }
 
 // decodeBudget is the most memory, as gcfvalue estimates it, that the
-// value and the response decoded from n input bytes may take together: 6
-// times the input plus 6 MiB, which holds a decode's peak heap (the
-// input's copy and the collector's slack included) within 16 times the
-// input plus 16 MiB.
+// value and the response decoded from n input bytes may take together
+// (see the package documentation).
 func decodeBudget(n int) int64 { return 6*int64(n) + 6<<20 }
 
-// reader builds the response: its sinks take the layout's tables as
-// gcfvalue reads them, and response converts the rest of the document's
-// generic value. It records the first layout error.
+// reader builds the response: its sinks take the layout's tables, and
+// response converts the rest. It records the first layout error.
 type reader struct {
 	err      *wire.DecodeError
 	fragment bool // the content of a document with a header
+	generic  bool // every table read as a generic value (the tests' reference)
 
-	nodes, edges, rows    tableState
-	columnRecs, groupRecs recordSink
-	colBuf                [8]col
-	r                     *wire.GraphResponse
-	props                 []wire.Property // the slab node properties are cut from
-	cells                 []wire.Cell     // the slab row cells are cut from
-	cellNodes             []wire.Node     // the slab of row cells' nodes
-	slabLen, slabMax      int             // see newSlab
+	nodes, rows      tableState
+	recs             [3]recordSink // by record kind
+	colBuf           [8]col
+	r                *wire.GraphResponse
+	props            []wire.Property // the slab node properties are cut from
+	cells            []wire.Cell     // the slab row cells are cut from
+	cellNodes        []wire.Node     // the slab of row cells' nodes
+	slabLen, slabMax int             // see newSlab
 }
 
-// readers holds readers between decodes, so that a decode of a small
-// document neither allocates nor zeroes one.
+// readers holds readers between decodes.
 var readers = sync.Pool{New: func() any { return new(reader) }}
 
 // release returns d to the pool, holding nothing of the response.
@@ -117,20 +100,20 @@ type Value = jsonvalue.Value
 // one table or (nodes and rows) a list of tables, when its columns are
 // of a shape the sink reads; any other table is read as a generic value.
 func (d *reader) Table(path []string, h *gcfvalue.TableHeader) gcfvalue.TableSink {
-	if len(path) == 0 || len(path) > 2 || len(path) == 2 && path[1] != "" {
+	if d.generic || len(path) == 0 || len(path) > 2 || len(path) == 2 && path[1] != "" {
 		return nil
 	}
 	inList := len(path) == 2
 	var t *tableState
 	switch {
+	case path[0] == "edges" && !inList:
+		return d.recordSink(edgeRecords, h)
 	case path[0] == "columns" && !inList:
-		return d.recordSink(&d.columnRecs, h, columnFields, 2)
+		return d.recordSink(columnRecords, h)
 	case path[0] == "group_columns" && !inList:
-		return d.recordSink(&d.groupRecs, h, groupFields, 3)
+		return d.recordSink(groupRecords, h)
 	case path[0] == "nodes":
 		t = &d.nodes
-	case path[0] == "edges" && !inList:
-		t = &d.edges
 	case path[0] == "rows":
 		t = &d.rows
 	default:
@@ -141,25 +124,23 @@ func (d *reader) Table(path []string, h *gcfvalue.TableHeader) gcfvalue.TableSin
 	}
 	t.inList, t.rows, t.cols, t.h = inList, 0, t.cols[:0], h
 	d.sizeSlabs(h)
-	switch t {
-	case &d.nodes:
+	if t == &d.nodes {
 		return d.nodeSink(h, inList)
-	case &d.edges:
-		return d.edgeSink(h)
 	}
 	return d.rowSink(h)
 }
 
 // Scalar takes the document's format_version and query_type when they
-// are strings.
+// are strings, and the pagination's fields.
 func (d *reader) Scalar(path []string, key string, sc *gcfvalue.Scalar) (Value, bool) {
-	if len(path) != 0 || sc.Kind != gcfvalue.String {
+	switch {
+	case len(path) == 1 && path[0] == "pagination":
+		return took, d.paginationField(key, sc)
+	case len(path) != 0 || sc.Kind != gcfvalue.String:
 		return nil, false
-	}
-	switch key {
-	case "format_version":
+	case key == "format_version":
 		d.r.FormatVersion = sc.Str
-	case "query_type":
+	case key == "query_type":
 		d.r.QueryType = wire.QueryType(sc.Str)
 	default:
 		return nil, false
@@ -167,8 +148,7 @@ func (d *reader) Scalar(path []string, key string, sc *gcfvalue.Scalar) (Value, 
 	return took, true
 }
 
-// tableState is what a sink keeps of the table it reads and of its
-// section.
+// tableState is what a sink keeps of its table and section.
 type tableState struct {
 	inList bool  // the table is one of a list of tables
 	n      int   // the rows the section's tables held so far
@@ -179,21 +159,19 @@ type tableState struct {
 	typeCol, idCol int
 }
 
-// col is a column of a table being read, or a node cell's group of path
-// columns of a rows table: cell is the column's index among the row's
-// cells (-1 for a group), leaves the group's columns.
+// col is a column of a table being read, cell its index among the row's
+// cells; or a node cell's group of path columns (cell -1) and its leaves.
 type col struct {
 	name   string
 	cell   int
-	field  int   // an edge column's index in edgeFields
 	leaves []int // a group's columns
 }
 
 // sizeCol is the memory of a col.
 const sizeCol = int64(unsafe.Sizeof(col{}))
 
-// value is what the document holds where the table is: an empty table in
-// a list of tables, which the layout refuses, is left to response.
+// value is what the document holds where the table is (an empty table in
+// a list of tables is left to response, which refuses it).
 func (t *tableState) value() Value {
 	if t.inList && t.rows == 0 {
 		return []Value{}
@@ -201,8 +179,8 @@ func (t *tableState) value() Value {
 	return took
 }
 
-// next counts a row of the table, charging n bytes for what it builds,
-// and returns its index in the section.
+// next counts a row, charging n bytes, and returns its index in the
+// section.
 func (t *tableState) next(row *gcfvalue.Row, n int64) int {
 	row.Charge(n)
 	t.rows++
@@ -210,8 +188,7 @@ func (t *tableState) next(row *gcfvalue.Row, n int64) int {
 	return t.n - 1
 }
 
-// sunk reports whether the section's value v was read by its sink: one
-// table, or a list of tables all read by it.
+// sunk reports whether the section's value v was read by its sink.
 func sunk(v Value) bool {
 	if v == took {
 		return true
@@ -249,23 +226,24 @@ func scalar(sc *gcfvalue.Scalar) wire.Value {
 	return wire.Null()
 }
 
-// attached converts the generic value v of a row's attachment at line,
-// a node cell when node and v is an object, with the generic conversion;
-// path names it, made only when needed.
-func (d *reader) attached(line int, v Value, path func() string, node bool) (wire.Value, *wire.Node, *wire.DecodeError) {
+// attached converts the generic value of row's m-th attachment, a node
+// cell when node and it is an object, with the generic conversion.
+func (d *reader) attached(row *gcfvalue.Row, m int, section string, idx int, node bool) (wire.Value, *wire.Node, *wire.DecodeError) {
+	mem := &row.Attached.Members[m]
+	path := func() string { return elementPath(section, idx) + "." + mem.Key }
 	g := reader{}
-	if o, ok := v.(*jsonvalue.Object); ok && o != nil && node {
-		n := g.node(o, path())
-		if g.err != nil {
-			return wire.Value{}, nil, rowError(line, "", g.err.Msg)
-		}
-		return wire.Value{}, &n, nil
+	var w wire.Value
+	var n *wire.Node
+	if o, ok := mem.Value.(*jsonvalue.Object); ok && o != nil && node {
+		nv := g.node(o, path())
+		n = &nv
+	} else {
+		w = g.value(mem.Value, path)
 	}
-	w := g.value(v, path)
 	if g.err != nil {
-		return wire.Value{}, nil, rowError(line, "", g.err.Msg)
+		return wire.Value{}, nil, rowError(row.Line(), "", g.err.Msg)
 	}
-	return w, nil, nil
+	return w, n, nil
 }
 
 func (d *reader) fail(path, msg string) {
@@ -299,108 +277,50 @@ func (d *reader) str(v Value, path string) string {
 	return s
 }
 
-func (d *reader) integer(v Value, path string) int64 {
-	n, ok := v.(jsonvalue.Number)
-	if ok && n.IsInt() {
-		i, _ := n.Int64()
-		return i
-	}
-	d.fail(path, "expected an integer")
-	return 0
-}
-
-// fields reads the members of o: the required ones in req, the optional
-// ones in opt; any other member is an error.
-func (d *reader) fields(o *jsonvalue.Object, path string, req, opt []string) fieldMap {
-	m := fieldMap(o.Members)
-	for _, mem := range m {
-		if !slices.Contains(req, mem.Key) && !slices.Contains(opt, mem.Key) {
-			d.fail(path, "unexpected field "+strconv.Quote(mem.Key))
-		}
-	}
-	for _, k := range req {
-		if _, ok := m.get(k); !ok {
-			d.fail(path, "missing field "+k)
-		}
-	}
-	return m
-}
-
-// fieldMap is an object's members (their keys distinct), looked up by key.
-type fieldMap []jsonvalue.Member
-
-func (m fieldMap) get(k string) (Value, bool) {
-	for _, x := range m {
-		if x.Key == k {
-			return x.Value, true
-		}
-	}
-	return nil, false
-}
-
-// v is the value of the member k, nil when absent.
-func (m fieldMap) v(k string) Value {
-	v, _ := m.get(k)
-	return v
-}
-
-func (d *reader) optInt(m fieldMap, k, path string) wire.Opt[int64] {
-	v, ok := m.get(k)
-	if !ok {
-		return wire.Opt[int64]{}
-	}
-	return wire.Some[int64](d.integer(v, path+"."+k))
-}
-
-func (d *reader) optString(m fieldMap, k, path string) wire.Opt[string] {
-	v, ok := m.get(k)
-	if !ok {
-		return wire.Opt[string]{}
-	}
-	return wire.Some(d.str(v, path+"."+k))
-}
-
-// response reads the document's value v into the response, taking the
-// tables its sinks read. A fragment (the content of a document with a
-// header) may leave out format_version, query_type, nodes and edges.
+// response reads the document's value v into the response. A fragment
+// may leave out format_version, query_type, nodes and edges.
 func (d *reader) response(v Value) *wire.GraphResponse {
+	r, seen := d.r, 0
+	for _, m := range d.object(v, "document").Members {
+		i := slices.Index(contentMembers, m.Key)
+		if i < 0 {
+			d.fail("document", "unexpected field "+strconv.Quote(m.Key))
+			continue
+		}
+		seen |= 1 << i
+		switch m.Key {
+		case "format_version":
+			if m.Value != took {
+				r.FormatVersion = d.str(m.Value, m.Key)
+			}
+		case "query_type":
+			if m.Value != took {
+				r.QueryType = wire.QueryType(d.str(m.Value, m.Key))
+			}
+		case "nodes":
+			d.nodeSection(m.Value)
+		case "edges":
+			d.records(m.Value, edgeRecords)
+		case "columns":
+			d.records(m.Value, columnRecords)
+		case "group_columns":
+			d.records(m.Value, groupRecords)
+		case "rows":
+			d.rowSection(m.Value)
+		case "pagination":
+			d.pagination(m.Value)
+		}
+	}
+	for i, k := range contentMembers[:4] {
+		if seen&(1<<i) == 0 && !d.fragment {
+			d.fail("document", "missing field "+k)
+		}
+	}
+	if (seen&2 != 0 || !d.fragment) && d.err == nil && !r.QueryType.Valid() {
+		d.fail("query_type", "unknown query type "+strconv.Quote(string(r.QueryType)))
+	}
 	if d.err != nil {
 		return nil
-	}
-	req, opt := []string{"format_version", "query_type", "nodes", "edges"}, []string{"columns", "group_columns", "rows", "pagination"}
-	if d.fragment {
-		req, opt = nil, append(req, opt...)
-	}
-	top := d.fields(d.object(v, "document"), "document", req, opt)
-	r := d.r
-	if v, ok := top.get("format_version"); (ok || !d.fragment) && v != took {
-		r.FormatVersion = d.str(v, "format_version")
-	}
-	if v, ok := top.get("query_type"); ok || !d.fragment {
-		if v != took {
-			r.QueryType = wire.QueryType(d.str(v, "query_type"))
-		}
-		if d.err == nil && !r.QueryType.Valid() {
-			d.fail("query_type", "unknown query type "+strconv.Quote(string(r.QueryType)))
-		}
-	}
-	if v, ok := top.get("nodes"); ok || !d.fragment {
-		d.nodeSection(v)
-	}
-	if v, ok := top.get("edges"); ok || !d.fragment {
-		d.edgeSection(v)
-	}
-	if v, ok := top.get("columns"); ok {
-		d.records(v, 2)
-	}
-	if v, ok := top.get("group_columns"); ok {
-		d.records(v, 3)
-	}
-	if v, ok := top.get("rows"); ok {
-		d.rowSection(v)
-	}
-	if v, ok := top.get("pagination"); ok {
-		d.pagination(v)
 	}
 	return r
 }

@@ -6,7 +6,6 @@ import (
 	"unsafe"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
-	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -22,8 +21,7 @@ const (
 )
 
 // nodeSink reads a node table: its type and id columns anywhere, every
-// other column a property; a table with a path column is left generic
-// (the layout refuses it there).
+// other column a property (a path column leaves it generic).
 func (d *reader) nodeSink(h *gcfvalue.TableHeader, inList bool) gcfvalue.TableSink {
 	t := &d.nodes
 	t.typeCol, t.idCol = -1, -1
@@ -50,14 +48,13 @@ type nodeSink reader
 
 func (s *nodeSink) Value() Value { return s.nodes.value() }
 
-// Row reads a node: the row's cells in column order, absent ones left
-// out, a marker's value its attachment's, then the row's attachments of
-// names with '>'.
+// Row reads a node: its present cells in column order, then the row's
+// attachments of names with '>'.
 func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	d, t := (*reader)(s), &s.nodes
 	idx := t.next(row, 2*sizeNode+sizeProp*int64(len(row.Cells)))
 	var n wire.Node
-	d.slab(len(row.Cells))
+	d.props = slab(d, d.props, len(row.Cells))
 	start := len(d.props)
 	seen, marks := 0, 0
 	for i := range row.Cells {
@@ -65,52 +62,35 @@ func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 		switch {
 		case sc.Kind == gcfvalue.Absent:
 			continue
-		case i == t.typeCol:
-			if sc.Kind != gcfvalue.String {
-				return rowError(row.Line(), elementPath("nodes", idx)+".type", "expected a string")
+		case i == t.typeCol || i == t.idCol:
+			name := t.h.Column(i)
+			if msg := typeID(&n, &seen, name, sc); msg != "" {
+				return rowError(row.Line(), elementPath("nodes", idx)+"."+name, msg)
 			}
-			n.Type, seen = sc.Str, seen|1
-			continue
-		case i == t.idCol:
-			if sc.Kind != gcfvalue.Number || !sc.Num.IsInt() {
-				return rowError(row.Line(), elementPath("nodes", idx)+".id", "expected an integer")
-			}
-			id, _ := sc.Num.Int64()
-			n.ID, seen = id, seen|2
 			continue
 		}
-		v, name := scalar(sc), t.h.Column(i)
-		if sc.Kind == gcfvalue.Marker {
-			var err *wire.DecodeError
-			if v, _, err = d.attached(row.Line(), row.Attached.Members[marks].Value, func() string { return elementPath("nodes", idx) + "." + name }, false); err != nil {
-				return err
-			}
-			marks++
+		v, _, err := d.cellValue(row, sc, &marks, "nodes", idx, false)
+		if err != nil {
+			return err
 		}
-		d.props = append(d.props, wire.Property{Key: name, Value: v})
+		d.props = append(d.props, wire.Property{Key: t.h.Column(i), Value: v})
 	}
-	if row.Attached != nil {
-		for _, m := range row.Attached.Members[marks:] {
-			v, _, err := d.attached(row.Line(), m.Value, func() string { return elementPath("nodes", idx) + "." + m.Key }, false)
-			if err != nil {
-				return err
-			}
-			d.props = append(d.props, wire.Property{Key: m.Key, Value: v})
+	for m := marks; row.Attached != nil && m < len(row.Attached.Members); m++ {
+		v, _, err := d.attached(row, m, "nodes", idx, false)
+		if err != nil {
+			return err
 		}
+		d.props = append(d.props, wire.Property{Key: row.Attached.Members[m].Key, Value: v})
 	}
-	if seen != 3 {
-		return rowError(row.Line(), elementPath("nodes", idx), "a node needs its type and id")
-	}
-	if len(d.props) > start {
-		n.Properties = d.props[start:len(d.props):len(d.props)]
+	if msg := d.endNode(&n, seen, start); msg != "" {
+		return rowError(row.Line(), elementPath("nodes", idx), msg)
 	}
 	d.r.Nodes = append(d.r.Nodes, n)
 	return nil
 }
 
-// room makes room in s for the rows of the table h: its count, and for
-// a table in a list of tables (whose section's count is unknown) at least
-// one for each 64 bytes of the rest of the input; size is an element's.
+// room makes room in s for the rows of the table h, of size bytes each:
+// in a list of tables, one for each 64 bytes of the rest at least.
 func room[T any](s []T, h *gcfvalue.TableHeader, inList bool, size int64) []T {
 	n := h.Rows
 	if inList {
@@ -123,11 +103,25 @@ func room[T any](s []T, h *gcfvalue.TableHeader, inList bool, size int64) []T {
 	return slices.Grow(s, n)
 }
 
-// slab makes room for n more properties.
-func (d *reader) slab(n int) {
-	if cap(d.props)-len(d.props) < n {
-		d.props = make([]wire.Property, 0, d.newSlab(n))
+// slab returns s, of the reader's slabs, with room for n more elements:
+// a new slab when it has none.
+func slab[T any](d *reader, s []T, n int) []T {
+	if cap(s)-len(s) < n {
+		return make([]T, 0, d.newSlab(n))
 	}
+	return s
+}
+
+// endNode ends the node n whose properties are the slab's from start:
+// what is wrong, when it lacks its type or id (seen, see typeID).
+func (d *reader) endNode(n *wire.Node, seen, start int) string {
+	if seen != 3 {
+		return "a node needs its type and id"
+	}
+	if len(d.props) > start {
+		n.Properties = d.props[start:len(d.props):len(d.props)]
+	}
+	return ""
 }
 
 // sizeSlabs bounds the slabs made for the table h (newSlab) by what the
@@ -139,9 +133,8 @@ func (d *reader) sizeSlabs(h *gcfvalue.TableHeader) {
 	}
 }
 
-// newSlab is the length of a new slab for at least n elements: slabLen
-// at first, twice as long with each slab made up to maxSlab, at most
-// slabMax.
+// newSlab is the length of a new slab for at least n elements: doubling
+// from slabLen to maxSlab, at most slabMax.
 func (d *reader) newSlab(n int) int {
 	l := max(n, min(d.slabLen, d.slabMax))
 	d.slabLen = min(2*d.slabLen, maxSlab)
@@ -170,15 +163,10 @@ func (d *reader) node(v Value, path string) wire.Node {
 	}
 	seen := 0
 	for _, m := range o.Members {
-		switch m.Key {
-		case "type":
-			n.Type = d.str(m.Value, path+".type")
-			seen |= 1
-		case "id":
-			n.ID = d.integer(m.Value, path+".id")
-			seen |= 2
-		default:
+		if m.Key != "type" && m.Key != "id" {
 			n.Properties = append(n.Properties, wire.Prop(m.Key, d.value(m.Value, func() string { return path + "." + m.Key })))
+		} else if msg := typeID(&n, &seen, m.Key, scalarOf(m.Value)); msg != "" {
+			d.fail(path+"."+m.Key, msg)
 		}
 	}
 	if seen != 3 {
@@ -187,8 +175,35 @@ func (d *reader) node(v Value, path string) wire.Node {
 	return n
 }
 
-// value reads a property or cell value: a scalar or a list; path names
-// it, made only for an error or a list.
+// typeID sets n's type or id, the field name, from sc, marking it in
+// seen, and returns what is wrong with it ("" when nothing).
+func typeID(n *wire.Node, seen *int, name string, sc *gcfvalue.Scalar) string {
+	if name == "type" {
+		n.Type, *seen = sc.Str, *seen|1
+		if sc.Kind != gcfvalue.String {
+			return "expected a string"
+		}
+		return ""
+	}
+	n.ID, _ = sc.Num.Int64()
+	*seen |= 2
+	if sc.Kind != gcfvalue.Number || !sc.Num.IsInt() {
+		return "expected an integer"
+	}
+	return ""
+}
+
+// cellValue is the value of a row's cell sc: its own, or for a marker
+// (the row's marks-th) its attachment's, a node when node and it is one.
+func (d *reader) cellValue(row *gcfvalue.Row, sc *gcfvalue.Scalar, marks *int, section string, idx int, node bool) (wire.Value, *wire.Node, *wire.DecodeError) {
+	if sc.Kind != gcfvalue.Marker {
+		return scalar(sc), nil, nil
+	}
+	*marks++
+	return d.attached(row, *marks-1, section, idx, node)
+}
+
+// value reads a property or cell value: a scalar or a list at path.
 func (d *reader) value(v Value, path func() string) wire.Value {
 	if w, ok := scalarValue(v); ok {
 		return w
@@ -223,15 +238,6 @@ func (d *reader) list(x []Value, path func() string) wire.Value {
 
 // scalarValue is v as a wire.Value when it is a scalar.
 func scalarValue(v Value) (wire.Value, bool) {
-	switch x := v.(type) {
-	case nil:
-		return wire.Null(), true
-	case bool:
-		return wire.Bool(x), true
-	case string:
-		return wire.String(x), true
-	case jsonvalue.Number:
-		return x.Value(), true
-	}
-	return wire.Value{}, false
+	sc := scalarOf(v)
+	return scalar(sc), sc.Kind != notScalar
 }

@@ -11,56 +11,162 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// sizeEntry is the memory of a map entry and its share of the map's
-// growth.
+// sizeEntry is the memory of a map entry and its share of growth.
 const sizeEntry = 64
 
-var edgeFields = []string{"from", "from_id", "to", "to_id", "type", "depth", "path_id", "step"}
+// The kinds of record a table of fixed fields holds (recordKinds).
+const (
+	edgeRecords = iota
+	columnRecords
+	groupRecords
+)
 
-// edgeSink reads the edges table when its columns are edge fields; any
-// other is left generic (the layout refuses it).
-func (d *reader) edgeSink(h *gcfvalue.TableHeader) gcfvalue.TableSink {
-	t := &d.edges
-	for i := range h.Columns() {
-		c := h.Column(i)
-		f := slices.Index(edgeFields, c)
-		if f < 0 {
-			return nil
-		}
-		t.cols = append(t.cols, col{name: c, cell: i, field: f})
-	}
-	h.Charge(sizeEdge * int64(h.Rows))
-	d.r.Edges = make([]wire.Edge, 0, h.Rows)
-	return (*edgeSink)(d)
+// recordKinds are the sections of records: a table each, of the fields.
+var recordKinds = [...]struct {
+	section string
+	fields  []string
+	size    int64 // a record's memory
+}{
+	{"edges", []string{"from", "from_id", "to", "to_id", "type", "depth", "path_id", "step"}, sizeEdge},
+	{"columns", []string{"name", "function", "target", "property"}, sizeGroup},
+	{"group_columns", []string{"name", "kind", "node", "property", "entity"}, sizeGroup},
 }
 
-type edgeSink reader
+var edgeFields = recordKinds[edgeRecords].fields
 
-func (s *edgeSink) Value() Value { return s.edges.value() }
+const sizeGroup = int64(unsafe.Sizeof(wire.GroupColumn{}))
 
-// Row reads an edge: its five fields, and those of depth, path_id and
-// step that are not absent.
-func (s *edgeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
-	d, t := (*reader)(s), &s.edges
-	idx := t.next(row, 2*sizeEdge)
+// recordSink reads a table of records of kind k when each of its columns
+// is one of the kind's fields.
+type recordSink struct {
+	d     *reader
+	t     tableState
+	k     int
+	field [8]int // a column's index in the kind's fields
+}
+
+func (d *reader) recordSink(k int, h *gcfvalue.TableHeader) gcfvalue.TableSink {
+	s, rk := &d.recs[k], &recordKinds[k]
+	if h.Columns() > len(s.field) {
+		return nil
+	}
+	for i := range h.Columns() {
+		if s.field[i] = slices.Index(rk.fields, h.Column(i)); s.field[i] < 0 {
+			return nil
+		}
+	}
+	*s = recordSink{d: d, t: tableState{h: h}, k: k, field: s.field}
+	h.Charge(rk.size * int64(h.Rows))
+	d.startRecords(k, h.Rows)
+	return s
+}
+
+func (s *recordSink) Value() Value { return s.t.value() }
+
+// Row reads a record.
+func (s *recordSink) Row(row *gcfvalue.Row) *wire.DecodeError {
+	rk := &recordKinds[s.k]
+	idx := s.t.next(row, 2*rk.size)
 	if row.Attached != nil {
-		return rowError(row.Line(), elementPath("edges", idx), "an edge has no attachment")
+		return rowError(row.Line(), elementPath(rk.section, idx), "expected scalars, not an attachment")
 	}
 	var cells [8]*gcfvalue.Scalar
-	for _, c := range t.cols {
-		cells[c.field] = &row.Cells[c.cell]
+	for i := range row.Cells {
+		cells[s.field[i]] = &row.Cells[i]
 	}
-	e, at, msg := edgeOf(&cells)
-	if msg != "" {
-		return rowError(row.Line(), elementPath("edges", idx)+at, msg)
+	if at, msg := s.d.addRecord(s.k, &cells); msg != "" {
+		return rowError(row.Line(), elementPath(rk.section, idx)+at, msg)
 	}
-	d.r.Edges = append(d.r.Edges, e)
 	return nil
 }
 
-// edgeOf is the edge of the values of its fields, by their index in
-// edgeFields (nil or Absent where absent); or the field at fault ("" for
-// the edge) and what is wrong.
+// startRecords makes room for n records of kind k, none for the generic
+// reading's n of -1 (no edges, or empty columns).
+func (d *reader) startRecords(k, n int) {
+	switch k {
+	case edgeRecords:
+		d.r.Edges = nil
+		if n >= 0 {
+			d.r.Edges = make([]wire.Edge, 0, n)
+		}
+	case columnRecords:
+		d.r.Columns = make([]wire.Column, 0, max(n, 0))
+	default:
+		d.r.GroupColumns = make([]wire.GroupColumn, 0, max(n, 0))
+	}
+}
+
+// records reads the section v of records of kind k: read by the sink, or
+// generic.
+func (d *reader) records(v Value, k int) {
+	if sunk(v) {
+		return
+	}
+	rk := &recordKinds[k]
+	d.startRecords(k, -1)
+	for i, rv := range d.array(v, rk.section) {
+		p := elementPath(rk.section, i)
+		var cells [8]*gcfvalue.Scalar
+		for _, m := range d.object(rv, p).Members {
+			f := slices.Index(rk.fields, m.Key)
+			if f < 0 {
+				d.fail(p, "unexpected field "+strconv.Quote(m.Key))
+				return
+			}
+			cells[f] = scalarOf(m.Value)
+		}
+		if at, msg := d.addRecord(k, &cells); msg != "" {
+			d.fail(p+at, msg)
+			return
+		}
+	}
+}
+
+// addRecord appends the record of kind k of the cells of its fields, by
+// their index in the kind's fields (nil or Absent where absent); or it
+// returns the field at fault ("" for the record) and what is wrong.
+func (d *reader) addRecord(k int, cells *[8]*gcfvalue.Scalar) (at, msg string) {
+	if k == edgeRecords {
+		e, at, msg := edgeOf(cells)
+		if msg == "" {
+			d.r.Edges = append(d.r.Edges, e)
+		}
+		return at, msg
+	}
+	fields := recordKinds[k].fields
+	var v [5]string
+	set := 0
+	for f := range fields {
+		switch sc := cells[f]; {
+		case sc == nil || sc.Kind == gcfvalue.Absent:
+			if f < k+1 { // the name and function, or name, kind and node
+				return "", "missing field " + fields[f]
+			}
+		case sc.Kind != gcfvalue.String:
+			return "." + fields[f], "expected a string"
+		default:
+			v[f], set = sc.Str, set|1<<f
+		}
+	}
+	opt := func(f int) wire.Opt[string] {
+		if set&(1<<f) == 0 {
+			return wire.Opt[string]{}
+		}
+		return wire.Some(v[f])
+	}
+	if k == columnRecords {
+		d.r.Columns = append(d.r.Columns, wire.Column{Name: v[0], Function: v[1], Target: opt(2), Property: opt(3)})
+		return "", ""
+	}
+	gc := wire.GroupColumn{Name: v[0], Kind: wire.GroupKind(v[1]), Node: v[2], Property: opt(3), Entity: opt(4)}
+	if !gc.Kind.Valid() {
+		return ".kind", "unknown group kind " + strconv.Quote(v[1])
+	}
+	d.r.GroupColumns = append(d.r.GroupColumns, gc)
+	return "", ""
+}
+
+// edgeOf is the edge of the cells of its fields (see addRecord).
 func edgeOf(cells *[8]*gcfvalue.Scalar) (e wire.Edge, at, msg string) {
 	strs := [...]*string{&e.From, nil, &e.To, nil, &e.Type}
 	ints := [...]*wire.Opt[int64]{nil, nil, nil, nil, nil, &e.Depth, &e.PathID, &e.Step}
@@ -89,36 +195,12 @@ func edgeOf(cells *[8]*gcfvalue.Scalar) (e wire.Edge, at, msg string) {
 	return e, "", ""
 }
 
-// edgeSection reads the edges section: read by the sink, or generic.
-func (d *reader) edgeSection(v Value) {
-	if sunk(v) {
-		return
-	}
-	d.r.Edges = nil
-	for i, ev := range d.array(v, "edges") {
-		p := elementPath("edges", i)
-		var cells [8]*gcfvalue.Scalar
-		for _, m := range d.object(ev, p).Members {
-			f := slices.Index(edgeFields, m.Key)
-			if f < 0 {
-				d.fail(p, "unexpected field "+strconv.Quote(m.Key))
-				return
-			}
-			cells[f] = scalarOf(m.Value)
-		}
-		e, at, msg := edgeOf(&cells)
-		if msg != "" {
-			d.fail(p+at, msg)
-			return
-		}
-		d.r.Edges = append(d.r.Edges, e)
-	}
-}
+// notScalar is the Kind scalarOf gives an array or an object.
+const notScalar = 255
 
-// scalarOf is the generic value v as a scalar, of no kind of Scalar's
-// when v is an array or an object.
+// scalarOf is the generic value v as a scalar.
 func scalarOf(v Value) *gcfvalue.Scalar {
-	sc := &gcfvalue.Scalar{Kind: 255}
+	sc := &gcfvalue.Scalar{Kind: notScalar}
 	switch x := v.(type) {
 	case nil:
 		sc.Kind = gcfvalue.Null
@@ -133,8 +215,7 @@ func scalarOf(v Value) *gcfvalue.Scalar {
 }
 
 // rowSink reads a rows table: a plain column is a cell, the path columns
-// "f>leaf" of one f a node cell f (its leaves type, id and properties);
-// a table with a deeper path is left generic (the layout refuses it).
+// "f>leaf" of one f a node cell f (a deeper path leaves it generic).
 func (d *reader) rowSink(h *gcfvalue.TableHeader) gcfvalue.TableSink {
 	t := &d.rows
 	var groups map[string]int // a node cell's index in t.cols, by name, once there are two
@@ -198,15 +279,12 @@ type rowSink reader
 
 func (s *rowSink) Value() Value { return s.rows.value() }
 
-// Row reads a row: its cells in column order (a node cell where its
-// first path column is), absent ones left out, a marker's value its
-// attachment's, then the row's attachments of names with '>'.
+// Row reads a row: its present cells in column order (a node cell where
+// its first path column is), then its attachments of names with '>'.
 func (s *rowSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	d, t := (*reader)(s), &s.rows
 	idx := t.next(row, 2*sizeRow+sizeCell*int64(len(t.cols)))
-	if cap(d.cells)-len(d.cells) < len(row.Cells) {
-		d.cells = make([]wire.Cell, 0, d.newSlab(len(row.Cells)))
-	}
+	d.cells = slab(d, d.cells, len(row.Cells))
 	start := len(d.cells)
 	marks := 0
 	for i := range t.cols {
@@ -221,29 +299,20 @@ func (s *rowSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 			}
 			continue
 		}
-		sc := &row.Cells[c.cell]
-		switch sc.Kind {
-		case gcfvalue.Absent:
-			continue
-		case gcfvalue.Marker:
-			v, n, err := d.attached(row.Line(), row.Attached.Members[marks].Value, func() string { return elementPath("rows", idx) + "." + c.name }, true)
+		if sc := &row.Cells[c.cell]; sc.Kind != gcfvalue.Absent {
+			v, n, err := d.cellValue(row, sc, &marks, "rows", idx, true)
 			if err != nil {
 				return err
 			}
-			marks++
 			d.cells = append(d.cells, wire.Cell{Name: c.name, Value: v, Node: n})
-			continue
 		}
-		d.cells = append(d.cells, wire.Cell{Name: c.name, Value: scalar(sc)})
 	}
-	if row.Attached != nil {
-		for _, m := range row.Attached.Members[marks:] {
-			v, n, err := d.attached(row.Line(), m.Value, func() string { return elementPath("rows", idx) + "." + m.Key }, true)
-			if err != nil {
-				return err
-			}
-			d.cells = append(d.cells, wire.Cell{Name: m.Key, Value: v, Node: n})
+	for m := marks; row.Attached != nil && m < len(row.Attached.Members); m++ {
+		v, n, err := d.attached(row, m, "rows", idx, true)
+		if err != nil {
+			return err
 		}
+		d.cells = append(d.cells, wire.Cell{Name: row.Attached.Members[m].Key, Value: v, Node: n})
 	}
 	d.r.Rows = append(d.r.Rows, wire.Row(d.cells[start:len(d.cells):len(d.cells)]))
 	return nil
@@ -271,7 +340,7 @@ func (d *reader) nodeCell(row *gcfvalue.Row, c *col, idx int) (wire.Cell, bool, 
 		return wire.Cell{Name: c.name, Value: wire.Null()}, true, nil
 	}
 	row.Charge(sizeNode + sizeProp*int64(len(leaves)))
-	d.slab(len(leaves))
+	d.props = slab(d, d.props, len(leaves))
 	start := len(d.props)
 	var n wire.Node
 	seen := 0
@@ -280,29 +349,19 @@ func (d *reader) nodeCell(row *gcfvalue.Row, c *col, idx int) (wire.Cell, bool, 
 		name := d.rows.h.Column(k)[len(c.name)+1:]
 		switch {
 		case sc.Kind == gcfvalue.Absent:
-		case name == "type":
-			if sc.Kind != gcfvalue.String {
-				return wire.Cell{}, false, rowError(row.Line(), path()+".type", "expected a string")
+		case name == "type" || name == "id":
+			if msg := typeID(&n, &seen, name, sc); msg != "" {
+				return wire.Cell{}, false, rowError(row.Line(), path()+"."+name, msg)
 			}
-			n.Type, seen = sc.Str, seen|1
-		case name == "id":
-			if sc.Kind != gcfvalue.Number || !sc.Num.IsInt() {
-				return wire.Cell{}, false, rowError(row.Line(), path()+".id", "expected an integer")
-			}
-			n.ID, _ = sc.Num.Int64()
-			seen |= 2
 		default:
 			d.props = append(d.props, wire.Property{Key: name, Value: scalar(sc)})
 		}
 	}
-	if seen != 3 {
-		return wire.Cell{}, false, rowError(row.Line(), path(), "a node needs its type and id")
-	}
-	if len(d.props) > start {
-		n.Properties = d.props[start:len(d.props):len(d.props)]
+	if msg := d.endNode(&n, seen, start); msg != "" {
+		return wire.Cell{}, false, rowError(row.Line(), path(), msg)
 	}
 	if len(d.cellNodes) == cap(d.cellNodes) {
-		d.cellNodes = make([]wire.Node, 0, d.newSlab(4)/4)
+		d.cellNodes = make([]wire.Node, 0, d.newSlab(4)/4) // a node takes four properties' room
 	}
 	d.cellNodes = append(d.cellNodes, n)
 	return wire.Cell{Name: c.name, Node: &d.cellNodes[len(d.cellNodes)-1]}, true, nil
@@ -332,154 +391,52 @@ func (d *reader) rowSection(v Value) {
 	}
 }
 
-var columnFields = []string{"name", "function", "target", "property"}
-
-// recordSink reads a columns or group_columns table: each column one of
-// fields (the first req of them required), each value a string.
-type recordSink struct {
-	d      *reader
-	t      tableState
-	fields []string
-	req    int
-	field  [8]int // a column's index in fields
-}
-
-// recordSink returns s, to read the table h, when each of its columns is
-// one of fields.
-func (d *reader) recordSink(s *recordSink, h *gcfvalue.TableHeader, fields []string, req int) gcfvalue.TableSink {
-	if h.Columns() > len(s.field) {
-		return nil
+// paginationField takes the pagination's field key, of value sc, and
+// reports whether it is one.
+func (d *reader) paginationField(key string, sc *gcfvalue.Scalar) bool {
+	if d.r.Pagination == nil {
+		d.r.Pagination = &wire.Pagination{}
 	}
-	for i := range h.Columns() {
-		if s.field[i] = slices.Index(fields, h.Column(i)); s.field[i] < 0 {
-			return nil
-		}
+	pg, want, ok := d.r.Pagination, "expected true or false", false
+	switch key {
+	case "has_more":
+		ok, pg.HasMore = sc.Kind == gcfvalue.Bool, sc.Bool
+	case "truncated":
+		ok, pg.Truncated = sc.Kind == gcfvalue.Bool, wire.Some(sc.Bool)
+	case "total_rows":
+		n, _ := sc.Num.Int64()
+		ok, pg.TotalRows, want = sc.Kind == gcfvalue.Number && sc.Num.IsInt(), wire.Some(n), "expected an integer"
+	case "next_cursor":
+		ok, pg.NextCursor, want = sc.Kind == gcfvalue.String, wire.Some(sc.Str), "expected a string"
+	default:
+		return false
 	}
-	*s = recordSink{d: d, t: tableState{h: h}, fields: fields, req: req, field: s.field}
-	h.Charge(sizeGroup * int64(h.Rows))
-	if req == 2 {
-		d.r.Columns = make([]wire.Column, 0, h.Rows)
-	} else {
-		d.r.GroupColumns = make([]wire.GroupColumn, 0, h.Rows)
-	}
-	return s
-}
-
-const sizeGroup = int64(unsafe.Sizeof(wire.GroupColumn{}))
-
-func (s *recordSink) Value() Value { return s.t.value() }
-
-// Row reads a column or group column.
-func (s *recordSink) Row(row *gcfvalue.Row) *wire.DecodeError {
-	section := "columns"
-	if s.req == 3 {
-		section = "group_columns"
-	}
-	idx := s.t.next(row, 2*sizeGroup)
-	if row.Attached != nil {
-		return rowError(row.Line(), elementPath(section, idx), "expected strings, not an attachment")
-	}
-	var v [5]string
-	set := 0
-	for i := range row.Cells {
-		sc, f := &row.Cells[i], s.field[i]
-		if sc.Kind == gcfvalue.Absent {
-			continue
-		}
-		if sc.Kind != gcfvalue.String {
-			return rowError(row.Line(), elementPath(section, idx)+"."+s.fields[f], "expected a string")
-		}
-		v[f], set = sc.Str, set|1<<f
-	}
-	if at, msg := s.d.addRecord(s.req, &v, set); msg != "" {
-		return rowError(row.Line(), elementPath(section, idx)+at, msg)
-	}
-	return nil
-}
-
-// addRecord appends the column (req 2) or group column (req 3) of the
-// strings v, set marking those present; or it returns the field at
-// fault ("" for the record) and what is wrong.
-func (d *reader) addRecord(req int, v *[5]string, set int) (at, msg string) {
-	fields := columnFields
-	if req == 3 {
-		fields = groupFields
-	}
-	for f := range req {
-		if set&(1<<f) == 0 {
-			return "", "missing field " + fields[f]
-		}
-	}
-	opt := func(f int) wire.Opt[string] {
-		if set&(1<<f) == 0 {
-			return wire.Opt[string]{}
-		}
-		return wire.Some(v[f])
-	}
-	if req == 2 {
-		d.r.Columns = append(d.r.Columns, wire.Column{Name: v[0], Function: v[1], Target: opt(2), Property: opt(3)})
-		return "", ""
-	}
-	gc := wire.GroupColumn{Name: v[0], Kind: wire.GroupKind(v[1]), Node: v[2], Property: opt(3), Entity: opt(4)}
-	if !gc.Kind.Valid() {
-		return ".kind", "unknown group kind " + strconv.Quote(v[1])
-	}
-	d.r.GroupColumns = append(d.r.GroupColumns, gc)
-	return "", ""
-}
-
-var groupFields = []string{"name", "kind", "node", "property", "entity"}
-
-// records reads the columns (req 2) or group_columns (req 3) section:
-// read by the sink, or generic.
-func (d *reader) records(v Value, req int) {
-	if sunk(v) {
-		return
-	}
-	section, fields := "columns", columnFields
-	if req == 2 {
-		d.r.Columns = []wire.Column{}
-	} else {
-		section, fields = "group_columns", groupFields
-		d.r.GroupColumns = []wire.GroupColumn{}
-	}
-	for i, c := range d.array(v, section) {
-		p := elementPath(section, i)
-		var vals [5]string
-		set := 0
-		for _, m := range d.object(c, p).Members {
-			f := slices.Index(fields, m.Key)
-			if f < 0 {
-				d.fail(p, "unexpected field "+strconv.Quote(m.Key))
-				return
-			}
-			vals[f], set = d.str(m.Value, p+"."+m.Key), set|1<<f
-		}
-		if at, msg := d.addRecord(req, &vals, set); msg != "" {
-			d.fail(p+at, msg)
-		}
-	}
-}
-
-// pagination reads the pagination section.
-func (d *reader) pagination(v Value) {
-	m := d.fields(d.object(v, "pagination"), "pagination", []string{"has_more"}, []string{"total_rows", "truncated", "next_cursor"})
-	hm, ok := m.v("has_more").(bool)
 	if !ok {
-		d.fail("pagination.has_more", "expected true or false")
+		d.fail("pagination."+key, want)
 	}
-	pg := &wire.Pagination{HasMore: hm, TotalRows: d.optInt(m, "total_rows", "pagination"), NextCursor: d.optString(m, "next_cursor", "pagination")}
-	if t, ok := m.get("truncated"); ok {
-		b, isBool := t.(bool)
-		if !isBool {
-			d.fail("pagination.truncated", "expected true or false")
+	return true
+}
+
+// pagination checks the pagination section, whose fields paginationField
+// took.
+func (d *reader) pagination(v Value) {
+	o := d.object(v, "pagination")
+	if d.r.Pagination == nil {
+		d.r.Pagination = &wire.Pagination{}
+	}
+	hasMore := false
+	for _, m := range o.Members {
+		if m.Value != took {
+			d.fail("pagination", "unexpected field "+strconv.Quote(m.Key))
 		}
-		pg.Truncated = wire.Some(b)
+		hasMore = hasMore || m.Key == "has_more"
+	}
+	if !hasMore {
+		d.fail("pagination", "missing field has_more")
 	}
 	if d.err == nil {
-		if err := pg.Check(); err != nil {
+		if err := d.r.Pagination.Check(); err != nil {
 			d.fail("pagination", err.Error())
 		}
 	}
-	d.r.Pagination = pg
 }

@@ -3,6 +3,7 @@ package gcf
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -12,9 +13,6 @@ import (
 	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
-
-// The header syntax of a document (delta.DocumentCodec): see the package
-// documentation.
 
 var _ delta.DocumentCodec = (*Codec)(nil)
 
@@ -71,24 +69,13 @@ func (c *Codec) appendFields(b []byte, header []delta.Field) []byte {
 	return b
 }
 
-// fieldIndex is the index of the field called name in h, -1 when none.
-func fieldIndex(h []delta.Field, name string) int {
-	for i := range h {
-		if h[i].Name == name {
-			return i
-		}
-	}
-	return -1
-}
-
 // contentMembers are the names of the layout's members at the top of a
 // response: a name=value line of one of them opens the content.
 var contentMembers = []string{"format_version", "query_type", "nodes", "edges", "columns", "group_columns", "rows", "pagination"}
 
 // fieldName is the name of the header field that the line starting at
-// data[i] writes, and false when the line is not one: a name (lower-case
-// letters and underscores) then '=', the name not one of the content's
-// members.
+// data[i] writes (lower-case letters and underscores, then '='), and
+// false when the line is not one.
 func fieldName(data []byte, i int) (string, bool) {
 	j := i
 	for j < len(data) && ('a' <= data[j] && data[j] <= 'z' || data[j] == '_') {
@@ -110,11 +97,11 @@ func fieldName(data []byte, i int) (string, bool) {
 // Decode itself. Every error is a *wire.DecodeError with the line and
 // column in data.
 func (c *Codec) DecodeDocument(data []byte) ([]delta.Field, *wire.GraphResponse, error) {
-	if !bytes.HasPrefix(data, []byte(gcfLine)) {
-		r, err := c.Decode(data)
-		return nil, r, err
+	fields := false
+	if bytes.HasPrefix(data, []byte(gcfLine)) {
+		_, fields = fieldName(data, len(gcfLine))
 	}
-	if _, ok := fieldName(data, len(gcfLine)); !ok {
+	if !fields {
 		r, err := c.Decode(data)
 		return nil, r, err
 	}
@@ -152,7 +139,7 @@ func (c *Codec) readFields(data []byte) ([]delta.Field, int, error) {
 		switch {
 		case !known:
 			return nil, 0, fail(1, "", "not a field of a document")
-		case fieldIndex(h, name) >= 0:
+		case slices.ContainsFunc(h, func(f delta.Field) bool { return f.Name == name }):
 			return nil, 0, fail(1, "", "given twice")
 		}
 		end := bytes.IndexByte(data[i:], '\n')

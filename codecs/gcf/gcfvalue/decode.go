@@ -18,9 +18,8 @@ type Document struct {
 	// Header holds the header's fields after profile, in order
 	// ("pack_root", "key", "delta", ...).
 	Header []HeaderField
-	// Value is the body: a generic-profile JSON value. A header-only
-	// document (an unchanged response, an empty root object) has an
-	// empty *jsonvalue.Object.
+	// Value is the body; a header-only document's is an empty
+	// *jsonvalue.Object.
 	Value Value
 }
 
@@ -44,12 +43,8 @@ func Unmarshal(data []byte) (Value, error) { return Decode(data, Options{}) }
 // Decode decodes a generic-profile GCF document and returns its value.
 func Decode(data []byte, opts Options) (Value, error) { return DecodeSinks(data, opts, nil) }
 
-// DecodeDocument decodes a generic-profile GCF document: header and body.
-// Bad input gives a *wire.DecodeError with the line and column of the
-// problem and the Kind of spec §16.5 it falls under; it never panics and
-// never returns a partial value. A graph-profile document is refused with
-// KindUnknownProfile after its header is read (this package reads the
-// generic profile only).
+// DecodeDocument decodes a generic-profile GCF document: header and body
+// (see the package documentation for its errors).
 func DecodeDocument(data []byte, opts Options) (*Document, error) {
 	doc := &Document{}
 	if err := decodeDocument(data, opts, nil, doc); err != nil {
@@ -58,8 +53,7 @@ func DecodeDocument(data []byte, opts Options) (*Document, error) {
 	return doc, nil
 }
 
-// decodeDocument is DecodeDocument into doc, the tables s chooses read by
-// its sinks.
+// decodeDocument is DecodeDocument into doc, with sinks s.
 func decodeDocument(data []byte, opts Options, s Sinks, doc *Document) (err error) {
 	lim, err := opts.resolve()
 	if err != nil {
@@ -84,11 +78,10 @@ func decodeDocument(data []byte, opts Options, s Sinks, doc *Document) (err erro
 	return nil
 }
 
-// decoders holds decoders between decodes, so that a decode of a small
-// document neither allocates nor zeroes one.
+// decoders holds decoders, and their scratch, between decodes.
 var decoders = sync.Pool{New: func() any {
 	d := &decoder{}
-	d.path, d.itemLines, d.declBufs, d.spans = d.pathBuf[:0], d.itemBuf[:0], d.declBuf0[:0], d.spanBuf[:0]
+	d.path, d.itemLines, d.declBufs = d.pathBuf[:0], d.itemBuf[:0], d.declBuf0[:0]
 	d.sinkCur.Cells = d.cellBuf[:0]
 	for i := range d.fieldBuf {
 		d.declBufs = append(d.declBufs, d.fieldBuf[i][:0])
@@ -106,37 +99,36 @@ func getDecoder(lim limits) *decoder {
 // maxKept is the most elements of a scratch slice a pooled decoder keeps.
 const maxKept = 1 << 10
 
+// kept is s emptied and cleared, or nil when it grew past maxKept.
+func kept[T any](s []T) []T {
+	clear(s[:cap(s)])
+	if cap(s) > maxKept {
+		return nil
+	}
+	return s[:0]
+}
+
 // release returns d to the pool, dropping every reference into the
 // document it read (the scratch keeps its room, unless it grew large).
 func (d *decoder) release() {
-	path, items, decls, spans, cells := d.path[:0], d.itemLines[:0], d.declBufs, d.spans[:0], d.sinkCur.Cells[:0]
-	members, lists, listItems := d.rowObj.Members[:0], d.lists[:0], d.listItems[:0]
-	clear(path[:cap(path)])
-	clear(items[:cap(items)])
-	clear(cells[:cap(cells)])
-	clear(members[:cap(members)])
-	clear(lists[:cap(lists)])
-	clear(listItems[:cap(listItems)])
+	path, items, scratch, cells := kept(d.path), kept(d.itemLines), kept(d.scratch), kept(d.sinkCur.Cells)
+	members, lists, listItems, decls := kept(d.rowObj.Members), kept(d.lists), kept(d.listItems), d.declBufs
 	for i := range decls {
-		clear(decls[i][:cap(decls[i])])
-		if cap(decls[i]) > maxKept {
-			decls[i] = nil
-		}
+		decls[i] = kept(decls[i])
+	}
+	if cap(decls) > maxKept {
+		decls = nil
 	}
 	saved := d.declBuf0 // decls's first buffers, which the reset would lose
 	*d = decoder{}
 	d.declBuf0 = saved
-	if max(cap(path), cap(items), cap(decls), cap(spans), cap(cells), cap(members), cap(lists), cap(listItems)) > maxKept {
-		return
-	}
-	d.path, d.itemLines, d.declBufs, d.spans, d.sinkCur.Cells = path, items, decls, spans, cells
+	d.path, d.itemLines, d.declBufs, d.scratch, d.sinkCur.Cells = path, items, decls, scratch, cells
 	d.rowObj.Members, d.lists, d.listItems = members, lists, listItems
 	decoders.Put(d)
 }
 
-// begin starts reading data: its size within MaxInputBytes, one copy of
-// it, which the decoded strings share (never the caller's bytes), its
-// UTF-8, and its header line.
+// begin starts reading data: its size, one copy of it, which the decoded
+// strings share, its UTF-8, and its header line.
 func (d *decoder) begin(data []byte) *Document {
 	if int64(len(data)) > d.lim.maxInput {
 		failLimitAt(1, 1, "MaxInputBytes", "an input of "+strconv.Itoa(len(data))+" bytes, longer than the limit of "+strconv.FormatInt(d.lim.maxInput, 10))
@@ -164,7 +156,7 @@ type decoder struct {
 	budget   int64           // the most mem may reach
 	deferred []deferredCount // the [?] sections, in document order
 	idField  string          // the header's key=, "" when none
-	spans    []span          // scratch for splitting
+	scratch  []Scalar        // the cells or items of a line, read by scalars
 
 	prevBlock     int   // what the last member of the object being read was
 	summaryLine   int   // the line of the summary trailer, 0 when none
@@ -182,7 +174,6 @@ type decoder struct {
 	listItems  []Scalar
 	doc        Document
 	headerBuf  [4]HeaderField
-	spanBuf    [8]span
 	cellBuf    [8]Scalar
 	fieldBuf   [2][8]field // the first of declBufs
 	itemLines  []line      // see itemLine
@@ -201,21 +192,14 @@ type line struct {
 	content string // the line after indentation, trailing blanks removed
 }
 
-type span struct{ start, end int } // offsets into a line's content
-
 // deferredCount is a [?] section: where it was and how many items it held.
 type deferredCount struct {
 	line, n int
 }
 
-// fail reports an error at byte offset off of src, on line l.
-func (d *decoder) fail(l *line, off int, kind Kind, msg string) {
-	failAt(l.num, off-l.start+1, kind, msg)
-}
-
 // failIn reports an error at index i of l's content.
 func (d *decoder) failIn(l *line, i int, kind Kind, msg string) {
-	d.fail(l, l.cstart+i, kind, msg)
+	failAt(l.num, l.cstart+i-l.start+1, kind, msg)
 }
 
 func (d *decoder) failLimitIn(l *line, i int, limit, msg string) {
@@ -227,26 +211,12 @@ func (d *decoder) checkUTF8() {
 	if utf8.ValidString(d.src) {
 		return
 	}
-	num, start := 1, 0
-	for i := 0; i < len(d.src); {
-		c := d.src[i]
-		if c == '\n' {
-			num++
-			start = i + 1
-		}
-		if c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(d.src[i:])
-		if r == utf8.RuneError && size == 1 {
-			if c == 0xED && i+1 < len(d.src) && d.src[i+1] >= 0xA0 && d.src[i+1] <= 0xBF {
-				failAt(num, i-start+1, KindInvalidSurrogate, "a literal UTF-16 surrogate (U+D800 to U+DFFF) in UTF-8")
-			}
-			failAt(num, i-start+1, KindInvalidUTF8, "invalid UTF-8 (byte 0x"+strconv.FormatUint(uint64(c), 16)+")")
-		}
-		i += size
+	i := textwire.InvalidUTF8(d.src)
+	num, col := textwire.LineCol(d.src, i)
+	if c := d.src[i:]; c[0] == 0xED && len(c) > 1 && c[1] >= 0xA0 && c[1] <= 0xBF {
+		failAt(num, col, KindInvalidSurrogate, "a literal UTF-16 surrogate (U+D800 to U+DFFF) in UTF-8")
 	}
+	failAt(num, col, KindInvalidUTF8, "invalid UTF-8 (byte 0x"+strconv.FormatUint(uint64(d.src[i]), 16)+")")
 }
 
 // header reads the header line (spec §3).
@@ -277,7 +247,7 @@ func (d *decoder) header(doc *Document) {
 			continue
 		}
 		eq := strings.IndexByte(f, '=')
-		if eq <= 0 || !isHeaderKey(f[:eq]) || eq == len(f)-1 || !isHeaderValue(f[eq+1:]) {
+		if eq <= 0 || !IsBareKey(f[:eq]) || eq == len(f)-1 || !isHeaderValue(f[eq+1:]) {
 			failAt(1, col+1, KindMalformedHeaderField, "a header field is key=value: "+excerpt(f))
 		}
 		k := f[:eq]
@@ -306,8 +276,6 @@ func (d *decoder) header(doc *Document) {
 	}
 	doc.Header = fields[1:]
 }
-
-func isHeaderKey(k string) bool { return IsBareKey(k) }
 
 func isHeaderValue(v string) bool {
 	for i := 0; i < len(v); i++ {
@@ -341,14 +309,12 @@ func (d *decoder) read() *line {
 	return &d.last
 }
 
-// bodyLines are the rules of the body's lines (spec §4.1, §11): two
-// spaces a level, no tab in the indentation, blanks trimmed at the end;
-// blank lines and comments ("#" alone, or "# " and the comment) skipped.
+// bodyLines are the rules of the body's lines (spec §4.1, §11); comments
+// are "#" alone, or "# " and the comment.
 var bodyLines = textwire.LineRules{IndentUnit: 2, StrictIndent: true, TrimRight: " \t", SkipBlank: true,
 	IsComment: func(text string, _ bool) bool { return len(text) == 1 || text[1] == ' ' }}
 
-// scan reads the next line that is neither blank nor a comment, checking
-// its indentation.
+// scan reads the next line that is neither blank nor a comment.
 func (d *decoder) scan(l *line) bool {
 	if !d.lines.Next() {
 		if le, ok := d.lines.Err().(*textwire.LineError); ok {
@@ -364,8 +330,7 @@ func (d *decoder) scan(l *line) bool {
 	return true
 }
 
-// The estimated memory of the parts of a value: an object, a member, an
-// array, an array item, a boxed string or number.
+// The estimated memory of the parts of a value.
 const (
 	memObject = 32
 	memMember = 48 // 32, and room for the slice to grow
@@ -375,8 +340,8 @@ const (
 	memBox    = 16
 )
 
-// charge adds n bytes to the estimated memory of the value, refusing the
-// document past its budget.
+// charge adds n bytes to the estimated memory, refusing the document past
+// its budget.
 func (d *decoder) charge(l *line, n int64) {
 	d.mem += n
 	if d.mem > d.budget {
@@ -411,9 +376,7 @@ func (d *decoder) body() Value {
 		h := *d.read()
 		v = d.arrayFromHeader(&h, 3, 0, nil)
 	default:
-		d.enter(l)
-		v = d.members(0)
-		d.leave()
+		v = d.members(*l, 0)
 	}
 	if l := d.peek(); l != nil && strings.HasPrefix(l.content, "##!") {
 		h := *d.read()
@@ -437,8 +400,7 @@ func (d *decoder) body() Value {
 }
 
 // notAMember reports l, a line that is no object member where one was
-// expected: as a count mismatch (or an orphan positional attachment)
-// when it follows an array block, whose declared count it exceeds.
+// expected (after an array block, one its count does not hold).
 func (d *decoder) notAMember(l *line, where string) {
 	switch d.prevBlock {
 	case blockInline:
@@ -459,9 +421,8 @@ const (
 // objBuilder collects the members of an object, refusing a duplicate key.
 type objBuilder struct {
 	o *jsonvalue.Object
-	// exact: o was made, and charged, with room for every member it
-	// gets, and their keys are distinct by construction (a table row's
-	// columns)
+	// exact: o was made, and charged, with room for its members, whose
+	// keys are distinct (a table row's columns)
 	exact bool
 	seq   keyset.Seq
 	line  int // where the object starts, for a repeat found at the end
@@ -494,8 +455,11 @@ func (d *decoder) finish(b *objBuilder) *jsonvalue.Object {
 	return b.o
 }
 
-// members reads the members of an object at depth (spec §7.2).
-func (d *decoder) members(depth int) *jsonvalue.Object {
+// members reads the members of an object at depth (spec §7.2), which
+// opens on the line open.
+func (d *decoder) members(open line, depth int) *jsonvalue.Object {
+	d.enter(&open)
+	defer d.leave()
 	n := 4 // an object's room: at depth 0 for a document's sections
 	if depth == 0 {
 		n = 8
@@ -524,9 +488,7 @@ func (d *decoder) members(depth int) *jsonvalue.Object {
 			d.push(k)
 			switch {
 			case rest == "":
-				d.enter(l)
-				v = d.members(depth + 1)
-				d.leave()
+				v = d.members(*l, depth+1)
 				d.prevBlock = blockNone
 			case strings.HasPrefix(rest, " ["):
 				v = d.arrayFromHeader(l, end+1, depth, nil)

@@ -13,22 +13,19 @@ import (
 // §7.4.6.2), the complement ^g of its index g in tableState.groups.
 type colRef int
 
-// colGroup is a group of path columns: the object a row makes of its
-// leaves.
+// colGroup is a group of path columns, a member of the row object.
 type colGroup struct {
 	name string
 	kids []colRef
 }
 
-// kidKey names the column name under parent, a group's index or, for a
-// root column, -1.
+// kidKey names a column under parent, a group's index (-1 for a root).
 type kidKey struct {
 	parent int
 	name   string
 }
 
-// tableState is what a table's rows share: its columns, and the schemas
-// its rows establish for a field (spec §7.4.5).
+// tableState is what a table's rows share (spec §7.4.5).
 type tableState struct {
 	keyed bool
 	// roots are the row object's columns, nil when the table has no
@@ -42,21 +39,9 @@ type tableState struct {
 	ids     map[string]struct{}
 	inline  map[string][]field     // inline object schemas by field
 	shared  map[string]*sharedDecl // shared array schemas by field
-	cells   []cell                 // scratch: the cells of the current row (a table with roots)
 	ms      []marker               // scratch: the current row's attachment markers
 	hadInl  bool
 }
-
-// cell is one classified value cell of a row; the Value of a ^{...}
-// cell is its schema, an inlineSchema.
-type cell struct {
-	v     Value
-	start int // index in the line's content
-	kind  cellKind
-}
-
-// inlineSchema is the schema a ^{...} cell declares, as its cell's Value.
-type inlineSchema []field
 
 // marker is an attachment marker cell of a row waiting for its body: the
 // row object's member it fills (whose key is its field).
@@ -67,13 +52,9 @@ type marker struct {
 	matched bool
 }
 
-// The estimated memory of a table's scratch, per column or marker: a
-// declared field, a span, a cell, a column reference, a map entry and
-// its share of the map's growth, a marker.
+// The estimated memory of a table's scratch, per column or marker.
 const (
 	memField  = 24
-	memSpan   = 16
-	memCell   = 32
 	memRef    = 8
 	memEntry  = 64
 	memMarker = 24
@@ -122,14 +103,12 @@ func (d *decoder) columns(l *line, h *arrHeader, t *tableState) *tableState {
 	return t
 }
 
-// tree groups the path columns of t, paths of them, under their parents:
-// a column is found under its parent by name in one map, whatever the
-// number of its siblings.
+// tree groups the path columns of t, paths of them, under their parents,
+// found by name in one map.
 func (d *decoder) tree(l *line, h *arrHeader, t *tableState, paths int) {
 	fs := t.fields
-	d.charge(l, (memRef+memCell)*int64(len(fs))+memEntry*int64(paths))
+	d.charge(l, memRef*int64(len(fs))+memEntry*int64(paths))
 	t.roots = make([]colRef, 0, len(fs))
-	t.cells = make([]cell, 0, len(fs))
 	kids := make(map[kidKey]colRef, paths)
 	add := func(parent int, name string, r colRef) {
 		kids[kidKey{parent, name}] = r
@@ -185,21 +164,31 @@ func (d *decoder) tree(l *line, h *arrHeader, t *tableState, paths int) {
 }
 
 // table reads the rows of a tabular array or keyed table (spec §7.4,
-// §7.2a) at depth.
+// §7.2a) at depth: into its sink, when the Sinks choose one.
 func (d *decoder) table(hl *line, h *arrHeader, depth int) Value {
-	if sink := d.sink(hl, h); sink != nil {
-		return d.sinkTable(hl, h, depth, sink)
-	}
-	t := d.columns(hl, h, new(tableState))
+	sink, t := d.sink(hl, h), new(tableState)
 	var rows []Value
-	var km objBuilder
-	if h.keyed {
-		km = objBuilder{o: jsonvalue.NewObject(min(h.count, 64)), line: hl.num}
+	km := objBuilder{line: hl.num}
+	if sink != nil {
+		d.inSink, t = true, &d.sinkState
+		defer func() { d.inSink = false }()
+	} else if h.keyed {
+		km.o = jsonvalue.NewObject(min(h.count, 64))
 	} else {
 		rows = make([]Value, 0, min(h.count, 64))
 	}
+	t = d.columns(hl, h, t)
+	r := &d.sinkCur
+	r.d = d
 	n := 0
 	for ; d.more(h, n, depth); n++ {
+		if sink != nil {
+			d.sinkRow(d.read(), r, n, t, depth)
+			if err := sink.Row(r); err != nil {
+				panic(failure{err})
+			}
+			continue
+		}
 		l := *d.read()
 		d.charge(&l, memItem+memObject)
 		key, obj := d.row(&l, n, t, depth)
@@ -213,12 +202,14 @@ func (d *decoder) table(hl *line, h *arrHeader, depth int) Value {
 		}
 	}
 	d.checkCount(hl, h, n)
+	d.prevBlock = blockArray
 	if t.hadInl {
 		d.prevBlock = blockInline
-	} else {
-		d.prevBlock = blockArray
 	}
-	if h.keyed {
+	switch {
+	case sink != nil:
+		return sink.Value()
+	case h.keyed:
 		if i := km.seq.Repeat(km.key); i >= 0 {
 			failAt(hl.num, 1, KindDuplicateKey, "duplicate member key "+excerpt(km.o.Members[i].Key)+" in the keyed table")
 		}
@@ -227,51 +218,23 @@ func (d *decoder) table(hl *line, h *arrHeader, depth int) Value {
 	return rows
 }
 
-// row reads one row (l, consumed) at depth and its attachments.
+// row reads the row l and its attachments: its key (a keyed table's) and
+// its object.
 func (d *decoder) row(l *line, idx int, t *tableState, depth int) (string, *jsonvalue.Object) {
-	spans, hasID := d.rowCells(l, idx, t)
-	var key string
-	if t.keyed {
-		v, kind, _ := d.token(l, spans[0].start, spans[0].end, true)
-		s, ok := v.(string)
-		if !ok || kind != cellValue {
-			d.failIn(l, spans[0].start, KindSyntax, "a member key must be a string (quote it)")
-		}
-		key = s
-		spans = spans[1:]
-	}
 	// Without path columns each cell is a member of the row object, in
 	// order, made as it is read; with them, the cells are read first and
 	// the groups made of them.
-	b := objBuilder{o: jsonvalue.NewObject(len(spans)), line: l.num, exact: true}
-	t.cells, t.ms = t.cells[:0], t.ms[:0]
-	markers := 0
-	id := cell{start: -1}
-	for k, s := range spans {
-		v, kind, decl := d.token(l, s.start, s.end, true)
-		ce := cell{v: v, start: s.start, kind: kind}
-		if kind == cellInline {
-			d.charge(l, memBox)
-			ce.v = inlineSchema(decl)
-		}
-		if kind == cellMarker || kind == cellInline {
-			markers++
-		}
-		if k == t.idCell {
-			id = ce
-		}
-		if t.roots != nil {
-			t.cells = append(t.cells, ce)
-		} else {
-			d.member(l, t, &b, t.fields[k].name, &ce)
-		}
+	b := objBuilder{o: jsonvalue.NewObject(t.width), line: l.num, exact: true}
+	d.charge(l, memExact*int64(t.width))
+	d.scratch = d.rowMembers(l, idx, t, d.scratch[:0], &b, true)
+	cells, key := d.scratch, ""
+	if t.keyed {
+		key, cells = cells[0].Str, cells[1:]
 	}
-	d.rowChecks(l, idx, t, markers > 0 && !hasID, &id)
-	d.charge(l, memExact*int64(len(spans)))
 	for _, r := range t.roots {
 		if r >= 0 {
-			d.member(l, t, &b, t.fields[r].name, &t.cells[r])
-		} else if v, ok := d.group(l, t, r); ok {
+			d.member(l, t, &b, t.fields[r].name, &cells[r])
+		} else if v, ok := d.group(l, t, cells, r); ok {
 			d.put(&b, t.groups[^r].name, v, l, 0)
 		}
 	}
@@ -279,85 +242,117 @@ func (d *decoder) row(l *line, idx int, t *tableState, depth int) (string, *json
 	return key, d.finish(&b)
 }
 
-// rowCells splits the row l, the idx-th of its table, into its cells,
-// after its "@idx " prefix when it has one.
-func (d *decoder) rowCells(l *line, idx int, t *tableState) (spans []span, hasID bool) {
-	c := l.content
-	i := 0
-	if c[0] == '@' {
-		j := 1
-		for j < len(c) && isDigit(c[j]) {
-			j++
-		}
-		if j == 1 || j >= len(c) || c[j] != ' ' {
-			d.failIn(l, 0, KindInvalidItemID, "a row id is @N and a space")
-		}
-		if id, err := strconv.Atoi(c[1:j]); err != nil || id != idx {
-			d.failIn(l, 1, KindInvalidItemID, "row @"+c[1:j]+" where @"+itoa(idx)+" is expected")
-		}
-		i, hasID = j+1, true
+// rowMembers reads the cells of the row l, the idx-th of its table, into
+// out (the key cell of a keyed table first) and adds to b, made when
+// needed, the members they make: with all, every cell (unless path
+// columns group them), otherwise only the markers, which wait for their
+// attachments. It returns out.
+func (d *decoder) rowMembers(l *line, idx int, t *tableState, out []Scalar, b *objBuilder, all bool) []Scalar {
+	i := d.itemID(l, idx)
+	if i < 0 {
+		d.failIn(l, 0, KindInvalidItemID, "a row id is @N and a space")
 	}
+	hasID := i > 0
 	want := t.width
 	if t.keyed {
 		want++
 	}
-	if cap(d.spans) < want {
-		d.charge(l, memSpan*int64(want))
-		d.spans = make([]span, 0, want)
+	if cap(out) < want {
+		d.charge(l, memScalar*int64(want))
+		out = make([]Scalar, 0, want)
 	}
-	spans, n := d.split(l, i, '|', want)
+	out, n := d.scalars(l, i, '|', true, out, want, nil)
 	if n != want {
 		d.failIn(l, i, KindRowWidthMismatch, "a row of "+itoa(n)+" cells where the header declares "+itoa(want))
 	}
-	return spans, hasID
-}
-
-// rowChecks refuses a row with markers and no @idx prefix (bare) and an
-// identity value (id, when its start is not -1) that is not a value or
-// repeats one of an earlier row.
-func (d *decoder) rowChecks(l *line, idx int, t *tableState, bare bool, id *cell) {
-	if bare {
+	cells := out
+	if t.keyed {
+		if out[0].Kind != String {
+			d.failIn(l, out[0].at, KindSyntax, "a member key must be a string (quote it)")
+		}
+		cells = out[1:]
+	}
+	t.ms = t.ms[:0]
+	marked := false
+	for k := range cells {
+		sc := &cells[k]
+		if sc.Kind == Marker {
+			marked = true
+			if t.roots != nil && isPath(t.fields[k].name) {
+				d.failIn(l, sc.at, KindInvalidAttachment, "an attachment marker in a flattened path column")
+			}
+		}
+		if all && t.roots != nil || !all && sc.Kind != Marker {
+			continue
+		}
+		if b.o == nil {
+			*b = objBuilder{o: d.rowObject(), line: l.num}
+		}
+		d.member(l, t, b, t.fields[k].name, sc)
+	}
+	if marked && !hasID {
 		d.failIn(l, 0, KindInvalidItemID, "a row with attachment markers needs its @"+itoa(idx)+" prefix")
 	}
-	if id.start >= 0 {
-		if id.kind != cellValue || !isScalar(id.v) || id.v == nil {
-			d.failIn(l, id.start, KindSyntax, "the identity column needs a value")
+	if t.idCell >= 0 {
+		sc := &cells[t.idCell]
+		if sc.Kind == Null || sc.Kind > String {
+			d.failIn(l, sc.at, KindSyntax, "the identity column needs a value")
 		}
-		k := identityKey(id.v)
-		if _, dup := t.ids[k]; dup {
-			d.failIn(l, id.start, KindDuplicateKey, "duplicate identity value")
+		key := identityKey(d.box(l, sc))
+		if _, dup := t.ids[key]; dup {
+			d.failIn(l, sc.at, KindDuplicateKey, "duplicate identity value")
 		}
 		d.charge(l, memEntry)
-		t.ids[k] = struct{}{}
+		t.ids[key] = struct{}{}
 	}
+	return out
 }
 
-// member adds the member of the root column name of a row, its cell ce,
-// to b: nothing when absent, its value, or null for a marker, which waits
-// for its attachment.
-func (d *decoder) member(l *line, t *tableState, b *objBuilder, name string, ce *cell) {
-	switch ce.kind {
-	case cellAbsent:
+// itemID reads the "@idx " prefix of l, the idx-th row or item, and
+// returns the index after it: 0 when l has none, -1 when it is malformed.
+func (d *decoder) itemID(l *line, idx int) int {
+	c := l.content
+	if c[0] != '@' {
+		return 0
+	}
+	j := 1
+	for j < len(c) && isDigit(c[j]) {
+		j++
+	}
+	if j == 1 || j >= len(c) || c[j] != ' ' {
+		return -1
+	}
+	if id, err := strconv.Atoi(c[1:j]); err != nil || id != idx {
+		d.failIn(l, 1, KindInvalidItemID, "@"+c[1:j]+" where @"+itoa(idx)+" is expected")
+	}
+	return j + 1
+}
+
+// member adds to b the member name of a row, its cell sc: none when
+// absent, or null for a marker, which waits for its attachment.
+func (d *decoder) member(l *line, t *tableState, b *objBuilder, name string, sc *Scalar) {
+	switch {
+	case sc.Kind == Absent:
 		return
-	case cellValue:
-		d.put(b, name, ce.v, l, ce.start)
+	case sc.Kind != Marker:
+		d.put(b, name, d.box(l, sc), l, sc.at)
 		return
-	case cellInline:
+	case sc.decl != nil:
 		if t.inline == nil {
 			t.inline = make(map[string][]field)
 		}
-		t.inline[name] = ce.v.(inlineSchema)
+		d.charge(l, memBox)
+		t.inline[name] = sc.decl
 		t.hadInl = true
 	}
 	if len(t.ms) == cap(t.ms) {
 		d.charge(l, memMarker*int64(len(t.ms)+1))
 	}
-	t.ms = append(t.ms, marker{member: b.o.Len(), start: ce.start, inline: ce.kind == cellInline})
-	d.put(b, name, nil, l, ce.start)
+	t.ms = append(t.ms, marker{member: b.o.Len(), start: sc.at, inline: sc.decl != nil})
+	d.put(b, name, nil, l, sc.at)
 }
 
-// identityKey is a string that tells identity values apart by type and
-// value.
+// identityKey tells identity values apart by type and value.
 func identityKey(v Value) string {
 	switch x := v.(type) {
 	case string:
@@ -373,23 +368,16 @@ func identityKey(v Value) string {
 // group evaluates a column of a row under a group: a leaf's cell, or a
 // group, absent when every leaf is ~, null when every leaf is -,
 // otherwise the object of its present leaves (spec §7.4.6.2).
-func (d *decoder) group(l *line, t *tableState, r colRef) (Value, bool) {
+func (d *decoder) group(l *line, t *tableState, cells []Scalar, r colRef) (Value, bool) {
 	if r >= 0 {
-		ce := &t.cells[r]
-		switch ce.kind {
-		case cellAbsent:
-			return nil, false
-		case cellValue:
-			return ce.v, true
-		}
-		d.failIn(l, ce.start, KindInvalidAttachment, "an attachment marker in a flattened path column")
+		return d.box(l, &cells[r]), cells[r].Kind != Absent
 	}
 	g := &t.groups[^r]
 	allAbsent, allNull := true, true
 	o := jsonvalue.NewObject(len(g.kids))
 	d.charge(l, memObject+memMember*int64(len(g.kids)))
 	for _, k := range g.kids {
-		v, ok := d.group(l, t, k)
+		v, ok := d.group(l, t, cells, k)
 		if !ok {
 			allNull = false
 			continue
@@ -409,8 +397,7 @@ func (d *decoder) group(l *line, t *tableState, r colRef) (Value, bool) {
 	return o, true
 }
 
-// kidName is the member name of a group's column r: a group's name, or
-// the last segment of a leaf's path.
+// kidName is the member name of a group's column r.
 func (t *tableState) kidName(r colRef) string {
 	if r < 0 {
 		return t.groups[^r].name
@@ -437,7 +424,7 @@ func (d *decoder) attachments(rl *line, t *tableState, b *objBuilder, depth int)
 	}
 	// Named bodies come in marker order in canonical text: next is where
 	// the next one is looked for first; byField, made when one comes out
-	// of order in a row of many markers, finds the others.
+	// of order, finds the others.
 	next := 0
 	var byField map[string]int
 	var extra []string // the names of the row's '>' attachments
@@ -473,17 +460,9 @@ func (d *decoder) attachments(rl *line, t *tableState, b *objBuilder, depth int)
 		for next < len(ms) && (ms[next].matched || ms[next].inline) {
 			next++
 		}
-		switch {
-		case next < len(ms) && field(next) == name:
+		if next < len(ms) && field(next) == name {
 			m = next
-		case len(ms) <= 8:
-			for i := range ms {
-				if field(i) == name {
-					m = i
-					break
-				}
-			}
-		default:
+		} else if len(ms) > 0 {
 			if byField == nil {
 				d.charge(&al, memEntry*int64(len(ms)))
 				byField = make(map[string]int, len(ms))
@@ -538,18 +517,16 @@ func (d *decoder) isColumn(t *tableState, name string) bool {
 }
 
 // attachmentValue reads the value of a .field attachment from index i of
-// l's content; its body sits two levels beneath the row at depth.
+// l's content, of the row at depth.
 func (d *decoder) attachmentValue(l *line, i, depth int, t *tableState, name string, bare bool) Value {
 	if !d.inSink {
-		d.push(pathKey(name))
+		d.push("." + name)
 		defer d.pop()
 	}
 	c := l.content
 	switch {
 	case c[i:] == "{}":
-		d.enter(l)
-		v := d.members(depth + 2)
-		d.leave()
+		v := d.members(*l, depth+2)
 		return v
 	case i < len(c) && c[i] == '[':
 		if t.shared == nil {
@@ -562,8 +539,7 @@ func (d *decoder) attachmentValue(l *line, i, depth int, t *tableState, name str
 		}
 		return d.arrayFromHeader(l, i, depth+2, sh)
 	case i < len(c) && c[i] == '=' && bare:
-		v, _, _ := d.token(l, i+1, len(c), false)
-		return v
+		return d.scalar(l, i+1)
 	}
 	d.failIn(l, i, KindSyntax, "expected {}, [count] or (for a field whose name has '>') =value")
 	return nil
@@ -571,15 +547,15 @@ func (d *decoder) attachmentValue(l *line, i, depth int, t *tableState, name str
 
 // inlineBody reads a positional inline object body (spec §7.4.5.1).
 func (d *decoder) inlineBody(l *line, schema []field) *jsonvalue.Object {
-	spans, n := d.split(l, 0, '|', len(schema))
+	cells, n := d.scalars(l, 0, '|', false, d.scratch[:0], len(schema), nil)
+	d.scratch = cells
 	if n != len(schema) {
 		d.failIn(l, 0, KindInlineWidthMismatch, "a positional body of "+itoa(n)+" values for an inline schema of "+itoa(len(schema)))
 	}
 	o := jsonvalue.NewObject(len(schema))
 	d.charge(l, memObject+memMember*int64(len(schema)))
-	for i, s := range spans {
-		v, _, _ := d.token(l, s.start, s.end, false)
-		o.Add(schema[i].name, v)
+	for i := range cells {
+		o.Add(schema[i].name, d.box(l, &cells[i]))
 	}
 	return o
 }

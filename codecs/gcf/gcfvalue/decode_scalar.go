@@ -16,37 +16,13 @@ func (d *decoder) quoted(l *line, i int) (string, int) {
 	return s, end
 }
 
-// cellKind classifies a tabular cell.
-type cellKind uint8
-
-const (
-	cellValue  cellKind = iota
-	cellAbsent          // ~
-	cellMarker          // ^
-	cellInline          // ^{fields}
-)
-
-// small boxes the integers 0 to 255 once, so that a table of small
-// numbers does not allocate one box per cell.
+// small boxes the integers 0 to 255 once.
 var small = func() (b [256]Value) {
 	for i := range b {
 		b[i] = jsonvalue.Int(int64(i))
 	}
 	return b
 }()
-
-// token decodes the scalar at content[s:e] of l (spec §2.1), trimming
-// blanks, as a Value. With cell false (a value context), ~ and ^ are
-// errors; in a cell they come back as their kind, and ^{fields} with its
-// fields.
-func (d *decoder) token(l *line, s, e int, cell bool) (Value, cellKind, []field) {
-	var sc Scalar
-	kind, decl := d.scalarAt(l, s, e, cell, &sc)
-	if kind != cellValue {
-		return nil, kind, decl
-	}
-	return d.box(l, &sc), kind, nil
-}
 
 // box is sc as a Value, its memory charged.
 func (d *decoder) box(l *line, sc *Scalar) Value {
@@ -88,14 +64,19 @@ const (
 type Scalar struct {
 	Kind   uint8
 	Bool   bool
+	quoted bool
+	at     int // the index of the token in its line's content
 	Num    jsonvalue.Number
 	Str    string
-	quoted bool
+	decl   []field // a ^{fields} Marker's schema
 }
 
-// scalarAt decodes the scalar at content[s:e] of l into sc (see token).
-func (d *decoder) scalarAt(l *line, s, e int, cell bool, sc *Scalar) (cellKind, []field) {
+// scalarAt decodes the scalar at content[s:e] of l (spec §2.1) into sc,
+// trimming blanks. With cell false (a value context), ~ and ^ are errors;
+// in a table's cell they are Absent and Marker.
+func (d *decoder) scalarAt(l *line, s, e int, cell bool, sc *Scalar) {
 	c := l.content
+	*sc = Scalar{Kind: String, at: s}
 	for s < e && (c[s] == ' ' || c[s] == '\t') {
 		s++
 	}
@@ -103,10 +84,8 @@ func (d *decoder) scalarAt(l *line, s, e int, cell bool, sc *Scalar) (cellKind, 
 		e--
 	}
 	t := c[s:e]
-	sc.Kind, sc.quoted = String, false
 	if t == "" {
-		sc.Str = ""
-		return cellValue, nil
+		return
 	}
 	switch t[0] {
 	case '"':
@@ -116,14 +95,14 @@ func (d *decoder) scalarAt(l *line, s, e int, cell bool, sc *Scalar) (cellKind, 
 		}
 		d.checkString(l, s, len(str))
 		sc.Str, sc.quoted = str, true
-		return cellValue, nil
+		return
 	case '~':
 		if t == "~" {
 			if !cell {
 				d.failIn(l, s, KindInvalidMissing, "~ (absent) is valid only in a tabular row cell")
 			}
 			sc.Kind = Absent
-			return cellAbsent, nil
+			return
 		}
 	case '^':
 		if t == "^" || (len(t) > 1 && t[1] == '{' && t[len(t)-1] == '}') {
@@ -131,29 +110,29 @@ func (d *decoder) scalarAt(l *line, s, e int, cell bool, sc *Scalar) (cellKind, 
 				d.failIn(l, s, KindInvalidAttachment, "an attachment marker is valid only in a tabular row cell")
 			}
 			sc.Kind = Marker
-			if t == "^" {
-				return cellMarker, nil
+			if t != "^" {
+				fs, ok := parseInlineDecl(t[1:])
+				if !ok {
+					d.failIn(l, s, KindInvalidAttachment, "a malformed inline schema "+excerpt(t))
+				}
+				sc.decl = fs
 			}
-			fs, ok := parseInlineDecl(t[1:])
-			if !ok {
-				d.failIn(l, s, KindInvalidAttachment, "a malformed inline schema "+excerpt(t))
-			}
-			return cellInline, fs
+			return
 		}
 	case '-':
 		if t == "-" {
 			sc.Kind = Null
-			return cellValue, nil
+			return
 		}
 	case 't':
 		if t == "true" {
 			sc.Kind, sc.Bool = Bool, true
-			return cellValue, nil
+			return
 		}
 	case 'f':
 		if t == "false" {
-			sc.Kind, sc.Bool = Bool, false
-			return cellValue, nil
+			sc.Kind = Bool
+			return
 		}
 	}
 	if t[0] == '-' || isDigit(t[0]) { // as a number starts
@@ -162,18 +141,18 @@ func (d *decoder) scalarAt(l *line, s, e int, cell bool, sc *Scalar) (cellKind, 
 				d.failIn(l, s, KindOutOfRange, "the number "+excerpt(t)+" is outside int64 or float64 (model it as a string)")
 			}
 			sc.Kind, sc.Num = Number, n
-			return cellValue, nil
+			return
 		}
 	}
 	d.checkString(l, s, len(t))
 	sc.Str = t
-	return cellValue, nil
 }
 
 // scalar decodes the value text from index i of l's content to its end.
 func (d *decoder) scalar(l *line, i int) Value {
-	v, _, _ := d.token(l, i, len(l.content), false)
-	return v
+	var sc Scalar
+	d.scalarAt(l, i, len(l.content), false, &sc)
+	return d.box(l, &sc)
 }
 
 // field is one name of a field declaration.
@@ -183,68 +162,56 @@ type field struct {
 }
 
 // parseInlineDecl parses "{a,b,...}" (the whole of s) as the field
-// declaration of an inline schema, without @ marks or duplicates. It
-// reads the names twice, to count them and then to keep them, so that
-// the fields are allocated once, at their number.
+// declaration of an inline schema, without @ marks or duplicates, its
+// names counted first.
 func parseInlineDecl(s string) ([]field, bool) {
-	n, ok := inlineNames(s, nil)
-	if !ok {
+	n, end := inlineNames(s, 0, nil)
+	if end != len(s) {
 		return nil, false
 	}
 	out := make([]field, 0, n)
 	var seq keyset.Seq
 	name := func(k int) string { return out[k].name }
-	if _, ok := inlineNames(s, func(k string) bool {
+	if _, end := inlineNames(s, 0, func(k string) bool {
 		if seq.Add(k, name) {
 			return false
 		}
 		out = append(out, field{name: k})
 		return true
-	}); !ok || seq.Repeat(name) >= 0 {
+	}); end < 0 || seq.Repeat(name) >= 0 {
 		return nil, false
 	}
 	return out, true
 }
 
-// inlineNames walks the names of "{a,b,...}" (the whole of s), giving
-// each to emit, when not nil, until it returns false; it returns their
-// number and whether s is such a declaration.
-func inlineNames(s string, emit func(string) bool) (int, bool) {
-	if len(s) < 2 || s[0] != '{' {
-		return 0, false
+// inlineNames walks the names, bare or quoted (spec §2a.3), of the
+// declaration "{a,b,...}" at s[i], giving each to emit, when not nil,
+// until it returns false; it returns their number and the index after
+// the '}', or -1 when s[i:] starts no such declaration.
+func inlineNames(s string, i int, emit func(string) bool) (int, int) {
+	if i >= len(s) || s[i] != '{' {
+		return 0, -1
 	}
-	n, i := 0, 1
-	for {
+	for n, i := 1, i+1; ; n++ {
 		var k string
 		if i < len(s) && s[i] == '"' {
 			str, end, kind, _ := unquote(s, i)
 			if kind != "" {
-				return 0, false
+				return 0, -1
 			}
 			k, i = str, end
 		} else {
-			j := i
-			for j < len(s) && s[j] != ',' && s[j] != '}' {
-				j++
+			j := BareKeyEnd(s, i)
+			k, i = s[i:j], j
+			if k == "" {
+				return 0, -1
 			}
-			k = s[i:j]
-			if !IsBareKey(k) {
-				return 0, false
-			}
-			i = j
 		}
-		if emit != nil && !emit(k) {
-			return 0, false
-		}
-		n++
-		if i >= len(s) {
-			return 0, false
+		if emit != nil && !emit(k) || i >= len(s) || s[i] != ',' && s[i] != '}' {
+			return 0, -1
 		}
 		if s[i] == '}' {
-			return n, i == len(s)-1
-		}
-		if s[i] != ',' {
-			return 0, false
+			return n, i + 1
 		}
 		i++
 	}
@@ -252,75 +219,69 @@ func inlineNames(s string, emit func(string) bool) (int, bool) {
 
 // schemaEnd returns the index after the inline object schema marker
 // (spec §7.4.5.1) ^{name,...} that starts at c[i] and ends the token
-// (before delim or the end of c), its names bare or quoted (§2a.3); or -1
-// when c[i:] starts no such marker (a bare string such as ^{ or ^{a|b}).
+// (before delim or the end of c); or -1 when c[i:] starts no such marker
+// (a bare string such as ^{ or ^{a|b}).
 func schemaEnd(c string, i int, delim byte) int {
 	if !strings.HasPrefix(c[i:], "^{") {
 		return -1
 	}
-	j := i + 2
-	for j < len(c) {
-		if c[j] == '"' {
-			_, end, kind, _ := unquote(c, j)
-			if kind != "" {
-				return -1
-			}
-			j = end
-		} else {
-			for j < len(c) && (c[j] == '_' || c[j] >= 'a' && c[j] <= 'z' || c[j] >= 'A' && c[j] <= 'Z' || c[j] >= '0' && c[j] <= '9') {
-				j++
-			}
-		}
-		if j < len(c) && c[j] == ',' {
-			j++
-			continue
-		}
-		if j < len(c) && c[j] == '}' && (j+1 == len(c) || c[j+1] == delim) {
-			return j + 1
-		}
-		return -1
+	if _, end := inlineNames(c, i+1, nil); end > 0 && (end == len(c) || c[end] == delim) {
+		return end
 	}
 	return -1
 }
 
-// split returns the spans of the delim-separated tokens of l's content
-// from index i, the first keep of them, and how many there are: a token
-// that starts with '"' (after blanks) runs to its closing quote, so a
-// delimiter inside it is data.
-func (d *decoder) split(l *line, i int, delim byte, keep int) ([]span, int) {
+// scalars decodes the delim-separated scalars of l's content from index
+// i (see scalarAt), appending the first keep of them to out (or, with
+// vals, each as a Value to vals), and returns out and their number. A
+// token that starts with '"' (after blanks) runs to its closing quote,
+// and an inline schema to its '}', so a delimiter inside them is data.
+func (d *decoder) scalars(l *line, i int, delim byte, cell bool, out []Scalar, keep int, vals *[]Value) ([]Scalar, int) {
 	c := l.content
-	out := d.spans[:0]
-	n := 0
-	for {
-		s := i
-		for i < len(c) && (c[i] == ' ' || c[i] == '\t') {
-			i++
+	var spare Scalar
+	for n := 1; ; n++ {
+		if n > d.lim.maxFields {
+			d.failLimitIn(l, i, "MaxElements", "more values on a line than the limit of "+itoa(d.lim.maxFields))
 		}
-		if i < len(c) && c[i] == '"' {
-			end := quoteEnd(c, i)
-			if end < 0 {
-				d.quoted(l, i) // its error
+		sc := &spare
+		if n <= keep {
+			if len(out) == cap(out) {
+				d.charge(l, memScalar*int64(len(out)+8))
+				out = append(out, Scalar{})
+			} else {
+				out = out[:len(out)+1] // scalarAt sets the whole Scalar
 			}
-			i = end
-		} else if end := schemaEnd(c, i, delim); end > i {
-			i = end // an inline schema: its quoted names may hold delim
+			sc = &out[len(out)-1]
 		}
-		if j := strings.IndexByte(c[i:], delim); j >= 0 {
-			i += j
+		s := i
+		for s < len(c) && (c[s] == ' ' || c[s] == '\t') {
+			s++
+		}
+		e := len(c)
+		if s < len(c) && c[s] == '"' {
+			str, end := d.quoted(l, s)
+			d.checkString(l, s, len(str))
+			*sc = Scalar{Kind: String, Str: str, quoted: true, at: i}
+			for e = end; e < len(c) && (c[e] == ' ' || c[e] == '\t'); e++ {
+			}
+			if e < len(c) && c[e] != delim {
+				d.failIn(l, end, KindTrailingCharacters, "characters after the closing quote")
+			}
 		} else {
-			i = len(c)
+			if end := schemaEnd(c, s, delim); end > s {
+				e = end
+			} else if j := strings.IndexByte(c[s:], delim); j >= 0 {
+				e = s + j
+			}
+			d.scalarAt(l, i, e, cell, sc)
 		}
-		if n < keep {
-			out = append(out, span{s, i})
+		if vals != nil {
+			d.charge(l, memItem)
+			*vals = append(*vals, d.box(l, sc))
 		}
-		if n++; n > d.lim.maxFields {
-			d.failLimitIn(l, s, "MaxElements", "more values on a line than the limit of "+itoa(d.lim.maxFields))
+		if e == len(c) {
+			return out, n
 		}
-		if i == len(c) {
-			break
-		}
-		i++
+		i = e + 1
 	}
-	d.spans = out
-	return out, n
 }

@@ -1,27 +1,25 @@
 package gcfvalue
 
 import (
+	"unsafe"
+
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/wire"
 )
 
 // Sinks let a reader that knows a document's layout take the rows of
-// chosen tables itself, as they are read, instead of their generic
-// value: the GraphResponse codec reads its nodes, edges and rows this
-// way, in the one pass that reads the rest of the document into generic
-// values. Everything else about a table (its header, count, row width,
-// row ids, markers and their attachments, limits, memory) is checked as
-// for any table.
+// chosen tables itself, as they are read, instead of their generic value
+// (see DecodeSinks). Everything else about a table is checked as for any
+// table.
 //
 // Table is called at the header of each table (a tabular array with a
-// field declaration, not a keyed table). path holds the keys of the
+// field declaration, not a keyed table); path holds the keys of the
 // objects enclosing it, "" for an item of an expanded array and ".name"
-// for a row's attachment, then the table's own key. It returns the sink
-// of the table, or nil for its generic value. A table within a sink's
-// table (in a row's attachment) is read as a generic value, without
-// asking.
+// for a row's attachment, then the table's own key. It returns the
+// table's sink, or nil for its generic value. A table in a sink's row's
+// attachment is read as a generic value, without asking.
 //
-// Scalar is called for each key=value member of an object, outside a
+// Scalar is called for each key=value member of an object outside a
 // sink's table, path holding the keys of the objects enclosing it. It
 // returns what the object holds for the member and true when it takes
 // the value, or false for its generic value.
@@ -36,15 +34,13 @@ type TableHeader struct {
 	l      line
 	fields []field
 	// Rows is the declared number of rows bounded by what the rest of
-	// the input can hold (a row takes a byte a cell at least): what a
-	// sink may make room for.
+	// the input can hold (a byte a cell): what a sink may make room for.
 	Rows int
-	// Room is the number of bytes of input after the header.
-	Room int
+	Room int // the bytes of input after the header
 }
 
-// Charge counts n bytes against the decoder's bound of the memory what it
-// builds takes (see Options), ending the decode past it.
+// Charge counts n bytes of what the caller builds against the decoder's
+// memory bound (see Options), ending the decode past it.
 func (h *TableHeader) Charge(n int64) { h.d.charge(&h.l, n) }
 
 // Columns is the number of the table's declared columns.
@@ -62,17 +58,15 @@ type TableSink interface {
 	Value() Value
 }
 
-// ScalarList is an inline array of scalars ("labels [2]: a,b") in the
-// attachments of a sink's row, where the row's value holds a
-// *ScalarList: its items decoded, valid while the row is read.
+// ScalarList is an inline array of scalars ("labels [2]: a,b") in a sink's
+// row's attachments: its items, valid while the row is read.
 type ScalarList struct{ Items []Scalar }
 
-// scalarList decodes the items at spans of l into the row's scratch.
-func (d *decoder) scalarList(l *line, spans []span) *ScalarList {
+// scalarList decodes the items of l from index i into the row's scratch.
+func (d *decoder) scalarList(l *line, i int) *ScalarList {
 	start := len(d.listItems)
-	for _, s := range spans {
-		d.listItems = append(d.listItems, Scalar{})
-		d.scalarAt(l, s.start, s.end, false, &d.listItems[len(d.listItems)-1])
+	if i < len(l.content) {
+		d.listItems, _ = d.scalars(l, i, ',', false, d.listItems, d.lim.maxFields, nil)
 	}
 	if len(d.lists) == cap(d.lists) {
 		d.lists = make([]ScalarList, 0, max(8, 2*cap(d.lists))) // the row's earlier lists stay where they are
@@ -92,27 +86,24 @@ func (d *decoder) rowObject() *jsonvalue.Object {
 type Row struct {
 	d   *decoder
 	num int // the row's line number
-	// Cells holds the row's cells, one per column in the header's order;
-	// a Marker cell's value is its attachment's, in Attached.
+	// Cells holds the row's cells in the header's order; a Marker
+	// cell's value is its attachment's.
 	Cells []Scalar
-	// Attached holds the values of the row's attachments: its markers'
-	// in the order of their columns, then those of names with '>' that
-	// are no column, in the order written; nil when the row has none.
-	// It, and the *ScalarList values in it, are valid while the row is
-	// read.
+	// Attached holds the row's attachments (nil when none): its markers'
+	// in column order, then those of names with '>', as written. It is
+	// valid while the row is read.
 	Attached *jsonvalue.Object
 }
 
 // Line is the row's line number in the document.
 func (r *Row) Line() int { return r.num }
 
-// Charge counts n bytes against the decoder's bound of the memory what it
-// builds takes (see Options), ending the decode past it.
+// Charge is TableHeader.Charge.
 func (r *Row) Charge(n int64) { r.d.charge(&line{num: r.num}, n) }
 
 // DecodeSinks decodes a generic-profile GCF document as Decode does, the
-// tables s chooses read by its sinks (see Sinks); the value holds what
-// their Value return where their tables are.
+// tables s chooses read by its sinks (see Sinks), whose Value stands where
+// their tables are.
 func DecodeSinks(data []byte, opts Options, s Sinks) (Value, error) {
 	var doc Document
 	if err := decodeDocument(data, opts, s, &doc); err != nil {
@@ -121,8 +112,7 @@ func DecodeSinks(data []byte, opts Options, s Sinks) (Value, error) {
 	return doc.Value, nil
 }
 
-// memberScalar is the value of the member k whose value is at index i of
-// l's content: the sinks', when they take it.
+// memberScalar is the value of member k, at index i of l's content.
 func (d *decoder) memberScalar(l *line, k string, i int) Value {
 	if d.sinks == nil || d.inSink {
 		return d.scalar(l, i)
@@ -135,16 +125,7 @@ func (d *decoder) memberScalar(l *line, k string, i int) Value {
 	return d.box(l, sc)
 }
 
-// room is the number of bytes after the last line read.
-func (d *decoder) room() int {
-	if d.peeked && d.hasNext {
-		return len(d.src) - d.next.start
-	}
-	return len(d.src) - d.lines.Offset() - d.base
-}
-
-// push and pop keep, for the Sinks, the keys of the values being read
-// (none within a sink's table, whose tables no sink reads).
+// push and pop keep, for the Sinks, the keys of the values being read.
 func (d *decoder) push(key string) {
 	if d.sinks != nil && !d.inSink {
 		d.path = append(d.path, key)
@@ -163,7 +144,7 @@ func (d *decoder) sink(l *line, h *arrHeader) TableSink {
 		return nil
 	}
 	th := &d.sinkHeader
-	*th = TableHeader{d: d, l: *l, fields: h.fields, Rows: h.count, Room: d.room()}
+	*th = TableHeader{d: d, l: *l, fields: h.fields, Rows: h.count, Room: len(d.src) - l.cstart - len(l.content)}
 	if room := th.Room / max(len(h.fields), 1); h.deferred || th.Rows > room {
 		th.Rows = room
 	}
@@ -171,33 +152,7 @@ func (d *decoder) sink(l *line, h *arrHeader) TableSink {
 }
 
 // memScalar is the estimated memory of a Scalar.
-const memScalar = 48
-
-// sinkTable reads the rows of the table h at depth into its sink.
-func (d *decoder) sinkTable(hl *line, h *arrHeader, depth int, sink TableSink) Value {
-	d.inSink = true
-	defer func() { d.inSink = false }()
-	t := d.columns(hl, h, &d.sinkState)
-	r := &d.sinkCur
-	if cap(r.Cells) < t.width {
-		d.charge(hl, memScalar*int64(t.width))
-		r.Cells = make([]Scalar, t.width)
-	}
-	*r = Row{d: d, Cells: r.Cells[:t.width]}
-	n := 0
-	for ; d.more(h, n, depth); n++ {
-		d.sinkRow(d.read(), r, n, t, depth)
-		if err := sink.Row(r); err != nil {
-			panic(failure{err})
-		}
-	}
-	d.checkCount(hl, h, n)
-	d.prevBlock = blockArray
-	if t.hadInl {
-		d.prevBlock = blockInline
-	}
-	return sink.Value()
-}
+const memScalar = int64(unsafe.Sizeof(Scalar{}))
 
 // sinkRow reads the row l (d.last), the idx-th of its table, and its
 // attachments into r.
@@ -205,32 +160,8 @@ func (d *decoder) sinkRow(l *line, r *Row, idx int, t *tableState, depth int) {
 	r.num = l.num
 	clear(d.listItems)
 	d.lists, d.listItems = d.lists[:0], d.listItems[:0]
-	spans, hasID := d.rowCells(l, idx, t)
 	var b objBuilder
-	t.ms = t.ms[:0]
-	id := cell{start: -1}
-	for k, s := range spans {
-		sc := &r.Cells[k]
-		kind, decl := d.scalarAt(l, s.start, s.end, true, sc)
-		if k == t.idCell {
-			id = cell{v: d.box(l, sc), start: s.start, kind: kind}
-		}
-		if kind != cellMarker && kind != cellInline {
-			continue
-		}
-		if t.roots != nil && isPath(t.fields[k].name) {
-			d.failIn(l, s.start, KindInvalidAttachment, "an attachment marker in a flattened path column")
-		}
-		if b.o == nil {
-			b = objBuilder{o: d.rowObject(), line: l.num}
-		}
-		ce := cell{start: s.start, kind: kind}
-		if kind == cellInline {
-			ce.v = inlineSchema(decl)
-		}
-		d.member(l, t, &b, t.fields[k].name, &ce)
-	}
-	d.rowChecks(l, idx, t, b.o != nil && !hasID, &id)
+	r.Cells = d.rowMembers(l, idx, t, r.Cells[:0], &b, false)
 	if b.o == nil {
 		// Without markers, an attachment can still follow: one for a name
 		// with '>' (spec §7.4.6.1), on a line starting with '.'.
@@ -245,6 +176,3 @@ func (d *decoder) sinkRow(l *line, r *Row, idx int, t *tableState, depth int) {
 	d.attachments(&rl, t, &b, depth)
 	r.Attached = d.finish(&b)
 }
-
-// pathKey is the path element of a row's attachment called name.
-func pathKey(name string) string { return "." + name }

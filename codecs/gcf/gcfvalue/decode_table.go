@@ -10,8 +10,7 @@ import (
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// arrHeader is a parsed count bracket and what follows it on the line:
-// "[N]", "[?]", "[N:]", then "{fields}", or ": values".
+// arrHeader is a parsed count bracket and what follows it on the line.
 type arrHeader struct {
 	at       int // index of '[' in the line's content
 	count    int
@@ -25,7 +24,7 @@ type arrHeader struct {
 }
 
 // bracket parses the count bracket at index i of l's content and the rest
-// of the line.
+// of the line ("[N]", "[?]", "[N:]", then "{fields}", or ": values").
 func (d *decoder) bracket(l *line, i int) arrHeader {
 	c := l.content
 	h := arrHeader{at: i}
@@ -87,9 +86,10 @@ var emptyArray Value = []Value{}
 // content (spec §2a.3, §10a.1) and returns it and the index after it.
 func (d *decoder) decl(l *line, i int) ([]field, int) {
 	c := l.content
-	n := min(declWidth(c, i), d.lim.maxFields+1)
-	d.charge(l, memField*int64(n))
-	out := d.declBuf(n)
+	out := d.declBuf()
+	if n := strings.Count(c[i:], ",") + 1; cap(out) < n { // the names, or more
+		out = make([]field, 0, n)
+	}
 	var seq keyset.Seq
 	name := func(k int) string { return out[k].name }
 	i++
@@ -113,6 +113,7 @@ func (d *decoder) decl(l *line, i int) ([]field, int) {
 		if seq.Add(f.name, name) {
 			d.failIn(l, at, KindDuplicateFieldName, "duplicate field name "+excerpt(f.name))
 		}
+		d.charge(l, memField)
 		out = append(out, f)
 		if i >= len(c) {
 			d.failIn(l, i, KindSyntax, "a field declaration without its closing }")
@@ -137,45 +138,21 @@ func (d *decoder) decl(l *line, i int) ([]field, int) {
 	if ids > 1 {
 		d.failIn(l, i, KindSyntax, "more than one @ identity field")
 	}
+	d.declBufs[d.depth] = out // its room, for the next declaration
 	return out, i + 1
 }
 
-// declBuf returns an empty slice with room for n fields, for the field
-// declaration of a table at the current depth: one buffer a depth, since
-// a table's declaration is done with when the next table at its depth
-// starts (a shared array schema, which outlives it, is a copy).
-func (d *decoder) declBuf(n int) []field {
+// declBuf returns the empty buffer of the field declaration of a table
+// at the current depth: one buffer a depth, reused (a shared array
+// schema, which outlives its table, is a copy).
+func (d *decoder) declBuf() []field {
 	for len(d.declBufs) <= d.depth {
 		d.declBufs = append(d.declBufs, nil)
-	}
-	if cap(d.declBufs[d.depth]) < n {
-		d.declBufs[d.depth] = make([]field, 0, n)
 	}
 	return d.declBufs[d.depth][:0]
 }
 
-// declWidth counts the names of the field declaration at c[i] == '{'
-// (the commas outside quotes before its '}', and one): the room decl
-// makes, at most one field per byte of the declaration, and charged.
-func declWidth(c string, i int) int {
-	n := 1
-	for i++; i < len(c) && c[i] != '}'; i++ {
-		switch c[i] {
-		case ',':
-			n++
-		case '"':
-			for i++; i < len(c) && c[i] != '"'; i++ {
-				if c[i] == '\\' {
-					i++
-				}
-			}
-		}
-	}
-	return n
-}
-
-// sharedDecl is the shared array schema of one field of one table (spec
-// §7.4.5.3).
+// sharedDecl is a table's field's shared array schema (spec §7.4.5.3).
 type sharedDecl struct {
 	set    bool
 	fields []field
@@ -223,31 +200,23 @@ func (d *decoder) inlineArray(l *line, h arrHeader) Value {
 	if h.keyed || h.hasDecl {
 		d.failIn(l, h.at, KindSyntax, "an inline array has no field declaration")
 	}
-	var spans []span
-	if h.vals < len(l.content) {
-		spans, _ = d.split(l, h.vals, ',', d.lim.maxFields)
-		d.charge(l, memArray+(memItem+16)*int64(len(spans))) // 16: the span
-	}
 	if d.inSink {
-		v := d.scalarList(l, spans)
-		d.checkCount(l, &h, len(spans))
+		v := d.scalarList(l, h.vals)
+		d.checkCount(l, &h, len(v.Items))
 		return v
 	}
-	if len(spans) == 0 {
+	if h.vals >= len(l.content) {
 		d.checkCount(l, &h, 0)
 		return emptyArray
 	}
-	out := make([]Value, 0, len(spans))
-	for _, s := range spans {
-		v, _, _ := d.token(l, s.start, s.end, false)
-		out = append(out, v)
-	}
-	d.checkCount(l, &h, len(out))
+	d.charge(l, memArray)
+	out := make([]Value, 0, min(h.count, 64))
+	_, n := d.scalars(l, h.vals, ',', false, nil, 0, &out)
+	d.checkCount(l, &h, n)
 	return out
 }
 
-// checkCount checks the n items of an array against its header (spec
-// §13), or records them for a [?] section.
+// checkCount checks the n items of an array against its header (§13).
 func (d *decoder) checkCount(l *line, h *arrHeader, n int) {
 	if h.deferred {
 		d.deferred[h.slot].n = n
@@ -258,8 +227,7 @@ func (d *decoder) checkCount(l *line, h *arrHeader, n int) {
 	}
 }
 
-// more reports whether another item of an array whose items sit at depth
-// follows, having read n of them.
+// more reports whether the item after the n-th of h, at depth, follows.
 func (d *decoder) more(h *arrHeader, n, depth int) bool {
 	if !h.deferred && n == h.count {
 		return false
@@ -281,10 +249,8 @@ func (d *decoder) more(h *arrHeader, n, depth int) bool {
 }
 
 // itemLine returns the slot of the item line being read at the current
-// depth (expanded arrays nest one level deeper each): kept in the decoder
-// rather than in expanded's frame, which the recursion would move to the
-// heap once per item. (A slot a deeper array's growth moves stays its
-// reader's own.)
+// depth: kept in the decoder rather than in expanded's frame, which the
+// recursion would move to the heap once per item.
 func (d *decoder) itemLine() *line {
 	for len(d.itemLines) <= d.depth {
 		d.itemLines = append(d.itemLines, line{})
@@ -298,27 +264,17 @@ func (d *decoder) expanded(hl *line, h *arrHeader, depth int) Value {
 	for n := 0; d.more(h, n, depth); n++ {
 		l := d.itemLine()
 		*l = *d.read()
-		c := l.content
-		j := 1
-		for j < len(c) && isDigit(c[j]) {
-			j++
-		}
-		if c[0] != '@' || j == 1 || j >= len(c) || c[j] != ' ' {
+		c, j := l.content, d.itemID(l, n)
+		if j <= 0 {
 			d.failIn(l, 0, KindSyntax, "expected item @"+itoa(n)+" followed by =value, {}, or [count]")
 		}
-		if id, err := strconv.Atoi(c[1:j]); err != nil || id != n {
-			d.failIn(l, 1, KindInvalidItemID, "item @"+c[1:j]+" where @"+itoa(n)+" is expected")
-		}
-		j++
 		var v Value
 		d.push("")
 		switch {
 		case j < len(c) && c[j] == '=':
-			v, _, _ = d.token(l, j+1, len(c), false)
+			v = d.scalar(l, j+1)
 		case c[j:] == "{}":
-			d.enter(l)
-			v = d.members(depth + 1)
-			d.leave()
+			v = d.members(*l, depth+1)
 		case j < len(c) && c[j] == '[':
 			v = d.arrayFromHeader(l, j, depth+1, nil)
 		default:

@@ -22,6 +22,15 @@ func TestScaling(t *testing.T) {
 		}
 		return out
 	}
+	// grow is a document of head then line(0), line(1), ... up to n bytes.
+	grow := func(head string, n int, line func(i int) string) []byte {
+		var b strings.Builder
+		b.WriteString("GCF profile=generic\n" + head)
+		for i := 0; b.Len() < n; i++ {
+			b.WriteString(line(i))
+		}
+		return []byte(b.String())
+	}
 	shapes := map[string]func(n int) []byte{
 		"wide header": func(n int) []byte {
 			fs := names(n/2, 8)
@@ -37,31 +46,16 @@ func TestScaling(t *testing.T) {
 			return []byte(b.String())
 		},
 		"many gt attachments": func(n int) []byte {
-			var b strings.Builder
-			b.WriteString("GCF profile=generic\n## t [1]{a}\n@0 1\n")
-			for i := 0; b.Len() < n; i++ {
-				b.WriteString(".\"x>" + strconv.Itoa(i) + "\" =1\n")
-			}
-			return []byte(b.String())
+			return grow("## t [1]{a}\n@0 1\n", n, func(i int) string { return ".\"x>" + strconv.Itoa(i) + "\" =1\n" })
 		},
 		"long inline array": func(n int) []byte {
 			return []byte("GCF profile=generic\na[?]: " + strings.Repeat("\"x\",", n/4) + "1\n")
 		},
 		"many members": func(n int) []byte {
-			var b strings.Builder
-			b.WriteString("GCF profile=generic\n")
-			for i := 0; b.Len() < n; i++ {
-				b.WriteString("k" + strconv.Itoa(i) + "=v\n")
-			}
-			return []byte(b.String())
+			return grow("", n, func(i int) string { return "k" + strconv.Itoa(i) + "=v\n" })
 		},
 		"deep sections": func(n int) []byte {
-			var b strings.Builder
-			b.WriteString("GCF profile=generic\n")
-			for i := 0; b.Len() < n; i++ {
-				b.WriteString(strings.Repeat("  ", i%30) + "## s" + strconv.Itoa(i) + "\n")
-			}
-			return []byte(b.String())
+			return grow("", n, func(i int) string { return strings.Repeat("  ", i%30) + "## s" + strconv.Itoa(i) + "\n" })
 		},
 	}
 	for name, build := range shapes {
