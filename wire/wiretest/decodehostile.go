@@ -117,13 +117,9 @@ func DecodeHostile(c wire.Codec, data []byte, l Bounds) (Outcome, error) {
 // again to the same bytes: the cheap half of RoundTrip.
 func stable(c wire.Codec, r *wire.GraphResponse) (err error) {
 	defer recoverTo(&err)
-	b1, err := c.AppendEncode(nil, r)
+	b1, got, err := encodeDecode(c, r)
 	if err != nil {
-		return fmt.Errorf("encode: %v", err)
-	}
-	got, err := c.Decode(b1)
-	if err != nil {
-		return fmt.Errorf("decode of its encoding: %v\nencoding: %s", err, Quote(b1))
+		return err
 	}
 	return encodesAgain(c, got, b1)
 }

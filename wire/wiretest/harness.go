@@ -15,20 +15,12 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// Fidelity is what a codec promises to keep on a round trip; the harness
-// checks FixedPoint for a Lossy codec.
-type Fidelity = wire.Fidelity
-
+// The fidelities, as wire names them; for FixedPoint (wire.Lossy) the
+// harness checks Kept and Encode(Decode(Encode(r))) == Encode(r).
 const (
-	// Exact: Decode(Encode(r)) is r under CmpOptions(wire.Exact).
-	Exact = wire.Exact
-	// NumbersByValue: Decode(Encode(r)) is r under
-	// CmpOptions(wire.NumbersByValue): int and float compare by value
-	// (formats with one number type, such as TOON).
+	Exact          = wire.Exact
 	NumbersByValue = wire.NumbersByValue
-	// FixedPoint: the format is lossy by design (GOON); what it promises is
-	// Encode(Decode(Encode(r))) == Encode(r), byte for byte.
-	FixedPoint = wire.Lossy
+	FixedPoint     = wire.Lossy
 )
 
 // Checks selects the harness's checks; the zero value means all of them.
@@ -51,7 +43,7 @@ const Goroutines = 8
 // Config is the full set of choices for a harness run. The zero value (with
 // a Fidelity) is what Run uses.
 type Config struct {
-	Fidelity Fidelity
+	Fidelity wire.Fidelity
 	// Gen shapes the generated responses (widen it, AwkwardNames or
 	// NonFinite, when the codec can carry more).
 	Gen Options
@@ -87,18 +79,12 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Run runs the checks selected by c on the codec registered under name in
-// the default registry, as subtests of t:
+// Run runs the checks selected by c (see Checks) on the codec registered
+// under name in the default registry, as subtests of t:
 //
 //	func TestConformance(t *testing.T) { wiretest.Config{Fidelity: wiretest.Exact}.Run(t, "mycodec") }
 //
-// The fidelity c declares must be the codec's Info().Fidelity. The checks
-// (Checks) are the roundtrip (RoundTrip), determinism (Determinism),
-// concurrency (Goroutines goroutines encode and decode at once, under
-// -race), hostile (Hostile, DecodeHostile, Bounds) and refusals (each
-// Refusal that breaks a rule of the model, drawn with Options.Refuse, is
-// an *wire.EncodeError: Refused). A failing round trip is shrunk by rapid
-// to the smallest response.
+// The fidelity c declares must be the codec's Info().Fidelity.
 func (c Config) Run(t *testing.T, name string) {
 	t.Helper()
 	codec, err := wire.Lookup(name)
@@ -128,7 +114,7 @@ func (c Config) runCodec(t reporter, codec wire.Codec) {
 	}{
 		{CheckRoundTrip, "roundtrip", func(t reporter, codec wire.Codec) { c.checkEach(t, codec, RoundTrip) }},
 		{CheckDeterminism, "determinism", func(t reporter, codec wire.Codec) {
-			c.checkEach(t, codec, func(codec wire.Codec, _ Fidelity, r *wire.GraphResponse) error { return Determinism(codec, r) })
+			c.checkEach(t, codec, func(codec wire.Codec, _ wire.Fidelity, r *wire.GraphResponse) error { return Determinism(codec, r) })
 		}},
 		{CheckConcurrency, "concurrency", c.checkConcurrency},
 		{CheckHostile, "hostile", c.checkHostile},
@@ -227,7 +213,7 @@ func Refused(codec wire.Codec, r *wire.GraphResponse) (err error) {
 }
 
 // checkEach runs check on c.Responses and on c.N generated responses.
-func (c Config) checkEach(t reporter, codec wire.Codec, check func(wire.Codec, Fidelity, *wire.GraphResponse) error) {
+func (c Config) checkEach(t reporter, codec wire.Codec, check func(wire.Codec, wire.Fidelity, *wire.GraphResponse) error) {
 	t.Helper()
 	for i, r := range c.Responses {
 		if err := check(codec, c.Fidelity, r); err != nil {
@@ -241,22 +227,15 @@ func (c Config) checkEach(t reporter, codec wire.Codec, check func(wire.Codec, F
 // Decode(Encode(r)) is r under f's equality (or keeps what Kept asks, for
 // FixedPoint), and Encode(Decode(Encode(r))) == Encode(r) byte for byte.
 // A panic in the codec is returned as an error.
-func RoundTrip(c wire.Codec, f Fidelity, r *wire.GraphResponse) (err error) {
+func RoundTrip(c wire.Codec, f wire.Fidelity, r *wire.GraphResponse) (err error) {
 	defer recoverTo(&err)
 	before := Clone(r)
-	b1, err := c.AppendEncode(nil, r)
+	b1, got, err := encodeDecode(c, r)
 	if err != nil {
-		return fmt.Errorf("encode: %v", err)
+		return err
 	}
 	if d := Diff(before, r, wire.Exact); d != "" {
 		return fmt.Errorf("encode modified its input (-before +after):\n%s", d)
-	}
-	got, err := c.Decode(b1)
-	if err != nil {
-		return fmt.Errorf("decode of its own encoding: %v\nencoding: %s", err, Quote(b1))
-	}
-	if got == nil {
-		return fmt.Errorf("decode returned a nil response and no error\nencoding: %s", Quote(b1))
 	}
 	if f != FixedPoint {
 		if d := Diff(r, got, f); d != "" {
@@ -266,6 +245,22 @@ func RoundTrip(c wire.Codec, f Fidelity, r *wire.GraphResponse) (err error) {
 		return fmt.Errorf("lossy round trip: %v\nencoding: %s", err, Quote(b1))
 	}
 	return encodesAgain(c, got, b1)
+}
+
+// encodeDecode encodes r and decodes its encoding.
+func encodeDecode(c wire.Codec, r *wire.GraphResponse) ([]byte, *wire.GraphResponse, error) {
+	b, err := c.AppendEncode(nil, r)
+	if err != nil {
+		return nil, nil, fmt.Errorf("encode: %v", err)
+	}
+	got, err := c.Decode(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("decode of its own encoding: %v\nencoding: %s", err, Quote(b))
+	}
+	if got == nil {
+		return nil, nil, fmt.Errorf("decode returned a nil response and no error\nencoding: %s", Quote(b))
+	}
+	return b, got, nil
 }
 
 // encodesAgain checks that got, decoded from b1, encodes to b1 again.
@@ -289,19 +284,11 @@ func Determinism(c wire.Codec, r *wire.GraphResponse) (err error) {
 	if err != nil {
 		return fmt.Errorf("encode: %v", err)
 	}
-	b2, err := c.AppendEncode(nil, r)
-	if err != nil {
-		return fmt.Errorf("second encode: %v", err)
-	}
-	if !bytes.Equal(b1, b2) {
-		return fmt.Errorf("two encodings of one response differ %s", ByteDiff(b1, b2))
-	}
-	b3, err := c.AppendEncode(nil, Clone(r))
-	if err != nil {
-		return fmt.Errorf("encode of a deep copy: %v", err)
-	}
-	if !bytes.Equal(b1, b3) {
-		return fmt.Errorf("the encoding of a deep copy differs %s", ByteDiff(b1, b3))
+	for i, r := range []*wire.GraphResponse{r, Clone(r)} {
+		what := [...]string{"two encodings of one response differ", "the encoding of a deep copy differs"}[i]
+		if b, err := c.AppendEncode(nil, r); err != nil || !bytes.Equal(b1, b) {
+			return fmt.Errorf("%s: error %v %s", what, err, ByteDiff(b1, b))
+		}
 	}
 	prefix := []byte("prefix\x00\xff")
 	dst := make([]byte, len(prefix), len(prefix)+3)
