@@ -35,9 +35,6 @@ func (l Bounds) withDefaults() Bounds {
 	return l
 }
 
-func (l Bounds) timeFor(n int) time.Duration { return l.Time + time.Duration(n)*l.TimePerByte }
-func (l Bounds) allocFor(n int) int64        { return l.Alloc + int64(n)*l.AllocPerByte }
-
 // Outcome is what one Decode of a hostile input did.
 type Outcome struct {
 	Response *wire.GraphResponse // the decoded response, nil on error
@@ -54,7 +51,8 @@ type Outcome struct {
 // error describes the first violation.
 func DecodeHostile(c wire.Codec, data []byte, l Bounds) (Outcome, error) {
 	l = l.withDefaults()
-	timeBound, allocBound := l.timeFor(len(data)), l.allocFor(len(data))
+	timeBound := l.Time + time.Duration(len(data))*l.TimePerByte
+	allocBound := l.Alloc + int64(len(data))*l.AllocPerByte
 	seed := maphash.MakeSeed()
 	sum := maphash.Bytes(seed, data)
 	var out Outcome
@@ -63,13 +61,10 @@ func DecodeHostile(c wire.Codec, data []byte, l Bounds) (Outcome, error) {
 		if err != nil {
 			return o, err
 		}
-		if attempt == 0 || o.Elapsed < out.Elapsed {
-			out.Elapsed = o.Elapsed
+		if attempt > 0 {
+			o.Elapsed, o.Alloc = min(o.Elapsed, out.Elapsed), min(o.Alloc, out.Alloc)
 		}
-		if attempt == 0 || o.Alloc < out.Alloc {
-			out.Alloc = o.Alloc
-		}
-		out.Response, out.Err = o.Response, o.Err
+		out = o
 		if maphash.Bytes(seed, data) != sum {
 			return out, errors.New("decoding modified its input")
 		}
@@ -91,18 +86,11 @@ func DecodeHostile(c wire.Codec, data []byte, l Bounds) (Outcome, error) {
 		if out.Response != nil {
 			return out, fmt.Errorf("decoding returned both a response and an error (%v)", out.Err)
 		}
-		var de *wire.DecodeError
-		if !errors.As(out.Err, &de) {
-			return out, fmt.Errorf("the decode error is %T, not a *wire.DecodeError: %v", out.Err, out.Err)
+		de, err := decodeErrorOf(out.Err)
+		if err == nil && !strings.EqualFold(de.Codec, name) {
+			err = fmt.Errorf("the decode error names codec %q, not %q: %v", de.Codec, name, out.Err)
 		}
-		if !strings.EqualFold(de.Codec, name) {
-			return out, fmt.Errorf("the decode error names codec %q, not %q: %v", de.Codec, name, out.Err)
-		}
-		msg := out.Err.Error()
-		if msg == "" || strings.ContainsAny(msg, "\n\r") {
-			return out, fmt.Errorf("the decode error is not one line: %q", msg)
-		}
-		return out, nil
+		return out, err
 	}
 	if out.Response == nil {
 		return out, errors.New("decoding returned neither a response nor an error")
@@ -111,6 +99,19 @@ func DecodeHostile(c wire.Codec, data []byte, l Bounds) (Outcome, error) {
 		return out, fmt.Errorf("decoding accepted it, but the response it returned is not valid: %v", err)
 	}
 	return out, nil
+}
+
+// decodeErrorOf returns err as a *wire.DecodeError, and an error when it
+// is none or its text is not one line.
+func decodeErrorOf(err error) (*wire.DecodeError, error) {
+	var de *wire.DecodeError
+	if !errors.As(err, &de) {
+		return nil, fmt.Errorf("the decode error is %T, not a *wire.DecodeError: %v", err, err)
+	}
+	if msg := err.Error(); msg == "" || strings.ContainsAny(msg, "\n\r") {
+		return de, fmt.Errorf("the decode error is not one line: %q", msg)
+	}
+	return de, nil
 }
 
 // stable checks that r encodes, and that its encoding decodes and encodes
