@@ -12,14 +12,11 @@ import (
 )
 
 // Bounds bound the cost of one Decode of a hostile input of n bytes: it
-// must return within Time + n×TimePerByte and allocate at most Alloc +
-// n×AllocPerByte bytes (runtime.MemStats.TotalAlloc growth across the
-// call). The defaults, 2 s + 200 ns/byte and 8 MiB + 64 bytes/byte, only
-// a decoder that is quadratic, loops, or sizes an allocation by a length
-// the input declares can exceed. A figure over its bound is measured
-// twice more and the smallest counts; a Decode still running after ten
-// times its time bound is hung. Allocation is measured process-wide: run
-// the hostile check from a test that does not call t.Parallel.
+// must return within Time + n×TimePerByte (default 2 s + 200 ns/byte) and
+// allocate at most Alloc + n×AllocPerByte bytes (default 8 MiB + 64/byte,
+// measured process-wide: no t.Parallel). A figure over its bound is
+// measured twice more, the smallest counting; past ten times the time
+// bound a Decode is hung.
 type Bounds struct {
 	Time         time.Duration
 	TimePerByte  time.Duration
@@ -43,12 +40,10 @@ type Outcome struct {
 	Alloc    int64               // bytes allocated (TotalAlloc growth), smallest of the measurements
 }
 
-// DecodeHostile decodes data with c and checks the outcome. Decode must
-// not panic, hang, exceed l, or modify data. It must end either in an error
-// that is a *wire.DecodeError (errors.As) naming the codec, one line,
-// with a nil response; or in a valid response: one the codec encodes, and
-// whose encoding decodes and encodes again to the same bytes. The returned
-// error describes the first violation.
+// DecodeHostile decodes data with c and returns the first violation: Decode
+// must not panic, hang, exceed l, or modify data, and must end either in a
+// one-line *wire.DecodeError naming the codec with a nil response, or in a
+// response that encodes, decodes and encodes again to the same bytes.
 func DecodeHostile(c wire.Codec, data []byte, l Bounds) (Outcome, error) {
 	l = l.withDefaults()
 	timeBound := l.Time + time.Duration(len(data))*l.TimePerByte
@@ -152,8 +147,6 @@ func measureDecode(c wire.Codec, data []byte, hang time.Duration) (Outcome, erro
 
 func (c Config) checkHostile(t reporter, codec wire.Codec) {
 	t.Helper()
-	// The hostile inputs are made from the encodings of the fixed
-	// responses, c.Responses and one generated response.
 	rs := append(FixedResponses(), c.Responses...)
 	_, valid, skipped := encodings(codec, append(rs, ResponseWith(c.Gen).Example(1)))
 	for _, s := range skipped {

@@ -37,28 +37,20 @@ const (
 	CheckAll = CheckRoundTrip | CheckDeterminism | CheckConcurrency | CheckHostile | CheckRefusals
 )
 
-// Goroutines is how many goroutines the concurrency check runs at once.
+// Goroutines is how many goroutines the concurrency check runs.
 const Goroutines = 8
 
-// Config is the full set of choices for a harness run. The zero value (with
-// a Fidelity) is what Run uses.
+// Config is the full set of choices for a harness run.
 type Config struct {
 	Fidelity wire.Fidelity
-	// Gen shapes the generated responses (widen it, AwkwardNames or
-	// NonFinite, when the codec can carry more).
-	Gen Options
-	// N is how many generated responses the round-trip and determinism
-	// checks draw (default 500).
-	N int
-	// Checks selects the checks (default: all).
-	Checks Checks
-	// Responses are checked besides the generated ones, and are valid
-	// encodings from which hostile inputs are made.
+	Gen      Options // shapes the generated responses
+	N        int     // generated responses per check (default 500)
+	Checks   Checks  // default: all
+	// Responses are checked besides the generated ones, and hostile inputs
+	// are made from them.
 	Responses []*wire.GraphResponse
 	Bounds    Bounds
-	// BigInput is the size of the repeated-valid-prefix hostile input
-	// (default 64 MiB).
-	BigInput int
+	BigInput  int // size of the ClassBig inputs (default 64 MiB)
 }
 
 // positiveOr is v, or def when v is not positive: a setting's default.
@@ -94,8 +86,7 @@ func (c Config) Run(t *testing.T, name string) {
 	c.RunCodec(t, codec)
 }
 
-// RunCodec runs the checks of Run on codec, which need not be registered
-// anywhere; nothing is registered.
+// RunCodec runs the checks of Run on codec, registered or not.
 func (c Config) RunCodec(t *testing.T, codec wire.Codec) {
 	t.Helper()
 	c.runCodec(testingT{t}, codec)
@@ -126,8 +117,7 @@ func (c Config) runCodec(t reporter, codec wire.Codec) {
 	}
 }
 
-// reporter is what the checks report to: a *testing.T, or, in the
-// harness's own tests, a recorder of the failures it must find.
+// reporter is a *testing.T, or the harness's own tests' recorder.
 type reporter interface {
 	rapid.TB
 	run(name string, f func(reporter)) bool
@@ -140,9 +130,7 @@ func (t testingT) run(name string, f func(reporter)) bool {
 	return t.T.Run(name, func(t *testing.T) { f(testingT{t}) })
 }
 
-// forEachGenerated runs check on c.N responses drawn by rapid. rapid runs
-// its -rapid.checks test cases (100 by default); each draws enough
-// responses that the total reaches N.
+// forEachGenerated runs check on c.N responses drawn by rapid.
 func (c Config) forEachGenerated(t reporter, check func(r *wire.GraphResponse) error) {
 	t.Helper()
 	gen := ResponseWith(c.Gen)
@@ -224,9 +212,8 @@ func (c Config) checkEach(t reporter, codec wire.Codec, check func(wire.Codec, w
 }
 
 // RoundTrip checks one response: Encode does not modify r,
-// Decode(Encode(r)) is r under f's equality (or keeps what Kept asks, for
-// FixedPoint), and Encode(Decode(Encode(r))) == Encode(r) byte for byte.
-// A panic in the codec is returned as an error.
+// Decode(Encode(r)) is r under f's equality (Kept, for FixedPoint), and
+// Encode(Decode(Encode(r))) == Encode(r). A panic is returned as an error.
 func RoundTrip(c wire.Codec, f wire.Fidelity, r *wire.GraphResponse) (err error) {
 	defer recoverTo(&err)
 	before := Clone(r)
@@ -323,9 +310,8 @@ func Determinism(c wire.Codec, r *wire.GraphResponse) (err error) {
 	return nil
 }
 
-// concurrencyResponses returns the responses the concurrency check shares
-// between goroutines: the fixed ones, c.Responses, 64 generated ones and
-// two large ones.
+// concurrencyResponses returns the fixed responses, c.Responses, 64
+// generated ones and two large ones.
 func (c Config) concurrencyResponses() []*wire.GraphResponse {
 	rs := append(FixedResponses(), c.Responses...)
 	gen := ResponseWith(c.Gen)
@@ -357,40 +343,33 @@ func encodings(codec wire.Codec, rs []*wire.GraphResponse) (kept []*wire.GraphRe
 
 func (c Config) checkConcurrency(t reporter, codec wire.Codec) {
 	t.Helper()
-	// A response the codec cannot carry is left out: the round-trip check
-	// says so.
 	kept, encs, _ := encodings(codec, c.concurrencyResponses())
 	if len(kept) == 0 {
 		t.Fatalf("no response encodes; nothing to check")
 		return
 	}
-	reenc := make([][]byte, len(kept))
-	for i, b := range encs {
+	reencode := func(b []byte) ([]byte, error) {
 		got, err := decodeSafe(codec, b)
 		if err != nil {
-			t.Fatalf("decode of its own encoding: %v\nencoding: %s", err, Quote(b))
-			return
+			return nil, fmt.Errorf("decode of its own encoding: %v\nencoding: %s", err, Quote(b))
 		}
-		if reenc[i], err = encodeSafe(codec, got); err != nil {
-			t.Fatalf("encode of a decoded response: %v", err)
+		return encodeSafe(codec, got)
+	}
+	reenc := make([][]byte, len(kept))
+	for i, b := range encs {
+		var err error
+		if reenc[i], err = reencode(b); err != nil {
+			t.Fatalf("%v", err)
 			return
 		}
 	}
 	errs := ConcurrentRun(Goroutines, len(kept), func(i int) error {
 		b, err := encodeSafe(codec, kept[i])
-		if err != nil {
-			return fmt.Errorf("response %d: encode: %v", i, err)
+		if err != nil || !bytes.Equal(b, encs[i]) {
+			return fmt.Errorf("response %d: concurrent encode (error %v) differs from the sequential one %s", i, err, ByteDiff(encs[i], b))
 		}
-		if !bytes.Equal(b, encs[i]) {
-			return fmt.Errorf("response %d: concurrent encode differs from the sequential one %s", i, ByteDiff(encs[i], b))
-		}
-		got, err := decodeSafe(codec, encs[i])
-		if err != nil {
-			return fmt.Errorf("response %d: concurrent decode: %v", i, err)
-		}
-		b, err = encodeSafe(codec, got)
-		if err != nil {
-			return fmt.Errorf("response %d: encode of a concurrently decoded response: %v", i, err)
+		if b, err = reencode(encs[i]); err != nil {
+			return fmt.Errorf("response %d: concurrent: %v", i, err)
 		}
 		if !bytes.Equal(b, reenc[i]) {
 			return fmt.Errorf("response %d: concurrent decode then encode differs from the sequential one %s", i, ByteDiff(reenc[i], b))
