@@ -23,24 +23,16 @@ import (
 
 // Options shapes generated responses. The zero value is a sensible default.
 type Options struct {
-	// MaxNodes bounds the node count (default 12). MaxEdges bounds the edge
-	// count (default MaxNodes). MaxRows bounds aggregation rows (default 8).
+	// MaxNodes bounds the node count (default 12), MaxEdges the edge count
+	// (default MaxNodes), MaxRows the aggregation rows (default 8).
 	MaxNodes, MaxEdges, MaxRows int
-	// AwkwardNames lets entity types, edge types, property keys and column
-	// names be any non-empty UTF-8 text (spaces, quotes, punctuation,
-	// unicode). When false they are identifiers ([A-Za-z_][A-Za-z0-9_]*),
-	// as in real graph data and as line formats such as GOON require.
+	// AwkwardNames lets type, key and column names be any non-empty UTF-8
+	// text; without it they are identifiers ([A-Za-z_][A-Za-z0-9_]*).
 	AwkwardNames bool
-	// NonFinite lets floats be NaN and ±Inf, which canonical JSON cannot carry.
-	NonFinite bool
-	// QueryTypes restricts the query types drawn (default: all five).
-	QueryTypes []wire.QueryType
-	// Refuse, when set, makes every response break that one rule once, at
-	// a drawn place (see Refusal): what every decoder refuses and so every
-	// encoder must refuse. Limits sets the limits that RefuseDepth,
-	// RefuseElements and RefuseStringBytes go past (zero fields take
-	// their defaults; the rest of the response stays within MaxDepth 2,
-	// MaxElements 16 and MaxStringBytes 8192 at the default sizes).
+	NonFinite    bool             // floats may be NaN and ±Inf
+	QueryTypes   []wire.QueryType // default: all five
+	// Refuse, when set, makes every response break that rule once (see
+	// Refusal); the limit shapes go past Limits (zero fields: defaults).
 	Refuse Refusal
 	Limits wire.Limits
 }
@@ -58,18 +50,10 @@ func (o Options) withDefaults() Options {
 // Response returns a generator of responses with default Options.
 func Response() *rapid.Generator[*wire.GraphResponse] { return ResponseWith(Options{}) }
 
-// ResponseWith returns a generator of responses shaped by o.
-//
-// Generated responses are well formed: every query type, ids across the
-// whole int64 range (±2^63 and 2^53±1 included), every value kind, unicode,
-// control characters, strings that look like numbers, booleans, null or
-// datetimes, long text; no property is named "type" or "id" and no node has
-// two properties with one key. Aggregation responses have group columns,
-// metric columns and rows whose cells follow them (node references for
-// node-kind groups); any response may carry pagination, of schema v2
-// ({has_more, total_rows}) or v5 ({has_more, truncated, next_cursor?},
-// with cursors GKG-shaped or awkward: spaces, quotes, newlines, unicode,
-// control characters, ""). Strings are valid UTF-8.
+// ResponseWith returns a generator of well-formed responses shaped by o:
+// every query type, value kind and pagination schema, ids across the whole
+// int64 range, awkward and long strings (valid UTF-8), no property named
+// "type" or "id" or repeated in a node, rows that follow their columns.
 func ResponseWith(o Options) *rapid.Generator[*wire.GraphResponse] {
 	o = o.withDefaults()
 	return rapid.Custom(func(t *rapid.T) *wire.GraphResponse {
@@ -126,8 +110,7 @@ func (g gen) intn(n int, label string) int { return rapid.IntRange(0, n-1).Draw(
 
 func (g gen) chance(pct int, label string) bool { return rapid.IntRange(0, 99).Draw(g.t, label) < pct }
 
-// name draws an awkward name now and then (AwkwardNames), else one of
-// idents.
+// name draws an awkward name now and then (AwkwardNames), else an ident.
 func (g gen) name(label string, idents []string) string {
 	if g.o.AwkwardNames && g.chance(20, label+"_awk") {
 		return g.awkwardName(label)
@@ -157,8 +140,7 @@ func (g gen) awkwardName(label string) string {
 		}
 		return s
 	}
-	s := rapid.StringN(1, 12, -1).Draw(g.t, label+"_r")
-	return s
+	return rapid.StringN(1, 12, -1).Draw(g.t, label+"_r")
 }
 
 func (g gen) id(label string) int64 {
@@ -323,8 +305,7 @@ func (g gen) response() *wire.GraphResponse {
 	return r
 }
 
-// pagination draws a schema v2 or a schema v5 pagination (see
-// wire.Pagination.Schema), the v5 cursor GKG-shaped or awkward.
+// pagination draws a schema v2 or v5 pagination.
 func (g gen) pagination() *wire.Pagination {
 	p := &wire.Pagination{HasMore: rapid.Bool().Draw(g.t, "has_more")}
 	if !g.chance(50, "pagination_v5") {
@@ -338,8 +319,7 @@ func (g gen) pagination() *wire.Pagination {
 	return p
 }
 
-// awkwardCursors are next_cursor tokens a text format must take care
-// with.
+// awkwardCursors are next_cursor tokens a text format must take care with.
 var awkwardCursors = []string{
 	"", "abc=", "with space", `say "hi"`, `back\slash`, "line one\nline two", "cr\rtab\t",
 	"日本語 ☃ 😀", "\x00\x01\x1f\x7f", "bare\x01safe", "true", "null", "42", " lead", "trail ",

@@ -9,9 +9,8 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// Refusal names a shape of response that every decoder refuses, so that
-// every encoder must refuse it too (wire.Limits.Check holds the rules).
-// Options.Refuse makes the generators produce it.
+// Refusal names a shape of response that every decoder refuses, so every
+// encoder must too (wire.Limits.Check); Options.Refuse generates it.
 type Refusal string
 
 // The refused shapes.
@@ -139,9 +138,8 @@ func (g gen) refuse(r *wire.GraphResponse) {
 	}
 }
 
-// someNode returns a node of r, one of its nodes or of its rows' node
-// cells, adding a node when it has none; the node's properties are its
-// own (not shared with another node of r).
+// someNode returns a node of r or of its rows' cells (adding one when r
+// has none), with properties not shared with another node.
 func (g gen) someNode(r *wire.GraphResponse) *wire.Node {
 	var cells []*wire.Cell
 	for i := range r.Rows {
