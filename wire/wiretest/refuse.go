@@ -15,25 +15,15 @@ type Refusal string
 
 // The refused shapes.
 const (
-	// RefuseRepeatedProperty: two properties of one node (or of a row's
-	// node reference) share a key.
-	RefuseRepeatedProperty Refusal = "repeated_property"
-	// RefuseReservedProperty: a property is named "type" or "id".
-	RefuseReservedProperty Refusal = "reserved_property"
-	// RefuseRepeatedCell: two cells of one row share a name.
-	RefuseRepeatedCell Refusal = "repeated_cell"
-	// RefuseQueryType: the query type is none of the five.
-	RefuseQueryType Refusal = "query_type"
-	// RefuseGroupKind: a group column's kind is neither node nor property.
-	RefuseGroupKind Refusal = "group_kind"
-	// RefusePagination: a pagination in neither schema v2 nor v5.
-	RefusePagination Refusal = "pagination"
-	// RefuseDepth: a list value nested past Limits.MaxDepth.
-	RefuseDepth Refusal = "depth"
-	// RefuseElements: a list value of more than Limits.MaxElements items.
-	RefuseElements Refusal = "elements"
-	// RefuseStringBytes: a string value longer than Limits.MaxStringBytes.
-	RefuseStringBytes Refusal = "string_bytes"
+	RefuseRepeatedProperty Refusal = "repeated_property" // two properties of one node share a key.
+	RefuseReservedProperty Refusal = "reserved_property" // a property is named "type" or "id".
+	RefuseRepeatedCell     Refusal = "repeated_cell"     // two cells of one row share a name.
+	RefuseQueryType        Refusal = "query_type"        // the query type is none of the five.
+	RefuseGroupKind        Refusal = "group_kind"        // a group column's kind is neither node nor property.
+	RefusePagination       Refusal = "pagination"        // a pagination in neither schema v2 nor v5.
+	RefuseDepth            Refusal = "depth"             // a list value nested past Limits.MaxDepth.
+	RefuseElements         Refusal = "elements"          // a list value of more than Limits.MaxElements items.
+	RefuseStringBytes      Refusal = "string_bytes"      // a string value longer than Limits.MaxStringBytes.
 )
 
 // Refusals lists every refused shape.
