@@ -121,11 +121,7 @@ func stable(c wire.Codec, r *wire.GraphResponse) (err error) {
 }
 
 func measureDecode(c wire.Codec, data []byte, hang time.Duration) (Outcome, error) {
-	type result struct {
-		r   *wire.GraphResponse
-		err error
-	}
-	done := make(chan result, 1)
+	done := make(chan Outcome, 1)
 	timer := time.NewTimer(hang)
 	defer timer.Stop()
 	var m0, m1 runtime.MemStats
@@ -133,13 +129,13 @@ func measureDecode(c wire.Codec, data []byte, hang time.Duration) (Outcome, erro
 	start := time.Now()
 	go func() {
 		r, err := decodeSafe(c, data)
-		done <- result{r, err}
+		done <- Outcome{Response: r, Err: err, Elapsed: time.Since(start)}
 	}()
 	select {
-	case res := <-done:
-		elapsed := time.Since(start)
+	case o := <-done:
 		runtime.ReadMemStats(&m1)
-		return Outcome{Response: res.r, Err: res.err, Elapsed: elapsed, Alloc: int64(m1.TotalAlloc - m0.TotalAlloc)}, nil
+		o.Alloc = int64(m1.TotalAlloc - m0.TotalAlloc)
+		return o, nil
 	case <-timer.C:
 		return Outcome{Elapsed: hang}, fmt.Errorf("decoding did not return within %v (hung)", hang)
 	}

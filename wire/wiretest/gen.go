@@ -14,6 +14,7 @@ package wiretest
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"pgregory.net/rapid"
 
@@ -164,19 +165,10 @@ func (g gen) str(label string) string {
 		// Long text, past GOON's 200 and 1000 code-point limits now and then.
 		n := rapid.SampledFrom([]int{150, 199, 200, 201, 999, 1000, 1001, 1500}).Draw(g.t, label+"_n")
 		unit := rapid.SampledFrom([]string{"a", "é", "日", "😀", "ab \"q\"\n"}).Draw(g.t, label+"_u")
-		return repeatRunes(unit, n)
+		return string([]rune(strings.Repeat(unit, n))[:n])
 	default:
 		return rapid.StringMatching(`[A-Za-z0-9_./@+:-]{0,16}`).Draw(g.t, label)
 	}
-}
-
-func repeatRunes(unit string, n int) string {
-	r := []rune(unit)
-	out := make([]rune, n)
-	for i := range out {
-		out[i] = r[i%len(r)]
-	}
-	return string(out)
 }
 
 func (g gen) float(label string) float64 {

@@ -146,8 +146,7 @@ func (c Config) forEachGenerated(t reporter, check func(r *wire.GraphResponse) e
 }
 
 // PerCase returns how many values each rapid test case must draw so that a
-// rapid.Check runs at least n of them, given the -rapid.checks setting
-// (divided by 5 under -short, as rapid does).
+// rapid.Check runs at least n of them, given -rapid.checks and -short.
 func PerCase(n int) int {
 	checks := 100
 	if f := flag.Lookup("rapid.checks"); f != nil {
@@ -372,8 +371,7 @@ func (c Config) checkConcurrency(t reporter, codec wire.Codec) {
 }
 
 // ConcurrentRun runs work(i) for every i in [0, n) on each of g goroutines
-// at once, each goroutine in its own order (goroutine k starts at
-// k*n/g and wraps around), and returns the errors, at most 10.
+// at once, goroutine k starting at k*n/g, and returns at most 10 errors.
 func ConcurrentRun(g, n int, work func(i int) error) []error {
 	var (
 		mu   sync.Mutex

@@ -8,8 +8,7 @@ import (
 )
 
 // DecodeMemoryBound is the most heap a decode of n input bytes may hold at
-// its peak: 16 times the input plus 16 MiB. Every built-in decoder is held
-// to it under the default wire.Limits.
+// its peak under the default wire.Limits: 16 times the input plus 16 MiB.
 func DecodeMemoryBound(n int) uint64 { return 16*uint64(n) + 16<<20 }
 
 // Footprint is what one call cost in memory and time: PeakHeap is the

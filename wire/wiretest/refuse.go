@@ -35,15 +35,7 @@ func Refusals() []Refusal {
 // Limit returns the wire.Limits field a shape goes past ("MaxDepth"), or
 // "" for a rule of the model.
 func (s Refusal) Limit() string {
-	switch s {
-	case RefuseDepth:
-		return "MaxDepth"
-	case RefuseElements:
-		return "MaxElements"
-	case RefuseStringBytes:
-		return "MaxStringBytes"
-	}
-	return ""
+	return map[Refusal]string{RefuseDepth: "MaxDepth", RefuseElements: "MaxElements", RefuseStringBytes: "MaxStringBytes"}[s]
 }
 
 // refuse breaks g.o.Refuse's rule once in r.

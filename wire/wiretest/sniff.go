@@ -25,9 +25,8 @@ type SniffCase struct {
 	Want  float64
 }
 
-// RunSniff runs s, each part as a subtest of t: Cases, OwnEncodings, and
-// RandomBytes (10,000 random prefixes of up to wirecodec.SniffLen bytes, none
-// of which may score 0.5 or more).
+// RunSniff runs s, each part as a subtest of t; 10,000 random inputs must
+// also score under 0.5.
 func RunSniff(t *testing.T, s SniffSuite) {
 	t.Helper()
 	t.Run("Cases", func(t *testing.T) {
