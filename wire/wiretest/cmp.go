@@ -43,9 +43,8 @@ func Diff(want, got *wire.GraphResponse, f wire.Fidelity) string {
 	return cmp.Diff(want, got, CmpOptions(f))
 }
 
-// same reports whether want and got are equal under CmpOptions(f): by
-// wire.Equal, whose rules they are, and, since wire.Equal compares a node
-// cell by its node alone, by the Value of every node cell too.
+// same reports whether want and got are equal under CmpOptions(f):
+// wire.Equal, and the Value of every node cell, which it leaves out.
 func same(want, got *wire.GraphResponse, f wire.Fidelity) bool {
 	if !wire.Equal(want, got, f) {
 		return false

@@ -109,9 +109,8 @@ func opt[T int64 | bool | string](o wire.Opt[T]) string {
 	return fmt.Sprint(o.V)
 }
 
-// NameContains reports whether a property key or a cell name of r, in a
-// node, a row or a row's node, contains s: a name some layouts treat
-// apart (GCF orders the members of a name holding '>').
+// NameContains reports whether a property key or a cell name of r (in a
+// node, a row or a row's node) contains s.
 func NameContains(r *wire.GraphResponse, s string) bool {
 	props := func(n *wire.Node) bool {
 		return slices.ContainsFunc(n.Properties, func(p wire.Property) bool { return strings.Contains(p.Key, s) })

@@ -1,14 +1,10 @@
 // Package wiretest generates random GraphResponses and checks codecs with
 // them: graphwire's own tests use it, and so can the tests of anyone's codec.
 //
-// Config.RunCodec is the conformance harness: given a codec and its
-// declared fidelity, it runs the round-trip property, determinism,
-// concurrency, hostile-input and refusal checks and reports the smallest
-// failing response (the generators are pgregory.net/rapid's, so a failure
-// shrinks; outside a property test, Generator.Example(seed) draws a
-// reproducible value).
-// LimitSuite, SniffSuite and Scaling are the suites each codec fills in
-// with inputs of its own format.
+// Config.RunCodec is the conformance harness: the round-trip, determinism,
+// concurrency, hostile-input and refusal checks, a failure shrunk by
+// pgregory.net/rapid to the smallest response. LimitSuite, SniffSuite and
+// Scaling are the suites each codec fills in with inputs of its own format.
 package wiretest
 
 import (

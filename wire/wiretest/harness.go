@@ -103,9 +103,11 @@ func (c Config) runCodec(t reporter, codec wire.Codec) {
 		name  string
 		run   func(reporter, wire.Codec)
 	}{
-		{CheckRoundTrip, "roundtrip", func(t reporter, codec wire.Codec) { c.checkEach(t, codec, RoundTrip) }},
+		{CheckRoundTrip, "roundtrip", func(t reporter, codec wire.Codec) {
+			c.checkEach(t, func(r *wire.GraphResponse) error { return RoundTrip(codec, c.Fidelity, r) })
+		}},
 		{CheckDeterminism, "determinism", func(t reporter, codec wire.Codec) {
-			c.checkEach(t, codec, func(codec wire.Codec, _ wire.Fidelity, r *wire.GraphResponse) error { return Determinism(codec, r) })
+			c.checkEach(t, func(r *wire.GraphResponse) error { return Determinism(codec, r) })
 		}},
 		{CheckConcurrency, "concurrency", c.checkConcurrency},
 		{CheckHostile, "hostile", c.checkHostile},
@@ -128,21 +130,6 @@ type testingT struct{ *testing.T }
 func (t testingT) run(name string, f func(reporter)) bool {
 	t.Helper()
 	return t.T.Run(name, func(t *testing.T) { f(testingT{t}) })
-}
-
-// forEachGenerated runs check on c.N responses drawn by rapid.
-func (c Config) forEachGenerated(t reporter, check func(r *wire.GraphResponse) error) {
-	t.Helper()
-	gen := ResponseWith(c.Gen)
-	per := PerCase(c.N)
-	rapid.Check(t, func(rt *rapid.T) {
-		for i := 0; i < per; i++ {
-			r := gen.Draw(rt, "response")
-			if err := check(r); err != nil {
-				rt.Fatalf("%v\nresponse:\n%s", err, Describe(r))
-			}
-		}
-	})
 }
 
 // PerCase returns how many values each rapid test case must draw so that a
@@ -193,21 +180,30 @@ func Refused(codec wire.Codec, r *wire.GraphResponse) (err error) {
 		return fmt.Errorf("encoded a response every decoder refuses (%d bytes)", len(out)-3)
 	case !errors.As(err, &ee):
 		return fmt.Errorf("error %v is not a *wire.EncodeError", err)
-	case len(out) != 3 || string(out) != "dst":
+	case string(out) != "dst":
 		return fmt.Errorf("wrote %q before the error %v", out, err)
 	}
 	return nil
 }
 
-// checkEach runs check on c.Responses and on c.N generated responses.
-func (c Config) checkEach(t reporter, codec wire.Codec, check func(wire.Codec, wire.Fidelity, *wire.GraphResponse) error) {
+// checkEach runs check on c.Responses and on c.N responses drawn by rapid.
+func (c Config) checkEach(t reporter, check func(*wire.GraphResponse) error) {
 	t.Helper()
 	for i, r := range c.Responses {
-		if err := check(codec, c.Fidelity, r); err != nil {
+		if err := check(r); err != nil {
 			t.Errorf("Config.Responses[%d]: %v\nresponse:\n%s", i, err, Describe(r))
 		}
 	}
-	c.forEachGenerated(t, func(r *wire.GraphResponse) error { return check(codec, c.Fidelity, r) })
+	gen := ResponseWith(c.Gen)
+	per := PerCase(c.N)
+	rapid.Check(t, func(rt *rapid.T) {
+		for i := 0; i < per; i++ {
+			r := gen.Draw(rt, "response")
+			if err := check(r); err != nil {
+				rt.Fatalf("%v\nresponse:\n%s", err, Describe(r))
+			}
+		}
+	})
 }
 
 // RoundTrip checks one response: Encode does not modify r,

@@ -51,9 +51,8 @@ func Scaling(t *testing.T, name string, build func(n int) []byte, decode func(da
 	}
 }
 
-// perByte returns the best time per byte, in nanoseconds, of attempts
-// decodes of data, each repeated until it has taken at least min and
-// decoded at least minBytes, and decode's error.
+// perByte returns the best nanoseconds per byte of attempts decodes of
+// data (each repeated to at least min and minBytes), and decode's error.
 func perByte(data []byte, attempts int, min time.Duration, minBytes int, decode func([]byte) error) (float64, error) {
 	best := 0.0
 	var err error
