@@ -116,7 +116,6 @@ func (g gen) name(label string, idents []string) string {
 }
 
 func (g gen) typeName(label string) string { return g.name(label, identTypes) }
-func (g gen) relName(label string) string  { return g.name(label, identRels) }
 
 func (g gen) key(label string) string {
 	if g.o.AwkwardNames && g.chance(25, label+"_awk") {
@@ -264,7 +263,7 @@ func (g gen) response() *wire.GraphResponse {
 	r.Edges = make([]wire.Edge, 0, nEdges)
 	nPaths := 1 + g.intn(3, "npaths")
 	for i := 0; i < nEdges; i++ {
-		e := wire.Edge{Type: g.relName("edge_type")}
+		e := wire.Edge{Type: g.name("edge_type", identRels)}
 		if len(r.Nodes) > 0 && g.chance(80, "edge_known") {
 			a, b := r.Nodes[g.intn(len(r.Nodes), "from")], r.Nodes[g.intn(len(r.Nodes), "to")]
 			e.From, e.FromID, e.To, e.ToID = a.Type, a.ID, b.Type, b.ID

@@ -105,10 +105,7 @@ func hostileClass(class string, valid [][]byte, bigSize int, yield func(Input) b
 		for vi, v := range valid {
 			for _, p := range spread(len(v)+1, 32) {
 				for _, s := range invalidUTF8 {
-					if !emit(fmt.Sprintf("valid[%d] with %q inserted at %d", vi, s, p), splice(v, p, 0, []byte(s))) {
-						return false
-					}
-					if p+len(s) <= len(v) && !emit(fmt.Sprintf("valid[%d] with %q written at %d", vi, s, p), splice(v, p, len(s), []byte(s))) {
+					if !overlay(emit, vi, v, p, fmt.Sprintf("%q", s), []byte(s)) {
 						return false
 					}
 				}
@@ -122,10 +119,7 @@ func hostileClass(class string, valid [][]byte, bigSize int, yield func(Input) b
 		}
 		for vi, v := range valid {
 			for _, p := range spread(len(v)+1, 64) {
-				if !emit(fmt.Sprintf("valid[%d] with NUL inserted at %d", vi, p), splice(v, p, 0, []byte{0})) {
-					return false
-				}
-				if p < len(v) && !emit(fmt.Sprintf("valid[%d] with NUL written at %d", vi, p), splice(v, p, 1, []byte{0})) {
+				if !overlay(emit, vi, v, p, "NUL", []byte{0}) {
 					return false
 				}
 			}
@@ -163,6 +157,13 @@ func spread(n, max int) []int {
 		out[i] = int(int64(i) * int64(n-1) / int64(max-1))
 	}
 	return out
+}
+
+// overlay emits valid[vi] with s inserted at p and, where it fits, written
+// over the bytes at p.
+func overlay(emit func(string, []byte) bool, vi int, v []byte, p int, what string, s []byte) bool {
+	return emit(fmt.Sprintf("valid[%d] with %s inserted at %d", vi, what, p), splice(v, p, 0, s)) &&
+		(p+len(s) > len(v) || emit(fmt.Sprintf("valid[%d] with %s written at %d", vi, what, p), splice(v, p, len(s), s)))
 }
 
 // splice returns v with v[p:p+del] replaced by ins.
