@@ -10,15 +10,7 @@ import (
 )
 
 // CmpOptions returns the go-cmp options under which two GraphResponses are
-// the same response under f, the rules of wire.Equal. Every round-trip test
-// in graphwire compares with them:
-//
-//	if diff := cmp.Diff(want, got, wiretest.CmpOptions(wire.Exact)); diff != "" { ... }
-//
-// Under every fidelity a nil and an empty Nodes, Edges, property list or
-// Row are the same (the wire cannot tell them apart), while a nil and an
-// empty Columns, GroupColumns or Rows differ (absent versus present).
-// NumbersByValue and Lossy compare int and float values by numeric value.
+// the same response under f: the rules of wire.Equal.
 func CmpOptions(f wire.Fidelity) cmp.Options {
 	opts := cmp.Options{
 		cmp.FilterPath(func(p cmp.Path) bool {
@@ -45,17 +37,14 @@ var (
 // Diff returns a human-readable report of the differences between want and
 // got under f, or "" when they are the same response.
 func Diff(want, got *wire.GraphResponse, f wire.Fidelity) string {
-	if same(want, got, f) {
-		// What go-cmp would find, without its reflection: most calls
-		// compare equal responses, and go-cmp takes many times as long.
+	if same(want, got, f) { // most calls compare equal responses; go-cmp is slow
 		return ""
 	}
 	return cmp.Diff(want, got, CmpOptions(f))
 }
 
-// same reports whether want and got are equal under CmpOptions(f): by
-// wire.Equal, whose rules they are, and, since wire.Equal compares a node
-// cell by its node alone, by the Value of every node cell too.
+// same reports whether want and got are equal under CmpOptions(f):
+// wire.Equal, and the Value of every node cell, which it leaves out.
 func same(want, got *wire.GraphResponse, f wire.Fidelity) bool {
 	if !wire.Equal(want, got, f) {
 		return false

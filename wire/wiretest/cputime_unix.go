@@ -8,8 +8,7 @@ import (
 )
 
 // cpuTime returns the processor time the process has used, user and
-// system, all threads (so the garbage collector's work counts too). On a
-// machine shared with other work it is steadier than the time on the wall.
+// system, all threads: steadier than the wall clock on a shared machine.
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {

@@ -12,14 +12,11 @@ import (
 )
 
 // Bounds bound the cost of one Decode of a hostile input of n bytes: it
-// must return within Time + n×TimePerByte and allocate at most Alloc +
-// n×AllocPerByte bytes (runtime.MemStats.TotalAlloc growth across the
-// call). The defaults, 2 s + 200 ns/byte and 8 MiB + 64 bytes/byte, only
-// a decoder that is quadratic, loops, or sizes an allocation by a length
-// the input declares can exceed. A figure over its bound is measured
-// twice more and the smallest counts; a Decode still running after ten
-// times its time bound is hung. Allocation is measured process-wide: run
-// the hostile check from a test that does not call t.Parallel.
+// must return within Time + n×TimePerByte (default 2 s + 200 ns/byte) and
+// allocate at most Alloc + n×AllocPerByte bytes (default 8 MiB + 64/byte,
+// measured process-wide: no t.Parallel). A figure over its bound is
+// measured twice more, the smallest counting; past ten times the time
+// bound a Decode is hung.
 type Bounds struct {
 	Time         time.Duration
 	TimePerByte  time.Duration
@@ -35,9 +32,6 @@ func (l Bounds) withDefaults() Bounds {
 	return l
 }
 
-func (l Bounds) timeFor(n int) time.Duration { return l.Time + time.Duration(n)*l.TimePerByte }
-func (l Bounds) allocFor(n int) int64        { return l.Alloc + int64(n)*l.AllocPerByte }
-
 // Outcome is what one Decode of a hostile input did.
 type Outcome struct {
 	Response *wire.GraphResponse // the decoded response, nil on error
@@ -46,15 +40,14 @@ type Outcome struct {
 	Alloc    int64               // bytes allocated (TotalAlloc growth), smallest of the measurements
 }
 
-// DecodeHostile decodes data with c and checks the outcome. Decode must
-// not panic, hang, exceed l, or modify data. It must end either in an error
-// that is a *wire.DecodeError (errors.As) naming the codec, one line,
-// with a nil response; or in a valid response: one the codec encodes, and
-// whose encoding decodes and encodes again to the same bytes. The returned
-// error describes the first violation.
+// DecodeHostile decodes data with c and returns the first violation: Decode
+// must not panic, hang, exceed l, or modify data, and must end either in a
+// one-line *wire.DecodeError naming the codec with a nil response, or in a
+// response that encodes, decodes and encodes again to the same bytes.
 func DecodeHostile(c wire.Codec, data []byte, l Bounds) (Outcome, error) {
 	l = l.withDefaults()
-	timeBound, allocBound := l.timeFor(len(data)), l.allocFor(len(data))
+	timeBound := l.Time + time.Duration(len(data))*l.TimePerByte
+	allocBound := l.Alloc + int64(len(data))*l.AllocPerByte
 	seed := maphash.MakeSeed()
 	sum := maphash.Bytes(seed, data)
 	var out Outcome
@@ -63,13 +56,10 @@ func DecodeHostile(c wire.Codec, data []byte, l Bounds) (Outcome, error) {
 		if err != nil {
 			return o, err
 		}
-		if attempt == 0 || o.Elapsed < out.Elapsed {
-			out.Elapsed = o.Elapsed
+		if attempt > 0 {
+			o.Elapsed, o.Alloc = min(o.Elapsed, out.Elapsed), min(o.Alloc, out.Alloc)
 		}
-		if attempt == 0 || o.Alloc < out.Alloc {
-			out.Alloc = o.Alloc
-		}
-		out.Response, out.Err = o.Response, o.Err
+		out = o
 		if maphash.Bytes(seed, data) != sum {
 			return out, errors.New("decoding modified its input")
 		}
@@ -91,18 +81,11 @@ func DecodeHostile(c wire.Codec, data []byte, l Bounds) (Outcome, error) {
 		if out.Response != nil {
 			return out, fmt.Errorf("decoding returned both a response and an error (%v)", out.Err)
 		}
-		var de *wire.DecodeError
-		if !errors.As(out.Err, &de) {
-			return out, fmt.Errorf("the decode error is %T, not a *wire.DecodeError: %v", out.Err, out.Err)
+		de, err := decodeErrorOf(out.Err)
+		if err == nil && !strings.EqualFold(de.Codec, name) {
+			err = fmt.Errorf("the decode error names codec %q, not %q: %v", de.Codec, name, out.Err)
 		}
-		if !strings.EqualFold(de.Codec, name) {
-			return out, fmt.Errorf("the decode error names codec %q, not %q: %v", de.Codec, name, out.Err)
-		}
-		msg := out.Err.Error()
-		if msg == "" || strings.ContainsAny(msg, "\n\r") {
-			return out, fmt.Errorf("the decode error is not one line: %q", msg)
-		}
-		return out, nil
+		return out, err
 	}
 	if out.Response == nil {
 		return out, errors.New("decoding returned neither a response nor an error")
@@ -113,27 +96,32 @@ func DecodeHostile(c wire.Codec, data []byte, l Bounds) (Outcome, error) {
 	return out, nil
 }
 
+// decodeErrorOf returns err as a *wire.DecodeError, and an error when it
+// is none or its text is not one line.
+func decodeErrorOf(err error) (*wire.DecodeError, error) {
+	var de *wire.DecodeError
+	if !errors.As(err, &de) {
+		return nil, fmt.Errorf("the decode error is %T, not a *wire.DecodeError: %v", err, err)
+	}
+	if msg := err.Error(); msg == "" || strings.ContainsAny(msg, "\n\r") {
+		return de, fmt.Errorf("the decode error is not one line: %q", msg)
+	}
+	return de, nil
+}
+
 // stable checks that r encodes, and that its encoding decodes and encodes
 // again to the same bytes: the cheap half of RoundTrip.
 func stable(c wire.Codec, r *wire.GraphResponse) (err error) {
 	defer recoverTo(&err)
-	b1, err := c.AppendEncode(nil, r)
+	b1, got, err := encodeDecode(c, r)
 	if err != nil {
-		return fmt.Errorf("encode: %v", err)
-	}
-	got, err := c.Decode(b1)
-	if err != nil {
-		return fmt.Errorf("decode of its encoding: %v\nencoding: %s", err, Quote(b1))
+		return err
 	}
 	return encodesAgain(c, got, b1)
 }
 
 func measureDecode(c wire.Codec, data []byte, hang time.Duration) (Outcome, error) {
-	type result struct {
-		r   *wire.GraphResponse
-		err error
-	}
-	done := make(chan result, 1)
+	done := make(chan Outcome, 1)
 	timer := time.NewTimer(hang)
 	defer timer.Stop()
 	var m0, m1 runtime.MemStats
@@ -141,13 +129,13 @@ func measureDecode(c wire.Codec, data []byte, hang time.Duration) (Outcome, erro
 	start := time.Now()
 	go func() {
 		r, err := decodeSafe(c, data)
-		done <- result{r, err}
+		done <- Outcome{Response: r, Err: err, Elapsed: time.Since(start)}
 	}()
 	select {
-	case res := <-done:
-		elapsed := time.Since(start)
+	case o := <-done:
 		runtime.ReadMemStats(&m1)
-		return Outcome{Response: res.r, Err: res.err, Elapsed: elapsed, Alloc: int64(m1.TotalAlloc - m0.TotalAlloc)}, nil
+		o.Alloc = int64(m1.TotalAlloc - m0.TotalAlloc)
+		return o, nil
 	case <-timer.C:
 		return Outcome{Elapsed: hang}, fmt.Errorf("decoding did not return within %v (hung)", hang)
 	}
@@ -155,8 +143,6 @@ func measureDecode(c wire.Codec, data []byte, hang time.Duration) (Outcome, erro
 
 func (c Config) checkHostile(t reporter, codec wire.Codec) {
 	t.Helper()
-	// The hostile inputs are made from the encodings of the fixed
-	// responses, c.Responses and one generated response.
 	rs := append(FixedResponses(), c.Responses...)
 	_, valid, skipped := encodings(codec, append(rs, ResponseWith(c.Gen).Example(1)))
 	for _, s := range skipped {

@@ -8,8 +8,7 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// ByteDiff describes where b differs from a: the first differing offset
-// and the bytes around it.
+// ByteDiff describes the first offset where b differs from a, in context.
 func ByteDiff(a, b []byte) string {
 	i := 0
 	for i < len(a) && i < len(b) && a[i] == b[i] {
@@ -20,9 +19,8 @@ func ByteDiff(a, b []byte) string {
 		len(a), len(b), i, Quote(a[lo:min(len(a), i+40)]), Quote(b[lo:min(len(b), i+40)]))
 }
 
-// Quote renders data for a failure message as a Go literal (a quoted string
-// when it is mostly text, a hex string otherwise), cut to its first and last
-// 600 bytes when longer.
+// Quote renders data for a failure message as a quoted string, or hex when
+// it is mostly binary, cut to its first and last 600 bytes.
 func Quote(data []byte) string {
 	const keep = 600
 	if len(data) > 2*keep+64 {
@@ -109,9 +107,8 @@ func opt[T int64 | bool | string](o wire.Opt[T]) string {
 	return fmt.Sprint(o.V)
 }
 
-// NameContains reports whether a property key or a cell name of r, in a
-// node, a row or a row's node, contains s: a name some layouts treat
-// apart (GCF orders the members of a name holding '>').
+// NameContains reports whether a property key or a cell name of r (in a
+// node, a row or a row's node) contains s.
 func NameContains(r *wire.GraphResponse, s string) bool {
 	props := func(n *wire.Node) bool {
 		return slices.ContainsFunc(n.Properties, func(p wire.Property) bool { return strings.Contains(p.Key, s) })

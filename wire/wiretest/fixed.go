@@ -7,12 +7,9 @@ import (
 )
 
 // FixedResponses returns small hand-built responses that every built-in
-// codec carries (identifier names, finite floats): a traversal with every
-// value kind, edges with every optional field, and schema v2 pagination;
-// an aggregation with node and property groups, metric columns and rows; a
-// path_finding result with schema v5 pagination; and an empty search
-// result. They are the default
-// valid encodings from which hostile inputs are made.
+// codec carries: a traversal, an aggregation, a path_finding result and an
+// empty search, between them every value kind, optional field and
+// pagination schema.
 func FixedResponses() []*wire.GraphResponse {
 	return []*wire.GraphResponse{
 		{

@@ -1,19 +1,16 @@
 // Package wiretest generates random GraphResponses and checks codecs with
 // them: graphwire's own tests use it, and so can the tests of anyone's codec.
 //
-// Config.RunCodec is the conformance harness: given a codec and its
-// declared fidelity, it runs the round-trip property, determinism,
-// concurrency, hostile-input and refusal checks and reports the smallest
-// failing response (the generators are pgregory.net/rapid's, so a failure
-// shrinks; outside a property test, Generator.Example(seed) draws a
-// reproducible value).
-// LimitSuite, SniffSuite and Scaling are the suites each codec fills in
-// with inputs of its own format.
+// Config.RunCodec is the conformance harness: the round-trip, determinism,
+// concurrency, hostile-input and refusal checks, a failure shrunk by
+// pgregory.net/rapid to the smallest response. LimitSuite, SniffSuite and
+// Scaling are the suites each codec fills in with inputs of its own format.
 package wiretest
 
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"pgregory.net/rapid"
 
@@ -23,24 +20,16 @@ import (
 
 // Options shapes generated responses. The zero value is a sensible default.
 type Options struct {
-	// MaxNodes bounds the node count (default 12). MaxEdges bounds the edge
-	// count (default MaxNodes). MaxRows bounds aggregation rows (default 8).
+	// MaxNodes bounds the node count (default 12), MaxEdges the edge count
+	// (default MaxNodes), MaxRows the aggregation rows (default 8).
 	MaxNodes, MaxEdges, MaxRows int
-	// AwkwardNames lets entity types, edge types, property keys and column
-	// names be any non-empty UTF-8 text (spaces, quotes, punctuation,
-	// unicode). When false they are identifiers ([A-Za-z_][A-Za-z0-9_]*),
-	// as in real graph data and as line formats such as GOON require.
+	// AwkwardNames lets type, key and column names be any non-empty UTF-8
+	// text; without it they are identifiers ([A-Za-z_][A-Za-z0-9_]*).
 	AwkwardNames bool
-	// NonFinite lets floats be NaN and ±Inf, which canonical JSON cannot carry.
-	NonFinite bool
-	// QueryTypes restricts the query types drawn (default: all five).
-	QueryTypes []wire.QueryType
-	// Refuse, when set, makes every response break that one rule once, at
-	// a drawn place (see Refusal): what every decoder refuses and so every
-	// encoder must refuse. Limits sets the limits that RefuseDepth,
-	// RefuseElements and RefuseStringBytes go past (zero fields take
-	// their defaults; the rest of the response stays within MaxDepth 2,
-	// MaxElements 16 and MaxStringBytes 8192 at the default sizes).
+	NonFinite    bool             // floats may be NaN and ±Inf
+	QueryTypes   []wire.QueryType // default: all five
+	// Refuse, when set, makes every response break that rule once (see
+	// Refusal); the limit shapes go past Limits (zero fields: defaults).
 	Refuse Refusal
 	Limits wire.Limits
 }
@@ -58,18 +47,10 @@ func (o Options) withDefaults() Options {
 // Response returns a generator of responses with default Options.
 func Response() *rapid.Generator[*wire.GraphResponse] { return ResponseWith(Options{}) }
 
-// ResponseWith returns a generator of responses shaped by o.
-//
-// Generated responses are well formed: every query type, ids across the
-// whole int64 range (±2^63 and 2^53±1 included), every value kind, unicode,
-// control characters, strings that look like numbers, booleans, null or
-// datetimes, long text; no property is named "type" or "id" and no node has
-// two properties with one key. Aggregation responses have group columns,
-// metric columns and rows whose cells follow them (node references for
-// node-kind groups); any response may carry pagination, of schema v2
-// ({has_more, total_rows}) or v5 ({has_more, truncated, next_cursor?},
-// with cursors GKG-shaped or awkward: spaces, quotes, newlines, unicode,
-// control characters, ""). Strings are valid UTF-8.
+// ResponseWith returns a generator of well-formed responses shaped by o:
+// every query type, value kind and pagination schema, ids across the whole
+// int64 range, awkward and long strings (valid UTF-8), no property named
+// "type" or "id" or repeated in a node, rows that follow their columns.
 func ResponseWith(o Options) *rapid.Generator[*wire.GraphResponse] {
 	o = o.withDefaults()
 	return rapid.Custom(func(t *rapid.T) *wire.GraphResponse {
@@ -126,8 +107,7 @@ func (g gen) intn(n int, label string) int { return rapid.IntRange(0, n-1).Draw(
 
 func (g gen) chance(pct int, label string) bool { return rapid.IntRange(0, 99).Draw(g.t, label) < pct }
 
-// name draws an awkward name now and then (AwkwardNames), else one of
-// idents.
+// name draws an awkward name now and then (AwkwardNames), else an ident.
 func (g gen) name(label string, idents []string) string {
 	if g.o.AwkwardNames && g.chance(20, label+"_awk") {
 		return g.awkwardName(label)
@@ -136,7 +116,6 @@ func (g gen) name(label string, idents []string) string {
 }
 
 func (g gen) typeName(label string) string { return g.name(label, identTypes) }
-func (g gen) relName(label string) string  { return g.name(label, identRels) }
 
 func (g gen) key(label string) string {
 	if g.o.AwkwardNames && g.chance(25, label+"_awk") {
@@ -157,8 +136,7 @@ func (g gen) awkwardName(label string) string {
 		}
 		return s
 	}
-	s := rapid.StringN(1, 12, -1).Draw(g.t, label+"_r")
-	return s
+	return rapid.StringN(1, 12, -1).Draw(g.t, label+"_r")
 }
 
 func (g gen) id(label string) int64 {
@@ -182,19 +160,10 @@ func (g gen) str(label string) string {
 		// Long text, past GOON's 200 and 1000 code-point limits now and then.
 		n := rapid.SampledFrom([]int{150, 199, 200, 201, 999, 1000, 1001, 1500}).Draw(g.t, label+"_n")
 		unit := rapid.SampledFrom([]string{"a", "é", "日", "😀", "ab \"q\"\n"}).Draw(g.t, label+"_u")
-		return repeatRunes(unit, n)
+		return string([]rune(strings.Repeat(unit, n))[:n])
 	default:
 		return rapid.StringMatching(`[A-Za-z0-9_./@+:-]{0,16}`).Draw(g.t, label)
 	}
-}
-
-func repeatRunes(unit string, n int) string {
-	r := []rune(unit)
-	out := make([]rune, n)
-	for i := range out {
-		out[i] = r[i%len(r)]
-	}
-	return string(out)
 }
 
 func (g gen) float(label string) float64 {
@@ -294,7 +263,7 @@ func (g gen) response() *wire.GraphResponse {
 	r.Edges = make([]wire.Edge, 0, nEdges)
 	nPaths := 1 + g.intn(3, "npaths")
 	for i := 0; i < nEdges; i++ {
-		e := wire.Edge{Type: g.relName("edge_type")}
+		e := wire.Edge{Type: g.name("edge_type", identRels)}
 		if len(r.Nodes) > 0 && g.chance(80, "edge_known") {
 			a, b := r.Nodes[g.intn(len(r.Nodes), "from")], r.Nodes[g.intn(len(r.Nodes), "to")]
 			e.From, e.FromID, e.To, e.ToID = a.Type, a.ID, b.Type, b.ID
@@ -323,8 +292,7 @@ func (g gen) response() *wire.GraphResponse {
 	return r
 }
 
-// pagination draws a schema v2 or a schema v5 pagination (see
-// wire.Pagination.Schema), the v5 cursor GKG-shaped or awkward.
+// pagination draws a schema v2 or v5 pagination.
 func (g gen) pagination() *wire.Pagination {
 	p := &wire.Pagination{HasMore: rapid.Bool().Draw(g.t, "has_more")}
 	if !g.chance(50, "pagination_v5") {
@@ -338,8 +306,7 @@ func (g gen) pagination() *wire.Pagination {
 	return p
 }
 
-// awkwardCursors are next_cursor tokens a text format must take care
-// with.
+// awkwardCursors are next_cursor tokens a text format must take care with.
 var awkwardCursors = []string{
 	"", "abc=", "with space", `say "hi"`, `back\slash`, "line one\nline two", "cr\rtab\t",
 	"日本語 ☃ 😀", "\x00\x01\x1f\x7f", "bare\x01safe", "true", "null", "42", " lead", "trail ",

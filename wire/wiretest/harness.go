@@ -15,20 +15,12 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// Fidelity is what a codec promises to keep on a round trip; the harness
-// checks FixedPoint for a Lossy codec.
-type Fidelity = wire.Fidelity
-
+// The fidelities, as wire names them; for FixedPoint (wire.Lossy) the
+// harness checks Kept and Encode(Decode(Encode(r))) == Encode(r).
 const (
-	// Exact: Decode(Encode(r)) is r under CmpOptions(wire.Exact).
-	Exact = wire.Exact
-	// NumbersByValue: Decode(Encode(r)) is r under
-	// CmpOptions(wire.NumbersByValue): int and float compare by value
-	// (formats with one number type, such as TOON).
+	Exact          = wire.Exact
 	NumbersByValue = wire.NumbersByValue
-	// FixedPoint: the format is lossy by design (GOON); what it promises is
-	// Encode(Decode(Encode(r))) == Encode(r), byte for byte.
-	FixedPoint = wire.Lossy
+	FixedPoint     = wire.Lossy
 )
 
 // Checks selects the harness's checks; the zero value means all of them.
@@ -45,28 +37,20 @@ const (
 	CheckAll = CheckRoundTrip | CheckDeterminism | CheckConcurrency | CheckHostile | CheckRefusals
 )
 
-// Goroutines is how many goroutines the concurrency check runs at once.
+// Goroutines is how many goroutines the concurrency check runs.
 const Goroutines = 8
 
-// Config is the full set of choices for a harness run. The zero value (with
-// a Fidelity) is what Run uses.
+// Config is the full set of choices for a harness run.
 type Config struct {
-	Fidelity Fidelity
-	// Gen shapes the generated responses (widen it, AwkwardNames or
-	// NonFinite, when the codec can carry more).
-	Gen Options
-	// N is how many generated responses the round-trip and determinism
-	// checks draw (default 500).
-	N int
-	// Checks selects the checks (default: all).
-	Checks Checks
-	// Responses are checked besides the generated ones, and are valid
-	// encodings from which hostile inputs are made.
+	Fidelity wire.Fidelity
+	Gen      Options // shapes the generated responses
+	N        int     // generated responses per check (default 500)
+	Checks   Checks  // default: all
+	// Responses are checked besides the generated ones, and hostile inputs
+	// are made from them.
 	Responses []*wire.GraphResponse
 	Bounds    Bounds
-	// BigInput is the size of the repeated-valid-prefix hostile input
-	// (default 64 MiB).
-	BigInput int
+	BigInput  int // size of the ClassBig inputs (default 64 MiB)
 }
 
 // positiveOr is v, or def when v is not positive: a setting's default.
@@ -87,18 +71,12 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Run runs the checks selected by c on the codec registered under name in
-// the default registry, as subtests of t:
+// Run runs the checks selected by c (see Checks) on the codec registered
+// under name in the default registry, as subtests of t:
 //
 //	func TestConformance(t *testing.T) { wiretest.Config{Fidelity: wiretest.Exact}.Run(t, "mycodec") }
 //
-// The fidelity c declares must be the codec's Info().Fidelity. The checks
-// (Checks) are the roundtrip (RoundTrip), determinism (Determinism),
-// concurrency (Goroutines goroutines encode and decode at once, under
-// -race), hostile (Hostile, DecodeHostile, Bounds) and refusals (each
-// Refusal that breaks a rule of the model, drawn with Options.Refuse, is
-// an *wire.EncodeError: Refused). A failing round trip is shrunk by rapid
-// to the smallest response.
+// The fidelity c declares must be the codec's Info().Fidelity.
 func (c Config) Run(t *testing.T, name string) {
 	t.Helper()
 	codec, err := wire.Lookup(name)
@@ -108,8 +86,7 @@ func (c Config) Run(t *testing.T, name string) {
 	c.RunCodec(t, codec)
 }
 
-// RunCodec runs the checks of Run on codec, which need not be registered
-// anywhere; nothing is registered.
+// RunCodec runs the checks of Run on codec, registered or not.
 func (c Config) RunCodec(t *testing.T, codec wire.Codec) {
 	t.Helper()
 	c.runCodec(testingT{t}, codec)
@@ -126,9 +103,11 @@ func (c Config) runCodec(t reporter, codec wire.Codec) {
 		name  string
 		run   func(reporter, wire.Codec)
 	}{
-		{CheckRoundTrip, "roundtrip", func(t reporter, codec wire.Codec) { c.checkEach(t, codec, RoundTrip) }},
+		{CheckRoundTrip, "roundtrip", func(t reporter, codec wire.Codec) {
+			c.checkEach(t, func(r *wire.GraphResponse) error { return RoundTrip(codec, c.Fidelity, r) })
+		}},
 		{CheckDeterminism, "determinism", func(t reporter, codec wire.Codec) {
-			c.checkEach(t, codec, func(codec wire.Codec, _ Fidelity, r *wire.GraphResponse) error { return Determinism(codec, r) })
+			c.checkEach(t, func(r *wire.GraphResponse) error { return Determinism(codec, r) })
 		}},
 		{CheckConcurrency, "concurrency", c.checkConcurrency},
 		{CheckHostile, "hostile", c.checkHostile},
@@ -140,8 +119,7 @@ func (c Config) runCodec(t reporter, codec wire.Codec) {
 	}
 }
 
-// reporter is what the checks report to: a *testing.T, or, in the
-// harness's own tests, a recorder of the failures it must find.
+// reporter is a *testing.T, or the harness's own tests' recorder.
 type reporter interface {
 	rapid.TB
 	run(name string, f func(reporter)) bool
@@ -154,26 +132,8 @@ func (t testingT) run(name string, f func(reporter)) bool {
 	return t.T.Run(name, func(t *testing.T) { f(testingT{t}) })
 }
 
-// forEachGenerated runs check on c.N responses drawn by rapid. rapid runs
-// its -rapid.checks test cases (100 by default); each draws enough
-// responses that the total reaches N.
-func (c Config) forEachGenerated(t reporter, check func(r *wire.GraphResponse) error) {
-	t.Helper()
-	gen := ResponseWith(c.Gen)
-	per := PerCase(c.N)
-	rapid.Check(t, func(rt *rapid.T) {
-		for i := 0; i < per; i++ {
-			r := gen.Draw(rt, "response")
-			if err := check(r); err != nil {
-				rt.Fatalf("%v\nresponse:\n%s", err, Describe(r))
-			}
-		}
-	})
-}
-
 // PerCase returns how many values each rapid test case must draw so that a
-// rapid.Check runs at least n of them, given the -rapid.checks setting
-// (divided by 5 under -short, as rapid does).
+// rapid.Check runs at least n of them, given -rapid.checks and -short.
 func PerCase(n int) int {
 	checks := 100
 	if f := flag.Lookup("rapid.checks"); f != nil {
@@ -220,43 +180,44 @@ func Refused(codec wire.Codec, r *wire.GraphResponse) (err error) {
 		return fmt.Errorf("encoded a response every decoder refuses (%d bytes)", len(out)-3)
 	case !errors.As(err, &ee):
 		return fmt.Errorf("error %v is not a *wire.EncodeError", err)
-	case len(out) != 3 || string(out) != "dst":
+	case string(out) != "dst":
 		return fmt.Errorf("wrote %q before the error %v", out, err)
 	}
 	return nil
 }
 
-// checkEach runs check on c.Responses and on c.N generated responses.
-func (c Config) checkEach(t reporter, codec wire.Codec, check func(wire.Codec, Fidelity, *wire.GraphResponse) error) {
+// checkEach runs check on c.Responses and on c.N responses drawn by rapid.
+func (c Config) checkEach(t reporter, check func(*wire.GraphResponse) error) {
 	t.Helper()
 	for i, r := range c.Responses {
-		if err := check(codec, c.Fidelity, r); err != nil {
+		if err := check(r); err != nil {
 			t.Errorf("Config.Responses[%d]: %v\nresponse:\n%s", i, err, Describe(r))
 		}
 	}
-	c.forEachGenerated(t, func(r *wire.GraphResponse) error { return check(codec, c.Fidelity, r) })
+	gen := ResponseWith(c.Gen)
+	per := PerCase(c.N)
+	rapid.Check(t, func(rt *rapid.T) {
+		for i := 0; i < per; i++ {
+			r := gen.Draw(rt, "response")
+			if err := check(r); err != nil {
+				rt.Fatalf("%v\nresponse:\n%s", err, Describe(r))
+			}
+		}
+	})
 }
 
 // RoundTrip checks one response: Encode does not modify r,
-// Decode(Encode(r)) is r under f's equality (or keeps what Kept asks, for
-// FixedPoint), and Encode(Decode(Encode(r))) == Encode(r) byte for byte.
-// A panic in the codec is returned as an error.
-func RoundTrip(c wire.Codec, f Fidelity, r *wire.GraphResponse) (err error) {
+// Decode(Encode(r)) is r under f's equality (Kept, for FixedPoint), and
+// Encode(Decode(Encode(r))) == Encode(r). A panic is returned as an error.
+func RoundTrip(c wire.Codec, f wire.Fidelity, r *wire.GraphResponse) (err error) {
 	defer recoverTo(&err)
 	before := Clone(r)
-	b1, err := c.AppendEncode(nil, r)
+	b1, got, err := encodeDecode(c, r)
 	if err != nil {
-		return fmt.Errorf("encode: %v", err)
+		return err
 	}
 	if d := Diff(before, r, wire.Exact); d != "" {
 		return fmt.Errorf("encode modified its input (-before +after):\n%s", d)
-	}
-	got, err := c.Decode(b1)
-	if err != nil {
-		return fmt.Errorf("decode of its own encoding: %v\nencoding: %s", err, Quote(b1))
-	}
-	if got == nil {
-		return fmt.Errorf("decode returned a nil response and no error\nencoding: %s", Quote(b1))
 	}
 	if f != FixedPoint {
 		if d := Diff(r, got, f); d != "" {
@@ -266,6 +227,22 @@ func RoundTrip(c wire.Codec, f Fidelity, r *wire.GraphResponse) (err error) {
 		return fmt.Errorf("lossy round trip: %v\nencoding: %s", err, Quote(b1))
 	}
 	return encodesAgain(c, got, b1)
+}
+
+// encodeDecode encodes r and decodes its encoding.
+func encodeDecode(c wire.Codec, r *wire.GraphResponse) ([]byte, *wire.GraphResponse, error) {
+	b, err := c.AppendEncode(nil, r)
+	if err != nil {
+		return nil, nil, fmt.Errorf("encode: %v", err)
+	}
+	got, err := c.Decode(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("decode of its own encoding: %v\nencoding: %s", err, Quote(b))
+	}
+	if got == nil {
+		return nil, nil, fmt.Errorf("decode returned a nil response and no error\nencoding: %s", Quote(b))
+	}
+	return b, got, nil
 }
 
 // encodesAgain checks that got, decoded from b1, encodes to b1 again.
@@ -280,44 +257,29 @@ func encodesAgain(c wire.Codec, got *wire.GraphResponse, b1 []byte) error {
 	return nil
 }
 
-// Determinism checks one response: encoding r twice, or a deep copy of r,
-// gives the same bytes; AppendEncode to a non-empty dst appends exactly
-// those; and the decoded response does not share memory with its input.
+// Determinism checks that r, a copy of it, and r after a non-empty dst
+// encode to the same bytes, and that Decode does not retain its input.
 func Determinism(c wire.Codec, r *wire.GraphResponse) (err error) {
 	defer recoverTo(&err)
 	b1, err := c.AppendEncode(nil, r)
 	if err != nil {
 		return fmt.Errorf("encode: %v", err)
 	}
-	b2, err := c.AppendEncode(nil, r)
-	if err != nil {
-		return fmt.Errorf("second encode: %v", err)
-	}
-	if !bytes.Equal(b1, b2) {
-		return fmt.Errorf("two encodings of one response differ %s", ByteDiff(b1, b2))
-	}
-	b3, err := c.AppendEncode(nil, Clone(r))
-	if err != nil {
-		return fmt.Errorf("encode of a deep copy: %v", err)
-	}
-	if !bytes.Equal(b1, b3) {
-		return fmt.Errorf("the encoding of a deep copy differs %s", ByteDiff(b1, b3))
+	for i, r := range []*wire.GraphResponse{r, Clone(r)} {
+		what := [...]string{"two encodings of one response differ", "the encoding of a deep copy differs"}[i]
+		if b, err := c.AppendEncode(nil, r); err != nil || !bytes.Equal(b1, b) {
+			return fmt.Errorf("%s: error %v %s", what, err, ByteDiff(b1, b))
+		}
 	}
 	prefix := []byte("prefix\x00\xff")
-	dst := make([]byte, len(prefix), len(prefix)+3)
-	copy(dst, prefix)
-	b4, err := c.AppendEncode(dst, r)
-	if err != nil {
-		return fmt.Errorf("AppendEncode to a non-empty dst: %v", err)
-	}
-	if !bytes.Equal(b4[:min(len(b4), len(prefix))], prefix) || !bytes.Equal(b4[min(len(b4), len(prefix)):], b1) {
-		return fmt.Errorf("AppendEncode(dst, r) is not dst followed by Encode(r): got %s", Quote(b4))
+	b4, err := c.AppendEncode(append(make([]byte, 0, len(prefix)+3), prefix...), r)
+	if err != nil || !bytes.Equal(b4, append(prefix, b1...)) {
+		return fmt.Errorf("AppendEncode(dst, r) is not dst followed by Encode(r): error %v, got %s", err, Quote(b4))
 	}
 	// Decode must not retain its input: scribble over it and re-encode.
-	in := bytes.Clone(b1)
-	got, err := c.Decode(in)
+	in, got, err := encodeDecode(c, r)
 	if err != nil {
-		return fmt.Errorf("decode of its own encoding: %v\nencoding: %s", err, Quote(b1))
+		return err
 	}
 	want, err := c.AppendEncode(nil, got)
 	if err != nil {
@@ -326,19 +288,14 @@ func Determinism(c wire.Codec, r *wire.GraphResponse) (err error) {
 	for i := range in {
 		in[i] = 'X'
 	}
-	again, err := c.AppendEncode(nil, got)
-	if err != nil {
-		return fmt.Errorf("encode of the decoded response after its input was overwritten: %v", err)
-	}
-	if !bytes.Equal(want, again) {
-		return fmt.Errorf("the decoded response changed when its input was overwritten (Decode retains its input) %s", ByteDiff(want, again))
+	if err := encodesAgain(c, got, want); err != nil {
+		return fmt.Errorf("after its input was overwritten (Decode retains its input): %v", err)
 	}
 	return nil
 }
 
-// concurrencyResponses returns the responses the concurrency check shares
-// between goroutines: the fixed ones, c.Responses, 64 generated ones and
-// two large ones.
+// concurrencyResponses returns the fixed responses, c.Responses, 64
+// generated ones and two large ones.
 func (c Config) concurrencyResponses() []*wire.GraphResponse {
 	rs := append(FixedResponses(), c.Responses...)
 	gen := ResponseWith(c.Gen)
@@ -370,40 +327,33 @@ func encodings(codec wire.Codec, rs []*wire.GraphResponse) (kept []*wire.GraphRe
 
 func (c Config) checkConcurrency(t reporter, codec wire.Codec) {
 	t.Helper()
-	// A response the codec cannot carry is left out: the round-trip check
-	// says so.
 	kept, encs, _ := encodings(codec, c.concurrencyResponses())
 	if len(kept) == 0 {
 		t.Fatalf("no response encodes; nothing to check")
 		return
 	}
-	reenc := make([][]byte, len(kept))
-	for i, b := range encs {
+	reencode := func(b []byte) ([]byte, error) {
 		got, err := decodeSafe(codec, b)
 		if err != nil {
-			t.Fatalf("decode of its own encoding: %v\nencoding: %s", err, Quote(b))
-			return
+			return nil, fmt.Errorf("decode of its own encoding: %v\nencoding: %s", err, Quote(b))
 		}
-		if reenc[i], err = encodeSafe(codec, got); err != nil {
-			t.Fatalf("encode of a decoded response: %v", err)
+		return encodeSafe(codec, got)
+	}
+	reenc := make([][]byte, len(kept))
+	for i, b := range encs {
+		var err error
+		if reenc[i], err = reencode(b); err != nil {
+			t.Fatalf("%v", err)
 			return
 		}
 	}
 	errs := ConcurrentRun(Goroutines, len(kept), func(i int) error {
 		b, err := encodeSafe(codec, kept[i])
-		if err != nil {
-			return fmt.Errorf("response %d: encode: %v", i, err)
+		if err != nil || !bytes.Equal(b, encs[i]) {
+			return fmt.Errorf("response %d: concurrent encode (error %v) differs from the sequential one %s", i, err, ByteDiff(encs[i], b))
 		}
-		if !bytes.Equal(b, encs[i]) {
-			return fmt.Errorf("response %d: concurrent encode differs from the sequential one %s", i, ByteDiff(encs[i], b))
-		}
-		got, err := decodeSafe(codec, encs[i])
-		if err != nil {
-			return fmt.Errorf("response %d: concurrent decode: %v", i, err)
-		}
-		b, err = encodeSafe(codec, got)
-		if err != nil {
-			return fmt.Errorf("response %d: encode of a concurrently decoded response: %v", i, err)
+		if b, err = reencode(encs[i]); err != nil {
+			return fmt.Errorf("response %d: concurrent: %v", i, err)
 		}
 		if !bytes.Equal(b, reenc[i]) {
 			return fmt.Errorf("response %d: concurrent decode then encode differs from the sequential one %s", i, ByteDiff(reenc[i], b))
@@ -416,8 +366,7 @@ func (c Config) checkConcurrency(t reporter, codec wire.Codec) {
 }
 
 // ConcurrentRun runs work(i) for every i in [0, n) on each of g goroutines
-// at once, each goroutine in its own order (goroutine k starts at
-// k*n/g and wraps around), and returns the errors, at most 10.
+// at once, goroutine k starting at k*n/g, and returns at most 10 errors.
 func ConcurrentRun(g, n int, work func(i int) error) []error {
 	var (
 		mu   sync.Mutex

@@ -81,7 +81,7 @@ func TestRoundTripCatches(t *testing.T) {
 	tests := []struct {
 		name  string
 		codec fake
-		f     Fidelity
+		f     wire.Fidelity
 		want  string // "" means the check passes
 	}{
 		{"json is exact", fake{name: "t"}, Exact, ""},

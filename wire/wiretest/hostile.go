@@ -8,12 +8,10 @@ import (
 	"strconv"
 )
 
-// Input is one hostile input: its class, a description of how it was made,
-// and its bytes.
+// Input is one hostile input: its class, how it was made, and its bytes.
 type Input struct {
-	Class string // prefix, flip, length, nesting, utf8, nul, big
-	Name  string
-	Data  []byte
+	Class, Name string
+	Data        []byte
 }
 
 // The hostile-input classes.
@@ -38,16 +36,11 @@ const NestingDepth = 100_000
 // Big declared lengths: 2^31, 2^32 and 2^62.
 var bigLengths = []uint64{1 << 31, 1 << 32, 1 << 62}
 
-// Hostile returns the hostile inputs made from valid, the valid encodings
-// of some responses in the codec under test, with repeated-prefix inputs
-// of bigSize bytes, built one at a time as the sequence is read. They
-// know nothing of the format: each class applies every format's way of
-// going wrong (text numbers, MessagePack and CBOR length heads, every
-// kind of opener), at evenly spaced places of each encoding, so that a
-// text decoder also sees binary length headers, and the reverse. The
-// class constants say what each holds; nesting also includes 4096 levels
-// of indented "k:" lines (about 16 MiB, as indentation grows with the
-// square of the depth).
+// Hostile returns the hostile inputs made from valid encodings in the
+// codec under test, ClassBig ones of bigSize bytes, built as the sequence
+// is read. They know nothing of the format: each class applies every
+// format's way of going wrong (text numbers, MessagePack and CBOR length
+// heads, every opener) at evenly spaced places of each encoding.
 func Hostile(valid [][]byte, bigSize int) iter.Seq[Input] {
 	return func(yield func(Input) bool) {
 		for _, class := range Classes() {
@@ -82,10 +75,8 @@ func hostileClass(class string, valid [][]byte, bigSize int, yield func(Input) b
 			}
 		}
 	case ClassLength:
-		for _, in := range lengthHeaders() {
-			if !emit(in.Name, in.Data) {
-				return false
-			}
+		if !lengthHeaders(emit) {
+			return false
 		}
 		for vi, v := range valid {
 			if !lengthInputs(vi, v, emit) {
@@ -114,10 +105,7 @@ func hostileClass(class string, valid [][]byte, bigSize int, yield func(Input) b
 		for vi, v := range valid {
 			for _, p := range spread(len(v)+1, 32) {
 				for _, s := range invalidUTF8 {
-					if !emit(fmt.Sprintf("valid[%d] with %q inserted at %d", vi, s, p), splice(v, p, 0, []byte(s))) {
-						return false
-					}
-					if p+len(s) <= len(v) && !emit(fmt.Sprintf("valid[%d] with %q written at %d", vi, s, p), splice(v, p, len(s), []byte(s))) {
+					if !overlay(emit, vi, v, p, fmt.Sprintf("%q", s), []byte(s)) {
 						return false
 					}
 				}
@@ -131,10 +119,7 @@ func hostileClass(class string, valid [][]byte, bigSize int, yield func(Input) b
 		}
 		for vi, v := range valid {
 			for _, p := range spread(len(v)+1, 64) {
-				if !emit(fmt.Sprintf("valid[%d] with NUL inserted at %d", vi, p), splice(v, p, 0, []byte{0})) {
-					return false
-				}
-				if p < len(v) && !emit(fmt.Sprintf("valid[%d] with NUL written at %d", vi, p), splice(v, p, 1, []byte{0})) {
+				if !overlay(emit, vi, v, p, "NUL", []byte{0}) {
 					return false
 				}
 			}
@@ -172,6 +157,13 @@ func spread(n, max int) []int {
 		out[i] = int(int64(i) * int64(n-1) / int64(max-1))
 	}
 	return out
+}
+
+// overlay emits valid[vi] with s inserted at p and, where it fits, written
+// over the bytes at p.
+func overlay(emit func(string, []byte) bool, vi int, v []byte, p int, what string, s []byte) bool {
+	return emit(fmt.Sprintf("valid[%d] with %s inserted at %d", vi, what, p), splice(v, p, 0, s)) &&
+		(p+len(s) > len(v) || emit(fmt.Sprintf("valid[%d] with %s written at %d", vi, what, p), splice(v, p, len(s), s)))
 }
 
 // splice returns v with v[p:p+del] replaced by ins.
@@ -217,41 +209,51 @@ func indentBomb(depth int) []byte {
 	return b.Bytes()
 }
 
-// lengthHeaders returns inputs that are nothing but a length header
-// declaring a huge length, in MessagePack and CBOR.
-func lengthHeaders() []Input {
-	var out []Input
-	add := func(name string, b []byte) { out = append(out, Input{Class: ClassLength, Name: name, Data: b}) }
-	for _, n := range []uint64{1 << 31, 1<<32 - 1} {
-		for _, h := range []struct {
-			name string
-			b    byte
-		}{{"array32", 0xdd}, {"map32", 0xdf}, {"str32", 0xdb}, {"bin32", 0xc6}} {
-			b := []byte{h.b, 0, 0, 0, 0}
-			binary.BigEndian.PutUint32(b[1:], uint32(n))
-			add(fmt.Sprintf("MessagePack %s declaring %d", h.name, n), b)
-			add(fmt.Sprintf("MessagePack array of one %s declaring %d", h.name, n), append([]byte{0x91}, b...))
+// lengthHeaders emits bare MessagePack and CBOR heads of huge lengths,
+// alone and as the one item of an array.
+func lengthHeaders(emit func(string, []byte) bool) bool {
+	both := func(name string, n uint64, array byte, h []byte) bool {
+		return emit(fmt.Sprintf("%s declaring %d", name, n), h) &&
+			emit(fmt.Sprintf("array of one %s declaring %d", name, n), append([]byte{array}, h...))
+	}
+	for _, n := range msgpackLengths {
+		for i, code := range []byte{0xdd, 0xdf, 0xdb, 0xc6} {
+			name := [...]string{"array32", "map32", "str32", "bin32"}[i]
+			if !both("MessagePack "+name, n, 0x91, msgpackHead(code, n)) {
+				return false
+			}
 		}
 	}
 	for _, n := range append(bigLengths, 1<<40) {
-		for _, major := range []struct {
-			name string
-			b    byte
-		}{{"byte string", 0x40}, {"text string", 0x60}, {"array", 0x80}, {"map", 0xa0}} {
-			b := make([]byte, 9)
-			b[0] = major.b | 27
-			binary.BigEndian.PutUint64(b[1:], n)
-			add(fmt.Sprintf("CBOR %s declaring %d", major.name, n), b)
-			add(fmt.Sprintf("CBOR array of one %s declaring %d", major.name, n), append([]byte{0x81}, b...))
+		for major := byte(2); major <= 5; major++ {
+			if !both(fmt.Sprintf("CBOR major type %d", major), n, 0x81, cborHead(major, n)) {
+				return false
+			}
 		}
 	}
-	return out
+	return true
+}
+
+var msgpackLengths = []uint64{1 << 31, 1<<32 - 1}
+
+// msgpackHead returns the 32-bit MessagePack header code declaring n.
+func msgpackHead(code byte, n uint64) []byte {
+	return binary.BigEndian.AppendUint32([]byte{code}, uint32(n))
+}
+
+// cborHead returns the head of a CBOR major type declaring n in 8 bytes.
+func cborHead(major byte, n uint64) []byte {
+	return binary.BigEndian.AppendUint64([]byte{major<<5 | 27}, n)
 }
 
 // lengthInputs emits valid encoding v with its declared lengths replaced.
 func lengthInputs(vi int, v []byte, emit func(string, []byte) bool) bool {
-	// Decimal numbers, as text formats declare lengths and counts.
-	runs := 0
+	// replace emits v with v[p:p+w] replaced by h, and v[:p] then h.
+	replace := func(what string, p, w int, h []byte) bool {
+		return emit(fmt.Sprintf("valid[%d] with the %s at %d", vi, what, p), splice(v, p, w, h)) &&
+			emit(fmt.Sprintf("valid[%d][:%d] then the %s", vi, p, what), splice(v[:p], p, 0, h))
+	}
+	runs := 0 // decimal numbers, as text formats declare lengths
 	for i := 0; i < len(v) && runs < 32; {
 		if v[i] < '0' || v[i] > '9' {
 			i++
@@ -263,33 +265,26 @@ func lengthInputs(vi int, v []byte, emit func(string, []byte) bool) bool {
 		}
 		runs++
 		for _, n := range bigLengths {
-			num := []byte(strconv.FormatUint(n, 10))
-			if !emit(fmt.Sprintf("valid[%d] with the number at %d replaced by %d", vi, i, n), splice(v, i, j-i, num)) ||
-				!emit(fmt.Sprintf("valid[%d][:%d] with the number at %d replaced by %d, then nothing", vi, j, i, n), splice(v[:j], i, j-i, num)) {
+			if !replace(fmt.Sprintf("number %d", n), i, j-i, strconv.AppendUint(nil, n, 10)) {
 				return false
 			}
 		}
 		i = j
 	}
-	// MessagePack headers.
 	heads := 0
 	for p := 0; p < len(v) && heads < 32; p++ {
-		w, repl, ok := msgpackHeader(v[p:])
+		w, code, ok := msgpackHeader(v[p:])
 		if !ok {
 			continue
 		}
 		heads++
-		for _, n := range []uint64{1 << 31, 1<<32 - 1} {
-			h := append([]byte(nil), repl...)
-			binary.BigEndian.PutUint32(h[1:5], uint32(n))
-			if !emit(fmt.Sprintf("valid[%d] with the MessagePack header at %d declaring %d", vi, p, n), splice(v, p, w, h)) ||
-				!emit(fmt.Sprintf("valid[%d][:%d] then a MessagePack header declaring %d", vi, p, n), splice(v[:p], p, 0, h)) {
+		for _, n := range msgpackLengths {
+			if !replace(fmt.Sprintf("MessagePack header declaring %d", n), p, w, msgpackHead(code, n)) {
 				return false
 			}
 		}
 	}
-	// CBOR heads of strings, arrays and maps.
-	heads = 0
+	heads = 0 // CBOR heads of strings, arrays and maps
 	for p := 0; p < len(v) && heads < 32; p++ {
 		major, ai := v[p]>>5, v[p]&0x1f
 		if major < 2 || major > 5 || ai > 27 {
@@ -304,11 +299,7 @@ func lengthInputs(vi int, v []byte, emit func(string, []byte) bool) bool {
 		}
 		heads++
 		for _, n := range bigLengths {
-			h := make([]byte, 9)
-			h[0] = major<<5 | 27
-			binary.BigEndian.PutUint64(h[1:], n)
-			if !emit(fmt.Sprintf("valid[%d] with the CBOR head at %d declaring %d", vi, p, n), splice(v, p, w, h)) ||
-				!emit(fmt.Sprintf("valid[%d][:%d] then a CBOR head declaring %d", vi, p, n), splice(v[:p], p, 0, h)) {
+			if !replace(fmt.Sprintf("CBOR head declaring %d", n), p, w, cborHead(major, n)) {
 				return false
 			}
 		}
@@ -317,9 +308,8 @@ func lengthInputs(vi int, v []byte, emit func(string, []byte) bool) bool {
 }
 
 // msgpackHeader reports whether b starts with a MessagePack length header,
-// its width, and the 32-bit form of the same family to replace it with
-// (length bytes to be filled in at [1:5]).
-func msgpackHeader(b []byte) (width int, repl []byte, ok bool) {
+// its width, and the code of the 32-bit header of its family.
+func msgpackHeader(b []byte) (width int, code byte, ok bool) {
 	c := b[0]
 	for _, f := range [...]struct {
 		fix, fixEnd byte    // the fixed-size headers of the family, if any
@@ -337,7 +327,7 @@ func msgpackHeader(b []byte) (width int, repl []byte, ok bool) {
 		} else {
 			continue
 		}
-		return width, []byte{f.heads[2], 0, 0, 0, 0}, width <= len(b)
+		return width, f.heads[2], width <= len(b)
 	}
-	return 0, nil, false
+	return 0, 0, false
 }

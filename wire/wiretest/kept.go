@@ -9,15 +9,9 @@ import (
 )
 
 // Kept reports whether got, the decoding of an encoding of want by a lossy
-// codec (FixedPoint), keeps what a lossy codec must keep, however it
-// rewrites values: the query type; every node, by its type and id (the
-// set of them; order, repeats and properties may change); every edge, by
-// its endpoints and type, outside path_finding (a layout may add edges it
-// implies, but loses none; GOON writes paths as chains and rebuilds their
-// edges, so path_finding edges are not held); a has_more of true (that more
-// results exist; a pagination saying none may go). A codec that drops the graph, or writes the same bytes for
-// every response, fails it; the byte-for-byte fixed point alone would let
-// it pass.
+// codec (FixedPoint), keeps what a lossy codec must: the query type; the
+// set of nodes by type and id; every edge by endpoints and type, outside
+// path_finding (GOON rebuilds paths from chains); a has_more of true.
 func Kept(want, got *wire.GraphResponse) error {
 	if want.QueryType != got.QueryType {
 		return fmt.Errorf("query type %q came back as %q", want.QueryType, got.QueryType)

@@ -8,27 +8,22 @@ import (
 )
 
 // DecodeMemoryBound is the most heap a decode of n input bytes may hold at
-// its peak: 16 times the input plus 16 MiB. Every built-in decoder is held
-// to it under the default wire.Limits.
+// its peak under the default wire.Limits: 16 times the input plus 16 MiB.
 func DecodeMemoryBound(n int) uint64 { return 16*uint64(n) + 16<<20 }
 
-// Footprint is what one call cost in memory and time.
+// Footprint is what one call cost in memory and time: PeakHeap is the
+// largest live heap seen while it ran above the live heap before it
+// (sampled every 100µs), TotalAlloc every byte it allocated.
 type Footprint struct {
-	// PeakHeap is the largest live heap seen while the call ran, above the
-	// live heap before it (sampled every 100µs, and read at the end).
-	PeakHeap uint64
-	// TotalAlloc is every byte the call allocated (an upper bound on what
-	// it held at once).
-	TotalAlloc uint64
-	Elapsed    time.Duration
+	PeakHeap, TotalAlloc uint64
+	Elapsed              time.Duration
 }
 
 func (f Footprint) String() string {
 	return fmt.Sprintf("peak heap %d KiB, allocated %d KiB, %v", f.PeakHeap>>10, f.TotalAlloc>>10, f.Elapsed.Round(time.Microsecond))
 }
 
-// Measure runs call once and reports its footprint. It collects garbage
-// before the call so that the baseline is the live heap; other goroutines'
+// Measure runs call once and reports its footprint; other goroutines'
 // allocations count too, so measure with nothing else running.
 func Measure(call func()) Footprint {
 	runtime.GC()

@@ -2,6 +2,5 @@
 
 package wiretest
 
-// raceEnabled reports whether the race detector is on; timings mean little
-// under it.
+// raceEnabled: the race detector is on.
 const raceEnabled = false

@@ -9,32 +9,21 @@ import (
 	"github.com/graphwire/graphwire/wire"
 )
 
-// Refusal names a shape of response that every decoder refuses, so that
-// every encoder must refuse it too (wire.Limits.Check holds the rules).
-// Options.Refuse makes the generators produce it.
+// Refusal names a shape of response that every decoder refuses, so every
+// encoder must too (wire.Limits.Check); Options.Refuse generates it.
 type Refusal string
 
 // The refused shapes.
 const (
-	// RefuseRepeatedProperty: two properties of one node (or of a row's
-	// node reference) share a key.
-	RefuseRepeatedProperty Refusal = "repeated_property"
-	// RefuseReservedProperty: a property is named "type" or "id".
-	RefuseReservedProperty Refusal = "reserved_property"
-	// RefuseRepeatedCell: two cells of one row share a name.
-	RefuseRepeatedCell Refusal = "repeated_cell"
-	// RefuseQueryType: the query type is none of the five.
-	RefuseQueryType Refusal = "query_type"
-	// RefuseGroupKind: a group column's kind is neither node nor property.
-	RefuseGroupKind Refusal = "group_kind"
-	// RefusePagination: a pagination in neither schema v2 nor v5.
-	RefusePagination Refusal = "pagination"
-	// RefuseDepth: a list value nested past Limits.MaxDepth.
-	RefuseDepth Refusal = "depth"
-	// RefuseElements: a list value of more than Limits.MaxElements items.
-	RefuseElements Refusal = "elements"
-	// RefuseStringBytes: a string value longer than Limits.MaxStringBytes.
-	RefuseStringBytes Refusal = "string_bytes"
+	RefuseRepeatedProperty Refusal = "repeated_property" // two properties of one node share a key.
+	RefuseReservedProperty Refusal = "reserved_property" // a property is named "type" or "id".
+	RefuseRepeatedCell     Refusal = "repeated_cell"     // two cells of one row share a name.
+	RefuseQueryType        Refusal = "query_type"        // the query type is none of the five.
+	RefuseGroupKind        Refusal = "group_kind"        // a group column's kind is neither node nor property.
+	RefusePagination       Refusal = "pagination"        // a pagination in neither schema v2 nor v5.
+	RefuseDepth            Refusal = "depth"             // a list value nested past Limits.MaxDepth.
+	RefuseElements         Refusal = "elements"          // a list value of more than Limits.MaxElements items.
+	RefuseStringBytes      Refusal = "string_bytes"      // a string value longer than Limits.MaxStringBytes.
 )
 
 // Refusals lists every refused shape.
@@ -46,15 +35,7 @@ func Refusals() []Refusal {
 // Limit returns the wire.Limits field a shape goes past ("MaxDepth"), or
 // "" for a rule of the model.
 func (s Refusal) Limit() string {
-	switch s {
-	case RefuseDepth:
-		return "MaxDepth"
-	case RefuseElements:
-		return "MaxElements"
-	case RefuseStringBytes:
-		return "MaxStringBytes"
-	}
-	return ""
+	return map[Refusal]string{RefuseDepth: "MaxDepth", RefuseElements: "MaxElements", RefuseStringBytes: "MaxStringBytes"}[s]
 }
 
 // refuse breaks g.o.Refuse's rule once in r.
@@ -139,9 +120,8 @@ func (g gen) refuse(r *wire.GraphResponse) {
 	}
 }
 
-// someNode returns a node of r, one of its nodes or of its rows' node
-// cells, adding a node when it has none; the node's properties are its
-// own (not shared with another node of r).
+// someNode returns a node of r or of its rows' cells (adding one when r
+// has none), with properties not shared with another node.
 func (g gen) someNode(r *wire.GraphResponse) *wire.Node {
 	var cells []*wire.Cell
 	for i := range r.Rows {

@@ -17,14 +17,11 @@ const (
 )
 
 // Scaling checks that decode runs in time linear in its input on one shape
-// of input: build(n) returns about n bytes of that shape, and the time per
-// byte decoding build(ScalingLarge) must be within ScalingMaxRatio of the
-// time per byte decoding build(ScalingSmall). Both are the best of several
-// attempts in processor time of the whole process, with the collector
-// off, and a ratio over the bound is measured up to four times more, so a
-// busy machine does not fail it. decode's error is ignored (a refusal
-// must be linear too). It skips under the race detector and -short; run
-// it from a test that does not call t.Parallel.
+// of input: build(n) returns about n bytes of it, and the time per byte of
+// build(ScalingLarge) must be within ScalingMaxRatio of build(ScalingSmall)'s
+// (best of several attempts in process CPU time, collector off; a ratio
+// over the bound is measured again up to four times). decode's error is
+// ignored. It skips under -race and -short; call it outside t.Parallel.
 func Scaling(t *testing.T, name string, build func(n int) []byte, decode func(data []byte) error) {
 	t.Helper()
 	if raceEnabled {
@@ -54,14 +51,12 @@ func Scaling(t *testing.T, name string, build func(n int) []byte, decode func(da
 	}
 }
 
-// perByte returns the best time per byte, in nanoseconds, of attempts
-// decodes of data, each repeated until it has taken at least min and
-// decoded at least minBytes, and decode's error.
+// perByte returns the best nanoseconds per byte of attempts decodes of
+// data (each repeated to at least min and minBytes), and decode's error.
 func perByte(data []byte, attempts int, min time.Duration, minBytes int, decode func([]byte) error) (float64, error) {
 	best := 0.0
 	var err error
-	// The collector is off while an attempt runs: its cost per byte depends
-	// on the heap's size against its minimum, not on the decoder.
+	// The collector's cost per byte depends on the heap, not the decoder.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	for a := 0; a < attempts; a++ {
 		runtime.GC()

@@ -8,18 +8,12 @@ import (
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
-// SniffSuite is the format-detection suite of one codec (see
-// wirecodec.Sniffer): each codec's sniff_test.go fills one in with openings of
-// its own format and of others, and calls RunSniff.
+// SniffSuite is the format-detection suite of one codec (wirecodec.Sniffer).
 type SniffSuite struct {
-	// Sniffer is the codec under test.
 	Sniffer wirecodec.Sniffer
-	// Cases are openings and the confidence Sniff must give each, exactly.
-	Cases []SniffCase
-	// Encoders write the codec's own encodings (the codec itself, or one
-	// per option that changes its opening): every encoding they write of
-	// FixedResponses must score at least 0.9 from its first From bytes
-	// on, up to wirecodec.SniffLen.
+	Cases   []SniffCase
+	// Encoders write the codec's own encodings: each of FixedResponses
+	// must score at least 0.9 from its first From bytes on.
 	Encoders []wire.Codec
 	From     int
 }
@@ -31,9 +25,8 @@ type SniffCase struct {
 	Want  float64
 }
 
-// RunSniff runs s, each part as a subtest of t: Cases, OwnEncodings, and
-// RandomBytes (10,000 random prefixes of up to wirecodec.SniffLen bytes, none
-// of which may score 0.5 or more).
+// RunSniff runs s, each part as a subtest of t; 10,000 random inputs must
+// also score under 0.5.
 func RunSniff(t *testing.T, s SniffSuite) {
 	t.Helper()
 	t.Run("Cases", func(t *testing.T) {
