@@ -158,26 +158,13 @@ func (d *decoder) parseFields(l *line, c string, i int, delim byte, level int, p
 	}
 	members := 0
 	for {
-		start := i
-		j := i
-		inQuotes := false
-		for j < len(c) {
-			ch := c[j]
-			if inQuotes {
-				if ch == '\\' && j+1 < len(c) {
-					j += 2
-					continue
+		start, j := i, i
+		for j < len(c) && c[j] != delim && c[j] != '{' && c[j] != '}' {
+			if c[j] == '"' {
+				if j = closingQuote(c, j); j < 0 {
+					j = len(c)
+					break
 				}
-				if ch == '"' {
-					inQuotes = false
-				}
-				j++
-				continue
-			}
-			if ch == '"' {
-				inQuotes = true
-			} else if ch == delim || ch == '{' || ch == '}' {
-				break
 			}
 			j++
 		}
