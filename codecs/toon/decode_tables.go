@@ -1,6 +1,7 @@
 package toon
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
@@ -259,11 +260,8 @@ func (t *tables) edgeTable(h toonread.Header) toonread.TableSink {
 	s.edges = make([]wire.Edge, 0, min(h.Len(), h.Room()))
 	var seen uint16
 	for j, name := range names {
-		k := 0
-		for k < len(edgeFields) && edgeFields[k] != name {
-			k++
-		}
-		if k == len(edgeFields) {
+		k := slices.Index(edgeFields[:], name)
+		if k < 0 {
 			return nil
 		}
 		s.which[j] = k
