@@ -101,15 +101,7 @@ func tableError(line int, path []pathStep, limit, msg string) *wire.DecodeError 
 
 // describeScalar names a cell's kind for error messages.
 func describeScalar(s *toonread.Scalar) string {
-	switch s.Kind {
-	case toonread.Null:
-		return describe(nil)
-	case toonread.Bool:
-		return describe(s.Bool)
-	case toonread.Number:
-		return describe(s.Num)
-	}
-	return describe(s.Str)
+	return describe([...]jsonvalue.Value{toonread.Null: nil, toonread.Bool: s.Bool, toonread.Number: s.Num, toonread.String: s.Str}[s.Kind])
 }
 
 // intCell returns the integer of a cell, or the message refusing it.

@@ -13,8 +13,7 @@ func (s *streamer) edges(e *toonwrite.Writer, edges []wire.Edge) {
 	e.Line(0)
 	key := "edges"
 	if len(edges) == 0 {
-		e.Buf = toonwrite.AppendKey(e.Buf, key)
-		e.Buf = append(e.Buf, ':', ' ', '[', ']')
+		e.Buf = append(toonwrite.AppendKey(e.Buf, key), ": []"...)
 		return
 	}
 	var depth, pathID, step bool

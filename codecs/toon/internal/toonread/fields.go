@@ -56,10 +56,6 @@ const (
 	pairwiseFields = 16
 )
 
-func (fl *fieldList) hashOf(i int) uint64 {
-	return fl.index.hash(fl.fields[i].name, uint64(uint32(fl.fields[i].parent)))
-}
-
 // add appends f, which the character at c[j] ends, and reports the index
 // of an earlier field of its group with the same name, or -1.
 func (fl *fieldList) add(f hfield, c string, j int, delim byte, level int, maxFields int) int {
@@ -97,7 +93,9 @@ func (fl *fieldList) add(f hfield, c string, j int, delim byte, level int, maxFi
 	}
 	fl.fields = append(fl.fields, f)
 	if fl.strict && fl.index.slots == nil && len(fl.fields) > pairwiseFields {
-		fl.index.start(cap(fl.fields), len(fl.fields), fl.hashOf)
+		fl.index.start(cap(fl.fields), len(fl.fields), func(i int) uint64 {
+			return fl.index.hash(fl.fields[i].name, uint64(uint32(fl.fields[i].parent)))
+		})
 	}
 	return -1
 }

@@ -295,8 +295,7 @@ func (e *Writer) array(key *string, vs []jsonvalue.Value, depth int) {
 	if len(vs) == 0 {
 		e.Line(depth)
 		if key != nil {
-			e.Buf = AppendKey(e.Buf, *key)
-			e.Buf = append(e.Buf, ':', ' ', '[', ']')
+			e.Buf = append(AppendKey(e.Buf, *key), ": []"...)
 		} else {
 			e.Buf = append(e.Buf, '[', ']')
 		}
