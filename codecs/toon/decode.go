@@ -1,6 +1,7 @@
 package toon
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -171,18 +172,17 @@ func (d *graphDecoder) document(v jsonvalue.Value) *wire.GraphResponse {
 			return nil
 		}
 	}
-	if len(d.header) == len(doc.Members) && d.header != nil {
+	switch {
+	case d.header != nil && len(d.header) == len(doc.Members):
 		return nil // a header alone
-	}
-	if d.header != nil {
+	case d.header != nil:
 		// A content after a header leaves out an empty format_version
 		// and query_type.
-	} else if !haveVersion {
+	case !haveVersion:
 		d.fail(nil, "missing format_version")
-	} else if !haveType {
+		return nil
+	case !haveType:
 		d.fail(nil, "missing query_type")
-	}
-	if d.err != nil {
 		return nil
 	}
 	r.Nodes = d.nodes(nodes, order, haveOrder)
@@ -277,12 +277,9 @@ func (d *graphDecoder) fields(v jsonvalue.Value, path []pathStep, allowed []stri
 	}
 	var seen uint16
 	for _, m := range o.Members {
-		k := 0
-		for k < len(allowed) && allowed[k] != m.Key {
-			k++
-		}
+		k := slices.Index(allowed, m.Key)
 		p := append(path, keyStep(m.Key))
-		if k == len(allowed) {
+		if k < 0 {
 			d.fail(p, "unknown field (want "+strings.Join(allowed, ", ")+")")
 			return
 		}
@@ -305,12 +302,4 @@ func (d *graphDecoder) optInt(v jsonvalue.Value, path []pathStep) wire.Opt[int64
 		return wire.Opt[int64]{}
 	}
 	return wire.Some[int64](d.integer(v, path))
-}
-
-func (d *graphDecoder) optString(v jsonvalue.Value, path []pathStep) wire.Opt[string] {
-	if v == nil {
-		return wire.Opt[string]{}
-	}
-	s, _ := d.str(v, path)
-	return wire.Some(s)
 }

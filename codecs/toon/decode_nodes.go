@@ -136,35 +136,44 @@ func (d *graphDecoder) node(typ string, v jsonvalue.Value, path []pathStep) wire
 	if d.err != nil {
 		return n
 	}
-	haveID := false
-	if len(o.Members)-1 > d.lim.MaxElements {
-		d.failLimit(path, "MaxElements", strconv.Itoa(len(o.Members)-1)+" properties, more than the limit of "+strconv.Itoa(d.lim.MaxElements))
-		return n
-	}
-	if len(o.Members) > 1 {
+	if len(o.Members) > 1 && len(o.Members)-1 <= d.lim.MaxElements {
 		n.Properties = d.props(len(o.Members) - 1)
 	}
-	for _, m := range o.Members {
-		switch m.Key {
-		case "id":
-			n.ID = d.integer(m.Value, append(path, keyStep("id")))
-			haveID = true
-		case "type":
-			d.fail(append(path, keyStep("type")), `a node's type is its group's name, not a property`)
-		default:
-			if !d.name(m.Key, append(path, keyStep(m.Key))) {
-				return n
-			}
-			n.Properties = append(n.Properties, wire.Property{Key: m.Key, Value: d.value(m.Value, append(path, keyStep(m.Key)), 0)})
-		}
-		if d.err != nil {
-			return n
-		}
-	}
-	if !haveID {
+	if _, haveID := d.nodeMembers(&n, o, path, false); d.err == nil && !haveID {
 		d.fail(path, "node without id")
 	}
 	return n
+}
+
+// nodeMembers reads the members of the node object o into n: its id, its
+// type when typed (a row's node cell; a node's type is its group's), and
+// at most MaxElements properties.
+func (d *graphDecoder) nodeMembers(n *wire.Node, o *jsonvalue.Object, path []pathStep, typed bool) (haveType, haveID bool) {
+	own := 1
+	if typed {
+		own = 2
+	}
+	if len(o.Members)-own > d.lim.MaxElements {
+		d.failLimit(path, "MaxElements", strconv.Itoa(len(o.Members)-own)+" properties, more than the limit of "+strconv.Itoa(d.lim.MaxElements))
+		return
+	}
+	for _, m := range o.Members {
+		p := append(path, keyStep(m.Key))
+		switch {
+		case m.Key == "id":
+			n.ID, haveID = d.integer(m.Value, p), true
+		case m.Key == "type" && typed:
+			n.Type, haveType = d.str(m.Value, p)
+		case m.Key == "type":
+			d.fail(p, `a node's type is its group's name, not a property`)
+		case d.name(m.Key, p):
+			n.Properties = append(n.Properties, wire.Property{Key: m.Key, Value: d.value(m.Value, p, 0)})
+		}
+		if d.err != nil {
+			return
+		}
+	}
+	return
 }
 
 // props returns an empty slice of capacity n for a node's properties,

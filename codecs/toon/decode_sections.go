@@ -59,8 +59,9 @@ func (d *graphDecoder) columns(v jsonvalue.Value, path []pathStep) []wire.Column
 func (d *graphDecoder) strField(strs []*string, opts []*wire.Opt[string], k int, v jsonvalue.Value, p []pathStep) {
 	if k < len(strs) {
 		*strs[k], _ = d.str(v, p)
-	} else {
-		*opts[k-len(strs)] = d.optString(v, p)
+	} else if v != nil {
+		s, _ := d.str(v, p)
+		*opts[k-len(strs)] = wire.Some(s)
 	}
 }
 
@@ -145,35 +146,14 @@ func (d *graphDecoder) cell(name string, v jsonvalue.Value, path []pathStep) wir
 		c.Value = d.value(v, path, 0)
 		return c
 	}
-	if len(o.Members)-2 > d.lim.MaxElements {
-		d.failLimit(path, "MaxElements", strconv.Itoa(len(o.Members)-2)+" properties, more than the limit of "+strconv.Itoa(d.lim.MaxElements))
-		return c
-	}
 	n := &wire.Node{Properties: []wire.Property{}}
-	var haveType, haveID bool
-	for _, m := range o.Members {
-		p := append(path, keyStep(m.Key))
-		switch m.Key {
-		case "type":
-			n.Type, haveType = d.str(m.Value, p)
-		case "id":
-			n.ID = d.integer(m.Value, p)
-			haveID = true
-		default:
-			if !d.name(m.Key, p) {
-				return c
-			}
-			n.Properties = append(n.Properties, wire.Property{Key: m.Key, Value: d.value(m.Value, p, 0)})
-		}
-		if d.err != nil {
-			return c
-		}
-	}
-	if !haveType || !haveID {
+	haveType, haveID := d.nodeMembers(n, o, path, true)
+	if d.err == nil && (!haveType || !haveID) {
 		d.fail(path, "a node reference needs type and id")
-		return c
 	}
-	c.Node = n
+	if d.err == nil {
+		c.Node = n
+	}
 	return c
 }
 

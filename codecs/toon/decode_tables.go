@@ -1,6 +1,7 @@
 package toon
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
@@ -100,15 +101,7 @@ func tableError(line int, path []pathStep, limit, msg string) *wire.DecodeError 
 
 // describeScalar names a cell's kind for error messages.
 func describeScalar(s *toonread.Scalar) string {
-	switch s.Kind {
-	case toonread.Null:
-		return describe(nil)
-	case toonread.Bool:
-		return describe(s.Bool)
-	case toonread.Number:
-		return describe(s.Num)
-	}
-	return describe(s.Str)
+	return describe([...]jsonvalue.Value{toonread.Null: nil, toonread.Bool: s.Bool, toonread.Number: s.Num, toonread.String: s.Str}[s.Kind])
 }
 
 // intCell returns the integer of a cell, or the message refusing it.
@@ -259,11 +252,8 @@ func (t *tables) edgeTable(h toonread.Header) toonread.TableSink {
 	s.edges = make([]wire.Edge, 0, min(h.Len(), h.Room()))
 	var seen uint16
 	for j, name := range names {
-		k := 0
-		for k < len(edgeFields) && edgeFields[k] != name {
-			k++
-		}
-		if k == len(edgeFields) {
+		k := slices.Index(edgeFields[:], name)
+		if k < 0 {
 			return nil
 		}
 		s.which[j] = k

@@ -78,20 +78,12 @@
 //
 // # Deltas and references
 //
-// A delta (delta.Delta), or a response with references to nodes sent
-// earlier in a delta.Session, is a document (delta.DocumentCodec): a
-// header of named fields, then the content in the layout above. Package
-// delta gives the fields their meaning; AppendDocument and DecodeDocument
-// (head.go) write and read them. A plain response is a document with no
-// header, its text AppendEncode's byte for byte.
-//
-// Each field is one more member of the document's object, written before
-// the content's: a list of integers a TOON inline array "name[3]: 0,3,5"
-// (an empty list is left out), a text a TOON string. The content is a
-// fragment: format_version and query_type only when not empty, nodes and
-// edges only when it has some, and "nodes:" for an empty content, told
-// from none. A delta in which one node's property changed (57 o200k
-// tokens on lean/traversal_m, TestOneNodeDeltaTokens):
+// Codec implements delta.DocumentCodec. A document's fields are members
+// of its object before the content's: a list of integers a TOON inline
+// array "name[3]: 0,3,5" (an empty list left out), a text a TOON string.
+// The content is a fragment: format_version and query_type only when not
+// empty, nodes and edges only when it has some, "nodes:" for an empty
+// content. The delta that changes one property of one node:
 //
 //	graphwire_delta: "270670938487002172079740440993224071359"
 //	nodes_changed[1]: 0
@@ -99,16 +91,10 @@
 //	  User[1]{id,username}:
 //	    1007430,ada.lovelace
 //
-// A response with references names them in sent_earlier ("MergeRequest
-// 480003477; User 1007430") and their positions in sent_earlier_at.
-//
-// DecodeDocument reads a document with Decode's one reader, in one pass:
-// the top-level members named by a header field (delta.FieldKind) are the
-// header, in the order read, the others the content (nil when there are
-// none). A field given twice is a duplicate key; a value not of its
-// field's kind (a non-empty list of integers; a string) is refused at its
-// line. Decode refuses a header field as an unknown field, and Sniff
-// rates a document with a header 0.
+// DecodeDocument reads a document with Decode's reader, in one pass. A
+// field given twice is a duplicate key; a value not of its field's kind
+// is refused at its line. Decode refuses a header field as an unknown
+// field, and Sniff rates a document with a header 0.
 //
 // # Errors
 //
@@ -149,13 +135,4 @@
 // text longer than MaxInputBytes, so what a Codec writes, a Codec with the
 // same limits reads. The text is at most MaxDepth+8 times the response's
 // canonical JSON.
-//
-// # Inside
-//
-// AppendEncode and EncodeTo write the layout line by line straight from
-// the response; only rows of rare shapes and lists of lists go through
-// generic values. An encode allocates its output and nothing else.
-// Decode reads a document of any TOON shape in one pass with the generic
-// library's reader, the node tables, edges and rows read row by row into
-// the response (toonread.Sinks), the rest into generic values converted.
 package toon

@@ -67,7 +67,7 @@ func (c *Codec) begin(r *wire.GraphResponse, fragment bool) (*streamer, wirecode
 	if err != nil {
 		return nil, m, err
 	}
-	s := getStreamer()
+	s := streamers.Get().(*streamer)
 	s.fragment = fragment
 	if err := s.prepare(r); err != nil {
 		putStreamer(s)
@@ -140,13 +140,12 @@ type streamer struct {
 // streamers keeps streamers, so that an encode allocates its output alone.
 var streamers = sync.Pool{New: func() any { return new(streamer) }}
 
-// maxPooledBuf is the largest EncodeTo buffer a pooled streamer keeps.
-const maxPooledBuf = 2 * (toonwrite.FlushSize + 4096)
-
-// maxPooledOrder is the most node_order entries a pooled streamer keeps.
-const maxPooledOrder = 1 << 16
-
-func getStreamer() *streamer { return streamers.Get().(*streamer) }
+// A pooled streamer keeps an EncodeTo buffer of at most maxPooledBuf bytes
+// and at most maxPooledOrder node_order entries.
+const (
+	maxPooledBuf   = 2 * (toonwrite.FlushSize + 4096)
+	maxPooledOrder = 1 << 16
+)
 
 // putStreamer returns s to the pool, dropping the response's names and
 // scratch grown unusually large.

@@ -24,8 +24,7 @@ func (s *streamer) optionalTable(e *toonwrite.Writer, key string, names []string
 	}
 	e.Line(0)
 	if n == 0 {
-		e.Buf = toonwrite.AppendKey(e.Buf, key)
-		e.Buf = append(e.Buf, ':', ' ', '[', ']')
+		e.Buf = append(toonwrite.AppendKey(e.Buf, key), ": []"...)
 		return
 	}
 	e.Header(&key, n, s.fields, false)

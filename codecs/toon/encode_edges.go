@@ -13,8 +13,7 @@ func (s *streamer) edges(e *toonwrite.Writer, edges []wire.Edge) {
 	e.Line(0)
 	key := "edges"
 	if len(edges) == 0 {
-		e.Buf = toonwrite.AppendKey(e.Buf, key)
-		e.Buf = append(e.Buf, ':', ' ', '[', ']')
+		e.Buf = append(toonwrite.AppendKey(e.Buf, key), ": []"...)
 		return
 	}
 	var depth, pathID, step bool
@@ -23,15 +22,11 @@ func (s *streamer) edges(e *toonwrite.Writer, edges []wire.Edge) {
 		pathID = pathID || edges[i].PathID.Valid
 		step = step || edges[i].Step.Valid
 	}
-	s.fields = append(s.fields[:0], toonwrite.Field{Name: "from"}, toonwrite.Field{Name: "from_id"}, toonwrite.Field{Name: "to"}, toonwrite.Field{Name: "to_id"}, toonwrite.Field{Name: "type"})
-	if depth {
-		s.fields = append(s.fields, toonwrite.Field{Name: "depth"})
-	}
-	if pathID {
-		s.fields = append(s.fields, toonwrite.Field{Name: "path_id"})
-	}
-	if step {
-		s.fields = append(s.fields, toonwrite.Field{Name: "step"})
+	s.fields = s.fields[:0]
+	for k, name := range edgeFields {
+		if k < 5 || [...]bool{depth, pathID, step}[k-5] {
+			s.fields = append(s.fields, toonwrite.Field{Name: name})
+		}
 	}
 	e.Header(&key, len(edges), s.fields, false)
 	optInt := func(o wire.Opt[int64]) {

@@ -294,7 +294,8 @@ func cell(e *toonwrite.Writer, v wire.Value) string {
 	return ""
 }
 
-// nodeOrder writes node_order when the groups are not the nodes in order.
+// nodeOrder writes node_order, each node's group, when the groups are not
+// the nodes in order.
 func (s *streamer) nodeOrder(e *toonwrite.Writer, n int) {
 	pos, sorted := 0, true
 	for _, gr := range s.groups {
@@ -306,11 +307,6 @@ func (s *streamer) nodeOrder(e *toonwrite.Writer, n int) {
 	if sorted {
 		return
 	}
-	intList(e, "node_order", s.groupOf(n))
-}
-
-// groupOf returns the group number of each of the n nodes.
-func (s *streamer) groupOf(n int) []int {
 	if cap(s.order) < n {
 		s.order = make([]int, n)
 	}
@@ -322,7 +318,7 @@ func (s *streamer) groupOf(n int) []int {
 			}
 		}
 	}
-	return of
+	intList(e, "node_order", of)
 }
 
 // intList writes the top-level inline array "key[N]: a,b,c" of v.

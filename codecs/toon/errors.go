@@ -81,9 +81,7 @@ func pathString(path []pathStep) string {
 	var b strings.Builder
 	for i, s := range path {
 		if s.Index >= 0 {
-			b.WriteByte('[')
-			b.WriteString(strconv.Itoa(s.Index))
-			b.WriteByte(']')
+			b.WriteString("[" + strconv.Itoa(s.Index) + "]")
 			continue
 		}
 		if i > 0 {

@@ -18,7 +18,18 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	if err := delta.CheckHeader(Name, header, c.core.Limits); err != nil {
 		return dst, err
 	}
-	out := c.appendHeader(dst, header)
+	e := newWriter(dst, nil)
+	for _, f := range header {
+		switch kind, _ := delta.FieldKind(f.Name); kind {
+		case delta.IntList:
+			if len(f.Ints) > 0 {
+				intList(e, f.Name, f.Ints)
+			}
+		case delta.Text:
+			e.StringField(f.Name, f.Text, 0)
+		}
+	}
+	out := e.Buf
 	var err error
 	if content != nil {
 		if len(out) > len(dst) {
@@ -32,22 +43,6 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 		return dst, err
 	}
 	return out, nil
-}
-
-// appendHeader appends the header's lines; an empty list is left out.
-func (c *Codec) appendHeader(dst []byte, header []delta.Field) []byte {
-	e := newWriter(dst, nil)
-	for _, f := range header {
-		switch kind, _ := delta.FieldKind(f.Name); kind {
-		case delta.IntList:
-			if len(f.Ints) > 0 {
-				intList(e, f.Name, f.Ints)
-			}
-		case delta.Text:
-			e.StringField(f.Name, f.Text, 0)
-		}
-	}
-	return e.Buf
 }
 
 // DecodeDocument implements delta.DocumentCodec: it reads what

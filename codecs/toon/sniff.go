@@ -4,7 +4,6 @@ import (
 	"bytes"
 
 	"github.com/graphwire/graphwire/delta"
-
 	"github.com/graphwire/graphwire/wirecodec"
 )
 
@@ -23,21 +22,14 @@ func (c *Codec) Sniff(prefix []byte) float64 {
 	if i := bytes.IndexByte(t, '\n'); i >= 0 {
 		line = t[:i]
 	}
+	_, header := delta.FieldKind(string(line[:max(bytes.IndexAny(line, ":["), 0)]))
 	switch {
 	case bytes.HasPrefix(line, []byte("format_version: ")), bytes.HasPrefix(line, []byte("query_type: ")):
 		return 0.95
-	case line[0] == '{' || line[0] == '[' || line[0] == '@' || line[0] == '"':
-		return 0
-	case isHeaderLine(line):
+	case line[0] == '{' || line[0] == '[' || line[0] == '@' || line[0] == '"' || header:
 		return 0
 	case bytes.Contains(line, []byte(": ")) || bytes.HasSuffix(bytes.TrimRight(line, "\r"), []byte(":")):
 		return 0.3
 	}
 	return 0
-}
-
-// isHeaderLine reports whether line is a document's header line.
-func isHeaderLine(line []byte) bool {
-	_, ok := delta.FieldKind(string(line[:max(bytes.IndexAny(line, ":["), 0)]))
-	return ok
 }

@@ -16,7 +16,8 @@
 // []Value or *Object. Objects keep their key order; a Number holds an int64
 // or a float64 exactly, so an integer beyond 2^53 survives a round trip
 // (the reference implementation, bound to JavaScript numbers, rounds it).
-// jsonvalue.Equal compares two values with numbers by value.
+// jsonvalue.Equal compares two values with numbers by value. FromJSON and
+// ToJSON convert JSON text to TOON and back in one call.
 //
 //	v, err := toonvalue.Unmarshal(text, toonvalue.DecodeOptions{})
 //	out, err := toonvalue.Marshal(v, toonvalue.EncodeOptions{Delimiter: toonvalue.Tab})
@@ -49,12 +50,6 @@
 // does. Decoding also accepts a leading byte-order mark, CRLF line endings
 // and full-line comments.
 //
-// # JSON
-//
-// jsonvalue.Parse reads JSON text into an ordered, exact Value,
-// jsonvalue.Append writes one as compact JSON, and FromJSON / ToJSON
-// convert between the two formats in one call.
-//
 // # Security
 //
 // Decoding untrusted input with Unmarshal is bounded: nesting of arrays,
@@ -63,17 +58,8 @@
 // is capped at 256 elements); a row's cells, an inline array's values and
 // a header's names are counted before they are decoded, no further than
 // one past what is declared; a repeated key or header name is reported
-// where it is read, by comparison and past the first names through an
-// index (8 to 24 bytes a name); 0 to 255 and one-byte strings are boxed
-// once, other strings copied into chunks that double up to the input's
-// length, values boxed from slabs of up to 256. Parsing is linear in the
-// line length. The peak heap of a decode stays within 16 times its input
-// plus 16 MiB (measured on rows of 60 million delimiters, headers of 9
-// million names, inline arrays of 10 million values). jsonvalue.Parse
-// limits nesting to 1000 levels; the encoder refuses values nested deeper
-// than 10000, which also stops reference cycles. An error quotes at most
-// 64 bytes of the input.
-//
-// The tests compare this implementation with the reference one under
-// node (testdata/README.md).
+// where it is read. Parsing is linear in the line length. The peak heap of
+// a decode stays within 16 times its input plus 16 MiB. jsonvalue.Parse limits nesting to 1000 levels; the encoder
+// refuses values nested deeper than 10000, which also stops reference
+// cycles. An error quotes at most 64 bytes of the input.
 package toonvalue

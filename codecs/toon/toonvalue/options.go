@@ -17,13 +17,12 @@ const (
 	Pipe  Delimiter = '|'
 )
 
-// DefaultIndentSize is the spaces per indentation level when an option
-// leaves IndentSize zero.
-const DefaultIndentSize = toonread.DefaultIndentSize
-
-// DefaultMaxDepth bounds the nesting Unmarshal follows when
-// DecodeOptions leaves MaxDepth zero.
-const DefaultMaxDepth = toonread.DefaultMaxDepth
+// DefaultIndentSize and DefaultMaxDepth are the options' defaults for
+// IndentSize and MaxDepth left zero.
+const (
+	DefaultIndentSize = toonread.DefaultIndentSize
+	DefaultMaxDepth   = toonread.DefaultMaxDepth
+)
 
 // EncodeOptions shape the encoder's output. The zero value is the spec's
 // default: comma delimiter, two spaces per level.

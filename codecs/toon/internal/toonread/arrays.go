@@ -46,7 +46,8 @@ func (d *decoder) inlineArray(h *header, hl *line) jsonvalue.Value {
 		d.failLimit(hl, h.inlineOff+past, "MaxElements", "an inline array holding more values than the limit of "+strconv.Itoa(d.lim.MaxElements))
 	}
 	vs := make([]jsonvalue.Value, n)
-	cs := newCells(h.inline, h.delim)
+	var cs cells
+	cs.reset(h.inline, h.delim)
 	for i := range vs {
 		s, _ := cs.next()
 		vs[i] = d.primitive(hl, h.inline[s.start:s.end], h.inlineOff+s.start)

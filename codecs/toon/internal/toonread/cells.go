@@ -9,12 +9,6 @@ type cells struct {
 	done  bool
 }
 
-func newCells(s string, delim byte) cells {
-	var c cells
-	c.reset(s, delim)
-	return c
-}
-
 // reset sets c to read the cells of s, field by field (see line.set).
 func (c *cells) reset(s string, delim byte) {
 	c.s, c.delim, c.pos, c.done = s, delim, 0, s == ""
@@ -80,7 +74,8 @@ func (c *cells) scan() (span, bool) {
 // countCells counts the cells of s up to one past limit (< 0: none) and
 // returns the count and the offset of a cell past limit.
 func countCells(s string, delim byte, limit int) (n, past int) {
-	c := newCells(s, delim)
+	var c cells
+	c.reset(s, delim)
 	for {
 		sp, ok := c.next()
 		if !ok {

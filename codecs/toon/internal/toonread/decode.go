@@ -292,8 +292,6 @@ func (d *decoder) newObject(n int) objBuilder {
 	return objBuilder{o: &jsonvalue.Object{Members: make([]jsonvalue.Member, 0, n)}}
 }
 
-func (b *objBuilder) hashOf(i int) uint64 { return b.idx.hash(b.o.Members[i].Key, 0) }
-
 // add returns the position of the member named key, or -1, having
 // indexed key as the next member.
 func (b *objBuilder) add(key string) int {
@@ -307,7 +305,7 @@ func (b *objBuilder) add(key string) int {
 		}
 	}
 	if len(ms) >= smallObject {
-		b.idx.start(2*len(ms), len(ms), b.hashOf)
+		b.idx.start(2*len(ms), len(ms), func(i int) uint64 { return b.idx.hash(ms[i].Key, 0) })
 		b.idx.place(b.idx.hash(key, 0), len(ms))
 	}
 	return -1

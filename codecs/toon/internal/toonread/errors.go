@@ -32,8 +32,7 @@ func (d *decoder) fail(l *line, off int, format string, args ...any) {
 
 // failLimit is fail for input past the wire.Limits field limit.
 func (d *decoder) failLimit(l *line, off int, limit, msg string) {
-	col := max(off-l.start+1, 1)
-	panic(failure{&wire.DecodeError{Codec: codecName, Line: l.num, Column: col, Msg: msg, Limit: limit}})
+	panic(failure{&wire.DecodeError{Codec: codecName, Line: l.num, Column: max(off-l.start+1, 1), Msg: msg, Limit: limit}})
 }
 
 // checkString refuses a decoded string or key of n bytes past MaxString.

@@ -56,10 +56,6 @@ const (
 	pairwiseFields = 16
 )
 
-func (fl *fieldList) hashOf(i int) uint64 {
-	return fl.index.hash(fl.fields[i].name, uint64(uint32(fl.fields[i].parent)))
-}
-
 // add appends f, which the character at c[j] ends, and reports the index
 // of an earlier field of its group with the same name, or -1.
 func (fl *fieldList) add(f hfield, c string, j int, delim byte, level int, maxFields int) int {
@@ -97,7 +93,9 @@ func (fl *fieldList) add(f hfield, c string, j int, delim byte, level int, maxFi
 	}
 	fl.fields = append(fl.fields, f)
 	if fl.strict && fl.index.slots == nil && len(fl.fields) > pairwiseFields {
-		fl.index.start(cap(fl.fields), len(fl.fields), fl.hashOf)
+		fl.index.start(cap(fl.fields), len(fl.fields), func(i int) uint64 {
+			return fl.index.hash(fl.fields[i].name, uint64(uint32(fl.fields[i].parent)))
+		})
 	}
 	return -1
 }
@@ -158,26 +156,13 @@ func (d *decoder) parseFields(l *line, c string, i int, delim byte, level int, p
 	}
 	members := 0
 	for {
-		start := i
-		j := i
-		inQuotes := false
-		for j < len(c) {
-			ch := c[j]
-			if inQuotes {
-				if ch == '\\' && j+1 < len(c) {
-					j += 2
-					continue
+		start, j := i, i
+		for j < len(c) && c[j] != delim && c[j] != '{' && c[j] != '}' {
+			if c[j] == '"' {
+				if j = closingQuote(c, j); j < 0 {
+					j = len(c)
+					break
 				}
-				if ch == '"' {
-					inQuotes = false
-				}
-				j++
-				continue
-			}
-			if ch == '"' {
-				inQuotes = true
-			} else if ch == delim || ch == '{' || ch == '}' {
-				break
 			}
 			j++
 		}

@@ -1,6 +1,7 @@
 package toonread
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -19,14 +20,9 @@ func (d *decoder) invalidUTF8(line string, num int) {
 
 // peek returns the next line without consuming it, or nil at the end.
 func (d *decoder) peek() *line {
-	if d.peeked {
-		if d.hasNext {
-			return &d.next
-		}
-		return nil
+	if !d.peeked {
+		d.peeked, d.hasNext = true, d.scan(&d.next)
 	}
-	d.peeked = true
-	d.hasNext = d.scan(&d.next)
 	if d.hasNext {
 		return &d.next
 	}
@@ -155,16 +151,8 @@ func (d *decoder) noBlankLines(first, last int, what string) {
 	if !d.strict || first == 0 {
 		return
 	}
-	// d.blanks is sorted; find the first run that ends after first.
-	lo, hi := 0, len(d.blanks)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if d.blanks[m].last <= first {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
+	// The first run that ends after first.
+	lo := sort.Search(len(d.blanks), func(i int) bool { return d.blanks[i].last > first })
 	if lo < len(d.blanks) {
 		if b := max(d.blanks[lo].first, first+1); b < last {
 			d.failAt(b, 1, "blank line inside a %s", what)

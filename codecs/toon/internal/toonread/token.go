@@ -180,19 +180,11 @@ func isDataRow(c string, delim byte) bool {
 		case ':':
 			return false
 		case '"':
-			return isQuotedDataRow(c, delim)
+			colon := unquotedIndex(c, ':', 0)
+			return colon < 0 || unquotedIndex(c[:colon], delim, 0) >= 0
 		}
 	}
 	return true
-}
-
-func isQuotedDataRow(c string, delim byte) bool {
-	colon := unquotedIndex(c, ':', 0)
-	if colon < 0 {
-		return true
-	}
-	dpos := unquotedIndex(c[:colon], delim, 0)
-	return dpos >= 0
 }
 
 // trimSpacesOff returns s[from:] without surrounding spaces (U+0020 only)

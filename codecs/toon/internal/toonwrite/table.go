@@ -1,7 +1,6 @@
 package toonwrite
 
 import (
-	"fmt"
 	"unsafe"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
@@ -101,8 +100,7 @@ func (e *Writer) tabularFields(rows []*jsonvalue.Object) []Field {
 		if kinds[i] == colPrimitive {
 			continue
 		}
-		if e.depth+1 > maxDepth {
-			e.Fail(fmt.Errorf("toon: value nested deeper than %d levels (a cycle?)", maxDepth))
+		if !e.Enter() {
 			return nil
 		}
 		if sub == nil {
@@ -113,9 +111,8 @@ func (e *Writer) tabularFields(rows []*jsonvalue.Object) []Field {
 			v, _ := lookup(r, key, i)
 			sub = append(sub, v.(*jsonvalue.Object))
 		}
-		e.depth++
 		children := e.tabularFields(sub)
-		e.depth--
+		e.Leave()
 		if children == nil {
 			return nil
 		}
@@ -160,24 +157,13 @@ func (e *Writer) cells(row *jsonvalue.Object, fields []Field, n int) int {
 	return n
 }
 
-func (e *Writer) rows(rows []*jsonvalue.Object, fields []Field, depth int) {
-	for _, r := range rows {
-		e.Line(depth)
-		e.cells(r, fields, 0)
-	}
-}
-
 // keyedObject writes o in keyed tabular form as a field named *key (or at
 // the root when key is nil).
 func (e *Writer) keyedObject(key *string, o *jsonvalue.Object, fields []Field, depth int) {
 	e.Line(depth)
 	e.Header(key, len(o.Members), fields, true)
-	e.entries(o, fields, depth+1)
-}
-
-func (e *Writer) entries(o *jsonvalue.Object, fields []Field, depth int) {
 	for _, m := range o.Members {
-		e.Line(depth)
+		e.Line(depth + 1)
 		e.Buf = AppendKey(e.Buf, m.Key)
 		e.Buf = append(e.Buf, ':', ' ')
 		e.cells(m.Value.(*jsonvalue.Object), fields, 0)

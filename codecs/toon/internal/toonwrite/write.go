@@ -119,11 +119,10 @@ func (e *Writer) Root(v jsonvalue.Value) {
 	switch x := v.(type) {
 	case []jsonvalue.Value:
 		e.array(nil, x, 0)
+		return
 	case *jsonvalue.Object:
 		if x == nil {
-			e.Line(0)
-			e.Buf = append(e.Buf, "null"...)
-			return
+			break
 		}
 		if !e.checkKeys(x) {
 			return
@@ -133,18 +132,17 @@ func (e *Writer) Root(v jsonvalue.Value) {
 			return
 		}
 		e.objectLines(x.Members, 0)
+		return
 	case string:
-		e.Line(0)
 		if strings.HasPrefix(x, "\uFEFF") {
 			// A leading byte-order mark would be stripped by decoders.
+			e.Line(0)
 			e.Buf = textwire.TOON.AppendQuoted(e.Buf, x)
 			return
 		}
-		e.Primitive(v)
-	default:
-		e.Line(0)
-		e.Primitive(v)
 	}
+	e.Line(0)
+	e.Primitive(v)
 }
 
 // isPrimitive reports whether v encodes as a primitive token.
@@ -297,8 +295,7 @@ func (e *Writer) array(key *string, vs []jsonvalue.Value, depth int) {
 	if len(vs) == 0 {
 		e.Line(depth)
 		if key != nil {
-			e.Buf = AppendKey(e.Buf, *key)
-			e.Buf = append(e.Buf, ':', ' ', '[', ']')
+			e.Buf = append(AppendKey(e.Buf, *key), ": []"...)
 		} else {
 			e.Buf = append(e.Buf, '[', ']')
 		}
@@ -314,7 +311,10 @@ func (e *Writer) array(key *string, vs []jsonvalue.Value, depth int) {
 		if fields := e.tabularFields(rows); fields != nil {
 			e.Line(depth)
 			e.Header(key, len(vs), fields, false)
-			e.rows(rows, fields, depth+1)
+			for _, r := range rows {
+				e.Line(depth + 1)
+				e.cells(r, fields, 0)
+			}
 			return
 		}
 		if e.err != nil {
