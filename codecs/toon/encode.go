@@ -3,7 +3,6 @@ package toon
 import (
 	"io"
 	"slices"
-	"strconv"
 	"sync"
 
 	"github.com/graphwire/graphwire/codecs/toon/internal/toonwrite"
@@ -63,13 +62,17 @@ func (c *Codec) begin(r *wire.GraphResponse, fragment bool) (*streamer, wirecode
 	if r == nil {
 		return nil, wirecodec.Measurement{}, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
-	m, err := wirecodec.Measure(c.core.Limits, Name, delta.Checkable(r))
+	checked := r // the model's checks, the query type's among them
+	if fragment {
+		checked = delta.Checkable(r) // a document's content may leave it out
+	}
+	m, err := wirecodec.Measure(c.core.Limits, Name, checked)
 	if err != nil {
 		return nil, m, err
 	}
 	s := streamers.Get().(*streamer)
 	s.fragment = fragment
-	if err := s.prepare(r); err != nil {
+	if err := s.group(r.Nodes); err != nil {
 		putStreamer(s)
 		return nil, m, err
 	}
@@ -172,20 +175,6 @@ func putStreamer(s *streamer) {
 	}
 	s.fragment = false
 	streamers.Put(s)
-}
-
-// prepare refuses a bad query type, pagination or property key, and
-// groups the nodes, before anything is written.
-func (s *streamer) prepare(r *wire.GraphResponse) error {
-	if !r.QueryType.Valid() && !(s.fragment && r.QueryType == "") {
-		return &wire.EncodeError{Codec: Name, Path: "query_type", Msg: "invalid query type " + strconv.Quote(string(r.QueryType))}
-	}
-	if p := r.Pagination; p != nil {
-		if err := p.Check(); err != nil {
-			return &wire.EncodeError{Codec: Name, Path: "pagination", Msg: err.Error()}
-		}
-	}
-	return s.group(r.Nodes)
 }
 
 // write produces the text of r (prepared) into e.
