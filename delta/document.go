@@ -269,16 +269,16 @@ func deltaOf(h []Field, content *wire.GraphResponse) (*Delta, error) {
 	return d, nil
 }
 
-// Checkable returns content as wire.Limits checks and measures a
-// response: the content of a delta whose result keeps the base's query
-// type has none, which a response must have, and is given one (a shallow
-// copy, whose canonical JSON is a few bytes longer). A codec's
-// AppendDocument checks and measures its content through it.
-func Checkable(content *wire.GraphResponse) *wire.GraphResponse {
-	if content == nil || content.QueryType != "" {
-		return content
+// Checkable returns r as a codec checks and measures it (wirecodec.Measure):
+// a plain response as it is, so that a missing query type is refused; a
+// document's content (content set), which leaves the query type out where
+// the result keeps the base's, with one given (a shallow copy, whose
+// canonical JSON is a few bytes longer).
+func Checkable(r *wire.GraphResponse, content bool) *wire.GraphResponse {
+	if !content || r == nil || r.QueryType != "" {
+		return r
 	}
-	c := *content
+	c := *r
 	c.QueryType = wire.Search
 	return &c
 }

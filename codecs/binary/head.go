@@ -54,7 +54,7 @@ func (c *Codec) AppendDocument(dst []byte, header []delta.Field, content *wire.G
 	if content != nil {
 		s.str(contentKey)
 		var err error
-		if b, err = c.appendEncode(*out, content, delta.Checkable(content)); err != nil {
+		if b, err = c.appendEncode(*out, content, delta.Checkable(content, true)); err != nil {
 			return dst, err
 		}
 	}

@@ -461,7 +461,7 @@ func TestOneNodeDeltaTokens(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		content, err := c.appendEncode(nil, d.Content, delta.Checkable(d.Content)) // a content without a query type
+		content, err := c.appendEncode(nil, d.Content, delta.Checkable(d.Content, true)) // a content without a query type
 		if err != nil || !bytes.HasSuffix(doc, content) {
 			t.Fatalf("%s: the document does not end with the content's encoding: %v", f, err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/delta"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirecodec"
 )
@@ -49,7 +50,7 @@ func (c *Codec) decodeAt(data []byte, body, fields int, sinks bool) (*wire.Graph
 	// What a decoder of GCF cannot refuse as it reads (the model's rules,
 	// the limits of the response as a whole) it refuses here, with the
 	// encoders' own check (Measure refuses exactly what Check does).
-	if _, err := wirecodec.Measure(c.core.Limits, Name, checked(r, d.fragment)); err != nil {
+	if _, err := wirecodec.Measure(c.core.Limits, Name, delta.Checkable(r, d.fragment)); err != nil {
 		de := &wire.DecodeError{Codec: Name, Msg: err.Error()}
 		if ee, ok := err.(*wire.EncodeError); ok {
 			de.Msg, de.Limit = ee.Path+": "+ee.Msg, ee.Limit

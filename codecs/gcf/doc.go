@@ -65,12 +65,9 @@
 //
 // # Speed
 //
-// AppendEncode writes the document straight from the response, through
-// gcfvalue's rules, into one pooled buffer: one allocation per encode
-// (the output), none when dst has room; where the layout cannot carry
-// the response, a second walk names the place. Decode is one pass of
-// gcfvalue's reader, the layout's tables going row by row into the
-// response through its sinks (see gcfvalue.Sinks).
+// AppendEncode makes one allocation (the output), none when dst has room.
+// Decode is one pass of gcfvalue's reader, the layout's tables going row
+// by row into the response through its sinks (gcfvalue.Sinks).
 //
 // # Decoding and limits
 //
@@ -120,14 +117,11 @@
 // a line name=value whose name is not one of the layout's members.
 //
 // DecodeDocument refuses, with a *wire.DecodeError at the field's line and
-// column, a field name delta.FieldKind does not know or one given twice,
-// an integer list that is empty, not decimals separated by commas
-// (delta.ParseInts) or longer than MaxElements, a text bare where GCF
-// quotes it, malformed when quoted, not UTF-8 or longer than
-// MaxStringBytes (defaults, wire.DefaultLimits: 1,048,576 elements, 16
-// MiB), and a field line without its line end; the content is read under
-// the codec's Limits, as Decode reads a response, from a copy counted in
-// the memory bound, its errors positioned in the whole document.
+// column, a header package delta refuses (an unknown or repeated field, a
+// malformed or empty list, a list or text past MaxElements or
+// MaxStringBytes), a text bare where GCF quotes it or malformed when
+// quoted, and a field line without its line end; the content is read as
+// Decode reads a response, its errors positioned in the whole document.
 // AppendDocument refuses the same header, and a document longer than
 // MaxInputBytes. A spec §10a delta and a §9 reference row, which earlier
 // versions wrote, are refused: their sections and rows are not the

@@ -28,14 +28,14 @@ func (c *Codec) appendEncode(dst []byte, r *wire.GraphResponse, fragment bool) (
 	if r == nil {
 		return dst, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
-	m, err := wirecodec.Measure(c.core.Limits, Name, checked(r, fragment))
+	m, err := wirecodec.Measure(c.core.Limits, Name, delta.Checkable(r, fragment))
 	if err != nil {
 		return dst, err
 	}
 	n := len(dst)
 	out, ok := c.appendFast(dst, r, int64(m.SizeHint()), fragment)
 	if !ok {
-		if err := c.refusal(checked(r, fragment)); err != nil {
+		if err := c.refusal(delta.Checkable(r, fragment)); err != nil {
 			return dst, err
 		}
 		return dst, &wire.EncodeError{Codec: Name, Limit: "MaxDepth",
@@ -177,16 +177,6 @@ func (w *writer) document(r *wire.GraphResponse, fragment bool) {
 	if p := r.Pagination; p != nil {
 		w.pagination(p)
 	}
-}
-
-// checked is the response the encoder's and decoder's checks see for r:
-// r itself, or for a fragment delta.Checkable's (a fragment may leave the
-// query type out, which the model requires).
-func checked(r *wire.GraphResponse, fragment bool) *wire.GraphResponse {
-	if !fragment {
-		return r
-	}
-	return delta.Checkable(r)
 }
 
 // onlyNodes reports whether r holds nothing a fragment writes but its

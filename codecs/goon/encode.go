@@ -87,10 +87,7 @@ func (c *Codec) encode(e *encoder, r *wire.GraphResponse) error {
 	half := l
 	half.MaxMaterializedBytes = max(l.MaxMaterializedBytes/2, 1)
 	nearLimit := false
-	checked := r // the model's checks, the query type's among them
-	if e.fragment {
-		checked = delta.Checkable(r) // a document's content may leave it out
-	}
+	checked := delta.Checkable(r, e.fragment)
 	size, err := wirecodec.Measure(half, Name, checked)
 	if err != nil {
 		var ee *wire.EncodeError

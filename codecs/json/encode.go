@@ -53,11 +53,7 @@ func check(r *wire.GraphResponse, l wire.Limits, fragment bool) (n, hi int64, er
 	if r == nil {
 		return 0, 0, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
-	checked := r
-	if fragment {
-		checked = delta.Checkable(r) // a content may leave the query type out
-	}
-	m, err := wirecodec.Measure(l, Name, checked)
+	m, err := wirecodec.Measure(l, Name, delta.Checkable(r, fragment))
 	if err != nil {
 		return 0, 0, err
 	}

@@ -62,11 +62,7 @@ func (c *Codec) begin(r *wire.GraphResponse, fragment bool) (*streamer, wirecode
 	if r == nil {
 		return nil, wirecodec.Measurement{}, &wire.EncodeError{Codec: Name, Msg: "nil response"}
 	}
-	checked := r // the model's checks, the query type's among them
-	if fragment {
-		checked = delta.Checkable(r) // a document's content may leave it out
-	}
-	m, err := wirecodec.Measure(c.core.Limits, Name, checked)
+	m, err := wirecodec.Measure(c.core.Limits, Name, delta.Checkable(r, fragment))
 	if err != nil {
 		return nil, m, err
 	}
