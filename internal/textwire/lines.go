@@ -28,9 +28,11 @@ type LineRules struct {
 	// " " (TOON), " \t" (GCF), "" none.
 	TrimRight string
 
-	// SkipBlank skips lines with nothing but indentation, counting them
-	// in Lines.Blank; without it they are returned with Blank set.
-	SkipBlank bool
+	// SkipBlank skips lines with nothing but indentation; without it
+	// they are returned with Blank set. With BlankRuns as well, the lines
+	// skipped are recorded in Lines.BlankRuns (TOON's strict reader
+	// refuses a blank line inside an array it has read past).
+	SkipBlank, BlankRuns bool
 
 	// IsComment, when set, is asked about every line whose Text starts
 	// with '#', and told whether its indentation holds a tab; the lines
@@ -114,9 +116,13 @@ func (e *LineError) Msg() string {
 	return "unknown line problem " + strconv.Itoa(int(e.Problem))
 }
 
+// LineRange is a run of lines, first to last (1-based numbers).
+type LineRange struct{ First, Last int }
+
 // Lines reads a text line by line under a format's LineRules. It is a
 // value, held in the reader that uses it; Next fills Line without
-// allocating. It is not safe for concurrent use.
+// allocating, and Peek looks one line ahead for a reader that decides by
+// the next line's depth. It is not safe for concurrent use.
 //
 //	ls := textwire.NewLines(src, &rules)
 //	for ls.Next() {
@@ -124,17 +130,21 @@ func (e *LineError) Msg() string {
 //	}
 //	if err := ls.Err(); err != nil { ... }
 type Lines struct {
-	// Line is the line the last successful Next read.
+	// Line is the line the last successful Next or Read read.
 	Line Line
-	// Blank counts the blank lines skipped so far (SkipBlank).
-	Blank int
+	// BlankRuns holds the runs of blank lines skipped so far, in order
+	// (SkipBlank and BlankRuns).
+	BlankRuns []LineRange
 
-	src   string
-	pos   int // offset of the next line
-	num   int // number of the last line read
-	rules *LineRules
-	plain bool // rules that only split: the fast path of Next
-	err   *LineError
+	src    string
+	pos    int // offset of the next line
+	num    int // number of the last line read
+	rules  *LineRules
+	plain  bool // rules that only split: the fast path of Next
+	peeked bool // next holds the next line (has), or its end (!has)
+	has    bool
+	next   Line
+	err    *LineError
 }
 
 // NewLines returns a reader of src under rules, which it keeps (the
@@ -182,6 +192,65 @@ func (l *Lines) Check() error {
 // Next reads the next line into l.Line. It reports false at the end of
 // the text and at the first problem, which Err then returns.
 func (l *Lines) Next() bool {
+	if l.peeked {
+		l.peeked = false
+		if l.has {
+			l.Line.set(&l.next)
+		}
+		return l.has
+	}
+	return l.scan(&l.Line)
+}
+
+// Peek returns the next line without reading it, or nil at the end of the
+// text and at a problem (Err). The line it returns stays as it is until
+// the next Next or Read.
+func (l *Lines) Peek() *Line {
+	if !l.peeked {
+		l.peeked, l.has = true, l.scan(&l.next)
+	}
+	if l.has {
+		return &l.next
+	}
+	return nil
+}
+
+// Read reads the next line, as Next does, and returns it (l.Line), or
+// nil at the end of the text and at a problem (Err).
+func (l *Lines) Read() *Line {
+	if !l.Next() {
+		return nil
+	}
+	return &l.Line
+}
+
+// set copies m into l field by field: a whole-struct copy into the heap
+// costs a bulk write barrier while the collector runs.
+func (l *Line) set(m *Line) {
+	l.Num, l.Start, l.Indent, l.Depth, l.Text, l.Blank = m.Num, m.Start, m.Indent, m.Depth, m.Text, m.Blank
+}
+
+// Skip passes over the next raw line, which a format reads itself (a
+// header line), and returns it without its line end; the line after it
+// is read, and numbered, as the next one. It returns "" at the end of the
+// text.
+func (l *Lines) Skip() string {
+	rest := l.src[l.pos:]
+	i := strings.IndexByte(rest, '\n')
+	if i < 0 {
+		i = len(rest)
+		l.pos = len(l.src)
+	} else {
+		l.pos += i + 1
+	}
+	if rest != "" {
+		l.num++
+	}
+	return strings.TrimSuffix(rest[:i], "\r")
+}
+
+// scan reads the next line the rules let a reader see into ln.
+func (l *Lines) scan(ln *Line) bool {
 	for l.pos < len(l.src) {
 		rest := l.src[l.pos:]
 		start := l.pos
@@ -202,19 +271,19 @@ func (l *Lines) Next() bool {
 		}
 		l.num++
 		if l.plain {
-			l.Line = Line{Num: l.num, Start: start, Text: text, Blank: text == ""}
+			ln.Num, ln.Start, ln.Indent, ln.Depth, ln.Text, ln.Blank = l.num, start, 0, 0, text, text == ""
 			return true
 		}
-		if ok, skip := l.shape(start, text); !skip {
+		if ok, skip := l.shape(ln, start, text); !skip {
 			return ok
 		}
 	}
 	return false
 }
 
-// shape fills l.Line from a line's text under rules that indent, trim,
-// skip or bound; skip reports a line the reader does not see.
-func (l *Lines) shape(start int, text string) (ok, skip bool) {
+// shape fills ln from a line's text under rules that indent, trim, skip
+// or bound; skip reports a line the reader does not see.
+func (l *Lines) shape(ln *Line, start int, text string) (ok, skip bool) {
 	r := l.rules
 	if r.MaxLines > 0 && l.num > r.MaxLines {
 		l.fail(ProblemTooManyLines, l.num, start, start, l.num, r.MaxLines)
@@ -247,7 +316,9 @@ func (l *Lines) shape(start int, text string) (ok, skip bool) {
 		body = body[:e]
 	}
 	if body == "" && r.SkipBlank {
-		l.Blank++
+		if r.BlankRuns {
+			l.blank()
+		}
 		return false, true
 	}
 	if body != "" && body[0] == '#' && r.IsComment != nil && r.IsComment(body, tab >= 0) {
@@ -263,8 +334,18 @@ func (l *Lines) shape(start int, text string) (ok, skip bool) {
 			return false, false
 		}
 	}
-	l.Line = Line{Num: l.num, Start: start, Indent: indent, Depth: depth, Text: body, Blank: body == ""}
+	ln.Num, ln.Start, ln.Indent, ln.Depth, ln.Text, ln.Blank = l.num, start, indent, depth, body, body == ""
 	return true, false
+}
+
+// blank records the line just scanned as blank, in one run with those
+// just before it.
+func (l *Lines) blank() {
+	if n := len(l.BlankRuns); n > 0 && l.BlankRuns[n-1].Last == l.num-1 {
+		l.BlankRuns[n-1].Last = l.num
+	} else {
+		l.BlankRuns = append(l.BlankRuns, LineRange{l.num, l.num})
+	}
 }
 
 func (l *Lines) fail(p LineProblem, num, off, lineStart, n, limit int) {
@@ -282,26 +363,11 @@ func (l *Lines) Err() error {
 }
 
 // Offset returns the source offset of the next line: the bytes before it
-// have been read.
+// have been read (a line Peek returned among them).
 func (l *Lines) Offset() int { return l.pos }
 
-// Rest returns the text from the next line to the end.
+// Rest returns the text from Offset to the end.
 func (l *Lines) Rest() string { return l.src[l.pos:] }
-
-// LineMark is a reader's position between two lines, for a reader that
-// looks ahead and goes back (Mark, Reset).
-type LineMark struct{ pos, num int }
-
-// Mark returns the position after the line last read.
-func (l *Lines) Mark() LineMark { return LineMark{l.pos, l.num} }
-
-// Reset goes back to a position Mark returned: the next Next reads the
-// line after the one last read then. The Line field keeps the line last
-// read until then.
-func (l *Lines) Reset(m LineMark) { l.pos, l.num, l.err = m.pos, m.num, nil }
-
-// Num returns the number of the line last read (0 before the first).
-func (l *Lines) Num() int { return l.num }
 
 // InvalidUTF8 returns the offset of the first byte of s that does not
 // start a valid UTF-8 encoding, or -1 when s is valid. A format calls it

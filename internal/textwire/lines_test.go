@@ -176,18 +176,47 @@ func TestLinesAllocateNothing(t *testing.T) {
 	}
 }
 
-func TestLinesMarkReset(t *testing.T) {
-	ls := NewLines("a\nb\nc\n", &LineRules{})
-	ls.Next()
-	m := ls.Mark()
-	ls.Next()
-	ls.Next()
-	ls.Reset(m)
-	if !ls.Next() || ls.Line.Text != "b" || ls.Line.Num != 2 || ls.Num() != 2 {
-		t.Fatalf("after Reset, Next read %+v", ls.Line)
+func TestLinesPeekReadSkip(t *testing.T) {
+	ls := NewLines("GCF x\r\na\n\n  b\n", &indented)
+	if h := ls.Skip(); h != "GCF x" {
+		t.Fatalf("Skip = %q", h)
 	}
-	if ls.Rest() != "c\n" || ls.Offset() != 4 {
-		t.Fatalf("Rest = %q, Offset = %d", ls.Rest(), ls.Offset())
+	p := ls.Peek()
+	if p == nil || p.Text != "a" || p.Num != 2 || ls.Peek() != p {
+		t.Fatalf("Peek = %+v, want line 2 \"a\", the same twice", p)
+	}
+	if r := ls.Read(); r == nil || *r != (Line{Num: 2, Start: 7, Text: "a"}) {
+		t.Fatalf("Read = %+v", r)
+	}
+	if p := ls.Peek(); p == nil || *p != (Line{Num: 4, Start: 10, Indent: 2, Depth: 1, Text: "b"}) || ls.Line.Text != "a" {
+		t.Fatalf("Peek = %+v, Line = %+v: peeking changed the line read", p, ls.Line)
+	}
+	if !ls.Next() || ls.Line.Num != 4 || ls.Peek() != nil || ls.Read() != nil || ls.Err() != nil {
+		t.Fatalf("after the last line: Line %+v, Err %v", ls.Line, ls.Err())
+	}
+	if ls.Skip() != "" || ls.Rest() != "" || ls.Offset() != 14 {
+		t.Fatalf("at the end: Rest %q, Offset %d", ls.Rest(), ls.Offset())
+	}
+}
+
+func TestLinesBlankRuns(t *testing.T) {
+	rules := indented
+	rules.BlankRuns = true
+	ls := NewLines("a\n\n  \n# c\nb\n\t\nc\n\n", &rules)
+	var got []string
+	for ls.Next() {
+		got = append(got, ls.Line.Text)
+	}
+	if diff := cmp.Diff([]string{"a", "b", "c"}, got); diff != "" || ls.Err() != nil {
+		t.Fatalf("lines (-want +got):\n%s, err %v", diff, ls.Err())
+	}
+	// A comment ends a run; a line of a tab alone is blank.
+	want := []LineRange{{2, 3}, {6, 6}, {8, 8}}
+	if diff := cmp.Diff(want, ls.BlankRuns); diff != "" {
+		t.Fatalf("BlankRuns (-want +got):\n%s", diff)
+	}
+	if ls := NewLines("a\n\n", &indented); ls.Next() && !ls.Next() && ls.BlankRuns != nil {
+		t.Fatalf("BlankRuns recorded without the rule: %v", ls.BlankRuns)
 	}
 }
 
