@@ -144,12 +144,7 @@ type decoder struct {
 	src string
 	lim limits
 
-	lines   textwire.Lines // the body's lines, after the header line
-	base    int            // the offset in src of the body's first line
-	peeked  bool
-	hasNext bool
-	next    line
-	last    line
+	lines textwire.Lines // the body's lines, after the header line
 
 	depth    int
 	mem      int64           // the estimated memory of the value built so far
@@ -183,14 +178,10 @@ type decoder struct {
 	inSink     bool // a sink's table is being read
 }
 
-// line is one non-blank, non-comment line of the body.
-type line struct {
-	num     int    // 1-based line number
-	start   int    // offset of the line's first byte
-	cstart  int    // offset of its content (after indentation)
-	depth   int    // indentation level (two spaces each)
-	content string // the line after indentation, trailing blanks removed
-}
+// line is one non-blank, non-comment line of the body, as textwire.Lines
+// reads it: its content (Text) after the indentation, trailing blanks
+// removed.
+type line = textwire.Line
 
 // deferredCount is a [?] section: where it was and how many items it held.
 type deferredCount struct {
@@ -199,11 +190,11 @@ type deferredCount struct {
 
 // failIn reports an error at index i of l's content.
 func (d *decoder) failIn(l *line, i int, kind Kind, msg string) {
-	failAt(l.num, l.cstart+i-l.start+1, kind, msg)
+	failAt(l.Num, l.Indent+i+1, kind, msg)
 }
 
 func (d *decoder) failLimitIn(l *line, i int, limit, msg string) {
-	failLimitAt(l.num, l.cstart+i-l.start+1, limit, msg)
+	failLimitAt(l.Num, l.Indent+i+1, limit, msg)
 }
 
 // checkUTF8 refuses ill-formed UTF-8, naming a literal surrogate as one.
@@ -221,17 +212,9 @@ func (d *decoder) checkUTF8() {
 
 // header reads the header line (spec §3).
 func (d *decoder) header(doc *Document) {
-	src := strings.TrimPrefix(d.src, "\uFEFF")
-	off := len(d.src) - len(src)
-	end := strings.IndexByte(src, '\n')
-	d.base = len(d.src)
-	if end >= 0 {
-		d.base = off + end + 1
-	} else {
-		end = len(src)
-	}
-	d.lines = textwire.NewLines(d.src[d.base:], &bodyLines)
-	h := strings.TrimRight(src[:end], "\r")
+	d.lines = textwire.NewLines(d.src, &bodyLines)
+	off := d.lines.Offset() // a byte order mark's
+	h := strings.TrimRight(d.lines.Skip(), "\r")
 	if h != "GCF" && !strings.HasPrefix(h, "GCF ") {
 		failAt(1, 1, KindMissingHeader, "the first line is not a GCF header (GCF profile=...): "+excerpt(h))
 	}
@@ -286,49 +269,32 @@ func isHeaderValue(v string) bool {
 	return true
 }
 
-// peek returns the next line without consuming it, or nil at the end.
+// peek returns the next line without reading it, or nil at the end.
 func (d *decoder) peek() *line {
-	if !d.peeked {
-		d.peeked = true
-		d.hasNext = d.scan(&d.next)
+	if l := d.lines.Peek(); l != nil {
+		return l
 	}
-	if d.hasNext {
-		return &d.next
+	if le, ok := d.lines.Err().(*textwire.LineError); ok {
+		if le.Problem == textwire.ProblemTab {
+			failAt(le.Line, le.Col, KindTabIndentation, "a tab in the indentation (indent with two spaces per level)")
+		}
+		failAt(le.Line, le.Col, KindInvalidIndent, "an indentation of "+strconv.Itoa(le.N)+" spaces (two spaces per level)")
 	}
 	return nil
 }
 
-// read consumes the next line.
+// read reads the next line, or returns nil at the end.
 func (d *decoder) read() *line {
-	l := d.peek()
-	if l == nil {
+	if d.peek() == nil {
 		return nil
 	}
-	d.last = *l
-	d.peeked = false
-	return &d.last
+	return d.lines.Read()
 }
 
 // bodyLines are the rules of the body's lines (spec §4.1, §11); comments
 // are "#" alone, or "# " and the comment.
-var bodyLines = textwire.LineRules{IndentUnit: 2, StrictIndent: true, TrimRight: " \t", SkipBlank: true,
+var bodyLines = textwire.LineRules{IndentUnit: 2, StrictIndent: true, TrimRight: " \t", SkipBlank: true, SkipBOM: true,
 	IsComment: func(text string, _ bool) bool { return len(text) == 1 || text[1] == ' ' }}
-
-// scan reads the next line that is neither blank nor a comment.
-func (d *decoder) scan(l *line) bool {
-	if !d.lines.Next() {
-		if le, ok := d.lines.Err().(*textwire.LineError); ok {
-			if le.Problem == textwire.ProblemTab {
-				failAt(le.Line+1, le.Col, KindTabIndentation, "a tab in the indentation (indent with two spaces per level)")
-			}
-			failAt(le.Line+1, le.Col, KindInvalidIndent, "an indentation of "+strconv.Itoa(le.N)+" spaces (two spaces per level)")
-		}
-		return false
-	}
-	ln := &d.lines.Line
-	*l = line{num: ln.Num + 1, start: d.base + ln.Start, cstart: d.base + ln.TextStart(), depth: ln.Depth, content: ln.Text}
-	return true
-}
 
 // The estimated memory of the parts of a value.
 const (
@@ -366,19 +332,19 @@ func (d *decoder) body() Value {
 	switch {
 	case l == nil:
 		return &jsonvalue.Object{}
-	case l.depth != 0:
+	case l.Depth != 0:
 		d.failIn(l, 0, KindInvalidIndent, "the body starts indented")
-	case l.content[0] == '=':
+	case l.Text[0] == '=':
 		h := *d.read()
 		v = d.scalar(&h, 1)
 		d.prevBlock = blockNone
-	case strings.HasPrefix(l.content, "## ["):
+	case strings.HasPrefix(l.Text, "## ["):
 		h := *d.read()
 		v = d.arrayFromHeader(&h, 3, 0, nil)
 	default:
 		v = d.members(*l, 0)
 	}
-	if l := d.peek(); l != nil && strings.HasPrefix(l.content, "##!") {
+	if l := d.peek(); l != nil && strings.HasPrefix(l.Text, "##!") {
 		h := *d.read()
 		d.summary(&h)
 	}
@@ -404,11 +370,11 @@ func (d *decoder) body() Value {
 func (d *decoder) notAMember(l *line, where string) {
 	switch d.prevBlock {
 	case blockInline:
-		d.failIn(l, 0, KindOrphanInlineAttachment, "a positional attachment body with no attachment marker left to fill: "+excerpt(l.content))
+		d.failIn(l, 0, KindOrphanInlineAttachment, "a positional attachment body with no attachment marker left to fill: "+excerpt(l.Text))
 	case blockArray:
-		d.failIn(l, 0, KindCountMismatch, "more items than the array above declares: "+excerpt(l.content))
+		d.failIn(l, 0, KindCountMismatch, "more items than the array above declares: "+excerpt(l.Text))
 	}
-	d.failIn(l, 0, KindSyntax, "expected key=value, key[N]: values or a ## section "+where+": "+excerpt(l.content))
+	d.failIn(l, 0, KindSyntax, "expected key=value, key[N]: values or a ## section "+where+": "+excerpt(l.Text))
 }
 
 // block kinds, for notAMember.
@@ -466,19 +432,19 @@ func (d *decoder) members(open line, depth int) *jsonvalue.Object {
 	}
 	b := objBuilder{o: jsonvalue.NewObject(n)}
 	if l := d.peek(); l != nil {
-		b.line = l.num
+		b.line = l.Num
 		d.charge(l, memObject)
 	}
 	d.prevBlock = blockNone
 	for {
 		l := d.peek()
-		if l == nil || l.depth < depth || strings.HasPrefix(l.content, "##!") {
+		if l == nil || l.Depth < depth || strings.HasPrefix(l.Text, "##!") {
 			break
 		}
-		if l.depth > depth {
+		if l.Depth > depth {
 			d.failIn(l, 0, KindInvalidIndent, "indented more than one level deeper than the line above")
 		}
-		c := l.content
+		c := l.Text
 		if strings.HasPrefix(c, "## ") {
 			cp := *d.read()
 			l = &cp
@@ -528,7 +494,7 @@ func startsKey(c string) bool { return c[0] == '"' || BareKeyEnd(c, 0) > 0 }
 // key reads a key (bare or quoted, spec §2a) at index i of l's content and
 // returns it and the index after it.
 func (d *decoder) key(l *line, i int) (string, int) {
-	c := l.content
+	c := l.Text
 	if i < len(c) && c[i] == '"' {
 		s, end := d.quoted(l, i)
 		d.checkString(l, i, len(s))

@@ -63,7 +63,7 @@ const (
 // isPath reports whether a declared field name is a flattened path
 // column: it contains '>' and no segment is empty.
 func isPath(name string) bool {
-	if !strings.Contains(name, ">") {
+	if strings.IndexByte(name, '>') < 0 {
 		return false
 	}
 	for s := range strings.SplitSeq(name, ">") {
@@ -168,7 +168,7 @@ func (d *decoder) tree(l *line, h *arrHeader, t *tableState, paths int) {
 func (d *decoder) table(hl *line, h *arrHeader, depth int) Value {
 	sink, t := d.sink(hl, h), new(tableState)
 	var rows []Value
-	km := objBuilder{line: hl.num}
+	km := objBuilder{line: hl.Num}
 	if sink != nil {
 		d.inSink, t = true, &d.sinkState
 		defer func() { d.inSink = false }()
@@ -211,7 +211,7 @@ func (d *decoder) table(hl *line, h *arrHeader, depth int) Value {
 		return sink.Value()
 	case h.keyed:
 		if i := km.seq.Repeat(km.key); i >= 0 {
-			failAt(hl.num, 1, KindDuplicateKey, "duplicate member key "+excerpt(km.o.Members[i].Key)+" in the keyed table")
+			failAt(hl.Num, 1, KindDuplicateKey, "duplicate member key "+excerpt(km.o.Members[i].Key)+" in the keyed table")
 		}
 		return km.o
 	}
@@ -224,7 +224,7 @@ func (d *decoder) row(l *line, idx int, t *tableState, depth int) (string, *json
 	// Without path columns each cell is a member of the row object, in
 	// order, made as it is read; with them, the cells are read first and
 	// the groups made of them.
-	b := objBuilder{o: jsonvalue.NewObject(t.width), line: l.num, exact: true}
+	b := objBuilder{o: jsonvalue.NewObject(t.width), line: l.Num, exact: true}
 	d.charge(l, memExact*int64(t.width))
 	d.scratch = d.rowMembers(l, idx, t, d.scratch[:0], &b, true)
 	cells, key := d.scratch, ""
@@ -286,7 +286,7 @@ func (d *decoder) rowMembers(l *line, idx int, t *tableState, out []Scalar, b *o
 			continue
 		}
 		if b.o == nil {
-			*b = objBuilder{o: d.rowObject(), line: l.num}
+			*b = objBuilder{o: d.rowObject(), line: l.Num}
 		}
 		d.member(l, t, b, t.fields[k].name, sc)
 	}
@@ -311,7 +311,7 @@ func (d *decoder) rowMembers(l *line, idx int, t *tableState, out []Scalar, b *o
 // itemID reads the "@idx " prefix of l, the idx-th row or item, and
 // returns the index after it: 0 when l has none, -1 when it is malformed.
 func (d *decoder) itemID(l *line, idx int) int {
-	c := l.content
+	c := l.Text
 	if c[0] != '@' {
 		return 0
 	}
@@ -432,14 +432,14 @@ func (d *decoder) attachments(rl *line, t *tableState, b *objBuilder, depth int)
 	extraKey := func(i int) string { return extra[i] }
 	for {
 		l := d.peek()
-		if l == nil || l.depth < depth {
+		if l == nil || l.Depth < depth {
 			break
 		}
-		if l.depth > depth+1 {
+		if l.Depth > depth+1 {
 			d.failIn(l, 0, KindInvalidIndent, "indented more than one level beneath its row")
 		}
-		dot := l.content[0] == '.'
-		if l.depth == depth && !dot && eligible() < 0 {
+		dot := l.Text[0] == '.'
+		if l.Depth == depth && !dot && eligible() < 0 {
 			break
 		}
 		al := *d.read()
@@ -453,7 +453,7 @@ func (d *decoder) attachments(rl *line, t *tableState, b *objBuilder, depth int)
 			continue
 		}
 		name, end := d.key(&al, 1)
-		if end >= len(al.content) || al.content[end] != ' ' {
+		if end >= len(al.Text) || al.Text[end] != ' ' {
 			d.failIn(&al, end, KindSyntax, "expected a space and {}, [count] or =value after the attachment name")
 		}
 		m := -1
@@ -523,7 +523,7 @@ func (d *decoder) attachmentValue(l *line, i, depth int, t *tableState, name str
 		d.push("." + name)
 		defer d.pop()
 	}
-	c := l.content
+	c := l.Text
 	switch {
 	case c[i:] == "{}":
 		v := d.members(*l, depth+2)

@@ -9,7 +9,7 @@ import (
 
 // quoted reads the quoted string at index i of l's content.
 func (d *decoder) quoted(l *line, i int) (string, int) {
-	s, end, kind, at := unquote(l.content, i)
+	s, end, kind, at := unquote(l.Text, i)
 	if kind != "" {
 		d.failIn(l, at, kind, quoteErrMsg[kind])
 	}
@@ -75,8 +75,10 @@ type Scalar struct {
 // trimming blanks. With cell false (a value context), ~ and ^ are errors;
 // in a table's cell they are Absent and Marker.
 func (d *decoder) scalarAt(l *line, s, e int, cell bool, sc *Scalar) {
-	c := l.content
-	*sc = Scalar{Kind: String, at: s}
+	c := l.Text
+	// Field by field: a whole-struct write into the heap costs a bulk
+	// write barrier while the collector runs, on every cell.
+	sc.Kind, sc.Bool, sc.quoted, sc.at, sc.Num, sc.Str, sc.decl = String, false, false, s, jsonvalue.Number{}, "", nil
 	for s < e && (c[s] == ' ' || c[s] == '\t') {
 		s++
 	}
@@ -151,7 +153,7 @@ func (d *decoder) scalarAt(l *line, s, e int, cell bool, sc *Scalar) {
 // scalar decodes the value text from index i of l's content to its end.
 func (d *decoder) scalar(l *line, i int) Value {
 	var sc Scalar
-	d.scalarAt(l, i, len(l.content), false, &sc)
+	d.scalarAt(l, i, len(l.Text), false, &sc)
 	return d.box(l, &sc)
 }
 
@@ -237,7 +239,7 @@ func schemaEnd(c string, i int, delim byte) int {
 // token that starts with '"' (after blanks) runs to its closing quote,
 // and an inline schema to its '}', so a delimiter inside them is data.
 func (d *decoder) scalars(l *line, i int, delim byte, cell bool, out []Scalar, keep int, vals *[]Value) ([]Scalar, int) {
-	c := l.content
+	c := l.Text
 	var spare Scalar
 	for n := 1; ; n++ {
 		if n > d.lim.maxFields {

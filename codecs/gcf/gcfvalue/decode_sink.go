@@ -65,7 +65,7 @@ type ScalarList struct{ Items []Scalar }
 // scalarList decodes the items of l from index i into the row's scratch.
 func (d *decoder) scalarList(l *line, i int) *ScalarList {
 	start := len(d.listItems)
-	if i < len(l.content) {
+	if i < len(l.Text) {
 		d.listItems, _ = d.scalars(l, i, ',', false, d.listItems, d.lim.maxFields, nil)
 	}
 	if len(d.lists) == cap(d.lists) {
@@ -99,7 +99,7 @@ type Row struct {
 func (r *Row) Line() int { return r.num }
 
 // Charge is TableHeader.Charge.
-func (r *Row) Charge(n int64) { r.d.charge(&line{num: r.num}, n) }
+func (r *Row) Charge(n int64) { r.d.charge(&line{Num: r.num}, n) }
 
 // DecodeSinks decodes a generic-profile GCF document as Decode does, the
 // tables s chooses read by its sinks (see Sinks), whose Value stands where
@@ -118,7 +118,7 @@ func (d *decoder) memberScalar(l *line, k string, i int) Value {
 		return d.scalar(l, i)
 	}
 	sc := &d.memberSc
-	d.scalarAt(l, i, len(l.content), false, sc)
+	d.scalarAt(l, i, len(l.Text), false, sc)
 	if v, ok := d.sinks.Scalar(d.path, k, sc); ok {
 		return v
 	}
@@ -144,7 +144,7 @@ func (d *decoder) sink(l *line, h *arrHeader) TableSink {
 		return nil
 	}
 	th := &d.sinkHeader
-	*th = TableHeader{d: d, l: *l, fields: h.fields, Rows: h.count, Room: len(d.src) - l.cstart - len(l.content)}
+	*th = TableHeader{d: d, l: *l, fields: h.fields, Rows: h.count, Room: len(d.src) - l.TextStart() - len(l.Text)}
 	if room := th.Room / max(len(h.fields), 1); h.deferred || th.Rows > room {
 		th.Rows = room
 	}
@@ -157,7 +157,7 @@ const memScalar = int64(unsafe.Sizeof(Scalar{}))
 // sinkRow reads the row l (d.last), the idx-th of its table, and its
 // attachments into r.
 func (d *decoder) sinkRow(l *line, r *Row, idx int, t *tableState, depth int) {
-	r.num = l.num
+	r.num = l.Num
 	clear(d.listItems)
 	d.lists, d.listItems = d.lists[:0], d.listItems[:0]
 	var b objBuilder
@@ -166,11 +166,11 @@ func (d *decoder) sinkRow(l *line, r *Row, idx int, t *tableState, depth int) {
 		// Without markers, an attachment can still follow: one for a name
 		// with '>' (spec §7.4.6.1), on a line starting with '.'.
 		next := d.peek()
-		if next == nil || next.depth < depth || next.depth == depth && next.content[0] != '.' {
+		if next == nil || next.Depth < depth || next.Depth == depth && next.Text[0] != '.' {
 			r.Attached = nil
 			return
 		}
-		b = objBuilder{o: d.rowObject(), line: l.num}
+		b = objBuilder{o: d.rowObject(), line: l.Num}
 	}
 	rl := *l // d.last, which the attachments' lines replace
 	d.attachments(&rl, t, &b, depth)

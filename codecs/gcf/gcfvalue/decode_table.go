@@ -26,7 +26,7 @@ type arrHeader struct {
 // bracket parses the count bracket at index i of l's content and the rest
 // of the line ("[N]", "[?]", "[N:]", then "{fields}", or ": values").
 func (d *decoder) bracket(l *line, i int) arrHeader {
-	c := l.content
+	c := l.Text
 	h := arrHeader{at: i}
 	j := strings.IndexByte(c[i:], ']')
 	if c[i] != '[' || j < 0 {
@@ -74,7 +74,7 @@ func (d *decoder) bracket(l *line, i int) arrHeader {
 	}
 	if h.deferred {
 		h.slot = len(d.deferred)
-		d.deferred = append(d.deferred, deferredCount{line: l.num})
+		d.deferred = append(d.deferred, deferredCount{line: l.Num})
 	}
 	return h
 }
@@ -85,7 +85,7 @@ var emptyArray Value = []Value{}
 // decl parses the field declaration "{a,"b c",@id}" at index i of l's
 // content (spec §2a.3, §10a.1) and returns it and the index after it.
 func (d *decoder) decl(l *line, i int) ([]field, int) {
-	c := l.content
+	c := l.Text
 	out := d.declBuf()
 	if n := strings.Count(c[i:], ",") + 1; cap(out) < n { // the names, or more
 		out = make([]field, 0, n)
@@ -205,7 +205,7 @@ func (d *decoder) inlineArray(l *line, h arrHeader) Value {
 		d.checkCount(l, &h, len(v.Items))
 		return v
 	}
-	if h.vals >= len(l.content) {
+	if h.vals >= len(l.Text) {
 		d.checkCount(l, &h, 0)
 		return emptyArray
 	}
@@ -233,13 +233,13 @@ func (d *decoder) more(h *arrHeader, n, depth int) bool {
 		return false
 	}
 	l := d.peek()
-	if l == nil || l.depth < depth {
+	if l == nil || l.Depth < depth {
 		return false
 	}
-	if l.depth > depth {
+	if l.Depth > depth {
 		d.failIn(l, 0, KindInvalidIndent, "indented more than one level deeper than the line above")
 	}
-	if h.deferred && strings.HasPrefix(l.content, "##") {
+	if h.deferred && strings.HasPrefix(l.Text, "##") {
 		return false
 	}
 	if h.deferred && n >= d.lim.maxElements {
@@ -264,7 +264,7 @@ func (d *decoder) expanded(hl *line, h *arrHeader, depth int) Value {
 	for n := 0; d.more(h, n, depth); n++ {
 		l := d.itemLine()
 		*l = *d.read()
-		c, j := l.content, d.itemID(l, n)
+		c, j := l.Text, d.itemID(l, n)
 		if j <= 0 {
 			d.failIn(l, 0, KindSyntax, "expected item @"+itoa(n)+" followed by =value, {}, or [count]")
 		}
@@ -291,11 +291,11 @@ func (d *decoder) expanded(hl *line, h *arrHeader, depth int) Value {
 
 // summary reads a "##! summary" trailer (spec §8.4).
 func (d *decoder) summary(l *line) {
-	c := l.content
+	c := l.Text
 	if c != "##! summary" && !strings.HasPrefix(c, "##! summary ") {
 		d.failIn(l, 0, KindSyntax, "a ##! line that is not a summary trailer: "+excerpt(c))
 	}
-	d.summaryLine = l.num
+	d.summaryLine = l.Num
 	for _, f := range strings.Fields(c[len("##! summary"):]) {
 		eq := strings.IndexByte(f, '=')
 		if eq <= 0 {

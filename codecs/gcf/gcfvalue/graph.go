@@ -357,8 +357,8 @@ func (d *decoder) graphBody(g *Graph) {
 		if l == nil {
 			break
 		}
-		c := l.content
-		if l.depth != 0 {
+		c := l.Text
+		if l.Depth != 0 {
 			d.failIn(l, 0, KindInvalidIndent, "graph lines are not indented")
 		}
 		if strings.HasPrefix(c, "##!") {
@@ -419,7 +419,7 @@ func (d *decoder) graphBody(g *Graph) {
 // nodeLine reads "@id kind qname score provenance" and, with want 6, a
 // trailing distance.
 func (d *decoder) nodeLine(l *line, want int) (int, Symbol) {
-	c := l.content
+	c := l.Text
 	f := strings.Split(c, " ")
 	if len(f) == 3 && f[1] == "" && f[2] == "#" || strings.HasSuffix(c, "# previously transmitted") {
 		d.failIn(l, 0, KindSyntax, "a session reference; this decoder holds no session")
@@ -474,10 +474,10 @@ func isScore(s string) bool {
 
 // edgeLine reads "@target<@source type [status]" (spec §6).
 func (d *decoder) edgeLine(l *line, g *Graph, names map[int]int) {
-	f := strings.Split(l.content, " ")
+	f := strings.Split(l.Text, " ")
 	lt := strings.IndexByte(f[0], '<')
 	if lt < 0 || len(f) < 2 || len(f) > 3 {
-		d.failIn(l, 0, KindInvalidEdgeSyntax, "an edge line is @target<@source type [status]: "+excerpt(l.content))
+		d.failIn(l, 0, KindInvalidEdgeSyntax, "an edge line is @target<@source type [status]: "+excerpt(l.Text))
 	}
 	tgt, ok1 := parseID(f[0][:lt])
 	src, ok2 := parseID(f[0][lt+1:])

@@ -151,7 +151,7 @@ func DecodeGraphDelta(data []byte, opts Options) (gd *GraphDelta, err error) {
 		if l == nil {
 			break
 		}
-		c := l.content
+		c := l.Text
 		if name, ok := strings.CutPrefix(c, "## "); ok {
 			switch name {
 			case "removed", "added", "edges_removed", "edges_added":
@@ -161,7 +161,7 @@ func DecodeGraphDelta(data []byte, opts Options) (gd *GraphDelta, err error) {
 			}
 			continue
 		}
-		if l.depth != 0 {
+		if l.Depth != 0 {
 			d.failIn(l, 0, KindInvalidIndent, "graph lines are not indented")
 		}
 		n := len(gd.Removed) + len(gd.Added) + len(gd.RemovedEdges) + len(gd.AddedEdges)
