@@ -16,7 +16,7 @@ const (
 	sizeEdge = int64(unsafe.Sizeof(wire.Edge{}))
 	sizeCell = int64(unsafe.Sizeof(wire.Cell{}))
 	sizeRow  = int64(unsafe.Sizeof(wire.Row{}))
-	slabLen  = 512
+	slabLen  = 32   // the first slab: a small response allocates little
 	maxSlab  = 4096 // a slab's waste stays under a few hundred KiB
 )
 
@@ -41,6 +41,7 @@ func (d *reader) nodeSink(h *gcfvalue.TableHeader, inList bool) gcfvalue.TableSi
 		return nil
 	}
 	d.r.Nodes = room(d.r.Nodes, h, inList, sizeNode)
+	d.props = slab(d, d.props, h.Rows*(h.Columns()-2)) // the table's rows in one slab
 	return (*nodeSink)(d)
 }
 
@@ -125,7 +126,9 @@ func (d *reader) endNode(n *wire.Node, seen, start int) string {
 }
 
 // sizeSlabs bounds the slabs made for the table h (newSlab) by what the
-// rest of the input fills at eight bytes a property or cell.
+// rest of the input fills at eight bytes a property or cell. A table's
+// sink takes room for its rows' cells at its start (slab): a table reads
+// into one slab.
 func (d *reader) sizeSlabs(h *gcfvalue.TableHeader) {
 	d.slabMax = h.Room / 8
 	if d.slabLen == 0 {
