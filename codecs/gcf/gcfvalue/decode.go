@@ -119,9 +119,12 @@ func (d *decoder) release() {
 	if cap(decls) > maxKept {
 		decls = nil
 	}
-	saved := d.declBuf0 // decls's first buffers, which the reset would lose
+	saved, seen := d.declBuf0, d.declSeen // decls's first buffers, which the reset would lose
+	for i := range seen {
+		seen[i] = declEntry{fields: kept(seen[i].fields)}
+	}
 	*d = decoder{}
-	d.declBuf0 = saved
+	d.declBuf0, d.declSeen = saved, seen
 	d.path, d.itemLines, d.declBufs, d.scratch, d.sinkCur.Cells = path, items, decls, scratch, cells
 	d.rowObj.Members, d.lists, d.listItems = members, lists, listItems
 	decoders.Put(d)
@@ -174,6 +177,8 @@ type decoder struct {
 	itemLines  []line      // see itemLine
 	itemBuf    [4]line
 	declBufs   [][]field // see declBuf
+	declSeen   [8]declEntry
+	declNext   int // the entry of declSeen the next declaration read replaces
 	declBuf0   [8][]field
 	inSink     bool // a sink's table is being read
 }

@@ -78,7 +78,10 @@ func (d *decoder) scalarAt(l *line, s, e int, cell bool, sc *Scalar) {
 	c := l.Text
 	// Field by field: a whole-struct write into the heap costs a bulk
 	// write barrier while the collector runs, on every cell.
-	sc.Kind, sc.Bool, sc.quoted, sc.at, sc.Num, sc.Str, sc.decl = String, false, false, s, jsonvalue.Number{}, "", nil
+	sc.Kind, sc.Bool, sc.quoted, sc.at, sc.Num, sc.Str = String, false, false, s, jsonvalue.Number{}, ""
+	if sc.decl != nil {
+		sc.decl = nil
+	}
 	for s < e && (c[s] == ' ' || c[s] == '\t') {
 		s++
 	}
@@ -270,10 +273,13 @@ func (d *decoder) scalars(l *line, i int, delim byte, cell bool, out []Scalar, k
 				d.failIn(l, end, KindTrailingCharacters, "characters after the closing quote")
 			}
 		} else {
-			if end := schemaEnd(c, s, delim); end > s {
-				e = end
-			} else if j := strings.IndexByte(c[s:], delim); j >= 0 {
+			if j := strings.IndexByte(c[s:], delim); j >= 0 {
 				e = s + j
+			}
+			if s < len(c) && c[s] == '^' {
+				if end := schemaEnd(c, s, delim); end > s {
+					e = end
+				}
 			}
 			d.scalarAt(l, i, e, cell, sc)
 		}

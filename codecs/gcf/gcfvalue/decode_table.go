@@ -87,6 +87,13 @@ var emptyArray Value = []Value{}
 func (d *decoder) decl(l *line, i int) ([]field, int) {
 	c := l.Text
 	out := d.declBuf()
+	if e := d.declRead(c[i:]); e != nil {
+		out = append(out, e.fields...)
+		d.charge(l, memField*int64(len(out)))
+		d.declBufs[d.depth] = out
+		return out, i + len(e.text)
+	}
+	start := i
 	if n := strings.Count(c[i:], ",") + 1; cap(out) < n { // the names, or more
 		out = make([]field, 0, n)
 	}
@@ -139,7 +146,28 @@ func (d *decoder) decl(l *line, i int) ([]field, int) {
 		d.failIn(l, i, KindSyntax, "more than one @ identity field")
 	}
 	d.declBufs[d.depth] = out // its room, for the next declaration
+	e := &d.declSeen[d.declNext]
+	d.declNext = (d.declNext + 1) % len(d.declSeen)
+	e.text, e.fields = c[start:i+1], append(e.fields[:0], out...)
 	return out, i + 1
+}
+
+// declEntry is a field declaration read before: its text and fields.
+type declEntry struct {
+	text   string
+	fields []field
+}
+
+// declRead returns the declaration read before that c starts with, or
+// nil: a list of tables repeats a few declarations, each parsed once.
+// The fields parsed from the same text are the same.
+func (d *decoder) declRead(c string) *declEntry {
+	for k := range d.declSeen {
+		if e := &d.declSeen[k]; e.text != "" && strings.HasPrefix(c, e.text) {
+			return e
+		}
+	}
+	return nil
 }
 
 // declBuf returns the empty buffer of the field declaration of a table
