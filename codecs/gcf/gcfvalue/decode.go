@@ -111,22 +111,20 @@ func kept[T any](s []T) []T {
 // release returns d to the pool, dropping every reference into the
 // document it read (the scratch keeps its room, unless it grew large).
 func (d *decoder) release() {
-	path, items, scratch, cells := kept(d.path), kept(d.itemLines), kept(d.scratch), kept(d.sinkCur.Cells)
-	members, lists, listItems, decls := kept(d.rowObj.Members), kept(d.lists), kept(d.listItems), d.declBufs
-	for i := range decls {
-		decls[i] = kept(decls[i])
+	b := &d.buffers
+	b.path, b.itemLines, b.scratch, b.lists, b.listItems = kept(b.path), kept(b.itemLines), kept(b.scratch), kept(b.lists), kept(b.listItems)
+	for i := range b.declBufs {
+		b.declBufs[i] = kept(b.declBufs[i])
 	}
-	if cap(decls) > maxKept {
-		decls = nil
+	if cap(b.declBufs) > maxKept {
+		b.declBufs = nil
 	}
-	saved, seen := d.declBuf0, d.declSeen // decls's first buffers, which the reset would lose
-	for i := range seen {
-		seen[i] = declEntry{fields: kept(seen[i].fields)}
+	for i := range b.declSeen {
+		b.declSeen[i] = declEntry{fields: kept(b.declSeen[i].fields)}
 	}
-	*d = decoder{}
-	d.declBuf0, d.declSeen = saved, seen
-	d.path, d.itemLines, d.declBufs, d.scratch, d.sinkCur.Cells = path, items, decls, scratch, cells
-	d.rowObj.Members, d.lists, d.listItems = members, lists, listItems
+	cells, members := kept(d.sinkCur.Cells), kept(d.rowObj.Members)
+	d.state = state{}
+	d.sinkCur.Cells, d.rowObj.Members = cells, members
 	decoders.Put(d)
 }
 
@@ -144,6 +142,11 @@ func (d *decoder) begin(data []byte) *Document {
 }
 
 type decoder struct {
+	state   // what one decode reads: zeroed when the decoder is released
+	buffers // the scratch a pooled decoder keeps: emptied and cleared
+}
+
+type state struct {
 	src string
 	lim limits
 
@@ -154,33 +157,36 @@ type decoder struct {
 	budget   int64           // the most mem may reach
 	deferred []deferredCount // the [?] sections, in document order
 	idField  string          // the header's key=, "" when none
-	scratch  []Scalar        // the cells or items of a line, read by scalars
 
 	prevBlock     int   // what the last member of the object being read was
 	summaryLine   int   // the line of the summary trailer, 0 when none
 	summaryCounts []int // its counts=, nil when none
 
-	sinks      Sinks    // see DecodeSinks
-	path       []string // with sinks: the keys of the values being read
-	pathBuf    [8]string
+	sinks      Sinks            // see DecodeSinks
 	sinkHeader TableHeader      // the header given to Sinks.Table
 	sinkState  tableState       // the table a sink reads
 	sinkCur    Row              // the row a sink reads
 	memberSc   Scalar           // the scalar given to Sinks.Scalar
 	rowObj     jsonvalue.Object // a sink's row's attachments (rowObject)
-	lists      []ScalarList     // a sink's row's inline arrays (scalarList)
-	listItems  []Scalar
 	doc        Document
 	headerBuf  [4]HeaderField
-	cellBuf    [8]Scalar
-	fieldBuf   [2][8]field // the first of declBufs
-	itemLines  []line      // see itemLine
-	itemBuf    [4]line
-	declBufs   [][]field // see declBuf
-	declSeen   [8]declEntry
-	declNext   int // the entry of declSeen the next declaration read replaces
-	declBuf0   [8][]field
+	declNext   int  // the entry of declSeen the next declaration read replaces
 	inSink     bool // a sink's table is being read
+}
+
+type buffers struct {
+	scratch   []Scalar     // the cells or items of a line, read by scalars
+	path      []string     // with sinks: the keys of the values being read
+	lists     []ScalarList // a sink's row's inline arrays (scalarList)
+	listItems []Scalar
+	itemLines []line    // see itemLine
+	declBufs  [][]field // see declBuf
+	declSeen  [8]declEntry
+	pathBuf   [8]string
+	cellBuf   [8]Scalar
+	fieldBuf  [2][8]field // the first of declBufs
+	itemBuf   [4]line
+	declBuf0  [8][]field
 }
 
 // line is one non-blank, non-comment line of the body, as textwire.Lines

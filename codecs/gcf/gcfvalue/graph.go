@@ -341,7 +341,7 @@ func beginGraph(data []byte, opts Options) (d *decoder, doc *Document, err error
 	if err != nil {
 		return nil, nil, err
 	}
-	d = &decoder{lim: lim}
+	d = &decoder{state: state{lim: lim}}
 	defer recoverFailure(&err)
 	return d, d.begin(data), nil
 }
