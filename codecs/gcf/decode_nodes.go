@@ -41,7 +41,7 @@ func (d *reader) nodeSink(h *gcfvalue.TableHeader, inList bool) gcfvalue.TableSi
 		return nil
 	}
 	d.r.Nodes = room(d.r.Nodes, h, inList, sizeNode)
-	d.props = slab(d, d.props, h.Rows*(h.Columns()-2)) // the table's rows in one slab
+	d.props = slab(d, d.props, h.Rows*(h.Columns()-2), inList) // the table's rows in one slab
 	return (*nodeSink)(d)
 }
 
@@ -55,7 +55,7 @@ func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	d, t := (*reader)(s), &s.nodes
 	idx := t.next(row, 2*sizeNode+sizeProp*int64(len(row.Cells)))
 	var n wire.Node
-	d.props = slab(d, d.props, len(row.Cells))
+	d.props = slab(d, d.props, props(row)-2, false) // not its type and id
 	start := len(d.props)
 	seen, marks := 0, 0
 	for i := range row.Cells {
@@ -105,12 +105,27 @@ func room[T any](s []T, h *gcfvalue.TableHeader, inList bool, size int64) []T {
 }
 
 // slab returns s, of the reader's slabs, with room for n more elements:
-// a new slab when it has none.
-func slab[T any](d *reader, s []T, n int) []T {
-	if cap(s)-len(s) < n {
-		return make([]T, 0, d.newSlab(n))
+// a new slab when it has none, of n (32 at least) for a table of a list,
+// whose many small tables would leave the last of the doubling slabs
+// mostly empty.
+func slab[T any](d *reader, s []T, n int, exact bool) []T {
+	switch {
+	case cap(s)-len(s) >= n:
+		return s
+	case exact:
+		return make([]T, 0, max(n, 32))
 	}
-	return s
+	return make([]T, 0, d.newSlab(n))
+}
+
+// props is the most properties or cells the row r gives: one a cell and
+// one an attachment.
+func props(r *gcfvalue.Row) int {
+	n := len(r.Cells)
+	if r.Attached != nil {
+		n += len(r.Attached.Members)
+	}
+	return n
 }
 
 // endNode ends the node n whose properties are the slab's from start:

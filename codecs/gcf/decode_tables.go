@@ -272,7 +272,7 @@ func (d *reader) rowSink(h *gcfvalue.TableHeader) gcfvalue.TableSink {
 		d.r.Rows = []wire.Row{}
 	}
 	d.r.Rows = room(d.r.Rows, h, t.inList, sizeRow)
-	d.cells = slab(d, d.cells, h.Rows*len(t.cols))
+	d.cells = slab(d, d.cells, h.Rows*len(t.cols), t.inList)
 	return (*rowSink)(d)
 }
 
@@ -285,7 +285,7 @@ func (s *rowSink) Value() Value { return s.rows.value() }
 func (s *rowSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	d, t := (*reader)(s), &s.rows
 	idx := t.next(row, 2*sizeRow+sizeCell*int64(len(t.cols)))
-	d.cells = slab(d, d.cells, len(row.Cells))
+	d.cells = slab(d, d.cells, props(row), false)
 	start := len(d.cells)
 	marks := 0
 	for i := range t.cols {
@@ -341,7 +341,7 @@ func (d *reader) nodeCell(row *gcfvalue.Row, c *col, idx int) (wire.Cell, bool, 
 		return wire.Cell{Name: c.name, Value: wire.Null()}, true, nil
 	}
 	row.Charge(sizeNode + sizeProp*int64(len(leaves)))
-	d.props = slab(d, d.props, len(leaves))
+	d.props = slab(d, d.props, len(leaves), false)
 	start := len(d.props)
 	var n wire.Node
 	seen := 0
