@@ -24,6 +24,11 @@ type LineRules struct {
 	// are dropped.
 	StrictIndent bool
 
+	// TabInBlank, with StrictIndent, refuses a tab in a line of nothing
+	// but indentation as in any other line (ProblemTab); without it such a
+	// line is blank. TOON's reference refuses it; GCF and GOON do not.
+	TabInBlank bool
+
 	// TrimRight holds the bytes dropped from the end of a line's Text:
 	// " " (TOON), " \t" (GCF), "" none.
 	TrimRight string
@@ -315,11 +320,17 @@ func (l *Lines) shape(ln *Line, start int, text string) (ok, skip bool) {
 		}
 		body = body[:e]
 	}
-	if body == "" && r.SkipBlank {
-		if r.BlankRuns {
-			l.blank()
+	if body == "" {
+		if tab >= 0 && r.TabInBlank && r.StrictIndent {
+			l.fail(ProblemTab, l.num, start+tab, start, indent, 0)
+			return false, false
 		}
-		return false, true
+		if r.SkipBlank {
+			if r.BlankRuns {
+				l.blank()
+			}
+			return false, true
+		}
 	}
 	if body != "" && body[0] == '#' && r.IsComment != nil && r.IsComment(body, tab >= 0) {
 		return false, true
