@@ -315,8 +315,15 @@ func (l *Lines) shape(ln *Line, start int, text string) (ok, skip bool) {
 	body := text[indent:]
 	if r.TrimRight != "" {
 		e := len(body)
-		for e > 0 && strings.IndexByte(r.TrimRight, body[e-1]) >= 0 {
-			e--
+	trim: // a loop over the few bytes of TrimRight costs no call
+		for e > 0 {
+			for i := 0; i < len(r.TrimRight); i++ {
+				if body[e-1] == r.TrimRight[i] {
+					e--
+					continue trim
+				}
+			}
+			break
 		}
 		body = body[:e]
 	}
@@ -340,7 +347,7 @@ func (l *Lines) shape(ln *Line, start int, text string) (ok, skip bool) {
 			l.fail(ProblemTab, l.num, start+tab, start, indent, 0)
 			return false, false
 		}
-		if indent%r.IndentUnit != 0 {
+		if depth*r.IndentUnit != indent { // no tab: depth is indent/IndentUnit
 			l.fail(ProblemIndent, l.num, start, start, indent, r.IndentUnit)
 			return false, false
 		}
