@@ -1,7 +1,6 @@
 package toonread
 
 import (
-	"errors"
 	"sort"
 	"strconv"
 
@@ -38,8 +37,7 @@ func (d *decoder) linesDone() {
 	if d.badUTF8 < len(d.src) {
 		bad, col = textwire.LineCol(d.src, d.badUTF8)
 	}
-	var le *textwire.LineError
-	if errors.As(d.lines.Err(), &le) && (bad == 0 || bad > le.Line) {
+	if le, ok := d.lines.Err().(*textwire.LineError); ok && (bad == 0 || bad > le.Line) {
 		switch le.Problem {
 		case textwire.ProblemTab:
 			d.failAt(le.Line, le.Col, "tab character in indentation")
