@@ -24,6 +24,11 @@ type LineRules struct {
 	// are dropped.
 	StrictIndent bool
 
+	// TabInBlank, with StrictIndent, refuses a tab in a line of nothing
+	// but indentation as in any other line (ProblemTab); without it such a
+	// line is blank. TOON's reference refuses it; GCF and GOON do not.
+	TabInBlank bool
+
 	// TrimRight holds the bytes dropped from the end of a line's Text:
 	// " " (TOON), " \t" (GCF), "" none.
 	TrimRight string
@@ -310,16 +315,29 @@ func (l *Lines) shape(ln *Line, start int, text string) (ok, skip bool) {
 	body := text[indent:]
 	if r.TrimRight != "" {
 		e := len(body)
-		for e > 0 && strings.IndexByte(r.TrimRight, body[e-1]) >= 0 {
-			e--
+	trim: // a loop over the few bytes of TrimRight costs no call
+		for e > 0 {
+			for i := 0; i < len(r.TrimRight); i++ {
+				if body[e-1] == r.TrimRight[i] {
+					e--
+					continue trim
+				}
+			}
+			break
 		}
 		body = body[:e]
 	}
-	if body == "" && r.SkipBlank {
-		if r.BlankRuns {
-			l.blank()
+	if body == "" {
+		if tab >= 0 && r.TabInBlank && r.StrictIndent {
+			l.fail(ProblemTab, l.num, start+tab, start, indent, 0)
+			return false, false
 		}
-		return false, true
+		if r.SkipBlank {
+			if r.BlankRuns {
+				l.blank()
+			}
+			return false, true
+		}
 	}
 	if body != "" && body[0] == '#' && r.IsComment != nil && r.IsComment(body, tab >= 0) {
 		return false, true
@@ -329,7 +347,7 @@ func (l *Lines) shape(ln *Line, start int, text string) (ok, skip bool) {
 			l.fail(ProblemTab, l.num, start+tab, start, indent, 0)
 			return false, false
 		}
-		if indent%r.IndentUnit != 0 {
+		if depth*r.IndentUnit != indent { // no tab: depth is indent/IndentUnit
 			l.fail(ProblemIndent, l.num, start, start, indent, r.IndentUnit)
 			return false, false
 		}

@@ -22,6 +22,12 @@ func readAll(src string, rules *LineRules) ([]Line, error) {
 var indented = LineRules{IndentUnit: 2, StrictIndent: true, TrimRight: " \t", SkipBlank: true, SkipBOM: true,
 	IsComment: func(text string, tabbed bool) bool { return !tabbed && (len(text) == 1 || text[1] == ' ') }}
 
+// tabInBlank returns r with TabInBlank set.
+func tabInBlank(r LineRules) LineRules {
+	r.TabInBlank = true
+	return r
+}
+
 func TestLines(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -49,6 +55,12 @@ func TestLines(t *testing.T) {
 			[]Line{{Num: 1, Indent: 3, Depth: 2, Text: "a"}}, nil},
 		{"uneven indentation is blank-exempt", "a\n   \n", indented,
 			[]Line{{Num: 1, Text: "a"}}, nil},
+		{"a tab in a blank line is blank", "a\n  \t \nb\n", indented,
+			[]Line{{Num: 1, Text: "a"}, {Num: 3, Start: 7, Text: "b"}}, nil},
+		{"a tab in a blank line refused", "a\n  \t \nb\n", tabInBlank(indented),
+			[]Line{{Num: 1, Text: "a"}}, &LineError{Problem: ProblemTab, Line: 2, Col: 3, Offset: 4, N: 4}},
+		{"a tab in a blank line is blank when not strict", "a\n\t\nb\n", tabInBlank(LineRules{IndentUnit: 2, SkipBlank: true}),
+			[]Line{{Num: 1, Text: "a"}, {Num: 3, Start: 4, Text: "b"}}, nil},
 		{"too many lines", "a\nb\nc\n", LineRules{MaxLines: 2},
 			[]Line{{Num: 1, Text: "a"}, {Num: 2, Start: 2, Text: "b"}},
 			&LineError{Problem: ProblemTooManyLines, Line: 3, Col: 1, Offset: 4, N: 3, Limit: 2}},

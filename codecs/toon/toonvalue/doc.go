@@ -48,7 +48,11 @@
 // nearest float64 (the out-of-range policy of spec §4); a numeric token
 // beyond the float64 range (1e400) is read as a string, as the reference
 // does. Decoding also accepts a leading byte-order mark, CRLF line endings
-// and full-line comments.
+// and full-line comments (a line whose text starts with '#' and whose
+// indentation holds no tab). Tabs in indentation: strict mode refuses one
+// in any line, a line of nothing but indentation included, as the
+// reference does; lenient mode counts each tab as one level, beside the
+// levels its spaces make.
 //
 // # Security
 //

@@ -20,6 +20,8 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("m[2:]{v,w{x}}:\n  a: 1,2\n  b: 3,4"), uint8(0))
 	f.Add([]byte("items[2]:\n  - id: 1\n    tags[1]: a\n  - [2]: 1,2"), uint8(1))
 	f.Add([]byte("# c\n[3\t]: a\tb\tc"), uint8(2))
+	f.Add([]byte("\uFEFFa:\r\n  b: 1 \r\n  \t\r\n# \xff\nl[2]:\n  - x\n\n \t- y"), uint8(0))
+	f.Add([]byte("\uFEFFa:\r\n  b: 1 \r\n  \t\r\n# \xff\nl[2]:\n  - x\n\n \t- y"), uint8(1))
 	f.Fuzz(func(t *testing.T, data []byte, flags uint8) {
 		opts := DecodeOptions{Lenient: flags&1 == 1, IndentSize: 1 + int(flags>>1)%4}
 		v, err := Unmarshal(data, opts)

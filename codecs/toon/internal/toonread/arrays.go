@@ -5,13 +5,14 @@ import (
 	"strings"
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/internal/textwire"
 )
 
 // arrayFromHeader decodes the array (or keyed object) a header opens. hl is
 // the header line, already consumed.
-func (d *decoder) arrayFromHeader(h *header, baseDepth int, hl *line) jsonvalue.Value {
+func (d *decoder) arrayFromHeader(h *header, baseDepth int, hl *textwire.Line) jsonvalue.Value {
 	if d.lim.Set && h.length > d.lim.MaxElements {
-		d.failLimit(hl, hl.cstart, "MaxElements", "an array of "+strconv.Itoa(h.length)+" values, more than the limit of "+strconv.Itoa(d.lim.MaxElements))
+		d.failLimit(hl, hl.TextStart(), "MaxElements", "an array of "+strconv.Itoa(h.length)+" values, more than the limit of "+strconv.Itoa(d.lim.MaxElements))
 	}
 	d.enter(hl)
 	defer d.leave()
@@ -30,7 +31,7 @@ func (d *decoder) arrayFromHeader(h *header, baseDepth int, hl *line) jsonvalue.
 // values are counted before any is decoded, and the counting stops past
 // what strict mode's declared length or the codec's MaxElements allow, so
 // that the array's allocation is bounded by both and by the line.
-func (d *decoder) inlineArray(h *header, hl *line) jsonvalue.Value {
+func (d *decoder) inlineArray(h *header, hl *textwire.Line) jsonvalue.Value {
 	limit := -1
 	if d.strict {
 		limit = h.length
@@ -60,11 +61,11 @@ func (d *decoder) inlineArray(h *header, hl *line) jsonvalue.Value {
 
 func capFor(n int) int { return min(n, 256) }
 
-func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
+func (d *decoder) tabular(h *header, baseDepth int, hl textwire.Line) jsonvalue.Value {
 	d.checkTable(h, &hl)
 	var sink TableSink
 	if d.sinks != nil {
-		h.room = (len(d.src)-d.pos)/max(h.leaves, 1) + 1
+		h.room = len(d.lines.Rest())/max(h.leaves, 1) + 1
 		sink = d.sinks.Table(d.path, Header{*h})
 	}
 	rowDepth := d.scopeDepth(baseDepth)
@@ -77,25 +78,25 @@ func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
 	*r = Row{d: d, leaves: h.leaves}
 	for !d.strict || x.n < h.length {
 		l := d.nextIn(baseDepth, rowDepth)
-		if l == nil || !isDataRow(l.content, h.delim) {
+		if l == nil || !isDataRow(l.Text, h.delim) {
 			break
 		}
 		l = d.read()
 		d.element(&x, l)
 		if sink == nil {
-			rows = append(rows, d.row(h, l, l.content, l.cstart))
+			rows = append(rows, d.row(h, l, l.Text, l.TextStart()))
 			continue
 		}
-		r.l, r.c, r.coff, r.n = l, l.content, l.cstart, 0
-		r.cs.reset(l.content, h.delim)
+		r.l, r.c, r.coff, r.n = l, l.Text, l.TextStart(), 0
+		r.cs.reset(l.Text, h.delim)
 		if err := sink.Row(r); err != nil {
 			panic(failure{err})
 		}
 		r.end()
 	}
 	d.checkExtent(&x, h.length, "tabular array", "rows")
-	if next := d.peek(); d.strict && next != nil && next.depth == rowDepth && !strings.HasPrefix(next.content, "- ") && isDataRow(next.content, h.delim) {
-		d.fail(next, next.cstart, "tabular array declares %d rows but has more", h.length)
+	if next := d.peek(); d.strict && next != nil && next.Depth == rowDepth && !strings.HasPrefix(next.Text, "- ") && isDataRow(next.Text, h.delim) {
+		d.fail(next, next.TextStart(), "tabular array declares %d rows but has more", h.length)
 	}
 	if sink != nil {
 		return sink.Value()
@@ -105,7 +106,7 @@ func (d *decoder) tabular(h *header, baseDepth int, hl line) jsonvalue.Value {
 
 // row decodes the cells in c (at offset coff) into an object shaped by the
 // header's field list, reading them as a TableSink does.
-func (d *decoder) row(h *header, l *line, c string, coff int) *jsonvalue.Object {
+func (d *decoder) row(h *header, l *textwire.Line, c string, coff int) *jsonvalue.Object {
 	r := Row{d: d, leaves: h.leaves, l: l, c: c, coff: coff}
 	r.cs.reset(c, h.delim)
 	if h.leaves > wideRow {
@@ -151,7 +152,7 @@ func (d *decoder) rowObject(fields []hfield, lo, hi int, r *Row) *jsonvalue.Obje
 	return b.o
 }
 
-func (d *decoder) keyedObject(h *header, baseDepth int, hl line) jsonvalue.Value {
+func (d *decoder) keyedObject(h *header, baseDepth int, hl textwire.Line) jsonvalue.Value {
 	d.checkTable(h, &hl)
 	entryDepth := d.scopeDepth(baseDepth)
 	b := d.newObject(capFor(h.length))
@@ -161,16 +162,16 @@ func (d *decoder) keyedObject(h *header, baseDepth int, hl line) jsonvalue.Value
 		if l == nil {
 			break
 		}
-		if unquotedIndex(l.content, ':', 0) < 0 {
-			d.fail(l, l.cstart, "expected an entry row (key: values) inside a keyed tabular object")
+		if unquotedIndex(l.Text, ':', 0) < 0 {
+			d.fail(l, l.TextStart(), "expected an entry row (key: values) inside a keyed tabular object")
 		}
 		l = d.read()
 		x.seen(l)
 		x.n++
-		key, end := d.keyToken(l, l.content, l.cstart)
-		i := d.claim(&b, key, l, l.cstart)
-		cells, off := trimSpacesOff(l.content, end)
-		b.set(i, key, d.row(h, l, cells, l.cstart+off))
+		key, end := d.keyToken(l, l.Text, l.TextStart())
+		i := d.claim(&b, key, l, l.TextStart())
+		cells, off := trimSpacesOff(l.Text, end)
+		b.set(i, key, d.row(h, l, cells, l.TextStart()+off))
 	}
 	d.checkExtent(&x, h.length, "keyed tabular object", "entries")
 	return b.o
@@ -178,11 +179,11 @@ func (d *decoder) keyedObject(h *header, baseDepth int, hl line) jsonvalue.Value
 
 func isListItem(c string) bool { return c == "-" || strings.HasPrefix(c, "- ") }
 
-func (d *decoder) list(h *header, baseDepth int, hl line) jsonvalue.Value {
+func (d *decoder) list(h *header, baseDepth int, hl textwire.Line) jsonvalue.Value {
 	var sink ListSink
 	var items []jsonvalue.Value
 	if d.sinks != nil {
-		h.room = (len(d.src)-d.pos)/2 + 1
+		h.room = len(d.lines.Rest())/2 + 1
 		sink = d.sinks.List(d.path, Header{*h})
 	}
 	if sink == nil {
@@ -192,10 +193,10 @@ func (d *decoder) list(h *header, baseDepth int, hl line) jsonvalue.Value {
 	x := extent{end: hl}
 	for !d.strict || x.n < h.length {
 		l := d.nextIn(baseDepth, itemDepth)
-		if l == nil || !isListItem(l.content) {
+		if l == nil || !isListItem(l.Text) {
 			break
 		}
-		num := l.num
+		num := l.Num
 		d.element(&x, l)
 		d.push("")
 		if sink == nil {
@@ -208,11 +209,11 @@ func (d *decoder) list(h *header, baseDepth int, hl line) jsonvalue.Value {
 			}
 		}
 		d.pop()
-		x.seen(&d.last)
+		x.seen(&d.lines.Line)
 	}
 	d.checkExtent(&x, h.length, "list array", "items")
-	if next := d.peek(); d.strict && next != nil && next.depth == itemDepth && strings.HasPrefix(next.content, "- ") {
-		d.fail(next, next.cstart, "list array declares %d items but has more", h.length)
+	if next := d.peek(); d.strict && next != nil && next.Depth == itemDepth && strings.HasPrefix(next.Text, "- ") {
+		d.fail(next, next.TextStart(), "list array declares %d items but has more", h.length)
 	}
 	if sink != nil {
 		return sink.Value()
@@ -225,8 +226,8 @@ func (d *decoder) listItem(baseDepth int) jsonvalue.Value {
 	reuse := d.reuseItem
 	d.reuseItem = false
 	l := d.read()
-	after := strings.TrimLeft(l.content[1:], " ")
-	aoff := l.cstart + len(l.content) - len(after)
+	after := strings.TrimLeft(l.Text[1:], " ")
+	aoff := l.TextStart() + len(l.Text) - len(after)
 	if after == "" {
 		return &jsonvalue.Object{Members: []jsonvalue.Member{}}
 	}
@@ -270,7 +271,7 @@ func (d *decoder) listItem(baseDepth int) jsonvalue.Value {
 func (d *decoder) siblings(depth int, b *objBuilder) {
 	for d.nextIn(depth-1, depth) != nil {
 		l := d.read()
-		d.keyValue(l, l.content, l.cstart, depth, b)
+		d.keyValue(l, l.Text, l.TextStart(), depth, b)
 	}
 }
 
@@ -290,12 +291,12 @@ func (d *decoder) itemObject(reuse bool) objBuilder {
 
 // nextIn returns the next line if it is in the scope of depth opened at
 // baseDepth, failing if it is indented deeper, or nil.
-func (d *decoder) nextIn(baseDepth, depth int) *line {
+func (d *decoder) nextIn(baseDepth, depth int) *textwire.Line {
 	l := d.peek()
-	if l == nil || l.depth <= baseDepth {
+	if l == nil || l.Depth <= baseDepth {
 		return nil
 	}
-	if l.depth != depth {
+	if l.Depth != depth {
 		d.overIndented(l, depth)
 	}
 	return l
@@ -305,18 +306,18 @@ func (d *decoder) nextIn(baseDepth, depth int) *line {
 // counted, the lines of the first and last, and the last line read.
 type extent struct {
 	n, first, last int
-	end            line
+	end            textwire.Line
 }
 
-func (x *extent) seen(l *line) {
+func (x *extent) seen(l *textwire.Line) {
 	if x.first == 0 {
-		x.first = l.num
+		x.first = l.Num
 	}
-	x.last, x.end = l.num, *l
+	x.last, x.end = l.Num, *l
 }
 
 // element counts l, which starts an element, and notes it for Locate.
-func (d *decoder) element(x *extent, l *line) {
+func (d *decoder) element(x *extent, l *textwire.Line) {
 	if d.find != nil {
 		d.at("", x.n, l)
 	}
@@ -331,7 +332,7 @@ func (d *decoder) checkExtent(x *extent, n int, what, unit string) {
 		return
 	}
 	if x.n != n {
-		d.fail(&x.end, x.end.cstart, "%s declares %d %s but has %d", what, n, unit, x.n)
+		d.fail(&x.end, x.end.TextStart(), "%s declares %d %s but has %d", what, n, unit, x.n)
 	}
 	d.noBlankLines(x.first, x.last, what)
 }

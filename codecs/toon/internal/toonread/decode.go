@@ -107,26 +107,34 @@ func decode(data []byte, opts Options, lim Limits, s Sinks, find []Step) (v json
 			}
 		}
 	}()
-	// Ill-formed UTF-8 is found at memory speed, then in strict mode line
-	// by line (checkLines), so that the error reported is the first.
+	// Ill-formed UTF-8 is found at memory speed; in strict mode its first
+	// byte is an error when the lines read reach it (see peek), so that
+	// the error reported is the first.
+	d.badUTF8 = len(d.src)
 	if !utf8.ValidString(d.src) {
 		if d.strict {
-			d.checkLines = true
+			d.badUTF8 = textwire.InvalidUTF8(d.src)
 		} else {
 			d.src = strings.ToValidUTF8(d.src, "\uFFFD")
+			d.badUTF8 = len(d.src)
 		}
 	}
+	d.rules = textwire.LineRules{
+		IndentUnit: o.IndentSize, StrictIndent: d.strict, TabInBlank: true, TrimRight: " ",
+		SkipBlank: true, BlankRuns: true, SkipBOM: true, IsComment: untabbed,
+	}
+	d.lines = textwire.NewLines(d.src, &d.rules)
 	return d.document(), d.found, nil
 }
 
 // at notes, for Locate, that the member key (or element index) of the
 // value being read starts on line l, and ends the read at the path's end.
-func (d *decoder) at(key string, index int, l *line) {
+func (d *decoder) at(key string, index int, l *textwire.Line) {
 	m := d.matched
 	if m == len(d.find) || m != len(d.path) || d.find[m].Index != index || d.find[m].Key != key {
 		return
 	}
-	d.matched, d.found = m+1, l.num
+	d.matched, d.found = m+1, l.Num
 	if d.matched == len(d.find) {
 		panic(failure{})
 	}
@@ -149,19 +157,13 @@ func (discard) Row(r *Row) *wire.DecodeError {
 }
 
 type decoder struct {
-	src        string
-	opts       Options
-	strict     bool
-	checkLines bool // see decode
+	src     string
+	opts    Options
+	strict  bool
+	badUTF8 int // offset of the first ill-formed byte (strict), or len(src)
 
-	pos     int  // offset of the next raw line
-	done    bool // every raw line has been scanned
-	lineNum int  // raw lines scanned so far
-	peeked  bool
-	hasNext bool
-	next    line
-	last    line       // the line most recently consumed
-	blanks  []blankRun // runs of blank lines, increasing
+	rules textwire.LineRules
+	lines textwire.Lines // the lines of src, read through peek and read
 
 	lim   Limits
 	depth int
@@ -184,19 +186,7 @@ type decoder struct {
 	matched, found int    // found: the line of the last step matched
 }
 
-// line is one non-blank, non-comment line.
-type line struct {
-	num     int    // 1-based line number
-	start   int    // offset of the line's first byte (after a BOM)
-	cstart  int    // offset of content (after indentation)
-	depth   int    // indentation level
-	content string // the line after indentation, trailing spaces removed
-}
-
 type span struct{ start, end int } // offsets into a string
-
-// blankRun is a run of consecutive blank lines, first to last.
-type blankRun struct{ first, last int }
 
 // document decodes the root (spec §5).
 func (d *decoder) document() jsonvalue.Value {
@@ -204,17 +194,17 @@ func (d *decoder) document() jsonvalue.Value {
 	if first == nil {
 		return &jsonvalue.Object{Members: []jsonvalue.Member{}}
 	}
-	if first.depth != 0 {
+	if first.Depth != 0 {
 		d.overIndented(first, 0)
 	}
-	c := first.content
+	c := first.Text
 	if c == "[]" {
 		d.read()
 		d.consumed()
 		return []jsonvalue.Value{}
 	}
 	if strings.HasPrefix(c, "[") && unquotedIndex(c, ':', 0) >= 0 {
-		if h, ok := d.header(first, c, first.cstart); ok {
+		if h, ok := d.header(first, c, first.TextStart()); ok {
 			l := d.read()
 			v := d.arrayFromHeader(&h, 0, l)
 			d.consumed()
@@ -225,24 +215,24 @@ func (d *decoder) document() jsonvalue.Value {
 	if !isKeyValue(c) {
 		next := d.peek()
 		if next == nil {
-			return d.primitive(l, c, l.cstart)
+			return d.primitive(l, c, l.TextStart())
 		}
-		if next.depth == 0 {
-			d.fail(next, next.cstart, "a document with more than one line must be an object or array: expected key: value, found a second top-level value line")
+		if next.Depth == 0 {
+			d.fail(next, next.TextStart(), "a document with more than one line must be an object or array: expected key: value, found a second top-level value line")
 		}
 	}
 	b := d.newObject(8)
-	d.keyValue(l, c, l.cstart, 0, &b)
+	d.keyValue(l, c, l.TextStart(), 0, &b)
 	for {
 		l := d.peek()
 		if l == nil {
 			break
 		}
-		if l.depth != 0 {
+		if l.Depth != 0 {
 			d.overIndented(l, 0)
 		}
-		d.read()
-		d.keyValue(&d.last, d.last.content, d.last.cstart, 0, &b)
+		l = d.read()
+		d.keyValue(l, l.Text, l.TextStart(), 0, &b)
 	}
 	return b.o
 }
@@ -250,7 +240,7 @@ func (d *decoder) document() jsonvalue.Value {
 // consumed fails, in strict mode, at lines after a root array.
 func (d *decoder) consumed() {
 	if l := d.peek(); l != nil && d.strict {
-		d.fail(l, l.cstart, "unexpected content after the root value")
+		d.fail(l, l.TextStart(), "unexpected content after the root value")
 	}
 }
 
@@ -312,13 +302,13 @@ func (b *objBuilder) add(key string) int {
 }
 
 // put adds key=v (claim, set).
-func (d *decoder) put(b *objBuilder, key string, v jsonvalue.Value, l *line, off int) {
+func (d *decoder) put(b *objBuilder, key string, v jsonvalue.Value, l *textwire.Line, off int) {
 	b.set(d.claim(b, key, l, off), key, v)
 }
 
 // claim checks key before its value is read (the object's width, a
 // repeat in strict mode) and returns add's position for set.
-func (d *decoder) claim(b *objBuilder, key string, l *line, off int) int {
+func (d *decoder) claim(b *objBuilder, key string, l *textwire.Line, off int) int {
 	if d.find != nil {
 		d.at(key, -1, l)
 	}
@@ -347,7 +337,7 @@ func (b *objBuilder) set(i int, key string, v jsonvalue.Value) {
 }
 
 // checkWidth refuses a member past Limits.MaxFields.
-func (d *decoder) checkWidth(b *objBuilder, l *line, off int) {
+func (d *decoder) checkWidth(b *objBuilder, l *textwire.Line, off int) {
 	if d.lim.Set && len(b.o.Members) >= d.lim.MaxFields {
 		d.failLimit(l, off, "MaxElements", "an object of more than "+strconv.Itoa(d.lim.MaxFields)+" members, past the limit of "+strconv.Itoa(d.lim.MaxElements)+" properties or cells")
 	}
@@ -355,7 +345,7 @@ func (d *decoder) checkWidth(b *objBuilder, l *line, off int) {
 
 // keyValue decodes the field line c (at offset coff of d.src) of an object
 // at baseDepth.
-func (d *decoder) keyValue(l *line, c string, coff, baseDepth int, b *objBuilder) {
+func (d *decoder) keyValue(l *textwire.Line, c string, coff, baseDepth int, b *objBuilder) {
 	if h, ok := d.header(l, c, coff); ok {
 		if h.hasKey {
 			i := d.claim(b, h.key, l, coff)
@@ -378,7 +368,7 @@ func (d *decoder) keyValue(l *line, c string, coff, baseDepth int, b *objBuilder
 	switch rest {
 	case "":
 		var v jsonvalue.Value
-		if next := d.peek(); next != nil && next.depth > baseDepth {
+		if next := d.peek(); next != nil && next.Depth > baseDepth {
 			d.noDepthJump(next, baseDepth)
 			d.enter(next)
 			d.push(key)
@@ -409,9 +399,9 @@ func (d *decoder) pop() {
 	}
 }
 
-func (d *decoder) noDepthJump(next *line, parentDepth int) {
-	if d.strict && next.depth > parentDepth+1 {
-		d.fail(next, next.cstart, "indentation jumps more than one level (depth %d, expected %d)", next.depth, parentDepth+1)
+func (d *decoder) noDepthJump(next *textwire.Line, parentDepth int) {
+	if d.strict && next.Depth > parentDepth+1 {
+		d.fail(next, next.TextStart(), "indentation jumps more than one level (depth %d, expected %d)", next.Depth, parentDepth+1)
 	}
 }
 
@@ -421,17 +411,17 @@ func (d *decoder) objectFields(baseDepth int) *jsonvalue.Object {
 	depth := -1
 	for {
 		l := d.peek()
-		if l == nil || l.depth < baseDepth {
+		if l == nil || l.Depth < baseDepth {
 			break
 		}
 		if depth < 0 {
-			depth = l.depth
+			depth = l.Depth
 		}
-		if l.depth != depth {
+		if l.Depth != depth {
 			d.overIndented(l, depth)
 		}
 		l = d.read()
-		d.keyValue(l, l.content, l.cstart, depth, &b)
+		d.keyValue(l, l.Text, l.TextStart(), depth, &b)
 	}
 	return b.o
 }
@@ -439,9 +429,9 @@ func (d *decoder) objectFields(baseDepth int) *jsonvalue.Object {
 // scopeDepth is the depth of a scope's content opened at baseDepth.
 func (d *decoder) scopeDepth(baseDepth int) int {
 	first := d.peek()
-	if first == nil || first.depth <= baseDepth+1 {
+	if first == nil || first.Depth <= baseDepth+1 {
 		return baseDepth + 1
 	}
 	d.noDepthJump(first, baseDepth)
-	return first.depth
+	return first.Depth
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -22,21 +23,21 @@ func (d *decoder) failAt(line, col int, format string, args ...any) {
 }
 
 // fail reports an error at byte offset off (an index into d.src) on line l.
-func (d *decoder) fail(l *line, off int, format string, args ...any) {
-	col := off - l.start + 1
+func (d *decoder) fail(l *textwire.Line, off int, format string, args ...any) {
+	col := off - l.Start + 1
 	if col < 1 {
 		col = 1
 	}
-	d.failAt(l.num, col, format, args...)
+	d.failAt(l.Num, col, format, args...)
 }
 
 // failLimit is fail for input past the wire.Limits field limit.
-func (d *decoder) failLimit(l *line, off int, limit, msg string) {
-	panic(failure{&wire.DecodeError{Codec: codecName, Line: l.num, Column: max(off-l.start+1, 1), Msg: msg, Limit: limit}})
+func (d *decoder) failLimit(l *textwire.Line, off int, limit, msg string) {
+	panic(failure{&wire.DecodeError{Codec: codecName, Line: l.Num, Column: max(off-l.Start+1, 1), Msg: msg, Limit: limit}})
 }
 
 // checkString refuses a decoded string or key of n bytes past MaxString.
-func (d *decoder) checkString(l *line, n int, off int) {
+func (d *decoder) checkString(l *textwire.Line, n int, off int) {
 	if d.lim.Set && n > d.lim.MaxString {
 		d.failLimit(l, off, "MaxStringBytes", "a string of "+strconv.Itoa(n)+" bytes, longer than the limit of "+strconv.Itoa(d.lim.MaxString))
 	}
@@ -44,12 +45,12 @@ func (d *decoder) checkString(l *line, n int, off int) {
 
 // checkTable refuses a table whose declared rows times its names' bytes,
 // a lower bound of its canonical JSON, pass MaxMaterialized.
-func (d *decoder) checkTable(h *header, hl *line) {
+func (d *decoder) checkTable(h *header, hl *textwire.Line) {
 	if !d.lim.Set || d.lim.MaxMaterialized <= 0 {
 		return
 	}
 	if n := int64(h.length) * int64(namesBytes(h.fields)); n > d.lim.MaxMaterialized {
-		d.failLimit(hl, hl.cstart, "MaxMaterializedBytes", "a table of "+strconv.Itoa(h.length)+" rows repeating "+
+		d.failLimit(hl, hl.TextStart(), "MaxMaterializedBytes", "a table of "+strconv.Itoa(h.length)+" rows repeating "+
 			strconv.Itoa(namesBytes(h.fields))+" bytes of field names would take more than "+strconv.FormatInt(d.lim.MaxMaterialized, 10)+" bytes as canonical JSON")
 	}
 }

@@ -137,7 +137,7 @@ func fieldsAhead(c string, j int, delim byte, level, limit int) int {
 // fields parses the field list of a header whose '{' is at c[brace]. It
 // returns the fields and the index after the '}', or an error message and
 // its offset in c.
-func (d *decoder) fields(l *line, c string, brace int, delim byte) ([]hfield, int, string, int) {
+func (d *decoder) fields(l *textwire.Line, c string, brace int, delim byte) ([]hfield, int, string, int) {
 	fl := fieldList{strict: d.strict, fields: make([]hfield, 0, fieldsAhead(c, brace+1, delim, 1, presizeAt))}
 	end, msg, moff := d.parseFields(l, c, brace+1, delim, 1, -1, &fl)
 	return fl.fields, end, msg, moff
@@ -146,7 +146,7 @@ func (d *decoder) fields(l *line, c string, brace int, delim byte) ([]hfield, in
 // parseFields parses one brace group of c from i (after its '{') into fl,
 // parent the group's own field (-1 for the outermost), and returns the
 // index after its '}', or an error message and its offset.
-func (d *decoder) parseFields(l *line, c string, i int, delim byte, level int, parent int32, fl *fieldList) (int, string, int) {
+func (d *decoder) parseFields(l *textwire.Line, c string, i int, delim byte, level int, parent int32, fl *fieldList) (int, string, int) {
 	if level > d.opts.MaxDepth {
 		return 0, "field groups nested deeper than " + strconv.Itoa(d.opts.MaxDepth) + " levels", i
 	}
@@ -223,7 +223,7 @@ func (d *decoder) parseFields(l *line, c string, i int, delim byte, level int, p
 }
 
 // fieldName decodes a field name at offset off of c.
-func (d *decoder) fieldName(l *line, name string, off int, c string) string {
+func (d *decoder) fieldName(l *textwire.Line, name string, off int, c string) string {
 	if name[0] == '"' {
 		// c is a substring of d.src; find its offset to report columns.
 		return d.quoted(l, name, d.offsetOf(c)+off)

@@ -25,7 +25,7 @@ type header struct {
 // header parses c (at offset coff of d.src) as an array header, or
 // reports false (lenient mode: for a malformed one too, read as a
 // key-value line).
-func (d *decoder) header(l *line, c string, coff int) (header, bool) {
+func (d *decoder) header(l *textwire.Line, c string, coff int) (header, bool) {
 	h, reason, roff := d.parseHeader(l, c, coff)
 	if reason != "" && reason != notHeader && d.strict {
 		d.fail(l, coff+roff, "%s", reason)
@@ -37,7 +37,7 @@ const notHeader = "\x00not a header"
 
 // parseHeader returns reason "" for a header, notHeader for a line that
 // is not one, or why a header-shaped line is malformed and where.
-func (d *decoder) parseHeader(l *line, c string, coff int) (h header, reason string, roff int) {
+func (d *decoder) parseHeader(l *textwire.Line, c string, coff int) (h header, reason string, roff int) {
 	var bracketStart int
 	if strings.HasPrefix(c, `"`) {
 		q := closingQuote(c, 0)
@@ -151,7 +151,7 @@ func mismatchedDelimiter(s string, active byte) byte {
 }
 
 // keyToken returns the key at the start of c and the index past its colon.
-func (d *decoder) keyToken(l *line, c string, coff int) (string, int) {
+func (d *decoder) keyToken(l *textwire.Line, c string, coff int) (string, int) {
 	if strings.HasPrefix(c, `"`) {
 		q := closingQuote(c, 0)
 		if q < 0 {

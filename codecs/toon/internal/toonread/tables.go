@@ -2,6 +2,7 @@ package toonread
 
 import (
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
+	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -59,7 +60,7 @@ func (h Header) Room() int { return h.h.room }
 type Row struct {
 	d      *decoder
 	leaves int
-	l      *line
+	l      *textwire.Line
 	c      string
 	coff   int
 	cs     cells
@@ -68,7 +69,7 @@ type Row struct {
 }
 
 // Line is the row's line number.
-func (r *Row) Line() int { return r.l.num }
+func (r *Row) Line() int { return r.l.Num }
 
 // Next decodes the next cell, valid until the next call; a sink reads as
 // many as the header has leaves (a missing one fails, as does one more).

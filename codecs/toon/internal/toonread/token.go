@@ -22,7 +22,7 @@ func (d *decoder) reserve(n int) {
 const minArena = 4 << 10
 
 // primitive decodes a value token (spec §4); off is its offset in d.src.
-func (d *decoder) primitive(l *line, tok string, off int) jsonvalue.Value {
+func (d *decoder) primitive(l *textwire.Line, tok string, off int) jsonvalue.Value {
 	var s Scalar
 	d.scalar(l, tok, off, &s)
 	return d.box(&s)
@@ -46,7 +46,7 @@ func (d *decoder) box(s *Scalar) jsonvalue.Value {
 
 // scalar decodes a value token (spec §4) at offset off of d.src into s,
 // setting only the field of its Kind (see line.set).
-func (d *decoder) scalar(l *line, tok string, off int, s *Scalar) {
+func (d *decoder) scalar(l *textwire.Line, tok string, off int, s *Scalar) {
 	t, toff := trimSpacesOff(tok, 0)
 	off += toff
 	if t == "" {
@@ -89,7 +89,7 @@ func (d *decoder) scalar(l *line, tok string, off int, s *Scalar) {
 }
 
 // quoted decodes a quoted token that must end at its closing quote.
-func (d *decoder) quoted(l *line, t string, off int) string {
+func (d *decoder) quoted(l *textwire.Line, t string, off int) string {
 	q := closingQuote(t, 0)
 	if q < 0 {
 		d.fail(l, off, "unterminated string")
@@ -101,7 +101,7 @@ func (d *decoder) quoted(l *line, t string, off int) string {
 }
 
 // unescape decodes the escapes of spec §7.1 in s (at offset off).
-func (d *decoder) unescape(l *line, s string, off int) string {
+func (d *decoder) unescape(l *textwire.Line, s string, off int) string {
 	i := strings.IndexByte(s, '\\')
 	if i < 0 {
 		return s
