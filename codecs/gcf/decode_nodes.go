@@ -41,7 +41,7 @@ func (d *reader) nodeSink(h *gcfvalue.TableHeader, inList bool) gcfvalue.TableSi
 		return nil
 	}
 	d.r.Nodes = room(d.r.Nodes, h, inList, sizeNode)
-	d.props = slab(d, d.props, h.Rows*(h.Columns()-2), inList) // the table's rows in one slab
+	d.props = slab(d, d.props, tableCells(h, h.Columns()-2), inList)
 	return (*nodeSink)(d)
 }
 
@@ -116,6 +116,13 @@ func slab[T any](d *reader, s []T, n int, exact bool) []T {
 		return make([]T, 0, max(n, 32))
 	}
 	return make([]T, 0, d.newSlab(n))
+}
+
+// tableCells is the room a table's sink takes at its header for the
+// cells of its rows, of width cells each: all of them, in one slab, up
+// to maxSlab (a wide table's rows take theirs as they come, once charged).
+func tableCells(h *gcfvalue.TableHeader, width int) int {
+	return min(h.Rows*max(width, 0), maxSlab)
 }
 
 // props is the most properties or cells the row r gives: one a cell and

@@ -272,7 +272,7 @@ func (d *reader) rowSink(h *gcfvalue.TableHeader) gcfvalue.TableSink {
 		d.r.Rows = []wire.Row{}
 	}
 	d.r.Rows = room(d.r.Rows, h, t.inList, sizeRow)
-	d.cells = slab(d, d.cells, h.Rows*len(t.cols), t.inList)
+	d.cells = slab(d, d.cells, tableCells(h, len(t.cols)), t.inList)
 	return (*rowSink)(d)
 }
 
