@@ -32,6 +32,11 @@
 // Run bounds its work by time: each measurement runs in rounds of growing
 // length, as testing.B does, until one round lasts Options.Budget, so every
 // row over the whole corpus finishes in minutes whatever the case sizes.
+// With Options.Rounds (wirebench bench -rounds N) every row of a case is
+// measured N times in turn and each operation reported by its fastest
+// round: on a shared machine one round's ratio to sonic can move by a
+// third with a collection or a burst of other load, the fastest of three
+// by a few percent.
 // Timings are printed (wirebench bench, -json for machines), never
 // committed as facts; WriteTable ends with each row's medians over the
 // cases (Report.Medians, also in the JSON): MB/s, the speed-up against

@@ -24,7 +24,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // with a fixed number of decimals, so two reports differ only where the
 // measurements do.
 func (r *Report) WriteTable(w io.Writer) error {
-	fmt.Fprintf(w, "%s %s/%s, %d CPUs, %v per measurement; timings vary from run to run.\n", r.GoVersion, r.GOOS, r.GOARCH, r.CPUs, r.Budget)
+	fmt.Fprintf(w, "%s %s/%s, %d CPUs, %v per measurement, the fastest of %d round(s); timings vary from run to run.\n", r.GoVersion, r.GOOS, r.GOARCH, r.CPUs, r.Budget, max(r.Rounds, 1))
 	fmt.Fprintf(w, "MB/s is the case's canonical JSON size ÷ time, for every row (one yardstick). %s and the JSON libraries %s and %s work on typed structs that mirror the canonical JSON; %s on map[string]any.\n\n", Reference, GoJSON, Sonic, ReferenceGeneric)
 	var rows [][]string
 	for _, m := range r.Measurements {

@@ -99,6 +99,30 @@ func TestRun(t *testing.T) {
 	}
 }
 
+// TestRunRounds: with Rounds, every operation is measured that many
+// times, each row of a case in turn, and reported once, by its fastest
+// round.
+func TestRunRounds(t *testing.T) {
+	cases := smallCases(t)[:1]
+	var order []string
+	rep, err := Run(cases, Options{Budget: time.Millisecond, Rounds: 3, Codecs: []string{"goon"},
+		Progress: func(done, total int, what string) { order = append(order, what) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := 1 + len(jsonLibs)
+	if len(order) != 3*rows*2 || len(rep.Measurements) != rows*2 || rep.Rounds != 3 {
+		t.Fatalf("%d measurements taken, %d reported, Rounds %d; want %d, %d, 3", len(order), len(rep.Measurements), rep.Rounds, 3*rows*2, rows*2)
+	}
+	if diff := cmp.Diff(order[:rows*2], order[rows*2:2*rows*2]); diff != "" {
+		t.Fatalf("the second round does not measure the rows in the first's order (-first +second):\n%s", diff)
+	}
+	var b strings.Builder
+	if err := rep.WriteTable(&b); err != nil || !strings.Contains(b.String(), "the fastest of 3 round(s)") {
+		t.Fatalf("the table does not say its rounds: %v\n%s", err, b.String()[:200])
+	}
+}
+
 func TestRunSelectsCodecs(t *testing.T) {
 	rep, err := Run(smallCases(t)[:1], Options{Budget: time.Millisecond, Codecs: []string{"RAW", "json"}})
 	if err != nil {

@@ -18,11 +18,15 @@ func runBench(env *Env, flags *flag.FlagSet) error {
 	dir := flags.String("corpus", "", "corpus `DIR` (default: the corpus generated from its seed, equal to "+corpus.Dir+")")
 	match := flags.String("case", "", "only cases whose profile/name matches this regular expression")
 	codecs := flags.String("codecs", "", "comma-separated codec names (default: every registered codec)")
+	rounds := flags.Int("rounds", 1, "measure each operation this many times, every row in turn, and keep its fastest")
 	if err := parseFlags(flags, env, noArguments); err != nil {
 		return err
 	}
 	if *budget <= 0 {
 		return usagef("-time must be positive")
+	}
+	if *rounds < 1 {
+		return usagef("-rounds must be at least 1")
 	}
 	var re *regexp.Regexp
 	if *match != "" {
@@ -31,7 +35,7 @@ func runBench(env *Env, flags *flag.FlagSet) error {
 			return usagef("-case: %v", err)
 		}
 	}
-	opts := speed.Options{Budget: *budget}
+	opts := speed.Options{Budget: *budget, Rounds: *rounds}
 	if *codecs != "" {
 		opts.Codecs = strings.Split(*codecs, ",")
 		for _, n := range opts.Codecs {

@@ -77,7 +77,7 @@ var commands map[string]command
 
 func init() {
 	commands = map[string]command{
-		"bench":     {"[-json] [-time D] [-case REGEXP] [-codecs a,b] [-corpus DIR]: encode and decode speed per codec and corpus case, beside encoding/json, goccy/go-json and sonic, with medians over the cases (MB/s, ratios to encoding/json and to sonic, allocations)", runBench},
+		"bench":     {"[-json] [-time D] [-rounds N] [-case REGEXP] [-codecs a,b] [-corpus DIR]: encode and decode speed per codec and corpus case, beside encoding/json, goccy/go-json and sonic, with medians over the cases (MB/s, ratios to encoding/json and to sonic, allocations); each operation the fastest of N rounds", runBench},
 		"list":      {"list the registered codecs: name, aliases, media type, description", runList},
 		"encode":    {"-f NAME [-o FILE] [FILE]: canonical JSON in, NAME out", runEncode},
 		"decode":    {"-f NAME|auto [-v] [-o FILE] [FILE]: NAME in, canonical JSON out", runDecode},
