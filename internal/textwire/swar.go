@@ -36,3 +36,14 @@ func Equal(x uint64, c byte) uint64 {
 // EscMask flags the bytes that a quoted string of JSON, TOON, GOON and GCF
 // never holds as they are: control characters, '"' and '\\'.
 func EscMask(x uint64) uint64 { return Below(x, 0x20) | Equal(x, '"') | Equal(x, '\\') }
+
+// Digits8 reads the word x of eight bytes (Load8) as eight ASCII digits,
+// the first the most significant; ok is false when a byte is not a digit.
+func Digits8(x uint64) (v uint64, ok bool) {
+	if x&(Highs>>1|Highs>>2|Highs>>3)^Ones*0x30 != 0 || (x+Ones*6)&(Ones*0xF0) != Ones*0x30 {
+		return 0, false
+	}
+	x = (x & (Ones * 0x0F)) * (1 + 10<<8) >> 8
+	x = (x & 0x00FF00FF00FF00FF) * (1 + 100<<16) >> 16
+	return (x & 0x0000FFFF0000FFFF) * (1 + 10000<<32) >> 32, true
+}

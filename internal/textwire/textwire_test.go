@@ -253,3 +253,17 @@ func TestAppendMatchesTheRule(t *testing.T) {
 		}
 	})
 }
+
+// TestDigits8: eight bytes read as a number exactly when all are ASCII
+// digits, to the value strconv gives.
+func TestDigits8(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		b := rapid.SliceOfN(rapid.OneOf(rapid.ByteRange('0', '9'), rapid.Byte()), 8, 8).Draw(t, "word")
+		s := string(b)
+		v, ok := Digits8(Load8(s, 0))
+		want, err := strconv.ParseUint(s, 10, 64)
+		if digits := err == nil && !strings.ContainsAny(s, "+-"); ok != digits || ok && v != want {
+			t.Fatalf("Digits8(%q) = %d, %v; want %d, %v", s, v, ok, want, digits)
+		}
+	})
+}

@@ -101,7 +101,15 @@ func SmallInt(t string) (int64, bool) {
 		return 0, false
 	}
 	var v int64
-	for i := 0; i < len(t); i++ {
+	i := 0
+	for ; len(t)-i >= 8; i += 8 { // the ids of a graph: eight digits at a time
+		d, ok := textwire.Digits8(textwire.Load8(t, i))
+		if !ok {
+			return 0, false
+		}
+		v = v*1e8 + int64(d)
+	}
+	for ; i < len(t); i++ {
 		c := t[i] - '0'
 		if c > 9 {
 			return 0, false
