@@ -105,7 +105,7 @@ func room[T any](s []T, h *gcfvalue.TableHeader, inList bool, size int64) []T {
 }
 
 // slab returns s, of the reader's slabs, with room for n more elements:
-// a new slab when it has none, of n (32 at least) for a table of a list,
+// a new slab when it has none, of n (slabLen at least) for a table of a list,
 // whose many small tables would leave the last of the doubling slabs
 // mostly empty.
 func slab[T any](d *reader, s []T, n int, exact bool) []T {
@@ -113,7 +113,7 @@ func slab[T any](d *reader, s []T, n int, exact bool) []T {
 	case cap(s)-len(s) >= n:
 		return s
 	case exact:
-		return make([]T, 0, max(n, 32))
+		return make([]T, 0, max(n, slabLen))
 	}
 	return make([]T, 0, d.newSlab(n))
 }
@@ -149,8 +149,8 @@ func (d *reader) endNode(n *wire.Node, seen, start int) string {
 
 // sizeSlabs bounds the slabs made for the table h (newSlab) by what the
 // rest of the input fills at eight bytes a property or cell. A table's
-// sink takes room for its rows' cells at its start (slab): a table reads
-// into one slab.
+// sink takes room for its rows' cells at its header (tableCells), so a
+// table of up to maxSlab cells reads into one slab.
 func (d *reader) sizeSlabs(h *gcfvalue.TableHeader) {
 	d.slabMax = h.Room / 8
 	if d.slabLen == 0 {
