@@ -76,10 +76,20 @@ type reader struct {
 	recs             [3]recordSink // by record kind
 	colBuf           [8]col
 	r                *wire.GraphResponse
-	props            []wire.Property // the slab node properties are cut from
+	props            []wire.Property // the slab a row's node cells' properties are cut from
 	cells            []wire.Cell     // the slab row cells are cut from
 	cellNodes        []wire.Node     // the slab of row cells' nodes
 	slabLen, slabMax int             // see newSlab
+	scratch
+}
+
+// scratch is what a pooled reader keeps between decodes, empty: up to
+// maxSlab nodes its sinks read, and their properties, until flushNodes
+// copies them out at their exact length (a response's memory is what it
+// holds, whatever the tables it was read from).
+type scratch struct {
+	nodeBuf   []wire.Node
+	nodeProps []wire.Property
 }
 
 // readers holds readers between decodes.
@@ -87,7 +97,13 @@ var readers = sync.Pool{New: func() any { return new(reader) }}
 
 // release returns d to the pool, holding nothing of the response.
 func (d *reader) release() {
+	s := d.scratch
 	*d = reader{}
+	if cap(s.nodeBuf) <= maxSlab && cap(s.nodeProps) <= maxSlab { // not a huge row's
+		clear(s.nodeBuf) // a failed decode's, unflushed
+		clear(s.nodeProps)
+		d.scratch = scratch{s.nodeBuf[:0], s.nodeProps[:0]}
+	}
 	readers.Put(d)
 }
 
@@ -126,7 +142,7 @@ func (d *reader) Table(path []string, h *gcfvalue.TableHeader) gcfvalue.TableSin
 	t.inList, t.rows, t.cols, t.h = inList, 0, t.cols[:0], h
 	d.sizeSlabs(h)
 	if t == &d.nodes {
-		return d.nodeSink(h, inList)
+		return d.nodeSink(h)
 	}
 	return d.rowSink(h)
 }

@@ -22,7 +22,7 @@ const (
 
 // nodeSink reads a node table: its type and id columns anywhere, every
 // other column a property (a path column leaves it generic).
-func (d *reader) nodeSink(h *gcfvalue.TableHeader, inList bool) gcfvalue.TableSink {
+func (d *reader) nodeSink(h *gcfvalue.TableHeader) gcfvalue.TableSink {
 	t := &d.nodes
 	t.typeCol, t.idCol = -1, -1
 	for i := range h.Columns() {
@@ -40,8 +40,6 @@ func (d *reader) nodeSink(h *gcfvalue.TableHeader, inList bool) gcfvalue.TableSi
 	if t.typeCol < 0 || t.idCol < 0 {
 		return nil
 	}
-	d.r.Nodes = room(d.r.Nodes, h, inList, sizeNode)
-	d.props = slab(d, d.props, tableCells(h, h.Columns()-2), inList)
 	return (*nodeSink)(d)
 }
 
@@ -54,9 +52,11 @@ func (s *nodeSink) Value() Value { return s.nodes.value() }
 func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	d, t := (*reader)(s), &s.nodes
 	idx := t.next(row, 2*sizeNode+sizeProp*int64(len(row.Cells)))
+	if len(d.nodeBuf) == maxSlab || len(d.nodeProps)+props(row) > maxSlab {
+		d.flushNodes()
+	}
 	var n wire.Node
-	d.props = slab(d, d.props, props(row)-2, false) // not its type and id
-	start := len(d.props)
+	start := len(d.nodeProps)
 	seen, marks := 0, 0
 	for i := range row.Cells {
 		sc := &row.Cells[i]
@@ -74,19 +74,19 @@ func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 		if err != nil {
 			return err
 		}
-		d.props = append(d.props, wire.Property{Key: t.h.Column(i), Value: v})
+		d.nodeProps = append(d.nodeProps, wire.Property{Key: t.h.Column(i), Value: v})
 	}
 	for m := marks; row.Attached != nil && m < len(row.Attached.Members); m++ {
 		v, _, err := d.attached(row, m, "nodes", idx, false)
 		if err != nil {
 			return err
 		}
-		d.props = append(d.props, wire.Property{Key: row.Attached.Members[m].Key, Value: v})
+		d.nodeProps = append(d.nodeProps, wire.Property{Key: row.Attached.Members[m].Key, Value: v})
 	}
-	if msg := d.endNode(&n, seen, start); msg != "" {
+	if msg := endNode(&n, seen, d.nodeProps, start); msg != "" {
 		return rowError(row.Line(), elementPath("nodes", idx), msg)
 	}
-	d.r.Nodes = append(d.r.Nodes, n)
+	d.nodeBuf = append(d.nodeBuf, n)
 	return nil
 }
 
@@ -135,14 +135,14 @@ func props(r *gcfvalue.Row) int {
 	return n
 }
 
-// endNode ends the node n whose properties are the slab's from start:
-// what is wrong, when it lacks its type or id (seen, see typeID).
-func (d *reader) endNode(n *wire.Node, seen, start int) string {
+// endNode ends the node n whose properties are props[start:]: what is
+// wrong, when it lacks its type or id (seen, see typeID).
+func endNode(n *wire.Node, seen int, props []wire.Property, start int) string {
 	if seen != 3 {
 		return "a node needs its type and id"
 	}
-	if len(d.props) > start {
-		n.Properties = d.props[start:len(d.props):len(d.props)]
+	if len(props) > start {
+		n.Properties = props[start:len(props):len(props)]
 	}
 	return ""
 }
@@ -169,6 +169,7 @@ func (d *reader) newSlab(n int) int {
 // nodeSection reads the nodes section: read by the sink, or generic.
 func (d *reader) nodeSection(v Value) {
 	if sunk(v) {
+		d.flushNodes()
 		return
 	}
 	d.r.Nodes = nil
@@ -265,4 +266,21 @@ func (d *reader) list(x []Value, path func() string) wire.Value {
 func scalarValue(v Value) (wire.Value, bool) {
 	sc := scalarOf(v)
 	return scalar(sc), sc.Kind != notScalar
+}
+
+// flushNodes moves the nodes of the reader's scratch to the response,
+// their properties copied out at their exact length, and empties it.
+func (d *reader) flushNodes() {
+	props := slices.Clone(d.nodeProps)
+	off := 0
+	for i := range d.nodeBuf {
+		if n := len(d.nodeBuf[i].Properties); n > 0 {
+			d.nodeBuf[i].Properties = props[off : off+n : off+n]
+			off += n
+		}
+	}
+	d.r.Nodes = append(d.r.Nodes, d.nodeBuf...)
+	clear(d.nodeBuf)
+	clear(d.nodeProps)
+	d.nodeBuf, d.nodeProps = d.nodeBuf[:0], d.nodeProps[:0]
 }

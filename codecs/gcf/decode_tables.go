@@ -358,7 +358,7 @@ func (d *reader) nodeCell(row *gcfvalue.Row, c *col, idx int) (wire.Cell, bool, 
 			d.props = append(d.props, wire.Property{Key: name, Value: scalar(sc)})
 		}
 	}
-	if msg := d.endNode(&n, seen, start); msg != "" {
+	if msg := endNode(&n, seen, d.props, start); msg != "" {
 		return wire.Cell{}, false, rowError(row.Line(), path(), msg)
 	}
 	if len(d.cellNodes) == cap(d.cellNodes) {

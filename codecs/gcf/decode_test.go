@@ -5,6 +5,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/graphwire/graphwire/bench/corpus"
 	"github.com/graphwire/graphwire/codecs/gcf"
 	"github.com/graphwire/graphwire/internal/testsupport"
 	"github.com/graphwire/graphwire/wire/wiretest"
@@ -20,10 +21,13 @@ func sameReadAsGeneric(t testsupport.Fataler, c *gcf.Codec, data []byte) bool {
 }
 
 // TestReaderMatchesGenericCorpus: every corpus case's text reads with the
-// table sinks as with the generic tables.
+// table sinks as with the generic tables, and so does a response of more
+// nodes, and properties, than the reader's scratch holds at once.
 func TestReaderMatchesGenericCorpus(t *testing.T) {
 	c := gcf.Default()
-	for _, cs := range corpusCases(t) {
+	cases := corpusCases(t)
+	cases = append(cases, corpus.Case{Name: "over_scratch", Response: testsupport.Traversal(4200, 20)})
+	for _, cs := range cases {
 		text, err := c.AppendEncode(nil, cs.Response)
 		if err != nil {
 			t.Fatal(err)
