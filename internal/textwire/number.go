@@ -1,9 +1,9 @@
 package textwire
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
-	"slices"
 	"strconv"
 )
 
@@ -74,38 +74,43 @@ func ParseInt[T ~string | ~[]byte](s T) (int64, bool) {
 }
 
 // AppendInt appends i in decimal, as strconv.AppendInt(b, i, 10) does,
-// writing the digits in place two at a time: the writers' integers.
+// eight digits a word (Eight), written in place when b has room for two
+// words past its end.
 func AppendInt(b []byte, i int64) []byte {
 	u := uint64(i)
 	if i < 0 {
 		b = append(b, '-')
 		u = -u
 	}
-	if u < 10 {
-		return append(b, byte('0'+u))
+	l, n := len(b), DecimalLen(u)
+	if n > 16 || cap(b)-l < 16 {
+		return strconv.AppendUint(b, u, 10)
 	}
-	n := DecimalLen(u)
-	l := len(b)
-	b = slices.Grow(b, n)[:l+n]
-	d := b[l : l+n]
-	for k := n; u >= 100; {
-		q := u / 100
-		r := (u - q*100) * 2
-		k -= 2
-		d[k], d[k+1] = digitPairs[r], digitPairs[r+1]
-		u = q
-	}
-	if u >= 10 {
-		d[0], d[1] = digitPairs[2*u], digitPairs[2*u+1]
+	b = b[:l+16]
+	if n <= 8 {
+		binary.LittleEndian.PutUint64(b[l:], Eight(u)>>(64-8*n)) // no leading zero
 	} else {
-		d[0] = byte('0' + u)
+		binary.LittleEndian.PutUint64(b[l:], Eight(u/1e8)>>(128-8*n))
+		binary.LittleEndian.PutUint64(b[l+n-8:], Eight(u%1e8))
 	}
-	return b
+	return b[:l+n]
 }
 
-const digitPairs = "00010203040506070809" + "10111213141516171819" + "20212223242526272829" +
-	"30313233343536373839" + "40414243444546474849" + "50515253545556575859" +
-	"60616263646566676869" + "70717273747576777879" + "80818283848586878889" + "90919293949596979899"
+// Eight returns the eight decimal digits of u < 1e8, leading zeros
+// included, as ASCII in a little-endian word (the first digit its lowest
+// byte), without a division: u splits into two halves of four digits in
+// 32-bit lanes, each into two of two digits in 16-bit lanes, each into
+// two digits in bytes, each split a multiply by a reciprocal and a shift.
+func Eight(u uint64) uint64 {
+	x := u/10000 | u%10000<<32
+	hi := x * 10486 >> 20 & (0x7F | 0x7F<<32) // x/100 in each lane, below 10000
+	x = (x-hi*100)<<16 | hi
+	hi = x * 103 >> 10 & (Ones16 * 0xF) // x/10 in each 16-bit lane, below 100
+	return (x-hi*10)<<8 | hi | Ones*'0'
+}
+
+// Ones16 has a one in each 16-bit lane.
+const Ones16 = 0x0001000100010001
 
 // DecimalLen is the number of decimal digits of u: t, from its bit length
 // (log10(2) is about 1233/4096), is the number or one less, and which of

@@ -163,8 +163,33 @@ func TestParseInt(t *testing.T) {
 		if got, ok := ParseInt(strconv.FormatInt(i, 10)); !ok || got != i {
 			t.Fatalf("ParseInt(%d) = %d, %v", i, got, ok)
 		}
-		if got := string(AppendInt([]byte("x"), i)); got != "x"+strconv.FormatInt(i, 10) {
-			t.Fatalf("AppendInt(%d) = %s", i, got)
+		appendsInt(t, i)
+	})
+	for p := int64(1); p > 0 && p <= math.MaxInt64/10; p *= 10 { // each length's edges
+		for _, i := range []int64{p - 1, p, p + 1, -p, 10*p - 1, math.MinInt64, math.MaxInt64} {
+			appendsInt(t, i)
+		}
+	}
+}
+
+// appendsInt checks AppendInt(b, i) into a b without room (strconv's
+// path) and with room (the words written in place), and that it leaves
+// b's bytes as they were.
+func appendsInt(t interface{ Fatalf(string, ...any) }, i int64) {
+	for _, b := range [][]byte{[]byte("x"), append(make([]byte, 0, 40), 'x')} {
+		if got := string(AppendInt(b, i)); got != "x"+strconv.FormatInt(i, 10) {
+			t.Fatalf("AppendInt(%d) into room for %d = %s", i, cap(b)-1, got)
+		}
+	}
+}
+
+// TestEight: Eight writes the eight digits of every u below 1e8, as
+// Digits8 reads them back.
+func TestEight(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		u := rapid.Uint64Range(0, 1e8-1).Draw(t, "u")
+		if v, ok := Digits8(Eight(u)); !ok || v != u {
+			t.Fatalf("Eight(%d) reads back as %d, %v", u, v, ok)
 		}
 	})
 }
