@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
 	"github.com/graphwire/graphwire/delta"
@@ -258,7 +257,7 @@ func (w *writer) startRun() {
 
 // addKey appends k to the run's union.
 func (w *writer) addKey(k string) {
-	if len(k) > w.maxStr || !utf8.ValidString(k) {
+	if len(k) > w.maxStr || !textwire.ValidUTF8(k) {
 		w.fail = true
 	}
 	w.cols = append(w.cols, k)

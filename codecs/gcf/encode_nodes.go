@@ -2,7 +2,6 @@ package gcf
 
 import (
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
 	"github.com/graphwire/graphwire/internal/textwire"
@@ -20,7 +19,7 @@ func hasList(ps []wire.Property) bool {
 
 // key writes a key, bare or quoted.
 func (w *writer) key(k string) {
-	if len(k) > w.maxStr || !utf8.ValidString(k) {
+	if len(k) > w.maxStr || !textwire.ValidUTF8(k) {
 		w.fail = true
 		return
 	}

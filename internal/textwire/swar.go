@@ -1,5 +1,7 @@
 package textwire
 
+import "unicode/utf8"
+
 // Eight bytes at a time: the scanners of every format look at a string a
 // word of eight bytes at a time (SWAR, SIMD within a register) and at its
 // bytes one by one only around what a word flags. The masks below have
@@ -46,4 +48,15 @@ func Digits8(x uint64) (v uint64, ok bool) {
 	x = (x & (Ones * 0x0F)) * (1 + 10<<8) >> 8
 	x = (x & 0x00FF00FF00FF00FF) * (1 + 100<<16) >> 16
 	return (x & 0x0000FFFF0000FFFF) * (1 + 10000<<32) >> 32, true
+}
+
+// ValidUTF8 is utf8.ValidString, without a call for the short ASCII
+// strings (keys, names) a writer checks most.
+func ValidUTF8(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return utf8.ValidString(s[i:])
+		}
+	}
+	return true
 }
