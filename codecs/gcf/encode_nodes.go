@@ -19,11 +19,16 @@ func hasList(ps []wire.Property) bool {
 
 // key writes a key, bare or quoted.
 func (w *writer) key(k string) {
-	if len(k) > w.maxStr || !textwire.ValidUTF8(k) {
+	switch {
+	case len(k) > w.maxStr:
 		w.fail = true
-		return
+	case gcfvalue.IsBareKey(k): // ASCII: valid
+		w.b = append(w.b, k...)
+	case !textwire.ValidUTF8(k):
+		w.fail = true
+	default:
+		w.b = gcfvalue.AppendKey(w.b, k)
 	}
-	w.b = gcfvalue.AppendKey(w.b, k)
 }
 
 // attach writes the attachment ".name ..." of a row at rowDepth, its body
