@@ -2,7 +2,6 @@ package gcf
 
 import (
 	"slices"
-	"strings"
 	"unsafe"
 
 	"github.com/graphwire/graphwire/codecs/gcf/gcfvalue"
@@ -25,12 +24,11 @@ const (
 func (d *reader) nodeSink(h *gcfvalue.TableHeader) gcfvalue.TableSink {
 	t := &d.nodes
 	t.typeCol, t.idCol = -1, -1
+	if h.Angled() {
+		return nil
+	}
 	for i := range h.Columns() {
-		c := h.Column(i)
-		if strings.IndexByte(c, '>') >= 0 {
-			return nil
-		}
-		switch c {
+		switch h.Column(i) {
 		case "type":
 			t.typeCol = i
 		case "id":
@@ -70,9 +68,12 @@ func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 			}
 			continue
 		}
-		v, _, err := d.cellValue(row, sc, &marks, "nodes", idx, false)
-		if err != nil {
-			return err
+		v := scalar(sc)
+		if sc.Kind == gcfvalue.Marker {
+			var err *wire.DecodeError
+			if v, _, err = d.cellValue(row, sc, &marks, "nodes", idx, false); err != nil {
+				return err
+			}
 		}
 		d.nodeProps = append(d.nodeProps, wire.Property{Key: t.h.Column(i), Value: v})
 	}

@@ -60,13 +60,13 @@ const (
 	memMarker = 24
 )
 
-// isPath reports whether a declared field name is a flattened path
-// column: it contains '>' and no segment is empty.
-func isPath(name string) bool {
-	if strings.IndexByte(name, '>') < 0 {
+// isPath reports whether a declared field is a flattened path column:
+// its name contains '>' and no segment is empty.
+func isPath(f field) bool {
+	if !f.gt {
 		return false
 	}
-	for s := range strings.SplitSeq(name, ">") {
+	for s := range strings.SplitSeq(f.name, ">") {
 		if s == "" {
 			return false
 		}
@@ -93,7 +93,7 @@ func (d *decoder) columns(l *line, h *arrHeader, t *tableState) *tableState {
 			t.idCell = i
 			t.ids = make(map[string]struct{})
 		}
-		if isPath(f.name) {
+		if isPath(f) {
 			paths++
 		}
 	}
@@ -122,7 +122,7 @@ func (d *decoder) tree(l *line, h *arrHeader, t *tableState, paths int) {
 		d.failIn(l, h.at, KindDuplicateFieldName, "field "+excerpt(f.name)+" collides with another column")
 	}
 	for i, f := range fs {
-		if !isPath(f.name) {
+		if !isPath(f) {
 			t.roots = append(t.roots, colRef(i))
 			continue
 		}
@@ -278,7 +278,7 @@ func (d *decoder) rowMembers(l *line, idx int, t *tableState, out []Scalar, b *o
 		sc := &cells[k]
 		if sc.Kind == Marker {
 			marked = true
-			if t.roots != nil && isPath(t.fields[k].name) {
+			if t.roots != nil && isPath(t.fields[k]) {
 				d.failIn(l, sc.at, KindInvalidAttachment, "an attachment marker in a flattened path column")
 			}
 		}

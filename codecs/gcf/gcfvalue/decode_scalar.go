@@ -164,6 +164,7 @@ func (d *decoder) scalar(l *line, i int) Value {
 type field struct {
 	name string
 	id   bool // marked @ (the identity column, spec §10a.1)
+	gt   bool // the name holds a '>' (see isPath), found as it is read
 }
 
 // parseInlineDecl parses "{a,b,...}" (the whole of s) as the field
@@ -181,7 +182,7 @@ func parseInlineDecl(s string) ([]field, bool) {
 		if seq.Add(k, name) {
 			return false
 		}
-		out = append(out, field{name: k})
+		out = append(out, field{name: k, gt: strings.IndexByte(k, '>') >= 0})
 		return true
 	}); end < 0 || seq.Repeat(name) >= 0 {
 		return nil, false

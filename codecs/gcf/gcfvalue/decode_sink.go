@@ -49,6 +49,17 @@ func (h *TableHeader) Columns() int { return len(h.fields) }
 // Column is the name of declared column i, valid while the table is read.
 func (h *TableHeader) Column(i int) string { return h.fields[i].name }
 
+// Angled reports whether a declared column's name holds a '>': a path
+// column, or a name written like one.
+func (h *TableHeader) Angled() bool {
+	for i := range h.fields {
+		if h.fields[i].gt {
+			return true
+		}
+	}
+	return false
+}
+
 // A TableSink takes the rows of one table.
 type TableSink interface {
 	// Row reads one row; an error ends the decode with it.
@@ -99,7 +110,13 @@ type Row struct {
 func (r *Row) Line() int { return r.num }
 
 // Charge is TableHeader.Charge.
-func (r *Row) Charge(n int64) { r.d.charge(&line{Num: r.num}, n) }
+func (r *Row) Charge(n int64) {
+	if d := r.d; d.mem+n <= d.budget {
+		d.mem += n
+		return
+	}
+	r.d.charge(&line{Num: r.num}, n)
+}
 
 // DecodeSinks decodes a generic-profile GCF document as Decode does, the
 // tables s chooses read by its sinks (see Sinks), whose Value stands where

@@ -111,6 +111,7 @@ func (d *decoder) decl(l *line, i int) ([]field, int) {
 		}
 		at := i
 		f.name, i = d.key(l, i)
+		f.gt = strings.IndexByte(f.name, '>') >= 0
 		if f.id && f.name != d.idField {
 			d.failIn(l, at, KindSyntax, "the @ identity field "+excerpt(f.name)+" is not the header's key="+d.idField)
 		}
