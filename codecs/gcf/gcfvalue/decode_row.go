@@ -63,15 +63,8 @@ const (
 // isPath reports whether a declared field is a flattened path column:
 // its name contains '>' and no segment is empty.
 func isPath(f field) bool {
-	if !f.gt {
-		return false
-	}
-	for s := range strings.SplitSeq(f.name, ">") {
-		if s == "" {
-			return false
-		}
-	}
-	return true
+	n := f.name
+	return f.gt && n[0] != '>' && n[len(n)-1] != '>' && !strings.Contains(n, ">>")
 }
 
 // columns builds the columns of a table header: every column a root of
