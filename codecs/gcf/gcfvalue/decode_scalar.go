@@ -153,6 +153,34 @@ func (d *decoder) scalarAt(l *line, s, e int, cell bool, sc *Scalar) {
 	sc.Str = t
 }
 
+// plainScalar decodes the commonest tokens c[s:e] (after blanks, from
+// at) as scalarAt does, without its rules: a word that starts with no
+// keyword's, marker's or number's byte, and a small integer. It reports
+// false for any other token, which scalarAt reads.
+func (d *decoder) plainScalar(c string, at, s, e int, sc *Scalar) bool {
+	if s >= e || c[e-1] <= ' ' || e-s > d.lim.maxString {
+		return false
+	}
+	t := c[s:e]
+	switch b := t[0]; {
+	case b >= '1' && b <= '9':
+		v, ok := SmallInt(t)
+		if !ok {
+			return false
+		}
+		sc.Kind, sc.Num, sc.Str = Number, jsonvalue.Int(v), ""
+	case b >= 'A' && b != '^' && b != '~' && b != 't' && b != 'f':
+		sc.Kind, sc.Num, sc.Str = String, jsonvalue.Number{}, t
+	default:
+		return false
+	}
+	sc.Bool, sc.quoted, sc.at = false, false, at
+	if sc.decl != nil {
+		sc.decl = nil
+	}
+	return true
+}
+
 // scalar decodes the value text from index i of l's content to its end.
 func (d *decoder) scalar(l *line, i int) Value {
 	var sc Scalar
@@ -282,7 +310,9 @@ func (d *decoder) scalars(l *line, i int, delim byte, cell bool, out []Scalar, k
 					e = end
 				}
 			}
-			d.scalarAt(l, i, e, cell, sc)
+			if !d.plainScalar(c, i, s, e, sc) {
+				d.scalarAt(l, i, e, cell, sc)
+			}
 		}
 		if vals != nil {
 			d.charge(l, memItem)
