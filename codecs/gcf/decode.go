@@ -72,24 +72,24 @@ type reader struct {
 	fragment bool // the content of a document with a header
 	generic  bool // every table read as a generic value (the tests' reference)
 
-	nodes, rows      tableState
-	recs             [3]recordSink // by record kind
-	colBuf           [8]col
-	r                *wire.GraphResponse
-	props            []wire.Property // the slab a row's node cells' properties are cut from
-	cells            []wire.Cell     // the slab row cells are cut from
-	cellNodes        []wire.Node     // the slab of row cells' nodes
-	slabLen, slabMax int             // see newSlab
+	nodes, rows tableState
+	recs        [3]recordSink // by record kind
+	colBuf      [8]col
+	r           *wire.GraphResponse
 	scratch
 }
 
-// scratch is what a pooled reader keeps between decodes, empty: up to
-// maxSlab nodes its sinks read, and their properties, until flushNodes
-// copies them out at their exact length (a response's memory is what it
-// holds, whatever the tables it was read from).
+// scratch is what a pooled reader keeps between decodes, empty: the
+// nodes and rows its sinks read, up to maxSlab of each kind of element,
+// until flushNodes and flushRows copy them out at their exact length (a
+// response's memory is what it holds, whatever the tables it came from).
 type scratch struct {
-	nodeBuf   []wire.Node
-	nodeProps []wire.Property
+	nodeBuf   []wire.Node     // the nodes section's
+	nodeProps []wire.Property // their properties
+	rowBuf    []wire.Row      // the rows section's
+	rowCells  []wire.Cell     // their cells
+	cellNodes []wire.Node     // the cells' nodes
+	cellProps []wire.Property // their properties
 }
 
 // readers holds readers between decodes.
@@ -97,14 +97,18 @@ var readers = sync.Pool{New: func() any { return new(reader) }}
 
 // release returns d to the pool, holding nothing of the response.
 func (d *reader) release() {
-	s := d.scratch
+	s := d.scratch // a failed decode's is not flushed
 	*d = reader{}
-	if cap(s.nodeBuf) <= maxSlab && cap(s.nodeProps) <= maxSlab { // not a huge row's
-		clear(s.nodeBuf) // a failed decode's, unflushed
-		clear(s.nodeProps)
-		d.scratch = scratch{s.nodeBuf[:0], s.nodeProps[:0]}
+	if max(cap(s.nodeBuf), cap(s.nodeProps), cap(s.rowBuf), cap(s.rowCells), cap(s.cellNodes), cap(s.cellProps)) <= 2*maxSlab { // as appends grow it
+		d.scratch = scratch{emptied(s.nodeBuf), emptied(s.nodeProps), emptied(s.rowBuf), emptied(s.rowCells), emptied(s.cellNodes), emptied(s.cellProps)}
 	}
 	readers.Put(d)
+}
+
+// emptied is s cleared, its room kept.
+func emptied[T any](s []T) []T {
+	clear(s)
+	return s[:0]
 }
 
 // took is what the document holds where a sink read a table.
@@ -140,7 +144,6 @@ func (d *reader) Table(path []string, h *gcfvalue.TableHeader) gcfvalue.TableSin
 		t.cols = d.colBuf[:0] // one table is read at a time
 	}
 	t.inList, t.rows, t.cols, t.h = inList, 0, t.cols[:0], h
-	d.sizeSlabs(h)
 	if t == &d.nodes {
 		return d.nodeSink(h)
 	}

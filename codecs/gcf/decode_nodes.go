@@ -15,8 +15,7 @@ const (
 	sizeEdge = int64(unsafe.Sizeof(wire.Edge{}))
 	sizeCell = int64(unsafe.Sizeof(wire.Cell{}))
 	sizeRow  = int64(unsafe.Sizeof(wire.Row{}))
-	slabLen  = 32   // the first slab: a small response allocates little
-	maxSlab  = 4096 // a slab's waste stays under a few hundred KiB
+	maxSlab  = 4096 // the most elements of one kind a scratch holds
 )
 
 // nodeSink reads a node table: its type and id columns anywhere, every
@@ -24,7 +23,7 @@ const (
 func (d *reader) nodeSink(h *gcfvalue.TableHeader) gcfvalue.TableSink {
 	t := &d.nodes
 	t.typeCol, t.idCol = -1, -1
-	if h.Angled() {
+	if h.Angled {
 		return nil
 	}
 	for i := range h.Columns() {
@@ -91,41 +90,6 @@ func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	return nil
 }
 
-// room makes room in s for the rows of the table h, of size bytes each:
-// in a list of tables, one for each 64 bytes of the rest at least.
-func room[T any](s []T, h *gcfvalue.TableHeader, inList bool, size int64) []T {
-	n := h.Rows
-	if inList {
-		n = max(n, h.Room/64)
-	}
-	if cap(s)-len(s) >= n {
-		return s
-	}
-	h.Charge(size * int64(n))
-	return slices.Grow(s, n)
-}
-
-// slab returns s, of the reader's slabs, with room for n more elements:
-// a new slab when it has none, of n (slabLen at least) for a table of a list,
-// whose many small tables would leave the last of the doubling slabs
-// mostly empty.
-func slab[T any](d *reader, s []T, n int, exact bool) []T {
-	switch {
-	case cap(s)-len(s) >= n:
-		return s
-	case exact:
-		return make([]T, 0, max(n, slabLen))
-	}
-	return make([]T, 0, d.newSlab(n))
-}
-
-// tableCells is the room a table's sink takes at its header for the
-// cells of its rows, of width cells each: all of them, in one slab, up
-// to maxSlab (a wide table's rows take theirs as they come, once charged).
-func tableCells(h *gcfvalue.TableHeader, width int) int {
-	return min(h.Rows*max(width, 0), maxSlab)
-}
-
 // props is the most properties or cells the row r gives: one a cell and
 // one an attachment.
 func props(r *gcfvalue.Row) int {
@@ -146,25 +110,6 @@ func endNode(n *wire.Node, seen int, props []wire.Property, start int) string {
 		n.Properties = props[start:len(props):len(props)]
 	}
 	return ""
-}
-
-// sizeSlabs bounds the slabs made for the table h (newSlab) by what the
-// rest of the input fills at eight bytes a property or cell. A table's
-// sink takes room for its rows' cells at its header (tableCells), so a
-// table of up to maxSlab cells reads into one slab.
-func (d *reader) sizeSlabs(h *gcfvalue.TableHeader) {
-	d.slabMax = h.Room / 8
-	if d.slabLen == 0 {
-		d.slabLen = slabLen
-	}
-}
-
-// newSlab is the length of a new slab for at least n elements: doubling
-// from slabLen to maxSlab, at most slabMax.
-func (d *reader) newSlab(n int) int {
-	l := max(n, min(d.slabLen, d.slabMax))
-	d.slabLen = min(2*d.slabLen, maxSlab)
-	return l
 }
 
 // nodeSection reads the nodes section: read by the sink, or generic.
@@ -272,16 +217,18 @@ func scalarValue(v Value) (wire.Value, bool) {
 // flushNodes moves the nodes of the reader's scratch to the response,
 // their properties copied out at their exact length, and empties it.
 func (d *reader) flushNodes() {
-	props := slices.Clone(d.nodeProps)
-	off := 0
-	for i := range d.nodeBuf {
-		if n := len(d.nodeBuf[i].Properties); n > 0 {
-			d.nodeBuf[i].Properties = props[off : off+n : off+n]
-			off += n
+	exactProps(d.nodeBuf, d.nodeProps)
+	d.r.Nodes = append(d.r.Nodes, d.nodeBuf...)
+	d.nodeBuf, d.nodeProps = emptied(d.nodeBuf), emptied(d.nodeProps)
+}
+
+// exactProps copies props, the properties of nodes in order, out at their
+// exact length, and points each node's at its part of the copy.
+func exactProps(nodes []wire.Node, props []wire.Property) {
+	props = slices.Clone(props)
+	for i := range nodes {
+		if n := len(nodes[i].Properties); n > 0 {
+			nodes[i].Properties, props = props[:n:n], props[n:]
 		}
 	}
-	d.r.Nodes = append(d.r.Nodes, d.nodeBuf...)
-	clear(d.nodeBuf)
-	clear(d.nodeProps)
-	d.nodeBuf, d.nodeProps = d.nodeBuf[:0], d.nodeProps[:0]
 }

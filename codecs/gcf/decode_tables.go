@@ -271,8 +271,6 @@ func (d *reader) rowSink(h *gcfvalue.TableHeader) gcfvalue.TableSink {
 	if d.r.Rows == nil {
 		d.r.Rows = []wire.Row{}
 	}
-	d.r.Rows = room(d.r.Rows, h, t.inList, sizeRow)
-	d.cells = slab(d, d.cells, tableCells(h, len(t.cols)), t.inList)
 	return (*rowSink)(d)
 }
 
@@ -285,8 +283,10 @@ func (s *rowSink) Value() Value { return s.rows.value() }
 func (s *rowSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 	d, t := (*reader)(s), &s.rows
 	idx := t.next(row, 2*sizeRow+sizeCell*int64(len(t.cols)))
-	d.cells = slab(d, d.cells, props(row), false)
-	start := len(d.cells)
+	if n := props(row); len(d.rowBuf) == maxSlab || max(len(d.rowCells), len(d.cellNodes), len(d.cellProps))+n > maxSlab {
+		d.flushRows()
+	}
+	start := len(d.rowCells)
 	marks := 0
 	for i := range t.cols {
 		c := &t.cols[i]
@@ -296,7 +296,7 @@ func (s *rowSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 				return err
 			}
 			if ok {
-				d.cells = append(d.cells, cell)
+				d.rowCells = append(d.rowCells, cell)
 			}
 			continue
 		}
@@ -305,7 +305,7 @@ func (s *rowSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 			if err != nil {
 				return err
 			}
-			d.cells = append(d.cells, wire.Cell{Name: c.name, Value: v, Node: n})
+			d.rowCells = append(d.rowCells, wire.Cell{Name: c.name, Value: v, Node: d.cellNode(n)})
 		}
 	}
 	for m := marks; row.Attached != nil && m < len(row.Attached.Members); m++ {
@@ -313,10 +313,44 @@ func (s *rowSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 		if err != nil {
 			return err
 		}
-		d.cells = append(d.cells, wire.Cell{Name: row.Attached.Members[m].Key, Value: v, Node: n})
+		d.rowCells = append(d.rowCells, wire.Cell{Name: row.Attached.Members[m].Key, Value: v, Node: d.cellNode(n)})
 	}
-	d.r.Rows = append(d.r.Rows, wire.Row(d.cells[start:len(d.cells):len(d.cells)]))
+	d.rowBuf = append(d.rowBuf, wire.Row(d.rowCells[start:len(d.rowCells):len(d.rowCells)]))
 	return nil
+}
+
+// cellNode moves an attachment's node n to the scratch, its properties
+// with it, and returns where it is until flushRows.
+func (d *reader) cellNode(n *wire.Node) *wire.Node {
+	if n == nil {
+		return nil
+	}
+	start := len(d.cellProps)
+	d.cellProps = append(d.cellProps, n.Properties...)
+	m := wire.Node{Type: n.Type, ID: n.ID}
+	endNode(&m, 3, d.cellProps, start)
+	d.cellNodes = append(d.cellNodes, m)
+	return &d.cellNodes[len(d.cellNodes)-1]
+}
+
+// flushRows moves the rows of the reader's scratch to the response, their
+// cells and the cells' nodes and properties copied out at their exact
+// length, and empties it. A cell's node is the scratch's next, in order.
+func (d *reader) flushRows() {
+	exactProps(d.cellNodes, d.cellProps)
+	nodes, cells, k := slices.Clone(d.cellNodes), slices.Clone(d.rowCells), 0
+	for i := range cells {
+		if cells[i].Node != nil {
+			cells[i].Node, k = &nodes[k], k+1
+		}
+	}
+	for i := range d.rowBuf {
+		n := len(d.rowBuf[i])
+		d.rowBuf[i], cells = cells[:n:n], cells[n:]
+	}
+	d.r.Rows = append(d.r.Rows, d.rowBuf...)
+	d.rowBuf, d.rowCells = emptied(d.rowBuf), emptied(d.rowCells)
+	d.cellNodes, d.cellProps = emptied(d.cellNodes), emptied(d.cellProps)
 }
 
 // nodeCell reads the node cell of the path columns leaves of a row: no
@@ -341,8 +375,7 @@ func (d *reader) nodeCell(row *gcfvalue.Row, c *col, idx int) (wire.Cell, bool, 
 		return wire.Cell{Name: c.name, Value: wire.Null()}, true, nil
 	}
 	row.Charge(sizeNode + sizeProp*int64(len(leaves)))
-	d.props = slab(d, d.props, len(leaves), false)
-	start := len(d.props)
+	start := len(d.cellProps)
 	var n wire.Node
 	seen := 0
 	for _, k := range leaves {
@@ -355,14 +388,11 @@ func (d *reader) nodeCell(row *gcfvalue.Row, c *col, idx int) (wire.Cell, bool, 
 				return wire.Cell{}, false, rowError(row.Line(), path()+"."+name, msg)
 			}
 		default:
-			d.props = append(d.props, wire.Property{Key: name, Value: scalar(sc)})
+			d.cellProps = append(d.cellProps, wire.Property{Key: name, Value: scalar(sc)})
 		}
 	}
-	if msg := endNode(&n, seen, d.props, start); msg != "" {
+	if msg := endNode(&n, seen, d.cellProps, start); msg != "" {
 		return wire.Cell{}, false, rowError(row.Line(), path(), msg)
-	}
-	if len(d.cellNodes) == cap(d.cellNodes) {
-		d.cellNodes = make([]wire.Node, 0, d.newSlab(4)/4) // a node takes four properties' room
 	}
 	d.cellNodes = append(d.cellNodes, n)
 	return wire.Cell{Name: c.name, Node: &d.cellNodes[len(d.cellNodes)-1]}, true, nil
@@ -371,6 +401,7 @@ func (d *reader) nodeCell(row *gcfvalue.Row, c *col, idx int) (wire.Cell, bool, 
 // rowSection reads the rows section: read by the sink, or generic.
 func (d *reader) rowSection(v Value) {
 	if sunk(v) {
+		d.flushRows()
 		return
 	}
 	d.r.Rows = []wire.Row{}

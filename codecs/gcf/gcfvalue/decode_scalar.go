@@ -161,20 +161,17 @@ func (d *decoder) plainScalar(c string, at, s, e int, sc *Scalar) bool {
 	if s >= e || c[e-1] <= ' ' || e-s > d.lim.maxString {
 		return false
 	}
-	t := c[s:e]
-	switch b := t[0]; {
-	case b >= '1' && b <= '9':
-		v, ok := SmallInt(t)
-		if !ok {
+	t, v, kind := c[s:e], int64(0), uint8(String)
+	if b := t[0]; b >= '1' && b <= '9' {
+		var ok bool
+		if v, ok = SmallInt(t); !ok {
 			return false
 		}
-		sc.Kind, sc.Num, sc.Str = Number, jsonvalue.Int(v), ""
-	case b >= 'A' && b != '^' && b != '~' && b != 't' && b != 'f':
-		sc.Kind, sc.Num, sc.Str = String, jsonvalue.Number{}, t
-	default:
+		t, kind = "", Number
+	} else if b < 'A' || b == '^' || b == '~' || b == 't' || b == 'f' {
 		return false
 	}
-	sc.Bool, sc.quoted, sc.at = false, false, at
+	sc.Kind, sc.Bool, sc.quoted, sc.at, sc.Num, sc.Str = kind, false, false, at, jsonvalue.Int(v), t
 	if sc.decl != nil {
 		sc.decl = nil
 	}

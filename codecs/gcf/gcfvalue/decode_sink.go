@@ -35,8 +35,9 @@ type TableHeader struct {
 	fields []field
 	// Rows is the declared number of rows bounded by what the rest of
 	// the input can hold (a byte a cell): what a sink may make room for.
-	Rows int
-	Room int // the bytes of input after the header
+	Rows   int
+	Room   int  // the bytes of input after the header
+	Angled bool // a declared column's name holds a '>' (a path column's, or one like it)
 }
 
 // Charge counts n bytes of what the caller builds against the decoder's
@@ -48,17 +49,6 @@ func (h *TableHeader) Columns() int { return len(h.fields) }
 
 // Column is the name of declared column i, valid while the table is read.
 func (h *TableHeader) Column(i int) string { return h.fields[i].name }
-
-// Angled reports whether a declared column's name holds a '>': a path
-// column, or a name written like one.
-func (h *TableHeader) Angled() bool {
-	for i := range h.fields {
-		if h.fields[i].gt {
-			return true
-		}
-	}
-	return false
-}
 
 // A TableSink takes the rows of one table.
 type TableSink interface {
@@ -164,6 +154,9 @@ func (d *decoder) sink(l *line, h *arrHeader) TableSink {
 	*th = TableHeader{d: d, l: *l, fields: h.fields, Rows: h.count, Room: len(d.src) - l.TextStart() - len(l.Text)}
 	if room := th.Room / max(len(h.fields), 1); h.deferred || th.Rows > room {
 		th.Rows = room
+	}
+	for i := range h.fields {
+		th.Angled = th.Angled || h.fields[i].gt
 	}
 	return d.sinks.Table(d.path, th)
 }
