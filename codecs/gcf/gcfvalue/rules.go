@@ -253,9 +253,10 @@ func quotedWord(x uint64) bool { return textwire.EscMask(x) == 0 }
 // other than '"', '\\', '|', ',', '[' and ']': bytes needsQuotes has
 // nothing to say about.
 func plainWord(x uint64) bool {
-	bad := textwire.EscMask(x) | textwire.Equal(x, '|') | textwire.Equal(x, ',') |
-		textwire.Equal(x, '[') | textwire.Equal(x, ']')
-	return bad|x&textwire.Highs == 0
+	const o = textwire.Ones // textwire's Below and Equal, their high bits masked once
+	a, b, c, d, e := x^(o*'"'), (x|o*0x20)^(o*'|'), x^(o*','), x^(o*'['), x^(o*']') // b: '|' and '\\'
+	bad := (x-o*0x20)&^x | (a-o)&^a | (b-o)&^b | (c-o)&^c | (d-o)&^d | (e-o)&^e
+	return (bad|x)&textwire.Highs == 0
 }
 
 // isNumericLike reports whether s begins like a malformed number (spec
