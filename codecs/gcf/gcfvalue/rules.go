@@ -251,10 +251,11 @@ func quotedWord(x uint64) bool { return textwire.EscMask(x) == 0 }
 
 // plainWord reports whether every byte of x is ASCII from 0x20 up,
 // other than '"', '\\', '|', ',', '[' and ']': bytes needsQuotes has
-// nothing to say about.
+// nothing to say about: textwire's Below and Equal, their high bits
+// masked once, and '\\' found as '|' once bit 5 is set.
 func plainWord(x uint64) bool {
-	const o = textwire.Ones // textwire's Below and Equal, their high bits masked once
-	a, b, c, d, e := x^(o*'"'), (x|o*0x20)^(o*'|'), x^(o*','), x^(o*'['), x^(o*']') // b: '|' and '\\'
+	const o = textwire.Ones
+	a, b, c, d, e := x^(o*'"'), (x|o*0x20)^(o*'|'), x^(o*','), x^(o*'['), x^(o*']')
 	bad := (x-o*0x20)&^x | (a-o)&^a | (b-o)&^b | (c-o)&^c | (d-o)&^d | (e-o)&^e
 	return (bad|x)&textwire.Highs == 0
 }
