@@ -67,7 +67,10 @@
 //
 // AppendEncode makes one allocation (the output), none when dst has room.
 // Decode is one pass of gcfvalue's reader, the layout's tables going row
-// by row into the response through its sinks (gcfvalue.Sinks).
+// by row into the response through its sinks (gcfvalue.Sinks), which
+// read into a scratch the pooled reader keeps (up to 4,096 elements of a
+// kind) and copy it out at its exact length: a decode allocates little
+// beyond the input's copy and what the response holds.
 //
 // # Decoding and limits
 //

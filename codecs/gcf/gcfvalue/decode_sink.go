@@ -100,13 +100,7 @@ type Row struct {
 func (r *Row) Line() int { return r.num }
 
 // Charge is TableHeader.Charge.
-func (r *Row) Charge(n int64) {
-	if d := r.d; d.mem+n <= d.budget {
-		d.mem += n
-		return
-	}
-	r.d.charge(&line{Num: r.num}, n)
-}
+func (r *Row) Charge(n int64) { r.d.charge(&line{Num: r.num}, n) }
 
 // DecodeSinks decodes a generic-profile GCF document as Decode does, the
 // tables s chooses read by its sinks (see Sinks), whose Value stands where
