@@ -163,8 +163,7 @@ func (d *decoder) table(hl *line, h *arrHeader, depth int) Value {
 	var rows []Value
 	km := objBuilder{line: hl.Num}
 	if sink != nil {
-		d.inSink, t = true, &d.sinkState
-		defer func() { d.inSink = false }()
+		d.inSink, t = true, &d.sinkState // until its rows are read (a failure ends the decode)
 	} else if h.keyed {
 		km.o = jsonvalue.NewObject(min(h.count, 64))
 	} else {
@@ -194,6 +193,7 @@ func (d *decoder) table(hl *line, h *arrHeader, depth int) Value {
 			rows = append(rows, obj)
 		}
 	}
+	d.inSink = false
 	d.checkCount(hl, h, n)
 	d.prevBlock = blockArray
 	if t.hadInl {
