@@ -68,11 +68,12 @@ func (s *nodeSink) Row(row *gcfvalue.Row) *wire.DecodeError {
 			continue
 		}
 		v := scalar(sc)
-		if sc.Kind == gcfvalue.Marker {
+		if sc.Kind == gcfvalue.Marker { // the row's marks-th attachment's
 			var err *wire.DecodeError
-			if v, _, err = d.cellValue(row, sc, &marks, "nodes", idx, false); err != nil {
+			if v, _, err = d.attached(row, marks, "nodes", idx, false); err != nil {
 				return err
 			}
+			marks++
 		}
 		d.nodeProps = append(d.nodeProps, wire.Property{Key: t.h.Column(i), Value: v})
 	}

@@ -82,6 +82,9 @@ func AppendInt(b []byte, i int64) []byte {
 		b = append(b, '-')
 		u = -u
 	}
+	if u < 10 { // a count or an index, often
+		return append(b, byte('0'+u))
+	}
 	l, n := len(b), DecimalLen(u)
 	if n > 16 || cap(b)-l < 16 {
 		return strconv.AppendUint(b, u, 10)
@@ -105,12 +108,12 @@ func Eight(u uint64) uint64 {
 	x := u/10000 | u%10000<<32
 	hi := x * 10486 >> 20 & (0x7F | 0x7F<<32) // x/100 in each lane, below 10000
 	x = (x-hi*100)<<16 | hi
-	hi = x * 103 >> 10 & (Ones16 * 0xF) // x/10 in each 16-bit lane, below 100
+	hi = x * 103 >> 10 & (ones16 * 0xF) // x/10 in each 16-bit lane, below 100
 	return (x-hi*10)<<8 | hi | Ones*'0'
 }
 
-// Ones16 has a one in each 16-bit lane.
-const Ones16 = 0x0001000100010001
+// ones16 has a one in each 16-bit lane.
+const ones16 = 0x0001000100010001
 
 // DecimalLen is the number of decimal digits of u: t, from its bit length
 // (log10(2) is about 1233/4096), is the number or one less, and which of

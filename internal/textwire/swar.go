@@ -50,8 +50,8 @@ func Digits8(x uint64) (v uint64, ok bool) {
 	return (x & 0x0000FFFF0000FFFF) * (1 + 10000<<32) >> 32, true
 }
 
-// ValidUTF8 is utf8.ValidString, without a call for the short ASCII
-// strings (keys, names) a writer checks most.
+// ValidUTF8 is utf8.ValidString with a byte loop in front: the short ASCII
+// strings (keys, names) a writer checks most never reach its call.
 func ValidUTF8(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
