@@ -113,3 +113,33 @@ func bytesOf(c byte, n int) []byte {
 	}
 	return b
 }
+
+// TestWithinSettlesOnlyWhatTheMeterAccepts: Within never accepts a
+// response a Meter refuses, under limits drawn around the response's own
+// sizes and an input length drawn around them too, with strings that
+// escape many bytes or none; under the default limits and an input as
+// long as its canonical JSON, it accepts a response that escapes nothing.
+func TestWithinSettlesOnlyWhatTheMeterAccepts(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		r := wiretest.ResponseWith(wiretest.Options{AwkwardNames: true}).Draw(t, "r")
+		if len(r.Nodes) > 0 && rapid.Bool().Draw(t, "escapes") {
+			r.Nodes[0].Properties = append(r.Nodes[0].Properties, wire.Prop("esc", wire.String(rawString.Draw(t, "s"))))
+		}
+		full := wirecodec.MaterializedSize(r)
+		l := wire.Limits{
+			MaxMaterializedBytes: rapid.OneOf(rapid.Int64Range(max(full-64, 1), 7*full+64), rapid.Just(int64(0))).Draw(t, "max_materialized"),
+			MaxExpansion:         rapid.IntRange(1, 4).Draw(t, "max_expansion"),
+		}
+		n := rapid.IntRange(0, int(full)+64).Draw(t, "input")
+		m := wirecodec.NewMeter(l, n)
+		_, exact := m.Response(r)
+		if wirecodec.Within(l, n, r) && !exact {
+			t.Fatalf("Within accepts a response the Meter refuses (%s)", m.Msg())
+		}
+	})
+	r := &wire.GraphResponse{FormatVersion: "1", QueryType: wire.Search,
+		Nodes: []wire.Node{{Type: "T", ID: 1, Properties: []wire.Property{wire.Prop("a", wire.String("plain"))}}}}
+	if !wirecodec.Within(wire.Limits{}, int(wirecodec.MaterializedSize(r)), r) {
+		t.Fatal("Within refuses a small response under the default limits")
+	}
+}

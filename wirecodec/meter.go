@@ -164,6 +164,20 @@ func newMeter(l wire.Limits, n int) Meter {
 	return Meter{limit: limit, name: name, input: int64(n), ratio: ratio, cache: true, memLimit: expansionLimit(ratio, int64(n))}
 }
 
+// Within reports whether r, decoded from an input of n bytes, is surely
+// within what NewMeter(l, n) allows, without reading its strings: it
+// counts each string as its bytes and quotes, and as the most its escapes
+// could add, as Measure does. True settles it; false says only that a
+// Meter must measure r exactly to decide (and to name the place it
+// passes the limit). A decoder that builds the whole response before it
+// measures it asks Within first.
+func Within(l wire.Limits, n int, r *wire.GraphResponse) bool {
+	m := newMeter(l, n)
+	m.loose, m.cache = true, false
+	_, ok := m.Response(r)
+	return ok
+}
+
 // Size returns the size counted so far.
 func (m *Meter) Size() int64 { return m.n }
 

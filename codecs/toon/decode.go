@@ -74,8 +74,11 @@ func (d *graphDecoder) name(s string, path []pathStep) bool {
 }
 
 // measure refuses a response whose canonical JSON would pass
-// MaxMaterializedBytes, at the first place past it.
+// MaxMaterializedBytes, at the first place past it; Within settles most.
 func (d *graphDecoder) measure(r *wire.GraphResponse) {
+	if wirecodec.Within(d.lim, len(d.src), r) {
+		return
+	}
 	m := wirecodec.NewMeter(d.lim, len(d.src))
 	fail := func(path ...pathStep) { d.failLimit(path, m.LimitName(), m.Msg()) }
 	if path, ok := meterHead(m, r.Nodes, r); !ok {
