@@ -73,6 +73,33 @@ func ParseInt[T ~string | ~[]byte](s T) (int64, bool) {
 	return int64(u), true
 }
 
+// SmallInt reads a token of 1 to 18 ASCII digits without a leading zero,
+// the integers most cells hold, as the number it is, eight digits at a
+// time; any other token is not one (ParseInt and each format's number
+// grammar read the rest).
+func SmallInt(t string) (int64, bool) {
+	if len(t) == 0 || len(t) > 18 || t[0] == '0' && len(t) > 1 {
+		return 0, false
+	}
+	var v int64
+	i := 0
+	for ; len(t)-i >= 8; i += 8 { // the ids of a graph
+		d, ok := Digits8(Load8(t, i))
+		if !ok {
+			return 0, false
+		}
+		v = v*1e8 + int64(d)
+	}
+	for ; i < len(t); i++ {
+		c := t[i] - '0'
+		if c > 9 {
+			return 0, false
+		}
+		v = v*10 + int64(c)
+	}
+	return v, true
+}
+
 // AppendInt appends i in decimal, as strconv.AppendInt(b, i, 10) does,
 // eight digits a word (Eight), written in place when b has room for two
 // words past its end.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/graphwire/graphwire/codecs/jsonvalue"
 	"github.com/graphwire/graphwire/internal/keyset"
+	"github.com/graphwire/graphwire/internal/textwire"
 )
 
 // quoted reads the quoted string at index i of l's content.
@@ -164,7 +165,7 @@ func (d *decoder) plainScalar(c string, at, s, e int, sc *Scalar) bool {
 	t, v, kind := c[s:e], int64(0), uint8(String)
 	if b := t[0]; b >= '1' && b <= '9' {
 		var ok bool
-		if v, ok = SmallInt(t); !ok {
+		if v, ok = textwire.SmallInt(t); !ok {
 			return false
 		}
 		t, kind = "", Number

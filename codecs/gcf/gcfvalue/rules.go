@@ -93,36 +93,10 @@ func digits(s string, i int) (int, bool) {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// SmallInt reads a token of 1 to 18 ASCII digits without a leading zero,
-// the integers most cells hold, as the number it is; any other token is
-// not one (ParseNumber reads every number literal).
-func SmallInt(t string) (int64, bool) {
-	if len(t) == 0 || len(t) > 18 || t[0] == '0' && len(t) > 1 {
-		return 0, false
-	}
-	var v int64
-	i := 0
-	for ; len(t)-i >= 8; i += 8 { // the ids of a graph: eight digits at a time
-		d, ok := textwire.Digits8(textwire.Load8(t, i))
-		if !ok {
-			return 0, false
-		}
-		v = v*1e8 + int64(d)
-	}
-	for ; i < len(t); i++ {
-		c := t[i] - '0'
-		if c > 9 {
-			return 0, false
-		}
-		v = v*10 + int64(c)
-	}
-	return v, true
-}
-
 // ParseCount reads the count of an array or table header ("[N]", spec
 // §7.3): "0" or a decimal without a leading zero or sign, within int32.
 func ParseCount(s string) (int, bool) {
-	n, ok := SmallInt(s)
+	n, ok := textwire.SmallInt(s)
 	return int(n), ok && n <= 1<<31-1
 }
 
@@ -487,7 +461,7 @@ func Unquote(s string, i int) (str string, end int, ok bool) {
 // literal without '.', 'e' or 'E', the nearest finite float64 otherwise,
 // -0 read as 0.
 func ParseNumber(s string) (n jsonvalue.Number, isNumber, ok bool) {
-	if v, small := SmallInt(s); small {
+	if v, small := textwire.SmallInt(s); small {
 		return jsonvalue.Int(v), true, true
 	}
 	if !isNumberLiteral(s) {

@@ -75,7 +75,7 @@ func (d *decoder) scalar(l *textwire.Line, tok string, off int, s *Scalar) {
 			return
 		}
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		if n, ok := smallInt(t); ok {
+		if n, ok := textwire.SmallInt(t); ok {
 			s.Kind, s.Num = Number, jsonvalue.Int(n)
 			return
 		}
@@ -214,20 +214,4 @@ func init() {
 	for i := range oneByteStrings {
 		oneByteStrings[i] = string(rune(i))
 	}
-}
-
-// smallInt reads 0 or [1-9][0-9]{0,17} ahead of the number grammar.
-func smallInt(s string) (int64, bool) {
-	if len(s) > 18 || (s[0] == '0' && len(s) > 1) {
-		return 0, false
-	}
-	var n int64
-	for i := 0; i < len(s); i++ {
-		c := s[i] - '0'
-		if c > 9 {
-			return 0, false
-		}
-		n = n*10 + int64(c)
-	}
-	return n, true
 }
