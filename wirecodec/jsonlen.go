@@ -13,6 +13,9 @@ import (
 // bytes of invalid UTF-8 only when s is not valid UTF-8.
 func jsonQuotedLen(s string) int64 {
 	n := int64(len(s)) + 2
+	if plainASCII(s) {
+		return n
+	}
 	var hi uint64
 	for i := 0; i < len(s); {
 		if i+8 > len(s) {
@@ -66,3 +69,29 @@ var jsonLen = func() (t [256]uint8) {
 	}
 	return t
 }()
+
+// plainASCII reports whether s is ASCII that canonical JSON writes as it
+// is, the commonest string: a word at a time, its last word loaded to end
+// at s's end (overlapping the one before) or, for a short s, built from
+// its bytes over a word of spaces.
+func plainASCII(s string) bool {
+	var x uint64
+	switch {
+	case len(s) < 8:
+		x = textwire.Ones * ' '
+		for i := 0; i < len(s); i++ {
+			x = x<<8 | uint64(s[i])
+		}
+	default:
+		for i := 0; i < len(s)-8; i += 8 {
+			x |= plainWord(textwire.Load8(s, i))
+		}
+		x |= plainWord(textwire.Load8(s, len(s)-8))
+		return x == 0
+	}
+	return plainWord(x) == 0
+}
+
+// plainWord flags the bytes of x that canonical JSON escapes, or that are
+// not ASCII.
+func plainWord(x uint64) uint64 { return textwire.EscMask(x) | x&textwire.Highs }
