@@ -53,6 +53,10 @@ type parser struct {
 	lim      wire.Limits
 	meter    *wirecodec.Meter // the response's materialised size
 	restored int64            // bytes restoring truncated values added that the meter has not counted
+	// escaped: a value read since the meter last counted a node was
+	// unescaped or restored, so is not its own canonical JSON text (the
+	// meter then reads its strings: Meter.Clean).
+	escaped bool
 
 	r      *wire.GraphResponse
 	header [numFields]headerField

@@ -41,7 +41,10 @@ func (p *parser) parseEdges() (err error) {
 	}
 	c := newCounted[wire.Edge](p, fEdges, minLine, !p.paths)
 	add := func(e wire.Edge) error {
-		if !p.meter.Edge(c.add(e)) {
+		p.meter.Clean = true // an edge's strings are names
+		ok := p.meter.Edge(c.add(e))
+		p.meter.Clean = false
+		if !ok {
 			return p.tooBig(p.line)
 		}
 		return nil

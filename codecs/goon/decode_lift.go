@@ -124,7 +124,7 @@ func (p *parser) restore(key, text string, total int64) (string, error) {
 	if !p.meter.Fits(p.restored + grow) {
 		return "", p.tooBig(p.line)
 	}
-	p.restored += grow
+	p.restored, p.escaped = p.restored+grow, true
 	var b strings.Builder
 	b.Grow(len(text) + int(grow))
 	b.WriteString(text[:len(text)-3])

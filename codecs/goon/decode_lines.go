@@ -216,6 +216,7 @@ func (p *parser) unquote(s string) (string, int, error) {
 	if !escaped {
 		return s[1:end], end + 1, nil
 	}
+	p.escaped = true
 	b, err := textwire.GOONUnescaping.Unescape(p.text.take(end - 1)[:0], s[1:end])
 	if err != nil {
 		return "", 0, p.errf(err.Msg)

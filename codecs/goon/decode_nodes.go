@@ -32,7 +32,12 @@ func (p *parser) meterNode(n *wire.Node) bool {
 		return true
 	}
 	p.restored = 0
-	return p.meter.Node(n)
+	// Names, bare values and quoted text without escapes are their own
+	// canonical JSON (checkText found the input valid UTF-8).
+	p.meter.Clean = !p.escaped
+	ok := p.meter.Node(n)
+	p.meter.Clean, p.escaped = false, false
+	return ok
 }
 
 // nodeRow parses "id key=value ..." into a node of type typ.
