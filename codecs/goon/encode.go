@@ -360,7 +360,7 @@ func (e *encoder) writeHeader(b []byte, r *wire.GraphResponse, version string) (
 
 // intField appends the header line of an integer field.
 func intField(b []byte, field string, n int64) []byte {
-	return append(strconv.AppendInt(append(b, field...), n, 10), '\n')
+	return append(textwire.AppendInt(append(b, field...), n), '\n')
 }
 
 // descriptors appends the header line field of n descriptors, written by

@@ -1,8 +1,7 @@
 package goon
 
 import (
-	"strconv"
-
+	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 )
 
@@ -19,22 +18,22 @@ func (e *encoder) edgeLine(b []byte, ed *wire.Edge) ([]byte, error) {
 	}
 	b = append(b, ed.From...)
 	b = append(b, ':')
-	b = strconv.AppendInt(b, ed.FromID, 10)
+	b = textwire.AppendInt(b, ed.FromID)
 	b = append(b, " --> "...)
 	b = append(b, ed.To...)
 	b = append(b, ':')
-	b = strconv.AppendInt(b, ed.ToID, 10)
+	b = textwire.AppendInt(b, ed.ToID)
 	if ed.Depth.Valid {
 		b = append(b, " depth="...)
-		b = strconv.AppendInt(b, ed.Depth.V, 10)
+		b = textwire.AppendInt(b, ed.Depth.V)
 	}
 	if ed.PathID.Valid {
 		b = append(b, " path_id="...)
-		b = strconv.AppendInt(b, ed.PathID.V, 10)
+		b = textwire.AppendInt(b, ed.PathID.V)
 	}
 	if ed.Step.Valid {
 		b = append(b, " step="...)
-		b = strconv.AppendInt(b, ed.Step.V, 10)
+		b = textwire.AppendInt(b, ed.Step.V)
 	}
 	return b, nil
 }
@@ -61,14 +60,14 @@ func (e *encoder) writePaths(b []byte) ([]byte, error) {
 	for i := 0; i < len(edges); {
 		pid := edges[i].PathID.V
 		b = append(b, "path="...)
-		b = strconv.AppendInt(b, pid, 10)
+		b = textwire.AppendInt(b, pid)
 		b = append(b, ": "...)
 		if err := e.edgeName(edges[i], "from"); err != nil {
 			return b, err
 		}
 		b = append(b, edges[i].From...)
 		b = append(b, ':')
-		b = strconv.AppendInt(b, edges[i].FromID, 10)
+		b = textwire.AppendInt(b, edges[i].FromID)
 		for ; i < len(edges) && edges[i].PathID.V == pid; i++ {
 			ed := edges[i]
 			for _, f := range [...]string{"type", "to"} {
@@ -81,7 +80,7 @@ func (e *encoder) writePaths(b []byte) ([]byte, error) {
 			b = append(b, "--> "...)
 			b = append(b, ed.To...)
 			b = append(b, ':')
-			b = strconv.AppendInt(b, ed.ToID, 10)
+			b = textwire.AppendInt(b, ed.ToID)
 		}
 		b = append(b, '\n')
 		var err error

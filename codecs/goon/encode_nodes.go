@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirecodec"
 )
@@ -30,7 +31,7 @@ func writeGroups[T any](e *encoder, b []byte, items []*T, typeOf func(*T) string
 		}
 		b = append(b, typ...)
 		b = append(b, '(')
-		b = strconv.AppendInt(b, int64(j-i), 10)
+		b = textwire.AppendInt(b, int64(j-i))
 		b = append(b, "):\n"...)
 		for ; i < j; i++ {
 			var err error
@@ -48,7 +49,7 @@ func writeGroups[T any](e *encoder, b []byte, items []*T, typeOf func(*T) string
 
 // nodeRow appends the row of n, without the newline.
 func (e *encoder) nodeRow(b []byte, n *wire.Node) ([]byte, error) {
-	b = strconv.AppendInt(b, n.ID, 10)
+	b = textwire.AppendInt(b, n.ID)
 	ps, err := e.propOrder(n)
 	if err != nil {
 		return b, err
@@ -63,7 +64,7 @@ func (e *encoder) nodeRow(b []byte, n *wire.Node) ([]byte, error) {
 		if v.Kind() == wire.KindString && len(b) > start && (bytes.HasSuffix(b, dots) || bytes.HasSuffix(b, quotedDots)) {
 			if total, ok := keyLen(n, key); ok && isCrumb(key, writtenText(b[start+len(key)+2:]), b[len(b)-1] == '"', total) {
 				b = appendKey(b, key+"_len")
-				b = strconv.AppendInt(b, total, 10)
+				b = textwire.AppendInt(b, total)
 			}
 		}
 	}
@@ -115,7 +116,7 @@ func (e *encoder) prop(b []byte, key string, v wire.Value) []byte {
 		return strconv.AppendBool(b, v.Bool())
 	case wire.KindInt:
 		b = appendKey(b, key)
-		return strconv.AppendInt(b, v.Int(), 10)
+		return textwire.AppendInt(b, v.Int())
 	case wire.KindFloat:
 		f := v.Float()
 		if math.IsNaN(f) || math.IsInf(f, 0) {

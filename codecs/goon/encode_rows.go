@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/graphwire/graphwire/internal/textwire"
 	"github.com/graphwire/graphwire/wire"
 	"github.com/graphwire/graphwire/wirecodec"
 )
@@ -127,7 +128,7 @@ func (e *encoder) appendCell(b []byte, c *wire.Cell, forceQuote bool, row wire.R
 		}
 		b = append(b, n.Type...)
 		b = append(b, ':')
-		return strconv.AppendInt(b, n.ID, 10), nil
+		return textwire.AppendInt(b, n.ID), nil
 	}
 	v := c.Value
 	switch v.Kind() {
@@ -136,7 +137,7 @@ func (e *encoder) appendCell(b []byte, c *wire.Cell, forceQuote bool, row wire.R
 	case wire.KindBool:
 		return strconv.AppendBool(b, v.Bool()), nil
 	case wire.KindInt:
-		return strconv.AppendInt(b, v.Int(), 10), nil
+		return textwire.AppendInt(b, v.Int()), nil
 	case wire.KindFloat:
 		return strconv.AppendFloat(b, v.Float(), 'f', -1, 64), nil
 	case wire.KindString:

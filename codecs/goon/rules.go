@@ -172,7 +172,7 @@ func appendText(b []byte, key, s string, breadcrumb, forceQuote bool) []byte {
 		b = append(b, ' ')
 		b = append(b, key...)
 		b = append(b, "_len="...)
-		b = strconv.AppendInt(b, int64(count), 10)
+		b = textwire.AppendInt(b, int64(count))
 	}
 	return b
 }
