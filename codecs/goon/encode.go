@@ -151,6 +151,7 @@ type encoder struct {
 	tmpB    []byte
 	list    []byte
 	maxList int       // the longest JSON text of a list value written
+	ends    [2]string // the endpoint types of the last edge written, names
 	fills   bool      // a truncated value's kept prefix lost control characters to quoting
 	err     error     // set by a sort comparator that had to encode a node row
 	out     io.Writer // EncodeTo's writer; nil when appending to a slice

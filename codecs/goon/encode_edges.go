@@ -11,10 +11,13 @@ func (e *encoder) writeEdges(b []byte) ([]byte, error) {
 
 // edgeLine appends "From:id --> To:id[ depth=D][ path_id=P][ step=S]".
 func (e *encoder) edgeLine(b []byte, ed *wire.Edge) ([]byte, error) {
-	for _, f := range [...]string{"from", "to"} {
-		if err := e.edgeName(ed, f); err != nil {
-			return b, err
+	if e.ends[0] == "" || ed.From != e.ends[0] || ed.To != e.ends[1] {
+		for _, f := range [...]string{"from", "to"} {
+			if err := e.edgeName(ed, f); err != nil {
+				return b, err
+			}
 		}
+		e.ends = [2]string{ed.From, ed.To}
 	}
 	b = append(b, ed.From...)
 	b = append(b, ':')
