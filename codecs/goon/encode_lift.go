@@ -42,7 +42,16 @@ func (e *encoder) liftNodes(r *wire.GraphResponse) error {
 // A value that reads as truncated is written with the node's int property
 // key_len right after it, when the two read as a breadcrumb (isCrumb), as
 // a decoded truncated value was read.
-var dots, quotedDots = []byte("..."), []byte(`..."`)
+
+// endsInDots reports whether the value written as w ends in "...", bare or
+// quoted: whether it reads as truncated.
+func endsInDots(w []byte) bool {
+	if n := len(w); n > 0 && w[n-1] == '"' {
+		w = w[:n-1]
+	}
+	n := len(w)
+	return n >= 3 && w[n-1] == '.' && w[n-2] == '.' && w[n-3] == '.'
+}
 
 // keyLen returns the int property key_len of n, if any.
 func keyLen(n *wire.Node, key string) (int64, bool) {
@@ -69,7 +78,7 @@ func keyLenAfter(n *wire.Node, key string, total int64) bool {
 			return false
 		}
 		w := appendText(nil, key, s, true, false)
-		return (bytes.HasSuffix(w, dots) || bytes.HasSuffix(w, quotedDots)) &&
+		return endsInDots(w) &&
 			isCrumb(key, writtenText(w), w[len(w)-1] == '"', total)
 	}
 	return false

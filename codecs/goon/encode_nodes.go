@@ -1,7 +1,6 @@
 package goon
 
 import (
-	"bytes"
 	"math"
 	"strconv"
 	"strings"
@@ -61,7 +60,7 @@ func (e *encoder) nodeRow(b []byte, n *wire.Node) ([]byte, error) {
 		}
 		start := len(b)
 		b = e.prop(b, key, v)
-		if v.Kind() == wire.KindString && len(b) > start && (bytes.HasSuffix(b, dots) || bytes.HasSuffix(b, quotedDots)) {
+		if v.Kind() == wire.KindString && len(b) > start && endsInDots(b) {
 			if total, ok := keyLen(n, key); ok && isCrumb(key, writtenText(b[start+len(key)+2:]), b[len(b)-1] == '"', total) {
 				b = appendKey(b, key+"_len")
 				b = textwire.AppendInt(b, total)
