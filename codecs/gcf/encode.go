@@ -3,6 +3,7 @@ package gcf
 import (
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -83,8 +84,10 @@ type writer struct {
 	pos      map[string]int // key -> column over cols[colBase:], when the union is long
 	colBase  int
 	runs     []span
-	opt      [3]uint8 // the optional edge (or column) fields in first-seen order
-	nodeCols []int    // per column of a rows table: the flattened node cell's width, 0 for a plain column
+	opt      [3]uint8  // the optional edge (or column) fields in first-seen order
+	nodeCols []int     // per column of a rows table: the flattened node cell's width, 0 for a plain column
+	types    [4]string // the last types and relationships name wrote bare
+	nextType uint8
 }
 
 // span is a run of consecutive objects one table carries: objects
@@ -137,7 +140,7 @@ func (c *Codec) appendFast(dst []byte, r *wire.GraphResponse, size int64, fragme
 	}
 	w.b = pooled[:0]
 	clear(w.cols)
-	w.cols = w.cols[:0]
+	w.cols, w.types = w.cols[:0], [4]string{}
 	writers.Put(w)
 	return dst, ok
 }
@@ -195,6 +198,20 @@ func (w *writer) str(s string) {
 	var ok bool
 	if w.b, ok = gcfvalue.AppendValidString(w.b, s); !ok {
 		w.fail = true
+	}
+}
+
+// name writes a node type or relationship as str does: the few a
+// response has repeat row after row, and one written bare lately is
+// written again without a check.
+func (w *writer) name(s string) {
+	if s != "" && slices.Contains(w.types[:], s) {
+		w.b = append(w.b, s...)
+		return
+	}
+	n := len(w.b)
+	if w.str(s); !w.fail && len(w.b)-n == len(s) {
+		w.types[w.nextType%4], w.nextType = s, w.nextType+1
 	}
 }
 

@@ -101,15 +101,15 @@ func (w *writer) edges(edges []wire.Edge) {
 	w.header("edges", len(edges), edgeFixed, edgeOpt, k)
 	for i := range edges {
 		e := &edges[i]
-		w.str(e.From)
+		w.name(e.From)
 		w.b = append(w.b, '|')
 		w.b = textwire.AppendInt(w.b, e.FromID)
 		w.b = append(w.b, '|')
-		w.str(e.To)
+		w.name(e.To)
 		w.b = append(w.b, '|')
 		w.b = textwire.AppendInt(w.b, e.ToID)
 		w.b = append(w.b, '|')
-		w.str(e.Type)
+		w.name(e.Type)
 		for _, f := range w.opt[:k] {
 			w.b = append(w.b, '|')
 			if v := edgeOptional(e, int(f)); v.Valid {
@@ -297,7 +297,7 @@ func (w *writer) table(t run, s span, rowDepth, level int) {
 		first := true
 		if lead > 0 {
 			n := &t.nodes[i]
-			w.str(n.Type)
+			w.name(n.Type)
 			w.b = append(w.b, '|')
 			w.b = textwire.AppendInt(w.b, n.ID)
 			first = false
@@ -335,7 +335,7 @@ func (w *writer) table(t run, s span, rowDepth, level int) {
 					w.b = append(w.b, mark)
 				}
 			default:
-				w.str(node.Type)
+				w.name(node.Type)
 				w.b = append(w.b, '|')
 				w.b = textwire.AppendInt(w.b, node.ID)
 				for k := range node.Properties {
