@@ -12,6 +12,12 @@
 // of a response; a decoder counts the response it builds with a Meter,
 // which refuses it as soon as it passes MaterializedLimit of its input, in
 // canonical JSON bytes or in memory (MaterializedSize, InMemorySize).
+// A decoder that builds the whole response before it counts it asks
+// Within first: a bound that reads no string (a string's bytes and quotes,
+// and at most five bytes more for each of its bytes) settles most
+// responses, and only one it cannot settle is measured exactly. A
+// decoder that took a part's strings from input that holds no escape
+// sets Meter.Clean around its charge (the json and goon decoders do).
 // Validate runs Check and every codec's own checks over a registry.
 //
 // # Optional interfaces of a codec
