@@ -20,6 +20,16 @@ func errText(err error) string {
 	return err.Error()
 }
 
+// escapingResponse draws a response with awkward names and, half the
+// time, a string that escapes many bytes.
+func escapingResponse(t *rapid.T) *wire.GraphResponse {
+	r := wiretest.ResponseWith(wiretest.Options{AwkwardNames: true}).Draw(t, "r")
+	if len(r.Nodes) > 0 && rapid.Bool().Draw(t, "escapes") {
+		r.Nodes[0].Properties = append(r.Nodes[0].Properties, wire.Prop("esc", wire.String(rawString.Draw(t, "s"))))
+	}
+	return r
+}
+
 // TestMeasureAgreesWithCheckSize: on responses with strings that escape
 // many bytes, few or none, under limits drawn around the response's own
 // sizes, Measure refuses exactly what CheckSize refuses with the same
@@ -27,10 +37,7 @@ func errText(err error) string {
 // encoding length what CheckExpansion says with CheckSize's size.
 func TestMeasureAgreesWithCheckSize(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		r := wiretest.ResponseWith(wiretest.Options{AwkwardNames: true}).Draw(t, "r")
-		if len(r.Nodes) > 0 && rapid.Bool().Draw(t, "escapes") {
-			r.Nodes[0].Properties = append(r.Nodes[0].Properties, wire.Prop("esc", wire.String(rawString.Draw(t, "s"))))
-		}
+		r := escapingResponse(t)
 		full := wirecodec.MaterializedSize(r)
 		codec := rapid.SampledFrom([]string{"json", "toon", "msgpack"}).Draw(t, "codec")
 		l := wire.Limits{
@@ -121,10 +128,7 @@ func bytesOf(c byte, n int) []byte {
 // long as its canonical JSON, it accepts a response that escapes nothing.
 func TestWithinSettlesOnlyWhatTheMeterAccepts(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		r := wiretest.ResponseWith(wiretest.Options{AwkwardNames: true}).Draw(t, "r")
-		if len(r.Nodes) > 0 && rapid.Bool().Draw(t, "escapes") {
-			r.Nodes[0].Properties = append(r.Nodes[0].Properties, wire.Prop("esc", wire.String(rawString.Draw(t, "s"))))
-		}
+		r := escapingResponse(t)
 		full := wirecodec.MaterializedSize(r)
 		l := wire.Limits{
 			MaxMaterializedBytes: rapid.OneOf(rapid.Int64Range(max(full-64, 1), 7*full+64), rapid.Just(int64(0))).Draw(t, "max_materialized"),
