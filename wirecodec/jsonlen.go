@@ -7,13 +7,15 @@ import (
 	"github.com/graphwire/graphwire/internal/textwire"
 )
 
-// jsonQuotedLen returns the length of s as a canonical JSON string without writing it:
-// the Meter's measure of a string. It jumps from one byte to escape to the
-// next eight bytes at a time, adding what each escape adds, and counts the
-// bytes of invalid UTF-8 only when s is not valid UTF-8.
+// jsonQuotedLen returns the length of s as a canonical JSON string without
+// writing it: the Meter's measure of a string. A string JSON writes as it
+// is (textwire.JSON.Plain) is its bytes and quotes; for another it jumps
+// from one byte to escape to the next eight bytes at a time, adding what
+// each escape adds, and counts the bytes of invalid UTF-8 only when s is
+// not valid UTF-8.
 func jsonQuotedLen(s string) int64 {
 	n := int64(len(s)) + 2
-	if plainASCII(s) {
+	if textwire.JSON.Plain(s) {
 		return n
 	}
 	var hi uint64
@@ -69,29 +71,3 @@ var jsonLen = func() (t [256]uint8) {
 	}
 	return t
 }()
-
-// plainASCII reports whether s is ASCII that canonical JSON writes as it
-// is, the commonest string: a word at a time, its last word loaded to end
-// at s's end (overlapping the one before) or, for a short s, built from
-// its bytes over a word of spaces.
-func plainASCII(s string) bool {
-	var x uint64
-	switch {
-	case len(s) < 8:
-		x = textwire.Ones * ' '
-		for i := 0; i < len(s); i++ {
-			x = x<<8 | uint64(s[i])
-		}
-	default:
-		for i := 0; i < len(s)-8; i += 8 {
-			x |= plainWord(textwire.Load8(s, i))
-		}
-		x |= plainWord(textwire.Load8(s, len(s)-8))
-		return x == 0
-	}
-	return plainWord(x) == 0
-}
-
-// plainWord flags the bytes of x that canonical JSON escapes, or that are
-// not ASCII.
-func plainWord(x uint64) uint64 { return textwire.EscMask(x) | x&textwire.Highs }

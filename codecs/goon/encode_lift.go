@@ -39,12 +39,10 @@ func (e *encoder) liftNodes(r *wire.GraphResponse) error {
 	return nil
 }
 
-// A value that reads as truncated is written with the node's int property
-// key_len right after it, when the two read as a breadcrumb (isCrumb), as
-// a decoded truncated value was read.
-
 // endsInDots reports whether the value written as w ends in "...", bare or
-// quoted: whether it reads as truncated.
+// quoted: whether it reads as truncated. Such a value is written with the
+// node's int property key_len right after it, when the two read as a
+// breadcrumb (isCrumb), as a decoded truncated value was read.
 func endsInDots(w []byte) bool {
 	if n := len(w); n > 0 && w[n-1] == '"' {
 		w = w[:n-1]
